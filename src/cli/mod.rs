@@ -1,0 +1,116 @@
+//! The command line: declared once with clap derive; `kepi help` lists every command.
+//!
+//! Exit codes: 0 success; 1 a check that failed (e.g. `kepi log verify` on an edited log) or an I/O
+//! failure; 2 a usage or input error, with a one-line message naming the bad input.
+
+mod dice_cmds;
+pub mod resolve;
+mod tables_cmd;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// kepi: a desktop assistant for Franco-Prussian War wargames.
+///
+/// With no command, kepi opens its window with the demo battle. Every command below also answers
+/// `--help`; JSON output (`--json`) is a stable contract for scripts.
+#[derive(Debug, Parser)]
+#[command(
+    name = "kepi",
+    version,
+    propagate_version = true,
+    disable_help_subcommand = false
+)]
+pub struct Cli {
+    /// Folder of rule tables (`pk.toml`, `gsp.toml`, ...) overriding the built-in ones file by file.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// What to do; none opens the window.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Roll a dice expression (d6, 2d6, d10, d%, 3d6+2) and print the dice and the total.
+    Roll(dice_cmds::RollArgs),
+    /// Print the exact distribution of a dice expression, as reduced fractions.
+    Odds(dice_cmds::OddsArgs),
+    /// Resolve one mechanic of a rule set: modifiers with rule ids, dice, outcome and exact odds.
+    Resolve(resolve::ResolveArgs),
+    /// Check or print rule tables.
+    Tables(tables_cmd::TablesArgs),
+}
+
+/// A command that did not succeed: its exit code and a message naming the problem.
+#[derive(Debug)]
+pub struct CliError {
+    /// 1 for a failed check or I/O, 2 for bad input.
+    pub code: u8,
+    /// One line (or a few) for the terminal.
+    pub message: String,
+}
+
+impl CliError {
+    /// Bad input or usage: exit 2.
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError {
+            code: 2,
+            message: message.into(),
+        }
+    }
+
+    /// A failure that is not the user's typing (I/O, a failed verification): exit 1.
+    pub fn failed(message: impl Into<String>) -> Self {
+        CliError {
+            code: 1,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<crate::tables::TableError> for CliError {
+    fn from(e: crate::tables::TableError) -> Self {
+        CliError::usage(e.to_string())
+    }
+}
+
+impl From<crate::dice::DiceError> for CliError {
+    fn from(e: crate::dice::DiceError) -> Self {
+        CliError::usage(e.to_string())
+    }
+}
+
+impl From<crate::rules::RuleError> for CliError {
+    fn from(e: crate::rules::RuleError) -> Self {
+        CliError::usage(e.to_string())
+    }
+}
+
+/// Runs a parsed command line (not the window).
+pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
+    let tables = cli.tables.as_deref();
+    match command {
+        Command::Roll(a) => dice_cmds::roll(a),
+        Command::Odds(a) => dice_cmds::odds(a),
+        Command::Resolve(a) => resolve::run(a, tables),
+        Command::Tables(a) => tables_cmd::run(a, tables),
+    }
+}
+
+/// Prints a value as pretty JSON on stdout.
+pub fn print_json(v: &impl serde::Serialize) -> Result<(), CliError> {
+    let s = serde_json::to_string_pretty(v)
+        .map_err(|e| CliError::failed(format!("JSON output: {e}")))?;
+    println!("{s}");
+    Ok(())
+}
+
+/// A seed for when the user gave none: from the clock, printed so the roll can be replayed.
+pub fn fresh_seed() -> u64 {
+    let now = chrono::Utc::now();
+    (now.timestamp_nanos_opt().unwrap_or(0) as u64) ^ (std::process::id() as u64).rotate_left(32)
+}

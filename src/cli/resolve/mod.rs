@@ -1,0 +1,215 @@
+//! `kepi resolve <system> <action> ...`: one mechanic of a rule set, resolved by the same pure
+//! function the window calls.
+//!
+//! Common flags, for every system and action: entered dice (`--d6 N`, `--d10 N`, `--dpct N`, each
+//! repeatable and used in order), `--seed N` for the dice kepi rolls itself, `--odds` for the exact
+//! distribution only, and `--json`. JSON: `{"system", "action", "modifiers": [{"label", "value",
+//! "rule", "provenance", ...}], "dice", "outcome": {...}, "odds": [{"outcome", "p"}], "summary",
+//! "seed"}`; `outcome` is null with `--odds`.
+
+pub mod fr1870;
+pub mod gsp;
+pub mod pk;
+pub mod pw;
+pub mod spi;
+
+use std::path::Path;
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use super::{CliError, fresh_seed, print_json};
+use crate::dice::{DiceSource, Die};
+use crate::rules::Resolution;
+use crate::tables::Tables;
+
+/// `kepi resolve ...`
+#[derive(Debug, Args)]
+pub struct ResolveArgs {
+    /// Dice and output flags shared by every action.
+    #[command(flatten)]
+    pub flags: DiceFlags,
+    /// The rule set.
+    #[command(subcommand)]
+    pub system: ResolveSystem,
+}
+
+/// Flags every `resolve` action takes.
+#[derive(Debug, Args, Clone, Default)]
+pub struct DiceFlags {
+    /// A d6 you rolled (1-6); repeat for several, used in order. Omitted dice are rolled by kepi.
+    #[arg(long, global = true, value_name = "N")]
+    pub d6: Vec<u32>,
+    /// A d10 you rolled (1-10; the 0 face is 10); repeat for several.
+    #[arg(long, global = true, value_name = "N")]
+    pub d10: Vec<u32>,
+    /// A d% you rolled (1-100; 00 and 0 read 100); repeat for several.
+    #[arg(long, global = true, value_name = "N")]
+    pub dpct: Vec<u32>,
+    /// Seed for the dice kepi rolls; the same seed replays the same dice.
+    #[arg(long, global = true, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Print the exact distribution of outcomes only; roll nothing.
+    #[arg(long, global = true)]
+    pub odds: bool,
+    /// Print JSON (a stable contract) instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+impl DiceFlags {
+    /// The dice source: entered values first, then the seeded generator.
+    pub fn source(&self) -> Result<(DiceSource, u64), CliError> {
+        let seed = self.seed.unwrap_or_else(fresh_seed);
+        let mut src = DiceSource::seeded(seed);
+        for (flag, die, values) in [
+            ("--d6", Die::D6, &self.d6),
+            ("--d10", Die::D10, &self.d10),
+            ("--dpct", Die::Pct, &self.dpct),
+        ] {
+            for v in values {
+                src.enter(die, *v)
+                    .map_err(|e| CliError::usage(format!("{flag}: {e}")))?;
+            }
+        }
+        Ok((src, seed))
+    }
+}
+
+/// The rule sets.
+#[derive(Debug, Subcommand)]
+pub enum ResolveSystem {
+    /// Pickelhaube & Kepi (d10, d%).
+    #[command(subcommand)]
+    Pk(pk::PkAction),
+    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
+    #[command(subcommand)]
+    Pw(pw::PwAction),
+    /// Graveyard St. Privat artillery (d6, 2d6 accuracy of aim).
+    #[command(subcommand)]
+    Gsp(gsp::GspAction),
+    /// SPI Franco-Prussian War (odds-ratio CRT).
+    #[command(subcommand)]
+    Spi(spi::SpiAction),
+    /// 1870 (odds-ratio CRT).
+    #[command(subcommand)]
+    Fr1870(fr1870::Fr1870Action),
+}
+
+/// What an action needs besides its own arguments.
+pub struct Ctx<'a> {
+    /// The rule tables in force.
+    pub tables: &'a Tables,
+    /// The dice: None with `--odds` (preview only).
+    pub dice: Option<&'a mut DiceSource>,
+}
+
+/// Runs `kepi resolve`.
+pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
+    let loaded;
+    let tables: &Tables = match tables_dir {
+        Some(d) => {
+            loaded = Tables::load(Some(d))?;
+            &loaded
+        }
+        None => Tables::builtin()?,
+    };
+    let (mut src, seed) = a.flags.source()?;
+    let ctx = Ctx {
+        tables,
+        dice: if a.flags.odds { None } else { Some(&mut src) },
+    };
+    let res = match &a.system {
+        ResolveSystem::Pk(x) => pk::run(x, ctx)?,
+        ResolveSystem::Pw(x) => pw::run(x, ctx)?,
+        ResolveSystem::Gsp(x) => gsp::run(x, ctx)?,
+        ResolveSystem::Spi(x) => spi::run(x, ctx)?,
+        ResolveSystem::Fr1870(x) => fr1870::run(x, ctx)?,
+    };
+    if src.has_entered() {
+        eprintln!("note: some entered dice were not needed by this action and were ignored");
+    }
+    emit(
+        &res,
+        if a.flags.odds
+            || res
+                .dice
+                .iter()
+                .all(|d| d.source == crate::dice::RollSource::Entered)
+        {
+            None
+        } else {
+            Some(seed)
+        },
+        a.flags.json,
+    )
+}
+
+/// Prints a resolution as JSON or as text.
+pub fn emit(
+    res: &Resolution<serde_json::Value>,
+    seed: Option<u64>,
+    json: bool,
+) -> Result<(), CliError> {
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            #[serde(flatten)]
+            res: &'a Resolution<serde_json::Value>,
+            seed: Option<u64>,
+        }
+        return print_json(&Out { res, seed });
+    }
+    print!("{}", render_text(res));
+    if let Some(s) = seed {
+        println!("seed {s}");
+    }
+    Ok(())
+}
+
+/// The text form of a resolution, as the terminal shows it.
+pub fn render_text(res: &Resolution<serde_json::Value>) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} {}", res.system.title(), res.action);
+    for m in &res.modifiers {
+        let badge = m.provenance.badge();
+        let _ = writeln!(
+            out,
+            "  {:<34} {:>8}  {:<7} {}{}",
+            m.label,
+            m.value,
+            m.rule.as_str(),
+            m.provenance,
+            if badge.is_empty() {
+                String::new()
+            } else {
+                format!("  [{badge}]")
+            }
+        );
+    }
+    for d in &res.dice {
+        let _ = writeln!(
+            out,
+            "  dice: {} {} = {} ({:?})",
+            d.label, d.die, d.value, d.source
+        );
+    }
+    if res.outcome.is_some() {
+        let _ = writeln!(out, "  => {}", res.summary);
+    }
+    let _ = writeln!(out, "  odds:");
+    for o in &res.odds {
+        let _ = writeln!(
+            out,
+            "    {:<40} {:>10}  {:>6}",
+            o.outcome,
+            o.p.to_string(),
+            o.p.0.percent()
+        );
+    }
+    for n in &res.notes {
+        let _ = writeln!(out, "  note: {n}");
+    }
+    out
+}

@@ -1,0 +1,143 @@
+//! Exact probability distributions over outcomes (DICE-3).
+//!
+//! A [`Dist`] is a finite map from an outcome to its exact [`Prob`]. Rule sets build the odds of a
+//! resolution by mapping a die's distribution through the same pure function that resolves an actual
+//! roll, so the preview a player sees and the result of the roll can never disagree.
+
+use std::collections::BTreeMap;
+
+use super::{Die, Prob};
+
+/// A finite distribution with exact probabilities that sum to 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dist<T: Ord> {
+    outcomes: BTreeMap<T, Prob>,
+}
+
+impl<T: Ord + Clone> Dist<T> {
+    /// A certain outcome.
+    pub fn certain(t: T) -> Self {
+        let mut outcomes = BTreeMap::new();
+        outcomes.insert(t, Prob::ONE);
+        Dist { outcomes }
+    }
+
+    /// Builds from weighted outcomes; equal outcomes merge, weights are normalised exactly.
+    pub fn from_weights(items: impl IntoIterator<Item = (T, u64)>) -> Self {
+        let items: Vec<(T, u64)> = items.into_iter().collect();
+        let total: u64 = items.iter().map(|(_, w)| *w).sum();
+        let mut outcomes: BTreeMap<T, Prob> = BTreeMap::new();
+        for (t, w) in items {
+            if w == 0 {
+                continue;
+            }
+            let p = Prob::new(w as i128, total.max(1) as i128);
+            let e = outcomes.entry(t).or_default();
+            *e = *e + p;
+        }
+        Dist { outcomes }
+    }
+
+    /// Builds from outcomes with their probabilities (equal outcomes merge).
+    pub fn from_probs(items: impl IntoIterator<Item = (T, Prob)>) -> Self {
+        let mut outcomes: BTreeMap<T, Prob> = BTreeMap::new();
+        for (t, p) in items {
+            if p == Prob::ZERO {
+                continue;
+            }
+            let e = outcomes.entry(t).or_default();
+            *e = *e + p;
+        }
+        Dist { outcomes }
+    }
+
+    /// Applies `f` to every outcome (outcomes that map to the same value merge).
+    pub fn map<U: Ord + Clone>(&self, mut f: impl FnMut(&T) -> U) -> Dist<U> {
+        Dist::from_probs(self.outcomes.iter().map(|(t, p)| (f(t), *p)))
+    }
+
+    /// Chains a second random step that depends on the first (monadic bind).
+    pub fn and_then<U: Ord + Clone>(&self, mut f: impl FnMut(&T) -> Dist<U>) -> Dist<U> {
+        let mut items = Vec::new();
+        for (t, p) in &self.outcomes {
+            for (u, q) in f(t).outcomes {
+                items.push((u, *p * q));
+            }
+        }
+        Dist::from_probs(items)
+    }
+
+    /// Two independent steps combined.
+    pub fn zip<U: Ord + Clone, V: Ord + Clone>(
+        &self,
+        other: &Dist<U>,
+        mut f: impl FnMut(&T, &U) -> V,
+    ) -> Dist<V> {
+        self.and_then(|t| other.map(|u| f(t, u)))
+    }
+
+    /// The outcomes with their probabilities, in the outcome's order.
+    pub fn iter(&self) -> impl Iterator<Item = (&T, Prob)> {
+        self.outcomes.iter().map(|(t, p)| (t, *p))
+    }
+
+    /// The probability of one outcome (zero when absent).
+    pub fn p(&self, t: &T) -> Prob {
+        self.outcomes.get(t).copied().unwrap_or(Prob::ZERO)
+    }
+
+    /// The probability that `pred` holds.
+    pub fn p_where(&self, mut pred: impl FnMut(&T) -> bool) -> Prob {
+        self.outcomes
+            .iter()
+            .filter(|(t, _)| pred(t))
+            .map(|(_, p)| *p)
+            .sum()
+    }
+
+    /// The sum of all probabilities: exactly 1 for every distribution kepi builds.
+    pub fn total(&self) -> Prob {
+        self.outcomes.values().copied().sum()
+    }
+
+    /// Number of distinct outcomes.
+    pub fn len(&self) -> usize {
+        self.outcomes.len()
+    }
+
+    /// True when there is no outcome at all.
+    pub fn is_empty(&self) -> bool {
+        self.outcomes.is_empty()
+    }
+}
+
+impl Dist<u32> {
+    /// The uniform distribution of one die's faces.
+    pub fn die(die: Die) -> Self {
+        let (lo, hi) = die.range();
+        Dist::from_weights((lo..=hi).map(|v| (v, 1)))
+    }
+}
+
+impl Dist<i64> {
+    /// The distribution of the sum of `count` dice of `sides` faces plus `modifier`.
+    pub fn sum_of(count: u32, sides: u32, modifier: i64) -> Self {
+        // Convolution over integer weights keeps everything exact and fast.
+        let mut weights: Vec<u64> = vec![1];
+        for _ in 0..count {
+            let mut next = vec![0u64; weights.len() + sides as usize];
+            for (s, w) in weights.iter().enumerate() {
+                for face in 1..=sides as usize {
+                    next[s + face] += w;
+                }
+            }
+            weights = next;
+        }
+        Dist::from_weights(
+            weights
+                .into_iter()
+                .enumerate()
+                .map(|(s, w)| (s as i64 + modifier, w)),
+        )
+    }
+}

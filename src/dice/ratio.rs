@@ -1,0 +1,333 @@
+//! Exact rational numbers: probabilities and fractional combat values (an LF of 31/2).
+//!
+//! DICE-3 asks for exact odds, so nothing in kepi's rules engine touches a float. A [`Ratio`] is
+//! always reduced, its denominator is always positive, and it prints as `num/den` (probabilities)
+//! or as a mixed value via [`Ratio::to_plain`] (combat values such as `15 1/2`).
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use serde::{Deserialize, Serialize};
+
+/// An exact, reduced fraction `num/den` with `den > 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ratio {
+    num: i128,
+    den: i128,
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    a = a.abs();
+    b = b.abs();
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+impl Ratio {
+    /// Zero.
+    pub const ZERO: Ratio = Ratio { num: 0, den: 1 };
+    /// One (certainty, for a probability).
+    pub const ONE: Ratio = Ratio { num: 1, den: 1 };
+
+    /// `num/den`, reduced. A zero denominator is a programming error in the rules engine
+    /// (no user input reaches it), so it yields zero rather than panicking.
+    pub fn new(num: i128, den: i128) -> Ratio {
+        if den == 0 {
+            return Ratio::ZERO;
+        }
+        let g = gcd(num, den).max(1);
+        let sign = if den < 0 { -1 } else { 1 };
+        Ratio {
+            num: sign * num / g,
+            den: sign * den / g,
+        }
+    }
+
+    /// A whole number.
+    pub const fn int(n: i64) -> Ratio {
+        Ratio {
+            num: n as i128,
+            den: 1,
+        }
+    }
+
+    /// The numerator (reduced).
+    pub fn numer(&self) -> i128 {
+        self.num
+    }
+
+    /// The denominator (reduced, positive).
+    pub fn denom(&self) -> i128 {
+        self.den
+    }
+
+    /// The largest whole number not above this value (`floor(31/2) = 15`).
+    pub fn floor(&self) -> i64 {
+        self.num.div_euclid(self.den) as i64
+    }
+
+    /// The smallest whole number not below this value.
+    pub fn ceil(&self) -> i64 {
+        -((-self.num).div_euclid(self.den)) as i64
+    }
+
+    /// True for a whole number.
+    pub fn is_integer(&self) -> bool {
+        self.den == 1
+    }
+
+    /// A float for drawing bars only; never for rules.
+    pub fn to_f64(&self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+
+    /// `num/den` always, even for whole numbers ("1/1"): the form probabilities use in JSON.
+    pub fn to_fraction_string(&self) -> String {
+        format!("{}/{}", self.num, self.den)
+    }
+
+    /// A whole number as itself, else `num/den` ("84", "31/2").
+    pub fn to_plain(&self) -> String {
+        if self.den == 1 {
+            self.num.to_string()
+        } else {
+            format!("{}/{}", self.num, self.den)
+        }
+    }
+
+    /// As a percentage with one decimal, for display ("16.7%").
+    pub fn percent(&self) -> String {
+        let tenths = Ratio::new(self.num * 1000, self.den);
+        let rounded = (2 * tenths.num + tenths.den).div_euclid(2 * tenths.den);
+        format!("{}.{}%", rounded / 10, (rounded % 10).abs())
+    }
+}
+
+impl Default for Ratio {
+    fn default() -> Self {
+        Ratio::ZERO
+    }
+}
+
+impl From<i64> for Ratio {
+    fn from(n: i64) -> Self {
+        Ratio::int(n)
+    }
+}
+
+impl From<u32> for Ratio {
+    fn from(n: u32) -> Self {
+        Ratio::int(n as i64)
+    }
+}
+
+impl Add for Ratio {
+    type Output = Ratio;
+    fn add(self, o: Ratio) -> Ratio {
+        Ratio::new(self.num * o.den + o.num * self.den, self.den * o.den)
+    }
+}
+
+impl Sub for Ratio {
+    type Output = Ratio;
+    fn sub(self, o: Ratio) -> Ratio {
+        Ratio::new(self.num * o.den - o.num * self.den, self.den * o.den)
+    }
+}
+
+impl Mul for Ratio {
+    type Output = Ratio;
+    fn mul(self, o: Ratio) -> Ratio {
+        Ratio::new(self.num * o.num, self.den * o.den)
+    }
+}
+
+impl Div for Ratio {
+    type Output = Ratio;
+    fn div(self, o: Ratio) -> Ratio {
+        Ratio::new(self.num * o.den, self.den * o.num)
+    }
+}
+
+impl Neg for Ratio {
+    type Output = Ratio;
+    fn neg(self) -> Ratio {
+        Ratio {
+            num: -self.num,
+            den: self.den,
+        }
+    }
+}
+
+impl std::iter::Sum for Ratio {
+    fn sum<I: Iterator<Item = Ratio>>(iter: I) -> Ratio {
+        iter.fold(Ratio::ZERO, |a, b| a + b)
+    }
+}
+
+impl PartialOrd for Ratio {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ratio {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.num * other.den).cmp(&(other.num * self.den))
+    }
+}
+
+impl fmt::Display for Ratio {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_plain())
+    }
+}
+
+/// Parses "3", "-2", "31/2" or "1.5" (a decimal is read exactly: 1.5 = 3/2).
+impl std::str::FromStr for Ratio {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        let bad = || format!("`{s}` is not a number (expected e.g. 3, -2, 31/2 or 1.5)");
+        if let Some((n, d)) = s.split_once('/') {
+            let n: i128 = n.trim().parse().map_err(|_| bad())?;
+            let d: i128 = d.trim().parse().map_err(|_| bad())?;
+            if d == 0 {
+                return Err(format!("`{s}` has a zero denominator"));
+            }
+            return Ok(Ratio::new(n, d));
+        }
+        if let Some((w, frac)) = s.split_once('.') {
+            if frac.is_empty() || frac.len() > 9 || !frac.chars().all(|c| c.is_ascii_digit()) {
+                return Err(bad());
+            }
+            let neg = w.trim_start().starts_with('-');
+            let w: i128 = if w.is_empty() || w == "-" {
+                0
+            } else {
+                w.parse().map_err(|_| bad())?
+            };
+            let scale = 10i128.pow(frac.len() as u32);
+            let f: i128 = frac.parse().map_err(|_| bad())?;
+            let num = w.abs() * scale + f;
+            return Ok(Ratio::new(if neg { -num } else { num }, scale));
+        }
+        s.parse::<i128>()
+            .map(|n| Ratio::new(n, 1))
+            .map_err(|_| bad())
+    }
+}
+
+/// Serialised as a string: "num/den" for fractions, the plain integer otherwise.
+impl Serialize for Ratio {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_plain())
+    }
+}
+
+impl<'de> Deserialize<'de> for Ratio {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Int(i64),
+            Float(f64),
+            Str(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Int(n) => Ok(Ratio::int(n)),
+            Raw::Float(x) => format!("{x}").parse().map_err(serde::de::Error::custom),
+            Raw::Str(s) => s.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// A probability, serialised always as "num/den" (the JSON contract for odds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Prob(pub Ratio);
+
+impl Prob {
+    /// Certainty.
+    pub const ONE: Prob = Prob(Ratio::ONE);
+    /// Impossibility.
+    pub const ZERO: Prob = Prob(Ratio::ZERO);
+
+    /// `num/den` as a probability.
+    pub fn new(num: i128, den: i128) -> Prob {
+        Prob(Ratio::new(num, den))
+    }
+}
+
+impl fmt::Display for Prob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.to_fraction_string())
+    }
+}
+
+impl Add for Prob {
+    type Output = Prob;
+    fn add(self, o: Prob) -> Prob {
+        Prob(self.0 + o.0)
+    }
+}
+
+impl Mul for Prob {
+    type Output = Prob;
+    fn mul(self, o: Prob) -> Prob {
+        Prob(self.0 * o.0)
+    }
+}
+
+impl std::iter::Sum for Prob {
+    fn sum<I: Iterator<Item = Prob>>(iter: I) -> Prob {
+        Prob(iter.map(|p| p.0).sum())
+    }
+}
+
+impl Serialize for Prob {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0.to_fraction_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Prob {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ratio::deserialize(d).map(Prob)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduces_and_orders() {
+        assert_eq!(Ratio::new(6, 36), Ratio::new(1, 6));
+        assert_eq!(Ratio::new(3, -6).to_plain(), "-1/2");
+        assert!(Ratio::new(1, 3) < Ratio::new(1, 2));
+        assert_eq!(Ratio::new(31, 2).floor(), 15);
+        assert_eq!(Ratio::new(-1, 2).floor(), -1);
+        assert_eq!(Ratio::new(31, 2).ceil(), 16);
+    }
+
+    #[test]
+    fn parses_exactly() {
+        assert_eq!("1.5".parse::<Ratio>().unwrap(), Ratio::new(3, 2));
+        assert_eq!("-0.25".parse::<Ratio>().unwrap(), Ratio::new(-1, 4));
+        assert_eq!("31/2".parse::<Ratio>().unwrap(), Ratio::new(31, 2));
+        assert!("1/0".parse::<Ratio>().is_err());
+        assert!("x".parse::<Ratio>().is_err());
+    }
+
+    #[test]
+    fn prob_prints_as_fraction() {
+        assert_eq!(Prob::ONE.to_string(), "1/1");
+        assert_eq!(Prob::new(6, 36).to_string(), "1/6");
+        assert_eq!(Prob::new(1, 6).0.percent(), "16.7%");
+    }
+}

@@ -1,0 +1,14 @@
+//! kepi: a desktop assistant for Franco-Prussian War wargames played on hexes or with a tape measure.
+//!
+//! The library is the rules engine and everything around it that does not need a window: dice with
+//! exact odds ([`dice`]), rule tables with provenance ([`tables`]), the five rule sets ([`rules`]) and
+//! the command line ([`cli`]). The window ([`app`], feature `gui`) drives the same functions.
+
+#![warn(missing_docs)]
+
+#[cfg(feature = "gui")]
+pub mod app;
+pub mod cli;
+pub mod dice;
+pub mod rules;
+pub mod tables;

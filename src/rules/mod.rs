@@ -1,0 +1,17 @@
+//! The five rule sets, as pure functions over plain data.
+//!
+//! Each module resolves its mechanics into a [`Resolution`]: modifier lines with rule ids and
+//! provenance, the dice, the outcome and the exact odds. The window, the CLI and the tests all call
+//! these same functions.
+
+pub mod crt;
+pub mod fr1870;
+pub mod gsp;
+pub mod pk;
+pub mod pw;
+mod resolution;
+pub mod spi;
+
+pub use resolution::{
+    ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, System, odds_from,
+};

@@ -1,0 +1,368 @@
+//! The one result type every rule set returns: modifier lines, dice, outcome, exact odds.
+//!
+//! A [`Resolution`] is what the window shows, what the CLI prints as JSON, what the log records and
+//! what the tests check. Resolving without dice yields the same value with `outcome: None`: the
+//! preview of the odds a player sees before rolling (DICE-3).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{Prob, Ratio, Roll};
+use crate::tables::Provenance;
+
+/// Every mechanic id of ../shared/RULES.md (and the dice ids). A [`RuleId`] can only name one of these.
+pub const ALL_RULE_IDS: &[&str] = &[
+    "DICE-1", "DICE-2", "DICE-3", "PK-T1", "PK-C1", "PK-U1", "PK-M1", "PK-V1", "PK-F1", "PK-F2",
+    "PK-F3", "PK-F4", "PK-F5", "PK-F6", "PK-F7", "PK-A1", "PK-A2", "PK-A3", "PK-A4", "PK-L1",
+    "PK-L2", "PK-E1", "PK-X1", "PK-X2", "PK-X3", "PK-X4", "PK-X5", "PK-X6", "PK-X7", "PK-D1",
+    "PK-W1", "PW-U1", "PW-V1", "PW-T1", "PW-T2", "PW-A1", "PW-R1", "PW-X1", "PW-X2", "PW-H1",
+    "PW-G1", "GSP-A1", "GSP-A2", "GSP-A3", "GSP-A4", "GSP-C1", "GSP-C2", "GSP-C3", "GSP-S1",
+    "SPI-T1", "SPI-C1", "SPI-C2", "SPI-C3", "SPI-C4", "SPI-C5", "SPI-S1", "SPI-F1", "SPI-R1",
+    "SPI-H1", "SPI-H2", "SPI-O1", "SPI-E1", "SPI-W1", "SPI-I1", "FR-T1", "FR-C1", "FR-C2", "FR-C3",
+    "FR-S1", "FR-F1", "FR-B1", "FR-R1", "FR-L1",
+];
+
+/// A mechanic id such as `PK-F3`, checked against [`ALL_RULE_IDS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RuleId(&'static str);
+
+impl RuleId {
+    /// The id for a literal known to be in [`ALL_RULE_IDS`]; used by the rules code with constants.
+    /// An unknown literal is a bug caught by the test `every_rule_constant_is_known`, never by users.
+    pub const fn new(id: &'static str) -> RuleId {
+        RuleId(id)
+    }
+
+    /// Looks an id up by name ("pk-f3" works too).
+    pub fn parse(s: &str) -> Option<RuleId> {
+        let up = s.trim().to_ascii_uppercase();
+        ALL_RULE_IDS
+            .iter()
+            .find(|id| **id == up)
+            .map(|id| RuleId(id))
+    }
+
+    /// The id as written in RULES.md.
+    pub fn as_str(&self) -> &'static str {
+        self.0
+    }
+
+    /// True when the id is in the checklist.
+    pub fn is_known(&self) -> bool {
+        ALL_RULE_IDS.contains(&self.0)
+    }
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for RuleId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for RuleId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        RuleId::parse(&s).ok_or_else(|| {
+            serde::de::Error::custom(format!("unknown rule id `{s}` (see RULES.md for the ids)"))
+        })
+    }
+}
+
+/// What a modifier line does to the running value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "amount", rename_all = "lowercase")]
+pub enum Effect {
+    /// The starting value (figures, AV, SP).
+    Base(Ratio),
+    /// Added (a class modifier +1, disorder -2).
+    Add(Ratio),
+    /// Multiplied (enfilade x3/2).
+    Times(Ratio),
+    /// A threshold or target number (DF 13, "needs 4").
+    Target(Ratio),
+    /// Information that changes no number ("skirmishers: no tactical advantages").
+    Note,
+}
+
+impl fmt::Display for Effect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Effect::Base(v) => write!(f, "{v}"),
+            Effect::Add(v) if *v >= Ratio::ZERO => write!(f, "+{v}"),
+            Effect::Add(v) => write!(f, "{v}"),
+            Effect::Times(v) => write!(f, "x{}", decimal(*v)),
+            Effect::Target(v) => write!(f, "{v}"),
+            Effect::Note => f.write_str(""),
+        }
+    }
+}
+
+/// 3/2 as "1.5", 1/3 as "1/3": the form a printed card uses.
+fn decimal(v: Ratio) -> String {
+    for scale in [1i128, 10, 100] {
+        if (v.numer() * scale) % v.denom() == 0 {
+            let n = v.numer() * scale / v.denom();
+            return if scale == 1 {
+                n.to_string()
+            } else {
+                let w = scale.ilog10() as usize;
+                format!("{}.{:0w$}", n / scale, (n % scale).abs())
+            };
+        }
+    }
+    v.to_plain()
+}
+
+/// One line of the breakdown: "enfilade  x1.5  PK-F3  seed".
+///
+/// JSON: `{"label", "value": "x1.5", "kind": "times", "amount": "3/2", "rule", "provenance"}`; `value`
+/// is for people, `kind` and `amount` are exact for scripts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModifierLine {
+    /// What the line is ("veteran", "enfilade", "cover: wooden building").
+    pub label: String,
+    /// The effect as printed ("+1", "x1.5", "18").
+    pub value: String,
+    /// The exact effect.
+    #[serde(flatten)]
+    pub effect: Effect,
+    /// The mechanic it comes from.
+    pub rule: RuleId,
+    /// Where the number comes from; `house` lines get a "check your printed card" badge.
+    pub provenance: Provenance,
+}
+
+impl ModifierLine {
+    /// A line.
+    pub fn new(
+        label: impl Into<String>,
+        effect: Effect,
+        rule: RuleId,
+        provenance: Provenance,
+    ) -> Self {
+        ModifierLine {
+            label: label.into(),
+            value: effect.to_string(),
+            effect,
+            rule,
+            provenance,
+        }
+    }
+}
+
+/// The exact probability of one outcome, shown before anything is rolled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OddsLine {
+    /// The outcome, as people read it ("2 casualties", "hit, lands over").
+    pub outcome: String,
+    /// Its exact probability, "num/den".
+    pub p: Prob,
+}
+
+/// The systems kepi serves, by the ids of ../shared/seeds/README.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum System {
+    /// Pickelhaube & Kepi (d10, d%).
+    Pk,
+    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
+    Pw,
+    /// Graveyard St. Privat, artillery (d6, 2d6 drift).
+    Gsp,
+    /// SPI Franco-Prussian War (odds-ratio CRT).
+    Spi,
+    /// 1870 (odds-ratio CRT).
+    Fr1870,
+}
+
+impl System {
+    /// All five, in the order menus list them.
+    pub const ALL: [System; 5] = [
+        System::Pk,
+        System::Pw,
+        System::Gsp,
+        System::Spi,
+        System::Fr1870,
+    ];
+
+    /// The short id ("pk").
+    pub fn id(self) -> &'static str {
+        match self {
+            System::Pk => "pk",
+            System::Pw => "pw",
+            System::Gsp => "gsp",
+            System::Spi => "spi",
+            System::Fr1870 => "fr1870",
+        }
+    }
+
+    /// The rule set's name as printed.
+    pub fn title(self) -> &'static str {
+        match self {
+            System::Pk => "Pickelhaube & Kepi",
+            System::Pw => "Portable Wargame (Franco-Prussian)",
+            System::Gsp => "Graveyard St. Privat (artillery)",
+            System::Spi => "SPI Franco-Prussian War",
+            System::Fr1870 => "1870",
+        }
+    }
+}
+
+impl fmt::Display for System {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl std::str::FromStr for System {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        System::ALL
+            .into_iter()
+            .find(|sys| sys.id() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| format!("unknown rule set `{s}` (accepted: pk, pw, gsp, spi, fr1870)"))
+    }
+}
+
+/// The result of resolving one mechanic: breakdown, dice, outcome (None for a preview), odds.
+///
+/// `O` is the rule set's typed outcome; its JSON form is part of the CLI contract.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Resolution<O> {
+    /// The rule set.
+    pub system: System,
+    /// The action ("fire", "artillery", "melee").
+    pub action: String,
+    /// Every modifier, in the order applied.
+    pub modifiers: Vec<ModifierLine>,
+    /// The dice used, each with what it decided.
+    pub dice: Vec<Roll>,
+    /// The outcome; None when only the odds were asked for.
+    pub outcome: Option<O>,
+    /// One line for people ("2 casualties; leader safe (d% 34)").
+    pub summary: String,
+    /// The exact odds of every outcome, before rolling. They sum to exactly 1.
+    pub odds: Vec<OddsLine>,
+    /// Anything the umpire must know (discrepancies in the text, unknown table cells, follow-ups).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl<O: Serialize> Resolution<O> {
+    /// The sum of the odds (exactly 1 for a well-formed resolution; a test invariant).
+    pub fn odds_total(&self) -> Prob {
+        self.odds.iter().map(|o| o.p).sum()
+    }
+
+    /// The rule ids this resolution used, without repeats, in order of first use.
+    pub fn rule_ids(&self) -> Vec<RuleId> {
+        let mut out: Vec<RuleId> = Vec::new();
+        for m in &self.modifiers {
+            if !out.contains(&m.rule) {
+                out.push(m.rule);
+            }
+        }
+        out
+    }
+
+    /// True when any value used is a `house` or `unknown` value (the window shows a badge).
+    pub fn uses_house_values(&self) -> bool {
+        self.modifiers
+            .iter()
+            .any(|m| matches!(m.provenance, Provenance::House | Provenance::Unknown))
+    }
+
+    /// The same resolution with its outcome as plain JSON, for the log and the window.
+    pub fn erase(&self) -> Resolution<serde_json::Value> {
+        Resolution {
+            system: self.system,
+            action: self.action.clone(),
+            modifiers: self.modifiers.clone(),
+            dice: self.dice.clone(),
+            outcome: self
+                .outcome
+                .as_ref()
+                .map(|o| serde_json::to_value(o).unwrap_or(serde_json::Value::Null)),
+            summary: self.summary.clone(),
+            odds: self.odds.clone(),
+            notes: self.notes.clone(),
+        }
+    }
+}
+
+/// Builds odds lines from a distribution, labelling each outcome.
+pub fn odds_from<T: Ord + Clone>(
+    dist: &crate::dice::Dist<T>,
+    mut label: impl FnMut(&T) -> String,
+) -> Vec<OddsLine> {
+    let mut lines: Vec<OddsLine> = Vec::new();
+    for (t, p) in dist.iter() {
+        let outcome = label(t);
+        if let Some(l) = lines.iter_mut().find(|l| l.outcome == outcome) {
+            l.p = l.p + p;
+        } else {
+            lines.push(OddsLine { outcome, p });
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_ids_parse() {
+        assert_eq!(RuleId::parse("pk-f3").map(|r| r.as_str()), Some("PK-F3"));
+        assert!(RuleId::parse("PK-Z9").is_none());
+        assert_eq!(ALL_RULE_IDS.len(), 73);
+    }
+
+    #[test]
+    fn effects_print_like_a_card() {
+        assert_eq!(Effect::Times(Ratio::new(3, 2)).to_string(), "x1.5");
+        assert_eq!(Effect::Times(Ratio::new(1, 3)).to_string(), "x1/3");
+        assert_eq!(Effect::Add(Ratio::int(-2)).to_string(), "-2");
+        assert_eq!(Effect::Add(Ratio::int(1)).to_string(), "+1");
+    }
+}
+
+/// Why a resolution could not be made: bad input (named, with what is accepted) or a dice problem.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// A die entered out of range, or missing in "my own dice" mode.
+    #[error(transparent)]
+    Dice(#[from] crate::dice::DiceError),
+    /// An input value the rule cannot take.
+    #[error("{field}: {message} (accepted: {accepted})")]
+    Input {
+        /// The input ("figures", "--range").
+        field: String,
+        /// What is wrong.
+        message: String,
+        /// What would be accepted.
+        accepted: String,
+    },
+}
+
+impl RuleError {
+    /// A bad input value.
+    pub fn input(
+        field: impl Into<String>,
+        message: impl Into<String>,
+        accepted: impl Into<String>,
+    ) -> Self {
+        RuleError::Input {
+            field: field.into(),
+            message: message.into(),
+            accepted: accepted.into(),
+        }
+    }
+}

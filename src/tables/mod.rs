@@ -1,0 +1,435 @@
+//! Rule tables as data: `tables/*.toml` loaded into typed structs, every value with its provenance.
+//!
+//! The shipped tables are compiled in as defaults; a club's folder (`--tables DIR`) overrides any of
+//! them file by file. A malformed or out-of-range table is a [`TableError`] naming the file, line,
+//! column, field and the accepted values, never a panic. Each rule set declares its table type with
+//! [`RuleTable`]; [`Tables`] holds all five.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// Where a number comes from (RULES.md, "Data provenance").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provenance {
+    /// Printed in the rule text (the TOML quotes it).
+    Seed,
+    /// Computed from the rule text (the TOML says how).
+    Derived,
+    /// kepi's default for a table the text refers to but does not print: check your printed card.
+    House,
+    /// Not known: resolving into it asks the umpire for the printed result.
+    Unknown,
+}
+
+impl Provenance {
+    /// All four, in order of trust.
+    pub const ALL: [Provenance; 4] = [
+        Provenance::Seed,
+        Provenance::Derived,
+        Provenance::House,
+        Provenance::Unknown,
+    ];
+
+    /// The word used in files and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provenance::Seed => "seed",
+            Provenance::Derived => "derived",
+            Provenance::House => "house",
+            Provenance::Unknown => "unknown",
+        }
+    }
+
+    /// The badge text the window shows beside a value, empty for trusted values.
+    pub fn badge(self) -> &'static str {
+        match self {
+            Provenance::Seed | Provenance::Derived => "",
+            Provenance::House => "house value: check your printed card",
+            Provenance::Unknown => "unknown: enter the result from your printed chart",
+        }
+    }
+
+    /// The weaker of two provenances (a value computed from a house value is house).
+    pub fn weakest(self, other: Provenance) -> Provenance {
+        self.max(other)
+    }
+}
+
+impl fmt::Display for Provenance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Provenance {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Provenance::ALL
+            .into_iter()
+            .find(|p| p.as_str() == s.trim())
+            .ok_or_else(|| {
+                format!("unknown provenance `{s}` (accepted: seed, derived, house, unknown)")
+            })
+    }
+}
+
+/// A table value with its provenance: `{ value = 3, provenance = "seed", quote = "..." }` in TOML.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sourced<T> {
+    /// The value, with its place in the file for validation errors.
+    pub value: toml::Spanned<T>,
+    /// Where it comes from.
+    pub provenance: Provenance,
+    /// The sentence of the seed it comes from (for `seed`).
+    #[serde(default)]
+    pub quote: Option<String>,
+    /// Why this value (for `house` and `derived`).
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+impl<T> Sourced<T> {
+    /// The value.
+    pub fn get(&self) -> &T {
+        self.value.get_ref()
+    }
+
+    /// Byte span of the value in its file.
+    pub fn span(&self) -> Range<usize> {
+        self.value.span()
+    }
+}
+
+impl<T: Copy> Sourced<T> {
+    /// The value, copied.
+    pub fn v(&self) -> T {
+        *self.value.get_ref()
+    }
+}
+
+/// A table that could not be used: which file, where, which field, what was wrong, what is accepted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct TableError {
+    /// The file (`tables/pk.toml`, or `<built-in pk.toml>`).
+    pub file: String,
+    /// 1-based line, 0 when unknown.
+    pub line: usize,
+    /// 1-based column, 0 when unknown.
+    pub column: usize,
+    /// The field's path ("class.veteran.modifier.value").
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+    /// What would be accepted ("1 to 10"; "seed, derived, house, unknown").
+    pub accepted: String,
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        if !self.field.is_empty() {
+            write!(f, ": field `{}`", self.field)?;
+        }
+        write!(f, ": {}", self.message)?;
+        if !self.accepted.is_empty() {
+            write!(f, " (accepted: {})", self.accepted)?;
+        }
+        Ok(())
+    }
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = &src[..src.floor_char_boundary(offset)];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
+    (line, column)
+}
+
+/// Pulls "expected one of `a`, `b`" out of a serde message as the accepted values.
+fn accepted_from_message(msg: &str) -> String {
+    for key in ["expected one of ", "expected "] {
+        if let Some(i) = msg.find(key) {
+            return msg[i + key.len()..].trim().replace('`', "");
+        }
+    }
+    String::new()
+}
+
+/// Parses TOML into `T`, turning any error into a located [`TableError`].
+pub fn parse_toml<T: DeserializeOwned>(file: &str, src: &str) -> Result<T, TableError> {
+    let de =
+        toml::Deserializer::parse(src).map_err(|e| toml_error(file, src, &e, String::new()))?;
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." { String::new() } else { path };
+        toml_error(file, src, e.inner(), field)
+    })
+}
+
+fn toml_error(file: &str, src: &str, e: &toml::de::Error, field: String) -> TableError {
+    let (line, column) = e.span().map(|s| line_col(src, s.start)).unwrap_or((0, 0));
+    let message = e.message().trim().to_string();
+    TableError {
+        file: file.to_string(),
+        line,
+        column,
+        field,
+        accepted: accepted_from_message(&message),
+        message,
+    }
+}
+
+/// Validation context for one table file: makes located errors from spans.
+pub struct Check<'a> {
+    file: &'a str,
+    src: &'a str,
+}
+
+impl<'a> Check<'a> {
+    /// A context for `file` with source text `src`.
+    pub fn new(file: &'a str, src: &'a str) -> Self {
+        Check { file, src }
+    }
+
+    /// An error at a span.
+    pub fn error(
+        &self,
+        span: Range<usize>,
+        field: &str,
+        message: impl Into<String>,
+        accepted: impl Into<String>,
+    ) -> TableError {
+        let (line, column) = line_col(self.src, span.start);
+        TableError {
+            file: self.file.to_string(),
+            line,
+            column,
+            field: field.to_string(),
+            message: message.into(),
+            accepted: accepted.into(),
+        }
+    }
+
+    /// Checks that a sourced integer lies in `lo..=hi`.
+    pub fn range<T: Copy + PartialOrd + fmt::Display>(
+        &self,
+        v: &Sourced<T>,
+        field: &str,
+        lo: T,
+        hi: T,
+    ) -> Result<(), TableError> {
+        let x = v.v();
+        if x < lo || x > hi {
+            return Err(self.error(
+                v.span(),
+                field,
+                format!("{x} is out of range"),
+                format!("{lo} to {hi}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A rule set's tables: one TOML file, compiled in as the default, validated after parsing.
+pub trait RuleTable: DeserializeOwned + Sized {
+    /// The file name inside `tables/` ("pk.toml").
+    const FILE: &'static str;
+    /// The shipped text of the file.
+    const BUILTIN: &'static str;
+    /// Range and consistency checks beyond the types, with located errors.
+    fn validate(&self, check: &Check<'_>) -> Result<(), TableError>;
+
+    /// Parses and validates text that came from `file`.
+    fn from_source(file: &str, src: &str) -> Result<Self, TableError> {
+        let t: Self = parse_toml(file, src)?;
+        t.validate(&Check::new(file, src))?;
+        Ok(t)
+    }
+
+    /// The file from `dir` when it is there, else the built-in default.
+    fn load(dir: Option<&Path>) -> Result<Self, TableError> {
+        match dir.map(|d| d.join(Self::FILE)).filter(|p| p.exists()) {
+            Some(path) => {
+                let name = path.display().to_string();
+                let src = read_limited(&path).map_err(|message| TableError {
+                    file: name.clone(),
+                    line: 0,
+                    column: 0,
+                    field: String::new(),
+                    message,
+                    accepted: String::new(),
+                })?;
+                Self::from_source(&name, &src)
+            }
+            None => Self::from_source(&format!("<built-in {}>", Self::FILE), Self::BUILTIN),
+        }
+    }
+}
+
+/// The largest table or card file kepi reads (a shared file cannot make it read gigabytes).
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads a text file of at most [`MAX_FILE_BYTES`].
+pub fn read_limited(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "file is {} bytes; kepi reads at most {MAX_FILE_BYTES}",
+            meta.len()
+        ));
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))
+}
+
+/// All five rule sets' tables.
+#[derive(Debug)]
+pub struct Tables {
+    /// Pickelhaube & Kepi.
+    pub pk: crate::rules::pk::PkTables,
+    /// Portable Wargame.
+    pub pw: crate::rules::pw::PwTables,
+    /// Graveyard St. Privat.
+    pub gsp: crate::rules::gsp::GspTables,
+    /// SPI Franco-Prussian War.
+    pub spi: crate::rules::spi::SpiTables,
+    /// 1870.
+    pub fr1870: crate::rules::fr1870::Fr1870Tables,
+}
+
+/// What `kepi tables check` found in a folder.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableReport {
+    /// File name.
+    pub file: String,
+    /// Read from the folder (true) or the built-in default (false).
+    pub from_folder: bool,
+    /// Number of values by provenance, in the order seed, derived, house, unknown.
+    pub values: [usize; 4],
+}
+
+impl Tables {
+    /// Loads every table, overriding the built-ins with the files found in `dir`.
+    pub fn load(dir: Option<&Path>) -> Result<Tables, TableError> {
+        Ok(Tables {
+            pk: RuleTable::load(dir)?,
+            pw: RuleTable::load(dir)?,
+            gsp: RuleTable::load(dir)?,
+            spi: RuleTable::load(dir)?,
+            fr1870: RuleTable::load(dir)?,
+        })
+    }
+
+    /// The shipped tables, parsed once.
+    pub fn builtin() -> Result<&'static Tables, TableError> {
+        static BUILTIN: OnceLock<Result<Tables, TableError>> = OnceLock::new();
+        BUILTIN
+            .get_or_init(|| Tables::load(None))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The files and their shipped text, for `kepi tables check` and `kepi tables dump`.
+    pub fn builtin_files() -> [(&'static str, &'static str); 5] {
+        use crate::rules::{
+            fr1870::Fr1870Tables, gsp::GspTables, pk::PkTables, pw::PwTables, spi::SpiTables,
+        };
+        [
+            (PkTables::FILE, PkTables::BUILTIN),
+            (PwTables::FILE, PwTables::BUILTIN),
+            (GspTables::FILE, GspTables::BUILTIN),
+            (SpiTables::FILE, SpiTables::BUILTIN),
+            (Fr1870Tables::FILE, Fr1870Tables::BUILTIN),
+        ]
+    }
+
+    /// Validates a folder: every table file in it must load; reports provenance counts per file.
+    pub fn check_dir(dir: Option<&Path>) -> Result<Vec<TableReport>, TableError> {
+        Tables::load(dir)?;
+        let mut out = Vec::new();
+        for (file, builtin) in Tables::builtin_files() {
+            let path: Option<PathBuf> = dir.map(|d| d.join(file)).filter(|p| p.exists());
+            let src = match &path {
+                Some(p) => read_limited(p).unwrap_or_default(),
+                None => builtin.to_string(),
+            };
+            let mut values = [0usize; 4];
+            for (i, p) in Provenance::ALL.iter().enumerate() {
+                values[i] = count_provenance(&src, p.as_str());
+            }
+            out.push(TableReport {
+                file: file.to_string(),
+                from_folder: path.is_some(),
+                values,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Counts `provenance = "x"` entries in a TOML text (after it has parsed, so this is exact enough).
+fn count_provenance(src: &str, word: &str) -> usize {
+    let needle = format!("\"{word}\"");
+    src.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .map(|l| {
+            l.match_indices("provenance")
+                .filter(|(i, _)| {
+                    l[*i..]
+                        .trim_start_matches("provenance")
+                        .trim_start()
+                        .trim_start_matches('=')
+                        .trim_start()
+                        .starts_with(&needle)
+                })
+                .count()
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    struct Demo {
+        #[allow(dead_code)]
+        a: Sourced<i64>,
+    }
+
+    #[test]
+    fn errors_are_located() {
+        let src = "a = { value = 1, provenance = \"guess\" }\n";
+        let e = parse_toml::<Demo>("demo.toml", src).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.field.contains('a'), "{e}");
+        assert!(e.accepted.contains("house"), "{e}");
+    }
+
+    #[test]
+    fn builtin_tables_load() {
+        Tables::builtin().unwrap();
+    }
+
+    #[test]
+    fn line_col_counts_from_one() {
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+    }
+}

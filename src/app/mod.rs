@@ -4,6 +4,7 @@
 //! the same library functions the command line uses.
 
 pub mod dice_tray;
+pub mod widgets;
 
 use dice_tray::DiceTray;
 

@@ -1,0 +1,184 @@
+//! Small reusable pieces of the window: status chips, provenance badges, the modifier breakdown, the
+//! odds bar chart and the 3x3 accuracy-of-aim diagram. Each reads plain data and draws it.
+
+use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
+
+use crate::dice::Prob;
+use crate::rules::{ModifierLine, OddsLine};
+use crate::tables::Provenance;
+
+/// A small coloured label ("Shaken", "disordered", "house").
+pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
+    egui::Frame::new()
+        .fill(color.gamma_multiply(0.25))
+        .stroke(Stroke::new(1.0, color))
+        .corner_radius(6)
+        .inner_margin(egui::Margin::symmetric(5, 1))
+        .show(ui, |ui| {
+            ui.label(
+                RichText::new(text)
+                    .small()
+                    .color(ui.visuals().strong_text_color()),
+            )
+        })
+        .response
+}
+
+/// The colour of a provenance badge.
+pub fn provenance_color(p: Provenance) -> Color32 {
+    match p {
+        Provenance::Seed => Color32::from_rgb(70, 150, 90),
+        Provenance::Derived => Color32::from_rgb(80, 130, 190),
+        Provenance::House => Color32::from_rgb(210, 150, 40),
+        Provenance::Unknown => Color32::from_rgb(200, 70, 70),
+    }
+}
+
+/// A provenance badge; house and unknown values say what to do on hover.
+pub fn provenance_badge(ui: &mut Ui, p: Provenance) {
+    let r = chip(ui, p.as_str(), provenance_color(p));
+    if !p.badge().is_empty() {
+        r.on_hover_text(p.badge());
+    }
+}
+
+/// The modifier breakdown: label, value, rule id, provenance, one line each.
+pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
+    egui::Grid::new(id)
+        .striped(true)
+        .num_columns(4)
+        .spacing([12.0, 3.0])
+        .show(ui, |ui| {
+            for m in lines {
+                ui.label(&m.label);
+                ui.label(RichText::new(&m.value).monospace().strong());
+                ui.label(RichText::new(m.rule.as_str()).monospace().weak());
+                provenance_badge(ui, m.provenance);
+                ui.end_row();
+            }
+        });
+    if lines.iter().any(|m| m.provenance == Provenance::House) {
+        ui.label(
+            RichText::new("house value: check your printed card")
+                .small()
+                .color(provenance_color(Provenance::House)),
+        );
+    }
+}
+
+/// The exact odds as a bar chart: outcome, bar, fraction, percent. `highlight` marks the outcome rolled.
+pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<&str>) {
+    let max = odds
+        .iter()
+        .map(|o| o.p)
+        .max()
+        .unwrap_or(Prob::ONE)
+        .0
+        .to_f64()
+        .max(1e-9);
+    egui::Grid::new(ui.next_auto_id())
+        .num_columns(4)
+        .spacing([8.0, 2.0])
+        .show(ui, |ui| {
+            for o in odds {
+                let hit = highlight == Some(o.outcome.as_str());
+                let text = if hit {
+                    RichText::new(format!("▶ {}", o.outcome)).strong()
+                } else {
+                    RichText::new(&o.outcome)
+                };
+                ui.label(text);
+                let (rect, _) = ui.allocate_exact_size(vec2(160.0, 14.0), Sense::hover());
+                let frac = (o.p.0.to_f64() / max) as f32;
+                let mut bar = rect;
+                bar.set_width(rect.width() * frac.clamp(0.0, 1.0));
+                let color = if hit {
+                    Color32::from_rgb(220, 160, 40)
+                } else {
+                    ui.visuals().selection.bg_fill
+                };
+                ui.painter().rect_filled(bar, 2.0, color);
+                ui.painter().rect_stroke(
+                    rect,
+                    2.0,
+                    Stroke::new(1.0, ui.visuals().weak_text_color()),
+                    StrokeKind::Inside,
+                );
+                ui.label(RichText::new(o.p.to_string()).monospace());
+                ui.label(RichText::new(o.p.0.percent()).monospace().weak());
+                ui.end_row();
+            }
+        });
+}
+
+/// One cell of the accuracy-of-aim diagram.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriftCellView {
+    /// "over-left", "on target", ...
+    pub label: String,
+    /// The 2d6 totals that land here ("6, 7, 8").
+    pub totals: String,
+    /// Exact probability of landing here.
+    pub p: Prob,
+    /// Shells that landed here in the last roll.
+    pub landed: u32,
+}
+
+/// The 3x3 drift diagram, top row "over" (beyond the target), bottom row "short", as seen from the gun.
+pub fn drift_grid_ui(ui: &mut Ui, cells: &[DriftCellView], orientation_note: &str) {
+    let size = 92.0;
+    let (rect, _) = ui.allocate_exact_size(vec2(size * 3.0, size * 3.0), Sense::hover());
+    let painter = ui.painter_at(rect);
+    let visuals = ui.visuals().clone();
+    for (i, cell) in cells.iter().take(9).enumerate() {
+        let (row, col) = ((i / 3) as f32, (i % 3) as f32);
+        let r =
+            egui::Rect::from_min_size(rect.min + vec2(col * size, row * size), vec2(size, size))
+                .shrink(2.0);
+        let heat = cell.p.0.to_f64() as f32;
+        let fill = if cell.landed > 0 {
+            Color32::from_rgb(220, 120, 40)
+        } else {
+            visuals.selection.bg_fill.gamma_multiply(0.25 + 1.5 * heat)
+        };
+        painter.rect_filled(r, 4.0, fill);
+        painter.rect_stroke(
+            r,
+            4.0,
+            Stroke::new(1.0, visuals.weak_text_color()),
+            StrokeKind::Inside,
+        );
+        let text = visuals.strong_text_color();
+        painter.text(
+            r.center_top() + vec2(0.0, 6.0),
+            egui::Align2::CENTER_TOP,
+            &cell.label,
+            egui::FontId::proportional(12.0),
+            text,
+        );
+        painter.text(
+            r.center(),
+            egui::Align2::CENTER_CENTER,
+            format!("{}\n{}", cell.p, cell.p.0.percent()),
+            egui::FontId::monospace(12.0),
+            text,
+        );
+        painter.text(
+            r.center_bottom() - vec2(0.0, 6.0),
+            egui::Align2::CENTER_BOTTOM,
+            format!("2d6: {}", cell.totals),
+            egui::FontId::proportional(10.0),
+            visuals.weak_text_color(),
+        );
+        if cell.landed > 0 {
+            painter.text(
+                r.right_top() + vec2(-6.0, 6.0),
+                egui::Align2::RIGHT_TOP,
+                format!("x{}", cell.landed),
+                egui::FontId::proportional(14.0),
+                Color32::WHITE,
+            );
+        }
+    }
+    ui.label(RichText::new(orientation_note).small().weak());
+}

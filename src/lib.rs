@@ -10,5 +10,8 @@
 pub mod app;
 pub mod cli;
 pub mod dice;
+pub mod game;
+pub mod roster;
 pub mod rules;
+pub mod store;
 pub mod tables;

@@ -4,6 +4,7 @@
 //! failure; 2 a usage or input error, with a one-line message naming the bad input.
 
 mod dice_cmds;
+pub mod game_cmd;
 pub mod resolve;
 mod tables_cmd;
 
@@ -43,6 +44,14 @@ pub enum Command {
     Resolve(resolve::ResolveArgs),
     /// Check or print rule tables.
     Tables(tables_cmd::TablesArgs),
+    /// List the bundled scenarios: {"name", "system", "title", "units"}.
+    Scenarios(game_cmd::ScenariosArgs),
+    /// Play a game kept in a save file: new, show, apply actions, undo/redo, reveal the seed.
+    Game(game_cmd::GameArgs),
+    /// Check or print a game's hash-chained log.
+    Log(game_cmd::LogArgs),
+    /// Validate unit cards and orders of battle.
+    Cards(game_cmd::CardsArgs),
 }
 
 /// A command that did not succeed: its exit code and a message naming the problem.
@@ -98,6 +107,10 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Odds(a) => dice_cmds::odds(a),
         Command::Resolve(a) => resolve::run(a, tables),
         Command::Tables(a) => tables_cmd::run(a, tables),
+        Command::Scenarios(a) => game_cmd::scenarios(a),
+        Command::Game(a) => game_cmd::game(a),
+        Command::Log(a) => game_cmd::log(a),
+        Command::Cards(a) => game_cmd::cards(a),
     }
 }
 

@@ -1,0 +1,888 @@
+//! `kepi scenarios`, `kepi game ...`, `kepi log ...` and `kepi cards check`: the game session on the
+//! command line, driving the same [`Game`] and [`Store`] as the window.
+
+use std::path::{Path, PathBuf};
+
+use chrono::Utc;
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use super::{CliError, fresh_seed, print_json};
+use crate::dice::DiceExpr;
+use crate::game::{
+    Action, Counter, EntryKind, Flag, Game, GameState, Level, LogEntry, SeedSecret, Supply,
+    UnitState, verify_chain,
+};
+use crate::roster::{Facing, Position, builtin_scenario, builtin_scenarios, load_roster_file};
+use crate::store::{SaveFile, Store, StoreError, read_bytes_limited, read_journal, recover};
+
+impl From<StoreError> for CliError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Action(a) => CliError::usage(a.to_string()),
+            other => CliError::failed(other.to_string()),
+        }
+    }
+}
+
+impl From<crate::game::ActionError> for CliError {
+    fn from(e: crate::game::ActionError) -> Self {
+        CliError::usage(e.to_string())
+    }
+}
+
+/// `kepi scenarios [--json]`
+#[derive(Debug, Args)]
+pub struct ScenariosArgs {
+    /// Print JSON: [{"name", "system", "title", "units", "date"}].
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kepi game ...`
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: GameCommand,
+}
+
+const VERBS_HELP: &str = "\
+VERBS (several may follow each other; each is journaled and saved before its `ok` line prints):
+  lose UNIT N            lose N figures/points (refused beyond what is left)
+  gain UNIT N            get N figures/points back (refused beyond full strength)
+  fatigue UNIT N         add N fatigue points
+  rest UNIT              fatigue back to 0
+  leader UNIT            a leader falls
+  level UNIT LEVEL       steady | shaken | broken | routed
+  flag UNIT FLAG on|off  disordered, muddled, limbered, moved, fired, activated, flag-lost,
+                         disorganised, entrained, hidden
+  set UNIT FIELD VALUE   FIELD: strength, fatigue, leaders, melees, level, supply, facing,
+                         position, or a flag name (on/off)
+  move UNIT HEX          a hex label (0304), free or off; marks the unit moved
+  face UNIT DIR          n ne e se s sw w nw, or none
+  supply UNIT STATE      supplied | unsupplied | isolated
+  next-phase             next phase (after the last: next turn, markers cleared, date advanced)
+  undo                   undo the last action (dice already rolled stay rolled)
+  redo                   apply the last undone action again
+  roll EXPR              a logged roll of the game's seeded dice (d6, 2d6, d10, d%, 3d6+2)
+  note TEXT              a note in the log (quote it)
+  reveal                 reveal the dice seed (see `kepi game reveal`)
+UNIT is a unit id (see `kepi game show FILE`) or its exact name.";
+
+/// Game subcommands.
+#[derive(Debug, Subcommand)]
+pub enum GameCommand {
+    /// Start a game of a scenario; prints the commitment of the dice seed (kept secret until `reveal`).
+    New {
+        /// Scenario: a built-in name (`kepi scenarios`) or a scenario .toml file.
+        #[arg(long, value_name = "NAME")]
+        scenario: String,
+        /// The save file to create (never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Seed for kepi's dice (default: from the clock).
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Print JSON: {"file", "scenario", "system", "commitment"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the state of a game: turn, phase, date and every unit.
+    Show {
+        /// The save file.
+        file: PathBuf,
+        /// Print JSON: {"system", "turn", "phase", "units": [{"id", "name", "side", "strength", ...}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Apply actions to a game, one after another (scriptable play).
+    #[command(after_help = VERBS_HELP)]
+    Apply {
+        /// The save file.
+        file: PathBuf,
+        /// Print one JSON line per applied action: {"index", "turn", "phase", "summary", "hash"}.
+        #[arg(long)]
+        json: bool,
+        /// The verbs and their arguments (see below).
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "VERB"
+        )]
+        words: Vec<String>,
+    },
+    /// Reveal the dice seed, check it against the commitment and re-roll every logged die from it.
+    Reveal {
+        /// The save file.
+        file: PathBuf,
+        /// Print JSON: {"seed", "salt", "commitment", "dice_checked"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rebuild a damaged save from its journal (or its .bak backup and the journal).
+    Recover {
+        /// The save file.
+        file: PathBuf,
+    },
+}
+
+/// `kepi log ...`
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: LogCommand,
+}
+
+/// Log subcommands.
+#[derive(Debug, Subcommand)]
+pub enum LogCommand {
+    /// Check a save's (or journal's) hash chain and replay: exit 0 if it holds, 1 naming the first
+    /// broken entry.
+    Verify {
+        /// A save file or a `.journal` file.
+        file: PathBuf,
+        /// Print JSON: {"ok", "entries", "head"} or {"ok": false, "broken_at", "reason"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a game's log.
+    Show {
+        /// The save file.
+        file: PathBuf,
+        /// Print the entries as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `kepi cards ...`
+#[derive(Debug, Args)]
+pub struct CardsArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: CardsCommand,
+}
+
+/// Card subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CardsCommand {
+    /// Validate unit cards: a .toml file or every .toml in a folder. Errors name file, line and field.
+    Check {
+        /// A card file or folder.
+        path: PathBuf,
+        /// Print JSON: [{"file", "scenario", "units"}].
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs `kepi scenarios`.
+pub fn scenarios(a: &ScenariosArgs) -> Result<(), CliError> {
+    let all = builtin_scenarios()?;
+    #[derive(Serialize)]
+    struct Line {
+        name: String,
+        system: String,
+        title: String,
+        units: usize,
+        date: Option<String>,
+    }
+    let lines: Vec<Line> = all
+        .iter()
+        .map(|s| Line {
+            name: s.name.clone(),
+            system: s.system.map(|x| x.id().to_string()).unwrap_or_default(),
+            title: s.title.clone(),
+            units: s.units.len(),
+            date: s.date.map(|d| d.to_string()),
+        })
+        .collect();
+    if a.json {
+        return print_json(&lines);
+    }
+    for l in lines {
+        println!(
+            "{:<16} {:<7} {:>3} units  {}",
+            l.name, l.system, l.units, l.title
+        );
+    }
+    Ok(())
+}
+
+/// Runs `kepi game ...`.
+pub fn game(a: &GameArgs) -> Result<(), CliError> {
+    match &a.command {
+        GameCommand::New {
+            scenario,
+            out,
+            seed,
+            json,
+        } => new(scenario, out, *seed, *json),
+        GameCommand::Show { file, json } => {
+            let game = open(file)?;
+            show(game.state(), &game, *json)
+        }
+        GameCommand::Apply { file, json, words } => apply_words(file, words, *json),
+        GameCommand::Reveal { file, json } => reveal(file, *json),
+        GameCommand::Recover { file } => {
+            if Store::open(file).is_ok() {
+                println!(
+                    "{}: the save opens as it is; nothing to recover",
+                    file.display()
+                );
+                return Ok(());
+            }
+            let (game, how) = recover(file)?;
+            println!(
+                "{}: {how}; {} log entries, turn {}, {}",
+                file.display(),
+                game.log().len(),
+                game.state().turn,
+                game.state().phase_name()
+            );
+            Ok(())
+        }
+    }
+}
+
+fn open(file: &Path) -> Result<Game, CliError> {
+    let opened = Store::open(file)?;
+    report_open(file, opened.recovered, &opened.warnings);
+    Ok(opened.game)
+}
+
+fn report_open(file: &Path, recovered: usize, warnings: &[String]) {
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    if recovered > 0 {
+        eprintln!(
+            "recovered {recovered} action(s) from {}.journal that the save did not have yet",
+            file.display()
+        );
+    }
+}
+
+fn new(scenario: &str, out: &Path, seed: Option<u64>, json: bool) -> Result<(), CliError> {
+    let sc = if scenario.ends_with(".toml") && Path::new(scenario).is_file() {
+        load_roster_file(Path::new(scenario))?
+    } else {
+        builtin_scenario(scenario).map_err(|m| CliError::usage(format!("--scenario: {m}")))?
+    };
+    let system = sc.system.ok_or_else(|| {
+        CliError::usage(format!(
+            "--scenario: `{scenario}` names no rule set (add system = \"pk\" ... to the file)"
+        ))
+    })?;
+    let secret = SeedSecret::new(seed.unwrap_or_else(fresh_seed));
+    let game = Game::new(&sc, system, secret, Utc::now());
+    Store::create(out, &game)?;
+    let commitment = game.state().dice.commitment.clone();
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            file: String,
+            scenario: &'a str,
+            system: &'a str,
+            commitment: &'a str,
+        }
+        return print_json(&Out {
+            file: out.display().to_string(),
+            scenario: &sc.name,
+            system: system.id(),
+            commitment: &commitment,
+        });
+    }
+    println!("{}: {} ({})", out.display(), sc.title, system.title());
+    println!("dice seed commitment: {commitment}");
+    println!(
+        "(the seed is revealed at the end with `kepi game reveal {}`)",
+        out.display()
+    );
+    Ok(())
+}
+
+/// A unit as `kepi game show --json` prints it.
+#[derive(Serialize)]
+struct UnitView<'a> {
+    id: &'a str,
+    name: &'a str,
+    side: &'a str,
+    nation: &'a str,
+    arm: &'a str,
+    quality: Option<&'a str>,
+    strength: u32,
+    max_strength: u32,
+    fatigue: u32,
+    level: &'a str,
+    leaders: u32,
+    max_leaders: u32,
+    melees: u32,
+    flags: Vec<&'static str>,
+    position: String,
+    hex: Option<String>,
+    facing: Option<&'a str>,
+    supply: &'a str,
+    weapon: Option<&'a str>,
+    formation: Option<&'a str>,
+    location: Option<&'a str>,
+    arrives: Option<u32>,
+    eliminated: bool,
+    oob: &'a crate::roster::Oob,
+}
+
+fn unit_view(u: &UnitState) -> UnitView<'_> {
+    UnitView {
+        id: &u.unit.id,
+        name: &u.unit.name,
+        side: u.unit.side.as_str(),
+        nation: &u.unit.nation,
+        arm: u.unit.arm.as_str(),
+        quality: u.unit.quality.map(|q| q.as_str()),
+        strength: u.strength,
+        max_strength: u.max_strength,
+        fatigue: u.fatigue,
+        level: u.level.as_str(),
+        leaders: u.leaders,
+        max_leaders: u.max_leaders,
+        melees: u.melees,
+        flags: Flag::ALL
+            .iter()
+            .filter(|f| u.flag(**f))
+            .map(|f| f.as_str())
+            .collect(),
+        position: u.position.to_string(),
+        hex: u.position.hex().map(|h| h.to_string()),
+        facing: u.facing.map(|f| f.as_str()),
+        supply: u.supply.as_str(),
+        weapon: u.unit.weapon.map(|w| w.as_str()),
+        formation: u.unit.formation.map(|f| f.as_str()),
+        location: u.unit.location.as_deref(),
+        arrives: u.unit.arrives,
+        eliminated: u.eliminated(),
+        oob: &u.unit.oob,
+    }
+}
+
+fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliError> {
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            system: &'a str,
+            scenario: &'a str,
+            title: &'a str,
+            turn: u32,
+            phase: &'a str,
+            phase_index: usize,
+            date: Option<String>,
+            commitment: &'a str,
+            dice_draws: u64,
+            log_entries: usize,
+            head: String,
+            can_undo: bool,
+            can_redo: bool,
+            units: Vec<UnitView<'a>>,
+        }
+        return print_json(&Out {
+            system: s.system.id(),
+            scenario: &s.scenario,
+            title: &s.title,
+            turn: s.turn,
+            phase: s.phase_name(),
+            phase_index: s.phase,
+            date: s.date.map(|d| d.to_string()),
+            commitment: &s.dice.commitment,
+            dice_draws: s.dice.draws,
+            log_entries: game.log().len(),
+            head: game.head(),
+            can_undo: game.can_undo(),
+            can_redo: game.can_redo(),
+            units: s.units.iter().map(unit_view).collect(),
+        });
+    }
+    println!("{} ({})", s.title, s.system.title());
+    let date = s
+        .date
+        .map(|d| format!(" - {}", d.format("%-d %b %Y")))
+        .unwrap_or_default();
+    println!("Turn {} - {}{date}", s.turn, s.phase_name());
+    println!("dice seed commitment {}", s.dice.commitment);
+    for u in &s.units {
+        let v = unit_view(u);
+        let flags = if v.flags.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", v.flags.join(", "))
+        };
+        println!(
+            "  {:<28} {:<40} {:<6} {:>3}/{:<3} fat {:<2} {:<7} {}{}",
+            v.id,
+            v.name.chars().take(40).collect::<String>(),
+            v.side,
+            v.strength,
+            v.max_strength,
+            v.fatigue,
+            v.level,
+            v.position,
+            flags
+        );
+    }
+    Ok(())
+}
+
+/// One parsed verb.
+enum Verb {
+    Act(Action),
+    Undo,
+    Redo,
+    Roll(DiceExpr),
+    Reveal,
+}
+
+fn parse_verbs(words: &[String], s: &GameState) -> Result<Vec<Verb>, CliError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let take = |i: &mut usize, what: &str, verb: &str| -> Result<String, CliError> {
+        let w = words.get(*i).cloned().ok_or_else(|| {
+            CliError::usage(format!(
+                "`{verb}` needs {what} (see `kepi game apply --help`)"
+            ))
+        })?;
+        *i += 1;
+        Ok(w)
+    };
+    let unit = |key: &str| -> Result<String, CliError> { Ok(s.find(key)?.unit.id.clone()) };
+    let num = |w: &str, verb: &str| -> Result<u32, CliError> {
+        w.parse::<u32>().map_err(|_| {
+            CliError::usage(format!(
+                "`{verb}`: `{w}` is not a count (accepted: 0 to 4294967295)"
+            ))
+        })
+    };
+    let onoff = |w: &str, verb: &str| -> Result<bool, CliError> {
+        match w.to_ascii_lowercase().as_str() {
+            "on" | "true" | "yes" | "1" => Ok(true),
+            "off" | "false" | "no" | "0" => Ok(false),
+            _ => Err(CliError::usage(format!(
+                "`{verb}`: `{w}` (accepted: on, off)"
+            ))),
+        }
+    };
+    while i < words.len() {
+        let verb = words[i].to_ascii_lowercase();
+        i += 1;
+        let v = match verb.as_str() {
+            "lose" | "gain" | "fatigue" => {
+                let u = unit(&take(&mut i, "UNIT N", &verb)?)?;
+                let n = num(&take(&mut i, "UNIT N", &verb)?, &verb)?;
+                Verb::Act(match verb.as_str() {
+                    "lose" => Action::LoseStrength { unit: u, n },
+                    "gain" => Action::GainStrength { unit: u, n },
+                    _ => Action::AddFatigue { unit: u, n },
+                })
+            }
+            "rest" | "reset-fatigue" => Verb::Act(Action::ResetFatigue {
+                unit: unit(&take(&mut i, "UNIT", &verb)?)?,
+            }),
+            "leader" | "lose-leader" => Verb::Act(Action::LoseLeader {
+                unit: unit(&take(&mut i, "UNIT", &verb)?)?,
+            }),
+            "level" => {
+                let u = unit(&take(&mut i, "UNIT LEVEL", &verb)?)?;
+                let level = word(take(&mut i, "UNIT LEVEL", &verb)?.parse::<Level>(), &verb)?;
+                Verb::Act(Action::SetLevel { unit: u, level })
+            }
+            "flag" => {
+                let u = unit(&take(&mut i, "UNIT FLAG on|off", &verb)?)?;
+                let flag = word(
+                    take(&mut i, "UNIT FLAG on|off", &verb)?.parse::<Flag>(),
+                    &verb,
+                )?;
+                let on = onoff(&take(&mut i, "UNIT FLAG on|off", &verb)?, &verb)?;
+                Verb::Act(Action::SetFlag { unit: u, flag, on })
+            }
+            "move" => {
+                let u = unit(&take(&mut i, "UNIT HEX", &verb)?)?;
+                let to = word(take(&mut i, "UNIT HEX", &verb)?.parse::<Position>(), &verb)?;
+                Verb::Act(Action::Move { unit: u, to })
+            }
+            "face" => {
+                let u = unit(&take(&mut i, "UNIT DIR", &verb)?)?;
+                let d = take(&mut i, "UNIT DIR", &verb)?;
+                let facing = if d.eq_ignore_ascii_case("none") {
+                    None
+                } else {
+                    Some(word(d.parse::<Facing>(), &verb)?)
+                };
+                Verb::Act(Action::Face { unit: u, facing })
+            }
+            "supply" => {
+                let u = unit(&take(&mut i, "UNIT STATE", &verb)?)?;
+                let supply = word(take(&mut i, "UNIT STATE", &verb)?.parse::<Supply>(), &verb)?;
+                Verb::Act(Action::SetSupply { unit: u, supply })
+            }
+            "set" => {
+                let what = "UNIT FIELD VALUE";
+                let u = unit(&take(&mut i, what, &verb)?)?;
+                let field = take(&mut i, what, &verb)?.to_ascii_lowercase();
+                let value = take(&mut i, what, &verb)?;
+                Verb::Act(set_action(u, &field, &value)?)
+            }
+            "next-phase" | "next" => Verb::Act(Action::NextPhase),
+            "undo" => Verb::Undo,
+            "redo" => Verb::Redo,
+            "reveal" => Verb::Reveal,
+            "roll" => {
+                let e = take(&mut i, "EXPR", &verb)?;
+                Verb::Roll(
+                    e.parse::<DiceExpr>()
+                        .map_err(|m| CliError::usage(format!("`roll`: {m}")))?,
+                )
+            }
+            "note" => Verb::Act(Action::Note {
+                text: take(&mut i, "TEXT", &verb)?,
+            }),
+            other => {
+                return Err(CliError::usage(format!(
+                    "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, reveal)"
+                )));
+            }
+        };
+        out.push(v);
+    }
+    Ok(out)
+}
+
+fn word<T>(r: Result<T, String>, verb: &str) -> Result<T, CliError> {
+    r.map_err(|m| CliError::usage(format!("`{verb}`: {m}")))
+}
+
+fn set_action(unit: String, field: &str, value: &str) -> Result<Action, CliError> {
+    let bad = |m: String| CliError::usage(format!("`set {field}`: {m}"));
+    if let Ok(counter) = field.parse::<Counter>() {
+        let value = value
+            .parse::<u32>()
+            .map_err(|_| bad(format!("`{value}` is not a count")))?;
+        return Ok(Action::SetCount {
+            unit,
+            counter,
+            value,
+        });
+    }
+    if let Ok(flag) = field.parse::<Flag>() {
+        let on = match value.to_ascii_lowercase().as_str() {
+            "on" | "true" | "yes" | "1" => true,
+            "off" | "false" | "no" | "0" => false,
+            _ => return Err(bad(format!("`{value}` (accepted: on, off)"))),
+        };
+        return Ok(Action::SetFlag { unit, flag, on });
+    }
+    Ok(match field {
+        "level" => Action::SetLevel {
+            unit,
+            level: value.parse().map_err(bad)?,
+        },
+        "supply" => Action::SetSupply {
+            unit,
+            supply: value.parse().map_err(bad)?,
+        },
+        "facing" => Action::Face {
+            unit,
+            facing: if value.eq_ignore_ascii_case("none") {
+                None
+            } else {
+                Some(value.parse().map_err(bad)?)
+            },
+        },
+        "position" | "hex" => Action::Move {
+            unit,
+            to: value.parse().map_err(bad)?,
+        },
+        _ => {
+            return Err(bad(format!(
+                "unknown field (accepted: {}, {}, level, supply, facing, position)",
+                Counter::accepted(),
+                Flag::accepted()
+            )));
+        }
+    })
+}
+
+fn apply_words(file: &Path, words: &[String], json: bool) -> Result<(), CliError> {
+    let mut opened = Store::open(file)?;
+    report_open(file, opened.recovered, &opened.warnings);
+    let verbs = parse_verbs(words, opened.game.state())?;
+    for v in verbs {
+        let now = Utc::now();
+        let game = &mut opened.game;
+        let entry = match v {
+            Verb::Act(a) => game.act(a, now)?,
+            Verb::Undo => game.undo(now)?,
+            Verb::Redo => game.redo(now)?,
+            Verb::Roll(e) => game.roll(&e, now)?,
+            Verb::Reveal => game.reveal(now)?,
+        }
+        .clone();
+        opened.store.record(&opened.game)?;
+        print_entry(&entry, json)?;
+    }
+    Ok(())
+}
+
+fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            ok: bool,
+            index: u64,
+            turn: u32,
+            phase: &'a str,
+            summary: &'a str,
+            rules: &'a [String],
+            dice: &'a [crate::dice::Roll],
+            hash: &'a str,
+        }
+        let s = serde_json::to_string(&Out {
+            ok: true,
+            index: e.index,
+            turn: e.turn,
+            phase: &e.phase,
+            summary: &e.summary,
+            rules: &e.rules,
+            dice: &e.dice,
+            hash: &e.hash,
+        })
+        .map_err(|err| CliError::failed(err.to_string()))?;
+        println!("{s}");
+    } else {
+        println!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, e.summary);
+    }
+    Ok(())
+}
+
+fn reveal(file: &Path, json: bool) -> Result<(), CliError> {
+    let mut opened = Store::open(file)?;
+    report_open(file, opened.recovered, &opened.warnings);
+    let now = Utc::now();
+    let secret =
+        opened.game.secret().cloned().ok_or_else(|| {
+            CliError::failed(format!("{}: this save has no seed", file.display()))
+        })?;
+    if opened.game.state().dice.revealed.is_none() {
+        opened.game.reveal(now)?;
+        opened.store.record(&opened.game)?;
+    }
+    let checked = opened
+        .game
+        .audit_dice(secret.seed)
+        .map_err(|e| CliError::failed(format!("{}: dice check failed: {e}", file.display())))?;
+    let commitment = opened.game.state().dice.commitment.clone();
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            seed: u64,
+            salt: &'a str,
+            commitment: &'a str,
+            dice_checked: usize,
+        }
+        return print_json(&Out {
+            seed: secret.seed,
+            salt: &secret.salt,
+            commitment: &commitment,
+            dice_checked: checked,
+        });
+    }
+    println!("seed {} (salt {})", secret.seed, secret.salt);
+    println!(
+        "commitment {commitment} = SHA-256(\"kepi-seed:{}:{}\"): matches",
+        secret.salt, secret.seed
+    );
+    println!("{checked} seeded dice re-rolled from the seed: all match the log");
+    Ok(())
+}
+
+/// Runs `kepi log ...`.
+pub fn log(a: &LogArgs) -> Result<(), CliError> {
+    match &a.command {
+        LogCommand::Verify { file, json } => verify(file, *json),
+        LogCommand::Show { file, json } => {
+            let game = open(file)?;
+            if *json {
+                return print_json(&game.log());
+            }
+            for e in game.log() {
+                let dice: Vec<String> = e
+                    .dice
+                    .iter()
+                    .map(|d| format!("{} {}={}", d.label, d.die, d.value))
+                    .collect();
+                println!(
+                    "{:>4} {} T{} {:<28} {}{}{}",
+                    e.index,
+                    e.time.format("%Y-%m-%d %H:%M:%S"),
+                    e.turn,
+                    e.phase,
+                    e.summary,
+                    if e.rules.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  [{}]", e.rules.join(" "))
+                    },
+                    if dice.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  dice: {}", dice.join(", "))
+                    },
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+fn verify(file: &Path, json: bool) -> Result<(), CliError> {
+    let name = file.display().to_string();
+    let is_journal = name.ends_with(".journal");
+    let result: Result<(usize, String, String), (Option<usize>, String)> = if is_journal {
+        match read_journal(file) {
+            Err(e) => Err((None, e.to_string())),
+            Ok(j) if j.entries.first().map(|e| e.index) != Some(0) => Err((
+                Some(0),
+                "the journal does not start with the start of the game".into(),
+            )),
+            Ok(j) => match crate::game::Game::from_log(j.entries.clone(), j.secret.clone()) {
+                Ok(g) => Ok((g.log().len(), g.head(), detail(&g))),
+                Err(crate::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
+                Err(crate::game::ReplayError::Entry { index, message }) => {
+                    Err((Some(index), message))
+                }
+            },
+        }
+    } else {
+        match read_bytes_limited(file) {
+            Err(e) => Err((None, e.to_string())),
+            Ok(bytes) => verify_save(&bytes, &name),
+        }
+    };
+    match result {
+        Ok((entries, head, detail)) => {
+            if json {
+                #[derive(Serialize)]
+                struct Out<'a> {
+                    ok: bool,
+                    entries: usize,
+                    head: &'a str,
+                }
+                return print_json(&Out {
+                    ok: true,
+                    entries,
+                    head: &head,
+                });
+            }
+            println!("{name}: log OK: {entries} entries, chain head {head}; {detail}");
+            Ok(())
+        }
+        Err((index, reason)) => {
+            if json {
+                #[derive(Serialize)]
+                struct Out<'a> {
+                    ok: bool,
+                    broken_at: Option<usize>,
+                    reason: &'a str,
+                }
+                print_json(&Out {
+                    ok: false,
+                    broken_at: index,
+                    reason: &reason,
+                })?;
+            }
+            Err(CliError::failed(match index {
+                Some(i) => format!("{name}: log broken at entry {i}: {reason}"),
+                None => format!("{name}: {reason}"),
+            }))
+        }
+    }
+}
+
+fn detail(g: &Game) -> String {
+    format!(
+        "replays to turn {}, {}",
+        g.state().turn,
+        g.state().phase_name()
+    )
+}
+
+fn verify_save(
+    bytes: &[u8],
+    name: &str,
+) -> Result<(usize, String, String), (Option<usize>, String)> {
+    let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
+        (
+            None,
+            format!(
+                "not readable JSON at line {}, column {}: {e}",
+                e.line(),
+                e.column()
+            ),
+        )
+    })?;
+    let v = crate::store::migrate(v, name).map_err(|e| (None, e.to_string()))?;
+    // Read the entries one by one, so an entry edited beyond recognition is named by its index.
+    let raw_log = v
+        .get("log")
+        .and_then(|l| l.as_array())
+        .cloned()
+        .unwrap_or_default();
+    let mut log = Vec::with_capacity(raw_log.len());
+    for (i, e) in raw_log.into_iter().enumerate() {
+        let entry: LogEntry = serde_json::from_value(e)
+            .map_err(|err| (Some(i), format!("not a log entry: {err}")))?;
+        log.push(entry);
+    }
+    verify_chain(&log).map_err(|b| (Some(b.index), b.reason))?;
+    let save: SaveFile =
+        serde_json::from_value(v).map_err(|e| (None, format!("not a kepi save: {e}")))?;
+    let game = save.into_game(name).map_err(|e| (None, e.to_string()))?;
+    let revealed = match game.log().iter().rev().find_map(|e| match &e.kind {
+        EntryKind::Reveal { seed, .. } => Some(*seed),
+        _ => None,
+    }) {
+        Some(seed) => match game.audit_dice(seed) {
+            Ok(n) => format!("; seed revealed, {n} seeded dice match"),
+            Err(e) => return Err((None, format!("dice do not match the revealed seed: {e}"))),
+        },
+        None => String::new(),
+    };
+    Ok((
+        game.log().len(),
+        game.head(),
+        format!("{}{revealed}", detail(&game)),
+    ))
+}
+
+/// Runs `kepi cards check`.
+pub fn cards(a: &CardsArgs) -> Result<(), CliError> {
+    match &a.command {
+        CardsCommand::Check { path, json } => {
+            let reports = crate::roster::check_path(path)?;
+            if *json {
+                return print_json(&reports);
+            }
+            for r in &reports {
+                let sc = if r.scenario.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (scenario {})", r.scenario)
+                };
+                println!("{}: {} unit card(s) OK{sc}", r.file, r.units);
+            }
+            if reports.is_empty() {
+                println!("{}: no .toml card files found", path.display());
+            }
+            Ok(())
+        }
+    }
+}

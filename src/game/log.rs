@@ -1,0 +1,208 @@
+//! The game log: every action, undo, redo and roll, hash-chained so any edit shows.
+//!
+//! Each entry's `hash` is SHA-256 over the previous entry's hash and the entry's canonical JSON (the
+//! entry without its `hash`, keys sorted). Changing, inserting or deleting an entry breaks the chain
+//! at that entry; [`verify_chain`] names the first broken one. The first entry commits to the seed
+//! of kepi's dice ([`commitment`]); the seed is revealed at the end so players can check it.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::{Action, GameState};
+use crate::dice::Roll;
+
+/// The `prev` of the first entry: 64 zeros.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// What an entry records.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum EntryKind {
+    /// The game starts: the scenario's initial state and the seed's commitment.
+    Start {
+        /// The state at the start (its `dice.commitment` is the commitment).
+        initial: Box<GameState>,
+    },
+    /// An action was applied.
+    Act {
+        /// The action.
+        action: Action,
+    },
+    /// The last applied action was undone.
+    Undo,
+    /// The last undone action was applied again.
+    Redo,
+    /// The seed was revealed.
+    Reveal {
+        /// The seed.
+        seed: u64,
+        /// The salt of the commitment.
+        salt: String,
+    },
+}
+
+/// One log entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// Position in the log, from 0.
+    pub index: u64,
+    /// When (UTC).
+    pub time: DateTime<Utc>,
+    /// Game-turn when it happened.
+    pub turn: u32,
+    /// Phase when it happened.
+    pub phase: String,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: EntryKind,
+    /// One line for people.
+    pub summary: String,
+    /// Rule ids involved.
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// Dice rolled.
+    #[serde(default)]
+    pub dice: Vec<Roll>,
+    /// Hash of the previous entry ([`GENESIS`] for the first).
+    pub prev: String,
+    /// SHA-256 over `prev` and this entry's canonical JSON without `hash`.
+    pub hash: String,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The hash an entry must carry: SHA-256 over `prev` + canonical JSON of the entry without `hash`.
+pub fn entry_hash(e: &LogEntry) -> String {
+    let mut v = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
+    if let Some(m) = v.as_object_mut() {
+        m.remove("hash");
+    }
+    // serde_json's Map is a BTreeMap (no preserve_order feature): keys come out sorted.
+    let canonical = serde_json::to_string(&v).unwrap_or_default();
+    let mut h = Sha256::new();
+    h.update(e.prev.as_bytes());
+    h.update(b"\n");
+    h.update(canonical.as_bytes());
+    hex(&h.finalize())
+}
+
+/// The seed and the salt of its commitment; kept out of the log until revealed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeedSecret {
+    /// Kepi's dice seed.
+    pub seed: u64,
+    /// Random salt, so the commitment cannot be brute-forced from a guessable seed.
+    pub salt: String,
+}
+
+impl SeedSecret {
+    /// A secret with a salt derived from the clock, the process and the seed.
+    pub fn new(seed: u64) -> Self {
+        let mut h = Sha256::new();
+        h.update(seed.to_le_bytes());
+        h.update(
+            Utc::now()
+                .timestamp_nanos_opt()
+                .unwrap_or_default()
+                .to_le_bytes(),
+        );
+        h.update(std::process::id().to_le_bytes());
+        let local = 0u8;
+        h.update((&local as *const u8 as usize).to_le_bytes());
+        SeedSecret {
+            seed,
+            salt: hex(&h.finalize()).get(..32).unwrap_or_default().to_string(),
+        }
+    }
+
+    /// The public commitment.
+    pub fn commitment(&self) -> String {
+        commitment(self.seed, &self.salt)
+    }
+}
+
+/// SHA-256 of `kepi-seed:<salt>:<seed>`: shown at the start, checked at the reveal.
+pub fn commitment(seed: u64, salt: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(format!("kepi-seed:{salt}:{seed}").as_bytes());
+    hex(&h.finalize())
+}
+
+/// A chain that holds: how many entries and the head hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChainSummary {
+    /// Number of entries.
+    pub entries: usize,
+    /// Hash of the last entry.
+    pub head: String,
+}
+
+/// The first entry where the chain breaks, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize)]
+#[error("entry {index}: {reason}")]
+pub struct ChainBreak {
+    /// Position in the list (0-based).
+    pub index: usize,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// Checks indices, links and hashes of a list of entries starting at `start` with `prev` before it.
+pub fn verify_chain_from(
+    entries: &[LogEntry],
+    start: u64,
+    prev: &str,
+) -> Result<ChainSummary, ChainBreak> {
+    let mut prev = prev.to_string();
+    for (i, e) in entries.iter().enumerate() {
+        let at = start + i as u64;
+        let pos = at as usize;
+        if e.index != at {
+            return Err(ChainBreak {
+                index: pos,
+                reason: format!(
+                    "index is {} where {at} was expected (an entry was inserted or deleted)",
+                    e.index
+                ),
+            });
+        }
+        if e.prev != prev {
+            return Err(ChainBreak {
+                index: pos,
+                reason: "does not link to the entry before it (an entry was inserted, deleted or edited)"
+                    .into(),
+            });
+        }
+        if entry_hash(e) != e.hash {
+            return Err(ChainBreak {
+                index: pos,
+                reason: "its hash does not match its content (the entry was edited)".into(),
+            });
+        }
+        if (at == 0) != matches!(e.kind, EntryKind::Start { .. }) {
+            return Err(ChainBreak {
+                index: pos,
+                reason: "only the first entry may (and must) be the start of the game".into(),
+            });
+        }
+        prev = e.hash.clone();
+    }
+    Ok(ChainSummary {
+        entries: start as usize + entries.len(),
+        head: prev,
+    })
+}
+
+/// Checks a whole log from its first entry.
+pub fn verify_chain(entries: &[LogEntry]) -> Result<ChainSummary, ChainBreak> {
+    if entries.is_empty() {
+        return Err(ChainBreak {
+            index: 0,
+            reason: "the log is empty (no start entry)".into(),
+        });
+    }
+    verify_chain_from(entries, 0, GENESIS)
+}

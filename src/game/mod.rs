@@ -1,0 +1,776 @@
+//! The game: its state, the actions that change it, the pure `apply`, the log, undo and redo.
+//!
+//! [`GameState`] is plain data (the window, the export and the rule wiring read its pub fields). It
+//! changes only through an [`Action`] applied by the pure [`apply`], which refuses (never clamps) an
+//! action that would drive a count below zero or above its maximum. A rule resolution enters the game
+//! as one [`Action::Resolved`]: the resolution with its dice, and the effects it has, applied together,
+//! so undo and redo cover the whole of it. [`Game`] keeps the hash-chained [`LogEntry`] list and the
+//! undo/redo history; seed + log replays the battle exactly.
+
+pub mod clock;
+mod log;
+mod session;
+
+pub use log::{
+    ChainBreak, ChainSummary, EntryKind, GENESIS, LogEntry, SeedSecret, commitment, entry_hash,
+    verify_chain, verify_chain_from,
+};
+pub use session::{Game, ReplayError};
+
+use std::fmt;
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{DiceExpr, Roll};
+use crate::roster::{Facing, Position, Scenario, Side, Unit};
+use crate::rules::{Resolution, RuleId, System};
+
+use crate::roster::vocab::vocab;
+
+vocab! {
+    /// PK-E1 effectiveness levels (also used as plain morale states by the other rule sets).
+    Level, "level" {
+        /// Steady: may initiate melee.
+        Steady = "steady",
+        /// Shaken.
+        Shaken = "shaken",
+        /// Broken.
+        Broken = "broken",
+        /// Routed: never returns (PK-W1).
+        Routed = "routed",
+    }
+}
+
+vocab! {
+    /// Supply state (SPI-S1; FR-S1 uses supplied/unsupplied).
+    Supply, "supply" {
+        /// In supply.
+        Supplied = "supplied",
+        /// Out of supply.
+        Unsupplied = "unsupplied",
+        /// Isolated.
+        Isolated = "isolated",
+    }
+}
+
+vocab! {
+    /// On/off markers a unit can carry.
+    Flag, "flag" {
+        /// Disordered (PK-F6, PK-D1).
+        Disordered = "disordered",
+        /// Muddled (PK-D1, PK-X7).
+        Muddled = "muddled",
+        /// Guns limbered (PK-A2).
+        Limbered = "limbered",
+        /// Moved this turn (PW-R1, GSP-A4). Cleared at the start of each turn.
+        Moved = "moved",
+        /// Fired this turn. Cleared at the start of each turn.
+        Fired = "fired",
+        /// Activated this turn (PW-T2). Cleared at the start of each turn.
+        Activated = "activated",
+        /// Lost its flag (PK-X4).
+        FlagLost = "flag-lost",
+        /// Disorganised (FR-C2).
+        Disorganised = "disorganised" | "disorganized",
+        /// Entrained (SPI).
+        Entrained = "entrained",
+        /// Hidden (GSP-S1 siege gun).
+        Hidden = "hidden",
+    }
+}
+
+vocab! {
+    /// The counts of a unit that actions change, each between 0 and its maximum.
+    Counter, "counter" {
+        /// Figures, guns or strength points (max: the card's strength).
+        Strength = "strength" | "figures" | "sp",
+        /// Fatigue points (PK-X5; max [`MAX_FATIGUE`]).
+        Fatigue = "fatigue",
+        /// Leaders left (max: the card's leaders).
+        Leaders = "leaders",
+        /// Melees fought this turn (PK-X7: at most 3).
+        Melees = "melees",
+    }
+}
+
+/// Largest fatigue a unit can carry (kepi's bound; the rules give none).
+pub const MAX_FATIGUE: u32 = 99;
+/// PK-X7: at most 3 melees per unit per turn.
+pub const MAX_MELEES: u32 = 3;
+
+/// A unit in play: its card and everything that changes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitState {
+    /// The validated card (id, name, side, class, ...).
+    pub unit: Unit,
+    /// Figures, guns or strength points now.
+    pub strength: u32,
+    /// At full strength.
+    pub max_strength: u32,
+    /// Fatigue points.
+    pub fatigue: u32,
+    /// Effectiveness level.
+    pub level: Level,
+    /// Disordered.
+    pub disordered: bool,
+    /// Muddled.
+    pub muddled: bool,
+    /// Limbered (guns).
+    pub limbered: bool,
+    /// Flag lost.
+    pub flag_lost: bool,
+    /// Disorganised (1870).
+    pub disorganised: bool,
+    /// Entrained (SPI).
+    pub entrained: bool,
+    /// Hidden (siege gun).
+    pub hidden: bool,
+    /// Moved this turn.
+    pub moved: bool,
+    /// Fired this turn.
+    pub fired: bool,
+    /// Activated this turn.
+    pub activated: bool,
+    /// Melees this turn.
+    pub melees: u32,
+    /// Leaders left.
+    pub leaders: u32,
+    /// Leaders at full strength.
+    pub max_leaders: u32,
+    /// Where it is.
+    pub position: Position,
+    /// Which way it faces.
+    pub facing: Option<Facing>,
+    /// Supply.
+    pub supply: Supply,
+}
+
+impl UnitState {
+    /// A fresh unit from its card.
+    pub fn new(unit: Unit) -> Self {
+        UnitState {
+            strength: unit.strength,
+            max_strength: unit.strength,
+            fatigue: 0,
+            level: Level::Steady,
+            disordered: false,
+            muddled: false,
+            limbered: unit.formation == Some(crate::roster::Formation::Limbered),
+            flag_lost: false,
+            disorganised: false,
+            entrained: false,
+            hidden: unit.weapon == Some(crate::roster::Weapon::SiegeGun),
+            moved: false,
+            fired: false,
+            activated: false,
+            melees: 0,
+            leaders: unit.leaders,
+            max_leaders: unit.leaders,
+            position: unit.position,
+            facing: unit.facing,
+            supply: Supply::Supplied,
+            unit,
+        }
+    }
+
+    /// The unit's id.
+    pub fn id(&self) -> &str {
+        &self.unit.id
+    }
+
+    /// True when nothing is left of it.
+    pub fn eliminated(&self) -> bool {
+        self.strength == 0
+    }
+
+    /// A flag's value.
+    pub fn flag(&self, f: Flag) -> bool {
+        match f {
+            Flag::Disordered => self.disordered,
+            Flag::Muddled => self.muddled,
+            Flag::Limbered => self.limbered,
+            Flag::Moved => self.moved,
+            Flag::Fired => self.fired,
+            Flag::Activated => self.activated,
+            Flag::FlagLost => self.flag_lost,
+            Flag::Disorganised => self.disorganised,
+            Flag::Entrained => self.entrained,
+            Flag::Hidden => self.hidden,
+        }
+    }
+
+    fn flag_mut(&mut self, f: Flag) -> &mut bool {
+        match f {
+            Flag::Disordered => &mut self.disordered,
+            Flag::Muddled => &mut self.muddled,
+            Flag::Limbered => &mut self.limbered,
+            Flag::Moved => &mut self.moved,
+            Flag::Fired => &mut self.fired,
+            Flag::Activated => &mut self.activated,
+            Flag::FlagLost => &mut self.flag_lost,
+            Flag::Disorganised => &mut self.disorganised,
+            Flag::Entrained => &mut self.entrained,
+            Flag::Hidden => &mut self.hidden,
+        }
+    }
+
+    /// A count's value and its maximum.
+    pub fn count(&self, c: Counter) -> (u32, u32) {
+        match c {
+            Counter::Strength => (self.strength, self.max_strength),
+            Counter::Fatigue => (self.fatigue, MAX_FATIGUE),
+            Counter::Leaders => (self.leaders, self.max_leaders),
+            Counter::Melees => (self.melees, MAX_MELEES),
+        }
+    }
+
+    fn count_mut(&mut self, c: Counter) -> &mut u32 {
+        match c {
+            Counter::Strength => &mut self.strength,
+            Counter::Fatigue => &mut self.fatigue,
+            Counter::Leaders => &mut self.leaders,
+            Counter::Melees => &mut self.melees,
+        }
+    }
+}
+
+/// Where kepi's dice stand: the seed's public commitment and the number of raw draws used so far.
+/// The seed itself stays in the save's secret until revealed ([`SeedSecret`]); with it,
+/// `DiceSource::resume(seed, draws)` continues the stream. Draws only ever increase (undo never
+/// gives dice back, so a re-roll is always a new roll).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiceState {
+    /// SHA-256 commitment to the seed, shown at the start of the game.
+    pub commitment: String,
+    /// Raw generator draws used.
+    pub draws: u64,
+    /// The seed, once revealed.
+    #[serde(default)]
+    pub revealed: Option<u64>,
+}
+
+/// The whole state of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    /// The rule set.
+    pub system: System,
+    /// Scenario name.
+    pub scenario: String,
+    /// Scenario title.
+    pub title: String,
+    /// Sides in order of play.
+    pub sides: Vec<Side>,
+    /// Every unit.
+    pub units: Vec<UnitState>,
+    /// Game-turn, from 1.
+    pub turn: u32,
+    /// Index into `phases`.
+    pub phase: usize,
+    /// The phases of a turn ([`clock::phases_for`]).
+    pub phases: Vec<String>,
+    /// The scenario's date.
+    pub start_date: Option<NaiveDate>,
+    /// Calendar cell of turn 1 (board games).
+    pub first_cell: u32,
+    /// The date of the current turn, where the rule set has one.
+    pub date: Option<NaiveDate>,
+    /// Kepi's dice.
+    pub dice: DiceState,
+}
+
+impl GameState {
+    /// The state at the start of a scenario.
+    pub fn new(scenario: &Scenario, system: System, commitment: String) -> Self {
+        let phases = clock::phases_for(system, &scenario.sides);
+        GameState {
+            system,
+            scenario: scenario.name.clone(),
+            title: scenario.title.clone(),
+            sides: scenario.sides.clone(),
+            units: scenario.units.iter().cloned().map(UnitState::new).collect(),
+            turn: 1,
+            phase: 0,
+            phases,
+            start_date: scenario.date,
+            first_cell: scenario.first_cell,
+            date: clock::date_of_turn(system, scenario.date, scenario.first_cell, 1),
+            dice: DiceState {
+                commitment,
+                draws: 0,
+                revealed: None,
+            },
+        }
+    }
+
+    /// The current phase's name.
+    pub fn phase_name(&self) -> &str {
+        self.phases
+            .get(self.phase)
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+
+    /// A unit by id.
+    pub fn unit(&self, id: &str) -> Option<&UnitState> {
+        self.units.iter().find(|u| u.unit.id == id)
+    }
+
+    /// A unit by id, or by exact name (case-insensitive), for the command line and the window.
+    pub fn find(&self, key: &str) -> Result<&UnitState, ActionError> {
+        let k = key.trim();
+        self.unit(k)
+            .or_else(|| {
+                self.units
+                    .iter()
+                    .find(|u| u.unit.name.eq_ignore_ascii_case(k))
+            })
+            .ok_or_else(|| self.unknown(k))
+    }
+
+    fn unknown(&self, key: &str) -> ActionError {
+        let mut ids: Vec<&str> = self.units.iter().map(|u| u.unit.id.as_str()).collect();
+        let close: Vec<&str> = ids
+            .iter()
+            .copied()
+            .filter(|id| id.contains(key) || key.contains(*id))
+            .collect();
+        if !close.is_empty() {
+            ids = close;
+        }
+        let more = if ids.len() > 10 { ", ..." } else { "" };
+        ActionError::UnknownUnit {
+            unit: key.to_string(),
+            known: format!(
+                "{}{more}",
+                ids.into_iter().take(10).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+
+    fn unit_mut(&mut self, id: &str) -> Result<&mut UnitState, ActionError> {
+        if self.unit(id).is_none() {
+            return Err(self.unknown(id));
+        }
+        self.units
+            .iter_mut()
+            .find(|u| u.unit.id == id)
+            .ok_or_else(|| ActionError::Invalid(format!("unit `{id}` vanished")))
+    }
+}
+
+/// One change to the game. Serialized as `{"type": "lose-strength", "unit": ..., "n": ...}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Action {
+    /// Lose figures/points (refused beyond what is left).
+    LoseStrength {
+        /// Unit id.
+        unit: String,
+        /// How many.
+        n: u32,
+    },
+    /// Get figures/points back (rally; refused beyond full strength).
+    GainStrength {
+        /// Unit id.
+        unit: String,
+        /// How many.
+        n: u32,
+    },
+    /// Set a count to a value (0..=its maximum).
+    SetCount {
+        /// Unit id.
+        unit: String,
+        /// Which count.
+        counter: Counter,
+        /// The new value.
+        value: u32,
+    },
+    /// Add fatigue points (PK-X5).
+    AddFatigue {
+        /// Unit id.
+        unit: String,
+        /// How many.
+        n: u32,
+    },
+    /// Fatigue back to 0 (PK-X5: when the melee ends).
+    ResetFatigue {
+        /// Unit id.
+        unit: String,
+    },
+    /// Set the effectiveness level (PK-E1).
+    SetLevel {
+        /// Unit id.
+        unit: String,
+        /// The level.
+        level: Level,
+    },
+    /// Set or clear a marker.
+    SetFlag {
+        /// Unit id.
+        unit: String,
+        /// The marker.
+        flag: Flag,
+        /// On or off.
+        on: bool,
+    },
+    /// A leader falls (PK-L1).
+    LoseLeader {
+        /// Unit id.
+        unit: String,
+    },
+    /// Move to a position (sets the unit's `moved` marker).
+    Move {
+        /// Unit id.
+        unit: String,
+        /// Where to.
+        to: Position,
+    },
+    /// Face a direction (None: no facing).
+    Face {
+        /// Unit id.
+        unit: String,
+        /// The direction.
+        facing: Option<Facing>,
+    },
+    /// Set supply state.
+    SetSupply {
+        /// Unit id.
+        unit: String,
+        /// The state.
+        supply: Supply,
+    },
+    /// Next phase; after the last phase, next turn (per-turn markers cleared, date advanced).
+    NextPhase,
+    /// A note in the log; changes nothing.
+    Note {
+        /// The text.
+        text: String,
+    },
+    /// A logged roll of kepi's seeded dice (or entered dice), outside any resolution.
+    Roll {
+        /// The expression.
+        expr: DiceExpr,
+        /// Every die.
+        dice: Vec<Roll>,
+        /// The total.
+        total: i64,
+        /// Kepi's dice position after the roll.
+        draws: u64,
+    },
+    /// A rule resolution and its effects, applied together (all or none). This is how the rule sets
+    /// plug into the game: build the effects from the outcome, and apply one `Resolved`.
+    Resolved {
+        /// The resolution, with its modifiers, dice and outcome.
+        resolution: Box<Resolution<serde_json::Value>>,
+        /// The changes it makes, in order.
+        effects: Vec<Action>,
+        /// Kepi's dice position after the resolution's rolls.
+        draws: u64,
+    },
+}
+
+impl Action {
+    /// The unit the action is about, if one.
+    pub fn unit(&self) -> Option<&str> {
+        match self {
+            Action::LoseStrength { unit, .. }
+            | Action::GainStrength { unit, .. }
+            | Action::SetCount { unit, .. }
+            | Action::AddFatigue { unit, .. }
+            | Action::ResetFatigue { unit }
+            | Action::SetLevel { unit, .. }
+            | Action::SetFlag { unit, .. }
+            | Action::LoseLeader { unit }
+            | Action::Move { unit, .. }
+            | Action::Face { unit, .. }
+            | Action::SetSupply { unit, .. } => Some(unit),
+            _ => None,
+        }
+    }
+
+    /// The dice this action rolled.
+    pub fn dice(&self) -> Vec<Roll> {
+        match self {
+            Action::Roll { dice, .. } => dice.clone(),
+            Action::Resolved { resolution, .. } => resolution.dice.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The rule ids this action cites (for the log).
+    pub fn rules(&self, system: System) -> Vec<RuleId> {
+        match self {
+            Action::NextPhase => vec![clock::turn_rule(system)],
+            Action::Roll { .. } => vec![RuleId::new("DICE-2")],
+            Action::Resolved { resolution, .. } => {
+                let mut ids = resolution.rule_ids();
+                if !resolution.dice.is_empty() {
+                    ids.push(RuleId::new("DICE-2"));
+                }
+                ids
+            }
+            Action::LoseLeader { .. } if system == System::Pk => vec![RuleId::new("PK-L1")],
+            Action::AddFatigue { .. } | Action::ResetFatigue { .. } if system == System::Pk => {
+                vec![RuleId::new("PK-X5")]
+            }
+            Action::SetLevel { .. } if system == System::Pk => vec![RuleId::new("PK-E1")],
+            _ => Vec::new(),
+        }
+    }
+
+    /// One line for people, read against the state before the action.
+    pub fn describe(&self, s: &GameState) -> String {
+        let name = |id: &str| {
+            s.unit(id)
+                .map(|u| u.unit.name.clone())
+                .unwrap_or_else(|| id.to_string())
+        };
+        let count = |id: &str, c: Counter| s.unit(id).map(|u| u.count(c).0).unwrap_or(0);
+        match self {
+            Action::LoseStrength { unit, n } => {
+                let was = count(unit, Counter::Strength);
+                format!(
+                    "{} loses {n} ({was} -> {})",
+                    name(unit),
+                    was.saturating_sub(*n)
+                )
+            }
+            Action::GainStrength { unit, n } => {
+                let was = count(unit, Counter::Strength);
+                format!(
+                    "{} gains {n} ({was} -> {})",
+                    name(unit),
+                    was.saturating_add(*n)
+                )
+            }
+            Action::SetCount {
+                unit,
+                counter,
+                value,
+            } => format!(
+                "{} {counter} {} -> {value}",
+                name(unit),
+                count(unit, *counter)
+            ),
+            Action::AddFatigue { unit, n } => format!("{} +{n} fatigue", name(unit)),
+            Action::ResetFatigue { unit } => format!("{} fatigue reset", name(unit)),
+            Action::SetLevel { unit, level } => format!("{} is now {level}", name(unit)),
+            Action::SetFlag { unit, flag, on } => {
+                format!("{} {flag} {}", name(unit), if *on { "on" } else { "off" })
+            }
+            Action::LoseLeader { unit } => format!("{}: a leader falls", name(unit)),
+            Action::Move { unit, to } => format!("{} moves to {to}", name(unit)),
+            Action::Face { unit, facing } => match facing {
+                Some(f) => format!("{} faces {f}", name(unit)),
+                None => format!("{} facing cleared", name(unit)),
+            },
+            Action::SetSupply { unit, supply } => format!("{} is {supply}", name(unit)),
+            Action::NextPhase => {
+                let mut t = s.clone();
+                next_phase(&mut t);
+                format!("next phase: turn {}, {}", t.turn, t.phase_name())
+            }
+            Action::Note { text } => format!("note: {text}"),
+            Action::Roll {
+                expr, dice, total, ..
+            } => {
+                let d: Vec<String> = dice.iter().map(|r| r.value.to_string()).collect();
+                format!("roll {expr}: [{}] = {total}", d.join(", "))
+            }
+            Action::Resolved {
+                resolution,
+                effects,
+                ..
+            } => {
+                let mut t = s.clone();
+                let mut parts = Vec::new();
+                for e in effects {
+                    parts.push(e.describe(&t));
+                    if let Ok(n) = apply(&t, e) {
+                        t = n;
+                    }
+                }
+                if parts.is_empty() {
+                    format!(
+                        "{} {}: {}",
+                        resolution.system, resolution.action, resolution.summary
+                    )
+                } else {
+                    format!(
+                        "{} {}: {} => {}",
+                        resolution.system,
+                        resolution.action,
+                        resolution.summary,
+                        parts.join("; ")
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// Why an action was refused. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// No unit by that id or name.
+    #[error("no unit `{unit}` (ids: {known})")]
+    UnknownUnit {
+        /// What was asked for.
+        unit: String,
+        /// Some ids that exist.
+        known: String,
+    },
+    /// A count would leave 0..=max.
+    #[error("{unit}: {counter} {message} (accepted: 0 to {max})")]
+    OutOfRange {
+        /// Unit name.
+        unit: String,
+        /// Which count.
+        counter: Counter,
+        /// What went wrong ("is 3, cannot lose 5").
+        message: String,
+        /// Its maximum.
+        max: u32,
+    },
+    /// Anything else (nothing to undo, nested resolution, dice).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Applies an action to a state: the new state, or why not (the input is never changed).
+pub fn apply(state: &GameState, action: &Action) -> Result<GameState, ActionError> {
+    let mut s = state.clone();
+    apply_in(&mut s, action, false)?;
+    Ok(s)
+}
+
+fn set_count(u: &mut UnitState, c: Counter, value: i64, what: &str) -> Result<(), ActionError> {
+    let (now, max) = u.count(c);
+    if value < 0 || value > i64::from(max) {
+        return Err(ActionError::OutOfRange {
+            unit: u.unit.name.clone(),
+            counter: c,
+            message: format!("is {now}, {what}"),
+            max,
+        });
+    }
+    *u.count_mut(c) = value as u32;
+    Ok(())
+}
+
+fn next_phase(s: &mut GameState) {
+    s.phase += 1;
+    if s.phase >= s.phases.len() {
+        s.phase = 0;
+        s.turn = s.turn.saturating_add(1);
+        for u in &mut s.units {
+            u.moved = false;
+            u.fired = false;
+            u.activated = false;
+            u.melees = 0;
+        }
+        s.date = clock::date_of_turn(s.system, s.start_date, s.first_cell, s.turn);
+    }
+}
+
+fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionError> {
+    match a {
+        Action::LoseStrength { unit, n } => {
+            let u = s.unit_mut(unit)?;
+            let v = i64::from(u.strength) - i64::from(*n);
+            set_count(u, Counter::Strength, v, &format!("cannot lose {n}"))
+        }
+        Action::GainStrength { unit, n } => {
+            let u = s.unit_mut(unit)?;
+            let v = i64::from(u.strength) + i64::from(*n);
+            set_count(u, Counter::Strength, v, &format!("cannot gain {n}"))
+        }
+        Action::SetCount {
+            unit,
+            counter,
+            value,
+        } => {
+            let u = s.unit_mut(unit)?;
+            set_count(
+                u,
+                *counter,
+                i64::from(*value),
+                &format!("cannot be set to {value}"),
+            )
+        }
+        Action::AddFatigue { unit, n } => {
+            let u = s.unit_mut(unit)?;
+            let v = i64::from(u.fatigue) + i64::from(*n);
+            set_count(u, Counter::Fatigue, v, &format!("cannot add {n}"))
+        }
+        Action::ResetFatigue { unit } => {
+            s.unit_mut(unit)?.fatigue = 0;
+            Ok(())
+        }
+        Action::SetLevel { unit, level } => {
+            s.unit_mut(unit)?.level = *level;
+            Ok(())
+        }
+        Action::SetFlag { unit, flag, on } => {
+            *s.unit_mut(unit)?.flag_mut(*flag) = *on;
+            Ok(())
+        }
+        Action::LoseLeader { unit } => {
+            let u = s.unit_mut(unit)?;
+            let v = i64::from(u.leaders) - 1;
+            set_count(u, Counter::Leaders, v, "no leader left to lose")
+        }
+        Action::Move { unit, to } => {
+            let u = s.unit_mut(unit)?;
+            u.position = *to;
+            u.moved = true;
+            Ok(())
+        }
+        Action::Face { unit, facing } => {
+            s.unit_mut(unit)?.facing = *facing;
+            Ok(())
+        }
+        Action::SetSupply { unit, supply } => {
+            s.unit_mut(unit)?.supply = *supply;
+            Ok(())
+        }
+        Action::NextPhase => {
+            next_phase(s);
+            Ok(())
+        }
+        Action::Note { text } => {
+            if text.len() > 4000 {
+                return Err(ActionError::Invalid("a note is at most 4000 bytes".into()));
+            }
+            Ok(())
+        }
+        Action::Roll { draws, .. } => {
+            if nested {
+                return Err(ActionError::Invalid(
+                    "a roll cannot be an effect: its dice belong to the resolution".into(),
+                ));
+            }
+            s.dice.draws = s.dice.draws.max(*draws);
+            Ok(())
+        }
+        Action::Resolved { effects, draws, .. } => {
+            if nested {
+                return Err(ActionError::Invalid(
+                    "a resolution cannot contain another resolution".into(),
+                ));
+            }
+            for e in effects {
+                apply_in(s, e, true)?;
+            }
+            s.dice.draws = s.dice.draws.max(*draws);
+            Ok(())
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&serde_json::to_string(self).unwrap_or_default())
+    }
+}

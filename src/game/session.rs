@@ -1,0 +1,428 @@
+//! [`Game`]: the state, its log and its undo/redo history, changed only through log entries.
+//!
+//! Every change goes through one function, `step`, used both live and when a log is replayed, so a
+//! saved log rebuilds the exact game. Undo restores the exact earlier state (a snapshot), except
+//! kepi's dice position, which never goes back: an undone roll stays in the log, and rolling again
+//! draws new dice.
+
+use chrono::{DateTime, Utc};
+
+use super::log::{ChainBreak, EntryKind, GENESIS, LogEntry, SeedSecret, entry_hash, verify_chain};
+use super::{Action, ActionError, GameState, apply};
+use crate::dice::{DiceExpr, DiceSource, Die, RollSource};
+use crate::roster::Scenario;
+use crate::rules::{Resolution, RuleError, System};
+
+/// A log that does not replay: which entry and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The hash chain is broken.
+    #[error("log chain broken at {0}")]
+    Chain(#[from] ChainBreak),
+    /// An entry could not be applied.
+    #[error("entry {index}: {message}")]
+    Entry {
+        /// The entry.
+        index: usize,
+        /// Why.
+        message: String,
+    },
+}
+
+/// A game: state, log and history.
+#[derive(Clone, Debug)]
+pub struct Game {
+    state: GameState,
+    log: Vec<LogEntry>,
+    past: Vec<(GameState, Action)>,
+    future: Vec<Action>,
+    secret: Option<SeedSecret>,
+}
+
+impl Game {
+    /// A new game of a scenario, with kepi's dice seeded by `secret` (its commitment is logged).
+    pub fn new(
+        scenario: &Scenario,
+        system: System,
+        secret: SeedSecret,
+        now: DateTime<Utc>,
+    ) -> Game {
+        let state = GameState::new(scenario, system, secret.commitment());
+        let mut g = Game {
+            state: state.clone(),
+            log: Vec::new(),
+            past: Vec::new(),
+            future: Vec::new(),
+            secret: Some(secret),
+        };
+        let summary = format!(
+            "{} begins; dice seed commitment {}",
+            state.title, state.dice.commitment
+        );
+        let when = g.when();
+        g.push(
+            EntryKind::Start {
+                initial: Box::new(state),
+            },
+            summary,
+            vec!["DICE-2".into()],
+            Vec::new(),
+            when,
+            now,
+        );
+        g
+    }
+
+    /// Rebuilds a game from its log (checking the chain) and, optionally, its secret.
+    pub fn from_log(log: Vec<LogEntry>, secret: Option<SeedSecret>) -> Result<Game, ReplayError> {
+        verify_chain(&log)?;
+        let mut entries = log.into_iter();
+        let first = entries.next().ok_or(ReplayError::Entry {
+            index: 0,
+            message: "empty log".into(),
+        })?;
+        let EntryKind::Start { initial } = &first.kind else {
+            return Err(ReplayError::Entry {
+                index: 0,
+                message: "the first entry is not the start of the game".into(),
+            });
+        };
+        if let Some(s) = &secret
+            && s.commitment() != initial.dice.commitment
+        {
+            return Err(ReplayError::Entry {
+                index: 0,
+                message: "the saved seed does not match the logged commitment".into(),
+            });
+        }
+        let mut g = Game {
+            state: (**initial).clone(),
+            log: vec![first],
+            past: Vec::new(),
+            future: Vec::new(),
+            secret,
+        };
+        for e in entries {
+            g.replay(e)?;
+        }
+        Ok(g)
+    }
+
+    /// Applies one more logged entry (journal recovery): it must link to the head and replay.
+    pub fn replay(&mut self, e: LogEntry) -> Result<(), ReplayError> {
+        let index = self.log.len();
+        let bad = |message: String| ReplayError::Entry { index, message };
+        if e.index != index as u64 || e.prev != self.head() || entry_hash(&e) != e.hash {
+            return Err(bad("does not continue the log (index, link or hash)".into()));
+        }
+        self.step(&e.kind).map_err(|err| bad(err.to_string()))?;
+        self.log.push(e);
+        Ok(())
+    }
+
+    /// The state now.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The log.
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// The seed secret, when this copy of the game has it.
+    pub fn secret(&self) -> Option<&SeedSecret> {
+        self.secret.as_ref()
+    }
+
+    /// The hash of the last entry.
+    pub fn head(&self) -> String {
+        self.log
+            .last()
+            .map(|e| e.hash.clone())
+            .unwrap_or_else(|| GENESIS.to_string())
+    }
+
+    /// True when there is an action to undo.
+    pub fn can_undo(&self) -> bool {
+        !self.past.is_empty()
+    }
+
+    /// True when there is an undone action to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.future.is_empty()
+    }
+
+    /// The actions applied and not undone, in order.
+    pub fn applied(&self) -> impl Iterator<Item = &Action> {
+        self.past.iter().map(|(_, a)| a)
+    }
+
+    fn step(&mut self, kind: &EntryKind) -> Result<(), ActionError> {
+        match kind {
+            EntryKind::Start { .. } => {
+                Err(ActionError::Invalid("the game has already started".into()))
+            }
+            EntryKind::Act { action } => {
+                let next = apply(&self.state, action)?;
+                let prev = std::mem::replace(&mut self.state, next);
+                self.past.push((prev, action.clone()));
+                self.future.clear();
+                Ok(())
+            }
+            EntryKind::Undo => {
+                let (mut prev, action) = self
+                    .past
+                    .pop()
+                    .ok_or_else(|| ActionError::Invalid("nothing to undo".into()))?;
+                prev.dice.draws = self.state.dice.draws;
+                prev.dice.revealed = self.state.dice.revealed;
+                self.state = prev;
+                self.future.push(action);
+                Ok(())
+            }
+            EntryKind::Redo => {
+                let action = self
+                    .future
+                    .last()
+                    .cloned()
+                    .ok_or_else(|| ActionError::Invalid("nothing to redo".into()))?;
+                let next = apply(&self.state, &action)?;
+                self.future.pop();
+                let prev = std::mem::replace(&mut self.state, next);
+                self.past.push((prev, action));
+                Ok(())
+            }
+            EntryKind::Reveal { seed, salt } => {
+                if super::log::commitment(*seed, salt) != self.state.dice.commitment {
+                    return Err(ActionError::Invalid(
+                        "the revealed seed does not match the commitment".into(),
+                    ));
+                }
+                self.state.dice.revealed = Some(*seed);
+                for (s, _) in &mut self.past {
+                    s.dice.revealed = Some(*seed);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn push(
+        &mut self,
+        kind: EntryKind,
+        summary: String,
+        rules: Vec<String>,
+        dice: Vec<crate::dice::Roll>,
+        (turn, phase): (u32, String),
+        now: DateTime<Utc>,
+    ) -> &LogEntry {
+        let mut e = LogEntry {
+            index: self.log.len() as u64,
+            time: now,
+            turn,
+            phase,
+            kind,
+            summary,
+            rules,
+            dice,
+            prev: self.head(),
+            hash: String::new(),
+        };
+        e.hash = entry_hash(&e);
+        self.log.push(e);
+        let n = self.log.len() - 1;
+        &self.log[n]
+    }
+
+    /// Applies an action and logs it (with the turn and phase it happened in).
+    pub fn act(&mut self, action: Action, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
+        let summary = action.describe(&self.state);
+        let rules = action
+            .rules(self.state.system)
+            .iter()
+            .map(|r| r.as_str().to_string())
+            .collect();
+        let dice = action.dice();
+        let when = self.when();
+        let kind = EntryKind::Act { action };
+        self.step(&kind)?;
+        Ok(self.push(kind, summary, rules, dice, when, now))
+    }
+
+    fn when(&self) -> (u32, String) {
+        (self.state.turn, self.state.phase_name().to_string())
+    }
+
+    /// Undoes the last applied action (logged).
+    pub fn undo(&mut self, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
+        let what = self
+            .past
+            .last()
+            .map(|(s, a)| a.describe(s))
+            .ok_or_else(|| ActionError::Invalid("nothing to undo".into()))?;
+        let when = self.when();
+        self.step(&EntryKind::Undo)?;
+        Ok(self.push(
+            EntryKind::Undo,
+            format!("undo: {what}"),
+            Vec::new(),
+            Vec::new(),
+            when,
+            now,
+        ))
+    }
+
+    /// Applies the last undone action again (logged).
+    pub fn redo(&mut self, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
+        let what = self
+            .future
+            .last()
+            .map(|a| a.describe(&self.state))
+            .ok_or_else(|| ActionError::Invalid("nothing to redo".into()))?;
+        let when = self.when();
+        self.step(&EntryKind::Redo)?;
+        Ok(self.push(
+            EntryKind::Redo,
+            format!("redo: {what}"),
+            Vec::new(),
+            Vec::new(),
+            when,
+            now,
+        ))
+    }
+
+    fn dice_source(&self, entered: &[(Die, u32)]) -> Result<DiceSource, ActionError> {
+        let mut src = match &self.secret {
+            Some(s) => DiceSource::resume(s.seed, self.state.dice.draws),
+            None if !entered.is_empty() => DiceSource::entered_only(),
+            None => {
+                return Err(ActionError::Invalid(
+                    "this copy of the game has no dice seed: enter the dice you rolled".into(),
+                ));
+            }
+        };
+        for (d, v) in entered {
+            src.enter(*d, *v)
+                .map_err(|e| ActionError::Invalid(e.to_string()))?;
+        }
+        Ok(src)
+    }
+
+    /// A logged roll of kepi's dice (DICE-2): a new roll every time, never a replacement.
+    pub fn roll(&mut self, expr: &DiceExpr, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
+        let mut src = self.dice_source(&[])?;
+        let r = src
+            .roll_expr(expr)
+            .map_err(|e| ActionError::Invalid(e.to_string()))?;
+        let draws = src.draws().max(self.state.dice.draws);
+        self.act(
+            Action::Roll {
+                expr: expr.clone(),
+                dice: src.take_rolls(),
+                total: r.total,
+                draws,
+            },
+            now,
+        )
+    }
+
+    /// The extension point for the rule sets: `resolve` gets the state and kepi's dice (after any
+    /// `entered` physical dice), returns the resolution and the actions its outcome causes, and the
+    /// whole is applied and logged as one [`Action::Resolved`] (one undo step).
+    pub fn resolve<F>(
+        &mut self,
+        entered: &[(Die, u32)],
+        resolve: F,
+        now: DateTime<Utc>,
+    ) -> Result<&LogEntry, ActionError>
+    where
+        F: FnOnce(
+            &GameState,
+            &mut DiceSource,
+        ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
+    {
+        let mut src = self.dice_source(entered)?;
+        let (resolution, effects) =
+            resolve(&self.state, &mut src).map_err(|e| ActionError::Invalid(e.to_string()))?;
+        let draws = src.draws().max(self.state.dice.draws);
+        self.act(
+            Action::Resolved {
+                resolution: Box::new(resolution),
+                effects,
+                draws,
+            },
+            now,
+        )
+    }
+
+    /// Reveals the seed (logged), so players can check the commitment and every roll.
+    pub fn reveal(&mut self, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
+        let s = self
+            .secret
+            .clone()
+            .ok_or_else(|| ActionError::Invalid("this copy of the game has no seed".into()))?;
+        if self.state.dice.revealed.is_some() {
+            return Err(ActionError::Invalid("the seed is already revealed".into()));
+        }
+        let kind = EntryKind::Reveal {
+            seed: s.seed,
+            salt: s.salt.clone(),
+        };
+        let when = self.when();
+        self.step(&kind)?;
+        let summary = format!(
+            "dice seed revealed: {} (commitment {})",
+            s.seed, self.state.dice.commitment
+        );
+        Ok(self.push(kind, summary, vec!["DICE-2".into()], Vec::new(), when, now))
+    }
+
+    /// Re-rolls every seeded die of the log from the seed and checks it matches what was logged.
+    /// Returns the number of seeded dice checked, or the first entry that does not match.
+    pub fn audit_dice(&self, seed: u64) -> Result<usize, ReplayError> {
+        let mut cursor = 0u64;
+        let mut checked = 0usize;
+        for (i, e) in self.log.iter().enumerate() {
+            let EntryKind::Act { action } = &e.kind else {
+                continue;
+            };
+            let (dice, draws) = match action {
+                Action::Roll { dice, draws, .. } => (dice, *draws),
+                Action::Resolved {
+                    resolution, draws, ..
+                } => (&resolution.dice, *draws),
+                _ => continue,
+            };
+            let mut src = DiceSource::resume(seed, cursor);
+            for d in dice.iter().filter(|d| d.source == RollSource::Seeded) {
+                let v = src.roll(d.die, &d.label).map_err(|e| ReplayError::Entry {
+                    index: i,
+                    message: e.to_string(),
+                })?;
+                if v != d.value {
+                    return Err(ReplayError::Entry {
+                        index: i,
+                        message: format!(
+                            "logged {} {} = {}, but the seed gives {v}",
+                            d.label, d.die, d.value
+                        ),
+                    });
+                }
+                checked += 1;
+            }
+            if src.draws() != draws && dice.iter().any(|d| d.source == RollSource::Seeded) {
+                return Err(ReplayError::Entry {
+                    index: i,
+                    message: format!(
+                        "dice position {} logged, the seed gives {}",
+                        draws,
+                        src.draws()
+                    ),
+                });
+            }
+            cursor = cursor.max(draws);
+        }
+        Ok(checked)
+    }
+}

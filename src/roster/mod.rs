@@ -1,0 +1,883 @@
+//! Unit cards and orders of battle: TOML cards as written ([`UnitCard`]) validated into [`Unit`]s.
+//!
+//! A card file (`unit-cards/*.toml`) holds an optional scenario header (name, rule set, title, date)
+//! and any number of `[[unit]]` cards. Each card names its place in the order of battle (army > corps >
+//! division > brigade > unit), so the roster is a tree without a second file. Parsing is in two steps
+//! (DESIGN.md): serde reads the raw card with the span of every value, then [`validate_roster`] turns
+//! it into rule-checked units or a [`CardError`] naming the file, line, field and accepted values.
+//! Every file is read size-limited, and an image path must stay inside the cards folder.
+
+pub(crate) mod vocab;
+
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+use std::str::FromStr;
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+pub use vocab::{Arm, Facing, Formation, Quality, Side, Weapon};
+
+use crate::rules::System;
+use crate::tables::{Check, TableError, parse_toml, read_limited};
+
+/// A card error: the file, line, column, field, what is wrong and what is accepted.
+pub type CardError = TableError;
+
+/// A hex of a hex-grid rule set, labelled as printed on maps: four digits, column then row ("0304").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Hex {
+    /// Column, 0-99.
+    pub col: u8,
+    /// Row, 0-99.
+    pub row: u8,
+}
+
+impl fmt::Display for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:02}{:02}", self.col, self.row)
+    }
+}
+
+impl FromStr for Hex {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        let bad = || {
+            format!("`{s}` is not a hex label (accepted: four digits, column then row, e.g. 0304)")
+        };
+        if t.len() != 4 || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let col = t.get(..2).and_then(|c| c.parse().ok()).ok_or_else(bad)?;
+        let row = t.get(2..).and_then(|r| r.parse().ok()).ok_or_else(bad)?;
+        Ok(Hex { col, row })
+    }
+}
+
+/// Where a unit stands: free on the table (measured rule sets), on a hex, or off the map
+/// (reinforcements not yet arrived, units withdrawn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "at", rename_all = "lowercase")]
+pub enum Position {
+    /// On the table, positioned by tape measure (kepi does not track inches).
+    Free,
+    /// On this hex.
+    Hex {
+        /// Column.
+        col: u8,
+        /// Row.
+        row: u8,
+    },
+    /// Not on the map.
+    Off,
+}
+
+impl Position {
+    /// The hex, when on one.
+    pub fn hex(self) -> Option<Hex> {
+        match self {
+            Position::Hex { col, row } => Some(Hex { col, row }),
+            _ => None,
+        }
+    }
+}
+
+impl From<Hex> for Position {
+    fn from(h: Hex) -> Self {
+        Position::Hex {
+            col: h.col,
+            row: h.row,
+        }
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Position::Free => f.write_str("free"),
+            Position::Off => f.write_str("off"),
+            Position::Hex { col, row } => write!(
+                f,
+                "{}",
+                Hex {
+                    col: *col,
+                    row: *row
+                }
+            ),
+        }
+    }
+}
+
+impl FromStr for Position {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "free" | "table" => Ok(Position::Free),
+            "off" | "off-map" => Ok(Position::Off),
+            _ => s.parse::<Hex>().map(Position::from).map_err(|_| {
+                format!("`{s}` is not a position (accepted: a hex label like 0304, free, off)")
+            }),
+        }
+    }
+}
+
+/// A unit card as written in TOML, with the span of every value for located errors.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitCard {
+    /// Stable id ("12th-grenadiers-1"); made from the name when absent.
+    #[serde(default)]
+    pub id: Option<Spanned<String>>,
+    /// Name as people say it ("1/12th Grenadiers").
+    pub name: Spanned<String>,
+    /// french or german.
+    pub side: Spanned<String>,
+    /// Nation or state army ("Prussia", "Saxony", "France").
+    #[serde(default)]
+    pub nation: Option<String>,
+    /// infantry, cavalry, artillery, ...
+    pub arm: Spanned<String>,
+    /// Class or quality (pk: elite/veteran/line; pw: elite/normal/poor; none for board games).
+    #[serde(default)]
+    pub quality: Option<Spanned<String>>,
+    /// Figures, guns, strength points or combat strength.
+    pub strength: Spanned<i64>,
+    /// Weapon or gun.
+    #[serde(default)]
+    pub weapon: Option<Spanned<String>>,
+    /// Starting formation.
+    #[serde(default)]
+    pub formation: Option<Spanned<String>>,
+    /// Leaders (PK-L1: 3 per unit or gun by default in Pickelhaube & Kepi).
+    #[serde(default)]
+    pub leaders: Option<Spanned<i64>>,
+    /// Free text.
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Picture for the printed card, relative to the cards folder.
+    #[serde(default)]
+    pub image: Option<Spanned<String>>,
+    /// Order of battle: army.
+    #[serde(default)]
+    pub army: Option<String>,
+    /// Order of battle: corps.
+    #[serde(default)]
+    pub corps: Option<String>,
+    /// Order of battle: division.
+    #[serde(default)]
+    pub division: Option<String>,
+    /// Order of battle: brigade.
+    #[serde(default)]
+    pub brigade: Option<String>,
+    /// Starting hex ("0304"), for hex rule sets; "off" for a unit not yet on the map.
+    #[serde(default)]
+    pub hex: Option<Spanned<String>>,
+    /// Starting facing.
+    #[serde(default)]
+    pub facing: Option<Spanned<String>>,
+    /// Where the unit stands in words ("Chalons", "mobilisation area 2", "sector 3").
+    #[serde(default)]
+    pub location: Option<String>,
+    /// Game-turn of arrival for a reinforcement.
+    #[serde(default)]
+    pub arrives: Option<Spanned<i64>>,
+    /// Movement allowance (hex rule sets).
+    #[serde(default)]
+    pub movement: Option<Spanned<i64>>,
+}
+
+/// A card file as written: an optional scenario header and the `[[unit]]` cards.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRoster {
+    /// Scenario name used on the command line ("mars-la-tour").
+    #[serde(default)]
+    pub name: Option<Spanned<String>>,
+    /// Rule set id (pk, pw, gsp, spi, fr1870).
+    #[serde(default)]
+    pub system: Option<Spanned<String>>,
+    /// Title ("Mars-la-Tour, 16 August 1870").
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Historical date, YYYY-MM-DD.
+    #[serde(default)]
+    pub date: Option<Spanned<String>>,
+    /// For the 3-day-turn board games: the calendar cell of game-turn 1 (default 1 = 1 Aug 1870).
+    #[serde(default)]
+    pub first_cell: Option<Spanned<i64>>,
+    /// The sides in order of play (who moves first).
+    #[serde(default)]
+    pub sides: Option<Spanned<Vec<String>>>,
+    /// Scenario notes (sources, what is house).
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// The cards.
+    #[serde(default, rename = "unit")]
+    pub units: Vec<UnitCard>,
+}
+
+/// A unit's place in the order of battle: army > corps > division > brigade (> the unit).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Oob {
+    /// Army.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<String>,
+    /// Corps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corps: Option<String>,
+    /// Division.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub division: Option<String>,
+    /// Brigade.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brigade: Option<String>,
+}
+
+impl Oob {
+    /// The levels above the unit that are set, outermost first.
+    pub fn path(&self) -> Vec<&str> {
+        [&self.army, &self.corps, &self.division, &self.brigade]
+            .into_iter()
+            .filter_map(|x| x.as_deref())
+            .collect()
+    }
+}
+
+/// A validated unit: what its card says, in rule-checked types.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Stable id, unique in its roster ([a-z0-9-]).
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Nation or state army.
+    pub nation: String,
+    /// Arm.
+    pub arm: Arm,
+    /// Class or quality, where the rule set has them.
+    pub quality: Option<Quality>,
+    /// Figures, guns or strength points at full strength.
+    pub strength: u32,
+    /// Weapon or gun.
+    pub weapon: Option<Weapon>,
+    /// Starting formation.
+    pub formation: Option<Formation>,
+    /// Leaders at full strength.
+    pub leaders: u32,
+    /// Notes.
+    #[serde(default)]
+    pub notes: String,
+    /// Image path relative to the cards folder (checked to stay inside it).
+    #[serde(default)]
+    pub image: Option<String>,
+    /// Place in the order of battle.
+    #[serde(default)]
+    pub oob: Oob,
+    /// Starting position.
+    pub position: Position,
+    /// Starting facing.
+    #[serde(default)]
+    pub facing: Option<Facing>,
+    /// Where it stands, in words.
+    #[serde(default)]
+    pub location: Option<String>,
+    /// Game-turn of arrival, for reinforcements.
+    #[serde(default)]
+    pub arrives: Option<u32>,
+    /// Movement allowance.
+    #[serde(default)]
+    pub movement: Option<u32>,
+}
+
+/// A validated roster: a scenario when it has a name and a rule set, else a set of cards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Name used on the command line ("" for a plain card file).
+    pub name: String,
+    /// Rule set, when the file names one.
+    pub system: Option<System>,
+    /// Title.
+    pub title: String,
+    /// Historical date of the battle or of game-turn 1.
+    pub date: Option<NaiveDate>,
+    /// Calendar cell of game-turn 1 (3-day-turn games; 1 otherwise).
+    pub first_cell: u32,
+    /// Sides in order of play.
+    pub sides: Vec<Side>,
+    /// Notes.
+    pub notes: String,
+    /// The units.
+    pub units: Vec<Unit>,
+}
+
+/// Largest strength a card may give (figures, guns, SP).
+pub const MAX_STRENGTH: i64 = 1000;
+/// Largest number of leaders a card may give.
+pub const MAX_LEADERS: i64 = 20;
+
+/// The qualities a rule set accepts (PK-C1: elite/veteran/line; PW-T2: elite/normal/poor; none else).
+pub fn qualities_for(system: Option<System>) -> &'static [Quality] {
+    match system {
+        Some(System::Pk) => &[Quality::Elite, Quality::Veteran, Quality::Line],
+        Some(System::Pw) => &[Quality::Elite, Quality::Normal, Quality::Poor],
+        Some(_) => &[],
+        None => Quality::ALL,
+    }
+}
+
+/// The default number of leaders: PK-L1, 3 per unit or gun in Pickelhaube & Kepi; none elsewhere.
+pub fn default_leaders(system: Option<System>, arm: Arm) -> u32 {
+    match (system, arm) {
+        (Some(System::Pk), Arm::Infantry | Arm::Cavalry | Arm::Artillery | Arm::Engineers) => 3,
+        _ => 0,
+    }
+}
+
+/// A stable id from a name: lower case ASCII letters and digits, other runs become one '-'.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().flat_map(|c| c.to_lowercase()) {
+        let mapped: &str = match c {
+            'à' | 'á' | 'â' | 'ä' => "a",
+            'é' | 'è' | 'ê' | 'ë' => "e",
+            'î' | 'ï' => "i",
+            'ô' | 'ö' => "o",
+            'ù' | 'û' | 'ü' => "u",
+            'ç' => "c",
+            'ß' => "ss",
+            c if c.is_ascii_alphanumeric() => {
+                out.push(c);
+                continue;
+            }
+            _ => "-",
+        };
+        if mapped == "-" {
+            if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+        } else {
+            out.push_str(mapped);
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+/// Checks an image path from a shared file: relative, no `..`, no root or drive, and (when the folder
+/// is known) inside it after resolving symlinks. Returns the message for the error.
+pub fn check_image_path(rel: &str, base_dir: Option<&Path>) -> Result<(), String> {
+    if rel.trim().is_empty() {
+        return Err("empty image path".into());
+    }
+    if rel.contains('\\') || rel.contains(':') || rel.contains('\0') {
+        return Err(format!(
+            "`{rel}`: use a plain relative path with '/' (no drive letters or backslashes)"
+        ));
+    }
+    let p = Path::new(rel);
+    for c in p.components() {
+        match c {
+            Component::Normal(_) | Component::CurDir => {}
+            _ => {
+                return Err(format!(
+                    "`{rel}` leaves the cards folder (no absolute paths and no `..`)"
+                ));
+            }
+        }
+    }
+    if let Some(dir) = base_dir {
+        let full = dir.join(p);
+        let real = full
+            .canonicalize()
+            .map_err(|e| format!("`{rel}`: cannot open the image in the cards folder: {e}"))?;
+        let root = dir
+            .canonicalize()
+            .map_err(|e| format!("cannot resolve the cards folder: {e}"))?;
+        if !real.starts_with(&root) {
+            return Err(format!(
+                "`{rel}` resolves outside the cards folder (a symlink?)"
+            ));
+        }
+        if !real.is_file() {
+            return Err(format!("`{rel}` is not a file"));
+        }
+    }
+    Ok(())
+}
+
+fn parse_word<T: FromStr<Err = String>>(
+    check: &Check<'_>,
+    v: &Spanned<String>,
+    field: &str,
+    accepted: String,
+) -> Result<T, CardError> {
+    v.get_ref()
+        .parse::<T>()
+        .map_err(|m| check.error(v.span(), field, m, accepted))
+}
+
+fn ranged(
+    check: &Check<'_>,
+    v: &Spanned<i64>,
+    field: &str,
+    lo: i64,
+    hi: i64,
+) -> Result<u32, CardError> {
+    let x = *v.get_ref();
+    if x < lo || x > hi {
+        return Err(check.error(
+            v.span(),
+            field,
+            format!("{x} is out of range"),
+            format!("{lo} to {hi}"),
+        ));
+    }
+    u32::try_from(x)
+        .map_err(|_| check.error(v.span(), field, "out of range", format!("{lo} to {hi}")))
+}
+
+/// Parses and validates a card file. `base_dir` is the cards folder images must stay in (None for the
+/// compiled-in files, which have no images).
+pub fn validate_roster(
+    file: &str,
+    src: &str,
+    base_dir: Option<&Path>,
+) -> Result<Scenario, CardError> {
+    let raw: RawRoster = parse_toml(file, src)?;
+    let check = Check::new(file, src);
+    let system = match &raw.system {
+        Some(s) => Some(parse_word::<System>(
+            &check,
+            s,
+            "system",
+            "pk, pw, gsp, spi, fr1870".into(),
+        )?),
+        None => None,
+    };
+    let date = match &raw.date {
+        Some(d) => Some(
+            NaiveDate::parse_from_str(d.get_ref().trim(), "%Y-%m-%d").map_err(|e| {
+                check.error(
+                    d.span(),
+                    "date",
+                    format!("`{}`: {e}", d.get_ref()),
+                    "a date YYYY-MM-DD, e.g. 1870-08-16",
+                )
+            })?,
+        ),
+        None => None,
+    };
+    let first_cell = match &raw.first_cell {
+        Some(c) => ranged(&check, c, "first_cell", 1, 99)?,
+        None => 1,
+    };
+    let sides = match &raw.sides {
+        Some(s) => {
+            let mut out = Vec::new();
+            for w in s.get_ref() {
+                let side = w
+                    .parse::<Side>()
+                    .map_err(|m| check.error(s.span(), "sides", m, Side::accepted()))?;
+                if out.contains(&side) {
+                    return Err(check.error(
+                        s.span(),
+                        "sides",
+                        format!("`{w}` listed twice"),
+                        Side::accepted(),
+                    ));
+                }
+                out.push(side);
+            }
+            out
+        }
+        None => Vec::new(),
+    };
+    let name = raw
+        .name
+        .as_ref()
+        .map(|n| n.get_ref().trim().to_string())
+        .unwrap_or_default();
+    if let Some(n) = &raw.name
+        && (name.is_empty() || slug(&name) != name)
+    {
+        return Err(check.error(
+            n.span(),
+            "name",
+            format!("`{name}` is not a scenario name"),
+            "lower-case letters, digits and '-', e.g. mars-la-tour",
+        ));
+    }
+    let mut units: Vec<Unit> = Vec::with_capacity(raw.units.len());
+    for (i, card) in raw.units.iter().enumerate() {
+        let unit = validate_card(&check, card, i, system, base_dir)?;
+        if let Some(prev) = units.iter().find(|u| u.id == unit.id) {
+            let span = card
+                .id
+                .as_ref()
+                .map(|s| s.span())
+                .unwrap_or_else(|| card.name.span());
+            return Err(check.error(
+                span,
+                &format!("unit[{i}].id"),
+                format!("id `{}` is already used by `{}`", unit.id, prev.name),
+                "a unique id: add `id = \"...\"` to one of the two cards",
+            ));
+        }
+        units.push(unit);
+    }
+    let mut sides = sides;
+    for u in &units {
+        if !sides.contains(&u.side) {
+            sides.push(u.side);
+        }
+    }
+    Ok(Scenario {
+        name,
+        system,
+        title: raw.title.clone().unwrap_or_default(),
+        date,
+        first_cell,
+        sides,
+        notes: raw.notes.clone().unwrap_or_default(),
+        units,
+    })
+}
+
+fn validate_card(
+    check: &Check<'_>,
+    c: &UnitCard,
+    i: usize,
+    system: Option<System>,
+    base_dir: Option<&Path>,
+) -> Result<Unit, CardError> {
+    let f = |field: &str| format!("unit[{i}].{field}");
+    let name = c.name.get_ref().trim().to_string();
+    if name.is_empty() || name.len() > 120 {
+        return Err(check.error(
+            c.name.span(),
+            &f("name"),
+            "a unit needs a name of 1 to 120 characters",
+            "a name, e.g. \"1/12th Grenadiers\"",
+        ));
+    }
+    let id = match &c.id {
+        Some(id) => {
+            let s = id.get_ref().trim().to_string();
+            if s.is_empty() || slug(&s) != s {
+                return Err(check.error(
+                    id.span(),
+                    &f("id"),
+                    format!("`{s}` is not an id"),
+                    "lower-case letters, digits and '-', e.g. 12th-grenadiers-1",
+                ));
+            }
+            s
+        }
+        None => {
+            let s = slug(&name);
+            if s.is_empty() {
+                return Err(check.error(
+                    c.name.span(),
+                    &f("name"),
+                    "no id can be made from this name",
+                    "add `id = \"...\"`",
+                ));
+            }
+            s
+        }
+    };
+    let side: Side = parse_word(check, &c.side, &f("side"), Side::accepted())?;
+    let arm: Arm = parse_word(check, &c.arm, &f("arm"), Arm::accepted())?;
+    let allowed = qualities_for(system);
+    let accepted_q = || {
+        if allowed.is_empty() {
+            format!(
+                "none: {} has no classes",
+                system.map(|s| s.title()).unwrap_or("this rule set")
+            )
+        } else {
+            allowed
+                .iter()
+                .map(|q| q.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    let quality = match &c.quality {
+        Some(q) => {
+            let v: Quality = parse_word(check, q, &f("quality"), accepted_q())?;
+            if !allowed.contains(&v) {
+                return Err(check.error(
+                    q.span(),
+                    &f("quality"),
+                    format!("`{v}` is not a class of this rule set"),
+                    accepted_q(),
+                ));
+            }
+            Some(v)
+        }
+        None => None,
+    };
+    let strength = ranged(check, &c.strength, &f("strength"), 1, MAX_STRENGTH)?;
+    let weapon = match &c.weapon {
+        Some(w) => Some(parse_word::<Weapon>(
+            check,
+            w,
+            &f("weapon"),
+            Weapon::accepted(),
+        )?),
+        None => None,
+    };
+    let formation = match &c.formation {
+        Some(w) => Some(parse_word::<Formation>(
+            check,
+            w,
+            &f("formation"),
+            Formation::accepted(),
+        )?),
+        None => None,
+    };
+    let leaders = match &c.leaders {
+        Some(l) => ranged(check, l, &f("leaders"), 0, MAX_LEADERS)?,
+        None => default_leaders(system, arm),
+    };
+    let image = match &c.image {
+        Some(im) => {
+            check_image_path(im.get_ref(), base_dir).map_err(|m| {
+                check.error(
+                    im.span(),
+                    &f("image"),
+                    m,
+                    "a path inside the cards folder, e.g. images/12th-grenadiers.png",
+                )
+            })?;
+            Some(im.get_ref().clone())
+        }
+        None => None,
+    };
+    let hex_rules = matches!(system, Some(System::Pw | System::Spi | System::Fr1870));
+    let position = match &c.hex {
+        Some(h) => {
+            parse_word::<Position>(check, h, &f("hex"), "a hex label like 0304, or off".into())?
+        }
+        None if c.arrives.is_some() => Position::Off,
+        None if hex_rules => Position::Off,
+        None => Position::Free,
+    };
+    let facing = match &c.facing {
+        Some(w) => Some(parse_word::<Facing>(
+            check,
+            w,
+            &f("facing"),
+            Facing::accepted(),
+        )?),
+        None => None,
+    };
+    let arrives = match &c.arrives {
+        Some(a) => Some(ranged(check, a, &f("arrives"), 1, 99)?),
+        None => None,
+    };
+    let movement = match &c.movement {
+        Some(m) => Some(ranged(check, m, &f("movement"), 0, 99)?),
+        None => None,
+    };
+    Ok(Unit {
+        id,
+        name,
+        side,
+        nation: c.nation.clone().unwrap_or_default(),
+        arm,
+        quality,
+        strength,
+        weapon,
+        formation,
+        leaders,
+        notes: c.notes.clone().unwrap_or_default(),
+        image,
+        oob: Oob {
+            army: c.army.clone(),
+            corps: c.corps.clone(),
+            division: c.division.clone(),
+            brigade: c.brigade.clone(),
+        },
+        position,
+        facing,
+        location: c.location.clone(),
+        arrives,
+        movement,
+    })
+}
+
+/// The scenarios compiled into kepi: (file name, text).
+pub const BUILTIN_SCENARIOS: [(&str, &str); 5] = [
+    (
+        "mars-la-tour.toml",
+        include_str!("../../unit-cards/scenarios/mars-la-tour.toml"),
+    ),
+    (
+        "st-privat.toml",
+        include_str!("../../unit-cards/scenarios/st-privat.toml"),
+    ),
+    (
+        "pw-skirmish.toml",
+        include_str!("../../unit-cards/scenarios/pw-skirmish.toml"),
+    ),
+    (
+        "spi-1870.toml",
+        include_str!("../../unit-cards/scenarios/spi-1870.toml"),
+    ),
+    (
+        "fr1870-august.toml",
+        include_str!("../../unit-cards/scenarios/fr1870-august.toml"),
+    ),
+];
+
+/// The battle the window opens with.
+pub const DEMO_SCENARIO: &str = "mars-la-tour";
+
+/// Every compiled-in scenario, validated.
+pub fn builtin_scenarios() -> Result<Vec<Scenario>, CardError> {
+    BUILTIN_SCENARIOS
+        .iter()
+        .map(|(file, src)| validate_roster(&format!("<built-in {file}>"), src, None))
+        .collect()
+}
+
+/// A compiled-in scenario by name, or the list of names as the error.
+pub fn builtin_scenario(name: &str) -> Result<Scenario, String> {
+    let all = builtin_scenarios().map_err(|e| e.to_string())?;
+    let names: Vec<String> = all.iter().map(|s| s.name.clone()).collect();
+    all.into_iter()
+        .find(|s| s.name == name.trim())
+        .ok_or_else(|| format!("no scenario `{name}` (accepted: {})", names.join(", ")))
+}
+
+/// A scenario file from disk: size-limited read, images checked against the file's folder.
+pub fn load_roster_file(path: &Path) -> Result<Scenario, CardError> {
+    let name = path.display().to_string();
+    let src = read_limited(path).map_err(|message| CardError {
+        file: name.clone(),
+        line: 0,
+        column: 0,
+        field: String::new(),
+        message,
+        accepted: String::new(),
+    })?;
+    let dir = path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    validate_roster(&name, &src, Some(&dir))
+}
+
+/// What `kepi cards check` found in one file.
+#[derive(Clone, Debug, Serialize)]
+pub struct CardReport {
+    /// The file.
+    pub file: String,
+    /// Scenario name, if the file is a scenario.
+    pub scenario: String,
+    /// Number of units.
+    pub units: usize,
+}
+
+/// Validates a card file, or every `*.toml` in a folder (and its subfolders, at most 4 deep, not
+/// following symlinked folders). Images must stay inside `path` (the folder, or the file's folder).
+pub fn check_path(path: &Path) -> Result<Vec<CardReport>, CardError> {
+    let io_err = |file: &Path, message: String| CardError {
+        file: file.display().to_string(),
+        line: 0,
+        column: 0,
+        field: String::new(),
+        message,
+        accepted: String::new(),
+    };
+    let meta = std::fs::metadata(path).map_err(|e| io_err(path, format!("cannot read: {e}")))?;
+    if meta.is_file() {
+        let s = load_roster_file(path)?;
+        return Ok(vec![CardReport {
+            file: path.display().to_string(),
+            scenario: s.name,
+            units: s.units.len(),
+        }]);
+    }
+    let mut files = Vec::new();
+    collect_toml(path, 0, &mut files).map_err(|e| io_err(path, format!("cannot list: {e}")))?;
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let src = read_limited(&f).map_err(|m| io_err(&f, m))?;
+        let s = validate_roster(&name, &src, Some(path))?;
+        out.push(CardReport {
+            file: name,
+            scenario: s.name,
+            units: s.units.len(),
+        });
+    }
+    Ok(out)
+}
+
+fn collect_toml(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if depth > 4 || out.len() > 10_000 {
+        return Ok(());
+    }
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let ft = entry.file_type()?;
+        let p = entry.path();
+        if ft.is_dir() {
+            collect_toml(&p, depth + 1, out)?;
+        } else if ft.is_file() && p.extension().is_some_and(|e| e == "toml") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_scenarios_validate() {
+        let all = builtin_scenarios().unwrap();
+        assert_eq!(all.len(), 5);
+        let mlt = builtin_scenario(DEMO_SCENARIO).unwrap();
+        assert_eq!(mlt.system, Some(System::Pk));
+        for side in [Side::German, Side::French] {
+            assert!(mlt.units.iter().filter(|u| u.side == side).count() >= 12);
+        }
+    }
+
+    #[test]
+    fn hex_labels() {
+        assert_eq!("0304".parse::<Hex>(), Ok(Hex { col: 3, row: 4 }));
+        assert_eq!(Hex { col: 20, row: 37 }.to_string(), "2037");
+        assert!("304".parse::<Hex>().is_err());
+        assert!("03a4".parse::<Hex>().is_err());
+    }
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slug("1/12th Grenadiers"), "1-12th-grenadiers");
+        assert_eq!(
+            slug("9e bataillon de chasseurs à pied"),
+            "9e-bataillon-de-chasseurs-a-pied"
+        );
+    }
+
+    #[test]
+    fn image_paths_stay_inside() {
+        for bad in ["../x.png", "/etc/passwd", "a/../../b.png", "C:\\x.png", ""] {
+            assert!(check_image_path(bad, None).is_err(), "{bad}");
+        }
+        assert!(check_image_path("images/a.png", None).is_ok());
+    }
+}

@@ -1,45 +1,153 @@
 //! The eframe window: kepi's workspace for umpires and players.
 //!
-//! Panels are functions named `*_ui` that read state and send actions; the rules they show come from
-//! the same library functions the command line uses.
+//! Panels are functions named `*_ui` that read [`state::AppState`] and push [`state::Command`]s;
+//! [`state::AppState::handle`] is the only place anything changes. The rules they show come from the
+//! same library functions the command line uses.
 
+pub mod charts;
 pub mod dice_tray;
+pub mod files;
+pub mod log_panel;
+pub mod map;
+pub mod resolver;
+pub mod roster;
+pub mod state;
+pub mod top_bar;
 pub mod widgets;
 
-use dice_tray::DiceTray;
+use egui::{Key, KeyboardShortcut, Modifiers};
+use state::{AppState, BottomTab, Command};
 
-/// The whole window's state.
+/// The window.
 pub struct KepiApp {
-    /// The dice tray.
-    pub tray: DiceTray,
+    /// Everything it shows.
+    pub state: AppState,
 }
 
+const SETTINGS_KEY: &str = "kepi-settings";
+
 impl KepiApp {
-    /// A fresh window with a seeded dice tray.
-    pub fn new(seed: u64) -> Self {
-        KepiApp {
-            tray: DiceTray::new(seed),
+    /// The demo battle, with settings restored from `storage` when there are any.
+    pub fn new(seed: u64, storage: Option<&dyn eframe::Storage>) -> Result<Self, String> {
+        let mut state = AppState::demo(seed)?;
+        if let Some(s) = storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)) {
+            state.settings = s;
         }
+        Ok(KepiApp { state })
     }
 
-    /// Draws the whole window into `ui` (also used headless by the tests).
+    /// Draws the whole window into `ui` (also used headless by the tests and the frame benchmark).
     pub fn ui(&mut self, ui: &mut egui::Ui) {
-        let KepiApp { tray } = self;
-        egui::Panel::top("top_bar").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.heading("kepi");
-                ui.label("Franco-Prussian War wargames assistant");
+        let app = &mut self.state;
+        ui.ctx().set_zoom_factor(app.settings.scale);
+        ui.ctx().set_visuals(if app.settings.dark {
+            egui::Visuals::dark()
+        } else {
+            egui::Visuals::light()
+        });
+        let mut out: Vec<Command> = Vec::new();
+        shortcuts(ui.ctx(), app, &mut out);
+        egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar_ui(ui, app, &mut out));
+        egui::Panel::bottom("status_bar").show(ui, |ui| {
+            ui.horizontal(|ui| match &app.status {
+                Some(s) if s.error => {
+                    ui.colored_label(ui.visuals().error_fg_color, &s.text);
+                }
+                Some(s) => {
+                    ui.label(&s.text);
+                }
+                None => {
+                    ui.label(egui::RichText::new("Ready. Shortcuts: Ctrl+S save · Ctrl+Z undo · Ctrl+Shift+Z redo · R roll · N next phase").weak());
+                }
             });
         });
+        egui::Panel::left("roster")
+            .resizable(true)
+            .default_size(360.0)
+            .show(ui, |ui| roster::roster_ui(ui, app, &mut out));
+        egui::Panel::right("log")
+            .resizable(true)
+            .default_size(340.0)
+            .show(ui, |ui| log_panel::log_ui(ui, app));
+        egui::Panel::bottom("bottom_tabs")
+            .resizable(true)
+            .default_size(300.0)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    let system = app.state().system;
+                    if map::has_map(system) {
+                        ui.selectable_value(&mut app.bottom, BottomTab::Map, "Map");
+                    }
+                    if system == crate::rules::System::Gsp {
+                        ui.selectable_value(&mut app.bottom, BottomTab::Drift, "Drift");
+                    }
+                    ui.selectable_value(&mut app.bottom, BottomTab::Charts, "Charts");
+                    ui.selectable_value(&mut app.bottom, BottomTab::Dice, "Dice tray");
+                });
+                ui.separator();
+                match app.bottom {
+                    BottomTab::Charts => charts::charts_ui(ui, &app.game),
+                    BottomTab::Dice => app.tray.ui(ui),
+                    BottomTab::Map | BottomTab::Drift => {
+                        ui.label(
+                            "(map and drift views arrive with the hex and artillery rule sets)",
+                        );
+                    }
+                }
+            });
         egui::CentralPanel::default().show(ui, |ui| {
-            tray.ui(ui);
+            egui::ScrollArea::vertical()
+                .id_salt("central")
+                .show(ui, |ui| {
+                    resolver::resolver_ui(ui, app, &mut out);
+                    ui.separator();
+                    roster::unit_editor_ui(ui, app, &mut out);
+                });
+        });
+        for c in out {
+            app.handle(c);
+        }
+    }
+}
+
+fn shortcuts(ctx: &egui::Context, app: &AppState, out: &mut Vec<Command>) {
+    let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+    let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+    let redo = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    ctx.input_mut(|i| {
+        // Redo first: Ctrl+Shift+Z also matches a plain Ctrl+Z check that ignores shift.
+        if i.consume_shortcut(&redo) {
+            out.push(Command::Redo);
+        } else if i.consume_shortcut(&undo) {
+            out.push(Command::Undo);
+        }
+        if i.consume_shortcut(&save) {
+            out.push(Command::Save);
+        }
+    });
+    let typing = ctx.memory(|m| m.focused().is_some());
+    if !typing {
+        ctx.input(|i| {
+            if i.key_pressed(Key::N) && i.modifiers.is_none() {
+                out.push(Command::NextPhase);
+            }
+            if i.key_pressed(Key::R) && i.modifiers.is_none() {
+                out.push(Command::ResolveAndApply {
+                    entered: Vec::new(),
+                });
+            }
         });
     }
+    let _ = app;
 }
 
 impl eframe::App for KepiApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         KepiApp::ui(self, ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, SETTINGS_KEY, &self.state.settings);
     }
 }
 
@@ -48,13 +156,17 @@ pub fn run_native() -> Result<(), eframe::Error> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("kepi")
-            .with_inner_size([1280.0, 820.0]),
+            .with_inner_size([1400.0, 880.0]),
         ..Default::default()
     };
     let seed = crate::cli::fresh_seed();
     eframe::run_native(
         "kepi",
         options,
-        Box::new(move |_cc| Ok(Box::new(KepiApp::new(seed)))),
+        Box::new(move |cc| {
+            KepiApp::new(seed, cc.storage)
+                .map(|a| Box::new(a) as Box<dyn eframe::App>)
+                .map_err(Into::into)
+        }),
     )
 }

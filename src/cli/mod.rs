@@ -118,7 +118,9 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
 pub fn print_json(v: &impl serde::Serialize) -> Result<(), CliError> {
     let s = serde_json::to_string_pretty(v)
         .map_err(|e| CliError::failed(format!("JSON output: {e}")))?;
-    println!("{s}");
+    // A closed pipe (`kepi ... --json | head`) is not an error worth a panic.
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{s}");
     Ok(())
 }
 

@@ -1,0 +1,191 @@
+//! The log: filterable by turn, unit and rule; each entry with time, rule ids and dice; Verify checks
+//! the hash chain; dice statistics compare the faces rolled with the exact expectation.
+
+use egui::{RichText, Ui};
+
+use super::state::AppState;
+use crate::dice::{Die, RollSource};
+use crate::game::{LogEntry, verify_chain};
+
+fn keep(e: &LogEntry, app: &AppState) -> bool {
+    let v = &app.log;
+    if v.turn.is_some_and(|t| t != e.turn) {
+        return false;
+    }
+    if !v.rule.is_empty() {
+        let r = v.rule.to_ascii_uppercase();
+        if !e.rules.iter().any(|x| x.starts_with(&r)) {
+            return false;
+        }
+    }
+    if !v.filter.is_empty() && !e.summary.to_lowercase().contains(&v.filter.to_lowercase()) {
+        return false;
+    }
+    true
+}
+
+/// The log panel.
+pub fn log_ui(ui: &mut Ui, app: &mut AppState) {
+    ui.horizontal(|ui| {
+        ui.heading("Log");
+        if ui
+            .button("Verify chain")
+            .on_hover_text("Check the SHA-256 chain of every entry")
+            .clicked()
+        {
+            app.log.verified = Some(match verify_chain(app.game.log()) {
+                Ok(s) => Ok(format!(
+                    "chain holds: {} entries, head {}",
+                    app.game.log().len(),
+                    short(&s.head)
+                )),
+                Err(b) => Err(format!("chain broken at entry {}", b.index)),
+            });
+        }
+    });
+    if let Some(v) = &app.log.verified {
+        match v {
+            Ok(t) => ui.colored_label(egui::Color32::from_rgb(80, 170, 90), t),
+            Err(t) => ui.colored_label(ui.visuals().error_fg_color, t),
+        };
+    }
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut app.log.filter)
+                .hint_text("unit or text")
+                .desired_width(110.0),
+        );
+        ui.add(
+            egui::TextEdit::singleline(&mut app.log.rule)
+                .hint_text("rule id")
+                .desired_width(60.0),
+        );
+        let turn = app.game.state().turn;
+        let mut this_turn = app.log.turn.is_some();
+        if ui.checkbox(&mut this_turn, "this turn").changed() {
+            app.log.turn = this_turn.then_some(turn);
+        }
+    });
+    ui.separator();
+    let log = app.game.log();
+    let shown: Vec<usize> = (0..log.len())
+        .rev()
+        .filter(|&i| keep(&log[i], app))
+        .collect();
+    let row_h = 40.0;
+    egui::ScrollArea::vertical()
+        .id_salt("log_rows")
+        .max_height(ui.available_height() - 160.0)
+        .auto_shrink([false, false])
+        .show_rows(ui, row_h, shown.len(), |ui, range| {
+            for &i in &shown[range] {
+                let e = &log[i];
+                ui.allocate_ui(egui::vec2(ui.available_width(), row_h), |ui| {
+                    ui.vertical(|ui| {
+                        ui.horizontal(|ui| {
+                            ui.label(
+                                RichText::new(
+                                    e.time
+                                        .with_timezone(&chrono::Local)
+                                        .format("%H:%M:%S")
+                                        .to_string(),
+                                )
+                                .monospace()
+                                .weak(),
+                            );
+                            ui.label(
+                                RichText::new(format!("T{} {}", e.turn, e.phase))
+                                    .small()
+                                    .weak(),
+                            );
+                            for r in &e.rules {
+                                ui.label(
+                                    RichText::new(r)
+                                        .monospace()
+                                        .small()
+                                        .color(ui.visuals().hyperlink_color),
+                                );
+                            }
+                        });
+                        let dice: Vec<String> = e
+                            .dice
+                            .iter()
+                            .map(|d| {
+                                format!(
+                                    "{}={}{}",
+                                    d.die,
+                                    d.value,
+                                    if d.source == RollSource::Entered {
+                                        "*"
+                                    } else {
+                                        ""
+                                    }
+                                )
+                            })
+                            .collect();
+                        let text = if dice.is_empty() {
+                            e.summary.clone()
+                        } else {
+                            format!("{}   [{}]", e.summary, dice.join(" "))
+                        };
+                        ui.label(RichText::new(text).small()).on_hover_text(format!(
+                            "entry {} · hash {}",
+                            e.index,
+                            short(&e.hash)
+                        ));
+                    });
+                });
+            }
+        });
+    egui::CollapsingHeader::new("Dice statistics")
+        .id_salt("dice_stats")
+        .show(ui, |ui| dice_stats_ui(ui, app.game.log()));
+}
+
+fn short(h: &str) -> &str {
+    h.get(..12).unwrap_or(h)
+}
+
+/// Observed faces of kepi's d6 and d10 rolls against the exact expectation.
+pub fn dice_stats_ui(ui: &mut Ui, log: &[LogEntry]) {
+    use egui_plot::{Bar, BarChart, Plot};
+    for die in [Die::D6, Die::D10] {
+        let n = die.faces() as usize;
+        let mut counts = vec![0u64; n];
+        for d in log
+            .iter()
+            .flat_map(|e| e.dice.iter())
+            .filter(|d| d.die == die)
+        {
+            if let Some(c) = counts.get_mut(d.value as usize - 1) {
+                *c += 1;
+            }
+        }
+        let total: u64 = counts.iter().sum();
+        ui.label(format!(
+            "{die}: {total} rolls (expected {:.1} per face)",
+            total as f64 / n as f64
+        ));
+        if total == 0 {
+            continue;
+        }
+        let expected = total as f64 / n as f64;
+        let observed: Vec<Bar> = counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| Bar::new(i as f64 + 1.0, c as f64).width(0.6))
+            .collect();
+        let exp: Vec<Bar> = (0..n)
+            .map(|i| Bar::new(i as f64 + 1.0, expected).width(0.9))
+            .collect();
+        Plot::new(format!("dice_{die}"))
+            .height(90.0)
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false)
+            .show(ui, |p| {
+                p.bar_chart(BarChart::new("expected", exp).color(egui::Color32::from_gray(110)));
+                p.bar_chart(BarChart::new("observed", observed));
+            });
+    }
+}

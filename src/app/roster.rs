@@ -1,0 +1,413 @@
+//! The roster: sides > formations > units, virtualised, with strength bars, fatigue and status chips;
+//! values editable in place (each edit is an action, so undoable).
+
+use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
+
+use super::state::{AppState, Command};
+use super::widgets::chip;
+use crate::game::{Action, Counter, Flag, GameState, Level, UnitState};
+
+/// One row of the flattened roster.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Row {
+    /// A group header: key (for collapsing), label, depth, units under it.
+    Group {
+        /// Path key.
+        key: String,
+        /// Label.
+        label: String,
+        /// Nesting depth.
+        depth: usize,
+        /// Units under it (after filtering).
+        count: usize,
+    },
+    /// A unit: index into `GameState::units`, depth.
+    Unit {
+        /// Index.
+        index: usize,
+        /// Depth.
+        depth: usize,
+    },
+}
+
+fn matches(u: &UnitState, filter: &str) -> bool {
+    if filter.is_empty() {
+        return true;
+    }
+    let f = filter.to_lowercase();
+    u.unit.name.to_lowercase().contains(&f)
+        || u.unit.id.contains(&f)
+        || u.unit
+            .oob
+            .path()
+            .iter()
+            .any(|p| p.to_lowercase().contains(&f))
+}
+
+/// Flattens the roster into rows: side, then each level of the order of battle, then units. Units
+/// keep their roster order; a group header appears where its path first appears. O(units).
+pub fn rows(state: &GameState, view: &super::state::RosterView) -> Vec<Row> {
+    use std::collections::HashMap;
+    let mut out = Vec::new();
+    for side in &state.sides {
+        let side_key = side.to_string();
+        let units: Vec<usize> = state
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.unit.side == *side)
+            .filter(|(_, u)| matches(u, &view.filter))
+            .filter(|(_, u)| !(view.hide_eliminated && u.eliminated()))
+            .filter(|(_, u)| !(view.only_to_act && (u.moved || u.fired)))
+            .map(|(i, _)| i)
+            .collect();
+        // Group keys per unit, and how many units each group holds.
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        let keyed: Vec<(usize, Vec<(String, String)>)> = units
+            .iter()
+            .map(|&i| {
+                let mut key = side_key.clone();
+                let groups = state.units[i]
+                    .unit
+                    .oob
+                    .path()
+                    .iter()
+                    .map(|name| {
+                        key.push('/');
+                        key.push_str(name);
+                        *counts.entry(key.clone()).or_default() += 1;
+                        (key.clone(), name.to_string())
+                    })
+                    .collect();
+                (i, groups)
+            })
+            .collect();
+        out.push(Row::Group {
+            key: side_key.clone(),
+            label: side_title(state, side),
+            depth: 0,
+            count: units.len(),
+        });
+        if view.collapsed.contains(&side_key) {
+            continue;
+        }
+        let mut open: Vec<String> = Vec::new();
+        for (i, groups) in keyed {
+            let common = open
+                .iter()
+                .zip(&groups)
+                .take_while(|(a, (k, _))| *a == k)
+                .count();
+            open.truncate(common);
+            for (key, name) in groups.iter().skip(common) {
+                open.push(key.clone());
+                if open[..open.len() - 1]
+                    .iter()
+                    .any(|k| view.collapsed.contains(k))
+                {
+                    continue;
+                }
+                out.push(Row::Group {
+                    key: key.clone(),
+                    label: name.clone(),
+                    depth: open.len(),
+                    count: counts.get(key).copied().unwrap_or(0),
+                });
+            }
+            if !open.iter().any(|k| view.collapsed.contains(k)) {
+                out.push(Row::Unit {
+                    index: i,
+                    depth: groups.len() + 1,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn side_title(state: &GameState, side: &crate::roster::Side) -> String {
+    let units = state.units.iter().filter(|u| u.unit.side == *side);
+    let (now, max) = units.fold((0u32, 0u32), |(a, b), u| {
+        (a + u.strength, b + u.max_strength)
+    });
+    format!("{side}  ({now}/{max})")
+}
+
+/// Level chip colour.
+pub fn level_color(l: Level) -> Color32 {
+    match l {
+        Level::Steady => Color32::from_rgb(70, 150, 90),
+        Level::Shaken => Color32::from_rgb(210, 170, 50),
+        Level::Broken => Color32::from_rgb(220, 110, 40),
+        Level::Routed => Color32::from_rgb(200, 60, 60),
+    }
+}
+
+/// A strength bar: filled part = strength / max.
+pub fn strength_bar(ui: &mut Ui, now: u32, max: u32, width: f32) {
+    let (rect, resp) = ui.allocate_exact_size(vec2(width, 12.0), Sense::hover());
+    let frac = if max == 0 {
+        0.0
+    } else {
+        now as f32 / max as f32
+    };
+    let mut fill = rect;
+    fill.set_width(rect.width() * frac.clamp(0.0, 1.0));
+    let color = if frac > 0.66 {
+        Color32::from_rgb(70, 150, 90)
+    } else if frac > 0.33 {
+        Color32::from_rgb(210, 170, 50)
+    } else {
+        Color32::from_rgb(200, 70, 60)
+    };
+    ui.painter().rect_filled(fill, 2.0, color);
+    ui.painter().rect_stroke(
+        rect,
+        2.0,
+        Stroke::new(1.0, ui.visuals().weak_text_color()),
+        StrokeKind::Inside,
+    );
+    resp.on_hover_text(format!("{now} of {max}"));
+}
+
+/// The status chips of a unit.
+pub fn chips_ui(ui: &mut Ui, u: &UnitState) {
+    chip(ui, &u.level.to_string(), level_color(u.level));
+    let warn = Color32::from_rgb(210, 150, 40);
+    let info = Color32::from_rgb(90, 130, 190);
+    for (on, text, c) in [
+        (u.disordered, "disordered", warn),
+        (u.muddled, "muddled", warn),
+        (u.limbered, "limbered", info),
+        (u.moved, "moved", info),
+        (u.fired, "fired", info),
+        (u.flag_lost, "flag lost", Color32::from_rgb(200, 60, 60)),
+        (u.disorganised, "disorganised", warn),
+        (u.hidden, "hidden", info),
+    ] {
+        if on {
+            chip(ui, text, c);
+        }
+    }
+}
+
+/// The roster panel.
+pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        ui.heading("Roster");
+        ui.add(
+            egui::TextEdit::singleline(&mut app.roster.filter)
+                .hint_text("search units")
+                .desired_width(140.0),
+        );
+    });
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut app.roster.hide_eliminated, "hide eliminated");
+        ui.checkbox(&mut app.roster.only_to_act, "still to act");
+    });
+    ui.label(
+        RichText::new("click: acting unit · right-click: target")
+            .small()
+            .weak(),
+    );
+    ui.separator();
+    let rows = rows(app.game.state(), &app.roster);
+    let row_h = 44.0;
+    let mut toggle: Option<String> = None;
+    egui::ScrollArea::vertical()
+        .id_salt("roster_rows")
+        .auto_shrink([false, false])
+        .show_rows(ui, row_h, rows.len(), |ui, range| {
+            let state = app.game.state();
+            for row in &rows[range] {
+                match row {
+                    Row::Group {
+                        key,
+                        label,
+                        depth,
+                        count,
+                    } => {
+                        ui.allocate_ui(vec2(ui.available_width(), row_h), |ui| {
+                            ui.horizontal(|ui| {
+                                ui.add_space(*depth as f32 * 12.0);
+                                let open = !app.roster.collapsed.contains(key);
+                                let arrow = if open { "▼" } else { "▶" };
+                                let text =
+                                    RichText::new(format!("{arrow} {label}  ·  {count}")).strong();
+                                if ui
+                                    .add(egui::Label::new(text).sense(Sense::click()))
+                                    .clicked()
+                                {
+                                    toggle = Some(key.clone());
+                                }
+                            });
+                        });
+                    }
+                    Row::Unit { index, depth } => {
+                        let Some(u) = state.units.get(*index) else {
+                            continue;
+                        };
+                        let selected = app.selected.as_deref() == Some(u.id());
+                        let target = app.target.as_deref() == Some(u.id());
+                        ui.allocate_ui(vec2(ui.available_width(), row_h), |ui| {
+                            ui.horizontal(|ui| {
+                                ui.add_space(*depth as f32 * 12.0);
+                                ui.vertical(|ui| {
+                                    ui.horizontal(|ui| {
+                                        let mark = if selected {
+                                            "▶ "
+                                        } else if target {
+                                            "◎ "
+                                        } else {
+                                            ""
+                                        };
+                                        let mut name =
+                                            RichText::new(format!("{mark}{}", u.unit.name));
+                                        if selected {
+                                            name = name
+                                                .strong()
+                                                .color(ui.visuals().selection.stroke.color);
+                                        } else if target {
+                                            name = name
+                                                .strong()
+                                                .color(Color32::from_rgb(220, 120, 60));
+                                        }
+                                        if u.eliminated() {
+                                            name = name.strikethrough();
+                                        }
+                                        let r =
+                                            ui.add(egui::Label::new(name).sense(Sense::click()));
+                                        if r.clicked() {
+                                            out.push(Command::Select(u.id().to_string()));
+                                        }
+                                        if r.secondary_clicked() {
+                                            out.push(Command::Target(u.id().to_string()));
+                                        }
+                                        strength_bar(ui, u.strength, u.max_strength, 60.0);
+                                        ui.label(
+                                            RichText::new(format!(
+                                                "{}/{}",
+                                                u.strength, u.max_strength
+                                            ))
+                                            .monospace()
+                                            .small(),
+                                        );
+                                        if u.fatigue > 0 {
+                                            ui.label(
+                                                RichText::new(format!("fat {}", u.fatigue)).small(),
+                                            );
+                                        }
+                                    });
+                                    ui.horizontal(|ui| chips_ui(ui, u));
+                                });
+                            });
+                        });
+                    }
+                }
+            }
+        });
+    if let Some(k) = toggle
+        && !app.roster.collapsed.remove(&k)
+    {
+        app.roster.collapsed.insert(k);
+    }
+}
+
+/// In-place editor for the selected unit: every change is an action (undoable).
+pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+    let Some(u) = app
+        .selected
+        .as_deref()
+        .and_then(|id| app.game.state().unit(id))
+    else {
+        ui.label(RichText::new("Select a unit in the roster to edit it.").weak());
+        return;
+    };
+    let id = u.id().to_string();
+    ui.horizontal(|ui| {
+        ui.strong(&u.unit.name);
+        ui.label(
+            RichText::new(format!(
+                "{} · {} · {}",
+                u.unit.side,
+                u.unit.arm,
+                u.unit.quality.map(|q| q.to_string()).unwrap_or_default()
+            ))
+            .weak(),
+        );
+    });
+    egui::Grid::new("unit_editor")
+        .num_columns(2)
+        .show(ui, |ui| {
+            for (label, counter) in [
+                ("strength", Counter::Strength),
+                ("fatigue", Counter::Fatigue),
+                ("leaders", Counter::Leaders),
+            ] {
+                let (now, max) = u.count(counter);
+                ui.label(label);
+                ui.horizontal(|ui| {
+                    if ui
+                        .small_button("−")
+                        .on_hover_text(format!("{label} -1"))
+                        .clicked()
+                        && now > 0
+                    {
+                        out.push(Command::Act(Action::SetCount {
+                            unit: id.clone(),
+                            counter,
+                            value: now - 1,
+                        }));
+                    }
+                    ui.label(RichText::new(format!("{now}")).monospace().strong());
+                    if ui
+                        .small_button("+")
+                        .on_hover_text(format!("{label} +1"))
+                        .clicked()
+                        && now < max
+                    {
+                        out.push(Command::Act(Action::SetCount {
+                            unit: id.clone(),
+                            counter,
+                            value: now + 1,
+                        }));
+                    }
+                    ui.label(RichText::new(format!("of {max}")).weak());
+                });
+                ui.end_row();
+            }
+            ui.label("level");
+            ui.horizontal(|ui| {
+                for l in Level::ALL.iter().copied() {
+                    if ui.selectable_label(u.level == l, l.to_string()).clicked() && u.level != l {
+                        out.push(Command::Act(Action::SetLevel {
+                            unit: id.clone(),
+                            level: l,
+                        }));
+                    }
+                }
+            });
+            ui.end_row();
+            ui.label("markers");
+            ui.horizontal_wrapped(|ui| {
+                for f in [
+                    Flag::Disordered,
+                    Flag::Muddled,
+                    Flag::Limbered,
+                    Flag::Moved,
+                    Flag::Fired,
+                    Flag::FlagLost,
+                ] {
+                    let on = u.flag(f);
+                    if ui.selectable_label(on, f.to_string()).clicked() {
+                        out.push(Command::Act(Action::SetFlag {
+                            unit: id.clone(),
+                            flag: f,
+                            on: !on,
+                        }));
+                    }
+                }
+            });
+            ui.end_row();
+        });
+}

@@ -1,0 +1,391 @@
+//! The window's state and the one place it changes: [`AppState::handle`] takes a [`Command`].
+//!
+//! Panels read the state and push commands; nothing else mutates the game. Every game change goes
+//! through [`crate::game::Game`] (so it is logged and undoable) and, when the game has a file, through
+//! [`crate::store::Store`] (journal first, so nothing acknowledged is ever lost).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use chrono::Utc;
+
+use super::dice_tray::DiceTray;
+use super::resolver::ResolverState;
+use crate::dice::Die;
+use crate::game::{Action, Game, GameState, SeedSecret};
+use crate::roster::{Scenario, builtin_scenario};
+use crate::store::Store;
+use crate::tables::Tables;
+
+/// The bottom tabs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum BottomTab {
+    /// Hex map (hex rule sets).
+    Map,
+    /// Accuracy-of-aim drift (Graveyard St. Privat).
+    Drift,
+    /// Strength per side per turn.
+    Charts,
+    /// Dice tray.
+    Dice,
+}
+
+/// Settings kept between runs.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Settings {
+    /// Dark theme.
+    pub dark: bool,
+    /// UI scale (1.0 normal; 1.5 reads at arm's length).
+    pub scale: f32,
+    /// Recent game files, newest first.
+    pub recent: Vec<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            dark: true,
+            scale: 1.15,
+            recent: Vec::new(),
+        }
+    }
+}
+
+/// Roster view options.
+#[derive(Clone, Debug, Default)]
+pub struct RosterView {
+    /// Text filter on names, ids, formations.
+    pub filter: String,
+    /// Hide eliminated units.
+    pub hide_eliminated: bool,
+    /// Only units that have not yet moved or fired this turn.
+    pub only_to_act: bool,
+    /// Collapsed group keys ("german", "german/III Corps").
+    pub collapsed: HashSet<String>,
+}
+
+/// Log view options.
+#[derive(Clone, Debug, Default)]
+pub struct LogView {
+    /// Text filter (unit, summary).
+    pub filter: String,
+    /// Rule id filter ("PK-F").
+    pub rule: String,
+    /// Only this turn.
+    pub turn: Option<u32>,
+    /// Result of the last Verify.
+    pub verified: Option<Result<String, String>>,
+}
+
+/// Everything the panels send.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// Apply one action (an edit in the roster, a move).
+    Act(Action),
+    /// Undo the last action (whole resolutions at once).
+    Undo,
+    /// Redo.
+    Redo,
+    /// Next phase (next turn after the last).
+    NextPhase,
+    /// Select the acting unit.
+    Select(String),
+    /// Select the target unit.
+    Target(String),
+    /// Resolve the resolver's current form with kepi's dice or the entered ones, and apply it.
+    ResolveAndApply {
+        /// Physical dice entered, in order.
+        entered: Vec<(Die, u32)>,
+    },
+    /// Start a new game from a bundled scenario.
+    NewGame(String),
+    /// Open a game file.
+    Open(PathBuf),
+    /// Save (to the current file, or ask for one).
+    Save,
+    /// Save to this file.
+    SaveAs(PathBuf),
+}
+
+/// A message in the status line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// Shown in the error colour.
+    pub error: bool,
+}
+
+/// The whole window's state.
+pub struct AppState {
+    /// The game being played.
+    pub game: Game,
+    /// Its file, once saved; every action is journalled there.
+    pub store: Option<Store>,
+    /// Log length at the last successful save (unsaved when the log is longer).
+    pub saved_len: usize,
+    /// The rule tables.
+    pub tables: &'static Tables,
+    /// Acting unit.
+    pub selected: Option<String>,
+    /// Target unit.
+    pub target: Option<String>,
+    /// Roster options.
+    pub roster: RosterView,
+    /// Log options.
+    pub log: LogView,
+    /// The resolver's forms.
+    pub resolver: ResolverState,
+    /// Bottom tab.
+    pub bottom: BottomTab,
+    /// "I roll my own dice".
+    pub own_dice: bool,
+    /// The dice tray.
+    pub tray: DiceTray,
+    /// Persistent settings.
+    pub settings: Settings,
+    /// Status line.
+    pub status: Option<Status>,
+    /// Path typed in the Save As / Open field (when no native dialog is available).
+    pub path_text: String,
+    /// A journal found newer than its save on start, waiting for the user's answer.
+    pub recovery: Option<PathBuf>,
+}
+
+/// The scenario the window opens with.
+pub const DEMO_SCENARIO: &str = "mars-la-tour";
+
+impl AppState {
+    /// A new game of a bundled scenario, not yet saved.
+    pub fn new_game(
+        scenario: &Scenario,
+        seed: u64,
+        tables: &'static Tables,
+    ) -> Result<AppState, String> {
+        let system = scenario
+            .system
+            .ok_or_else(|| format!("scenario `{}` names no rule set", scenario.name))?;
+        let game = Game::new(scenario, system, SeedSecret::new(seed), Utc::now());
+        Ok(AppState {
+            saved_len: game.log().len(),
+            game,
+            store: None,
+            tables,
+            selected: None,
+            target: None,
+            roster: RosterView::default(),
+            log: LogView::default(),
+            resolver: ResolverState::new(system),
+            bottom: if matches!(system, crate::rules::System::Gsp) {
+                BottomTab::Drift
+            } else if crate::app::map::has_map(system) {
+                BottomTab::Map
+            } else {
+                BottomTab::Charts
+            },
+            own_dice: false,
+            tray: DiceTray::new(seed ^ 0x5eed),
+            settings: Settings::default(),
+            status: None,
+            path_text: String::new(),
+            recovery: None,
+        })
+    }
+
+    /// The demo battle.
+    pub fn demo(seed: u64) -> Result<AppState, String> {
+        let tables = Tables::builtin().map_err(|e| e.to_string())?;
+        let scenario = builtin_scenario(DEMO_SCENARIO)?;
+        AppState::new_game(&scenario, seed, tables)
+    }
+
+    /// The game state.
+    pub fn state(&self) -> &GameState {
+        self.game.state()
+    }
+
+    /// True when there are actions not yet in a save.
+    pub fn unsaved(&self) -> bool {
+        self.game.log().len() != self.saved_len
+    }
+
+    fn ok(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            error: false,
+        });
+    }
+
+    fn err(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            error: true,
+        });
+    }
+
+    /// Journals the new log entries when the game has a file (so a crash loses nothing).
+    fn persist(&mut self) {
+        if let Some(store) = self.store.as_mut() {
+            match store.record(&self.game) {
+                Ok(()) => self.saved_len = self.game.log().len(),
+                Err(e) => {
+                    let msg = format!("could not write the journal: {e}");
+                    self.err(msg);
+                }
+            }
+        }
+    }
+
+    /// The one place the window changes anything.
+    pub fn handle(&mut self, cmd: Command) {
+        let now = Utc::now();
+        match cmd {
+            Command::Act(action) => match self.game.act(action, now) {
+                Ok(e) => {
+                    let s = e.summary.clone();
+                    self.persist();
+                    self.ok(s);
+                }
+                Err(e) => self.err(e.to_string()),
+            },
+            Command::Undo => match self.game.undo(now) {
+                Ok(e) => {
+                    let s = format!("undone: {}", e.summary);
+                    self.persist();
+                    self.ok(s);
+                }
+                Err(e) => self.err(e.to_string()),
+            },
+            Command::Redo => match self.game.redo(now) {
+                Ok(e) => {
+                    let s = format!("redone: {}", e.summary);
+                    self.persist();
+                    self.ok(s);
+                }
+                Err(e) => self.err(e.to_string()),
+            },
+            Command::NextPhase => self.handle(Command::Act(Action::NextPhase)),
+            Command::Select(id) => {
+                self.selected = Some(id);
+                self.resolver.prefill(
+                    self.game.state(),
+                    self.selected.as_deref(),
+                    self.target.as_deref(),
+                );
+            }
+            Command::Target(id) => {
+                self.target = Some(id);
+                self.resolver.prefill(
+                    self.game.state(),
+                    self.selected.as_deref(),
+                    self.target.as_deref(),
+                );
+            }
+            Command::ResolveAndApply { entered } => {
+                let tables = self.tables;
+                let form = self.resolver.clone();
+                let result = self.game.resolve(
+                    &entered,
+                    |state, dice| form.resolve_with_effects(state, tables, dice),
+                    now,
+                );
+                match result {
+                    Ok(e) => {
+                        let s = e.summary.clone();
+                        self.resolver.last_rolled = self.game.log().last().map(|e| e.index);
+                        self.persist();
+                        self.ok(s);
+                    }
+                    Err(e) => self.err(e.to_string()),
+                }
+            }
+            Command::NewGame(name) => match builtin_scenario(&name)
+                .and_then(|s| AppState::new_game(&s, crate::cli::fresh_seed(), self.tables))
+            {
+                Ok(mut fresh) => {
+                    fresh.settings = std::mem::take(&mut self.settings);
+                    *self = fresh;
+                    self.ok(format!("new game: {name}"));
+                }
+                Err(e) => self.err(e),
+            },
+            Command::Open(path) => self.open(&path),
+            Command::Save => match self.store.as_ref().map(|s| s.path().to_path_buf()) {
+                Some(_) => {
+                    self.persist();
+                    if !self.status.as_ref().is_some_and(|s| s.error) {
+                        self.ok("saved");
+                    }
+                }
+                None => self.err("choose a file: File > Save As"),
+            },
+            Command::SaveAs(path) => match Store::create(&path, &self.game) {
+                Ok(store) => {
+                    self.store = Some(store);
+                    self.saved_len = self.game.log().len();
+                    self.remember(&path);
+                    self.ok(format!("saved to {}", path.display()));
+                }
+                Err(e) => self.err(e.to_string()),
+            },
+        }
+    }
+
+    fn remember(&mut self, path: &Path) {
+        let recent = &mut self.settings.recent;
+        recent.retain(|p| p != path);
+        recent.insert(0, path.to_path_buf());
+        recent.truncate(8);
+    }
+
+    /// Opens a game file (recovering a newer journal), keeping the current game on any error.
+    pub fn open(&mut self, path: &Path) {
+        match Store::open(path) {
+            Ok(opened) => {
+                let system = opened.game.state().system;
+                let settings = std::mem::take(&mut self.settings);
+                let tables = self.tables;
+                let seed = crate::cli::fresh_seed();
+                let mut notes = opened.warnings.clone();
+                if opened.recovered > 0 {
+                    notes.push(format!(
+                        "recovered {} action(s) from the journal",
+                        opened.recovered
+                    ));
+                }
+                *self = AppState {
+                    saved_len: opened.game.log().len(),
+                    game: opened.game,
+                    store: Some(opened.store),
+                    tables,
+                    selected: None,
+                    target: None,
+                    roster: RosterView::default(),
+                    log: LogView::default(),
+                    resolver: ResolverState::new(system),
+                    bottom: if crate::app::map::has_map(system) {
+                        BottomTab::Map
+                    } else {
+                        BottomTab::Charts
+                    },
+                    own_dice: false,
+                    tray: DiceTray::new(seed),
+                    settings,
+                    status: None,
+                    path_text: String::new(),
+                    recovery: None,
+                };
+                self.remember(path);
+                let mut msg = format!("opened {}", path.display());
+                for n in notes {
+                    msg.push_str("; ");
+                    msg.push_str(&n);
+                }
+                self.ok(msg);
+            }
+            Err(e) => self.err(format!(
+                "could not open: {e} (the current game is unchanged)"
+            )),
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! Exit codes: 0 success; 1 a check that failed (e.g. `kepi log verify` on an edited log) or an I/O
 //! failure; 2 a usage or input error, with a one-line message naming the bad input.
 
+mod calendar_cmd;
 mod dice_cmds;
 pub mod resolve;
 mod tables_cmd;
@@ -43,6 +44,8 @@ pub enum Command {
     Resolve(resolve::ResolveArgs),
     /// Check or print rule tables.
     Tables(tables_cmd::TablesArgs),
+    /// The dates of a turn of the SPI or 1870 calendar (SPI-T1, FR-T1).
+    Calendar(calendar_cmd::CalendarArgs),
 }
 
 /// A command that did not succeed: its exit code and a message naming the problem.
@@ -98,6 +101,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Odds(a) => dice_cmds::odds(a),
         Command::Resolve(a) => resolve::run(a, tables),
         Command::Tables(a) => tables_cmd::run(a, tables),
+        Command::Calendar(a) => calendar_cmd::run(a, tables),
     }
 }
 

@@ -438,17 +438,17 @@ fn side_total(
         .fortress
         .filter(|f| f.role == FortressRole::DefendsOccupied && !attack);
     let multiplied = units.iter().filter(|u| u.fortress_multiplied).count();
-    if let Some(f) = coef {
-        if multiplied > f.coefficient as usize {
-            return Err(RuleError::input(
-                "fortress",
-                format!(
-                    "{multiplied} units multiplied by a fortress of value {}",
-                    f.coefficient
-                ),
-                format!("at most {} units (FR-F1)", f.coefficient),
-            ));
-        }
+    if let Some(f) = coef
+        && multiplied > f.coefficient as usize
+    {
+        return Err(RuleError::input(
+            "fortress",
+            format!(
+                "{multiplied} units multiplied by a fortress of value {}",
+                f.coefficient
+            ),
+            format!("at most {} units (FR-F1)", f.coefficient),
+        ));
     }
     for (i, u) in units.iter().enumerate() {
         let mut v = Ratio::from(u.potential);

@@ -208,11 +208,11 @@ pub struct SpiCombatOutcome {
     pub advance_after_combat: bool,
 }
 
+/// Attack tally, defence tally, die modifier, die lines, notes.
+type Strengths = (Tally, Tally, i32, Vec<ModifierLine>, Vec<String>);
+
 /// Both sides' totals, the die modifier and the modifier lines (shared by preview and roll).
-fn strengths(
-    input: &SpiCombatInput,
-    t: &SpiTables,
-) -> Result<(Tally, Tally, i32, Vec<ModifierLine>, Vec<String>), RuleError> {
+fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleError> {
     let c = &t.combat;
     let half = |s: &Sourced<u32>| Ratio::new(1, i128::from(s.v().max(1)));
     let mut notes = Vec::new();

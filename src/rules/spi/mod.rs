@@ -269,7 +269,7 @@ impl RuleTable for SpiTables {
             check.range(x, f, 0, 10_000)?;
         }
         let mut last: Option<i64> = None;
-        for level in VictoryLevel::ALL {
+        for &level in VictoryLevel::ALL {
             match (v.max_net.get(&level), level) {
                 (None, VictoryLevel::GermanDecisive) => {}
                 (Some(x), VictoryLevel::GermanDecisive) => {

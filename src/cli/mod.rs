@@ -3,6 +3,7 @@
 //! Exit codes: 0 success; 1 a check that failed (e.g. `kepi log verify` on an edited log) or an I/O
 //! failure; 2 a usage or input error, with a one-line message naming the bad input.
 
+mod calendar_cmd;
 mod dice_cmds;
 pub mod game_cmd;
 pub mod resolve;
@@ -52,6 +53,8 @@ pub enum Command {
     Log(game_cmd::LogArgs),
     /// Validate unit cards and orders of battle.
     Cards(game_cmd::CardsArgs),
+    /// The dates of a turn of the SPI or 1870 calendar (SPI-T1, FR-T1).
+    Calendar(calendar_cmd::CalendarArgs),
 }
 
 /// A command that did not succeed: its exit code and a message naming the problem.
@@ -111,6 +114,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Game(a) => game_cmd::game(a),
         Command::Log(a) => game_cmd::log(a),
         Command::Cards(a) => game_cmd::cards(a),
+        Command::Calendar(a) => calendar_cmd::run(a, tables),
     }
 }
 

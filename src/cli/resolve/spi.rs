@@ -1,16 +1,151 @@
-//! `kepi resolve spi ...` (actions arrive with the rule-set issue).
+//! `kepi resolve spi ...`: SPI Franco-Prussian War combat, victory, EB river rolls and orders of battle.
+//!
+//! `combat` JSON outcome: `{"odds": "2:1", "result": "A1/D2" | null, "message"?, "valid_results"?,
+//! "die", "modified_die", "attack", "defence", "entered", "advance_after_combat"}`; `victory`:
+//! `{"level": "French Marginal Victory", "net_vp", "id"}`.
 
 use clap::Subcommand;
 
 use super::Ctx;
 use crate::cli::CliError;
 use crate::rules::Resolution;
+use crate::rules::spi::{self, Formation, Nation, SpiCombatInput, SpiUnit, SupplyState};
 
 /// The spi actions.
 #[derive(Debug, Subcommand)]
-pub enum SpiAction {}
+pub enum SpiAction {
+    /// Resolve one attack on one hex (SPI-C1..C5, S1, F1, H1, H2).
+    Combat {
+        /// Total attacking combat strength (printed; for a hasty attack, the points allocated).
+        #[arg(long, value_name = "N")]
+        attack: u32,
+        /// Total defending combat strength of the units in the hex (printed, without the fort).
+        #[arg(long, value_name = "N")]
+        defend: u32,
+        /// SPI-C3: the attack is a flanking attack (attack doubled; no benefit against a fort).
+        #[arg(long)]
+        flank: bool,
+        /// SPI-S1: the attackers' supply state.
+        #[arg(long, value_name = "STATE", default_value = "supplied")]
+        attacker_supply: SupplyState,
+        /// SPI-S1: the defenders' supply state.
+        #[arg(long, value_name = "STATE", default_value = "supplied")]
+        defender_supply: SupplyState,
+        /// SPI-F1: strength of the fortification unit in the hex (defenders doubled, plus this).
+        #[arg(long, value_name = "N")]
+        fortress: Option<u32>,
+        /// SPI-H1: a hasty attack by one unit (allocated strength halved).
+        #[arg(long)]
+        hasty: bool,
+        /// SPI-H1: the defending hex holds dummy counters only (revealed and removed).
+        #[arg(long)]
+        dummy: bool,
+        /// SPI-H2: the attackers are in extended formation (halved).
+        #[arg(long)]
+        attacker_extended: bool,
+        /// SPI-H2: the defenders are in extended formation (halved).
+        #[arg(long)]
+        defender_extended: bool,
+        /// SPI-C5: the defenders are entrained (defend at half).
+        #[arg(long)]
+        entrained: bool,
+        /// SPI-C5: the defender is in rough terrain (die +1).
+        #[arg(long)]
+        rough: bool,
+        /// SPI-C5: every attacker attacks through a ridge hexside (die +1).
+        #[arg(long)]
+        ridge: bool,
+        /// SPI-C5: every attacker attacks through a river hexside (die +1).
+        #[arg(long)]
+        river: bool,
+        /// The result read off your printed CRT when kepi does not know the cell ("A1/D2", "DE", "-").
+        #[arg(long, value_name = "RESULT")]
+        result: Option<String>,
+    },
+    /// SPI-W1: the level of victory for a net score (German VP minus French VP).
+    Victory {
+        /// Net victory points, German minus French (may be negative).
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        net_vp: i64,
+    },
+    /// SPI-E1: an EB unit crossing a river hexside (d6 1-3 continues, 4-6 stops).
+    Eb,
+    /// SPI-O1: one die picks both sides' orders of battle (the printed numbering).
+    Oob,
+}
+
+fn unit(strength: u32, supply: SupplyState, extended: bool, entrained: bool) -> SpiUnit {
+    SpiUnit {
+        strength,
+        supply,
+        formation: if extended {
+            Formation::Extended
+        } else {
+            Formation::Concentrated
+        },
+        entrained,
+    }
+}
 
 /// Resolves one spi action.
-pub fn run(action: &SpiAction, _ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, CliError> {
-    match *action {}
+pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, CliError> {
+    let t = &ctx.tables.spi;
+    match action {
+        SpiAction::Combat {
+            attack,
+            defend,
+            flank,
+            attacker_supply,
+            defender_supply,
+            fortress,
+            hasty,
+            dummy,
+            attacker_extended,
+            defender_extended,
+            entrained,
+            rough,
+            ridge,
+            river,
+            result,
+        } => {
+            if *attack == 0 {
+                return Err(CliError::usage(
+                    "--attack: 0 is no attack (accepted: 1 or more)",
+                ));
+            }
+            if *defend == 0 && fortress.unwrap_or(0) == 0 && !dummy {
+                return Err(CliError::usage(
+                    "--defend: 0 with no fortress (accepted: 1 or more, or --fortress N, or --dummy)",
+                ));
+            }
+            let input = SpiCombatInput {
+                attackers: vec![unit(*attack, *attacker_supply, *attacker_extended, false)],
+                defenders: if *defend > 0 {
+                    vec![unit(
+                        *defend,
+                        *defender_supply,
+                        *defender_extended,
+                        *entrained,
+                    )]
+                } else {
+                    Vec::new()
+                },
+                fortress: *fortress,
+                flank: *flank,
+                hasty: *hasty,
+                dummies_only: *dummy,
+                defender_rough: *rough,
+                all_through_ridge: *ridge,
+                all_through_river: *river,
+            };
+            Ok(spi::combat_with_result(&input, t, ctx.dice, result.as_deref())?.erase())
+        }
+        SpiAction::Victory { net_vp } => Ok(spi::victory(*net_vp, t).erase()),
+        SpiAction::Eb => Ok(spi::eb_river(t, ctx.dice)?.erase()),
+        SpiAction::Oob => {
+            let g = spi::printed_numbering(t, Nation::German);
+            let f = spi::printed_numbering(t, Nation::French);
+            Ok(spi::pick_oob(&g, &f, ctx.dice)?.erase())
+        }
+    }
 }

@@ -1,0 +1,61 @@
+//! `kepi calendar spi|fr1870 --turn N`: the dates a turn (SPI) or calendar cell (1870) covers.
+//!
+//! JSON: `{"turn", "start", "end", "marks"?}` with ISO dates (SPI-T1, FR-T1).
+
+use clap::{Args, ValueEnum};
+
+use super::{CliError, print_json};
+use crate::rules::{fr1870, spi};
+use crate::tables::Tables;
+
+/// The rule sets with a three-day calendar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CalendarSystem {
+    /// SPI Franco-Prussian War: game-turns 1-11 (1 Aug - 2 Sep 1870).
+    Spi,
+    /// 1870: calendar cells from 1 (1 Aug 1870); the situations end at cell 61 (30 Jan 1871).
+    Fr1870,
+}
+
+/// `kepi calendar ...`
+#[derive(Debug, Args)]
+pub struct CalendarArgs {
+    /// The rule set.
+    #[arg(value_enum)]
+    pub system: CalendarSystem,
+    /// The game-turn (SPI) or calendar cell (1870), from 1.
+    #[arg(long, value_name = "N")]
+    pub turn: u32,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `kepi calendar`.
+pub fn run(a: &CalendarArgs, tables_dir: Option<&std::path::Path>) -> Result<(), CliError> {
+    let loaded;
+    let tables: &Tables = match tables_dir {
+        Some(d) => {
+            loaded = Tables::load(Some(d))?;
+            &loaded
+        }
+        None => Tables::builtin()?,
+    };
+    let entry = match a.system {
+        CalendarSystem::Spi => spi::spi_turn(a.turn, &tables.spi)?,
+        CalendarSystem::Fr1870 => fr1870::fr_cell(a.turn, &tables.fr1870)?,
+    };
+    if a.json {
+        return print_json(&entry);
+    }
+    println!(
+        "turn {}: {} to {}",
+        entry.turn,
+        entry.start.format("%-d %b %Y"),
+        entry.end.format("%-d %b %Y")
+    );
+    for m in &entry.marks {
+        println!("  {m}");
+    }
+    Ok(())
+}

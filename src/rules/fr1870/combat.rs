@@ -1,0 +1,691 @@
+//! 1870 combat: potentials with logistics, disorganisation and fortresses (FR-S1, FR-F1), the force
+//! ratio and the modified die (FR-C1), the results and their effects on the units (FR-C2).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Arm, Fr1870Tables};
+use crate::dice::{DiceSource, Dist, Ratio};
+use crate::rules::crt::{self, Cell, Odds, Tally, UNKNOWN_MESSAGE, vocab};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::tables::Provenance;
+
+/// FR-C2: one combat result as printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum FrResult {
+    /// Attacker eliminated.
+    AE,
+    /// Attacker disorganised.
+    AD,
+    /// Nothing.
+    R,
+    /// Defender retreats one cell.
+    DR,
+    /// Defender disorganised.
+    DD,
+    /// Defender retreats and is disorganised.
+    DRD,
+    /// Exchange: defender eliminated, attacker loses at least the defender's printed potential.
+    E,
+    /// Defender eliminated.
+    DE,
+}
+
+impl FrResult {
+    /// Every result.
+    pub const ALL: [FrResult; 8] = [
+        FrResult::AE,
+        FrResult::AD,
+        FrResult::R,
+        FrResult::DR,
+        FrResult::DD,
+        FrResult::DRD,
+        FrResult::E,
+        FrResult::DE,
+    ];
+
+    /// The accepted spellings.
+    pub const ACCEPTED: &'static str =
+        "AE, AD, R, DR, DD, DRD, E, DE, or several joined by commas (e.g. AD,DD)";
+
+    /// The code as printed.
+    pub fn code(self) -> &'static str {
+        match self {
+            FrResult::AE => "AE",
+            FrResult::AD => "AD",
+            FrResult::R => "R",
+            FrResult::DR => "DR",
+            FrResult::DD => "DD",
+            FrResult::DRD => "DRD",
+            FrResult::E => "E",
+            FrResult::DE => "DE",
+        }
+    }
+}
+
+impl fmt::Display for FrResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for FrResult {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_uppercase();
+        FrResult::ALL
+            .into_iter()
+            .find(|r| r.code() == t)
+            .ok_or_else(|| {
+                format!(
+                    "`{s}` is not a 1870 result (accepted: {})",
+                    FrResult::ACCEPTED
+                )
+            })
+    }
+}
+
+/// FR-C2: a CRT cell: one result or several ("AD,DD").
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FrCell(pub Vec<FrResult>);
+
+impl FrCell {
+    /// True when the cell contains `r`.
+    pub fn has(&self, r: FrResult) -> bool {
+        self.0.contains(&r)
+    }
+}
+
+impl fmt::Display for FrCell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<&str> = self.0.iter().map(|r| r.code()).collect();
+        f.write_str(&parts.join(","))
+    }
+}
+
+impl FromStr for FrCell {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let v = s
+            .split([',', '+'])
+            .map(|p| p.parse::<FrResult>())
+            .collect::<Result<Vec<_>, _>>()?;
+        if v.is_empty() {
+            return Err(format!("`{s}` is empty"));
+        }
+        Ok(FrCell(v))
+    }
+}
+
+impl Serialize for FrCell {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for FrCell {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// One unit in a 1870 combat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrUnit {
+    /// The printed (normal side) combat potential.
+    pub potential: u32,
+    /// Infantry or cavalry.
+    pub arm: Arm,
+    /// FR-S1: disorganised (potential halved; a second D eliminates it).
+    pub disorganised: bool,
+    /// FR-S1: supplied at the moment of combat.
+    pub supplied: bool,
+    /// FR-F1: one of the (at most `coefficient`) units whose defence the fortress multiplies.
+    pub fortress_multiplied: bool,
+    /// FR-C2: it has a cell to retreat to (false: blocked, stacked full or off the map).
+    pub can_retreat: bool,
+}
+
+impl FrUnit {
+    /// A supplied, organised infantry unit that can retreat.
+    pub fn infantry(potential: u32) -> FrUnit {
+        FrUnit {
+            potential,
+            arm: Arm::Infantry,
+            disorganised: false,
+            supplied: true,
+            fortress_multiplied: false,
+            can_retreat: true,
+        }
+    }
+}
+
+vocab!(
+    /// FR-F1: the part a fortress plays in a combat.
+    FortressRole {
+        /// Occupied, defending: multiplies up to `coefficient` units' potential.
+        DefendsOccupied => "defends-occupied",
+        /// Unoccupied, defending with its own coefficient as potential.
+        DefendsUnoccupied => "defends-unoccupied",
+        /// Occupied, its garrison attacks: the coefficient is added to the attack.
+        GarrisonAttacks => "garrison-attacks",
+        /// Unoccupied, friendly units attack the besieger from outside: the coefficient is added.
+        SupportsRelief => "supports-relief",
+    }
+);
+
+/// FR-F1: a fortress in a combat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrFortress {
+    /// Its coefficient, 1-3.
+    pub coefficient: u32,
+    /// Its part in this combat.
+    pub role: FortressRole,
+}
+
+/// Everything one 1870 combat needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrCombatInput {
+    /// The attacker's units engaged.
+    pub attackers: Vec<FrUnit>,
+    /// The defender's units in the attacked cell (or engaged).
+    pub defenders: Vec<FrUnit>,
+    /// FR-F1: a fortress taking part.
+    pub fortress: Option<FrFortress>,
+    /// FR-C1: the Terrain Table's correction of the die (the table is not in the seed: entered).
+    pub die_mod: i32,
+    /// FR-F1: the defender is a besieger (the die is corrected by -1).
+    pub besieger_defending: bool,
+    /// FR-F1: a combat between besieged and besiegers: DR results have no effect.
+    pub siege_combat: bool,
+    /// FR-F1: the besiegers attack the fortress: it is taken only on E or DE.
+    pub assault: bool,
+}
+
+impl FrCombatInput {
+    /// Two plain stacks of these total potentials, nothing else.
+    pub fn plain(attack: u32, defend: u32) -> FrCombatInput {
+        FrCombatInput {
+            attackers: vec![FrUnit::infantry(attack)],
+            defenders: vec![FrUnit::infantry(defend)],
+            fortress: None,
+            die_mod: 0,
+            besieger_defending: false,
+            siege_combat: false,
+            assault: false,
+        }
+    }
+}
+
+/// FR-C2: what happens to one unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fate {
+    /// Nothing.
+    Unchanged,
+    /// Turned to its disorganised side.
+    Disorganised,
+    /// Retreats one cell.
+    Retreats,
+    /// Disorganised and retreats one cell.
+    DisorganisedRetreats,
+    /// Eliminated.
+    Eliminated,
+}
+
+/// FR-C2: the effects of a result on the units engaged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrEffects {
+    /// Each attacking unit's fate, in input order.
+    pub attackers: Vec<Fate>,
+    /// Each defending unit's fate, in input order.
+    pub defenders: Vec<Fate>,
+    /// E: the attacker must eliminate engaged units totalling at least this printed potential.
+    pub attacker_must_lose: Option<u32>,
+    /// FR-F1: the fortress passes to the besieger.
+    pub fortress_taken: bool,
+    /// FR-F1: DE on an assault: the besieger disorganises one of his units, at his choice.
+    pub besieger_disorganises_one: bool,
+    /// FR-C2: the defenders' cell is vacated; the victor may occupy it with engaged units (stacking 4).
+    pub may_advance: bool,
+    /// What the umpire must do or know.
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Copy)]
+struct St {
+    d: bool,
+    gone: bool,
+    retreat: bool,
+}
+
+impl St {
+    fn disorganise(&mut self) {
+        if self.d {
+            self.gone = true;
+        }
+        self.d = true;
+    }
+    fn fate(self, was_d: bool) -> Fate {
+        match (self.gone, self.d && !was_d, self.retreat) {
+            (true, _, _) => Fate::Eliminated,
+            (false, true, true) => Fate::DisorganisedRetreats,
+            (false, true, false) => Fate::Disorganised,
+            (false, false, true) => Fate::Retreats,
+            (false, false, false) => Fate::Unchanged,
+        }
+    }
+}
+
+/// FR-C2, FR-F1: applies a cell's results to the engaged units.
+pub fn apply_result(cell: &FrCell, input: &FrCombatInput) -> FrEffects {
+    let mut att: Vec<St> = input
+        .attackers
+        .iter()
+        .map(|u| St {
+            d: u.disorganised,
+            gone: false,
+            retreat: false,
+        })
+        .collect();
+    let mut def: Vec<St> = input
+        .defenders
+        .iter()
+        .map(|u| St {
+            d: u.disorganised,
+            gone: false,
+            retreat: false,
+        })
+        .collect();
+    let mut notes = Vec::new();
+    let mut must_lose = None;
+    let retreat = |def: &mut Vec<St>, notes: &mut Vec<String>| {
+        if input.siege_combat {
+            notes.push("FR-F1: DR has no effect between besieged and besiegers".to_string());
+            return;
+        }
+        for (s, u) in def.iter_mut().zip(&input.defenders) {
+            if u.can_retreat {
+                s.retreat = true;
+            } else {
+                s.gone = true;
+            }
+        }
+    };
+    for r in &cell.0 {
+        match r {
+            FrResult::AE => att.iter_mut().for_each(|s| s.gone = true),
+            FrResult::AD => att.iter_mut().for_each(St::disorganise),
+            FrResult::R => {}
+            FrResult::DR => retreat(&mut def, &mut notes),
+            FrResult::DD => def.iter_mut().for_each(St::disorganise),
+            FrResult::DRD => {
+                def.iter_mut().for_each(St::disorganise);
+                retreat(&mut def, &mut notes);
+            }
+            FrResult::E => {
+                def.iter_mut().for_each(|s| s.gone = true);
+                let mut lost: u32 = input.defenders.iter().map(|u| u.potential).sum();
+                if input.assault
+                    && let Some(f) = input.fortress
+                {
+                    lost += f.coefficient;
+                }
+                must_lose = Some(lost);
+                notes.push(format!(
+                    "E: the attacker eliminates engaged units of at least {lost} printed potential, at his choice"
+                ));
+            }
+            FrResult::DE => def.iter_mut().for_each(|s| s.gone = true),
+        }
+    }
+    let fortress_taken = input.assault && (cell.has(FrResult::E) || cell.has(FrResult::DE));
+    if fortress_taken {
+        def.iter_mut().for_each(|s| s.gone = true);
+        notes.push(
+            "FR-F1: the fortress is taken; all its advantages pass to the besieger".to_string(),
+        );
+    } else if input.assault {
+        notes.push("FR-F1: a fortress is taken only on E or DE".to_string());
+    }
+    let besieger_disorganises_one = fortress_taken && cell.has(FrResult::DE);
+    let attackers: Vec<Fate> = att
+        .iter()
+        .zip(&input.attackers)
+        .map(|(s, u)| s.fate(u.disorganised))
+        .collect();
+    let defenders: Vec<Fate> = def
+        .iter()
+        .zip(&input.defenders)
+        .map(|(s, u)| s.fate(u.disorganised))
+        .collect();
+    let vacated = !defenders.is_empty()
+        && defenders.iter().all(|f| {
+            matches!(
+                f,
+                Fate::Eliminated | Fate::Retreats | Fate::DisorganisedRetreats
+            )
+        });
+    let survivors = attackers.iter().any(|f| *f != Fate::Eliminated);
+    let may_advance = (vacated && survivors) || fortress_taken;
+    if may_advance {
+        notes.push(
+            "FR-C2: the victor may occupy the vacated cell at once with units that fought, within the stacking limit"
+                .to_string(),
+        );
+    }
+    if defenders.contains(&Fate::Retreats) || defenders.contains(&Fate::DisorganisedRetreats) {
+        notes.push(
+            "FR-C2: retreat one cell, never into an empty enemy-controlled cell nor over the stacking limit; \
+             otherwise the unit is eliminated"
+                .to_string(),
+        );
+    }
+    FrEffects {
+        attackers,
+        defenders,
+        attacker_must_lose: must_lose,
+        fortress_taken,
+        besieger_disorganises_one,
+        may_advance,
+        notes,
+    }
+}
+
+/// The outcome of a 1870 combat. `result` is null when the cell is not known and nothing was entered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrCombatOutcome {
+    /// The force ratio row ("1:2"), or "below 1:3" / "above 6:1".
+    pub odds: String,
+    /// The result ("AE", "AD,DD"), or null.
+    pub result: Option<FrCell>,
+    /// Why the result is null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The results the umpire may enter, when the cell is unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_results: Option<String>,
+    /// The d6 face (none outside the table: no roll needed).
+    pub die: Option<u32>,
+    /// The die after corrections.
+    pub modified_die: Option<i32>,
+    /// Total attack potential.
+    pub attack: String,
+    /// Total defence potential.
+    pub defence: String,
+    /// True when the umpire entered the result.
+    pub entered: bool,
+    /// The effects on the units, when the result is known.
+    pub effects: Option<FrEffects>,
+}
+
+fn side_total(
+    units: &[FrUnit],
+    attack: bool,
+    input: &FrCombatInput,
+    t: &Fr1870Tables,
+) -> Result<Tally, RuleError> {
+    let c = &t.combat;
+    let side = if attack { "attacker" } else { "defender" };
+    let d_half = Ratio::new(1, i128::from(c.disorganised_divisor.v().max(1)));
+    let mut tally = Tally::new();
+    let mut unsupplied = Ratio::ZERO;
+    let coef = input
+        .fortress
+        .filter(|f| f.role == FortressRole::DefendsOccupied && !attack);
+    let multiplied = units.iter().filter(|u| u.fortress_multiplied).count();
+    if let Some(f) = coef
+        && multiplied > f.coefficient as usize
+    {
+        return Err(RuleError::input(
+            "fortress",
+            format!(
+                "{multiplied} units multiplied by a fortress of value {}",
+                f.coefficient
+            ),
+            format!("at most {} units (FR-F1)", f.coefficient),
+        ));
+    }
+    for (i, u) in units.iter().enumerate() {
+        let mut v = Ratio::from(u.potential);
+        let mut label = format!("{side} {}: {} {}", i + 1, u.potential, u.arm);
+        let mut rule = RuleId::new("FR-C1");
+        let mut prov = Provenance::Seed;
+        if u.disorganised {
+            v = v * d_half;
+            label.push_str(" halved (disorganised)");
+            rule = RuleId::new("FR-S1");
+            prov = prov.weakest(c.disorganised_divisor.provenance);
+        }
+        if let Some(f) = coef
+            && u.fortress_multiplied
+        {
+            v = v * Ratio::from(f.coefficient);
+            label.push_str(&format!(" x{} (fortress)", f.coefficient));
+            rule = RuleId::new("FR-F1");
+        }
+        if u.supplied {
+            tally.add(label, v, rule, prov);
+        } else {
+            unsupplied = unsupplied + v;
+            label.push_str(" (unsupplied: summed, then halved)");
+            tally.add(label, v, RuleId::new("FR-S1"), prov);
+        }
+    }
+    if unsupplied > Ratio::ZERO {
+        let supplied = tally.total - unsupplied;
+        let halved = unsupplied * Ratio::new(1, i128::from(c.unsupplied_divisor.v().max(1)));
+        let rounded = if attack {
+            halved.floor()
+        } else {
+            halved.ceil()
+        };
+        tally.total = supplied + Ratio::int(rounded);
+        tally.lines.push(ModifierLine::new(
+            format!(
+                "unsupplied {} halved, rounded {} in {}",
+                unsupplied.to_plain(),
+                if attack { "down" } else { "up" },
+                if attack { "attack" } else { "defence" }
+            ),
+            Effect::Add(Ratio::int(rounded) - unsupplied),
+            RuleId::new("FR-S1"),
+            c.unsupplied_divisor.provenance,
+        ));
+    }
+    if let Some(f) = input.fortress {
+        let add = match f.role {
+            FortressRole::DefendsUnoccupied => !attack,
+            FortressRole::GarrisonAttacks | FortressRole::SupportsRelief => attack,
+            FortressRole::DefendsOccupied => false,
+        };
+        if add {
+            tally.add(
+                format!("fortress coefficient ({})", f.role),
+                Ratio::from(f.coefficient),
+                RuleId::new("FR-F1"),
+                Provenance::Seed,
+            );
+        }
+    }
+    Ok(tally)
+}
+
+/// Where the ratio falls: a printed row, or outside the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    In(Odds),
+    Below,
+    Above,
+}
+
+/// FR-C1, FR-C2: resolves one combat; `dice: None` is the preview.
+pub fn combat(
+    input: &FrCombatInput,
+    tables: &Fr1870Tables,
+    dice: Option<&mut DiceSource>,
+) -> Result<Resolution<FrCombatOutcome>, RuleError> {
+    combat_with_result(input, tables, dice, None)
+}
+
+/// FR-C1: as [`combat`], with the result the umpire read off the printed chart for an unknown cell.
+pub fn combat_with_result(
+    input: &FrCombatInput,
+    tables: &Fr1870Tables,
+    dice: Option<&mut DiceSource>,
+    entered: Option<&str>,
+) -> Result<Resolution<FrCombatOutcome>, RuleError> {
+    let c = &tables.combat;
+    if let Some(f) = input.fortress
+        && !(1..=tables.fortress.max_coefficient.v()).contains(&f.coefficient)
+    {
+        return Err(RuleError::input(
+            "fortress",
+            format!("coefficient {}", f.coefficient),
+            format!("1 to {}", tables.fortress.max_coefficient.v()),
+        ));
+    }
+    let att = side_total(&input.attackers, true, input, tables)?;
+    let def = side_total(&input.defenders, false, input, tables)?;
+    let mut res = Resolution {
+        system: System::Fr1870,
+        action: "combat".to_string(),
+        modifiers: Vec::new(),
+        dice: Vec::new(),
+        outcome: None,
+        summary: String::new(),
+        odds: Vec::new(),
+        notes: Vec::new(),
+    };
+    res.modifiers.extend(att.lines.clone());
+    res.modifiers.extend(def.lines.clone());
+    let odds = crt::odds(att.total, def.total)?;
+    let row = if odds.defend > c.lowest_row.v() {
+        Row::Below
+    } else if odds.attack > c.highest_row.v() {
+        Row::Above
+    } else {
+        Row::In(odds)
+    };
+    let mut die_mod = input.die_mod;
+    if input.die_mod != 0 {
+        res.modifiers.push(ModifierLine::new(
+            "die: Terrain Table correction (entered)",
+            Effect::Add(Ratio::int(i64::from(input.die_mod))),
+            RuleId::new("FR-C1"),
+            c.terrain_table.provenance,
+        ));
+    }
+    if input.besieger_defending {
+        die_mod += c.besieger_defence_die.v();
+        res.modifiers.push(ModifierLine::new(
+            "die: the besieger defends",
+            Effect::Add(Ratio::int(i64::from(c.besieger_defence_die.v()))),
+            RuleId::new("FR-F1"),
+            c.besieger_defence_die.provenance,
+        ));
+    }
+    let odds_label = match row {
+        Row::In(o) => o.to_string(),
+        Row::Below => format!("below 1:{}", c.lowest_row.v()),
+        Row::Above => format!("above {}:1", c.highest_row.v()),
+    };
+    res.modifiers.push(ModifierLine::new(
+        format!(
+            "force ratio {} : {} rounded down: {odds_label}",
+            att.total.to_plain(),
+            def.total.to_plain()
+        ),
+        Effect::Note,
+        RuleId::new("FR-C1"),
+        Provenance::Seed,
+    ));
+    let fixed = |s: &crate::tables::Sourced<String>| {
+        s.get()
+            .parse::<FrCell>()
+            .map(|r| Cell::Known(r, s.provenance))
+            .unwrap_or(Cell::Unknown)
+    };
+    let cell_of = |d: i32| -> Cell<FrCell> {
+        match row {
+            Row::Below => fixed(&c.below_table),
+            Row::Above => fixed(&c.above_table),
+            Row::In(o) => crt::lookup::<FrCell>(&tables.crt, o, d),
+        }
+    };
+    let outside = !matches!(row, Row::In(_));
+    let dist = if outside {
+        Dist::certain(cell_of(0))
+    } else {
+        crt::modified_d6(die_mod).map(|d| cell_of(*d))
+    };
+    res.odds = odds_from(&dist, |c| c.odds_label());
+    let Some(dice) = dice else {
+        res.summary = format!(
+            "{odds_label}: {} : {}",
+            att.total.to_plain(),
+            def.total.to_plain()
+        );
+        return Ok(res);
+    };
+    let (face, modified, cell) = if outside {
+        res.notes.push(format!(
+            "{odds_label}: the result is fixed, no die is rolled (FR-C1)"
+        ));
+        (None, None, cell_of(0))
+    } else {
+        let start = dice.rolls().len();
+        let (face, m) = crt::roll_d6(dice, "CRT d6", die_mod)?;
+        res.dice = dice.rolls()[start..].to_vec();
+        (Some(face), Some(m), cell_of(m))
+    };
+    let got = crt::entered_result(&cell, entered, FrResult::ACCEPTED)?;
+    let (result, was_entered) = match got {
+        Some((r, e)) => (Some(r), e),
+        None => (None, false),
+    };
+    let die_text = modified.map(|m| format!(", die {m}")).unwrap_or_default();
+    let effects = result.as_ref().map(|r| apply_result(r, input));
+    let message = match &result {
+        None => {
+            res.notes.push(format!(
+                "{UNKNOWN_MESSAGE}: ratio {odds_label}{die_text}; valid results: {}",
+                FrResult::ACCEPTED
+            ));
+            res.summary = format!("{odds_label}{die_text}: unknown cell: {UNKNOWN_MESSAGE}");
+            Some(UNKNOWN_MESSAGE.to_string())
+        }
+        Some(r) => {
+            if was_entered {
+                res.notes.push(format!(
+                    "result entered by the umpire from the printed chart: {r}"
+                ));
+            }
+            res.summary = format!(
+                "{odds_label}{die_text}: {r}{}",
+                if was_entered { " (entered)" } else { "" }
+            );
+            None
+        }
+    };
+    if let Some(e) = &effects {
+        res.notes.extend(e.notes.iter().cloned());
+    }
+    res.outcome = Some(FrCombatOutcome {
+        odds: odds_label,
+        result,
+        valid_results: message.as_ref().map(|_| FrResult::ACCEPTED.to_string()),
+        message,
+        die: face,
+        modified_die: modified,
+        attack: att.total.to_plain(),
+        defence: def.total.to_plain(),
+        entered: was_entered,
+        effects,
+    });
+    Ok(res)
+}

@@ -1,0 +1,189 @@
+//! The CLI contract of the SPI and 1870 commands, with the real binary.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn kepi(args: &[&str]) -> (i32, Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kepi"))
+        .args(args)
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (code, v, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn spi_combat_unknown_cell() {
+    let (code, v, _) = kepi(&[
+        "resolve", "spi", "combat", "--attack", "26", "--defend", "9", "--d6", "4", "--json",
+    ]);
+    assert_eq!(code, 0);
+    let o = &v["outcome"];
+    assert_eq!(o["odds"], "2:1");
+    assert!(o["result"].is_null());
+    assert_eq!(o["message"], "enter the result from your printed chart");
+    assert!(v["notes"][0].as_str().unwrap().contains("enter the result"));
+}
+
+#[test]
+fn spi_combat_fort_flank_supply_and_entered_result() {
+    let (code, v, _) = kepi(&[
+        "resolve",
+        "spi",
+        "combat",
+        "--attack",
+        "24",
+        "--defend",
+        "5",
+        "--fortress",
+        "2",
+        "--flank",
+        "--d6",
+        "2",
+        "--result",
+        "A2",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["outcome"]["odds"], "2:1");
+    assert_eq!(v["outcome"]["defence"], "12");
+    assert_eq!(v["outcome"]["result"], "A2");
+    assert_eq!(v["outcome"]["entered"], true);
+    let (code, v, _) = kepi(&[
+        "resolve",
+        "spi",
+        "combat",
+        "--attack",
+        "8",
+        "--defend",
+        "8",
+        "--attacker-supply",
+        "unsupplied",
+        "--defender-supply",
+        "isolated",
+        "--odds",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert!(v["outcome"].is_null());
+    assert!(v["summary"].as_str().unwrap().starts_with("1:1"));
+}
+
+#[test]
+fn spi_victory_levels() {
+    for (net, level) in [
+        ("90", "French Marginal Victory"),
+        ("120", "Draw"),
+        ("-5", "French Decisive Victory"),
+        ("250", "German Decisive Victory"),
+    ] {
+        let (code, v, _) = kepi(&["resolve", "spi", "victory", "--net-vp", net, "--json"]);
+        assert_eq!(code, 0, "{net}");
+        assert_eq!(v["outcome"]["level"], level);
+    }
+}
+
+#[test]
+fn fr1870_combat_and_storm() {
+    let (code, v, _) = kepi(&[
+        "resolve", "fr1870", "combat", "--attack", "2", "--defend", "4", "--d6", "4", "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["outcome"]["odds"], "1:2");
+    assert_eq!(v["outcome"]["result"], "AD,DD");
+    let (_, v, _) = kepi(&[
+        "resolve", "fr1870", "combat", "--attack", "1", "--defend", "5", "--json", "--seed", "3",
+    ]);
+    assert_eq!(v["outcome"]["result"], "AE");
+    let (_, v, _) = kepi(&[
+        "resolve",
+        "fr1870",
+        "combat",
+        "--attack",
+        "3",
+        "--defend",
+        "1",
+        "--d6",
+        "3",
+        "--die-mod",
+        "-1",
+        "--json",
+    ]);
+    assert_eq!(v["outcome"]["odds"], "3:1");
+    assert!(v["outcome"]["result"].is_null());
+    assert_eq!(v["outcome"]["modified_die"], 2);
+    let (code, v, _) = kepi(&["resolve", "fr1870", "storm", "--d6", "5", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["outcome"]["taken"], true);
+    let (_, v, _) = kepi(&["resolve", "fr1870", "storm", "--d6", "2", "--json"]);
+    assert_eq!(v["outcome"]["taken"], false);
+}
+
+#[test]
+fn calendars() {
+    for (sys, turn, start, end) in [
+        ("spi", "1", "1870-08-01", "1870-08-03"),
+        ("spi", "11", "1870-08-31", "1870-09-02"),
+        ("fr1870", "7", "1870-08-19", "1870-08-21"),
+        ("fr1870", "61", "1871-01-28", "1871-01-30"),
+    ] {
+        let (code, v, _) = kepi(&["calendar", sys, "--turn", turn, "--json"]);
+        assert_eq!(code, 0);
+        assert_eq!(v["turn"].as_u64().unwrap().to_string(), turn);
+        assert_eq!(v["start"], start);
+        assert_eq!(v["end"], end);
+    }
+}
+
+#[test]
+fn bad_input_exits_2() {
+    for args in [
+        &["calendar", "spi", "--turn", "12", "--json"][..],
+        &["calendar", "fr1870", "--turn", "0", "--json"][..],
+        &[
+            "resolve",
+            "spi",
+            "combat",
+            "--attack",
+            "5",
+            "--defend",
+            "5",
+            "--attacker-supply",
+            "sometimes",
+            "--json",
+        ][..],
+        &[
+            "resolve",
+            "spi",
+            "combat",
+            "--attack",
+            "5",
+            "--defend",
+            "5",
+            "--attacker-supply",
+            "isolated",
+            "--json",
+        ][..],
+        &[
+            "resolve", "spi", "combat", "--attack", "0", "--defend", "5", "--json",
+        ][..],
+        &[
+            "resolve", "spi", "combat", "--attack", "5", "--defend", "5", "--d6", "7", "--json",
+        ][..],
+        &[
+            "resolve", "spi", "combat", "--attack", "5", "--defend", "5", "--d6", "2", "--result",
+            "Q9", "--json",
+        ][..],
+        &[
+            "resolve", "fr1870", "combat", "--attack", "1", "--defend", "3", "--d6", "6",
+            "--result", "DE", "--json",
+        ][..],
+        &["resolve", "fr1870", "storm", "--value", "2", "--json"][..],
+    ] {
+        let (code, _, err) = kepi(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!err.is_empty());
+    }
+}

@@ -1,16 +1,614 @@
-//! `kepi resolve pk ...` (actions arrive with the rule-set issue).
+//! `kepi resolve pk ...`: every Pickelhaube & Kepi mechanic that rolls dice.
+//!
+//! JSON outcome keys are a fixed contract (more keys may be added): fire `{"lf", "lf_value", "df",
+//! "casualties", "leader_lost"}`; artillery adds `"guns_hit", "points_lost"`; melee `{"lf", "df",
+//! "casualties"}`; fatigue `{"falls_back"}`; pursuit `{"score", "advances"}`; flag `{"flag_lost"}`;
+//! rally `{"score", "figures_back"}`; initiative `{"first"}` ("a", "b" or "tie": roll again). `lf` is
+//! exact, as a string ("84", "31/2"); `lf_value` is the same as a number.
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 
 use super::Ctx;
 use crate::cli::CliError;
+use crate::dice::{Die, Ratio};
 use crate::rules::Resolution;
+use crate::rules::pk::{
+    self, Building, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon,
+    artillery::ArtilleryInput,
+    fire::{FireInput, FiringFirstSide},
+    melee::{CounterInput, CounterOption, MeleeInput, PursuitInput},
+    morale::{ArmyInput, GeneralDeath, RallyInput},
+};
 
 /// The pk actions.
 #[derive(Debug, Subcommand)]
-pub enum PkAction {}
+pub enum PkAction {
+    /// Rifle or carbine fire (PK-F1, PK-F3..F7; leader roll PK-L1).
+    Fire(FireArgs),
+    /// Which of two units firing at each other fires first (PK-F2).
+    FireFirst(FireFirstArgs),
+    /// Artillery fire, counter-battery and buildings (PK-A1..A4).
+    Artillery(ArtilleryArgs),
+    /// A building at 0 points collapses on its occupants (PK-A4).
+    Collapse(CollapseArgs),
+    /// One side's LF and the casualties it inflicts in one move of melee (PK-X3).
+    Melee(MeleeArgs),
+    /// Both sides of one move of melee at once (PK-X3).
+    MeleeBoth(MeleeBothArgs),
+    /// The counter roll of a unit about to be charged (PK-X2).
+    Counter(CounterArgs),
+    /// End-of-move fatigue check (PK-X5).
+    Fatigue(FatigueArgs),
+    /// Pursuit by the unit that stood (PK-X5).
+    Pursuit(PursuitArgs),
+    /// The loser's flag roll (PK-X4).
+    Flag(FlagArgs),
+    /// Rally roll for figures back (PK-E1, PK-L1, PK-L2).
+    Rally(RallyArgs),
+    /// Army morale below 25%: broken units that return (PK-W1).
+    Army(ArmyArgs),
+    /// d% initiative: the high scorer moves first (PK-T1).
+    Initiative(InitiativeArgs),
+}
+
+/// `fire`
+#[derive(Debug, Args)]
+pub struct FireArgs {
+    /// Figures firing (skirmishers: the stands in range).
+    #[arg(long)]
+    pub figures: u32,
+    /// The firer's class: elite, veteran or line.
+    #[arg(long)]
+    pub class: Class,
+    /// Weapon: chassepot, needle, mlr, chassepot-carbine, needle-carbine, mlr-carbine.
+    #[arg(long, default_value = "chassepot")]
+    pub weapon: Weapon,
+    /// The firer is in skirmish order (no tactical advantages).
+    #[arg(long)]
+    pub skirmish: bool,
+    /// Mounted firearms (LF halved).
+    #[arg(long)]
+    pub mounted: bool,
+    /// Firing into the target's flank or rear: 1.5 x (AV + 3).
+    #[arg(long)]
+    pub enfilade: bool,
+    /// The target is cavalry advancing on the firer.
+    #[arg(long)]
+    pub vs_cavalry: bool,
+    /// The firer is disordered (-2, no advantages).
+    #[arg(long)]
+    pub disordered: bool,
+    /// The target is disordered (LF doubled).
+    #[arg(long)]
+    pub target_disordered: bool,
+    /// The target is in skirmish order.
+    #[arg(long)]
+    pub target_skirmish: bool,
+    /// The target's cover: none, fence, trench, woods, wooden-building, stone-building.
+    #[arg(long, default_value = "none")]
+    pub cover: Cover,
+    /// Range in inches (checked against the weapon; short range gives a bonus).
+    #[arg(long, value_name = "INCHES")]
+    pub range: Option<Ratio>,
+    /// Supporting fire at an enemy attacking an adjacent friend (PK-F7).
+    #[arg(long)]
+    pub supporting: bool,
+    /// Figures in the target (losses never exceed them).
+    #[arg(long)]
+    pub target_figures: Option<u32>,
+    /// An officer with the target (he is the leader casualty): general or staff.
+    #[arg(long)]
+    pub target_officer: Option<Officer>,
+}
+
+/// `fire-first`
+#[derive(Debug, Args)]
+pub struct FireFirstArgs {
+    /// Side A's class.
+    #[arg(long)]
+    pub class_a: Class,
+    /// Side B's class.
+    #[arg(long)]
+    pub class_b: Class,
+    /// Side A's situation modifier.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub situation_a: i64,
+    /// Side B's situation modifier.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub situation_b: i64,
+}
+
+/// `artillery`
+#[derive(Debug, Args)]
+pub struct ArtilleryArgs {
+    /// Gun type: mlr, blr, howitzer, mitrailleuse.
+    #[arg(long)]
+    pub gun: Gun,
+    /// The battery's points.
+    #[arg(long)]
+    pub points: u32,
+    /// The crew's class.
+    #[arg(long)]
+    pub class: Class,
+    /// Range to the target, inches.
+    #[arg(long, value_name = "INCHES")]
+    pub range: Ratio,
+    /// Fire canister (+2, canister column).
+    #[arg(long)]
+    pub canister: bool,
+    /// On a hill firing at enemy below (+1).
+    #[arg(long, conflicts_with = "uphill")]
+    pub downhill: bool,
+    /// Firing uphill (-1).
+    #[arg(long)]
+    pub uphill: bool,
+    /// Firing at another battery (-5; d% 86+ hits the guns).
+    #[arg(long)]
+    pub counter_battery: bool,
+    /// Firing into the target's flank or rear.
+    #[arg(long)]
+    pub enfilade: bool,
+    /// The target is disordered (LF doubled).
+    #[arg(long)]
+    pub target_disordered: bool,
+    /// The target is in skirmish order.
+    #[arg(long)]
+    pub target_skirmish: bool,
+    /// The target's cover.
+    #[arg(long, default_value = "none")]
+    pub cover: Cover,
+    /// Figures in the target.
+    #[arg(long)]
+    pub target_figures: Option<u32>,
+    /// Counter-battery: the target battery's points.
+    #[arg(long)]
+    pub target_points: Option<u32>,
+    /// The target is a building: wooden or stone.
+    #[arg(long)]
+    pub building: Option<Building>,
+    /// The building's points left.
+    #[arg(long, requires = "building")]
+    pub building_points: Option<u32>,
+}
+
+/// `collapse`
+#[derive(Debug, Args)]
+pub struct CollapseArgs {
+    /// The building's point value.
+    #[arg(long)]
+    pub building_points: u32,
+    /// Figures inside.
+    #[arg(long)]
+    pub occupants: Option<u32>,
+}
+
+/// `melee`
+#[derive(Debug, Args)]
+pub struct MeleeArgs {
+    /// Figures in the counting rank(s) (move 2+: the whole unit).
+    #[arg(long)]
+    pub figures: u32,
+    /// Class.
+    #[arg(long)]
+    pub class: Class,
+    /// Ranks that count: 1 or 2 (default: from the situation).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub ranks: Option<u8>,
+    /// Figures in the second rank.
+    #[arg(long, default_value_t = 0)]
+    pub second_rank: u32,
+    /// Attacking the opponent's flank: 4 x (AV + 5).
+    #[arg(long, conflicts_with = "rear")]
+    pub flank: bool,
+    /// Attacking the opponent's rear.
+    #[arg(long)]
+    pub rear: bool,
+    /// Charged in (charge bonus).
+    #[arg(long)]
+    pub charge: bool,
+    /// Joined a melee in progress.
+    #[arg(long)]
+    pub joined: bool,
+    /// This side is disordered.
+    #[arg(long)]
+    pub disordered: bool,
+    /// The opponent is disordered (LF doubled).
+    #[arg(long)]
+    pub target_disordered: bool,
+    /// The opponent is muddled (as if taken in the rear).
+    #[arg(long)]
+    pub target_muddled: bool,
+    /// This side's formation: line, column, square, skirmish, cavalry, battery.
+    #[arg(long, default_value = "line")]
+    pub formation: Formation,
+    /// The opponent's formation.
+    #[arg(long, default_value = "line")]
+    pub opponent: Formation,
+    /// This side defends: open, building, barrier.
+    #[arg(long, default_value = "open")]
+    pub position: Position,
+    /// Move of the melee (1 = first).
+    #[arg(long, default_value_t = 1)]
+    pub melee_move: u32,
+    /// Figures in the opponent.
+    #[arg(long)]
+    pub target_figures: Option<u32>,
+}
+
+/// `melee-both`
+#[derive(Debug, Args)]
+pub struct MeleeBothArgs {
+    /// Side A's figures.
+    #[arg(long)]
+    pub a_figures: u32,
+    /// Side A's class.
+    #[arg(long)]
+    pub a_class: Class,
+    /// Side A's formation.
+    #[arg(long, default_value = "line")]
+    pub a_formation: Formation,
+    /// Side A strikes: front, flank or rear.
+    #[arg(long, default_value = "front")]
+    pub a_facing: Facing,
+    /// Side A charged.
+    #[arg(long)]
+    pub a_charge: bool,
+    /// Side A is disordered.
+    #[arg(long)]
+    pub a_disordered: bool,
+    /// Side A defends: open, building, barrier.
+    #[arg(long, default_value = "open")]
+    pub a_position: Position,
+    /// Side B's figures.
+    #[arg(long)]
+    pub b_figures: u32,
+    /// Side B's class.
+    #[arg(long)]
+    pub b_class: Class,
+    /// Side B's formation.
+    #[arg(long, default_value = "line")]
+    pub b_formation: Formation,
+    /// Side B strikes: front, flank or rear.
+    #[arg(long, default_value = "front")]
+    pub b_facing: Facing,
+    /// Side B charged.
+    #[arg(long)]
+    pub b_charge: bool,
+    /// Side B is disordered.
+    #[arg(long)]
+    pub b_disordered: bool,
+    /// Side B defends: open, building, barrier.
+    #[arg(long, default_value = "open")]
+    pub b_position: Position,
+    /// Move of the melee (1 = first).
+    #[arg(long, default_value_t = 1)]
+    pub melee_move: u32,
+}
+
+/// `counter`
+#[derive(Debug, Args)]
+pub struct CounterArgs {
+    /// The target's class.
+    #[arg(long)]
+    pub class: Class,
+    /// Option wanted: change-position, change-formation, counter-charge, withdraw.
+    #[arg(long, default_value = "change-formation")]
+    pub option: CounterOption,
+    /// The target has already moved this turn.
+    #[arg(long)]
+    pub target_moved: bool,
+    /// The target's side has already moved (no options).
+    #[arg(long)]
+    pub side_moved: bool,
+    /// The attacker's move before contact, in the target's URTs.
+    #[arg(long, default_value = "1")]
+    pub attacker_urts: Ratio,
+    /// The target is in skirmish order.
+    #[arg(long)]
+    pub skirmish: bool,
+}
+
+/// `fatigue`
+#[derive(Debug, Args)]
+pub struct FatigueArgs {
+    /// Total fatigue points (or give --class and --moves).
+    #[arg(long, required_unless_present = "class")]
+    pub fatigue: Option<i64>,
+    /// Class, to total the fatigue from --moves.
+    #[arg(long, requires = "moves")]
+    pub class: Option<Class>,
+    /// Moves fought in this melee.
+    #[arg(long)]
+    pub moves: Option<u32>,
+}
+
+/// `pursuit`
+#[derive(Debug, Args)]
+pub struct PursuitArgs {
+    /// Figures of the unit that stood.
+    #[arg(long)]
+    pub stander_figures: u32,
+    /// Figures of the unit that withdrew.
+    #[arg(long)]
+    pub withdrawer_figures: u32,
+    /// The stander's class.
+    #[arg(long)]
+    pub class: Class,
+    /// A general or staff officer holds the victor back.
+    #[arg(long)]
+    pub held_back: bool,
+}
+
+/// `flag`
+#[derive(Debug, Args)]
+pub struct FlagArgs {
+    /// The loser's class.
+    #[arg(long)]
+    pub class: Class,
+}
+
+/// `rally`
+#[derive(Debug, Args)]
+pub struct RallyArgs {
+    /// The unit's class.
+    #[arg(long)]
+    pub class: Class,
+    /// Leaders lost (single unit: -2 each; brigaded: -1 each).
+    #[arg(long, default_value_t = 0)]
+    pub leaders_lost: u32,
+    /// The unit is brigaded (6 leaders).
+    #[arg(long)]
+    pub brigaded: bool,
+    /// The officer touching the unit: general or staff.
+    #[arg(long)]
+    pub officer: Option<Officer>,
+    /// A general's death: none, nearby (within 18"), with-unit.
+    #[arg(long, default_value = "none", value_parser = parse_death)]
+    pub general_death: GeneralDeath,
+    /// Figures lost this move (no more come back).
+    #[arg(long)]
+    pub figures_lost: Option<u32>,
+}
+
+fn parse_death(s: &str) -> Result<GeneralDeath, String> {
+    match s {
+        "none" => Ok(GeneralDeath::None),
+        "nearby" => Ok(GeneralDeath::Nearby),
+        "with-unit" => Ok(GeneralDeath::WithUnit),
+        _ => Err(format!(
+            "unknown general death `{s}` (accepted: none, nearby, with-unit)"
+        )),
+    }
+}
+
+/// `army`
+#[derive(Debug, Args)]
+pub struct ArmyArgs {
+    /// The army's figures at the start.
+    #[arg(long)]
+    pub start_figures: u32,
+    /// Its figures now.
+    #[arg(long)]
+    pub figures: u32,
+    /// Broken units that could return.
+    #[arg(long, default_value_t = 0)]
+    pub broken_units: u32,
+    /// Modifiers to the roll.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub modifier: i64,
+}
+
+/// `initiative`
+#[derive(Debug, Args)]
+pub struct InitiativeArgs {
+    /// Side A's d% (1-100).
+    #[arg(long, requires = "dpct_b")]
+    pub dpct_a: Option<u32>,
+    /// Side B's d% (1-100).
+    #[arg(long, requires = "dpct_a")]
+    pub dpct_b: Option<u32>,
+}
+
+fn facing(flank: bool, rear: bool) -> Facing {
+    if flank {
+        Facing::Flank
+    } else if rear {
+        Facing::Rear
+    } else {
+        Facing::Front
+    }
+}
 
 /// Resolves one pk action.
-pub fn run(action: &PkAction, _ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, CliError> {
-    match *action {}
+pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, CliError> {
+    let t = &ctx.tables.pk;
+    let dice = ctx.dice;
+    Ok(match action {
+        PkAction::Fire(a) => {
+            let input = FireInput {
+                figures: a.figures,
+                class: a.class,
+                weapon: a.weapon,
+                skirmish: a.skirmish,
+                mounted: a.mounted,
+                enfilade: a.enfilade,
+                vs_cavalry: a.vs_cavalry,
+                disordered: a.disordered,
+                target_disordered: a.target_disordered,
+                target_skirmish: a.target_skirmish,
+                cover: a.cover,
+                range: a.range,
+                supporting: a.supporting,
+                target_figures: a.target_figures,
+                target_officer: a.target_officer,
+                ..Default::default()
+            };
+            pk::fire::fire(&input, t, dice)?.erase()
+        }
+        PkAction::FireFirst(a) => {
+            let sa = FiringFirstSide {
+                class: a.class_a,
+                situation: a.situation_a,
+                disordered: false,
+            };
+            let sb = FiringFirstSide {
+                class: a.class_b,
+                situation: a.situation_b,
+                disordered: false,
+            };
+            pk::fire::firing_first(&sa, &sb, t, dice)?.erase()
+        }
+        PkAction::Artillery(a) => {
+            let input = ArtilleryInput {
+                gun: a.gun,
+                points: a.points,
+                class: a.class,
+                range: a.range,
+                canister: a.canister,
+                downhill: a.downhill,
+                uphill: a.uphill,
+                counter_battery: a.counter_battery,
+                enfilade: a.enfilade,
+                target_disordered: a.target_disordered,
+                target_skirmish: a.target_skirmish,
+                cover: a.cover,
+                target_figures: a.target_figures,
+                target_points: a.target_points,
+                building: a.building,
+                building_points: a.building_points,
+                ..Default::default()
+            };
+            pk::artillery::artillery(&input, t, dice)?.erase()
+        }
+        PkAction::Collapse(a) => {
+            pk::artillery::building_collapse(a.building_points, a.occupants, t, dice)?.erase()
+        }
+        PkAction::Melee(a) => {
+            let input = MeleeInput {
+                figures: a.figures,
+                second_rank: a.second_rank,
+                class: a.class,
+                formation: a.formation,
+                opponent: a.opponent,
+                ranks: a.ranks,
+                facing: facing(a.flank, a.rear),
+                charge: a.charge,
+                joined: a.joined,
+                melee_move: a.melee_move,
+                disordered: a.disordered,
+                target_disordered: a.target_disordered,
+                target_muddled: a.target_muddled,
+                position: a.position,
+                target_figures: a.target_figures,
+                target_officer: None,
+            };
+            pk::melee::melee(&input, t, dice)?.erase()
+        }
+        PkAction::MeleeBoth(a) => {
+            let side_a = MeleeInput {
+                figures: a.a_figures,
+                class: a.a_class,
+                formation: a.a_formation,
+                opponent: a.b_formation,
+                facing: a.a_facing,
+                charge: a.a_charge,
+                disordered: a.a_disordered,
+                target_disordered: a.b_disordered,
+                position: a.a_position,
+                melee_move: a.melee_move,
+                target_figures: Some(a.b_figures),
+                ..Default::default()
+            };
+            let side_b = MeleeInput {
+                figures: a.b_figures,
+                class: a.b_class,
+                formation: a.b_formation,
+                opponent: a.a_formation,
+                facing: a.b_facing,
+                charge: a.b_charge,
+                disordered: a.b_disordered,
+                target_disordered: a.a_disordered,
+                position: a.b_position,
+                melee_move: a.melee_move,
+                target_figures: Some(a.a_figures),
+                ..Default::default()
+            };
+            pk::melee::melee_both(&side_a, &side_b, t, dice)?.erase()
+        }
+        PkAction::Counter(a) => {
+            let input = CounterInput {
+                class: a.class,
+                option: a.option,
+                target_moved: a.target_moved,
+                side_moved: a.side_moved,
+                attacker_urts: a.attacker_urts,
+                skirmish: a.skirmish,
+            };
+            pk::melee::counter_roll(&input, t, dice)?.erase()
+        }
+        PkAction::Fatigue(a) => {
+            let total = match (a.fatigue, a.class, a.moves) {
+                (Some(f), _, _) => f,
+                (None, Some(c), Some(m)) => pk::melee::fatigue_points(c, m, t),
+                _ => {
+                    return Err(CliError::usage(
+                        "--fatigue: give --fatigue N, or --class C and --moves N",
+                    ));
+                }
+            };
+            pk::melee::fatigue_check(total, t, dice)?.erase()
+        }
+        PkAction::Pursuit(a) => {
+            let input = PursuitInput {
+                stander_figures: a.stander_figures,
+                withdrawer_figures: a.withdrawer_figures,
+                class: a.class,
+                held_back: a.held_back,
+            };
+            pk::melee::pursuit(&input, t, dice)?.erase()
+        }
+        PkAction::Flag(a) => pk::melee::flag(a.class, t, dice)?.erase(),
+        PkAction::Rally(a) => {
+            let input = RallyInput {
+                class: a.class,
+                leaders_lost: a.leaders_lost,
+                brigaded: a.brigaded,
+                officer: a.officer,
+                general_death: a.general_death,
+                figures_lost: a.figures_lost,
+            };
+            pk::morale::rally(&input, t, dice)?.erase()
+        }
+        PkAction::Army(a) => {
+            let input = ArmyInput {
+                start_figures: a.start_figures,
+                figures: a.figures,
+                broken_units: a.broken_units,
+                modifier: a.modifier,
+            };
+            pk::morale::army_morale(&input, t, dice)?.erase()
+        }
+        PkAction::Initiative(a) => {
+            let dice = match dice {
+                Some(d) => {
+                    if let (Some(x), Some(y)) = (a.dpct_a, a.dpct_b) {
+                        // Side A's and side B's dice go first, ahead of any --dpct values.
+                        let mut queued = crate::dice::DiceSource::entered_only();
+                        queued
+                            .enter(Die::Pct, x)
+                            .map_err(|e| CliError::usage(format!("--dpct-a: {e}")))?;
+                        queued
+                            .enter(Die::Pct, y)
+                            .map_err(|e| CliError::usage(format!("--dpct-b: {e}")))?;
+                        let r = pk::turn::initiative(t, Some(&mut queued))?.erase();
+                        let _ = d;
+                        return Ok(r);
+                    }
+                    Some(d)
+                }
+                None => None,
+            };
+            pk::turn::initiative(t, dice)?.erase()
+        }
+    })
 }

@@ -1,30 +1,25 @@
-//! Pickelhaube & Kepi: rules not yet implemented (see the rule-set issue).
+//! Pickelhaube & Kepi (seed 002): every PK-* mechanic as a pure resolution with exact odds.
+//!
+//! The hit arithmetic is shared: LF = (AV + class + d10 + additions) x factors, kept exact as a
+//! [`Ratio`](crate::dice::Ratio) (an LF may be a half), against DF = DV + cover; losses are
+//! floor(LF / DF), never more than the figures present. Any casualty from fire or melee triggers the
+//! PK-L1 leader roll (d% 86+), which is part of the resolution and of its odds. The modules hold the
+//! mechanics: [`fire`], [`artillery`], [`melee`], [`morale`], [`turn`], [`movement`]; the tables are
+//! [`PkTables`] (`tables/pk.toml`).
 
-use serde::Deserialize;
+pub mod artillery;
+mod common;
+pub mod fire;
+pub mod melee;
+pub mod morale;
+pub mod movement;
+pub mod tables;
+pub mod turn;
+mod vocab;
 
-use crate::tables::{Check, RuleTable, TableError};
+pub use common::{Side, casualties, leader_roll_odds, split_casualties};
+pub use tables::PkTables;
+pub use vocab::*;
 
-/// The Pickelhaube & Kepi tables (`tables/pk.toml`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PkTables {
-    /// The rule set id, "pk".
-    pub system: String,
-}
-
-impl RuleTable for PkTables {
-    const FILE: &'static str = "pk.toml";
-    const BUILTIN: &'static str = include_str!("../../../tables/pk.toml");
-
-    fn validate(&self, check: &Check<'_>) -> Result<(), TableError> {
-        if self.system != "pk" {
-            return Err(check.error(
-                0..0,
-                "system",
-                format!("`{}` is not this file's rule set", self.system),
-                "pk",
-            ));
-        }
-        Ok(())
-    }
-}
+#[cfg(test)]
+mod tests;

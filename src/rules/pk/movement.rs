@@ -1,0 +1,216 @@
+//! Movement, URTs, visibility and disorder (PK-M1, PK-U1, PK-V1, PK-D1): plain helpers, no dice.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Activity, Class, DisorderCause, Formation, MuddleCause, PkTables, Terrain, TroopKind};
+use crate::dice::Ratio;
+use crate::rules::RuleError;
+
+/// PK-M1: (normal, charge-or-run) maximum move in inches for a kind of troops.
+pub fn move_rates(kind: TroopKind, t: &PkTables) -> (i64, i64) {
+    let m = &t.movement;
+    let row = match kind {
+        TroopKind::FormedInfantry => &m.formed_infantry,
+        TroopKind::SkirmishInfantry => &m.skirmish_infantry,
+        TroopKind::Cavalry => &m.cavalry,
+        TroopKind::LightCavalry => &m.light_cavalry,
+        TroopKind::FootArtillery => &m.foot_artillery,
+        TroopKind::HorseArtillery => &m.horse_artillery,
+        TroopKind::General => &m.general,
+    };
+    (row.normal.v(), row.charge.v())
+}
+
+/// A unit's situation when it wants to charge (formed) or run (skirmishers).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChargeInput {
+    /// Its kind of troops.
+    pub kind: Option<TroopKind>,
+    /// The move number now (1, 2, ...).
+    pub move_number: u32,
+    /// The move of its last charge or run, if any.
+    pub last_charge: Option<u32>,
+    /// Disordered (cavalry cannot charge).
+    pub disordered: bool,
+    /// It fought a melee in the previous move (PK-X7: no charge).
+    pub meleed_last_move: bool,
+    /// For formed troops: the charge is to engage the enemy.
+    pub to_engage: bool,
+}
+
+/// PK-M1, PK-X7, PK-F6: may the unit charge (formed troops, only to engage) or run (skirmishers)
+/// this move? Every 4th move; never the move after a melee; disordered cavalry cannot charge.
+/// `Err` carries the reason.
+pub fn may_charge(input: &ChargeInput, t: &PkTables) -> Result<(), String> {
+    let every = t.rules.charge_every.v();
+    let Some(kind) = input.kind else {
+        return Err("give the kind of troops".into());
+    };
+    let formed = matches!(kind, TroopKind::FormedInfantry | TroopKind::Cavalry);
+    let light = matches!(kind, TroopKind::SkirmishInfantry | TroopKind::LightCavalry);
+    if !formed && !light {
+        return Err(format!("{kind} neither charges nor runs"));
+    }
+    if let Some(last) = input.last_charge {
+        if input.move_number < last.saturating_add(every) {
+            return Err(format!(
+                "charges and runs come every {every}th move (last on move {last})"
+            ));
+        }
+    }
+    if input.meleed_last_move && formed {
+        return Err("no charge in the move after a melee (PK-X7)".into());
+    }
+    if input.disordered && kind == TroopKind::Cavalry {
+        return Err("disordered cavalry cannot charge (PK-F6)".into());
+    }
+    if formed && !input.to_engage {
+        return Err("formed troops charge only to engage the enemy".into());
+    }
+    Ok(())
+}
+
+/// PK-U1: URTs an activity takes (`amount` degrees for pivots, else a count of times).
+pub fn activity_urts(activity: Activity, amount: u32, t: &PkTables) -> Result<Ratio, RuleError> {
+    let u = &t.urt;
+    let per = |v: i64| Ratio::int(v) * Ratio::int(i64::from(amount.max(1)));
+    Ok(match activity {
+        Activity::ChangeFormation => per(u.change_formation.v()),
+        Activity::Reorganise => per(u.reorganise.v()),
+        Activity::Limber => per(u.limber.v()),
+        Activity::PassageOfLines => per(u.passage_of_lines.v()),
+        Activity::UntangleMuddle => per(t.rules.muddle_urts.v()),
+        Activity::PivotBattalion => {
+            Ratio::new(i128::from(amount), i128::from(u.battalion_degrees.v()))
+                * Ratio::int(u.pivot_battalion.v())
+        }
+        Activity::PivotBrigade => {
+            Ratio::new(i128::from(amount), i128::from(u.brigade_degrees.v()))
+                * Ratio::int(u.pivot_brigade.v())
+        }
+    })
+}
+
+/// PK-U1, PK-C1: the time of an activity as a fraction of a move for a class (URTs x the class's URT;
+/// pivots round up to whole URTs).
+pub fn activity_time(
+    class: Class,
+    activity: Activity,
+    amount: u32,
+    t: &PkTables,
+) -> Result<Ratio, RuleError> {
+    let mut urts = activity_urts(activity, amount, t)?;
+    if matches!(activity, Activity::PivotBattalion | Activity::PivotBrigade) {
+        urts = Ratio::int(urts.ceil());
+    }
+    Ok(urts * class.row(t).urt.v())
+}
+
+/// PK-D1, PK-U1: a muddle takes 3 URTs of the lowest class among the units tangled.
+pub fn untangle_time(classes: &[Class], t: &PkTables) -> Ratio {
+    let slowest = classes
+        .iter()
+        .map(|c| c.row(t).urt.v())
+        .max()
+        .unwrap_or(Ratio::ZERO);
+    slowest * Ratio::int(t.rules.muddle_urts.v())
+}
+
+/// PK-V1: how far an observer sees.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct VisibilityInput {
+    /// The observer's height in contours (hill contours, building storeys).
+    pub observer_contours: u32,
+    /// Where the observer stands.
+    pub observer_in: Terrain,
+    /// Where the target stands.
+    pub target_in: Terrain,
+}
+
+/// PK-V1: visibility distance in inches: 60" clear + 5" per contour (at most +15"); 20" inside light
+/// woods, 10" inside heavy woods; from outside, 4" into light woods and 2" into heavy woods (the
+/// distance returned is then how far into the wood one sees).
+pub fn visibility(input: &VisibilityInput, t: &PkTables) -> i64 {
+    let v = &t.visibility;
+    match input.observer_in {
+        Terrain::LightWoods => return v.light_woods.v(),
+        Terrain::HeavyWoods => return v.heavy_woods.v(),
+        Terrain::Open => {}
+    }
+    match input.target_in {
+        Terrain::LightWoods => v.into_light_woods.v(),
+        Terrain::HeavyWoods => v.into_heavy_woods.v(),
+        Terrain::Open => {
+            let bonus =
+                (v.per_contour.v() * i64::from(input.observer_contours)).min(v.max_bonus.v());
+            v.clear.v() + bonus
+        }
+    }
+}
+
+/// PK-V1: heights in contours of what blocks sight.
+pub fn obstacle_height(what: Obstacle, t: &PkTables) -> i64 {
+    let v = &t.visibility;
+    match what {
+        Obstacle::Building { storeys } => v.storey_height.v() * i64::from(storeys),
+        Obstacle::LightWoods => v.light_woods_height.v(),
+        Obstacle::HeavyWoods => v.heavy_woods_height.v(),
+        Obstacle::Crops => v.crops_height.v(),
+        Obstacle::Hill { contours } => i64::from(contours),
+    }
+}
+
+/// PK-V1: things that block sight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Obstacle {
+    /// A building of so many storeys.
+    Building {
+        /// Storeys.
+        storeys: u32,
+    },
+    /// Light woods.
+    LightWoods,
+    /// Heavy woods.
+    HeavyWoods,
+    /// Cornfields, wheat, tall grass, scrub.
+    Crops,
+    /// A hill of so many contours.
+    Hill {
+        /// Contours.
+        contours: u32,
+    },
+}
+
+/// PK-V1: can an observer at `observer` contours see a target `behind` inches beyond an intervening
+/// height of `obstacle` contours? It must be 2 contours above it to see over; else there are 4" of
+/// dead ground behind it (targets there are unseen and take no fire).
+pub fn sees_over(observer: i64, obstacle: i64, behind: Ratio, t: &PkTables) -> bool {
+    let v = &t.visibility;
+    observer - obstacle >= v.see_over.v() || behind > Ratio::int(v.dead_ground.v())
+}
+
+/// PK-F5: does a unit in woods get the cover (at least 2" inside)?
+pub fn woods_cover_applies(depth_inches: Ratio, t: &PkTables) -> bool {
+    depth_inches >= Ratio::int(t.cover.woods_depth.v())
+}
+
+/// PK-D1: a disordered unit's limits, as the session shows them.
+pub fn disorder_effects(cause: DisorderCause) -> &'static str {
+    let _ = cause;
+    "-2 on d10 rolls; infantry no firing advantages; cavalry cannot charge; no melee advantage but \
+     square and defended barriers/houses; attackers double their LF; 1 URT stationary to reorganise"
+}
+
+/// PK-D1: a muddled unit's limits.
+pub fn muddle_effects(cause: MuddleCause) -> &'static str {
+    let _ = cause;
+    "3 URTs of the lowest class to untangle; none may fire; attacked in melee it fights as if taken in the rear"
+}
+
+/// PK-X3: a formation counts two ranks in melee against this opponent (without flank/rear).
+pub fn counts_two_ranks(own: Formation, opponent: Formation) -> bool {
+    (own == Formation::Square && opponent == Formation::Cavalry) || own == Formation::Column
+}

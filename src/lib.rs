@@ -11,6 +11,7 @@ pub mod app;
 pub mod cli;
 pub mod dice;
 pub mod game;
+pub mod play;
 pub mod roster;
 pub mod rules;
 pub mod store;

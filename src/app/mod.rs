@@ -10,6 +10,7 @@ pub mod files;
 pub mod log_panel;
 pub mod map;
 pub mod resolver;
+pub mod resolver_pk;
 pub mod roster;
 pub mod state;
 pub mod top_bar;

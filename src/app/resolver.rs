@@ -1,16 +1,31 @@
-//! The resolver: pick acting and target units, tick the situation, see every modifier and the exact
-//! odds, then Roll or Enter dice, then Apply.
+//! The resolver: pick the acting and target units in the roster, tick the situation (pre-set from
+//! their state), see every modifier with its rule id and provenance and the exact odds of every
+//! outcome, then let kepi roll or type your own dice; the outcome is applied to the units as one
+//! undoable action.
 
-use crate::dice::DiceSource;
-use crate::game::{Action, GameState};
+use std::fmt::Display;
+
+use egui::{RichText, Ui};
+
+use super::state::{AppState, Command};
+use super::widgets::{modifier_table_ui, odds_bars_ui};
+use crate::dice::{DiceSource, Die, Ratio};
+use crate::game::{Action, EntryKind, GameState};
+use crate::play::{Form, Resolved};
 use crate::rules::{Resolution, RuleError, System};
 use crate::tables::Tables;
 
-/// The resolver's forms.
+/// The resolver's forms and what the user typed.
 #[derive(Clone, Debug)]
 pub struct ResolverState {
     /// The rule set.
     pub system: System,
+    /// One form per action.
+    pub forms: Vec<Form>,
+    /// The form shown.
+    pub current: usize,
+    /// Entered dice text per die ("7" or "3 5").
+    pub entered: Vec<(Die, String)>,
     /// Log index of the last resolution applied from here.
     pub last_rolled: Option<u64>,
 }
@@ -20,34 +35,276 @@ impl ResolverState {
     pub fn new(system: System) -> Self {
         ResolverState {
             system,
+            forms: Form::all_for(system),
+            current: 0,
+            entered: Die::ALL.iter().map(|d| (*d, String::new())).collect(),
             last_rolled: None,
         }
     }
 
-    /// Pre-sets the form from the selected units.
-    pub fn prefill(&mut self, _state: &GameState, _actor: Option<&str>, _target: Option<&str>) {}
+    /// The form shown.
+    pub fn form(&self) -> Option<&Form> {
+        self.forms.get(self.current)
+    }
 
-    /// Resolves with dice and returns the effects on the units.
+    /// Pre-sets every form from the selected units.
+    pub fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        tables: &Tables,
+    ) {
+        for f in &mut self.forms {
+            f.prefill(state, actor, target, tables);
+        }
+    }
+
+    /// Resolves the current form with dice and returns the effects on the units.
     pub fn resolve_with_effects(
         &self,
-        _state: &GameState,
-        _tables: &Tables,
-        _dice: &mut DiceSource,
-    ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError> {
-        Err(RuleError::input(
-            "resolver",
-            "no resolver for this rule set yet",
-            "-",
-        ))
+        state: &GameState,
+        tables: &Tables,
+        dice: &mut DiceSource,
+    ) -> Result<Resolved, RuleError> {
+        let form = self.form().ok_or_else(|| {
+            RuleError::input("resolver", "this rule set has no resolver actions", "-")
+        })?;
+        form.resolve(state, tables, Some(dice))
+    }
+
+    /// The entered dice, parsed and checked ("d10 takes 1-10, got 11").
+    pub fn entered_dice(&self) -> Result<Vec<(Die, u32)>, String> {
+        let mut out = Vec::new();
+        for (die, text) in &self.entered {
+            for tok in text
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|s| !s.is_empty())
+            {
+                let v: u32 = tok
+                    .parse()
+                    .map_err(|_| format!("{die}: `{tok}` is not a number"))?;
+                die.check(v).map_err(|e| e.to_string())?;
+                out.push((*die, v));
+            }
+        }
+        Ok(out)
     }
 }
 
+/// A combo box over a closed vocabulary.
+pub fn pick<T: Copy + PartialEq + Display>(
+    ui: &mut Ui,
+    label: &str,
+    value: &mut T,
+    all: &[T],
+) -> bool {
+    let mut changed = false;
+    egui::ComboBox::from_label(label)
+        .selected_text(value.to_string())
+        .show_ui(ui, |ui| {
+            for v in all {
+                changed |= ui.selectable_value(value, *v, v.to_string()).changed();
+            }
+        });
+    changed
+}
+
+/// An exact number field (inches, fatigue): typed as 12, 7.5 or 15/2.
+pub fn ratio_field(ui: &mut Ui, label: &str, value: &mut Ratio, id: &str) {
+    ui.label(label);
+    let key = ui.scope_id().with(("ratio_field", id));
+    let mut text = ui
+        .data_mut(|d| d.get_temp::<String>(key))
+        .unwrap_or_else(|| value.to_plain());
+    let r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(60.0));
+    if r.changed()
+        && let Ok(v) = text.parse::<Ratio>()
+    {
+        *value = v;
+    }
+    if !r.has_focus() {
+        text = value.to_plain();
+    }
+    ui.data_mut(|d| d.insert_temp(key, text));
+}
+
+fn unit_name(state: &GameState, id: Option<&str>) -> String {
+    id.and_then(|id| state.unit(id))
+        .map(|u| format!("{} ({} {})", u.unit.name, u.strength, u.unit.arm))
+        .unwrap_or_else(|| "—".to_string())
+}
+
 /// The resolver panel.
-pub fn resolver_ui(
-    ui: &mut egui::Ui,
-    app: &mut super::state::AppState,
-    _out: &mut Vec<super::state::Command>,
-) {
-    ui.heading("Resolver");
-    ui.label(app.state().system.title());
+pub fn resolver_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        ui.heading("Resolver");
+        ui.label(RichText::new(app.state().system.title()).weak());
+    });
+    if app.resolver.forms.is_empty() {
+        ui.label(
+            "This rule set's actions are resolved from the command line for now (`kepi resolve`).",
+        );
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        for i in 0..app.resolver.forms.len() {
+            let name = app.resolver.forms[i].name();
+            if ui
+                .selectable_label(app.resolver.current == i, RichText::new(name).size(16.0))
+                .clicked()
+            {
+                app.resolver.current = i;
+            }
+        }
+    });
+    ui.separator();
+    let state = app.game.state();
+    let tables = app.tables;
+    let Some(form) = app.resolver.forms.get_mut(app.resolver.current) else {
+        return;
+    };
+    let (actor, target) = form.units();
+    egui::Grid::new("resolver_units")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("Acting unit:");
+            ui.label(RichText::new(unit_name(state, actor)).strong());
+            ui.end_row();
+            if form.needs_target() {
+                ui.label("Target:");
+                ui.label(RichText::new(unit_name(state, target)).strong());
+                ui.end_row();
+            }
+        });
+    ui.label(RichText::new("Pick units in the roster (click: acting, right-click: target); the situation below is pre-set from their state.").small().weak());
+    ui.separator();
+    ui.label(RichText::new("Situation").strong());
+    match form {
+        Form::Pk(f) => super::resolver_pk::situation_ui(ui, f),
+        #[allow(unreachable_patterns)]
+        _ => {}
+    }
+    ui.separator();
+    let preview: Result<Resolution<serde_json::Value>, RuleError> =
+        form.resolve(state, tables, None).map(|(r, _)| r);
+    match &preview {
+        Ok(res) => {
+            ui.label(RichText::new("Modifiers").strong());
+            modifier_table_ui(ui, "modifiers", &res.modifiers);
+            ui.add_space(4.0);
+            ui.label(RichText::new("Exact odds, before rolling").strong());
+            let last = last_outcome(app, form_name(app));
+            odds_bars_ui(ui, &res.odds, last.as_deref());
+            for n in &res.notes {
+                ui.label(RichText::new(format!("note: {n}")).small().weak());
+            }
+        }
+        Err(e) => {
+            ui.colored_label(ui.visuals().warn_fg_color, e.to_string());
+        }
+    }
+    ui.separator();
+    dice_ui(ui, app, preview.is_ok(), out);
+    last_result_ui(ui, app, out);
+}
+
+fn form_name(app: &AppState) -> &'static str {
+    app.resolver.form().map(Form::name).unwrap_or("")
+}
+
+/// The summary of the last resolution applied from here, to mark it on the odds chart.
+fn last_outcome(app: &AppState, _name: &str) -> Option<String> {
+    let idx = app.resolver.last_rolled?;
+    let e = app.game.log().get(usize::try_from(idx).ok()?)?;
+    match &e.kind {
+        EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        } => {
+            let o = resolution
+                .odds
+                .iter()
+                .find(|o| resolution.summary.starts_with(o.outcome.as_str()))?;
+            Some(o.outcome.clone())
+        }
+        _ => None,
+    }
+}
+
+fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>) {
+    if app.own_dice {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("My dice:").strong());
+            for (die, text) in &mut app.resolver.entered {
+                ui.label(die.to_string());
+                ui.add(egui::TextEdit::singleline(text).desired_width(44.0).hint_text("-"));
+            }
+        });
+        let entered = app.resolver.entered_dice();
+        if let Err(e) = &entered {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        let ok = ready && entered.is_ok();
+        if ui.add_enabled(ok, egui::Button::new(RichText::new("Apply my dice").size(18.0))).clicked()
+            && let Ok(d) = entered
+        {
+            out.push(Command::ResolveAndApply { entered: d });
+            for (_, t) in &mut app.resolver.entered {
+                t.clear();
+            }
+        }
+    } else if ui
+        .add_enabled(ready, egui::Button::new(RichText::new("🎲 Roll and apply").size(18.0)))
+        .on_hover_text("R · kepi rolls from the game's committed seed; the roll and its effects are one undoable action")
+        .clicked()
+    {
+        out.push(Command::ResolveAndApply { entered: Vec::new() });
+    }
+}
+
+fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+    let Some(idx) = app.resolver.last_rolled else {
+        return;
+    };
+    let Some(e) = usize::try_from(idx)
+        .ok()
+        .and_then(|i| app.game.log().get(i))
+    else {
+        return;
+    };
+    let EntryKind::Act {
+        action:
+            Action::Resolved {
+                resolution,
+                effects,
+                ..
+            },
+    } = &e.kind
+    else {
+        return;
+    };
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.label(
+            RichText::new(format!("Result: {}", resolution.summary))
+                .strong()
+                .size(16.0),
+        );
+        let dice: Vec<String> = resolution
+            .dice
+            .iter()
+            .map(|d| format!("{} {} = {}", d.label, d.die, d.value))
+            .collect();
+        ui.label(format!("dice: {}", dice.join(", ")));
+        if effects.is_empty() {
+            ui.label(RichText::new("no change to the units").weak());
+        } else {
+            let state = app.game.state();
+            for fx in effects {
+                ui.label(format!("• {}", fx.describe(state)));
+            }
+        }
+        if app.game.can_undo() && ui.button("⟲ Undo this").clicked() {
+            out.push(Command::Undo);
+        }
+    });
 }

@@ -271,6 +271,7 @@ impl AppState {
                     self.game.state(),
                     self.selected.as_deref(),
                     self.target.as_deref(),
+                    self.tables,
                 );
             }
             Command::Target(id) => {
@@ -279,6 +280,7 @@ impl AppState {
                     self.game.state(),
                     self.selected.as_deref(),
                     self.target.as_deref(),
+                    self.tables,
                 );
             }
             Command::ResolveAndApply { entered } => {

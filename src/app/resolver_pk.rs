@@ -1,0 +1,137 @@
+//! The Pickelhaube & Kepi situation toggles of the resolver.
+
+use egui::Ui;
+
+use super::resolver::{pick, ratio_field};
+use crate::play::pk::{PkAction, PkForm};
+use crate::rules::pk::{Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon};
+
+fn officer_ui(ui: &mut Ui, label: &str, v: &mut Option<Officer>) {
+    egui::ComboBox::from_label(label)
+        .selected_text(v.map(|o| o.to_string()).unwrap_or_else(|| "none".into()))
+        .show_ui(ui, |ui| {
+            ui.selectable_value(v, None, "none");
+            for o in Officer::ALL {
+                ui.selectable_value(v, Some(*o), o.to_string());
+            }
+        });
+}
+
+/// The toggles of one P&K form; every value is pre-set from the units and can be changed.
+pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
+    match &mut f.action {
+        PkAction::Fire(i) => {
+            ui.horizontal_wrapped(|ui| {
+                ui.add(
+                    egui::DragValue::new(&mut i.figures)
+                        .range(0..=200)
+                        .prefix("figures "),
+                );
+                pick(ui, "class", &mut i.class, Class::ALL);
+                pick(ui, "weapon", &mut i.weapon, Weapon::ALL);
+                pick(ui, "target cover", &mut i.cover, Cover::ALL);
+            });
+            ui.horizontal_wrapped(|ui| {
+                ui.checkbox(&mut i.skirmish, "skirmish order");
+                ui.checkbox(&mut i.mounted, "mounted");
+                ui.checkbox(&mut i.enfilade, "enfilade (flank/rear)");
+                ui.checkbox(&mut i.vs_cavalry, "vs advancing cavalry");
+                ui.checkbox(&mut i.disordered, "firer disordered");
+                ui.checkbox(&mut i.target_disordered, "target disordered");
+                ui.checkbox(&mut i.target_skirmish, "target in skirmish order");
+                ui.checkbox(&mut i.supporting, "supporting fire");
+            });
+            ui.horizontal(|ui| {
+                let mut measured = i.range.is_some();
+                ui.checkbox(&mut measured, "range measured");
+                if measured {
+                    let mut r = i.range.unwrap_or(crate::dice::Ratio::int(10));
+                    ratio_field(ui, "inches", &mut r, "pk_fire_range");
+                    i.range = Some(r);
+                } else {
+                    i.range = None;
+                }
+                officer_ui(ui, "officer with target", &mut i.target_officer);
+            });
+        }
+        PkAction::Artillery(i) => {
+            ui.horizontal_wrapped(|ui| {
+                pick(ui, "gun", &mut i.gun, Gun::ALL);
+                ui.add(
+                    egui::DragValue::new(&mut i.points)
+                        .range(0..=60)
+                        .prefix("points "),
+                );
+                pick(ui, "class", &mut i.class, Class::ALL);
+                ratio_field(ui, "range (inches)", &mut i.range, "pk_art_range");
+                pick(ui, "target cover", &mut i.cover, Cover::ALL);
+            });
+            ui.horizontal_wrapped(|ui| {
+                ui.checkbox(&mut i.canister, "canister");
+                ui.checkbox(&mut i.downhill, "on a hill, firing down");
+                ui.checkbox(&mut i.uphill, "firing uphill");
+                ui.checkbox(&mut i.counter_battery, "counter-battery");
+                ui.checkbox(&mut i.enfilade, "enfilade");
+                ui.checkbox(&mut i.limbered, "limbered");
+                ui.checkbox(&mut i.over_friends, "over friends");
+                ui.checkbox(&mut i.target_disordered, "target disordered");
+                ui.checkbox(&mut i.target_skirmish, "target in skirmish order");
+            });
+        }
+        PkAction::Melee { a, b } => {
+            for (label, s) in [("Attacker", a), ("Defender", b)] {
+                ui.label(egui::RichText::new(label).strong());
+                ui.push_id(label, |ui| {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.add(
+                            egui::DragValue::new(&mut s.figures)
+                                .range(0..=200)
+                                .prefix("1st rank "),
+                        );
+                        ui.add(
+                            egui::DragValue::new(&mut s.second_rank)
+                                .range(0..=200)
+                                .prefix("2nd rank "),
+                        );
+                        pick(ui, "class", &mut s.class, Class::ALL);
+                        pick(ui, "formation", &mut s.formation, Formation::ALL);
+                        pick(ui, "strikes the enemy's", &mut s.facing, Facing::ALL);
+                        pick(ui, "position", &mut s.position, Position::ALL);
+                    });
+                    ui.horizontal_wrapped(|ui| {
+                        ui.checkbox(&mut s.charge, "charged");
+                        ui.checkbox(&mut s.joined, "joined in progress");
+                        ui.checkbox(&mut s.disordered, "disordered");
+                        ui.add(
+                            egui::DragValue::new(&mut s.melee_move)
+                                .range(1..=20)
+                                .prefix("melee move "),
+                        );
+                    });
+                });
+            }
+        }
+        PkAction::Rally(i) => {
+            ui.horizontal_wrapped(|ui| {
+                pick(ui, "class", &mut i.class, Class::ALL);
+                ui.add(
+                    egui::DragValue::new(&mut i.leaders_lost)
+                        .range(0..=6)
+                        .prefix("leaders lost "),
+                );
+                ui.checkbox(&mut i.brigaded, "brigaded");
+                officer_ui(ui, "officer touching", &mut i.officer);
+            });
+        }
+        PkAction::Flag { class } => {
+            pick(ui, "class", class, Class::ALL);
+        }
+        PkAction::Fatigue { fatigue } => {
+            ui.add(
+                egui::DragValue::new(fatigue)
+                    .range(0..=99)
+                    .prefix("fatigue points "),
+            );
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! Pickelhaube & Kepi in play: fire, artillery, melee, rally, flag and fatigue between units of a
+//! game, with their outcomes as actions (casualties, leaders, levels, fatigue, markers).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Resolved, done, lose, unit};
+use crate::dice::{DiceSource, Ratio};
+use crate::game::{Action, Counter, Flag, GameState, Level, UnitState};
+use crate::roster::{Arm, Formation as CardFormation, Quality, Weapon as CardWeapon};
+use crate::rules::RuleError;
+use crate::rules::pk::{
+    self, Class, Gun, PkTables, Weapon, artillery::ArtilleryInput, fire::FireInput,
+    melee::MeleeInput, morale::RallyInput,
+};
+
+/// The P&K actions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+pub enum PkAction {
+    /// PK-F1..F7 rifle and carbine fire.
+    Fire(FireInput),
+    /// PK-A1..A4 artillery fire.
+    Artillery(ArtilleryInput),
+    /// PK-X3 one move of melee, both sides.
+    Melee {
+        /// The attacker (acting unit).
+        a: MeleeInput,
+        /// The defender (target).
+        b: MeleeInput,
+    },
+    /// PK-E1 rally roll.
+    Rally(RallyInput),
+    /// PK-X4 the loser's flag.
+    Flag {
+        /// The unit's class.
+        class: Class,
+    },
+    /// PK-X5 end-of-move fatigue check.
+    Fatigue {
+        /// The unit's fatigue points.
+        fatigue: i64,
+    },
+}
+
+/// A P&K resolver form: the action, its units, its situation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PkForm {
+    /// Acting unit id.
+    pub actor: Option<String>,
+    /// Target unit id.
+    pub target: Option<String>,
+    /// The action and its inputs.
+    pub action: PkAction,
+}
+
+/// PK-C1: a card's quality as a P&K class (Line for anything that is not Elite or Veteran).
+pub fn class_of(u: &UnitState) -> Class {
+    match u.unit.quality {
+        Some(Quality::Elite) => Class::Elite,
+        Some(Quality::Veteran) => Class::Veteran,
+        _ => Class::Line,
+    }
+}
+
+/// PK-F1: a card's small arm as a P&K weapon.
+pub fn weapon_of(u: &UnitState) -> Weapon {
+    match u.unit.weapon {
+        Some(CardWeapon::Chassepot) => Weapon::Chassepot,
+        Some(CardWeapon::NeedleGun) => Weapon::Needle,
+        Some(CardWeapon::Mlr) => Weapon::Mlr,
+        Some(CardWeapon::ChassepotCarbine) => Weapon::ChassepotCarbine,
+        Some(CardWeapon::NeedleCarbine) => Weapon::NeedleCarbine,
+        Some(CardWeapon::MlrCarbine) => Weapon::MlrCarbine,
+        _ if u.unit.nation.to_lowercase().contains("fr") => Weapon::Chassepot,
+        _ => Weapon::Needle,
+    }
+}
+
+/// PK-A1: a card's gun as a P&K gun table (breech-loading Krupp, muzzle-loading La Hitte).
+pub fn gun_of(u: &UnitState) -> Gun {
+    match u.unit.weapon {
+        Some(CardWeapon::Prussian4pdr | CardWeapon::Prussian6pdr | CardWeapon::SiegeGun) => {
+            Gun::Blr
+        }
+        Some(CardWeapon::Mitrailleuse) => Gun::Mitrailleuse,
+        Some(CardWeapon::French4pdr | CardWeapon::French12pdr) => Gun::Mlr,
+        _ if u.unit.nation.to_lowercase().contains("fr") => Gun::Mlr,
+        _ => Gun::Blr,
+    }
+}
+
+fn skirmish(u: &UnitState) -> bool {
+    // PK-A2: unlimbered guns are in skirmish formation.
+    u.unit.formation == Some(CardFormation::Skirmish)
+        || (u.unit.arm == Arm::Artillery && !u.limbered)
+}
+
+fn melee_formation(u: &UnitState) -> pk::Formation {
+    match (u.unit.arm, u.unit.formation) {
+        (Arm::Cavalry, _) => pk::Formation::Cavalry,
+        (Arm::Artillery, _) => pk::Formation::Battery,
+        (_, Some(CardFormation::Column | CardFormation::AttackColumn)) => pk::Formation::Column,
+        (_, Some(CardFormation::Square)) => pk::Formation::Square,
+        (_, Some(CardFormation::Skirmish)) => pk::Formation::Skirmish,
+        _ => pk::Formation::Line,
+    }
+}
+
+fn game_level(l: pk::Level) -> Level {
+    match l {
+        pk::Level::Steady => Level::Steady,
+        pk::Level::Shaken => Level::Shaken,
+        pk::Level::Broken => Level::Broken,
+        pk::Level::Routed => Level::Routed,
+    }
+}
+
+impl PkForm {
+    /// One form per action, with default situations.
+    pub fn all() -> Vec<PkForm> {
+        [
+            PkAction::Fire(FireInput::default()),
+            PkAction::Artillery(ArtilleryInput::default()),
+            PkAction::Melee {
+                a: MeleeInput::default(),
+                b: MeleeInput::default(),
+            },
+            PkAction::Rally(RallyInput::default()),
+            PkAction::Flag { class: Class::Line },
+            PkAction::Fatigue { fatigue: 0 },
+        ]
+        .into_iter()
+        .map(|action| PkForm {
+            actor: None,
+            target: None,
+            action,
+        })
+        .collect()
+    }
+
+    /// The action's name.
+    pub fn name(&self) -> &'static str {
+        match self.action {
+            PkAction::Fire(_) => "fire",
+            PkAction::Artillery(_) => "artillery",
+            PkAction::Melee { .. } => "melee",
+            PkAction::Rally(_) => "rally",
+            PkAction::Flag { .. } => "flag",
+            PkAction::Fatigue { .. } => "fatigue",
+        }
+    }
+
+    /// True when the action has a target.
+    pub fn needs_target(&self) -> bool {
+        matches!(
+            self.action,
+            PkAction::Fire(_) | PkAction::Artillery(_) | PkAction::Melee { .. }
+        )
+    }
+
+    /// Sets the units and pre-sets every input kepi knows from their state.
+    pub fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        _t: &PkTables,
+    ) {
+        self.actor = actor.map(str::to_string);
+        self.target = target.map(str::to_string);
+        let a = actor.and_then(|id| state.unit(id));
+        let b = target.and_then(|id| state.unit(id));
+        match &mut self.action {
+            PkAction::Fire(i) => {
+                if let Some(a) = a {
+                    i.figures = a.strength;
+                    i.class = class_of(a);
+                    i.weapon = weapon_of(a);
+                    i.skirmish = a.unit.formation == Some(CardFormation::Skirmish);
+                    i.mounted = a.unit.arm == Arm::Cavalry
+                        && a.unit.formation != Some(CardFormation::Dismounted);
+                    i.disordered = a.disordered;
+                    i.muddled = a.muddled;
+                }
+                if let Some(b) = b {
+                    i.target_disordered = b.disordered;
+                    i.target_skirmish = skirmish(b);
+                    i.target_figures = Some(b.strength);
+                    i.vs_cavalry = b.unit.arm == Arm::Cavalry && i.vs_cavalry;
+                }
+            }
+            PkAction::Artillery(i) => {
+                if let Some(a) = a {
+                    i.points = a.strength;
+                    i.class = class_of(a);
+                    i.gun = gun_of(a);
+                    i.limbered = a.limbered;
+                }
+                if let Some(b) = b {
+                    i.target_disordered = b.disordered;
+                    i.target_skirmish = skirmish(b);
+                    i.target_figures = Some(b.strength);
+                    i.counter_battery = b.unit.arm == Arm::Artillery;
+                    i.target_points = (b.unit.arm == Arm::Artillery).then_some(b.strength);
+                }
+                if i.range == Ratio::ZERO {
+                    i.range = Ratio::int(20);
+                }
+            }
+            PkAction::Melee { a: ia, b: ib } => {
+                if let Some(a) = a {
+                    ia.figures = a.strength;
+                    ia.class = class_of(a);
+                    ia.formation = melee_formation(a);
+                    ia.disordered = a.disordered;
+                    ib.target_disordered = a.disordered;
+                    ib.target_muddled = a.muddled;
+                    ib.target_figures = Some(a.strength);
+                    ib.opponent = melee_formation(a);
+                }
+                if let Some(b) = b {
+                    ib.figures = b.strength;
+                    ib.class = class_of(b);
+                    ib.formation = melee_formation(b);
+                    ib.disordered = b.disordered;
+                    ia.target_disordered = b.disordered;
+                    ia.target_muddled = b.muddled;
+                    ia.target_figures = Some(b.strength);
+                    ia.opponent = melee_formation(b);
+                }
+            }
+            PkAction::Rally(i) => {
+                if let Some(a) = a {
+                    i.class = class_of(a);
+                    i.leaders_lost = a.max_leaders.saturating_sub(a.leaders);
+                }
+            }
+            PkAction::Flag { class } => {
+                if let Some(a) = a {
+                    *class = class_of(a);
+                }
+            }
+            PkAction::Fatigue { fatigue } => {
+                if let Some(a) = a {
+                    *fatigue = i64::from(a.fatigue);
+                }
+            }
+        }
+    }
+
+    /// Resolves; with dice, the outcome becomes actions on the units.
+    pub fn resolve(
+        &self,
+        state: &GameState,
+        t: &PkTables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        let rolling = dice.is_some();
+        match &self.action {
+            PkAction::Fire(i) => {
+                let res = pk::fire::fire(i, t, dice)?;
+                let mut fx = Vec::new();
+                if rolling {
+                    let a = unit(state, self.actor.as_deref(), "firer")?;
+                    let b = unit(state, self.target.as_deref(), "target")?;
+                    if let Some(o) = &res.outcome {
+                        casualty_effects(b, o.casualties, o.leader_lost, t, &mut fx);
+                    }
+                    fx.push(Action::SetFlag {
+                        unit: a.unit.id.clone(),
+                        flag: Flag::Fired,
+                        on: true,
+                    });
+                }
+                Ok(done(res, fx))
+            }
+            PkAction::Artillery(i) => {
+                let res = pk::artillery::artillery(i, t, dice)?;
+                let mut fx = Vec::new();
+                if rolling {
+                    let a = unit(state, self.actor.as_deref(), "battery")?;
+                    let b = unit(state, self.target.as_deref(), "target")?;
+                    if let Some(o) = &res.outcome {
+                        let total = o.casualties + o.points_lost.unwrap_or(0);
+                        casualty_effects(b, total, o.leader_lost, t, &mut fx);
+                    }
+                    fx.push(Action::SetFlag {
+                        unit: a.unit.id.clone(),
+                        flag: Flag::Fired,
+                        on: true,
+                    });
+                }
+                Ok(done(res, fx))
+            }
+            PkAction::Melee { a: ia, b: ib } => {
+                let res = pk::melee::melee_both(ia, ib, t, dice)?;
+                let mut fx = Vec::new();
+                if rolling {
+                    let a = unit(state, self.actor.as_deref(), "attacker")?;
+                    let b = unit(state, self.target.as_deref(), "defender")?;
+                    if let Some(o) = &res.outcome {
+                        casualty_effects(b, o.a.casualties, o.a.leader_lost, t, &mut fx);
+                        casualty_effects(a, o.b.casualties, o.b.leader_lost, t, &mut fx);
+                        for (u, gained) in [(a, o.a.fatigue_gained), (b, o.b.fatigue_gained)] {
+                            let n = u32::try_from(gained).unwrap_or(0);
+                            if n > 0 {
+                                fx.push(Action::AddFatigue {
+                                    unit: u.unit.id.clone(),
+                                    n,
+                                });
+                            }
+                            if u.melees < crate::game::MAX_MELEES {
+                                fx.push(Action::SetCount {
+                                    unit: u.unit.id.clone(),
+                                    counter: Counter::Melees,
+                                    value: u.melees + 1,
+                                });
+                            }
+                        }
+                    }
+                }
+                Ok(done(res, fx))
+            }
+            PkAction::Rally(i) => {
+                let res = pk::morale::rally(i, t, dice)?;
+                let mut fx = Vec::new();
+                if rolling {
+                    let a = unit(state, self.actor.as_deref(), "unit")?;
+                    if let Some(o) = &res.outcome {
+                        let back = o
+                            .figures_back
+                            .min(a.max_strength - a.strength.min(a.max_strength));
+                        if back > 0 {
+                            fx.push(Action::GainStrength {
+                                unit: a.unit.id.clone(),
+                                n: back,
+                            });
+                            let lvl =
+                                game_level(pk::morale::level(a.strength + back, a.max_strength, t));
+                            if lvl != a.level && a.level != Level::Routed {
+                                fx.push(Action::SetLevel {
+                                    unit: a.unit.id.clone(),
+                                    level: lvl,
+                                });
+                            }
+                        }
+                    }
+                }
+                Ok(done(res, fx))
+            }
+            PkAction::Flag { class } => {
+                let res = pk::melee::flag(*class, t, dice)?;
+                let mut fx = Vec::new();
+                if rolling
+                    && let Some(o) = &res.outcome
+                    && o.flag_lost
+                {
+                    let a = unit(state, self.actor.as_deref(), "unit")?;
+                    if !a.flag_lost {
+                        fx.push(Action::SetFlag {
+                            unit: a.unit.id.clone(),
+                            flag: Flag::FlagLost,
+                            on: true,
+                        });
+                    }
+                }
+                Ok(done(res, fx))
+            }
+            PkAction::Fatigue { fatigue } => {
+                let res = pk::melee::fatigue_check(*fatigue, t, dice)?;
+                Ok(done(res, Vec::new()))
+            }
+        }
+    }
+}
+
+/// PK-L1, PK-E1: casualties, the leader who fell with them, and the level the unit drops to.
+fn casualty_effects(
+    u: &UnitState,
+    casualties: u32,
+    leader_lost: Option<bool>,
+    t: &PkTables,
+    fx: &mut Vec<Action>,
+) {
+    let n = lose(u, casualties, fx);
+    if leader_lost == Some(true) && u.leaders > 0 {
+        fx.push(Action::LoseLeader {
+            unit: u.unit.id.clone(),
+        });
+    }
+    if n > 0 {
+        let lvl = game_level(pk::morale::level(u.strength - n, u.max_strength, t));
+        if lvl > u.level {
+            fx.push(Action::SetLevel {
+                unit: u.unit.id.clone(),
+                level: lvl,
+            });
+        }
+    }
+}

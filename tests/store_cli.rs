@@ -475,3 +475,17 @@ fn cards_check_locates_errors_and_keeps_images_inside() {
         assert!(String::from_utf8_lossy(&o.stderr).contains("outside the cards folder"));
     }
 }
+
+#[test]
+fn a_game_open_elsewhere_is_not_written_to() {
+    let dir = tmp("lock");
+    let save = new_game(&dir, "pw-skirmish");
+    let held = kepi::store::Store::open(Path::new(&save)).unwrap();
+    let o = kepi(&["game", "apply", &save, "note", "x"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another kepi"));
+    drop(held);
+    ok(&["game", "apply", &save, "note", "x"]);
+    let help = ok(&["game", "--help"]);
+    assert!(help.contains("next-phase"), "{help}");
+}

@@ -47,7 +47,8 @@ pub struct GameArgs {
     pub command: GameCommand,
 }
 
-const VERBS_HELP: &str = "\
+/// The verbs of `kepi game apply`, shown by `kepi game --help` and `kepi game apply --help`.
+pub const VERBS_HELP: &str = "\
 VERBS (several may follow each other; each is journaled and saved before its `ok` line prints):
   lose UNIT N            lose N figures/points (refused beyond what is left)
   gain UNIT N            get N figures/points back (refused beyond full strength)
@@ -228,7 +229,8 @@ pub fn game(a: &GameArgs) -> Result<(), CliError> {
         GameCommand::Apply { file, json, words } => apply_words(file, words, *json),
         GameCommand::Reveal { file, json } => reveal(file, *json),
         GameCommand::Recover { file } => {
-            if Store::open(file).is_ok() {
+            if let Ok(opened) = Store::open(file) {
+                report_open(file, opened.recovered, &opened.warnings);
                 println!(
                     "{}: the save opens as it is; nothing to recover",
                     file.display()

@@ -48,6 +48,7 @@ pub enum Command {
     /// List the bundled scenarios: {"name", "system", "title", "units"}.
     Scenarios(game_cmd::ScenariosArgs),
     /// Play a game kept in a save file: new, show, apply actions, undo/redo, reveal the seed.
+    #[command(after_help = game_cmd::VERBS_HELP)]
     Game(game_cmd::GameArgs),
     /// Check or print a game's hash-chained log.
     Log(game_cmd::LogArgs),

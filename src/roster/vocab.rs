@@ -201,7 +201,6 @@ vocab! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::str::FromStr as _;
 
     #[test]
     fn words_round_trip() {

@@ -141,6 +141,25 @@ pub fn journal_path(save: &Path) -> PathBuf {
     sibling(save, ".journal")
 }
 
+/// Takes the lock of a game file, or says who holds it.
+fn lock(save: &Path) -> Result<File, StoreError> {
+    let lp = sibling(save, ".lock");
+    let f = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lp)
+        .map_err(|e| io(&lp, e))?;
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(std::fs::TryLockError::WouldBlock) => Err(io(
+            save,
+            "is open in another kepi (the window, or a command still running); close it and try again",
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(io(&lp, e)),
+    }
+}
+
 /// The backup beside a save.
 pub fn backup_path(save: &Path) -> PathBuf {
     sibling(save, ".bak")
@@ -377,9 +396,12 @@ pub struct Opened {
     pub warnings: Vec<String>,
 }
 
-/// Writes a game's changes: journal first, then the save.
+/// Writes a game's changes: journal first, then the save. Holds an OS lock on `FILE.lock` while it
+/// lives (released by the OS even if the process is killed), so two kepi processes never interleave
+/// writes to one game.
 #[derive(Debug)]
 pub struct Store {
+    _lock: File,
     path: PathBuf,
     journal_entries: usize,
     journal_good_len: u64,
@@ -395,6 +417,7 @@ impl Store {
 
     /// Creates a new game file; refuses to overwrite an existing save.
     pub fn create(path: &Path, game: &Game) -> Result<Store, StoreError> {
+        let held = lock(path)?;
         if path.exists() {
             return Err(io(
                 path,
@@ -406,6 +429,7 @@ impl Store {
             std::fs::remove_file(&jp).map_err(|e| io(&jp, e))?;
         }
         let mut store = Store {
+            _lock: held,
             path: path.to_path_buf(),
             journal_entries: 0,
             journal_good_len: 0,
@@ -419,6 +443,7 @@ impl Store {
     /// Opens a game file, recovering journal entries newer than the save.
     pub fn open(path: &Path) -> Result<Opened, StoreError> {
         let file = path.display().to_string();
+        let held = lock(path)?;
         let bytes = read_bytes_limited(path)?;
         let mut game = parse_save(&bytes, &file)?;
         let jp = journal_path(path);
@@ -458,6 +483,7 @@ impl Store {
             }
         }
         let mut store = Store {
+            _lock: held,
             path: path.to_path_buf(),
             journal_entries: journal
                 .entries
@@ -544,6 +570,7 @@ impl Store {
 /// Rebuilds a damaged save from its journal (or, failing that, its `.bak` plus the journal). The
 /// damaged file is kept as `FILE.damaged`. Returns the game and where it came from.
 pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
+    let held = lock(path)?;
     let jp = journal_path(path);
     let journal = read_journal(&jp)?;
     let from_journal = if journal.entries.first().map(|e| e.index) == Some(0) {
@@ -587,6 +614,7 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         std::fs::rename(path, &damaged).map_err(|e| io(path, e))?;
     }
     let mut store = Store {
+        _lock: held,
         path: path.to_path_buf(),
         journal_entries: journal
             .entries

@@ -1,0 +1,491 @@
+//! Saves that lose nothing, through the real binary: SIGKILL at random points, truncated saves,
+//! edited logs, torn journal lines, recovery; and the CLI's JSON contract.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kepi");
+
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("store-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn kepi(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = kepi(args);
+    assert!(
+        o.status.success(),
+        "kepi {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn new_game(dir: &Path, scenario: &str) -> String {
+    let save = dir.join("g.json").display().to_string();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        scenario,
+        "--out",
+        &save,
+        "--seed",
+        "42",
+    ]);
+    save
+}
+
+fn show(save: &str) -> serde_json::Value {
+    serde_json::from_str(&ok(&["game", "show", save, "--json"])).unwrap()
+}
+
+fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == id)
+        .unwrap()
+}
+
+fn notes(save: &str) -> Vec<String> {
+    let log: serde_json::Value =
+        serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
+    log.as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "act" && e["action"]["type"] == "note")
+        .map(|e| e["action"]["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn sigkill_at_random_points_loses_no_acknowledged_action() {
+    let dir = tmp("kill");
+    let save = new_game(&dir, "pw-skirmish");
+    let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = 0;
+    let mut acked: Vec<String> = Vec::new();
+    let (mut killed, mut mid_run) = (0, 0);
+    for _round in 0..20 {
+        let mut args: Vec<String> = vec!["game".into(), "apply".into(), save.clone()];
+        for k in 0..12 {
+            args.push("note".into());
+            args.push(format!("n{}", next + k));
+        }
+        next += 12;
+        let child = Command::new(BIN)
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        std::thread::sleep(Duration::from_millis(rng % 80));
+        let mut child = child;
+        let _ = child.kill(); // SIGKILL on unix
+        let out = child.wait_with_output().unwrap();
+        if !out.status.success() {
+            killed += 1;
+        }
+        let mut n = 0;
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            if line.starts_with("ok ") {
+                let text = line.rsplit("note: ").next().unwrap().to_string();
+                acked.push(text);
+                n += 1;
+            }
+        }
+        if n > 0 && n < 12 {
+            mid_run += 1;
+        }
+    }
+    // Restart: everything acknowledged is there, in order, and the chain holds.
+    let found = notes(&save);
+    let mut pos = 0;
+    for a in &acked {
+        let at = found[pos..]
+            .iter()
+            .position(|n| n == a)
+            .unwrap_or_else(|| panic!("acknowledged `{a}` lost; found {found:?}"));
+        pos += at + 1;
+    }
+    assert!(!acked.is_empty(), "no action was acknowledged at all");
+    eprintln!(
+        "{killed} of 20 runs killed, {mid_run} between two acknowledged actions; {} acknowledged, {} found",
+        acked.len(),
+        found.len()
+    );
+    assert!(
+        killed >= 5,
+        "the kills must interrupt runs ({killed} of 20 did)"
+    );
+    ok(&["log", "verify", &save]);
+    ok(&["log", "verify", &format!("{save}.journal")]);
+    // Notes are unique: nothing replayed twice.
+    let mut dedup = found.clone();
+    dedup.sort();
+    dedup.dedup();
+    assert_eq!(dedup.len(), found.len());
+}
+
+#[test]
+fn a_truncated_save_is_reported_and_never_overwritten() {
+    let dir = tmp("truncated");
+    let save = new_game(&dir, "mars-la-tour");
+    ok(&["game", "apply", &save, "lose", "12th-grenadiers-1", "3"]);
+    ok(&["game", "apply", &save, "fatigue", "3rd-jaeger", "2"]);
+    let full = std::fs::read(&save).unwrap();
+    let cut = &full[..full.len() / 2];
+    std::fs::write(&save, cut).unwrap();
+    let o = kepi(&["game", "show", &save]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("g.json:") && err.contains("EOF"), "{err}");
+    assert!(err.contains("recover"), "the error says what to do: {err}");
+    let o = kepi(&["game", "apply", &save, "note", "x"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read(&save).unwrap(),
+        cut,
+        "a bad save is never overwritten"
+    );
+    // The previous save survives and verifies.
+    ok(&["log", "verify", &format!("{save}.bak")]);
+    // Recovery rebuilds everything acknowledged.
+    let out = ok(&["game", "recover", &save]);
+    assert!(out.contains("journal"), "{out}");
+    let v = show(&save);
+    assert_eq!(unit(&v, "12th-grenadiers-1")["strength"], 17);
+    assert_eq!(unit(&v, "3rd-jaeger")["fatigue"], 2);
+    assert!(Path::new(&format!("{save}.damaged")).exists());
+}
+
+#[test]
+fn an_edited_log_fails_verification() {
+    let dir = tmp("edited");
+    let save = new_game(&dir, "mars-la-tour");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "lose",
+        "12th-grenadiers-1",
+        "3",
+        "roll",
+        "d10",
+        "note",
+        "a",
+    ]);
+    ok(&["log", "verify", &save]);
+    let text = std::fs::read_to_string(&save).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // Edit: 3 losses become 1.
+    let mut e = v.clone();
+    e["log"][1]["action"]["n"] = 1.into();
+    std::fs::write(&save, serde_json::to_string(&e).unwrap()).unwrap();
+    let o = kepi(&["log", "verify", &save]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("entry 1"));
+    // Delete an entry.
+    let mut d = v.clone();
+    d["log"].as_array_mut().unwrap().remove(2);
+    std::fs::write(&save, serde_json::to_string(&d).unwrap()).unwrap();
+    let o = kepi(&["log", "verify", &save, "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["ok"], false);
+    assert_eq!(j["broken_at"], 2);
+    // Edit the state, not the log: the replay does not match.
+    v["state"]["units"][0]["strength"] = 20.into();
+    std::fs::write(&save, serde_json::to_string(&v).unwrap()).unwrap();
+    let o = kepi(&["log", "verify", &save]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("does not match its log"));
+    // Edit the journal.
+    let jp = format!("{save}.journal");
+    let j = std::fs::read_to_string(&jp)
+        .unwrap()
+        .replace("\"n\":3", "\"n\":2");
+    std::fs::write(&jp, j).unwrap();
+    let o = kepi(&["log", "verify", &jp]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("entry 1"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn the_journal_recovers_what_the_save_missed_and_torn_lines_are_ignored() {
+    let dir = tmp("journal");
+    let save = new_game(&dir, "mars-la-tour");
+    ok(&["game", "apply", &save, "note", "one"]);
+    let old = std::fs::read(&save).unwrap();
+    ok(&["game", "apply", &save, "lose", "8e-ligne-1", "4"]);
+    // A crash after the journal write, before the save: put the old save back.
+    std::fs::write(&save, &old).unwrap();
+    let o = kepi(&["game", "show", &save, "--json"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("recovered 1 action"));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(unit(&v, "8e-ligne-1")["strength"], 18);
+    // A torn last line: warned about, ignored, and cut off before the next append.
+    let jp = format!("{save}.journal");
+    let mut j = std::fs::read(&jp).unwrap();
+    j.extend_from_slice(b"{\"entry\":{\"index\":9");
+    std::fs::write(&jp, &j).unwrap();
+    let o = kepi(&["game", "apply", &save, "note", "two"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ignored"));
+    ok(&["log", "verify", &jp]);
+    assert_eq!(notes(&save), vec!["one", "two"]);
+    // A damaged line in the middle is an error naming the line.
+    let text = std::fs::read_to_string(&jp).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[2] = "{garbage";
+    std::fs::write(&jp, lines.join("\n") + "\n").unwrap();
+    let o = kepi(&["game", "show", &save]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("g.json.journal:3"), "{err}");
+}
+
+#[test]
+fn newer_saves_are_refused_clearly() {
+    let dir = tmp("newer");
+    let save = new_game(&dir, "pw-skirmish");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    v["version"] = 7.into();
+    std::fs::write(&save, serde_json::to_string(&v).unwrap()).unwrap();
+    let o = kepi(&["game", "show", &save]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("newer"));
+}
+
+#[test]
+fn cli_contract() {
+    let list: serde_json::Value = serde_json::from_str(&ok(&["scenarios", "--json"])).unwrap();
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 5);
+    for s in list {
+        for k in ["name", "system", "title", "units"] {
+            assert!(s.get(k).is_some(), "{k} in {s}");
+        }
+        assert!(["pk", "pw", "gsp", "spi", "fr1870"].contains(&s["system"].as_str().unwrap()));
+    }
+    let dir = tmp("contract");
+    let save = new_game(&dir, "pw-skirmish");
+    let o = kepi(&["game", "new", "--scenario", "pw-skirmish", "--out", &save]);
+    assert_eq!(o.status.code(), Some(1), "never overwrites a game");
+    let v = show(&save);
+    assert_eq!(v["system"], "pw");
+    assert_eq!(v["turn"], 1);
+    assert!(v["phase"].as_str().unwrap().contains("artillery fire"));
+    let u = unit(&v, "fr-inf-1");
+    for k in ["id", "name", "side", "strength"] {
+        assert!(u.get(k).is_some(), "{k}");
+    }
+    assert_eq!(u["hex"], "0503");
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "move",
+        "fr-inf-1",
+        "0603",
+        "face",
+        "fr-inf-1",
+        "ne",
+        "set",
+        "fr-inf-1",
+        "strength",
+        "3",
+        "flag",
+        "de-art",
+        "fired",
+        "on",
+        "next-phase",
+    ]);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["ok"], true);
+    let v = show(&save);
+    let u = unit(&v, "fr-inf-1");
+    assert_eq!(
+        (
+            u["hex"].as_str(),
+            u["facing"].as_str(),
+            u["strength"].as_u64()
+        ),
+        (Some("0603"), Some("ne"), Some(3))
+    );
+    // Addressed by exact name too.
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "lose",
+        "1er bataillon, 93e de ligne",
+        "1",
+    ]);
+    // Bad input: exit 2 and nothing applied.
+    let before = std::fs::read(&save).unwrap();
+    for bad in [
+        vec![
+            "game", "apply", &save, "note", "fine", "lose", "nobody", "1",
+        ],
+        vec!["game", "apply", &save, "lose", "fr-inf-1", "many"],
+        vec!["game", "apply", &save, "dance"],
+        vec!["game", "apply", &save, "flag", "fr-inf-1", "sleepy", "on"],
+        vec!["game", "apply", &save, "move", "fr-inf-1", "12345"],
+    ] {
+        let o = kepi(&bad);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{bad:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    assert_eq!(std::fs::read(&save).unwrap(), before);
+    // A refused action: exit 2, the verbs before it stay applied (they were acknowledged).
+    let o = kepi(&[
+        "game", "apply", &save, "note", "kept", "lose", "fr-inf-1", "9",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("note: kept"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot lose 9"));
+    assert_eq!(notes(&save), vec!["kept"]);
+    let o = kepi(&[
+        "game",
+        "new",
+        "--scenario",
+        "waterloo",
+        "--out",
+        &format!("{save}.2"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("mars-la-tour"));
+    // Help documents the verbs.
+    let help = ok(&["game", "apply", "--help"]);
+    for verb in [
+        "lose UNIT N",
+        "next-phase",
+        "undo",
+        "redo",
+        "roll EXPR",
+        "note TEXT",
+    ] {
+        assert!(help.contains(verb), "{verb}");
+    }
+}
+
+#[test]
+fn reveal_shows_the_seed_and_checks_every_die() {
+    let dir = tmp("reveal");
+    let save = new_game(&dir, "st-privat");
+    let created: serde_json::Value = show(&save);
+    ok(&[
+        "game", "apply", &save, "roll", "2d6", "roll", "d%", "undo", "roll", "d6",
+    ]);
+    let out = ok(&["game", "reveal", &save, "--json"]);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["seed"], 42);
+    assert_eq!(r["commitment"], created["commitment"]);
+    assert_eq!(r["dice_checked"], 4);
+    let v = ok(&["log", "verify", &save]);
+    assert!(v.contains("seed revealed, 4 seeded dice match"), "{v}");
+    // A logged die changed after the fact, with the chain re-hashed by a forger, still fails:
+    // the dice do not come from the committed seed.
+    let text = std::fs::read_to_string(&save).unwrap();
+    let mut s: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let dice = &mut s["log"][1]["action"]["dice"][0]["value"];
+    let v0 = dice.as_u64().unwrap();
+    *dice = (v0 % 6 + 1).into();
+    let log: Vec<kepi::game::LogEntry> = serde_json::from_value(s["log"].clone()).unwrap();
+    let mut prev = kepi::game::GENESIS.to_string();
+    let mut fixed = Vec::new();
+    for mut e in log {
+        e.prev = prev.clone();
+        e.hash = kepi::game::entry_hash(&e);
+        prev = e.hash.clone();
+        fixed.push(e);
+    }
+    s["log"] = serde_json::to_value(&fixed).unwrap();
+    std::fs::write(&save, serde_json::to_string(&s).unwrap()).unwrap();
+    let o = kepi(&["log", "verify", &save]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("seed gives"));
+}
+
+#[test]
+fn cards_check_locates_errors_and_keeps_images_inside() {
+    let dir = tmp("cards");
+    ok(&[
+        "cards",
+        "check",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/unit-cards"),
+    ]);
+    std::fs::write(
+        dir.join("bad.toml"),
+        "system = \"pw\"\n[[unit]]\nname = \"A\"\nside = \"french\"\narm = \"infantry\"\nquality = \"veteran\"\nstrength = 4\n",
+    )
+    .unwrap();
+    let o = kepi(&["cards", "check", dir.join("bad.toml").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.toml:6:"), "{err}");
+    assert!(
+        err.contains("unit[0].quality") && err.contains("elite, normal, poor"),
+        "{err}"
+    );
+    std::fs::remove_file(dir.join("bad.toml")).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/etc/hostname", dir.join("evil.png")).unwrap();
+        std::fs::write(
+            dir.join("img.toml"),
+            "[[unit]]\nname = \"A\"\nside = \"french\"\narm = \"infantry\"\nstrength = 4\nimage = \"evil.png\"\n",
+        )
+        .unwrap();
+        let o = kepi(&["cards", "check", dir.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("outside the cards folder"));
+    }
+}
+
+#[test]
+fn a_game_open_elsewhere_is_not_written_to() {
+    let dir = tmp("lock");
+    let save = new_game(&dir, "pw-skirmish");
+    let held = kepi::store::Store::open(Path::new(&save)).unwrap();
+    let o = kepi(&["game", "apply", &save, "note", "x"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another kepi"));
+    drop(held);
+    ok(&["game", "apply", &save, "note", "x"]);
+    let help = ok(&["game", "--help"]);
+    assert!(help.contains("next-phase"), "{help}");
+}

@@ -382,6 +382,69 @@ fn one_gun_faces(input: &FireInput, sector: u32, tables: &GspTables) -> Vec<((u3
     out
 }
 
+/// Exact integer weights over outcomes (a distribution before normalising): products of per-gun
+/// weights stay whole numbers, so no fraction grows past what `i128` holds.
+#[derive(Clone, Debug)]
+struct WDist<T: Ord> {
+    w: BTreeMap<T, u128>,
+}
+
+fn wdist<T: Ord>(items: impl IntoIterator<Item = (T, u128)>) -> WDist<T> {
+    let mut w = BTreeMap::new();
+    for (t, x) in items {
+        if x > 0 {
+            *w.entry(t).or_insert(0) += x;
+        }
+    }
+    WDist { w }
+}
+
+impl<T: Ord + Clone> WDist<T> {
+    fn certain(t: T) -> Self {
+        wdist([(t, 1)])
+    }
+
+    fn total(&self) -> u128 {
+        self.w.values().sum()
+    }
+
+    fn then<U: Ord, V: Ord>(&self, step: &WDist<U>, mut f: impl FnMut(&T, &U) -> V) -> WDist<V> {
+        wdist(self.w.iter().flat_map(|(t, a)| {
+            step.w
+                .iter()
+                .map(|(u, b)| (f(t, u), a.saturating_mul(*b)))
+                .collect::<Vec<_>>()
+        }))
+    }
+
+    fn map<U: Ord>(&self, mut f: impl FnMut(&T) -> U) -> WDist<U> {
+        wdist(self.w.iter().map(|(t, x)| (f(t), *x)))
+    }
+
+    fn weight_where(&self, mut pred: impl FnMut(&T) -> bool) -> u128 {
+        self.w.iter().filter(|(t, _)| pred(t)).map(|(_, x)| *x).sum()
+    }
+
+    fn prob(&self, x: u128) -> Prob {
+        let to_i = |v: u128| i128::try_from(v).unwrap_or(i128::MAX);
+        Prob::new(to_i(x), to_i(self.total().max(1)))
+    }
+
+    fn p_where(&self, pred: impl FnMut(&T) -> bool) -> Prob {
+        self.prob(self.weight_where(pred))
+    }
+
+    fn chances(&self) -> Vec<Chance<T>> {
+        self.w
+            .iter()
+            .map(|(t, x)| Chance {
+                value: t.clone(),
+                p: self.prob(*x),
+            })
+            .collect()
+    }
+}
+
 /// GSP-A1/A3/C1/C2: the exact odds of a fire: a hit, personnel hits, landing sectors, guns hitting,
 /// and per sector its casualties and the chance its structure falls this turn.
 pub fn fire_odds(input: &FireInput, tables: &GspTables) -> Result<FireOdds, RuleError> {
@@ -406,13 +469,22 @@ pub fn fire_odds(input: &FireInput, tables: &GspTables) -> Result<FireOdds, Rule
     } else {
         Vec::new()
     };
-    let hit_one = shot.map(|(h, _, _)| u32::from(*h));
-    let guns_hitting = (0..input.guns).fold(Dist::certain(0u32), |acc, _| {
-        acc.zip(&hit_one, |a, b| a + b)
+    // A battery's odds are kept as exact integer weights over a common denominator (216 or 6 per
+    // gun) and reduced to fractions only at the end, so twelve guns never overflow.
+    let faces_w: Vec<((u32, Option<[u32; 2]>), u128)> = one_gun_faces(input, sector, tables)
+        .into_iter()
+        .map(|(f, w)| (f, u128::from(w)))
+        .collect();
+    let hit_one: WDist<u32> = wdist(faces_w.iter().map(|((d, _), w)| {
+        (u32::from(tables.is_hit(input.gun, sector, *d)), *w)
+    }));
+    let guns_hitting = (0..input.guns).fold(WDist::certain(0u32), |acc, _| {
+        acc.then(&hit_one, |a, b| a + b)
     });
     // Per sector: the multiset of pips that strike it decides everything there.
-    let strikes_at = |cell: Cell| {
-        one.map(|(d, aoa)| {
+    let mut cells = Vec::new();
+    for cell in Cell::ALL.iter().copied() {
+        let per_gun: WDist<Option<u32>> = wdist(faces_w.iter().map(|((d, aoa), w)| {
             let hit = tables.is_hit(input.gun, sector, *d);
             let at = if !hit {
                 None
@@ -421,26 +493,19 @@ pub fn fire_odds(input: &FireInput, tables: &GspTables) -> Result<FireOdds, Rule
             } else {
                 Some(Cell::OnTarget)
             };
-            (at == Some(cell)).then_some(*d)
-        })
-    };
-    let mut cells = Vec::new();
-    for cell in Cell::ALL.iter().copied() {
-        let per_gun = strikes_at(cell);
-        let p_one = per_gun.p_where(Option::is_some);
-        if p_one == Prob::ZERO && !input.sectors.contains_key(&cell) {
+            ((at == Some(cell)).then_some(*d), *w)
+        }));
+        if per_gun.weight_where(|o| o.is_some()) == 0 && !input.sectors.contains_key(&cell) {
             continue;
         }
-        let states = (0..input.guns).fold(Dist::certain(Vec::<u32>::new()), |acc, _| {
-            acc.and_then(|s| {
-                per_gun.map(|o| {
-                    let mut v = s.clone();
-                    if let Some(p) = o {
-                        v.push(*p);
-                        v.sort_unstable();
-                    }
-                    v
-                })
+        let states = (0..input.guns).fold(WDist::certain(Vec::<u32>::new()), |acc, _| {
+            acc.then(&per_gun, |s, o| {
+                let mut v = s.clone();
+                if let Some(p) = o {
+                    v.push(*p);
+                    v.sort_unstable();
+                }
+                v
             })
         });
         let settled = states.map(|pips| {
@@ -457,8 +522,8 @@ pub fn fire_odds(input: &FireInput, tables: &GspTables) -> Result<FireOdds, Rule
         cells.push(CellOdds {
             cell,
             p_struck: settled.p_where(|s| s.4),
-            personnel_hits: chances(&settled.map(|s| s.0)),
-            casualties: contents.map(|_| chances(&settled.map(|s| s.1.unwrap_or(0)))),
+            personnel_hits: settled.map(|s| s.0).chances(),
+            casualties: contents.map(|_| settled.map(|s| s.1.unwrap_or(0)).chances()),
             structure_falls: contents
                 .and_then(|c| c.structure)
                 .map(|_| settled.p_where(|s| s.2 == Some(true))),
@@ -472,7 +537,7 @@ pub fn fire_odds(input: &FireInput, tables: &GspTables) -> Result<FireOdds, Rule
         p_hit,
         personnel_hits,
         landing_given_hit,
-        guns_hitting: chances(&guns_hitting),
+        guns_hitting: guns_hitting.chances(),
         cells,
     })
 }
@@ -657,15 +722,14 @@ pub fn fire(
             s
         })
     } else {
-        odds_from(
-            &Dist::from_probs(
-                odds_detail
-                    .guns_hitting
-                    .iter()
-                    .map(|c| (c.value, c.p)),
-            ),
-            |k| format!("{k} of {} guns hit", input.guns),
-        )
+        odds_detail
+            .guns_hitting
+            .iter()
+            .map(|c| crate::rules::OddsLine {
+                outcome: format!("{} of {} guns hit", c.value, input.guns),
+                p: c.p,
+            })
+            .collect()
     };
 
     let mut notes = Vec::new();

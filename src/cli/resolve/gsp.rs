@@ -26,7 +26,7 @@ use crate::rules::{Effect, ModifierLine, RuleId, System, odds_from};
 #[derive(Debug, Subcommand)]
 pub enum GspAction {
     /// Fire one gun or a battery at a range sector (GSP-A1..A4, C1..C3): hit chart, cover, A.O.A. drift.
-    Fire(FireArgs),
+    Fire(Box<FireArgs>),
     /// Shell pips on a structure or piece of equipment (GSP-C2).
     Structure(StructureArgs),
     /// Personnel hits on a gun crew and limber team (GSP-C3); the hit die is --d6.
@@ -251,7 +251,10 @@ fn entered_d6(ctx: &Ctx<'_>, most: u32) -> u32 {
 }
 
 /// Resolves one gsp action.
-pub fn run(action: &GspAction, mut ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, CliError> {
+pub fn run(
+    action: &GspAction,
+    mut ctx: Ctx<'_>,
+) -> Result<Resolution<serde_json::Value>, CliError> {
     let tables = &ctx.tables.gsp;
     match action {
         GspAction::Fire(a) => {
@@ -378,7 +381,9 @@ pub fn run(action: &GspAction, mut ctx: Ctx<'_>) -> Result<Resolution<serde_json
             let mut res = gsp::siege_position(a.position.as_deref(), tables, ctx.dice)?.erase();
             res.modifiers.push(ModifierLine::new(
                 "fortified sector: the siege gun's sector deducts",
-                Effect::Add(-crate::dice::Ratio::from(tables.cover_pips(Cover::Fortified))),
+                Effect::Add(-crate::dice::Ratio::from(
+                    tables.cover_pips(Cover::Fortified),
+                )),
                 RuleId::new("GSP-S1"),
                 tables.cover_provenance(Cover::Fortified),
             ));

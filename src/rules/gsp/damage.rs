@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::GspTables;
 use super::types::{Arm, CrewMember, StructureKind};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from,
-};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
 use crate::tables::Provenance;
 
 /// A structure or piece of equipment and the pips it has taken in earlier turns.
@@ -91,7 +89,7 @@ pub fn pips_for(
 /// (a cannoneer if odd, per the table), then alternating: `(horses, cannoneers)`.
 pub fn crew_split(hit_die: u32, hits: u32, tables: &GspTables) -> (u32, u32) {
     let even_first = tables.crew.even_die_first.v();
-    let first = if hit_die % 2 == 0 {
+    let first = if hit_die.is_multiple_of(2) {
         even_first
     } else {
         match even_first {

@@ -158,7 +158,10 @@ pub fn aoa(
         modifiers: vec![aoa_line(tables)],
         dice: rolls,
         summary: match &outcome {
-            Some(o) => format!("A.O.A. {}+{} = {}: lands {}", o.dice[0], o.dice[1], o.total, o.landing),
+            Some(o) => format!(
+                "A.O.A. {}+{} = {}: lands {}",
+                o.dice[0], o.dice[1], o.total, o.landing
+            ),
             None => "A.O.A.: 2d6 on the 3x3 grid".into(),
         },
         outcome,

@@ -210,7 +210,10 @@ pub struct FireOdds {
 }
 
 /// GSP-A1/A2/A4/S1: checks the fire can be made and returns the range sector.
-fn prepare(input: &FireInput, tables: &GspTables) -> Result<(u32, Option<SectorFromRange>), RuleError> {
+fn prepare(
+    input: &FireInput,
+    tables: &GspTables,
+) -> Result<(u32, Option<SectorFromRange>), RuleError> {
     if input.guns == 0 || input.guns > MAX_GUNS {
         return Err(RuleError::input(
             "--guns",
@@ -252,12 +255,7 @@ fn contents_cover(input: &FireInput, cell: Cell) -> Cover {
 }
 
 /// GSP-C1/C2/C3: one sector after the shells that struck it (`pips`, in gun order).
-pub fn settle_cell(
-    input: &FireInput,
-    cell: Cell,
-    pips: &[u32],
-    tables: &GspTables,
-) -> CellResult {
+pub fn settle_cell(input: &FireInput, cell: Cell, pips: &[u32], tables: &GspTables) -> CellResult {
     let contents = input.sectors.get(&cell);
     let base_cover = contents_cover(input, cell);
     let shell = input.gun.damages_structures();
@@ -278,8 +276,8 @@ pub fn settle_cell(
         .and_then(|c| c.equipment)
         .map(|e| accumulate(e, to_e, tables));
     // GSP-C2: "A protective structure becomes ineffective in the very same turn of its destruction."
-    let cover_gone = structure
-        .is_some_and(|s| s.destroyed && s.kind.gives_cover() == Some(base_cover));
+    let cover_gone =
+        structure.is_some_and(|s| s.destroyed && s.kind.gives_cover() == Some(base_cover));
     let cover = if cover_gone { Cover::None } else { base_cover };
     let ded = tables.cover_pips(cover);
     let shots: Vec<(u32, u32)> = pips.iter().map(|p| (*p, p.saturating_sub(ded))).collect();
@@ -310,7 +308,11 @@ pub fn settle(
     let mut by_cell: BTreeMap<Cell, Vec<u32>> = BTreeMap::new();
     for (i, (die, aoa)) in shots.iter().enumerate() {
         let hit = tables.is_hit(input.gun, sector, *die);
-        let aoa = if hit && input.gun.drifts() { *aoa } else { None };
+        let aoa = if hit && input.gun.drifts() {
+            *aoa
+        } else {
+            None
+        };
         let aoa_total = aoa.map(|[a, b]| a + b);
         let landing = aoa_total.and_then(|t| tables.aoa_cell(t));
         let strikes = if !hit {
@@ -361,8 +363,11 @@ pub fn settle(
     }
 }
 
+/// One gun's dice: its hit die and, for a drifting hit, its two A.O.A. dice.
+type Faces = (u32, Option<[u32; 2]>);
+
 /// Every (hit die, A.O.A. dice) of one gun with its weight out of 216 (or 6 for direct fire).
-fn one_gun_faces(input: &FireInput, sector: u32, tables: &GspTables) -> Vec<((u32, Option<[u32; 2]>), u64)> {
+fn one_gun_faces(input: &FireInput, sector: u32, tables: &GspTables) -> Vec<(Faces, u64)> {
     let mut out = Vec::new();
     for d in 1..=6u32 {
         if input.gun.drifts() {
@@ -422,7 +427,11 @@ impl<T: Ord + Clone> WDist<T> {
     }
 
     fn weight_where(&self, mut pred: impl FnMut(&T) -> bool) -> u128 {
-        self.w.iter().filter(|(t, _)| pred(t)).map(|(_, x)| *x).sum()
+        self.w
+            .iter()
+            .filter(|(t, _)| pred(t))
+            .map(|(_, x)| *x)
+            .sum()
     }
 
     fn prob(&self, x: u128) -> Prob {
@@ -471,13 +480,15 @@ pub fn fire_odds(input: &FireInput, tables: &GspTables) -> Result<FireOdds, Rule
     };
     // A battery's odds are kept as exact integer weights over a common denominator (216 or 6 per
     // gun) and reduced to fractions only at the end, so twelve guns never overflow.
-    let faces_w: Vec<((u32, Option<[u32; 2]>), u128)> = one_gun_faces(input, sector, tables)
+    let faces_w: Vec<(Faces, u128)> = one_gun_faces(input, sector, tables)
         .into_iter()
         .map(|(f, w)| (f, u128::from(w)))
         .collect();
-    let hit_one: WDist<u32> = wdist(faces_w.iter().map(|((d, _), w)| {
-        (u32::from(tables.is_hit(input.gun, sector, *d)), *w)
-    }));
+    let hit_one: WDist<u32> = wdist(
+        faces_w
+            .iter()
+            .map(|((d, _), w)| (u32::from(tables.is_hit(input.gun, sector, *d)), *w)),
+    );
     let guns_hitting = (0..input.guns).fold(WDist::certain(0u32), |acc, _| {
         acc.then(&hit_one, |a, b| a + b)
     });
@@ -644,7 +655,8 @@ pub fn fire(
                 prov,
             ));
         }
-        if c.structure.is_some_and(|s| s.kind == super::types::StructureKind::Wall)
+        if c.structure
+            .is_some_and(|s| s.kind == super::types::StructureKind::Wall)
             && c.equipment.is_some()
         {
             modifiers.push(ModifierLine::new(
@@ -679,7 +691,11 @@ pub fn fire(
     }
     if input.gun.damages_structures() {
         // Nothing more: shell pips accumulate on structures (GSP-C2) where structures are given.
-    } else if input.sectors.values().any(|c| c.structure.is_some() || c.equipment.is_some()) {
+    } else if input
+        .sectors
+        .values()
+        .any(|c| c.structure.is_some() || c.equipment.is_some())
+    {
         modifiers.push(ModifierLine::new(
             "AP and mitrailleuse fire do not damage structures or equipment (shell fire only)",
             Effect::Note,
@@ -739,7 +755,10 @@ pub fn fire(
             input.gun.title()
         ));
     }
-    notes.push(format!("chance of a hit (per gun): {}", pct(odds_detail.p_hit)));
+    notes.push(format!(
+        "chance of a hit (per gun): {}",
+        pct(odds_detail.p_hit)
+    ));
     notes.push(format!(
         "personnel hits per gun: {}",
         odds_detail
@@ -772,7 +791,10 @@ pub fn fire(
             notes.push(s);
         }
     }
-    if conv.as_ref().is_some_and(|c| c.provenance == Provenance::House) {
+    if conv
+        .as_ref()
+        .is_some_and(|c| c.provenance == Provenance::House)
+    {
         notes.push("GSP-A1: the sector length is kepi's house value (Part I is not in the seed): check your printed rules".into());
     }
 
@@ -876,7 +898,10 @@ fn summary_of(o: &FireOutcome) -> String {
         }
         for d in [c.structure, c.equipment].into_iter().flatten() {
             if d.destroyed_this_turn {
-                parts.push(format!("{} in {} destroyed ({} pips)", d.kind, c.cell, d.total));
+                parts.push(format!(
+                    "{} in {} destroyed ({} pips)",
+                    d.kind, c.cell, d.total
+                ));
             }
         }
         if c.cover_fell {

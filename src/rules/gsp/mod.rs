@@ -31,7 +31,11 @@ pub use fire::{
     CellOdds, CellResult, Chance, FireInput, FireOdds, FireOutcome, SectorContents, ShotOutcome,
     Target, fire, fire_odds, fire_phase,
 };
-pub use procedure::{GunStatus, SiegeGun, SiegePlacement, check_can_fire, gun_type, siege_position};
+pub use procedure::{
+    GunStatus, SiegeGun, SiegePlacement, check_can_fire, gun_type, siege_position,
+};
 pub use range::{Length, LengthUnit, SectorFromRange, sector_for_range};
 pub use tables::GspTables;
-pub use types::{Arm, Cell, Col, Cover, CrewMember, GunType, Load, Piece, Row, Side, StructureKind, Terrain};
+pub use types::{
+    Arm, Cell, Col, Cover, CrewMember, GunType, Load, Piece, Row, Side, StructureKind, Terrain,
+};

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::GspTables;
 use super::types::{GunType, Load, Piece, Terrain};
+use crate::dice::Ratio;
 use crate::dice::{DiceSource, Die, Dist};
 use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
-use crate::dice::Ratio;
 
 /// What a gun did this turn, for GSP-A4 eligibility (and GSP-S1 for the hidden siege gun).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -195,7 +195,9 @@ pub fn siege_position(
                 0
             };
             rolls = src.rolls()[start..].to_vec();
-            let position = position.map(str::to_string).filter(|p| !p.trim().is_empty());
+            let position = position
+                .map(str::to_string)
+                .filter(|p| !p.trim().is_empty());
             Some(SiegePlacement {
                 dice: [a, b],
                 total: a + b,
@@ -259,30 +261,63 @@ mod tests {
         let ok = GunStatus::default();
         assert!(check_can_fire(GunType::Mitrailleuse, &ok).is_ok());
         for s in [
-            GunStatus { moved_this_turn: true, ..ok.clone() },
-            GunStatus { unlimbered_this_turn: true, ..ok.clone() },
-            GunStatus { turned_degrees: 180, ..ok.clone() },
-            GunStatus { pointed_at_target: false, ..ok.clone() },
-            GunStatus { hidden: true, ..ok.clone() },
+            GunStatus {
+                moved_this_turn: true,
+                ..ok.clone()
+            },
+            GunStatus {
+                unlimbered_this_turn: true,
+                ..ok.clone()
+            },
+            GunStatus {
+                turned_degrees: 180,
+                ..ok.clone()
+            },
+            GunStatus {
+                pointed_at_target: false,
+                ..ok.clone()
+            },
+            GunStatus {
+                hidden: true,
+                ..ok.clone()
+            },
         ] {
             assert!(check_can_fire(GunType::PrussianSiege, &s).is_err(), "{s:?}");
         }
-        assert!(check_can_fire(GunType::French4Ap, &GunStatus { turned_degrees: 90, ..ok }).is_ok());
+        assert!(
+            check_can_fire(
+                GunType::French4Ap,
+                &GunStatus {
+                    turned_degrees: 90,
+                    ..ok
+                }
+            )
+            .is_ok()
+        );
         assert!(!turn_is_a_move(270));
     }
 
     #[test]
     fn loads() {
-        assert_eq!(gun_type(Piece::French4, Some(Load::Shell)).unwrap(), GunType::French4Shell);
+        assert_eq!(
+            gun_type(Piece::French4, Some(Load::Shell)).unwrap(),
+            GunType::French4Shell
+        );
         assert!(gun_type(Piece::Prussian46, None).is_err());
         assert!(gun_type(Piece::Mitrailleuse, Some(Load::Ap)).is_err());
-        assert_eq!(gun_type(Piece::PrussianSiege, None).unwrap(), GunType::PrussianSiege);
+        assert_eq!(
+            gun_type(Piece::PrussianSiege, None).unwrap(),
+            GunType::PrussianSiege
+        );
     }
 
     #[test]
     fn siege_placement() {
         let t = &Tables::builtin().unwrap().gsp;
-        let mut g = SiegeGun { hidden: true, ..SiegeGun::default() };
+        let mut g = SiegeGun {
+            hidden: true,
+            ..SiegeGun::default()
+        };
         assert!(check_can_fire(GunType::PrussianSiege, &g.status()).is_err());
         assert!(g.place(Terrain::Woods, t).is_err());
         assert!(g.hidden);

@@ -84,9 +84,10 @@ impl FromStr for Length {
         } else {
             (t.as_str(), LengthUnit::In)
         };
-        let amount: Ratio = num.trim().parse().map_err(|_| {
-            format!("`{s}` is not a length (expected e.g. 30, 30in, 14.5, 76.2cm)")
-        })?;
+        let amount: Ratio = num
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}` is not a length (expected e.g. 30, 30in, 14.5, 76.2cm)"))?;
         if amount < Ratio::ZERO {
             return Err(format!("`{s}` is negative: a range is a distance"));
         }
@@ -197,7 +198,14 @@ mod tests {
     #[test]
     fn sectors_from_ranges() {
         // GSP-A1: 12in sectors (house default).
-        for (range, sector) in [("0", 1), ("1", 1), ("12", 1), ("12.01", 2), ("36", 3), ("96", 8)] {
+        for (range, sector) in [
+            ("0", 1),
+            ("1", 1),
+            ("12", 1),
+            ("12.01", 2),
+            ("36", 3),
+            ("96", 8),
+        ] {
             let s = sector_for_range(range.parse().unwrap(), None, t()).unwrap();
             assert_eq!(s.sector, sector, "{range}");
             assert_eq!(s.provenance, Provenance::House);
@@ -208,12 +216,8 @@ mod tests {
         assert_eq!(s.sector, 1);
         let s = sector_for_range("61cm".parse().unwrap(), None, t()).unwrap();
         assert_eq!(s.sector, 3);
-        let s = sector_for_range(
-            "25".parse().unwrap(),
-            Some("20cm".parse().unwrap()),
-            t(),
-        )
-        .unwrap();
+        let s =
+            sector_for_range("25".parse().unwrap(), Some("20cm".parse().unwrap()), t()).unwrap();
         // 20cm = 7.874in: 25 / 7.874 = 3.175 -> sector 4
         assert_eq!(s.sector, 4);
         assert!(sector_for_range("5".parse().unwrap(), Some("0".parse().unwrap()), t()).is_err());

@@ -278,7 +278,10 @@ impl GspTables {
 
     /// GSP-C2: the accumulated pips that destroy a structure or piece.
     pub fn threshold(&self, kind: StructureKind) -> u32 {
-        self.thresholds.get(&kind).map(Sourced::v).unwrap_or(u32::MAX)
+        self.thresholds
+            .get(&kind)
+            .map(Sourced::v)
+            .unwrap_or(u32::MAX)
     }
 
     /// GSP-A3: the sector a 2d6 A.O.A. total lands in, read through the file's orientation.
@@ -344,7 +347,8 @@ mod tests {
         let e = GspTables::from_source("club.toml", &src).unwrap_err();
         assert_eq!(e.field, "aoa.grid");
         assert!(e.line > 1, "{e}");
-        let src = GspTables::BUILTIN.replace("1 = { value = [2, 3, 4, 5, 6]", "1 = { value = [2, 7]");
+        let src =
+            GspTables::BUILTIN.replace("1 = { value = [2, 3, 4, 5, 6]", "1 = { value = [2, 7]");
         let e = GspTables::from_source("club.toml", &src).unwrap_err();
         assert_eq!(e.field, "hit_chart.mitrailleuse.1", "{e}");
         let src = GspTables::BUILTIN.replace("wall = { value = 5,", "wall = { value = 0,");

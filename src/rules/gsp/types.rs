@@ -235,6 +235,8 @@ vocabulary! {
     }
 }
 
+/// No cover: the default for a sector nobody described.
+#[allow(clippy::derivable_impls)] // the enum comes from `vocabulary!`, which derives no Default
 impl Default for Cover {
     fn default() -> Self {
         Cover::None

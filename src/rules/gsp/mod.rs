@@ -1,30 +1,41 @@
-//! Graveyard St. Privat: rules not yet implemented (see the rule-set issue).
+//! Graveyard St. Privat, Part III: artillery with accuracy-of-aim drift (GSP-A1..A4, C1..C3, S1).
+//!
+//! One d6 per gun against the hit chart by gun and range sector; shell and siege fire drift on the
+//! 3x3 A.O.A. grid (2d6 per hit) and their casualties fall where they land; cover deducts pips; shell
+//! pips pile up on structures and equipment until they fall; crews lose horses and cannoneers by the
+//! hit die's parity; the siege gun is placed hidden. Every function is pure over plain data, and every
+//! resolution carries exact odds computed through the same function that settles a roll.
+//!
+//! - [`tables`]: `tables/gsp.toml` as [`GspTables`], with the grid's orientation.
+//! - [`types`]: the vocabularies (guns, cover, the nine landing sectors, structures).
+//! - [`range`]: measured range (inches or centimetres) to range sector.
+//! - [`drift`]: the A.O.A. drift model the window draws.
+//! - [`fire`]: a gun or a battery, with sectors, casualties, structures and odds.
+//! - [`damage`]: structures, equipment, the mixed-sector rule and crews.
+//! - [`procedure`]: GSP-A4 eligibility and loads; GSP-S1 the siege gun.
 
-use serde::Deserialize;
+pub mod damage;
+pub mod drift;
+pub mod fire;
+pub mod procedure;
+pub mod range;
+pub mod tables;
+pub mod types;
 
-use crate::tables::{Check, RuleTable, TableError};
-
-/// The Graveyard St. Privat tables (`tables/gsp.toml`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GspTables {
-    /// The rule set id, "gsp".
-    pub system: String,
-}
-
-impl RuleTable for GspTables {
-    const FILE: &'static str = "gsp.toml";
-    const BUILTIN: &'static str = include_str!("../../../tables/gsp.toml");
-
-    fn validate(&self, check: &Check<'_>) -> Result<(), TableError> {
-        if self.system != "gsp" {
-            return Err(check.error(
-                0..0,
-                "system",
-                format!("`{}` is not this file's rule set", self.system),
-                "gsp",
-            ));
-        }
-        Ok(())
-    }
-}
+pub use damage::{
+    Casualties, CrewInput, CrewOutcome, DamageResult, DamageState, Occupants, StructureInput,
+    StructureOutcome, crew, structure,
+};
+pub use drift::{AoaOutcome, DriftCell, DriftModel, aoa, drift_model};
+pub use fire::{
+    CellOdds, CellResult, Chance, FireInput, FireOdds, FireOutcome, SectorContents, ShotOutcome,
+    Target, fire, fire_odds, fire_phase,
+};
+pub use procedure::{
+    GunStatus, SiegeGun, SiegePlacement, check_can_fire, gun_type, siege_position,
+};
+pub use range::{Length, LengthUnit, SectorFromRange, sector_for_range};
+pub use tables::GspTables;
+pub use types::{
+    Arm, Cell, Col, Cover, CrewMember, GunType, Load, Piece, Row, Side, StructureKind, Terrain,
+};

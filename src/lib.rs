@@ -10,5 +10,6 @@
 pub mod app;
 pub mod cli;
 pub mod dice;
+pub mod hex;
 pub mod rules;
 pub mod tables;

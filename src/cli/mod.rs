@@ -4,6 +4,7 @@
 //! failure; 2 a usage or input error, with a one-line message naming the bad input.
 
 mod dice_cmds;
+pub mod hex_cmd;
 pub mod resolve;
 mod tables_cmd;
 
@@ -43,6 +44,8 @@ pub enum Command {
     Resolve(resolve::ResolveArgs),
     /// Check or print rule tables.
     Tables(tables_cmd::TablesArgs),
+    /// Hex geometry: distance, line, neighbours and line of sight between board hexes.
+    Hex(hex_cmd::HexArgs),
 }
 
 /// A command that did not succeed: its exit code and a message naming the problem.
@@ -98,6 +101,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Odds(a) => dice_cmds::odds(a),
         Command::Resolve(a) => resolve::run(a, tables),
         Command::Tables(a) => tables_cmd::run(a, tables),
+        Command::Hex(a) => hex_cmd::run(a),
     }
 }
 

@@ -35,7 +35,7 @@ pub struct Hex {
 
 /// The six hexsides of a flat-topped hex, clockwise from the top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// Straight up the column.
     N,

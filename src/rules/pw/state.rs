@@ -196,10 +196,8 @@ impl PwUnit {
     /// May it move now? It must be activated (PW-T2), not silenced (PW-H1), and guns that fired this
     /// turn cannot move (PW-A1).
     pub fn can_move(&self) -> bool {
-        !self.eliminated()
-            && self.activated
-            && !self.silenced
-            && !(self.kind() == UnitKind::Artillery && self.fired)
+        let guns_fired = self.kind() == UnitKind::Artillery && self.fired;
+        !self.eliminated() && self.activated && !self.silenced && !guns_fired
     }
 
     /// May it fire now? Not when silenced (PW-H1), nor cavalry (range 0, PW-U1).

@@ -37,12 +37,22 @@ fn odds_total_is_one(v: &Value) {
 
 #[test]
 fn activate_contract() {
-    let v = json(&["resolve", "pw", "activate", "--army", "prussian", "--d6", "2", "--json"]);
+    let v = json(&[
+        "resolve", "pw", "activate", "--army", "prussian", "--d6", "2", "--json",
+    ]);
     assert_eq!(v["outcome"]["score"], 2);
     assert_eq!(v["outcome"]["active"], true);
     odds_total_is_one(&v);
     let v = json(&[
-        "resolve", "pw", "activate", "--army", "german", "--quality", "poor", "--d6", "3",
+        "resolve",
+        "pw",
+        "activate",
+        "--army",
+        "german",
+        "--quality",
+        "poor",
+        "--d6",
+        "3",
         "--json",
     ]);
     assert_eq!(v["outcome"]["score"], 2);
@@ -53,8 +63,17 @@ fn activate_contract() {
 #[test]
 fn artillery_contract() {
     let v = json(&[
-        "resolve", "pw", "artillery", "--army", "french-imperial", "--sp", "4", "--target-cover",
-        "--d6", "5", "--json",
+        "resolve",
+        "pw",
+        "artillery",
+        "--army",
+        "french-imperial",
+        "--sp",
+        "4",
+        "--target-cover",
+        "--d6",
+        "5",
+        "--json",
     ]);
     // 5 - 1 (Imperial) - 1 (cover) + 1 (SP 4) = 4: a hit
     assert_eq!(v["outcome"]["score"], 4);
@@ -65,7 +84,9 @@ fn artillery_contract() {
 
 #[test]
 fn rifle_contract() {
-    let v = json(&["resolve", "pw", "rifle", "--sp", "4", "--moved", "--d6", "3", "--json"]);
+    let v = json(&[
+        "resolve", "pw", "rifle", "--sp", "4", "--moved", "--d6", "3", "--json",
+    ]);
     assert_eq!(v["outcome"]["score"], 3);
     assert_eq!(v["outcome"]["hits"], 0);
     odds_total_is_one(&v);
@@ -74,15 +95,38 @@ fn rifle_contract() {
 #[test]
 fn melee_contract() {
     let v = json(&[
-        "resolve", "pw", "melee", "--unit", "cavalry", "--sp", "2", "--enemy", "artillery",
-        "--attacking-flank", "--d6", "6", "--json",
+        "resolve",
+        "pw",
+        "melee",
+        "--unit",
+        "cavalry",
+        "--sp",
+        "2",
+        "--enemy",
+        "artillery",
+        "--attacking-flank",
+        "--d6",
+        "6",
+        "--json",
     ]);
     assert_eq!(v["outcome"]["score"], 9);
     assert_eq!(v["outcome"]["hits"], 2);
     odds_total_is_one(&v);
     let v = json(&[
-        "resolve", "pw", "melee", "--unit", "infantry", "--sp", "3", "--enemy", "infantry",
-        "--attacked-flank", "--enemy-uphill", "--enemy-cover", "--odds", "--json",
+        "resolve",
+        "pw",
+        "melee",
+        "--unit",
+        "infantry",
+        "--sp",
+        "3",
+        "--enemy",
+        "infantry",
+        "--attacked-flank",
+        "--enemy-uphill",
+        "--enemy-cover",
+        "--odds",
+        "--json",
     ]);
     assert!(v["outcome"].is_null());
     odds_total_is_one(&v);
@@ -91,23 +135,47 @@ fn melee_contract() {
 #[test]
 fn defeat_contract() {
     let v = json(&[
-        "resolve", "pw", "defeat", "--sp-lost", "11", "--sp-total", "20", "--units-lost", "1",
-        "--units-total", "6", "--json",
+        "resolve",
+        "pw",
+        "defeat",
+        "--sp-lost",
+        "11",
+        "--sp-total",
+        "20",
+        "--units-lost",
+        "1",
+        "--units-total",
+        "6",
+        "--json",
     ]);
     assert_eq!(v["outcome"]["defeated"], true);
     assert_eq!(v["odds"].as_array().unwrap().len(), 1);
     odds_total_is_one(&v);
     let v = json(&[
-        "resolve", "pw", "defeat", "--sp-lost", "10", "--sp-total", "20", "--units-lost", "3",
-        "--units-total", "6", "--json",
+        "resolve",
+        "pw",
+        "defeat",
+        "--sp-lost",
+        "10",
+        "--sp-total",
+        "20",
+        "--units-lost",
+        "3",
+        "--units-total",
+        "6",
+        "--json",
     ]);
     assert_eq!(v["outcome"]["defeated"], false);
 }
 
 #[test]
 fn seeded_roll_replays() {
-    let a = json(&["resolve", "pw", "rifle", "--sp", "3", "--seed", "42", "--json"]);
-    let b = json(&["resolve", "pw", "rifle", "--sp", "3", "--seed", "42", "--json"]);
+    let a = json(&[
+        "resolve", "pw", "rifle", "--sp", "3", "--seed", "42", "--json",
+    ]);
+    let b = json(&[
+        "resolve", "pw", "rifle", "--sp", "3", "--seed", "42", "--json",
+    ]);
     assert_eq!(a["outcome"], b["outcome"]);
     assert_eq!(a["seed"], 42);
 }
@@ -116,11 +184,42 @@ fn seeded_roll_replays() {
 fn bad_input_exits_2() {
     for args in [
         &["resolve", "pw", "activate", "--army", "austrian", "--json"][..],
-        &["resolve", "pw", "artillery", "--army", "prussian", "--sp", "0", "--json"],
-        &["resolve", "pw", "artillery", "--army", "prussian", "--sp", "4", "--range", "13"],
+        &[
+            "resolve",
+            "pw",
+            "artillery",
+            "--army",
+            "prussian",
+            "--sp",
+            "0",
+            "--json",
+        ],
+        &[
+            "resolve",
+            "pw",
+            "artillery",
+            "--army",
+            "prussian",
+            "--sp",
+            "4",
+            "--range",
+            "13",
+        ],
         &["resolve", "pw", "rifle", "--sp", "4", "--unit", "cavalry"],
         &["resolve", "pw", "rifle", "--sp", "4", "--d6", "7"],
-        &["resolve", "pw", "defeat", "--sp-lost", "5", "--sp-total", "4", "--units-lost", "0", "--units-total", "1"],
+        &[
+            "resolve",
+            "pw",
+            "defeat",
+            "--sp-lost",
+            "5",
+            "--sp-total",
+            "4",
+            "--units-lost",
+            "0",
+            "--units-total",
+            "1",
+        ],
         &["hex", "distance", "0304", "zz99"],
         &["hex", "line", "0304", "123"],
         &["hex", "los", "0101", "0104", "--height", "0102"],
@@ -131,7 +230,15 @@ fn bad_input_exits_2() {
     }
     let out = kepi(&["hex", "distance", "0304", "zz99"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("zz99"));
-    let out = kepi(&["resolve", "pw", "artillery", "--army", "prussian", "--sp", "0"]);
+    let out = kepi(&[
+        "resolve",
+        "pw",
+        "artillery",
+        "--army",
+        "prussian",
+        "--sp",
+        "0",
+    ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--sp"));
 }
 
@@ -144,7 +251,10 @@ fn hex_distance_and_line() {
     let out = kepi(&["hex", "distance", "0000", "1000"]);
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "10");
     let v = json(&["hex", "line", "0101", "0104", "--json"]);
-    assert_eq!(v["hexes"], serde_json::json!(["0101", "0102", "0103", "0104"]));
+    assert_eq!(
+        v["hexes"],
+        serde_json::json!(["0101", "0102", "0103", "0104"])
+    );
     let v = json(&["hex", "neighbours", "0304", "--json"]);
     let n: Vec<&str> = v["neighbours"]
         .as_array()
@@ -156,6 +266,8 @@ fn hex_distance_and_line() {
     let v = json(&["hex", "los", "0101", "0104", "--height", "0102=1", "--json"]);
     assert_eq!(v["clear"], false);
     assert_eq!(v["blocking"], serde_json::json!(["0102"]));
-    let v = json(&["hex", "distance", "0304", "0507", "--layout", "even-q", "--json"]);
+    let v = json(&[
+        "hex", "distance", "0304", "0507", "--layout", "even-q", "--json",
+    ]);
     assert_eq!(v["distance"], 4);
 }

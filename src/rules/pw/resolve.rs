@@ -169,7 +169,7 @@ pub fn activate(
     let odds = odds_from(&Dist::die(Die::D6).map(|d| outcome_of(*d).active), |a| {
         if *a { "active" } else { "not active" }.to_string()
     });
-    let (roll, rolls) = roll_d6(dice, "activation d6")?;
+    let (roll, rolls) = roll_d6(dice, "activation")?;
     let outcome = roll.map(outcome_of);
     let summary = match &outcome {
         Some(o) => format!(
@@ -288,7 +288,7 @@ fn fire_resolution(
         needs: n,
     };
     let odds = odds_from(&Dist::die(Die::D6).map(|d| outcome_of(*d).hits), hits_label);
-    let (roll, rolls) = roll_d6(dice, &format!("{action} d6"))?;
+    let (roll, rolls) = roll_d6(dice, action)?;
     let outcome = roll.map(outcome_of);
     let summary = match &outcome {
         Some(o) => format!(
@@ -513,7 +513,7 @@ pub fn melee(
         needs: n,
     };
     let odds = odds_from(&Dist::die(Die::D6).map(|d| outcome_of(*d).hits), hits_label);
-    let (roll, rolls) = roll_d6(dice, &format!("{} melee d6", input.unit))?;
+    let (roll, rolls) = roll_d6(dice, &format!("{} melee", input.unit))?;
     let outcome = roll.map(outcome_of);
     let summary = match &outcome {
         Some(o) => format!(
@@ -687,7 +687,7 @@ pub fn first_side(
     let odds = odds_from(&Dist::die(Die::D6).map(|d| side_of(*d)), |s| {
         format!("side {s} first")
     });
-    let (roll, rolls) = roll_d6(dice, "first side d6")?;
+    let (roll, rolls) = roll_d6(dice, "first side")?;
     let outcome = roll.map(|d| FirstSideOutcome {
         first: side_of(d),
         roll: Some(d),

@@ -13,6 +13,7 @@ pub mod dice;
 pub mod game;
 pub mod play;
 pub mod roster;
+pub mod hex;
 pub mod rules;
 pub mod store;
 pub mod tables;

@@ -6,6 +6,7 @@
 mod calendar_cmd;
 mod dice_cmds;
 pub mod game_cmd;
+pub mod hex_cmd;
 pub mod resolve;
 mod tables_cmd;
 
@@ -56,6 +57,8 @@ pub enum Command {
     Cards(game_cmd::CardsArgs),
     /// The dates of a turn of the SPI or 1870 calendar (SPI-T1, FR-T1).
     Calendar(calendar_cmd::CalendarArgs),
+    /// Hex geometry: distance, line, neighbours and line of sight between board hexes.
+    Hex(hex_cmd::HexArgs),
 }
 
 /// A command that did not succeed: its exit code and a message naming the problem.
@@ -116,6 +119,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Log(a) => game_cmd::log(a),
         Command::Cards(a) => game_cmd::cards(a),
         Command::Calendar(a) => calendar_cmd::run(a, tables),
+        Command::Hex(a) => hex_cmd::run(a),
     }
 }
 

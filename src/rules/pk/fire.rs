@@ -99,6 +99,16 @@ pub(crate) fn plan(input: &FireInput, t: &PkTables) -> Result<(Lines, Hit), Rule
             "PK-F1",
             Provenance::Seed,
         );
+        if input.enfilade {
+            l.note("skirmishers: no enfilade", "PK-F3", Provenance::Seed);
+        }
+        if input.vs_cavalry {
+            l.note(
+                "skirmishers: no bonus against cavalry",
+                "PK-F4",
+                Provenance::Seed,
+            );
+        }
     }
     if input.disordered {
         let d = &t.fire.disordered_add;

@@ -1,0 +1,318 @@
+//! The `kepi resolve pk ...` JSON contract, on the real binary.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn kepi(args: &[&str]) -> (i32, Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kepi"))
+        .args(args)
+        .output()
+        .expect("run kepi");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        v,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn outcome(args: &[&str]) -> Value {
+    let mut a = vec!["resolve", "pk"];
+    a.extend_from_slice(args);
+    a.push("--json");
+    let (code, v, err) = kepi(&a);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    v["outcome"].clone()
+}
+
+fn has_keys(o: &Value, keys: &[&str]) {
+    for k in keys {
+        assert!(o.get(k).is_some(), "missing `{k}` in {o}");
+    }
+}
+
+/// PK-X3 worked example (d10 5; the text says 6 but adds 5).
+#[test]
+fn melee_worked_example() {
+    let o = outcome(&[
+        "melee",
+        "--figures",
+        "10",
+        "--class",
+        "veteran",
+        "--flank",
+        "--d10",
+        "5",
+        "--dpct",
+        "20",
+    ]);
+    has_keys(&o, &["lf", "df", "casualties"]);
+    assert_eq!(o["lf"], "84");
+    assert_eq!(o["lf_value"], 84.0);
+    assert_eq!(o["df"], 10);
+    assert_eq!(o["casualties"], 8);
+}
+
+#[test]
+fn fire_contract_with_a_half() {
+    let o = outcome(&[
+        "fire",
+        "--figures",
+        "10",
+        "--class",
+        "veteran",
+        "--enfilade",
+        "--d10",
+        "5",
+        "--dpct",
+        "90",
+    ]);
+    has_keys(&o, &["lf", "df", "casualties", "leader_lost"]);
+    assert_eq!(o["lf"], "57/2");
+    assert_eq!(o["lf_value"], 28.5);
+    assert_eq!(o["casualties"], 2);
+    assert_eq!(o["leader_lost"], true);
+    let none = outcome(&["fire", "--figures", "1", "--class", "line", "--d10", "1"]);
+    assert_eq!(none["casualties"], 0);
+    assert!(none["leader_lost"].is_null());
+}
+
+#[test]
+fn fire_is_seeded_and_odds_print_no_outcome() {
+    let a = kepi(&[
+        "resolve",
+        "pk",
+        "fire",
+        "--figures",
+        "12",
+        "--class",
+        "line",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    let b = kepi(&[
+        "resolve",
+        "pk",
+        "fire",
+        "--figures",
+        "12",
+        "--class",
+        "line",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(a.1, b.1);
+    assert_eq!(a.1["seed"], 4);
+    let (code, v, _) = kepi(&[
+        "resolve",
+        "pk",
+        "fire",
+        "--figures",
+        "12",
+        "--class",
+        "line",
+        "--odds",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert!(v["outcome"].is_null());
+    assert!(!v["odds"].as_array().expect("odds").is_empty());
+}
+
+#[test]
+fn artillery_contract() {
+    let o = outcome(&[
+        "artillery",
+        "--gun",
+        "blr",
+        "--points",
+        "6",
+        "--class",
+        "line",
+        "--range",
+        "20",
+        "--d10",
+        "5",
+        "--dpct",
+        "50",
+    ]);
+    has_keys(&o, &["lf", "df", "casualties", "guns_hit", "points_lost"]);
+    assert!(o["guns_hit"].is_null() && o["points_lost"].is_null());
+    let cb = outcome(&[
+        "artillery",
+        "--gun",
+        "blr",
+        "--points",
+        "6",
+        "--class",
+        "line",
+        "--range",
+        "20",
+        "--counter-battery",
+        "--target-points",
+        "6",
+        "--d10",
+        "10",
+        "--dpct",
+        "86",
+    ]);
+    assert_eq!(cb["guns_hit"], true);
+    assert_eq!(cb["points_lost"], 2);
+}
+
+#[test]
+fn small_rolls_contract() {
+    assert_eq!(
+        outcome(&["fatigue", "--fatigue", "5", "--d10", "4"])["falls_back"],
+        true
+    );
+    let p = outcome(&[
+        "pursuit",
+        "--stander-figures",
+        "20",
+        "--withdrawer-figures",
+        "8",
+        "--class",
+        "veteran",
+        "--d10",
+        "7",
+    ]);
+    assert_eq!(
+        (p["score"].as_i64(), p["advances"].as_bool()),
+        (Some(20), Some(true))
+    );
+    assert_eq!(
+        outcome(&["flag", "--class", "line", "--d10", "6"])["flag_lost"],
+        true
+    );
+    let r = outcome(&[
+        "rally",
+        "--class",
+        "veteran",
+        "--leaders-lost",
+        "1",
+        "--officer",
+        "general",
+        "--d10",
+        "9",
+    ]);
+    assert_eq!(
+        (r["score"].as_i64(), r["figures_back"].as_i64()),
+        (Some(10), Some(2))
+    );
+    assert_eq!(
+        outcome(&["initiative", "--dpct-a", "40", "--dpct-b", "70"])["first"],
+        "b"
+    );
+    assert_eq!(
+        outcome(&["initiative", "--dpct", "70", "--dpct", "70"])["first"],
+        "tie"
+    );
+    let both = outcome(&[
+        "melee-both",
+        "--a-figures",
+        "12",
+        "--a-class",
+        "elite",
+        "--a-charge",
+        "--b-figures",
+        "10",
+        "--b-class",
+        "line",
+        "--d10",
+        "7",
+        "--d10",
+        "9",
+        "--dpct",
+        "10",
+        "--dpct",
+        "10",
+    ]);
+    assert_eq!(both["a"]["casualties"], 2);
+    assert_eq!(both["b"]["casualties"], 1);
+    assert_eq!(both["loser"], "b");
+}
+
+#[test]
+fn bad_input_exits_2() {
+    for args in [
+        vec![
+            "resolve",
+            "pk",
+            "fire",
+            "--figures",
+            "10",
+            "--class",
+            "sergeant",
+            "--json",
+        ],
+        vec![
+            "resolve",
+            "pk",
+            "fire",
+            "--figures",
+            "10",
+            "--class",
+            "line",
+            "--range",
+            "100",
+            "--json",
+        ],
+        vec![
+            "resolve",
+            "pk",
+            "fire",
+            "--figures",
+            "0",
+            "--class",
+            "line",
+            "--json",
+        ],
+        vec![
+            "resolve",
+            "pk",
+            "artillery",
+            "--gun",
+            "blr",
+            "--points",
+            "6",
+            "--class",
+            "line",
+            "--range",
+            "61",
+            "--json",
+        ],
+        vec![
+            "resolve",
+            "pk",
+            "melee",
+            "--figures",
+            "10",
+            "--class",
+            "line",
+            "--ranks",
+            "3",
+            "--json",
+        ],
+        vec![
+            "resolve",
+            "pk",
+            "fire",
+            "--figures",
+            "10",
+            "--class",
+            "line",
+            "--d10",
+            "11",
+            "--json",
+        ],
+    ] {
+        let (code, _, err) = kepi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!err.is_empty());
+    }
+}

@@ -867,6 +867,7 @@ fn pk_x3_both_sides_take_casualties() {
     assert_eq!(r.odds_total(), Prob::ONE);
 }
 
+/// PK-X1 (Steady initiates; Steady or Shaken accept) and PK-X2 (the counter roll).
 #[test]
 fn pk_x1_x2_initiate_accept_counter() {
     use pk::melee::{CounterInput, CounterOption, accepts_melee, counter_roll, may_initiate};
@@ -974,6 +975,7 @@ fn pk_x5_fatigue_and_pursuit() {
     );
 }
 
+/// PK-X6 (falling back 6", split casualties) and PK-X7 (3 melees a turn).
 #[test]
 fn pk_x6_x7_level_drop_split_limits() {
     let r = pk::melee::level_drop(true, false, Level::Shaken, Level::Steady, t());
@@ -1047,6 +1049,7 @@ fn pk_l2_officers() {
     assert_eq!(pk::morale::officers_for(16, 2), (3, 4));
 }
 
+/// PK-W1: army below 25%, broken units back as Shaken, victory points 1-4.
 #[test]
 fn pk_w1_army_and_victory() {
     use pk::morale::{ArmyInput, Objective, army_morale, unit_lost, victory_points};

@@ -153,14 +153,14 @@ pub(crate) fn plan(input: &FireInput, t: &PkTables) -> Result<(Lines, Hit), Rule
     }
     if input.supporting {
         let max = &t.rules.support_distance;
-        if let Some(d) = input.friend_distance {
-            if d < Ratio::ZERO || d > Ratio::int(max.v()) {
-                return Err(RuleError::input(
-                    "friend_distance",
-                    format!("{d}\" is too far for supporting fire"),
-                    format!("0 to {}\"", max.v()),
-                ));
-            }
+        if let Some(d) = input.friend_distance
+            && (d < Ratio::ZERO || d > Ratio::int(max.v()))
+        {
+            return Err(RuleError::input(
+                "friend_distance",
+                format!("{d}\" is too far for supporting fire"),
+                format!("0 to {}\"", max.v()),
+            ));
         }
         l.target(
             "supporting fire: friend within (inches)",

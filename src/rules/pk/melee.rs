@@ -93,7 +93,7 @@ pub struct MeleeOutcome {
     pub d10: u32,
 }
 
-fn matrix<'a>(t: &'a PkTables, own: Formation, opp: Formation) -> &'a Sourced<i64> {
+fn matrix(t: &PkTables, own: Formation, opp: Formation) -> &Sourced<i64> {
     let m = &t.melee.matrix;
     let row = match own {
         Formation::Line => &m.line,

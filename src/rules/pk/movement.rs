@@ -52,12 +52,12 @@ pub fn may_charge(input: &ChargeInput, t: &PkTables) -> Result<(), String> {
     if !formed && !light {
         return Err(format!("{kind} neither charges nor runs"));
     }
-    if let Some(last) = input.last_charge {
-        if input.move_number < last.saturating_add(every) {
-            return Err(format!(
-                "charges and runs come every {every}th move (last on move {last})"
-            ));
-        }
+    if let Some(last) = input.last_charge
+        && input.move_number < last.saturating_add(every)
+    {
+        return Err(format!(
+            "charges and runs come every {every}th move (last on move {last})"
+        ));
     }
     if input.meleed_last_move && formed {
         return Err("no charge in the move after a melee (PK-X7)".into());

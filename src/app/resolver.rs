@@ -254,7 +254,7 @@ fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>)
             }
         }
     } else if ui
-        .add_enabled(ready, egui::Button::new(RichText::new("🎲 Roll and apply").size(18.0)))
+        .add_enabled(ready, egui::Button::new(RichText::new("Roll and apply").size(18.0)))
         .on_hover_text("R · kepi rolls from the game's committed seed; the roll and its effects are one undoable action")
         .clicked()
     {
@@ -300,10 +300,10 @@ fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
         } else {
             let state = app.game.state();
             for fx in effects {
-                ui.label(format!("• {}", fx.describe(state)));
+                ui.label(format!("- {}", fx.describe(state)));
             }
         }
-        if app.game.can_undo() && ui.button("⟲ Undo this").clicked() {
+        if app.game.can_undo() && ui.button("Undo this").clicked() {
             out.push(Command::Undo);
         }
     });

@@ -231,7 +231,7 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                             ui.horizontal(|ui| {
                                 ui.add_space(*depth as f32 * 12.0);
                                 let open = !app.roster.collapsed.contains(key);
-                                let arrow = if open { "▼" } else { "▶" };
+                                let arrow = if open { "[-]" } else { "[+]" };
                                 let text =
                                     RichText::new(format!("{arrow} {label}  ·  {count}")).strong();
                                 if ui
@@ -255,9 +255,9 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                                 ui.vertical(|ui| {
                                     ui.horizontal(|ui| {
                                         let mark = if selected {
-                                            "▶ "
+                                            "> "
                                         } else if target {
-                                            "◎ "
+                                            "@ "
                                         } else {
                                             ""
                                         };
@@ -348,7 +348,7 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 ui.label(label);
                 ui.horizontal(|ui| {
                     if ui
-                        .small_button("−")
+                        .small_button("-")
                         .on_hover_text(format!("{label} -1"))
                         .clicked()
                         && now > 0

@@ -22,19 +22,19 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         if !date.is_empty() {
             ui.label(RichText::new(date).weak());
         }
-        if ui.button("Next phase ▶").on_hover_text("N").clicked() {
+        if ui.button("Next phase >").on_hover_text("N").clicked() {
             out.push(Command::NextPhase);
         }
         ui.separator();
         if ui
-            .add_enabled(app.game.can_undo(), egui::Button::new("⟲ Undo"))
+            .add_enabled(app.game.can_undo(), egui::Button::new("Undo"))
             .on_hover_text("Ctrl+Z")
             .clicked()
         {
             out.push(Command::Undo);
         }
         if ui
-            .add_enabled(app.game.can_redo(), egui::Button::new("⟳ Redo"))
+            .add_enabled(app.game.can_redo(), egui::Button::new("Redo"))
             .on_hover_text("Ctrl+Shift+Z")
             .clicked()
         {

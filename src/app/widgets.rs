@@ -83,7 +83,7 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<&str>) {
             for o in odds {
                 let hit = highlight == Some(o.outcome.as_str());
                 let text = if hit {
-                    RichText::new(format!("▶ {}", o.outcome)).strong()
+                    RichText::new(format!("> {}", o.outcome)).strong()
                 } else {
                     RichText::new(&o.outcome)
                 };

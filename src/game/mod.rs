@@ -8,9 +8,11 @@
 //! undo/redo history; seed + log replays the battle exactly.
 
 pub mod clock;
+mod history;
 mod log;
 mod session;
 
+pub use history::{losses_by_turn, strength_by_turn};
 pub use log::{
     ChainBreak, ChainSummary, EntryKind, GENESIS, LogEntry, SeedSecret, commitment, entry_hash,
     verify_chain, verify_chain_from,

@@ -1,0 +1,132 @@
+//! The window as a player uses it, driven headless with egui_kittest: open the demo battle, pick a
+//! firer and a target in the roster, read the modifiers and odds, roll and apply, undo (issue 8).
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kepi::app::KepiApp;
+use kepi::game::{Action, EntryKind};
+
+const FIRER: &str = "I/12th Grenadiers (2nd Brandenburg)";
+const TARGET: &str = "I/8e de ligne";
+
+fn harness() -> Harness<'static, KepiApp> {
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    Harness::builder()
+        .with_size(egui::vec2(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
+}
+
+fn strength(h: &Harness<'_, KepiApp>, name: &str) -> u32 {
+    h.state()
+        .state
+        .state()
+        .units
+        .iter()
+        .find(|u| u.unit.name == name)
+        .map(|u| u.strength)
+        .expect("unit")
+}
+
+#[test]
+fn fire_apply_undo_from_the_roster() {
+    let mut h = harness();
+    h.run();
+    // The demo battle is loaded: the roster shows its units.
+    assert!(h.query_by_label(FIRER).is_some(), "roster shows {FIRER}");
+    h.get_by_label(FIRER).click();
+    h.run();
+    // The target is further down the roster: filter it as a user would, then right-click it.
+    h.state_mut().state.roster.filter = "8e de ligne".into();
+    h.run();
+    h.get_by_label(TARGET).click_secondary();
+    h.run();
+    let (firer_id, target_id) = {
+        let app = &h.state().state;
+        (
+            app.selected.clone().expect("firer selected"),
+            app.target.clone().expect("target selected"),
+        )
+    };
+    assert!(firer_id.contains("12th"), "{firer_id}");
+    // The fire form is pre-filled from the firer: 20 figures, veteran or line, needle gun.
+    assert!(
+        h.query_all_by_label("PK-F1").next().is_some(),
+        "modifier lines carry rule ids"
+    );
+    assert!(
+        h.query_all_by_label_contains("/").next().is_some(),
+        "exact odds are shown as fractions"
+    );
+    let before = strength(&h, TARGET);
+    let log_before = h.state().state.game.log().len();
+
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(
+        app.game.log().len(),
+        log_before + 1,
+        "one resolution logged"
+    );
+    let Some(EntryKind::Act {
+        action:
+            Action::Resolved {
+                resolution,
+                effects,
+                ..
+            },
+    }) = app.game.log().last().map(|e| &e.kind)
+    else {
+        panic!("last entry is a resolution");
+    };
+    let casualties = resolution
+        .outcome
+        .as_ref()
+        .and_then(|o| o["casualties"].as_u64())
+        .expect("casualties") as u32;
+    assert_eq!(strength(&h, TARGET), before - casualties.min(before));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Action::SetFlag { unit, .. } if *unit == firer_id)),
+        "firer marked as fired"
+    );
+    assert!(app.game.state().unit(&firer_id).expect("firer").fired);
+    let _ = target_id;
+
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(strength(&h, TARGET), before, "undo restores the target");
+    assert!(
+        !h.state()
+            .state
+            .game
+            .state()
+            .unit(&firer_id)
+            .expect("firer")
+            .fired
+    );
+}
+
+#[test]
+fn roster_edit_is_an_undoable_action() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label(FIRER).click();
+    h.run();
+    let before = strength(&h, FIRER);
+    // The editor's rows are strength, fatigue, leaders: the first "-" takes a figure off.
+    h.query_all_by_label("-")
+        .next()
+        .expect("strength - button")
+        .click();
+    h.run();
+    assert_eq!(strength(&h, FIRER), before - 1);
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(strength(&h, FIRER), before);
+    h.get_by_label("Next phase >").click();
+    h.run();
+    assert_eq!(h.state().state.game.state().phase, 1);
+}

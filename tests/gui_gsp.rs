@@ -57,7 +57,10 @@ fn a_battery_fires_shells_drift_and_undo_restores() {
     // Before any fire: the nine sectors with their chances, nothing landed, the reading stated.
     assert!(h.query_by_label_contains("on target: 4/9").is_some());
     assert!(h.query_by_label_contains("over-left: 1/36").is_some());
-    assert!(h.query_by_label_contains("Top row over: beyond the target").is_some());
+    assert!(
+        h.query_by_label_contains("Top row over: beyond the target")
+            .is_some()
+    );
     assert_eq!(landed_on_screen(&h), 0);
     let log_before = h.state().game.log().len();
 
@@ -74,7 +77,11 @@ fn a_battery_fires_shells_drift_and_undo_restores() {
     };
     let o = resolution.outcome.as_ref().expect("an outcome");
     let hits = o["hits"].as_u64().expect("hits") as u32;
-    assert!(hits > 0, "seed 11 hits at least once: {}", resolution.summary);
+    assert!(
+        hits > 0,
+        "seed 11 hits at least once: {}",
+        resolution.summary
+    );
     // GSP-A4: the battery has fired.
     assert!(app.state().unit(BATTERY).expect("battery").fired);
     // The target lost exactly the casualties of the shells that landed on it.
@@ -130,7 +137,10 @@ fn a_limbered_battery_cannot_roll() {
         );
     h.run();
     // GSP-A4: the refusal is shown and the roll button does nothing.
-    assert!(h.query_by_label_contains("limbered battery cannot fire").is_some());
+    assert!(
+        h.query_by_label_contains("limbered battery cannot fire")
+            .is_some()
+    );
     let before = h.state().game.log().len();
     h.get_by_label("🎲 Roll and apply").click();
     h.run();

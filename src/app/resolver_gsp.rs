@@ -95,10 +95,16 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
     ui.horizontal_wrapped(|ui| {
         piece_ui(ui, &mut f.piece);
         let chooses = f.piece.is_some_and(Piece::chooses_load);
-        ui.add_enabled_ui(chooses, |ui| pick(ui, "load (GSP-A4)", &mut f.load, Load::ALL))
-            .response
-            .on_disabled_hover_text("only the 4/6 pounders choose a load");
-        ui.add(egui::DragValue::new(&mut f.guns).range(1..=12).prefix("guns "));
+        ui.add_enabled_ui(chooses, |ui| {
+            pick(ui, "load (GSP-A4)", &mut f.load, Load::ALL)
+        })
+        .response
+        .on_disabled_hover_text("only the 4/6 pounders choose a load");
+        ui.add(
+            egui::DragValue::new(&mut f.guns)
+                .range(1..=12)
+                .prefix("guns "),
+        );
     });
     ui.horizontal_wrapped(|ui| {
         let mut measured = f.range.is_some();
@@ -112,13 +118,19 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
             f.range = Some(len);
         } else {
             f.range = None;
-            ui.add(egui::DragValue::new(&mut f.sector).range(1..=8).prefix("sector "));
+            ui.add(
+                egui::DragValue::new(&mut f.sector)
+                    .range(1..=8)
+                    .prefix("sector "),
+            );
         }
     });
     ui.horizontal_wrapped(|ui| {
         pick(ui, "target cover", &mut f.cover, Cover::ALL);
         ui.checkbox(&mut f.line_of_sight, "line of sight")
-            .on_hover_text("GSP-A2: AP shot and the mitrailleuse need it; shell fires over everything");
+            .on_hover_text(
+                "GSP-A2: AP shot and the mitrailleuse need it; shell fires over everything",
+            );
     });
     ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut f.status.moved_this_turn, "moved this turn");

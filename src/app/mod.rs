@@ -6,10 +6,12 @@
 
 pub mod charts;
 pub mod dice_tray;
+pub mod drift;
 pub mod files;
 pub mod log_panel;
 pub mod map;
 pub mod resolver;
+pub mod resolver_gsp;
 pub mod resolver_pk;
 pub mod roster;
 pub mod state;
@@ -89,10 +91,9 @@ impl KepiApp {
                 match app.bottom {
                     BottomTab::Charts => charts::charts_ui(ui, &app.game),
                     BottomTab::Dice => app.tray.ui(ui),
-                    BottomTab::Map | BottomTab::Drift => {
-                        ui.label(
-                            "(map and drift views arrive with the hex and artillery rule sets)",
-                        );
+                    BottomTab::Drift => drift::drift_ui(ui, app),
+                    BottomTab::Map => {
+                        ui.label("(the map view arrives with the hex rule sets)");
                     }
                 }
             });

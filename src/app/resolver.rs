@@ -182,6 +182,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     ui.label(RichText::new("Situation").strong());
     match form {
         Form::Pk(f) => super::resolver_pk::situation_ui(ui, f),
+        Form::Gsp(f) => super::resolver_gsp::situation_ui(ui, f, state),
         #[allow(unreachable_patterns)]
         _ => {}
     }

@@ -365,7 +365,9 @@ impl AppState {
                     roster: RosterView::default(),
                     log: LogView::default(),
                     resolver: ResolverState::new(system),
-                    bottom: if crate::app::map::has_map(system) {
+                    bottom: if matches!(system, crate::rules::System::Gsp) {
+                        BottomTab::Drift
+                    } else if crate::app::map::has_map(system) {
                         BottomTab::Map
                     } else {
                         BottomTab::Charts

@@ -179,6 +179,28 @@ pub fn drift_grid_ui(ui: &mut Ui, cells: &[DriftCellView], orientation_note: &st
                 Color32::WHITE,
             );
         }
+        // The painted cell as a widget too, so screen readers and the GUI tests can read it.
+        let text = drift_cell_text(cell);
+        ui.interact(r, ui.scope_id().with(("drift_cell", i)), Sense::hover())
+            .on_hover_text(&text)
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
     }
     ui.label(RichText::new(orientation_note).small().weak());
+}
+
+/// One drift cell in words: "over: 1/12 (8.3%), 2d6 5; 2 shells landed".
+pub fn drift_cell_text(cell: &DriftCellView) -> String {
+    let mut s = format!(
+        "{}: {} ({}), 2d6 {}",
+        cell.label,
+        cell.p,
+        cell.p.0.percent(),
+        cell.totals
+    );
+    match cell.landed {
+        0 => {}
+        1 => s.push_str("; 1 shell landed"),
+        n => s.push_str(&format!("; {n} shells landed")),
+    }
+    s
 }

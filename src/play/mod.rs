@@ -6,6 +6,7 @@
 //! the outcome into [`Action`]s on the units, so one resolution is one undo step. The window, the
 //! command line (`kepi game apply FILE fire ...`) and the tests all go through here.
 
+pub mod gsp;
 pub mod pk;
 
 use serde::{Deserialize, Serialize};
@@ -21,6 +22,8 @@ use crate::tables::Tables;
 pub enum Form {
     /// Pickelhaube & Kepi.
     Pk(pk::PkForm),
+    /// Graveyard St. Privat artillery.
+    Gsp(gsp::GspForm),
 }
 
 /// A resolution and what it does to the units.
@@ -31,6 +34,7 @@ impl Form {
     pub fn all_for(system: System) -> Vec<Form> {
         match system {
             System::Pk => pk::PkForm::all().into_iter().map(Form::Pk).collect(),
+            System::Gsp => gsp::GspForm::all().into_iter().map(Form::Gsp).collect(),
             _ => Vec::new(),
         }
     }
@@ -39,6 +43,7 @@ impl Form {
     pub fn name(&self) -> &'static str {
         match self {
             Form::Pk(f) => f.name(),
+            Form::Gsp(f) => f.name(),
         }
     }
 
@@ -46,6 +51,7 @@ impl Form {
     pub fn units(&self) -> (Option<&str>, Option<&str>) {
         match self {
             Form::Pk(f) => (f.actor.as_deref(), f.target.as_deref()),
+            Form::Gsp(f) => (f.actor.as_deref(), f.target.as_deref()),
         }
     }
 
@@ -53,6 +59,7 @@ impl Form {
     pub fn needs_target(&self) -> bool {
         match self {
             Form::Pk(f) => f.needs_target(),
+            Form::Gsp(f) => f.needs_target(),
         }
     }
 
@@ -66,6 +73,7 @@ impl Form {
     ) {
         match self {
             Form::Pk(f) => f.prefill(state, actor, target, &tables.pk),
+            Form::Gsp(f) => f.prefill(state, actor, target, &tables.gsp),
         }
     }
 
@@ -79,6 +87,7 @@ impl Form {
     ) -> Result<Resolved, RuleError> {
         match self {
             Form::Pk(f) => f.resolve(state, &tables.pk, dice),
+            Form::Gsp(f) => f.resolve(state, &tables.gsp, dice),
         }
     }
 }

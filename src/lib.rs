@@ -10,5 +10,6 @@
 pub mod app;
 pub mod cli;
 pub mod dice;
+pub mod export;
 pub mod rules;
 pub mod tables;

@@ -4,6 +4,7 @@
 //! failure; 2 a usage or input error, with a one-line message naming the bad input.
 
 mod dice_cmds;
+pub mod export_cmd;
 pub mod resolve;
 mod tables_cmd;
 

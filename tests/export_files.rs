@@ -255,3 +255,66 @@ fn unwritable_path_is_an_error_naming_it_and_leaves_nothing() {
     let e = cards_png_dir(&RosterDoc::sample(2), &file.join("sub"), 300, &no_progress).unwrap_err();
     assert!(e.to_string().contains("a-file"), "{e}");
 }
+
+fn odd_units() -> Vec<kepi::export::UnitDoc> {
+    let base = RosterDoc::sample(1).units()[0].2.clone();
+    let mut big = base.clone();
+    big.name = "Garde-Artillerie-Brigade (massed batteries of the Guard Corps, Prince August of Württemberg)".into();
+    big.strength = 120;
+    big.max_strength = 150;
+    big.strength_unit = "points".into();
+    big.fatigue_max = 12;
+    big.leaders_max = 9;
+    big.status = vec!["Shaken".into(); 12];
+    let mut zero = base.clone();
+    zero.name = String::new();
+    zero.id = String::new();
+    zero.max_strength = 0;
+    zero.strength = 0;
+    zero.fatigue_max = 0;
+    zero.leaders_max = 0;
+    zero.class = None;
+    zero.weapon = None;
+    zero.move_ = None;
+    zero.range = None;
+    let mut over = base.clone();
+    over.name = "Лейб-гвардии 第一 ☃ <&>".into();
+    over.strength = 30;
+    over.max_strength = 20;
+    over.fatigue = 9;
+    over.leaders = 5;
+    over.arm = kepi::export::Arm::Other;
+    vec![big, zero, over]
+}
+
+#[test]
+fn odd_units_still_render() {
+    let mut doc = RosterDoc::sample(2);
+    doc.sides[0].groups[0].units = odd_units();
+    doc.sides.push(kepi::export::SideDoc {
+        name: "Empty side".into(),
+        groups: vec![],
+    });
+    for paper in Paper::ALL {
+        assert!(roster_pdf(&doc, paper).unwrap().starts_with(b"%PDF"));
+        assert!(cards_pdf(&doc, paper).unwrap().starts_with(b"%PDF"));
+    }
+    assert_eq!(roster_page_count(&doc, Paper::A4).unwrap(), 3);
+    for u in odd_units() {
+        let img = card_png(&u, &CardCtx::default(), 96).unwrap();
+        assert_eq!(img.width(), 238);
+    }
+    let dir = tmp("odd");
+    let path = dir.join("odd.pdf");
+    write_atomic(&path, &roster_pdf(&doc, Paper::A4).unwrap()).unwrap();
+    if let Some(text) = pdf_text(&path) {
+        assert!(text.contains("120/150 points"), "{text}");
+        assert!(text.contains("Empty side"));
+    }
+    let u = &odd_units()[0];
+    card_png(u, &CardCtx::default(), 100)
+        .unwrap()
+        .save(dir.join("big.png"))
+        .unwrap();
+    eprintln!("odd card at {}", dir.join("big.png").display());
+}

@@ -261,7 +261,7 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
     let nx = inner_l + 18.0;
     let nw = inner_r - nx;
     let name_size = 10.0 * PT;
-    let mut lines = fonts.wrap(true, name_size, &u.name, nw);
+    let mut lines = fonts.wrap(true, name_size, u.display_name(), nw);
     if lines.len() > 2 {
         let rest = lines.split_off(1).join(" ");
         lines.push(fonts.fit(true, name_size, &rest, nw));

@@ -204,6 +204,19 @@ pub struct LogRowDoc {
     pub summary: String,
 }
 
+impl UnitDoc {
+    /// The name to print: the name, else the id, else "(unnamed)".
+    pub fn display_name(&self) -> &str {
+        if !self.name.trim().is_empty() {
+            &self.name
+        } else if !self.id.trim().is_empty() {
+            &self.id
+        } else {
+            "(unnamed)"
+        }
+    }
+}
+
 impl RosterDoc {
     /// Every unit with its side, its group path (outermost first) and its depth, in print order.
     pub fn units(&self) -> Vec<(&SideDoc, Vec<&str>, &UnitDoc)> {

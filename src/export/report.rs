@@ -63,6 +63,12 @@ fn nice_max(m: u32) -> u32 {
     }
 }
 
+/// How many intervals to split the axis `0..=top` into so every tick is a whole number
+/// (`top` is 1, 2 or 5 times a power of ten).
+fn axis_ticks(top: u32) -> u32 {
+    if top >= 5 { 5 } else { top.max(1) }
+}
+
 /// Casualties as an inline SVG grouped bar chart (one group per turn, one bar per side).
 fn chart_svg(doc: &ReportDoc) -> String {
     let sides = side_names(doc);
@@ -87,9 +93,10 @@ fn chart_svg(doc: &ReportDoc) -> String {
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" aria-label=\"Casualties per side per turn\">"
     );
-    for i in 0..=4 {
-        let v = top as f32 * i as f32 / 4.0;
-        let y = t + ph - ph * i as f32 / 4.0;
+    let ticks = axis_ticks(top);
+    for i in 0..=ticks {
+        let v = top as f32 * i as f32 / ticks as f32;
+        let y = t + ph - ph * i as f32 / ticks as f32;
         let _ = write!(
             s,
             "<line x1=\"{l}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"end\">{}</text>",
@@ -254,7 +261,7 @@ code{{font-size:.9em}} .ok{{color:#2a7a2a}} .bad{{color:#aa1414;font-weight:bold
             let _ = writeln!(
                 s,
                 "<tr><td>{}</td><td>{}</td><td>{}/{} {}</td><td class=\"status\">{}</td></tr>",
-                esc(&u.name),
+                esc(u.display_name()),
                 esc(&path.join(" > ")),
                 u.strength,
                 u.max_strength,
@@ -342,7 +349,13 @@ pub fn report_pdf_progress(
     // Turns.
     heading(&mut f, left, "Turn by turn");
     for t in &doc.turns {
-        f.ensure(12.0);
+        // Keep the turn heading with its first resolution.
+        let first = t
+            .resolutions
+            .first()
+            .map(|r| 8.2 + fonts.wrap(false, 8.0 * PT, &r.summary, width - 6.0).len() as f32 * 3.6)
+            .unwrap_or(0.0);
+        f.ensure(6.0 + first);
         let label = match &t.label {
             Some(l) => format!("Turn {} · {l}", t.turn),
             None => format!("Turn {}", t.turn),
@@ -475,10 +488,11 @@ fn chart_pdf(f: &mut Flow, doc: &ReportDoc, left: f32, width: f32) {
         .max()
         .unwrap_or(0);
     let top = nice_max(max);
-    for i in 0..=4 {
-        let y = top_y + h - h * i as f32 / 4.0;
+    let ticks = axis_ticks(top);
+    for i in 0..=ticks {
+        let y = top_y + h - h * i as f32 / ticks as f32;
         c.line(axis_x, y, axis_x + pw, y, 0.1, LIGHT);
-        let label = ((top as f32 * i as f32 / 4.0).round() as u32).to_string();
+        let label = ((top as f32 * i as f32 / ticks as f32).round() as u32).to_string();
         let w = fonts.width(false, 6.5 * PT, &label);
         c.text(axis_x - 1.5 - w, y + 0.8, 6.5 * PT, false, GREY, &label);
     }
@@ -524,6 +538,9 @@ mod tests {
         assert_eq!(nice_max(7), 10);
         assert_eq!(nice_max(11), 20);
         assert_eq!(nice_max(51), 100);
+        for top in [1, 2, 5, 10, 20, 50, 100, 200] {
+            assert_eq!(top % axis_ticks(top), 0, "{top}");
+        }
     }
 
     #[test]

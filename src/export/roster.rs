@@ -203,7 +203,15 @@ fn unit_row(c: &mut Canvas, cols: &Cols, y: f32, u: &UnitDoc, si: usize, depth: 
     c.symbol(u.arm, x, y + 1.2, 7.0, 4.7, side_fill(si), 0.25);
     let name_x = x + 9.0;
     let name_w = cols.b - name_x - 2.0;
-    c.text_shrink(name_x, y + 4.4, 8.5 * PT, true, INK, &u.name, name_w);
+    c.text_shrink(
+        name_x,
+        y + 4.4,
+        8.5 * PT,
+        true,
+        INK,
+        u.display_name(),
+        name_w,
+    );
     let mut line2 = Vec::new();
     if let Some(cl) = &u.class {
         line2.push(cl.clone());

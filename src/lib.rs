@@ -10,6 +10,7 @@
 pub mod app;
 pub mod cli;
 pub mod dice;
+pub mod export;
 pub mod game;
 pub mod hex;
 pub mod play;

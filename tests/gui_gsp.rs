@@ -23,8 +23,6 @@ fn harness(seed: u64) -> Harness<'static, AppState> {
     app.handle(Command::Target(TARGET.into()));
     Harness::builder()
         .with_size(egui::vec2(1400.0, 2600.0))
-        // The resolver's buttons carry emoji (🎲, ⟲) that the bundled fonts do not draw.
-        .allow_missing_glyphs()
         .build_ui_state(
             |ui, app: &mut AppState| {
                 let mut out = Vec::new();
@@ -64,7 +62,7 @@ fn a_battery_fires_shells_drift_and_undo_restores() {
     assert_eq!(landed_on_screen(&h), 0);
     let log_before = h.state().game.log().len();
 
-    h.get_by_label("🎲 Roll and apply").click();
+    h.get_by_label("Roll and apply").click();
     h.run();
 
     let app = h.state();
@@ -105,7 +103,7 @@ fn a_battery_fires_shells_drift_and_undo_restores() {
     assert!(h.query_by_label_contains("Last fire:").is_some());
 
     // Undo from the result box: the target, the battery and the diagram are as before.
-    h.get_by_label("⟲ Undo this").click();
+    h.get_by_label("Undo this").click();
     h.run();
     let app = h.state();
     assert_eq!(app.state().unit(TARGET).expect("target").strength, 14);
@@ -123,8 +121,6 @@ fn a_limbered_battery_cannot_roll() {
     app.handle(Command::Target("1st-foot-guards-1".into()));
     let mut h = Harness::builder()
         .with_size(egui::vec2(1400.0, 2600.0))
-        // The resolver's buttons carry emoji (🎲, ⟲) that the bundled fonts do not draw.
-        .allow_missing_glyphs()
         .build_ui_state(
             |ui, app: &mut AppState| {
                 let mut out = Vec::new();
@@ -142,7 +138,7 @@ fn a_limbered_battery_cannot_roll() {
             .is_some()
     );
     let before = h.state().game.log().len();
-    h.get_by_label("🎲 Roll and apply").click();
+    h.get_by_label("Roll and apply").click();
     h.run();
     assert_eq!(h.state().game.log().len(), before);
 }

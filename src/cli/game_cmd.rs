@@ -161,10 +161,14 @@ pub enum LogCommand {
 
 /// `kepi cards ...`
 #[derive(Debug, Args)]
-pub struct CardsArgs {
-    /// What to do.
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct CardFilesArgs {
+    /// `check`: validate card files; without a subcommand, print cards.
     #[command(subcommand)]
-    pub command: CardsCommand,
+    pub command: Option<CardsCommand>,
+    /// Print cards: `(--scenario NAME | --cards FILE) (--png DIR [--dpi 300] | --pdf OUT.pdf)`.
+    #[command(flatten)]
+    pub print: crate::cli::export_cmd::CardsArgs,
 }
 
 /// Card subcommands.
@@ -866,9 +870,10 @@ fn verify_save(
 }
 
 /// Runs `kepi cards check`.
-pub fn cards(a: &CardsArgs) -> Result<(), CliError> {
+pub fn cards(a: &CardFilesArgs, tables: Option<&Path>) -> Result<(), CliError> {
     match &a.command {
-        CardsCommand::Check { path, json } => {
+        None => crate::cli::export_cmd::run_cards(&a.print, &crate::cli::docs(tables)?),
+        Some(CardsCommand::Check { path, json }) => {
             let reports = crate::roster::check_path(path)?;
             if *json {
                 return print_json(&reports);

@@ -5,6 +5,7 @@
 
 mod calendar_cmd;
 mod dice_cmds;
+pub mod export_cmd;
 pub mod game_cmd;
 pub mod hex_cmd;
 pub mod resolve;
@@ -53,8 +54,16 @@ pub enum Command {
     Game(game_cmd::GameArgs),
     /// Check or print a game's hash-chained log.
     Log(game_cmd::LogArgs),
-    /// Validate unit cards and orders of battle.
-    Cards(game_cmd::CardsArgs),
+    /// Print unit cards (`--png DIR` or `--pdf OUT.pdf`), or validate card files (`cards check`).
+    Cards(game_cmd::CardFilesArgs),
+    /// Print a club roster as PDF: `kepi roster print (--scenario NAME | --cards FILE | --save FILE) --pdf OUT.pdf`.
+    #[command(subcommand)]
+    Roster(export_cmd::RosterCmd),
+    /// Export units or the log for spreadsheets: `kepi export csv ...`.
+    #[command(subcommand)]
+    Export(export_cmd::ExportCmd),
+    /// A battle report of a saved game, as HTML or PDF: `kepi report SAVE (--html OUT | --pdf OUT)`.
+    Report(export_cmd::ReportArgs),
     /// The dates of a turn of the SPI or 1870 calendar (SPI-T1, FR-T1).
     Calendar(calendar_cmd::CalendarArgs),
     /// Hex geometry: distance, line, neighbours and line of sight between board hexes.
@@ -117,10 +126,24 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Scenarios(a) => game_cmd::scenarios(a),
         Command::Game(a) => game_cmd::game(a),
         Command::Log(a) => game_cmd::log(a),
-        Command::Cards(a) => game_cmd::cards(a),
+        Command::Cards(a) => game_cmd::cards(a, tables),
+        Command::Roster(c) => export_cmd::run_roster(c, &docs(tables)?),
+        Command::Export(c) => export_cmd::run_export(c, &docs(tables)?),
+        Command::Report(a) => export_cmd::run_report(a, &docs(tables)?),
         Command::Calendar(a) => calendar_cmd::run(a, tables),
         Command::Hex(a) => hex_cmd::run(a),
     }
+}
+
+/// The game session's export provider, with the tables in force (for move and range).
+pub fn docs(
+    dir: Option<&std::path::Path>,
+) -> Result<crate::export::from_game::GameDocs<'static>, CliError> {
+    let tables: &'static crate::tables::Tables = match dir {
+        Some(d) => Box::leak(Box::new(crate::tables::Tables::load(Some(d))?)),
+        None => crate::tables::Tables::builtin()?,
+    };
+    Ok(crate::export::from_game::GameDocs { tables })
 }
 
 /// Prints a value as pretty JSON on stdout.

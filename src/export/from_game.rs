@@ -1,0 +1,319 @@
+//! Fills the export view model from a game: rosters from scenarios, card files and saves; log rows
+//! and the battle report from a save's log. Move and range come from the rule tables.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::model::{
+    Arm as DocArm, GroupDoc, LogRowDoc, ReportDoc, ResolutionDoc, RosterDoc, SideDoc, TurnDoc,
+    UnitDoc,
+};
+use crate::cli::CliError;
+use crate::cli::export_cmd::{DocProvider, Source};
+use crate::game::{Action, EntryKind, Game, GameState, UnitState, verify_chain};
+use crate::roster::{Arm, Scenario};
+use crate::rules::System;
+use crate::tables::Tables;
+
+/// The game session's [`DocProvider`]: scenarios, card files and saves.
+pub struct GameDocs<'a> {
+    /// Rule tables for move and range.
+    pub tables: &'a Tables,
+}
+
+fn strength_unit(system: System, arm: Arm) -> &'static str {
+    match (system, arm) {
+        (System::Pk, Arm::Artillery) => "points",
+        (System::Pk | System::Gsp, _) => "figures",
+        (System::Pw, _) => "SP",
+        (System::Spi, _) => "CP",
+        (System::Fr1870, _) => "potential",
+    }
+}
+
+/// PK-M1, PK-F1, PK-A1, PW-U1: move and range for a unit, as printed on a roster.
+fn move_and_range(system: System, u: &UnitState, t: &Tables) -> (Option<String>, Option<String>) {
+    match system {
+        System::Pk => {
+            use crate::rules::pk::TroopKind;
+            let kind = match u.unit.arm {
+                Arm::Cavalry => TroopKind::Cavalry,
+                Arm::Artillery => TroopKind::FootArtillery,
+                _ if u.unit.formation == Some(crate::roster::Formation::Skirmish) => {
+                    TroopKind::SkirmishInfantry
+                }
+                _ => TroopKind::FormedInfantry,
+            };
+            let (normal, charge) = crate::rules::pk::movement::move_rates(kind, &t.pk);
+            let range = if u.unit.arm == Arm::Artillery {
+                t.pk.artillery.range.v()
+            } else {
+                crate::play::pk::weapon_of(u).row(&t.pk).range.v()
+            };
+            (
+                Some(format!("{normal}\" ({charge}\")")),
+                Some(format!("{range}\"")),
+            )
+        }
+        _ => (None, None),
+    }
+}
+
+/// A unit's roster line.
+pub fn unit_doc(system: System, u: &UnitState, t: &Tables) -> UnitDoc {
+    let (move_, range) = move_and_range(system, u, t);
+    let mut status = Vec::new();
+    if u.level != crate::game::Level::Steady {
+        status.push(u.level.to_string());
+    }
+    for (on, s) in [
+        (u.disordered, "disordered"),
+        (u.muddled, "muddled"),
+        (u.limbered, "limbered"),
+        (u.flag_lost, "flag lost"),
+        (u.disorganised, "disorganised"),
+        (u.eliminated(), "eliminated"),
+    ] {
+        if on {
+            status.push(s.to_string());
+        }
+    }
+    UnitDoc {
+        id: u.unit.id.clone(),
+        name: u.unit.name.clone(),
+        arm: match u.unit.arm {
+            Arm::Infantry => DocArm::Infantry,
+            Arm::Cavalry => DocArm::Cavalry,
+            Arm::Artillery => DocArm::Artillery,
+            _ => DocArm::Other,
+        },
+        class: u.unit.quality.map(|q| q.to_string()),
+        strength: u.strength,
+        max_strength: u.max_strength,
+        strength_unit: strength_unit(system, u.unit.arm).to_string(),
+        fatigue: u.fatigue,
+        fatigue_max: if system == System::Pk { 12 } else { 0 },
+        leaders: u.leaders,
+        leaders_max: u.max_leaders,
+        weapon: u.unit.weapon.map(|w| w.to_string()),
+        move_,
+        range,
+        status,
+    }
+}
+
+fn insert(groups: &mut Vec<GroupDoc>, path: &[(&str, &str)], unit: UnitDoc) {
+    let Some(((level, name), rest)) = path.split_first() else {
+        return;
+    };
+    let idx = match groups.iter().position(|g| g.name == *name) {
+        Some(i) => i,
+        None => {
+            groups.push(GroupDoc {
+                name: name.to_string(),
+                level: level.to_string(),
+                units: Vec::new(),
+                groups: Vec::new(),
+            });
+            groups.len() - 1
+        }
+    };
+    let g = &mut groups[idx];
+    if rest.is_empty() {
+        g.units.push(unit);
+    } else {
+        insert(&mut g.groups, rest, unit);
+    }
+}
+
+/// The roster of a game state (a scenario's start, or a save's current state).
+pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
+    let mut sides = Vec::new();
+    for side in &state.sides {
+        let mut groups: Vec<GroupDoc> = Vec::new();
+        for u in state.units.iter().filter(|u| u.unit.side == *side) {
+            let o = &u.unit.oob;
+            let mut path: Vec<(&str, &str)> = [
+                ("army", &o.army),
+                ("corps", &o.corps),
+                ("division", &o.division),
+                ("brigade", &o.brigade),
+            ]
+            .into_iter()
+            .filter_map(|(l, v)| v.as_deref().map(|v| (l, v)))
+            .collect();
+            if path.is_empty() {
+                path.push(("group", "Independent units"));
+            }
+            insert(&mut groups, &path, unit_doc(state.system, u, t));
+        }
+        sides.push(SideDoc {
+            name: side.title().to_string(),
+            groups,
+        });
+    }
+    RosterDoc {
+        title: state.title.clone(),
+        scenario: state.scenario.clone(),
+        system: state.system.title().to_string(),
+        date: state.date.map(|d| d.format("%-d %B %Y").to_string()),
+        turn: Some(state.turn),
+        phase: Some(state.phase_name().to_string()),
+        sides,
+    }
+}
+
+fn scenario_state(s: &Scenario) -> Result<GameState, CliError> {
+    let system = s.system.unwrap_or(System::Pk);
+    Ok(GameState::new(s, system, String::new()))
+}
+
+fn open_save(path: &Path) -> Result<Game, CliError> {
+    let bytes =
+        crate::store::read_bytes_limited(path).map_err(|e| CliError::usage(e.to_string()))?;
+    crate::store::parse_save(&bytes, &path.display().to_string())
+        .map_err(|e| CliError::usage(e.to_string()))
+}
+
+/// The log rows of a game.
+pub fn log_rows(game: &Game) -> Vec<LogRowDoc> {
+    game.log()
+        .iter()
+        .map(|e| LogRowDoc {
+            index: e.index,
+            time: e.time.to_rfc3339(),
+            turn: e.turn,
+            phase: e.phase.clone(),
+            action: match &e.kind {
+                EntryKind::Start { .. } => "start".into(),
+                EntryKind::Act { action } => action_name(action),
+                EntryKind::Undo => "undo".into(),
+                EntryKind::Redo => "redo".into(),
+                EntryKind::Reveal { .. } => "reveal".into(),
+            },
+            rule_ids: e.rules.clone(),
+            dice: e
+                .dice
+                .iter()
+                .map(|d| format!("{} {}={}", d.label, d.die, d.value))
+                .collect::<Vec<_>>()
+                .join("; "),
+            summary: e.summary.clone(),
+        })
+        .collect()
+}
+
+fn action_name(a: &Action) -> String {
+    match a {
+        Action::Resolved { resolution, .. } => {
+            format!("{} {}", resolution.system, resolution.action)
+        }
+        other => serde_json::to_value(other)
+            .ok()
+            .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(str::to_string))
+            .unwrap_or_else(|| "action".into()),
+    }
+}
+
+/// The battle report of a game: its roster now, its resolutions turn by turn, casualties per side
+/// per turn, and the log's hash.
+pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
+    let state = game.state();
+    let mut turns: BTreeMap<u32, Vec<ResolutionDoc>> = BTreeMap::new();
+    for e in game.log() {
+        if let EntryKind::Act {
+            action:
+                Action::Resolved {
+                    resolution,
+                    effects,
+                    ..
+                },
+        } = &e.kind
+        {
+            let mut units: Vec<String> = effects
+                .iter()
+                .filter_map(|a| a.unit())
+                .map(|id| {
+                    state
+                        .unit(id)
+                        .map(|u| u.unit.name.clone())
+                        .unwrap_or_else(|| id.to_string())
+                })
+                .collect();
+            units.dedup();
+            turns.entry(e.turn).or_default().push(ResolutionDoc {
+                time: e.time.format("%H:%M:%S").to_string(),
+                units,
+                action: format!("{} {}", resolution.system, resolution.action),
+                summary: resolution.summary.clone(),
+                dice: resolution
+                    .dice
+                    .iter()
+                    .map(|d| format!("{} {}={}", d.label, d.die, d.value))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                rule_ids: resolution
+                    .rule_ids()
+                    .iter()
+                    .map(|r| r.to_string())
+                    .collect(),
+            });
+        }
+    }
+    let casualties = crate::game::losses_by_turn(game)
+        .into_iter()
+        .map(|(turn, per)| {
+            (
+                turn,
+                per.into_iter()
+                    .map(|(side, n)| (side.title().to_string(), n))
+                    .collect(),
+            )
+        })
+        .collect();
+    let (chain_head, verified) = match verify_chain(game.log()) {
+        Ok(s) => (s.head, true),
+        Err(_) => (game.head(), false),
+    };
+    ReportDoc {
+        roster: roster_doc(state, t),
+        turns: turns
+            .into_iter()
+            .map(|(turn, resolutions)| TurnDoc {
+                turn,
+                label: None,
+                resolutions,
+            })
+            .collect(),
+        casualties,
+        chain_head,
+        verified,
+    }
+}
+
+impl DocProvider for GameDocs<'_> {
+    fn roster(&self, source: &Source) -> Result<RosterDoc, CliError> {
+        let state = match source {
+            Source::Scenario(name) => {
+                scenario_state(&crate::roster::builtin_scenario(name).map_err(CliError::usage)?)?
+            }
+            Source::Cards(path) => scenario_state(
+                &crate::roster::load_roster_file(path)
+                    .map_err(|e| CliError::usage(e.to_string()))?,
+            )?,
+            Source::Save(path) => open_save(path)?.state().clone(),
+        };
+        Ok(roster_doc(&state, self.tables))
+    }
+
+    fn log(&self, source: &Source) -> Result<Vec<LogRowDoc>, CliError> {
+        match source {
+            Source::Save(path) => Ok(log_rows(&open_save(path)?)),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    fn report(&self, save: &Path) -> Result<ReportDoc, CliError> {
+        Ok(report_doc(&open_save(save)?, self.tables))
+    }
+}

@@ -1,0 +1,238 @@
+//! Printing and export: club rosters (PDF), unit cards (PNG and PDF sheets), CSV and battle reports.
+//!
+//! Everything here is a pure function of the plain view model in [`model`], so the window, the command
+//! line and the tests drive it the same way. Layout is done once, in millimetres, into a display list
+//! (`draw::Op`) which two back ends render: krilla for PDF (embedded, subsetted DejaVu Sans, selectable
+//! text) and a small rasteriser over `ab_glyph` for PNG. Files are written with [`write_atomic`], so a
+//! failed export never leaves a partial file behind looking complete.
+
+mod card;
+mod csv;
+mod draw;
+pub mod from_game;
+pub mod model;
+mod pdf;
+mod raster;
+mod report;
+mod roster;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub use card::{
+    CARD_H_MM, CARD_W_MM, CardCtx, card_png, card_px, cards_pdf, cards_pdf_progress, cards_png_dir,
+};
+pub use csv::{csv_field, log_csv, units_csv};
+pub use model::{
+    Arm, GroupDoc, LogRowDoc, ReportDoc, ResolutionDoc, RosterDoc, SideDoc, TurnDoc, UnitDoc,
+};
+pub use report::{report_html, report_pdf, report_pdf_progress};
+pub use roster::{roster_page_count, roster_pdf, roster_pdf_progress};
+
+/// An export that could not be made; file errors name the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// A file or folder could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file or folder the user asked for.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// The PDF library refused the document.
+    #[error("PDF generation failed: {0}")]
+    Pdf(String),
+    /// PNG encoding failed.
+    #[error("PNG encoding failed: {0}")]
+    Png(String),
+    /// The bundled font could not be read (a build problem, not a user one).
+    #[error("bundled font unreadable: {0}")]
+    Font(String),
+    /// A parameter out of range (e.g. a DPI of 0).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Paper sizes for printed output.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Paper {
+    /// ISO A4, 210 x 297 mm.
+    #[default]
+    A4,
+    /// US Letter, 8.5 x 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// Every paper size.
+    pub const ALL: [Paper; 2] = [Paper::A4, Paper::Letter];
+
+    /// Width and height in millimetres, portrait.
+    pub fn size_mm(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (210.0, 297.0),
+            Paper::Letter => (215.9, 279.4),
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Paper::A4 => "a4",
+            Paper::Letter => "letter",
+        }
+    }
+}
+
+impl std::fmt::Display for Paper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Paper {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Paper::ALL
+            .into_iter()
+            .find(|p| p.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown paper {s:?} (expected a4 or letter)"))
+    }
+}
+
+/// A progress callback: `(done, total)`, called from whatever thread runs the export.
+pub type Progress<'a> = &'a dyn Fn(usize, usize);
+
+/// A progress callback that ignores progress.
+pub fn no_progress(_done: usize, _total: usize) {}
+
+/// Progress shared with another thread: the export's worker calls [`AtomicProgress::report`], the
+/// window reads [`AtomicProgress::fraction`] each frame to draw a progress bar.
+#[derive(Debug, Default)]
+pub struct AtomicProgress {
+    done: AtomicUsize,
+    total: AtomicUsize,
+}
+
+impl AtomicProgress {
+    /// Nothing done yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records progress; pass `&|d, t| p.report(d, t)` as a [`Progress`].
+    pub fn report(&self, done: usize, total: usize) {
+        self.total.store(total, Ordering::Relaxed);
+        self.done.store(done, Ordering::Relaxed);
+    }
+
+    /// `(done, total)` as last reported.
+    pub fn get(&self) -> (usize, usize) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Done as a fraction in 0..=1 (0 before the first report).
+    pub fn fraction(&self) -> f32 {
+        let (d, t) = self.get();
+        if t == 0 {
+            0.0
+        } else {
+            (d as f32 / t as f32).clamp(0.0, 1.0)
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically: into a temporary file in the same folder, flushed to disk,
+/// then renamed over `path`. On any failure the temporary file is removed and the error names `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let err = |source: std::io::Error| ExportError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file_name = path.file_name().ok_or_else(|| {
+        err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a file name",
+        ))
+    })?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let tmp = dir.join(format!(
+        ".{}.{}-{}.tmp",
+        file_name.to_string_lossy(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        // Best effort: the temp file may not exist if creating it was what failed.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(err(e));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_parses_and_prints() {
+        for p in Paper::ALL {
+            assert_eq!(p.to_string().parse::<Paper>(), Ok(p));
+        }
+        assert_eq!("A4".parse::<Paper>(), Ok(Paper::A4));
+        assert!("a3".parse::<Paper>().is_err());
+    }
+
+    #[test]
+    fn atomic_progress_fraction() {
+        let p = AtomicProgress::new();
+        assert_eq!(p.fraction(), 0.0);
+        let f: Progress = &|d, t| p.report(d, t);
+        f(1, 4);
+        assert_eq!(p.get(), (1, 4));
+        assert!((p.fraction() - 0.25).abs() < 1e-6);
+    }
+
+    #[test]
+    fn write_atomic_replaces_and_leaves_no_temp() {
+        let dir = std::env::temp_dir().join(format!("kepi-wa-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("out.txt");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        let bad = dir.join("missing-sub").join("x.pdf");
+        let e = write_atomic(&bad, b"x").unwrap_err();
+        assert!(e.to_string().contains("missing-sub"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

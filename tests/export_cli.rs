@@ -1,0 +1,218 @@
+//! The export commands' run functions over a fake document provider (the session's real provider
+//! plugs into the same trait).
+
+use std::path::{Path, PathBuf};
+
+use kepi::cli::CliError;
+use kepi::cli::export_cmd::{
+    CardsArgs, CardsOutArgs, CardsSourceArgs, CsvArgs, CsvOutArgs, CsvSourceArgs, DocProvider,
+    ExportCmd, ReportArgs, ReportOutArgs, RosterCmd, RosterPrintArgs, RosterSourceArgs, Source,
+    run_cards, run_export, run_report, run_roster,
+};
+use kepi::export::{LogRowDoc, Paper, ReportDoc, RosterDoc};
+
+struct Fake;
+
+impl DocProvider for Fake {
+    fn roster(&self, source: &Source) -> Result<RosterDoc, CliError> {
+        match source {
+            Source::Scenario(n) if n == "mars-la-tour" => Ok(RosterDoc::sample(12)),
+            Source::Scenario(n) => {
+                Err(CliError::usage(format!("--scenario {n}: unknown scenario")))
+            }
+            Source::Cards(p) | Source::Save(p) => {
+                Err(CliError::usage(format!("{}: broken", p.display())))
+            }
+        }
+    }
+    fn log(&self, _: &Source) -> Result<Vec<LogRowDoc>, CliError> {
+        Ok(vec![])
+    }
+    fn report(&self, save: &Path) -> Result<ReportDoc, CliError> {
+        if save.ends_with("good.kepi") {
+            Ok(ReportDoc::sample(10, 3))
+        } else {
+            Err(CliError::usage(format!("{}: not a save", save.display())))
+        }
+    }
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kepi-export-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn scenario(name: &str) -> RosterSourceArgs {
+    RosterSourceArgs {
+        scenario: Some(name.into()),
+        cards: None,
+        save: None,
+    }
+}
+
+#[test]
+fn roster_print_writes_a_pdf_and_names_bad_input() {
+    let dir = tmp("roster");
+    let out = dir.join("r.pdf");
+    let cmd = RosterCmd::Print(RosterPrintArgs {
+        source: scenario("mars-la-tour"),
+        pdf: out.clone(),
+        paper: Paper::A4,
+    });
+    run_roster(&cmd, &Fake).unwrap();
+    assert!(std::fs::read(&out).unwrap().starts_with(b"%PDF"));
+
+    let bad = RosterCmd::Print(RosterPrintArgs {
+        source: scenario("atlantis"),
+        pdf: dir.join("x.pdf"),
+        paper: Paper::A4,
+    });
+    let e = run_roster(&bad, &Fake).unwrap_err();
+    assert_eq!(e.code, 2);
+    assert!(e.message.contains("atlantis"));
+    assert!(!dir.join("x.pdf").exists());
+
+    let unwritable = dir.join("nope").join("r.pdf");
+    let cmd = RosterCmd::Print(RosterPrintArgs {
+        source: scenario("mars-la-tour"),
+        pdf: unwritable.clone(),
+        paper: Paper::Letter,
+    });
+    let e = run_roster(&cmd, &Fake).unwrap_err();
+    assert_eq!(e.code, 1);
+    assert!(
+        e.message.contains(&unwritable.display().to_string()),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn cards_png_and_pdf() {
+    let dir = tmp("cards");
+    let src = CardsSourceArgs {
+        scenario: Some("mars-la-tour".into()),
+        cards: None,
+    };
+    let a = CardsArgs {
+        source: src.clone(),
+        out: CardsOutArgs {
+            png: Some(dir.join("png")),
+            pdf: None,
+        },
+        dpi: Some(100),
+        paper: Paper::A4,
+    };
+    run_cards(&a, &Fake).unwrap();
+    assert_eq!(std::fs::read_dir(dir.join("png")).unwrap().count(), 12);
+    let a = CardsArgs {
+        source: src.clone(),
+        out: CardsOutArgs {
+            png: None,
+            pdf: Some(dir.join("c.pdf")),
+        },
+        dpi: None,
+        paper: Paper::A4,
+    };
+    run_cards(&a, &Fake).unwrap();
+    assert!(dir.join("c.pdf").exists());
+    let a = CardsArgs {
+        source: src,
+        out: CardsOutArgs {
+            png: Some(dir.join("png2")),
+            pdf: None,
+        },
+        dpi: Some(0),
+        paper: Paper::A4,
+    };
+    let e = run_cards(&a, &Fake).unwrap_err();
+    assert_eq!(e.code, 2);
+    assert!(e.message.contains("dpi"));
+    let a = CardsArgs {
+        source: CardsSourceArgs {
+            scenario: Some("mars-la-tour".into()),
+            cards: None,
+        },
+        out: CardsOutArgs {
+            png: None,
+            pdf: Some(dir.join("d.pdf")),
+        },
+        dpi: Some(150),
+        paper: Paper::A4,
+    };
+    let e = run_cards(&a, &Fake).unwrap_err();
+    assert_eq!(e.code, 2);
+    assert!(e.message.contains("--dpi"));
+    assert!(!dir.join("d.pdf").exists());
+}
+
+#[test]
+fn csv_and_report() {
+    let dir = tmp("csv");
+    let cmd = ExportCmd::Csv(CsvArgs {
+        source: CsvSourceArgs {
+            scenario: Some("mars-la-tour".into()),
+            save: None,
+        },
+        out: CsvOutArgs {
+            units: Some(dir.join("u.csv")),
+            log: None,
+        },
+    });
+    run_export(&cmd, &Fake).unwrap();
+    let csv = std::fs::read_to_string(dir.join("u.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 13);
+    let cmd = ExportCmd::Csv(CsvArgs {
+        source: CsvSourceArgs {
+            scenario: Some("mars-la-tour".into()),
+            save: None,
+        },
+        out: CsvOutArgs {
+            units: None,
+            log: Some(dir.join("l.csv")),
+        },
+    });
+    run_export(&cmd, &Fake).unwrap();
+    assert!(
+        std::fs::read_to_string(dir.join("l.csv"))
+            .unwrap()
+            .starts_with("index,time,turn")
+    );
+
+    let a = ReportArgs {
+        save: "good.kepi".into(),
+        out: ReportOutArgs {
+            html: Some(dir.join("r.html")),
+            pdf: None,
+        },
+        paper: Paper::A4,
+    };
+    run_report(&a, &Fake).unwrap();
+    assert!(
+        std::fs::read_to_string(dir.join("r.html"))
+            .unwrap()
+            .contains("<svg")
+    );
+    let a = ReportArgs {
+        save: "good.kepi".into(),
+        out: ReportOutArgs {
+            html: None,
+            pdf: Some(dir.join("r.pdf")),
+        },
+        paper: Paper::Letter,
+    };
+    run_report(&a, &Fake).unwrap();
+    let a = ReportArgs {
+        save: "bad.kepi".into(),
+        out: ReportOutArgs {
+            html: Some(dir.join("b.html")),
+            pdf: None,
+        },
+        paper: Paper::A4,
+    };
+    let e = run_report(&a, &Fake).unwrap_err();
+    assert!(e.message.contains("bad.kepi"));
+    assert!(!dir.join("b.html").exists());
+}

@@ -6,7 +6,9 @@
 //! the outcome into [`Action`]s on the units, so one resolution is one undo step. The window, the
 //! command line (`kepi game apply FILE fire ...`) and the tests all go through here.
 
+pub mod crt;
 pub mod pk;
+pub mod pw;
 
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +23,12 @@ use crate::tables::Tables;
 pub enum Form {
     /// Pickelhaube & Kepi.
     Pk(pk::PkForm),
+    /// Portable Wargame.
+    Pw(pw::PwForm),
+    /// SPI Franco-Prussian War.
+    Spi(crt::SpiForm),
+    /// 1870.
+    Fr1870(crt::FrForm),
 }
 
 /// A resolution and what it does to the units.
@@ -31,6 +39,9 @@ impl Form {
     pub fn all_for(system: System) -> Vec<Form> {
         match system {
             System::Pk => pk::PkForm::all().into_iter().map(Form::Pk).collect(),
+            System::Pw => pw::PwForm::all().into_iter().map(Form::Pw).collect(),
+            System::Spi => crt::SpiForm::all().into_iter().map(Form::Spi).collect(),
+            System::Fr1870 => crt::FrForm::all().into_iter().map(Form::Fr1870).collect(),
             _ => Vec::new(),
         }
     }
@@ -39,6 +50,9 @@ impl Form {
     pub fn name(&self) -> &'static str {
         match self {
             Form::Pk(f) => f.name(),
+            Form::Pw(f) => f.name(),
+            Form::Spi(f) => f.name(),
+            Form::Fr1870(f) => f.name(),
         }
     }
 
@@ -46,6 +60,9 @@ impl Form {
     pub fn units(&self) -> (Option<&str>, Option<&str>) {
         match self {
             Form::Pk(f) => (f.actor.as_deref(), f.target.as_deref()),
+            Form::Pw(f) => (f.actor.as_deref(), f.target.as_deref()),
+            Form::Spi(f) => (f.actor.as_deref(), f.target.as_deref()),
+            Form::Fr1870(f) => (f.actor.as_deref(), f.target.as_deref()),
         }
     }
 
@@ -53,6 +70,8 @@ impl Form {
     pub fn needs_target(&self) -> bool {
         match self {
             Form::Pk(f) => f.needs_target(),
+            Form::Pw(f) => f.needs_target(),
+            Form::Spi(_) | Form::Fr1870(_) => true,
         }
     }
 
@@ -66,6 +85,9 @@ impl Form {
     ) {
         match self {
             Form::Pk(f) => f.prefill(state, actor, target, &tables.pk),
+            Form::Pw(f) => f.prefill(state, actor, target, &tables.pw),
+            Form::Spi(f) => f.prefill(state, actor, target),
+            Form::Fr1870(f) => f.prefill(state, actor, target),
         }
     }
 
@@ -79,6 +101,9 @@ impl Form {
     ) -> Result<Resolved, RuleError> {
         match self {
             Form::Pk(f) => f.resolve(state, &tables.pk, dice),
+            Form::Pw(f) => f.resolve(state, &tables.pw, dice),
+            Form::Spi(f) => f.resolve(state, &tables.spi, dice),
+            Form::Fr1870(f) => f.resolve(state, &tables.fr1870, dice),
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod files;
 pub mod log_panel;
 pub mod map;
 pub mod resolver;
+pub mod resolver_hex;
 pub mod resolver_pk;
 pub mod roster;
 pub mod state;
@@ -89,10 +90,9 @@ impl KepiApp {
                 match app.bottom {
                     BottomTab::Charts => charts::charts_ui(ui, &app.game),
                     BottomTab::Dice => app.tray.ui(ui),
-                    BottomTab::Map | BottomTab::Drift => {
-                        ui.label(
-                            "(map and drift views arrive with the hex and artillery rule sets)",
-                        );
+                    BottomTab::Map => map::map_ui(ui, app, &mut out),
+                    BottomTab::Drift => {
+                        ui.label("(the drift view arrives with the artillery rule set)");
                     }
                 }
             });

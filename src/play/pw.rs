@@ -532,6 +532,12 @@ fn hit_effects(
     let choice = if allowed.contains(&choice) {
         choice
     } else {
+        fx.push(Action::Note {
+            text: format!(
+                "PW-H1: {} cannot choose {choice}; it loses SP instead",
+                u.unit.name
+            ),
+        });
         HitChoice::LoseSp
     };
     let name = &u.unit.name;

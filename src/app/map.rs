@@ -406,10 +406,20 @@ fn units_ui(
         if resp.secondary_clicked() {
             out.push(Command::Target(u.unit.id.clone()));
         }
-        if resp.drag_stopped()
+        // Where the drag is now; kept, since the pointer may be gone on the frame it is released.
+        let drag_id = id.with("drag_to");
+        if resp.dragged()
             && let Some(p) = ui.input(|i| i.pointer.latest_pos())
         {
-            let to = fr.hex_at(p);
+            ui.data_mut(|d| d.insert_temp(drag_id, fr.hex_at(p)));
+        }
+        if resp.drag_stopped()
+            && let Some(to) = ui
+                .input(|i| i.pointer.latest_pos())
+                .map(|p| fr.hex_at(p))
+                .or_else(|| ui.data(|d| d.get_temp::<Hex>(drag_id)))
+        {
+            ui.data_mut(|d| d.remove::<Hex>(drag_id));
             if to != h
                 && grid.contains(&to)
                 && let Some(pos) = position_of(to)

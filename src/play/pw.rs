@@ -428,7 +428,7 @@ impl PwForm {
             PwAction::Melee { a, b, a_hit, b_hit } => {
                 let mut dice = dice;
                 let ra = pw::melee(a, t, dice.as_deref_mut())?;
-                let rb = pw::melee(b, t, dice.as_deref_mut())?;
+                let rb = pw::melee(b, t, dice)?;
                 let res = melee_both(ra, rb);
                 let mut fx = Vec::new();
                 if rolling && let Some(o) = &res.outcome {

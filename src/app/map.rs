@@ -1,8 +1,503 @@
-//! The hex map for the hex rule sets (Portable Wargame, SPI, 1870).
+//! The hex map for the hex rule sets (Portable Wargame, SPI, 1870): the flat-topped, odd-q grid of
+//! [`crate::hex`] with its board labels, the units on their hexes (side colour, initials, strength,
+//! facing tick), and the umpire's tools: click a unit to act with it, right-click to target it, drag
+//! it to another hex to move it; the selected unit's weapon range (PW-U1, PW-G1), the line to the
+//! hovered hex, zones of control, and the distance in hexes to the hex under the cursor.
+//!
+//! The geometry (hex to pixel and back) is pure and tested; the panel only draws and sends
+//! [`Command`]s.
 
+use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, Vec2, vec2};
+
+use super::state::{AppState, Command};
+use crate::game::{Action, GameState, UnitState};
+use crate::hex::{Hex, Layout, Offset, ZocLimits, zone_of_control};
+use crate::play::pw::{hex_of, position_of, range_of};
+use crate::roster::{Facing, Side};
 use crate::rules::System;
 
 /// True for the rule sets played on hexes.
 pub fn has_map(system: System) -> bool {
     matches!(system, System::Pw | System::Spi | System::Fr1870)
+}
+
+const SQRT3: f32 = 1.732_050_8;
+
+/// The pixel offset of a hex's centre from the centre of axial hex (0, 0), for flat-topped hexes
+/// of `size` (centre to corner): x = 3/2 size q, y = sqrt3 size (r + q/2).
+pub fn hex_to_pixel(h: Hex, size: f32) -> Vec2 {
+    let (q, r) = (h.q as f32, h.r as f32);
+    vec2(size * 1.5 * q, size * SQRT3 * (r + q / 2.0))
+}
+
+/// The hex containing a pixel offset from the centre of axial hex (0, 0): the inverse of
+/// [`hex_to_pixel`] followed by cube rounding.
+pub fn pixel_to_hex(p: Vec2, size: f32) -> Hex {
+    let size = size.max(1e-3);
+    let q = (2.0 / 3.0 * p.x) / size;
+    let r = (-p.x / 3.0 + SQRT3 / 3.0 * p.y) / size;
+    let s = -q - r;
+    let (mut rq, mut rr, rs) = (q.round(), r.round(), s.round());
+    let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
+    if dq > dr && dq > ds {
+        rq = -rr - rs;
+    } else if dr > ds {
+        rr = -rq - rs;
+    }
+    Hex::new(rq as i32, rr as i32)
+}
+
+/// The six corners of a flat-topped hex around `centre`, clockwise from the right-hand corner.
+pub fn hex_corners(centre: Pos2, size: f32) -> [Pos2; 6] {
+    std::array::from_fn(|i| {
+        let a = (60.0 * i as f32).to_radians();
+        centre + vec2(size * a.cos(), size * a.sin())
+    })
+}
+
+/// The screen angle (radians, clockwise from +x, y down) a facing points at: the six hexsides of a
+/// flat-topped hex (N straight up), and east and west at the side corners.
+pub fn facing_angle(f: Facing) -> f32 {
+    let deg: f32 = match f {
+        Facing::N => 270.0,
+        Facing::Ne => 330.0,
+        Facing::E => 0.0,
+        Facing::Se => 30.0,
+        Facing::S => 90.0,
+        Facing::Sw => 150.0,
+        Facing::W => 180.0,
+        Facing::Nw => 210.0,
+    };
+    deg.to_radians()
+}
+
+/// A unit's short name on the map: the initials of its words (numbers kept whole, little words
+/// such as "de" left out), at most four characters.
+pub fn abbreviation(name: &str) -> String {
+    let small = ["de", "du", "des", "la", "le", "of", "the", "von", "d'"];
+    let mut out = String::new();
+    for w in name.split(|c: char| c.is_whitespace() || c == ',' || c == '/' || c == '(') {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        if w.is_empty() || small.contains(&w.to_lowercase().as_str()) {
+            continue;
+        }
+        let digits: String = w.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if !digits.is_empty() {
+            out.push_str(&digits);
+        } else if let Some(c) = w.chars().next() {
+            out.extend(c.to_uppercase());
+        }
+    }
+    out.chars().take(4).collect()
+}
+
+/// The board's extent in printed columns and rows: the units' hexes with a hex of margin, at least
+/// 8 x 6 (a Hexon table), within labels 00-99.
+pub fn board_extent(hexes: &[Hex]) -> (Offset, Offset) {
+    let offs: Vec<Offset> = hexes.iter().map(|h| h.to_offset(Layout::OddQ)).collect();
+    let min_c = offs.iter().map(|o| o.col).min().unwrap_or(1);
+    let max_c = offs.iter().map(|o| o.col).max().unwrap_or(8);
+    let min_r = offs.iter().map(|o| o.row).min().unwrap_or(1);
+    let max_r = offs.iter().map(|o| o.row).max().unwrap_or(6);
+    let c0 = (min_c - 1).clamp(0, 99);
+    let r0 = (min_r - 1).clamp(0, 99);
+    let c1 = (max_c + 1).max(c0 + 8).clamp(0, 99);
+    let r1 = (max_r + 1).max(r0 + 6).clamp(0, 99);
+    (Offset { col: c0, row: r0 }, Offset { col: c1, row: r1 })
+}
+
+fn side_colour(s: Side) -> Color32 {
+    match s {
+        Side::German => Color32::from_rgb(70, 74, 82),
+        Side::French => Color32::from_rgb(38, 78, 180),
+    }
+}
+
+/// The map's screen frame: where axial (0, 0) sits and how big a hex is.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    origin: Pos2,
+    size: f32,
+}
+
+impl Frame {
+    fn centre(&self, h: Hex) -> Pos2 {
+        self.origin + hex_to_pixel(h, self.size)
+    }
+    fn hex_at(&self, p: Pos2) -> Hex {
+        pixel_to_hex(p - self.origin, self.size)
+    }
+}
+
+fn on_map(u: &UnitState) -> Option<Hex> {
+    if u.eliminated() {
+        None
+    } else {
+        hex_of(u.position)
+    }
+}
+
+/// The Map tab.
+pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
+    let size_id = ui.scope_id().with("map_hex_size");
+    let zoc_id = ui.scope_id().with("map_zoc");
+    let mut size: f32 = ui.data_mut(|d| *d.get_temp_mut_or(size_id, 28.0));
+    let mut zoc: bool =
+        ui.data_mut(|d| *d.get_temp_mut_or(zoc_id, app.state().system != System::Pw));
+    let state = app.game.state();
+    let selected = app.selected.as_deref().and_then(|id| state.unit(id));
+    let sel_hex = selected.and_then(on_map);
+    let weapon_range = match (state.system, selected) {
+        (System::Pw, Some(u)) => Some(range_of(u, state.date.or(state.start_date), &app.tables.pw)),
+        _ => None,
+    };
+    let hexes: Vec<Hex> = state.units.iter().filter_map(on_map).collect();
+    let off_map = state
+        .units
+        .iter()
+        .filter(|u| !u.eliminated() && hex_of(u.position).is_none())
+        .count();
+    ui.horizontal(|ui| {
+        ui.add(egui::Slider::new(&mut size, 14.0..=48.0).text("hex size"));
+        ui.checkbox(&mut zoc, "zones of control");
+        if off_map > 0 {
+            ui.label(
+                RichText::new(format!(
+                    "{off_map} unit(s) off the map: give them a hex in the unit editor"
+                ))
+                .weak(),
+            );
+        }
+    });
+    ui.data_mut(|d| {
+        d.insert_temp(size_id, size);
+        d.insert_temp(zoc_id, zoc);
+    });
+    let status_id = ui.scope_id().with("map_status");
+    let status: String = ui.data(|d| d.get_temp(status_id)).unwrap_or_default();
+    ui.label(if status.is_empty() {
+        RichText::new("Click a unit: acting · right-click: target · drag: move").weak()
+    } else {
+        RichText::new(status).strong()
+    });
+    let (lo, hi) = board_extent(&hexes);
+    let grid: Vec<Hex> = (lo.col..=hi.col)
+        .flat_map(|c| {
+            (lo.row..=hi.row)
+                .map(move |r| Hex::from_offset(Offset { col: c, row: r }, Layout::OddQ))
+        })
+        .collect();
+    let mut hovered_text = String::new();
+    egui::ScrollArea::both()
+        .id_salt("map_scroll")
+        .show(ui, |ui| {
+            let cols = (hi.col - lo.col + 1) as f32;
+            let rows = (hi.row - lo.row + 1) as f32;
+            let want = vec2(
+                size * (1.5 * cols + 0.5) + 4.0,
+                size * SQRT3 * (rows + 0.5) + 4.0,
+            );
+            let (rect, _bg) = ui.allocate_exact_size(want, Sense::hover());
+            let top_left = Hex::from_offset(lo, Layout::OddQ);
+            let origin = rect.min + vec2(size + 2.0, size * SQRT3 / 2.0 + 2.0)
+                - hex_to_pixel(top_left, size);
+            let fr = Frame { origin, size };
+            let painter = ui.painter_at(rect);
+            let visuals = ui.visuals().clone();
+            let line = Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.6));
+            let hover_pos = ui
+                .input(|i| i.pointer.hover_pos())
+                .filter(|p| rect.contains(*p));
+            let hovered = hover_pos.map(|p| fr.hex_at(p)).filter(|h| grid.contains(h));
+            // Zones of control: each unit's six neighbours, not into hexes the enemy holds (SPI).
+            if zoc {
+                for u in state.units.iter() {
+                    let Some(h) = on_map(u) else { continue };
+                    let limits = ZocLimits {
+                        rivers: Default::default(),
+                        friendly_held: state
+                            .units
+                            .iter()
+                            .filter(|o| o.unit.side != u.unit.side)
+                            .filter_map(on_map)
+                            .collect(),
+                    };
+                    for z in zone_of_control(h, &limits) {
+                        if grid.contains(&z) {
+                            let c = side_colour(u.unit.side).gamma_multiply(0.18);
+                            painter.add(Shape::convex_polygon(
+                                hex_corners(fr.centre(z), size).to_vec(),
+                                c,
+                                Stroke::NONE,
+                            ));
+                        }
+                    }
+                }
+            }
+            // The selected unit's weapon range (PW-U1) and the line to the hovered hex.
+            if let (Some(s), Some(r)) = (sel_hex, weapon_range)
+                && r > 0
+            {
+                let c = visuals.selection.bg_fill.gamma_multiply(0.25);
+                for h in s.disc(r) {
+                    if grid.contains(&h) && h != s {
+                        painter.add(Shape::convex_polygon(
+                            hex_corners(fr.centre(h), size).to_vec(),
+                            c,
+                            Stroke::NONE,
+                        ));
+                    }
+                }
+            }
+            if let (Some(s), Some(h)) = (sel_hex, hovered)
+                && s != h
+            {
+                for l in s.line_to(h) {
+                    painter.add(Shape::convex_polygon(
+                        hex_corners(fr.centre(l), size * 0.92).to_vec(),
+                        Color32::from_rgba_unmultiplied(240, 200, 60, 40),
+                        Stroke::NONE,
+                    ));
+                }
+                painter.line_segment(
+                    [fr.centre(s), fr.centre(h)],
+                    Stroke::new(2.0, Color32::from_rgb(240, 200, 60)),
+                );
+            }
+            for h in &grid {
+                let c = fr.centre(*h);
+                let mut pts = hex_corners(c, size).to_vec();
+                pts.push(pts[0]);
+                painter.add(Shape::line(pts, line));
+                if let Some(l) = h.label(Layout::OddQ) {
+                    painter.text(
+                        c + vec2(0.0, -size * 0.62),
+                        egui::Align2::CENTER_CENTER,
+                        l,
+                        egui::FontId::proportional((size * 0.30).max(7.0)),
+                        visuals.weak_text_color(),
+                    );
+                }
+            }
+            if let Some(h) = hovered {
+                let mut pts = hex_corners(fr.centre(h), size).to_vec();
+                pts.push(pts[0]);
+                painter.add(Shape::line(
+                    pts,
+                    Stroke::new(2.0, visuals.strong_text_color()),
+                ));
+                let label = h.label_or_axial(Layout::OddQ);
+                hovered_text = match (selected, sel_hex) {
+                    (Some(u), Some(s)) => {
+                        let d = s.distance(h);
+                        let reach = match weapon_range {
+                            Some(0) => " · does not fire".to_string(),
+                            Some(r) if d >= 1 && d <= r => format!(" · in range ({r})"),
+                            Some(r) => format!(" · out of range ({r})"),
+                            None => String::new(),
+                        };
+                        format!("Distance from {} to {label}: {d} hexes{reach}", u.unit.name)
+                    }
+                    _ => format!("Hex {label}"),
+                };
+            }
+            units_ui(
+                ui,
+                app_units(state),
+                &fr,
+                app.selected.as_deref(),
+                app.target.as_deref(),
+                &grid,
+                out,
+            );
+        });
+    ui.data_mut(|d| d.insert_temp(status_id, hovered_text));
+}
+
+fn app_units(state: &GameState) -> Vec<(&UnitState, Hex, usize)> {
+    let mut seen: Vec<(Hex, usize)> = Vec::new();
+    let mut v = Vec::new();
+    for u in &state.units {
+        let Some(h) = on_map(u) else { continue };
+        let k = match seen.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                seen.push((h, 0));
+                0
+            }
+        };
+        v.push((u, h, k));
+    }
+    v
+}
+
+/// The unit counters: drawn on their hexes (stacked ones offset), each an interactive widget named
+/// after its unit (click: acting, right-click: target, drag: move).
+fn units_ui(
+    ui: &mut Ui,
+    units: Vec<(&UnitState, Hex, usize)>,
+    fr: &Frame,
+    selected: Option<&str>,
+    target: Option<&str>,
+    grid: &[Hex],
+    out: &mut Vec<Command>,
+) {
+    let size = fr.size;
+    let visuals = ui.visuals().clone();
+    for (u, h, k) in units {
+        let shift = vec2(k as f32 * size * 0.18, k as f32 * size * 0.14);
+        let centre = fr.centre(h) + shift + vec2(0.0, size * 0.12);
+        let rect = Rect::from_center_size(centre, vec2(size * 1.15, size * 0.8));
+        let id = ui.scope_id().with(("map_unit", &u.unit.id));
+        let resp = ui.interact(rect, id, Sense::click_and_drag());
+        let name = u.unit.name.clone();
+        resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
+        let resp = resp.on_hover_text(format!(
+            "{} · {} · strength {}",
+            u.unit.name, u.position, u.strength
+        ));
+        let drawn = if resp.dragged() {
+            ui.input(|i| i.pointer.latest_pos())
+                .map(|p| Rect::from_center_size(p, rect.size()))
+                .unwrap_or(rect)
+        } else {
+            rect
+        };
+        let painter = ui.painter();
+        let fill = side_colour(u.unit.side);
+        painter.rect_filled(drawn, 3.0, fill);
+        let outline = if selected == Some(u.unit.id.as_str()) {
+            Stroke::new(2.5, Color32::from_rgb(250, 210, 60))
+        } else if target == Some(u.unit.id.as_str()) {
+            Stroke::new(2.5, Color32::from_rgb(230, 60, 50))
+        } else {
+            Stroke::new(1.0, visuals.strong_text_color().gamma_multiply(0.5))
+        };
+        painter.rect_stroke(drawn, 3.0, outline, StrokeKind::Inside);
+        painter.text(
+            drawn.center() - vec2(0.0, size * 0.14),
+            egui::Align2::CENTER_CENTER,
+            abbreviation(&u.unit.name),
+            egui::FontId::proportional((size * 0.32).max(7.0)),
+            Color32::WHITE,
+        );
+        painter.text(
+            drawn.center() + vec2(0.0, size * 0.2),
+            egui::Align2::CENTER_CENTER,
+            u.strength.to_string(),
+            egui::FontId::monospace((size * 0.30).max(7.0)),
+            Color32::WHITE,
+        );
+        if let Some(f) = u.facing {
+            let a = facing_angle(f);
+            let dir = vec2(a.cos(), a.sin());
+            let c = fr.centre(h) + shift + (drawn.center() - rect.center());
+            painter.line_segment(
+                [c + dir * size * 0.55, c + dir * size * 0.85],
+                Stroke::new(3.0, fill),
+            );
+        }
+        if resp.clicked() {
+            out.push(Command::Select(u.unit.id.clone()));
+        }
+        if resp.secondary_clicked() {
+            out.push(Command::Target(u.unit.id.clone()));
+        }
+        // Where the drag is now; kept, since the pointer may be gone on the frame it is released.
+        let drag_id = id.with("drag_to");
+        if resp.dragged()
+            && let Some(p) = ui.input(|i| i.pointer.latest_pos())
+        {
+            ui.data_mut(|d| d.insert_temp(drag_id, fr.hex_at(p)));
+        }
+        if resp.drag_stopped()
+            && let Some(to) = ui
+                .input(|i| i.pointer.latest_pos())
+                .map(|p| fr.hex_at(p))
+                .or_else(|| ui.data(|d| d.get_temp::<Hex>(drag_id)))
+        {
+            ui.data_mut(|d| d.remove::<Hex>(drag_id));
+            if to != h
+                && grid.contains(&to)
+                && let Some(pos) = position_of(to)
+            {
+                out.push(Command::Act(Action::Move {
+                    unit: u.unit.id.clone(),
+                    to: pos,
+                }));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pixel_round_trip_every_hex_centre_and_near_it() {
+        for q in -6..7 {
+            for r in -6..7 {
+                let h = Hex::new(q, r);
+                let p = hex_to_pixel(h, 30.0);
+                assert_eq!(pixel_to_hex(p, 30.0), h);
+                // Anywhere well inside the hex (within the inner circle) is still the hex.
+                for a in 0..12 {
+                    let t = (30.0 * a as f32).to_radians();
+                    let q = p + vec2(t.cos(), t.sin()) * 30.0 * 0.8;
+                    assert_eq!(pixel_to_hex(q, 30.0), h, "{h:?} at {a}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn neighbours_sit_where_their_direction_points() {
+        use crate::hex::Direction;
+        let o = Hex::new(2, 3);
+        for (d, f) in [
+            (Direction::N, Facing::N),
+            (Direction::NE, Facing::Ne),
+            (Direction::SE, Facing::Se),
+            (Direction::S, Facing::S),
+            (Direction::SW, Facing::Sw),
+            (Direction::NW, Facing::Nw),
+        ] {
+            let v = hex_to_pixel(o.neighbour(d), 10.0) - hex_to_pixel(o, 10.0);
+            // Neighbour centres are sqrt3 * size apart, in the facing's direction.
+            assert!((v.length() - SQRT3 * 10.0).abs() < 1e-3);
+            let a = facing_angle(f);
+            assert!(
+                (v.normalized() - vec2(a.cos(), a.sin())).length() < 1e-3,
+                "{d:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn odd_columns_sit_half_a_hex_lower() {
+        let a = Hex::from_offset(Offset { col: 2, row: 1 }, Layout::OddQ);
+        let b = Hex::from_offset(Offset { col: 3, row: 1 }, Layout::OddQ);
+        let d = hex_to_pixel(b, 10.0) - hex_to_pixel(a, 10.0);
+        assert!((d.y - SQRT3 * 5.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn abbreviations() {
+        assert_eq!(abbreviation("1st Prussian Infantry"), "1PI");
+        assert_eq!(abbreviation("1er bataillon, 93e de ligne"), "1B93");
+        assert_eq!(abbreviation("Prussian Uhlans"), "PU");
+    }
+
+    #[test]
+    fn extent_covers_units_with_a_margin() {
+        let h = |s: &str| Hex::from_label(s, Layout::OddQ).unwrap();
+        let (lo, hi) = board_extent(&[h("0201"), h("0705")]);
+        assert_eq!((lo.col, lo.row, hi.col, hi.row), (1, 0, 9, 6));
+        let (lo, hi) = board_extent(&[]);
+        assert!(hi.col - lo.col >= 8 && hi.row - lo.row >= 6);
+    }
 }

@@ -12,6 +12,7 @@ pub mod log_panel;
 pub mod map;
 pub mod resolver;
 pub mod resolver_gsp;
+pub mod resolver_hex;
 pub mod resolver_pk;
 pub mod roster;
 pub mod state;
@@ -92,9 +93,7 @@ impl KepiApp {
                     BottomTab::Charts => charts::charts_ui(ui, &app.game),
                     BottomTab::Dice => app.tray.ui(ui),
                     BottomTab::Drift => drift::drift_ui(ui, app),
-                    BottomTab::Map => {
-                        ui.label("(the map view arrives with the hex rule sets)");
-                    }
+                    BottomTab::Map => map::map_ui(ui, app, &mut out),
                 }
             });
         egui::CentralPanel::default().show(ui, |ui| {

@@ -183,8 +183,9 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     match form {
         Form::Pk(f) => super::resolver_pk::situation_ui(ui, f),
         Form::Gsp(f) => super::resolver_gsp::situation_ui(ui, f, state),
-        #[allow(unreachable_patterns)]
-        _ => {}
+        Form::Pw(f) => super::resolver_hex::pw_situation_ui(ui, f),
+        Form::Spi(f) => super::resolver_hex::spi_situation_ui(ui, f),
+        Form::Fr1870(f) => super::resolver_hex::fr_situation_ui(ui, f),
     }
     ui.separator();
     let preview: Result<Resolution<serde_json::Value>, RuleError> =

@@ -6,8 +6,10 @@
 //! the outcome into [`Action`]s on the units, so one resolution is one undo step. The window, the
 //! command line (`kepi game apply FILE fire ...`) and the tests all go through here.
 
+pub mod crt;
 pub mod gsp;
 pub mod pk;
+pub mod pw;
 
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +26,12 @@ pub enum Form {
     Pk(pk::PkForm),
     /// Graveyard St. Privat artillery.
     Gsp(gsp::GspForm),
+    /// Portable Wargame.
+    Pw(pw::PwForm),
+    /// SPI Franco-Prussian War.
+    Spi(crt::SpiForm),
+    /// 1870.
+    Fr1870(crt::FrForm),
 }
 
 /// A resolution and what it does to the units.
@@ -35,7 +43,9 @@ impl Form {
         match system {
             System::Pk => pk::PkForm::all().into_iter().map(Form::Pk).collect(),
             System::Gsp => gsp::GspForm::all().into_iter().map(Form::Gsp).collect(),
-            _ => Vec::new(),
+            System::Pw => pw::PwForm::all().into_iter().map(Form::Pw).collect(),
+            System::Spi => crt::SpiForm::all().into_iter().map(Form::Spi).collect(),
+            System::Fr1870 => crt::FrForm::all().into_iter().map(Form::Fr1870).collect(),
         }
     }
 
@@ -44,6 +54,9 @@ impl Form {
         match self {
             Form::Pk(f) => f.name(),
             Form::Gsp(f) => f.name(),
+            Form::Pw(f) => f.name(),
+            Form::Spi(f) => f.name(),
+            Form::Fr1870(f) => f.name(),
         }
     }
 
@@ -52,6 +65,9 @@ impl Form {
         match self {
             Form::Pk(f) => (f.actor.as_deref(), f.target.as_deref()),
             Form::Gsp(f) => (f.actor.as_deref(), f.target.as_deref()),
+            Form::Pw(f) => (f.actor.as_deref(), f.target.as_deref()),
+            Form::Spi(f) => (f.actor.as_deref(), f.target.as_deref()),
+            Form::Fr1870(f) => (f.actor.as_deref(), f.target.as_deref()),
         }
     }
 
@@ -60,6 +76,8 @@ impl Form {
         match self {
             Form::Pk(f) => f.needs_target(),
             Form::Gsp(f) => f.needs_target(),
+            Form::Pw(f) => f.needs_target(),
+            Form::Spi(_) | Form::Fr1870(_) => true,
         }
     }
 
@@ -74,6 +92,9 @@ impl Form {
         match self {
             Form::Pk(f) => f.prefill(state, actor, target, &tables.pk),
             Form::Gsp(f) => f.prefill(state, actor, target, &tables.gsp),
+            Form::Pw(f) => f.prefill(state, actor, target, &tables.pw),
+            Form::Spi(f) => f.prefill(state, actor, target),
+            Form::Fr1870(f) => f.prefill(state, actor, target),
         }
     }
 
@@ -88,6 +109,9 @@ impl Form {
         match self {
             Form::Pk(f) => f.resolve(state, &tables.pk, dice),
             Form::Gsp(f) => f.resolve(state, &tables.gsp, dice),
+            Form::Pw(f) => f.resolve(state, &tables.pw, dice),
+            Form::Spi(f) => f.resolve(state, &tables.spi, dice),
+            Form::Fr1870(f) => f.resolve(state, &tables.fr1870, dice),
         }
     }
 }

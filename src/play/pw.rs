@@ -1,0 +1,761 @@
+//! The Portable Wargame in play: activation, artillery and rifle fire and melee between units of a
+//! game on the hex map, with flank, rear and range derived from the units' hexes and facings, and
+//! each hit resolved by the owner's recorded choice (PW-H1).
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use super::{Resolved, done, lose, unit};
+use crate::dice::DiceSource;
+use crate::game::{Action, Flag, GameState, UnitState};
+use crate::hex::{self, Direction, Layout, Offset};
+use crate::roster::{self, Arm, Facing, Position};
+use crate::rules::pw::{
+    self, ActivationInput, Army, ArtilleryInput, Gunnery, HitCause, HitChoice, MeleeGround,
+    MeleeInput, PwTables, PwUnit, Quality, RifleInput, UnitKind, UnitType,
+};
+use crate::rules::{OddsLine, Resolution, RuleError, System};
+
+/// The French Republic was proclaimed on 4 September 1870: from then on French guns are
+/// Republican (PW-U1, PW-A1).
+fn republic() -> NaiveDate {
+    NaiveDate::from_ymd_opt(1870, 9, 4).unwrap_or_default()
+}
+
+/// PW-G1: a roster position as a hex of the grid (board labels are odd-q, column then row).
+pub fn hex_of(p: Position) -> Option<hex::Hex> {
+    p.hex().map(|h| {
+        hex::Hex::from_offset(
+            Offset {
+                col: i32::from(h.col),
+                row: i32::from(h.row),
+            },
+            Layout::OddQ,
+        )
+    })
+}
+
+/// A grid hex as a roster position (None off the printable 0-99 labels).
+pub fn position_of(h: hex::Hex) -> Option<Position> {
+    let o = h.to_offset(Layout::OddQ);
+    let col = u8::try_from(o.col).ok().filter(|c| *c <= 99)?;
+    let row = u8::try_from(o.row).ok().filter(|r| *r <= 99)?;
+    Some(Position::from(roster::Hex { col, row }))
+}
+
+/// A card's facing as a hexside of a flat-topped hex. East and west point at a hex corner, not a
+/// hexside, so they give no facing (and no flank or rear).
+pub fn direction_of(f: Facing) -> Option<Direction> {
+    match f {
+        Facing::N => Some(Direction::N),
+        Facing::Ne => Some(Direction::NE),
+        Facing::Se => Some(Direction::SE),
+        Facing::S => Some(Direction::S),
+        Facing::Sw => Some(Direction::SW),
+        Facing::Nw => Some(Direction::NW),
+        Facing::E | Facing::W => None,
+    }
+}
+
+fn french(u: &UnitState) -> bool {
+    let n = u.unit.nation.to_lowercase();
+    n.contains("fr") || u.unit.side == roster::Side::French
+}
+
+fn prussian(u: &UnitState) -> bool {
+    u.unit.nation.to_lowercase().contains("prussia")
+}
+
+/// PW-U1: a card's row of the unit table, from its arm and nation (French guns are Imperial
+/// before 4 September 1870, Republican after; German guns Prussian or non-Prussian).
+pub fn unit_type_of(u: &UnitState, date: Option<NaiveDate>) -> UnitType {
+    match u.unit.arm {
+        Arm::Cavalry => UnitType::Cavalry,
+        Arm::Artillery if french(u) => {
+            if date.is_some_and(|d| d >= republic()) {
+                UnitType::FrenchRepublicanArtillery
+            } else {
+                UnitType::FrenchImperialArtillery
+            }
+        }
+        Arm::Artillery if prussian(u) => UnitType::PrussianArtillery,
+        Arm::Artillery => UnitType::GermanArtillery,
+        _ if french(u) => UnitType::FrenchInfantry,
+        _ => UnitType::GermanInfantry,
+    }
+}
+
+/// PW-T2: whose staff work a card's activation depends on.
+pub fn army_of(u: &UnitState) -> Army {
+    let n = u.unit.nation.to_lowercase();
+    if n.contains("garibaldi") || n.contains("redshirt") {
+        Army::Garibaldi
+    } else if french(u) {
+        Army::French
+    } else if prussian(u) {
+        Army::Prussian
+    } else {
+        Army::German
+    }
+}
+
+/// PW-T2: a card's quality (elite, poor, otherwise normal).
+pub fn quality_of(u: &UnitState) -> Quality {
+    match u.unit.quality {
+        Some(roster::Quality::Elite) => Quality::Elite,
+        Some(roster::Quality::Poor) => Quality::Poor,
+        _ => Quality::Normal,
+    }
+}
+
+/// A unit of the game as the Portable Wargame sees it: None when it is not on a hex. A unit
+/// without a hexside facing faces north (flank and rear then count from there).
+pub fn pw_unit(u: &UnitState, date: Option<NaiveDate>) -> Option<PwUnit> {
+    let hex = hex_of(u.position)?;
+    Some(PwUnit {
+        name: u.unit.name.clone(),
+        unit_type: unit_type_of(u, date),
+        quality: quality_of(u),
+        sp: u.strength,
+        sp_start: u.max_strength,
+        hex,
+        facing: u.facing.and_then(direction_of).unwrap_or(Direction::N),
+        activated: u.activated,
+        moved: u.moved,
+        fired: u.fired,
+        silenced: false,
+        silenced_next_turn: false,
+    })
+}
+
+/// PW-U1, PW-G1: a unit's weapon range in hexes (0: does not fire), when it is on the map.
+pub fn range_of(u: &UnitState, date: Option<NaiveDate>, t: &PwTables) -> u32 {
+    u32::try_from(t.unit(unit_type_of(u, date)).range.v()).unwrap_or(0)
+}
+
+fn kind_of(u: &UnitState, date: Option<NaiveDate>) -> UnitKind {
+    unit_type_of(u, date).kind()
+}
+
+/// The PW actions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+pub enum PwAction {
+    /// PW-T2 activation.
+    Activate(ActivationInput),
+    /// PW-A1 artillery fire; the target's owner resolves a hit by `hit` (PW-H1).
+    Artillery {
+        /// The fire's inputs.
+        input: ArtilleryInput,
+        /// The target owner's choice for a hit.
+        hit: HitChoice,
+    },
+    /// PW-R1 rifle fire; the target's owner resolves a hit by `hit` (PW-H1).
+    Rifle {
+        /// The fire's inputs.
+        input: RifleInput,
+        /// The target owner's choice for a hit.
+        hit: HitChoice,
+    },
+    /// PW-X1 melee, both sides rolling.
+    Melee {
+        /// The attacker's roll (acting unit).
+        a: MeleeInput,
+        /// The defender's roll (target).
+        b: MeleeInput,
+        /// The attacker's owner's choice for hits taken.
+        a_hit: HitChoice,
+        /// The defender's owner's choice for hits taken.
+        b_hit: HitChoice,
+    },
+}
+
+/// A PW resolver form: the action, its units, its situation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PwForm {
+    /// Acting unit id.
+    pub actor: Option<String>,
+    /// Target unit id.
+    pub target: Option<String>,
+    /// The action and its inputs.
+    pub action: PwAction,
+}
+
+fn melee_default() -> MeleeInput {
+    MeleeInput {
+        unit: UnitKind::Infantry,
+        sp: 4,
+        enemy: UnitKind::Infantry,
+        attacking_flank: false,
+        attacked_flank: false,
+        enemy_uphill: false,
+        enemy_cover: false,
+    }
+}
+
+/// The outcome of a melee: both sides' rolls.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PwMeleeBoth {
+    /// The attacker's roll (its hits fall on the defender).
+    pub a: pw::MeleeOutcome,
+    /// The defender's roll (its hits fall on the attacker).
+    pub b: pw::MeleeOutcome,
+}
+
+fn hits_label(h: u32) -> String {
+    match h {
+        1 => "1 hit".to_string(),
+        n => format!("{n} hits"),
+    }
+}
+
+impl PwForm {
+    /// One form per action, with default situations.
+    pub fn all() -> Vec<PwForm> {
+        [
+            PwAction::Activate(ActivationInput {
+                army: Army::Prussian,
+                quality: Quality::Normal,
+            }),
+            PwAction::Artillery {
+                input: ArtilleryInput {
+                    army: Gunnery::Prussian,
+                    sp: 4,
+                    target_cover: false,
+                    range: None,
+                },
+                hit: HitChoice::LoseSp,
+            },
+            PwAction::Rifle {
+                input: RifleInput {
+                    sp: 4,
+                    moved: false,
+                    target_cover: false,
+                    firer: None,
+                    range: None,
+                },
+                hit: HitChoice::LoseSp,
+            },
+            PwAction::Melee {
+                a: melee_default(),
+                b: melee_default(),
+                a_hit: HitChoice::LoseSp,
+                b_hit: HitChoice::LoseSp,
+            },
+        ]
+        .into_iter()
+        .map(|action| PwForm {
+            actor: None,
+            target: None,
+            action,
+        })
+        .collect()
+    }
+
+    /// The action's name.
+    pub fn name(&self) -> &'static str {
+        match self.action {
+            PwAction::Activate(_) => "activate",
+            PwAction::Artillery { .. } => "artillery",
+            PwAction::Rifle { .. } => "rifle",
+            PwAction::Melee { .. } => "melee",
+        }
+    }
+
+    /// True when the action has a target.
+    pub fn needs_target(&self) -> bool {
+        !matches!(self.action, PwAction::Activate(_))
+    }
+
+    /// Sets the units and pre-sets every input kepi knows from their state and positions: SP,
+    /// types, moved, range in hexes (PW-G1) and, in melee, flank or rear from the facings (PW-X1).
+    pub fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        _t: &PwTables,
+    ) {
+        self.actor = actor.map(str::to_string);
+        self.target = target.map(str::to_string);
+        let date = state.date.or(state.start_date);
+        let a = actor.and_then(|id| state.unit(id));
+        let b = target.and_then(|id| state.unit(id));
+        let pa = a.and_then(|u| pw_unit(u, date));
+        let pb = b.and_then(|u| pw_unit(u, date));
+        match &mut self.action {
+            PwAction::Activate(i) => {
+                if let Some(a) = a {
+                    i.army = army_of(a);
+                    i.quality = quality_of(a);
+                }
+            }
+            PwAction::Artillery { input, hit } => {
+                if let Some(a) = a {
+                    input.sp = a.strength;
+                    if let Some(g) = unit_type_of(a, date).gunnery() {
+                        input.army = g;
+                    }
+                }
+                input.range = match (&pa, &pb) {
+                    (Some(pa), Some(pb)) => Some(pa.hex.distance(pb.hex)),
+                    _ => None,
+                };
+                if let (Some(pa), Some(pb)) = (&pa, &pb)
+                    && let Ok(i) = pw::artillery_input(pa, pb.hex, input.target_cover)
+                {
+                    *input = i;
+                }
+                if let Some(b) = b
+                    && !pw::hit_choices(kind_of(b, date), HitCause::Fire).contains(hit)
+                {
+                    *hit = HitChoice::LoseSp;
+                }
+            }
+            PwAction::Rifle { input, hit } => {
+                if let Some(a) = a {
+                    input.sp = a.strength;
+                    input.moved = a.moved;
+                    input.firer = Some(unit_type_of(a, date));
+                }
+                if let (Some(pa), Some(pb)) = (&pa, &pb) {
+                    *input = pw::rifle_input(pa, pb.hex, input.target_cover);
+                } else {
+                    input.range = None;
+                }
+                if let Some(b) = b
+                    && !pw::hit_choices(kind_of(b, date), HitCause::Fire).contains(hit)
+                {
+                    *hit = HitChoice::LoseSp;
+                }
+            }
+            PwAction::Melee { a: ia, b: ib, .. } => {
+                if let Some(a) = a {
+                    ia.unit = kind_of(a, date);
+                    ia.sp = a.strength;
+                    ib.enemy = ia.unit;
+                }
+                if let Some(b) = b {
+                    ib.unit = kind_of(b, date);
+                    ib.sp = b.strength;
+                    ia.enemy = ib.unit;
+                }
+                ia.attacking_flank = false;
+                ia.attacked_flank = false;
+                ib.attacking_flank = false;
+                ib.attacked_flank = false;
+                if let (Some(pa), Some(pb)) = (&pa, &pb) {
+                    let ground = MeleeGround {
+                        attacker_height: 0,
+                        defender_height: 0,
+                        attacker_cover: ib.enemy_cover,
+                        defender_cover: ia.enemy_cover,
+                    };
+                    if let Ok((x, y)) = pw::melee_inputs(pa, pb, &ground) {
+                        let (up_a, up_b) = (ia.enemy_uphill, ib.enemy_uphill);
+                        *ia = MeleeInput {
+                            enemy_uphill: up_a,
+                            ..x
+                        };
+                        *ib = MeleeInput {
+                            enemy_uphill: up_b,
+                            ..y
+                        };
+                    }
+                }
+            }
+        }
+    }
+
+    /// Resolves; with dice, the outcome becomes actions on the units.
+    pub fn resolve(
+        &self,
+        state: &GameState,
+        t: &PwTables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        let rolling = dice.is_some();
+        match &self.action {
+            PwAction::Activate(i) => {
+                let res = pw::activate(i, t, dice)?;
+                let mut fx = Vec::new();
+                if rolling && res.outcome.as_ref().is_some_and(|o| o.active) {
+                    let a = unit(state, self.actor.as_deref(), "unit")?;
+                    if !a.activated {
+                        fx.push(Action::SetFlag {
+                            unit: a.unit.id.clone(),
+                            flag: Flag::Activated,
+                            on: true,
+                        });
+                    }
+                }
+                Ok(done(res, fx))
+            }
+            PwAction::Artillery { input, hit } => {
+                let res = pw::artillery(input, t, dice)?;
+                let mut fx = Vec::new();
+                if rolling {
+                    let a = unit(state, self.actor.as_deref(), "battery")?;
+                    let b = unit(state, self.target.as_deref(), "target")?;
+                    if let Some(o) = &res.outcome {
+                        hit_effects(state, b, Some(a), o.hits, HitCause::Fire, *hit, &mut fx)?;
+                    }
+                    fx.push(Action::SetFlag {
+                        unit: a.unit.id.clone(),
+                        flag: Flag::Fired,
+                        on: true,
+                    });
+                }
+                Ok(done(res, fx))
+            }
+            PwAction::Rifle { input, hit } => {
+                let res = pw::rifle(input, t, dice)?;
+                let mut fx = Vec::new();
+                if rolling {
+                    let a = unit(state, self.actor.as_deref(), "firer")?;
+                    let b = unit(state, self.target.as_deref(), "target")?;
+                    if let Some(o) = &res.outcome {
+                        hit_effects(state, b, Some(a), o.hits, HitCause::Fire, *hit, &mut fx)?;
+                    }
+                    fx.push(Action::SetFlag {
+                        unit: a.unit.id.clone(),
+                        flag: Flag::Fired,
+                        on: true,
+                    });
+                }
+                Ok(done(res, fx))
+            }
+            PwAction::Melee { a, b, a_hit, b_hit } => {
+                let mut dice = dice;
+                let ra = pw::melee(a, t, dice.as_deref_mut())?;
+                let rb = pw::melee(b, t, dice)?;
+                let res = melee_both(ra, rb);
+                let mut fx = Vec::new();
+                if rolling && let Some(o) = &res.outcome {
+                    let ua = unit(state, self.actor.as_deref(), "attacker")?;
+                    let ub = unit(state, self.target.as_deref(), "defender")?;
+                    hit_effects(
+                        state,
+                        ub,
+                        Some(ua),
+                        o.a.hits,
+                        HitCause::Melee,
+                        *b_hit,
+                        &mut fx,
+                    )?;
+                    hit_effects(
+                        state,
+                        ua,
+                        Some(ub),
+                        o.b.hits,
+                        HitCause::Melee,
+                        *a_hit,
+                        &mut fx,
+                    )?;
+                }
+                Ok(done(res, fx))
+            }
+        }
+    }
+}
+
+/// PW-X1: both sides' melee rolls as one resolution, with the joint odds of the two.
+fn melee_both(
+    ra: Resolution<pw::MeleeOutcome>,
+    rb: Resolution<pw::MeleeOutcome>,
+) -> Resolution<PwMeleeBoth> {
+    let mut modifiers = Vec::new();
+    for (who, r) in [("attacker", &ra), ("defender", &rb)] {
+        for m in &r.modifiers {
+            let mut m = m.clone();
+            m.label = format!("{who}: {}", m.label);
+            modifiers.push(m);
+        }
+    }
+    let mut odds = Vec::new();
+    for x in &ra.odds {
+        for y in &rb.odds {
+            odds.push(OddsLine {
+                outcome: format!("attacker {}, defender {}", x.outcome, y.outcome),
+                p: x.p * y.p,
+            });
+        }
+    }
+    let outcome = match (ra.outcome, rb.outcome) {
+        (Some(a), Some(b)) => Some(PwMeleeBoth { a, b }),
+        _ => None,
+    };
+    let summary = match &outcome {
+        Some(o) => format!(
+            "attacker {}, defender {} (attacker score {}, defender score {})",
+            hits_label(o.a.hits),
+            hits_label(o.b.hits),
+            o.a.score,
+            o.b.score
+        ),
+        None => format!("attacker {}; defender {}", ra.summary, rb.summary),
+    };
+    let mut dice = ra.dice;
+    dice.extend(rb.dice);
+    Resolution {
+        system: System::Pw,
+        action: "melee".into(),
+        modifiers,
+        dice,
+        outcome,
+        summary,
+        odds,
+        notes: vec![
+            "PW-X1: both sides roll; each side's hits fall on the other".into(),
+            "PW-H1: each hit costs 1 SP or a one-hex withdrawal, the owner's choice".into(),
+        ],
+    }
+}
+
+/// PW-H1: `hits` on unit `u`, resolved by its owner's `choice`: lose SP (the default), withdraw
+/// one hex (directly away from `from` when the hex is free, else a note for the umpire), or, for
+/// artillery hit by fire, neither fire nor move next turn (a note: the game tracks no such marker).
+fn hit_effects(
+    state: &GameState,
+    u: &UnitState,
+    from: Option<&UnitState>,
+    hits: u32,
+    cause: HitCause,
+    choice: HitChoice,
+    fx: &mut Vec<Action>,
+) -> Result<(), RuleError> {
+    if hits == 0 {
+        return Ok(());
+    }
+    let date = state.date.or(state.start_date);
+    let allowed = pw::hit_choices(kind_of(u, date), cause);
+    let choice = if allowed.contains(&choice) {
+        choice
+    } else {
+        fx.push(Action::Note {
+            text: format!(
+                "PW-H1: {} cannot choose {choice}; it loses SP instead",
+                u.unit.name
+            ),
+        });
+        HitChoice::LoseSp
+    };
+    let name = &u.unit.name;
+    match choice {
+        HitChoice::LoseSp => {
+            lose(u, hits, fx);
+        }
+        HitChoice::Withdraw => {
+            let here = hex_of(u.position);
+            let away = match (here, from.and_then(|f| hex_of(f.position))) {
+                (Some(h), Some(e)) => e.direction_to(h).or_else(|| e.bearing(h)),
+                _ => None,
+            };
+            let dest = match (here, away) {
+                (Some(h), Some(d)) => position_of(h.step(d, hits as i32)),
+                _ => None,
+            };
+            let free = dest.is_some_and(|p| {
+                !state
+                    .units
+                    .iter()
+                    .any(|o| o.unit.id != u.unit.id && o.position == p && !o.eliminated())
+            });
+            match dest {
+                Some(to) if free => {
+                    fx.push(Action::Note {
+                        text: format!("PW-H1: {name} takes {hits} hit(s) and withdraws to {to}"),
+                    });
+                    fx.push(Action::Move {
+                        unit: u.unit.id.clone(),
+                        to,
+                    });
+                }
+                _ => fx.push(Action::Note {
+                    text: format!(
+                        "PW-H1: {name} takes {hits} hit(s) and withdraws {hits} hex(es): move it on the map"
+                    ),
+                }),
+            }
+        }
+        HitChoice::Silenced => fx.push(Action::Note {
+            text: format!(
+                "PW-H1: {name} takes {hits} hit(s) and can neither fire nor move next turn"
+            ),
+        }),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, SeedSecret};
+    use crate::roster::builtin_scenario;
+    use crate::tables::Tables;
+    use chrono::{TimeZone, Utc};
+
+    fn game() -> Game {
+        let s = builtin_scenario("pw-skirmish").unwrap();
+        Game::new(
+            &s,
+            System::Pw,
+            SeedSecret {
+                seed: 7,
+                salt: "t".into(),
+            },
+            Utc.timestamp_opt(1_000_000, 0).single().unwrap(),
+        )
+    }
+
+    fn form(name: &str, g: &Game, a: &str, b: Option<&str>) -> PwForm {
+        let t = &Tables::builtin().unwrap().pw;
+        let mut f = PwForm::all()
+            .into_iter()
+            .find(|f| f.name() == name)
+            .unwrap();
+        f.prefill(g.state(), Some(a), b, t);
+        f
+    }
+
+    fn mv(g: &mut Game, id: &str, label: &str) {
+        let now = Utc.timestamp_opt(1_000_001, 0).single().unwrap();
+        g.act(
+            Action::Move {
+                unit: id.into(),
+                to: label.parse().unwrap(),
+            },
+            now,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn hexes_and_facings_convert() {
+        let p: Position = "0304".parse().unwrap();
+        let h = hex_of(p).unwrap();
+        assert_eq!(h.label(Layout::OddQ).as_deref(), Some("0304"));
+        assert_eq!(position_of(h), Some(p));
+        assert_eq!(direction_of(Facing::Sw), Some(Direction::SW));
+        assert_eq!(direction_of(Facing::E), None);
+    }
+
+    /// PW-G1, PW-R1: range counted in hexes from the two positions.
+    #[test]
+    fn rifle_range_from_positions() {
+        let g = game();
+        let f = form("rifle", &g, "de-inf-2", Some("fr-inf-3"));
+        let PwAction::Rifle { input, .. } = &f.action else {
+            panic!()
+        };
+        assert_eq!(input.range, Some(3));
+        assert_eq!(input.firer, Some(UnitType::GermanInfantry));
+        let t = Tables::builtin().unwrap();
+        assert!(f.resolve(g.state(), &t.pw, None).is_ok());
+    }
+
+    /// PW-A1 + PW-H1: a hit costs the target 1 SP by default and the guns are marked as fired.
+    #[test]
+    fn artillery_hit_loses_sp_and_marks_fired() {
+        let t = Tables::builtin().unwrap();
+        let mut g = game();
+        let f = form("artillery", &g, "de-art", Some("fr-inf-3"));
+        let PwAction::Artillery { input, .. } = &f.action else {
+            panic!()
+        };
+        assert_eq!(input.army, Gunnery::Prussian);
+        assert_eq!(input.range, Some(2));
+        // d6 6: Prussian +1, SP 4 > 3 +1: a hit.
+        let now = Utc.timestamp_opt(1_000_002, 0).single().unwrap();
+        g.resolve(
+            &[(crate::dice::Die::D6, 6)],
+            |s, d| f.resolve(s, &t.pw, Some(d)),
+            now,
+        )
+        .unwrap();
+        assert_eq!(g.state().unit("fr-inf-3").unwrap().strength, 3);
+        assert!(g.state().unit("de-art").unwrap().fired);
+        g.undo(now).unwrap();
+        assert_eq!(g.state().unit("fr-inf-3").unwrap().strength, 4);
+    }
+
+    /// PW-X1: attacking into the rear of a unit facing away gives +1 / -1 from the facings.
+    #[test]
+    fn melee_flank_from_facings_and_both_sides_hit() {
+        let t = Tables::builtin().unwrap();
+        let mut g = game();
+        // fr-inf-3 at 0304 faces north; its rear hexside is south (0305).
+        mv(&mut g, "de-cav", "0305");
+        let now = Utc.timestamp_opt(1_000_002, 0).single().unwrap();
+        g.act(
+            Action::Face {
+                unit: "de-cav".into(),
+                facing: Some(Facing::N),
+            },
+            now,
+        )
+        .unwrap();
+        let f = form("melee", &g, "de-cav", Some("fr-inf-3"));
+        let PwAction::Melee { a, b, .. } = &f.action else {
+            panic!()
+        };
+        assert!(a.attacking_flank && !a.attacked_flank);
+        assert!(b.attacked_flank && !b.attacking_flank);
+        assert_eq!((a.unit, a.enemy), (UnitKind::Cavalry, UnitKind::Infantry));
+        let (preview, fx) = f.resolve(g.state(), &t.pw, None).unwrap();
+        assert!(fx.is_empty());
+        assert_eq!(preview.odds_total(), crate::dice::Prob::ONE);
+        // Both roll 6: cavalry 6 +1 flank +1 v infantry = 8: two hits; infantry 6 -1 attacked in
+        // flank -1 v cavalry (+1 strong) = 5: one hit; cavalry SP 2 keeps its 2 SP minus 1.
+        let now = Utc.timestamp_opt(1_000_003, 0).single().unwrap();
+        g.resolve(
+            &[(crate::dice::Die::D6, 6), (crate::dice::Die::D6, 6)],
+            |s, d| f.resolve(s, &t.pw, Some(d)),
+            now,
+        )
+        .unwrap();
+        assert_eq!(g.state().unit("fr-inf-3").unwrap().strength, 2);
+        assert_eq!(g.state().unit("de-cav").unwrap().strength, 1);
+    }
+
+    /// PW-H1: the owner's recorded choice to withdraw moves the unit directly away.
+    #[test]
+    fn withdraw_choice_moves_away() {
+        let t = Tables::builtin().unwrap();
+        let mut g = game();
+        let mut f = form("artillery", &g, "de-art", Some("fr-inf-3"));
+        if let PwAction::Artillery { hit, .. } = &mut f.action {
+            *hit = HitChoice::Withdraw;
+        }
+        let now = Utc.timestamp_opt(1_000_004, 0).single().unwrap();
+        g.resolve(
+            &[(crate::dice::Die::D6, 6)],
+            |s, d| f.resolve(s, &t.pw, Some(d)),
+            now,
+        )
+        .unwrap();
+        let u = g.state().unit("fr-inf-3").unwrap();
+        assert_eq!(u.strength, 4);
+        assert_eq!(u.position.to_string(), "0305");
+    }
+
+    /// PW-T2: an activated unit is marked.
+    #[test]
+    fn activation_sets_the_flag() {
+        let t = Tables::builtin().unwrap();
+        let mut g = game();
+        let f = form("activate", &g, "de-inf-1", None);
+        let PwAction::Activate(i) = &f.action else {
+            panic!()
+        };
+        assert_eq!(i.army, Army::Prussian);
+        let now = Utc.timestamp_opt(1_000_005, 0).single().unwrap();
+        g.resolve(
+            &[(crate::dice::Die::D6, 5)],
+            |s, d| f.resolve(s, &t.pw, Some(d)),
+            now,
+        )
+        .unwrap();
+        assert!(g.state().unit("de-inf-1").unwrap().activated);
+    }
+}

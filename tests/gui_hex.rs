@@ -1,0 +1,196 @@
+//! The hex rule sets in the window, driven headless with egui_kittest: the Portable Wargame resolver
+//! (PW-A1 fire with the PW-H1 hit choice, rolled and undone) and the Map tab (PW-G1 distances,
+//! select, target and drag-to-move).
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kepi::app::map::map_ui;
+use kepi::app::resolver::resolver_ui;
+use kepi::app::state::{AppState, Command};
+use kepi::game::{Action, EntryKind};
+use kepi::roster::builtin_scenario;
+use kepi::tables::Tables;
+
+fn pw_app(seed: u64) -> AppState {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("pw-skirmish").unwrap();
+    AppState::new_game(&s, seed, tables).unwrap()
+}
+
+fn resolver_harness(app: AppState) -> Harness<'static, AppState> {
+    Harness::builder()
+        .with_size((1000.0, 1000.0))
+        .build_ui_state(
+            |ui, app: &mut AppState| {
+                let mut out = Vec::new();
+                resolver_ui(ui, app, &mut out);
+                for c in out {
+                    app.handle(c);
+                }
+            },
+            app,
+        )
+}
+
+fn map_harness(app: AppState) -> Harness<'static, AppState> {
+    Harness::builder().with_size((900.0, 700.0)).build_ui_state(
+        |ui, app: &mut AppState| {
+            let mut out = Vec::new();
+            map_ui(ui, app, &mut out);
+            for c in out {
+                app.handle(c);
+            }
+        },
+        app,
+    )
+}
+
+fn strength(app: &AppState, id: &str) -> u32 {
+    app.state().unit(id).unwrap().strength
+}
+
+/// PW-A1 + PW-H1: the battery fires at the French battalion 2 hexes away; the hits it rolled cost
+/// the target SP (the default choice), the guns are marked as fired, and undo restores both.
+#[test]
+fn pw_artillery_roll_and_apply_then_undo() {
+    let mut app = pw_app(11);
+    app.handle(Command::Select("de-art".into()));
+    app.handle(Command::Target("fr-inf-3".into()));
+    app.resolver.current = app
+        .resolver
+        .forms
+        .iter()
+        .position(|f| f.name() == "artillery")
+        .unwrap();
+    let log_before = app.game.log().len();
+    let mut h = resolver_harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("target 2 hexes away").is_some());
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.game.log().len(), log_before + 1);
+    let Some(EntryKind::Act {
+        action: Action::Resolved { resolution, .. },
+    }) = app.game.log().last().map(|e| &e.kind)
+    else {
+        panic!("a resolution in the log")
+    };
+    let hits = resolution.outcome.as_ref().unwrap()["hits"]
+        .as_u64()
+        .unwrap() as u32;
+    assert_eq!(strength(app, "fr-inf-3"), 4 - hits);
+    assert!(app.state().unit("de-art").unwrap().fired);
+    assert!(h.query_by_label_contains("Result:").is_some());
+    h.get_by_label("Undo this").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(strength(app, "fr-inf-3"), 4);
+    assert!(!app.state().unit("de-art").unwrap().fired);
+}
+
+/// PW-X1 with physical dice: both sides roll 6; the Uhlans hit the battalion's rear for two hits.
+#[test]
+fn pw_melee_with_my_dice_hits_both_sides() {
+    let mut app = pw_app(5);
+    let now = chrono::Utc::now();
+    app.game
+        .act(
+            Action::Move {
+                unit: "de-cav".into(),
+                to: "0305".parse().unwrap(),
+            },
+            now,
+        )
+        .unwrap();
+    app.game
+        .act(
+            Action::Face {
+                unit: "de-cav".into(),
+                facing: Some(kepi::roster::Facing::N),
+            },
+            now,
+        )
+        .unwrap();
+    app.handle(Command::Select("de-cav".into()));
+    app.handle(Command::Target("fr-inf-3".into()));
+    app.resolver.current = app
+        .resolver
+        .forms
+        .iter()
+        .position(|f| f.name() == "melee")
+        .unwrap();
+    app.own_dice = true;
+    for (die, text) in &mut app.resolver.entered {
+        if *die == kepi::dice::Die::D6 {
+            *text = "6 6".into();
+        }
+    }
+    let mut h = resolver_harness(app);
+    h.run();
+    h.get_by_label("Apply my dice").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(strength(app, "fr-inf-3"), 2);
+    assert_eq!(strength(app, "de-cav"), 1);
+}
+
+/// The Map tab: units are drawn as named widgets; with a unit selected, hovering another shows the
+/// distance in hexes (PW-G1) and whether it is in the weapon's range (PW-U1).
+#[test]
+fn map_shows_units_and_the_distance_label() {
+    let mut app = pw_app(3);
+    app.handle(Command::Select("de-art".into()));
+    let mut h = map_harness(app);
+    h.run();
+    for name in [
+        "Prussian Field Battery",
+        "1er bataillon, 94e de ligne",
+        "Prussian Uhlans",
+    ] {
+        assert!(h.query_by_label(name).is_some(), "{name} on the map");
+    }
+    h.get_by_label("1er bataillon, 94e de ligne").hover();
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label_contains(
+            "Distance from Prussian Field Battery to 0304: 2 hexes · in range (12)"
+        )
+        .is_some(),
+        "distance label"
+    );
+}
+
+/// The Map tab: click selects, right-click targets, dragging a unit one hex down moves it.
+#[test]
+fn map_click_target_and_drag_to_move() {
+    let mut h = map_harness(pw_app(4));
+    h.run();
+    h.get_by_label("1st Prussian Infantry").click();
+    h.run();
+    assert_eq!(h.state().selected.as_deref(), Some("de-inf-1"));
+    h.get_by_label("2e bataillon, 93e de ligne")
+        .click_secondary();
+    h.run();
+    assert_eq!(h.state().target.as_deref(), Some("fr-inf-2"));
+    // de-inf-1 stands at 0201; one hex straight down is 0202 (a hex is sqrt3 x 28 points tall).
+    let from = h.get_by_label("1st Prussian Infantry").rect().center();
+    let to = from + egui::vec2(0.0, 28.0 * 1.732);
+    h.drag_at(from);
+    h.run();
+    h.hover_at(from + egui::vec2(0.0, 20.0));
+    h.run();
+    h.hover_at(to);
+    h.run();
+    h.drop_at(to);
+    h.run();
+    let app = h.state();
+    assert_eq!(
+        app.state().unit("de-inf-1").unwrap().position.to_string(),
+        "0202"
+    );
+    assert!(app.state().unit("de-inf-1").unwrap().moved);
+    assert!(app.game.can_undo());
+}

@@ -75,7 +75,7 @@ impl KepiApp {
             .show(ui, |ui| log_panel::log_ui(ui, app));
         egui::Panel::bottom("bottom_tabs")
             .resizable(true)
-            .default_size(300.0)
+            .default_size(230.0)
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
                     let system = app.state().system;

@@ -63,7 +63,7 @@ pub fn rows(state: &GameState, view: &super::state::RosterView) -> Vec<Row> {
             .collect();
         // Group keys per unit, and how many units each group holds.
         let mut counts: HashMap<String, usize> = HashMap::new();
-        let keyed: Vec<(usize, Vec<(String, String)>)> = units
+        let mut keyed: Vec<(usize, Vec<(String, String)>)> = units
             .iter()
             .map(|&i| {
                 let mut key = side_key.clone();
@@ -82,6 +82,8 @@ pub fn rows(state: &GameState, view: &super::state::RosterView) -> Vec<Row> {
                 (i, groups)
             })
             .collect();
+        // Keep each group together even when its units are not adjacent in the card file.
+        keyed.sort_by(|a, b| a.1.iter().map(|g| &g.0).cmp(b.1.iter().map(|g| &g.0)));
         out.push(Row::Group {
             key: side_key.clone(),
             label: side_title(state, side),

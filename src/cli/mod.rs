@@ -6,6 +6,7 @@
 mod calendar_cmd;
 mod dice_cmds;
 pub mod game_cmd;
+mod game_play;
 pub mod hex_cmd;
 pub mod resolve;
 mod tables_cmd;
@@ -115,7 +116,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Resolve(a) => resolve::run(a, tables),
         Command::Tables(a) => tables_cmd::run(a, tables),
         Command::Scenarios(a) => game_cmd::scenarios(a),
-        Command::Game(a) => game_cmd::game(a),
+        Command::Game(a) => game_cmd::game(a, tables),
         Command::Log(a) => game_cmd::log(a),
         Command::Cards(a) => game_cmd::cards(a),
         Command::Calendar(a) => calendar_cmd::run(a, tables),

@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use super::game_play::{self, PLAY_VERBS, PlayVerb};
 use super::{CliError, fresh_seed, print_json};
-use crate::tables::Tables;
 use crate::dice::DiceExpr;
 use crate::game::{
     Action, Counter, EntryKind, Flag, Game, GameState, Level, LogEntry, SeedSecret, Supply,
@@ -17,6 +16,7 @@ use crate::game::{
 };
 use crate::roster::{Facing, Position, builtin_scenario, builtin_scenarios, load_roster_file};
 use crate::store::{SaveFile, Store, StoreError, read_bytes_limited, read_journal, recover};
+use crate::tables::Tables;
 
 impl From<StoreError> for CliError {
     fn from(e: StoreError) -> Self {
@@ -502,9 +502,28 @@ enum Verb {
 
 /// Every verb of `kepi game apply` (a waive reason stops before one of these).
 const VERBS: &[&str] = &[
-    "lose", "gain", "fatigue", "rest", "reset-fatigue", "leader", "lose-leader", "level", "flag",
-    "move", "face", "supply", "set", "next-phase", "next", "undo", "redo", "reveal", "roll", "note",
-    "resolve-due", "waive",
+    "lose",
+    "gain",
+    "fatigue",
+    "rest",
+    "reset-fatigue",
+    "leader",
+    "lose-leader",
+    "level",
+    "flag",
+    "move",
+    "face",
+    "supply",
+    "set",
+    "next-phase",
+    "next",
+    "undo",
+    "redo",
+    "reveal",
+    "roll",
+    "note",
+    "resolve-due",
+    "waive",
 ];
 
 fn parse_verbs(words: &[String], s: &GameState, tables: &Tables) -> Result<Vec<Verb>, CliError> {
@@ -627,7 +646,9 @@ fn parse_verbs(words: &[String], s: &GameState, tables: &Tables) -> Result<Vec<V
                 };
                 Verb::Act(Action::WaiveDue { id, reason })
             }
-            v if PLAY_VERBS.contains(&v) => Verb::Play(game_play::parse(v, words, &mut i, s, tables)?),
+            v if PLAY_VERBS.contains(&v) => {
+                Verb::Play(game_play::parse(v, words, &mut i, s, tables)?)
+            }
             other => {
                 return Err(CliError::usage(format!(
                     "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, reveal, resolve-due, waive, {})",
@@ -703,12 +724,7 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, CliError
     })
 }
 
-fn apply_words(
-    file: &Path,
-    words: &[String],
-    json: bool,
-    tables: &Tables,
-) -> Result<(), CliError> {
+fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Result<(), CliError> {
     let mut opened = Store::open(file)?;
     report_open(file, opened.recovered, &opened.warnings);
     let verbs = parse_verbs(words, opened.game.state(), tables)?;
@@ -821,7 +837,10 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
     }
     println!("Turn {} - {}", s.turn, s.phase_name());
     for it in &items {
-        let side = it.side.map(|x| format!("{}: ", x.title())).unwrap_or_default();
+        let side = it
+            .side
+            .map(|x| format!("{}: ", x.title()))
+            .unwrap_or_default();
         let form = it
             .form
             .as_ref()

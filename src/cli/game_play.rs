@@ -87,11 +87,14 @@ pub(super) fn parse(
     let needs_target = matches!(form, "fire" | "artillery" | "melee");
     let what = if needs_target { "UNIT TARGET" } else { "UNIT" };
     let take = |i: &mut usize| -> Result<String, CliError> {
-        let w = words.get(*i).filter(|w| !w.starts_with("--")).ok_or_else(|| {
-            CliError::usage(format!(
-                "`{verb}` needs {what} (see `kepi game apply --help`)"
-            ))
-        })?;
+        let w = words
+            .get(*i)
+            .filter(|w| !w.starts_with("--"))
+            .ok_or_else(|| {
+                CliError::usage(format!(
+                    "`{verb}` needs {what} (see `kepi game apply --help`)"
+                ))
+            })?;
         *i += 1;
         Ok(s.find(w)?.unit.id.clone())
     };
@@ -140,7 +143,8 @@ pub(super) fn parse(
 
 /// `d10=7`, `d%=34`, or several separated by commas.
 fn parse_dice(text: &str, verb: &str) -> Result<Vec<(Die, u32)>, CliError> {
-    let bad = |m: String| CliError::usage(format!("`{verb} --dice`: {m} (e.g. --dice d10=7,d%=34)"));
+    let bad =
+        |m: String| CliError::usage(format!("`{verb} --dice`: {m} (e.g. --dice d10=7,d%=34)"));
     let mut out = Vec::new();
     for part in text.split(',').filter(|p| !p.trim().is_empty()) {
         let (d, v) = part

@@ -81,7 +81,8 @@ impl List<'_> {
     /// Units due to arrive this turn (the scenario's `arrives`).
     fn arrivals(&mut self, rule: &'static str, side: Option<Side>) {
         let turn = self.s.turn;
-        let units = self.ids(|u| u.unit.arrives == Some(turn) && side.is_none_or(|s| s == u.unit.side));
+        let units =
+            self.ids(|u| u.unit.arrives == Some(turn) && side.is_none_or(|s| s == u.unit.side));
         if !units.is_empty() {
             self.add(
                 rule,
@@ -149,7 +150,9 @@ fn pk(l: &mut List) {
                 Some("artillery"),
                 guns,
             );
-            let rifles = l.ids(|u| !artillery(u) && !u.fired && !u.muddled && u.unit.arm != Arm::Headquarters);
+            let rifles = l.ids(|u| {
+                !artillery(u) && !u.fired && !u.muddled && u.unit.arm != Arm::Headquarters
+            });
             l.add(
                 "PK-F1",
                 "then units fire (muddled units cannot fire, PK-X7)",
@@ -159,7 +162,9 @@ fn pk(l: &mut List) {
             );
         }
         1 => {
-            let can = l.ids(|u| u.level == Level::Steady && u.melees < MAX_MELEES && u.unit.arm != Arm::Headquarters);
+            let can = l.ids(|u| {
+                u.level == Level::Steady && u.melees < MAX_MELEES && u.unit.arm != Arm::Headquarters
+            });
             l.add(
                 "PK-X1",
                 "melees: only a Steady unit initiates; only Steady or Shaken units accept",
@@ -171,7 +176,10 @@ fn pk(l: &mut List) {
             if !spent.is_empty() {
                 l.add(
                     "PK-X7",
-                    format!("{} unit(s) have fought 3 melees this turn: no more", spent.len()),
+                    format!(
+                        "{} unit(s) have fought 3 melees this turn: no more",
+                        spent.len()
+                    ),
                     None,
                     None,
                     spent,
@@ -250,13 +258,7 @@ fn pw(l: &mut List) {
                 idle,
             );
             let go = l.ids(|u| mine(u) && u.activated && !u.moved && !(artillery(u) && u.fired));
-            l.add(
-                "PW-G1",
-                "move the activated units (hexes)",
-                side,
-                None,
-                go,
-            );
+            l.add("PW-G1", "move the activated units (hexes)", side, None, go);
         }
         2 => {
             let rifles = l.ids(|u| !artillery(u) && u.unit.arm != Arm::Cavalry && !u.fired);
@@ -361,7 +363,13 @@ fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static 
         let before = l.out.len();
         l.arrivals(arrivals_rule, side);
         if l.out.len() == before {
-            l.add(arrivals_rule, "no reinforcements due this turn", side, None, Vec::new());
+            l.add(
+                arrivals_rule,
+                "no reinforcements due this turn",
+                side,
+                None,
+                Vec::new(),
+            );
         }
     } else if name.contains("movement") {
         if s.system == System::Fr1870 {
@@ -383,9 +391,19 @@ fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static 
         };
         l.add(supply_rule, what, side, None, short);
         let to_move = l.ids(|u| mine(u) && !u.moved);
-        l.add(crate::game::clock::turn_rule(s.system).as_str(), "movement", side, None, to_move);
+        l.add(
+            crate::game::clock::turn_rule(s.system).as_str(),
+            "movement",
+            side,
+            None,
+            to_move,
+        );
     } else if name.contains("combat") {
-        let rule = if s.system == System::Spi { "SPI-C2" } else { "FR-C1" };
+        let rule = if s.system == System::Spi {
+            "SPI-C2"
+        } else {
+            "FR-C1"
+        };
         let attackers = l.ids(|u| mine(u) && !u.fired && u.unit.arm != Arm::Fortress);
         l.add(
             rule,

@@ -205,6 +205,11 @@ impl Event<'_> {
         self.res.map(|r| r.action.as_str())
     }
 
+    /// One move of melee (PK-X3: "melee" for one side, "melee-both" for the two at once).
+    fn melee(&self) -> bool {
+        matches!(self.res_action(), Some("melee" | "melee-both"))
+    }
+
     fn outcome(&self, path: &[&str]) -> Option<&Value> {
         let mut v = self.res?.outcome.as_ref()?;
         for k in path {
@@ -306,7 +311,7 @@ fn pk_checks(ev: &Event, q: &mut Queue) {
         Some("fire" | "artillery") if general(ev.outcome(&["officer_lost"])) => {
             fallen.push(ev.unit_at(1));
         }
-        Some("melee") => {
+        Some("melee" | "melee-both") => {
             if general(ev.outcome(&["a", "officer_lost"])) {
                 fallen.push(ev.unit_at(1));
             }
@@ -325,7 +330,7 @@ fn pk_checks(ev: &Event, q: &mut Queue) {
         q.push("PK-L1", u, None, GENERAL_DEATH.into(), None);
     }
     // PK-E1 (and PK-X6 in melee): a unit that dropped a level.
-    let in_melee = ev.res_action() == Some("melee");
+    let in_melee = ev.melee();
     for (b, a) in pairs(ev) {
         if a.level > b.level && !a.eliminated() {
             if a.level != Level::Routed {
@@ -388,7 +393,7 @@ fn pk_checks(ev: &Event, q: &mut Queue) {
         );
     }
     // PK-X4: the loser's flag.
-    if ev.res_action() == Some("melee") {
+    if ev.melee() {
         let loser = match ev.outcome(&["loser"]).and_then(Value::as_str) {
             Some("a") => ev.unit_at(0),
             Some("b") => ev.unit_at(1),
@@ -523,7 +528,11 @@ fn spi_checks(ev: &Event, q: &mut Queue) {
 /// FR-B1, FR-C2.
 fn fr_checks(ev: &Event, q: &mut Queue) {
     if matches!(ev.action, Action::NextPhase)
-        && ev.after.phase_name().to_ascii_lowercase().contains("calendar")
+        && ev
+            .after
+            .phase_name()
+            .to_ascii_lowercase()
+            .contains("calendar")
         && !ev
             .before
             .phase_name()

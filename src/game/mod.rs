@@ -828,7 +828,9 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             if let Action::WaiveDue { reason, .. } = a
                 && reason.len() > 4000
             {
-                return Err(ActionError::Invalid("a reason is at most 4000 bytes".into()));
+                return Err(ActionError::Invalid(
+                    "a reason is at most 4000 bytes".into(),
+                ));
             }
             let before = s.due.len();
             s.due.retain(|d| d.id != *id);

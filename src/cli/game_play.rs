@@ -190,14 +190,14 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Form
 fn set_opt(a: &mut PkAction, verb: &str, name: &str, val: Option<&str>) -> Result<(), CliError> {
     let bad = |m: String| CliError::usage(format!("`{verb} --{name}`: {m}"));
     let text = || val.unwrap_or("");
-    let ratio = || text().parse::<Ratio>().map_err(|m| bad(m));
+    let ratio = || text().parse::<Ratio>().map_err(&bad);
     let count = || {
         text()
             .parse::<u32>()
             .map_err(|_| bad(format!("`{}` is not a count", text())))
     };
-    let cover = || text().parse::<Cover>().map_err(|m| bad(m));
-    let officer = || text().parse::<Officer>().map_err(|m| bad(m));
+    let cover = || text().parse::<Cover>().map_err(&bad);
+    let officer = || text().parse::<Officer>().map_err(&bad);
     let flag = || match val {
         None => Ok(true),
         Some(v) => match v.to_ascii_lowercase().as_str() {
@@ -267,7 +267,7 @@ fn set_opt(a: &mut PkAction, verb: &str, name: &str, val: Option<&str>) -> Resul
                 a.melee_move = m;
                 b.melee_move = m;
             }
-            "position" => b.position = text().parse::<Position>().map_err(|m| bad(m))?,
+            "position" => b.position = text().parse::<Position>().map_err(&bad)?,
             "ranks" => {
                 let r = count()?;
                 if !(1..=2).contains(&r) {

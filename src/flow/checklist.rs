@@ -217,7 +217,7 @@ fn pk(l: &mut List) {
         _ => {
             for side in sides(s) {
                 let (now, total) = army_strength(s, side);
-                let pct = if total == 0 { 0 } else { now * 100 / total };
+                let pct = (now * 100).checked_div(total).unwrap_or(0);
                 let what = if now * 4 < total {
                     format!(
                         "army morale: {now} of {total} ({pct}%), below 25%: roll d10 to return broken units as Shaken"

@@ -2,7 +2,8 @@
 //!
 //! The library is the rules engine and everything around it that does not need a window: dice with
 //! exact odds ([`dice`]), rule tables with provenance ([`tables`]), the five rule sets ([`rules`]) and
-//! the command line ([`cli`]). The window ([`app`], feature `gui`) drives the same functions.
+//! the command line ([`cli`]); the umpire's flow ([`flow`]): phase checklists and the checks each
+//! outcome sets off. The window ([`app`], feature `gui`) drives the same functions.
 
 #![warn(missing_docs)]
 
@@ -11,6 +12,7 @@ pub mod app;
 pub mod cli;
 pub mod dice;
 pub mod export;
+pub mod flow;
 pub mod game;
 pub mod hex;
 pub mod play;

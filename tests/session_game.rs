@@ -544,6 +544,7 @@ fn apply_is_pure() {
         }),
         effects: vec![Action::NextPhase],
         draws: 0,
+        units: vec![],
     };
     let inner = Action::Resolved {
         resolution: Box::new(Resolution {
@@ -558,6 +559,7 @@ fn apply_is_pure() {
         }),
         effects: vec![nested],
         draws: 0,
+        units: vec![],
     };
     assert!(
         apply(&s, &inner).is_err(),

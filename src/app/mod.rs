@@ -7,6 +7,7 @@
 pub mod charts;
 pub mod dice_tray;
 pub mod drift;
+pub mod due;
 pub mod files;
 pub mod log_panel;
 pub mod map;
@@ -100,6 +101,8 @@ impl KepiApp {
             egui::ScrollArea::vertical()
                 .id_salt("central")
                 .show(ui, |ui| {
+                    due::due_ui(ui, app, &mut out);
+                    ui.separator();
                     resolver::resolver_ui(ui, app, &mut out);
                     ui.separator();
                     roster::unit_editor_ui(ui, app, &mut out);

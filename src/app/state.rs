@@ -97,6 +97,15 @@ pub enum Command {
         /// Physical dice entered, in order.
         entered: Vec<(Die, u32)>,
     },
+    /// Show a resolver form pre-filled for these units (a checklist step or a due check).
+    OpenForm {
+        /// The form's name ("rally").
+        form: String,
+        /// The acting unit.
+        actor: Option<String>,
+        /// The target.
+        target: Option<String>,
+    },
     /// Start a new game from a bundled scenario.
     NewGame(String),
     /// Open a game file.
@@ -286,7 +295,15 @@ impl AppState {
             Command::ResolveAndApply { entered } => {
                 let tables = self.tables;
                 let form = self.resolver.clone();
-                let result = self.game.resolve(
+                let units: Vec<String> = form
+                    .form()
+                    .map(|f| {
+                        let (a, t) = f.units();
+                        a.into_iter().chain(t).map(str::to_string).collect()
+                    })
+                    .unwrap_or_default();
+                let result = self.game.resolve_about(
+                    units,
                     &entered,
                     |state, dice| form.resolve_with_effects(state, tables, dice),
                     now,
@@ -300,6 +317,27 @@ impl AppState {
                     }
                     Err(e) => self.err(e.to_string()),
                 }
+            }
+            Command::OpenForm {
+                form,
+                actor,
+                target,
+            } => {
+                if let Some(i) = self.resolver.forms.iter().position(|f| f.name() == form) {
+                    self.resolver.current = i;
+                }
+                if actor.is_some() {
+                    self.selected = actor;
+                }
+                if target.is_some() {
+                    self.target = target;
+                }
+                self.resolver.prefill(
+                    self.game.state(),
+                    self.selected.as_deref(),
+                    self.target.as_deref(),
+                    self.tables,
+                );
             }
             Command::NewGame(name) => match builtin_scenario(&name)
                 .and_then(|s| AppState::new_game(&s, crate::cli::fresh_seed(), self.tables))

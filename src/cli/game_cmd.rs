@@ -7,6 +7,7 @@ use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
+use super::game_play::{self, PLAY_VERBS, PlayVerb};
 use super::{CliError, fresh_seed, print_json};
 use crate::dice::DiceExpr;
 use crate::game::{
@@ -15,6 +16,7 @@ use crate::game::{
 };
 use crate::roster::{Facing, Position, builtin_scenario, builtin_scenarios, load_roster_file};
 use crate::store::{SaveFile, Store, StoreError, read_bytes_limited, read_journal, recover};
+use crate::tables::Tables;
 
 impl From<StoreError> for CliError {
     fn from(e: StoreError) -> Self {
@@ -69,6 +71,24 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
   roll EXPR              a logged roll of the game's seeded dice (d6, 2d6, d10, d%, 3d6+2)
   note TEXT              a note in the log (quote it)
   reveal                 reveal the dice seed (see `kepi game reveal`)
+  resolve-due ID         a due check (see `kepi game due FILE`) is done
+  waive ID [REASON]      a due check is not made, with why (logged)
+RESOLUTIONS (Pickelhaube & Kepi; pre-filled from the units' state, kepi's seeded dice, one undo step;
+each answers the due check it is the roll for):
+  fire FIRER TARGET [--enfilade --vs-cavalry --supporting --skirmish --mounted --disordered
+       --target-disordered --target-skirmish --cover KIND --range INCHES --figures N
+       --officer general|staff]
+  artillery BATTERY TARGET --range INCHES [--canister --downhill --uphill --counter-battery
+       --enfilade --over-friends --supporting --target-disordered --target-skirmish --cover KIND
+       --officer general|staff]
+  melee ATTACKER DEFENDER [--flank --rear --charge --joined --move N
+       --position open|building|barrier --ranks 1|2 --second-rank N --officer general|staff]
+  rally UNIT [--brigaded --officer general|staff --general-death none|nearby|with-unit
+       --figures-lost N]
+  flag-roll UNIT         the loser's flag roll (PK-X4)
+  fatigue-check UNIT     the end-of-move fatigue check (PK-X5)
+  Any resolution takes --dice DIE=VALUE[,DIE=VALUE] for physical dice (e.g. --dice d10=7,d%=34).
+  KIND: none, fence, trench, woods, wooden-building, stone-building.
 UNIT is a unit id (see `kepi game show FILE`) or its exact name.";
 
 /// Game subcommands.
@@ -113,6 +133,23 @@ pub enum GameCommand {
             value_name = "VERB"
         )]
         words: Vec<String>,
+    },
+    /// List the checks due: what applied outcomes set off and nobody has done or waived yet.
+    Due {
+        /// The save file.
+        file: PathBuf,
+        /// Print JSON: [{"id", "rule", "unit", "side", "what", "form", "queued_at": {"turn", "phase"}}].
+        #[arg(long)]
+        json: bool,
+    },
+    /// The current phase's checklist and who has moved, fired, activated or fought this turn.
+    Checklist {
+        /// The save file.
+        file: PathBuf,
+        /// Print JSON: {"turn", "phase", "items": [{"rule", "what", "side", "form", "units"}],
+        /// "activity": {"units": [{"id", "moved", "fired", "activated", "melees", "to_act"}]}}.
+        #[arg(long)]
+        json: bool,
     },
     /// Reveal the dice seed, check it against the commitment and re-roll every logged die from it.
     Reveal {
@@ -217,8 +254,8 @@ pub fn scenarios(a: &ScenariosArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Runs `kepi game ...`.
-pub fn game(a: &GameArgs) -> Result<(), CliError> {
+/// Runs `kepi game ...` (`tables`: the `--tables` folder, for the resolution verbs).
+pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
     match &a.command {
         GameCommand::New {
             scenario,
@@ -230,7 +267,25 @@ pub fn game(a: &GameArgs) -> Result<(), CliError> {
             let game = open(file)?;
             show(game.state(), &game, *json)
         }
-        GameCommand::Apply { file, json, words } => apply_words(file, words, *json),
+        GameCommand::Apply { file, json, words } => {
+            let loaded;
+            let tables: &Tables = match tables {
+                Some(d) => {
+                    loaded = Tables::load(Some(d))?;
+                    &loaded
+                }
+                None => Tables::builtin()?,
+            };
+            apply_words(file, words, *json, tables)
+        }
+        GameCommand::Due { file, json } => {
+            let game = open(file)?;
+            due(game.state(), file, *json)
+        }
+        GameCommand::Checklist { file, json } => {
+            let game = open(file)?;
+            checklist(game.state(), *json)
+        }
         GameCommand::Reveal { file, json } => reveal(file, *json),
         GameCommand::Recover { file } => {
             if let Ok(opened) = Store::open(file) {
@@ -446,9 +501,36 @@ enum Verb {
     Redo,
     Roll(DiceExpr),
     Reveal,
+    Play(PlayVerb),
 }
 
-fn parse_verbs(words: &[String], s: &GameState) -> Result<Vec<Verb>, CliError> {
+/// Every verb of `kepi game apply` (a waive reason stops before one of these).
+const VERBS: &[&str] = &[
+    "lose",
+    "gain",
+    "fatigue",
+    "rest",
+    "reset-fatigue",
+    "leader",
+    "lose-leader",
+    "level",
+    "flag",
+    "move",
+    "face",
+    "supply",
+    "set",
+    "next-phase",
+    "next",
+    "undo",
+    "redo",
+    "reveal",
+    "roll",
+    "note",
+    "resolve-due",
+    "waive",
+];
+
+fn parse_verbs(words: &[String], s: &GameState, tables: &Tables) -> Result<Vec<Verb>, CliError> {
     let mut out = Vec::new();
     let mut i = 0;
     let take = |i: &mut usize, what: &str, verb: &str| -> Result<String, CliError> {
@@ -551,15 +633,44 @@ fn parse_verbs(words: &[String], s: &GameState) -> Result<Vec<Verb>, CliError> {
             "note" => Verb::Act(Action::Note {
                 text: take(&mut i, "TEXT", &verb)?,
             }),
+            "resolve-due" | "done" => Verb::Act(Action::ResolveDue {
+                id: due_id(&take(&mut i, "ID", &verb)?, &verb)?,
+            }),
+            "waive" => {
+                let id = due_id(&take(&mut i, "ID [REASON]", &verb)?, &verb)?;
+                let reason = match words.get(i) {
+                    Some(w)
+                        if !VERBS.contains(&w.to_ascii_lowercase().as_str())
+                            && !PLAY_VERBS.contains(&w.to_ascii_lowercase().as_str()) =>
+                    {
+                        i += 1;
+                        w.clone()
+                    }
+                    _ => String::new(),
+                };
+                Verb::Act(Action::WaiveDue { id, reason })
+            }
+            v if PLAY_VERBS.contains(&v) => {
+                Verb::Play(game_play::parse(v, words, &mut i, s, tables)?)
+            }
             other => {
                 return Err(CliError::usage(format!(
-                    "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, reveal)"
+                    "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, reveal, resolve-due, waive, {})",
+                    PLAY_VERBS.join(", ")
                 )));
             }
         };
         out.push(v);
     }
     Ok(out)
+}
+
+fn due_id(w: &str, verb: &str) -> Result<u64, CliError> {
+    w.trim_start_matches('#').parse::<u64>().map_err(|_| {
+        CliError::usage(format!(
+            "`{verb}`: `{w}` is not a due check id (see `kepi game due FILE`)"
+        ))
+    })
 }
 
 fn word<T>(r: Result<T, String>, verb: &str) -> Result<T, CliError> {
@@ -617,10 +728,10 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, CliError
     })
 }
 
-fn apply_words(file: &Path, words: &[String], json: bool) -> Result<(), CliError> {
+fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Result<(), CliError> {
     let mut opened = Store::open(file)?;
     report_open(file, opened.recovered, &opened.warnings);
-    let verbs = parse_verbs(words, opened.game.state())?;
+    let verbs = parse_verbs(words, opened.game.state(), tables)?;
     for v in verbs {
         let now = Utc::now();
         let game = &mut opened.game;
@@ -630,10 +741,129 @@ fn apply_words(file: &Path, words: &[String], json: bool) -> Result<(), CliError
             Verb::Redo => game.redo(now)?,
             Verb::Roll(e) => game.roll(&e, now)?,
             Verb::Reveal => game.reveal(now)?,
+            Verb::Play(p) => {
+                let form = game_play::build(&p, game.state(), tables)?;
+                game.resolve_about(
+                    p.units(),
+                    &p.entered,
+                    |st, dice| form.resolve(st, tables, Some(dice)),
+                    now,
+                )?
+            }
         }
         .clone();
         opened.store.record(&opened.game)?;
         print_entry(&entry, json)?;
+    }
+    Ok(())
+}
+
+fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
+    if json {
+        #[derive(Serialize)]
+        struct When<'a> {
+            turn: u32,
+            phase: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Line<'a> {
+            id: u64,
+            rule: &'a str,
+            unit: Option<&'a str>,
+            side: Option<&'a str>,
+            what: &'a str,
+            form: Option<&'a str>,
+            queued_at: When<'a>,
+        }
+        let lines: Vec<Line> = s
+            .due
+            .iter()
+            .map(|d| Line {
+                id: d.id,
+                rule: d.rule.as_str(),
+                unit: d.unit.as_deref(),
+                side: d.side.map(|x| x.as_str()),
+                what: &d.what,
+                form: d.form.as_deref(),
+                queued_at: When {
+                    turn: d.turn,
+                    phase: &d.phase,
+                },
+            })
+            .collect();
+        return print_json(&lines);
+    }
+    if s.due.is_empty() {
+        println!("nothing due (turn {}, {})", s.turn, s.phase_name());
+        return Ok(());
+    }
+    for d in &s.due {
+        let how = match (&d.form, &d.unit) {
+            (Some(f), Some(u)) => {
+                let verb = match f.as_str() {
+                    "flag" => "flag-roll",
+                    "fatigue" => "fatigue-check",
+                    other => other,
+                };
+                format!("kepi game apply {} {verb} {u}", file.display())
+            }
+            _ => format!("kepi game apply {} resolve-due {}", file.display(), d.id),
+        };
+        println!(
+            "#{:<3} T{} {:<28} {}\n      -> {how}   (or: waive {} REASON)",
+            d.id,
+            d.turn,
+            d.phase,
+            d.describe(s),
+            d.id
+        );
+    }
+    Ok(())
+}
+
+fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
+    let items = crate::flow::checklist(s);
+    let activity = crate::flow::activity(s);
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            turn: u32,
+            phase: &'a str,
+            items: &'a [crate::flow::Item],
+            activity: &'a crate::flow::Activity,
+        }
+        return print_json(&Out {
+            turn: s.turn,
+            phase: s.phase_name(),
+            items: &items,
+            activity: &activity,
+        });
+    }
+    println!("Turn {} - {}", s.turn, s.phase_name());
+    for it in &items {
+        let side = it
+            .side
+            .map(|x| format!("{}: ", x.title()))
+            .unwrap_or_default();
+        let form = it
+            .form
+            .as_ref()
+            .map(|f| format!("  [{f}]"))
+            .unwrap_or_default();
+        println!("  [ ] {:<7} {side}{}{form}", it.rule.as_str(), it.what);
+        if !it.units.is_empty() {
+            let more = if it.units.len() > 8 { ", ..." } else { "" };
+            let shown: Vec<&str> = it.units.iter().take(8).map(String::as_str).collect();
+            println!("              {}{more}", shown.join(", "));
+        }
+    }
+    let (m, f, a, x) = activity.counts();
+    println!(
+        "this turn: {m} moved, {f} fired, {a} activated, {x} in melee; {} still to act in this phase",
+        activity.to_act().len()
+    );
+    if !s.due.is_empty() {
+        println!("{} check(s) due: see `kepi game due`", s.due.len());
     }
     Ok(())
 }

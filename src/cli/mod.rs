@@ -7,6 +7,7 @@ mod calendar_cmd;
 mod dice_cmds;
 pub mod export_cmd;
 pub mod game_cmd;
+mod game_play;
 pub mod hex_cmd;
 pub mod resolve;
 mod tables_cmd;
@@ -124,7 +125,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Resolve(a) => resolve::run(a, tables),
         Command::Tables(a) => tables_cmd::run(a, tables),
         Command::Scenarios(a) => game_cmd::scenarios(a),
-        Command::Game(a) => game_cmd::game(a),
+        Command::Game(a) => game_cmd::game(a, tables),
         Command::Log(a) => game_cmd::log(a),
         Command::Cards(a) => game_cmd::cards(a, tables),
         Command::Roster(c) => export_cmd::run_roster(c, &docs(tables)?),

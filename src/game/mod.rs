@@ -279,6 +279,18 @@ pub struct GameState {
     pub date: Option<NaiveDate>,
     /// Kepi's dice.
     pub dice: DiceState,
+    /// Checks that applied outcomes set off, kept until resolved or waived ([`crate::flow`]).
+    /// Absent from saves made before it existed, and from saves with none open (so old logs hash the
+    /// same).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub due: Vec<crate::flow::Due>,
+    /// The id the next due check gets (ids are never reused along one line of play).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub next_due: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl GameState {
@@ -302,6 +314,8 @@ impl GameState {
                 draws: 0,
                 revealed: None,
             },
+            due: Vec::new(),
+            next_due: 0,
         }
     }
 
@@ -469,6 +483,21 @@ pub enum Action {
         effects: Vec<Action>,
         /// Kepi's dice position after the resolution's rolls.
         draws: u64,
+        /// The acting unit and the target, when known (so a resolution can answer a due check).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        units: Vec<String>,
+    },
+    /// A due check done at the table (its roll made or its effect applied by hand).
+    ResolveDue {
+        /// The check's id ([`crate::flow::Due::id`]).
+        id: u64,
+    },
+    /// A due check the umpire decides not to make, with why (logged).
+    WaiveDue {
+        /// The check's id.
+        id: u64,
+        /// Why.
+        reason: String,
     },
 }
 
@@ -574,6 +603,21 @@ impl Action {
                 format!("next phase: turn {}, {}", t.turn, t.phase_name())
             }
             Action::Note { text } => format!("note: {text}"),
+            Action::ResolveDue { id } => match s.due.iter().find(|d| d.id == *id) {
+                Some(d) => format!("done: {}", d.describe(s)),
+                None => format!("done: due check #{id}"),
+            },
+            Action::WaiveDue { id, reason } => {
+                let what = match s.due.iter().find(|d| d.id == *id) {
+                    Some(d) => d.describe(s),
+                    None => format!("due check #{id}"),
+                };
+                if reason.trim().is_empty() {
+                    format!("waived: {what}")
+                } else {
+                    format!("waived: {what} ({reason})")
+                }
+            }
             Action::Roll {
                 expr, dice, total, ..
             } => {
@@ -641,9 +685,15 @@ pub enum ActionError {
 }
 
 /// Applies an action to a state: the new state, or why not (the input is never changed).
+///
+/// The checks the action sets off ([`crate::flow::checks_after`]) join the state's due list here, in
+/// the one place every action passes, so undo (which restores the earlier state) takes them away.
 pub fn apply(state: &GameState, action: &Action) -> Result<GameState, ActionError> {
     let mut s = state.clone();
     apply_in(&mut s, action, false)?;
+    let queued = crate::flow::checks_after(state, action, &s);
+    s.next_due = s.next_due.saturating_add(queued.len() as u64);
+    s.due.extend(queued);
     Ok(s)
 }
 
@@ -756,16 +806,47 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             s.dice.draws = s.dice.draws.max(*draws);
             Ok(())
         }
-        Action::Resolved { effects, draws, .. } => {
+        Action::Resolved {
+            resolution,
+            effects,
+            draws,
+            units,
+        } => {
             if nested {
                 return Err(ActionError::Invalid(
                     "a resolution cannot contain another resolution".into(),
                 ));
             }
+            let before = s.clone();
             for e in effects {
                 apply_in(s, e, true)?;
             }
             s.dice.draws = s.dice.draws.max(*draws);
+            let answered = crate::flow::answered_by(&before, resolution, effects, units);
+            s.due.retain(|d| !answered.contains(&d.id));
+            Ok(())
+        }
+        Action::ResolveDue { id } | Action::WaiveDue { id, .. } => {
+            if let Action::WaiveDue { reason, .. } = a
+                && reason.len() > 4000
+            {
+                return Err(ActionError::Invalid(
+                    "a reason is at most 4000 bytes".into(),
+                ));
+            }
+            let before = s.due.len();
+            s.due.retain(|d| d.id != *id);
+            if s.due.len() == before {
+                let open: Vec<String> = s.due.iter().map(|d| d.id.to_string()).collect();
+                return Err(ActionError::Invalid(format!(
+                    "no due check #{id} (open: {})",
+                    if open.is_empty() {
+                        "none".to_string()
+                    } else {
+                        open.join(", ")
+                    }
+                )));
+            }
             Ok(())
         }
     }

@@ -238,11 +238,16 @@ impl Game {
     /// Applies an action and logs it (with the turn and phase it happened in).
     pub fn act(&mut self, action: Action, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
         let summary = action.describe(&self.state);
-        let rules = action
+        let mut rules: Vec<String> = action
             .rules(self.state.system)
             .iter()
             .map(|r| r.as_str().to_string())
             .collect();
+        if let Action::ResolveDue { id } | Action::WaiveDue { id, .. } = &action
+            && let Some(d) = self.state.due.iter().find(|d| d.id == *id)
+        {
+            rules.push(d.rule.as_str().to_string());
+        }
         let dice = action.dice();
         let when = self.when();
         let kind = EntryKind::Act { action };
@@ -342,6 +347,24 @@ impl Game {
             &mut DiceSource,
         ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
     {
+        self.resolve_about(Vec::new(), entered, resolve, now)
+    }
+
+    /// [`Game::resolve`] for named units (the acting unit, then the target): they are logged with the
+    /// resolution, so it answers the due checks it is the roll for (a rally roll for that unit).
+    pub fn resolve_about<F>(
+        &mut self,
+        units: Vec<String>,
+        entered: &[(Die, u32)],
+        resolve: F,
+        now: DateTime<Utc>,
+    ) -> Result<&LogEntry, ActionError>
+    where
+        F: FnOnce(
+            &GameState,
+            &mut DiceSource,
+        ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
+    {
         let mut src = self.dice_source(entered)?;
         let (resolution, effects) =
             resolve(&self.state, &mut src).map_err(|e| ActionError::Invalid(e.to_string()))?;
@@ -351,6 +374,7 @@ impl Game {
                 resolution: Box::new(resolution),
                 effects,
                 draws,
+                units,
             },
             now,
         )

@@ -1,0 +1,108 @@
+//! The umpire's flow in the window: the checks due (with Open / Done / Waive) and the current phase's
+//! checklist, each step linking to the resolver pre-filled for it ([`crate::flow`]).
+
+use egui::{RichText, Ui};
+
+use super::state::{AppState, Command};
+use crate::game::Action;
+
+/// The "Due" section: open checks first, then the phase checklist and who is still to act.
+pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+    let s = app.state();
+    let title = if s.due.is_empty() {
+        "Due: nothing".to_string()
+    } else {
+        format!("Due: {} check(s)", s.due.len())
+    };
+    egui::CollapsingHeader::new(RichText::new(title).heading())
+        .id_salt("due_checks")
+        .default_open(true)
+        .show(ui, |ui| {
+            let reason_id = ui.scope_id().with("waive_reason");
+            let mut reason = ui
+                .data_mut(|d| d.get_temp::<String>(reason_id))
+                .unwrap_or_default();
+            for d in &s.due {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(format!("#{}", d.id)).weak());
+                    ui.label(RichText::new(d.describe(s)).strong());
+                    if let (Some(form), Some(unit)) = (&d.form, &d.unit)
+                        && ui.button(format!("Open {form}")).clicked()
+                    {
+                        out.push(Command::OpenForm {
+                            form: form.clone(),
+                            actor: Some(unit.clone()),
+                            target: None,
+                        });
+                    }
+                    if ui
+                        .button("Resolve")
+                        .on_hover_text("done at the table: remove it from the list (logged)")
+                        .clicked()
+                    {
+                        out.push(Command::Act(Action::ResolveDue { id: d.id }));
+                    }
+                    if ui
+                        .button("Waive")
+                        .on_hover_text("not made: logged with the reason typed below")
+                        .clicked()
+                    {
+                        out.push(Command::Act(Action::WaiveDue {
+                            id: d.id,
+                            reason: reason.trim().to_string(),
+                        }));
+                    }
+                });
+            }
+            if !s.due.is_empty() {
+                ui.horizontal(|ui| {
+                    let l = ui.label("Waive reason:");
+                    ui.add(egui::TextEdit::singleline(&mut reason).desired_width(240.0))
+                        .labelled_by(l.id);
+                });
+                ui.data_mut(|d| d.insert_temp(reason_id, reason));
+            }
+        });
+    egui::CollapsingHeader::new(format!("Checklist: turn {}, {}", s.turn, s.phase_name()))
+        .id_salt("phase_checklist")
+        .default_open(true)
+        .show(ui, |ui| {
+            for item in crate::flow::checklist(s) {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(item.rule.as_str()).monospace().weak());
+                    let side = item
+                        .side
+                        .map(|x| format!("{}: ", x.title()))
+                        .unwrap_or_default();
+                    ui.label(format!("{side}{}", item.what));
+                    if !item.units.is_empty() {
+                        let names: Vec<String> = item
+                            .units
+                            .iter()
+                            .filter_map(|id| s.unit(id).map(|u| u.unit.name.clone()))
+                            .collect();
+                        ui.label(RichText::new(format!("({} units)", item.units.len())).weak())
+                            .on_hover_text(names.join("\n"));
+                    }
+                    if let Some(form) = &item.form
+                        && ui.button(format!("Open {form}")).clicked()
+                    {
+                        out.push(Command::OpenForm {
+                            form: form.clone(),
+                            actor: app.selected.clone().or_else(|| item.units.first().cloned()),
+                            target: app.target.clone(),
+                        });
+                    }
+                });
+            }
+            let a = crate::flow::activity(s);
+            let (m, f, act, x) = a.counts();
+            ui.label(
+                RichText::new(format!(
+                    "This turn: {m} moved, {f} fired, {act} activated, {x} in melee; {} still to act",
+                    a.to_act().len()
+                ))
+                .weak(),
+            );
+        });
+}

@@ -1,0 +1,439 @@
+//! The current phase's steps per rule set, driven by the turn clock ([`crate::game::clock`]).
+
+use serde::Serialize;
+
+use crate::game::{GameState, Level, MAX_MELEES, UnitState};
+use crate::play::Form;
+use crate::roster::{Arm, Side};
+use crate::rules::{RuleId, System};
+
+use super::{army_strength, pw_defeated, pw_losses, sides};
+
+/// One step of the current phase: what to do, for whom, and where kepi resolves it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Item {
+    /// The mechanic.
+    pub rule: RuleId,
+    /// What happens, for people.
+    pub what: String,
+    /// The side it is for, when one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<Side>,
+    /// The resolver form to open ([`Form::name`]), when kepi has one for this step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+    /// The units it concerns (the window pre-fills the first as the acting unit).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<String>,
+}
+
+/// True when the rule set's resolver offers a form of this name.
+pub fn form_offered(system: System, name: &str) -> bool {
+    Form::all_for(system).iter().any(|f| f.name() == name)
+}
+
+/// The side a phase belongs to, from its name ("German movement", "French half-turn: ...").
+pub fn phase_side(name: &str) -> Option<Side> {
+    let first = name.split_whitespace().next()?;
+    match first {
+        "German" => Some(Side::German),
+        "French" => Some(Side::French),
+        _ => None,
+    }
+}
+
+struct List<'a> {
+    s: &'a GameState,
+    out: Vec<Item>,
+}
+
+impl List<'_> {
+    fn add(
+        &mut self,
+        rule: &'static str,
+        what: impl Into<String>,
+        side: Option<Side>,
+        form: Option<&str>,
+        units: Vec<String>,
+    ) {
+        self.out.push(Item {
+            rule: RuleId::new(rule),
+            what: what.into(),
+            side,
+            form: form
+                .filter(|f| form_offered(self.s.system, f))
+                .map(str::to_string),
+            units,
+        });
+    }
+
+    fn ids(&self, keep: impl Fn(&UnitState) -> bool) -> Vec<String> {
+        self.s
+            .units
+            .iter()
+            .filter(|u| {
+                !u.eliminated() && u.unit.arrives.is_none_or(|t| t <= self.s.turn) && keep(u)
+            })
+            .map(|u| u.id().to_string())
+            .collect()
+    }
+
+    /// Units due to arrive this turn (the scenario's `arrives`).
+    fn arrivals(&mut self, rule: &'static str, side: Option<Side>) {
+        let turn = self.s.turn;
+        let units =
+            self.ids(|u| u.unit.arrives == Some(turn) && side.is_none_or(|s| s == u.unit.side));
+        if !units.is_empty() {
+            self.add(
+                rule,
+                format!("{} unit(s) arrive this turn: place them", units.len()),
+                side,
+                None,
+                units,
+            );
+        }
+    }
+}
+
+fn artillery(u: &UnitState) -> bool {
+    u.unit.arm == Arm::Artillery
+}
+
+/// The steps of the current phase, in order.
+///
+/// - PK-T1 part 1: d% initiative, the first player moves, artillery fires first, then units (PK-M1,
+///   PK-A1, PK-F1); part 2 melees (PK-X1, PK-X7, PK-X5); part 3 a rally roll for every unit that
+///   dropped a level (PK-E1); part 4 army morale (PK-W1).
+/// - PW-T1 per half-turn: artillery fire (PW-A1), activation and movement (PW-T2), rifle fire by
+///   active and inactive units (PW-R1), melee (PW-X1); the army's standing (PW-V1).
+/// - GSP-A4: artillery fires after rifle fire, both sides at once, only guns that did not move or
+///   unlimber this turn.
+/// - SPI-T1 / FR-T1: reinforcements due this turn, movement (supply judged at its start, SPI-S1 /
+///   FR-S1), combat, and at the end the calendar and the blockade markers (FR-B1).
+pub fn checklist(s: &GameState) -> Vec<Item> {
+    let mut l = List { s, out: Vec::new() };
+    match s.system {
+        System::Pk => pk(&mut l),
+        System::Pw => pw(&mut l),
+        System::Gsp => gsp(&mut l),
+        System::Spi => spi(&mut l),
+        System::Fr1870 => fr(&mut l),
+    }
+    l.out
+}
+
+fn pk(l: &mut List) {
+    let s = l.s;
+    match s.phase {
+        0 => {
+            l.add(
+                "PK-T1",
+                "each side rolls d%: the high scorer must move first",
+                None,
+                None,
+                Vec::new(),
+            );
+            l.arrivals("PK-T1", None);
+            let to_move = l.ids(|u| !u.moved && u.level != Level::Routed);
+            l.add(
+                "PK-M1",
+                "the first player moves, then the second",
+                None,
+                None,
+                to_move,
+            );
+            let guns = l.ids(|u| artillery(u) && !u.limbered && !u.fired);
+            l.add(
+                "PK-A1",
+                "artillery fires first: unlimbered batteries that have not fired",
+                None,
+                Some("artillery"),
+                guns,
+            );
+            let rifles = l.ids(|u| {
+                !artillery(u) && !u.fired && !u.muddled && u.unit.arm != Arm::Headquarters
+            });
+            l.add(
+                "PK-F1",
+                "then units fire (muddled units cannot fire, PK-X7)",
+                None,
+                Some("fire"),
+                rifles,
+            );
+        }
+        1 => {
+            let can = l.ids(|u| {
+                u.level == Level::Steady && u.melees < MAX_MELEES && u.unit.arm != Arm::Headquarters
+            });
+            l.add(
+                "PK-X1",
+                "melees: only a Steady unit initiates; only Steady or Shaken units accept",
+                None,
+                Some("melee"),
+                can,
+            );
+            let spent = l.ids(|u| u.melees >= MAX_MELEES);
+            if !spent.is_empty() {
+                l.add(
+                    "PK-X7",
+                    format!(
+                        "{} unit(s) have fought 3 melees this turn: no more",
+                        spent.len()
+                    ),
+                    None,
+                    None,
+                    spent,
+                );
+            }
+            let tired = l.ids(|u| u.fatigue > 0);
+            l.add(
+                "PK-X5",
+                "fatigue check at the end of each melee move; pursuit when the opponent stood",
+                None,
+                Some("fatigue"),
+                tired,
+            );
+        }
+        2 => {
+            let mut dropped: Vec<String> = Vec::new();
+            for d in &s.due {
+                if d.rule.as_str() == "PK-E1"
+                    && let Some(u) = &d.unit
+                    && !dropped.contains(u)
+                {
+                    dropped.push(u.clone());
+                }
+            }
+            let what = if dropped.is_empty() {
+                "unit morale: no unit waits for a rally roll".to_string()
+            } else {
+                format!(
+                    "unit morale: a rally roll for each of the {} unit(s) that dropped a level",
+                    dropped.len()
+                )
+            };
+            l.add("PK-E1", what, None, Some("rally"), dropped);
+        }
+        _ => {
+            for side in sides(s) {
+                let (now, total) = army_strength(s, side);
+                let pct = (now * 100).checked_div(total).unwrap_or(0);
+                let what = if now * 4 < total {
+                    format!(
+                        "army morale: {now} of {total} ({pct}%), below 25%: roll d10 to return broken units as Shaken"
+                    )
+                } else {
+                    format!("army morale: {now} of {total} ({pct}%), above 25%: no roll")
+                };
+                let broken = l.ids(|u| u.unit.side == side && u.level == Level::Broken);
+                l.add("PK-W1", what, Some(side), None, broken);
+            }
+        }
+    }
+}
+
+fn pw(l: &mut List) {
+    let s = l.s;
+    let side = phase_side(s.phase_name());
+    let mine = |u: &UnitState| side.is_none_or(|x| x == u.unit.side);
+    match s.phase % 4 {
+        0 => {
+            let guns = l.ids(|u| mine(u) && artillery(u) && !u.fired);
+            l.add(
+                "PW-A1",
+                "artillery fire (line of sight; guns that fire cannot move this turn)",
+                side,
+                Some("artillery"),
+                guns,
+            );
+        }
+        1 => {
+            l.arrivals("PW-T1", side);
+            let idle = l.ids(|u| mine(u) && !u.activated);
+            l.add(
+                "PW-T2",
+                "activation: d6 >= 2 for Prussians and Redshirts, >= 3 for all others (Elite +1, Poor -1)",
+                side,
+                Some("activate"),
+                idle,
+            );
+            let go = l.ids(|u| mine(u) && u.activated && !u.moved && !(artillery(u) && u.fired));
+            l.add("PW-G1", "move the activated units (hexes)", side, None, go);
+        }
+        2 => {
+            let rifles = l.ids(|u| !artillery(u) && u.unit.arm != Arm::Cavalry && !u.fired);
+            l.add(
+                "PW-R1",
+                "rifle fire, active and inactive units (-1 if the firer moved)",
+                None,
+                Some("fire"),
+                rifles,
+            );
+        }
+        _ => {
+            l.add(
+                "PW-X1",
+                "melee: each unit that tried to enter an enemy-held hex; both roll",
+                side,
+                Some("melee"),
+                Vec::new(),
+            );
+        }
+    }
+    for side in sides(s) {
+        let x = pw_losses(s, side);
+        let what = if pw_defeated(s, side) {
+            format!(
+                "DEFEATED: lost {} of {} SP, {} of {} units",
+                x.sp_lost, x.sp_total, x.units_lost, x.units_total
+            )
+        } else {
+            format!(
+                "lost {} of {} SP, {} of {} units (defeated at more than half)",
+                x.sp_lost, x.sp_total, x.units_lost, x.units_total
+            )
+        };
+        l.add("PW-V1", what, Some(side), None, Vec::new());
+    }
+}
+
+fn gsp(l: &mut List) {
+    let s = l.s;
+    match s.phase {
+        0 => {
+            let to_move = l.ids(|u| !u.moved);
+            l.add(
+                "GSP-A4",
+                "movement: guns that move or unlimber this turn may not fire (mark them moved)",
+                None,
+                None,
+                to_move,
+            );
+            let hidden = l.ids(|u| u.hidden);
+            if !hidden.is_empty() {
+                l.add(
+                    "GSP-S1",
+                    "the hidden siege gun is revealed when French units come adjacent or in; it may be brought on at the start of a Prussian turn",
+                    Some(Side::German),
+                    None,
+                    hidden,
+                );
+            }
+        }
+        1 => l.add(
+            "GSP-A4",
+            "rifle fire and its casualties come before the artillery",
+            None,
+            None,
+            Vec::new(),
+        ),
+        2 => {
+            let guns = l.ids(|u| artillery(u) && !u.moved && !u.limbered && !u.fired && !u.hidden);
+            l.add(
+                "GSP-A4",
+                "artillery fire, both sides at once: only guns that did not move or unlimber; choose load and target sector, one d6 per gun",
+                None,
+                Some("artillery"),
+                guns,
+            );
+            l.add(
+                "GSP-A3",
+                "shell and the siege gun roll 2d6 for accuracy of aim per hit",
+                None,
+                None,
+                Vec::new(),
+            );
+        }
+        _ => l.add(
+            "GSP-C3",
+            "close combat: gun crews and limber teams cannot attack; they defend at 3 CV",
+            None,
+            None,
+            Vec::new(),
+        ),
+    }
+}
+
+fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static str) {
+    let s = l.s;
+    let name = s.phase_name().to_ascii_lowercase();
+    let side = phase_side(s.phase_name());
+    let mine = |u: &UnitState| side.is_none_or(|x| x == u.unit.side);
+    if name.contains("reinforcement") {
+        let before = l.out.len();
+        l.arrivals(arrivals_rule, side);
+        if l.out.len() == before {
+            l.add(
+                arrivals_rule,
+                "no reinforcements due this turn",
+                side,
+                None,
+                Vec::new(),
+            );
+        }
+    } else if name.contains("movement") {
+        if s.system == System::Fr1870 {
+            l.arrivals(arrivals_rule, side);
+        }
+        let short = l.ids(|u| mine(u) && u.supply != crate::game::Supply::Supplied);
+        let what = if short.is_empty() {
+            "supply is judged at the start of movement: every unit is supplied".to_string()
+        } else if s.system == System::Spi {
+            format!(
+                "supply is judged at the start of movement: {} unit(s) out of supply (halved; isolated: cannot attack, lose 1 CP at the end of the phase)",
+                short.len()
+            )
+        } else {
+            format!(
+                "supply is judged at the start of movement: {} unit(s) unsupplied (combat potential halved)",
+                short.len()
+            )
+        };
+        l.add(supply_rule, what, side, None, short);
+        let to_move = l.ids(|u| mine(u) && !u.moved);
+        l.add(
+            crate::game::clock::turn_rule(s.system).as_str(),
+            "movement",
+            side,
+            None,
+            to_move,
+        );
+    } else if name.contains("combat") {
+        let rule = if s.system == System::Spi {
+            "SPI-C2"
+        } else {
+            "FR-C1"
+        };
+        let attackers = l.ids(|u| mine(u) && !u.fired && u.unit.arm != Arm::Fortress);
+        l.add(
+            rule,
+            "combat: each unit attacks once, each enemy hex at most once; results apply at once",
+            side,
+            Some("combat"),
+            attackers,
+        );
+    } else if name.contains("calendar") {
+        l.add(
+            "FR-T1",
+            "advance the turn calendar one cell",
+            None,
+            None,
+            Vec::new(),
+        );
+        l.add(
+            "FR-B1",
+            "advance every blockade marker one cell toward SURRENDER",
+            None,
+            None,
+            Vec::new(),
+        );
+    }
+}
+
+fn spi(l: &mut List) {
+    board_phase(l, "SPI-S1", "SPI-I1");
+}
+
+fn fr(l: &mut List) {
+    board_phase(l, "FR-S1", "FR-T1");
+}

@@ -1,0 +1,569 @@
+//! The umpire's flow: what the current phase asks of whom, the checks each applied outcome sets off,
+//! and who has done what this turn.
+//!
+//! A calculator answers the question it is asked; the umpire's burden is remembering what a result
+//! sets off. [`checks_after`] is the one place that reads an action against the states before and
+//! after it and queues the follow-up checks ([`Due`]): [`crate::game::apply`] calls it, so the due
+//! list lives in [`GameState::due`], is saved with the game, and undo (which restores the earlier
+//! state) takes away the checks an undone action queued. A check leaves the list when it is done
+//! ([`Action::ResolveDue`]), waived with a reason ([`Action::WaiveDue`], logged), or answered by the
+//! resolution it asks for ([`answered_by`]: a rally roll for that unit clears its rally check).
+//! [`checklist`] lists the current phase's steps per rule set, each with its rule id and the resolver
+//! form to open; [`activity`] says which units have moved, fired, activated or fought this turn.
+
+mod activity;
+mod checklist;
+
+pub use activity::{Activity, UnitActivity, activity};
+pub use checklist::{Item, checklist, form_offered, phase_side};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::game::{Action, Flag, GameState, Level};
+use crate::roster::{Arm, Side};
+use crate::rules::{Resolution, RuleId, System};
+
+/// One check an applied outcome set off, kept until done or waived.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Due {
+    /// Its id, unique in the game (`kepi game apply FILE resolve-due ID`).
+    pub id: u64,
+    /// The mechanic that asks for it.
+    pub rule: RuleId,
+    /// The unit it is for, when one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// The army it is for, when a whole side (PK-W1, PW-V1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<Side>,
+    /// What to do, for people.
+    pub what: String,
+    /// The resolver form that makes the roll ("rally", "fatigue", "flag"), when kepi has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+    /// Game-turn it was queued in.
+    pub turn: u32,
+    /// Phase it was queued in.
+    pub phase: String,
+}
+
+impl Due {
+    /// One line: "PK-E1 2/12th Grenadiers: rally roll ...".
+    pub fn describe(&self, s: &GameState) -> String {
+        let who = match (&self.unit, self.side) {
+            (Some(u), _) => s
+                .unit(u)
+                .map(|x| x.unit.name.clone())
+                .unwrap_or_else(|| u.clone()),
+            (None, Some(side)) => format!("{} army", side.title()),
+            (None, None) => "umpire".to_string(),
+        };
+        format!("{} {who}: {}", self.rule, self.what)
+    }
+}
+
+/// The checks `action` sets off, read against the states before and after it (pure; ids follow
+/// `after.next_due`). Triggers, by rule set:
+///
+/// - PK-L1: a casualty applied by hand (not by a resolution, which rolls the leader d% itself) asks
+///   for the leader roll; a general who falls (an officer loss in a resolution, or a headquarters unit
+///   wiped out) asks for his death effect on the units within 18".
+/// - PK-E1: a unit that drops to a worse level asks for a rally roll at the end of the move.
+/// - PK-X6: a unit that drops a level in melee falls back 6" (and its opponent may follow).
+/// - PK-X5: fatigue gained in a melee move asks for the end-of-move fatigue check; a unit that falls
+///   back on it asks for the pursuit roll.
+/// - PK-X4: the loser of a melee move rolls for its flag.
+/// - PK-W1: an army that falls below 25% of its starting strength rolls for army morale.
+/// - PW-V1: after every loss, an army that has now lost more than half its SP or units is defeated.
+/// - PW-H1: each hit a resolution scores without applying it asks for the owner's choice.
+/// - GSP-C2: a structure or piece of equipment that reaches its threshold is destroyed.
+/// - SPI-S1: isolated units lose 1 CP at the end of their movement phase (Standard Game).
+/// - FR-B1: the blockade markers advance when the calendars do.
+/// - FR-C2: a disorganised unit disorganised again is eliminated.
+pub fn checks_after(before: &GameState, action: &Action, after: &GameState) -> Vec<Due> {
+    let (by_hand, prims, res, units): (bool, Vec<&Action>, Option<&Resolution<Value>>, &[String]) =
+        match action {
+            Action::Resolved {
+                resolution,
+                effects,
+                units,
+                ..
+            } => (false, effects.iter().collect(), Some(resolution), units),
+            Action::ResolveDue { .. } | Action::WaiveDue { .. } => return Vec::new(),
+            a => (true, vec![a], None, &[]),
+        };
+    let mut q = Queue {
+        after,
+        out: Vec::new(),
+    };
+    let ev = Event {
+        before,
+        after,
+        action,
+        by_hand,
+        prims,
+        res,
+        units,
+    };
+    match before.system {
+        System::Pk => pk_checks(&ev, &mut q),
+        System::Pw => pw_checks(&ev, &mut q),
+        System::Gsp => gsp_checks(&ev, &mut q),
+        System::Spi => spi_checks(&ev, &mut q),
+        System::Fr1870 => fr_checks(&ev, &mut q),
+    }
+    q.out
+}
+
+/// The due checks a resolution answers: for each unit it names (or changes), the oldest open check
+/// for that unit that asks for this resolver form (a rally roll answers its rally check).
+pub fn answered_by(
+    before: &GameState,
+    resolution: &Resolution<Value>,
+    effects: &[Action],
+    units: &[String],
+) -> Vec<u64> {
+    let mut involved: Vec<&str> = units.iter().map(String::as_str).collect();
+    for e in effects {
+        if let Some(u) = e.unit()
+            && !involved.contains(&u)
+        {
+            involved.push(u);
+        }
+    }
+    let mut out = Vec::new();
+    for u in involved {
+        if let Some(d) = before.due.iter().find(|d| {
+            d.form.as_deref() == Some(resolution.action.as_str())
+                && d.unit.as_deref() == Some(u)
+                && !out.contains(&d.id)
+        }) {
+            out.push(d.id);
+        }
+    }
+    out
+}
+
+/// PW-V1: an army's losses against its starting strength, as the rule's input.
+pub fn pw_losses(s: &GameState, side: Side) -> crate::rules::pw::DefeatInput {
+    let army = s.units.iter().filter(|u| u.unit.side == side);
+    let (mut sp_lost, mut sp_total, mut units_lost, mut units_total) = (0, 0, 0, 0);
+    for u in army {
+        sp_total += u.max_strength;
+        sp_lost += u.max_strength.saturating_sub(u.strength);
+        units_total += 1;
+        if u.eliminated() {
+            units_lost += 1;
+        }
+    }
+    crate::rules::pw::DefeatInput {
+        sp_lost,
+        sp_total,
+        units_lost,
+        units_total,
+    }
+}
+
+/// PW-V1: true when an army has lost more than half its strength points or more than half its units.
+pub fn pw_defeated(s: &GameState, side: Side) -> bool {
+    crate::rules::pw::defeat(&pw_losses(s, side))
+        .ok()
+        .and_then(|r| r.outcome)
+        .is_some_and(|o| o.defeated)
+}
+
+/// PK-W1: an army's strength now and at the start.
+pub fn army_strength(s: &GameState, side: Side) -> (u32, u32) {
+    s.units
+        .iter()
+        .filter(|u| u.unit.side == side)
+        .fold((0, 0), |(n, m), u| (n + u.strength, m + u.max_strength))
+}
+
+/// The sides of a game (its order of play, or both).
+pub(crate) fn sides(s: &GameState) -> Vec<Side> {
+    if s.sides.is_empty() {
+        vec![Side::German, Side::French]
+    } else {
+        s.sides.clone()
+    }
+}
+
+struct Event<'a> {
+    before: &'a GameState,
+    after: &'a GameState,
+    action: &'a Action,
+    by_hand: bool,
+    prims: Vec<&'a Action>,
+    res: Option<&'a Resolution<Value>>,
+    units: &'a [String],
+}
+
+impl Event<'_> {
+    fn res_action(&self) -> Option<&str> {
+        self.res.map(|r| r.action.as_str())
+    }
+
+    /// One move of melee (PK-X3: "melee" for one side, "melee-both" for the two at once).
+    fn melee(&self) -> bool {
+        matches!(self.res_action(), Some("melee" | "melee-both"))
+    }
+
+    fn outcome(&self, path: &[&str]) -> Option<&Value> {
+        let mut v = self.res?.outcome.as_ref()?;
+        for k in path {
+            v = v.get(k)?;
+        }
+        Some(v)
+    }
+
+    fn unit_at(&self, i: usize) -> Option<&str> {
+        self.units.get(i).map(String::as_str)
+    }
+}
+
+struct Queue<'a> {
+    after: &'a GameState,
+    out: Vec<Due>,
+}
+
+impl Queue<'_> {
+    fn push(
+        &mut self,
+        rule: &'static str,
+        unit: Option<&str>,
+        side: Option<Side>,
+        what: String,
+        form: Option<&str>,
+    ) {
+        let form = form.filter(|f| form_offered(self.after.system, f));
+        self.out.push(Due {
+            id: self.after.next_due + self.out.len() as u64,
+            rule: RuleId::new(rule),
+            unit: unit.map(str::to_string),
+            side,
+            what,
+            form: form.map(str::to_string),
+            turn: self.after.turn,
+            phase: self.after.phase_name().to_string(),
+        });
+    }
+
+    /// Queues unless the same check is already open for that unit or army.
+    fn push_once(
+        &mut self,
+        rule: &'static str,
+        unit: Option<&str>,
+        side: Option<Side>,
+        what: String,
+        form: Option<&str>,
+    ) {
+        let open = self
+            .after
+            .due
+            .iter()
+            .chain(self.out.iter())
+            .any(|d| d.rule.as_str() == rule && d.unit.as_deref() == unit && d.side == side);
+        if !open {
+            self.push(rule, unit, side, what, form);
+        }
+    }
+}
+
+const GENERAL_DEATH: &str = "a general has fallen: his units within 18\" lose 3 or 4 on rally \
+     rolls that move, and the unit he was with loses them for good";
+
+/// Units whose state changed between the two states, paired (same order, same ids).
+fn pairs<'a>(
+    ev: &'a Event<'a>,
+) -> impl Iterator<Item = (&'a crate::game::UnitState, &'a crate::game::UnitState)> {
+    ev.before
+        .units
+        .iter()
+        .filter_map(|b| ev.after.unit(b.id()).map(|a| (b, a)))
+}
+
+/// PK-L1, PK-E1, PK-X4, PK-X5, PK-X6, PK-W1.
+fn pk_checks(ev: &Event, q: &mut Queue) {
+    // PK-L1: a casualty applied by hand asks for the leader roll.
+    if ev.by_hand {
+        for a in &ev.prims {
+            if let Action::LoseStrength { unit, n } = a
+                && *n > 0
+            {
+                q.push(
+                    "PK-L1",
+                    Some(unit),
+                    None,
+                    "leader roll for the casualty: d% 86+ a leader falls (or the attached \
+                     officer instead)"
+                        .into(),
+                    None,
+                );
+            }
+        }
+    }
+    // PK-L1: a general fell (an officer loss in a resolution, or his headquarters wiped out).
+    let mut fallen: Vec<Option<&str>> = Vec::new();
+    let general = |v: Option<&Value>| v.and_then(Value::as_str) == Some("general");
+    match ev.res_action() {
+        Some("fire" | "artillery") if general(ev.outcome(&["officer_lost"])) => {
+            fallen.push(ev.unit_at(1));
+        }
+        Some("melee" | "melee-both") => {
+            if general(ev.outcome(&["a", "officer_lost"])) {
+                fallen.push(ev.unit_at(1));
+            }
+            if general(ev.outcome(&["b", "officer_lost"])) {
+                fallen.push(ev.unit_at(0));
+            }
+        }
+        _ => {}
+    }
+    for (b, a) in pairs(ev) {
+        if b.unit.arm == Arm::Headquarters && !b.eliminated() && a.eliminated() {
+            fallen.push(Some(a.id()));
+        }
+    }
+    for u in fallen {
+        q.push("PK-L1", u, None, GENERAL_DEATH.into(), None);
+    }
+    // PK-E1 (and PK-X6 in melee): a unit that dropped a level.
+    let in_melee = ev.melee();
+    for (b, a) in pairs(ev) {
+        if a.level > b.level && !a.eliminated() {
+            if a.level != Level::Routed {
+                q.push_once(
+                    "PK-E1",
+                    Some(a.id()),
+                    None,
+                    format!(
+                        "rally roll at the end of the move (dropped from {} to {}): d10 + class + \
+                         rally modifiers for lightly wounded figures back",
+                        b.level, a.level
+                    ),
+                    Some("rally"),
+                );
+            }
+            if in_melee {
+                q.push_once(
+                    "PK-X6",
+                    Some(a.id()),
+                    None,
+                    "fell below a level in melee: falls back 6\"; a Steady opponent follows and the \
+                     melee continues (both below a level: both fall back, melee over)"
+                        .into(),
+                    None,
+                );
+            }
+        }
+    }
+    // PK-X5: the fatigue check at the end of each melee move.
+    for a in &ev.prims {
+        if let Action::AddFatigue { unit, n } = a
+            && *n > 0
+        {
+            let total = ev.after.unit(unit).map(|u| u.fatigue).unwrap_or(*n);
+            q.push(
+                "PK-X5",
+                Some(unit),
+                None,
+                format!(
+                    "fatigue check at the end of the melee move: d10 below its {total} fatigue \
+                     points falls back 4\""
+                ),
+                Some("fatigue"),
+            );
+        }
+    }
+    // PK-X5: the pursuit roll when a unit falls back on its fatigue check.
+    if ev.res_action() == Some("fatigue")
+        && ev.outcome(&["falls_back"]).and_then(Value::as_bool) == Some(true)
+    {
+        q.push(
+            "PK-X5",
+            ev.unit_at(0),
+            None,
+            "fell back: pursuit roll by the unit that stood ((stander's figures - withdrawer's) + \
+             class + d10; 20+ the victor advances and the melee continues; none: the melee is \
+             over and fatigue resets)"
+                .into(),
+            None,
+        );
+    }
+    // PK-X4: the loser's flag.
+    if ev.melee() {
+        let loser = match ev.outcome(&["loser"]).and_then(Value::as_str) {
+            Some("a") => ev.unit_at(0),
+            Some("b") => ev.unit_at(1),
+            _ => None,
+        };
+        if let Some(l) = loser
+            && ev.after.unit(l).is_some_and(|u| !u.flag_lost)
+        {
+            q.push_once(
+                "PK-X4",
+                Some(l),
+                None,
+                "lost the melee move: flag roll d10 + class, 6 or less loses its flag".into(),
+                Some("flag"),
+            );
+        }
+    }
+    // PK-W1: an army that has just fallen below 25% of its starting strength.
+    for side in sides(ev.before) {
+        let (was, total) = army_strength(ev.before, side);
+        let (now, _) = army_strength(ev.after, side);
+        if total > 0 && was * 4 >= total && now * 4 < total {
+            q.push_once(
+                "PK-W1",
+                None,
+                Some(side),
+                format!(
+                    "army below 25% ({now} of {total}): roll d10 on the Army Effectiveness Table \
+                     to return broken units as Shaken (routed units never return)"
+                ),
+                None,
+            );
+        }
+    }
+}
+
+/// PW-V1, PW-H1.
+fn pw_checks(ev: &Event, q: &mut Queue) {
+    for side in sides(ev.before) {
+        let (was, _) = army_strength(ev.before, side);
+        let (now, _) = army_strength(ev.after, side);
+        if now < was && !pw_defeated(ev.before, side) && pw_defeated(ev.after, side) {
+            let l = pw_losses(ev.after, side);
+            q.push_once(
+                "PW-V1",
+                None,
+                Some(side),
+                format!(
+                    "army defeated: lost {} of {} SP and {} of {} units",
+                    l.sp_lost, l.sp_total, l.units_lost, l.units_total
+                ),
+                None,
+            );
+        }
+    }
+    let hits = ev
+        .outcome(&["hits"])
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .min(8);
+    let applied = ev
+        .prims
+        .iter()
+        .any(|a| matches!(a, Action::LoseStrength { .. }));
+    if hits > 0 && !applied {
+        let target = ev.unit_at(1).or(ev.unit_at(0));
+        let guns = target
+            .and_then(|t| ev.after.unit(t))
+            .is_some_and(|u| u.unit.arm == Arm::Artillery);
+        let what = if guns {
+            "hit on artillery: the owner chooses: lose 1 SP, or cannot fire or move next turn"
+        } else {
+            "hit: the owner chooses: lose 1 SP, or withdraw one hex"
+        };
+        for _ in 0..hits {
+            q.push("PW-H1", target, None, what.into(), None);
+        }
+    }
+}
+
+/// GSP-C2.
+fn gsp_checks(ev: &Event, q: &mut Queue) {
+    for key in ["structure", "equipment"] {
+        let Some(r) = ev.outcome(&[key]) else {
+            continue;
+        };
+        let n = |k: &str| r.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let destroyed = r.get("destroyed").and_then(Value::as_bool) == Some(true);
+        if destroyed && n("before") < n("threshold") {
+            let kind = r.get("kind").and_then(Value::as_str).unwrap_or(key);
+            q.push(
+                "GSP-C2",
+                ev.unit_at(1).or(ev.unit_at(0)),
+                None,
+                format!(
+                    "{kind} destroyed ({} of {} pips): remove it; destroyed cover stops protecting \
+                     this turn",
+                    n("total"),
+                    n("threshold")
+                ),
+                None,
+            );
+        }
+    }
+}
+
+/// SPI-S1.
+fn spi_checks(ev: &Event, q: &mut Queue) {
+    if !matches!(ev.action, Action::NextPhase) {
+        return;
+    }
+    let phase = ev.before.phase_name();
+    let Some(side) = phase_side(phase) else {
+        return;
+    };
+    if !phase.to_ascii_lowercase().contains("movement") {
+        return;
+    }
+    for u in &ev.before.units {
+        if u.unit.side == side && u.supply == crate::game::Supply::Isolated && !u.eliminated() {
+            q.push(
+                "SPI-S1",
+                Some(u.id()),
+                None,
+                "isolated at the end of its movement phase: loses 1 CP (Standard Game)".into(),
+                None,
+            );
+        }
+    }
+}
+
+/// FR-B1, FR-C2.
+fn fr_checks(ev: &Event, q: &mut Queue) {
+    if matches!(ev.action, Action::NextPhase)
+        && ev
+            .after
+            .phase_name()
+            .to_ascii_lowercase()
+            .contains("calendar")
+        && !ev
+            .before
+            .phase_name()
+            .to_ascii_lowercase()
+            .contains("calendar")
+    {
+        q.push(
+            "FR-B1",
+            None,
+            None,
+            "advance every blockade marker one cell toward SURRENDER (a broken blockade flips its \
+             marker; broken a second turn, it moves back one cell)"
+                .into(),
+            None,
+        );
+    }
+    for a in &ev.prims {
+        if let Action::SetFlag {
+            unit,
+            flag: Flag::Disorganised,
+            on: true,
+        } = a
+            && ev.before.unit(unit).is_some_and(|u| u.disorganised)
+        {
+            q.push(
+                "FR-C2",
+                Some(unit),
+                None,
+                "disorganised again: the unit is eliminated".into(),
+                None,
+            );
+        }
+    }
+}

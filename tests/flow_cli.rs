@@ -1,0 +1,273 @@
+//! The umpire's flow on the command line, through the real binary: a scripted P&K fire that kills
+//! figures, the due list (`kepi game due`), resolving and waiving checks, the checklist.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_kepi");
+
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("flow-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn kepi(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = kepi(args);
+    assert!(
+        o.status.success(),
+        "kepi {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+fn new_game(dir: &Path) -> String {
+    let save = dir.join("g.json").display().to_string();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        "mars-la-tour",
+        "--seed",
+        "1",
+        "--out",
+        &save,
+    ]);
+    save
+}
+
+fn strength(save: &str, id: &str) -> u64 {
+    let v = json(&["game", "show", save, "--json"]);
+    v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == id)
+        .unwrap()["strength"]
+        .as_u64()
+        .unwrap()
+}
+
+fn due(save: &str) -> Vec<serde_json::Value> {
+    json(&["game", "due", save, "--json"])
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn a_scripted_pk_fire_kills_figures_and_is_logged() {
+    let d = tmp("fire");
+    let save = new_game(&d);
+    let before = strength(&save, "55e-ligne-1");
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "fire",
+        "12th-grenadiers-1",
+        "55e-ligne-1",
+        "--enfilade",
+        "--cover",
+        "none",
+        "--dice",
+        "d10=10,d%=20",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let rules: Vec<&str> = line["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert!(
+        rules.contains(&"PK-F1") && rules.contains(&"PK-F3"),
+        "{rules:?}"
+    );
+    let after = strength(&save, "55e-ligne-1");
+    assert!(
+        after < before,
+        "the fire killed figures: {before} -> {after}"
+    );
+    // The firer is marked as having fired, and the checklist knows it.
+    let c = json(&["game", "checklist", &save, "--json"]);
+    let firer = c["activity"]["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == "12th-grenadiers-1")
+        .unwrap()
+        .clone();
+    assert_eq!(firer["fired"], true);
+    let fire_item = c["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["rule"] == "PK-F1")
+        .unwrap()
+        .clone();
+    assert_eq!(fire_item["form"], "fire");
+    assert!(
+        !fire_item["units"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("12th-grenadiers-1"))
+    );
+    // The leader d% was rolled inside the fire: nothing due for it. A casualty by hand asks for one.
+    assert!(due(&save).iter().all(|x| x["rule"] != "PK-L1"));
+    ok(&["game", "apply", &save, "lose", "55e-ligne-1", "1"]);
+    let list = due(&save);
+    let l1 = list.iter().find(|x| x["rule"] == "PK-L1").unwrap();
+    assert_eq!(l1["unit"], "55e-ligne-1");
+    assert_eq!(l1["queued_at"]["turn"], 1);
+    assert!(l1["id"].is_u64() && l1["what"].is_string());
+    // Resolve it; the log says so with the rule it answered.
+    let id = l1["id"].as_u64().unwrap().to_string();
+    let done = ok(&["game", "apply", &save, "--json", "resolve-due", &id]);
+    assert!(done.contains("\"PK-L1\""), "{done}");
+    assert!(due(&save).iter().all(|x| x["rule"] != "PK-L1"));
+}
+
+#[test]
+fn a_level_drop_queues_a_rally_roll_that_the_rally_verb_answers() {
+    let d = tmp("rally");
+    let save = new_game(&d);
+    ok(&["game", "apply", &save, "level", "55e-ligne-1", "shaken"]);
+    let list = due(&save);
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["rule"], "PK-E1");
+    assert_eq!(list[0]["form"], "rally");
+    let text = ok(&["game", "due", &save]);
+    assert!(text.contains("rally 55e-ligne-1"), "{text}");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "rally",
+        "55e-ligne-1",
+        "--dice",
+        "d10=6",
+    ]);
+    assert!(due(&save).is_empty());
+}
+
+#[test]
+fn a_two_move_melee_by_script() {
+    let d = tmp("melee");
+    let save = new_game(&d);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "melee",
+        "12th-grenadiers-1",
+        "55e-ligne-1",
+        "--charge",
+        "melee",
+        "12th-grenadiers-1",
+        "55e-ligne-1",
+        "--move",
+        "2",
+    ]);
+    let fatigue = due(&save)
+        .into_iter()
+        .filter(|x| x["rule"] == "PK-X5" && x["form"] == "fatigue")
+        .count();
+    assert_eq!(fatigue, 4, "two units, two moves");
+    ok(&["game", "apply", &save, "fatigue-check", "12th-grenadiers-1"]);
+    let fatigue = due(&save)
+        .into_iter()
+        .filter(|x| x["rule"] == "PK-X5" && x["form"] == "fatigue")
+        .count();
+    assert_eq!(fatigue, 3);
+}
+
+#[test]
+fn waiving_is_logged_and_undo_takes_checks_away() {
+    let d = tmp("waive");
+    let save = new_game(&d);
+    ok(&["game", "apply", &save, "lose", "55e-ligne-1", "2"]);
+    let id = due(&save)[0]["id"].as_u64().unwrap().to_string();
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "waive",
+        &id,
+        "rolled on the table",
+        "note",
+        "after the waiver",
+    ]);
+    assert!(due(&save).is_empty());
+    let log = json(&["log", "show", &save, "--json"]);
+    let entries = log.as_array().unwrap();
+    let w = entries
+        .iter()
+        .find(|e| e["summary"].as_str().unwrap().starts_with("waived"))
+        .unwrap();
+    assert!(
+        w["summary"]
+            .as_str()
+            .unwrap()
+            .contains("rolled on the table")
+    );
+    assert!(
+        entries
+            .iter()
+            .any(|e| e["summary"] == "note: after the waiver")
+    );
+    // Undo the note and the waiver: the check is back; undo the loss: it is gone.
+    ok(&["game", "apply", &save, "undo", "undo"]);
+    assert_eq!(due(&save).len(), 1);
+    ok(&["game", "apply", &save, "undo"]);
+    assert!(due(&save).is_empty());
+    ok(&["log", "verify", &save]);
+}
+
+#[test]
+fn bad_resolution_verbs_are_refused_whole() {
+    let d = tmp("bad");
+    let save = new_game(&d);
+    for args in [
+        vec!["fire", "12th-grenadiers-1", "55e-ligne-1", "--bogus"],
+        vec!["fire", "12th-grenadiers-1"],
+        vec!["artillery", "12th-grenadiers-1", "55e-ligne-1"],
+        vec![
+            "fire",
+            "12th-grenadiers-1",
+            "55e-ligne-1",
+            "--dice",
+            "d10=11",
+        ],
+        vec!["waive", "x"],
+    ] {
+        let mut all = vec!["game", "apply", save.as_str(), "lose", "55e-ligne-1", "1"];
+        all.extend(args.iter().copied());
+        let o = kepi(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
+    }
+    assert_eq!(strength(&save, "55e-ligne-1"), 22, "nothing applied");
+    let help = ok(&["game", "apply", "--help"]);
+    for v in [
+        "fire FIRER TARGET",
+        "artillery BATTERY TARGET --range INCHES",
+        "melee ATTACKER DEFENDER",
+        "rally UNIT",
+        "resolve-due ID",
+        "waive ID [REASON]",
+    ] {
+        assert!(help.contains(v), "help lacks {v}");
+    }
+}

@@ -1,0 +1,62 @@
+//! The "Due" section of the window, driven headless with egui_kittest: open checks with Open /
+//! Resolve / Waive, and the phase checklist.
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kepi::app::due::due_ui;
+use kepi::app::state::{AppState, Command};
+use kepi::game::{Action, Level};
+
+fn app_with_a_rally_due() -> AppState {
+    let mut app = AppState::demo(1).unwrap();
+    app.handle(Command::Act(Action::SetLevel {
+        unit: "55e-ligne-1".into(),
+        level: Level::Shaken,
+    }));
+    assert_eq!(app.state().due.len(), 1);
+    app
+}
+
+fn harness(app: AppState) -> Harness<'static, AppState> {
+    Harness::new_ui_state(
+        |ui, app: &mut AppState| {
+            let mut out = Vec::new();
+            due_ui(ui, app, &mut out);
+            for c in out {
+                app.handle(c);
+            }
+        },
+        app,
+    )
+}
+
+#[test]
+fn waive_button_logs_the_waiver() {
+    let mut h = harness(app_with_a_rally_due());
+    assert!(h.query_by_label_contains("PK-E1").is_some());
+    assert!(
+        h.query_by_label_contains("PK-F1").is_some(),
+        "the part 1 checklist"
+    );
+    h.get_by_label("Waive").click();
+    h.run();
+    let app = h.state();
+    assert!(app.state().due.is_empty());
+    let last = app.game.log().last().unwrap();
+    assert!(
+        last.summary.starts_with("waived: PK-E1"),
+        "{}",
+        last.summary
+    );
+}
+
+#[test]
+fn open_button_prefills_the_resolver() {
+    let mut h = harness(app_with_a_rally_due());
+    h.get_by_label("Open rally").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.selected.as_deref(), Some("55e-ligne-1"));
+    assert_eq!(app.resolver.form().map(|f| f.name()), Some("rally"));
+}

@@ -264,6 +264,32 @@ impl DiceSource {
         }
     }
 
+    /// One seeded die: its value and, for d%, its tens and units faces. The one place a seeded value
+    /// is made, for [`DiceSource::roll`] and [`DiceSource::roll_quiet`] alike.
+    fn seeded_value(&mut self, die: Die) -> Result<(u32, Option<[u32; 2]>), DiceError> {
+        Ok(match die {
+            Die::Pct => {
+                let tens = self.uniform(10).ok_or(DiceError::Missing(die))?;
+                let units = self.uniform(10).ok_or(DiceError::Missing(die))?;
+                let v = tens * 10 + units;
+                (if v == 0 { 100 } else { v }, Some([tens, units]))
+            }
+            _ => (
+                self.uniform(die.faces()).ok_or(DiceError::Missing(die))? + 1,
+                None,
+            ),
+        })
+    }
+
+    /// Rolls one die like [`DiceSource::roll`] (the same value from the same stream, an entered value
+    /// first) but records nothing: for Monte Carlo what-ifs, millions of rolls no one reads.
+    pub fn roll_quiet(&mut self, die: Die) -> Result<u32, DiceError> {
+        if let Some(pos) = self.entered.iter().position(|(d, _)| *d == die) {
+            return Ok(self.entered.remove(pos).map_or(1, |(_, v)| v));
+        }
+        Ok(self.seeded_value(die)?.0)
+    }
+
     /// Rolls one die (or takes its entered value), records it under `label`, and returns the value.
     pub fn roll(&mut self, die: Die, label: &str) -> Result<u32, DiceError> {
         if let Some(pos) = self.entered.iter().position(|(d, _)| *d == die) {
@@ -282,17 +308,10 @@ impl DiceSource {
             });
             return Ok(value);
         }
-        let (value, faces) = match die {
-            Die::Pct => {
-                let tens = self.uniform(10).ok_or(DiceError::Missing(die))?;
-                let units = self.uniform(10).ok_or(DiceError::Missing(die))?;
-                let v = tens * 10 + units;
-                (if v == 0 { 100 } else { v }, vec![tens, units])
-            }
-            _ => (
-                self.uniform(die.faces()).ok_or(DiceError::Missing(die))? + 1,
-                Vec::new(),
-            ),
+        let (value, faces) = self.seeded_value(die)?;
+        let faces = match faces {
+            Some([tens, units]) => vec![tens, units],
+            None => Vec::new(),
         };
         self.rolls.push(Roll {
             die,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::common::{
-    Hit, Lines, Side, cas_label, lf_value, need_positive, roll_leader, rolls_since, with_leader,
+    Hit, Lines, Side, cas_label, lf_value, need_positive, rolls_since, with_leader,
 };
 use super::{Class, Cover, Officer, PkTables, Weapon};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
@@ -311,8 +311,9 @@ pub fn fire(
         Some(dice) => {
             let start = dice.rolls().len();
             let d10 = dice.roll(Die::D10, "fire d10")?;
-            let cas = hit.casualties(d10);
-            let leader = roll_leader(dice, cas, min, "leader d%")?;
+            let (cas, leader) = fire_result(&hit, min, d10, || {
+                Ok::<_, RuleError>(dice.roll(Die::Pct, "leader d%")?)
+            })?;
             let dpct = leader.and_then(|_| dice.rolls().last().map(|r| r.value));
             let officer_lost = match leader {
                 Some(true) => input.target_officer,
@@ -350,6 +351,61 @@ pub fn fire(
         odds,
         notes,
     })
+}
+
+/// PK-F1, PK-L1: the casualties of a d10 and, when there are any, the leader roll (`pct` is called
+/// only then). The one function both [`fire`] and [`FirePlan::roll`] decide by, so the full
+/// resolution and the Monte Carlo fast path cannot disagree.
+fn fire_result<E>(
+    hit: &Hit,
+    leader_min: u32,
+    d10: u32,
+    pct: impl FnOnce() -> Result<u32, E>,
+) -> Result<(u32, Option<bool>), E> {
+    let cas = hit.casualties(d10);
+    if cas == 0 {
+        return Ok((0, None));
+    }
+    Ok((cas, Some(pct()? >= leader_min)))
+}
+
+/// A fire planned once and rolled many times: the Monte Carlo fast path (issue 10). It keeps only
+/// the hit arithmetic, and [`FirePlan::roll`] gives the casualties and the leader result from the
+/// dice with no strings, modifier lines or odds: exactly what [`fire`] would give from the same
+/// dice (PK-F1, PK-L1).
+#[derive(Clone, Debug)]
+pub struct FirePlan {
+    hit: Hit,
+    leader_min: u32,
+}
+
+impl FirePlan {
+    /// Plans a fire (the same checks as [`fire`]).
+    pub fn new(input: &FireInput, t: &PkTables) -> Result<FirePlan, RuleError> {
+        let (_, hit) = plan(input, t)?;
+        Ok(FirePlan {
+            hit,
+            leader_min: t.rules.leader_min.v(),
+        })
+    }
+
+    /// The outcome of given dice: casualties and, when there were any, whether a leader fell
+    /// (`dpct` is read only then).
+    pub fn outcome(&self, d10: u32, dpct: u32) -> (u32, Option<bool>) {
+        fire_result(&self.hit, self.leader_min, d10, || {
+            Ok::<_, std::convert::Infallible>(dpct)
+        })
+        .unwrap_or((0, None))
+    }
+
+    /// Rolls the fire's dice (d10, then d% only on casualties, as [`fire`] does) without recording
+    /// them, and returns the casualties and the leader result.
+    pub fn roll(&self, dice: &mut DiceSource) -> Result<(u32, Option<bool>), RuleError> {
+        let d10 = dice.roll_quiet(Die::D10)?;
+        fire_result(&self.hit, self.leader_min, d10, || {
+            Ok::<_, RuleError>(dice.roll_quiet(Die::Pct)?)
+        })
+    }
 }
 
 /// One side of a firing-first roll (PK-F2).

@@ -304,6 +304,18 @@ pub fn settle(
     shots: &[(u32, Option<[u32; 2]>)],
     tables: &GspTables,
 ) -> FireOutcome {
+    settle_with(input, sector, shots, tables, true)
+}
+
+/// [`settle`], with the drift diagram only when `with_drift` (the odds settle every face of every
+/// gun and read only the shots: building the diagram each time made a preview take milliseconds).
+fn settle_with(
+    input: &FireInput,
+    sector: u32,
+    shots: &[(u32, Option<[u32; 2]>)],
+    tables: &GspTables,
+    with_drift: bool,
+) -> FireOutcome {
     let mut guns: Vec<ShotOutcome> = Vec::with_capacity(shots.len());
     let mut by_cell: BTreeMap<Cell, Vec<u32>> = BTreeMap::new();
     for (i, (die, aoa)) in shots.iter().enumerate() {
@@ -359,7 +371,7 @@ pub fn settle(
         personnel_hits: cells.iter().map(|c| c.personnel_hits).sum(),
         guns,
         cells,
-        drift: input.gun.drifts().then(|| drift_model(tables, &landed)),
+        drift: (with_drift && input.gun.drifts()).then(|| drift_model(tables, &landed)),
     }
 }
 
@@ -465,7 +477,7 @@ pub fn fire_odds(input: &FireInput, tables: &GspTables) -> Result<FireOdds, Rule
         ..input.clone()
     };
     let shot = one.map(|s| {
-        let o = settle(&single, sector, std::slice::from_ref(s), tables);
+        let o = settle_with(&single, sector, std::slice::from_ref(s), tables, false);
         o.guns
             .first()
             .map(|g| (g.hit, g.personnel_hits, g.strikes))

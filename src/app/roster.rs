@@ -350,7 +350,7 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 ui.label(label);
                 ui.horizontal(|ui| {
                     if ui
-                        .small_button("-")
+                        .small_button(format!("{label} -1"))
                         .on_hover_text(format!("{label} -1"))
                         .clicked()
                         && now > 0
@@ -363,7 +363,7 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                     }
                     ui.label(RichText::new(format!("{now}")).monospace().strong());
                     if ui
-                        .small_button("+")
+                        .small_button(format!("{label} +1"))
                         .on_hover_text(format!("{label} +1"))
                         .clicked()
                         && now < max

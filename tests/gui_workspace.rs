@@ -116,6 +116,9 @@ fn roster_edit_is_an_undoable_action() {
     h.get_by_label(FIRER).click();
     h.run();
     let before = strength(&h, FIRER);
+    // The editor sits below the resolver in the central panel: scroll to it as a user would.
+    h.get_by_label("strength -1").scroll_to_me();
+    h.run();
     h.get_by_label("strength -1").click();
     h.run();
     assert_eq!(strength(&h, FIRER), before - 1);

@@ -54,7 +54,7 @@ fn app(units: usize, entries: usize) -> Result<KepiApp, String> {
         i += 1;
     }
     state.saved_len = state.game.log().len();
-    Ok(KepiApp { state })
+    Ok(KepiApp::with_state(state))
 }
 
 struct Driver {

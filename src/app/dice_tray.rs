@@ -4,7 +4,7 @@
 use chrono::{DateTime, Local};
 use egui::RichText;
 
-use crate::dice::{DiceExpr, DiceSource, Die, RollSource};
+use crate::dice::{DiceExpr, DiceSource, RollSource};
 
 /// One line of the tray's history.
 #[derive(Clone, Debug)]
@@ -173,9 +173,4 @@ impl DiceTray {
                 }
             });
     }
-}
-
-/// The label a die's button carries.
-pub fn die_label(d: Die) -> String {
-    d.to_string()
 }

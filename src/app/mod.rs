@@ -27,6 +27,8 @@ use state::{AppState, BottomTab, Command};
 pub struct KepiApp {
     /// Everything it shows.
     pub state: AppState,
+    /// The theme and scale last handed to egui, so they are set when they change, not every frame.
+    applied_look: Option<(bool, f32)>,
 }
 
 const SETTINGS_KEY: &str = "kepi-settings";
@@ -38,18 +40,30 @@ impl KepiApp {
         if let Some(s) = storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)) {
             state.settings = s;
         }
-        Ok(KepiApp { state })
+        Ok(KepiApp::with_state(state))
+    }
+
+    /// A window showing `state`.
+    pub fn with_state(state: AppState) -> Self {
+        KepiApp {
+            state,
+            applied_look: None,
+        }
     }
 
     /// Draws the whole window into `ui` (also used headless by the tests and the frame benchmark).
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let app = &mut self.state;
-        ui.ctx().set_zoom_factor(app.settings.scale);
-        ui.ctx().set_visuals(if app.settings.dark {
-            egui::Visuals::dark()
-        } else {
-            egui::Visuals::light()
-        });
+        let look = (app.settings.dark, app.settings.scale);
+        if self.applied_look != Some(look) {
+            ui.ctx().set_zoom_factor(look.1);
+            ui.ctx().set_visuals(if look.0 {
+                egui::Visuals::dark()
+            } else {
+                egui::Visuals::light()
+            });
+            self.applied_look = Some(look);
+        }
         let mut out: Vec<Command> = Vec::new();
         shortcuts(ui.ctx(), app, &mut out);
         egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar_ui(ui, app, &mut out));

@@ -157,8 +157,6 @@ pub struct AppState {
     pub status: Option<Status>,
     /// Path typed in the Save As / Open field (when no native dialog is available).
     pub path_text: String,
-    /// A journal found newer than its save on start, waiting for the user's answer.
-    pub recovery: Option<PathBuf>,
 }
 
 /// The scenario the window opens with.
@@ -197,7 +195,6 @@ impl AppState {
             settings: Settings::default(),
             status: None,
             path_text: String::new(),
-            recovery: None,
         })
     }
 
@@ -415,7 +412,6 @@ impl AppState {
                     settings,
                     status: None,
                     path_text: String::new(),
-                    recovery: None,
                 };
                 self.remember(path);
                 let mut msg = format!("opened {}", path.display());

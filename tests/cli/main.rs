@@ -1,0 +1,13 @@
+//! The kepi binary driven as a script would: exit codes, JSON contracts, saves and crash recovery.
+//!
+//! One test binary per area keeps the link count (and the disk a cold CI build needs) small;
+//! each module below was its own file in tests/ before.
+
+mod cli_dice;
+mod crt_cli;
+mod export_cli;
+mod flow_cli;
+mod gsp_cli;
+mod pk_cli;
+mod pw_cli;
+mod store_cli;

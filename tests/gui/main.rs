@@ -1,0 +1,11 @@
+//! The window, driven headless with egui_kittest.
+//!
+//! One test binary per area keeps the link count (and the disk a cold CI build needs) small;
+//! each module below was its own file in tests/ before.
+#![cfg(feature = "gui")]
+
+mod gui_dice_tray;
+mod gui_due;
+mod gui_gsp;
+mod gui_hex;
+mod gui_workspace;

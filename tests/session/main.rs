@@ -1,0 +1,10 @@
+//! Game sessions, the umpire's flow and the exports built from them.
+//!
+//! One test binary per area keeps the link count (and the disk a cold CI build needs) small;
+//! each module below was its own file in tests/ before.
+
+mod export_docs;
+mod export_files;
+mod export_text;
+mod flow_checks;
+mod session_game;

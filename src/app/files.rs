@@ -56,8 +56,11 @@ pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             ui.close();
         }
         ui.separator();
-        ui.label("Or type a path:");
-        ui.text_edit_singleline(&mut app.path_text);
+        super::exports::export_menu_ui(ui, app);
+        ui.separator();
+        let label = ui.label("Or type a path:");
+        ui.text_edit_singleline(&mut app.path_text)
+            .labelled_by(label.id);
         ui.horizontal(|ui| {
             let p = PathBuf::from(app.path_text.trim());
             let ok = !app.path_text.trim().is_empty();

@@ -8,6 +8,7 @@ pub mod charts;
 pub mod dice_tray;
 pub mod drift;
 pub mod due;
+pub mod exports;
 pub mod files;
 pub mod log_panel;
 pub mod map;
@@ -37,7 +38,9 @@ impl KepiApp {
     /// The demo battle, with settings restored from `storage` when there are any.
     pub fn new(seed: u64, storage: Option<&dyn eframe::Storage>) -> Result<Self, String> {
         let mut state = AppState::demo(seed)?;
-        if let Some(s) = storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)) {
+        if let Some(s) = storage.and_then(|s| eframe::get_value::<state::Settings>(s, SETTINGS_KEY))
+        {
+            state.last_game = state::LastGame::find(&s.recent);
             state.settings = s;
         }
         Ok(KepiApp::with_state(state))
@@ -65,10 +68,16 @@ impl KepiApp {
             self.applied_look = Some(look);
         }
         let mut out: Vec<Command> = Vec::new();
+        if app.poll_export() {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(50));
+        }
         shortcuts(ui.ctx(), app, &mut out);
         egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar_ui(ui, app, &mut out));
         egui::Panel::bottom("status_bar").show(ui, |ui| {
-            ui.horizontal(|ui| match &app.status {
+            ui.horizontal(|ui| {
+                exports::export_progress_ui(ui, app);
+                match &app.status {
                 Some(s) if s.error => {
                     ui.colored_label(ui.visuals().error_fg_color, &s.text);
                 }
@@ -78,8 +87,11 @@ impl KepiApp {
                 None => {
                     ui.label(egui::RichText::new("Ready. Shortcuts: Ctrl+S save · Ctrl+Z undo · Ctrl+Shift+Z redo · R roll · N next phase").weak());
                 }
-            });
+            }});
         });
+        if let Some(last) = app.last_game.clone() {
+            egui::Panel::top("last_game").show(ui, |ui| last_game_ui(ui, &last, &mut out));
+        }
         egui::Panel::left("roster")
             .resizable(true)
             .default_size(360.0)
@@ -122,10 +134,35 @@ impl KepiApp {
                     roster::unit_editor_ui(ui, app, &mut out);
                 });
         });
+        exports::export_dialog_ui(ui.ctx(), app, &mut out);
         for c in out {
             app.handle(c);
         }
     }
+}
+
+/// The offer to continue (or recover) the game kepi had open last time.
+fn last_game_ui(ui: &mut egui::Ui, last: &state::LastGame, out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        let name = last.path.display();
+        if last.needs_recovery {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("kepi stopped before {name} was saved; its journal holds the rest."),
+            );
+            if ui.button("Recover and open").clicked() {
+                out.push(Command::OpenLast);
+            }
+        } else {
+            ui.label(format!("Your last game: {name}"));
+            if ui.button("Continue it").clicked() {
+                out.push(Command::OpenLast);
+            }
+        }
+        if ui.button("Not now").clicked() {
+            out.push(Command::DismissLast);
+        }
+    });
 }
 
 fn shortcuts(ctx: &egui::Context, app: &AppState, out: &mut Vec<Command>) {

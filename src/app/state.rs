@@ -10,8 +10,10 @@ use std::path::{Path, PathBuf};
 use chrono::Utc;
 
 use super::dice_tray::DiceTray;
+use super::exports::{ExportDialog, ExportJob, ExportKind};
 use super::resolver::ResolverState;
 use crate::dice::Die;
+use crate::export::Paper;
 use crate::game::{Action, Game, GameState, SeedSecret};
 use crate::roster::{Scenario, builtin_scenario};
 use crate::store::Store;
@@ -30,8 +32,9 @@ pub enum BottomTab {
     Dice,
 }
 
-/// Settings kept between runs.
+/// Settings kept between runs (fields added later take their default when an older kepi saved them).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Settings {
     /// Dark theme.
     pub dark: bool,
@@ -39,6 +42,8 @@ pub struct Settings {
     pub scale: f32,
     /// Recent game files, newest first.
     pub recent: Vec<PathBuf>,
+    /// Paper for printed exports.
+    pub paper: Paper,
 }
 
 impl Default for Settings {
@@ -47,6 +52,7 @@ impl Default for Settings {
             dark: true,
             scale: 1.15,
             recent: Vec::new(),
+            paper: Paper::default(),
         }
     }
 }
@@ -114,6 +120,17 @@ pub enum Command {
     Save,
     /// Save to this file.
     SaveAs(PathBuf),
+    /// Export (print roster, cards, report, CSV) to this file or folder, on a worker thread.
+    Export {
+        /// What to write.
+        kind: ExportKind,
+        /// Where.
+        path: PathBuf,
+    },
+    /// Open the last game, recovering what its journal holds beyond its save.
+    OpenLast,
+    /// Dismiss the "continue your last game" offer.
+    DismissLast,
 }
 
 /// A message in the status line.
@@ -157,6 +174,42 @@ pub struct AppState {
     pub status: Option<Status>,
     /// Path typed in the Save As / Open field (when no native dialog is available).
     pub path_text: String,
+    /// The print and export dialog.
+    pub export: ExportDialog,
+    /// The export running on its worker thread, if any.
+    pub export_job: Option<ExportJob>,
+    /// The last game, offered at start ("continue" or "recover").
+    pub last_game: Option<LastGame>,
+}
+
+/// The game kepi had open last time, offered when the window opens on the demo battle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LastGame {
+    /// Its save.
+    pub path: PathBuf,
+    /// Its journal was written after its save: kepi stopped before the save caught up, and opening
+    /// the game recovers the actions the journal holds.
+    pub needs_recovery: bool,
+}
+
+impl LastGame {
+    /// The most recent game in `recent` that still exists. Only file times are read (two `stat`
+    /// calls), so this costs nothing at start; opening the game does the real recovery.
+    pub fn find(recent: &[PathBuf]) -> Option<LastGame> {
+        let path = recent.iter().find(|p| p.is_file())?.clone();
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let needs_recovery = match (
+            modified(&crate::store::journal_path(&path)),
+            modified(&path),
+        ) {
+            (Some(j), Some(s)) => j > s,
+            _ => false,
+        };
+        Some(LastGame {
+            path,
+            needs_recovery,
+        })
+    }
 }
 
 /// The scenario the window opens with.
@@ -195,6 +248,9 @@ impl AppState {
             settings: Settings::default(),
             status: None,
             path_text: String::new(),
+            export: ExportDialog::default(),
+            export_job: None,
+            last_game: None,
         })
     }
 
@@ -341,6 +397,7 @@ impl AppState {
             {
                 Ok(mut fresh) => {
                     fresh.settings = std::mem::take(&mut self.settings);
+                    fresh.export_job = self.export_job.take();
                     *self = fresh;
                     self.ok(format!("new game: {name}"));
                 }
@@ -356,6 +413,13 @@ impl AppState {
                 }
                 None => self.err("choose a file: File > Save As"),
             },
+            Command::Export { kind, path } => self.start_export(kind, path),
+            Command::OpenLast => {
+                if let Some(last) = self.last_game.take() {
+                    self.open(&last.path);
+                }
+            }
+            Command::DismissLast => self.last_game = None,
             Command::SaveAs(path) => match Store::create(&path, &self.game) {
                 Ok(store) => {
                     self.store = Some(store);
@@ -365,6 +429,58 @@ impl AppState {
                 }
                 Err(e) => self.err(e.to_string()),
             },
+        }
+    }
+
+    fn start_export(&mut self, kind: ExportKind, path: PathBuf) {
+        if self.export_job.is_some() {
+            self.err("an export is already running; wait for it to finish");
+            return;
+        }
+        match ExportJob::start(kind, path, self.settings.paper, &self.game, self.tables) {
+            Ok(job) => {
+                self.ok(format!("{}...", job.kind.verb()));
+                self.export_job = Some(job);
+            }
+            Err(e) => self.err(e),
+        }
+    }
+
+    /// Collects a finished export: its message goes to the status line. Called every frame; true
+    /// while an export is still running (so the window keeps repainting its progress bar).
+    pub fn poll_export(&mut self) -> bool {
+        let Some(job) = self.export_job.as_mut() else {
+            return false;
+        };
+        match job.poll() {
+            None => true,
+            Some(result) => {
+                self.export_job = None;
+                match result {
+                    Ok(msg) => {
+                        self.export.open = false;
+                        self.ok(msg);
+                    }
+                    Err(e) => self.err(format!("export failed: {e}")),
+                }
+                false
+            }
+        }
+    }
+
+    /// Waits for a running export and collects it (tests; closing the window mid-export).
+    pub fn finish_export(&mut self) {
+        if let Some(job) = self.export_job.as_mut() {
+            let result = job.wait();
+            self.export_job = None;
+            match result {
+                Some(Ok(msg)) => {
+                    self.export.open = false;
+                    self.ok(msg);
+                }
+                Some(Err(e)) => self.err(format!("export failed: {e}")),
+                None => {}
+            }
         }
     }
 
@@ -383,6 +499,7 @@ impl AppState {
                 let settings = std::mem::take(&mut self.settings);
                 let tables = self.tables;
                 let seed = crate::cli::fresh_seed();
+                let export_job = self.export_job.take();
                 let mut notes = opened.warnings.clone();
                 if opened.recovered > 0 {
                     notes.push(format!(
@@ -412,6 +529,9 @@ impl AppState {
                     settings,
                     status: None,
                     path_text: String::new(),
+                    export: ExportDialog::default(),
+                    export_job,
+                    last_game: None,
                 };
                 self.remember(path);
                 let mut msg = format!("opened {}", path.display());

@@ -30,14 +30,28 @@ pub struct KepiApp {
     pub state: AppState,
     /// The theme and scale last handed to egui, so they are set when they change, not every frame.
     applied_look: Option<(bool, f32)>,
+    /// Close after the first frame (`KEPI_EXIT_AFTER_FIRST_FRAME=1`, for the start-up benchmark).
+    exit_after_first_frame: bool,
 }
+
+/// The hidden start-up benchmark switch: with this variable set, the window closes after drawing
+/// its first frame (benches/startup.sh times that against a bare eframe window).
+pub const EXIT_AFTER_FIRST_FRAME: &str = "KEPI_EXIT_AFTER_FIRST_FRAME";
 
 const SETTINGS_KEY: &str = "kepi-settings";
 
 impl KepiApp {
     /// The demo battle, with settings restored from `storage` when there are any.
     pub fn new(seed: u64, storage: Option<&dyn eframe::Storage>) -> Result<Self, String> {
-        let mut state = AppState::demo(seed)?;
+        KepiApp::with_settings(AppState::demo(seed)?, storage)
+    }
+
+    /// A window showing `state`, with settings restored from `storage` when there are any, and the
+    /// last game offered.
+    pub fn with_settings(
+        mut state: AppState,
+        storage: Option<&dyn eframe::Storage>,
+    ) -> Result<Self, String> {
         if let Some(s) = storage.and_then(|s| eframe::get_value::<state::Settings>(s, SETTINGS_KEY))
         {
             state.last_game = state::LastGame::find(&s.recent);
@@ -51,6 +65,7 @@ impl KepiApp {
         KepiApp {
             state,
             applied_look: None,
+            exit_after_first_frame: false,
         }
     }
 
@@ -199,6 +214,9 @@ fn shortcuts(ctx: &egui::Context, app: &AppState, out: &mut Vec<Command>) {
 impl eframe::App for KepiApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         KepiApp::ui(self, ui);
+        if self.exit_after_first_frame {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
@@ -215,13 +233,25 @@ pub fn run_native() -> Result<(), eframe::Error> {
         ..Default::default()
     };
     let seed = crate::cli::fresh_seed();
+    let exit_after_first_frame = std::env::var_os(EXIT_AFTER_FIRST_FRAME).is_some();
+    // Build the demo battle (rule tables, scenarios, the game) while eframe opens the window and
+    // its GL context, rather than after.
+    let demo = std::thread::Builder::new()
+        .name("kepi-demo".into())
+        .spawn(move || AppState::demo(seed));
     eframe::run_native(
         "kepi",
         options,
         Box::new(move |cc| {
-            KepiApp::new(seed, cc.storage)
-                .map(|a| Box::new(a) as Box<dyn eframe::App>)
-                .map_err(Into::into)
+            let state = match demo {
+                Ok(handle) => handle
+                    .join()
+                    .unwrap_or_else(|_| Err("the demo battle could not be built".to_string()))?,
+                Err(_) => AppState::demo(seed)?,
+            };
+            let mut app = KepiApp::with_settings(state, cc.storage)?;
+            app.exit_after_first_frame = exit_after_first_frame;
+            Ok(Box::new(app) as Box<dyn eframe::App>)
         }),
     )
 }

@@ -29,7 +29,7 @@ pub struct RuleId(&'static str);
 
 impl RuleId {
     /// The id for a literal known to be in [`ALL_RULE_IDS`]; used by the rules code with constants.
-    /// An unknown literal is a bug caught by `tests/rule_ids.rs` (every id in src/ is checked), never by users.
+    /// An unknown literal is a bug caught by `tests/rules/rule_ids.rs` (every id in src/ is checked), never by users.
     pub const fn new(id: &'static str) -> RuleId {
         RuleId(id)
     }

@@ -323,7 +323,13 @@ pub fn read_journal(path: &Path) -> Result<Journal, StoreError> {
         return Ok(Journal::default());
     }
     let bytes = read_bytes_limited(path)?;
-    let file = path.display().to_string();
+    parse_journal(&bytes, &path.display().to_string())
+}
+
+/// Parses a journal's bytes (`file` names it in errors); see [`read_journal`]. The fuzz target and
+/// the malformed corpus call this directly.
+pub fn parse_journal(bytes: &[u8], file: &str) -> Result<Journal, StoreError> {
+    let file = file.to_string();
     let mut j = Journal::default();
     let mut offset = 0usize;
     let mut line_no = 0usize;

@@ -141,7 +141,13 @@ impl fmt::Display for TableError {
             write!(f, ": field `{}`", self.field)?;
         }
         write!(f, ": {}", self.message)?;
-        if !self.accepted.is_empty() {
+        // Some messages already end with their accepted values; say them once.
+        let said = self.message.contains("(accepted:")
+            || self
+                .message
+                .replace('`', "")
+                .contains(self.accepted.as_str());
+        if !self.accepted.is_empty() && !said {
             write!(f, " (accepted: {})", self.accepted)?;
         }
         Ok(())
@@ -162,14 +168,39 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// Pulls "expected one of `a`, `b`" out of a serde message as the accepted values.
+/// Pulls "expected one of `a`, `b`" out of a serde message as the accepted values, in words a club
+/// member reads ("a whole number", not "i64"); nothing when all it names is punctuation.
 fn accepted_from_message(msg: &str) -> String {
     for key in ["expected one of ", "expected "] {
         if let Some(i) = msg.find(key) {
-            return msg[i + key.len()..].trim().replace('`', "");
+            let raw = msg[i + key.len()..].trim().replace('`', "");
+            if !raw.chars().any(|c| c.is_alphanumeric()) {
+                return String::new();
+            }
+            return plain_type_name(&raw).unwrap_or(&raw).to_string();
         }
     }
     String::new()
+}
+
+/// Rust's names for TOML value types, in words.
+fn plain_type_name(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => {
+            "a whole number"
+        }
+        "f32" | "f64" => "a number",
+        "a boolean" | "bool" => "true or false",
+        _ => return None,
+    })
+}
+
+/// A serde path as a user reads it: serde's private wrapper names (spans) dropped.
+fn clean_field_path(path: &str) -> String {
+    path.split('.')
+        .filter(|seg| !seg.starts_with("$__"))
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// Parses TOML into `T`, turning any error into a located [`TableError`].
@@ -178,14 +209,24 @@ pub fn parse_toml<T: DeserializeOwned>(file: &str, src: &str) -> Result<T, Table
         toml::Deserializer::parse(src).map_err(|e| toml_error(file, src, &e, String::new()))?;
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
-        let field = if path == "." { String::new() } else { path };
+        let field = if path == "." {
+            String::new()
+        } else {
+            clean_field_path(&path)
+        };
         toml_error(file, src, e.inner(), field)
     })
 }
 
 fn toml_error(file: &str, src: &str, e: &toml::de::Error, field: String) -> TableError {
     let (line, column) = e.span().map(|s| line_col(src, s.start)).unwrap_or((0, 0));
-    let message = e.message().trim().to_string();
+    let mut message = e.message().trim().to_string();
+    for (rust, plain) in [
+        ("expected i64", "expected a whole number"),
+        ("expected f64", "expected a number"),
+    ] {
+        message = message.replace(rust, plain);
+    }
     TableError {
         file: file.to_string(),
         line,

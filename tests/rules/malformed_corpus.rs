@@ -49,3 +49,92 @@ fn every_malformed_table_gives_a_located_error() {
     }
     assert!(seen >= 7, "corpus has {seen} files");
 }
+
+/// The files of one corpus folder, sorted, as (name, bytes).
+fn corpus(folder: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(folder);
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .expect("corpus folder")
+        .map(|e| {
+            let path = e.expect("entry").path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string();
+            (name, std::fs::read(&path).expect("read"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_malformed_card_file_names_file_line_and_field() {
+    let files = corpus("cards");
+    assert!(files.len() >= 10, "corpus has {} files", files.len());
+    for (name, bytes) in files {
+        let Ok(src) = String::from_utf8(bytes) else {
+            // The loader refuses non-UTF-8 before parsing; check it does, naming the file.
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/corpus/cards")
+                .join(&name);
+            let err = kepi::roster::load_roster_file(&path).expect_err("non-UTF-8 is refused");
+            assert!(err.to_string().contains(&name), "{err}");
+            continue;
+        };
+        let err = kepi::roster::validate_roster(&name, &src, None)
+            .expect_err(&format!("{name} must not load"));
+        let shown = err.to_string();
+        eprintln!("{shown}");
+        assert_eq!(err.file, name, "{shown}");
+        assert!(shown.contains(&name), "{shown}");
+        assert!(err.line > 0, "{name}: error has no line: {shown}");
+        assert!(
+            !err.field.is_empty() || !err.accepted.is_empty() || shown.len() > name.len() + 10,
+            "{name}: error says what is wrong: {shown}"
+        );
+    }
+}
+
+#[test]
+fn every_malformed_save_is_refused_naming_the_file() {
+    let files = corpus("save");
+    assert!(files.len() >= 10, "corpus has {} files", files.len());
+    for (name, bytes) in files {
+        let err = kepi::store::parse_save(&bytes, &name)
+            .err()
+            .unwrap_or_else(|| panic!("{name} must not load"));
+        let shown = err.to_string();
+        eprintln!("{shown}");
+        assert!(shown.starts_with(&name), "{name}: {shown}");
+        if let kepi::store::StoreError::Corrupt { line, .. } = &err {
+            assert!(*line > 0 || bytes.is_empty(), "{name}: no line: {shown}");
+        }
+    }
+}
+
+#[test]
+fn every_malformed_journal_is_refused_and_a_torn_last_line_is_only_a_warning() {
+    let files = corpus("journal");
+    assert!(files.len() >= 5, "corpus has {} files", files.len());
+    for (name, bytes) in files {
+        let result = kepi::store::parse_journal(&bytes, &name);
+        if name.starts_with("torn-") {
+            let j =
+                result.unwrap_or_else(|e| panic!("{name}: a torn last line is not an error: {e}"));
+            assert_eq!(j.warnings.len(), 1, "{name}: {:?}", j.warnings);
+            assert!(j.warnings[0].contains(&name), "{:?}", j.warnings);
+            assert!(!j.entries.is_empty(), "{name}: the good lines are kept");
+            continue;
+        }
+        let err = result
+            .err()
+            .unwrap_or_else(|| panic!("{name} must not load"));
+        let shown = err.to_string();
+        eprintln!("{shown}");
+        assert!(shown.starts_with(&name), "{name}: {shown}");
+    }
+}

@@ -1,5 +1,5 @@
 //! Regenerates the documentation images docs/roster-page.png and docs/card.png:
-//! `cargo test --no-default-features --test export_docs -- --ignored` (needs poppler's pdftoppm).
+//! `cargo test --no-default-features --test session export_docs -- --ignored` (needs poppler's pdftoppm).
 
 use std::path::Path;
 use std::process::Command;

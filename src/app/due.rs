@@ -22,7 +22,7 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             let mut reason = ui
                 .data_mut(|d| d.get_temp::<String>(reason_id))
                 .unwrap_or_default();
-            for d in &s.due {
+            for d in s.due.iter() {
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new(format!("#{}", d.id)).weak());
                     ui.label(RichText::new(d.describe(s)).strong());

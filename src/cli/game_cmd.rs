@@ -797,7 +797,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
         println!("nothing due (turn {}, {})", s.turn, s.phase_name());
         return Ok(());
     }
-    for d in &s.due {
+    for d in s.due.iter() {
         let how = match (&d.form, &d.unit) {
             (Some(f), Some(u)) => {
                 let verb = match f.as_str() {

@@ -196,7 +196,7 @@ fn pk(l: &mut List) {
         }
         2 => {
             let mut dropped: Vec<String> = Vec::new();
-            for d in &s.due {
+            for d in s.due.iter() {
                 if d.rule.as_str() == "PK-E1"
                     && let Some(u) = &d.unit
                     && !dropped.contains(u)

@@ -263,6 +263,7 @@ impl Queue<'_> {
             .after
             .due
             .iter()
+            .map(|d| &**d)
             .chain(self.out.iter())
             .any(|d| d.rule.as_str() == rule && d.unit.as_deref() == unit && d.side == side);
         if !open {

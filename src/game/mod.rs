@@ -104,8 +104,9 @@ pub const MAX_MELEES: u32 = 3;
 /// A unit in play: its card and everything that changes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitState {
-    /// The validated card (id, name, side, class, ...).
-    pub unit: Unit,
+    /// The validated card (id, name, side, class, ...). Shared, never changed in play: copying a
+    /// state (an undo snapshot) copies a pointer, not every name and note.
+    pub unit: std::sync::Arc<Unit>,
     /// Figures, guns or strength points now.
     pub strength: u32,
     /// At full strength.
@@ -172,7 +173,7 @@ impl UnitState {
             position: unit.position,
             facing: unit.facing,
             supply: Supply::Supplied,
-            unit,
+            unit: std::sync::Arc::new(unit),
         }
     }
 
@@ -252,6 +253,10 @@ pub struct DiceState {
     pub revealed: Option<u64>,
 }
 
+fn no_due(due: &std::sync::Arc<Vec<std::sync::Arc<crate::flow::Due>>>) -> bool {
+    due.is_empty()
+}
+
 /// The whole state of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
@@ -282,8 +287,11 @@ pub struct GameState {
     /// Checks that applied outcomes set off, kept until resolved or waived ([`crate::flow`]).
     /// Absent from saves made before it existed, and from saves with none open (so old logs hash the
     /// same).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub due: Vec<crate::flow::Due>,
+    /// Shared between undo snapshots until an action queues or answers a check, and then only
+    /// the pointers are copied: an umpire who leaves hundreds of checks open does not make every
+    /// later action slower.
+    #[serde(default, skip_serializing_if = "no_due")]
+    pub due: std::sync::Arc<Vec<std::sync::Arc<crate::flow::Due>>>,
     /// The id the next due check gets (ids are never reused along one line of play).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub next_due: u64,
@@ -314,7 +322,7 @@ impl GameState {
                 draws: 0,
                 revealed: None,
             },
-            due: Vec::new(),
+            due: Default::default(),
             next_due: 0,
         }
     }
@@ -693,7 +701,9 @@ pub fn apply(state: &GameState, action: &Action) -> Result<GameState, ActionErro
     apply_in(&mut s, action, false)?;
     let queued = crate::flow::checks_after(state, action, &s);
     s.next_due = s.next_due.saturating_add(queued.len() as u64);
-    s.due.extend(queued);
+    if !queued.is_empty() {
+        std::sync::Arc::make_mut(&mut s.due).extend(queued.into_iter().map(std::sync::Arc::new));
+    }
     Ok(s)
 }
 
@@ -817,13 +827,16 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
                     "a resolution cannot contain another resolution".into(),
                 ));
             }
-            let before = s.clone();
+            // Which open checks this answers depends on the checks open before it, read now
+            // rather than from a copy of the whole state.
+            let answered = crate::flow::answered_by(s, resolution, effects, units);
             for e in effects {
                 apply_in(s, e, true)?;
             }
             s.dice.draws = s.dice.draws.max(*draws);
-            let answered = crate::flow::answered_by(&before, resolution, effects, units);
-            s.due.retain(|d| !answered.contains(&d.id));
+            if s.due.iter().any(|d| answered.contains(&d.id)) {
+                std::sync::Arc::make_mut(&mut s.due).retain(|d| !answered.contains(&d.id));
+            }
             Ok(())
         }
         Action::ResolveDue { id } | Action::WaiveDue { id, .. } => {
@@ -835,7 +848,9 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
                 ));
             }
             let before = s.due.len();
-            s.due.retain(|d| d.id != *id);
+            if s.due.iter().any(|d| d.id == *id) {
+                std::sync::Arc::make_mut(&mut s.due).retain(|d| d.id != *id);
+            }
             if s.due.len() == before {
                 let open: Vec<String> = s.due.iter().map(|d| d.id.to_string()).collect();
                 return Err(ActionError::Invalid(format!(

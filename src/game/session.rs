@@ -75,8 +75,25 @@ impl Game {
 
     /// Rebuilds a game from its log (checking the chain) and, optionally, its secret.
     pub fn from_log(log: Vec<LogEntry>, secret: Option<SeedSecret>) -> Result<Game, ReplayError> {
-        verify_chain(&log)?;
-        let mut entries = log.into_iter();
+        // The chain (indices, links, hashes) is checked on another thread while the log replays
+        // on this one; a broken chain is reported first, as if it had been checked before.
+        let mut game = std::thread::scope(|scope| {
+            let chain = scope.spawn(|| verify_chain(&log));
+            let replayed = Game::replay_unchecked(&log, secret);
+            match chain.join() {
+                Ok(Err(b)) => Err(ReplayError::Chain(b)),
+                Ok(Ok(_)) => replayed,
+                Err(_) => verify_chain(&log).map_err(ReplayError::Chain).and(replayed),
+            }
+        })?;
+        game.log = log;
+        Ok(game)
+    }
+
+    /// Replays a log whose chain is checked elsewhere ([`Game::from_log`]); the game it returns
+    /// has an empty log, for the caller to move the checked one into.
+    fn replay_unchecked(log: &[LogEntry], secret: Option<SeedSecret>) -> Result<Game, ReplayError> {
+        let mut entries = log.iter();
         let first = entries.next().ok_or(ReplayError::Entry {
             index: 0,
             message: "empty log".into(),
@@ -97,13 +114,16 @@ impl Game {
         }
         let mut g = Game {
             state: (**initial).clone(),
-            log: vec![first],
+            log: Vec::new(),
             past: Vec::new(),
             future: Vec::new(),
             secret,
         };
-        for e in entries {
-            g.replay(e)?;
+        for (index, e) in entries.enumerate() {
+            g.step(&e.kind).map_err(|err| ReplayError::Entry {
+                index: index + 1,
+                message: err.to_string(),
+            })?;
         }
         Ok(g)
     }

@@ -276,6 +276,14 @@ pub fn parse_save(bytes: &[u8], file: &str) -> Result<Game, StoreError> {
             .into(),
     }
     };
+    // A current save reads straight into its types; anything else (an older version to migrate,
+    // or a damaged file whose error must name the field) takes the slower road through a JSON value.
+    if let Ok(save) = serde_json::from_slice::<SaveFile>(bytes)
+        && save.format == FORMAT
+        && save.version == VERSION
+    {
+        return save.into_game(file);
+    }
     let v: serde_json::Value = serde_json::from_slice(bytes).map_err(corrupt)?;
     if let Some(f) = v.get("format").and_then(|f| f.as_str())
         && f != FORMAT

@@ -32,6 +32,7 @@ fn due<'a>(g: &'a Game, rule: &str) -> Vec<&'a Due> {
     g.state()
         .due
         .iter()
+        .map(|d| &**d)
         .filter(|d| d.rule.as_str() == rule)
         .collect()
 }
@@ -343,10 +344,11 @@ fn checks_after_is_pure() {
     };
     let after = kepi::game::apply(&before, &a).unwrap();
     let mut bare = after.clone();
-    bare.due.clear();
+    bare.due = Default::default();
     bare.next_due = 0;
     let q = checks_after(&before, &a, &bare);
-    assert_eq!(q, after.due);
+    let queued: Vec<Due> = after.due.iter().map(|d| (**d).clone()).collect();
+    assert_eq!(q, queued);
     assert_eq!(q[0].id, 0);
     assert_eq!(after.next_due, 1);
 }

@@ -11,6 +11,7 @@ use crate::roster::Side;
 pub fn charts_ui(ui: &mut Ui, game: &Game) {
     use egui_plot::{Legend, Line, Plot, PlotPoints};
     let rows = strength_by_turn(game);
+    let last_turn = rows.iter().map(|(t, _, _)| *t).max().unwrap_or(1);
     let mut sides: BTreeMap<Side, Vec<[f64; 2]>> = BTreeMap::new();
     for (turn, side, s) in rows {
         sides.entry(side).or_default().push([turn as f64, s as f64]);
@@ -20,6 +21,11 @@ pub fn charts_ui(ui: &mut Ui, game: &Game) {
         .legend(Legend::default())
         .height(ui.available_height().max(120.0))
         .x_axis_label("turn")
+        // From turn 1 and zero strength, so a battle's first turn is not a lone dot in a
+        // window of negative turns, and losses read against the whole.
+        .include_x(1.0)
+        .include_x(f64::from(last_turn.max(2)))
+        .include_y(0.0)
         .show(ui, |p| {
             for (side, pts) in sides {
                 p.line(Line::new(side.to_string(), PlotPoints::from(pts)).width(2.0));

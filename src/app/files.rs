@@ -14,6 +14,12 @@ fn pick_save() -> Option<PathBuf> {
         .save_file()
 }
 
+fn pick_cards() -> Option<PathBuf> {
+    rfd::FileDialog::new()
+        .add_filter("unit cards", &["toml"])
+        .pick_file()
+}
+
 fn pick_open() -> Option<PathBuf> {
     rfd::FileDialog::new()
         .add_filter("kepi game", &["json"])
@@ -35,6 +41,12 @@ pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 }
             }
         });
+        if ui.button("New from unit-card file…").clicked() {
+            if let Some(p) = pick_cards() {
+                out.push(Command::NewFromCards(p));
+            }
+            ui.close();
+        }
         if ui.button("Open…").clicked() {
             if let Some(p) = pick_open() {
                 out.push(Command::Open(p));
@@ -72,7 +84,14 @@ pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 .add_enabled(ok, egui::Button::new("Save to path"))
                 .clicked()
             {
-                out.push(Command::SaveAs(p));
+                out.push(Command::SaveAs(p.clone()));
+                ui.close();
+            }
+            if ui
+                .add_enabled(ok, egui::Button::new("Import cards from path"))
+                .clicked()
+            {
+                out.push(Command::NewFromCards(p));
                 ui.close();
             }
         });

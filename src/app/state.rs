@@ -114,6 +114,8 @@ pub enum Command {
     },
     /// Start a new game from a bundled scenario.
     NewGame(String),
+    /// Start a new game from a unit-card file (a scenario or order of battle in TOML).
+    NewFromCards(PathBuf),
     /// Open a game file.
     Open(PathBuf),
     /// Save (to the current file, or ask for one).
@@ -402,6 +404,24 @@ impl AppState {
                     self.ok(format!("new game: {name}"));
                 }
                 Err(e) => self.err(e),
+            },
+            Command::NewFromCards(path) => match crate::roster::load_roster_file(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|s| AppState::new_game(&s, crate::cli::fresh_seed(), self.tables))
+            {
+                Ok(mut fresh) => {
+                    fresh.settings = std::mem::take(&mut self.settings);
+                    fresh.export_job = self.export_job.take();
+                    let units = fresh.state().units.len();
+                    *self = fresh;
+                    self.ok(format!(
+                        "new game from {} ({units} units); save it to keep it",
+                        path.display()
+                    ));
+                }
+                Err(e) => self.err(format!(
+                    "could not import the unit cards: {e} (the current game is unchanged)"
+                )),
             },
             Command::Open(path) => self.open(&path),
             Command::Save => match self.store.as_ref().map(|s| s.path().to_path_buf()) {

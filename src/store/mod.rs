@@ -45,6 +45,45 @@ pub struct SaveFile {
     pub log: Vec<LogEntry>,
 }
 
+/// A save written from a borrowed game: the same fields in the same order as [`SaveFile`], so the
+/// same bytes, without copying a 10,000-entry log to write it.
+#[derive(Serialize)]
+struct SaveRef<'a> {
+    format: &'a str,
+    version: u32,
+    secret: Option<&'a SeedSecret>,
+    state: &'a GameState,
+    log: &'a [LogEntry],
+}
+
+impl<'a> SaveRef<'a> {
+    fn of(game: &'a Game) -> SaveRef<'a> {
+        SaveRef {
+            format: FORMAT,
+            version: VERSION,
+            secret: game.secret(),
+            state: game.state(),
+            log: game.log(),
+        }
+    }
+}
+
+/// Keeps the save on disk as `FILE.bak` before it is replaced: a hard link to it where the file
+/// system has them (nothing copied; the new save gets a new file), else a copy of `prev`, the bytes
+/// kepi last wrote there.
+fn keep_backup(path: &Path, prev: &[u8]) -> Result<(), StoreError> {
+    let bak = backup_path(path);
+    let link = sibling(path, ".bak.link");
+    let _ = std::fs::remove_file(&link);
+    if std::fs::hard_link(path, &link).is_ok() {
+        if std::fs::rename(&link, &bak).is_ok() {
+            return Ok(());
+        }
+        let _ = std::fs::remove_file(&link);
+    }
+    write_atomic(&bak, prev)
+}
+
 impl SaveFile {
     /// The save of a game.
     pub fn of(game: &Game) -> SaveFile {
@@ -560,7 +599,7 @@ impl Store {
             self.journal_entries = game.log().len();
             self.has_secret_line = true;
         }
-        let bytes = serde_json::to_vec_pretty(&SaveFile::of(game))
+        let bytes = serde_json::to_vec_pretty(&SaveRef::of(game))
             .map_err(|e| io(&self.path, format!("cannot serialize: {e}")))?;
         // Never replace a good save with something that does not read back.
         let check: SaveFile = serde_json::from_slice(&bytes).map_err(|e| {
@@ -573,7 +612,7 @@ impl Store {
             return Err(io(&self.path, "refusing to write an incomplete save"));
         }
         if let Some(prev) = &self.last_good {
-            write_atomic(&backup_path(&self.path), prev)?;
+            keep_backup(&self.path, prev)?;
         }
         write_atomic(&self.path, &bytes)?;
         self.last_good = Some(bytes);

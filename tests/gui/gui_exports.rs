@@ -239,3 +239,80 @@ fn not_now_dismisses_the_offer() {
     assert!(h.query_by_label("Continue it").is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn import_unit_cards_from_a_typed_path_and_refuse_a_broken_file() {
+    let dir = tmp("import");
+    let good = dir.join("my-club.toml");
+    std::fs::write(
+        &good,
+        r#"name = "club-skirmish"
+system = "pw"
+title = "Club skirmish"
+sides = ["german", "french"]
+
+[[unit]]
+id = "de-1"
+name = "Club Jaeger"
+side = "german"
+nation = "Prussia"
+arm = "infantry"
+quality = "elite"
+strength = 4
+weapon = "needle-gun"
+hex = "0201"
+
+[[unit]]
+id = "fr-1"
+name = "Club Chasseurs"
+side = "french"
+nation = "France"
+arm = "infantry"
+quality = "normal"
+strength = 4
+weapon = "chassepot"
+hex = "0504"
+"#,
+    )
+    .expect("write cards");
+    let bad = dir.join("broken.toml");
+    std::fs::write(&bad, "name = \"x\"\nsystem = \"warhammer\"\n").expect("write");
+
+    let mut h = harness();
+    h.run();
+    // A broken file: the error names the file, line and field; the demo battle stays.
+    let before = h.state().state.state().units.len();
+    h.get_by_label("File").click();
+    h.run();
+    h.state_mut().state.path_text = bad.display().to_string();
+    h.run();
+    h.get_by_label("Import cards from path").click();
+    h.run();
+    let app = &h.state().state;
+    let status = app.status.clone().expect("status");
+    assert!(status.error, "{}", status.text);
+    assert!(status.text.contains("broken.toml:2"), "{}", status.text);
+    assert!(status.text.contains("system"), "{}", status.text);
+    assert_eq!(
+        app.state().units.len(),
+        before,
+        "the current game is unchanged"
+    );
+
+    // A good file: a new game with its two units, in the roster.
+    h.get_by_label("File").click();
+    h.run();
+    h.state_mut().state.path_text = good.display().to_string();
+    h.run();
+    h.get_by_label("Import cards from path").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(app.state().units.len(), 2);
+    assert_eq!(app.state().scenario, "club-skirmish");
+    assert!(
+        h.query_all_by_label_contains("Club Jaeger")
+            .next()
+            .is_some()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -115,9 +115,13 @@ impl KepiApp {
             .resizable(true)
             .default_size(340.0)
             .show(ui, |ui| log_panel::log_ui(ui, app));
+        // The bottom tabs never take more than three quarters of the middle column, however they
+        // were dragged, so the resolver above them always has room.
+        let max_bottom = (ui.available_height() * 0.75).max(160.0);
         egui::Panel::bottom("bottom_tabs")
             .resizable(true)
             .default_size(230.0)
+            .size_range(120.0..=max_bottom)
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
                     let system = app.state().system;

@@ -125,8 +125,21 @@ pub struct DriftCellView {
 }
 
 /// The 3x3 drift diagram, top row "over" (beyond the target), bottom row "short", as seen from the gun.
+///
+/// Laid out as its own column (the grid, then the note wrapped to the grid's width), so it behaves
+/// the same inside a horizontal row: the long note once ran on beside the grid and squeezed the
+/// column after it to nothing, its words stacked 1,600 points high, and the bottom panel grew over
+/// the resolver.
 pub fn drift_grid_ui(ui: &mut Ui, cells: &[DriftCellView], orientation_note: &str) {
     let size = 92.0;
+    ui.vertical(|ui| {
+        ui.set_max_width(size * 3.0);
+        drift_cells_ui(ui, cells, size);
+        ui.label(RichText::new(orientation_note).small().weak());
+    });
+}
+
+fn drift_cells_ui(ui: &mut Ui, cells: &[DriftCellView], size: f32) {
     let (rect, _) = ui.allocate_exact_size(vec2(size * 3.0, size * 3.0), Sense::hover());
     let painter = ui.painter_at(rect);
     let visuals = ui.visuals().clone();
@@ -185,7 +198,6 @@ pub fn drift_grid_ui(ui: &mut Ui, cells: &[DriftCellView], orientation_note: &st
             .on_hover_text(&text)
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
     }
-    ui.label(RichText::new(orientation_note).small().weak());
 }
 
 /// One drift cell in words: "over: 1/12 (8.3%), 2d6 5; 2 shells landed".

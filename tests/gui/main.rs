@@ -9,4 +9,5 @@ mod gui_due;
 mod gui_exports;
 mod gui_gsp;
 mod gui_hex;
+mod gui_switch;
 mod gui_workspace;

@@ -89,7 +89,6 @@ pub fn drift_ui(ui: &mut Ui, app: &AppState) {
     ui.horizontal_top(|ui| {
         drift_grid_ui(ui, &cell_views(&model), ORIENTATION);
         ui.vertical(|ui| {
-            ui.set_min_width(220.0);
             ui.label(RichText::new("top: over (beyond the target)").weak());
             ui.label(RichText::new("bottom: short (towards the gun)").weak());
             ui.label(

@@ -71,7 +71,27 @@ pub struct LogEntry {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+    }
+    out
+}
+
+/// Feeds serialized JSON straight into the hash, without building the string first.
+struct HashWriter<'a>(&'a mut Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The hash an entry must carry: SHA-256 over `prev` + canonical JSON of the entry without `hash`.
@@ -80,12 +100,18 @@ pub fn entry_hash(e: &LogEntry) -> String {
     if let Some(m) = v.as_object_mut() {
         m.remove("hash");
     }
-    // serde_json's Map is a BTreeMap (no preserve_order feature): keys come out sorted.
-    let canonical = serde_json::to_string(&v).unwrap_or_default();
     let mut h = Sha256::new();
     h.update(e.prev.as_bytes());
     h.update(b"\n");
-    h.update(canonical.as_bytes());
+    // serde_json's Map is a BTreeMap (no preserve_order feature): keys come out sorted, so these
+    // bytes are the canonical JSON the hash has always covered.
+    if serde_json::to_writer(HashWriter(&mut h), &v).is_err() {
+        // Writing into a hash cannot fail; should serde ever refuse the value, hash what the
+        // string form gives (empty), as before.
+        h = Sha256::new();
+        h.update(e.prev.as_bytes());
+        h.update(b"\n");
+    }
     hex(&h.finalize())
 }
 

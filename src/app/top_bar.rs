@@ -12,7 +12,7 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         let state = app.game.state();
         ui.label(RichText::new("kepi").strong().size(20.0));
         ui.label(RichText::new(state.system.title()).strong())
-            .on_hover_text(&state.title);
+            .on_hover_text(&*state.title);
         ui.separator();
         let date = state
             .date

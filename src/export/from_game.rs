@@ -153,8 +153,8 @@ pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
         });
     }
     RosterDoc {
-        title: state.title.clone(),
-        scenario: state.scenario.clone(),
+        title: state.title.to_string(),
+        scenario: state.scenario.to_string(),
         system: state.system.title().to_string(),
         date: state.date.map(|d| d.format("%-d %B %Y").to_string()),
         turn: Some(state.turn),

@@ -245,7 +245,7 @@ impl UnitState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceState {
     /// SHA-256 commitment to the seed, shown at the start of the game.
-    pub commitment: String,
+    pub commitment: std::sync::Arc<str>,
     /// Raw generator draws used.
     pub draws: u64,
     /// The seed, once revealed.
@@ -262,10 +262,10 @@ fn no_due(due: &std::sync::Arc<Vec<std::sync::Arc<crate::flow::Due>>>) -> bool {
 pub struct GameState {
     /// The rule set.
     pub system: System,
-    /// Scenario name.
-    pub scenario: String,
-    /// Scenario title.
-    pub title: String,
+    /// Scenario name (shared by every undo snapshot).
+    pub scenario: std::sync::Arc<str>,
+    /// Scenario title (shared by every undo snapshot).
+    pub title: std::sync::Arc<str>,
     /// Sides in order of play.
     pub sides: Vec<Side>,
     /// Every unit.
@@ -274,8 +274,8 @@ pub struct GameState {
     pub turn: u32,
     /// Index into `phases`.
     pub phase: usize,
-    /// The phases of a turn ([`clock::phases_for`]).
-    pub phases: Vec<String>,
+    /// The phases of a turn ([`clock::phases_for`]); shared by every undo snapshot.
+    pub phases: std::sync::Arc<Vec<String>>,
     /// The scenario's date.
     pub start_date: Option<NaiveDate>,
     /// Calendar cell of turn 1 (board games).
@@ -307,18 +307,18 @@ impl GameState {
         let phases = clock::phases_for(system, &scenario.sides);
         GameState {
             system,
-            scenario: scenario.name.clone(),
-            title: scenario.title.clone(),
+            scenario: scenario.name.as_str().into(),
+            title: scenario.title.as_str().into(),
             sides: scenario.sides.clone(),
             units: scenario.units.iter().cloned().map(UnitState::new).collect(),
             turn: 1,
             phase: 0,
-            phases,
+            phases: phases.into(),
             start_date: scenario.date,
             first_cell: scenario.first_cell,
             date: clock::date_of_turn(system, scenario.date, scenario.first_cell, 1),
             dice: DiceState {
-                commitment,
+                commitment: commitment.into(),
                 draws: 0,
                 revealed: None,
             },

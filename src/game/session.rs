@@ -105,7 +105,7 @@ impl Game {
             });
         };
         if let Some(s) = &secret
-            && s.commitment() != initial.dice.commitment
+            && *s.commitment() != *initial.dice.commitment
         {
             return Err(ReplayError::Entry {
                 index: 0,
@@ -214,7 +214,7 @@ impl Game {
                 Ok(())
             }
             EntryKind::Reveal { seed, salt } => {
-                if super::log::commitment(*seed, salt) != self.state.dice.commitment {
+                if *super::log::commitment(*seed, salt) != *self.state.dice.commitment {
                     return Err(ActionError::Invalid(
                         "the revealed seed does not match the commitment".into(),
                     ));

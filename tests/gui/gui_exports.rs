@@ -308,7 +308,7 @@ hex = "0504"
     h.run();
     let app = &h.state().state;
     assert_eq!(app.state().units.len(), 2);
-    assert_eq!(app.state().scenario, "club-skirmish");
+    assert_eq!(&*app.state().scenario, "club-skirmish");
     assert!(
         h.query_all_by_label_contains("Club Jaeger")
             .next()

@@ -257,16 +257,6 @@ impl ExportJob {
             ))
         }))
     }
-
-    /// Waits for the worker (tests, and closing the window mid-export).
-    pub fn wait(&mut self) -> Option<Result<String, String>> {
-        let handle = self.handle.take()?;
-        Some(
-            handle
-                .join()
-                .unwrap_or_else(|_| Err(format!("{} failed unexpectedly", self.kind.label()))),
-        )
-    }
 }
 
 impl Drop for ExportJob {
@@ -304,16 +294,22 @@ impl ExportDialog {
     /// Opens the dialog on `kind`, offering a file name beside the game's save (or in the working
     /// folder when the game is not saved yet).
     pub fn show_for(&mut self, kind: ExportKind, save: Option<&Path>) {
-        let folder = save
-            .and_then(Path::parent)
-            .filter(|p| !p.as_os_str().is_empty());
-        let name = kind.default_name();
-        self.path = match folder {
-            Some(f) => f.join(name).display().to_string(),
-            None => name.to_string(),
-        };
+        self.path = default_path(kind, save);
         self.kind = kind;
         self.open = true;
+    }
+}
+
+/// `kind`'s default file name in the folder of `beside` (a save, or the path typed so far), or
+/// bare (the working folder) when it has none.
+fn default_path(kind: ExportKind, beside: Option<&Path>) -> String {
+    let name = kind.default_name();
+    match beside
+        .and_then(Path::parent)
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        Some(folder) => folder.join(name).display().to_string(),
+        None => name.to_string(),
     }
 }
 
@@ -372,14 +368,7 @@ pub fn export_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<C
                     && before != kind
                 {
                     // Keep the folder the user chose, switch the name and extension.
-                    let folder = Path::new(&app.export.path)
-                        .parent()
-                        .filter(|p| !p.as_os_str().is_empty())
-                        .map(Path::to_path_buf);
-                    app.export.path = match folder {
-                        Some(f) => f.join(kind.default_name()).display().to_string(),
-                        None => kind.default_name().to_string(),
-                    };
+                    app.export.path = default_path(kind, Some(Path::new(&app.export.path)));
                 }
             }
             ui.separator();

@@ -228,10 +228,22 @@ impl AppState {
             .system
             .ok_or_else(|| format!("scenario `{}` names no rule set", scenario.name))?;
         let game = Game::new(scenario, system, SeedSecret::new(seed), Utc::now());
-        Ok(AppState {
+        Ok(AppState::with_game(game, None, tables, seed ^ 0x5eed))
+    }
+
+    /// A fresh workspace on `game` (and its file, when it has one): nothing selected, the bottom
+    /// tab the rule set is played with, default settings.
+    fn with_game(
+        game: Game,
+        store: Option<Store>,
+        tables: &'static Tables,
+        tray_seed: u64,
+    ) -> AppState {
+        let system = game.state().system;
+        AppState {
             saved_len: game.log().len(),
             game,
-            store: None,
+            store,
             tables,
             selected: None,
             target: None,
@@ -246,14 +258,22 @@ impl AppState {
                 BottomTab::Charts
             },
             own_dice: false,
-            tray: DiceTray::new(seed ^ 0x5eed),
+            tray: DiceTray::new(tray_seed),
             settings: Settings::default(),
             status: None,
             path_text: String::new(),
             export: ExportDialog::default(),
             export_job: None,
             last_game: None,
-        })
+        }
+    }
+
+    /// Switches to another game's workspace, keeping what belongs to the user rather than the
+    /// game: settings and an export still running.
+    fn switch_to(&mut self, mut fresh: AppState) {
+        fresh.settings = std::mem::take(&mut self.settings);
+        fresh.export_job = self.export_job.take();
+        *self = fresh;
     }
 
     /// The demo battle.
@@ -397,10 +417,8 @@ impl AppState {
             Command::NewGame(name) => match builtin_scenario(&name)
                 .and_then(|s| AppState::new_game(&s, crate::cli::fresh_seed(), self.tables))
             {
-                Ok(mut fresh) => {
-                    fresh.settings = std::mem::take(&mut self.settings);
-                    fresh.export_job = self.export_job.take();
-                    *self = fresh;
+                Ok(fresh) => {
+                    self.switch_to(fresh);
                     self.ok(format!("new game: {name}"));
                 }
                 Err(e) => self.err(e),
@@ -409,11 +427,9 @@ impl AppState {
                 .map_err(|e| e.to_string())
                 .and_then(|s| AppState::new_game(&s, crate::cli::fresh_seed(), self.tables))
             {
-                Ok(mut fresh) => {
-                    fresh.settings = std::mem::take(&mut self.settings);
-                    fresh.export_job = self.export_job.take();
+                Ok(fresh) => {
                     let units = fresh.state().units.len();
-                    *self = fresh;
+                    self.switch_to(fresh);
                     self.ok(format!(
                         "new game from {} ({units} units); save it to keep it",
                         path.display()
@@ -488,22 +504,6 @@ impl AppState {
         }
     }
 
-    /// Waits for a running export and collects it (tests; closing the window mid-export).
-    pub fn finish_export(&mut self) {
-        if let Some(job) = self.export_job.as_mut() {
-            let result = job.wait();
-            self.export_job = None;
-            match result {
-                Some(Ok(msg)) => {
-                    self.export.open = false;
-                    self.ok(msg);
-                }
-                Some(Err(e)) => self.err(format!("export failed: {e}")),
-                None => {}
-            }
-        }
-    }
-
     fn remember(&mut self, path: &Path) {
         let recent = &mut self.settings.recent;
         recent.retain(|p| p != path);
@@ -515,11 +515,6 @@ impl AppState {
     pub fn open(&mut self, path: &Path) {
         match Store::open(path) {
             Ok(opened) => {
-                let system = opened.game.state().system;
-                let settings = std::mem::take(&mut self.settings);
-                let tables = self.tables;
-                let seed = crate::cli::fresh_seed();
-                let export_job = self.export_job.take();
                 let mut notes = opened.warnings.clone();
                 if opened.recovered > 0 {
                     notes.push(format!(
@@ -527,32 +522,13 @@ impl AppState {
                         opened.recovered
                     ));
                 }
-                *self = AppState {
-                    saved_len: opened.game.log().len(),
-                    game: opened.game,
-                    store: Some(opened.store),
-                    tables,
-                    selected: None,
-                    target: None,
-                    roster: RosterView::default(),
-                    log: LogView::default(),
-                    resolver: ResolverState::new(system),
-                    bottom: if matches!(system, crate::rules::System::Gsp) {
-                        BottomTab::Drift
-                    } else if crate::app::map::has_map(system) {
-                        BottomTab::Map
-                    } else {
-                        BottomTab::Charts
-                    },
-                    own_dice: false,
-                    tray: DiceTray::new(seed),
-                    settings,
-                    status: None,
-                    path_text: String::new(),
-                    export: ExportDialog::default(),
-                    export_job,
-                    last_game: None,
-                };
+                let fresh = AppState::with_game(
+                    opened.game,
+                    Some(opened.store),
+                    self.tables,
+                    crate::cli::fresh_seed(),
+                );
+                self.switch_to(fresh);
                 self.remember(path);
                 let mut msg = format!("opened {}", path.display());
                 for n in notes {

@@ -41,6 +41,26 @@ fn engaged(
     (attackers, defenders)
 }
 
+/// The engaged units' ids (see [`engaged`]) and each side's combat units made by `unit`.
+type Sides<U> = ((Vec<String>, Vec<U>), (Vec<String>, Vec<U>));
+
+fn engaged_as<U>(
+    state: &GameState,
+    actor: Option<&str>,
+    target: Option<&str>,
+    unit: impl Fn(&UnitState) -> U,
+) -> Sides<U> {
+    let (a, d) = engaged(state, actor, target);
+    let make = |ids: &[String]| {
+        ids.iter()
+            .filter_map(|id| state.unit(id))
+            .map(&unit)
+            .collect()
+    };
+    let (ua, ud) = (make(&a), make(&d));
+    ((a, ua), (d, ud))
+}
+
 fn units<'a>(
     state: &'a GameState,
     ids: &[String],
@@ -142,19 +162,10 @@ impl SpiForm {
     pub fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
         self.actor = actor.map(str::to_string);
         self.target = target.map(str::to_string);
-        let (a, d) = engaged(state, actor, target);
-        self.input.attackers = a
-            .iter()
-            .filter_map(|id| state.unit(id))
-            .map(spi_unit)
-            .collect();
-        self.input.defenders = d
-            .iter()
-            .filter_map(|id| state.unit(id))
-            .map(spi_unit)
-            .collect();
-        self.attacker_ids = a;
-        self.defender_ids = d;
+        (
+            (self.attacker_ids, self.input.attackers),
+            (self.defender_ids, self.input.defenders),
+        ) = engaged_as(state, actor, target, spi_unit);
         self.entered_result = None;
     }
 
@@ -243,19 +254,10 @@ impl FrForm {
     pub fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
         self.actor = actor.map(str::to_string);
         self.target = target.map(str::to_string);
-        let (a, d) = engaged(state, actor, target);
-        self.input.attackers = a
-            .iter()
-            .filter_map(|id| state.unit(id))
-            .map(fr_unit)
-            .collect();
-        self.input.defenders = d
-            .iter()
-            .filter_map(|id| state.unit(id))
-            .map(fr_unit)
-            .collect();
-        self.attacker_ids = a;
-        self.defender_ids = d;
+        (
+            (self.attacker_ids, self.input.attackers),
+            (self.defender_ids, self.input.defenders),
+        ) = engaged_as(state, actor, target, fr_unit);
         self.entered_result = None;
     }
 

@@ -210,6 +210,29 @@ fn hits_label(h: u32) -> String {
 }
 
 impl PwForm {
+    /// PW-A1 / PW-R1 fire applied: the target takes the hits as its owner chose (PW-H1), and the
+    /// firer is marked as having fired.
+    fn fire_effects(
+        &self,
+        state: &GameState,
+        who: &str,
+        hits: Option<u32>,
+        choice: HitChoice,
+    ) -> Result<Vec<Action>, RuleError> {
+        let a = unit(state, self.actor.as_deref(), who)?;
+        let b = unit(state, self.target.as_deref(), "target")?;
+        let mut fx = Vec::new();
+        if let Some(h) = hits {
+            hit_effects(state, b, Some(a), h, HitCause::Fire, choice, &mut fx)?;
+        }
+        fx.push(Action::SetFlag {
+            unit: a.unit.id.clone(),
+            flag: Flag::Fired,
+            on: true,
+        });
+        Ok(fx)
+    }
+
     /// One form per action, with default situations.
     pub fn all() -> Vec<PwForm> {
         [
@@ -393,36 +416,22 @@ impl PwForm {
             }
             PwAction::Artillery { input, hit } => {
                 let res = pw::artillery(input, t, dice)?;
-                let mut fx = Vec::new();
-                if rolling {
-                    let a = unit(state, self.actor.as_deref(), "battery")?;
-                    let b = unit(state, self.target.as_deref(), "target")?;
-                    if let Some(o) = &res.outcome {
-                        hit_effects(state, b, Some(a), o.hits, HitCause::Fire, *hit, &mut fx)?;
-                    }
-                    fx.push(Action::SetFlag {
-                        unit: a.unit.id.clone(),
-                        flag: Flag::Fired,
-                        on: true,
-                    });
-                }
+                let hits = res.outcome.as_ref().map(|o| o.hits);
+                let fx = if rolling {
+                    self.fire_effects(state, "battery", hits, *hit)?
+                } else {
+                    Vec::new()
+                };
                 Ok(done(res, fx))
             }
             PwAction::Rifle { input, hit } => {
                 let res = pw::rifle(input, t, dice)?;
-                let mut fx = Vec::new();
-                if rolling {
-                    let a = unit(state, self.actor.as_deref(), "firer")?;
-                    let b = unit(state, self.target.as_deref(), "target")?;
-                    if let Some(o) = &res.outcome {
-                        hit_effects(state, b, Some(a), o.hits, HitCause::Fire, *hit, &mut fx)?;
-                    }
-                    fx.push(Action::SetFlag {
-                        unit: a.unit.id.clone(),
-                        flag: Flag::Fired,
-                        on: true,
-                    });
-                }
+                let hits = res.outcome.as_ref().map(|o| o.hits);
+                let fx = if rolling {
+                    self.fire_effects(state, "firer", hits, *hit)?
+                } else {
+                    Vec::new()
+                };
                 Ok(done(res, fx))
             }
             PwAction::Melee { a, b, a_hit, b_hit } => {

@@ -77,6 +77,51 @@ fn resolutions(c: &mut Criterion) {
             black_box(r.is_ok())
         })
     });
+    // The heavy case: a battery of 6 with men, cover and structures described in three sectors
+    // (each described sector's odds settle every multiset of pips that can strike it).
+    let mut described = six.clone();
+    described.sectors.insert(
+        gsp::Cell::OnTarget,
+        gsp::SectorContents {
+            occupants: gsp::Occupants {
+                infantry: 6,
+                cannoneers: 4,
+                horses: 4,
+                ..Default::default()
+            },
+            cover: gsp::Cover::Wall,
+            structure: Some(gsp::DamageState {
+                kind: gsp::StructureKind::Wall,
+                damage_so_far: 2,
+            }),
+            equipment: Some(gsp::DamageState {
+                kind: gsp::StructureKind::LightGun,
+                damage_so_far: 0,
+            }),
+        },
+    );
+    for (cell, cavalry) in [(gsp::Cell::Over, 4), (gsp::Cell::Short, 3)] {
+        described.sectors.insert(
+            cell,
+            gsp::SectorContents {
+                occupants: gsp::Occupants {
+                    cavalry,
+                    infantry: 2,
+                    ..Default::default()
+                },
+                cover: gsp::Cover::Woods,
+                ..Default::default()
+            },
+        );
+    }
+    g.bench_function("gsp fire battery of 6, 3 sectors described", |b| {
+        let mut d = DiceSource::seeded(4);
+        b.iter(|| {
+            let r = gsp::fire(black_box(&described), &tables.gsp, Some(&mut d));
+            d.take_rolls();
+            black_box(r.is_ok())
+        })
+    });
     let pm = pw::MeleeInput {
         unit: UnitKind::ALL[0],
         sp: 4,

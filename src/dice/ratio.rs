@@ -17,15 +17,89 @@ pub struct Ratio {
     den: i128,
 }
 
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    a = a.abs();
-    b = b.abs();
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
+/// The greatest common divisor, by Stein's binary method: shifts and subtractions only (the
+/// 128-bit division Euclid's method needs is a slow library call).
+fn gcd(a: i128, b: i128) -> i128 {
+    let (a, b) = (a.unsigned_abs(), b.unsigned_abs());
+    let g = match (u64::try_from(a), u64::try_from(b)) {
+        (Ok(a), Ok(b)) => u128::from(binary_gcd_u64(a, b)),
+        _ => binary_gcd_u128(a, b),
+    };
+    i128::try_from(g).unwrap_or(i128::MAX)
+}
+
+fn binary_gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
     }
-    a
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+fn binary_gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// Reduces `num/den` (`den > 0`). Dice odds have denominators made of 2s, 3s and 5s (6^k, 216^k,
+/// 10^k), so the shared factors 2, 3 and 5 are cancelled first by shifts and divisions by a
+/// constant; if nothing else divides the denominator the fraction is then already reduced and no
+/// general gcd is needed. Every odds line reduces a fraction, so this is the engine's hot path.
+fn reduce_u64(mut num: u64, mut den: u64) -> (u64, u64) {
+    if num == 0 {
+        return (0, 1);
+    }
+    let k = num.trailing_zeros().min(den.trailing_zeros());
+    num >>= k;
+    den >>= k;
+    while num.is_multiple_of(3) && den.is_multiple_of(3) {
+        num /= 3;
+        den /= 3;
+    }
+    while num.is_multiple_of(5) && den.is_multiple_of(5) {
+        num /= 5;
+        den /= 5;
+    }
+    // Strip the denominator's own 3s and 5s in big steps (216^6 has eighteen 3s).
+    let mut rest = den >> den.trailing_zeros();
+    for step in [3u64.pow(20), 3u64.pow(5), 3] {
+        while rest.is_multiple_of(step) {
+            rest /= step;
+        }
+    }
+    for step in [5u64.pow(10), 5] {
+        while rest.is_multiple_of(step) {
+            rest /= step;
+        }
+    }
+    if rest == 1 {
+        return (num, den);
+    }
+    let g = binary_gcd_u64(num, den);
+    (num / g, den / g)
 }
 
 impl Ratio {
@@ -40,11 +114,22 @@ impl Ratio {
         if den == 0 {
             return Ratio::ZERO;
         }
-        let g = gcd(num, den).max(1);
         let sign = if den < 0 { -1 } else { 1 };
+        if let (Ok(n), Ok(d)) = (
+            u64::try_from(num.unsigned_abs()),
+            u64::try_from(den.unsigned_abs()),
+        ) {
+            let (n, d) = reduce_u64(n, d);
+            let neg = (num < 0) != (den < 0);
+            return Ratio {
+                num: if neg { -i128::from(n) } else { i128::from(n) },
+                den: i128::from(d),
+            };
+        }
+        let g = gcd(num, den).max(1);
         Ratio {
-            num: sign * num / g,
-            den: sign * den / g,
+            num: sign * (num / g),
+            den: sign * (den / g),
         }
     }
 
@@ -313,6 +398,64 @@ mod tests {
         assert_eq!(Ratio::new(31, 2).floor(), 15);
         assert_eq!(Ratio::new(-1, 2).floor(), -1);
         assert_eq!(Ratio::new(31, 2).ceil(), 16);
+    }
+
+    #[test]
+    fn binary_gcd_agrees_with_euclid() {
+        fn euclid(mut a: i128, mut b: i128) -> i128 {
+            (a, b) = (a.abs(), b.abs());
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        }
+        let big = 216i128.pow(12);
+        let values = [
+            0,
+            1,
+            2,
+            6,
+            36,
+            216,
+            -216,
+            1 << 40,
+            3 * (1 << 40),
+            big,
+            big / 6 * 5,
+            -big,
+            i64::MAX as i128,
+            i64::MAX as i128 + 1,
+            u64::MAX as i128 * 3,
+            i128::MAX / 7,
+        ];
+        for a in values {
+            for b in values {
+                assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+            }
+        }
+        assert_eq!(Ratio::new(big / 6 * 5, big), Ratio::new(5, 6));
+        // The 2-3-5 fast path and the general gcd give the same reduced fraction.
+        for n in [-3600i128, -7, 0, 1, 14, 35, 49, 210, 1000, 6i128.pow(9) * 7] {
+            for d in [
+                1i128,
+                2,
+                7,
+                10,
+                36,
+                49,
+                70,
+                216,
+                -216,
+                1_000_000,
+                6i128.pow(12),
+            ] {
+                let r = Ratio::new(n, d);
+                let g = euclid(n, d).max(1);
+                let s = if d < 0 { -1 } else { 1 };
+                assert_eq!((r.numer(), r.denom()), (s * n / g, s * d / g), "{n}/{d}");
+            }
+        }
+        assert_eq!(Ratio::new(-(1 << 70), 1 << 72), Ratio::new(-1, 4));
     }
 
     #[test]

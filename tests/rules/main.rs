@@ -6,6 +6,7 @@
 mod crt_engine;
 mod dice_fairness;
 mod fr1870_rules;
+mod gsp_odds_brute;
 mod gsp_rules;
 mod hex_geometry;
 mod malformed_corpus;

@@ -161,6 +161,17 @@ pub struct Casualties {
 }
 
 impl Casualties {
+    /// These plus `times` times `other`, field by field (shells' demands add up before the cap).
+    pub(crate) fn plus(self, other: Casualties, times: u32) -> Casualties {
+        Casualties {
+            infantry: self.infantry + times * other.infantry,
+            cavalry: self.cavalry + times * other.cavalry,
+            cannoneers: self.cannoneers + times * other.cannoneers,
+            horses: self.horses + times * other.horses,
+            unabsorbed: self.unabsorbed + times * other.unabsorbed,
+        }
+    }
+
     /// Men and horses that fell.
     pub fn total(&self) -> u32 {
         self.infantry + self.cavalry + self.cannoneers + self.horses
@@ -177,33 +188,43 @@ impl Casualties {
 /// arms present, and what is left over is `unabsorbed`.
 pub fn share_hits(occ: &Occupants, shots: &[(u32, u32)], tables: &GspTables) -> Casualties {
     let arms = occ.arms(tables);
+    let want = shots
+        .iter()
+        .fold(Casualties::default(), |acc, &(die, hits)| {
+            acc.plus(share_shell(&arms, die, hits, tables), 1)
+        });
+    cap(occ, want)
+}
+
+/// GSP-C1/C3: what one shell's `hits` (its hit die `die`) ask of each arm present, before anyone
+/// runs out of men: [`share_hits`] adds these up over the shells and then caps them, so the exact
+/// odds can add them up too.
+pub(crate) fn share_shell(arms: &[Arm], die: u32, hits: u32, tables: &GspTables) -> Casualties {
     let mut want = Casualties::default();
-    for &(die, hits) in shots {
-        if arms.is_empty() {
-            want.unabsorbed += hits;
-            continue;
-        }
-        let n = arms.len() as u32;
-        let (base, extra) = (hits / n, hits % n);
-        for (i, arm) in arms.iter().enumerate() {
-            let share = base + u32::from((i as u32) < extra);
-            match arm {
-                Arm::Infantry => want.infantry += share,
-                Arm::Cavalry => want.cavalry += share,
-                Arm::Crew => {
-                    let (h, c) = crew_split(die, share, tables);
-                    want.horses += h;
-                    want.cannoneers += c;
-                }
+    if arms.is_empty() {
+        want.unabsorbed = hits;
+        return want;
+    }
+    let n = arms.len() as u32;
+    let (base, extra) = (hits / n, hits % n);
+    for (i, arm) in arms.iter().enumerate() {
+        let share = base + u32::from((i as u32) < extra);
+        match arm {
+            Arm::Infantry => want.infantry += share,
+            Arm::Cavalry => want.cavalry += share,
+            Arm::Crew => {
+                let (h, c) = crew_split(die, share, tables);
+                want.horses += h;
+                want.cannoneers += c;
             }
         }
     }
-    cap(occ, want)
+    want
 }
 
 /// Caps each arm at the men it has, passing the surplus on in the order infantry, cavalry,
 /// cannoneers, horses.
-fn cap(occ: &Occupants, want: Casualties) -> Casualties {
+pub(crate) fn cap(occ: &Occupants, want: Casualties) -> Casualties {
     let caps = [occ.infantry, occ.cavalry, occ.cannoneers, occ.horses];
     let mut got = [want.infantry, want.cavalry, want.cannoneers, want.horses];
     let mut surplus = want.unabsorbed;

@@ -55,15 +55,25 @@ impl DriftModel {
 
 /// GSP-A3: the exact distribution of one A.O.A. roll over the nine sectors.
 pub fn landing_dist(tables: &GspTables) -> Dist<Cell> {
-    let d6 = Dist::die(Die::D6);
-    d6.zip(&d6, |a, b| a + b)
-        .map(|t| tables.aoa_cell(*t).unwrap_or(Cell::OnTarget))
+    landing_dist_of(&tables.aoa_landings())
+}
+
+/// [`landing_dist`] from the grid already read ([`GspTables::aoa_landings`]).
+fn landing_dist_of(land: &[Option<Cell>; 13]) -> Dist<Cell> {
+    // 2d6: a total t comes up on 6 - |t - 7| of the 36 pairs.
+    Dist::from_weights((2..=12u32).map(|t| {
+        (
+            land[t as usize].unwrap_or(Cell::OnTarget),
+            u64::from(6 - t.abs_diff(7)),
+        )
+    }))
 }
 
 /// GSP-A3: the drift diagram: each sector's label, 2d6 totals and exact chance, plus how many of
 /// `landed` fell in each (pass `&[]` for the preview).
 pub fn drift_model(tables: &GspTables, landed: &[Cell]) -> DriftModel {
-    let dist = landing_dist(tables);
+    let land = tables.aoa_landings();
+    let dist = landing_dist_of(&land);
     let row_of = |r: Row| Row::ALL.iter().position(|x| *x == r).unwrap_or(0);
     let col_of = |c: Col| Col::ALL.iter().position(|x| *x == c).unwrap_or(0);
     let cells = Row::ALL
@@ -78,7 +88,9 @@ pub fn drift_model(tables: &GspTables, landed: &[Cell]) -> DriftModel {
             },
             row: row_of(cell.row()),
             col: col_of(cell.col()),
-            totals: tables.aoa_totals(cell),
+            totals: (2..=12u32)
+                .filter(|t| land[*t as usize] == Some(cell))
+                .collect(),
             p: dist.p(&cell),
             shells: landed.iter().filter(|l| **l == cell).count() as u32,
         })

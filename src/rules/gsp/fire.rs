@@ -14,9 +14,10 @@ use serde::{Deserialize, Serialize};
 
 use super::GspTables;
 use super::damage::{
-    Casualties, DamageResult, DamageState, Occupants, accumulate, pips_for, share_hits,
+    Casualties, DamageResult, DamageState, Occupants, accumulate, cap, pips_for, share_hits,
+    share_shell,
 };
-use super::drift::{DriftModel, aoa_line, drift_model, landing_dist};
+use super::drift::{DriftModel, aoa_line, drift_model};
 use super::procedure::{GunStatus, check_can_fire};
 use super::range::{Length, SectorFromRange, sector_for_range};
 use super::types::{Cell, Cover, GunType};
@@ -166,15 +167,6 @@ pub struct Chance<T> {
     pub p: Prob,
 }
 
-fn chances<T: Ord + Clone>(d: &Dist<T>) -> Vec<Chance<T>> {
-    d.iter()
-        .map(|(v, p)| Chance {
-            value: v.clone(),
-            p,
-        })
-        .collect()
-}
-
 /// Exact odds of one sector over the whole fire.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CellOdds {
@@ -297,24 +289,12 @@ pub fn settle_cell(input: &FireInput, cell: Cell, pips: &[u32], tables: &GspTabl
 }
 
 /// The pure heart of the fire: from each gun's hit die and (if it hit and drifts) its two A.O.A.
-/// dice to the outcome. The roll and the odds both call this.
+/// dice to the outcome. The roll calls this; the exact odds are checked against it roll by roll.
 pub fn settle(
     input: &FireInput,
     sector: u32,
     shots: &[(u32, Option<[u32; 2]>)],
     tables: &GspTables,
-) -> FireOutcome {
-    settle_with(input, sector, shots, tables, true)
-}
-
-/// [`settle`], with the drift diagram only when `with_drift` (the odds settle every face of every
-/// gun and read only the shots: building the diagram each time made a preview take milliseconds).
-fn settle_with(
-    input: &FireInput,
-    sector: u32,
-    shots: &[(u32, Option<[u32; 2]>)],
-    tables: &GspTables,
-    with_drift: bool,
 ) -> FireOutcome {
     let mut guns: Vec<ShotOutcome> = Vec::with_capacity(shots.len());
     let mut by_cell: BTreeMap<Cell, Vec<u32>> = BTreeMap::new();
@@ -371,40 +351,117 @@ fn settle_with(
         personnel_hits: cells.iter().map(|c| c.personnel_hits).sum(),
         guns,
         cells,
-        drift: (with_drift && input.gun.drifts()).then(|| drift_model(tables, &landed)),
+        drift: input.gun.drifts().then(|| drift_model(tables, &landed)),
     }
 }
 
-/// One gun's dice: its hit die and, for a drifting hit, its two A.O.A. dice.
-type Faces = (u32, Option<[u32; 2]>);
+/// The chart read once per fire: which hit dice hit (GSP-A1) and where each A.O.A. total lands
+/// (GSP-A3), so the odds never search the tables per face.
+struct Chart {
+    hit: [bool; 7],
+    land: [Option<Cell>; 13],
+    drifts: bool,
+}
 
-/// Every (hit die, A.O.A. dice) of one gun with its weight out of 216 (or 6 for direct fire).
+impl Chart {
+    fn new(input: &FireInput, sector: u32, tables: &GspTables) -> Chart {
+        let faces = tables
+            .hit_faces(input.gun, sector)
+            .map(|f| f.get().as_slice())
+            .unwrap_or(&[]);
+        let mut hit = [false; 7];
+        for f in faces {
+            if let Some(h) = hit.get_mut(*f as usize) {
+                *h = true;
+            }
+        }
+        Chart {
+            hit,
+            land: tables.aoa_landings(),
+            drifts: input.gun.drifts(),
+        }
+    }
+
+    fn is_hit(&self, die: u32) -> bool {
+        self.hit.get(die as usize).copied().unwrap_or(false)
+    }
+
+    fn lands(&self, total: u32) -> Option<Cell> {
+        self.land.get(total as usize).copied().flatten()
+    }
+}
+
+/// What one gun's dice do when it fires alone: the one-gun odds and the battery's per-sector
+/// odds are both built from these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Shot {
+    die: u32,
+    hit: bool,
+    personnel_hits: u32,
+    landing: Option<Cell>,
+    strikes: Option<Cell>,
+    /// A structure falls to this one shell.
+    fell: bool,
+}
+
+/// Every outcome of one gun's dice with its weight out of 216 (or 6 for direct fire).
 ///
 /// Where a shell lands depends only on the A.O.A. total (GSP-A3: the 2d6 sum picks the cell), so
-/// the 36 pairs of a hit are grouped into the 11 totals, each kept with one representative pair
-/// and the number of pairs that make it: the same exact odds from 66 settled shots instead of 216.
-fn one_gun_faces(input: &FireInput, sector: u32, tables: &GspTables) -> Vec<(Faces, u64)> {
-    let mut out = Vec::new();
+/// the 36 pairs of a hit are grouped into the 11 totals, each weighted by the pairs that make it.
+/// A shell's personnel hits come from [`settle_cell`] where the sector is described (its structure
+/// may fall and take its cover with it, GSP-C2), else from the fire's cover.
+fn one_gun_shots(input: &FireInput, chart: &Chart, tables: &GspTables) -> Vec<(Shot, u64)> {
+    let mut out = Vec::with_capacity(66);
+    let shot = |die: u32, total: Option<u32>| {
+        let hit = chart.is_hit(die);
+        let landing = if hit && chart.drifts {
+            total.and_then(|t| chart.lands(t))
+        } else {
+            None
+        };
+        let strikes = if !hit {
+            None
+        } else if chart.drifts {
+            landing
+        } else {
+            Some(Cell::OnTarget)
+        };
+        let (cover, fell) = match strikes {
+            Some(c) if input.sectors.contains_key(&c) => {
+                let r = settle_cell(input, c, &[die], tables);
+                (r.cover, r.structure.is_some_and(|s| s.destroyed_this_turn))
+            }
+            Some(_) => (input.cover, false),
+            None => (Cover::None, false),
+        };
+        let personnel_hits = if strikes.is_some() {
+            die.saturating_sub(tables.cover_pips(cover))
+        } else {
+            0
+        };
+        Shot {
+            die,
+            hit,
+            personnel_hits,
+            landing,
+            strikes,
+            fell,
+        }
+    };
     for d in 1..=6u32 {
-        if input.gun.drifts() {
-            if tables.is_hit(input.gun, sector, d) {
-                for total in 2..=12u32 {
-                    let a = total.saturating_sub(6).max(1);
-                    let pairs = 6 - total.abs_diff(7);
-                    out.push(((d, Some([a, total - a])), u64::from(pairs)));
-                }
-            } else {
-                out.push(((d, None), 36));
+        if chart.drifts && chart.is_hit(d) {
+            for total in 2..=12u32 {
+                out.push((shot(d, Some(total)), u64::from(6 - total.abs_diff(7))));
             }
         } else {
-            out.push(((d, None), 1));
+            out.push((shot(d, None), if chart.drifts { 36 } else { 1 }));
         }
     }
     out
 }
 
 /// Exact integer weights over outcomes (a distribution before normalising): products of per-gun
-/// weights stay whole numbers, so no fraction grows past what `i128` holds.
+/// weights stay whole numbers (at most 216^12, well inside `u128`), so nothing overflows.
 #[derive(Clone, Debug)]
 struct WDist<T: Ord> {
     w: BTreeMap<T, u128>,
@@ -421,25 +478,8 @@ fn wdist<T: Ord>(items: impl IntoIterator<Item = (T, u128)>) -> WDist<T> {
 }
 
 impl<T: Ord + Clone> WDist<T> {
-    fn certain(t: T) -> Self {
-        wdist([(t, 1)])
-    }
-
     fn total(&self) -> u128 {
         self.w.values().sum()
-    }
-
-    fn then<U: Ord, V: Ord>(&self, step: &WDist<U>, mut f: impl FnMut(&T, &U) -> V) -> WDist<V> {
-        wdist(self.w.iter().flat_map(|(t, a)| {
-            step.w
-                .iter()
-                .map(|(u, b)| (f(t, u), a.saturating_mul(*b)))
-                .collect::<Vec<_>>()
-        }))
-    }
-
-    fn map<U: Ord>(&self, mut f: impl FnMut(&T) -> U) -> WDist<U> {
-        wdist(self.w.iter().map(|(t, x)| (f(t), *x)))
     }
 
     fn weight_where(&self, mut pred: impl FnMut(&T) -> bool) -> u128 {
@@ -451,8 +491,7 @@ impl<T: Ord + Clone> WDist<T> {
     }
 
     fn prob(&self, x: u128) -> Prob {
-        let to_i = |v: u128| i128::try_from(v).unwrap_or(i128::MAX);
-        Prob::new(to_i(x), to_i(self.total().max(1)))
+        ratio_of(x, self.total())
     }
 
     fn p_where(&self, pred: impl FnMut(&T) -> bool) -> Prob {
@@ -470,103 +509,347 @@ impl<T: Ord + Clone> WDist<T> {
     }
 }
 
-/// GSP-A1/A3/C1/C2: the exact odds of a fire: a hit, personnel hits, landing sectors, guns hitting,
-/// and per sector its casualties and the chance its structure falls this turn.
-pub fn fire_odds(input: &FireInput, tables: &GspTables) -> Result<FireOdds, RuleError> {
-    let (sector, _) = prepare(input, tables)?;
-    let faces = one_gun_faces(input, sector, tables);
-    let one = Dist::from_weights(faces.iter().cloned());
-    let single = FireInput {
-        guns: 1,
-        ..input.clone()
+/// `x / total` as an exact fraction (weights never exceed `i128`: see [`WDist`]).
+fn ratio_of(x: u128, total: u128) -> Prob {
+    let to_i = |v: u128| i128::try_from(v).unwrap_or(i128::MAX);
+    Prob::new(to_i(x), to_i(total.max(1)))
+}
+
+/// Binomial coefficients up to [`MAX_GUNS`]: `PASCAL[n][k]` is n choose k.
+const PASCAL: [[u128; MAX_GUNS as usize + 1]; MAX_GUNS as usize + 1] = {
+    let mut t = [[0u128; MAX_GUNS as usize + 1]; MAX_GUNS as usize + 1];
+    let mut n = 0;
+    while n <= MAX_GUNS as usize {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `n` choose `k` (0 beyond [`MAX_GUNS`], which [`prepare`] rules out).
+fn choose(n: u32, k: u32) -> u128 {
+    PASCAL
+        .get(n as usize)
+        .and_then(|row| row.get(k as usize))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// What the shells with one hit die add to a described sector: pips on its structure and its
+/// equipment (GSP-C2), and personnel hits and each arm's share (GSP-C1/C3) under its own cover
+/// (`[0]`) and with no cover (`[1]`, once its structure has fallen).
+#[derive(Clone, Copy, Debug, Default)]
+struct SectorSums {
+    shells: u32,
+    to_structure: u32,
+    to_equipment: u32,
+    hits: [u32; 2],
+    want: [Casualties; 2],
+}
+
+impl SectorSums {
+    fn plus(self, one: &SectorSums, times: u32) -> SectorSums {
+        SectorSums {
+            shells: self.shells + times * one.shells,
+            to_structure: self.to_structure + times * one.to_structure,
+            to_equipment: self.to_equipment + times * one.to_equipment,
+            hits: [
+                self.hits[0] + times * one.hits[0],
+                self.hits[1] + times * one.hits[1],
+            ],
+            want: [
+                self.want[0].plus(one.want[0], times),
+                self.want[1].plus(one.want[1], times),
+            ],
+        }
+    }
+}
+
+/// GSP-C1/C2/C3: the odds of one described sector. Its outcome depends only on which hit dice
+/// struck it, not on which gun fired them, so every multiset of dice that can strike it is walked
+/// once, weighted by the number of gun orders that give it (a multinomial: `per_die[d]` is one
+/// gun's weight of striking it with die `d`, `none` of not striking it). Along the walk the
+/// shells' pips, hits and shares are summed ([`share_shell`], the same pieces [`settle_cell`]
+/// adds up), and each multiset is settled as [`settle_cell`] settles it: the structure's pips
+/// decide whether it falls and takes its cover (GSP-C2), then the shares under the cover that
+/// counted are capped by the men there. Six guns with four hitting faces: 210 multisets instead
+/// of 216^6 rolls.
+fn described_cell_odds(
+    input: &FireInput,
+    cell: Cell,
+    per_die: &[u128; 7],
+    none: u128,
+    tables: &GspTables,
+) -> CellOdds {
+    let contents = input.sectors.get(&cell);
+    let occupants = contents.map(|c| c.occupants).unwrap_or_default();
+    let arms = occupants.arms(tables);
+    let base_cover = contents_cover(input, cell);
+    let ded = [
+        tables.cover_pips(base_cover),
+        tables.cover_pips(Cover::None),
+    ];
+    let structure = contents.and_then(|c| c.structure);
+    let equipment = contents.and_then(|c| c.equipment);
+    let mut per_shell = [SectorSums::default(); 7];
+    for (d, sums) in per_shell.iter_mut().enumerate().skip(1) {
+        let die = d as u32;
+        let (to_s, to_e) = if input.gun.damages_structures() {
+            pips_for(structure.map(|s| s.kind), equipment.is_some(), die, tables)
+        } else {
+            (0, 0)
+        };
+        let hits = ded.map(|x| die.saturating_sub(x));
+        *sums = SectorSums {
+            shells: 1,
+            to_structure: to_s,
+            to_equipment: to_e,
+            hits,
+            want: hits.map(|h| share_shell(&arms, die, h, tables)),
+        };
+    }
+    let most = MAX_GUNS as usize * 6 + 1;
+    let mut hits = vec![0u128; most];
+    let mut casualties = vec![0u128; most];
+    let (mut struck, mut falls, mut destroyed, mut total) = (0u128, 0u128, 0u128, 0u128);
+    // GSP-C2: the structure and the equipment after every pip total the guns can put on them.
+    let after = |d: Option<DamageState>| -> Vec<Option<DamageResult>> {
+        (0..most as u32)
+            .map(|pips| d.map(|d| accumulate(d, pips, tables)))
+            .collect()
     };
-    let shot = one.map(|s| {
-        let o = settle_with(&single, sector, std::slice::from_ref(s), tables, false);
-        o.guns
-            .first()
-            .map(|g| (g.hit, g.personnel_hits, g.strikes))
-            .unwrap_or((false, 0, None))
-    });
-    let p_hit = shot.p_where(|(h, _, _)| *h);
-    let personnel_hits = chances(&shot.map(|(_, n, _)| *n));
-    let landing_given_hit = if input.gun.drifts() && p_hit > Prob::ZERO {
-        chances(&landing_dist(tables))
+    let (structure_after, equipment_after) = (after(structure), after(equipment));
+    let mut settle = |sums: &SectorSums, w: u128| {
+        let s = structure_after
+            .get(sums.to_structure as usize)
+            .copied()
+            .flatten();
+        let e = equipment_after
+            .get(sums.to_equipment as usize)
+            .copied()
+            .flatten();
+        let gone = s.is_some_and(|s| s.destroyed && s.kind.gives_cover() == Some(base_cover));
+        let k = usize::from(gone);
+        total += w;
+        if sums.shells > 0 {
+            struck += w;
+        }
+        if let Some(x) = hits.get_mut(sums.hits[k] as usize) {
+            *x += w;
+        }
+        let fell = cap(&occupants, sums.want[k]).total();
+        if let Some(x) = casualties.get_mut(fell as usize) {
+            *x += w;
+        }
+        if s.is_some_and(|s| s.destroyed_this_turn) {
+            falls += w;
+        }
+        if e.is_some_and(|e| e.destroyed_this_turn) {
+            destroyed += w;
+        }
+    };
+    // Depth-first over the dice 1..=6: at each, how many of the guns still unassigned strike
+    // here with it; the guns left at the end do not strike here.
+    let mut stack: Vec<(usize, u32, u128, SectorSums)> =
+        vec![(1, input.guns, 1, SectorSums::default())];
+    while let Some((die, left, weight, sums)) = stack.pop() {
+        // Every weight here is one term of (none + sum of per_die)^guns = 216^guns at most
+        // (< 2^78), so the products cannot overflow.
+        if die == per_die.len() {
+            let w = weight * none.pow(left);
+            if w > 0 {
+                settle(&sums, w);
+            }
+            continue;
+        }
+        let wd = per_die[die];
+        let upto = if wd == 0 { 0 } else { left };
+        let mut power = 1u128;
+        for c in 0..=upto {
+            stack.push((
+                die + 1,
+                left - c,
+                weight * choose(left, c) * power,
+                sums.plus(&per_shell[die], c),
+            ));
+            power *= wd;
+        }
+    }
+    let chances = |v: &[u128]| -> Vec<Chance<u32>> {
+        v.iter()
+            .enumerate()
+            .filter(|(_, w)| **w > 0)
+            .map(|(v, w)| Chance {
+                value: v as u32,
+                p: ratio_of(*w, total),
+            })
+            .collect()
+    };
+    CellOdds {
+        cell,
+        p_struck: ratio_of(struck, total),
+        personnel_hits: chances(&hits),
+        casualties: contents.map(|_| chances(&casualties)),
+        structure_falls: structure.map(|_| ratio_of(falls, total)),
+        equipment_destroyed: equipment.map(|_| ratio_of(destroyed, total)),
+    }
+}
+
+/// GSP-C1: the odds of a sector nobody described: its cover never changes, so its personnel hits
+/// are the sum of each gun's independent `(pips - cover)` there, a convolution.
+fn open_cell_odds(
+    input: &FireInput,
+    cell: Cell,
+    per_die: &[u128; 7],
+    none: u128,
+    tables: &GspTables,
+) -> CellOdds {
+    let ded = tables.cover_pips(input.cover);
+    // One gun's personnel hits here: (hits, weight), zero weights left out.
+    let mut one = [0u128; 7];
+    one[0] = none;
+    for (d, w) in per_die.iter().enumerate() {
+        one[(d as u32).saturating_sub(ded) as usize] += w;
+    }
+    let one: Vec<(usize, u128)> = one
+        .into_iter()
+        .enumerate()
+        .filter(|(_, w)| *w > 0)
+        .collect();
+    let mut sum = vec![0u128; 6 * input.guns as usize + 1];
+    sum[0] = 1;
+    let mut top = 0;
+    for _ in 0..input.guns {
+        let mut next = vec![0u128; sum.len()];
+        for (i, a) in sum
+            .iter()
+            .enumerate()
+            .take(top + 1)
+            .filter(|(_, a)| **a > 0)
+        {
+            for (j, b) in &one {
+                next[i + j] += a.saturating_mul(*b);
+            }
+        }
+        top += one.last().map_or(0, |(j, _)| *j);
+        sum = next;
+    }
+    let total: u128 = sum.iter().sum();
+    let missed = none.saturating_pow(input.guns);
+    CellOdds {
+        cell,
+        p_struck: ratio_of(total.saturating_sub(missed), total),
+        personnel_hits: sum
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w > 0)
+            .map(|(v, w)| Chance {
+                value: v as u32,
+                p: ratio_of(*w, total),
+            })
+            .collect(),
+        casualties: None,
+        structure_falls: None,
+        equipment_destroyed: None,
+    }
+}
+
+/// The odds from one gun's shots (see [`fire_odds`]).
+fn odds_from_shots(
+    input: &FireInput,
+    sector: u32,
+    chart: &Chart,
+    shots: &[(Shot, u64)],
+    tables: &GspTables,
+) -> FireOdds {
+    let one: WDist<Shot> = wdist(shots.iter().map(|(s, w)| (*s, u128::from(*w))));
+    let all = one.total();
+    let p_hit = one.p_where(|s| s.hit);
+    let personnel_hits = wdist(
+        shots
+            .iter()
+            .map(|(s, w)| (s.personnel_hits, u128::from(*w))),
+    )
+    .chances();
+    let landing_given_hit = if chart.drifts && p_hit > Prob::ZERO {
+        wdist((2..=12u32).map(|t| {
+            (
+                chart.lands(t).unwrap_or(Cell::OnTarget),
+                u128::from(6 - t.abs_diff(7)),
+            )
+        }))
+        .chances()
     } else {
         Vec::new()
     };
-    // A battery's odds are kept as exact integer weights over a common denominator (216 or 6 per
-    // gun) and reduced to fractions only at the end, so twelve guns never overflow.
-    let faces_w: Vec<(Faces, u128)> = one_gun_faces(input, sector, tables)
-        .into_iter()
-        .map(|(f, w)| (f, u128::from(w)))
-        .collect();
-    let hit_one: WDist<u32> = wdist(
-        faces_w
-            .iter()
-            .map(|((d, _), w)| (u32::from(tables.is_hit(input.gun, sector, *d)), *w)),
-    );
-    let guns_hitting = (0..input.guns).fold(WDist::certain(0u32), |acc, _| {
-        acc.then(&hit_one, |a, b| a + b)
-    });
-    // Per sector: the multiset of pips that strike it decides everything there.
-    let mut cells = Vec::new();
+    // GSP-A4: each gun hits independently: the number hitting is binomial.
+    let hit_w = one.weight_where(|s| s.hit);
+    let miss_w = all - hit_w;
+    let guns_hitting = wdist((0..=input.guns).map(|k| {
+        (
+            k,
+            choose(input.guns, k)
+                .saturating_mul(hit_w.saturating_pow(k))
+                .saturating_mul(miss_w.saturating_pow(input.guns - k)),
+        )
+    }))
+    .chances();
+    let mut cells: Vec<CellOdds> = Vec::new();
+    // Open sectors already worked out, by one gun's weights of striking them.
+    let mut open: Vec<([u128; 7], usize)> = Vec::new();
     for cell in Cell::ALL.iter().copied() {
-        let per_gun: WDist<Option<u32>> = wdist(faces_w.iter().map(|((d, aoa), w)| {
-            let hit = tables.is_hit(input.gun, sector, *d);
-            let at = if !hit {
-                None
-            } else if input.gun.drifts() {
-                aoa.and_then(|[a, b]| tables.aoa_cell(a + b))
-            } else {
-                Some(Cell::OnTarget)
-            };
-            ((at == Some(cell)).then_some(*d), *w)
-        }));
-        if per_gun.weight_where(|o| o.is_some()) == 0 && !input.sectors.contains_key(&cell) {
+        let mut per_die = [0u128; 7];
+        for (s, w) in shots {
+            if s.strikes == Some(cell) {
+                per_die[s.die as usize] += u128::from(*w);
+            }
+        }
+        let striking: u128 = per_die.iter().sum();
+        let described = input.sectors.contains_key(&cell);
+        if striking == 0 && !described {
             continue;
         }
-        let states = (0..input.guns).fold(WDist::certain(Vec::<u32>::new()), |acc, _| {
-            acc.then(&per_gun, |s, o| {
-                let mut v = s.clone();
-                if let Some(p) = o {
-                    v.push(*p);
-                    v.sort_unstable();
-                }
-                v
-            })
-        });
-        let settled = states.map(|pips| {
-            let r = settle_cell(input, cell, pips, tables);
-            (
-                r.personnel_hits,
-                r.casualties.map(|c| c.total()),
-                r.structure.map(|s| s.destroyed_this_turn),
-                r.equipment.map(|e| e.destroyed_this_turn),
-                !pips.is_empty(),
-            )
-        });
-        let contents = input.sectors.get(&cell);
-        cells.push(CellOdds {
-            cell,
-            p_struck: settled.p_where(|s| s.4),
-            personnel_hits: settled.map(|s| s.0).chances(),
-            casualties: contents.map(|_| settled.map(|s| s.1.unwrap_or(0)).chances()),
-            structure_falls: contents
-                .and_then(|c| c.structure)
-                .map(|_| settled.p_where(|s| s.2 == Some(true))),
-            equipment_destroyed: contents
-                .and_then(|c| c.equipment)
-                .map(|_| settled.p_where(|s| s.3 == Some(true))),
+        let none = all - striking;
+        cells.push(if described {
+            described_cell_odds(input, cell, &per_die, none, tables)
+        } else if let Some(twin) = open.iter().find(|(w, _)| *w == per_die) {
+            // Left and right of a row are struck alike: the same odds under another name.
+            CellOdds {
+                cell,
+                ..cells[twin.1].clone()
+            }
+        } else {
+            open.push((per_die, cells.len()));
+            open_cell_odds(input, cell, &per_die, none, tables)
         });
     }
-    Ok(FireOdds {
+    FireOdds {
         sector,
         p_hit,
         personnel_hits,
         landing_given_hit,
-        guns_hitting: guns_hitting.chances(),
+        guns_hitting,
         cells,
-    })
+    }
+}
+
+/// GSP-A1/A3/C1/C2: the exact odds of a fire: a hit, personnel hits, landing sectors, guns hitting,
+/// and per sector its casualties and the chance its structure falls this turn.
+///
+/// Exact without enumerating rolls: one gun's 66 outcomes (216 rolls grouped by A.O.A. total),
+/// guns hitting as a binomial, and per sector a convolution (nothing described there) or the
+/// multisets of pips that can strike it (men, cover, structure described). `tests/rules/gsp_odds_brute.rs`
+/// checks this against settling every roll.
+pub fn fire_odds(input: &FireInput, tables: &GspTables) -> Result<FireOdds, RuleError> {
+    let (sector, _) = prepare(input, tables)?;
+    let chart = Chart::new(input, sector, tables);
+    let shots = one_gun_shots(input, &chart, tables);
+    Ok(odds_from_shots(input, sector, &chart, &shots, tables))
 }
 
 fn faces_text(f: &[u32]) -> String {
@@ -593,7 +876,9 @@ pub fn fire(
     dice: Option<&mut DiceSource>,
 ) -> Result<Resolution<FireOutcome>, RuleError> {
     let (sector, conv) = prepare(input, tables)?;
-    let odds_detail = fire_odds(input, tables)?;
+    let chart = Chart::new(input, sector, tables);
+    let shots = one_gun_shots(input, &chart, tables);
+    let odds_detail = odds_from_shots(input, sector, &chart, &shots, tables);
     let faces = tables.hit_faces(input.gun, sector)?;
     let mut modifiers = Vec::new();
     match &conv {
@@ -722,24 +1007,11 @@ pub fn fire(
 
     // Odds: one gun's joint outcome; for a battery, the number of guns that hit.
     let odds = if input.guns == 1 {
-        let faces = one_gun_faces(input, sector, tables);
-        let dist = Dist::from_weights(faces.into_iter().map(|(s, w)| {
-            let o = settle_with(input, sector, std::slice::from_ref(&s), tables, false);
-            let g = o.guns.first();
-            let fell = o
-                .cells
+        let dist = Dist::from_weights(
+            shots
                 .iter()
-                .any(|c| c.structure.is_some_and(|s| s.destroyed_this_turn));
-            (
-                (
-                    g.is_some_and(|g| g.hit),
-                    g.map(|g| g.personnel_hits).unwrap_or(0),
-                    g.and_then(|g| g.landing),
-                    fell,
-                ),
-                w,
-            )
-        }));
+                .map(|(s, w)| ((s.hit, s.personnel_hits, s.landing, s.fell), *w)),
+        );
         odds_from(&dist, |(hit, n, landing, fell)| {
             if !*hit {
                 return "miss".to_string();

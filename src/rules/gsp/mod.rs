@@ -29,7 +29,7 @@ pub use damage::{
 pub use drift::{AoaOutcome, DriftCell, DriftModel, aoa, drift_model};
 pub use fire::{
     CellOdds, CellResult, Chance, FireInput, FireOdds, FireOutcome, SectorContents, ShotOutcome,
-    Target, fire, fire_odds, fire_phase,
+    Target, fire, fire_odds, fire_phase, settle, settle_cell,
 };
 pub use procedure::{
     GunStatus, SiegeGun, SiegePlacement, check_can_fire, gun_type, siege_position,

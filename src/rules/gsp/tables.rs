@@ -298,6 +298,16 @@ impl GspTables {
         None
     }
 
+    /// GSP-A3: where every 2d6 total lands, indexed by the total (0 and 1 are never rolled): the
+    /// grid read once for callers that need all eleven.
+    pub fn aoa_landings(&self) -> [Option<Cell>; 13] {
+        let mut land = [None; 13];
+        for (t, l) in land.iter_mut().enumerate().skip(2) {
+            *l = self.aoa_cell(t as u32);
+        }
+        land
+    }
+
     /// GSP-A3: the 2d6 totals that land in a sector (read through the file's orientation).
     pub fn aoa_totals(&self, cell: Cell) -> Vec<u32> {
         (2..=12)

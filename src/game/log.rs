@@ -44,6 +44,7 @@ pub enum EntryKind {
 
 /// One log entry.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "WireEntry")]
 pub struct LogEntry {
     /// Position in the log, from 0.
     pub index: u64,
@@ -70,6 +71,78 @@ pub struct LogEntry {
     pub hash: String,
 }
 
+/// A log entry as read: the same JSON as [`LogEntry`] (whose `kind` is flattened into it), with
+/// the kind's own fields as plain optional members. Reading a flattened enum made serde buffer every
+/// entry's members in a map of its own first; this reads each member once, into its type.
+#[derive(Deserialize)]
+struct WireEntry {
+    index: u64,
+    time: DateTime<Utc>,
+    turn: u32,
+    phase: String,
+    kind: WireKind,
+    #[serde(default)]
+    initial: Option<Box<GameState>>,
+    #[serde(default)]
+    action: Option<Action>,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    salt: Option<String>,
+    summary: String,
+    #[serde(default)]
+    rules: Vec<String>,
+    #[serde(default)]
+    dice: Vec<Roll>,
+    prev: String,
+    hash: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum WireKind {
+    Start,
+    Act,
+    Undo,
+    Redo,
+    Reveal,
+}
+
+impl TryFrom<WireEntry> for LogEntry {
+    type Error = String;
+
+    fn try_from(w: WireEntry) -> Result<Self, String> {
+        let missing =
+            |field: &str, kind: &str| format!("missing field `{field}` (a `{kind}` entry has one)");
+        let kind = match w.kind {
+            WireKind::Start => EntryKind::Start {
+                initial: w.initial.ok_or_else(|| missing("initial", "start"))?,
+            },
+            WireKind::Act => EntryKind::Act {
+                action: w.action.ok_or_else(|| missing("action", "act"))?,
+            },
+            WireKind::Undo => EntryKind::Undo,
+            WireKind::Redo => EntryKind::Redo,
+            WireKind::Reveal => EntryKind::Reveal {
+                seed: w.seed.ok_or_else(|| missing("seed", "reveal"))?,
+                salt: w.salt.ok_or_else(|| missing("salt", "reveal"))?,
+            },
+        };
+        Ok(LogEntry {
+            index: w.index,
+            time: w.time,
+            turn: w.turn,
+            phase: w.phase,
+            kind,
+            summary: w.summary,
+            rules: w.rules,
+            dice: w.dice,
+            prev: w.prev,
+            hash: w.hash,
+        })
+    }
+}
+
 fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
@@ -80,39 +153,52 @@ fn hex(bytes: &[u8]) -> String {
     out
 }
 
-/// Feeds serialized JSON straight into the hash, without building the string first.
-struct HashWriter<'a>(&'a mut Sha256);
-
-impl std::io::Write for HashWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.update(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+/// The hash an entry must carry: SHA-256 over `prev` + canonical JSON of the entry without `hash`.
+///
+/// The canonical JSON is written straight from the entry ([`super::canon`]); should it meet
+/// something it leaves to `serde_json::Value`, the whole entry takes that road, which sorts keys
+/// the same way. Debug builds (every test) compute both and insist they agree.
+pub fn entry_hash(e: &LogEntry) -> String {
+    CANON_BUF.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        buf.clear();
+        let bytes: &[u8] = if super::canon::write_canonical(e, Some("hash"), &mut buf).is_ok() {
+            debug_assert_eq!(
+                String::from_utf8_lossy(&buf),
+                String::from_utf8_lossy(&canonical_via_value(e)),
+                "canonical JSON of entry {} differs from the Value road",
+                e.index
+            );
+            &buf
+        } else {
+            let slow = canonical_via_value(e);
+            buf.clear();
+            buf.extend_from_slice(&slow);
+            &buf
+        };
+        let mut h = Sha256::new();
+        h.update(e.prev.as_bytes());
+        h.update(b"\n");
+        h.update(bytes);
+        hex(&h.finalize())
+    })
 }
 
-/// The hash an entry must carry: SHA-256 over `prev` + canonical JSON of the entry without `hash`.
-pub fn entry_hash(e: &LogEntry) -> String {
+thread_local! {
+    /// The canonical bytes of the entry being hashed: one growing buffer per thread instead of
+    /// one allocation per entry.
+    static CANON_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The canonical JSON the hash has always covered, made through `serde_json::Value`: its Map is a
+/// BTreeMap (no preserve_order feature), so keys come out sorted.
+fn canonical_via_value(e: &LogEntry) -> Vec<u8> {
     let mut v = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
     if let Some(m) = v.as_object_mut() {
         m.remove("hash");
     }
-    let mut h = Sha256::new();
-    h.update(e.prev.as_bytes());
-    h.update(b"\n");
-    // serde_json's Map is a BTreeMap (no preserve_order feature): keys come out sorted, so these
-    // bytes are the canonical JSON the hash has always covered.
-    if serde_json::to_writer(HashWriter(&mut h), &v).is_err() {
-        // Writing into a hash cannot fail; should serde ever refuse the value, hash what the
-        // string form gives (empty), as before.
-        h = Sha256::new();
-        h.update(e.prev.as_bytes());
-        h.update(b"\n");
-    }
-    hex(&h.finalize())
+    // Writing a Value cannot fail; should it, hash nothing after `prev`, as before.
+    serde_json::to_vec(&v).unwrap_or_default()
 }
 
 /// The seed and the salt of its commitment; kept out of the log until revealed.

@@ -7,6 +7,7 @@
 //! so undo and redo cover the whole of it. [`Game`] keeps the hash-chained [`LogEntry`] list and the
 //! undo/redo history; seed + log replays the battle exactly.
 
+mod canon;
 pub mod clock;
 mod history;
 mod log;
@@ -253,7 +254,7 @@ pub struct DiceState {
     pub revealed: Option<u64>,
 }
 
-fn no_due(due: &std::sync::Arc<Vec<std::sync::Arc<crate::flow::Due>>>) -> bool {
+fn no_due(due: &crate::flow::DueList) -> bool {
     due.is_empty()
 }
 
@@ -287,11 +288,11 @@ pub struct GameState {
     /// Checks that applied outcomes set off, kept until resolved or waived ([`crate::flow`]).
     /// Absent from saves made before it existed, and from saves with none open (so old logs hash the
     /// same).
-    /// Shared between undo snapshots until an action queues or answers a check, and then only
-    /// the pointers are copied: an umpire who leaves hundreds of checks open does not make every
-    /// later action slower.
+    /// Shared between undo snapshots in chunks ([`crate::flow::DueList`]): an action that queues
+    /// or answers a check copies one chunk, so an umpire who leaves hundreds of checks open does
+    /// not make every later action slower.
     #[serde(default, skip_serializing_if = "no_due")]
-    pub due: std::sync::Arc<Vec<std::sync::Arc<crate::flow::Due>>>,
+    pub due: crate::flow::DueList,
     /// The id the next due check gets (ids are never reused along one line of play).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub next_due: u64,
@@ -702,7 +703,7 @@ pub fn apply(state: &GameState, action: &Action) -> Result<GameState, ActionErro
     let queued = crate::flow::checks_after(state, action, &s);
     s.next_due = s.next_due.saturating_add(queued.len() as u64);
     if !queued.is_empty() {
-        std::sync::Arc::make_mut(&mut s.due).extend(queued.into_iter().map(std::sync::Arc::new));
+        s.due.extend(queued);
     }
     Ok(s)
 }
@@ -835,7 +836,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             }
             s.dice.draws = s.dice.draws.max(*draws);
             if s.due.iter().any(|d| answered.contains(&d.id)) {
-                std::sync::Arc::make_mut(&mut s.due).retain(|d| !answered.contains(&d.id));
+                s.due.retain(|d| !answered.contains(&d.id));
             }
             Ok(())
         }
@@ -849,7 +850,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             }
             let before = s.due.len();
             if s.due.iter().any(|d| d.id == *id) {
-                std::sync::Arc::make_mut(&mut s.due).retain(|d| d.id != *id);
+                s.due.retain(|d| d.id != *id);
             }
             if s.due.len() == before {
                 let open: Vec<String> = s.due.iter().map(|d| d.id.to_string()).collect();

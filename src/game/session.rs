@@ -115,7 +115,9 @@ impl Game {
         let mut g = Game {
             state: (**initial).clone(),
             log: Vec::new(),
-            past: Vec::new(),
+            // One undo snapshot per action at most: reserved once, not regrown (and copied) as
+            // a long game replays.
+            past: Vec::with_capacity(log.len()),
             future: Vec::new(),
             secret,
         };

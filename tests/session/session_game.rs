@@ -566,3 +566,39 @@ fn apply_is_pure() {
         "no resolution inside a resolution"
     );
 }
+
+#[test]
+fn every_entry_kind_reads_back_as_written() {
+    // Start, act, resolution, roll, undo, redo and reveal entries: each is written with its kind's
+    // members beside the common ones and must read back equal (and so hash the same).
+    let mut g = new_game(11);
+    script(&mut g);
+    g.undo(t(100)).unwrap();
+    g.redo(t(101)).unwrap();
+    g.reveal(t(102)).unwrap();
+    for e in g.log() {
+        let json = serde_json::to_string(e).unwrap();
+        let back: kepi::game::LogEntry = serde_json::from_str(&json).unwrap();
+        assert_eq!(&back, e, "{json}");
+        assert_eq!(kepi::game::entry_hash(&back), e.hash);
+    }
+    let kinds: Vec<&str> = g
+        .log()
+        .iter()
+        .map(|e| match e.kind {
+            EntryKind::Start { .. } => "start",
+            EntryKind::Act { .. } => "act",
+            EntryKind::Undo => "undo",
+            EntryKind::Redo => "redo",
+            EntryKind::Reveal { .. } => "reveal",
+        })
+        .collect();
+    for k in ["start", "act", "undo", "redo", "reveal"] {
+        assert!(kinds.contains(&k), "{k} missing from {kinds:?}");
+    }
+    // An act entry without its action is refused, naming the missing member.
+    let mut v = serde_json::to_value(&g.log()[1]).unwrap();
+    v.as_object_mut().unwrap().remove("action");
+    let err = serde_json::from_value::<kepi::game::LogEntry>(v).unwrap_err();
+    assert!(err.to_string().contains("missing field `action`"), "{err}");
+}

@@ -654,32 +654,54 @@ fn described_cell_odds(
         }
     };
     // Depth-first over the dice 1..=6: at each, how many of the guns still unassigned strike
-    // here with it; the guns left at the end do not strike here.
-    let mut stack: Vec<(usize, u32, u128, SectorSums)> =
-        vec![(1, input.guns, 1, SectorSums::default())];
-    while let Some((die, left, weight, sums)) = stack.pop() {
-        // Every weight here is one term of (none + sum of per_die)^guns = 216^guns at most
-        // (< 2^78), so the products cannot overflow.
-        if die == per_die.len() {
-            let w = weight * none.pow(left);
-            if w > 0 {
-                settle(&sums, w);
+    // here with it; the guns left at the end do not strike here. The running sums are updated in
+    // place (one shell added per step, restored on the way back) rather than copied per node.
+    struct Walk<'a> {
+        per_die: &'a [u128; 7],
+        per_shell: &'a [SectorSums; 7],
+        none: u128,
+    }
+    impl Walk<'_> {
+        fn walk(
+            &self,
+            die: usize,
+            left: u32,
+            weight: u128,
+            sums: &mut SectorSums,
+            settle: &mut dyn FnMut(&SectorSums, u128),
+        ) {
+            // Every weight here is one term of (none + sum of per_die)^guns = 216^guns at most
+            // (< 2^78), so the products cannot overflow.
+            let (Some(wd), Some(one)) = (self.per_die.get(die), self.per_shell.get(die)) else {
+                let w = weight * self.none.pow(left);
+                if w > 0 {
+                    settle(sums, w);
+                }
+                return;
+            };
+            let upto = if *wd == 0 { 0 } else { left };
+            let saved = *sums;
+            let mut power = 1u128;
+            for c in 0..=upto {
+                self.walk(
+                    die + 1,
+                    left - c,
+                    weight * choose(left, c) * power,
+                    sums,
+                    settle,
+                );
+                *sums = sums.plus(one, 1);
+                power *= wd;
             }
-            continue;
-        }
-        let wd = per_die[die];
-        let upto = if wd == 0 { 0 } else { left };
-        let mut power = 1u128;
-        for c in 0..=upto {
-            stack.push((
-                die + 1,
-                left - c,
-                weight * choose(left, c) * power,
-                sums.plus(&per_shell[die], c),
-            ));
-            power *= wd;
+            *sums = saved;
         }
     }
+    Walk {
+        per_die,
+        per_shell: &per_shell,
+        none,
+    }
+    .walk(1, input.guns, 1, &mut SectorSums::default(), &mut settle);
     let chances = |v: &[u128]| -> Vec<Chance<u32>> {
         v.iter()
             .enumerate()
@@ -697,6 +719,52 @@ fn described_cell_odds(
         casualties: contents.map(|_| chances(&casualties)),
         structure_falls: structure.map(|_| ratio_of(falls, total)),
         equipment_destroyed: equipment.map(|_| ratio_of(destroyed, total)),
+    }
+}
+
+/// The distribution of the sum of `n` independent draws from `one` ((value, weight) pairs), as
+/// weights by value: `one` convolved with itself `n` times. In 64-bit arithmetic while the total
+/// weight fits (216^8 does), which is most batteries; in 128-bit beyond.
+fn nth_power(one: &[(usize, u128)], n: u32) -> Vec<u128> {
+    fn convolve<T>(one: &[(usize, T)], n: u32, zero: T, unit: T) -> Vec<T>
+    where
+        T: Copy + PartialEq + std::ops::Add<Output = T> + std::ops::Mul<Output = T>,
+    {
+        let step = one.iter().map(|(v, _)| *v).max().unwrap_or(0);
+        let mut sum = vec![zero; step * n as usize + 1];
+        sum[0] = unit;
+        let mut top = 0;
+        for _ in 0..n {
+            let mut next = vec![zero; sum.len()];
+            for (i, a) in sum.iter().enumerate().take(top + 1) {
+                if *a == zero {
+                    continue;
+                }
+                for (j, b) in one {
+                    next[i + j] = next[i + j] + *a * *b;
+                }
+            }
+            top += step;
+            sum = next;
+        }
+        sum
+    }
+    let total: u128 = one.iter().map(|(_, w)| *w).sum();
+    let fits = total
+        .checked_pow(n)
+        .is_some_and(|t| u64::try_from(t).is_ok());
+    if fits {
+        let small: Vec<(usize, u64)> = one
+            .iter()
+            .map(|(v, w)| (*v, u64::try_from(*w).unwrap_or(u64::MAX)))
+            .collect();
+        convolve(&small, n, 0u64, 1u64)
+            .into_iter()
+            .map(u128::from)
+            .collect()
+    } else {
+        // At most 216^12 < 2^78: no product or sum overflows u128.
+        convolve(one, n, 0u128, 1u128)
     }
 }
 
@@ -721,24 +789,7 @@ fn open_cell_odds(
         .enumerate()
         .filter(|(_, w)| *w > 0)
         .collect();
-    let mut sum = vec![0u128; 6 * input.guns as usize + 1];
-    sum[0] = 1;
-    let mut top = 0;
-    for _ in 0..input.guns {
-        let mut next = vec![0u128; sum.len()];
-        for (i, a) in sum
-            .iter()
-            .enumerate()
-            .take(top + 1)
-            .filter(|(_, a)| **a > 0)
-        {
-            for (j, b) in &one {
-                next[i + j] += a.saturating_mul(*b);
-            }
-        }
-        top += one.last().map_or(0, |(j, _)| *j);
-        sum = next;
-    }
+    let sum = nth_power(&one, input.guns);
     let total: u128 = sum.iter().sum();
     let missed = none.saturating_pow(input.guns);
     CellOdds {

@@ -412,7 +412,10 @@ struct Shot {
 /// may fall and take its cover with it, GSP-C2), else from the fire's cover.
 fn one_gun_shots(input: &FireInput, chart: &Chart, tables: &GspTables) -> Vec<(Shot, u64)> {
     let mut out = Vec::with_capacity(66);
-    let shot = |die: u32, total: Option<u32>| {
+    // A described sector's cover after one shell depends on the sector and the die only: settle
+    // each pair once (eleven A.O.A. totals can land the same die in the same sector).
+    let mut settled: BTreeMap<(Cell, u32), (Cover, bool)> = BTreeMap::new();
+    let mut shot = |die: u32, total: Option<u32>| {
         let hit = chart.is_hit(die);
         let landing = if hit && chart.drifts {
             total.and_then(|t| chart.lands(t))
@@ -428,8 +431,10 @@ fn one_gun_shots(input: &FireInput, chart: &Chart, tables: &GspTables) -> Vec<(S
         };
         let (cover, fell) = match strikes {
             Some(c) if input.sectors.contains_key(&c) => {
-                let r = settle_cell(input, c, &[die], tables);
-                (r.cover, r.structure.is_some_and(|s| s.destroyed_this_turn))
+                *settled.entry((c, die)).or_insert_with(|| {
+                    let r = settle_cell(input, c, &[die], tables);
+                    (r.cover, r.structure.is_some_and(|s| s.destroyed_this_turn))
+                })
             }
             Some(_) => (input.cover, false),
             None => (Cover::None, false),
@@ -659,7 +664,8 @@ fn described_cell_odds(
     struct Walk<'a> {
         per_die: &'a [u128; 7],
         per_shell: &'a [SectorSums; 7],
-        none: u128,
+        /// `none^k` for k guns not striking here.
+        none_pow: Vec<u128>,
     }
     impl Walk<'_> {
         fn walk(
@@ -673,7 +679,7 @@ fn described_cell_odds(
             // Every weight here is one term of (none + sum of per_die)^guns = 216^guns at most
             // (< 2^78), so the products cannot overflow.
             let (Some(wd), Some(one)) = (self.per_die.get(die), self.per_shell.get(die)) else {
-                let w = weight * self.none.pow(left);
+                let w = weight * self.none_pow.get(left as usize).copied().unwrap_or(0);
                 if w > 0 {
                     settle(sums, w);
                 }
@@ -699,7 +705,7 @@ fn described_cell_odds(
     Walk {
         per_die,
         per_shell: &per_shell,
-        none,
+        none_pow: (0..=input.guns).map(|k| none.pow(k)).collect(),
     }
     .walk(1, input.guns, 1, &mut SectorSums::default(), &mut settle);
     let chances = |v: &[u128]| -> Vec<Chance<u32>> {

@@ -4,18 +4,29 @@ use std::collections::BTreeMap;
 
 use egui::Ui;
 
+use super::state::{Memo, game_key};
 use crate::game::{Game, strength_by_turn};
 use crate::roster::Side;
 
-/// The strength chart.
-pub fn charts_ui(ui: &mut Ui, game: &Game) {
-    use egui_plot::{Legend, Line, Plot, PlotPoints};
+/// The chart's points per side and its last turn, worked out once per change of the log
+/// (deriving them walks every applied action).
+pub type ChartCache = Memo<(usize, String), (BTreeMap<Side, Vec<[f64; 2]>>, u32)>;
+
+fn points(game: &Game) -> (BTreeMap<Side, Vec<[f64; 2]>>, u32) {
     let rows = strength_by_turn(game);
     let last_turn = rows.iter().map(|(t, _, _)| *t).max().unwrap_or(1);
     let mut sides: BTreeMap<Side, Vec<[f64; 2]>> = BTreeMap::new();
     for (turn, side, s) in rows {
         sides.entry(side).or_default().push([turn as f64, s as f64]);
     }
+    (sides, last_turn)
+}
+
+/// The strength chart.
+pub fn charts_ui(ui: &mut Ui, game: &Game, cache: &mut ChartCache) {
+    use egui_plot::{Legend, Line, Plot, PlotPoints};
+    let (sides, last_turn) = cache.get(game_key(game), || points(game));
+    let last_turn = *last_turn;
     ui.label("Strength per side per turn (figures, guns or SP)");
     Plot::new("strength_chart")
         .legend(Legend::default())
@@ -28,7 +39,7 @@ pub fn charts_ui(ui: &mut Ui, game: &Game) {
         .include_y(0.0)
         .show(ui, |p| {
             for (side, pts) in sides {
-                p.line(Line::new(side.to_string(), PlotPoints::from(pts)).width(2.0));
+                p.line(Line::new(side.to_string(), PlotPoints::from(pts.clone())).width(2.0));
             }
         });
 }

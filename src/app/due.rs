@@ -6,6 +6,9 @@ use egui::{RichText, Ui};
 use super::state::{AppState, Command};
 use crate::game::Action;
 
+/// Due checks in view before the list scrolls.
+const DUE_ROWS: f32 = 6.0;
+
 /// The "Due" section: open checks first, then the phase checklist and who is still to act.
 pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
     let s = app.state();
@@ -22,38 +25,51 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             let mut reason = ui
                 .data_mut(|d| d.get_temp::<String>(reason_id))
                 .unwrap_or_default();
-            for d in s.due.iter() {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new(format!("#{}", d.id)).weak());
-                    ui.label(RichText::new(d.describe(s)).strong());
-                    if let (Some(form), Some(unit)) = (&d.form, &d.unit)
-                        && ui.button(format!("Open {form}")).clicked()
-                    {
-                        out.push(Command::OpenForm {
-                            form: form.clone(),
-                            actor: Some(unit.clone()),
-                            target: None,
+            // One line per check, laid out only for the rows in view: an umpire who leaves
+            // thousands open still gets a 60 fps window (the full line shows on hover).
+            let row = ui.spacing().interact_size.y;
+            egui::ScrollArea::vertical()
+                .id_salt("due_list")
+                .max_height((row + ui.spacing().item_spacing.y) * DUE_ROWS)
+                .auto_shrink([false, true])
+                .show_rows(ui, row, s.due.len(), |ui, rows| {
+                    for d in s.due.iter().skip(rows.start).take(rows.len()) {
+                        ui.horizontal(|ui| {
+                            ui.label(RichText::new(format!("#{}", d.id)).weak());
+                            if let (Some(form), Some(unit)) = (&d.form, &d.unit)
+                                && ui.button(format!("Open {form}")).clicked()
+                            {
+                                out.push(Command::OpenForm {
+                                    form: form.clone(),
+                                    actor: Some(unit.clone()),
+                                    target: None,
+                                });
+                            }
+                            if ui
+                                .button("Resolve")
+                                .on_hover_text(
+                                    "done at the table: remove it from the list (logged)",
+                                )
+                                .clicked()
+                            {
+                                out.push(Command::Act(Action::ResolveDue { id: d.id }));
+                            }
+                            if ui
+                                .button("Waive")
+                                .on_hover_text("not made: logged with the reason typed below")
+                                .clicked()
+                            {
+                                out.push(Command::Act(Action::WaiveDue {
+                                    id: d.id,
+                                    reason: reason.trim().to_string(),
+                                }));
+                            }
+                            ui.add(
+                                egui::Label::new(RichText::new(d.describe(s)).strong()).truncate(),
+                            );
                         });
                     }
-                    if ui
-                        .button("Resolve")
-                        .on_hover_text("done at the table: remove it from the list (logged)")
-                        .clicked()
-                    {
-                        out.push(Command::Act(Action::ResolveDue { id: d.id }));
-                    }
-                    if ui
-                        .button("Waive")
-                        .on_hover_text("not made: logged with the reason typed below")
-                        .clicked()
-                    {
-                        out.push(Command::Act(Action::WaiveDue {
-                            id: d.id,
-                            reason: reason.trim().to_string(),
-                        }));
-                    }
                 });
-            }
             if !s.due.is_empty() {
                 ui.horizontal(|ui| {
                     let l = ui.label("Waive reason:");
@@ -76,13 +92,17 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                         .unwrap_or_default();
                     ui.label(format!("{side}{}", item.what));
                     if !item.units.is_empty() {
-                        let names: Vec<String> = item
-                            .units
-                            .iter()
-                            .filter_map(|id| s.unit(id).map(|u| u.unit.name.clone()))
-                            .collect();
+                        // The names only when someone hovers: with 2,000 units, joining them
+                        // every frame cost more than drawing the window.
                         ui.label(RichText::new(format!("({} units)", item.units.len())).weak())
-                            .on_hover_text(names.join("\n"));
+                            .on_hover_ui(|ui| {
+                                let names: Vec<&str> = item
+                                    .units
+                                    .iter()
+                                    .filter_map(|id| s.unit(id).map(|u| u.unit.name.as_str()))
+                                    .collect();
+                                ui.label(names.join("\n"));
+                            });
                     }
                     if let Some(form) = &item.form
                         && ui.button(format!("Open {form}")).clicked()

@@ -136,7 +136,7 @@ impl KepiApp {
                 });
                 ui.separator();
                 match app.bottom {
-                    BottomTab::Charts => charts::charts_ui(ui, &app.game),
+                    BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.chart),
                     BottomTab::Dice => app.tray.ui(ui),
                     BottomTab::Drift => drift::drift_ui(ui, app),
                     BottomTab::Map => map::map_ui(ui, app, &mut out),

@@ -213,7 +213,13 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             .weak(),
     );
     ui.separator();
-    let rows = rows(app.game.state(), &app.roster);
+    let key = (super::state::game_key(&app.game), app.roster.clone());
+    let rows = app
+        .roster_rows
+        .get(key, || {
+            std::sync::Arc::new(rows(app.game.state(), &app.roster))
+        })
+        .clone();
     let row_h = 44.0;
     let mut toggle: Option<String> = None;
     egui::ScrollArea::vertical()

@@ -57,8 +57,41 @@ impl Default for Settings {
     }
 }
 
-/// Roster view options.
+/// Something the window works out from the game (and its view options) and keeps until either
+/// changes: at 2,000 units and 10,000 log entries, redoing it every frame cost more than drawing.
 #[derive(Clone, Debug, Default)]
+pub struct Memo<K, V> {
+    key: Option<K>,
+    value: V,
+}
+
+impl<K: PartialEq, V> Memo<K, V> {
+    /// The value for `key`, made again only when the key changed since the last call.
+    pub fn get(&mut self, key: K, make: impl FnOnce() -> V) -> &V {
+        if self.key.as_ref() != Some(&key) {
+            self.value = make();
+            self.key = Some(key);
+        }
+        &self.value
+    }
+}
+
+/// What identifies the game's state for a [`Memo`]: the log's length and its last hash (every
+/// change to the game, undo included, adds an entry; another game has another chain).
+pub fn game_key(game: &Game) -> (usize, String) {
+    let log = game.log();
+    (
+        log.len(),
+        log.last().map(|e| e.hash.clone()).unwrap_or_default(),
+    )
+}
+
+/// The roster's rows, kept per state of the game and roster options (shared with the frame that
+/// draws them).
+pub type RosterRows = Memo<((usize, String), RosterView), std::sync::Arc<Vec<super::roster::Row>>>;
+
+/// Roster view options.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RosterView {
     /// Text filter on names, ids, formations.
     pub filter: String,
@@ -182,6 +215,10 @@ pub struct AppState {
     pub export_job: Option<ExportJob>,
     /// The last game, offered at start ("continue" or "recover").
     pub last_game: Option<LastGame>,
+    /// The strength chart's points for the current log.
+    pub chart: super::charts::ChartCache,
+    /// The roster's rows for the current log and roster options.
+    pub roster_rows: RosterRows,
 }
 
 /// The game kepi had open last time, offered when the window opens on the demo battle.
@@ -265,6 +302,8 @@ impl AppState {
             export: ExportDialog::default(),
             export_job: None,
             last_game: None,
+            chart: Default::default(),
+            roster_rows: Default::default(),
         }
     }
 

@@ -60,3 +60,28 @@ fn open_button_prefills_the_resolver() {
     assert_eq!(app.selected.as_deref(), Some("55e-ligne-1"));
     assert_eq!(app.resolver.form().map(|f| f.name()), Some("rally"));
 }
+
+#[test]
+fn a_long_due_list_lays_out_only_the_rows_in_view() {
+    // Fifty fatigue checks left open: the section says how many, draws a handful of rows (the
+    // list scrolls; each frame lays out only what is in view) and those rows still work.
+    let mut app = AppState::demo(1).unwrap();
+    for _ in 0..50 {
+        app.handle(Command::Act(Action::AddFatigue {
+            unit: "55e-ligne-1".into(),
+            n: 1,
+        }));
+        app.handle(Command::Act(Action::ResetFatigue {
+            unit: "55e-ligne-1".into(),
+        }));
+    }
+    assert_eq!(app.state().due.len(), 50);
+    let mut h = harness(app);
+    assert!(h.query_by_label_contains("Due: 50 check(s)").is_some());
+    let shown = h.query_all_by_label("Resolve").count();
+    assert!((1..=8).contains(&shown), "{shown} rows laid out");
+    h.query_all_by_label("Resolve").next().unwrap().click();
+    h.run();
+    assert_eq!(h.state().state().due.len(), 49);
+    assert!(h.query_by_label_contains("Due: 49 check(s)").is_some());
+}

@@ -129,3 +129,34 @@ fn roster_edit_is_an_undoable_action() {
     h.run();
     assert_eq!(h.state().state.game.state().phase, 1);
 }
+
+#[test]
+fn the_roster_follows_every_action_and_undo() {
+    // The roster's rows are worked out once per change of the log and of its options: moving a
+    // unit must take it off a "still to act" roster at once, and undo must bring it back.
+    let mut h = harness();
+    h.run();
+    h.get_by_label("still to act").click();
+    h.run();
+    assert!(h.query_by_label(FIRER).is_some());
+    let id = h
+        .state()
+        .state
+        .state()
+        .units
+        .iter()
+        .find(|u| u.unit.name == FIRER)
+        .map(|u| u.unit.id.clone())
+        .expect("unit");
+    h.state_mut()
+        .state
+        .handle(kepi::app::state::Command::Act(Action::Move {
+            unit: id,
+            to: kepi::roster::Position::Off,
+        }));
+    h.run();
+    assert!(h.query_by_label(FIRER).is_none(), "moved: no longer to act");
+    h.get_by_label("Undo").click();
+    h.run();
+    assert!(h.query_by_label(FIRER).is_some(), "undone: to act again");
+}

@@ -23,18 +23,23 @@ impl<T: Ord + Clone> Dist<T> {
     }
 
     /// Builds from weighted outcomes; equal outcomes merge, weights are normalised exactly.
+    ///
+    /// Equal outcomes' weights are added as whole numbers and each outcome's fraction is reduced
+    /// once (adding reduced fractions one by one cost a gcd per item).
     pub fn from_weights(items: impl IntoIterator<Item = (T, u64)>) -> Self {
-        let items: Vec<(T, u64)> = items.into_iter().collect();
-        let total: u64 = items.iter().map(|(_, w)| *w).sum();
-        let mut outcomes: BTreeMap<T, Prob> = BTreeMap::new();
+        let mut weights: BTreeMap<T, u128> = BTreeMap::new();
+        let mut total: u128 = 0;
         for (t, w) in items {
-            if w == 0 {
-                continue;
+            total += u128::from(w);
+            if w > 0 {
+                *weights.entry(t).or_insert(0) += u128::from(w);
             }
-            let p = Prob::new(w as i128, total.max(1) as i128);
-            let e = outcomes.entry(t).or_default();
-            *e = *e + p;
         }
+        let den = i128::try_from(total.max(1)).unwrap_or(i128::MAX);
+        let outcomes = weights
+            .into_iter()
+            .map(|(t, w)| (t, Prob::new(i128::try_from(w).unwrap_or(i128::MAX), den)))
+            .collect();
         Dist { outcomes }
     }
 

@@ -1070,12 +1070,14 @@ pub fn fire(
                 .map(|(s, w)| ((s.hit, s.personnel_hits, s.landing, s.fell), *w)),
         );
         odds_from(&dist, |(hit, n, landing, fell)| {
+            use std::fmt::Write as _;
             if !*hit {
                 return "miss".to_string();
             }
-            let mut s = format!("hit: {n} personnel hits");
+            let mut s = String::with_capacity(48);
+            let _ = write!(s, "hit: {n} personnel hits");
             if let Some(l) = landing {
-                s.push_str(&format!(", lands {l}"));
+                let _ = write!(s, ", lands {l}");
             }
             if *fell {
                 s.push_str(", structure falls");

@@ -20,33 +20,10 @@ pub struct Ratio {
 /// The greatest common divisor, by Stein's binary method: shifts and subtractions only (the
 /// 128-bit division Euclid's method needs is a slow library call).
 fn gcd(a: i128, b: i128) -> i128 {
-    let (a, b) = (a.unsigned_abs(), b.unsigned_abs());
-    let g = match (u64::try_from(a), u64::try_from(b)) {
-        (Ok(a), Ok(b)) => u128::from(binary_gcd_u64(a, b)),
-        _ => binary_gcd_u128(a, b),
-    };
-    i128::try_from(g).unwrap_or(i128::MAX)
+    i128::try_from(binary_gcd(a.unsigned_abs(), b.unsigned_abs())).unwrap_or(i128::MAX)
 }
 
-fn binary_gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    if a == 0 || b == 0 {
-        return a | b;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
-}
-
-fn binary_gcd_u128(mut a: u128, mut b: u128) -> u128 {
+fn binary_gcd(mut a: u128, mut b: u128) -> u128 {
     if a == 0 || b == 0 {
         return a | b;
     }
@@ -98,7 +75,8 @@ fn reduce_u64(mut num: u64, mut den: u64) -> (u64, u64) {
     if rest == 1 {
         return (num, den);
     }
-    let g = binary_gcd_u64(num, den);
+    // Another prime in the denominator (rare for dice): the general gcd.
+    let g = u64::try_from(binary_gcd(u128::from(num), u128::from(den))).unwrap_or(1);
     (num / g, den / g)
 }
 

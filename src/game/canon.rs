@@ -305,49 +305,28 @@ impl Array<'_> {
     }
 }
 
-impl ser::SerializeSeq for Array<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unsupported> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
+/// The four array-like serde traits differ only in their method names.
+macro_rules! array_impl {
+    ($($trait:ident :: $method:ident),+) => {$(
+        impl ser::$trait for Array<'_> {
+            type Ok = ();
+            type Error = Unsupported;
+            fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unsupported> {
+                self.element(v)
+            }
+            fn end(self) -> Result<(), Unsupported> {
+                self.close()
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeTuple for Array<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unsupported> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleStruct for Array<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unsupported> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleVariant for Array<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unsupported> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
+array_impl!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 /// An object being written: each member's value is written once at the end of the output and
 /// remembered by its byte range; `close` puts the members in key order.
@@ -439,35 +418,27 @@ impl ser::SerializeMap for Object<'_> {
     }
 }
 
-impl ser::SerializeStruct for Object<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), Unsupported> {
-        self.member(Cow::Borrowed(key), v)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
+/// Struct fields and struct-variant fields are both members with static keys.
+macro_rules! struct_impl {
+    ($($trait:ident),+) => {$(
+        impl ser::$trait for Object<'_> {
+            type Ok = ();
+            type Error = Unsupported;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<(), Unsupported> {
+                self.member(Cow::Borrowed(key), v)
+            }
+            fn end(self) -> Result<(), Unsupported> {
+                self.close()
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeStructVariant for Object<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), Unsupported> {
-        self.member(Cow::Borrowed(key), v)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
+struct_impl!(SerializeStruct, SerializeStructVariant);
 
 /// A map key as `Value` makes it: strings, integers (in decimal) and unit variants; anything else
 /// takes the `Value` road.

@@ -536,6 +536,19 @@ const PASCAL: [[u128; MAX_GUNS as usize + 1]; MAX_GUNS as usize + 1] = {
     t
 };
 
+/// Weights indexed by value (hits, men fallen) as chances out of `total`, zero weights left out.
+fn chances_by_value(weights: &[u128], total: u128) -> Vec<Chance<u32>> {
+    weights
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| **w > 0)
+        .map(|(v, w)| Chance {
+            value: v as u32,
+            p: ratio_of(*w, total),
+        })
+        .collect()
+}
+
 /// `n` choose `k` (0 beyond [`MAX_GUNS`], which [`prepare`] rules out).
 fn choose(n: u32, k: u32) -> u128 {
     PASCAL
@@ -708,21 +721,11 @@ fn described_cell_odds(
         none_pow: (0..=input.guns).map(|k| none.pow(k)).collect(),
     }
     .walk(1, input.guns, 1, &mut SectorSums::default(), &mut settle);
-    let chances = |v: &[u128]| -> Vec<Chance<u32>> {
-        v.iter()
-            .enumerate()
-            .filter(|(_, w)| **w > 0)
-            .map(|(v, w)| Chance {
-                value: v as u32,
-                p: ratio_of(*w, total),
-            })
-            .collect()
-    };
     CellOdds {
         cell,
         p_struck: ratio_of(struck, total),
-        personnel_hits: chances(&hits),
-        casualties: contents.map(|_| chances(&casualties)),
+        personnel_hits: chances_by_value(&hits, total),
+        casualties: contents.map(|_| chances_by_value(&casualties, total)),
         structure_falls: structure.map(|_| ratio_of(falls, total)),
         equipment_destroyed: equipment.map(|_| ratio_of(destroyed, total)),
     }
@@ -801,15 +804,7 @@ fn open_cell_odds(
     CellOdds {
         cell,
         p_struck: ratio_of(total.saturating_sub(missed), total),
-        personnel_hits: sum
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| **w > 0)
-            .map(|(v, w)| Chance {
-                value: v as u32,
-                p: ratio_of(*w, total),
-            })
-            .collect(),
+        personnel_hits: chances_by_value(&sum, total),
         casualties: None,
         structure_falls: None,
         equipment_destroyed: None,

@@ -128,7 +128,11 @@ impl FsError {
 
     /// As a `std::io::Error` (for error types built around one); the message keeps the problem.
     pub fn into_io(self) -> std::io::Error {
-        std::io::Error::new(self.io_kind(), self.message())
+        let kind = self.io_kind();
+        match self.problem {
+            FsProblem::Io { message, .. } => std::io::Error::new(kind, message),
+            problem => std::io::Error::new(kind, problem.to_string()),
+        }
     }
 }
 

@@ -7,4 +7,5 @@ mod export_docs;
 mod export_files;
 mod export_text;
 mod flow_checks;
+mod hostile_files;
 mod session_game;

@@ -279,7 +279,13 @@ fn open_for_read(path: &Path, what: &str, follow: bool) -> Result<(File, Metadat
     Ok((f, meta))
 }
 
-fn read_capped(path: &Path, f: File, meta: &Metadata, cap: u64, what: &str) -> Result<Vec<u8>, FsError> {
+fn read_capped(
+    path: &Path,
+    f: File,
+    meta: &Metadata,
+    cap: u64,
+    what: &str,
+) -> Result<Vec<u8>, FsError> {
     let too_large = || {
         FsError::new(
             path,
@@ -494,7 +500,10 @@ pub fn remove_stale_temps(dir_or_file: &Path) -> usize {
         (dir_or_file.to_path_buf(), None)
     } else {
         match dir_or_file.file_name() {
-            Some(n) => (folder_of(dir_or_file), Some(n.to_string_lossy().to_string())),
+            Some(n) => (
+                folder_of(dir_or_file),
+                Some(n.to_string_lossy().to_string()),
+            ),
             None => return 0,
         }
     };
@@ -535,7 +544,10 @@ mod tests {
         let d = tmp("ok");
         let p = d.join("a.toml");
         std::fs::write(&p, "x = 1\n").unwrap();
-        assert_eq!(read_regular_string(&p, 100, "table file").unwrap(), "x = 1\n");
+        assert_eq!(
+            read_regular_string(&p, 100, "table file").unwrap(),
+            "x = 1\n"
+        );
         std::fs::remove_dir_all(&d).unwrap();
     }
 
@@ -545,7 +557,10 @@ mod tests {
         let p = d.join("big.toml");
         std::fs::write(&p, vec![b'a'; 11]).unwrap();
         let e = read_regular(&p, 10, "table file").unwrap_err();
-        assert!(matches!(e.problem, FsProblem::TooLarge { cap: 10, .. }), "{e}");
+        assert!(
+            matches!(e.problem, FsProblem::TooLarge { cap: 10, .. }),
+            "{e}"
+        );
         assert!(e.to_string().contains("big.toml"), "{e}");
         assert_eq!(read_regular(&p, 11, "table file").unwrap().len(), 11);
         std::fs::remove_dir_all(&d).unwrap();
@@ -629,7 +644,12 @@ mod tests {
         std::os::unix::fs::symlink(&real, &link).unwrap();
         let e = write_atomic(&link, b"new").unwrap_err();
         assert!(e.to_string().contains("never writes through links"), "{e}");
-        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(std::fs::read(&real).unwrap(), b"old");
         let dangling = d.join("dangling.txt");
         std::os::unix::fs::symlink(d.join("nowhere"), &dangling).unwrap();

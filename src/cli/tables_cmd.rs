@@ -71,7 +71,8 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
                 let p = dir.join(file);
                 // A dangling link is "there" too: kepi never writes through it.
                 if crate::fsio::present(&p) {
-                    crate::fsio::check_replaceable(&p).map_err(|e| CliError::usage(e.to_string()))?;
+                    crate::fsio::check_replaceable(&p)
+                        .map_err(|e| CliError::usage(e.to_string()))?;
                     eprintln!("{}: exists, left as it is", p.display());
                     continue;
                 }

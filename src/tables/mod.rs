@@ -368,8 +368,7 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// Reads a regular UTF-8 text file of at most [`MAX_FILE_BYTES`] (see [`crate::fsio::read_regular`]);
 /// the error is the problem without the file name, which the caller's error carries.
 pub fn read_limited(path: &Path) -> Result<String, String> {
-    crate::fsio::read_regular_string(path, MAX_FILE_BYTES, "table or card file")
-        .map_err(|e| e.message())
+    crate::fsio::read_regular_string(path, MAX_FILE_BYTES, "table file").map_err(|e| e.message())
 }
 
 /// All five rule sets' tables.

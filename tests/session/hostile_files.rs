@@ -95,7 +95,11 @@ fn a_table_linked_to_dev_zero_is_refused_quickly() {
     let start = Instant::now();
     let dir = d.clone();
     let e = within(20, move || Tables::load(Some(&dir))).unwrap_err();
-    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
     // Generous: other tests share this process; reading /dev/zero would grow by gigabytes.
     assert!(rss_kib().saturating_sub(before) < 256 * 1024, "memory grew");
     assert!(e.file.ends_with("pk.toml"), "{e}");
@@ -172,8 +176,19 @@ fn a_missing_or_file_tables_dir_is_refused() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no-such-tables"), "{err}");
     let (code, err) = kepi(&[
-        "resolve", "pk", "melee", "--figures", "10", "--class", "veteran", "--d10", "5", "--dpct",
-        "20", "--tables", &m,
+        "resolve",
+        "pk",
+        "melee",
+        "--figures",
+        "10",
+        "--class",
+        "veteran",
+        "--d10",
+        "5",
+        "--dpct",
+        "20",
+        "--tables",
+        &m,
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no-such-tables"), "{err}");
@@ -264,7 +279,10 @@ fn tables_dump_refuses_a_dangling_link() {
     let dir = d.display().to_string();
     let (code, err) = kepi(&["tables", "dump", &dir]);
     assert_ne!(code, 0, "{err}");
-    assert!(err.contains("pk.toml") && err.contains("symbolic link"), "{err}");
+    assert!(
+        err.contains("pk.toml") && err.contains("symbolic link"),
+        "{err}"
+    );
     assert!(!outside.exists(), "dump wrote through the link");
     assert!(is_link(&d.join("pk.toml")));
 }
@@ -332,7 +350,10 @@ fn a_symlinked_save_is_one_game_with_one_lock() {
     drop(opened);
     // Nothing of the game was forked beside the link.
     for ext in ["journal", "lock", "bak"] {
-        assert!(!other.join(format!("via-link.json.{ext}")).exists(), "{ext}");
+        assert!(
+            !other.join(format!("via-link.json.{ext}")).exists(),
+            "{ext}"
+        );
     }
     assert!(is_link(&link));
 }

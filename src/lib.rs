@@ -13,6 +13,7 @@ pub mod cli;
 pub mod dice;
 pub mod export;
 pub mod flow;
+pub mod fsio;
 pub mod game;
 pub mod hex;
 pub mod play;

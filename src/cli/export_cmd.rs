@@ -38,6 +38,12 @@ pub trait DocProvider {
 fn cli_err(e: ExportError) -> CliError {
     match e {
         ExportError::Invalid(m) => CliError::usage(m),
+        // A target kepi refuses (a link, device or FIFO) is bad input: it names it.
+        ExportError::Write { ref source, .. }
+            if source.kind() == std::io::ErrorKind::InvalidInput =>
+        {
+            CliError::usage(e.to_string())
+        }
         other => CliError::failed(other.to_string()),
     }
 }

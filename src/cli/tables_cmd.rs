@@ -69,12 +69,20 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
                 .map_err(|e| CliError::failed(format!("{}: {e}", dir.display())))?;
             for (file, text) in Tables::builtin_files() {
                 let p = dir.join(file);
-                if p.exists() {
+                // A dangling link is "there" too: kepi never writes through it.
+                if crate::fsio::present(&p) {
+                    crate::fsio::check_replaceable(&p)
+                        .map_err(|e| CliError::usage(e.to_string()))?;
                     eprintln!("{}: exists, left as it is", p.display());
                     continue;
                 }
-                std::fs::write(&p, text)
-                    .map_err(|e| CliError::failed(format!("{}: {e}", p.display())))?;
+                crate::fsio::write_atomic(&p, text.as_bytes()).map_err(|e| {
+                    if e.io_kind() == std::io::ErrorKind::InvalidInput {
+                        CliError::usage(e.to_string())
+                    } else {
+                        CliError::failed(e.to_string())
+                    }
+                })?;
                 println!("{}", p.display());
             }
             Ok(())

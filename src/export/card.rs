@@ -10,7 +10,7 @@ use image::RgbaImage;
 
 use super::draw::{Canvas, Fonts, GREY, INK, LIGHT, Op, PT, RED, boxes_width, fonts, side_fill};
 use super::model::{RosterDoc, UnitDoc};
-use super::{ExportError, Paper, Progress, no_progress, pdf, raster, write_atomic};
+use super::{ExportError, Paper, Progress, no_progress, pdf, raster, write_atomic_no_tidy};
 
 /// Card width in millimetres.
 pub const CARD_W_MM: f32 = 63.0;
@@ -113,6 +113,8 @@ pub fn cards_png_dir(
         path: dir.to_path_buf(),
         source,
     })?;
+    // One tidy of the folder for all cards, not one listing per card.
+    crate::fsio::remove_stale_temps(dir);
     let all = cards(doc);
     let total = all.len();
     let mut used = HashSet::new();
@@ -134,7 +136,7 @@ pub fn cards_png_dir(
             )
             .map_err(|e| ExportError::Png(e.to_string()))?;
         let path = dir.join(format!("{name}.png"));
-        write_atomic(&path, &bytes)?;
+        write_atomic_no_tidy(&path, &bytes)?;
         out.push(path);
         progress(i + 1, total);
     }

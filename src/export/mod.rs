@@ -16,7 +16,6 @@ mod raster;
 mod report;
 mod roster;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -159,42 +158,20 @@ impl AtomicProgress {
 }
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, flushed to disk,
-/// then renamed over `path`. On any failure the temporary file is removed and the error names `path`.
+/// then renamed over `path` (see [`crate::fsio::write_atomic`]). Temps a killed kepi left for `path`
+/// are removed first. A target that is a symbolic link, device, FIFO, socket or folder is refused
+/// and left as it is. On any failure the temporary file is removed and the error names `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let err = |source: std::io::Error| ExportError::Write {
+    crate::fsio::remove_stale_temps(path);
+    write_atomic_no_tidy(path, bytes)
+}
+
+/// [`write_atomic`] without the tidying, for many files into one folder tidied once.
+fn write_atomic_no_tidy(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+    crate::fsio::write_atomic(path, bytes).map_err(|e| ExportError::Write {
         path: path.to_path_buf(),
-        source,
-    };
-    let file_name = path.file_name().ok_or_else(|| {
-        err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a file name",
-        ))
-    })?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let tmp = dir.join(format!(
-        ".{}.{}-{}.tmp",
-        file_name.to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        // Best effort: the temp file may not exist if creating it was what failed.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(err(e));
-    }
-    Ok(())
+        source: e.into_io(),
+    })
 }
 
 #[cfg(test)]

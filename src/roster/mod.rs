@@ -20,7 +20,7 @@ use toml::Spanned;
 pub use vocab::{Arm, Facing, Formation, Quality, Side, Weapon};
 
 use crate::rules::System;
-use crate::tables::{Check, TableError, parse_toml, read_limited};
+use crate::tables::{Check, MAX_FILE_BYTES, TableError, parse_toml};
 
 /// A card error: the file, line, column, field, what is wrong and what is accepted.
 pub type CardError = TableError;
@@ -758,17 +758,23 @@ pub fn builtin_scenario(name: &str) -> Result<Scenario, String> {
         .ok_or_else(|| format!("no scenario `{name}` (accepted: {})", names.join(", ")))
 }
 
-/// A scenario file from disk: size-limited read, images checked against the file's folder.
-pub fn load_roster_file(path: &Path) -> Result<Scenario, CardError> {
-    let name = path.display().to_string();
-    let src = read_limited(path).map_err(|message| CardError {
-        file: name.clone(),
+/// Reads a card file as a regular UTF-8 file of at most [`MAX_FILE_BYTES`]: a device, FIFO,
+/// folder or dangling link is an error naming it, and nothing of it is read.
+fn read_card_file(path: &Path) -> Result<String, CardError> {
+    crate::fsio::read_regular_string(path, MAX_FILE_BYTES, "card file").map_err(|e| CardError {
+        file: path.display().to_string(),
         line: 0,
         column: 0,
         field: String::new(),
-        message,
+        message: e.message(),
         accepted: String::new(),
-    })?;
+    })
+}
+
+/// A scenario file from disk: size-limited read, images checked against the file's folder.
+pub fn load_roster_file(path: &Path) -> Result<Scenario, CardError> {
+    let name = path.display().to_string();
+    let src = read_card_file(path)?;
     let dir = path
         .parent()
         .map(Path::to_path_buf)
@@ -788,7 +794,8 @@ pub struct CardReport {
 }
 
 /// Validates a card file, or every `*.toml` in a folder (and its subfolders, at most 4 deep, not
-/// following symlinked folders). Images must stay inside `path` (the folder, or the file's folder).
+/// following symlinked folders; a `*.toml` that is not a regular file is an error naming it).
+/// Images must stay inside `path` (the folder, or the file's folder).
 pub fn check_path(path: &Path) -> Result<Vec<CardReport>, CardError> {
     let io_err = |file: &Path, message: String| CardError {
         file: file.display().to_string(),
@@ -798,8 +805,9 @@ pub fn check_path(path: &Path) -> Result<Vec<CardReport>, CardError> {
         message,
         accepted: String::new(),
     };
-    let meta = std::fs::metadata(path).map_err(|e| io_err(path, format!("cannot read: {e}")))?;
-    if meta.is_file() {
+    // Anything but a folder (a link to one is fine) is read as one card file, so a missing file,
+    // dangling link, device or FIFO gets the card reader's error naming it.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
         let s = load_roster_file(path)?;
         return Ok(vec![CardReport {
             file: path.display().to_string(),
@@ -813,7 +821,7 @@ pub fn check_path(path: &Path) -> Result<Vec<CardReport>, CardError> {
     let mut out = Vec::new();
     for f in files {
         let name = f.display().to_string();
-        let src = read_limited(&f).map_err(|m| io_err(&f, m))?;
+        let src = read_card_file(&f)?;
         let s = validate_roster(&name, &src, Some(path))?;
         out.push(CardReport {
             file: name,
@@ -834,7 +842,9 @@ fn collect_toml(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> std::io::Re
         let p = entry.path();
         if ft.is_dir() {
             collect_toml(&p, depth + 1, out)?;
-        } else if ft.is_file() && p.extension().is_some_and(|e| e == "toml") {
+        } else if p.extension().is_some_and(|e| e == "toml") {
+            // Files, links to files, and anything else named like a card file: the reader refuses
+            // a dangling link, device or FIFO by name rather than it being skipped silently.
             out.push(p);
         }
     }

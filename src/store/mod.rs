@@ -15,7 +15,7 @@
 //! would follow, so a save shared by another club cannot make kepi read or write elsewhere.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -70,9 +70,10 @@ impl<'a> SaveRef<'a> {
 
 /// Keeps the save on disk as `FILE.bak` before it is replaced: a hard link to it where the file
 /// system has them (nothing copied; the new save gets a new file), else a copy of `prev`, the bytes
-/// kepi last wrote there.
+/// kepi last wrote there. A `.bak` that is a symbolic link, device or FIFO is refused, not replaced.
 fn keep_backup(path: &Path, prev: &[u8]) -> Result<(), StoreError> {
     let bak = backup_path(path);
+    crate::fsio::check_replaceable(&bak).map_err(fs_err)?;
     let link = sibling(path, ".bak.link");
     let _ = std::fs::remove_file(&link);
     if std::fs::hard_link(path, &link).is_ok() {
@@ -168,6 +169,39 @@ pub enum StoreError {
     Action(#[from] crate::game::ActionError),
 }
 
+/// A refused or failed file operation, naming the file.
+fn fs_err(e: crate::fsio::FsError) -> StoreError {
+    StoreError::Io {
+        file: e.path.display().to_string(),
+        message: e.message(),
+    }
+}
+
+/// The one real path of a save, so one game has one lock and one journal: a save that is a symbolic
+/// link is resolved to its target; otherwise its folder is resolved and its name kept. A dangling
+/// link is refused (kepi never writes through one).
+fn real_save_path(path: &Path) -> Result<PathBuf, StoreError> {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link {
+        return std::fs::canonicalize(path).map_err(|e| {
+            io(
+                path,
+                format!("is a symbolic link that does not resolve ({e}); kepi never writes through a dangling link"),
+            )
+        });
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| io(path, "does not name a file"))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let real = std::fs::canonicalize(dir)
+        .map_err(|e| io(path, format!("cannot resolve its folder: {e}")))?;
+    Ok(real.join(name))
+}
+
 fn io(path: &Path, e: impl std::fmt::Display) -> StoreError {
     StoreError::Io {
         file: path.display().to_string(),
@@ -180,15 +214,15 @@ pub fn journal_path(save: &Path) -> PathBuf {
     sibling(save, ".journal")
 }
 
-/// Takes the lock of a game file, or says who holds it.
+/// Takes the lock of a game file, or says who holds it. The lock file is never a symbolic link.
 fn lock(save: &Path) -> Result<File, StoreError> {
     let lp = sibling(save, ".lock");
-    let f = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lp)
-        .map_err(|e| io(&lp, e))?;
+    let f = crate::fsio::open_nofollow(
+        &lp,
+        OpenOptions::new().create(true).truncate(false).write(true),
+        "lock file",
+    )
+    .map_err(fs_err)?;
     match f.try_lock() {
         Ok(()) => Ok(f),
         Err(std::fs::TryLockError::WouldBlock) => Err(io(
@@ -210,63 +244,27 @@ fn sibling(save: &Path, ext: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// Reads at most [`MAX_SAVE_BYTES`].
+/// Reads a save of at most [`MAX_SAVE_BYTES`], as a regular file (see
+/// [`crate::fsio::read_regular`]: no device, FIFO or dangling link is read).
 pub fn read_bytes_limited(path: &Path) -> Result<Vec<u8>, StoreError> {
-    let f = File::open(path).map_err(|e| io(path, format!("cannot read: {e}")))?;
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    if len > MAX_SAVE_BYTES {
-        return Err(io(
-            path,
-            format!("file is {len} bytes; kepi reads at most {MAX_SAVE_BYTES}"),
-        ));
-    }
-    let mut buf = Vec::new();
-    f.take(MAX_SAVE_BYTES + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| io(path, format!("cannot read: {e}")))?;
-    if buf.len() as u64 > MAX_SAVE_BYTES {
-        return Err(io(
-            path,
-            format!("file is larger than {MAX_SAVE_BYTES} bytes"),
-        ));
-    }
-    Ok(buf)
+    crate::fsio::read_regular(path, MAX_SAVE_BYTES, "kepi save").map_err(fs_err)
 }
 
-/// Writes a file atomically: a temp file in the same folder, fsync, rename over, fsync the folder.
-/// A crash leaves either the old file or the new one, never a mix.
+/// Reads a file of a game folder (journal, backup): as [`read_bytes_limited`], and never through a
+/// symbolic link, which could point anywhere.
+fn read_folder_file(path: &Path, what: &str) -> Result<Vec<u8>, StoreError> {
+    crate::fsio::read_regular_nofollow(path, MAX_SAVE_BYTES, what).map_err(fs_err)
+}
+
+/// Writes a file atomically (see [`crate::fsio::write_atomic`]): a temp file in the same folder,
+/// fsync, rename over, fsync the folder. A crash leaves either the old file or the new one, never a
+/// mix; a target that is a symbolic link, device or FIFO is refused.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "save".into());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = File::create(&tmp).map_err(|e| io(&tmp, e))?;
-        f.write_all(bytes).map_err(|e| io(&tmp, e))?;
-        f.sync_all().map_err(|e| io(&tmp, e))?;
-        drop(f);
-        std::fs::rename(&tmp, path).map_err(|e| io(path, format!("cannot replace: {e}")))?;
-        sync_dir(&dir);
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::fsio::write_atomic(path, bytes).map_err(fs_err)
 }
 
 fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
+    crate::fsio::sync_dir(dir);
 }
 
 /// Migrates an older save's JSON to the current version, one step at a time.
@@ -366,10 +364,11 @@ pub struct Journal {
 /// Reads a journal. A missing file is an empty journal. A torn last line (no newline, unparsable) is
 /// ignored with a warning; any other bad line is an error naming the line and byte offset.
 pub fn read_journal(path: &Path) -> Result<Journal, StoreError> {
-    if !path.exists() {
+    // A dangling link is not "no journal": it is refused, like any link in a game folder.
+    if !crate::fsio::present(path) {
         return Ok(Journal::default());
     }
-    let bytes = read_bytes_limited(path)?;
+    let bytes = read_folder_file(path, "journal")?;
     parse_journal(&bytes, &path.display().to_string())
 }
 
@@ -470,7 +469,9 @@ impl Store {
 
     /// Creates a new game file; refuses to overwrite an existing save.
     pub fn create(path: &Path, game: &Game) -> Result<Store, StoreError> {
+        let path = &real_save_path(path)?;
         let held = lock(path)?;
+        crate::fsio::remove_stale_temps(path);
         if path.exists() {
             return Err(io(
                 path,
@@ -495,8 +496,10 @@ impl Store {
 
     /// Opens a game file, recovering journal entries newer than the save.
     pub fn open(path: &Path) -> Result<Opened, StoreError> {
+        let path = &real_save_path(path)?;
         let file = path.display().to_string();
         let held = lock(path)?;
+        crate::fsio::remove_stale_temps(path);
         let bytes = read_bytes_limited(path)?;
         let mut game = parse_save(&bytes, &file)?;
         let jp = journal_path(path);
@@ -565,11 +568,12 @@ impl Store {
         let jp = journal_path(&self.path);
         let new: Vec<&LogEntry> = game.log().iter().skip(self.journal_entries).collect();
         if !new.is_empty() || !self.has_secret_line {
-            let mut f = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&jp)
-                .map_err(|e| io(&jp, e))?;
+            let mut f = crate::fsio::open_nofollow(
+                &jp,
+                OpenOptions::new().create(true).append(true),
+                "journal",
+            )
+            .map_err(fs_err)?;
             let len = f.metadata().map(|m| m.len()).map_err(|e| io(&jp, e))?;
             if len > self.journal_good_len {
                 // A torn line from an interrupted write: cut it off before appending.
@@ -623,7 +627,9 @@ impl Store {
 /// Rebuilds a damaged save from its journal (or, failing that, its `.bak` plus the journal). The
 /// damaged file is kept as `FILE.damaged`. Returns the game and where it came from.
 pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
+    let path = &real_save_path(path)?;
     let held = lock(path)?;
+    crate::fsio::remove_stale_temps(path);
     let jp = journal_path(path);
     let journal = read_journal(&jp)?;
     let from_journal = if journal.entries.first().map(|e| e.index) == Some(0) {
@@ -646,7 +652,7 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         Some(x) => x,
         None => {
             let bak = backup_path(path);
-            let bytes = read_bytes_limited(&bak)?;
+            let bytes = read_folder_file(&bak, "backup")?;
             let mut g = parse_save(&bytes, &bak.display().to_string())?;
             let mut n = 0;
             let saved = g.log().len();

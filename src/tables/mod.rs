@@ -7,7 +7,7 @@
 
 use std::fmt;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
@@ -305,39 +305,70 @@ pub trait RuleTable: DeserializeOwned + Sized {
         Ok(t)
     }
 
-    /// The file from `dir` when it is there, else the built-in default.
+    /// The file from `dir` when it is there, else the built-in default. A `dir` that is missing or
+    /// not a folder is an error, and so is a table file there that cannot be read as a regular file
+    /// (a dangling link, a device, a FIFO, a folder): never a silent fallback to the built-in.
     fn load(dir: Option<&Path>) -> Result<Self, TableError> {
-        match dir.map(|d| d.join(Self::FILE)).filter(|p| p.exists()) {
-            Some(path) => {
-                let name = path.display().to_string();
-                let src = read_limited(&path).map_err(|message| TableError {
-                    file: name.clone(),
-                    line: 0,
-                    column: 0,
-                    field: String::new(),
-                    message,
-                    accepted: String::new(),
-                })?;
-                Self::from_source(&name, &src)
-            }
+        match folder_source(dir, Self::FILE)? {
+            Some((name, src)) => Self::from_source(&name, &src),
             None => Self::from_source(&format!("<built-in {}>", Self::FILE), Self::BUILTIN),
         }
     }
 }
 
+/// A table error about the file as a whole (no line): it cannot be read, or `--tables` is wrong.
+fn file_error(file: String, message: String) -> TableError {
+    TableError {
+        file,
+        line: 0,
+        column: 0,
+        field: String::new(),
+        message,
+        accepted: String::new(),
+    }
+}
+
+/// Checks a `--tables` folder: it must exist and be a folder (a link to one is fine).
+pub fn check_folder(dir: &Path) -> Result<(), TableError> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(file_error(
+            dir.display().to_string(),
+            "is not a folder (--tables names a folder of table files)".into(),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(file_error(
+            dir.display().to_string(),
+            "no such folder (--tables names a folder of table files)".into(),
+        )),
+        Err(e) => Err(file_error(
+            dir.display().to_string(),
+            format!("cannot read the folder: {e}"),
+        )),
+    }
+}
+
+/// The text of `file` in the table folder `dir`, with its name for errors; `None` when the folder
+/// has no entry of that name (the built-in is used). Anything at that name must read as a regular
+/// UTF-8 file: nothing of a device or FIFO is read, so no error can echo its content.
+fn folder_source(dir: Option<&Path>, file: &str) -> Result<Option<(String, String)>, TableError> {
+    let Some(dir) = dir else { return Ok(None) };
+    check_folder(dir)?;
+    let path = dir.join(file);
+    if !crate::fsio::present(&path) {
+        return Ok(None);
+    }
+    let name = path.display().to_string();
+    let src = read_limited(&path).map_err(|message| file_error(name.clone(), message))?;
+    Ok(Some((name, src)))
+}
+
 /// The largest table or card file kepi reads (a shared file cannot make it read gigabytes).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
-/// Reads a text file of at most [`MAX_FILE_BYTES`].
+/// Reads a regular UTF-8 text file of at most [`MAX_FILE_BYTES`] (see [`crate::fsio::read_regular`]);
+/// the error is the problem without the file name, which the caller's error carries.
 pub fn read_limited(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "file is {} bytes; kepi reads at most {MAX_FILE_BYTES}",
-            meta.len()
-        ));
-    }
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))
+    crate::fsio::read_regular_string(path, MAX_FILE_BYTES, "table file").map_err(|e| e.message())
 }
 
 /// All five rule sets' tables.
@@ -406,18 +437,16 @@ impl Tables {
         Tables::load(dir)?;
         let mut out = Vec::new();
         for (file, builtin) in Tables::builtin_files() {
-            let path: Option<PathBuf> = dir.map(|d| d.join(file)).filter(|p| p.exists());
-            let src = match &path {
-                Some(p) => read_limited(p).unwrap_or_default(),
-                None => builtin.to_string(),
-            };
+            let found = folder_source(dir, file)?;
+            let from_folder = found.is_some();
+            let src = found.map(|(_, s)| s).unwrap_or_else(|| builtin.to_string());
             let mut values = [0usize; 4];
             for (i, p) in Provenance::ALL.iter().enumerate() {
                 values[i] = count_provenance(&src, p.as_str());
             }
             out.push(TableReport {
                 file: file.to_string(),
-                from_folder: path.is_some(),
+                from_folder,
                 values,
             });
         }

@@ -7,4 +7,6 @@ mod export_docs;
 mod export_files;
 mod export_text;
 mod flow_checks;
+#[cfg(unix)]
+mod hostile_files;
 mod session_game;

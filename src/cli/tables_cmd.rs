@@ -52,7 +52,7 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
             }
             for r in &report {
                 let [s, d, h, u] = r.values;
-                println!(
+                outln!(
                     "{:<12} {:<9} ok: {s} seed, {d} derived, {h} house, {u} unknown",
                     r.file,
                     if r.from_folder {
@@ -70,12 +70,12 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
             for (file, text) in Tables::builtin_files() {
                 let p = dir.join(file);
                 if p.exists() {
-                    eprintln!("{}: exists, left as it is", p.display());
+                    errln!("{}: exists, left as it is", p.display());
                     continue;
                 }
                 std::fs::write(&p, text)
                     .map_err(|e| CliError::failed(format!("{}: {e}", p.display())))?;
-                println!("{}", p.display());
+                outln!("{}", p.display());
             }
             Ok(())
         }

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub use card::{
     CARD_H_MM, CARD_W_MM, CardCtx, card_png, card_px, cards_pdf, cards_pdf_progress, cards_png_dir,
 };
-pub use csv::{csv_field, log_csv, units_csv};
+pub use csv::{csv_field, log_csv, text_field, units_csv};
 pub use model::{
     Arm, GroupDoc, LogRowDoc, ReportDoc, ResolutionDoc, RosterDoc, SideDoc, TurnDoc, UnitDoc,
 };
@@ -166,6 +166,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
         path: path.to_path_buf(),
         source,
     };
+    // A device or a pipe (`--out /dev/null`, `/dev/stdout`, a FIFO) is written in place: renaming a
+    // temp file over it would replace the device (as root) instead of writing to it.
+    if let Ok(m) = std::fs::metadata(path)
+        && !m.is_file()
+        && !m.is_dir()
+    {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .map_err(err);
+    }
     let file_name = path.file_name().ok_or_else(|| {
         err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,

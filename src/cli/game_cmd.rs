@@ -248,7 +248,10 @@ pub fn scenarios(a: &ScenariosArgs) -> Result<(), CliError> {
     for l in lines {
         outln!(
             "{:<16} {:<7} {:>3} units  {}",
-            l.name, l.system, l.units, l.title
+            l.name,
+            l.system,
+            l.units,
+            l.title
         );
     }
     Ok(())
@@ -934,7 +937,8 @@ fn reveal(file: &Path, json: bool) -> Result<(), CliError> {
     outln!("seed {} (salt {})", secret.seed, secret.salt);
     outln!(
         "commitment {commitment} = SHA-256(\"kepi-seed:{}:{}\"): matches",
-        secret.salt, secret.seed
+        secret.salt,
+        secret.seed
     );
     outln!("{checked} seeded dice re-rolled from the seed: all match the log");
     Ok(())

@@ -217,7 +217,10 @@ mod tests {
         unit.name = "=HYPERLINK(\"http://x\",\"y\")".into();
         unit.weapon = Some("-rifle".into());
         let csv = units_csv(&doc);
-        assert!(csv.contains(",\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\","), "{csv}");
+        assert!(
+            csv.contains(",\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\","),
+            "{csv}"
+        );
         assert!(csv.contains(",\"'-rifle\","), "{csv}");
         assert!(!csv.contains(",=HYPERLINK"), "{csv}");
 

@@ -27,41 +27,86 @@ const BASES: &[(&str, &str)] = &[
     ("odds", "2d6"),
     // A parent's own options go before its subcommand, given as `+` tokens.
     ("resolve", "--seed=1 +spi +combat +--attack=26 +--defend=9"),
-    ("resolve pk fire", "--figures=12 --class=line --range=3 --seed=1"),
-    ("resolve pk fire-first", "--class-a=line --class-b=elite --seed=1"),
-    ("resolve pk artillery", "--gun=rifled --points=4 --class=line --range=10 --seed=1"),
-    ("resolve pk collapse", "--building-points=6 --occupants=4 --seed=1"),
+    (
+        "resolve pk fire",
+        "--figures=12 --class=line --range=3 --seed=1",
+    ),
+    (
+        "resolve pk fire-first",
+        "--class-a=line --class-b=elite --seed=1",
+    ),
+    (
+        "resolve pk artillery",
+        "--gun=rifled --points=4 --class=line --range=10 --seed=1",
+    ),
+    (
+        "resolve pk collapse",
+        "--building-points=6 --occupants=4 --seed=1",
+    ),
     ("resolve pk melee", "--figures=12 --class=line --seed=1"),
-    ("resolve pk melee-both", "--a-figures=12 --a-class=line --b-figures=10 --b-class=elite --seed=1"),
+    (
+        "resolve pk melee-both",
+        "--a-figures=12 --a-class=line --b-figures=10 --b-class=elite --seed=1",
+    ),
     ("resolve pk counter", "--class=line --seed=1"),
-    ("resolve pk fatigue", "--fatigue=2 --class=line --moves=1 --seed=1"),
-    ("resolve pk pursuit", "--stander-figures=10 --withdrawer-figures=8 --class=line --seed=1"),
+    (
+        "resolve pk fatigue",
+        "--fatigue=2 --class=line --moves=1 --seed=1",
+    ),
+    (
+        "resolve pk pursuit",
+        "--stander-figures=10 --withdrawer-figures=8 --class=line --seed=1",
+    ),
     ("resolve pk flag", "--class=line --seed=1"),
     ("resolve pk rally", "--class=line --leaders-lost=1 --seed=1"),
-    ("resolve pk army", "--start-figures=200 --figures=120 --broken-units=2 --seed=1"),
+    (
+        "resolve pk army",
+        "--start-figures=200 --figures=120 --broken-units=2 --seed=1",
+    ),
     ("resolve pk initiative", "--dpct-a=40 --dpct-b=60"),
     ("resolve pw activate", "--army=prussian --d6=2"),
-    ("resolve pw artillery", "--army=prussian --sp=3 --range=4 --seed=1"),
+    (
+        "resolve pw artillery",
+        "--army=prussian --sp=3 --range=4 --seed=1",
+    ),
     ("resolve pw rifle", "--sp=4 --moved --d6=3"),
-    ("resolve pw melee", "--unit=infantry --sp=4 --enemy=infantry --seed=1"),
-    ("resolve pw defeat", "--sp-lost=4 --sp-total=20 --units-lost=1 --units-total=8"),
+    (
+        "resolve pw melee",
+        "--unit=infantry --sp=4 --enemy=infantry --seed=1",
+    ),
+    (
+        "resolve pw defeat",
+        "--sp-lost=4 --sp-total=20 --units-lost=1 --units-total=8",
+    ),
     ("resolve pw first-side", "--defender=french --seed=1"),
-    ("resolve gsp fire", "--gun=cannon --sector=1 --range=30 --seed=1"),
+    (
+        "resolve gsp fire",
+        "--gun=cannon --sector=1 --range=30 --seed=1",
+    ),
     ("resolve gsp structure", "--kind=wall --pips=3 --seed=1"),
     ("resolve gsp crew", "--hits=3 --d6=3"),
     ("resolve gsp aoa", "--seed=1"),
     ("resolve gsp range", "--range=30"),
     ("resolve gsp siege-position", "--position=1 --seed=1"),
-    ("resolve spi combat", "--attack=26 --defend=9 --d6=4 --result=A2"),
+    (
+        "resolve spi combat",
+        "--attack=26 --defend=9 --d6=4 --result=A2",
+    ),
     ("resolve spi victory", "--net-vp=5"),
     ("resolve spi eb", "--seed=1"),
     ("resolve spi oob", "--seed=1"),
-    ("resolve fr1870 combat", "--attack=12 --defend=4 --d6=3 --result=DR"),
+    (
+        "resolve fr1870 combat",
+        "--attack=12 --defend=4 --d6=3 --result=DR",
+    ),
     ("resolve fr1870 storm", "--value=3 --seed=1"),
     ("tables check", ""),
     ("tables dump", "{out}/dump"),
     ("scenarios", ""),
-    ("game new", "--scenario=mars-la-tour --out={out}/new.kepi --seed=1"),
+    (
+        "game new",
+        "--scenario=mars-la-tour --out={out}/new.kepi --seed=1",
+    ),
     ("game show", "{save}"),
     ("game apply", "{save} undo"),
     ("game due", "{save}"),
@@ -72,8 +117,14 @@ const BASES: &[(&str, &str)] = &[
     ("log show", "{save}"),
     ("cards", "--scenario=mars-la-tour --pdf={out}/cards.pdf"),
     ("cards check", "{cards}"),
-    ("roster print", "--scenario=mars-la-tour --pdf={out}/roster.pdf"),
-    ("export csv", "--scenario=mars-la-tour --units={out}/units.csv"),
+    (
+        "roster print",
+        "--scenario=mars-la-tour --pdf={out}/roster.pdf",
+    ),
+    (
+        "export csv",
+        "--scenario=mars-la-tour --units={out}/units.csv",
+    ),
     ("report", "{save} --html={out}/report.html"),
     ("calendar", "spi --turn=1"),
     ("hex", "+distance +0101 +0304"),
@@ -124,16 +175,28 @@ fn every_command_has_a_base_invocation() {
             .map(|a| {
                 format!(
                     "{}{}{}",
-                    a.get_long().map(|l| format!("--{l}")).unwrap_or_else(|| a.get_id().to_string()),
+                    a.get_long()
+                        .map(|l| format!("--{l}"))
+                        .unwrap_or_else(|| a.get_id().to_string()),
                     if a.is_required_set() { "!" } else { "" },
-                    if a.get_action().takes_values() { "=" } else { "" }
+                    if a.get_action().takes_values() {
+                        "="
+                    } else {
+                        ""
+                    }
                 )
             })
             .collect();
         eprintln!("{p}: {}", args.join(" "));
     }
-    assert!(missing.is_empty(), "commands with no base invocation in BASES: {missing:?}");
-    assert!(stale.is_empty(), "BASES names commands clap no longer has: {stale:?}");
+    assert!(
+        missing.is_empty(),
+        "commands with no base invocation in BASES: {missing:?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "BASES names commands clap no longer has: {stale:?}"
+    );
 }
 
 /// The binary under test: `KEPI_BIN` when set (a copy taken out of a shared target folder), else
@@ -162,11 +225,23 @@ impl Scratch {
         .unwrap();
         let save = dir.join("game.kepi");
         let st = Command::new(bin())
-            .args(["game", "new", "--scenario", "mars-la-tour", "--seed", "1", "--out"])
+            .args([
+                "game",
+                "new",
+                "--scenario",
+                "mars-la-tour",
+                "--seed",
+                "1",
+                "--out",
+            ])
             .arg(&save)
             .output()
             .unwrap();
-        assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+        assert!(
+            st.status.success(),
+            "{}",
+            String::from_utf8_lossy(&st.stderr)
+        );
         let cards = Path::new(env!("CARGO_MANIFEST_DIR")).join("unit-cards");
         std::fs::copy(
             cards.join("scenarios").join("pw-skirmish.toml"),
@@ -358,7 +433,8 @@ fn corpus_lines(s: &Scratch) -> Vec<Vec<String>> {
                 }
                 Some(long) => {
                     for v in &vals {
-                        let mut o: Vec<_> = opts.iter().filter(|(n, _)| n != long).cloned().collect();
+                        let mut o: Vec<_> =
+                            opts.iter().filter(|(n, _)| n != long).cloned().collect();
                         o.push((long.into(), Some((*v).clone())));
                         lines.push(line(&o, &pos));
                     }
@@ -367,8 +443,24 @@ fn corpus_lines(s: &Scratch) -> Vec<Vec<String>> {
         }
     }
     // The global `--tables DIR`, once per hostile path, on commands that read tables.
-    for v in ["devnull", "folder", "missing/nothing", "junk.bin", "cards.toml"] {
-        for cmd in [&["tables", "check"][..], &["resolve", "spi", "combat", "--attack=26", "--defend=9", "--d6=4"]] {
+    for v in [
+        "devnull",
+        "folder",
+        "missing/nothing",
+        "junk.bin",
+        "cards.toml",
+    ] {
+        for cmd in [
+            &["tables", "check"][..],
+            &[
+                "resolve",
+                "spi",
+                "combat",
+                "--attack=26",
+                "--defend=9",
+                "--d6=4",
+            ],
+        ] {
             let mut l = vec![format!("--tables={}", s.path(v))];
             l.extend(cmd.iter().map(|c| c.to_string()));
             lines.push(l);
@@ -448,7 +540,12 @@ fn hostile_corpus_never_panics_or_hangs() {
     for b in t.bad.iter().chain(&t.hangs) {
         eprintln!("  {b}");
     }
-    assert!(t.bad.is_empty() && t.hangs.is_empty(), "{} panics, {} hangs (listed above)", t.bad.len(), t.hangs.len());
+    assert!(
+        t.bad.is_empty() && t.hangs.is_empty(),
+        "{} panics, {} hangs (listed above)",
+        t.bad.len(),
+        t.hangs.len()
+    );
 }
 
 #[test]
@@ -475,13 +572,25 @@ fn a_reader_that_closes_early_stops_kepi_quietly() {
         drop(out);
         let st = child.wait().unwrap();
         let mut err = String::new();
-        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
         assert!(!err.contains("panicked"), "kepi {args:?}: {err}");
         assert_ne!(st.code(), Some(101), "kepi {args:?}: {err}");
-        assert!(st.success(), "kepi {args:?} after a closed pipe: {st:?} {err}");
+        assert!(
+            st.success(),
+            "kepi {args:?} after a closed pipe: {st:?} {err}"
+        );
     }
     // A pipe closed before kepi writes at all: the very first write fails.
-    for args in [&["odds", "2d6"][..], &["roll", "d6"], &["hex", "line", "0101", "0910"]] {
+    for args in [
+        &["odds", "2d6"][..],
+        &["roll", "d6"],
+        &["hex", "line", "0101", "0910"],
+    ] {
         let mut child = Command::new(bin())
             .args(args)
             .stdout(Stdio::piped())
@@ -492,7 +601,14 @@ fn a_reader_that_closes_early_stops_kepi_quietly() {
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!err.contains("panicked"), "kepi {args:?}: {err}");
-        assert!(out.status.success(), "kepi {args:?} into a closed pipe: {:?} {err}", out.status);
-        assert!(err.is_empty(), "kepi {args:?} into a closed pipe said: {err}");
+        assert!(
+            out.status.success(),
+            "kepi {args:?} into a closed pipe: {:?} {err}",
+            out.status
+        );
+        assert!(
+            err.is_empty(),
+            "kepi {args:?} into a closed pipe said: {err}"
+        );
     }
 }

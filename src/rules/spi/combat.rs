@@ -540,7 +540,19 @@ mod tests {
 
     #[test]
     fn non_ascii_results_are_refused_not_panics() {
-        for s in ["é", "é2", "Aé", "A2/é", "👍", "\u{202e}A2", "ß", "A\u{301}2", "", "/", "A"] {
+        for s in [
+            "é",
+            "é2",
+            "Aé",
+            "A2/é",
+            "👍",
+            "\u{202e}A2",
+            "ß",
+            "A\u{301}2",
+            "",
+            "/",
+            "A",
+        ] {
             let e = s.parse::<SpiResult>().unwrap_err();
             assert!(e.contains("is not an SPI result"), "{s:?}: {e}");
         }

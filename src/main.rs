@@ -1,5 +1,6 @@
 //! The `kepi` binary: no command opens the window; a command runs on the command line.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -10,8 +11,10 @@ fn main() -> ExitCode {
     match &cli.command {
         Some(command) => match run(&cli, command) {
             Ok(()) => ExitCode::SUCCESS,
+            // stdout's reader went away (`kepi odds 100d6 | head -1`): a quiet, successful stop.
+            Err(e) if e.is_closed_pipe() => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("kepi: {}", e.message);
+                say(format_args!("kepi: {}", e.message));
                 ExitCode::from(e.code)
             }
         },
@@ -24,7 +27,7 @@ fn open_window() -> ExitCode {
     match kepi::app::run_native() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("kepi: cannot open the window: {e}");
+            say(format_args!("kepi: cannot open the window: {e}"));
             ExitCode::from(1)
         }
     }
@@ -32,6 +35,13 @@ fn open_window() -> ExitCode {
 
 #[cfg(not(feature = "gui"))]
 fn open_window() -> ExitCode {
-    eprintln!("kepi: this build has no window (built without the `gui` feature); try `kepi help`");
+    say(format_args!(
+        "kepi: this build has no window (built without the `gui` feature); try `kepi help`"
+    ));
     ExitCode::from(2)
+}
+
+/// One line on stderr; a closed stderr is ignored (`eprintln!` would panic and exit 101).
+fn say(line: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr(), "{line}");
 }

@@ -48,14 +48,14 @@ pub fn run(a: &CalendarArgs, tables_dir: Option<&std::path::Path>) -> Result<(),
     if a.json {
         return print_json(&entry);
     }
-    println!(
+    outln!(
         "turn {}: {} to {}",
         entry.turn,
         entry.start.format("%-d %b %Y"),
         entry.end.format("%-d %b %Y")
     );
     for m in &entry.marks {
-        println!("  {m}");
+        outln!("  {m}");
     }
     Ok(())
 }

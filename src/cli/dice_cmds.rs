@@ -56,7 +56,7 @@ pub fn roll(a: &RollArgs) -> Result<(), CliError> {
         })
     } else {
         let dice: Vec<String> = r.dice.iter().map(u32::to_string).collect();
-        println!(
+        outln!(
             "{expr}: [{}] = {}   (seed {seed})",
             dice.join(", "),
             r.total
@@ -90,10 +90,10 @@ pub fn odds(a: &OddsArgs) -> Result<(), CliError> {
             outcomes: dist.iter().map(|(v, p)| Line { value: *v, p }).collect(),
         })
     } else {
-        println!("{expr}");
+        outln!("{expr}");
         for (v, p) in dist.iter() {
             let bar = "#".repeat((p.0.to_f64() * 200.0).round() as usize);
-            println!("{v:>5}  {:>9}  {:>6}  {bar}", p.to_string(), p.0.percent());
+            outln!("{v:>5}  {:>9}  {:>6}  {bar}", p.to_string(), p.0.percent());
         }
         Ok(())
     }

@@ -241,7 +241,7 @@ pub fn run_roster(cmd: &RosterCmd, p: &dyn DocProvider) -> Result<(), CliError> 
     let bytes = export::roster_pdf(&doc, a.paper).map_err(cli_err)?;
     write(&a.pdf, &bytes)?;
     let pages = export::roster_page_count(&doc, a.paper).map_err(cli_err)?;
-    println!(
+    outln!(
         "wrote {} ({} units, {pages} pages, {})",
         a.pdf.display(),
         doc.units().len(),
@@ -260,7 +260,7 @@ pub fn run_cards(a: &CardsArgs, p: &dyn DocProvider) -> Result<(), CliError> {
         (Some(dir), None) => {
             let dpi = a.dpi.unwrap_or(DEFAULT_DPI);
             let files = export::cards_png_dir(&doc, dir, dpi, &no_progress).map_err(cli_err)?;
-            println!(
+            outln!(
                 "wrote {} cards at {dpi} dpi into {}",
                 files.len(),
                 dir.display()
@@ -274,7 +274,7 @@ pub fn run_cards(a: &CardsArgs, p: &dyn DocProvider) -> Result<(), CliError> {
             }
             let bytes = export::cards_pdf(&doc, a.paper).map_err(cli_err)?;
             write(pdf, &bytes)?;
-            println!(
+            outln!(
                 "wrote {} ({} cards, {} sheets)",
                 pdf.display(),
                 doc.units().len(),
@@ -294,12 +294,12 @@ pub fn run_export(cmd: &ExportCmd, p: &dyn DocProvider) -> Result<(), CliError> 
         (Some(out), None) => {
             let doc = p.roster(&source)?;
             write(out, export::units_csv(&doc).as_bytes())?;
-            println!("wrote {} ({} units)", out.display(), doc.units().len());
+            outln!("wrote {} ({} units)", out.display(), doc.units().len());
         }
         (None, Some(out)) => {
             let rows = p.log(&source)?;
             write(out, export::log_csv(&rows).as_bytes())?;
-            println!("wrote {} ({} log entries)", out.display(), rows.len());
+            outln!("wrote {} ({} log entries)", out.display(), rows.len());
         }
         _ => return Err(CliError::usage("give exactly one of --units or --log")),
     }
@@ -312,12 +312,12 @@ pub fn run_report(a: &ReportArgs, p: &dyn DocProvider) -> Result<(), CliError> {
     match (&a.out.html, &a.out.pdf) {
         (Some(out), None) => {
             write(out, export::report_html(&doc).as_bytes())?;
-            println!("wrote {}", out.display());
+            outln!("wrote {}", out.display());
         }
         (None, Some(out)) => {
             let bytes = export::report_pdf(&doc, a.paper).map_err(cli_err)?;
             write(out, &bytes)?;
-            println!("wrote {}", out.display());
+            outln!("wrote {}", out.display());
         }
         _ => return Err(CliError::usage("give exactly one of --html or --pdf")),
     }

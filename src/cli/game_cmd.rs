@@ -246,9 +246,12 @@ pub fn scenarios(a: &ScenariosArgs) -> Result<(), CliError> {
         return print_json(&lines);
     }
     for l in lines {
-        println!(
+        outln!(
             "{:<16} {:<7} {:>3} units  {}",
-            l.name, l.system, l.units, l.title
+            l.name,
+            l.system,
+            l.units,
+            l.title
         );
     }
     Ok(())
@@ -290,14 +293,14 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
         GameCommand::Recover { file } => {
             if let Ok(opened) = Store::open(file) {
                 report_open(file, opened.recovered, &opened.warnings);
-                println!(
+                outln!(
                     "{}: the save opens as it is; nothing to recover",
                     file.display()
                 );
                 return Ok(());
             }
             let (game, how) = recover(file)?;
-            println!(
+            outln!(
                 "{}: {how}; {} log entries, turn {}, {}",
                 file.display(),
                 game.log().len(),
@@ -317,10 +320,10 @@ fn open(file: &Path) -> Result<Game, CliError> {
 
 fn report_open(file: &Path, recovered: usize, warnings: &[String]) {
     for w in warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     if recovered > 0 {
-        eprintln!(
+        errln!(
             "recovered {recovered} action(s) from {}.journal that the save did not have yet",
             file.display()
         );
@@ -357,9 +360,9 @@ fn new(scenario: &str, out: &Path, seed: Option<u64>, json: bool) -> Result<(), 
             commitment: &commitment,
         });
     }
-    println!("{}: {} ({})", out.display(), sc.title, system.title());
-    println!("dice seed commitment: {commitment}");
-    println!(
+    outln!("{}: {} ({})", out.display(), sc.title, system.title());
+    outln!("dice seed commitment: {commitment}");
+    outln!(
         "(the seed is revealed at the end with `kepi game reveal {}`)",
         out.display()
     );
@@ -464,13 +467,13 @@ fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliError> {
             units: s.units.iter().map(unit_view).collect(),
         });
     }
-    println!("{} ({})", s.title, s.system.title());
+    outln!("{} ({})", s.title, s.system.title());
     let date = s
         .date
         .map(|d| format!(" - {}", d.format("%-d %b %Y")))
         .unwrap_or_default();
-    println!("Turn {} - {}{date}", s.turn, s.phase_name());
-    println!("dice seed commitment {}", s.dice.commitment);
+    outln!("Turn {} - {}{date}", s.turn, s.phase_name());
+    outln!("dice seed commitment {}", s.dice.commitment);
     for u in &s.units {
         let v = unit_view(u);
         let flags = if v.flags.is_empty() {
@@ -478,7 +481,7 @@ fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliError> {
         } else {
             format!(" [{}]", v.flags.join(", "))
         };
-        println!(
+        outln!(
             "  {:<28} {:<40} {:<6} {:>3}/{:<3} fat {:<2} {:<7} {}{}",
             v.id,
             v.name.chars().take(40).collect::<String>(),
@@ -794,7 +797,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
         return print_json(&lines);
     }
     if s.due.is_empty() {
-        println!("nothing due (turn {}, {})", s.turn, s.phase_name());
+        outln!("nothing due (turn {}, {})", s.turn, s.phase_name());
         return Ok(());
     }
     for d in s.due.iter() {
@@ -809,7 +812,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
             }
             _ => format!("kepi game apply {} resolve-due {}", file.display(), d.id),
         };
-        println!(
+        outln!(
             "#{:<3} T{} {:<28} {}\n      -> {how}   (or: waive {} REASON)",
             d.id,
             d.turn,
@@ -839,7 +842,7 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
             activity: &activity,
         });
     }
-    println!("Turn {} - {}", s.turn, s.phase_name());
+    outln!("Turn {} - {}", s.turn, s.phase_name());
     for it in &items {
         let side = it
             .side
@@ -850,20 +853,20 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
             .as_ref()
             .map(|f| format!("  [{f}]"))
             .unwrap_or_default();
-        println!("  [ ] {:<7} {side}{}{form}", it.rule.as_str(), it.what);
+        outln!("  [ ] {:<7} {side}{}{form}", it.rule.as_str(), it.what);
         if !it.units.is_empty() {
             let more = if it.units.len() > 8 { ", ..." } else { "" };
             let shown: Vec<&str> = it.units.iter().take(8).map(String::as_str).collect();
-            println!("              {}{more}", shown.join(", "));
+            outln!("              {}{more}", shown.join(", "));
         }
     }
     let (m, f, a, x) = activity.counts();
-    println!(
+    outln!(
         "this turn: {m} moved, {f} fired, {a} activated, {x} in melee; {} still to act in this phase",
         activity.to_act().len()
     );
     if !s.due.is_empty() {
-        println!("{} check(s) due: see `kepi game due`", s.due.len());
+        outln!("{} check(s) due: see `kepi game due`", s.due.len());
     }
     Ok(())
 }
@@ -892,9 +895,9 @@ fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
             hash: &e.hash,
         })
         .map_err(|err| CliError::failed(err.to_string()))?;
-        println!("{s}");
+        outln!("{s}");
     } else {
-        println!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, e.summary);
+        outln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, e.summary);
     }
     Ok(())
 }
@@ -931,12 +934,13 @@ fn reveal(file: &Path, json: bool) -> Result<(), CliError> {
             dice_checked: checked,
         });
     }
-    println!("seed {} (salt {})", secret.seed, secret.salt);
-    println!(
+    outln!("seed {} (salt {})", secret.seed, secret.salt);
+    outln!(
         "commitment {commitment} = SHA-256(\"kepi-seed:{}:{}\"): matches",
-        secret.salt, secret.seed
+        secret.salt,
+        secret.seed
     );
-    println!("{checked} seeded dice re-rolled from the seed: all match the log");
+    outln!("{checked} seeded dice re-rolled from the seed: all match the log");
     Ok(())
 }
 
@@ -955,7 +959,7 @@ pub fn log(a: &LogArgs) -> Result<(), CliError> {
                     .iter()
                     .map(|d| format!("{} {}={}", d.label, d.die, d.value))
                     .collect();
-                println!(
+                outln!(
                     "{:>4} {} T{} {:<28} {}{}{}",
                     e.index,
                     e.time.format("%Y-%m-%d %H:%M:%S"),
@@ -1018,7 +1022,7 @@ fn verify(file: &Path, json: bool) -> Result<(), CliError> {
                     head: &head,
                 });
             }
-            println!("{name}: log OK: {entries} entries, chain head {head}; {detail}");
+            outln!("{name}: log OK: {entries} entries, chain head {head}; {detail}");
             Ok(())
         }
         Err((index, reason)) => {
@@ -1114,10 +1118,10 @@ pub fn cards(a: &CardFilesArgs, tables: Option<&Path>) -> Result<(), CliError> {
                 } else {
                     format!(" (scenario {})", r.scenario)
                 };
-                println!("{}: {} unit card(s) OK{sc}", r.file, r.units);
+                outln!("{}: {} unit card(s) OK{sc}", r.file, r.units);
             }
             if reports.is_empty() {
-                println!("{}: no .toml card files found", path.display());
+                outln!("{}: no .toml card files found", path.display());
             }
             Ok(())
         }

@@ -102,9 +102,8 @@ pub(super) fn parse(
     let target = if needs_target { Some(take(i)?) } else { None };
     let mut opts = Vec::new();
     let mut entered = Vec::new();
-    while let Some(w) = words.get(*i).filter(|w| w.starts_with("--")) {
+    while let Some(body) = words.get(*i).and_then(|w| w.strip_prefix("--")) {
         *i += 1;
-        let body = &w[2..];
         let (name, inline) = match body.split_once('=') {
             Some((n, v)) => (n.to_ascii_lowercase(), Some(v.to_string())),
             None => (body.to_ascii_lowercase(), None),

@@ -82,7 +82,7 @@ pub fn run(args: &HexArgs) -> Result<(), CliError> {
             if args.json {
                 print_json(&json!({"a": name(ha), "b": name(hb), "distance": d}))
             } else {
-                println!("{d}");
+                outln!("{d}");
                 Ok(())
             }
         }
@@ -92,7 +92,7 @@ pub fn run(args: &HexArgs) -> Result<(), CliError> {
             if args.json {
                 print_json(&json!({"hexes": hexes, "distance": ha.distance(hb)}))
             } else {
-                println!("{}", hexes.join(" "));
+                outln!("{}", hexes.join(" "));
                 Ok(())
             }
         }
@@ -110,7 +110,7 @@ pub fn run(args: &HexArgs) -> Result<(), CliError> {
                 print_json(&json!({"hex": name(h), "neighbours": n}))
             } else {
                 for (d, x) in list {
-                    println!("{d:<3} {x}");
+                    outln!("{d:<3} {x}");
                 }
                 Ok(())
             }
@@ -137,9 +137,9 @@ pub fn run(args: &HexArgs) -> Result<(), CliError> {
                 print_json(&json!({"clear": sight.clear, "hexes": hexes, "blocking": blocking}))
             } else {
                 if sight.clear {
-                    println!("clear: {}", hexes.join(" "));
+                    outln!("clear: {}", hexes.join(" "));
                 } else {
-                    println!("blocked by {}", blocking.join(" "));
+                    outln!("blocked by {}", blocking.join(" "));
                 }
                 Ok(())
             }

@@ -2,6 +2,33 @@
 //!
 //! Exit codes: 0 success; 1 a check that failed (e.g. `kepi log verify` on an edited log) or an I/O
 //! failure; 2 a usage or input error, with a one-line message naming the bad input.
+//!
+//! Output goes through [`out`] (the `out!` / `outln!` macros), never `print!`: a reader that
+//! closes early (`kepi odds 100d6 | head -1`) must stop kepi quietly with exit 0, as ripgrep does,
+//! not panic. Warnings go through `errln!`, which ignores a closed stderr.
+
+/// `print!` for commands: writes to stdout and returns early with [`CliError::closed_pipe`] (or an
+/// I/O error) from the enclosing function when stdout cannot be written.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::out(format_args!($($arg)*))?
+    };
+}
+
+/// `println!` for commands: as `out!`, with a line end.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::out(format_args!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
+/// `eprintln!` for commands: a warning on stderr; a closed stderr is ignored (nobody is listening).
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 mod calendar_cmd;
 mod dice_cmds;
@@ -72,9 +99,12 @@ pub enum Command {
 }
 
 /// A command that did not succeed: its exit code and a message naming the problem.
+///
+/// Code 0 is the one quiet stop: stdout was closed by its reader ([`CliError::closed_pipe`]); the
+/// binary then exits 0 and prints nothing.
 #[derive(Debug)]
 pub struct CliError {
-    /// 1 for a failed check or I/O, 2 for bad input.
+    /// 1 for a failed check or I/O, 2 for bad input, 0 for a closed stdout (stop quietly).
     pub code: u8,
     /// One line (or a few) for the terminal.
     pub message: String,
@@ -96,6 +126,37 @@ impl CliError {
             message: message.into(),
         }
     }
+
+    /// stdout's reader went away (`kepi ... | head -1`): stop writing, exit 0, say nothing.
+    pub fn closed_pipe() -> Self {
+        CliError {
+            code: 0,
+            message: String::new(),
+        }
+    }
+
+    /// Whether this is the quiet stop of a closed stdout rather than a failure to report.
+    pub fn is_closed_pipe(&self) -> bool {
+        self.code == 0
+    }
+
+    /// A failed write to stdout: a closed pipe stops quietly, anything else is an I/O failure.
+    fn from_stdout(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CliError::closed_pipe()
+        } else {
+            CliError::failed(format!("cannot write to stdout: {e}"))
+        }
+    }
+}
+
+/// Writes text to stdout (what `out!` and `outln!` expand to); the one way commands print.
+pub fn out(args: std::fmt::Arguments<'_>) -> Result<(), CliError> {
+    use std::io::Write;
+    std::io::stdout()
+        .lock()
+        .write_fmt(args)
+        .map_err(CliError::from_stdout)
 }
 
 impl From<crate::tables::TableError> for CliError {
@@ -151,10 +212,8 @@ pub fn docs(
 pub fn print_json(v: &impl serde::Serialize) -> Result<(), CliError> {
     let s = serde_json::to_string_pretty(v)
         .map_err(|e| CliError::failed(format!("JSON output: {e}")))?;
-    // A closed pipe (`kepi ... --json | head`) is not an error worth a panic.
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{s}");
-    Ok(())
+    // A closed pipe (`kepi ... --json | head`) stops quietly, like every other output.
+    out(format_args!("{s}\n"))
 }
 
 /// A seed for when the user gave none: from the clock, printed so the roll can be replayed.

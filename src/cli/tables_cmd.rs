@@ -52,7 +52,7 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
             }
             for r in &report {
                 let [s, d, h, u] = r.values;
-                println!(
+                outln!(
                     "{:<12} {:<9} ok: {s} seed, {d} derived, {h} house, {u} unknown",
                     r.file,
                     if r.from_folder {
@@ -73,7 +73,7 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
                 if crate::fsio::present(&p) {
                     crate::fsio::check_replaceable(&p)
                         .map_err(|e| CliError::usage(e.to_string()))?;
-                    eprintln!("{}: exists, left as it is", p.display());
+                    errln!("{}: exists, left as it is", p.display());
                     continue;
                 }
                 crate::fsio::write_atomic(&p, text.as_bytes()).map_err(|e| {
@@ -83,7 +83,7 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
                         CliError::failed(e.to_string())
                     }
                 })?;
-                println!("{}", p.display());
+                outln!("{}", p.display());
             }
             Ok(())
         }

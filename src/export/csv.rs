@@ -1,5 +1,18 @@
 //! CSV for spreadsheets (RFC 4180): a header row, CRLF line ends, and fields quoted when they hold a
 //! comma, a quote, a line break or surrounding spaces, with quotes doubled.
+//!
+//! Formula injection (OWASP "CSV Injection"): a spreadsheet runs a cell that starts with `=`, `+`,
+//! `-` or `@` (or tab / carriage return / line feed before one) as a formula, so a unit card named
+//! `=HYPERLINK("http://x","y")` would become a live link. The rule here:
+//! - every **text** cell (names, ids, sides, weapons, statuses, log summaries: anything a card, a
+//!   scenario or a log can carry) that starts with one of those characters, after any leading spaces,
+//!   or with their full-width forms (`＝＋－＠`), is written with a single quote `'` in front and
+//!   quoted, so the spreadsheet shows it as text ([`text_field`]);
+//! - **number** cells kepi computes itself (strengths, fatigue, turns, indices: `u32`/`u64` values
+//!   formatted by kepi) are written as they are, so a spreadsheet can still sum them ([`csv_field`]).
+//!   They cannot carry user text, and a number is never a formula.
+
+use std::fmt::Display;
 
 use super::model::{LogRowDoc, RosterDoc};
 
@@ -17,8 +30,50 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
-fn row(out: &mut String, fields: &[String]) {
-    let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+/// Whether a spreadsheet could read this text as a formula (see the module doc).
+fn looks_like_formula(s: &str) -> bool {
+    const TRIGGERS: [char; 10] = ['=', '+', '-', '@', '\t', '\r', '\n', '＝', '＋', '－'];
+    s.starts_with(TRIGGERS)
+        || s.starts_with('＠')
+        || s.trim_start_matches(' ').starts_with(TRIGGERS)
+}
+
+/// One text cell (from a card, a scenario or a log): neutralised with a leading `'` and quoted when
+/// a spreadsheet would take it for a formula, else as [`csv_field`].
+pub fn text_field(s: &str) -> String {
+    if looks_like_formula(s) || s.trim_start_matches(' ').starts_with('＠') {
+        format!("\"'{}\"", s.replace('"', "\"\""))
+    } else {
+        csv_field(s)
+    }
+}
+
+/// One cell of a row: text from the data, or a number kepi computed.
+enum Cell {
+    /// Neutralised against formulas ([`text_field`]).
+    Text(String),
+    /// Written as it is ([`csv_field`]): kepi formats it, it carries no user text.
+    Number(String),
+}
+
+/// A number cell.
+fn num(n: impl Display) -> Cell {
+    Cell::Number(n.to_string())
+}
+
+/// A text cell.
+fn text(s: impl Into<String>) -> Cell {
+    Cell::Text(s.into())
+}
+
+fn row(out: &mut String, fields: &[Cell]) {
+    let line: Vec<String> = fields
+        .iter()
+        .map(|f| match f {
+            Cell::Text(s) => text_field(s),
+            Cell::Number(s) => csv_field(s),
+        })
+        .collect();
     out.push_str(&line.join(","));
     out.push_str("\r\n");
 }
@@ -48,29 +103,29 @@ pub fn units_csv(doc: &RosterDoc) -> String {
             "range",
             "status",
         ]
-        .map(String::from),
+        .map(text),
     );
     for (side, path, u) in doc.units() {
         row(
             &mut out,
             &[
-                side.name.clone(),
-                path.join(" > "),
-                u.id.clone(),
-                u.name.clone(),
-                u.arm.to_string(),
-                u.class.clone().unwrap_or_default(),
-                u.strength.to_string(),
-                u.max_strength.to_string(),
-                u.strength_unit.clone(),
-                u.fatigue.to_string(),
-                u.fatigue_max.to_string(),
-                u.leaders.to_string(),
-                u.leaders_max.to_string(),
-                u.weapon.clone().unwrap_or_default(),
-                u.move_.clone().unwrap_or_default(),
-                u.range.clone().unwrap_or_default(),
-                u.status.join("; "),
+                text(side.name.clone()),
+                text(path.join(" > ")),
+                text(u.id.clone()),
+                text(u.name.clone()),
+                text(u.arm.to_string()),
+                text(u.class.clone().unwrap_or_default()),
+                num(u.strength),
+                num(u.max_strength),
+                text(u.strength_unit.clone()),
+                num(u.fatigue),
+                num(u.fatigue_max),
+                num(u.leaders),
+                num(u.leaders_max),
+                text(u.weapon.clone().unwrap_or_default()),
+                text(u.move_.clone().unwrap_or_default()),
+                text(u.range.clone().unwrap_or_default()),
+                text(u.status.join("; ")),
             ],
         );
     }
@@ -86,20 +141,20 @@ pub fn log_csv(rows: &[LogRowDoc]) -> String {
         &[
             "index", "time", "turn", "phase", "action", "rule_ids", "dice", "summary",
         ]
-        .map(String::from),
+        .map(text),
     );
     for r in rows {
         row(
             &mut out,
             &[
-                r.index.to_string(),
-                r.time.clone(),
-                r.turn.to_string(),
-                r.phase.clone(),
-                r.action.clone(),
-                r.rule_ids.join(" "),
-                r.dice.clone(),
-                r.summary.clone(),
+                num(r.index),
+                text(r.time.clone()),
+                num(r.turn),
+                text(r.phase.clone()),
+                text(r.action.clone()),
+                text(r.rule_ids.join(" ")),
+                text(r.dice.clone()),
+                text(r.summary.clone()),
             ],
         );
     }
@@ -119,6 +174,69 @@ mod tests {
         assert_eq!(csv_field("two\nlines"), "\"two\nlines\"");
         assert_eq!(csv_field(" padded"), "\" padded\"");
         assert_eq!(csv_field("6\""), "\"6\"\"\"");
+    }
+
+    #[test]
+    fn formula_like_text_is_neutralised() {
+        assert_eq!(
+            text_field("=HYPERLINK(\"http://x\",\"y\")"),
+            "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""
+        );
+        assert_eq!(text_field("+1"), "\"'+1\"");
+        assert_eq!(text_field("-2"), "\"'-2\"");
+        assert_eq!(text_field("@SUM(A1)"), "\"'@SUM(A1)\"");
+        assert_eq!(text_field("\t=1"), "\"'\t=1\"");
+        assert_eq!(text_field("\r=1"), "\"'\r=1\"");
+        assert_eq!(text_field("  =1+1"), "\"'  =1+1\"");
+        assert_eq!(text_field("＝1+1"), "\"'＝1+1\"");
+        assert_eq!(text_field("＠x"), "\"'＠x\"");
+        // Ordinary text is left alone; a formula sign inside the text is harmless.
+        assert_eq!(text_field("1st Grenadiers"), "1st Grenadiers");
+        assert_eq!(text_field("a=b"), "a=b");
+        assert_eq!(text_field("é"), "é");
+        assert_eq!(text_field(""), "");
+        assert_eq!(text_field("x, y"), "\"x, y\"");
+    }
+
+    #[test]
+    fn numbers_stay_numbers_and_text_cells_are_neutralised() {
+        fn first(g: &mut crate::export::model::GroupDoc) -> Option<&mut crate::export::UnitDoc> {
+            if g.units.is_empty() {
+                g.groups.iter_mut().find_map(first)
+            } else {
+                g.units.first_mut()
+            }
+        }
+        let mut doc = RosterDoc::sample(1);
+        let unit = doc
+            .sides
+            .iter_mut()
+            .flat_map(|s| s.groups.iter_mut())
+            .find_map(first)
+            .unwrap();
+        unit.name = "=HYPERLINK(\"http://x\",\"y\")".into();
+        unit.weapon = Some("-rifle".into());
+        let csv = units_csv(&doc);
+        assert!(
+            csv.contains(",\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\","),
+            "{csv}"
+        );
+        assert!(csv.contains(",\"'-rifle\","), "{csv}");
+        assert!(!csv.contains(",=HYPERLINK"), "{csv}");
+
+        let rows = vec![LogRowDoc {
+            index: 3,
+            time: "2024-01-01".into(),
+            turn: 2,
+            phase: "fire".into(),
+            action: "@cmd".into(),
+            rule_ids: vec!["PK-7".into()],
+            dice: "-".into(),
+            summary: "+A1".into(),
+        }];
+        let csv = log_csv(&rows);
+        let line = csv.lines().nth(1).unwrap();
+        assert_eq!(line, "3,2024-01-01,2,fire,\"'@cmd\",PK-7,\"'-\",\"'+A1\"");
     }
 
     #[test]

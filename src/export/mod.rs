@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub use card::{
     CARD_H_MM, CARD_W_MM, CardCtx, card_png, card_px, cards_pdf, cards_pdf_progress, cards_png_dir,
 };
-pub use csv::{csv_field, log_csv, units_csv};
+pub use csv::{csv_field, log_csv, text_field, units_csv};
 pub use model::{
     Arm, GroupDoc, LogRowDoc, ReportDoc, ResolutionDoc, RosterDoc, SideDoc, TurnDoc, UnitDoc,
 };

@@ -215,7 +215,16 @@ pub fn journal_path(save: &Path) -> PathBuf {
 }
 
 /// Takes the lock of a game file, or says who holds it. The lock file is never a symbolic link.
+///
+/// Every way into a save (create, open, recover) starts here, so this is also where a path that is
+/// not a file is refused: `kepi game new --out /dev/null` must not put `null.lock` and a renamed
+/// save into /dev (as root it would replace the device), and a folder is not a game.
 fn lock(save: &Path) -> Result<File, StoreError> {
+    if let Ok(m) = std::fs::metadata(save)
+        && !m.is_file()
+    {
+        return Err(io(save, "is not a regular file (a game is kept in a file)"));
+    }
     let lp = sibling(save, ".lock");
     let f = crate::fsio::open_nofollow(
         &lp,

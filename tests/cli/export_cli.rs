@@ -216,3 +216,53 @@ fn csv_and_report() {
     assert!(e.message.contains("bad.kepi"));
     assert!(!dir.join("b.html").exists());
 }
+
+/// Issue 18, class 8: a card named like a formula is exported as text, and numbers stay numbers.
+#[test]
+fn units_csv_neutralises_a_formula_named_card() {
+    let dir = tmp("formula");
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("unit-cards/scenarios/pw-skirmish.toml"),
+    )
+    .unwrap();
+    let evil = src.replacen(
+        "name = \"1st Prussian Infantry\"",
+        "name = \"=HYPERLINK(\\\"http://x\\\",\\\"y\\\")\"",
+        1,
+    );
+    assert_ne!(evil, src);
+    std::fs::write(dir.join("evil.toml"), evil).unwrap();
+    let kepi = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kepi"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "kepi {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    kepi(&[
+        "game",
+        "new",
+        "--scenario",
+        "./evil.toml",
+        "--out",
+        "g.kepi",
+        "--seed",
+        "1",
+    ]);
+    kepi(&["export", "csv", "--save", "g.kepi", "--units", "units.csv"]);
+    let csv = std::fs::read_to_string(dir.join("units.csv")).unwrap();
+    let row = csv.lines().find(|l| l.contains("HYPERLINK")).unwrap();
+    assert!(
+        row.contains(",\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\","),
+        "{row}"
+    );
+    assert!(!row.contains(",=HYPERLINK"), "{row}");
+    // strength, max_strength: kepi's own numbers, written as numbers.
+    assert!(row.contains(",4,4,SP,"), "{row}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

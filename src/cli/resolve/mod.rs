@@ -127,7 +127,7 @@ pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
         ResolveSystem::Fr1870(x) => fr1870::run(x, ctx)?,
     };
     if src.has_entered() {
-        eprintln!("note: some entered dice were not needed by this action and were ignored");
+        errln!("note: some entered dice were not needed by this action and were ignored");
     }
     emit(
         &res,
@@ -160,9 +160,9 @@ pub fn emit(
         }
         return print_json(&Out { res, seed });
     }
-    print!("{}", render_text(res));
+    out!("{}", render_text(res));
     if let Some(s) = seed {
-        println!("seed {s}");
+        outln!("seed {s}");
     }
     Ok(())
 }

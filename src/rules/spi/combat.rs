@@ -93,7 +93,10 @@ impl FromStr for SpiResult {
         let mut seen = (false, false);
         for part in t.split(['/', ',']) {
             let part = part.trim();
-            let (side, rest) = part.split_at(part.len().min(1));
+            // By characters, not bytes: "é2" or "👍" is a bad result, not a panic.
+            let mut chars = part.chars();
+            let side = chars.next();
+            let rest = chars.as_str();
             let loss = match rest {
                 "E" => SpiLoss::Eliminated,
                 n => match n.parse::<u32>() {
@@ -103,11 +106,11 @@ impl FromStr for SpiResult {
                 },
             };
             match side {
-                "A" if !seen.0 => {
+                Some('A') if !seen.0 => {
                     seen.0 = true;
                     r.attacker = loss;
                 }
-                "D" if !seen.1 => {
+                Some('D') if !seen.1 => {
                     seen.1 = true;
                     r.defender = loss;
                 }
@@ -533,5 +536,25 @@ mod tests {
         assert!("X2".parse::<SpiResult>().is_err());
         assert!("A1/A2".parse::<SpiResult>().is_err());
         assert_eq!(SpiResult::examples().len(), 64);
+    }
+
+    #[test]
+    fn non_ascii_results_are_refused_not_panics() {
+        for s in [
+            "é",
+            "é2",
+            "Aé",
+            "A2/é",
+            "👍",
+            "\u{202e}A2",
+            "ß",
+            "A\u{301}2",
+            "",
+            "/",
+            "A",
+        ] {
+            let e = s.parse::<SpiResult>().unwrap_err();
+            assert!(e.contains("is not an SPI result"), "{s:?}: {e}");
+        }
     }
 }

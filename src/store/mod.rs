@@ -430,6 +430,20 @@ pub fn read_journal(path: &Path) -> Result<Journal, StoreError> {
 /// Parses a journal's bytes (`file` names it in errors); see [`read_journal`]. The fuzz target and
 /// the malformed corpus call this directly.
 pub fn parse_journal(bytes: &[u8], file: &str) -> Result<Journal, StoreError> {
+    parse_journal_as(bytes, file, true)
+}
+
+/// Reads a journal for `recover`: a chain that breaks is cut there (with a warning naming the
+/// line), not refused, so the good lines before it still rebuild the game.
+fn read_journal_to_break(path: &Path) -> Result<Journal, StoreError> {
+    if !path.exists() {
+        return Ok(Journal::default());
+    }
+    let bytes = read_bytes_limited(path)?;
+    parse_journal_as(&bytes, &path.display().to_string(), false)
+}
+
+fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, StoreError> {
     let file = file.to_string();
     let mut j = Journal::default();
     let mut offset = 0usize;
@@ -482,13 +496,24 @@ pub fn parse_journal(bytes: &[u8], file: &str) -> Result<Journal, StoreError> {
     }
     if let Some(first) = j.entries.first() {
         let start = first.index;
-        verify_chain_from(&j.entries, start, &first.prev).map_err(|b| StoreError::Invalid {
-            file: file.clone(),
-            message: format!(
-                "journal chain broken at log entry {}: {}",
-                b.index, b.reason
-            ),
-        })?;
+        if let Err(b) = verify_chain_from(&j.entries, start, &first.prev) {
+            let k = b.index.saturating_sub(start as usize);
+            let message = format!(
+                "journal line {} (log entry {}): chain broken: {}",
+                j.lines.get(k).copied().unwrap_or(0),
+                b.index,
+                b.reason
+            );
+            if strict {
+                return Err(StoreError::Invalid {
+                    file,
+                    message: format!("{message}; {RECOVER_HINT}"),
+                });
+            }
+            j.warnings.push(format!("{file}: {message}"));
+            j.entries.truncate(k);
+            j.lines.truncate(k);
+        }
     }
     Ok(j)
 }
@@ -887,7 +912,7 @@ fn extend_checked(game: &mut Game, journal: &Journal) -> Option<String> {
 pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
     let held = lock(path)?;
     let jp = journal_path(path);
-    let journal = read_journal(&jp)?;
+    let journal = read_journal_to_break(&jp)?;
     let from_journal = match journal.entries.first() {
         Some(first) if first.index == 0 => {
             Game::from_log(vec![first.clone()], journal.secret.clone())
@@ -933,7 +958,13 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         let damaged = sibling(path, ".damaged");
         std::fs::rename(path, &damaged).map_err(|e| io(path, e))?;
     }
-    let rewrite_journal = journal_has_more && jp.exists();
+    for w in &journal.warnings {
+        how.push_str("; ");
+        how.push_str(w);
+    }
+    // The journal is written anew when it holds anything the game does not: lines left out, a
+    // broken chain or a torn line (else they would stop the next open again).
+    let rewrite_journal = (journal_has_more || !journal.warnings.is_empty()) && jp.exists();
     if rewrite_journal {
         let damaged = sibling(&jp, ".damaged");
         std::fs::rename(&jp, &damaged).map_err(|e| io(&jp, e))?;

@@ -11,3 +11,4 @@ mod gsp_cli;
 mod pk_cli;
 mod pw_cli;
 mod store_cli;
+mod tamper_cli;

@@ -8,3 +8,4 @@ mod export_files;
 mod export_text;
 mod flow_checks;
 mod session_game;
+mod store_faults;

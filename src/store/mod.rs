@@ -998,3 +998,52 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
     }
     Ok((game, how))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn refused(v: serde_json::Value) -> String {
+        migrate(v, "club/game.json")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_missing_or_odd_version_is_refused_naming_the_file_and_the_accepted_versions() {
+        for v in [
+            json!({"format": FORMAT, "state": {}, "log": []}),
+            json!({"format": FORMAT, "version": "1"}),
+            json!({"format": FORMAT, "version": 1.0}),
+            json!({"format": FORMAT, "version": -1}),
+            json!({"format": FORMAT, "version": null}),
+        ] {
+            let e = refused(v);
+            assert!(e.starts_with("club/game.json: "), "{e}");
+            assert!(e.contains("accepted: 1, or 0"), "{e}");
+        }
+        assert!(refused(json!({"version": 2})).contains("newer"));
+        assert!(refused(json!([1])).contains("not a kepi save"));
+    }
+
+    #[test]
+    fn version_0_is_recognised_only_when_stated_and_keeps_its_seed() {
+        let v = migrate(json!({"version": 0, "seed": 1870u64, "log": []}), "f").unwrap();
+        assert_eq!(v["secret"], json!({"seed": 1870u64, "salt": ""}));
+        assert_eq!(v["version"], 1);
+        assert_eq!(v["format"], FORMAT);
+        let v = migrate(json!({"version": 0, "log": []}), "f").unwrap();
+        assert!(v["secret"].is_null(), "no seed to keep");
+        for seed in [json!("1870"), json!(-3), json!(1.5), json!(null), json!({"seed": 1})] {
+            let e = refused(json!({"version": 0, "seed": seed}));
+            assert!(e.contains("`seed`") && e.contains("club/game.json"), "{e}");
+        }
+        let e = refused(json!({"version": 0, "secret": {"seed": 1, "salt": ""}}));
+        assert!(e.contains("`secret`"), "{e}");
+        // The current version passes through untouched.
+        let cur = json!({"format": FORMAT, "version": VERSION, "secret": null});
+        assert_eq!(migrate(cur.clone(), "f").unwrap(), cur);
+    }
+}

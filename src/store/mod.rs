@@ -584,7 +584,9 @@ fn load(path: &Path) -> Result<Loaded, StoreError> {
         if start > saved {
             return Err(StoreError::Invalid {
                 file: jfile,
-                message: format!("journal starts at entry {start}, after the save's last ({saved})"),
+                message: format!(
+                    "journal starts at entry {start}, after the save's last ({saved})"
+                ),
             });
         }
         for (k, e) in journal.entries.iter().enumerate() {
@@ -667,8 +669,8 @@ pub fn share(game: &Game, out: &Path) -> Result<(), StoreError> {
         secret: None,
         ..SaveRef::of(game)
     };
-    let bytes = serde_json::to_vec_pretty(&save)
-        .map_err(|e| io(out, format!("cannot serialize: {e}")))?;
+    let bytes =
+        serde_json::to_vec_pretty(&save).map_err(|e| io(out, format!("cannot serialize: {e}")))?;
     write_atomic(out, &bytes)
 }
 
@@ -812,7 +814,12 @@ impl Store {
             .create(true)
             .append(true)
             .open(&jp)
-            .map_err(|e| io(&jp, format!("cannot append the action: {e}; it was not made")))?;
+            .map_err(|e| {
+                io(
+                    &jp,
+                    format!("cannot append the action: {e}; it was not made"),
+                )
+            })?;
         let len = f.metadata().map(|m| m.len()).map_err(|e| io(&jp, e))?;
         // Where the good lines end: anything after (a torn line from an interrupted write) is cut
         // off before appending, and a failed append is cut back to here.
@@ -894,7 +901,10 @@ fn extend_checked(game: &mut Game, journal: &Journal) -> Option<String> {
         && index >= from
         && game.rewind(index).is_ok()
     {
-        left_out = Some((index, format!("its dice do not come from the seed: {message}")));
+        left_out = Some((
+            index,
+            format!("its dice do not come from the seed: {message}"),
+        ));
     }
     left_out.map(|(index, why)| {
         format!(
@@ -924,8 +934,8 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
     let (mut game, source) = match from_journal {
         Some(x) => x,
         None => {
-            let save = read_bytes_limited(path)
-                .and_then(|b| parse_save(&b, &path.display().to_string()));
+            let save =
+                read_bytes_limited(path).and_then(|b| parse_save(&b, &path.display().to_string()));
             match save {
                 Ok(g) => (g, path.display().to_string()),
                 Err(_) => {
@@ -985,11 +995,7 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
                 .map(|e| e.index as usize + 1)
                 .unwrap_or(0)
         },
-        journal_good_len: if rewrite_journal {
-            0
-        } else {
-            journal.good_len
-        },
+        journal_good_len: if rewrite_journal { 0 } else { journal.good_len },
         has_secret_line: !rewrite_journal && journal.secret.is_some(),
         last_good: None,
     };
@@ -1036,7 +1042,13 @@ mod tests {
         assert_eq!(v["format"], FORMAT);
         let v = migrate(json!({"version": 0, "log": []}), "f").unwrap();
         assert!(v["secret"].is_null(), "no seed to keep");
-        for seed in [json!("1870"), json!(-3), json!(1.5), json!(null), json!({"seed": 1})] {
+        for seed in [
+            json!("1870"),
+            json!(-3),
+            json!(1.5),
+            json!(null),
+            json!({"seed": 1}),
+        ] {
             let e = refused(json!({"version": 0, "seed": seed}));
             assert!(e.contains("`seed`") && e.contains("club/game.json"), "{e}");
         }

@@ -110,7 +110,9 @@ fn edit_dice(e: &mut LogEntry, f: impl Fn(&mut kepi::dice::Roll)) {
 fn a_relabelled_or_edited_die_is_caught_before_the_reveal() {
     let dir = tmp("dice");
     let save = new_game(&dir);
-    ok(&["game", "apply", &save, "roll", "d6", "roll", "2d6", "note", "x"]);
+    ok(&[
+        "game", "apply", &save, "roll", "d6", "roll", "2d6", "note", "x",
+    ]);
     let v = ok(&["log", "verify", &save]);
     assert!(v.contains("3 seeded dice match the seed"), "{v}");
     let good = std::fs::read(&save).unwrap();
@@ -122,7 +124,11 @@ fn a_relabelled_or_edited_die_is_caught_before_the_reveal() {
         edit_dice(&mut log[1], |d| d.source = kepi::dice::RollSource::Entered)
     });
     caught(&["log", "verify", &save], 1, &["entry 1", "relabelled"]);
-    caught(&["game", "apply", &save, "note", "more"], 1, &["will not add"]);
+    caught(
+        &["game", "apply", &save, "note", "more"],
+        1,
+        &["will not add"],
+    );
 
     // 3-4. Relabelled with another value, and the dice position put back so the entry looks
     // untouched: the next roll's dice then come from the wrong place in the stream.
@@ -224,7 +230,11 @@ fn a_forged_journal_line_is_not_replayed() {
     e.index += 1;
     e.hash = entry_hash(&e);
     append_line(&journal, &e);
-    caught(&["game", "show", &save], 1, &["journal line", "chain broken", "recover"]);
+    caught(
+        &["game", "show", &save],
+        1,
+        &["journal line", "chain broken", "recover"],
+    );
     ok(&["game", "recover", &save]);
     assert_eq!(notes_and_rolls(&save), before);
 }
@@ -233,7 +243,16 @@ fn a_forged_journal_line_is_not_replayed() {
 fn a_head_noted_at_the_table_catches_a_recomputed_chain() {
     let dir = tmp("head");
     let save = new_game(&dir);
-    ok(&["game", "apply", &save, "note", "the bridge holds", "lose", "1st-foot-guards-1", "1"]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "note",
+        "the bridge holds",
+        "lose",
+        "1st-foot-guards-1",
+        "1",
+    ]);
     let head = read(&save)["log"].as_array().unwrap().last().unwrap()["hash"]
         .as_str()
         .unwrap()
@@ -290,7 +309,15 @@ fn a_head_noted_at_the_table_catches_a_recomputed_chain() {
 fn a_shared_copy_has_no_seed_and_verifies() {
     let dir = tmp("share");
     let save = new_game(&dir);
-    ok(&["game", "apply", &save, "roll", "2d6", "note", "for the players"]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "roll",
+        "2d6",
+        "note",
+        "for the players",
+    ]);
     let out = dir.join("players.json").display().to_string();
     ok(&["game", "share", &save, &out]);
     let text = std::fs::read_to_string(&out).unwrap();
@@ -298,7 +325,10 @@ fn a_shared_copy_has_no_seed_and_verifies() {
     assert!(!text.contains("secret"), "a secret is in the copy");
     assert!(!text.contains("salt"), "the salt is in the copy");
     let v = ok(&["log", "verify", &out]);
-    assert!(v.contains("not checkable until the seed is revealed"), "{v}");
+    assert!(
+        v.contains("not checkable until the seed is revealed"),
+        "{v}"
+    );
     ok(&["game", "show", &out]);
     ok(&["game", "due", &out]);
     ok(&["log", "show", &out]);
@@ -325,7 +355,10 @@ fn a_shared_copy_has_no_seed_and_verifies() {
     ok(&["game", "reveal", &save]);
     ok(&["game", "share", &save, &out]);
     let v = ok(&["log", "verify", &out]);
-    assert!(v.contains("seed revealed, 2 seeded dice match the seed"), "{v}");
+    assert!(
+        v.contains("seed revealed, 2 seeded dice match the seed"),
+        "{v}"
+    );
     let help = ok(&["game", "--help"]);
     assert!(help.contains("share"), "{help}");
 }

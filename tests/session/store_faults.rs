@@ -164,7 +164,11 @@ fn a_save_that_cannot_be_rewritten_only_warns_and_catches_up() {
     let w = r.save_warning.expect("the save is behind: a warning");
     assert!(w.contains("catch up"), "{w}");
     drop(opened);
-    assert_eq!(std::fs::read(&save).unwrap(), before, "the save was not replaced");
+    assert_eq!(
+        std::fs::read(&save).unwrap(),
+        before,
+        "the save was not replaced"
+    );
     assert_eq!(notes(&save), vec!["lib"]);
 
     let o = kepi(&["game", "apply", save.to_str().unwrap(), "note", "cli"]);
@@ -230,7 +234,10 @@ fn a_read_only_folder_never_keeps_a_failed_action() {
                 .act(Action::Note { text: "lib".into() }, Utc::now())
                 .unwrap();
             match opened.store.record(&opened.game) {
-                Ok(r) => assert!(r.save_warning.is_some(), "the save cannot be rewritten here"),
+                Ok(r) => assert!(
+                    r.save_warning.is_some(),
+                    "the save cannot be rewritten here"
+                ),
                 Err(_) => {
                     opened.game.rewind(n).unwrap();
                     assert_eq!(opened.game.log().len(), n);
@@ -244,24 +251,31 @@ fn a_read_only_folder_never_keeps_a_failed_action() {
     // A writable journal in a read-only folder (chmod, not root): acknowledged; a read-only
     // journal too: failed.
     let acknowledged = apply_note(&save, "cli");
-    if journal_path(&save).metadata().is_ok_and(|m| !m.permissions().readonly()) && _mount_is_none(&dir) {
+    if journal_path(&save)
+        .metadata()
+        .is_ok_and(|m| !m.permissions().readonly())
+        && not_a_mount_point(&dir)
+    {
         assert!(acknowledged, "the journal is writable: the action counts");
         chmod(&journal_path(&save), 0o444);
-        assert!(!apply_note(&save, "cli-2"), "nothing writable: the action fails");
+        assert!(
+            !apply_note(&save, "cli-2"),
+            "nothing writable: the action fails"
+        );
         chmod(&journal_path(&save), 0o644);
     } else {
         assert!(!acknowledged, "nothing writable: the action fails");
     }
     viewing_works_and_writes_nothing(&dir, &save);
     assert!(notes(&save).contains(&"before".to_string()));
-    if _mount_is_none(&dir) {
+    if not_a_mount_point(&dir) {
         chmod(&dir, 0o755);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
 /// True unless `dir` is a mount point (then the read-only mount made everything read-only).
-fn _mount_is_none(dir: &Path) -> bool {
+fn not_a_mount_point(dir: &Path) -> bool {
     std::fs::read_to_string("/proc/self/mounts")
         .map(|m| {
             let d = dir.to_string_lossy();

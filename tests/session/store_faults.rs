@@ -332,3 +332,54 @@ fn a_full_disk_never_keeps_a_failed_action() {
     assert_eq!(notes_of(&saved), seen);
     assert!(apply_note(&save, "after"));
 }
+
+/// The window follows the same rule: a change whose journal line cannot be written is dropped from
+/// the game on screen (so it never comes back), and a save that falls behind is a warning.
+#[cfg(feature = "gui")]
+#[test]
+fn the_window_drops_a_failed_action_and_warns_when_the_save_is_behind() {
+    use kepi::app::state::{AppState, Command};
+    let dir = tmp("window");
+    let save = new_game(&dir);
+    let mut app = AppState::demo(1).unwrap();
+    app.open(&save);
+    assert!(!app.status.as_ref().unwrap().error);
+    let n = app.game.log().len();
+
+    // The journal's place is taken by a folder: nothing can be appended.
+    let jp = journal_path(&save);
+    let journal = std::fs::read(&jp).unwrap();
+    std::fs::remove_file(&jp).unwrap();
+    std::fs::create_dir(&jp).unwrap();
+    app.handle(Command::Act(Action::Note {
+        text: "lost".into(),
+    }));
+    let st = app.status.clone().unwrap();
+    assert!(st.error && st.text.contains("not done"), "{}", st.text);
+    assert_eq!(
+        app.game.log().len(),
+        n,
+        "the failed action is gone from the window"
+    );
+    std::fs::remove_dir(&jp).unwrap();
+    std::fs::write(&jp, &journal).unwrap();
+
+    // The save cannot be replaced: the action stands, with a warning.
+    let bak = kepi::store::backup_path(&save);
+    let _ = std::fs::remove_file(&bak);
+    std::fs::create_dir_all(bak.join("in-the-way")).unwrap();
+    app.handle(Command::Act(Action::Note {
+        text: "kept".into(),
+    }));
+    let st = app.status.clone().unwrap();
+    assert!(
+        st.text.contains("warning") && st.text.contains("catch up"),
+        "{}",
+        st.text
+    );
+    assert_eq!(app.game.log().len(), n + 1);
+    drop(app);
+    std::fs::remove_dir_all(&bak).unwrap();
+    assert_eq!(notes(&save), vec!["kept"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

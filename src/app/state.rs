@@ -347,15 +347,37 @@ impl AppState {
     }
 
     /// Journals the new log entries when the game has a file (so a crash loses nothing).
-    fn persist(&mut self) {
-        if let Some(store) = self.store.as_mut() {
-            match store.record(&self.game) {
-                Ok(()) => self.saved_len = self.game.log().len(),
-                Err(e) => {
-                    let msg = format!("could not write the journal: {e}");
-                    self.err(msg);
-                }
+    ///
+    /// `Err` (the journal could not be written): the entries are not recorded and are dropped from
+    /// the game in memory too, so a failed action never reappears. `Ok(Some(warning))`: recorded,
+    /// but the save is behind its journal (it catches up when the game is next opened).
+    fn persist(&mut self) -> Result<Option<String>, String> {
+        let Some(store) = self.store.as_mut() else {
+            return Ok(None);
+        };
+        match store.record(&self.game) {
+            Ok(r) => {
+                self.saved_len = self.game.log().len();
+                Ok(r.save_warning)
             }
+            Err(e) => {
+                let rewound = self.game.rewind(self.saved_len);
+                let mut msg = format!("could not write the journal, so it was not done: {e}");
+                if let Err(r) = rewound {
+                    msg.push_str(&format!(" (and the game could not be rebuilt: {r})"));
+                }
+                Err(msg)
+            }
+        }
+    }
+
+    /// Journals a change just made to the game and says so on the status line: its summary, with
+    /// the save's warning if the save is behind, or why it was not done.
+    fn commit(&mut self, summary: String) {
+        match self.persist() {
+            Ok(None) => self.ok(summary),
+            Ok(Some(w)) => self.ok(format!("{summary} (warning: {w})")),
+            Err(e) => self.err(e),
         }
     }
 
@@ -366,24 +388,21 @@ impl AppState {
             Command::Act(action) => match self.game.act(action, now) {
                 Ok(e) => {
                     let s = e.summary.clone();
-                    self.persist();
-                    self.ok(s);
+                    self.commit(s);
                 }
                 Err(e) => self.err(e.to_string()),
             },
             Command::Undo => match self.game.undo(now) {
                 Ok(e) => {
                     let s = format!("undone: {}", e.summary);
-                    self.persist();
-                    self.ok(s);
+                    self.commit(s);
                 }
                 Err(e) => self.err(e.to_string()),
             },
             Command::Redo => match self.game.redo(now) {
                 Ok(e) => {
                     let s = format!("redone: {}", e.summary);
-                    self.persist();
-                    self.ok(s);
+                    self.commit(s);
                 }
                 Err(e) => self.err(e.to_string()),
             },
@@ -426,8 +445,10 @@ impl AppState {
                     Ok(e) => {
                         let s = e.summary.clone();
                         self.resolver.last_rolled = self.game.log().last().map(|e| e.index);
-                        self.persist();
-                        self.ok(s);
+                        self.commit(s);
+                        if self.status.as_ref().is_some_and(|st| st.error) {
+                            self.resolver.last_rolled = None;
+                        }
                     }
                     Err(e) => self.err(e.to_string()),
                 }
@@ -480,12 +501,7 @@ impl AppState {
             },
             Command::Open(path) => self.open(&path),
             Command::Save => match self.store.as_ref().map(|s| s.path().to_path_buf()) {
-                Some(_) => {
-                    self.persist();
-                    if !self.status.as_ref().is_some_and(|s| s.error) {
-                        self.ok("saved");
-                    }
-                }
+                Some(_) => self.commit("saved".into()),
                 None => self.err("choose a file: File > Save As"),
             },
             Command::Export { kind, path } => self.start_export(kind, path),

@@ -15,7 +15,9 @@ use crate::game::{
     UnitState, verify_chain,
 };
 use crate::roster::{Facing, Position, builtin_scenario, builtin_scenarios, load_roster_file};
-use crate::store::{SaveFile, Store, StoreError, read_bytes_limited, read_journal, recover};
+use crate::store::{
+    Recorded, SaveFile, Store, StoreError, read_bytes_limited, read_game, read_journal, recover,
+};
 use crate::tables::Tables;
 
 impl From<StoreError> for CliError {
@@ -159,10 +161,21 @@ pub enum GameCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Rebuild a damaged save from its journal (or its .bak backup and the journal).
+    /// Rebuild a damaged save from its journal (or its .bak backup and the journal); journal lines
+    /// kepi did not write (a broken chain, dice not from the seed) are left out.
     Recover {
         /// The save file.
         file: PathBuf,
+    },
+    /// Write a copy of a game for the players: the same state and log without the dice seed (its
+    /// commitment stays in the log). The copy verifies with `kepi log verify` (its dice can be
+    /// checked once the seed is revealed) and reads with `game show`, `game due`, `log show`.
+    Share {
+        /// The save file (the umpire's, with the seed).
+        save: PathBuf,
+        /// The copy to write: not SAVE; an existing file is replaced only if it is a seedless copy
+        /// of the same game.
+        out: PathBuf,
     },
 }
 
@@ -177,12 +190,19 @@ pub struct LogArgs {
 /// Log subcommands.
 #[derive(Debug, Subcommand)]
 pub enum LogCommand {
-    /// Check a save's (or journal's) hash chain and replay: exit 0 if it holds, 1 naming the first
-    /// broken entry.
+    /// Check a save's (or journal's) hash chain and replay, and its seeded dice whenever the seed
+    /// is known (the umpire's save, or after the reveal): exit 0 if it holds, 1 naming the first
+    /// broken entry (or, with --expect-head, a head other than the one noted at the table).
     Verify {
         /// A save file or a `.journal` file.
         file: PathBuf,
-        /// Print JSON: {"ok", "entries", "head"} or {"ok": false, "broken_at", "reason"}.
+        /// The chain head noted at the table (`kepi game show --json` prints it as "head"): the
+        /// full hash or a unique prefix of at least 8 hex digits. A different head fails, so an
+        /// edit hidden by a recomputed chain is caught.
+        #[arg(long, value_name = "HASH")]
+        expect_head: Option<String>,
+        /// Print JSON: {"ok", "entries", "head", "dice_checked"} or {"ok": false, "broken_at",
+        /// "reason"}; with --expect-head also "expected_head" and "head_matches".
         #[arg(long)]
         json: bool,
     },
@@ -267,7 +287,7 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
             json,
         } => new(scenario, out, *seed, *json),
         GameCommand::Show { file, json } => {
-            let game = open(file)?;
+            let game = view(file)?;
             show(game.state(), &game, *json)
         }
         GameCommand::Apply { file, json, words } => {
@@ -282,11 +302,11 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
             apply_words(file, words, *json, tables)
         }
         GameCommand::Due { file, json } => {
-            let game = open(file)?;
+            let game = view(file)?;
             due(game.state(), file, *json)
         }
         GameCommand::Checklist { file, json } => {
-            let game = open(file)?;
+            let game = view(file)?;
             checklist(game.state(), *json)
         }
         GameCommand::Reveal { file, json } => reveal(file, *json),
@@ -309,13 +329,65 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
             );
             Ok(())
         }
+        GameCommand::Share { save, out } => share(save, out),
     }
 }
 
-fn open(file: &Path) -> Result<Game, CliError> {
-    let opened = Store::open(file)?;
-    report_open(file, opened.recovered, &opened.warnings);
-    Ok(opened.game)
+/// Reads a game for a viewing command: no lock, nothing written (works on read-only media).
+fn view(file: &Path) -> Result<Game, CliError> {
+    let viewed = read_game(file)?;
+    report_open(file, viewed.recovered, &viewed.warnings);
+    Ok(viewed.game)
+}
+
+/// Says on stderr that an acknowledged action's save is behind its journal.
+fn report_recorded(r: Recorded) {
+    if let Some(w) = r.save_warning {
+        errln!("warning: {w}");
+    }
+}
+
+/// `kepi game share SAVE OUT`.
+fn share(save: &Path, out: &Path) -> Result<(), CliError> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    };
+    if same(save, out) {
+        return Err(CliError::usage(format!(
+            "OUT `{}` is SAVE: the copy for the players must be another file",
+            out.display()
+        )));
+    }
+    let game = view(save)?;
+    if out.exists() {
+        let replaceable = read_bytes_limited(out)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .is_some_and(|v| {
+                v.get("format").and_then(|f| f.as_str()) == Some(crate::store::FORMAT)
+                    && v.get("secret").is_none_or(|x| x.is_null())
+                    && v.pointer("/state/dice/commitment")
+                        .and_then(|c| c.as_str())
+                        .is_some_and(|c| *c == *game.state().dice.commitment)
+            });
+        if !replaceable {
+            return Err(CliError::usage(format!(
+                "OUT `{}` exists and is not a players' copy of this game; choose another file",
+                out.display()
+            )));
+        }
+    }
+    crate::store::share(&game, out)?;
+    outln!(
+        "{}: players' copy of {} ({} log entries, head {}), without the dice seed; commitment {}",
+        out.display(),
+        save.display(),
+        game.log().len(),
+        game.head(),
+        game.state().dice.commitment
+    );
+    Ok(())
 }
 
 fn report_open(file: &Path, recovered: usize, warnings: &[String]) {
@@ -755,7 +827,15 @@ fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Re
             }
         }
         .clone();
-        opened.store.record(&opened.game)?;
+        // A failed record leaves nothing behind (the journal is cut back) and stops here: this
+        // action and the verbs after it are not made, and the game in memory is dropped.
+        let recorded = opened.store.record(&opened.game).map_err(|e| {
+            CliError::failed(format!(
+                "{e}\n(`{}` and any verbs after it were not applied)",
+                entry.summary
+            ))
+        })?;
+        report_recorded(recorded);
         print_entry(&entry, json)?;
     }
     Ok(())
@@ -912,7 +992,7 @@ fn reveal(file: &Path, json: bool) -> Result<(), CliError> {
         })?;
     if opened.game.state().dice.revealed.is_none() {
         opened.game.reveal(now)?;
-        opened.store.record(&opened.game)?;
+        report_recorded(opened.store.record(&opened.game)?);
     }
     let checked = opened
         .game
@@ -947,9 +1027,13 @@ fn reveal(file: &Path, json: bool) -> Result<(), CliError> {
 /// Runs `kepi log ...`.
 pub fn log(a: &LogArgs) -> Result<(), CliError> {
     match &a.command {
-        LogCommand::Verify { file, json } => verify(file, *json),
+        LogCommand::Verify {
+            file,
+            expect_head,
+            json,
+        } => verify(file, expect_head.as_deref(), *json),
         LogCommand::Show { file, json } => {
-            let game = open(file)?;
+            let game = view(file)?;
             if *json {
                 return print_json(&game.log());
             }
@@ -983,10 +1067,31 @@ pub fn log(a: &LogArgs) -> Result<(), CliError> {
     }
 }
 
-fn verify(file: &Path, json: bool) -> Result<(), CliError> {
+/// A head noted at the table, as `--expect-head` takes it: 8 to 64 hex digits, lower-cased.
+fn expected_head(h: &str) -> Result<String, CliError> {
+    let h = h.trim().to_ascii_lowercase();
+    if !(8..=64).contains(&h.len()) || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(CliError::usage(format!(
+            "--expect-head: `{h}` is not a chain head (expected 8 to 64 hex digits, e.g. the \"head\" of `kepi game show --json`)"
+        )));
+    }
+    Ok(h)
+}
+
+/// A log that verifies: the game, and what was checked of its dice.
+struct Verified {
+    game: Game,
+    /// Seeded dice re-rolled from the seed (`None`: no seed in this file, none revealed yet).
+    dice_checked: Option<usize>,
+    /// The seed was revealed in the log.
+    revealed: bool,
+}
+
+fn verify(file: &Path, expect_head: Option<&str>, json: bool) -> Result<(), CliError> {
     let name = file.display().to_string();
+    let expected = expect_head.map(expected_head).transpose()?;
     let is_journal = name.ends_with(".journal");
-    let result: Result<(usize, String, String), (Option<usize>, String)> = if is_journal {
+    let result: Result<Verified, (Option<usize>, String)> = if is_journal {
         match read_journal(file) {
             Err(e) => Err((None, e.to_string())),
             Ok(j) if j.entries.first().map(|e| e.index) != Some(0) => Err((
@@ -994,7 +1099,7 @@ fn verify(file: &Path, json: bool) -> Result<(), CliError> {
                 "the journal does not start with the start of the game".into(),
             )),
             Ok(j) => match crate::game::Game::from_log(j.entries.clone(), j.secret.clone()) {
-                Ok(g) => Ok((g.log().len(), g.head(), detail(&g))),
+                Ok(g) => check_dice(g),
                 Err(crate::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
                 Err(crate::game::ReplayError::Entry { index, message }) => {
                     Err((Some(index), message))
@@ -1007,24 +1112,8 @@ fn verify(file: &Path, json: bool) -> Result<(), CliError> {
             Ok(bytes) => verify_save(&bytes, &name),
         }
     };
-    match result {
-        Ok((entries, head, detail)) => {
-            if json {
-                #[derive(Serialize)]
-                struct Out<'a> {
-                    ok: bool,
-                    entries: usize,
-                    head: &'a str,
-                }
-                return print_json(&Out {
-                    ok: true,
-                    entries,
-                    head: &head,
-                });
-            }
-            outln!("{name}: log OK: {entries} entries, chain head {head}; {detail}");
-            Ok(())
-        }
+    let v = match result {
+        Ok(v) => v,
         Err((index, reason)) => {
             if json {
                 #[derive(Serialize)]
@@ -1032,19 +1121,111 @@ fn verify(file: &Path, json: bool) -> Result<(), CliError> {
                     ok: bool,
                     broken_at: Option<usize>,
                     reason: &'a str,
+                    #[serde(skip_serializing_if = "Option::is_none")]
+                    expected_head: Option<&'a str>,
+                    #[serde(skip_serializing_if = "Option::is_none")]
+                    head_matches: Option<bool>,
                 }
                 print_json(&Out {
                     ok: false,
                     broken_at: index,
                     reason: &reason,
+                    expected_head: expected.as_deref(),
+                    head_matches: expected.as_ref().map(|_| false),
                 })?;
             }
-            Err(CliError::failed(match index {
+            return Err(CliError::failed(match index {
                 Some(i) => format!("{name}: log broken at entry {i}: {reason}"),
                 None => format!("{name}: {reason}"),
-            }))
+            }));
         }
+    };
+    let game = &v.game;
+    let head = game.head();
+    // Where the noted head is in this log: the head itself, an earlier entry (the game went on,
+    // or was cut back), or nowhere (the log was changed before it).
+    let noted: Option<Result<Option<usize>, String>> = expected.as_ref().map(|h| {
+        let hits: Vec<usize> = game
+            .log()
+            .iter()
+            .filter(|e| e.hash.starts_with(h.as_str()))
+            .map(|e| e.index as usize)
+            .collect();
+        match hits.as_slice() {
+            [] => Ok(None),
+            [i] => Ok(Some(*i)),
+            _ => Err(format!(
+                "--expect-head: `{h}` is the start of {} entries' hashes; give more digits",
+                hits.len()
+            )),
+        }
+    });
+    let noted = match noted {
+        Some(Err(m)) => return Err(CliError::usage(m)),
+        Some(Ok(x)) => Some(x),
+        None => None,
+    };
+    let last = game.log().len().saturating_sub(1);
+    let head_matches = noted.map(|n| n == Some(last));
+    let dice = match (v.dice_checked, v.revealed) {
+        (Some(n), true) => format!("seed revealed, {n} seeded dice match the seed"),
+        (Some(n), false) => format!("{n} seeded dice match the seed (held in this save)"),
+        (None, _) => "dice not checkable until the seed is revealed".to_string(),
+    };
+    let mismatch = match (&expected, noted) {
+        (Some(h), Some(None)) => Some(format!(
+            "chain head {head} is not the expected {h}, which is no entry of this log: the log was changed before that head (or it is another game)"
+        )),
+        (Some(h), Some(Some(i))) if i != last => Some(format!(
+            "chain head {head} is not the expected {h}, which is entry {i}'s: {} entries follow it",
+            last - i
+        )),
+        _ => None,
+    };
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            ok: bool,
+            entries: usize,
+            head: &'a str,
+            dice_checked: Option<usize>,
+            // Only when the head does not match: `null`, as a broken chain's would be a number.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            broken_at: Option<Option<usize>>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            reason: Option<&'a str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            expected_head: Option<&'a str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            head_matches: Option<bool>,
+        }
+        print_json(&Out {
+            ok: mismatch.is_none(),
+            entries: game.log().len(),
+            head: &head,
+            dice_checked: v.dice_checked,
+            broken_at: mismatch.as_ref().map(|_| None),
+            reason: mismatch.as_deref(),
+            expected_head: expected.as_deref(),
+            head_matches,
+        })?;
     }
+    if let Some(m) = mismatch {
+        return Err(CliError::failed(format!("{name}: {m}")));
+    }
+    if !json {
+        let matched = if head_matches == Some(true) {
+            " (the expected head)"
+        } else {
+            ""
+        };
+        outln!(
+            "{name}: log OK: {} entries, chain head {head}{matched}; {}; {dice}",
+            game.log().len(),
+            detail(game)
+        );
+    }
+    Ok(())
 }
 
 fn detail(g: &Game) -> String {
@@ -1055,10 +1236,35 @@ fn detail(g: &Game) -> String {
     )
 }
 
-fn verify_save(
-    bytes: &[u8],
-    name: &str,
-) -> Result<(usize, String, String), (Option<usize>, String)> {
+/// Re-rolls the game's seeded dice whenever the seed is known: the file's own secret (the
+/// umpire's save or journal) or the seed revealed in the log.
+fn check_dice(game: Game) -> Result<Verified, (Option<usize>, String)> {
+    let revealed = game.log().iter().rev().find_map(|e| match &e.kind {
+        EntryKind::Reveal { seed, .. } => Some(*seed),
+        _ => None,
+    });
+    let seed = game.secret().map(|s| s.seed).or(revealed);
+    let dice_checked = match seed {
+        None => None,
+        Some(seed) => match game.audit_dice(seed) {
+            Ok(n) => Some(n),
+            Err(crate::game::ReplayError::Entry { index, message }) => {
+                return Err((
+                    Some(index),
+                    format!("dice do not match the seed: {message}"),
+                ));
+            }
+            Err(e) => return Err((None, format!("dice do not match the seed: {e}"))),
+        },
+    };
+    Ok(Verified {
+        game,
+        dice_checked,
+        revealed: revealed.is_some(),
+    })
+}
+
+fn verify_save(bytes: &[u8], name: &str) -> Result<Verified, (Option<usize>, String)> {
     let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
         (
             None,
@@ -1086,21 +1292,7 @@ fn verify_save(
     let save: SaveFile =
         serde_json::from_value(v).map_err(|e| (None, format!("not a kepi save: {e}")))?;
     let game = save.into_game(name).map_err(|e| (None, e.to_string()))?;
-    let revealed = match game.log().iter().rev().find_map(|e| match &e.kind {
-        EntryKind::Reveal { seed, .. } => Some(*seed),
-        _ => None,
-    }) {
-        Some(seed) => match game.audit_dice(seed) {
-            Ok(n) => format!("; seed revealed, {n} seeded dice match"),
-            Err(e) => return Err((None, format!("dice do not match the revealed seed: {e}"))),
-        },
-        None => String::new(),
-    };
-    Ok((
-        game.log().len(),
-        game.head(),
-        format!("{}{revealed}", detail(&game)),
-    ))
+    check_dice(game)
 }
 
 /// Runs `kepi cards check`.

@@ -77,10 +77,11 @@ pub enum Command {
     Tables(tables_cmd::TablesArgs),
     /// List the bundled scenarios: {"name", "system", "title", "units"}.
     Scenarios(game_cmd::ScenariosArgs),
-    /// Play a game kept in a save file: new, show, apply actions, undo/redo, reveal the seed.
+    /// Play a game kept in a save file: new, show, apply actions, undo/redo, reveal the seed, share a
+    /// copy without the seed, recover from the journal.
     #[command(after_help = game_cmd::VERBS_HELP)]
     Game(game_cmd::GameArgs),
-    /// Check or print a game's hash-chained log.
+    /// Check (chain, replay, dice against the seed, `--expect-head`) or print a game's log.
     Log(game_cmd::LogArgs),
     /// Print unit cards (`--png DIR` or `--pdf OUT.pdf`), or validate card files (`cards check`).
     Cards(game_cmd::CardFilesArgs),

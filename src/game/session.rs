@@ -426,11 +426,30 @@ impl Game {
 
     /// Re-rolls every seeded die of the log from the seed and checks it matches what was logged.
     /// Returns the number of seeded dice checked, or the first entry that does not match.
+    ///
+    /// The seeded stream is accounted for as well as the faces: every roll or resolution logs
+    /// `draws`, the stream's position after it, and it must be exactly where its own seeded dice
+    /// leave the stream, so an entry whose dice are all entered must not move it. A seeded die
+    /// relabelled "entered" (with another value) therefore shows: the position moved with no seeded
+    /// die to account for it, or the next seeded die comes from the wrong place in the stream.
+    /// Each entry's `dice` must also be the dice of its action (the log shows the former, the
+    /// replay uses the latter).
     pub fn audit_dice(&self, seed: u64) -> Result<usize, ReplayError> {
-        let mut cursor = 0u64;
+        let start = match self.log.first().map(|e| &e.kind) {
+            Some(EntryKind::Start { initial }) => initial.dice.draws,
+            _ => 0,
+        };
+        let mut cursor = start;
+        // One stream, read on from entry to entry (resuming it for each entry would re-draw the
+        // whole stream every time: quadratic in a long game).
+        let mut src = DiceSource::resume(seed, cursor);
         let mut checked = 0usize;
         for (i, e) in self.log.iter().enumerate() {
+            let bad = |message: String| ReplayError::Entry { index: i, message };
             let EntryKind::Act { action } = &e.kind else {
+                if !e.dice.is_empty() {
+                    return Err(bad("dice logged on an entry that rolls none".into()));
+                }
                 continue;
             };
             let (dice, draws) = match action {
@@ -438,37 +457,62 @@ impl Game {
                 Action::Resolved {
                     resolution, draws, ..
                 } => (&resolution.dice, *draws),
-                _ => continue,
-            };
-            let mut src = DiceSource::resume(seed, cursor);
-            for d in dice.iter().filter(|d| d.source == RollSource::Seeded) {
-                let v = src.roll(d.die, &d.label).map_err(|e| ReplayError::Entry {
-                    index: i,
-                    message: e.to_string(),
-                })?;
-                if v != d.value {
-                    return Err(ReplayError::Entry {
-                        index: i,
-                        message: format!(
-                            "logged {} {} = {}, but the seed gives {v}",
-                            d.label, d.die, d.value
-                        ),
-                    });
+                _ => {
+                    if !e.dice.is_empty() {
+                        return Err(bad("dice logged on an action that rolls none".into()));
+                    }
+                    continue;
                 }
-                checked += 1;
+            };
+            if e.dice != *dice {
+                return Err(bad(
+                    "the dice shown in the log differ from the dice of its action".into(),
+                ));
             }
-            if src.draws() != draws && dice.iter().any(|d| d.source == RollSource::Seeded) {
-                return Err(ReplayError::Entry {
-                    index: i,
-                    message: format!(
-                        "dice position {} logged, the seed gives {}",
-                        draws,
+            if src.draws() != cursor {
+                src = DiceSource::resume(seed, cursor);
+            }
+            let mut seeded = 0usize;
+            for d in dice.iter().filter(|d| d.source == RollSource::Seeded) {
+                let v = src.roll(d.die, &d.label).map_err(|e| bad(e.to_string()))?;
+                if v != d.value {
+                    return Err(bad(format!(
+                        "logged {} {} = {}, but the seed gives {v}",
+                        d.label, d.die, d.value
+                    )));
+                }
+                seeded += 1;
+            }
+            src.take_rolls();
+            if src.draws() != draws {
+                return Err(bad(if seeded == 0 {
+                    format!(
+                        "dice position {draws} logged, but the entry has no seeded die to move it \
+                         from {cursor} (a seeded die was relabelled \"entered\"?)"
+                    )
+                } else {
+                    format!(
+                        "dice position {draws} logged, its {seeded} seeded dice leave the seed at {} \
+                         (a seeded die was added, removed or relabelled)",
                         src.draws()
-                    ),
-                });
+                    )
+                }));
             }
-            cursor = cursor.max(draws);
+            checked += seeded;
+            cursor = draws;
         }
         Ok(checked)
+    }
+
+    /// Forgets every log entry from `len` on, as if they had never been made: the game is rebuilt
+    /// from the first `len` entries (the undo history included). For an action that could not be
+    /// journaled, so it never reappears; the rebuild is a full replay, on that rare path only.
+    pub fn rewind(&mut self, len: usize) -> Result<(), ReplayError> {
+        if len >= self.log.len() {
+            return Ok(());
+        }
+        let log = self.log.get(..len).unwrap_or_default().to_vec();
+        *self = Game::from_log(log, self.secret.clone())?;
+        Ok(())
     }
 }

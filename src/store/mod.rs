@@ -7,12 +7,28 @@
 //!   line with the seed secret, then one line per log entry (each carrying its chained hash);
 //! - `FILE.bak` — the previous good save.
 //!
+//! **When an action counts.** An action is acknowledged once its journal line is fsynced. If the
+//! journal append fails (a full disk, a read-only folder), the journal is cut back to its previous
+//! length (`set_len` + fsync), the action is reported failed (the CLI exits 1) and the caller drops it
+//! from the game in memory too ([`Game::rewind`]): a failed action never appears later. If only the
+//! save rewrite fails afterwards, the action *is* acknowledged ([`Recorded::save_warning`] carries a
+//! warning; the CLI prints `ok` and exits 0): the save catches up from the journal the next time the
+//! game is opened for writing.
+//!
 //! On open, the save is parsed (a clear error names the file, line and column where it breaks), its
-//! log is replayed and must reproduce its state, and any journal entries beyond the save are replayed
-//! and reported (recovery). A torn last journal line (a write cut off by a crash, never acknowledged)
+//! log is replayed and must reproduce its state, and any journal entries beyond the save are checked
+//! (their chain must continue from the save's head and, when the save holds the seed, their seeded
+//! dice must come from it) before they are replayed and reported (recovery); a journal line that
+//! fails is an error naming it, and only `kepi game recover` opens the game without it. A save whose
+//! own dice do not verify against its seed is refused for writing ([`Store::open`]) but can still be
+//! viewed ([`read_game`]). A torn last journal line (a write cut off by a crash, never acknowledged)
 //! is ignored with a warning. A save that does not load is never overwritten: `recover` rebuilds the
 //! game from the journal (or the backup) instead. Files are size-limited and hold no paths kepi
 //! would follow, so a save shared by another club cannot make kepi read or write elsewhere.
+//!
+//! Viewing ([`read_game`]) takes no lock and writes nothing, so a game on read-only media can be
+//! shown and verified. Saves carry an explicit `version`: 1, or 0 (kepi's first drafts, migrated);
+//! anything else is refused, and no migration ever drops the dice seed.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -20,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, GameState, LogEntry, SeedSecret, verify_chain_from};
+use crate::game::{Game, GameState, LogEntry, ReplayError, SeedSecret, verify_chain_from};
 use crate::roster::check_image_path;
 
 /// The format name in every save.
@@ -37,7 +53,9 @@ pub struct SaveFile {
     pub format: String,
     /// Format version ([`VERSION`]).
     pub version: u32,
-    /// The seed of kepi's dice and its salt (not part of the log until revealed).
+    /// The seed of kepi's dice and its salt (not part of the log until revealed); absent from a
+    /// players' copy (`kepi game share`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<SeedSecret>,
     /// The state now (for readers; it must equal the replay of the log).
     pub state: GameState,
@@ -51,6 +69,9 @@ pub struct SaveFile {
 struct SaveRef<'a> {
     format: &'a str,
     version: u32,
+    // A copy without the seed (`kepi game share`) has no `secret` member at all; reading a save
+    // without one gives `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     secret: Option<&'a SeedSecret>,
     state: &'a GameState,
     log: &'a [LogEntry],
@@ -276,13 +297,41 @@ fn sync_dir(dir: &Path) {
     crate::fsio::sync_dir(dir);
 }
 
+/// The save versions this kepi reads, for error messages.
+const ACCEPTED_VERSIONS: &str = "1, or 0 for kepi's first drafts";
+
 /// Migrates an older save's JSON to the current version, one step at a time.
 ///
-/// Version 0 (kepi's first drafts) kept the seed as a bare `"seed"` number, with no salt and no
-/// `format` field; version 1 keeps `{"secret": {"seed", "salt"}}`. A v0 commitment was made with an
-/// empty salt, so the migrated secret has `salt: ""`.
+/// The version must be stated: a save without `"version"`, or with one that is not a whole number
+/// kepi knows, is refused naming the file and the accepted versions (it is not guessed to be the
+/// oldest format). Version 0 (kepi's first drafts) is recognised only by an explicit `"version": 0`;
+/// it kept the seed as a bare `"seed"` number, with no salt and no `format` field, where version 1
+/// keeps `{"secret": {"seed", "salt"}}`. A v0 commitment was made with an empty salt, so the migrated
+/// secret has `salt: ""`. No migration drops the seed: a v0 `seed` that is not a whole number from
+/// 0 to 2^64-1 is an error, as is a v0 save that already has a `secret`.
 pub fn migrate(mut v: serde_json::Value, file: &str) -> Result<serde_json::Value, StoreError> {
-    let version = v.get("version").and_then(|x| x.as_u64()).unwrap_or(0);
+    let invalid = |message: String| StoreError::Invalid {
+        file: file.into(),
+        message,
+    };
+    let Some(m) = v.as_object_mut() else {
+        return Err(invalid("not a kepi save (expected a JSON object)".into()));
+    };
+    let version = match m.get("version") {
+        None => {
+            return Err(invalid(format!(
+                "no format `version` (accepted: {ACCEPTED_VERSIONS}); is this a kepi save?"
+            )));
+        }
+        Some(x) => match x.as_u64() {
+            Some(n) => n,
+            None => {
+                return Err(invalid(format!(
+                    "format version {x} is not one kepi reads (accepted: {ACCEPTED_VERSIONS})"
+                )));
+            }
+        },
+    };
     if version > u64::from(VERSION) {
         return Err(StoreError::TooNew {
             file: file.into(),
@@ -290,20 +339,23 @@ pub fn migrate(mut v: serde_json::Value, file: &str) -> Result<serde_json::Value
         });
     }
     if version == 0 {
-        let Some(m) = v.as_object_mut() else {
-            return Err(StoreError::Invalid {
-                file: file.into(),
-                message: "not a kepi save (expected a JSON object)".into(),
-            });
+        if m.contains_key("secret") {
+            return Err(invalid(
+                "a version 0 save keeps its seed as `seed`, but this one has a `secret`: is its version wrong?"
+                    .into(),
+            ));
+        }
+        let secret = match m.remove("seed") {
+            None => serde_json::Value::Null,
+            Some(s) if s.is_u64() => serde_json::json!({ "seed": s, "salt": "" }),
+            Some(s) => {
+                return Err(invalid(format!(
+                    "field `seed`: {s} is not a dice seed (a whole number from 0 to {})",
+                    u64::MAX
+                )));
+            }
         };
-        let seed = m.remove("seed");
-        m.insert(
-            "secret".into(),
-            match seed {
-                Some(s) if s.is_u64() => serde_json::json!({ "seed": s, "salt": "" }),
-                _ => serde_json::Value::Null,
-            },
-        );
+        m.insert("secret".into(), secret);
         m.insert("format".into(), FORMAT.into());
         m.insert("version".into(), 1.into());
     }
@@ -364,6 +416,8 @@ pub struct Journal {
     pub secret: Option<SeedSecret>,
     /// The entries, in order, with their chain checked.
     pub entries: Vec<LogEntry>,
+    /// The 1-based journal line of each entry (same order), so an error can name it.
+    pub lines: Vec<usize>,
     /// Bytes up to the end of the last complete line.
     pub good_len: u64,
     /// Warnings (a torn last line).
@@ -384,6 +438,20 @@ pub fn read_journal(path: &Path) -> Result<Journal, StoreError> {
 /// Parses a journal's bytes (`file` names it in errors); see [`read_journal`]. The fuzz target and
 /// the malformed corpus call this directly.
 pub fn parse_journal(bytes: &[u8], file: &str) -> Result<Journal, StoreError> {
+    parse_journal_as(bytes, file, true)
+}
+
+/// Reads a journal for `recover`: a chain that breaks is cut there (with a warning naming the
+/// line), not refused, so the good lines before it still rebuild the game.
+fn read_journal_to_break(path: &Path) -> Result<Journal, StoreError> {
+    if !path.exists() {
+        return Ok(Journal::default());
+    }
+    let bytes = read_bytes_limited(path)?;
+    parse_journal_as(&bytes, &path.display().to_string(), false)
+}
+
+fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, StoreError> {
     let file = file.to_string();
     let mut j = Journal::default();
     let mut offset = 0usize;
@@ -411,7 +479,10 @@ pub fn parse_journal(bytes: &[u8], file: &str) -> Result<Journal, StoreError> {
                 break;
             }
             Ok(JournalLine::Secret(s)) => j.secret = Some(s),
-            Ok(JournalLine::Entry(e)) => j.entries.push(e),
+            Ok(JournalLine::Entry(e)) => {
+                j.entries.push(e);
+                j.lines.push(line_no);
+            }
             Err(_) if !complete => {
                 j.warnings.push(format!(
                     "{file}: line {line_no} (byte {offset}) is incomplete (an interrupted write, never acknowledged) and was ignored"
@@ -433,13 +504,24 @@ pub fn parse_journal(bytes: &[u8], file: &str) -> Result<Journal, StoreError> {
     }
     if let Some(first) = j.entries.first() {
         let start = first.index;
-        verify_chain_from(&j.entries, start, &first.prev).map_err(|b| StoreError::Invalid {
-            file: file.clone(),
-            message: format!(
-                "journal chain broken at log entry {}: {}",
-                b.index, b.reason
-            ),
-        })?;
+        if let Err(b) = verify_chain_from(&j.entries, start, &first.prev) {
+            let k = b.index.saturating_sub(start as usize);
+            let message = format!(
+                "journal line {} (log entry {}): chain broken: {}",
+                j.lines.get(k).copied().unwrap_or(0),
+                b.index,
+                b.reason
+            );
+            if strict {
+                return Err(StoreError::Invalid {
+                    file,
+                    message: format!("{message}; {RECOVER_HINT}"),
+                });
+            }
+            j.warnings.push(format!("{file}: {message}"));
+            j.entries.truncate(k);
+            j.lines.truncate(k);
+        }
     }
     Ok(j)
 }
@@ -453,8 +535,151 @@ pub struct Opened {
     pub store: Store,
     /// How many journal entries were newer than the save and were replayed.
     pub recovered: usize,
-    /// Warnings (torn journal line).
+    /// Warnings (torn journal line, a save that could not catch up with its journal).
     pub warnings: Vec<String>,
+}
+
+/// A game file read for viewing ([`read_game`]): no lock was taken and nothing was written.
+#[derive(Debug)]
+pub struct Viewed {
+    /// The game (with the journal entries newer than the save replayed in memory).
+    pub game: Game,
+    /// How many journal entries were newer than the save.
+    pub recovered: usize,
+    /// Warnings (torn journal line, dice that do not verify against the save's seed).
+    pub warnings: Vec<String>,
+}
+
+/// What [`Store::record`] did when the action was acknowledged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[must_use = "a save warning must be shown: the save is behind its journal"]
+pub struct Recorded {
+    /// Set when the journal holds the action (it is acknowledged) but the save could not be
+    /// rewritten: tell the user; the save catches up from the journal when the game is next opened.
+    pub save_warning: Option<String>,
+}
+
+/// What `kepi game recover` does about a journal line kepi did not write.
+const RECOVER_HINT: &str =
+    "`kepi game recover FILE` opens the game without it (and the lines after it)";
+
+/// A game file read and checked, before anyone decides whether to write to it.
+struct Loaded {
+    game: Game,
+    bytes: Vec<u8>,
+    journal: Journal,
+    recovered: usize,
+    /// The whole log's seeded dice against the save's seed (`None`: this copy has no seed). A
+    /// failure is always in the save's part: a failing journal entry is an error of [`load`].
+    dice: Option<Result<usize, ReplayError>>,
+}
+
+/// Reads a save and its journal: the save must load, the journal must agree with it where they
+/// overlap, and its entries beyond the save must continue the save's chain and (with the seed known)
+/// roll the seed's dice before they are replayed.
+fn load(path: &Path) -> Result<Loaded, StoreError> {
+    let file = path.display().to_string();
+    let bytes = read_bytes_limited(path)?;
+    let mut game = parse_save(&bytes, &file)?;
+    let jp = journal_path(path);
+    let journal = read_journal(&jp)?;
+    let saved = game.log().len();
+    let mut recovered = 0;
+    let jfile = jp.display().to_string();
+    let line_of = |k: usize| journal.lines.get(k).copied().unwrap_or(0);
+    if let Some(first) = journal.entries.first() {
+        let start = first.index as usize;
+        if start > saved {
+            return Err(StoreError::Invalid {
+                file: jfile,
+                message: format!(
+                    "journal starts at entry {start}, after the save's last ({saved})"
+                ),
+            });
+        }
+        for (k, e) in journal.entries.iter().enumerate() {
+            let i = e.index as usize;
+            if i < saved {
+                // The journal must agree with the save where they overlap.
+                if game.log().get(i).map(|s| &s.hash) != Some(&e.hash) {
+                    return Err(StoreError::Invalid {
+                        file: jfile,
+                        message: format!(
+                            "journal line {} (log entry {i}) differs from the save's: this journal belongs to another game (move it away to open the save)",
+                            line_of(k)
+                        ),
+                    });
+                }
+            } else {
+                game.replay(e.clone()).map_err(|err| StoreError::Invalid {
+                    file: jfile.clone(),
+                    message: format!(
+                        "journal line {} (log entry {i}) does not continue the save: {err}; {RECOVER_HINT}",
+                        line_of(k)
+                    ),
+                })?;
+                recovered += 1;
+            }
+        }
+    }
+    let dice = game.secret().map(|s| game.audit_dice(s.seed));
+    if let Some(Err(ReplayError::Entry { index, message })) = &dice
+        && *index >= saved
+    {
+        let k = journal
+            .entries
+            .iter()
+            .position(|e| e.index as usize == *index)
+            .unwrap_or(0);
+        return Err(StoreError::Invalid {
+            file: jfile,
+            message: format!(
+                "journal line {} (log entry {index}) is not what kepi wrote: its dice do not come from the game's seed ({message}); {RECOVER_HINT}",
+                line_of(k)
+            ),
+        });
+    }
+    Ok(Loaded {
+        game,
+        bytes,
+        journal,
+        recovered,
+        dice,
+    })
+}
+
+/// Reads a game for viewing (`kepi game show`, `kepi log show`, ...): the save and its journal are
+/// checked as by [`Store::open`], but no lock is taken and nothing is written, so a game on read-only
+/// media (or open in the window) can be looked at. Journal entries newer than the save are replayed
+/// in memory only. Dice that do not verify against the save's seed are a warning here (writing to
+/// such a save is refused).
+pub fn read_game(path: &Path) -> Result<Viewed, StoreError> {
+    let loaded = load(path)?;
+    let mut warnings = loaded.journal.warnings;
+    if let Some(Err(e)) = &loaded.dice {
+        warnings.push(format!(
+            "{}: log {e}: the dice do not come from the game's seed (the save was edited; see `kepi log verify`)",
+            path.display()
+        ));
+    }
+    Ok(Viewed {
+        game: loaded.game,
+        recovered: loaded.recovered,
+        warnings,
+    })
+}
+
+/// Writes a players' copy of a game to `out`: the same state and log, without the seed secret.
+/// The log keeps the seed's commitment, so the copy verifies and its dice can be checked once the
+/// seed is revealed. The caller decides whether `out` may be replaced.
+pub fn share(game: &Game, out: &Path) -> Result<(), StoreError> {
+    let save = SaveRef {
+        secret: None,
+        ..SaveRef::of(game)
+    };
+    let bytes =
+        serde_json::to_vec_pretty(&save).map_err(|e| io(out, format!("cannot serialize: {e}")))?;
+    write_atomic(out, &bytes)
 }
 
 /// Writes a game's changes: journal first, then the save. Holds an OS lock on `FILE.lock` while it
@@ -476,7 +701,8 @@ impl Store {
         &self.path
     }
 
-    /// Creates a new game file; refuses to overwrite an existing save.
+    /// Creates a new game file; refuses to overwrite an existing save. Fails (leaving no journal
+    /// behind) unless both the journal and the save are written.
     pub fn create(path: &Path, game: &Game) -> Result<Store, StoreError> {
         let path = &real_save_path(path)?;
         let held = lock(path)?;
@@ -499,54 +725,37 @@ impl Store {
             has_secret_line: false,
             last_good: None,
         };
-        store.record(game)?;
+        store.append_journal(game)?;
+        if let Err(e) = store.write_save(game) {
+            let _ = std::fs::remove_file(&jp);
+            return Err(e);
+        }
         Ok(store)
     }
 
-    /// Opens a game file, recovering journal entries newer than the save.
+    /// Opens a game file for writing, recovering journal entries newer than the save (see the
+    /// module doc for what they must pass). Refuses a save whose seeded dice do not come from its
+    /// seed: kepi does not add to an edited game.
     pub fn open(path: &Path) -> Result<Opened, StoreError> {
         let path = &real_save_path(path)?;
-        let file = path.display().to_string();
         let held = lock(path)?;
         crate::fsio::remove_stale_temps(path);
-        let bytes = read_bytes_limited(path)?;
-        let mut game = parse_save(&bytes, &file)?;
-        let jp = journal_path(path);
-        let journal = read_journal(&jp)?;
-        let saved = game.log().len();
-        let mut recovered = 0;
-        let jfile = jp.display().to_string();
-        if let Some(first) = journal.entries.first() {
-            let start = first.index as usize;
-            // The journal must agree with the save where they overlap.
-            for e in &journal.entries {
-                let i = e.index as usize;
-                if i < saved {
-                    if game.log().get(i).map(|s| &s.hash) != Some(&e.hash) {
-                        return Err(StoreError::Invalid {
-                            file: jfile,
-                            message: format!(
-                                "journal entry {i} differs from the save's: this journal belongs to another game (move it away to open the save)"
-                            ),
-                        });
-                    }
-                } else {
-                    game.replay(e.clone()).map_err(|err| StoreError::Invalid {
-                        file: jfile.clone(),
-                        message: format!("cannot recover: {err}"),
-                    })?;
-                    recovered += 1;
-                }
-            }
-            if start > saved {
-                return Err(StoreError::Invalid {
-                    file: jfile,
-                    message: format!(
-                        "journal starts at entry {start}, after the save's last ({saved})"
-                    ),
-                });
-            }
+        let loaded = load(path)?;
+        if let Some(Err(e)) = &loaded.dice {
+            return Err(StoreError::Invalid {
+                file: path.display().to_string(),
+                message: format!(
+                    "log {e}: the dice do not come from the game's seed, so the save was edited; kepi will not add to it (`kepi log verify` shows the break)"
+                ),
+            });
         }
+        let Loaded {
+            game,
+            bytes,
+            journal,
+            recovered,
+            ..
+        } = loaded;
         let mut store = Store {
             _lock: held,
             path: path.to_path_buf(),
@@ -559,59 +768,105 @@ impl Store {
             has_secret_line: journal.secret.is_some() || journal.good_len > 0,
             last_good: Some(bytes),
         };
-        if recovered > 0 {
-            store.record(&game)?;
+        let mut warnings = journal.warnings;
+        if recovered > 0
+            && let Some(w) = store.record(&game)?.save_warning
+        {
+            warnings.push(w);
         }
         Ok(Opened {
             game,
             store,
             recovered,
-            warnings: journal.warnings,
+            warnings,
         })
     }
 
     /// Records the game's new log entries: appends them to the journal and fsyncs it, then writes
-    /// the save atomically (keeping the previous one as `.bak`). When this returns Ok, nothing is
-    /// lost whatever happens next.
-    pub fn record(&mut self, game: &Game) -> Result<(), StoreError> {
+    /// the save atomically (keeping the previous one as `.bak`).
+    ///
+    /// `Ok` means acknowledged: the journal holds the entries, nothing is lost whatever happens next
+    /// (a [`Recorded::save_warning`] says the save itself is behind and will catch up from the
+    /// journal). `Err` means the entries were *not* recorded: the journal was cut back to where it
+    /// was, and the caller must drop them from the game ([`Game::rewind`]) so they never reappear.
+    pub fn record(&mut self, game: &Game) -> Result<Recorded, StoreError> {
+        self.append_journal(game)?;
+        Ok(Recorded {
+            save_warning: self.write_save(game).err().map(|e| {
+                format!(
+                    "{e}; the action is kept in {} and the save will catch up from it when the game is next opened",
+                    journal_path(&self.path).display()
+                )
+            }),
+        })
+    }
+
+    /// Appends the game's entries the journal does not have yet, and fsyncs. On any failure the
+    /// journal is cut back to its previous length, so nothing of a failed append is ever replayed.
+    fn append_journal(&mut self, game: &Game) -> Result<(), StoreError> {
         let jp = journal_path(&self.path);
         let new: Vec<&LogEntry> = game.log().iter().skip(self.journal_entries).collect();
-        if !new.is_empty() || !self.has_secret_line {
-            let mut f = crate::fsio::open_nofollow(
-                &jp,
-                OpenOptions::new().create(true).append(true),
-                "journal",
-            )
-            .map_err(fs_err)?;
-            let len = f.metadata().map(|m| m.len()).map_err(|e| io(&jp, e))?;
-            if len > self.journal_good_len {
-                // A torn line from an interrupted write: cut it off before appending.
-                f.set_len(self.journal_good_len).map_err(|e| io(&jp, e))?;
-            }
-            let mut buf = Vec::new();
-            if !self.has_secret_line
-                && let Some(secret) = game.secret()
-            {
-                serde_json::to_writer(&mut buf, &JournalLine::Secret(secret.clone()))
-                    .map_err(|e| io(&jp, e))?;
-                buf.push(b'\n');
-            }
-            for e in &new {
-                serde_json::to_writer(&mut buf, &JournalLine::Entry((*e).clone()))
-                    .map_err(|e| io(&jp, e))?;
-                buf.push(b'\n');
-            }
-            f.write_all(&buf).map_err(|e| io(&jp, e))?;
-            f.sync_all().map_err(|e| io(&jp, e))?;
-            if len == 0
-                && let Some(d) = jp.parent()
-            {
-                sync_dir(d);
-            }
-            self.journal_good_len = self.journal_good_len.min(len) + buf.len() as u64;
-            self.journal_entries = game.log().len();
-            self.has_secret_line = true;
+        if new.is_empty() && self.has_secret_line {
+            return Ok(());
         }
+        let mut buf = Vec::new();
+        if !self.has_secret_line
+            && let Some(secret) = game.secret()
+        {
+            serde_json::to_writer(&mut buf, &JournalLine::Secret(secret.clone()))
+                .map_err(|e| io(&jp, e))?;
+            buf.push(b'\n');
+        }
+        for e in &new {
+            serde_json::to_writer(&mut buf, &JournalLine::Entry((*e).clone()))
+                .map_err(|e| io(&jp, e))?;
+            buf.push(b'\n');
+        }
+        let mut f = crate::fsio::open_nofollow(
+            &jp,
+            OpenOptions::new().create(true).append(true),
+            "journal",
+        )
+        .map_err(|e| {
+            io(
+                &jp,
+                format!("cannot append the action: {}; it was not made", e.message()),
+            )
+        })?;
+        let len = f.metadata().map(|m| m.len()).map_err(|e| io(&jp, e))?;
+        // Where the good lines end: anything after (a torn line from an interrupted write) is cut
+        // off before appending, and a failed append is cut back to here.
+        let base = len.min(self.journal_good_len);
+        if len > base {
+            f.set_len(base).map_err(|e| io(&jp, e))?;
+        }
+        if let Err(e) = f.write_all(&buf).and_then(|()| f.sync_all()) {
+            let cut = f.set_len(base).and_then(|()| f.sync_all());
+            return Err(io(
+                &jp,
+                match cut {
+                    Ok(()) => format!(
+                        "cannot append the action: {e}; the journal was cut back to before it, so the action was not made"
+                    ),
+                    Err(c) => format!(
+                        "cannot append the action: {e}; cutting the journal back failed too ({c}): the action was not made, but its line may be replayed when the game is next opened"
+                    ),
+                },
+            ));
+        }
+        if len == 0
+            && let Some(d) = jp.parent()
+        {
+            sync_dir(d);
+        }
+        self.journal_good_len = base + buf.len() as u64;
+        self.journal_entries = game.log().len();
+        self.has_secret_line = true;
+        Ok(())
+    }
+
+    /// Writes the save atomically, keeping the previous one as `.bak`.
+    fn write_save(&mut self, game: &Game) -> Result<(), StoreError> {
         let bytes = serde_json::to_vec_pretty(&SaveRef::of(game))
             .map_err(|e| io(&self.path, format!("cannot serialize: {e}")))?;
         // Never replace a good save with something that does not read back.
@@ -633,66 +888,189 @@ impl Store {
     }
 }
 
-/// Rebuilds a damaged save from its journal (or, failing that, its `.bak` plus the journal). The
-/// damaged file is kept as `FILE.damaged`. Returns the game and where it came from.
+/// Replays `entries` (those beyond the game's log) one by one, then checks their seeded dice when
+/// the game has its seed; stops at the first entry that does not continue the log or whose dice do
+/// not come from the seed, leaving the game without it. Returns what was left out, if anything.
+fn extend_checked(game: &mut Game, journal: &Journal) -> Option<String> {
+    let from = game.log().len();
+    let line_of = |index: usize| {
+        journal
+            .entries
+            .iter()
+            .position(|e| e.index as usize == index)
+            .and_then(|k| journal.lines.get(k).copied())
+            .unwrap_or(0)
+    };
+    let mut left_out = None;
+    for e in journal.entries.iter().filter(|e| e.index as usize >= from) {
+        let index = e.index as usize;
+        if let Err(err) = game.replay(e.clone()) {
+            left_out = Some((index, err.to_string()));
+            break;
+        }
+    }
+    if let Some(seed) = game.secret().map(|s| s.seed)
+        && let Err(ReplayError::Entry { index, message }) = game.audit_dice(seed)
+        && index >= from
+        && game.rewind(index).is_ok()
+    {
+        left_out = Some((
+            index,
+            format!("its dice do not come from the seed: {message}"),
+        ));
+    }
+    left_out.map(|(index, why)| {
+        format!(
+            "left out journal line {} (log entry {index}) and any after it: {why}",
+            line_of(index)
+        )
+    })
+}
+
+/// Rebuilds a damaged save from its journal (or, failing that, from the save itself or its `.bak`
+/// plus the journal). Journal lines that do not continue the log, or whose seeded dice do not come
+/// from the seed, are left out with everything after them; the journal they were in is kept as
+/// `FILE.journal.damaged` and a new one is written. The old save is kept as `FILE.damaged`.
+/// Returns the game and where it came from.
 pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
     let path = &real_save_path(path)?;
     let held = lock(path)?;
     crate::fsio::remove_stale_temps(path);
     let jp = journal_path(path);
-    let journal = read_journal(&jp)?;
-    let from_journal = if journal.entries.first().map(|e| e.index) == Some(0) {
-        Game::from_log(journal.entries.clone(), journal.secret.clone())
-            .map(|g| {
-                (
-                    g,
-                    format!(
-                        "rebuilt from {} ({} entries)",
-                        jp.display(),
-                        journal.entries.len()
-                    ),
-                )
-            })
-            .ok()
-    } else {
-        None
+    let journal = read_journal_to_break(&jp)?;
+    let from_journal = match journal.entries.first() {
+        Some(first) if first.index == 0 => {
+            Game::from_log(vec![first.clone()], journal.secret.clone())
+                .ok()
+                .map(|g| (g, jp.display().to_string()))
+        }
+        _ => None,
     };
-    let (game, how) = match from_journal {
+    let (mut game, source) = match from_journal {
         Some(x) => x,
         None => {
-            let bak = backup_path(path);
-            let bytes = read_folder_file(&bak, "backup")?;
-            let mut g = parse_save(&bytes, &bak.display().to_string())?;
-            let mut n = 0;
-            let saved = g.log().len();
-            for e in journal.entries.iter().filter(|e| e.index as usize >= saved) {
-                if g.replay(e.clone()).is_err() {
-                    break;
+            let save =
+                read_bytes_limited(path).and_then(|b| parse_save(&b, &path.display().to_string()));
+            match save {
+                Ok(g) => (g, path.display().to_string()),
+                Err(_) => {
+                    let bak = backup_path(path);
+                    let bytes = read_folder_file(&bak, "backup")?;
+                    (
+                        parse_save(&bytes, &bak.display().to_string())?,
+                        bak.display().to_string(),
+                    )
                 }
-                n += 1;
             }
-            (
-                g,
-                format!("restored from {} and {n} journal entries", bak.display()),
-            )
         }
     };
+    let base = game.log().len();
+    let left_out = extend_checked(&mut game, &journal);
+    let n = game.log().len().saturating_sub(base);
+    let mut how = format!(
+        "rebuilt from {source} and {n} journal entries ({} in all)",
+        game.log().len()
+    );
+    let journal_has_more = journal
+        .entries
+        .last()
+        .is_some_and(|e| e.index as usize + 1 > game.log().len());
+    if let Some(l) = &left_out {
+        how.push_str("; ");
+        how.push_str(l);
+    }
     if path.exists() {
         let damaged = sibling(path, ".damaged");
         std::fs::rename(path, &damaged).map_err(|e| io(path, e))?;
     }
+    for w in &journal.warnings {
+        how.push_str("; ");
+        how.push_str(w);
+    }
+    // The journal is written anew when it holds anything the game does not: lines left out, a
+    // broken chain or a torn line (else they would stop the next open again).
+    let rewrite_journal = (journal_has_more || !journal.warnings.is_empty()) && jp.exists();
+    if rewrite_journal {
+        let damaged = sibling(&jp, ".damaged");
+        std::fs::rename(&jp, &damaged).map_err(|e| io(&jp, e))?;
+        how.push_str(&format!(
+            "; the old journal is kept as {}",
+            damaged.display()
+        ));
+    }
     let mut store = Store {
         _lock: held,
         path: path.to_path_buf(),
-        journal_entries: journal
-            .entries
-            .last()
-            .map(|e| e.index as usize + 1)
-            .unwrap_or(0),
-        journal_good_len: journal.good_len,
-        has_secret_line: journal.secret.is_some(),
+        journal_entries: if rewrite_journal {
+            0
+        } else {
+            journal
+                .entries
+                .last()
+                .map(|e| e.index as usize + 1)
+                .unwrap_or(0)
+        },
+        journal_good_len: if rewrite_journal { 0 } else { journal.good_len },
+        has_secret_line: !rewrite_journal && journal.secret.is_some(),
         last_good: None,
     };
-    store.record(&game)?;
+    if let Some(w) = store.record(&game)?.save_warning {
+        return Err(io(path, format!("could not write the rebuilt save: {w}")));
+    }
     Ok((game, how))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn refused(v: serde_json::Value) -> String {
+        migrate(v, "club/game.json")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_missing_or_odd_version_is_refused_naming_the_file_and_the_accepted_versions() {
+        for v in [
+            json!({"format": FORMAT, "state": {}, "log": []}),
+            json!({"format": FORMAT, "version": "1"}),
+            json!({"format": FORMAT, "version": 1.0}),
+            json!({"format": FORMAT, "version": -1}),
+            json!({"format": FORMAT, "version": null}),
+        ] {
+            let e = refused(v);
+            assert!(e.starts_with("club/game.json: "), "{e}");
+            assert!(e.contains("accepted: 1, or 0"), "{e}");
+        }
+        assert!(refused(json!({"version": 2})).contains("newer"));
+        assert!(refused(json!([1])).contains("not a kepi save"));
+    }
+
+    #[test]
+    fn version_0_is_recognised_only_when_stated_and_keeps_its_seed() {
+        let v = migrate(json!({"version": 0, "seed": 1870u64, "log": []}), "f").unwrap();
+        assert_eq!(v["secret"], json!({"seed": 1870u64, "salt": ""}));
+        assert_eq!(v["version"], 1);
+        assert_eq!(v["format"], FORMAT);
+        let v = migrate(json!({"version": 0, "log": []}), "f").unwrap();
+        assert!(v["secret"].is_null(), "no seed to keep");
+        for seed in [
+            json!("1870"),
+            json!(-3),
+            json!(1.5),
+            json!(null),
+            json!({"seed": 1}),
+        ] {
+            let e = refused(json!({"version": 0, "seed": seed}));
+            assert!(e.contains("`seed`") && e.contains("club/game.json"), "{e}");
+        }
+        let e = refused(json!({"version": 0, "secret": {"seed": 1, "salt": ""}}));
+        assert!(e.contains("`secret`"), "{e}");
+        // The current version passes through untouched.
+        let cur = json!({"format": FORMAT, "version": VERSION, "secret": null});
+        assert_eq!(migrate(cur.clone(), "f").unwrap(), cur);
+    }
 }

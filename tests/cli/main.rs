@@ -12,3 +12,4 @@ mod hostile_corpus;
 mod pk_cli;
 mod pw_cli;
 mod store_cli;
+mod tamper_cli;

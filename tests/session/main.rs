@@ -10,3 +10,4 @@ mod flow_checks;
 #[cfg(unix)]
 mod hostile_files;
 mod session_game;
+mod store_faults;

@@ -1,30 +1,12 @@
-//! File menu: New from scenario, Open, Save, Save As, Recent; native dialogs (rfd) with a typed-path
-//! fallback for machines without a dialog service.
-
-use std::path::PathBuf;
+//! File menu: New from scenario, Open, Save, Save As, Recent, New from a unit-card file. Files are
+//! chosen with the desktop's dialog or, where it has none, the in-window one
+//! ([`super::file_dialog`]); the menu itself holds no text field (a click in one closed the menu,
+//! and the next typed "n" advanced the phase).
 
 use egui::Ui;
 
+use super::file_dialog::Purpose;
 use super::state::{AppState, Command};
-
-fn pick_save() -> Option<PathBuf> {
-    rfd::FileDialog::new()
-        .add_filter("kepi game", &["json"])
-        .set_file_name("battle.kepi.json")
-        .save_file()
-}
-
-fn pick_cards() -> Option<PathBuf> {
-    rfd::FileDialog::new()
-        .add_filter("unit cards", &["toml"])
-        .pick_file()
-}
-
-fn pick_open() -> Option<PathBuf> {
-    rfd::FileDialog::new()
-        .add_filter("kepi game", &["json"])
-        .pick_file()
-}
 
 /// The File menu.
 pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
@@ -42,59 +24,23 @@ pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             }
         });
         if ui.button("New from unit-card file…").clicked() {
-            if let Some(p) = pick_cards() {
-                out.push(Command::NewFromCards(p));
-            }
+            out.push(Command::ChooseFile(Purpose::ImportCards));
             ui.close();
         }
         if ui.button("Open…").clicked() {
-            if let Some(p) = pick_open() {
-                out.push(Command::Open(p));
-            }
+            out.push(Command::ChooseFile(Purpose::Open));
             ui.close();
         }
         if ui.button("Save  (Ctrl+S)").clicked() {
-            if app.store.is_some() {
-                out.push(Command::Save);
-            } else if let Some(p) = pick_save() {
-                out.push(Command::SaveAs(p));
-            }
+            out.push(Command::Save);
             ui.close();
         }
         if ui.button("Save As…").clicked() {
-            if let Some(p) = pick_save() {
-                out.push(Command::SaveAs(p));
-            }
+            out.push(Command::ChooseFile(Purpose::SaveAs));
             ui.close();
         }
         ui.separator();
         super::exports::export_menu_ui(ui, app);
-        ui.separator();
-        let label = ui.label("Or type a path:");
-        ui.text_edit_singleline(&mut app.path_text)
-            .labelled_by(label.id);
-        ui.horizontal(|ui| {
-            let p = PathBuf::from(app.path_text.trim());
-            let ok = !app.path_text.trim().is_empty();
-            if ui.add_enabled(ok, egui::Button::new("Open path")).clicked() {
-                out.push(Command::Open(p.clone()));
-                ui.close();
-            }
-            if ui
-                .add_enabled(ok, egui::Button::new("Save to path"))
-                .clicked()
-            {
-                out.push(Command::SaveAs(p.clone()));
-                ui.close();
-            }
-            if ui
-                .add_enabled(ok, egui::Button::new("Import cards from path"))
-                .clicked()
-            {
-                out.push(Command::NewFromCards(p));
-                ui.close();
-            }
-        });
         if !app.settings.recent.is_empty() {
             ui.separator();
             ui.label("Recent");

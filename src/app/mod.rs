@@ -9,6 +9,7 @@ pub mod dice_tray;
 pub mod drift;
 pub mod due;
 pub mod exports;
+pub mod file_dialog;
 pub mod files;
 pub mod log_panel;
 pub mod map;
@@ -54,9 +55,9 @@ impl KepiApp {
     ) -> Result<Self, String> {
         if let Some(s) = storage.and_then(|s| eframe::get_value::<state::Settings>(s, SETTINGS_KEY))
         {
-            state.last_game = state::LastGame::find(&s.recent);
             state.settings = s;
         }
+        state.last_game = state::LastGame::find_with(&state.settings.recent, state.data_dir.as_deref());
         Ok(KepiApp::with_state(state))
     }
 
@@ -154,10 +155,84 @@ impl KepiApp {
                 });
         });
         exports::export_dialog_ui(ui.ctx(), app, &mut out);
+        if let Some(c) = app.file_dialog.ui(ui.ctx()) {
+            out.push(c);
+        }
+        guard_ui(ui.ctx(), app, &mut out);
         for c in out {
             app.handle(c);
         }
+        closing(ui.ctx(), app);
     }
+}
+
+/// How long the table must be idle before the full save is rewritten (the journal already holds
+/// every action; this only keeps the journal short to replay).
+const COMPACT_WHEN_IDLE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Closing the window: asks first when something could be lost; otherwise rewrites the save and
+/// lets the window close. Also rewrites the save once the table has been idle for a while.
+fn closing(ctx: &egui::Context, app: &mut AppState) {
+    if ctx.input(|i| i.viewport().close_requested()) && !app.allow_close {
+        if app.unsaved() {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            app.confirm = Some(Box::new(Command::Close));
+        } else {
+            app.compact();
+            app.allow_close = true;
+        }
+    }
+    if app.close_now {
+        app.close_now = false;
+        app.allow_close = true;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+    let behind = app.store.as_ref().is_some_and(|s| s.behind() > 0);
+    if behind && let Some(t) = app.last_change {
+        let idle = t.elapsed();
+        if idle >= COMPACT_WHEN_IDLE {
+            app.compact();
+            app.last_change = None;
+        } else {
+            ctx.request_repaint_after(COMPACT_WHEN_IDLE - idle);
+        }
+    }
+}
+
+/// "This game has actions that are not on disk": Save As / Discard / Cancel, before the game is
+/// closed or replaced (New, Open, Recent, Import, closing the window).
+fn guard_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
+    let Some(pending) = app.confirm.clone() else {
+        return;
+    };
+    let lost = app.game.log().len().saturating_sub(app.saved_len);
+    let what = match *pending {
+        Command::Close => "Close the window",
+        Command::NewGame(_) => "Start a new game",
+        Command::NewFromCards(_) => "Start a new game from unit cards",
+        Command::Open(_) | Command::OpenLast => "Open another game",
+        _ => "Go on",
+    };
+    egui::Modal::new(egui::Id::unique("kepi-guard")).show(ctx, |ui| {
+        ui.set_max_width(460.0);
+        ui.heading("This game is not safely on disk");
+        ui.label(format!(
+            "{lost} log entr{} could not be written (see the status line). {what} anyway and they are lost.",
+            if lost == 1 { "y" } else { "ies" }
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Save As…").clicked() {
+                app.after_save = app.confirm.take();
+                out.push(Command::ChooseFile(file_dialog::Purpose::SaveAs));
+            }
+            if ui.button("Discard").clicked() {
+                out.push(Command::Discard);
+            }
+            if ui.button("Cancel").clicked() {
+                out.push(Command::CancelGuard);
+            }
+        });
+    });
 }
 
 /// The offer to continue (or recover) the game kepi had open last time.
@@ -174,7 +249,7 @@ fn last_game_ui(ui: &mut egui::Ui, last: &state::LastGame, out: &mut Vec<Command
             }
         } else {
             ui.label(format!("Your last game: {name}"));
-            if ui.button("Continue it").clicked() {
+            if ui.button("Continue your last game").clicked() {
                 out.push(Command::OpenLast);
             }
         }
@@ -201,7 +276,11 @@ fn shortcuts(ctx: &egui::Context, app: &AppState, out: &mut Vec<Command>) {
     });
     let typing = ctx.memory(|m| m.focused().is_some());
     if !typing {
+        let modal = app.confirm.is_some() || app.file_dialog.open;
         ctx.input(|i| {
+            if modal {
+                return;
+            }
             if i.key_pressed(Key::N) && i.modifiers.is_none() {
                 out.push(Command::NextPhase);
             }
@@ -212,7 +291,6 @@ fn shortcuts(ctx: &egui::Context, app: &AppState, out: &mut Vec<Command>) {
             }
         });
     }
-    let _ = app;
 }
 
 impl eframe::App for KepiApp {
@@ -253,6 +331,9 @@ pub fn run_native() -> Result<(), eframe::Error> {
                     .unwrap_or_else(|_| Err("the demo battle could not be built".to_string()))?,
                 Err(_) => AppState::demo(seed)?,
             };
+            let mut state = state;
+            state.data_dir = eframe::storage_dir("kepi");
+            state.native_dialogs = file_dialog::native_available();
             let mut app = KepiApp::with_settings(state, cc.storage)?;
             app.exit_after_first_frame = exit_after_first_frame;
             Ok(Box::new(app) as Box<dyn eframe::App>)

@@ -11,6 +11,7 @@ use chrono::Utc;
 
 use super::dice_tray::DiceTray;
 use super::exports::{ExportDialog, ExportJob, ExportKind};
+use super::file_dialog::{FileDialog, Native, Purpose};
 use super::resolver::ResolverState;
 use crate::dice::Die;
 use crate::export::Paper;
@@ -151,10 +152,18 @@ pub enum Command {
     NewFromCards(PathBuf),
     /// Open a game file.
     Open(PathBuf),
-    /// Save (to the current file, or ask for one).
+    /// Save (to the chosen file; a game kept in kepi's folder asks for one: Save As).
     Save,
-    /// Save to this file.
+    /// Save to this file (the game moves there from kepi's folder).
     SaveAs(PathBuf),
+    /// Choose a file for `Purpose`: the desktop's dialog when it has one, else the in-window one.
+    ChooseFile(Purpose),
+    /// Close the window (asks first when something could be lost).
+    Close,
+    /// The answer "Discard" to "this game has actions not on disk": do what was asked anyway.
+    Discard,
+    /// The answer "Cancel": do nothing.
+    CancelGuard,
     /// Export (print roster, cards, report, CSV) to this file or folder, on a worker thread.
     Export {
         /// What to write.
@@ -181,10 +190,32 @@ pub struct Status {
 pub struct AppState {
     /// The game being played.
     pub game: Game,
-    /// Its file, once saved; every action is journalled there.
+    /// Its file: chosen by the user, or kepi's own from the game's first action (`autosaved`);
+    /// every action is journalled there before it shows.
     pub store: Option<Store>,
-    /// Log length at the last successful save (unsaved when the log is longer).
+    /// The store lives in kepi's folder: no file was chosen yet (Ctrl+S asks for one).
+    pub autosaved: bool,
+    /// Log length known to be on disk (in the journal); a longer log could still be lost.
     pub saved_len: usize,
+    /// Where games nobody saved are kept (`<data dir>/kepi/games`); `None` keeps nothing, so the
+    /// first action leaves the game at risk and the guards ask before it is dropped.
+    pub data_dir: Option<PathBuf>,
+    /// Use the desktop's file dialogs (rfd); otherwise, or when one fails, the in-window dialog.
+    pub native_dialogs: bool,
+    /// The in-window file dialog.
+    pub file_dialog: FileDialog,
+    /// What waits for an answer to "this game has actions not on disk" (Save As / Discard / Cancel).
+    pub confirm: Option<Box<Command>>,
+    /// What to do once Save As has succeeded (the guarded command the user chose to save before).
+    pub after_save: Option<Box<Command>>,
+    /// The window should close now (the guard was answered).
+    pub close_now: bool,
+    /// The window may close without asking again.
+    pub allow_close: bool,
+    /// When the game last changed (the full save is rewritten once the table is idle).
+    pub last_change: Option<std::time::Instant>,
+    /// Set while a confirmed (discarding) command runs, so the guard lets it through.
+    discarding: bool,
     /// The rule tables.
     pub tables: &'static Tables,
     /// Acting unit.
@@ -207,8 +238,6 @@ pub struct AppState {
     pub settings: Settings,
     /// Status line.
     pub status: Option<Status>,
-    /// Path typed in the Save As / Open field (when no native dialog is available).
-    pub path_text: String,
     /// The print and export dialog.
     pub export: ExportDialog,
     /// The export running on its worker thread, if any.
@@ -235,8 +264,33 @@ impl LastGame {
     /// The most recent game in `recent` that still exists. Only file times are read (two `stat`
     /// calls), so this costs nothing at start; opening the game does the real recovery.
     pub fn find(recent: &[PathBuf]) -> Option<LastGame> {
-        let path = recent.iter().find(|p| p.is_file())?.clone();
+        LastGame::find_with(recent, None)
+    }
+
+    /// [`LastGame::find`], also looking at the games kepi keeps in `data_dir` (games nobody saved
+    /// to a file of their own): the newest of those wins over the recent list's first when it was
+    /// played more recently, so a battle played without ever choosing a file is offered too.
+    pub fn find_with(recent: &[PathBuf], data_dir: Option<&Path>) -> Option<LastGame> {
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let touched = |p: &Path| modified(p).max(modified(&crate::store::journal_path(p)));
+        let mut best = recent.iter().find(|p| p.is_file()).cloned();
+        if let Some(dir) = data_dir
+            && let Ok(rd) = std::fs::read_dir(dir.join("games"))
+        {
+            for e in rd.flatten().take(10_000) {
+                let p = e.path();
+                let is_save = p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().ends_with(".kepi.json"));
+                if is_save
+                    && p.is_file()
+                    && best.as_ref().is_none_or(|b| touched(&p) > touched(b))
+                {
+                    best = Some(p);
+                }
+            }
+        }
+        let path = best?;
         let needs_recovery = match (
             modified(&crate::store::journal_path(&path)),
             modified(&path),
@@ -281,6 +335,16 @@ impl AppState {
             saved_len: game.log().len(),
             game,
             store,
+            autosaved: false,
+            data_dir: None,
+            native_dialogs: false,
+            file_dialog: FileDialog::default(),
+            confirm: None,
+            after_save: None,
+            close_now: false,
+            allow_close: false,
+            last_change: None,
+            discarding: false,
             tables,
             selected: None,
             target: None,
@@ -298,7 +362,6 @@ impl AppState {
             tray: DiceTray::new(tray_seed),
             settings: Settings::default(),
             status: None,
-            path_text: String::new(),
             export: ExportDialog::default(),
             export_job: None,
             last_game: None,
@@ -310,8 +373,12 @@ impl AppState {
     /// Switches to another game's workspace, keeping what belongs to the user rather than the
     /// game: settings and an export still running.
     fn switch_to(&mut self, mut fresh: AppState) {
+        self.compact();
         fresh.settings = std::mem::take(&mut self.settings);
         fresh.export_job = self.export_job.take();
+        fresh.data_dir = self.data_dir.take();
+        fresh.native_dialogs = self.native_dialogs;
+        fresh.file_dialog.folder = std::mem::take(&mut self.file_dialog.folder);
         *self = fresh;
     }
 
@@ -327,9 +394,66 @@ impl AppState {
         self.game.state()
     }
 
-    /// True when there are actions not yet in a save.
+    /// True when some of the game's actions are not on disk (a write failed, or there is nowhere
+    /// to keep the game): dropping the game now would lose them, so the guards ask first.
     pub fn unsaved(&self) -> bool {
         self.game.log().len() != self.saved_len
+    }
+
+    /// Rewrites the full save when the journal is ahead of it (on idle, on close, before another
+    /// game replaces this one). Nothing is at stake: the journal already holds every action.
+    pub fn compact(&mut self) {
+        if let Some(store) = self.store.as_mut()
+            && store.behind() > 0
+            && let Err(e) = store.compact(&self.game)
+        {
+            let msg = format!("could not rewrite the save (the journal still holds every action): {e}");
+            self.err(msg);
+        }
+    }
+
+    /// A file in kepi's folder for a game nobody saved yet: the scenario's name and the time.
+    fn autosave_path(&self) -> Option<PathBuf> {
+        let dir = self.data_dir.as_ref()?.join("games");
+        let stem: String = self
+            .game
+            .state()
+            .scenario
+            .chars()
+            .map(|c| if c.is_alphanumeric() || c == '-' { c } else { '-' })
+            .take(60)
+            .collect();
+        let when = Utc::now().format("%Y-%m-%d-%H%M%S");
+        (0..100).map(|n| {
+            let suffix = if n == 0 { String::new() } else { format!("-{n}") };
+            dir.join(format!("{stem}-{when}{suffix}.kepi.json"))
+        })
+        .find(|p| !p.exists() && !crate::store::journal_path(p).exists())
+    }
+
+    /// Gives a never-saved game its file in kepi's folder, at its first action.
+    fn keep_in_data_dir(&mut self) -> Result<(), String> {
+        let path = self
+            .autosave_path()
+            .ok_or_else(|| "kepi has no folder to keep it in".to_string())?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let store = Store::create(&path, &self.game).map_err(|e| e.to_string())?;
+        self.store = Some(store);
+        self.autosaved = true;
+        self.saved_len = self.game.log().len();
+        self.remember(&path);
+        Ok(())
+    }
+
+    /// Runs `cmd` unless something could be lost: then asks first (Save As / Discard / Cancel).
+    fn guard(&mut self, cmd: &Command) -> bool {
+        if self.unsaved() && !self.discarding {
+            self.confirm = Some(Box::new(cmd.clone()));
+            return false;
+        }
+        true
     }
 
     fn ok(&mut self, text: impl Into<String>) {
@@ -346,14 +470,23 @@ impl AppState {
         });
     }
 
-    /// Journals the new log entries when the game has a file (so a crash loses nothing).
+    /// Journals the new log entries (so a crash loses nothing); a game nobody saved gets its file
+    /// in kepi's folder at its first action.
     ///
     /// `Err` (the journal could not be written): the entries are not recorded and are dropped from
     /// the game in memory too, so a failed action never reappears. `Ok(Some(warning))`: recorded,
-    /// but the save is behind its journal (it catches up when the game is next opened).
+    /// but the save is behind its journal (it catches up when the game is next opened). A game that
+    /// has nowhere to go (kepi's folder cannot be written) keeps its actions in memory and is
+    /// [`AppState::unsaved`], so closing or replacing it asks first.
     fn persist(&mut self) -> Result<Option<String>, String> {
+        self.last_change = Some(std::time::Instant::now());
         let Some(store) = self.store.as_mut() else {
-            return Ok(None);
+            return match self.keep_in_data_dir() {
+                Ok(()) => Ok(None),
+                Err(e) => Err(format!(
+                    "this game is not on disk ({e}): use File > Save As before closing"
+                )),
+            };
         };
         match store.record(&self.game) {
             Ok(r) => {
@@ -474,6 +607,12 @@ impl AppState {
                     self.tables,
                 );
             }
+            Command::NewGame(_)
+            | Command::NewFromCards(_)
+            | Command::Open(_)
+            | Command::OpenLast
+            | Command::Close
+                if !self.guard(&cmd) => {}
             Command::NewGame(name) => match builtin_scenario(&name)
                 .and_then(|s| AppState::new_game(&s, crate::cli::fresh_seed(), self.tables))
             {
@@ -491,7 +630,7 @@ impl AppState {
                     let units = fresh.state().units.len();
                     self.switch_to(fresh);
                     self.ok(format!(
-                        "new game from {} ({units} units); save it to keep it",
+                        "new game from {} ({units} units)",
                         path.display()
                     ));
                 }
@@ -500,10 +639,40 @@ impl AppState {
                 )),
             },
             Command::Open(path) => self.open(&path),
-            Command::Save => match self.store.as_ref().map(|s| s.path().to_path_buf()) {
-                Some(_) => self.commit("saved".into()),
-                None => self.err("choose a file: File > Save As"),
-            },
+            Command::Save if self.store.is_none() || self.autosaved => {
+                self.handle(Command::ChooseFile(Purpose::SaveAs));
+            }
+            Command::Save => {
+                let compacted = match self.persist() {
+                    Err(e) => Err(e),
+                    Ok(_) => match self.store.as_mut() {
+                        Some(store) => store
+                            .compact(&self.game)
+                            .map_err(|e| format!("could not write the save (the journal holds every action): {e}")),
+                        None => Ok(()),
+                    },
+                };
+                match compacted {
+                    Ok(()) => self.ok("saved"),
+                    Err(e) => self.err(e),
+                }
+            }
+            Command::ChooseFile(purpose) => self.choose_file(purpose),
+            Command::Close => {
+                self.compact();
+                self.close_now = true;
+            }
+            Command::Discard => {
+                if let Some(cmd) = self.confirm.take() {
+                    self.discarding = true;
+                    self.handle(*cmd);
+                    self.discarding = false;
+                }
+            }
+            Command::CancelGuard => {
+                self.confirm = None;
+                self.after_save = None;
+            }
             Command::Export { kind, path } => self.start_export(kind, path),
             Command::OpenLast => {
                 if let Some(last) = self.last_game.take() {
@@ -511,16 +680,63 @@ impl AppState {
                 }
             }
             Command::DismissLast => self.last_game = None,
-            Command::SaveAs(path) => match Store::create(&path, &self.game) {
-                Ok(store) => {
-                    self.store = Some(store);
-                    self.saved_len = self.game.log().len();
-                    self.remember(&path);
-                    self.ok(format!("saved to {}", path.display()));
-                }
-                Err(e) => self.err(e.to_string()),
-            },
+            Command::SaveAs(path) => self.save_as(&path),
         }
+    }
+
+    /// Save As: a new file with the whole game (save and journal); a game kept in kepi's folder
+    /// moves there (its old files are removed once the new ones are on disk).
+    fn save_as(&mut self, path: &Path) {
+        match Store::create(path, &self.game) {
+            Ok(store) => {
+                let old = self.store.replace(store);
+                let was_autosaved = std::mem::replace(&mut self.autosaved, false);
+                self.saved_len = self.game.log().len();
+                if let Some(old) = old
+                    && was_autosaved
+                {
+                    let old_path = old.path().to_path_buf();
+                    drop(old);
+                    crate::store::remove_game_files(&old_path);
+                    self.settings.recent.retain(|p| p != &old_path);
+                }
+                self.remember(path);
+                self.ok(format!("saved to {}", path.display()));
+                if let Some(next) = self.after_save.take() {
+                    self.handle(*next);
+                }
+            }
+            Err(e) => self.err(format!("could not save: {e}")),
+        }
+    }
+
+    /// Asks for a file: the desktop's dialog when there is one (falling back to the in-window
+    /// dialog when it cannot show), else the in-window dialog.
+    fn choose_file(&mut self, purpose: Purpose) {
+        let folder = self.dialog_folder();
+        if self.native_dialogs {
+            match super::file_dialog::native(purpose, &folder) {
+                Native::Chosen(p) => return self.handle(purpose.command(p)),
+                Native::Cancelled => return,
+                Native::Unavailable => self.native_dialogs = false,
+            }
+        }
+        self.file_dialog.show_for(purpose, folder);
+    }
+
+    /// The folder a file dialog opens in: the current game's, the last one used, or home.
+    fn dialog_folder(&self) -> PathBuf {
+        if let Some(store) = &self.store
+            && !self.autosaved
+            && let Some(dir) = store.path().parent()
+            && !dir.as_os_str().is_empty()
+        {
+            return dir.to_path_buf();
+        }
+        if !self.file_dialog.folder.as_os_str().is_empty() {
+            return self.file_dialog.folder.clone();
+        }
+        super::file_dialog::home()
     }
 
     fn start_export(&mut self, kind: ExportKind, path: PathBuf) {

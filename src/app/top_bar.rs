@@ -46,8 +46,12 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         ui.radio_value(&mut app.own_dice, true, "my own dice");
         ui.separator();
         let saved = match (&app.store, app.unsaved()) {
-            (None, _) => RichText::new("not saved").color(ui.visuals().warn_fg_color),
-            (Some(_), true) => RichText::new("unsaved changes").color(ui.visuals().warn_fg_color),
+            (None, false) => RichText::new("no actions yet").weak(),
+            (_, true) => RichText::new("NOT on disk: File > Save As")
+                .color(ui.visuals().error_fg_color),
+            (Some(_), false) if app.autosaved => {
+                RichText::new("kept by kepi (Save As to name it)").weak()
+            }
             (Some(s), false) => RichText::new(format!(
                 "saved: {}",
                 s.path()

@@ -1109,7 +1109,7 @@ fn verify(file: &Path, expect_head: Option<&str>, json: bool) -> Result<(), CliE
     } else {
         match read_bytes_limited(file) {
             Err(e) => Err((None, e.to_string())),
-            Ok(bytes) => verify_save(&bytes, &name),
+            Ok(bytes) => verify_save(&bytes, &name).and_then(|v| with_journal(file, v)),
         }
     };
     let v = match result {
@@ -1293,6 +1293,21 @@ fn verify_save(bytes: &[u8], name: &str) -> Result<Verified, (Option<usize>, Str
         serde_json::from_value(v).map_err(|e| (None, format!("not a kepi save: {e}")))?;
     let game = save.into_game(name).map_err(|e| (None, e.to_string()))?;
     check_dice(game)
+}
+
+/// A save's log verified on its own is extended by its journal's entries beyond it (the save is
+/// rewritten only every few hundred actions, on idle and on close; the journal holds the rest). The
+/// journal's lines must continue the save's chain, and their dice are checked with the rest.
+fn with_journal(file: &Path, v: Verified) -> Result<Verified, (Option<usize>, String)> {
+    if !crate::fsio::present(&crate::store::journal_path(file)) {
+        return Ok(v);
+    }
+    let saved = v.game.log().len();
+    let viewed = crate::store::read_game(file).map_err(|e| (Some(saved), e.to_string()))?;
+    if viewed.recovered == 0 {
+        return Ok(v);
+    }
+    check_dice(viewed.game)
 }
 
 /// Runs `kepi cards check`.

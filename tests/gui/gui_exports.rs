@@ -233,10 +233,10 @@ fn not_now_dismisses_the_offer() {
         .with_size(egui::vec2(1500.0, 1000.0))
         .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
     h.run();
-    assert!(h.query_by_label("Continue it").is_some());
+    assert!(h.query_by_label("Continue your last game").is_some());
     h.get_by_label("Not now").click();
     h.run();
-    assert!(h.query_by_label("Continue it").is_none());
+    assert!(h.query_by_label("Continue your last game").is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -284,9 +284,12 @@ hex = "0504"
     let before = h.state().state.state().units.len();
     h.get_by_label("File").click();
     h.run();
-    h.state_mut().state.path_text = bad.display().to_string();
+    h.get_by_label("New from unit-card file…").click();
     h.run();
-    h.get_by_label("Import cards from path").click();
+    assert!(h.state().state.file_dialog.open, "the in-window dialog opened");
+    h.state_mut().state.file_dialog.path = bad.display().to_string();
+    h.run();
+    h.get_by_label("Import these cards").click();
     h.run();
     let app = &h.state().state;
     let status = app.status.clone().expect("status");
@@ -302,9 +305,11 @@ hex = "0504"
     // A good file: a new game with its two units, in the roster.
     h.get_by_label("File").click();
     h.run();
-    h.state_mut().state.path_text = good.display().to_string();
+    h.get_by_label("New from unit-card file…").click();
     h.run();
-    h.get_by_label("Import cards from path").click();
+    h.state_mut().state.file_dialog.path = good.display().to_string();
+    h.run();
+    h.get_by_label("Import these cards").click();
     h.run();
     let app = &h.state().state;
     assert_eq!(app.state().units.len(), 2);

@@ -7,6 +7,7 @@
 mod gui_dice_tray;
 mod gui_due;
 mod gui_exports;
+mod gui_files;
 mod gui_gsp;
 mod gui_hex;
 mod gui_switch;

@@ -1,0 +1,345 @@
+//! Choosing a file: the desktop's own dialog (rfd) when it has one, and otherwise, or when that
+//! dialog fails, a dialog inside the window with a path field, the folder's files and Up / Home.
+//!
+//! A machine without a desktop portal or zenity (a club's old laptop, a minimal window manager)
+//! made rfd return nothing at once, and Save As silently did nothing. Here a native dialog that
+//! answers "nothing" faster than a person could have cancelled it counts as a failure, and the
+//! in-window dialog opens instead; so choosing a file never ends in a silent no-op.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::state::Command;
+
+/// What a file is being chosen for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Save the game to a new file (Save As).
+    SaveAs,
+    /// Open a game file.
+    Open,
+    /// Start a new game from a unit-card file.
+    ImportCards,
+}
+
+impl Purpose {
+    /// The dialog's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Purpose::SaveAs => "Save the game as",
+            Purpose::Open => "Open a game",
+            Purpose::ImportCards => "New game from a unit-card file",
+        }
+    }
+
+    /// The label of the button that confirms.
+    pub fn confirm(self) -> &'static str {
+        match self {
+            Purpose::SaveAs => "Save here",
+            Purpose::Open => "Open this game",
+            Purpose::ImportCards => "Import these cards",
+        }
+    }
+
+    /// The file extension the folder listing shows (folders always show).
+    fn extension(self) -> &'static str {
+        match self {
+            Purpose::SaveAs | Purpose::Open => "json",
+            Purpose::ImportCards => "toml",
+        }
+    }
+
+    /// The command that does the work once a path is chosen.
+    pub fn command(self, path: PathBuf) -> Command {
+        match self {
+            Purpose::SaveAs => Command::SaveAs(path),
+            Purpose::Open => Command::Open(path),
+            Purpose::ImportCards => Command::NewFromCards(path),
+        }
+    }
+}
+
+/// The file name Save As offers.
+pub const DEFAULT_SAVE_NAME: &str = "battle.kepi.json";
+
+/// A native dialog that returns "nothing" within this time did not show at all (no portal, no
+/// zenity): nobody cancels a file dialog that fast.
+const NATIVE_FAILED_WITHIN: Duration = Duration::from_millis(400);
+
+/// What the desktop's dialog answered.
+#[derive(Debug, PartialEq)]
+pub enum Native {
+    /// A path was chosen.
+    Chosen(PathBuf),
+    /// The person cancelled it.
+    Cancelled,
+    /// No dialog could be shown.
+    Unavailable,
+}
+
+/// True when this desktop is likely to have a native file dialog: always on Windows and macOS; on
+/// other systems a session bus (the desktop portal) or zenity on the PATH. `KEPI_DIALOGS=window`
+/// forces the in-window dialog.
+pub fn native_available() -> bool {
+    if std::env::var_os("KEPI_DIALOGS").is_some_and(|v| v == "window") {
+        return false;
+    }
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
+    let bus = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|v| !v.is_empty());
+    let zenity = std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|d| d.join("zenity").is_file())
+    });
+    bus || zenity
+}
+
+/// Shows the desktop's dialog for `purpose` (blocking, as native dialogs are).
+pub fn native(purpose: Purpose, folder: &Path) -> Native {
+    let started = Instant::now();
+    let dialog = rfd::FileDialog::new().set_directory(folder);
+    let picked = match purpose {
+        Purpose::SaveAs => dialog
+            .add_filter("kepi game", &["json"])
+            .set_file_name(DEFAULT_SAVE_NAME)
+            .save_file(),
+        Purpose::Open => dialog.add_filter("kepi game", &["json"]).pick_file(),
+        Purpose::ImportCards => dialog.add_filter("unit cards", &["toml"]).pick_file(),
+    };
+    match picked {
+        Some(p) => Native::Chosen(p),
+        None if started.elapsed() < NATIVE_FAILED_WITHIN => Native::Unavailable,
+        None => Native::Cancelled,
+    }
+}
+
+/// One line of the folder listing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The file or folder name.
+    pub name: String,
+    /// A folder (click to go in).
+    pub is_dir: bool,
+}
+
+/// The in-window dialog.
+#[derive(Clone, Debug)]
+pub struct FileDialog {
+    /// Shown this frame.
+    pub open: bool,
+    /// What the chosen file is for.
+    pub purpose: Purpose,
+    /// The folder listed.
+    pub folder: PathBuf,
+    /// The path typed or picked (a file name alone is taken in `folder`).
+    pub path: String,
+    /// The folder's folders and matching files, sorted, folders first.
+    pub entries: Vec<Entry>,
+    /// Why the folder could not be listed.
+    pub error: Option<String>,
+}
+
+impl Default for FileDialog {
+    fn default() -> Self {
+        FileDialog {
+            open: false,
+            purpose: Purpose::Open,
+            folder: PathBuf::new(),
+            path: String::new(),
+            entries: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+/// The user's home folder (or the current one).
+pub fn home() -> PathBuf {
+    std::env::home_dir()
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// At most this many entries are listed (a folder of 100,000 files stays quick to draw).
+const MAX_ENTRIES: usize = 2_000;
+
+impl FileDialog {
+    /// Opens the dialog for `purpose` in `folder`.
+    pub fn show_for(&mut self, purpose: Purpose, folder: PathBuf) {
+        self.open = true;
+        self.purpose = purpose;
+        self.path = match purpose {
+            Purpose::SaveAs => folder.join(DEFAULT_SAVE_NAME).display().to_string(),
+            _ => String::new(),
+        };
+        self.go_to(folder);
+    }
+
+    /// Lists `folder` (folders first, then files with the purpose's extension).
+    pub fn go_to(&mut self, folder: PathBuf) {
+        self.entries.clear();
+        self.error = None;
+        match std::fs::read_dir(&folder) {
+            Ok(rd) => {
+                let ext = self.purpose.extension();
+                for e in rd.flatten().take(MAX_ENTRIES * 4) {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    if name.starts_with('.') {
+                        continue;
+                    }
+                    let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false)
+                        || (e.file_type().map(|t| t.is_symlink()).unwrap_or(false)
+                            && e.path().is_dir());
+                    let matches = Path::new(&name).extension().is_some_and(|x| x == ext);
+                    if is_dir || matches {
+                        self.entries.push(Entry { name, is_dir });
+                    }
+                }
+                self.entries
+                    .sort_by(|a, b| b.is_dir.cmp(&a.is_dir).then(a.name.cmp(&b.name)));
+                self.entries.truncate(MAX_ENTRIES);
+            }
+            Err(e) => self.error = Some(format!("cannot list {}: {e}", folder.display())),
+        }
+        if self.purpose == Purpose::SaveAs {
+            let name = Path::new(self.path.trim())
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| DEFAULT_SAVE_NAME.into());
+            self.path = folder.join(name).display().to_string();
+        }
+        self.folder = folder;
+    }
+
+    /// The chosen path: the typed one, a bare name taken inside the listed folder.
+    pub fn chosen(&self) -> Option<PathBuf> {
+        let typed = self.path.trim();
+        if typed.is_empty() {
+            return None;
+        }
+        let p = PathBuf::from(typed);
+        Some(if p.is_absolute() {
+            p
+        } else {
+            self.folder.join(p)
+        })
+    }
+
+    /// Draws the dialog when it is open; returns the command to run once a path is confirmed.
+    pub fn ui(&mut self, ctx: &egui::Context) -> Option<Command> {
+        if !self.open {
+            return None;
+        }
+        let mut result = None;
+        let mut go: Option<PathBuf> = None;
+        let mut open = true;
+        egui::Window::new(self.purpose.title())
+            .collapsible(false)
+            .resizable(true)
+            .default_size([560.0, 420.0])
+            .open(&mut open)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    if ui.button("Up").on_hover_text("The folder above").clicked()
+                        && let Some(parent) = self.folder.parent()
+                    {
+                        go = Some(parent.to_path_buf());
+                    }
+                    if ui.button("Home").clicked() {
+                        go = Some(home());
+                    }
+                    ui.label(egui::RichText::new(self.folder.display().to_string()).weak());
+                });
+                let label = ui.label("Path:");
+                let field = ui
+                    .add(egui::TextEdit::singleline(&mut self.path).desired_width(f32::INFINITY))
+                    .labelled_by(label.id);
+                let entered =
+                    field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                ui.separator();
+                if let Some(e) = &self.error {
+                    ui.colored_label(ui.visuals().error_fg_color, e);
+                }
+                let row = ui.text_style_height(&egui::TextStyle::Button) + 4.0;
+                egui::ScrollArea::vertical()
+                    .max_height(260.0)
+                    .auto_shrink([false, true])
+                    .show_rows(ui, row, self.entries.len(), |ui, rows| {
+                        for e in self.entries.get(rows).unwrap_or_default() {
+                            let text = if e.is_dir {
+                                format!("📁 {}", e.name)
+                            } else {
+                                e.name.clone()
+                            };
+                            if ui.selectable_label(false, text).clicked() {
+                                if e.is_dir {
+                                    go = Some(self.folder.join(&e.name));
+                                } else {
+                                    self.path = self.folder.join(&e.name).display().to_string();
+                                }
+                            }
+                        }
+                    });
+                ui.separator();
+                ui.horizontal(|ui| {
+                    let path = self.chosen();
+                    let confirm = ui.add_enabled(
+                        path.is_some(),
+                        egui::Button::new(self.purpose.confirm()),
+                    );
+                    if (confirm.clicked() || entered)
+                        && let Some(p) = path
+                    {
+                        if p.is_dir() {
+                            go = Some(p);
+                        } else {
+                            result = Some(self.purpose.command(p));
+                        }
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.open = false;
+                    }
+                });
+            });
+        if let Some(folder) = go {
+            self.go_to(folder);
+        }
+        if !open || result.is_some() {
+            self.open = false;
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_folders_first_and_only_matching_files() {
+        let dir = std::env::temp_dir().join(format!("kepi-fd-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("zsub")).unwrap();
+        std::fs::write(dir.join("a.json"), b"{}").unwrap();
+        std::fs::write(dir.join("b.txt"), b"x").unwrap();
+        std::fs::write(dir.join(".hidden.json"), b"x").unwrap();
+        let mut d = FileDialog::default();
+        d.show_for(Purpose::Open, dir.clone());
+        let names: Vec<_> = d.entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["zsub", "a.json"]);
+        d.path = "mine.json".into();
+        assert_eq!(d.chosen(), Some(dir.join("mine.json")));
+        d.show_for(Purpose::SaveAs, dir.clone());
+        assert_eq!(d.chosen(), Some(dir.join(DEFAULT_SAVE_NAME)));
+        d.go_to(dir.join("zsub"));
+        assert_eq!(d.chosen(), Some(dir.join("zsub").join(DEFAULT_SAVE_NAME)));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error_not_a_panic() {
+        let mut d = FileDialog::default();
+        d.show_for(Purpose::Open, PathBuf::from("/no/such/kepi/folder"));
+        assert!(d.error.as_deref().is_some_and(|e| e.contains("cannot list")));
+        assert!(d.entries.is_empty());
+    }
+}

@@ -10,4 +10,5 @@ mod flow_checks;
 #[cfg(unix)]
 mod hostile_files;
 mod session_game;
+mod store_compaction;
 mod store_faults;

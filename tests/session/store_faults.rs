@@ -146,7 +146,7 @@ fn viewing_works_and_writes_nothing(dir: &Path, save: &Path) {
 }
 
 #[test]
-fn a_save_that_cannot_be_rewritten_only_warns_and_catches_up() {
+fn a_save_that_cannot_be_rewritten_loses_nothing_and_catches_up() {
     let dir = tmp("save");
     let save = new_game(&dir);
     // The backup's place is taken by a folder with something in it: the save cannot be replaced.
@@ -160,9 +160,16 @@ fn a_save_that_cannot_be_rewritten_only_warns_and_catches_up() {
         .game
         .act(Action::Note { text: "lib".into() }, Utc::now())
         .unwrap();
+    // Recording is a journal line: acknowledged, the save is not touched.
     let r = opened.store.record(&opened.game).expect("journaled");
-    let w = r.save_warning.expect("the save is behind: a warning");
-    assert!(w.contains("catch up"), "{w}");
+    assert_eq!(r.save_warning, None);
+    assert_eq!(opened.store.behind(), 1);
+    // Rewriting the save (on idle, close, Save) fails, and loses nothing.
+    let e = opened
+        .store
+        .compact(&opened.game)
+        .expect_err("the save cannot be replaced");
+    assert!(e.to_string().contains(".bak"), "{e}");
     drop(opened);
     assert_eq!(
         std::fs::read(&save).unwrap(),
@@ -174,14 +181,13 @@ fn a_save_that_cannot_be_rewritten_only_warns_and_catches_up() {
     let o = kepi(&["game", "apply", save.to_str().unwrap(), "note", "cli"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("ok "));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("warning") && err.contains("catch up"), "{err}");
     assert_eq!(notes(&save), vec!["lib", "cli"]);
 
-    // Once the way is clear, opening the game for writing brings the save up to date.
+    // Once the way is clear, the save catches up with its journal.
     std::fs::remove_dir_all(&bak).unwrap();
-    let opened = Store::open(&save).unwrap();
+    let mut opened = Store::open(&save).unwrap();
     assert_eq!(opened.recovered, 2);
+    opened.store.compact(&opened.game).expect("save written");
     drop(opened);
     let saved = parse_save(&std::fs::read(&save).unwrap(), "g.json").unwrap();
     assert_eq!(notes_of(&saved), vec!["lib", "cli"]);
@@ -325,9 +331,12 @@ fn a_full_disk_never_keeps_a_failed_action() {
         assert_eq!(seen.contains(&n), *acknowledged, "note {i}");
     }
     viewing_works_and_writes_nothing(&dir, &save);
-    // Space again: the game opens for writing, the save catches up, nothing failed comes back.
+    // Space again: the game opens for writing, the save catches up (compaction, as on idle or
+    // close), nothing failed comes back.
     std::fs::remove_file(dir.join("filler")).unwrap();
-    drop(Store::open(&save).unwrap());
+    let mut opened = Store::open(&save).unwrap();
+    opened.store.compact(&opened.game).unwrap();
+    drop(opened);
     let saved = parse_save(&std::fs::read(&save).unwrap(), "g.json").unwrap();
     assert_eq!(notes_of(&saved), seen);
     assert!(apply_note(&save, "after"));
@@ -372,8 +381,12 @@ fn the_window_drops_a_failed_action_and_warns_when_the_save_is_behind() {
         text: "kept".into(),
     }));
     let st = app.status.clone().unwrap();
+    assert!(!st.error, "{}", st.text);
+    // Saving rewrites the save, which fails: said so, and the action stands (in the journal).
+    app.handle(Command::Save);
+    let st = app.status.clone().unwrap();
     assert!(
-        st.text.contains("warning") && st.text.contains("catch up"),
+        st.error && st.text.contains("journal holds every action"),
         "{}",
         st.text
     );

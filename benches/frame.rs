@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use kepi::app::KepiApp;
-use kepi::app::state::AppState;
+use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, Flag};
 use kepi::roster::builtin_scenario;
 use kepi::tables::Tables;
@@ -125,6 +125,51 @@ fn frame(c: &mut Criterion) {
     c.bench_function("frame 2000 units 10k log", |b| {
         b.iter(|| black_box(d.frame()))
     });
+    record_in_window(&mut d.app.state);
+}
+
+/// The window's path for one action at 10,000 log entries (issue 16, target: 5 ms median):
+/// `AppState::handle` acts, journals (fsync) and, every `COMPACT_EVERY` actions, rewrites the save.
+/// The game lives in kepi's folder (a temp dir here), as a game nobody saved does.
+fn record_in_window(state: &mut AppState) {
+    let dir = std::env::temp_dir().join(format!("kepi-bench-window-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    state.data_dir = Some(dir.clone());
+    state.saved_len = 0;
+    state.store = None;
+    // The first action gives the game its file (one full save).
+    state.handle(Command::Act(Action::Note {
+        text: "first".into(),
+    }));
+    if state.store.is_none() {
+        eprintln!("could not keep the game in {}", dir.display());
+        return;
+    }
+    let before = state.store.as_ref().map(|s| s.stats()).unwrap_or_default();
+    let n = 1_024;
+    let mut times: Vec<Duration> = (0..n)
+        .map(|i| {
+            let s = Instant::now();
+            state.handle(Command::Act(Action::Note {
+                text: format!("bench {i}"),
+            }));
+            s.elapsed()
+        })
+        .collect();
+    let after = state.store.as_ref().map(|s| s.stats()).unwrap_or_default();
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    eprintln!(
+        "window: one action at {} log entries: median {:?}, p99 {:?}, max {:?}; {} bytes written per action on average ({} saves in {n} actions)",
+        state.game.log().len(),
+        at(0.5),
+        at(0.99),
+        times[times.len() - 1],
+        (after.bytes_written - before.bytes_written) / n as u64,
+        after.save_writes - before.save_writes,
+    );
+    state.store = None;
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 criterion_group! {

@@ -526,6 +526,114 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
     Ok(j)
 }
 
+/// Reads the part of a journal that opening a game needs: its secret (first line) and its entries
+/// from log entry `from - 1` on (the save's last, which anchors the journal to the save, and those
+/// beyond it). The lines before are not parsed: the save holds them, and `kepi log verify
+/// FILE.journal` checks the whole journal. So opening a game with 10,000 actions parses a few
+/// hundred journal lines, not 10,000. A torn last line is ignored with a warning, as in
+/// [`read_journal`]; a damaged line in the part read is an error naming it.
+pub fn read_journal_tail(path: &Path, from: usize) -> Result<Journal, StoreError> {
+    if !crate::fsio::present(path) {
+        return Ok(Journal::default());
+    }
+    let bytes = read_folder_file(path, "journal")?;
+    parse_journal_tail(&bytes, &path.display().to_string(), from)
+}
+
+/// [`read_journal_tail`] over a journal's bytes (`file` names it in errors).
+pub fn parse_journal_tail(bytes: &[u8], file: &str, from: usize) -> Result<Journal, StoreError> {
+    // Every line's span: (start, end without the newline, has a newline).
+    let mut spans = Vec::new();
+    let mut start = 0usize;
+    while start < bytes.len() {
+        let rest = bytes.get(start..).unwrap_or_default();
+        match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                spans.push((start, start + i, true));
+                start += i + 1;
+            }
+            None => {
+                spans.push((start, bytes.len(), false));
+                start = bytes.len();
+            }
+        }
+    }
+    let blank = |a: usize, b: usize| {
+        bytes
+            .get(a..b)
+            .unwrap_or_default()
+            .iter()
+            .all(|c| c.is_ascii_whitespace())
+    };
+    let mut j = Journal {
+        good_len: bytes.len() as u64,
+        ..Journal::default()
+    };
+    // A last line without its newline is an interrupted write, never acknowledged.
+    if let Some(&(a, b, false)) = spans.last() {
+        spans.pop();
+        j.good_len = a as u64;
+        if !blank(a, b) {
+            j.warnings.push(format!(
+                "{file}: line {} (byte {a}) is incomplete (an interrupted write, never acknowledged) and was ignored",
+                spans.len() + 1
+            ));
+        }
+    }
+    let parse = |k: usize, a: usize, b: usize| {
+        serde_json::from_slice::<JournalLine>(bytes.get(a..b).unwrap_or_default()).map_err(|e| {
+            StoreError::Corrupt {
+                file: file.to_string(),
+                line: k + 1,
+                column: a,
+                message: format!("journal line {} (byte {a}) is damaged: {e}", k + 1),
+                hint: String::new(),
+            }
+        })
+    };
+    if let Some((k, &(a, b, _))) = spans.iter().enumerate().find(|(_, s)| !blank(s.0, s.1))
+        && let JournalLine::Secret(secret) = parse(k, a, b)?
+    {
+        j.secret = Some(secret);
+    }
+    let mut tail = Vec::new();
+    for (k, &(a, b, _)) in spans.iter().enumerate().rev() {
+        if blank(a, b) {
+            continue;
+        }
+        match parse(k, a, b)? {
+            JournalLine::Secret(_) => break,
+            JournalLine::Entry(e) => {
+                let anchor = (e.index as usize) < from;
+                tail.push((e, k + 1));
+                if anchor {
+                    break;
+                }
+            }
+        }
+    }
+    tail.reverse();
+    for (e, line) in tail {
+        j.entries.push(e);
+        j.lines.push(line);
+    }
+    if let Some(first) = j.entries.first()
+        && let Err(b) = verify_chain_from(&j.entries, first.index, &first.prev)
+    {
+        let k = b.index.saturating_sub(first.index as usize);
+        return Err(StoreError::Invalid {
+            file: file.to_string(),
+            message: format!(
+                "journal line {} (log entry {}): chain broken: {}; {RECOVER_HINT}",
+                j.lines.get(k).copied().unwrap_or(0),
+                b.index,
+                b.reason
+            ),
+        });
+    }
+    Ok(j)
+}
+
 /// An open game file: the game, and what opening it found.
 #[derive(Debug)]
 pub struct Opened {
@@ -582,8 +690,8 @@ fn load(path: &Path) -> Result<Loaded, StoreError> {
     let bytes = read_bytes_limited(path)?;
     let mut game = parse_save(&bytes, &file)?;
     let jp = journal_path(path);
-    let journal = read_journal(&jp)?;
     let saved = game.log().len();
+    let journal = read_journal_tail(&jp, saved)?;
     let mut recovered = 0;
     let jfile = jp.display().to_string();
     let line_of = |k: usize| journal.lines.get(k).copied().unwrap_or(0);

@@ -128,3 +128,46 @@ fn game_apply_appends_to_the_journal_and_leaves_the_save_alone() {
     assert_eq!(v["head"], viewed.game.head());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn readers_work_while_the_game_is_open_for_writing() {
+    let dir = tmp("readers");
+    let save = dir.join("g.kepi.json");
+    let mut game = new_game();
+    let mut store = Store::create(&save, &game).expect("create");
+    game.act(
+        Action::Note {
+            text: "while open".into(),
+        },
+        Utc::now(),
+    )
+    .expect("act");
+    store.record(&game).expect("record");
+    // The window (or a running `game apply`) holds the write lock; readers take none.
+    let s = save.to_str().expect("utf-8 path");
+    for args in [
+        vec!["game", "show", s],
+        vec!["log", "show", s],
+        vec!["game", "due", s],
+        vec!["log", "verify", s],
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_kepi"))
+            .args(&args)
+            .output()
+            .expect("kepi runs");
+        assert!(
+            o.status.success(),
+            "kepi {args:?} while the game is open: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    // A second writer is refused while the first holds the lock.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_kepi"))
+        .args(["game", "apply", s, "note", "second writer"])
+        .output()
+        .expect("kepi runs");
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("open in another kepi"));
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,10 +9,12 @@
 mod dist;
 mod expr;
 mod ratio;
+mod sum;
 
 pub use dist::Dist;
-pub use expr::{DiceExpr, ExprRoll};
+pub use expr::{DiceExpr, ExprRoll, MAX_DICE, MAX_MODIFIER, MAX_SIDES};
 pub use ratio::{Prob, Ratio};
+pub use sum::{BigProb, MAX_OUTCOMES, MAX_STEPS, SumOdds};
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -124,6 +126,15 @@ pub enum DiceError {
     /// Not a dice expression.
     #[error("`{0}` is not a dice expression (expected e.g. d6, 2d6, d10, d%, 3d6+2)")]
     BadExpr(String),
+    /// An expression beyond one of kepi's limits (dice, faces, outcomes, or the 128 bits of a
+    /// [`Ratio`]): named, with the limit it broke, instead of hanging or printing wrong odds.
+    #[error("`{expr}` is too large: {limit}")]
+    TooLarge {
+        /// The expression as typed or built.
+        expr: String,
+        /// Which limit, with its value ("at most 100 dice").
+        limit: String,
+    },
     /// Entered-dice mode, and no value of this die is left in the queue.
     #[error("no {0} entered: type the value of your {0} (or let kepi roll)")]
     Missing(Die),

@@ -110,6 +110,7 @@ impl Ratio {
 
     /// `num/den`, reduced, or `None` when the reduced fraction cannot be held (a part would be
     /// `i128::MIN`). A zero denominator yields zero, as for [`Ratio::new`].
+    #[inline]
     pub fn checked_new(num: i128, den: i128) -> Option<Ratio> {
         if den == 0 {
             return Some(Ratio::ZERO);
@@ -151,13 +152,20 @@ impl Ratio {
     }
 
     /// `self + o` exactly, or `None` when the reduced sum needs more than 128 bits.
+    #[inline]
     pub fn checked_add(self, o: Ratio) -> Option<Ratio> {
         if all_i64(&[self.num, self.den, o.num, o.den]) {
             // Each product is below 2^126 in size, so neither they nor their sum can overflow.
             return Ratio::checked_new(self.num * o.den + o.num * self.den, self.den * o.den);
         }
-        // Knuth's addition: cancel the denominators' gcd first, so intermediate values stay as
-        // small as the result allows.
+        self.wide_add(o)
+    }
+
+    /// Knuth's addition for parts beyond 64 bits: cancel the denominators' gcd first, so
+    /// intermediate values stay as small as the result allows; big integers if they still overflow.
+    #[cold]
+    #[inline(never)]
+    fn wide_add(self, o: Ratio) -> Option<Ratio> {
         let g = binary_gcd(self.den.unsigned_abs(), o.den.unsigned_abs()).max(1);
         let g = i128::try_from(g).ok()?;
         let (s, t) = (self.den / g, o.den / g);
@@ -185,11 +193,19 @@ impl Ratio {
     }
 
     /// `self * o` exactly, or `None` when the reduced product needs more than 128 bits.
+    #[inline]
     pub fn checked_mul(self, o: Ratio) -> Option<Ratio> {
         if all_i64(&[self.num, self.den, o.num, o.den]) {
             return Ratio::checked_new(self.num * o.num, self.den * o.den);
         }
-        // Cross-cancel first: the result is then already reduced.
+        self.wide_mul(o)
+    }
+
+    /// Multiplication for parts beyond 64 bits: cross-cancel first (the result is then already
+    /// reduced), big integers if the products still overflow.
+    #[cold]
+    #[inline(never)]
+    fn wide_mul(self, o: Ratio) -> Option<Ratio> {
         let g1 = i128::try_from(binary_gcd(self.num.unsigned_abs(), o.den.unsigned_abs()).max(1)).ok()?;
         let g2 = i128::try_from(binary_gcd(o.num.unsigned_abs(), self.den.unsigned_abs()).max(1)).ok()?;
         let fast = (self.num / g1)
@@ -389,18 +405,22 @@ impl PartialOrd for Ratio {
 }
 
 impl Ord for Ratio {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         if all_i64(&[self.num, self.den, other.num, other.den]) {
             return (self.num * other.den).cmp(&(other.num * self.den));
         }
-        match self
-            .num
-            .checked_mul(other.den)
-            .zip(other.num.checked_mul(self.den))
-        {
-            Some((a, b)) => a.cmp(&b),
-            None => (BigInt::from(self.num) * other.den).cmp(&(BigInt::from(other.num) * self.den)),
-        }
+        wide_cmp(self, other)
+    }
+}
+
+/// Comparison for parts beyond 64 bits, where the cross products may overflow.
+#[cold]
+#[inline(never)]
+fn wide_cmp(a: &Ratio, b: &Ratio) -> Ordering {
+    match a.num.checked_mul(b.den).zip(b.num.checked_mul(a.den)) {
+        Some((x, y)) => x.cmp(&y),
+        None => (BigInt::from(a.num) * b.den).cmp(&(BigInt::from(b.num) * a.den)),
     }
 }
 

@@ -97,7 +97,12 @@ pub fn odds(a: &OddsArgs) -> Result<(), CliError> {
         let _ = writeln!(out, "{expr}");
         for (v, p) in odds.iter() {
             let bar = "#".repeat((p.to_f64() * 200.0).round() as usize);
-            let _ = writeln!(out, "{v:>5}  {:>9}  {:>6}  {bar}", p.to_string(), p.percent());
+            let _ = writeln!(
+                out,
+                "{v:>5}  {:>9}  {:>6}  {bar}",
+                p.to_string(),
+                p.percent()
+            );
         }
         print!("{out}");
         Ok(())

@@ -105,10 +105,7 @@ impl FromStr for DiceExpr {
         if count == 0 || sides < 2 {
             return Err(bad());
         }
-        let too_large = |limit: String| DiceError::TooLarge {
-            expr: s.trim().to_string(),
-            limit,
-        };
+        let too_large = |limit: String| DiceError::too_large(s.trim(), limit);
         if count > u64::from(MAX_DICE) {
             return Err(too_large(format!("at most {MAX_DICE} dice (got {count})")));
         }

@@ -128,16 +128,31 @@ pub enum DiceError {
     BadExpr(String),
     /// An expression beyond one of kepi's limits (dice, faces, outcomes, or the 128 bits of a
     /// [`Ratio`]): named, with the limit it broke, instead of hanging or printing wrong odds.
-    #[error("`{expr}` is too large: {limit}")]
-    TooLarge {
-        /// The expression as typed or built.
-        expr: String,
-        /// Which limit, with its value ("at most 100 dice").
-        limit: String,
-    },
+    /// Boxed so that `Result<u32, DiceError>`, returned by every roll, stays small.
+    #[error("`{}` is too large: {}", .0.expr, .0.limit)]
+    TooLarge(Box<SizeLimit>),
     /// Entered-dice mode, and no value of this die is left in the queue.
     #[error("no {0} entered: type the value of your {0} (or let kepi roll)")]
     Missing(Die),
+}
+
+/// The expression and the limit behind a [`DiceError::TooLarge`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeLimit {
+    /// The expression as typed or built.
+    pub expr: String,
+    /// Which limit, with its value ("at most 100 dice").
+    pub limit: String,
+}
+
+impl DiceError {
+    /// A [`DiceError::TooLarge`] naming the expression and the limit it broke.
+    pub fn too_large(expr: impl fmt::Display, limit: impl Into<String>) -> DiceError {
+        DiceError::TooLarge(Box::new(SizeLimit {
+            expr: expr.to_string(),
+            limit: limit.into(),
+        }))
+    }
 }
 
 /// Who made a roll: kepi's seeded generator or the player's hand (DICE-2).

@@ -175,7 +175,8 @@ impl Ratio {
             .zip(o.num.checked_mul(s))
             .and_then(|(x, y)| x.checked_add(y))
             .and_then(|n| {
-                let g2 = i128::try_from(binary_gcd(n.unsigned_abs(), g.unsigned_abs()).max(1)).ok()?;
+                let g2 =
+                    i128::try_from(binary_gcd(n.unsigned_abs(), g.unsigned_abs()).max(1)).ok()?;
                 let den = s.checked_mul(o.den / g2)?;
                 Ratio::checked_new(n / g2, den)
             });
@@ -206,8 +207,10 @@ impl Ratio {
     #[cold]
     #[inline(never)]
     fn wide_mul(self, o: Ratio) -> Option<Ratio> {
-        let g1 = i128::try_from(binary_gcd(self.num.unsigned_abs(), o.den.unsigned_abs()).max(1)).ok()?;
-        let g2 = i128::try_from(binary_gcd(o.num.unsigned_abs(), self.den.unsigned_abs()).max(1)).ok()?;
+        let g1 = i128::try_from(binary_gcd(self.num.unsigned_abs(), o.den.unsigned_abs()).max(1))
+            .ok()?;
+        let g2 = i128::try_from(binary_gcd(o.num.unsigned_abs(), self.den.unsigned_abs()).max(1))
+            .ok()?;
         let fast = (self.num / g1)
             .checked_mul(o.num / g2)
             .zip((self.den / g2).checked_mul(o.den / g1))

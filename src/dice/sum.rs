@@ -118,12 +118,11 @@ fn convolve<W: Count>(count: u32, sides: u32) -> Option<Vec<W>> {
 /// The lowest total of the expression, after checking every limit: dice and faces, distinct
 /// totals, work, and totals within `i64`.
 fn check(expr: &DiceExpr) -> Result<(i64, i64), DiceError> {
-    let too_large = |limit: String| DiceError::TooLarge {
-        expr: expr.to_string(),
-        limit,
-    };
+    let too_large = |limit: String| DiceError::too_large(expr, limit);
     if expr.count == 0 || expr.sides < 2 {
-        return Err(too_large("exact odds need at least one die of two faces".into()));
+        return Err(too_large(
+            "exact odds need at least one die of two faces".into(),
+        ));
     }
     let outcomes = u64::from(expr.count) * u64::from(expr.sides - 1) + 1;
     if outcomes > MAX_OUTCOMES {
@@ -165,11 +164,13 @@ impl Dist<i64> {
             modifier,
         };
         let (lo, hi) = check(&expr)?;
-        let too_large = || DiceError::TooLarge {
-            expr: expr.to_string(),
-            limit: format!(
-                "{sides}^{count} outcomes exceed the 128 bits of an exact fraction (`kepi odds` counts it with big integers)"
-            ),
+        let too_large = || {
+            DiceError::too_large(
+                &expr,
+                format!(
+                    "{sides}^{count} outcomes exceed the 128 bits of an exact fraction (`kepi odds` counts it with big integers)"
+                ),
+            )
         };
         let total = total_u128(count, sides).ok_or_else(too_large)?;
         let values = lo..=hi;
@@ -275,19 +276,16 @@ impl SumOdds {
     pub fn of(expr: &DiceExpr) -> Result<SumOdds, DiceError> {
         let (lo, hi) = check(expr)?;
         let (count, sides) = (expr.count, expr.sides);
-        let counts = match total_u128(count, sides) {
-            Some(t) if t <= u128::from(u64::MAX) => {
-                convolve::<u64>(count, sides).map(|c| c.into_iter().map(BigUint::from).collect())
-            }
-            Some(_) => {
-                convolve::<u128>(count, sides).map(|c| c.into_iter().map(BigUint::from).collect())
-            }
-            None => convolve::<BigUint>(count, sides),
-        };
-        let counts = counts.ok_or_else(|| DiceError::TooLarge {
-            expr: expr.to_string(),
-            limit: "a count did not fit its integer".into(),
-        })?;
+        let counts =
+            match total_u128(count, sides) {
+                Some(t) if t <= u128::from(u64::MAX) => convolve::<u64>(count, sides)
+                    .map(|c| c.into_iter().map(BigUint::from).collect()),
+                Some(_) => convolve::<u128>(count, sides)
+                    .map(|c| c.into_iter().map(BigUint::from).collect()),
+                None => convolve::<BigUint>(count, sides),
+            };
+        let counts =
+            counts.ok_or_else(|| DiceError::too_large(expr, "a count did not fit its integer"))?;
         Ok(SumOdds {
             lo,
             hi,
@@ -308,9 +306,8 @@ impl SumOdds {
 
     /// Each total with its exact, reduced probability, lowest total first.
     pub fn iter(&self) -> impl Iterator<Item = (i64, BigProb)> + '_ {
-        self.counts().filter_map(|(v, c)| {
-            BigProb::new(c.clone(), self.total.clone()).map(|p| (v, p))
-        })
+        self.counts()
+            .filter_map(|(v, c)| BigProb::new(c.clone(), self.total.clone()).map(|p| (v, p)))
     }
 
     /// Number of distinct totals.
@@ -341,7 +338,11 @@ mod tests {
                 }
                 plain = next;
             }
-            assert_eq!(convolve::<u64>(count, sides), Some(plain), "{count}d{sides}");
+            assert_eq!(
+                convolve::<u64>(count, sides),
+                Some(plain),
+                "{count}d{sides}"
+            );
         }
     }
 
@@ -374,9 +375,21 @@ mod tests {
 
     #[test]
     fn percent_matches_ratio() {
-        for (n, d) in [(1u32, 6u32), (1, 2), (5, 36), (1, 1000), (1, 2000), (999, 1000), (0, 7)] {
+        for (n, d) in [
+            (1u32, 6u32),
+            (1, 2),
+            (5, 36),
+            (1, 1000),
+            (1, 2000),
+            (999, 1000),
+            (0, 7),
+        ] {
             let big = BigProb::new(n.into(), d.into()).unwrap();
-            assert_eq!(big.percent(), Ratio::new(n.into(), d.into()).percent(), "{n}/{d}");
+            assert_eq!(
+                big.percent(),
+                Ratio::new(n.into(), d.into()).percent(),
+                "{n}/{d}"
+            );
         }
     }
 }

@@ -82,7 +82,10 @@ fn odds_json(expr: &str) -> Vec<(i64, num_bigint::BigUint, num_bigint::BigUint)>
 }
 
 /// The fractions sum to exactly 1 over the common denominator `total`.
-fn sums_to_one(lines: &[(i64, num_bigint::BigUint, num_bigint::BigUint)], total: &num_bigint::BigUint) {
+fn sums_to_one(
+    lines: &[(i64, num_bigint::BigUint, num_bigint::BigUint)],
+    total: &num_bigint::BigUint,
+) {
     let mut sum = num_bigint::BigUint::ZERO;
     for (_, n, d) in lines {
         assert_eq!(total % d, num_bigint::BigUint::ZERO);
@@ -106,7 +109,10 @@ fn odds_of_100d2_are_exact_beyond_64_bits() {
     assert_eq!(n * &total, c * d);
     let (code, text, _) = kepi(&["odds", "100d2"]);
     assert_eq!(code, 0);
-    let line = text.lines().find(|l| l.trim_start().starts_with("150 ")).expect("150 line");
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("150 "))
+        .expect("150 line");
     assert!(line.contains("8.0%"), "{line}");
 }
 
@@ -118,14 +124,20 @@ fn odds_of_100d6_are_exact_beyond_128_bits() {
     let total = num_bigint::BigUint::from(6u8).pow(100);
     sums_to_one(&lines, &total);
     // Only one way to roll 100 ones.
-    assert_eq!((&lines[0].1, &lines[0].2), (&num_bigint::BigUint::from(1u8), &total));
+    assert_eq!(
+        (&lines[0].1, &lines[0].2),
+        (&num_bigint::BigUint::from(1u8), &total)
+    );
 }
 
 #[test]
 fn odds_too_large_exit_2_naming_the_limit() {
     let (code, _, err) = kepi(&["odds", "1000000d6"]);
     assert_eq!(code, 2);
-    assert!(err.contains("1000000d6") && err.contains("100 dice"), "{err}");
+    assert!(
+        err.contains("1000000d6") && err.contains("100 dice"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -90,7 +90,11 @@ fn hundred_d2_middle_is_the_central_binomial() {
         "12611418068195524166851562157/158456325028528675187087900672"
     );
     assert_eq!(p.percent(), "8.0%");
-    assert!((p.to_f64() - 0.079_589_237_4).abs() < 1e-9, "{}", p.to_f64());
+    assert!(
+        (p.to_f64() - 0.079_589_237_4).abs() < 1e-9,
+        "{}",
+        p.to_f64()
+    );
     // 2^100 does not fit 64 bits but fits 128: the Prob path agrees exactly.
     let dist = Dist::sum_of(100, 2, 0).expect("2^100 fits in 128 bits");
     assert_eq!(Some(dist.p(&150)), p.to_prob());
@@ -108,7 +112,12 @@ fn thirty_d6_matches_the_plain_programme() {
         assert_eq!(Some(dist.p(&value)), p.to_prob(), "30d6 value {value}");
     }
     // The middle total, 105: 4 071 775 652 415 115 625 144 ways in 6^30.
-    let middle = odds.counts().find(|(v, _)| *v == 105).expect("105").1.clone();
+    let middle = odds
+        .counts()
+        .find(|(v, _)| *v == 105)
+        .expect("105")
+        .1
+        .clone();
     assert_eq!(middle, plain_dp(30, 6)[75]);
 }
 
@@ -169,7 +178,11 @@ fn oversized_expressions_are_refused_quickly_naming_the_limit() {
     let err = huge.odds().err().expect("too many totals").to_string();
     assert!(err.contains("1000000d6") && err.contains("250000"), "{err}");
     assert!(huge.dist().is_err());
-    assert!(start.elapsed().as_secs() < 2, "refusal took {:?}", start.elapsed());
+    assert!(
+        start.elapsed().as_secs() < 2,
+        "refusal took {:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
@@ -182,13 +195,27 @@ fn fraction_arithmetic_never_wraps() {
     assert!(Ratio::new(6i128.pow(39) - 1, 6i128.pow(40)) < Ratio::new(1, 6));
     // The exact product 1/6^80 needs more than 128 bits: refused, not wrapped.
     assert_eq!(tiny.checked_mul(tiny), None);
-    assert_eq!(tiny.checked_mul(Ratio::new(6, 1)), Some(Ratio::new(1, 6i128.pow(39))));
+    assert_eq!(
+        tiny.checked_mul(Ratio::new(6, 1)),
+        Some(Ratio::new(1, 6i128.pow(39)))
+    );
     // A sum whose numerator overflows before the final reduction: (2^126+1)/2^100 twice.
     let odd = Ratio::new((1i128 << 126) + 1, 1i128 << 100);
-    assert_eq!(odd.checked_add(odd), Some(Ratio::new((1i128 << 126) + 1, 1i128 << 99)));
+    assert_eq!(
+        odd.checked_add(odd),
+        Some(Ratio::new((1i128 << 126) + 1, 1i128 << 99))
+    );
     assert_eq!(Ratio::new(i128::MAX, 1).checked_add(Ratio::ONE), None);
-    assert!("170141183460469231731687303715884105728".parse::<Ratio>().is_err());
-    assert!("-170141183460469231731687303715884105727/-1".parse::<Ratio>().is_ok());
+    assert!(
+        "170141183460469231731687303715884105728"
+            .parse::<Ratio>()
+            .is_err()
+    );
+    assert!(
+        "-170141183460469231731687303715884105727/-1"
+            .parse::<Ratio>()
+            .is_ok()
+    );
     assert_eq!(tiny.percent(), "0.0%");
 }
 

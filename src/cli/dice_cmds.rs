@@ -4,7 +4,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{CliError, fresh_seed, print_json};
-use crate::dice::{DiceExpr, DiceSource, Prob};
+use crate::dice::{BigProb, DiceExpr, DiceSource};
 
 /// `kepi roll EXPR [--seed N] [--json]`
 #[derive(Debug, Args)]
@@ -65,7 +65,9 @@ pub fn roll(a: &RollArgs) -> Result<(), CliError> {
     }
 }
 
-/// Prints the exact distribution of an expression.
+/// Prints the exact distribution of an expression. Counts beyond 128 bits (100d2, 100d6) are
+/// exact big integers; every fraction printed is reduced and exact, or the expression is refused
+/// naming the limit it broke (exit 2).
 pub fn odds(a: &OddsArgs) -> Result<(), CliError> {
     let expr = parse_expr(&a.expr)?;
     if expr.count > 20 && expr.sides > 100 {
@@ -73,12 +75,12 @@ pub fn odds(a: &OddsArgs) -> Result<(), CliError> {
             "EXPR: `{expr}` is too large to list (at most 20 dice of more than 100 faces)"
         )));
     }
-    let dist = expr.dist();
+    let odds = expr.odds()?;
     if a.json {
         #[derive(Serialize)]
         struct Line {
             value: i64,
-            p: Prob,
+            p: BigProb,
         }
         #[derive(Serialize)]
         struct Out {
@@ -87,13 +89,13 @@ pub fn odds(a: &OddsArgs) -> Result<(), CliError> {
         }
         print_json(&Out {
             expr: expr.to_string(),
-            outcomes: dist.iter().map(|(v, p)| Line { value: *v, p }).collect(),
+            outcomes: odds.iter().map(|(value, p)| Line { value, p }).collect(),
         })
     } else {
         outln!("{expr}");
-        for (v, p) in dist.iter() {
-            let bar = "#".repeat((p.0.to_f64() * 200.0).round() as usize);
-            outln!("{v:>5}  {:>9}  {:>6}  {bar}", p.to_string(), p.0.percent());
+        for (v, p) in odds.iter() {
+            let bar = "#".repeat((p.to_f64() * 200.0).round() as usize);
+            outln!("{v:>5}  {:>9}  {:>6}  {bar}", p.to_string(), p.percent());
         }
         Ok(())
     }

@@ -30,15 +30,23 @@ impl<T: Ord + Clone> Dist<T> {
         let mut weights: BTreeMap<T, u128> = BTreeMap::new();
         let mut total: u128 = 0;
         for (t, w) in items {
-            total += u128::from(w);
+            // Checked, though a sum of `u64`s needs 2^64 items to leave 128 bits.
+            total = total
+                .checked_add(u128::from(w))
+                .unwrap_or_else(|| too_many_items());
             if w > 0 {
+                // At most `total`, so it cannot overflow either.
                 *weights.entry(t).or_insert(0) += u128::from(w);
             }
         }
-        let den = i128::try_from(total.max(1)).unwrap_or(i128::MAX);
+        let den = i128::try_from(total.max(1)).unwrap_or_else(|_| too_many_items());
         let outcomes = weights
             .into_iter()
-            .map(|(t, w)| (t, Prob::new(i128::try_from(w).unwrap_or(i128::MAX), den)))
+            .map(|(t, w)| {
+                // `w <= total <= i128::MAX`.
+                let num = i128::try_from(w).unwrap_or_else(|_| too_many_items());
+                (t, Prob::new(num, den))
+            })
             .collect();
         Dist { outcomes }
     }
@@ -124,25 +132,8 @@ impl Dist<u32> {
     }
 }
 
-impl Dist<i64> {
-    /// The distribution of the sum of `count` dice of `sides` faces plus `modifier`.
-    pub fn sum_of(count: u32, sides: u32, modifier: i64) -> Self {
-        // Convolution over integer weights keeps everything exact and fast.
-        let mut weights: Vec<u64> = vec![1];
-        for _ in 0..count {
-            let mut next = vec![0u64; weights.len() + sides as usize];
-            for (s, w) in weights.iter().enumerate() {
-                for face in 1..=sides as usize {
-                    next[s + face] += w;
-                }
-            }
-            weights = next;
-        }
-        Dist::from_weights(
-            weights
-                .into_iter()
-                .enumerate()
-                .map(|(s, w)| (s as i64 + modifier, w)),
-        )
-    }
+/// Weights whose sum leaves 127 bits need more than 2^63 items: no machine holds them.
+#[cold]
+fn too_many_items() -> ! {
+    panic!("Dist::from_weights: the total weight exceeds 127 bits (more than 2^63 items)")
 }

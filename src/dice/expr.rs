@@ -5,7 +5,14 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DiceError, Die, Dist};
+use super::{DiceError, Die, Dist, SumOdds};
+
+/// Most dice in one expression.
+pub const MAX_DICE: u32 = 100;
+/// Most faces on one die.
+pub const MAX_SIDES: u32 = 1000;
+/// Largest modifier, either way.
+pub const MAX_MODIFIER: i64 = 10_000;
 
 /// `count` dice of `sides` faces plus `modifier`. "d%" is one percentile die (1-100).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,9 +42,17 @@ impl DiceExpr {
         Die::with_sides(self.sides)
     }
 
-    /// The exact distribution of the total.
-    pub fn dist(&self) -> Dist<i64> {
+    /// The exact distribution of the total, as 128-bit fractions. Fails with
+    /// [`DiceError::TooLarge`] when `sides^count` needs more than 128 bits (100d2, 50d6):
+    /// [`DiceExpr::odds`] counts those exactly.
+    pub fn dist(&self) -> Result<Dist<i64>, DiceError> {
         Dist::sum_of(self.count, self.sides, self.modifier)
+    }
+
+    /// The exact odds of every total at any size the limits allow, with big integers where 128
+    /// bits are not enough.
+    pub fn odds(&self) -> Result<SumOdds, DiceError> {
+        SumOdds::of(self)
     }
 }
 
@@ -65,7 +80,8 @@ impl FromStr for DiceExpr {
             .collect::<String>()
             .to_ascii_lowercase();
         let dpos = t.find('d').ok_or_else(bad)?;
-        let count: u32 = if dpos == 0 {
+        // Read wide, so that "1000000d6" is refused for its size rather than as gibberish.
+        let count: u64 = if dpos == 0 {
             1
         } else {
             t[..dpos].parse().map_err(|_| bad())?
@@ -73,7 +89,7 @@ impl FromStr for DiceExpr {
         let rest = &t[dpos + 1..];
         let split = rest.find(['+', '-']).unwrap_or(rest.len());
         let (sides_s, mod_s) = rest.split_at(split);
-        let sides: u32 = match sides_s {
+        let sides: u64 = match sides_s {
             "%" => 100,
             _ => sides_s.parse().map_err(|_| bad())?,
         };
@@ -86,9 +102,27 @@ impl FromStr for DiceExpr {
                 .parse()
                 .map_err(|_| bad())?
         };
-        if !(1..=100).contains(&count) || !(2..=1000).contains(&sides) || modifier.abs() > 10_000 {
+        if count == 0 || sides < 2 {
             return Err(bad());
         }
+        let too_large = |limit: String| DiceError::too_large(s.trim(), limit);
+        if count > u64::from(MAX_DICE) {
+            return Err(too_large(format!("at most {MAX_DICE} dice (got {count})")));
+        }
+        if sides > u64::from(MAX_SIDES) {
+            return Err(too_large(format!(
+                "dice of at most {MAX_SIDES} faces (got {sides})"
+            )));
+        }
+        if !(-MAX_MODIFIER..=MAX_MODIFIER).contains(&modifier) {
+            return Err(too_large(format!(
+                "a modifier of at most ±{MAX_MODIFIER} (got {modifier})"
+            )));
+        }
+        let (count, sides) = (
+            u32::try_from(count).map_err(|_| bad())?,
+            u32::try_from(sides).map_err(|_| bad())?,
+        );
         Ok(DiceExpr {
             count,
             sides,
@@ -123,7 +157,7 @@ mod tests {
     #[test]
     fn two_d6_seven_is_one_sixth() {
         let d: DiceExpr = "2d6".parse().unwrap();
-        let dist = d.dist();
+        let dist = d.dist().unwrap();
         assert_eq!(dist.p(&7), Prob::new(1, 6));
         assert_eq!(dist.total(), Prob::ONE);
         assert_eq!(dist.len(), 11);

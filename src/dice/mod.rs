@@ -9,10 +9,12 @@
 mod dist;
 mod expr;
 mod ratio;
+mod sum;
 
 pub use dist::Dist;
-pub use expr::{DiceExpr, ExprRoll};
+pub use expr::{DiceExpr, ExprRoll, MAX_DICE, MAX_MODIFIER, MAX_SIDES};
 pub use ratio::{Prob, Ratio};
+pub use sum::{BigProb, MAX_OUTCOMES, MAX_STEPS, SumOdds};
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -124,9 +126,33 @@ pub enum DiceError {
     /// Not a dice expression.
     #[error("`{0}` is not a dice expression (expected e.g. d6, 2d6, d10, d%, 3d6+2)")]
     BadExpr(String),
+    /// An expression beyond one of kepi's limits (dice, faces, outcomes, or the 128 bits of a
+    /// [`Ratio`]): named, with the limit it broke, instead of hanging or printing wrong odds.
+    /// Boxed so that `Result<u32, DiceError>`, returned by every roll, stays small.
+    #[error("`{}` is too large: {}", .0.expr, .0.limit)]
+    TooLarge(Box<SizeLimit>),
     /// Entered-dice mode, and no value of this die is left in the queue.
     #[error("no {0} entered: type the value of your {0} (or let kepi roll)")]
     Missing(Die),
+}
+
+/// The expression and the limit behind a [`DiceError::TooLarge`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeLimit {
+    /// The expression as typed or built.
+    pub expr: String,
+    /// Which limit, with its value ("at most 100 dice").
+    pub limit: String,
+}
+
+impl DiceError {
+    /// A [`DiceError::TooLarge`] naming the expression and the limit it broke.
+    pub fn too_large(expr: impl fmt::Display, limit: impl Into<String>) -> DiceError {
+        DiceError::TooLarge(Box::new(SizeLimit {
+            expr: expr.to_string(),
+            limit: limit.into(),
+        }))
+    }
 }
 
 /// Who made a roll: kepi's seeded generator or the player's hand (DICE-2).

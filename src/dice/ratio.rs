@@ -3,14 +3,25 @@
 //! DICE-3 asks for exact odds, so nothing in kepi's rules engine touches a float. A [`Ratio`] is
 //! always reduced, its denominator is always positive, and it prints as `num/den` (probabilities)
 //! or as a mixed value via [`Ratio::to_plain`] (combat values such as `15 1/2`).
+//!
+//! Numerator and denominator are `i128`s. Arithmetic never wraps: when both operands' parts fit in
+//! 64 bits every product fits in 128 and the old fast path runs unchanged; otherwise the operation
+//! cancels common factors first and uses checked arithmetic, then exact big integers, and returns
+//! the exact reduced result whenever it fits. A result that cannot be held in 128 bits is refused:
+//! the `checked_*` methods return `None`, the operators panic with a message naming the operands
+//! (an exact engine must never print a wrong fraction). Dice odds too large for 128 bits are
+//! counted with big integers instead ([`crate::dice::SumOdds`]).
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
+use num_bigint::BigInt;
+use num_integer::Integer;
 use serde::{Deserialize, Serialize};
 
-/// An exact, reduced fraction `num/den` with `den > 0`.
+/// An exact, reduced fraction `num/den` with `den > 0`; neither part is ever `i128::MIN`, so
+/// negation and absolute values cannot overflow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ratio {
     num: i128,
@@ -19,6 +30,7 @@ pub struct Ratio {
 
 /// The greatest common divisor, by Stein's binary method: shifts and subtractions only (the
 /// 128-bit division Euclid's method needs is a slow library call).
+#[cfg(test)]
 fn gcd(a: i128, b: i128) -> i128 {
     i128::try_from(binary_gcd(a.unsigned_abs(), b.unsigned_abs())).unwrap_or(i128::MAX)
 }
@@ -88,27 +100,140 @@ impl Ratio {
 
     /// `num/den`, reduced. A zero denominator is a programming error in the rules engine
     /// (no user input reaches it), so it yields zero rather than panicking.
+    ///
+    /// # Panics
+    /// When the reduced fraction still needs `i128::MIN` (only `num` or `den` equal to
+    /// `i128::MIN` with nothing to cancel); [`Ratio::checked_new`] returns `None` instead.
     pub fn new(num: i128, den: i128) -> Ratio {
+        Ratio::checked_new(num, den).unwrap_or_else(|| overflow("new", num, den))
+    }
+
+    /// `num/den`, reduced, or `None` when the reduced fraction cannot be held (a part would be
+    /// `i128::MIN`). A zero denominator yields zero, as for [`Ratio::new`].
+    #[inline]
+    pub fn checked_new(num: i128, den: i128) -> Option<Ratio> {
         if den == 0 {
-            return Ratio::ZERO;
+            return Some(Ratio::ZERO);
         }
-        let sign = if den < 0 { -1 } else { 1 };
+        let neg = (num < 0) != (den < 0);
         if let (Ok(n), Ok(d)) = (
             u64::try_from(num.unsigned_abs()),
             u64::try_from(den.unsigned_abs()),
         ) {
             let (n, d) = reduce_u64(n, d);
-            let neg = (num < 0) != (den < 0);
-            return Ratio {
+            return Some(Ratio {
                 num: if neg { -i128::from(n) } else { i128::from(n) },
                 den: i128::from(d),
-            };
+            });
         }
-        let g = gcd(num, den).max(1);
-        Ratio {
-            num: sign * (num / g),
-            den: sign * (den / g),
+        let (n, d) = (num.unsigned_abs(), den.unsigned_abs());
+        let g = binary_gcd(n, d).max(1);
+        let n = i128::try_from(n / g).ok()?;
+        let d = i128::try_from(d / g).ok()?;
+        Some(Ratio {
+            num: if neg { -n } else { n },
+            den: d,
+        })
+    }
+
+    /// The exact reduced value of a big fraction, or `None` when it needs more than 128 bits.
+    fn from_big(num: BigInt, den: BigInt) -> Option<Ratio> {
+        if den == BigInt::ZERO {
+            return None;
         }
+        let g = num.gcd(&den);
+        let (mut n, mut d) = (num / &g, den / &g);
+        if d < BigInt::ZERO {
+            (n, d) = (-n, -d);
+        }
+        let n = i128::try_from(&n).ok().filter(|&v| v != i128::MIN)?;
+        let d = i128::try_from(&d).ok().filter(|&v| v != i128::MIN)?;
+        Some(Ratio { num: n, den: d })
+    }
+
+    /// `self + o` exactly, or `None` when the reduced sum needs more than 128 bits.
+    #[inline]
+    pub fn checked_add(self, o: Ratio) -> Option<Ratio> {
+        if all_i64(&[self.num, self.den, o.num, o.den]) {
+            // Each product is below 2^126 in size, so neither they nor their sum can overflow.
+            return Ratio::checked_new(self.num * o.den + o.num * self.den, self.den * o.den);
+        }
+        self.wide_add(o)
+    }
+
+    /// Knuth's addition for parts beyond 64 bits: cancel the denominators' gcd first, so
+    /// intermediate values stay as small as the result allows; big integers if they still overflow.
+    #[cold]
+    #[inline(never)]
+    fn wide_add(self, o: Ratio) -> Option<Ratio> {
+        let g = binary_gcd(self.den.unsigned_abs(), o.den.unsigned_abs()).max(1);
+        let g = i128::try_from(g).ok()?;
+        let (s, t) = (self.den / g, o.den / g);
+        let fast = self
+            .num
+            .checked_mul(t)
+            .zip(o.num.checked_mul(s))
+            .and_then(|(x, y)| x.checked_add(y))
+            .and_then(|n| {
+                let g2 =
+                    i128::try_from(binary_gcd(n.unsigned_abs(), g.unsigned_abs()).max(1)).ok()?;
+                let den = s.checked_mul(o.den / g2)?;
+                Ratio::checked_new(n / g2, den)
+            });
+        fast.or_else(|| {
+            Ratio::from_big(
+                BigInt::from(self.num) * o.den + BigInt::from(o.num) * self.den,
+                BigInt::from(self.den) * o.den,
+            )
+        })
+    }
+
+    /// `self - o` exactly, or `None` when the reduced difference needs more than 128 bits.
+    pub fn checked_sub(self, o: Ratio) -> Option<Ratio> {
+        self.checked_add(-o)
+    }
+
+    /// `self * o` exactly, or `None` when the reduced product needs more than 128 bits.
+    #[inline]
+    pub fn checked_mul(self, o: Ratio) -> Option<Ratio> {
+        if all_i64(&[self.num, self.den, o.num, o.den]) {
+            return Ratio::checked_new(self.num * o.num, self.den * o.den);
+        }
+        self.wide_mul(o)
+    }
+
+    /// Multiplication for parts beyond 64 bits: cross-cancel first (the result is then already
+    /// reduced), big integers if the products still overflow.
+    #[cold]
+    #[inline(never)]
+    fn wide_mul(self, o: Ratio) -> Option<Ratio> {
+        let g1 = i128::try_from(binary_gcd(self.num.unsigned_abs(), o.den.unsigned_abs()).max(1))
+            .ok()?;
+        let g2 = i128::try_from(binary_gcd(o.num.unsigned_abs(), self.den.unsigned_abs()).max(1))
+            .ok()?;
+        let fast = (self.num / g1)
+            .checked_mul(o.num / g2)
+            .zip((self.den / g2).checked_mul(o.den / g1))
+            .and_then(|(n, d)| Ratio::checked_new(n, d));
+        fast.or_else(|| {
+            Ratio::from_big(
+                BigInt::from(self.num) * o.num,
+                BigInt::from(self.den) * o.den,
+            )
+        })
+    }
+
+    /// `self / o` exactly, or `None` when the reduced quotient needs more than 128 bits. Dividing by
+    /// zero yields zero, as [`Ratio::new`] does for a zero denominator.
+    pub fn checked_div(self, o: Ratio) -> Option<Ratio> {
+        if o.num == 0 {
+            return Some(Ratio::ZERO);
+        }
+        let sign = if o.num < 0 { -1 } else { 1 };
+        self.checked_mul(Ratio {
+            num: sign * o.den,
+            den: sign * o.num,
+        })
     }
 
     /// A whole number.
@@ -129,14 +254,15 @@ impl Ratio {
         self.den
     }
 
-    /// The largest whole number not above this value (`floor(31/2) = 15`).
+    /// The largest whole number not above this value (`floor(31/2) = 15`); beyond the range of
+    /// `i64` it saturates at `i64::MIN` / `i64::MAX` rather than wrapping.
     pub fn floor(&self) -> i64 {
-        self.num.div_euclid(self.den) as i64
+        saturate_i64(self.num.div_euclid(self.den))
     }
 
-    /// The smallest whole number not below this value.
+    /// The smallest whole number not below this value; saturates like [`Ratio::floor`].
     pub fn ceil(&self) -> i64 {
-        -((-self.num).div_euclid(self.den)) as i64
+        saturate_i64(-((-self.num).div_euclid(self.den)))
     }
 
     /// True for a whole number.
@@ -165,9 +291,20 @@ impl Ratio {
 
     /// As a percentage with one decimal, for display ("16.7%").
     pub fn percent(&self) -> String {
-        let tenths = Ratio::new(self.num * 1000, self.den);
-        let rounded = (2 * tenths.num + tenths.den).div_euclid(2 * tenths.den);
-        format!("{}.{}%", rounded / 10, (rounded % 10).abs())
+        // Tenths of a percent, rounded half up: floor((2000 num + den) / (2 den)).
+        let fast = self
+            .num
+            .checked_mul(2000)
+            .and_then(|n| n.checked_add(self.den))
+            .zip(self.den.checked_mul(2));
+        if let Some((n, d)) = fast {
+            let rounded = n.div_euclid(d);
+            return format!("{}.{}%", rounded / 10, (rounded % 10).abs());
+        }
+        let two_den = BigInt::from(self.den) * 2i32;
+        let rounded = (BigInt::from(self.num) * 2000i32 + self.den).div_floor(&two_den);
+        let (whole, tenth) = rounded.div_rem(&BigInt::from(10i32));
+        format!("{whole}.{}%", tenth.magnitude())
     }
 }
 
@@ -189,31 +326,62 @@ impl From<u32> for Ratio {
     }
 }
 
+/// True when every value fits in 64 bits, so products of two fit in 128 with room for a sum.
+#[inline]
+fn all_i64(values: &[i128; 4]) -> bool {
+    values.iter().all(|&v| i64::try_from(v).is_ok())
+}
+
+fn saturate_i64(v: i128) -> i64 {
+    i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX })
+}
+
+/// An exact result that 128 bits cannot hold: refusing loudly beats printing a wrong fraction.
+#[cold]
+#[inline(never)]
+fn overflow(op: &str, a: impl fmt::Display, b: impl fmt::Display) -> ! {
+    panic!(
+        "exact fraction overflow: {op}({a}, {b}) needs more than 128 bits; kepi never rounds exact odds"
+    )
+}
+
+/// # Panics
+/// When the exact sum needs more than 128 bits ([`Ratio::checked_add`] returns `None`).
 impl Add for Ratio {
     type Output = Ratio;
     fn add(self, o: Ratio) -> Ratio {
-        Ratio::new(self.num * o.den + o.num * self.den, self.den * o.den)
+        self.checked_add(o)
+            .unwrap_or_else(|| overflow("add", self, o))
     }
 }
 
+/// # Panics
+/// When the exact difference needs more than 128 bits.
 impl Sub for Ratio {
     type Output = Ratio;
     fn sub(self, o: Ratio) -> Ratio {
-        Ratio::new(self.num * o.den - o.num * self.den, self.den * o.den)
+        self.checked_sub(o)
+            .unwrap_or_else(|| overflow("sub", self, o))
     }
 }
 
+/// # Panics
+/// When the exact product needs more than 128 bits.
 impl Mul for Ratio {
     type Output = Ratio;
     fn mul(self, o: Ratio) -> Ratio {
-        Ratio::new(self.num * o.num, self.den * o.den)
+        self.checked_mul(o)
+            .unwrap_or_else(|| overflow("mul", self, o))
     }
 }
 
+/// # Panics
+/// When the exact quotient needs more than 128 bits.
 impl Div for Ratio {
     type Output = Ratio;
     fn div(self, o: Ratio) -> Ratio {
-        Ratio::new(self.num * o.den, self.den * o.num)
+        self.checked_div(o)
+            .unwrap_or_else(|| overflow("div", self, o))
     }
 }
 
@@ -240,8 +408,22 @@ impl PartialOrd for Ratio {
 }
 
 impl Ord for Ratio {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.num * other.den).cmp(&(other.num * self.den))
+        if all_i64(&[self.num, self.den, other.num, other.den]) {
+            return (self.num * other.den).cmp(&(other.num * self.den));
+        }
+        wide_cmp(self, other)
+    }
+}
+
+/// Comparison for parts beyond 64 bits, where the cross products may overflow.
+#[cold]
+#[inline(never)]
+fn wide_cmp(a: &Ratio, b: &Ratio) -> Ordering {
+    match a.num.checked_mul(b.den).zip(b.num.checked_mul(a.den)) {
+        Some((x, y)) => x.cmp(&y),
+        None => (BigInt::from(a.num) * b.den).cmp(&(BigInt::from(b.num) * a.den)),
     }
 }
 
@@ -263,7 +445,7 @@ impl std::str::FromStr for Ratio {
             if d == 0 {
                 return Err(format!("`{s}` has a zero denominator"));
             }
-            return Ok(Ratio::new(n, d));
+            return Ratio::checked_new(n, d).ok_or_else(|| format!("`{s}` is too large"));
         }
         if let Some((w, frac)) = s.split_once('.') {
             if frac.is_empty() || frac.len() > 9 || !frac.chars().all(|c| c.is_ascii_digit()) {
@@ -277,12 +459,16 @@ impl std::str::FromStr for Ratio {
             };
             let scale = 10i128.pow(frac.len() as u32);
             let f: i128 = frac.parse().map_err(|_| bad())?;
-            let num = w.abs() * scale + f;
-            return Ok(Ratio::new(if neg { -num } else { num }, scale));
+            let num = w
+                .checked_abs()
+                .and_then(|w| w.checked_mul(scale))
+                .and_then(|w| w.checked_add(f))
+                .ok_or_else(|| format!("`{s}` is too large"))?;
+            return Ratio::checked_new(if neg { -num } else { num }, scale)
+                .ok_or_else(|| format!("`{s}` is too large"));
         }
-        s.parse::<i128>()
-            .map(|n| Ratio::new(n, 1))
-            .map_err(|_| bad())
+        let n = s.parse::<i128>().map_err(|_| bad())?;
+        Ratio::checked_new(n, 1).ok_or_else(|| format!("`{s}` is too large"))
     }
 }
 

@@ -59,6 +59,87 @@ fn odds_of_seven_on_2d6_is_one_sixth() {
     assert_eq!(seven["p"], "1/6");
 }
 
+/// Every "p" of `kepi odds EXPR --json` as (value, numerator, denominator).
+fn odds_json(expr: &str) -> Vec<(i64, num_bigint::BigUint, num_bigint::BigUint)> {
+    let (code, out, err) = kepi(&["odds", expr, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["expr"], expr);
+    v["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|o| {
+            let p = o["p"].as_str().expect("p is a string");
+            let (n, d) = p.split_once('/').expect("num/den");
+            (
+                o["value"].as_i64().expect("value"),
+                n.parse().expect("numerator"),
+                d.parse().expect("denominator"),
+            )
+        })
+        .collect()
+}
+
+/// The fractions sum to exactly 1 over the common denominator `total`.
+fn sums_to_one(
+    lines: &[(i64, num_bigint::BigUint, num_bigint::BigUint)],
+    total: &num_bigint::BigUint,
+) {
+    let mut sum = num_bigint::BigUint::ZERO;
+    for (_, n, d) in lines {
+        assert_eq!(total % d, num_bigint::BigUint::ZERO);
+        sum += n * (total / d);
+    }
+    assert_eq!(&sum, total);
+}
+
+#[test]
+fn odds_of_100d2_are_exact_beyond_64_bits() {
+    let lines = odds_json("100d2");
+    assert_eq!(lines.len(), 101);
+    let total = num_bigint::BigUint::from(2u8).pow(100);
+    sums_to_one(&lines, &total);
+    // C(100,50) by the multiplicative formula, an independent route to the middle count.
+    let mut c = num_bigint::BigUint::from(1u8);
+    for k in 1..=50u32 {
+        c = c * (50 + k) / k;
+    }
+    let (_, n, d) = lines.iter().find(|l| l.0 == 150).expect("150");
+    assert_eq!(n * &total, c * d);
+    let (code, text, _) = kepi(&["odds", "100d2"]);
+    assert_eq!(code, 0);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("150 "))
+        .expect("150 line");
+    assert!(line.contains("8.0%"), "{line}");
+}
+
+#[test]
+fn odds_of_100d6_are_exact_beyond_128_bits() {
+    let lines = odds_json("100d6");
+    assert_eq!(lines.len(), 501);
+    assert_eq!((lines[0].0, lines[500].0), (100, 600));
+    let total = num_bigint::BigUint::from(6u8).pow(100);
+    sums_to_one(&lines, &total);
+    // Only one way to roll 100 ones.
+    assert_eq!(
+        (&lines[0].1, &lines[0].2),
+        (&num_bigint::BigUint::from(1u8), &total)
+    );
+}
+
+#[test]
+fn odds_too_large_exit_2_naming_the_limit() {
+    let (code, _, err) = kepi(&["odds", "1000000d6"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("1000000d6") && err.contains("100 dice"),
+        "{err}"
+    );
+}
+
 #[test]
 fn bad_input_exits_2_naming_it() {
     let (code, _, err) = kepi(&["roll", "2x6"]);

@@ -65,7 +65,7 @@ fn two_d6_sums_match_the_exact_distribution() {
             src.take_rolls();
         }
     }
-    let dist = kepi::dice::Dist::sum_of(2, 6, 0);
+    let dist = kepi::dice::Dist::sum_of(2, 6, 0).expect("2d6");
     let chi: f64 = (2..=12)
         .map(|s| {
             let e = dist.p(&(s as i64)).0.to_f64() * n as f64;

@@ -4,6 +4,7 @@
 //! each module below was its own file in tests/ before.
 
 mod crt_engine;
+mod dice_exact;
 mod dice_fairness;
 mod fr1870_rules;
 mod gsp_odds_brute;

@@ -167,6 +167,15 @@ pub enum GameCommand {
         /// The save file.
         file: PathBuf,
     },
+    /// Rewrite the save so it holds every action (kepi rewrites it only every 256 actions, the
+    /// journal beside it holding the rest): do this before copying the save file alone.
+    Compact {
+        /// The save file.
+        file: PathBuf,
+        /// Print JSON: {"file", "entries", "head", "caught_up"}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a copy of a game for the players: the same state and log without the dice seed (its
     /// commitment stays in the log). The copy verifies with `kepi log verify` (its dice can be
     /// checked once the seed is revealed) and reads with `game show`, `game due`, `log show`.
@@ -312,7 +321,7 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
         GameCommand::Reveal { file, json } => reveal(file, *json),
         GameCommand::Recover { file } => {
             if let Ok(opened) = Store::open(file) {
-                report_open(file, opened.recovered, &opened.warnings);
+                report_open(&opened.warnings);
                 outln!(
                     "{}: the save opens as it is; nothing to recover",
                     file.display()
@@ -330,13 +339,45 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
             Ok(())
         }
         GameCommand::Share { save, out } => share(save, out),
+        GameCommand::Compact { file, json } => compact(file, *json),
     }
+}
+
+/// `kepi game compact FILE`: the save catches up with its journal.
+fn compact(file: &Path, json: bool) -> Result<(), CliError> {
+    let mut opened = Store::open(file)?;
+    report_open(&opened.warnings);
+    let caught_up = opened.store.behind();
+    opened.store.compact(&opened.game)?;
+    let game = &opened.game;
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            file: String,
+            entries: usize,
+            head: &'a str,
+            caught_up: usize,
+        }
+        return print_json(&Out {
+            file: file.display().to_string(),
+            entries: game.log().len(),
+            head: &game.head(),
+            caught_up,
+        });
+    }
+    outln!(
+        "{}: the save holds all {} log entries ({caught_up} caught up from the journal); head {}",
+        file.display(),
+        game.log().len(),
+        game.head()
+    );
+    Ok(())
 }
 
 /// Reads a game for a viewing command: no lock, nothing written (works on read-only media).
 fn view(file: &Path) -> Result<Game, CliError> {
     let viewed = read_game(file)?;
-    report_open(file, viewed.recovered, &viewed.warnings);
+    report_open(&viewed.warnings);
     Ok(viewed.game)
 }
 
@@ -390,15 +431,11 @@ fn share(save: &Path, out: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-fn report_open(file: &Path, recovered: usize, warnings: &[String]) {
+/// Prints what opening a game found (a torn journal line, dice that do not verify). Journal
+/// entries beyond the save are normal (the save is rewritten every 256 actions), not news.
+fn report_open(warnings: &[String]) {
     for w in warnings {
         errln!("warning: {w}");
-    }
-    if recovered > 0 {
-        errln!(
-            "recovered {recovered} action(s) from {}.journal that the save did not have yet",
-            file.display()
-        );
     }
 }
 
@@ -805,7 +842,7 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, CliError
 
 fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Result<(), CliError> {
     let mut opened = Store::open(file)?;
-    report_open(file, opened.recovered, &opened.warnings);
+    report_open(&opened.warnings);
     let verbs = parse_verbs(words, opened.game.state(), tables)?;
     for v in verbs {
         let now = Utc::now();
@@ -984,7 +1021,7 @@ fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
 
 fn reveal(file: &Path, json: bool) -> Result<(), CliError> {
     let mut opened = Store::open(file)?;
-    report_open(file, opened.recovered, &opened.warnings);
+    report_open(&opened.warnings);
     let now = Utc::now();
     let secret =
         opened.game.secret().cloned().ok_or_else(|| {

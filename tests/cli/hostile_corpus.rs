@@ -113,6 +113,8 @@ const BASES: &[(&str, &str)] = &[
     ("game checklist", "{save}"),
     ("game reveal", "{save}"),
     ("game recover", "{save}"),
+    ("game compact", "{save}"),
+    ("game share", "{save} {out}/players.kepi"),
     ("log verify", "{save}"),
     ("log show", "{save}"),
     ("cards", "--scenario=mars-la-tour --pdf={out}/cards.pdf"),

@@ -941,7 +941,7 @@ fn pk_x4_flag() {
 fn pk_x5_fatigue_and_pursuit() {
     assert_eq!(pk::melee::fatigue_points(Class::Line, 2, t()), 6);
     for (fatigue, d10, back) in [(5, 4, true), (5, 5, false), (0, 1, false)] {
-        let o = pk::melee::fatigue_check(fatigue, t(), Some(&mut dice(&[d10], &[])))
+        let o = pk::melee::fatigue_check(fatigue, kepi::tables::Provenance::Seed, t(), Some(&mut dice(&[d10], &[])))
             .expect("f")
             .outcome
             .expect("o");

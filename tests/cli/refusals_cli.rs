@@ -126,7 +126,7 @@ fn routed_or_eliminated_units_do_not_rally() {
     ok(&["game", "apply", &save, "level", "55e-ligne-1", "routed"]);
     let e = refused(&["game", "apply", &save, "rally", "55e-ligne-1"]);
     assert!(e.contains("routed"), "{e}");
-    ok(&["game", "apply", &save, "lose", "8e-ligne-1", "99"]);
+    ok(&["game", "apply", &save, "lose", "8e-ligne-1", "22"]);
     let e = refused(&["game", "apply", &save, "rally", "8e-ligne-1"]);
     assert!(e.contains("eliminated"), "{e}");
 }

@@ -88,9 +88,8 @@ pub fn native_available() -> bool {
         return true;
     }
     let bus = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|v| !v.is_empty());
-    let zenity = std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|d| d.join("zenity").is_file())
-    });
+    let zenity = std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join("zenity").is_file()));
     bus || zenity
 }
 
@@ -253,8 +252,7 @@ impl FileDialog {
                 let field = ui
                     .add(egui::TextEdit::singleline(&mut self.path).desired_width(f32::INFINITY))
                     .labelled_by(label.id);
-                let entered =
-                    field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.separator();
                 if let Some(e) = &self.error {
                     ui.colored_label(ui.visuals().error_fg_color, e);
@@ -282,10 +280,8 @@ impl FileDialog {
                 ui.separator();
                 ui.horizontal(|ui| {
                     let path = self.chosen();
-                    let confirm = ui.add_enabled(
-                        path.is_some(),
-                        egui::Button::new(self.purpose.confirm()),
-                    );
+                    let confirm =
+                        ui.add_enabled(path.is_some(), egui::Button::new(self.purpose.confirm()));
                     if (confirm.clicked() || entered)
                         && let Some(p) = path
                     {
@@ -339,7 +335,11 @@ mod tests {
     fn a_missing_folder_is_an_error_not_a_panic() {
         let mut d = FileDialog::default();
         d.show_for(Purpose::Open, PathBuf::from("/no/such/kepi/folder"));
-        assert!(d.error.as_deref().is_some_and(|e| e.contains("cannot list")));
+        assert!(
+            d.error
+                .as_deref()
+                .is_some_and(|e| e.contains("cannot list"))
+        );
         assert!(d.entries.is_empty());
     }
 }

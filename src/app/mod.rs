@@ -57,7 +57,8 @@ impl KepiApp {
         {
             state.settings = s;
         }
-        state.last_game = state::LastGame::find_with(&state.settings.recent, state.data_dir.as_deref());
+        state.last_game =
+            state::LastGame::find_with(&state.settings.recent, state.data_dir.as_deref());
         Ok(KepiApp::with_state(state))
     }
 

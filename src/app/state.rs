@@ -282,9 +282,7 @@ impl LastGame {
                 let is_save = p
                     .file_name()
                     .is_some_and(|n| n.to_string_lossy().ends_with(".kepi.json"));
-                if is_save
-                    && p.is_file()
-                    && best.as_ref().is_none_or(|b| touched(&p) > touched(b))
+                if is_save && p.is_file() && best.as_ref().is_none_or(|b| touched(&p) > touched(b))
                 {
                     best = Some(p);
                 }
@@ -407,7 +405,8 @@ impl AppState {
             && store.behind() > 0
             && let Err(e) = store.compact(&self.game)
         {
-            let msg = format!("could not rewrite the save (the journal still holds every action): {e}");
+            let msg =
+                format!("could not rewrite the save (the journal still holds every action): {e}");
             self.err(msg);
         }
     }
@@ -420,15 +419,26 @@ impl AppState {
             .state()
             .scenario
             .chars()
-            .map(|c| if c.is_alphanumeric() || c == '-' { c } else { '-' })
+            .map(|c| {
+                if c.is_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '-'
+                }
+            })
             .take(60)
             .collect();
         let when = Utc::now().format("%Y-%m-%d-%H%M%S");
-        (0..100).map(|n| {
-            let suffix = if n == 0 { String::new() } else { format!("-{n}") };
-            dir.join(format!("{stem}-{when}{suffix}.kepi.json"))
-        })
-        .find(|p| !p.exists() && !crate::store::journal_path(p).exists())
+        (0..100)
+            .map(|n| {
+                let suffix = if n == 0 {
+                    String::new()
+                } else {
+                    format!("-{n}")
+                };
+                dir.join(format!("{stem}-{when}{suffix}.kepi.json"))
+            })
+            .find(|p| !p.exists() && !crate::store::journal_path(p).exists())
     }
 
     /// Gives a never-saved game its file in kepi's folder, at its first action.
@@ -629,10 +639,7 @@ impl AppState {
                 Ok(fresh) => {
                     let units = fresh.state().units.len();
                     self.switch_to(fresh);
-                    self.ok(format!(
-                        "new game from {} ({units} units)",
-                        path.display()
-                    ));
+                    self.ok(format!("new game from {} ({units} units)", path.display()));
                 }
                 Err(e) => self.err(format!(
                     "could not import the unit cards: {e} (the current game is unchanged)"
@@ -646,9 +653,11 @@ impl AppState {
                 let compacted = match self.persist() {
                     Err(e) => Err(e),
                     Ok(_) => match self.store.as_mut() {
-                        Some(store) => store
-                            .compact(&self.game)
-                            .map_err(|e| format!("could not write the save (the journal holds every action): {e}")),
+                        Some(store) => store.compact(&self.game).map_err(|e| {
+                            format!(
+                                "could not write the save (the journal holds every action): {e}"
+                            )
+                        }),
                         None => Ok(()),
                     },
                 };

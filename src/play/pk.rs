@@ -368,12 +368,8 @@ impl PkForm {
             }
             PkAction::Fatigue { fatigue } => {
                 // The unit's total was added up from the class fatigue values (house).
-                let res = pk::melee::fatigue_check(
-                    *fatigue,
-                    pk::melee::fatigue_provenance(t),
-                    t,
-                    dice,
-                )?;
+                let res =
+                    pk::melee::fatigue_check(*fatigue, pk::melee::fatigue_provenance(t), t, dice)?;
                 Ok(done(res, Vec::new()))
             }
         }

@@ -89,13 +89,8 @@ fn opposed(
 /// More than the unit has.
 fn over(u: Option<&UnitState>, wanted: u32, what: &str) -> Option<String> {
     let u = u?;
-    (wanted > u.strength).then(|| {
-        format!(
-            "{wanted} {what} from {}, which has {}",
-            name(u),
-            u.strength
-        )
-    })
+    (wanted > u.strength)
+        .then(|| format!("{wanted} {what} from {}, which has {}", name(u), u.strength))
 }
 
 /// Pickelhaube & Kepi.
@@ -207,4 +202,147 @@ pub fn spi(f: &SpiForm, state: &GameState) -> Option<String> {
 /// 1870: the attacker and the defender are enemies.
 pub fn fr1870(f: &FrForm, state: &GameState) -> Option<String> {
     opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Action, Game, SeedSecret};
+    use crate::roster::builtin_scenario;
+    use crate::rules::System;
+    use crate::tables::Tables;
+    use chrono::{TimeZone, Utc};
+
+    fn game(scenario: &str, system: System) -> Game {
+        Game::new(
+            &builtin_scenario(scenario).unwrap(),
+            system,
+            SeedSecret {
+                seed: 7,
+                salt: "t".into(),
+            },
+            Utc.timestamp_opt(1_000_000, 0).single().unwrap(),
+        )
+    }
+
+    fn form(g: &Game, name: &str, a: &str, b: Option<&str>) -> Form {
+        let mut f = Form::all_for(g.state().system)
+            .into_iter()
+            .find(|f| f.name() == name)
+            .unwrap();
+        f.prefill(g.state(), Some(a), b, Tables::builtin().unwrap());
+        f
+    }
+
+    fn why(g: &Game, name: &str, a: &str, b: Option<&str>) -> Option<String> {
+        refusal(&form(g, name, a, b), g.state())
+    }
+
+    #[test]
+    fn pk_self_friend_arm_and_figures() {
+        let g = game("mars-la-tour", System::Pk);
+        let s = "12th-grenadiers-1";
+        assert!(why(&g, "fire", s, Some(s)).unwrap().contains("itself"));
+        assert!(why(&g, "melee", s, Some(s)).unwrap().contains("itself"));
+        assert!(
+            why(&g, "fire", s, Some("52nd-infantry-1"))
+                .unwrap()
+                .contains("friendly")
+        );
+        assert_eq!(why(&g, "fire", s, Some("55e-ligne-1")), None);
+        assert_eq!(why(&g, "melee", s, Some("55e-ligne-1")), None);
+        assert!(
+            why(&g, "artillery", "7th-cuirassiers", Some("55e-ligne-1"))
+                .unwrap()
+                .contains("only artillery")
+        );
+        assert_eq!(
+            why(&g, "artillery", "far3-light-1", Some("55e-ligne-1")),
+            None
+        );
+        let mut f = form(&g, "fire", s, Some("55e-ligne-1"));
+        if let Form::Pk(PkForm {
+            action: PkAction::Fire(i),
+            ..
+        }) = &mut f
+        {
+            i.figures = 21;
+        }
+        let r = refusal(&f, g.state()).unwrap();
+        assert!(
+            r.contains("21 figures firing") && r.contains("has 20"),
+            "{r}"
+        );
+        // The same refusal stops the resolution itself (window preview and `game apply`).
+        assert!(
+            f.resolve(g.state(), Tables::builtin().unwrap(), None)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn pk_routed_or_eliminated_do_not_rally() {
+        let mut g = game("mars-la-tour", System::Pk);
+        let now = Utc.timestamp_opt(1_000_100, 0).single().unwrap();
+        assert_eq!(why(&g, "rally", "55e-ligne-1", None), None);
+        g.act(
+            Action::SetLevel {
+                unit: "55e-ligne-1".into(),
+                level: Level::Routed,
+            },
+            now,
+        )
+        .unwrap();
+        assert!(
+            why(&g, "rally", "55e-ligne-1", None)
+                .unwrap()
+                .contains("routed")
+        );
+        g.act(
+            Action::LoseStrength {
+                unit: "8e-ligne-1".into(),
+                n: 22,
+            },
+            now,
+        )
+        .unwrap();
+        assert!(
+            why(&g, "rally", "8e-ligne-1", None)
+                .unwrap()
+                .contains("eliminated")
+        );
+    }
+
+    #[test]
+    fn pw_and_crt_refuse_friends_and_wrong_arms() {
+        let g = game("pw-skirmish", System::Pw);
+        assert!(
+            why(&g, "melee", "de-inf-1", Some("de-inf-2"))
+                .unwrap()
+                .contains("friendly")
+        );
+        assert!(
+            why(&g, "artillery", "de-cav", Some("fr-inf-1"))
+                .unwrap()
+                .contains("for artillery")
+        );
+        let s = game("spi-1870", System::Spi);
+        assert!(
+            why(&s, "combat", "de-1-5-1", Some("de-1-6-1"))
+                .unwrap()
+                .contains("friendly")
+        );
+    }
+
+    #[test]
+    fn dice_a_form_does_not_roll_are_named() {
+        let g = game("mars-la-tour", System::Pk);
+        let f = form(&g, "fire", "12th-grenadiers-1", Some("55e-ligne-1"));
+        assert_eq!(unused_die(&f, &[(Die::D10, 5), (Die::Pct, 40)]), None);
+        let r = unused_die(&f, &[(Die::with_sides(7), 3)]).unwrap();
+        assert!(r.contains("does not roll") && r.contains("d10"), "{r}");
+        assert!(unused_die(&f, &[(Die::D6, 3)]).is_some());
+        let rally = form(&g, "rally", "55e-ligne-1", None);
+        assert!(unused_die(&rally, &[(Die::Pct, 3)]).is_some());
+    }
 }

@@ -91,7 +91,10 @@ fn more_figures_than_the_unit_has_is_refused() {
         "--figures",
         "99",
     ]);
-    assert!(e.contains("99 figures firing") && e.contains("which has 20"), "{e}");
+    assert!(
+        e.contains("99 figures firing") && e.contains("which has 20"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -112,10 +115,20 @@ fn a_die_the_resolution_does_not_roll_is_an_error() {
         assert!(e.contains("does not roll"), "{die}: {e}");
     }
     let e = refused(&[
-        "resolve", "pk", "fire", "--figures", "10", "--class", "line", "--d6", "3",
+        "resolve",
+        "pk",
+        "fire",
+        "--figures",
+        "10",
+        "--class",
+        "line",
+        "--d6",
+        "3",
     ]);
     assert!(e.contains("does not roll"), "{e}");
-    let e = refused(&["resolve", "spi", "combat", "--attack", "6", "--defend", "3", "--d10", "3"]);
+    let e = refused(&[
+        "resolve", "spi", "combat", "--attack", "6", "--defend", "3", "--d10", "3",
+    ]);
     assert!(e.contains("does not roll") || e.contains("--d10"), "{e}");
 }
 
@@ -146,6 +159,13 @@ fn cavalry_cannot_fire_as_artillery() {
         "20",
     ]);
     assert!(e.contains("only artillery"), "{e}");
-    let e = refused(&["game", "apply", &save, "fire", "far3-light-1", "55e-ligne-1"]);
+    let e = refused(&[
+        "game",
+        "apply",
+        &save,
+        "fire",
+        "far3-light-1",
+        "55e-ligne-1",
+    ]);
     assert!(e.contains("artillery form"), "{e}");
 }

@@ -286,7 +286,10 @@ hex = "0504"
     h.run();
     h.get_by_label("New from unit-card file…").click();
     h.run();
-    assert!(h.state().state.file_dialog.open, "the in-window dialog opened");
+    assert!(
+        h.state().state.file_dialog.open,
+        "the in-window dialog opened"
+    );
     h.state_mut().state.file_dialog.path = bad.display().to_string();
     h.run();
     h.get_by_label("Import these cards").click();

@@ -52,7 +52,10 @@ fn a_never_saved_game_is_journalled_in_kepis_folder_and_offered_at_the_next_star
     let data = tmp("first-action");
     let mut h = harness(app_in(&data));
     h.run();
-    assert!(kept_games(&data).is_empty(), "no file before the first action");
+    assert!(
+        kept_games(&data).is_empty(),
+        "no file before the first action"
+    );
     h.get_by_label("Next phase >").click();
     h.run();
     let games = kept_games(&data);
@@ -60,7 +63,10 @@ fn a_never_saved_game_is_journalled_in_kepis_folder_and_offered_at_the_next_star
     let journal = kepi::store::journal_path(&games[0]);
     let text = std::fs::read_to_string(&journal).expect("journal");
     let head = h.state().state.game.head();
-    assert!(text.contains(&head), "the first action is in the journal at once");
+    assert!(
+        text.contains(&head),
+        "the first action is in the journal at once"
+    );
     assert!(h.state().state.autosaved);
     assert!(!h.state().state.unsaved());
     // Two more actions: the journal holds them, whatever the save says.
@@ -110,7 +116,8 @@ fn ctrl_s_without_a_chosen_file_opens_save_as_and_the_in_window_dialog_saves_the
     let len = h.state().state.game.log().len();
     h.get_by_label("Path:").click();
     h.run();
-    h.get_by_label("Path:").type_text(&target.display().to_string());
+    h.get_by_label("Path:")
+        .type_text(&target.display().to_string());
     h.run();
     // Typing "n" (in "battle") in the field must not have advanced the phase.
     assert_eq!(h.state().state.game.log().len(), len);
@@ -187,8 +194,14 @@ fn a_failed_write_makes_close_and_new_ask_first() {
     assert!(app.status.as_ref().is_some_and(|s| s.error));
 
     // Closing asks; Cancel keeps the window and the game.
-    assert!(request_close(&mut h), "the close was cancelled to ask first");
-    assert!(h.query_by_label("This game is not safely on disk").is_some());
+    assert!(
+        request_close(&mut h),
+        "the close was cancelled to ask first"
+    );
+    assert!(
+        h.query_by_label("This game is not safely on disk")
+            .is_some()
+    );
     h.get_by_label("Cancel").click();
     h.run();
     assert!(h.state().state.confirm.is_none());
@@ -201,7 +214,11 @@ fn a_failed_write_makes_close_and_new_ask_first() {
         .handle(Command::NewGame("st-privat".into()));
     h.run();
     assert!(h.state().state.confirm.is_some());
-    assert_eq!(h.state().state.game.log().len(), before, "nothing replaced yet");
+    assert_eq!(
+        h.state().state.game.log().len(),
+        before,
+        "nothing replaced yet"
+    );
     h.get_by_label("Discard").click();
     h.run();
     assert_eq!(&*h.state().state.state().scenario, "st-privat");
@@ -210,7 +227,10 @@ fn a_failed_write_makes_close_and_new_ask_first() {
     h.get_by_label("Next phase >").click();
     h.run();
     assert!(request_close(&mut h));
-    assert!(h.query_by_label("This game is not safely on disk").is_some());
+    assert!(
+        h.query_by_label("This game is not safely on disk")
+            .is_some()
+    );
     h.get_by_label("Discard").click();
     h.run();
     assert!(h.state().state.allow_close);

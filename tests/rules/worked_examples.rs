@@ -83,8 +83,16 @@ fn pk_f5_wooden_building_df_13() {
 fn pk_u1_change_formation_elite_third_line_half() {
     let t = &tables().pk;
     let time = |c| pk::movement::activity_time(c, Activity::ChangeFormation, 1, t).expect("urt");
-    assert_eq!(time(Class::Elite), Ratio::new(1, 3), "\"an elite unit takes 1/3 move\"");
-    assert_eq!(time(Class::Line), Ratio::new(1, 2), "\"a line unit takes ½ move\"");
+    assert_eq!(
+        time(Class::Elite),
+        Ratio::new(1, 3),
+        "\"an elite unit takes 1/3 move\""
+    );
+    assert_eq!(
+        time(Class::Line),
+        Ratio::new(1, 2),
+        "\"a line unit takes ½ move\""
+    );
 }
 
 /// PK-A4: "When artillery fires at a building and the AV equals or exceeds the DV of the building it
@@ -269,7 +277,10 @@ fn spi_h2_extended_hasty_one_point_counts_one_half() {
     i.hasty = true;
     i.attackers[0].formation = Formation::Extended;
     let (_, attack, _) = spi_totals(&i);
-    assert_eq!(attack, "1/2", "\"it would be treated as one-half of a Combat Point\"");
+    assert_eq!(
+        attack, "1/2",
+        "\"it would be treated as one-half of a Combat Point\""
+    );
     // Extended alone, in normal combat: halved once too.
     let mut n = spi_input(8, 4);
     n.attackers[0].formation = Formation::Extended;
@@ -376,5 +387,8 @@ fn scenarios_agree_on_shared_battalions() {
         mlt["I/10e de ligne"].1, "1re Brigade (Péchot)",
         "I/10e: Péchot's brigade"
     );
-    assert_eq!(mlt["I/94e de ligne"].1, "2e Brigade (Colin)", "I/94e: Colin's");
+    assert_eq!(
+        mlt["I/94e de ligne"].1, "2e Brigade (Colin)",
+        "I/94e: Colin's"
+    );
 }

@@ -43,7 +43,11 @@ fn recording_does_not_rewrite_the_save_per_action_and_load_is_save_plus_journal(
         assert_eq!(r.save_warning, None);
     }
     let stats = store.stats();
-    assert_eq!(stats.journal_appends, 1 + actions as u64, "one append per action");
+    assert_eq!(
+        stats.journal_appends,
+        1 + actions as u64,
+        "one append per action"
+    );
     assert_eq!(
         stats.save_writes,
         1 + (actions / COMPACT_EVERY) as u64,
@@ -101,7 +105,11 @@ fn game_apply_appends_to_the_journal_and_leaves_the_save_alone() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let before = std::fs::read(&save).expect("save");
-    let jlen = |p: &PathBuf| std::fs::metadata(journal_path(p)).map(|m| m.len()).unwrap_or(0);
+    let jlen = |p: &PathBuf| {
+        std::fs::metadata(journal_path(p))
+            .map(|m| m.len())
+            .unwrap_or(0)
+    };
     let mut last = jlen(&save);
     for i in 0..5 {
         let o = run(&["game", "apply", s, "note", &format!("n{i}")]);

@@ -68,7 +68,11 @@ impl DiceFlags {
             ResolveSystem::Spi(_) => ("SPI Franco-Prussian War", &["--d6"]),
             ResolveSystem::Fr1870(_) => ("1870", &["--d6"]),
         };
-        for (flag, values) in [("--d6", &self.d6), ("--d10", &self.d10), ("--dpct", &self.dpct)] {
+        for (flag, values) in [
+            ("--d6", &self.d6),
+            ("--d10", &self.d10),
+            ("--dpct", &self.dpct),
+        ] {
             if let Some(v) = values.first()
                 && !used.contains(&flag)
             {

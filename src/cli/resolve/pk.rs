@@ -12,7 +12,6 @@ use super::Ctx;
 use crate::cli::CliError;
 use crate::dice::{Die, Ratio};
 use crate::rules::Resolution;
-use crate::tables::Provenance;
 use crate::rules::pk::{
     self, Building, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon,
     artillery::ArtilleryInput,
@@ -20,6 +19,7 @@ use crate::rules::pk::{
     melee::{CounterInput, CounterOption, MeleeInput, PursuitInput},
     morale::{ArmyInput, GeneralDeath, RallyInput},
 };
+use crate::tables::Provenance;
 
 /// The pk actions.
 #[derive(Debug, Subcommand)]

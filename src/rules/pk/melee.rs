@@ -747,9 +747,9 @@ pub fn fatigue_points(class: Class, moves: u32, t: &PkTables) -> i64 {
 /// PK-X5, PK-C1: the provenance of a fatigue total added up from the class fatigue values: that of
 /// the weakest class value (all `house` in the shipped tables, the card being unprinted).
 pub fn fatigue_provenance(t: &PkTables) -> Provenance {
-    Class::ALL
-        .iter()
-        .fold(Provenance::Seed, |p, c| p.weakest(c.row(t).fatigue.provenance))
+    Class::ALL.iter().fold(Provenance::Seed, |p, c| {
+        p.weakest(c.row(t).fatigue.provenance)
+    })
 }
 
 /// The end-of-move fatigue check.

@@ -183,7 +183,15 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Form
     for (n, val) in &v.opts {
         set_opt(&mut form.action, v.form, n, val.as_deref())?;
     }
-    Ok(Form::Pk(form))
+    let form = Form::Pk(form);
+    // Issue 17: the same checks as the window's (crate::play::refuse), before anything applies.
+    if let Some(why) = crate::play::refuse::unused_die(&form, &v.entered) {
+        return Err(CliError::usage(format!("`{} --dice`: {why}", v.form)));
+    }
+    if let Some(why) = form.refusal(s) {
+        return Err(CliError::usage(format!("`{}`: {why}", v.form)));
+    }
+    Ok(form)
 }
 
 fn set_opt(a: &mut PkAction, verb: &str, name: &str, val: Option<&str>) -> Result<(), CliError> {

@@ -451,7 +451,9 @@ mod tests {
     #[test]
     fn a_neighbour_named_twice_never_loses_more_than_it_has() {
         let mut g = game();
-        let mut f = form(&g, "gfar-heavy-1", "guard-hussars");
+        // The target is an enemy (a battery firing at a friend is refused, issue 17); the
+        // neighbour named twice is a friend that stray shells may still strike.
+        let mut f = form(&g, "gfar-heavy-1", "9e-ligne-1");
         {
             let gf = gsp(&mut f);
             gf.guns = 3;

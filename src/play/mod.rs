@@ -10,6 +10,7 @@ pub mod crt;
 pub mod gsp;
 pub mod pk;
 pub mod pw;
+pub mod refuse;
 
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +99,12 @@ impl Form {
         }
     }
 
+    /// Why this action is impossible for its units now (see [`refuse`]), or None. The window
+    /// disables its Roll button with this reason, `kepi game apply` exits 2 with it.
+    pub fn refusal(&self, state: &GameState) -> Option<String> {
+        refuse::refusal(self, state)
+    }
+
     /// Resolves: with `dice` None the preview (odds only, no effects); with dice the outcome and its
     /// effects on the units.
     pub fn resolve(
@@ -106,6 +113,13 @@ impl Form {
         tables: &Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
+        if let Some(why) = self.refusal(state) {
+            return Err(RuleError::input(
+                "units",
+                why,
+                "other units or settings: this action is impossible",
+            ));
+        }
         match self {
             Form::Pk(f) => f.resolve(state, &tables.pk, dice),
             Form::Gsp(f) => f.resolve(state, &tables.gsp, dice),

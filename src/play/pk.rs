@@ -367,7 +367,9 @@ impl PkForm {
                 Ok(done(res, fx))
             }
             PkAction::Fatigue { fatigue } => {
-                let res = pk::melee::fatigue_check(*fatigue, t, dice)?;
+                // The unit's total was added up from the class fatigue values (house).
+                let res =
+                    pk::melee::fatigue_check(*fatigue, pk::melee::fatigue_provenance(t), t, dice)?;
                 Ok(done(res, Vec::new()))
             }
         }

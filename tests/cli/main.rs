@@ -11,5 +11,6 @@ mod gsp_cli;
 mod hostile_corpus;
 mod pk_cli;
 mod pw_cli;
+mod refusals_cli;
 mod store_cli;
 mod tamper_cli;

@@ -17,3 +17,4 @@ mod pk_rules;
 mod pw_rules;
 mod rule_ids;
 mod spi_rules;
+mod worked_examples;

@@ -165,7 +165,7 @@ proptest! {
     #[test]
     fn rolls_and_checks_sum_to_one(class in class(), fatigue in 0i64..30, sf in 0u32..40, wf in 0u32..40, leaders in 0u32..=3, seed in any::<u64>()) {
         prop_assert_eq!(pk::melee::flag(class, t(), None).expect("f").odds_total(), Prob::ONE);
-        prop_assert_eq!(pk::melee::fatigue_check(fatigue, t(), None).expect("f").odds_total(), Prob::ONE);
+        prop_assert_eq!(pk::melee::fatigue_check(fatigue, kepi::tables::Provenance::Seed, t(), None).expect("f").odds_total(), Prob::ONE);
         let p = pk::melee::PursuitInput { stander_figures: sf, withdrawer_figures: wf, class, held_back: false };
         prop_assert_eq!(pk::melee::pursuit(&p, t(), None).expect("p").odds_total(), Prob::ONE);
         let r = pk::morale::RallyInput { class, leaders_lost: leaders, ..Default::default() };

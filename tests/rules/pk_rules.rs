@@ -941,10 +941,15 @@ fn pk_x4_flag() {
 fn pk_x5_fatigue_and_pursuit() {
     assert_eq!(pk::melee::fatigue_points(Class::Line, 2, t()), 6);
     for (fatigue, d10, back) in [(5, 4, true), (5, 5, false), (0, 1, false)] {
-        let o = pk::melee::fatigue_check(fatigue, t(), Some(&mut dice(&[d10], &[])))
-            .expect("f")
-            .outcome
-            .expect("o");
+        let o = pk::melee::fatigue_check(
+            fatigue,
+            kepi::tables::Provenance::Seed,
+            t(),
+            Some(&mut dice(&[d10], &[])),
+        )
+        .expect("f")
+        .outcome
+        .expect("o");
         assert_eq!(o.falls_back, back, "PK-X5 fatigue {fatigue} d10 {d10}");
         assert_eq!(o.fall_back_inches, if back { 4 } else { 0 });
     }

@@ -58,6 +58,33 @@ pub struct DiceFlags {
 }
 
 impl DiceFlags {
+    /// Issue 17: a die the rule set never rolls is an error, not silently ignored (P&K rolls d10
+    /// and d%; the other four rule sets roll d6).
+    pub fn check_used(&self, system: &ResolveSystem) -> Result<(), CliError> {
+        let (title, used): (&str, &[&str]) = match system {
+            ResolveSystem::Pk(_) => ("Pickelhaube & Kepi", &["--d10", "--dpct"]),
+            ResolveSystem::Pw(_) => ("Portable Wargame", &["--d6"]),
+            ResolveSystem::Gsp(_) => ("Graveyard St. Privat", &["--d6"]),
+            ResolveSystem::Spi(_) => ("SPI Franco-Prussian War", &["--d6"]),
+            ResolveSystem::Fr1870(_) => ("1870", &["--d6"]),
+        };
+        for (flag, values) in [
+            ("--d6", &self.d6),
+            ("--d10", &self.d10),
+            ("--dpct", &self.dpct),
+        ] {
+            if let Some(v) = values.first()
+                && !used.contains(&flag)
+            {
+                return Err(CliError::usage(format!(
+                    "{flag} {v}: {title} does not roll this die (it takes {})",
+                    used.join(" and ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// The dice source: entered values first, then the seeded generator.
     pub fn source(&self) -> Result<(DiceSource, u64), CliError> {
         let seed = self.seed.unwrap_or_else(fresh_seed);
@@ -114,6 +141,7 @@ pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
         }
         None => Tables::builtin()?,
     };
+    a.flags.check_used(&a.system)?;
     let (mut src, seed) = a.flags.source()?;
     let ctx = Ctx {
         tables,

@@ -19,6 +19,7 @@ use crate::rules::pk::{
     melee::{CounterInput, CounterOption, MeleeInput, PursuitInput},
     morale::{ArmyInput, GeneralDeath, RallyInput},
 };
+use crate::tables::Provenance;
 
 /// The pk actions.
 #[derive(Debug, Subcommand)]
@@ -548,15 +549,18 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
         }
         PkAction::Fatigue(a) => {
             let total = match (a.fatigue, a.class, a.moves) {
-                (Some(f), _, _) => f,
-                (None, Some(c), Some(m)) => pk::melee::fatigue_points(c, m, t),
+                (Some(f), _, _) => (f, Provenance::Seed),
+                (None, Some(c), Some(m)) => (
+                    pk::melee::fatigue_points(c, m, t),
+                    pk::melee::fatigue_provenance(t),
+                ),
                 _ => {
                     return Err(CliError::usage(
                         "--fatigue: give --fatigue N, or --class C and --moves N",
                     ));
                 }
             };
-            pk::melee::fatigue_check(total, t, dice)?.erase()
+            pk::melee::fatigue_check(total.0, total.1, t, dice)?.erase()
         }
         PkAction::Pursuit(a) => {
             let input = PursuitInput {

@@ -272,7 +272,10 @@ pub fn artillery(
         let mut hit = Hit::new(fixed, dv.v(), None);
         hit.factor = factor;
         let per = u32::try_from(dmg.v()).unwrap_or(0);
-        let damage = |d: u32| hit.casualties(d).saturating_mul(per);
+        // PK-A4: "When artillery fires at a building and the AV equals or exceeds the DV of the
+        // building it causes 5 points if damage to wooden buildings and 2 points to stone
+        // buildings": a flat amount once the DV is reached, not one per multiple of the DV.
+        let damage = |d: u32| if hit.casualties(d) > 0 { per } else { 0 };
         let left = |d: u32| input.building_points.map(|p| p.saturating_sub(damage(d)));
         let dist = Dist::die(Die::D10).map(|&d| (damage(d), left(d)));
         let odds = odds_from(&dist, |(dm, lf)| match lf {
@@ -281,7 +284,7 @@ pub fn artillery(
             None => format!("{dm} damage"),
         });
         notes.push(
-            "PK-A4: damage is per multiple of the DV, like figures (5 wooden / 2 stone each)"
+            "PK-A4: reaching the building's DV causes a flat 5 points (wooden) or 2 (stone), as printed"
                 .into(),
         );
         let (outcome, rolls, summary) = match dice {

@@ -220,7 +220,18 @@ pub(crate) fn plan(input: &MeleeInput, t: &PkTables) -> Result<(Lines, Hit), Rul
         fixed += t.fire.disordered_add.v();
         l.add("disordered", &t.fire.disordered_add, "PK-F6");
     }
-    if input.charge || input.joined {
+    // PK-X3: a flank or rear attack's advantage replaces the charge bonus. The text's worked
+    // example is a unit "charging an enemy unit in flank" whose AV is "10 (the number of figures)
+    // + 1 (veteran status) + 5 (the d10 roll) + 5 (flank modifier) = 21", with no charge bonus;
+    // and "Units entering a melee in progress get their charge bonus but no flank or rear
+    // advantages" pairs the two as alternatives. So the bonus counts only when striking the front.
+    if (input.charge || input.joined) && facing != Facing::Front {
+        l.note(
+            "charging in flank/rear: the flank/rear advantage replaces the charge bonus",
+            "PK-X3",
+            Provenance::Seed,
+        );
+    } else if input.charge || input.joined {
         if input.disordered {
             l.note("disordered: no charge bonus", "PK-F6", Provenance::Seed);
         } else {
@@ -733,6 +744,14 @@ pub fn fatigue_points(class: Class, moves: u32, t: &PkTables) -> i64 {
     class.row(t).fatigue.v().saturating_mul(i64::from(moves))
 }
 
+/// PK-X5, PK-C1: the provenance of a fatigue total added up from the class fatigue values: that of
+/// the weakest class value (all `house` in the shipped tables, the card being unprinted).
+pub fn fatigue_provenance(t: &PkTables) -> Provenance {
+    Class::ALL.iter().fold(Provenance::Seed, |p, c| {
+        p.weakest(c.row(t).fatigue.provenance)
+    })
+}
+
 /// The end-of-move fatigue check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FatigueOutcome {
@@ -745,9 +764,12 @@ pub struct FatigueOutcome {
 }
 
 /// PK-X5: at the end of each melee move roll d10 (no class): below the fatigue total the unit falls
-/// back 4".
+/// back 4". `source` is where the total comes from: a total added up from the class fatigue values
+/// (Combat Card A, not printed) is `house` like them (issue 17); a total the umpire read off his own
+/// card is `seed`.
 pub fn fatigue_check(
     fatigue: i64,
+    source: Provenance,
     t: &PkTables,
     dice: Option<&mut DiceSource>,
 ) -> Result<Resolution<FatigueOutcome>, RuleError> {
@@ -764,7 +786,7 @@ pub fn fatigue_check(
         "fatigue points: the d10 must reach",
         fatigue,
         "PK-X5",
-        Provenance::Seed,
+        source,
     );
     let back = &t.rules.fatigue_fall_back;
     let falls = |d: u32| i64::from(d) < fatigue;

@@ -258,7 +258,17 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
                 );
             }
         }
-        if u.formation == Formation::Extended {
+        // SPI-H2 (C): the extended halving and the hasty halving do not compound: "if a Player
+        // allocated one Combat Strength Point to make a Hasty Attack, for combat odds purposes, it
+        // would be treated as one-half of a Combat Point." So a hasty attack is halved once,
+        // whatever the attacker's formation.
+        if u.formation == Formation::Extended && input.hasty {
+            notes.push(
+                "SPI-H2: extended and hasty: halved once (the text's example: one point allocated \
+                 counts as one-half)"
+                    .to_string(),
+            );
+        } else if u.formation == Formation::Extended {
             v = v * half(&c.extended_divisor);
             label.push_str(" halved (extended)");
             rule = RuleId::new("SPI-H2");

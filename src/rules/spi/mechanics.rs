@@ -606,6 +606,19 @@ pub struct VictoryOutcome {
     pub id: VictoryLevel,
 }
 
+/// SPI-I1: the most a French unit may be raised to at Chalons with the turn-6 reinforcing combat
+/// points ("may be raised up to a Combat Strength not to exceed eight Combat Points").
+pub const CHALONS_RAISE_CAP: u32 = 8;
+
+/// SPI-I1: raises a unit of `strength` at Chalons from a `pool` of reinforcing combat points, up to
+/// [`CHALONS_RAISE_CAP`]. Returns the unit's new strength and the points left in the pool ("a French
+/// Combat unit with a Combat Strength of six ... may be raised to a Combat Strength of eight ... There
+/// would be two reinforcing Combat Points remaining").
+pub fn raise_at_chalons(strength: u32, pool: u32) -> (u32, u32) {
+    let used = CHALONS_RAISE_CAP.saturating_sub(strength).min(pool);
+    (strength + used, pool - used)
+}
+
 /// SPI-I1: the force rows of the Basic/Standard Game (`oob: None`) or of one order of battle.
 pub fn forces<'a>(t: &'a SpiTables, oob: Option<&str>) -> Vec<&'a ForceRow> {
     t.forces

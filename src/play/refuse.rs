@@ -1,0 +1,348 @@
+//! Impossible actions (issue 17): one pure check per rule set and form, which `Form::resolve` runs
+//! first, so the window (its Roll button disabled, the reason shown), `kepi game apply` (exit 2 with
+//! the reason) and the tests refuse the same things for the same reason.
+//!
+//! Refused: a unit firing at or fighting itself or a unit of its own side; more figures, guns or
+//! points than the unit has; an eliminated unit acting; an eliminated or routed unit rallying; a form
+//! the unit's arm cannot use (cavalry or infantry as artillery, guns with rifle fire); a die the
+//! resolution does not roll.
+
+use super::Form;
+use super::crt::{FrForm, SpiForm};
+use super::gsp::GspForm;
+use super::pk::{PkAction, PkForm};
+use super::pw::{PwAction, PwForm};
+use crate::dice::Die;
+use crate::game::{GameState, Level, UnitState};
+use crate::roster::Arm;
+
+/// Why `form` cannot be resolved in `state`, or None when it can.
+pub fn refusal(form: &Form, state: &GameState) -> Option<String> {
+    match form {
+        Form::Pk(f) => pk(f, state),
+        Form::Gsp(f) => gsp(f, state),
+        Form::Pw(f) => pw(f, state),
+        Form::Spi(f) => spi(f, state),
+        Form::Fr1870(f) => fr1870(f, state),
+    }
+}
+
+/// The dice a form rolls: any other die entered for it is refused, not silently ignored.
+pub fn dice_used(form: &Form) -> &'static [Die] {
+    match form {
+        Form::Pk(f) => match f.action {
+            // The d10 for the score; the d% for the leader who may fall with a casualty (PK-L1)
+            // or the counter-battery hit on the guns (PK-A3).
+            PkAction::Fire(_) | PkAction::Artillery(_) | PkAction::Melee { .. } => {
+                &[Die::D10, Die::Pct]
+            }
+            PkAction::Rally(_) | PkAction::Flag { .. } | PkAction::Fatigue { .. } => &[Die::D10],
+        },
+        Form::Gsp(_) | Form::Pw(_) | Form::Spi(_) | Form::Fr1870(_) => &[Die::D6],
+    }
+}
+
+/// Refuses entered dice of a kind `form` never rolls, naming the die and the ones it does roll.
+pub fn unused_die(form: &Form, entered: &[(Die, u32)]) -> Option<String> {
+    let used = dice_used(form);
+    let (die, value) = entered.iter().find(|(d, _)| !used.contains(d))?;
+    let names: Vec<String> = used.iter().map(ToString::to_string).collect();
+    Some(format!(
+        "{} does not roll a {die} (entered {die}={value}); it rolls {}",
+        form.name(),
+        names.join(" and ")
+    ))
+}
+
+/// A unit's name for a reason.
+fn name(u: &UnitState) -> &str {
+    &u.unit.name
+}
+
+/// The two units of a form that has both: not the same unit, not the same side, the actor not
+/// eliminated. `verb` says what the actor does ("fire at", "melee").
+fn opposed(
+    state: &GameState,
+    actor: Option<&str>,
+    target: Option<&str>,
+    verb: &str,
+) -> Option<String> {
+    let a = state.unit(actor?)?;
+    if a.strength == 0 {
+        return Some(format!("{} is eliminated and cannot {verb}", name(a)));
+    }
+    let t = state.unit(target?)?;
+    if a.unit.id == t.unit.id {
+        return Some(format!("{} cannot {verb} itself", name(a)));
+    }
+    if a.unit.side == t.unit.side {
+        return Some(format!(
+            "{} and {} are both {}: a unit cannot {verb} a friendly unit",
+            name(a),
+            name(t),
+            a.unit.side
+        ));
+    }
+    None
+}
+
+/// More than the unit has.
+fn over(u: Option<&UnitState>, wanted: u32, what: &str) -> Option<String> {
+    let u = u?;
+    (wanted > u.strength)
+        .then(|| format!("{wanted} {what} from {}, which has {}", name(u), u.strength))
+}
+
+/// Pickelhaube & Kepi.
+pub fn pk(f: &PkForm, state: &GameState) -> Option<String> {
+    let actor = f.actor.as_deref().and_then(|id| state.unit(id));
+    let target = f.target.as_deref().and_then(|id| state.unit(id));
+    match &f.action {
+        PkAction::Fire(i) => {
+            if let Some(a) = actor
+                && a.unit.arm == Arm::Artillery
+            {
+                return Some(format!(
+                    "{} is artillery: guns fire with the artillery form (PK-A1)",
+                    name(a)
+                ));
+            }
+            opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
+                .or_else(|| over(actor, i.figures, "figures firing"))
+        }
+        PkAction::Artillery(i) => {
+            if let Some(a) = actor
+                && a.unit.arm != Arm::Artillery
+            {
+                return Some(format!(
+                    "{} is {}: only artillery fires the artillery form (PK-A1)",
+                    name(a),
+                    a.unit.arm
+                ));
+            }
+            opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
+                .or_else(|| over(actor, i.points, "gun points"))
+        }
+        PkAction::Melee { a, b } => {
+            opposed(state, f.actor.as_deref(), f.target.as_deref(), "melee")
+                .or_else(|| over(actor, a.figures + a.second_rank, "figures in melee"))
+                .or_else(|| over(target, b.figures + b.second_rank, "figures in melee"))
+                .or_else(|| {
+                    let t = target?;
+                    (t.strength == 0)
+                        .then(|| format!("{} is eliminated: there is no melee", name(t)))
+                })
+        }
+        PkAction::Rally(_) => {
+            let a = actor?;
+            if a.strength == 0 {
+                Some(format!("{} is eliminated and cannot rally", name(a)))
+            } else if a.level == Level::Routed {
+                Some(format!(
+                    "{} is routed: routed units never return (PK-W1)",
+                    name(a)
+                ))
+            } else {
+                None
+            }
+        }
+        PkAction::Flag { .. } | PkAction::Fatigue { .. } => None,
+    }
+}
+
+/// Graveyard St. Privat: a battery fires at the enemy, with no more guns than it has.
+pub fn gsp(f: &GspForm, state: &GameState) -> Option<String> {
+    let actor = f.actor.as_deref().and_then(|id| state.unit(id));
+    if let Some(a) = actor
+        && a.unit.arm != Arm::Artillery
+    {
+        return Some(format!(
+            "{} is {}: only a battery fires (GSP-A4)",
+            name(a),
+            a.unit.arm
+        ));
+    }
+    opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
+        .or_else(|| over(actor, f.guns, "guns firing"))
+}
+
+/// Portable Wargame: fire and melee against the enemy; guns fire as artillery, foot as rifles.
+pub fn pw(f: &PwForm, state: &GameState) -> Option<String> {
+    let actor = f.actor.as_deref().and_then(|id| state.unit(id));
+    let arm = |want: Arm, form: &str| {
+        let a = actor?;
+        (a.unit.arm != want).then(|| {
+            format!(
+                "{} is {}: the {form} form is for {want} (PW-U1)",
+                name(a),
+                a.unit.arm
+            )
+        })
+    };
+    match &f.action {
+        PwAction::Activate(_) => None,
+        PwAction::Artillery { input, .. } => arm(Arm::Artillery, "artillery")
+            .or_else(|| opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at"))
+            .or_else(|| over(actor, input.sp, "strength points")),
+        PwAction::Rifle { input, .. } => arm(Arm::Infantry, "rifle fire")
+            .or_else(|| opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at"))
+            .or_else(|| over(actor, input.sp, "strength points")),
+        PwAction::Melee { a, .. } => {
+            opposed(state, f.actor.as_deref(), f.target.as_deref(), "melee")
+                .or_else(|| over(actor, a.sp, "strength points"))
+        }
+    }
+}
+
+/// SPI: the attacker and the defending hex are enemies.
+pub fn spi(f: &SpiForm, state: &GameState) -> Option<String> {
+    opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack")
+}
+
+/// 1870: the attacker and the defender are enemies.
+pub fn fr1870(f: &FrForm, state: &GameState) -> Option<String> {
+    opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Action, Game, SeedSecret};
+    use crate::roster::builtin_scenario;
+    use crate::rules::System;
+    use crate::tables::Tables;
+    use chrono::{TimeZone, Utc};
+
+    fn game(scenario: &str, system: System) -> Game {
+        Game::new(
+            &builtin_scenario(scenario).unwrap(),
+            system,
+            SeedSecret {
+                seed: 7,
+                salt: "t".into(),
+            },
+            Utc.timestamp_opt(1_000_000, 0).single().unwrap(),
+        )
+    }
+
+    fn form(g: &Game, name: &str, a: &str, b: Option<&str>) -> Form {
+        let mut f = Form::all_for(g.state().system)
+            .into_iter()
+            .find(|f| f.name() == name)
+            .unwrap();
+        f.prefill(g.state(), Some(a), b, Tables::builtin().unwrap());
+        f
+    }
+
+    fn why(g: &Game, name: &str, a: &str, b: Option<&str>) -> Option<String> {
+        refusal(&form(g, name, a, b), g.state())
+    }
+
+    #[test]
+    fn pk_self_friend_arm_and_figures() {
+        let g = game("mars-la-tour", System::Pk);
+        let s = "12th-grenadiers-1";
+        assert!(why(&g, "fire", s, Some(s)).unwrap().contains("itself"));
+        assert!(why(&g, "melee", s, Some(s)).unwrap().contains("itself"));
+        assert!(
+            why(&g, "fire", s, Some("52nd-infantry-1"))
+                .unwrap()
+                .contains("friendly")
+        );
+        assert_eq!(why(&g, "fire", s, Some("55e-ligne-1")), None);
+        assert_eq!(why(&g, "melee", s, Some("55e-ligne-1")), None);
+        assert!(
+            why(&g, "artillery", "7th-cuirassiers", Some("55e-ligne-1"))
+                .unwrap()
+                .contains("only artillery")
+        );
+        assert_eq!(
+            why(&g, "artillery", "far3-light-1", Some("55e-ligne-1")),
+            None
+        );
+        let mut f = form(&g, "fire", s, Some("55e-ligne-1"));
+        if let Form::Pk(PkForm {
+            action: PkAction::Fire(i),
+            ..
+        }) = &mut f
+        {
+            i.figures = 21;
+        }
+        let r = refusal(&f, g.state()).unwrap();
+        assert!(
+            r.contains("21 figures firing") && r.contains("has 20"),
+            "{r}"
+        );
+        // The same refusal stops the resolution itself (window preview and `game apply`).
+        assert!(
+            f.resolve(g.state(), Tables::builtin().unwrap(), None)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn pk_routed_or_eliminated_do_not_rally() {
+        let mut g = game("mars-la-tour", System::Pk);
+        let now = Utc.timestamp_opt(1_000_100, 0).single().unwrap();
+        assert_eq!(why(&g, "rally", "55e-ligne-1", None), None);
+        g.act(
+            Action::SetLevel {
+                unit: "55e-ligne-1".into(),
+                level: Level::Routed,
+            },
+            now,
+        )
+        .unwrap();
+        assert!(
+            why(&g, "rally", "55e-ligne-1", None)
+                .unwrap()
+                .contains("routed")
+        );
+        g.act(
+            Action::LoseStrength {
+                unit: "8e-ligne-1".into(),
+                n: 22,
+            },
+            now,
+        )
+        .unwrap();
+        assert!(
+            why(&g, "rally", "8e-ligne-1", None)
+                .unwrap()
+                .contains("eliminated")
+        );
+    }
+
+    #[test]
+    fn pw_and_crt_refuse_friends_and_wrong_arms() {
+        let g = game("pw-skirmish", System::Pw);
+        assert!(
+            why(&g, "melee", "de-inf-1", Some("de-inf-2"))
+                .unwrap()
+                .contains("friendly")
+        );
+        assert!(
+            why(&g, "artillery", "de-cav", Some("fr-inf-1"))
+                .unwrap()
+                .contains("for artillery")
+        );
+        let s = game("spi-1870", System::Spi);
+        assert!(
+            why(&s, "combat", "de-1-5-1", Some("de-1-6-1"))
+                .unwrap()
+                .contains("friendly")
+        );
+    }
+
+    #[test]
+    fn dice_a_form_does_not_roll_are_named() {
+        let g = game("mars-la-tour", System::Pk);
+        let f = form(&g, "fire", "12th-grenadiers-1", Some("55e-ligne-1"));
+        assert_eq!(unused_die(&f, &[(Die::D10, 5), (Die::Pct, 40)]), None);
+        let r = unused_die(&f, &[(Die::with_sides(7), 3)]).unwrap();
+        assert!(r.contains("does not roll") && r.contains("d10"), "{r}");
+        assert!(unused_die(&f, &[(Die::D6, 3)]).is_some());
+        let rally = form(&g, "rally", "55e-ligne-1", None);
+        assert!(unused_die(&rally, &[(Die::Pct, 3)]).is_some());
+    }
+}

@@ -303,6 +303,17 @@ impl LastGame {
     }
 }
 
+/// What journalling a change came to.
+enum Persisted {
+    /// On disk (in the journal); with a warning when the save could not catch up.
+    Done(Option<String>),
+    /// The journal could not be written: the change was taken back (it never reappears).
+    Dropped(String),
+    /// Nowhere to keep the game (kepi's folder cannot be written): the change stands in memory
+    /// only, and closing or replacing the game asks first.
+    AtRisk(String),
+}
+
 /// The scenario the window opens with.
 pub const DEMO_SCENARIO: &str = "mars-la-tour";
 
@@ -481,19 +492,13 @@ impl AppState {
     }
 
     /// Journals the new log entries (so a crash loses nothing); a game nobody saved gets its file
-    /// in kepi's folder at its first action.
-    ///
-    /// `Err` (the journal could not be written): the entries are not recorded and are dropped from
-    /// the game in memory too, so a failed action never reappears. `Ok(Some(warning))`: recorded,
-    /// but the save is behind its journal (it catches up when the game is next opened). A game that
-    /// has nowhere to go (kepi's folder cannot be written) keeps its actions in memory and is
-    /// [`AppState::unsaved`], so closing or replacing it asks first.
-    fn persist(&mut self) -> Result<Option<String>, String> {
+    /// in kepi's folder at its first action. See [`Persisted`] for what each outcome means.
+    fn persist(&mut self) -> Persisted {
         self.last_change = Some(std::time::Instant::now());
         let Some(store) = self.store.as_mut() else {
             return match self.keep_in_data_dir() {
-                Ok(()) => Ok(None),
-                Err(e) => Err(format!(
+                Ok(()) => Persisted::Done(None),
+                Err(e) => Persisted::AtRisk(format!(
                     "this game is not on disk ({e}): use File > Save As before closing"
                 )),
             };
@@ -501,7 +506,7 @@ impl AppState {
         match store.record(&self.game) {
             Ok(r) => {
                 self.saved_len = self.game.log().len();
-                Ok(r.save_warning)
+                Persisted::Done(r.save_warning)
             }
             Err(e) => {
                 let rewound = self.game.rewind(self.saved_len);
@@ -509,19 +514,25 @@ impl AppState {
                 if let Err(r) = rewound {
                     msg.push_str(&format!(" (and the game could not be rebuilt: {r})"));
                 }
-                Err(msg)
+                Persisted::Dropped(msg)
             }
         }
     }
 
     /// Journals a change just made to the game and says so on the status line: its summary, with
-    /// the save's warning if the save is behind, or why it was not done.
-    fn commit(&mut self, summary: String) {
+    /// the save's warning if the save is behind, or why it was not done. True when the change
+    /// stands (it may still be at risk: then the status line says so in the error colour).
+    fn commit(&mut self, summary: String) -> bool {
         match self.persist() {
-            Ok(None) => self.ok(summary),
-            Ok(Some(w)) => self.ok(format!("{summary} (warning: {w})")),
-            Err(e) => self.err(e),
+            Persisted::Done(None) => self.ok(summary),
+            Persisted::Done(Some(w)) => self.ok(format!("{summary} (warning: {w})")),
+            Persisted::AtRisk(e) => self.err(format!("{summary}; but {e}")),
+            Persisted::Dropped(e) => {
+                self.err(e);
+                return false;
+            }
         }
+        true
     }
 
     /// The one place the window changes anything.
@@ -588,8 +599,7 @@ impl AppState {
                     Ok(e) => {
                         let s = e.summary.clone();
                         self.resolver.last_rolled = self.game.log().last().map(|e| e.index);
-                        self.commit(s);
-                        if self.status.as_ref().is_some_and(|st| st.error) {
+                        if !self.commit(s) {
                             self.resolver.last_rolled = None;
                         }
                     }
@@ -651,8 +661,8 @@ impl AppState {
             }
             Command::Save => {
                 let compacted = match self.persist() {
-                    Err(e) => Err(e),
-                    Ok(_) => match self.store.as_mut() {
+                    Persisted::Dropped(e) | Persisted::AtRisk(e) => Err(e),
+                    Persisted::Done(_) => match self.store.as_mut() {
                         Some(store) => store.compact(&self.game).map_err(|e| {
                             format!(
                                 "could not write the save (the journal holds every action): {e}"

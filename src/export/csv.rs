@@ -230,13 +230,13 @@ mod tests {
             turn: 2,
             phase: "fire".into(),
             action: "@cmd".into(),
-            rule_ids: vec!["PK-7".into()],
+            rule_ids: vec!["PK-F3".into()],
             dice: "-".into(),
             summary: "+A1".into(),
         }];
         let csv = log_csv(&rows);
         let line = csv.lines().nth(1).unwrap();
-        assert_eq!(line, "3,2024-01-01,2,fire,\"'@cmd\",PK-7,\"'-\",\"'+A1\"");
+        assert_eq!(line, "3,2024-01-01,2,fire,\"'@cmd\",PK-F3,\"'-\",\"'+A1\"");
     }
 
     #[test]

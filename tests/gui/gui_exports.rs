@@ -117,6 +117,8 @@ fn cards_and_report_choose_their_kind_in_the_dialog() {
 #[test]
 fn an_unwritable_path_is_reported_and_the_window_goes_on() {
     let mut h = harness();
+    // kepi's folder, where the game goes at its first action.
+    h.state_mut().state.data_dir = Some(tmp("unwritable-data"));
     h.run();
     let bad = tmp("bad").join("no-such-folder").join("roster.pdf");
     h.state_mut().state.handle(Command::Export {
@@ -183,6 +185,8 @@ fn the_last_game_is_offered_and_recovered_from_its_journal() {
     h.run();
     h.state_mut().state.handle(Command::SaveAs(save.clone()));
     h.state_mut().state.handle(Command::NextPhase);
+    // The save is rewritten on idle, close and Save (the journal holds every action): Save.
+    h.state_mut().state.handle(Command::Save);
     let len = h.state().state.game.log().len();
     let saved = std::fs::read(&save).expect("save");
     drop(h);

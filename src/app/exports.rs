@@ -121,12 +121,12 @@ enum Payload {
 
 /// Takes the view model an export needs from the game (on the caller's thread).
 fn payload(kind: ExportKind, game: &Game, tables: &Tables) -> Payload {
-    use crate::export::from_game::{log_rows, report_doc, roster_doc};
+    use crate::export::from_game::{game_roster_doc, log_rows, report_doc};
     match kind {
         ExportKind::RosterPdf
         | ExportKind::CardsPdf
         | ExportKind::CardsPng
-        | ExportKind::UnitsCsv => Payload::Roster(roster_doc(game.state(), tables)),
+        | ExportKind::UnitsCsv => Payload::Roster(game_roster_doc(game, tables)),
         ExportKind::ReportPdf | ExportKind::ReportHtml => Payload::Report(report_doc(game, tables)),
         ExportKind::LogCsv => Payload::Log(log_rows(game)),
     }

@@ -235,6 +235,8 @@ impl FileDialog {
             .collapsible(false)
             .resizable(true)
             .default_size([560.0, 420.0])
+            .pivot(egui::Align2::CENTER_CENTER)
+            .default_pos(ctx.content_rect().center())
             .open(&mut open)
             .show(ctx, |ui| {
                 ui.horizontal(|ui| {
@@ -256,6 +258,11 @@ impl FileDialog {
                 ui.separator();
                 if let Some(e) = &self.error {
                     ui.colored_label(ui.visuals().error_fg_color, e);
+                } else if self.entries.is_empty() {
+                    ui.weak(match self.purpose {
+                        Purpose::ImportCards => "No folders or .toml files here.",
+                        _ => "No folders or .json games here.",
+                    });
                 }
                 let row = ui.text_style_height(&egui::TextStyle::Button) + 4.0;
                 egui::ScrollArea::vertical()

@@ -62,6 +62,15 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             ))
             .weak(),
         };
-        ui.label(saved);
+        let hover = match (&app.store, app.unsaved()) {
+            (_, true) => "Some actions could not be written: File > Save As to keep them".to_string(),
+            (Some(s), false) if app.autosaved => format!(
+                "Every action is in {} (kepi's folder). File > Save As moves the game where you choose.",
+                s.path().display()
+            ),
+            (Some(s), false) => format!("Every action is journalled in {}", s.path().display()),
+            (None, false) => "The game gets its file at its first action".to_string(),
+        };
+        ui.label(saved).on_hover_text(hover);
     });
 }

@@ -159,7 +159,16 @@ pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
         date: state.date.map(|d| d.format("%-d %B %Y").to_string()),
         turn: Some(state.turn),
         phase: Some(state.phase_name().to_string()),
+        chain_head: None,
         sides,
+    }
+}
+
+/// [`roster_doc`] for a game in progress: the roster also prints the log's chain head.
+pub fn game_roster_doc(game: &Game, t: &Tables) -> RosterDoc {
+    RosterDoc {
+        chain_head: Some(game.head()),
+        ..roster_doc(game.state(), t)
     }
 }
 
@@ -276,7 +285,7 @@ pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
         Err(_) => (game.head(), false),
     };
     ReportDoc {
-        roster: roster_doc(state, t),
+        roster: game_roster_doc(game, t),
         turns: turns
             .into_iter()
             .map(|(turn, resolutions)| TurnDoc {
@@ -301,7 +310,7 @@ impl DocProvider for GameDocs<'_> {
                 &crate::roster::load_roster_file(path)
                     .map_err(|e| CliError::usage(e.to_string()))?,
             )?,
-            Source::Save(path) => open_save(path)?.state().clone(),
+            Source::Save(path) => return Ok(game_roster_doc(&open_save(path)?, self.tables)),
         };
         Ok(roster_doc(&state, self.tables))
     }

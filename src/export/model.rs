@@ -79,6 +79,10 @@ pub struct RosterDoc {
     pub turn: Option<u32>,
     /// The current phase, for a game in progress.
     pub phase: Option<String>,
+    /// The head of a game's log hash chain when the roster is printed from a game: noted at the
+    /// table, it is checked later with `kepi log verify SAVE --expect-head HASH`.
+    #[serde(default)]
+    pub chain_head: Option<String>,
     /// The sides, each printed from a fresh page.
     pub sides: Vec<SideDoc>,
 }
@@ -408,6 +412,7 @@ impl RosterDoc {
             date: Some("16 August 1870".to_string()),
             turn: Some(3),
             phase: Some("Movement & Fire".to_string()),
+            chain_head: None,
             sides,
         }
     }

@@ -335,6 +335,15 @@ fn decorate(doc: &RosterDoc, paper: Paper, fonts: &Fonts, pages: Vec<Vec<Op>>) -
         (None, None) => {}
     }
     let facts = facts.join("   ·   ");
+    // In the footer, never cut: 16 hex digits are plenty to note at the table, and
+    // `kepi log verify SAVE --expect-head` takes any unique prefix of 8 or more.
+    let footer = match &doc.chain_head {
+        Some(h) => format!(
+            "kepi  ·  Log head: {}",
+            h.chars().take(16).collect::<String>()
+        ),
+        None => "kepi".to_string(),
+    };
     pages
         .into_iter()
         .enumerate()
@@ -355,7 +364,7 @@ fn decorate(doc: &RosterDoc, paper: Paper, fonts: &Fonts, pages: Vec<Vec<Op>>) -
             c.line(left, y + 13.5, right, y + 13.5, 0.4, INK);
             let fy = h - MARGIN;
             c.line(left, fy - 4.0, right, fy - 4.0, 0.15, LIGHT);
-            c.text(left, fy, 7.0 * PT, false, GREY, "kepi");
+            c.text(left, fy, 7.0 * PT, false, GREY, &footer);
             c.text_right(
                 right,
                 fy,

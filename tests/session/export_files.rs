@@ -318,3 +318,37 @@ fn odd_units_still_render() {
         .unwrap();
     eprintln!("odd card at {}", dir.join("big.png").display());
 }
+
+/// A roster printed from a game carries the log's chain head, to note at the table and check later
+/// with `kepi log verify SAVE --expect-head HASH` (issue 18).
+#[test]
+fn a_game_roster_prints_the_log_head() {
+    let sc = kepi::roster::builtin_scenario("mars-la-tour").unwrap();
+    let mut game = kepi::game::Game::new(
+        &sc,
+        kepi::rules::System::Pk,
+        kepi::game::SeedSecret::new(5),
+        chrono::Utc::now(),
+    );
+    game.act(
+        kepi::game::Action::Note {
+            text: "head".into(),
+        },
+        chrono::Utc::now(),
+    )
+    .unwrap();
+    let tables = kepi::tables::Tables::builtin().unwrap();
+    let doc = export::from_game::game_roster_doc(&game, tables);
+    let head = game.head();
+    assert_eq!(doc.chain_head.as_deref(), Some(head.as_str()));
+    let dir = tmp("roster-head");
+    let path = dir.join("roster.pdf");
+    write_atomic(&path, &roster_pdf(&doc, Paper::A4).unwrap()).unwrap();
+    if let Some(text) = pdf_text(&path) {
+        assert!(
+            text.contains(&format!("Log head: {}", &head[..16])),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -271,7 +271,7 @@ impl FileDialog {
                     .show_rows(ui, row, self.entries.len(), |ui, rows| {
                         for e in self.entries.get(rows).unwrap_or_default() {
                             let text = if e.is_dir {
-                                format!("📁 {}", e.name)
+                                format!("{}/", e.name)
                             } else {
                                 e.name.clone()
                             };

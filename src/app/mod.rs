@@ -217,10 +217,15 @@ fn guard_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
     egui::Modal::new(egui::Id::unique("kepi-guard")).show(ctx, |ui| {
         ui.set_max_width(460.0);
         ui.heading("This game is not safely on disk");
-        ui.label(format!(
-            "{lost} log entr{} could not be written (see the status line). {what} anyway and they are lost.",
-            if lost == 1 { "y" } else { "ies" }
-        ));
+        ui.label(if app.store.is_none() {
+            format!(
+                "This game has not been written anywhere yet (see the status line). {what} anyway and the whole game is lost."
+            )
+        } else if lost == 1 {
+            format!("1 action could not be written (see the status line). {what} anyway and it is lost.")
+        } else {
+            format!("{lost} actions could not be written (see the status line). {what} anyway and they are lost.")
+        });
         ui.horizontal(|ui| {
             if ui.button("Save As…").clicked() {
                 app.after_save = app.confirm.take();

@@ -47,12 +47,8 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         ui.separator();
         let saved = match (&app.store, app.unsaved()) {
             (None, false) => RichText::new("no actions yet").weak(),
-            (_, true) => {
-                RichText::new("NOT on disk: File > Save As").color(ui.visuals().error_fg_color)
-            }
-            (Some(_), false) if app.autosaved => {
-                RichText::new("kept by kepi (Save As to name it)").weak()
-            }
+            (_, true) => RichText::new("NOT on disk").color(ui.visuals().error_fg_color),
+            (Some(_), false) if app.autosaved => RichText::new("kept by kepi").weak(),
             (Some(s), false) => RichText::new(format!(
                 "saved: {}",
                 s.path()

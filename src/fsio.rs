@@ -333,13 +333,7 @@ pub fn read_regular_string(path: &Path, cap: u64, what: &str) -> Result<String, 
         let good = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let before = std::str::from_utf8(bytes.get(..good).unwrap_or_default()).unwrap_or("");
-        let line = before.matches('\n').count() + 1;
-        let column = before
-            .rsplit('\n')
-            .next()
-            .map(|l| l.chars().count())
-            .unwrap_or(0)
-            + 1;
+        let (line, column) = crate::tables::line_col(before, before.len());
         FsError::new(
             path,
             FsProblem::NotUtf8 {

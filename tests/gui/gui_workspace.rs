@@ -3,7 +3,7 @@
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::game::{Action, EntryKind};
 
@@ -159,4 +159,36 @@ fn the_roster_follows_every_action_and_undo() {
     h.get_by_label("Undo").click();
     h.run();
     assert!(h.query_by_label(FIRER).is_some(), "undone: to act again");
+}
+
+/// An impossible action (issue 17): a unit firing at a friendly unit. The window shows why and
+/// Roll is disabled; nothing is logged when R is pressed anyway.
+#[test]
+fn firing_at_a_friendly_unit_disables_roll_and_says_why() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label(FIRER).click();
+    h.run();
+    h.get_by_label("II/12th Grenadiers (2nd Brandenburg)")
+        .click_secondary();
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("friendly unit")
+            .next()
+            .is_some(),
+        "the reason is shown"
+    );
+    assert!(
+        h.get_by_label("Roll and apply")
+            .accesskit_node()
+            .is_disabled()
+    );
+    let before = h.state().state.game.log().len();
+    h.key_press(egui::Key::R);
+    h.run();
+    assert_eq!(
+        h.state().state.game.log().len(),
+        before,
+        "nothing was rolled"
+    );
 }

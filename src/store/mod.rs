@@ -253,15 +253,26 @@ fn lock(save: &Path) -> Result<File, StoreError> {
         "lock file",
     )
     .map_err(fs_err)?;
-    match f.try_lock() {
-        Ok(()) => Ok(f),
-        Err(std::fs::TryLockError::WouldBlock) => Err(io(
-            save,
-            "is open in another kepi (the window, or a command still running); close it and try again",
-        )),
-        Err(std::fs::TryLockError::Error(e)) => Err(io(&lp, e)),
+    // A lock held for a moment (a `kepi game apply` finishing, or a process being started by this
+    // one that has not yet closed its inherited copy of the lock) is waited for briefly; a game
+    // really open elsewhere is refused after that.
+    for _ in 0..LOCK_TRIES {
+        match f.try_lock() {
+            Ok(()) => return Ok(f),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(&lp, e)),
+        }
     }
+    Err(io(
+        save,
+        "is open in another kepi (the window, or a command still running); close it and try again",
+    ))
 }
+
+/// How many times [`lock`] tries, 20 ms apart, before saying the game is open elsewhere.
+const LOCK_TRIES: usize = 10;
 
 /// The backup beside a save.
 pub fn backup_path(save: &Path) -> PathBuf {

@@ -4,6 +4,7 @@
 //! each module below was its own file in tests/ before.
 
 mod cli_dice;
+mod common;
 mod crt_cli;
 mod export_cli;
 mod flow_cli;

@@ -2,29 +2,11 @@
 //! same checks (`kepi::play::refuse`) the window runs to disable its Roll button.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_kepi");
+use super::common::{kepi, ok};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("refuse-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn kepi(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = kepi(args);
-    assert!(
-        o.status.success(),
-        "kepi {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
+    super::common::tmp("refuse", name)
 }
 
 /// Runs kepi, expects exit 2, returns stderr.
@@ -36,18 +18,7 @@ fn refused(args: &[&str]) -> String {
 }
 
 fn new_game(dir: &Path) -> String {
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        "mars-la-tour",
-        "--seed",
-        "1",
-        "--out",
-        &save,
-    ]);
-    save
+    super::common::new_game(dir, "mars-la-tour", "1")
 }
 
 fn log_len(save: &str) -> usize {

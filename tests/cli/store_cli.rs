@@ -2,45 +2,17 @@
 //! edited logs, torn journal lines, recovery; and the CLI's JSON contract.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+
+use super::common::{kepi, ok};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_kepi");
-
 fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("store-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn kepi(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = kepi(args);
-    assert!(
-        o.status.success(),
-        "kepi {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
+    super::common::tmp("store", name)
 }
 
 fn new_game(dir: &Path, scenario: &str) -> String {
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        scenario,
-        "--out",
-        &save,
-        "--seed",
-        "42",
-    ]);
-    save
+    super::common::new_game(dir, scenario, "42")
 }
 
 fn show(save: &str) -> serde_json::Value {
@@ -85,7 +57,7 @@ fn sigkill_at_random_points_loses_no_acknowledged_action() {
             args.push(format!("n{}", next + k));
         }
         next += 12;
-        let child = Command::new(BIN)
+        let child = Command::new(super::common::bin())
             .args(&args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -4,37 +4,16 @@
 //! docs/PERFORMANCE.md.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use super::common::{kepi, ok};
 
 use kepi::game::{EntryKind, GENESIS, LogEntry, entry_hash};
 
-/// The kepi binary: `KEPI_BIN` when set (a build dir shared by several checkouts can have another
-/// checkout's binary at the usual place), else the one cargo built.
-fn bin() -> String {
-    std::env::var("KEPI_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kepi").to_string())
-}
 /// A seed long enough not to turn up by chance in the hex of a hash.
 const SEED: &str = "8675309123";
 
 fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tamper-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn kepi(args: &[&str]) -> Output {
-    Command::new(bin()).args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = kepi(args);
-    assert!(
-        o.status.success(),
-        "kepi {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
+    super::common::tmp("tamper", name)
 }
 
 /// Asserts `kepi args` fails with `code` and its stderr contains every one of `needles`; returns
@@ -55,18 +34,7 @@ fn caught(args: &[&str], code: i32, needles: &[&str]) -> String {
 }
 
 fn new_game(dir: &Path) -> String {
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        "st-privat",
-        "--out",
-        &save,
-        "--seed",
-        SEED,
-    ]);
-    save
+    super::common::new_game(dir, "st-privat", SEED)
 }
 
 fn read(save: &str) -> serde_json::Value {

@@ -1336,15 +1336,13 @@ fn verify_save(bytes: &[u8], name: &str) -> Result<Verified, (Option<usize>, Str
 /// rewritten only every few hundred actions, on idle and on close; the journal holds the rest). The
 /// journal's lines must continue the save's chain, and their dice are checked with the rest.
 fn with_journal(file: &Path, v: Verified) -> Result<Verified, (Option<usize>, String)> {
-    if !crate::fsio::present(&crate::store::journal_path(file)) {
-        return Ok(v);
+    let mut game = v.game;
+    let saved = game.log().len();
+    match crate::store::extend_with_journal(&mut game, file) {
+        Err(e) => Err((Some(saved), e.to_string())),
+        Ok(0) => Ok(Verified { game, ..v }),
+        Ok(_) => check_dice(game),
     }
-    let saved = v.game.log().len();
-    let viewed = crate::store::read_game(file).map_err(|e| (Some(saved), e.to_string()))?;
-    if viewed.recovered == 0 {
-        return Ok(v);
-    }
-    check_dice(viewed.game)
 }
 
 /// Runs `kepi cards check`.

@@ -697,10 +697,33 @@ struct Loaded {
 /// overlap, and its entries beyond the save must continue the save's chain and (with the seed known)
 /// roll the seed's dice before they are replayed.
 fn load(path: &Path) -> Result<Loaded, StoreError> {
-    let file = path.display().to_string();
     let bytes = read_bytes_limited(path)?;
-    let mut game = parse_save(&bytes, &file)?;
-    let jp = journal_path(path);
+    let mut game = parse_save(&bytes, &path.display().to_string())?;
+    let Extended {
+        journal,
+        recovered,
+        dice,
+    } = extend(&mut game, path)?;
+    Ok(Loaded {
+        game,
+        bytes,
+        journal,
+        recovered,
+        dice,
+    })
+}
+
+/// What [`extend`] read and did.
+struct Extended {
+    journal: Journal,
+    recovered: usize,
+    dice: Option<Result<usize, ReplayError>>,
+}
+
+/// Extends a save's game with its journal's entries beyond it: the journal's tail must agree with
+/// the save where they overlap, continue its chain, and (with the seed known) roll the seed's dice.
+fn extend(game: &mut Game, save: &Path) -> Result<Extended, StoreError> {
+    let jp = journal_path(save);
     let saved = game.log().len();
     let journal = read_journal_tail(&jp, saved)?;
     let mut recovered = 0;
@@ -758,13 +781,18 @@ fn load(path: &Path) -> Result<Loaded, StoreError> {
             ),
         });
     }
-    Ok(Loaded {
-        game,
-        bytes,
+    Ok(Extended {
         journal,
         recovered,
         dice,
     })
+}
+
+/// Extends a game read from the save at `save` with the journal entries beyond it, checked as
+/// [`Store::open`] checks them (`kepi log verify` on a save, which has already read and verified
+/// the save itself). Returns how many entries the journal added.
+pub fn extend_with_journal(game: &mut Game, save: &Path) -> Result<usize, StoreError> {
+    extend(game, save).map(|x| x.recovered)
 }
 
 /// Reads a game for viewing (`kepi game show`, `kepi log show`, ...): the save and its journal are

@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 use clap::CommandFactory;
 use kepi::cli::Cli;
 
+use super::common::bin;
+
 /// A run longer than this is a hang.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -201,12 +203,6 @@ fn every_command_has_a_base_invocation() {
     );
 }
 
-/// The binary under test: `KEPI_BIN` when set (a copy taken out of a shared target folder), else
-/// the one cargo built with these tests.
-fn bin() -> String {
-    std::env::var("KEPI_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kepi").to_string())
-}
-
 /// A scratch folder with a saved game, a card file, a junk file and a link to /dev/null.
 struct Scratch {
     dir: PathBuf,
@@ -218,7 +214,8 @@ impl Scratch {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("out")).unwrap();
         std::fs::create_dir_all(dir.join("folder")).unwrap();
-        // Writes go through a link: an atomic save renames over the link, never over /dev/null.
+        // A link to /dev/null as an output: kepi must refuse it (never write through a link),
+        // and never replace the device.
         std::os::unix::fs::symlink("/dev/null", dir.join("devnull")).unwrap();
         std::fs::write(
             dir.join("junk.bin"),

@@ -145,14 +145,27 @@ impl KepiApp {
                 }
             });
         egui::CentralPanel::default().show(ui, |ui| {
+            // The situation scrolls; the odds and Roll are pinned in a fixed-height foot, so they
+            // are always on screen and Roll never moves under the mouse.
+            let foot = RESOLVER_FOOT.min(ui.available_height() * 0.6);
+            let mut preview = None;
             egui::ScrollArea::vertical()
                 .id_salt("central")
+                .max_height(ui.available_height() - foot)
+                .auto_shrink([false, false])
                 .show(ui, |ui| {
                     due::due_ui(ui, app, &mut out);
                     ui.separator();
-                    resolver::resolver_ui(ui, app, &mut out);
+                    preview = resolver::resolver_ui(ui, app);
                     ui.separator();
                     roster::unit_editor_ui(ui, app, &mut out);
+                });
+            ui.separator();
+            egui::ScrollArea::vertical()
+                .id_salt("resolver_foot")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    resolver::resolver_foot_ui(ui, app, &preview, &mut out)
                 });
         });
         exports::export_dialog_ui(ui.ctx(), app, &mut out);
@@ -166,6 +179,9 @@ impl KepiApp {
         closing(ui.ctx(), app);
     }
 }
+
+/// The height of the resolver's pinned foot (Roll, the exact odds, the last result).
+const RESOLVER_FOOT: f32 = 250.0;
 
 /// How long the table must be idle before the full save is rewritten (the journal already holds
 /// every action; this only keeps the journal short to replay).

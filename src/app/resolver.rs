@@ -135,8 +135,14 @@ fn unit_name(state: &GameState, id: Option<&str>) -> String {
         .unwrap_or_else(|| "—".to_string())
 }
 
-/// The resolver panel.
-pub fn resolver_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
+/// What the resolver's form resolves to right now (its odds, modifiers and notes), or why it
+/// cannot be rolled; `None` when the rule set has no forms in the window.
+pub type Preview = Option<Result<Resolution<serde_json::Value>, RuleError>>;
+
+/// The resolver's upper part: the form tabs, the units, the situation and the modifier lines.
+/// Returns the preview it computed from the situation as edited this frame, for
+/// [`resolver_foot_ui`], which shows the odds and Roll pinned below (computed once a frame).
+pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     ui.horizontal(|ui| {
         ui.heading("Resolver");
         ui.label(RichText::new(app.state().system.title()).weak());
@@ -145,7 +151,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         ui.label(
             "This rule set's actions are resolved from the command line for now (`kepi resolve`).",
         );
-        return;
+        return None;
     }
     ui.horizontal_wrapped(|ui| {
         for i in 0..app.resolver.forms.len() {
@@ -161,9 +167,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     ui.separator();
     let state = app.game.state();
     let tables = app.tables;
-    let Some(form) = app.resolver.forms.get_mut(app.resolver.current) else {
-        return;
-    };
+    let form = app.resolver.forms.get_mut(app.resolver.current)?;
     let (actor, target) = form.units();
     egui::Grid::new("resolver_units")
         .num_columns(2)
@@ -190,11 +194,28 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     ui.separator();
     let preview: Result<Resolution<serde_json::Value>, RuleError> =
         form.resolve(state, tables, None).map(|(r, _)| r);
-    match &preview {
+    if let Ok(res) = &preview {
+        ui.label(RichText::new("Modifiers").strong());
+        modifier_table_ui(ui, "modifiers", &res.modifiers);
+    }
+    Some(preview)
+}
+
+/// The resolver's foot, pinned under the situation so it never scrolls away: Roll (or the dice
+/// entered), then the exact odds (the rolled line marked), then the last result with its undo.
+pub fn resolver_foot_ui(
+    ui: &mut Ui,
+    app: &mut AppState,
+    preview: &Preview,
+    out: &mut Vec<Command>,
+) {
+    let Some(preview) = preview else {
+        return;
+    };
+    dice_ui(ui, app, preview.is_ok(), out);
+    ui.separator();
+    match preview {
         Ok(res) => {
-            ui.label(RichText::new("Modifiers").strong());
-            modifier_table_ui(ui, "modifiers", &res.modifiers);
-            ui.add_space(4.0);
             ui.label(RichText::new("Exact odds, before rolling").strong());
             let last = last_outcome(app, form_name(app));
             odds_bars_ui(ui, &res.odds, last.as_deref());
@@ -206,8 +227,6 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             ui.colored_label(ui.visuals().warn_fg_color, e.to_string());
         }
     }
-    ui.separator();
-    dice_ui(ui, app, preview.is_ok(), out);
     last_result_ui(ui, app, out);
 }
 
@@ -297,12 +316,18 @@ fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             .map(|d| format!("{} {} = {}", d.label, d.die, d.value))
             .collect();
         ui.label(format!("dice: {}", dice.join(", ")));
-        if effects.is_empty() {
-            ui.label(RichText::new("no change to the units").weak());
-        } else {
-            let state = app.game.state();
-            for fx in effects {
-                ui.label(format!("- {}", fx.describe(state)));
+        // The effects as the log wrote them when they were applied (before -> after against the
+        // state they were applied to): one source, so the card, the log and the status line agree.
+        // Described again against today's state, "loses 2" read "20 -> 18" after 22 -> 20.
+        let logged = e.summary.rsplit_once(" => ").map(|(_, fx)| fx);
+        match logged {
+            Some(fx) if !effects.is_empty() => {
+                for line in fx.split("; ") {
+                    ui.label(format!("- {line}"));
+                }
+            }
+            _ => {
+                ui.label(RichText::new("no change to the units").weak());
             }
         }
         if app.game.can_undo() && ui.button("Undo this").clicked() {

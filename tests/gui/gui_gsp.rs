@@ -6,7 +6,7 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::drift::drift_ui;
-use kepi::app::resolver::resolver_ui;
+use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 use kepi::roster::builtin_scenario;
@@ -26,7 +26,8 @@ fn harness(seed: u64) -> Harness<'static, AppState> {
         .build_ui_state(
             |ui, app: &mut AppState| {
                 let mut out = Vec::new();
-                resolver_ui(ui, app, &mut out);
+                let preview = resolver_ui(ui, app);
+                resolver_foot_ui(ui, app, &preview, &mut out);
                 ui.separator();
                 drift_ui(ui, app);
                 for c in out {
@@ -124,7 +125,8 @@ fn a_limbered_battery_cannot_roll() {
         .build_ui_state(
             |ui, app: &mut AppState| {
                 let mut out = Vec::new();
-                resolver_ui(ui, app, &mut out);
+                let preview = resolver_ui(ui, app);
+                resolver_foot_ui(ui, app, &preview, &mut out);
                 for c in out {
                     app.handle(c);
                 }

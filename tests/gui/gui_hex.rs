@@ -6,7 +6,7 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::map::map_ui;
-use kepi::app::resolver::resolver_ui;
+use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 use kepi::roster::builtin_scenario;
@@ -24,7 +24,8 @@ fn resolver_harness(app: AppState) -> Harness<'static, AppState> {
         .build_ui_state(
             |ui, app: &mut AppState| {
                 let mut out = Vec::new();
-                resolver_ui(ui, app, &mut out);
+                let preview = resolver_ui(ui, app);
+                resolver_foot_ui(ui, app, &preview, &mut out);
                 for c in out {
                     app.handle(c);
                 }

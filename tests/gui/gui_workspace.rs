@@ -94,6 +94,22 @@ fn fire_apply_undo_from_the_roster() {
     );
     assert!(app.game.state().unit(&firer_id).expect("firer").fired);
     let _ = target_id;
+    // The result card prints the target's loss as the log does: before -> after, from the state it
+    // was applied to (it once said 20 -> 18 where the log said 22 -> 20).
+    // Seed 1870 kills figures on this fire, so the check below always runs.
+    assert!(casualties > 0, "the seeded fire kills figures");
+    let loss = format!(
+        "- {TARGET} loses {casualties} ({before} -> {})",
+        before - casualties.min(before)
+    );
+    let summary = app
+        .game
+        .log()
+        .last()
+        .map(|e| e.summary.clone())
+        .unwrap_or_default();
+    assert!(summary.contains(&loss[2..]), "{summary}");
+    assert!(h.query_by_label(&loss).is_some(), "card shows `{loss}`");
 
     h.get_by_label("Undo").click();
     h.run();

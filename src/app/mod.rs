@@ -139,7 +139,7 @@ impl KepiApp {
                 ui.separator();
                 match app.bottom {
                     BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.chart),
-                    BottomTab::Dice => app.tray.ui(ui),
+                    BottomTab::Dice => app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out),
                     BottomTab::Drift => drift::drift_ui(ui, app),
                     BottomTab::Map => map::map_ui(ui, app, &mut out),
                 }
@@ -336,7 +336,7 @@ pub fn run_native() -> Result<(), eframe::Error> {
             .with_inner_size([1400.0, 880.0]),
         ..Default::default()
     };
-    let seed = crate::cli::fresh_seed();
+    let seed = crate::dice::fresh_seed();
     let exit_after_first_frame = std::env::var_os(EXIT_AFTER_FIRST_FRAME).is_some();
     // Build the demo battle (rule tables, scenarios, the game) while eframe opens the window and
     // its GL context, rather than after.

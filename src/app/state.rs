@@ -13,7 +13,7 @@ use super::dice_tray::DiceTray;
 use super::exports::{ExportDialog, ExportJob, ExportKind};
 use super::file_dialog::{FileDialog, Native, Purpose};
 use super::resolver::ResolverState;
-use crate::dice::Die;
+use crate::dice::{DiceExpr, Die};
 use crate::export::Paper;
 use crate::game::{Action, Game, GameState, SeedSecret};
 use crate::roster::{Scenario, builtin_scenario};
@@ -128,6 +128,14 @@ pub enum Command {
     Redo,
     /// Next phase (next turn after the last).
     NextPhase,
+    /// A free roll of the game's dice from the dice tray (DICE-2), logged; `entered` holds the
+    /// player's own dice, one value per die, or nothing for kepi's dice.
+    Roll {
+        /// What to roll.
+        expr: DiceExpr,
+        /// The physical dice read out, in order.
+        entered: Vec<u32>,
+    },
     /// Select the acting unit.
     Select(String),
     /// Select the target unit.
@@ -328,17 +336,12 @@ impl AppState {
             .system
             .ok_or_else(|| format!("scenario `{}` names no rule set", scenario.name))?;
         let game = Game::new(scenario, system, SeedSecret::new(seed), Utc::now());
-        Ok(AppState::with_game(game, None, tables, seed ^ 0x5eed))
+        Ok(AppState::with_game(game, None, tables))
     }
 
     /// A fresh workspace on `game` (and its file, when it has one): nothing selected, the bottom
     /// tab the rule set is played with, default settings.
-    fn with_game(
-        game: Game,
-        store: Option<Store>,
-        tables: &'static Tables,
-        tray_seed: u64,
-    ) -> AppState {
+    fn with_game(game: Game, store: Option<Store>, tables: &'static Tables) -> AppState {
         let system = game.state().system;
         AppState {
             saved_len: game.log().len(),
@@ -368,7 +371,7 @@ impl AppState {
                 BottomTab::Charts
             },
             own_dice: false,
-            tray: DiceTray::new(tray_seed),
+            tray: DiceTray::default(),
             settings: Settings::default(),
             status: None,
             export: ExportDialog::default(),
@@ -561,6 +564,18 @@ impl AppState {
                 Err(e) => self.err(e.to_string()),
             },
             Command::NextPhase => self.handle(Command::Act(Action::NextPhase)),
+            Command::Roll { expr, entered } => match self.game.roll_entered(&expr, &entered, now) {
+                Ok(e) => {
+                    let s = e.summary.clone();
+                    self.tray.error = None;
+                    self.tray.entered_text.clear();
+                    self.commit(s);
+                }
+                Err(e) => {
+                    self.tray.error = Some(e.to_string());
+                    self.err(e.to_string());
+                }
+            },
             Command::Select(id) => {
                 self.selected = Some(id);
                 self.resolver.prefill(
@@ -634,7 +649,7 @@ impl AppState {
             | Command::Close
                 if !self.guard(&cmd) => {}
             Command::NewGame(name) => match builtin_scenario(&name)
-                .and_then(|s| AppState::new_game(&s, crate::cli::fresh_seed(), self.tables))
+                .and_then(|s| AppState::new_game(&s, crate::dice::fresh_seed(), self.tables))
             {
                 Ok(fresh) => {
                     self.switch_to(fresh);
@@ -644,7 +659,7 @@ impl AppState {
             },
             Command::NewFromCards(path) => match crate::roster::load_roster_file(&path)
                 .map_err(|e| e.to_string())
-                .and_then(|s| AppState::new_game(&s, crate::cli::fresh_seed(), self.tables))
+                .and_then(|s| AppState::new_game(&s, crate::dice::fresh_seed(), self.tables))
             {
                 Ok(fresh) => {
                     let units = fresh.state().units.len();
@@ -812,12 +827,7 @@ impl AppState {
                         opened.recovered
                     ));
                 }
-                let fresh = AppState::with_game(
-                    opened.game,
-                    Some(opened.store),
-                    self.tables,
-                    crate::cli::fresh_seed(),
-                );
+                let fresh = AppState::with_game(opened.game, Some(opened.store), self.tables);
                 self.switch_to(fresh);
                 self.remember(path);
                 let mut msg = format!("opened {}", path.display());

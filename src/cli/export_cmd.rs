@@ -1,43 +1,22 @@
 //! `kepi roster print`, `kepi cards`, `kepi export csv` and `kepi report`: the export commands.
 //!
 //! They need scenarios, card files and saves, which the game session owns, so every run function takes
-//! a [`DocProvider`] that turns a [`Source`] into the plain view model ([`RosterDoc`], [`ReportDoc`],
-//! [`LogRowDoc`]s). The provider reports an unknown scenario or a broken file as a [`CliError`] naming
-//! it; these functions write the output atomically and report an unwritable path naming it.
+//! a [`DocProvider`] that turns a [`Source`] into the plain view model ([`crate::export::RosterDoc`], [`crate::export::ReportDoc`],
+//! [`crate::export::LogRowDoc`]s). The provider reports an unknown scenario or a broken file as an
+//! [`ExportError::Source`] naming it (exit 2); these functions write the output atomically and report an unwritable path naming it.
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
 use super::CliError;
-use crate::export::{
-    self, ExportError, LogRowDoc, Paper, ReportDoc, RosterDoc, no_progress, write_atomic,
-};
+use crate::export::{self, ExportError, Paper, no_progress, write_atomic};
 
-/// Where a roster comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
-    /// A built-in or installed scenario, by name.
-    Scenario(String),
-    /// A unit-card file (TOML) with an order of battle.
-    Cards(PathBuf),
-    /// A saved game: the current state, with losses and status.
-    Save(PathBuf),
-}
-
-/// Turns sources into view models; implemented by the game session (and by fakes in tests).
-pub trait DocProvider {
-    /// The roster of a scenario, a card file or a save.
-    fn roster(&self, source: &Source) -> Result<RosterDoc, CliError>;
-    /// The log rows of a save (a scenario has an empty log).
-    fn log(&self, source: &Source) -> Result<Vec<LogRowDoc>, CliError>;
-    /// The battle report of a save.
-    fn report(&self, save: &Path) -> Result<ReportDoc, CliError>;
-}
+pub use crate::export::{DocProvider, Source};
 
 fn cli_err(e: ExportError) -> CliError {
     match e {
-        ExportError::Invalid(m) => CliError::usage(m),
+        ExportError::Invalid(m) | ExportError::Source(m) => CliError::usage(m),
         // A target kepi refuses (a link, device or FIFO) is bad input: it names it.
         ExportError::Write { ref source, .. }
             if source.kind() == std::io::ErrorKind::InvalidInput =>
@@ -237,7 +216,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 /// Runs `kepi roster print`.
 pub fn run_roster(cmd: &RosterCmd, p: &dyn DocProvider) -> Result<(), CliError> {
     let RosterCmd::Print(a) = cmd;
-    let doc = p.roster(&a.source.source()?)?;
+    let doc = p.roster(&a.source.source()?).map_err(cli_err)?;
     let bytes = export::roster_pdf(&doc, a.paper).map_err(cli_err)?;
     write(&a.pdf, &bytes)?;
     let pages = export::roster_page_count(&doc, a.paper).map_err(cli_err)?;
@@ -255,7 +234,7 @@ pub const DEFAULT_DPI: u32 = 300;
 
 /// Runs `kepi cards`.
 pub fn run_cards(a: &CardsArgs, p: &dyn DocProvider) -> Result<(), CliError> {
-    let doc = p.roster(&a.source.source()?)?;
+    let doc = p.roster(&a.source.source()?).map_err(cli_err)?;
     match (&a.out.png, &a.out.pdf) {
         (Some(dir), None) => {
             let dpi = a.dpi.unwrap_or(DEFAULT_DPI);
@@ -292,12 +271,12 @@ pub fn run_export(cmd: &ExportCmd, p: &dyn DocProvider) -> Result<(), CliError> 
     let source = a.source.source()?;
     match (&a.out.units, &a.out.log) {
         (Some(out), None) => {
-            let doc = p.roster(&source)?;
+            let doc = p.roster(&source).map_err(cli_err)?;
             write(out, export::units_csv(&doc).as_bytes())?;
             outln!("wrote {} ({} units)", out.display(), doc.units().len());
         }
         (None, Some(out)) => {
-            let rows = p.log(&source)?;
+            let rows = p.log(&source).map_err(cli_err)?;
             write(out, export::log_csv(&rows).as_bytes())?;
             outln!("wrote {} ({} log entries)", out.display(), rows.len());
         }
@@ -308,7 +287,7 @@ pub fn run_export(cmd: &ExportCmd, p: &dyn DocProvider) -> Result<(), CliError> 
 
 /// Runs `kepi report`.
 pub fn run_report(a: &ReportArgs, p: &dyn DocProvider) -> Result<(), CliError> {
-    let doc = p.report(&a.save)?;
+    let doc = p.report(&a.save).map_err(cli_err)?;
     match (&a.out.html, &a.out.pdf) {
         (Some(out), None) => {
             write(out, export::report_html(&doc).as_bytes())?;

@@ -217,8 +217,4 @@ pub fn print_json(v: &impl serde::Serialize) -> Result<(), CliError> {
     out(format_args!("{s}\n"))
 }
 
-/// A seed for when the user gave none: from the clock, printed so the roll can be replayed.
-pub fn fresh_seed() -> u64 {
-    let now = chrono::Utc::now();
-    (now.timestamp_nanos_opt().unwrap_or(0) as u64) ^ (std::process::id() as u64).rotate_left(32)
-}
+pub use crate::dice::fresh_seed;

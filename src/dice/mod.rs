@@ -24,6 +24,18 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+/// A seed for when the user gave none, from the operating system's entropy (DICE-2: printed and
+/// logged, so the rolls can be replayed). Two games started in the same nanosecond still differ,
+/// which a clock-and-process-id seed did not promise. Should the OS refuse (no entropy source, a
+/// sandbox), the clock is the fallback: a seed is never worth refusing to play over.
+pub fn fresh_seed() -> u64 {
+    getrandom::u64().unwrap_or_else(|_| {
+        let now = chrono::Utc::now();
+        (now.timestamp_nanos_opt().unwrap_or(0) as u64)
+            ^ u64::from(std::process::id()).rotate_left(32)
+    })
+}
+
 /// DICE-1: the dice the five rule sets use. `D(n)` is any other die of an NdM expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

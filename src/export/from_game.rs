@@ -8,8 +8,7 @@ use super::model::{
     Arm as DocArm, GroupDoc, LogRowDoc, ReportDoc, ResolutionDoc, RosterDoc, SideDoc, TurnDoc,
     UnitDoc,
 };
-use crate::cli::CliError;
-use crate::cli::export_cmd::{DocProvider, Source};
+use super::{DocProvider, ExportError, Source};
 use crate::game::{Action, EntryKind, Game, GameState, UnitState, verify_chain};
 use crate::roster::{Arm, Scenario};
 use crate::rules::System;
@@ -172,16 +171,16 @@ pub fn game_roster_doc(game: &Game, t: &Tables) -> RosterDoc {
     }
 }
 
-fn scenario_state(s: &Scenario) -> Result<GameState, CliError> {
+fn scenario_state(s: &Scenario) -> Result<GameState, ExportError> {
     let system = s.system.unwrap_or(System::Pk);
     Ok(GameState::new(s, system, String::new()))
 }
 
-fn open_save(path: &Path) -> Result<Game, CliError> {
+fn open_save(path: &Path) -> Result<Game, ExportError> {
     let bytes =
-        crate::store::read_bytes_limited(path).map_err(|e| CliError::usage(e.to_string()))?;
+        crate::store::read_bytes_limited(path).map_err(|e| ExportError::Source(e.to_string()))?;
     crate::store::parse_save(&bytes, &path.display().to_string())
-        .map_err(|e| CliError::usage(e.to_string()))
+        .map_err(|e| ExportError::Source(e.to_string()))
 }
 
 /// The log rows of a game.
@@ -301,28 +300,28 @@ pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
 }
 
 impl DocProvider for GameDocs<'_> {
-    fn roster(&self, source: &Source) -> Result<RosterDoc, CliError> {
+    fn roster(&self, source: &Source) -> Result<RosterDoc, ExportError> {
         let state = match source {
-            Source::Scenario(name) => {
-                scenario_state(&crate::roster::builtin_scenario(name).map_err(CliError::usage)?)?
-            }
+            Source::Scenario(name) => scenario_state(
+                &crate::roster::builtin_scenario(name).map_err(ExportError::Source)?,
+            )?,
             Source::Cards(path) => scenario_state(
                 &crate::roster::load_roster_file(path)
-                    .map_err(|e| CliError::usage(e.to_string()))?,
+                    .map_err(|e| ExportError::Source(e.to_string()))?,
             )?,
             Source::Save(path) => return Ok(game_roster_doc(&open_save(path)?, self.tables)),
         };
         Ok(roster_doc(&state, self.tables))
     }
 
-    fn log(&self, source: &Source) -> Result<Vec<LogRowDoc>, CliError> {
+    fn log(&self, source: &Source) -> Result<Vec<LogRowDoc>, ExportError> {
         match source {
             Source::Save(path) => Ok(log_rows(&open_save(path)?)),
             _ => Ok(Vec::new()),
         }
     }
 
-    fn report(&self, save: &Path) -> Result<ReportDoc, CliError> {
+    fn report(&self, save: &Path) -> Result<ReportDoc, ExportError> {
         Ok(report_doc(&open_save(save)?, self.tables))
     }
 }

@@ -52,6 +52,32 @@ pub enum ExportError {
     /// A parameter out of range (e.g. a DPI of 0).
     #[error("{0}")]
     Invalid(String),
+    /// What to print could not be had: an unknown scenario, or a card file or save that is missing
+    /// or broken (the message names it). Bad input, like [`ExportError::Invalid`].
+    #[error("{0}")]
+    Source(String),
+}
+
+/// Where a roster comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A built-in or installed scenario, by name.
+    Scenario(String),
+    /// A unit-card file (TOML) with an order of battle.
+    Cards(PathBuf),
+    /// A saved game: the current state, with losses and status.
+    Save(PathBuf),
+}
+
+/// Turns sources into view models; implemented by the game session ([`from_game::GameDocs`]) and
+/// by fakes in tests, so printing never depends on how scenarios and saves are read.
+pub trait DocProvider {
+    /// The roster of a scenario, a card file or a save.
+    fn roster(&self, source: &Source) -> Result<RosterDoc, ExportError>;
+    /// The log rows of a save (a scenario has an empty log).
+    fn log(&self, source: &Source) -> Result<Vec<LogRowDoc>, ExportError>;
+    /// The battle report of a save.
+    fn report(&self, save: &Path) -> Result<ReportDoc, ExportError>;
 }
 
 /// Paper sizes for printed output.

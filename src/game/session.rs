@@ -338,7 +338,28 @@ impl Game {
 
     /// A logged roll of kepi's dice (DICE-2): a new roll every time, never a replacement.
     pub fn roll(&mut self, expr: &DiceExpr, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
-        let mut src = self.dice_source(&[])?;
+        self.roll_entered(expr, &[], now)
+    }
+
+    /// A logged roll (DICE-2) of kepi's dice, or of the physical dice the player read out: with
+    /// `entered` empty kepi rolls; otherwise it holds one value per die of `expr`, each checked
+    /// against the die (a 7 on a d6 is refused), and kepi's dice stream does not move.
+    pub fn roll_entered(
+        &mut self,
+        expr: &DiceExpr,
+        entered: &[u32],
+        now: DateTime<Utc>,
+    ) -> Result<&LogEntry, ActionError> {
+        if !entered.is_empty() && entered.len() != expr.count as usize {
+            return Err(ActionError::Invalid(format!(
+                "{expr} needs {} value(s), got {}",
+                expr.count,
+                entered.len()
+            )));
+        }
+        let die = expr.die();
+        let pairs: Vec<(Die, u32)> = entered.iter().map(|&v| (die, v)).collect();
+        let mut src = self.dice_source(&pairs)?;
         let r = src
             .roll_expr(expr)
             .map_err(|e| ActionError::Invalid(e.to_string()))?;

@@ -3,36 +3,38 @@
 
 use std::path::{Path, PathBuf};
 
-use kepi::cli::CliError;
 use kepi::cli::export_cmd::{
     CardsArgs, CardsOutArgs, CardsSourceArgs, CsvArgs, CsvOutArgs, CsvSourceArgs, DocProvider,
     ExportCmd, ReportArgs, ReportOutArgs, RosterCmd, RosterPrintArgs, RosterSourceArgs, Source,
     run_cards, run_export, run_report, run_roster,
 };
-use kepi::export::{LogRowDoc, Paper, ReportDoc, RosterDoc};
+use kepi::export::{ExportError, LogRowDoc, Paper, ReportDoc, RosterDoc};
 
 struct Fake;
 
 impl DocProvider for Fake {
-    fn roster(&self, source: &Source) -> Result<RosterDoc, CliError> {
+    fn roster(&self, source: &Source) -> Result<RosterDoc, ExportError> {
         match source {
             Source::Scenario(n) if n == "mars-la-tour" => Ok(RosterDoc::sample(12)),
-            Source::Scenario(n) => {
-                Err(CliError::usage(format!("--scenario {n}: unknown scenario")))
-            }
+            Source::Scenario(n) => Err(ExportError::Source(format!(
+                "--scenario {n}: unknown scenario"
+            ))),
             Source::Cards(p) | Source::Save(p) => {
-                Err(CliError::usage(format!("{}: broken", p.display())))
+                Err(ExportError::Source(format!("{}: broken", p.display())))
             }
         }
     }
-    fn log(&self, _: &Source) -> Result<Vec<LogRowDoc>, CliError> {
+    fn log(&self, _: &Source) -> Result<Vec<LogRowDoc>, ExportError> {
         Ok(vec![])
     }
-    fn report(&self, save: &Path) -> Result<ReportDoc, CliError> {
+    fn report(&self, save: &Path) -> Result<ReportDoc, ExportError> {
         if save.ends_with("good.kepi") {
             Ok(ReportDoc::sample(10, 3))
         } else {
-            Err(CliError::usage(format!("{}: not a save", save.display())))
+            Err(ExportError::Source(format!(
+                "{}: not a save",
+                save.display()
+            )))
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The umpire's flow in the window: the checks due (with Open / Done / Waive) and the current phase's
+//! The umpire's flow in the window: the checks due (with Roll / Open / Mark done / Waive) and the current phase's
 //! checklist, each step linking to the resolver pre-filled for it ([`crate::flow`]).
 
 use egui::{RichText, Ui};
@@ -36,19 +36,37 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                     for d in s.due.iter().skip(rows.start).take(rows.len()) {
                         ui.horizontal(|ui| {
                             ui.label(RichText::new(format!("#{}", d.id)).weak());
-                            if let (Some(form), Some(unit)) = (&d.form, &d.unit)
-                                && ui.button(format!("Open {form}")).clicked()
-                            {
-                                out.push(Command::OpenForm {
-                                    form: form.clone(),
-                                    actor: Some(unit.clone()),
-                                    target: None,
-                                });
+                            if let (Some(form), Some(unit)) = (&d.form, &d.unit) {
+                                let roll_hint = if app.own_dice {
+                                    "opens the form for this unit: type your dice at its foot"
+                                } else {
+                                    "opens the form for this unit and rolls it with kepi's dice \
+                                     (logged, answers this check only)"
+                                };
+                                if ui
+                                    .button(format!("Roll {form}"))
+                                    .on_hover_text(roll_hint)
+                                    .clicked()
+                                {
+                                    out.push(Command::RollDue(d.id));
+                                }
+                                if ui
+                                    .button(format!("Open {form}"))
+                                    .on_hover_text("open the form to tick the situation first")
+                                    .clicked()
+                                {
+                                    out.push(Command::OpenForm {
+                                        form: form.clone(),
+                                        actor: Some(unit.clone()),
+                                        target: None,
+                                    });
+                                }
                             }
                             if ui
-                                .button("Resolve")
+                                .button("Mark done")
                                 .on_hover_text(
-                                    "done at the table: remove it from the list (logged)",
+                                    "made at the table without kepi's dice: remove it from the \
+                                     list (logged as done, no dice)",
                                 )
                                 .clicked()
                             {

@@ -154,6 +154,9 @@ pub enum Command {
         /// The target.
         target: Option<String>,
     },
+    /// Roll the form a due check asks for, for its unit (with kepi's dice; in own-dice mode the
+    /// form only opens, for the player to type the dice). The resolution answers this check only.
+    RollDue(u64),
     /// Start a new game from a bundled scenario.
     NewGame(String),
     /// Start a new game from a unit-card file (a scenario or order of battle in TOML).
@@ -600,7 +603,10 @@ impl AppState {
                 let units: Vec<String> = form
                     .form()
                     .map(|f| {
+                        // The target is logged only for a form that has one: a rally or fatigue
+                        // roll is about its unit alone, whoever was last picked as a target.
                         let (a, t) = f.units();
+                        let t = t.filter(|_| f.needs_target());
                         a.into_iter().chain(t).map(str::to_string).collect()
                     })
                     .unwrap_or_default();
@@ -619,6 +625,26 @@ impl AppState {
                         }
                     }
                     Err(e) => self.err(e.to_string()),
+                }
+            }
+            Command::RollDue(id) => {
+                let Some(due) = self.state().due.iter().find(|d| d.id == id).cloned() else {
+                    return self.err(format!("due check #{id} is no longer open"));
+                };
+                let (Some(form), Some(unit)) = (due.form.clone(), due.unit.clone()) else {
+                    return self.err(format!(
+                        "due check #{id} has no form to roll: make it at the table and mark it done"
+                    ));
+                };
+                self.handle(Command::OpenForm {
+                    form,
+                    actor: Some(unit),
+                    target: None,
+                });
+                if !self.own_dice {
+                    self.handle(Command::ResolveAndApply {
+                        entered: Vec::new(),
+                    });
                 }
             }
             Command::OpenForm {

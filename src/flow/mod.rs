@@ -118,33 +118,32 @@ pub fn checks_after(before: &GameState, action: &Action, after: &GameState) -> V
     q.out
 }
 
-/// The due checks a resolution answers: for each unit it names (or changes), the oldest open check
-/// for that unit that asks for this resolver form (a rally roll answers its rally check).
+/// The due check a resolution answers: the oldest open check that asks the acting unit (the first
+/// unit logged with the resolution; without one, the first unit its effects change) for this
+/// resolver form. A rally roll for a unit answers that unit's rally check and nothing else: the
+/// opponent named as a melee's or a fatigue check's target keeps its own check open.
 pub fn answered_by(
     before: &GameState,
     resolution: &Resolution<Value>,
     effects: &[Action],
     units: &[String],
 ) -> Vec<u64> {
-    let mut involved: Vec<&str> = units.iter().map(String::as_str).collect();
-    for e in effects {
-        if let Some(u) = e.unit()
-            && !involved.contains(&u)
-        {
-            involved.push(u);
-        }
-    }
-    let mut out = Vec::new();
-    for u in involved {
-        if let Some(d) = before.due.iter().find(|d| {
+    let Some(actor) = units
+        .first()
+        .map(String::as_str)
+        .or_else(|| effects.iter().find_map(Action::unit))
+    else {
+        return Vec::new();
+    };
+    before
+        .due
+        .iter()
+        .find(|d| {
             d.form.as_deref() == Some(resolution.action.as_str())
-                && d.unit.as_deref() == Some(u)
-                && !out.contains(&d.id)
-        }) {
-            out.push(d.id);
-        }
-    }
-    out
+                && d.unit.as_deref() == Some(actor)
+        })
+        .map(|d| vec![d.id])
+        .unwrap_or_default()
 }
 
 /// PW-V1: an army's losses against its starting strength, as the rule's input.

@@ -78,10 +78,54 @@ fn a_long_due_list_lays_out_only_the_rows_in_view() {
     assert_eq!(app.state().due.len(), 50);
     let mut h = harness(app);
     assert!(h.query_by_label_contains("Due: 50 check(s)").is_some());
-    let shown = h.query_all_by_label("Resolve").count();
+    let shown = h.query_all_by_label("Mark done").count();
     assert!((1..=8).contains(&shown), "{shown} rows laid out");
-    h.query_all_by_label("Resolve").next().unwrap().click();
+    h.query_all_by_label("Mark done").next().unwrap().click();
     h.run();
     assert_eq!(h.state().state().due.len(), 49);
     assert!(h.query_by_label_contains("Due: 49 check(s)").is_some());
+}
+
+#[test]
+fn rolling_one_of_two_fatigue_checks_answers_that_one_only() {
+    // Issue 15: after a melee both units had a fatigue check due; rolling the first removed both,
+    // with no roll or log entry for the second. Here the second unit is also the picked target.
+    let mut app = AppState::demo(1).unwrap();
+    for unit in ["55e-ligne-1", "12th-grenadiers-1"] {
+        app.handle(Command::Act(Action::AddFatigue {
+            unit: unit.into(),
+            n: 2,
+        }));
+    }
+    app.handle(Command::Target("12th-grenadiers-1".into()));
+    assert_eq!(app.state().due.len(), 2);
+    let log_len = app.game.log().len();
+    let mut h = harness(app);
+    h.query_all_by_label("Roll fatigue").next().unwrap().click();
+    h.run();
+    let app = h.state();
+    let left: Vec<_> = app.state().due.iter().map(|d| d.unit.clone()).collect();
+    assert_eq!(left, vec![Some("12th-grenadiers-1".to_string())]);
+    assert_eq!(app.game.log().len(), log_len + 1, "one roll logged");
+    let last = app.game.log().last().unwrap();
+    assert!(!last.dice.is_empty(), "with its die: {}", last.summary);
+    assert!(last.rules.iter().any(|r| r == "PK-X5"), "{:?}", last.rules);
+    // The second is still there to roll, and rolling it empties the list.
+    h.query_all_by_label("Roll fatigue").next().unwrap().click();
+    h.run();
+    assert!(h.state().state().due.is_empty());
+}
+
+#[test]
+fn roll_in_own_dice_mode_opens_the_form_without_rolling() {
+    let mut app = app_with_a_rally_due();
+    app.own_dice = true;
+    let log_len = app.game.log().len();
+    let mut h = harness(app);
+    h.get_by_label("Roll rally").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.game.log().len(), log_len, "nothing rolled");
+    assert_eq!(app.resolver.form().map(|f| f.name()), Some("rally"));
+    assert_eq!(app.selected.as_deref(), Some("55e-ligne-1"));
 }

@@ -183,7 +183,7 @@ pub struct CsvArgs {
     pub out: CsvOutArgs,
 }
 
-/// `--html OUT | --pdf OUT`
+/// `--html OUT | --pdf OUT | --json`
 #[derive(Debug, Clone, Args)]
 #[group(required = true, multiple = false)]
 pub struct ReportOutArgs {
@@ -193,9 +193,14 @@ pub struct ReportOutArgs {
     /// Write a PDF.
     #[arg(long, value_name = "OUT.pdf")]
     pub pdf: Option<PathBuf>,
+    /// Print the report's data as one JSON object on stdout, for scripts: `entries` (each with
+    /// `index`, `turn`, `time`, `actor`, `target`, `action`, `rule`, `rules`, `summary`, `dice`,
+    /// `effects`) and `casualties` (`turn`, `side`, `lost`), plus `chain_head` and `verified`.
+    #[arg(long)]
+    pub json: bool,
 }
 
-/// `kepi report SAVE (--html OUT | --pdf OUT)`
+/// `kepi report SAVE (--html OUT | --pdf OUT | --json)`
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
     /// The saved game to report on.
@@ -288,17 +293,22 @@ pub fn run_export(cmd: &ExportCmd, p: &dyn DocProvider) -> Result<(), CliError> 
 /// Runs `kepi report`.
 pub fn run_report(a: &ReportArgs, p: &dyn DocProvider) -> Result<(), CliError> {
     let doc = p.report(&a.save).map_err(cli_err)?;
-    match (&a.out.html, &a.out.pdf) {
-        (Some(out), None) => {
+    match (&a.out.html, &a.out.pdf, a.out.json) {
+        (Some(out), None, false) => {
             write(out, export::report_html(&doc).as_bytes())?;
             outln!("wrote {}", out.display());
         }
-        (None, Some(out)) => {
+        (None, Some(out), false) => {
             let bytes = export::report_pdf(&doc, a.paper).map_err(cli_err)?;
             write(out, &bytes)?;
             outln!("wrote {}", out.display());
         }
-        _ => return Err(CliError::usage("give exactly one of --html or --pdf")),
+        (None, None, true) => super::print_json(&export::ReportJson::from(&doc))?,
+        _ => {
+            return Err(CliError::usage(
+                "give exactly one of --html, --pdf or --json",
+            ));
+        }
     }
     Ok(())
 }

@@ -176,10 +176,11 @@ fn scenario_state(s: &Scenario) -> Result<GameState, ExportError> {
     Ok(GameState::new(s, system, String::new()))
 }
 
+/// A save with its journal (the actions recorded since the save was last rewritten), as viewing
+/// commands read it: printing a game open in the window takes no lock and writes nothing.
 fn open_save(path: &Path) -> Result<Game, ExportError> {
-    let bytes =
-        crate::store::read_bytes_limited(path).map_err(|e| ExportError::Source(e.to_string()))?;
-    crate::store::parse_save(&bytes, &path.display().to_string())
+    crate::store::read_game(path)
+        .map(|v| v.game)
         .map_err(|e| ExportError::Source(e.to_string()))
 }
 
@@ -223,58 +224,115 @@ fn action_name(a: &Action) -> String {
     }
 }
 
-/// The battle report of a game: its roster now, its resolutions turn by turn, casualties per side
-/// per turn, and the log's hash.
+/// Whether an action done by hand belongs in the report: a change to a unit's strength, level or
+/// leaders (an umpire's correction counts like a result); moves, markers and notes do not.
+fn reported_by_hand(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::LoseStrength { .. }
+            | Action::GainStrength { .. }
+            | Action::SetCount { .. }
+            | Action::SetLevel { .. }
+            | Action::LoseLeader { .. }
+    )
+}
+
+/// The battle report of a game: its roster now, what is in effect turn by turn (undone actions are
+/// not: the report is the battle as it stands), each entry with its actor and target in their roles
+/// and its effects, casualties per side per turn counted from those effects, and the log's hash.
 pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
     let state = game.state();
+    let name = |id: &str| {
+        state
+            .unit(id)
+            .map(|u| u.unit.name.clone())
+            .unwrap_or_else(|| id.to_string())
+    };
     let mut turns: BTreeMap<u32, Vec<ResolutionDoc>> = BTreeMap::new();
-    for e in game.log() {
-        if let EntryKind::Act {
-            action:
-                Action::Resolved {
-                    resolution,
-                    effects,
-                    ..
-                },
-        } = &e.kind
-        {
-            let mut units: Vec<String> = effects
-                .iter()
-                .filter_map(|a| a.unit())
-                .map(|id| {
-                    state
-                        .unit(id)
-                        .map(|u| u.unit.name.clone())
-                        .unwrap_or_else(|| id.to_string())
-                })
-                .collect();
-            units.dedup();
-            turns.entry(e.turn).or_default().push(ResolutionDoc {
-                time: e.time.format("%H:%M:%S").to_string(),
-                units,
-                action: format!("{} {}", resolution.system, resolution.action),
-                summary: resolution.summary.clone(),
-                dice: resolution
-                    .dice
-                    .iter()
-                    .map(|d| format!("{} {}={}", d.label, d.die, d.value))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-                rule_ids: resolution
+    let mut lost: BTreeMap<u32, BTreeMap<String, u32>> = BTreeMap::new();
+    for x in game.in_effect() {
+        let effects = x.effects();
+        let turn = x.entry.turn;
+        for e in &effects {
+            let n = e.lost();
+            if n > 0 {
+                *lost
+                    .entry(turn)
+                    .or_default()
+                    .entry(e.side.title().to_string())
+                    .or_default() += n;
+            }
+        }
+        let (action, summary, units, dice, rule_ids): (
+            String,
+            String,
+            Vec<String>,
+            _,
+            Vec<String>,
+        ) = match x.action {
+            Action::Resolved {
+                resolution, units, ..
+            } => (
+                format!("{} {}", resolution.system, resolution.action),
+                resolution.summary.clone(),
+                units.clone(),
+                &resolution.dice,
+                resolution
                     .rule_ids()
                     .iter()
                     .map(|r| r.to_string())
                     .collect(),
-            });
-        }
+            ),
+            a if reported_by_hand(a) && !effects.is_empty() => (
+                action_name(a),
+                x.entry.summary.clone(),
+                a.unit().map(str::to_string).into_iter().collect(),
+                &x.entry.dice,
+                x.entry.rules.clone(),
+            ),
+            _ => continue,
+        };
+        turns.entry(turn).or_default().push(ResolutionDoc {
+            time: x.entry.time.format("%H:%M:%S").to_string(),
+            units: units.iter().map(|u| name(u)).collect(),
+            action,
+            summary,
+            dice: dice
+                .iter()
+                .map(|d| format!("{} {}={}", d.label, d.die, d.value))
+                .collect::<Vec<_>>()
+                .join("; "),
+            rule_ids,
+            index: x.entry.index,
+            actor: units.first().map(|u| name(u)),
+            target: units.get(1).map(|u| name(u)),
+            effects,
+        });
     }
-    let casualties = crate::game::losses_by_turn(game)
-        .into_iter()
-        .map(|(turn, per)| {
+    // Every turn played so far has a row, with every side, so a quiet turn shows as 0.
+    let sides: Vec<String> = crate::flow::sides(state)
+        .iter()
+        .map(|s| s.title().to_string())
+        .collect();
+    let first = game
+        .log()
+        .first()
+        .map(|e| e.turn)
+        .unwrap_or(state.turn)
+        .min(state.turn);
+    let casualties = (first..=state.turn)
+        .map(|turn| {
+            let per = lost.get(&turn);
             (
                 turn,
-                per.into_iter()
-                    .map(|(side, n)| (side.title().to_string(), n))
+                sides
+                    .iter()
+                    .map(|side| {
+                        (
+                            side.clone(),
+                            per.and_then(|p| p.get(side)).copied().unwrap_or(0),
+                        )
+                    })
                     .collect(),
             )
         })

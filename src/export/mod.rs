@@ -24,7 +24,8 @@ pub use card::{
 };
 pub use csv::{csv_field, log_csv, text_field, units_csv};
 pub use model::{
-    Arm, GroupDoc, LogRowDoc, ReportDoc, ResolutionDoc, RosterDoc, SideDoc, TurnDoc, UnitDoc,
+    Arm, CasualtyJson, GroupDoc, LogRowDoc, ReportDoc, ReportEntryJson, ReportJson, ResolutionDoc,
+    RosterDoc, SideDoc, TurnDoc, UnitDoc,
 };
 pub use report::{report_html, report_pdf, report_pdf_progress};
 pub use roster::{roster_page_count, roster_pdf, roster_pdf_progress};

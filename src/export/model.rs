@@ -159,6 +159,39 @@ pub struct ResolutionDoc {
     pub dice: String,
     /// The rule ids applied ("PK-F1").
     pub rule_ids: Vec<String>,
+    /// Its place in the game's log.
+    #[serde(default)]
+    pub index: u64,
+    /// The acting unit (the firer, the attacker, the unit rolling), by name.
+    #[serde(default)]
+    pub actor: Option<String>,
+    /// The unit acted on (the target, the defender), by name.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// What it did to each unit, read from the game before and after it: the casualties are
+    /// counted from these, so the entries and the chart cannot disagree.
+    #[serde(default)]
+    pub effects: Vec<crate::game::Effect>,
+}
+
+impl ResolutionDoc {
+    /// "I/12th Grenadiers -> II/52nd", or the one unit, or the units as logged.
+    pub fn who(&self) -> String {
+        match (&self.actor, &self.target) {
+            (Some(a), Some(t)) => format!("{a} -> {t}"),
+            (Some(a), None) => a.clone(),
+            _ => self.units.join(", "),
+        }
+    }
+
+    /// The result and its effects: "hits 2 => I/52nd strength 20 -> 18".
+    pub fn result(&self) -> String {
+        if self.effects.is_empty() {
+            return self.summary.clone();
+        }
+        let lines: Vec<String> = self.effects.iter().map(|e| e.line()).collect();
+        format!("{} => {}", self.summary, lines.join("; "))
+    }
 }
 
 /// One turn of a battle report.
@@ -441,6 +474,10 @@ impl ReportDoc {
                         (t * 37 + i * 11) % 100
                     ),
                     rule_ids: vec!["PK-F1".into(), "PK-F3".into()],
+                    index: u64::from(t * 3 + i),
+                    actor: Some(format!("{}/12th Grenadiers", i + 1)),
+                    target: Some("1/93e de Ligne".into()),
+                    effects: Vec::new(),
                 })
                 .collect();
             turn_docs.push(TurnDoc {
@@ -486,5 +523,96 @@ mod tests {
             assert_eq!(a.to_string().parse::<Arm>(), Ok(a));
         }
         assert!("dragoon".parse::<Arm>().is_err());
+    }
+}
+
+/// The battle report as data for scripts (`kepi report SAVE --json`): a projection of the same
+/// [`ReportDoc`] the HTML and PDF print, so the three agree. The keys are a public contract.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportJson<'a> {
+    /// What is in effect, in log order.
+    pub entries: Vec<ReportEntryJson<'a>>,
+    /// Figures or points lost per side per turn, counted from the entries' effects.
+    pub casualties: Vec<CasualtyJson<'a>>,
+    /// The head of the log's hash chain.
+    pub chain_head: &'a str,
+    /// Whether the chain verified when the report was made.
+    pub verified: bool,
+}
+
+/// One entry of [`ReportJson`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportEntryJson<'a> {
+    /// Its place in the log.
+    pub index: u64,
+    /// The game-turn.
+    pub turn: u32,
+    /// Wall-clock time.
+    pub time: &'a str,
+    /// The acting unit, by name.
+    pub actor: Option<&'a str>,
+    /// The unit acted on, by name.
+    pub target: Option<&'a str>,
+    /// The action ("pk fire").
+    pub action: &'a str,
+    /// The main rule id (the first of `rules`).
+    pub rule: Option<&'a str>,
+    /// Every rule id involved.
+    pub rules: &'a [String],
+    /// The outcome in words.
+    pub summary: &'a str,
+    /// The dice as text.
+    pub dice: &'a str,
+    /// What it did to each unit.
+    pub effects: &'a [crate::game::Effect],
+}
+
+/// One row of [`ReportJson::casualties`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CasualtyJson<'a> {
+    /// The game-turn.
+    pub turn: u32,
+    /// The side's name.
+    pub side: &'a str,
+    /// Figures or points lost in that turn.
+    pub lost: u32,
+}
+
+impl<'a> From<&'a ReportDoc> for ReportJson<'a> {
+    fn from(d: &'a ReportDoc) -> Self {
+        ReportJson {
+            entries: d
+                .turns
+                .iter()
+                .flat_map(|t| {
+                    t.resolutions.iter().map(move |r| ReportEntryJson {
+                        index: r.index,
+                        turn: t.turn,
+                        time: &r.time,
+                        actor: r.actor.as_deref(),
+                        target: r.target.as_deref(),
+                        action: &r.action,
+                        rule: r.rule_ids.first().map(String::as_str),
+                        rules: &r.rule_ids,
+                        summary: &r.summary,
+                        dice: &r.dice,
+                        effects: &r.effects,
+                    })
+                })
+                .collect(),
+            casualties: d
+                .casualties
+                .iter()
+                .flat_map(|(turn, per)| {
+                    per.iter().map(move |(side, lost)| CasualtyJson {
+                        turn: *turn,
+                        side,
+                        lost: *lost,
+                    })
+                })
+                .collect(),
+            chain_head: &d.chain_head,
+            verified: d.verified,
+        }
     }
 }

@@ -238,9 +238,9 @@ code{{font-size:.9em}} .ok{{color:#2a7a2a}} .bad{{color:#aa1414;font-weight:bold
                 s,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
                 esc(&res.time),
-                esc(&res.units.join(" vs ")),
+                esc(&res.who()),
                 esc(&res.action),
-                esc(&res.summary),
+                esc(&res.result()),
                 esc(&res.dice),
                 esc(&res.rule_ids.join(" "))
             );
@@ -353,7 +353,7 @@ pub fn report_pdf_progress(
         let first = t
             .resolutions
             .first()
-            .map(|r| 8.2 + fonts.wrap(false, 8.0 * PT, &r.summary, width - 6.0).len() as f32 * 3.6)
+            .map(|r| 8.2 + fonts.wrap(false, 8.0 * PT, &r.result(), width - 6.0).len() as f32 * 3.6)
             .unwrap_or(0.0);
         f.ensure(6.0 + first);
         let label = match &t.label {
@@ -364,8 +364,8 @@ pub fn report_pdf_progress(
             .text_fit(left, f.y + 4.0, 10.0 * PT, true, INK, &label, width);
         f.y += 6.0;
         for res in &t.resolutions {
-            let head = format!("{}  {}  {}", res.time, res.action, res.units.join(" vs "));
-            let body = fonts.wrap(false, 8.0 * PT, &res.summary, width - 6.0);
+            let head = format!("{}  {}  {}", res.time, res.action, res.who());
+            let body = fonts.wrap(false, 8.0 * PT, &res.result(), width - 6.0);
             let tail = format!("dice {}   rules {}", res.dice, res.rule_ids.join(" "));
             let h = 4.0 + body.len() as f32 * 3.6 + 4.2;
             f.ensure(h);

@@ -1,5 +1,6 @@
-//! The battle's history derived from the log: strength and losses of each side turn by turn, from
-//! the actions applied (undone ones excluded). Used by the window's chart and the battle report.
+//! The battle's history derived from the log: strength of each side turn by turn, from the actions
+//! applied (undone ones excluded). Used by the window's chart; the battle report counts casualties
+//! from each action's effects ([`super::InEffect::effects`]).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -74,33 +75,6 @@ pub fn strength_by_turn(game: &Game) -> Vec<(u32, Side, u32)> {
             }
         }
         snapshot(turn, &per, &mut out);
-    }
-    out
-}
-
-/// Losses of each side in each turn (strength at the end of the previous turn minus at its end).
-pub fn losses_by_turn(game: &Game) -> Vec<(u32, Vec<(Side, u32)>)> {
-    let rows = strength_by_turn(game);
-    let mut per: BTreeMap<u32, BTreeMap<Side, u32>> = BTreeMap::new();
-    for (turn, side, s) in &rows {
-        per.entry(*turn).or_default().insert(*side, *s);
-    }
-    let mut out = Vec::new();
-    let mut prev: Option<BTreeMap<Side, u32>> = None;
-    for (turn, now) in per {
-        let lost = now
-            .iter()
-            .map(|(side, s)| {
-                let before = prev
-                    .as_ref()
-                    .and_then(|p| p.get(side))
-                    .copied()
-                    .unwrap_or(*s);
-                (*side, before.saturating_sub(*s))
-            })
-            .collect();
-        out.push((turn, lost));
-        prev = Some(now);
     }
     out
 }

@@ -9,16 +9,18 @@
 
 mod canon;
 pub mod clock;
+mod effects;
 mod history;
 mod log;
 mod session;
 
-pub use history::{losses_by_turn, strength_by_turn};
+pub use effects::{Effect, EffectValue, effects};
+pub use history::strength_by_turn;
 pub use log::{
     ChainBreak, ChainSummary, EntryKind, GENESIS, LogEntry, SeedSecret, commitment, entry_hash,
     verify_chain, verify_chain_from,
 };
-pub use session::{Game, ReplayError};
+pub use session::{Game, InEffect, ReplayError};
 
 use std::fmt;
 

@@ -34,9 +34,32 @@ pub enum ReplayError {
 pub struct Game {
     state: GameState,
     log: Vec<LogEntry>,
-    past: Vec<(GameState, Action)>,
-    future: Vec<Action>,
+    /// Each action in effect: the state before it, the action, and the index of the log entry that
+    /// applied it (a redone action keeps its first entry's index).
+    past: Vec<(GameState, Action, usize)>,
+    /// Undone actions with their entries' indices, the next to redo last.
+    future: Vec<(Action, usize)>,
     secret: Option<SeedSecret>,
+}
+
+/// One action in effect (applied and not undone), with what it applied to.
+#[derive(Clone, Copy, Debug)]
+pub struct InEffect<'a> {
+    /// The log entry that applied it (its turn, phase, time, dice, summary).
+    pub entry: &'a LogEntry,
+    /// The action.
+    pub action: &'a Action,
+    /// The state it was applied to.
+    pub before: &'a GameState,
+    /// The state it left (the next action's `before`, or the state now).
+    pub after: &'a GameState,
+}
+
+impl InEffect<'_> {
+    /// What it did to each unit, from `before` and `after` (see [`super::effects`]).
+    pub fn effects(&self) -> Vec<super::Effect> {
+        super::effects::effects(self.before, self.action, self.after)
+    }
 }
 
 impl Game {
@@ -122,10 +145,11 @@ impl Game {
             secret,
         };
         for (index, e) in entries.enumerate() {
-            g.step(&e.kind).map_err(|err| ReplayError::Entry {
-                index: index + 1,
-                message: err.to_string(),
-            })?;
+            g.step(&e.kind, index + 1)
+                .map_err(|err| ReplayError::Entry {
+                    index: index + 1,
+                    message: err.to_string(),
+                })?;
         }
         Ok(g)
     }
@@ -137,7 +161,8 @@ impl Game {
         if e.index != index as u64 || e.prev != self.head() || entry_hash(&e) != e.hash {
             return Err(bad("does not continue the log (index, link or hash)".into()));
         }
-        self.step(&e.kind).map_err(|err| bad(err.to_string()))?;
+        self.step(&e.kind, index)
+            .map_err(|err| bad(err.to_string()))?;
         self.log.push(e);
         Ok(())
     }
@@ -177,10 +202,28 @@ impl Game {
 
     /// The actions applied and not undone, in order.
     pub fn applied(&self) -> impl Iterator<Item = &Action> {
-        self.past.iter().map(|(_, a)| a)
+        self.past.iter().map(|(_, a, _)| a)
     }
 
-    fn step(&mut self, kind: &EntryKind) -> Result<(), ActionError> {
+    /// The actions in effect (applied and not undone), in order, each with its log entry and the
+    /// states before and after it: what the battle report and its casualties are made from.
+    pub fn in_effect(&self) -> impl Iterator<Item = InEffect<'_>> {
+        self.past
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (before, action, entry))| {
+                let after = self.past.get(i + 1).map(|p| &p.0).unwrap_or(&self.state);
+                Some(InEffect {
+                    entry: self.log.get(*entry)?,
+                    action,
+                    before,
+                    after,
+                })
+            })
+    }
+
+    /// Applies one entry's kind; `index` is the entry's place in the log.
+    fn step(&mut self, kind: &EntryKind, index: usize) -> Result<(), ActionError> {
         match kind {
             EntryKind::Start { .. } => {
                 Err(ActionError::Invalid("the game has already started".into()))
@@ -188,23 +231,23 @@ impl Game {
             EntryKind::Act { action } => {
                 let next = apply(&self.state, action)?;
                 let prev = std::mem::replace(&mut self.state, next);
-                self.past.push((prev, action.clone()));
+                self.past.push((prev, action.clone(), index));
                 self.future.clear();
                 Ok(())
             }
             EntryKind::Undo => {
-                let (mut prev, action) = self
+                let (mut prev, action, entry) = self
                     .past
                     .pop()
                     .ok_or_else(|| ActionError::Invalid("nothing to undo".into()))?;
                 prev.dice.draws = self.state.dice.draws;
                 prev.dice.revealed = self.state.dice.revealed;
                 self.state = prev;
-                self.future.push(action);
+                self.future.push((action, entry));
                 Ok(())
             }
             EntryKind::Redo => {
-                let action = self
+                let (action, entry) = self
                     .future
                     .last()
                     .cloned()
@@ -212,7 +255,7 @@ impl Game {
                 let next = apply(&self.state, &action)?;
                 self.future.pop();
                 let prev = std::mem::replace(&mut self.state, next);
-                self.past.push((prev, action));
+                self.past.push((prev, action, entry));
                 Ok(())
             }
             EntryKind::Reveal { seed, salt } => {
@@ -222,7 +265,7 @@ impl Game {
                     ));
                 }
                 self.state.dice.revealed = Some(*seed);
-                for (s, _) in &mut self.past {
+                for (s, _, _) in &mut self.past {
                     s.dice.revealed = Some(*seed);
                 }
                 Ok(())
@@ -273,7 +316,7 @@ impl Game {
         let dice = action.dice();
         let when = self.when();
         let kind = EntryKind::Act { action };
-        self.step(&kind)?;
+        self.step(&kind, self.log.len())?;
         Ok(self.push(kind, summary, rules, dice, when, now))
     }
 
@@ -286,10 +329,10 @@ impl Game {
         let what = self
             .past
             .last()
-            .map(|(s, a)| a.describe(s))
+            .map(|(s, a, _)| a.describe(s))
             .ok_or_else(|| ActionError::Invalid("nothing to undo".into()))?;
         let when = self.when();
-        self.step(&EntryKind::Undo)?;
+        self.step(&EntryKind::Undo, self.log.len())?;
         Ok(self.push(
             EntryKind::Undo,
             format!("undo: {what}"),
@@ -305,10 +348,10 @@ impl Game {
         let what = self
             .future
             .last()
-            .map(|a| a.describe(&self.state))
+            .map(|(a, _)| a.describe(&self.state))
             .ok_or_else(|| ActionError::Invalid("nothing to redo".into()))?;
         let when = self.when();
-        self.step(&EntryKind::Redo)?;
+        self.step(&EntryKind::Redo, self.log.len())?;
         Ok(self.push(
             EntryKind::Redo,
             format!("redo: {what}"),
@@ -437,7 +480,7 @@ impl Game {
             salt: s.salt.clone(),
         };
         let when = self.when();
-        self.step(&kind)?;
+        self.step(&kind, self.log.len())?;
         let summary = format!(
             "dice seed revealed: {} (commitment {})",
             s.seed, self.state.dice.commitment

@@ -188,6 +188,7 @@ fn csv_and_report() {
         out: ReportOutArgs {
             html: Some(dir.join("r.html")),
             pdf: None,
+            json: false,
         },
         paper: Paper::A4,
     };
@@ -202,6 +203,7 @@ fn csv_and_report() {
         out: ReportOutArgs {
             html: None,
             pdf: Some(dir.join("r.pdf")),
+            json: false,
         },
         paper: Paper::Letter,
     };
@@ -211,6 +213,7 @@ fn csv_and_report() {
         out: ReportOutArgs {
             html: Some(dir.join("b.html")),
             pdf: None,
+            json: false,
         },
         paper: Paper::A4,
     };

@@ -13,5 +13,6 @@ mod hostile_corpus;
 mod pk_cli;
 mod pw_cli;
 mod refusals_cli;
+mod report_cli;
 mod store_cli;
 mod tamper_cli;

@@ -20,8 +20,11 @@ use crate::tables::Tables;
 pub struct ResolverState {
     /// The rule set.
     pub system: System,
-    /// One form per action.
+    /// One form per action, as the user sees and edits it.
     pub forms: Vec<Form>,
+    /// Per form, what kepi derived from the units' state (the user's changes are the differences
+    /// between this and `forms`: see [`crate::play::overrides`]).
+    pub base: Vec<Form>,
     /// The form shown.
     pub current: usize,
     /// Entered dice text per die ("7" or "3 5").
@@ -33,9 +36,11 @@ pub struct ResolverState {
 impl ResolverState {
     /// Forms for a rule set.
     pub fn new(system: System) -> Self {
+        let forms = Form::all_for(system);
         ResolverState {
             system,
-            forms: Form::all_for(system),
+            base: forms.clone(),
+            forms,
             current: 0,
             entered: Die::ALL.iter().map(|d| (*d, String::new())).collect(),
             last_rolled: None,
@@ -47,7 +52,8 @@ impl ResolverState {
         self.forms.get(self.current)
     }
 
-    /// Pre-sets every form from the selected units.
+    /// Pre-sets every form from newly picked units: what the user changed about the units picked
+    /// before is dropped (their situation choices, such as a range, stay).
     pub fn prefill(
         &mut self,
         state: &GameState,
@@ -58,6 +64,48 @@ impl ResolverState {
         for f in &mut self.forms {
             f.prefill(state, actor, target, tables);
         }
+        self.base = self.forms.clone();
+    }
+
+    /// Derives every form from the units' state now, keeping the user's changes (called each frame
+    /// and before a roll): after a fire, an undo or an edit in the roster the form follows the
+    /// units, so a roll never uses a stale figure.
+    pub fn derive(&mut self, state: &GameState, tables: &Tables) {
+        if self.base.len() != self.forms.len() {
+            self.base = self.forms.clone();
+        }
+        for (form, base) in self.forms.iter_mut().zip(self.base.iter_mut()) {
+            let (actor, target) = form.units();
+            let (actor, target) = (actor.map(str::to_string), target.map(str::to_string));
+            let mut fresh = base.clone();
+            fresh.prefill(state, actor.as_deref(), target.as_deref(), tables);
+            if fresh != *base {
+                *form = crate::play::overrides::rebase(base, form, &fresh);
+                *base = fresh;
+            }
+        }
+    }
+
+    /// What the user changed in the current form, against what kepi derived.
+    pub fn overrides(&self) -> Vec<crate::play::overrides::Override> {
+        match (self.base.get(self.current), self.forms.get(self.current)) {
+            (Some(b), Some(f)) => crate::play::overrides::overrides(b, f),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Puts one field of the current form (or all, with `None`) back to what kepi derived.
+    pub fn reset(&mut self, path: Option<&[String]>) {
+        let (Some(b), Some(f)) = (
+            self.base.get(self.current),
+            self.forms.get_mut(self.current),
+        ) else {
+            return;
+        };
+        *f = match path {
+            Some(p) => crate::play::overrides::reset(b, f, p),
+            None => b.clone(),
+        };
     }
 
     /// Resolves the current form with dice and returns the effects on the units.
@@ -165,6 +213,9 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
         }
     });
     ui.separator();
+    // Derive, don't copy: the form follows the units' state every frame.
+    app.resolver.derive(app.game.state(), app.tables);
+    overrides_ui(ui, app);
     let state = app.game.state();
     let tables = app.tables;
     let form = app.resolver.forms.get_mut(app.resolver.current)?;
@@ -199,6 +250,39 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
         modifier_table_ui(ui, "modifiers", &res.modifiers);
     }
     Some(preview)
+}
+
+/// The fields the user changed from what kepi read off the units, each resettable.
+fn overrides_ui(ui: &mut Ui, app: &mut AppState) {
+    let changed = app.resolver.overrides();
+    if changed.is_empty() {
+        return;
+    }
+    let mut reset: Option<Option<Vec<String>>> = None;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new("Set by you").strong())
+                .on_hover_text("kepi keeps these as the units change; everything else follows the units' state");
+            if ui.small_button("Reset all").clicked() {
+                reset = Some(None);
+            }
+        });
+        for o in &changed {
+            ui.horizontal(|ui| {
+                ui.label(format!("{}: {} (units: {})", o.label, o.value, o.derived));
+                if ui
+                    .small_button("Reset")
+                    .on_hover_text(format!("back to {}", o.derived))
+                    .clicked()
+                {
+                    reset = Some(Some(o.path.clone()));
+                }
+            });
+        }
+    });
+    if let Some(which) = reset {
+        app.resolver.reset(which.as_deref());
+    }
 }
 
 /// The resolver's foot, pinned under the situation so it never scrolls away: Roll (or the dice

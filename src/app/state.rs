@@ -599,6 +599,8 @@ impl AppState {
             }
             Command::ResolveAndApply { entered } => {
                 let tables = self.tables;
+                // The roll uses the units as they are now, whatever happened since the last frame.
+                self.resolver.derive(self.game.state(), tables);
                 let form = self.resolver.clone();
                 let units: Vec<String> = form
                     .form()

@@ -8,6 +8,7 @@
 
 pub mod crt;
 pub mod gsp;
+pub mod overrides;
 pub mod pk;
 pub mod pw;
 pub mod refuse;

@@ -10,5 +10,6 @@ mod gui_exports;
 mod gui_files;
 mod gui_gsp;
 mod gui_hex;
+mod gui_live_form;
 mod gui_switch;
 mod gui_workspace;

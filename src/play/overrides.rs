@@ -1,0 +1,215 @@
+//! The situation derived live, with the user's changes kept apart.
+//!
+//! A resolver form has two sources: what kepi reads from the units (figures, class, disorder...,
+//! set by [`Form::prefill`]) and what the user ticked or typed. Filling a form once when the units
+//! are picked goes stale at the next action (a melee rolled with 22 figures after a fire had left
+//! 20). So the window keeps, per form, the **base** kepi derived and the **edited** form the user
+//! sees; each frame it derives a fresh base from the current state and carries over only the
+//! fields the user changed ([`rebase`]). Those changes are listed as such ([`overrides`]) and can be
+//! reset one by one ([`reset`]).
+//!
+//! The comparison runs over the forms' serde form, field by field, so it covers every rule set's
+//! forms without a line per field; it reads the user's input, never an outcome.
+
+use serde_json::Value;
+
+use super::Form;
+
+/// One field the user set differently from what kepi derived.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Override {
+    /// Where it is in the form (serde field names from the top).
+    pub path: Vec<String>,
+    /// The field, for people ("figures", "b: disordered").
+    pub label: String,
+    /// The user's value, for people.
+    pub value: String,
+    /// What kepi derived, for people.
+    pub derived: String,
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::Bool(true) => "on".into(),
+        Value::Bool(false) => "off".into(),
+        Value::Null => "-".into(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn label(path: &[String]) -> String {
+    let last = path.last().map(String::as_str).unwrap_or("");
+    let name = last.replace('_', " ");
+    // Melee forms hold one side's inputs under "a" and "b".
+    match path.iter().rev().nth(1).map(String::as_str) {
+        Some(side @ ("a" | "b")) => format!("{side}: {name}"),
+        _ => name,
+    }
+}
+
+/// The leaves where `a` and `b` differ (objects are walked; anything else compares whole).
+fn diff(a: &Value, b: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, Value, Value)>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, va) in x {
+                path.push(k.clone());
+                match y.get(k) {
+                    Some(vb) => diff(va, vb, path, out),
+                    None => out.push((path.clone(), va.clone(), Value::Null)),
+                }
+                path.pop();
+            }
+            for (k, vb) in y {
+                if !x.contains_key(k) {
+                    path.push(k.clone());
+                    out.push((path.clone(), Value::Null, vb.clone()));
+                    path.pop();
+                }
+            }
+        }
+        _ if a != b => out.push((path.clone(), a.clone(), b.clone())),
+        _ => {}
+    }
+}
+
+/// The fields of `edited` that differ from `base` (the units picked are not the user's situation:
+/// picking them goes through [`Form::prefill`]).
+pub fn overrides(base: &Form, edited: &Form) -> Vec<Override> {
+    let (Ok(b), Ok(e)) = (serde_json::to_value(base), serde_json::to_value(edited)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    diff(&b, &e, &mut Vec::new(), &mut out);
+    out.into_iter()
+        .filter(|(p, _, _)| !matches!(p.last().map(String::as_str), Some("actor" | "target")))
+        .map(|(path, derived, value)| Override {
+            label: label(&path),
+            value: show(&value),
+            derived: show(&derived),
+            path,
+        })
+        .collect()
+}
+
+fn set(root: &mut Value, path: &[String], v: Value) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut at = root;
+    for k in parents {
+        match at.get_mut(k) {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    match at.as_object_mut() {
+        Some(o) => {
+            o.insert(last.clone(), v);
+            true
+        }
+        None => false,
+    }
+}
+
+fn get<'a>(root: &'a Value, path: &[String]) -> Option<&'a Value> {
+    path.iter().try_fold(root, |at, k| at.get(k))
+}
+
+/// `fresh` (derived from the state now) with the fields the user changed in `edited` relative to
+/// `old` (derived before) carried over. A change that no longer fits the form (another action's
+/// field) is dropped rather than breaking it.
+pub fn rebase(old: &Form, edited: &Form, fresh: &Form) -> Form {
+    let (Ok(o), Ok(e), Ok(mut f)) = (
+        serde_json::to_value(old),
+        serde_json::to_value(edited),
+        serde_json::to_value(fresh),
+    ) else {
+        return fresh.clone();
+    };
+    let mut changed = Vec::new();
+    diff(&o, &e, &mut Vec::new(), &mut changed);
+    let mut out = fresh.clone();
+    for (path, _, value) in changed {
+        if matches!(path.last().map(String::as_str), Some("actor" | "target")) {
+            continue;
+        }
+        let before = f.clone();
+        if set(&mut f, &path, value) {
+            match serde_json::from_value::<Form>(f.clone()) {
+                Ok(form) => out = form,
+                Err(_) => f = before,
+            }
+        }
+    }
+    out
+}
+
+/// `edited` with the field at `path` back to what kepi derived (`base`).
+pub fn reset(base: &Form, edited: &Form, path: &[String]) -> Form {
+    let (Ok(b), Ok(mut e)) = (serde_json::to_value(base), serde_json::to_value(edited)) else {
+        return edited.clone();
+    };
+    let Some(v) = get(&b, path).cloned() else {
+        return edited.clone();
+    };
+    if set(&mut e, path, v) {
+        serde_json::from_value(e).unwrap_or_else(|_| edited.clone())
+    } else {
+        edited.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::pk::PkAction;
+    use crate::rules::System;
+
+    fn melee() -> Form {
+        Form::all_for(System::Pk)
+            .into_iter()
+            .find(|f| f.name() == "melee")
+            .unwrap()
+    }
+
+    fn figures(f: &Form) -> (u32, u32) {
+        match f {
+            Form::Pk(p) => match &p.action {
+                PkAction::Melee { a, b } => (a.figures, b.figures),
+                _ => unreachable!(),
+            },
+            _ => unreachable!(),
+        }
+    }
+
+    fn with_figures(f: &Form, a_n: u32, b_n: u32) -> Form {
+        let mut f = f.clone();
+        if let Form::Pk(p) = &mut f
+            && let PkAction::Melee { a, b } = &mut p.action
+        {
+            a.figures = a_n;
+            b.figures = b_n;
+        }
+        f
+    }
+
+    #[test]
+    fn changes_are_listed_carried_over_and_reset() {
+        let base = with_figures(&melee(), 20, 22);
+        let edited = with_figures(&base, 20, 5);
+        let o = overrides(&base, &edited);
+        assert_eq!(o.len(), 1);
+        assert_eq!(
+            (o[0].label.as_str(), o[0].value.as_str()),
+            ("b: figures", "5")
+        );
+        // The units change (a fire: 20 -> 18 on the attacker): the user's 5 stays.
+        let fresh = with_figures(&base, 18, 22);
+        let next = rebase(&base, &edited, &fresh);
+        assert_eq!(figures(&next), (18, 5));
+        let back = reset(&fresh, &next, &o[0].path);
+        assert_eq!(figures(&back), (18, 22));
+        assert!(overrides(&fresh, &back).is_empty());
+    }
+}

@@ -1,0 +1,132 @@
+//! The resolver's situation is derived from the units every frame (issue 15): after a fire the
+//! melee form shows the target's reduced figures and rolls with them; undo refreshes it; what the
+//! user changed is kept apart, shown as "Set by you" and resettable. At 1366x768.
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kepi::app::KepiApp;
+use kepi::app::state::Command;
+use kepi::game::Action;
+use kepi::play::Form;
+use kepi::play::pk::PkAction;
+
+const FIRER: &str = "12th-grenadiers-1";
+const TARGET: &str = "8e-ligne-1";
+
+fn harness() -> Harness<'static, KepiApp> {
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
+}
+
+fn strength(h: &Harness<'_, KepiApp>, id: &str) -> u32 {
+    h.state().state.state().unit(id).expect("unit").strength
+}
+
+/// The melee form's defender figures and the acting unit's, as the window holds them now.
+fn melee_figures(h: &Harness<'_, KepiApp>) -> (u32, u32) {
+    let app = &h.state().state;
+    let f = app
+        .resolver
+        .forms
+        .iter()
+        .find(|f| f.name() == "melee")
+        .expect("a melee form");
+    match f {
+        Form::Pk(p) => match &p.action {
+            PkAction::Melee { a, b } => (a.figures, b.figures),
+            _ => panic!("melee"),
+        },
+        _ => panic!("pk"),
+    }
+}
+
+fn pick(h: &mut Harness<'_, KepiApp>) {
+    h.state_mut().state.handle(Command::Select(FIRER.into()));
+    h.state_mut().state.handle(Command::Target(TARGET.into()));
+    h.run();
+}
+
+#[test]
+fn melee_after_fire_uses_the_figures_left_and_undo_refreshes_it() {
+    let mut h = harness();
+    h.run();
+    pick(&mut h);
+    let full = strength(&h, TARGET);
+    assert_eq!(melee_figures(&h).1, full);
+
+    // Fire (the form shown first), then look at melee without picking the units again.
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let left = strength(&h, TARGET);
+    assert!(left < full, "seed 1870 kills figures on this fire");
+    h.run();
+    assert_eq!(melee_figures(&h).1, left, "the melee form follows the fire");
+
+    // A loss by hand on the firer, in the roster's way: the form follows that too.
+    h.state_mut()
+        .state
+        .handle(Command::Act(Action::LoseStrength {
+            unit: FIRER.into(),
+            n: 1,
+        }));
+    h.run();
+    assert_eq!(melee_figures(&h).0, strength(&h, FIRER));
+
+    // Undo both: the form is back at full strength.
+    h.state_mut().state.handle(Command::Undo);
+    h.state_mut().state.handle(Command::Undo);
+    h.run();
+    assert_eq!(strength(&h, TARGET), full);
+    assert_eq!(melee_figures(&h).1, full, "undo refreshes the form");
+}
+
+#[test]
+fn a_changed_field_is_kept_shown_and_resettable() {
+    let mut h = harness();
+    h.run();
+    pick(&mut h);
+    let melee = h
+        .state()
+        .state
+        .resolver
+        .forms
+        .iter()
+        .position(|f| f.name() == "melee")
+        .unwrap();
+    h.state_mut().state.resolver.current = melee;
+    // The umpire rules the defender fights with 5 figures (some are elsewhere).
+    if let Some(Form::Pk(p)) = h.state_mut().state.resolver.forms.get_mut(melee)
+        && let PkAction::Melee { b, .. } = &mut p.action
+    {
+        b.figures = 5;
+    }
+    h.run();
+    assert!(h.query_by_label_contains("Set by you").is_some());
+    assert!(h.query_by_label_contains("b: figures: 5").is_some());
+    // Another action changes the defender: the umpire's 5 stands, the rest follows the units.
+    h.state_mut().state.handle(Command::Act(Action::SetFlag {
+        unit: TARGET.into(),
+        flag: kepi::game::Flag::Disordered,
+        on: true,
+    }));
+    h.run();
+    assert_eq!(melee_figures(&h).1, 5, "the override is kept");
+    let Some(Form::Pk(p)) = h.state().state.resolver.form() else {
+        panic!("pk form")
+    };
+    let PkAction::Melee { b, .. } = &p.action else {
+        panic!("melee")
+    };
+    assert!(b.disordered, "the defender's disorder followed the unit");
+    // Reset puts it back to the unit's strength (scrolled into view as a user would: at 1366x768
+    // the situation scrolls above the pinned odds and Roll).
+    h.get_by_label("Reset").scroll_to_me();
+    h.run();
+    h.get_by_label("Reset").click();
+    h.run();
+    assert_eq!(melee_figures(&h).1, strength(&h, TARGET));
+    assert!(h.query_by_label_contains("Set by you").is_none());
+}

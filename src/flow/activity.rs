@@ -7,7 +7,7 @@ use crate::game::{GameState, MAX_MELEES, UnitState};
 use crate::roster::{Arm, Side};
 use crate::rules::System;
 
-use super::phase_side;
+use crate::game::clock::{Phase, Step};
 
 /// One unit's doings this turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -63,42 +63,43 @@ impl Activity {
     }
 }
 
-/// What the current phase waits for from a unit.
-fn still_to_act(s: &GameState, u: &UnitState) -> bool {
-    let name = s.phase_name().to_ascii_lowercase();
-    let side_ok = phase_side(s.phase_name()).is_none_or(|x| x == u.unit.side);
+/// What the current phase (`phase`, typed) waits for from a unit.
+fn still_to_act(s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
+    let side_ok = phase.and_then(|p| p.side).is_none_or(|x| x == u.unit.side);
+    let step = phase.map(|p| p.step);
     let guns = u.unit.arm == Arm::Artillery;
     match s.system {
         // PK-T1: part 1 moves and fires; part 2 melees (PK-X7).
-        System::Pk => match s.phase {
-            0 => !u.moved || (!u.fired && !u.muddled),
-            1 => u.fatigue > 0 && u.melees < MAX_MELEES,
+        System::Pk => match step {
+            Some(Step::MovementAndFire) => !u.moved || (!u.fired && !u.muddled),
+            Some(Step::Melee) => u.fatigue > 0 && u.melees < MAX_MELEES,
             _ => false,
         },
         // PW-T1: the active side's guns fire, its units activate and move; rifle fire by all.
-        System::Pw => match s.phase % 4 {
-            0 => side_ok && guns && !u.fired,
-            1 => side_ok && (!u.activated || !u.moved),
-            2 => !guns && u.unit.arm != Arm::Cavalry && !u.fired,
+        System::Pw => match step {
+            Some(Step::ArtilleryFire) => side_ok && guns && !u.fired,
+            Some(Step::Movement) => side_ok && (!u.activated || !u.moved),
+            Some(Step::RifleFire) => !guns && u.unit.arm != Arm::Cavalry && !u.fired,
             _ => false,
         },
         // GSP-A4: guns that did not move or unlimber fire in the artillery phase.
-        System::Gsp => match s.phase {
-            0 => !u.moved,
-            1 => !guns && !u.fired,
-            2 => guns && !u.moved && !u.limbered && !u.fired && !u.hidden,
+        System::Gsp => match step {
+            Some(Step::Movement) => !u.moved,
+            Some(Step::RifleFire) => !guns && !u.fired,
+            Some(Step::ArtilleryFire) => guns && !u.moved && !u.limbered && !u.fired && !u.hidden,
             _ => false,
         },
         System::Spi | System::Fr1870 => {
             side_ok
-                && ((name.contains("movement") && !u.moved)
-                    || (name.contains("combat") && !u.fired))
+                && ((step == Some(Step::Movement) && !u.moved)
+                    || (step == Some(Step::Combat) && !u.fired))
         }
     }
 }
 
 /// Who has moved, fired, activated and fought this turn, and who is still to act in this phase.
 pub fn activity(s: &GameState) -> Activity {
+    let phase = s.phase_kind();
     Activity {
         turn: s.turn,
         phase: s.phase_name().to_string(),
@@ -114,7 +115,7 @@ pub fn activity(s: &GameState) -> Activity {
                 fired: u.fired,
                 activated: u.activated,
                 melees: u.melees,
-                to_act: still_to_act(s, u),
+                to_act: still_to_act(s, phase, u),
             })
             .collect(),
     }

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::game::clock::Step;
 use crate::game::{GameState, Level, MAX_MELEES, UnitState};
 use crate::play::Form;
 use crate::roster::{Arm, Side};
@@ -33,13 +34,8 @@ pub fn form_offered(system: System, name: &str) -> bool {
 }
 
 /// The side a phase belongs to, from its name ("German movement", "French half-turn: ...").
-pub fn phase_side(name: &str) -> Option<Side> {
-    let first = name.split_whitespace().next()?;
-    match first {
-        "German" => Some(Side::German),
-        "French" => Some(Side::French),
-        _ => None,
-    }
+pub fn phase_side(s: &GameState) -> Option<Side> {
+    s.phase_kind().and_then(|p| p.side)
 }
 
 struct List<'a> {
@@ -124,8 +120,8 @@ pub fn checklist(s: &GameState) -> Vec<Item> {
 
 fn pk(l: &mut List) {
     let s = l.s;
-    match s.phase {
-        0 => {
+    match s.phase_kind().map(|p| p.step) {
+        Some(Step::MovementAndFire) => {
             l.add(
                 "PK-T1",
                 "each side rolls d%: the high scorer must move first",
@@ -161,7 +157,7 @@ fn pk(l: &mut List) {
                 rifles,
             );
         }
-        1 => {
+        Some(Step::Melee) => {
             let can = l.ids(|u| {
                 u.level == Level::Steady && u.melees < MAX_MELEES && u.unit.arm != Arm::Headquarters
             });
@@ -194,7 +190,7 @@ fn pk(l: &mut List) {
                 tired,
             );
         }
-        2 => {
+        Some(Step::UnitMorale) => {
             let mut dropped: Vec<String> = Vec::new();
             for d in s.due.iter() {
                 if d.rule.as_str() == "PK-E1"
@@ -234,10 +230,10 @@ fn pk(l: &mut List) {
 
 fn pw(l: &mut List) {
     let s = l.s;
-    let side = phase_side(s.phase_name());
+    let side = phase_side(s);
     let mine = |u: &UnitState| side.is_none_or(|x| x == u.unit.side);
-    match s.phase % 4 {
-        0 => {
+    match s.phase_kind().map(|p| p.step) {
+        Some(Step::ArtilleryFire) => {
             let guns = l.ids(|u| mine(u) && artillery(u) && !u.fired);
             l.add(
                 "PW-A1",
@@ -247,7 +243,7 @@ fn pw(l: &mut List) {
                 guns,
             );
         }
-        1 => {
+        Some(Step::Movement) => {
             l.arrivals("PW-T1", side);
             let idle = l.ids(|u| mine(u) && !u.activated);
             l.add(
@@ -260,7 +256,7 @@ fn pw(l: &mut List) {
             let go = l.ids(|u| mine(u) && u.activated && !u.moved && !(artillery(u) && u.fired));
             l.add("PW-G1", "move the activated units (hexes)", side, None, go);
         }
-        2 => {
+        Some(Step::RifleFire) => {
             let rifles = l.ids(|u| !artillery(u) && u.unit.arm != Arm::Cavalry && !u.fired);
             l.add(
                 "PW-R1",
@@ -299,8 +295,8 @@ fn pw(l: &mut List) {
 
 fn gsp(l: &mut List) {
     let s = l.s;
-    match s.phase {
-        0 => {
+    match s.phase_kind().map(|p| p.step) {
+        Some(Step::Movement) => {
             let to_move = l.ids(|u| !u.moved);
             l.add(
                 "GSP-A4",
@@ -320,14 +316,14 @@ fn gsp(l: &mut List) {
                 );
             }
         }
-        1 => l.add(
+        Some(Step::RifleFire) => l.add(
             "GSP-A4",
             "rifle fire and its casualties come before the artillery",
             None,
             None,
             Vec::new(),
         ),
-        2 => {
+        Some(Step::ArtilleryFire) => {
             let guns = l.ids(|u| artillery(u) && !u.moved && !u.limbered && !u.fired && !u.hidden);
             l.add(
                 "GSP-A4",
@@ -356,10 +352,10 @@ fn gsp(l: &mut List) {
 
 fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static str) {
     let s = l.s;
-    let name = s.phase_name().to_ascii_lowercase();
-    let side = phase_side(s.phase_name());
+    let step = s.phase_kind().map(|p| p.step);
+    let side = phase_side(s);
     let mine = |u: &UnitState| side.is_none_or(|x| x == u.unit.side);
-    if name.contains("reinforcement") {
+    if step == Some(Step::Reinforcement) {
         let before = l.out.len();
         l.arrivals(arrivals_rule, side);
         if l.out.len() == before {
@@ -371,7 +367,7 @@ fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static 
                 Vec::new(),
             );
         }
-    } else if name.contains("movement") {
+    } else if step == Some(Step::Movement) {
         if s.system == System::Fr1870 {
             l.arrivals(arrivals_rule, side);
         }
@@ -398,7 +394,7 @@ fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static 
             None,
             to_move,
         );
-    } else if name.contains("combat") {
+    } else if step == Some(Step::Combat) {
         let rule = if s.system == System::Spi {
             "SPI-C2"
         } else {
@@ -412,7 +408,7 @@ fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static 
             Some("combat"),
             attackers,
         );
-    } else if name.contains("calendar") {
+    } else if step == Some(Step::AdvanceCalendars) {
         l.add(
             "FR-T1",
             "advance the turn calendar one cell",

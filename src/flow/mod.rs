@@ -22,6 +22,7 @@ pub use due_list::DueList;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::game::clock::{Phase, Step};
 use crate::game::{Action, Flag, GameState, Level};
 use crate::roster::{Arm, Side};
 use crate::rules::{Resolution, RuleId, System};
@@ -513,13 +514,14 @@ fn spi_checks(ev: &Event, q: &mut Queue) {
     if !matches!(ev.action, Action::NextPhase) {
         return;
     }
-    let phase = ev.before.phase_name();
-    let Some(side) = phase_side(phase) else {
+    let Some(Phase {
+        side: Some(side),
+        step: Step::Movement,
+        ..
+    }) = ev.before.phase_kind()
+    else {
         return;
     };
-    if !phase.to_ascii_lowercase().contains("movement") {
-        return;
-    }
     for u in &ev.before.units {
         if u.unit.side == side && u.supply == crate::game::Supply::Isolated && !u.eliminated() {
             q.push(
@@ -535,18 +537,8 @@ fn spi_checks(ev: &Event, q: &mut Queue) {
 
 /// FR-B1, FR-C2.
 fn fr_checks(ev: &Event, q: &mut Queue) {
-    if matches!(ev.action, Action::NextPhase)
-        && ev
-            .after
-            .phase_name()
-            .to_ascii_lowercase()
-            .contains("calendar")
-        && !ev
-            .before
-            .phase_name()
-            .to_ascii_lowercase()
-            .contains("calendar")
-    {
+    let calendars = |s: &GameState| s.phase_kind().map(|p| p.step) == Some(Step::AdvanceCalendars);
+    if matches!(ev.action, Action::NextPhase) && calendars(ev.after) && !calendars(ev.before) {
         q.push(
             "FR-B1",
             None,

@@ -5,7 +5,76 @@ use chrono::{Days, NaiveDate};
 use crate::roster::Side;
 use crate::rules::{RuleId, System};
 
-/// The phases of one game-turn, in order, for a rule set and its sides in order of play.
+/// What a phase is for: the steps the five turn sequences are made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// PK-T1 part 1: movement and fire.
+    MovementAndFire,
+    /// Movement (GSP, PW, SPI, 1870).
+    Movement,
+    /// Artillery fire (PW-A1; GSP-A4 both sides at once).
+    ArtilleryFire,
+    /// Rifle fire (PW, GSP).
+    RifleFire,
+    /// Melee (PK part 2, PW).
+    Melee,
+    /// GSP close combat.
+    CloseCombat,
+    /// PK-T1 part 3: unit morale.
+    UnitMorale,
+    /// PK-T1 part 4: army morale.
+    ArmyMorale,
+    /// SPI reinforcement phase.
+    Reinforcement,
+    /// SPI and 1870 combat phase.
+    Combat,
+    /// FR-T1: advance the calendars.
+    AdvanceCalendars,
+}
+
+/// One phase of a turn: which side acts (None: both, or the umpire) and what it does. Displayed
+/// exactly as the phase names saves and logs have always carried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Phase {
+    /// The side whose phase it is.
+    pub side: Option<Side>,
+    /// What it is for.
+    pub step: Step,
+    /// Its place in the side's half-turn (PW numbers its phases 1-4).
+    pub number: u8,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = self.side.map(|s| s.title()).unwrap_or("");
+        match self.step {
+            Step::MovementAndFire => f.write_str("Part 1: movement and fire"),
+            Step::UnitMorale => f.write_str("Part 3: unit morale"),
+            Step::ArmyMorale => f.write_str("Part 4: army morale"),
+            Step::AdvanceCalendars => f.write_str("Advance calendars"),
+            step if self.number > 0 => {
+                let what = match step {
+                    Step::ArtilleryFire => "artillery fire",
+                    Step::Movement => "movement",
+                    Step::RifleFire => "rifle fire",
+                    _ => "melee",
+                };
+                write!(f, "{side} half-turn: {} {what}", self.number)
+            }
+            Step::CloseCombat => f.write_str("Close combat"),
+            Step::Melee if self.side.is_none() => f.write_str("Part 2: melee"),
+            Step::Movement if self.side.is_none() => f.write_str("Movement"),
+            Step::RifleFire => f.write_str("Rifle fire"),
+            Step::ArtilleryFire => f.write_str("Artillery fire (both sides at once)"),
+            Step::Movement => write!(f, "{side} movement"),
+            Step::Combat => write!(f, "{side} combat"),
+            Step::Reinforcement => write!(f, "{side} reinforcement"),
+            Step::Melee => write!(f, "{side} melee"),
+        }
+    }
+}
+
+/// The phases of one game-turn, typed, in order, for a rule set and its sides in order of play.
 ///
 /// - PK-T1: four parts (movement and fire, melee, unit morale, army morale).
 /// - PW-T1: alternate half-turns, each with four phases (artillery fire, movement, rifle fire, melee).
@@ -13,55 +82,75 @@ use crate::rules::{RuleId, System};
 ///   turn is kepi's reading (house): movement, rifle fire, artillery fire, close combat.
 /// - SPI-T1: German then French player-turns, each reinforcement, movement, combat.
 /// - FR-T1: French move, French combat, German move, German combat, advance calendars.
-pub fn phases_for(system: System, sides: &[Side]) -> Vec<String> {
+pub fn phases(system: System, sides: &[Side]) -> Vec<Phase> {
     let order: Vec<Side> = if sides.is_empty() {
         vec![Side::German, Side::French]
     } else {
         sides.to_vec()
     };
+    let both = |step| Phase {
+        side: None,
+        step,
+        number: 0,
+    };
+    let of = |side, step| Phase {
+        side: Some(side),
+        step,
+        number: 0,
+    };
     match system {
-        System::Pk => [
-            "Part 1: movement and fire",
-            "Part 2: melee",
-            "Part 3: unit morale",
-            "Part 4: army morale",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        System::Pk => vec![
+            both(Step::MovementAndFire),
+            both(Step::Melee),
+            both(Step::UnitMorale),
+            both(Step::ArmyMorale),
+        ],
         System::Pw => order
             .iter()
             .flat_map(|s| {
-                ["1 artillery fire", "2 movement", "3 rifle fire", "4 melee"]
-                    .map(|p| format!("{} half-turn: {p}", s.title()))
+                [
+                    Step::ArtilleryFire,
+                    Step::Movement,
+                    Step::RifleFire,
+                    Step::Melee,
+                ]
+                .into_iter()
+                .zip(1u8..)
+                .map(|(step, number)| Phase {
+                    side: Some(*s),
+                    step,
+                    number,
+                })
             })
             .collect(),
-        System::Gsp => [
-            "Movement",
-            "Rifle fire",
-            "Artillery fire (both sides at once)",
-            "Close combat",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        System::Gsp => vec![
+            both(Step::Movement),
+            both(Step::RifleFire),
+            both(Step::ArtilleryFire),
+            both(Step::CloseCombat),
+        ],
         System::Spi => [Side::German, Side::French]
             .iter()
             .flat_map(|s| {
-                ["reinforcement", "movement", "combat"].map(|p| format!("{} {p}", s.title()))
+                [Step::Reinforcement, Step::Movement, Step::Combat].map(|step| of(*s, step))
             })
             .collect(),
-        System::Fr1870 => [
-            "French movement",
-            "French combat",
-            "German movement",
-            "German combat",
-            "Advance calendars",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
+        System::Fr1870 => vec![
+            of(Side::French, Step::Movement),
+            of(Side::French, Step::Combat),
+            of(Side::German, Step::Movement),
+            of(Side::German, Step::Combat),
+            both(Step::AdvanceCalendars),
+        ],
     }
+}
+
+/// The phases' names, as saves and logs carry them (the typed [`phases`], displayed).
+pub fn phases_for(system: System, sides: &[Side]) -> Vec<String> {
+    phases(system, sides)
+        .into_iter()
+        .map(|p| p.to_string())
+        .collect()
 }
 
 /// The rule that defines a rule set's turn sequence (logged with each change of phase).
@@ -131,5 +220,71 @@ mod tests {
         assert_eq!(phases_for(System::Spi, &s).len(), 6);
         assert_eq!(phases_for(System::Fr1870, &s).len(), 5);
         assert!(phases_for(System::Pw, &s)[0].starts_with("German"));
+    }
+}
+
+#[cfg(test)]
+mod phase_names {
+    use super::*;
+
+    /// The typed phases display exactly as the names saves and logs have always carried: a save
+    /// made before phases were typed replays, and its log reads the same.
+    #[test]
+    fn typed_phases_keep_the_saved_names() {
+        let both = [Side::German, Side::French];
+        let names = |s| phases_for(s, &both);
+        assert_eq!(
+            names(System::Pk),
+            [
+                "Part 1: movement and fire",
+                "Part 2: melee",
+                "Part 3: unit morale",
+                "Part 4: army morale"
+            ]
+        );
+        assert_eq!(
+            names(System::Pw)[..4],
+            [
+                "German half-turn: 1 artillery fire",
+                "German half-turn: 2 movement",
+                "German half-turn: 3 rifle fire",
+                "German half-turn: 4 melee"
+            ]
+        );
+        assert_eq!(names(System::Pw)[4], "French half-turn: 1 artillery fire");
+        assert_eq!(
+            phases_for(System::Pw, &[Side::French, Side::German])[0],
+            "French half-turn: 1 artillery fire"
+        );
+        assert_eq!(
+            names(System::Gsp),
+            [
+                "Movement",
+                "Rifle fire",
+                "Artillery fire (both sides at once)",
+                "Close combat"
+            ]
+        );
+        assert_eq!(
+            names(System::Spi),
+            [
+                "German reinforcement",
+                "German movement",
+                "German combat",
+                "French reinforcement",
+                "French movement",
+                "French combat"
+            ]
+        );
+        assert_eq!(
+            names(System::Fr1870),
+            [
+                "French movement",
+                "French combat",
+                "German movement",
+                "German combat",
+                "Advance calendars"
+            ]
+        );
     }
 }

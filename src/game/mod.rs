@@ -331,6 +331,16 @@ impl GameState {
     }
 
     /// The current phase's name.
+    /// The current phase, typed (side and step): what the flow, the checklist and the phase
+    /// warnings read, so no code parses a phase's name. None only for a state whose phase index is
+    /// past its turn's phases (a hand-edited save).
+    pub fn phase_kind(&self) -> Option<clock::Phase> {
+        clock::phases(self.system, &self.sides)
+            .get(self.phase)
+            .copied()
+    }
+
+    /// The current phase's name, for people (and as saves and logs carry it).
     pub fn phase_name(&self) -> &str {
         self.phases
             .get(self.phase)

@@ -25,7 +25,8 @@ use serde_json::Value;
 use crate::game::clock::{Phase, Step};
 use crate::game::{Action, Flag, GameState, Level};
 use crate::roster::{Arm, Side};
-use crate::rules::{Resolution, RuleId, System};
+use crate::rules::pk::{Officer, Side as PkSide};
+use crate::rules::{Outcome, Resolution, RuleId, System};
 
 /// One check an applied outcome set off, kept until done or waived.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,7 +107,7 @@ pub fn checks_after(before: &GameState, action: &Action, after: &GameState) -> V
         action,
         by_hand,
         prims,
-        res,
+        outcome: res.and_then(Outcome::of),
         units,
     };
     match before.system {
@@ -198,28 +199,12 @@ struct Event<'a> {
     action: &'a Action,
     by_hand: bool,
     prims: Vec<&'a Action>,
-    res: Option<&'a Resolution<Value>>,
+    /// The resolution's outcome, typed (None for an action by hand).
+    outcome: Option<Outcome>,
     units: &'a [String],
 }
 
 impl Event<'_> {
-    fn res_action(&self) -> Option<&str> {
-        self.res.map(|r| r.action.as_str())
-    }
-
-    /// One move of melee (PK-X3: "melee" for one side, "melee-both" for the two at once).
-    fn melee(&self) -> bool {
-        matches!(self.res_action(), Some("melee" | "melee-both"))
-    }
-
-    fn outcome(&self, path: &[&str]) -> Option<&Value> {
-        let mut v = self.res?.outcome.as_ref()?;
-        for k in path {
-            v = v.get(k)?;
-        }
-        Some(v)
-    }
-
     fn unit_at(&self, i: usize) -> Option<&str> {
         self.units.get(i).map(String::as_str)
     }
@@ -315,16 +300,15 @@ fn pk_checks(ev: &Event, q: &mut Queue) {
     }
     // PK-L1: a general fell (an officer loss in a resolution, or his headquarters wiped out).
     let mut fallen: Vec<Option<&str>> = Vec::new();
-    let general = |v: Option<&Value>| v.and_then(Value::as_str) == Some("general");
-    match ev.res_action() {
-        Some("fire" | "artillery") if general(ev.outcome(&["officer_lost"])) => {
-            fallen.push(ev.unit_at(1));
-        }
-        Some("melee" | "melee-both") => {
-            if general(ev.outcome(&["a", "officer_lost"])) {
+    let general = |o: Option<Officer>| o == Some(Officer::General);
+    match ev.outcome.as_ref() {
+        Some(Outcome::PkFire(o)) if general(o.officer_lost) => fallen.push(ev.unit_at(1)),
+        Some(Outcome::PkArtillery(o)) if general(o.officer_lost) => fallen.push(ev.unit_at(1)),
+        Some(Outcome::PkMelee(m)) => {
+            if general(m.a.officer_lost) {
                 fallen.push(ev.unit_at(1));
             }
-            if general(ev.outcome(&["b", "officer_lost"])) {
+            if general(m.b.officer_lost) {
                 fallen.push(ev.unit_at(0));
             }
         }
@@ -339,7 +323,7 @@ fn pk_checks(ev: &Event, q: &mut Queue) {
         q.push("PK-L1", u, None, GENERAL_DEATH.into(), None);
     }
     // PK-E1 (and PK-X6 in melee): a unit that dropped a level.
-    let in_melee = ev.melee();
+    let in_melee = matches!(ev.outcome, Some(Outcome::PkMelee(_)));
     for (b, a) in pairs(ev) {
         if a.level > b.level && !a.eliminated() {
             if a.level != Level::Routed {
@@ -387,8 +371,8 @@ fn pk_checks(ev: &Event, q: &mut Queue) {
         }
     }
     // PK-X5: the pursuit roll when a unit falls back on its fatigue check.
-    if ev.res_action() == Some("fatigue")
-        && ev.outcome(&["falls_back"]).and_then(Value::as_bool) == Some(true)
+    if let Some(Outcome::PkFatigue(f)) = &ev.outcome
+        && f.falls_back
     {
         q.push(
             "PK-X5",
@@ -402,11 +386,11 @@ fn pk_checks(ev: &Event, q: &mut Queue) {
         );
     }
     // PK-X4: the loser's flag.
-    if ev.melee() {
-        let loser = match ev.outcome(&["loser"]).and_then(Value::as_str) {
-            Some("a") => ev.unit_at(0),
-            Some("b") => ev.unit_at(1),
-            _ => None,
+    if let Some(Outcome::PkMelee(m)) = &ev.outcome {
+        let loser = match m.loser {
+            Some(PkSide::A) => ev.unit_at(0),
+            Some(PkSide::B) => ev.unit_at(1),
+            None => None,
         };
         if let Some(l) = loser
             && ev.after.unit(l).is_some_and(|u| !u.flag_lost)
@@ -458,11 +442,7 @@ fn pw_checks(ev: &Event, q: &mut Queue) {
             );
         }
     }
-    let hits = ev
-        .outcome(&["hits"])
-        .and_then(Value::as_u64)
-        .unwrap_or(0)
-        .min(8);
+    let hits = ev.outcome.as_ref().map_or(0, Outcome::pw_hits).min(8);
     let applied = ev
         .prims
         .iter()
@@ -485,23 +465,19 @@ fn pw_checks(ev: &Event, q: &mut Queue) {
 
 /// GSP-C2.
 fn gsp_checks(ev: &Event, q: &mut Queue) {
-    for key in ["structure", "equipment"] {
-        let Some(r) = ev.outcome(&[key]) else {
-            continue;
-        };
-        let n = |k: &str| r.get(k).and_then(Value::as_u64).unwrap_or(0);
-        let destroyed = r.get("destroyed").and_then(Value::as_bool) == Some(true);
-        if destroyed && n("before") < n("threshold") {
-            let kind = r.get("kind").and_then(Value::as_str).unwrap_or(key);
+    let Some(Outcome::GspStructure(o)) = &ev.outcome else {
+        return;
+    };
+    for r in std::iter::once(&o.structure).chain(o.equipment.as_ref()) {
+        if r.destroyed && r.before < r.threshold {
             q.push(
                 "GSP-C2",
                 ev.unit_at(1).or(ev.unit_at(0)),
                 None,
                 format!(
-                    "{kind} destroyed ({} of {} pips): remove it; destroyed cover stops protecting \
+                    "{} destroyed ({} of {} pips): remove it; destroyed cover stops protecting \
                      this turn",
-                    n("total"),
-                    n("threshold")
+                    r.kind, r.total, r.threshold
                 ),
                 None,
             );

@@ -201,7 +201,7 @@ impl Game {
     }
 
     /// The actions applied and not undone, in order.
-    pub fn applied(&self) -> impl Iterator<Item = &Action> {
+    pub fn applied(&self) -> impl DoubleEndedIterator<Item = &Action> {
         self.past.iter().map(|(_, a, _)| a)
     }
 

@@ -7,11 +7,13 @@
 pub mod crt;
 pub mod fr1870;
 pub mod gsp;
+mod outcome;
 pub mod pk;
 pub mod pw;
 mod resolution;
 pub mod spi;
 
+pub use outcome::Outcome;
 pub use resolution::{
     ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, System, odds_from,
 };

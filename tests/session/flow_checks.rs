@@ -437,10 +437,15 @@ fn gsp_c2_a_structure_reaching_its_threshold() {
         action: "structure".into(),
         modifiers: vec![],
         dice: vec![],
+        // The outcome as the rule writes it to the log (every field of the `structure` action's
+        // outcome: the flow reads it back into that type).
         outcome: Some(serde_json::json!({
+            "total": 11,
+            "destroyed": true,
             "structure": {"kind": "small-building", "before": 8, "added": 3, "total": 11,
-                          "threshold": 10, "destroyed": true},
-            "destroyed": true
+                          "threshold": 10, "destroyed": true, "destroyed_this_turn": true},
+            "equipment": null,
+            "cover_lost": true
         })),
         summary: "destroyed".into(),
         odds: vec![],

@@ -1,0 +1,64 @@
+//! A logged resolution's outcome, typed.
+//!
+//! The log keeps each resolution's outcome in its JSON form (saves and hashes stay as they always
+//! were). Code that acts on an outcome (the due checks a result sets off, the drift diagram) reads it
+//! here, once, into the rule set's own outcome type, and matches on that type: no outcome is read by
+//! a JSON path, and the one place that knows which action yields which type is [`Outcome::of`].
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::{Resolution, System, gsp, pk, pw};
+
+/// The outcomes kepi acts on after they are applied.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// PK-F1..F7 fire (a general may fall: PK-L1).
+    PkFire(pk::fire::FireOutcome),
+    /// PK-A1..A4 artillery fire (a general may fall: PK-L1).
+    PkArtillery(pk::artillery::ArtilleryOutcome),
+    /// PK-X3 one move of melee, both sides (flag roll for the loser, PK-X4; generals, PK-L1).
+    PkMelee(pk::melee::MeleeBothOutcome),
+    /// PK-X5 the end-of-move fatigue check (a unit that falls back asks for the pursuit roll).
+    PkFatigue(pk::melee::FatigueOutcome),
+    /// PW-A1 / PW-R1 a fire roll (its hits, when not applied, ask for the owner's choice: PW-H1).
+    PwFire(pw::FireOutcome),
+    /// PW-X1 a melee roll (its hits likewise).
+    PwMelee(pw::MeleeOutcome),
+    /// GSP-C2 damage to a structure or equipment.
+    GspStructure(gsp::damage::StructureOutcome),
+    /// GSP-A1..A3 a battery's fire (its drift diagram).
+    GspFire(Box<gsp::fire::FireOutcome>),
+}
+
+fn typed<T: DeserializeOwned>(v: &Value) -> Option<T> {
+    T::deserialize(v).ok()
+}
+
+impl Outcome {
+    /// The typed outcome of a logged resolution, when it is one kepi acts on (None for a preview,
+    /// an outcome kepi only shows, or one that does not read as its type).
+    pub fn of(r: &Resolution<Value>) -> Option<Outcome> {
+        let v = r.outcome.as_ref()?;
+        match (r.system, r.action.as_str()) {
+            (System::Pk, "fire") => typed(v).map(Outcome::PkFire),
+            (System::Pk, "artillery") => typed(v).map(Outcome::PkArtillery),
+            (System::Pk, "melee" | "melee-both") => typed(v).map(Outcome::PkMelee),
+            (System::Pk, "fatigue") => typed(v).map(Outcome::PkFatigue),
+            (System::Pw, "artillery" | "rifle") => typed(v).map(Outcome::PwFire),
+            (System::Pw, "melee") => typed(v).map(Outcome::PwMelee),
+            (System::Gsp, "structure") => typed(v).map(Outcome::GspStructure),
+            (System::Gsp, "fire") => typed(v).map(|o| Outcome::GspFire(Box::new(o))),
+            _ => None,
+        }
+    }
+
+    /// Hits a Portable Wargame roll scored (PW-H1), 0 for any other outcome.
+    pub fn pw_hits(&self) -> u32 {
+        match self {
+            Outcome::PwFire(o) => o.hits,
+            Outcome::PwMelee(o) => o.hits,
+            _ => 0,
+        }
+    }
+}

@@ -13,13 +13,17 @@ const DUE_ROWS: f32 = 6.0;
 pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
     let s = app.state();
     let title = if s.due.is_empty() {
-        "Due: nothing".to_string()
+        RichText::new("Due: nothing").strong()
     } else {
-        format!("Due: {} check(s)", s.due.len())
+        // Open checks say so in the header whether or not the list is open.
+        RichText::new(format!("Due: {} check(s)", s.due.len()))
+            .strong()
+            .color(ui.visuals().warn_fg_color)
     };
-    egui::CollapsingHeader::new(RichText::new(title).heading())
+    // One line each until opened, so the resolver below has the column's height on a laptop.
+    egui::CollapsingHeader::new(title)
         .id_salt("due_checks")
-        .default_open(true)
+        .default_open(false)
         .show(ui, |ui| {
             let reason_id = ui.scope_id().with("waive_reason");
             let mut reason = ui
@@ -97,50 +101,56 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 ui.data_mut(|d| d.insert_temp(reason_id, reason));
             }
         });
-    egui::CollapsingHeader::new(format!("Checklist: turn {}, {}", s.turn, s.phase_name()))
-        .id_salt("phase_checklist")
-        .default_open(true)
-        .show(ui, |ui| {
-            for item in crate::flow::checklist(s) {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new(item.rule.as_str()).monospace().weak());
-                    let side = item
-                        .side
-                        .map(|x| format!("{}: ", x.title()))
-                        .unwrap_or_default();
-                    ui.label(format!("{side}{}", item.what));
-                    if !item.units.is_empty() {
-                        // The names only when someone hovers: with 2,000 units, joining them
-                        // every frame cost more than drawing the window.
-                        ui.label(RichText::new(format!("({} units)", item.units.len())).weak())
-                            .on_hover_ui(|ui| {
-                                let names: Vec<&str> = item
-                                    .units
-                                    .iter()
-                                    .filter_map(|id| s.unit(id).map(|u| u.unit.name.as_str()))
-                                    .collect();
-                                ui.label(names.join("\n"));
-                            });
-                    }
-                    if let Some(form) = &item.form
-                        && ui.button(format!("Open {form}")).clicked()
-                    {
-                        out.push(Command::OpenForm {
-                            form: form.clone(),
-                            actor: app.selected.clone().or_else(|| item.units.first().cloned()),
-                            target: app.target.clone(),
+    let items = crate::flow::checklist(s);
+    egui::CollapsingHeader::new(format!(
+        "Checklist: {} step(s) for turn {}, {}",
+        items.len(),
+        s.turn,
+        s.phase_name()
+    ))
+    .id_salt("phase_checklist")
+    .default_open(false)
+    .show(ui, |ui| {
+        for item in items {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new(item.rule.as_str()).monospace().weak());
+                let side = item
+                    .side
+                    .map(|x| format!("{}: ", x.title()))
+                    .unwrap_or_default();
+                ui.label(format!("{side}{}", item.what));
+                if !item.units.is_empty() {
+                    // The names only when someone hovers: with 2,000 units, joining them
+                    // every frame cost more than drawing the window.
+                    ui.label(RichText::new(format!("({} units)", item.units.len())).weak())
+                        .on_hover_ui(|ui| {
+                            let names: Vec<&str> = item
+                                .units
+                                .iter()
+                                .filter_map(|id| s.unit(id).map(|u| u.unit.name.as_str()))
+                                .collect();
+                            ui.label(names.join("\n"));
                         });
-                    }
-                });
-            }
-            let a = crate::flow::activity(s);
-            let (m, f, act, x) = a.counts();
-            ui.label(
-                RichText::new(format!(
-                    "This turn: {m} moved, {f} fired, {act} activated, {x} in melee; {} still to act",
-                    a.to_act().len()
-                ))
-                .weak(),
-            );
-        });
+                }
+                if let Some(form) = &item.form
+                    && ui.button(format!("Open {form}")).clicked()
+                {
+                    out.push(Command::OpenForm {
+                        form: form.clone(),
+                        actor: app.selected.clone().or_else(|| item.units.first().cloned()),
+                        target: app.target.clone(),
+                    });
+                }
+            });
+        }
+        let a = crate::flow::activity(s);
+        let (m, f, act, x) = a.counts();
+        ui.label(
+            RichText::new(format!(
+                "This turn: {m} moved, {f} fired, {act} activated, {x} in melee; {} still to act",
+                a.to_act().len()
+            ))
+            .weak(),
+        );
+    });
 }

@@ -117,19 +117,37 @@ impl KepiApp {
             .resizable(true)
             .default_size(340.0)
             .show(ui, |ui| log_panel::log_ui(ui, app));
-        // The bottom tabs never take more than three quarters of the middle column, however they
-        // were dragged, so the resolver above them always has room.
-        let max_bottom = (ui.available_height() * 0.75).max(160.0);
-        egui::Panel::bottom("bottom_tabs")
-            .resizable(true)
-            .default_size(230.0)
-            .size_range(120.0..=max_bottom)
-            .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    let system = app.state().system;
-                    if map::has_map(system) {
+        let system = app.state().system;
+        let hex = map::has_map(system);
+        if hex {
+            // Hex rule sets: the map under the resolver, in a panel whose height each rule set
+            // keeps for itself (the PW map enlarged does not squeeze the SPI resolver). It never
+            // takes more than three quarters of the middle column, so the resolver keeps room.
+            let max_bottom = (ui.available_height() * 0.75).max(160.0);
+            egui::Panel::bottom(("bottom_tabs", system.id()))
+                .resizable(true)
+                .default_size(300.0)
+                .size_range(120.0..=max_bottom)
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
                         ui.selectable_value(&mut app.bottom, BottomTab::Map, "Map");
+                        ui.selectable_value(&mut app.bottom, BottomTab::Charts, "Charts");
+                        ui.selectable_value(&mut app.bottom, BottomTab::Dice, "Dice tray");
+                    });
+                    ui.separator();
+                    match app.bottom {
+                        BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.chart),
+                        BottomTab::Dice => app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out),
+                        _ => map::map_ui(ui, app, &mut out),
                     }
+                });
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            // Rule sets played with a tape measure: the resolver, the drift diagram, the charts and
+            // the dice tray are tabs of the whole centre, so the resolver has the column's height.
+            if !hex {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut app.bottom, BottomTab::Resolver, "Resolver");
                     if system == crate::rules::System::Gsp {
                         ui.selectable_value(&mut app.bottom, BottomTab::Drift, "Drift");
                     }
@@ -138,13 +156,19 @@ impl KepiApp {
                 });
                 ui.separator();
                 match app.bottom {
-                    BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.chart),
-                    BottomTab::Dice => app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out),
-                    BottomTab::Drift => drift::drift_ui(ui, app),
-                    BottomTab::Map => map::map_ui(ui, app, &mut out),
+                    BottomTab::Charts => return charts::charts_ui(ui, &app.game, &mut app.chart),
+                    BottomTab::Dice => {
+                        return app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out);
+                    }
+                    BottomTab::Drift if system == crate::rules::System::Gsp => {
+                        return egui::ScrollArea::vertical()
+                            .id_salt("drift_tab")
+                            .show(ui, |ui| drift::drift_ui(ui, app))
+                            .inner;
+                    }
+                    _ => {}
                 }
-            });
-        egui::CentralPanel::default().show(ui, |ui| {
+            }
             // The situation scrolls; the odds and Roll are pinned in a fixed-height foot, so they
             // are always on screen and Roll never moves under the mouse.
             let foot = RESOLVER_FOOT.min(ui.available_height() * 0.6);

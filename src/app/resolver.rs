@@ -191,10 +191,6 @@ pub type Preview = Option<Result<Resolution<serde_json::Value>, RuleError>>;
 /// Returns the preview it computed from the situation as edited this frame, for
 /// [`resolver_foot_ui`], which shows the odds and Roll pinned below (computed once a frame).
 pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
-    ui.horizontal(|ui| {
-        ui.heading("Resolver");
-        ui.label(RichText::new(app.state().system.title()).weak());
-    });
     if app.resolver.forms.is_empty() {
         ui.label(
             "This rule set's actions are resolved from the command line for now (`kepi resolve`).",

@@ -23,6 +23,8 @@ use crate::tables::Tables;
 /// The bottom tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BottomTab {
+    /// The resolver (the centre's first tab in the rule sets played with a tape measure).
+    Resolver,
     /// Hex map (hex rule sets).
     Map,
     /// Accuracy-of-aim drift (Graveyard St. Privat).
@@ -366,12 +368,10 @@ impl AppState {
             roster: RosterView::default(),
             log: LogView::default(),
             resolver: ResolverState::new(system),
-            bottom: if matches!(system, crate::rules::System::Gsp) {
-                BottomTab::Drift
-            } else if crate::app::map::has_map(system) {
+            bottom: if crate::app::map::has_map(system) {
                 BottomTab::Map
             } else {
-                BottomTab::Charts
+                BottomTab::Resolver
             },
             own_dice: false,
             tray: DiceTray::default(),

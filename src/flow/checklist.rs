@@ -33,7 +33,7 @@ pub fn form_offered(system: System, name: &str) -> bool {
     Form::all_for(system).iter().any(|f| f.name() == name)
 }
 
-/// The side a phase belongs to, from its name ("German movement", "French half-turn: ...").
+/// The side whose phase it is (None: both sides, or the umpire).
 pub fn phase_side(s: &GameState) -> Option<Side> {
     s.phase_kind().and_then(|p| p.side)
 }

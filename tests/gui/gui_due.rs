@@ -18,8 +18,9 @@ fn app_with_a_rally_due() -> AppState {
     app
 }
 
+/// The Due section with both headers opened (they start as one line each, with a count).
 fn harness(app: AppState) -> Harness<'static, AppState> {
-    Harness::new_ui_state(
+    let mut h = Harness::new_ui_state(
         |ui, app: &mut AppState| {
             let mut out = Vec::new();
             due_ui(ui, app, &mut out);
@@ -28,7 +29,25 @@ fn harness(app: AppState) -> Harness<'static, AppState> {
             }
         },
         app,
-    )
+    );
+    h.run();
+    h.get_by_label_contains("Due: ").click();
+    h.run();
+    h.get_by_label_contains("Checklist: ").click();
+    h.run();
+    h
+}
+
+#[test]
+fn due_and_checklist_start_as_one_line_with_a_count() {
+    let mut h = Harness::new_ui_state(
+        |ui, app: &mut AppState| due_ui(ui, app, &mut Vec::new()),
+        app_with_a_rally_due(),
+    );
+    h.run();
+    assert!(h.query_by_label("Due: 1 check(s)").is_some());
+    assert!(h.query_by_label_contains("Checklist: ").is_some());
+    assert!(h.query_by_label("Waive").is_none(), "closed until asked");
 }
 
 #[test]

@@ -32,7 +32,9 @@ fn bottom_tabs_survive_a_change_of_scenario() {
 }
 
 #[test]
-fn a_tall_bottom_panel_survives_a_change_of_scenario() {
+fn each_hex_rule_set_keeps_its_own_map_height() {
+    // Issue 20: one divider position was shared by all rule sets (after enlarging one map, another
+    // rule set's resolver was squeezed). Each hex rule set now keeps the height the user gave it.
     let app = KepiApp::new(1870, None).expect("demo battle");
     let mut h = Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))
@@ -62,22 +64,65 @@ fn a_tall_bottom_panel_survives_a_change_of_scenario() {
         moved.top() < tab.top() - 100.0,
         "the drag made the panel taller"
     );
+    // Another hex rule set opens at its own height, not the PW one.
     h.state_mut()
         .state
-        .handle(Command::NewGame("st-privat".into()));
+        .handle(Command::NewGame("spi-1870".into()));
     h.run();
-    let tray = h.get_by_label("Dice tray").rect();
+    h.run();
+    let spi = h.get_by_label("Map").rect();
+    assert!(
+        (spi.top() - tab.top()).abs() < 3.0,
+        "SPI keeps its own map height: tab row at {} (PW default {}, PW dragged {})",
+        spi.top(),
+        tab.top(),
+        moved.top()
+    );
+    // Back to PW: the height the user gave it.
+    h.state_mut()
+        .state
+        .handle(Command::NewGame("pw-skirmish".into()));
+    h.run();
+    h.run();
+    let back = h.get_by_label("Map").rect();
+    assert!(
+        (back.top() - moved.top()).abs() < 3.0,
+        "PW's dragged height is kept: {} vs {}",
+        back.top(),
+        moved.top()
+    );
+}
+
+#[test]
+fn the_resolver_has_the_centre_in_tape_measure_rule_sets() {
+    // At 1366x768 the charts under the resolver left it a strip: they are tabs of the centre now.
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    h.run();
+    h.state_mut()
+        .state
+        .handle(Command::Select("12th-grenadiers-1".into()));
+    h.state_mut()
+        .state
+        .handle(Command::Target("8e-ligne-1".into()));
+    h.run();
     let screen = h.ctx.content_rect();
-    assert!(
-        screen.contains(tray.center()),
-        "the bottom tabs are on screen ({tray:?} in {screen:?})"
-    );
-    // And they did not grow past the height the user gave them (egui fits a panel to its
-    // content, so a smaller diagram may make them shorter, never taller).
-    assert!(
-        tray.top() >= moved.top() - 2.0,
-        "the panel grew: tab row at {} before the switch, {} after",
-        moved.top(),
-        tray.top()
-    );
+    for label in ["Resolver", "Charts", "Dice tray", "Roll and apply", "Situation"] {
+        let r = h.get_by_label(label).rect();
+        assert!(screen.contains(r.center()), "{label} on screen: {r:?}");
+    }
+    // The situation starts high in the column, above the pinned foot.
+    let situation = h.get_by_label("Situation").rect();
+    let roll = h.get_by_label("Roll and apply").rect();
+    assert!(situation.top() < 300.0, "situation at {situation:?}");
+    assert!(roll.top() > situation.bottom() + 150.0, "room for the situation: {roll:?}");
+    // Charts take the whole centre when chosen; the resolver comes back with its tab.
+    h.get_by_label("Charts").click();
+    h.run();
+    assert!(h.query_by_label("Roll and apply").is_none());
+    h.get_by_label("Resolver").click();
+    h.run();
+    assert!(h.query_by_label("Roll and apply").is_some());
 }

@@ -93,7 +93,11 @@ impl KepiApp {
         egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar_ui(ui, app, &mut out));
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.horizontal(|ui| {
-                exports::export_progress_ui(ui, app);
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    top_bar::saved_state_ui(ui, app);
+                    ui.separator();
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        exports::export_progress_ui(ui, app);
                 match &app.status {
                 Some(s) if s.error => {
                     ui.colored_label(ui.visuals().error_fg_color, &s.text);
@@ -105,6 +109,8 @@ impl KepiApp {
                     ui.label(egui::RichText::new("Ready. Shortcuts: Ctrl+S save · Ctrl+Z undo · Ctrl+Shift+Z redo · R roll · N next phase").weak());
                 }
             }});
+                });
+            });
         });
         if let Some(last) = app.last_game.clone() {
             egui::Panel::top("last_game").show(ui, |ui| last_game_ui(ui, &last, &mut out));

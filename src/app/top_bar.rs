@@ -4,24 +4,59 @@ use egui::{RichText, Ui};
 
 use super::state::{AppState, Command};
 
-/// Draws the top bar and the File menu; returns the commands clicked.
+/// Width of the rule set's slot in the top bar (its name elided, the whole on hover).
+const TITLE_W: f32 = 150.0;
+/// Width of the turn and phase slot: wide enough for "Turn 12 - German half-turn: 1 artillery
+/// fire", elided beyond, so Next phase and Undo never move when the phase changes.
+const PHASE_W: f32 = 390.0;
+
+/// A label in a slot of fixed width, elided with the whole text on hover: the top bar's buttons keep
+/// their place whatever the texts before them say.
+fn slot(ui: &mut Ui, width: f32, text: RichText, hover: &str) {
+    let h = ui.spacing().interact_size.y;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, h), egui::Sense::hover());
+    // A child in the rect already allocated: it never moves the bar's cursor, whatever the text.
+    let mut child = ui.new_child(
+        egui::UiBuilder::new()
+            .max_rect(rect)
+            .layout(egui::Layout::left_to_right(egui::Align::Center)),
+    );
+    child
+        .add(egui::Label::new(text).truncate())
+        .on_hover_text(hover);
+}
+
+/// Draws the top bar and the File menu; returns the commands clicked. One line at any width: the
+/// texts that change (rule set, phase, date) sit in fixed-width slots.
 pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         super::files::file_menu_ui(ui, app, out);
         ui.separator();
         let state = app.game.state();
         ui.label(RichText::new("kepi").strong().size(20.0));
-        ui.label(RichText::new(state.system.title()).strong())
-            .on_hover_text(&*state.title);
+        slot(
+            ui,
+            TITLE_W,
+            RichText::new(state.system.title()).strong(),
+            &format!("{}\n{}", state.system.title(), state.title),
+        );
         ui.separator();
         let date = state
             .date
             .map(|d| d.format("%-d %b %Y").to_string())
             .unwrap_or_default();
-        ui.label(RichText::new(format!("Turn {} - {}", state.turn, state.phase_name())).size(16.0));
-        if !date.is_empty() {
-            ui.label(RichText::new(date).weak());
-        }
+        let phase = format!("Turn {} - {}", state.turn, state.phase_name());
+        let hover = if date.is_empty() {
+            phase.clone()
+        } else {
+            format!("{phase}\n{date}")
+        };
+        let shown = if date.is_empty() {
+            RichText::new(phase).size(16.0)
+        } else {
+            RichText::new(format!("{phase} · {date}")).size(16.0)
+        };
+        slot(ui, PHASE_W, shown, &hover);
         if ui.button("Next phase >").on_hover_text("N").clicked() {
             out.push(Command::NextPhase);
         }
@@ -44,29 +79,33 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         ui.label("Dice:");
         ui.radio_value(&mut app.own_dice, false, "kepi rolls");
         ui.radio_value(&mut app.own_dice, true, "my own dice");
-        ui.separator();
-        let saved = match (&app.store, app.unsaved()) {
-            (None, false) => RichText::new("no actions yet").weak(),
-            (_, true) => RichText::new("NOT on disk").color(ui.visuals().error_fg_color),
-            (Some(_), false) if app.autosaved => RichText::new("kept by kepi").weak(),
-            (Some(s), false) => RichText::new(format!(
-                "saved: {}",
-                s.path()
-                    .file_name()
-                    .map(|f| f.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            ))
-            .weak(),
-        };
-        let hover = match (&app.store, app.unsaved()) {
-            (_, true) => "Some actions could not be written: File > Save As to keep them".to_string(),
-            (Some(s), false) if app.autosaved => format!(
-                "Every action is in {} (kepi's folder). File > Save As moves the game where you choose.",
-                s.path().display()
-            ),
-            (Some(s), false) => format!("Every action is journalled in {}", s.path().display()),
-            (None, false) => "The game gets its file at its first action".to_string(),
-        };
-        ui.label(saved).on_hover_text(hover);
     });
+}
+
+/// Where the game is kept ("saved: NAME", "kept by kepi", "NOT on disk"), with the path on hover:
+/// drawn at the right of the status line, so the top bar keeps to one line on a laptop.
+pub fn saved_state_ui(ui: &mut Ui, app: &AppState) {
+    let saved = match (&app.store, app.unsaved()) {
+        (None, false) => RichText::new("no actions yet").weak(),
+        (_, true) => RichText::new("NOT on disk").color(ui.visuals().error_fg_color),
+        (Some(_), false) if app.autosaved => RichText::new("kept by kepi").weak(),
+        (Some(s), false) => RichText::new(format!(
+            "saved: {}",
+            s.path()
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        ))
+        .weak(),
+    };
+    let hover = match (&app.store, app.unsaved()) {
+        (_, true) => "Some actions could not be written: File > Save As to keep them".to_string(),
+        (Some(s), false) if app.autosaved => format!(
+            "Every action is in {} (kepi's folder). File > Save As moves the game where you choose.",
+            s.path().display()
+        ),
+        (Some(s), false) => format!("Every action is journalled in {}", s.path().display()),
+        (None, false) => "The game gets its file at its first action".to_string(),
+    };
+    ui.label(saved).on_hover_text(hover);
 }

@@ -109,7 +109,13 @@ fn the_resolver_has_the_centre_in_tape_measure_rule_sets() {
         .handle(Command::Target("8e-ligne-1".into()));
     h.run();
     let screen = h.ctx.content_rect();
-    for label in ["Resolver", "Charts", "Dice tray", "Roll and apply", "Situation"] {
+    for label in [
+        "Resolver",
+        "Charts",
+        "Dice tray",
+        "Roll and apply",
+        "Situation",
+    ] {
         let r = h.get_by_label(label).rect();
         assert!(screen.contains(r.center()), "{label} on screen: {r:?}");
     }
@@ -117,7 +123,10 @@ fn the_resolver_has_the_centre_in_tape_measure_rule_sets() {
     let situation = h.get_by_label("Situation").rect();
     let roll = h.get_by_label("Roll and apply").rect();
     assert!(situation.top() < 300.0, "situation at {situation:?}");
-    assert!(roll.top() > situation.bottom() + 150.0, "room for the situation: {roll:?}");
+    assert!(
+        roll.top() > situation.bottom() + 150.0,
+        "room for the situation: {roll:?}"
+    );
     // Charts take the whole centre when chosen; the resolver comes back with its tab.
     h.get_by_label("Charts").click();
     h.run();
@@ -125,4 +134,40 @@ fn the_resolver_has_the_centre_in_tape_measure_rule_sets() {
     h.get_by_label("Resolver").click();
     h.run();
     assert!(h.query_by_label("Roll and apply").is_some());
+}
+
+#[test]
+fn top_bar_is_one_line_and_next_phase_never_moves() {
+    // Issue 20: the phase text changed width, so after one click on "Next phase" Undo sat where it
+    // had been and a second click undid the phase; in PW the bar wrapped to two lines.
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    h.run();
+    for name in [
+        "pw-skirmish",
+        "st-privat",
+        "spi-1870",
+        "fr1870-august",
+        "mars-la-tour",
+    ] {
+        h.state_mut().state.handle(Command::NewGame(name.into()));
+        h.run();
+        let file = h.get_by_label("File").rect();
+        let next = h.get_by_label("Next phase >").rect();
+        let undo = h.get_by_label("Undo").rect();
+        assert!(
+            (next.center().y - file.center().y).abs() < 4.0,
+            "{name}: one line ({file:?} / {next:?})"
+        );
+        let screen = h.ctx.content_rect();
+        assert!(screen.contains(undo.right_top()), "{name}: Undo on screen");
+        for _ in 0..5 {
+            h.get_by_label("Next phase >").click();
+            h.run();
+            assert_eq!(h.get_by_label("Next phase >").rect(), next, "{name}");
+            assert_eq!(h.get_by_label("Undo").rect(), undo, "{name}");
+        }
+    }
 }

@@ -172,25 +172,67 @@ pub fn strength_bar(ui: &mut Ui, now: u32, max: u32, width: f32) {
     resp.on_hover_text(format!("{now} of {max}"));
 }
 
-/// The status chips of a unit.
-pub fn chips_ui(ui: &mut Ui, u: &UnitState) {
-    chip(ui, &u.level.to_string(), level_color(u.level));
+/// The markers of a unit as short chips, the whole word on hover: a roster row stays one line.
+pub fn markers_ui(ui: &mut Ui, u: &UnitState) {
+    let level = u.level.to_string();
+    let mut short: String = level.chars().take(2).collect();
+    if let Some(first) = short.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    chip(ui, &short, level_color(u.level)).on_hover_text(level);
     let warn = Color32::from_rgb(210, 150, 40);
     let info = Color32::from_rgb(90, 130, 190);
-    for (on, text, c) in [
-        (u.disordered, "disordered", warn),
-        (u.muddled, "muddled", warn),
-        (u.limbered, "limbered", info),
-        (u.moved, "moved", info),
-        (u.fired, "fired", info),
-        (u.flag_lost, "flag lost", Color32::from_rgb(200, 60, 60)),
-        (u.disorganised, "disorganised", warn),
-        (u.hidden, "hidden", info),
+    for (on, text, full, c) in [
+        (u.disordered, "Dis", "disordered", warn),
+        (u.muddled, "Mud", "muddled", warn),
+        (u.limbered, "Lim", "limbered", info),
+        (u.moved, "mv", "moved this turn", info),
+        (u.fired, "f", "fired this turn", info),
+        (
+            u.flag_lost,
+            "flag",
+            "flag lost",
+            Color32::from_rgb(200, 60, 60),
+        ),
+        (u.disorganised, "Dz", "disorganised", warn),
+        (u.hidden, "H", "hidden", info),
     ] {
         if on {
-            chip(ui, text, c);
+            chip(ui, text, c).on_hover_text(full);
         }
     }
+}
+
+/// Height of every roster row: one line each, so the virtualised list fills the panel.
+pub const ROSTER_ROW_H: f32 = 24.0;
+/// Width a unit row needs after its name: the strength bar and numbers, fatigue, and one short
+/// chip per marker (the name gets the rest, elided, the whole on hover).
+fn right_width(u: &UnitState) -> f32 {
+    let markers = [
+        u.disordered,
+        u.muddled,
+        u.limbered,
+        u.moved,
+        u.fired,
+        u.flag_lost,
+        u.disorganised,
+        u.hidden,
+    ]
+    .iter()
+    .filter(|on| **on)
+    .count();
+    let fatigue = if u.fatigue > 0 { 30.0 } else { 0.0 };
+    44.0 + 46.0 + fatigue + 34.0 * (1 + markers) as f32
+}
+
+/// A child Ui laid out left to right in `rect` (allocated by the caller), so a row's content can
+/// never make it taller or move the rows below.
+fn row_ui(ui: &mut Ui, rect: egui::Rect) -> Ui {
+    ui.new_child(
+        egui::UiBuilder::new()
+            .max_rect(rect)
+            .layout(egui::Layout::left_to_right(egui::Align::Center)),
+    )
 }
 
 /// The roster panel.
@@ -220,7 +262,7 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             std::sync::Arc::new(rows(app.game.state(), &app.roster))
         })
         .clone();
-    let row_h = 44.0;
+    let row_h = ROSTER_ROW_H;
     let mut toggle: Option<String> = None;
     egui::ScrollArea::vertical()
         .id_salt("roster_rows")
@@ -228,6 +270,9 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         .show_rows(ui, row_h, rows.len(), |ui, range| {
             let state = app.game.state();
             for row in &rows[range] {
+                let (rect, _) =
+                    ui.allocate_exact_size(vec2(ui.available_width(), row_h), Sense::hover());
+                let mut ui = row_ui(ui, rect);
                 match row {
                     Row::Group {
                         key,
@@ -235,21 +280,16 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                         depth,
                         count,
                     } => {
-                        ui.allocate_ui(vec2(ui.available_width(), row_h), |ui| {
-                            ui.horizontal(|ui| {
-                                ui.add_space(*depth as f32 * 12.0);
-                                let open = !app.roster.collapsed.contains(key);
-                                let arrow = if open { "[-]" } else { "[+]" };
-                                let text =
-                                    RichText::new(format!("{arrow} {label}  ·  {count}")).strong();
-                                if ui
-                                    .add(egui::Label::new(text).sense(Sense::click()))
-                                    .clicked()
-                                {
-                                    toggle = Some(key.clone());
-                                }
-                            });
-                        });
+                        ui.add_space(*depth as f32 * 12.0);
+                        let open = !app.roster.collapsed.contains(key);
+                        let arrow = if open { "[-]" } else { "[+]" };
+                        let text = RichText::new(format!("{arrow} {label}  ·  {count}")).strong();
+                        if ui
+                            .add(egui::Label::new(text).truncate().sense(Sense::click()))
+                            .clicked()
+                        {
+                            toggle = Some(key.clone());
+                        }
                     }
                     Row::Unit { index, depth } => {
                         let Some(u) = state.units.get(*index) else {
@@ -257,59 +297,49 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                         };
                         let selected = app.selected.as_deref() == Some(u.id());
                         let target = app.target.as_deref() == Some(u.id());
-                        ui.allocate_ui(vec2(ui.available_width(), row_h), |ui| {
-                            ui.horizontal(|ui| {
-                                ui.add_space(*depth as f32 * 12.0);
-                                ui.vertical(|ui| {
-                                    ui.horizontal(|ui| {
-                                        let mark = if selected {
-                                            "> "
-                                        } else if target {
-                                            "@ "
-                                        } else {
-                                            ""
-                                        };
-                                        let mut name =
-                                            RichText::new(format!("{mark}{}", u.unit.name));
-                                        if selected {
-                                            name = name
-                                                .strong()
-                                                .color(ui.visuals().selection.stroke.color);
-                                        } else if target {
-                                            name = name
-                                                .strong()
-                                                .color(Color32::from_rgb(220, 120, 60));
-                                        }
-                                        if u.eliminated() {
-                                            name = name.strikethrough();
-                                        }
-                                        let r =
-                                            ui.add(egui::Label::new(name).sense(Sense::click()));
-                                        if r.clicked() {
-                                            out.push(Command::Select(u.id().to_string()));
-                                        }
-                                        if r.secondary_clicked() {
-                                            out.push(Command::Target(u.id().to_string()));
-                                        }
-                                        strength_bar(ui, u.strength, u.max_strength, 60.0);
-                                        ui.label(
-                                            RichText::new(format!(
-                                                "{}/{}",
-                                                u.strength, u.max_strength
-                                            ))
-                                            .monospace()
-                                            .small(),
-                                        );
-                                        if u.fatigue > 0 {
-                                            ui.label(
-                                                RichText::new(format!("fat {}", u.fatigue)).small(),
-                                            );
-                                        }
-                                    });
-                                    ui.horizontal(|ui| chips_ui(ui, u));
-                                });
-                            });
-                        });
+                        let indent = *depth as f32 * 12.0;
+                        ui.add_space(indent);
+                        let mark = if selected {
+                            "> "
+                        } else if target {
+                            "@ "
+                        } else {
+                            ""
+                        };
+                        let mut name = RichText::new(format!("{mark}{}", u.unit.name));
+                        if selected {
+                            name = name.strong().color(ui.visuals().selection.stroke.color);
+                        } else if target {
+                            name = name.strong().color(Color32::from_rgb(220, 120, 60));
+                        }
+                        if u.eliminated() {
+                            name = name.strikethrough();
+                        }
+                        // The name takes what the row's strength and markers leave, elided (the
+                        // whole on hover): never a second line.
+                        let name_w = (rect.width() - indent - right_width(u)).max(60.0);
+                        let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
+                        let mut name_ui = row_ui(&mut ui, slot);
+                        let r = name_ui
+                            .add(egui::Label::new(name).truncate().sense(Sense::click()))
+                            .on_hover_text(&u.unit.name);
+                        if r.clicked() {
+                            out.push(Command::Select(u.id().to_string()));
+                        }
+                        if r.secondary_clicked() {
+                            out.push(Command::Target(u.id().to_string()));
+                        }
+                        strength_bar(&mut ui, u.strength, u.max_strength, 44.0);
+                        ui.label(
+                            RichText::new(format!("{}/{}", u.strength, u.max_strength))
+                                .monospace()
+                                .small(),
+                        );
+                        if u.fatigue > 0 {
+                            ui.label(RichText::new(format!("f{}", u.fatigue)).small())
+                                .on_hover_text(format!("{} fatigue", u.fatigue));
+                        }
+                        markers_ui(&mut ui, u);
                     }
                 }
             }

@@ -171,3 +171,47 @@ fn top_bar_is_one_line_and_next_phase_never_moves() {
         }
     }
 }
+
+#[test]
+fn roster_rows_are_one_line_and_fill_the_panel() {
+    // Issue 20: rows of two lines of uneven height under a virtualised list drew about five units
+    // and then a blank strip.
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    h.run();
+    let names: Vec<String> = h
+        .state()
+        .state
+        .state()
+        .units
+        .iter()
+        .map(|u| u.unit.name.clone())
+        .collect();
+    let screen = h.ctx.content_rect();
+    let mut shown: Vec<egui::Rect> = names
+        .iter()
+        .filter_map(|n| h.query_by_label(n).map(|node| node.rect()))
+        .filter(|r| screen.contains(r.center()))
+        .collect();
+    // Group rows (army, corps, division, brigade) sit between them: a dozen units at 768 px.
+    assert!(shown.len() >= 10, "{} unit rows on screen", shown.len());
+    shown.sort_by(|a, b| a.top().total_cmp(&b.top()));
+    // Every row the same height: consecutive unit rows are whole rows apart (a row is its
+    // height plus the list's spacing).
+    let pitch = kepi::app::roster::ROSTER_ROW_H + h.ctx.global_style().spacing.item_spacing.y;
+    for w in shown.windows(2) {
+        let step = w[1].center().y - w[0].center().y;
+        let rows = (step / pitch).round();
+        assert!(
+            rows >= 1.0 && (step - rows * pitch).abs() < 1.5,
+            "rows {w:?} are {step} apart (pitch {pitch})"
+        );
+    }
+    let last = shown.last().unwrap();
+    assert!(
+        last.bottom() > screen.bottom() - 80.0,
+        "the rows reach the panel's foot: {last:?}"
+    );
+}

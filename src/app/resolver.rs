@@ -31,6 +31,9 @@ pub struct ResolverState {
     pub entered: Vec<(Die, String)>,
     /// Log index of the last resolution applied from here.
     pub last_rolled: Option<u64>,
+    /// The form it was rolled from: its result card shows on that form's tab only (another tab
+    /// showed the previous form's result as if it were its own).
+    pub last_form: Option<usize>,
 }
 
 impl ResolverState {
@@ -44,6 +47,7 @@ impl ResolverState {
             current: 0,
             entered: Die::ALL.iter().map(|d| (*d, String::new())).collect(),
             last_rolled: None,
+            last_form: None,
         }
     }
 
@@ -367,6 +371,9 @@ fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
     let Some(idx) = app.resolver.last_rolled else {
         return;
     };
+    if app.resolver.last_form != Some(app.resolver.current) {
+        return;
+    }
     let Some(e) = usize::try_from(idx)
         .ok()
         .and_then(|i| app.game.log().get(i))

@@ -622,6 +622,7 @@ impl AppState {
                     Ok(e) => {
                         let s = e.summary.clone();
                         self.resolver.last_rolled = self.game.log().last().map(|e| e.index);
+                        self.resolver.last_form = Some(self.resolver.current);
                         if !self.commit(s) {
                             self.resolver.last_rolled = None;
                         }

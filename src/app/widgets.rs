@@ -66,6 +66,9 @@ pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
     }
 }
 
+/// The longest exact fraction the odds column prints as such ("2630550167/24794911296" is not).
+pub const MAX_FRACTION_CHARS: usize = 11;
+
 /// The exact odds as a bar chart: outcome, bar, fraction, percent. `highlight` marks the outcome rolled.
 pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<&str>) {
     let max = odds
@@ -104,8 +107,18 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<&str>) {
                     Stroke::new(1.0, ui.visuals().weak_text_color()),
                     StrokeKind::Inside,
                 );
-                ui.label(RichText::new(o.p.to_string()).monospace());
-                ui.label(RichText::new(o.p.0.percent()).monospace().weak());
+                // A fraction too long for its column (GSP sums reach ten digits a side) shows as
+                // a percentage, the exact fraction on hover: the column never clips.
+                let exact = o.p.to_string();
+                if exact.len() <= MAX_FRACTION_CHARS {
+                    ui.label(RichText::new(&exact).monospace());
+                    ui.label(RichText::new(o.p.0.percent()).monospace().weak());
+                } else {
+                    ui.label(RichText::new(o.p.0.percent()).monospace())
+                        .on_hover_text(format!("exactly {exact}"));
+                    ui.label(RichText::new("exact: hover").small().weak())
+                        .on_hover_text(format!("exactly {exact}"));
+                }
                 ui.end_row();
             }
         });

@@ -64,6 +64,17 @@ fn melee_after_fire_uses_the_figures_left_and_undo_refreshes_it() {
     assert!(left < full, "seed 1870 kills figures on this fire");
     h.run();
     assert_eq!(melee_figures(&h).1, left, "the melee form follows the fire");
+    // The fire's result card shows on the fire tab only, not as the melee tab's result.
+    assert!(h.query_by_label_contains("Result: ").is_some());
+    h.get_by_label("melee").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Result: ").is_none(),
+        "a new tab shows no previous form's result"
+    );
+    h.get_by_label("fire").click();
+    h.run();
+    assert!(h.query_by_label_contains("Result: ").is_some());
 
     // A loss by hand on the firer, in the roster's way: the form follows that too.
     h.state_mut()

@@ -377,11 +377,10 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
     egui::Grid::new("unit_editor")
         .num_columns(2)
         .show(ui, |ui| {
-            for (label, counter) in [
-                ("strength", Counter::Strength),
-                ("fatigue", Counter::Fatigue),
-                ("leaders", Counter::Leaders),
-            ] {
+            let system = app.game.state().system;
+            for &counter in Counter::for_system(system) {
+                let label = counter.to_string();
+                let label = label.as_str();
                 let (now, max) = u.count(counter);
                 ui.label(label);
                 ui.horizontal(|ui| {
@@ -410,32 +409,31 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                             value: now + 1,
                         }));
                     }
-                    ui.label(RichText::new(format!("of {max}")).weak());
+                    if counter.has_rule_maximum() {
+                        ui.label(RichText::new(format!("of {max}")).weak());
+                    }
                 });
                 ui.end_row();
             }
-            ui.label("level");
-            ui.horizontal(|ui| {
-                for l in Level::ALL.iter().copied() {
-                    if ui.selectable_label(u.level == l, l.to_string()).clicked() && u.level != l {
-                        out.push(Command::Act(Action::SetLevel {
-                            unit: id.clone(),
-                            level: l,
-                        }));
+            if crate::game::has_levels(system) {
+                ui.label("level");
+                ui.horizontal(|ui| {
+                    for l in Level::ALL.iter().copied() {
+                        if ui.selectable_label(u.level == l, l.to_string()).clicked()
+                            && u.level != l
+                        {
+                            out.push(Command::Act(Action::SetLevel {
+                                unit: id.clone(),
+                                level: l,
+                            }));
+                        }
                     }
-                }
-            });
-            ui.end_row();
+                });
+                ui.end_row();
+            }
             ui.label("markers");
             ui.horizontal_wrapped(|ui| {
-                for f in [
-                    Flag::Disordered,
-                    Flag::Muddled,
-                    Flag::Limbered,
-                    Flag::Moved,
-                    Flag::Fired,
-                    Flag::FlagLost,
-                ] {
+                for &f in Flag::for_system(system) {
                     let on = u.flag(f);
                     if ui.selectable_label(on, f.to_string()).clicked() {
                         out.push(Command::Act(Action::SetFlag {

@@ -101,6 +101,51 @@ vocab! {
 
 /// Largest fatigue a unit can carry (kepi's bound; the rules give none).
 pub const MAX_FATIGUE: u32 = 99;
+
+impl Flag {
+    /// The markers a rule set's units carry (the unit editor offers these only): P&K's disorder,
+    /// muddle, limber and flag (PK-D1, PK-A2, PK-X4); the Portable Wargame's activation (PW-T2);
+    /// Graveyard St. Privat's limbered and hidden guns (GSP-A4, GSP-S1); SPI's entraining; 1870's
+    /// disorganisation (FR-C2); moved and fired everywhere.
+    pub fn for_system(system: System) -> &'static [Flag] {
+        match system {
+            System::Pk => &[
+                Flag::Disordered,
+                Flag::Muddled,
+                Flag::Limbered,
+                Flag::Moved,
+                Flag::Fired,
+                Flag::FlagLost,
+            ],
+            System::Pw => &[Flag::Moved, Flag::Fired, Flag::Activated],
+            System::Gsp => &[Flag::Limbered, Flag::Moved, Flag::Fired, Flag::Hidden],
+            System::Spi => &[Flag::Moved, Flag::Fired, Flag::Entrained],
+            System::Fr1870 => &[Flag::Moved, Flag::Fired, Flag::Disorganised],
+        }
+    }
+}
+
+impl Counter {
+    /// The counts a rule set keeps per unit (strength everywhere; P&K's fatigue and leaders,
+    /// PK-X5 and PK-L1, exist only there).
+    pub fn for_system(system: System) -> &'static [Counter] {
+        match system {
+            System::Pk => &[Counter::Strength, Counter::Fatigue, Counter::Leaders],
+            _ => &[Counter::Strength],
+        }
+    }
+
+    /// True when the rules set this count's maximum (strength and leaders from the card); fatigue
+    /// has only kepi's bound ([`MAX_FATIGUE`]), which is not shown as if it were a rule.
+    pub fn has_rule_maximum(self) -> bool {
+        matches!(self, Counter::Strength | Counter::Leaders | Counter::Melees)
+    }
+}
+
+/// True when a rule set's units have P&K's effectiveness levels (PK-E1).
+pub fn has_levels(system: System) -> bool {
+    system == System::Pk
+}
 /// PK-X7: at most 3 melees per unit per turn.
 pub const MAX_MELEES: u32 = 3;
 

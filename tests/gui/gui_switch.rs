@@ -215,3 +215,41 @@ fn roster_rows_are_one_line_and_fill_the_panel() {
         "the rows reach the panel's foot: {last:?}"
     );
 }
+
+#[test]
+fn the_unit_editor_offers_the_rule_sets_own_counts_and_markers() {
+    // Issue 20: the editor said fatigue "of 99" (kepi's bound, not a rule) and offered P&K markers
+    // on SPI units.
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 1000.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    h.state_mut()
+        .state
+        .handle(Command::Select("12th-grenadiers-1".into()));
+    h.run();
+    assert!(h.query_by_label("fatigue +1").is_some());
+    assert!(h.query_by_label("of 99").is_none(), "no made-up maximum");
+    assert!(h.query_all_by_label("muddled").next().is_some());
+    h.state_mut()
+        .state
+        .handle(Command::NewGame("spi-1870".into()));
+    h.run();
+    let first = h.state().state.state().units[0].unit.id.clone();
+    h.state_mut().state.handle(Command::Select(first));
+    h.run();
+    assert!(h.query_by_label("strength +1").is_some());
+    for absent in [
+        "fatigue +1",
+        "leaders +1",
+        "muddled",
+        "disordered",
+        "flag-lost",
+    ] {
+        assert!(
+            h.query_by_label(absent).is_none(),
+            "SPI editor offers {absent}"
+        );
+    }
+    assert!(h.query_all_by_label("entrained").next().is_some());
+}

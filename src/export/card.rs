@@ -143,6 +143,9 @@ pub fn cards_png_dir(
     Ok(out)
 }
 
+/// How far above the sheet's bottom edge the crop marks stop, leaving the footer line clear.
+const FOOTER_CLEAR_MM: f32 = 6.5;
+
 /// Every card of `doc` on sheets of nine (3 x 3) with crop marks, as a PDF.
 pub fn cards_pdf(doc: &RosterDoc, paper: Paper) -> Result<Vec<u8>, ExportError> {
     cards_pdf_progress(doc, paper, &no_progress)
@@ -164,11 +167,13 @@ pub fn cards_pdf_progress(
     let mut pages = Vec::with_capacity(n);
     for (si, sheet) in sheets.iter().enumerate() {
         let mut c = Canvas::new(fonts);
-        // Crop marks in the margins along every cut.
+        // Crop marks in the margins along every cut; those at the foot stop short of the sheet's
+        // footer line, which once ran through them.
+        let foot_mark_end = (ph - FOOTER_CLEAR_MM).max(y0 + gh + 4.0);
         for i in 0..=3 {
             let x = x0 + i as f32 * CARD_W_MM;
             c.line(x, 1.0, x, y0 - 1.0, 0.2, INK);
-            c.line(x, y0 + gh + 1.0, x, ph - 1.0, 0.2, INK);
+            c.line(x, y0 + gh + 1.0, x, foot_mark_end, 0.2, INK);
             let y = y0 + i as f32 * CARD_H_MM;
             c.line(1.0, y, x0 - 1.0, y, 0.2, INK);
             c.line(x0 + gw + 1.0, y, pw - 1.0, y, 0.2, INK);
@@ -186,7 +191,7 @@ pub fn cards_pdf_progress(
         let mut c = Canvas::new(fonts);
         c.text_right(
             pw - x0,
-            ph - (y0 / 2.0).min(4.0),
+            ph - (y0 / 2.0).min(3.0),
             6.0 * PT,
             false,
             GREY,
@@ -262,16 +267,26 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
     );
     let nx = inner_l + 18.0;
     let nw = inner_r - nx;
-    let name_size = 10.0 * PT;
+    // The whole name: two lines at the card's size, else smaller until it fits in two (three at
+    // the smallest); cut with an ellipsis only past that.
+    let mut name_size = 10.0 * PT;
     let mut lines = fonts.wrap(true, name_size, u.display_name(), nw);
-    if lines.len() > 2 {
-        let rest = lines.split_off(1).join(" ");
+    for k in [0.9, 0.8, 0.7] {
+        if lines.len() <= 2 {
+            break;
+        }
+        name_size = 10.0 * PT * k;
+        lines = fonts.wrap(true, name_size, u.display_name(), nw);
+    }
+    if lines.len() > 3 {
+        let rest = lines.split_off(2).join(" ");
         lines.push(fonts.fit(true, name_size, &rest, nw));
     }
+    let line_h = 4.2 * name_size / (10.0 * PT);
     let mut ny = sy + 3.6;
     for l in &lines {
         c.text(nx, ny, name_size, true, INK, l);
-        ny += 4.2;
+        ny += line_h;
     }
     let class = match &u.class {
         Some(cl) => format!("{cl} · {}", u.arm.label()),

@@ -287,6 +287,36 @@ impl<'f> Canvas<'f> {
         self.text_fit(x, y, size * 0.8, bold, color, text, max)
     }
 
+    /// A name in at most two lines of `max` millimetres: on one line at `size` (shrunk to 80% if
+    /// need be), else wrapped at `small` into two lines starting at `y_two` (`line_h` apart), the
+    /// second cut with an ellipsis only if even that is too long. Returns the lines used. Club
+    /// rosters lost the regiment of "1st Light Battery, Field Artillery Regiment ..." to a cut.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn text_two_lines(
+        &mut self,
+        x: f32,
+        (y_one, y_two, line_h): (f32, f32, f32),
+        (size, small): (f32, f32),
+        bold: bool,
+        color: Rgb,
+        text: &str,
+        max: f32,
+    ) -> usize {
+        if self.fonts.width(bold, size * 0.8, text) <= max {
+            self.text_shrink(x, y_one, size, bold, color, text, max);
+            return 1;
+        }
+        let mut lines = self.fonts.wrap(bold, small, text, max);
+        if lines.len() > 2 {
+            let rest = lines.split_off(1).join(" ");
+            lines.push(self.fonts.fit(bold, small, &rest, max));
+        }
+        for (i, l) in lines.iter().enumerate() {
+            self.text(x, y_two + i as f32 * line_h, small, bold, color, l);
+        }
+        lines.len()
+    }
+
     /// Text ending at `right`.
     pub(crate) fn text_right(
         &mut self,

@@ -203,10 +203,10 @@ fn unit_row(c: &mut Canvas, cols: &Cols, y: f32, u: &UnitDoc, si: usize, depth: 
     c.symbol(u.arm, x, y + 1.2, 7.0, 4.7, side_fill(si), 0.25);
     let name_x = x + 9.0;
     let name_w = cols.b - name_x - 2.0;
-    c.text_shrink(
+    c.text_two_lines(
         name_x,
-        y + 4.4,
-        8.5 * PT,
+        (y + 4.4, y + 3.0, 2.6),
+        (8.5 * PT, 6.8 * PT),
         true,
         INK,
         u.display_name(),

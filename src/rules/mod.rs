@@ -14,4 +14,5 @@ pub mod spi;
 
 pub use resolution::{
     ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, System, odds_from,
+    rolled_line,
 };

@@ -514,6 +514,8 @@ fn melee_both(
         outcome,
         summary,
         odds,
+        // the joint line of the two sides' rolled lines, in the order the loop above builds them
+        rolled: ra.rolled.zip(rb.rolled).map(|(x, y)| x * rb.odds.len() + y),
         notes: vec![
             "PW-X1: both sides roll; each side's hits fall on the other".into(),
             "PW-H1: each hit costs 1 SP or a one-hex withdrawal, the owner's choice".into(),

@@ -16,4 +16,5 @@ pub mod spi;
 pub use outcome::Outcome;
 pub use resolution::{
     ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, System, odds_from,
+    rolled_line,
 };

@@ -250,6 +250,10 @@ pub struct Resolution<O> {
     pub summary: String,
     /// The exact odds of every outcome, before rolling. They sum to exactly 1.
     pub odds: Vec<OddsLine>,
+    /// Index into `odds` of the line the dice produced; None for a preview (no dice) or where the
+    /// outcome is not one of the lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolled: Option<usize>,
     /// Anything the umpire must know (discrepancies in the text, unknown table cells, follow-ups).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -292,6 +296,7 @@ impl<O: Serialize> Resolution<O> {
                 .map(|o| serde_json::to_value(o).unwrap_or(serde_json::Value::Null)),
             summary: self.summary.clone(),
             odds: self.odds.clone(),
+            rolled: self.rolled,
             notes: self.notes.clone(),
         }
     }
@@ -314,6 +319,12 @@ pub fn odds_from<T: Ord + Clone>(
     lines
 }
 
+/// The index of the odds line labelled `label` (the label [`odds_from`] gave the rolled value):
+/// what [`Resolution::rolled`] holds. None when no line has that label.
+pub fn rolled_line(odds: &[OddsLine], label: &str) -> Option<usize> {
+    odds.iter().position(|l| l.outcome == label)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,6 +334,17 @@ mod tests {
         assert_eq!(RuleId::parse("pk-f3").map(|r| r.as_str()), Some("PK-F3"));
         assert!(RuleId::parse(&format!("PK-{}", "Z9")).is_none());
         assert_eq!(ALL_RULE_IDS.len(), 73);
+    }
+
+    #[test]
+    fn rolled_line_finds_the_labelled_line() {
+        use crate::dice::{Die, Dist};
+        let dist = Dist::die(Die::D6).map(|d| *d >= 4);
+        let label = |b: &bool| if *b { "pass" } else { "fail" }.to_string();
+        let odds = odds_from(&dist, label);
+        let i = rolled_line(&odds, &label(&true));
+        assert_eq!(i.map(|i| odds[i].outcome.as_str()), Some("pass"));
+        assert_eq!(rolled_line(&odds, "draw"), None);
     }
 
     #[test]

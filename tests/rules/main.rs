@@ -15,6 +15,7 @@ mod pk_fire_fast;
 mod pk_props;
 mod pk_rules;
 mod pw_rules;
+mod rolled_line;
 mod rule_ids;
 mod spi_rules;
 mod worked_examples;

@@ -449,6 +449,7 @@ fn gsp_c2_a_structure_reaching_its_threshold() {
         })),
         summary: "destroyed".into(),
         odds: vec![],
+        rolled: None,
         notes: vec![],
     };
     g.resolve(&[(Die::D6, 3)], |_, _| Ok((res, vec![])), t(1))

@@ -59,6 +59,7 @@ fn fake_fire(
             outcome: Some(serde_json::json!({ "casualties": losses, "leader_lost": pct >= 86 })),
             summary: format!("{losses} casualties"),
             odds: Vec::new(),
+            rolled: None,
             notes: Vec::new(),
         };
         let mut effects = vec![Action::LoseStrength {
@@ -221,6 +222,7 @@ fn a_resolution_is_all_or_nothing() {
                     outcome: Some(serde_json::json!({"casualties": 50})),
                     summary: "50 casualties".into(),
                     odds: vec![],
+                    rolled: None,
                     notes: vec![],
                 },
                 vec![
@@ -540,6 +542,7 @@ fn apply_is_pure() {
             outcome: None,
             summary: String::new(),
             odds: vec![],
+            rolled: None,
             notes: vec![],
         }),
         effects: vec![Action::NextPhase],
@@ -555,6 +558,7 @@ fn apply_is_pure() {
             outcome: None,
             summary: String::new(),
             odds: vec![],
+            rolled: None,
             notes: vec![],
         }),
         effects: vec![nested],

@@ -373,6 +373,7 @@ pub fn run(
                     a.range, s.sector, s.sector_length_inches
                 ),
                 odds: odds_from(&dist, |n| format!("sector {n}")),
+                rolled: None,
                 outcome: Some(serde_json::to_value(&s).unwrap_or_default()),
                 notes: Vec::new(),
             })

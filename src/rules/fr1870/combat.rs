@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::{Arm, Fr1870Tables};
 use crate::dice::{DiceSource, Dist, Ratio};
 use crate::rules::crt::{self, Cell, Odds, Tally, UNKNOWN_MESSAGE, vocab};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::rules::{
+    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+};
 use crate::tables::Provenance;
 
 /// FR-C2: one combat result as printed.
@@ -559,6 +561,7 @@ pub fn combat_with_result(
         outcome: None,
         summary: String::new(),
         odds: Vec::new(),
+        rolled: None,
         notes: Vec::new(),
     };
     res.modifiers.extend(att.lines.clone());
@@ -643,6 +646,7 @@ pub fn combat_with_result(
         res.dice = dice.rolls()[start..].to_vec();
         (Some(face), Some(m), cell_of(m))
     };
+    res.rolled = rolled_line(&res.odds, &cell.odds_label());
     let got = crt::entered_result(&cell, entered, FrResult::ACCEPTED)?;
     let (result, was_entered) = match got {
         Some((r, e)) => (Some(r), e),

@@ -7,7 +7,9 @@ use super::{Fr1870Tables, FrUnit, Situation};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
 use crate::rules::crt::{CalendarEntry, turn_dates, vocab};
 use crate::rules::spi::Nation;
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::rules::{
+    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+};
 
 vocab!(
     /// The kind of a unit or R counter.
@@ -129,6 +131,7 @@ pub fn storm(
         outcome: None,
         summary: format!("d6 {from}-6 takes the fortress"),
         odds: odds_from(&dist, |b| label(*b)),
+        rolled: None,
         notes: vec![
             "the unit stops; whatever the result it may not fight in the following combat phase"
                 .to_string(),
@@ -140,6 +143,7 @@ pub fn storm(
         res.dice = dice.rolls()[start..].to_vec();
         let taken = die >= from;
         res.summary = format!("d6 {die}: {}", label(taken));
+        res.rolled = rolled_line(&res.odds, &label(taken));
         if taken {
             res.notes
                 .push("the attacking unit occupies the fortress at once".to_string());

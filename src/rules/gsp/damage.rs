@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::GspTables;
 use super::types::{Arm, CrewMember, StructureKind};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::rules::{
+    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+};
 use crate::tables::Provenance;
 
 /// A structure or piece of equipment and the pips it has taken in earlier turns.
@@ -397,6 +399,8 @@ pub fn structure(
                 format!("{} stands", input.kind)
             }
         }),
+        // no dice: the pips are given, the verdict is certain, the one line
+        rolled: Some(0),
         notes: vec![
             "GSP-C2: shell fire only; a structure's cover stops counting in the very turn it falls"
                 .into(),
@@ -514,13 +518,14 @@ pub fn crew(
         let o = crew_outcome(input, *f, tables);
         (o.horses, o.cannoneers, o.unabsorbed)
     });
-    let odds = odds_from(&dist, |(h, c, u)| {
+    let label = |(h, c, u): &(u32, u32, u32)| {
         let mut s = format!("{h} horses, {c} cannoneers");
         if *u > 0 {
             s.push_str(&format!(", {u} unabsorbed"));
         }
         s
-    });
+    };
+    let odds = odds_from(&dist, label);
     let mut rolls = Vec::new();
     let die = match (input.hit_die, dice) {
         (Some(d), _) => Some(Die::D6.check(d)?),
@@ -572,6 +577,9 @@ pub fn crew(
         ),
         None => format!("{} hits on crew and team", input.hits),
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&(o.horses, o.cannoneers, o.unabsorbed))));
     Ok(Resolution {
         system: System::Gsp,
         action: "crew".into(),
@@ -580,6 +588,7 @@ pub fn crew(
         outcome,
         summary,
         odds,
+        rolled,
         notes: vec![
             "GSP-C3: kepi reads hits after the first as alternating between horses and cannoneers (the seed names only the first)".into(),
             "GSP-C3: cannoneers riding the limber are hit too; a crew wiped out may still return fire this turn (GSP-A4)".into(),

@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use super::GspTables;
 use super::types::{Cell, Col, Row};
 use crate::dice::{DiceSource, Die, Dist, Prob};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::rules::{
+    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+};
 use crate::tables::Provenance;
 
 /// One sector of the drift diagram.
@@ -140,7 +142,8 @@ pub fn aoa(
     dice: Option<&mut DiceSource>,
 ) -> Result<Resolution<AoaOutcome>, RuleError> {
     let dist = landing_dist(tables);
-    let odds = odds_from(&dist, |c| c.to_string());
+    let label = |c: &Cell| c.to_string();
+    let odds = odds_from(&dist, label);
     let outcome = match dice {
         Some(src) => {
             let start = src.rolls().len();
@@ -164,6 +167,9 @@ pub fn aoa(
         Some((o, r)) => (Some(o), r),
         None => (None, Vec::new()),
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.landing)));
     Ok(Resolution {
         system: System::Gsp,
         action: "aoa".into(),
@@ -178,6 +184,7 @@ pub fn aoa(
         },
         outcome,
         odds,
+        rolled,
         notes: Vec::new(),
     })
 }

@@ -22,7 +22,9 @@ use super::procedure::{GunStatus, check_can_fire};
 use super::range::{Length, SectorFromRange, sector_for_range};
 use super::types::{Cell, Cover, GunType};
 use crate::dice::{DiceSource, Die, Dist, Prob, Ratio};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::rules::{
+    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+};
 use crate::tables::Provenance;
 
 /// The most guns one resolution fires (a battery, or a whole side's guns at one sector).
@@ -1064,27 +1066,13 @@ pub fn fire(
                 .iter()
                 .map(|(s, w)| ((s.hit, s.personnel_hits, s.landing, s.fell), *w)),
         );
-        odds_from(&dist, |(hit, n, landing, fell)| {
-            use std::fmt::Write as _;
-            if !*hit {
-                return "miss".to_string();
-            }
-            let mut s = String::with_capacity(48);
-            let _ = write!(s, "hit: {n} personnel hits");
-            if let Some(l) = landing {
-                let _ = write!(s, ", lands {l}");
-            }
-            if *fell {
-                s.push_str(", structure falls");
-            }
-            s
-        })
+        odds_from(&dist, shot_label)
     } else {
         odds_detail
             .guns_hitting
             .iter()
             .map(|c| crate::rules::OddsLine {
-                outcome: format!("{} of {} guns hit", c.value, input.guns),
+                outcome: guns_hit_label(c.value, input.guns),
                 p: c.p,
             })
             .collect()
@@ -1186,6 +1174,9 @@ pub fn fire(
         ),
         Some(o) => summary_of(o),
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| fired_line(&odds, o, &shots, input.guns));
     Ok(Resolution {
         system: System::Gsp,
         action: "fire".into(),
@@ -1194,8 +1185,53 @@ pub fn fire(
         outcome,
         summary,
         odds,
+        rolled,
         notes,
     })
+}
+
+/// GSP-A1/A3/C2: one gun's odds line: hit or miss, personnel hits, landing, a structure falling.
+fn shot_label((hit, n, landing, fell): &(bool, u32, Option<Cell>, bool)) -> String {
+    use std::fmt::Write as _;
+    if !*hit {
+        return "miss".to_string();
+    }
+    let mut s = String::with_capacity(48);
+    let _ = write!(s, "hit: {n} personnel hits");
+    if let Some(l) = landing {
+        let _ = write!(s, ", lands {l}");
+    }
+    if *fell {
+        s.push_str(", structure falls");
+    }
+    s
+}
+
+/// GSP-A4: a battery's odds line: how many of its guns hit.
+fn guns_hit_label(hitting: u32, guns: u32) -> String {
+    format!("{hitting} of {guns} guns hit")
+}
+
+/// GSP-A1/A3/A4: the odds line of a fire's outcome. One gun: its shot as [`shot_label`] reads it
+/// (whether a structure fell comes from the enumerated shot of the same die and landing, which is
+/// what the odds were built from); a battery: the guns that hit.
+fn fired_line(
+    odds: &[crate::rules::OddsLine],
+    o: &FireOutcome,
+    shots: &[(Shot, u64)],
+    guns: u32,
+) -> Option<usize> {
+    if guns != 1 {
+        return rolled_line(odds, &guns_hit_label(o.hits, guns));
+    }
+    let g = o.guns.first()?;
+    let (shot, _) = shots
+        .iter()
+        .find(|(s, _)| s.die == g.hit_die && s.landing == g.landing)?;
+    rolled_line(
+        odds,
+        &shot_label(&(g.hit, g.personnel_hits, g.landing, shot.fell)),
+    )
 }
 
 fn summary_of(o: &FireOutcome) -> String {

@@ -10,7 +10,9 @@ use super::GspTables;
 use super::types::{GunType, Load, Piece, Terrain};
 use crate::dice::Ratio;
 use crate::dice::{DiceSource, Die, Dist};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::rules::{
+    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+};
 
 /// What a gun did this turn, for GSP-A4 eligibility (and GSP-S1 for the hidden siege gun).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -183,7 +185,8 @@ pub fn siege_position(
     let totals = (0..n).fold(Dist::certain(0u32), |acc, _| {
         acc.zip(&Dist::die(Die::D6), |a, b| a + b)
     });
-    let odds = odds_from(&totals, |t| format!("position roll {t}"));
+    let label = |t: &u32| format!("position roll {t}");
+    let odds = odds_from(&totals, label);
     let mut rolls = Vec::new();
     let outcome = match dice {
         Some(src) => {
@@ -213,6 +216,9 @@ pub fn siege_position(
         None => None,
     };
     let table = &tables.siege.position_table;
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.total)));
     Ok(Resolution {
         system: System::Gsp,
         action: "siege-position".into(),
@@ -245,6 +251,7 @@ pub fn siege_position(
         },
         outcome,
         odds,
+        rolled,
         notes: vec![
             "GSP-S1: the siege gun stays where it is all game, cannot fire while hidden, may fire the turn it appears; its sector is fortified (-1 pip)".into(),
         ],

@@ -6,7 +6,7 @@ use super::common::{Hit, Lines, cas_label, lf_value, need_positive, rolls_since,
 use super::fire::target_df;
 use super::{Building, Class, Cover, Gun, Officer, PkTables, RangeBand};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Resolution, RuleError, System, odds_from};
+use crate::rules::{Resolution, RuleError, System, odds_from, rolled_line};
 use crate::tables::{Provenance, Sourced};
 
 /// What a battery's fire needs.
@@ -278,11 +278,12 @@ pub fn artillery(
         let damage = |d: u32| if hit.casualties(d) > 0 { per } else { 0 };
         let left = |d: u32| input.building_points.map(|p| p.saturating_sub(damage(d)));
         let dist = Dist::die(Die::D10).map(|&d| (damage(d), left(d)));
-        let odds = odds_from(&dist, |(dm, lf)| match lf {
+        let label = |(dm, lf): &(u32, Option<u32>)| match lf {
             Some(0) => format!("{dm} damage: building collapses"),
             Some(p) => format!("{dm} damage, {p} points left"),
             None => format!("{dm} damage"),
-        });
+        };
+        let odds = odds_from(&dist, label);
         notes.push(
             "PK-A4: reaching the building's DV causes a flat 5 points (wooden) or 2 (stone), as printed"
                 .into(),
@@ -316,6 +317,10 @@ pub fn artillery(
                 )
             }
         };
+        let rolled = outcome.as_ref().and_then(|o| {
+            let dm = o.building_damage?;
+            rolled_line(&odds, &label(&(dm, o.building_points_left)))
+        });
         return Ok(Resolution {
             system: System::Pk,
             action: "artillery".into(),
@@ -324,6 +329,7 @@ pub fn artillery(
             outcome,
             summary,
             odds,
+            rolled,
             notes,
         });
     }
@@ -431,6 +437,11 @@ pub fn artillery(
             )
         }
     };
+    let rolled = outcome.as_ref().and_then(|o| {
+        // the odds key: whether the guns were hit counts only when the d10 reached the DV
+        let guns = o.guns_hit.filter(|_| hit.casualties(o.d10) > 0);
+        rolled_line(&odds, &key_label(&(o.casualties, guns, o.leader_lost)))
+    });
     Ok(Resolution {
         system: System::Pk,
         action: "artillery".into(),
@@ -439,6 +450,7 @@ pub fn artillery(
         outcome,
         summary,
         odds,
+        rolled,
         notes,
     })
 }
@@ -506,6 +518,9 @@ pub fn building_collapse(
             )
         }
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &cas_label(o.casualties, o.leader_lost)));
     Ok(Resolution {
         system: System::Pk,
         action: "collapse".into(),
@@ -514,6 +529,7 @@ pub fn building_collapse(
         outcome,
         summary,
         odds,
+        rolled,
         notes: Vec::new(),
     })
 }

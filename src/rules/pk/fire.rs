@@ -7,7 +7,7 @@ use super::common::{
 };
 use super::{Class, Cover, Officer, PkTables, Weapon};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Effect, Resolution, RuleError, System, odds_from};
+use crate::rules::{Effect, Resolution, RuleError, System, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// What a unit's fire needs: the firer's and the target's state, as a session holds them.
@@ -341,6 +341,9 @@ pub fn fire(
             )
         }
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &cas_label(o.casualties, o.leader_lost)));
     Ok(Resolution {
         system: System::Pk,
         action: "fire".into(),
@@ -349,6 +352,7 @@ pub fn fire(
         outcome,
         summary,
         odds,
+        rolled,
         notes,
     })
 }
@@ -505,6 +509,9 @@ pub fn firing_first(
             (Some(o), rolls_since(dice, start), s)
         }
     };
+    let rolled_first = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &first_label(o.first)));
     Ok(Resolution {
         system: System::Pk,
         action: "fire-first".into(),
@@ -512,6 +519,7 @@ pub fn firing_first(
         dice: rolls,
         outcome,
         summary,
+        rolled: rolled_first,
         odds,
         notes: Vec::new(),
     })

@@ -8,7 +8,7 @@ use super::common::{
 };
 use super::{Class, Facing, Formation, Level, Officer, PkTables, Position};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Effect, Resolution, RuleError, System, odds_from};
+use crate::rules::{Effect, Resolution, RuleError, System, odds_from, rolled_line};
 use crate::tables::{Provenance, Sourced};
 
 /// One side of a melee, as a session holds it.
@@ -355,6 +355,9 @@ pub fn melee(
             (Some(o), rolls_since(dice, start), s)
         }
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &cas_label(o.casualties, o.leader_lost)));
     Ok(Resolution {
         system: System::Pk,
         action: "melee".into(),
@@ -363,6 +366,7 @@ pub fn melee(
         outcome,
         summary,
         odds,
+        rolled,
         notes: vec![
             "both sides take casualties: resolve the opponent too (or use melee-both)".into(),
         ],
@@ -414,13 +418,15 @@ pub fn melee_both(
     let da = with_leader(&Dist::die(Die::D10).map(|&d| ha.casualties(d)), lmin);
     let db = with_leader(&Dist::die(Die::D10).map(|&d| hb.casualties(d)), lmin);
     let dist = da.zip(&db, |x, y| (*x, *y));
-    let odds = odds_from(&dist, |((ca, lda), (cb, ldb))| {
+    type Both = ((u32, Option<bool>), (u32, Option<bool>));
+    let label = |((ca, lda), (cb, ldb)): &Both| {
         format!(
             "B loses {}; A loses {}",
             cas_label(*ca, *lda),
             cas_label(*cb, *ldb)
         )
-    });
+    };
+    let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {
         None => (None, Vec::new(), "odds only".to_string()),
         Some(dice) => {
@@ -448,6 +454,13 @@ pub fn melee_both(
             )
         }
     };
+    let rolled = outcome.as_ref().and_then(|o| {
+        let both = (
+            (o.a.casualties, o.a.leader_lost),
+            (o.b.casualties, o.b.leader_lost),
+        );
+        rolled_line(&odds, &label(&both))
+    });
     Ok(Resolution {
         system: System::Pk,
         action: "melee-both".into(),
@@ -456,6 +469,7 @@ pub fn melee_both(
         outcome,
         summary,
         odds,
+        rolled,
         notes: vec!["the loser rolls for its flag (PK-X4); both check fatigue (PK-X5)".into()],
     })
 }
@@ -612,17 +626,19 @@ pub fn counter_roll(
             must_stand: true,
             score: None,
         };
+        let outcome = dice.map(|_| o);
         return Ok(Resolution {
             system: System::Pk,
             action: "counter".into(),
             modifiers: l.0,
             dice: Vec::new(),
-            outcome: dice.map(|_| o),
             summary: "must stand".into(),
             odds: vec![crate::rules::OddsLine {
                 outcome: "must stand".into(),
                 p: crate::dice::Prob::ONE,
             }],
+            rolled: outcome.as_ref().map(|_| 0),
+            outcome,
             notes,
         });
     }
@@ -638,13 +654,14 @@ pub fn counter_roll(
     );
     let ok = |d: u32| cm.v() + i64::from(d) >= need.v();
     let dist = Dist::die(Die::D10).map(|&d| ok(d));
-    let odds = odds_from(&dist, |s| {
+    let label = |s: &bool| {
         if *s {
             format!("may {}", input.option)
         } else {
-            "must stand".into()
+            "must stand".to_string()
         }
-    });
+    };
+    let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {
         None => (None, Vec::new(), "odds only".to_string()),
         Some(dice) => {
@@ -664,6 +681,9 @@ pub fn counter_roll(
             (Some(o), rolls_since(dice, start), s)
         }
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.success)));
     Ok(Resolution {
         system: System::Pk,
         action: "counter".into(),
@@ -672,6 +692,7 @@ pub fn counter_roll(
         outcome,
         summary,
         odds,
+        rolled,
         notes,
     })
 }
@@ -699,13 +720,14 @@ pub fn flag(
     l.target("flag lost at or below", max.v(), "PK-X4", max.provenance);
     let score = |d: u32| cm.v() + i64::from(d);
     let dist = Dist::die(Die::D10).map(|&d| score(d) <= max.v());
-    let odds = odds_from(&dist, |x| {
+    let label = |x: &bool| {
         if *x {
-            "flag lost".into()
+            "flag lost".to_string()
         } else {
-            "flag kept".into()
+            "flag kept".to_string()
         }
-    });
+    };
+    let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {
         None => (None, Vec::new(), "odds only".to_string()),
         Some(dice) => {
@@ -727,6 +749,9 @@ pub fn flag(
             (Some(o), rolls_since(dice, start), s)
         }
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.flag_lost)));
     Ok(Resolution {
         system: System::Pk,
         action: "flag".into(),
@@ -735,6 +760,7 @@ pub fn flag(
         outcome,
         summary,
         odds,
+        rolled,
         notes: Vec::new(),
     })
 }
@@ -791,13 +817,14 @@ pub fn fatigue_check(
     let back = &t.rules.fatigue_fall_back;
     let falls = |d: u32| i64::from(d) < fatigue;
     let dist = Dist::die(Die::D10).map(|&d| falls(d));
-    let odds = odds_from(&dist, |x| {
+    let label = |x: &bool| {
         if *x {
             format!("falls back {}\"", back.v())
         } else {
-            "holds".into()
+            "holds".to_string()
         }
-    });
+    };
+    let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {
         None => (None, Vec::new(), "odds only".to_string()),
         Some(dice) => {
@@ -816,6 +843,9 @@ pub fn fatigue_check(
             (Some(o), rolls_since(dice, start), s)
         }
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.falls_back)));
     Ok(Resolution {
         system: System::Pk,
         action: "fatigue".into(),
@@ -824,6 +854,7 @@ pub fn fatigue_check(
         outcome,
         summary,
         odds,
+        rolled,
         notes: Vec::new(),
     })
 }
@@ -886,13 +917,14 @@ pub fn pursuit(
     let score = |d: u32| diff + cm.v() + i64::from(d);
     let adv = |d: u32| score(d) >= min.v() && !input.held_back;
     let dist = Dist::die(Die::D10).map(|&d| adv(d));
-    let odds = odds_from(&dist, |x| {
+    let label = |x: &bool| {
         if *x {
-            "advances, melee continues".into()
+            "advances, melee continues".to_string()
         } else {
-            "no pursuit, melee over".into()
+            "no pursuit, melee over".to_string()
         }
-    });
+    };
+    let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {
         None => (None, Vec::new(), "odds only".to_string()),
         Some(dice) => {
@@ -911,6 +943,9 @@ pub fn pursuit(
             (Some(o), rolls_since(dice, start), s)
         }
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.advances)));
     Ok(Resolution {
         system: System::Pk,
         action: "pursuit".into(),
@@ -919,6 +954,7 @@ pub fn pursuit(
         outcome,
         summary,
         odds,
+        rolled,
         notes: Vec::new(),
     })
 }

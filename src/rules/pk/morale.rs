@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::common::{Lines, rolls_since};
 use super::{Class, Level, Officer, PkTables};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Effect, Resolution, RuleError, System, odds_from};
+use crate::rules::{Effect, Resolution, RuleError, System, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// PK-E1: the level of a unit with `now` figures of `start` (Effectiveness Table).
@@ -152,7 +152,8 @@ pub fn rally(
     );
     let cap = input.figures_lost;
     let dist = Dist::die(Die::D10).map(|&d| back_for(fixed + i64::from(d), &bands, cap));
-    let odds = odds_from(&dist, |n| format!("{n} figures back"));
+    let label = |n: &u32| format!("{n} figures back");
+    let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {
         None => (None, Vec::new(), "odds only".to_string()),
         Some(dice) => {
@@ -174,6 +175,9 @@ pub fn rally(
                 .into(),
         );
     }
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.figures_back)));
     Ok(Resolution {
         system: System::Pk,
         action: "rally".into(),
@@ -182,6 +186,7 @@ pub fn rally(
         outcome,
         summary,
         odds,
+        rolled,
         notes,
     })
 }
@@ -261,6 +266,7 @@ pub fn army_morale(
             action: "army".into(),
             modifiers: l.0,
             dice: Vec::new(),
+            rolled: dice.as_ref().map(|_| 0),
             outcome: dice.map(|_| o),
             summary: "army above 25%: no roll".into(),
             odds: vec![crate::rules::OddsLine {
@@ -286,7 +292,8 @@ pub fn army_morale(
         t.army.units_back.provenance,
     );
     let dist = Dist::die(Die::D10).map(|&d| back_for(input.modifier + i64::from(d), &bands, cap));
-    let odds = odds_from(&dist, |n| format!("{n} broken units return as Shaken"));
+    let label = |n: &u32| format!("{n} broken units return as Shaken");
+    let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {
         None => (None, Vec::new(), "odds only".to_string()),
         Some(dice) => {
@@ -307,6 +314,9 @@ pub fn army_morale(
             )
         }
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.units_back)));
     Ok(Resolution {
         system: System::Pk,
         action: "army".into(),
@@ -315,6 +325,7 @@ pub fn army_morale(
         outcome,
         summary,
         odds,
+        rolled,
         notes: Vec::new(),
     })
 }

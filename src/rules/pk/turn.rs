@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::PkTables;
 use super::common::{Lines, Side, rolls_since};
 use crate::dice::{DiceSource, Die, Dist};
-use crate::rules::{Resolution, RuleError, System, odds_from};
+use crate::rules::{Resolution, RuleError, System, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// PK-T1: the four parts of a turn.
@@ -102,11 +102,12 @@ pub fn initiative(
     );
     let d = Dist::die(Die::Pct);
     let dist = d.zip(&d, |a, b| first_str(first(*a, *b)));
-    let odds = odds_from(&dist, |f| match *f {
-        "a" => "A moves first".into(),
-        "b" => "B moves first".into(),
-        _ => "tie: roll again".into(),
-    });
+    let label = |f: &&str| match *f {
+        "a" => "A moves first".to_string(),
+        "b" => "B moves first".to_string(),
+        _ => "tie: roll again".to_string(),
+    };
+    let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {
         None => (None, Vec::new(), "odds only".to_string()),
         Some(dice) => {
@@ -126,6 +127,9 @@ pub fn initiative(
             )
         }
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.first.as_str())));
     Ok(Resolution {
         system: System::Pk,
         action: "initiative".into(),
@@ -134,6 +138,7 @@ pub fn initiative(
         outcome,
         summary,
         odds,
+        rolled,
         notes: vec!["on a tie both sides roll again (kepi reading; the text is silent)".into()],
     })
 }

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{Army, Gunnery, PwTables, Quality, UnitKind, UnitType};
 use crate::dice::{DiceSource, Die, Dist, Ratio, Roll};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::rules::{
+    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+};
 use crate::tables::{Provenance, Sourced};
 
 use super::state::Side;
@@ -166,9 +168,8 @@ pub fn activate(
         roll: d,
         needs: n,
     };
-    let odds = odds_from(&Dist::die(Die::D6).map(|d| outcome_of(*d).active), |a| {
-        if *a { "active" } else { "not active" }.to_string()
-    });
+    let label = |a: &bool| if *a { "active" } else { "not active" }.to_string();
+    let odds = odds_from(&Dist::die(Die::D6).map(|d| outcome_of(*d).active), label);
     let (roll, rolls) = roll_d6(dice, "activation")?;
     let outcome = roll.map(outcome_of);
     let summary = match &outcome {
@@ -181,6 +182,9 @@ pub fn activate(
         ),
         None => format!("needs {n} on d6{m:+}"),
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.active)));
     Ok(Resolution {
         system: System::Pw,
         action: "activate".into(),
@@ -189,6 +193,7 @@ pub fn activate(
         outcome,
         summary,
         odds,
+        rolled,
         notes: Vec::new(),
     })
 }
@@ -300,6 +305,9 @@ fn fire_resolution(
         ),
         None => format!("needs {n} on d6{m:+}"),
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &hits_label(&o.hits)));
     Ok(Resolution {
         system: System::Pw,
         action: action.into(),
@@ -308,6 +316,7 @@ fn fire_resolution(
         outcome,
         summary,
         odds,
+        rolled,
         notes,
     })
 }
@@ -528,6 +537,9 @@ pub fn melee(
             tables.melee.two_hits_at.v()
         ),
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &hits_label(&o.hits)));
     Ok(Resolution {
         system: System::Pw,
         action: "melee".into(),
@@ -536,6 +548,7 @@ pub fn melee(
         outcome,
         summary,
         odds,
+        rolled,
         notes: vec!["PW-X1: the enemy rolls too; resolve its side the same way".into()],
     })
 }
@@ -628,6 +641,8 @@ pub fn defeat(input: &DefeatInput) -> Result<Resolution<DefeatOutcome>, RuleErro
         modifiers,
         dice: Vec::new(),
         odds: odds_from(&Dist::certain(outcome.clone()), label),
+        // no dice: the verdict is certain, the one line
+        rolled: Some(0),
         outcome: Some(outcome),
         summary,
         notes: Vec::new(),
@@ -669,6 +684,8 @@ pub fn first_side(
             )],
             dice: Vec::new(),
             odds: odds_from(&Dist::certain(o.first), |s| format!("side {s} first")),
+            // no dice: the defender's side is certain, the one line
+            rolled: Some(0),
             summary: format!("side {} goes first", o.first),
             outcome: Some(o),
             notes: Vec::new(),
@@ -684,9 +701,8 @@ pub fn first_side(
         T1,
         t.provenance,
     )];
-    let odds = odds_from(&Dist::die(Die::D6).map(|d| side_of(*d)), |s| {
-        format!("side {s} first")
-    });
+    let label = |s: &Side| format!("side {s} first");
+    let odds = odds_from(&Dist::die(Die::D6).map(|d| side_of(*d)), label);
     let (roll, rolls) = roll_d6(dice, "first side")?;
     let outcome = roll.map(|d| FirstSideOutcome {
         first: side_of(d),
@@ -696,6 +712,9 @@ pub fn first_side(
         Some(o) => format!("side {} goes first", o.first),
         None => "dice for the first side".into(),
     };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| rolled_line(&odds, &label(&o.first)));
     Ok(Resolution {
         system: System::Pw,
         action: "first-side".into(),
@@ -704,6 +723,7 @@ pub fn first_side(
         outcome,
         summary,
         odds,
+        rolled,
         notes: Vec::new(),
     })
 }

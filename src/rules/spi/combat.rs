@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::{Formation, SpiTables, SupplyState};
 use crate::dice::{DiceSource, Ratio};
 use crate::rules::crt::{self, Odds, Tally, UNKNOWN_MESSAGE};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::rules::{
+    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+};
 use crate::tables::{Provenance, Sourced};
 
 /// SPI-R1: what one side loses, in combat points.
@@ -407,6 +409,7 @@ pub fn combat_with_result(
         outcome: None,
         summary: String::new(),
         odds: Vec::new(),
+        rolled: None,
         notes: Vec::new(),
     };
     if input.dummies_only {
@@ -421,6 +424,7 @@ pub fn combat_with_result(
         res.odds = odds_from(&crate::dice::Dist::certain(msg.to_string()), |s| s.clone());
         res.summary = msg.to_string();
         if dice.is_some() {
+            res.rolled = Some(0);
             res.outcome = Some(SpiCombatOutcome {
                 odds: "dummy".to_string(),
                 result: None,
@@ -474,6 +478,7 @@ pub fn combat_with_result(
     let (face, modified) = crt::roll_d6(dice, "CRT d6", die_mod)?;
     res.dice = dice.rolls()[start..].to_vec();
     let cell = cell_of(modified);
+    res.rolled = rolled_line(&res.odds, &cell.odds_label());
     let got = crt::entered_result(&cell, entered, SpiResult::ACCEPTED)?;
     let total_def_strength: u32 =
         input.defenders.iter().map(|u| u.strength).sum::<u32>() + input.fortress.unwrap_or(0);

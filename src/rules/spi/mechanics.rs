@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use super::{ForceRow, SpiTables};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
 use crate::rules::crt::{CalendarEntry, turn_dates, vocab};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
+use crate::rules::{
+    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+};
 use crate::tables::Provenance;
 
 vocab!(
@@ -403,6 +405,11 @@ fn letter_for(n: &OobNumbering, die: u32) -> String {
         .unwrap_or_default()
 }
 
+/// SPI-O1: the odds line of a pair of orders of battle.
+fn oob_label(german: &str, french: &str) -> String {
+    format!("German {german}, French {french}")
+}
+
 /// SPI-O1: one die roll picks each side's (secretly numbered) order of battle.
 pub fn pick_oob(
     german: &OobNumbering,
@@ -424,7 +431,8 @@ pub fn pick_oob(
         dice: Vec::new(),
         outcome: None,
         summary: "orders of battle by one d6".to_string(),
-        odds: odds_from(&dist, |(g, f)| format!("German {g}, French {f}")),
+        odds: odds_from(&dist, |(g, f)| oob_label(g, f)),
+        rolled: None,
         notes: Vec::new(),
     };
     if let Some(dice) = dice {
@@ -437,6 +445,7 @@ pub fn pick_oob(
             french: letter_for(french, die),
         };
         res.summary = format!("d6 {die}: German {}, French {}", o.german, o.french);
+        res.rolled = rolled_line(&res.odds, &oob_label(&o.german, &o.french));
         res.outcome = Some(o);
     }
     Ok(res)
@@ -479,6 +488,7 @@ pub fn eb_river(
         outcome: None,
         summary: format!("d6 1-{max} continues"),
         odds: odds_from(&dist, |c| label(*c)),
+        rolled: None,
         notes: Vec::new(),
     };
     if let Some(dice) = dice {
@@ -487,6 +497,7 @@ pub fn eb_river(
         res.dice = dice.rolls()[start..].to_vec();
         let continues = die <= max;
         res.summary = format!("d6 {die}: {}", label(continues));
+        res.rolled = rolled_line(&res.odds, &label(continues));
         res.outcome = Some(EbOutcome { die, continues });
     }
     Ok(res)
@@ -591,6 +602,8 @@ pub fn victory(net: i64, t: &SpiTables) -> Resolution<VictoryOutcome> {
         }),
         summary: summary.clone(),
         odds: odds_from(&Dist::certain(summary), |s| s.clone()),
+        // no dice: the level is certain, the one line
+        rolled: Some(0),
         notes: Vec::new(),
     }
 }

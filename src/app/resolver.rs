@@ -301,8 +301,7 @@ pub fn resolver_foot_ui(
     match preview {
         Ok(res) => {
             ui.label(RichText::new("Exact odds, before rolling").strong());
-            let last = last_outcome(app, form_name(app));
-            odds_bars_ui(ui, &res.odds, last.as_deref());
+            odds_bars_ui(ui, &res.odds, last_outcome(app, &res.odds));
             for n in &res.notes {
                 ui.label(RichText::new(format!("note: {n}")).small().weak());
             }
@@ -314,23 +313,27 @@ pub fn resolver_foot_ui(
     last_result_ui(ui, app, out);
 }
 
-fn form_name(app: &AppState) -> &'static str {
-    app.resolver.form().map(Form::name).unwrap_or("")
-}
-
-/// The summary of the last resolution applied from here, to mark it on the odds chart.
-fn last_outcome(app: &AppState, _name: &str) -> Option<String> {
+/// The odds line the last resolution applied from this form rolled (its typed `rolled` index), to
+/// mark it on the chart of `odds`; nothing on another form's tab, nor once the chart shows other
+/// outcomes than the roll had (the units changed since).
+fn last_outcome(app: &AppState, odds: &[crate::rules::OddsLine]) -> Option<usize> {
+    if app.resolver.last_form != Some(app.resolver.current) {
+        return None;
+    }
     let idx = app.resolver.last_rolled?;
     let e = app.game.log().get(usize::try_from(idx).ok()?)?;
     match &e.kind {
         EntryKind::Act {
             action: Action::Resolved { resolution, .. },
         } => {
-            let o = resolution
-                .odds
-                .iter()
-                .find(|o| resolution.summary.starts_with(o.outcome.as_str()))?;
-            Some(o.outcome.clone())
+            let i = resolution.rolled?;
+            let same = resolution.odds.len() == odds.len()
+                && resolution
+                    .odds
+                    .iter()
+                    .zip(odds)
+                    .all(|(a, b)| a.outcome == b.outcome);
+            same.then_some(i)
         }
         _ => None,
     }
@@ -403,6 +406,15 @@ fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             .map(|d| format!("{} {} = {}", d.label, d.die, d.value))
             .collect();
         ui.label(format!("dice: {}", dice.join(", ")));
+        if let Some(line) = resolution.rolled.and_then(|i| resolution.odds.get(i)) {
+            ui.label(
+                RichText::new(format!(
+                    "rolled: {} ({} before rolling)",
+                    line.outcome, line.p
+                ))
+                .weak(),
+            );
+        }
         // The effects as the log wrote them when they were applied (before -> after against the
         // state they were applied to): one source, so the card, the log and the status line agree.
         // Described again against today's state, "loses 2" read "20 -> 18" after 22 -> 20.

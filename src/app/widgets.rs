@@ -69,8 +69,9 @@ pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
 /// The longest exact fraction the odds column prints as such ("2630550167/24794911296" is not).
 pub const MAX_FRACTION_CHARS: usize = 11;
 
-/// The exact odds as a bar chart: outcome, bar, fraction, percent. `highlight` marks the outcome rolled.
-pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<&str>) {
+/// The exact odds as a bar chart: outcome, bar, fraction, percent. `highlight` marks the line rolled
+/// (its index in `odds`, as the resolution recorded it).
+pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
     let max = odds
         .iter()
         .map(|o| o.p)
@@ -83,8 +84,8 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<&str>) {
         .num_columns(4)
         .spacing([8.0, 2.0])
         .show(ui, |ui| {
-            for o in odds {
-                let hit = highlight == Some(o.outcome.as_str());
+            for (i, o) in odds.iter().enumerate() {
+                let hit = highlight == Some(i);
                 let text = if hit {
                     RichText::new(format!("> {}", o.outcome)).strong()
                 } else {

@@ -141,3 +141,46 @@ fn a_changed_field_is_kept_shown_and_resettable() {
     assert_eq!(melee_figures(&h).1, strength(&h, TARGET));
     assert!(h.query_by_label_contains("Set by you").is_none());
 }
+
+#[test]
+fn the_rolled_odds_line_is_marked_from_the_resolution() {
+    // Issue 15: the window guessed the rolled line by matching the summary's text; it reads the
+    // index the resolution recorded.
+    let mut h = harness();
+    h.run();
+    pick(&mut h);
+    let flag = h
+        .state()
+        .state
+        .resolver
+        .forms
+        .iter()
+        .position(|f| f.name() == "flag")
+        .unwrap();
+    h.state_mut().state.resolver.current = flag;
+    h.run();
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let app = &h.state().state;
+    let Some(kepi::game::EntryKind::Act {
+        action: Action::Resolved { resolution, .. },
+    }) = app.game.log().last().map(|e| &e.kind)
+    else {
+        panic!("a resolution")
+    };
+    let i = resolution.rolled.expect("the flag roll records its line");
+    let label = resolution.odds[i].outcome.clone();
+    assert!(
+        h.query_by_label(&format!("> {label}")).is_some(),
+        "the chart marks `{label}`"
+    );
+    let others = resolution
+        .odds
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != i)
+        .filter(|(_, o)| h.query_by_label(&format!("> {}", o.outcome)).is_some())
+        .count();
+    assert_eq!(others, 0, "only the rolled line is marked");
+    assert!(h.query_by_label_contains("rolled: ").is_some());
+}

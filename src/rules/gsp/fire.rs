@@ -917,8 +917,16 @@ fn faces_text(f: &[u32]) -> String {
     }
 }
 
+/// A probability in a note for people: the exact fraction with its percentage when the fraction is
+/// short; a battery's sums reach fractions like 2630550167/24794911296, which read better as the
+/// percentage alone (the exact value is in the odds and the JSON).
 fn pct(p: Prob) -> String {
-    format!("{} ({})", p, p.0.percent())
+    let exact = p.to_string();
+    if exact.len() <= 11 {
+        format!("{exact} ({})", p.0.percent())
+    } else {
+        p.0.percent()
+    }
 }
 
 /// GSP-A1..A4, C1..C3, S1: one gun or a battery fires at a range sector; `dice: None` previews the
@@ -1094,7 +1102,7 @@ pub fn fire(
         odds_detail
             .personnel_hits
             .iter()
-            .map(|c| format!("{}: {}", c.value, c.p))
+            .map(|c| format!("{}: {}", c.value, pct(c.p)))
             .collect::<Vec<_>>()
             .join(", ")
     ));
@@ -1104,7 +1112,7 @@ pub fn fire(
             odds_detail
                 .landing_given_hit
                 .iter()
-                .map(|c| format!("{} {}", c.value, c.p))
+                .map(|c| format!("{} {}", c.value, pct(c.p)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));

@@ -253,3 +253,57 @@ fn the_unit_editor_offers_the_rule_sets_own_counts_and_markers() {
     }
     assert!(h.query_all_by_label("entrained").next().is_some());
 }
+
+#[test]
+fn odds_and_roll_are_on_screen_for_every_rule_set_at_laptop_and_desktop_sizes() {
+    // Issue 20: the modifiers, odds and "Roll and apply" needed 15-20 wheel steps to reach.
+    for size in [egui::vec2(1366.0, 768.0), egui::vec2(1920.0, 1080.0)] {
+        for name in [
+            "mars-la-tour",
+            "st-privat",
+            "pw-skirmish",
+            "spi-1870",
+            "fr1870-august",
+        ] {
+            let app = KepiApp::new(1870, None).expect("demo battle");
+            let mut h = Harness::builder()
+                .with_size(size)
+                .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+            h.state_mut().state.handle(Command::NewGame(name.into()));
+            let (a, b) = {
+                let s = h.state().state.state();
+                let first = |side: kepi::roster::Side| {
+                    s.units
+                        .iter()
+                        .find(|u| u.unit.side == side)
+                        .map(|u| u.unit.id.clone())
+                        .unwrap()
+                };
+                (
+                    first(kepi::roster::Side::German),
+                    first(kepi::roster::Side::French),
+                )
+            };
+            h.state_mut().state.handle(Command::Select(a));
+            h.state_mut().state.handle(Command::Target(b));
+            h.run();
+            h.run();
+            let screen = h.ctx.content_rect();
+            let roll = h
+                .query_by_label("Roll and apply")
+                .map(|n| n.rect())
+                .expect("Roll and apply");
+            assert!(
+                screen.contains(roll.min) && screen.contains(roll.max),
+                "{name} at {size:?}: Roll at {roll:?}"
+            );
+            if let Some(odds) = h.query_by_label("Exact odds, before rolling") {
+                assert!(
+                    screen.contains(odds.rect().center()),
+                    "{name} at {size:?}: odds at {:?}",
+                    odds.rect()
+                );
+            }
+        }
+    }
+}

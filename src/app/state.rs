@@ -612,10 +612,24 @@ impl AppState {
                         a.into_iter().chain(t).map(str::to_string).collect()
                     })
                     .unwrap_or_default();
+                // What is odd about this roll now (phase, side, a unit that already acted) goes
+                // into the log entry with it: the umpire went ahead, and the log says so.
+                let warnings = form
+                    .form()
+                    .map(|f| crate::flow::phase_warnings(self.game.state(), f.name(), f.units().0))
+                    .unwrap_or_default();
                 let result = self.game.resolve_about(
                     units,
                     &entered,
-                    |state, dice| form.resolve_with_effects(state, tables, dice),
+                    |state, dice| {
+                        form.resolve_with_effects(state, tables, dice)
+                            .map(|(mut r, effects)| {
+                                r.notes.extend(
+                                    warnings.iter().map(|w| format!("umpire went ahead: {w}")),
+                                );
+                                (r, effects)
+                            })
+                    },
                     now,
                 );
                 match result {

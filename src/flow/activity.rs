@@ -120,3 +120,60 @@ pub fn activity(s: &GameState) -> Activity {
             .collect(),
     }
 }
+
+/// The steps of the turn a resolver form belongs to (PK-T1, PW-T1, GSP-A4, SPI-T1, FR-T1); empty
+/// for a form that may come at any time (a fatigue or flag roll follows the melee move it ends).
+fn steps_for(system: System, form: &str) -> &'static [Step] {
+    match (system, form) {
+        (System::Pk, "fire" | "artillery") => &[Step::MovementAndFire],
+        (System::Pk, "melee") => &[Step::Melee],
+        (System::Pk, "rally") => &[Step::MovementAndFire, Step::UnitMorale],
+        (System::Pw, "artillery") => &[Step::ArtilleryFire],
+        (System::Pw, "activate") => &[Step::Movement],
+        (System::Pw, "rifle") => &[Step::RifleFire],
+        (System::Pw, "melee") => &[Step::Melee],
+        (System::Gsp, "artillery") => &[Step::ArtilleryFire],
+        (System::Spi | System::Fr1870, "combat") => &[Step::Combat],
+        _ => &[],
+    }
+}
+
+/// What is odd about resolving `form` for `actor` now: a form that does not fit the phase, a unit
+/// of the side that is not acting, a unit that has already fired or fought this turn. The umpire
+/// decides: these are shown and logged with the roll, never a refusal.
+pub fn phase_warnings(s: &GameState, form: &str, actor: Option<&str>) -> Vec<String> {
+    let mut out = Vec::new();
+    let phase = s.phase_kind();
+    let steps = steps_for(s.system, form);
+    if let Some(p) = phase
+        && !steps.is_empty()
+        && !steps.contains(&p.step)
+    {
+        out.push(format!("{form} in the {} phase", s.phase_name()));
+    }
+    let Some(u) = actor.and_then(|id| s.unit(id)) else {
+        return out;
+    };
+    if let Some(side) = phase.and_then(|p| p.side)
+        && side != u.unit.side
+        && !steps.is_empty()
+    {
+        out.push(format!(
+            "{} is {}, and this is the {} phase",
+            u.unit.name,
+            u.unit.side.title(),
+            side.title()
+        ));
+    }
+    let fires = matches!(form, "fire" | "artillery" | "rifle" | "combat");
+    if fires && u.fired {
+        out.push(format!("{} has already fired this turn", u.unit.name));
+    }
+    if s.system == System::Pk && form == "melee" && u.melees >= MAX_MELEES {
+        out.push(format!(
+            "{} has fought {} melee moves this turn (PK-X7: at most {MAX_MELEES})",
+            u.unit.name, u.melees
+        ));
+    }
+    out
+}

@@ -15,7 +15,7 @@ mod activity;
 mod checklist;
 mod due_list;
 
-pub use activity::{Activity, UnitActivity, activity};
+pub use activity::{Activity, UnitActivity, activity, phase_warnings};
 pub use checklist::{Item, checklist, form_offered, phase_side};
 pub use due_list::DueList;
 

@@ -184,3 +184,37 @@ fn the_rolled_odds_line_is_marked_from_the_resolution() {
     assert_eq!(others, 0, "only the rolled line is marked");
     assert!(h.query_by_label_contains("rolled: ").is_some());
 }
+
+#[test]
+fn an_odd_phase_is_noted_never_refused_and_the_log_keeps_the_note() {
+    // Issue 20: phase awareness without taking control.
+    let mut h = harness();
+    h.run();
+    pick(&mut h);
+    h.get_by_label("melee").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Note: melee in the Part 1")
+            .is_some(),
+        "the resolver says melee does not fit part 1"
+    );
+    let before = h.state().state.game.log().len();
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
+    let Some(kepi::game::EntryKind::Act {
+        action: Action::Resolved { resolution, .. },
+    }) = app.game.log().last().map(|e| &e.kind)
+    else {
+        panic!("a resolution")
+    };
+    assert!(
+        resolution
+            .notes
+            .iter()
+            .any(|n| n.starts_with("umpire went ahead: melee in the Part 1")),
+        "{:?}",
+        resolution.notes
+    );
+}

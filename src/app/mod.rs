@@ -360,10 +360,16 @@ impl eframe::App for KepiApp {
 
 /// Opens the window (blocks until it is closed).
 pub fn run_native() -> Result<(), eframe::Error> {
+    // The window opens maximized, so it fits whatever screen it is on (a size remembered from a
+    // larger monitor once opened past a laptop's edges); un-maximized it is 1280x720, which fits a
+    // 1366x768 laptop with its panel.
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("kepi")
-            .with_inner_size([1400.0, 880.0]),
+            .with_inner_size([1280.0, 720.0])
+            .with_min_inner_size([960.0, 600.0])
+            .with_maximized(true),
+        persist_window: false,
         ..Default::default()
     };
     let seed = crate::dice::fresh_seed();

@@ -5,10 +5,10 @@ use egui::{RichText, Ui};
 use super::state::{AppState, Command};
 
 /// Width of the rule set's slot in the top bar (its name elided, the whole on hover).
-const TITLE_W: f32 = 150.0;
+const TITLE_W: f32 = 140.0;
 /// Width of the turn and phase slot: wide enough for "Turn 12 - German half-turn: 1 artillery
 /// fire", elided beyond, so Next phase and Undo never move when the phase changes.
-const PHASE_W: f32 = 390.0;
+const PHASE_W: f32 = 350.0;
 
 /// A label in a slot of fixed width, elided with the whole text on hover: the top bar's buttons keep
 /// their place whatever the texts before them say.
@@ -52,9 +52,9 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             format!("{phase}\n{date}")
         };
         let shown = if date.is_empty() {
-            RichText::new(phase).size(16.0)
+            RichText::new(phase).size(15.0)
         } else {
-            RichText::new(format!("{phase} · {date}")).size(16.0)
+            RichText::new(format!("{phase} · {date}")).size(15.0)
         };
         slot(ui, PHASE_W, shown, &hover);
         if ui.button("Next phase >").on_hover_text("N").clicked() {
@@ -77,8 +77,10 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         }
         ui.separator();
         ui.label("Dice:");
-        ui.radio_value(&mut app.own_dice, false, "kepi rolls");
-        ui.radio_value(&mut app.own_dice, true, "my own dice");
+        ui.radio_value(&mut app.own_dice, false, "kepi")
+            .on_hover_text("kepi rolls from the game's committed seed (logged)");
+        ui.radio_value(&mut app.own_dice, true, "mine")
+            .on_hover_text("you roll your own dice and type them in at the resolver's foot");
     });
 }
 

@@ -140,18 +140,22 @@ fn the_resolver_has_the_centre_in_tape_measure_rule_sets() {
 fn top_bar_is_one_line_and_next_phase_never_moves() {
     // Issue 20: the phase text changed width, so after one click on "Next phase" Undo sat where it
     // had been and a second click undid the phase; in PW the bar wrapped to two lines.
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
-    h.run();
-    for name in [
+    let names = [
         "pw-skirmish",
         "st-privat",
         "spi-1870",
         "fr1870-august",
         "mars-la-tour",
-    ] {
+    ];
+    for (width, name) in [1366.0, 1280.0]
+        .into_iter()
+        .flat_map(|w| names.map(|n| (w, n)))
+    {
+        let app = KepiApp::new(1870, None).expect("demo battle");
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(width, 720.0))
+            .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+        h.run();
         h.state_mut().state.handle(Command::NewGame(name.into()));
         h.run();
         let file = h.get_by_label("File").rect();
@@ -163,6 +167,11 @@ fn top_bar_is_one_line_and_next_phase_never_moves() {
         );
         let screen = h.ctx.content_rect();
         assert!(screen.contains(undo.right_top()), "{name}: Undo on screen");
+        let mine = h.get_by_label("mine").rect();
+        assert!(
+            screen.contains(mine.right_bottom()),
+            "{name} at {width}: the dice setting on screen ({mine:?})"
+        );
         for _ in 0..5 {
             h.get_by_label("Next phase >").click();
             h.run();

@@ -46,7 +46,7 @@ impl Replica {
         self.game.as_ref()
     }
 
-    /// Takes one entry from the host: an entry already held must be the same one (same hash);
+    /// Takes one entry from the host: an entry already held must be the very same one;
     /// the next must continue the chain and replay. Returns whether it was new.
     pub fn push(&mut self, e: LogEntry) -> Result<bool, NetError> {
         let len = self.len();
@@ -55,7 +55,7 @@ impl Replica {
                 .game
                 .as_ref()
                 .and_then(|g| g.log().get(e.index as usize))
-                .is_some_and(|have| have.hash == e.hash);
+                .is_some_and(|have| *have == e);
             return if same {
                 Ok(false)
             } else {

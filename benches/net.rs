@@ -67,7 +67,8 @@ struct Hosted {
 
 impl Hosted {
     fn start(name: &str, n: usize) -> Option<Hosted> {
-        let dir = std::env::temp_dir().join(format!("kepi-bench-net-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("kepi-bench-net-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).ok()?;
         let save = dir.join("g.json");
@@ -139,13 +140,16 @@ fn net(c: &mut Criterion) {
         None => eprintln!("could not host the 10,000-entry game"),
         Some(h) => {
             grp.sample_size(10);
-            grp.bench_function("join and catch up 10,000 entries (replayed, verified)", |b| {
-                b.iter(|| {
-                    let got = Client::connect(&h.url, &h.code, Some(Replica::new()), T)
-                        .and_then(|mut c| c.catch_up(T).map(|g| g.log().len()));
-                    black_box(got)
-                })
-            });
+            grp.bench_function(
+                "join and catch up 10,000 entries (replayed, verified)",
+                |b| {
+                    b.iter(|| {
+                        let got = Client::connect(&h.url, &h.code, Some(Replica::new()), T)
+                            .and_then(|mut c| c.catch_up(T).map(|g| g.log().len()));
+                        black_box(got)
+                    })
+                },
+            );
         }
     }
     grp.finish();

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use super::game_cmd::{VERBS_HELP, print_entry, show};
 use super::CliError;
+use super::game_cmd::{VERBS_HELP, print_entry, show};
 use crate::game::LogEntry;
 use crate::net::client::{Client, Incoming, Replica};
 use crate::net::host::{Event, Host, HostOptions, SeatCode};
@@ -33,6 +33,9 @@ pub struct ServeArgs {
     /// Make new join codes (the old ones stop working) instead of reusing SAVE.seats.
     #[arg(long)]
     pub new_codes: bool,
+    /// Stop after this many seconds, as on SIGTERM (a session of fixed length, a script, a test).
+    #[arg(long = "for", value_name = "SECONDS")]
+    pub for_secs: Option<u64>,
     /// After the first line, print each event (connected, applied, refused, stopped) as a JSON
     /// line instead of text.
     #[arg(long)]
@@ -136,6 +139,13 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
     )?;
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(&stop)?;
+    if let Some(secs) = a.for_secs {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(secs));
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
+    }
     #[derive(Serialize)]
     struct First<'a> {
         address: String,
@@ -218,6 +228,9 @@ fn report(e: &Event, json: bool) {
     let _ = super::out(format_args!("{line}\n"));
 }
 
+/// The longest wait `--timeout` and `--retry` take: a day (and no overflow of a deadline).
+const MAX_WAIT_SECS: u64 = 86_400;
+
 /// Runs `kepi remote`.
 pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
     if a.code.trim().is_empty() {
@@ -225,8 +238,18 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
             "--code: empty; give the seat's join code as `kepi serve` printed it",
         ));
     }
-    if a.timeout == 0 {
-        return Err(CliError::usage("--timeout: 0 seconds (give 1 or more)"));
+    if !(1..=MAX_WAIT_SECS).contains(&a.timeout) {
+        return Err(CliError::usage(format!(
+            "--timeout: {} seconds (accepted: 1 to {MAX_WAIT_SECS})",
+            a.timeout
+        )));
+    }
+    if let RemoteCommand::Watch { retry, .. } = &a.command
+        && *retry > MAX_WAIT_SECS
+    {
+        return Err(CliError::usage(format!(
+            "--retry: {retry} seconds (accepted: 0 to {MAX_WAIT_SECS})"
+        )));
     }
     crate::net::parse_address(&a.address)?;
     let timeout = Duration::from_secs(a.timeout);

@@ -172,8 +172,9 @@ impl Client {
             host.clone()
         };
         let url = format!("ws://{host_part}:{port}/");
-        let (mut ws, _) = tungstenite::client::client_with_config(url.as_str(), stream, Some(config()))
-            .map_err(|e| conn_err(&format!("WebSocket handshake with {address}"), e))?;
+        let (mut ws, _) =
+            tungstenite::client::client_with_config(url.as_str(), stream, Some(config()))
+                .map_err(|e| conn_err(&format!("WebSocket handshake with {address}"), e))?;
         let hello = ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             code: code.to_string(),
@@ -338,10 +339,7 @@ impl Client {
 
 /// Reads the next protocol message, waiting through socket timeouts until `deadline`; `None` when
 /// nothing came in time.
-fn read_msg(
-    ws: &mut WebSocket<TcpStream>,
-    deadline: Instant,
-) -> Result<Option<HostMsg>, NetError> {
+fn read_msg(ws: &mut WebSocket<TcpStream>, deadline: Instant) -> Result<Option<HostMsg>, NetError> {
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -357,7 +355,9 @@ fn read_msg(
                 });
             }
             Ok(Message::Close(_)) => {
-                return Err(NetError::Connection("the host closed the connection".into()));
+                return Err(NetError::Connection(
+                    "the host closed the connection".into(),
+                ));
             }
             Ok(Message::Binary(_)) => {
                 return Err(NetError::Protocol("the host sent a binary message".into()));
@@ -365,7 +365,9 @@ fn read_msg(
             Ok(_) => continue,
             Err(e) if is_timeout(&e) => continue,
             Err(tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed) => {
-                return Err(NetError::Connection("the host closed the connection".into()));
+                return Err(NetError::Connection(
+                    "the host closed the connection".into(),
+                ));
             }
             Err(e) => return Err(conn_err("connection to the host", e)),
         }

@@ -144,8 +144,10 @@ impl FailLimiter {
         self.by_ip.entry(ip).or_default().push(Instant::now());
         // Forget quiet addresses so the map cannot grow without bound.
         let now = Instant::now();
-        self.by_ip
-            .retain(|_, v| v.last().is_some_and(|t| now.duration_since(*t) < FAIL_WINDOW));
+        self.by_ip.retain(|_, v| {
+            v.last()
+                .is_some_and(|t| now.duration_since(*t) < FAIL_WINDOW)
+        });
     }
 }
 
@@ -696,7 +698,8 @@ fn serve_client(
             Ok(m) => m,
             Err(e) if is_timeout(&e) => continue,
             Err(tungstenite::Error::Capacity(c)) => {
-                let why = format!("message too large ({c}); the limit is {MAX_REQUEST_BYTES} bytes");
+                let why =
+                    format!("message too large ({c}); the limit is {MAX_REQUEST_BYTES} bytes");
                 refuse(ws, &why);
                 return why;
             }

@@ -285,7 +285,10 @@ impl Code {
         if a.len() != b.len() {
             return false;
         }
-        a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+        a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
     }
 }
 
@@ -415,7 +418,15 @@ mod tests {
             ("localhost".into(), DEFAULT_PORT)
         );
         assert_eq!(parse_address("[::1]:80").unwrap(), ("::1".into(), 80));
-        for bad in ["wss://x:1", "http://x", "x:0", "x:99999", "", "ws://", "x/y"] {
+        for bad in [
+            "wss://x:1",
+            "http://x",
+            "x:0",
+            "x:99999",
+            "",
+            "ws://",
+            "x/y",
+        ] {
             assert!(parse_address(bad).is_err(), "{bad}");
         }
     }
@@ -430,8 +441,10 @@ mod tests {
         assert!(s.contains(r#""type":"apply""#), "{s}");
         assert_eq!(serde_json::from_str::<ClientMsg>(&s).unwrap(), m);
         assert!(
-            serde_json::from_str::<ClientMsg>(r#"{"type":"apply","id":1,"words":[],"path":"/etc"}"#)
-                .is_err()
+            serde_json::from_str::<ClientMsg>(
+                r#"{"type":"apply","id":1,"words":[],"path":"/etc"}"#
+            )
+            .is_err()
         );
         assert_eq!("German".parse::<Seat>(), Ok(Seat::Player(Side::German)));
     }

@@ -56,7 +56,10 @@ impl Served {
         let v: serde_json::Value = serde_json::from_str(&first).unwrap();
         // The issue's line, member order included: {"address": ..., "seats": [{"seat", "code"}...]}.
         assert!(first.starts_with(r#"{"address":"ws://"#), "{first}");
-        assert!(first.contains(r#","seats":[{"seat":"umpire","code":""#), "{first}");
+        assert!(
+            first.contains(r#","seats":[{"seat":"umpire","code":""#),
+            "{first}"
+        );
         assert_eq!(v.as_object().unwrap().len(), 2, "{first}");
         let address = v["address"].as_str().unwrap().to_string();
         assert!(address.starts_with("ws://127.0.0.1:"), "{address}");
@@ -150,19 +153,27 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
     assert_eq!(codes.len(), 4);
     assert!(h.codes.values().all(|c| c.len() == 19));
 
-    let out = h.remote_ok("umpire", &["apply", "--json", "lose", GERMAN, "2", "note", "hi"]);
+    let out = h.remote_ok(
+        "umpire",
+        &["apply", "--json", "lose", GERMAN, "2", "note", "hi"],
+    );
     let lines: Vec<serde_json::Value> = out.lines().map(json).collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert_eq!(lines[0]["ok"], true);
     assert_eq!(lines[0]["index"], 1);
     assert_eq!(lines[1]["index"], 2);
     // The same JSON line `kepi game apply --json` prints: same members, same order.
-    assert!(out.starts_with(r#"{"ok":true,"index":1,"turn":1,"phase":"#), "{out}");
+    assert!(
+        out.starts_with(r#"{"ok":true,"index":1,"turn":1,"phase":"#),
+        "{out}"
+    );
     let mut keys: Vec<&String> = lines[0].as_object().unwrap().keys().collect();
     keys.sort();
     assert_eq!(
         keys,
-        ["dice", "hash", "index", "ok", "phase", "rules", "summary", "turn"]
+        [
+            "dice", "hash", "index", "ok", "phase", "rules", "summary", "turn"
+        ]
     );
     let plain = h.remote_ok("umpire", &["apply", "gain", GERMAN, "1"]);
     assert!(plain.starts_with("ok 3: T1 "), "{plain}");
@@ -202,7 +213,11 @@ fn players_act_only_with_their_own_units_and_only_with_resolutions() {
         a.extend_from_slice(words);
         let o = h.remote(seat, &a);
         assert_eq!(o.status.code(), Some(2), "{seat} {words:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(says), "{seat} {words:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(says),
+            "{seat} {words:?}: {}",
+            stderr(&o)
+        );
         assert!(o.stdout.is_empty());
     };
     refused("german", &["lose", FRENCH, "1"], "`lose` is the umpire's");
@@ -246,9 +261,18 @@ fn players_act_only_with_their_own_units_and_only_with_resolutions() {
     );
     let line = json(out.lines().next().unwrap());
     assert_eq!(line["index"], 1);
-    assert!(line["rules"].as_array().unwrap().iter().any(|r| r == "PK-F1"));
+    assert!(
+        line["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r == "PK-F1")
+    );
     // The seed never leaves the host: nothing a player can fetch holds it.
-    let o = h.remote("german", &["watch", "--json", "--from", "0", "--count", "2"]);
+    let o = h.remote(
+        "german",
+        &["watch", "--json", "--from", "0", "--count", "2"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let watched = String::from_utf8_lossy(&o.stdout).to_string();
     assert_eq!(watched.lines().count(), 2);
@@ -280,10 +304,27 @@ fn wrong_codes_and_bad_arguments_are_refused_naming_them() {
     ok(&["remote", &h.address, "--code", &lower, "apply", "note", "x"]);
 
     for (args, names) in [
-        (vec!["remote", "wss://127.0.0.1:1", "--code", "x", "show"], "ADDRESS"),
-        (vec!["remote", "127.0.0.1:0", "--code", "x", "show"], "ADDRESS"),
+        (
+            vec!["remote", "wss://127.0.0.1:1", "--code", "x", "show"],
+            "ADDRESS",
+        ),
+        (
+            vec!["remote", "127.0.0.1:0", "--code", "x", "show"],
+            "ADDRESS",
+        ),
         (vec!["remote", &h.address, "--code", "", "show"], "--code"),
-        (vec!["remote", &h.address, "--code", "x", "--timeout", "0", "show"], "--timeout"),
+        (
+            vec![
+                "remote",
+                &h.address,
+                "--code",
+                "x",
+                "--timeout",
+                "0",
+                "show",
+            ],
+            "--timeout",
+        ),
     ] {
         let o = kepi(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -295,7 +336,11 @@ fn wrong_codes_and_bad_arguments_are_refused_naming_them() {
     // The save is served already: a second host is refused (the lock), exit 1.
     let o = kepi(&["serve", &save, "--bind", "127.0.0.1", "--port", "0"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("open in another kepi"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("open in another kepi"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -362,7 +407,10 @@ fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
     e2.summary.push_str(" (edited)");
     assert!(bad.push(e2).is_err());
     e1.summary.push('!');
-    assert!(bad.push(e1).is_err(), "a different entry 0 than the one verified");
+    assert!(
+        bad.push(e1).is_err(),
+        "a different entry 0 than the one verified"
+    );
 }
 
 fn wait_output(mut child: Child) -> Output {
@@ -385,9 +433,7 @@ fn kill_9_of_the_host_loses_no_acknowledged_action_and_a_restart_resumes_with_th
     let mut c = h.client("umpire", None);
     let mut acked = Vec::new();
     for i in 0..20 {
-        let a = c
-            .apply(&["note".to_string(), format!("n{i}")], T)
-            .unwrap();
+        let a = c.apply(&["note".to_string(), format!("n{i}")], T).unwrap();
         assert!(a.refused.is_none());
         acked.extend(a.entries);
     }
@@ -419,7 +465,10 @@ fn malformed_and_oversized_messages_close_that_connection_only() {
         "not json".to_string(),
         r#"{"type":"apply","id":1,"words":["note","x"],"file":"/etc/passwd"}"#.to_string(),
         r#"{"type":"hello","protocol":1,"code":"x"}"#.to_string(),
-        format!(r#"{{"type":"apply","id":1,"words":["{}"]}}"#, "x".repeat(200_000)),
+        format!(
+            r#"{{"type":"apply","id":1,"words":["{}"]}}"#,
+            "x".repeat(200_000)
+        ),
     ] {
         let mut c = h.client("umpire", None);
         // The host may close before an oversized message is all written.
@@ -441,7 +490,10 @@ fn malformed_and_oversized_messages_close_that_connection_only() {
     let deadline = Instant::now() + T;
     let mut got = Vec::new();
     while got.is_empty() && Instant::now() < deadline {
-        if let Incoming::Entries(es) = watcher.next(Instant::now() + Duration::from_millis(200)).unwrap() {
+        if let Incoming::Entries(es) = watcher
+            .next(Instant::now() + Duration::from_millis(200))
+            .unwrap()
+        {
             got = es;
         }
     }
@@ -491,7 +543,9 @@ fn many_clients(name: &str, clients: usize, actions: usize) {
     let total = (clients * actions + 1) as u64;
     let deadline = Instant::now() + Duration::from_secs(30);
     while watcher.replica().unwrap().len() < total && Instant::now() < deadline {
-        watcher.next(Instant::now() + Duration::from_millis(200)).unwrap();
+        watcher
+            .next(Instant::now() + Duration::from_millis(200))
+            .unwrap();
     }
     assert_eq!(watcher.replica().unwrap().len(), total);
     let head = watcher.replica().unwrap().game().unwrap().head();

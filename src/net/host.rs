@@ -627,7 +627,13 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
         seat,
         peer: peer_s.clone(),
     });
-    let reason = serve_client(shared, &mut ws, seat, conn, welcome, catch_up, &rx, &kicked);
+    let joined = Joined {
+        seat,
+        conn,
+        rx,
+        kicked,
+    };
+    let reason = serve_client(shared, &mut ws, &joined, welcome, catch_up);
     shared.core().followers.remove(&conn);
     shared.event(Event::Disconnected {
         seat: Some(seat),
@@ -636,17 +642,29 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
     });
 }
 
+/// A client that joined a seat: its connection number and its queue.
+struct Joined {
+    seat: Seat,
+    conn: u64,
+    rx: Receiver<Message>,
+    kicked: Arc<AtomicBool>,
+}
+
 /// The conversation with a joined client; returns why it ended.
 fn serve_client(
     shared: &Shared,
     ws: &mut WebSocket<TcpStream>,
-    seat: Seat,
-    conn: u64,
+    joined: &Joined,
     welcome: Welcome,
     catch_up: Vec<LogEntry>,
-    rx: &Receiver<Message>,
-    kicked: &AtomicBool,
 ) -> String {
+    let Joined {
+        seat,
+        conn,
+        rx,
+        kicked,
+    } = joined;
+    let (seat, conn) = (*seat, *conn);
     if let Err(e) = ws.write(encode(&HostMsg::Welcome(welcome))) {
         return format!("write failed: {e}");
     }

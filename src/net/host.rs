@@ -630,6 +630,7 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
     let joined = Joined {
         seat,
         conn,
+        peer: peer_s.clone(),
         rx,
         kicked,
     };
@@ -642,10 +643,11 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
     });
 }
 
-/// A client that joined a seat: its connection number and its queue.
+/// A client that joined a seat: its connection number, address and queue.
 struct Joined {
     seat: Seat,
     conn: u64,
+    peer: String,
     rx: Receiver<Message>,
     kicked: Arc<AtomicBool>,
 }
@@ -658,13 +660,7 @@ fn serve_client(
     welcome: Welcome,
     catch_up: Vec<LogEntry>,
 ) -> String {
-    let Joined {
-        seat,
-        conn,
-        rx,
-        kicked,
-    } = joined;
-    let (seat, conn) = (*seat, *conn);
+    let Joined { rx, kicked, .. } = joined;
     if let Err(e) = ws.write(encode(&HostMsg::Welcome(welcome))) {
         return format!("write failed: {e}");
     }
@@ -754,7 +750,7 @@ fn serve_client(
                 return why;
             }
             ClientMsg::Apply { id, words } => {
-                let (before, answer) = apply(shared, seat, conn, id, &words, rx);
+                let (before, answer) = apply(shared, joined, id, &words);
                 for m in before {
                     if let Err(e) = ws.write(m) {
                         return format!("write failed: {e}");
@@ -771,14 +767,15 @@ fn serve_client(
 /// Applies a request for a seat under the game's lock, queues its entries for everyone else, and
 /// returns what this client must be sent first (entries queued for it before its own) and then
 /// its answer.
-fn apply(
-    shared: &Shared,
-    seat: Seat,
-    conn: u64,
-    id: u64,
-    words: &[String],
-    rx: &Receiver<Message>,
-) -> (Vec<Message>, Message) {
+fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> (Vec<Message>, Message) {
+    let Joined {
+        seat,
+        conn,
+        peer,
+        rx,
+        ..
+    } = joined;
+    let (seat, conn) = (*seat, *conn);
     let mut made: Vec<LogEntry> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
     let mut core = shared.core();
@@ -787,6 +784,20 @@ fn apply(
         store,
         followers,
     } = &mut *core;
+    // Once the host is stopping, the save is being caught up: nothing more is taken.
+    if shared.stop.load(Ordering::SeqCst) {
+        return (
+            rx.try_iter().collect(),
+            encode(&HostMsg::Applied {
+                id,
+                entries: Vec::new(),
+                refused: Some(Refusal {
+                    code: 1,
+                    message: "the host is stopping; nothing was applied".into(),
+                }),
+            }),
+        );
+    }
     let result = apply_verbs(
         game,
         store,
@@ -840,7 +851,7 @@ fn apply(
     });
     if let Some(r) = &refused {
         shared.event(Event::Refused {
-            peer: seat.to_string(),
+            peer: format!("{peer} ({seat})"),
             reason: r.message.clone(),
         });
     }

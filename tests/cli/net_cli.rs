@@ -344,6 +344,26 @@ fn wrong_codes_and_bad_arguments_are_refused_naming_them() {
 }
 
 #[test]
+fn ten_wrong_codes_from_one_address_shut_it_out_for_a_while() {
+    let save = new_game("limit");
+    let h = Served::start(&save, &[]);
+    for _ in 0..10 {
+        match Client::connect(&h.address, "0000-0000-0000-0000", None, T) {
+            Err(kepi::net::NetError::Refused(m)) => assert!(m.contains("wrong code"), "{m}"),
+            other => panic!(
+                "a wrong code was not refused: {:?}",
+                other.map(|c| c.welcome().clone())
+            ),
+        }
+    }
+    // Now even the right code is refused from this address (for the rest of the minute).
+    match Client::connect(&h.address, h.code("umpire"), None, T) {
+        Err(kepi::net::NetError::Refused(m)) => assert!(m.contains("too many wrong codes"), "{m}"),
+        other => panic!("not shut out: {:?}", other.map(|c| c.welcome().clone())),
+    }
+}
+
+#[test]
 fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
     let save = new_game("watch");
     let h = Served::start(&save, &[]);
@@ -520,6 +540,13 @@ fn many_clients(name: &str, clients: usize, actions: usize) {
     let h = Served::start(&save, &[]);
     let mut watcher = h.client("spectator", Some(Replica::new()));
     watcher.catch_up(T).unwrap();
+    // A follower that never reads a thing: it must hold nobody up.
+    let (mut sleeper, _) = tungstenite::connect(h.address.as_str()).unwrap();
+    let hello = format!(
+        r#"{{"type":"hello","protocol":1,"code":"{}","from":0}}"#,
+        h.code("spectator")
+    );
+    sleeper.send(tungstenite::Message::text(hello)).unwrap();
     let threads: Vec<_> = (0..clients)
         .map(|k| {
             let mut c = h.client("umpire", Some(Replica::new()));
@@ -548,6 +575,7 @@ fn many_clients(name: &str, clients: usize, actions: usize) {
             .unwrap();
     }
     assert_eq!(watcher.replica().unwrap().len(), total);
+    drop(sleeper);
     let head = watcher.replica().unwrap().game().unwrap().head();
     assert!(h.signal("-TERM"));
     let v = json(&ok(&["log", "verify", &save, "--json"]));

@@ -750,13 +750,21 @@ fn serve_client(
                 return why;
             }
             ClientMsg::Apply { id, words } => {
-                let (before, answer) = apply(shared, joined, id, &words);
+                let Answered {
+                    before,
+                    answer,
+                    events,
+                } = apply(shared, joined, id, &words);
                 for m in before {
                     if let Err(e) = ws.write(m) {
                         return format!("write failed: {e}");
                     }
                 }
-                if let Err(e) = ws.send(answer) {
+                let sent = ws.send(answer);
+                for e in events {
+                    shared.event(e);
+                }
+                if let Err(e) = sent {
                     return format!("write failed: {e}");
                 }
             }
@@ -765,9 +773,9 @@ fn serve_client(
 }
 
 /// Applies a request for a seat under the game's lock, queues its entries for everyone else, and
-/// returns what this client must be sent first (entries queued for it before its own) and then
-/// its answer.
-fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> (Vec<Message>, Message) {
+/// returns what this client must be sent first (entries queued for it before its own), its
+/// answer, and the events to tell once it is sent.
+fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answered {
     let Joined {
         seat,
         conn,
@@ -786,9 +794,9 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> (Vec<Me
     } = &mut *core;
     // Once the host is stopping, the save is being caught up: nothing more is taken.
     if shared.stop.load(Ordering::SeqCst) {
-        return (
-            rx.try_iter().collect(),
-            encode(&HostMsg::Applied {
+        return Answered {
+            before: rx.try_iter().collect(),
+            answer: encode(&HostMsg::Applied {
                 id,
                 entries: Vec::new(),
                 refused: Some(Refusal {
@@ -796,7 +804,8 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> (Vec<Me
                     message: "the host is stopping; nothing was applied".into(),
                 }),
             }),
-        );
+            events: Vec::new(),
+        };
     }
     let result = apply_verbs(
         game,
@@ -834,33 +843,44 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> (Vec<Me
     // receives the log in order.
     let before: Vec<Message> = rx.try_iter().collect();
     drop(core);
-    // Events are told after the lock is released: a slow reader of them never holds up the game.
-    for message in warnings {
-        shared.event(Event::Warning { message });
-    }
-    for e in &made {
-        shared.event(Event::Applied {
-            seat,
-            index: e.index,
-            summary: e.summary.clone(),
-        });
-    }
+    // Events are told after the lock is released and the answer sent (by the caller): a slow
+    // reader of them never holds up the game or the client.
+    let mut events: Vec<Event> = warnings
+        .into_iter()
+        .map(|message| Event::Warning { message })
+        .collect();
+    events.extend(made.iter().map(|e| Event::Applied {
+        seat,
+        index: e.index,
+        summary: e.summary.clone(),
+    }));
     let refused = result.err().map(|e| Refusal {
         code: e.code,
         message: e.message,
     });
     if let Some(r) = &refused {
-        shared.event(Event::Refused {
+        events.push(Event::Refused {
             peer: format!("{peer} ({seat})"),
             reason: r.message.clone(),
         });
     }
-    (
+    Answered {
         before,
-        encode(&HostMsg::Applied {
+        answer: encode(&HostMsg::Applied {
             id,
             entries: made,
             refused,
         }),
-    )
+        events,
+    }
+}
+
+/// What [`apply`] leaves to send and tell.
+struct Answered {
+    /// Entries queued for this client before its own, to send first.
+    before: Vec<Message>,
+    /// Its answer.
+    answer: Message,
+    /// What to tell the umpire once the answer is sent.
+    events: Vec<Event>,
 }

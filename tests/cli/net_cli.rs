@@ -33,8 +33,19 @@ struct Served {
 
 impl Served {
     fn start(save: &str, extra: &[&str]) -> Served {
+        Served::start_on(save, 0, extra)
+    }
+
+    fn start_on(save: &str, port: u16, extra: &[&str]) -> Served {
         let mut child = Command::new(bin())
-            .args(["serve", save, "--bind", "127.0.0.1", "--port", "0"])
+            .args([
+                "serve",
+                save,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                &port.to_string(),
+            ])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -430,6 +441,67 @@ fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
     assert!(
         bad.push(e1).is_err(),
         "a different entry 0 than the one verified"
+    );
+}
+
+#[test]
+fn a_watcher_reconnects_by_itself_after_the_host_is_killed_and_catches_up() {
+    let save = new_game("reconnect");
+    // A port of our own, so the restarted host is at the same address.
+    let port = std::net::TcpListener::bind(("127.0.0.1", 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let h = Served::start_on(&save, port, &[]);
+    let watcher = Command::new(bin())
+        .args([
+            "remote",
+            &h.address,
+            "--code",
+            h.code("french"),
+            "watch",
+            "--json",
+            "--count",
+            "3",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut seen = false;
+    let deadline = Instant::now() + T;
+    while !seen && Instant::now() < deadline {
+        if let Ok(l) = h.lines.recv_timeout(Duration::from_millis(200)) {
+            seen = l.contains("connected: french");
+        }
+    }
+    assert!(seen, "the watcher joined");
+    h.remote_ok("umpire", &["apply", "note", "before"]);
+    assert!(!h.signal("-KILL"));
+    let h = Served::start_on(&save, port, &[]);
+    h.remote_ok("umpire", &["apply", "note", "after 1", "note", "after 2"]);
+    let o = wait_output(watcher);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("reconnecting"), "{}", stderr(&o));
+    let got: Vec<(u64, String)> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v = json(l);
+            (
+                v["index"].as_u64().unwrap(),
+                v["summary"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "note: before".to_string()),
+            (2, "note: after 1".to_string()),
+            (3, "note: after 2".to_string())
+        ]
     );
 }
 

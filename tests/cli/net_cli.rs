@@ -207,7 +207,14 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
         g["max_strength"].as_u64().unwrap()
     );
 
+    let mut follower = h.client("spectator", Some(Replica::new()));
+    follower.catch_up(T).unwrap();
     assert!(h.signal("-TERM"), "kepi serve exits 0 on SIGTERM");
+    // Its clients were told, not just cut off.
+    match follower.next(Instant::now() + T) {
+        Ok(Incoming::Closing(m)) => assert!(m.contains("caught up"), "{m}"),
+        other => panic!("no closing message: {other:?}"),
+    }
     // Caught up: the save itself (not only its journal) holds every entry.
     let saved: serde_json::Value = json(&std::fs::read_to_string(&save).unwrap());
     assert_eq!(saved["log"].as_array().unwrap().len(), 4);

@@ -3,7 +3,8 @@
 //! The library is the rules engine and everything around it that does not need a window: dice with
 //! exact odds ([`dice`]), rule tables with provenance ([`tables`]), the five rule sets ([`rules`]) and
 //! the command line ([`cli`]); the umpire's flow ([`flow`]): phase checklists and the checks each
-//! outcome sets off. The window ([`app`], feature `gui`) drives the same functions.
+//! outcome sets off; the game hosted on the table's network ([`net`]). The window ([`app`],
+//! feature `gui`) drives the same functions.
 
 #![warn(missing_docs)]
 
@@ -16,6 +17,7 @@ pub mod flow;
 pub mod fsio;
 pub mod game;
 pub mod hex;
+pub mod net;
 pub mod play;
 pub mod roster;
 pub mod rules;

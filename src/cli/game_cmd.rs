@@ -540,7 +540,7 @@ fn unit_view(u: &UnitState) -> UnitView<'_> {
     }
 }
 
-fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliError> {
+pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliError> {
     if json {
         #[derive(Serialize)]
         struct Out<'a> {
@@ -642,7 +642,11 @@ const VERBS: &[&str] = &[
     "waive",
 ];
 
-fn parse_verbs(words: &[String], s: &GameState, tables: &Tables) -> Result<Vec<Verb>, CliError> {
+fn parse_verbs(
+    words: &[String],
+    s: &GameState,
+    tables: &Tables,
+) -> Result<Vec<(Asked, Verb)>, CliError> {
     let mut out = Vec::new();
     let mut i = 0;
     let take = |i: &mut usize, what: &str, verb: &str| -> Result<String, CliError> {
@@ -772,7 +776,17 @@ fn parse_verbs(words: &[String], s: &GameState, tables: &Tables) -> Result<Vec<V
                 )));
             }
         };
-        out.push(v);
+        let resolution_by = match &v {
+            Verb::Play(p) => Some(p.actor.clone()),
+            _ => None,
+        };
+        out.push((
+            Asked {
+                verb,
+                resolution_by,
+            },
+            v,
+        ));
     }
     Ok(out)
 }
@@ -843,10 +857,52 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, CliError
 fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Result<(), CliError> {
     let mut opened = Store::open(file)?;
     report_open(&opened.warnings);
-    let verbs = parse_verbs(words, opened.game.state(), tables)?;
-    for v in verbs {
+    apply_verbs(
+        &mut opened.game,
+        &mut opened.store,
+        words,
+        tables,
+        &|_, _| Ok(()),
+        &mut |entry, recorded| {
+            report_recorded(recorded);
+            print_entry(entry, json)
+        },
+    )
+}
+
+/// What one verb of `kepi game apply` asks to do, for a seat's permission check (`kepi serve`
+/// lets a player make resolutions with their own side's units only).
+#[derive(Clone, Debug)]
+pub struct Asked {
+    /// The verb as typed, lower-cased (`lose`, `fire`).
+    pub verb: String,
+    /// For a resolution verb, the id of the acting unit; `None` for every other verb.
+    pub resolution_by: Option<String>,
+}
+
+/// Applies the words of `kepi game apply` to an open game, the one path both `kepi game apply` and
+/// the host of `kepi serve` take, so the verbs mean the same wherever they are typed.
+///
+/// Every verb is parsed and passed to `permit` before any applies (a typo or a refused verb refuses
+/// the whole request). Then each is applied, journaled and fsynced ([`Store::record`]) and only then
+/// handed to `applied`, with what the record said. A verb the rules refuse stops there (the verbs
+/// before it stand); a record that fails is dropped from the game too ([`Game::rewind`]), so a
+/// long-lived host never shows an action that is not on disk.
+pub fn apply_verbs(
+    game: &mut Game,
+    store: &mut Store,
+    words: &[String],
+    tables: &Tables,
+    permit: &dyn Fn(&Asked, &GameState) -> Result<(), CliError>,
+    applied: &mut dyn FnMut(&LogEntry, Recorded) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let verbs = parse_verbs(words, game.state(), tables)?;
+    for (asked, _) in &verbs {
+        permit(asked, game.state())?;
+    }
+    for (_, v) in verbs {
         let now = Utc::now();
-        let game = &mut opened.game;
+        let before = game.log().len();
         let entry = match v {
             Verb::Act(a) => game.act(a, now)?,
             Verb::Undo => game.undo(now)?,
@@ -865,15 +921,18 @@ fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Re
         }
         .clone();
         // A failed record leaves nothing behind (the journal is cut back) and stops here: this
-        // action and the verbs after it are not made, and the game in memory is dropped.
-        let recorded = opened.store.record(&opened.game).map_err(|e| {
-            CliError::failed(format!(
-                "{e}\n(`{}` and any verbs after it were not applied)",
-                entry.summary
-            ))
-        })?;
-        report_recorded(recorded);
-        print_entry(&entry, json)?;
+        // action and the verbs after it are not made, and the game in memory forgets it.
+        let recorded = match store.record(game) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = game.rewind(before);
+                return Err(CliError::failed(format!(
+                    "{e}\n(`{}` and any verbs after it were not applied)",
+                    entry.summary
+                )));
+            }
+        };
+        applied(&entry, recorded)?;
     }
     Ok(())
 }
@@ -988,7 +1047,7 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
+pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
     if json {
         #[derive(Serialize)]
         struct Out<'a> {

@@ -36,6 +36,7 @@ pub mod export_cmd;
 pub mod game_cmd;
 mod game_play;
 pub mod hex_cmd;
+pub mod net_cmd;
 pub mod resolve;
 mod tables_cmd;
 
@@ -97,6 +98,12 @@ pub enum Command {
     Calendar(calendar_cmd::CalendarArgs),
     /// Hex geometry: distance, line, neighbours and line of sight between board hexes.
     Hex(hex_cmd::HexArgs),
+    /// Host a game for the table's network: prints {"address", "seats": [{"seat", "code"}]} as its
+    /// first line, serves until SIGINT/SIGTERM, then stops with the save caught up.
+    Serve(net_cmd::ServeArgs),
+    /// Join a hosted game with a seat's code: `show`, `apply VERB...` (as `kepi game apply`) or
+    /// `watch` the log as it is applied.
+    Remote(net_cmd::RemoteArgs),
 }
 
 /// A command that did not succeed: its exit code and a message naming the problem.
@@ -195,6 +202,8 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Report(a) => export_cmd::run_report(a, &docs(tables)?),
         Command::Calendar(a) => calendar_cmd::run(a, tables),
         Command::Hex(a) => hex_cmd::run(a),
+        Command::Serve(a) => net_cmd::serve(a, tables),
+        Command::Remote(a) => net_cmd::remote(a),
     }
 }
 

@@ -133,6 +133,12 @@ const BASES: &[(&str, &str)] = &[
     ("calendar", "spi --turn=1"),
     ("hex", "+distance +0101 +0304"),
     ("hex distance", "0101 0304"),
+    // Served for a second on a free port of this machine only; remote at a closed port.
+    ("serve", "{save} --bind=127.0.0.1 --port=0 --for=1"),
+    ("remote", "--code=x --timeout=2 +ws://127.0.0.1:1 +show"),
+    ("remote show", "--json"),
+    ("remote apply", "note x"),
+    ("remote watch", "--from=0 --count=1 --retry=1"),
     ("hex line", "0101 0304"),
     ("hex neighbours", "0101"),
     ("hex los", "0101 0304"),

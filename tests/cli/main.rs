@@ -10,6 +10,7 @@ mod export_cli;
 mod flow_cli;
 mod gsp_cli;
 mod hostile_corpus;
+mod net_cli;
 mod pk_cli;
 mod pw_cli;
 mod refusals_cli;

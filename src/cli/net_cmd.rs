@@ -1,0 +1,359 @@
+//! `kepi serve` and `kepi remote`: the umpire hosts a game on the table's network; players (and
+//! scripts) show it, apply verbs to it and watch its log from other machines ([`crate::net`]).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use super::CliError;
+use super::game_cmd::{VERBS_HELP, print_entry, show};
+use crate::game::LogEntry;
+use crate::net::client::{Client, Incoming, Replica};
+use crate::net::host::{Event, Host, HostOptions, SeatCode};
+use crate::net::{DEFAULT_PORT, NetError};
+use crate::tables::Tables;
+
+/// `kepi serve SAVE [--port N] [--bind ADDR] [--json]`
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The save file (the umpire's, with the dice seed). It is locked while served; the join
+    /// codes are kept beside it in SAVE.seats (readable by you only) so they survive a restart.
+    pub save: PathBuf,
+    /// Port to listen on; 0 picks a free one (the first line says which).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// Address to listen on: 0.0.0.0 (every network of this machine, the default) or one address,
+    /// such as 127.0.0.1 for this machine only.
+    #[arg(long, value_name = "ADDR", default_value = "0.0.0.0")]
+    pub bind: String,
+    /// Make new join codes (the old ones stop working) instead of reusing SAVE.seats.
+    #[arg(long)]
+    pub new_codes: bool,
+    /// Stop after this many seconds, as on SIGTERM (a session of fixed length, a script, a test).
+    #[arg(long = "for", value_name = "SECONDS")]
+    pub for_secs: Option<u64>,
+    /// After the first line, print each event (connected, applied, refused, stopped) as a JSON
+    /// line instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kepi remote ADDRESS --code CODE (show | apply | watch)`
+#[derive(Debug, Args)]
+pub struct RemoteArgs {
+    /// The host's address as `kepi serve` printed it: ws://HOST:PORT (or HOST:PORT).
+    pub address: String,
+    /// The seat's join code, as `kepi serve` printed it (case, dashes and spaces do not matter).
+    #[arg(long, value_name = "CODE")]
+    pub code: String,
+    /// Seconds to wait for the host at each step.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    pub timeout: u64,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: RemoteCommand,
+}
+
+/// `kepi remote` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum RemoteCommand {
+    /// The game as this seat sees it: the log is fetched, its chain verified and replayed here.
+    Show {
+        /// Print JSON, the same shape as `kepi game show --json`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Apply verbs as this seat: the verbs and output of `kepi game apply`. A player's seat makes
+    /// resolutions with its own side's units only; a spectator makes none (exit 2 with why).
+    #[command(after_help = VERBS_HELP)]
+    Apply {
+        /// Print one JSON line per applied action: {"ok", "index", "turn", "phase", "summary",
+        /// "rules", "dice", "hash"}.
+        #[arg(long)]
+        json: bool,
+        /// The verbs and their arguments (see below).
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "VERB"
+        )]
+        words: Vec<String>,
+    },
+    /// Print log entries as the host applies them, each verified against the chain; reconnects
+    /// by itself (and catches up) if the connection drops.
+    Watch {
+        /// Print each entry as a JSON line, as `kepi log show --json` prints entries.
+        #[arg(long)]
+        json: bool,
+        /// Start at this log index (0: the whole log); default: only entries made from now on.
+        #[arg(long, value_name = "INDEX")]
+        from: Option<u64>,
+        /// Stop after printing this many entries.
+        #[arg(long, value_name = "N")]
+        count: Option<u64>,
+        /// Give up after the host has been unreachable this many seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+        retry: u64,
+    },
+}
+
+impl From<NetError> for CliError {
+    fn from(e: NetError) -> Self {
+        match e {
+            NetError::Address(m) => CliError::usage(m),
+            NetError::Refused(m) => CliError::usage(format!("the host refused: {m}")),
+            NetError::Store(s) => s.into(),
+            other => CliError::failed(other.to_string()),
+        }
+    }
+}
+
+/// Runs `kepi serve`.
+pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliError> {
+    let bind: std::net::IpAddr = a.bind.trim().parse().map_err(|_| {
+        CliError::usage(format!(
+            "--bind: `{}` is not an IP address (e.g. 0.0.0.0 for every network, 127.0.0.1 for this machine only)",
+            a.bind
+        ))
+    })?;
+    let tables: &'static Tables = match tables {
+        Some(d) => Box::leak(Box::new(Tables::load(Some(d))?)),
+        None => Tables::builtin()?,
+    };
+    let json = a.json;
+    let events: crate::net::host::EventSink = Arc::new(move |e: &Event| report(e, json));
+    let host = Host::open(
+        &a.save,
+        &HostOptions {
+            bind,
+            port: a.port,
+            new_codes: a.new_codes,
+        },
+        tables,
+        events,
+    )?;
+    let stop = Arc::new(AtomicBool::new(false));
+    watch_signals(&stop)?;
+    if let Some(secs) = a.for_secs {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(secs));
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
+    }
+    #[derive(Serialize)]
+    struct First<'a> {
+        address: String,
+        seats: &'a [SeatCode],
+    }
+    let seats = host.seats();
+    let first = serde_json::to_string(&First {
+        address: host.url(),
+        seats: &seats,
+    })
+    .map_err(|e| CliError::failed(e.to_string()))?;
+    outln!("{first}");
+    let stopped = host.serve(&stop)?;
+    if let Some(w) = &stopped.warning {
+        errln!("warning: the save could not be rewritten ({w}); its journal holds every action");
+    }
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            event: &'a str,
+            entries: usize,
+            head: &'a str,
+        }
+        let _ = print_line(&Out {
+            event: "stopped",
+            entries: stopped.entries,
+            head: &stopped.head,
+        });
+    } else {
+        let _ = super::out(format_args!(
+            "stopped: the save holds all {} log entries; head {}\n",
+            stopped.entries, stopped.head
+        ));
+    }
+    Ok(())
+}
+
+/// Sets `stop` on SIGINT and SIGTERM, so the host closes its connections and catches the save up.
+#[cfg(unix)]
+fn watch_signals(stop: &Arc<AtomicBool>) -> Result<(), CliError> {
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(stop))
+            .map_err(|e| CliError::failed(format!("cannot watch for signals: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Elsewhere Ctrl+C ends the process; the journal still holds every acknowledged action.
+#[cfg(not(unix))]
+fn watch_signals(_stop: &Arc<AtomicBool>) -> Result<(), CliError> {
+    Ok(())
+}
+
+/// One compact JSON line on stdout; a closed stdout is ignored (the host keeps serving).
+fn print_line(v: &impl Serialize) -> Result<(), CliError> {
+    let s = serde_json::to_string(v).map_err(|e| CliError::failed(e.to_string()))?;
+    super::out(format_args!("{s}\n"))
+}
+
+/// An event of the host, as a line on stdout.
+fn report(e: &Event, json: bool) {
+    if json {
+        let _ = print_line(e);
+        return;
+    }
+    let line = match e {
+        Event::Connected { seat, peer } => format!("connected: {seat} from {peer}"),
+        Event::Disconnected { seat, peer, reason } => format!(
+            "disconnected: {} from {peer} ({reason})",
+            seat.map(|s| s.name()).unwrap_or("-")
+        ),
+        Event::Applied {
+            seat,
+            index,
+            summary,
+        } => format!("applied {index} for {seat}: {summary}"),
+        Event::Refused { peer, reason } => format!("refused {peer}: {reason}"),
+        Event::Warning { message } => format!("warning: {message}"),
+    };
+    let _ = super::out(format_args!("{line}\n"));
+}
+
+/// The longest wait `--timeout` and `--retry` take: a day (and no overflow of a deadline).
+const MAX_WAIT_SECS: u64 = 86_400;
+
+/// Runs `kepi remote`.
+pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
+    if a.code.trim().is_empty() {
+        return Err(CliError::usage(
+            "--code: empty; give the seat's join code as `kepi serve` printed it",
+        ));
+    }
+    if !(1..=MAX_WAIT_SECS).contains(&a.timeout) {
+        return Err(CliError::usage(format!(
+            "--timeout: {} seconds (accepted: 1 to {MAX_WAIT_SECS})",
+            a.timeout
+        )));
+    }
+    if let RemoteCommand::Watch { retry, .. } = &a.command
+        && *retry > MAX_WAIT_SECS
+    {
+        return Err(CliError::usage(format!(
+            "--retry: {retry} seconds (accepted: 0 to {MAX_WAIT_SECS})"
+        )));
+    }
+    crate::net::parse_address(&a.address)?;
+    let timeout = Duration::from_secs(a.timeout);
+    match &a.command {
+        RemoteCommand::Show { json } => {
+            let mut c = Client::connect(&a.address, &a.code, Some(Replica::new()), timeout)?;
+            let game = c.catch_up(timeout.saturating_mul(6))?.clone();
+            c.close();
+            show(game.state(), &game, *json)
+        }
+        RemoteCommand::Apply { json, words } => {
+            let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
+            let answer = c.apply(words, timeout.saturating_mul(3))?;
+            c.close();
+            for e in &answer.entries {
+                print_entry(e, *json)?;
+            }
+            match answer.refused {
+                None => Ok(()),
+                Some(r) => Err(CliError {
+                    code: if r.code == 0 { 1 } else { r.code },
+                    message: r.message,
+                }),
+            }
+        }
+        RemoteCommand::Watch {
+            json,
+            from,
+            count,
+            retry,
+        } => watch(a, timeout, *json, *from, *count, *retry),
+    }
+}
+
+/// `kepi remote ... watch`: follows the log, reconnecting (and catching up) when it drops.
+fn watch(
+    a: &RemoteArgs,
+    timeout: Duration,
+    json: bool,
+    from: Option<u64>,
+    count: Option<u64>,
+    retry: u64,
+) -> Result<(), CliError> {
+    let mut replica = Replica::new();
+    let mut start = from;
+    let mut printed = 0u64;
+    let mut lost_since: Option<Instant> = None;
+    loop {
+        if count.is_some_and(|n| printed >= n) {
+            return Ok(());
+        }
+        let mut c = match Client::connect(&a.address, &a.code, Some(replica.clone()), timeout) {
+            Ok(c) => c,
+            Err(NetError::Connection(m)) => {
+                let since = *lost_since.get_or_insert_with(Instant::now);
+                if since.elapsed() >= Duration::from_secs(retry) {
+                    return Err(CliError::failed(format!(
+                        "{m}; gave up after {retry} s without the host"
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(250));
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if lost_since.take().is_some() {
+            errln!("reconnected to {}", a.address);
+        }
+        // Without --from, only what is made from now on is printed.
+        let first = *start.get_or_insert(c.welcome().entries);
+        let lost = loop {
+            if count.is_some_and(|n| printed >= n) {
+                c.close();
+                return Ok(());
+            }
+            match c.next(Instant::now() + Duration::from_millis(500)) {
+                Ok(Incoming::Entries(es)) => {
+                    for e in es.iter().filter(|e| e.index >= first) {
+                        if count.is_some_and(|n| printed >= n) {
+                            break;
+                        }
+                        print_watched(e, json)?;
+                        printed += 1;
+                    }
+                }
+                Ok(Incoming::Idle) => {}
+                Ok(Incoming::Closing(m)) => {
+                    errln!("{}: {m}", a.address);
+                    return Ok(());
+                }
+                Err(NetError::Connection(m)) => break m,
+                Err(e) => return Err(e.into()),
+            }
+        };
+        errln!("connection lost ({lost}); reconnecting");
+        lost_since = Some(Instant::now());
+        replica = c.into_replica().unwrap_or_default();
+    }
+}
+
+fn print_watched(e: &LogEntry, json: bool) -> Result<(), CliError> {
+    if json {
+        return print_line(e);
+    }
+    outln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary);
+    Ok(())
+}

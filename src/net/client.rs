@@ -1,0 +1,375 @@
+//! A client of a hosted game (`kepi remote`, the window's Join): joins a seat with its code, keeps
+//! a replica of the log that it replays and verifies entry by entry, and sends requests.
+//!
+//! The replica trusts nothing it is sent: every entry must carry the next index, link to the
+//! replica's head and hash to its own hash, and replay on the state so far (the first must start
+//! the game). A host that sent an edited or reordered history is caught at the first bad entry.
+//! After a lost connection, [`Client::connect`] with the same [`Replica`] catches up from the
+//! entries it holds.
+
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+use tungstenite::protocol::WebSocketConfig;
+use tungstenite::{Message, WebSocket};
+
+use super::{
+    ClientMsg, HostMsg, MAX_HOST_MESSAGE_BYTES, NetError, PROTOCOL_VERSION, Refusal, Welcome,
+    parse_address,
+};
+use crate::game::{Game, LogEntry};
+
+/// A verified copy of a hosted game's log, and the game it replays to.
+#[derive(Clone, Debug, Default)]
+pub struct Replica {
+    game: Option<Game>,
+}
+
+impl Replica {
+    /// An empty replica (it is sent the whole log).
+    pub fn new() -> Replica {
+        Replica::default()
+    }
+
+    /// Entries held.
+    pub fn len(&self) -> u64 {
+        self.game.as_ref().map_or(0, |g| g.log().len() as u64)
+    }
+
+    /// Whether no entry is held yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The game replayed so far (`None` before the first entry).
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// Takes one entry from the host: an entry already held must be the very same one;
+    /// the next must continue the chain and replay. Returns whether it was new.
+    pub fn push(&mut self, e: LogEntry) -> Result<bool, NetError> {
+        let len = self.len();
+        if e.index < len {
+            let same = self
+                .game
+                .as_ref()
+                .and_then(|g| g.log().get(e.index as usize))
+                .is_some_and(|have| *have == e);
+            return if same {
+                Ok(false)
+            } else {
+                Err(NetError::Protocol(format!(
+                    "the host sent another entry {} than the one this replica verified: the log was changed",
+                    e.index
+                )))
+            };
+        }
+        if e.index > len {
+            return Err(NetError::Protocol(format!(
+                "the host skipped from entry {len} to {}",
+                e.index
+            )));
+        }
+        match &mut self.game {
+            None => {
+                let g = Game::from_log(vec![e], None).map_err(|err| {
+                    NetError::Protocol(format!("the host's log does not verify: {err}"))
+                })?;
+                self.game = Some(g);
+            }
+            Some(g) => g.replay(e).map_err(|err| {
+                NetError::Protocol(format!("the host's log does not verify: {err}"))
+            })?,
+        }
+        Ok(true)
+    }
+}
+
+/// A connection to a host, joined to one seat.
+pub struct Client {
+    ws: WebSocket<TcpStream>,
+    welcome: Welcome,
+    replica: Option<Replica>,
+    next_id: u64,
+}
+
+/// What a host message did to the client, for a caller reading the stream.
+#[derive(Debug)]
+pub enum Incoming {
+    /// New entries, verified and added to the replica (possibly none new).
+    Entries(Vec<LogEntry>),
+    /// The host is stopping.
+    Closing(String),
+    /// Nothing arrived in time.
+    Idle,
+}
+
+/// The answer to a request: the entries it made (journaled on the host) and, if it stopped, why.
+#[derive(Debug)]
+pub struct Answer {
+    /// Entries made, in order.
+    pub entries: Vec<LogEntry>,
+    /// Why (the rest of) the request was refused.
+    pub refused: Option<Refusal>,
+}
+
+fn config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .max_message_size(Some(MAX_HOST_MESSAGE_BYTES))
+        .max_frame_size(Some(MAX_HOST_MESSAGE_BYTES))
+}
+
+fn conn_err(what: &str, e: impl std::fmt::Display) -> NetError {
+    NetError::Connection(format!("{what}: {e}"))
+}
+
+fn is_timeout(e: &tungstenite::Error) -> bool {
+    matches!(e, tungstenite::Error::Io(io) if matches!(io.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut))
+}
+
+impl Client {
+    /// Connects to `address` (`ws://HOST:PORT`), opens the seat of `code`, and, when `replica` is
+    /// given, asks for the entries after those it holds (then every new one). Waits at most
+    /// `timeout` for each step.
+    pub fn connect(
+        address: &str,
+        code: &str,
+        replica: Option<Replica>,
+        timeout: Duration,
+    ) -> Result<Client, NetError> {
+        let (host, port) = parse_address(address)?;
+        let addrs: Vec<_> = (host.as_str(), port)
+            .to_socket_addrs()
+            .map_err(|e| NetError::Address(format!("ADDRESS `{address}`: {e}")))?
+            .collect();
+        let mut last = None;
+        let mut stream = None;
+        for a in addrs {
+            match TcpStream::connect_timeout(&a, timeout) {
+                Ok(s) => {
+                    stream = Some(s);
+                    break;
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        let stream = stream.ok_or_else(|| {
+            conn_err(
+                &format!("cannot reach {address}"),
+                last.map(|e| e.to_string())
+                    .unwrap_or_else(|| "no address".into()),
+            )
+        })?;
+        let _ = stream.set_nodelay(true);
+        stream
+            .set_read_timeout(Some(timeout))
+            .and_then(|()| stream.set_write_timeout(Some(timeout)))
+            .map_err(|e| conn_err("socket", e))?;
+        let host_part = if host.contains(':') {
+            format!("[{host}]")
+        } else {
+            host.clone()
+        };
+        let url = format!("ws://{host_part}:{port}/");
+        let (mut ws, _) =
+            tungstenite::client::client_with_config(url.as_str(), stream, Some(config()))
+                .map_err(|e| conn_err(&format!("WebSocket handshake with {address}"), e))?;
+        let hello = ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            code: code.to_string(),
+            from: replica.as_ref().map(Replica::len),
+        };
+        let text = serde_json::to_string(&hello).map_err(|e| NetError::Protocol(e.to_string()))?;
+        ws.send(Message::text(text))
+            .map_err(|e| conn_err("sending the hello", e))?;
+        let welcome = match read_msg(&mut ws, Instant::now() + timeout)? {
+            Some(HostMsg::Welcome(w)) => w,
+            Some(HostMsg::Error { message }) => return Err(NetError::Refused(message)),
+            Some(other) => {
+                return Err(NetError::Protocol(format!(
+                    "the host answered the hello with {other:?}"
+                )));
+            }
+            None => return Err(NetError::Connection("the host did not answer".into())),
+        };
+        if welcome.protocol != PROTOCOL_VERSION {
+            return Err(NetError::Refused(format!(
+                "the host speaks protocol {}, this kepi {PROTOCOL_VERSION}: update the older kepi",
+                welcome.protocol
+            )));
+        }
+        Ok(Client {
+            ws,
+            welcome,
+            replica,
+            next_id: 1,
+        })
+    }
+
+    /// What the host said on joining (the seat, the log's length and head then).
+    pub fn welcome(&self) -> &Welcome {
+        &self.welcome
+    }
+
+    /// The replica, if this client follows the log.
+    pub fn replica(&self) -> Option<&Replica> {
+        self.replica.as_ref()
+    }
+
+    /// Gives the replica back (to reconnect with after a lost connection).
+    pub fn into_replica(self) -> Option<Replica> {
+        self.replica
+    }
+
+    /// Reads until the replica holds every entry the host had on joining and its head is the
+    /// host's head then; returns the game it replays to.
+    pub fn catch_up(&mut self, timeout: Duration) -> Result<&Game, NetError> {
+        let want = self.welcome.entries;
+        let deadline = Instant::now() + timeout;
+        while self.replica.as_ref().map_or(0, Replica::len) < want {
+            if Instant::now() >= deadline {
+                return Err(NetError::Connection(
+                    "the catch-up did not finish in time".into(),
+                ));
+            }
+            if let Incoming::Closing(m) = self.next(deadline)? {
+                return Err(NetError::Connection(m));
+            }
+        }
+        let game = self
+            .replica
+            .as_ref()
+            .and_then(Replica::game)
+            .ok_or_else(|| NetError::Protocol("the host sent no log".into()))?;
+        let at = game
+            .log()
+            .get(want.saturating_sub(1) as usize)
+            .map(|e| e.hash.as_str());
+        if at != Some(self.welcome.head.as_str()) {
+            return Err(NetError::Protocol(format!(
+                "the replayed log does not reach the host's head {}",
+                self.welcome.head
+            )));
+        }
+        Ok(game)
+    }
+
+    /// Reads one message (waiting until `deadline`): entries go into the replica (verified).
+    pub fn next(&mut self, deadline: Instant) -> Result<Incoming, NetError> {
+        match read_msg(&mut self.ws, deadline)? {
+            None => Ok(Incoming::Idle),
+            Some(m) => self.take(m).map(|(inc, _)| inc),
+        }
+    }
+
+    /// Handles one host message; an `Applied` answer is handed back as well.
+    fn take(&mut self, m: HostMsg) -> Result<(Incoming, Option<(u64, Answer)>), NetError> {
+        match m {
+            HostMsg::Entries { entries } => Ok((Incoming::Entries(self.absorb(entries)?), None)),
+            HostMsg::Applied {
+                id,
+                entries,
+                refused,
+            } => {
+                self.absorb(entries.clone())?;
+                Ok((Incoming::Idle, Some((id, Answer { entries, refused }))))
+            }
+            HostMsg::Closing { message } => Ok((Incoming::Closing(message), None)),
+            HostMsg::Error { message } => Err(NetError::Refused(message)),
+            HostMsg::Welcome(_) => Err(NetError::Protocol("a second welcome".into())),
+        }
+    }
+
+    /// Adds entries to the replica (when following); returns those that were new.
+    fn absorb(&mut self, entries: Vec<LogEntry>) -> Result<Vec<LogEntry>, NetError> {
+        let Some(r) = &mut self.replica else {
+            return Ok(entries);
+        };
+        let mut new = Vec::new();
+        for e in entries {
+            if r.push(e.clone())? {
+                new.push(e);
+            }
+        }
+        Ok(new)
+    }
+
+    /// Sends the words of `kepi game apply` for this seat and waits (at most `timeout`) for the
+    /// answer; entries that arrive meanwhile go into the replica.
+    pub fn apply(&mut self, words: &[String], timeout: Duration) -> Result<Answer, NetError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let text = serde_json::to_string(&ClientMsg::Apply {
+            id,
+            words: words.to_vec(),
+        })
+        .map_err(|e| NetError::Protocol(e.to_string()))?;
+        self.ws
+            .send(Message::text(text))
+            .map_err(|e| conn_err("sending the request", e))?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let Some(m) = read_msg(&mut self.ws, deadline)? else {
+                return Err(NetError::Connection(
+                    "no answer from the host in time (the action may still have been made; `kepi remote ... show` tells)".into(),
+                ));
+            };
+            match self.take(m)? {
+                (_, Some((got, answer))) if got == id => return Ok(answer),
+                (Incoming::Closing(m), _) => return Err(NetError::Connection(m)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends raw text as one message (tests of the host's handling of malformed input).
+    pub fn send_raw(&mut self, text: &str) -> Result<(), NetError> {
+        self.ws
+            .send(Message::text(text.to_string()))
+            .map_err(|e| conn_err("sending", e))
+    }
+
+    /// Closes the connection politely.
+    pub fn close(mut self) {
+        let _ = self.ws.close(None);
+        let _ = self.ws.flush();
+    }
+}
+
+/// Reads the next protocol message, waiting through socket timeouts until `deadline`; `None` when
+/// nothing came in time.
+fn read_msg(ws: &mut WebSocket<TcpStream>, deadline: Instant) -> Result<Option<HostMsg>, NetError> {
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(None);
+        }
+        let _ = ws
+            .get_ref()
+            .set_read_timeout(Some(left.max(Duration::from_millis(1))));
+        match ws.read() {
+            Ok(Message::Text(t)) => {
+                return serde_json::from_str::<HostMsg>(&t).map(Some).map_err(|e| {
+                    NetError::Protocol(format!("the host sent something kepi does not read: {e}"))
+                });
+            }
+            Ok(Message::Close(_)) => {
+                return Err(NetError::Connection(
+                    "the host closed the connection".into(),
+                ));
+            }
+            Ok(Message::Binary(_)) => {
+                return Err(NetError::Protocol("the host sent a binary message".into()));
+            }
+            Ok(_) => continue,
+            Err(e) if is_timeout(&e) => continue,
+            Err(tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed) => {
+                return Err(NetError::Connection(
+                    "the host closed the connection".into(),
+                ));
+            }
+            Err(e) => return Err(conn_err("connection to the host", e)),
+        }
+    }
+}

@@ -1,0 +1,664 @@
+//! The table on a network (issue 19), on loopback: `kepi serve` as a process, `kepi remote` as
+//! processes (and the library's client in threads, for many requests at once). Seats'
+//! permissions, wrong codes, watching and catching up, kill -9 of the host and restart, malformed
+//! and oversized messages, several clients at once with the chain verifying after.
+//!
+//! Every host listens on 127.0.0.1 with a port the OS picks; every wait is bounded.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use kepi::net::client::{Client, Incoming, Replica};
+
+use super::common::{bin, kepi, ok};
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    super::common::tmp("net", name)
+}
+
+const GERMAN: &str = "12th-grenadiers-1";
+const FRENCH: &str = "55e-ligne-1";
+const T: Duration = Duration::from_secs(10);
+
+/// A running `kepi serve`: its address, the seats' codes, and its later stdout lines.
+struct Served {
+    child: Child,
+    address: String,
+    codes: HashMap<String, String>,
+    lines: Receiver<String>,
+}
+
+impl Served {
+    fn start(save: &str, extra: &[&str]) -> Served {
+        Served::start_on(save, 0, extra)
+    }
+
+    fn start_on(save: &str, port: u16, extra: &[&str]) -> Served {
+        let mut child = Command::new(bin())
+            .args([
+                "serve",
+                save,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                &port.to_string(),
+            ])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        // Drained all the time, so the host never blocks on a full pipe.
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let first = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("kepi serve printed its first line");
+        let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+        // The issue's line, member order included: {"address": ..., "seats": [{"seat", "code"}...]}.
+        assert!(first.starts_with(r#"{"address":"ws://"#), "{first}");
+        assert!(
+            first.contains(r#","seats":[{"seat":"umpire","code":""#),
+            "{first}"
+        );
+        assert_eq!(v.as_object().unwrap().len(), 2, "{first}");
+        let address = v["address"].as_str().unwrap().to_string();
+        assert!(address.starts_with("ws://127.0.0.1:"), "{address}");
+        let mut codes = HashMap::new();
+        for s in v["seats"].as_array().unwrap() {
+            assert_eq!(s.as_object().unwrap().len(), 2, "{first}");
+            codes.insert(
+                s["seat"].as_str().unwrap().to_string(),
+                s["code"].as_str().unwrap().to_string(),
+            );
+        }
+        Served {
+            child,
+            address,
+            codes,
+            lines: rx,
+        }
+    }
+
+    fn code(&self, seat: &str) -> &str {
+        &self.codes[seat]
+    }
+
+    fn remote(&self, seat: &str, args: &[&str]) -> Output {
+        let mut a = vec!["remote", &self.address, "--code", self.code(seat)];
+        a.extend_from_slice(args);
+        kepi(&a)
+    }
+
+    fn remote_ok(&self, seat: &str, args: &[&str]) -> String {
+        let o = self.remote(seat, args);
+        assert!(
+            o.status.success(),
+            "remote {seat} {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    fn client(&self, seat: &str, replica: Option<Replica>) -> Client {
+        Client::connect(&self.address, self.code(seat), replica, T).unwrap()
+    }
+
+    /// Sends `sig` and waits (bounded) for the host to exit; returns whether it exited 0.
+    fn signal(mut self, sig: &str) -> bool {
+        let pid = self.child.id().to_string();
+        let k = Command::new("kill").args([sig, &pid]).status().unwrap();
+        assert!(k.success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                return st.success();
+            }
+            assert!(Instant::now() < deadline, "kepi serve did not stop");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn new_game(name: &str) -> String {
+    super::common::new_game(&tmp(name), "mars-la-tour", "1870")
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+#[test]
+fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_save_caught_up() {
+    let save = new_game("sigterm");
+    let h = Served::start(&save, &[]);
+    let seats: Vec<&str> = {
+        let mut s: Vec<&str> = h.codes.keys().map(String::as_str).collect();
+        s.sort();
+        s
+    };
+    assert_eq!(seats, ["french", "german", "spectator", "umpire"]);
+    // Codes: 80 bits in Crockford base 32, all different.
+    let codes: std::collections::HashSet<&String> = h.codes.values().collect();
+    assert_eq!(codes.len(), 4);
+    assert!(h.codes.values().all(|c| c.len() == 19));
+
+    let out = h.remote_ok(
+        "umpire",
+        &["apply", "--json", "lose", GERMAN, "2", "note", "hi"],
+    );
+    let lines: Vec<serde_json::Value> = out.lines().map(json).collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0]["ok"], true);
+    assert_eq!(lines[0]["index"], 1);
+    assert_eq!(lines[1]["index"], 2);
+    // The same JSON line `kepi game apply --json` prints: same members, same order.
+    assert!(
+        out.starts_with(r#"{"ok":true,"index":1,"turn":1,"phase":"#),
+        "{out}"
+    );
+    let mut keys: Vec<&String> = lines[0].as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "dice", "hash", "index", "ok", "phase", "rules", "summary", "turn"
+        ]
+    );
+    let plain = h.remote_ok("umpire", &["apply", "gain", GERMAN, "1"]);
+    assert!(plain.starts_with("ok 3: T1 "), "{plain}");
+
+    let shown = json(&h.remote_ok("spectator", &["show", "--json"]));
+    assert_eq!(shown["log_entries"], 4);
+    let g = shown["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == GERMAN)
+        .unwrap()
+        .clone();
+    let local = json(&ok(&["game", "show", &save, "--json"]));
+    // The remote view is the same document as the local one (same head, same units).
+    assert_eq!(shown["head"], local["head"]);
+    assert_eq!(shown["units"], local["units"]);
+    assert_eq!(
+        g["strength"].as_u64().unwrap() + 1,
+        g["max_strength"].as_u64().unwrap()
+    );
+
+    let mut follower = h.client("spectator", Some(Replica::new()));
+    follower.catch_up(T).unwrap();
+    assert!(h.signal("-TERM"), "kepi serve exits 0 on SIGTERM");
+    // Its clients were told, not just cut off.
+    match follower.next(Instant::now() + T) {
+        Ok(Incoming::Closing(m)) => assert!(m.contains("caught up"), "{m}"),
+        other => panic!("no closing message: {other:?}"),
+    }
+    // Caught up: the save itself (not only its journal) holds every entry.
+    let saved: serde_json::Value = json(&std::fs::read_to_string(&save).unwrap());
+    assert_eq!(saved["log"].as_array().unwrap().len(), 4);
+    ok(&["log", "verify", &save]);
+}
+
+#[test]
+fn players_act_only_with_their_own_units_and_only_with_resolutions() {
+    // A seed that shows if it ever leaves the host.
+    let save = super::common::new_game(&tmp("seats"), "mars-la-tour", "987654321987");
+    let h = Served::start(&save, &[]);
+    let refused = |seat: &str, words: &[&str], says: &str| {
+        let mut a = vec!["apply"];
+        a.extend_from_slice(words);
+        let o = h.remote(seat, &a);
+        assert_eq!(o.status.code(), Some(2), "{seat} {words:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(says),
+            "{seat} {words:?}: {}",
+            stderr(&o)
+        );
+        assert!(o.stdout.is_empty());
+    };
+    refused("german", &["lose", FRENCH, "1"], "`lose` is the umpire's");
+    refused("german", &["next-phase"], "umpire's");
+    refused("german", &["undo"], "umpire's");
+    refused("german", &["reveal"], "umpire's");
+    refused(
+        "german",
+        &["fire", FRENCH, GERMAN, "--dice", "d10=5,d%=50"],
+        "the german seat acts only with german units",
+    );
+    refused(
+        "french",
+        &["fire", GERMAN, FRENCH, "--dice", "d10=5,d%=50"],
+        "the french seat acts only with french units",
+    );
+    refused("spectator", &["note", "hello"], "spectator");
+    // A request with one refused verb is refused whole: nothing applied.
+    refused(
+        "german",
+        &["fire", GERMAN, FRENCH, "--dice", "d10=5,d%=50", "note", "x"],
+        "umpire's",
+    );
+    // Unknown verbs are refused as `kepi game apply` refuses them.
+    refused("umpire", &["bogus"], "unknown verb `bogus`");
+    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    assert_eq!(shown["log_entries"], 1, "nothing was applied");
+
+    // The player's own resolution, with their own dice.
+    let out = h.remote_ok(
+        "german",
+        &[
+            "apply",
+            "--json",
+            "fire",
+            GERMAN,
+            FRENCH,
+            "--dice",
+            "d10=10,d%=20",
+        ],
+    );
+    let line = json(out.lines().next().unwrap());
+    assert_eq!(line["index"], 1);
+    assert!(
+        line["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r == "PK-F1")
+    );
+    // The seed never leaves the host: nothing a player can fetch holds it.
+    let o = h.remote(
+        "german",
+        &["watch", "--json", "--from", "0", "--count", "2"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let watched = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(watched.lines().count(), 2);
+    assert!(!watched.contains("987654321987"), "{watched}");
+}
+
+#[test]
+fn wrong_codes_and_bad_arguments_are_refused_naming_them() {
+    let save = new_game("codes");
+    let h = Served::start(&save, &[]);
+    let o = kepi(&[
+        "remote",
+        &h.address,
+        "--code",
+        "AAAA-BBBB-CCCC-DDDD",
+        "show",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("wrong code"), "{}", stderr(&o));
+    // A code differing in its last character only.
+    let umpire = h.code("umpire").to_string();
+    let mut near = umpire.clone();
+    let last = near.pop().unwrap();
+    near.push(if last == '0' { '1' } else { '0' });
+    let o = kepi(&["remote", &h.address, "--code", &near, "apply", "note", "x"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // Case and dashes do not matter.
+    let lower = umpire.to_ascii_lowercase().replace('-', "");
+    ok(&["remote", &h.address, "--code", &lower, "apply", "note", "x"]);
+
+    for (args, names) in [
+        (
+            vec!["remote", "wss://127.0.0.1:1", "--code", "x", "show"],
+            "ADDRESS",
+        ),
+        (
+            vec!["remote", "127.0.0.1:0", "--code", "x", "show"],
+            "ADDRESS",
+        ),
+        (vec!["remote", &h.address, "--code", "", "show"], "--code"),
+        (
+            vec![
+                "remote",
+                &h.address,
+                "--code",
+                "x",
+                "--timeout",
+                "0",
+                "show",
+            ],
+            "--timeout",
+        ),
+    ] {
+        let o = kepi(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(names), "{args:?}: {}", stderr(&o));
+    }
+    let o = kepi(&["serve", &save, "--bind", "not-an-ip"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--bind"), "{}", stderr(&o));
+    // The save is served already: a second host is refused (the lock), exit 1.
+    let o = kepi(&["serve", &save, "--bind", "127.0.0.1", "--port", "0"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("open in another kepi"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn ten_wrong_codes_from_one_address_shut_it_out_for_a_while() {
+    let save = new_game("limit");
+    let h = Served::start(&save, &[]);
+    for _ in 0..10 {
+        match Client::connect(&h.address, "0000-0000-0000-0000", None, T) {
+            Err(kepi::net::NetError::Refused(m)) => assert!(m.contains("wrong code"), "{m}"),
+            other => panic!(
+                "a wrong code was not refused: {:?}",
+                other.map(|c| c.welcome().clone())
+            ),
+        }
+    }
+    // Now even the right code is refused from this address (for the rest of the minute).
+    match Client::connect(&h.address, h.code("umpire"), None, T) {
+        Err(kepi::net::NetError::Refused(m)) => assert!(m.contains("too many wrong codes"), "{m}"),
+        other => panic!("not shut out: {:?}", other.map(|c| c.welcome().clone())),
+    }
+}
+
+#[test]
+fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
+    let save = new_game("watch");
+    let h = Served::start(&save, &[]);
+    h.remote_ok("umpire", &["apply", "note", "one", "note", "two"]);
+    // A watcher of new entries only, started before they are made.
+    let watcher = Command::new(bin())
+        .args([
+            "remote",
+            &h.address,
+            "--code",
+            h.code("french"),
+            "watch",
+            "--json",
+            "--count",
+            "3",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Give it time to join before the entries are made (it prints only those made after).
+    let mut seen = false;
+    let deadline = Instant::now() + T;
+    while !seen && Instant::now() < deadline {
+        if let Ok(l) = h.lines.recv_timeout(Duration::from_millis(200)) {
+            seen = l.contains("connected: french");
+        }
+    }
+    assert!(seen, "the watcher joined");
+    for n in ["three", "four", "five"] {
+        h.remote_ok("umpire", &["apply", "note", n]);
+    }
+    let o = wait_output(watcher);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let idx: Vec<u64> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| json(l)["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(idx, [3, 4, 5]);
+
+    // Catch-up from an index with the library: a replica holding 3 entries is sent the rest.
+    let mut c = h.client("spectator", Some(Replica::new()));
+    c.catch_up(T).unwrap();
+    let full = c.into_replica().unwrap();
+    assert_eq!(full.len(), 6);
+    let mut part = Replica::new();
+    for e in full.game().unwrap().log().iter().take(3) {
+        assert!(part.push(e.clone()).unwrap());
+    }
+    let mut c = h.client("spectator", Some(part));
+    assert_eq!(c.welcome().entries, 6);
+    let g = c.catch_up(T).unwrap();
+    assert_eq!(g.log().len(), 6);
+    assert_eq!(g.head(), full.game().unwrap().head());
+    // An entry that does not continue the chain is refused by the replica.
+    let mut bad = Replica::new();
+    let mut e1 = full.game().unwrap().log()[0].clone();
+    bad.push(e1.clone()).unwrap();
+    let mut e2 = full.game().unwrap().log()[1].clone();
+    e2.summary.push_str(" (edited)");
+    assert!(bad.push(e2).is_err());
+    e1.summary.push('!');
+    assert!(
+        bad.push(e1).is_err(),
+        "a different entry 0 than the one verified"
+    );
+}
+
+#[test]
+fn a_watcher_reconnects_by_itself_after_the_host_is_killed_and_catches_up() {
+    let save = new_game("reconnect");
+    // A port of our own, so the restarted host is at the same address.
+    let port = std::net::TcpListener::bind(("127.0.0.1", 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let h = Served::start_on(&save, port, &[]);
+    let watcher = Command::new(bin())
+        .args([
+            "remote",
+            &h.address,
+            "--code",
+            h.code("french"),
+            "watch",
+            "--json",
+            "--count",
+            "3",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut seen = false;
+    let deadline = Instant::now() + T;
+    while !seen && Instant::now() < deadline {
+        if let Ok(l) = h.lines.recv_timeout(Duration::from_millis(200)) {
+            seen = l.contains("connected: french");
+        }
+    }
+    assert!(seen, "the watcher joined");
+    h.remote_ok("umpire", &["apply", "note", "before"]);
+    assert!(!h.signal("-KILL"));
+    let h = Served::start_on(&save, port, &[]);
+    h.remote_ok("umpire", &["apply", "note", "after 1", "note", "after 2"]);
+    let o = wait_output(watcher);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("reconnecting"), "{}", stderr(&o));
+    let got: Vec<(u64, String)> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v = json(l);
+            (
+                v["index"].as_u64().unwrap(),
+                v["summary"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "note: before".to_string()),
+            (2, "note: after 1".to_string()),
+            (3, "note: after 2".to_string())
+        ]
+    );
+}
+
+fn wait_output(mut child: Child) -> Output {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("a kepi remote did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn kill_9_of_the_host_loses_no_acknowledged_action_and_a_restart_resumes_with_the_same_codes() {
+    let save = new_game("kill9");
+    let h = Served::start(&save, &[]);
+    let codes = h.codes.clone();
+    let mut c = h.client("umpire", None);
+    let mut acked = Vec::new();
+    for i in 0..20 {
+        let a = c.apply(&["note".to_string(), format!("n{i}")], T).unwrap();
+        assert!(a.refused.is_none());
+        acked.extend(a.entries);
+    }
+    assert_eq!(acked.len(), 20);
+    let head = acked.last().unwrap().hash.clone();
+    assert!(!h.signal("-KILL"));
+    ok(&["log", "verify", &save]);
+    let h = Served::start(&save, &[]);
+    assert_eq!(h.codes, codes, "the codes are kept beside the save");
+    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    assert_eq!(shown["log_entries"], 21);
+    assert_eq!(shown["head"], head.as_str());
+    h.remote_ok("umpire", &["apply", "note", "after the restart"]);
+    // --new-codes replaces them (after this host stops).
+    assert!(h.signal("-INT"));
+    let h = Served::start(&save, &["--new-codes"]);
+    assert_ne!(h.codes["umpire"], codes["umpire"]);
+    let o = kepi(&["remote", &h.address, "--code", &codes["umpire"], "show"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn malformed_and_oversized_messages_close_that_connection_only() {
+    let save = new_game("malformed");
+    let h = Served::start(&save, &[]);
+    let mut watcher = h.client("spectator", Some(Replica::new()));
+    watcher.catch_up(T).unwrap();
+    for bad in [
+        "not json".to_string(),
+        r#"{"type":"apply","id":1,"words":["note","x"],"file":"/etc/passwd"}"#.to_string(),
+        r#"{"type":"hello","protocol":1,"code":"x"}"#.to_string(),
+        format!(
+            r#"{{"type":"apply","id":1,"words":["{}"]}}"#,
+            "x".repeat(200_000)
+        ),
+    ] {
+        let mut c = h.client("umpire", None);
+        // The host may close before an oversized message is all written.
+        let _ = c.send_raw(&bad);
+        let r = c.apply(&["note".into(), "after".into()], T);
+        assert!(r.is_err(), "the connection was closed after {:.40}", bad);
+    }
+    // A hello that is not JSON, and a protocol from the future.
+    for hello in ["{", r#"{"type":"hello","protocol":99,"code":"x"}"#] {
+        let (mut ws, _) = tungstenite::connect(h.address.as_str()).unwrap();
+        ws.send(tungstenite::Message::text(hello)).unwrap();
+        let m = ws.read().unwrap();
+        let t = m.to_text().unwrap().to_string();
+        assert!(t.contains(r#""type":"error""#), "{t}");
+    }
+    // The host and its other clients go on.
+    let out = h.remote_ok("umpire", &["apply", "note", "still here"]);
+    assert!(out.starts_with("ok 1:"), "{out}");
+    let deadline = Instant::now() + T;
+    let mut got = Vec::new();
+    while got.is_empty() && Instant::now() < deadline {
+        if let Incoming::Entries(es) = watcher
+            .next(Instant::now() + Duration::from_millis(200))
+            .unwrap()
+        {
+            got = es;
+        }
+    }
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].summary, "note: still here");
+}
+
+#[test]
+fn four_clients_by_25_actions_interleave_and_every_replica_verifies() {
+    many_clients("many", 4, 25);
+}
+
+/// The issue's figure: 8 clients x 100 actions, a few seconds on loopback.
+#[test]
+fn eight_clients_by_100_actions_and_the_chain_verifies_after() {
+    many_clients("many8", 8, 100);
+}
+
+/// `clients` umpire connections in threads, each making `actions` notes while following the log;
+/// a spectator watches. Every replica verifies every entry, the watcher reaches all of them and
+/// the save verifies after the host stops, with the watcher's head.
+fn many_clients(name: &str, clients: usize, actions: usize) {
+    let save = new_game(name);
+    let h = Served::start(&save, &[]);
+    let mut watcher = h.client("spectator", Some(Replica::new()));
+    watcher.catch_up(T).unwrap();
+    // A follower that never reads a thing: it must hold nobody up.
+    let (mut sleeper, _) = tungstenite::connect(h.address.as_str()).unwrap();
+    let hello = format!(
+        r#"{{"type":"hello","protocol":1,"code":"{}","from":0}}"#,
+        h.code("spectator")
+    );
+    sleeper.send(tungstenite::Message::text(hello)).unwrap();
+    let threads: Vec<_> = (0..clients)
+        .map(|k| {
+            let mut c = h.client("umpire", Some(Replica::new()));
+            std::thread::spawn(move || {
+                c.catch_up(T).unwrap();
+                for i in 0..actions {
+                    let a = c
+                        .apply(&["note".to_string(), format!("c{k} a{i}")], T)
+                        .unwrap();
+                    assert!(a.refused.is_none(), "{:?}", a.refused);
+                    assert_eq!(a.entries.len(), 1);
+                }
+                c.into_replica().unwrap().len()
+            })
+        })
+        .collect();
+    for t in threads {
+        // Each client's replica verified its own and the others' entries, in order.
+        assert!(t.join().unwrap() as usize > actions);
+    }
+    let total = (clients * actions + 1) as u64;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while watcher.replica().unwrap().len() < total && Instant::now() < deadline {
+        watcher
+            .next(Instant::now() + Duration::from_millis(200))
+            .unwrap();
+    }
+    assert_eq!(watcher.replica().unwrap().len(), total);
+    drop(sleeper);
+    let head = watcher.replica().unwrap().game().unwrap().head();
+    assert!(h.signal("-TERM"));
+    let v = json(&ok(&["log", "verify", &save, "--json"]));
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["entries"], total);
+    assert_eq!(v["head"], head.as_str());
+}

@@ -123,6 +123,15 @@ pub enum ResolveSystem {
     Fr1870(fr1870::Fr1870Action),
 }
 
+/// The clap declaration of `kepi resolve SYSTEM FORM` (before the global dice flags join it):
+/// `kepi game apply` parses a resolution verb's options with it, so each option is declared once,
+/// here, for both commands.
+pub(crate) fn form_command(system: &str, form: &str) -> Option<clap::Command> {
+    use clap::Subcommand as _;
+    let all = ResolveSystem::augment_subcommands(clap::Command::new("resolve"));
+    all.find_subcommand(system)?.find_subcommand(form).cloned()
+}
+
 /// What an action needs besides its own arguments.
 pub struct Ctx<'a> {
     /// The rule tables in force.

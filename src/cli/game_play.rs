@@ -507,8 +507,8 @@ pub(super) struct PlayVerb {
     hex: Option<Position>,
     /// The verb's grammar.
     spec: &'static VerbSpec,
-    /// The options typed.
-    given: Given,
+    /// The options typed (boxed: the parsed matches are large and a script holds many verbs).
+    given: Box<Given>,
     /// Physical dice entered with `--dice DIE=VALUE`.
     pub entered: Vec<(Die, u32)>,
 }
@@ -668,7 +668,7 @@ pub(super) fn parse(
         attackers,
         hex,
         spec,
-        given,
+        given: Box::new(given),
         entered,
     };
     build(&v, s, tables)?;

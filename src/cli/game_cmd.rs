@@ -7,7 +7,7 @@ use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use super::game_play::{self, PLAY_VERBS, PlayVerb};
+use super::game_play::{self, PlayVerb};
 use super::{CliError, fresh_seed, print_json};
 use crate::dice::DiceExpr;
 use crate::game::{
@@ -743,7 +743,7 @@ fn parse_verbs(words: &[String], s: &GameState, tables: &Tables) -> Result<Vec<V
                 let reason = match words.get(i) {
                     Some(w)
                         if !VERBS.contains(&w.to_ascii_lowercase().as_str())
-                            && !PLAY_VERBS.contains(&w.to_ascii_lowercase().as_str()) =>
+                            && !game_play::is_play_verb(&w.to_ascii_lowercase()) =>
                     {
                         i += 1;
                         w.clone()
@@ -752,7 +752,7 @@ fn parse_verbs(words: &[String], s: &GameState, tables: &Tables) -> Result<Vec<V
                 };
                 Verb::Act(Action::WaiveDue { id, reason })
             }
-            v if PLAY_VERBS.contains(&v) => {
+            v if game_play::is_play_verb(v) => {
                 Verb::Play(game_play::parse(v, words, &mut i, s, tables)?)
             }
             other => {

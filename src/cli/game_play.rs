@@ -15,11 +15,11 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 use clap::parser::ValueSource;
-use clap::{ArgAction, ArgMatches, Args, Command};
+use clap::{ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
 use super::resolve;
 use crate::cli::CliError;
-use crate::dice::{Die, Ratio};
+use crate::dice::{DiceSource, Die, Ratio};
 use crate::game::GameState;
 use crate::play::Form;
 use crate::play::crt::{FrForm, SpiForm, engage_hex};
@@ -27,12 +27,12 @@ use crate::play::gsp::GspForm;
 use crate::play::pk::{PkAction, PkForm};
 use crate::play::pw::{PwAction, PwForm};
 use crate::roster::Position;
-use crate::rules::System;
 use crate::rules::pk::{
     self, Class, Cover, Facing, Formation, Officer, Weapon, morale::GeneralDeath,
 };
 use crate::rules::pw::{self, HitChoice};
 use crate::rules::spi::{Formation as SpiFormation, SupplyState};
+use crate::rules::{RuleError, System};
 use crate::tables::Tables;
 
 /// Every resolution verb of any rule set (a waive reason stops before one of these; the verb is
@@ -408,9 +408,12 @@ fn specs_for(system: System) -> impl Iterator<Item = &'static VerbSpec> {
     SPECS.iter().filter(move |s| s.system == system)
 }
 
-/// The resolution verbs of a rule set, by name.
-pub(super) fn verbs_for(system: System) -> Vec<&'static str> {
-    specs_for(system).map(|s| s.verb).collect()
+/// The resolution verbs of a rule set, by name: its forms', then its unit-less ones.
+pub(super) fn verbs_for(system: System) -> Vec<String> {
+    specs_for(system)
+        .map(|s| s.verb.to_string())
+        .chain(plain_verbs(system))
+        .collect()
 }
 
 /// The options a player typed after a verb: only what was typed counts; the rest comes from the
@@ -496,7 +499,7 @@ fn set_some<T>(slot: &mut Option<T>, v: Option<T>) {
 #[derive(Clone, Debug)]
 pub(super) struct PlayVerb {
     /// The verb ("fire").
-    pub form: &'static str,
+    pub form: String,
     /// The acting unit's id (the first attacker of a combat).
     pub actor: String,
     /// The target's id.
@@ -505,18 +508,86 @@ pub(super) struct PlayVerb {
     attackers: Vec<String>,
     /// A combat's hex.
     hex: Option<Position>,
-    /// The verb's grammar.
-    spec: &'static VerbSpec,
-    /// The options typed (boxed: the parsed matches are large and a script holds many verbs).
-    given: Box<Given>,
+    /// What it resolves.
+    kind: Kind,
     /// Physical dice entered with `--dice DIE=VALUE`.
     pub entered: Vec<(Die, u32)>,
+}
+
+/// A resolution verb's grammar and what was typed.
+#[derive(Clone, Debug)]
+enum Kind {
+    /// A resolver form between units of the game.
+    Form {
+        /// The verb's grammar.
+        spec: &'static VerbSpec,
+        /// The options typed (boxed: the parsed matches are large and a script holds many verbs).
+        given: Box<Given>,
+    },
+    /// A `kepi resolve` action no form covers: its words after `kepi resolve`, without `--dice`.
+    Plain(Vec<String>),
+}
+
+/// A verb ready to resolve against the game: a pre-filled form, or a unit-less `kepi resolve`
+/// action (rolled with the game's dice and logged; it changes no unit).
+pub(super) enum Ready {
+    /// A form between units.
+    Form(Box<Form>),
+    /// A unit-less action.
+    Plain(Box<resolve::ResolveSystem>),
+}
+
+impl Ready {
+    /// Resolves as [`Form::resolve`] does: with `dice` None the preview, with dice the outcome
+    /// and its effects (none for a unit-less action).
+    pub fn resolve(
+        &self,
+        state: &GameState,
+        tables: &Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<crate::play::Resolved, RuleError> {
+        match self {
+            Ready::Form(f) => f.resolve(state, tables, dice),
+            Ready::Plain(x) => resolve::run_system(x, resolve::Ctx { tables, dice })
+                .map(|r| (r, Vec::new()))
+                .map_err(|e| RuleError::input("options", e.message, "see `kepi resolve --help`")),
+        }
+    }
+}
+
+/// Game verbs that are also `kepi resolve` action names: the game verb wins (P&K's flag roll and
+/// fatigue check are the `flag-roll` and `fatigue-check` verbs).
+const SHADOWED: &[&str] = &["fatigue", "flag"];
+
+/// The unit-less resolution verbs of a rule set: the `kepi resolve` actions no form covers (P&K
+/// initiative, PW first side, SPI victory...), declared once by `kepi resolve` itself.
+fn plain_verbs(system: System) -> Vec<String> {
+    let tree = resolve::command_tree();
+    let Some(sys) = tree.find_subcommand(system.id()) else {
+        return Vec::new();
+    };
+    sys.get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|n| {
+            !SHADOWED.contains(&n.as_str())
+                && !specs_for(system).any(|x| x.resolve == n.as_str() || x.named(n))
+        })
+        .collect()
+}
+
+/// True when `word` is a resolution verb of some rule set (`kepi game apply` then checks it
+/// against the game's).
+pub(super) fn is_play_verb(word: &str) -> bool {
+    PLAY_VERBS.contains(&word)
+        || System::ALL
+            .into_iter()
+            .any(|s| plain_verbs(s).iter().any(|v| v == word))
 }
 
 impl PlayVerb {
     /// The units to log with the resolution (actor, then target; a combat's attackers).
     pub fn units(&self) -> Vec<String> {
-        if !self.attackers.is_empty() {
+        if self.actor.is_empty() || !self.attackers.is_empty() {
             return self.attackers.clone();
         }
         let mut u = vec![self.actor.clone()];
@@ -553,11 +624,13 @@ fn spec_of(verb: &str, s: &GameState) -> Result<&'static VerbSpec, CliError> {
     if let Some(spec) = specs_for(s.system).find(|x| x.named(verb)) {
         return Ok(spec);
     }
-    let elsewhere: Vec<&str> = SPECS
-        .iter()
-        .filter(|x| x.named(verb))
-        .map(|x| x.system.title())
-        .collect();
+    let mut elsewhere: Vec<&str> = Vec::new();
+    for system in System::ALL {
+        if specs_for(system).any(|x| x.named(verb)) || plain_verbs(system).iter().any(|p| p == verb)
+        {
+            elsewhere.push(system.title());
+        }
+    }
     let theirs = if elsewhere.is_empty() {
         "no rule set's".to_string()
     } else {
@@ -580,6 +653,11 @@ pub(super) fn parse(
     s: &GameState,
     tables: &Tables,
 ) -> Result<PlayVerb, CliError> {
+    if !specs_for(s.system).any(|x| x.named(verb))
+        && plain_verbs(s.system).iter().any(|p| p == verb)
+    {
+        return parse_plain(verb, words, i, s, tables);
+    }
     let spec = spec_of(verb, s)?;
     let cmd = spec.command()?;
     let take = |i: &mut usize| -> Result<String, CliError> {
@@ -607,18 +685,12 @@ pub(super) fn parse(
         *i += 1;
         let body = &w[2..];
         let name = body.split_once('=').map_or(body, |(n, _)| n);
-        let arg = cmd
-            .get_arguments()
-            .find(|a| {
-                a.get_long() == Some(name)
-                    || a.get_all_aliases().is_some_and(|al| al.contains(&name))
-            })
-            .ok_or_else(|| {
-                CliError::usage(format!(
-                    "`{verb}`: unknown option `--{name}` (accepted: {})",
-                    accepted(&cmd)
-                ))
-            })?;
+        let arg = find_arg(&cmd, name).ok_or_else(|| {
+            CliError::usage(format!(
+                "`{verb}`: unknown option `--{name}` (accepted: {})",
+                accepted(&cmd)
+            ))
+        })?;
         opts.push(w.clone());
         if !body.contains('=') && arg.get_action().takes_values() && !arg.is_require_equals_set() {
             let v = words
@@ -628,17 +700,10 @@ pub(super) fn parse(
             opts.push(v.clone());
         }
     }
-    let m = cmd.clone().try_get_matches_from(&opts).map_err(|e| {
-        let text = e.render().to_string();
-        let first = text
-            .split("\n\n")
-            .next()
-            .unwrap_or(&text)
-            .trim()
-            .trim_start_matches("error: ")
-            .to_string();
-        CliError::usage(format!("`{verb}`: {first} (accepted: {})", accepted(&cmd)))
-    })?;
+    let m = cmd
+        .clone()
+        .try_get_matches_from(&opts)
+        .map_err(|e| clap_error(verb, &e, &cmd))?;
     let given = Given {
         m,
         verb: spec.verb,
@@ -662,13 +727,15 @@ pub(super) fn parse(
         actor = attackers.first().cloned().unwrap_or_default();
     }
     let v = PlayVerb {
-        form: spec.verb,
+        form: spec.verb.to_string(),
         actor,
         target,
         attackers,
         hex,
-        spec,
-        given: Box::new(given),
+        kind: Kind::Form {
+            spec,
+            given: Box::new(given),
+        },
         entered,
     };
     build(&v, s, tables)?;
@@ -698,9 +765,13 @@ fn parse_dice(text: &str, verb: &str) -> Result<Vec<(Die, u32)>, CliError> {
     Ok(out)
 }
 
-/// The form for a verb, pre-filled from the units' state now and set by its options.
-pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Form, CliError> {
-    let spec = v.spec;
+/// The verb ready to resolve: its form pre-filled from the units' state now and set by its
+/// options, or its unit-less action; checked (dice, refusals, a preview) before anything applies.
+pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Ready, CliError> {
+    let (spec, given) = match &v.kind {
+        Kind::Form { spec, given } => (*spec, given),
+        Kind::Plain(words) => return build_plain(v, words, s, tables),
+    };
     let mut form = Form::all_for(spec.system)
         .into_iter()
         .find(|f| f.name() == spec.form)
@@ -718,7 +789,7 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Form
         }
         (f, _) => f.prefill(s, Some(&v.actor), v.target.as_deref(), tables),
     }
-    (spec.overlay)(&v.given, &mut form, tables)?;
+    (spec.overlay)(given, &mut form, tables)?;
     // Issue 17: the same checks as the window's (crate::play::refuse), before anything applies.
     if let Some(why) = crate::play::refuse::unused_die(&form, &v.entered) {
         return Err(CliError::usage(format!("`{} --dice`: {why}", v.form)));
@@ -726,17 +797,144 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Form
     if let Some(why) = form.refusal(s) {
         return Err(CliError::usage(format!("`{}`: {why}", v.form)));
     }
-    Ok(form)
+    Ok(Ready::Form(Box::new(form)))
+}
+
+/// A unit-less verb's action, parsed by `kepi resolve`'s declaration, its dice checked and its
+/// inputs previewed.
+fn build_plain(
+    v: &PlayVerb,
+    words: &[String],
+    s: &GameState,
+    tables: &Tables,
+) -> Result<Ready, CliError> {
+    let argv = std::iter::once("resolve".to_string()).chain(words.iter().cloned());
+    let cmd = plain_command(s.system, &v.form)?;
+    let m = resolve::command_tree()
+        .try_get_matches_from(argv)
+        .map_err(|e| clap_error(&v.form, &e, &cmd))?;
+    let x = resolve::ResolveSystem::from_arg_matches(&m)
+        .map_err(|e| CliError::usage(format!("`{}`: {e}", v.form)))?;
+    // The dice each rule set rolls: P&K d10 and d%, the others d6.
+    let used: &[Die] = match s.system {
+        System::Pk => &[Die::D10, Die::Pct],
+        _ => &[Die::D6],
+    };
+    if let Some((die, value)) = v.entered.iter().find(|(d, _)| !used.contains(d)) {
+        let names: Vec<String> = used.iter().map(ToString::to_string).collect();
+        return Err(CliError::usage(format!(
+            "`{} --dice`: {} does not roll a {die} (entered {die}={value}); it rolls {}",
+            v.form,
+            v.form,
+            names.join(" and ")
+        )));
+    }
+    resolve::run_system(&x, resolve::Ctx { tables, dice: None })
+        .map_err(|e| CliError::usage(format!("`{}`: {}", v.form, e.message)))?;
+    Ok(Ready::Plain(Box::new(x)))
+}
+
+/// `kepi resolve SYSTEM VERB`'s declaration, for a unit-less verb.
+fn plain_command(system: System, verb: &str) -> Result<Command, CliError> {
+    resolve::form_command(system.id(), verb)
+        .map(|c| <DiceOpt as Args>::augment_args(c).no_binary_name(true))
+        .ok_or_else(|| {
+            CliError::failed(format!(
+                "internal: no `kepi resolve {} {verb}`",
+                system.id()
+            ))
+        })
+}
+
+/// A clap error as one line naming the verb, with the accepted options.
+fn clap_error(verb: &str, e: &clap::Error, cmd: &Command) -> CliError {
+    let text = e.render().to_string();
+    let first = text
+        .split("\n\n")
+        .next()
+        .unwrap_or(&text)
+        .trim()
+        .trim_start_matches("error: ")
+        .to_string();
+    CliError::usage(format!("`{verb}`: {first} (accepted: {})", accepted(cmd)))
+}
+
+/// Parses a unit-less verb (see [`plain_verbs`]): its options are `kepi resolve`'s, plus `--dice`.
+fn parse_plain(
+    verb: &str,
+    words: &[String],
+    i: &mut usize,
+    s: &GameState,
+    tables: &Tables,
+) -> Result<PlayVerb, CliError> {
+    let cmd = plain_command(s.system, verb)?;
+    let mut argv = vec![s.system.id().to_string(), verb.to_string()];
+    let mut dice = Vec::new();
+    while let Some(w) = words.get(*i).filter(|w| w.starts_with("--")) {
+        *i += 1;
+        let body = &w[2..];
+        let (name, inline) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (body, None),
+        };
+        let arg = find_arg(&cmd, name).ok_or_else(|| {
+            CliError::usage(format!(
+                "`{verb}`: unknown option `--{name}` (accepted: {})",
+                accepted(&cmd)
+            ))
+        })?;
+        let value = if inline.is_none() && arg.get_action().takes_values() {
+            let v = words
+                .get(*i)
+                .ok_or_else(|| CliError::usage(format!("`{verb} --{name}` needs a value")))?;
+            *i += 1;
+            Some(v.clone())
+        } else {
+            inline.clone()
+        };
+        if arg.get_id().as_str() == "dice" {
+            dice.push(value.unwrap_or_default());
+            continue;
+        }
+        argv.push(w.clone());
+        if inline.is_none()
+            && let Some(v) = value
+        {
+            argv.push(v);
+        }
+    }
+    let mut entered = Vec::new();
+    for d in &dice {
+        entered.extend(parse_dice(d, verb)?);
+    }
+    let v = PlayVerb {
+        form: verb.to_string(),
+        actor: String::new(),
+        target: None,
+        attackers: Vec::new(),
+        hex: None,
+        kind: Kind::Plain(argv),
+        entered,
+    };
+    build(&v, s, tables)?;
+    Ok(v)
+}
+
+/// The option of `cmd` with this long name or alias.
+fn find_arg<'c>(cmd: &'c Command, name: &str) -> Option<&'c clap::Arg> {
+    cmd.get_arguments().find(|a| {
+        a.get_long() == Some(name) || a.get_all_aliases().is_some_and(|al| al.contains(&name))
+    })
 }
 
 /// The help of the resolution verbs, per rule set, generated from the same declarations.
 pub(super) fn verbs_help() -> String {
     let mut out = String::from(
         "RESOLUTIONS, per rule set (only the game's rule set's verbs are accepted). Pre-filled from \
-         the units' live state;\nthe options are those of `kepi resolve SYSTEM FORM` and override \
-         what the units give (a flag takes\n--flag=off to clear it); kepi's seeded dice, or \
-         --dice DIE=VALUE[,DIE=VALUE] for physical dice (e.g.\n--dice d10=7,d%=34); one undo \
-         step; each answers the due check it is the roll for. With --json the\nline carries \
+         the units' live state; the options are those of `kepi resolve SYSTEM FORM` and override \
+         what the units give (a flag takes --flag=off to clear it); kepi's seeded dice, or \
+         --dice DIE=VALUE[,DIE=VALUE] for physical dice (e.g. --dice d10=7,d%=34); one undo \
+         step; each answers the due check it is the roll for. With --json the line carries \
          \"outcome\": the object `kepi resolve ... --json` prints.\n",
     );
     for system in System::ALL {
@@ -767,6 +965,14 @@ pub(super) fn verbs_help() -> String {
             out.push_str(&format!("      {}\n", spec.what));
             let opts = accepted(&cmd);
             out.push_str(&wrap(&format!("[{opts}]"), "      ", 100));
+        }
+        let plain = plain_verbs(system);
+        if !plain.is_empty() {
+            out.push_str(&format!(
+                "  naming no unit, with the options of `kepi resolve {} ACTION` and --dice (logged; they\n      change no unit: apply the result with lose, level, flag...):\n",
+                system.id()
+            ));
+            out.push_str(&wrap(&plain.join(", "), "      ", 100));
         }
     }
     out

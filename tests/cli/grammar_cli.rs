@@ -602,6 +602,95 @@ fn combat_hexes_are_enemy_hexes() {
     assert_eq!(line["outcome"]["odds"], "2:1", "{line}");
 }
 
+/// The `kepi resolve` actions no form covers are verbs too: rolled with the game's dice (or the
+/// dice entered), logged, with `kepi resolve`'s outcome; they change no unit.
+#[test]
+fn unit_less_actions_are_verbs_too() {
+    let rows: &[(&str, &[&str], &[&str])] = &[
+        (
+            "mars-la-tour",
+            &["initiative", "--dice", "d%=40,d%=70"],
+            &["pk", "initiative", "--dpct", "40", "--dpct", "70"],
+        ),
+        (
+            "mars-la-tour",
+            &[
+                "pursuit",
+                "--stander-figures",
+                "10",
+                "--withdrawer-figures",
+                "8",
+                "--class",
+                "line",
+                "--dice",
+                "d10=9",
+            ],
+            &[
+                "pk",
+                "pursuit",
+                "--stander-figures",
+                "10",
+                "--withdrawer-figures",
+                "8",
+                "--class",
+                "line",
+                "--d10",
+                "9",
+            ],
+        ),
+        (
+            "pw-skirmish",
+            &["first-side", "--dice", "d6=2,d6=5"],
+            &["pw", "first-side", "--d6", "2", "--d6", "5"],
+        ),
+        (
+            "st-privat",
+            &["aoa", "--dice", "d6=3,d6=4"],
+            &["gsp", "aoa", "--d6", "3", "--d6", "4"],
+        ),
+        (
+            "spi-1870",
+            &["eb", "--dice", "d6=2"],
+            &["spi", "eb", "--d6", "2"],
+        ),
+        (
+            "fr1870-august",
+            &["storm", "--dice", "d6=5"],
+            &["fr1870", "storm", "--d6", "5"],
+        ),
+    ];
+    for (n, (scenario, words, resolve)) in rows.iter().enumerate() {
+        let d = tmp(&format!("plain{n}"));
+        let save = super::common::new_game(&d, scenario, "5");
+        let before = log_len(&save);
+        let line = apply(&save, words);
+        assert_eq!(log_len(&save), before + 1, "{words:?}: logged");
+        let mut r = vec!["resolve"];
+        r.extend_from_slice(resolve);
+        r.push("--json");
+        let want: Value = serde_json::from_str(&ok(&r)).unwrap();
+        assert_eq!(line["outcome"], want["outcome"], "{words:?}");
+        // Seeded: exit 0 and an outcome.
+        let mut seeded: Vec<&str> = words.to_vec();
+        if let Some(p) = seeded.iter().position(|w| *w == "--dice") {
+            seeded.truncate(p);
+        }
+        assert!(apply(&save, &seeded)["outcome"].is_object(), "{seeded:?}");
+        ok(&["log", "verify", &save]);
+    }
+    let d = tmp("plain-bad");
+    let save = super::common::new_game(&d, "mars-la-tour", "5");
+    let e = refused(&["game", "apply", &save, "initiative", "--dice", "d6=3"]);
+    assert!(e.contains("does not roll a d6"), "{e}");
+    let e = refused(&["game", "apply", &save, "pursuit", "--class", "line"]);
+    assert!(e.contains("--stander-figures"), "{e}");
+    let e = refused(&["game", "apply", &save, "victory", "--net-vp", "3"]);
+    assert!(
+        e.contains("SPI Franco-Prussian War") && e.contains("initiative"),
+        "{e}"
+    );
+}
+
 /// `kepi game apply --help` documents the verbs of every rule set.
 #[test]
 fn help_lists_the_verbs_per_rule_set() {
@@ -620,6 +709,9 @@ fn help_lists_the_verbs_per_rule_set() {
         "combat --attackers A,B,... --hex HEX",
         "--dice DIE=VALUE",
         "--general-death",
+        "fire-first, collapse, melee-both",
+        "victory, eb, oob",
+        "storm",
     ] {
         assert!(help.contains(s), "help lacks `{s}`:\n{help}");
     }

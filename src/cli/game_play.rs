@@ -546,6 +546,39 @@ impl Ready {
         tables: &Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<crate::play::Resolved, RuleError> {
+        let Some(dice) = dice else {
+            return self.resolve_with(state, tables, None);
+        };
+        let done = self.resolve_with(state, tables, Some(&mut *dice))?;
+        // A die entered and never rolled is refused, not silently ignored (issue 17).
+        if dice.has_entered() {
+            let rolled: Vec<String> = dice
+                .rolls()
+                .iter()
+                .map(|r| format!("{}={}", r.die, r.value))
+                .collect();
+            return Err(RuleError::input(
+                "--dice",
+                format!(
+                    "more dice entered than this roll uses (it rolled {})",
+                    if rolled.is_empty() {
+                        "none".to_string()
+                    } else {
+                        rolled.join(", ")
+                    }
+                ),
+                "only the dice the roll uses, in the order it rolls them",
+            ));
+        }
+        Ok(done)
+    }
+
+    fn resolve_with(
+        &self,
+        state: &GameState,
+        tables: &Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<crate::play::Resolved, RuleError> {
         match self {
             Ready::Form(f) => f.resolve(state, tables, dice),
             Ready::Plain(x) => resolve::run_system(x, resolve::Ctx { tables, dice })

@@ -404,6 +404,28 @@ fn unused_dice_are_refused() {
     assert_eq!(log_len(&pw), before, "nothing applied");
 }
 
+/// More dice of a kind the roll uses than it rolls: refused, nothing applied.
+#[test]
+fn dice_left_over_are_refused() {
+    let d = tmp("leftover");
+    let save = super::common::new_game(&d, "mars-la-tour", "3");
+    let before = log_len(&save);
+    let e = refused(&[
+        "game",
+        "apply",
+        &save,
+        "flag-roll",
+        "55e-ligne-1",
+        "--dice",
+        "d10=3,d10=4",
+    ]);
+    assert!(
+        e.contains("more dice entered") && e.contains("d10=3"),
+        "{e}"
+    );
+    assert_eq!(log_len(&save), before, "nothing applied");
+}
+
 /// A bad option names the option and the accepted values.
 #[test]
 fn bad_options_name_the_option_and_the_accepted_values() {
@@ -640,8 +662,8 @@ fn unit_less_actions_are_verbs_too() {
         ),
         (
             "pw-skirmish",
-            &["first-side", "--dice", "d6=2,d6=5"],
-            &["pw", "first-side", "--d6", "2", "--d6", "5"],
+            &["first-side", "--dice", "d6=2"],
+            &["pw", "first-side", "--d6", "2"],
         ),
         (
             "st-privat",

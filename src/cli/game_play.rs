@@ -771,6 +771,21 @@ pub(super) fn parse(
         },
         entered,
     };
+    // A combat's hex is checked when it is rolled, on the state then: a script may move the
+    // attackers or the defenders there first (`move A 0101 move B 0102 combat ...`). Its options
+    // are checked now all the same.
+    if let (Some(h), Kind::Form { spec, given }) = (v.hex, &v.kind)
+        && engage_hex(s, &v.attackers, h).is_err()
+    {
+        let mut blank = Form::all_for(spec.system)
+            .into_iter()
+            .find(|f| f.name() == spec.form)
+            .ok_or_else(|| {
+                CliError::failed(format!("internal: no resolver form `{}`", spec.form))
+            })?;
+        (spec.overlay)(given, &mut blank, tables)?;
+        return Ok(v);
+    }
     build(&v, s, tables)?;
     Ok(v)
 }

@@ -608,6 +608,28 @@ fn combat_hexes_are_enemy_hexes() {
         "0102",
     ]);
     assert!(e.contains("opposite sides"), "{e}");
+    // Units moved into place earlier in the same script attack: the hex is checked when rolled.
+    let d2 = tmp("hex-script");
+    let other = super::common::new_game(&d2, "spi-1870", "3");
+    let line = apply(
+        &other,
+        &[
+            "move",
+            "de-2-5-1",
+            "0101",
+            "move",
+            "fr-metz-5",
+            "0102",
+            "combat",
+            "--attackers",
+            "de-2-5-1",
+            "--hex",
+            "0102",
+            "--dice",
+            "d6=3",
+        ],
+    );
+    assert_eq!(line["outcome"]["odds"], "1:1", "{line}");
     // Two attackers together: 10 against 5 is 2:1.
     let line = apply(
         &save,

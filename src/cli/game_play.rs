@@ -859,6 +859,7 @@ fn build_plain(
     let argv = std::iter::once("resolve".to_string()).chain(words.iter().cloned());
     let cmd = plain_command(s.system, &v.form)?;
     let m = resolve::command_tree()
+        .clone()
         .try_get_matches_from(argv)
         .map_err(|e| clap_error(&v.form, &e, &cmd))?;
     let x = resolve::ResolveSystem::from_arg_matches(&m)

@@ -194,9 +194,11 @@ pub(crate) fn run_system(
 
 /// The `kepi resolve` command tree (every rule set and action), for `kepi game apply` to parse a
 /// unit-less resolution verb with.
-pub(crate) fn command_tree() -> clap::Command {
+/// Built once per process: every command line builds `kepi game apply`'s help from it.
+pub(crate) fn command_tree() -> &'static clap::Command {
     use clap::Subcommand as _;
-    ResolveSystem::augment_subcommands(clap::Command::new("resolve"))
+    static TREE: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
+    TREE.get_or_init(|| ResolveSystem::augment_subcommands(clap::Command::new("resolve")))
 }
 
 /// Prints a resolution as JSON or as text.

@@ -978,6 +978,12 @@ fn find_arg<'c>(cmd: &'c Command, name: &str) -> Option<&'c clap::Arg> {
 
 /// The help of the resolution verbs, per rule set, generated from the same declarations.
 pub(super) fn verbs_help() -> String {
+    // clap builds every command's help text on every command line; generating this one costs
+    // building every rule set's option grammar (doubling kepi's start-up in a debug build), so
+    // it is built only when help is asked for (`--help`, `-h`, `kepi help ...`).
+    if !std::env::args().any(|a| a == "--help" || a == "-h" || a == "help") {
+        return String::new();
+    }
     let mut out = String::from(
         "RESOLUTIONS, per rule set (only the game's rule set's verbs are accepted). Pre-filled from \
          the units' live state; the options are those of `kepi resolve SYSTEM FORM` and override \

@@ -646,7 +646,14 @@ fn accepted(cmd: &Command) -> String {
             } else {
                 String::new()
             };
-            Some(format!("--{long}{value}"))
+            // Older spellings still accepted (P&K `--officer`, `--move`).
+            let aliases: String = a
+                .get_visible_aliases()
+                .unwrap_or_default()
+                .iter()
+                .map(|al| format!("|--{al}"))
+                .collect();
+            Some(format!("--{long}{aliases}{value}"))
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -426,6 +426,59 @@ fn dice_left_over_are_refused() {
     assert_eq!(log_len(&save), before, "nothing applied");
 }
 
+/// What the units set, an option clears: `--flag=off` over a disordered firer fires as
+/// `kepi resolve` does without `--disordered`.
+#[test]
+fn a_flag_the_units_set_can_be_cleared() {
+    let d = tmp("flag-off");
+    let save = super::common::new_game(&d, "mars-la-tour", "3");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "flag",
+        "12th-grenadiers-1",
+        "disordered",
+        "on",
+    ]);
+    let fire = |extra: &[&str]| {
+        let mut w = vec!["fire", "12th-grenadiers-1", "55e-ligne-1"];
+        w.extend_from_slice(extra);
+        w.extend(["--dice", "d10=10,d%=20", "undo"]);
+        let mut a = vec!["game", "apply", save.as_str(), "--json"];
+        a.extend_from_slice(&w);
+        let out = ok(&a);
+        let first: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        first["outcome"].clone()
+    };
+    let resolve = |extra: &[&str]| {
+        let mut r = vec![
+            "resolve",
+            "pk",
+            "fire",
+            "--figures",
+            "20",
+            "--class",
+            "veteran",
+            "--weapon",
+            "needle",
+            "--target-figures",
+            "22",
+            "--d10",
+            "10",
+            "--dpct",
+            "20",
+            "--json",
+        ];
+        r.extend_from_slice(extra);
+        let v: Value = serde_json::from_str(&ok(&r)).unwrap();
+        v["outcome"].clone()
+    };
+    assert_eq!(fire(&[]), resolve(&["--disordered"]), "the unit's disorder");
+    assert_eq!(fire(&["--disordered=off"]), resolve(&[]), "cleared");
+    assert_ne!(fire(&[]), fire(&["--disordered=off"]));
+}
+
 /// A bad option names the option and the accepted values.
 #[test]
 fn bad_options_name_the_option_and_the_accepted_values() {

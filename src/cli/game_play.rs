@@ -573,6 +573,7 @@ impl Ready {
         Ok(done)
     }
 
+    /// The resolution itself, before the check of dice left over.
     fn resolve_with(
         &self,
         state: &GameState,

@@ -7,7 +7,7 @@ use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use super::game_play::{self, PLAY_VERBS, PlayVerb};
+use super::game_play::{self, PlayVerb};
 use super::{CliError, fresh_seed, print_json};
 use crate::dice::DiceExpr;
 use crate::game::{
@@ -75,23 +75,12 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
   reveal                 reveal the dice seed (see `kepi game reveal`)
   resolve-due ID         a due check (see `kepi game due FILE`) is done
   waive ID [REASON]      a due check is not made, with why (logged)
-RESOLUTIONS (Pickelhaube & Kepi; pre-filled from the units' state, kepi's seeded dice, one undo step;
-each answers the due check it is the roll for):
-  fire FIRER TARGET [--enfilade --vs-cavalry --supporting --skirmish --mounted --disordered
-       --target-disordered --target-skirmish --cover KIND --range INCHES --figures N
-       --officer general|staff]
-  artillery BATTERY TARGET --range INCHES [--canister --downhill --uphill --counter-battery
-       --enfilade --over-friends --supporting --target-disordered --target-skirmish --cover KIND
-       --officer general|staff]
-  melee ATTACKER DEFENDER [--flank --rear --charge --joined --move N
-       --position open|building|barrier --ranks 1|2 --second-rank N --officer general|staff]
-  rally UNIT [--brigaded --officer general|staff --general-death none|nearby|with-unit
-       --figures-lost N]
-  flag-roll UNIT         the loser's flag roll (PK-X4)
-  fatigue-check UNIT     the end-of-move fatigue check (PK-X5)
-  Any resolution takes --dice DIE=VALUE[,DIE=VALUE] for physical dice (e.g. --dice d10=7,d%=34).
-  KIND: none, fence, trench, woods, wooden-building, stone-building.
 UNIT is a unit id (see `kepi game show FILE`) or its exact name.";
+
+/// [`VERBS_HELP`] and the resolution verbs of every rule set (generated from their declarations).
+pub fn apply_help() -> String {
+    format!("{VERBS_HELP}\n{}", game_play::verbs_help())
+}
 
 /// Game subcommands.
 #[derive(Debug, Subcommand)]
@@ -120,11 +109,12 @@ pub enum GameCommand {
         json: bool,
     },
     /// Apply actions to a game, one after another (scriptable play).
-    #[command(after_help = VERBS_HELP)]
+    #[command(after_help = apply_help())]
     Apply {
         /// The save file.
         file: PathBuf,
-        /// Print one JSON line per applied action: {"index", "turn", "phase", "summary", "hash"}.
+        /// Print one JSON line per applied action: {"index", "turn", "phase", "summary", "hash"}; a
+        /// resolution verb's line adds "outcome", the object `kepi resolve ... --json` prints.
         #[arg(long)]
         json: bool,
         /// The verbs and their arguments (see below).
@@ -757,7 +747,7 @@ fn parse_verbs(
                 let reason = match words.get(i) {
                     Some(w)
                         if !VERBS.contains(&w.to_ascii_lowercase().as_str())
-                            && !PLAY_VERBS.contains(&w.to_ascii_lowercase().as_str()) =>
+                            && !game_play::is_play_verb(&w.to_ascii_lowercase()) =>
                     {
                         i += 1;
                         w.clone()
@@ -766,13 +756,13 @@ fn parse_verbs(
                 };
                 Verb::Act(Action::WaiveDue { id, reason })
             }
-            v if PLAY_VERBS.contains(&v) => {
+            v if game_play::is_play_verb(v) => {
                 Verb::Play(game_play::parse(v, words, &mut i, s, tables)?)
             }
             other => {
                 return Err(CliError::usage(format!(
                     "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, reveal, resolve-due, waive, {})",
-                    PLAY_VERBS.join(", ")
+                    game_play::verbs_for(s.system).join(", ")
                 )));
             }
         };
@@ -1059,7 +1049,16 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
             rules: &'a [String],
             dice: &'a [crate::dice::Roll],
             hash: &'a str,
+            /// A resolution's outcome: the object `kepi resolve ... --json` prints.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            outcome: Option<&'a serde_json::Value>,
         }
+        let outcome = match &e.kind {
+            EntryKind::Act {
+                action: Action::Resolved { resolution, .. },
+            } => resolution.outcome.as_ref(),
+            _ => None,
+        };
         let s = serde_json::to_string(&Out {
             ok: true,
             index: e.index,
@@ -1069,6 +1068,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
             rules: &e.rules,
             dice: &e.dice,
             hash: &e.hash,
+            outcome,
         })
         .map_err(|err| CliError::failed(err.to_string()))?;
         outln!("{s}");

@@ -80,7 +80,7 @@ pub enum Command {
     Scenarios(game_cmd::ScenariosArgs),
     /// Play a game kept in a save file: new, show, apply actions, undo/redo, reveal the seed, share a
     /// copy without the seed, recover from the journal.
-    #[command(after_help = game_cmd::VERBS_HELP)]
+    #[command(after_help = game_cmd::apply_help())]
     Game(game_cmd::GameArgs),
     /// Check (chain, replay, dice against the seed, `--expect-head`) or print a game's log.
     Log(game_cmd::LogArgs),

@@ -41,6 +41,65 @@ fn engaged(
     (attackers, defenders)
 }
 
+/// SPI-C2 / FR-C1: the units in one attack on one hex: `attackers` (ids, all of one side, none
+/// eliminated) against every enemy unit standing in `hex` (they all defend together). Refused: no
+/// attacker, attackers of both sides, a hex that is not a hex of the map, a hex holding a unit of
+/// the attackers' own side (an attack on a friendly hex), a hex with no enemy in it. Returns the
+/// attackers and the defenders, by id, in roster order for the defenders.
+pub fn engage_hex(
+    state: &GameState,
+    attackers: &[String],
+    hex: Position,
+) -> Result<(Vec<String>, Vec<String>), String> {
+    let first = attackers
+        .first()
+        .ok_or_else(|| "no attacker: name them with --attackers A,B,...".to_string())?;
+    let lead = state
+        .unit(first)
+        .ok_or_else(|| format!("no unit `{first}` in this game"))?;
+    let mut ids = Vec::new();
+    for id in attackers {
+        let u = state
+            .unit(id)
+            .ok_or_else(|| format!("no unit `{id}` in this game"))?;
+        if u.unit.side != lead.unit.side {
+            return Err(format!(
+                "{} ({}) and {} ({}) are on opposite sides: attackers attack together from one side",
+                lead.unit.name, lead.unit.side, u.unit.name, u.unit.side
+            ));
+        }
+        if u.eliminated() {
+            return Err(format!("{} is eliminated and cannot attack", u.unit.name));
+        }
+        if !ids.contains(&u.unit.id) {
+            ids.push(u.unit.id.clone());
+        }
+    }
+    if !matches!(hex, Position::Hex { .. }) {
+        return Err(format!(
+            "`{hex}` is not a hex of the map (a hex label such as 0304)"
+        ));
+    }
+    let here: Vec<&UnitState> = state
+        .units
+        .iter()
+        .filter(|u| u.position == hex && !u.eliminated())
+        .collect();
+    if let Some(f) = here.iter().find(|u| u.unit.side == lead.unit.side) {
+        return Err(format!(
+            "hex {hex} holds {} of the attackers' own side ({}): a unit cannot attack a friendly hex",
+            f.unit.name, lead.unit.side
+        ));
+    }
+    let defenders: Vec<String> = here.iter().map(|u| u.unit.id.clone()).collect();
+    if defenders.is_empty() {
+        return Err(format!(
+            "hex {hex} holds no enemy unit: there is nothing to attack"
+        ));
+    }
+    Ok((ids, defenders))
+}
+
 /// The engaged units' ids (see [`engaged`]) and each side's combat units made by `unit`.
 type Sides<U> = ((Vec<String>, Vec<U>), (Vec<String>, Vec<U>));
 
@@ -169,6 +228,30 @@ impl SpiForm {
         self.entered_result = None;
     }
 
+    /// SPI-C2: sets several attackers against every unit in a hex (see [`engage_hex`]): the first
+    /// attacker acts, the first defender is the target; strengths, supply, formation and train come
+    /// from the units.
+    pub fn prefill_engaged(
+        &mut self,
+        state: &GameState,
+        attackers: &[String],
+        defenders: &[String],
+    ) {
+        self.actor = attackers.first().cloned();
+        self.target = defenders.first().cloned();
+        self.attacker_ids = attackers.to_vec();
+        self.defender_ids = defenders.to_vec();
+        let make = |ids: &[String]| {
+            ids.iter()
+                .filter_map(|id| state.unit(id))
+                .map(spi_unit)
+                .collect()
+        };
+        self.input.attackers = make(attackers);
+        self.input.defenders = make(defenders);
+        self.entered_result = None;
+    }
+
     /// SPI-C1..C5: resolves; with dice and a known (or entered) result, SPI-R1's losses in combat
     /// points fall on the chosen unit first (the target; the acting unit), then the others.
     pub fn resolve(
@@ -258,6 +341,30 @@ impl FrForm {
             (self.attacker_ids, self.input.attackers),
             (self.defender_ids, self.input.defenders),
         ) = engaged_as(state, actor, target, fr_unit);
+        self.entered_result = None;
+    }
+
+    /// FR-C1: sets several attackers against every unit in a hex (see [`engage_hex`]): the first
+    /// attacker acts, the first defender is the target; potentials, arms, disorganisation and
+    /// supply come from the units.
+    pub fn prefill_engaged(
+        &mut self,
+        state: &GameState,
+        attackers: &[String],
+        defenders: &[String],
+    ) {
+        self.actor = attackers.first().cloned();
+        self.target = defenders.first().cloned();
+        self.attacker_ids = attackers.to_vec();
+        self.defender_ids = defenders.to_vec();
+        let make = |ids: &[String]| {
+            ids.iter()
+                .filter_map(|id| state.unit(id))
+                .map(fr_unit)
+                .collect()
+        };
+        self.input.attackers = make(attackers);
+        self.input.defenders = make(defenders);
         self.entered_result = None;
     }
 

@@ -123,6 +123,16 @@ pub enum ResolveSystem {
     Fr1870(fr1870::Fr1870Action),
 }
 
+/// The clap declaration of `kepi resolve SYSTEM FORM` (before the global dice flags join it):
+/// `kepi game apply` parses a resolution verb's options with it, so each option is declared once,
+/// here, for both commands.
+pub(crate) fn form_command(system: &str, form: &str) -> Option<clap::Command> {
+    command_tree()
+        .find_subcommand(system)?
+        .find_subcommand(form)
+        .cloned()
+}
+
 /// What an action needs besides its own arguments.
 pub struct Ctx<'a> {
     /// The rule tables in force.
@@ -147,13 +157,7 @@ pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
         tables,
         dice: if a.flags.odds { None } else { Some(&mut src) },
     };
-    let res = match &a.system {
-        ResolveSystem::Pk(x) => pk::run(x, ctx)?,
-        ResolveSystem::Pw(x) => pw::run(x, ctx)?,
-        ResolveSystem::Gsp(x) => gsp::run(x, ctx)?,
-        ResolveSystem::Spi(x) => spi::run(x, ctx)?,
-        ResolveSystem::Fr1870(x) => fr1870::run(x, ctx)?,
-    };
+    let res = run_system(&a.system, ctx)?;
     if src.has_entered() {
         errln!("note: some entered dice were not needed by this action and were ignored");
     }
@@ -171,6 +175,30 @@ pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
         },
         a.flags.json,
     )
+}
+
+/// Resolves one parsed `kepi resolve SYSTEM ACTION`: the same call from the command and from
+/// `kepi game apply` (whose unit-less verbs are these actions, rolled with the game's dice).
+pub(crate) fn run_system(
+    system: &ResolveSystem,
+    ctx: Ctx<'_>,
+) -> Result<Resolution<serde_json::Value>, CliError> {
+    match system {
+        ResolveSystem::Pk(x) => pk::run(x, ctx),
+        ResolveSystem::Pw(x) => pw::run(x, ctx),
+        ResolveSystem::Gsp(x) => gsp::run(x, ctx),
+        ResolveSystem::Spi(x) => spi::run(x, ctx),
+        ResolveSystem::Fr1870(x) => fr1870::run(x, ctx),
+    }
+}
+
+/// The `kepi resolve` command tree (every rule set and action), for `kepi game apply` to parse a
+/// unit-less resolution verb with.
+/// Built once per process: every command line builds `kepi game apply`'s help from it.
+pub(crate) fn command_tree() -> &'static clap::Command {
+    use clap::Subcommand as _;
+    static TREE: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
+    TREE.get_or_init(|| ResolveSystem::augment_subcommands(clap::Command::new("resolve")))
 }
 
 /// Prints a resolution as JSON or as text.

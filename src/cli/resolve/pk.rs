@@ -98,7 +98,7 @@ pub struct FireArgs {
     #[arg(long)]
     pub target_figures: Option<u32>,
     /// An officer with the target (he is the leader casualty): general or staff.
-    #[arg(long)]
+    #[arg(long, visible_alias = "officer")]
     pub target_officer: Option<Officer>,
 }
 
@@ -170,6 +170,15 @@ pub struct ArtilleryArgs {
     /// The building's points left.
     #[arg(long, requires = "building")]
     pub building_points: Option<u32>,
+    /// Firing over friendly troops a contour lower (not with canister).
+    #[arg(long)]
+    pub over_friends: bool,
+    /// Supporting fire at an enemy attacking an adjacent friend (PK-F7): shot or shell only.
+    #[arg(long)]
+    pub supporting: bool,
+    /// An officer with the target (he is the leader casualty, PK-L1): general or staff.
+    #[arg(long, visible_alias = "officer")]
+    pub target_officer: Option<Officer>,
 }
 
 /// `collapse`
@@ -229,11 +238,14 @@ pub struct MeleeArgs {
     #[arg(long, default_value = "open")]
     pub position: Position,
     /// Move of the melee (1 = first).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, visible_alias = "move")]
     pub melee_move: u32,
     /// Figures in the opponent.
     #[arg(long)]
     pub target_figures: Option<u32>,
+    /// An officer with the opponent (he is the leader casualty, PK-L1): general or staff.
+    #[arg(long, visible_alias = "officer")]
+    pub target_officer: Option<Officer>,
 }
 
 /// `melee-both`
@@ -477,6 +489,9 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
                 target_points: a.target_points,
                 building: a.building,
                 building_points: a.building_points,
+                over_friends: a.over_friends,
+                supporting: a.supporting,
+                target_officer: a.target_officer,
                 ..Default::default()
             };
             pk::artillery::artillery(&input, t, dice)?.erase()
@@ -501,7 +516,7 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
                 target_muddled: a.target_muddled,
                 position: a.position,
                 target_figures: a.target_figures,
-                target_officer: None,
+                target_officer: a.target_officer,
             };
             pk::melee::melee(&input, t, dice)?.erase()
         }

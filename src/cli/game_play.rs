@@ -409,6 +409,12 @@ fn specs_for(system: System) -> impl Iterator<Item = &'static VerbSpec> {
 }
 
 /// The resolution verbs of a rule set, by name: its forms', then its unit-less ones.
+/// The verbs of a rule set's resolver forms (the resolutions a player's seat may make with its own
+/// units over the network).
+pub(crate) fn form_verbs_for(system: System) -> Vec<String> {
+    specs_for(system).map(|s| s.verb.to_string()).collect()
+}
+
 pub(super) fn verbs_for(system: System) -> Vec<String> {
     specs_for(system)
         .map(|s| s.verb.to_string())

@@ -34,7 +34,7 @@ mod calendar_cmd;
 mod dice_cmds;
 pub mod export_cmd;
 pub mod game_cmd;
-mod game_play;
+pub(crate) mod game_play;
 pub mod hex_cmd;
 pub mod net_cmd;
 pub mod resolve;

@@ -190,8 +190,6 @@ impl<'de> Deserialize<'de> for Seat {
 }
 
 /// The resolution verbs a player's seat may make (with its own units).
-const PLAYER_VERBS: &str = "fire, artillery, melee, rally, flag-roll, fatigue-check";
-
 /// Whether `seat` may make the verb `asked` in `state`: the umpire anything; a player only
 /// resolutions whose acting unit is on their side (with kepi's dice or their own); a spectator
 /// nothing. Every other verb (set, lose, gain, next-phase, undo, redo, reveal, waive, ...) is the
@@ -209,8 +207,9 @@ pub fn permit(
         )),
         Seat::Player(side) => match &asked.resolution_by {
             None => Err(format!(
-                "`{}` is the umpire's; the {side} seat makes resolutions ({PLAYER_VERBS}) with {side} units",
+                "`{}` is the umpire's; the {side} seat makes resolutions ({}) with {side} units",
                 asked.verb,
+                crate::cli::game_play::form_verbs_for(state.system).join(", "),
                 side = side.as_str()
             )),
             Some(actor) => {

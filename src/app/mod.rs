@@ -119,84 +119,61 @@ impl KepiApp {
             .resizable(true)
             .default_size(360.0)
             .show(ui, |ui| roster::roster_ui(ui, app, &mut out));
-        egui::Panel::right("log")
-            .resizable(true)
-            .default_size(340.0)
-            .show(ui, |ui| log_panel::log_ui(ui, app));
         let system = app.state().system;
         let hex = map::has_map(system);
         if hex {
-            // Hex rule sets: the map under the resolver, in a panel whose height each rule set
-            // keeps for itself (the PW map enlarged does not squeeze the SPI resolver). It never
-            // takes more than three quarters of the middle column, so the resolver keeps room.
-            let max_bottom = (ui.available_height() * 0.75).max(160.0);
-            egui::Panel::bottom(("bottom_tabs", system.id()))
+            // Hex rule sets: the map is the large central view and the resolver sits beside it,
+            // sharing the right column with the log (a tab each); each rule set keeps its own
+            // column width.
+            egui::Panel::right(("resolver_log", system.id()))
                 .resizable(true)
-                .default_size(300.0)
-                .size_range(120.0..=max_bottom)
+                .default_size(400.0)
+                .size_range(300.0..=700.0)
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
-                        ui.selectable_value(&mut app.bottom, BottomTab::Map, "Map");
-                        ui.selectable_value(&mut app.bottom, BottomTab::Charts, "Charts");
-                        ui.selectable_value(&mut app.bottom, BottomTab::Dice, "Dice tray");
+                        ui.selectable_value(&mut app.side_log, false, "Resolver");
+                        ui.selectable_value(&mut app.side_log, true, "Log");
                     });
                     ui.separator();
-                    match app.bottom {
-                        BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.chart),
-                        BottomTab::Dice => app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out),
-                        _ => map::map_ui(ui, app, &mut out),
+                    if app.side_log {
+                        log_panel::log_ui(ui, app);
+                    } else {
+                        resolver_column_ui(ui, app, &mut out);
                     }
                 });
+        } else {
+            egui::Panel::right("log")
+                .resizable(true)
+                .default_size(340.0)
+                .show(ui, |ui| log_panel::log_ui(ui, app));
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            // Rule sets played with a tape measure: the resolver, the drift diagram, the charts and
-            // the dice tray are tabs of the whole centre, so the resolver has the column's height.
-            if !hex {
-                ui.horizontal(|ui| {
+            // The resolver (or, in hex rule sets, the map), the drift diagram, the charts and the
+            // dice tray are tabs of the whole centre, so each has the column's height.
+            ui.horizontal(|ui| {
+                if hex {
+                    ui.selectable_value(&mut app.bottom, BottomTab::Map, "Map");
+                } else {
                     ui.selectable_value(&mut app.bottom, BottomTab::Resolver, "Resolver");
-                    if system == crate::rules::System::Gsp {
-                        ui.selectable_value(&mut app.bottom, BottomTab::Drift, "Drift");
-                    }
-                    ui.selectable_value(&mut app.bottom, BottomTab::Charts, "Charts");
-                    ui.selectable_value(&mut app.bottom, BottomTab::Dice, "Dice tray");
-                });
-                ui.separator();
-                match app.bottom {
-                    BottomTab::Charts => return charts::charts_ui(ui, &app.game, &mut app.chart),
-                    BottomTab::Dice => {
-                        return app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out);
-                    }
-                    BottomTab::Drift if system == crate::rules::System::Gsp => {
-                        return egui::ScrollArea::vertical()
-                            .id_salt("drift_tab")
-                            .show(ui, |ui| drift::drift_ui(ui, app))
-                            .inner;
-                    }
-                    _ => {}
                 }
-            }
-            // The situation scrolls; the odds and Roll are pinned in a fixed-height foot, so they
-            // are always on screen and Roll never moves under the mouse.
-            let foot = RESOLVER_FOOT.min(ui.available_height() * 0.6);
-            let mut preview = None;
-            egui::ScrollArea::vertical()
-                .id_salt("central")
-                .max_height(ui.available_height() - foot)
-                .auto_shrink([false, false])
-                .show(ui, |ui| {
-                    due::due_ui(ui, app, &mut out);
-                    ui.separator();
-                    preview = resolver::resolver_ui(ui, app);
-                    ui.separator();
-                    roster::unit_editor_ui(ui, app, &mut out);
-                });
+                if system == crate::rules::System::Gsp {
+                    ui.selectable_value(&mut app.bottom, BottomTab::Drift, "Drift");
+                }
+                ui.selectable_value(&mut app.bottom, BottomTab::Charts, "Charts");
+                ui.selectable_value(&mut app.bottom, BottomTab::Dice, "Dice tray");
+            });
             ui.separator();
-            egui::ScrollArea::vertical()
-                .id_salt("resolver_foot")
-                .auto_shrink([false, false])
-                .show(ui, |ui| {
-                    resolver::resolver_foot_ui(ui, app, &preview, &mut out)
-                });
+            match app.bottom {
+                BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.chart),
+                BottomTab::Dice => app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out),
+                BottomTab::Drift if system == crate::rules::System::Gsp => {
+                    egui::ScrollArea::vertical()
+                        .id_salt("drift_tab")
+                        .show(ui, |ui| drift::drift_ui(ui, app));
+                }
+                _ if hex => map::map_ui(ui, app, &mut out),
+                _ => resolver_column_ui(ui, app, &mut out),
+            }
         });
         exports::export_dialog_ui(ui.ctx(), app, &mut out);
         if let Some(c) = app.file_dialog.ui(ui.ctx()) {
@@ -212,6 +189,30 @@ impl KepiApp {
 
 /// The height of the resolver's pinned foot (Roll, the exact odds, the last result).
 const RESOLVER_FOOT: f32 = 250.0;
+
+/// The resolver as a column: the due checks, the form and its situation scroll above; Roll, the
+/// exact odds and the last result are pinned in a fixed-height foot, so they are always on screen
+/// and Roll never moves under the mouse.
+fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Command>) {
+    let foot = RESOLVER_FOOT.min(ui.available_height() * 0.6);
+    let mut preview = None;
+    egui::ScrollArea::vertical()
+        .id_salt("central")
+        .max_height(ui.available_height() - foot)
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            due::due_ui(ui, app, out);
+            ui.separator();
+            preview = resolver::resolver_ui(ui, app);
+            ui.separator();
+            roster::unit_editor_ui(ui, app, out);
+        });
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("resolver_foot")
+        .auto_shrink([false, false])
+        .show(ui, |ui| resolver::resolver_foot_ui(ui, app, &preview, out));
+}
 
 /// How long the table must be idle before the full save is rewritten (the journal already holds
 /// every action; this only keeps the journal short to replay).

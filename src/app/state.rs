@@ -241,8 +241,10 @@ pub struct AppState {
     pub log: LogView,
     /// The resolver's forms.
     pub resolver: ResolverState,
-    /// Bottom tab.
+    /// The centre's tab.
     pub bottom: BottomTab,
+    /// Hex rule sets: the right column shows the log (else the resolver beside the map).
+    pub side_log: bool,
     /// "I roll my own dice".
     pub own_dice: bool,
     /// The dice tray.
@@ -373,6 +375,7 @@ impl AppState {
             } else {
                 BottomTab::Resolver
             },
+            side_log: false,
             own_dice: false,
             tray: DiceTray::default(),
             settings: Settings::default(),

@@ -175,37 +175,43 @@ fn drift_cells_ui(ui: &mut Ui, cells: &[DriftCellView], size: f32) {
             Stroke::new(1.0, visuals.weak_text_color()),
             StrokeKind::Inside,
         );
-        let text = visuals.strong_text_color();
+        // On the orange of a cell that was hit, dark text; elsewhere the theme's. The count of
+        // shells that landed has a line of its own (it once ran into the label: "on targetx3").
+        let (text, weak) = if cell.landed > 0 {
+            (Color32::from_rgb(20, 20, 20), Color32::from_rgb(45, 35, 25))
+        } else {
+            (visuals.strong_text_color(), visuals.weak_text_color())
+        };
         painter.text(
-            r.center_top() + vec2(0.0, 6.0),
+            r.center_top() + vec2(0.0, 5.0),
             egui::Align2::CENTER_TOP,
             &cell.label,
             egui::FontId::proportional(12.0),
             text,
         );
+        if cell.landed > 0 {
+            painter.text(
+                r.center_top() + vec2(0.0, 20.0),
+                egui::Align2::CENTER_TOP,
+                format!("{} landed", cell.landed),
+                egui::FontId::proportional(11.0),
+                text,
+            );
+        }
         painter.text(
-            r.center(),
+            r.center() + vec2(0.0, 6.0),
             egui::Align2::CENTER_CENTER,
             format!("{}\n{}", cell.p, cell.p.0.percent()),
             egui::FontId::monospace(12.0),
             text,
         );
         painter.text(
-            r.center_bottom() - vec2(0.0, 6.0),
+            r.center_bottom() - vec2(0.0, 5.0),
             egui::Align2::CENTER_BOTTOM,
             format!("2d6: {}", cell.totals),
             egui::FontId::proportional(10.0),
-            visuals.weak_text_color(),
+            weak,
         );
-        if cell.landed > 0 {
-            painter.text(
-                r.right_top() + vec2(-6.0, 6.0),
-                egui::Align2::RIGHT_TOP,
-                format!("x{}", cell.landed),
-                egui::FontId::proportional(14.0),
-                Color32::WHITE,
-            );
-        }
         // The painted cell as a widget too, so screen readers and the GUI tests can read it.
         let text = drift_cell_text(cell);
         ui.interact(r, ui.scope_id().with(("drift_cell", i)), Sense::hover())

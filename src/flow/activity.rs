@@ -122,12 +122,12 @@ pub fn activity(s: &GameState) -> Activity {
 }
 
 /// The steps of the turn a resolver form belongs to (PK-T1, PW-T1, GSP-A4, SPI-T1, FR-T1); empty
-/// for a form that may come at any time (a fatigue or flag roll follows the melee move it ends).
+/// for a form that may come at any time (a rally roll ends whatever move dropped the unit, PK-E1;
+/// a fatigue or flag roll follows the melee move it ends).
 fn steps_for(system: System, form: &str) -> &'static [Step] {
     match (system, form) {
         (System::Pk, "fire" | "artillery") => &[Step::MovementAndFire],
         (System::Pk, "melee") => &[Step::Melee],
-        (System::Pk, "rally") => &[Step::MovementAndFire, Step::UnitMorale],
         (System::Pw, "artillery") => &[Step::ArtilleryFire],
         (System::Pw, "activate") => &[Step::Movement],
         (System::Pw, "rifle") => &[Step::RifleFire],

@@ -32,9 +32,9 @@ fn bottom_tabs_survive_a_change_of_scenario() {
 }
 
 #[test]
-fn each_hex_rule_set_keeps_its_own_map_height() {
-    // Issue 20: one divider position was shared by all rule sets (after enlarging one map, another
-    // rule set's resolver was squeezed). Each hex rule set now keeps the height the user gave it.
+fn each_hex_rule_set_keeps_its_own_resolver_width_beside_the_map() {
+    // Issue 20: in hex rule sets the map is the large central view with the resolver beside it;
+    // one divider position was shared by all rule sets, so each keeps its own.
     let app = KepiApp::new(1870, None).expect("demo battle");
     let mut h = Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))
@@ -44,52 +44,55 @@ fn each_hex_rule_set_keeps_its_own_map_height() {
         .state
         .handle(Command::NewGame("pw-skirmish".into()));
     h.run();
-    // Drag the bottom panel's top edge up, as a user making room for the map.
-    let tab = h.get_by_label("Map").rect();
-    let edge = egui::pos2(tab.center().x, tab.top() - 9.0);
-    for dy in [0.0, 1.0] {
-        h.hover_at(edge + egui::vec2(0.0, dy));
+    h.run();
+    // The map has the centre; Roll is beside it.
+    let map_tab = h.get_by_label("Map").rect();
+    let roll = h.get_by_label("Roll and apply").rect();
+    assert!(
+        roll.left() > map_tab.right() + 300.0,
+        "resolver beside the map: {roll:?}"
+    );
+    // Drag the resolver column's left edge, as a user making room for the resolver.
+    let tab = h.get_by_label("Resolver").rect();
+    let edge = egui::pos2(tab.left() - 10.0, tab.center().y + 200.0);
+    for dx in [0.0, 1.0] {
+        h.hover_at(edge + egui::vec2(dx, 0.0));
         h.run();
     }
     h.drag_at(edge);
     h.run();
     for step in 1..=10 {
-        h.hover_at(edge - egui::vec2(0.0, 25.0 * step as f32));
+        h.hover_at(edge - egui::vec2(15.0 * step as f32, 0.0));
         h.run();
     }
-    h.drop_at(edge - egui::vec2(0.0, 250.0));
+    h.drop_at(edge - egui::vec2(150.0, 0.0));
     h.run();
-    let moved = h.get_by_label("Map").rect();
+    let moved = h.get_by_label("Resolver").rect();
     assert!(
-        moved.top() < tab.top() - 100.0,
-        "the drag made the panel taller"
+        moved.left() < tab.left() - 100.0,
+        "the drag made the column wider: {tab:?} -> {moved:?}"
     );
-    // Another hex rule set opens at its own height, not the PW one.
+    // Another hex rule set opens at its own width, not the PW one.
     h.state_mut()
         .state
         .handle(Command::NewGame("spi-1870".into()));
     h.run();
     h.run();
-    let spi = h.get_by_label("Map").rect();
+    let spi = h.get_by_label("Resolver").rect();
     assert!(
-        (spi.top() - tab.top()).abs() < 3.0,
-        "SPI keeps its own map height: tab row at {} (PW default {}, PW dragged {})",
-        spi.top(),
-        tab.top(),
-        moved.top()
+        (spi.left() - tab.left()).abs() < 3.0,
+        "SPI keeps its own width: {spi:?} (PW default {tab:?}, dragged {moved:?})"
     );
-    // Back to PW: the height the user gave it.
+    // Back to PW: the width the user gave it.
     h.state_mut()
         .state
         .handle(Command::NewGame("pw-skirmish".into()));
     h.run();
     h.run();
-    let back = h.get_by_label("Map").rect();
+    let back = h.get_by_label("Resolver").rect();
     assert!(
-        (back.top() - moved.top()).abs() < 3.0,
-        "PW's dragged height is kept: {} vs {}",
-        back.top(),
-        moved.top()
+        (back.left() - moved.left()).abs() < 3.0,
+        "PW's dragged width is kept: {back:?} vs {moved:?}"
     );
 }
 

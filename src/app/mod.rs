@@ -115,17 +115,18 @@ impl KepiApp {
         if let Some(last) = app.last_game.clone() {
             egui::Panel::top("last_game").show(ui, |ui| last_game_ui(ui, &last, &mut out));
         }
-        egui::Panel::left("roster")
+        let roster = egui::Panel::left("roster")
             .resizable(true)
             .default_size(360.0)
             .show(ui, |ui| roster::roster_ui(ui, app, &mut out));
+        grip(ui.ctx(), roster.response.rect.right(), roster.response.rect);
         let system = app.state().system;
         let hex = map::has_map(system);
         if hex {
             // Hex rule sets: the map is the large central view and the resolver sits beside it,
             // sharing the right column with the log (a tab each); each rule set keeps its own
             // column width.
-            egui::Panel::right(("resolver_log", system.id()))
+            let side = egui::Panel::right(("resolver_log", system.id()))
                 .resizable(true)
                 .default_size(400.0)
                 .size_range(300.0..=700.0)
@@ -141,11 +142,13 @@ impl KepiApp {
                         resolver_column_ui(ui, app, &mut out);
                     }
                 });
+            grip(ui.ctx(), side.response.rect.left(), side.response.rect);
         } else {
-            egui::Panel::right("log")
+            let log = egui::Panel::right("log")
                 .resizable(true)
                 .default_size(340.0)
                 .show(ui, |ui| log_panel::log_ui(ui, app));
+            grip(ui.ctx(), log.response.rect.left(), log.response.rect);
         }
         egui::CentralPanel::default().show(ui, |ui| {
             // The resolver (or, in hex rule sets, the map), the drift diagram, the charts and the
@@ -187,6 +190,21 @@ impl KepiApp {
     }
 }
 
+/// A visible handle on a resizable panel's edge at `x` (the edge egui lets you drag shows nothing
+/// until hovered): three short bars in the middle of the panel's height.
+fn grip(ctx: &egui::Context, x: f32, panel: egui::Rect) {
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::unique("panel_grips"),
+    ));
+    let color = ctx.global_style().visuals.weak_text_color();
+    let y = panel.center().y;
+    for dy in [-8.0, 0.0, 8.0] {
+        let r = egui::Rect::from_center_size(egui::pos2(x, y + dy), egui::vec2(3.0, 5.0));
+        painter.rect_filled(r, 1.0, color);
+    }
+}
+
 /// The height of the resolver's pinned foot (Roll, the exact odds, the last result).
 const RESOLVER_FOOT: f32 = 250.0;
 
@@ -196,17 +214,20 @@ const RESOLVER_FOOT: f32 = 250.0;
 fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Command>) {
     let foot = RESOLVER_FOOT.min(ui.available_height() * 0.6);
     let mut preview = None;
-    egui::ScrollArea::vertical()
+    let mut upper = egui::ScrollArea::vertical()
         .id_salt("central")
         .max_height(ui.available_height() - foot)
-        .auto_shrink([false, false])
-        .show(ui, |ui| {
-            due::due_ui(ui, app, out);
-            ui.separator();
-            preview = resolver::resolver_ui(ui, app);
-            ui.separator();
-            roster::unit_editor_ui(ui, app, out);
-        });
+        .auto_shrink([false, false]);
+    if std::mem::take(&mut app.scroll_to_top) {
+        upper = upper.vertical_scroll_offset(0.0);
+    }
+    upper.show(ui, |ui| {
+        due::due_ui(ui, app, out);
+        ui.separator();
+        preview = resolver::resolver_ui(ui, app);
+        ui.separator();
+        roster::unit_editor_ui(ui, app, out);
+    });
     ui.separator();
     egui::ScrollArea::vertical()
         .id_salt("resolver_foot")

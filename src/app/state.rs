@@ -245,6 +245,9 @@ pub struct AppState {
     pub bottom: BottomTab,
     /// Hex rule sets: the right column shows the log (else the resolver beside the map).
     pub side_log: bool,
+    /// The resolver opens scrolled to its top on the first frame of a game: egui keeps scroll
+    /// offsets between runs, and a restart opened it scrolled down to an old warning.
+    pub scroll_to_top: bool,
     /// "I roll my own dice".
     pub own_dice: bool,
     /// The dice tray.
@@ -376,6 +379,7 @@ impl AppState {
                 BottomTab::Resolver
             },
             side_log: false,
+            scroll_to_top: true,
             own_dice: false,
             tray: DiceTray::default(),
             settings: Settings::default(),

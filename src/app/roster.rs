@@ -445,5 +445,85 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 }
             });
             ui.end_row();
+            if matches!(
+                system,
+                crate::rules::System::Spi | crate::rules::System::Fr1870
+            ) {
+                ui.label("supply");
+                ui.horizontal(|ui| {
+                    for sup in crate::game::Supply::ALL.iter().copied() {
+                        if ui
+                            .selectable_label(u.supply == sup, sup.to_string())
+                            .clicked()
+                            && u.supply != sup
+                        {
+                            out.push(Command::Act(Action::SetSupply {
+                                unit: id.clone(),
+                                supply: sup,
+                            }));
+                        }
+                    }
+                });
+                ui.end_row();
+            }
+        });
+    unit_details_ui(ui, u);
+}
+
+/// Everything else kepi knows about a unit, read from its card and its state: where it stands in the
+/// order of battle, its position and facing, weapon, formation, supply, arrival, notes.
+fn unit_details_ui(ui: &mut Ui, u: &UnitState) {
+    let card = &u.unit;
+    let oob: Vec<&str> = [
+        &card.oob.army,
+        &card.oob.corps,
+        &card.oob.division,
+        &card.oob.brigade,
+    ]
+    .into_iter()
+    .filter_map(|x| x.as_deref())
+    .collect();
+    let mut rows: Vec<(&str, String)> = vec![
+        ("id", card.id.clone()),
+        ("nation", card.nation.clone()),
+        ("order of battle", oob.join(" > ")),
+        ("position", u.position.to_string()),
+        (
+            "facing",
+            u.facing.map(|f| f.to_string()).unwrap_or_default(),
+        ),
+        ("supply", u.supply.to_string()),
+        (
+            "weapon",
+            card.weapon.map(|w| w.to_string()).unwrap_or_default(),
+        ),
+        (
+            "formation",
+            card.formation.map(|f| f.to_string()).unwrap_or_default(),
+        ),
+        ("leaders", format!("{} of {}", u.leaders, u.max_leaders)),
+        ("melees this turn", u.melees.to_string()),
+        ("location", card.location.clone().unwrap_or_default()),
+        (
+            "arrives",
+            card.arrives
+                .map(|t| format!("turn {t}"))
+                .unwrap_or_default(),
+        ),
+        ("notes", card.notes.clone()),
+    ];
+    rows.retain(|(_, v)| !v.is_empty());
+    egui::CollapsingHeader::new("Details")
+        .id_salt("unit_details")
+        .show(ui, |ui| {
+            egui::Grid::new("unit_details_grid")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    for (k, v) in rows {
+                        ui.label(RichText::new(k).weak());
+                        ui.add(egui::Label::new(v).wrap());
+                        ui.end_row();
+                    }
+                });
         });
 }

@@ -264,6 +264,13 @@ fn the_unit_editor_offers_the_rule_sets_own_counts_and_markers() {
         );
     }
     assert!(h.query_all_by_label("entrained").next().is_some());
+    // Supply is set here too (SPI-S1), as an undoable action; the rest is under Details.
+    assert!(h.query_by_label("Details").is_some());
+    h.get_by_label("isolated").click();
+    h.run();
+    let u = &h.state().state.state().units[0];
+    assert_eq!(u.supply, kepi::game::Supply::Isolated);
+    assert!(h.state().state.game.can_undo());
 }
 
 #[test]

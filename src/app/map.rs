@@ -175,11 +175,15 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     });
     let status_id = ui.scope_id().with("map_status");
     let status: String = ui.data(|d| d.get_temp(status_id)).unwrap_or_default();
-    ui.label(if status.is_empty() {
-        RichText::new("Click a unit: acting · right-click: target · drag: move").weak()
-    } else {
-        RichText::new(status).strong()
-    });
+    // One line, elided: a long note or distance never wraps and moves the map under the cursor.
+    ui.add(
+        egui::Label::new(if status.is_empty() {
+            RichText::new("Click a unit: acting · right-click: target · drag: move").weak()
+        } else {
+            RichText::new(status).strong()
+        })
+        .truncate(),
+    );
     let (lo, hi) = board_extent(&hexes);
     let grid: Vec<Hex> = (lo.col..=hi.col)
         .flat_map(|c| {
@@ -301,15 +305,25 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                     _ => format!("Hex {label}"),
                 };
             }
-            units_ui(
+            let date = state.date.or(state.start_date);
+            let pw_tables = &app.tables.pw;
+            let warn = |u: &UnitState, hexes: u32| {
+                (state.system == System::Pw)
+                    .then(|| crate::play::pw::move_warning(u, hexes, date, pw_tables))
+                    .flatten()
+            };
+            if let Some(note) = units_ui(
                 ui,
                 app_units(state),
                 &fr,
                 app.selected.as_deref(),
                 app.target.as_deref(),
                 &grid,
+                &warn,
                 out,
-            );
+            ) {
+                hovered_text = note;
+            }
         });
     ui.data_mut(|d| d.insert_temp(status_id, hovered_text));
 }
@@ -336,6 +350,9 @@ fn app_units(state: &GameState) -> Vec<(&UnitState, Hex, usize)> {
 
 /// The unit counters: drawn on their hexes (stacked ones offset), each an interactive widget named
 /// after its unit (click: acting, right-click: target, drag: move).
+/// Draws the units and handles clicks and drags; returns the note on the move being dragged, if
+/// `warn` finds one (a PW move beyond the allowance), for the map's status line.
+#[allow(clippy::too_many_arguments)]
 fn units_ui(
     ui: &mut Ui,
     units: Vec<(&UnitState, Hex, usize)>,
@@ -343,8 +360,10 @@ fn units_ui(
     selected: Option<&str>,
     target: Option<&str>,
     grid: &[Hex],
+    warn: &dyn Fn(&UnitState, u32) -> Option<String>,
     out: &mut Vec<Command>,
-) {
+) -> Option<String> {
+    let mut drag_note = None;
     let size = fr.size;
     let visuals = ui.visuals().clone();
     for (u, h, k) in units {
@@ -411,7 +430,12 @@ fn units_ui(
         if resp.dragged()
             && let Some(p) = ui.input(|i| i.pointer.latest_pos())
         {
-            ui.data_mut(|d| d.insert_temp(drag_id, fr.hex_at(p)));
+            let to = fr.hex_at(p);
+            ui.data_mut(|d| d.insert_temp(drag_id, to));
+            // Checked while dragging, so the note shows before the drop.
+            if let Some(w) = warn(u, h.distance(to)) {
+                drag_note = Some(format!("Note: {w}"));
+            }
         }
         if resp.drag_stopped()
             && let Some(to) = ui
@@ -428,9 +452,16 @@ fn units_ui(
                     unit: u.unit.id.clone(),
                     to: pos,
                 }));
+                // The umpire decides: the move is made, and the log keeps what was odd about it.
+                if let Some(w) = warn(u, h.distance(to)) {
+                    out.push(Command::Act(Action::Note {
+                        text: format!("umpire went ahead: {w}"),
+                    }));
+                }
             }
         }
     }
+    drag_note
 }
 
 #[cfg(test)]

@@ -133,6 +133,32 @@ pub fn range_of(u: &UnitState, date: Option<NaiveDate>, t: &PwTables) -> u32 {
     u32::try_from(t.unit(unit_type_of(u, date)).range.v()).unwrap_or(0)
 }
 
+/// PW-U1: a unit's movement allowance in hexes, from its type's row of the unit table.
+pub fn move_of(u: &UnitState, date: Option<NaiveDate>, t: &PwTables) -> u32 {
+    u32::try_from(t.unit(unit_type_of(u, date)).move_hexes.v()).unwrap_or(0)
+}
+
+/// PW-U1, PW-G1, PW-A1: what is odd about moving `u` by `hexes` hexes (beyond its allowance, or
+/// guns that fired this turn): said to the umpire and logged, never refused.
+pub fn move_warning(
+    u: &UnitState,
+    hexes: u32,
+    date: Option<NaiveDate>,
+    t: &PwTables,
+) -> Option<String> {
+    let allowance = move_of(u, date, t);
+    let mut why = Vec::new();
+    if hexes > allowance {
+        why.push(format!(
+            "{hexes} hexes, beyond its allowance of {allowance} (PW-U1)"
+        ));
+    }
+    if u.fired && u.unit.arm == crate::roster::Arm::Artillery {
+        why.push("guns that fired cannot move this turn (PW-A1)".to_string());
+    }
+    (!why.is_empty()).then(|| format!("{} moved {}", u.unit.name, why.join("; ")))
+}
+
 fn kind_of(u: &UnitState, date: Option<NaiveDate>) -> UnitKind {
     unit_type_of(u, date).kind()
 }

@@ -195,3 +195,40 @@ fn map_click_target_and_drag_to_move() {
     assert!(app.state().unit("de-inf-1").unwrap().moved);
     assert!(app.game.can_undo());
 }
+
+/// Issue 20: a move beyond the allowance (PW-U1: infantry 2 hexes) is noted while dragging and in
+/// the log, never refused.
+#[test]
+fn a_move_beyond_the_allowance_is_noted_and_made() {
+    let mut h = map_harness(pw_app(4));
+    h.run();
+    // de-inf-1 at 0201; three hexes straight down is 0204.
+    let from = h.get_by_label("1st Prussian Infantry").rect().center();
+    let to = from + egui::vec2(0.0, 3.0 * 28.0 * 1.732);
+    h.drag_at(from);
+    h.run();
+    h.hover_at(from + egui::vec2(0.0, 20.0));
+    h.run();
+    h.hover_at(to);
+    h.run();
+    assert!(
+        h.query_by_label_contains("beyond its allowance of 2 (PW-U1)")
+            .is_some(),
+        "noted while dragging"
+    );
+    h.drop_at(to);
+    h.run();
+    let app = h.state();
+    assert_eq!(
+        app.state().unit("de-inf-1").unwrap().position.to_string(),
+        "0204",
+        "the umpire's move is made"
+    );
+    let last = app.game.log().last().unwrap();
+    assert!(
+        last.summary
+            .contains("umpire went ahead: 1st Prussian Infantry moved 3 hexes"),
+        "{}",
+        last.summary
+    );
+}

@@ -145,12 +145,21 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
         }
         let a = crate::flow::activity(s);
         let (m, f, act, x) = a.counts();
-        ui.label(
-            RichText::new(format!(
-                "This turn: {m} moved, {f} fired, {act} activated, {x} in melee; {} still to act",
-                a.to_act().len()
-            ))
-            .weak(),
-        );
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                RichText::new(format!(
+                    "This turn: {m} moved, {f} fired, {act} activated, {x} in melee;"
+                ))
+                .weak(),
+            );
+            // The units the phase still waits for, listed in the roster on a click.
+            if ui
+                .link(format!("{} still to act this phase", a.to_act().len()))
+                .on_hover_text("show only them in the roster")
+                .clicked()
+            {
+                out.push(Command::ShowStillToAct);
+            }
+        });
     });
 }

@@ -159,6 +159,8 @@ pub enum Command {
     /// Roll the form a due check asks for, for its unit (with kepi's dice; in own-dice mode the
     /// form only opens, for the player to type the dice). The resolution answers this check only.
     RollDue(u64),
+    /// List in the roster only the units the phase still waits for.
+    ShowStillToAct,
     /// Start a new game from a bundled scenario.
     NewGame(String),
     /// Start a new game from a unit-card file (a scenario or order of battle in TOML).
@@ -650,6 +652,10 @@ impl AppState {
                     }
                     Err(e) => self.err(e.to_string()),
                 }
+            }
+            Command::ShowStillToAct => {
+                self.roster.only_to_act = true;
+                self.roster.hide_eliminated = true;
             }
             Command::RollDue(id) => {
                 let Some(due) = self.state().due.iter().find(|d| d.id == id).cloned() else {

@@ -148,3 +148,12 @@ fn roll_in_own_dice_mode_opens_the_form_without_rolling() {
     assert_eq!(app.resolver.form().map(|f| f.name()), Some("rally"));
     assert_eq!(app.selected.as_deref(), Some("55e-ligne-1"));
 }
+
+#[test]
+fn still_to_act_is_a_link_to_the_roster_filter() {
+    let mut h = harness(app_with_a_rally_due());
+    assert!(!h.state().roster.only_to_act);
+    h.get_by_label_contains("still to act this phase").click();
+    h.run();
+    assert!(h.state().roster.only_to_act, "the roster lists only them");
+}

@@ -102,64 +102,60 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             }
         });
     let items = crate::flow::checklist(s);
-    egui::CollapsingHeader::new(format!(
-        "Checklist: {} step(s) for turn {}, {}",
-        items.len(),
-        s.turn,
-        s.phase_name()
-    ))
-    .id_salt("phase_checklist")
-    .default_open(false)
-    .show(ui, |ui| {
-        for item in items {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(RichText::new(item.rule.as_str()).monospace().weak());
-                let side = item
-                    .side
-                    .map(|x| format!("{}: ", x.title()))
-                    .unwrap_or_default();
-                ui.label(format!("{side}{}", item.what));
-                if !item.units.is_empty() {
-                    // The names only when someone hovers: with 2,000 units, joining them
-                    // every frame cost more than drawing the window.
-                    ui.label(RichText::new(format!("({} units)", item.units.len())).weak())
-                        .on_hover_ui(|ui| {
-                            let names: Vec<&str> = item
-                                .units
-                                .iter()
-                                .filter_map(|id| s.unit(id).map(|u| u.unit.name.as_str()))
-                                .collect();
-                            ui.label(names.join("\n"));
+    // Short, so a narrow column does not grow to fit it (the phase is in the top bar).
+    egui::CollapsingHeader::new(format!("Checklist: {} step(s) this phase", items.len()))
+        .id_salt("phase_checklist")
+        .default_open(false)
+        .show(ui, |ui| {
+            for item in items {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(item.rule.as_str()).monospace().weak());
+                    let side = item
+                        .side
+                        .map(|x| format!("{}: ", x.title()))
+                        .unwrap_or_default();
+                    ui.label(format!("{side}{}", item.what));
+                    if !item.units.is_empty() {
+                        // The names only when someone hovers: with 2,000 units, joining them
+                        // every frame cost more than drawing the window.
+                        ui.label(RichText::new(format!("({} units)", item.units.len())).weak())
+                            .on_hover_ui(|ui| {
+                                let names: Vec<&str> = item
+                                    .units
+                                    .iter()
+                                    .filter_map(|id| s.unit(id).map(|u| u.unit.name.as_str()))
+                                    .collect();
+                                ui.label(names.join("\n"));
+                            });
+                    }
+                    if let Some(form) = &item.form
+                        && ui.button(format!("Open {form}")).clicked()
+                    {
+                        out.push(Command::OpenForm {
+                            form: form.clone(),
+                            actor: app.selected.clone().or_else(|| item.units.first().cloned()),
+                            target: app.target.clone(),
                         });
-                }
-                if let Some(form) = &item.form
-                    && ui.button(format!("Open {form}")).clicked()
+                    }
+                });
+            }
+            let a = crate::flow::activity(s);
+            let (m, f, act, x) = a.counts();
+            ui.horizontal_wrapped(|ui| {
+                ui.label(
+                    RichText::new(format!(
+                        "This turn: {m} moved, {f} fired, {act} activated, {x} in melee;"
+                    ))
+                    .weak(),
+                );
+                // The units the phase still waits for, listed in the roster on a click.
+                if ui
+                    .link(format!("{} still to act this phase", a.to_act().len()))
+                    .on_hover_text("show only them in the roster")
+                    .clicked()
                 {
-                    out.push(Command::OpenForm {
-                        form: form.clone(),
-                        actor: app.selected.clone().or_else(|| item.units.first().cloned()),
-                        target: app.target.clone(),
-                    });
+                    out.push(Command::ShowStillToAct);
                 }
             });
-        }
-        let a = crate::flow::activity(s);
-        let (m, f, act, x) = a.counts();
-        ui.horizontal_wrapped(|ui| {
-            ui.label(
-                RichText::new(format!(
-                    "This turn: {m} moved, {f} fired, {act} activated, {x} in melee;"
-                ))
-                .weak(),
-            );
-            // The units the phase still waits for, listed in the roster on a click.
-            if ui
-                .link(format!("{} still to act this phase", a.to_act().len()))
-                .on_hover_text("show only them in the roster")
-                .clicked()
-            {
-                out.push(Command::ShowStillToAct);
-            }
         });
-    });
 }

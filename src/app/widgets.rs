@@ -80,6 +80,9 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
         .0
         .to_f64()
         .max(1e-9);
+    // The bar takes what the column leaves (a resolver beside the map is narrow): a fixed bar made
+    // the chart wider than its column, which then grew, and the panels moved.
+    let bar_w = (ui.available_width() * 0.28).clamp(40.0, 160.0);
     egui::Grid::new(ui.next_auto_id())
         .num_columns(4)
         .spacing([8.0, 2.0])
@@ -92,7 +95,7 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
                     RichText::new(&o.outcome)
                 };
                 ui.label(text);
-                let (rect, _) = ui.allocate_exact_size(vec2(160.0, 14.0), Sense::hover());
+                let (rect, _) = ui.allocate_exact_size(vec2(bar_w, 14.0), Sense::hover());
                 let frac = (o.p.0.to_f64() / max) as f32;
                 let mut bar = rect;
                 bar.set_width(rect.width() * frac.clamp(0.0, 1.0));

@@ -66,6 +66,9 @@ pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
     }
 }
 
+/// Width of an odds bar, in points.
+pub const ODDS_BAR_W: f32 = 110.0;
+
 /// The longest exact fraction the odds column prints as such ("2630550167/24794911296" is not).
 pub const MAX_FRACTION_CHARS: usize = 11;
 
@@ -80,9 +83,9 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
         .0
         .to_f64()
         .max(1e-9);
-    // The bar takes what the column leaves (a resolver beside the map is narrow): a fixed bar made
-    // the chart wider than its column, which then grew, and the panels moved.
-    let bar_w = (ui.available_width() * 0.28).clamp(40.0, 160.0);
+    // A bar short enough for a resolver beside the map (a 160-point bar made the chart wider than
+    // its column, which then grew); fixed, so the chart never takes frames to settle.
+    let bar_w = ODDS_BAR_W;
     egui::Grid::new(ui.next_auto_id())
         .num_columns(4)
         .spacing([8.0, 2.0])

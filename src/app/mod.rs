@@ -380,8 +380,9 @@ impl eframe::App for KepiApp {
     }
 }
 
-/// Opens the window (blocks until it is closed).
-pub fn run_native() -> Result<(), eframe::Error> {
+/// Opens the window (blocks until it is closed), on `open` when given (as File > Open would; a
+/// save that does not open is reported in the status line, over the demo battle).
+pub fn run_native(open: Option<std::path::PathBuf>) -> Result<(), eframe::Error> {
     // The window opens maximized, so it fits whatever screen it is on (a size remembered from a
     // larger monitor once opened past a laptop's edges); un-maximized it is 1280x720, which fits a
     // 1366x768 laptop with its panel.
@@ -416,6 +417,10 @@ pub fn run_native() -> Result<(), eframe::Error> {
             state.native_dialogs = file_dialog::native_available();
             let mut app = KepiApp::with_settings(state, cc.storage)?;
             app.exit_after_first_frame = exit_after_first_frame;
+            if let Some(path) = open {
+                app.state.last_game = None;
+                app.state.handle(Command::Open(path));
+            }
             Ok(Box::new(app) as Box<dyn eframe::App>)
         }),
     )

@@ -78,6 +78,8 @@ pub enum Command {
     Tables(tables_cmd::TablesArgs),
     /// List the bundled scenarios: {"name", "system", "title", "units"}.
     Scenarios(game_cmd::ScenariosArgs),
+    /// Open the window on a saved game, as File > Open does (the journal's actions recovered).
+    Open(OpenArgs),
     /// Play a game kept in a save file: new, show, apply actions, undo/redo, reveal the seed, share a
     /// copy without the seed, recover from the journal.
     #[command(after_help = game_cmd::apply_help())]
@@ -204,6 +206,40 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Hex(a) => hex_cmd::run(a),
         Command::Serve(a) => net_cmd::serve(a, tables),
         Command::Remote(a) => net_cmd::remote(a),
+        // The binary opens the window for `open` after [`OpenArgs::check`]; a library caller that
+        // gets here has no window to open.
+        Command::Open(a) => {
+            a.check()?;
+            Err(CliError::usage(
+                "`kepi open` opens the window: run it from the kepi binary",
+            ))
+        }
+    }
+}
+
+/// `kepi open SAVE`
+#[derive(Debug, Clone, clap::Args)]
+pub struct OpenArgs {
+    /// The saved game to open in the window.
+    #[arg(value_name = "SAVE")]
+    pub save: PathBuf,
+}
+
+impl OpenArgs {
+    /// The save must be a regular file kepi can read before a window is opened for it: a typo
+    /// exits 2 naming it, rather than opening a window that says so.
+    pub fn check(&self) -> Result<(), CliError> {
+        match std::fs::metadata(&self.save) {
+            Ok(m) if m.is_file() => Ok(()),
+            Ok(_) => Err(CliError::usage(format!(
+                "SAVE: {} is not a file (give a kepi save)",
+                self.save.display()
+            ))),
+            Err(e) => Err(CliError::usage(format!(
+                "SAVE: cannot read {}: {e}",
+                self.save.display()
+            ))),
+        }
     }
 }
 

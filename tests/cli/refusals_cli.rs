@@ -140,3 +140,20 @@ fn cavalry_cannot_fire_as_artillery() {
     ]);
     assert!(e.contains("artillery form"), "{e}");
 }
+
+/// `kepi open SAVE` opens the window on a game; a save that is not there exits 2 naming it,
+/// before any window opens.
+#[test]
+fn open_refuses_a_missing_save_naming_it() {
+    let o = crate::common::kepi(&["open", "/no/such/kepi-save.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("SAVE") && err.contains("/no/such/kepi-save.json"),
+        "{err}"
+    );
+    let o = crate::common::kepi(&["open", "/tmp"]);
+    assert_eq!(o.status.code(), Some(2));
+    let help = crate::common::ok(&["help"]);
+    assert!(help.contains("open"), "kepi help lists open");
+}

@@ -226,20 +226,27 @@ pub struct OpenArgs {
 }
 
 impl OpenArgs {
-    /// The save must be a regular file kepi can read before a window is opened for it: a typo
-    /// exits 2 naming it, rather than opening a window that says so.
+    /// The save must be a kepi save that reads (with its journal) before a window is opened for
+    /// it: a typo or a broken file exits 2 naming it, rather than opening a window that says so.
     pub fn check(&self) -> Result<(), CliError> {
         match std::fs::metadata(&self.save) {
-            Ok(m) if m.is_file() => Ok(()),
-            Ok(_) => Err(CliError::usage(format!(
-                "SAVE: {} is not a file (give a kepi save)",
-                self.save.display()
-            ))),
-            Err(e) => Err(CliError::usage(format!(
-                "SAVE: cannot read {}: {e}",
-                self.save.display()
-            ))),
+            Ok(m) if m.is_file() => {}
+            Ok(_) => {
+                return Err(CliError::usage(format!(
+                    "SAVE: {} is not a file (give a kepi save)",
+                    self.save.display()
+                )));
+            }
+            Err(e) => {
+                return Err(CliError::usage(format!(
+                    "SAVE: cannot read {}: {e}",
+                    self.save.display()
+                )));
+            }
         }
+        crate::store::read_game(&self.save)
+            .map(|_| ())
+            .map_err(|e| CliError::usage(format!("SAVE: {e}")))
     }
 }
 

@@ -135,6 +135,8 @@ const BASES: &[(&str, &str)] = &[
     ("hex distance", "0101 0304"),
     // Served for a second on a free port of this machine only; remote at a closed port.
     ("serve", "{save} --bind=127.0.0.1 --port=0 --for=1"),
+    // Only a save that reads opens the window; the corpus never holds one (a folder here).
+    ("open", "{dir}"),
     ("remote", "--code=x --timeout=2 +ws://127.0.0.1:1 +show"),
     ("remote show", "--json"),
     ("remote apply", "note x"),

@@ -154,6 +154,13 @@ fn open_refuses_a_missing_save_naming_it() {
     );
     let o = crate::common::kepi(&["open", "/tmp"]);
     assert_eq!(o.status.code(), Some(2));
+    // A file that is not a save is reported, not opened.
+    let dir = crate::common::tmp("refusals", "open-junk");
+    let junk = dir.join("junk.kepi");
+    std::fs::write(&junk, b"not a save").unwrap();
+    let o = crate::common::kepi(&["open", junk.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("junk.kepi"));
     let help = crate::common::ok(&["help"]);
     assert!(help.contains("open"), "kepi help lists open");
 }

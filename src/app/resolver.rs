@@ -390,16 +390,20 @@ fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
         return;
     };
     let EntryKind::Act {
-        action:
-            Action::Resolved {
-                resolution,
-                effects,
-                ..
-            },
+        action: Action::Resolved { resolution, .. },
     } = &e.kind
     else {
         return;
     };
+    // What it did, read from the states before and after it (`game::effects`, which the battle
+    // report prints too); None once the roll is undone. Searched from the newest action: the
+    // card's is nearly always the last.
+    let effects = app
+        .game
+        .in_effect()
+        .rev()
+        .find(|x| x.entry.index == idx)
+        .map(|x| x.effects());
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.label(
             RichText::new(format!("Result: {}", resolution.summary))
@@ -421,18 +425,17 @@ fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 .weak(),
             );
         }
-        // The effects as the log wrote them when they were applied (before -> after against the
-        // state they were applied to): one source, so the card, the log and the status line agree.
-        // Described again against today's state, "loses 2" read "20 -> 18" after 22 -> 20.
-        let logged = e.summary.rsplit_once(" => ").map(|(_, fx)| fx);
-        match logged {
-            Some(fx) if !effects.is_empty() => {
-                for line in fx.split("; ") {
-                    ui.label(format!("- {line}"));
-                }
+        match &effects {
+            None => {
+                ui.label(RichText::new("undone").weak());
             }
-            _ => {
+            Some(fx) if fx.is_empty() => {
                 ui.label(RichText::new("no change to the units").weak());
+            }
+            Some(fx) => {
+                for x in fx {
+                    ui.label(format!("- {}", x.line()));
+                }
             }
         }
         if app.game.can_undo() && ui.button("Undo this").clicked() {

@@ -207,7 +207,7 @@ impl Game {
 
     /// The actions in effect (applied and not undone), in order, each with its log entry and the
     /// states before and after it: what the battle report and its casualties are made from.
-    pub fn in_effect(&self) -> impl Iterator<Item = InEffect<'_>> {
+    pub fn in_effect(&self) -> impl DoubleEndedIterator<Item = InEffect<'_>> {
         self.past
             .iter()
             .enumerate()

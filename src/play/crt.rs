@@ -241,14 +241,8 @@ impl SpiForm {
         self.target = defenders.first().cloned();
         self.attacker_ids = attackers.to_vec();
         self.defender_ids = defenders.to_vec();
-        let make = |ids: &[String]| {
-            ids.iter()
-                .filter_map(|id| state.unit(id))
-                .map(spi_unit)
-                .collect()
-        };
-        self.input.attackers = make(attackers);
-        self.input.defenders = make(defenders);
+        self.input.attackers = engaged_units(state, attackers, spi_unit);
+        self.input.defenders = engaged_units(state, defenders, spi_unit);
         self.entered_result = None;
     }
 
@@ -357,14 +351,8 @@ impl FrForm {
         self.target = defenders.first().cloned();
         self.attacker_ids = attackers.to_vec();
         self.defender_ids = defenders.to_vec();
-        let make = |ids: &[String]| {
-            ids.iter()
-                .filter_map(|id| state.unit(id))
-                .map(fr_unit)
-                .collect()
-        };
-        self.input.attackers = make(attackers);
-        self.input.defenders = make(defenders);
+        self.input.attackers = engaged_units(state, attackers, fr_unit);
+        self.input.defenders = engaged_units(state, defenders, fr_unit);
         self.entered_result = None;
     }
 
@@ -428,6 +416,14 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
             lose(u, u.strength, fx);
         }
     }
+}
+
+/// The rule set's view of each engaged unit that exists, in the order given (SPI-C2, FR-C1).
+fn engaged_units<U>(state: &GameState, ids: &[String], view: fn(&UnitState) -> U) -> Vec<U> {
+    ids.iter()
+        .filter_map(|id| state.unit(id))
+        .map(view)
+        .collect()
 }
 
 #[cfg(test)]

@@ -98,18 +98,19 @@ fn fire_apply_undo_from_the_roster() {
     // was applied to (it once said 20 -> 18 where the log said 22 -> 20).
     // Seed 1870 kills figures on this fire, so the check below always runs.
     assert!(casualties > 0, "the seeded fire kills figures");
-    let loss = format!(
-        "- {TARGET} loses {casualties} ({before} -> {})",
-        before - casualties.min(before)
-    );
+    let after = before - casualties.min(before);
+    let logged = format!("{TARGET} loses {casualties} ({before} -> {after})");
     let summary = app
         .game
         .log()
         .last()
         .map(|e| e.summary.clone())
         .unwrap_or_default();
-    assert!(summary.contains(&loss[2..]), "{summary}");
-    assert!(h.query_by_label(&loss).is_some(), "card shows `{loss}`");
+    assert!(summary.contains(&logged), "{summary}");
+    // The card prints the same numbers, from the states before and after the roll (as the
+    // battle report does).
+    let card = format!("- {TARGET} strength {before} -> {after}");
+    assert!(h.query_by_label(&card).is_some(), "card shows `{card}`");
 
     h.get_by_label("Undo").click();
     h.run();

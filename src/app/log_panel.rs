@@ -72,7 +72,10 @@ pub fn log_ui(ui: &mut Ui, app: &mut AppState) {
         .rev()
         .filter(|&i| keep(&log[i], app))
         .collect();
-    let row_h = 40.0;
+    // Fixed-height rows (a header line and the summary in at most two lines, the whole on hover),
+    // each clipped to its rect: the virtualised list stays even, and a long phase name or five
+    // rule ids never widen the panel.
+    let row_h = 50.0;
     egui::ScrollArea::vertical()
         .id_salt("log_rows")
         .max_height(ui.available_height() - 160.0)
@@ -80,61 +83,25 @@ pub fn log_ui(ui: &mut Ui, app: &mut AppState) {
         .show_rows(ui, row_h, shown.len(), |ui, range| {
             for &i in &shown[range] {
                 let e = &log[i];
-                ui.allocate_ui(egui::vec2(ui.available_width(), row_h), |ui| {
-                    ui.vertical(|ui| {
-                        ui.horizontal(|ui| {
-                            ui.label(
-                                RichText::new(
-                                    e.time
-                                        .with_timezone(&chrono::Local)
-                                        .format("%H:%M:%S")
-                                        .to_string(),
-                                )
-                                .monospace()
-                                .weak(),
-                            );
-                            ui.label(
-                                RichText::new(format!("T{} {}", e.turn, e.phase))
-                                    .small()
-                                    .weak(),
-                            );
-                            for r in &e.rules {
-                                ui.label(
-                                    RichText::new(r)
-                                        .monospace()
-                                        .small()
-                                        .color(ui.visuals().hyperlink_color),
-                                );
-                            }
-                        });
-                        let dice: Vec<String> = e
-                            .dice
-                            .iter()
-                            .map(|d| {
-                                format!(
-                                    "{}={}{}",
-                                    d.die,
-                                    d.value,
-                                    if d.source == RollSource::Entered {
-                                        "*"
-                                    } else {
-                                        ""
-                                    }
-                                )
-                            })
-                            .collect();
-                        let text = if dice.is_empty() {
-                            e.summary.clone()
-                        } else {
-                            format!("{}   [{}]", e.summary, dice.join(" "))
-                        };
-                        ui.label(RichText::new(text).small()).on_hover_text(format!(
-                            "entry {} · hash {}",
-                            e.index,
-                            short(&e.hash)
-                        ));
-                    });
-                });
+                let (rect, _) = ui.allocate_exact_size(
+                    egui::vec2(ui.available_width(), row_h),
+                    egui::Sense::hover(),
+                );
+                // Clear of the scroll bar, which is drawn over the rows' right edge.
+                let rect = rect.with_max_x(rect.max.x - ui.spacing().scroll.bar_width - 4.0);
+                // The header and the summary in children of their own: a header wider than the
+                // row (five rule ids) must not widen the summary's wrap.
+                let visible = rect.intersect(ui.clip_rect());
+                let (head, body) = rect.split_top_bottom_at_y(rect.min.y + 18.0);
+                let mut child = |r: egui::Rect, layout: egui::Layout| {
+                    let mut c = ui.new_child(egui::UiBuilder::new().max_rect(r).layout(layout));
+                    c.set_clip_rect(r.intersect(visible));
+                    c
+                };
+                let across = egui::Layout::left_to_right(egui::Align::Min);
+                entry_head_ui(&mut child(head, across), e);
+                let down = egui::Layout::top_down(egui::Align::Min);
+                entry_body_ui(&mut child(body, down), e);
             }
         });
     egui::CollapsingHeader::new("Dice statistics")
@@ -188,4 +155,67 @@ pub fn dice_stats_ui(ui: &mut Ui, log: &[LogEntry]) {
                 p.bar_chart(BarChart::new("observed", observed));
             });
     }
+}
+
+/// A log entry's header: time, turn and phase, rule ids (clipped to its row).
+fn entry_head_ui(ui: &mut Ui, e: &LogEntry) {
+    {
+        ui.label(
+            RichText::new(
+                e.time
+                    .with_timezone(&chrono::Local)
+                    .format("%H:%M:%S")
+                    .to_string(),
+            )
+            .monospace()
+            .weak(),
+        );
+        ui.label(
+            RichText::new(format!("T{} {}", e.turn, e.phase))
+                .small()
+                .weak(),
+        );
+        for r in &e.rules {
+            ui.label(
+                RichText::new(r)
+                    .monospace()
+                    .small()
+                    .color(ui.visuals().hyperlink_color),
+            );
+        }
+    }
+}
+
+/// A log entry's summary and dice in at most two lines, the whole on hover.
+fn entry_body_ui(ui: &mut Ui, e: &LogEntry) {
+    let dice: Vec<String> = e
+        .dice
+        .iter()
+        .map(|d| {
+            let mark = if d.source == RollSource::Entered {
+                "*"
+            } else {
+                ""
+            };
+            format!("{}={}{mark}", d.die, d.value)
+        })
+        .collect();
+    let text = if dice.is_empty() {
+        e.summary.clone()
+    } else {
+        format!("{}   [{}]", e.summary, dice.join(" "))
+    };
+    let mut job = egui::text::LayoutJob::simple(
+        text.clone(),
+        egui::TextStyle::Small.resolve(ui.style()),
+        ui.visuals().text_color(),
+        ui.available_width(),
+    );
+    job.wrap.max_rows = 2;
+    job.wrap.overflow_character = Some('…');
+    ui.add(egui::Label::new(job)).on_hover_text(format!(
+        "{text}\n\nentry {} · hash {}",
+        e.index,
+        short(&e.hash)
+    ));
 }

@@ -88,7 +88,8 @@ fn touched(action: &Action) -> Vec<&str> {
 }
 
 /// What `action` did, from the states before and after it: one [`Effect`] per unit and field that
-/// changed, units in the order the action names them.
+/// changed; losses first, then leaders and levels, then the rest, each kind in the order the action
+/// names its units.
 pub fn effects(before: &GameState, action: &Action, after: &GameState) -> Vec<Effect> {
     let mut out = Vec::new();
     for id in touched(action) {
@@ -96,6 +97,14 @@ pub fn effects(before: &GameState, action: &Action, after: &GameState) -> Vec<Ef
             diff(b, a, &mut out);
         }
     }
+    // Losses first, then leaders and levels, then markers and moves: the order a result card (with
+    // room for a few lines) and the report should read them in; stable within each kind.
+    out.sort_by_key(|e| match e.what.as_str() {
+        "strength" => 0,
+        "leaders" => 1,
+        "level" => 2,
+        _ => 3,
+    });
     out
 }
 

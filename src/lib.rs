@@ -21,5 +21,6 @@ pub mod net;
 pub mod play;
 pub mod roster;
 pub mod rules;
+pub mod ruleset;
 pub mod store;
 pub mod tables;

@@ -8,8 +8,8 @@ use super::state::AppState;
 use super::widgets::{DriftCellView, drift_grid_ui, provenance_badge};
 use crate::game::{Action, Game};
 use crate::play::Form;
+use crate::rules::Outcome;
 use crate::rules::gsp::{DriftModel, drift_model};
-use crate::rules::{Outcome, System};
 
 /// The orientation of the grid, as the table file reads the printed chart (GSP-A3).
 pub const ORIENTATION: &str = "Top row over: beyond the target, as seen from the gun; bottom row short: between the gun and the target; left and right as seen from the gun.";
@@ -17,12 +17,10 @@ pub const ORIENTATION: &str = "Top row over: beyond the target, as seen from the
 /// The last applied (not undone) Graveyard St. Privat fire that drifted: its summary and diagram.
 pub fn last_drift(game: &Game) -> Option<(String, DriftModel)> {
     game.applied().rev().find_map(|a| match a {
-        Action::Resolved { resolution, .. } if resolution.system == System::Gsp => {
-            match Outcome::of(resolution)? {
-                Outcome::GspFire(o) => o.drift.map(|d| (resolution.summary.clone(), d)),
-                _ => None,
-            }
-        }
+        Action::Resolved { resolution, .. } => match Outcome::of(resolution)? {
+            Outcome::GspFire(o) => o.drift.map(|d| (resolution.summary.clone(), d)),
+            _ => None,
+        },
         _ => None,
     })
 }

@@ -12,13 +12,13 @@ use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, 
 use super::state::{AppState, Command};
 use crate::game::{Action, GameState, UnitState};
 use crate::hex::{Hex, Layout, Offset, ZocLimits, zone_of_control};
-use crate::play::pw::{hex_of, position_of, range_of};
+use crate::play::pw::{hex_of, position_of};
 use crate::roster::{Facing, Side};
 use crate::rules::System;
 
 /// True for the rule sets played on hexes.
 pub fn has_map(system: System) -> bool {
-    matches!(system, System::Pw | System::Spi | System::Fr1870)
+    crate::ruleset::get(system).uses_hexes()
 }
 
 const SQRT3: f32 = 1.732_050_8;
@@ -142,15 +142,18 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     let size_id = ui.scope_id().with("map_hex_size");
     let zoc_id = ui.scope_id().with("map_zoc");
     let mut size: f32 = ui.data_mut(|d| *d.get_temp_mut_or(size_id, 28.0));
-    let mut zoc: bool =
-        ui.data_mut(|d| *d.get_temp_mut_or(zoc_id, app.state().system != System::Pw));
+    let mut zoc: bool = ui.data_mut(|d| {
+        *d.get_temp_mut_or(
+            zoc_id,
+            crate::ruleset::get(app.state().system).zones_of_control(),
+        )
+    });
     let state = app.game.state();
     let selected = app.selected.as_deref().and_then(|id| state.unit(id));
     let sel_hex = selected.and_then(on_map);
-    let weapon_range = match (state.system, selected) {
-        (System::Pw, Some(u)) => Some(range_of(u, state.date.or(state.start_date), &app.tables.pw)),
-        _ => None,
-    };
+    let rules = crate::ruleset::get(state.system);
+    let weapon_range =
+        selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), &app.tables));
     let hexes: Vec<Hex> = state.units.iter().filter_map(on_map).collect();
     let off_map = state
         .units
@@ -306,12 +309,8 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 };
             }
             let date = state.date.or(state.start_date);
-            let pw_tables = &app.tables.pw;
-            let warn = |u: &UnitState, hexes: u32| {
-                (state.system == System::Pw)
-                    .then(|| crate::play::pw::move_warning(u, hexes, date, pw_tables))
-                    .flatten()
-            };
+            let tables = &app.tables;
+            let warn = |u: &UnitState, hexes: u32| rules.move_warning(u, hexes, date, tables);
             if let Some(note) = units_ui(
                 ui,
                 app_units(state),

@@ -159,7 +159,7 @@ impl KepiApp {
                 } else {
                     ui.selectable_value(&mut app.bottom, BottomTab::Resolver, "Resolver");
                 }
-                if system == crate::rules::System::Gsp {
+                if crate::ruleset::get(system).has_drift() {
                     ui.selectable_value(&mut app.bottom, BottomTab::Drift, "Drift");
                 }
                 ui.selectable_value(&mut app.bottom, BottomTab::Charts, "Charts");
@@ -169,7 +169,7 @@ impl KepiApp {
             match app.bottom {
                 BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.chart),
                 BottomTab::Dice => app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out),
-                BottomTab::Drift if system == crate::rules::System::Gsp => {
+                BottomTab::Drift if crate::ruleset::get(system).has_drift() => {
                     egui::ScrollArea::vertical()
                         .id_salt("drift_tab")
                         .show(ui, |ui| drift::drift_ui(ui, app));

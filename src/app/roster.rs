@@ -445,10 +445,7 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 }
             });
             ui.end_row();
-            if matches!(
-                system,
-                crate::rules::System::Spi | crate::rules::System::Fr1870
-            ) {
+            if crate::ruleset::get(system).has_supply() {
                 ui.label("supply");
                 ui.horizontal(|ui| {
                     for sup in crate::game::Supply::ALL.iter().copied() {

@@ -619,7 +619,7 @@ fn plain_verbs(system: System) -> Vec<String> {
 /// against the game's).
 pub(super) fn is_play_verb(word: &str) -> bool {
     PLAY_VERBS.contains(&word)
-        || System::ALL
+        || crate::ruleset::all()
             .into_iter()
             .any(|s| plain_verbs(s).iter().any(|v| v == word))
 }
@@ -672,7 +672,7 @@ fn spec_of(verb: &str, s: &GameState) -> Result<&'static VerbSpec, CliError> {
         return Ok(spec);
     }
     let mut elsewhere: Vec<&str> = Vec::new();
-    for system in System::ALL {
+    for system in crate::ruleset::all() {
         if specs_for(system).any(|x| x.named(verb)) || plain_verbs(system).iter().any(|p| p == verb)
         {
             elsewhere.push(system.title());
@@ -879,10 +879,7 @@ fn build_plain(
     let x = resolve::ResolveSystem::from_arg_matches(&m)
         .map_err(|e| CliError::usage(format!("`{}`: {e}", v.form)))?;
     // The dice each rule set rolls: P&K d10 and d%, the others d6.
-    let used: &[Die] = match s.system {
-        System::Pk => &[Die::D10, Die::Pct],
-        _ => &[Die::D6],
-    };
+    let used: &[Die] = crate::ruleset::get(s.system).dice();
     if let Some((die, value)) = v.entered.iter().find(|(d, _)| !used.contains(d)) {
         let names: Vec<String> = used.iter().map(ToString::to_string).collect();
         return Err(CliError::usage(format!(
@@ -1006,7 +1003,7 @@ pub(super) fn verbs_help() -> String {
          step; each answers the due check it is the roll for. With --json the line carries \
          \"outcome\": the object `kepi resolve ... --json` prints.\n",
     );
-    for system in System::ALL {
+    for system in crate::ruleset::all() {
         out.push_str(&format!(" {} ({}):\n", system.title(), system.id()));
         for spec in specs_for(system) {
             let Ok(cmd) = spec.command() else { continue };
@@ -1468,7 +1465,7 @@ mod tests {
     /// Every form of every rule set has exactly one verb, and PLAY_VERBS lists them all.
     #[test]
     fn every_form_has_a_verb() {
-        for system in System::ALL {
+        for system in crate::ruleset::all() {
             let forms: Vec<&str> = Form::all_for(system).iter().map(Form::name).collect();
             let specs: Vec<&str> = specs_for(system).map(|s| s.form).collect();
             assert_eq!(forms, specs, "{system:?}");

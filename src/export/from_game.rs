@@ -20,42 +20,10 @@ pub struct GameDocs<'a> {
     pub tables: &'a Tables,
 }
 
-fn strength_unit(system: System, arm: Arm) -> &'static str {
-    match (system, arm) {
-        (System::Pk, Arm::Artillery) => "points",
-        (System::Pk | System::Gsp, _) => "figures",
-        (System::Pw, _) => "SP",
-        (System::Spi, _) => "CP",
-        (System::Fr1870, _) => "potential",
-    }
-}
-
-/// PK-M1, PK-F1, PK-A1, PW-U1: move and range for a unit, as printed on a roster.
+/// PK-M1, PK-F1, PK-A1, PW-U1: move and range for a unit, as printed on a roster (the rule set
+/// says which it gives).
 fn move_and_range(system: System, u: &UnitState, t: &Tables) -> (Option<String>, Option<String>) {
-    match system {
-        System::Pk => {
-            use crate::rules::pk::TroopKind;
-            let kind = match u.unit.arm {
-                Arm::Cavalry => TroopKind::Cavalry,
-                Arm::Artillery => TroopKind::FootArtillery,
-                _ if u.unit.formation == Some(crate::roster::Formation::Skirmish) => {
-                    TroopKind::SkirmishInfantry
-                }
-                _ => TroopKind::FormedInfantry,
-            };
-            let (normal, charge) = crate::rules::pk::movement::move_rates(kind, &t.pk);
-            let range = if u.unit.arm == Arm::Artillery {
-                t.pk.artillery.range.v()
-            } else {
-                crate::play::pk::weapon_of(u).row(&t.pk).range.v()
-            };
-            (
-                Some(format!("{normal}\" ({charge}\")")),
-                Some(format!("{range}\"")),
-            )
-        }
-        _ => (None, None),
-    }
+    crate::ruleset::get(system).move_and_range(u, t)
 }
 
 /// A unit's roster line.
@@ -89,9 +57,11 @@ pub fn unit_doc(system: System, u: &UnitState, t: &Tables) -> UnitDoc {
         class: u.unit.quality.map(|q| q.to_string()),
         strength: u.strength,
         max_strength: u.max_strength,
-        strength_unit: strength_unit(system, u.unit.arm).to_string(),
+        strength_unit: crate::ruleset::get(system)
+            .strength_unit(u.unit.arm)
+            .to_string(),
         fatigue: u.fatigue,
-        fatigue_max: if system == System::Pk { 12 } else { 0 },
+        fatigue_max: crate::ruleset::get(system).fatigue_max(),
         leaders: u.leaders,
         leaders_max: u.max_leaders,
         weapon: u.unit.weapon.map(|w| w.to_string()),

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::game::{GameState, MAX_MELEES, UnitState};
-use crate::roster::{Arm, Side};
+use crate::game::{GameState, UnitState};
+use crate::roster::Side;
 use crate::rules::System;
 
 use crate::game::clock::{Phase, Step};
@@ -63,38 +63,18 @@ impl Activity {
     }
 }
 
-/// What the current phase (`phase`, typed) waits for from a unit.
+/// What the current phase (`phase`, typed) waits for from a unit: the rule set says.
 fn still_to_act(s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
+    crate::ruleset::get(s.system).still_to_act(s, phase, u)
+}
+
+/// SPI-T1 / FR-T1: the phasing side's units move in the movement phase and attack in the combat
+/// phase.
+pub fn board_still_to_act(phase: Option<Phase>, u: &UnitState) -> bool {
     let side_ok = phase.and_then(|p| p.side).is_none_or(|x| x == u.unit.side);
     let step = phase.map(|p| p.step);
-    let guns = u.unit.arm == Arm::Artillery;
-    match s.system {
-        // PK-T1: part 1 moves and fires; part 2 melees (PK-X7).
-        System::Pk => match step {
-            Some(Step::MovementAndFire) => !u.moved || (!u.fired && !u.muddled),
-            Some(Step::Melee) => u.fatigue > 0 && u.melees < MAX_MELEES,
-            _ => false,
-        },
-        // PW-T1: the active side's guns fire, its units activate and move; rifle fire by all.
-        System::Pw => match step {
-            Some(Step::ArtilleryFire) => side_ok && guns && !u.fired,
-            Some(Step::Movement) => side_ok && (!u.activated || !u.moved),
-            Some(Step::RifleFire) => !guns && u.unit.arm != Arm::Cavalry && !u.fired,
-            _ => false,
-        },
-        // GSP-A4: guns that did not move or unlimber fire in the artillery phase.
-        System::Gsp => match step {
-            Some(Step::Movement) => !u.moved,
-            Some(Step::RifleFire) => !guns && !u.fired,
-            Some(Step::ArtilleryFire) => guns && !u.moved && !u.limbered && !u.fired && !u.hidden,
-            _ => false,
-        },
-        System::Spi | System::Fr1870 => {
-            side_ok
-                && ((step == Some(Step::Movement) && !u.moved)
-                    || (step == Some(Step::Combat) && !u.fired))
-        }
-    }
+    side_ok
+        && ((step == Some(Step::Movement) && !u.moved) || (step == Some(Step::Combat) && !u.fired))
 }
 
 /// Who has moved, fired, activated and fought this turn, and who is still to act in this phase.
@@ -121,21 +101,11 @@ pub fn activity(s: &GameState) -> Activity {
     }
 }
 
-/// The steps of the turn a resolver form belongs to (PK-T1, PW-T1, GSP-A4, SPI-T1, FR-T1); empty
-/// for a form that may come at any time (a rally roll ends whatever move dropped the unit, PK-E1;
-/// a fatigue or flag roll follows the melee move it ends).
+/// The steps of the turn a resolver form belongs to (PK-T1, PW-T1, GSP-A4, SPI-T1, FR-T1, as each
+/// rule set says); empty for a form that may come at any time (a rally roll ends whatever move
+/// dropped the unit, PK-E1; a fatigue or flag roll follows the melee move it ends).
 fn steps_for(system: System, form: &str) -> &'static [Step] {
-    match (system, form) {
-        (System::Pk, "fire" | "artillery") => &[Step::MovementAndFire],
-        (System::Pk, "melee") => &[Step::Melee],
-        (System::Pw, "artillery") => &[Step::ArtilleryFire],
-        (System::Pw, "activate") => &[Step::Movement],
-        (System::Pw, "rifle") => &[Step::RifleFire],
-        (System::Pw, "melee") => &[Step::Melee],
-        (System::Gsp, "artillery") => &[Step::ArtilleryFire],
-        (System::Spi | System::Fr1870, "combat") => &[Step::Combat],
-        _ => &[],
-    }
+    crate::ruleset::get(system).form_steps(form)
 }
 
 /// What is odd about resolving `form` for `actor` now: a form that does not fit the phase, a unit
@@ -169,11 +139,6 @@ pub fn phase_warnings(s: &GameState, form: &str, actor: Option<&str>) -> Vec<Str
     if fires && u.fired {
         out.push(format!("{} has already fired this turn", u.unit.name));
     }
-    if s.system == System::Pk && form == "melee" && u.melees >= MAX_MELEES {
-        out.push(format!(
-            "{} has fought {} melee moves this turn (PK-X7: at most {MAX_MELEES})",
-            u.unit.name, u.melees
-        ));
-    }
+    out.extend(crate::ruleset::get(s.system).phase_warnings(s, form, u));
     out
 }

@@ -4,7 +4,6 @@ use serde::Serialize;
 
 use crate::game::clock::Step;
 use crate::game::{GameState, Level, MAX_MELEES, UnitState};
-use crate::play::Form;
 use crate::roster::{Arm, Side};
 use crate::rules::{RuleId, System};
 
@@ -30,7 +29,10 @@ pub struct Item {
 
 /// True when the rule set's resolver offers a form of this name.
 pub fn form_offered(system: System, name: &str) -> bool {
-    Form::all_for(system).iter().any(|f| f.name() == name)
+    crate::ruleset::get(system)
+        .forms()
+        .iter()
+        .any(|f| f.name() == name)
 }
 
 /// The side whose phase it is (None: both sides, or the umpire).
@@ -38,13 +40,21 @@ pub fn phase_side(s: &GameState) -> Option<Side> {
     s.phase_kind().and_then(|p| p.side)
 }
 
-struct List<'a> {
+/// The current phase's steps as a rule set lists them ([`crate::ruleset::RuleSet::checklist`]).
+pub struct List<'a> {
     s: &'a GameState,
     out: Vec<Item>,
 }
 
-impl List<'_> {
-    fn add(
+impl<'a> List<'a> {
+    /// The game.
+    pub fn state(&self) -> &'a GameState {
+        self.s
+    }
+
+    /// Lists a step: its rule, what to do, the side it is for, the resolver form that does it
+    /// (kept only when the rule set offers that form) and the units it concerns.
+    pub fn add(
         &mut self,
         rule: &'static str,
         what: impl Into<String>,
@@ -63,7 +73,8 @@ impl List<'_> {
         });
     }
 
-    fn ids(&self, keep: impl Fn(&UnitState) -> bool) -> Vec<String> {
+    /// The ids of the units in play (arrived, not eliminated) that `keep` keeps.
+    pub fn ids(&self, keep: impl Fn(&UnitState) -> bool) -> Vec<String> {
         self.s
             .units
             .iter()
@@ -75,7 +86,7 @@ impl List<'_> {
     }
 
     /// Units due to arrive this turn (the scenario's `arrives`).
-    fn arrivals(&mut self, rule: &'static str, side: Option<Side>) {
+    pub fn arrivals(&mut self, rule: &'static str, side: Option<Side>) {
         let turn = self.s.turn;
         let units =
             self.ids(|u| u.unit.arrives == Some(turn) && side.is_none_or(|s| s == u.unit.side));
@@ -108,17 +119,11 @@ fn artillery(u: &UnitState) -> bool {
 ///   FR-S1), combat, and at the end the calendar and the blockade markers (FR-B1).
 pub fn checklist(s: &GameState) -> Vec<Item> {
     let mut l = List { s, out: Vec::new() };
-    match s.system {
-        System::Pk => pk(&mut l),
-        System::Pw => pw(&mut l),
-        System::Gsp => gsp(&mut l),
-        System::Spi => spi(&mut l),
-        System::Fr1870 => fr(&mut l),
-    }
+    crate::ruleset::get(s.system).checklist(&mut l);
     l.out
 }
 
-fn pk(l: &mut List) {
+pub(crate) fn pk(l: &mut List) {
     let s = l.s;
     match s.phase_kind().map(|p| p.step) {
         Some(Step::MovementAndFire) => {
@@ -228,7 +233,7 @@ fn pk(l: &mut List) {
     }
 }
 
-fn pw(l: &mut List) {
+pub(crate) fn pw(l: &mut List) {
     let s = l.s;
     let side = phase_side(s);
     let mine = |u: &UnitState| side.is_none_or(|x| x == u.unit.side);
@@ -293,7 +298,7 @@ fn pw(l: &mut List) {
     }
 }
 
-fn gsp(l: &mut List) {
+pub(crate) fn gsp(l: &mut List) {
     let s = l.s;
     match s.phase_kind().map(|p| p.step) {
         Some(Step::Movement) => {
@@ -426,10 +431,10 @@ fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static 
     }
 }
 
-fn spi(l: &mut List) {
+pub(crate) fn spi(l: &mut List) {
     board_phase(l, "SPI-S1", "SPI-I1");
 }
 
-fn fr(l: &mut List) {
+pub(crate) fn fr(l: &mut List) {
     board_phase(l, "FR-S1", "FR-T1");
 }

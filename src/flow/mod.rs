@@ -11,8 +11,8 @@
 //! [`checklist`] lists the current phase's steps per rule set, each with its rule id and the resolver
 //! form to open; [`activity`] says which units have moved, fired, activated or fought this turn.
 
-mod activity;
-mod checklist;
+pub mod activity;
+pub mod checklist;
 mod due_list;
 
 pub use activity::{Activity, UnitActivity, activity, phase_warnings};
@@ -26,7 +26,7 @@ use crate::game::clock::{Phase, Step};
 use crate::game::{Action, Flag, GameState, Level};
 use crate::roster::{Arm, Side};
 use crate::rules::pk::{Officer, Side as PkSide};
-use crate::rules::{Outcome, Resolution, RuleId, System};
+use crate::rules::{Outcome, Resolution, RuleId};
 
 /// One check an applied outcome set off, kept until done or waived.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,15 +108,10 @@ pub fn checks_after(before: &GameState, action: &Action, after: &GameState) -> V
         by_hand,
         prims,
         outcome: res.and_then(Outcome::of),
+        resolution: res,
         units,
     };
-    match before.system {
-        System::Pk => pk_checks(&ev, &mut q),
-        System::Pw => pw_checks(&ev, &mut q),
-        System::Gsp => gsp_checks(&ev, &mut q),
-        System::Spi => spi_checks(&ev, &mut q),
-        System::Fr1870 => fr_checks(&ev, &mut q),
-    }
+    crate::ruleset::get(before.system).checks(&ev, &mut q);
     q.out
 }
 
@@ -193,7 +188,9 @@ pub(crate) fn sides(s: &GameState) -> Vec<Side> {
     }
 }
 
-struct Event<'a> {
+/// What a rule set's checks read ([`crate::ruleset::RuleSet::checks`]): an action with the states
+/// before and after it.
+pub struct Event<'a> {
     before: &'a GameState,
     after: &'a GameState,
     action: &'a Action,
@@ -201,22 +198,69 @@ struct Event<'a> {
     prims: Vec<&'a Action>,
     /// The resolution's outcome, typed (None for an action by hand).
     outcome: Option<Outcome>,
+    resolution: Option<&'a Resolution<Value>>,
     units: &'a [String],
 }
 
-impl Event<'_> {
+impl<'a> Event<'a> {
+    /// The state before the action.
+    pub fn before(&self) -> &'a GameState {
+        self.before
+    }
+
+    /// The state after it.
+    pub fn after(&self) -> &'a GameState {
+        self.after
+    }
+
+    /// The action.
+    pub fn action(&self) -> &'a Action {
+        self.action
+    }
+
+    /// True for an action by hand (not a resolution).
+    pub fn by_hand(&self) -> bool {
+        self.by_hand
+    }
+
+    /// The changes made: the action by hand, or a resolution's effects.
+    pub fn changes(&self) -> &[&'a Action] {
+        &self.prims
+    }
+
+    /// The resolution, when the action is one.
+    pub fn resolution(&self) -> Option<&'a Resolution<Value>> {
+        self.resolution
+    }
+
+    /// The resolution's outcome read as a rule set's own type (None for an action by hand, a
+    /// preview, or an outcome that does not read as `T`).
+    pub fn outcome_as<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        self.resolution
+            .and_then(|r| r.outcome.as_ref())
+            .and_then(crate::rules::outcome::typed)
+    }
+
+    /// The units logged with the resolution (the acting unit first).
+    pub fn units(&self) -> &'a [String] {
+        self.units
+    }
+
     fn unit_at(&self, i: usize) -> Option<&str> {
         self.units.get(i).map(String::as_str)
     }
 }
 
-struct Queue<'a> {
+/// The checks an action sets off, as a rule set queues them ([`crate::ruleset::RuleSet::checks`]).
+pub struct Queue<'a> {
     after: &'a GameState,
     out: Vec<Due>,
 }
 
 impl Queue<'_> {
-    fn push(
+    /// Queues a check: its rule, the unit or army it is for, what to do, and the resolver form
+    /// that answers it (kept only when the rule set offers that form).
+    pub fn push(
         &mut self,
         rule: &'static str,
         unit: Option<&str>,
@@ -238,7 +282,7 @@ impl Queue<'_> {
     }
 
     /// Queues unless the same check is already open for that unit or army.
-    fn push_once(
+    pub fn push_once(
         &mut self,
         rule: &'static str,
         unit: Option<&str>,
@@ -279,7 +323,7 @@ fn pairs<'a>(
 }
 
 /// PK-L1, PK-E1, PK-X4, PK-X5, PK-X6, PK-W1.
-fn pk_checks(ev: &Event, q: &mut Queue) {
+pub(crate) fn pk_checks(ev: &Event, q: &mut Queue) {
     // PK-L1: a casualty applied by hand asks for the leader roll.
     if ev.by_hand {
         for a in &ev.prims {
@@ -424,7 +468,7 @@ fn pk_checks(ev: &Event, q: &mut Queue) {
 }
 
 /// PW-V1, PW-H1.
-fn pw_checks(ev: &Event, q: &mut Queue) {
+pub(crate) fn pw_checks(ev: &Event, q: &mut Queue) {
     for side in sides(ev.before) {
         let (was, _) = army_strength(ev.before, side);
         let (now, _) = army_strength(ev.after, side);
@@ -464,7 +508,7 @@ fn pw_checks(ev: &Event, q: &mut Queue) {
 }
 
 /// GSP-C2.
-fn gsp_checks(ev: &Event, q: &mut Queue) {
+pub(crate) fn gsp_checks(ev: &Event, q: &mut Queue) {
     let Some(Outcome::GspStructure(o)) = &ev.outcome else {
         return;
     };
@@ -486,7 +530,7 @@ fn gsp_checks(ev: &Event, q: &mut Queue) {
 }
 
 /// SPI-S1.
-fn spi_checks(ev: &Event, q: &mut Queue) {
+pub(crate) fn spi_checks(ev: &Event, q: &mut Queue) {
     if !matches!(ev.action, Action::NextPhase) {
         return;
     }
@@ -512,7 +556,7 @@ fn spi_checks(ev: &Event, q: &mut Queue) {
 }
 
 /// FR-B1, FR-C2.
-fn fr_checks(ev: &Event, q: &mut Queue) {
+pub(crate) fn fr_checks(ev: &Event, q: &mut Queue) {
     let calendars = |s: &GameState| s.phase_kind().map(|p| p.step) == Some(Step::AdvanceCalendars);
     if matches!(ev.action, Action::NextPhase) && calendars(ev.after) && !calendars(ev.before) {
         q.push(

@@ -83,65 +83,26 @@ impl std::fmt::Display for Phase {
 /// - SPI-T1: German then French player-turns, each reinforcement, movement, combat.
 /// - FR-T1: French move, French combat, German move, German combat, advance calendars.
 pub fn phases(system: System, sides: &[Side]) -> Vec<Phase> {
-    let order: Vec<Side> = if sides.is_empty() {
-        vec![Side::German, Side::French]
-    } else {
-        sides.to_vec()
-    };
-    let both = |step| Phase {
-        side: None,
-        step,
-        number: 0,
-    };
-    let of = |side, step| Phase {
-        side: Some(side),
-        step,
-        number: 0,
-    };
-    match system {
-        System::Pk => vec![
-            both(Step::MovementAndFire),
-            both(Step::Melee),
-            both(Step::UnitMorale),
-            both(Step::ArmyMorale),
-        ],
-        System::Pw => order
-            .iter()
-            .flat_map(|s| {
-                [
-                    Step::ArtilleryFire,
-                    Step::Movement,
-                    Step::RifleFire,
-                    Step::Melee,
-                ]
-                .into_iter()
-                .zip(1u8..)
-                .map(|(step, number)| Phase {
-                    side: Some(*s),
-                    step,
-                    number,
-                })
-            })
-            .collect(),
-        System::Gsp => vec![
-            both(Step::Movement),
-            both(Step::RifleFire),
-            both(Step::ArtilleryFire),
-            both(Step::CloseCombat),
-        ],
-        System::Spi => [Side::German, Side::French]
-            .iter()
-            .flat_map(|s| {
-                [Step::Reinforcement, Step::Movement, Step::Combat].map(|step| of(*s, step))
-            })
-            .collect(),
-        System::Fr1870 => vec![
-            of(Side::French, Step::Movement),
-            of(Side::French, Step::Combat),
-            of(Side::German, Step::Movement),
-            of(Side::German, Step::Combat),
-            both(Step::AdvanceCalendars),
-        ],
+    crate::ruleset::get(system).phases(sides)
+}
+
+impl Phase {
+    /// A phase of both sides at once (or of the umpire).
+    pub fn both(step: Step) -> Phase {
+        Phase {
+            side: None,
+            step,
+            number: 0,
+        }
+    }
+
+    /// A phase of one side.
+    pub fn of(side: Side, step: Step) -> Phase {
+        Phase {
+            side: Some(side),
+            step,
+            number: 0,
+        }
     }
 }
 
@@ -155,13 +116,7 @@ pub fn phases_for(system: System, sides: &[Side]) -> Vec<String> {
 
 /// The rule that defines a rule set's turn sequence (logged with each change of phase).
 pub fn turn_rule(system: System) -> RuleId {
-    match system {
-        System::Pk => RuleId::new("PK-T1"),
-        System::Pw => RuleId::new("PW-T1"),
-        System::Gsp => RuleId::new("GSP-A4"),
-        System::Spi => RuleId::new("SPI-T1"),
-        System::Fr1870 => RuleId::new("FR-T1"),
-    }
+    crate::ruleset::get(system).turn_rule()
 }
 
 /// 1 August 1870: calendar cell 1 of both board games.
@@ -180,13 +135,14 @@ pub fn date_of_turn(
     first_cell: u32,
     turn: u32,
 ) -> Option<NaiveDate> {
-    match system {
-        System::Spi | System::Fr1870 => {
-            let cell = u64::from(first_cell.max(1)) + u64::from(turn.max(1)) - 1;
-            campaign_start().checked_add_days(Days::new(3 * (cell - 1)))
-        }
-        _ => scenario_date,
-    }
+    crate::ruleset::get(system).date_of_turn(scenario_date, first_cell, turn)
+}
+
+/// SPI-T1 / FR-T1: the date calendar cell `first_cell + turn - 1` starts on (1 Aug 1870 +
+/// 3(cell - 1) days).
+pub fn calendar_date(first_cell: u32, turn: u32) -> Option<NaiveDate> {
+    let cell = u64::from(first_cell.max(1)) + u64::from(turn.max(1)) - 1;
+    campaign_start().checked_add_days(Days::new(3 * (cell - 1)))
 }
 
 #[cfg(test)]

@@ -108,20 +108,7 @@ impl Flag {
     /// Graveyard St. Privat's limbered and hidden guns (GSP-A4, GSP-S1); SPI's entraining; 1870's
     /// disorganisation (FR-C2); moved and fired everywhere.
     pub fn for_system(system: System) -> &'static [Flag] {
-        match system {
-            System::Pk => &[
-                Flag::Disordered,
-                Flag::Muddled,
-                Flag::Limbered,
-                Flag::Moved,
-                Flag::Fired,
-                Flag::FlagLost,
-            ],
-            System::Pw => &[Flag::Moved, Flag::Fired, Flag::Activated],
-            System::Gsp => &[Flag::Limbered, Flag::Moved, Flag::Fired, Flag::Hidden],
-            System::Spi => &[Flag::Moved, Flag::Fired, Flag::Entrained],
-            System::Fr1870 => &[Flag::Moved, Flag::Fired, Flag::Disorganised],
-        }
+        crate::ruleset::get(system).flags()
     }
 }
 
@@ -129,10 +116,7 @@ impl Counter {
     /// The counts a rule set keeps per unit (strength everywhere; P&K's fatigue and leaders,
     /// PK-X5 and PK-L1, exist only there).
     pub fn for_system(system: System) -> &'static [Counter] {
-        match system {
-            System::Pk => &[Counter::Strength, Counter::Fatigue, Counter::Leaders],
-            _ => &[Counter::Strength],
-        }
+        crate::ruleset::get(system).counters()
     }
 
     /// True when the rules set this count's maximum (strength and leaders from the card); fatigue
@@ -144,7 +128,7 @@ impl Counter {
 
 /// True when a rule set's units have P&K's effectiveness levels (PK-E1).
 pub fn has_levels(system: System) -> bool {
-    system == System::Pk
+    crate::ruleset::get(system).has_levels()
 }
 /// PK-X7: at most 3 melees per unit per turn.
 pub const MAX_MELEES: u32 = 3;
@@ -607,12 +591,7 @@ impl Action {
                 }
                 ids
             }
-            Action::LoseLeader { .. } if system == System::Pk => vec![RuleId::new("PK-L1")],
-            Action::AddFatigue { .. } | Action::ResetFatigue { .. } if system == System::Pk => {
-                vec![RuleId::new("PK-X5")]
-            }
-            Action::SetLevel { .. } if system == System::Pk => vec![RuleId::new("PK-E1")],
-            _ => Vec::new(),
+            a => crate::ruleset::get(system).hand_rules(a),
         }
     }
 

@@ -34,6 +34,74 @@ pub enum Form {
     Spi(crt::SpiForm),
     /// 1870.
     Fr1870(crt::FrForm),
+    /// A form of a rule set registered at run time ([`crate::ruleset::register`]).
+    Custom(Custom),
+}
+
+/// A resolver form of a rule set registered at run time ([`crate::ruleset::register`]); the five
+/// rule sets kepi ships have their own variants of [`Form`]. The form keeps its units and
+/// situation; kepi pre-fills it, asks it for the odds and rolls it like any other.
+pub trait CustomForm: std::fmt::Debug + Send + Sync {
+    /// The action's name ("fire").
+    fn name(&self) -> &'static str;
+    /// The acting unit and the target.
+    fn units(&self) -> (Option<&str>, Option<&str>);
+    /// True when the action needs a target unit.
+    fn needs_target(&self) -> bool {
+        true
+    }
+    /// Sets the units and pre-sets the situation from their live state.
+    fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>);
+    /// Why the action is impossible now, or None.
+    fn refusal(&self, _state: &GameState) -> Option<String> {
+        None
+    }
+    /// The dice it rolls (any other entered die is refused).
+    fn dice_used(&self) -> &'static [crate::dice::Die] {
+        &[crate::dice::Die::D6]
+    }
+    /// The odds (no dice) or the outcome and its effects on the units.
+    fn resolve(
+        &self,
+        state: &GameState,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError>;
+    /// The units and situation as a JSON object (what the window's overrides compare).
+    fn to_value(&self) -> serde_json::Value;
+    /// A copy with the units and situation of `v` (None when `v` does not fit the form).
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn CustomForm>>;
+    /// A copy.
+    fn boxed_clone(&self) -> Box<dyn CustomForm>;
+}
+
+/// A [`CustomForm`] in a [`Form`].
+#[derive(Debug)]
+pub struct Custom(pub Box<dyn CustomForm>);
+
+impl Clone for Custom {
+    fn clone(&self) -> Self {
+        Custom(self.0.boxed_clone())
+    }
+}
+
+impl PartialEq for Custom {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name() == other.0.name() && self.0.to_value() == other.0.to_value()
+    }
+}
+
+impl Serialize for Custom {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.to_value().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Custom {
+    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(serde::de::Error::custom(
+            "a registered rule set's form is read back through the form itself (Form::with_value)",
+        ))
+    }
 }
 
 /// A resolution and what it does to the units.
@@ -42,13 +110,7 @@ pub type Resolved = (Resolution<serde_json::Value>, Vec<Action>);
 impl Form {
     /// The resolver actions a rule set offers, with default situations.
     pub fn all_for(system: System) -> Vec<Form> {
-        match system {
-            System::Pk => pk::PkForm::all().into_iter().map(Form::Pk).collect(),
-            System::Gsp => gsp::GspForm::all().into_iter().map(Form::Gsp).collect(),
-            System::Pw => pw::PwForm::all().into_iter().map(Form::Pw).collect(),
-            System::Spi => crt::SpiForm::all().into_iter().map(Form::Spi).collect(),
-            System::Fr1870 => crt::FrForm::all().into_iter().map(Form::Fr1870).collect(),
-        }
+        crate::ruleset::get(system).forms()
     }
 
     /// The action's name ("fire", "melee").
@@ -59,6 +121,7 @@ impl Form {
             Form::Pw(f) => f.name(),
             Form::Spi(f) => f.name(),
             Form::Fr1870(f) => f.name(),
+            Form::Custom(f) => f.0.name(),
         }
     }
 
@@ -70,6 +133,7 @@ impl Form {
             Form::Pw(f) => (f.actor.as_deref(), f.target.as_deref()),
             Form::Spi(f) => (f.actor.as_deref(), f.target.as_deref()),
             Form::Fr1870(f) => (f.actor.as_deref(), f.target.as_deref()),
+            Form::Custom(f) => f.0.units(),
         }
     }
 
@@ -80,6 +144,7 @@ impl Form {
             Form::Gsp(f) => f.needs_target(),
             Form::Pw(f) => f.needs_target(),
             Form::Spi(_) | Form::Fr1870(_) => true,
+            Form::Custom(f) => f.0.needs_target(),
         }
     }
 
@@ -97,6 +162,7 @@ impl Form {
             Form::Pw(f) => f.prefill(state, actor, target, &tables.pw),
             Form::Spi(f) => f.prefill(state, actor, target),
             Form::Fr1870(f) => f.prefill(state, actor, target),
+            Form::Custom(f) => f.0.prefill(state, actor, target),
         }
     }
 
@@ -127,6 +193,16 @@ impl Form {
             Form::Pw(f) => f.resolve(state, &tables.pw, dice),
             Form::Spi(f) => f.resolve(state, &tables.spi, dice),
             Form::Fr1870(f) => f.resolve(state, &tables.fr1870, dice),
+            Form::Custom(f) => f.0.resolve(state, dice),
+        }
+    }
+
+    /// This form with the units and situation of `v` (its JSON form, as [`overrides`] edits it),
+    /// or None when `v` does not fit it.
+    pub fn with_value(&self, v: &serde_json::Value) -> Option<Form> {
+        match self {
+            Form::Custom(f) => f.0.with_value(v).map(|b| Form::Custom(Custom(b))),
+            _ => serde_json::from_value(v.clone()).ok(),
         }
     }
 }

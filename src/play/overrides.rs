@@ -136,9 +136,9 @@ pub fn rebase(old: &Form, edited: &Form, fresh: &Form) -> Form {
         }
         let before = f.clone();
         if set(&mut f, &path, value) {
-            match serde_json::from_value::<Form>(f.clone()) {
-                Ok(form) => out = form,
-                Err(_) => f = before,
+            match fresh.with_value(&f) {
+                Some(form) => out = form,
+                None => f = before,
             }
         }
     }
@@ -154,7 +154,7 @@ pub fn reset(base: &Form, edited: &Form, path: &[String]) -> Form {
         return edited.clone();
     };
     if set(&mut e, path, v) {
-        serde_json::from_value(e).unwrap_or_else(|_| edited.clone())
+        edited.with_value(&e).unwrap_or_else(|| edited.clone())
     } else {
         edited.clone()
     }

@@ -24,6 +24,7 @@ pub fn refusal(form: &Form, state: &GameState) -> Option<String> {
         Form::Pw(f) => pw(f, state),
         Form::Spi(f) => spi(f, state),
         Form::Fr1870(f) => fr1870(f, state),
+        Form::Custom(f) => f.0.refusal(state),
     }
 }
 
@@ -39,6 +40,7 @@ pub fn dice_used(form: &Form) -> &'static [Die] {
             PkAction::Rally(_) | PkAction::Flag { .. } | PkAction::Fatigue { .. } => &[Die::D10],
         },
         Form::Gsp(_) | Form::Pw(_) | Form::Spi(_) | Form::Fr1870(_) => &[Die::D6],
+        Form::Custom(f) => f.0.dice_used(),
     }
 }
 

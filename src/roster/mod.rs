@@ -322,19 +322,14 @@ pub const MAX_LEADERS: i64 = 20;
 /// The qualities a rule set accepts (PK-C1: elite/veteran/line; PW-T2: elite/normal/poor; none else).
 pub fn qualities_for(system: Option<System>) -> &'static [Quality] {
     match system {
-        Some(System::Pk) => &[Quality::Elite, Quality::Veteran, Quality::Line],
-        Some(System::Pw) => &[Quality::Elite, Quality::Normal, Quality::Poor],
-        Some(_) => &[],
+        Some(system) => crate::ruleset::get(system).qualities(),
         None => Quality::ALL,
     }
 }
 
 /// The default number of leaders: PK-L1, 3 per unit or gun in Pickelhaube & Kepi; none elsewhere.
 pub fn default_leaders(system: Option<System>, arm: Arm) -> u32 {
-    match (system, arm) {
-        (Some(System::Pk), Arm::Infantry | Arm::Cavalry | Arm::Artillery | Arm::Engineers) => 3,
-        _ => 0,
-    }
+    system.map_or(0, |s| crate::ruleset::get(s).default_leaders(arm))
 }
 
 /// A stable id from a name: lower case ASCII letters and digits, other runs become one '-'.
@@ -661,7 +656,7 @@ fn validate_card(
         }
         None => None,
     };
-    let hex_rules = matches!(system, Some(System::Pw | System::Spi | System::Fr1870));
+    let hex_rules = system.is_some_and(|s| crate::ruleset::get(s).uses_hexes());
     let position = match &c.hex {
         Some(h) => {
             parse_word::<Position>(check, h, &f("hex"), "a hex label like 0304, or off".into())?
@@ -714,36 +709,12 @@ fn validate_card(
     })
 }
 
-/// The scenarios compiled into kepi: (file name, text).
-pub const BUILTIN_SCENARIOS: [(&str, &str); 5] = [
-    (
-        "mars-la-tour.toml",
-        include_str!("../../unit-cards/scenarios/mars-la-tour.toml"),
-    ),
-    (
-        "st-privat.toml",
-        include_str!("../../unit-cards/scenarios/st-privat.toml"),
-    ),
-    (
-        "pw-skirmish.toml",
-        include_str!("../../unit-cards/scenarios/pw-skirmish.toml"),
-    ),
-    (
-        "spi-1870.toml",
-        include_str!("../../unit-cards/scenarios/spi-1870.toml"),
-    ),
-    (
-        "fr1870-august.toml",
-        include_str!("../../unit-cards/scenarios/fr1870-august.toml"),
-    ),
-];
-
 /// The battle the window opens with.
 pub const DEMO_SCENARIO: &str = "mars-la-tour";
 
 /// Every compiled-in scenario, validated.
 pub fn builtin_scenarios() -> Result<Vec<Scenario>, CardError> {
-    BUILTIN_SCENARIOS
+    crate::ruleset::scenarios()
         .iter()
         .map(|(file, src)| validate_roster(&format!("<built-in {file}>"), src, None))
         .collect()

@@ -7,7 +7,7 @@
 pub mod crt;
 pub mod fr1870;
 pub mod gsp;
-mod outcome;
+pub(crate) mod outcome;
 pub mod pk;
 pub mod pw;
 mod resolution;

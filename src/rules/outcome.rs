@@ -3,12 +3,12 @@
 //! The log keeps each resolution's outcome in its JSON form (saves and hashes stay as they always
 //! were). Code that acts on an outcome (the due checks a result sets off, the drift diagram) reads it
 //! here, once, into the rule set's own outcome type, and matches on that type: no outcome is read by
-//! a JSON path, and the one place that knows which action yields which type is [`Outcome::of`].
+//! a JSON path, and each rule set says which of its actions yields which type ([`crate::ruleset::RuleSet::outcome`]).
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{Resolution, System, gsp, pk, pw};
+use super::{Resolution, gsp, pk, pw};
 
 /// The outcomes kepi acts on after they are applied.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +31,8 @@ pub enum Outcome {
     GspFire(Box<gsp::fire::FireOutcome>),
 }
 
-fn typed<T: DeserializeOwned>(v: &Value) -> Option<T> {
+/// A logged outcome read as the rule set's own type (None when it does not read as it).
+pub(crate) fn typed<T: DeserializeOwned>(v: &Value) -> Option<T> {
     T::deserialize(v).ok()
 }
 
@@ -40,17 +41,7 @@ impl Outcome {
     /// an outcome kepi only shows, or one that does not read as its type).
     pub fn of(r: &Resolution<Value>) -> Option<Outcome> {
         let v = r.outcome.as_ref()?;
-        match (r.system, r.action.as_str()) {
-            (System::Pk, "fire") => typed(v).map(Outcome::PkFire),
-            (System::Pk, "artillery") => typed(v).map(Outcome::PkArtillery),
-            (System::Pk, "melee" | "melee-both") => typed(v).map(Outcome::PkMelee),
-            (System::Pk, "fatigue") => typed(v).map(Outcome::PkFatigue),
-            (System::Pw, "artillery" | "rifle") => typed(v).map(Outcome::PwFire),
-            (System::Pw, "melee") => typed(v).map(Outcome::PwMelee),
-            (System::Gsp, "structure") => typed(v).map(Outcome::GspStructure),
-            (System::Gsp, "fire") => typed(v).map(|o| Outcome::GspFire(Box::new(o))),
-            _ => None,
-        }
+        crate::ruleset::get(r.system).outcome(&r.action, v)
     }
 
     /// Hits a Portable Wargame roll scored (PW-H1), 0 for any other outcome.

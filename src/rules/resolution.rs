@@ -34,13 +34,16 @@ impl RuleId {
         RuleId(id)
     }
 
-    /// Looks an id up by name ("pk-f3" works too).
+    /// Looks an id up by name ("pk-f3" works too): RULES.md's ids, then those a registered rule
+    /// set declares ([`crate::ruleset::RuleSet::rule_ids`]).
     pub fn parse(s: &str) -> Option<RuleId> {
         let up = s.trim().to_ascii_uppercase();
         ALL_RULE_IDS
             .iter()
+            .copied()
+            .chain(crate::ruleset::registered_rule_ids())
             .find(|id| **id == up)
-            .map(|id| RuleId(id))
+            .map(RuleId)
     }
 
     /// The id as written in RULES.md.
@@ -51,6 +54,7 @@ impl RuleId {
     /// True when the id is in the checklist.
     pub fn is_known(&self) -> bool {
         ALL_RULE_IDS.contains(&self.0)
+            || crate::ruleset::registered_rule_ids().any(|id| id == self.0)
     }
 }
 
@@ -166,24 +170,31 @@ pub struct OddsLine {
     pub p: Prob,
 }
 
-/// The systems kepi serves, by the ids of ../shared/seeds/README.md.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum System {
-    /// Pickelhaube & Kepi (d10, d%).
-    Pk,
-    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
-    Pw,
-    /// Graveyard St. Privat, artillery (d6, 2d6 drift).
-    Gsp,
-    /// SPI Franco-Prussian War (odds-ratio CRT).
-    Spi,
-    /// 1870 (odds-ratio CRT).
-    Fr1870,
-}
+/// A rule set, by its short id ("pk"): the key of the rule-set registry ([`crate::ruleset`]).
+///
+/// The five rule sets kepi ships are the associated constants (`System::Pk` ...); a rule set added
+/// through [`crate::ruleset::register`] gets its `System` from there. A `System` is only ever made
+/// from a registered rule set, so [`crate::ruleset::get`] always finds it. Saves carry the id
+/// string, exactly as they always have ("pk", "fr1870"); reading an id no rule set has is an error
+/// that lists the ids there are.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct System(&'static str);
 
+#[allow(non_upper_case_globals)]
 impl System {
-    /// All five, in the order menus list them.
+    /// Pickelhaube & Kepi (d10, d%).
+    pub const Pk: System = System("pk");
+    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
+    pub const Pw: System = System("pw");
+    /// Graveyard St. Privat, artillery (d6, 2d6 drift).
+    pub const Gsp: System = System("gsp");
+    /// SPI Franco-Prussian War (odds-ratio CRT).
+    pub const Spi: System = System("spi");
+    /// 1870 (odds-ratio CRT).
+    pub const Fr1870: System = System("fr1870");
+
+    /// The five rule sets kepi ships, in the order menus list them. [`crate::ruleset::all`] lists
+    /// these and any rule set registered since.
     pub const ALL: [System; 5] = [
         System::Pk,
         System::Pw,
@@ -192,26 +203,40 @@ impl System {
         System::Fr1870,
     ];
 
+    /// The id of a rule set being registered ([`crate::ruleset::register`] is the only caller).
+    pub(crate) const fn new_registered(id: &'static str) -> System {
+        System(id)
+    }
+
     /// The short id ("pk").
     pub fn id(self) -> &'static str {
-        match self {
-            System::Pk => "pk",
-            System::Pw => "pw",
-            System::Gsp => "gsp",
-            System::Spi => "spi",
-            System::Fr1870 => "fr1870",
-        }
+        self.0
     }
 
     /// The rule set's name as printed.
     pub fn title(self) -> &'static str {
-        match self {
-            System::Pk => "Pickelhaube & Kepi",
-            System::Pw => "Portable Wargame (Franco-Prussian)",
-            System::Gsp => "Graveyard St. Privat (artillery)",
-            System::Spi => "SPI Franco-Prussian War",
-            System::Fr1870 => "1870",
-        }
+        crate::ruleset::get(self).title()
+    }
+}
+
+impl PartialOrd for System {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Menu order: the order of registration (the five built-in rule sets first, as listed in `ALL`).
+impl Ord for System {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        crate::ruleset::position(*self)
+            .cmp(&crate::ruleset::position(*other))
+            .then_with(|| self.0.cmp(other.0))
+    }
+}
+
+impl fmt::Debug for System {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "System({})", self.0)
     }
 }
 
@@ -224,10 +249,23 @@ impl fmt::Display for System {
 impl std::str::FromStr for System {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        System::ALL
-            .into_iter()
-            .find(|sys| sys.id() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| format!("unknown rule set `{s}` (accepted: pk, pw, gsp, spi, fr1870)"))
+        crate::ruleset::find(s).ok_or_else(|| {
+            let ids: Vec<&str> = crate::ruleset::all().into_iter().map(System::id).collect();
+            format!("unknown rule set `{s}` (accepted: {})", ids.join(", "))
+        })
+    }
+}
+
+impl Serialize for System {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for System {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        id.parse().map_err(serde::de::Error::custom)
     }
 }
 

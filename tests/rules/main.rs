@@ -17,5 +17,6 @@ mod pk_rules;
 mod pw_rules;
 mod rolled_line;
 mod rule_ids;
+mod sixth_rule_set;
 mod spi_rules;
 mod worked_examples;

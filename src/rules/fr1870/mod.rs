@@ -9,6 +9,7 @@
 pub mod blockade;
 pub mod combat;
 pub mod mechanics;
+pub mod set;
 
 use std::collections::BTreeMap;
 

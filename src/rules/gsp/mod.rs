@@ -19,6 +19,7 @@ pub mod drift;
 pub mod fire;
 pub mod procedure;
 pub mod range;
+pub mod set;
 pub mod tables;
 pub mod types;
 

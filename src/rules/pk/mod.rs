@@ -13,6 +13,7 @@ pub mod fire;
 pub mod melee;
 pub mod morale;
 pub mod movement;
+pub mod set;
 pub mod tables;
 pub mod turn;
 mod vocab;

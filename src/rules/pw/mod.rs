@@ -8,6 +8,7 @@
 //! `tables/pw.toml` with its provenance.
 
 mod resolve;
+pub mod set;
 mod state;
 
 pub use resolve::{

@@ -8,6 +8,7 @@
 
 pub mod combat;
 pub mod mechanics;
+pub mod set;
 
 use std::collections::BTreeMap;
 

@@ -1,0 +1,97 @@
+//! 1870 in the rule-set registry ([`crate::ruleset`]).
+
+use chrono::NaiveDate;
+
+use crate::flow::checklist::List;
+use crate::flow::{Event, Queue};
+use crate::game::clock::{Phase, Step};
+use crate::game::{Flag, GameState, UnitState};
+use crate::play::Form;
+use crate::roster::{Arm, Side};
+use crate::rules::RuleId;
+use crate::ruleset::RuleSet;
+
+/// 1870 (odds-ratio CRT).
+pub struct FrRules;
+
+impl RuleSet for FrRules {
+    fn id(&self) -> &'static str {
+        "fr1870"
+    }
+
+    fn title(&self) -> &'static str {
+        "1870"
+    }
+
+    fn uses_hexes(&self) -> bool {
+        true
+    }
+
+    /// FR-T1: French move, French combat, German move, German combat, advance calendars.
+    fn phases(&self, _sides: &[Side]) -> Vec<Phase> {
+        vec![
+            Phase::of(Side::French, Step::Movement),
+            Phase::of(Side::French, Step::Combat),
+            Phase::of(Side::German, Step::Movement),
+            Phase::of(Side::German, Step::Combat),
+            Phase::both(Step::AdvanceCalendars),
+        ]
+    }
+
+    fn turn_rule(&self) -> RuleId {
+        RuleId::new("FR-T1")
+    }
+
+    /// FR-T1: turn n is calendar cell `first_cell + n - 1`.
+    fn date_of_turn(&self, _: Option<NaiveDate>, first_cell: u32, turn: u32) -> Option<NaiveDate> {
+        crate::game::clock::calendar_date(first_cell, turn)
+    }
+
+    /// FR-C2: disorganisation; moved and fired.
+    fn flags(&self) -> &'static [Flag] {
+        &[Flag::Moved, Flag::Fired, Flag::Disorganised]
+    }
+
+    /// FR-S1: supply.
+    fn has_supply(&self) -> bool {
+        true
+    }
+
+    fn strength_unit(&self, _arm: Arm) -> &'static str {
+        "potential"
+    }
+
+    fn forms(&self) -> Vec<Form> {
+        crate::play::crt::FrForm::all()
+            .into_iter()
+            .map(Form::Fr1870)
+            .collect()
+    }
+
+    /// FR-T1: combat in the combat phases.
+    fn form_steps(&self, form: &str) -> &'static [Step] {
+        match form {
+            "combat" => &[Step::Combat],
+            _ => &[],
+        }
+    }
+
+    fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
+        crate::flow::activity::board_still_to_act(phase, u)
+    }
+
+    fn checks(&self, ev: &Event, q: &mut Queue) {
+        crate::flow::fr_checks(ev, q);
+    }
+
+    fn checklist(&self, l: &mut List) {
+        crate::flow::checklist::fr(l);
+    }
+
+    fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "fr1870-august.toml",
+            include_str!("../../../unit-cards/scenarios/fr1870-august.toml"),
+        )]
+    }
+}

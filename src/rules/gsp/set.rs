@@ -1,0 +1,105 @@
+//! Graveyard St. Privat (artillery) in the rule-set registry ([`crate::ruleset`]).
+
+use serde_json::Value;
+
+use crate::flow::checklist::List;
+use crate::flow::{Event, Queue};
+use crate::game::clock::{Phase, Step};
+use crate::game::{Flag, GameState, UnitState};
+use crate::play::Form;
+use crate::roster::{Arm, Side};
+use crate::rules::{Outcome, RuleId, outcome::typed};
+use crate::ruleset::RuleSet;
+
+/// Graveyard St. Privat, artillery (d6, 2d6 drift).
+pub struct GspRules;
+
+impl RuleSet for GspRules {
+    fn id(&self) -> &'static str {
+        "gsp"
+    }
+
+    fn title(&self) -> &'static str {
+        "Graveyard St. Privat (artillery)"
+    }
+
+    /// GSP-A4 gives only the artillery step (after rifle fire, both sides at once); the rest of the
+    /// turn is kepi's reading (house): movement, rifle fire, artillery fire, close combat.
+    fn phases(&self, _sides: &[Side]) -> Vec<Phase> {
+        [
+            Step::Movement,
+            Step::RifleFire,
+            Step::ArtilleryFire,
+            Step::CloseCombat,
+        ]
+        .map(Phase::both)
+        .to_vec()
+    }
+
+    fn turn_rule(&self) -> RuleId {
+        RuleId::new("GSP-A4")
+    }
+
+    /// GSP-A4, GSP-S1: limbered and hidden guns; moved and fired.
+    fn flags(&self) -> &'static [Flag] {
+        &[Flag::Limbered, Flag::Moved, Flag::Fired, Flag::Hidden]
+    }
+
+    /// GSP-A3: fire drifts (the window's drift diagram).
+    fn has_drift(&self) -> bool {
+        true
+    }
+
+    fn strength_unit(&self, _arm: Arm) -> &'static str {
+        "figures"
+    }
+
+    fn forms(&self) -> Vec<Form> {
+        crate::play::gsp::GspForm::all()
+            .into_iter()
+            .map(Form::Gsp)
+            .collect()
+    }
+
+    /// GSP-A4: the artillery fires in its own step.
+    fn form_steps(&self, form: &str) -> &'static [Step] {
+        match form {
+            "artillery" => &[Step::ArtilleryFire],
+            _ => &[],
+        }
+    }
+
+    /// GSP-A4: guns that did not move or unlimber fire in the artillery phase.
+    fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
+        let guns = u.unit.arm == Arm::Artillery;
+        match phase.map(|p| p.step) {
+            Some(Step::Movement) => !u.moved,
+            Some(Step::RifleFire) => !guns && !u.fired,
+            Some(Step::ArtilleryFire) => guns && !u.moved && !u.limbered && !u.fired && !u.hidden,
+            _ => false,
+        }
+    }
+
+    fn outcome(&self, action: &str, v: &Value) -> Option<Outcome> {
+        match action {
+            "structure" => typed(v).map(Outcome::GspStructure),
+            "fire" => typed(v).map(|o| Outcome::GspFire(Box::new(o))),
+            _ => None,
+        }
+    }
+
+    fn checks(&self, ev: &Event, q: &mut Queue) {
+        crate::flow::gsp_checks(ev, q);
+    }
+
+    fn checklist(&self, l: &mut List) {
+        crate::flow::checklist::gsp(l);
+    }
+
+    fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "st-privat.toml",
+            include_str!("../../../unit-cards/scenarios/st-privat.toml"),
+        )]
+    }
+}

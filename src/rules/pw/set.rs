@@ -1,0 +1,151 @@
+//! The Portable Wargame (Franco-Prussian) in the rule-set registry ([`crate::ruleset`]).
+
+use chrono::NaiveDate;
+use serde_json::Value;
+
+use crate::flow::checklist::List;
+use crate::flow::{Event, Queue};
+use crate::game::clock::{Phase, Step};
+use crate::game::{Flag, GameState, UnitState};
+use crate::play::Form;
+use crate::roster::{Arm, Quality, Side};
+use crate::rules::{Outcome, RuleId, outcome::typed};
+use crate::ruleset::RuleSet;
+use crate::tables::Tables;
+
+/// The Portable Wargame, Franco-Prussian variant (d6, hexes).
+pub struct PwRules;
+
+impl RuleSet for PwRules {
+    fn id(&self) -> &'static str {
+        "pw"
+    }
+
+    fn title(&self) -> &'static str {
+        "Portable Wargame (Franco-Prussian)"
+    }
+
+    fn uses_hexes(&self) -> bool {
+        true
+    }
+
+    /// PW-T1: alternate half-turns, each with four numbered phases (artillery fire, movement, rifle
+    /// fire, melee), in the scenario's order of play.
+    fn phases(&self, sides: &[Side]) -> Vec<Phase> {
+        let order = if sides.is_empty() {
+            &[Side::German, Side::French][..]
+        } else {
+            sides
+        };
+        order
+            .iter()
+            .flat_map(|s| {
+                [
+                    Step::ArtilleryFire,
+                    Step::Movement,
+                    Step::RifleFire,
+                    Step::Melee,
+                ]
+                .into_iter()
+                .zip(1u8..)
+                .map(|(step, number)| Phase {
+                    side: Some(*s),
+                    step,
+                    number,
+                })
+            })
+            .collect()
+    }
+
+    fn turn_rule(&self) -> RuleId {
+        RuleId::new("PW-T1")
+    }
+
+    /// PW-T2: activation; moved and fired.
+    fn flags(&self) -> &'static [Flag] {
+        &[Flag::Moved, Flag::Fired, Flag::Activated]
+    }
+
+    /// PW-T2: elite, normal, poor.
+    fn qualities(&self) -> &'static [Quality] {
+        &[Quality::Elite, Quality::Normal, Quality::Poor]
+    }
+
+    fn strength_unit(&self, _arm: Arm) -> &'static str {
+        "SP"
+    }
+
+    /// PW-R1 / PW-A1: the weapon's range in hexes on the day.
+    fn hex_range(&self, u: &UnitState, date: Option<NaiveDate>, t: &Tables) -> Option<u32> {
+        Some(crate::play::pw::range_of(u, date, &t.pw))
+    }
+
+    /// PW-U1 / PW-A1: a move beyond the allowance, or guns that fired moving.
+    fn move_warning(
+        &self,
+        u: &UnitState,
+        hexes: u32,
+        date: Option<NaiveDate>,
+        t: &Tables,
+    ) -> Option<String> {
+        crate::play::pw::move_warning(u, hexes, date, &t.pw)
+    }
+
+    /// The Portable Wargame has no zones of control.
+    fn zones_of_control(&self) -> bool {
+        false
+    }
+
+    fn forms(&self) -> Vec<Form> {
+        crate::play::pw::PwForm::all()
+            .into_iter()
+            .map(Form::Pw)
+            .collect()
+    }
+
+    /// PW-T1: each form in its phase.
+    fn form_steps(&self, form: &str) -> &'static [Step] {
+        match form {
+            "artillery" => &[Step::ArtilleryFire],
+            "activate" => &[Step::Movement],
+            "rifle" => &[Step::RifleFire],
+            "melee" => &[Step::Melee],
+            _ => &[],
+        }
+    }
+
+    /// PW-T1: the active side's guns fire, its units activate and move; rifle fire by all.
+    fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
+        let side_ok = phase.and_then(|p| p.side).is_none_or(|x| x == u.unit.side);
+        let guns = u.unit.arm == Arm::Artillery;
+        match phase.map(|p| p.step) {
+            Some(Step::ArtilleryFire) => side_ok && guns && !u.fired,
+            Some(Step::Movement) => side_ok && (!u.activated || !u.moved),
+            Some(Step::RifleFire) => !guns && u.unit.arm != Arm::Cavalry && !u.fired,
+            _ => false,
+        }
+    }
+
+    fn outcome(&self, action: &str, v: &Value) -> Option<Outcome> {
+        match action {
+            "artillery" | "rifle" => typed(v).map(Outcome::PwFire),
+            "melee" => typed(v).map(Outcome::PwMelee),
+            _ => None,
+        }
+    }
+
+    fn checks(&self, ev: &Event, q: &mut Queue) {
+        crate::flow::pw_checks(ev, q);
+    }
+
+    fn checklist(&self, l: &mut List) {
+        crate::flow::checklist::pw(l);
+    }
+
+    fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "pw-skirmish.toml",
+            include_str!("../../../unit-cards/scenarios/pw-skirmish.toml"),
+        )]
+    }
+}

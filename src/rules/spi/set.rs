@@ -1,0 +1,96 @@
+//! SPI Franco-Prussian War in the rule-set registry ([`crate::ruleset`]).
+
+use chrono::NaiveDate;
+
+use crate::flow::checklist::List;
+use crate::flow::{Event, Queue};
+use crate::game::clock::{Phase, Step};
+use crate::game::{Flag, GameState, UnitState};
+use crate::play::Form;
+use crate::roster::{Arm, Side};
+use crate::rules::RuleId;
+use crate::ruleset::RuleSet;
+
+/// SPI Franco-Prussian War (odds-ratio CRT).
+pub struct SpiRules;
+
+impl RuleSet for SpiRules {
+    fn id(&self) -> &'static str {
+        "spi"
+    }
+
+    fn title(&self) -> &'static str {
+        "SPI Franco-Prussian War"
+    }
+
+    fn uses_hexes(&self) -> bool {
+        true
+    }
+
+    /// SPI-T1: German then French player-turns, each reinforcement, movement, combat.
+    fn phases(&self, _sides: &[Side]) -> Vec<Phase> {
+        [Side::German, Side::French]
+            .iter()
+            .flat_map(|s| {
+                [Step::Reinforcement, Step::Movement, Step::Combat].map(|step| Phase::of(*s, step))
+            })
+            .collect()
+    }
+
+    fn turn_rule(&self) -> RuleId {
+        RuleId::new("SPI-T1")
+    }
+
+    /// SPI-T1: turn n is calendar cell `first_cell + n - 1`.
+    fn date_of_turn(&self, _: Option<NaiveDate>, first_cell: u32, turn: u32) -> Option<NaiveDate> {
+        crate::game::clock::calendar_date(first_cell, turn)
+    }
+
+    /// Entraining (SPI's rail movement); moved and fired.
+    fn flags(&self) -> &'static [Flag] {
+        &[Flag::Moved, Flag::Fired, Flag::Entrained]
+    }
+
+    /// SPI-S1: supply.
+    fn has_supply(&self) -> bool {
+        true
+    }
+
+    fn strength_unit(&self, _arm: Arm) -> &'static str {
+        "CP"
+    }
+
+    fn forms(&self) -> Vec<Form> {
+        crate::play::crt::SpiForm::all()
+            .into_iter()
+            .map(Form::Spi)
+            .collect()
+    }
+
+    /// SPI-T1: combat in the combat phase.
+    fn form_steps(&self, form: &str) -> &'static [Step] {
+        match form {
+            "combat" => &[Step::Combat],
+            _ => &[],
+        }
+    }
+
+    fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
+        crate::flow::activity::board_still_to_act(phase, u)
+    }
+
+    fn checks(&self, ev: &Event, q: &mut Queue) {
+        crate::flow::spi_checks(ev, q);
+    }
+
+    fn checklist(&self, l: &mut List) {
+        crate::flow::checklist::spi(l);
+    }
+
+    fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "spi-1870.toml",
+            include_str!("../../../unit-cards/scenarios/spi-1870.toml"),
+        )]
+    }
+}

@@ -153,7 +153,7 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     let sel_hex = selected.and_then(on_map);
     let rules = crate::ruleset::get(state.system);
     let weapon_range =
-        selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), &app.tables));
+        selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), app.tables));
     let hexes: Vec<Hex> = state.units.iter().filter_map(on_map).collect();
     let off_map = state
         .units

@@ -247,12 +247,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
         Form::Pw(f) => super::resolver_hex::pw_situation_ui(ui, f),
         Form::Spi(f) => super::resolver_hex::spi_situation_ui(ui, f),
         Form::Fr1870(f) => super::resolver_hex::fr_situation_ui(ui, f),
-        Form::Custom(f) => {
-            ui.label(format!(
-                "{}: the situation is set from the units.",
-                f.0.name()
-            ));
-        }
+        Form::Custom(f) => f.0.situation_ui(ui),
     }
     ui.separator();
     let preview: Result<Resolution<serde_json::Value>, RuleError> =

@@ -355,7 +355,22 @@ pub(crate) fn gsp(l: &mut List) {
     }
 }
 
-fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static str) {
+/// What differs between the two board games' phases.
+struct Board {
+    /// SPI-S1 / FR-S1.
+    supply_rule: &'static str,
+    /// SPI-I1 / FR-T1.
+    arrivals_rule: &'static str,
+    /// SPI-C2 / FR-C1.
+    combat_rule: &'static str,
+    /// 1870 places arrivals at the start of movement (it has no reinforcement phase).
+    arrivals_in_movement: bool,
+    /// What being out of supply does.
+    short_of_supply: &'static str,
+}
+
+fn board_phase(l: &mut List, b: &Board) {
+    let (supply_rule, arrivals_rule) = (b.supply_rule, b.arrivals_rule);
     let s = l.s;
     let step = s.phase_kind().map(|p| p.step);
     let side = phase_side(s);
@@ -373,21 +388,17 @@ fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static 
             );
         }
     } else if step == Some(Step::Movement) {
-        if s.system == System::Fr1870 {
+        if b.arrivals_in_movement {
             l.arrivals(arrivals_rule, side);
         }
         let short = l.ids(|u| mine(u) && u.supply != crate::game::Supply::Supplied);
         let what = if short.is_empty() {
             "supply is judged at the start of movement: every unit is supplied".to_string()
-        } else if s.system == System::Spi {
-            format!(
-                "supply is judged at the start of movement: {} unit(s) out of supply (halved; isolated: cannot attack, lose 1 CP at the end of the phase)",
-                short.len()
-            )
         } else {
             format!(
-                "supply is judged at the start of movement: {} unit(s) unsupplied (combat potential halved)",
-                short.len()
+                "supply is judged at the start of movement: {} unit(s) {}",
+                short.len(),
+                b.short_of_supply
             )
         };
         l.add(supply_rule, what, side, None, short);
@@ -400,11 +411,7 @@ fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static 
             to_move,
         );
     } else if step == Some(Step::Combat) {
-        let rule = if s.system == System::Spi {
-            "SPI-C2"
-        } else {
-            "FR-C1"
-        };
+        let rule = b.combat_rule;
         let attackers = l.ids(|u| mine(u) && !u.fired && u.unit.arm != Arm::Fortress);
         l.add(
             rule,
@@ -432,9 +439,27 @@ fn board_phase(l: &mut List, supply_rule: &'static str, arrivals_rule: &'static 
 }
 
 pub(crate) fn spi(l: &mut List) {
-    board_phase(l, "SPI-S1", "SPI-I1");
+    board_phase(
+        l,
+        &Board {
+            supply_rule: "SPI-S1",
+            arrivals_rule: "SPI-I1",
+            combat_rule: "SPI-C2",
+            arrivals_in_movement: false,
+            short_of_supply: "out of supply (halved; isolated: cannot attack, lose 1 CP at the end of the phase)",
+        },
+    );
 }
 
 pub(crate) fn fr(l: &mut List) {
-    board_phase(l, "FR-S1", "FR-T1");
+    board_phase(
+        l,
+        &Board {
+            supply_rule: "FR-S1",
+            arrivals_rule: "FR-T1",
+            combat_rule: "FR-C1",
+            arrivals_in_movement: true,
+            short_of_supply: "unsupplied (combat potential halved)",
+        },
+    );
 }

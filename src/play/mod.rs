@@ -66,6 +66,15 @@ pub trait CustomForm: std::fmt::Debug + Send + Sync {
         state: &GameState,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError>;
+    /// The situation in the window's resolver (the rule set's resolver UI file draws it; by
+    /// default the form says its situation comes from the units).
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui) {
+        ui.label(format!(
+            "{}: the situation is set from the units.",
+            self.name()
+        ));
+    }
     /// The units and situation as a JSON object (what the window's overrides compare).
     fn to_value(&self) -> serde_json::Value;
     /// A copy with the units and situation of `v` (None when `v` does not fit the form).

@@ -1,0 +1,47 @@
+//! The window plays a rule set registered at run time ("Volley", tests/shared/volley.rs) like the
+//! five it ships: its scenario opens, its form shows the odds and rolls, the log and the due list
+//! follow (docs/ADDING_A_RULE_SET.md).
+
+#[path = "../shared/volley.rs"]
+mod volley;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kepi::app::KepiApp;
+use kepi::app::state::Command;
+use kepi::game::Action;
+
+#[test]
+fn a_registered_rule_set_opens_shows_its_odds_and_rolls() {
+    let system = volley::system();
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    h.run();
+    h.state_mut()
+        .state
+        .handle(Command::NewGame("volley-test".into()));
+    h.run();
+    assert_eq!(h.state().state.state().system, system);
+    assert!(h.query_by_label_contains("Volley (tests)").is_some());
+    h.state_mut().state.handle(Command::Act(Action::NextPhase));
+    h.state_mut().state.handle(Command::Select("a".into()));
+    h.state_mut().state.handle(Command::Target("b".into()));
+    h.run();
+    // Its odds, exact, before the roll.
+    assert!(h.query_by_label("1/3").is_some(), "hit 1/3 shown");
+    assert!(h.query_by_label("2/3").is_some(), "miss 2/3 shown");
+    let before = h.state().state.game.log().len();
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let s = h.state().state.state();
+    assert_eq!(
+        h.state().state.game.log().len(),
+        before + 1,
+        "one roll, one entry"
+    );
+    assert!(s.unit("a").is_some_and(|u| u.fired));
+    h.run();
+    assert!(h.query_by_label_contains("Result: ").is_some());
+}

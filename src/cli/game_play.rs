@@ -532,6 +532,137 @@ enum Kind {
     },
     /// A `kepi resolve` action no form covers: its words after `kepi resolve`, without `--dice`.
     Plain(Vec<String>),
+    /// A form of a registered rule set ([`crate::play::CustomForm`]): its situation fields set
+    /// with `--set FIELD=VALUE`.
+    Custom(Vec<(String, String)>),
+}
+
+/// The custom form (of a rule set registered at run time) the game's rule set offers as `verb`.
+fn custom_form(system: System, verb: &str) -> Option<Form> {
+    Form::all_for(system)
+        .into_iter()
+        .find(|f| matches!(f, Form::Custom(_)) && f.name() == verb)
+}
+
+/// `VERB UNIT [TARGET] [--set FIELD=VALUE]... [--dice DIE=VALUE]` for a registered rule set's
+/// form: the units by id or name, the situation fields by the names the form gives them.
+fn parse_custom(
+    verb: &str,
+    blank: &Form,
+    words: &[String],
+    i: &mut usize,
+    s: &GameState,
+    tables: &Tables,
+) -> Result<PlayVerb, CliError> {
+    let usage = if blank.needs_target() {
+        "UNIT TARGET"
+    } else {
+        "UNIT"
+    };
+    let take = |i: &mut usize| -> Result<String, CliError> {
+        let w = words
+            .get(*i)
+            .filter(|w| !w.starts_with("--"))
+            .ok_or_else(|| CliError::usage(format!("`{verb}` needs {usage}")))?;
+        *i += 1;
+        Ok(s.find(w)?.unit.id.clone())
+    };
+    let actor = take(i)?;
+    let target = if blank.needs_target() {
+        Some(take(i)?)
+    } else {
+        None
+    };
+    let (mut sets, mut entered) = (Vec::new(), Vec::new());
+    while let Some(w) = words.get(*i).filter(|w| w.starts_with("--")) {
+        *i += 1;
+        let (name, inline) = match w[2..].split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (&w[2..], None),
+        };
+        let mut value = || -> Result<String, CliError> {
+            if let Some(v) = inline.clone() {
+                return Ok(v);
+            }
+            let v = words
+                .get(*i)
+                .ok_or_else(|| CliError::usage(format!("`{verb} --{name}` needs a value")))?;
+            *i += 1;
+            Ok(v.clone())
+        };
+        match name {
+            "dice" => entered.extend(parse_dice(&value()?, verb)?),
+            "set" => {
+                let v = value()?;
+                let (field, x) = v.split_once('=').ok_or_else(|| {
+                    CliError::usage(format!("`{verb} --set`: `{v}` is not FIELD=VALUE"))
+                })?;
+                sets.push((field.trim().to_string(), x.trim().to_string()));
+            }
+            other => {
+                return Err(CliError::usage(format!(
+                    "`{verb}`: unknown option `--{other}` (accepted: --set FIELD=VALUE, --dice DIE=VALUE)"
+                )));
+            }
+        }
+    }
+    let v = PlayVerb {
+        form: verb.to_string(),
+        actor,
+        target,
+        attackers: Vec::new(),
+        hex: None,
+        kind: Kind::Custom(sets),
+        entered,
+    };
+    build(&v, s, tables)?;
+    Ok(v)
+}
+
+/// A registered rule set's form, pre-filled from the units and set by `--set FIELD=VALUE` (the
+/// value read as JSON when it is JSON, `true`, `3`, else as text); a field the form does not have
+/// is refused with the ones it has.
+fn build_custom(
+    v: &PlayVerb,
+    sets: &[(String, String)],
+    s: &GameState,
+    tables: &Tables,
+) -> Result<Form, CliError> {
+    let mut form = custom_form(s.system, &v.form)
+        .ok_or_else(|| CliError::failed(format!("internal: no resolver form `{}`", v.form)))?;
+    form.prefill(s, Some(&v.actor), v.target.as_deref(), tables);
+    for (field, text) in sets {
+        let mut json = serde_json::to_value(&form)
+            .map_err(|e| CliError::failed(format!("internal: form `{}`: {e}", v.form)))?;
+        let fields: Vec<String> = json
+            .as_object()
+            .map(|o| {
+                o.keys()
+                    .filter(|k| !matches!(k.as_str(), "form" | "name" | "actor" | "target"))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        let Some(slot) = json
+            .get_mut(field.as_str())
+            .filter(|_| fields.contains(field))
+        else {
+            return Err(CliError::usage(format!(
+                "`{} --set`: no field `{field}` (accepted: {})",
+                v.form,
+                fields.join(", ")
+            )));
+        };
+        *slot =
+            serde_json::from_str(text).unwrap_or_else(|_| serde_json::Value::from(text.as_str()));
+        form = form.with_value(&json).ok_or_else(|| {
+            CliError::usage(format!(
+                "`{} --set {field}={text}`: not a value this field takes",
+                v.form
+            ))
+        })?;
+    }
+    Ok(form)
 }
 
 /// A verb ready to resolve against the game: a pre-filled form, or a unit-less `kepi resolve`
@@ -621,7 +752,7 @@ pub(super) fn is_play_verb(word: &str) -> bool {
     PLAY_VERBS.contains(&word)
         || crate::ruleset::all()
             .into_iter()
-            .any(|s| plain_verbs(s).iter().any(|v| v == word))
+            .any(|s| plain_verbs(s).iter().any(|v| v == word) || custom_form(s, word).is_some())
 }
 
 impl PlayVerb {
@@ -700,6 +831,9 @@ pub(super) fn parse(
     s: &GameState,
     tables: &Tables,
 ) -> Result<PlayVerb, CliError> {
+    if let Some(blank) = custom_form(s.system, verb) {
+        return parse_custom(verb, &blank, words, i, s, tables);
+    }
     if !specs_for(s.system).any(|x| x.named(verb))
         && plain_verbs(s.system).iter().any(|p| p == verb)
     {
@@ -833,6 +967,16 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Read
     let (spec, given) = match &v.kind {
         Kind::Form { spec, given } => (*spec, given),
         Kind::Plain(words) => return build_plain(v, words, s, tables),
+        Kind::Custom(sets) => {
+            let form = build_custom(v, sets, s, tables)?;
+            if let Some(why) = crate::play::refuse::unused_die(&form, &v.entered) {
+                return Err(CliError::usage(format!("`{} --dice`: {why}", v.form)));
+            }
+            if let Some(why) = form.refusal(s) {
+                return Err(CliError::usage(format!("`{}`: {why}", v.form)));
+            }
+            return Ok(Ready::Form(Box::new(form)));
+        }
     };
     let mut form = Form::all_for(spec.system)
         .into_iter()
@@ -1031,6 +1175,21 @@ pub(super) fn verbs_help() -> String {
             out.push_str(&format!("      {}\n", spec.what));
             let opts = accepted(&cmd);
             out.push_str(&wrap(&format!("[{opts}]"), "      ", 100));
+        }
+        for f in Form::all_for(system)
+            .iter()
+            .filter(|f| matches!(f, Form::Custom(_)))
+        {
+            let units = if f.needs_target() {
+                "UNIT TARGET"
+            } else {
+                "UNIT"
+            };
+            out.push_str(&format!(
+                "  {} {units} [--set FIELD=VALUE]... [--dice DIE=VALUE]
+",
+                f.name()
+            ));
         }
         let plain = plain_verbs(system);
         if !plain.is_empty() {
@@ -1465,7 +1624,7 @@ mod tests {
     /// Every form of every rule set has exactly one verb, and PLAY_VERBS lists them all.
     #[test]
     fn every_form_has_a_verb() {
-        for system in crate::ruleset::all() {
+        for system in System::ALL {
             let forms: Vec<&str> = Form::all_for(system).iter().map(Form::name).collect();
             let specs: Vec<&str> = specs_for(system).map(|s| s.form).collect();
             assert_eq!(forms, specs, "{system:?}");

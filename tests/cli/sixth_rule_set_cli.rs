@@ -1,0 +1,112 @@
+//! `kepi game apply` plays a rule set registered at run time ("Volley", tests/shared/volley.rs):
+//! its forms are verbs, pre-filled from the units, with `--set FIELD=VALUE` and `--dice`. The
+//! command runs in this process (`kepi::cli::run`), where the rule set is registered; the kepi
+//! binary has only its five.
+
+#[path = "../shared/volley.rs"]
+mod volley;
+
+use clap::Parser;
+use kepi::cli::{Cli, CliError, run};
+
+use crate::common::tmp;
+
+fn kepi_here(args: &[&str]) -> Result<(), CliError> {
+    let cli = Cli::try_parse_from(std::iter::once("kepi").chain(args.iter().copied()))
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let command = cli
+        .command
+        .as_ref()
+        .ok_or_else(|| CliError::usage("no command"))?;
+    run(&cli, command)
+}
+
+fn save_state(save: &str) -> kepi::game::GameState {
+    kepi::store::read_game(std::path::Path::new(save))
+        .unwrap()
+        .game
+        .state()
+        .clone()
+}
+
+#[test]
+fn a_registered_rule_sets_forms_are_verbs_of_game_apply() {
+    let system = volley::system();
+    let dir = tmp("sixth", "apply");
+    let save = dir.join("g.json").display().to_string();
+    kepi_here(&[
+        "game",
+        "new",
+        "--scenario",
+        "volley-test",
+        "--out",
+        &save,
+        "--seed",
+        "7",
+    ])
+    .unwrap();
+    assert_eq!(save_state(&save).system, system);
+    kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
+    // A six hits: B drops to 1 point and a morale check is due.
+    kepi_here(&["game", "apply", &save, "fire", "a", "b", "--dice", "d6=6"]).unwrap();
+    let s = save_state(&save);
+    assert_eq!(s.unit("b").unwrap().strength, 1);
+    assert!(s.unit("a").unwrap().fired);
+    assert!(s.due.iter().any(|d| d.rule.as_str() == "VOL-M1"));
+    // The morale roll answers it.
+    kepi_here(&["game", "apply", &save, "morale", "b", "--dice", "d6=3"]).unwrap();
+    assert!(
+        save_state(&save)
+            .due
+            .iter()
+            .all(|d| d.rule.as_str() != "VOL-M1")
+    );
+}
+
+#[test]
+fn bad_words_for_a_registered_rule_set_are_usage_errors() {
+    let _ = volley::system();
+    let dir = tmp("sixth", "bad");
+    let save = dir.join("g.json").display().to_string();
+    kepi_here(&[
+        "game",
+        "new",
+        "--scenario",
+        "volley-test",
+        "--out",
+        &save,
+        "--seed",
+        "7",
+    ])
+    .unwrap();
+    let len = kepi::store::read_game(std::path::Path::new(&save))
+        .unwrap()
+        .game
+        .log()
+        .len();
+    for (args, says) in [
+        (vec!["fire", "a"], "needs UNIT TARGET"),
+        (
+            vec!["fire", "a", "b", "--set", "range=3"],
+            "no field `range`",
+        ),
+        (vec!["fire", "a", "b", "--dice", "d10=3"], "d10"),
+        (vec!["fire", "a", "a"], "itself"),
+        (
+            vec!["fire", "a", "b", "--hex", "0101"],
+            "unknown option `--hex`",
+        ),
+    ] {
+        let mut argv = vec!["game", "apply", save.as_str()];
+        argv.extend(args.iter().copied());
+        let e = kepi_here(&argv).expect_err("refused");
+        assert_eq!(e.code, 2, "{args:?}: {}", e.message);
+        assert!(e.message.contains(says), "{args:?}: {}", e.message);
+    }
+    let after = kepi::store::read_game(std::path::Path::new(&save))
+        .unwrap()
+        .game
+        .log()
+        .len();
+    assert_eq!(after, len, "nothing applied");
+}

@@ -23,9 +23,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::game::clock::{Phase, Step};
-use crate::game::{Action, Flag, GameState, Level};
-use crate::roster::{Arm, Side};
-use crate::rules::pk::{Officer, Side as PkSide};
+use crate::game::{Action, Flag, GameState};
+use crate::roster::Side;
 use crate::rules::{Outcome, Resolution, RuleId};
 
 /// One check an applied outcome set off, kept until done or waived.
@@ -180,7 +179,7 @@ pub fn army_strength(s: &GameState, side: Side) -> (u32, u32) {
 }
 
 /// The sides of a game (its order of play, or both).
-pub(crate) fn sides(s: &GameState) -> Vec<Side> {
+pub fn sides(s: &GameState) -> Vec<Side> {
     if s.sides.is_empty() {
         vec![Side::German, Side::French]
     } else {
@@ -228,6 +227,11 @@ impl<'a> Event<'a> {
         &self.prims
     }
 
+    /// The resolution's outcome, typed by its rule set ([`crate::ruleset::RuleSet::outcome`]).
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
     /// The resolution, when the action is one.
     pub fn resolution(&self) -> Option<&'a Resolution<Value>> {
         self.resolution
@@ -246,7 +250,8 @@ impl<'a> Event<'a> {
         self.units
     }
 
-    fn unit_at(&self, i: usize) -> Option<&str> {
+    /// The resolution's `i`th unit (0: the acting unit, 1: the target).
+    pub fn unit_at(&self, i: usize) -> Option<&str> {
         self.units.get(i).map(String::as_str)
     }
 }
@@ -303,14 +308,13 @@ impl Queue<'_> {
     }
 }
 
-const GENERAL_DEATH: &str = "a general has fallen: his units within 18\" lose 3 or 4 on rally \
-     rolls that move, and the unit he was with loses them for good";
-
 /// Units whose state changed between the two states, paired (same order, same ids).
 ///
 /// Actions never add, remove or reorder units, so the unit at the same place is the one (its card
 /// is the same shared `Arc`); looking each up by id compared strings 34 x 34 times per action.
-fn pairs<'a>(
+/// The units of an action, each as it was before and is after (the pairs a rule set's checks
+/// compare).
+pub fn pairs<'a>(
     ev: &'a Event<'a>,
 ) -> impl Iterator<Item = (&'a crate::game::UnitState, &'a crate::game::UnitState)> {
     ev.before.units.iter().enumerate().filter_map(|(i, b)| {
@@ -320,213 +324,6 @@ fn pairs<'a>(
         }
         .map(|a| (b, a))
     })
-}
-
-/// PK-L1, PK-E1, PK-X4, PK-X5, PK-X6, PK-W1.
-pub(crate) fn pk_checks(ev: &Event, q: &mut Queue) {
-    // PK-L1: a casualty applied by hand asks for the leader roll.
-    if ev.by_hand {
-        for a in &ev.prims {
-            if let Action::LoseStrength { unit, n } = a
-                && *n > 0
-            {
-                q.push(
-                    "PK-L1",
-                    Some(unit),
-                    None,
-                    "leader roll for the casualty: d% 86+ a leader falls (or the attached \
-                     officer instead)"
-                        .into(),
-                    None,
-                );
-            }
-        }
-    }
-    // PK-L1: a general fell (an officer loss in a resolution, or his headquarters wiped out).
-    let mut fallen: Vec<Option<&str>> = Vec::new();
-    let general = |o: Option<Officer>| o == Some(Officer::General);
-    match ev.outcome.as_ref() {
-        Some(Outcome::PkFire(o)) if general(o.officer_lost) => fallen.push(ev.unit_at(1)),
-        Some(Outcome::PkArtillery(o)) if general(o.officer_lost) => fallen.push(ev.unit_at(1)),
-        Some(Outcome::PkMelee(m)) => {
-            if general(m.a.officer_lost) {
-                fallen.push(ev.unit_at(1));
-            }
-            if general(m.b.officer_lost) {
-                fallen.push(ev.unit_at(0));
-            }
-        }
-        _ => {}
-    }
-    for (b, a) in pairs(ev) {
-        if b.unit.arm == Arm::Headquarters && !b.eliminated() && a.eliminated() {
-            fallen.push(Some(a.id()));
-        }
-    }
-    for u in fallen {
-        q.push("PK-L1", u, None, GENERAL_DEATH.into(), None);
-    }
-    // PK-E1 (and PK-X6 in melee): a unit that dropped a level.
-    let in_melee = matches!(ev.outcome, Some(Outcome::PkMelee(_)));
-    for (b, a) in pairs(ev) {
-        if a.level > b.level && !a.eliminated() {
-            if a.level != Level::Routed {
-                q.push_once(
-                    "PK-E1",
-                    Some(a.id()),
-                    None,
-                    format!(
-                        "rally roll at the end of the move (dropped from {} to {}): d10 + class + \
-                         rally modifiers for lightly wounded figures back",
-                        b.level, a.level
-                    ),
-                    Some("rally"),
-                );
-            }
-            if in_melee {
-                q.push_once(
-                    "PK-X6",
-                    Some(a.id()),
-                    None,
-                    "fell below a level in melee: falls back 6\"; a Steady opponent follows and the \
-                     melee continues (both below a level: both fall back, melee over)"
-                        .into(),
-                    None,
-                );
-            }
-        }
-    }
-    // PK-X5: the fatigue check at the end of each melee move.
-    for a in &ev.prims {
-        if let Action::AddFatigue { unit, n } = a
-            && *n > 0
-        {
-            let total = ev.after.unit(unit).map(|u| u.fatigue).unwrap_or(*n);
-            q.push(
-                "PK-X5",
-                Some(unit),
-                None,
-                format!(
-                    "fatigue check at the end of the melee move: d10 below its {total} fatigue \
-                     points falls back 4\""
-                ),
-                Some("fatigue"),
-            );
-        }
-    }
-    // PK-X5: the pursuit roll when a unit falls back on its fatigue check.
-    if let Some(Outcome::PkFatigue(f)) = &ev.outcome
-        && f.falls_back
-    {
-        q.push(
-            "PK-X5",
-            ev.unit_at(0),
-            None,
-            "fell back: pursuit roll by the unit that stood ((stander's figures - withdrawer's) + \
-             class + d10; 20+ the victor advances and the melee continues; none: the melee is \
-             over and fatigue resets)"
-                .into(),
-            None,
-        );
-    }
-    // PK-X4: the loser's flag.
-    if let Some(Outcome::PkMelee(m)) = &ev.outcome {
-        let loser = match m.loser {
-            Some(PkSide::A) => ev.unit_at(0),
-            Some(PkSide::B) => ev.unit_at(1),
-            None => None,
-        };
-        if let Some(l) = loser
-            && ev.after.unit(l).is_some_and(|u| !u.flag_lost)
-        {
-            q.push_once(
-                "PK-X4",
-                Some(l),
-                None,
-                "lost the melee move: flag roll d10 + class, 6 or less loses its flag".into(),
-                Some("flag"),
-            );
-        }
-    }
-    // PK-W1: an army that has just fallen below 25% of its starting strength.
-    for side in sides(ev.before) {
-        let (was, total) = army_strength(ev.before, side);
-        let (now, _) = army_strength(ev.after, side);
-        if total > 0 && was * 4 >= total && now * 4 < total {
-            q.push_once(
-                "PK-W1",
-                None,
-                Some(side),
-                format!(
-                    "army below 25% ({now} of {total}): roll d10 on the Army Effectiveness Table \
-                     to return broken units as Shaken (routed units never return)"
-                ),
-                None,
-            );
-        }
-    }
-}
-
-/// PW-V1, PW-H1.
-pub(crate) fn pw_checks(ev: &Event, q: &mut Queue) {
-    for side in sides(ev.before) {
-        let (was, _) = army_strength(ev.before, side);
-        let (now, _) = army_strength(ev.after, side);
-        if now < was && !pw_defeated(ev.before, side) && pw_defeated(ev.after, side) {
-            let l = pw_losses(ev.after, side);
-            q.push_once(
-                "PW-V1",
-                None,
-                Some(side),
-                format!(
-                    "army defeated: lost {} of {} SP and {} of {} units",
-                    l.sp_lost, l.sp_total, l.units_lost, l.units_total
-                ),
-                None,
-            );
-        }
-    }
-    let hits = ev.outcome.as_ref().map_or(0, Outcome::pw_hits).min(8);
-    let applied = ev
-        .prims
-        .iter()
-        .any(|a| matches!(a, Action::LoseStrength { .. }));
-    if hits > 0 && !applied {
-        let target = ev.unit_at(1).or(ev.unit_at(0));
-        let guns = target
-            .and_then(|t| ev.after.unit(t))
-            .is_some_and(|u| u.unit.arm == Arm::Artillery);
-        let what = if guns {
-            "hit on artillery: the owner chooses: lose 1 SP, or cannot fire or move next turn"
-        } else {
-            "hit: the owner chooses: lose 1 SP, or withdraw one hex"
-        };
-        for _ in 0..hits {
-            q.push("PW-H1", target, None, what.into(), None);
-        }
-    }
-}
-
-/// GSP-C2.
-pub(crate) fn gsp_checks(ev: &Event, q: &mut Queue) {
-    let Some(Outcome::GspStructure(o)) = &ev.outcome else {
-        return;
-    };
-    for r in std::iter::once(&o.structure).chain(o.equipment.as_ref()) {
-        if r.destroyed && r.before < r.threshold {
-            q.push(
-                "GSP-C2",
-                ev.unit_at(1).or(ev.unit_at(0)),
-                None,
-                format!(
-                    "{} destroyed ({} of {} pips): remove it; destroyed cover stops protecting \
-                     this turn",
-                    r.kind, r.total, r.threshold
-                ),
-                None,
-            );
-        }
-    }
 }
 
 /// SPI-S1.

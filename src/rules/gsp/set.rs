@@ -89,7 +89,7 @@ impl RuleSet for GspRules {
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {
-        crate::flow::gsp_checks(ev, q);
+        super::checks::checks(ev, q);
     }
 
     fn checklist(&self, l: &mut List) {

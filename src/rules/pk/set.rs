@@ -174,7 +174,7 @@ impl RuleSet for PkRules {
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {
-        crate::flow::pk_checks(ev, q);
+        super::checks::checks(ev, q);
     }
 
     fn checklist(&self, l: &mut List) {

@@ -135,7 +135,7 @@ impl RuleSet for PwRules {
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {
-        crate::flow::pw_checks(ev, q);
+        super::checks::checks(ev, q);
     }
 
     fn checklist(&self, l: &mut List) {

@@ -170,8 +170,19 @@ pub fn artillery(
     t: &PkTables,
     dice: Option<&mut DiceSource>,
 ) -> Result<Resolution<ArtilleryOutcome>, RuleError> {
+    check_input(input)?;
+    let mut l = Lines::default();
+    let (fixed, factor) = attack_value(input, t, &mut l)?;
+    match input.building {
+        Some(b) => at_building(input, b, t, l, (fixed, factor), dice),
+        None => at_troops(input, t, l, (fixed, factor), dice),
+    }
+}
+
+/// PK-A1, PK-F7: what a battery cannot do (a limbered battery fires not; no canister over
+/// friends or in support).
+fn check_input(input: &ArtilleryInput) -> Result<(), RuleError> {
     need_positive(input.points, "points")?;
-    let a = &t.artillery;
     if input.limbered {
         return Err(RuleError::input(
             "limbered",
@@ -193,8 +204,17 @@ pub fn artillery(
             "one of them",
         ));
     }
-    let mut l = Lines::default();
-    let mut notes = Vec::new();
+    Ok(())
+}
+
+/// PK-A1, PK-C1, PK-A3, PK-F3, PK-F6: the attack value (gun points, range, class, canister,
+/// slope, counter-battery, enfilade) as a fixed part and a factor, each step a modifier line.
+fn attack_value(
+    input: &ArtilleryInput,
+    t: &PkTables,
+    l: &mut Lines,
+) -> Result<(i64, Ratio), RuleError> {
+    let a = &t.artillery;
     let mut fixed = i64::from(input.points);
     let mut factor = Ratio::ONE;
     l.base("gun points (AV)", fixed, "PK-A1", Provenance::Seed);
@@ -249,91 +269,113 @@ pub fn artillery(
         l.times("target disordered", &t.fire.vs_disordered_times, "PK-F6");
     }
 
-    // PK-A4: fire at a building damages it (only roundshot and shell).
-    if let Some(b) = input.building {
-        if input.canister || input.gun == Gun::Mitrailleuse {
-            return Err(RuleError::input(
-                "building",
-                "only roundshot and shell damage buildings (PK-A4)",
-                "a field gun or howitzer firing shot or shell",
-            ));
-        }
-        let (dv, dmg) = match b {
-            Building::Wooden => (&a.wooden_building_dv, &a.wooden_building_damage),
-            Building::Stone => (&a.stone_building_dv, &a.stone_building_damage),
-        };
-        l.target(format!("{b} building DV"), dv.v(), "PK-A4", dv.provenance);
-        l.target(
-            format!("damage per hit: {b}"),
-            dmg.v(),
-            "PK-A4",
-            dmg.provenance,
-        );
-        let mut hit = Hit::new(fixed, dv.v(), None);
-        hit.factor = factor;
-        let per = u32::try_from(dmg.v()).unwrap_or(0);
-        // PK-A4: "When artillery fires at a building and the AV equals or exceeds the DV of the
-        // building it causes 5 points if damage to wooden buildings and 2 points to stone
-        // buildings": a flat amount once the DV is reached, not one per multiple of the DV.
-        let damage = |d: u32| if hit.casualties(d) > 0 { per } else { 0 };
-        let left = |d: u32| input.building_points.map(|p| p.saturating_sub(damage(d)));
-        let dist = Dist::die(Die::D10).map(|&d| (damage(d), left(d)));
-        let label = |(dm, lf): &(u32, Option<u32>)| match lf {
-            Some(0) => format!("{dm} damage: building collapses"),
-            Some(p) => format!("{dm} damage, {p} points left"),
-            None => format!("{dm} damage"),
-        };
-        let odds = odds_from(&dist, label);
-        notes.push(
-            "PK-A4: reaching the building's DV causes a flat 5 points (wooden) or 2 (stone), as printed"
-                .into(),
-        );
-        let (outcome, rolls, summary) = match dice {
-            None => (None, Vec::new(), "odds only".to_string()),
-            Some(dice) => {
-                let start = dice.rolls().len();
-                let d10 = dice.roll(Die::D10, "artillery d10")?;
-                let lf = hit.lf(d10);
-                let dm = damage(d10);
-                let pl = left(d10);
-                let s = format!("d10 {d10}: LF {lf} vs building DV {}: {dm} damage", hit.df);
-                (
-                    Some(ArtilleryOutcome {
-                        lf,
-                        lf_value: lf_value(lf),
-                        df: hit.df,
-                        casualties: 0,
-                        guns_hit: None,
-                        points_lost: None,
-                        leader_lost: None,
-                        officer_lost: None,
-                        building_damage: Some(dm),
-                        building_points_left: pl,
-                        building_collapses: pl.map(|p| p == 0),
-                        d10,
-                    }),
-                    rolls_since(dice, start),
-                    s,
-                )
-            }
-        };
-        let rolled = outcome.as_ref().and_then(|o| {
-            let dm = o.building_damage?;
-            rolled_line(&odds, &label(&(dm, o.building_points_left)))
-        });
-        return Ok(Resolution {
-            system: System::Pk,
-            action: "artillery".into(),
-            modifiers: l.0,
-            dice: rolls,
-            outcome,
-            summary,
-            odds,
-            rolled,
-            notes,
-        });
-    }
+    Ok((fixed, factor))
+}
 
+/// PK-A4: fire at a building damages it (only roundshot and shell).
+fn at_building(
+    input: &ArtilleryInput,
+    b: Building,
+    t: &PkTables,
+    mut l: Lines,
+    (fixed, factor): (i64, Ratio),
+    dice: Option<&mut DiceSource>,
+) -> Result<Resolution<ArtilleryOutcome>, RuleError> {
+    let a = &t.artillery;
+    let mut notes = Vec::new();
+    if input.canister || input.gun == Gun::Mitrailleuse {
+        return Err(RuleError::input(
+            "building",
+            "only roundshot and shell damage buildings (PK-A4)",
+            "a field gun or howitzer firing shot or shell",
+        ));
+    }
+    let (dv, dmg) = match b {
+        Building::Wooden => (&a.wooden_building_dv, &a.wooden_building_damage),
+        Building::Stone => (&a.stone_building_dv, &a.stone_building_damage),
+    };
+    l.target(format!("{b} building DV"), dv.v(), "PK-A4", dv.provenance);
+    l.target(
+        format!("damage per hit: {b}"),
+        dmg.v(),
+        "PK-A4",
+        dmg.provenance,
+    );
+    let mut hit = Hit::new(fixed, dv.v(), None);
+    hit.factor = factor;
+    let per = u32::try_from(dmg.v()).unwrap_or(0);
+    // PK-A4: "When artillery fires at a building and the AV equals or exceeds the DV of the
+    // building it causes 5 points if damage to wooden buildings and 2 points to stone
+    // buildings": a flat amount once the DV is reached, not one per multiple of the DV.
+    let damage = |d: u32| if hit.casualties(d) > 0 { per } else { 0 };
+    let left = |d: u32| input.building_points.map(|p| p.saturating_sub(damage(d)));
+    let dist = Dist::die(Die::D10).map(|&d| (damage(d), left(d)));
+    let label = |(dm, lf): &(u32, Option<u32>)| match lf {
+        Some(0) => format!("{dm} damage: building collapses"),
+        Some(p) => format!("{dm} damage, {p} points left"),
+        None => format!("{dm} damage"),
+    };
+    let odds = odds_from(&dist, label);
+    notes.push(
+        "PK-A4: reaching the building's DV causes a flat 5 points (wooden) or 2 (stone), as printed"
+            .into(),
+    );
+    let (outcome, rolls, summary) = match dice {
+        None => (None, Vec::new(), "odds only".to_string()),
+        Some(dice) => {
+            let start = dice.rolls().len();
+            let d10 = dice.roll(Die::D10, "artillery d10")?;
+            let lf = hit.lf(d10);
+            let dm = damage(d10);
+            let pl = left(d10);
+            let s = format!("d10 {d10}: LF {lf} vs building DV {}: {dm} damage", hit.df);
+            (
+                Some(ArtilleryOutcome {
+                    lf,
+                    lf_value: lf_value(lf),
+                    df: hit.df,
+                    casualties: 0,
+                    guns_hit: None,
+                    points_lost: None,
+                    leader_lost: None,
+                    officer_lost: None,
+                    building_damage: Some(dm),
+                    building_points_left: pl,
+                    building_collapses: pl.map(|p| p == 0),
+                    d10,
+                }),
+                rolls_since(dice, start),
+                s,
+            )
+        }
+    };
+    let rolled = outcome.as_ref().and_then(|o| {
+        let dm = o.building_damage?;
+        rolled_line(&odds, &label(&(dm, o.building_points_left)))
+    });
+    Ok(Resolution {
+        system: System::Pk,
+        action: "artillery".into(),
+        modifiers: l.0,
+        dice: rolls,
+        outcome,
+        summary,
+        odds,
+        rolled,
+        notes,
+    })
+}
+
+/// PK-A1..A3: fire at troops (a battery in counter-battery fire: its guns may be hit, PK-A3).
+fn at_troops(
+    input: &ArtilleryInput,
+    t: &PkTables,
+    mut l: Lines,
+    (fixed, factor): (i64, Ratio),
+    dice: Option<&mut DiceSource>,
+) -> Result<Resolution<ArtilleryOutcome>, RuleError> {
+    let a = &t.artillery;
+    let mut notes = Vec::new();
     // PK-A2: an unlimbered battery is in skirmish order.
     let skirmish = input.target_skirmish || input.counter_battery;
     if input.counter_battery {

@@ -942,8 +942,53 @@ pub fn fire(
     let shots = one_gun_shots(input, &chart, tables);
     let odds_detail = odds_from_shots(input, sector, &chart, &shots, tables);
     let faces = tables.hit_faces(input.gun, sector)?;
+    let mut modifiers = gun_lines(input, tables, sector, conv.as_ref(), faces);
+    sector_lines(input, tables, &mut modifiers);
+    let odds = odds_lines(input, &shots, &odds_detail);
+    let notes = fire_notes(input, sector, faces, &odds_detail, conv.as_ref());
+    let outcome = match dice {
+        Some(src) => Some(roll_fire(input, sector, src, tables)?),
+        None => None,
+    };
+    let (outcome, rolls) = match outcome {
+        Some((o, r)) => (Some(o), r),
+        None => (None, Vec::new()),
+    };
+    let summary = match &outcome {
+        None => format!(
+            "{} x{} at sector {sector}: hit {}",
+            input.gun.title(),
+            input.guns,
+            pct(odds_detail.p_hit)
+        ),
+        Some(o) => summary_of(o),
+    };
+    let rolled = outcome
+        .as_ref()
+        .and_then(|o| fired_line(&odds, o, &shots, input.guns));
+    Ok(Resolution {
+        system: System::Gsp,
+        action: "fire".into(),
+        modifiers,
+        dice: rolls,
+        outcome,
+        summary,
+        odds,
+        rolled,
+        notes,
+    })
+}
+
+/// GSP-A1, A2, A4: the range sector, the gun's hit faces, the guns firing, direct or high fire.
+fn gun_lines(
+    input: &FireInput,
+    tables: &GspTables,
+    sector: u32,
+    conv: Option<&SectorFromRange>,
+    faces: &crate::tables::Sourced<Vec<u32>>,
+) -> Vec<ModifierLine> {
     let mut modifiers = Vec::new();
-    match &conv {
+    match conv {
         Some(c) => modifiers.push(c.line()),
         None => modifiers.push(ModifierLine::new(
             "range sector",
@@ -979,6 +1024,11 @@ pub fn fire(
     if input.gun.drifts() {
         modifiers.push(aoa_line(tables));
     }
+    modifiers
+}
+
+/// GSP-C1..C3, S1: cover, structures and equipment, mixed sectors, crew and team, per sector.
+fn sector_lines(input: &FireInput, tables: &GspTables, modifiers: &mut Vec<ModifierLine>) {
     let mut covers: Vec<(String, Cover)> = Vec::new();
     if input.cover != Cover::None {
         covers.push(("cover".into(), input.cover));
@@ -1066,9 +1116,15 @@ pub fn fire(
             Provenance::Seed,
         ));
     }
+}
 
-    // Odds: one gun's joint outcome; for a battery, the number of guns that hit.
-    let odds = if input.guns == 1 {
+/// The odds: one gun's joint outcome; for a battery, the number of guns that hit.
+fn odds_lines(
+    input: &FireInput,
+    shots: &[(Shot, u64)],
+    odds_detail: &FireOdds,
+) -> Vec<crate::rules::OddsLine> {
+    if input.guns == 1 {
         let dist = Dist::from_weights(
             shots
                 .iter()
@@ -1084,8 +1140,18 @@ pub fn fire(
                 p: c.p,
             })
             .collect()
-    };
+    }
+}
 
+/// What the umpire reads beside the odds: the chance of a hit, personnel hits, landings, each
+/// sector's fate, and a house sector length.
+fn fire_notes(
+    input: &FireInput,
+    sector: u32,
+    faces: &crate::tables::Sourced<Vec<u32>>,
+    odds_detail: &FireOdds,
+    conv: Option<&SectorFromRange>,
+) -> Vec<String> {
     let mut notes = Vec::new();
     if faces.get().is_empty() {
         notes.push(format!(
@@ -1136,66 +1202,45 @@ pub fn fire(
         notes.push("GSP-A1: the sector length is kepi's house value (Part I is not in the seed): check your printed rules".into());
     }
 
-    let outcome = match dice {
-        Some(src) => {
-            let start = src.rolls().len();
-            let mut dies = Vec::with_capacity(input.guns as usize);
-            for g in 1..=input.guns {
-                let label = if input.guns == 1 {
-                    "hit die".to_string()
-                } else {
-                    format!("hit die, gun {g}")
-                };
-                dies.push(src.roll(Die::D6, &label)?);
-            }
-            let mut shots = Vec::with_capacity(dies.len());
-            for (i, d) in dies.iter().enumerate() {
-                let aoa = if input.gun.drifts() && tables.is_hit(input.gun, sector, *d) {
-                    let suffix = if input.guns == 1 {
-                        String::new()
-                    } else {
-                        format!(", gun {}", i + 1)
-                    };
-                    let a = src.roll(Die::D6, &format!("A.O.A. die 1{suffix}"))?;
-                    let b = src.roll(Die::D6, &format!("A.O.A. die 2{suffix}"))?;
-                    Some([a, b])
-                } else {
-                    None
-                };
-                shots.push((*d, aoa));
-            }
-            let rolls = src.rolls()[start..].to_vec();
-            Some((settle(input, sector, &shots, tables), rolls))
-        }
-        None => None,
-    };
-    let (outcome, rolls) = match outcome {
-        Some((o, r)) => (Some(o), r),
-        None => (None, Vec::new()),
-    };
-    let summary = match &outcome {
-        None => format!(
-            "{} x{} at sector {sector}: hit {}",
-            input.gun.title(),
-            input.guns,
-            pct(odds_detail.p_hit)
-        ),
-        Some(o) => summary_of(o),
-    };
-    let rolled = outcome
-        .as_ref()
-        .and_then(|o| fired_line(&odds, o, &shots, input.guns));
-    Ok(Resolution {
-        system: System::Gsp,
-        action: "fire".into(),
-        modifiers,
-        dice: rolls,
-        outcome,
-        summary,
-        odds,
-        rolled,
-        notes,
-    })
+    notes
+}
+
+/// GSP-A3, A4: the hit dice of all guns first (simultaneous fire), then two A.O.A. dice per hit of
+/// shell or siege fire, in gun order; settled into the outcome.
+fn roll_fire(
+    input: &FireInput,
+    sector: u32,
+    src: &mut DiceSource,
+    tables: &GspTables,
+) -> Result<(FireOutcome, Vec<crate::dice::Roll>), RuleError> {
+    let start = src.rolls().len();
+    let mut dies = Vec::with_capacity(input.guns as usize);
+    for g in 1..=input.guns {
+        let label = if input.guns == 1 {
+            "hit die".to_string()
+        } else {
+            format!("hit die, gun {g}")
+        };
+        dies.push(src.roll(Die::D6, &label)?);
+    }
+    let mut shots = Vec::with_capacity(dies.len());
+    for (i, d) in dies.iter().enumerate() {
+        let aoa = if input.gun.drifts() && tables.is_hit(input.gun, sector, *d) {
+            let suffix = if input.guns == 1 {
+                String::new()
+            } else {
+                format!(", gun {}", i + 1)
+            };
+            let a = src.roll(Die::D6, &format!("A.O.A. die 1{suffix}"))?;
+            let b = src.roll(Die::D6, &format!("A.O.A. die 2{suffix}"))?;
+            Some([a, b])
+        } else {
+            None
+        };
+        shots.push((*d, aoa));
+    }
+    let rolls = src.rolls()[start..].to_vec();
+    Ok((settle(input, sector, &shots, tables), rolls))
 }
 
 /// GSP-A1/A3/C2: one gun's odds line: hit or miss, personnel hits, landing, a structure falling.

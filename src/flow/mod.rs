@@ -22,8 +22,7 @@ pub use due_list::DueList;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::game::clock::{Phase, Step};
-use crate::game::{Action, Flag, GameState};
+use crate::game::{Action, GameState};
 use crate::roster::Side;
 use crate::rules::{Outcome, Resolution, RuleId};
 
@@ -324,63 +323,4 @@ pub fn pairs<'a>(
         }
         .map(|a| (b, a))
     })
-}
-
-/// SPI-S1.
-pub(crate) fn spi_checks(ev: &Event, q: &mut Queue) {
-    if !matches!(ev.action, Action::NextPhase) {
-        return;
-    }
-    let Some(Phase {
-        side: Some(side),
-        step: Step::Movement,
-        ..
-    }) = ev.before.phase_kind()
-    else {
-        return;
-    };
-    for u in &ev.before.units {
-        if u.unit.side == side && u.supply == crate::game::Supply::Isolated && !u.eliminated() {
-            q.push(
-                "SPI-S1",
-                Some(u.id()),
-                None,
-                "isolated at the end of its movement phase: loses 1 CP (Standard Game)".into(),
-                None,
-            );
-        }
-    }
-}
-
-/// FR-B1, FR-C2.
-pub(crate) fn fr_checks(ev: &Event, q: &mut Queue) {
-    let calendars = |s: &GameState| s.phase_kind().map(|p| p.step) == Some(Step::AdvanceCalendars);
-    if matches!(ev.action, Action::NextPhase) && calendars(ev.after) && !calendars(ev.before) {
-        q.push(
-            "FR-B1",
-            None,
-            None,
-            "advance every blockade marker one cell toward SURRENDER (a broken blockade flips its \
-             marker; broken a second turn, it moves back one cell)"
-                .into(),
-            None,
-        );
-    }
-    for a in &ev.prims {
-        if let Action::SetFlag {
-            unit,
-            flag: Flag::Disorganised,
-            on: true,
-        } = a
-            && ev.before.unit(unit).is_some_and(|u| u.disorganised)
-        {
-            q.push(
-                "FR-C2",
-                Some(unit),
-                None,
-                "disorganised again: the unit is eliminated".into(),
-                None,
-            );
-        }
-    }
 }

@@ -7,6 +7,7 @@
 //! five situations (FR-L1).
 
 pub mod blockade;
+mod checks;
 pub mod combat;
 pub mod mechanics;
 pub mod set;

@@ -81,7 +81,7 @@ impl RuleSet for FrRules {
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {
-        crate::flow::fr_checks(ev, q);
+        super::checks::checks(ev, q);
     }
 
     fn checklist(&self, l: &mut List) {

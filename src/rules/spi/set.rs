@@ -80,7 +80,7 @@ impl RuleSet for SpiRules {
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {
-        crate::flow::spi_checks(ev, q);
+        super::checks::checks(ev, q);
     }
 
     fn checklist(&self, l: &mut List) {

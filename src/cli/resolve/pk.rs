@@ -432,32 +432,195 @@ fn facing(flank: bool, rear: bool) -> Facing {
     }
 }
 
+impl MeleeBothArgs {
+    /// PK-X3: both sides' inputs, each the other's opponent.
+    fn sides(&self) -> (MeleeInput, MeleeInput) {
+        let side_a = MeleeInput {
+            figures: self.a_figures,
+            class: self.a_class,
+            formation: self.a_formation,
+            opponent: self.b_formation,
+            facing: self.a_facing,
+            charge: self.a_charge,
+            disordered: self.a_disordered,
+            target_disordered: self.b_disordered,
+            position: self.a_position,
+            melee_move: self.melee_move,
+            target_figures: Some(self.b_figures),
+            ..Default::default()
+        };
+        let side_b = MeleeInput {
+            figures: self.b_figures,
+            class: self.b_class,
+            formation: self.b_formation,
+            opponent: self.a_formation,
+            facing: self.b_facing,
+            charge: self.b_charge,
+            disordered: self.b_disordered,
+            target_disordered: self.a_disordered,
+            position: self.b_position,
+            melee_move: self.melee_move,
+            target_figures: Some(self.a_figures),
+            ..Default::default()
+        };
+        (side_a, side_b)
+    }
+}
+
+impl FireArgs {
+    /// The rule's input, as typed.
+    fn input(&self) -> FireInput {
+        FireInput {
+            figures: self.figures,
+            class: self.class,
+            weapon: self.weapon,
+            skirmish: self.skirmish,
+            mounted: self.mounted,
+            enfilade: self.enfilade,
+            vs_cavalry: self.vs_cavalry,
+            disordered: self.disordered,
+            target_disordered: self.target_disordered,
+            target_skirmish: self.target_skirmish,
+            cover: self.cover,
+            range: self.range,
+            supporting: self.supporting,
+            target_figures: self.target_figures,
+            target_officer: self.target_officer,
+            ..Default::default()
+        }
+    }
+}
+
+impl ArtilleryArgs {
+    /// The rule's input, as typed.
+    fn input(&self) -> ArtilleryInput {
+        ArtilleryInput {
+            gun: self.gun,
+            points: self.points,
+            class: self.class,
+            range: self.range,
+            canister: self.canister,
+            downhill: self.downhill,
+            uphill: self.uphill,
+            counter_battery: self.counter_battery,
+            enfilade: self.enfilade,
+            target_disordered: self.target_disordered,
+            target_skirmish: self.target_skirmish,
+            cover: self.cover,
+            target_figures: self.target_figures,
+            target_points: self.target_points,
+            building: self.building,
+            building_points: self.building_points,
+            over_friends: self.over_friends,
+            supporting: self.supporting,
+            target_officer: self.target_officer,
+            ..Default::default()
+        }
+    }
+}
+
+impl MeleeArgs {
+    /// The rule's input, as typed.
+    fn input(&self) -> MeleeInput {
+        MeleeInput {
+            figures: self.figures,
+            second_rank: self.second_rank,
+            class: self.class,
+            formation: self.formation,
+            opponent: self.opponent,
+            ranks: self.ranks,
+            facing: facing(self.flank, self.rear),
+            charge: self.charge,
+            joined: self.joined,
+            melee_move: self.melee_move,
+            disordered: self.disordered,
+            target_disordered: self.target_disordered,
+            target_muddled: self.target_muddled,
+            position: self.position,
+            target_figures: self.target_figures,
+            target_officer: self.target_officer,
+        }
+    }
+}
+
+impl CounterArgs {
+    /// The rule's input, as typed.
+    fn input(&self) -> CounterInput {
+        CounterInput {
+            class: self.class,
+            option: self.option,
+            target_moved: self.target_moved,
+            side_moved: self.side_moved,
+            attacker_urts: self.attacker_urts,
+            skirmish: self.skirmish,
+        }
+    }
+}
+
+impl PursuitArgs {
+    /// The rule's input, as typed.
+    fn input(&self) -> PursuitInput {
+        PursuitInput {
+            stander_figures: self.stander_figures,
+            withdrawer_figures: self.withdrawer_figures,
+            class: self.class,
+            held_back: self.held_back,
+        }
+    }
+}
+
+impl RallyArgs {
+    /// The rule's input, as typed.
+    fn input(&self) -> RallyInput {
+        RallyInput {
+            class: self.class,
+            leaders_lost: self.leaders_lost,
+            brigaded: self.brigaded,
+            officer: self.officer,
+            general_death: self.general_death,
+            figures_lost: self.figures_lost,
+        }
+    }
+}
+
+impl ArmyArgs {
+    /// The rule's input, as typed.
+    fn input(&self) -> ArmyInput {
+        ArmyInput {
+            start_figures: self.start_figures,
+            figures: self.figures,
+            broken_units: self.broken_units,
+            modifier: self.modifier,
+        }
+    }
+}
+
+/// PK-T1 initiative: `--dpct-a` and `--dpct-b` go ahead of any other entered d%.
+fn initiative(
+    a: &InitiativeArgs,
+    t: &pk::tables::PkTables,
+    dice: Option<&mut crate::dice::DiceSource>,
+) -> Result<Resolution<serde_json::Value>, CliError> {
+    // Side A's and side B's dice go first, ahead of any --dpct values (a roll only).
+    if let (Some(_), Some(x), Some(y)) = (dice.as_ref(), a.dpct_a, a.dpct_b) {
+        let mut queued = crate::dice::DiceSource::entered_only();
+        queued
+            .enter(Die::Pct, x)
+            .map_err(|e| CliError::usage(format!("--dpct-a: {e}")))?;
+        queued
+            .enter(Die::Pct, y)
+            .map_err(|e| CliError::usage(format!("--dpct-b: {e}")))?;
+        return Ok(pk::turn::initiative(t, Some(&mut queued))?.erase());
+    }
+    Ok(pk::turn::initiative(t, dice)?.erase())
+}
+
 /// Resolves one pk action.
 pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, CliError> {
     let t = &ctx.tables.pk;
     let dice = ctx.dice;
     Ok(match action {
-        PkAction::Fire(a) => {
-            let input = FireInput {
-                figures: a.figures,
-                class: a.class,
-                weapon: a.weapon,
-                skirmish: a.skirmish,
-                mounted: a.mounted,
-                enfilade: a.enfilade,
-                vs_cavalry: a.vs_cavalry,
-                disordered: a.disordered,
-                target_disordered: a.target_disordered,
-                target_skirmish: a.target_skirmish,
-                cover: a.cover,
-                range: a.range,
-                supporting: a.supporting,
-                target_figures: a.target_figures,
-                target_officer: a.target_officer,
-                ..Default::default()
-            };
-            pk::fire::fire(&input, t, dice)?.erase()
-        }
+        PkAction::Fire(a) => pk::fire::fire(&a.input(), t, dice)?.erase(),
         PkAction::FireFirst(a) => {
             let sa = FiringFirstSide {
                 class: a.class_a,
@@ -471,97 +634,16 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
             };
             pk::fire::firing_first(&sa, &sb, t, dice)?.erase()
         }
-        PkAction::Artillery(a) => {
-            let input = ArtilleryInput {
-                gun: a.gun,
-                points: a.points,
-                class: a.class,
-                range: a.range,
-                canister: a.canister,
-                downhill: a.downhill,
-                uphill: a.uphill,
-                counter_battery: a.counter_battery,
-                enfilade: a.enfilade,
-                target_disordered: a.target_disordered,
-                target_skirmish: a.target_skirmish,
-                cover: a.cover,
-                target_figures: a.target_figures,
-                target_points: a.target_points,
-                building: a.building,
-                building_points: a.building_points,
-                over_friends: a.over_friends,
-                supporting: a.supporting,
-                target_officer: a.target_officer,
-                ..Default::default()
-            };
-            pk::artillery::artillery(&input, t, dice)?.erase()
-        }
+        PkAction::Artillery(a) => pk::artillery::artillery(&a.input(), t, dice)?.erase(),
         PkAction::Collapse(a) => {
             pk::artillery::building_collapse(a.building_points, a.occupants, t, dice)?.erase()
         }
-        PkAction::Melee(a) => {
-            let input = MeleeInput {
-                figures: a.figures,
-                second_rank: a.second_rank,
-                class: a.class,
-                formation: a.formation,
-                opponent: a.opponent,
-                ranks: a.ranks,
-                facing: facing(a.flank, a.rear),
-                charge: a.charge,
-                joined: a.joined,
-                melee_move: a.melee_move,
-                disordered: a.disordered,
-                target_disordered: a.target_disordered,
-                target_muddled: a.target_muddled,
-                position: a.position,
-                target_figures: a.target_figures,
-                target_officer: a.target_officer,
-            };
-            pk::melee::melee(&input, t, dice)?.erase()
-        }
+        PkAction::Melee(a) => pk::melee::melee(&a.input(), t, dice)?.erase(),
         PkAction::MeleeBoth(a) => {
-            let side_a = MeleeInput {
-                figures: a.a_figures,
-                class: a.a_class,
-                formation: a.a_formation,
-                opponent: a.b_formation,
-                facing: a.a_facing,
-                charge: a.a_charge,
-                disordered: a.a_disordered,
-                target_disordered: a.b_disordered,
-                position: a.a_position,
-                melee_move: a.melee_move,
-                target_figures: Some(a.b_figures),
-                ..Default::default()
-            };
-            let side_b = MeleeInput {
-                figures: a.b_figures,
-                class: a.b_class,
-                formation: a.b_formation,
-                opponent: a.a_formation,
-                facing: a.b_facing,
-                charge: a.b_charge,
-                disordered: a.b_disordered,
-                target_disordered: a.a_disordered,
-                position: a.b_position,
-                melee_move: a.melee_move,
-                target_figures: Some(a.a_figures),
-                ..Default::default()
-            };
+            let (side_a, side_b) = a.sides();
             pk::melee::melee_both(&side_a, &side_b, t, dice)?.erase()
         }
-        PkAction::Counter(a) => {
-            let input = CounterInput {
-                class: a.class,
-                option: a.option,
-                target_moved: a.target_moved,
-                side_moved: a.side_moved,
-                attacker_urts: a.attacker_urts,
-                skirmish: a.skirmish,
-            };
-            pk::melee::counter_roll(&input, t, dice)?.erase()
-        }
+        PkAction::Counter(a) => pk::melee::counter_roll(&a.input(), t, dice)?.erase(),
         PkAction::Fatigue(a) => {
             let total = match (a.fatigue, a.class, a.moves) {
                 (Some(f), _, _) => (f, Provenance::Seed),
@@ -577,57 +659,10 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
             };
             pk::melee::fatigue_check(total.0, total.1, t, dice)?.erase()
         }
-        PkAction::Pursuit(a) => {
-            let input = PursuitInput {
-                stander_figures: a.stander_figures,
-                withdrawer_figures: a.withdrawer_figures,
-                class: a.class,
-                held_back: a.held_back,
-            };
-            pk::melee::pursuit(&input, t, dice)?.erase()
-        }
+        PkAction::Pursuit(a) => pk::melee::pursuit(&a.input(), t, dice)?.erase(),
         PkAction::Flag(a) => pk::melee::flag(a.class, t, dice)?.erase(),
-        PkAction::Rally(a) => {
-            let input = RallyInput {
-                class: a.class,
-                leaders_lost: a.leaders_lost,
-                brigaded: a.brigaded,
-                officer: a.officer,
-                general_death: a.general_death,
-                figures_lost: a.figures_lost,
-            };
-            pk::morale::rally(&input, t, dice)?.erase()
-        }
-        PkAction::Army(a) => {
-            let input = ArmyInput {
-                start_figures: a.start_figures,
-                figures: a.figures,
-                broken_units: a.broken_units,
-                modifier: a.modifier,
-            };
-            pk::morale::army_morale(&input, t, dice)?.erase()
-        }
-        PkAction::Initiative(a) => {
-            let dice = match dice {
-                Some(d) => {
-                    if let (Some(x), Some(y)) = (a.dpct_a, a.dpct_b) {
-                        // Side A's and side B's dice go first, ahead of any --dpct values.
-                        let mut queued = crate::dice::DiceSource::entered_only();
-                        queued
-                            .enter(Die::Pct, x)
-                            .map_err(|e| CliError::usage(format!("--dpct-a: {e}")))?;
-                        queued
-                            .enter(Die::Pct, y)
-                            .map_err(|e| CliError::usage(format!("--dpct-b: {e}")))?;
-                        let r = pk::turn::initiative(t, Some(&mut queued))?.erase();
-                        let _ = d;
-                        return Ok(r);
-                    }
-                    Some(d)
-                }
-                None => None,
-            };
-            pk::turn::initiative(t, dice)?.erase()
-        }
+        PkAction::Rally(a) => pk::morale::rally(&a.input(), t, dice)?.erase(),
+        PkAction::Army(a) => pk::morale::army_morale(&a.input(), t, dice)?.erase(),
+        PkAction::Initiative(a) => initiative(a, t, dice)?,
     })
 }

@@ -463,8 +463,87 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 });
                 ui.end_row();
             }
+            if crate::ruleset::get(system).uses_hexes() {
+                let label = ui.label("hex").id;
+                hex_field_ui(ui, u, &id, label, out);
+                ui.end_row();
+            }
         });
     unit_details_ui(ui, u);
+}
+
+/// Where a unit of a hex rule set stands: its hex (or off the map), typed and placed with Enter or
+/// Place. The field shows the unit's position now unless the umpire is typing in it, so undo or a
+/// move on the map shows at once. Units come onto the map from off it this way (a scenario's
+/// reinforcements, the SPI scenario's whole order of battle).
+fn hex_field_ui(ui: &mut Ui, u: &UnitState, id: &str, label: egui::Id, out: &mut Vec<Command>) {
+    let key = ui.make_persistent_id(("unit_hex_field", id));
+    let typing: Option<String> = ui.data_mut(|d| d.get_temp(key));
+    let mut text = typing.clone().unwrap_or_else(|| match u.position {
+        crate::roster::Position::Hex { .. } => u.position.to_string(),
+        _ => String::new(),
+    });
+    let on_map = matches!(u.position, crate::roster::Position::Hex { .. });
+    ui.horizontal(|ui| {
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(&mut text)
+                    .desired_width(48.0)
+                    .hint_text("0304"),
+            )
+            .labelled_by(label);
+        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let place = ui
+            .button(if on_map { "Move" } else { "Place" })
+            .on_hover_text("put the unit on this hex (undoable)")
+            .clicked();
+        let parsed = text.trim().parse::<crate::roster::Position>();
+        let mut done = false;
+        if enter || place {
+            match &parsed {
+                Ok(to) if *to != u.position => {
+                    out.push(Command::Act(Action::Move {
+                        unit: id.to_string(),
+                        to: *to,
+                    }));
+                    done = true;
+                }
+                Ok(_) => done = true,
+                Err(_) => {}
+            }
+        }
+        if on_map
+            && ui
+                .small_button("off map")
+                .on_hover_text("take the unit off the map (undoable)")
+                .clicked()
+        {
+            out.push(Command::Act(Action::Move {
+                unit: id.to_string(),
+                to: crate::roster::Position::Off,
+            }));
+            done = true;
+        }
+        let escape = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Escape));
+        let pending = (typing.is_some() || field.changed()) && !done && !escape;
+        if let (Err(e), false) = (&parsed, text.trim().is_empty()) {
+            ui.colored_label(ui.visuals().warn_fg_color, e)
+                .on_hover_text("a hex label: column then row, e.g. 0304");
+        } else if pending && parsed.as_ref().is_ok_and(|p| *p != u.position) {
+            ui.label(RichText::new("not placed yet (Enter or Place; Esc to drop)").weak());
+        } else if !on_map {
+            ui.label(RichText::new("off the map").weak());
+        }
+        // What is typed is kept apart until it is placed or dropped; the field shows the unit's
+        // position otherwise.
+        ui.data_mut(|d| {
+            if pending {
+                d.insert_temp(key, text.clone());
+            } else {
+                d.remove::<String>(key);
+            }
+        });
+    });
 }
 
 /// Everything else kepi knows about a unit, read from its card and its state: where it stands in the

@@ -5,6 +5,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use kepi::app::KepiApp;
 use kepi::app::map::map_ui;
 use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
@@ -231,4 +232,61 @@ fn a_move_beyond_the_allowance_is_noted_and_made() {
         "{}",
         last.summary
     );
+}
+
+#[test]
+fn a_unit_comes_onto_the_map_from_the_unit_editors_hex_field() {
+    // Issue 17: the SPI scenario has its whole order of battle off the map, and the map said "give
+    // them a hex in the unit editor", which had no hex field.
+    use egui::accesskit::Role;
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 1000.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    h.state_mut()
+        .state
+        .handle(Command::NewGame("spi-1870".into()));
+    h.run();
+    let (id, was) = {
+        let u = &h.state().state.state().units[0];
+        (u.unit.id.clone(), u.position)
+    };
+    assert_eq!(was, kepi::roster::Position::Off);
+    h.state_mut().state.handle(Command::Select(id.clone()));
+    h.run();
+    h.get_by_label("Place").scroll_to_me();
+    h.run();
+    // A typo is named, and nothing moves.
+    h.get_by_role_and_label(Role::TextInput, "hex").focus();
+    h.get_by_role_and_label(Role::TextInput, "hex")
+        .type_text("99x");
+    h.run();
+    h.get_by_label("Place").click();
+    h.run();
+    assert!(h.query_by_label_contains("is not a position").is_some());
+    assert_eq!(h.state().state.state().unit(&id).unwrap().position, was);
+    // Esc drops what was typed; a hex places it, as one undoable action.
+    h.get_by_role_and_label(Role::TextInput, "hex").focus();
+    h.run();
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(h.query_by_label_contains("is not a position").is_none());
+    h.get_by_role_and_label(Role::TextInput, "hex").focus();
+    h.get_by_role_and_label(Role::TextInput, "hex")
+        .type_text("1012");
+    h.run();
+    h.get_by_label("Place").click();
+    h.run();
+    h.run();
+    let now = h.state().state.state().unit(&id).unwrap().position;
+    assert_eq!(now.to_string(), "1012");
+    assert!(
+        h.query_by_label("Move").is_some(),
+        "placed: the button moves it now"
+    );
+    // Undo takes it off again, and the field follows the unit.
+    h.state_mut().state.handle(Command::Undo);
+    h.run();
+    assert_eq!(h.state().state.state().unit(&id).unwrap().position, was);
+    assert!(h.query_by_label("Place").is_some());
 }

@@ -163,13 +163,24 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         ui.add(egui::Slider::new(&mut size, 14.0..=48.0).text("hex size"));
         ui.checkbox(&mut zoc, "zones of control");
-        if off_map > 0 {
+    });
+    // Where units come onto the map: the selected unit, placed right here (one line, so the map
+    // below keeps its place).
+    ui.horizontal(|ui| {
+        if let Some(u) = selected.filter(|u| !u.eliminated() && hex_of(u.position).is_none()) {
+            let label = ui
+                .add(egui::Label::new(RichText::new(format!("{}: hex", u.unit.name))).truncate())
+                .id;
+            super::roster::hex_field_ui(ui, u, u.id(), label, out);
+        } else if off_map > 0 {
             ui.label(
                 RichText::new(format!(
-                    "{off_map} unit(s) off the map: give them a hex in the unit editor"
+                    "{off_map} unit(s) off the map: pick one in the roster to place it here"
                 ))
                 .weak(),
             );
+        } else {
+            ui.label(RichText::new("every unit is on the map").weak());
         }
     });
     ui.data_mut(|d| {

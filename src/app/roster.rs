@@ -476,7 +476,13 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
 /// Place. The field shows the unit's position now unless the umpire is typing in it, so undo or a
 /// move on the map shows at once. Units come onto the map from off it this way (a scenario's
 /// reinforcements, the SPI scenario's whole order of battle).
-fn hex_field_ui(ui: &mut Ui, u: &UnitState, id: &str, label: egui::Id, out: &mut Vec<Command>) {
+pub(crate) fn hex_field_ui(
+    ui: &mut Ui,
+    u: &UnitState,
+    id: &str,
+    label: egui::Id,
+    out: &mut Vec<Command>,
+) {
     let key = ui.make_persistent_id(("unit_hex_field", id));
     let typing: Option<String> = ui.data_mut(|d| d.get_temp(key));
     let mut text = typing.clone().unwrap_or_else(|| match u.position {

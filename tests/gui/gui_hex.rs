@@ -235,7 +235,7 @@ fn a_move_beyond_the_allowance_is_noted_and_made() {
 }
 
 #[test]
-fn a_unit_comes_onto_the_map_from_the_unit_editors_hex_field() {
+fn a_unit_comes_onto_the_map_from_the_map_or_the_unit_editor() {
     // Issue 17: the SPI scenario has its whole order of battle off the map, and the map said "give
     // them a hex in the unit editor", which had no hex field.
     use egui::accesskit::Role;
@@ -247,46 +247,72 @@ fn a_unit_comes_onto_the_map_from_the_unit_editors_hex_field() {
         .state
         .handle(Command::NewGame("spi-1870".into()));
     h.run();
-    let (id, was) = {
+    assert!(
+        h.query_by_label_contains("pick one in the roster to place it here")
+            .is_some()
+    );
+    let (id, name, was) = {
         let u = &h.state().state.state().units[0];
-        (u.unit.id.clone(), u.position)
+        (u.unit.id.clone(), u.unit.name.clone(), u.position)
     };
     assert_eq!(was, kepi::roster::Position::Off);
     h.state_mut().state.handle(Command::Select(id.clone()));
     h.run();
-    h.get_by_label("Place").scroll_to_me();
-    h.run();
+    let on_map = format!("{name}: hex");
+    let type_in = |h: &mut Harness<'_, KepiApp>, label: &str, text: &str| {
+        h.get_by_role_and_label(Role::TextInput, label).focus();
+        h.run();
+        h.get_by_role_and_label(Role::TextInput, label)
+            .type_text(text);
+        h.run();
+        h.key_press(egui::Key::Enter);
+        h.run();
+        h.run();
+    };
     // A typo is named, and nothing moves.
-    h.get_by_role_and_label(Role::TextInput, "hex").focus();
-    h.get_by_role_and_label(Role::TextInput, "hex")
-        .type_text("99x");
-    h.run();
-    h.get_by_label("Place").click();
-    h.run();
+    type_in(&mut h, &on_map, "99x");
     assert!(h.query_by_label_contains("is not a position").is_some());
     assert_eq!(h.state().state.state().unit(&id).unwrap().position, was);
-    // Esc drops what was typed; a hex places it, as one undoable action.
-    h.get_by_role_and_label(Role::TextInput, "hex").focus();
+    // Esc drops what was typed.
+    h.get_by_role_and_label(Role::TextInput, &on_map).focus();
     h.run();
     h.key_press(egui::Key::Escape);
     h.run();
+    h.run();
     assert!(h.query_by_label_contains("is not a position").is_none());
-    h.get_by_role_and_label(Role::TextInput, "hex").focus();
-    h.get_by_role_and_label(Role::TextInput, "hex")
-        .type_text("1012");
-    h.run();
-    h.get_by_label("Place").click();
-    h.run();
-    h.run();
-    let now = h.state().state.state().unit(&id).unwrap().position;
-    assert_eq!(now.to_string(), "1012");
+    // A hex places it, as one undoable action.
+    type_in(&mut h, &on_map, "1012");
+    assert_eq!(
+        h.state()
+            .state
+            .state()
+            .unit(&id)
+            .unwrap()
+            .position
+            .to_string(),
+        "1012"
+    );
     assert!(
         h.query_by_label("Move").is_some(),
-        "placed: the button moves it now"
+        "placed: the editor moves it now"
     );
-    // Undo takes it off again, and the field follows the unit.
+    // Undo takes it off again, and the fields follow the unit.
     h.state_mut().state.handle(Command::Undo);
     h.run();
     assert_eq!(h.state().state.state().unit(&id).unwrap().position, was);
-    assert!(h.query_by_label("Place").is_some());
+    // The unit editor's own field places it too.
+    h.get_by_role_and_label(Role::TextInput, "hex")
+        .scroll_to_me();
+    h.run();
+    type_in(&mut h, "hex", "0911");
+    assert_eq!(
+        h.state()
+            .state
+            .state()
+            .unit(&id)
+            .unwrap()
+            .position
+            .to_string(),
+        "0911"
+    );
 }

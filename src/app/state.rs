@@ -554,27 +554,18 @@ impl AppState {
     pub fn handle(&mut self, cmd: Command) {
         let now = Utc::now();
         match cmd {
-            Command::Act(action) => match self.game.act(action, now) {
-                Ok(e) => {
-                    let s = e.summary.clone();
-                    self.commit(s);
-                }
-                Err(e) => self.err(e.to_string()),
-            },
-            Command::Undo => match self.game.undo(now) {
-                Ok(e) => {
-                    let s = format!("undone: {}", e.summary);
-                    self.commit(s);
-                }
-                Err(e) => self.err(e.to_string()),
-            },
-            Command::Redo => match self.game.redo(now) {
-                Ok(e) => {
-                    let s = format!("redone: {}", e.summary);
-                    self.commit(s);
-                }
-                Err(e) => self.err(e.to_string()),
-            },
+            Command::Act(action) => {
+                let done = self.game.act(action, now).map(|e| e.summary.clone());
+                self.logged(done, "");
+            }
+            Command::Undo => {
+                let done = self.game.undo(now).map(|e| e.summary.clone());
+                self.logged(done, "undone: ");
+            }
+            Command::Redo => {
+                let done = self.game.redo(now).map(|e| e.summary.clone());
+                self.logged(done, "redone: ");
+            }
             Command::NextPhase => self.handle(Command::Act(Action::NextPhase)),
             Command::Roll { expr, entered } => match self.game.roll_entered(&expr, &entered, now) {
                 Ok(e) => {
@@ -606,98 +597,17 @@ impl AppState {
                     self.tables,
                 );
             }
-            Command::ResolveAndApply { entered } => {
-                let tables = self.tables;
-                // The roll uses the units as they are now, whatever happened since the last frame.
-                self.resolver.derive(self.game.state(), tables);
-                let form = self.resolver.clone();
-                let units: Vec<String> = form
-                    .form()
-                    .map(|f| {
-                        // The target is logged only for a form that has one: a rally or fatigue
-                        // roll is about its unit alone, whoever was last picked as a target.
-                        let (a, t) = f.units();
-                        let t = t.filter(|_| f.needs_target());
-                        a.into_iter().chain(t).map(str::to_string).collect()
-                    })
-                    .unwrap_or_default();
-                // What is odd about this roll now (phase, side, a unit that already acted) goes
-                // into the log entry with it: the umpire went ahead, and the log says so.
-                let warnings = form
-                    .form()
-                    .map(|f| crate::flow::phase_warnings(self.game.state(), f.name(), f.units().0))
-                    .unwrap_or_default();
-                let result = self.game.resolve_about(
-                    units,
-                    &entered,
-                    |state, dice| {
-                        form.resolve_with_effects(state, tables, dice)
-                            .map(|(mut r, effects)| {
-                                r.notes.extend(
-                                    warnings.iter().map(|w| format!("umpire went ahead: {w}")),
-                                );
-                                (r, effects)
-                            })
-                    },
-                    now,
-                );
-                match result {
-                    Ok(e) => {
-                        let s = e.summary.clone();
-                        self.resolver.last_rolled = self.game.log().last().map(|e| e.index);
-                        self.resolver.last_form = Some(self.resolver.current);
-                        if !self.commit(s) {
-                            self.resolver.last_rolled = None;
-                        }
-                    }
-                    Err(e) => self.err(e.to_string()),
-                }
-            }
+            Command::ResolveAndApply { entered } => self.resolve_and_apply(&entered, now),
             Command::ShowStillToAct => {
                 self.roster.only_to_act = true;
                 self.roster.hide_eliminated = true;
             }
-            Command::RollDue(id) => {
-                let Some(due) = self.state().due.iter().find(|d| d.id == id).cloned() else {
-                    return self.err(format!("due check #{id} is no longer open"));
-                };
-                let (Some(form), Some(unit)) = (due.form.clone(), due.unit.clone()) else {
-                    return self.err(format!(
-                        "due check #{id} has no form to roll: make it at the table and mark it done"
-                    ));
-                };
-                self.handle(Command::OpenForm {
-                    form,
-                    actor: Some(unit),
-                    target: None,
-                });
-                if !self.own_dice {
-                    self.handle(Command::ResolveAndApply {
-                        entered: Vec::new(),
-                    });
-                }
-            }
+            Command::RollDue(id) => self.roll_due(id),
             Command::OpenForm {
                 form,
                 actor,
                 target,
-            } => {
-                if let Some(i) = self.resolver.forms.iter().position(|f| f.name() == form) {
-                    self.resolver.current = i;
-                }
-                if actor.is_some() {
-                    self.selected = actor;
-                }
-                if target.is_some() {
-                    self.target = target;
-                }
-                self.resolver.prefill(
-                    self.game.state(),
-                    self.selected.as_deref(),
-                    self.target.as_deref(),
-                    self.tables,
-                );
-            }
+            } => self.open_form(&form, actor, target),
             Command::NewGame(_)
             | Command::NewFromCards(_)
             | Command::Open(_)
@@ -730,23 +640,7 @@ impl AppState {
             Command::Save if self.store.is_none() || self.autosaved => {
                 self.handle(Command::ChooseFile(Purpose::SaveAs));
             }
-            Command::Save => {
-                let compacted = match self.persist() {
-                    Persisted::Dropped(e) | Persisted::AtRisk(e) => Err(e),
-                    Persisted::Done(_) => match self.store.as_mut() {
-                        Some(store) => store.compact(&self.game).map_err(|e| {
-                            format!(
-                                "could not write the save (the journal holds every action): {e}"
-                            )
-                        }),
-                        None => Ok(()),
-                    },
-                };
-                match compacted {
-                    Ok(()) => self.ok("saved"),
-                    Err(e) => self.err(e),
-                }
-            }
+            Command::Save => self.save(),
             Command::ChooseFile(purpose) => self.choose_file(purpose),
             Command::Close => {
                 self.compact();
@@ -771,6 +665,127 @@ impl AppState {
             }
             Command::DismissLast => self.last_game = None,
             Command::SaveAs(path) => self.save_as(&path),
+        }
+    }
+
+    /// An action, undo or redo done (its summary, to keep on disk and show) or refused.
+    fn logged(&mut self, done: Result<String, crate::game::ActionError>, prefix: &str) {
+        match done {
+            Ok(summary) => {
+                self.commit(format!("{prefix}{summary}"));
+            }
+            Err(e) => self.err(e.to_string()),
+        }
+    }
+
+    /// Rolls the resolver's form and applies it, one undo step. The roll uses the units as they
+    /// are now, whatever happened since the last frame.
+    fn resolve_and_apply(
+        &mut self,
+        entered: &[(crate::dice::Die, u32)],
+        now: chrono::DateTime<Utc>,
+    ) {
+        let tables = self.tables;
+        // The roll uses the units as they are now, whatever happened since the last frame.
+        self.resolver.derive(self.game.state(), tables);
+        let form = self.resolver.clone();
+        let units: Vec<String> = form
+            .form()
+            .map(|f| {
+                // The target is logged only for a form that has one: a rally or fatigue
+                // roll is about its unit alone, whoever was last picked as a target.
+                let (a, t) = f.units();
+                let t = t.filter(|_| f.needs_target());
+                a.into_iter().chain(t).map(str::to_string).collect()
+            })
+            .unwrap_or_default();
+        // What is odd about this roll now (phase, side, a unit that already acted) goes
+        // into the log entry with it: the umpire went ahead, and the log says so.
+        let warnings = form
+            .form()
+            .map(|f| crate::flow::phase_warnings(self.game.state(), f.name(), f.units().0))
+            .unwrap_or_default();
+        let result = self.game.resolve_about(
+            units,
+            entered,
+            |state, dice| {
+                form.resolve_with_effects(state, tables, dice)
+                    .map(|(mut r, effects)| {
+                        r.notes
+                            .extend(warnings.iter().map(|w| format!("umpire went ahead: {w}")));
+                        (r, effects)
+                    })
+            },
+            now,
+        );
+        match result {
+            Ok(e) => {
+                let s = e.summary.clone();
+                self.resolver.last_rolled = self.game.log().last().map(|e| e.index);
+                self.resolver.last_form = Some(self.resolver.current);
+                if !self.commit(s) {
+                    self.resolver.last_rolled = None;
+                }
+            }
+            Err(e) => self.err(e.to_string()),
+        }
+    }
+
+    /// A due check's "Roll": opens its form for its unit and, with kepi's dice, rolls it.
+    fn roll_due(&mut self, id: u64) {
+        let Some(due) = self.state().due.iter().find(|d| d.id == id).cloned() else {
+            return self.err(format!("due check #{id} is no longer open"));
+        };
+        let (Some(form), Some(unit)) = (due.form.clone(), due.unit.clone()) else {
+            return self.err(format!(
+                "due check #{id} has no form to roll: make it at the table and mark it done"
+            ));
+        };
+        self.handle(Command::OpenForm {
+            form,
+            actor: Some(unit),
+            target: None,
+        });
+        if !self.own_dice {
+            self.handle(Command::ResolveAndApply {
+                entered: Vec::new(),
+            });
+        }
+    }
+
+    /// Opens a resolver form, with its units when given.
+    fn open_form(&mut self, form: &str, actor: Option<String>, target: Option<String>) {
+        if let Some(i) = self.resolver.forms.iter().position(|f| f.name() == form) {
+            self.resolver.current = i;
+        }
+        if actor.is_some() {
+            self.selected = actor;
+        }
+        if target.is_some() {
+            self.target = target;
+        }
+        self.resolver.prefill(
+            self.game.state(),
+            self.selected.as_deref(),
+            self.target.as_deref(),
+            self.tables,
+        );
+    }
+
+    /// Save: everything on disk, the save rewritten (the journal already holds every action).
+    fn save(&mut self) {
+        let compacted = match self.persist() {
+            Persisted::Dropped(e) | Persisted::AtRisk(e) => Err(e),
+            Persisted::Done(_) => match self.store.as_mut() {
+                Some(store) => store.compact(&self.game).map_err(|e| {
+                    format!("could not write the save (the journal holds every action): {e}")
+                }),
+                None => Ok(()),
+            },
+        };
+        match compacted {
+            Ok(()) => self.ok("saved"),
+            Err(e) => self.err(e),
         }
     }
 

@@ -164,3 +164,75 @@ fn open_refuses_a_missing_save_naming_it() {
     let help = crate::common::ok(&["help"]);
     assert!(help.contains("open"), "kepi help lists open");
 }
+
+/// SPI-C3 through `kepi game apply`: `--flank` is refused (exit 2, nothing applied) unless the
+/// attackers' hexes make a flanking attack ("participating attacking units in, or adjacent to,
+/// every hex surrounding the Defender's hex"); attackers on opposite sides (0504 and 0506 around
+/// 0505) make one. SPI-F1: the fortification and EB cards in the hex are read from the map, so the
+/// text's "five ... in a Fortification unit with a strength of "two" would defend as ... "twelve""
+/// holds, and the flank gives no benefit against it.
+#[test]
+fn spi_flank_needs_the_geometry_and_the_fort_comes_from_the_map() {
+    let d = tmp("spi-flank");
+    let save = super::common::new_game(&d, "spi-1870", "4");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-metz-5",
+        "0505",
+        "move",
+        "fort-sedan",
+        "0505",
+        "move",
+        "fr-eb-1",
+        "0505",
+        "move",
+        "de-2-5-1",
+        "0504",
+        "move",
+        "de-2-5-2",
+        "0605",
+    ]);
+    let before = log_len(&save);
+    let e = refused(&[
+        "game",
+        "apply",
+        &save,
+        "combat",
+        "--attackers",
+        "de-2-5-1,de-2-5-2",
+        "--hex",
+        "0505",
+        "--flank",
+    ]);
+    assert!(
+        e.contains("not a flanking attack") && e.contains("SPI-C3") && e.contains("0506"),
+        "{e}"
+    );
+    assert_eq!(log_len(&save), before, "nothing applied");
+    ok(&["game", "apply", &save, "move", "de-2-5-2", "0506"]);
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "de-2-5-1,de-2-5-2",
+        "--hex",
+        "0505",
+        "--flank",
+        "--result",
+        "-",
+        "--dice",
+        "d6=3",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(line["outcome"]["defence"], "12", "{line}");
+    assert_eq!(
+        line["outcome"]["attack"], "10",
+        "no flank benefit against a fort: {line}"
+    );
+}

@@ -269,6 +269,10 @@ pub struct SpiForm {
     /// SPI-C1: the result read off the printed chart for a cell kepi does not know ("A1/D2").
     #[serde(default)]
     pub entered_result: Option<String>,
+    /// SPI-R1: the owner's split of combat point losses over the engaged units, unit id and CP
+    /// (`--losses UNIT=N,...`); a side none of whose units is named takes kepi's default order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub losses: Vec<(String, u32)>,
 }
 
 impl SpiForm {
@@ -291,6 +295,7 @@ impl SpiForm {
                 all_through_river: false,
             },
             entered_result: None,
+            losses: Vec::new(),
         }]
     }
 
@@ -329,6 +334,7 @@ impl SpiForm {
             self.input.dummies_only,
         ) = spi_side(state, defenders);
         self.entered_result = None;
+        self.losses.clear();
     }
 
     /// Issue 17: a line for each engaged unit that is not a combat unit, naming it and saying
@@ -400,9 +406,34 @@ impl SpiForm {
         for u in def.iter().filter(|u| spi_role(u) == SpiRole::Dummy) {
             lose(u, u.strength, &mut fx);
         }
+        for (id, _) in &self.losses {
+            let ok = att
+                .iter()
+                .chain(&def)
+                .any(|u| &u.unit.id == id && loss_order(&[*u]).len() == 1);
+            if !ok {
+                return Err(RuleError::input(
+                    "--losses",
+                    format!("`{id}` is not an engaged combat or fortification unit"),
+                    "ids of the attackers and of the units in the attacked hex (SPI-R1)",
+                ));
+            }
+        }
         if let Some(r) = res.outcome.as_ref().and_then(|o| o.result) {
-            spi_losses(&loss_order(&def), r.defender, &mut fx);
-            spi_losses(&loss_order(&att), r.attacker, &mut fx);
+            split_losses(
+                &loss_order(&def),
+                r.defender,
+                &self.losses,
+                "defender",
+                &mut fx,
+            )?;
+            split_losses(
+                &loss_order(&att),
+                r.attacker,
+                &self.losses,
+                "attacker",
+                &mut fx,
+            )?;
         }
         Ok(done(res, fx))
     }
@@ -417,6 +448,78 @@ fn loss_order<'a>(us: &[&'a UnitState]) -> Vec<&'a UnitState> {
     of(SpiRole::Combat)
         .chain(of(SpiRole::Fortification))
         .collect()
+}
+
+/// SPI-R1 (A): "the owning Player may distribute the Combat Point losses among the units involved
+/// in any fashion he wishes, as long as the separate losses are equivalent to the total". The
+/// owner's split (`chosen`, unit id and CP) for this side's units `us`, checked against the
+/// result: each unit at most its strength, the sum the loss (or all the side has, when the loss is
+/// more). No entry for this side: kepi's default order ([`spi_losses`]).
+fn split_losses(
+    us: &[&UnitState],
+    loss: SpiLoss,
+    chosen: &[(String, u32)],
+    side: &str,
+    fx: &mut Vec<Action>,
+) -> Result<(), RuleError> {
+    let mine: Vec<(&UnitState, u32)> = chosen
+        .iter()
+        .filter_map(|(id, n)| us.iter().find(|u| &u.unit.id == id).map(|u| (*u, *n)))
+        .collect();
+    if mine.is_empty() {
+        spi_losses(us, loss, fx);
+        return Ok(());
+    }
+    let accepted = "UNIT=N,... over the side's engaged units, adding up to the combat points the \
+                    result takes (SPI-R1)";
+    let due = match loss {
+        SpiLoss::Cp(n) => n.min(us.iter().map(|u| u.strength).sum()),
+        SpiLoss::None | SpiLoss::Eliminated => {
+            return Err(RuleError::input(
+                "--losses",
+                format!(
+                    "the result leaves the {side} no combat points to spread ({}), yet --losses \
+                     names {}",
+                    if loss == SpiLoss::None {
+                        "it loses nothing"
+                    } else {
+                        "every unit is eliminated"
+                    },
+                    mine.iter()
+                        .map(|(u, _)| u.unit.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                accepted,
+            ));
+        }
+    };
+    for (u, n) in &mine {
+        if *n > u.strength {
+            return Err(RuleError::input(
+                "--losses",
+                format!(
+                    "{}={n}: {} has {} combat points",
+                    u.unit.id, u.unit.name, u.strength
+                ),
+                accepted,
+            ));
+        }
+    }
+    let sum: u32 = mine.iter().map(|(_, n)| n).sum();
+    if sum != due {
+        return Err(RuleError::input(
+            "--losses",
+            format!(
+                "the {side}'s losses add up to {sum}, but the result takes {due} combat points"
+            ),
+            accepted,
+        ));
+    }
+    for (u, n) in mine {
+        lose(u, n, fx);
+    }
+    Ok(())
 }
 
 /// SPI-R1: combat points lost, spread over the units in order (the owner's default: the first unit

@@ -236,3 +236,94 @@ fn spi_flank_needs_the_geometry_and_the_fort_comes_from_the_map() {
         "no flank benefit against a fort: {line}"
     );
 }
+
+fn strength(save: &str, id: &str) -> u64 {
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["game", "show", save, "--json"])).unwrap();
+    v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == id)
+        .unwrap()["strength"]
+        .as_u64()
+        .unwrap()
+}
+
+/// SPI-R1 (A): "the owning Player may distribute the Combat Point losses among the units involved
+/// in any fashion he wishes, as long as the separate losses are equivalent to the total. Players on
+/// the defensive in a hex with a Fortification unit may lose from either the Fortification unit or
+/// any Combat units in the fort". `--losses UNIT=N,...` is that choice: checked (engaged units,
+/// numbers, totals equal to the result), a bad one exits 2 naming `--losses` with nothing applied.
+#[test]
+fn spi_losses_are_the_owners_split() {
+    let d = tmp("spi-losses");
+    let save = super::common::new_game(&d, "spi-1870", "4");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-metz-5",
+        "0505",
+        "move",
+        "fort-sedan",
+        "0505",
+        "move",
+        "fr-eb-1",
+        "0505",
+        "move",
+        "de-2-5-1",
+        "0504",
+        "move",
+        "de-2-5-2",
+        "0506",
+    ]);
+    let combat = |losses: &str| -> Vec<String> {
+        [
+            "combat",
+            "--attackers",
+            "de-2-5-1,de-2-5-2",
+            "--hex",
+            "0505",
+            "--result",
+            "A2/D4",
+            "--dice",
+            "d6=3",
+            "--losses",
+            losses,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let before = log_len(&save);
+    for (bad, says) in [
+        ("fr-metz-5=3", "add up to 3, but the result takes 4"),
+        ("fr-metz-5=6", "has 5 combat points"),
+        (
+            "fr-eb-1=1,fr-metz-5=4",
+            "not an engaged combat or fortification unit",
+        ),
+        ("de-1-5-1=1", "not engaged"),
+        ("fr-metz-5=x", "is not a number"),
+        ("fr-metz-5", "is not UNIT=N"),
+        ("fr-metz-5=2,fr-metz-5=2", "named twice"),
+    ] {
+        let mut a = vec!["game".to_string(), "apply".into(), save.clone()];
+        a.extend(combat(bad));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let e = refused(&a);
+        assert!(e.contains("--losses") && e.contains(says), "{bad}: {e}");
+    }
+    assert_eq!(log_len(&save), before, "nothing applied");
+    let mut a = vec!["game".to_string(), "apply".into(), save.clone()];
+    a.extend(combat("fort-sedan=2,fr-metz-5=2,de-2-5-2=2"));
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    ok(&a);
+    assert_eq!(strength(&save, "fort-sedan"), 0);
+    assert_eq!(strength(&save, "fr-metz-5"), 3);
+    assert_eq!(strength(&save, "fr-eb-1"), 1);
+    assert_eq!(strength(&save, "de-2-5-2"), 3);
+    assert_eq!(strength(&save, "de-2-5-1"), 5);
+}

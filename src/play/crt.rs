@@ -399,6 +399,17 @@ impl SpiForm {
         if !rolling {
             return Ok(done(res, fx));
         }
+        if let Some(o) = res.outcome.as_ref()
+            && o.result.is_none()
+            && !self.input.dummies_only
+        {
+            return Err(ask_for_result(
+                &o.odds,
+                o.die,
+                o.modified_die,
+                o.valid_results.as_deref(),
+            ));
+        }
         let att = units(state, &self.attacker_ids, "attacker")?;
         let def = units(state, &self.defender_ids, "defender")?;
         // SPI-H1: "If they should be Dummy units, they are removed": revealed by the combat,
@@ -437,6 +448,36 @@ impl SpiForm {
         }
         Ok(done(res, fx))
     }
+}
+
+/// SPI-C1, FR-C1: a rolled die on a chart cell kepi does not know, with no result entered: nothing
+/// is applied or logged, and the error names the die, so the printed result is entered for the die
+/// that produced it. Nothing moved the seeded dice, so the next roll with kepi's dice shows the
+/// same face; physical dice are entered again with the result. (RULES.md, data provenance: an
+/// `unknown` cell "asks the umpire to enter the result from the printed chart".)
+fn ask_for_result(
+    odds: &str,
+    die: Option<u32>,
+    modified: Option<i32>,
+    valid: Option<&str>,
+) -> RuleError {
+    let die = match (die, modified) {
+        (Some(d), Some(m)) if i64::from(d) != i64::from(m) => format!("d6={d} (modified {m})"),
+        (Some(d), _) => format!("d6={d}"),
+        _ => "the die".to_string(),
+    };
+    RuleError::input(
+        "--result",
+        format!(
+            "the die shows {die}; kepi does not know the {odds} cell for it, so nothing was \
+             applied: enter the result printed on your chart for this die (`--result` in `kepi \
+             game apply`, with the same --dice if you rolled them, or again with kepi's dice, \
+             which show the same face; the result box in the window) and roll again"
+        ),
+        valid
+            .unwrap_or("the result printed on your chart")
+            .to_string(),
+    )
 }
 
 /// SPI-R1: the units that can take combat point losses, in the default order: the combat units,
@@ -642,6 +683,17 @@ impl FrForm {
     ) -> Result<Resolved, RuleError> {
         let rolling = dice.is_some();
         let res = fr1870::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
+        if rolling
+            && let Some(o) = res.outcome.as_ref()
+            && o.result.is_none()
+        {
+            return Err(ask_for_result(
+                &o.odds,
+                o.die,
+                o.modified_die,
+                o.valid_results.as_deref(),
+            ));
+        }
         let mut fx = Vec::new();
         if rolling && let Some(e) = res.outcome.as_ref().and_then(|o| o.effects.as_ref()) {
             // FR-F1: the fates are the fighting units' (fortress cards are the fortress, not units).
@@ -764,10 +816,13 @@ mod tests {
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
         assert_eq!(f.input.attackers[0].strength, 5);
         assert_eq!(f.input.defenders[0].strength, 5);
+        let before = g.log().len();
         let e = g
             .resolve(&[(Die::D6, 3)], |s, d| f.resolve(s, &t.spi, Some(d)), now())
-            .unwrap();
-        assert!(e.summary.contains("enter the result"), "{}", e.summary);
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("d6=3") && e.contains("--result"), "{e}");
+        assert_eq!(g.log().len(), before, "nothing logged against the die");
         assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 5);
         f.entered_result = Some("A1/D2".into());
         g.resolve(&[(Die::D6, 3)], |s, d| f.resolve(s, &t.spi, Some(d)), now())

@@ -327,3 +327,54 @@ fn spi_losses_are_the_owners_split() {
     assert_eq!(strength(&save, "de-2-5-2"), 3);
     assert_eq!(strength(&save, "de-2-5-1"), 5);
 }
+
+/// A CRT cell kepi does not know (RULES.md: "resolving into it asks the umpire to enter the result
+/// from the printed chart"): the die is rolled first and named, nothing is applied; the result is
+/// then entered and logged against that same die (kepi's seeded dice show the same face again, as
+/// nothing moved them).
+#[test]
+fn an_unknown_cell_names_the_die_before_asking_for_the_result() {
+    let d = tmp("spi-unknown");
+    let save = super::common::new_game(&d, "spi-1870", "4");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-metz-5",
+        "0505",
+        "move",
+        "de-2-5-1",
+        "0504",
+    ]);
+    let before = log_len(&save);
+    let verb = ["combat", "--attackers", "de-2-5-1", "--hex", "0505"];
+    let mut a = vec!["game", "apply", save.as_str()];
+    a.extend_from_slice(&verb);
+    let e = refused(&a);
+    assert!(
+        e.contains("--result") && e.contains("the die shows d6="),
+        "{e}"
+    );
+    assert_eq!(log_len(&save), before, "nothing logged against the die");
+    let face = e
+        .split("the die shows d6=")
+        .nth(1)
+        .and_then(|t| t.chars().next())
+        .and_then(|c| c.to_digit(10))
+        .unwrap();
+    let mut a = vec!["game", "apply", save.as_str(), "--json"];
+    a.extend_from_slice(&verb);
+    a.extend_from_slice(&["--result", "D1"]);
+    let out = ok(&a);
+    let line: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(line["outcome"]["die"], face, "{line}");
+    assert_eq!(line["outcome"]["result"], "D1");
+    assert_eq!(line["outcome"]["entered"], true);
+    // Physical dice: the same, the die entered with the result.
+    let mut a = vec!["game", "apply", save.as_str()];
+    a.extend_from_slice(&verb);
+    a.extend_from_slice(&["--dice", "d6=5"]);
+    let e = refused(&a);
+    assert!(e.contains("the die shows d6=5"), "{e}");
+}

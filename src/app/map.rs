@@ -419,7 +419,10 @@ fn units_ui(
                 Stroke::new(3.0, fill),
             );
         }
-        if resp.clicked() {
+        // SPI-C2, FR-C1: Ctrl-click adds or removes an attacker of the hex combat.
+        if resp.clicked() && ui.input(|i| i.modifiers.command) {
+            out.push(Command::ToggleAttacker(u.unit.id.clone()));
+        } else if resp.clicked() {
             out.push(Command::Select(u.unit.id.clone()));
         }
         if resp.secondary_clicked() {

@@ -123,6 +123,13 @@ fn entered_ui(ui: &mut Ui, v: &mut Option<String>, hint: &str) {
 
 /// The SPI combat toggles (SPI-C3, SPI-C5, SPI-F1, SPI-H1, SPI-S1, SPI-H2).
 pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm) {
+    ui.label(
+        RichText::new(
+            "Ctrl-click units in the roster or on the map to add or remove attackers (SPI-C2)",
+        )
+        .small()
+        .weak(),
+    );
     for (label, us) in [
         ("Attackers", &mut f.input.attackers),
         ("Defenders", &mut f.input.defenders),
@@ -132,6 +139,9 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm) {
             for (i, u) in us.iter_mut().enumerate() {
                 ui.push_id(i, |ui| {
                     ui.horizontal_wrapped(|ui| {
+                        if let Some(n) = &u.name {
+                            ui.label(n);
+                        }
                         ui.add(
                             egui::DragValue::new(&mut u.strength)
                                 .range(0..=99)

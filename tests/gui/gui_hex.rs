@@ -232,3 +232,62 @@ fn a_move_beyond_the_allowance_is_noted_and_made() {
         last.summary
     );
 }
+
+/// SPI-C2 in the window: Ctrl-click on the map adds a second attacker to the hex combat and takes
+/// it out again; the resolver names each unit with its contribution and shows both sums (SPI-C1:
+/// "Total up the Combat Strengths of the Attacking units"), the fortification in the hex counted
+/// as SPI-F1 says (5 in a fort of 2: 12).
+#[test]
+fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("spi-1870").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    for (unit, hex) in [
+        ("fr-metz-5", "0505"),
+        ("fort-sedan", "0505"),
+        ("de-2-5-1", "0504"),
+        ("de-2-5-2", "0506"),
+    ] {
+        app.handle(Command::Act(Action::Move {
+            unit: unit.into(),
+            to: hex.parse().unwrap(),
+        }));
+    }
+    app.handle(Command::Select("de-2-5-1".into()));
+    app.handle(Command::Target("fr-metz-5".into()));
+    let attackers = |app: &AppState| match app.resolver.form() {
+        Some(kepi::play::Form::Spi(f)) => f.attacker_ids.clone(),
+        _ => panic!("an SPI combat form"),
+    };
+    assert_eq!(attackers(&app), vec!["de-2-5-1".to_string()]);
+    let mut h = map_harness(app);
+    h.run();
+    h.get_by_label("German 5 (area 2, #2)")
+        .click_modifiers(egui::Modifiers::COMMAND);
+    h.run();
+    assert_eq!(
+        attackers(h.state()),
+        vec!["de-2-5-1".to_string(), "de-2-5-2".to_string()]
+    );
+    let app = h.into_state();
+    let mut r = resolver_harness(app);
+    r.run();
+    for line in [
+        "attacker 1 (German 5 (area 2, #1)): 5",
+        "attacker 2 (German 5 (area 2, #2)): 5",
+        "attack strength, total",
+        "defender 1 (French 5 (Metz)): 5 doubled (in the fort)",
+        "fortification's own strength",
+        "defence strength, total",
+    ] {
+        assert!(r.query_by_label_contains(line).is_some(), "{line}");
+    }
+    assert!(r.query_by_label_contains("10 : 12").is_some());
+    let app = r.into_state();
+    let mut h = map_harness(app);
+    h.run();
+    h.get_by_label("German 5 (area 2, #2)")
+        .click_modifiers(egui::Modifiers::COMMAND);
+    h.run();
+    assert_eq!(attackers(h.state()), vec!["de-2-5-1".to_string()]);
+}

@@ -6,6 +6,7 @@ use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 use super::state::{AppState, Command};
 use super::widgets::chip;
 use crate::game::{Action, Counter, Flag, GameState, Level, UnitState};
+use crate::roster::Position;
 
 /// One row of the flattened roster.
 #[derive(Clone, Debug, PartialEq)]
@@ -448,6 +449,10 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 }
             });
             ui.end_row();
+            if super::map::has_map(system) {
+                hex_field_ui(ui, u, out);
+                ui.end_row();
+            }
             if matches!(
                 system,
                 crate::rules::System::Spi | crate::rules::System::Fr1870
@@ -471,6 +476,52 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             }
         });
     unit_details_ui(ui, u);
+}
+
+/// Issue 17: puts a unit on a hex (or takes it off the map) from the editor, so the units of a
+/// scenario that starts them off the map ("move UNIT HEX" on the command line) come onto it in the
+/// window too. The text is kept in egui's memory per unit until placed.
+fn hex_field_ui(ui: &mut Ui, u: &UnitState, out: &mut Vec<Command>) {
+    let label = ui.label("hex");
+    let key = egui::Id::unique("unit_hex").with(u.id());
+    let shown = match u.position {
+        Position::Hex { .. } => u.position.to_string(),
+        _ => String::new(),
+    };
+    // What was typed, while the unit stays where it was when typed (a drag on the map resets it).
+    let mut text: String = ui
+        .data_mut(|d| d.get_temp::<(String, Position)>(key))
+        .filter(|(_, at)| *at == u.position)
+        .map_or(shown, |(t, _)| t);
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut text)
+                .desired_width(60.0)
+                .hint_text("0304"),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("a hex label, column then row (0304); empty: off the map");
+        let wanted = if text.trim().is_empty() {
+            Ok(Position::Off)
+        } else {
+            text.trim().parse::<Position>()
+        };
+        match wanted {
+            Ok(to) if to != u.position => {
+                if ui.small_button("Place").clicked() {
+                    out.push(Command::Act(Action::Move {
+                        unit: u.id().to_string(),
+                        to,
+                    }));
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                ui.colored_label(ui.visuals().warn_fg_color, e.to_string());
+            }
+        }
+    });
+    ui.data_mut(|d| d.insert_temp(key, (text, u.position)));
 }
 
 /// Everything else kepi knows about a unit, read from its card and its state: where it stands in the

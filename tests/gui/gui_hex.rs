@@ -291,3 +291,39 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
     h.run();
     assert_eq!(attackers(h.state()), vec!["de-2-5-1".to_string()]);
 }
+
+/// Issue 17: the bundled SPI scenario starts every unit off the map ("move UNIT HEX" on the command
+/// line); the unit editor's hex field puts one on a hex, undoably.
+#[test]
+fn the_unit_editor_puts_an_off_map_unit_on_a_hex() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("spi-1870").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    app.handle(Command::Select("fr-metz-5".into()));
+    assert_eq!(
+        app.state().unit("fr-metz-5").unwrap().position,
+        kepi::roster::Position::Off
+    );
+    let mut h = Harness::builder().with_size((600.0, 600.0)).build_ui_state(
+        |ui, app: &mut AppState| {
+            let mut out = Vec::new();
+            kepi::app::roster::unit_editor_ui(ui, app, &mut out);
+            for c in out {
+                app.handle(c);
+            }
+        },
+        app,
+    );
+    h.run();
+    assert!(h.query_by_label("Place").is_none(), "nothing typed yet");
+    h.get_by_label("hex").click();
+    h.run();
+    h.get_by_label("hex").type_text("0505");
+    h.run();
+    h.get_by_label("Place").click();
+    h.run();
+    assert_eq!(
+        h.state().state().unit("fr-metz-5").unwrap().position,
+        "0505".parse().unwrap()
+    );
+}

@@ -298,7 +298,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
         Form::Pk(f) => super::resolver_pk::situation_ui(ui, f),
         Form::Gsp(f) => super::resolver_gsp::situation_ui(ui, f, state),
         Form::Pw(f) => super::resolver_hex::pw_situation_ui(ui, f),
-        Form::Spi(f) => super::resolver_hex::spi_situation_ui(ui, f),
+        Form::Spi(f) => super::resolver_hex::spi_situation_ui(ui, f, state),
         Form::Fr1870(f) => super::resolver_hex::fr_situation_ui(ui, f),
     }
     ui.separator();

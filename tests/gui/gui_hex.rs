@@ -327,3 +327,61 @@ fn the_unit_editor_puts_an_off_map_unit_on_a_hex() {
         "0505".parse().unwrap()
     );
 }
+
+/// SPI-R1 (A) in the window: the losses chooser's split (here set on the form as its fields do)
+/// goes with the Roll: "Players on the defensive in a hex with a Fortification unit may lose from
+/// either the Fortification unit or any Combat units in the fort". A split that does not add up to
+/// the result is refused and nothing is applied.
+#[test]
+fn spi_window_roll_applies_the_owners_loss_split() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("spi-1870").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    for (unit, hex) in [
+        ("fr-metz-5", "0505"),
+        ("fort-sedan", "0505"),
+        ("de-2-5-1", "0504"),
+    ] {
+        app.handle(Command::Act(Action::Move {
+            unit: unit.into(),
+            to: hex.parse().unwrap(),
+        }));
+    }
+    app.handle(Command::Select("de-2-5-1".into()));
+    app.handle(Command::Target("fr-metz-5".into()));
+    let split = |app: &mut AppState, losses: Vec<(&str, u32)>| {
+        let i = app.resolver.current;
+        let Some(kepi::play::Form::Spi(f)) = app.resolver.forms.get_mut(i) else {
+            panic!("an SPI form")
+        };
+        f.losses = losses
+            .into_iter()
+            .map(|(u, n)| (u.to_string(), n))
+            .collect();
+        f.entered_result = Some("D3".into());
+    };
+    // The chooser lists the units that can take losses.
+    let mut r = resolver_harness(app);
+    r.run();
+    r.get_by_label("Losses: owner's choice (SPI-R1)").click();
+    r.run();
+    assert!(r.query_by_label("Fortification Sedan").is_some());
+    let mut app = r.into_state();
+    let log = app.game.log().len();
+    split(&mut app, vec![("fort-sedan", 1)]);
+    app.handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, 4)],
+    });
+    assert_eq!(
+        app.game.log().len(),
+        log,
+        "1 of 3: refused, nothing applied"
+    );
+    split(&mut app, vec![("fort-sedan", 2), ("fr-metz-5", 1)]);
+    app.handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, 4)],
+    });
+    assert_eq!(app.game.log().len(), log + 1);
+    assert_eq!(strength(&app, "fort-sedan"), 0);
+    assert_eq!(strength(&app, "fr-metz-5"), 4);
+}

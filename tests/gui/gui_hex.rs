@@ -385,3 +385,23 @@ fn spi_window_roll_applies_the_owners_loss_split() {
     assert_eq!(strength(&app, "fort-sedan"), 0);
     assert_eq!(strength(&app, "fr-metz-5"), 4);
 }
+
+/// SPI-F1: a fortification on the map is its own hexagonal counter, and says so on hover.
+#[test]
+fn a_fortification_on_the_map_says_what_it_is() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("spi-1870").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    app.handle(Command::Act(Action::Move {
+        unit: "fort-sedan".into(),
+        to: "0505".parse().unwrap(),
+    }));
+    let mut h = map_harness(app);
+    h.run();
+    h.get_by_label("Fortification Sedan").hover();
+    h.run();
+    assert!(
+        h.query_by_label_contains("fortification, strength 2")
+            .is_some()
+    );
+}

@@ -4,7 +4,7 @@
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::map::map_ui;
 use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
@@ -403,5 +403,49 @@ fn a_fortification_on_the_map_says_what_it_is() {
     assert!(
         h.query_by_label_contains("fortification, strength 2")
             .is_some()
+    );
+}
+
+/// SPI-C3 in the window: ticking "flanking attack" when the attackers stand side by side (0504
+/// and 0605 around 0505) disables Roll and shows why; opposite sides (0504, 0506) make it one.
+#[test]
+fn spi_flank_box_needs_the_map_geometry() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("spi-1870").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    for (unit, hex) in [
+        ("fr-metz-5", "0505"),
+        ("de-2-5-1", "0504"),
+        ("de-2-5-2", "0605"),
+    ] {
+        app.handle(Command::Act(Action::Move {
+            unit: unit.into(),
+            to: hex.parse().unwrap(),
+        }));
+    }
+    app.handle(Command::Select("de-2-5-1".into()));
+    app.handle(Command::Target("fr-metz-5".into()));
+    app.handle(Command::ToggleAttacker("de-2-5-2".into()));
+    let mut h = resolver_harness(app);
+    h.run();
+    h.get_by_label("flanking attack").click();
+    h.run();
+    assert!(h.query_by_label_contains("not a flanking attack").is_some());
+    assert!(
+        h.get_by_label("Roll and apply")
+            .accesskit_node()
+            .is_disabled()
+    );
+    h.state_mut().handle(Command::Act(Action::Move {
+        unit: "de-2-5-2".into(),
+        to: "0506".parse().unwrap(),
+    }));
+    h.run();
+    h.run();
+    assert!(h.query_by_label_contains("not a flanking attack").is_none());
+    assert!(
+        !h.get_by_label("Roll and apply")
+            .accesskit_node()
+            .is_disabled()
     );
 }

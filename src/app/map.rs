@@ -385,8 +385,15 @@ fn units_ui(
         let name = u.unit.name.clone();
         resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
         let resp = resp.on_hover_text(format!(
-            "{} · {} · strength {}",
-            u.unit.name, u.position, u.strength
+            "{} · {} · {} {}",
+            u.unit.name,
+            u.position,
+            if u.unit.arm == crate::roster::Arm::Fortress {
+                "fortification, strength"
+            } else {
+                "strength"
+            },
+            u.strength
         ));
         let drawn = if resp.dragged() {
             ui.input(|i| i.pointer.latest_pos())
@@ -397,7 +404,6 @@ fn units_ui(
         };
         let painter = ui.painter();
         let fill = side_colour(u.unit.side);
-        painter.rect_filled(drawn, 3.0, fill);
         let outline = if selected == Some(u.unit.id.as_str()) {
             Stroke::new(2.5, Color32::from_rgb(250, 210, 60))
         } else if target == Some(u.unit.id.as_str()) {
@@ -405,7 +411,26 @@ fn units_ui(
         } else {
             Stroke::new(1.0, visuals.strong_text_color().gamma_multiply(0.5))
         };
-        painter.rect_stroke(drawn, 3.0, outline, StrokeKind::Inside);
+        if u.unit.arm == crate::roster::Arm::Fortress {
+            // SPI-F1, FR-F1: a fortification is drawn as the text's hexagonal counter, so it
+            // stands apart from the units it fortifies.
+            let c = drawn.center();
+            let r = drawn.height() * 0.7;
+            let points: Vec<egui::Pos2> = (0..6)
+                .map(|i| {
+                    let a = std::f32::consts::FRAC_PI_3 * i as f32;
+                    c + vec2(a.cos(), a.sin()) * r
+                })
+                .collect();
+            painter.add(Shape::convex_polygon(
+                points,
+                fill.gamma_multiply(0.8),
+                outline,
+            ));
+        } else {
+            painter.rect_filled(drawn, 3.0, fill);
+            painter.rect_stroke(drawn, 3.0, outline, StrokeKind::Inside);
+        }
         painter.text(
             drawn.center() - vec2(0.0, size * 0.14),
             egui::Align2::CENTER_CENTER,
@@ -429,7 +454,10 @@ fn units_ui(
                 Stroke::new(3.0, fill),
             );
         }
-        if resp.clicked() {
+        // SPI-C2, FR-C1: Ctrl-click adds or removes an attacker of the hex combat.
+        if resp.clicked() && ui.input(|i| i.modifiers.command) {
+            out.push(Command::ToggleAttacker(u.unit.id.clone()));
+        } else if resp.clicked() {
             out.push(Command::Select(u.unit.id.clone()));
         }
         if resp.secondary_clicked() {

@@ -34,9 +34,59 @@ pub struct ResolverState {
     /// The form it was rolled from: its result card shows on that form's tab only (another tab
     /// showed the previous form's result as if it were its own).
     pub last_form: Option<usize>,
+    /// SPI-C2, FR-C1: units attacking with the selected one in a hex combat (Ctrl-click), by id.
+    pub extra_attackers: Vec<String>,
+}
+
+/// SPI-C2, FR-C1: a hex combat form's attackers are the acting unit and the Ctrl-clicked ones of
+/// its side still fighting (the others are left out, not refused: a pick may go stale).
+fn with_attackers(f: &mut Form, state: &GameState, extra: &[String]) {
+    let (ids, defenders) = match f {
+        Form::Spi(x) => (x.attacker_ids.clone(), x.defender_ids.clone()),
+        Form::Fr1870(x) => (x.attacker_ids.clone(), x.defender_ids.clone()),
+        _ => return,
+    };
+    let Some(lead) = ids.first().and_then(|id| state.unit(id)) else {
+        return;
+    };
+    let mut all = ids.clone();
+    for e in extra {
+        if let Some(u) = state.unit(e)
+            && u.unit.side == lead.unit.side
+            && !u.eliminated()
+            && !all.contains(&u.unit.id)
+        {
+            all.push(u.unit.id.clone());
+        }
+    }
+    if all == ids {
+        return;
+    }
+    match f {
+        Form::Spi(x) => {
+            let (a, t) = (x.actor.clone(), x.target.clone());
+            x.prefill_engaged(state, &all, &defenders);
+            (x.actor, x.target) = (a, t);
+        }
+        Form::Fr1870(x) => {
+            let (a, t) = (x.actor.clone(), x.target.clone());
+            x.prefill_engaged(state, &all, &defenders);
+            (x.actor, x.target) = (a, t);
+        }
+        _ => {}
+    }
 }
 
 impl ResolverState {
+    /// SPI-C2, FR-C1: adds `id` to the hex combat's attackers, or takes it out.
+    pub fn toggle_attacker(&mut self, id: &str) {
+        if let Some(i) = self.extra_attackers.iter().position(|a| a == id) {
+            self.extra_attackers.remove(i);
+        } else {
+            self.extra_attackers.push(id.to_string());
+        }
+    }
+
     /// Forms for a rule set.
     pub fn new(system: System) -> Self {
         let forms = Form::all_for(system);
@@ -48,6 +98,7 @@ impl ResolverState {
             entered: Die::ALL.iter().map(|d| (*d, String::new())).collect(),
             last_rolled: None,
             last_form: None,
+            extra_attackers: Vec::new(),
         }
     }
 
@@ -67,6 +118,7 @@ impl ResolverState {
     ) {
         for f in &mut self.forms {
             f.prefill(state, actor, target, tables);
+            with_attackers(f, state, &self.extra_attackers);
         }
         self.base = self.forms.clone();
     }
@@ -83,6 +135,7 @@ impl ResolverState {
             let (actor, target) = (actor.map(str::to_string), target.map(str::to_string));
             let mut fresh = base.clone();
             fresh.prefill(state, actor.as_deref(), target.as_deref(), tables);
+            with_attackers(&mut fresh, state, &self.extra_attackers);
             if fresh != *base {
                 *form = crate::play::overrides::rebase(base, form, &fresh);
                 *base = fresh;
@@ -245,7 +298,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
         Form::Pk(f) => super::resolver_pk::situation_ui(ui, f),
         Form::Gsp(f) => super::resolver_gsp::situation_ui(ui, f, state),
         Form::Pw(f) => super::resolver_hex::pw_situation_ui(ui, f),
-        Form::Spi(f) => super::resolver_hex::spi_situation_ui(ui, f),
+        Form::Spi(f) => super::resolver_hex::spi_situation_ui(ui, f, state),
         Form::Fr1870(f) => super::resolver_hex::fr_situation_ui(ui, f),
         Form::Custom(f) => f.0.situation_ui(ui),
     }

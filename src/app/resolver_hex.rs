@@ -5,7 +5,8 @@
 use egui::{RichText, Ui};
 
 use super::resolver::pick;
-use crate::play::crt::{FrForm, SpiForm};
+use crate::game::GameState;
+use crate::play::crt::{FrForm, SpiForm, SpiRole, spi_role};
 use crate::play::pw::{PwAction, PwForm};
 use crate::rules::pw::{Army, Gunnery, HitCause, HitChoice, Quality, UnitKind, hit_choices};
 use crate::rules::spi::{Formation, SupplyState};
@@ -121,8 +122,65 @@ fn entered_ui(ui: &mut Ui, v: &mut Option<String>, hint: &str) {
     .on_hover_text("Only for a CRT cell kepi does not know: type what your printed chart says for the die rolled. A known cell must agree.");
 }
 
+/// SPI-R1 (A): the owners' split of combat point losses, "in any fashion he wishes, as long as the
+/// separate losses are equivalent to the total" (a fortification may take them). Zero everywhere
+/// on a side: kepi's order. The split is checked against the result when it is rolled.
+fn spi_losses_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
+    let ids: Vec<String> = f
+        .attacker_ids
+        .iter()
+        .chain(&f.defender_ids)
+        .filter(|id| {
+            state
+                .unit(id)
+                .is_some_and(|u| matches!(spi_role(u), SpiRole::Combat | SpiRole::Fortification))
+        })
+        .cloned()
+        .collect();
+    if ids.is_empty() {
+        return;
+    }
+    ui.collapsing("Losses: owner's choice (SPI-R1)", |ui| {
+        ui.label(
+            RichText::new(
+                "CP each unit loses if the result takes CP; 0 on a whole side: kepi's order. \
+                 A side's numbers must add up to its loss.",
+            )
+            .small()
+            .weak(),
+        );
+        for id in ids {
+            let Some(u) = state.unit(&id) else { continue };
+            let mut n = f
+                .losses
+                .iter()
+                .find(|(i, _)| *i == id)
+                .map_or(0, |(_, n)| *n);
+            ui.horizontal(|ui| {
+                ui.label(&u.unit.name);
+                ui.add(
+                    egui::DragValue::new(&mut n)
+                        .range(0..=u.strength)
+                        .suffix(" CP lost"),
+                );
+            });
+            f.losses.retain(|(i, _)| *i != id);
+            if n > 0 {
+                f.losses.push((id, n));
+            }
+        }
+    });
+}
+
 /// The SPI combat toggles (SPI-C3, SPI-C5, SPI-F1, SPI-H1, SPI-S1, SPI-H2).
-pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm) {
+pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
+    ui.label(
+        RichText::new(
+            "Ctrl-click units in the roster or on the map to add or remove attackers (SPI-C2)",
+        )
+        .small()
+        .weak(),
+    );
     for (label, us) in [
         ("Attackers", &mut f.input.attackers),
         ("Defenders", &mut f.input.defenders),
@@ -132,6 +190,9 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm) {
             for (i, u) in us.iter_mut().enumerate() {
                 ui.push_id(i, |ui| {
                     ui.horizontal_wrapped(|ui| {
+                        if let Some(n) = &u.name {
+                            ui.label(n);
+                        }
                         ui.add(
                             egui::DragValue::new(&mut u.strength)
                                 .range(0..=99)
@@ -163,6 +224,7 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm) {
         }
     });
     entered_ui(ui, &mut f.entered_result, "A1/D2");
+    spi_losses_ui(ui, f, state);
 }
 
 /// The 1870 combat toggles (FR-S1, FR-C1, FR-F1).

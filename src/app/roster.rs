@@ -323,7 +323,10 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                         let r = name_ui
                             .add(egui::Label::new(name).truncate().sense(Sense::click()))
                             .on_hover_text(&u.unit.name);
-                        if r.clicked() {
+                        // SPI-C2, FR-C1: Ctrl-click adds or removes an attacker of the hex combat.
+                        if r.clicked() && ui.input(|i| i.modifiers.command) {
+                            out.push(Command::ToggleAttacker(u.id().to_string()));
+                        } else if r.clicked() {
                             out.push(Command::Select(u.id().to_string()));
                         }
                         if r.secondary_clicked() {

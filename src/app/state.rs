@@ -142,6 +142,9 @@ pub enum Command {
     Select(String),
     /// Select the target unit.
     Target(String),
+    /// SPI-C2, FR-C1: add a unit to the hex combat's attackers, or take it out (Ctrl-click in the
+    /// roster or on the map).
+    ToggleAttacker(String),
     /// Resolve the resolver's current form with kepi's dice or the entered ones, and apply it.
     ResolveAndApply {
         /// Physical dice entered, in order.
@@ -581,6 +584,15 @@ impl AppState {
             },
             Command::Select(id) => {
                 self.selected = Some(id);
+                self.resolver.prefill(
+                    self.game.state(),
+                    self.selected.as_deref(),
+                    self.target.as_deref(),
+                    self.tables,
+                );
+            }
+            Command::ToggleAttacker(id) => {
+                self.resolver.toggle_attacker(&id);
                 self.resolver.prefill(
                     self.game.state(),
                     self.selected.as_deref(),

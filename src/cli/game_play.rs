@@ -129,6 +129,18 @@ struct HexOpt {
     hex: Position,
 }
 
+/// SPI-C2 and SPI-R1: the units of one attack on one hex, and the owners' split of its losses.
+#[derive(Debug, Args)]
+struct SpiHexOpt {
+    #[command(flatten)]
+    hex: HexOpt,
+    /// SPI-R1: how each owner spreads the combat points the result takes, UNIT=N,... (unit ids of
+    /// the attackers or of the units in --hex; a fortification may take them). A side's numbers
+    /// must add up to its loss; a side not named loses in kepi's order (first unit first).
+    #[arg(long, value_name = "UNIT=N,...", value_delimiter = ',')]
+    losses: Vec<String>,
+}
+
 fn no_extra(c: Command) -> Command {
     c
 }
@@ -309,8 +321,8 @@ static SPECS: &[VerbSpec] = &[
             ),
             ("defend", "the defence comes from the enemy units in --hex"),
         ],
-        extra: <HexOpt as Args>::augment_args,
-        what: "one attack on one hex (SPI-C1..C5, S1, F1, H1, H2; losses SPI-R1)",
+        extra: <SpiHexOpt as Args>::augment_args,
+        what: "one attack on one hex (SPI-C1..C5, S1, F1, H1, H2; losses SPI-R1, --losses)",
         overlay: spi_combat,
     },
     VerbSpec {
@@ -1528,11 +1540,42 @@ fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
     let Form::Spi(SpiForm {
         input,
         entered_result,
+        losses,
+        attacker_ids,
+        defender_ids,
         ..
     }) = f
     else {
         return Err(mismatch(g));
     };
+    // SPI-R1: the owners' split, each unit engaged and named once; the totals are checked against
+    // the result when it is known.
+    for pair in g.get_many::<String>("losses")? {
+        let (id, n) = pair
+            .split_once('=')
+            .ok_or_else(|| g.bad("losses", format!("`{pair}` is not UNIT=N")))?;
+        let id = id.trim();
+        let n: u32 = n
+            .trim()
+            .parse()
+            .map_err(|_| g.bad("losses", format!("`{n}` in `{pair}` is not a number")))?;
+        // A blank form (the hex checked later, after a script's moves) has no units yet.
+        if !attacker_ids.is_empty()
+            && !attacker_ids
+                .iter()
+                .chain(defender_ids.iter())
+                .any(|u| u == id)
+        {
+            return Err(g.bad(
+                "losses",
+                format!("`{id}` is not engaged in this combat (attackers and units in --hex)"),
+            ));
+        }
+        if losses.iter().any(|(u, _)| u == id) {
+            return Err(g.bad("losses", format!("`{id}` is named twice")));
+        }
+        losses.push((id.to_string(), n));
+    }
     set(&mut input.flank, g.get("flank")?);
     if let Some(s) = g.get::<SupplyState>("attacker_supply")? {
         input.attackers.iter_mut().for_each(|u| u.supply = s);

@@ -5,13 +5,17 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::pw::{hex_of, position_of};
 use super::{Resolved, done, lose, unit};
 use crate::dice::DiceSource;
 use crate::game::{Action, Flag, GameState, Supply, UnitState};
 use crate::roster::{Arm, Formation as CardFormation, Position};
-use crate::rules::RuleError;
-use crate::rules::fr1870::{self, Fate, Fr1870Tables, FrCombatInput, FrUnit};
+use crate::rules::fr1870::{
+    self, Fate, FortressRole, Fr1870Tables, FrCombatInput, FrFortress, FrUnit,
+};
 use crate::rules::spi::{self, SpiCombatInput, SpiLoss, SpiTables, SpiUnit, SupplyState};
+use crate::rules::{Effect, ModifierLine, RuleError, RuleId};
+use crate::tables::Provenance;
 
 /// The acting unit and the units defending the target's hex (the target first), by id.
 fn engaged(
@@ -100,24 +104,55 @@ pub fn engage_hex(
     Ok((ids, defenders))
 }
 
-/// The engaged units' ids (see [`engaged`]) and each side's combat units made by `unit`.
-type Sides<U> = ((Vec<String>, Vec<U>), (Vec<String>, Vec<U>));
-
-fn engaged_as<U>(
+/// SPI-C3: whether the attackers' hexes make their attack on `hex` a flanking attack. The text:
+/// "in order to conduct a Flanking Attack the Attacking Player must have participating attacking
+/// units in, or adjacent to, every hex surrounding the Defender's hex" (two units directly
+/// opposite, or three in a triangle, are the minimum). Every attacker must stand on the map next
+/// to the hex ("Only those Friendly units directly adjacent to a given Enemy unit may participate",
+/// SPI-C1 case A). Err says why not, naming the units or the hexes left open.
+pub fn spi_flank_geometry(
     state: &GameState,
-    actor: Option<&str>,
-    target: Option<&str>,
-    unit: impl Fn(&UnitState) -> U,
-) -> Sides<U> {
-    let (a, d) = engaged(state, actor, target);
-    let make = |ids: &[String]| {
-        ids.iter()
-            .filter_map(|id| state.unit(id))
-            .map(&unit)
-            .collect()
-    };
-    let (ua, ud) = (make(&a), make(&d));
-    ((a, ua), (d, ud))
+    attackers: &[String],
+    hex: Position,
+) -> Result<(), String> {
+    let centre = hex_of(hex).ok_or_else(|| {
+        "the defending hex is not on the map: a flanking attack is read from the map (SPI-C3)"
+            .to_string()
+    })?;
+    let mut ring = [false; 6];
+    for u in attackers.iter().filter_map(|id| state.unit(id)) {
+        let Some(h) = hex_of(u.position) else {
+            return Err(format!(
+                "{} is not on the map: a flanking attack is read from the attackers' hexes (SPI-C3)",
+                u.unit.name
+            ));
+        };
+        if h.distance(centre) != 1 {
+            return Err(format!(
+                "{} in {} is not next to {hex}: only adjacent units attack (SPI-C1 case A)",
+                u.unit.name, u.position
+            ));
+        }
+        for (i, n) in centre.neighbours().into_iter().enumerate() {
+            ring[i] |= n == h;
+        }
+    }
+    if spi::is_flanking_from(ring) {
+        return Ok(());
+    }
+    // The ring hexes neither held nor next to a held one (ring neighbours are adjacent).
+    let open: Vec<String> = centre
+        .neighbours()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !(ring[*i] || ring[(i + 5) % 6] || ring[(i + 1) % 6]))
+        .map(|(_, n)| position_of(n).map_or_else(|| format!("{n:?}"), |p| p.to_string()))
+        .collect();
+    Err(format!(
+        "not a flanking attack: no attacker in or next to {} around {hex}; it needs attackers on \
+         two opposite sides of the hex or three in a triangle (SPI-C3)",
+        open.join(", ")
+    ))
 }
 
 fn units<'a>(
@@ -144,6 +179,7 @@ pub fn spi_supply(s: Supply) -> SupplyState {
 /// SPI-C1, SPI-S1, SPI-H2, SPI-C5: a unit's strength, supply, formation and train as SPI sees them.
 pub fn spi_unit(u: &UnitState) -> SpiUnit {
     SpiUnit {
+        name: Some(u.unit.name.clone()),
         strength: u.strength,
         supply: spi_supply(u.supply),
         formation: if u.unit.formation == Some(CardFormation::Extended) {
@@ -153,6 +189,52 @@ pub fn spi_unit(u: &UnitState) -> SpiUnit {
         },
         entrained: u.entrained,
     }
+}
+
+/// What a unit is in an SPI combat: only combat units have a strength that attacks or defends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpiRole {
+    /// SPI-C1: a combat unit: its strength attacks or defends.
+    Combat,
+    /// SPI-F1: a fortification unit: "an intrinsic Combat Strength of their own, which may only be
+    /// used on the defensive"; combat units in its hex defend doubled.
+    Fortification,
+    /// SPI-E1 (EB units, case D): "EB units are not in any way similar to Combat or Fortification
+    /// units": they neither attack nor defend and add nothing.
+    Eb,
+    /// SPI-H1: a dummy counter, real "in every manner, except on the battlefield": revealed and
+    /// removed when attacked, it adds nothing and may not attack.
+    Dummy,
+}
+
+/// SPI-C1, SPI-F1, SPI-E1, SPI-H1: a unit's part in a combat, from its card's arm.
+pub fn spi_role(u: &UnitState) -> SpiRole {
+    match u.unit.arm {
+        Arm::Fortress => SpiRole::Fortification,
+        Arm::Railway => SpiRole::Eb,
+        Arm::Dummy => SpiRole::Dummy,
+        _ => SpiRole::Combat,
+    }
+}
+
+/// SPI-C1, SPI-F1, SPI-H1: one side's combat units as SPI sees them, the fortification strength
+/// in the hex (the sum of its fortification units, none when 0) and whether only dummy counters
+/// hold it (no combat unit, no fortification, at least one dummy).
+fn spi_side(state: &GameState, ids: &[String]) -> (Vec<SpiUnit>, Option<u32>, bool) {
+    let us: Vec<&UnitState> = ids.iter().filter_map(|id| state.unit(id)).collect();
+    let combat: Vec<SpiUnit> = us
+        .iter()
+        .filter(|u| spi_role(u) == SpiRole::Combat)
+        .map(|u| spi_unit(u))
+        .collect();
+    let fort: u32 = us
+        .iter()
+        .filter(|u| spi_role(u) == SpiRole::Fortification)
+        .map(|u| u.strength)
+        .sum();
+    let dummies = us.iter().any(|u| spi_role(u) == SpiRole::Dummy);
+    let only_dummies = dummies && combat.is_empty() && fort == 0;
+    (combat, (fort > 0).then_some(fort), only_dummies)
 }
 
 /// FR-C1, FR-S1: a unit's potential, arm, disorganisation and supply as 1870 sees them.
@@ -187,6 +269,10 @@ pub struct SpiForm {
     /// SPI-C1: the result read off the printed chart for a cell kepi does not know ("A1/D2").
     #[serde(default)]
     pub entered_result: Option<String>,
+    /// SPI-R1: the owner's split of combat point losses over the engaged units, unit id and CP
+    /// (`--losses UNIT=N,...`); a side none of whose units is named takes kepi's default order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub losses: Vec<(String, u32)>,
 }
 
 impl SpiForm {
@@ -209,6 +295,7 @@ impl SpiForm {
                 all_through_river: false,
             },
             entered_result: None,
+            losses: Vec::new(),
         }]
     }
 
@@ -219,18 +306,17 @@ impl SpiForm {
 
     /// Sets the units and their strengths, supply, formation and train from the game.
     pub fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
+        let (a, d) = engaged(state, actor, target);
+        self.prefill_engaged(state, &a, &d);
         self.actor = actor.map(str::to_string);
         self.target = target.map(str::to_string);
-        (
-            (self.attacker_ids, self.input.attackers),
-            (self.defender_ids, self.input.defenders),
-        ) = engaged_as(state, actor, target, spi_unit);
-        self.entered_result = None;
     }
 
     /// SPI-C2: sets several attackers against every unit in a hex (see [`engage_hex`]): the first
     /// attacker acts, the first defender is the target; strengths, supply, formation and train come
-    /// from the units.
+    /// from the units. Only combat units count (SPI-C1): the hex's fortification units give
+    /// `input.fortress` (SPI-F1), EB units add nothing (SPI-E1), dummy counters alone make it a
+    /// dummies-only hex (SPI-H1). `attacker_ids` and `defender_ids` keep every engaged unit.
     pub fn prefill_engaged(
         &mut self,
         state: &GameState,
@@ -241,9 +327,59 @@ impl SpiForm {
         self.target = defenders.first().cloned();
         self.attacker_ids = attackers.to_vec();
         self.defender_ids = defenders.to_vec();
-        self.input.attackers = engaged_units(state, attackers, spi_unit);
-        self.input.defenders = engaged_units(state, defenders, spi_unit);
+        (self.input.attackers, _, _) = spi_side(state, attackers);
+        (
+            self.input.defenders,
+            self.input.fortress,
+            self.input.dummies_only,
+        ) = spi_side(state, defenders);
         self.entered_result = None;
+        self.losses.clear();
+    }
+
+    /// Issue 17: a line for each engaged unit that is not a combat unit, naming it and saying
+    /// what it adds (the combat units' and the fortification's values are the engine's lines).
+    fn role_lines(&self, state: &GameState) -> Vec<ModifierLine> {
+        let mut out = Vec::new();
+        for (side, ids) in [
+            ("attacker", &self.attacker_ids),
+            ("defender", &self.defender_ids),
+        ] {
+            for u in ids.iter().filter_map(|id| state.unit(id)) {
+                let (label, rule) = match spi_role(u) {
+                    SpiRole::Combat => continue,
+                    SpiRole::Fortification => (
+                        format!(
+                            "{side} {}: fortification unit, strength {} (defence only; combat \
+                             units in it defend doubled)",
+                            u.unit.name, u.strength
+                        ),
+                        "SPI-F1",
+                    ),
+                    SpiRole::Eb => (
+                        format!(
+                            "{side} {}: EB unit, not a combat unit: adds nothing",
+                            u.unit.name
+                        ),
+                        "SPI-E1",
+                    ),
+                    SpiRole::Dummy => (
+                        format!(
+                            "{side} {}: dummy counter, revealed and removed: adds nothing",
+                            u.unit.name
+                        ),
+                        "SPI-H1",
+                    ),
+                };
+                out.push(ModifierLine::new(
+                    label,
+                    Effect::Note,
+                    RuleId::new(rule),
+                    Provenance::Seed,
+                ));
+            }
+        }
+        out
     }
 
     /// SPI-C1..C5: resolves; with dice and a known (or entered) result, SPI-R1's losses in combat
@@ -255,16 +391,176 @@ impl SpiForm {
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
         let rolling = dice.is_some();
-        let res = spi::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
+        let mut res = spi::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
+        let mut lines = self.role_lines(state);
+        lines.append(&mut res.modifiers);
+        res.modifiers = lines;
         let mut fx = Vec::new();
-        if rolling && let Some(r) = res.outcome.as_ref().and_then(|o| o.result) {
-            let att = units(state, &self.attacker_ids, "attacker")?;
-            let def = units(state, &self.defender_ids, "defender")?;
-            spi_losses(&def, r.defender, &mut fx);
-            spi_losses(&att, r.attacker, &mut fx);
+        if !rolling {
+            return Ok(done(res, fx));
+        }
+        if let Some(o) = res.outcome.as_ref()
+            && o.result.is_none()
+            && !self.input.dummies_only
+        {
+            return Err(ask_for_result(
+                &o.odds,
+                o.die,
+                o.modified_die,
+                o.valid_results.as_deref(),
+            ));
+        }
+        let att = units(state, &self.attacker_ids, "attacker")?;
+        let def = units(state, &self.defender_ids, "defender")?;
+        // SPI-H1: "If they should be Dummy units, they are removed": revealed by the combat,
+        // whatever its result.
+        for u in def.iter().filter(|u| spi_role(u) == SpiRole::Dummy) {
+            lose(u, u.strength, &mut fx);
+        }
+        for (id, _) in &self.losses {
+            let ok = att
+                .iter()
+                .chain(&def)
+                .any(|u| &u.unit.id == id && loss_order(&[*u]).len() == 1);
+            if !ok {
+                return Err(RuleError::input(
+                    "--losses",
+                    format!("`{id}` is not an engaged combat or fortification unit"),
+                    "ids of the attackers and of the units in the attacked hex (SPI-R1)",
+                ));
+            }
+        }
+        if let Some(r) = res.outcome.as_ref().and_then(|o| o.result) {
+            split_losses(
+                &loss_order(&def),
+                r.defender,
+                &self.losses,
+                "defender",
+                &mut fx,
+            )?;
+            split_losses(
+                &loss_order(&att),
+                r.attacker,
+                &self.losses,
+                "attacker",
+                &mut fx,
+            )?;
         }
         Ok(done(res, fx))
     }
+}
+
+/// SPI-C1, FR-C1: a rolled die on a chart cell kepi does not know, with no result entered: nothing
+/// is applied or logged, and the error names the die, so the printed result is entered for the die
+/// that produced it. Nothing moved the seeded dice, so the next roll with kepi's dice shows the
+/// same face; physical dice are entered again with the result. (RULES.md, data provenance: an
+/// `unknown` cell "asks the umpire to enter the result from the printed chart".)
+fn ask_for_result(
+    odds: &str,
+    die: Option<u32>,
+    modified: Option<i32>,
+    valid: Option<&str>,
+) -> RuleError {
+    let die = match (die, modified) {
+        (Some(d), Some(m)) if i64::from(d) != i64::from(m) => format!("d6={d} (modified {m})"),
+        (Some(d), _) => format!("d6={d}"),
+        _ => "the die".to_string(),
+    };
+    RuleError::input(
+        "--result",
+        format!(
+            "the die shows {die}; kepi does not know the {odds} cell for it, so nothing was \
+             applied: enter the result printed on your chart for this die (`--result` in `kepi \
+             game apply`, with the same --dice if you rolled them, or again with kepi's dice, \
+             which show the same face; the result box in the window) and roll again"
+        ),
+        valid
+            .unwrap_or("the result printed on your chart")
+            .to_string(),
+    )
+}
+
+/// SPI-R1: the units that can take combat point losses, in the default order: the combat units,
+/// then the fortification ("Players on the defensive in a hex with a Fortification unit may lose
+/// from either the Fortification unit or any Combat units in the fort"). EB units and dummies take
+/// none.
+fn loss_order<'a>(us: &[&'a UnitState]) -> Vec<&'a UnitState> {
+    let of = |r: SpiRole| us.iter().copied().filter(move |u| spi_role(u) == r);
+    of(SpiRole::Combat)
+        .chain(of(SpiRole::Fortification))
+        .collect()
+}
+
+/// SPI-R1 (A): "the owning Player may distribute the Combat Point losses among the units involved
+/// in any fashion he wishes, as long as the separate losses are equivalent to the total". The
+/// owner's split (`chosen`, unit id and CP) for this side's units `us`, checked against the
+/// result: each unit at most its strength, the sum the loss (or all the side has, when the loss is
+/// more). No entry for this side: kepi's default order ([`spi_losses`]).
+fn split_losses(
+    us: &[&UnitState],
+    loss: SpiLoss,
+    chosen: &[(String, u32)],
+    side: &str,
+    fx: &mut Vec<Action>,
+) -> Result<(), RuleError> {
+    let mine: Vec<(&UnitState, u32)> = chosen
+        .iter()
+        .filter_map(|(id, n)| us.iter().find(|u| &u.unit.id == id).map(|u| (*u, *n)))
+        .collect();
+    if mine.is_empty() {
+        spi_losses(us, loss, fx);
+        return Ok(());
+    }
+    let accepted = "UNIT=N,... over the side's engaged units, adding up to the combat points the \
+                    result takes (SPI-R1)";
+    let due = match loss {
+        SpiLoss::Cp(n) => n.min(us.iter().map(|u| u.strength).sum()),
+        SpiLoss::None | SpiLoss::Eliminated => {
+            return Err(RuleError::input(
+                "--losses",
+                format!(
+                    "the result leaves the {side} no combat points to spread ({}), yet --losses \
+                     names {}",
+                    if loss == SpiLoss::None {
+                        "it loses nothing"
+                    } else {
+                        "every unit is eliminated"
+                    },
+                    mine.iter()
+                        .map(|(u, _)| u.unit.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                accepted,
+            ));
+        }
+    };
+    for (u, n) in &mine {
+        if *n > u.strength {
+            return Err(RuleError::input(
+                "--losses",
+                format!(
+                    "{}={n}: {} has {} combat points",
+                    u.unit.id, u.unit.name, u.strength
+                ),
+                accepted,
+            ));
+        }
+    }
+    let sum: u32 = mine.iter().map(|(_, n)| n).sum();
+    if sum != due {
+        return Err(RuleError::input(
+            "--losses",
+            format!(
+                "the {side}'s losses add up to {sum}, but the result takes {due} combat points"
+            ),
+            accepted,
+        ));
+    }
+    for (u, n) in mine {
+        lose(u, n, fx);
+    }
+    Ok(())
 }
 
 /// SPI-R1: combat points lost, spread over the units in order (the owner's default: the first unit
@@ -329,13 +625,10 @@ impl FrForm {
 
     /// Sets the units and their potentials, arms, disorganisation and supply from the game.
     pub fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
+        let (a, d) = engaged(state, actor, target);
+        self.prefill_engaged(state, &a, &d);
         self.actor = actor.map(str::to_string);
         self.target = target.map(str::to_string);
-        (
-            (self.attacker_ids, self.input.attackers),
-            (self.defender_ids, self.input.defenders),
-        ) = engaged_as(state, actor, target, fr_unit);
-        self.entered_result = None;
     }
 
     /// FR-C1: sets several attackers against every unit in a hex (see [`engage_hex`]): the first
@@ -351,8 +644,32 @@ impl FrForm {
         self.target = defenders.first().cloned();
         self.attacker_ids = attackers.to_vec();
         self.defender_ids = defenders.to_vec();
-        self.input.attackers = engaged_units(state, attackers, fr_unit);
-        self.input.defenders = engaged_units(state, defenders, fr_unit);
+        let (att, att_fort) = fr_side(state, attackers);
+        let (def, def_fort) = fr_side(state, defenders);
+        self.input.fortress = None;
+        self.input.attackers = att.iter().map(|u| fr_unit(u)).collect();
+        self.input.defenders = def.iter().map(|u| fr_unit(u)).collect();
+        if let Some((c, _)) = def_fort {
+            let role = if def.is_empty() {
+                FortressRole::DefendsUnoccupied
+            } else {
+                self.input.defenders = fr1870::garrison(&self.input.defenders, c);
+                FortressRole::DefendsOccupied
+            };
+            self.input.fortress = Some(FrFortress {
+                coefficient: c,
+                role,
+            });
+        } else if let Some((c, occupied)) = att_fort {
+            self.input.fortress = Some(FrFortress {
+                coefficient: c,
+                role: if occupied {
+                    FortressRole::GarrisonAttacks
+                } else {
+                    FortressRole::SupportsRelief
+                },
+            });
+        }
         self.entered_result = None;
     }
 
@@ -366,10 +683,28 @@ impl FrForm {
     ) -> Result<Resolved, RuleError> {
         let rolling = dice.is_some();
         let res = fr1870::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
+        if rolling
+            && let Some(o) = res.outcome.as_ref()
+            && o.result.is_none()
+        {
+            return Err(ask_for_result(
+                &o.odds,
+                o.die,
+                o.modified_die,
+                o.valid_results.as_deref(),
+            ));
+        }
         let mut fx = Vec::new();
         if rolling && let Some(e) = res.outcome.as_ref().and_then(|o| o.effects.as_ref()) {
-            let att = units(state, &self.attacker_ids, "attacker")?;
-            let def = units(state, &self.defender_ids, "defender")?;
+            // FR-F1: the fates are the fighting units' (fortress cards are the fortress, not units).
+            let fighting = |ids: &[String], field: &str| -> Result<Vec<&UnitState>, RuleError> {
+                Ok(units(state, ids, field)?
+                    .into_iter()
+                    .filter(|u| !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy))
+                    .collect())
+            };
+            let att = fighting(&self.attacker_ids, "attacker")?;
+            let def = fighting(&self.defender_ids, "defender")?;
             for (us, fates) in [(&att, &e.attackers), (&def, &e.defenders)] {
                 for (u, fate) in us.iter().zip(fates) {
                     fate_effects(u, *fate, &mut fx);
@@ -385,6 +720,32 @@ impl FrForm {
         }
         Ok(done(res, fx))
     }
+}
+
+/// FR-F1: one side's units that fight (fortress cards apart) and its fortress's coefficient (the
+/// fortress card's strength; several cards add up), with whether units of the side stand in the
+/// fortress's cell (occupied: its garrison attacks with it; unoccupied: it adds its coefficient to
+/// friends attacking the besieger from outside, "it may not by itself execute any attack").
+fn fr_side<'a>(state: &'a GameState, ids: &[String]) -> (Vec<&'a UnitState>, Option<(u32, bool)>) {
+    let us: Vec<&UnitState> = ids.iter().filter_map(|id| state.unit(id)).collect();
+    let forts: Vec<&UnitState> = us
+        .iter()
+        .copied()
+        .filter(|u| u.unit.arm == Arm::Fortress)
+        .collect();
+    let fighting: Vec<&UnitState> = us
+        .iter()
+        .copied()
+        .filter(|u| !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy))
+        .collect();
+    let coefficient: u32 = forts.iter().map(|u| u.strength).sum();
+    let occupied = fighting
+        .iter()
+        .any(|u| forts.iter().any(|f| f.position == u.position));
+    (
+        fighting,
+        (coefficient > 0).then_some((coefficient, occupied)),
+    )
 }
 
 /// FR-C2: one unit's fate as actions.
@@ -416,14 +777,6 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
             lose(u, u.strength, fx);
         }
     }
-}
-
-/// The rule set's view of each engaged unit that exists, in the order given (SPI-C2, FR-C1).
-fn engaged_units<U>(state: &GameState, ids: &[String], view: fn(&UnitState) -> U) -> Vec<U> {
-    ids.iter()
-        .filter_map(|id| state.unit(id))
-        .map(view)
-        .collect()
 }
 
 #[cfg(test)]
@@ -463,10 +816,13 @@ mod tests {
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
         assert_eq!(f.input.attackers[0].strength, 5);
         assert_eq!(f.input.defenders[0].strength, 5);
+        let before = g.log().len();
         let e = g
             .resolve(&[(Die::D6, 3)], |s, d| f.resolve(s, &t.spi, Some(d)), now())
-            .unwrap();
-        assert!(e.summary.contains("enter the result"), "{}", e.summary);
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("d6=3") && e.contains("--result"), "{e}");
+        assert_eq!(g.log().len(), before, "nothing logged against the die");
         assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 5);
         f.entered_result = Some("A1/D2".into());
         g.resolve(&[(Die::D6, 3)], |s, d| f.resolve(s, &t.spi, Some(d)), now())

@@ -8,7 +8,7 @@
 //! resolution does not roll.
 
 use super::Form;
-use super::crt::{FrForm, SpiForm};
+use super::crt::{FrForm, SpiForm, SpiRole, spi_flank_geometry, spi_role};
 use super::gsp::GspForm;
 use super::pk::{PkAction, PkForm};
 use super::pw::{PwAction, PwForm};
@@ -196,14 +196,64 @@ pub fn pw(f: &PwForm, state: &GameState) -> Option<String> {
     }
 }
 
-/// SPI: the attacker and the defending hex are enemies.
+/// SPI: the attacker and the defending hex are enemies; only combat units attack (SPI-F1: a
+/// fortification's strength "may only be used on the defensive"; SPI-E1: EB units are not combat
+/// units; SPI-H1: "Dummy counters may not" make hasty attacks and are not real in combat); a hasty
+/// attack has one attacker (SPI-H1); a flanking attack only where the attackers' hexes make one
+/// (SPI-C3, read from the map).
 pub fn spi(f: &SpiForm, state: &GameState) -> Option<String> {
-    opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack")
+    if let Some(why) = opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack") {
+        return Some(why);
+    }
+    for u in f.attacker_ids.iter().filter_map(|id| state.unit(id)) {
+        let why = match spi_role(u) {
+            SpiRole::Combat => continue,
+            SpiRole::Fortification => {
+                "is a fortification: its strength may only be used on the defensive (SPI-F1)"
+            }
+            SpiRole::Eb => "is an EB unit, not a combat unit: it cannot attack (SPI-E1)",
+            SpiRole::Dummy => "is a dummy counter: dummies cannot attack (SPI-H1)",
+        };
+        return Some(format!("{} {why}", name(u)));
+    }
+    if f.input.hasty && f.attacker_ids.len() > 1 {
+        return Some(format!(
+            "a hasty attack is made by one unit, not {} (SPI-H1)",
+            f.attacker_ids.len()
+        ));
+    }
+    if f.input.flank {
+        let hex = f
+            .defender_ids
+            .iter()
+            .filter_map(|id| state.unit(id))
+            .map(|u| u.position)
+            .next()?;
+        if let Err(why) = spi_flank_geometry(state, &f.attacker_ids, hex) {
+            return Some(why);
+        }
+    }
+    None
 }
 
-/// 1870: the attacker and the defender are enemies.
+/// 1870: the attacker and the defender are enemies; a fortress "may not by itself execute any
+/// attack against an enemy unit" (FR-F1).
 pub fn fr1870(f: &FrForm, state: &GameState) -> Option<String> {
-    opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack")
+    if let Some(why) = opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack") {
+        return Some(why);
+    }
+    let att: Vec<&UnitState> = f
+        .attacker_ids
+        .iter()
+        .filter_map(|id| state.unit(id))
+        .collect();
+    match att.first() {
+        Some(u) if att.iter().all(|u| u.unit.arm == Arm::Fortress) => Some(format!(
+            "{} is a fortress: it may not by itself execute any attack (FR-F1)",
+            name(u)
+        )),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

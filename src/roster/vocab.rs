@@ -94,6 +94,9 @@ vocab! {
         Fortress = "fortress" | "fortification",
         /// A general and his staff.
         Headquarters = "headquarters" | "hq" | "general",
+        /// SPI-H1: a dummy counter (Standard Game): a unit in every way but combat, where it is
+        /// revealed and removed.
+        Dummy = "dummy",
     }
 }
 

@@ -315,13 +315,15 @@ const ROWS: &[Row] = &[
     Row {
         system: "fr1870",
         scenario: "fr1870-august",
-        setup: &[],
-        verb: &["combat", "--attackers", "fr-1rc,fr-2rc", "--hex", "2739"],
+        setup: &["move", "de-4b", "3001"],
+        // 2 against 4 is 1:2, a column the seed prints whole: kepi's seeded die and the entered
+        // one both land on a known cell (an unknown cell without --result is refused, naming the die).
+        verb: &["combat", "--attackers", "fr-1rc", "--hex", "2544"],
         dice: "d6=2",
         oracle: &[(
             "",
             &[
-                "fr1870", "combat", "--attack", "4", "--defend", "2", "--d6", "2",
+                "fr1870", "combat", "--attack", "2", "--defend", "4", "--d6", "2",
             ],
         )],
     },
@@ -680,6 +682,8 @@ fn combat_hexes_are_enemy_hexes() {
             "0102",
             "--dice",
             "d6=3",
+            "--result",
+            "-",
         ],
     );
     assert_eq!(line["outcome"]["odds"], "1:1", "{line}");
@@ -694,6 +698,8 @@ fn combat_hexes_are_enemy_hexes() {
             "0102",
             "--dice",
             "d6=3",
+            "--result",
+            "-",
         ],
     );
     assert_eq!(line["outcome"]["odds"], "2:1", "{line}");

@@ -164,3 +164,217 @@ fn open_refuses_a_missing_save_naming_it() {
     let help = crate::common::ok(&["help"]);
     assert!(help.contains("open"), "kepi help lists open");
 }
+
+/// SPI-C3 through `kepi game apply`: `--flank` is refused (exit 2, nothing applied) unless the
+/// attackers' hexes make a flanking attack ("participating attacking units in, or adjacent to,
+/// every hex surrounding the Defender's hex"); attackers on opposite sides (0504 and 0506 around
+/// 0505) make one. SPI-F1: the fortification and EB cards in the hex are read from the map, so the
+/// text's "five ... in a Fortification unit with a strength of "two" would defend as ... "twelve""
+/// holds, and the flank gives no benefit against it.
+#[test]
+fn spi_flank_needs_the_geometry_and_the_fort_comes_from_the_map() {
+    let d = tmp("spi-flank");
+    let save = super::common::new_game(&d, "spi-1870", "4");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-metz-5",
+        "0505",
+        "move",
+        "fort-sedan",
+        "0505",
+        "move",
+        "fr-eb-1",
+        "0505",
+        "move",
+        "de-2-5-1",
+        "0504",
+        "move",
+        "de-2-5-2",
+        "0605",
+    ]);
+    let before = log_len(&save);
+    let e = refused(&[
+        "game",
+        "apply",
+        &save,
+        "combat",
+        "--attackers",
+        "de-2-5-1,de-2-5-2",
+        "--hex",
+        "0505",
+        "--flank",
+    ]);
+    assert!(
+        e.contains("not a flanking attack") && e.contains("SPI-C3") && e.contains("0506"),
+        "{e}"
+    );
+    assert_eq!(log_len(&save), before, "nothing applied");
+    ok(&["game", "apply", &save, "move", "de-2-5-2", "0506"]);
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "de-2-5-1,de-2-5-2",
+        "--hex",
+        "0505",
+        "--flank",
+        "--result",
+        "-",
+        "--dice",
+        "d6=3",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(line["outcome"]["defence"], "12", "{line}");
+    assert_eq!(
+        line["outcome"]["attack"], "10",
+        "no flank benefit against a fort: {line}"
+    );
+}
+
+fn strength(save: &str, id: &str) -> u64 {
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["game", "show", save, "--json"])).unwrap();
+    v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == id)
+        .unwrap()["strength"]
+        .as_u64()
+        .unwrap()
+}
+
+/// SPI-R1 (A): "the owning Player may distribute the Combat Point losses among the units involved
+/// in any fashion he wishes, as long as the separate losses are equivalent to the total. Players on
+/// the defensive in a hex with a Fortification unit may lose from either the Fortification unit or
+/// any Combat units in the fort". `--losses UNIT=N,...` is that choice: checked (engaged units,
+/// numbers, totals equal to the result), a bad one exits 2 naming `--losses` with nothing applied.
+#[test]
+fn spi_losses_are_the_owners_split() {
+    let d = tmp("spi-losses");
+    let save = super::common::new_game(&d, "spi-1870", "4");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-metz-5",
+        "0505",
+        "move",
+        "fort-sedan",
+        "0505",
+        "move",
+        "fr-eb-1",
+        "0505",
+        "move",
+        "de-2-5-1",
+        "0504",
+        "move",
+        "de-2-5-2",
+        "0506",
+    ]);
+    let combat = |losses: &str| -> Vec<String> {
+        [
+            "combat",
+            "--attackers",
+            "de-2-5-1,de-2-5-2",
+            "--hex",
+            "0505",
+            "--result",
+            "A2/D4",
+            "--dice",
+            "d6=3",
+            "--losses",
+            losses,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let before = log_len(&save);
+    for (bad, says) in [
+        ("fr-metz-5=3", "add up to 3, but the result takes 4"),
+        ("fr-metz-5=6", "has 5 combat points"),
+        (
+            "fr-eb-1=1,fr-metz-5=4",
+            "not an engaged combat or fortification unit",
+        ),
+        ("de-1-5-1=1", "not engaged"),
+        ("fr-metz-5=x", "is not a number"),
+        ("fr-metz-5", "is not UNIT=N"),
+        ("fr-metz-5=2,fr-metz-5=2", "named twice"),
+    ] {
+        let mut a = vec!["game".to_string(), "apply".into(), save.clone()];
+        a.extend(combat(bad));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let e = refused(&a);
+        assert!(e.contains("--losses") && e.contains(says), "{bad}: {e}");
+    }
+    assert_eq!(log_len(&save), before, "nothing applied");
+    let mut a = vec!["game".to_string(), "apply".into(), save.clone()];
+    a.extend(combat("fort-sedan=2,fr-metz-5=2,de-2-5-2=2"));
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    ok(&a);
+    assert_eq!(strength(&save, "fort-sedan"), 0);
+    assert_eq!(strength(&save, "fr-metz-5"), 3);
+    assert_eq!(strength(&save, "fr-eb-1"), 1);
+    assert_eq!(strength(&save, "de-2-5-2"), 3);
+    assert_eq!(strength(&save, "de-2-5-1"), 5);
+}
+
+/// A CRT cell kepi does not know (RULES.md: "resolving into it asks the umpire to enter the result
+/// from the printed chart"): the die is rolled first and named, nothing is applied; the result is
+/// then entered and logged against that same die (kepi's seeded dice show the same face again, as
+/// nothing moved them).
+#[test]
+fn an_unknown_cell_names_the_die_before_asking_for_the_result() {
+    let d = tmp("spi-unknown");
+    let save = super::common::new_game(&d, "spi-1870", "4");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-metz-5",
+        "0505",
+        "move",
+        "de-2-5-1",
+        "0504",
+    ]);
+    let before = log_len(&save);
+    let verb = ["combat", "--attackers", "de-2-5-1", "--hex", "0505"];
+    let mut a = vec!["game", "apply", save.as_str()];
+    a.extend_from_slice(&verb);
+    let e = refused(&a);
+    assert!(
+        e.contains("--result") && e.contains("the die shows d6="),
+        "{e}"
+    );
+    assert_eq!(log_len(&save), before, "nothing logged against the die");
+    let face = e
+        .split("the die shows d6=")
+        .nth(1)
+        .and_then(|t| t.chars().next())
+        .and_then(|c| c.to_digit(10))
+        .unwrap();
+    let mut a = vec!["game", "apply", save.as_str(), "--json"];
+    a.extend_from_slice(&verb);
+    a.extend_from_slice(&["--result", "D1"]);
+    let out = ok(&a);
+    let line: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(line["outcome"]["die"], face, "{line}");
+    assert_eq!(line["outcome"]["result"], "D1");
+    assert_eq!(line["outcome"]["entered"], true);
+    // Physical dice: the same, the die entered with the result.
+    let mut a = vec!["game", "apply", save.as_str()];
+    a.extend_from_slice(&verb);
+    a.extend_from_slice(&["--dice", "d6=5"]);
+    let e = refused(&a);
+    assert!(e.contains("the die shows d6=5"), "{e}");
+}

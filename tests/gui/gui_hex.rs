@@ -4,7 +4,7 @@
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::map::map_ui;
 use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
@@ -231,6 +231,187 @@ fn a_move_beyond_the_allowance_is_noted_and_made() {
             .contains("umpire went ahead: 1st Prussian Infantry moved 3 hexes"),
         "{}",
         last.summary
+    );
+}
+
+/// SPI-C2 in the window: Ctrl-click on the map adds a second attacker to the hex combat and takes
+/// it out again; the resolver names each unit with its contribution and shows both sums (SPI-C1:
+/// "Total up the Combat Strengths of the Attacking units"), the fortification in the hex counted
+/// as SPI-F1 says (5 in a fort of 2: 12).
+#[test]
+fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("spi-1870").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    for (unit, hex) in [
+        ("fr-metz-5", "0505"),
+        ("fort-sedan", "0505"),
+        ("de-2-5-1", "0504"),
+        ("de-2-5-2", "0506"),
+    ] {
+        app.handle(Command::Act(Action::Move {
+            unit: unit.into(),
+            to: hex.parse().unwrap(),
+        }));
+    }
+    app.handle(Command::Select("de-2-5-1".into()));
+    app.handle(Command::Target("fr-metz-5".into()));
+    let attackers = |app: &AppState| match app.resolver.form() {
+        Some(kepi::play::Form::Spi(f)) => f.attacker_ids.clone(),
+        _ => panic!("an SPI combat form"),
+    };
+    assert_eq!(attackers(&app), vec!["de-2-5-1".to_string()]);
+    let mut h = map_harness(app);
+    h.run();
+    h.get_by_label("German 5 (area 2, #2)")
+        .click_modifiers(egui::Modifiers::COMMAND);
+    h.run();
+    assert_eq!(
+        attackers(h.state()),
+        vec!["de-2-5-1".to_string(), "de-2-5-2".to_string()]
+    );
+    let app = h.into_state();
+    let mut r = resolver_harness(app);
+    r.run();
+    for line in [
+        "attacker 1 (German 5 (area 2, #1)): 5",
+        "attacker 2 (German 5 (area 2, #2)): 5",
+        "attack strength, total",
+        "defender 1 (French 5 (Metz)): 5 doubled (in the fort)",
+        "fortification's own strength",
+        "defence strength, total",
+    ] {
+        assert!(r.query_by_label_contains(line).is_some(), "{line}");
+    }
+    assert!(r.query_by_label_contains("10 : 12").is_some());
+    let app = r.into_state();
+    let mut h = map_harness(app);
+    h.run();
+    h.get_by_label("German 5 (area 2, #2)")
+        .click_modifiers(egui::Modifiers::COMMAND);
+    h.run();
+    assert_eq!(attackers(h.state()), vec!["de-2-5-1".to_string()]);
+}
+
+/// SPI-R1 (A) in the window: the losses chooser's split (here set on the form as its fields do)
+/// goes with the Roll: "Players on the defensive in a hex with a Fortification unit may lose from
+/// either the Fortification unit or any Combat units in the fort". A split that does not add up to
+/// the result is refused and nothing is applied.
+#[test]
+fn spi_window_roll_applies_the_owners_loss_split() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("spi-1870").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    for (unit, hex) in [
+        ("fr-metz-5", "0505"),
+        ("fort-sedan", "0505"),
+        ("de-2-5-1", "0504"),
+    ] {
+        app.handle(Command::Act(Action::Move {
+            unit: unit.into(),
+            to: hex.parse().unwrap(),
+        }));
+    }
+    app.handle(Command::Select("de-2-5-1".into()));
+    app.handle(Command::Target("fr-metz-5".into()));
+    let split = |app: &mut AppState, losses: Vec<(&str, u32)>| {
+        let i = app.resolver.current;
+        let Some(kepi::play::Form::Spi(f)) = app.resolver.forms.get_mut(i) else {
+            panic!("an SPI form")
+        };
+        f.losses = losses
+            .into_iter()
+            .map(|(u, n)| (u.to_string(), n))
+            .collect();
+        f.entered_result = Some("D3".into());
+    };
+    // The chooser lists the units that can take losses.
+    let mut r = resolver_harness(app);
+    r.run();
+    r.get_by_label("Losses: owner's choice (SPI-R1)").click();
+    r.run();
+    assert!(r.query_by_label("Fortification Sedan").is_some());
+    let mut app = r.into_state();
+    let log = app.game.log().len();
+    split(&mut app, vec![("fort-sedan", 1)]);
+    app.handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, 4)],
+    });
+    assert_eq!(
+        app.game.log().len(),
+        log,
+        "1 of 3: refused, nothing applied"
+    );
+    split(&mut app, vec![("fort-sedan", 2), ("fr-metz-5", 1)]);
+    app.handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, 4)],
+    });
+    assert_eq!(app.game.log().len(), log + 1);
+    assert_eq!(strength(&app, "fort-sedan"), 0);
+    assert_eq!(strength(&app, "fr-metz-5"), 4);
+}
+
+/// SPI-F1: a fortification on the map is its own hexagonal counter, and says so on hover.
+#[test]
+fn a_fortification_on_the_map_says_what_it_is() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("spi-1870").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    app.handle(Command::Act(Action::Move {
+        unit: "fort-sedan".into(),
+        to: "0505".parse().unwrap(),
+    }));
+    let mut h = map_harness(app);
+    h.run();
+    h.get_by_label("Fortification Sedan").hover();
+    h.run();
+    assert!(
+        h.query_by_label_contains("fortification, strength 2")
+            .is_some()
+    );
+}
+
+/// SPI-C3 in the window: ticking "flanking attack" when the attackers stand side by side (0504
+/// and 0605 around 0505) disables Roll and shows why; opposite sides (0504, 0506) make it one.
+#[test]
+fn spi_flank_box_needs_the_map_geometry() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("spi-1870").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    for (unit, hex) in [
+        ("fr-metz-5", "0505"),
+        ("de-2-5-1", "0504"),
+        ("de-2-5-2", "0605"),
+    ] {
+        app.handle(Command::Act(Action::Move {
+            unit: unit.into(),
+            to: hex.parse().unwrap(),
+        }));
+    }
+    app.handle(Command::Select("de-2-5-1".into()));
+    app.handle(Command::Target("fr-metz-5".into()));
+    app.handle(Command::ToggleAttacker("de-2-5-2".into()));
+    let mut h = resolver_harness(app);
+    h.run();
+    h.get_by_label("flanking attack").click();
+    h.run();
+    assert!(h.query_by_label_contains("not a flanking attack").is_some());
+    assert!(
+        h.get_by_label("Roll and apply")
+            .accesskit_node()
+            .is_disabled()
+    );
+    h.state_mut().handle(Command::Act(Action::Move {
+        unit: "de-2-5-2".into(),
+        to: "0506".parse().unwrap(),
+    }));
+    h.run();
+    h.run();
+    assert!(h.query_by_label_contains("not a flanking attack").is_none());
+    assert!(
+        !h.get_by_label("Roll and apply")
+            .accesskit_node()
+            .is_disabled()
     );
 }
 

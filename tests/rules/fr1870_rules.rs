@@ -526,3 +526,113 @@ proptest! {
         prop_assert_eq!(fr1870::combat(&i, t(), None).unwrap().odds_total(), Prob::ONE);
     }
 }
+
+/// FR-F1 from the map (issue 17): a fortress card (arm "fortress", its strength the coefficient) in
+/// the attacked cell fortifies the units with it. Seed 001, rule H11: "a fortress of value 2
+/// occupied by 4 units will double the combat potential in defence of 2 of them, at the player's
+/// choice, while the other 2 will fight in defence as in attack with a potential halved".
+#[test]
+fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
+    use chrono::{TimeZone, Utc};
+    use kepi::game::{Action, Game, SeedSecret};
+    use kepi::play::Form;
+    use kepi::play::crt::{FrForm, engage_hex};
+    use kepi::roster::{Arm, builtin_scenario};
+    use kepi::rules::System;
+    let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
+    let mut s = builtin_scenario("fr1870-august").unwrap();
+    let mut fort = s.units.iter().find(|u| u.id == "de-1b").unwrap().clone();
+    fort.id = "de-fortress".into();
+    fort.name = "Fortress (value 2)".into();
+    fort.arm = Arm::Fortress;
+    fort.strength = 2;
+    s.units.push(fort);
+    let mut g = Game::new(
+        &s,
+        System::Fr1870,
+        SeedSecret {
+            seed: 1,
+            salt: "t".into(),
+        },
+        now,
+    );
+    let cell = g.state().unit("de-1b").unwrap().position;
+    for u in ["de-3b", "de-4b"] {
+        g.act(
+            Action::Move {
+                unit: u.into(),
+                to: cell,
+            },
+            now,
+        )
+        .unwrap();
+    }
+    let attackers = vec!["fr-1rc".to_string(), "fr-2rc".to_string()];
+    let (a, d) = engage_hex(g.state(), &attackers, cell).unwrap();
+    assert_eq!(d.len(), 5, "four units and the fortress card defend: {d:?}");
+    let mut f = FrForm::all().remove(0);
+    f.prefill_engaged(g.state(), &a, &d);
+    assert_eq!(
+        f.input.defenders.len(),
+        4,
+        "the fortress card is not a unit"
+    );
+    assert_eq!(
+        f.input.fortress,
+        Some(FrFortress {
+            coefficient: 2,
+            role: FortressRole::DefendsOccupied
+        })
+    );
+    let doubled = f
+        .input
+        .defenders
+        .iter()
+        .filter(|u| u.fortress_multiplied)
+        .count();
+    assert_eq!(doubled, 2);
+    let (r, _) = Form::Fr1870(f)
+        .resolve(g.state(), Tables::builtin().unwrap(), None)
+        .unwrap();
+    // 4x2 + 4x2 + (4 + 4) / 2 = 20 against the two French 2s.
+    assert!(r.summary.ends_with("4 : 20"), "{}", r.summary);
+    assert_eq!(
+        r.modifiers
+            .iter()
+            .filter(|m| m.label.contains("x2 (fortress)") && m.rule.as_str() == "FR-F1")
+            .count(),
+        2
+    );
+}
+
+/// FR-F1 (H10): an unoccupied fortress "may not by itself execute any attack against an enemy unit".
+#[test]
+fn fr_f1_a_fortress_alone_cannot_attack() {
+    use chrono::{TimeZone, Utc};
+    use kepi::game::{Game, SeedSecret};
+    use kepi::play::Form;
+    use kepi::play::crt::{FrForm, engage_hex};
+    use kepi::roster::{Arm, builtin_scenario};
+    use kepi::rules::System;
+    let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
+    let mut s = builtin_scenario("fr1870-august").unwrap();
+    let mut fort = s.units.iter().find(|u| u.id == "fr-1rc").unwrap().clone();
+    fort.id = "fr-fortress".into();
+    fort.arm = Arm::Fortress;
+    s.units.push(fort);
+    let g = Game::new(
+        &s,
+        System::Fr1870,
+        SeedSecret {
+            seed: 1,
+            salt: "t".into(),
+        },
+        now,
+    );
+    let cell = g.state().unit("de-1b").unwrap().position;
+    let (a, d) = engage_hex(g.state(), &["fr-fortress".to_string()], cell).unwrap();
+    let mut f = FrForm::all().remove(0);
+    f.prefill_engaged(g.state(), &a, &d);
+    let why = Form::Fr1870(f).refusal(g.state()).unwrap();
+    assert!(why.contains("FR-F1"), "{why}");
+}

@@ -408,3 +408,309 @@ proptest! {
         prop_assert_eq!(r.odds_total(), Prob::ONE);
     }
 }
+
+/// Issue 17: SPI combats built from a game's units and hexes (kepi::play::crt), not typed-in numbers.
+mod from_the_map {
+    use chrono::{TimeZone, Utc};
+    use kepi::dice::Die;
+    use kepi::game::{Action, Game, GameState, SeedSecret};
+    use kepi::hex::{Direction, Hex, Layout};
+    use kepi::play::Form;
+    use kepi::play::crt::{SpiForm, engage_hex};
+    use kepi::play::pw::position_of;
+    use kepi::roster::{Arm, Position, builtin_scenario};
+    use kepi::rules::{Effect, System};
+    use kepi::tables::Tables;
+
+    fn now() -> chrono::DateTime<Utc> {
+        Utc.timestamp_opt(1_000_000, 0).single().unwrap()
+    }
+
+    /// The SPI scenario, plus a French dummy counter and a German one (Standard Game, SPI-H1).
+    fn game() -> Game {
+        let mut s = builtin_scenario("spi-1870").unwrap();
+        for (id, like) in [("fr-dummy-1", "fr-metz-5"), ("de-dummy-1", "de-2-5-1")] {
+            let mut d = s.units.iter().find(|u| u.id == like).unwrap().clone();
+            d.id = id.into();
+            d.name = format!("{} dummy", d.side);
+            d.arm = Arm::Dummy;
+            s.units.push(d);
+        }
+        Game::new(
+            &s,
+            System::Spi,
+            SeedSecret {
+                seed: 5,
+                salt: "t".into(),
+            },
+            now(),
+        )
+    }
+
+    fn centre() -> Hex {
+        Hex::from_label("0505", Layout::OddQ).unwrap()
+    }
+
+    /// The hex `steps` hexsides clockwise from N around 0505 (0 = N), as a roster position.
+    fn around(steps: i32) -> Position {
+        position_of(centre().neighbour(Direction::N.rotate(steps))).unwrap()
+    }
+
+    fn place(g: &mut Game, unit: &str, to: Position) {
+        g.act(
+            Action::Move {
+                unit: unit.into(),
+                to,
+            },
+            now(),
+        )
+        .unwrap();
+    }
+
+    fn form(s: &GameState, attackers: &[&str]) -> SpiForm {
+        let ids: Vec<String> = attackers.iter().map(|a| a.to_string()).collect();
+        let hex = position_of(centre()).unwrap();
+        let (a, d) = engage_hex(s, &ids, hex).unwrap();
+        let mut f = SpiForm::all().remove(0);
+        f.prefill_engaged(s, &a, &d);
+        f
+    }
+
+    fn preview(s: &GameState, f: &SpiForm) -> kepi::rules::Resolution<serde_json::Value> {
+        Form::Spi(f.clone())
+            .resolve(s, Tables::builtin().unwrap(), None)
+            .unwrap()
+            .0
+    }
+
+    fn line<'a>(
+        r: &'a kepi::rules::Resolution<serde_json::Value>,
+        starts: &str,
+    ) -> &'a kepi::rules::ModifierLine {
+        r.modifiers
+            .iter()
+            .find(|m| m.label.starts_with(starts))
+            .unwrap_or_else(|| panic!("no line `{starts}`: {:?}", r.modifiers))
+    }
+
+    /// SPI-F1, seed 000, Fortification Cases (B): "Thus a Combat unit with a Combat Strength of
+    /// "five" in a Fortification unit with a strength of "two" would defend as a combined Combat
+    /// Strength of "twelve."" The fortification and the EB unit are cards on the map, in the hex:
+    /// the fort fortifies, the EB unit adds nothing (EB Units, case D: "EB units are not in any way
+    /// similar to Combat or Fortification units").
+    #[test]
+    fn spi_f1_five_in_a_fortification_of_two_defends_as_twelve_on_the_map() {
+        let mut g = game();
+        let hex = position_of(centre()).unwrap();
+        for u in ["fr-metz-5", "fort-sedan", "fr-eb-1"] {
+            place(&mut g, u, hex);
+        }
+        place(&mut g, "de-2-5-1", around(0));
+        place(&mut g, "de-2-5-2", around(1));
+        let f = form(g.state(), &["de-2-5-1", "de-2-5-2"]);
+        assert_eq!(f.input.fortress, Some(2));
+        assert_eq!(
+            f.input.defenders.len(),
+            1,
+            "only the combat unit is a defender"
+        );
+        let r = preview(g.state(), &f);
+        assert!(r.summary.contains("10 : 12"), "{}", r.summary);
+        let total = line(&r, "defence strength, total");
+        assert_eq!(total.effect, Effect::Base(kepi::dice::Ratio::int(12)));
+        assert_eq!(total.rule.as_str(), "SPI-C1");
+        let unit = line(&r, "defender 1 (French 5 (Metz)): 5 doubled (in the fort)");
+        assert_eq!(unit.effect, Effect::Add(kepi::dice::Ratio::int(10)));
+        assert_eq!(unit.rule.as_str(), "SPI-F1");
+        let own = line(&r, "fortification's own strength");
+        assert_eq!(own.effect, Effect::Add(kepi::dice::Ratio::int(2)));
+        let eb = line(&r, "defender French EB unit 1: EB unit, not a combat unit");
+        assert_eq!(eb.effect, Effect::Note);
+        assert_eq!(eb.rule.as_str(), "SPI-E1");
+        let fort = r
+            .modifiers
+            .iter()
+            .find(|m| m.label.contains("fortification unit, strength 2"))
+            .unwrap();
+        assert_eq!(
+            (fort.effect.clone(), fort.rule.as_str()),
+            (Effect::Note, "SPI-F1")
+        );
+        let att = line(&r, "attacker 2 (German 5 (area 2, #2)): 5");
+        assert_eq!(att.effect, Effect::Add(kepi::dice::Ratio::int(5)));
+        assert_eq!(
+            line(&r, "attack strength, total").effect,
+            Effect::Base(kepi::dice::Ratio::int(10))
+        );
+    }
+
+    /// SPI-R1 (A): "Players on the defensive in a hex with a Fortification unit may lose from either
+    /// the Fortification unit or any Combat units in the fort": by default the combat unit first,
+    /// then the fort; the EB unit loses nothing.
+    #[test]
+    fn spi_r1_losses_fall_on_the_fort_after_its_garrison_never_on_the_eb_unit() {
+        let mut g = game();
+        let hex = position_of(centre()).unwrap();
+        for u in ["fr-metz-5", "fort-sedan", "fr-eb-1"] {
+            place(&mut g, u, hex);
+        }
+        place(&mut g, "de-2-5-1", around(0));
+        let mut f = form(g.state(), &["de-2-5-1"]);
+        f.entered_result = Some("D6".into());
+        let t = Tables::builtin().unwrap();
+        let spi = Form::Spi(f);
+        g.resolve(&[(Die::D6, 2)], |s, d| spi.resolve(s, t, Some(d)), now())
+            .unwrap();
+        assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 0);
+        assert_eq!(g.state().unit("fort-sedan").unwrap().strength, 1);
+        assert_eq!(g.state().unit("fr-eb-1").unwrap().strength, 1);
+    }
+
+    /// SPI-H1, seed 000 (Standard Game, Combat Phase): "First, the Defender reveals the identity of
+    /// the units which are about to be attacked. If they should be Dummy units, they are removed,
+    /// and the attacker may advance after combat". A hex of dummies only is no combat; a dummy
+    /// stacked with a real unit adds nothing and is removed all the same.
+    #[test]
+    fn spi_h1_dummies_are_revealed_removed_and_add_nothing() {
+        let t = Tables::builtin().unwrap();
+        let hex = position_of(centre()).unwrap();
+        let mut g = game();
+        place(&mut g, "fr-dummy-1", hex);
+        place(&mut g, "de-2-5-1", around(0));
+        let f = form(g.state(), &["de-2-5-1"]);
+        assert!(f.input.dummies_only);
+        let spi = Form::Spi(f);
+        let e = g
+            .resolve(&[(Die::D6, 4)], |s, d| spi.resolve(s, t, Some(d)), now())
+            .unwrap();
+        assert!(e.summary.contains("dummy"), "{}", e.summary);
+        assert!(g.state().unit("fr-dummy-1").unwrap().eliminated());
+        assert_eq!(g.state().unit("de-2-5-1").unwrap().strength, 5);
+
+        let mut g = game();
+        place(&mut g, "fr-dummy-1", hex);
+        place(&mut g, "fr-metz-5", hex);
+        place(&mut g, "de-2-5-1", around(0));
+        let mut f = form(g.state(), &["de-2-5-1"]);
+        assert!(!f.input.dummies_only);
+        let r = preview(g.state(), &f);
+        assert!(r.summary.contains("5 : 5"), "{}", r.summary);
+        let d = line(&r, "defender french dummy: dummy counter");
+        assert_eq!(
+            (d.effect.clone(), d.rule.as_str()),
+            (Effect::Note, "SPI-H1")
+        );
+        f.entered_result = Some("-".into());
+        let spi = Form::Spi(f);
+        g.resolve(&[(Die::D6, 4)], |s, d| spi.resolve(s, t, Some(d)), now())
+            .unwrap();
+        assert!(g.state().unit("fr-dummy-1").unwrap().eliminated());
+        assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 5);
+    }
+
+    /// SPI-F1 (B) "nor may the Combat Strength of the Fortification unit be applied offensively";
+    /// EB units (case D) are not combat units; SPI-H1 (Q) "Dummy counters may not" attack.
+    #[test]
+    fn spi_fortifications_eb_units_and_dummies_cannot_attack() {
+        let hex = position_of(centre()).unwrap();
+        for (u, want) in [
+            ("fort-sedan", "SPI-F1"),
+            ("fr-eb-1", "SPI-E1"),
+            ("fr-dummy-1", "SPI-H1"),
+        ] {
+            // The French attacking a German hex: put a German unit in the centre instead.
+            let mut g2 = game();
+            place(&mut g2, "de-2-5-1", hex);
+            place(&mut g2, u, around(0));
+            let f = form(g2.state(), &[u]);
+            let why = Form::Spi(f).refusal(g2.state()).unwrap();
+            assert!(why.contains(want), "{u}: {why}");
+        }
+        // A German dummy against the French hex, too.
+        let mut g = game();
+        place(&mut g, "fr-metz-5", hex);
+        place(&mut g, "de-dummy-1", around(3));
+        let why = Form::Spi(form(g.state(), &["de-dummy-1"]))
+            .refusal(g.state())
+            .unwrap();
+        assert!(why.contains("dummy"), "{why}");
+    }
+
+    /// SPI-C3, seed 000, Combat case J: "in order to conduct a Flanking Attack the Attacking Player
+    /// must have participating attacking units in, or adjacent to, every hex surrounding the
+    /// Defender's hex." Read from the attackers' hexes: opposite sides or a triangle qualify; two
+    /// neighbours, a gap of one, a unit off the map or not adjacent do not, and the refusal says why.
+    #[test]
+    fn spi_c3_flank_is_read_from_the_map() {
+        let hex = position_of(centre()).unwrap();
+        let att = ["de-2-5-1", "de-2-5-2", "de-2-5-3"];
+        let cases: [(&[i32], Option<&str>); 5] = [
+            (&[0, 3], None),
+            (&[0, 2, 4], None),
+            (&[0, 1], Some("not a flanking attack")),
+            (&[0, 2], Some("not a flanking attack")),
+            (&[1, 3, 5], None),
+        ];
+        for (steps, refused) in cases {
+            let mut g = game();
+            place(&mut g, "fr-metz-5", hex);
+            for (u, s) in att.iter().zip(steps) {
+                place(&mut g, u, around(*s));
+            }
+            let mut f = form(g.state(), &att[..steps.len()]);
+            f.input.flank = true;
+            let why = Form::Spi(f.clone()).refusal(g.state());
+            match refused {
+                None => {
+                    assert_eq!(why, None, "{steps:?}");
+                    let r = preview(g.state(), &f);
+                    let x = line(&r, "flanking attack");
+                    assert_eq!(x.effect, Effect::Times(kepi::dice::Ratio::int(2)));
+                }
+                Some(w) => {
+                    let why = why.unwrap_or_default();
+                    assert!(
+                        why.contains(w) && why.contains("SPI-C3"),
+                        "{steps:?}: {why}"
+                    );
+                    assert!(
+                        Form::Spi(f)
+                            .resolve(g.state(), Tables::builtin().unwrap(), None)
+                            .is_err()
+                    );
+                }
+            }
+        }
+        // An attacker two hexes away, or still off the map.
+        let mut g = game();
+        place(&mut g, "fr-metz-5", hex);
+        place(&mut g, "de-2-5-1", around(0));
+        let far = position_of(centre().step(Direction::S, 2)).unwrap();
+        place(&mut g, "de-2-5-2", far);
+        let mut f = form(g.state(), &["de-2-5-1", "de-2-5-2", "de-2-5-3"]);
+        f.input.flank = true;
+        let why = Form::Spi(f).refusal(g.state()).unwrap();
+        assert!(why.contains("not next to"), "{why}");
+        let mut f = form(g.state(), &["de-2-5-1", "de-2-5-3"]);
+        f.input.flank = true;
+        let why = Form::Spi(f).refusal(g.state()).unwrap();
+        assert!(why.contains("not on the map"), "{why}");
+    }
+
+    /// SPI-H1 (N): "only one unit may be the attacker in any Hasty Attack".
+    #[test]
+    fn spi_h1_a_hasty_attack_has_one_attacker() {
+        let hex = position_of(centre()).unwrap();
+        let mut g = game();
+        place(&mut g, "fr-metz-5", hex);
+        place(&mut g, "de-2-5-1", around(0));
+        place(&mut g, "de-2-5-2", around(3));
+        let mut f = form(g.state(), &["de-2-5-1", "de-2-5-2"]);
+        f.input.hasty = true;
+        let why = Form::Spi(f.clone()).refusal(g.state()).unwrap();
+        assert!(why.contains("one unit") && why.contains("SPI-H1"), "{why}");
+        let mut f = form(g.state(), &["de-2-5-1"]);
+        f.input.hasty = true;
+        assert_eq!(Form::Spi(f).refusal(g.state()), None);
+    }
+}

@@ -22,7 +22,9 @@ pub enum SpiAction {
         /// Total defending combat strength of the units in the hex (printed, without the fort).
         #[arg(long, value_name = "N")]
         defend: u32,
-        /// SPI-C3: the attack is a flanking attack (attack doubled; no benefit against a fort).
+        /// SPI-C3: the attack is a flanking attack (attack doubled; no benefit against a fort). In
+        /// `kepi game apply`, refused (exit 2, with the hexes left open) unless the attackers'
+        /// hexes make one: attackers in, or next to, every hex around the defender.
         #[arg(long)]
         flank: bool,
         /// SPI-S1: the attackers' supply state.
@@ -31,13 +33,16 @@ pub enum SpiAction {
         /// SPI-S1: the defenders' supply state.
         #[arg(long, value_name = "STATE", default_value = "supplied")]
         defender_supply: SupplyState,
-        /// SPI-F1: strength of the fortification unit in the hex (defenders doubled, plus this).
+        /// SPI-F1: strength of the fortification unit in the hex (defenders doubled, plus this). In
+        /// `kepi game apply`, read from the fortification units (arm "fortress") in --hex.
         #[arg(long, value_name = "N")]
         fortress: Option<u32>,
         /// SPI-H1: a hasty attack by one unit (allocated strength halved).
         #[arg(long)]
         hasty: bool,
-        /// SPI-H1: the defending hex holds dummy counters only (revealed and removed).
+        /// SPI-H1: the defending hex holds dummy counters only (revealed and removed). In `kepi
+        /// game apply`, read from the cards (arm "dummy") in --hex: dummies add nothing and are
+        /// removed when attacked; EB units (arm "railway") add nothing either.
         #[arg(long)]
         dummy: bool,
         /// SPI-H2: the attackers are in extended formation (halved).
@@ -76,6 +81,7 @@ pub enum SpiAction {
 
 fn unit(strength: u32, supply: SupplyState, extended: bool, entrained: bool) -> SpiUnit {
     SpiUnit {
+        name: None,
         strength,
         supply,
         formation: if extended {

@@ -138,8 +138,12 @@ impl<'de> Deserialize<'de> for SpiResult {
 }
 
 /// One unit (or the sum of several in the same condition) in a combat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpiUnit {
+    /// The unit's name, when it comes from a game: its modifier line names it (issue 17: each
+    /// unit's contribution shown). Absent from `kepi resolve`, whose sides are plain numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Printed combat strength (for a hasty attack: the points allocated, SPI-H1).
     pub strength: u32,
     /// SPI-S1: supply state at the instant of combat.
@@ -154,6 +158,7 @@ impl SpiUnit {
     /// A supplied, concentrated, unentrained unit.
     pub fn plain(strength: u32) -> SpiUnit {
         SpiUnit {
+            name: None,
             strength,
             supply: SupplyState::Supplied,
             formation: Formation::Concentrated,
@@ -213,6 +218,14 @@ pub struct SpiCombatOutcome {
     pub advance_after_combat: bool,
 }
 
+/// " (name)" for a unit from a game, "" for a plain number.
+fn named(u: &SpiUnit) -> String {
+    u.name
+        .as_deref()
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default()
+}
+
 /// Attack tally, defence tally, die modifier, die lines, notes.
 type Strengths = (Tally, Tally, i32, Vec<ModifierLine>, Vec<String>);
 
@@ -234,7 +247,7 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
     let mut att = Tally::new();
     for (i, u) in input.attackers.iter().enumerate() {
         let mut v = Ratio::from(u.strength);
-        let mut label = format!("attacker {}: {}", i + 1, u.strength);
+        let mut label = format!("attacker {}{}: {}", i + 1, named(u), u.strength);
         let mut rule = RuleId::new("SPI-C1");
         let mut prov = Provenance::Seed;
         match u.supply {
@@ -306,7 +319,7 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
     let mut def = Tally::new();
     for (i, u) in input.defenders.iter().enumerate() {
         let mut v = Ratio::from(u.strength);
-        let mut label = format!("defender {}: {}", i + 1, u.strength);
+        let mut label = format!("defender {}{}: {}", i + 1, named(u), u.strength);
         let mut rule = RuleId::new("SPI-C1");
         let mut prov = Provenance::Seed;
         match u.supply {
@@ -448,8 +461,22 @@ pub fn combat_with_result(
         ));
     }
     let (att, def, die_mod, die_lines, notes) = strengths(input, tables)?;
+    // SPI-C1: "Total up the Combat Strengths of the Attacking units ... and compare it to the total
+    // Combat Strength of the defending Combat and Fortification units": each side's sum as a line.
     res.modifiers.extend(att.lines.clone());
+    res.modifiers.push(ModifierLine::new(
+        "attack strength, total",
+        Effect::Base(att.total),
+        RuleId::new("SPI-C1"),
+        Provenance::Seed,
+    ));
     res.modifiers.extend(def.lines.clone());
+    res.modifiers.push(ModifierLine::new(
+        "defence strength, total",
+        Effect::Base(def.total),
+        RuleId::new("SPI-C1"),
+        Provenance::Seed,
+    ));
     res.modifiers.extend(die_lines);
     res.notes.extend(notes);
     let odds: Odds = crt::odds(att.total, def.total)?;

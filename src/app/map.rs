@@ -154,7 +154,18 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     let rules = crate::ruleset::get(state.system);
     let weapon_range =
         selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), app.tables));
-    let hexes: Vec<Hex> = state.units.iter().filter_map(on_map).collect();
+    // Hexes a check is about (SPI-C4, FR-C2: the hex a combat vacated) stay on the board.
+    let due_hexes: Vec<(Hex, String)> = state
+        .due
+        .iter()
+        .filter_map(|d| Some((hex_of(d.at?)?, d.what.clone())))
+        .collect();
+    let hexes: Vec<Hex> = state
+        .units
+        .iter()
+        .filter_map(on_map)
+        .chain(due_hexes.iter().map(|(h, _)| *h))
+        .collect();
     let off_map = state
         .units
         .iter()
@@ -267,6 +278,44 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                     }
                 }
             }
+            // After a combat (FR-C2, SPI-C4): the cells a unit that must retreat may go to (not
+            // into an enemy-held hex), and the hexes the defenders left, for the victors.
+            let after_combat = Color32::from_rgb(230, 140, 40);
+            if let (Some(u), Some(s)) = (selected, sel_hex)
+                && u.must_retreat
+            {
+                let enemy: Vec<Hex> = state
+                    .units
+                    .iter()
+                    .filter(|o| o.unit.side != u.unit.side && !o.eliminated())
+                    .filter_map(on_map)
+                    .collect();
+                for h in s.neighbours() {
+                    if grid.contains(&h) && !enemy.contains(&h) {
+                        let mut pts = hex_corners(fr.centre(h), size * 0.9).to_vec();
+                        pts.push(pts[0]);
+                        painter.add(Shape::line(pts, Stroke::new(3.0, after_combat)));
+                    }
+                }
+            }
+            for (h, _) in &due_hexes {
+                if grid.contains(h) {
+                    let c = fr.centre(*h);
+                    let mut pts = hex_corners(c, size * 0.9).to_vec();
+                    pts.push(pts[0]);
+                    painter.add(Shape::line(
+                        pts,
+                        Stroke::new(3.0, Color32::from_rgb(90, 190, 110)),
+                    ));
+                    painter.text(
+                        c + vec2(0.0, size * 0.55),
+                        egui::Align2::CENTER_CENTER,
+                        "advance?",
+                        egui::FontId::proportional((size * 0.30).max(7.0)),
+                        Color32::from_rgb(90, 190, 110),
+                    );
+                }
+            }
             if let (Some(s), Some(h)) = (sel_hex, hovered)
                 && s != h
             {
@@ -335,6 +384,20 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 hovered_text = note;
             }
         });
+    if hovered_text.is_empty()
+        && let Some(u) = selected.filter(|u| u.must_retreat)
+    {
+        hovered_text = format!(
+            "{} must retreat one cell (FR-C2): drag it to a marked cell; blocked or off the map, \
+             it is eliminated",
+            u.unit.name
+        );
+    }
+    if hovered_text.is_empty()
+        && let Some((h, what)) = due_hexes.first()
+    {
+        hovered_text = format!("{}: {what}", h.label_or_axial(Layout::OddQ));
+    }
     ui.data_mut(|d| d.insert_temp(status_id, hovered_text));
 }
 

@@ -196,6 +196,12 @@ pub fn markers_ui(ui: &mut Ui, u: &UnitState) {
         ),
         (u.disorganised, "Dz", "disorganised", warn),
         (u.hidden, "H", "hidden", info),
+        (
+            u.must_retreat,
+            "R!",
+            "must retreat one cell (FR-C2): drag it on the map",
+            warn,
+        ),
     ] {
         if on {
             chip(ui, text, c).on_hover_text(full);

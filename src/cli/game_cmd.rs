@@ -130,7 +130,8 @@ pub enum GameCommand {
     Due {
         /// The save file.
         file: PathBuf,
-        /// Print JSON: [{"id", "rule", "unit", "side", "what", "form", "queued_at": {"turn", "phase"}}].
+        /// Print JSON: [{"id", "rule", "unit", "side", "what", "form", "hex" (when the check is
+        /// about a hex), "queued_at": {"turn", "phase"}}].
         #[arg(long)]
         json: bool,
     },
@@ -942,6 +943,8 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
             side: Option<&'a str>,
             what: &'a str,
             form: Option<&'a str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            hex: Option<String>,
             queued_at: When<'a>,
         }
         let lines: Vec<Line> = s
@@ -954,6 +957,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
                 side: d.side.map(|x| x.as_str()),
                 what: &d.what,
                 form: d.form.as_deref(),
+                hex: d.at.map(|p| p.to_string()),
                 queued_at: When {
                     turn: d.turn,
                     phase: &d.phase,

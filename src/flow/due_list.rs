@@ -127,6 +127,8 @@ mod tests {
             side: None,
             what: "fatigue check".into(),
             form: Some("fatigue".into()),
+            at: None,
+            by_move: false,
             turn: 1,
             phase: "melee".into(),
         }

@@ -44,6 +44,12 @@ pub struct Due {
     /// The resolver form that makes the roll ("rally", "fatigue", "flag"), when kepi has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub form: Option<String>,
+    /// The hex it concerns, when one (the hex a combat vacated, for the advance after it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<crate::roster::Position>,
+    /// True when moving its unit answers it (a retreat, FR-C2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_move: bool,
     /// Game-turn it was queued in.
     pub turn: u32,
     /// Phase it was queued in.
@@ -139,6 +145,18 @@ pub fn answered_by(
         })
         .map(|d| vec![d.id])
         .unwrap_or_default()
+}
+
+/// A hex the action left without its defenders, and the side that held it: the position,
+/// before, of a unit the action eliminated or sent back (SPI-C4, FR-C2).
+pub fn vacated(ev: &Event) -> Option<(crate::roster::Position, Side)> {
+    ev.changes().iter().find_map(|a| {
+        let id = a.unit()?;
+        let (b, now) = (ev.before().unit(id)?, ev.after().unit(id)?);
+        let gone = (now.eliminated() && !b.eliminated()) || (now.must_retreat && !b.must_retreat);
+        (gone && matches!(b.position, crate::roster::Position::Hex { .. }))
+            .then_some((b.position, b.unit.side))
+    })
 }
 
 /// PW-V1: an army's losses against its starting strength, as the rule's input.
@@ -280,9 +298,34 @@ impl Queue<'_> {
             side,
             what,
             form: form.map(str::to_string),
+            at: None,
+            by_move: false,
             turn: self.after.turn,
             phase: self.after.phase_name().to_string(),
         });
+    }
+
+    /// Queues a check about a hex (the map shows it there): an advance into the hex a combat
+    /// vacated (SPI-C4, FR-C2).
+    pub fn push_at(
+        &mut self,
+        rule: &'static str,
+        side: Option<Side>,
+        at: crate::roster::Position,
+        what: String,
+    ) {
+        self.push(rule, None, side, what, None);
+        if let Some(d) = self.out.last_mut() {
+            d.at = Some(at);
+        }
+    }
+
+    /// Queues a move its unit must make; moving the unit answers it (a retreat, FR-C2).
+    pub fn push_move(&mut self, rule: &'static str, unit: &str, what: String) {
+        self.push(rule, Some(unit), None, what, None);
+        if let Some(d) = self.out.last_mut() {
+            d.by_move = true;
+        }
     }
 
     /// Queues unless the same check is already open for that unit or army.

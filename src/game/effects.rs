@@ -139,6 +139,7 @@ fn diff(b: &UnitState, a: &UnitState, out: &mut Vec<Effect>) {
         ("disorganised", b.disorganised, a.disorganised),
         ("entrained", b.entrained, a.entrained),
         ("hidden", b.hidden, a.hidden),
+        ("must retreat", b.must_retreat, a.must_retreat),
         ("moved", b.moved, a.moved),
         ("fired", b.fired, a.fired),
         ("activated", b.activated, a.activated),

@@ -82,6 +82,8 @@ vocab! {
         Entrained = "entrained",
         /// Hidden (GSP-S1 siege gun).
         Hidden = "hidden",
+        /// Must retreat one cell (FR-C2): set by a combat result, cleared when the unit moves.
+        MustRetreat = "must-retreat",
     }
 }
 
@@ -161,6 +163,9 @@ pub struct UnitState {
     pub entrained: bool,
     /// Hidden (siege gun).
     pub hidden: bool,
+    /// Must retreat one cell (FR-C2), until it moves.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub must_retreat: bool,
     /// Moved this turn.
     pub moved: bool,
     /// Fired this turn.
@@ -196,6 +201,7 @@ impl UnitState {
             disorganised: false,
             entrained: false,
             hidden: unit.weapon == Some(crate::roster::Weapon::SiegeGun),
+            must_retreat: false,
             moved: false,
             fired: false,
             activated: false,
@@ -232,6 +238,7 @@ impl UnitState {
             Flag::Disorganised => self.disorganised,
             Flag::Entrained => self.entrained,
             Flag::Hidden => self.hidden,
+            Flag::MustRetreat => self.must_retreat,
         }
     }
 
@@ -247,6 +254,7 @@ impl UnitState {
             Flag::Disorganised => &mut self.disorganised,
             Flag::Entrained => &mut self.entrained,
             Flag::Hidden => &mut self.hidden,
+            Flag::MustRetreat => &mut self.must_retreat,
         }
     }
 
@@ -824,6 +832,15 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             let u = s.unit_mut(unit)?;
             u.position = *to;
             u.moved = true;
+            // FR-C2: the retreat is the move that follows the result; it answers the check.
+            u.must_retreat = false;
+            if s.due
+                .iter()
+                .any(|d| d.by_move && d.unit.as_deref() == Some(unit))
+            {
+                s.due
+                    .retain(|d| !(d.by_move && d.unit.as_deref() == Some(unit.as_str())));
+            }
             Ok(())
         }
         Action::Face { unit, facing } => {

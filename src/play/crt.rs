@@ -750,7 +750,6 @@ fn fr_side<'a>(state: &'a GameState, ids: &[String]) -> (Vec<&'a UnitState>, Opt
 
 /// FR-C2: one unit's fate as actions.
 fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
-    let name = &u.unit.name;
     let disorganise = |fx: &mut Vec<Action>| {
         if !u.disorganised {
             fx.push(Action::SetFlag {
@@ -760,9 +759,13 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
             });
         }
     };
+    // FR-C2: the unit carries "must retreat" until it moves (the map offers the cells); a
+    // blocked or off-map retreat eliminates it, which the umpire applies.
     let retreat = |fx: &mut Vec<Action>| {
-        fx.push(Action::Note {
-            text: format!("FR-C2: {name} retreats one cell"),
+        fx.push(Action::SetFlag {
+            unit: u.unit.id.clone(),
+            flag: Flag::MustRetreat,
+            on: true,
         });
     };
     match fate {

@@ -68,6 +68,14 @@ vocab! {
 }
 
 impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::French => Side::German,
+            Side::German => Side::French,
+        }
+    }
+
     /// Capitalised, for phase names and headings.
     pub fn title(self) -> &'static str {
         match self {

@@ -29,6 +29,10 @@ pub enum Outcome {
     GspStructure(gsp::damage::StructureOutcome),
     /// GSP-A1..A3 a battery's fire (its drift diagram).
     GspFire(Box<gsp::fire::FireOutcome>),
+    /// SPI-C1..C4 a combat (the attackers may advance into a hex the defenders left, SPI-C4).
+    SpiCombat(Box<super::spi::combat::SpiCombatOutcome>),
+    /// FR-C1/C2 a combat (retreats; the victor may occupy the vacated cell).
+    FrCombat(Box<super::fr1870::combat::FrCombatOutcome>),
 }
 
 /// A logged outcome read as the rule set's own type (None when it does not read as it).

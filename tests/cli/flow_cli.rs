@@ -242,3 +242,71 @@ fn bad_resolution_verbs_are_refused_whole() {
         assert!(help.contains(v), "help lacks {v}");
     }
 }
+
+/// FR-C2: "retreat one cell ... the victor may occupy the vacated cell". A DR marks the defender
+/// "must retreat" with a check its move answers, and the vacated cell is a check about that hex
+/// (`"hex"` in `kepi game due --json`), which the map shows.
+#[test]
+fn an_1870_retreat_is_a_move_to_make_and_the_vacated_cell_an_advance() {
+    let d = tmp("fr-retreat");
+    let save = super::common::new_game(&d, "fr1870-august", "3");
+    ok(&["game", "apply", &save, "move", "de-4b", "3001"]);
+    // 2 against 4 is 1:2; die 6 is DR (seed: "1 vs 2 AE AE AE AD AD AD,DD R DR").
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "combat",
+        "--attackers",
+        "fr-1rc",
+        "--hex",
+        "2544",
+        "--dice",
+        "d6=6",
+    ]);
+    let checks = due(&save);
+    let retreat = checks
+        .iter()
+        .find(|c| c["rule"] == "FR-C2" && c["unit"] == "de-3b")
+        .unwrap_or_else(|| panic!("a retreat check for de-3b: {checks:?}"));
+    assert!(
+        retreat["what"]
+            .as_str()
+            .unwrap()
+            .contains("retreat one cell")
+    );
+    let advance = checks
+        .iter()
+        .find(|c| c["rule"] == "FR-C2" && c["hex"] == "2544")
+        .unwrap_or_else(|| panic!("an advance check on 2544: {checks:?}"));
+    assert_eq!(advance["side"], "french");
+    let show = json(&["game", "show", &save, "--json"]);
+    let unit = show["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == "de-3b")
+        .unwrap()
+        .clone();
+    assert!(unit.to_string().contains("must-retreat"), "{unit}");
+    // The retreat is the next move: it answers the check and clears the marker.
+    ok(&["game", "apply", &save, "move", "de-3b", "2644"]);
+    let checks = due(&save);
+    assert!(
+        !checks.iter().any(|c| c["unit"] == "de-3b"),
+        "the move answered the retreat: {checks:?}"
+    );
+    assert!(
+        checks.iter().any(|c| c["hex"] == "2544"),
+        "the advance stays until done"
+    );
+    let show = json(&["game", "show", &save, "--json"]);
+    let unit = show["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == "de-3b")
+        .unwrap()
+        .clone();
+    assert!(!unit.to_string().contains("must-retreat"), "{unit}");
+}

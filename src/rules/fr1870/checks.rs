@@ -6,6 +6,7 @@ use crate::game::{Action, Flag, GameState};
 
 /// FR-B1, FR-C2.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {
+    after_combat(ev, q);
     let calendars = |s: &GameState| s.phase_kind().map(|p| p.step) == Some(Step::AdvanceCalendars);
     if matches!(ev.action(), Action::NextPhase) && calendars(ev.after()) && !calendars(ev.before())
     {
@@ -35,5 +36,42 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
                 None,
             );
         }
+    }
+}
+
+/// FR-C2 after a combat: each unit the result sends back retreats one cell (moving it answers the
+/// check; "blocked retreat or off-map retreat eliminates; no retreat into an empty
+/// enemy-controlled cell"), and "the victor may occupy the vacated cell" (the map shows it).
+fn after_combat(ev: &Event, q: &mut Queue) {
+    for a in ev.changes() {
+        if let Action::SetFlag {
+            unit,
+            flag: Flag::MustRetreat,
+            on: true,
+        } = a
+        {
+            q.push_move(
+                "FR-C2",
+                unit,
+                "retreat one cell (blocked or off the map: eliminated; not into an empty \
+                 enemy-controlled cell)"
+                    .into(),
+            );
+        }
+    }
+    let Some(crate::rules::Outcome::FrCombat(o)) = ev.outcome() else {
+        return;
+    };
+    if o.effects.as_ref().is_some_and(|e| e.may_advance)
+        && let Some((hex, held_by)) = crate::flow::vacated(ev)
+    {
+        q.push_at(
+            "FR-C2",
+            Some(held_by.other()),
+            hex,
+            format!(
+                "cell {hex} is vacated: the victor may occupy it with engaged units (stacking 4)"
+            ),
+        );
     }
 }

@@ -49,7 +49,12 @@ impl RuleSet for FrRules {
 
     /// FR-C2: disorganisation; moved and fired.
     fn flags(&self) -> &'static [Flag] {
-        &[Flag::Moved, Flag::Fired, Flag::Disorganised]
+        &[
+            Flag::Moved,
+            Flag::Fired,
+            Flag::Disorganised,
+            Flag::MustRetreat,
+        ]
     }
 
     /// FR-S1: supply.
@@ -78,6 +83,14 @@ impl RuleSet for FrRules {
 
     fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
         crate::flow::activity::board_still_to_act(phase, u)
+    }
+
+    fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
+        match action {
+            "combat" => crate::rules::outcome::typed(v)
+                .map(|o| crate::rules::Outcome::FrCombat(Box::new(o))),
+            _ => None,
+        }
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {

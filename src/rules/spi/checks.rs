@@ -4,8 +4,9 @@ use crate::flow::{Event, Queue};
 use crate::game::Action;
 use crate::game::clock::{Phase, Step};
 
-/// SPI-S1.
+/// SPI-S1, SPI-C4.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {
+    advance(ev, q);
     if !matches!(ev.action(), Action::NextPhase) {
         return;
     }
@@ -27,5 +28,24 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
                 None,
             );
         }
+    }
+}
+
+/// SPI-C4: "Advance after combat into a vacated hex by attackers, immediately, no MP": the map
+/// shows the hex; the attackers move into it (or the umpire marks the check done).
+fn advance(ev: &Event, q: &mut Queue) {
+    let Some(crate::rules::Outcome::SpiCombat(o)) = ev.outcome() else {
+        return;
+    };
+    if !o.advance_after_combat {
+        return;
+    }
+    if let Some((hex, held_by)) = crate::flow::vacated(ev) {
+        q.push_at(
+            "SPI-C4",
+            Some(held_by.other()),
+            hex,
+            format!("hex {hex} is vacated: the attackers may advance into it now, no MP"),
+        );
     }
 }

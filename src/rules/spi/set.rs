@@ -79,6 +79,14 @@ impl RuleSet for SpiRules {
         crate::flow::activity::board_still_to_act(phase, u)
     }
 
+    fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
+        match action {
+            "combat" => crate::rules::outcome::typed(v)
+                .map(|o| crate::rules::Outcome::SpiCombat(Box::new(o))),
+            _ => None,
+        }
+    }
+
     fn checks(&self, ev: &Event, q: &mut Queue) {
         super::checks::checks(ev, q);
     }

@@ -911,6 +911,15 @@ mod tests {
         else {
             panic!()
         };
-        assert!(matches!(&effects[0], Action::Note { text } if text.contains("retreats")));
+        // FR-C2: the defender carries "must retreat" until its next move.
+        assert!(matches!(
+            &effects[0],
+            Action::SetFlag {
+                flag: Flag::MustRetreat,
+                on: true,
+                ..
+            }
+        ));
+        assert!(g.state().unit("de-cav-3").unwrap().must_retreat);
     }
 }

@@ -6,13 +6,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use super::CliError;
 use super::game_cmd::{VERBS_HELP, print_entry, show};
 use crate::game::LogEntry;
-use crate::net::client::{Client, Incoming, Replica};
+use crate::net::client::{Client, Decision, Incoming, Replica};
 use crate::net::host::{Event, Host, HostOptions, SeatCode};
 use crate::net::{DEFAULT_PORT, NetError};
 use crate::tables::Tables;
@@ -33,6 +33,10 @@ pub struct ServeArgs {
     /// Make new join codes (the old ones stop working) instead of reusing SAVE.seats.
     #[arg(long)]
     pub new_codes: bool,
+    /// Players' resolutions wait for the umpire's approval (`kepi remote ... pending`, `approve N`,
+    /// `reject N`); the umpire's seat can turn this off and on while serving (`approval on|off`).
+    #[arg(long)]
+    pub approve: bool,
     /// Stop after this many seconds, as on SIGTERM (a session of fixed length, a script, a test).
     #[arg(long = "for", value_name = "SECONDS")]
     pub for_secs: Option<u64>,
@@ -72,9 +76,14 @@ pub enum RemoteCommand {
     #[command(after_help = VERBS_HELP)]
     Apply {
         /// Print one JSON line per applied action: {"ok", "index", "turn", "phase", "summary",
-        /// "rules", "dice", "hash"}.
+        /// "rules", "dice", "hash"}; a request held for the umpire's approval prints
+        /// {"held", "seat", "message"} first.
         #[arg(long)]
         json: bool,
+        /// While the umpire approves players' resolutions: seconds to wait for the decision
+        /// (0: print the request's number and leave it with the umpire).
+        #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+        wait: u64,
         /// The verbs and their arguments (see below).
         #[arg(
             required = true,
@@ -83,6 +92,43 @@ pub enum RemoteCommand {
             value_name = "VERB"
         )]
         words: Vec<String>,
+    },
+    /// The players' requests waiting for the umpire's approval (the umpire sees all of them, a
+    /// player their own).
+    Pending {
+        /// Print JSON: {"approval", "requests": [{"request", "seat", "words", "asked"}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The umpire approves a waiting request: it is applied (with the player's own dice if they
+    /// entered them, else the host's seeded dice) and the approval logged.
+    Approve {
+        /// The request's number, as `pending` lists it.
+        request: u64,
+        /// Print one JSON line per log entry made, as `apply --json` does.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The umpire rejects a waiting request: nothing is applied; the rejection (and its reason)
+    /// is logged and told to the player.
+    Reject {
+        /// The request's number, as `pending` lists it.
+        request: u64,
+        /// Why, for the player and the log.
+        #[arg(long, value_name = "TEXT")]
+        reason: Option<String>,
+        /// Print one JSON line per log entry made, as `apply --json` does.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The umpire turns the approval of players' resolutions on or off (requests already
+    /// waiting stay until approved or rejected).
+    Approval {
+        /// on: players' resolutions wait for the umpire; off: they apply at once.
+        state: Switch,
+        /// Print JSON: {"approval"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Print log entries as the host applies them, each verified against the chain; reconnects
     /// by itself (and catches up) if the connection drops.
@@ -100,6 +146,15 @@ pub enum RemoteCommand {
         #[arg(long, value_name = "SECONDS", default_value_t = 30)]
         retry: u64,
     },
+}
+
+/// On or off, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    /// Turned on.
+    On,
+    /// Turned off.
+    Off,
 }
 
 impl From<NetError> for CliError {
@@ -137,6 +192,7 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
         tables,
         events,
     )?;
+    host.set_approval(a.approve);
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(&stop)?;
     if let Some(secs) = a.for_secs {
@@ -223,6 +279,28 @@ fn report(e: &Event, json: bool) {
             summary,
         } => format!("applied {index} for {seat}: {summary}"),
         Event::Refused { peer, reason } => format!("refused {peer}: {reason}"),
+        Event::Held {
+            seat,
+            request,
+            words,
+        } => format!("waiting for approval: request {request} from {seat}: {words}"),
+        Event::Decided {
+            request,
+            seat,
+            approved,
+            reason,
+        } => format!(
+            "{} request {request} from {seat}{}",
+            if *approved { "approved" } else { "rejected" },
+            reason
+                .as_ref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
+        ),
+        Event::Approval { on } => format!(
+            "approval of players' resolutions: {}",
+            if *on { "on" } else { "off" }
+        ),
         Event::Warning { message } => format!("warning: {message}"),
     };
     let _ = super::out(format_args!("{line}\n"));
@@ -251,6 +329,13 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
             "--retry: {retry} seconds (accepted: 0 to {MAX_WAIT_SECS})"
         )));
     }
+    if let RemoteCommand::Apply { wait, .. } = &a.command
+        && *wait > MAX_WAIT_SECS
+    {
+        return Err(CliError::usage(format!(
+            "--wait: {wait} seconds (accepted: 0 to {MAX_WAIT_SECS})"
+        )));
+    }
     crate::net::parse_address(&a.address)?;
     let timeout = Duration::from_secs(a.timeout);
     match &a.command {
@@ -260,19 +345,47 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
             c.close();
             show(game.state(), &game, *json)
         }
-        RemoteCommand::Apply { json, words } => {
+        RemoteCommand::Apply { json, wait, words } => {
             let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
             let answer = c.apply(words, timeout.saturating_mul(3))?;
+            if let Some(request) = answer.held {
+                let seat = c.welcome().seat;
+                return held(c, request, seat, *json, *wait);
+            }
             c.close();
             for e in &answer.entries {
                 print_entry(e, *json)?;
             }
-            match answer.refused {
-                None => Ok(()),
-                Some(r) => Err(CliError {
-                    code: if r.code == 0 { 1 } else { r.code },
-                    message: r.message,
-                }),
+            refusal(answer.refused)
+        }
+        RemoteCommand::Pending { json } => {
+            let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
+            let list = c.pending(timeout.saturating_mul(3))?;
+            c.close();
+            print_pending(&list, *json)
+        }
+        RemoteCommand::Approve { request, json } => decide(a, timeout, *request, true, None, *json),
+        RemoteCommand::Reject {
+            request,
+            reason,
+            json,
+        } => decide(a, timeout, *request, false, reason.clone(), *json),
+        RemoteCommand::Approval { state, json } => {
+            let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
+            let on = c.set_approval(*state == Switch::On, timeout.saturating_mul(3))?;
+            c.close();
+            if *json {
+                #[derive(Serialize)]
+                struct Out {
+                    approval: bool,
+                }
+                print_line(&Out { approval: on })
+            } else {
+                outln!(
+                    "approval of players' resolutions: {}",
+                    if on { "on" } else { "off" }
+                );
+                Ok(())
             }
         }
         RemoteCommand::Watch {
@@ -282,6 +395,117 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
             retry,
         } => watch(a, timeout, *json, *from, *count, *retry),
     }
+}
+
+/// The exit a refusal from the host means (none: success).
+fn refusal(refused: Option<crate::net::Refusal>) -> Result<(), CliError> {
+    match refused {
+        None => Ok(()),
+        Some(r) => Err(CliError {
+            code: if r.code == 0 { 1 } else { r.code },
+            message: r.message,
+        }),
+    }
+}
+
+/// A player's request held for the umpire: says so, then waits (at most `wait` seconds) for the
+/// decision and prints it as `apply` prints its entries; a rejection exits 2 with its reason.
+fn held(
+    mut c: Client,
+    request: u64,
+    seat: crate::net::Seat,
+    json: bool,
+    wait: u64,
+) -> Result<(), CliError> {
+    let message = format!("request {request} is waiting for the umpire's approval");
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            held: u64,
+            seat: crate::net::Seat,
+            message: &'a str,
+        }
+        print_line(&Out {
+            held: request,
+            seat,
+            message: &message,
+        })?;
+    } else {
+        outln!("{message}");
+    }
+    if wait == 0 {
+        c.close();
+        return Ok(());
+    }
+    let decided = c.wait_decision(request, Instant::now() + Duration::from_secs(wait));
+    c.close();
+    match decided {
+        Ok(Some(Decision {
+            entries, refused, ..
+        })) => {
+            for e in &entries {
+                print_entry(e, json)?;
+            }
+            refusal(refused)
+        }
+        Ok(None) => Err(CliError::failed(format!(
+            "no decision within {wait} s; request {request} stays with the umpire (the log will show the decision)"
+        ))),
+        Err(NetError::Connection(m)) => Err(CliError::failed(format!(
+            "{m}; request {request} was not decided while this kepi waited (the log will show what became of it)"
+        ))),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `kepi remote ... pending`.
+fn print_pending(list: &crate::net::client::PendingList, json: bool) -> Result<(), CliError> {
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            approval: bool,
+            requests: &'a [crate::net::PendingRequest],
+        }
+        return print_line(&Out {
+            approval: list.approval,
+            requests: &list.requests,
+        });
+    }
+    outln!(
+        "approval of players' resolutions: {}",
+        if list.approval { "on" } else { "off" }
+    );
+    if list.requests.is_empty() {
+        outln!("no request is waiting");
+    }
+    for r in &list.requests {
+        outln!(
+            "{:>4}  {:<10} {}  {}",
+            r.request,
+            r.seat.name(),
+            r.asked.format("%H:%M:%S"),
+            r.text()
+        );
+    }
+    Ok(())
+}
+
+/// `kepi remote ... approve N` and `reject N`: the umpire's decision; prints the entries made.
+fn decide(
+    a: &RemoteArgs,
+    timeout: Duration,
+    request: u64,
+    approve: bool,
+    reason: Option<String>,
+    json: bool,
+) -> Result<(), CliError> {
+    let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
+    let answer = c.decide(request, approve, reason, timeout.saturating_mul(3))?;
+    c.close();
+    for e in &answer.entries {
+        print_entry(e, json)?;
+    }
+    refusal(answer.refused)
 }
 
 /// `kepi remote ... watch`: follows the log, reconnecting (and catching up) when it drops.
@@ -335,7 +559,7 @@ fn watch(
                         printed += 1;
                     }
                 }
-                Ok(Incoming::Idle) => {}
+                Ok(Incoming::Idle | Incoming::Decided(_)) => {}
                 Ok(Incoming::Closing(m)) => {
                     errln!("{}: {m}", a.address);
                     return Ok(());

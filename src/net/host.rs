@@ -45,6 +45,10 @@ pub const MAX_FAILED_CODES: usize = 10;
 /// The window over which wrong codes are counted.
 pub const FAIL_WINDOW: Duration = Duration::from_secs(60);
 
+/// Requests one seat may have waiting for the umpire at once; more are refused until some are
+/// decided, so a player (or a script) cannot fill the host's memory with held requests.
+pub const MAX_PENDING_PER_SEAT: usize = 32;
+
 /// How long a wrong code is held before it is answered (slows any guessing down further).
 const FAIL_DELAY: Duration = Duration::from_millis(200);
 
@@ -1050,6 +1054,16 @@ fn hold(shared: &Shared, core: &mut Core, joined: &Joined, id: u64, words: &[Str
             reason: e.message,
         });
         return a;
+    }
+    if core.pending.iter().filter(|h| h.req.seat == seat).count() >= MAX_PENDING_PER_SEAT {
+        return refused_answer(
+            id,
+            rx,
+            2,
+            format!(
+                "{MAX_PENDING_PER_SEAT} requests of the {seat} seat are already waiting for the umpire; ask again once some are decided"
+            ),
+        );
     }
     let request = core.next_request;
     core.next_request += 1;

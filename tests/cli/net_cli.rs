@@ -855,3 +855,52 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     );
     ok(&["log", "verify", &save]);
 }
+
+#[test]
+fn a_seat_may_have_only_so_many_requests_waiting_for_the_umpire() {
+    let save = new_game("approve-many");
+    let h = Served::start(&save, &["--approve"]);
+    let mut c = h.client("french", None);
+    let words: Vec<String> = ["fire", FRENCH, GERMAN, "--dice", "d10=3,d%=50"]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    let max = kepi::net::host::MAX_PENDING_PER_SEAT as u64;
+    for n in 1..=max {
+        let a = c.apply(&words, T).unwrap();
+        assert_eq!(a.held, Some(n));
+        assert!(a.entries.is_empty() && a.refused.is_none());
+    }
+    let a = c.apply(&words, T).unwrap();
+    assert_eq!(a.held, None);
+    let r = a.refused.unwrap();
+    assert_eq!(r.code, 2);
+    assert!(r.message.contains("already waiting"), "{}", r.message);
+    // Another seat is not held up by this one's queue; a decision makes room.
+    let mut g = h.client("german", None);
+    assert!(
+        g.apply(&words_of(&["fire", GERMAN, FRENCH]), T)
+            .unwrap()
+            .held
+            .is_some()
+    );
+    let mut u = h.client("umpire", None);
+    let list = u.pending(T).unwrap();
+    assert_eq!(list.requests.len() as u64, max + 1);
+    let d = u.decide(1, false, Some("x".into()), T).unwrap();
+    assert!(d.refused.is_none(), "{:?}", d.refused);
+    // The french client is told the decision on its own connection.
+    let dec = c.wait_decision(1, Instant::now() + T).unwrap().unwrap();
+    assert!(!dec.approved);
+    assert!(
+        dec.refused
+            .unwrap()
+            .message
+            .contains("rejected request 1: x")
+    );
+    assert_eq!(c.apply(&words, T).unwrap().held, Some(max + 2));
+}
+
+fn words_of(w: &[&str]) -> Vec<String> {
+    w.iter().map(|s| s.to_string()).collect()
+}

@@ -105,7 +105,8 @@ pub enum Command {
     Serve(net_cmd::ServeArgs),
     /// Join a hosted game with a seat's code: `show`, `apply VERB...` (as `kepi game apply`) or
     /// `watch` the log as it is applied; the umpire's `pending`, `approve N`, `reject N` and
-    /// `approval on|off` when players' resolutions wait for approval (`kepi serve --approve`).
+    /// `approval on|off` when players' resolutions wait for approval (`kepi serve --approve`);
+    /// `kepi remote discover [--json]` lists the games advertised on the network.
     Remote(net_cmd::RemoteArgs),
 }
 

@@ -37,6 +37,10 @@ pub struct ServeArgs {
     /// `reject N`); the umpire's seat can turn this off and on while serving (`approval on|off`).
     #[arg(long)]
     pub approve: bool,
+    /// Do not advertise the game on the network (LAN discovery, `kepi remote discover`); players
+    /// then type the address.
+    #[arg(long)]
+    pub no_advertise: bool,
     /// Stop after this many seconds, as on SIGTERM (a session of fixed length, a script, a test).
     #[arg(long = "for", value_name = "SECONDS")]
     pub for_secs: Option<u64>,
@@ -46,20 +50,27 @@ pub struct ServeArgs {
     pub json: bool,
 }
 
-/// `kepi remote ADDRESS --code CODE (show | apply | watch)`
+/// `kepi remote ADDRESS --code CODE (show | apply | watch | ...)`, or `kepi remote discover`
 #[derive(Debug, Args)]
 pub struct RemoteArgs {
-    /// The host's address as `kepi serve` printed it: ws://HOST:PORT (or HOST:PORT).
+    /// The host's address as `kepi serve` printed it: ws://HOST:PORT (or HOST:PORT); or
+    /// `discover`: list the games `kepi serve` advertises on this machine's networks (then no
+    /// --code and no command; --timeout is how long to listen, default 3 s; --json for JSON).
     pub address: String,
     /// The seat's join code, as `kepi serve` printed it (case, dashes and spaces do not matter).
+    /// Required except for `discover`.
     #[arg(long, value_name = "CODE")]
-    pub code: String,
-    /// Seconds to wait for the host at each step.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
-    pub timeout: u64,
-    /// What to do.
+    pub code: Option<String>,
+    /// Seconds to wait for the host at each step (`discover`: to listen; default 3).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
+    /// `discover` only: print one JSON line {"games": [{"address", "title", "rules", "protocol",
+    /// "compatible"}]}.
+    #[arg(long)]
+    pub json: bool,
+    /// What to do (required except for `discover`).
     #[command(subcommand)]
-    pub command: RemoteCommand,
+    pub command: Option<RemoteCommand>,
 }
 
 /// `kepi remote` subcommands.
@@ -214,6 +225,24 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
     })
     .map_err(|e| CliError::failed(e.to_string()))?;
     outln!("{first}");
+    // LAN discovery is a convenience: a network without multicast is a warning, not a failure
+    // (the typed address works). Withdrawn when this returns.
+    let _advertised = if a.no_advertise {
+        None
+    } else {
+        match crate::net::discovery::Advertiser::start(&host.advert(), bind) {
+            Ok(ad) => Some(ad),
+            Err(e) => {
+                report(
+                    &Event::Warning {
+                        message: format!("{e}; players type the address"),
+                    },
+                    json,
+                );
+                None
+            }
+        }
+    };
     let stopped = host.serve(&stop)?;
     if let Some(w) = &stopped.warning {
         errln!("warning: the save could not be rewritten ({w}); its journal holds every action");
@@ -309,27 +338,88 @@ fn report(e: &Event, json: bool) {
 /// The longest wait `--timeout` and `--retry` take: a day (and no overflow of a deadline).
 const MAX_WAIT_SECS: u64 = 86_400;
 
+/// `kepi remote discover`: lists the games advertised on the network.
+fn discover(a: &RemoteArgs) -> Result<(), CliError> {
+    if a.code.is_some() || a.command.is_some() {
+        return Err(CliError::usage(
+            "`kepi remote discover` takes no --code and no command (only --timeout and --json)",
+        ));
+    }
+    let secs = a.timeout.unwrap_or(3);
+    if !(1..=MAX_WAIT_SECS).contains(&secs) {
+        return Err(CliError::usage(format!(
+            "--timeout: {secs} seconds (accepted: 1 to {MAX_WAIT_SECS})"
+        )));
+    }
+    let games = crate::net::discovery::discover(Duration::from_secs(secs))?;
+    if a.json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            games: &'a [crate::net::discovery::Found],
+        }
+        return print_line(&Out { games: &games });
+    }
+    if games.is_empty() {
+        outln!(
+            "no kepi game found in {secs} s (a typed address always works: kepi remote ws://HOST:PORT ...)"
+        );
+    }
+    for g in &games {
+        outln!(
+            "{}  {}  ({}){}",
+            g.address,
+            g.title,
+            g.rules,
+            if g.compatible {
+                String::new()
+            } else {
+                format!(", protocol {}: update the older kepi", g.protocol)
+            }
+        );
+    }
+    Ok(())
+}
+
 /// Runs `kepi remote`.
 pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
-    if a.code.trim().is_empty() {
+    if a.address.trim().eq_ignore_ascii_case("discover") {
+        return discover(a);
+    }
+    if a.json {
+        return Err(CliError::usage(
+            "--json: goes after the command (`kepi remote ADDRESS --code CODE show --json`)",
+        ));
+    }
+    let Some(code) = a.code.as_deref() else {
+        return Err(CliError::usage(
+            "--code: missing; give the seat's join code as `kepi serve` printed it",
+        ));
+    };
+    let Some(command) = &a.command else {
+        return Err(CliError::usage(
+            "COMMAND: missing; give show, apply, watch, pending, approve, reject or approval",
+        ));
+    };
+    let timeout_secs = a.timeout.unwrap_or(10);
+    if code.trim().is_empty() {
         return Err(CliError::usage(
             "--code: empty; give the seat's join code as `kepi serve` printed it",
         ));
     }
-    if !(1..=MAX_WAIT_SECS).contains(&a.timeout) {
+    if !(1..=MAX_WAIT_SECS).contains(&timeout_secs) {
         return Err(CliError::usage(format!(
             "--timeout: {} seconds (accepted: 1 to {MAX_WAIT_SECS})",
-            a.timeout
+            timeout_secs
         )));
     }
-    if let RemoteCommand::Watch { retry, .. } = &a.command
+    if let RemoteCommand::Watch { retry, .. } = command
         && *retry > MAX_WAIT_SECS
     {
         return Err(CliError::usage(format!(
             "--retry: {retry} seconds (accepted: 0 to {MAX_WAIT_SECS})"
         )));
     }
-    if let RemoteCommand::Apply { wait, .. } = &a.command
+    if let RemoteCommand::Apply { wait, .. } = command
         && *wait > MAX_WAIT_SECS
     {
         return Err(CliError::usage(format!(
@@ -337,16 +427,16 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
         )));
     }
     crate::net::parse_address(&a.address)?;
-    let timeout = Duration::from_secs(a.timeout);
-    match &a.command {
+    let timeout = Duration::from_secs(timeout_secs);
+    match command {
         RemoteCommand::Show { json } => {
-            let mut c = Client::connect(&a.address, &a.code, Some(Replica::new()), timeout)?;
+            let mut c = Client::connect(&a.address, code, Some(Replica::new()), timeout)?;
             let game = c.catch_up(timeout.saturating_mul(6))?.clone();
             c.close();
             show(game.state(), &game, *json)
         }
         RemoteCommand::Apply { json, wait, words } => {
-            let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
+            let mut c = Client::connect(&a.address, code, None, timeout)?;
             let answer = c.apply(words, timeout.saturating_mul(3))?;
             if let Some(request) = answer.held {
                 let seat = c.welcome().seat;
@@ -359,19 +449,21 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
             refusal(answer.refused)
         }
         RemoteCommand::Pending { json } => {
-            let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
+            let mut c = Client::connect(&a.address, code, None, timeout)?;
             let list = c.pending(timeout.saturating_mul(3))?;
             c.close();
             print_pending(&list, *json)
         }
-        RemoteCommand::Approve { request, json } => decide(a, timeout, *request, true, None, *json),
+        RemoteCommand::Approve { request, json } => {
+            decide(a, code, timeout, *request, true, None, *json)
+        }
         RemoteCommand::Reject {
             request,
             reason,
             json,
-        } => decide(a, timeout, *request, false, reason.clone(), *json),
+        } => decide(a, code, timeout, *request, false, reason.clone(), *json),
         RemoteCommand::Approval { state, json } => {
-            let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
+            let mut c = Client::connect(&a.address, code, None, timeout)?;
             let on = c.set_approval(*state == Switch::On, timeout.saturating_mul(3))?;
             c.close();
             if *json {
@@ -393,7 +485,7 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
             from,
             count,
             retry,
-        } => watch(a, timeout, *json, *from, *count, *retry),
+        } => watch(a, code, timeout, *json, *from, *count, *retry),
     }
 }
 
@@ -493,13 +585,14 @@ fn print_pending(list: &crate::net::client::PendingList, json: bool) -> Result<(
 /// `kepi remote ... approve N` and `reject N`: the umpire's decision; prints the entries made.
 fn decide(
     a: &RemoteArgs,
+    code: &str,
     timeout: Duration,
     request: u64,
     approve: bool,
     reason: Option<String>,
     json: bool,
 ) -> Result<(), CliError> {
-    let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
+    let mut c = Client::connect(&a.address, code, None, timeout)?;
     let answer = c.decide(request, approve, reason, timeout.saturating_mul(3))?;
     c.close();
     for e in &answer.entries {
@@ -511,6 +604,7 @@ fn decide(
 /// `kepi remote ... watch`: follows the log, reconnecting (and catching up) when it drops.
 fn watch(
     a: &RemoteArgs,
+    code: &str,
     timeout: Duration,
     json: bool,
     from: Option<u64>,
@@ -525,7 +619,7 @@ fn watch(
         if count.is_some_and(|n| printed >= n) {
             return Ok(());
         }
-        let mut c = match Client::connect(&a.address, &a.code, Some(replica.clone()), timeout) {
+        let mut c = match Client::connect(&a.address, code, Some(replica.clone()), timeout) {
             Ok(c) => c,
             Err(NetError::Connection(m)) => {
                 let since = *lost_since.get_or_insert_with(Instant::now);

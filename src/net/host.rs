@@ -421,6 +421,18 @@ impl Host {
         &self.save
     }
 
+    /// What LAN discovery advertises about this game (no code: codes are never advertised).
+    pub fn advert(&self) -> super::discovery::Advert {
+        let core = self.shared.core();
+        let state = core.game.state();
+        super::discovery::Advert {
+            title: state.title.to_string(),
+            rules: state.system.id().to_string(),
+            protocol: PROTOCOL_VERSION,
+            port: self.address.port(),
+        }
+    }
+
     /// Whether players' resolutions wait for the umpire's approval (`kepi serve --approve`; the
     /// umpire's seat can turn it on and off while serving).
     pub fn set_approval(&self, on: bool) {

@@ -18,6 +18,7 @@
 //! This module compiles without the window (`--no-default-features`).
 
 pub mod client;
+pub mod discovery;
 pub mod host;
 
 use std::fmt;

@@ -904,3 +904,71 @@ fn a_seat_may_have_only_so_many_requests_waiting_for_the_umpire() {
 fn words_of(w: &[&str]) -> Vec<String> {
     w.iter().map(|s| s.to_string()).collect()
 }
+
+/// LAN discovery over multicast DNS (it works in this sandbox: multicast loops back on the
+/// machine's interface). Other tests' hosts may be advertising at the same time, so each game is
+/// picked out by its address.
+#[test]
+fn serve_advertises_its_game_and_remote_discover_lists_it_unless_told_not_to() {
+    let save = new_game("discover");
+    let h = Served::start(&save, &[]);
+    let quiet_save = new_game("discover-quiet");
+    let quiet = Served::start(&quiet_save, &["--no-advertise"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let game = loop {
+        let out = ok(&["remote", "discover", "--json", "--timeout", "2"]);
+        let v = json(out.trim());
+        let games = v["games"].as_array().unwrap().clone();
+        assert!(
+            !games.iter().any(|g| g["address"] == quiet.address.as_str()),
+            "{out}"
+        );
+        if let Some(g) = games.iter().find(|g| g["address"] == h.address.as_str()) {
+            break g.clone();
+        }
+        assert!(Instant::now() < deadline, "never discovered: {out}");
+    };
+    let mut keys: Vec<&String> = game.as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["address", "compatible", "protocol", "rules", "title"]
+    );
+    assert_eq!(game["protocol"], kepi::net::PROTOCOL_VERSION);
+    assert_eq!(game["compatible"], true);
+    assert_eq!(game["rules"], "pk");
+    assert!(
+        game["title"].as_str().unwrap().contains("Mars-la-Tour"),
+        "{game}"
+    );
+    // No join code is ever advertised.
+    let text = game.to_string();
+    for code in h.codes.values() {
+        assert!(!text.contains(code.as_str()), "{text}");
+    }
+    // The address found is the one to join at.
+    let shown = json(&kepi_ok_remote(
+        game["address"].as_str().unwrap(),
+        h.code("spectator"),
+    ));
+    assert_eq!(shown["log_entries"], 1);
+
+    for (args, names) in [
+        (vec!["remote", "discover", "--code", "x"], "no --code"),
+        (vec!["remote", "discover", "--timeout", "0"], "--timeout"),
+        (vec!["remote", &h.address, "show"], "--code"),
+        (vec!["remote", &h.address, "--code", "x"], "COMMAND"),
+        (
+            vec!["remote", &h.address, "--code", "x", "--json", "show"],
+            "--json",
+        ),
+    ] {
+        let o = kepi(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(names), "{args:?}: {}", stderr(&o));
+    }
+}
+
+fn kepi_ok_remote(address: &str, code: &str) -> String {
+    ok(&["remote", address, "--code", code, "show", "--json"])
+}

@@ -96,12 +96,28 @@ pub struct Found {
     pub compatible: bool,
 }
 
-/// The address to join an advertised game at, IPv4 preferred (`None`: no address given).
+/// How good an address is to join at from another machine (lower is better): the LAN's IPv4,
+/// then a routable IPv6, then loopback (this machine only); `None` for link-local addresses,
+/// which need an interface to mean anything.
+fn rank(ip: &IpAddr) -> Option<u8> {
+    match ip {
+        IpAddr::V4(v4) if v4.is_link_local() || v4.is_unspecified() => None,
+        IpAddr::V4(v4) if v4.is_loopback() => Some(2),
+        IpAddr::V4(_) => Some(0),
+        IpAddr::V6(v6) if v6.is_unspecified() || (v6.segments()[0] & 0xffc0) == 0xfe80 => None,
+        IpAddr::V6(v6) if v6.is_loopback() => Some(3),
+        IpAddr::V6(_) => Some(1),
+    }
+}
+
+/// The address to join an advertised game at, the best of those it gave ([`rank`]); `None`:
+/// none usable.
 pub fn address_of(addrs: &[IpAddr], port: u16) -> Option<String> {
     let ip = addrs
         .iter()
-        .find(|a| a.is_ipv4())
-        .or_else(|| addrs.first())?;
+        .filter_map(|a| rank(a).map(|r| (r, a)))
+        .min()
+        .map(|(_, a)| a)?;
     Some(match ip {
         IpAddr::V4(v4) => format!("ws://{v4}:{port}"),
         IpAddr::V6(v6) => format!("ws://[{v6}]:{port}"),
@@ -165,7 +181,8 @@ pub fn discover(timeout: Duration) -> Result<Vec<Found>, NetError> {
     let daemon = ServiceDaemon::new().map_err(mdns_err)?;
     let rx = daemon.browse(SERVICE_TYPE).map_err(mdns_err)?;
     let deadline = Instant::now() + timeout;
-    let mut found: Vec<Found> = Vec::new();
+    // One game per advertised instance, whatever interfaces its records came in on.
+    let mut heard: HashMap<String, (Advert, Vec<IpAddr>)> = HashMap::new();
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -178,26 +195,33 @@ pub fn discover(timeout: Duration) -> Result<Vec<Found>, NetError> {
             continue;
         };
         let txt = s.get_properties().clone().into_property_map_str();
-        let Ok(advert) = Advert::from_txt(&txt) else {
+        let Ok(mut advert) = Advert::from_txt(&txt) else {
             continue;
         };
-        let addrs: Vec<IpAddr> = s.get_addresses().iter().map(|a| a.to_ip_addr()).collect();
-        let Some(address) = address_of(&addrs, s.get_port()) else {
-            continue;
-        };
-        let f = Found {
-            address,
-            title: advert.title,
-            rules: advert.rules,
-            protocol: advert.protocol,
-            compatible: advert.protocol == PROTOCOL_VERSION,
-        };
-        if !found.contains(&f) {
-            found.push(f);
+        // The SRV record's port is the one listened on; the TXT's is a copy.
+        if s.get_port() != 0 {
+            advert.port = s.get_port();
         }
+        let addrs = s.get_addresses().iter().map(|a| a.to_ip_addr());
+        let entry = heard
+            .entry(s.get_fullname().to_string())
+            .or_insert_with(|| (advert, Vec::new()));
+        entry.1.extend(addrs);
     }
     let _ = daemon.stop_browse(SERVICE_TYPE);
     let _ = daemon.shutdown();
+    let mut found: Vec<Found> = heard
+        .into_values()
+        .filter_map(|(advert, addrs)| {
+            Some(Found {
+                address: address_of(&addrs, advert.port)?,
+                compatible: advert.protocol == PROTOCOL_VERSION,
+                title: advert.title,
+                rules: advert.rules,
+                protocol: advert.protocol,
+            })
+        })
+        .collect();
     found.sort_by(|a, b| (&a.title, &a.address).cmp(&(&b.title, &b.address)));
     Ok(found)
 }
@@ -241,5 +265,17 @@ mod tests {
         );
         assert_eq!(address_of(&[v6], 80).as_deref(), Some("ws://[fd00::2]:80"));
         assert_eq!(address_of(&[], 80), None);
+        let lo: IpAddr = "127.0.0.1".parse().unwrap();
+        let link: IpAddr = "fe80::1".parse().unwrap();
+        assert_eq!(
+            address_of(&[lo, link, v6], 1870).as_deref(),
+            Some("ws://[fd00::2]:1870"),
+            "another machine cannot use loopback"
+        );
+        assert_eq!(
+            address_of(&[lo], 1870).as_deref(),
+            Some("ws://127.0.0.1:1870")
+        );
+        assert_eq!(address_of(&[link], 1870), None);
     }
 }

@@ -871,6 +871,24 @@ pub struct Asked {
     pub resolution_by: Option<String>,
 }
 
+/// Parses the words of `kepi game apply` and asks `permit` about each verb, applying nothing: the
+/// host checks a player's request this way before it holds it for the umpire's approval, so a
+/// request that would be refused is refused at once instead of waiting. Returns the verbs asked.
+pub fn check_verbs(
+    words: &[String],
+    state: &GameState,
+    tables: &Tables,
+    permit: &dyn Fn(&Asked, &GameState) -> Result<(), CliError>,
+) -> Result<Vec<Asked>, CliError> {
+    let verbs = parse_verbs(words, state, tables)?;
+    let mut asked = Vec::with_capacity(verbs.len());
+    for (a, _) in verbs {
+        permit(&a, state)?;
+        asked.push(a);
+    }
+    Ok(asked)
+}
+
 /// Applies the words of `kepi game apply` to an open game, the one path both `kepi game apply` and
 /// the host of `kepi serve` take, so the verbs mean the same wherever they are typed.
 ///

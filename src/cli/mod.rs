@@ -104,7 +104,9 @@ pub enum Command {
     /// first line, serves until SIGINT/SIGTERM, then stops with the save caught up.
     Serve(net_cmd::ServeArgs),
     /// Join a hosted game with a seat's code: `show`, `apply VERB...` (as `kepi game apply`) or
-    /// `watch` the log as it is applied.
+    /// `watch` the log as it is applied; the umpire's `pending`, `approve N`, `reject N` and
+    /// `approval on|off` when players' resolutions wait for approval (`kepi serve --approve`);
+    /// `kepi remote discover [--json]` lists the games advertised on the network.
     Remote(net_cmd::RemoteArgs),
 }
 

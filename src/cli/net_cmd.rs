@@ -6,13 +6,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use super::CliError;
 use super::game_cmd::{VERBS_HELP, print_entry, show};
 use crate::game::LogEntry;
-use crate::net::client::{Client, Incoming, Replica};
+use crate::net::client::{Client, Decision, Incoming, Replica};
 use crate::net::host::{Event, Host, HostOptions, SeatCode};
 use crate::net::{DEFAULT_PORT, NetError};
 use crate::tables::Tables;
@@ -33,6 +33,14 @@ pub struct ServeArgs {
     /// Make new join codes (the old ones stop working) instead of reusing SAVE.seats.
     #[arg(long)]
     pub new_codes: bool,
+    /// Players' resolutions wait for the umpire's approval (`kepi remote ... pending`, `approve N`,
+    /// `reject N`); the umpire's seat can turn this off and on while serving (`approval on|off`).
+    #[arg(long)]
+    pub approve: bool,
+    /// Do not advertise the game on the network (LAN discovery, `kepi remote discover`); players
+    /// then type the address.
+    #[arg(long)]
+    pub no_advertise: bool,
     /// Stop after this many seconds, as on SIGTERM (a session of fixed length, a script, a test).
     #[arg(long = "for", value_name = "SECONDS")]
     pub for_secs: Option<u64>,
@@ -42,20 +50,27 @@ pub struct ServeArgs {
     pub json: bool,
 }
 
-/// `kepi remote ADDRESS --code CODE (show | apply | watch)`
+/// `kepi remote ADDRESS --code CODE (show | apply | watch | ...)`, or `kepi remote discover`
 #[derive(Debug, Args)]
 pub struct RemoteArgs {
-    /// The host's address as `kepi serve` printed it: ws://HOST:PORT (or HOST:PORT).
+    /// The host's address as `kepi serve` printed it: ws://HOST:PORT (or HOST:PORT); or
+    /// `discover`: list the games `kepi serve` advertises on this machine's networks (then no
+    /// --code and no command; --timeout is how long to listen, default 3 s; --json for JSON).
     pub address: String,
     /// The seat's join code, as `kepi serve` printed it (case, dashes and spaces do not matter).
+    /// Required except for `discover`.
     #[arg(long, value_name = "CODE")]
-    pub code: String,
-    /// Seconds to wait for the host at each step.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
-    pub timeout: u64,
-    /// What to do.
+    pub code: Option<String>,
+    /// Seconds to wait for the host at each step (`discover`: to listen; default 3).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
+    /// `discover` only: print one JSON line {"games": [{"address", "title", "rules", "protocol",
+    /// "compatible"}]}.
+    #[arg(long)]
+    pub json: bool,
+    /// What to do (required except for `discover`).
     #[command(subcommand)]
-    pub command: RemoteCommand,
+    pub command: Option<RemoteCommand>,
 }
 
 /// `kepi remote` subcommands.
@@ -72,9 +87,14 @@ pub enum RemoteCommand {
     #[command(after_help = VERBS_HELP)]
     Apply {
         /// Print one JSON line per applied action: {"ok", "index", "turn", "phase", "summary",
-        /// "rules", "dice", "hash"}.
+        /// "rules", "dice", "hash"}; a request held for the umpire's approval prints
+        /// {"held", "seat", "message"} first.
         #[arg(long)]
         json: bool,
+        /// While the umpire approves players' resolutions: seconds to wait for the decision
+        /// (0: print the request's number and leave it with the umpire).
+        #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+        wait: u64,
         /// The verbs and their arguments (see below).
         #[arg(
             required = true,
@@ -83,6 +103,43 @@ pub enum RemoteCommand {
             value_name = "VERB"
         )]
         words: Vec<String>,
+    },
+    /// The players' requests waiting for the umpire's approval (the umpire sees all of them, a
+    /// player their own).
+    Pending {
+        /// Print JSON: {"approval", "requests": [{"request", "seat", "words", "asked"}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The umpire approves a waiting request: it is applied (with the player's own dice if they
+    /// entered them, else the host's seeded dice) and the approval logged.
+    Approve {
+        /// The request's number, as `pending` lists it.
+        request: u64,
+        /// Print one JSON line per log entry made, as `apply --json` does.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The umpire rejects a waiting request: nothing is applied; the rejection (and its reason)
+    /// is logged and told to the player.
+    Reject {
+        /// The request's number, as `pending` lists it.
+        request: u64,
+        /// Why, for the player and the log.
+        #[arg(long, value_name = "TEXT")]
+        reason: Option<String>,
+        /// Print one JSON line per log entry made, as `apply --json` does.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The umpire turns the approval of players' resolutions on or off (requests already
+    /// waiting stay until approved or rejected).
+    Approval {
+        /// on: players' resolutions wait for the umpire; off: they apply at once.
+        state: Switch,
+        /// Print JSON: {"approval"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Print log entries as the host applies them, each verified against the chain; reconnects
     /// by itself (and catches up) if the connection drops.
@@ -100,6 +157,15 @@ pub enum RemoteCommand {
         #[arg(long, value_name = "SECONDS", default_value_t = 30)]
         retry: u64,
     },
+}
+
+/// On or off, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    /// Turned on.
+    On,
+    /// Turned off.
+    Off,
 }
 
 impl From<NetError> for CliError {
@@ -137,6 +203,7 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
         tables,
         events,
     )?;
+    host.set_approval(a.approve);
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(&stop)?;
     if let Some(secs) = a.for_secs {
@@ -158,6 +225,24 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
     })
     .map_err(|e| CliError::failed(e.to_string()))?;
     outln!("{first}");
+    // LAN discovery is a convenience: a network without multicast is a warning, not a failure
+    // (the typed address works). Withdrawn when this returns.
+    let _advertised = if a.no_advertise {
+        None
+    } else {
+        match crate::net::discovery::Advertiser::start(&host.advert(), bind) {
+            Ok(ad) => Some(ad),
+            Err(e) => {
+                report(
+                    &Event::Warning {
+                        message: format!("{e}; players type the address"),
+                    },
+                    json,
+                );
+                None
+            }
+        }
+    };
     let stopped = host.serve(&stop)?;
     if let Some(w) = &stopped.warning {
         errln!("warning: the save could not be rewritten ({w}); its journal holds every action");
@@ -223,6 +308,28 @@ fn report(e: &Event, json: bool) {
             summary,
         } => format!("applied {index} for {seat}: {summary}"),
         Event::Refused { peer, reason } => format!("refused {peer}: {reason}"),
+        Event::Held {
+            seat,
+            request,
+            words,
+        } => format!("waiting for approval: request {request} from {seat}: {words}"),
+        Event::Decided {
+            request,
+            seat,
+            approved,
+            reason,
+        } => format!(
+            "{} request {request} from {seat}{}",
+            if *approved { "approved" } else { "rejected" },
+            reason
+                .as_ref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default()
+        ),
+        Event::Approval { on } => format!(
+            "approval of players' resolutions: {}",
+            if *on { "on" } else { "off" }
+        ),
         Event::Warning { message } => format!("warning: {message}"),
     };
     let _ = super::out(format_args!("{line}\n"));
@@ -231,48 +338,146 @@ fn report(e: &Event, json: bool) {
 /// The longest wait `--timeout` and `--retry` take: a day (and no overflow of a deadline).
 const MAX_WAIT_SECS: u64 = 86_400;
 
+/// `kepi remote discover`: lists the games advertised on the network.
+fn discover(a: &RemoteArgs) -> Result<(), CliError> {
+    if a.code.is_some() || a.command.is_some() {
+        return Err(CliError::usage(
+            "`kepi remote discover` takes no --code and no command (only --timeout and --json)",
+        ));
+    }
+    let secs = a.timeout.unwrap_or(3);
+    if !(1..=MAX_WAIT_SECS).contains(&secs) {
+        return Err(CliError::usage(format!(
+            "--timeout: {secs} seconds (accepted: 1 to {MAX_WAIT_SECS})"
+        )));
+    }
+    let games = crate::net::discovery::discover(Duration::from_secs(secs))?;
+    if a.json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            games: &'a [crate::net::discovery::Found],
+        }
+        return print_line(&Out { games: &games });
+    }
+    if games.is_empty() {
+        outln!(
+            "no kepi game found in {secs} s (a typed address always works: kepi remote ws://HOST:PORT ...)"
+        );
+    }
+    for g in &games {
+        outln!(
+            "{}  {}  ({}){}",
+            g.address,
+            g.title,
+            g.rules,
+            if g.compatible {
+                String::new()
+            } else {
+                format!(", protocol {}: update the older kepi", g.protocol)
+            }
+        );
+    }
+    Ok(())
+}
+
 /// Runs `kepi remote`.
 pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
-    if a.code.trim().is_empty() {
+    if a.address.trim().eq_ignore_ascii_case("discover") {
+        return discover(a);
+    }
+    if a.json {
+        return Err(CliError::usage(
+            "--json: goes after the command (`kepi remote ADDRESS --code CODE show --json`)",
+        ));
+    }
+    let Some(code) = a.code.as_deref() else {
+        return Err(CliError::usage(
+            "--code: missing; give the seat's join code as `kepi serve` printed it",
+        ));
+    };
+    let Some(command) = &a.command else {
+        return Err(CliError::usage(
+            "COMMAND: missing; give show, apply, watch, pending, approve, reject or approval",
+        ));
+    };
+    let timeout_secs = a.timeout.unwrap_or(10);
+    if code.trim().is_empty() {
         return Err(CliError::usage(
             "--code: empty; give the seat's join code as `kepi serve` printed it",
         ));
     }
-    if !(1..=MAX_WAIT_SECS).contains(&a.timeout) {
+    if !(1..=MAX_WAIT_SECS).contains(&timeout_secs) {
         return Err(CliError::usage(format!(
             "--timeout: {} seconds (accepted: 1 to {MAX_WAIT_SECS})",
-            a.timeout
+            timeout_secs
         )));
     }
-    if let RemoteCommand::Watch { retry, .. } = &a.command
+    if let RemoteCommand::Watch { retry, .. } = command
         && *retry > MAX_WAIT_SECS
     {
         return Err(CliError::usage(format!(
             "--retry: {retry} seconds (accepted: 0 to {MAX_WAIT_SECS})"
         )));
     }
+    if let RemoteCommand::Apply { wait, .. } = command
+        && *wait > MAX_WAIT_SECS
+    {
+        return Err(CliError::usage(format!(
+            "--wait: {wait} seconds (accepted: 0 to {MAX_WAIT_SECS})"
+        )));
+    }
     crate::net::parse_address(&a.address)?;
-    let timeout = Duration::from_secs(a.timeout);
-    match &a.command {
+    let timeout = Duration::from_secs(timeout_secs);
+    match command {
         RemoteCommand::Show { json } => {
-            let mut c = Client::connect(&a.address, &a.code, Some(Replica::new()), timeout)?;
+            let mut c = Client::connect(&a.address, code, Some(Replica::new()), timeout)?;
             let game = c.catch_up(timeout.saturating_mul(6))?.clone();
             c.close();
             show(game.state(), &game, *json)
         }
-        RemoteCommand::Apply { json, words } => {
-            let mut c = Client::connect(&a.address, &a.code, None, timeout)?;
+        RemoteCommand::Apply { json, wait, words } => {
+            let mut c = Client::connect(&a.address, code, None, timeout)?;
             let answer = c.apply(words, timeout.saturating_mul(3))?;
+            if let Some(request) = answer.held {
+                let seat = c.welcome().seat;
+                return held(c, request, seat, *json, *wait);
+            }
             c.close();
             for e in &answer.entries {
                 print_entry(e, *json)?;
             }
-            match answer.refused {
-                None => Ok(()),
-                Some(r) => Err(CliError {
-                    code: if r.code == 0 { 1 } else { r.code },
-                    message: r.message,
-                }),
+            refusal(answer.refused)
+        }
+        RemoteCommand::Pending { json } => {
+            let mut c = Client::connect(&a.address, code, None, timeout)?;
+            let list = c.pending(timeout.saturating_mul(3))?;
+            c.close();
+            print_pending(&list, *json)
+        }
+        RemoteCommand::Approve { request, json } => {
+            decide(a, code, timeout, *request, true, None, *json)
+        }
+        RemoteCommand::Reject {
+            request,
+            reason,
+            json,
+        } => decide(a, code, timeout, *request, false, reason.clone(), *json),
+        RemoteCommand::Approval { state, json } => {
+            let mut c = Client::connect(&a.address, code, None, timeout)?;
+            let on = c.set_approval(*state == Switch::On, timeout.saturating_mul(3))?;
+            c.close();
+            if *json {
+                #[derive(Serialize)]
+                struct Out {
+                    approval: bool,
+                }
+                print_line(&Out { approval: on })
+            } else {
+                outln!(
+                    "approval of players' resolutions: {}",
+                    if on { "on" } else { "off" }
+                );
+                Ok(())
             }
         }
         RemoteCommand::Watch {
@@ -280,13 +485,126 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
             from,
             count,
             retry,
-        } => watch(a, timeout, *json, *from, *count, *retry),
+        } => watch(a, code, timeout, *json, *from, *count, *retry),
     }
+}
+
+/// The exit a refusal from the host means (none: success).
+fn refusal(refused: Option<crate::net::Refusal>) -> Result<(), CliError> {
+    match refused {
+        None => Ok(()),
+        Some(r) => Err(CliError {
+            code: if r.code == 0 { 1 } else { r.code },
+            message: r.message,
+        }),
+    }
+}
+
+/// A player's request held for the umpire: says so, then waits (at most `wait` seconds) for the
+/// decision and prints it as `apply` prints its entries; a rejection exits 2 with its reason.
+fn held(
+    mut c: Client,
+    request: u64,
+    seat: crate::net::Seat,
+    json: bool,
+    wait: u64,
+) -> Result<(), CliError> {
+    let message = format!("request {request} is waiting for the umpire's approval");
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            held: u64,
+            seat: crate::net::Seat,
+            message: &'a str,
+        }
+        print_line(&Out {
+            held: request,
+            seat,
+            message: &message,
+        })?;
+    } else {
+        outln!("{message}");
+    }
+    if wait == 0 {
+        c.close();
+        return Ok(());
+    }
+    let decided = c.wait_decision(request, Instant::now() + Duration::from_secs(wait));
+    c.close();
+    match decided {
+        Ok(Some(Decision {
+            entries, refused, ..
+        })) => {
+            for e in &entries {
+                print_entry(e, json)?;
+            }
+            refusal(refused)
+        }
+        Ok(None) => Err(CliError::failed(format!(
+            "no decision within {wait} s; request {request} stays with the umpire (the log will show the decision)"
+        ))),
+        Err(NetError::Connection(m)) => Err(CliError::failed(format!(
+            "{m}; request {request} was not decided while this kepi waited (the log will show what became of it)"
+        ))),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `kepi remote ... pending`.
+fn print_pending(list: &crate::net::client::PendingList, json: bool) -> Result<(), CliError> {
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            approval: bool,
+            requests: &'a [crate::net::PendingRequest],
+        }
+        return print_line(&Out {
+            approval: list.approval,
+            requests: &list.requests,
+        });
+    }
+    outln!(
+        "approval of players' resolutions: {}",
+        if list.approval { "on" } else { "off" }
+    );
+    if list.requests.is_empty() {
+        outln!("no request is waiting");
+    }
+    for r in &list.requests {
+        outln!(
+            "{:>4}  {:<10} {}  {}",
+            r.request,
+            r.seat.name(),
+            r.asked.format("%H:%M:%S"),
+            r.text()
+        );
+    }
+    Ok(())
+}
+
+/// `kepi remote ... approve N` and `reject N`: the umpire's decision; prints the entries made.
+fn decide(
+    a: &RemoteArgs,
+    code: &str,
+    timeout: Duration,
+    request: u64,
+    approve: bool,
+    reason: Option<String>,
+    json: bool,
+) -> Result<(), CliError> {
+    let mut c = Client::connect(&a.address, code, None, timeout)?;
+    let answer = c.decide(request, approve, reason, timeout.saturating_mul(3))?;
+    c.close();
+    for e in &answer.entries {
+        print_entry(e, json)?;
+    }
+    refusal(answer.refused)
 }
 
 /// `kepi remote ... watch`: follows the log, reconnecting (and catching up) when it drops.
 fn watch(
     a: &RemoteArgs,
+    code: &str,
     timeout: Duration,
     json: bool,
     from: Option<u64>,
@@ -301,7 +619,7 @@ fn watch(
         if count.is_some_and(|n| printed >= n) {
             return Ok(());
         }
-        let mut c = match Client::connect(&a.address, &a.code, Some(replica.clone()), timeout) {
+        let mut c = match Client::connect(&a.address, code, Some(replica.clone()), timeout) {
             Ok(c) => c,
             Err(NetError::Connection(m)) => {
                 let since = *lost_since.get_or_insert_with(Instant::now);
@@ -335,7 +653,7 @@ fn watch(
                         printed += 1;
                     }
                 }
-                Ok(Incoming::Idle) => {}
+                Ok(Incoming::Idle | Incoming::Decided(_)) => {}
                 Ok(Incoming::Closing(m)) => {
                     errln!("{}: {m}", a.address);
                     return Ok(());

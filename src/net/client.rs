@@ -7,6 +7,7 @@
 //! After a lost connection, [`Client::connect`] with the same [`Replica`] catches up from the
 //! entries it holds.
 
+use std::collections::VecDeque;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
@@ -14,8 +15,8 @@ use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
 use super::{
-    ClientMsg, HostMsg, MAX_HOST_MESSAGE_BYTES, NetError, PROTOCOL_VERSION, Refusal, Welcome,
-    parse_address,
+    ClientMsg, HostMsg, MAX_HOST_MESSAGE_BYTES, NetError, PROTOCOL_VERSION, PendingRequest,
+    Refusal, Welcome, parse_address,
 };
 use crate::game::{Game, LogEntry};
 
@@ -92,6 +93,8 @@ pub struct Client {
     welcome: Welcome,
     replica: Option<Replica>,
     next_id: u64,
+    /// Decisions on this client's held requests that arrived while it waited for something else.
+    decisions: VecDeque<Decision>,
 }
 
 /// What a host message did to the client, for a caller reading the stream.
@@ -101,8 +104,39 @@ pub enum Incoming {
     Entries(Vec<LogEntry>),
     /// The host is stopping.
     Closing(String),
+    /// The umpire decided a request this client made (held for approval).
+    Decided(Decision),
     /// Nothing arrived in time.
     Idle,
+}
+
+/// The umpire's decision on a held request (the entries are in the replica too, if it follows).
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The held request's number.
+    pub request: u64,
+    /// Whether the umpire approved it.
+    pub approved: bool,
+    /// The entries it made, in order.
+    pub entries: Vec<LogEntry>,
+    /// The rejection (with its reason), or the rules' refusal of the approved request.
+    pub refused: Option<Refusal>,
+}
+
+/// The requests held for the umpire, as this seat may see them.
+#[derive(Clone, Debug)]
+pub struct PendingList {
+    /// Whether players' resolutions wait for the umpire now.
+    pub approval: bool,
+    /// The held requests, oldest first.
+    pub requests: Vec<PendingRequest>,
+}
+
+/// An answer to one of this client's messages, by its id.
+enum Reply {
+    Answer(Answer),
+    Pending(PendingList),
+    Approval(bool),
 }
 
 /// The answer to a request: the entries it made (journaled on the host) and, if it stopped, why.
@@ -112,6 +146,9 @@ pub struct Answer {
     pub entries: Vec<LogEntry>,
     /// Why (the rest of) the request was refused.
     pub refused: Option<Refusal>,
+    /// The request is held for the umpire's approval as this number (nothing applied yet; a
+    /// [`Decision`] follows, see [`Client::wait_decision`]).
+    pub held: Option<u64>,
 }
 
 fn config() -> WebSocketConfig {
@@ -204,6 +241,7 @@ impl Client {
             welcome,
             replica,
             next_id: 1,
+            decisions: VecDeque::new(),
         })
     }
 
@@ -256,15 +294,19 @@ impl Client {
     }
 
     /// Reads one message (waiting until `deadline`): entries go into the replica (verified).
+    /// A decision that arrived while this client waited for an answer comes first.
     pub fn next(&mut self, deadline: Instant) -> Result<Incoming, NetError> {
+        if let Some(d) = self.decisions.pop_front() {
+            return Ok(Incoming::Decided(d));
+        }
         match read_msg(&mut self.ws, deadline)? {
             None => Ok(Incoming::Idle),
             Some(m) => self.take(m).map(|(inc, _)| inc),
         }
     }
 
-    /// Handles one host message; an `Applied` answer is handed back as well.
-    fn take(&mut self, m: HostMsg) -> Result<(Incoming, Option<(u64, Answer)>), NetError> {
+    /// Handles one host message; an answer to one of this client's messages is handed back too.
+    fn take(&mut self, m: HostMsg) -> Result<(Incoming, Option<(u64, Reply)>), NetError> {
         match m {
             HostMsg::Entries { entries } => Ok((Incoming::Entries(self.absorb(entries)?), None)),
             HostMsg::Applied {
@@ -273,8 +315,45 @@ impl Client {
                 refused,
             } => {
                 self.absorb(entries.clone())?;
-                Ok((Incoming::Idle, Some((id, Answer { entries, refused }))))
+                let a = Answer {
+                    entries,
+                    refused,
+                    held: None,
+                };
+                Ok((Incoming::Idle, Some((id, Reply::Answer(a)))))
             }
+            HostMsg::Held { id, request, .. } => {
+                let a = Answer {
+                    entries: Vec::new(),
+                    refused: None,
+                    held: Some(request),
+                };
+                Ok((Incoming::Idle, Some((id, Reply::Answer(a)))))
+            }
+            HostMsg::Decided {
+                request,
+                approved,
+                entries,
+                refused,
+            } => {
+                self.absorb(entries.clone())?;
+                let d = Decision {
+                    request,
+                    approved,
+                    entries,
+                    refused,
+                };
+                Ok((Incoming::Decided(d), None))
+            }
+            HostMsg::PendingList {
+                id,
+                approval,
+                requests,
+            } => Ok((
+                Incoming::Idle,
+                Some((id, Reply::Pending(PendingList { approval, requests }))),
+            )),
+            HostMsg::Approval { id, on } => Ok((Incoming::Idle, Some((id, Reply::Approval(on))))),
             HostMsg::Closing { message } => Ok((Incoming::Closing(message), None)),
             HostMsg::Error { message } => Err(NetError::Refused(message)),
             HostMsg::Welcome(_) => Err(NetError::Protocol("a second welcome".into())),
@@ -296,15 +375,100 @@ impl Client {
     }
 
     /// Sends the words of `kepi game apply` for this seat and waits (at most `timeout`) for the
-    /// answer; entries that arrive meanwhile go into the replica.
+    /// answer; entries that arrive meanwhile go into the replica. While the umpire approves
+    /// players' resolutions, a player's answer is [`Answer::held`].
     pub fn apply(&mut self, words: &[String], timeout: Duration) -> Result<Answer, NetError> {
+        let words = words.to_vec();
+        match self.call(|id| ClientMsg::Apply { id, words }, timeout)? {
+            Reply::Answer(a) => Ok(a),
+            _ => Err(NetError::Protocol(
+                "the host answered a request with something else".into(),
+            )),
+        }
+    }
+
+    /// The requests held for the umpire (all of them for the umpire, a player's own).
+    pub fn pending(&mut self, timeout: Duration) -> Result<PendingList, NetError> {
+        match self.call(|id| ClientMsg::Pending { id }, timeout)? {
+            Reply::Pending(p) => Ok(p),
+            Reply::Answer(Answer {
+                refused: Some(r), ..
+            }) => Err(NetError::Refused(r.message)),
+            _ => Err(NetError::Protocol(
+                "the host answered `pending` with something else".into(),
+            )),
+        }
+    }
+
+    /// The umpire approves or rejects a held request; the answer holds the entries it made (the
+    /// approved resolution and the note of the decision).
+    pub fn decide(
+        &mut self,
+        request: u64,
+        approve: bool,
+        reason: Option<String>,
+        timeout: Duration,
+    ) -> Result<Answer, NetError> {
+        let m = |id| ClientMsg::Decide {
+            id,
+            request,
+            approve,
+            reason,
+        };
+        match self.call(m, timeout)? {
+            Reply::Answer(a) => Ok(a),
+            _ => Err(NetError::Protocol(
+                "the host answered a decision with something else".into(),
+            )),
+        }
+    }
+
+    /// The umpire turns the approval of players' resolutions on or off; returns the setting.
+    pub fn set_approval(&mut self, on: bool, timeout: Duration) -> Result<bool, NetError> {
+        match self.call(|id| ClientMsg::SetApproval { id, on }, timeout)? {
+            Reply::Approval(on) => Ok(on),
+            Reply::Answer(Answer {
+                refused: Some(r), ..
+            }) => Err(NetError::Refused(r.message)),
+            _ => Err(NetError::Protocol(
+                "the host answered `approval` with something else".into(),
+            )),
+        }
+    }
+
+    /// Waits until `deadline` for the umpire's decision on held request `request` (`None`: not
+    /// decided yet). Entries arriving meanwhile go into the replica.
+    pub fn wait_decision(
+        &mut self,
+        request: u64,
+        deadline: Instant,
+    ) -> Result<Option<Decision>, NetError> {
+        if let Some(at) = self.decisions.iter().position(|d| d.request == request) {
+            return Ok(self.decisions.remove(at));
+        }
+        loop {
+            let Some(m) = read_msg(&mut self.ws, deadline)? else {
+                return Ok(None);
+            };
+            match self.take(m)? {
+                (Incoming::Decided(d), _) if d.request == request => return Ok(Some(d)),
+                (Incoming::Decided(d), _) => self.decisions.push_back(d),
+                (Incoming::Closing(m), _) => return Err(NetError::Connection(m)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends a message built with the next id and waits (at most `timeout`) for its answer.
+    fn call(
+        &mut self,
+        build: impl FnOnce(u64) -> ClientMsg,
+        timeout: Duration,
+    ) -> Result<Reply, NetError> {
         let id = self.next_id;
         self.next_id += 1;
-        let text = serde_json::to_string(&ClientMsg::Apply {
-            id,
-            words: words.to_vec(),
-        })
-        .map_err(|e| NetError::Protocol(e.to_string()))?;
+        let text =
+            serde_json::to_string(&build(id)).map_err(|e| NetError::Protocol(e.to_string()))?;
         self.ws
             .send(Message::text(text))
             .map_err(|e| conn_err("sending the request", e))?;
@@ -316,8 +480,9 @@ impl Client {
                 ));
             };
             match self.take(m)? {
-                (_, Some((got, answer))) if got == id => return Ok(answer),
+                (_, Some((got, reply))) if got == id => return Ok(reply),
                 (Incoming::Closing(m), _) => return Err(NetError::Connection(m)),
+                (Incoming::Decided(d), _) => self.decisions.push_back(d),
                 _ => {}
             }
         }

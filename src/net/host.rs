@@ -24,10 +24,10 @@ use tungstenite::{Message, WebSocket};
 
 use super::{
     CATCH_UP_BATCH, ClientMsg, Code, HostMsg, MAX_REQUEST_BYTES, NetError, PROTOCOL_VERSION,
-    Refusal, Seat, Welcome,
+    PendingRequest, Refusal, Seat, Welcome,
 };
 use crate::cli::CliError;
-use crate::cli::game_cmd::apply_verbs;
+use crate::cli::game_cmd::{apply_verbs, check_verbs};
 use crate::game::{Game, LogEntry};
 use crate::store::Store;
 use crate::tables::Tables;
@@ -44,6 +44,10 @@ pub const MAX_FAILED_CODES: usize = 10;
 
 /// The window over which wrong codes are counted.
 pub const FAIL_WINDOW: Duration = Duration::from_secs(60);
+
+/// Requests one seat may have waiting for the umpire at once; more are refused until some are
+/// decided, so a player (or a script) cannot fill the host's memory with held requests.
+pub const MAX_PENDING_PER_SEAT: usize = 32;
 
 /// How long a wrong code is held before it is answered (slows any guessing down further).
 const FAIL_DELAY: Duration = Duration::from_millis(200);
@@ -104,6 +108,32 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+    /// A player's request is held for the umpire's approval.
+    Held {
+        /// Who asked.
+        seat: Seat,
+        /// The held request's number.
+        request: u64,
+        /// What it asks (the words).
+        words: String,
+    },
+    /// The umpire approved or rejected a held request (the log holds the decision).
+    Decided {
+        /// The held request's number.
+        request: u64,
+        /// Who had asked.
+        seat: Seat,
+        /// Approved (and applied) or rejected.
+        approved: bool,
+        /// The rejection's reason, or why the rules refused the approved request.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// Approval of players' resolutions was turned on or off.
+    Approval {
+        /// Whether players' resolutions wait for the umpire now.
+        on: bool,
+    },
     /// A warning about the save (it is behind its journal; the action stands).
     Warning {
         /// What.
@@ -120,11 +150,27 @@ struct Outbox {
     kicked: Arc<AtomicBool>,
 }
 
+/// A player's request held for the umpire, and the connection to tell the decision.
+struct Held {
+    req: PendingRequest,
+    conn: u64,
+}
+
 /// The game and who follows it; one mutex.
 struct Core {
     game: Game,
     store: Store,
     followers: HashMap<u64, Outbox>,
+    /// Every joined connection's queue (followers or not), for answers that come later: the
+    /// decision on a held request goes to the connection that asked.
+    direct: HashMap<u64, SyncSender<Message>>,
+    /// Whether players' resolutions wait for the umpire's approval.
+    approval: bool,
+    /// Requests held for the umpire, oldest first. They live as long as the host; one still held
+    /// when the host stops is logged as undecided (never dropped silently).
+    pending: Vec<Held>,
+    /// The number the next held request gets (from 1).
+    next_request: u64,
 }
 
 /// Wrong codes by address.
@@ -323,6 +369,10 @@ impl Host {
                     game: opened.game,
                     store: opened.store,
                     followers: HashMap::new(),
+                    direct: HashMap::new(),
+                    approval: false,
+                    pending: Vec::new(),
+                    next_request: 1,
                 }),
                 seats: codes,
                 tables,
@@ -369,6 +419,39 @@ impl Host {
     /// The save being served.
     pub fn save(&self) -> &Path {
         &self.save
+    }
+
+    /// What LAN discovery advertises about this game (no code: codes are never advertised).
+    pub fn advert(&self) -> super::discovery::Advert {
+        let core = self.shared.core();
+        let state = core.game.state();
+        super::discovery::Advert {
+            title: state.title.to_string(),
+            rules: state.system.id().to_string(),
+            protocol: PROTOCOL_VERSION,
+            port: self.address.port(),
+        }
+    }
+
+    /// Whether players' resolutions wait for the umpire's approval (`kepi serve --approve`; the
+    /// umpire's seat can turn it on and off while serving).
+    pub fn set_approval(&self, on: bool) {
+        self.shared.core().approval = on;
+    }
+
+    /// Whether players' resolutions wait for the umpire's approval now.
+    pub fn approval(&self) -> bool {
+        self.shared.core().approval
+    }
+
+    /// The requests held for the umpire's approval now, oldest first.
+    pub fn pending(&self) -> Vec<PendingRequest> {
+        self.shared
+            .core()
+            .pending
+            .iter()
+            .map(|h| h.req.clone())
+            .collect()
     }
 
     /// Serves until `stop` is set (a signal, the window's Stop button), then closes every
@@ -430,7 +513,36 @@ impl Host {
             }
         }
         let mut core = self.shared.core();
-        let Core { game, store, .. } = &mut *core;
+        let Core {
+            game,
+            store,
+            pending,
+            ..
+        } = &mut *core;
+        // Requests still held are not lost silently: each is logged as undecided (the player
+        // asks again in the next session) and told to the umpire.
+        for h in std::mem::take(pending) {
+            let text = format!(
+                "{}'s request {} was not decided before the host stopped: {}",
+                h.req.seat,
+                h.req.request,
+                h.req.text()
+            );
+            let words = ["note".to_string(), text.clone()];
+            let noted = apply_verbs(
+                game,
+                store,
+                &words,
+                self.shared.tables,
+                &|_, _| Ok(()),
+                &mut |_, _| Ok(()),
+            );
+            let message = match noted {
+                Ok(()) => text,
+                Err(e) => format!("{text} (and it could not be logged: {})", e.message),
+            };
+            self.shared.event(Event::Warning { message });
+        }
         let warning = store.compact(game).err().map(|e| e.to_string());
         Ok(Stopped {
             entries: game.log().len(),
@@ -599,12 +711,16 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
             title: core.game.state().title.to_string(),
             entries: len,
             head: core.game.head(),
+            approval: core.approval,
         };
         let catch_up: Option<Vec<LogEntry>> = match from {
             Some(f) if f > len => None,
             Some(f) => Some(log.get(f as usize..).unwrap_or_default().to_vec()),
             None => Some(Vec::new()),
         };
+        if catch_up.is_some() {
+            core.direct.insert(conn, tx.clone());
+        }
         if catch_up.is_some() && from.is_some() {
             core.followers.insert(
                 conn,
@@ -635,7 +751,11 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
         kicked,
     };
     let reason = serve_client(shared, &mut ws, &joined, welcome, catch_up);
-    shared.core().followers.remove(&conn);
+    {
+        let mut core = shared.core();
+        core.followers.remove(&conn);
+        core.direct.remove(&conn);
+    }
     shared.event(Event::Disconnected {
         seat: Some(seat),
         peer: peer_s,
@@ -749,12 +869,23 @@ fn serve_client(
                 refuse(ws, &why);
                 return why;
             }
-            ClientMsg::Apply { id, words } => {
+            other => {
                 let Answered {
                     before,
                     answer,
                     events,
-                } = apply(shared, joined, id, &words);
+                } = match other {
+                    ClientMsg::Apply { id, words } => apply(shared, joined, id, &words),
+                    ClientMsg::Pending { id } => pending_list(shared, joined, id),
+                    ClientMsg::Decide {
+                        id,
+                        request,
+                        approve,
+                        reason,
+                    } => decide(shared, joined, id, request, approve, reason),
+                    ClientMsg::SetApproval { id, on } => set_approval(shared, joined, id, on),
+                    ClientMsg::Hello { .. } => continue,
+                };
                 for m in before {
                     if let Err(e) = ws.write(m) {
                         return format!("write failed: {e}");
@@ -772,9 +903,93 @@ fn serve_client(
     }
 }
 
+/// Queues `made` for every follower but `skip` (whose own entries come back in its answer);
+/// a follower whose queue is full is marked to be dropped, one gone is forgotten.
+fn broadcast(followers: &mut HashMap<u64, Outbox>, skip: u64, made: &[LogEntry]) {
+    if made.is_empty() {
+        return;
+    }
+    let m = encode(&HostMsg::Entries {
+        entries: made.to_vec(),
+    });
+    let mut gone = Vec::new();
+    for (k, out) in followers.iter() {
+        if *k == skip {
+            continue;
+        }
+        match out.tx.try_send(m.clone()) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => out.kicked.store(true, Ordering::SeqCst),
+            Err(TrySendError::Disconnected(_)) => gone.push(*k),
+        }
+    }
+    for k in gone {
+        followers.remove(&k);
+    }
+}
+
+/// What [`record`] made: the entries (journaled and fsynced), the save's warnings, and why it
+/// stopped if it did.
+struct Made {
+    entries: Vec<LogEntry>,
+    warnings: Vec<String>,
+    refused: Option<Refusal>,
+}
+
+/// Applies `words` for `seat` (its permission checked) through `kepi game apply`'s path.
+fn record(shared: &Shared, core: &mut Core, seat: Seat, words: &[String]) -> Made {
+    let Core { game, store, .. } = core;
+    let mut entries: Vec<LogEntry> = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
+    let result = apply_verbs(
+        game,
+        store,
+        words,
+        shared.tables,
+        &|asked, state| super::permit(seat, asked, state).map_err(CliError::usage),
+        &mut |entry, recorded| {
+            warnings.extend(recorded.save_warning);
+            entries.push(entry.clone());
+            Ok(())
+        },
+    );
+    Made {
+        entries,
+        warnings,
+        refused: result.err().map(|e| Refusal {
+            code: e.code,
+            message: e.message,
+        }),
+    }
+}
+
+/// An answer that makes nothing: the request is refused with `code` and `message`.
+fn refused_answer(id: u64, rx: &Receiver<Message>, code: u8, message: String) -> Answered {
+    Answered {
+        before: rx.try_iter().collect(),
+        answer: encode(&HostMsg::Applied {
+            id,
+            entries: Vec::new(),
+            refused: Some(Refusal { code, message }),
+        }),
+        events: Vec::new(),
+    }
+}
+
+/// The answer to a request made while the host is stopping.
+fn stopping(id: u64, rx: &Receiver<Message>) -> Answered {
+    refused_answer(
+        id,
+        rx,
+        1,
+        "the host is stopping; nothing was applied".into(),
+    )
+}
+
 /// Applies a request for a seat under the game's lock, queues its entries for everyone else, and
 /// returns what this client must be sent first (entries queued for it before its own), its
-/// answer, and the events to tell once it is sent.
+/// answer, and the events to tell once it is sent. A player's request while the umpire approves
+/// resolutions is checked (seat and rules' parsing) and held instead.
 fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answered {
     let Joined {
         seat,
@@ -784,61 +999,20 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
         ..
     } = joined;
     let (seat, conn) = (*seat, *conn);
-    let mut made: Vec<LogEntry> = Vec::new();
-    let mut warnings: Vec<String> = Vec::new();
     let mut core = shared.core();
-    let Core {
-        game,
-        store,
-        followers,
-    } = &mut *core;
     // Once the host is stopping, the save is being caught up: nothing more is taken.
     if shared.stop.load(Ordering::SeqCst) {
-        return Answered {
-            before: rx.try_iter().collect(),
-            answer: encode(&HostMsg::Applied {
-                id,
-                entries: Vec::new(),
-                refused: Some(Refusal {
-                    code: 1,
-                    message: "the host is stopping; nothing was applied".into(),
-                }),
-            }),
-            events: Vec::new(),
-        };
+        return stopping(id, rx);
     }
-    let result = apply_verbs(
-        game,
-        store,
-        words,
-        shared.tables,
-        &|asked, state| super::permit(seat, asked, state).map_err(CliError::usage),
-        &mut |entry, recorded| {
-            warnings.extend(recorded.save_warning);
-            made.push(entry.clone());
-            Ok(())
-        },
-    );
-    if !made.is_empty() {
-        let m = encode(&HostMsg::Entries {
-            entries: made.clone(),
-        });
-        let mut gone = Vec::new();
-        for (k, out) in followers.iter() {
-            // This client's own entries come back in its answer, not its queue.
-            if *k == conn {
-                continue;
-            }
-            match out.tx.try_send(m.clone()) {
-                Ok(()) => {}
-                Err(TrySendError::Full(_)) => out.kicked.store(true, Ordering::SeqCst),
-                Err(TrySendError::Disconnected(_)) => gone.push(*k),
-            }
-        }
-        for k in gone {
-            followers.remove(&k);
-        }
+    if core.approval && matches!(seat, Seat::Player(_)) {
+        return hold(shared, &mut core, joined, id, words);
     }
+    let Made {
+        entries: made,
+        warnings,
+        refused,
+    } = record(shared, &mut core, seat, words);
+    broadcast(&mut core.followers, conn, &made);
     // Entries from earlier requests still queued for this client go out before its answer, so it
     // receives the log in order.
     let before: Vec<Message> = rx.try_iter().collect();
@@ -854,16 +1028,251 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
         index: e.index,
         summary: e.summary.clone(),
     }));
-    let refused = result.err().map(|e| Refusal {
-        code: e.code,
-        message: e.message,
-    });
     if let Some(r) = &refused {
         events.push(Event::Refused {
             peer: format!("{peer} ({seat})"),
             reason: r.message.clone(),
         });
     }
+    Answered {
+        before,
+        answer: encode(&HostMsg::Applied {
+            id,
+            entries: made,
+            refused,
+        }),
+        events,
+    }
+}
+
+/// Holds a player's request for the umpire: it is parsed and its permission checked now (a
+/// request that would be refused is refused at once), then kept, and the player told its number.
+fn hold(shared: &Shared, core: &mut Core, joined: &Joined, id: u64, words: &[String]) -> Answered {
+    let Joined {
+        seat,
+        conn,
+        peer,
+        rx,
+        ..
+    } = joined;
+    let seat = *seat;
+    let checked = check_verbs(words, core.game.state(), shared.tables, &|asked, state| {
+        super::permit(seat, asked, state).map_err(CliError::usage)
+    });
+    if let Err(e) = checked {
+        let mut a = refused_answer(id, rx, e.code, e.message.clone());
+        a.events.push(Event::Refused {
+            peer: format!("{peer} ({seat})"),
+            reason: e.message,
+        });
+        return a;
+    }
+    if core.pending.iter().filter(|h| h.req.seat == seat).count() >= MAX_PENDING_PER_SEAT {
+        return refused_answer(
+            id,
+            rx,
+            2,
+            format!(
+                "{MAX_PENDING_PER_SEAT} requests of the {seat} seat are already waiting for the umpire; ask again once some are decided"
+            ),
+        );
+    }
+    let request = core.next_request;
+    core.next_request += 1;
+    let req = PendingRequest {
+        request,
+        seat,
+        words: words.to_vec(),
+        asked: chrono::Utc::now(),
+    };
+    let text = req.text();
+    core.pending.push(Held { req, conn: *conn });
+    Answered {
+        before: rx.try_iter().collect(),
+        answer: encode(&HostMsg::Held {
+            id,
+            request,
+            message: format!("request {request} is waiting for the umpire's approval"),
+        }),
+        events: vec![Event::Held {
+            seat,
+            request,
+            words: text,
+        }],
+    }
+}
+
+/// The held requests this seat may see: all for the umpire, its own for a player, none for a
+/// spectator.
+fn pending_list(shared: &Shared, joined: &Joined, id: u64) -> Answered {
+    let Joined { seat, rx, .. } = joined;
+    let seat = *seat;
+    let core = shared.core();
+    let requests: Vec<PendingRequest> = core
+        .pending
+        .iter()
+        .filter(|h| seat == Seat::Umpire || h.req.seat == seat)
+        .map(|h| h.req.clone())
+        .collect();
+    let approval = core.approval;
+    drop(core);
+    Answered {
+        before: rx.try_iter().collect(),
+        answer: encode(&HostMsg::PendingList {
+            id,
+            approval,
+            requests,
+        }),
+        events: Vec::new(),
+    }
+}
+
+/// The umpire turns approval on or off.
+fn set_approval(shared: &Shared, joined: &Joined, id: u64, on: bool) -> Answered {
+    let Joined { seat, rx, .. } = joined;
+    if *seat != Seat::Umpire {
+        return refused_answer(
+            id,
+            rx,
+            2,
+            format!("approval is the umpire's to turn on or off, not the {seat} seat's"),
+        );
+    }
+    shared.core().approval = on;
+    Answered {
+        before: rx.try_iter().collect(),
+        answer: encode(&HostMsg::Approval { id, on }),
+        events: vec![Event::Approval { on }],
+    }
+}
+
+/// The longest rejection reason kept (a reason is a sentence, not a document).
+const MAX_REASON_CHARS: usize = 500;
+
+/// The umpire approves or rejects a held request. Approved, the player's words are applied for
+/// the player's seat (its permission checked again against the game as it is now) and a note
+/// logs the approval; rejected, a note logs the rejection and its reason. The player's
+/// connection, if still there, is told the decision; everyone else gets the entries.
+fn decide(
+    shared: &Shared,
+    joined: &Joined,
+    id: u64,
+    request: u64,
+    approve: bool,
+    reason: Option<String>,
+) -> Answered {
+    let Joined { seat, conn, rx, .. } = joined;
+    let conn = *conn;
+    if *seat != Seat::Umpire {
+        return refused_answer(
+            id,
+            rx,
+            2,
+            format!("approving and rejecting requests is the umpire's, not the {seat} seat's"),
+        );
+    }
+    let mut core = shared.core();
+    if shared.stop.load(Ordering::SeqCst) {
+        return stopping(id, rx);
+    }
+    let Some(at) = core.pending.iter().position(|h| h.req.request == request) else {
+        let held: Vec<String> = core
+            .pending
+            .iter()
+            .map(|h| h.req.request.to_string())
+            .collect();
+        let message = if held.is_empty() {
+            format!("no request {request} is waiting (none is)")
+        } else {
+            format!(
+                "no request {request} is waiting (waiting: {})",
+                held.join(", ")
+            )
+        };
+        return refused_answer(id, rx, 2, message);
+    };
+    let held = core.pending.remove(at);
+    let asker = held.req.seat;
+    let text = held.req.text();
+    let reason: Option<String> = reason
+        .map(|r| r.trim().chars().take(MAX_REASON_CHARS).collect::<String>())
+        .filter(|r| !r.is_empty());
+    let mut warnings = Vec::new();
+    let mut made = Vec::new();
+    // How many of `made` are the player's resolution (the rest are the umpire's note).
+    let mut by_player = 0;
+    let (to_player, refused) = if approve {
+        let m = record(shared, &mut core, asker, &held.req.words);
+        warnings.extend(m.warnings);
+        let note = match &m.refused {
+            None => format!("umpire approved {asker}'s request {request}: {text}"),
+            Some(r) => format!(
+                "umpire approved {asker}'s request {request}: {text} (not applied: {})",
+                r.message
+            ),
+        };
+        let n = record(shared, &mut core, Seat::Umpire, &["note".into(), note]);
+        warnings.extend(n.warnings);
+        let to_player = HostMsg::Decided {
+            request,
+            approved: true,
+            entries: m.entries.clone(),
+            refused: m.refused.clone(),
+        };
+        by_player = m.entries.len();
+        made.extend(m.entries);
+        made.extend(n.entries);
+        (to_player, m.refused.or(n.refused))
+    } else {
+        let note = match &reason {
+            Some(r) => format!("umpire rejected {asker}'s request {request}: {text} ({r})"),
+            None => format!("umpire rejected {asker}'s request {request}: {text}"),
+        };
+        let n = record(shared, &mut core, Seat::Umpire, &["note".into(), note]);
+        warnings.extend(n.warnings);
+        made.extend(n.entries);
+        let to_player = HostMsg::Decided {
+            request,
+            approved: false,
+            entries: Vec::new(),
+            refused: Some(Refusal {
+                code: 2,
+                message: match &reason {
+                    Some(r) => format!("the umpire rejected request {request}: {r}"),
+                    None => format!("the umpire rejected request {request}"),
+                },
+            }),
+        };
+        (to_player, n.refused)
+    };
+    broadcast(&mut core.followers, conn, &made);
+    if let Some(tx) = core.direct.get(&held.conn)
+        && held.conn != conn
+    {
+        // A player whose queue is full or gone reads the decision in the log instead.
+        let _ = tx.try_send(encode(&to_player));
+    }
+    let before: Vec<Message> = rx.try_iter().collect();
+    drop(core);
+    let mut events: Vec<Event> = warnings
+        .into_iter()
+        .map(|message| Event::Warning { message })
+        .collect();
+    events.extend(made.iter().enumerate().map(|(k, e)| Event::Applied {
+        seat: if k < by_player { asker } else { Seat::Umpire },
+        index: e.index,
+        summary: e.summary.clone(),
+    }));
+    events.push(Event::Decided {
+        request,
+        seat: asker,
+        approved: approve,
+        reason: if approve {
+            refused.as_ref().map(|r| r.message.clone())
+        } else {
+            reason
+        },
+    });
     Answered {
         before,
         answer: encode(&HostMsg::Applied {

@@ -8,11 +8,17 @@
 //! a host that sent an edited history would be caught; a client that reconnects catches up from
 //! the last entry it holds.
 //!
+//! When the umpire requires approval ([`host::Host::set_approval`], `kepi serve --approve`), a
+//! player's resolution is checked, then held as a numbered [`PendingRequest`] instead of applied;
+//! the umpire's [`ClientMsg::Decide`] applies it (and logs the approval as a note) or logs its
+//! rejection, and the player's connection is sent [`HostMsg::Decided`].
+//!
 //! Transport: WebSocket over TCP (tungstenite, no async runtime), one JSON message per WebSocket
 //! text message, each tagged with its `type`; [`PROTOCOL_VERSION`] is checked in the first one.
 //! This module compiles without the window (`--no-default-features`).
 
 pub mod client;
+pub mod discovery;
 pub mod host;
 
 use std::fmt;
@@ -25,7 +31,9 @@ use crate::roster::Side;
 
 /// The protocol both ends speak; a client with another version is refused by name in the host's
 /// first answer, so an old kepi at the table says "update kepi" instead of misreading messages.
-pub const PROTOCOL_VERSION: u32 = 1;
+///
+/// 2: the umpire's approval of players' resolutions (held requests, `pending`, `decide`).
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The port `kepi serve` listens on when none is given (the year of the war).
 pub const DEFAULT_PORT: u16 = 1870;
@@ -64,6 +72,34 @@ pub enum ClientMsg {
         /// The words, exactly as `kepi game apply` takes them.
         words: Vec<String>,
     },
+    /// The requests held for the umpire's approval: the umpire is sent all of them, a player
+    /// those of their own seat. Answered with [`HostMsg::PendingList`].
+    Pending {
+        /// The client's number for this request, echoed in the answer.
+        id: u64,
+    },
+    /// The umpire's decision on a held request: approved, it is applied (with the player's own
+    /// dice if they entered them, else the host's seeded dice) and the approval logged;
+    /// rejected, the rejection (and its reason) is logged. Answered with [`HostMsg::Applied`].
+    Decide {
+        /// The client's number for this request, echoed in the answer.
+        id: u64,
+        /// The held request's number, as [`HostMsg::Held`] and the pending list give it.
+        request: u64,
+        /// Approve (apply it) or reject it.
+        approve: bool,
+        /// Why (a rejection's reason, for the player and the log).
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    /// The umpire turns the approval of players' resolutions on or off. Answered with
+    /// [`HostMsg::Approval`]. Requests already held stay held until decided.
+    SetApproval {
+        /// The client's number for this request, echoed in the answer.
+        id: u64,
+        /// Whether players' resolutions wait for the umpire.
+        on: bool,
+    },
 }
 
 /// A message from the host to a client.
@@ -88,6 +124,46 @@ pub enum HostMsg {
         /// Why the request (or a verb of it, after those in `entries`) was refused.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         refused: Option<Refusal>,
+    },
+    /// The answer to a player's [`ClientMsg::Apply`] while the umpire approves resolutions: the
+    /// request passed the seat's and the rules' checks and waits as `request`; nothing is applied
+    /// yet. A [`HostMsg::Decided`] follows on this connection when the umpire decides.
+    Held {
+        /// The request's id.
+        id: u64,
+        /// The held request's number (the umpire approves or rejects it by this number).
+        request: u64,
+        /// What it is waiting for, for the user.
+        message: String,
+    },
+    /// The umpire decided a request this connection made: approved, the entries it made (and,
+    /// if the rules refused it by then, why); rejected, `refused` says so with the reason.
+    Decided {
+        /// The held request's number.
+        request: u64,
+        /// Whether the umpire approved it.
+        approved: bool,
+        /// The entries it made, in order (none when rejected).
+        entries: Vec<LogEntry>,
+        /// Why it made nothing (or not all it asked): the rejection, or the rules' refusal.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refused: Option<Refusal>,
+    },
+    /// The answer to [`ClientMsg::Pending`].
+    PendingList {
+        /// The request's id.
+        id: u64,
+        /// Whether players' resolutions wait for the umpire now.
+        approval: bool,
+        /// The held requests, oldest first.
+        requests: Vec<PendingRequest>,
+    },
+    /// The answer to [`ClientMsg::SetApproval`]: the setting now.
+    Approval {
+        /// The request's id.
+        id: u64,
+        /// Whether players' resolutions wait for the umpire.
+        on: bool,
     },
     /// The connection is refused or broken (wrong code, other protocol, malformed message); the
     /// host closes it after this.
@@ -115,6 +191,29 @@ pub struct Welcome {
     pub entries: u64,
     /// The hash of the last of them (the chain head), which the replica must reach.
     pub head: String,
+    /// Whether players' resolutions wait for the umpire's approval.
+    #[serde(default)]
+    pub approval: bool,
+}
+
+/// A player's request held for the umpire's approval.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PendingRequest {
+    /// Its number (the umpire approves or rejects it by this number).
+    pub request: u64,
+    /// The seat that asked.
+    pub seat: Seat,
+    /// The words asked, as `kepi game apply` takes them.
+    pub words: Vec<String>,
+    /// When it was asked (UTC).
+    pub asked: chrono::DateTime<chrono::Utc>,
+}
+
+impl PendingRequest {
+    /// The request as one line of words, for the umpire's list and the log.
+    pub fn text(&self) -> String {
+        self.words.join(" ")
+    }
 }
 
 /// Why the host did not do (all of) a request: the code and message `kepi game apply` would

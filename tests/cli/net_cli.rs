@@ -622,7 +622,8 @@ fn many_clients(name: &str, clients: usize, actions: usize) {
     // A follower that never reads a thing: it must hold nobody up.
     let (mut sleeper, _) = tungstenite::connect(h.address.as_str()).unwrap();
     let hello = format!(
-        r#"{{"type":"hello","protocol":1,"code":"{}","from":0}}"#,
+        r#"{{"type":"hello","protocol":{},"code":"{}","from":0}}"#,
+        kepi::net::PROTOCOL_VERSION,
         h.code("spectator")
     );
     sleeper.send(tungstenite::Message::text(hello)).unwrap();
@@ -661,4 +662,313 @@ fn many_clients(name: &str, clients: usize, actions: usize) {
     assert_eq!(v["ok"], true);
     assert_eq!(v["entries"], total);
     assert_eq!(v["head"], head.as_str());
+}
+
+/// Waits (bounded) for a line of the host's output containing `what`.
+fn host_says(h: &Served, what: &str) {
+    let deadline = Instant::now() + T;
+    while Instant::now() < deadline {
+        if let Ok(l) = h.lines.recv_timeout(Duration::from_millis(200))
+            && l.contains(what)
+        {
+            return;
+        }
+    }
+    panic!("the host never said `{what}`");
+}
+
+/// A `kepi remote` process left running (a player waiting for the umpire).
+fn spawn_remote(h: &Served, seat: &str, args: &[&str]) -> Child {
+    Command::new(bin())
+        .args(["remote", &h.address, "--code", h.code(seat)])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejects_it_in_the_log() {
+    let save = new_game("approve");
+    let h = Served::start(&save, &["--approve"]);
+    let fire = ["fire", GERMAN, FRENCH, "--dice", "d10=10,d%=20"];
+
+    // Request 1: held, and the player does not wait for it.
+    let mut a = vec!["apply", "--json", "--wait", "0"];
+    a.extend_from_slice(&fire);
+    let out = h.remote_ok("german", &a);
+    let held = json(out.trim());
+    assert_eq!(held["held"], 1, "{out}");
+    assert_eq!(held["seat"], "german");
+    assert!(
+        held["message"]
+            .as_str()
+            .unwrap()
+            .contains("waiting for the umpire's approval"),
+        "{out}"
+    );
+    host_says(&h, "waiting for approval: request 1 from german");
+    // Nothing was applied.
+    assert_eq!(
+        json(&h.remote_ok("spectator", &["show", "--json"]))["log_entries"],
+        1
+    );
+    // A request the seat may not make is refused at once, not held.
+    let o = h.remote("german", &["apply", "lose", FRENCH, "1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("umpire's"), "{}", stderr(&o));
+    // The umpire's own verbs are never held.
+    assert!(
+        h.remote_ok("umpire", &["apply", "note", "umpire"])
+            .starts_with("ok 1:")
+    );
+
+    // The umpire sees every waiting request, a player its own, a spectator none.
+    let p = json(&h.remote_ok("umpire", &["pending", "--json"]));
+    assert_eq!(p["approval"], true);
+    let reqs = p["requests"].as_array().unwrap();
+    assert_eq!(reqs.len(), 1, "{p}");
+    assert_eq!(reqs[0]["request"], 1);
+    assert_eq!(reqs[0]["seat"], "german");
+    assert_eq!(reqs[0]["words"], serde_json::json!(fire));
+    let mine = json(&h.remote_ok("german", &["pending", "--json"]));
+    assert_eq!(mine["requests"].as_array().unwrap().len(), 1);
+    for seat in ["french", "spectator"] {
+        let theirs = json(&h.remote_ok(seat, &["pending", "--json"]));
+        assert_eq!(theirs["requests"].as_array().unwrap().len(), 0, "{seat}");
+    }
+    let text = h.remote_ok("umpire", &["pending"]);
+    assert!(
+        text.contains("approval of players' resolutions: on"),
+        "{text}"
+    );
+    assert!(text.contains("german"), "{text}");
+    // Deciding is the umpire's.
+    for (seat, args) in [
+        ("german", vec!["approve", "1"]),
+        ("french", vec!["reject", "1"]),
+        ("spectator", vec!["approval", "off"]),
+    ] {
+        let o = h.remote(seat, &args);
+        assert_eq!(o.status.code(), Some(2), "{seat} {args:?}");
+        assert!(stderr(&o).contains("umpire's"), "{}", stderr(&o));
+    }
+    let o = h.remote("umpire", &["approve", "9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no request 9"), "{}", stderr(&o));
+
+    // Request 2: the player waits; kepi's seeded dice (the player entered none).
+    let waiting = spawn_remote(&h, "german", &["apply", "--json", "fire", GERMAN, FRENCH]);
+    host_says(&h, "waiting for approval: request 2 from german");
+    let approved = h.remote_ok("umpire", &["approve", "2", "--json"]);
+    let lines: Vec<serde_json::Value> = approved.lines().map(json).collect();
+    assert_eq!(lines.len(), 2, "{approved}");
+    assert!(
+        lines[0]["summary"].as_str().unwrap().contains("fire"),
+        "{approved}"
+    );
+    assert!(
+        !lines[0]["dice"].as_array().unwrap().is_empty(),
+        "kepi rolled"
+    );
+    assert_eq!(
+        lines[1]["summary"],
+        format!("note: umpire approved german's request 2: fire {GERMAN} {FRENCH}")
+    );
+    let o = wait_output(waiting);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(json)
+        .collect();
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0]["held"], 2);
+    assert_eq!(got[1]["index"], lines[0]["index"]);
+    assert_eq!(got[1]["hash"], lines[0]["hash"]);
+
+    // Request 3: the waiting player is told the rejection and its reason (exit 2).
+    let mut a = vec!["apply"];
+    a.extend_from_slice(&fire);
+    let waiting = spawn_remote(&h, "german", &a);
+    host_says(&h, "waiting for approval: request 3 from german");
+    let rejected = h.remote_ok("umpire", &["reject", "3", "--reason", "out of range"]);
+    assert!(
+        rejected.contains("umpire rejected german's request 3"),
+        "{rejected}"
+    );
+    let o = wait_output(waiting);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the umpire rejected request 3: out of range"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .contains("request 3 is waiting for the umpire's approval")
+    );
+    h.remote_ok("umpire", &["reject", "1"]);
+    let p = json(&h.remote_ok("umpire", &["pending", "--json"]));
+    assert_eq!(p["requests"].as_array().unwrap().len(), 0, "{p}");
+
+    // Off: a player's resolution applies at once; on again.
+    assert_eq!(
+        json(&h.remote_ok("umpire", &["approval", "off", "--json"]))["approval"],
+        false
+    );
+    let mut a = vec!["apply"];
+    a.extend_from_slice(&fire);
+    assert!(h.remote_ok("german", &a).starts_with("ok "));
+    assert!(
+        h.remote_ok("umpire", &["approval", "on"])
+            .contains("approval of players' resolutions: on")
+    );
+    let o = h.remote("umpire", &["approval", "maybe"]);
+    assert_eq!(o.status.code(), Some(2));
+
+    // Request 4 is still waiting when the host stops: logged as undecided, not lost.
+    let mut a = vec!["apply", "--wait", "0"];
+    a.extend_from_slice(&fire);
+    h.remote_ok("german", &a);
+    assert!(h.signal("-TERM"));
+    let log = ok(&["log", "show", &save, "--json"]);
+    let summaries: Vec<String> = json(&log)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["summary"].as_str().unwrap_or_default().to_string())
+        .collect();
+    let has = |s: &str| summaries.iter().any(|x| x.contains(s));
+    assert!(has("umpire approved german's request 2"), "{summaries:?}");
+    assert!(
+        has(
+            "umpire rejected german's request 3: fire 12th-grenadiers-1 55e-ligne-1 --dice d10=10,d%=20 (out of range)"
+        ),
+        "{summaries:?}"
+    );
+    assert!(has("umpire rejected german's request 1"), "{summaries:?}");
+    assert!(
+        has("german's request 4 was not decided before the host stopped"),
+        "{summaries:?}"
+    );
+    ok(&["log", "verify", &save]);
+}
+
+#[test]
+fn a_seat_may_have_only_so_many_requests_waiting_for_the_umpire() {
+    let save = new_game("approve-many");
+    let h = Served::start(&save, &["--approve"]);
+    let mut c = h.client("french", None);
+    let words: Vec<String> = ["fire", FRENCH, GERMAN, "--dice", "d10=3,d%=50"]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    let max = kepi::net::host::MAX_PENDING_PER_SEAT as u64;
+    for n in 1..=max {
+        let a = c.apply(&words, T).unwrap();
+        assert_eq!(a.held, Some(n));
+        assert!(a.entries.is_empty() && a.refused.is_none());
+    }
+    let a = c.apply(&words, T).unwrap();
+    assert_eq!(a.held, None);
+    let r = a.refused.unwrap();
+    assert_eq!(r.code, 2);
+    assert!(r.message.contains("already waiting"), "{}", r.message);
+    // Another seat is not held up by this one's queue; a decision makes room.
+    let mut g = h.client("german", None);
+    assert!(
+        g.apply(&words_of(&["fire", GERMAN, FRENCH]), T)
+            .unwrap()
+            .held
+            .is_some()
+    );
+    let mut u = h.client("umpire", None);
+    let list = u.pending(T).unwrap();
+    assert_eq!(list.requests.len() as u64, max + 1);
+    let d = u.decide(1, false, Some("x".into()), T).unwrap();
+    assert!(d.refused.is_none(), "{:?}", d.refused);
+    // The french client is told the decision on its own connection.
+    let dec = c.wait_decision(1, Instant::now() + T).unwrap().unwrap();
+    assert!(!dec.approved);
+    assert!(
+        dec.refused
+            .unwrap()
+            .message
+            .contains("rejected request 1: x")
+    );
+    assert_eq!(c.apply(&words, T).unwrap().held, Some(max + 2));
+}
+
+fn words_of(w: &[&str]) -> Vec<String> {
+    w.iter().map(|s| s.to_string()).collect()
+}
+
+/// LAN discovery over multicast DNS (it works in this sandbox: multicast loops back on the
+/// machine's interface). Other tests' hosts may be advertising at the same time, so each game is
+/// picked out by its address.
+#[test]
+fn serve_advertises_its_game_and_remote_discover_lists_it_unless_told_not_to() {
+    let save = new_game("discover");
+    let h = Served::start(&save, &[]);
+    let quiet_save = new_game("discover-quiet");
+    let quiet = Served::start(&quiet_save, &["--no-advertise"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let game = loop {
+        let out = ok(&["remote", "discover", "--json", "--timeout", "2"]);
+        let v = json(out.trim());
+        let games = v["games"].as_array().unwrap().clone();
+        assert!(
+            !games.iter().any(|g| g["address"] == quiet.address.as_str()),
+            "{out}"
+        );
+        if let Some(g) = games.iter().find(|g| g["address"] == h.address.as_str()) {
+            break g.clone();
+        }
+        assert!(Instant::now() < deadline, "never discovered: {out}");
+    };
+    let mut keys: Vec<&String> = game.as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["address", "compatible", "protocol", "rules", "title"]
+    );
+    assert_eq!(game["protocol"], kepi::net::PROTOCOL_VERSION);
+    assert_eq!(game["compatible"], true);
+    assert_eq!(game["rules"], "pk");
+    assert!(
+        game["title"].as_str().unwrap().contains("Mars-la-Tour"),
+        "{game}"
+    );
+    // No join code is ever advertised.
+    let text = game.to_string();
+    for code in h.codes.values() {
+        assert!(!text.contains(code.as_str()), "{text}");
+    }
+    // The address found is the one to join at.
+    let shown = json(&kepi_ok_remote(
+        game["address"].as_str().unwrap(),
+        h.code("spectator"),
+    ));
+    assert_eq!(shown["log_entries"], 1);
+
+    for (args, names) in [
+        (vec!["remote", "discover", "--code", "x"], "no --code"),
+        (vec!["remote", "discover", "--timeout", "0"], "--timeout"),
+        (vec!["remote", &h.address, "show"], "--code"),
+        (vec!["remote", &h.address, "--code", "x"], "COMMAND"),
+        (
+            vec!["remote", &h.address, "--code", "x", "--json", "show"],
+            "--json",
+        ),
+    ] {
+        let o = kepi(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(names), "{args:?}: {}", stderr(&o));
+    }
+}
+
+fn kepi_ok_remote(address: &str, code: &str) -> String {
+    ok(&["remote", address, "--code", code, "show", "--json"])
 }

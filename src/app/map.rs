@@ -384,14 +384,16 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 hovered_text = note;
             }
         });
-    if hovered_text.is_empty()
-        && let Some(u) = selected.filter(|u| u.must_retreat)
-    {
-        hovered_text = format!(
-            "{} must retreat one cell (FR-C2): drag it to a marked cell; blocked or off the map, \
-             it is eliminated",
+    if let Some(u) = selected.filter(|u| u.must_retreat) {
+        let must = format!(
+            "{} must retreat one cell (FR-C2): drag it to a marked cell",
             u.unit.name
         );
+        hovered_text = if hovered_text.is_empty() {
+            must
+        } else {
+            format!("{must} · {hovered_text}")
+        };
     }
     if hovered_text.is_empty()
         && let Some((h, what)) = due_hexes.first()

@@ -497,3 +497,70 @@ fn a_unit_comes_onto_the_map_from_the_map_or_the_unit_editor() {
         "0911"
     );
 }
+
+/// FR-C2 in the window: a unit the result sends back carries "must retreat"; selected, the map
+/// says where it may go, and dragging it one cell answers the retreat check. A hex a combat
+/// vacated is named for the victors.
+#[test]
+fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("fr1870-august").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    app.handle(Command::Act(Action::Move {
+        unit: "de-4b".into(),
+        to: "3001".parse().unwrap(),
+    }));
+    // 2 against 4 is 1:2; die 6 is DR (seed: "1 vs 2 AE AE AE AD AD AD,DD R DR").
+    app.handle(Command::Select("fr-1rc".into()));
+    app.handle(Command::Target("de-3b".into()));
+    app.handle(Command::OpenForm {
+        form: "combat".into(),
+        actor: Some("fr-1rc".into()),
+        target: Some("de-3b".into()),
+    });
+    app.handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, 6)],
+    });
+    assert!(
+        app.state().unit("de-3b").unwrap().must_retreat,
+        "{:?}",
+        app.status
+    );
+    assert!(app.state().due.iter().any(|d| d.by_move));
+    let mut h = map_harness(app);
+    h.run();
+    assert!(
+        h.query_by_label_contains("the victor may occupy it")
+            .is_some(),
+        "the vacated cell is named on the map"
+    );
+    // de-4b went far off (3001): the board is tall, so bring the unit into view first.
+    h.get_by_label("3B (3rd Bavarian Division)").scroll_to_me();
+    h.run();
+    h.get_by_label("3B (3rd Bavarian Division)").click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().selected.as_deref(), Some("de-3b"));
+    assert!(
+        h.query_by_label_contains("must retreat one cell (FR-C2)")
+            .is_some()
+    );
+    // One cell straight down (a hex is sqrt3 x 28 points tall).
+    let from = h.get_by_label("3B (3rd Bavarian Division)").rect().center();
+    let to = from + egui::vec2(0.0, 28.0 * 1.732);
+    h.drag_at(from);
+    h.run();
+    h.hover_at(from + egui::vec2(0.0, 20.0));
+    h.run();
+    h.hover_at(to);
+    h.run();
+    h.drop_at(to);
+    h.run();
+    let app = h.state();
+    let u = app.state().unit("de-3b").unwrap();
+    assert!(!u.must_retreat, "moved: no longer must retreat");
+    assert!(
+        !app.state().due.iter().any(|d| d.by_move),
+        "the drag answered it"
+    );
+}

@@ -998,6 +998,10 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
                 };
                 format!("kepi game apply {} {verb} {u}", file.display())
             }
+            // FR-C2: the retreat is the unit's next move.
+            (None, Some(u)) if d.by_move => {
+                format!("kepi game apply {} move {u} HEX", file.display())
+            }
             _ => format!("kepi game apply {} resolve-due {}", file.display(), d.id),
         };
         outln!(

@@ -727,6 +727,12 @@ impl FrForm {
                     fate_effects(u, *fate, &mut fx);
                 }
             }
+            if e.besieger_disorganises_one {
+                fx.push(Action::Note {
+                    text: "FR-F1: the besieger disorganises one of his units, at his choice"
+                        .to_string(),
+                });
+            }
             let gone: Vec<&str> = att
                 .iter()
                 .zip(&e.attackers)

@@ -227,6 +227,14 @@ fn fr_f1_fortresses() {
     assert!(!fr1870::apply_result(&"DD".parse().unwrap(), &i).fortress_taken);
     let e = fr1870::apply_result(&"DE".parse().unwrap(), &i);
     assert!(e.fortress_taken && e.besieger_disorganises_one);
+    // H12: "disorganise one of the besieger's units, at the besieger's choice": said in the notes.
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("disorganises one of his units, at his choice")),
+        "{:?}",
+        e.notes
+    );
     let e = fr1870::apply_result(&"E".parse().unwrap(), &i);
     assert!(e.fortress_taken);
     assert_eq!(e.attacker_must_lose, Some(2 + 2));

@@ -360,6 +360,15 @@ pub fn apply_result(cell: &FrCell, input: &FrCombatInput) -> FrEffects {
         notes.push("FR-F1: a fortress is taken only on E or DE".to_string());
     }
     let besieger_disorganises_one = fortress_taken && cell.has(FrResult::DE);
+    if besieger_disorganises_one {
+        // FR-F1 (H12): "if there was a "DE" result, disorganise one of the besieger's units, at the
+        // besieger's choice": the owner's choice, left to him as a note.
+        notes.push(
+            "FR-F1: DE on the assault: the besieger disorganises one of his units, at his choice \
+             (the losses of the assault and the new garrison)"
+                .to_string(),
+        );
+    }
     let attackers: Vec<Fate> = att
         .iter()
         .zip(&input.attackers)

@@ -299,7 +299,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
         Form::Gsp(f) => super::resolver_gsp::situation_ui(ui, f, state),
         Form::Pw(f) => super::resolver_hex::pw_situation_ui(ui, f),
         Form::Spi(f) => super::resolver_hex::spi_situation_ui(ui, f, state),
-        Form::Fr1870(f) => super::resolver_hex::fr_situation_ui(ui, f),
+        Form::Fr1870(f) => super::resolver_hex::fr_situation_ui(ui, f, state),
         Form::Custom(f) => f.0.situation_ui(ui),
     }
     ui.separator();

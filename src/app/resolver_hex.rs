@@ -8,6 +8,7 @@ use super::resolver::pick;
 use crate::game::GameState;
 use crate::play::crt::{FrForm, SpiForm, SpiRole, spi_role};
 use crate::play::pw::{PwAction, PwForm};
+use crate::roster::Arm;
 use crate::rules::pw::{Army, Gunnery, HitCause, HitChoice, Quality, UnitKind, hit_choices};
 use crate::rules::spi::{Formation, SupplyState};
 
@@ -227,8 +228,57 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
     spi_losses_ui(ui, f, state);
 }
 
-/// The 1870 combat toggles (FR-S1, FR-C1, FR-F1).
-pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm) {
+/// FR-C2 (E): the attacker's choice of the units an exchange eliminates: "from among his units
+/// that took part in the combat, a total of combat points at least equal to the total (taking the
+/// printed combat potential) lost by the Defender". A unit goes whole (its printed potential);
+/// none ticked: kepi eliminates none and notes what is owed. Checked when the result is rolled.
+fn fr_losses_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
+    let ids: Vec<String> = f
+        .attacker_ids
+        .iter()
+        .filter(|id| {
+            state
+                .unit(id)
+                .is_some_and(|u| !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy))
+        })
+        .cloned()
+        .collect();
+    if ids.is_empty() {
+        return;
+    }
+    ui.collapsing("Losses: owner's choice (FR-C2 exchange)", |ui| {
+        ui.label(
+            RichText::new(
+                "On an E result the attacker eliminates units of at least the printed potential \
+                 the defender lost. None ticked: kepi eliminates none and notes what is owed.",
+            )
+            .small()
+            .weak(),
+        );
+        for id in ids {
+            let Some(u) = state.unit(&id) else { continue };
+            let mut on = f.losses.iter().any(|(i, n)| *i == id && *n > 0);
+            ui.checkbox(
+                &mut on,
+                format!("{}: eliminated ({} potential)", u.unit.name, u.strength),
+            );
+            f.losses.retain(|(i, _)| *i != id);
+            if on {
+                f.losses.push((id, u.strength));
+            }
+        }
+    });
+}
+
+/// The 1870 combat toggles (FR-S1, FR-C1, FR-C2, FR-C3, FR-F1).
+pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
+    ui.label(
+        RichText::new(
+            "Ctrl-click units in the roster or on the map to add or remove attackers (FR-C1)",
+        )
+        .small()
+        .weak(),
+    );
     for (label, us) in [
         ("Attackers", &mut f.input.attackers),
         ("Defenders", &mut f.input.defenders),
@@ -238,6 +288,9 @@ pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm) {
             for (i, u) in us.iter_mut().enumerate() {
                 ui.push_id(i, |ui| {
                     ui.horizontal_wrapped(|ui| {
+                        if let Some(n) = &u.name {
+                            ui.label(n);
+                        }
                         ui.add(
                             egui::DragValue::new(&mut u.potential)
                                 .range(0..=99)
@@ -261,5 +314,14 @@ pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm) {
         ui.checkbox(&mut f.input.siege_combat, "siege combat");
         ui.checkbox(&mut f.input.assault, "assault on the fortress");
     });
+    ui.checkbox(
+        &mut f.cavalry_refuses,
+        "cavalry refuses combat and retreats (FR-C3)",
+    )
+    .on_hover_text(
+        "Cavalry alone attacked by infantry alone may refuse the combat and retreat one cell: no \
+         die is rolled.",
+    );
     entered_ui(ui, &mut f.entered_result, "AD,DR");
+    fr_losses_ui(ui, f, state);
 }

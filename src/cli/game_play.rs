@@ -141,6 +141,60 @@ struct SpiHexOpt {
     losses: Vec<String>,
 }
 
+/// FR-C1, FR-C2 (E) and FR-C3: the units of one attack on one hex, the attacker's choice of the
+/// units an exchange eliminates, and the attacked cavalry's refusal of combat.
+#[derive(Debug, Args)]
+struct FrHexOpt {
+    #[command(flatten)]
+    hex: HexOpt,
+    /// FR-C2 (E): the attacking units the attacker eliminates in an exchange, UNIT=N,... (N is the
+    /// unit's printed potential: a unit is eliminated whole). They must add up to at least the
+    /// printed potential the defender lost; none named: kepi eliminates none and notes what is owed.
+    #[arg(long, value_name = "UNIT=N,...", value_delimiter = ',')]
+    losses: Vec<String>,
+    /// FR-C3: the attacked cavalry refuses combat and retreats one cell (no die). Refused unless
+    /// every unit in --hex is cavalry, every attacker infantry, and the cavalry can retreat.
+    #[arg(long)]
+    cavalry_refuses: bool,
+}
+
+/// SPI-R1, FR-C2: `--losses UNIT=N,...` as unit ids and numbers, each unit engaged (an attacker or
+/// a unit in --hex) and named once; the numbers are checked against the result when it is known.
+fn parse_losses(
+    g: &Given,
+    attacker_ids: &[String],
+    defender_ids: &[String],
+) -> Result<Vec<(String, u32)>, CliError> {
+    let mut losses: Vec<(String, u32)> = Vec::new();
+    for pair in g.get_many::<String>("losses")? {
+        let (id, n) = pair
+            .split_once('=')
+            .ok_or_else(|| g.bad("losses", format!("`{pair}` is not UNIT=N")))?;
+        let id = id.trim();
+        let n: u32 = n
+            .trim()
+            .parse()
+            .map_err(|_| g.bad("losses", format!("`{n}` in `{pair}` is not a number")))?;
+        // A blank form (the hex checked later, after a script's moves) has no units yet.
+        if !attacker_ids.is_empty()
+            && !attacker_ids
+                .iter()
+                .chain(defender_ids.iter())
+                .any(|u| u == id)
+        {
+            return Err(g.bad(
+                "losses",
+                format!("`{id}` is not engaged in this combat (attackers and units in --hex)"),
+            ));
+        }
+        if losses.iter().any(|(u, _)| u == id) {
+            return Err(g.bad("losses", format!("`{id}` is named twice")));
+        }
+        losses.push((id.to_string(), n));
+    }
+    Ok(losses)
+}
+
 fn no_extra(c: Command) -> Command {
     c
 }
@@ -340,8 +394,9 @@ static SPECS: &[VerbSpec] = &[
             ),
             ("defend", "the defence comes from the enemy units in --hex"),
         ],
-        extra: <HexOpt as Args>::augment_args,
-        what: "one combat on one hex (FR-C1, FR-C2, FR-S1, FR-F1)",
+        extra: <FrHexOpt as Args>::augment_args,
+        what: "one combat on one hex (FR-C1, FR-C2, FR-S1, FR-F1; exchange losses --losses, \
+               FR-C3 --cavalry-refuses)",
         overlay: fr_combat,
     },
 ];
@@ -1550,32 +1605,7 @@ fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
     };
     // SPI-R1: the owners' split, each unit engaged and named once; the totals are checked against
     // the result when it is known.
-    for pair in g.get_many::<String>("losses")? {
-        let (id, n) = pair
-            .split_once('=')
-            .ok_or_else(|| g.bad("losses", format!("`{pair}` is not UNIT=N")))?;
-        let id = id.trim();
-        let n: u32 = n
-            .trim()
-            .parse()
-            .map_err(|_| g.bad("losses", format!("`{n}` in `{pair}` is not a number")))?;
-        // A blank form (the hex checked later, after a script's moves) has no units yet.
-        if !attacker_ids.is_empty()
-            && !attacker_ids
-                .iter()
-                .chain(defender_ids.iter())
-                .any(|u| u == id)
-        {
-            return Err(g.bad(
-                "losses",
-                format!("`{id}` is not engaged in this combat (attackers and units in --hex)"),
-            ));
-        }
-        if losses.iter().any(|(u, _)| u == id) {
-            return Err(g.bad("losses", format!("`{id}` is named twice")));
-        }
-        losses.push((id.to_string(), n));
-    }
+    losses.extend(parse_losses(g, attacker_ids, defender_ids)?);
     set(&mut input.flank, g.get("flank")?);
     if let Some(s) = g.get::<SupplyState>("attacker_supply")? {
         input.attackers.iter_mut().for_each(|u| u.supply = s);
@@ -1621,11 +1651,18 @@ fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
     let Form::Fr1870(FrForm {
         input,
         entered_result,
+        losses,
+        cavalry_refuses,
+        attacker_ids,
+        defender_ids,
         ..
     }) = f
     else {
         return Err(mismatch(g));
     };
+    // FR-C2 (E): the attacker's choice, checked against the result when it is known.
+    losses.extend(parse_losses(g, attacker_ids, defender_ids)?);
+    set(cavalry_refuses, g.get("cavalry_refuses")?);
     if let Some(m) = g.get::<i32>("die_mod")? {
         if !(-10..=10).contains(&m) {
             return Err(g.bad("die-mod", format!("{m} (accepted: -10 to 10)")));

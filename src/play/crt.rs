@@ -240,6 +240,7 @@ fn spi_side(state: &GameState, ids: &[String]) -> (Vec<SpiUnit>, Option<u32>, bo
 /// FR-C1, FR-S1: a unit's potential, arm, disorganisation and supply as 1870 sees them.
 pub fn fr_unit(u: &UnitState) -> FrUnit {
     FrUnit {
+        name: Some(u.unit.name.clone()),
         potential: u.strength,
         arm: if u.unit.arm == Arm::Cavalry {
             fr1870::Arm::Cavalry
@@ -600,6 +601,14 @@ pub struct FrForm {
     /// FR-C1: the result read off the printed chart for a cell kepi does not know ("AD,DR").
     #[serde(default)]
     pub entered_result: Option<String>,
+    /// FR-C2 (E): the attacker's choice of the units he eliminates in an exchange, unit id and
+    /// printed potential (`--losses UNIT=N,...`); none named: kepi eliminates none and notes the
+    /// potential the owner must still remove.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub losses: Vec<(String, u32)>,
+    /// FR-C3: the attacked cavalry refuses combat and retreats one cell (no die is rolled).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cavalry_refuses: bool,
 }
 
 impl FrForm {
@@ -615,6 +624,8 @@ impl FrForm {
             defender_ids: Vec::new(),
             input,
             entered_result: None,
+            losses: Vec::new(),
+            cavalry_refuses: false,
         }]
     }
 
@@ -671,6 +682,8 @@ impl FrForm {
             });
         }
         self.entered_result = None;
+        self.losses.clear();
+        self.cavalry_refuses = false;
     }
 
     /// FR-C1, FR-C2: resolves; with dice and a known (or entered) result, each unit's fate:
@@ -682,7 +695,11 @@ impl FrForm {
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
         let rolling = dice.is_some();
-        let res = fr1870::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
+        if self.cavalry_refuses {
+            return self.cavalry_retreats(state, t, rolling);
+        }
+        let mut res =
+            fr1870::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
         if rolling
             && let Some(o) = res.outcome.as_ref()
             && o.result.is_none()
@@ -710,16 +727,165 @@ impl FrForm {
                     fate_effects(u, *fate, &mut fx);
                 }
             }
-            if let Some(n) = e.attacker_must_lose {
+            if e.besieger_disorganises_one {
                 fx.push(Action::Note {
-                    text: format!(
-                        "FR-C2 exchange: the attacker eliminates engaged units of at least {n} potential"
-                    ),
+                    text: "FR-F1: the besieger disorganises one of his units, at his choice"
+                        .to_string(),
                 });
+            }
+            let gone: Vec<&str> = att
+                .iter()
+                .zip(&e.attackers)
+                .filter(|(_, f)| **f == Fate::Eliminated)
+                .map(|(u, _)| u.unit.id.as_str())
+                .collect();
+            let chosen = exchange_losses(&att, e.attacker_must_lose, &self.losses)?;
+            for u in &chosen {
+                if !gone.contains(&u.unit.id.as_str()) {
+                    lose(u, u.strength, &mut fx);
+                }
+            }
+            if let Some(n) = e.attacker_must_lose {
+                if chosen.is_empty() {
+                    // FR-C2: the default when the owner named no unit: kepi eliminates none and
+                    // leaves the choice to him, as a note on the log.
+                    res.notes.push(format!(
+                        "FR-C2 E: no losses chosen (--losses, or the window's chooser): kepi \
+                         eliminated no attacking unit; the attacker still eliminates engaged \
+                         units of at least {n} printed potential, at his choice"
+                    ));
+                    fx.push(Action::Note {
+                        text: format!(
+                            "FR-C2 exchange: the attacker eliminates engaged units of at least {n} potential"
+                        ),
+                    });
+                } else {
+                    let names: Vec<String> = chosen
+                        .iter()
+                        .map(|u| format!("{} ({})", u.unit.name, u.strength))
+                        .collect();
+                    res.notes.push(format!(
+                        "FR-C2 E: the attacker's choice: {} eliminated, at least {n} printed \
+                         potential",
+                        names.join(", ")
+                    ));
+                }
             }
         }
         Ok(done(res, fx))
     }
+}
+
+impl FrForm {
+    /// FR-C3: why the cavalry may not refuse this combat (see [`fr1870::cavalry_refusal`]), when
+    /// the form says it does; None otherwise.
+    pub fn cavalry_refusal(&self) -> Option<String> {
+        if !self.cavalry_refuses {
+            return None;
+        }
+        fr1870::cavalry_refusal(&self.input).err()
+    }
+
+    /// FR-C3: the cavalry refuses combat: no die; with `apply`, each defending unit's retreat is a
+    /// "must retreat" marker, as a DR result's unit does (the owner moves it one cell).
+    fn cavalry_retreats(
+        &self,
+        state: &GameState,
+        t: &Fr1870Tables,
+        apply: bool,
+    ) -> Result<Resolved, RuleError> {
+        let res = fr1870::cavalry_refuses(&self.input, t)?;
+        let mut fx = Vec::new();
+        if apply {
+            for u in units(state, &self.defender_ids, "defender")? {
+                // It carries "must retreat" until it moves, as a DR result's unit does (FR-C2).
+                if u.unit.arm == Arm::Cavalry {
+                    fx.push(Action::SetFlag {
+                        unit: u.unit.id.clone(),
+                        flag: Flag::MustRetreat,
+                        on: true,
+                    });
+                }
+            }
+        }
+        Ok(done(res, fx))
+    }
+}
+
+/// FR-C2 (E): "The Attacker must then eliminate, from among his units that took part in the
+/// combat, a total of combat points at least equal to the total (taking the printed combat
+/// potential) lost by the Defender." The owner's choice (`chosen`: unit id and potential) among the
+/// attacking units `att`, checked: each an engaged attacker, named once, N its whole printed
+/// potential (a counter is eliminated whole, which is why the text says "at least"; 0 leaves it),
+/// the sum at least `must_lose` (or every attacker, when they have less). Returns the units to
+/// eliminate; none when nothing is chosen. Err names `--losses` when the choice does not fit the
+/// result (no exchange, or too little).
+fn exchange_losses<'a>(
+    att: &[&'a UnitState],
+    must_lose: Option<u32>,
+    chosen: &[(String, u32)],
+) -> Result<Vec<&'a UnitState>, RuleError> {
+    let accepted = "UNIT=N,... over the attacking units, each N the unit's printed potential (it is \
+                    eliminated), adding up to at least the potential the defender lost (FR-C2 E)";
+    if chosen.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(due) = must_lose else {
+        return Err(RuleError::input(
+            "--losses",
+            "the result is not an exchange (E): the owner has no losses to choose",
+            accepted,
+        ));
+    };
+    let mut out: Vec<&UnitState> = Vec::new();
+    let mut sum = 0;
+    for (id, n) in chosen {
+        let Some(u) = att.iter().copied().find(|u| &u.unit.id == id) else {
+            return Err(RuleError::input(
+                "--losses",
+                format!(
+                    "`{id}` is not an attacking unit of this combat: in an exchange every \
+                     defending unit is eliminated and the attacker chooses among his own"
+                ),
+                accepted,
+            ));
+        };
+        if *n > u.strength {
+            return Err(RuleError::input(
+                "--losses",
+                format!("{id}={n}: {} has {} potential", u.unit.name, u.strength),
+                accepted,
+            ));
+        }
+        if *n == 0 {
+            continue;
+        }
+        if *n != u.strength {
+            return Err(RuleError::input(
+                "--losses",
+                format!(
+                    "{id}={n}: a unit is eliminated whole, so {} loses its {} potential or \
+                     nothing",
+                    u.unit.name, u.strength
+                ),
+                accepted,
+            ));
+        }
+        sum += n;
+        out.push(u);
+    }
+    let due = due.min(att.iter().map(|u| u.strength).sum());
+    if sum < due {
+        return Err(RuleError::input(
+            "--losses",
+            format!(
+                "the attacker's losses add up to {sum}, but the exchange takes at least {due} \
+                 printed potential"
+            ),
+            accepted,
+        ));
+    }
+    Ok(out)
 }
 
 /// FR-F1: one side's units that fight (fortress cards apart) and its fortress's coefficient (the

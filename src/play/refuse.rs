@@ -237,9 +237,13 @@ pub fn spi(f: &SpiForm, state: &GameState) -> Option<String> {
 }
 
 /// 1870: the attacker and the defender are enemies; a fortress "may not by itself execute any
-/// attack against an enemy unit" (FR-F1).
+/// attack against an enemy unit" (FR-F1); cavalry refuses combat only as FR-C3 allows.
 pub fn fr1870(f: &FrForm, state: &GameState) -> Option<String> {
     if let Some(why) = opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack") {
+        return Some(why);
+    }
+    // FR-C3: the cavalry refuses combat only when the text allows it.
+    if let Some(why) = f.cavalry_refusal() {
         return Some(why);
     }
     let att: Vec<&UnitState> = f

@@ -378,3 +378,177 @@ fn an_unknown_cell_names_the_die_before_asking_for_the_result() {
     let e = refused(&a);
     assert!(e.contains("the die shows d6=5"), "{e}");
 }
+
+/// FR-C2 (E): "every unit engaged in the combat by the Defender is eliminated. The Attacker must
+/// then eliminate, from among his units that took part in the combat, a total of combat points at
+/// least equal to the total (taking the printed combat potential) lost by the Defender."
+/// `--losses UNIT=N,...` is the attacker's choice (each N a unit's whole printed potential), checked;
+/// a bad one exits 2 naming `--losses` with nothing applied. Without it kepi eliminates no attacker
+/// and says so in the notes.
+#[test]
+fn fr1870_exchange_losses_are_the_attackers_choice() {
+    let d = tmp("fr-exchange");
+    let save = super::common::new_game(&d, "fr1870-august", "4");
+    // Cavalry 3 (2) in 2739, attacked by 1RC and 2RC (2 + 2): 2:1, an unprinted cell, E entered.
+    let combat = |losses: Option<&str>| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "game",
+            "apply",
+            &save,
+            "--json",
+            "combat",
+            "--attackers",
+            "fr-1rc,fr-2rc",
+            "--hex",
+            "2739",
+            "--result",
+            "E",
+            "--dice",
+            "d6=3",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        if let Some(l) = losses {
+            v.push("--losses".into());
+            v.push(l.into());
+        }
+        v
+    };
+    let before = log_len(&save);
+    for (bad, says) in [
+        ("fr-1rc=1", "eliminated whole"),
+        ("fr-1rc=3", "has 2 potential"),
+        ("fr-1rc=0", "add up to 0, but the exchange takes at least 2"),
+        ("de-cav-3=2", "not an attacking unit"),
+        ("fr-3rc=2", "not engaged"),
+        ("fr-1rc=x", "is not a number"),
+        ("fr-1rc", "is not UNIT=N"),
+        ("fr-1rc=2,fr-1rc=2", "named twice"),
+    ] {
+        let a = combat(Some(bad));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let e = refused(&a);
+        assert!(e.contains("--losses") && e.contains(says), "{bad}: {e}");
+    }
+    assert_eq!(log_len(&save), before, "nothing applied");
+    // A result that is not an exchange leaves nothing to choose.
+    let e = refused(&[
+        "game",
+        "apply",
+        &save,
+        "combat",
+        "--attackers",
+        "fr-1rc,fr-2rc",
+        "--hex",
+        "2739",
+        "--result",
+        "DR",
+        "--dice",
+        "d6=3",
+        "--losses",
+        "fr-1rc=2",
+    ]);
+    assert!(
+        e.contains("--losses") && e.contains("not an exchange"),
+        "{e}"
+    );
+    assert_eq!(log_len(&save), before, "nothing applied");
+    // The owner's choice: 2RC goes, at least the 2 the defender lost.
+    let a = combat(Some("fr-2rc=2"));
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    ok(&a);
+    assert_eq!(strength(&save, "de-cav-3"), 0);
+    assert_eq!(strength(&save, "fr-2rc"), 0);
+    assert_eq!(strength(&save, "fr-1rc"), 2);
+    let shown = ok(&["log", "show", &save, "--json"]);
+    assert!(
+        shown.contains("the attacker's choice: 2RC (2) eliminated"),
+        "{shown}"
+    );
+    // Without --losses (on a fresh game): kepi's default, said in the notes, nothing eliminated.
+    let d = tmp("fr-exchange-default");
+    let save2 = super::common::new_game(&d, "fr1870-august", "4");
+    let mut a = combat(None);
+    a[2] = save2.clone();
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    ok(&a);
+    let shown = ok(&["log", "show", &save2, "--json"]);
+    assert!(
+        shown.contains("no losses chosen"),
+        "the default is said in the notes: {shown}"
+    );
+    assert_eq!(strength(&save2, "fr-1rc"), 2);
+    assert_eq!(strength(&save2, "fr-2rc"), 2);
+}
+
+/// FR-C3 (E18): "When cavalry alone is attacked by infantry alone, the cavalry may refuse the
+/// combat and retreat one cell" ... "if the Attacker engages cavalry, or if the Defender has
+/// infantry on the cell containing the attacked cavalry, the cavalry may not refuse".
+/// `--cavalry-refuses`: refused with the reason otherwise (exit 2, nothing applied); taken, no die
+/// is rolled and the retreat is a note on the log.
+#[test]
+fn fr1870_cavalry_refuses_combat() {
+    let d = tmp("fr-cavalry-refuses");
+    let save = super::common::new_game(&d, "fr1870-august", "4");
+    let before = log_len(&save);
+    // Cavalry attacking: refused.
+    let e = refused(&[
+        "game",
+        "apply",
+        &save,
+        "combat",
+        "--attackers",
+        "fr-1rc",
+        "--hex",
+        "2739",
+        "--cavalry-refuses",
+    ]);
+    assert!(e.contains("1RC") && e.contains("FR-C3"), "{e}");
+    assert_eq!(log_len(&save), before, "nothing applied");
+    // Infantry (Mar) with the cavalry in the attacked cell: refused.
+    ok(&["game", "apply", &save, "move", "fr-mar", "2235"]);
+    let e = refused(&[
+        "game",
+        "apply",
+        &save,
+        "combat",
+        "--attackers",
+        "de-1b",
+        "--hex",
+        "2235",
+        "--cavalry-refuses",
+    ]);
+    assert!(e.contains("Mar") && e.contains("FR-C3"), "{e}");
+    // Cavalry alone (3RC in 2235 once Mar leaves) attacked by infantry alone: no die.
+    ok(&["game", "apply", &save, "move", "fr-mar", "2236"]);
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "de-1b,de-2b",
+        "--hex",
+        "2235",
+        "--cavalry-refuses",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert!(
+        line["dice"].as_array().is_none_or(|d| d.is_empty()),
+        "no die: {line}"
+    );
+    // It must retreat one cell (FR-C2's marker; its next move answers the check).
+    assert!(line.to_string().contains("3RC must-retreat on"), "{line}");
+    let due: serde_json::Value =
+        serde_json::from_str(&ok(&["game", "due", &save, "--json"])).unwrap();
+    assert!(
+        due.as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["unit"] == "fr-3rc" && d["rule"] == "FR-C2"),
+        "{due}"
+    );
+    assert_eq!(strength(&save, "fr-3rc"), 2);
+}

@@ -498,6 +498,116 @@ fn a_unit_comes_onto_the_map_from_the_map_or_the_unit_editor() {
     );
 }
 
+/// FR-C2 (E) in the window: "The Attacker must then eliminate, from among his units that took part
+/// in the combat, a total of combat points at least equal to the total (taking the printed combat
+/// potential) lost by the Defender." The chooser lists the attacking units; the Roll applies the
+/// choice, or refuses one that falls short with nothing applied. FR-C3's box is there too.
+#[test]
+fn fr1870_window_roll_applies_the_attackers_exchange_choice() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("fr1870-august").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    app.handle(Command::Select("fr-1rc".into()));
+    app.handle(Command::Target("de-cav-3".into()));
+    let choose = |app: &mut AppState, losses: Vec<(&str, u32)>| {
+        let i = app.resolver.current;
+        let Some(kepi::play::Form::Fr1870(f)) = app.resolver.forms.get_mut(i) else {
+            panic!("a 1870 form")
+        };
+        f.losses = losses
+            .into_iter()
+            .map(|(u, n)| (u.to_string(), n))
+            .collect();
+        // 2 : 2, die 3: a cell the seed does not print; the umpire reads E off his chart.
+        f.entered_result = Some("E".into());
+    };
+    let mut r = resolver_harness(app);
+    r.run();
+    assert!(
+        r.query_by_label("cavalry refuses combat and retreats (FR-C3)")
+            .is_some()
+    );
+    r.get_by_label("Losses: owner's choice (FR-C2 exchange)")
+        .click();
+    r.run();
+    assert!(r.query_by_label("1RC: eliminated (2 potential)").is_some());
+    let mut app = r.into_state();
+    let log = app.game.log().len();
+    choose(&mut app, vec![("fr-1rc", 0)]);
+    app.handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, 3)],
+    });
+    assert_eq!(
+        app.game.log().len(),
+        log,
+        "0 of at least 2: refused, nothing applied"
+    );
+    assert_eq!(strength(&app, "de-cav-3"), 2);
+    choose(&mut app, vec![("fr-1rc", 2)]);
+    app.handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, 3)],
+    });
+    assert_eq!(app.game.log().len(), log + 1);
+    assert_eq!(strength(&app, "de-cav-3"), 0);
+    assert_eq!(strength(&app, "fr-1rc"), 0);
+}
+
+/// FR-C3 in the window: "if the Attacker engages cavalry ... the cavalry may not refuse the
+/// combat": ticking the box with 1RC (cavalry) attacking disables Roll and says why; Cavalry 3
+/// attacked by infantry alone (Mar) may refuse: Roll applies with no die and notes the retreat.
+#[test]
+fn fr1870_cavalry_refuses_box_follows_the_text() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("fr1870-august").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    app.handle(Command::Select("fr-1rc".into()));
+    app.handle(Command::Target("de-cav-3".into()));
+    let mut h = resolver_harness(app);
+    h.run();
+    h.get_by_label("cavalry refuses combat and retreats (FR-C3)")
+        .click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("attacks and is cavalry")
+            .is_some()
+    );
+    assert!(
+        h.get_by_label("Roll and apply")
+            .accesskit_node()
+            .is_disabled()
+    );
+    let mut app = h.into_state();
+    app.handle(Command::Act(Action::Move {
+        unit: "fr-mar".into(),
+        to: "2738".parse().unwrap(),
+    }));
+    app.handle(Command::Select("fr-mar".into()));
+    app.handle(Command::Target("de-cav-3".into()));
+    let i = app.resolver.current;
+    let Some(kepi::play::Form::Fr1870(f)) = app.resolver.forms.get_mut(i) else {
+        panic!("a 1870 form")
+    };
+    f.cavalry_refuses = true;
+    let log = app.game.log().len();
+    app.handle(Command::ResolveAndApply {
+        entered: Vec::new(),
+    });
+    assert_eq!(app.game.log().len(), log + 1);
+    let Some(EntryKind::Act {
+        action: Action::Resolved { effects, .. },
+    }) = app.game.log().last().map(|e| &e.kind)
+    else {
+        panic!("a resolution")
+    };
+    assert!(
+        effects.iter().any(
+            |a| matches!(a, Action::Note { text } if text.contains("Cavalry 3 refuses combat"))
+        ),
+        "{effects:?}"
+    );
+    assert_eq!(strength(&app, "de-cav-3"), 2);
+}
+
 /// FR-C2 in the window: a unit the result sends back carries "must retreat"; selected, the map
 /// says where it may go, and dragging it one cell answers the retreat check. A hex a combat
 /// vacated is named for the victors.

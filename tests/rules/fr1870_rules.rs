@@ -227,6 +227,14 @@ fn fr_f1_fortresses() {
     assert!(!fr1870::apply_result(&"DD".parse().unwrap(), &i).fortress_taken);
     let e = fr1870::apply_result(&"DE".parse().unwrap(), &i);
     assert!(e.fortress_taken && e.besieger_disorganises_one);
+    // H12: "disorganise one of the besieger's units, at the besieger's choice": said in the notes.
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("disorganises one of his units, at his choice")),
+        "{:?}",
+        e.notes
+    );
     let e = fr1870::apply_result(&"E".parse().unwrap(), &i);
     assert!(e.fortress_taken);
     assert_eq!(e.attacker_must_lose, Some(2 + 2));
@@ -635,4 +643,93 @@ fn fr_f1_a_fortress_alone_cannot_attack() {
     f.prefill_engaged(g.state(), &a, &d);
     let why = Form::Fr1870(f).refusal(g.state()).unwrap();
     assert!(why.contains("FR-F1"), "{why}");
+}
+
+/// FR-C1 (E9): "the points of the units engaged by the Defender in this combat are added together
+/// ... one then has the total points of the Defender" (and the same for the Attacker). Issue 17:
+/// each unit's line names it, and each side's total is a line of its own.
+#[test]
+fn fr_c1_each_unit_named_and_both_totals_shown() {
+    let mut i = FrCombatInput::plain(3, 2);
+    i.attackers = vec![
+        FrUnit {
+            name: Some("1B (1st Bavarian Division)".into()),
+            ..FrUnit::infantry(4)
+        },
+        FrUnit {
+            name: Some("2B (2nd Bavarian Division)".into()),
+            ..FrUnit::infantry(4)
+        },
+    ];
+    i.defenders[0] = FrUnit {
+        name: Some("1RC".into()),
+        arm: Arm::Cavalry,
+        ..FrUnit::infantry(2)
+    };
+    let r = fr1870::combat(&i, t(), None).unwrap();
+    let labels: Vec<&str> = r.modifiers.iter().map(|m| m.label.as_str()).collect();
+    for want in [
+        "attacker 1 (1B (1st Bavarian Division)): 4 infantry",
+        "attacker 2 (2B (2nd Bavarian Division)): 4 infantry",
+        "defender 1 (1RC): 2 cavalry",
+        "attack potential, total",
+        "defence potential, total",
+    ] {
+        assert!(labels.contains(&want), "{want}: {labels:?}");
+    }
+    let total = |l: &str| {
+        r.modifiers
+            .iter()
+            .find(|m| m.label == l)
+            .map(|m| m.value.clone())
+            .unwrap()
+    };
+    assert_eq!(total("attack potential, total"), "8");
+    assert_eq!(total("defence potential, total"), "2");
+    // `kepi resolve` sides are plain numbers: no name key in the JSON.
+    let plain = serde_json::to_value(FrUnit::infantry(3)).unwrap();
+    assert!(plain.get("name").is_none(), "{plain}");
+}
+
+/// FR-C3 (E18): "When cavalry alone is attacked by infantry alone, the cavalry may refuse the
+/// combat and retreat one cell ... if the Attacker engages cavalry, or if the Defender has infantry
+/// on the cell containing the attacked cavalry, the cavalry may not refuse the combat"; "if these
+/// impossibilities cannot be respected, the cavalry is obliged to accept the combat". Taken: no
+/// die, every defender retreats, the attacker may occupy the cell.
+#[test]
+fn fr_c3_cavalry_refuses_combat_in_a_combat() {
+    let cav = |n: &str| FrUnit {
+        name: Some(n.into()),
+        arm: Arm::Cavalry,
+        ..FrUnit::infantry(2)
+    };
+    let mut i = FrCombatInput::plain(4, 2);
+    i.defenders = vec![cav("1RC"), cav("2RC")];
+    assert_eq!(fr1870::cavalry_refusal(&i), Ok(()));
+    let r = fr1870::cavalry_refuses(&i, t()).unwrap();
+    assert!(r.dice.is_empty(), "no die");
+    assert_eq!(r.odds.len(), 1);
+    assert_eq!(r.odds[0].p, Prob::ONE);
+    let o = r.outcome.unwrap();
+    let e = o.effects.unwrap();
+    assert_eq!(e.defenders, vec![Fate::Retreats, Fate::Retreats]);
+    assert_eq!(e.attackers, vec![Fate::Unchanged]);
+    assert!(e.may_advance);
+    assert!(r.notes.iter().any(|n| n.contains("FR-C3")), "{:?}", r.notes);
+    // Cavalry among the attackers.
+    let mut j = i.clone();
+    j.attackers.push(cav("3RC"));
+    let why = fr1870::cavalry_refusal(&j).unwrap_err();
+    assert!(why.contains("3RC") && why.contains("FR-C3"), "{why}");
+    // Infantry in the attacked cell.
+    let mut j = i.clone();
+    j.defenders.push(FrUnit::infantry(3));
+    let why = fr1870::cavalry_refusal(&j).unwrap_err();
+    assert!(why.contains("infantry") && why.contains("FR-C3"), "{why}");
+    // No cell to retreat to.
+    let mut j = i.clone();
+    j.defenders[1].can_retreat = false;
+    let why = fr1870::cavalry_refusal(&j).unwrap_err();
+    assert!(why.contains("2RC") && why.contains("obliged"), "{why}");
+    assert!(fr1870::cavalry_refuses(&j, t()).is_err());
 }

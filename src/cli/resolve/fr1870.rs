@@ -105,6 +105,7 @@ pub fn run(action: &Fr1870Action, ctx: Ctx<'_>) -> Result<Resolution<serde_json:
                 )));
             }
             let mk = |p: u32, unsupplied: bool, dis: bool, retreat: bool| FrUnit {
+                name: None,
                 potential: p,
                 arm: Arm::Infantry,
                 disorganised: dis,

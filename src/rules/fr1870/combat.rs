@@ -136,8 +136,12 @@ impl<'de> Deserialize<'de> for FrCell {
 }
 
 /// One unit in a 1870 combat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FrUnit {
+    /// The unit's name, when it comes from a game: its modifier line names it (issue 17: each
+    /// unit's contribution shown). Absent from `kepi resolve`, whose sides are plain numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// The printed (normal side) combat potential.
     pub potential: u32,
     /// Infantry or cavalry.
@@ -156,6 +160,7 @@ impl FrUnit {
     /// A supplied, organised infantry unit that can retreat.
     pub fn infantry(potential: u32) -> FrUnit {
         FrUnit {
+            name: None,
             potential,
             arm: Arm::Infantry,
             disorganised: false,
@@ -355,6 +360,15 @@ pub fn apply_result(cell: &FrCell, input: &FrCombatInput) -> FrEffects {
         notes.push("FR-F1: a fortress is taken only on E or DE".to_string());
     }
     let besieger_disorganises_one = fortress_taken && cell.has(FrResult::DE);
+    if besieger_disorganises_one {
+        // FR-F1 (H12): "if there was a "DE" result, disorganise one of the besieger's units, at the
+        // besieger's choice": the owner's choice, left to him as a note.
+        notes.push(
+            "FR-F1: DE on the assault: the besieger disorganises one of his units, at his choice \
+             (the losses of the assault and the new garrison)"
+                .to_string(),
+        );
+    }
     let attackers: Vec<Fate> = att
         .iter()
         .zip(&input.attackers)
@@ -425,6 +439,14 @@ pub struct FrCombatOutcome {
     pub effects: Option<FrEffects>,
 }
 
+/// " (name)" for a unit from a game, "" for a plain number.
+fn named(u: &FrUnit) -> String {
+    u.name
+        .as_deref()
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default()
+}
+
 fn side_total(
     units: &[FrUnit],
     attack: bool,
@@ -454,7 +476,7 @@ fn side_total(
     }
     for (i, u) in units.iter().enumerate() {
         let mut v = Ratio::from(u.potential);
-        let mut label = format!("{side} {}: {} {}", i + 1, u.potential, u.arm);
+        let mut label = format!("{side} {}{}: {} {}", i + 1, named(u), u.potential, u.arm);
         let mut rule = RuleId::new("FR-C1");
         let mut prov = Provenance::Seed;
         if u.disorganised {
@@ -564,8 +586,22 @@ pub fn combat_with_result(
         rolled: None,
         notes: Vec::new(),
     };
+    // FR-C1 (E9): "the points of the units engaged ... are added together ... one then has the
+    // total points": each side's sum as a line after its units (issue 17).
     res.modifiers.extend(att.lines.clone());
+    res.modifiers.push(ModifierLine::new(
+        "attack potential, total",
+        Effect::Base(att.total),
+        RuleId::new("FR-C1"),
+        Provenance::Seed,
+    ));
     res.modifiers.extend(def.lines.clone());
+    res.modifiers.push(ModifierLine::new(
+        "defence potential, total",
+        Effect::Base(def.total),
+        RuleId::new("FR-C1"),
+        Provenance::Seed,
+    ));
     let odds = crt::odds(att.total, def.total)?;
     let row = if odds.defend > c.lowest_row.v() {
         Row::Below
@@ -690,6 +726,110 @@ pub fn combat_with_result(
         defence: def.total.to_plain(),
         entered: was_entered,
         effects,
+    });
+    Ok(res)
+}
+
+/// FR-C3 (E18): "When cavalry alone is attacked by infantry alone, the cavalry may refuse the combat
+/// and retreat one cell". Whether `input`'s sides allow it: every attacker infantry, every defender
+/// cavalry ("if the Defender has infantry on the cell containing the attacked cavalry, the cavalry
+/// may not refuse"), each able to retreat ("if these impossibilities cannot be respected, the
+/// cavalry is obliged to accept the combat"), and no fortress in the combat. Err says why not,
+/// naming the unit (the same answer as [`super::cavalry_may_refuse`] over the arms, for a combat).
+pub fn cavalry_refusal(input: &FrCombatInput) -> Result<(), String> {
+    if input.defenders.is_empty() {
+        return Err("no defending unit: there is no cavalry to refuse combat (FR-C3)".to_string());
+    }
+    let who = |i: usize, u: &FrUnit, side: &str| {
+        u.name
+            .clone()
+            .unwrap_or_else(|| format!("{side} {}", i + 1))
+    };
+    for (i, u) in input.attackers.iter().enumerate() {
+        if u.arm != Arm::Infantry {
+            return Err(format!(
+                "{} attacks and is {}: cavalry may refuse combat only when attacked by infantry \
+                 alone (FR-C3)",
+                who(i, u, "attacker"),
+                u.arm
+            ));
+        }
+    }
+    for (i, u) in input.defenders.iter().enumerate() {
+        if u.arm != Arm::Cavalry {
+            return Err(format!(
+                "{} defends the cell and is {}: only cavalry alone may refuse combat (FR-C3)",
+                who(i, u, "defender"),
+                u.arm
+            ));
+        }
+        if !u.can_retreat {
+            return Err(format!(
+                "{} cannot retreat, so the cavalry is obliged to accept the combat (FR-C3)",
+                who(i, u, "defender")
+            ));
+        }
+    }
+    if input.fortress.is_some() {
+        return Err(
+            "a fortress takes part: FR-C3 is cavalry alone against infantry alone".to_string(),
+        );
+    }
+    Ok(())
+}
+
+/// FR-C3 (E18): the cavalry refuses combat: no die is rolled, every defending unit retreats one
+/// cell, the attacker may occupy the cell it leaves; both sides count as having fought this phase.
+/// The modifier lines are the combat's (each unit and both sums), the odds certain. Err when
+/// [`cavalry_refusal`] says no.
+pub fn cavalry_refuses(
+    input: &FrCombatInput,
+    tables: &Fr1870Tables,
+) -> Result<Resolution<FrCombatOutcome>, RuleError> {
+    cavalry_refusal(input).map_err(|why| {
+        RuleError::input(
+            "cavalry-refuses",
+            why,
+            "cavalry alone attacked by infantry alone, able to retreat (FR-C3)",
+        )
+    })?;
+    let mut res = combat(input, tables, None)?;
+    let label = "refused (FR-C3)";
+    res.odds = odds_from(&Dist::certain(label.to_string()), |s| s.clone());
+    res.rolled = rolled_line(&res.odds, label);
+    let notes = vec![
+        "FR-C3: the cavalry refuses the combat and retreats one cell (onto an unoccupied cell not \
+         controlled by the enemy, or onto a cell with a friendly unit), without movement points"
+            .to_string(),
+        "FR-C3: the Attacker may occupy the evacuated cell exactly as if he had conquered it"
+            .to_string(),
+        "FR-C3: the engaged attackers and the cavalry count as having fought: neither takes part \
+         in another combat this phase (E17)"
+            .to_string(),
+    ];
+    res.notes.extend(notes.iter().cloned());
+    res.summary = format!("{label}: the cavalry retreats one cell, no die rolled");
+    let att = side_total(&input.attackers, true, input, tables)?;
+    let def = side_total(&input.defenders, false, input, tables)?;
+    res.outcome = Some(FrCombatOutcome {
+        odds: label.to_string(),
+        result: None,
+        message: Some("the cavalry refused combat and retreats one cell (FR-C3)".to_string()),
+        valid_results: None,
+        die: None,
+        modified_die: None,
+        attack: att.total.to_plain(),
+        defence: def.total.to_plain(),
+        entered: false,
+        effects: Some(FrEffects {
+            attackers: vec![Fate::Unchanged; input.attackers.len()],
+            defenders: vec![Fate::Retreats; input.defenders.len()],
+            attacker_must_lose: None,
+            fortress_taken: false,
+            besieger_disorganises_one: false,
+            may_advance: true,
+            notes,
+        }),
     });
     Ok(res)
 }

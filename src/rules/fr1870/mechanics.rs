@@ -167,7 +167,7 @@ pub fn garrison(units: &[FrUnit], coefficient: u32) -> Vec<FrUnit> {
             FrUnit {
                 fortress_multiplied: inside,
                 supplied: inside,
-                ..*u
+                ..u.clone()
             }
         })
         .collect()

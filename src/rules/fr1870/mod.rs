@@ -19,7 +19,7 @@ use serde::Deserialize;
 pub use blockade::{Blockade, BlockadeEvent, BlockadeKind, BlockadeStep, TurnEnd};
 pub use combat::{
     Fate, FortressRole, FrCell, FrCombatInput, FrCombatOutcome, FrEffects, FrFortress, FrResult,
-    FrUnit, apply_result, combat, combat_with_result,
+    FrUnit, apply_result, cavalry_refusal, cavalry_refuses, combat, combat_with_result,
 };
 pub use mechanics::*;
 

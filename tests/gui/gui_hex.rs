@@ -599,12 +599,15 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
     else {
         panic!("a resolution")
     };
+    // It retreats: the "must retreat" marker (FR-C2), which its next move clears.
     assert!(
-        effects.iter().any(
-            |a| matches!(a, Action::Note { text } if text.contains("Cavalry 3 refuses combat"))
-        ),
+        effects.iter().any(|a| matches!(
+            a,
+            Action::SetFlag { unit, flag: kepi::game::Flag::MustRetreat, on: true } if unit == "de-cav-3"
+        )),
         "{effects:?}"
     );
+    assert!(app.state().unit("de-cav-3").unwrap().must_retreat);
     assert_eq!(strength(&app, "de-cav-3"), 2);
 }
 

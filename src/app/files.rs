@@ -40,6 +40,15 @@ pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             ui.close();
         }
         ui.separator();
+        if ui.button("Host this game…").clicked() {
+            app.net_dialog = Some(super::net_ui::NetDialog::Host);
+            ui.close();
+        }
+        if ui.button("Join a game…").clicked() {
+            app.net_dialog = Some(super::net_ui::NetDialog::Join);
+            ui.close();
+        }
+        ui.separator();
         super::exports::export_menu_ui(ui, app);
         if !app.settings.recent.is_empty() {
             ui.separator();

@@ -13,6 +13,7 @@ pub mod file_dialog;
 pub mod files;
 pub mod log_panel;
 pub mod map;
+pub mod net_ui;
 pub mod resolver;
 pub mod resolver_gsp;
 pub mod resolver_hex;
@@ -31,6 +32,8 @@ pub struct KepiApp {
     pub state: AppState,
     /// The theme and scale last handed to egui, so they are set when they change, not every frame.
     applied_look: Option<(bool, f32)>,
+    /// File > Host this game… and Join a game….
+    pub net: net_ui::NetUi,
     /// Close after the first frame (`KEPI_EXIT_AFTER_FIRST_FRAME=1`, for the start-up benchmark).
     exit_after_first_frame: bool,
 }
@@ -67,6 +70,7 @@ impl KepiApp {
         KepiApp {
             state,
             applied_look: None,
+            net: net_ui::NetUi::default(),
             exit_after_first_frame: false,
         }
     }
@@ -74,6 +78,7 @@ impl KepiApp {
     /// Draws the whole window into `ui` (also used headless by the tests and the frame benchmark).
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let app = &mut self.state;
+        let net = &mut self.net;
         let look = (app.settings.dark, app.settings.scale);
         if self.applied_look != Some(look) {
             ui.ctx().set_zoom_factor(look.1);
@@ -182,6 +187,10 @@ impl KepiApp {
         if let Some(c) = app.file_dialog.ui(ui.ctx()) {
             out.push(c);
         }
+        if let Some(d) = app.net_dialog.take() {
+            net.open(d);
+        }
+        net.ui(ui.ctx(), app);
         guard_ui(ui.ctx(), app, &mut out);
         for c in out {
             app.handle(c);

@@ -271,6 +271,19 @@ pub struct AppState {
     pub chart: super::charts::ChartCache,
     /// The roster's rows for the current log and roster options.
     pub roster_rows: RosterRows,
+    /// While the window hosts or has joined a game on the network: why it does not change the
+    /// game itself (the host applies every action); every command that would is refused with this.
+    pub remote: Option<String>,
+    /// A network dialog the File menu asked for (taken by the window each frame).
+    pub net_dialog: Option<super::net_ui::NetDialog>,
+}
+
+/// The local game set aside while the window shows a joined one (given back on Leave).
+pub struct Stash {
+    game: Game,
+    store: Option<Store>,
+    autosaved: bool,
+    saved_len: usize,
 }
 
 /// The game kepi had open last time, offered when the window opens on the demo battle.
@@ -337,6 +350,28 @@ enum Persisted {
     AtRisk(String),
 }
 
+/// Whether a command changes the game or replaces it (refused while the window is on the network:
+/// the host applies every action).
+fn changes_game(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Act(_)
+            | Command::Undo
+            | Command::Redo
+            | Command::NextPhase
+            | Command::Roll { .. }
+            | Command::ResolveAndApply { .. }
+            | Command::RollDue(_)
+            | Command::NewGame(_)
+            | Command::NewFromCards(_)
+            | Command::Open(_)
+            | Command::Save
+            | Command::SaveAs(_)
+            | Command::OpenLast
+            | Command::Discard
+    )
+}
+
 /// The scenario the window opens with.
 pub const DEMO_SCENARIO: &str = "mars-la-tour";
 
@@ -394,7 +429,75 @@ impl AppState {
             last_game: None,
             chart: Default::default(),
             roster_rows: Default::default(),
+            remote: None,
+            net_dialog: None,
         }
+    }
+
+    /// The save this game is kept in, if it has one.
+    pub fn save_path(&self) -> Option<PathBuf> {
+        self.store.as_ref().map(|s| s.path().to_path_buf())
+    }
+
+    /// Says something in the status line (in the error colour when `error`).
+    pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
+        self.status = Some(Status {
+            text: text.into(),
+            error,
+        });
+    }
+
+    /// Lets go of the save (rewritten first, its lock released) so a host can open it.
+    pub fn release_store(&mut self) {
+        self.compact();
+        self.store = None;
+        self.autosaved = false;
+        self.saved_len = self.game.log().len();
+    }
+
+    /// Shows a game as the network has it (a host's log, replayed and verified): the window's
+    /// game becomes it; nothing is written here. A game of another rule set gets a fresh resolver.
+    pub fn show_remote(&mut self, game: Game) {
+        let system = game.state().system;
+        if system != self.game.state().system {
+            self.resolver = ResolverState::new(system);
+            self.bottom = if crate::app::map::has_map(system) {
+                BottomTab::Map
+            } else {
+                BottomTab::Resolver
+            };
+            self.selected = None;
+            self.target = None;
+        }
+        self.saved_len = game.log().len();
+        self.game = game;
+        self.last_change = None;
+    }
+
+    /// Sets the local game aside (its file still held), to show a joined one.
+    pub fn stash(&mut self) -> Stash {
+        self.compact();
+        let game = self.game.clone();
+        Stash {
+            game,
+            store: self.store.take(),
+            autosaved: std::mem::replace(&mut self.autosaved, false),
+            saved_len: self.saved_len,
+        }
+    }
+
+    /// Gives back the local game set aside by [`AppState::stash`].
+    pub fn restore(&mut self, s: Stash) {
+        let Stash {
+            game,
+            store,
+            autosaved,
+            saved_len,
+        } = s;
+        self.show_remote(game);
+        self.store = store;
+        self.autosaved = autosaved;
+        self.saved_len = saved_len;
     }
 
     /// Switches to another game's workspace, keeping what belongs to the user rather than the
@@ -556,6 +659,13 @@ impl AppState {
     /// The one place the window changes anything.
     pub fn handle(&mut self, cmd: Command) {
         let now = Utc::now();
+        if let Some(why) = &self.remote
+            && changes_game(&cmd)
+        {
+            let why = why.clone();
+            self.err(why);
+            return;
+        }
         match cmd {
             Command::Act(action) => {
                 let done = self.game.act(action, now).map(|e| e.summary.clone());

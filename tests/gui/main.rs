@@ -11,6 +11,7 @@ mod gui_files;
 mod gui_gsp;
 mod gui_hex;
 mod gui_live_form;
+mod gui_net;
 mod gui_sixth_rule_set;
 mod gui_switch;
 mod gui_workspace;

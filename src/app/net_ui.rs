@@ -1,0 +1,966 @@
+//! File > Host this game… and File > Join a game… (issue 19): the window's side of the table on a
+//! network ([`crate::net`]).
+//!
+//! Every network call runs on a worker thread ([`Link`] for a client, the host's own threads for
+//! the host); the frame only reads channels, so a dead or slow host never freezes the window.
+//!
+//! Hosting: the window gives up its hold on the save (it is written once, by the host, which
+//! journals and broadcasts every action) and follows the game as the umpire's seat over loopback,
+//! like any other client. While hosting (and while joined) the window does not act on the game
+//! itself: [`AppState::remote`] refuses every command that would change it, so nothing is ever
+//! written twice or beside the host. The umpire decides players' requests and turns approval on
+//! and off here; the umpire's own resolutions are made at the table (or with `kepi remote`), since
+//! the window's resolver does not yet speak the wire's words. Joined, a seat's requests are typed
+//! as `kepi remote apply` takes them and their answers listed.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::state::AppState;
+use crate::game::Game;
+use crate::net::client::{Answer, Client, Incoming, PendingList, Replica};
+use crate::net::discovery::Found;
+use crate::net::host::{Event, EventSink, Host, HostOptions, SeatCode, Stopped};
+use crate::net::{NetError, PendingRequest, Seat};
+
+/// How long a worker waits for the host at each step (connecting, an answer).
+const STEP: Duration = Duration::from_secs(5);
+/// How long a worker waits for news before it looks at its requests again.
+const LISTEN: Duration = Duration::from_millis(100);
+/// How often the window looks at its channels while on the network.
+const REPAINT: Duration = Duration::from_millis(200);
+/// How long a lost connection waits before it tries again.
+const RETRY: Duration = Duration::from_millis(500);
+/// Most lines kept in a dialog's list of events or answers.
+const KEEP: usize = 50;
+
+/// Which network dialog the File menu asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetDialog {
+    /// File > Host this game…
+    Host,
+    /// File > Join a game…
+    Join,
+}
+
+/// What the window asks a connected client's worker to do.
+#[derive(Clone, Debug)]
+pub enum Ask {
+    /// The words of `kepi remote apply`.
+    Apply(Vec<String>),
+    /// The requests waiting for the umpire (and whether approval is on).
+    Pending,
+    /// The umpire approves or rejects a waiting request.
+    Decide {
+        /// Its number.
+        request: u64,
+        /// Approve (apply it) or reject it.
+        approve: bool,
+    },
+    /// The umpire turns approval on or off.
+    SetApproval(bool),
+}
+
+/// What a client's worker tells the window.
+#[derive(Debug)]
+pub enum Update {
+    /// Joined this seat (again, after a lost connection).
+    Joined(Seat),
+    /// The game as the host's log replays, verified.
+    Game(Box<Game>),
+    /// An answer to a request, or a decision on one: the text, and whether it is a refusal.
+    Answer(String, bool),
+    /// The waiting requests.
+    Pending(PendingList),
+    /// The approval setting now.
+    Approval(bool),
+    /// The connection was lost; the worker tries again by itself.
+    Lost(String),
+    /// The host refused (a wrong code, another protocol, a log that does not verify): the worker
+    /// stopped.
+    Refused(String),
+}
+
+/// A client on its worker thread.
+pub struct Link {
+    asks: Sender<Ask>,
+    updates: Receiver<Update>,
+    stop: Arc<AtomicBool>,
+    _thread: Option<JoinHandle<()>>,
+}
+
+impl Link {
+    /// Starts a worker that joins `address` with `code`, follows the log and reconnects by itself.
+    pub fn start(address: String, code: String) -> Link {
+        let (asks, asked) = channel();
+        let (tell, updates) = channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("kepi-link".into())
+            .spawn(move || work(&address, &code, &asked, &tell, &flag));
+        let thread = match thread {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let (tell, rx) = channel();
+                let _ = tell.send(Update::Refused(format!(
+                    "no thread for the connection: {e}"
+                )));
+                return Link {
+                    asks,
+                    updates: rx,
+                    stop,
+                    _thread: None,
+                };
+            }
+        };
+        Link {
+            asks,
+            updates,
+            stop,
+            _thread: thread,
+        }
+    }
+
+    /// Queues a request for the worker.
+    pub fn ask(&self, a: Ask) {
+        let _ = self.asks.send(a);
+    }
+
+    /// What the worker said since the last call.
+    pub fn poll(&self) -> Vec<Update> {
+        self.updates.try_iter().collect()
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        // The worker notices within one listening step and closes its connection; it is not
+        // waited for, so leaving never blocks the window.
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Waits `d` in short steps; false when told to stop meanwhile.
+fn pause(d: Duration, stop: &AtomicBool) -> bool {
+    let until = Instant::now() + d;
+    while Instant::now() < until {
+        if stop.load(Ordering::SeqCst) {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    !stop.load(Ordering::SeqCst)
+}
+
+/// The game a client's replica replays to, if any.
+fn replayed(c: &Client) -> Option<Game> {
+    c.replica().and_then(Replica::game).cloned()
+}
+
+/// An answer as one line for the window.
+fn answer_text(a: &Answer) -> (String, bool) {
+    let made: Vec<String> = a
+        .entries
+        .iter()
+        .map(|e| format!("{}: {}", e.index, e.summary))
+        .collect();
+    if let Some(r) = a.held {
+        return (
+            format!("request {r} is waiting for the umpire's approval"),
+            false,
+        );
+    }
+    match &a.refused {
+        Some(r) if made.is_empty() => (format!("refused: {}", r.message), true),
+        Some(r) => (
+            format!("applied {}; then refused: {}", made.join("; "), r.message),
+            true,
+        ),
+        None if made.is_empty() => ("done (nothing to log)".into(), false),
+        None => (format!("applied {}", made.join("; ")), false),
+    }
+}
+
+/// The worker: connect, catch up, then listen and send, reconnecting after a lost connection.
+fn work(
+    address: &str,
+    code: &str,
+    asked: &Receiver<Ask>,
+    tell: &Sender<Update>,
+    stop: &AtomicBool,
+) {
+    let mut replica = Replica::new();
+    while !stop.load(Ordering::SeqCst) {
+        let mut c = match Client::connect(address, code, Some(replica.clone()), STEP) {
+            Ok(c) => c,
+            Err(NetError::Connection(m)) => {
+                let _ = tell.send(Update::Lost(m));
+                if !pause(RETRY, stop) {
+                    return;
+                }
+                continue;
+            }
+            Err(e) => {
+                let _ = tell.send(Update::Refused(e.to_string()));
+                return;
+            }
+        };
+        let _ = tell.send(Update::Joined(c.welcome().seat));
+        if let Err(e) = c.catch_up(STEP.saturating_mul(6)) {
+            match e {
+                NetError::Connection(m) => {
+                    let _ = tell.send(Update::Lost(m));
+                    replica = c.into_replica().unwrap_or_default();
+                    if !pause(RETRY, stop) {
+                        return;
+                    }
+                    continue;
+                }
+                other => {
+                    let _ = tell.send(Update::Refused(other.to_string()));
+                    return;
+                }
+            }
+        }
+        let mut shown = c.replica().map_or(0, Replica::len);
+        if let Some(g) = replayed(&c) {
+            let _ = tell.send(Update::Game(Box::new(g)));
+        }
+        let lost: Result<String, NetError> = 'conn: loop {
+            if stop.load(Ordering::SeqCst) {
+                c.close();
+                return;
+            }
+            while let Ok(a) = asked.try_recv() {
+                let done = match a {
+                    Ask::Apply(words) => c.apply(&words, STEP.saturating_mul(3)).map(|a| {
+                        let (t, bad) = answer_text(&a);
+                        Update::Answer(t, bad)
+                    }),
+                    Ask::Pending => c.pending(STEP).map(Update::Pending),
+                    Ask::Decide { request, approve } => c
+                        .decide(request, approve, None, STEP.saturating_mul(3))
+                        .map(|a| {
+                            let (t, bad) = answer_text(&a);
+                            Update::Answer(format!("request {request}: {t}"), bad)
+                        }),
+                    Ask::SetApproval(on) => c.set_approval(on, STEP).map(Update::Approval),
+                };
+                match done {
+                    Ok(u) => {
+                        let _ = tell.send(u);
+                    }
+                    Err(NetError::Refused(m)) => {
+                        let _ = tell.send(Update::Answer(format!("refused: {m}"), true));
+                    }
+                    Err(e) => break 'conn Err(e),
+                }
+            }
+            match c.next(Instant::now() + LISTEN) {
+                Ok(Incoming::Decided(d)) => {
+                    let text = if d.approved {
+                        format!("the umpire approved request {}", d.request)
+                    } else {
+                        d.refused
+                            .as_ref()
+                            .map(|r| r.message.clone())
+                            .unwrap_or_else(|| format!("the umpire rejected request {}", d.request))
+                    };
+                    let _ = tell.send(Update::Answer(text, !d.approved));
+                }
+                Ok(Incoming::Closing(m)) => break Ok(m),
+                Ok(Incoming::Entries(_) | Incoming::Idle) => {}
+                Err(e) => break Err(e),
+            }
+            let now = c.replica().map_or(0, Replica::len);
+            if now != shown {
+                shown = now;
+                if let Some(g) = replayed(&c) {
+                    let _ = tell.send(Update::Game(Box::new(g)));
+                }
+            }
+        };
+        match lost {
+            Ok(m) | Err(NetError::Connection(m)) => {
+                let _ = tell.send(Update::Lost(m));
+                replica = c.into_replica().unwrap_or_default();
+                if !pause(RETRY, stop) {
+                    return;
+                }
+            }
+            Err(e) => {
+                let _ = tell.send(Update::Refused(e.to_string()));
+                return;
+            }
+        }
+    }
+}
+
+/// The game this window hosts.
+pub struct Hosting {
+    /// The address players type.
+    pub address: String,
+    /// The seats and their codes, umpire first.
+    pub seats: Vec<SeatCode>,
+    /// The save the host writes.
+    pub save: PathBuf,
+    /// Who is connected now (seat, address).
+    pub connected: Vec<(Seat, String)>,
+    /// What happened lately, newest last.
+    pub events: Vec<String>,
+    /// Whether players' resolutions wait for the umpire.
+    pub approval: bool,
+    /// The requests waiting for the umpire.
+    pub pending: Vec<PendingRequest>,
+    /// Answers to the umpire's decisions, newest last.
+    pub answers: Vec<(String, bool)>,
+    /// The umpire's own connection (over loopback), which follows the game for the window.
+    link: Link,
+    heard: Receiver<Event>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<Result<Stopped, NetError>>>,
+    /// Stop hosting was pressed; the host is catching the save up.
+    pub stopping: bool,
+}
+
+impl Drop for Hosting {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// A seat this window joined.
+pub struct Joined {
+    /// The host's address.
+    pub address: String,
+    /// The seat, once the host said which.
+    pub seat: Option<Seat>,
+    /// Answers to requests and decisions on them, newest last.
+    pub answers: Vec<(String, bool)>,
+    /// The request being typed (the words of `kepi remote apply`).
+    pub request: String,
+    /// The connection is lost (why); the worker is reconnecting.
+    pub lost: Option<String>,
+    link: Link,
+    /// The local game, given back on Leave.
+    local: Option<super::state::Stash>,
+}
+
+/// The Join dialog's fields.
+#[derive(Default)]
+pub struct JoinForm {
+    /// The typed address.
+    pub address: String,
+    /// The typed code.
+    pub code: String,
+    /// Games found on the network.
+    pub found: Vec<Found>,
+    /// Why the last join or discovery failed.
+    pub error: Option<String>,
+    discovering: Option<Receiver<Result<Vec<Found>, String>>>,
+}
+
+/// The window's network side.
+pub struct NetUi {
+    /// The Host dialog is shown.
+    pub host_open: bool,
+    /// The Join dialog is shown.
+    pub join_open: bool,
+    /// Advertise a hosted game on the network (mDNS), as `kepi serve` does.
+    pub advertise: bool,
+    /// The game hosted, if any.
+    pub hosting: Option<Hosting>,
+    /// The seat joined, if any.
+    pub joined: Option<Joined>,
+    /// The Join dialog's fields.
+    pub join: JoinForm,
+}
+
+impl Default for NetUi {
+    fn default() -> Self {
+        NetUi {
+            host_open: false,
+            join_open: false,
+            advertise: true,
+            hosting: None,
+            joined: None,
+            join: JoinForm::default(),
+        }
+    }
+}
+
+fn push(list: &mut Vec<(String, bool)>, line: (String, bool)) {
+    list.push(line);
+    if list.len() > KEEP {
+        list.remove(0);
+    }
+}
+
+impl NetUi {
+    /// Opens a dialog the File menu asked for (a Join dialog looks for games at once).
+    pub fn open(&mut self, d: NetDialog) {
+        match d {
+            NetDialog::Host => self.host_open = true,
+            NetDialog::Join => {
+                self.join_open = true;
+                if self.joined.is_none() {
+                    self.discover();
+                }
+            }
+        }
+    }
+
+    /// Looks for games on the network, on a worker thread.
+    pub fn discover(&mut self) {
+        if self.join.discovering.is_some() {
+            return;
+        }
+        let (tx, rx) = channel();
+        let spawned = std::thread::Builder::new()
+            .name("kepi-discover".into())
+            .spawn(move || {
+                let found = crate::net::discovery::discover(Duration::from_secs(2))
+                    .map_err(|e| e.to_string());
+                let _ = tx.send(found);
+            });
+        match spawned {
+            Ok(_) => self.join.discovering = Some(rx),
+            Err(e) => self.join.error = Some(format!("cannot look for games: {e}")),
+        }
+    }
+
+    /// Whether the window is on the network (hosting or joined).
+    pub fn active(&self) -> bool {
+        self.hosting.is_some() || self.joined.is_some()
+    }
+
+    /// Starts hosting the game's save: the window lets go of the save, the host opens it, and the
+    /// window follows the game as the umpire's seat.
+    pub fn start_hosting(&mut self, app: &mut AppState) {
+        if self.active() {
+            return;
+        }
+        let Some(save) = app.save_path() else {
+            app.set_status(
+                "this game has no save file yet: save it first (File > Save As…), then host it",
+                true,
+            );
+            return;
+        };
+        if app.unsaved() {
+            app.set_status(
+                "some actions of this game are not on disk: save it first, then host it",
+                true,
+            );
+            return;
+        }
+        app.release_store();
+        let (etx, heard) = channel::<Event>();
+        let sink: EventSink = Arc::new(move |e: &Event| {
+            let _ = etx.send(e.clone());
+        });
+        let options = HostOptions {
+            bind: std::net::IpAddr::from([0, 0, 0, 0]),
+            port: 0,
+            new_codes: false,
+        };
+        let host = match Host::open(&save, &options, app.tables, sink) {
+            Ok(h) => h,
+            Err(e) => {
+                app.open(&save);
+                app.set_status(format!("could not host this game: {e}"), true);
+                return;
+            }
+        };
+        let address = host.url();
+        let seats = host.seats();
+        let local = format!("ws://127.0.0.1:{}", host.local_addr().port());
+        let Some(umpire) = seats.iter().find(|s| s.seat == Seat::Umpire).cloned() else {
+            app.open(&save);
+            app.set_status("could not host this game: it has no umpire's seat", true);
+            return;
+        };
+        let advert = self.advertise.then(|| host.advert());
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let spawned = std::thread::Builder::new()
+            .name("kepi-host".into())
+            .spawn(move || {
+                // LAN discovery is a convenience: without multicast, players type the address.
+                let _advertised = advert
+                    .and_then(|a| crate::net::discovery::Advertiser::start(&a, options.bind).ok());
+                host.serve(&flag)
+            });
+        let thread = match spawned {
+            Ok(t) => t,
+            Err(e) => {
+                app.open(&save);
+                app.set_status(format!("could not host this game: {e}"), true);
+                return;
+            }
+        };
+        let link = Link::start(local, umpire.code.clone());
+        link.ask(Ask::Pending);
+        app.remote = Some(format!(
+            "this window follows the game it hosts: the host applies every action (players' requests; the umpire's own with `kepi remote {address} --code UMPIRE-CODE apply …`); stop hosting to play here again"
+        ));
+        app.set_status(format!("hosting {} at {address}", save.display()), false);
+        self.hosting = Some(Hosting {
+            address,
+            seats,
+            save,
+            connected: Vec::new(),
+            events: Vec::new(),
+            approval: false,
+            pending: Vec::new(),
+            answers: Vec::new(),
+            link,
+            heard,
+            stop,
+            thread: Some(thread),
+            stopping: false,
+        });
+    }
+
+    /// Stop hosting: the host closes every connection and catches the save up; once it has, the
+    /// window opens the save again and plays it locally.
+    pub fn stop_hosting(&mut self) {
+        if let Some(h) = &mut self.hosting {
+            h.stopping = true;
+            h.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Starts joining the typed address with the typed code.
+    pub fn join(&mut self) {
+        if self.active() {
+            return;
+        }
+        let address = self.join.address.trim().to_string();
+        let code = self.join.code.trim().to_string();
+        if let Err(e) = crate::net::parse_address(&address) {
+            self.join.error = Some(e.to_string());
+            return;
+        }
+        if code.is_empty() {
+            self.join.error =
+                Some("type the seat's join code, as the umpire's kepi shows it".into());
+            return;
+        }
+        self.join.error = None;
+        self.joined = Some(Joined {
+            link: Link::start(address.clone(), code),
+            address,
+            seat: None,
+            answers: Vec::new(),
+            request: String::new(),
+            lost: None,
+            local: None,
+        });
+    }
+
+    /// Leave: back to the local game.
+    pub fn leave(&mut self, app: &mut AppState) {
+        if let Some(j) = self.joined.take() {
+            app.remote = None;
+            if let Some(local) = j.local {
+                app.restore(local);
+            }
+            app.set_status(format!("left the game at {}", j.address), false);
+        }
+    }
+
+    /// Reads what the workers said; true while the window should keep looking.
+    pub fn poll(&mut self, app: &mut AppState) -> bool {
+        if let Some(rx) = &self.join.discovering
+            && let Ok(found) = rx.try_recv()
+        {
+            self.join.discovering = None;
+            match found {
+                Ok(f) => self.join.found = f,
+                Err(e) => self.join.error = Some(e),
+            }
+        }
+        self.poll_hosting(app);
+        self.poll_joined(app);
+        self.active() || self.join.discovering.is_some()
+    }
+
+    fn poll_hosting(&mut self, app: &mut AppState) {
+        let Some(h) = &mut self.hosting else {
+            return;
+        };
+        let mut refresh = false;
+        for e in h.heard.try_iter() {
+            let line = match &e {
+                Event::Connected { seat, peer } => {
+                    h.connected.push((*seat, peer.clone()));
+                    format!("{seat} joined from {peer}")
+                }
+                Event::Disconnected { seat, peer, reason } => {
+                    h.connected.retain(|(_, p)| p != peer);
+                    format!(
+                        "{} left ({reason})",
+                        seat.map(|s| s.name()).unwrap_or("a client")
+                    )
+                }
+                Event::Applied {
+                    seat,
+                    index,
+                    summary,
+                } => format!("{index} for {seat}: {summary}"),
+                Event::Refused { peer, reason } => format!("refused {peer}: {reason}"),
+                Event::Held {
+                    seat,
+                    request,
+                    words,
+                } => {
+                    refresh = true;
+                    format!("request {request} from {seat} waits: {words}")
+                }
+                Event::Decided {
+                    request, approved, ..
+                } => {
+                    refresh = true;
+                    format!(
+                        "request {request} {}",
+                        if *approved { "approved" } else { "rejected" }
+                    )
+                }
+                Event::Approval { on } => {
+                    refresh = true;
+                    format!("approval {}", if *on { "on" } else { "off" })
+                }
+                Event::Warning { message } => format!("warning: {message}"),
+            };
+            h.events.push(line);
+            if h.events.len() > KEEP {
+                h.events.remove(0);
+            }
+        }
+        if refresh {
+            h.link.ask(Ask::Pending);
+        }
+        for u in h.link.poll() {
+            match u {
+                Update::Game(g) => app.show_remote(*g),
+                Update::Pending(p) => {
+                    h.approval = p.approval;
+                    h.pending = p.requests;
+                }
+                Update::Approval(on) => h.approval = on,
+                Update::Answer(t, bad) => push(&mut h.answers, (t, bad)),
+                Update::Lost(m) if !h.stopping => app.set_status(
+                    format!("the window lost its own host ({m}); reconnecting…"),
+                    true,
+                ),
+                Update::Refused(m) => {
+                    app.set_status(format!("the host refused the window: {m}"), true)
+                }
+                Update::Joined(_) | Update::Lost(_) => {}
+            }
+        }
+        let finished = h.thread.as_ref().is_none_or(JoinHandle::is_finished);
+        if finished {
+            let result = h.thread.take().map(JoinHandle::join);
+            let save = h.save.clone();
+            self.hosting = None;
+            app.remote = None;
+            app.open(&save);
+            match result {
+                Some(Ok(Ok(s))) => app.set_status(
+                    format!(
+                        "stopped hosting: the save holds all {} log entries{}",
+                        s.entries,
+                        s.warning
+                            .map(|w| format!(" (warning: {w})"))
+                            .unwrap_or_default()
+                    ),
+                    false,
+                ),
+                Some(Ok(Err(e))) => app.set_status(format!("the host stopped: {e}"), true),
+                _ => app.set_status(
+                    "the host stopped unexpectedly; the journal holds every action",
+                    true,
+                ),
+            }
+        }
+    }
+
+    fn poll_joined(&mut self, app: &mut AppState) {
+        let Some(j) = &mut self.joined else {
+            return;
+        };
+        let mut refused = None;
+        for u in j.link.poll() {
+            match u {
+                Update::Joined(seat) => {
+                    if j.lost.take().is_some() {
+                        app.set_status(format!("reconnected to {}", j.address), false);
+                    }
+                    j.seat = Some(seat);
+                }
+                Update::Game(g) => {
+                    if j.local.is_none() {
+                        j.local = Some(app.stash());
+                        let seat = j.seat.map(|s| s.name()).unwrap_or("a");
+                        app.remote = Some(format!(
+                            "joined {} as the {seat} seat: send your resolutions as requests in the Join window",
+                            j.address
+                        ));
+                        app.set_status(format!("joined {} as {seat}", j.address), false);
+                    }
+                    app.show_remote(*g);
+                }
+                Update::Answer(t, bad) => push(&mut j.answers, (t, bad)),
+                Update::Pending(_) | Update::Approval(_) => {}
+                Update::Lost(m) => {
+                    app.set_status(
+                        format!("connection to {} lost ({m}); reconnecting…", j.address),
+                        true,
+                    );
+                    j.lost = Some(m);
+                }
+                Update::Refused(m) => refused = Some(m),
+            }
+        }
+        if let Some(m) = refused {
+            self.join.error = Some(m.clone());
+            if let Some(j) = self.joined.take() {
+                app.remote = None;
+                if let Some(local) = j.local {
+                    app.restore(local);
+                }
+            }
+            app.set_status(format!("not joined: {m}"), true);
+        }
+    }
+
+    /// The Host and Join dialogs.
+    pub fn ui(&mut self, ctx: &egui::Context, app: &mut AppState) {
+        if self.poll(app) {
+            ctx.request_repaint_after(REPAINT);
+        }
+        if self.host_open {
+            let mut open = true;
+            egui::Window::new("Host this game")
+                .open(&mut open)
+                .default_width(460.0)
+                .show(ctx, |ui| self.host_ui(ui, app));
+            self.host_open &= open;
+        }
+        if self.join_open {
+            let mut open = true;
+            egui::Window::new("Join a game")
+                .open(&mut open)
+                .default_width(460.0)
+                .show(ctx, |ui| self.join_ui(ui, app));
+            self.join_open &= open;
+        }
+    }
+
+    fn host_ui(&mut self, ui: &mut egui::Ui, app: &mut AppState) {
+        if self.joined.is_some() {
+            ui.label("This window has joined another game: leave it first to host this one.");
+            return;
+        }
+        let Some(h) = &mut self.hosting else {
+            match app.save_path() {
+                None => {
+                    ui.label("This game has no save file yet: it must be saved first (File > Save As…), then hosted.");
+                }
+                Some(p) => {
+                    ui.label(format!(
+                        "Players join this game from their own kepi; the host (this window) keeps {} and applies every action.",
+                        p.display()
+                    ));
+                    if ui.button("Start hosting").clicked() {
+                        self.start_hosting(app);
+                    }
+                }
+            }
+            return;
+        };
+        if h.stopping {
+            ui.label("Stopping: the save is being caught up…");
+            return;
+        }
+        ui.horizontal(|ui| {
+            ui.label("Address:");
+            ui.add(egui::Label::new(egui::RichText::new(&h.address).monospace()).selectable(true));
+            if ui.small_button("Copy").clicked() {
+                ui.ctx().copy_text(h.address.clone());
+            }
+        });
+        ui.separator();
+        ui.strong("Seats and their join codes");
+        egui::Grid::new("host_seats").striped(true).show(ui, |ui| {
+            for s in &h.seats {
+                let here = h
+                    .connected
+                    .iter()
+                    .filter(|(seat, _)| *seat == s.seat)
+                    .count();
+                ui.label(s.seat.name());
+                ui.add(egui::Label::new(egui::RichText::new(&s.code).monospace()).selectable(true));
+                if ui
+                    .small_button("Copy")
+                    .on_hover_text(format!("copy the {} seat's code", s.seat))
+                    .clicked()
+                {
+                    ui.ctx().copy_text(s.code.clone());
+                }
+                ui.label(match here {
+                    0 => String::new(),
+                    1 => "connected".to_string(),
+                    n => format!("{n} connected"),
+                });
+                ui.end_row();
+            }
+        });
+        ui.separator();
+        let mut approval = h.approval;
+        if ui
+            .checkbox(&mut approval, "Players' resolutions wait for my approval")
+            .changed()
+        {
+            h.link.ask(Ask::SetApproval(approval));
+        }
+        if h.pending.is_empty() {
+            ui.weak("No request is waiting.");
+        } else {
+            ui.strong("Waiting requests");
+        }
+        for r in &h.pending {
+            ui.horizontal(|ui| {
+                ui.label(format!("{}  {}: {}", r.request, r.seat, r.text()));
+                if ui.button(format!("Approve {}", r.request)).clicked() {
+                    h.link.ask(Ask::Decide {
+                        request: r.request,
+                        approve: true,
+                    });
+                }
+                if ui.button(format!("Reject {}", r.request)).clicked() {
+                    h.link.ask(Ask::Decide {
+                        request: r.request,
+                        approve: false,
+                    });
+                }
+            });
+        }
+        for (t, bad) in h.answers.iter().rev().take(3) {
+            if *bad {
+                ui.colored_label(ui.visuals().error_fg_color, t);
+            } else {
+                ui.label(t);
+            }
+        }
+        ui.separator();
+        egui::ScrollArea::vertical()
+            .id_salt("host_events")
+            .max_height(140.0)
+            .show(ui, |ui| {
+                for e in h.events.iter().rev() {
+                    ui.small(e);
+                }
+            });
+        ui.separator();
+        if ui.button("Stop hosting").clicked() {
+            self.stop_hosting();
+        }
+    }
+
+    fn join_ui(&mut self, ui: &mut egui::Ui, app: &mut AppState) {
+        if self.hosting.is_some() {
+            ui.label("This window hosts a game: stop hosting first to join another.");
+            return;
+        }
+        if let Some(j) = &mut self.joined {
+            match (j.seat, &j.lost) {
+                (_, Some(m)) => {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!("Connection lost ({m}); reconnecting…"),
+                    );
+                }
+                (Some(seat), None) => {
+                    ui.label(format!("Joined {} as the {seat} seat.", j.address));
+                }
+                (None, None) => {
+                    ui.label(format!("Joining {}…", j.address));
+                }
+            }
+            ui.label("A request, in the words of `kepi remote apply` (e.g. `rally UNIT`):");
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::TextEdit::singleline(&mut j.request)
+                        .hint_text("fire FIRER TARGET")
+                        .desired_width(300.0),
+                );
+                if ui.button("Send request").clicked() {
+                    let words: Vec<String> =
+                        j.request.split_whitespace().map(str::to_string).collect();
+                    if !words.is_empty() {
+                        j.link.ask(Ask::Apply(words));
+                        j.request.clear();
+                    }
+                }
+            });
+            for (t, bad) in j.answers.iter().rev().take(8) {
+                if *bad {
+                    ui.colored_label(ui.visuals().error_fg_color, t);
+                } else {
+                    ui.label(t);
+                }
+            }
+            ui.separator();
+            if ui.button("Leave").clicked() {
+                self.leave(app);
+            }
+            return;
+        }
+        ui.horizontal(|ui| {
+            ui.strong("Games on this network");
+            if self.join.discovering.is_some() {
+                ui.spinner();
+            } else if ui.button("Refresh").clicked() {
+                self.discover();
+            }
+        });
+        if self.join.found.is_empty() && self.join.discovering.is_none() {
+            ui.weak("None found (a typed address always works).");
+        }
+        for g in self.join.found.clone() {
+            let label = format!("{}  ({})  {}", g.title, g.rules, g.address);
+            let resp = ui.add_enabled(
+                g.compatible,
+                egui::Button::selectable(self.join.address == g.address, label),
+            );
+            if resp.clicked() {
+                self.join.address = g.address.clone();
+            }
+        }
+        ui.separator();
+        egui::Grid::new("join_fields").show(ui, |ui| {
+            ui.label("Address");
+            ui.add(egui::TextEdit::singleline(&mut self.join.address).hint_text("ws://HOST:PORT"));
+            ui.end_row();
+            ui.label("Code");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.join.code).hint_text("XXXX-XXXX-XXXX-XXXX"),
+            );
+            ui.end_row();
+        });
+        if let Some(e) = &self.join.error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        if ui.button("Join").clicked() {
+            self.join();
+        }
+    }
+}

@@ -531,41 +531,52 @@ fn unit_view(u: &UnitState) -> UnitView<'_> {
     }
 }
 
+/// What `kepi game show --json` prints.
+#[derive(Serialize)]
+struct ShowOut<'a> {
+    system: &'a str,
+    scenario: &'a str,
+    title: &'a str,
+    turn: u32,
+    phase: &'a str,
+    phase_index: usize,
+    date: Option<String>,
+    commitment: &'a str,
+    dice_draws: u64,
+    log_entries: usize,
+    head: String,
+    can_undo: bool,
+    can_redo: bool,
+    units: Vec<UnitView<'a>>,
+}
+
+fn show_out<'a>(s: &'a GameState, game: &Game) -> ShowOut<'a> {
+    ShowOut {
+        system: s.system.id(),
+        scenario: &s.scenario,
+        title: &s.title,
+        turn: s.turn,
+        phase: s.phase_name(),
+        phase_index: s.phase,
+        date: s.date.map(|d| d.to_string()),
+        commitment: &s.dice.commitment,
+        dice_draws: s.dice.draws,
+        log_entries: game.log().len(),
+        head: game.head(),
+        can_undo: game.can_undo(),
+        can_redo: game.can_redo(),
+        units: s.units.iter().map(unit_view).collect(),
+    }
+}
+
+/// The JSON `kepi game show --json` prints, as a value (the host's per-seat view starts from it).
+pub fn show_value(s: &GameState, game: &Game) -> serde_json::Value {
+    serde_json::to_value(show_out(s, game)).unwrap_or(serde_json::Value::Null)
+}
+
 pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliError> {
     if json {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            system: &'a str,
-            scenario: &'a str,
-            title: &'a str,
-            turn: u32,
-            phase: &'a str,
-            phase_index: usize,
-            date: Option<String>,
-            commitment: &'a str,
-            dice_draws: u64,
-            log_entries: usize,
-            head: String,
-            can_undo: bool,
-            can_redo: bool,
-            units: Vec<UnitView<'a>>,
-        }
-        return print_json(&Out {
-            system: s.system.id(),
-            scenario: &s.scenario,
-            title: &s.title,
-            turn: s.turn,
-            phase: s.phase_name(),
-            phase_index: s.phase,
-            date: s.date.map(|d| d.to_string()),
-            commitment: &s.dice.commitment,
-            dice_draws: s.dice.draws,
-            log_entries: game.log().len(),
-            head: game.head(),
-            can_undo: game.can_undo(),
-            can_redo: game.can_redo(),
-            units: s.units.iter().map(unit_view).collect(),
-        });
+        return print_json(&show_out(s, game));
     }
     outln!("{} ({})", s.title, s.system.title());
     let date = s

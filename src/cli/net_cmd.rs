@@ -37,6 +37,13 @@ pub struct ServeArgs {
     /// `reject N`); the umpire's seat can turn this off and on while serving (`approval on|off`).
     #[arg(long)]
     pub approve: bool,
+    /// Player seats (german, french) see only their own side's strengths: the other side's
+    /// units come with strength, max_strength, fatigue, level, leaders, max_leaders and melees
+    /// null and "hidden": true, and log entries naming them with only their place in the chain.
+    /// The umpire and the spectator see everything. A scenario with `hide_strengths = true`
+    /// hides them without this flag.
+    #[arg(long)]
+    pub hide_strengths: bool,
     /// Do not advertise the game on the network (LAN discovery, `kepi remote discover`); players
     /// then type the address.
     #[arg(long)]
@@ -77,8 +84,14 @@ pub struct RemoteArgs {
 #[derive(Debug, Subcommand)]
 pub enum RemoteCommand {
     /// The game as this seat sees it: the log is fetched, its chain verified and replayed here.
+    /// A player seat while strengths are hidden (`kepi serve --hide-strengths`, a scenario's
+    /// `hide_strengths = true`) gets the host's view for its side instead: the chain's linkage is
+    /// checked for every entry and the hash of every entry it is sent whole.
     Show {
-        /// Print JSON, the same shape as `kepi game show --json`.
+        /// Print JSON, the same shape as `kepi game show --json`. A player seat while strengths
+        /// are hidden adds "seat" (its side), "hidden_strengths": true, and per unit "hidden"
+        /// (true for the other side's units, whose "strength", "max_strength", "fatigue",
+        /// "level", "leaders", "max_leaders" and "melees" are null).
         #[arg(long)]
         json: bool,
     },
@@ -204,6 +217,9 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
         events,
     )?;
     host.set_approval(a.approve);
+    if a.hide_strengths {
+        host.set_hide_strengths(true);
+    }
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(&stop)?;
     if let Some(secs) = a.for_secs {
@@ -431,6 +447,11 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
     match command {
         RemoteCommand::Show { json } => {
             let mut c = Client::connect(&a.address, code, Some(Replica::new()), timeout)?;
+            if c.welcome().hidden {
+                let view = c.catch_up_view(timeout.saturating_mul(6))?;
+                c.close();
+                return show_view(&view, *json);
+            }
             let game = c.catch_up(timeout.saturating_mul(6))?.clone();
             c.close();
             show(game.state(), &game, *json)
@@ -445,6 +466,9 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
             c.close();
             for e in &answer.entries {
                 print_entry(e, *json)?;
+            }
+            for e in &answer.seen {
+                print_seen(e, *json)?;
             }
             refusal(answer.refused)
         }
@@ -533,10 +557,16 @@ fn held(
     c.close();
     match decided {
         Ok(Some(Decision {
-            entries, refused, ..
+            entries,
+            refused,
+            seen,
+            ..
         })) => {
             for e in &entries {
                 print_entry(e, json)?;
+            }
+            for e in &seen {
+                print_seen(e, json)?;
             }
             refusal(refused)
         }
@@ -652,6 +682,13 @@ fn watch(
                         print_watched(e, json)?;
                         printed += 1;
                     }
+                    for e in c.take_seen().iter().filter(|e| e.index >= first) {
+                        if count.is_some_and(|n| printed >= n) {
+                            break;
+                        }
+                        print_watched_seen(e, json)?;
+                        printed += 1;
+                    }
                 }
                 Ok(Incoming::Idle | Incoming::Decided(_)) => {}
                 Ok(Incoming::Closing(m)) => {
@@ -673,5 +710,91 @@ fn print_watched(e: &LogEntry, json: bool) -> Result<(), CliError> {
         return print_line(e);
     }
     outln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary);
+    Ok(())
+}
+
+/// A watched entry as a player seat sees it while strengths are hidden: a whole one as
+/// [`print_watched`]; a hidden one as {"index", "time", "turn", "phase", "prev", "hash",
+/// "hidden": true}.
+fn print_watched_seen(e: &crate::net::redact::SeatEntry, json: bool) -> Result<(), CliError> {
+    if let Some(w) = &e.entry {
+        return print_watched(w, json);
+    }
+    if json {
+        return print_line(e);
+    }
+    outln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary());
+    Ok(())
+}
+
+/// An entry a request made, as a player seat sees it while strengths are hidden: a whole one as
+/// `kepi game apply` prints it; a hidden one as {"ok": true, "index", "turn", "phase", "hidden":
+/// true, "hash"}.
+fn print_seen(e: &crate::net::redact::SeatEntry, json: bool) -> Result<(), CliError> {
+    if let Some(w) = &e.entry {
+        return print_entry(w, json);
+    }
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            ok: bool,
+            index: u64,
+            turn: u32,
+            phase: &'a str,
+            hidden: bool,
+            hash: &'a str,
+        }
+        return print_line(&Out {
+            ok: true,
+            index: e.index,
+            turn: e.turn,
+            phase: &e.phase,
+            hidden: true,
+            hash: &e.hash,
+        });
+    }
+    outln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary());
+    Ok(())
+}
+
+/// `kepi remote ... show` for a player seat while strengths are hidden: the host's view.
+fn show_view(view: &serde_json::Value, json: bool) -> Result<(), CliError> {
+    if json {
+        return super::print_json(view);
+    }
+    let text = |k: &str| view.get(k).and_then(|v| v.as_str()).unwrap_or("");
+    outln!(
+        "{} (seen by the {} seat; the other side's strengths are hidden)",
+        text("title"),
+        text("seat")
+    );
+    outln!(
+        "Turn {} - {}",
+        view.get("turn").and_then(|v| v.as_u64()).unwrap_or(0),
+        text("phase")
+    );
+    let units = view
+        .get("units")
+        .and_then(|u| u.as_array())
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for u in units {
+        let f = |k: &str| match u.get(k) {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(serde_json::Value::Number(n)) => n.to_string(),
+            _ => "?".into(),
+        };
+        outln!(
+            "  {:<28} {:<40} {:<6} {:>3}/{:<3} fat {:<2} {:<7} {}",
+            f("id"),
+            f("name").chars().take(40).collect::<String>(),
+            f("side"),
+            f("strength"),
+            f("max_strength"),
+            f("fatigue"),
+            f("level"),
+            f("position")
+        );
+    }
     Ok(())
 }

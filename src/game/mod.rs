@@ -335,6 +335,14 @@ pub struct GameState {
     /// The id the next due check gets (ids are never reused along one line of play).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub next_due: u64,
+    /// The scenario's `hide_strengths`: hosted, player seats see only their own side's strengths
+    /// ([`crate::net`]). Absent when off, so logs made without it hash the same.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hide_strengths: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -364,6 +372,7 @@ impl GameState {
             },
             due: Default::default(),
             next_due: 0,
+            hide_strengths: scenario.hide_strengths,
         }
     }
 

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
+use super::redact::{SeatEntry, SeenLog};
 use super::{
     ClientMsg, HostMsg, MAX_HOST_MESSAGE_BYTES, NetError, PROTOCOL_VERSION, PendingRequest,
     Refusal, Welcome, parse_address,
@@ -24,6 +25,9 @@ use crate::game::{Game, LogEntry};
 #[derive(Clone, Debug, Default)]
 pub struct Replica {
     game: Option<Game>,
+    /// A player seat's copy while strengths are hidden: linkage checked for every entry, hashes
+    /// for the whole ones; no game is replayed (the host sends the seat's view instead).
+    seen: SeenLog,
 }
 
 impl Replica {
@@ -34,7 +38,50 @@ impl Replica {
 
     /// Entries held.
     pub fn len(&self) -> u64 {
-        self.game.as_ref().map_or(0, |g| g.log().len() as u64)
+        self.game
+            .as_ref()
+            .map_or(self.seen.entries.len() as u64, |g| g.log().len() as u64)
+    }
+
+    /// A player seat's log while strengths are hidden (empty otherwise).
+    pub fn seen(&self) -> &SeenLog {
+        &self.seen
+    }
+
+    /// The head this replica reached: its game's, or its hidden log's.
+    pub fn head(&self) -> String {
+        match &self.game {
+            Some(g) => g.head(),
+            None => self.seen.head().to_string(),
+        }
+    }
+
+    /// Takes entries as a player seat sees them while strengths are hidden, and the view after
+    /// them; returns those that were new.
+    pub fn push_seen(
+        &mut self,
+        entries: Vec<SeatEntry>,
+        view: Option<serde_json::Value>,
+    ) -> Result<Vec<SeatEntry>, NetError> {
+        if self.game.is_some() {
+            return Err(NetError::Protocol(
+                "the host sent a hidden view to a seat that follows the whole log".into(),
+            ));
+        }
+        let mut new = Vec::new();
+        for e in entries {
+            if self
+                .seen
+                .push(e.clone())
+                .map_err(|m| NetError::Protocol(format!("the host's log does not verify: {m}")))?
+            {
+                new.push(e);
+            }
+        }
+        if view.is_some() {
+            self.seen.view = view;
+        }
+        Ok(new)
     }
 
     /// Whether no entry is held yet.
@@ -50,6 +97,11 @@ impl Replica {
     /// Takes one entry from the host: an entry already held must be the very same one;
     /// the next must continue the chain and replay. Returns whether it was new.
     pub fn push(&mut self, e: LogEntry) -> Result<bool, NetError> {
+        if !self.seen.entries.is_empty() {
+            return Err(NetError::Protocol(
+                "the host sent whole entries to a seat it shows hidden strengths".into(),
+            ));
+        }
         let len = self.len();
         if e.index < len {
             let same = self
@@ -95,6 +147,8 @@ pub struct Client {
     next_id: u64,
     /// Decisions on this client's held requests that arrived while it waited for something else.
     decisions: VecDeque<Decision>,
+    /// Entries new to this client's hidden log, not yet taken ([`Client::take_seen`]).
+    seen_new: Vec<SeatEntry>,
 }
 
 /// What a host message did to the client, for a caller reading the stream.
@@ -121,6 +175,9 @@ pub struct Decision {
     pub entries: Vec<LogEntry>,
     /// The rejection (with its reason), or the rules' refusal of the approved request.
     pub refused: Option<Refusal>,
+    /// The entries it made as this seat sees them, while strengths are hidden (`entries` is
+    /// then empty).
+    pub seen: Vec<SeatEntry>,
 }
 
 /// The requests held for the umpire, as this seat may see them.
@@ -149,6 +206,11 @@ pub struct Answer {
     /// The request is held for the umpire's approval as this number (nothing applied yet; a
     /// [`Decision`] follows, see [`Client::wait_decision`]).
     pub held: Option<u64>,
+    /// The entries made as this seat sees them, while strengths are hidden (`entries` is then
+    /// empty).
+    pub seen: Vec<SeatEntry>,
+    /// This seat's view of the game after the request, while strengths are hidden.
+    pub view: Option<serde_json::Value>,
 }
 
 fn config() -> WebSocketConfig {
@@ -242,6 +304,7 @@ impl Client {
             replica,
             next_id: 1,
             decisions: VecDeque::new(),
+            seen_new: Vec::new(),
         })
     }
 
@@ -263,6 +326,11 @@ impl Client {
     /// Reads until the replica holds every entry the host had on joining and its head is the
     /// host's head then; returns the game it replays to.
     pub fn catch_up(&mut self, timeout: Duration) -> Result<&Game, NetError> {
+        if self.welcome.hidden {
+            return Err(NetError::Protocol(
+                "this seat is shown the game with the other side's strengths hidden: it has no whole log to replay (catch_up_view)".into(),
+            ));
+        }
         let want = self.welcome.entries;
         let deadline = Instant::now() + timeout;
         while self.replica.as_ref().map_or(0, Replica::len) < want {
@@ -293,6 +361,55 @@ impl Client {
         Ok(game)
     }
 
+    /// A player seat's [`Client::catch_up`] while strengths are hidden ([`Welcome::hidden`]):
+    /// reads until every entry the host had on joining is held, their chain links up to the
+    /// host's head then (and each whole entry hashes right), and returns the seat's view of the
+    /// game (`kepi game show --json`'s shape, see [`super::redact`]).
+    pub fn catch_up_view(&mut self, timeout: Duration) -> Result<serde_json::Value, NetError> {
+        if !self.welcome.hidden {
+            return Err(NetError::Protocol(
+                "this seat is sent the whole log: replay it (catch_up)".into(),
+            ));
+        }
+        let want = self.welcome.entries;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let r = self
+                .replica
+                .as_ref()
+                .ok_or_else(|| NetError::Protocol("this client follows no log".into()))?;
+            if r.len() >= want && r.seen().view.is_some() {
+                break;
+            }
+            if Instant::now() >= deadline {
+                return Err(NetError::Connection(
+                    "the catch-up did not finish in time".into(),
+                ));
+            }
+            if let Incoming::Closing(m) = self.next(deadline)? {
+                return Err(NetError::Connection(m));
+            }
+        }
+        let seen = self.replica.as_ref().map(Replica::seen);
+        let at = seen
+            .and_then(|s| s.entries.get(want.saturating_sub(1) as usize))
+            .map(|e| e.hash.as_str());
+        if want > 0 && at != Some(self.welcome.head.as_str()) {
+            return Err(NetError::Protocol(format!(
+                "the log's chain does not reach the host's head {}",
+                self.welcome.head
+            )));
+        }
+        seen.and_then(|s| s.view.clone())
+            .ok_or_else(|| NetError::Protocol("the host sent no view".into()))
+    }
+
+    /// The entries new to this client's hidden log since the last call (a player seat while
+    /// strengths are hidden; see [`Client::catch_up_view`]).
+    pub fn take_seen(&mut self) -> Vec<SeatEntry> {
+        std::mem::take(&mut self.seen_new)
+    }
+
     /// Reads one message (waiting until `deadline`): entries go into the replica (verified).
     /// A decision that arrived while this client waited for an answer comes first.
     pub fn next(&mut self, deadline: Instant) -> Result<Incoming, NetError> {
@@ -309,16 +426,25 @@ impl Client {
     fn take(&mut self, m: HostMsg) -> Result<(Incoming, Option<(u64, Reply)>), NetError> {
         match m {
             HostMsg::Entries { entries } => Ok((Incoming::Entries(self.absorb(entries)?), None)),
+            HostMsg::Seen { entries, view } => {
+                self.absorb_seen(entries, view)?;
+                Ok((Incoming::Entries(Vec::new()), None))
+            }
             HostMsg::Applied {
                 id,
                 entries,
                 refused,
+                seen,
+                view,
             } => {
                 self.absorb(entries.clone())?;
+                self.absorb_seen(seen.clone(), view.clone())?;
                 let a = Answer {
                     entries,
                     refused,
                     held: None,
+                    seen,
+                    view,
                 };
                 Ok((Incoming::Idle, Some((id, Reply::Answer(a)))))
             }
@@ -327,6 +453,8 @@ impl Client {
                     entries: Vec::new(),
                     refused: None,
                     held: Some(request),
+                    seen: Vec::new(),
+                    view: None,
                 };
                 Ok((Incoming::Idle, Some((id, Reply::Answer(a)))))
             }
@@ -335,13 +463,17 @@ impl Client {
                 approved,
                 entries,
                 refused,
+                seen,
+                view,
             } => {
                 self.absorb(entries.clone())?;
+                self.absorb_seen(seen.clone(), view)?;
                 let d = Decision {
                     request,
                     approved,
                     entries,
                     refused,
+                    seen,
                 };
                 Ok((Incoming::Decided(d), None))
             }
@@ -358,6 +490,56 @@ impl Client {
             HostMsg::Error { message } => Err(NetError::Refused(message)),
             HostMsg::Welcome(_) => Err(NetError::Protocol("a second welcome".into())),
         }
+    }
+
+    /// Adds entries as a hidden seat sees them to the replica (when following), keeping the new
+    /// ones for [`Client::take_seen`]. A client that follows no log checks them alone.
+    fn absorb_seen(
+        &mut self,
+        entries: Vec<SeatEntry>,
+        view: Option<serde_json::Value>,
+    ) -> Result<(), NetError> {
+        if entries.is_empty() && view.is_none() {
+            return Ok(());
+        }
+        if !self.welcome.hidden {
+            return Err(NetError::Protocol(
+                "the host sent a hidden view to a seat it said sees everything".into(),
+            ));
+        }
+        match &mut self.replica {
+            Some(r) => {
+                let new = r.push_seen(entries, view)?;
+                self.seen_new.extend(new);
+            }
+            None => {
+                // No log followed (a one-off apply): each whole entry must still hash right
+                // and the entries link to one another.
+                let mut prev: Option<String> = None;
+                for e in &entries {
+                    if let Some(p) = &prev
+                        && *p != e.prev
+                    {
+                        return Err(NetError::Protocol(format!(
+                            "the host's entries do not link at entry {}",
+                            e.index
+                        )));
+                    }
+                    if let Some(w) = &e.entry
+                        && (crate::game::entry_hash(w) != e.hash
+                            || w.index != e.index
+                            || w.prev != e.prev)
+                    {
+                        return Err(NetError::Protocol(format!(
+                            "the host's entry {} does not verify",
+                            e.index
+                        )));
+                    }
+                    prev = Some(e.hash.clone());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Adds entries to the replica (when following); returns those that were new.

@@ -29,6 +29,7 @@ use super::{
 use crate::cli::CliError;
 use crate::cli::game_cmd::{apply_verbs, check_verbs};
 use crate::game::{Game, LogEntry};
+use crate::roster::Side;
 use crate::store::Store;
 use crate::tables::Tables;
 
@@ -148,6 +149,8 @@ pub type EventSink = Arc<dyn Fn(&Event) + Send + Sync>;
 struct Outbox {
     tx: SyncSender<Message>,
     kicked: Arc<AtomicBool>,
+    /// The side whose own view this client gets (strengths hidden), if any.
+    hide: Option<Side>,
 }
 
 /// A player's request held for the umpire, and the connection to tell the decision.
@@ -171,6 +174,16 @@ struct Core {
     pending: Vec<Held>,
     /// The number the next held request gets (from 1).
     next_request: u64,
+    /// `kepi serve --hide-strengths`: player seats get their own view even if the scenario does
+    /// not ask for it.
+    hide: bool,
+}
+
+impl Core {
+    /// Whether player seats get their own view: the host's option or the scenario's key.
+    fn hiding(&self) -> bool {
+        self.hide || self.game.state().hide_strengths
+    }
 }
 
 /// Wrong codes by address.
@@ -373,6 +386,7 @@ impl Host {
                     approval: false,
                     pending: Vec::new(),
                     next_request: 1,
+                    hide: false,
                 }),
                 seats: codes,
                 tables,
@@ -437,6 +451,18 @@ impl Host {
     /// umpire's seat can turn it on and off while serving).
     pub fn set_approval(&self, on: bool) {
         self.shared.core().approval = on;
+    }
+
+    /// Player seats are sent their own view, the other side's strengths hidden
+    /// (`kepi serve --hide-strengths`; a scenario with `hide_strengths = true` hides them
+    /// whatever this says). Set it before serving: clients already joined keep what they got.
+    pub fn set_hide_strengths(&self, on: bool) {
+        self.shared.core().hide = on;
+    }
+
+    /// Whether player seats are sent their own view (the option or the scenario's key).
+    pub fn hide_strengths(&self) -> bool {
+        self.shared.core().hiding()
     }
 
     /// Whether players' resolutions wait for the umpire's approval now.
@@ -701,8 +727,9 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
     let kicked = Arc::new(AtomicBool::new(false));
     // The welcome and the catch-up are taken under the lock that broadcasts go out under, so no
     // entry falls between them and the first broadcast.
-    let (welcome, catch_up) = {
+    let (welcome, catch_up, hide) = {
         let mut core = shared.core();
+        let hide = super::redact::hidden_side(seat, core.hiding());
         let log = core.game.log();
         let len = log.len() as u64;
         let welcome = Welcome {
@@ -712,11 +739,21 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
             entries: len,
             head: core.game.head(),
             approval: core.approval,
+            hidden: hide.is_some(),
         };
-        let catch_up: Option<Vec<LogEntry>> = match from {
+        let catch_up: Option<CatchUp> = match from {
             Some(f) if f > len => None,
-            Some(f) => Some(log.get(f as usize..).unwrap_or_default().to_vec()),
-            None => Some(Vec::new()),
+            Some(f) => {
+                let entries = log.get(f as usize..).unwrap_or_default();
+                Some(match hide {
+                    None => CatchUp::Whole(entries.to_vec()),
+                    Some(side) => CatchUp::Seen(
+                        super::redact::seat_entries(entries, core.game.state(), side),
+                        super::redact::seat_view(&core.game, side),
+                    ),
+                })
+            }
+            None => Some(CatchUp::Whole(Vec::new())),
         };
         if catch_up.is_some() {
             core.direct.insert(conn, tx.clone());
@@ -727,10 +764,11 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
                 Outbox {
                     tx,
                     kicked: Arc::clone(&kicked),
+                    hide,
                 },
             );
         }
-        (welcome, catch_up)
+        (welcome, catch_up, hide)
     };
     let Some(catch_up) = catch_up else {
         refuse(
@@ -749,6 +787,7 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
         peer: peer_s.clone(),
         rx,
         kicked,
+        hide,
     };
     let reason = serve_client(shared, &mut ws, &joined, welcome, catch_up);
     {
@@ -770,6 +809,15 @@ struct Joined {
     peer: String,
     rx: Receiver<Message>,
     kicked: Arc<AtomicBool>,
+    /// The side whose own view this client gets (strengths hidden), if any.
+    hide: Option<Side>,
+}
+
+/// What a client is sent after its welcome: the log after what it holds, whole or as its seat
+/// sees it (with the view after it).
+enum CatchUp {
+    Whole(Vec<LogEntry>),
+    Seen(Vec<super::redact::SeatEntry>, serde_json::Value),
 }
 
 /// The conversation with a joined client; returns why it ended.
@@ -778,16 +826,38 @@ fn serve_client(
     ws: &mut WebSocket<TcpStream>,
     joined: &Joined,
     welcome: Welcome,
-    catch_up: Vec<LogEntry>,
+    catch_up: CatchUp,
 ) -> String {
     let Joined { rx, kicked, .. } = joined;
     if let Err(e) = ws.write(encode(&HostMsg::Welcome(welcome))) {
         return format!("write failed: {e}");
     }
-    for chunk in catch_up.chunks(CATCH_UP_BATCH) {
-        let m = encode(&HostMsg::Entries {
-            entries: chunk.to_vec(),
-        });
+    let messages: Vec<Message> = match catch_up {
+        CatchUp::Whole(entries) => entries
+            .chunks(CATCH_UP_BATCH)
+            .map(|chunk| {
+                encode(&HostMsg::Entries {
+                    entries: chunk.to_vec(),
+                })
+            })
+            .collect(),
+        CatchUp::Seen(entries, view) => {
+            let n = entries.chunks(CATCH_UP_BATCH).count().max(1);
+            let mut view = Some(view);
+            (0..n)
+                .map(|k| {
+                    let chunk = entries
+                        .get(k * CATCH_UP_BATCH..((k + 1) * CATCH_UP_BATCH).min(entries.len()))
+                        .unwrap_or_default();
+                    encode(&HostMsg::Seen {
+                        entries: chunk.to_vec(),
+                        view: if k + 1 == n { view.take() } else { None },
+                    })
+                })
+                .collect()
+        }
+    };
+    for m in messages {
         if let Err(e) = ws.write(m) {
             return format!("write failed: {e}");
         }
@@ -903,21 +973,33 @@ fn serve_client(
     }
 }
 
-/// Queues `made` for every follower but `skip` (whose own entries come back in its answer);
-/// a follower whose queue is full is marked to be dropped, one gone is forgotten.
-fn broadcast(followers: &mut HashMap<u64, Outbox>, skip: u64, made: &[LogEntry]) {
+/// Queues `made` for every follower but `skip` (whose own entries come back in its answer),
+/// each as its seat sees it; a follower whose queue is full is marked to be dropped, one gone is
+/// forgotten.
+fn broadcast(core: &mut Core, skip: u64, made: &[LogEntry]) {
     if made.is_empty() {
         return;
     }
-    let m = encode(&HostMsg::Entries {
+    let Core {
+        followers, game, ..
+    } = core;
+    let whole = encode(&HostMsg::Entries {
         entries: made.to_vec(),
     });
+    let mut by_side: HashMap<Side, Message> = HashMap::new();
     let mut gone = Vec::new();
     for (k, out) in followers.iter() {
         if *k == skip {
             continue;
         }
-        match out.tx.try_send(m.clone()) {
+        let m = match out.hide {
+            None => whole.clone(),
+            Some(side) => by_side
+                .entry(side)
+                .or_insert_with(|| seen_msg(game, made, side))
+                .clone(),
+        };
+        match out.tx.try_send(m) {
             Ok(()) => {}
             Err(TrySendError::Full(_)) => out.kicked.store(true, Ordering::SeqCst),
             Err(TrySendError::Disconnected(_)) => gone.push(*k),
@@ -926,6 +1008,14 @@ fn broadcast(followers: &mut HashMap<u64, Outbox>, skip: u64, made: &[LogEntry])
     for k in gone {
         followers.remove(&k);
     }
+}
+
+/// `made` as `side`'s seat sees it, with its view of the game now.
+fn seen_msg(game: &Game, made: &[LogEntry], side: Side) -> Message {
+    encode(&HostMsg::Seen {
+        entries: super::redact::seat_entries(made, game.state(), side),
+        view: Some(super::redact::seat_view(game, side)),
+    })
 }
 
 /// What [`record`] made: the entries (journaled and fsynced), the save's warnings, and why it
@@ -971,6 +1061,8 @@ fn refused_answer(id: u64, rx: &Receiver<Message>, code: u8, message: String) ->
             id,
             entries: Vec::new(),
             refused: Some(Refusal { code, message }),
+            seen: Vec::new(),
+            view: None,
         }),
         events: Vec::new(),
     }
@@ -996,6 +1088,7 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
         conn,
         peer,
         rx,
+        hide,
         ..
     } = joined;
     let (seat, conn) = (*seat, *conn);
@@ -1012,10 +1105,11 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
         warnings,
         refused,
     } = record(shared, &mut core, seat, words);
-    broadcast(&mut core.followers, conn, &made);
+    broadcast(&mut core, conn, &made);
     // Entries from earlier requests still queued for this client go out before its answer, so it
     // receives the log in order.
     let before: Vec<Message> = rx.try_iter().collect();
+    let answer = answer_for(&core.game, *hide, id, made.clone(), refused.clone());
     drop(core);
     // Events are told after the lock is released and the answer sent (by the caller): a slow
     // reader of them never holds up the game or the client.
@@ -1036,12 +1130,37 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
     }
     Answered {
         before,
-        answer: encode(&HostMsg::Applied {
+        answer,
+        events,
+    }
+}
+
+/// The answer to a request that made `made`: whole, or as `hide`'s seat sees it.
+fn answer_for(
+    game: &Game,
+    hide: Option<Side>,
+    id: u64,
+    made: Vec<LogEntry>,
+    refused: Option<Refusal>,
+) -> Message {
+    match hide {
+        None => encode(&HostMsg::Applied {
             id,
             entries: made,
             refused,
+            seen: Vec::new(),
+            view: None,
         }),
-        events,
+        Some(side) => encode(&HostMsg::Applied {
+            id,
+            entries: Vec::new(),
+            refused: refused.map(|r| Refusal {
+                code: r.code,
+                message: super::redact::scrub(&r.message, game.state(), side),
+            }),
+            seen: super::redact::seat_entries(&made, game.state(), side),
+            view: Some(super::redact::seat_view(game, side)),
+        }),
     }
 }
 
@@ -1060,7 +1179,11 @@ fn hold(shared: &Shared, core: &mut Core, joined: &Joined, id: u64, words: &[Str
         super::permit(seat, asked, state).map_err(CliError::usage)
     });
     if let Err(e) = checked {
-        let mut a = refused_answer(id, rx, e.code, e.message.clone());
+        let told = match joined.hide {
+            Some(side) => super::redact::scrub(&e.message, core.game.state(), side),
+            None => e.message.clone(),
+        };
+        let mut a = refused_answer(id, rx, e.code, told);
         a.events.push(Event::Refused {
             peer: format!("{peer} ({seat})"),
             reason: e.message,
@@ -1218,6 +1341,8 @@ fn decide(
             approved: true,
             entries: m.entries.clone(),
             refused: m.refused.clone(),
+            seen: Vec::new(),
+            view: None,
         };
         by_player = m.entries.len();
         made.extend(m.entries);
@@ -1242,10 +1367,36 @@ fn decide(
                     None => format!("the umpire rejected request {request}"),
                 },
             }),
+            seen: Vec::new(),
+            view: None,
         };
         (to_player, n.refused)
     };
-    broadcast(&mut core.followers, conn, &made);
+    broadcast(&mut core, conn, &made);
+    // A player seat with hidden strengths is told its decision as it sees it.
+    let to_player = match (super::redact::hidden_side(asker, core.hiding()), to_player) {
+        (
+            Some(side),
+            HostMsg::Decided {
+                request,
+                approved,
+                entries,
+                refused,
+                ..
+            },
+        ) => HostMsg::Decided {
+            request,
+            approved,
+            seen: super::redact::seat_entries(&entries, core.game.state(), side),
+            view: Some(super::redact::seat_view(&core.game, side)),
+            entries: Vec::new(),
+            refused: refused.map(|r| Refusal {
+                code: r.code,
+                message: super::redact::scrub(&r.message, core.game.state(), side),
+            }),
+        },
+        (_, m) => m,
+    };
     if let Some(tx) = core.direct.get(&held.conn)
         && held.conn != conn
     {
@@ -1279,6 +1430,8 @@ fn decide(
             id,
             entries: made,
             refused,
+            seen: Vec::new(),
+            view: None,
         }),
         events,
     }

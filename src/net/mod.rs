@@ -13,6 +13,11 @@
 //! the umpire's [`ClientMsg::Decide`] applies it (and logs the approval as a note) or logs its
 //! rejection, and the player's connection is sent [`HostMsg::Decided`].
 //!
+//! When the scenario says `hide_strengths = true` or the umpire serves with
+//! [`host::Host::set_hide_strengths`] (`kepi serve --hide-strengths`), each player seat is sent
+//! its own view ([`redact`]): log entries naming the other side's units as their place in the
+//! chain only, and the game with those units' strengths null; the umpire and spectator get all.
+//!
 //! Transport: WebSocket over TCP (tungstenite, no async runtime), one JSON message per WebSocket
 //! text message, each tagged with its `type`; [`PROTOCOL_VERSION`] is checked in the first one.
 //! This module compiles without the window (`--no-default-features`).
@@ -20,6 +25,7 @@
 pub mod client;
 pub mod discovery;
 pub mod host;
+pub mod redact;
 
 use std::fmt;
 use std::str::FromStr;
@@ -33,7 +39,9 @@ use crate::roster::Side;
 /// first answer, so an old kepi at the table says "update kepi" instead of misreading messages.
 ///
 /// 2: the umpire's approval of players' resolutions (held requests, `pending`, `decide`).
-pub const PROTOCOL_VERSION: u32 = 2;
+/// 3: hidden strengths ([`redact`]): a player seat may be sent [`HostMsg::Seen`] and the `seen`
+/// and `view` of answers instead of whole log entries.
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The port `kepi serve` listens on when none is given (the year of the war).
 pub const DEFAULT_PORT: u16 = 1870;
@@ -114,6 +122,16 @@ pub enum HostMsg {
         /// The entries.
         entries: Vec<LogEntry>,
     },
+    /// What [`HostMsg::Entries`] is for a player seat while strengths are hidden
+    /// ([`Welcome::hidden`]): the entries as that seat may see them, and the game as it sees it
+    /// after them ([`redact::seat_view`]).
+    Seen {
+        /// The entries, in order (hidden ones as their place in the chain only).
+        entries: Vec<redact::SeatEntry>,
+        /// The seat's view of the game after them (on the last message of a batch).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view: Option<serde_json::Value>,
+    },
     /// The answer to [`ClientMsg::Apply`]: the entries it made (each already journaled and
     /// fsynced), and why it stopped if it did not make them all.
     Applied {
@@ -124,6 +142,13 @@ pub enum HostMsg {
         /// Why the request (or a verb of it, after those in `entries`) was refused.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         refused: Option<Refusal>,
+        /// For a player seat while strengths are hidden: the entries made, as that seat sees
+        /// them (`entries` is then empty).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        seen: Vec<redact::SeatEntry>,
+        /// For a player seat while strengths are hidden: the game as it sees it now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view: Option<serde_json::Value>,
     },
     /// The answer to a player's [`ClientMsg::Apply`] while the umpire approves resolutions: the
     /// request passed the seat's and the rules' checks and waits as `request`; nothing is applied
@@ -148,6 +173,13 @@ pub enum HostMsg {
         /// Why it made nothing (or not all it asked): the rejection, or the rules' refusal.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         refused: Option<Refusal>,
+        /// For a player seat while strengths are hidden: the entries made, as that seat sees
+        /// them (`entries` is then empty).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        seen: Vec<redact::SeatEntry>,
+        /// For a player seat while strengths are hidden: the game as it sees it now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view: Option<serde_json::Value>,
     },
     /// The answer to [`ClientMsg::Pending`].
     PendingList {
@@ -194,6 +226,10 @@ pub struct Welcome {
     /// Whether players' resolutions wait for the umpire's approval.
     #[serde(default)]
     pub approval: bool,
+    /// Whether this seat is sent its own view ([`redact`]): the other side's strengths hidden,
+    /// [`HostMsg::Seen`] instead of [`HostMsg::Entries`].
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 /// A player's request held for the umpire's approval.

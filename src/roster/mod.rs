@@ -213,6 +213,10 @@ pub struct RawRoster {
     /// Scenario notes (sources, what is house).
     #[serde(default)]
     pub notes: Option<String>,
+    /// Hosted on the network (`kepi serve`), player seats see only their own side's strengths
+    /// (issue 19): `hide_strengths = true`.
+    #[serde(default)]
+    pub hide_strengths: Option<Spanned<toml::Value>>,
     /// The cards.
     #[serde(default, rename = "unit")]
     pub units: Vec<UnitCard>,
@@ -310,6 +314,9 @@ pub struct Scenario {
     pub sides: Vec<Side>,
     /// Notes.
     pub notes: String,
+    /// Player seats of a hosted game see only their own side's strengths (`hide_strengths`).
+    #[serde(default)]
+    pub hide_strengths: bool,
     /// The units.
     pub units: Vec<Unit>,
 }
@@ -508,6 +515,20 @@ pub fn validate_roster(
             "lower-case letters, digits and '-', e.g. mars-la-tour",
         ));
     }
+    let hide_strengths = match &raw.hide_strengths {
+        None => false,
+        Some(v) => match v.get_ref() {
+            toml::Value::Boolean(b) => *b,
+            other => {
+                return Err(check.error(
+                    v.span(),
+                    "hide_strengths",
+                    format!("`{other}` is not true or false"),
+                    "true (player seats of a hosted game see only their own side's strengths) or false",
+                ));
+            }
+        },
+    };
     let mut units: Vec<Unit> = Vec::with_capacity(raw.units.len());
     for (i, card) in raw.units.iter().enumerate() {
         let unit = validate_card(&check, card, i, system, base_dir)?;
@@ -540,6 +561,7 @@ pub fn validate_roster(
         first_cell,
         sides,
         notes: raw.notes.clone().unwrap_or_default(),
+        hide_strengths,
         units,
     })
 }

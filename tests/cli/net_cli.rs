@@ -972,3 +972,242 @@ fn serve_advertises_its_game_and_remote_discover_lists_it_unless_told_not_to() {
 fn kepi_ok_remote(address: &str, code: &str) -> String {
     ok(&["remote", address, "--code", code, "show", "--json"])
 }
+
+/// The units of a `show --json` document by id.
+fn units_by_id(shown: &serde_json::Value) -> HashMap<String, serde_json::Value> {
+    shown["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| (u["id"].as_str().unwrap().to_string(), u.clone()))
+        .collect()
+}
+
+/// Everything a seat's connection receives from a hello `from` 0 until `want` entries (and a
+/// view) have come, as raw text.
+fn raw_wire(h: &Served, seat: &str, want: u64) -> Vec<String> {
+    let (mut ws, _) = tungstenite::connect(h.address.as_str()).unwrap();
+    let hello = serde_json::json!({
+        "type": "hello",
+        "protocol": kepi::net::PROTOCOL_VERSION,
+        "code": h.code(seat),
+        "from": 0
+    });
+    ws.send(tungstenite::Message::text(hello.to_string()))
+        .unwrap();
+    let mut got = Vec::new();
+    let mut entries = 0u64;
+    let mut viewed = false;
+    let deadline = Instant::now() + T;
+    while !(entries >= want && (viewed || seat == "umpire")) {
+        assert!(
+            Instant::now() < deadline,
+            "{seat}: the catch-up did not come"
+        );
+        let t = ws.read().unwrap().to_text().unwrap().to_string();
+        let v = json(&t);
+        if let Some(es) = v["entries"].as_array() {
+            entries += es.len() as u64;
+        }
+        if !v["view"].is_null() {
+            viewed = true;
+        }
+        got.push(t);
+    }
+    got
+}
+
+#[test]
+fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() {
+    let save = new_game("hidden");
+    let h = Served::start(&save, &["--hide-strengths"]);
+    // The umpire makes losses on both sides: the French one's summary names its strength left.
+    h.remote_ok(
+        "umpire",
+        &[
+            "apply", "lose", FRENCH, "3", "lose", GERMAN, "1", "note", "dusk",
+        ],
+    );
+    let umpire = json(&h.remote_ok("umpire", &["show", "--json"]));
+    // The umpire sees everything, as without hiding: no marker, every number.
+    let all = units_by_id(&umpire);
+    assert!(all.values().all(|u| u.get("hidden").is_none()));
+    assert!(all[FRENCH]["strength"].is_u64());
+    let umpire_log = h.remote_ok(
+        "umpire",
+        &["watch", "--json", "--from", "0", "--count", "4"],
+    );
+    let french_summary = json(umpire_log.lines().nth(1).unwrap())["summary"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        french_summary.contains(FRENCH) || french_summary.contains("55"),
+        "{french_summary}"
+    );
+
+    // The German seat's own view: French strengths null and marked, German ones in full.
+    let seen = json(&h.remote_ok("german", &["show", "--json"]));
+    assert_eq!(seen["hidden_strengths"], true);
+    assert_eq!(seen["seat"], "german");
+    assert_eq!(seen["head"], umpire["head"]);
+    for (id, u) in units_by_id(&seen) {
+        let full = &all[&id];
+        if u["side"] == "german" {
+            assert_eq!(u["hidden"], false, "{u}");
+            for k in [
+                "strength",
+                "max_strength",
+                "fatigue",
+                "leaders",
+                "level",
+                "position",
+            ] {
+                assert_eq!(u[k], full[k], "{id} {k}");
+            }
+        } else {
+            assert_eq!(u["hidden"], true, "{u}");
+            for k in kepi::net::redact::HIDDEN_FIELDS {
+                assert!(u[*k].is_null(), "{id} {k}: {u}");
+            }
+            // What the table sees anyway stays.
+            assert_eq!(u["name"], full["name"]);
+            assert_eq!(u["position"], full["position"]);
+        }
+    }
+    // The French seat is the mirror image.
+    let seen_fr = units_by_id(&json(&h.remote_ok("french", &["show", "--json"])));
+    assert_eq!(seen_fr[FRENCH]["strength"], all[FRENCH]["strength"]);
+    assert!(seen_fr[GERMAN]["strength"].is_null());
+
+    // The raw wire to the German seat: no whole log entry, no French number, no entry naming a
+    // French unit, not the roster at full strength.
+    let wire = raw_wire(&h, "german", 4);
+    let text = wire.join("\n");
+    assert!(json(&wire[0])["hidden"] == true, "{}", wire[0]);
+    for m in &wire[1..] {
+        let v = json(m);
+        assert_eq!(v["type"], "seen", "{m}");
+        for e in v["entries"].as_array().unwrap() {
+            let hidden = e["hidden"].as_bool().unwrap();
+            assert_eq!(hidden, e.get("entry").is_none(), "{e}");
+        }
+        if let Some(units) = v["view"]["units"].as_array() {
+            for u in units.iter().filter(|u| u["side"] == "french") {
+                for k in kepi::net::redact::HIDDEN_FIELDS {
+                    assert!(u[*k].is_null(), "{k}: {u}");
+                }
+            }
+        }
+    }
+    assert!(!text.contains(&french_summary), "{french_summary}");
+    assert!(
+        !text.contains(r#""initial""#),
+        "the start entry (the whole roster) was sent"
+    );
+    assert!(!text.contains(r#""type":"entries""#));
+    // The note (no French unit in it) and the German loss arrive whole.
+    assert!(text.contains("note: dusk"), "{text}");
+    // The umpire's wire is the whole log, as without hiding.
+    let uw = raw_wire(&h, "umpire", 4).join("\n");
+    assert!(uw.contains(&french_summary));
+    assert!(uw.contains(r#""type":"entries""#));
+
+    // A player's own resolution against a French unit: applied, answered as the seat sees it.
+    let out = h.remote_ok(
+        "german",
+        &[
+            "apply",
+            "--json",
+            "fire",
+            GERMAN,
+            FRENCH,
+            "--dice",
+            "d10=10,d%=20",
+        ],
+    );
+    let line = json(out.lines().next().unwrap());
+    assert_eq!(line["index"], 4);
+    assert_eq!(line["hidden"], true, "{out}");
+    assert!(!out.contains("summary"), "{out}");
+
+    // The chain checks for the player (linkage, hashes of whole entries) while following.
+    let mut c = h.client("german", Some(Replica::new()));
+    assert!(c.welcome().hidden);
+    assert!(c.catch_up(T).is_err(), "no whole log to replay");
+    let view = c.catch_up_view(T).unwrap();
+    assert_eq!(view["log_entries"], 5);
+    let log = c.replica().unwrap().seen();
+    assert_eq!(log.entries.len(), 5);
+    assert!(log.entries[0].hidden, "the start is hidden");
+    assert!(log.entries.iter().any(|e| !e.hidden));
+    // What the catch-up brought is taken now; only what follows is new.
+    assert_eq!(c.take_seen().len(), 5);
+    h.remote_ok("umpire", &["apply", "note", "later"]);
+    let deadline = Instant::now() + T;
+    let mut new = Vec::new();
+    while new.is_empty() && Instant::now() < deadline {
+        c.next(Instant::now() + Duration::from_millis(200)).unwrap();
+        new = c.take_seen();
+    }
+    assert_eq!(new.len(), 1);
+    assert_eq!(new[0].summary(), "note: later");
+    // Watching as the player works and verifies (whole entries as usual, hidden ones marked).
+    let watched = h.remote_ok(
+        "german",
+        &["watch", "--json", "--from", "0", "--count", "6"],
+    );
+    assert_eq!(watched.lines().count(), 6);
+    assert!(!watched.contains(&french_summary));
+    // And fully for the umpire and the spectator.
+    let mut u = h.client("spectator", Some(Replica::new()));
+    assert!(!u.welcome().hidden);
+    assert_eq!(u.catch_up(T).unwrap().log().len(), 6);
+}
+
+#[test]
+fn a_scenario_may_ask_for_hidden_strengths_and_a_forged_entry_is_caught() {
+    // The scenario's key, through a save made from it.
+    let dir = tmp("hidden-key");
+    let _ = std::fs::create_dir_all(&dir);
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("unit-cards/scenarios/mars-la-tour.toml"),
+    )
+    .unwrap();
+    let scenario = dir.join("hidden.toml");
+    std::fs::write(&scenario, format!("hide_strengths = true\n{src}")).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, format!("hide_strengths = \"yes\"\n{src}")).unwrap();
+    let save = dir.join("hidden.json");
+    let _ = std::fs::remove_file(&save);
+    let o = kepi(&[
+        "game",
+        "new",
+        "--scenario",
+        scenario.to_str().unwrap(),
+        "--out",
+        save.to_str().unwrap(),
+        "--seed",
+        "1870",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = kepi(&[
+        "game",
+        "new",
+        "--scenario",
+        bad.to_str().unwrap(),
+        "--out",
+        dir.join("bad.json").to_str().unwrap(),
+        "--seed",
+        "1870",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("hide_strengths"), "{}", stderr(&o));
+    let h = Served::start(save.to_str().unwrap(), &[]);
+    let seen = units_by_id(&json(&h.remote_ok("french", &["show", "--json"])));
+    assert!(seen[GERMAN]["strength"].is_null());
+    assert!(seen[FRENCH]["strength"].is_u64());
+    let all = units_by_id(&json(&h.remote_ok("spectator", &["show", "--json"])));
+    assert!(all[GERMAN]["strength"].is_u64());
+}

@@ -1,0 +1,254 @@
+//! Hidden strengths (issue 19): when the scenario says `hide_strengths = true` or the umpire
+//! serves with `kepi serve --hide-strengths`, a player's seat is sent its own view of the game.
+//!
+//! What a player seat (german, french) never receives about the other side's units:
+//!
+//! - their `strength`, `max_strength`, `fatigue`, `level`, `leaders`, `max_leaders` and `melees`
+//!   (null in the seat's view, with `"hidden": true` on the unit);
+//! - any log entry that names one of them (by id or by name, anywhere in the entry: its action,
+//!   its summary, its dice, its rules): such an entry arrives as a [`SeatEntry`] with `hidden`
+//!   set and only its place in the chain (`index`, `time`, `turn`, `phase`, `prev`, `hash`). That
+//!   covers figures lost in summaries, the casualties of a resolution against one of them (which
+//!   a cap at the strength left would betray), set/lose/gain on them, and undo/redo of any of it;
+//! - the game's first entry (it carries the whole roster at full strength).
+//!
+//! Everything else (the player's own units in full, entries about their side only, notes that
+//! name no enemy unit, phase changes, the seed's reveal) arrives whole, inside the [`SeatEntry`],
+//! and the client verifies its hash; for hidden entries it checks the chain's linkage (each
+//! `prev` is the hash before it, and the last reaches the host's head). What stays visible on
+//! purpose, as on the table: the other side's units' ids, names, positions, formations,
+//! markers (flags) and whether they are eliminated.
+//!
+//! The umpire and the spectator are sent everything (the spectator code is for neutral onlookers;
+//! do not hand it to a player when strengths are hidden).
+
+use serde::{Deserialize, Serialize};
+
+use super::Seat;
+use crate::game::{Game, GameState, LogEntry};
+use crate::roster::Side;
+
+/// The fields of a unit in `kepi game show --json` that a hidden unit has as null.
+pub const HIDDEN_FIELDS: &[&str] = &[
+    "strength",
+    "max_strength",
+    "fatigue",
+    "level",
+    "leaders",
+    "max_leaders",
+    "melees",
+];
+
+/// One log entry as a player seat with hidden strengths receives it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeatEntry {
+    /// Position in the log, from 0.
+    pub index: u64,
+    /// When (UTC).
+    pub time: chrono::DateTime<chrono::Utc>,
+    /// Game-turn when it happened.
+    pub turn: u32,
+    /// Phase when it happened.
+    pub phase: String,
+    /// Hash of the previous entry.
+    pub prev: String,
+    /// The entry's hash.
+    pub hash: String,
+    /// The entry names a unit of the other side (or is the start): only its place in the chain
+    /// is sent.
+    pub hidden: bool,
+    /// The whole entry, when not hidden (its hash is verified by the client).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<LogEntry>,
+}
+
+impl SeatEntry {
+    /// One line for people: the summary, or that it is hidden.
+    pub fn summary(&self) -> &str {
+        match &self.entry {
+            Some(e) => &e.summary,
+            None => "(hidden: concerns the other side's units)",
+        }
+    }
+}
+
+/// The side whose seat gets a redacted view: a player's, when hiding is on.
+pub fn hidden_side(seat: Seat, on: bool) -> Option<Side> {
+    match seat {
+        Seat::Player(side) if on => Some(side),
+        _ => None,
+    }
+}
+
+/// What names the other side's units in an entry: their ids (quoted, as JSON holds them, or as
+/// a word of the summary) and their names.
+struct Needles {
+    quoted_or_names: Vec<String>,
+    ids: std::collections::HashSet<String>,
+}
+
+fn needles(state: &GameState, side: Side) -> Needles {
+    let mut n = Needles {
+        quoted_or_names: Vec::new(),
+        ids: Default::default(),
+    };
+    for u in state.units.iter().filter(|u| u.unit.side != side) {
+        n.quoted_or_names.push(format!("\"{}\"", u.unit.id));
+        n.ids.insert(u.unit.id.clone());
+        if !u.unit.name.is_empty() {
+            n.quoted_or_names.push(u.unit.name.clone());
+        }
+    }
+    n
+}
+
+impl Needles {
+    fn found(&self, e: &LogEntry) -> bool {
+        let words = e
+            .summary
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'));
+        if words.into_iter().any(|w| self.ids.contains(w)) {
+            return true;
+        }
+        // Serialization of an entry cannot fail; should it, hide the entry.
+        match serde_json::to_string(e) {
+            Ok(text) => self
+                .quoted_or_names
+                .iter()
+                .any(|n| text.contains(n.as_str())),
+            Err(_) => true,
+        }
+    }
+}
+
+/// The entries as `side`'s seat receives them.
+pub fn seat_entries(entries: &[LogEntry], state: &GameState, side: Side) -> Vec<SeatEntry> {
+    let needles = needles(state, side);
+    entries.iter().map(|e| seat_entry(e, &needles)).collect()
+}
+
+fn seat_entry(e: &LogEntry, needles: &Needles) -> SeatEntry {
+    let hidden = matches!(e.kind, crate::game::EntryKind::Start { .. }) || needles.found(e);
+    SeatEntry {
+        index: e.index,
+        time: e.time,
+        turn: e.turn,
+        phase: e.phase.clone(),
+        prev: e.prev.clone(),
+        hash: e.hash.clone(),
+        hidden,
+        entry: (!hidden).then(|| e.clone()),
+    }
+}
+
+/// A refusal's reason as `side`'s seat may read it: one that names a unit of the other side
+/// (the rules' "is 3, cannot lose 5" would tell its strength) becomes a sentence without it.
+pub fn scrub(message: &str, state: &GameState, side: Side) -> String {
+    let n = needles(state, side);
+    let names = message
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .any(|w| n.ids.contains(w))
+        || n.quoted_or_names
+            .iter()
+            .any(|q| message.contains(q.trim_matches('"')));
+    if names {
+        "refused for a reason about the other side's units, whose strengths are hidden from this seat (the umpire's kepi shows it)".into()
+    } else {
+        message.to_string()
+    }
+}
+
+/// The game as `side`'s seat sees it: `kepi game show --json`'s shape, with every unit marked
+/// `"hidden"` (true for the other side's, whose [`HIDDEN_FIELDS`] are null).
+pub fn seat_view(game: &Game, side: Side) -> serde_json::Value {
+    let mut v = crate::cli::game_cmd::show_value(game.state(), game);
+    if let Some(units) = v.get_mut("units").and_then(|u| u.as_array_mut()) {
+        for u in units {
+            let Some(obj) = u.as_object_mut() else {
+                continue;
+            };
+            let own = obj.get("side").and_then(|s| s.as_str()) == Some(side.as_str());
+            if !own {
+                for f in HIDDEN_FIELDS {
+                    obj.insert((*f).to_string(), serde_json::Value::Null);
+                }
+            }
+            obj.insert("hidden".into(), serde_json::Value::Bool(!own));
+        }
+    }
+    if let Some(obj) = v.as_object_mut() {
+        obj.insert(
+            "seat".into(),
+            serde_json::Value::String(side.as_str().into()),
+        );
+        obj.insert("hidden_strengths".into(), serde_json::Value::Bool(true));
+    }
+    v
+}
+
+/// A player's copy of a hidden log: checks linkage for every entry and the hash of every whole
+/// one; keeps the heads and the latest view.
+#[derive(Clone, Debug, Default)]
+pub struct SeenLog {
+    /// The entries received, in order.
+    pub entries: Vec<SeatEntry>,
+    /// The latest view the host sent.
+    pub view: Option<serde_json::Value>,
+}
+
+impl SeenLog {
+    /// The hash of the last entry held (the genesis before any).
+    pub fn head(&self) -> &str {
+        self.entries
+            .last()
+            .map_or(crate::game::GENESIS, |e| e.hash.as_str())
+    }
+
+    /// Takes one entry: an entry already held must be the same; the next must carry the next
+    /// index and link to the head; a whole entry must agree with its header and hash to it.
+    /// Returns whether it was new.
+    pub fn push(&mut self, e: SeatEntry) -> Result<bool, String> {
+        let len = self.entries.len() as u64;
+        if e.index < len {
+            return if self.entries.get(e.index as usize) == Some(&e) {
+                Ok(false)
+            } else {
+                Err(format!(
+                    "the host sent another entry {} than the one this seat checked: the log was changed",
+                    e.index
+                ))
+            };
+        }
+        if e.index > len {
+            return Err(format!("the host skipped from entry {len} to {}", e.index));
+        }
+        if e.prev != self.head() {
+            return Err(format!(
+                "entry {} does not link to the entry before it (prev {} is not {})",
+                e.index,
+                e.prev,
+                self.head()
+            ));
+        }
+        if e.hidden != e.entry.is_none() {
+            return Err(format!(
+                "entry {}: hidden entries carry no body and others one",
+                e.index
+            ));
+        }
+        if let Some(w) = &e.entry {
+            if w.index != e.index || w.prev != e.prev || w.hash != e.hash {
+                return Err(format!("entry {}: its body and its header differ", e.index));
+            }
+            let h = crate::game::entry_hash(w);
+            if h != e.hash {
+                return Err(format!(
+                    "entry {}: hashes to {h}, not the {} it carries",
+                    e.index, e.hash
+                ));
+            }
+        }
+        self.entries.push(e);
+        Ok(true)
+    }
+}

@@ -50,6 +50,29 @@ fn sigkill_at_random_points_loses_no_acknowledged_action() {
     let mut next = 0;
     let mut acked: Vec<String> = Vec::new();
     let (mut killed, mut mid_run) = (0, 0);
+    // The kill points are drawn over the time one whole run takes on this machine now (a loaded
+    // CI machine runs much slower than a quiet one): a fixed window of 60 ms killed every run
+    // before its first action under load, and the test then proved nothing.
+    let span_ms = {
+        let mut args: Vec<String> = vec!["game".into(), "apply".into(), save.clone()];
+        for k in 0..12 {
+            args.push("note".into());
+            args.push(format!("n{}", next + k));
+        }
+        next += 12;
+        let t0 = std::time::Instant::now();
+        let out = Command::new(super::common::bin())
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "an uninterrupted run succeeds");
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            if line.starts_with("ok ") {
+                acked.push(line.rsplit("note: ").next().unwrap().to_string());
+            }
+        }
+        (t0.elapsed().as_millis() as u64).max(20)
+    };
     for _round in 0..KILL_ROUNDS {
         let mut args: Vec<String> = vec!["game".into(), "apply".into(), save.clone()];
         for k in 0..12 {
@@ -66,7 +89,7 @@ fn sigkill_at_random_points_loses_no_acknowledged_action() {
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
-        std::thread::sleep(Duration::from_millis(rng % 60));
+        std::thread::sleep(Duration::from_millis(rng % (span_ms + span_ms / 2)));
         let mut child = child;
         let _ = child.kill(); // SIGKILL on unix
         let out = child.wait_with_output().unwrap();

@@ -83,23 +83,20 @@ impl RuleSet for Volley {
         phase.is_some_and(|p| p.side == Some(u.unit.side) && p.step == Step::RifleFire) && !u.fired
     }
     fn checks(&self, ev: &Event, q: &mut Queue) {
-        // VOL-M1: a unit brought down to 1 point tests its morale.
-        for a in ev.changes() {
-            if let Action::LoseStrength { unit, .. } = a
-                && ev.after().unit(unit).is_some_and(|u| u.strength == 1)
-            {
-                q.push_once(
-                    "VOL-M1",
-                    Some(unit),
-                    None,
-                    "morale test".into(),
-                    Some("morale"),
-                );
-            }
-        }
-        // Its own outcome type, read by serde, never by a JSON path.
-        if let Some(VolleyOutcome { hit: true }) = ev.outcome_as::<VolleyOutcome>() {
-            assert_eq!(ev.resolution().map(|r| r.action.as_str()), Some("fire"));
+        // VOL-M1: a hit that brings the target down to 1 point asks for its morale test. The hit is
+        // read from the rule set's own outcome type (serde, never a JSON path): if that reading
+        // broke, no morale check would be queued and the tests that expect one would fail.
+        if let Some(VolleyOutcome { hit: true }) = ev.outcome_as::<VolleyOutcome>()
+            && let Some(target) = ev.units().get(1)
+            && ev.after().unit(target).is_some_and(|u| u.strength == 1)
+        {
+            q.push_once(
+                "VOL-M1",
+                Some(target),
+                None,
+                "morale test".into(),
+                Some("morale"),
+            );
         }
     }
     fn checklist(&self, l: &mut List) {

@@ -38,45 +38,6 @@ pub struct ResolverState {
     pub extra_attackers: Vec<String>,
 }
 
-/// SPI-C2, FR-C1: a hex combat form's attackers are the acting unit and the Ctrl-clicked ones of
-/// its side still fighting (the others are left out, not refused: a pick may go stale).
-fn with_attackers(f: &mut Form, state: &GameState, extra: &[String]) {
-    let (ids, defenders) = match f {
-        Form::Spi(x) => (x.attacker_ids.clone(), x.defender_ids.clone()),
-        Form::Fr1870(x) => (x.attacker_ids.clone(), x.defender_ids.clone()),
-        _ => return,
-    };
-    let Some(lead) = ids.first().and_then(|id| state.unit(id)) else {
-        return;
-    };
-    let mut all = ids.clone();
-    for e in extra {
-        if let Some(u) = state.unit(e)
-            && u.unit.side == lead.unit.side
-            && !u.eliminated()
-            && !all.contains(&u.unit.id)
-        {
-            all.push(u.unit.id.clone());
-        }
-    }
-    if all == ids {
-        return;
-    }
-    match f {
-        Form::Spi(x) => {
-            let (a, t) = (x.actor.clone(), x.target.clone());
-            x.prefill_engaged(state, &all, &defenders);
-            (x.actor, x.target) = (a, t);
-        }
-        Form::Fr1870(x) => {
-            let (a, t) = (x.actor.clone(), x.target.clone());
-            x.prefill_engaged(state, &all, &defenders);
-            (x.actor, x.target) = (a, t);
-        }
-        _ => {}
-    }
-}
-
 impl ResolverState {
     /// SPI-C2, FR-C1: adds `id` to the hex combat's attackers, or takes it out.
     pub fn toggle_attacker(&mut self, id: &str) {
@@ -118,7 +79,7 @@ impl ResolverState {
     ) {
         for f in &mut self.forms {
             f.prefill(state, actor, target, tables);
-            with_attackers(f, state, &self.extra_attackers);
+            f.with_attackers(state, &self.extra_attackers);
         }
         self.base = self.forms.clone();
     }
@@ -135,7 +96,7 @@ impl ResolverState {
             let (actor, target) = (actor.map(str::to_string), target.map(str::to_string));
             let mut fresh = base.clone();
             fresh.prefill(state, actor.as_deref(), target.as_deref(), tables);
-            with_attackers(&mut fresh, state, &self.extra_attackers);
+            fresh.with_attackers(state, &self.extra_attackers);
             if fresh != *base {
                 *form = crate::play::overrides::rebase(base, form, &fresh);
                 *base = fresh;
@@ -147,6 +108,15 @@ impl ResolverState {
     pub fn overrides(&self) -> Vec<crate::play::overrides::Override> {
         match (self.base.get(self.current), self.forms.get(self.current)) {
             (Some(b), Some(f)) => crate::play::overrides::overrides(b, f),
+            _ => Vec::new(),
+        }
+    }
+
+    /// What the user changed in the current form, as (path, value): what a window on the network
+    /// sends its host with the form's units.
+    pub fn changes(&self) -> Vec<(Vec<String>, serde_json::Value)> {
+        match (self.base.get(self.current), self.forms.get(self.current)) {
+            (Some(b), Some(f)) => crate::play::overrides::changes(b, f),
             _ => Vec::new(),
         }
     }

@@ -70,11 +70,19 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
   next-phase             next phase (after the last: next turn, markers cleared, date advanced)
   undo                   undo the last action (dice already rolled stay rolled)
   redo                   apply the last undone action again
-  roll EXPR              a logged roll of the game's seeded dice (d6, 2d6, d10, d%, 3d6+2)
+  roll EXPR [--dice V,..] a logged roll of the game's seeded dice (d6, 2d6, d10, d%, 3d6+2), or
+                         of the values thrown at the table (--dice 3,5 for 2d6)
   note TEXT              a note in the log (quote it)
   reveal                 reveal the dice seed (see `kepi game reveal`)
   resolve-due ID         a due check (see `kepi game due FILE`) is done
   waive ID [REASON]      a due check is not made, with why (logged)
+  form NAME UNIT [TARGET] [--attacker UNIT]... [--set PATH=VALUE]... [--dice DIE=VALUE,...]
+                         any resolver form of the game's rule set, as the window has it: pre-filled
+                         from the units now, then each field PATH (dotted, as the form's JSON names
+                         it) set to VALUE (JSON, or text): how a window on the network sends its
+                         rolls to the host
+  action JSON            one action as the log writes it ({\"type\": \"lose-strength\", ...});
+                         not a roll or a resolution (dice are rolled by the game, never sent)
 UNIT is a unit id (see `kepi game show FILE`) or its exact name.";
 
 /// [`VERBS_HELP`] and the resolution verbs of every rule set (generated from their declarations).
@@ -613,7 +621,7 @@ enum Verb {
     Act(Action),
     Undo,
     Redo,
-    Roll(DiceExpr),
+    Roll(DiceExpr, Vec<u32>),
     Reveal,
     Play(PlayVerb),
 }
@@ -642,6 +650,8 @@ const VERBS: &[&str] = &[
     "note",
     "resolve-due",
     "waive",
+    "form",
+    "action",
 ];
 
 fn parse_verbs(
@@ -742,11 +752,42 @@ fn parse_verbs(
             "redo" => Verb::Redo,
             "reveal" => Verb::Reveal,
             "roll" => {
-                let e = take(&mut i, "EXPR", &verb)?;
-                Verb::Roll(
-                    e.parse::<DiceExpr>()
-                        .map_err(|m| CliError::usage(format!("`roll`: {m}")))?,
-                )
+                let e = take(&mut i, "EXPR [--dice V,...]", &verb)?;
+                let expr = e
+                    .parse::<DiceExpr>()
+                    .map_err(|m| CliError::usage(format!("`roll`: {m}")))?;
+                let mut entered = Vec::new();
+                if let Some(w) = words.get(i).filter(|w| w.starts_with("--dice")) {
+                    i += 1;
+                    let text = match w.split_once('=') {
+                        Some((_, v)) => v.to_string(),
+                        None => take(&mut i, "EXPR --dice V,...", &verb)?,
+                    };
+                    for t in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+                        let v = t.parse::<u32>().map_err(|_| {
+                            CliError::usage(format!(
+                                "`roll --dice`: `{t}` is not a number (e.g. roll 2d6 --dice 3,5)"
+                            ))
+                        })?;
+                        expr.die()
+                            .check(v)
+                            .map_err(|e| CliError::usage(format!("`roll --dice`: {e}")))?;
+                        entered.push(v);
+                    }
+                    if entered.len() != expr.count as usize {
+                        return Err(CliError::usage(format!(
+                            "`roll {expr} --dice`: {} value(s) needed, got {}",
+                            expr.count,
+                            entered.len()
+                        )));
+                    }
+                }
+                Verb::Roll(expr, entered)
+            }
+            "form" => Verb::Play(game_play::parse_form(words, &mut i, s, tables)?),
+            "action" => {
+                let text = take(&mut i, "JSON", &verb)?;
+                Verb::Act(raw_action(&text)?)
             }
             "note" => Verb::Act(Action::Note {
                 text: take(&mut i, "TEXT", &verb)?,
@@ -791,6 +832,23 @@ fn parse_verbs(
         ));
     }
     Ok(out)
+}
+
+/// `action JSON`: one [`Action`] as the log writes it (a window on the network sends its edits
+/// this way). Dice are never taken from outside: a roll or a resolution is made by the host with
+/// `roll` or a resolution verb, so `roll` and `resolved` actions are refused here.
+fn raw_action(text: &str) -> Result<Action, CliError> {
+    let a: Action = serde_json::from_str(text).map_err(|e| {
+        CliError::usage(format!(
+            "`action`: not an action as the log writes it ({e}); e.g. action '{{\"type\":\"lose-strength\",\"unit\":\"u1\",\"n\":1}}'"
+        ))
+    })?;
+    if matches!(a, Action::Roll { .. } | Action::Resolved { .. }) {
+        return Err(CliError::usage(
+            "`action`: dice are rolled here, not sent: use `roll EXPR` or a resolution verb",
+        ));
+    }
+    Ok(a)
 }
 
 fn due_id(w: &str, verb: &str) -> Result<u64, CliError> {
@@ -927,14 +985,25 @@ pub fn apply_verbs(
             Verb::Act(a) => game.act(a, now)?,
             Verb::Undo => game.undo(now)?,
             Verb::Redo => game.redo(now)?,
-            Verb::Roll(e) => game.roll(&e, now)?,
+            Verb::Roll(e, entered) => game.roll_entered(&e, &entered, now)?,
             Verb::Reveal => game.reveal(now)?,
             Verb::Play(p) => {
                 let form = game_play::build(&p, game.state(), tables)?;
+                // What is odd about this roll now (phase, side, a unit that already acted) goes
+                // into its log entry, as the window's roll logs it: the umpire went ahead.
+                let warnings = form.phase_warnings(game.state());
                 game.resolve_about(
                     p.units(),
                     &p.entered,
-                    |st, dice| form.resolve(st, tables, Some(dice)),
+                    |st, dice| {
+                        form.resolve(st, tables, Some(dice))
+                            .map(|(mut r, effects)| {
+                                r.notes.extend(
+                                    warnings.iter().map(|w| format!("umpire went ahead: {w}")),
+                                );
+                                (r, effects)
+                            })
+                    },
                     now,
                 )?
             }

@@ -602,6 +602,167 @@ enum Kind {
     /// A form of a registered rule set ([`crate::play::CustomForm`]): its situation fields set
     /// with `--set FIELD=VALUE`.
     Custom(Vec<(String, String)>),
+    /// `form NAME UNIT [TARGET]`: any form of the game's rule set, as a window sends it to its
+    /// host: the units, a combat's other attackers, and the fields the user changed.
+    Window {
+        /// A combat's attackers besides the acting unit (`--attacker`).
+        extra: Vec<String>,
+        /// The fields set (`--set PATH=VALUE`), path from the form's top.
+        changes: Vec<(Vec<String>, serde_json::Value)>,
+    },
+}
+
+/// The words of `form NAME UNIT [TARGET] [--attacker ID]... [--set PATH=VALUE]... [--dice
+/// DIE=VALUE,...]` for a form as a window has it: its units, a combat's `extra` attackers, the
+/// fields the user changed (`changes`, see [`crate::play::overrides::changes`]) and the dice
+/// entered. The host pre-fills the form from its own game and sets only those fields, so a
+/// window a frame behind (or shown hidden strengths) never makes the host roll with stale units.
+/// `None` when the form has no acting unit yet (or needs a target it has not).
+pub fn form_words(
+    form: &Form,
+    extra: &[String],
+    changes: &[(Vec<String>, serde_json::Value)],
+    entered: &[(Die, u32)],
+) -> Option<Vec<String>> {
+    let (actor, target) = form.units();
+    let mut w = vec![
+        "form".to_string(),
+        form.name().to_string(),
+        actor?.to_string(),
+    ];
+    if form.needs_target() {
+        w.push(target?.to_string());
+    }
+    for a in extra {
+        w.push("--attacker".into());
+        w.push(a.clone());
+    }
+    for (path, value) in changes {
+        w.push("--set".into());
+        w.push(format!("{}={value}", path.join(".")));
+    }
+    if !entered.is_empty() {
+        let dice: Vec<String> = entered.iter().map(|(d, v)| format!("{d}={v}")).collect();
+        w.push("--dice".into());
+        w.push(dice.join(","));
+    }
+    Some(w)
+}
+
+/// `form NAME UNIT [TARGET] [--attacker ID]... [--set PATH=VALUE]... [--dice DIE=VALUE,...]`
+/// (the verb itself already taken): NAME is a resolver form of the game's rule set; its
+/// situation is pre-filled from the units now and then each `--set` applied (VALUE read as JSON
+/// when it is JSON, else as text), the whole refused if a path or value does not fit.
+pub(super) fn parse_form(
+    words: &[String],
+    i: &mut usize,
+    s: &GameState,
+    tables: &Tables,
+) -> Result<PlayVerb, CliError> {
+    let forms = Form::all_for(s.system);
+    let names: Vec<&str> = forms.iter().map(Form::name).collect();
+    let name = words
+        .get(*i)
+        .filter(|w| !w.starts_with("--"))
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "`form` needs NAME UNIT [TARGET] (NAME: {})",
+                names.join(", ")
+            ))
+        })?
+        .to_ascii_lowercase();
+    *i += 1;
+    let blank = forms.iter().find(|f| f.name() == name).ok_or_else(|| {
+        CliError::usage(format!(
+            "`form`: `{name}` is not a form of {} (accepted: {})",
+            s.system.title(),
+            names.join(", ")
+        ))
+    })?;
+    let usage = if blank.needs_target() {
+        "UNIT TARGET"
+    } else {
+        "UNIT"
+    };
+    let take = |i: &mut usize| -> Result<String, CliError> {
+        let w = words
+            .get(*i)
+            .filter(|w| !w.starts_with("--"))
+            .ok_or_else(|| CliError::usage(format!("`form {name}` needs {usage}")))?;
+        *i += 1;
+        Ok(s.find(w)?.unit.id.clone())
+    };
+    let actor = take(i)?;
+    let target = if blank.needs_target() {
+        Some(take(i)?)
+    } else {
+        None
+    };
+    let (mut extra, mut changes, mut entered) = (Vec::new(), Vec::new(), Vec::new());
+    while let Some(w) = words.get(*i).filter(|w| w.starts_with("--")) {
+        *i += 1;
+        let (opt, inline) = match w[2..].split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (w[2..].to_string(), None),
+        };
+        if !matches!(opt.as_str(), "attacker" | "set" | "dice") {
+            return Err(CliError::usage(format!(
+                "`form {name}`: unknown option `--{opt}` (accepted: --attacker UNIT, --set PATH=VALUE, --dice DIE=VALUE)"
+            )));
+        }
+        let value = match inline {
+            Some(v) => v,
+            None => {
+                let v = words.get(*i).ok_or_else(|| {
+                    CliError::usage(format!("`form {name} --{opt}` needs a value"))
+                })?;
+                *i += 1;
+                v.clone()
+            }
+        };
+        match opt.as_str() {
+            "attacker" => extra.push(s.find(&value)?.unit.id.clone()),
+            "set" => {
+                let (path, x) = value.split_once('=').ok_or_else(|| {
+                    CliError::usage(format!("`form {name} --set`: `{value}` is not PATH=VALUE"))
+                })?;
+                let path: Vec<String> = path.trim().split('.').map(str::to_string).collect();
+                let x = serde_json::from_str(x.trim())
+                    .unwrap_or_else(|_| serde_json::Value::from(x.trim()));
+                changes.push((path, x));
+            }
+            _ => entered.extend(parse_dice(&value, &name)?),
+        }
+    }
+    let v = PlayVerb {
+        form: name,
+        actor,
+        target,
+        attackers: Vec::new(),
+        hex: None,
+        kind: Kind::Window { extra, changes },
+        entered,
+    };
+    build(&v, s, tables)?;
+    Ok(v)
+}
+
+/// The form of a `form` verb: pre-filled from the game now, its attackers added, the changes set.
+fn build_window(
+    v: &PlayVerb,
+    extra: &[String],
+    changes: &[(Vec<String>, serde_json::Value)],
+    s: &GameState,
+    tables: &Tables,
+) -> Result<Form, CliError> {
+    let mut form = Form::all_for(s.system)
+        .into_iter()
+        .find(|f| f.name() == v.form)
+        .ok_or_else(|| CliError::usage(format!("`form`: no form `{}` here", v.form)))?;
+    form.prefill(s, Some(&v.actor), v.target.as_deref(), tables);
+    form.with_attackers(s, extra);
+    crate::play::overrides::apply_changes(&form, changes)
+        .map_err(|e| CliError::usage(format!("`form {} --set`: {e}", v.form)))
 }
 
 /// The custom form (of a rule set registered at run time) the game's rule set offers as `verb`.
@@ -775,6 +936,15 @@ impl Ready {
             ));
         }
         Ok(done)
+    }
+
+    /// What is odd about making this resolution now ([`crate::flow::phase_warnings`]): the
+    /// umpire decides, so these are logged with it, never a refusal. None for a unit-less action.
+    pub fn phase_warnings(&self, state: &GameState) -> Vec<String> {
+        match self {
+            Ready::Form(f) => crate::flow::phase_warnings(state, f.name(), f.units().0),
+            Ready::Plain(_) => Vec::new(),
+        }
     }
 
     /// The resolution itself, before the check of dice left over.
@@ -1034,15 +1204,9 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Read
     let (spec, given) = match &v.kind {
         Kind::Form { spec, given } => (*spec, given),
         Kind::Plain(words) => return build_plain(v, words, s, tables),
-        Kind::Custom(sets) => {
-            let form = build_custom(v, sets, s, tables)?;
-            if let Some(why) = crate::play::refuse::unused_die(&form, &v.entered) {
-                return Err(CliError::usage(format!("`{} --dice`: {why}", v.form)));
-            }
-            if let Some(why) = form.refusal(s) {
-                return Err(CliError::usage(format!("`{}`: {why}", v.form)));
-            }
-            return Ok(Ready::Form(Box::new(form)));
+        Kind::Custom(sets) => return checked(v, build_custom(v, sets, s, tables)?, s),
+        Kind::Window { extra, changes } => {
+            return checked(v, build_window(v, extra, changes, s, tables)?, s);
         }
     };
     let mut form = Form::all_for(spec.system)
@@ -1063,7 +1227,12 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Read
         (f, _) => f.prefill(s, Some(&v.actor), v.target.as_deref(), tables),
     }
     (spec.overlay)(given, &mut form, tables)?;
-    // Issue 17: the same checks as the window's (crate::play::refuse), before anything applies.
+    checked(v, form, s)
+}
+
+/// Issue 17: the same checks as the window's ([`crate::play::refuse`]) on a built form, before
+/// anything applies.
+fn checked(v: &PlayVerb, form: Form, s: &GameState) -> Result<Ready, CliError> {
     if let Some(why) = crate::play::refuse::unused_die(&form, &v.entered) {
         return Err(CliError::usage(format!("`{} --dice`: {why}", v.form)));
     }

@@ -206,6 +206,46 @@ impl Form {
         }
     }
 
+    /// SPI-C2, FR-C1: a hex combat form's attackers are the acting unit and `extra` units of its
+    /// side still fighting (the window's Ctrl-clicked ones, `form ... --attacker`); others are
+    /// left out, not refused: a pick may go stale. Other forms are left as they are.
+    pub fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
+        let (ids, defenders) = match self {
+            Form::Spi(x) => (x.attacker_ids.clone(), x.defender_ids.clone()),
+            Form::Fr1870(x) => (x.attacker_ids.clone(), x.defender_ids.clone()),
+            _ => return,
+        };
+        let Some(lead) = ids.first().and_then(|id| state.unit(id)) else {
+            return;
+        };
+        let mut all = ids.clone();
+        for e in extra {
+            if let Some(u) = state.unit(e)
+                && u.unit.side == lead.unit.side
+                && !u.eliminated()
+                && !all.contains(&u.unit.id)
+            {
+                all.push(u.unit.id.clone());
+            }
+        }
+        if all == ids {
+            return;
+        }
+        match self {
+            Form::Spi(x) => {
+                let (a, t) = (x.actor.clone(), x.target.clone());
+                x.prefill_engaged(state, &all, &defenders);
+                (x.actor, x.target) = (a, t);
+            }
+            Form::Fr1870(x) => {
+                let (a, t) = (x.actor.clone(), x.target.clone());
+                x.prefill_engaged(state, &all, &defenders);
+                (x.actor, x.target) = (a, t);
+            }
+            _ => {}
+        }
+    }
+
     /// This form with the units and situation of `v` (its JSON form, as [`overrides`] edits it),
     /// or None when `v` does not fit it.
     pub fn with_value(&self, v: &serde_json::Value) -> Option<Form> {

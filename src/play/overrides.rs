@@ -116,6 +116,75 @@ fn get<'a>(root: &'a Value, path: &[String]) -> Option<&'a Value> {
     path.iter().try_fold(root, |at, k| at.get(k))
 }
 
+/// What the user changed in `edited` against `base`, as (path, value): the situation a window
+/// sends its host (`kepi game apply ... form NAME UNIT --set PATH=VALUE`), so the host derives
+/// everything else from its own game ([`apply_changes`]).
+pub fn changes(base: &Form, edited: &Form) -> Vec<(Vec<String>, Value)> {
+    let (Ok(b), Ok(e)) = (serde_json::to_value(base), serde_json::to_value(edited)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    diff(&b, &e, &mut Vec::new(), &mut out);
+    out.into_iter()
+        .filter(|(p, _, _)| !matches!(p.last().map(String::as_str), Some("actor" | "target")))
+        .map(|(path, _, value)| (path, value))
+        .collect()
+}
+
+/// The fields a form holds at `path`'s parent, for a message naming the accepted ones.
+fn fields_at(root: &Value, parents: &[String]) -> Vec<String> {
+    get(root, parents)
+        .and_then(Value::as_object)
+        .map(|o| {
+            o.keys()
+                .filter(|k| !matches!(k.as_str(), "form" | "actor" | "target"))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `fresh` (derived from the game) with each (path, value) of `changes` set, in order. A path the
+/// form does not have, or a value its field does not take, is refused with the reason (naming
+/// the fields there are); the units (`actor`, `target`) are not changed this way.
+pub fn apply_changes(fresh: &Form, changes: &[(Vec<String>, Value)]) -> Result<Form, String> {
+    let mut out = fresh.clone();
+    for (path, value) in changes {
+        let shown = path.join(".");
+        let mut json = serde_json::to_value(&out).map_err(|e| format!("`{shown}`: {e}"))?;
+        let Some((last, parents)) = path.split_last() else {
+            return Err("an empty field path".into());
+        };
+        let known = fields_at(&json, parents);
+        if matches!(last.as_str(), "actor" | "target" | "form")
+            || get(&json, path).is_none()
+            || !known.contains(last)
+        {
+            return Err(format!(
+                "no field `{shown}` in `{}` (accepted{}: {})",
+                out.name(),
+                if parents.is_empty() {
+                    String::new()
+                } else {
+                    format!(" under `{}`", parents.join("."))
+                },
+                if known.is_empty() {
+                    "-".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ));
+        }
+        if !set(&mut json, path, value.clone()) {
+            return Err(format!("no field `{shown}` in `{}`", out.name()));
+        }
+        out = out
+            .with_value(&json)
+            .ok_or_else(|| format!("`{shown}={value}`: not a value this field takes"))?;
+    }
+    Ok(out)
+}
+
 /// `fresh` (derived from the state now) with the fields the user changed in `edited` relative to
 /// `old` (derived before) carried over. A change that no longer fits the form (another action's
 /// field) is dropped rather than breaking it.
@@ -192,6 +261,33 @@ mod tests {
             b.figures = b_n;
         }
         f
+    }
+
+    #[test]
+    fn changes_travel_as_paths_and_values_and_apply_to_a_fresh_form() {
+        let base = with_figures(&melee(), 20, 22);
+        let edited = with_figures(&base, 20, 5);
+        let c = changes(&base, &edited);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].0.last().map(String::as_str), Some("figures"));
+        // The host's game has moved on (the attacker lost 2): the user's 5 is set on its form.
+        let fresh = with_figures(&base, 18, 22);
+        let got = apply_changes(&fresh, &c).unwrap();
+        assert_eq!(figures(&got), (18, 5));
+        // A field the form does not have is named, with the ones it has.
+        let bad = vec![(
+            vec!["action".to_string(), "nonsense".to_string()],
+            Value::from(1),
+        )];
+        let e = apply_changes(&fresh, &bad).unwrap_err();
+        assert!(e.contains("nonsense") && e.contains("accepted"), "{e}");
+        // A value the field does not take is refused.
+        let mut path = c[0].0.clone();
+        let wrong = vec![(std::mem::take(&mut path), Value::from("many"))];
+        assert!(apply_changes(&fresh, &wrong).is_err());
+        // The units are not set this way.
+        let units = vec![(vec!["actor".to_string()], Value::from("x"))];
+        assert!(apply_changes(&fresh, &units).is_err());
     }
 
     #[test]

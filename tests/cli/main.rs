@@ -8,6 +8,7 @@ mod common;
 mod crt_cli;
 mod export_cli;
 mod flow_cli;
+mod form_verb_cli;
 mod grammar_cli;
 mod gsp_cli;
 mod hostile_corpus;

@@ -11,6 +11,7 @@ const DUE_ROWS: f32 = 6.0;
 
 /// The "Due" section: open checks first, then the phase checklist and who is still to act.
 pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+    approvals_ui(ui, app, out);
     let s = app.state();
     let title = if s.due.is_empty() {
         RichText::new("Due: nothing").strong()
@@ -157,5 +158,70 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                     out.push(Command::ShowStillToAct);
                 }
             });
+        });
+}
+
+/// Issue 19: players' resolutions waiting for the umpire's approval (the umpire's window while it
+/// hosts with approval on): each with Approve and Reject (the reason typed is logged and told to
+/// the player). Nothing is shown when none waits.
+fn approvals_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+    let Some(remote) = &app.remote else {
+        return;
+    };
+    if remote.pending.is_empty() || remote.seat != Some(crate::net::Seat::Umpire) {
+        return;
+    }
+    let title = RichText::new(format!(
+        "Waiting for your approval: {}",
+        remote.pending.len()
+    ))
+    .strong()
+    .color(ui.visuals().warn_fg_color);
+    egui::CollapsingHeader::new(title)
+        .id_salt("due_approvals")
+        .default_open(true)
+        .show(ui, |ui| {
+            let reason_id = ui.scope_id().with("reject_reason");
+            let mut reason = ui
+                .data_mut(|d| d.get_temp::<String>(reason_id))
+                .unwrap_or_default();
+            for r in &remote.pending {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(format!("{} · {}", r.request, r.seat)).weak());
+                    ui.label(r.text());
+                });
+                ui.horizontal(|ui| {
+                    if ui
+                        .button(format!("Approve {}", r.request))
+                        .on_hover_text("the host applies it now (with the player's dice if they entered them), and logs the approval")
+                        .clicked()
+                    {
+                        out.push(Command::Decide {
+                            request: r.request,
+                            approve: true,
+                            reason: None,
+                        });
+                    }
+                    if ui
+                        .button(format!("Reject {}", r.request))
+                        .on_hover_text("nothing is applied; the rejection and the reason below are logged and told to the player")
+                        .clicked()
+                    {
+                        let why = reason.trim().to_string();
+                        out.push(Command::Decide {
+                            request: r.request,
+                            approve: false,
+                            reason: (!why.is_empty()).then_some(why),
+                        });
+                        reason.clear();
+                    }
+                });
+            }
+            ui.horizontal(|ui| {
+                let l = ui.label("Reason for a rejection:");
+                ui.add(egui::TextEdit::singleline(&mut reason).desired_width(160.0))
+                    .labelled_by(l.id);
+            });
+            ui.data_mut(|d| d.insert_temp(reason_id, reason));
         });
 }

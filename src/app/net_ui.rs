@@ -6,12 +6,12 @@
 //!
 //! Hosting: the window gives up its hold on the save (it is written once, by the host, which
 //! journals and broadcasts every action) and follows the game as the umpire's seat over loopback,
-//! like any other client. While hosting (and while joined) the window does not act on the game
-//! itself: [`AppState::remote`] refuses every command that would change it, so nothing is ever
-//! written twice or beside the host. The umpire decides players' requests and turns approval on
-//! and off here; the umpire's own resolutions are made at the table (or with `kepi remote`), since
-//! the window's resolver does not yet speak the wire's words. Joined, a seat's requests are typed
-//! as `kepi remote apply` takes them and their answers listed.
+//! like any other client. While hosting (and while joined) the window does not apply actions
+//! itself: [`AppState::remote`] turns every change (an edit, undo, the next phase, a roll of the
+//! resolver or the tray) into the words of `kepi game apply` and this module sends them as the
+//! window's seat, so nothing is ever written twice or beside the host, and the window plays as it
+//! does alone. A player's seat makes resolutions with its side's units; the umpire decides
+//! players' requests (here or in the Due panel) and turns approval on and off here.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::state::AppState;
+use super::state::{AppState, Remote, Request};
 use crate::game::Game;
 use crate::net::client::{Answer, Client, Incoming, PendingList, Replica};
 use crate::net::discovery::Found;
@@ -51,7 +51,12 @@ pub enum NetDialog {
 #[derive(Clone, Debug)]
 pub enum Ask {
     /// The words of `kepi remote apply`.
-    Apply(Vec<String>),
+    Apply {
+        /// The words.
+        words: Vec<String>,
+        /// A resolver roll (its answer names the entry its result card shows).
+        resolution: bool,
+    },
     /// The requests waiting for the umpire (and whether approval is on).
     Pending,
     /// The umpire approves or rejects a waiting request.
@@ -60,6 +65,8 @@ pub enum Ask {
         request: u64,
         /// Approve (apply it) or reject it.
         approve: bool,
+        /// Why (a rejection's reason, logged and told to the player).
+        reason: Option<String>,
     },
     /// The umpire turns approval on or off.
     SetApproval(bool),
@@ -72,8 +79,21 @@ pub enum Update {
     Joined(Seat),
     /// The game as the host's log replays, verified.
     Game(Box<Game>),
-    /// An answer to a request, or a decision on one: the text, and whether it is a refusal.
+    /// An answer to a decision, or the umpire's decision on a request: the text, and whether it
+    /// is a refusal.
     Answer(String, bool),
+    /// The answer to an [`Ask::Apply`]: the text, whether it is a refusal, the log indexes it
+    /// made, and whether it was a resolver roll.
+    Applied {
+        /// For the status line and the dialog.
+        text: String,
+        /// A refusal (or a partial one).
+        refused: bool,
+        /// The entries it made.
+        made: Vec<u64>,
+        /// It was a resolver roll.
+        resolution: bool,
+    },
     /// The waiting requests.
     Pending(PendingList),
     /// The approval setting now.
@@ -210,6 +230,15 @@ fn work(
                 return;
             }
         };
+        if c.welcome().hidden {
+            // A hidden view has no whole log to replay into a game for the window.
+            let _ = tell.send(Update::Refused(format!(
+                "this game hides the other side's strengths from the {} seat, and the window cannot show a hidden view yet: follow it with `kepi remote {address} --code CODE show` and `watch`",
+                c.welcome().seat
+            )));
+            c.close();
+            return;
+        }
         let _ = tell.send(Update::Joined(c.welcome().seat));
         if let Err(e) = c.catch_up(STEP.saturating_mul(6)) {
             match e {
@@ -238,13 +267,27 @@ fn work(
             }
             while let Ok(a) = asked.try_recv() {
                 let done = match a {
-                    Ask::Apply(words) => c.apply(&words, STEP.saturating_mul(3)).map(|a| {
-                        let (t, bad) = answer_text(&a);
-                        Update::Answer(t, bad)
-                    }),
+                    Ask::Apply { words, resolution } => {
+                        c.apply(&words, STEP.saturating_mul(3)).map(|a| {
+                            let (text, refused) = answer_text(&a);
+                            let made = (a.entries.iter().map(|e| e.index))
+                                .chain(a.seen.iter().map(|e| e.index))
+                                .collect();
+                            Update::Applied {
+                                text,
+                                refused,
+                                made,
+                                resolution,
+                            }
+                        })
+                    }
                     Ask::Pending => c.pending(STEP).map(Update::Pending),
-                    Ask::Decide { request, approve } => c
-                        .decide(request, approve, None, STEP.saturating_mul(3))
+                    Ask::Decide {
+                        request,
+                        approve,
+                        reason,
+                    } => c
+                        .decide(request, approve, reason, STEP.saturating_mul(3))
                         .map(|a| {
                             let (t, bad) = answer_text(&a);
                             Update::Answer(format!("request {request}: {t}"), bad)
@@ -328,9 +371,24 @@ pub struct Hosting {
     pub stopping: bool,
 }
 
+/// How long closing the window waits for its host to catch the save up.
+const STOP_WAIT: Duration = Duration::from_secs(10);
+
 impl Drop for Hosting {
+    /// The window closes (or the game is left) while hosting: the host is stopped and given a
+    /// moment to tell the players and catch the save up, as Stop hosting does. The journal holds
+    /// every acknowledged action whatever happens, so a host that takes longer loses nothing.
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
+        let until = Instant::now() + STOP_WAIT;
+        if let Some(t) = self.thread.take() {
+            while !t.is_finished() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            }
+        }
     }
 }
 
@@ -392,6 +450,34 @@ impl Default for NetUi {
             join: JoinForm::default(),
         }
     }
+}
+
+/// Sends the requests the window made since the last frame ([`Remote::outbox`]), in order.
+fn send_outbox(app: &mut AppState, link: &Link) {
+    let Some(r) = &mut app.remote else {
+        return;
+    };
+    for Request { words, resolution } in r.outbox.drain(..) {
+        link.ask(Ask::Apply { words, resolution });
+    }
+}
+
+/// The host's answer to a request the window sent: on the status line (the host's own summary of
+/// what it applied, or why not) and in the dialog's list; a resolver roll's result card shows
+/// the entry it made.
+fn applied(
+    app: &mut AppState,
+    answers: &mut Vec<(String, bool)>,
+    text: String,
+    refused: bool,
+    made: &[u64],
+    resolution: bool,
+) {
+    if resolution && let Some(&last) = made.last() {
+        app.resolved_remotely(last);
+    }
+    app.set_status(text.clone(), refused);
+    push(answers, (text, refused));
 }
 
 fn push(list: &mut Vec<(String, bool)>, line: (String, bool)) {
@@ -506,8 +592,9 @@ impl NetUi {
         };
         let link = Link::start(local, umpire.code.clone());
         link.ask(Ask::Pending);
-        app.remote = Some(format!(
-            "this window follows the game it hosts: the host applies every action (players' requests; the umpire's own with `kepi remote {address} --code UMPIRE-CODE apply …`); stop hosting to play here again"
+        app.remote = Some(Remote::new(
+            Some(Seat::Umpire),
+            "this window hosts its game: stop hosting to open, save or start another game",
         ));
         app.set_status(format!("hosting {} at {address}", save.display()), false);
         self.hosting = Some(Hosting {
@@ -646,15 +733,37 @@ impl NetUi {
         if refresh {
             h.link.ask(Ask::Pending);
         }
+        send_outbox(app, &h.link);
+        if let Some(r) = &mut app.remote {
+            for (request, approve, reason) in r.decisions.drain(..) {
+                h.link.ask(Ask::Decide {
+                    request,
+                    approve,
+                    reason,
+                });
+            }
+        }
         for u in h.link.poll() {
             match u {
                 Update::Game(g) => app.show_remote(*g),
                 Update::Pending(p) => {
                     h.approval = p.approval;
+                    if let Some(r) = &mut app.remote {
+                        r.pending = p.requests.clone();
+                    }
                     h.pending = p.requests;
                 }
                 Update::Approval(on) => h.approval = on,
-                Update::Answer(t, bad) => push(&mut h.answers, (t, bad)),
+                Update::Answer(t, bad) => {
+                    app.set_status(t.clone(), bad);
+                    push(&mut h.answers, (t, bad));
+                }
+                Update::Applied {
+                    text,
+                    refused,
+                    made,
+                    resolution,
+                } => applied(app, &mut h.answers, text, refused, &made, resolution),
                 Update::Lost(m) if !h.stopping => app.set_status(
                     format!("the window lost its own host ({m}); reconnecting…"),
                     true,
@@ -704,20 +813,35 @@ impl NetUi {
                         app.set_status(format!("reconnected to {}", j.address), false);
                     }
                     j.seat = Some(seat);
+                    if let Some(r) = &mut app.remote {
+                        r.seat = Some(seat);
+                    }
                 }
                 Update::Game(g) => {
                     if j.local.is_none() {
                         j.local = Some(app.stash());
                         let seat = j.seat.map(|s| s.name()).unwrap_or("a");
-                        app.remote = Some(format!(
-                            "joined {} as the {seat} seat: send your resolutions as requests in the Join window",
-                            j.address
+                        app.remote = Some(Remote::new(
+                            j.seat,
+                            format!(
+                                "this window has joined {}: leave the game (File > Join a game…) to open, save or start another",
+                                j.address
+                            ),
                         ));
                         app.set_status(format!("joined {} as {seat}", j.address), false);
                     }
                     app.show_remote(*g);
                 }
-                Update::Answer(t, bad) => push(&mut j.answers, (t, bad)),
+                Update::Answer(t, bad) => {
+                    app.set_status(t.clone(), bad);
+                    push(&mut j.answers, (t, bad));
+                }
+                Update::Applied {
+                    text,
+                    refused,
+                    made,
+                    resolution,
+                } => applied(app, &mut j.answers, text, refused, &made, resolution),
                 Update::Pending(_) | Update::Approval(_) => {}
                 Update::Lost(m) => {
                     app.set_status(
@@ -729,6 +853,7 @@ impl NetUi {
                 Update::Refused(m) => refused = Some(m),
             }
         }
+        send_outbox(app, &j.link);
         if let Some(m) = refused {
             self.join.error = Some(m.clone());
             if let Some(j) = self.joined.take() {
@@ -843,12 +968,14 @@ impl NetUi {
                     h.link.ask(Ask::Decide {
                         request: r.request,
                         approve: true,
+                        reason: None,
                     });
                 }
                 if ui.button(format!("Reject {}", r.request)).clicked() {
                     h.link.ask(Ask::Decide {
                         request: r.request,
                         approve: false,
+                        reason: None,
                     });
                 }
             });
@@ -906,7 +1033,10 @@ impl NetUi {
                     let words: Vec<String> =
                         j.request.split_whitespace().map(str::to_string).collect();
                     if !words.is_empty() {
-                        j.link.ask(Ask::Apply(words));
+                        j.link.ask(Ask::Apply {
+                            words,
+                            resolution: false,
+                        });
                         j.request.clear();
                     }
                 }

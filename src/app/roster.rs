@@ -49,7 +49,12 @@ fn matches(u: &UnitState, filter: &str) -> bool {
 pub fn rows(state: &GameState, view: &super::state::RosterView) -> Vec<Row> {
     use std::collections::HashMap;
     let mut out = Vec::new();
-    for side in &state.sides {
+    // A player's seat: its own side first (its roster), the others after (their targets).
+    let mut sides: Vec<&crate::roster::Side> = state.sides.iter().collect();
+    if let Some(own) = view.seat_side {
+        sides.sort_by_key(|s| **s != own);
+    }
+    for side in sides {
         let side_key = side.to_string();
         let units: Vec<usize> = state
             .units
@@ -84,13 +89,19 @@ pub fn rows(state: &GameState, view: &super::state::RosterView) -> Vec<Row> {
             .collect();
         // Keep each group together even when its units are not adjacent in the card file.
         keyed.sort_by(|a, b| a.1.iter().map(|g| &g.0).cmp(b.1.iter().map(|g| &g.0)));
+        let label = match view.seat_side {
+            Some(own) if own != *side => {
+                format!("targets: {}", side_title(state, side))
+            }
+            _ => side_title(state, side),
+        };
         out.push(Row::Group {
             key: side_key.clone(),
-            label: side_title(state, side),
+            label,
             depth: 0,
             count: units.len(),
         });
-        if view.collapsed.contains(&side_key) {
+        if view.closed(&side_key) {
             continue;
         }
         let mut open: Vec<String> = Vec::new();
@@ -261,6 +272,8 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             .weak(),
     );
     ui.separator();
+    // Derived each frame: a player's seat on the network sees its own side's roster first.
+    app.roster.seat_side = app.remote.as_ref().and_then(super::state::Remote::side);
     let key = (super::state::game_key(&app.game), app.roster.clone());
     let rows = app
         .roster_rows
@@ -287,7 +300,7 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                         count,
                     } => {
                         ui.add_space(*depth as f32 * 12.0);
-                        let open = !app.roster.collapsed.contains(key);
+                        let open = !app.roster.closed(key);
                         let arrow = if open { "[-]" } else { "[+]" };
                         let text = RichText::new(format!("{arrow} {label}  ·  {count}")).strong();
                         if ui
@@ -353,10 +366,8 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 }
             }
         });
-    if let Some(k) = toggle
-        && !app.roster.collapsed.remove(&k)
-    {
-        app.roster.collapsed.insert(k);
+    if let Some(k) = toggle {
+        app.roster.toggle(&k);
     }
 }
 

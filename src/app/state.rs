@@ -104,6 +104,41 @@ pub struct RosterView {
     pub only_to_act: bool,
     /// Collapsed group keys ("german", "german/III Corps").
     pub collapsed: HashSet<String>,
+    /// A player's seat on the network: this side's roster comes first and open; the other
+    /// sides' start closed (opened to pick a target). Derived each frame from the seat.
+    pub seat_side: Option<crate::roster::Side>,
+    /// The other sides opened by the player (they start closed; see `seat_side`).
+    pub opened: HashSet<String>,
+}
+
+impl RosterView {
+    /// Whether the group `key` is closed now: a side other than the seat's is closed until
+    /// opened, any other group until collapsed.
+    pub fn closed(&self, key: &str) -> bool {
+        if self.foreign(key) {
+            !self.opened.contains(key)
+        } else {
+            self.collapsed.contains(key)
+        }
+    }
+
+    /// Opens a closed group, or closes an open one.
+    pub fn toggle(&mut self, key: &str) {
+        let set = if self.foreign(key) {
+            &mut self.opened
+        } else {
+            &mut self.collapsed
+        };
+        if !set.remove(key) {
+            set.insert(key.to_string());
+        }
+    }
+
+    /// `key` is a side's header, and not the seat's side.
+    fn foreign(&self, key: &str) -> bool {
+        self.seat_side
+            .is_some_and(|own| !key.contains('/') && key != own.to_string())
+    }
 }
 
 /// Log view options.
@@ -162,6 +197,15 @@ pub enum Command {
     /// Roll the form a due check asks for, for its unit (with kepi's dice; in own-dice mode the
     /// form only opens, for the player to type the dice). The resolution answers this check only.
     RollDue(u64),
+    /// The umpire approves or rejects a player's request waiting for approval (on the network).
+    Decide {
+        /// The request's number.
+        request: u64,
+        /// Approve (the host applies it) or reject it.
+        approve: bool,
+        /// Why, for a rejection (logged, and told to the player).
+        reason: Option<String>,
+    },
     /// List in the roster only the units the phase still waits for.
     ShowStillToAct,
     /// Start a new game from a bundled scenario.
@@ -271,11 +315,62 @@ pub struct AppState {
     pub chart: super::charts::ChartCache,
     /// The roster's rows for the current log and roster options.
     pub roster_rows: RosterRows,
-    /// While the window hosts or has joined a game on the network: why it does not change the
-    /// game itself (the host applies every action); every command that would is refused with this.
-    pub remote: Option<String>,
+    /// While the window hosts or has joined a game on the network: the host applies every
+    /// action, so the window's changes go to it as requests ([`Remote::outbox`]).
+    pub remote: Option<Remote>,
     /// A network dialog the File menu asked for (taken by the window each frame).
     pub net_dialog: Option<super::net_ui::NetDialog>,
+}
+
+/// The window on the network (hosting, or joined to a host): its seat, and what it asks the host.
+///
+/// The host is the only writer of the game, so the window never applies an action itself: an
+/// edit, an undo, a phase, a tray roll or a resolver roll becomes the words of `kepi game apply`
+/// ([`AppState::handle`]) and waits here until the network side sends it. Its answer comes back
+/// as the host's log; a refusal is said on the status line.
+#[derive(Debug)]
+pub struct Remote {
+    /// The seat this window holds (the umpire's while hosting; a joined seat once the host said).
+    pub seat: Option<crate::net::Seat>,
+    /// Why opening, saving or starting another game is refused while on the network.
+    pub why: String,
+    /// Requests made and not yet sent, oldest first.
+    pub outbox: Vec<Request>,
+    /// Players' requests waiting for the umpire's approval (the umpire's seat; kept current by
+    /// the network side), shown in the Due panel.
+    pub pending: Vec<crate::net::PendingRequest>,
+    /// The umpire's decisions on them not yet sent: (request, approve, reason).
+    pub decisions: Vec<(u64, bool, Option<String>)>,
+}
+
+/// One request for the host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    /// The words of `kepi game apply`.
+    pub words: Vec<String>,
+    /// A resolver roll: its result card shows the entry it makes.
+    pub resolution: bool,
+}
+
+impl Remote {
+    /// On the network as `seat` (None until the host says), refusing file commands with `why`.
+    pub fn new(seat: Option<crate::net::Seat>, why: impl Into<String>) -> Remote {
+        Remote {
+            seat,
+            why: why.into(),
+            outbox: Vec::new(),
+            pending: Vec::new(),
+            decisions: Vec::new(),
+        }
+    }
+
+    /// The side whose units this window acts with (a player's seat), if any.
+    pub fn side(&self) -> Option<crate::roster::Side> {
+        match self.seat {
+            Some(crate::net::Seat::Player(side)) => Some(side),
+            _ => None,
+        }
+    }
 }
 
 /// The local game set aside while the window shows a joined one (given back on Leave).
@@ -659,12 +754,8 @@ impl AppState {
     /// The one place the window changes anything.
     pub fn handle(&mut self, cmd: Command) {
         let now = Utc::now();
-        if let Some(why) = &self.remote
-            && changes_game(&cmd)
-        {
-            let why = why.clone();
-            self.err(why);
-            return;
+        if self.remote.is_some() && changes_game(&cmd) {
+            return self.ask_host(cmd);
         }
         match cmd {
             Command::Act(action) => {
@@ -725,6 +816,18 @@ impl AppState {
                 self.roster.hide_eliminated = true;
             }
             Command::RollDue(id) => self.roll_due(id),
+            Command::Decide {
+                request,
+                approve,
+                reason,
+            } => match &mut self.remote {
+                Some(r) if r.seat == Some(crate::net::Seat::Umpire) => {
+                    r.decisions.push((request, approve, reason));
+                    let what = if approve { "approving" } else { "rejecting" };
+                    self.ok(format!("{what} request {request}…"));
+                }
+                _ => self.err("only the umpire's window on the network decides requests"),
+            },
             Command::OpenForm {
                 form,
                 actor,
@@ -798,6 +901,108 @@ impl AppState {
             }
             Err(e) => self.err(e.to_string()),
         }
+    }
+
+    /// A change the window would make, asked of the host instead (the window is on the network):
+    /// as the words of `kepi game apply`, queued for the network side to send. A player's seat
+    /// makes resolutions only; anything else is refused here at once, as the host would.
+    fn ask_host(&mut self, cmd: Command) {
+        let Some(remote) = &self.remote else {
+            return;
+        };
+        let player = remote.side();
+        let why = remote.why.clone();
+        let umpires = |what: &str| match player {
+            Some(side) => Err(format!(
+                "{what} is the umpire's; the {} seat makes resolutions with its own units",
+                side.as_str()
+            )),
+            None => Ok(()),
+        };
+        // What the status line says was asked: the action as the log will word it.
+        let mut asked = None;
+        let request = match cmd {
+            // A due check's roll opens its form and rolls it: through the resolver, below.
+            Command::RollDue(id) => return self.roll_due(id),
+            Command::Act(action) => umpires("changing a unit by hand").and_then(|()| {
+                asked = Some(action.describe(self.game.state()));
+                serde_json::to_string(&action)
+                    .map(|j| vec!["action".to_string(), j])
+                    .map_err(|e| e.to_string())
+            }),
+            Command::Undo => umpires("undo").map(|()| vec!["undo".to_string()]),
+            Command::Redo => umpires("redo").map(|()| vec!["redo".to_string()]),
+            Command::NextPhase => umpires("the next phase").map(|()| vec!["next-phase".into()]),
+            Command::Roll { expr, entered } => umpires("a roll of the tray").map(|()| {
+                let mut w = vec!["roll".to_string(), expr.to_string()];
+                if !entered.is_empty() {
+                    let v: Vec<String> = entered.iter().map(u32::to_string).collect();
+                    w.push("--dice".into());
+                    w.push(v.join(","));
+                }
+                w
+            }),
+            Command::ResolveAndApply { entered } => self.resolution_words(&entered),
+            _ => Err(why),
+        };
+        match request {
+            Ok(words) => {
+                let resolution = words.first().is_some_and(|w| w == "form");
+                self.tray.entered_text.clear();
+                let asked = asked.unwrap_or_else(|| words.join(" "));
+                self.ok(format!("asked the host: {asked}…"));
+                if let Some(r) = &mut self.remote {
+                    r.outbox.push(Request { words, resolution });
+                }
+            }
+            Err(e) => self.err(e),
+        }
+    }
+
+    /// The resolver's form as the words of `kepi game apply form ...`: its units, a combat's other
+    /// attackers, only the fields the user changed, and the dice entered; the host derives the
+    /// rest from its own game. Refused here when the form cannot be rolled now.
+    fn resolution_words(
+        &mut self,
+        entered: &[(crate::dice::Die, u32)],
+    ) -> Result<Vec<String>, String> {
+        self.resolver.derive(self.game.state(), self.tables);
+        let form = self
+            .resolver
+            .form()
+            .ok_or("this rule set has no resolver actions")?;
+        if let Some(why) = form.refusal(self.game.state()) {
+            return Err(why);
+        }
+        if let (Some(side), Some(actor)) = (
+            self.remote.as_ref().and_then(Remote::side),
+            form.units().0.and_then(|a| self.game.state().unit(a)),
+        ) && actor.unit.side != side
+        {
+            return Err(format!(
+                "{} is a {} unit; the {} seat acts only with {} units",
+                actor.unit.name,
+                actor.unit.side.as_str(),
+                side.as_str(),
+                side.as_str()
+            ));
+        }
+        let changes = self.resolver.changes();
+        crate::cli::game_play::form_words(form, &self.resolver.extra_attackers, &changes, entered)
+            .ok_or_else(|| {
+                if form.needs_target() {
+                    "pick the acting unit and its target first".to_string()
+                } else {
+                    "pick the acting unit first".to_string()
+                }
+            })
+    }
+
+    /// The host answered a resolution this window asked for with the entry `index`: the result
+    /// card shows it once the host's log holds it.
+    pub fn resolved_remotely(&mut self, index: u64) {
+        self.resolver.last_rolled = Some(index);
+        self.resolver.last_form = Some(self.resolver.current);
     }
 
     /// Rolls the resolver's form and applies it, one undo step. The roll uses the units as they

@@ -63,13 +63,18 @@ struct TestHost {
 
 impl TestHost {
     fn start(save: &Path) -> TestHost {
+        TestHost::start_on(save, 0, true)
+    }
+
+    /// A host on `port` (0: any free one), with new codes or the save's own.
+    fn start_on(save: &Path, port: u16, new_codes: bool) -> TestHost {
         let tables = Tables::builtin().expect("tables");
         let host = Host::open(
             save,
             &HostOptions {
                 bind: std::net::IpAddr::from([127, 0, 0, 1]),
-                port: 0,
-                new_codes: true,
+                port,
+                new_codes,
             },
             tables,
             Arc::new(|_: &Event| {}),
@@ -148,10 +153,12 @@ fn host_this_game_shows_four_seats_with_codes_and_stops_back_to_the_save() {
             .is_some_and(|x| x.connected.iter().any(|(s, _)| *s == Seat::Umpire))
     });
     assert!(h.state().state.remote.is_some());
+    // The umpire plays in this window as ever: the next phase goes to the host, which applies it.
     let before = h.state().state.game.log().len();
     h.get_by_label("Next phase >").click();
-    h.run();
-    assert_eq!(h.state().state.game.log().len(), before, "refused locally");
+    until(&mut h, "the next phase, applied by the host", |a| {
+        a.state.game.log().len() == before + 1
+    });
     // A player's request while approval is on waits for the umpire, who approves it here.
     h.get_by_label("Players' resolutions wait for my approval")
         .click();
@@ -275,6 +282,357 @@ fn join_with_a_right_code_shows_the_hosts_game_and_follows_its_log() {
     h.run_steps(2);
     assert!(h.state().state.remote.is_none());
     assert_eq!(h.state().state.game.log().len(), local_len);
+    drop(host);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const FIRER: &str = "12th-grenadiers-1";
+const TARGET: &str = "8e-ligne-1";
+
+fn last_resolution(app: &KepiApp) -> Option<(String, Vec<u32>)> {
+    app.state
+        .game
+        .log()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.kind {
+            kepi::game::EntryKind::Act {
+                action: kepi::game::Action::Resolved { resolution, .. },
+            } => Some((
+                resolution.summary.clone(),
+                resolution.dice.iter().map(|d| d.value).collect(),
+            )),
+            _ => None,
+        })
+}
+
+fn strength(app: &KepiApp, id: &str) -> u32 {
+    app.state.state().unit(id).map_or(0, |u| u.strength)
+}
+
+/// Starts hosting `save` from the window's File menu and waits for its own umpire connection.
+fn host_in_window(save: &Path, seed: u64) -> Harness<'static, KepiApp> {
+    let mut state = AppState::demo(seed).expect("demo");
+    state.open(save);
+    assert!(state.store.is_some(), "{:?}", state.status);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Host this game…").click();
+    h.run();
+    h.get_by_label("Start hosting").click();
+    h.run();
+    until(&mut h, "the window's own umpire connection", |a| {
+        a.net
+            .hosting
+            .as_ref()
+            .is_some_and(|x| x.connected.iter().any(|(s, _)| *s == Seat::Umpire))
+            && a.state
+                .remote
+                .as_ref()
+                .is_some_and(|r| r.seat == Some(Seat::Umpire))
+    });
+    h
+}
+
+#[test]
+fn the_umpire_plays_in_the_hosting_window_and_the_host_rolls_the_same_as_alone() {
+    use kepi::app::state::Command;
+    let dir = tmp("umpire-plays");
+    let save = save_in(&dir);
+    let mut h = host_in_window(&save, 5);
+    // Close the dialog: the umpire plays in the window itself.
+    h.state_mut().net.host_open = false;
+    h.run();
+    let full = strength(h.state(), TARGET);
+    h.state_mut().state.handle(Command::Select(FIRER.into()));
+    h.state_mut().state.handle(Command::Target(TARGET.into()));
+    h.run();
+    let before = h.state().state.game.log().len();
+    h.get_by_label("Roll and apply").click();
+    until(&mut h, "the fire, rolled by the host", |a| {
+        a.state.game.log().len() == before + 1 && last_resolution(a).is_some()
+    });
+    let hosted = last_resolution(h.state()).expect("a resolution");
+    assert!(
+        strength(h.state(), TARGET) < full,
+        "seed 1870 kills figures"
+    );
+    assert!(
+        h.query_by_label_contains("Result: ").is_some(),
+        "the result card shows the host's entry"
+    );
+    // The same fire in a window alone, on the same game: the same dice and the same result.
+    let mut alone = AppState::demo(1870).expect("demo");
+    alone.handle(Command::Select(FIRER.into()));
+    alone.handle(Command::Target(TARGET.into()));
+    alone.handle(Command::ResolveAndApply {
+        entered: Vec::new(),
+    });
+    let local = alone
+        .game
+        .log()
+        .last()
+        .and_then(|e| match &e.kind {
+            kepi::game::EntryKind::Act {
+                action: kepi::game::Action::Resolved { resolution, .. },
+            } => Some((
+                resolution.summary.clone(),
+                resolution
+                    .dice
+                    .iter()
+                    .map(|d| d.value)
+                    .collect::<Vec<u32>>(),
+            )),
+            _ => None,
+        })
+        .expect("a local resolution");
+    assert_eq!(hosted, local, "one function resolves, hosted or not");
+    // A loss by hand (the roster's edit), then undo: both through the host.
+    h.state_mut()
+        .state
+        .handle(Command::Act(kepi::game::Action::LoseStrength {
+            unit: FIRER.into(),
+            n: 1,
+        }));
+    let firer = strength(h.state(), FIRER);
+    until(&mut h, "the loss by hand", |a| {
+        strength(a, FIRER) + 1 == firer
+    });
+    h.state_mut().state.handle(Command::Undo);
+    until(&mut h, "the undo", |a| strength(a, FIRER) == firer);
+    let shown = h.state().state.game.log().len();
+    // Stop hosting: the save on disk holds what the window showed.
+    h.state_mut().net.stop_hosting();
+    until(&mut h, "the host to stop", |a| {
+        a.net.hosting.is_none() && a.state.store.is_some()
+    });
+    let on_disk = kepi::store::read_game(&save).expect("read").game;
+    assert_eq!(on_disk.log().len(), shown);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_player_window_rolls_its_own_units_and_is_refused_the_umpires_things() {
+    use kepi::app::state::Command;
+    use kepi::roster::Side;
+    let dir = tmp("player-rolls");
+    let save = save_in(&dir);
+    let host = TestHost::start(&save);
+    let mut h = harness(AppState::demo(3).expect("demo"));
+    h.run_steps(2);
+    join(
+        &mut h,
+        &host.address,
+        &host.code(Seat::Player(Side::German)),
+    );
+    until(&mut h, "the host's game as the german seat", |a| {
+        a.state
+            .remote
+            .as_ref()
+            .is_some_and(|r| r.seat == Some(Seat::Player(Side::German)))
+    });
+    h.state_mut().net.join_open = false;
+    h.run_steps(2);
+    // The seat's own side is the roster; the other side's units are targets, closed at first.
+    let rows = kepi::app::roster::rows(h.state().state.state(), &h.state().state.roster);
+    let first_side = rows.first().map(|r| match r {
+        kepi::app::roster::Row::Group { key, .. } => key.clone(),
+        kepi::app::roster::Row::Unit { .. } => String::new(),
+    });
+    assert_eq!(first_side.as_deref(), Some("german"));
+    assert!(
+        rows.iter().any(
+            |r| matches!(r, kepi::app::roster::Row::Group { label, depth: 0, .. }
+            if label.starts_with("targets: french"))
+        ),
+        "the french side is offered as targets"
+    );
+    assert!(
+        !rows
+            .iter()
+            .any(|r| matches!(r, kepi::app::roster::Row::Unit { index, .. }
+            if h.state().state.state().units[*index].unit.side == Side::French)),
+        "no french unit listed until the side is opened"
+    );
+    // A fire with a german unit: asked of the host, rolled there, shown here.
+    let full = strength(h.state(), TARGET);
+    h.state_mut().state.handle(Command::Select(FIRER.into()));
+    h.state_mut().state.handle(Command::Target(TARGET.into()));
+    h.run_steps(2);
+    h.get_by_label("Roll and apply").click();
+    until(&mut h, "the player's fire", |a| {
+        last_resolution(a).is_some() && strength(a, TARGET) < full
+    });
+    until(&mut h, "its result card", |a| {
+        a.state.resolver.last_rolled.is_some()
+    });
+    assert!(h.query_by_label_contains("Result: ").is_some());
+    // Undo is the umpire's: refused at once, nothing sent.
+    let len = h.state().state.game.log().len();
+    h.state_mut().state.handle(Command::Undo);
+    let status = h.state().state.status.clone().expect("a status");
+    assert!(status.error && status.text.contains("umpire"), "{status:?}");
+    // A french unit is not the german seat's to roll.
+    h.state_mut().state.handle(Command::Select(TARGET.into()));
+    h.state_mut().state.handle(Command::Target(FIRER.into()));
+    h.state_mut().state.handle(Command::ResolveAndApply {
+        entered: Vec::new(),
+    });
+    let status = h.state().state.status.clone().expect("a status");
+    assert!(status.error && status.text.contains("german"), "{status:?}");
+    h.run_steps(5);
+    assert_eq!(h.state().state.game.log().len(), len, "nothing applied");
+    drop(host);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn players_requests_wait_in_the_umpires_due_panel_to_be_approved_or_rejected() {
+    use kepi::roster::Side;
+    let dir = tmp("due-approval");
+    let save = save_in(&dir);
+    let mut h = host_in_window(&save, 6);
+    h.get_by_label("Players' resolutions wait for my approval")
+        .click();
+    until(&mut h, "approval on", |a| {
+        a.net.hosting.as_ref().is_some_and(|x| x.approval)
+    });
+    // Close the Host dialog: the decisions are made in the Due panel.
+    h.state_mut().net.host_open = false;
+    h.run();
+    let (address, code) = {
+        let x = h.state().net.hosting.as_ref().expect("hosting");
+        let code = x
+            .seats
+            .iter()
+            .find(|s| s.seat == Seat::Player(Side::German))
+            .map(|s| s.code.clone())
+            .expect("german seat");
+        (x.address.replace("0.0.0.0", "127.0.0.1"), code)
+    };
+    let local = format!(
+        "ws://127.0.0.1:{}",
+        address.rsplit(':').next().unwrap_or_default()
+    );
+    let mut player = Client::connect(&local, &code, None, Duration::from_secs(5)).expect("player");
+    let words = |w: &[&str]| w.iter().map(|x| x.to_string()).collect::<Vec<String>>();
+    let a = player
+        .apply(&words(&["fire", FIRER, TARGET]), Duration::from_secs(5))
+        .expect("held");
+    let first = a.held.expect("held for approval");
+    let b = player
+        .apply(&words(&["rally", FIRER]), Duration::from_secs(5))
+        .expect("held");
+    let second = b.held.expect("held for approval");
+    until(&mut h, "both requests in the Due panel", |a| {
+        a.state
+            .remote
+            .as_ref()
+            .is_some_and(|r| r.pending.len() == 2)
+    });
+    assert!(
+        h.query_by_label_contains("Waiting for your approval: 2")
+            .is_some()
+    );
+    let before = h.state().state.game.log().len();
+    h.get_by_label(&format!("Approve {first}")).click();
+    until(&mut h, "the approved fire", |a| {
+        last_resolution(a).is_some()
+            && a.state
+                .remote
+                .as_ref()
+                .is_some_and(|r| r.pending.len() == 1)
+    });
+    assert!(h.state().state.game.log().len() > before);
+    // A rejection with its reason: logged, and nothing rolled.
+    let field = egui::accesskit::Role::TextInput;
+    h.get_by_role_and_label(field, "Reason for a rejection:")
+        .focus();
+    h.run();
+    h.get_by_role_and_label(field, "Reason for a rejection:")
+        .type_text("out of range");
+    h.run();
+    h.get_by_label(&format!("Reject {second}")).click();
+    until(&mut h, "the rejection in the log", |a| {
+        a.state
+            .game
+            .log()
+            .iter()
+            .any(|e| e.summary.contains("rejected") && e.summary.contains("out of range"))
+    });
+    until(&mut h, "nothing left waiting", |a| {
+        a.state
+            .remote
+            .as_ref()
+            .is_some_and(|r| r.pending.is_empty())
+    });
+    assert!(
+        h.query_by_label_contains("Waiting for your approval")
+            .is_none()
+    );
+    player.close();
+    h.state_mut().net.stop_hosting();
+    until(&mut h, "the host to stop", |a| a.net.hosting.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_joined_window_says_when_its_host_is_lost_and_reconnects_by_itself() {
+    use kepi::roster::Side;
+    let dir = tmp("reconnect");
+    let save = save_in(&dir);
+    let host = TestHost::start_on(&save, 0, true);
+    let port = host
+        .address
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse::<u16>().ok())
+        .expect("port");
+    let code = host.code(Seat::Player(Side::French));
+    let umpire = host.code(Seat::Umpire);
+    let mut h = harness(AppState::demo(4).expect("demo"));
+    h.run_steps(2);
+    join(&mut h, &host.address, &code);
+    until(&mut h, "the host's game", |a| a.state.remote.is_some());
+    // The host goes away (the umpire's laptop sleeps): the window says so and keeps the game.
+    drop(host);
+    until(&mut h, "the lost connection", |a| {
+        a.net.joined.as_ref().is_some_and(|j| j.lost.is_some())
+    });
+    let status = h.state().state.status.clone().expect("a status");
+    assert!(
+        status.text.contains("lost") && status.text.contains("reconnecting"),
+        "{status:?}"
+    );
+    assert!(h.state().state.remote.is_some(), "still showing the game");
+    // The host comes back on the same port with the same codes: the window rejoins by itself
+    // and follows what happens next.
+    let host = TestHost::start_on(&save, port, false);
+    assert_eq!(
+        host.code(Seat::Player(Side::French)),
+        code,
+        "the save's codes"
+    );
+    until(&mut h, "the reconnection", |a| {
+        a.net.joined.as_ref().is_some_and(|j| j.lost.is_none())
+    });
+    let mut u =
+        Client::connect(&host.address, &umpire, None, Duration::from_secs(5)).expect("umpire");
+    u.apply(
+        &["note".to_string(), "after the storm".to_string()],
+        Duration::from_secs(5),
+    )
+    .expect("note");
+    u.close();
+    until(&mut h, "the note made after the reconnection", |a| {
+        a.state
+            .game
+            .log()
+            .last()
+            .is_some_and(|e| e.summary.contains("after the storm"))
+    });
     drop(host);
     let _ = std::fs::remove_dir_all(&dir);
 }

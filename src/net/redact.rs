@@ -252,3 +252,116 @@ impl SeenLog {
         Ok(true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Action;
+
+    /// The demo battle with a few actions: a note (no unit), a loss on a german unit, one on a
+    /// french unit.
+    fn game() -> Game {
+        let scenario = crate::roster::builtin_scenario("mars-la-tour").expect("scenario");
+        let system = scenario.system.expect("a rule set");
+        let now = chrono::Utc::now();
+        let mut g = Game::new(&scenario, system, crate::game::SeedSecret::new(1870), now);
+        g.act(
+            Action::Note {
+                text: "dawn".into(),
+            },
+            now,
+        )
+        .expect("note");
+        for unit in ["12th-grenadiers-1", "8e-ligne-1"] {
+            g.act(
+                Action::LoseStrength {
+                    unit: unit.into(),
+                    n: 1,
+                },
+                now,
+            )
+            .expect("loss");
+        }
+        g
+    }
+
+    fn seen_by_german(g: &Game) -> Vec<SeatEntry> {
+        seat_entries(g.log(), g.state(), Side::German)
+    }
+
+    #[test]
+    fn a_seat_sees_its_own_and_neutral_entries_whole_and_the_others_as_chain_places() {
+        let g = game();
+        let seen = seen_by_german(&g);
+        let hidden: Vec<bool> = seen.iter().map(|e| e.hidden).collect();
+        // The start (the whole roster), the note, the german loss, the french loss.
+        assert_eq!(hidden, [true, false, false, true]);
+        let mut log = SeenLog::default();
+        for e in seen {
+            assert_eq!(log.push(e), Ok(true));
+        }
+        assert_eq!(
+            log.head(),
+            g.log().last().map(|e| e.hash.as_str()).unwrap_or("")
+        );
+        // The same entry again is no news; a catch-up after a reconnection may resend it.
+        let again = seen_by_german(&g).pop().expect("an entry");
+        assert_eq!(log.push(again), Ok(false));
+    }
+
+    #[test]
+    fn a_forged_or_reordered_entry_is_refused() {
+        let g = game();
+        let seen = seen_by_german(&g);
+        let mut log = SeenLog::default();
+        log.push(seen[0].clone()).expect("start");
+        // A whole entry whose body was changed (the figures lost) no longer hashes to its hash.
+        let mut forged = seen[1].clone();
+        if let Some(w) = &mut forged.entry {
+            w.summary = "the Guard routs".into();
+        }
+        let e = log.push(forged).expect_err("forged");
+        assert!(e.contains("hashes to"), "{e}");
+        // A body under another entry's header.
+        let mut swapped = seen[1].clone();
+        swapped.entry = seen[2].entry.clone();
+        assert!(log.push(swapped).is_err());
+        // A hidden entry that carries a body, or a whole one without.
+        let mut leaky = seen[1].clone();
+        leaky.hidden = true;
+        assert!(log.push(leaky).is_err());
+        // Skipping an entry, or one that links elsewhere.
+        assert!(
+            log.push(seen[2].clone())
+                .expect_err("skip")
+                .contains("skipped")
+        );
+        let mut unlinked = seen[1].clone();
+        unlinked.prev = "0".repeat(64);
+        assert!(log.push(unlinked).is_err());
+        // The true entry still goes in: nothing above was kept.
+        assert_eq!(log.push(seen[1].clone()), Ok(true));
+        // And an entry already held cannot be replaced by another.
+        let mut other = seen[1].clone();
+        other.time += chrono::Duration::seconds(1);
+        assert!(log.push(other).expect_err("changed").contains("changed"));
+    }
+
+    #[test]
+    fn the_view_and_refusals_hide_the_other_sides_strengths() {
+        let g = game();
+        let v = seat_view(&g, Side::German);
+        let units = v["units"].as_array().expect("units");
+        for u in units {
+            let own = u["side"] == "german";
+            assert_eq!(u["hidden"], !own);
+            for f in HIDDEN_FIELDS {
+                assert_eq!(u[*f].is_null(), !own, "{f} of {}", u["id"]);
+            }
+        }
+        let told = scrub("8e-ligne-1 has 21, cannot lose 30", g.state(), Side::German);
+        assert!(!told.contains("21"), "{told}");
+        let own = scrub("12th-grenadiers-1 has 19", g.state(), Side::German);
+        assert_eq!(own, "12th-grenadiers-1 has 19");
+    }
+}

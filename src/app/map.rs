@@ -458,7 +458,11 @@ fn units_ui(
             } else {
                 "strength"
             },
-            u.strength
+            if u.strength_hidden {
+                "hidden".to_string()
+            } else {
+                u.strength.to_string()
+            }
         ));
         let drawn = if resp.dragged() {
             ui.input(|i| i.pointer.latest_pos())
@@ -506,7 +510,11 @@ fn units_ui(
         painter.text(
             drawn.center() + vec2(0.0, size * 0.2),
             egui::Align2::CENTER_CENTER,
-            u.strength.to_string(),
+            if u.strength_hidden {
+                "?".to_string()
+            } else {
+                u.strength.to_string()
+            },
             egui::FontId::monospace((size * 0.30).max(7.0)),
             Color32::WHITE,
         );

@@ -177,18 +177,24 @@ fn pause(d: Duration, stop: &AtomicBool) -> bool {
     !stop.load(Ordering::SeqCst)
 }
 
-/// The game a client's replica replays to, if any.
+/// The game a client's replica replays to (or, for a player's seat while strengths are hidden,
+/// its view of the game), if any.
 fn replayed(c: &Client) -> Option<Game> {
-    c.replica().and_then(Replica::game).cloned()
+    c.replica().and_then(Replica::shown_game)
 }
 
 /// An answer as one line for the window.
 fn answer_text(a: &Answer) -> (String, bool) {
-    let made: Vec<String> = a
+    let made: Vec<String> = (a
         .entries
         .iter()
-        .map(|e| format!("{}: {}", e.index, e.summary))
-        .collect();
+        .map(|e| format!("{}: {}", e.index, e.summary)))
+    .chain(
+        a.seen
+            .iter()
+            .map(|e| format!("{}: {}", e.index, e.summary())),
+    )
+    .collect();
     if let Some(r) = a.held {
         return (
             format!("request {r} is waiting for the umpire's approval"),
@@ -230,17 +236,15 @@ fn work(
                 return;
             }
         };
-        if c.welcome().hidden {
-            // A hidden view has no whole log to replay into a game for the window.
-            let _ = tell.send(Update::Refused(format!(
-                "this game hides the other side's strengths from the {} seat, and the window cannot show a hidden view yet: follow it with `kepi remote {address} --code CODE show` and `watch`",
-                c.welcome().seat
-            )));
-            c.close();
-            return;
-        }
         let _ = tell.send(Update::Joined(c.welcome().seat));
-        if let Err(e) = c.catch_up(STEP.saturating_mul(6)) {
+        // A player's seat while strengths are hidden has no whole log to replay: it catches up
+        // its own view of the game (the host's state for the seat, the log as it may read it).
+        let caught = if c.welcome().hidden {
+            c.catch_up_view(STEP.saturating_mul(6)).map(|_| ())
+        } else {
+            c.catch_up(STEP.saturating_mul(6)).map(|_| ())
+        };
+        if let Err(e) = caught {
             match e {
                 NetError::Connection(m) => {
                     let _ = tell.send(Update::Lost(m));

@@ -262,6 +262,19 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
         ui.colored_label(ui.visuals().warn_fg_color, format!("Note: {w}"))
             .on_hover_text("kepi will roll if you go ahead; the log records this note with it");
     }
+    // A player's seat while strengths are hidden: the other side's figures here are
+    // placeholders; only what the player changes is sent, and the host fills in the rest.
+    let (a, t) = form.units();
+    if [a, t]
+        .into_iter()
+        .flatten()
+        .any(|id| state.unit(id).is_some_and(|u| u.strength_hidden))
+    {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            "The other side's strengths are hidden from your seat: the odds below use placeholders; the host rolls with the real figures.",
+        );
+    }
     ui.separator();
     ui.label(RichText::new("Situation").strong());
     match form {
@@ -417,6 +430,17 @@ fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
         action: Action::Resolved { resolution, .. },
     } = &e.kind
     else {
+        // A player's seat while strengths are hidden: a roll against the other side's unit is
+        // logged for this seat as its place in the chain only (its casualties would tell the
+        // strength left).
+        if app.game.is_seat_view() {
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.label(RichText::new(format!("Result: {}", e.summary)).strong());
+                ui.label(
+                    RichText::new("the host rolled it; its result is the umpire's to tell").weak(),
+                );
+            });
+        }
         return;
     };
     // What it did, read from the states before and after it (`game::effects`, which the battle
@@ -450,6 +474,8 @@ fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             );
         }
         match &effects {
+            // A seat's view has no history to read effects from: the entry's summary says it.
+            None if app.game.is_seat_view() => {}
             None => {
                 ui.label(RichText::new("undone").weak());
             }

@@ -140,6 +140,10 @@ pub fn rows(state: &GameState, view: &super::state::RosterView) -> Vec<Row> {
 
 fn side_title(state: &GameState, side: &crate::roster::Side) -> String {
     let units = state.units.iter().filter(|u| u.unit.side == *side);
+    // A player's seat while strengths are hidden: no sum of placeholders.
+    if units.clone().any(|u| u.strength_hidden) {
+        return format!("{side}  (strengths hidden)");
+    }
     let (now, max) = units.fold((0u32, 0u32), |(a, b), u| {
         (a + u.strength, b + u.max_strength)
     });
@@ -351,12 +355,18 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                         if r.secondary_clicked() {
                             out.push(Command::Target(u.id().to_string()));
                         }
-                        strength_bar(&mut ui, u.strength, u.max_strength, 44.0);
-                        ui.label(
-                            RichText::new(format!("{}/{}", u.strength, u.max_strength))
-                                .monospace()
-                                .small(),
-                        );
+                        if u.strength_hidden {
+                            ui.label(RichText::new("?").monospace().small()).on_hover_text(
+                                "this unit's strength is hidden from your seat (the umpire's kepi has it)",
+                            );
+                        } else {
+                            strength_bar(&mut ui, u.strength, u.max_strength, 44.0);
+                            ui.label(
+                                RichText::new(format!("{}/{}", u.strength, u.max_strength))
+                                    .monospace()
+                                    .small(),
+                            );
+                        }
                         if u.fatigue > 0 {
                             ui.label(RichText::new(format!("f{}", u.fatigue)).small())
                                 .on_hover_text(format!("{} fatigue", u.fatigue));
@@ -394,6 +404,16 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             .weak(),
         );
     });
+    if u.strength_hidden {
+        ui.label(
+            RichText::new(
+                "This unit's strength, fatigue, level and leaders are hidden from your seat: \
+                 the umpire's kepi has them, and rolls against it with them.",
+            )
+            .weak(),
+        );
+        return;
+    }
     egui::Grid::new("unit_editor")
         .num_columns(2)
         .show(ui, |ui| {

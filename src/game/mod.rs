@@ -166,6 +166,11 @@ pub struct UnitState {
     /// Must retreat one cell (FR-C2), until it moves.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub must_retreat: bool,
+    /// Issue 19: a player's copy of a game whose strengths are hidden from their seat
+    /// ([`crate::net::redact::seat_state`]): this unit's strength, fatigue, level and leaders are
+    /// placeholders, shown as "?". Never set in a game kepi plays (nor written in a save).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strength_hidden: bool,
     /// Moved this turn.
     pub moved: bool,
     /// Fired this turn.
@@ -202,6 +207,7 @@ impl UnitState {
             entrained: false,
             hidden: unit.weapon == Some(crate::roster::Weapon::SiegeGun),
             must_retreat: false,
+            strength_hidden: false,
             moved: false,
             fired: false,
             activated: false,

@@ -40,6 +40,8 @@ pub struct Game {
     /// Undone actions with their entries' indices, the next to redo last.
     future: Vec<(Action, usize)>,
     secret: Option<SeedSecret>,
+    /// A seat's view ([`Game::seat_view`]): shown, never played.
+    view: bool,
 }
 
 /// One action in effect (applied and not undone), with what it applied to.
@@ -77,6 +79,7 @@ impl Game {
             past: Vec::new(),
             future: Vec::new(),
             secret: Some(secret),
+            view: false,
         };
         let summary = format!(
             "{} begins; dice seed commitment {}",
@@ -94,6 +97,27 @@ impl Game {
             now,
         );
         g
+    }
+
+    /// A player's copy of a game whose strengths are hidden from their seat (issue 19): the state
+    /// the host made for the seat ([`crate::net::redact::seat_state`]) and the log as far as the
+    /// seat may read it, each hidden entry at its place as a note that says so. It is shown, never
+    /// played: it has no undo history and no seed, and nothing is replayed from it (the client
+    /// verified the chain the entries came in).
+    pub fn seat_view(state: GameState, log: Vec<LogEntry>) -> Game {
+        Game {
+            state,
+            log,
+            past: Vec::new(),
+            future: Vec::new(),
+            secret: None,
+            view: true,
+        }
+    }
+
+    /// Whether this is a seat's view ([`Game::seat_view`]) rather than a game replayed whole.
+    pub fn is_seat_view(&self) -> bool {
+        self.view
     }
 
     /// Rebuilds a game from its log (checking the chain) and, optionally, its secret.
@@ -143,6 +167,7 @@ impl Game {
             past: Vec::with_capacity(log.len()),
             future: Vec::new(),
             secret,
+            view: false,
         };
         for (index, e) in entries.enumerate() {
             g.step(&e.kind, index + 1)

@@ -62,6 +62,7 @@ impl Replica {
         &mut self,
         entries: Vec<SeatEntry>,
         view: Option<serde_json::Value>,
+        state: Option<Box<crate::game::GameState>>,
     ) -> Result<Vec<SeatEntry>, NetError> {
         if self.game.is_some() {
             return Err(NetError::Protocol(
@@ -81,6 +82,9 @@ impl Replica {
         if view.is_some() {
             self.seen.view = view;
         }
+        if state.is_some() {
+            self.seen.state = state;
+        }
         Ok(new)
     }
 
@@ -92,6 +96,12 @@ impl Replica {
     /// The game replayed so far (`None` before the first entry).
     pub fn game(&self) -> Option<&Game> {
         self.game.as_ref()
+    }
+
+    /// The game for a window: the one replayed, or for a player seat while strengths are hidden
+    /// its view ([`SeenLog::game`]); `None` before there is one.
+    pub fn shown_game(&self) -> Option<Game> {
+        self.game.clone().or_else(|| self.seen.game())
     }
 
     /// Takes one entry from the host: an entry already held must be the very same one;
@@ -426,8 +436,12 @@ impl Client {
     fn take(&mut self, m: HostMsg) -> Result<(Incoming, Option<(u64, Reply)>), NetError> {
         match m {
             HostMsg::Entries { entries } => Ok((Incoming::Entries(self.absorb(entries)?), None)),
-            HostMsg::Seen { entries, view } => {
-                self.absorb_seen(entries, view)?;
+            HostMsg::Seen {
+                entries,
+                view,
+                state,
+            } => {
+                self.absorb_seen(entries, view, state)?;
                 Ok((Incoming::Entries(Vec::new()), None))
             }
             HostMsg::Applied {
@@ -436,9 +450,10 @@ impl Client {
                 refused,
                 seen,
                 view,
+                state,
             } => {
                 self.absorb(entries.clone())?;
-                self.absorb_seen(seen.clone(), view.clone())?;
+                self.absorb_seen(seen.clone(), view.clone(), state)?;
                 let a = Answer {
                     entries,
                     refused,
@@ -465,9 +480,10 @@ impl Client {
                 refused,
                 seen,
                 view,
+                state,
             } => {
                 self.absorb(entries.clone())?;
-                self.absorb_seen(seen.clone(), view)?;
+                self.absorb_seen(seen.clone(), view, state)?;
                 let d = Decision {
                     request,
                     approved,
@@ -498,8 +514,9 @@ impl Client {
         &mut self,
         entries: Vec<SeatEntry>,
         view: Option<serde_json::Value>,
+        state: Option<Box<crate::game::GameState>>,
     ) -> Result<(), NetError> {
-        if entries.is_empty() && view.is_none() {
+        if entries.is_empty() && view.is_none() && state.is_none() {
             return Ok(());
         }
         if !self.welcome.hidden {
@@ -509,7 +526,7 @@ impl Client {
         }
         match &mut self.replica {
             Some(r) => {
-                let new = r.push_seen(entries, view)?;
+                let new = r.push_seen(entries, view, state)?;
                 self.seen_new.extend(new);
             }
             None => {

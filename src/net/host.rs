@@ -750,6 +750,7 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
                     Some(side) => CatchUp::Seen(
                         super::redact::seat_entries(entries, core.game.state(), side),
                         super::redact::seat_view(&core.game, side),
+                        Box::new(super::redact::seat_state(&core.game, side)),
                     ),
                 })
             }
@@ -817,7 +818,11 @@ struct Joined {
 /// sees it (with the view after it).
 enum CatchUp {
     Whole(Vec<LogEntry>),
-    Seen(Vec<super::redact::SeatEntry>, serde_json::Value),
+    Seen(
+        Vec<super::redact::SeatEntry>,
+        serde_json::Value,
+        Box<crate::game::GameState>,
+    ),
 }
 
 /// The conversation with a joined client; returns why it ended.
@@ -841,9 +846,9 @@ fn serve_client(
                 })
             })
             .collect(),
-        CatchUp::Seen(entries, view) => {
+        CatchUp::Seen(entries, view, state) => {
             let n = entries.chunks(CATCH_UP_BATCH).count().max(1);
-            let mut view = Some(view);
+            let (mut view, mut state) = (Some(view), Some(state));
             (0..n)
                 .map(|k| {
                     let chunk = entries
@@ -852,6 +857,7 @@ fn serve_client(
                     encode(&HostMsg::Seen {
                         entries: chunk.to_vec(),
                         view: if k + 1 == n { view.take() } else { None },
+                        state: if k + 1 == n { state.take() } else { None },
                     })
                 })
                 .collect()
@@ -1015,6 +1021,7 @@ fn seen_msg(game: &Game, made: &[LogEntry], side: Side) -> Message {
     encode(&HostMsg::Seen {
         entries: super::redact::seat_entries(made, game.state(), side),
         view: Some(super::redact::seat_view(game, side)),
+        state: Some(Box::new(super::redact::seat_state(game, side))),
     })
 }
 
@@ -1063,6 +1070,7 @@ fn refused_answer(id: u64, rx: &Receiver<Message>, code: u8, message: String) ->
             refused: Some(Refusal { code, message }),
             seen: Vec::new(),
             view: None,
+            state: None,
         }),
         events: Vec::new(),
     }
@@ -1150,6 +1158,7 @@ fn answer_for(
             refused,
             seen: Vec::new(),
             view: None,
+            state: None,
         }),
         Some(side) => encode(&HostMsg::Applied {
             id,
@@ -1160,6 +1169,7 @@ fn answer_for(
             }),
             seen: super::redact::seat_entries(&made, game.state(), side),
             view: Some(super::redact::seat_view(game, side)),
+            state: Some(Box::new(super::redact::seat_state(game, side))),
         }),
     }
 }
@@ -1343,6 +1353,7 @@ fn decide(
             refused: m.refused.clone(),
             seen: Vec::new(),
             view: None,
+            state: None,
         };
         by_player = m.entries.len();
         made.extend(m.entries);
@@ -1369,6 +1380,7 @@ fn decide(
             }),
             seen: Vec::new(),
             view: None,
+            state: None,
         };
         (to_player, n.refused)
     };
@@ -1389,6 +1401,7 @@ fn decide(
             approved,
             seen: super::redact::seat_entries(&entries, core.game.state(), side),
             view: Some(super::redact::seat_view(&core.game, side)),
+            state: Some(Box::new(super::redact::seat_state(&core.game, side))),
             entries: Vec::new(),
             refused: refused.map(|r| Refusal {
                 code: r.code,
@@ -1432,6 +1445,7 @@ fn decide(
             refused,
             seen: Vec::new(),
             view: None,
+            state: None,
         }),
         events,
     }

@@ -131,6 +131,10 @@ pub enum HostMsg {
         /// The seat's view of the game after them (on the last message of a batch).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         view: Option<serde_json::Value>,
+        /// For a player seat while strengths are hidden: the game state as it may hold it
+        /// ([`redact::seat_state`]), so a window can show the seat's view.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        state: Option<Box<crate::game::GameState>>,
     },
     /// The answer to [`ClientMsg::Apply`]: the entries it made (each already journaled and
     /// fsynced), and why it stopped if it did not make them all.
@@ -149,6 +153,10 @@ pub enum HostMsg {
         /// For a player seat while strengths are hidden: the game as it sees it now.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         view: Option<serde_json::Value>,
+        /// For a player seat while strengths are hidden: the game state as it may hold it
+        /// ([`redact::seat_state`]), so a window can show the seat's view.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        state: Option<Box<crate::game::GameState>>,
     },
     /// The answer to a player's [`ClientMsg::Apply`] while the umpire approves resolutions: the
     /// request passed the seat's and the rules' checks and waits as `request`; nothing is applied
@@ -180,6 +188,10 @@ pub enum HostMsg {
         /// For a player seat while strengths are hidden: the game as it sees it now.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         view: Option<serde_json::Value>,
+        /// For a player seat while strengths are hidden: the game state as it may hold it
+        /// ([`redact::seat_state`]), so a window can show the seat's view.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        state: Option<Box<crate::game::GameState>>,
     },
     /// The answer to [`ClientMsg::Pending`].
     PendingList {

@@ -186,6 +186,71 @@ pub fn seat_view(game: &Game, side: Side) -> serde_json::Value {
     v
 }
 
+/// The strength a hidden unit still in the field shows in a seat's state (0 would read as
+/// eliminated, which the table does see).
+const PLACEHOLDER: u32 = 1;
+
+/// The game state as `side`'s seat may hold it, for its window ([`Game::seat_view`]): the other
+/// side's units keep what the table sees (ids, names, positions, formations, markers, whether
+/// eliminated) and have [`HIDDEN_FIELDS`] as placeholders, marked
+/// [`crate::game::UnitState::strength_hidden`] (their cards' strength and leaders too); due
+/// checks about those units, or naming them, are left out.
+pub fn seat_state(game: &Game, side: Side) -> GameState {
+    let mut s = game.state().clone();
+    let n = needles(&s, side);
+    for u in s.units.iter_mut().filter(|u| u.unit.side != side) {
+        let left = if u.eliminated() { 0 } else { PLACEHOLDER };
+        let mut card = (*u.unit).clone();
+        card.strength = left;
+        card.leaders = 0;
+        u.unit = std::sync::Arc::new(card);
+        u.strength = left;
+        u.max_strength = PLACEHOLDER;
+        u.fatigue = 0;
+        u.level = crate::game::Level::Steady;
+        u.leaders = 0;
+        u.max_leaders = 0;
+        u.melees = 0;
+        u.strength_hidden = true;
+    }
+    s.due.retain(|d| {
+        let theirs = d.unit.as_deref().is_some_and(|id| n.ids.contains(id));
+        let names = d
+            .what
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .any(|w| n.ids.contains(w))
+            || n.quoted_or_names
+                .iter()
+                .any(|q| d.what.contains(q.trim_matches('"')));
+        !theirs && !names
+    });
+    s
+}
+
+/// A hidden entry as it stands in a seat's view of the log: its place, and a note that says it
+/// concerns the other side's units (no body, so nothing of it can be read).
+pub fn placeholder_entry(e: &SeatEntry) -> LogEntry {
+    match &e.entry {
+        Some(w) => w.clone(),
+        None => LogEntry {
+            index: e.index,
+            time: e.time,
+            turn: e.turn,
+            phase: e.phase.clone(),
+            kind: crate::game::EntryKind::Act {
+                action: crate::game::Action::Note {
+                    text: e.summary().to_string(),
+                },
+            },
+            summary: e.summary().to_string(),
+            rules: Vec::new(),
+            dice: Vec::new(),
+            prev: e.prev.clone(),
+            hash: e.hash.clone(),
+        },
+    }
+}
+
 /// A player's copy of a hidden log: checks linkage for every entry and the hash of every whole
 /// one; keeps the heads and the latest view.
 #[derive(Clone, Debug, Default)]
@@ -194,6 +259,21 @@ pub struct SeenLog {
     pub entries: Vec<SeatEntry>,
     /// The latest view the host sent.
     pub view: Option<serde_json::Value>,
+    /// The latest game state the host made for this seat ([`seat_state`]), when it sent one.
+    pub state: Option<Box<GameState>>,
+}
+
+impl SeenLog {
+    /// The game as this seat may see it, for a window: the host's state for the seat and the log
+    /// with hidden entries as placeholders ([`Game::seat_view`]); None before the host sent a
+    /// state.
+    pub fn game(&self) -> Option<Game> {
+        let state = self.state.as_deref()?.clone();
+        Some(Game::seat_view(
+            state,
+            self.entries.iter().map(placeholder_entry).collect(),
+        ))
+    }
 }
 
 impl SeenLog {

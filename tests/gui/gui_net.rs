@@ -68,6 +68,11 @@ impl TestHost {
 
     /// A host on `port` (0: any free one), with new codes or the save's own.
     fn start_on(save: &Path, port: u16, new_codes: bool) -> TestHost {
+        TestHost::start_with(save, port, new_codes, false)
+    }
+
+    /// A host that may hide the other side's strengths from player seats.
+    fn start_with(save: &Path, port: u16, new_codes: bool, hide: bool) -> TestHost {
         let tables = Tables::builtin().expect("tables");
         let host = Host::open(
             save,
@@ -80,6 +85,7 @@ impl TestHost {
             Arc::new(|_: &Event| {}),
         )
         .expect("host");
+        host.set_hide_strengths(hide);
         let address = host.url();
         let seats = host.seats();
         let stop = Arc::new(AtomicBool::new(false));
@@ -634,5 +640,100 @@ fn a_joined_window_says_when_its_host_is_lost_and_reconnects_by_itself() {
             .is_some_and(|e| e.summary.contains("after the storm"))
     });
     drop(host);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_player_window_with_hidden_strengths_shows_its_side_and_rolls_without_seeing_the_enemy() {
+    use kepi::app::state::Command;
+    use kepi::roster::Side;
+    let dir = tmp("hidden");
+    let save = save_in(&dir);
+    let host = TestHost::start_with(&save, 0, true, true);
+    let mut h = harness(AppState::demo(8).expect("demo"));
+    h.run_steps(2);
+    join(
+        &mut h,
+        &host.address,
+        &host.code(Seat::Player(Side::German)),
+    );
+    until(&mut h, "the german seat's view", |a| {
+        a.state
+            .remote
+            .as_ref()
+            .is_some_and(|r| r.seat == Some(Seat::Player(Side::German)))
+    });
+    h.state_mut().net.join_open = false;
+    h.run_steps(2);
+    let real = kepi::store::read_game(&save).expect("read").game;
+    let real_target = real
+        .state()
+        .unit(TARGET)
+        .map(|u| u.strength)
+        .expect("target");
+    {
+        let s = h.state().state.state();
+        assert!(h.state().state.game.is_seat_view());
+        for u in &s.units {
+            let french = u.unit.side == Side::French;
+            assert_eq!(u.strength_hidden, french, "{}", u.unit.id);
+            if french {
+                assert_ne!(
+                    u.strength, real_target,
+                    "a placeholder, not {}'s figures",
+                    u.unit.id
+                );
+                assert_eq!(u.unit.strength, u.strength, "its card says no more");
+            }
+        }
+    }
+    let rows = kepi::app::roster::rows(h.state().state.state(), &h.state().state.roster);
+    assert!(
+        rows.iter().any(
+            |r| matches!(r, kepi::app::roster::Row::Group { label, depth: 0, .. }
+            if label.contains("french") && label.contains("strengths hidden"))
+        ),
+        "no sum of the french strengths"
+    );
+    // The german seat fires at a french unit: the host rolls with the real figures.
+    h.state_mut().state.handle(Command::Select(FIRER.into()));
+    h.state_mut().state.handle(Command::Target(TARGET.into()));
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("hidden from your seat").is_some(),
+        "the resolver says its odds use placeholders"
+    );
+    let len = h.state().state.game.log().len();
+    h.get_by_label("Roll and apply").click();
+    until(&mut h, "the fire's entry", |a| {
+        a.state.game.log().len() > len
+    });
+    until(&mut h, "its result card", |a| {
+        a.state.resolver.last_rolled.is_some()
+    });
+    h.run_steps(2);
+    // The entry names the french unit: this seat holds its place in the chain only.
+    let last = h
+        .state()
+        .state
+        .game
+        .log()
+        .last()
+        .cloned()
+        .expect("an entry");
+    assert!(last.summary.contains("hidden"), "{}", last.summary);
+    assert!(h.query_by_label_contains("Result: (hidden").is_some());
+    drop(host);
+    let after = kepi::store::read_game(&save).expect("read").game;
+    let hit = after
+        .state()
+        .unit(TARGET)
+        .map(|u| u.strength)
+        .expect("target");
+    assert!(
+        hit < real_target,
+        "the host's fire hit with the real figures"
+    );
+    assert_eq!(after.log().last().map(|e| e.hash.clone()), Some(last.hash));
     let _ = std::fs::remove_dir_all(&dir);
 }

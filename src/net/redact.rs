@@ -428,6 +428,39 @@ mod tests {
     }
 
     #[test]
+    fn a_seats_state_keeps_its_own_units_and_has_placeholders_for_the_others() {
+        let g = game();
+        let s = seat_state(&g, Side::German);
+        for (mine, real) in s.units.iter().zip(&g.state().units) {
+            if real.unit.side == Side::German {
+                assert_eq!(mine.strength, real.strength);
+                assert_eq!(mine.leaders, real.leaders);
+                assert!(!mine.strength_hidden);
+            } else {
+                assert!(mine.strength_hidden);
+                assert_eq!(mine.strength, PLACEHOLDER, "{}", mine.unit.id);
+                assert_eq!(mine.unit.strength, PLACEHOLDER, "the card too");
+                assert_eq!((mine.leaders, mine.unit.leaders, mine.fatigue), (0, 0, 0));
+                assert_eq!(mine.eliminated(), real.eliminated());
+                assert_eq!(mine.position, real.position, "the table sees where it is");
+            }
+        }
+        // The shown game: the log as the seat may read it, each hidden entry at its place.
+        let mut log = SeenLog::default();
+        for e in seen_by_german(&g) {
+            log.push(e).expect("verifies");
+        }
+        assert!(log.game().is_none(), "no state sent yet");
+        log.state = Some(Box::new(s));
+        let shown = log.game().expect("a game");
+        assert!(shown.is_seat_view() && !shown.can_undo());
+        let summaries: Vec<&str> = shown.log().iter().map(|e| e.summary.as_str()).collect();
+        assert_eq!(summaries.len(), g.log().len());
+        assert!(summaries[3].contains("hidden"), "{summaries:?}");
+        assert_eq!(summaries[1], g.log()[1].summary);
+    }
+
+    #[test]
     fn the_view_and_refusals_hide_the_other_sides_strengths() {
         let g = game();
         let v = seat_view(&g, Side::German);

@@ -221,9 +221,17 @@ fn work(
     stop: &AtomicBool,
 ) {
     let mut replica = Replica::new();
+    let mut joined_once = false;
     while !stop.load(Ordering::SeqCst) {
         let mut c = match Client::connect(address, code, Some(replica.clone()), STEP) {
             Ok(c) => c,
+            // A first join that reaches nobody is a typo or a host not started: said, not retried.
+            Err(NetError::Connection(m)) if !joined_once => {
+                let _ = tell.send(Update::Refused(format!(
+                    "{m}: check the address, and that the umpire's kepi is hosting"
+                )));
+                return;
+            }
             Err(NetError::Connection(m)) => {
                 let _ = tell.send(Update::Lost(m));
                 if !pause(RETRY, stop) {
@@ -236,6 +244,7 @@ fn work(
                 return;
             }
         };
+        joined_once = true;
         let _ = tell.send(Update::Joined(c.welcome().seat));
         // A player's seat while strengths are hidden has no whole log to replay: it catches up
         // its own view of the game (the host's state for the seat, the log as it may read it).
@@ -1066,7 +1075,10 @@ impl NetUi {
                 self.discover();
             }
         });
-        if self.join.found.is_empty() && self.join.discovering.is_none() {
+        // One line either way, so the fields below do not move while someone is typing.
+        if self.join.discovering.is_some() {
+            ui.weak("Looking for games… (a typed address always works)");
+        } else if self.join.found.is_empty() {
             ui.weak("None found (a typed address always works).");
         }
         for g in self.join.found.clone() {
@@ -1080,15 +1092,25 @@ impl NetUi {
             }
         }
         ui.separator();
-        egui::Grid::new("join_fields").show(ui, |ui| {
-            ui.label("Address");
-            ui.add(egui::TextEdit::singleline(&mut self.join.address).hint_text("ws://HOST:PORT"));
-            ui.end_row();
-            ui.label("Code");
+        // Rows rather than a grid: a grid's cell is as narrow as its column was, and an address
+        // or a code needs to be read whole while typed.
+        ui.horizontal(|ui| {
+            let l = ui.add_sized([60.0, 20.0], egui::Label::new("Address"));
             ui.add(
-                egui::TextEdit::singleline(&mut self.join.code).hint_text("XXXX-XXXX-XXXX-XXXX"),
-            );
-            ui.end_row();
+                egui::TextEdit::singleline(&mut self.join.address)
+                    .hint_text("ws://HOST:PORT")
+                    .desired_width(280.0),
+            )
+            .labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            let l = ui.add_sized([60.0, 20.0], egui::Label::new("Code"));
+            ui.add(
+                egui::TextEdit::singleline(&mut self.join.code)
+                    .hint_text("XXXX-XXXX-XXXX-XXXX")
+                    .desired_width(280.0),
+            )
+            .labelled_by(l.id);
         });
         if let Some(e) = &self.join.error {
             ui.colored_label(ui.visuals().error_fg_color, e);

@@ -204,9 +204,29 @@ pub fn ratio_field(ui: &mut Ui, label: &str, value: &mut Ratio, id: &str) {
     ui.data_mut(|d| d.insert_temp(key, text));
 }
 
+/// The resolver's form names a unit whose strength is hidden from this seat (a player's window
+/// while strengths are hidden): its figures in the form are placeholders.
+fn hides_strength(app: &AppState) -> bool {
+    let state = app.game.state();
+    app.resolver.form().is_some_and(|f| {
+        let (a, t) = f.units();
+        [a, t]
+            .into_iter()
+            .flatten()
+            .any(|id| state.unit(id).is_some_and(|u| u.strength_hidden))
+    })
+}
+
 fn unit_name(state: &GameState, id: Option<&str>) -> String {
     id.and_then(|id| state.unit(id))
-        .map(|u| format!("{} ({} {})", u.unit.name, u.strength, u.unit.arm))
+        .map(|u| {
+            let n = if u.strength_hidden {
+                "?".to_string()
+            } else {
+                u.strength.to_string()
+            };
+            format!("{} ({n} {})", u.unit.name, u.unit.arm)
+        })
         .unwrap_or_else(|| "—".to_string())
 }
 
@@ -239,6 +259,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     // Derive, don't copy: the form follows the units' state every frame.
     app.resolver.derive(app.game.state(), app.tables);
     overrides_ui(ui, app);
+    let hidden = hides_strength(app);
     let state = app.game.state();
     let tables = app.tables;
     let form = app.resolver.forms.get_mut(app.resolver.current)?;
@@ -264,15 +285,10 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     }
     // A player's seat while strengths are hidden: the other side's figures here are
     // placeholders; only what the player changes is sent, and the host fills in the rest.
-    let (a, t) = form.units();
-    if [a, t]
-        .into_iter()
-        .flatten()
-        .any(|id| state.unit(id).is_some_and(|u| u.strength_hidden))
-    {
+    if hidden {
         ui.colored_label(
             ui.visuals().warn_fg_color,
-            "The other side's strengths are hidden from your seat: the odds below use placeholders; the host rolls with the real figures.",
+            "The other side's strengths are hidden from your seat: the host rolls with the real figures, so no odds are shown.",
         );
     }
     ui.separator();
@@ -342,6 +358,16 @@ pub fn resolver_foot_ui(
     dice_ui(ui, app, preview.is_ok(), out);
     ui.separator();
     match preview {
+        // Odds computed with a placeholder strength would be wrong, not exact: not shown.
+        Ok(_) if hides_strength(app) => {
+            ui.label(RichText::new("Odds").strong());
+            ui.label(
+                RichText::new(
+                    "not shown: they depend on a strength hidden from your seat; the host rolls with the real one",
+                )
+                .weak(),
+            );
+        }
         Ok(res) => {
             ui.label(RichText::new("Exact odds, before rolling").strong());
             odds_bars_ui(ui, &res.odds, last_outcome(app, &res.odds));

@@ -189,12 +189,17 @@ pub fn strength_bar(ui: &mut Ui, now: u32, max: u32, width: f32) {
 
 /// The markers of a unit as short chips, the whole word on hover: a roster row stays one line.
 pub fn markers_ui(ui: &mut Ui, u: &UnitState) {
-    let level = u.level.to_string();
-    let mut short: String = level.chars().take(2).collect();
-    if let Some(first) = short.get_mut(0..1) {
-        first.make_ascii_uppercase();
+    // A level hidden from this seat is a placeholder: no chip says "steady".
+    if u.strength_hidden {
+        chip(ui, "?", Color32::GRAY).on_hover_text("level hidden from your seat");
+    } else {
+        let level = u.level.to_string();
+        let mut short: String = level.chars().take(2).collect();
+        if let Some(first) = short.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
+        chip(ui, &short, level_color(u.level)).on_hover_text(level);
     }
-    chip(ui, &short, level_color(u.level)).on_hover_text(level);
     let warn = Color32::from_rgb(210, 150, 40);
     let info = Color32::from_rgb(90, 130, 190);
     for (on, text, full, c) in [

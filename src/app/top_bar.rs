@@ -87,6 +87,15 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
 /// Where the game is kept ("saved: NAME", "kept by kepi", "NOT on disk"), with the path on hover:
 /// drawn at the right of the status line, so the top bar keeps to one line on a laptop.
 pub fn saved_state_ui(ui: &mut Ui, app: &AppState) {
+    // On the network the host keeps the game: say whose seat this window holds.
+    if let Some(r) = &app.remote {
+        let seat = r.seat.map_or("a", |s| s.name());
+        ui.label(RichText::new(format!("on the network: the {seat} seat")).weak())
+            .on_hover_text(
+                "The host keeps the game and its save; what this window does is sent to it",
+            );
+        return;
+    }
     let saved = match (&app.store, app.unsaved()) {
         (None, false) => RichText::new("no actions yet").weak(),
         (_, true) => RichText::new("NOT on disk").color(ui.visuals().error_fg_color),

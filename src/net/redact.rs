@@ -39,6 +39,25 @@ pub const HIDDEN_FIELDS: &[&str] = &[
     "melees",
 ];
 
+/// What a hidden entry says in a seat's log.
+pub const HIDDEN_SUMMARY: &str = "(hidden: concerns the other side's units)";
+
+/// Checks a seat's view of the log ([`crate::game::Game::seat_view`]) as the window's "Verify
+/// chain" does: every entry links to the one before, and every whole entry hashes to its hash (a
+/// hidden one, [`placeholder_entry`], has no body to hash). The head, or the first entry that
+/// fails.
+pub fn verify_seat_log(log: &[LogEntry]) -> Result<String, u64> {
+    let mut head = crate::game::GENESIS.to_string();
+    for e in log {
+        let hidden = e.summary == HIDDEN_SUMMARY && e.rules.is_empty() && e.dice.is_empty();
+        if e.prev != head || (!hidden && crate::game::entry_hash(e) != e.hash) {
+            return Err(e.index);
+        }
+        head = e.hash.clone();
+    }
+    Ok(head)
+}
+
 /// One log entry as a player seat with hidden strengths receives it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SeatEntry {
@@ -67,7 +86,7 @@ impl SeatEntry {
     pub fn summary(&self) -> &str {
         match &self.entry {
             Some(e) => &e.summary,
-            None => "(hidden: concerns the other side's units)",
+            None => HIDDEN_SUMMARY,
         }
     }
 }
@@ -458,6 +477,11 @@ mod tests {
         assert_eq!(summaries.len(), g.log().len());
         assert!(summaries[3].contains("hidden"), "{summaries:?}");
         assert_eq!(summaries[1], g.log()[1].summary);
+        // "Verify chain" on it: the links and the whole entries hold; a changed one does not.
+        assert_eq!(verify_seat_log(shown.log()), Ok(g.head()));
+        let mut changed = shown.log().to_vec();
+        changed[1].summary = "the Guard routs".into();
+        assert_eq!(verify_seat_log(&changed), Err(1));
     }
 
     #[test]

@@ -700,9 +700,11 @@ fn a_player_window_with_hidden_strengths_shows_its_side_and_rolls_without_seeing
     h.state_mut().state.handle(Command::Target(TARGET.into()));
     h.run_steps(2);
     assert!(
-        h.query_by_label_contains("hidden from your seat").is_some(),
-        "the resolver says its odds use placeholders"
+        h.query_by_label_contains("so no odds are shown").is_some(),
+        "the resolver says why it shows no odds"
     );
+    assert!(h.query_by_label_contains("Exact odds").is_none());
+    assert!(h.query_by_label_contains("(? infantry)").is_some());
     let len = h.state().state.game.log().len();
     h.get_by_label("Roll and apply").click();
     until(&mut h, "the fire's entry", |a| {
@@ -736,4 +738,25 @@ fn a_player_window_with_hidden_strengths_shows_its_side_and_rolls_without_seeing
     );
     assert_eq!(after.log().last().map(|e| e.hash.clone()), Some(last.hash));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn joining_an_address_where_no_host_listens_is_said_at_once_not_retried() {
+    // A port nothing listens on: taken, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let mut h = harness(AppState::demo(9).expect("demo"));
+    h.run_steps(2);
+    join(
+        &mut h,
+        &format!("ws://127.0.0.1:{port}"),
+        "0000-0000-0000-0000",
+    );
+    until(&mut h, "the refusal", |a| a.net.join.error.is_some());
+    let e = h.state().net.join.error.clone().unwrap_or_default();
+    assert!(e.contains("check the address"), "{e}");
+    assert!(h.state().net.joined.is_none(), "not left reconnecting");
+    assert!(h.state().state.remote.is_none());
 }

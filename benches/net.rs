@@ -1,6 +1,7 @@
 //! The table on a network, on loopback: one action's round trip (request, apply, journal fsync,
 //! answer; target: median 10 ms or less), and a client catching up and verifying 10,000 entries
-//! (target: 1 s or less). Run: `cargo bench --bench net`.
+//! (target: 1 s or less), and what hiding strengths adds per player seat per action. Run:
+//! `cargo bench --no-default-features --bench net`.
 
 use std::hint::black_box;
 use std::net::IpAddr;
@@ -147,6 +148,30 @@ fn net(c: &mut Criterion) {
                         let got = Client::connect(&h.url, &h.code, Some(Replica::new()), T)
                             .and_then(|mut c| c.catch_up(T).map(|g| g.log().len()));
                         black_box(got)
+                    })
+                },
+            );
+        }
+    }
+    // Issue 19, hidden strengths: what the host adds per player seat per action while it hides
+    // the other side's strengths (the seat's entry, its JSON view and its game state, rebuilt
+    // from the game each time), on a 10,000-entry game with 2,000 checks left open.
+    match game(10_000) {
+        None => eprintln!("could not build the 10,000-entry game"),
+        Some(g) => {
+            use kepi::net::redact;
+            let side = kepi::roster::Side::German;
+            let last = g.log().len().saturating_sub(1);
+            let made = &g.log()[last..];
+            grp.sample_size(30);
+            grp.bench_function(
+                "a hidden seat's share of one action (entry, view, state; 10,000 entries, 2,000 open checks)",
+                |b| {
+                    b.iter(|| {
+                        let seen = redact::seat_entries(made, g.state(), side);
+                        let view = redact::seat_view(&g, side);
+                        let state = redact::seat_state(&g, side);
+                        black_box((seen.len(), view.is_object(), state.units.len()))
                     })
                 },
             );

@@ -279,6 +279,21 @@ fn work(
                 return;
             }
             while let Ok(a) = asked.try_recv() {
+                // What was asked, should the connection break before the answer: the window
+                // says so rather than leave it waiting (the log tells, once back, whether the
+                // host applied it).
+                let lost_ask = match &a {
+                    Ask::Apply { words, resolution } => Some(Update::Applied {
+                        text: format!(
+                            "the connection broke while asking `{}`: once reconnected, the log shows whether the host applied it",
+                            words.join(" ")
+                        ),
+                        refused: true,
+                        made: Vec::new(),
+                        resolution: *resolution,
+                    }),
+                    _ => None,
+                };
                 let done = match a {
                     Ask::Apply { words, resolution } => {
                         c.apply(&words, STEP.saturating_mul(3)).map(|a| {
@@ -312,9 +327,23 @@ fn work(
                         let _ = tell.send(u);
                     }
                     Err(NetError::Refused(m)) => {
-                        let _ = tell.send(Update::Answer(format!("refused: {m}"), true));
+                        let u = match lost_ask {
+                            Some(Update::Applied { resolution, .. }) => Update::Applied {
+                                text: format!("refused: {m}"),
+                                refused: true,
+                                made: Vec::new(),
+                                resolution,
+                            },
+                            _ => Update::Answer(format!("refused: {m}"), true),
+                        };
+                        let _ = tell.send(u);
                     }
-                    Err(e) => break 'conn Err(e),
+                    Err(e) => {
+                        if let Some(u) = lost_ask {
+                            let _ = tell.send(u);
+                        }
+                        break 'conn Err(e);
+                    }
                 }
             }
             match c.next(Instant::now() + LISTEN) {
@@ -486,8 +515,13 @@ fn applied(
     made: &[u64],
     resolution: bool,
 ) {
-    if resolution && let Some(&last) = made.last() {
-        app.resolved_remotely(last);
+    if resolution {
+        if let Some(r) = &mut app.remote {
+            r.waiting = r.waiting.saturating_sub(1);
+        }
+        if let Some(&last) = made.last() {
+            app.resolved_remotely(last);
+        }
     }
     app.set_status(text.clone(), refused);
     push(answers, (text, refused));

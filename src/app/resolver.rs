@@ -355,7 +355,12 @@ pub fn resolver_foot_ui(
     let Some(preview) = preview else {
         return;
     };
-    dice_ui(ui, app, preview.is_ok(), out);
+    // On the network: a roll asked of the host waits for its answer before the next.
+    let waiting = app.remote.as_ref().is_some_and(|r| r.waiting > 0);
+    dice_ui(ui, app, preview.is_ok() && !waiting, out);
+    if waiting {
+        ui.label(RichText::new("waiting for the host's answer…").weak());
+    }
     ui.separator();
     match preview {
         // Odds computed with a placeholder strength would be wrong, not exact: not shown.

@@ -341,6 +341,9 @@ pub struct Remote {
     pub pending: Vec<crate::net::PendingRequest>,
     /// The umpire's decisions on them not yet sent: (request, approve, reason).
     pub decisions: Vec<(u64, bool, Option<String>)>,
+    /// Resolver rolls asked of the host and not answered yet: the resolver's Roll waits for the
+    /// answer, so a second click does not roll twice.
+    pub waiting: u32,
 }
 
 /// One request for the host.
@@ -361,6 +364,7 @@ impl Remote {
             outbox: Vec::new(),
             pending: Vec::new(),
             decisions: Vec::new(),
+            waiting: 0,
         }
     }
 
@@ -924,6 +928,10 @@ impl AppState {
         let request = match cmd {
             // A due check's roll opens its form and rolls it: through the resolver, below.
             Command::RollDue(id) => return self.roll_due(id),
+            // Ctrl+S: nothing to do here, and nothing wrong either.
+            Command::Save => {
+                return self.ok("the host keeps the save: every action is journaled as it applies");
+            }
             Command::Act(action) => umpires("changing a unit by hand").and_then(|()| {
                 asked = Some(action.describe(self.game.state()));
                 serde_json::to_string(&action)
@@ -942,6 +950,11 @@ impl AppState {
                 }
                 w
             }),
+            // One roll at a time: a second click (or R) before the host answered is not a
+            // second roll.
+            Command::ResolveAndApply { .. } if remote.waiting > 0 => Err(
+                "a roll is waiting for the host's answer; roll again once it is in the log".into(),
+            ),
             Command::ResolveAndApply { entered } => self.resolution_words(&entered),
             _ => Err(why),
         };
@@ -952,6 +965,7 @@ impl AppState {
                 let asked = asked.unwrap_or_else(|| words.join(" "));
                 self.ok(format!("asked the host: {asked}…"));
                 if let Some(r) = &mut self.remote {
+                    r.waiting += u32::from(resolution);
                     r.outbox.push(Request { words, resolution });
                 }
             }

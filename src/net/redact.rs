@@ -215,7 +215,12 @@ const PLACEHOLDER: u32 = 1;
 /// [`crate::game::UnitState::strength_hidden`] (their cards' strength and leaders too); due
 /// checks about those units, or naming them, are left out.
 pub fn seat_state(game: &Game, side: Side) -> GameState {
-    let mut s = game.state().clone();
+    seat_state_of(game.state(), side)
+}
+
+/// [`seat_state`] of a state.
+fn seat_state_of(state: &GameState, side: Side) -> GameState {
+    let mut s = state.clone();
     let n = needles(&s, side);
     for u in s.units.iter_mut().filter(|u| u.unit.side != side) {
         let left = if u.eliminated() { 0 } else { PLACEHOLDER };
@@ -232,16 +237,25 @@ pub fn seat_state(game: &Game, side: Side) -> GameState {
         u.melees = 0;
         u.strength_hidden = true;
     }
-    s.due.retain(|d| {
-        let theirs = d.unit.as_deref().is_some_and(|id| n.ids.contains(id));
-        let names = d
-            .what
+    // Checks are worded per rule, so thousands left open share a few texts: each text is
+    // searched for the other side's ids and names once.
+    let mut named: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
+    let mut names_them = |what: &str| -> bool {
+        if let Some(&b) = named.get(what) {
+            return b;
+        }
+        let b = what
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
             .any(|w| n.ids.contains(w))
             || n.quoted_or_names
                 .iter()
-                .any(|q| d.what.contains(q.trim_matches('"')));
-        !theirs && !names
+                .any(|q| what.contains(q.trim_matches('"')));
+        named.insert(what.to_string(), b);
+        b
+    };
+    // (The answers are the same however often a check is asked about, as retain may.)
+    s.due.retain(|d| {
+        !d.unit.as_deref().is_some_and(|id| n.ids.contains(id)) && !names_them(&d.what)
     });
     s
 }
@@ -464,6 +478,37 @@ mod tests {
                 assert_eq!(mine.position, real.position, "the table sees where it is");
             }
         }
+        // Checks about the other side's units, or naming them, are not the seat's to see.
+        let mut st = g.state().clone();
+        let due = |unit: Option<&str>, what: &str| crate::flow::Due {
+            id: 0,
+            rule: crate::rules::RuleId::new("PK-X5"),
+            unit: unit.map(str::to_string),
+            side: None,
+            what: what.to_string(),
+            form: None,
+            at: None,
+            by_move: false,
+            turn: 1,
+            phase: String::new(),
+        };
+        st.due.push(due(Some("12th-grenadiers-1"), "fatigue check"));
+        st.due.push(due(Some("8e-ligne-1"), "fatigue check"));
+        st.due.push(due(None, "I/8e de ligne lost a third: morale"));
+        st.due.push(due(None, "end of turn"));
+        let kept: Vec<String> = seat_state_of(&st, Side::German)
+            .due
+            .iter()
+            .map(|d| format!("{:?} {}", d.unit, d.what))
+            .collect();
+        assert!(kept.contains(&"Some(\"12th-grenadiers-1\") fatigue check".to_string()));
+        assert!(kept.contains(&"None end of turn".to_string()));
+        assert!(
+            !kept
+                .iter()
+                .any(|k| k.contains("8e-ligne") || k.contains("I/8e")),
+            "{kept:?}"
+        );
         // The shown game: the log as the seat may read it, each hidden entry at its place.
         let mut log = SeenLog::default();
         for e in seen_by_german(&g) {

@@ -357,9 +357,29 @@ fn the_umpire_plays_in_the_hosting_window_and_the_host_rolls_the_same_as_alone()
     h.run();
     let before = h.state().state.game.log().len();
     h.get_by_label("Roll and apply").click();
+    h.step();
+    // Asked, not yet answered: a second roll now (R, or a second click) is not a second roll.
+    assert_eq!(h.state().state.remote.as_ref().map(|r| r.waiting), Some(1));
+    h.state_mut().state.handle(Command::ResolveAndApply {
+        entered: Vec::new(),
+    });
+    let status = h.state().state.status.clone().expect("a status");
+    assert!(
+        status.error && status.text.contains("waiting"),
+        "{status:?}"
+    );
     until(&mut h, "the fire, rolled by the host", |a| {
         a.state.game.log().len() == before + 1 && last_resolution(a).is_some()
     });
+    until(&mut h, "the answer", |a| {
+        a.state.remote.as_ref().is_some_and(|r| r.waiting == 0)
+    });
+    h.run_steps(5);
+    assert_eq!(
+        h.state().state.game.log().len(),
+        before + 1,
+        "one roll, not two"
+    );
     let hosted = last_resolution(h.state()).expect("a resolution");
     assert!(
         strength(h.state(), TARGET) < full,

@@ -886,6 +886,11 @@ impl AppState {
                 self.confirm = None;
                 self.after_save = None;
             }
+            // A seat's view holds placeholders for the strengths hidden from it: a roster, a card
+            // or a report printed from it would state them as figures.
+            Command::Export { .. } if self.game.is_seat_view() => self.err(
+                "this window is shown the other side's strengths hidden: print and export from the umpire's kepi",
+            ),
             Command::Export { kind, path } => self.start_export(kind, path),
             Command::OpenLast => {
                 if let Some(last) = self.last_game.take() {

@@ -745,6 +745,14 @@ fn a_player_window_with_hidden_strengths_shows_its_side_and_rolls_without_seeing
         .expect("an entry");
     assert!(last.summary.contains("hidden"), "{}", last.summary);
     assert!(h.query_by_label_contains("Result: (hidden").is_some());
+    // Nothing printed from placeholders.
+    h.state_mut().state.handle(Command::Export {
+        kind: kepi::app::exports::ExportKind::UnitsCsv,
+        path: dir.join("roster.csv"),
+    });
+    let status = h.state().state.status.clone().expect("a status");
+    assert!(status.error && status.text.contains("umpire"), "{status:?}");
+    assert!(!dir.join("roster.csv").exists());
     drop(host);
     let after = kepi::store::read_game(&save).expect("read").game;
     let hit = after

@@ -110,3 +110,45 @@ fn bad_words_for_a_registered_rule_set_are_usage_errors() {
         .len();
     assert_eq!(after, len, "nothing applied");
 }
+
+/// The `form` verb (what a window on the network sends its host) takes a registered rule set's
+/// forms too: pre-filled from the units, a field set by its path, the dice entered.
+#[test]
+fn the_form_verb_takes_a_registered_rule_sets_forms() {
+    let dir = tmp("sixth", "form-verb");
+    let save = dir.join("g.json").display().to_string();
+    kepi_here(&[
+        "game",
+        "new",
+        "--scenario",
+        "volley-test",
+        "--out",
+        &save,
+        "--seed",
+        "7",
+    ])
+    .unwrap();
+    kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
+    kepi_here(&[
+        "game", "apply", &save, "form", "fire", "a", "b", "--dice", "d6=6",
+    ])
+    .unwrap();
+    let s = save_state(&save);
+    assert_eq!(
+        s.unit("b").unwrap().strength,
+        1,
+        "as `fire a b --dice d6=6`"
+    );
+    assert!(s.due.iter().any(|d| d.rule.as_str() == "VOL-M1"));
+    // A field by its path; one the form does not have is named with the ones it has.
+    let e = kepi_here(&[
+        "game", "apply", &save, "form", "fire", "a", "b", "--set", "range=3",
+    ])
+    .expect_err("refused");
+    assert_eq!(e.code, 2);
+    assert!(
+        e.message.contains("range") && e.message.contains("target_strength"),
+        "{}",
+        e.message
+    );
+}

@@ -886,12 +886,24 @@ impl AppState {
                 self.confirm = None;
                 self.after_save = None;
             }
-            // A seat's view holds placeholders for the strengths hidden from it: a roster, a card
-            // or a report printed from it would state them as figures.
-            Command::Export { .. } if self.game.is_seat_view() => self.err(
-                "this window is shown the other side's strengths hidden: print and export from the umpire's kepi",
-            ),
-            Command::Export { kind, path } => self.start_export(kind, path),
+            // A seat's view holds placeholders for the strengths hidden from it: printed, they
+            // would read as figures. The seat's own side prints (roster, cards, units); the
+            // reports, which read the whole log, are the umpire's.
+            Command::Export { kind, path } if self.game.is_seat_view() => match kind {
+                ExportKind::RosterPdf
+                | ExportKind::CardsPdf
+                | ExportKind::CardsPng
+                | ExportKind::UnitsCsv => {
+                    let mut own = self.game.state().clone();
+                    own.units.retain(|u| !u.strength_hidden);
+                    let own = Game::seat_view(own, self.game.log().to_vec());
+                    self.start_export(kind, path, Some(&own));
+                }
+                _ => self.err(
+                    "this window is shown the other side's strengths hidden: the battle report and the log are exported from the umpire's kepi",
+                ),
+            },
+            Command::Export { kind, path } => self.start_export(kind, path, None),
             Command::OpenLast => {
                 if let Some(last) = self.last_game.take() {
                     self.open(&last.path);
@@ -1190,12 +1202,14 @@ impl AppState {
         super::file_dialog::home()
     }
 
-    fn start_export(&mut self, kind: ExportKind, path: PathBuf) {
+    /// Starts an export of the game (or of `other`, a seat's own side).
+    fn start_export(&mut self, kind: ExportKind, path: PathBuf, other: Option<&Game>) {
         if self.export_job.is_some() {
             self.err("an export is already running; wait for it to finish");
             return;
         }
-        match ExportJob::start(kind, path, self.settings.paper, &self.game, self.tables) {
+        let game = other.unwrap_or(&self.game);
+        match ExportJob::start(kind, path, self.settings.paper, game, self.tables) {
             Ok(job) => {
                 self.ok(format!("{}...", job.kind.verb()));
                 self.export_job = Some(job);

@@ -745,14 +745,28 @@ fn a_player_window_with_hidden_strengths_shows_its_side_and_rolls_without_seeing
         .expect("an entry");
     assert!(last.summary.contains("hidden"), "{}", last.summary);
     assert!(h.query_by_label_contains("Result: (hidden").is_some());
-    // Nothing printed from placeholders.
+    // Nothing printed from placeholders: the seat's own side prints, the reports do not.
     h.state_mut().state.handle(Command::Export {
-        kind: kepi::app::exports::ExportKind::UnitsCsv,
-        path: dir.join("roster.csv"),
+        kind: kepi::app::exports::ExportKind::ReportHtml,
+        path: dir.join("report.html"),
     });
     let status = h.state().state.status.clone().expect("a status");
     assert!(status.error && status.text.contains("umpire"), "{status:?}");
-    assert!(!dir.join("roster.csv").exists());
+    assert!(!dir.join("report.html").exists());
+    let csv = dir.join("units.csv");
+    h.state_mut().state.handle(Command::Export {
+        kind: kepi::app::exports::ExportKind::UnitsCsv,
+        path: csv.clone(),
+    });
+    until(&mut h, "the german units' CSV", |a| {
+        a.state.export_job.is_none() && csv.exists()
+    });
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    assert!(text.contains(FIRER), "{text}");
+    assert!(
+        !text.contains(TARGET),
+        "no french unit, no placeholder: {text}"
+    );
     drop(host);
     let after = kepi::store::read_game(&save).expect("read").game;
     let hit = after

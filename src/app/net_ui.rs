@@ -641,7 +641,7 @@ impl NetUi {
         link.ask(Ask::Pending);
         app.remote = Some(Remote::new(
             Some(Seat::Umpire),
-            "this window hosts its game: stop hosting to open, save or start another game",
+            "this window hosts its game: stop hosting to open another game or start a new one",
         ));
         app.set_status(format!("hosting {} at {address}", save.display()), false);
         self.hosting = Some(Hosting {
@@ -871,7 +871,7 @@ impl NetUi {
                         app.remote = Some(Remote::new(
                             j.seat,
                             format!(
-                                "this window has joined {}: leave the game (File > Join a game…) to open, save or start another",
+                                "this window has joined {}: leave it (File > Join a game…) to open another game or start a new one",
                                 j.address
                             ),
                         ));

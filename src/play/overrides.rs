@@ -125,8 +125,12 @@ pub fn changes(base: &Form, edited: &Form) -> Vec<(Vec<String>, Value)> {
     };
     let mut out = Vec::new();
     diff(&b, &e, &mut Vec::new(), &mut out);
+    // The units travel as units (UNIT, TARGET, --attacker), not as fields.
     out.into_iter()
-        .filter(|(p, _, _)| !matches!(p.last().map(String::as_str), Some("actor" | "target")))
+        .filter(|(p, _, _)| {
+            !p.last()
+                .is_some_and(|k| matches!(k.as_str(), "actor" | "target") || k.ends_with("_ids"))
+        })
         .map(|(path, _, value)| (path, value))
         .collect()
 }
@@ -156,7 +160,10 @@ pub fn apply_changes(fresh: &Form, changes: &[(Vec<String>, Value)]) -> Result<F
             return Err("an empty field path".into());
         };
         let known = fields_at(&json, parents);
+        // The units are chosen as units (UNIT, TARGET, a combat's attackers), never as a field:
+        // over the network that is what a seat's permission is checked on.
         if matches!(last.as_str(), "actor" | "target" | "form")
+            || last.ends_with("_ids")
             || get(&json, path).is_none()
             || !known.contains(last)
         {
@@ -288,6 +295,9 @@ mod tests {
         // The units are not set this way.
         let units = vec![(vec!["actor".to_string()], Value::from("x"))];
         assert!(apply_changes(&fresh, &units).is_err());
+        let spi = Form::all_for(System::Spi).into_iter().next().unwrap();
+        let ids = vec![(vec!["attacker_ids".to_string()], serde_json::json!(["x"]))];
+        assert!(apply_changes(&spi, &ids).is_err());
     }
 
     #[test]

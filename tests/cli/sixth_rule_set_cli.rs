@@ -115,6 +115,8 @@ fn bad_words_for_a_registered_rule_set_are_usage_errors() {
 /// forms too: pre-filled from the units, a field set by its path, the dice entered.
 #[test]
 fn the_form_verb_takes_a_registered_rule_sets_forms() {
+    // Registers the rule set in this process (whichever test runs first).
+    let _ = volley::system();
     let dir = tmp("sixth", "form-verb");
     let save = dir.join("g.json").display().to_string();
     kepi_here(&[

@@ -599,11 +599,9 @@ enum Kind {
     },
     /// A `kepi resolve` action no form covers: its words after `kepi resolve`, without `--dice`.
     Plain(Vec<String>),
-    /// A form of a registered rule set ([`crate::play::CustomForm`]): its situation fields set
-    /// with `--set FIELD=VALUE`.
-    Custom(Vec<(String, String)>),
-    /// `form NAME UNIT [TARGET]`: any form of the game's rule set, as a window sends it to its
-    /// host: the units, a combat's other attackers, and the fields the user changed.
+    /// `form NAME UNIT [TARGET]` (any form of the game's rule set, as a window sends it to its
+    /// host), and a registered rule set's own verbs ([`crate::play::CustomForm`]): the units, a
+    /// combat's other attackers, and the fields set.
     Window {
         /// A combat's attackers besides the acting unit (`--attacker`).
         extra: Vec<String>,
@@ -679,58 +677,21 @@ pub(super) fn parse_form(
             names.join(", ")
         ))
     })?;
-    let usage = if blank.needs_target() {
-        "UNIT TARGET"
-    } else {
-        "UNIT"
-    };
-    let take = |i: &mut usize| -> Result<String, CliError> {
-        let w = words
-            .get(*i)
-            .filter(|w| !w.starts_with("--"))
-            .ok_or_else(|| CliError::usage(format!("`form {name}` needs {usage}")))?;
-        *i += 1;
-        Ok(s.find(w)?.unit.id.clone())
-    };
-    let actor = take(i)?;
-    let target = if blank.needs_target() {
-        Some(take(i)?)
-    } else {
-        None
-    };
+    let verb = format!("form {name}");
+    let (actor, target, options) = units_and_options(
+        &verb,
+        blank,
+        words,
+        i,
+        s,
+        &["attacker", "set", "dice"],
+        "--attacker UNIT, --set PATH=VALUE, --dice DIE=VALUE",
+    )?;
     let (mut extra, mut changes, mut entered) = (Vec::new(), Vec::new(), Vec::new());
-    while let Some(w) = words.get(*i).filter(|w| w.starts_with("--")) {
-        *i += 1;
-        let (opt, inline) = match w[2..].split_once('=') {
-            Some((n, v)) => (n.to_string(), Some(v.to_string())),
-            None => (w[2..].to_string(), None),
-        };
-        if !matches!(opt.as_str(), "attacker" | "set" | "dice") {
-            return Err(CliError::usage(format!(
-                "`form {name}`: unknown option `--{opt}` (accepted: --attacker UNIT, --set PATH=VALUE, --dice DIE=VALUE)"
-            )));
-        }
-        let value = match inline {
-            Some(v) => v,
-            None => {
-                let v = words.get(*i).ok_or_else(|| {
-                    CliError::usage(format!("`form {name} --{opt}` needs a value"))
-                })?;
-                *i += 1;
-                v.clone()
-            }
-        };
+    for (opt, value) in options {
         match opt.as_str() {
             "attacker" => extra.push(s.find(&value)?.unit.id.clone()),
-            "set" => {
-                let (path, x) = value.split_once('=').ok_or_else(|| {
-                    CliError::usage(format!("`form {name} --set`: `{value}` is not PATH=VALUE"))
-                })?;
-                let path: Vec<String> = path.trim().split('.').map(str::to_string).collect();
-                let x = serde_json::from_str(x.trim())
-                    .unwrap_or_else(|_| serde_json::Value::from(x.trim()));
-                changes.push((path, x));
-            }
+            "set" => changes.push(field_set(&verb, &value)?),
             _ => entered.extend(parse_dice(&value, &name)?),
         }
     }
@@ -762,7 +723,7 @@ fn build_window(
     form.prefill(s, Some(&v.actor), v.target.as_deref(), tables);
     form.with_attackers(s, extra);
     crate::play::overrides::apply_changes(&form, changes)
-        .map_err(|e| CliError::usage(format!("`form {} --set`: {e}", v.form)))
+        .map_err(|e| CliError::usage(format!("`{} --set`: {e}", v.form)))
 }
 
 /// The custom form (of a rule set registered at run time) the game's rule set offers as `verb`.
@@ -773,7 +734,8 @@ fn custom_form(system: System, verb: &str) -> Option<Form> {
 }
 
 /// `VERB UNIT [TARGET] [--set FIELD=VALUE]... [--dice DIE=VALUE]` for a registered rule set's
-/// form: the units by id or name, the situation fields by the names the form gives them.
+/// form: the units by id or name, the situation fields by the names the form gives them. It is
+/// the `form` verb under the form's own name.
 fn parse_custom(
     verb: &str,
     blank: &Form,
@@ -782,6 +744,53 @@ fn parse_custom(
     s: &GameState,
     tables: &Tables,
 ) -> Result<PlayVerb, CliError> {
+    let (actor, target, options) = units_and_options(
+        verb,
+        blank,
+        words,
+        i,
+        s,
+        &["set", "dice"],
+        "--set FIELD=VALUE, --dice DIE=VALUE",
+    )?;
+    let (mut changes, mut entered) = (Vec::new(), Vec::new());
+    for (opt, value) in options {
+        match opt.as_str() {
+            "set" => changes.push(field_set(verb, &value)?),
+            _ => entered.extend(parse_dice(&value, verb)?),
+        }
+    }
+    let v = PlayVerb {
+        form: verb.to_string(),
+        actor,
+        target,
+        attackers: Vec::new(),
+        hex: None,
+        kind: Kind::Window {
+            extra: Vec::new(),
+            changes,
+        },
+        entered,
+    };
+    build(&v, s, tables)?;
+    Ok(v)
+}
+
+/// What [`units_and_options`] read: the acting unit, the target, and each option with its value.
+type Typed = (String, Option<String>, Vec<(String, String)>);
+
+/// A form's units and options as typed after its verb: `UNIT [TARGET]` (by id or name; a target
+/// when `blank` needs one), then `--name VALUE` or `--name=VALUE` for each of the `accepted`
+/// option names (`shown` lists them for the message refusing any other).
+fn units_and_options(
+    verb: &str,
+    blank: &Form,
+    words: &[String],
+    i: &mut usize,
+    s: &GameState,
+    accepted: &[&str],
+    shown: &str,
+) -> Result<Typed, CliError> {
     let usage = if blank.needs_target() {
         "UNIT TARGET"
     } else {
@@ -801,96 +810,43 @@ fn parse_custom(
     } else {
         None
     };
-    let (mut sets, mut entered) = (Vec::new(), Vec::new());
+    let mut options = Vec::new();
     while let Some(w) = words.get(*i).filter(|w| w.starts_with("--")) {
         *i += 1;
         let (name, inline) = match w[2..].split_once('=') {
             Some((n, v)) => (n, Some(v.to_string())),
             None => (&w[2..], None),
         };
-        let mut value = || -> Result<String, CliError> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            let v = words
-                .get(*i)
-                .ok_or_else(|| CliError::usage(format!("`{verb} --{name}` needs a value")))?;
-            *i += 1;
-            Ok(v.clone())
-        };
-        match name {
-            "dice" => entered.extend(parse_dice(&value()?, verb)?),
-            "set" => {
-                let v = value()?;
-                let (field, x) = v.split_once('=').ok_or_else(|| {
-                    CliError::usage(format!("`{verb} --set`: `{v}` is not FIELD=VALUE"))
-                })?;
-                sets.push((field.trim().to_string(), x.trim().to_string()));
-            }
-            other => {
-                return Err(CliError::usage(format!(
-                    "`{verb}`: unknown option `--{other}` (accepted: --set FIELD=VALUE, --dice DIE=VALUE)"
-                )));
-            }
+        if !accepted.contains(&name) {
+            return Err(CliError::usage(format!(
+                "`{verb}`: unknown option `--{name}` (accepted: {shown})"
+            )));
         }
+        let value = match inline {
+            Some(v) => v,
+            None => {
+                let v = words
+                    .get(*i)
+                    .ok_or_else(|| CliError::usage(format!("`{verb} --{name}` needs a value")))?;
+                *i += 1;
+                v.clone()
+            }
+        };
+        options.push((name.to_string(), value));
     }
-    let v = PlayVerb {
-        form: verb.to_string(),
-        actor,
-        target,
-        attackers: Vec::new(),
-        hex: None,
-        kind: Kind::Custom(sets),
-        entered,
-    };
-    build(&v, s, tables)?;
-    Ok(v)
+    Ok((actor, target, options))
 }
 
-/// A registered rule set's form, pre-filled from the units and set by `--set FIELD=VALUE` (the
-/// value read as JSON when it is JSON, `true`, `3`, else as text); a field the form does not have
-/// is refused with the ones it has.
-fn build_custom(
-    v: &PlayVerb,
-    sets: &[(String, String)],
-    s: &GameState,
-    tables: &Tables,
-) -> Result<Form, CliError> {
-    let mut form = custom_form(s.system, &v.form)
-        .ok_or_else(|| CliError::failed(format!("internal: no resolver form `{}`", v.form)))?;
-    form.prefill(s, Some(&v.actor), v.target.as_deref(), tables);
-    for (field, text) in sets {
-        let mut json = serde_json::to_value(&form)
-            .map_err(|e| CliError::failed(format!("internal: form `{}`: {e}", v.form)))?;
-        let fields: Vec<String> = json
-            .as_object()
-            .map(|o| {
-                o.keys()
-                    .filter(|k| !matches!(k.as_str(), "form" | "name" | "actor" | "target"))
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default();
-        let Some(slot) = json
-            .get_mut(field.as_str())
-            .filter(|_| fields.contains(field))
-        else {
-            return Err(CliError::usage(format!(
-                "`{} --set`: no field `{field}` (accepted: {})",
-                v.form,
-                fields.join(", ")
-            )));
-        };
-        *slot =
-            serde_json::from_str(text).unwrap_or_else(|_| serde_json::Value::from(text.as_str()));
-        form = form.with_value(&json).ok_or_else(|| {
-            CliError::usage(format!(
-                "`{} --set {field}={text}`: not a value this field takes",
-                v.form
-            ))
-        })?;
-    }
-    Ok(form)
+/// `--set PATH=VALUE`: the path (dotted, as the form's JSON names its fields) and the value, read
+/// as JSON when it is JSON (`true`, `3`, `[["u1", 2]]`), else as text.
+fn field_set(verb: &str, text: &str) -> Result<(Vec<String>, serde_json::Value), CliError> {
+    let (path, x) = text
+        .split_once('=')
+        .ok_or_else(|| CliError::usage(format!("`{verb} --set`: `{text}` is not PATH=VALUE")))?;
+    let path = path.trim().split('.').map(str::to_string).collect();
+    let x = x.trim();
+    let value = serde_json::from_str(x).unwrap_or_else(|_| serde_json::Value::from(x));
+    Ok((path, value))
 }
 
 /// A verb ready to resolve against the game: a pre-filled form, or a unit-less `kepi resolve`
@@ -1204,7 +1160,6 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Read
     let (spec, given) = match &v.kind {
         Kind::Form { spec, given } => (*spec, given),
         Kind::Plain(words) => return build_plain(v, words, s, tables),
-        Kind::Custom(sets) => return checked(v, build_custom(v, sets, s, tables)?, s),
         Kind::Window { extra, changes } => {
             return checked(v, build_window(v, extra, changes, s, tables)?, s);
         }

@@ -128,11 +128,20 @@ pub fn changes(base: &Form, edited: &Form) -> Vec<(Vec<String>, Value)> {
     // The units travel as units (UNIT, TARGET, --attacker), not as fields.
     out.into_iter()
         .filter(|(p, _, _)| {
-            !p.last()
-                .is_some_and(|k| matches!(k.as_str(), "actor" | "target") || k.ends_with("_ids"))
+            p.split_last()
+                .is_none_or(|(k, parents)| !not_a_field(parents, k))
         })
         .map(|(path, _, value)| (path, value))
         .collect()
+}
+
+/// Whether `key` under `parents` names what a form is or which units it is about, rather than its
+/// situation: the tag (`form`, a registered form's `name`) and the units (`actor`, `target`, a
+/// combat's `attacker_ids` and `defender_ids`), which are never set as fields.
+fn not_a_field(parents: &[String], key: &str) -> bool {
+    matches!(key, "form" | "actor" | "target")
+        || key.ends_with("_ids")
+        || (parents.is_empty() && key == "name")
 }
 
 /// The fields a form holds at `path`'s parent, for a message naming the accepted ones.
@@ -141,7 +150,7 @@ fn fields_at(root: &Value, parents: &[String]) -> Vec<String> {
         .and_then(Value::as_object)
         .map(|o| {
             o.keys()
-                .filter(|k| !matches!(k.as_str(), "form" | "actor" | "target"))
+                .filter(|k| !not_a_field(parents, k))
                 .cloned()
                 .collect()
         })
@@ -162,11 +171,7 @@ pub fn apply_changes(fresh: &Form, changes: &[(Vec<String>, Value)]) -> Result<F
         let known = fields_at(&json, parents);
         // The units are chosen as units (UNIT, TARGET, a combat's attackers), never as a field:
         // over the network that is what a seat's permission is checked on.
-        if matches!(last.as_str(), "actor" | "target" | "form")
-            || last.ends_with("_ids")
-            || get(&json, path).is_none()
-            || !known.contains(last)
-        {
+        if not_a_field(parents, last) || get(&json, path).is_none() || !known.contains(last) {
             return Err(format!(
                 "no field `{shown}` in `{}` (accepted{}: {})",
                 out.name(),

@@ -20,12 +20,12 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::state::{AppState, Remote, Request};
+use super::state::{AppState, Command, Remote, Request};
 use crate::game::Game;
 use crate::net::client::{Answer, Client, Incoming, PendingList, Replica};
 use crate::net::discovery::Found;
 use crate::net::host::{Event, EventSink, Host, HostOptions, SeatCode, Stopped};
-use crate::net::{NetError, PendingRequest, Seat};
+use crate::net::{NetError, Seat};
 
 /// How long a worker waits for the host at each step (connecting, an answer).
 const STEP: Duration = Duration::from_secs(5);
@@ -400,8 +400,6 @@ pub struct Hosting {
     pub events: Vec<String>,
     /// Whether players' resolutions wait for the umpire.
     pub approval: bool,
-    /// The requests waiting for the umpire.
-    pub pending: Vec<PendingRequest>,
     /// Answers to the umpire's decisions, newest last.
     pub answers: Vec<(String, bool)>,
     /// The umpire's own connection (over loopback), which follows the game for the window.
@@ -651,7 +649,6 @@ impl NetUi {
             connected: Vec::new(),
             events: Vec::new(),
             approval: false,
-            pending: Vec::new(),
             answers: Vec::new(),
             link,
             heard,
@@ -795,10 +792,10 @@ impl NetUi {
                 Update::Game(g) => app.show_remote(*g),
                 Update::Pending(p) => {
                     h.approval = p.approval;
+                    // One list, the Due panel's and this dialog's.
                     if let Some(r) = &mut app.remote {
-                        r.pending = p.requests.clone();
+                        r.pending = p.requests;
                     }
-                    h.pending = p.requests;
                 }
                 Update::Approval(on) => h.approval = on,
                 Update::Answer(t, bad) => {
@@ -1003,27 +1000,28 @@ impl NetUi {
         {
             h.link.ask(Ask::SetApproval(approval));
         }
-        if h.pending.is_empty() {
+        // The waiting requests are the Due panel's too: decided the same way, from one list.
+        let pending = app
+            .remote
+            .as_ref()
+            .map(|r| r.pending.clone())
+            .unwrap_or_default();
+        if pending.is_empty() {
             ui.weak("No request is waiting.");
         } else {
-            ui.strong("Waiting requests");
+            ui.strong("Waiting requests (also in the Due panel)");
         }
-        for r in &h.pending {
+        for r in &pending {
             ui.horizontal(|ui| {
                 ui.label(format!("{}  {}: {}", r.request, r.seat, r.text()));
-                if ui.button(format!("Approve {}", r.request)).clicked() {
-                    h.link.ask(Ask::Decide {
-                        request: r.request,
-                        approve: true,
-                        reason: None,
-                    });
-                }
-                if ui.button(format!("Reject {}", r.request)).clicked() {
-                    h.link.ask(Ask::Decide {
-                        request: r.request,
-                        approve: false,
-                        reason: None,
-                    });
+                for (approve, verb) in [(true, "Approve"), (false, "Reject")] {
+                    if ui.button(format!("{verb} {}", r.request)).clicked() {
+                        app.handle(Command::Decide {
+                            request: r.request,
+                            approve,
+                            reason: None,
+                        });
+                    }
                 }
             });
         }

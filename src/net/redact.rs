@@ -122,6 +122,16 @@ fn needles(state: &GameState, side: Side) -> Needles {
 }
 
 impl Needles {
+    /// A sentence names one of the other side's units: by id (a word of it) or by name.
+    fn in_text(&self, text: &str) -> bool {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .any(|w| self.ids.contains(w))
+            || self
+                .quoted_or_names
+                .iter()
+                .any(|q| text.contains(q.trim_matches('"')))
+    }
+
     fn found(&self, e: &LogEntry) -> bool {
         let words = e
             .summary
@@ -163,14 +173,7 @@ fn seat_entry(e: &LogEntry, needles: &Needles) -> SeatEntry {
 /// A refusal's reason as `side`'s seat may read it: one that names a unit of the other side
 /// (the rules' "is 3, cannot lose 5" would tell its strength) becomes a sentence without it.
 pub fn scrub(message: &str, state: &GameState, side: Side) -> String {
-    let n = needles(state, side);
-    let names = message
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .any(|w| n.ids.contains(w))
-        || n.quoted_or_names
-            .iter()
-            .any(|q| message.contains(q.trim_matches('"')));
-    if names {
+    if needles(state, side).in_text(message) {
         "refused for a reason about the other side's units, whose strengths are hidden from this seat (the umpire's kepi shows it)".into()
     } else {
         message.to_string()
@@ -244,12 +247,7 @@ fn seat_state_of(state: &GameState, side: Side) -> GameState {
         if let Some(&b) = named.get(what) {
             return b;
         }
-        let b = what
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-            .any(|w| n.ids.contains(w))
-            || n.quoted_or_names
-                .iter()
-                .any(|q| what.contains(q.trim_matches('"')));
+        let b = n.in_text(what);
         named.insert(what.to_string(), b);
         b
     };

@@ -292,6 +292,24 @@ fn join_with_a_right_code_shows_the_hosts_game_and_follows_its_log() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A window (its own game a demo of `seed`) joined to `host` as the german seat, its Join dialog
+/// closed.
+fn joined_as_german(host: &TestHost, seed: u64) -> Harness<'static, KepiApp> {
+    let german = Seat::Player(kepi::roster::Side::German);
+    let mut h = harness(AppState::demo(seed).expect("demo"));
+    h.run_steps(2);
+    join(&mut h, &host.address, &host.code(german));
+    until(&mut h, "the host's game as the german seat", |a| {
+        a.state
+            .remote
+            .as_ref()
+            .is_some_and(|r| r.seat == Some(german))
+    });
+    h.state_mut().net.join_open = false;
+    h.run_steps(2);
+    h
+}
+
 const FIRER: &str = "12th-grenadiers-1";
 const TARGET: &str = "8e-ligne-1";
 
@@ -446,21 +464,7 @@ fn a_player_window_rolls_its_own_units_and_is_refused_the_umpires_things() {
     let dir = tmp("player-rolls");
     let save = save_in(&dir);
     let host = TestHost::start(&save);
-    let mut h = harness(AppState::demo(3).expect("demo"));
-    h.run_steps(2);
-    join(
-        &mut h,
-        &host.address,
-        &host.code(Seat::Player(Side::German)),
-    );
-    until(&mut h, "the host's game as the german seat", |a| {
-        a.state
-            .remote
-            .as_ref()
-            .is_some_and(|r| r.seat == Some(Seat::Player(Side::German)))
-    });
-    h.state_mut().net.join_open = false;
-    h.run_steps(2);
+    let mut h = joined_as_german(&host, 3);
     // The seat's own side is the roster; the other side's units are targets, closed at first.
     let rows = kepi::app::roster::rows(h.state().state.state(), &h.state().state.roster);
     let first_side = rows.first().map(|r| match r {
@@ -670,21 +674,7 @@ fn a_player_window_with_hidden_strengths_shows_its_side_and_rolls_without_seeing
     let dir = tmp("hidden");
     let save = save_in(&dir);
     let host = TestHost::start_with(&save, 0, true, true);
-    let mut h = harness(AppState::demo(8).expect("demo"));
-    h.run_steps(2);
-    join(
-        &mut h,
-        &host.address,
-        &host.code(Seat::Player(Side::German)),
-    );
-    until(&mut h, "the german seat's view", |a| {
-        a.state
-            .remote
-            .as_ref()
-            .is_some_and(|r| r.seat == Some(Seat::Player(Side::German)))
-    });
-    h.state_mut().net.join_open = false;
-    h.run_steps(2);
+    let mut h = joined_as_german(&host, 8);
     let real = kepi::store::read_game(&save).expect("read").game;
     let real_target = real
         .state()

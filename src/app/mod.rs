@@ -103,12 +103,15 @@ impl KepiApp {
                     ui.separator();
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                         exports::export_progress_ui(ui, app);
+                // One line, elided before the corner's label (the whole on hover): a long
+                // summary never runs under it.
                 match &app.status {
-                Some(s) if s.error => {
-                    ui.colored_label(ui.visuals().error_fg_color, &s.text);
-                }
                 Some(s) => {
-                    ui.label(&s.text);
+                    let mut text = egui::RichText::new(&s.text);
+                    if s.error {
+                        text = text.color(ui.visuals().error_fg_color);
+                    }
+                    ui.add(egui::Label::new(text).truncate()).on_hover_text(&s.text);
                 }
                 None => {
                     ui.label(egui::RichText::new("Ready. Shortcuts: Ctrl+S save · Ctrl+Z undo · Ctrl+Shift+Z redo · R roll · N next phase").weak());

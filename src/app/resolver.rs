@@ -355,12 +355,10 @@ pub fn resolver_foot_ui(
     let Some(preview) = preview else {
         return;
     };
-    // On the network: a roll asked of the host waits for its answer before the next.
+    // On the network: a roll asked of the host waits for its answer before the next (the status
+    // line says what was asked; no line is added here, so the odds below never move).
     let waiting = app.remote.as_ref().is_some_and(|r| r.waiting > 0);
     dice_ui(ui, app, preview.is_ok() && !waiting, out);
-    if waiting {
-        ui.label(RichText::new("waiting for the host's answer…").weak());
-    }
     ui.separator();
     match preview {
         // Odds computed with a placeholder strength would be wrong, not exact: not shown.

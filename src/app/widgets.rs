@@ -72,6 +72,9 @@ pub const ODDS_BAR_W: f32 = 110.0;
 /// The longest exact fraction the odds column prints as such ("2630550167/24794911296" is not).
 pub const MAX_FRACTION_CHARS: usize = 11;
 
+/// The widest an outcome's label is in the odds chart before it is elided.
+const ODDS_LABEL_W: f32 = 190.0;
+
 /// The exact odds as a bar chart: outcome, bar, fraction, percent. `highlight` marks the line rolled
 /// (its index in `odds`, as the resolution recorded it).
 pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
@@ -97,7 +100,14 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
                 } else {
                     RichText::new(&o.outcome)
                 };
-                ui.label(text);
+                // The outcome's column has a bound width, elided (whole on hover): a long outcome
+                // ("unknown: enter from your printed chart") never widens the chart, and with it
+                // the resolver's panel, under the mouse.
+                ui.scope(|ui| {
+                    ui.set_max_width(ODDS_LABEL_W);
+                    ui.add(egui::Label::new(text).truncate())
+                        .on_hover_text(&o.outcome);
+                });
                 let (rect, _) = ui.allocate_exact_size(vec2(bar_w, 14.0), Sense::hover());
                 let frac = (o.p.0.to_f64() / max) as f32;
                 let mut bar = rect;

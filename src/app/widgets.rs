@@ -73,7 +73,7 @@ pub const ODDS_BAR_W: f32 = 110.0;
 pub const MAX_FRACTION_CHARS: usize = 11;
 
 /// The widest an outcome's label is in the odds chart before it is elided.
-const ODDS_LABEL_W: f32 = 190.0;
+const ODDS_LABEL_W: f32 = 150.0;
 
 /// The exact odds as a bar chart: outcome, bar, fraction, percent. `highlight` marks the line rolled
 /// (its index in `odds`, as the resolution recorded it).

@@ -44,13 +44,17 @@ pub fn provenance_badge(ui: &mut Ui, p: Provenance) {
 
 /// The modifier breakdown: label, value, rule id, provenance, one line each.
 pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
+    // The label column takes what the value, rule id and badge leave of the column: a long line
+    // ("defender 1 (Cavalry 4): 2 cavalry halved (disorganised)") is elided, whole on hover, and
+    // never widens the resolver's panel (which moved Roll under the mouse).
+    let label_w = (ui.available_width() - MODIFIER_REST_W).max(120.0);
     egui::Grid::new(id)
         .striped(true)
         .num_columns(4)
         .spacing([12.0, 3.0])
         .show(ui, |ui| {
             for m in lines {
-                ui.label(&m.label);
+                bounded_label(ui, RichText::new(&m.label), &m.label, label_w);
                 ui.label(RichText::new(&m.value).monospace().strong());
                 ui.label(RichText::new(m.rule.as_str()).monospace().weak());
                 provenance_badge(ui, m.provenance);
@@ -64,6 +68,19 @@ pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
                 .color(provenance_color(Provenance::House)),
         );
     }
+}
+
+/// What a modifier line needs besides its label: the value, the rule id, the badge and spacing.
+const MODIFIER_REST_W: f32 = 200.0;
+
+/// A label at most `max_w` wide, elided with the whole `full` text on hover: a table's text column
+/// that never widens its panel.
+fn bounded_label(ui: &mut Ui, text: RichText, full: &str, max_w: f32) {
+    ui.scope(|ui| {
+        ui.set_max_width(max_w);
+        ui.add(egui::Label::new(text).truncate())
+            .on_hover_text(full);
+    });
 }
 
 /// Width of an odds bar, in points.
@@ -103,11 +120,7 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
                 // The outcome's column has a bound width, elided (whole on hover): a long outcome
                 // ("unknown: enter from your printed chart") never widens the chart, and with it
                 // the resolver's panel, under the mouse.
-                ui.scope(|ui| {
-                    ui.set_max_width(ODDS_LABEL_W);
-                    ui.add(egui::Label::new(text).truncate())
-                        .on_hover_text(&o.outcome);
-                });
+                bounded_label(ui, text, &o.outcome, ODDS_LABEL_W);
                 let (rect, _) = ui.allocate_exact_size(vec2(bar_w, 14.0), Sense::hover());
                 let frac = (o.p.0.to_f64() / max) as f32;
                 let mut bar = rect;

@@ -677,3 +677,42 @@ fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
         "the drag answered it"
     );
 }
+
+/// Nothing moves under the mouse: picking an 1870 combat's units fills the resolver with modifier
+/// lines as long as "defender 1 (Cavalry 4): 2 cavalry halved (disorganised)"; they are elided in
+/// their column rather than widening the resolver's panel, which moved Roll to the left.
+#[test]
+fn picking_a_combats_units_does_not_move_roll() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("fr1870-august").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    for (unit, flag) in [("fr-2rc", "disorganised"), ("de-cav-4", "disorganised")] {
+        app.handle(Command::Act(Action::SetFlag {
+            unit: unit.into(),
+            flag: flag.parse().unwrap(),
+            on: true,
+        }));
+    }
+    app.handle(Command::Act(Action::Move {
+        unit: "de-cav-4".into(),
+        to: "2140".parse().unwrap(),
+    }));
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), KepiApp::with_state(app));
+    h.run_steps(4);
+    let before = h.get_by_label("Roll and apply").rect();
+    h.state_mut().state.handle(Command::Select("fr-2rc".into()));
+    h.state_mut()
+        .state
+        .handle(Command::Target("de-cav-4".into()));
+    h.run_steps(6);
+    assert!(
+        h.query_all_by_label_contains("2 cavalry hal")
+            .next()
+            .is_some(),
+        "the long modifier lines are there"
+    );
+    let after = h.get_by_label("Roll and apply").rect();
+    assert_eq!(before.left(), after.left(), "Roll stays where it was");
+}

@@ -90,14 +90,16 @@ pub struct SeatEntry {
     pub turn: u32,
     /// Phase when it happened.
     pub phase: String,
-    /// Hash of the previous entry.
+    /// Hash of the previous entry in the seat's chain ([`SeatChains`]).
     pub prev: String,
-    /// The entry's hash.
+    /// The entry's hash in the seat's chain.
     pub hash: String,
     /// The entry names a unit of the other side (or is the start): only its place in the chain
-    /// is sent.
+    /// is sent, until the seed's reveal opens it.
     pub hidden: bool,
-    /// The whole entry, when not hidden (its hash is verified by the client).
+    /// The whole entry as it stands in the seat's chain (its `prev` the seat's; an opened
+    /// hidden one's `prev` followed by a colon and its secret), when not hidden or once opened;
+    /// the client verifies its hash.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<LogEntry>,
 }

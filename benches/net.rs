@@ -163,15 +163,33 @@ fn net(c: &mut Criterion) {
             let side = kepi::roster::Side::German;
             let last = g.log().len().saturating_sub(1);
             let made = &g.log()[last..];
+            let key = || redact::ChainKey::parse(&"5a".repeat(32));
+            let Some(k) = key() else {
+                return;
+            };
+            let mut chains = redact::SeatChains::new(k);
+            let range = last..g.log().len();
             grp.sample_size(30);
             grp.bench_function(
                 "a hidden seat's share of one action (entry, view, state; 10,000 entries, 2,000 open checks)",
                 |b| {
                     b.iter(|| {
-                        let seen = redact::seat_entries(made, g.state(), side);
-                        let view = redact::seat_view(&g, side);
+                        let seen = chains.seen(side, g.log(), g.state(), range.clone(), false);
+                        let head = chains.head(side, g.log(), g.state());
+                        let view = redact::seat_view(&g, side, head);
                         let state = redact::seat_state(&g, side);
-                        black_box((seen.len(), view.is_object(), state.units.len()))
+                        black_box((seen.len(), made.len(), view.is_object(), state.units.len()))
+                    })
+                },
+            );
+            // Issue 29: a seat's own chain is made once per side, when its first seat joins.
+            grp.sample_size(10);
+            grp.bench_function(
+                "a hidden seat's own chain over 10,000 entries, made when its first seat joins",
+                |b| {
+                    b.iter(|| {
+                        let mut fresh = key().map(redact::SeatChains::new);
+                        black_box(fresh.as_mut().map(|c| c.head(side, g.log(), g.state())))
                     })
                 },
             );

@@ -958,6 +958,24 @@ pub fn check_verbs(
     Ok(asked)
 }
 
+/// The fields of the words' forms that depend on what the games `a` and `b` differ in and that
+/// the words set anyway (see [`game_play::stated_hidden`]): the host of `kepi serve` refuses them
+/// to a seat the other side's strengths are hidden from ([`crate::net::redact::judge`]).
+pub fn stated_hidden(
+    words: &[String],
+    a: &GameState,
+    b: &GameState,
+    tables: &Tables,
+) -> Result<Vec<String>, CliError> {
+    let mut out = Vec::new();
+    for (_, v) in parse_verbs(words, a, tables)? {
+        if let Verb::Play(p) = v {
+            out.extend(game_play::stated_hidden(&p, a, b, tables)?);
+        }
+    }
+    Ok(out)
+}
+
 /// Applies the words of `kepi game apply` to an open game, the one path both `kepi game apply` and
 /// the host of `kepi serve` take, so the verbs mean the same wherever they are typed.
 ///

@@ -1157,11 +1157,26 @@ fn parse_dice(text: &str, verb: &str) -> Result<Vec<(Die, u32)>, CliError> {
 /// The verb ready to resolve: its form pre-filled from the units' state now and set by its
 /// options, or its unit-less action; checked (dice, refusals, a preview) before anything applies.
 pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Ready, CliError> {
+    if let Kind::Plain(words) = &v.kind {
+        return build_plain(v, words, s, tables);
+    }
+    checked(v, form_of(v, s, tables, true)?, s)
+}
+
+/// The form of a verb between units, pre-filled from `s` and, when `typed`, set by the options
+/// typed; not yet checked. A unit-less verb has none.
+fn form_of(v: &PlayVerb, s: &GameState, tables: &Tables, typed: bool) -> Result<Form, CliError> {
     let (spec, given) = match &v.kind {
         Kind::Form { spec, given } => (*spec, given),
-        Kind::Plain(words) => return build_plain(v, words, s, tables),
+        Kind::Plain(_) => {
+            return Err(CliError::failed(format!(
+                "internal: `{}` is a verb without a form",
+                v.form
+            )));
+        }
         Kind::Window { extra, changes } => {
-            return checked(v, build_window(v, extra, changes, s, tables)?, s);
+            let none = Vec::new();
+            return build_window(v, extra, if typed { changes } else { &none }, s, tables);
         }
     };
     let mut form = Form::all_for(spec.system)
@@ -1181,8 +1196,77 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Read
         }
         (f, _) => f.prefill(s, Some(&v.actor), v.target.as_deref(), tables),
     }
-    (spec.overlay)(given, &mut form, tables)?;
-    checked(v, form, s)
+    if typed {
+        (spec.overlay)(given, &mut form, tables)?;
+    }
+    Ok(form)
+}
+
+/// The fields of `v`'s form that the words set although their value depends on what `a` and
+/// `b` differ in (the other side's hidden strengths, [`crate::net::redact::judge`]): the form
+/// pre-fills them differently from `a` and from `b`, and the words set them alike. As dotted
+/// paths of the form's JSON; none for a verb without a form.
+pub(super) fn stated_hidden(
+    v: &PlayVerb,
+    a: &GameState,
+    b: &GameState,
+    tables: &Tables,
+) -> Result<Vec<String>, CliError> {
+    if matches!(v.kind, Kind::Plain(_)) {
+        return Ok(Vec::new());
+    }
+    let json = |s: &GameState, typed: bool| -> Result<serde_json::Value, CliError> {
+        let f = form_of(v, s, tables, typed)?;
+        serde_json::to_value(&f).map_err(|e| CliError::failed(format!("internal: {e}")))
+    };
+    let mut out = Vec::new();
+    set_alike(
+        [
+            &json(a, false)?,
+            &json(b, false)?,
+            &json(a, true)?,
+            &json(b, true)?,
+        ],
+        &mut Vec::new(),
+        &mut out,
+    );
+    Ok(out)
+}
+
+/// The leaves where the pre-filled `a0` and `b0` differ and the set `a1` and `b1` agree.
+fn set_alike(
+    [a0, b0, a1, b1]: [&serde_json::Value; 4],
+    path: &mut Vec<String>,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    const NULL: Value = Value::Null;
+    let keys: BTreeSet<String> = [a0, b0, a1, b1]
+        .iter()
+        .filter_map(|x| x.as_object())
+        .flat_map(|o| o.keys().cloned())
+        .collect();
+    let items = [a0, b0, a1, b1]
+        .iter()
+        .filter_map(|x| x.as_array().map(Vec::len))
+        .max();
+    if !keys.is_empty() {
+        for k in keys {
+            let at = |x: &Value| x.get(&k).unwrap_or(&NULL).clone();
+            path.push(k.clone());
+            set_alike([&at(a0), &at(b0), &at(a1), &at(b1)], path, out);
+            path.pop();
+        }
+    } else if let Some(n) = items.filter(|_| a0.is_array() && b0.is_array()) {
+        for i in 0..n {
+            let at = |x: &Value| x.get(i).unwrap_or(&NULL).clone();
+            path.push(i.to_string());
+            set_alike([&at(a0), &at(b0), &at(a1), &at(b1)], path, out);
+            path.pop();
+        }
+    } else if a0 != b0 && a1 == b1 {
+        out.push(path.join("."));
+    }
 }
 
 /// Issue 17: the same checks as the window's ([`crate::play::refuse`]) on a built form, before

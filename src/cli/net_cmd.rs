@@ -39,7 +39,9 @@ pub struct ServeArgs {
     pub approve: bool,
     /// Player seats (german, french) see only their own side's strengths: the other side's
     /// units come with strength, max_strength, fatigue, level, leaders, max_leaders and melees
-    /// null and "hidden": true, and log entries naming them with only their place in the chain.
+    /// null and "hidden": true, and log entries naming them with only their place in a chain of
+    /// the seat's own (no guess of them can be checked; the seed's reveal opens them). A
+    /// player's request that would be answered differently for other hidden values is refused.
     /// The umpire and the spectator see everything. A scenario with `hide_strengths = true`
     /// hides them without this flag.
     #[arg(long)]

@@ -177,12 +177,65 @@ struct Core {
     /// `kepi serve --hide-strengths`: player seats get their own view even if the scenario does
     /// not ask for it.
     hide: bool,
+    /// The player seats' own chains while strengths are hidden ([`super::redact::SeatChains`]).
+    chains: super::redact::SeatChains,
 }
 
 impl Core {
     /// Whether player seats get their own view: the host's option or the scenario's key.
     fn hiding(&self) -> bool {
         self.hide || self.game.state().hide_strengths
+    }
+
+    /// The head a seat's replica must reach: the log's, or for `hide`'s seat its own chain's.
+    fn head_for(&mut self, hide: Option<Side>) -> String {
+        match hide {
+            None => self.game.head(),
+            Some(side) => self.chains.head(side, self.game.log(), self.game.state()),
+        }
+    }
+
+    /// The log's entries `range` as `side`'s seat receives them (hidden ones opened first when
+    /// `open_before` and the seed is revealed), with its view and state of the game now.
+    fn seen_by(
+        &mut self,
+        side: Side,
+        range: std::ops::Range<usize>,
+        open_before: bool,
+    ) -> (
+        Vec<super::redact::SeatEntry>,
+        serde_json::Value,
+        Box<crate::game::GameState>,
+    ) {
+        let Core { game, chains, .. } = self;
+        let entries = chains.seen(side, game.log(), game.state(), range, open_before);
+        let head = chains.head(side, game.log(), game.state());
+        (
+            entries,
+            super::redact::seat_view(game, side, head),
+            Box::new(super::redact::seat_state(game, side)),
+        )
+    }
+
+    /// [`Core::seen_by`] for entries just made: the seed's reveal among them opens the hidden
+    /// entries before them.
+    fn seen_made(
+        &mut self,
+        side: Side,
+        made: &[LogEntry],
+    ) -> (
+        Vec<super::redact::SeatEntry>,
+        serde_json::Value,
+        Box<crate::game::GameState>,
+    ) {
+        let range = match (made.first(), made.last()) {
+            (Some(a), Some(b)) => a.index as usize..b.index as usize + 1,
+            _ => 0..0,
+        };
+        let reveals = made
+            .iter()
+            .any(|e| matches!(e.kind, crate::game::EntryKind::Reveal { .. }));
+        self.seen_by(side, range, reveals)
     }
 }
 
@@ -317,6 +370,40 @@ fn seat_codes(save: &Path, seats: &[Seat], fresh: bool) -> Result<Vec<(Seat, Cod
     Ok(out)
 }
 
+/// The key of the player seats' chains ([`super::redact::ChainKey`]), kept in `SAVE.seats`
+/// beside the codes (`"key"`), so a seat's chain is the same after a restart of the host. A
+/// seats file without one (older, or just written with new codes) is given a new one.
+fn seat_key(save: &Path, fresh: bool) -> Result<super::redact::ChainKey, NetError> {
+    let path = seats_path(save);
+    let bad = |e: String| {
+        NetError::Host(format!(
+            "{}: cannot keep the seats' key: {e}",
+            path.display()
+        ))
+    };
+    let mut file: serde_json::Value =
+        crate::fsio::read_regular_nofollow(&path, 64 * 1024, "seats file")
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_else(|| serde_json::json!({}));
+    if !fresh
+        && let Some(key) = file
+            .get("key")
+            .and_then(|k| k.as_str())
+            .and_then(super::redact::ChainKey::parse)
+    {
+        return Ok(key);
+    }
+    let key = super::redact::ChainKey::generate().map_err(bad)?;
+    let Some(obj) = file.as_object_mut() else {
+        return Err(bad("the seats file is not a JSON object".into()));
+    };
+    obj.insert("key".into(), serde_json::Value::String(key.to_hex()));
+    let bytes = serde_json::to_vec_pretty(&file).map_err(|e| bad(e.to_string()))?;
+    write_private(&path, &bytes).map_err(|e| bad(e.to_string()))?;
+    Ok(key)
+}
+
 /// Writes a file only its owner can read (the codes are secrets): a new temp file created with
 /// mode 0600, fsynced, renamed over the old one.
 fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -387,6 +474,7 @@ impl Host {
                     pending: Vec::new(),
                     next_request: 1,
                     hide: false,
+                    chains: super::redact::SeatChains::new(seat_key(save, options.new_codes)?),
                 }),
                 seats: codes,
                 tables,
@@ -730,30 +818,31 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
     let (welcome, catch_up, hide) = {
         let mut core = shared.core();
         let hide = super::redact::hidden_side(seat, core.hiding());
-        let log = core.game.log();
-        let len = log.len() as u64;
+        let len = core.game.log().len() as u64;
         let welcome = Welcome {
             protocol: PROTOCOL_VERSION,
             seat,
             title: core.game.state().title.to_string(),
             entries: len,
-            head: core.game.head(),
+            head: core.head_for(hide),
             approval: core.approval,
             hidden: hide.is_some(),
         };
         let catch_up: Option<CatchUp> = match from {
             Some(f) if f > len => None,
-            Some(f) => {
-                let entries = log.get(f as usize..).unwrap_or_default();
-                Some(match hide {
-                    None => CatchUp::Whole(entries.to_vec()),
-                    Some(side) => CatchUp::Seen(
-                        super::redact::seat_entries(entries, core.game.state(), side),
-                        super::redact::seat_view(&core.game, side),
-                        Box::new(super::redact::seat_state(&core.game, side)),
-                    ),
-                })
-            }
+            Some(f) => Some(match hide {
+                None => CatchUp::Whole(
+                    core.game
+                        .log()
+                        .get(f as usize..)
+                        .unwrap_or_default()
+                        .to_vec(),
+                ),
+                Some(side) => {
+                    let (entries, view, state) = core.seen_by(side, f as usize..len as usize, true);
+                    CatchUp::Seen(entries, view, state)
+                }
+            }),
             None => Some(CatchUp::Whole(Vec::new())),
         };
         if catch_up.is_some() {
@@ -986,24 +1075,30 @@ fn broadcast(core: &mut Core, skip: u64, made: &[LogEntry]) {
     if made.is_empty() {
         return;
     }
-    let Core {
-        followers, game, ..
-    } = core;
     let whole = encode(&HostMsg::Entries {
         entries: made.to_vec(),
     });
     let mut by_side: HashMap<Side, Message> = HashMap::new();
+    let sides: Vec<Side> = core
+        .followers
+        .iter()
+        .filter(|(k, _)| **k != skip)
+        .filter_map(|(_, out)| out.hide)
+        .collect();
+    for side in sides {
+        if let std::collections::hash_map::Entry::Vacant(v) = by_side.entry(side) {
+            v.insert(seen_msg(core, made, side));
+        }
+    }
     let mut gone = Vec::new();
+    let followers = &mut core.followers;
     for (k, out) in followers.iter() {
         if *k == skip {
             continue;
         }
-        let m = match out.hide {
+        let m = match out.hide.and_then(|side| by_side.get(&side)) {
             None => whole.clone(),
-            Some(side) => by_side
-                .entry(side)
-                .or_insert_with(|| seen_msg(game, made, side))
-                .clone(),
+            Some(m) => m.clone(),
         };
         match out.tx.try_send(m) {
             Ok(()) => {}
@@ -1017,11 +1112,12 @@ fn broadcast(core: &mut Core, skip: u64, made: &[LogEntry]) {
 }
 
 /// `made` as `side`'s seat sees it, with its view of the game now.
-fn seen_msg(game: &Game, made: &[LogEntry], side: Side) -> Message {
+fn seen_msg(core: &mut Core, made: &[LogEntry], side: Side) -> Message {
+    let (entries, view, state) = core.seen_made(side, made);
     encode(&HostMsg::Seen {
-        entries: super::redact::seat_entries(made, game.state(), side),
-        view: Some(super::redact::seat_view(game, side)),
-        state: Some(Box::new(super::redact::seat_state(game, side))),
+        entries,
+        view: Some(view),
+        state: Some(state),
     })
 }
 
@@ -1105,6 +1201,9 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
     if shared.stop.load(Ordering::SeqCst) {
         return stopping(id, rx);
     }
+    if let Some(refused) = misjudged(shared, &core, joined, id, words) {
+        return refused;
+    }
     if core.approval && matches!(seat, Seat::Player(_)) {
         return hold(shared, &mut core, joined, id, words);
     }
@@ -1117,7 +1216,7 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
     // Entries from earlier requests still queued for this client go out before its answer, so it
     // receives the log in order.
     let before: Vec<Message> = rx.try_iter().collect();
-    let answer = answer_for(&core.game, *hide, id, made.clone(), refused.clone());
+    let answer = answer_for(&mut core, *hide, id, made.clone(), refused.clone());
     drop(core);
     // Events are told after the lock is released and the answer sent (by the caller): a slow
     // reader of them never holds up the game or the client.
@@ -1145,7 +1244,7 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
 
 /// The answer to a request that made `made`: whole, or as `hide`'s seat sees it.
 fn answer_for(
-    game: &Game,
+    core: &mut Core,
     hide: Option<Side>,
     id: u64,
     made: Vec<LogEntry>,
@@ -1160,18 +1259,49 @@ fn answer_for(
             view: None,
             state: None,
         }),
-        Some(side) => encode(&HostMsg::Applied {
-            id,
-            entries: Vec::new(),
-            refused: refused.map(|r| Refusal {
-                code: r.code,
-                message: super::redact::scrub(&r.message, game.state(), side),
-            }),
-            seen: super::redact::seat_entries(&made, game.state(), side),
-            view: Some(super::redact::seat_view(game, side)),
-            state: Some(Box::new(super::redact::seat_state(game, side))),
-        }),
+        Some(side) => {
+            let (seen, view, state) = core.seen_made(side, &made);
+            encode(&HostMsg::Applied {
+                id,
+                entries: Vec::new(),
+                refused: refused.map(|r| Refusal {
+                    code: r.code,
+                    message: super::redact::scrub(&r.message, core.game.state(), side),
+                }),
+                seen,
+                view: Some(view),
+                state: Some(state),
+            })
+        }
     }
+}
+
+/// A request of a seat the other side's strengths are hidden from, judged against what it may
+/// know ([`super::redact::judge`]): its refusal, or `None` to go on.
+fn misjudged(
+    shared: &Shared,
+    core: &Core,
+    joined: &Joined,
+    id: u64,
+    words: &[String],
+) -> Option<Answered> {
+    let side = joined.hide?;
+    let seat = joined.seat;
+    let e = super::redact::judge(
+        words,
+        core.game.state(),
+        side,
+        shared.tables,
+        &|asked, state| super::permit(seat, asked, state).map_err(CliError::usage),
+    )
+    .err()?;
+    let told = super::redact::scrub(&e.message, core.game.state(), side);
+    let mut a = refused_answer(id, &joined.rx, e.code, told);
+    a.events.push(Event::Refused {
+        peer: format!("{} ({seat})", joined.peer),
+        reason: e.message,
+    });
+    Some(a)
 }
 
 /// Holds a player's request for the umpire: it is parsed and its permission checked now (a
@@ -1396,18 +1526,21 @@ fn decide(
                 refused,
                 ..
             },
-        ) => HostMsg::Decided {
-            request,
-            approved,
-            seen: super::redact::seat_entries(&entries, core.game.state(), side),
-            view: Some(super::redact::seat_view(&core.game, side)),
-            state: Some(Box::new(super::redact::seat_state(&core.game, side))),
-            entries: Vec::new(),
-            refused: refused.map(|r| Refusal {
-                code: r.code,
-                message: super::redact::scrub(&r.message, core.game.state(), side),
-            }),
-        },
+        ) => {
+            let (seen, view, state) = core.seen_made(side, &entries);
+            HostMsg::Decided {
+                request,
+                approved,
+                seen,
+                view: Some(view),
+                state: Some(state),
+                entries: Vec::new(),
+                refused: refused.map(|r| Refusal {
+                    code: r.code,
+                    message: super::redact::scrub(&r.message, core.game.state(), side),
+                }),
+            }
+        }
         (_, m) => m,
     };
     if let Some(tx) = core.direct.get(&held.conn)

@@ -15,8 +15,9 @@
 //!
 //! When the scenario says `hide_strengths = true` or the umpire serves with
 //! [`host::Host::set_hide_strengths`] (`kepi serve --hide-strengths`), each player seat is sent
-//! its own view ([`redact`]): log entries naming the other side's units as their place in the
-//! chain only, and the game with those units' strengths null; the umpire and spectator get all.
+//! its own view ([`redact`]): log entries naming the other side's units as their place in a
+//! chain of the seat's own (no guess of them can be checked), and the game with those units'
+//! strengths null; the umpire and spectator get all.
 //!
 //! Transport: WebSocket over TCP (tungstenite, no async runtime), one JSON message per WebSocket
 //! text message, each tagged with its `type`; [`PROTOCOL_VERSION`] is checked in the first one.
@@ -41,7 +42,9 @@ use crate::roster::Side;
 /// 2: the umpire's approval of players' resolutions (held requests, `pending`, `decide`).
 /// 3: hidden strengths ([`redact`]): a player seat may be sent [`HostMsg::Seen`] and the `seen`
 /// and `view` of answers instead of whole log entries.
-pub const PROTOCOL_VERSION: u32 = 3;
+/// 4: a player seat with hidden strengths holds a chain of its own ([`redact::SeatChains`]):
+/// no hash of the log reaches it, and its hidden entries come opened once the seed is revealed.
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// The port `kepi serve` listens on when none is given (the year of the war).
 pub const DEFAULT_PORT: u16 = 1870;

@@ -7,17 +7,26 @@
 //!   (null in the seat's view, with `"hidden": true` on the unit);
 //! - any log entry that names one of them (by id or by name, anywhere in the entry: its action,
 //!   its summary, its dice, its rules): such an entry arrives as a [`SeatEntry`] with `hidden`
-//!   set and only its place in the chain (`index`, `time`, `turn`, `phase`, `prev`, `hash`). That
-//!   covers figures lost in summaries, the casualties of a resolution against one of them (which
-//!   a cap at the strength left would betray), set/lose/gain on them, and undo/redo of any of it;
-//! - the game's first entry (it carries the whole roster at full strength).
+//!   set and only its place in the seat's chain (`index`, `time`, `turn`, `phase`, `prev`,
+//!   `hash`). That covers figures lost in summaries, the casualties of a resolution against one
+//!   of them (which a cap at the strength left would betray), set/lose/gain on them, and
+//!   undo/redo of any of it;
+//! - the game's first entry (it carries the whole roster at full strength);
+//! - any hash of the log itself (issue 29): a seat holds a chain of its own ([`SeatChains`]),
+//!   where a hidden entry's hash commits to a secret only the host has, so no guess of the
+//!   entry can be checked against it; the seed's reveal opens them ([`SeenLog::push`]);
+//! - how far kepi's dice went and how many checks were queued (they would count the dice and
+//!   the checks of hidden resolutions).
 //!
 //! Everything else (the player's own units in full, entries about their side only, notes that
 //! name no enemy unit, phase changes, the seed's reveal) arrives whole, inside the [`SeatEntry`],
 //! and the client verifies its hash; for hidden entries it checks the chain's linkage (each
-//! `prev` is the hash before it, and the last reaches the host's head). What stays visible on
-//! purpose, as on the table: the other side's units' ids, names, positions, formations,
-//! markers (flags) and whether they are eliminated.
+//! `prev` is the hash before it, and the last reaches the host's head for the seat). What stays
+//! visible on purpose, as on the table: the other side's units' ids, names, positions,
+//! formations, markers (flags) and whether they are eliminated.
+//!
+//! A seat's request is judged against what the seat may know ([`judge`]): its answer is the
+//! same whatever the hidden values are.
 //!
 //! The umpire and the spectator are sent everything (the spectator code is for neutral onlookers;
 //! do not hand it to a player when strengths are hidden).
@@ -43,19 +52,31 @@ pub const HIDDEN_FIELDS: &[&str] = &[
 pub const HIDDEN_SUMMARY: &str = "(hidden: concerns the other side's units)";
 
 /// Checks a seat's view of the log ([`crate::game::Game::seat_view`]) as the window's "Verify
-/// chain" does: every entry links to the one before, and every whole entry hashes to its hash (a
-/// hidden one, [`placeholder_entry`], has no body to hash). The head, or the first entry that
-/// fails.
+/// chain" does: every entry links to the one before, and every whole (or opened) entry hashes to
+/// its hash (a hidden one, [`placeholder_entry`], has no body to hash). The head, or the first
+/// entry that fails.
 pub fn verify_seat_log(log: &[LogEntry]) -> Result<String, u64> {
     let mut head = crate::game::GENESIS.to_string();
     for e in log {
         let hidden = e.summary == HIDDEN_SUMMARY && e.rules.is_empty() && e.dice.is_empty();
-        if e.prev != head || (!hidden && crate::game::entry_hash(e) != e.hash) {
+        let linked = if hidden {
+            e.prev == head
+        } else {
+            e.prev == head || opens(&e.prev, &head).is_some()
+        };
+        if !linked || (!hidden && crate::game::entry_hash(e) != e.hash) {
             return Err(e.index);
         }
         head = e.hash.clone();
     }
     Ok(head)
+}
+
+/// The secret of an opened entry's body: its `prev` is the seat's previous hash, a colon and
+/// the entry's secret (64 hex digits); `None` when `prev` is not that.
+fn opens<'a>(body_prev: &'a str, prev: &str) -> Option<&'a str> {
+    let secret = body_prev.strip_prefix(prev)?.strip_prefix(':')?;
+    (secret.len() == 64 && secret.bytes().all(|b| b.is_ascii_hexdigit())).then_some(secret)
 }
 
 /// One log entry as a player seat with hidden strengths receives it.
@@ -69,14 +90,16 @@ pub struct SeatEntry {
     pub turn: u32,
     /// Phase when it happened.
     pub phase: String,
-    /// Hash of the previous entry.
+    /// Hash of the previous entry in the seat's chain ([`SeatChains`]).
     pub prev: String,
-    /// The entry's hash.
+    /// The entry's hash in the seat's chain.
     pub hash: String,
     /// The entry names a unit of the other side (or is the start): only its place in the chain
-    /// is sent.
+    /// is sent, until the seed's reveal opens it.
     pub hidden: bool,
-    /// The whole entry, when not hidden (its hash is verified by the client).
+    /// The whole entry as it stands in the seat's chain (its `prev` the seat's; an opened
+    /// hidden one's `prev` followed by a colon and its secret), when not hidden or once opened;
+    /// the client verifies its hash.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<LogEntry>,
 }
@@ -150,23 +173,283 @@ impl Needles {
     }
 }
 
-/// The entries as `side`'s seat receives them.
-pub fn seat_entries(entries: &[LogEntry], state: &GameState, side: Side) -> Vec<SeatEntry> {
-    let needles = needles(state, side);
-    entries.iter().map(|e| seat_entry(e, &needles)).collect()
+/// The host's secret behind every seat's chain (256 bits from the operating system), kept
+/// beside the save in `SAVE.seats` so a seat's chain is the same after the host restarts.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ChainKey([u8; 32]);
+
+impl ChainKey {
+    /// A new key from the OS's entropy; an OS that cannot give any is an error.
+    pub fn generate() -> Result<ChainKey, String> {
+        let mut b = [0u8; 32];
+        getrandom::fill(&mut b).map_err(|e| format!("no entropy from the OS: {e}"))?;
+        Ok(ChainKey(b))
+    }
+
+    /// A key as kept (64 hex digits); `None` if it is not one.
+    pub fn parse(text: &str) -> Option<ChainKey> {
+        let t = text.trim().as_bytes();
+        if t.len() != 64 {
+            return None;
+        }
+        let digit = |c: u8| {
+            char::from(c)
+                .to_digit(16)
+                .and_then(|d| u8::try_from(d).ok())
+        };
+        let mut b = [0u8; 32];
+        for (k, pair) in t.chunks(2).enumerate() {
+            b[k] = (digit(pair[0])? << 4) | digit(pair[1])?;
+        }
+        Some(ChainKey(b))
+    }
+
+    /// The key as kept: 64 hex digits.
+    pub fn to_hex(&self) -> String {
+        hex(&self.0)
+    }
+
+    /// HMAC-SHA256 (RFC 2104) of `msg` under this key, in hex.
+    fn mac(&self, msg: &[u8]) -> String {
+        use sha2::{Digest, Sha256};
+        let pad = |x: u8| -> Vec<u8> {
+            let mut k = [x; 64];
+            for (a, b) in k.iter_mut().zip(self.0) {
+                *a ^= b;
+            }
+            k.to_vec()
+        };
+        let inner = Sha256::new()
+            .chain_update(pad(0x36))
+            .chain_update(msg)
+            .finalize();
+        hex(&Sha256::new()
+            .chain_update(pad(0x5c))
+            .chain_update(inner)
+            .finalize())
+    }
+
+    /// The secret of entry `e` in `side`'s chain: 256 bits only the host can make, the same
+    /// whenever it is asked.
+    fn secret(&self, side: Side, e: &LogEntry) -> String {
+        self.mac(
+            format!(
+                "kepi-seat-entry\n{}\n{}\n{}",
+                side.as_str(),
+                e.index,
+                e.hash
+            )
+            .as_bytes(),
+        )
+    }
 }
 
-fn seat_entry(e: &LogEntry, needles: &Needles) -> SeatEntry {
-    let hidden = matches!(e.kind, crate::game::EntryKind::Start { .. }) || needles.found(e);
-    SeatEntry {
-        index: e.index,
-        time: e.time,
-        turn: e.turn,
-        phase: e.phase.clone(),
-        prev: e.prev.clone(),
-        hash: e.hash.clone(),
-        hidden,
-        entry: (!hidden).then(|| e.clone()),
+impl std::fmt::Debug for ChainKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A secret: never in a debug print or a log.
+        f.write_str("ChainKey(..)")
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One side's chain: each entry's hash in it and whether the entry is hidden from that side.
+#[derive(Default)]
+struct SideChain {
+    hashes: Vec<String>,
+    hidden: Vec<bool>,
+}
+
+/// The chains a host keeps for its player seats while strengths are hidden (issue 29).
+///
+/// A seat is never sent the log's own hashes: those of hidden entries could be checked against
+/// guesses (a strength, a die), and a whole entry's `prev` would carry them. Each side has a
+/// chain of its own over the same entries instead. Entry `i`'s body is the log's entry with its
+/// `prev` replaced: by the side's hash of entry `i - 1` for an entry the seat may read, or by
+/// that hash, a colon and the entry's secret ([`ChainKey`]) for a hidden one; its hash in the
+/// side's chain is [`crate::game::entry_hash`] of that body. A hidden entry is sent as its index,
+/// time, turn, phase, `prev` and `hash` only: without the secret no guess of its body can be
+/// checked against them. Once the seed is revealed (the game's end) every hidden entry is sent
+/// opened, its body with the secret, and the seat checks it hashes to what it held.
+pub struct SeatChains {
+    key: ChainKey,
+    sides: std::collections::HashMap<Side, SideChain>,
+}
+
+impl SeatChains {
+    /// No chain made yet; each side's is made when first asked for.
+    pub fn new(key: ChainKey) -> SeatChains {
+        SeatChains {
+            key,
+            sides: Default::default(),
+        }
+    }
+
+    /// `side`'s chain, brought up to the whole log.
+    fn sync(&mut self, side: Side, log: &[LogEntry], state: &GameState) -> &SideChain {
+        let chain = self.sides.entry(side).or_default();
+        if chain.hashes.len() < log.len() {
+            let needles = needles(state, side);
+            for e in log.get(chain.hashes.len()..).unwrap_or_default() {
+                let hidden =
+                    matches!(e.kind, crate::game::EntryKind::Start { .. }) || needles.found(e);
+                let prev = chain
+                    .hashes
+                    .last()
+                    .map_or(crate::game::GENESIS, String::as_str);
+                let made = body(e, prev, hidden.then(|| self.key.secret(side, e)));
+                chain.hashes.push(made.hash);
+                chain.hidden.push(hidden);
+            }
+        }
+        chain
+    }
+
+    /// The hash of the last entry in `side`'s chain (what its seat's replica must reach).
+    pub fn head(&mut self, side: Side, log: &[LogEntry], state: &GameState) -> String {
+        self.sync(side, log, state)
+            .hashes
+            .last()
+            .cloned()
+            .unwrap_or_else(|| crate::game::GENESIS.to_string())
+    }
+
+    /// The entries `range` of the log as `side`'s seat receives them. Once the seed is revealed
+    /// they come opened; and when `open_before` (a catch-up, or a batch that reveals the seed),
+    /// every hidden entry before them comes first, opened.
+    pub fn seen(
+        &mut self,
+        side: Side,
+        log: &[LogEntry],
+        state: &GameState,
+        range: std::ops::Range<usize>,
+        open_before: bool,
+    ) -> Vec<SeatEntry> {
+        let revealed = state.dice.revealed.is_some();
+        let key = self.key.clone();
+        let chain = self.sync(side, log, state);
+        let end = range.end.min(log.len());
+        let start = range.start.min(end);
+        let earlier = if revealed && open_before {
+            0..start
+        } else {
+            0..0
+        };
+        earlier
+            .filter(|i| chain.hidden.get(*i) == Some(&true))
+            .chain(start..end)
+            .filter_map(|i| {
+                let e = log.get(i)?;
+                let hidden = *chain.hidden.get(i)?;
+                let hash = chain.hashes.get(i)?.clone();
+                let prev = match i.checked_sub(1) {
+                    Some(p) => chain.hashes.get(p)?.clone(),
+                    None => crate::game::GENESIS.to_string(),
+                };
+                let entry = match (hidden, revealed) {
+                    (false, _) => Some(with_place(e, prev.clone(), hash.clone())),
+                    (true, true) => Some(with_place(
+                        e,
+                        format!("{prev}:{}", key.secret(side, e)),
+                        hash.clone(),
+                    )),
+                    (true, false) => None,
+                };
+                Some(SeatEntry {
+                    index: e.index,
+                    time: e.time,
+                    turn: e.turn,
+                    phase: e.phase.clone(),
+                    prev,
+                    hash,
+                    hidden,
+                    entry,
+                })
+            })
+            .collect()
+    }
+}
+
+/// `e` with its place in a seat's chain, and kepi's dice position after it (`draws` of a roll or
+/// a resolution) as 0: from one of the seat's own rolls to the next it would count the dice of
+/// the hidden rolls between (a P&K d% is rolled only on casualties).
+fn with_place(e: &LogEntry, prev: String, hash: String) -> LogEntry {
+    let mut w = LogEntry {
+        prev,
+        hash,
+        ..e.clone()
+    };
+    if let crate::game::EntryKind::Act {
+        action:
+            crate::game::Action::Roll { draws, .. } | crate::game::Action::Resolved { draws, .. },
+    } = &mut w.kind
+    {
+        *draws = 0;
+    }
+    w
+}
+
+/// An entry's body in a seat's chain ([`SeatChains`]), hashed.
+fn body(e: &LogEntry, prev: &str, secret: Option<String>) -> LogEntry {
+    let mut b = with_place(
+        e,
+        match secret {
+            Some(s) => format!("{prev}:{s}"),
+            None => prev.to_string(),
+        },
+        String::new(),
+    );
+    b.hash = crate::game::entry_hash(&b);
+    b
+}
+
+/// Judges a request of `side`'s seat against what that seat may know (issue 29): its answer
+/// must be the same whatever the other side's hidden values are. The words are checked (parsed,
+/// permitted, their forms built and refused as `kepi game apply` does) on two games that differ
+/// only in those values ([`masked`]), never on the real one:
+///
+/// - refused alike on both: refused, with that reason (it does not depend on them);
+/// - refused on one only, or for reasons that differ: refused, with one sentence for all;
+/// - passed on both, but the words set a field of a form that depends on those values (the
+///   target's figures, `--target-figures`, `--set action.b.figures=...`): refused, naming the
+///   fields; the seat cannot know them, and the host fills them in from the units;
+/// - else it goes on to the host's own checks on the real game, where the hidden values are
+///   the host's, filled in by it.
+pub fn judge(
+    words: &[String],
+    state: &GameState,
+    side: Side,
+    tables: &crate::tables::Tables,
+    permit: &dyn Fn(&crate::cli::game_cmd::Asked, &GameState) -> Result<(), crate::cli::CliError>,
+) -> Result<(), crate::cli::CliError> {
+    use crate::cli::game_cmd::{check_verbs, stated_hidden};
+    let (a, b) = (masked(state, side, 0), masked(state, side, 1));
+    let depends = || {
+        crate::cli::CliError::usage(format!(
+            "the answer to this request would depend on the other side's strengths, which are hidden from the {} seat, so it is refused whatever they are (the umpire can make it)",
+            side.as_str()
+        ))
+    };
+    match (
+        check_verbs(words, &a, tables, permit),
+        check_verbs(words, &b, tables, permit),
+    ) {
+        (Ok(_), Ok(_)) => {
+            let stated = stated_hidden(words, &a, &b, tables)?;
+            if stated.is_empty() {
+                Ok(())
+            } else {
+                Err(crate::cli::CliError::usage(format!(
+                    "{} depends on the other side's strengths, which are hidden from the {} seat: leave it out (the host fills it in from the units)",
+                    stated.join(", "),
+                    side.as_str()
+                )))
+            }
+        }
+        (Err(x), Err(y)) if x.code == y.code && x.message == y.message => Err(x),
+        _ => Err(depends()),
     }
 }
 
@@ -181,8 +464,10 @@ pub fn scrub(message: &str, state: &GameState, side: Side) -> String {
 }
 
 /// The game as `side`'s seat sees it: `kepi game show --json`'s shape, with every unit marked
-/// `"hidden"` (true for the other side's, whose [`HIDDEN_FIELDS`] are null).
-pub fn seat_view(game: &Game, side: Side) -> serde_json::Value {
+/// `"hidden"` (true for the other side's, whose [`HIDDEN_FIELDS`] are null), `head` the seat's
+/// own chain's ([`SeatChains::head`]; the log's would let a guess be checked) and `dice_draws`
+/// null (how far kepi's dice went would count the dice of hidden rolls).
+pub fn seat_view(game: &Game, side: Side, head: String) -> serde_json::Value {
     let mut v = crate::cli::game_cmd::show_value(game.state(), game);
     if let Some(units) = v.get_mut("units").and_then(|u| u.as_array_mut()) {
         for u in units {
@@ -204,6 +489,8 @@ pub fn seat_view(game: &Game, side: Side) -> serde_json::Value {
             serde_json::Value::String(side.as_str().into()),
         );
         obj.insert("hidden_strengths".into(), serde_json::Value::Bool(true));
+        obj.insert("head".into(), serde_json::Value::String(head));
+        obj.insert("dice_draws".into(), serde_json::Value::Null);
     }
     v
 }
@@ -221,25 +508,38 @@ pub fn seat_state(game: &Game, side: Side) -> GameState {
     seat_state_of(game.state(), side)
 }
 
-/// [`seat_state`] of a state.
-fn seat_state_of(state: &GameState, side: Side) -> GameState {
+/// `state` with the other side's units' [`HIDDEN_FIELDS`] (and their cards' strength and
+/// leaders) set to stand-ins that say nothing of them: `k` 0 is the placeholder a seat's state
+/// holds ([`seat_state`]); `k` 1 another set of values throughout, so a request can be judged
+/// against both ([`judge`]). An eliminated unit stays eliminated (the table sees that).
+fn masked(state: &GameState, side: Side, k: u32) -> GameState {
     let mut s = state.clone();
-    let n = needles(&s, side);
     for u in s.units.iter_mut().filter(|u| u.unit.side != side) {
-        let left = if u.eliminated() { 0 } else { PLACEHOLDER };
+        let left = if u.eliminated() { 0 } else { PLACEHOLDER + k };
         let mut card = (*u.unit).clone();
         card.strength = left;
-        card.leaders = 0;
+        card.leaders = k;
         u.unit = std::sync::Arc::new(card);
         u.strength = left;
-        u.max_strength = PLACEHOLDER;
-        u.fatigue = 0;
-        u.level = crate::game::Level::Steady;
-        u.leaders = 0;
-        u.max_leaders = 0;
-        u.melees = 0;
+        u.max_strength = PLACEHOLDER + k;
+        u.fatigue = k;
+        u.level = if k == 0 {
+            crate::game::Level::Steady
+        } else {
+            crate::game::Level::Shaken
+        };
+        u.leaders = k;
+        u.max_leaders = k;
+        u.melees = k;
         u.strength_hidden = true;
     }
+    s
+}
+
+/// [`seat_state`] of a state.
+fn seat_state_of(state: &GameState, side: Side) -> GameState {
+    let mut s = masked(state, side, 0);
+    let n = needles(&s, side);
     // Checks are worded per rule, so thousands left open share a few texts: each text is
     // searched for the other side's ids and names once.
     let mut named: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
@@ -255,6 +555,10 @@ fn seat_state_of(state: &GameState, side: Side) -> GameState {
     s.due.retain(|d| {
         !d.unit.as_deref().is_some_and(|id| n.ids.contains(id)) && !names_them(&d.what)
     });
+    // How far kepi's dice went, and how many checks were ever queued, would count the dice and
+    // the checks of hidden resolutions (a d% is rolled only on casualties).
+    s.dice.draws = 0;
+    s.next_due = 0;
     s
 }
 
@@ -315,20 +619,36 @@ impl SeenLog {
             .map_or(crate::game::GENESIS, |e| e.hash.as_str())
     }
 
-    /// Takes one entry: an entry already held must be the same; the next must carry the next
-    /// index and link to the head; a whole entry must agree with its header and hash to it.
-    /// Returns whether it was new.
+    /// Takes one entry: an entry already held must be the same (or, held hidden, come opened
+    /// and check out); the next must carry the next index and link to the head; a whole or
+    /// opened entry must agree with its header and hash to it. Returns whether it was new (or
+    /// newly opened).
     pub fn push(&mut self, e: SeatEntry) -> Result<bool, String> {
         let len = self.entries.len() as u64;
         if e.index < len {
-            return if self.entries.get(e.index as usize) == Some(&e) {
-                Ok(false)
-            } else {
-                Err(format!(
-                    "the host sent another entry {} than the one this seat checked: the log was changed",
-                    e.index
-                ))
-            };
+            let held = self.entries.get(e.index as usize);
+            if held == Some(&e) {
+                return Ok(false);
+            }
+            // An opening: the entry held hidden, now with its body and secret.
+            if let Some(h) = held
+                && h.entry.is_none()
+                && e.entry.is_some()
+                && (SeatEntry {
+                    entry: None,
+                    ..e.clone()
+                }) == *h
+            {
+                check_body(&e)?;
+                if let Some(slot) = self.entries.get_mut(e.index as usize) {
+                    *slot = e;
+                }
+                return Ok(true);
+            }
+            return Err(format!(
+                "the host sent another entry {} than the one this seat checked: the log was changed",
+                e.index
+            ));
         }
         if e.index > len {
             return Err(format!("the host skipped from entry {len} to {}", e.index));
@@ -341,27 +661,46 @@ impl SeenLog {
                 self.head()
             ));
         }
-        if e.hidden != e.entry.is_none() {
+        if !e.hidden && e.entry.is_none() {
             return Err(format!(
-                "entry {}: hidden entries carry no body and others one",
+                "entry {}: an entry that is not hidden carries its body",
                 e.index
             ));
         }
-        if let Some(w) = &e.entry {
-            if w.index != e.index || w.prev != e.prev || w.hash != e.hash {
-                return Err(format!("entry {}: its body and its header differ", e.index));
-            }
-            let h = crate::game::entry_hash(w);
-            if h != e.hash {
-                return Err(format!(
-                    "entry {}: hashes to {h}, not the {} it carries",
-                    e.index, e.hash
-                ));
-            }
-        }
+        check_body(&e)?;
         self.entries.push(e);
         Ok(true)
     }
+}
+
+/// A whole or opened entry's body agrees with its header and hashes to its hash; a whole one
+/// links to the `prev` before it, an opened one to that `prev` and its secret.
+fn check_body(e: &SeatEntry) -> Result<(), String> {
+    let Some(w) = &e.entry else {
+        return Ok(());
+    };
+    let linked = if e.hidden {
+        opens(&w.prev, &e.prev).is_some()
+    } else {
+        w.prev == e.prev
+    };
+    if w.index != e.index
+        || w.time != e.time
+        || w.turn != e.turn
+        || w.phase != e.phase
+        || w.hash != e.hash
+        || !linked
+    {
+        return Err(format!("entry {}: its body and its header differ", e.index));
+    }
+    let h = crate::game::entry_hash(w);
+    if h != e.hash {
+        return Err(format!(
+            "entry {}: hashes to {h}, not the {} it carries",
+            e.index, e.hash
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -396,8 +735,16 @@ mod tests {
         g
     }
 
+    fn key() -> ChainKey {
+        ChainKey::parse(&"5a".repeat(32)).expect("a key")
+    }
+
     fn seen_by_german(g: &Game) -> Vec<SeatEntry> {
-        seat_entries(g.log(), g.state(), Side::German)
+        SeatChains::new(key()).seen(Side::German, g.log(), g.state(), 0..g.log().len(), true)
+    }
+
+    fn german_head(g: &Game) -> String {
+        SeatChains::new(key()).head(Side::German, g.log(), g.state())
     }
 
     #[test]
@@ -411,10 +758,17 @@ mod tests {
         for e in seen {
             assert_eq!(log.push(e), Ok(true));
         }
-        assert_eq!(
-            log.head(),
-            g.log().last().map(|e| e.hash.as_str()).unwrap_or("")
-        );
+        // The seat's own chain, not the log's: no hash of the log reaches the seat.
+        assert_eq!(log.head(), german_head(&g));
+        for e in g.log() {
+            assert!(
+                log.entries
+                    .iter()
+                    .all(|s| s.hash != e.hash && s.prev != e.hash),
+                "entry {}'s hash was sent",
+                e.index
+            );
+        }
         // The same entry again is no news; a catch-up after a reconnection may resend it.
         let again = seen_by_german(&g).pop().expect("an entry");
         assert_eq!(log.push(again), Ok(false));
@@ -521,7 +875,7 @@ mod tests {
         assert!(summaries[3].contains("hidden"), "{summaries:?}");
         assert_eq!(summaries[1], g.log()[1].summary);
         // "Verify chain" on it: the links and the whole entries hold; a changed one does not.
-        assert_eq!(verify_seat_log(shown.log()), Ok(g.head()));
+        assert_eq!(verify_seat_log(shown.log()), Ok(german_head(&g)));
         let mut changed = shown.log().to_vec();
         changed[1].summary = "the Guard routs".into();
         assert_eq!(verify_seat_log(&changed), Err(1));
@@ -530,7 +884,9 @@ mod tests {
     #[test]
     fn the_view_and_refusals_hide_the_other_sides_strengths() {
         let g = game();
-        let v = seat_view(&g, Side::German);
+        let v = seat_view(&g, Side::German, german_head(&g));
+        assert_eq!(v["head"], german_head(&g));
+        assert!(v["dice_draws"].is_null());
         let units = v["units"].as_array().expect("units");
         for u in units {
             let own = u["side"] == "german";
@@ -543,5 +899,132 @@ mod tests {
         assert!(!told.contains("21"), "{told}");
         let own = scrub("12th-grenadiers-1 has 19", g.state(), Side::German);
         assert_eq!(own, "12th-grenadiers-1 has 19");
+    }
+    #[test]
+    fn a_hidden_entry_carries_nothing_a_guess_can_be_checked_against() {
+        let g = game();
+        let seen = seen_by_german(&g);
+        let truth = &g.log()[3];
+        assert!(seen[3].hidden && seen[3].entry.is_none(), "the French loss");
+        // Everything the seat was sent that a guess could be hashed to.
+        let sent: Vec<&str> = seen
+            .iter()
+            .flat_map(|e| [e.hash.as_str(), e.prev.as_str()])
+            .collect();
+        // The probe of issue 29: each loss the entry could be, made exactly as the log makes it.
+        let before = Game::from_log(g.log()[..3].to_vec(), None).expect("replays");
+        let (mut tried, mut found_by_log_hash, mut recovered) = (0, Vec::new(), Vec::new());
+        for n in 0..=60u32 {
+            let mut guessing = before.clone();
+            let Ok(guess) = guessing
+                .act(
+                    Action::LoseStrength {
+                        unit: "8e-ligne-1".into(),
+                        n,
+                    },
+                    truth.time,
+                )
+                .cloned()
+            else {
+                continue;
+            };
+            tried += 1;
+            // Control: were the log's hash sent, as before issue 29, the guess would check out.
+            if guess.hash == truth.hash {
+                found_by_log_hash.push(n);
+            }
+            // The guess hashed as the log does, and as a whole body in the seat's chain.
+            let as_seat_body = body(&guess, &seen[3].prev, None);
+            if sent.contains(&guess.hash.as_str()) || sent.contains(&as_seat_body.hash.as_str()) {
+                recovered.push(n);
+            }
+        }
+        assert!(tried > 10, "{tried} guesses");
+        assert_eq!(found_by_log_hash, [1], "the probe itself works");
+        assert!(recovered.is_empty(), "recovered {recovered:?}");
+    }
+
+    #[test]
+    fn the_reveal_opens_every_hidden_entry_and_the_seat_checks_each() {
+        let mut g = game();
+        let mut chains = SeatChains::new(key());
+        let mut log = SeenLog::default();
+        for e in chains.seen(Side::German, g.log(), g.state(), 0..g.log().len(), true) {
+            log.push(e).expect("verifies");
+        }
+        let held = log.entries.clone();
+        g.reveal(chrono::Utc::now()).expect("reveal");
+        let len = g.log().len();
+        let batch = chains.seen(Side::German, g.log(), g.state(), len - 1..len, true);
+        // The start and the French loss, opened, then the reveal itself.
+        let indices: Vec<u64> = batch.iter().map(|e| e.index).collect();
+        assert_eq!(indices, [0, 3, 4]);
+        // A forged opening is refused: another body, or another secret.
+        let mut forged = batch[1].clone();
+        if let Some(w) = &mut forged.entry {
+            w.summary = "8e-ligne-1 loses 5".into();
+        }
+        assert!(log.push(forged).is_err());
+        let mut wrong_secret = batch[1].clone();
+        if let Some(w) = &mut wrong_secret.entry {
+            w.prev = format!("{}:{}", batch[1].prev, "0".repeat(64));
+        }
+        assert!(log.push(wrong_secret).is_err());
+        for e in batch {
+            assert_eq!(log.push(e), Ok(true));
+        }
+        // Opened: the log's entry in the seat's chain, under the hash the seat held all along.
+        let opened = log.entries[3].entry.as_ref().expect("opened");
+        assert_eq!(opened.kind, g.log()[3].kind);
+        assert_eq!(opened.summary, g.log()[3].summary);
+        assert_eq!(log.entries[3].hash, held[3].hash);
+        assert!(log.entries[0].entry.is_some(), "the start too");
+        // Sent again, an opening is no news; the window's Verify chain holds over them.
+        let again = chains.seen(Side::German, g.log(), g.state(), 3..4, false);
+        assert_eq!(log.push(again[0].clone()), Ok(false));
+        log.state = Some(Box::new(seat_state(&g, Side::German)));
+        let shown = log.game().expect("a game");
+        assert_eq!(
+            verify_seat_log(shown.log()),
+            Ok(chains.head(Side::German, g.log(), g.state()))
+        );
+    }
+
+    #[test]
+    fn a_chain_key_reads_back_and_never_prints() {
+        let k = ChainKey::generate().expect("entropy");
+        assert_eq!(ChainKey::parse(&k.to_hex()), Some(k.clone()));
+        assert_ne!(ChainKey::generate().expect("entropy"), k);
+        assert_eq!(format!("{k:?}"), "ChainKey(..)");
+        for bad in ["", "zz", &"g".repeat(64), &"a".repeat(63)] {
+            assert!(ChainKey::parse(bad).is_none(), "{bad}");
+        }
+    }
+    #[test]
+    fn a_seat_is_not_told_how_far_the_dice_went() {
+        let mut g = game();
+        let now = chrono::Utc::now();
+        let d6: crate::dice::DiceExpr = "2d6".parse().expect("an expression");
+        g.roll(&d6, now).expect("a roll");
+        g.roll(&d6, now).expect("another");
+        let seen = seen_by_german(&g);
+        let draws = |e: &LogEntry| match &e.kind {
+            crate::game::EntryKind::Act {
+                action: Action::Roll { draws, .. },
+            } => Some(*draws),
+            _ => None,
+        };
+        // The log counts the dice; the rolls the seat reads whole say 0.
+        assert!(g.log().iter().filter_map(draws).max() > Some(0));
+        let whole: Vec<u64> = seen
+            .iter()
+            .filter_map(|e| e.entry.as_ref().and_then(draws))
+            .collect();
+        assert_eq!(whole, [0, 0]);
+        assert_eq!(seat_state(&g, Side::German).dice.draws, 0);
+        let mut log = SeenLog::default();
+        for e in seen {
+            log.push(e).expect("the seat's chain holds");
+        }
     }
 }

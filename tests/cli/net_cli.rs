@@ -1050,7 +1050,9 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
     let seen = json(&h.remote_ok("german", &["show", "--json"]));
     assert_eq!(seen["hidden_strengths"], true);
     assert_eq!(seen["seat"], "german");
-    assert_eq!(seen["head"], umpire["head"]);
+    // The seat's own chain's head (issue 29): the log's would let a guess be checked.
+    assert_ne!(seen["head"], umpire["head"]);
+    assert!(seen["dice_draws"].is_null());
     for (id, u) in units_by_id(&seen) {
         let full = &all[&id];
         if u["side"] == "german" {
@@ -1210,4 +1212,212 @@ fn a_scenario_may_ask_for_hidden_strengths_and_a_forged_entry_is_caught() {
     assert!(seen[FRENCH]["strength"].is_u64());
     let all = units_by_id(&json(&h.remote_ok("spectator", &["show", "--json"])));
     assert!(all[GERMAN]["strength"].is_u64());
+}
+
+/// Every 64-hex-digit word of `text` (the hashes a seat could hash a guess to).
+fn hashes_in(text: &str) -> std::collections::HashSet<String> {
+    text.split(|c: char| !c.is_ascii_hexdigit())
+        .filter(|w| w.len() == 64)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Follows `c` until `done` holds of its hidden log (bounded).
+fn follow_until(c: &mut Client, done: impl Fn(&kepi::net::redact::SeenLog) -> bool) {
+    let deadline = Instant::now() + T;
+    while !done(c.replica().unwrap().seen()) {
+        assert!(Instant::now() < deadline, "the host did not send it");
+        c.next(Instant::now() + Duration::from_millis(200)).unwrap();
+    }
+}
+
+#[test]
+fn a_seat_can_check_no_guess_of_a_hidden_entry_and_the_reveal_opens_every_one() {
+    use kepi::game::{Action, EntryKind, Game, entry_hash};
+    let save = new_game("guess");
+    let h = Served::start(&save, &["--hide-strengths"]);
+    h.remote_ok(
+        "umpire",
+        &[
+            "apply", "lose", FRENCH, "3", "lose", GERMAN, "1", "lose", FRENCH, "2", "note", "dusk",
+        ],
+    );
+    let mut german = h.client("german", Some(Replica::new()));
+    german.catch_up_view(T).unwrap();
+    let held = german.replica().unwrap().seen().entries.clone();
+    assert_eq!(held.len(), 5);
+    let wire = raw_wire(&h, "german", 5).join("\n");
+    let sent = hashes_in(&wire);
+    let mut umpire = h.client("umpire", Some(Replica::new()));
+    let log = umpire.catch_up(T).unwrap().log().to_vec();
+    // No hash of the umpire's log reaches the seat.
+    for e in &log {
+        assert!(!sent.contains(&e.hash), "entry {}'s hash was sent", e.index);
+    }
+    // The probe of issue 29 on each hidden loss: every strength it could be, made as the log
+    // makes it, hashed as the log does and as a whole entry of the seat's chain.
+    let (mut tried, mut control, mut recovered) = (0, 0, Vec::new());
+    for (i, e) in log.iter().enumerate() {
+        let EntryKind::Act {
+            action: Action::LoseStrength { unit, .. },
+        } = &e.kind
+        else {
+            continue;
+        };
+        if unit != FRENCH {
+            continue;
+        }
+        assert!(held[i].hidden && held[i].entry.is_none());
+        let before = Game::from_log(log[..i].to_vec(), None).unwrap();
+        for n in 0..=60 {
+            let mut g = before.clone();
+            let Ok(guess) = g
+                .act(
+                    Action::LoseStrength {
+                        unit: FRENCH.into(),
+                        n,
+                    },
+                    e.time,
+                )
+                .cloned()
+            else {
+                continue;
+            };
+            tried += 1;
+            control += usize::from(guess.hash == e.hash);
+            let mut on_seat = guess.clone();
+            on_seat.prev = held[i].prev.clone();
+            let as_seat = entry_hash(&on_seat);
+            if sent.contains(&guess.hash) || sent.contains(&as_seat) {
+                recovered.push((i, n));
+            }
+        }
+    }
+    assert!(tried > 30, "{tried} guesses");
+    assert_eq!(control, 2, "each loss is found from the log's own hash");
+    assert!(recovered.is_empty(), "recovered {recovered:?}");
+
+    // The seat's chain verifies, to its own head.
+    let shown = german.replica().unwrap().shown_game().unwrap();
+    assert_eq!(
+        kepi::net::redact::verify_seat_log(shown.log()),
+        Ok(german.welcome().head.clone())
+    );
+
+    // The umpire reveals the seed: every hidden entry comes opened and checks out against what
+    // the seat held (the client refuses any that does not).
+    h.remote_ok("umpire", &["apply", "reveal"]);
+    follow_until(&mut german, |s| {
+        s.entries.len() == 6 && s.entries.iter().all(|e| e.entry.is_some())
+    });
+    let seen = german.replica().unwrap().seen().entries.clone();
+    for (i, e) in seen.iter().enumerate().take(5) {
+        assert_eq!(e.hash, held[i].hash, "entry {i} kept its place");
+        let body = e.entry.as_ref().unwrap();
+        assert_eq!(body.kind, log[i].kind, "entry {i}");
+        assert_eq!(body.summary, log[i].summary, "entry {i}");
+    }
+    let shown = german.replica().unwrap().shown_game().unwrap();
+    assert!(kepi::net::redact::verify_seat_log(shown.log()).is_ok());
+    // A seat that joins after the reveal gets them opened too.
+    let mut late = h.client("german", Some(Replica::new()));
+    late.catch_up_view(T).unwrap();
+    let l = late.replica().unwrap().seen();
+    assert_eq!(l.entries.len(), 6);
+    assert!(l.entries.iter().all(|e| e.entry.is_some()));
+}
+
+/// What a seat is told for `words`: the exit status, stdout and stderr of `kepi remote apply`.
+fn told(h: &Served, seat: &str, words: &[&str]) -> (Option<i32>, String, String) {
+    let mut args = vec!["apply", "--json", "--wait", "0"];
+    args.extend_from_slice(words);
+    let o = h.remote(seat, &args);
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).to_string(),
+        stderr(&o),
+    )
+}
+
+#[test]
+fn a_players_requests_get_the_same_answers_whatever_the_hidden_strength() {
+    // Two tables, the French unit 20 strong at one and 13 at the other.
+    let (a, b) = (new_game("bisect-a"), new_game("bisect-b"));
+    let o = kepi(&["game", "apply", &b, "lose", FRENCH, "7"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let strengths: Vec<u64> = [&a, &b]
+        .iter()
+        .map(|s| {
+            let shown =
+                json(&String::from_utf8(kepi(&["game", "show", s, "--json"]).stdout).unwrap());
+            units_by_id(&shown)[FRENCH]["strength"].as_u64().unwrap()
+        })
+        .collect();
+    assert_ne!(strengths[0], strengths[1]);
+    let ha = Served::start(&a, &["--hide-strengths", "--approve"]);
+    let hb = Served::start(&b, &["--hide-strengths", "--approve"]);
+    let mut asked = 0;
+    let mut answers: Vec<std::collections::HashSet<(Option<i32>, String, String)>> =
+        vec![Default::default(); 3];
+    // The probe's bisection, and the same figures stated through the window's verb; then a
+    // field that is not hidden but is checked against the hidden strength.
+    for n in [0u64, 1, 7, 12, 13, 14, 15, 19, 20, 21, 40, 1000] {
+        let n = n.to_string();
+        let set = format!("action.b.figures={n}");
+        let second = format!("action.b.second_rank={n}");
+        for (kind, words) in [
+            vec!["melee", GERMAN, FRENCH, "--target-figures", &n],
+            vec!["fire", GERMAN, FRENCH, "--target-figures", &n],
+            vec!["form", "melee", GERMAN, FRENCH, "--set", &set],
+            vec!["form", "melee", GERMAN, FRENCH, "--set", &second],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (x, y) = (told(&ha, "german", &words), told(&hb, "german", &words));
+            assert_eq!(x, y, "{words:?}");
+            asked += 1;
+            if let Some(same) = answers.get_mut(kind) {
+                assert_eq!(x.0, Some(2), "{words:?}: {x:?}");
+                same.insert(x);
+            }
+        }
+    }
+    assert!(asked >= 48);
+    // Stating the target's figures is refused for every N, at both tables in the same words:
+    // bisection finds nothing. Nor does any answer name a strength.
+    for same in &answers {
+        for (_, out, err) in same {
+            assert!(out.is_empty(), "{out}");
+            assert!(err.contains("hidden from the german seat"), "{err}");
+        }
+    }
+    // A request that states nothing hidden is taken at both tables alike.
+    let x = told(&ha, "german", &["melee", GERMAN, FRENCH]);
+    let y = told(&hb, "german", &["melee", GERMAN, FRENCH]);
+    assert_eq!(x, y);
+    assert_eq!(x.0, Some(0), "{x:?}");
+    assert!(x.1.contains("held"), "{x:?}");
+}
+
+#[test]
+fn a_seats_chain_is_the_same_after_the_host_restarts() {
+    let save = new_game("restart-chain");
+    let h = Served::start(&save, &["--hide-strengths"]);
+    h.remote_ok("umpire", &["apply", "lose", FRENCH, "2", "note", "x"]);
+    let mut c = h.client("german", Some(Replica::new()));
+    c.catch_up_view(T).unwrap();
+    let replica = c.into_replica().unwrap();
+    let code = h.code("german").to_string();
+    assert!(h.signal("-TERM"));
+    // The key is kept beside the save, readable by its owner only.
+    let seats = std::fs::read_to_string(format!("{save}.seats")).unwrap();
+    assert_eq!(json(&seats)["key"].as_str().unwrap().len(), 64);
+    let h = Served::start(&save, &["--hide-strengths"]);
+    assert_eq!(h.code("german"), code);
+    h.remote_ok("umpire", &["apply", "lose", FRENCH, "1"]);
+    // The replica made before the restart catches up: the chain it holds goes on.
+    let mut c = h.client("german", Some(replica));
+    c.catch_up_view(T).unwrap();
+    assert_eq!(c.replica().unwrap().seen().entries.len(), 4);
 }

@@ -45,6 +45,12 @@ pub const FORMAT: &str = "kepi-save";
 pub const VERSION: u32 = 1;
 /// Largest save or journal kepi reads.
 pub const MAX_SAVE_BYTES: u64 = 64 * 1024 * 1024;
+/// Largest journal kepi writes: an action that would take the journal past it is refused (not
+/// acknowledged), so kepi never writes a journal it then refuses to read. The save holds the same
+/// entries plus the state; the margin below [`MAX_SAVE_BYTES`] is the state's room, and a save too
+/// large to be written indented is written compact.
+pub const MAX_JOURNAL_BYTES: u64 = 48 * 1024 * 1024;
+const _: () = assert!(MAX_JOURNAL_BYTES < MAX_SAVE_BYTES);
 
 /// A save file's content.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -240,13 +246,14 @@ pub fn journal_path(save: &Path) -> PathBuf {
 /// Every way into a save (create, open, recover) starts here, so this is also where a path that is
 /// not a file is refused: `kepi game new --out /dev/null` must not put `null.lock` and a renamed
 /// save into /dev (as root it would replace the device), and a folder is not a game.
-fn lock(save: &Path) -> Result<File, StoreError> {
+fn lock(save: &Path) -> Result<Held, StoreError> {
     if let Ok(m) = std::fs::metadata(save)
         && !m.is_file()
     {
         return Err(io(save, "is not a regular file (a game is kept in a file)"));
     }
     let lp = sibling(save, ".lock");
+    let created = std::fs::symlink_metadata(&lp).is_err();
     let f = crate::fsio::open_nofollow(
         &lp,
         OpenOptions::new().create(true).truncate(false).write(true),
@@ -258,7 +265,16 @@ fn lock(save: &Path) -> Result<File, StoreError> {
     // really open elsewhere is refused after that.
     for _ in 0..LOCK_TRIES {
         match f.try_lock() {
-            Ok(()) => return Ok(f),
+            Ok(()) => {
+                // Left by a backup interrupted between its link and its rename (see
+                // [`keep_backup`]); the lock says no other kepi is making one now.
+                let _ = std::fs::remove_file(sibling(save, ".bak.link"));
+                return Ok(Held {
+                    file: f,
+                    created,
+                    path: lp,
+                });
+            }
             Err(std::fs::TryLockError::WouldBlock) => {
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
@@ -273,6 +289,40 @@ fn lock(save: &Path) -> Result<File, StoreError> {
 
 /// How many times [`lock`] tries, 20 ms apart, before saying the game is open elsewhere.
 const LOCK_TRIES: usize = 10;
+
+/// A game's lock, held while it lives.
+#[derive(Debug)]
+struct Held {
+    file: File,
+    /// This kepi made the lock file (there was none).
+    created: bool,
+    path: PathBuf,
+}
+
+impl Held {
+    /// Gives the lock up after the file given was found not to be a game kepi can open (not a
+    /// save): the lock file made for it goes too, so `kepi game apply README.md ...` leaves no
+    /// `README.md.lock` behind. A lock file that was there before stays. (No `kepi game new` can
+    /// be waiting on it: that refuses a file that exists.)
+    fn release_unused(self, err: &StoreError, save: &Path) {
+        if self.created && err.file() == Some(save.display().to_string().as_str()) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+impl StoreError {
+    /// The file the error names.
+    pub fn file(&self) -> Option<&str> {
+        match self {
+            StoreError::Io { file, .. }
+            | StoreError::Corrupt { file, .. }
+            | StoreError::Invalid { file, .. }
+            | StoreError::TooNew { file, .. } => Some(file),
+            StoreError::Action(_) => None,
+        }
+    }
+}
 
 /// The backup beside a save.
 pub fn backup_path(save: &Path) -> PathBuf {
@@ -489,6 +539,24 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
                 ));
                 break;
             }
+            // kepi writes the seed line once, as the journal's first: one anywhere else is a
+            // line copied in, and reading on past it would hide the entries after it.
+            Ok(JournalLine::Secret(_)) if j.secret.is_some() || !j.entries.is_empty() => {
+                let message = second_seed_line(line_no, offset);
+                if strict {
+                    return Err(StoreError::Corrupt {
+                        file,
+                        line: line_no,
+                        column: offset,
+                        message,
+                        hint: format!("; {RECOVER_HINT}"),
+                    });
+                }
+                j.warnings.push(format!(
+                    "{file}: {message}; it and the lines after it were left out"
+                ));
+                break;
+            }
             Ok(JournalLine::Secret(s)) => j.secret = Some(s),
             Ok(JournalLine::Entry(e)) => {
                 j.entries.push(e);
@@ -501,13 +569,21 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
                 break;
             }
             Err(e) => {
-                return Err(StoreError::Corrupt {
-                    file,
-                    line: line_no,
-                    column: offset,
-                    message: format!("journal line {line_no} (byte {offset}) is damaged: {e}"),
-                    hint: String::new(),
-                });
+                let message = format!("journal line {line_no} (byte {offset}) is damaged: {e}");
+                if strict {
+                    return Err(StoreError::Corrupt {
+                        file,
+                        line: line_no,
+                        column: offset,
+                        message,
+                        hint: String::new(),
+                    });
+                }
+                // `recover` keeps what is before the damage and says where it stopped.
+                j.warnings.push(format!(
+                    "{file}: {message}; it and the lines after it were left out"
+                ));
+                break;
             }
         }
         offset = next;
@@ -549,6 +625,31 @@ pub fn read_journal_tail(path: &Path, from: usize) -> Result<Journal, StoreError
     }
     let bytes = read_folder_file(path, "journal")?;
     parse_journal_tail(&bytes, &path.display().to_string(), from)
+}
+
+/// What a seed line anywhere but first means.
+fn second_seed_line(line: usize, byte: usize) -> String {
+    format!(
+        "journal line {line} (byte {byte}) is a second seed line (kepi writes one, first): lines were copied into the journal"
+    )
+}
+
+/// Where a journal line as kepi writes it stands: `Some(None)` for the seed line, `Some(Some(n))`
+/// for log entry `n`, `None` for a line not in kepi's own layout (which is then parsed whole).
+fn journal_place(line: &[u8]) -> Option<Option<u64>> {
+    if line.starts_with(b"{\"secret\":") {
+        return Some(None);
+    }
+    let rest = line.strip_prefix(b"{\"entry\":{\"index\":")?;
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 19 || rest.get(digits) != Some(&b',') {
+        return None;
+    }
+    std::str::from_utf8(rest.get(..digits)?)
+        .ok()?
+        .parse()
+        .ok()
+        .map(Some)
 }
 
 /// [`read_journal_tail`] over a journal's bytes (`file` names it in errors).
@@ -602,10 +703,71 @@ pub fn parse_journal_tail(bytes: &[u8], file: &str, from: usize) -> Result<Journ
             }
         })
     };
-    if let Some((k, &(a, b, _))) = spans.iter().enumerate().find(|(_, s)| !blank(s.0, s.1))
+    let first = spans.iter().position(|s| !blank(s.0, s.1));
+    if let Some(k) = first
+        && let Some(&(a, b, _)) = spans.get(k)
         && let JournalLine::Secret(secret) = parse(k, a, b)?
     {
         j.secret = Some(secret);
+    }
+    // Every line's place, cheaply (the lines before the tail are not parsed): a seed line only
+    // first, entries numbered one after another. A line copied in anywhere (`head -1 FILE >>
+    // FILE`) is found here, instead of reading the journal as ending at it and then appending the
+    // game's entries again after it.
+    let mut next: Option<u64> = None;
+    let mut last = None;
+    for (k, &(a, b, _)) in spans.iter().enumerate() {
+        if blank(a, b) {
+            continue;
+        }
+        let place = match journal_place(bytes.get(a..b).unwrap_or_default()) {
+            Some(p) => p,
+            None => match parse(k, a, b)? {
+                JournalLine::Secret(_) => None,
+                JournalLine::Entry(e) => Some(e.index),
+            },
+        };
+        match place {
+            None if Some(k) == first => {}
+            None => {
+                return Err(StoreError::Corrupt {
+                    file: file.to_string(),
+                    line: k + 1,
+                    column: a,
+                    message: second_seed_line(k + 1, a),
+                    hint: format!("; {RECOVER_HINT}"),
+                });
+            }
+            Some(i) => {
+                if let Some(want) = next
+                    && i != want
+                {
+                    return Err(StoreError::Invalid {
+                        file: file.to_string(),
+                        message: format!(
+                            "journal line {} holds log entry {i} where entry {want} was expected: lines were copied, moved or deleted; {RECOVER_HINT}",
+                            k + 1
+                        ),
+                    });
+                }
+                next = Some(i.saturating_add(1));
+                last = Some((k, i));
+            }
+        }
+    }
+    // The journal's last entry older than the save's last: its end was cut off. It is not the
+    // journal of this save as kepi left it; appending to it would leave a hole in the chain.
+    if let Some((k, i)) = last
+        && (i as usize).saturating_add(1) < from
+    {
+        return Err(StoreError::Invalid {
+            file: file.to_string(),
+            message: format!(
+                "journal line {} (log entry {i}) is its last, but the save holds entries up to {}: lines were cut off its end; {RECOVER_HINT}",
+                k + 1,
+                from - 1
+            ),
+        });
     }
     let mut tail = Vec::new();
     for (k, &(a, b, _)) in spans.iter().enumerate().rev() {
@@ -613,6 +775,7 @@ pub fn parse_journal_tail(bytes: &[u8], file: &str, from: usize) -> Result<Journ
             continue;
         }
         match parse(k, a, b)? {
+            // The journal's first line (checked above): every entry after it was read.
             JournalLine::Secret(_) => break,
             JournalLine::Entry(e) => {
                 let anchor = (e.index as usize) < from;
@@ -843,6 +1006,24 @@ pub struct Store {
     /// Log entries the save on disk holds (the journal may hold more: see [`COMPACT_EVERY`]).
     saved_entries: usize,
     stats: WriteStats,
+    limits: Limits,
+}
+
+/// The largest journal and save a [`Store`] writes ([`MAX_JOURNAL_BYTES`], [`MAX_SAVE_BYTES`]);
+/// the tests make them small.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    journal: u64,
+    save: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            journal: MAX_JOURNAL_BYTES,
+            save: MAX_SAVE_BYTES,
+        }
+    }
 }
 
 /// How far the save may fall behind its journal before [`Store::record`] rewrites it. An action is
@@ -909,7 +1090,7 @@ impl Store {
             std::fs::remove_file(&jp).map_err(|e| io(&jp, e))?;
         }
         let mut store = Store {
-            _lock: held,
+            _lock: held.file,
             path: path.to_path_buf(),
             journal_entries: 0,
             journal_good_len: 0,
@@ -917,6 +1098,7 @@ impl Store {
             last_good: None,
             saved_entries: 0,
             stats: WriteStats::default(),
+            limits: Limits::default(),
         };
         store.append_journal(game)?;
         if let Err(e) = store.write_save(game) {
@@ -931,9 +1113,21 @@ impl Store {
     /// seed: kepi does not add to an edited game.
     pub fn open(path: &Path) -> Result<Opened, StoreError> {
         let path = &real_save_path(path)?;
+        // A missing save is said before any lock file is made for it. (Its lock file is not
+        // removed after the fact instead: a `kepi game new` of that name waiting on it would then
+        // hold a lock no later kepi sees.)
+        if std::fs::symlink_metadata(path).is_err() {
+            read_bytes_limited(path)?;
+        }
         let held = lock(path)?;
         crate::fsio::remove_stale_temps(path);
-        let loaded = load(path)?;
+        let loaded = match load(path) {
+            Ok(l) => l,
+            Err(e) => {
+                held.release_unused(&e, path);
+                return Err(e);
+            }
+        };
         if let Some(Err(e)) = &loaded.dice {
             return Err(StoreError::Invalid {
                 file: path.display().to_string(),
@@ -950,7 +1144,7 @@ impl Store {
             ..
         } = loaded;
         let mut store = Store {
-            _lock: held,
+            _lock: held.file,
             path: path.to_path_buf(),
             journal_entries: journal
                 .entries
@@ -962,6 +1156,7 @@ impl Store {
             last_good: Some(bytes),
             saved_entries: game.log().len().saturating_sub(recovered),
             stats: WriteStats::default(),
+            limits: Limits::default(),
         };
         let mut warnings = journal.warnings;
         if recovered > 0
@@ -1036,6 +1231,16 @@ impl Store {
         // Where the good lines end: anything after (a torn line from an interrupted write) is cut
         // off before appending, and a failed append is cut back to here.
         let base = len.min(self.journal_good_len);
+        if base + buf.len() as u64 > self.limits.journal {
+            return Err(io(
+                &jp,
+                format!(
+                    "cannot append the action: the journal would pass {} MiB ({} entries so far), the most kepi keeps for one game, so the action was not made; the game as it stands is safe and opens as before (long notes fill it fastest)",
+                    self.limits.journal / (1024 * 1024),
+                    self.journal_entries
+                ),
+            ));
+        }
         if len > base {
             f.set_len(base).map_err(|e| io(&jp, e))?;
         }
@@ -1068,8 +1273,23 @@ impl Store {
 
     /// Writes the save atomically, keeping the previous one as `.bak`.
     fn write_save(&mut self, game: &Game) -> Result<(), StoreError> {
-        let bytes = serde_json::to_vec_pretty(&SaveRef::of(game))
-            .map_err(|e| io(&self.path, format!("cannot serialize: {e}")))?;
+        let cannot = |e: serde_json::Error| io(&self.path, format!("cannot serialize: {e}"));
+        let mut bytes = serde_json::to_vec_pretty(&SaveRef::of(game)).map_err(cannot)?;
+        // Indented for a reader, unless that makes it larger than kepi reads: then compact (the
+        // same JSON). Never larger than kepi reads: the journal keeps the actions meanwhile.
+        if bytes.len() as u64 > self.limits.save {
+            bytes = serde_json::to_vec(&SaveRef::of(game)).map_err(cannot)?;
+        }
+        if bytes.len() as u64 > self.limits.save {
+            return Err(io(
+                &self.path,
+                format!(
+                    "refusing to write a save of {} bytes, more than the {} kepi reads",
+                    bytes.len(),
+                    self.limits.save
+                ),
+            ));
+        }
         // Never replace a good save with something that does not read back.
         let check: SaveFile = serde_json::from_slice(&bytes).map_err(|e| {
             io(
@@ -1155,7 +1375,13 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
     crate::fsio::remove_stale_temps(path);
     let jp = journal_path(path);
     let journal = read_journal_to_break(&jp)?;
-    let from_journal = match journal.entries.first() {
+    // The save when it reads (it may hold more than a journal cut short); else the journal from
+    // its first entry; else the backup. The journal's entries beyond are replayed onto it.
+    let from_save = read_bytes_limited(path)
+        .and_then(|b| parse_save(&b, &path.display().to_string()))
+        .ok()
+        .map(|g| (g, path.display().to_string()));
+    let from_journal = || match journal.entries.first() {
         Some(first) if first.index == 0 => {
             Game::from_log(vec![first.clone()], journal.secret.clone())
                 .ok()
@@ -1163,22 +1389,15 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         }
         _ => None,
     };
-    let (mut game, source) = match from_journal {
+    let (mut game, source) = match from_save.or_else(from_journal) {
         Some(x) => x,
         None => {
-            let save =
-                read_bytes_limited(path).and_then(|b| parse_save(&b, &path.display().to_string()));
-            match save {
-                Ok(g) => (g, path.display().to_string()),
-                Err(_) => {
-                    let bak = backup_path(path);
-                    let bytes = read_folder_file(&bak, "backup")?;
-                    (
-                        parse_save(&bytes, &bak.display().to_string())?,
-                        bak.display().to_string(),
-                    )
-                }
-            }
+            let bak = backup_path(path);
+            let bytes = read_folder_file(&bak, "backup")?;
+            (
+                parse_save(&bytes, &bak.display().to_string())?,
+                bak.display().to_string(),
+            )
         }
     };
     let base = game.log().len();
@@ -1216,7 +1435,7 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         ));
     }
     let mut store = Store {
-        _lock: held,
+        _lock: held.file,
         path: path.to_path_buf(),
         journal_entries: if rewrite_journal {
             0
@@ -1232,6 +1451,7 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         last_good: None,
         saved_entries: 0,
         stats: WriteStats::default(),
+        limits: Limits::default(),
     };
     store
         .compact(&game)
@@ -1243,6 +1463,74 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Issue 29: 300 notes of 4 KB per call filled a 67 MB journal every command then refused.
+    /// With the limits made small, the action that would pass the journal's is refused (not
+    /// acknowledged, nothing appended), a save too large indented is written compact, and
+    /// everything acknowledged opens.
+    #[test]
+    fn kepi_never_writes_a_journal_or_save_larger_than_it_reads() {
+        use crate::game::Action;
+        use chrono::Utc;
+        let dir = std::env::temp_dir().join(format!("kepi-store-limits-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let save = dir.join("g.json");
+        let sc = crate::roster::builtin_scenario("mars-la-tour").unwrap();
+        let mut game = Game::new(
+            &sc,
+            crate::rules::System::Pk,
+            SeedSecret::new(1),
+            Utc::now(),
+        );
+        let mut store = Store::create(&save, &game).unwrap();
+        let journal = 256 * 1024;
+        store.limits.journal = journal;
+        let note = "x".repeat(4000);
+        let mut acknowledged = 0;
+        let refused = loop {
+            let before = game.log().len();
+            game.act(Action::Note { text: note.clone() }, Utc::now())
+                .unwrap();
+            let jlen = std::fs::metadata(journal_path(&save)).unwrap().len();
+            match store.record(&game) {
+                Ok(r) => {
+                    assert_eq!(r.save_warning, None);
+                    acknowledged += 1;
+                }
+                Err(e) => {
+                    // Nothing of the refused action reached the journal.
+                    assert_eq!(std::fs::metadata(journal_path(&save)).unwrap().len(), jlen);
+                    game.rewind(before).unwrap();
+                    break e.to_string();
+                }
+            }
+            assert!(acknowledged < 1000, "never refused");
+        };
+        assert!(refused.contains("the action was not made"), "{refused}");
+        assert!(acknowledged >= 10, "{acknowledged}");
+        assert!(std::fs::metadata(journal_path(&save)).unwrap().len() <= journal);
+        // Between the indented and the compact save's size: the compact one is written.
+        let pretty = serde_json::to_vec_pretty(&SaveRef::of(&game))
+            .unwrap()
+            .len() as u64;
+        let compact = serde_json::to_vec(&SaveRef::of(&game)).unwrap().len() as u64;
+        assert!(compact < pretty);
+        store.limits.save = (pretty + compact) / 2;
+        store.compact(&game).unwrap();
+        assert_eq!(std::fs::metadata(&save).unwrap().len(), compact);
+        // Smaller than even the compact one: refused, and the journal still holds everything.
+        store.limits.save = compact - 1;
+        game.act(Action::Note { text: "y".into() }, Utc::now())
+            .unwrap();
+        assert!(store.compact(&game).is_err());
+        drop(store);
+        let opened = Store::open(&save).unwrap();
+        assert_eq!(opened.game.log().len(), game.log().len());
+        assert_eq!(opened.game.log().len(), acknowledged + 2);
+        drop(opened);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn refused(v: serde_json::Value) -> String {
         migrate(v, "club/game.json")

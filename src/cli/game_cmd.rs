@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use super::game_play::{self, PlayVerb};
-use super::{CliError, fresh_seed, print_json};
+use super::{CliError, fresh_seed, print_json, stood};
 use crate::dice::DiceExpr;
 use crate::game::{
     Action, Counter, EntryKind, Flag, Game, GameState, Level, LogEntry, SeedSecret, Supply,
@@ -293,7 +293,7 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
             out,
             seed,
             json,
-        } => new(scenario, out, *seed, *json),
+        } => stood(new(scenario, out, *seed, *json)),
         GameCommand::Show { file, json } => {
             let game = view(file)?;
             show(game.state(), &game, *json)
@@ -317,8 +317,8 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
             let game = view(file)?;
             checklist(game.state(), *json)
         }
-        GameCommand::Reveal { file, json } => reveal(file, *json),
-        GameCommand::Recover { file } => {
+        GameCommand::Reveal { file, json } => stood(reveal(file, *json)),
+        GameCommand::Recover { file } => stood((|| {
             if let Ok(opened) = Store::open(file) {
                 report_open(&opened.warnings);
                 outln!(
@@ -336,9 +336,9 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
                 game.state().phase_name()
             );
             Ok(())
-        }
+        })()),
         GameCommand::Share { save, out } => share(save, out),
-        GameCommand::Compact { file, json } => compact(file, *json),
+        GameCommand::Compact { file, json } => stood(compact(file, *json)),
     }
 }
 
@@ -914,9 +914,13 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, CliError
     })
 }
 
+/// `kepi game apply`: every verb is applied whatever happens to stdout; what could not be printed
+/// is said once at the end (see [`stood`]), so `... | true` or a full disk under stdout never
+/// stops the verbs halfway or reports an action that stood as failed.
 fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Result<(), CliError> {
     let mut opened = Store::open(file)?;
     report_open(&opened.warnings);
+    let mut unprinted: Option<CliError> = None;
     apply_verbs(
         &mut opened.game,
         &mut opened.store,
@@ -925,9 +929,15 @@ fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Re
         &|_, _| Ok(()),
         &mut |entry, recorded| {
             report_recorded(recorded);
-            print_entry(entry, json)
+            if unprinted.is_none()
+                && let Err(e) = print_entry(entry, json)
+            {
+                unprinted = Some(e);
+            }
+            Ok(())
         },
-    )
+    )?;
+    stood(unprinted.map_or(Ok(()), Err))
 }
 
 /// What one verb of `kepi game apply` asks to do, for a seat's permission check (`kepi serve`

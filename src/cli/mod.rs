@@ -120,6 +120,8 @@ pub struct CliError {
     pub code: u8,
     /// One line (or a few) for the terminal.
     pub message: String,
+    /// Writing to stdout failed (closed or full): see [`stood`].
+    stdout: bool,
 }
 
 impl CliError {
@@ -128,6 +130,7 @@ impl CliError {
         CliError {
             code: 2,
             message: message.into(),
+            stdout: false,
         }
     }
 
@@ -136,6 +139,7 @@ impl CliError {
         CliError {
             code: 1,
             message: message.into(),
+            stdout: false,
         }
     }
 
@@ -144,6 +148,7 @@ impl CliError {
         CliError {
             code: 0,
             message: String::new(),
+            stdout: true,
         }
     }
 
@@ -157,8 +162,44 @@ impl CliError {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             CliError::closed_pipe()
         } else {
-            CliError::failed(format!("cannot write to stdout: {e}"))
+            CliError {
+                stdout: true,
+                ..CliError::failed(format!("cannot write to stdout: {e}"))
+            }
         }
+    }
+
+    /// Whether writing to stdout failed (a closed pipe or a full or broken device).
+    pub fn is_stdout(&self) -> bool {
+        self.stdout
+    }
+
+    /// An exit with this code and message (a refusal passed on from a host).
+    pub fn with_code(code: u8, message: impl Into<String>) -> Self {
+        CliError {
+            code,
+            message: message.into(),
+            stdout: false,
+        }
+    }
+}
+
+/// The exit of a command that changed a game (journaled it) and then printed: the exit status says
+/// what happened to the game, so a stdout that could not be written after the change stood is not
+/// a failure (a script retrying it would make the change twice). A closed stdout stops quietly; a
+/// full or broken one is said on stderr. Other errors pass as they are.
+pub(crate) fn stood(r: Result<(), CliError>) -> Result<(), CliError> {
+    match r {
+        Err(e) if e.is_stdout() => {
+            if !e.is_closed_pipe() {
+                errln!(
+                    "kepi: {}; the game's change stood (it is in the journal: `kepi game show` shows it)",
+                    e.message
+                );
+            }
+            Ok(())
+        }
+        r => r,
     }
 }
 

@@ -466,13 +466,18 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
                 return held(c, request, seat, *json, *wait);
             }
             c.close();
-            for e in &answer.entries {
-                print_entry(e, *json)?;
-            }
-            for e in &answer.seen {
-                print_seen(e, *json)?;
-            }
-            refusal(answer.refused)
+            // The host journaled the entries: a stdout that cannot take them does not make them
+            // fail (see [`super::stood`]); a refusal's exit says what the host refused.
+            let printed = (|| {
+                for e in &answer.entries {
+                    print_entry(e, *json)?;
+                }
+                for e in &answer.seen {
+                    print_seen(e, *json)?;
+                }
+                Ok(())
+            })();
+            refusal(answer.refused).and(super::stood(printed))
         }
         RemoteCommand::Pending { json } => {
             let mut c = Client::connect(&a.address, code, None, timeout)?;
@@ -519,10 +524,10 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
 fn refusal(refused: Option<crate::net::Refusal>) -> Result<(), CliError> {
     match refused {
         None => Ok(()),
-        Some(r) => Err(CliError {
-            code: if r.code == 0 { 1 } else { r.code },
-            message: r.message,
-        }),
+        Some(r) => Err(CliError::with_code(
+            if r.code == 0 { 1 } else { r.code },
+            r.message,
+        )),
     }
 }
 

@@ -268,11 +268,15 @@ fn closing(ctx: &egui::Context, app: &mut AppState) {
         app.allow_close = true;
         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
     }
+    if app.poll_store() {
+        // A rewrite is running off this thread: look again soon to hear how it went.
+        ctx.request_repaint_after(std::time::Duration::from_millis(100));
+    }
     let behind = app.store.as_ref().is_some_and(|s| s.behind() > 0);
     if behind && let Some(t) = app.last_change {
         let idle = t.elapsed();
         if idle >= COMPACT_WHEN_IDLE {
-            app.compact();
+            app.compact_idle();
             app.last_change = None;
         } else {
             ctx.request_repaint_after(COMPACT_WHEN_IDLE - idle);

@@ -642,6 +642,34 @@ impl AppState {
         }
     }
 
+    /// Starts rewriting the save off the window's thread when the journal is ahead of it (the
+    /// table is idle); [`AppState::poll_store`] hears how it went.
+    pub fn compact_idle(&mut self) {
+        if let Some(store) = self.store.as_mut()
+            && store.behind() > 0
+        {
+            store.in_background();
+            if let Err(e) = store.compact_soon(&self.game) {
+                let msg = format!(
+                    "could not rewrite the save (the journal still holds every action): {e}"
+                );
+                self.err(msg);
+            }
+        }
+    }
+
+    /// Takes the result of a save rewrite that finished off the window's thread (once a frame);
+    /// a failure goes to the status line. True while one is still running.
+    pub fn poll_store(&mut self) -> bool {
+        let Some(store) = self.store.as_mut() else {
+            return false;
+        };
+        if let Some(w) = store.poll() {
+            self.err(format!("could not rewrite the save: {w}"));
+        }
+        self.store.as_ref().is_some_and(|s| s.rewriting())
+    }
+
     /// A file in kepi's folder for a game nobody saved yet: the scenario's name and the time.
     fn autosave_path(&self) -> Option<PathBuf> {
         let dir = self.data_dir.as_ref()?.join("games");
@@ -723,6 +751,9 @@ impl AppState {
                 )),
             };
         };
+        // The save is rewritten off the window's thread (every COMPACT_EVERY actions and on idle):
+        // a frame never waits for it. The journal line is written and fsynced here.
+        store.in_background();
         match store.record(&self.game) {
             Ok(r) => {
                 self.saved_len = self.game.log().len();

@@ -179,3 +179,78 @@ fn readers_work_while_the_game_is_open_for_writing() {
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 29: the window rewrites the save off its thread. `record` starts the rewrite and returns;
+/// `compact` waits for it; a rewrite that fails is said by `poll`; dropping the store lets a running
+/// rewrite finish before the lock goes.
+#[test]
+fn a_store_in_the_background_rewrites_the_save_off_the_callers_thread() {
+    let dir = tmp("background");
+    let save = dir.join("g.kepi.json");
+    let mut game = new_game();
+    let mut store = Store::create(&save, &game).expect("create");
+    store.in_background();
+    let note = |game: &mut Game, i: usize| {
+        game.act(
+            Action::Note {
+                text: format!("n{i}"),
+            },
+            Utc::now(),
+        )
+        .expect("act");
+    };
+    let actions = 2 * COMPACT_EVERY + 88;
+    for i in 0..actions {
+        note(&mut game, i);
+        let r = store.record(&game).expect("record");
+        assert_eq!(r.save_warning, None);
+    }
+    // However far the rewrites got, `compact` waits for the running one and catches up.
+    store.compact(&game).expect("compact");
+    assert_eq!(store.behind(), 0);
+    assert!(!store.rewriting());
+    let writes = store.stats().save_writes;
+    assert!((2..=4).contains(&writes), "{writes} saves written");
+    let alone = parse_save(&std::fs::read(&save).expect("save"), "g").expect("parses");
+    assert_eq!(alone.head(), game.head());
+
+    // A rewrite that cannot keep the backup fails off the thread and is said by `poll`.
+    let bak = kepi::store::backup_path(&save);
+    let _ = std::fs::remove_file(&bak);
+    std::fs::create_dir_all(bak.join("in-the-way")).expect("blocker");
+    for i in 0..COMPACT_EVERY {
+        note(&mut game, actions + i);
+        let r = store.record(&game).expect("record");
+        assert_eq!(r.save_warning, None);
+    }
+    assert!(store.rewriting());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let said = loop {
+        if let Some(w) = store.poll() {
+            break w;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no word from the rewrite"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    assert!(said.contains("catch up"), "{said}");
+    assert_eq!(store.behind(), COMPACT_EVERY);
+    std::fs::remove_dir_all(&bak).expect("blocker gone");
+
+    // The next action starts a rewrite (the save is behind by more than COMPACT_EVERY); dropping
+    // the store at once lets it finish before the lock goes.
+    let before = game.log().len();
+    note(&mut game, 0);
+    let r = store.record(&game).expect("record");
+    assert_eq!(r.save_warning, None);
+    assert!(store.rewriting());
+    drop(store);
+    let alone = parse_save(&std::fs::read(&save).expect("save"), "g").expect("parses");
+    assert_eq!(alone.log().len(), before + 1, "the rewrite finished");
+    let opened = Store::open(&save).expect("opens");
+    assert_eq!(opened.game.head(), game.head());
+    drop(opened);
+    let _ = std::fs::remove_dir_all(&dir);
+}

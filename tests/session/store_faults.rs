@@ -396,3 +396,45 @@ fn the_window_drops_a_failed_action_and_warns_when_the_save_is_behind() {
     assert_eq!(notes(&save), vec!["kept"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 29: the window rewrites the save off its thread every COMPACT_EVERY actions; a rewrite
+/// that fails there reaches the status line (in the error colour) on a later frame, and the
+/// actions stand.
+#[cfg(feature = "gui")]
+#[test]
+fn the_window_hears_of_a_save_rewrite_that_failed_off_its_thread() {
+    use kepi::app::state::{AppState, Command};
+    let dir = tmp("window-background");
+    let save = new_game(&dir);
+    let mut app = AppState::demo(1).unwrap();
+    app.open(&save);
+    let n = app.game.log().len();
+    let bak = kepi::store::backup_path(&save);
+    let _ = std::fs::remove_file(&bak);
+    std::fs::create_dir_all(bak.join("in-the-way")).unwrap();
+    for i in 0..kepi::store::COMPACT_EVERY {
+        app.handle(Command::Act(Action::Note {
+            text: format!("n{i}"),
+        }));
+        assert!(!app.status.as_ref().unwrap().error);
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while app.poll_store() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the rewrite never ended"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let st = app.status.clone().unwrap();
+    assert!(
+        st.error && st.text.contains("could not rewrite the save"),
+        "{}",
+        st.text
+    );
+    assert_eq!(app.game.log().len(), n + kepi::store::COMPACT_EVERY);
+    drop(app);
+    std::fs::remove_dir_all(&bak).unwrap();
+    assert_eq!(notes(&save).len(), kepi::store::COMPACT_EVERY);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -101,17 +101,13 @@ impl Writer {
             state: game.state().clone(),
             secret: game.secret().cloned(),
         };
-        match self.jobs.as_ref().map(|j| j.send(job)) {
-            Some(Ok(())) => {
-                self.sent = log.len();
-                self.busy = true;
-            }
+        if self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok()) {
+            self.sent = log.len();
+        } else {
             // No thread (it could not be started, or it stopped): said by the next `wait`.
-            _ => {
-                self.jobs = None;
-                self.busy = true;
-            }
+            self.jobs = None;
         }
+        self.busy = true;
     }
 
     /// Waits for the running rewrite, if any.

@@ -41,9 +41,10 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// Starts the thread. `last_good` is the save on disk as kepi wrote or read it (the backup's
-    /// copy when the file system cannot link).
-    pub fn new(path: PathBuf, limits: Limits, last_good: Option<Vec<u8>>) -> Writer {
+    /// Starts the thread (`None` if it cannot be: the caller goes on writing in line).
+    /// `last_good` is the save on disk as kepi wrote or read it (the backup's copy when the file
+    /// system cannot link).
+    pub fn new(path: PathBuf, limits: Limits, last_good: Option<Vec<u8>>) -> Option<Writer> {
         let (jobs, rx) = mpsc::channel::<Job>();
         let (tx, done) = mpsc::channel();
         let at = path.clone();
@@ -76,15 +77,15 @@ impl Writer {
                     }
                 }
             })
-            .ok();
-        Writer {
+            .ok()?;
+        Some(Writer {
             path,
-            jobs: thread.as_ref().map(|_| jobs),
+            jobs: Some(jobs),
             done,
-            thread,
+            thread: Some(thread),
             sent: 0,
             busy: false,
-        }
+        })
     }
 
     /// Whether a rewrite is running.
@@ -104,7 +105,7 @@ impl Writer {
         if self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok()) {
             self.sent = log.len();
         } else {
-            // No thread (it could not be started, or it stopped): said by the next `wait`.
+            // The thread stopped: said by the next `wait`.
             self.jobs = None;
         }
         self.busy = true;

@@ -1325,11 +1325,11 @@ impl Store {
     /// a frame the table saw.
     pub fn in_background(&mut self) {
         if self.background.is_none() {
-            self.background = Some(background::Writer::new(
-                self.path.clone(),
-                self.limits,
-                self.last_good.take(),
-            ));
+            self.background =
+                background::Writer::new(self.path.clone(), self.limits, self.last_good.clone());
+            if self.background.is_some() {
+                self.last_good = None;
+            }
         }
     }
 

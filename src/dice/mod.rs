@@ -179,6 +179,7 @@ pub enum RollSource {
 
 /// One die rolled: which die, what it is for, its value, and who rolled it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Roll {
     /// The die.
     pub die: Die,

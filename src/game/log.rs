@@ -74,7 +74,10 @@ pub struct LogEntry {
 /// A log entry as read: the same JSON as [`LogEntry`] (whose `kind` is flattened into it), with
 /// the kind's own fields as plain optional members. Reading a flattened enum made serde buffer every
 /// entry's members in a map of its own first; this reads each member once, into its type.
+/// A member kepi does not know is refused: the hash covers only the members kepi reads, so a
+/// dropped one would pass unseen.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct WireEntry {
     index: u64,
     time: DateTime<Utc>,
@@ -203,6 +206,7 @@ fn canonical_via_value(e: &LogEntry) -> Vec<u8> {
 
 /// The seed and the salt of its commitment; kept out of the log until revealed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SeedSecret {
     /// Kepi's dice seed.
     pub seed: u64,

@@ -450,7 +450,7 @@ impl GameState {
 
 /// One change to the game. Serialized as `{"type": "lose-strength", "unit": ..., "n": ...}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case")]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Action {
     /// Lose figures/points (refused beyond what is left).
     LoseStrength {

@@ -54,8 +54,9 @@ pub const MAX_SAVE_BYTES: u64 = 64 * 1024 * 1024;
 pub const MAX_JOURNAL_BYTES: u64 = 48 * 1024 * 1024;
 const _: () = assert!(MAX_JOURNAL_BYTES < MAX_SAVE_BYTES);
 
-/// A save file's content.
+/// A save file's content. A member kepi does not know is refused, not dropped.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SaveFile {
     /// Always "kepi-save".
     pub format: String,
@@ -445,6 +446,8 @@ pub fn parse_save(bytes: &[u8], file: &str) -> Result<Game, StoreError> {
     {
         return save.into_game(file);
     }
+    // A `Value` keeps the last of a key given twice; the typed road above refused it.
+    serde_json::from_slice::<crate::fsio::NoDuplicateKeys>(bytes).map_err(corrupt)?;
     let v: serde_json::Value = serde_json::from_slice(bytes).map_err(corrupt)?;
     if let Some(f) = v.get("format").and_then(|f| f.as_str())
         && f != FORMAT

@@ -223,3 +223,69 @@ fn a_backup_link_left_by_a_kill_is_cleared_when_the_game_is_next_opened() {
     assert!(!Path::new(&link).exists());
     assert_eq!(notes(&save), ["x"]);
 }
+
+#[test]
+fn a_key_given_twice_or_unknown_in_a_save_or_journal_is_refused_naming_it() {
+    let dir = tmp("keys");
+    let save = new_game(&dir);
+    ok(&["game", "apply", &save, "note", "x"]);
+    ok(&["game", "compact", &save]);
+    let text = std::fs::read_to_string(&save).unwrap();
+    let jp = format!("{save}.journal");
+    let journal = std::fs::read_to_string(&jp).unwrap();
+    // (what, the save's text edited, what the error names)
+    let edits: Vec<(&str, String, &str)> = vec![
+        (
+            "version twice",
+            text.replacen("\"version\": 1,", "\"version\": 1,\n  \"version\": 1,", 1),
+            "`version` appears twice",
+        ),
+        (
+            "an unknown top-level member",
+            text.replacen("\"version\": 1,", "\"version\": 1,\n  \"extra\": 5,", 1),
+            "unknown field `extra`",
+        ),
+        (
+            "an unknown member of a log entry",
+            text.replacen("\"index\": 1,", "\"index\": 1, \"bogus\": true,", 1),
+            "unknown field `bogus`",
+        ),
+        (
+            "a log entry's turn twice",
+            text.replacen("\"index\": 1,", "\"index\": 1, \"turn\": 9,", 1),
+            "`turn` appears twice",
+        ),
+        (
+            "an unknown member of an action",
+            text.replacen(
+                "\"type\": \"note\",",
+                "\"type\": \"note\", \"by\": \"me\",",
+                1,
+            ),
+            "unknown field `by`",
+        ),
+        (
+            "an unknown member of the secret",
+            text.replacen("\"salt\":", "\"pepper\": 1, \"salt\":", 1),
+            "unknown field `pepper`",
+        ),
+    ];
+    for (what, edited, named) in edits {
+        assert_ne!(edited, text, "{what}: the edit applies");
+        std::fs::write(&save, &edited).unwrap();
+        let o = kepi(&["game", "show", &save]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{what}: {err}");
+        assert!(err.contains(named), "{what}: {err}");
+    }
+    std::fs::write(&save, &text).unwrap();
+    ok(&["game", "show", &save]);
+    // The same in the journal's lines.
+    let edited = journal.replacen("\"index\":1,", "\"index\":1,\"bogus\":true,", 1);
+    assert_ne!(edited, journal);
+    std::fs::write(&jp, &edited).unwrap();
+    let o = kepi(&["log", "verify", &jp]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("unknown field `bogus`"), "{err}");
+}

@@ -522,6 +522,77 @@ pub fn remove_stale_temps(dir_or_file: &Path) -> usize {
     removed
 }
 
+/// A JSON document read only to refuse an object that has the same key twice: serde_json keeps
+/// the last silently when reading into a map or a `Value`, so `{"turn": 1, "turn": 9}` would read
+/// as whichever an editor put last. `serde_json::from_slice::<NoDuplicateKeys>(bytes)` fails on the
+/// first duplicate with its line and column.
+pub struct NoDuplicateKeys;
+
+impl<'de> serde::Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicateKeysVisitor)
+    }
+}
+
+struct NoDuplicateKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeysVisitor {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+
+    fn visit_unit<E>(self) -> Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> Result<NoDuplicateKeys, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(NoDuplicateKeys)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> Result<NoDuplicateKeys, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key `{key}` appears twice in one object"
+                )));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+            seen.insert(key);
+        }
+        Ok(NoDuplicateKeys)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -686,76 +757,5 @@ mod tests {
         assert_eq!(temp_pid(".a.b.kepi-tmp-12-3", Some("a")), None);
         assert_eq!(temp_pid(".a.kepi-tmp-12-", None), None);
         assert_eq!(temp_pid("a.kepi-tmp-12-3", None), None);
-    }
-}
-
-/// A JSON document read only to refuse an object that has the same key twice: serde_json keeps
-/// the last silently when reading into a map or a `Value`, so `{"turn": 1, "turn": 9}` would read
-/// as whichever an editor put last. `serde_json::from_slice::<NoDuplicateKeys>(bytes)` fails on the
-/// first duplicate with its line and column.
-pub struct NoDuplicateKeys;
-
-impl<'de> serde::Deserialize<'de> for NoDuplicateKeys {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(NoDuplicateKeysVisitor)
-    }
-}
-
-struct NoDuplicateKeysVisitor;
-
-impl<'de> serde::de::Visitor<'de> for NoDuplicateKeysVisitor {
-    type Value = NoDuplicateKeys;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<NoDuplicateKeys, E> {
-        Ok(NoDuplicateKeys)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<NoDuplicateKeys, E> {
-        Ok(NoDuplicateKeys)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<NoDuplicateKeys, E> {
-        Ok(NoDuplicateKeys)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<NoDuplicateKeys, E> {
-        Ok(NoDuplicateKeys)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<NoDuplicateKeys, E> {
-        Ok(NoDuplicateKeys)
-    }
-
-    fn visit_unit<E>(self) -> Result<NoDuplicateKeys, E> {
-        Ok(NoDuplicateKeys)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(
-        self,
-        mut seq: A,
-    ) -> Result<NoDuplicateKeys, A::Error> {
-        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
-        Ok(NoDuplicateKeys)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(
-        self,
-        mut map: A,
-    ) -> Result<NoDuplicateKeys, A::Error> {
-        let mut seen = std::collections::HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if seen.contains(&key) {
-                return Err(serde::de::Error::custom(format!(
-                    "the key `{key}` appears twice in one object"
-                )));
-            }
-            map.next_value::<NoDuplicateKeys>()?;
-            seen.insert(key);
-        }
-        Ok(NoDuplicateKeys)
     }
 }

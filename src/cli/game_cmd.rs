@@ -1043,9 +1043,13 @@ pub fn apply_verbs(
             Ok(r) => r,
             Err(e) => {
                 let _ = game.rewind(before);
+                // A 4,000-character note is named by its start.
+                let mut what: String = entry.summary.chars().take(80).collect();
+                if what.len() < entry.summary.len() {
+                    what.push_str("...");
+                }
                 return Err(CliError::failed(format!(
-                    "{e}\n(`{}` and any verbs after it were not applied)",
-                    entry.summary
+                    "{e}\n(`{what}` and any verbs after it were not applied)"
                 )));
             }
         };

@@ -672,11 +672,8 @@ fn parse_verbs(
     };
     let unit = |key: &str| -> Result<String, CliError> { Ok(s.find(key)?.unit.id.clone()) };
     let num = |w: &str, verb: &str| -> Result<u32, CliError> {
-        w.parse::<u32>().map_err(|_| {
-            CliError::usage(format!(
-                "`{verb}`: `{w}` is not a count (accepted: 0 to 4294967295)"
-            ))
-        })
+        super::num::parse_within(w, crate::rules::limits::COUNT)
+            .map_err(|m| CliError::usage(format!("`{verb}` N: {m}")))
     };
     let onoff = |w: &str, verb: &str| -> Result<bool, CliError> {
         match w.to_ascii_lowercase().as_str() {
@@ -866,9 +863,7 @@ fn word<T>(r: Result<T, String>, verb: &str) -> Result<T, CliError> {
 fn set_action(unit: String, field: &str, value: &str) -> Result<Action, CliError> {
     let bad = |m: String| CliError::usage(format!("`set {field}`: {m}"));
     if let Ok(counter) = field.parse::<Counter>() {
-        let value = value
-            .parse::<u32>()
-            .map_err(|_| bad(format!("`{value}` is not a count")))?;
+        let value = super::num::parse_within(value, crate::rules::limits::COUNT).map_err(bad)?;
         return Ok(Action::SetCount {
             unit,
             counter,

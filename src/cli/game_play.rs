@@ -171,10 +171,8 @@ fn parse_losses(
             .split_once('=')
             .ok_or_else(|| g.bad("losses", format!("`{pair}` is not UNIT=N")))?;
         let id = id.trim();
-        let n: u32 = n
-            .trim()
-            .parse()
-            .map_err(|_| g.bad("losses", format!("`{n}` in `{pair}` is not a number")))?;
+        let n: u32 = crate::cli::num::parse_within(n, crate::rules::limits::STRENGTH)
+            .map_err(|m| g.bad("losses", format!("in `{pair}`: {m}")))?;
         // A blank form (the hex checked later, after a script's moves) has no units yet.
         if !attacker_ids.is_empty()
             && !attacker_ids
@@ -1871,12 +1869,8 @@ fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
     // FR-C2 (E): the attacker's choice, checked against the result when it is known.
     losses.extend(parse_losses(g, attacker_ids, defender_ids)?);
     set(cavalry_refuses, g.get("cavalry_refuses")?);
-    if let Some(m) = g.get::<i32>("die_mod")? {
-        if !(-10..=10).contains(&m) {
-            return Err(g.bad("die-mod", format!("{m} (accepted: -10 to 10)")));
-        }
-        input.die_mod = m;
-    }
+    // The range is checked by the flag's parser (crate::cli::num) and again by the rule.
+    set(&mut input.die_mod, g.get::<i32>("die_mod")?);
     if let Some(x) = g.get::<bool>("attacker_unsupplied")? {
         input.attackers.iter_mut().for_each(|u| u.supplied = !x);
     }

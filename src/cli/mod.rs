@@ -37,6 +37,7 @@ pub mod game_cmd;
 pub(crate) mod game_play;
 pub mod hex_cmd;
 pub mod net_cmd;
+pub(crate) mod num;
 pub mod resolve;
 mod tables_cmd;
 

@@ -1,0 +1,274 @@
+//! Issue 29, "Wrong answers": hostile numbers, control characters in names and forged outcomes.
+//! Each is refused or caught with a clean error naming what was wrong: never a panic, never a
+//! wrong answer.
+
+use crate::common::{kepi, new_game, ok, tmp};
+
+const I64_MAX: &str = "9223372036854775807";
+const I64_MIN: &str = "-9223372036854775808";
+
+/// A refusal: exit 2, no panic, the message on stderr.
+fn refused(args: &[&str]) -> String {
+    let o = kepi(args);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "kepi {args:?}: {err}");
+    assert!(!err.contains("panicked"), "kepi {args:?}: {err}");
+    err
+}
+
+/// (`kepi resolve` words, the flag, its accepted range, a value inside the range the rule takes
+/// at each end): several resolvers of each of the five rule sets.
+const RANGED: &[(&str, &str, i64, i64, i64, i64)] = &[
+    (
+        "pk fire-first --class-a line --class-b elite",
+        "situation-a",
+        -100,
+        100,
+        -100,
+        100,
+    ),
+    (
+        "pk fire-first --class-a line --class-b elite",
+        "situation-b",
+        -100,
+        100,
+        -100,
+        100,
+    ),
+    (
+        "pk army --start-figures 100 --figures 10",
+        "modifier",
+        -100,
+        100,
+        -100,
+        100,
+    ),
+    (
+        "pk army --start-figures 100 --figures 10",
+        "broken-units",
+        0,
+        10_000,
+        0,
+        10_000,
+    ),
+    (
+        "pk fire --figures 10 --class line",
+        "target-figures",
+        0,
+        10_000,
+        0,
+        10_000,
+    ),
+    ("pk fire --class line", "figures", 0, 10_000, 1, 10_000),
+    ("pk fatigue", "fatigue", 0, 1_000, 0, 1_000),
+    (
+        "pk melee --figures 10 --class line",
+        "melee-move",
+        0,
+        100,
+        1,
+        100,
+    ),
+    (
+        "pk collapse --building-points 3",
+        "occupants",
+        0,
+        10_000,
+        0,
+        10_000,
+    ),
+    ("pk initiative --dpct-b 5", "dpct-a", 1, 100, 1, 100),
+    ("pw artillery --army prussian", "sp", 1, 20, 1, 20),
+    (
+        "pw melee --unit infantry --enemy cavalry",
+        "sp",
+        1,
+        20,
+        1,
+        20,
+    ),
+    (
+        "pw defeat --sp-lost 3 --units-lost 1 --units-total 5",
+        "sp-total",
+        0,
+        200_000,
+        3,
+        200_000,
+    ),
+    (
+        "pw defeat --sp-lost 3 --sp-total 9 --units-total 5",
+        "units-lost",
+        0,
+        10_000,
+        0,
+        5,
+    ),
+    (
+        "gsp structure --kind wall --pips 3",
+        "damage-so-far",
+        0,
+        1_000,
+        0,
+        1_000,
+    ),
+    ("gsp crew --hits 2", "cannoneers", 0, 100, 0, 100),
+    ("gsp crew --hits 2", "horses", 0, 100, 0, 100),
+    (
+        "gsp fire --gun prussian-4-6pdr-shell --sector 3",
+        "turned",
+        0,
+        360,
+        0,
+        360,
+    ),
+    ("spi combat --defend 5", "attack", 0, 10_000, 1, 10_000),
+    (
+        "spi combat --attack 10 --defend 5",
+        "fortress",
+        0,
+        10_000,
+        0,
+        10_000,
+    ),
+    (
+        "spi victory",
+        "net-vp",
+        -100_000,
+        100_000,
+        -100_000,
+        100_000,
+    ),
+    ("fr1870 combat --attack 10", "defend", 0, 10_000, 1, 10_000),
+    (
+        "fr1870 combat --attack 10 --defend 5",
+        "die-mod",
+        -10,
+        10,
+        -10,
+        10,
+    ),
+    ("fr1870 storm", "value", 1, 3, 1, 1),
+];
+
+/// Every ranged flag of the table: i64::MAX, i64::MIN, a 30-digit number and one past each end
+/// are refused naming the flag and its range; the values at the ends resolve. Returns the number
+/// of hostile values tried.
+#[test]
+fn every_number_outside_its_range_is_refused_naming_flag_and_range() {
+    let mut hostile = 0;
+    for &(words, flag, lo, hi, in_lo, in_hi) in RANGED {
+        let base: Vec<&str> = std::iter::once("resolve")
+            .chain(words.split(' '))
+            .chain(["--seed", "3"])
+            .collect();
+        let long = format!("--{flag}");
+        let accepted = format!("accepted: {lo} to {hi}");
+        for v in [
+            I64_MAX.to_string(),
+            I64_MIN.to_string(),
+            "999999999999999999999999999999".to_string(),
+            "4294967296".to_string(),
+            (lo - 1).to_string(),
+            (hi + 1).to_string(),
+        ] {
+            let mut args = base.clone();
+            args.extend([long.as_str(), v.as_str()]);
+            let err = refused(&args);
+            assert!(
+                err.contains(&long) && err.contains(&accepted),
+                "kepi {args:?}: {err}"
+            );
+            hostile += 1;
+        }
+        for v in [in_lo.to_string(), in_hi.to_string()] {
+            let mut args = base.clone();
+            args.extend([long.as_str(), v.as_str()]);
+            ok(&args);
+        }
+    }
+    assert_eq!(hostile, 6 * RANGED.len());
+}
+
+/// The issue's case: a wrapped score was printed ("A -9223372036854775804") and logged.
+#[test]
+fn the_wrapping_situation_and_army_modifier_are_refused() {
+    let err = refused(&[
+        "resolve",
+        "pk",
+        "fire-first",
+        "--class-a",
+        "line",
+        "--class-b",
+        "elite",
+        "--situation-a",
+        I64_MAX,
+    ]);
+    assert!(
+        err.contains("--situation-a") && err.contains("-100 to 100"),
+        "{err}"
+    );
+    let err = refused(&[
+        "resolve",
+        "pk",
+        "army",
+        "--start-figures",
+        "100",
+        "--figures",
+        "10",
+        "--modifier",
+        I64_MAX,
+    ]);
+    assert!(
+        err.contains("--modifier") && err.contains("-100 to 100"),
+        "{err}"
+    );
+}
+
+/// `kepi game apply` takes the same flags with the same parser, and its own counts are ranged:
+/// nothing is logged by a refused line, and the log still verifies.
+#[test]
+fn game_apply_refuses_out_of_range_numbers_and_logs_nothing() {
+    let dir = tmp("input", "apply-ranges");
+    let save = new_game(&dir, "mars-la-tour", "1870");
+    let before = ok(&["log", "show", &save]);
+    let cases: &[&[&str]] = &[
+        &[
+            "army",
+            "--start-figures",
+            "100",
+            "--figures",
+            "10",
+            "--modifier",
+            I64_MAX,
+        ],
+        &[
+            "army",
+            "--start-figures",
+            "100",
+            "--figures",
+            "10",
+            "--modifier",
+            I64_MIN,
+        ],
+        &["army", "--start-figures", "4294967296", "--figures", "10"],
+        &[
+            "fire",
+            "12th-grenadiers-1",
+            "55e-ligne-1",
+            "--target-figures",
+            "10001",
+        ],
+        &["lose", "12th-grenadiers-1", "4294967296"],
+        &["gain", "12th-grenadiers-1", "-1"],
+        &["fatigue", "12th-grenadiers-1", I64_MAX],
+        &["set", "12th-grenadiers-1", "strength", "100001"],
+    ];
+    for verb in cases {
+        let mut args = vec!["game", "apply", &save];
+        args.extend_from_slice(verb);
+        let err = refused(&args);
+        assert!(err.contains("accepted:"), "kepi {args:?}: {err}");
+    }
+    assert_eq!(ok(&["log", "show", &save]), before);
+    ok(&["log", "verify", &save]);
+}

@@ -586,7 +586,7 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
     if json {
         return print_json(&show_out(s, game));
     }
-    outln!("{} ({})", s.title, s.system.title());
+    textln!("{} ({})", s.title, s.system.title());
     let date = s
         .date
         .map(|d| format!(" - {}", d.format("%-d %b %Y")))
@@ -600,7 +600,7 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
         } else {
             format!(" [{}]", v.flags.join(", "))
         };
-        outln!(
+        textln!(
             "  {:<28} {:<40} {:<6} {:>3}/{:<3} fat {:<2} {:<7} {}{}",
             v.id,
             v.name.chars().take(40).collect::<String>(),
@@ -1102,7 +1102,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
             d.id,
             d.turn,
             d.phase,
-            d.describe(s),
+            crate::roster::shown(&d.describe(s)),
             d.id
         );
     }
@@ -1138,11 +1138,11 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
             .as_ref()
             .map(|f| format!("  [{f}]"))
             .unwrap_or_default();
-        outln!("  [ ] {:<7} {side}{}{form}", it.rule.as_str(), it.what);
+        textln!("  [ ] {:<7} {side}{}{form}", it.rule.as_str(), it.what);
         if !it.units.is_empty() {
             let more = if it.units.len() > 8 { ", ..." } else { "" };
             let shown: Vec<&str> = it.units.iter().take(8).map(String::as_str).collect();
-            outln!("              {}{more}", shown.join(", "));
+            textln!("              {}{more}", shown.join(", "));
         }
     }
     let (m, f, a, x) = activity.counts();
@@ -1192,7 +1192,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
         .map_err(|err| CliError::failed(err.to_string()))?;
         outln!("{s}");
     } else {
-        outln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, e.summary);
+        textln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, e.summary);
     }
     Ok(())
 }
@@ -1258,7 +1258,7 @@ pub fn log(a: &LogArgs) -> Result<(), CliError> {
                     .iter()
                     .map(|d| format!("{} {}={}", d.label, d.die, d.value))
                     .collect();
-                outln!(
+                textln!(
                     "{:>4} {} T{} {:<28} {}{}{}",
                     e.index,
                     e.time.format("%Y-%m-%d %H:%M:%S"),

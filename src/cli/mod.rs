@@ -22,6 +22,18 @@ macro_rules! outln {
     };
 }
 
+/// `outln!` for a line that shows text from a game or a card (names, summaries, notes): control
+/// characters are printed as escapes (`\u{1b}`) so a stored name cannot act on the terminal or
+/// forge a line (issue 29).
+macro_rules! textln {
+    ($($arg:tt)*) => {
+        $crate::cli::out(format_args!(
+            "{}\n",
+            $crate::roster::shown(&format!($($arg)*))
+        ))?
+    };
+}
+
 /// `eprintln!` for commands: a warning on stderr; a closed stderr is ignored (nobody is listening).
 macro_rules! errln {
     ($($arg:tt)*) => {{

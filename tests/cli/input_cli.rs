@@ -272,3 +272,98 @@ fn game_apply_refuses_out_of_range_numbers_and_logs_nothing() {
     assert_eq!(ok(&["log", "show", &save]), before);
     ok(&["log", "verify", &save]);
 }
+
+/// The control characters the card reader refuses: C0 (ESC, BEL, NUL, a line break, a tab), DEL
+/// and C1 (CSI, NEL).
+const CONTROLS: &[(&str, &str)] = &[
+    ("\\u001B]0;pwned\\u0007", "\\u{1b}"),
+    ("\\u0007", "\\u{7}"),
+    ("\\u0000", "\\u{0}"),
+    ("\\n  forged-line", "\\u{a}"),
+    ("\\r", "\\u{d}"),
+    ("\\t", "\\u{9}"),
+    ("\\u007F", "\\u{7f}"),
+    ("\\u009B31m", "\\u{9b}"),
+    ("\\u0085", "\\u{85}"),
+];
+
+/// A card's text field with a control character is refused naming the file, line, field and what
+/// is accepted, like any card error (cards check, game new, roster print); a note may hold line
+/// breaks. Returns nothing; counts 9 x 8 hostile cards.
+#[test]
+fn control_characters_in_cards_are_refused_at_their_line() {
+    let dir = tmp("input", "card-controls");
+    let card = |field: &str, value: &str| {
+        let mut s = String::from("system = \"pk\"\nname = \"evil\"\ntitle = \"T\"\n[[unit]]\n");
+        for (f, v) in [
+            ("name", "Good Name"),
+            ("side", "french"),
+            ("arm", "infantry"),
+            ("quality", "line"),
+            ("nation", "France"),
+            ("army", "Rhine"),
+            ("corps", "II"),
+            ("division", "1st"),
+            ("brigade", "2nd"),
+            ("location", "Metz"),
+            ("notes", "fine"),
+        ] {
+            let v = if f == field { value } else { v };
+            s.push_str(&format!("{f} = \"{v}\"\n"));
+        }
+        s.push_str("strength = 10\n");
+        if field == "title" {
+            s = s.replace("title = \"T\"", &format!("title = \"{value}\""));
+        }
+        s
+    };
+    let fields = [
+        ("name", 5, "unit[0].name"),
+        ("nation", 9, "unit[0].nation"),
+        ("army", 10, "unit[0].army"),
+        ("corps", 11, "unit[0].corps"),
+        ("division", 12, "unit[0].division"),
+        ("brigade", 13, "unit[0].brigade"),
+        ("location", 14, "unit[0].location"),
+        ("title", 3, "title"),
+    ];
+    let mut tried = 0;
+    for (field, line, named) in fields {
+        for (raw, escaped) in CONTROLS {
+            let file = dir.join("bad.toml");
+            std::fs::write(&file, card(field, &format!("Bad{raw}Name"))).unwrap();
+            let path = file.to_str().unwrap();
+            let err = refused(&["cards", "check", path]);
+            assert!(
+                err.contains(&format!("bad.toml:{line}:"))
+                    && err.contains(named)
+                    && err.contains(escaped)
+                    && err.contains("no control characters"),
+                "{field} {raw}: {err}"
+            );
+            let out = dir.join("g.json");
+            let err = refused(&[
+                "game",
+                "new",
+                "--scenario",
+                path,
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert!(err.contains(named), "{err}");
+            assert!(!out.exists());
+            tried += 1;
+        }
+    }
+    assert_eq!(tried, 72);
+    // A note may run over several lines (a tab too); an ESC in it is refused.
+    let file = dir.join("notes.toml");
+    std::fs::write(&file, card("notes", "line one\\n\\tline two")).unwrap();
+    ok(&["cards", "check", file.to_str().unwrap()]);
+    std::fs::write(&file, card("notes", "bad\\u001B[2J")).unwrap();
+    let err = refused(&["cards", "check", file.to_str().unwrap()]);
+    assert!(
+        err.contains("unit[0].notes") && err.contains("\\u{1b}"),
+        "{err}"
+    );
+}

@@ -1005,8 +1005,10 @@ pub fn apply_verbs(
                 // What is odd about this roll now (phase, side, a unit that already acted) goes
                 // into its log entry, as the window's roll logs it: the umpire went ahead.
                 let warnings = form.phase_warnings(game.state());
-                game.resolve_about(
+                let input = p.logged_input(&form);
+                game.resolve_logged(
                     p.units(),
+                    input,
                     &p.entered,
                     |st, dice| {
                         form.resolve(st, tables, Some(dice))
@@ -1240,13 +1242,23 @@ fn reveal(file: &Path, json: bool) -> Result<(), CliError> {
 }
 
 /// Runs `kepi log ...`.
-pub fn log(a: &LogArgs) -> Result<(), CliError> {
+pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
     match &a.command {
         LogCommand::Verify {
             file,
             expect_head,
             json,
-        } => verify(file, expect_head.as_deref(), *json),
+        } => {
+            let loaded;
+            let tables: &Tables = match tables {
+                Some(d) => {
+                    loaded = Tables::load(Some(d))?;
+                    &loaded
+                }
+                None => Tables::builtin()?,
+            };
+            verify(file, expect_head.as_deref(), *json, tables)
+        }
         LogCommand::Show { file, json } => {
             let game = view(file)?;
             if *json {
@@ -1300,9 +1312,16 @@ struct Verified {
     dice_checked: Option<usize>,
     /// The seed was revealed in the log.
     revealed: bool,
+    /// Resolutions resolved again from their logged input and dice ([`game_play::recheck`]).
+    rechecked: usize,
 }
 
-fn verify(file: &Path, expect_head: Option<&str>, json: bool) -> Result<(), CliError> {
+fn verify(
+    file: &Path,
+    expect_head: Option<&str>,
+    json: bool,
+    tables: &Tables,
+) -> Result<(), CliError> {
     let name = file.display().to_string();
     let expected = expect_head.map(expected_head).transpose()?;
     let is_journal = name.ends_with(".journal");
@@ -1327,6 +1346,17 @@ fn verify(file: &Path, expect_head: Option<&str>, json: bool) -> Result<(), CliE
             Ok(bytes) => verify_save(&bytes, &name).and_then(|v| with_journal(file, v)),
         }
     };
+    // Issue 29: every resolution that logged its input is resolved again from its dice.
+    let result = result.and_then(|v| {
+        match v
+            .game
+            .audit_outcomes(|state, input, action| game_play::recheck(state, input, action, tables))
+        {
+            Ok(n) => Ok(Verified { rechecked: n, ..v }),
+            Err(crate::game::ReplayError::Entry { index, message }) => Err((Some(index), message)),
+            Err(crate::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
+        }
+    });
     let v = match result {
         Ok(v) => v,
         Err((index, reason)) => {
@@ -1435,9 +1465,11 @@ fn verify(file: &Path, expect_head: Option<&str>, json: bool) -> Result<(), CliE
             ""
         };
         outln!(
-            "{name}: log OK: {} entries, chain head {head}{matched}; {}; {dice}",
+            "{name}: log OK: {} entries, chain head {head}{matched}; {}; {dice}; {} resolution(s) \
+             resolved again from their dice, as logged",
             game.log().len(),
-            detail(game)
+            detail(game),
+            v.rechecked
         );
     }
     Ok(())
@@ -1476,6 +1508,7 @@ fn check_dice(game: Game) -> Result<Verified, (Option<usize>, String)> {
         game,
         dice_checked,
         revealed: revealed.is_some(),
+        rechecked: 0,
     })
 }
 

@@ -212,7 +212,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Tables(a) => tables_cmd::run(a, tables),
         Command::Scenarios(a) => game_cmd::scenarios(a),
         Command::Game(a) => game_cmd::game(a, tables),
-        Command::Log(a) => game_cmd::log(a),
+        Command::Log(a) => game_cmd::log(a, tables),
         Command::Cards(a) => game_cmd::cards(a, tables),
         Command::Roster(c) => export_cmd::run_roster(c, &docs(tables)?),
         Command::Export(c) => export_cmd::run_export(c, &docs(tables)?),

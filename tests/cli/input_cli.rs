@@ -367,3 +367,357 @@ fn control_characters_in_cards_are_refused_at_their_line() {
         "{err}"
     );
 }
+
+/// One game per rule set, with the resolutions its verbs make (forms between units and
+/// unit-less actions): (scenario, words of `kepi game apply`).
+const GAMES: &[(&str, &[&str])] = &[
+    (
+        "mars-la-tour",
+        &[
+            "fire",
+            "12th-grenadiers-1",
+            "55e-ligne-1",
+            "--range",
+            "10",
+            "army",
+            "--start-figures",
+            "100",
+            "--figures",
+            "10",
+            "--modifier",
+            "3",
+            "initiative",
+            "lose",
+            "52nd-infantry-1",
+            "2",
+        ],
+    ),
+    ("pw-skirmish", &["activate", "de-inf-1", "first-side"]),
+    (
+        "st-privat",
+        &["artillery", "gfar-heavy-1", "9e-ligne-1", "--guns", "1"],
+    ),
+    (
+        "spi-1870",
+        &[
+            "move",
+            "de-2-5-1",
+            "0101",
+            "move",
+            "fr-metz-5",
+            "0102",
+            "combat",
+            "--attackers",
+            "de-2-5-1",
+            "--hex",
+            "0102",
+            "--result",
+            "A1/D2",
+            "--dice",
+            "d6=3",
+            "victory",
+            "--net-vp",
+            "5",
+        ],
+    ),
+    (
+        "fr1870-august",
+        &[
+            "move",
+            "de-4b",
+            "3001",
+            "combat",
+            "--attackers",
+            "fr-1rc",
+            "--hex",
+            "2544",
+            "--dice",
+            "d6=2",
+        ],
+    ),
+];
+
+/// A game of `scenario` with `words` applied; returns the save.
+fn played(area: &str, scenario: &str, words: &[&str]) -> String {
+    let dir = tmp("input", area);
+    let save = new_game(&dir, scenario, "29");
+    let mut a = vec!["game", "apply", &save];
+    a.extend_from_slice(words);
+    ok(&a);
+    save
+}
+
+use kepi::game::{Action, EntryKind, GENESIS, Game, LogEntry, entry_hash};
+
+/// Rewrites the save's journal as a forger would: `edit` the entries, then recompute every
+/// entry's hash and link.
+fn forge_journal(save: &str, edit: impl FnOnce(&mut Vec<LogEntry>)) {
+    let path = format!("{save}.journal");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (mut head, mut log) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        match v.get("entry") {
+            Some(e) => log.push(serde_json::from_value::<LogEntry>(e.clone()).unwrap()),
+            None => head.push(line.to_string()),
+        }
+    }
+    edit(&mut log);
+    let mut prev = GENESIS.to_string();
+    for e in &mut log {
+        e.prev = prev;
+        e.hash = entry_hash(e);
+        prev = e.hash.clone();
+    }
+    let mut out = head.join("\n");
+    for e in &log {
+        out.push('\n');
+        out.push_str(&serde_json::json!({ "entry": e }).to_string());
+    }
+    out.push('\n');
+    std::fs::write(&path, out).unwrap();
+}
+
+/// The entry's summary as kepi writes it for its (edited) action: what a careful forger writes.
+fn resummarise(log: &mut [LogEntry], i: usize) {
+    let before = Game::from_log(log[..i].to_vec(), None).unwrap();
+    if let EntryKind::Act { action } = &log[i].kind {
+        log[i].summary = action.describe(before.state());
+    }
+}
+
+/// The first resolution entry whose action is `what` ("fire", "army"...), or any when "".
+fn resolution_at(log: &[LogEntry], what: &str) -> usize {
+    log.iter()
+        .position(|e| {
+            matches!(&e.kind, EntryKind::Act { action: Action::Resolved { resolution, .. } }
+                if what.is_empty() || resolution.action == what)
+        })
+        .unwrap()
+}
+
+/// `kepi log verify` fails (exit 1) naming the entry and each of `needles`.
+fn caught(save: &str, entry: usize, needles: &[&str]) {
+    let o = kepi(&["log", "verify", save]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(1), "forgery passed: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains(&format!("entry {entry}")), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "`{n}` not in {err}");
+    }
+}
+
+/// Untouched journals of all five rule sets verify, every resolution resolved again.
+#[test]
+fn untouched_logs_of_every_rule_set_verify_with_every_resolution_resolved_again() {
+    for (scenario, words) in GAMES {
+        let save = played(&format!("verify-{scenario}"), scenario, words);
+        let out = ok(&["log", "verify", &save]);
+        let n = words
+            .iter()
+            .filter(|w| {
+                [
+                    "fire",
+                    "army",
+                    "initiative",
+                    "activate",
+                    "first-side",
+                    "artillery",
+                    "combat",
+                    "victory",
+                ]
+                .contains(w)
+            })
+            .count();
+        assert!(
+            out.contains(&format!("; {n} resolution(s) resolved again")),
+            "{scenario}: {out}"
+        );
+    }
+}
+
+/// Issue 29's forgeries, the chain recomputed each time: a fire's casualties and summary
+/// rewritten (with its effect and the entry's summary to match), an effect edited under its old
+/// summary, a lose-strength `n` 2 -> 5 under "loses 2", a unit-less roll's outcome, a result's
+/// words; and one outcome value forged in a resolution of each other rule set.
+#[test]
+fn forged_outcomes_are_caught_by_log_verify() {
+    let (scenario, words) = GAMES[0];
+    let save = played("forge-pk", scenario, words);
+    let journal = format!("{save}.journal");
+    let good = std::fs::read(&journal).unwrap();
+    let log_of = || -> Vec<LogEntry> {
+        let mut log = Vec::new();
+        forge_journal(&save, |l| log = l.clone());
+        log
+    };
+    let log = log_of();
+    let fire = resolution_at(&log, "fire");
+    let mut forged = 0;
+
+    // 1. Casualties c -> c + 7 everywhere a forger can write them: the outcome, the result's
+    // words, the effect and the entry's summary.
+    forge_journal(&save, |log| {
+        if let EntryKind::Act {
+            action:
+                Action::Resolved {
+                    resolution,
+                    effects,
+                    ..
+                },
+        } = &mut log[fire].kind
+        {
+            let c = resolution.outcome.as_ref().unwrap()["casualties"]
+                .as_u64()
+                .unwrap();
+            resolution.outcome.as_mut().unwrap()["casualties"] = (c + 7).into();
+            resolution.summary = resolution
+                .summary
+                .replace(&format!("{c} casualties"), &format!("{} casualties", c + 7));
+            for e in effects.iter_mut() {
+                if let Action::LoseStrength { n, .. } = e {
+                    *n = (c + 7) as u32;
+                }
+            }
+        }
+        resummarise(log, fire);
+    });
+    caught(&save, fire, &["casualties: logged", "dice give"]);
+    forged += 1;
+
+    // 2. Only the effect: the unit loses 5 more, the summary still says what the dice gave.
+    std::fs::write(&journal, &good).unwrap();
+    forge_journal(&save, |log| {
+        if let EntryKind::Act {
+            action: Action::Resolved { effects, .. },
+        } = &mut log[fire].kind
+        {
+            for e in effects.iter_mut() {
+                if let Action::LoseStrength { n, .. } = e {
+                    *n += 5;
+                }
+            }
+        }
+    });
+    caught(&save, fire, &["but its action gives"]);
+    forged += 1;
+
+    // 3. The effect and the entry's summary, the outcome left: the effects are not the outcome's.
+    std::fs::write(&journal, &good).unwrap();
+    forge_journal(&save, |log| {
+        if let EntryKind::Act {
+            action: Action::Resolved { effects, .. },
+        } = &mut log[fire].kind
+        {
+            for e in effects.iter_mut() {
+                if let Action::LoseStrength { n, .. } = e {
+                    *n += 5;
+                }
+            }
+        }
+        resummarise(log, fire);
+    });
+    caught(&save, fire, &["effects", "not what its outcome gives"]);
+    forged += 1;
+
+    // 4. The issue's case: a lose-strength `n` 2 -> 5 under the summary "loses 2".
+    std::fs::write(&journal, &good).unwrap();
+    let lose = log
+        .iter()
+        .position(|e| {
+            matches!(
+                &e.kind,
+                EntryKind::Act {
+                    action: Action::LoseStrength { .. }
+                }
+            )
+        })
+        .unwrap();
+    forge_journal(&save, |log| {
+        if let EntryKind::Act {
+            action: Action::LoseStrength { n, .. },
+        } = &mut log[lose].kind
+        {
+            assert_eq!(*n, 2);
+            *n = 5;
+        }
+        assert!(log[lose].summary.contains("loses 2"));
+    });
+    caught(&save, lose, &["loses 2", "loses 5"]);
+    forged += 1;
+
+    // 5. A unit-less roll (army morale): its outcome and summary rewritten consistently.
+    std::fs::write(&journal, &good).unwrap();
+    let army = resolution_at(&log, "army");
+    forge_journal(&save, |log| {
+        if let EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        } = &mut log[army].kind
+        {
+            let o = resolution.outcome.as_mut().unwrap();
+            let s = o["score"].as_i64().unwrap();
+            o["score"] = (s + 4).into();
+            resolution.summary = resolution
+                .summary
+                .replace(&format!("score {s}"), &format!("score {}", s + 4));
+        }
+        resummarise(log, army);
+    });
+    caught(&save, army, &["score: logged"]);
+    forged += 1;
+
+    // 6. The result's words only ("3 casualties" -> "9 casualties"), the numbers left.
+    std::fs::write(&journal, &good).unwrap();
+    forge_journal(&save, |log| {
+        if let EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        } = &mut log[fire].kind
+        {
+            resolution.summary.push_str(", and the colonel fell");
+        }
+        resummarise(log, fire);
+    });
+    caught(
+        &save,
+        fire,
+        &["the colonel fell", "its input and dice give"],
+    );
+    forged += 1;
+    std::fs::write(&journal, &good).unwrap();
+    ok(&["log", "verify", &save]);
+
+    // 7-10. One outcome value of a resolution of each other rule set, with the words to match.
+    for (scenario, words) in &GAMES[1..] {
+        let save = played(&format!("forge-{scenario}"), scenario, words);
+        let mut at = 0;
+        forge_journal(&save, |log| {
+            at = resolution_at(log, "");
+            if let EntryKind::Act {
+                action: Action::Resolved { resolution, .. },
+            } = &mut log[at].kind
+            {
+                let o = resolution
+                    .outcome
+                    .as_mut()
+                    .unwrap()
+                    .as_object_mut()
+                    .unwrap();
+                let (k, v) = o
+                    .iter_mut()
+                    .find(|(_, v)| v.is_u64() || v.is_boolean())
+                    .unwrap();
+                *v = match v.as_u64() {
+                    Some(n) => (n + 1).into(),
+                    None => (!v.as_bool().unwrap()).into(),
+                };
+                let k = k.clone();
+                resolution.summary.push_str(&format!(" ({k} forged)"));
+            }
+            resummarise(log, at);
+        });
+        caught(&save, at, &["logged", "dice give"]);
+        forged += 1;
+    }
+    assert_eq!(forged, 10);
+}

@@ -199,8 +199,11 @@ pub struct LogArgs {
 #[derive(Debug, Subcommand)]
 pub enum LogCommand {
     /// Check a save's (or journal's) hash chain and replay, and its seeded dice whenever the seed
-    /// is known (the umpire's save, or after the reveal): exit 0 if it holds, 1 naming the first
-    /// broken entry (or, with --expect-head, a head other than the one noted at the table).
+    /// is known (the umpire's save, or after the reveal); every entry's summary against its
+    /// action, and every resolution resolved again from its logged input and dice (outcome,
+    /// result and effects; games played with other rule tables: give them with --tables): exit 0
+    /// if it holds, 1 naming the first broken entry and what differs (or, with --expect-head, a
+    /// head other than the one noted at the table).
     Verify {
         /// A save file or a `.journal` file.
         file: PathBuf,

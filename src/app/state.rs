@@ -1094,8 +1094,11 @@ impl AppState {
             .form()
             .map(|f| crate::flow::phase_warnings(self.game.state(), f.name(), f.units().0))
             .unwrap_or_default();
-        let result = self.game.resolve_about(
+        // Logged with the resolution, so `kepi log verify` can resolve it again (issue 29).
+        let input = form.form().and_then(|f| serde_json::to_value(f).ok());
+        let result = self.game.resolve_logged(
             units,
+            input,
             entered,
             |state, dice| {
                 form.resolve_with_effects(state, tables, dice)

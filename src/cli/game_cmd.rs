@@ -199,8 +199,11 @@ pub struct LogArgs {
 #[derive(Debug, Subcommand)]
 pub enum LogCommand {
     /// Check a save's (or journal's) hash chain and replay, and its seeded dice whenever the seed
-    /// is known (the umpire's save, or after the reveal): exit 0 if it holds, 1 naming the first
-    /// broken entry (or, with --expect-head, a head other than the one noted at the table).
+    /// is known (the umpire's save, or after the reveal); every entry's summary against its
+    /// action, and every resolution resolved again from its logged input and dice (outcome,
+    /// result and effects; games played with other rule tables: give them with --tables): exit 0
+    /// if it holds, 1 naming the first broken entry and what differs (or, with --expect-head, a
+    /// head other than the one noted at the table).
     Verify {
         /// A save file or a `.journal` file.
         file: PathBuf,
@@ -586,7 +589,7 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
     if json {
         return print_json(&show_out(s, game));
     }
-    outln!("{} ({})", s.title, s.system.title());
+    textln!("{} ({})", s.title, s.system.title());
     let date = s
         .date
         .map(|d| format!(" - {}", d.format("%-d %b %Y")))
@@ -600,7 +603,7 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
         } else {
             format!(" [{}]", v.flags.join(", "))
         };
-        outln!(
+        textln!(
             "  {:<28} {:<40} {:<6} {:>3}/{:<3} fat {:<2} {:<7} {}{}",
             v.id,
             v.name.chars().take(40).collect::<String>(),
@@ -672,11 +675,8 @@ fn parse_verbs(
     };
     let unit = |key: &str| -> Result<String, CliError> { Ok(s.find(key)?.unit.id.clone()) };
     let num = |w: &str, verb: &str| -> Result<u32, CliError> {
-        w.parse::<u32>().map_err(|_| {
-            CliError::usage(format!(
-                "`{verb}`: `{w}` is not a count (accepted: 0 to 4294967295)"
-            ))
-        })
+        super::num::parse_within(w, crate::rules::limits::COUNT)
+            .map_err(|m| CliError::usage(format!("`{verb}` N: {m}")))
     };
     let onoff = |w: &str, verb: &str| -> Result<bool, CliError> {
         match w.to_ascii_lowercase().as_str() {
@@ -866,9 +866,7 @@ fn word<T>(r: Result<T, String>, verb: &str) -> Result<T, CliError> {
 fn set_action(unit: String, field: &str, value: &str) -> Result<Action, CliError> {
     let bad = |m: String| CliError::usage(format!("`set {field}`: {m}"));
     if let Ok(counter) = field.parse::<Counter>() {
-        let value = value
-            .parse::<u32>()
-            .map_err(|_| bad(format!("`{value}` is not a count")))?;
+        let value = super::num::parse_within(value, crate::rules::limits::COUNT).map_err(bad)?;
         return Ok(Action::SetCount {
             unit,
             counter,
@@ -1020,8 +1018,10 @@ pub fn apply_verbs(
                 // What is odd about this roll now (phase, side, a unit that already acted) goes
                 // into its log entry, as the window's roll logs it: the umpire went ahead.
                 let warnings = form.phase_warnings(game.state());
-                game.resolve_about(
+                let input = p.logged_input(&form);
+                game.resolve_logged(
                     p.units(),
+                    input,
                     &p.entered,
                     |st, dice| {
                         form.resolve(st, tables, Some(dice))
@@ -1121,7 +1121,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
             d.id,
             d.turn,
             d.phase,
-            d.describe(s),
+            crate::roster::shown(&d.describe(s)),
             d.id
         );
     }
@@ -1157,11 +1157,11 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
             .as_ref()
             .map(|f| format!("  [{f}]"))
             .unwrap_or_default();
-        outln!("  [ ] {:<7} {side}{}{form}", it.rule.as_str(), it.what);
+        textln!("  [ ] {:<7} {side}{}{form}", it.rule.as_str(), it.what);
         if !it.units.is_empty() {
             let more = if it.units.len() > 8 { ", ..." } else { "" };
             let shown: Vec<&str> = it.units.iter().take(8).map(String::as_str).collect();
-            outln!("              {}{more}", shown.join(", "));
+            textln!("              {}{more}", shown.join(", "));
         }
     }
     let (m, f, a, x) = activity.counts();
@@ -1211,7 +1211,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
         .map_err(|err| CliError::failed(err.to_string()))?;
         outln!("{s}");
     } else {
-        outln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, e.summary);
+        textln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, e.summary);
     }
     Ok(())
 }
@@ -1259,13 +1259,23 @@ fn reveal(file: &Path, json: bool) -> Result<(), CliError> {
 }
 
 /// Runs `kepi log ...`.
-pub fn log(a: &LogArgs) -> Result<(), CliError> {
+pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
     match &a.command {
         LogCommand::Verify {
             file,
             expect_head,
             json,
-        } => verify(file, expect_head.as_deref(), *json),
+        } => {
+            let loaded;
+            let tables: &Tables = match tables {
+                Some(d) => {
+                    loaded = Tables::load(Some(d))?;
+                    &loaded
+                }
+                None => Tables::builtin()?,
+            };
+            verify(file, expect_head.as_deref(), *json, tables)
+        }
         LogCommand::Show { file, json } => {
             let game = view(file)?;
             if *json {
@@ -1277,7 +1287,7 @@ pub fn log(a: &LogArgs) -> Result<(), CliError> {
                     .iter()
                     .map(|d| format!("{} {}={}", d.label, d.die, d.value))
                     .collect();
-                outln!(
+                textln!(
                     "{:>4} {} T{} {:<28} {}{}{}",
                     e.index,
                     e.time.format("%Y-%m-%d %H:%M:%S"),
@@ -1319,9 +1329,16 @@ struct Verified {
     dice_checked: Option<usize>,
     /// The seed was revealed in the log.
     revealed: bool,
+    /// Resolutions resolved again from their logged input and dice ([`game_play::recheck`]).
+    rechecked: usize,
 }
 
-fn verify(file: &Path, expect_head: Option<&str>, json: bool) -> Result<(), CliError> {
+fn verify(
+    file: &Path,
+    expect_head: Option<&str>,
+    json: bool,
+    tables: &Tables,
+) -> Result<(), CliError> {
     let name = file.display().to_string();
     let expected = expect_head.map(expected_head).transpose()?;
     let is_journal = name.ends_with(".journal");
@@ -1346,6 +1363,17 @@ fn verify(file: &Path, expect_head: Option<&str>, json: bool) -> Result<(), CliE
             Ok(bytes) => verify_save(&bytes, &name).and_then(|v| with_journal(file, v)),
         }
     };
+    // Issue 29: every resolution that logged its input is resolved again from its dice.
+    let result = result.and_then(|v| {
+        match v
+            .game
+            .audit_outcomes(|state, input, action| game_play::recheck(state, input, action, tables))
+        {
+            Ok(n) => Ok(Verified { rechecked: n, ..v }),
+            Err(crate::game::ReplayError::Entry { index, message }) => Err((Some(index), message)),
+            Err(crate::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
+        }
+    });
     let v = match result {
         Ok(v) => v,
         Err((index, reason)) => {
@@ -1454,9 +1482,11 @@ fn verify(file: &Path, expect_head: Option<&str>, json: bool) -> Result<(), CliE
             ""
         };
         outln!(
-            "{name}: log OK: {} entries, chain head {head}{matched}; {}; {dice}",
+            "{name}: log OK: {} entries, chain head {head}{matched}; {}; {dice}; {} resolution(s) \
+             resolved again from their dice, as logged",
             game.log().len(),
-            detail(game)
+            detail(game),
+            v.rechecked
         );
     }
     Ok(())
@@ -1495,6 +1525,7 @@ fn check_dice(game: Game) -> Result<Verified, (Option<usize>, String)> {
         game,
         dice_checked,
         revealed: revealed.is_some(),
+        rechecked: 0,
     })
 }
 

@@ -171,10 +171,8 @@ fn parse_losses(
             .split_once('=')
             .ok_or_else(|| g.bad("losses", format!("`{pair}` is not UNIT=N")))?;
         let id = id.trim();
-        let n: u32 = n
-            .trim()
-            .parse()
-            .map_err(|_| g.bad("losses", format!("`{n}` in `{pair}` is not a number")))?;
+        let n: u32 = crate::cli::num::parse_within(n, crate::rules::limits::STRENGTH)
+            .map_err(|m| g.bad("losses", format!("in `{pair}`: {m}")))?;
         // A blank form (the hex checked later, after a script's moves) has no units yet.
         if !attacker_ids.is_empty()
             && !attacker_ids
@@ -585,6 +583,112 @@ pub(super) struct PlayVerb {
     kind: Kind,
     /// Physical dice entered with `--dice DIE=VALUE`.
     pub entered: Vec<(Die, u32)>,
+}
+
+impl PlayVerb {
+    /// What the log keeps of this verb, ready as `ready`, for `kepi log verify` to resolve it
+    /// again ([`recheck`]): the form, or the words of its `kepi resolve` action.
+    pub(super) fn logged_input(&self, ready: &Ready) -> Option<serde_json::Value> {
+        match (&self.kind, ready) {
+            (Kind::Plain(words), _) => Some(serde_json::json!({ "resolve": words })),
+            (_, Ready::Form(f)) => serde_json::to_value(&**f).ok(),
+            _ => None,
+        }
+    }
+}
+
+/// Issue 29: resolves a logged resolution again from its logged input and dice, with the same
+/// rule functions `kepi game apply` and the window call, on the state before it, and says what
+/// differs from the log (outcome, summary, effects); `Ok` when nothing does.
+pub(crate) fn recheck(
+    state: &GameState,
+    input: &serde_json::Value,
+    action: &crate::game::Action,
+    tables: &Tables,
+) -> Result<(), String> {
+    let crate::game::Action::Resolved {
+        resolution,
+        effects,
+        ..
+    } = action
+    else {
+        return Ok(());
+    };
+    let mut dice = DiceSource::entered_only();
+    for r in &resolution.dice {
+        dice.enter(r.die, r.value)
+            .map_err(|e| format!("logged {} {}: {e}", r.label, r.die))?;
+    }
+    let again = |e: String| format!("its logged input does not resolve again: {e}");
+    let (res, fx) = match input.get("resolve") {
+        Some(words) => {
+            let words: Vec<String> =
+                serde_json::from_value(words.clone()).map_err(|e| again(e.to_string()))?;
+            let m = resolve::command_tree()
+                .clone()
+                .try_get_matches_from(std::iter::once("resolve".to_string()).chain(words))
+                .map_err(|e| again(e.to_string()))?;
+            let x =
+                resolve::ResolveSystem::from_arg_matches(&m).map_err(|e| again(e.to_string()))?;
+            let ctx = resolve::Ctx {
+                tables,
+                dice: Some(&mut dice),
+            };
+            let r = resolve::run_system(&x, ctx).map_err(|e| again(e.message))?;
+            (r, Vec::new())
+        }
+        None => {
+            let form: Form =
+                serde_json::from_value(input.clone()).map_err(|e| again(e.to_string()))?;
+            form.resolve(state, tables, Some(&mut dice))
+                .map_err(|e| again(e.to_string()))?
+        }
+    };
+    if res.outcome != resolution.outcome {
+        return Err(format!(
+            "the logged outcome differs from what its input and dice give: {} (if the game \
+             was played with other rule tables, give them with --tables)",
+            differences(resolution.outcome.as_ref(), res.outcome.as_ref())
+        ));
+    }
+    if res.summary != resolution.summary {
+        return Err(format!(
+            "the logged result says \"{}\" but its input and dice give \"{}\"",
+            resolution.summary, res.summary
+        ));
+    }
+    if fx != *effects {
+        let show =
+            |v: &[crate::game::Action]| serde_json::to_string(v).unwrap_or_else(|e| e.to_string());
+        return Err(format!(
+            "the logged effects {} are not what its outcome gives: {}",
+            show(effects),
+            show(&fx)
+        ));
+    }
+    Ok(())
+}
+
+/// "casualties: logged 9, dice give 2" for each key of two outcomes that differs.
+fn differences(logged: Option<&serde_json::Value>, again: Option<&serde_json::Value>) -> String {
+    let null = serde_json::Value::Null;
+    let (l, a) = (logged.unwrap_or(&null), again.unwrap_or(&null));
+    match (l.as_object(), a.as_object()) {
+        (Some(lo), Some(ao)) => lo
+            .keys()
+            .chain(ao.keys().filter(|k| !lo.contains_key(*k)))
+            .filter(|k| lo.get(*k) != ao.get(*k))
+            .map(|k| {
+                format!(
+                    "{k}: logged {}, dice give {}",
+                    lo.get(k).unwrap_or(&null),
+                    ao.get(k).unwrap_or(&null)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        _ => format!("logged {l}, dice give {a}"),
+    }
 }
 
 /// A resolution verb's grammar and what was typed.
@@ -1871,12 +1975,8 @@ fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
     // FR-C2 (E): the attacker's choice, checked against the result when it is known.
     losses.extend(parse_losses(g, attacker_ids, defender_ids)?);
     set(cavalry_refuses, g.get("cavalry_refuses")?);
-    if let Some(m) = g.get::<i32>("die_mod")? {
-        if !(-10..=10).contains(&m) {
-            return Err(g.bad("die-mod", format!("{m} (accepted: -10 to 10)")));
-        }
-        input.die_mod = m;
-    }
+    // The range is checked by the flag's parser (crate::cli::num) and again by the rule.
+    set(&mut input.die_mod, g.get::<i32>("die_mod")?);
     if let Some(x) = g.get::<bool>("attacker_unsupplied")? {
         input.attackers.iter_mut().for_each(|u| u.supplied = !x);
     }

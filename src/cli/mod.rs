@@ -22,6 +22,18 @@ macro_rules! outln {
     };
 }
 
+/// `outln!` for a line that shows text from a game or a card (names, summaries, notes): control
+/// characters are printed as escapes (`\u{1b}`) so a stored name cannot act on the terminal or
+/// forge a line (issue 29).
+macro_rules! textln {
+    ($($arg:tt)*) => {
+        $crate::cli::out(format_args!(
+            "{}\n",
+            $crate::roster::shown(&format!($($arg)*))
+        ))?
+    };
+}
+
 /// `eprintln!` for commands: a warning on stderr; a closed stderr is ignored (nobody is listening).
 macro_rules! errln {
     ($($arg:tt)*) => {{
@@ -37,6 +49,7 @@ pub mod game_cmd;
 pub(crate) mod game_play;
 pub mod hex_cmd;
 pub mod net_cmd;
+pub(crate) mod num;
 pub mod resolve;
 mod tables_cmd;
 
@@ -240,7 +253,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Tables(a) => tables_cmd::run(a, tables),
         Command::Scenarios(a) => game_cmd::scenarios(a),
         Command::Game(a) => game_cmd::game(a, tables),
-        Command::Log(a) => game_cmd::log(a),
+        Command::Log(a) => game_cmd::log(a, tables),
         Command::Cards(a) => game_cmd::cards(a, tables),
         Command::Roster(c) => export_cmd::run_roster(c, &docs(tables)?),
         Command::Export(c) => export_cmd::run_export(c, &docs(tables)?),

@@ -554,7 +554,7 @@ fn held(
             message: &message,
         })?;
     } else {
-        outln!("{message}");
+        textln!("{message}");
     }
     if wait == 0 {
         c.close();
@@ -608,7 +608,7 @@ fn print_pending(list: &crate::net::client::PendingList, json: bool) -> Result<(
         outln!("no request is waiting");
     }
     for r in &list.requests {
-        outln!(
+        textln!(
             "{:>4}  {:<10} {}  {}",
             r.request,
             r.seat.name(),
@@ -716,7 +716,7 @@ fn print_watched(e: &LogEntry, json: bool) -> Result<(), CliError> {
     if json {
         return print_line(e);
     }
-    outln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary);
+    textln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary);
     Ok(())
 }
 
@@ -730,7 +730,7 @@ fn print_watched_seen(e: &crate::net::redact::SeatEntry, json: bool) -> Result<(
     if json {
         return print_line(e);
     }
-    outln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary());
+    textln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary());
     Ok(())
 }
 
@@ -760,7 +760,7 @@ fn print_seen(e: &crate::net::redact::SeatEntry, json: bool) -> Result<(), CliEr
             hash: &e.hash,
         });
     }
-    outln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary());
+    textln!("{:>4} T{} {}: {}", e.index, e.turn, e.phase, e.summary());
     Ok(())
 }
 
@@ -770,7 +770,7 @@ fn show_view(view: &serde_json::Value, json: bool) -> Result<(), CliError> {
         return super::print_json(view);
     }
     let text = |k: &str| view.get(k).and_then(|v| v.as_str()).unwrap_or("");
-    outln!(
+    textln!(
         "{} (seen by the {} seat; the other side's strengths are hidden)",
         text("title"),
         text("seat")
@@ -791,7 +791,7 @@ fn show_view(view: &serde_json::Value, json: bool) -> Result<(), CliError> {
             Some(serde_json::Value::Number(n)) => n.to_string(),
             _ => "?".into(),
         };
-        outln!(
+        textln!(
             "  {:<28} {:<40} {:<6} {:>3}/{:<3} fat {:<2} {:<7} {}",
             f("id"),
             f("name").chars().take(40).collect::<String>(),

@@ -70,7 +70,9 @@ fn row(out: &mut String, fields: &[Cell]) {
     let line: Vec<String> = fields
         .iter()
         .map(|f| match f {
-            Cell::Text(s) => text_field(s),
+            // Issue 29: a control character (ESC, BEL, DEL, C1) from an older save is written as
+            // an escape, never raw; line breaks and tabs stay, quoted as RFC 4180 says.
+            Cell::Text(s) => text_field(&crate::roster::shown_keeping_lines(s)),
             Cell::Number(s) => csv_field(s),
         })
         .collect();

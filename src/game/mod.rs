@@ -559,6 +559,11 @@ pub enum Action {
         /// The acting unit and the target, when known (so a resolution can answer a due check).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         units: Vec<String>,
+        /// What was resolved, so `kepi log verify` can resolve it again from the logged dice and
+        /// compare (issue 29): the resolver form (units and situation) as JSON, or `{"resolve":
+        /// [words of kepi resolve]}` for a unit-less action. Absent in older logs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        input: Option<Box<serde_json::Value>>,
     },
     /// A due check done at the table (its roll made or its effect applied by hand).
     ResolveDue {
@@ -890,6 +895,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             effects,
             draws,
             units,
+            ..
         } => {
             if nested {
                 return Err(ActionError::Invalid(

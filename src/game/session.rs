@@ -476,6 +476,25 @@ impl Game {
             &mut DiceSource,
         ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
     {
+        self.resolve_logged(units, None, entered, resolve, now)
+    }
+
+    /// [`Game::resolve_about`] logging what was resolved (`input`, see [`Action::Resolved`]), so
+    /// [`Game::audit_outcomes`] can resolve it again.
+    pub fn resolve_logged<F>(
+        &mut self,
+        units: Vec<String>,
+        input: Option<serde_json::Value>,
+        entered: &[(Die, u32)],
+        resolve: F,
+        now: DateTime<Utc>,
+    ) -> Result<&LogEntry, ActionError>
+    where
+        F: FnOnce(
+            &GameState,
+            &mut DiceSource,
+        ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
+    {
         let mut src = self.dice_source(entered)?;
         let (resolution, effects) =
             resolve(&self.state, &mut src).map_err(|e| ActionError::Invalid(e.to_string()))?;
@@ -486,9 +505,46 @@ impl Game {
                 effects,
                 draws,
                 units,
+                input: input.map(Box::new),
             },
             now,
         )
+    }
+
+    /// Checks every action entry's outcome against what it says (issue 29: a forger who edits an
+    /// outcome and recomputes the chain): each entry's summary must be the one its action gives
+    /// on the state before it (a lose-strength `n` edited under "loses 2" shows), and each
+    /// resolution that logged its input is handed to `recheck` with that state, to be resolved
+    /// again from its logged dice and compared. Returns the resolutions rechecked, or the first
+    /// entry that differs, saying how.
+    pub fn audit_outcomes(
+        &self,
+        mut recheck: impl FnMut(&GameState, &serde_json::Value, &Action) -> Result<(), String>,
+    ) -> Result<usize, ReplayError> {
+        let start = self.log.get(..1).unwrap_or_default();
+        let mut g = Game::replay_unchecked(start, None)?;
+        let mut checked = 0;
+        for (i, e) in self.log.iter().enumerate().skip(1) {
+            let bad = |message: String| ReplayError::Entry { index: i, message };
+            if let EntryKind::Act { action } = &e.kind {
+                let said = action.describe(&g.state);
+                if said != e.summary {
+                    return Err(bad(format!(
+                        "the log says \"{}\" but its action gives \"{said}\"",
+                        e.summary
+                    )));
+                }
+                if let Action::Resolved {
+                    input: Some(input), ..
+                } = action
+                {
+                    recheck(&g.state, input, action).map_err(bad)?;
+                    checked += 1;
+                }
+            }
+            g.step(&e.kind, i).map_err(|err| bad(err.to_string()))?;
+        }
+        Ok(checked)
     }
 
     /// Reveals the seed (logged), so players can check the commitment and every roll.

@@ -136,7 +136,7 @@ pub struct UnitCard {
     pub side: Spanned<String>,
     /// Nation or state army ("Prussia", "Saxony", "France").
     #[serde(default)]
-    pub nation: Option<String>,
+    pub nation: Option<Spanned<String>>,
     /// infantry, cavalry, artillery, ...
     pub arm: Spanned<String>,
     /// Class or quality (pk: elite/veteran/line; pw: elite/normal/poor; none for board games).
@@ -155,22 +155,22 @@ pub struct UnitCard {
     pub leaders: Option<Spanned<i64>>,
     /// Free text.
     #[serde(default)]
-    pub notes: Option<String>,
+    pub notes: Option<Spanned<String>>,
     /// Picture for the printed card, relative to the cards folder.
     #[serde(default)]
     pub image: Option<Spanned<String>>,
     /// Order of battle: army.
     #[serde(default)]
-    pub army: Option<String>,
+    pub army: Option<Spanned<String>>,
     /// Order of battle: corps.
     #[serde(default)]
-    pub corps: Option<String>,
+    pub corps: Option<Spanned<String>>,
     /// Order of battle: division.
     #[serde(default)]
-    pub division: Option<String>,
+    pub division: Option<Spanned<String>>,
     /// Order of battle: brigade.
     #[serde(default)]
-    pub brigade: Option<String>,
+    pub brigade: Option<Spanned<String>>,
     /// Starting hex ("0304"), for hex rule sets; "off" for a unit not yet on the map.
     #[serde(default)]
     pub hex: Option<Spanned<String>>,
@@ -179,7 +179,7 @@ pub struct UnitCard {
     pub facing: Option<Spanned<String>>,
     /// Where the unit stands in words ("Chalons", "mobilisation area 2", "sector 3").
     #[serde(default)]
-    pub location: Option<String>,
+    pub location: Option<Spanned<String>>,
     /// Game-turn of arrival for a reinforcement.
     #[serde(default)]
     pub arrives: Option<Spanned<i64>>,
@@ -200,7 +200,7 @@ pub struct RawRoster {
     pub system: Option<Spanned<String>>,
     /// Title ("Mars-la-Tour, 16 August 1870").
     #[serde(default)]
-    pub title: Option<String>,
+    pub title: Option<Spanned<String>>,
     /// Historical date, YYYY-MM-DD.
     #[serde(default)]
     pub date: Option<Spanned<String>>,
@@ -212,7 +212,7 @@ pub struct RawRoster {
     pub sides: Option<Spanned<Vec<String>>>,
     /// Scenario notes (sources, what is house).
     #[serde(default)]
-    pub notes: Option<String>,
+    pub notes: Option<Spanned<String>>,
     /// Hosted on the network (`kepi serve`), player seats see only their own side's strengths
     /// (issue 19): `hide_strengths = true`.
     #[serde(default)]
@@ -444,6 +444,79 @@ fn ranged(
         .map_err(|_| check.error(v.span(), field, "out of range", format!("{lo} to {hi}")))
 }
 
+/// Issue 29: a control character (ESC, BEL, a newline, any other C0 or C1 code, DEL) in a card's
+/// text would reach the terminal raw (a name can retitle it or forge a roster line): refused, at
+/// its line. Free-text notes may hold newlines and tabs.
+fn no_controls(
+    check: &Check<'_>,
+    v: &Spanned<String>,
+    field: &str,
+    notes: bool,
+) -> Result<(), CardError> {
+    let bad = v
+        .get_ref()
+        .chars()
+        .find(|c| c.is_control() && !(notes && matches!(c, '\n' | '\t')));
+    match bad {
+        None => Ok(()),
+        Some(c) => Err(check.error(
+            v.span(),
+            field,
+            format!("holds the control character {}", c.escape_unicode()),
+            if notes {
+                "printable text, newlines and tabs"
+            } else {
+                "printable text on one line (no control characters)"
+            },
+        )),
+    }
+}
+
+/// An optional text field of a card, checked by [`no_controls`].
+fn text(
+    check: &Check<'_>,
+    v: &Option<Spanned<String>>,
+    field: &str,
+    notes: bool,
+) -> Result<Option<String>, CardError> {
+    match v {
+        None => Ok(None),
+        Some(t) => {
+            no_controls(check, t, field, notes)?;
+            Ok(Some(t.get_ref().clone()))
+        }
+    }
+}
+
+/// Text kepi shows on a terminal or in a CSV cell: each control character (what [`no_controls`]
+/// refuses in cards; an older save may still hold one) as an escape, `\u{1b}`, so it cannot act.
+pub fn shown(s: &str) -> std::borrow::Cow<'_, str> {
+    escape_where(s, char::is_control)
+}
+
+/// [`shown`] for a quoted CSV cell: line breaks and tabs stay (RFC 4180 quotes them), every other
+/// control character is escaped.
+pub fn shown_keeping_lines(s: &str) -> std::borrow::Cow<'_, str> {
+    escape_where(s, |c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+}
+
+fn escape_where(s: &str, bad: impl Fn(char) -> bool) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(&bad) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if bad(c) {
+                    c.escape_unicode().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
 /// Parses and validates a card file. `base_dir` is the cards folder images must stay in (None for the
 /// compiled-in files, which have no images).
 pub fn validate_roster(
@@ -556,11 +629,11 @@ pub fn validate_roster(
     Ok(Scenario {
         name,
         system,
-        title: raw.title.clone().unwrap_or_default(),
+        title: text(&check, &raw.title, "title", false)?.unwrap_or_default(),
         date,
         first_cell,
         sides,
-        notes: raw.notes.clone().unwrap_or_default(),
+        notes: text(&check, &raw.notes, "notes", true)?.unwrap_or_default(),
         hide_strengths,
         units,
     })
@@ -575,6 +648,7 @@ fn validate_card(
 ) -> Result<Unit, CardError> {
     let f = |field: &str| format!("unit[{i}].{field}");
     let name = c.name.get_ref().trim().to_string();
+    no_controls(check, &c.name, &f("name"), false)?;
     if name.is_empty() || name.len() > 120 {
         return Err(check.error(
             c.name.span(),
@@ -708,24 +782,24 @@ fn validate_card(
         id,
         name,
         side,
-        nation: c.nation.clone().unwrap_or_default(),
+        nation: text(check, &c.nation, &f("nation"), false)?.unwrap_or_default(),
         arm,
         quality,
         strength,
         weapon,
         formation,
         leaders,
-        notes: c.notes.clone().unwrap_or_default(),
+        notes: text(check, &c.notes, &f("notes"), true)?.unwrap_or_default(),
         image,
         oob: Oob {
-            army: c.army.clone(),
-            corps: c.corps.clone(),
-            division: c.division.clone(),
-            brigade: c.brigade.clone(),
+            army: text(check, &c.army, &f("army"), false)?,
+            corps: text(check, &c.corps, &f("corps"), false)?,
+            division: text(check, &c.division, &f("division"), false)?,
+            brigade: text(check, &c.brigade, &f("brigade"), false)?,
         },
         position,
         facing,
-        location: c.location.clone(),
+        location: text(check, &c.location, &f("location"), false)?,
         arrives,
         movement,
     })

@@ -7,6 +7,7 @@
 pub mod crt;
 pub mod fr1870;
 pub mod gsp;
+pub mod limits;
 pub(crate) mod outcome;
 pub mod pk;
 pub mod pw;

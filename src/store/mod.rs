@@ -471,8 +471,8 @@ pub fn parse_save(bytes: &[u8], file: &str) -> Result<Game, StoreError> {
 pub enum JournalLine {
     /// The seed secret (first line).
     Secret(SeedSecret),
-    /// A log entry.
-    Entry(LogEntry),
+    /// A log entry (boxed: an entry is far larger than a secret).
+    Entry(Box<LogEntry>),
 }
 
 /// A journal as read: its secret, its entries, and where the good bytes end.
@@ -564,7 +564,7 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
             }
             Ok(JournalLine::Secret(s)) => j.secret = Some(s),
             Ok(JournalLine::Entry(e)) => {
-                j.entries.push(e);
+                j.entries.push(*e);
                 j.lines.push(line_no);
             }
             Err(_) if !complete => {
@@ -784,7 +784,7 @@ pub fn parse_journal_tail(bytes: &[u8], file: &str, from: usize) -> Result<Journ
             JournalLine::Secret(_) => break,
             JournalLine::Entry(e) => {
                 let anchor = (e.index as usize) < from;
-                tail.push((e, k + 1));
+                tail.push((*e, k + 1));
                 if anchor {
                     break;
                 }
@@ -1240,7 +1240,7 @@ impl Store {
             buf.push(b'\n');
         }
         for e in &new {
-            serde_json::to_writer(&mut buf, &JournalLine::Entry((*e).clone()))
+            serde_json::to_writer(&mut buf, &JournalLine::Entry(Box::new((*e).clone())))
                 .map_err(|e| io(&jp, e))?;
             buf.push(b'\n');
         }

@@ -13,6 +13,7 @@ mod form_verb_cli;
 mod grammar_cli;
 mod gsp_cli;
 mod hostile_corpus;
+mod input_cli;
 mod net_cli;
 mod pk_cli;
 mod pw_cli;

@@ -253,6 +253,9 @@ fn a_head_noted_at_the_table_catches_a_recomputed_chain() {
     );
 
     // 12. The note edited and the chain recomputed: the chain holds, only the head gives it away.
+    // (A forger who leaves the entry's summary as it was is caught by `log verify` alone, issue
+    // 29: the summary must be the one its action gives.)
+    let good = std::fs::read(&save).unwrap();
     forge(&save, |log| {
         if let EntryKind::Act {
             action: kepi::game::Action::Note { text },
@@ -260,6 +263,21 @@ fn a_head_noted_at_the_table_catches_a_recomputed_chain() {
         {
             *text = "the bridge fell".into();
         }
+    });
+    caught(
+        &["log", "verify", &save],
+        1,
+        &["entry 1", "the bridge fell"],
+    );
+    std::fs::write(&save, &good).unwrap();
+    forge(&save, |log| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Note { text },
+        } = &mut log[1].kind
+        {
+            *text = "the bridge fell".into();
+        }
+        log[1].summary = "note: the bridge fell".into();
     });
     ok(&["log", "verify", &save]);
     caught(

@@ -74,12 +74,33 @@ fn fire_apply_undo_from_the_roster() {
             Action::Resolved {
                 resolution,
                 effects,
+                input,
                 ..
             },
     }) = app.game.log().last().map(|e| &e.kind)
     else {
         panic!("last entry is a resolution");
     };
+    // Issue 29: the window logs the form it resolved, so `kepi log verify` resolves it again
+    // from the logged dice: the same outcome, the same effects.
+    let form: kepi::play::Form =
+        serde_json::from_value(*input.clone().expect("the form is logged")).unwrap();
+    let log = app.game.log();
+    let before_it = kepi::game::Game::from_log(log[..log.len() - 1].to_vec(), None).unwrap();
+    let mut dice = kepi::dice::DiceSource::entered_only();
+    for r in &resolution.dice {
+        dice.enter(r.die, r.value).unwrap();
+    }
+    let (again, fx) = form
+        .resolve(
+            before_it.state(),
+            kepi::tables::Tables::builtin().unwrap(),
+            Some(&mut dice),
+        )
+        .unwrap();
+    assert_eq!(again.outcome, resolution.outcome);
+    assert_eq!(again.summary, resolution.summary);
+    assert_eq!(&fx, effects);
     let casualties = resolution
         .outcome
         .as_ref()

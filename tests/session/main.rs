@@ -12,3 +12,4 @@ mod hostile_files;
 mod session_game;
 mod store_compaction;
 mod store_faults;
+mod stored_text;

@@ -548,6 +548,7 @@ fn apply_is_pure() {
         effects: vec![Action::NextPhase],
         draws: 0,
         units: vec![],
+        input: None,
     };
     let inner = Action::Resolved {
         resolution: Box::new(Resolution {
@@ -564,6 +565,7 @@ fn apply_is_pure() {
         effects: vec![nested],
         draws: 0,
         units: vec![],
+        input: None,
     };
     assert!(
         apply(&s, &inner).is_err(),

@@ -9,6 +9,7 @@ use super::Ctx;
 use crate::cli::CliError;
 use crate::rules::Resolution;
 use crate::rules::fr1870::{self, Arm, FrCombatInput, FrUnit, StormInput};
+use crate::rules::limits;
 
 /// The fr1870 actions.
 #[derive(Debug, Subcommand)]
@@ -16,14 +17,14 @@ pub enum Fr1870Action {
     /// Resolve one combat (FR-C1, FR-C2, FR-S1, FR-F1).
     Combat {
         /// Total attacking combat potential (printed).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         attack: u32,
         /// Total defending combat potential (printed, terrain already counted).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         defend: u32,
         /// Die correction from your Terrain Table (not in the seed), e.g. -1.
         #[arg(
-            long,
+            long, value_parser = crate::cli::num::within::<i32>(limits::DIE_MOD),
             value_name = "N",
             default_value_t = 0,
             allow_negative_numbers = true
@@ -60,7 +61,7 @@ pub enum Fr1870Action {
     /// FR-F1: storm an unoccupied enemy fortress of value 1 from the move (d6 4-6 taken).
     Storm {
         /// The fortress's value (only 1 can be stormed).
-        #[arg(long, value_name = "N", default_value_t = 1)]
+        #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FORTRESS_VALUE), allow_negative_numbers = true, value_name = "N", default_value_t = 1)]
         value: u32,
         /// The fortress is occupied (cannot be stormed).
         #[arg(long)]
@@ -98,11 +99,6 @@ pub fn run(action: &Fr1870Action, ctx: Ctx<'_>) -> Result<Resolution<serde_json:
                 return Err(CliError::usage(
                     "--defend: 0 is no defence (accepted: 1 or more)",
                 ));
-            }
-            if !(-10..=10).contains(die_mod) {
-                return Err(CliError::usage(format!(
-                    "--die-mod: {die_mod} (accepted: -10 to 10)"
-                )));
             }
             let mk = |p: u32, unsupplied: bool, dis: bool, retreat: bool| FrUnit {
                 name: None,

@@ -20,6 +20,7 @@ use crate::rules::gsp::{
     self, Cell, Cover, CrewInput, DamageState, FireInput, GunStatus, GunType, Length,
     SectorContents, StructureInput, StructureKind, Target,
 };
+use crate::rules::limits;
 use crate::rules::{Effect, ModifierLine, RuleId, System, odds_from};
 
 /// The gsp actions.
@@ -48,7 +49,7 @@ pub struct FireArgs {
     #[arg(long, value_name = "GUN")]
     pub gun: GunType,
     /// The range sector aimed at (1-8).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::SECTOR), allow_negative_numbers = true, value_name = "N")]
     pub sector: Option<u32>,
     /// The measured range instead of a sector: inches (30, 30in) or centimetres (76.2cm).
     #[arg(long, value_name = "LENGTH")]
@@ -63,7 +64,7 @@ pub struct FireArgs {
     #[arg(long, value_name = "A,B", value_parser = parse_aoa)]
     pub aoa: Vec<[u32; 2]>,
     /// Guns firing together, one die each (prints {"guns": [...]}).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::GUNS), allow_negative_numbers = true, value_name = "N")]
     pub guns: Option<u32>,
     /// No line of sight to the target (AP and the mitrailleuse then cannot fire).
     #[arg(long)]
@@ -75,7 +76,7 @@ pub struct FireArgs {
     #[arg(long)]
     pub unlimbered: bool,
     /// Degrees the gun turned this turn (more than 90 counts as a move).
-    #[arg(long, value_name = "DEG", default_value_t = 0)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::DEGREES), allow_negative_numbers = true, value_name = "DEG", default_value_t = 0)]
     pub turned: u32,
     /// The siege gun is still hidden (it cannot fire).
     #[arg(long)]
@@ -105,16 +106,16 @@ pub struct StructureArgs {
     #[arg(long, value_name = "KIND")]
     pub kind: StructureKind,
     /// Pips it has taken in earlier turns.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0)]
     pub damage_so_far: u32,
     /// The pips of this shell's hit die (0-6).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N")]
     pub pips: u32,
     /// Equipment directly behind it (a wall splits the pips with it, the wall first).
     #[arg(long, value_name = "KIND")]
     pub behind: Option<StructureKind>,
     /// Pips the equipment behind has taken in earlier turns.
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "behind")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0, requires = "behind")]
     pub behind_damage: u32,
 }
 
@@ -122,13 +123,13 @@ pub struct StructureArgs {
 #[derive(Debug, Args)]
 pub struct CrewArgs {
     /// Personnel hits on the crew and team (at most the hit die).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
     pub hits: u32,
     /// Cannoneers left (caps the losses).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
     pub cannoneers: Option<u32>,
     /// Team horses left (caps the losses).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
     pub horses: Option<u32>,
 }
 

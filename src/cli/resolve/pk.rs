@@ -12,6 +12,7 @@ use super::Ctx;
 use crate::cli::CliError;
 use crate::dice::{Die, Ratio};
 use crate::rules::Resolution;
+use crate::rules::limits;
 use crate::rules::pk::{
     self, Building, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon,
     artillery::ArtilleryInput,
@@ -56,7 +57,7 @@ pub enum PkAction {
 #[derive(Debug, Args)]
 pub struct FireArgs {
     /// Figures firing (skirmishers: the stands in range).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub figures: u32,
     /// The firer's class: elite, veteran or line.
     #[arg(long)]
@@ -89,13 +90,13 @@ pub struct FireArgs {
     #[arg(long, default_value = "none")]
     pub cover: Cover,
     /// Range in inches (checked against the weapon; short range gives a bonus).
-    #[arg(long, value_name = "INCHES")]
+    #[arg(long, value_parser = crate::cli::num::ratio_within(limits::INCHES), value_name = "INCHES")]
     pub range: Option<Ratio>,
     /// Supporting fire at an enemy attacking an adjacent friend (PK-F7).
     #[arg(long)]
     pub supporting: bool,
     /// Figures in the target (losses never exceed them).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub target_figures: Option<u32>,
     /// An officer with the target (he is the leader casualty): general or staff.
     #[arg(long, visible_alias = "officer")]
@@ -112,10 +113,10 @@ pub struct FireFirstArgs {
     #[arg(long)]
     pub class_b: Class,
     /// Side A's situation modifier.
-    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::cli::num::within::<i64>(limits::ROLL_MODIFIER), default_value_t = 0, allow_hyphen_values = true)]
     pub situation_a: i64,
     /// Side B's situation modifier.
-    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::cli::num::within::<i64>(limits::ROLL_MODIFIER), default_value_t = 0, allow_hyphen_values = true)]
     pub situation_b: i64,
 }
 
@@ -126,13 +127,13 @@ pub struct ArtilleryArgs {
     #[arg(long)]
     pub gun: Gun,
     /// The battery's points.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::POINTS), allow_negative_numbers = true)]
     pub points: u32,
     /// The crew's class.
     #[arg(long)]
     pub class: Class,
     /// Range to the target, inches.
-    #[arg(long, value_name = "INCHES")]
+    #[arg(long, value_parser = crate::cli::num::ratio_within(limits::INCHES), value_name = "INCHES")]
     pub range: Ratio,
     /// Fire canister (+2, canister column).
     #[arg(long)]
@@ -159,16 +160,16 @@ pub struct ArtilleryArgs {
     #[arg(long, default_value = "none")]
     pub cover: Cover,
     /// Figures in the target.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub target_figures: Option<u32>,
     /// Counter-battery: the target battery's points.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::POINTS), allow_negative_numbers = true)]
     pub target_points: Option<u32>,
     /// The target is a building: wooden or stone.
     #[arg(long)]
     pub building: Option<Building>,
     /// The building's points left.
-    #[arg(long, requires = "building")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::POINTS), allow_negative_numbers = true, requires = "building")]
     pub building_points: Option<u32>,
     /// Firing over friendly troops a contour lower (not with canister).
     #[arg(long)]
@@ -185,10 +186,10 @@ pub struct ArtilleryArgs {
 #[derive(Debug, Args)]
 pub struct CollapseArgs {
     /// The building's point value.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::POINTS), allow_negative_numbers = true)]
     pub building_points: u32,
     /// Figures inside.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub occupants: Option<u32>,
 }
 
@@ -196,7 +197,7 @@ pub struct CollapseArgs {
 #[derive(Debug, Args)]
 pub struct MeleeArgs {
     /// Figures in the counting rank(s) (move 2+: the whole unit).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub figures: u32,
     /// Class.
     #[arg(long)]
@@ -205,7 +206,7 @@ pub struct MeleeArgs {
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub ranks: Option<u8>,
     /// Figures in the second rank.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true, default_value_t = 0)]
     pub second_rank: u32,
     /// Attacking the opponent's flank: 4 x (AV + 5).
     #[arg(long, conflicts_with = "rear")]
@@ -238,10 +239,10 @@ pub struct MeleeArgs {
     #[arg(long, default_value = "open")]
     pub position: Position,
     /// Move of the melee (1 = first).
-    #[arg(long, default_value_t = 1, visible_alias = "move")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::MELEE_MOVES), allow_negative_numbers = true, default_value_t = 1, visible_alias = "move")]
     pub melee_move: u32,
     /// Figures in the opponent.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub target_figures: Option<u32>,
     /// An officer with the opponent (he is the leader casualty, PK-L1): general or staff.
     #[arg(long, visible_alias = "officer")]
@@ -252,7 +253,7 @@ pub struct MeleeArgs {
 #[derive(Debug, Args)]
 pub struct MeleeBothArgs {
     /// Side A's figures.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub a_figures: u32,
     /// Side A's class.
     #[arg(long)]
@@ -273,7 +274,7 @@ pub struct MeleeBothArgs {
     #[arg(long, default_value = "open")]
     pub a_position: Position,
     /// Side B's figures.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub b_figures: u32,
     /// Side B's class.
     #[arg(long)]
@@ -294,7 +295,7 @@ pub struct MeleeBothArgs {
     #[arg(long, default_value = "open")]
     pub b_position: Position,
     /// Move of the melee (1 = first).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::MELEE_MOVES), allow_negative_numbers = true, default_value_t = 1)]
     pub melee_move: u32,
 }
 
@@ -314,7 +315,7 @@ pub struct CounterArgs {
     #[arg(long)]
     pub side_moved: bool,
     /// The attacker's move before contact, in the target's URTs.
-    #[arg(long, default_value = "1")]
+    #[arg(long, value_parser = crate::cli::num::ratio_within(limits::INCHES), default_value = "1")]
     pub attacker_urts: Ratio,
     /// The target is in skirmish order.
     #[arg(long)]
@@ -325,13 +326,13 @@ pub struct CounterArgs {
 #[derive(Debug, Args)]
 pub struct FatigueArgs {
     /// Total fatigue points (or give --class and --moves).
-    #[arg(long, required_unless_present = "class")]
+    #[arg(long, value_parser = crate::cli::num::within::<i64>(limits::FATIGUE), allow_negative_numbers = true, required_unless_present = "class")]
     pub fatigue: Option<i64>,
     /// Class, to total the fatigue from --moves.
     #[arg(long, requires = "moves")]
     pub class: Option<Class>,
     /// Moves fought in this melee.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::MELEE_MOVES), allow_negative_numbers = true)]
     pub moves: Option<u32>,
 }
 
@@ -339,10 +340,10 @@ pub struct FatigueArgs {
 #[derive(Debug, Args)]
 pub struct PursuitArgs {
     /// Figures of the unit that stood.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub stander_figures: u32,
     /// Figures of the unit that withdrew.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub withdrawer_figures: u32,
     /// The stander's class.
     #[arg(long)]
@@ -367,7 +368,7 @@ pub struct RallyArgs {
     #[arg(long)]
     pub class: Class,
     /// Leaders lost (single unit: -2 each; brigaded: -1 each).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::LEADERS), allow_negative_numbers = true, default_value_t = 0)]
     pub leaders_lost: u32,
     /// The unit is brigaded (6 leaders).
     #[arg(long)]
@@ -379,7 +380,7 @@ pub struct RallyArgs {
     #[arg(long, default_value = "none", value_parser = parse_death)]
     pub general_death: GeneralDeath,
     /// Figures lost this move (no more come back).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub figures_lost: Option<u32>,
 }
 
@@ -398,16 +399,16 @@ fn parse_death(s: &str) -> Result<GeneralDeath, String> {
 #[derive(Debug, Args)]
 pub struct ArmyArgs {
     /// The army's figures at the start.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub start_figures: u32,
     /// Its figures now.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub figures: u32,
     /// Broken units that could return.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::UNITS), allow_negative_numbers = true, default_value_t = 0)]
     pub broken_units: u32,
     /// Modifiers to the roll.
-    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::cli::num::within::<i64>(limits::ROLL_MODIFIER), default_value_t = 0, allow_hyphen_values = true)]
     pub modifier: i64,
 }
 
@@ -415,10 +416,10 @@ pub struct ArmyArgs {
 #[derive(Debug, Args)]
 pub struct InitiativeArgs {
     /// Side A's d% (1-100).
-    #[arg(long, requires = "dpct_b")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::DPCT), allow_negative_numbers = true, requires = "dpct_b")]
     pub dpct_a: Option<u32>,
     /// Side B's d% (1-100).
-    #[arg(long, requires = "dpct_a")]
+    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::DPCT), allow_negative_numbers = true, requires = "dpct_a")]
     pub dpct_b: Option<u32>,
 }
 

@@ -564,6 +564,10 @@ pub fn combat_with_result(
     entered: Option<&str>,
 ) -> Result<Resolution<FrCombatOutcome>, RuleError> {
     let c = &tables.combat;
+    crate::rules::limits::DIE_MOD.check("die-mod", input.die_mod)?;
+    for u in input.attackers.iter().chain(&input.defenders) {
+        crate::rules::limits::STRENGTH.check("potential", u.potential)?;
+    }
     if let Some(f) = input.fortress
         && !(1..=tables.fortress.max_coefficient.v()).contains(&f.coefficient)
     {

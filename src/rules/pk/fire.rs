@@ -7,7 +7,7 @@ use super::common::{
 };
 use super::{Class, Cover, Officer, PkTables, Weapon};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Effect, Resolution, RuleError, System, odds_from, rolled_line};
+use crate::rules::{Effect, Resolution, RuleError, System, limits, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// What a unit's fire needs: the firer's and the target's state, as a session holds them.
@@ -436,13 +436,15 @@ pub struct FiringFirstOutcome {
 }
 
 fn ff_fixed(s: &FiringFirstSide, t: &PkTables) -> i64 {
-    s.class.modifier(t).v()
-        + s.situation
-        + if s.disordered {
+    s.class
+        .modifier(t)
+        .v()
+        .saturating_add(s.situation)
+        .saturating_add(if s.disordered {
             t.fire.disordered_add.v()
         } else {
             0
-        }
+        })
 }
 
 /// PK-F2: when two units fire at each other each rolls d10 + class + situation; the higher fires
@@ -453,6 +455,8 @@ pub fn firing_first(
     t: &PkTables,
     dice: Option<&mut DiceSource>,
 ) -> Result<Resolution<FiringFirstOutcome>, RuleError> {
+    limits::ROLL_MODIFIER.check("situation-a", a.situation)?;
+    limits::ROLL_MODIFIER.check("situation-b", b.situation)?;
     let mut l = Lines::default();
     for (name, s) in [("A", a), ("B", b)] {
         l.add(
@@ -483,7 +487,7 @@ pub fn firing_first(
     );
     let (fa, fb) = (ff_fixed(a, t), ff_fixed(b, t));
     let decide = |da: u32, db: u32| {
-        let (sa, sb) = (fa + i64::from(da), fb + i64::from(db));
+        let (sa, sb) = (fa.saturating_add(da.into()), fb.saturating_add(db.into()));
         match sa.cmp(&sb) {
             std::cmp::Ordering::Greater => Some(Side::A),
             std::cmp::Ordering::Less => Some(Side::B),

@@ -799,13 +799,7 @@ pub fn fatigue_check(
     t: &PkTables,
     dice: Option<&mut DiceSource>,
 ) -> Result<Resolution<FatigueOutcome>, RuleError> {
-    if !(0..=1000).contains(&fatigue) {
-        return Err(RuleError::input(
-            "fatigue",
-            format!("{fatigue} points"),
-            "0 to 1000",
-        ));
-    }
+    crate::rules::limits::FATIGUE.check("fatigue", fatigue)?;
     let mut l = Lines::default();
     l.note("d10, no class modifier", "PK-X5", Provenance::Seed);
     l.target(

@@ -240,6 +240,7 @@ pub fn army_morale(
             "0 <= figures <= start_figures, start_figures >= 1",
         ));
     }
+    crate::rules::limits::ROLL_MODIFIER.check("modifier", input.modifier)?;
     let mut l = Lines::default();
     let th = &t.army.collapse_below;
     let f = Ratio::new(i128::from(input.figures), i128::from(input.start_figures));
@@ -291,7 +292,8 @@ pub fn army_morale(
         "PK-W1",
         t.army.units_back.provenance,
     );
-    let dist = Dist::die(Die::D10).map(|&d| back_for(input.modifier + i64::from(d), &bands, cap));
+    let dist = Dist::die(Die::D10)
+        .map(|&d| back_for(input.modifier.saturating_add(d.into()), &bands, cap));
     let label = |n: &u32| format!("{n} broken units return as Shaken");
     let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {

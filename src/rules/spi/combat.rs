@@ -234,6 +234,10 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
     let c = &t.combat;
     let half = |s: &Sourced<u32>| Ratio::new(1, i128::from(s.v().max(1)));
     let mut notes = Vec::new();
+    for u in input.attackers.iter().chain(&input.defenders) {
+        crate::rules::limits::STRENGTH.check("strength", u.strength)?;
+    }
+    crate::rules::limits::STRENGTH.check("fortress", input.fortress.unwrap_or(0))?;
     if input.hasty && input.attackers.len() != 1 {
         return Err(RuleError::input(
             "attackers",
@@ -507,8 +511,12 @@ pub fn combat_with_result(
     let cell = cell_of(modified);
     res.rolled = rolled_line(&res.odds, &cell.odds_label());
     let got = crt::entered_result(&cell, entered, SpiResult::ACCEPTED)?;
-    let total_def_strength: u32 =
-        input.defenders.iter().map(|u| u.strength).sum::<u32>() + input.fortress.unwrap_or(0);
+    let total_def_strength: u32 = input
+        .defenders
+        .iter()
+        .fold(input.fortress.unwrap_or(0), |a, u| {
+            a.saturating_add(u.strength)
+        });
     let (result, was_entered) = match got {
         Some((r, e)) => (Some(r), e),
         None => (None, false),

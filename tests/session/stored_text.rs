@@ -1,0 +1,101 @@
+//! Issue 29: a save made before kepi refused control characters in cards may still hold them in
+//! a unit's name (or a note): every text output shows them as escapes, never raw.
+
+use std::process::Command;
+
+use chrono::Utc;
+use kepi::game::{Action, Game, SeedSecret};
+use kepi::rules::System;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kepi");
+
+/// A name that would retitle the terminal, ring it, clear it and forge a roster line.
+const EVIL: &str =
+    "\u{1b}]0;pwned\u{7}Evil\u{1b}[2J\n  de-forged                   Forged\r\u{7f}\u{9b}31m";
+
+fn run(args: &[&str]) -> Vec<u8> {
+    let o = Command::new(BIN).args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "kepi {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o.stdout
+}
+
+/// A CSV file: no control character but line breaks and tabs, which RFC 4180 quotes (a CSV reader
+/// reads one cell, not a forged row).
+fn assert_inert_csv(what: &str, out: &[u8]) {
+    let text = String::from_utf8(out.to_vec()).unwrap();
+    assert!(
+        !text
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')),
+        "{what}: {text}"
+    );
+    assert!(text.contains("\\u{1b}]0;pwned\\u{7}Evil"), "{what}: {text}");
+    assert!(
+        text.contains("\"\\u{1b}]0;pwned"),
+        "{what}: the cell is quoted: {text}"
+    );
+}
+
+/// No control character but the line ends (`\n`), and no line starts with the forged text.
+fn assert_inert(what: &str, out: &[u8]) {
+    let text = String::from_utf8(out.to_vec()).unwrap();
+    for (i, line) in text.split('\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        assert!(
+            !line.chars().any(char::is_control),
+            "{what}: line {i} holds a control character: {line:?}"
+        );
+        assert!(
+            !line.trim_start().starts_with("de-forged"),
+            "{what}: {line:?}"
+        );
+    }
+    assert!(text.contains("\\u{1b}]0;pwned\\u{7}Evil"), "{what}: {text}");
+}
+
+#[test]
+fn stored_control_characters_are_escaped_in_every_text_output() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("input-stored-text");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut sc = kepi::roster::builtin_scenario("mars-la-tour").unwrap();
+    sc.units[0].name = EVIL.to_string();
+    let id = sc.units[0].id.clone();
+    let mut game = Game::new(&sc, System::Pk, SeedSecret::new(3), Utc::now());
+    game.act(
+        Action::LoseStrength {
+            unit: id.clone(),
+            n: 1,
+        },
+        Utc::now(),
+    )
+    .unwrap();
+    game.act(
+        Action::Note {
+            text: EVIL.to_string(),
+        },
+        Utc::now(),
+    )
+    .unwrap();
+    let save = dir.join("old.json");
+    drop(kepi::store::Store::create(&save, &game).unwrap());
+    let save = save.to_str().unwrap();
+    assert_inert("game show", &run(&["game", "show", save]));
+    assert_inert("log show", &run(&["log", "show", save]));
+    assert_inert("apply", &run(&["game", "apply", save, "lose", &id, "1"]));
+    let units = dir.join("units.csv");
+    let log = dir.join("log.csv");
+    let (u, l) = (units.to_str().unwrap(), log.to_str().unwrap());
+    run(&["export", "csv", "--save", save, "--units", u]);
+    run(&["export", "csv", "--save", save, "--log", l]);
+    assert_inert_csv("units csv", &std::fs::read(&units).unwrap());
+    assert_inert_csv("log csv", &std::fs::read(&log).unwrap());
+    // JSON escapes them by itself (serde): the contract is unchanged.
+    let json = String::from_utf8(run(&["game", "show", save, "--json"])).unwrap();
+    assert!(json.contains("\\u001b]0;pwned"), "{json}");
+    run(&["log", "verify", save]);
+}

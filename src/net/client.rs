@@ -8,12 +8,13 @@
 //! entries it holds.
 
 use std::collections::VecDeque;
-use std::net::{TcpStream, ToSocketAddrs};
+use std::net::ToSocketAddrs;
 use std::time::{Duration, Instant};
 
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
+use super::io::Tcp;
 use super::redact::{SeatEntry, SeenLog};
 use super::{
     ClientMsg, HostMsg, MAX_HOST_MESSAGE_BYTES, NetError, PROTOCOL_VERSION, PendingRequest,
@@ -151,7 +152,7 @@ impl Replica {
 
 /// A connection to a host, joined to one seat.
 pub struct Client {
-    ws: WebSocket<TcpStream>,
+    ws: WebSocket<Tcp>,
     welcome: Welcome,
     replica: Option<Replica>,
     next_id: u64,
@@ -237,6 +238,36 @@ fn is_timeout(e: &tungstenite::Error) -> bool {
     matches!(e, tungstenite::Error::Io(io) if matches!(io.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut))
 }
 
+/// The client's WebSocket handshake (EINTR retried by [`Tcp`]); a host that is full says so in
+/// words (`host is full: N connections`), passed on as a connection error.
+fn handshake(
+    url: &str,
+    tcp: Tcp,
+    address: &str,
+) -> Result<(WebSocket<Tcp>, tungstenite::handshake::client::Response), NetError> {
+    use tungstenite::HandshakeError;
+    match tungstenite::client::client_with_config(url, tcp, Some(config())) {
+        Ok(done) => Ok(done),
+        // A read timeout mid-handshake: the socket's own timeout already bounded the wait.
+        Err(HandshakeError::Interrupted(_)) => Err(NetError::Connection(format!(
+            "WebSocket handshake with {address}: the host did not answer in time"
+        ))),
+        Err(HandshakeError::Failure(tungstenite::Error::Http(resp))) => {
+            let said = resp
+                .body()
+                .as_deref()
+                .map(|b| String::from_utf8_lossy(b).trim().to_string())
+                .filter(|b| !b.is_empty())
+                .unwrap_or_else(|| format!("HTTP {}", resp.status()));
+            Err(NetError::Connection(format!("{address}: {said}")))
+        }
+        Err(HandshakeError::Failure(e)) => Err(conn_err(
+            &format!("WebSocket handshake with {address}"),
+            e,
+        )),
+    }
+}
+
 impl Client {
     /// Connects to `address` (`ws://HOST:PORT`), opens the seat of `code`, and, when `replica` is
     /// given, asks for the entries after those it holds (then every new one). Waits at most
@@ -255,7 +286,7 @@ impl Client {
         let mut last = None;
         let mut stream = None;
         for a in addrs {
-            match TcpStream::connect_timeout(&a, timeout) {
+            match super::io::connect(&a, timeout) {
                 Ok(s) => {
                     stream = Some(s);
                     break;
@@ -281,9 +312,7 @@ impl Client {
             host.clone()
         };
         let url = format!("ws://{host_part}:{port}/");
-        let (mut ws, _) =
-            tungstenite::client::client_with_config(url.as_str(), stream, Some(config()))
-                .map_err(|e| conn_err(&format!("WebSocket handshake with {address}"), e))?;
+        let (mut ws, _) = handshake(url.as_str(), Tcp::new(stream), address)?;
         let hello = ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             code: code.to_string(),
@@ -703,14 +732,14 @@ impl Client {
 
 /// Reads the next protocol message, waiting through socket timeouts until `deadline`; `None` when
 /// nothing came in time.
-fn read_msg(ws: &mut WebSocket<TcpStream>, deadline: Instant) -> Result<Option<HostMsg>, NetError> {
+fn read_msg(ws: &mut WebSocket<Tcp>, deadline: Instant) -> Result<Option<HostMsg>, NetError> {
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Ok(None);
         }
         let _ = ws
-            .get_ref()
+            .get_mut()
             .set_read_timeout(Some(left.max(Duration::from_millis(1))));
         match ws.read() {
             Ok(Message::Text(t)) => {

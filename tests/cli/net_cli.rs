@@ -1421,3 +1421,270 @@ fn a_seats_chain_is_the_same_after_the_host_restarts() {
     c.catch_up_view(T).unwrap();
     assert_eq!(c.replica().unwrap().seen().entries.len(), 4);
 }
+
+/// Issue 29: sockets that say nothing, and sockets that trickle a byte at a time, stop nobody:
+/// while 64 of each go on, the umpire and a spectator are served; a socket pushed out of the
+/// joining room is told "host is full" in words; and no joining socket is held past the
+/// handshake's deadline.
+#[test]
+fn strangers_without_a_code_cannot_stop_the_table() {
+    use std::io::{Read, Write};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let save = new_game("strangers");
+    let h = Served::start(&save, &[]);
+    let (host, port) = kepi::net::parse_address(&h.address).unwrap();
+    let addr = format!("{host}:{port}");
+    let idle: Vec<std::net::TcpStream> = (0..64)
+        .map(|_| std::net::TcpStream::connect(&addr).unwrap())
+        .collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let trickles: Vec<_> = (0..64)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&addr).unwrap();
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                // A WebSocket upgrade that never ends, one byte at a time.
+                for b in b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".iter().cycle() {
+                    if stop.load(Ordering::SeqCst) || s.write_all(&[*b]).is_err() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(300));
+                }
+            })
+        })
+        .collect();
+    for _ in 0..3 {
+        let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+        assert_eq!(shown["log_entries"], 1);
+        h.remote_ok("spectator", &["show"]);
+    }
+    h.remote_ok("umpire", &["apply", "note", "the table goes on"]);
+    stop.store(true, Ordering::SeqCst);
+    // The first idle socket was pushed out by newer ones: told so in words, not just reset.
+    let mut first = &idle[0];
+    first
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut said = String::new();
+    let _ = first.read_to_string(&mut said);
+    assert!(said.contains("503"), "{said}");
+    assert!(said.contains("host is full"), "{said}");
+    // Every joining socket is let go within the handshake's deadline (5 s), never held.
+    let last = &idle[63];
+    last.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let started = Instant::now();
+    let _ = (&*last).read_to_end(&mut rest);
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "an idle socket was held"
+    );
+    for t in trickles {
+        t.join().unwrap();
+    }
+}
+
+/// Issue 29: 64 idle connections with a player's code fill that seat only: the umpire's room is
+/// its own, and the seat keeps its newest connections (the oldest is told why it goes).
+#[test]
+fn a_players_code_cannot_lock_out_the_umpire_and_a_seat_keeps_its_newest() {
+    let save = new_game("seatcap");
+    let h = Served::start(&save, &[]);
+    let mut germans: Vec<Client> = (0..64).map(|_| h.client("german", None)).collect();
+    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    assert_eq!(shown["log_entries"], 1);
+    h.remote_ok("umpire", &["apply", "note", "still the umpire's table"]);
+    let deadline = Instant::now() + T;
+    let told = loop {
+        match germans[0].next(Instant::now() + Duration::from_millis(200)) {
+            Err(kepi::net::NetError::Refused(m)) => break m,
+            Ok(_) if Instant::now() < deadline => continue,
+            other => panic!("the oldest german connection was not told: {other:?}"),
+        }
+    };
+    assert!(told.contains("newer connection of the german seat"), "{told}");
+    // The newest still works.
+    let last = germans.last_mut().unwrap();
+    let list = last.pending(T).unwrap();
+    assert!(list.requests.is_empty());
+}
+
+/// Issue 29: a full host says so in words; the client passes them on instead of "Connection
+/// reset by peer".
+#[test]
+fn a_full_host_is_said_in_words_by_the_client() {
+    use std::io::{Read, Write};
+    let l = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = l.local_addr().unwrap().port();
+    let t = std::thread::spawn(move || {
+        let (mut s, _) = l.accept().unwrap();
+        let mut buf = [0u8; 2048];
+        let _ = s.read(&mut buf);
+        let body = "host is full: 64 connections; try again in a moment";
+        let _ = write!(
+            s,
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+    });
+    let address = format!("ws://127.0.0.1:{port}");
+    match Client::connect(&address, "0000-0000-0000-0000", None, T) {
+        Err(e) => assert!(e.to_string().contains("host is full: 64 connections"), "{e}"),
+        Ok(_) => panic!("a full host let a client in"),
+    }
+    t.join().unwrap();
+}
+
+/// Issue 29: `kepi serve --json | sleep 100`: nobody reads the events, and the host still
+/// answers every request, then stops on SIGTERM.
+#[test]
+fn a_host_whose_event_output_is_not_read_keeps_answering_and_stops_on_sigterm() {
+    let save = new_game("unread");
+    let mut child = Command::new(bin())
+        .args([
+            "serve",
+            &save,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--json",
+            "--no-advertise",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first line only; the pipe is then left unread (kept open, so writes block, not fail).
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let v = json(&first);
+    let address = v["address"].as_str().unwrap().to_string();
+    let code = v["seats"][0]["code"].as_str().unwrap().to_string();
+    let mut c = Client::connect(&address, &code, None, T).unwrap();
+    // 1,000 entries of 200-character notes: about 280 KB of events, several pipes' worth.
+    let long = "x".repeat(200);
+    for r in 0..10 {
+        let mut words = Vec::new();
+        for k in 0..100 {
+            words.push("note".to_string());
+            words.push(format!("{r}-{k} {long}"));
+        }
+        let a = c.apply(&words, T).unwrap();
+        assert!(a.refused.is_none(), "{:?}", a.refused);
+        assert_eq!(a.entries.len(), 100);
+    }
+    c.close();
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "kepi serve ignored SIGTERM with its output unread"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success());
+    drop(out);
+    // The events past the queue were dropped, counted, and said.
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("events were not printed"), "{err}");
+    let v = json(&ok(&["log", "verify", &save, "--json"]));
+    assert_eq!(v["entries"], 1001);
+}
+
+/// Issue 29: `kepi remote watch --retry 2` against a host that welcomes it and drops it at once
+/// reconnected about 27 times a second. It backs off: a fast reconnecting loop would make
+/// dozens of connections in the window, a backing-off one a handful, however fast the machine.
+#[test]
+fn watch_backs_off_from_a_host_that_keeps_dropping_it() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let l = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = l.local_addr().unwrap().port();
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&seen);
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(s) = s else { continue };
+            counted.fetch_add(1, Ordering::SeqCst);
+            let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+            // Welcome it (an empty game), then drop it.
+            if let Ok(mut ws) = tungstenite::accept(s) {
+                let _ = ws.read();
+                let welcome = kepi::net::HostMsg::Welcome(kepi::net::Welcome {
+                    protocol: kepi::net::PROTOCOL_VERSION,
+                    seat: kepi::net::Seat::Spectator,
+                    title: "dropping".into(),
+                    entries: 0,
+                    head: String::new(),
+                    approval: false,
+                    hidden: false,
+                });
+                let _ = ws.send(tungstenite::Message::text(
+                    serde_json::to_string(&welcome).unwrap(),
+                ));
+            }
+        }
+    });
+    let started = Instant::now();
+    let watcher = Command::new(bin())
+        .args([
+            "remote",
+            &format!("ws://127.0.0.1:{port}"),
+            "--code",
+            "0000-0000-0000-0000",
+            "watch",
+            "--retry",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let o = wait_output(watcher);
+    let took = started.elapsed();
+    let n = seen.load(Ordering::SeqCst);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("gave up after 2 s"), "{}", stderr(&o));
+    assert!(n >= 2, "it tried again: {n}");
+    // 27 a second over the --retry window would be 54; backing off from 1/4 s gives at most 5.
+    assert!(n <= 8, "{n} connections in {took:?}");
+}
+
+/// Issue 29: `kepi serve` says what it exposes: the address it listens on and who can reach it;
+/// a warning line when that is every interface (the wording is checked in the library's tests).
+#[test]
+fn serve_says_what_it_exposes() {
+    let save = new_game("exposed");
+    let o = kepi(&[
+        "serve",
+        &save,
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-advertise",
+        "--for",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("listening on 127.0.0.1:"), "{err}");
+    assert!(err.contains("this computer only"), "{err}");
+    assert!(!err.contains("every interface"), "{err}");
+}

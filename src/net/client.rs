@@ -244,8 +244,11 @@ fn handshake(
     url: &str,
     tcp: Tcp,
     address: &str,
+    timeout: Duration,
 ) -> Result<(WebSocket<Tcp>, tungstenite::handshake::client::Response), NetError> {
     use tungstenite::HandshakeError;
+    // To read the rest of a refusal's words should they come after its headers.
+    let spare = tcp.get().try_clone().ok();
     match tungstenite::client::client_with_config(url, tcp, Some(config())) {
         Ok(done) => Ok(done),
         // A read timeout mid-handshake: the socket's own timeout already bounded the wait.
@@ -253,12 +256,12 @@ fn handshake(
             "WebSocket handshake with {address}: the host did not answer in time"
         ))),
         Err(HandshakeError::Failure(tungstenite::Error::Http(resp))) => {
-            let said = resp
-                .body()
-                .as_deref()
-                .map(|b| String::from_utf8_lossy(b).trim().to_string())
-                .filter(|b| !b.is_empty())
-                .unwrap_or_else(|| format!("HTTP {}", resp.status()));
+            let said = refusal_body(&resp, spare, timeout);
+            let said = if said.is_empty() {
+                format!("HTTP {}", resp.status())
+            } else {
+                said
+            };
             Err(NetError::Connection(format!("{address}: {said}")))
         }
         Err(HandshakeError::Failure(e)) => Err(conn_err(
@@ -266,6 +269,46 @@ fn handshake(
             e,
         )),
     }
+}
+
+/// The words of an HTTP refusal (a full host's 503): the body the handshake already read, then
+/// the rest of its `Content-Length` from the socket (within `timeout`), as printable text of at
+/// most 200 characters (a hostile host cannot reach the terminal raw).
+fn refusal_body(
+    resp: &tungstenite::handshake::client::Response,
+    spare: Option<std::net::TcpStream>,
+    timeout: Duration,
+) -> String {
+    use std::io::Read as _;
+    const MAX: usize = 1024;
+    let mut body = resp.body().clone().unwrap_or_default();
+    let want = resp
+        .headers()
+        .get("content-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or(0)
+        .min(MAX);
+    if let Some(s) = spare
+        && body.len() < want
+    {
+        let mut tcp = Tcp::new(s);
+        tcp.set_deadline(Some(Instant::now() + timeout));
+        let mut buf = [0u8; MAX];
+        while body.len() < want {
+            match tcp.read(&mut buf[..want - body.len()]) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => body.extend_from_slice(&buf[..n]),
+            }
+        }
+    }
+    String::from_utf8_lossy(&body)
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(200)
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 impl Client {
@@ -312,7 +355,7 @@ impl Client {
             host.clone()
         };
         let url = format!("ws://{host_part}:{port}/");
-        let (mut ws, _) = handshake(url.as_str(), Tcp::new(stream), address)?;
+        let (mut ws, _) = handshake(url.as_str(), Tcp::new(stream), address, timeout)?;
         let hello = ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             code: code.to_string(),

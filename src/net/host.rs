@@ -618,7 +618,7 @@ impl Host {
                     threads.retain(|t| !t.is_finished());
                     let live = self.shared.live.load(Ordering::SeqCst) as usize;
                     if live >= self.max_threads() {
-                        full(stream, live);
+                        full_http(&stream, live);
                         self.shared.event(Event::Refused {
                             peer: peer.to_string(),
                             reason: format!("host is full: {live} connections"),
@@ -801,22 +801,26 @@ fn full_text(n: usize) -> String {
 }
 
 /// Tells a connection that has not finished its WebSocket handshake that the host is full, as an
-/// HTTP answer a client reads (best effort, never waiting).
-fn full_http(tcp: &mut Tcp, n: usize) {
-    use std::io::Write as _;
+/// HTTP answer a client reads, in one write (best effort, never waiting); then reads away what
+/// the client had sent, so closing does not reset the connection over the answer.
+fn full_http(stream: &TcpStream, n: usize) {
+    use std::io::Read as _;
     let body = full_text(n);
-    let _ = tcp.get().set_nonblocking(true);
-    let _ = write!(
-        tcp,
+    let answer = format!(
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
-    let _ = tcp.flush();
-}
-
-/// Refuses a connection at the thread cap, in words.
-fn full(stream: TcpStream, live: usize) {
-    full_http(&mut Tcp::new(stream), live);
+    let mut s = stream;
+    let _ = s.set_nonblocking(true);
+    let _ = super::io::retry(|| s.write(answer.as_bytes()));
+    let _ = s.shutdown(std::net::Shutdown::Write);
+    // At most 64 KB: a client that keeps sending does not keep the accept thread.
+    let mut sink = [0u8; 4096];
+    for _ in 0..16 {
+        if !matches!(super::io::retry(|| s.read(&mut sink)), Ok(n) if n > 0) {
+            break;
+        }
+    }
 }
 
 /// The WebSocket handshake, within `deadline` for the whole of it; on failure, why.
@@ -885,8 +889,8 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr, ticket: Tick
         Ok(ws) => ws,
         Err(why) => {
             let why = if ticket.dropped.load(Ordering::SeqCst) {
-                if let Some(s) = spare {
-                    full_http(&mut Tcp::new(s), MAX_HANDSHAKES);
+                if let Some(s) = &spare {
+                    full_http(s, MAX_HANDSHAKES);
                 }
                 format!("host is full: {MAX_HANDSHAKES} connections joining; it waited longest")
             } else {

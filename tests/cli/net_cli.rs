@@ -1523,11 +1523,15 @@ fn a_full_host_is_said_in_words_by_the_client() {
         let mut buf = [0u8; 2048];
         let _ = s.read(&mut buf);
         let body = "host is full: 64 connections; try again in a moment";
-        let _ = write!(
-            s,
-            "HTTP/1.1 503 Service Unavailable\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        let head = format!(
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
             body.len()
         );
+        // The words come after the headers, in a segment of their own: the client waits for
+        // them (up to the Content-Length) rather than print the bare status.
+        let _ = s.write_all(head.as_bytes()).and_then(|()| s.flush());
+        std::thread::sleep(Duration::from_millis(100));
+        let _ = s.write_all(body.as_bytes());
     });
     let address = format!("ws://127.0.0.1:{port}");
     match Client::connect(&address, "0000-0000-0000-0000", None, T) {

@@ -12,7 +12,8 @@
 //! - **Wrong codes**: at most [`MAX_FAILED_CODES`] a minute from one address, and at most
 //!   [`GLOBAL_FAILED_CODES`] a minute from all the addresses that have not yet shown a right code,
 //!   together; past that, such addresses are refused without their code being looked at. An
-//!   address that showed a right code (the umpire's, the players') keeps its own allowance.
+//!   address that showed a right code (the umpire's, the players'), and this computer's own
+//!   (127.0.0.1, ::1), keeps its own allowance.
 //!
 //! What guessing needs: a code is 80 bits, and a game has 4 seats, so one guess is right with
 //! probability 4 / 2^80, and a guesser needs 2^80 / 4 ≈ 3.0e23 guesses on average. At the global
@@ -94,6 +95,16 @@ pub struct Ticket {
 }
 
 impl Gate {
+    /// A gate that knows this computer's own addresses (127.0.0.1, ::1) from the start, so the
+    /// umpire's kepi on the host's computer (the window's own connection) is never shut out by
+    /// strangers' wrong codes, even right after a restart.
+    pub fn new() -> Gate {
+        let mut g = Gate::default();
+        g.known(IpAddr::from([127, 0, 0, 1]));
+        g.known(IpAddr::from(std::net::Ipv6Addr::LOCALHOST));
+        g
+    }
+
     /// A new connection starts joining; when [`MAX_HANDSHAKES`] are already joining, the one that
     /// has joined longest is dropped (its socket's reading end shut, so its thread wakes).
     pub fn joining(&mut self, stream: Option<TcpStream>) -> Ticket {
@@ -150,8 +161,19 @@ impl Gate {
         }
     }
 
+    /// Whether a code from `ip` may be looked at now and, when it may and it is wrong (`right`
+    /// false), counts it: one step under the gate's lock, so connections guessing at once cannot
+    /// slip past the budget between the look and the count.
+    pub fn try_code(&mut self, ip: IpAddr, now: Instant, right: bool) -> Result<(), Shut> {
+        self.may_try(ip, now)?;
+        if !right {
+            self.failed(ip, now);
+        }
+        Ok(())
+    }
+
     /// Whether a code from `ip` may be looked at now.
-    pub fn may_try(&mut self, ip: IpAddr, now: Instant) -> Result<(), Shut> {
+    fn may_try(&mut self, ip: IpAddr, now: Instant) -> Result<(), Shut> {
         self.forget(now);
         if self.fails.get(&ip).is_some_and(|v| v.len() >= MAX_FAILED_CODES) {
             return Err(Shut::Address);
@@ -163,7 +185,7 @@ impl Gate {
     }
 
     /// `ip` gave a wrong code.
-    pub fn failed(&mut self, ip: IpAddr, now: Instant) {
+    fn failed(&mut self, ip: IpAddr, now: Instant) {
         self.fails.entry(ip).or_default().push_back(now);
         if !self.known_set.contains(&ip) {
             self.strangers.push_back(now);
@@ -209,9 +231,8 @@ mod tests {
         let mut looked_at = 0;
         for k in 0..100u8 {
             let ip = IpAddr::from([127, 0, k / 10, k % 10 + 1]);
-            if g.may_try(ip, now).is_ok() {
+            if g.try_code(ip, now, false).is_ok() {
                 looked_at += 1;
-                g.failed(ip, now);
             }
         }
         assert_eq!(looked_at, GLOBAL_FAILED_CODES);
@@ -224,7 +245,7 @@ mod tests {
         g.known(umpire);
         assert_eq!(g.may_try(umpire, now), Ok(()));
         for _ in 0..MAX_FAILED_CODES {
-            g.failed(umpire, now);
+            assert_eq!(g.try_code(umpire, now, false), Ok(()));
         }
         assert_eq!(g.may_try(umpire, now), Err(Shut::Address));
         // A minute later everyone may try again.

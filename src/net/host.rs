@@ -508,7 +508,7 @@ impl Host {
                 seats: codes,
                 tables,
                 stop: Arc::new(AtomicBool::new(false)),
-                gate: Mutex::new(Gate::default()),
+                gate: Mutex::new(Gate::new()),
                 events,
                 next_conn: AtomicU64::new(0),
                 live: AtomicU64::new(0),
@@ -948,8 +948,17 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr, ticket: Tick
             return;
         }
     };
+    // Every code is compared (in constant time), so which seat matched does not show in the time.
+    let mut seat = None;
+    for (s, c) in &shared.seats {
+        if c.matches(&code) {
+            seat = Some(*s);
+        }
+    }
+    // The gate says whether this code may count at all (a refusal says nothing of whether it was
+    // right), and counts it if it was wrong.
     let ip = peer.ip();
-    if let Err(shut) = shared.gate().may_try(ip, Instant::now()) {
+    if let Err(shut) = shared.gate().try_code(ip, Instant::now(), seat.is_some()) {
         let why = match shut {
             Shut::Address => format!("too many wrong codes from {ip}; wait a minute"),
             Shut::Everyone => "too many wrong codes from addresses this host does not know; wait a minute (addresses that joined before are let in)".to_string(),
@@ -961,15 +970,7 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr, ticket: Tick
         });
         return;
     }
-    // Every code is compared (in constant time), so which seat matched does not show in the time.
-    let mut seat = None;
-    for (s, c) in &shared.seats {
-        if c.matches(&code) {
-            seat = Some(*s);
-        }
-    }
     let Some(seat) = seat else {
-        shared.gate().failed(ip, Instant::now());
         std::thread::sleep(FAIL_DELAY);
         refuse(&mut ws, "wrong code: no seat of this game has it");
         shared.event(Event::Refused {

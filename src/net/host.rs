@@ -268,17 +268,21 @@ impl Shared {
 /// The host's events, told on a thread of their own from a bounded queue: a reader of them that
 /// lags (a `kepi serve --json | sleep 100`) never holds up the table; events past the queue are
 /// dropped, counted, and said once the reader is back.
-pub struct EventQueue {
+struct EventQueue {
     tx: SyncSender<Event>,
     dropped: Arc<AtomicU64>,
+    /// Events queued, and events told (so a stopping host can let the queue empty first).
+    queued: AtomicU64,
+    told: Arc<AtomicU64>,
 }
 
 impl EventQueue {
     /// Starts the thread that tells `sink` each event in order.
-    pub fn start(sink: EventSink) -> EventQueue {
+    fn start(sink: EventSink) -> EventQueue {
         let (tx, rx) = sync_channel::<Event>(EVENT_QUEUE);
         let dropped = Arc::new(AtomicU64::new(0));
-        let counted = Arc::clone(&dropped);
+        let told = Arc::new(AtomicU64::new(0));
+        let (counted, done) = (Arc::clone(&dropped), Arc::clone(&told));
         let _ = std::thread::Builder::new()
             .name("kepi-events".into())
             .spawn(move || {
@@ -294,20 +298,40 @@ impl EventQueue {
                             ),
                         });
                     }
+                    done.fetch_add(1, Ordering::SeqCst);
                 }
             });
-        EventQueue { tx, dropped }
+        EventQueue {
+            tx,
+            dropped,
+            queued: AtomicU64::new(0),
+            told,
+        }
     }
 
     /// Queues an event (never waits): with the queue full it is dropped and counted.
-    pub fn tell(&self, e: Event) {
-        if self.tx.try_send(e).is_err() {
-            self.dropped.fetch_add(1, Ordering::SeqCst);
+    fn tell(&self, e: Event) {
+        match self.tx.try_send(e) {
+            Ok(()) => {
+                self.queued.fetch_add(1, Ordering::SeqCst);
+            }
+            Err(_) => {
+                self.dropped.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Waits until every queued event has been told, or `until` (a reader that is not reading).
+    fn drain(&self, until: Instant) {
+        while self.told.load(Ordering::SeqCst) < self.queued.load(Ordering::SeqCst)
+            && Instant::now() < until
+        {
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 
     /// Events dropped so far.
-    pub fn dropped(&self) -> u64 {
+    fn dropped(&self) -> u64 {
         self.dropped.load(Ordering::SeqCst)
     }
 }
@@ -329,7 +353,7 @@ pub struct Stopped {
     pub head: String,
     /// The save could not be rewritten (the journal still holds everything).
     pub warning: Option<String>,
-    /// Events that could not be told because their reader lagged ([`EventQueue`]).
+    /// Events that could not be told because their reader lagged (dropped, not waited for).
     pub dropped_events: u64,
 }
 
@@ -522,11 +546,6 @@ impl Host {
         (2 * MAX_HANDSHAKES + self.shared.seats.len() * MAX_PER_SEAT).max(MAX_CONNECTIONS)
     }
 
-    /// Events that could not be told because their reader lagged (see [`EventQueue`]).
-    pub fn dropped_events(&self) -> u64 {
-        self.shared.events.dropped()
-    }
-
     /// The address and port listened on.
     pub fn local_addr(&self) -> SocketAddr {
         self.address
@@ -705,6 +724,11 @@ impl Host {
             self.shared.event(Event::Warning { message });
         }
         let warning = store.compact(game).err().map(|e| e.to_string());
+        // The last events (who left, requests left undecided) reach their reader before the
+        // host says it stopped, unless that reader is not reading.
+        self.shared
+            .events
+            .drain(Instant::now() + Duration::from_secs(2));
         Ok(Stopped {
             entries: game.log().len(),
             head: game.head(),

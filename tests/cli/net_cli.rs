@@ -114,6 +114,20 @@ impl Served {
         Client::connect(&self.address, self.code(seat), replica, T).unwrap()
     }
 
+    /// Sends `sig`, waits (bounded) for the host to exit, and returns whether it exited 0 and the
+    /// lines it printed after those already taken.
+    fn signal_lines(mut self, sig: &str) -> (bool, Vec<String>) {
+        let lines = std::mem::replace(&mut self.lines, channel().1);
+        let exited = self.signal(sig);
+        // The host has exited: its stdout's reader ends at the pipe's end (bounded all the same).
+        let deadline = Instant::now() + T;
+        let mut out = Vec::new();
+        while let Ok(l) = lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            out.push(l);
+        }
+        (exited, out)
+    }
+
     /// Sends `sig` and waits (bounded) for the host to exit; returns whether it exited 0.
     fn signal(mut self, sig: &str) -> bool {
         let pid = self.child.id().to_string();
@@ -1794,4 +1808,26 @@ fn code_guesses_from_rotating_addresses_share_one_budget() {
     );
     let fresh = join_from(to, [127, 0, 9, 9], h.code("french")).unwrap_err();
     assert!(fresh.contains("wait a minute"), "{fresh}");
+}
+
+/// Issue 29 moved the host's events onto a thread of their own: the last ones (a request left
+/// undecided, who left) are still printed, and before the line that says the host stopped.
+#[test]
+fn a_stopping_host_prints_its_last_events_before_it_says_it_stopped() {
+    let save = new_game("lastwords");
+    let h = Served::start(&save, &["--approve"]);
+    h.remote_ok(
+        "german",
+        &["apply", "--wait", "0", "fire", GERMAN, FRENCH, "--dice", "d10=10,d%=20"],
+    );
+    let (exited, lines) = h.signal_lines("-TERM");
+    assert!(exited);
+    let at = |what: &str| lines.iter().position(|l| l.contains(what));
+    let undecided = at("german's request 1 was not decided before the host stopped");
+    let stopped = at("stopped: the save holds all");
+    assert!(
+        undecided.is_some() && stopped.is_some() && undecided < stopped,
+        "{lines:#?}"
+    );
+    assert_eq!(stopped, Some(lines.len() - 1), "{lines:#?}");
 }

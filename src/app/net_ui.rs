@@ -269,7 +269,9 @@ fn work(
                 }
             }
         }
-        backoff.reset();
+        // The waits start afresh only once a connection has held (Backoff::after): a host that
+        // welcomes this window and drops it at once is not asked again four times a second.
+        let joined_at = Instant::now();
         let mut shown = c.replica().map_or(0, Replica::len);
         if let Some(g) = replayed(&c) {
             let _ = tell.send(Update::Game(Box::new(g)));
@@ -375,7 +377,7 @@ fn work(
             Ok(m) | Err(NetError::Connection(m)) => {
                 let _ = tell.send(Update::Lost(m));
                 replica = c.into_replica().unwrap_or_default();
-                if !pause(backoff.wait(), stop) {
+                if !pause(backoff.after(joined_at.elapsed()), stop) {
                     return;
                 }
             }

@@ -664,10 +664,6 @@ fn decide(
     refusal(answer.refused)
 }
 
-/// How long a watcher's connection must hold before its loss counts as a new one (backoff and
-/// `--retry` start afresh).
-const STABLE: Duration = Duration::from_secs(10);
-
 /// `kepi remote ... watch`: follows the log, reconnecting (and catching up) when it drops.
 fn watch(
     a: &RemoteArgs,
@@ -746,7 +742,7 @@ fn watch(
         errln!("connection lost ({lost}); reconnecting");
         // A connection that held a while was the host being there: the next loss starts afresh.
         // One dropped at once counts as the host still unreachable (and waits longer each time).
-        if joined_at.elapsed() >= STABLE {
+        if joined_at.elapsed() >= Backoff::STABLE {
             backoff.reset();
             lost_since = Some(Instant::now());
         } else {

@@ -126,9 +126,21 @@ impl Backoff {
         half + half.mul_f64(f64::from(r) / f64::from(u32::MAX))
     }
 
+    /// How long a connection must have held for its loss to start the waits afresh: one dropped
+    /// sooner counts as the host still refusing (and the next wait is longer).
+    pub const STABLE: Duration = Duration::from_secs(10);
+
     /// Back to the first wait (after a connection that held).
     pub fn reset(&mut self) {
         self.next = Backoff::FIRST;
+    }
+
+    /// The wait after losing a connection that had held for `held`.
+    pub fn after(&mut self, held: Duration) -> Duration {
+        if held >= Backoff::STABLE {
+            self.reset();
+        }
+        self.wait()
     }
 }
 
@@ -147,8 +159,9 @@ mod tests {
         // Eight waits take far longer than the 27 reconnections a second of issue 29.
         let first8: Duration = waits.iter().take(8).sum();
         assert!(first8 >= Duration::from_secs(10), "{first8:?}");
-        b.reset();
-        assert!(b.wait() <= Backoff::FIRST);
+        // A connection dropped at once keeps the waits long; one that held starts them afresh.
+        assert!(b.after(Duration::from_millis(5)) >= Backoff::CAP / 2);
+        assert!(b.after(Backoff::STABLE) <= Backoff::FIRST);
     }
 
     #[test]

@@ -315,7 +315,7 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
 }
 
 /// How long a stopped `kepi serve` waits for its last lines to be written.
-const LAST_LINES: Duration = Duration::from_secs(2);
+const LAST_LINES: Duration = Duration::from_secs(1);
 
 /// Sets `stop` on SIGINT and SIGTERM, so the host closes its connections and catches the save up.
 #[cfg(unix)]

@@ -47,7 +47,7 @@ pub use super::gate::{FAIL_WINDOW, MAX_FAILED_CODES};
 
 /// Events waiting to be told (the `kepi serve` output, the window's dialog); past this, events
 /// are dropped and counted rather than hold up the table.
-pub const EVENT_QUEUE: usize = 512;
+pub const EVENT_QUEUE: usize = 256;
 
 /// Requests one seat may have waiting for the umpire at once; more are refused until some are
 /// decided, so a player (or a script) cannot fill the host's memory with held requests.
@@ -321,9 +321,11 @@ impl EventQueue {
         }
     }
 
-    /// Waits until every queued event has been told, or `until` (a reader that is not reading).
+    /// Waits until every queued event has been told, or `until`; not at all once events were
+    /// dropped (their reader is not reading).
     fn drain(&self, until: Instant) {
-        while self.told.load(Ordering::SeqCst) < self.queued.load(Ordering::SeqCst)
+        while self.dropped() == 0
+            && self.told.load(Ordering::SeqCst) < self.queued.load(Ordering::SeqCst)
             && Instant::now() < until
         {
             std::thread::sleep(Duration::from_millis(5));

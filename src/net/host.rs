@@ -46,8 +46,9 @@ pub const MAX_CONNECTIONS: usize = 64;
 pub use super::gate::{FAIL_WINDOW, MAX_FAILED_CODES};
 
 /// Events waiting to be told (the `kepi serve` output, the window's dialog); past this, events
-/// are dropped and counted rather than hold up the table.
-pub const EVENT_QUEUE: usize = 256;
+/// are dropped and counted rather than hold up the table. A reader that reads at all keeps up
+/// (a pipe holds about 500 more lines), so the queue only has to ride out a burst.
+pub const EVENT_QUEUE: usize = 64;
 
 /// Requests one seat may have waiting for the umpire at once; more are refused until some are
 /// decided, so a player (or a script) cannot fill the host's memory with held requests.

@@ -248,10 +248,7 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
     outln!("{first}");
     // What is exposed, in words (stderr: stdout's lines are the first line and the events).
     let at = host.local_addr();
-    errln!(
-        "listening on {at}: {}",
-        crate::net::host::reach(at.ip())
-    );
+    errln!("listening on {at}: {}", crate::net::host::reach(at.ip()));
     if let Some(w) = crate::net::host::exposure_warning(at) {
         errln!("warning: {w}");
     }

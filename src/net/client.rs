@@ -264,10 +264,9 @@ fn handshake(
             };
             Err(NetError::Connection(format!("{address}: {said}")))
         }
-        Err(HandshakeError::Failure(e)) => Err(conn_err(
-            &format!("WebSocket handshake with {address}"),
-            e,
-        )),
+        Err(HandshakeError::Failure(e)) => {
+            Err(conn_err(&format!("WebSocket handshake with {address}"), e))
+        }
     }
 }
 

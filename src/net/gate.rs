@@ -175,7 +175,11 @@ impl Gate {
     /// Whether a code from `ip` may be looked at now.
     fn may_try(&mut self, ip: IpAddr, now: Instant) -> Result<(), Shut> {
         self.forget(now);
-        if self.fails.get(&ip).is_some_and(|v| v.len() >= MAX_FAILED_CODES) {
+        if self
+            .fails
+            .get(&ip)
+            .is_some_and(|v| v.len() >= MAX_FAILED_CODES)
+        {
             return Err(Shut::Address);
         }
         if !self.known_set.contains(&ip) && self.strangers.len() >= GLOBAL_FAILED_CODES {

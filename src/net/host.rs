@@ -874,10 +874,7 @@ fn handshake(tcp: Tcp, deadline: Instant) -> Result<WebSocket<Tcp>, String> {
 }
 
 /// Reads one message, waiting through read timeouts until `deadline`.
-fn read_until(
-    ws: &mut WebSocket<Tcp>,
-    deadline: Instant,
-) -> Result<Message, tungstenite::Error> {
+fn read_until(ws: &mut WebSocket<Tcp>, deadline: Instant) -> Result<Message, tungstenite::Error> {
     loop {
         match ws.read() {
             Err(e) if is_timeout(&e) && Instant::now() < deadline => continue,

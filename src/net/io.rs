@@ -212,10 +212,7 @@ mod tests {
             sa.sa_sigaction = nothing as *const () as usize;
             sa.sa_flags = 0;
             libc::sigemptyset(&mut sa.sa_mask);
-            assert_eq!(
-                libc::sigaction(libc::SIGUSR2, &sa, std::ptr::null_mut()),
-                0
-            );
+            assert_eq!(libc::sigaction(libc::SIGUSR2, &sa, std::ptr::null_mut()), 0);
         }
         let l = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
         let addr = l.local_addr().unwrap();

@@ -1518,7 +1518,10 @@ fn a_players_code_cannot_lock_out_the_umpire_and_a_seat_keeps_its_newest() {
             other => panic!("the oldest german connection was not told: {other:?}"),
         }
     };
-    assert!(told.contains("newer connection of the german seat"), "{told}");
+    assert!(
+        told.contains("newer connection of the german seat"),
+        "{told}"
+    );
     // The newest still works.
     let last = germans.last_mut().unwrap();
     let list = last.pending(T).unwrap();
@@ -1549,7 +1552,10 @@ fn a_full_host_is_said_in_words_by_the_client() {
     });
     let address = format!("ws://127.0.0.1:{port}");
     match Client::connect(&address, "0000-0000-0000-0000", None, T) {
-        Err(e) => assert!(e.to_string().contains("host is full: 64 connections"), "{e}"),
+        Err(e) => assert!(
+            e.to_string().contains("host is full: 64 connections"),
+            "{e}"
+        ),
         Ok(_) => panic!("a full host let a client in"),
     }
     t.join().unwrap();
@@ -1749,14 +1755,17 @@ fn join_from(to: std::net::SocketAddrV4, src: [u8; 4], code: &str) -> Result<Str
     };
     stream.set_read_timeout(Some(T)).unwrap();
     let url = format!("ws://{to}/");
-    let (mut ws, _) = tungstenite::client::client(url.as_str(), stream).map_err(|e| e.to_string())?;
+    let (mut ws, _) =
+        tungstenite::client::client(url.as_str(), stream).map_err(|e| e.to_string())?;
     let hello = kepi::net::ClientMsg::Hello {
         protocol: kepi::net::PROTOCOL_VERSION,
         code: code.into(),
         from: None,
     };
-    ws.send(tungstenite::Message::text(serde_json::to_string(&hello).unwrap()))
-        .unwrap();
+    ws.send(tungstenite::Message::text(
+        serde_json::to_string(&hello).unwrap(),
+    ))
+    .unwrap();
     let answer = ws.read().map_err(|e| e.to_string())?;
     let v = json(answer.to_text().unwrap());
     match v["type"].as_str() {
@@ -1826,7 +1835,16 @@ fn a_stopping_host_prints_its_last_events_before_it_says_it_stopped() {
     let h = Served::start(&save, &["--approve"]);
     h.remote_ok(
         "german",
-        &["apply", "--wait", "0", "fire", GERMAN, FRENCH, "--dice", "d10=10,d%=20"],
+        &[
+            "apply",
+            "--wait",
+            "0",
+            "fire",
+            GERMAN,
+            FRENCH,
+            "--dice",
+            "d10=10,d%=20",
+        ],
     );
     let (exited, lines) = h.signal_lines("-TERM");
     assert!(exited);

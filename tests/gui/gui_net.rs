@@ -849,7 +849,10 @@ fn the_host_dialog_chooses_who_can_join_and_says_so() {
             .as_ref()
             .is_some_and(|x| x.connected.iter().any(|(s, _)| *s == Seat::Umpire))
     });
-    assert!(h.query_by_label_contains("Listening on 127.0.0.1:").is_some());
+    assert!(
+        h.query_by_label_contains("Listening on 127.0.0.1:")
+            .is_some()
+    );
     h.get_by_label("Stop hosting").click();
     until(&mut h, "the host to stop", |a| a.net.hosting.is_none());
     let _ = std::fs::remove_dir_all(&dir);

@@ -535,7 +535,7 @@ impl Host {
                 seats: codes,
                 tables,
                 stop: Arc::new(AtomicBool::new(false)),
-                gate: Mutex::new(Gate::new()),
+                gate: Mutex::new(Gate::default()),
                 events,
                 next_conn: AtomicU64::new(0),
                 live: AtomicU64::new(0),

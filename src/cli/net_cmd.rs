@@ -28,7 +28,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PORT)]
     pub port: u16,
     /// Address to listen on: 0.0.0.0 (every network of this machine, the default) or one address,
-    /// such as 127.0.0.1 for this machine only.
+    /// such as 127.0.0.1 for this machine only. kepi serve says on stderr who can reach it, with
+    /// a warning on every interface: anyone who can reach this machine on the port can try a code.
     #[arg(long, value_name = "ADDR", default_value = "0.0.0.0")]
     pub bind: String,
     /// Make new join codes (the old ones stop working) instead of reusing SAVE.seats.

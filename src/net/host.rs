@@ -1812,3 +1812,28 @@ struct Answered {
     /// What to tell the umpire once the answer is sent.
     events: Vec<Event>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 29: the default bind is every interface; kepi says so, and what it exposes.
+    #[test]
+    fn what_a_bind_exposes_is_said_in_words() {
+        let every = SocketAddr::from(([0, 0, 0, 0], 1870));
+        let w = exposure_warning(every).unwrap_or_default();
+        assert!(
+            w.contains("every interface") && w.contains("port 1870"),
+            "{w}"
+        );
+        assert!(w.contains("--bind 127.0.0.1"), "{w}");
+        assert!(exposure_warning(SocketAddr::from(([127, 0, 0, 1], 1870))).is_none());
+        assert!(exposure_warning(SocketAddr::from(([192, 168, 1, 20], 1870))).is_none());
+        assert_eq!(
+            reach(IpAddr::from([127, 0, 0, 1])),
+            "this computer only (127.0.0.1)"
+        );
+        assert!(reach(IpAddr::from([192, 168, 1, 20])).contains("192.168.1.20 only"));
+        assert!(reach(IpAddr::from([0, 0, 0, 0])).starts_with("every network of this computer"));
+    }
+}

@@ -33,8 +33,6 @@ const STEP: Duration = Duration::from_secs(5);
 const LISTEN: Duration = Duration::from_millis(100);
 /// How often the window looks at its channels while on the network.
 const REPAINT: Duration = Duration::from_millis(200);
-/// How long a lost connection waits before it tries again.
-const RETRY: Duration = Duration::from_millis(500);
 /// Most lines kept in a dialog's list of events or answers.
 const KEEP: usize = 50;
 
@@ -222,6 +220,8 @@ fn work(
 ) {
     let mut replica = Replica::new();
     let mut joined_once = false;
+    // Waits between reconnections grow (with jitter) while the host keeps dropping this window.
+    let mut backoff = crate::net::io::Backoff::default();
     while !stop.load(Ordering::SeqCst) {
         let mut c = match Client::connect(address, code, Some(replica.clone()), STEP) {
             Ok(c) => c,
@@ -234,7 +234,7 @@ fn work(
             }
             Err(NetError::Connection(m)) => {
                 let _ = tell.send(Update::Lost(m));
-                if !pause(RETRY, stop) {
+                if !pause(backoff.wait(), stop) {
                     return;
                 }
                 continue;
@@ -258,7 +258,7 @@ fn work(
                 NetError::Connection(m) => {
                     let _ = tell.send(Update::Lost(m));
                     replica = c.into_replica().unwrap_or_default();
-                    if !pause(RETRY, stop) {
+                    if !pause(backoff.wait(), stop) {
                         return;
                     }
                     continue;
@@ -269,6 +269,9 @@ fn work(
                 }
             }
         }
+        // The waits start afresh only once a connection has held (Backoff::after): a host that
+        // welcomes this window and drops it at once is not asked again four times a second.
+        let joined_at = Instant::now();
         let mut shown = c.replica().map_or(0, Replica::len);
         if let Some(g) = replayed(&c) {
             let _ = tell.send(Update::Game(Box::new(g)));
@@ -374,7 +377,7 @@ fn work(
             Ok(m) | Err(NetError::Connection(m)) => {
                 let _ = tell.send(Update::Lost(m));
                 replica = c.into_replica().unwrap_or_default();
-                if !pause(RETRY, stop) {
+                if !pause(backoff.after(joined_at.elapsed()), stop) {
                     return;
                 }
             }
@@ -390,6 +393,10 @@ fn work(
 pub struct Hosting {
     /// The address players type.
     pub address: String,
+    /// The address and port listened on (`0.0.0.0`: every interface).
+    pub listening: std::net::SocketAddr,
+    /// Who can reach it, in words ([`crate::net::host::reach`]).
+    pub reach: String,
     /// The seats and their codes, umpire first.
     pub seats: Vec<SeatCode>,
     /// The save the host writes.
@@ -463,8 +470,23 @@ pub struct JoinForm {
     discovering: Option<Receiver<Result<Vec<Found>, String>>>,
 }
 
+/// Where the Host dialog listens: who can reach the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BindChoice {
+    /// 127.0.0.1: kepi on this computer only.
+    ThisComputer,
+    /// 0.0.0.0: every network this computer is on (players on their own laptops).
+    LocalNetwork,
+    /// One address of this computer, as typed ([`NetUi::bind_typed`]).
+    Typed,
+}
+
 /// The window's network side.
 pub struct NetUi {
+    /// Where a hosted game listens.
+    pub bind: BindChoice,
+    /// The address typed for [`BindChoice::Typed`].
+    pub bind_typed: String,
     /// The Host dialog is shown.
     pub host_open: bool,
     /// The Join dialog is shown.
@@ -482,6 +504,8 @@ pub struct NetUi {
 impl Default for NetUi {
     fn default() -> Self {
         NetUi {
+            bind: BindChoice::LocalNetwork,
+            bind_typed: String::new(),
             host_open: false,
             join_open: false,
             advertise: true,
@@ -565,6 +589,20 @@ impl NetUi {
         }
     }
 
+    /// The address the Host dialog's choice listens on, or why the typed one is not an address.
+    pub fn bind_address(&self) -> Result<std::net::IpAddr, String> {
+        match self.bind {
+            BindChoice::ThisComputer => Ok(std::net::IpAddr::from([127, 0, 0, 1])),
+            BindChoice::LocalNetwork => Ok(std::net::IpAddr::from([0, 0, 0, 0])),
+            BindChoice::Typed => self.bind_typed.trim().parse().map_err(|_| {
+                format!(
+                    "`{}` is not an IP address of this computer (e.g. 192.168.1.20)",
+                    self.bind_typed.trim()
+                )
+            }),
+        }
+    }
+
     /// Whether the window is on the network (hosting or joined).
     pub fn active(&self) -> bool {
         self.hosting.is_some() || self.joined.is_some()
@@ -590,13 +628,20 @@ impl NetUi {
             );
             return;
         }
+        let bind = match self.bind_address() {
+            Ok(ip) => ip,
+            Err(e) => {
+                app.set_status(format!("could not host this game: {e}"), true);
+                return;
+            }
+        };
         app.release_store();
         let (etx, heard) = channel::<Event>();
         let sink: EventSink = Arc::new(move |e: &Event| {
             let _ = etx.send(e.clone());
         });
         let options = HostOptions {
-            bind: std::net::IpAddr::from([0, 0, 0, 0]),
+            bind,
             port: 0,
             new_codes: false,
         };
@@ -609,8 +654,19 @@ impl NetUi {
             }
         };
         let address = host.url();
+        let listening = host.local_addr();
         let seats = host.seats();
-        let local = format!("ws://127.0.0.1:{}", host.local_addr().port());
+        // The window's own umpire connection: over loopback when every interface listens.
+        let local = match host.local_addr().ip() {
+            std::net::IpAddr::V4(v4) if v4.is_unspecified() => {
+                format!("ws://127.0.0.1:{}", host.local_addr().port())
+            }
+            std::net::IpAddr::V6(v6) if v6.is_unspecified() => {
+                format!("ws://[::1]:{}", host.local_addr().port())
+            }
+            std::net::IpAddr::V4(v4) => format!("ws://{v4}:{}", host.local_addr().port()),
+            std::net::IpAddr::V6(v6) => format!("ws://[{v6}]:{}", host.local_addr().port()),
+        };
         let Some(umpire) = seats.iter().find(|s| s.seat == Seat::Umpire).cloned() else {
             app.open(&save);
             app.set_status("could not host this game: it has no umpire's seat", true);
@@ -644,6 +700,8 @@ impl NetUi {
         app.set_status(format!("hosting {} at {address}", save.display()), false);
         self.hosting = Some(Hosting {
             address,
+            listening,
+            reach: crate::net::host::reach(listening.ip()),
             seats,
             save,
             connected: Vec::new(),
@@ -948,7 +1006,49 @@ impl NetUi {
                         "Players join this game from their own kepi; the host (this window) keeps {} and applies every action.",
                         p.display()
                     ));
-                    if ui.button("Start hosting").clicked() {
+                    ui.label("Who can join:");
+                    ui.radio_value(
+                        &mut self.bind,
+                        BindChoice::ThisComputer,
+                        "this computer only (127.0.0.1)",
+                    );
+                    ui.radio_value(
+                        &mut self.bind,
+                        BindChoice::LocalNetwork,
+                        "the local network (all interfaces)",
+                    );
+                    ui.horizontal(|ui| {
+                        ui.radio_value(&mut self.bind, BindChoice::Typed, "this address:");
+                        let typed = ui.add(
+                            egui::TextEdit::singleline(&mut self.bind_typed)
+                                .hint_text("192.168.1.20")
+                                .desired_width(160.0),
+                        );
+                        if typed.changed() {
+                            self.bind = BindChoice::Typed;
+                        }
+                    });
+                    let bind = self.bind_address();
+                    match &bind {
+                        Ok(ip) => {
+                            let words = format!(
+                                "Reachable from {}: anyone there with a join code can join.",
+                                crate::net::host::reach(*ip)
+                            );
+                            if ip.is_unspecified() {
+                                ui.colored_label(ui.visuals().warn_fg_color, words);
+                            } else {
+                                ui.label(words);
+                            }
+                        }
+                        Err(e) => {
+                            ui.colored_label(ui.visuals().error_fg_color, e);
+                        }
+                    }
+                    if ui
+                        .add_enabled(bind.is_ok(), egui::Button::new("Start hosting"))
+                        .clicked()
+                    {
                         self.start_hosting(app);
                     }
                 }
@@ -959,6 +1059,7 @@ impl NetUi {
             ui.label("Stopping: the save is being caught up…");
             return;
         }
+        ui.label(format!("Listening on {}: {}.", h.listening, h.reach));
         ui.horizontal(|ui| {
             ui.label("Address:");
             ui.add(egui::Label::new(egui::RichText::new(&h.address).monospace()).selectable(true));

@@ -14,6 +14,7 @@ use super::game_cmd::{VERBS_HELP, print_entry, show};
 use crate::game::LogEntry;
 use crate::net::client::{Client, Decision, Incoming, Replica};
 use crate::net::host::{Event, Host, HostOptions, SeatCode};
+use crate::net::io::Backoff;
 use crate::net::{DEFAULT_PORT, NetError};
 use crate::tables::Tables;
 
@@ -27,7 +28,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PORT)]
     pub port: u16,
     /// Address to listen on: 0.0.0.0 (every network of this machine, the default) or one address,
-    /// such as 127.0.0.1 for this machine only.
+    /// such as 127.0.0.1 for this machine only. kepi serve says on stderr who can reach it, with
+    /// a warning on every interface: anyone who can reach this machine on the port can try a code.
     #[arg(long, value_name = "ADDR", default_value = "0.0.0.0")]
     pub bind: String,
     /// Make new join codes (the old ones stop working) instead of reusing SAVE.seats.
@@ -168,7 +170,9 @@ pub enum RemoteCommand {
         /// Stop after printing this many entries.
         #[arg(long, value_name = "N")]
         count: Option<u64>,
-        /// Give up after the host has been unreachable this many seconds.
+        /// Give up after the host has been unreachable (or kept dropping this watcher) this many
+        /// seconds. Reconnections wait longer each time (from a quarter second up to 8 s, with
+        /// jitter), so a host that drops watchers is not flooded.
         #[arg(long, value_name = "SECONDS", default_value_t = 30)]
         retry: u64,
     },
@@ -243,6 +247,12 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
     })
     .map_err(|e| CliError::failed(e.to_string()))?;
     outln!("{first}");
+    // What is exposed, in words (stderr: stdout's lines are the first line and the events).
+    let at = host.local_addr();
+    errln!("listening on {at}: {}", crate::net::host::reach(at.ip()));
+    if let Some(w) = crate::net::host::exposure_warning(at) {
+        errln!("warning: {w}");
+    }
     // LAN discovery is a convenience: a network without multicast is a warning, not a failure
     // (the typed address works). Withdrawn when this returns.
     let _advertised = if a.no_advertise {
@@ -262,29 +272,48 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
         }
     };
     let stopped = host.serve(&stop)?;
-    if let Some(w) = &stopped.warning {
-        errln!("warning: the save could not be rewritten ({w}); its journal holds every action");
-    }
-    if json {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            event: &'a str,
-            entries: usize,
-            head: &'a str,
+    // The last lines go out on a thread of their own, waited for a moment only: a stdout nobody
+    // reads (`kepi serve --json | sleep 100`) never keeps the stopped host from exiting.
+    let last = std::thread::spawn(move || {
+        if let Some(w) = &stopped.warning {
+            errln!(
+                "warning: the save could not be rewritten ({w}); its journal holds every action"
+            );
         }
-        let _ = print_line(&Out {
-            event: "stopped",
-            entries: stopped.entries,
-            head: &stopped.head,
-        });
-    } else {
-        let _ = super::out(format_args!(
-            "stopped: the save holds all {} log entries; head {}\n",
-            stopped.entries, stopped.head
-        ));
+        if stopped.dropped_events > 0 {
+            errln!(
+                "warning: {} events were not printed: their reader lagged (the game went on)",
+                stopped.dropped_events
+            );
+        }
+        if json {
+            #[derive(Serialize)]
+            struct Out<'a> {
+                event: &'a str,
+                entries: usize,
+                head: &'a str,
+            }
+            let _ = print_line(&Out {
+                event: "stopped",
+                entries: stopped.entries,
+                head: &stopped.head,
+            });
+        } else {
+            let _ = super::out(format_args!(
+                "stopped: the save holds all {} log entries; head {}\n",
+                stopped.entries, stopped.head
+            ));
+        }
+    });
+    let until = Instant::now() + LAST_LINES;
+    while !last.is_finished() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(10));
     }
     Ok(())
 }
+
+/// How long a stopped `kepi serve` waits for its last lines to be written.
+const LAST_LINES: Duration = Duration::from_secs(1);
 
 /// Sets `stop` on SIGINT and SIGTERM, so the host closes its connections and catches the save up.
 #[cfg(unix)]
@@ -651,10 +680,17 @@ fn watch(
     let mut replica = Replica::new();
     let mut start = from;
     let mut printed = 0u64;
+    // Since when the host has been unreachable (or has kept dropping this watcher).
     let mut lost_since: Option<Instant> = None;
+    let mut backoff = Backoff::default();
     loop {
         if count.is_some_and(|n| printed >= n) {
             return Ok(());
+        }
+        if let Some(since) = lost_since {
+            // Wait before trying again, longer each time (with jitter), never past --retry.
+            let left = Duration::from_secs(retry).saturating_sub(since.elapsed());
+            std::thread::sleep(backoff.wait().min(left));
         }
         let mut c = match Client::connect(&a.address, code, Some(replica.clone()), timeout) {
             Ok(c) => c,
@@ -665,12 +701,12 @@ fn watch(
                         "{m}; gave up after {retry} s without the host"
                     )));
                 }
-                std::thread::sleep(Duration::from_millis(250));
                 continue;
             }
             Err(e) => return Err(e.into()),
         };
-        if lost_since.take().is_some() {
+        let joined_at = Instant::now();
+        if lost_since.is_some() {
             errln!("reconnected to {}", a.address);
         }
         // Without --from, only what is made from now on is printed.
@@ -707,7 +743,20 @@ fn watch(
             }
         };
         errln!("connection lost ({lost}); reconnecting");
-        lost_since = Some(Instant::now());
+        // A connection that held a while was the host being there: the next loss starts afresh.
+        // One dropped at once counts as the host still unreachable (and waits longer each time).
+        if joined_at.elapsed() >= Backoff::STABLE {
+            backoff.reset();
+            lost_since = Some(Instant::now());
+        } else {
+            let since = *lost_since.get_or_insert_with(Instant::now);
+            if since.elapsed() >= Duration::from_secs(retry) {
+                return Err(CliError::failed(format!(
+                    "the host at {} keeps dropping this watcher; gave up after {retry} s",
+                    a.address
+                )));
+            }
+        }
         replica = c.into_replica().unwrap_or_default();
     }
 }

@@ -8,12 +8,13 @@
 //! entries it holds.
 
 use std::collections::VecDeque;
-use std::net::{TcpStream, ToSocketAddrs};
+use std::net::ToSocketAddrs;
 use std::time::{Duration, Instant};
 
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
+use super::io::Tcp;
 use super::redact::{SeatEntry, SeenLog};
 use super::{
     ClientMsg, HostMsg, MAX_HOST_MESSAGE_BYTES, NetError, PROTOCOL_VERSION, PendingRequest,
@@ -151,7 +152,7 @@ impl Replica {
 
 /// A connection to a host, joined to one seat.
 pub struct Client {
-    ws: WebSocket<TcpStream>,
+    ws: WebSocket<Tcp>,
     welcome: Welcome,
     replica: Option<Replica>,
     next_id: u64,
@@ -237,6 +238,78 @@ fn is_timeout(e: &tungstenite::Error) -> bool {
     matches!(e, tungstenite::Error::Io(io) if matches!(io.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut))
 }
 
+/// The client's WebSocket handshake (EINTR retried by [`Tcp`]); a host that is full says so in
+/// words (`host is full: N connections`), passed on as a connection error.
+fn handshake(
+    url: &str,
+    tcp: Tcp,
+    address: &str,
+    timeout: Duration,
+) -> Result<(WebSocket<Tcp>, tungstenite::handshake::client::Response), NetError> {
+    use tungstenite::HandshakeError;
+    // To read the rest of a refusal's words should they come after its headers.
+    let spare = tcp.get().try_clone().ok();
+    match tungstenite::client::client_with_config(url, tcp, Some(config())) {
+        Ok(done) => Ok(done),
+        // A read timeout mid-handshake: the socket's own timeout already bounded the wait.
+        Err(HandshakeError::Interrupted(_)) => Err(NetError::Connection(format!(
+            "WebSocket handshake with {address}: the host did not answer in time"
+        ))),
+        Err(HandshakeError::Failure(tungstenite::Error::Http(resp))) => {
+            let said = refusal_body(&resp, spare, timeout);
+            let said = if said.is_empty() {
+                format!("HTTP {}", resp.status())
+            } else {
+                said
+            };
+            Err(NetError::Connection(format!("{address}: {said}")))
+        }
+        Err(HandshakeError::Failure(e)) => {
+            Err(conn_err(&format!("WebSocket handshake with {address}"), e))
+        }
+    }
+}
+
+/// The words of an HTTP refusal (a full host's 503): the body the handshake already read, then
+/// the rest of its `Content-Length` from the socket (within `timeout`), as printable text of at
+/// most 200 characters (a hostile host cannot reach the terminal raw).
+fn refusal_body(
+    resp: &tungstenite::handshake::client::Response,
+    spare: Option<std::net::TcpStream>,
+    timeout: Duration,
+) -> String {
+    use std::io::Read as _;
+    const MAX: usize = 1024;
+    let mut body = resp.body().clone().unwrap_or_default();
+    let want = resp
+        .headers()
+        .get("content-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or(0)
+        .min(MAX);
+    if let Some(s) = spare
+        && body.len() < want
+    {
+        let mut tcp = Tcp::new(s);
+        tcp.set_deadline(Some(Instant::now() + timeout));
+        let mut buf = [0u8; MAX];
+        while body.len() < want {
+            match tcp.read(&mut buf[..want - body.len()]) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => body.extend_from_slice(&buf[..n]),
+            }
+        }
+    }
+    String::from_utf8_lossy(&body)
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(200)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
 impl Client {
     /// Connects to `address` (`ws://HOST:PORT`), opens the seat of `code`, and, when `replica` is
     /// given, asks for the entries after those it holds (then every new one). Waits at most
@@ -255,7 +328,7 @@ impl Client {
         let mut last = None;
         let mut stream = None;
         for a in addrs {
-            match TcpStream::connect_timeout(&a, timeout) {
+            match super::io::connect(&a, timeout) {
                 Ok(s) => {
                     stream = Some(s);
                     break;
@@ -281,9 +354,7 @@ impl Client {
             host.clone()
         };
         let url = format!("ws://{host_part}:{port}/");
-        let (mut ws, _) =
-            tungstenite::client::client_with_config(url.as_str(), stream, Some(config()))
-                .map_err(|e| conn_err(&format!("WebSocket handshake with {address}"), e))?;
+        let (mut ws, _) = handshake(url.as_str(), Tcp::new(stream), address, timeout)?;
         let hello = ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             code: code.to_string(),
@@ -703,14 +774,14 @@ impl Client {
 
 /// Reads the next protocol message, waiting through socket timeouts until `deadline`; `None` when
 /// nothing came in time.
-fn read_msg(ws: &mut WebSocket<TcpStream>, deadline: Instant) -> Result<Option<HostMsg>, NetError> {
+fn read_msg(ws: &mut WebSocket<Tcp>, deadline: Instant) -> Result<Option<HostMsg>, NetError> {
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Ok(None);
         }
         let _ = ws
-            .get_ref()
+            .get_mut()
             .set_read_timeout(Some(left.max(Duration::from_millis(1))));
         match ws.read() {
             Ok(Message::Text(t)) => {

@@ -22,6 +22,8 @@ use serde::{Deserialize, Serialize};
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
+use super::gate::{Gate, HANDSHAKE_DEADLINE, MAX_HANDSHAKES, MAX_PER_SEAT, Shut, Ticket};
+use super::io::Tcp;
 use super::{
     CATCH_UP_BATCH, ClientMsg, Code, HostMsg, MAX_REQUEST_BYTES, NetError, PROTOCOL_VERSION,
     PendingRequest, Refusal, Seat, Welcome,
@@ -36,15 +38,17 @@ use crate::tables::Tables;
 /// Messages queued for one client before it counts as too slow and is dropped.
 pub const QUEUE_PER_CLIENT: usize = 1024;
 
-/// Connections served at once; more are refused, so a flood of sockets cannot exhaust threads.
+/// Threads serving connections at once, besides those [`super::gate`] lets in: past this a new
+/// connection is told "host is full: N connections" and closed, so a flood of sockets cannot
+/// exhaust threads.
 pub const MAX_CONNECTIONS: usize = 64;
 
-/// Wrong codes from one address within [`FAIL_WINDOW`] before that address is refused outright
-/// until the window passes.
-pub const MAX_FAILED_CODES: usize = 10;
+pub use super::gate::{FAIL_WINDOW, MAX_FAILED_CODES};
 
-/// The window over which wrong codes are counted.
-pub const FAIL_WINDOW: Duration = Duration::from_secs(60);
+/// Events waiting to be told (the `kepi serve` output, the window's dialog); past this, events
+/// are dropped and counted rather than hold up the table. A reader that reads at all keeps up
+/// (a pipe holds about 500 more lines), so the queue only has to ride out a burst.
+pub const EVENT_QUEUE: usize = 64;
 
 /// Requests one seat may have waiting for the umpire at once; more are refused until some are
 /// decided, so a player (or a script) cannot fill the host's memory with held requests.
@@ -52,9 +56,6 @@ pub const MAX_PENDING_PER_SEAT: usize = 32;
 
 /// How long a wrong code is held before it is answered (slows any guessing down further).
 const FAIL_DELAY: Duration = Duration::from_millis(200);
-
-/// How long a new connection has for its WebSocket handshake and its hello.
-const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How often a connection's thread looks at its queue and the stop flag while its client is quiet.
 const POLL: Duration = Duration::from_millis(15);
@@ -239,38 +240,14 @@ impl Core {
     }
 }
 
-/// Wrong codes by address.
-#[derive(Default)]
-struct FailLimiter {
-    by_ip: HashMap<IpAddr, Vec<Instant>>,
-}
-
-impl FailLimiter {
-    fn blocked(&mut self, ip: IpAddr) -> bool {
-        let now = Instant::now();
-        let v = self.by_ip.entry(ip).or_default();
-        v.retain(|t| now.duration_since(*t) < FAIL_WINDOW);
-        v.len() >= MAX_FAILED_CODES
-    }
-    fn failed(&mut self, ip: IpAddr) {
-        self.by_ip.entry(ip).or_default().push(Instant::now());
-        // Forget quiet addresses so the map cannot grow without bound.
-        let now = Instant::now();
-        self.by_ip.retain(|_, v| {
-            v.last()
-                .is_some_and(|t| now.duration_since(*t) < FAIL_WINDOW)
-        });
-    }
-}
-
 /// What every connection thread shares.
 struct Shared {
     core: Mutex<Core>,
     seats: Vec<(Seat, Code)>,
     tables: &'static Tables,
     stop: Arc<AtomicBool>,
-    limiter: Mutex<FailLimiter>,
-    events: EventSink,
+    gate: Mutex<Gate>,
+    events: EventQueue,
     next_conn: AtomicU64,
     live: AtomicU64,
 }
@@ -282,7 +259,83 @@ impl Shared {
         self.core.lock().unwrap_or_else(|p| p.into_inner())
     }
     fn event(&self, e: Event) {
-        (self.events)(&e);
+        self.events.tell(e);
+    }
+    fn gate(&self) -> MutexGuard<'_, Gate> {
+        self.gate.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The host's events, told on a thread of their own from a bounded queue: a reader of them that
+/// lags (a `kepi serve --json | sleep 100`) never holds up the table; events past the queue are
+/// dropped, counted, and said once the reader is back.
+struct EventQueue {
+    tx: SyncSender<Event>,
+    dropped: Arc<AtomicU64>,
+    /// Events queued, and events told (so a stopping host can let the queue empty first).
+    queued: AtomicU64,
+    told: Arc<AtomicU64>,
+}
+
+impl EventQueue {
+    /// Starts the thread that tells `sink` each event in order.
+    fn start(sink: EventSink) -> EventQueue {
+        let (tx, rx) = sync_channel::<Event>(EVENT_QUEUE);
+        let dropped = Arc::new(AtomicU64::new(0));
+        let told = Arc::new(AtomicU64::new(0));
+        let (counted, done) = (Arc::clone(&dropped), Arc::clone(&told));
+        let _ = std::thread::Builder::new()
+            .name("kepi-events".into())
+            .spawn(move || {
+                let mut said = 0;
+                for e in rx {
+                    sink(&e);
+                    let now = counted.load(Ordering::SeqCst);
+                    if now > said {
+                        said = now;
+                        sink(&Event::Warning {
+                            message: format!(
+                                "{now} events were not told: their reader lagged (the game went on)"
+                            ),
+                        });
+                    }
+                    done.fetch_add(1, Ordering::SeqCst);
+                }
+            });
+        EventQueue {
+            tx,
+            dropped,
+            queued: AtomicU64::new(0),
+            told,
+        }
+    }
+
+    /// Queues an event (never waits): with the queue full it is dropped and counted.
+    fn tell(&self, e: Event) {
+        match self.tx.try_send(e) {
+            Ok(()) => {
+                self.queued.fetch_add(1, Ordering::SeqCst);
+            }
+            Err(_) => {
+                self.dropped.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Waits until every queued event has been told, or `until`; not at all once events were
+    /// dropped (their reader is not reading).
+    fn drain(&self, until: Instant) {
+        while self.dropped() == 0
+            && self.told.load(Ordering::SeqCst) < self.queued.load(Ordering::SeqCst)
+            && Instant::now() < until
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Events dropped so far.
+    fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::SeqCst)
     }
 }
 
@@ -303,6 +356,8 @@ pub struct Stopped {
     pub head: String,
     /// The save could not be rewritten (the journal still holds everything).
     pub warning: Option<String>,
+    /// Events that could not be told because their reader lagged (dropped, not waited for).
+    pub dropped_events: u64,
 }
 
 /// The codes file beside a save: `SAVE.seats`, readable by its owner only.
@@ -443,8 +498,9 @@ impl Host {
         events: EventSink,
     ) -> Result<Host, NetError> {
         let opened = Store::open(save)?;
+        let events = EventQueue::start(events);
         for w in &opened.warnings {
-            events(&Event::Warning { message: w.clone() });
+            events.tell(Event::Warning { message: w.clone() });
         }
         let seats = Seat::of(opened.game.state());
         let codes = seat_codes(save, &seats, options.new_codes)?;
@@ -479,12 +535,18 @@ impl Host {
                 seats: codes,
                 tables,
                 stop: Arc::new(AtomicBool::new(false)),
-                limiter: Mutex::new(FailLimiter::default()),
+                gate: Mutex::new(Gate::default()),
                 events,
                 next_conn: AtomicU64::new(0),
                 live: AtomicU64::new(0),
             }),
         })
+    }
+
+    /// Connections served at once: those joining (and as many again being dropped), and every
+    /// seat's full room, within [`MAX_CONNECTIONS`] at least.
+    fn max_threads(&self) -> usize {
+        (2 * MAX_HANDSHAKES + self.shared.seats.len() * MAX_PER_SEAT).max(MAX_CONNECTIONS)
     }
 
     /// The address and port listened on.
@@ -576,25 +638,31 @@ impl Host {
             match self.listener.accept() {
                 Ok((stream, peer)) => {
                     threads.retain(|t| !t.is_finished());
-                    if self.shared.live.load(Ordering::SeqCst) as usize >= MAX_CONNECTIONS {
+                    let live = self.shared.live.load(Ordering::SeqCst) as usize;
+                    if live >= self.max_threads() {
+                        full_http(&stream, live);
                         self.shared.event(Event::Refused {
                             peer: peer.to_string(),
-                            reason: format!("more than {MAX_CONNECTIONS} connections"),
+                            reason: format!("host is full: {live} connections"),
                         });
-                        drop(stream);
                         continue;
                     }
+                    // A joining connection has its place at the gate before its thread starts,
+                    // so a flood of new ones pushes out the one that has been joining longest.
+                    let ticket = self.shared.gate().joining(stream.try_clone().ok());
                     self.shared.live.fetch_add(1, Ordering::SeqCst);
                     let shared = Arc::clone(&self.shared);
+                    let id = ticket.id;
                     let spawned = std::thread::Builder::new()
                         .name(format!("kepi-conn-{peer}"))
                         .spawn(move || {
-                            connection(&shared, stream, peer);
+                            connection(&shared, stream, peer, ticket);
                             shared.live.fetch_sub(1, Ordering::SeqCst);
                         });
                     match spawned {
                         Ok(t) => threads.push(t),
                         Err(e) => {
+                            self.shared.gate().joined(id);
                             self.shared.live.fetch_sub(1, Ordering::SeqCst);
                             self.shared.event(Event::Refused {
                                 peer: peer.to_string(),
@@ -603,6 +671,7 @@ impl Host {
                         }
                     }
                 }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
@@ -658,12 +727,57 @@ impl Host {
             self.shared.event(Event::Warning { message });
         }
         let warning = store.compact(game).err().map(|e| e.to_string());
+        // The last events (who left, requests left undecided) reach their reader before the
+        // host says it stopped, unless that reader is not reading.
+        self.shared
+            .events
+            .drain(Instant::now() + Duration::from_secs(2));
         Ok(Stopped {
             entries: game.log().len(),
             head: game.head(),
             warning,
+            dropped_events: self.shared.events.dropped(),
         })
     }
+}
+
+/// Who can reach a host listening on `bind`, in words: "this computer only" for a loopback
+/// address; for every interface (`0.0.0.0`, `::`), each network this computer is on, with its
+/// addresses; else the one network of that address.
+pub fn reach(bind: IpAddr) -> String {
+    if bind.is_loopback() {
+        return format!("this computer only ({bind})");
+    }
+    if !bind.is_unspecified() {
+        return format!("the network of {bind} only");
+    }
+    let mut ips: Vec<IpAddr> = if_addrs::get_if_addrs()
+        .unwrap_or_default()
+        .iter()
+        .map(if_addrs::Interface::ip)
+        .filter(|ip| bind.is_ipv6() || ip.is_ipv4())
+        .collect();
+    ips.sort();
+    ips.dedup();
+    let listed: Vec<String> = ips.iter().map(IpAddr::to_string).collect();
+    if listed.is_empty() {
+        "every network of this computer (all interfaces)".into()
+    } else {
+        format!(
+            "every network of this computer (all interfaces: {})",
+            listed.join(", ")
+        )
+    }
+}
+
+/// The warning when a host listens on every interface (`None` otherwise).
+pub fn exposure_warning(addr: SocketAddr) -> Option<String> {
+    addr.ip().is_unspecified().then(|| {
+        format!(
+            "listening on every interface: anyone who can reach this computer on port {} can try a join code (--bind 127.0.0.1 keeps the game to this computer; --bind ADDR to one network)",
+            addr.port()
+        )
+    })
 }
 
 /// This machine's address on the local network: the one the OS would send from towards a
@@ -700,7 +814,7 @@ fn is_timeout(e: &tungstenite::Error) -> bool {
 }
 
 /// Sends an error and closes (best effort: the client may be gone already).
-fn refuse(ws: &mut WebSocket<TcpStream>, message: &str) {
+fn refuse(ws: &mut WebSocket<Tcp>, message: &str) {
     let _ = ws.send(encode(&HostMsg::Error {
         message: message.to_string(),
     }));
@@ -708,11 +822,59 @@ fn refuse(ws: &mut WebSocket<TcpStream>, message: &str) {
     let _ = ws.flush();
 }
 
+/// What a connection pushed out of the gate, or refused at the thread cap, is told.
+fn full_text(n: usize) -> String {
+    format!("host is full: {n} connections; try again in a moment")
+}
+
+/// Tells a connection that has not finished its WebSocket handshake that the host is full, as an
+/// HTTP answer a client reads, in one write (best effort, never waiting); then reads away what
+/// the client had sent, so closing does not reset the connection over the answer.
+fn full_http(stream: &TcpStream, n: usize) {
+    use std::io::Read as _;
+    let body = full_text(n);
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut s = stream;
+    let _ = s.set_nonblocking(true);
+    let _ = super::io::retry(|| s.write(answer.as_bytes()));
+    let _ = s.shutdown(std::net::Shutdown::Write);
+    // At most 64 KB: a client that keeps sending does not keep the accept thread.
+    let mut sink = [0u8; 4096];
+    for _ in 0..16 {
+        if !matches!(super::io::retry(|| s.read(&mut sink)), Ok(n) if n > 0) {
+            break;
+        }
+    }
+}
+
+/// The WebSocket handshake, within `deadline` for the whole of it; on failure, why.
+fn handshake(tcp: Tcp, deadline: Instant) -> Result<WebSocket<Tcp>, String> {
+    use tungstenite::HandshakeError;
+    let mut step = tungstenite::accept_with_config(tcp, Some(config()));
+    loop {
+        match step {
+            Ok(ws) => return Ok(ws),
+            Err(HandshakeError::Interrupted(mid)) => {
+                if Instant::now() >= deadline {
+                    return Err(format!(
+                        "no WebSocket handshake within {} s",
+                        HANDSHAKE_DEADLINE.as_secs()
+                    ));
+                }
+                step = mid.handshake();
+            }
+            Err(HandshakeError::Failure(e)) => {
+                return Err(format!("not a WebSocket handshake: {e}"));
+            }
+        }
+    }
+}
+
 /// Reads one message, waiting through read timeouts until `deadline`.
-fn read_until(
-    ws: &mut WebSocket<TcpStream>,
-    deadline: Instant,
-) -> Result<Message, tungstenite::Error> {
+fn read_until(ws: &mut WebSocket<Tcp>, deadline: Instant) -> Result<Message, tungstenite::Error> {
     loop {
         match ws.read() {
             Err(e) if is_timeout(&e) && Instant::now() < deadline => continue,
@@ -722,25 +884,59 @@ fn read_until(
 }
 
 /// One client, from handshake to close.
-fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
+fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr, ticket: Ticket) {
+    // Until it has a seat the connection holds a place at the gate; it leaves it on every path.
+    struct Place<'a>(&'a Shared, u64);
+    impl Drop for Place<'_> {
+        fn drop(&mut self) {
+            self.0.gate().joined(self.1);
+        }
+    }
+    let place = Place(shared, ticket.id);
     let peer_s = peer.to_string();
     let _ = stream.set_nodelay(true);
     let _ = stream.set_nonblocking(false);
-    let _ = stream.set_read_timeout(Some(HELLO_TIMEOUT));
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    let mut ws = match tungstenite::accept_with_config(stream, Some(config())) {
+    // One deadline for the handshake and the hello together, however slowly the bytes come.
+    let deadline = Instant::now() + HANDSHAKE_DEADLINE;
+    // To tell it "host is full" should a newer connection push it out mid-handshake.
+    let spare = stream.try_clone().ok();
+    let mut tcp = Tcp::new(stream);
+    tcp.set_deadline(Some(deadline));
+    let dropped = |shared: &Shared, why: String| {
+        shared.event(Event::Refused {
+            peer: peer.to_string(),
+            reason: why,
+        });
+    };
+    let mut ws = match handshake(tcp, deadline) {
         Ok(ws) => ws,
-        Err(e) => {
-            shared.event(Event::Refused {
-                peer: peer_s,
-                reason: format!("not a WebSocket handshake: {e}"),
-            });
+        Err(why) => {
+            let why = if ticket.dropped.load(Ordering::SeqCst) {
+                if let Some(s) = &spare {
+                    full_http(s, MAX_HANDSHAKES);
+                }
+                format!("host is full: {MAX_HANDSHAKES} connections joining; it waited longest")
+            } else {
+                why
+            };
+            dropped(shared, why);
             return;
         }
     };
-    let hello = match read_until(&mut ws, Instant::now() + HELLO_TIMEOUT) {
+    let hello = match read_until(&mut ws, deadline) {
         Ok(Message::Text(t)) => serde_json::from_str::<ClientMsg>(&t).map_err(|e| e.to_string()),
         Ok(_) => Err("the first message must be a JSON hello".to_string()),
+        Err(_) if ticket.dropped.load(Ordering::SeqCst) => {
+            let why = full_text(MAX_HANDSHAKES);
+            refuse(&mut ws, &why);
+            dropped(shared, why);
+            return;
+        }
+        Err(e) if is_timeout(&e) => Err(format!(
+            "no hello within {} s",
+            HANDSHAKE_DEADLINE.as_secs()
+        )),
         Err(e) => Err(e.to_string()),
     };
     let (code, from) = match hello {
@@ -776,21 +972,6 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
             return;
         }
     };
-    let ip = peer.ip();
-    let blocked = shared
-        .limiter
-        .lock()
-        .map(|mut l| l.blocked(ip))
-        .unwrap_or(true);
-    if blocked {
-        let why = format!("too many wrong codes from {ip}; wait a minute");
-        refuse(&mut ws, &why);
-        shared.event(Event::Refused {
-            peer: peer_s,
-            reason: why,
-        });
-        return;
-    }
     // Every code is compared (in constant time), so which seat matched does not show in the time.
     let mut seat = None;
     for (s, c) in &shared.seats {
@@ -798,10 +979,22 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
             seat = Some(*s);
         }
     }
+    // The gate says whether this code may count at all (a refusal says nothing of whether it was
+    // right), and counts it if it was wrong.
+    let ip = peer.ip();
+    if let Err(shut) = shared.gate().try_code(ip, Instant::now(), seat.is_some()) {
+        let why = match shut {
+            Shut::Address => format!("too many wrong codes from {ip}; wait a minute"),
+            Shut::Everyone => "too many wrong codes from addresses this host does not know; wait a minute (addresses that joined before are let in)".to_string(),
+        };
+        refuse(&mut ws, &why);
+        shared.event(Event::Refused {
+            peer: peer_s,
+            reason: why,
+        });
+        return;
+    }
     let Some(seat) = seat else {
-        if let Ok(mut l) = shared.limiter.lock() {
-            l.failed(ip);
-        }
         std::thread::sleep(FAIL_DELAY);
         refuse(&mut ws, "wrong code: no seat of this game has it");
         shared.event(Event::Refused {
@@ -810,7 +1003,15 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
         });
         return;
     };
+    drop(place);
+    drop(spare);
+    ws.get_mut().set_deadline(None);
     let conn = shared.next_conn.fetch_add(1, Ordering::SeqCst);
+    let replaced = {
+        let mut gate = shared.gate();
+        gate.known(ip);
+        gate.seat(seat, conn)
+    };
     let (tx, rx) = sync_channel::<Message>(QUEUE_PER_CLIENT);
     let kicked = Arc::new(AtomicBool::new(false));
     // The welcome and the catch-up are taken under the lock that broadcasts go out under, so no
@@ -865,6 +1066,7 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
             &mut ws,
             "you hold more log entries than the host: this is another game (or its save was cut back)",
         );
+        shared.gate().unseat(seat, conn);
         return;
     };
     shared.event(Event::Connected {
@@ -877,6 +1079,7 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
         peer: peer_s.clone(),
         rx,
         kicked,
+        replaced,
         hide,
     };
     let reason = serve_client(shared, &mut ws, &joined, welcome, catch_up);
@@ -885,6 +1088,7 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr) {
         core.followers.remove(&conn);
         core.direct.remove(&conn);
     }
+    shared.gate().unseat(seat, conn);
     shared.event(Event::Disconnected {
         seat: Some(seat),
         peer: peer_s,
@@ -899,6 +1103,8 @@ struct Joined {
     peer: String,
     rx: Receiver<Message>,
     kicked: Arc<AtomicBool>,
+    /// Set when a newer connection of the same seat took this one's room ([`super::gate`]).
+    replaced: Arc<AtomicBool>,
     /// The side whose own view this client gets (strengths hidden), if any.
     hide: Option<Side>,
 }
@@ -917,12 +1123,18 @@ enum CatchUp {
 /// The conversation with a joined client; returns why it ended.
 fn serve_client(
     shared: &Shared,
-    ws: &mut WebSocket<TcpStream>,
+    ws: &mut WebSocket<Tcp>,
     joined: &Joined,
     welcome: Welcome,
     catch_up: CatchUp,
 ) -> String {
-    let Joined { rx, kicked, .. } = joined;
+    let Joined {
+        rx,
+        kicked,
+        replaced,
+        seat,
+        ..
+    } = joined;
     if let Err(e) = ws.write(encode(&HostMsg::Welcome(welcome))) {
         return format!("write failed: {e}");
     }
@@ -960,7 +1172,7 @@ fn serve_client(
     if let Err(e) = ws.flush() {
         return format!("write failed: {e}");
     }
-    let _ = ws.get_ref().set_read_timeout(Some(POLL));
+    let _ = ws.get_mut().set_read_timeout(Some(POLL));
     loop {
         if shared.stop.load(Ordering::SeqCst) {
             let _ = ws.send(encode(&HostMsg::Closing {
@@ -976,6 +1188,13 @@ fn serve_client(
                 "too slow: your queue of log entries overflowed; reconnect to catch up",
             );
             return "too slow (queue full)".into();
+        }
+        if replaced.load(Ordering::SeqCst) {
+            let why = format!(
+                "a newer connection of the {seat} seat replaced this one (a seat holds at most {MAX_PER_SEAT}; the oldest goes)"
+            );
+            refuse(ws, &why);
+            return why;
         }
         let mut wrote = false;
         loop {
@@ -1592,4 +1811,29 @@ struct Answered {
     answer: Message,
     /// What to tell the umpire once the answer is sent.
     events: Vec<Event>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 29: the default bind is every interface; kepi says so, and what it exposes.
+    #[test]
+    fn what_a_bind_exposes_is_said_in_words() {
+        let every = SocketAddr::from(([0, 0, 0, 0], 1870));
+        let w = exposure_warning(every).unwrap_or_default();
+        assert!(
+            w.contains("every interface") && w.contains("port 1870"),
+            "{w}"
+        );
+        assert!(w.contains("--bind 127.0.0.1"), "{w}");
+        assert!(exposure_warning(SocketAddr::from(([127, 0, 0, 1], 1870))).is_none());
+        assert!(exposure_warning(SocketAddr::from(([192, 168, 1, 20], 1870))).is_none());
+        assert_eq!(
+            reach(IpAddr::from([127, 0, 0, 1])),
+            "this computer only (127.0.0.1)"
+        );
+        assert!(reach(IpAddr::from([192, 168, 1, 20])).contains("192.168.1.20 only"));
+        assert!(reach(IpAddr::from([0, 0, 0, 0])).starts_with("every network of this computer"));
+    }
 }

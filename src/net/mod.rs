@@ -25,7 +25,9 @@
 
 pub mod client;
 pub mod discovery;
+pub mod gate;
 pub mod host;
+pub mod io;
 pub mod redact;
 
 use std::fmt;

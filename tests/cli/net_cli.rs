@@ -114,6 +114,20 @@ impl Served {
         Client::connect(&self.address, self.code(seat), replica, T).unwrap()
     }
 
+    /// Sends `sig`, waits (bounded) for the host to exit, and returns whether it exited 0 and the
+    /// lines it printed after those already taken.
+    fn signal_lines(mut self, sig: &str) -> (bool, Vec<String>) {
+        let lines = std::mem::replace(&mut self.lines, channel().1);
+        let exited = self.signal(sig);
+        // The host has exited: its stdout's reader ends at the pipe's end (bounded all the same).
+        let deadline = Instant::now() + T;
+        let mut out = Vec::new();
+        while let Ok(l) = lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            out.push(l);
+        }
+        (exited, out)
+    }
+
     /// Sends `sig` and waits (bounded) for the host to exit; returns whether it exited 0.
     fn signal(mut self, sig: &str) -> bool {
         let pid = self.child.id().to_string();
@@ -1420,4 +1434,426 @@ fn a_seats_chain_is_the_same_after_the_host_restarts() {
     let mut c = h.client("german", Some(replica));
     c.catch_up_view(T).unwrap();
     assert_eq!(c.replica().unwrap().seen().entries.len(), 4);
+}
+
+/// Issue 29: sockets that say nothing, and sockets that trickle a byte at a time, stop nobody:
+/// while 64 of each go on, the umpire and a spectator are served; a socket pushed out of the
+/// joining room is told "host is full" in words; and no joining socket is held past the
+/// handshake's deadline.
+#[test]
+fn strangers_without_a_code_cannot_stop_the_table() {
+    use std::io::{Read, Write};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let save = new_game("strangers");
+    let h = Served::start(&save, &[]);
+    let (host, port) = kepi::net::parse_address(&h.address).unwrap();
+    let addr = format!("{host}:{port}");
+    let idle: Vec<std::net::TcpStream> = (0..64)
+        .map(|_| std::net::TcpStream::connect(&addr).unwrap())
+        .collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let trickles: Vec<_> = (0..64)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&addr).unwrap();
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                // A WebSocket upgrade that never ends, one byte at a time.
+                for b in b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".iter().cycle() {
+                    if stop.load(Ordering::SeqCst) || s.write_all(&[*b]).is_err() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(300));
+                }
+            })
+        })
+        .collect();
+    for _ in 0..3 {
+        let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+        assert_eq!(shown["log_entries"], 1);
+        h.remote_ok("spectator", &["show"]);
+    }
+    h.remote_ok("umpire", &["apply", "note", "the table goes on"]);
+    stop.store(true, Ordering::SeqCst);
+    // The first idle socket was pushed out by newer ones: told so in words, not just reset.
+    let mut first = &idle[0];
+    first
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut said = String::new();
+    let _ = first.read_to_string(&mut said);
+    assert!(said.contains("503"), "{said}");
+    assert!(said.contains("host is full"), "{said}");
+    // Every joining socket is let go within the handshake's deadline (5 s), never held.
+    let last = &idle[63];
+    last.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let started = Instant::now();
+    let _ = (&*last).read_to_end(&mut rest);
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "an idle socket was held"
+    );
+    for t in trickles {
+        t.join().unwrap();
+    }
+}
+
+/// Issue 29: 64 idle connections with a player's code fill that seat only: the umpire's room is
+/// its own, and the seat keeps its newest connections (the oldest is told why it goes).
+#[test]
+fn a_players_code_cannot_lock_out_the_umpire_and_a_seat_keeps_its_newest() {
+    let save = new_game("seatcap");
+    let h = Served::start(&save, &[]);
+    let mut germans: Vec<Client> = (0..64).map(|_| h.client("german", None)).collect();
+    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    assert_eq!(shown["log_entries"], 1);
+    h.remote_ok("umpire", &["apply", "note", "still the umpire's table"]);
+    let deadline = Instant::now() + T;
+    let told = loop {
+        match germans[0].next(Instant::now() + Duration::from_millis(200)) {
+            Err(kepi::net::NetError::Refused(m)) => break m,
+            Ok(_) if Instant::now() < deadline => continue,
+            other => panic!("the oldest german connection was not told: {other:?}"),
+        }
+    };
+    assert!(
+        told.contains("newer connection of the german seat"),
+        "{told}"
+    );
+    // The newest still works.
+    let last = germans.last_mut().unwrap();
+    let list = last.pending(T).unwrap();
+    assert!(list.requests.is_empty());
+}
+
+/// Issue 29: a full host says so in words; the client passes them on instead of "Connection
+/// reset by peer".
+#[test]
+fn a_full_host_is_said_in_words_by_the_client() {
+    use std::io::{Read, Write};
+    let l = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = l.local_addr().unwrap().port();
+    let t = std::thread::spawn(move || {
+        let (mut s, _) = l.accept().unwrap();
+        let mut buf = [0u8; 2048];
+        let _ = s.read(&mut buf);
+        let body = "host is full: 64 connections; try again in a moment";
+        let head = format!(
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        // The words come after the headers, in a segment of their own: the client waits for
+        // them (up to the Content-Length) rather than print the bare status.
+        let _ = s.write_all(head.as_bytes()).and_then(|()| s.flush());
+        std::thread::sleep(Duration::from_millis(100));
+        let _ = s.write_all(body.as_bytes());
+    });
+    let address = format!("ws://127.0.0.1:{port}");
+    match Client::connect(&address, "0000-0000-0000-0000", None, T) {
+        Err(e) => assert!(
+            e.to_string().contains("host is full: 64 connections"),
+            "{e}"
+        ),
+        Ok(_) => panic!("a full host let a client in"),
+    }
+    t.join().unwrap();
+}
+
+/// Issue 29: `kepi serve --json | sleep 100`: nobody reads the events, and the host still
+/// answers every request, then stops on SIGTERM.
+#[test]
+fn a_host_whose_event_output_is_not_read_keeps_answering_and_stops_on_sigterm() {
+    let save = new_game("unread");
+    let mut child = Command::new(bin())
+        .args([
+            "serve",
+            &save,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--json",
+            "--no-advertise",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first line only; the pipe is then left unread (kept open, so writes block, not fail).
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let v = json(&first);
+    let address = v["address"].as_str().unwrap().to_string();
+    let code = v["seats"][0]["code"].as_str().unwrap().to_string();
+    let mut c = Client::connect(&address, &code, None, T).unwrap();
+    // The pipe made as small as Linux allows (one page, about 40 events), so that it and the
+    // host's queue of events (EVENT_QUEUE, 64) overflow within a hundred entries.
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: fcntl on a pipe this test owns; F_SETPIPE_SZ takes an int.
+        let set = unsafe { libc::fcntl(out.get_ref().as_raw_fd(), libc::F_SETPIPE_SZ, 4096) };
+        assert!(set >= 4096, "{}", std::io::Error::last_os_error());
+    }
+    // 200 entries, 40 a request: twice what the queue and the pipe hold.
+    for r in 0..5 {
+        let mut words = Vec::new();
+        for k in 0..40 {
+            words.push("note".to_string());
+            words.push(format!("unread {r}-{k}"));
+        }
+        let a = c.apply(&words, T).unwrap();
+        assert!(a.refused.is_none(), "{:?}", a.refused);
+        assert_eq!(a.entries.len(), 40);
+    }
+    c.close();
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "kepi serve ignored SIGTERM with its output unread"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success());
+    drop(out);
+    // The events past the queue were dropped, counted, and said.
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("events were not printed"), "{err}");
+    let v = json(&ok(&["log", "verify", &save, "--json"]));
+    assert_eq!(v["entries"], 201);
+}
+
+/// Issue 29: `kepi remote watch --retry 2` against a host that welcomes it and drops it at once
+/// reconnected about 27 times a second. It backs off: a fast reconnecting loop would make
+/// dozens of connections in the window, a backing-off one a handful, however fast the machine.
+#[test]
+fn watch_backs_off_from_a_host_that_keeps_dropping_it() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let l = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = l.local_addr().unwrap().port();
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&seen);
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(s) = s else { continue };
+            counted.fetch_add(1, Ordering::SeqCst);
+            let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+            // Welcome it (an empty game), then drop it.
+            if let Ok(mut ws) = tungstenite::accept(s) {
+                let _ = ws.read();
+                let welcome = kepi::net::HostMsg::Welcome(kepi::net::Welcome {
+                    protocol: kepi::net::PROTOCOL_VERSION,
+                    seat: kepi::net::Seat::Spectator,
+                    title: "dropping".into(),
+                    entries: 0,
+                    head: String::new(),
+                    approval: false,
+                    hidden: false,
+                });
+                let _ = ws.send(tungstenite::Message::text(
+                    serde_json::to_string(&welcome).unwrap(),
+                ));
+            }
+        }
+    });
+    let started = Instant::now();
+    let watcher = Command::new(bin())
+        .args([
+            "remote",
+            &format!("ws://127.0.0.1:{port}"),
+            "--code",
+            "0000-0000-0000-0000",
+            "watch",
+            "--retry",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let o = wait_output(watcher);
+    let took = started.elapsed();
+    let n = seen.load(Ordering::SeqCst);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("gave up after 2 s"), "{}", stderr(&o));
+    assert!(n >= 2, "it tried again: {n}");
+    // 27 a second over the --retry window would be 54; backing off from 1/4 s gives at most 5.
+    assert!(n <= 8, "{n} connections in {took:?}");
+}
+
+/// Issue 29: `kepi serve` says what it exposes: the address it listens on and who can reach it;
+/// a warning line when that is every interface (the wording is checked in the library's tests).
+#[test]
+fn serve_says_what_it_exposes() {
+    let save = new_game("exposed");
+    let o = kepi(&[
+        "serve",
+        &save,
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-advertise",
+        "--for",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("listening on 127.0.0.1:"), "{err}");
+    assert!(err.contains("this computer only"), "{err}");
+    assert!(!err.contains("every interface"), "{err}");
+}
+
+/// A hello with `code` from the loopback address `src` (127.x.y.z, bound before connecting):
+/// the seat joined, or the host's refusal in words.
+#[cfg(target_os = "linux")]
+fn join_from(to: std::net::SocketAddrV4, src: [u8; 4], code: &str) -> Result<String, String> {
+    use std::os::fd::FromRawFd;
+    let sin = |ip: [u8; 4], port: u16| libc::sockaddr_in {
+        sin_family: libc::AF_INET as libc::sa_family_t,
+        sin_port: port.to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from_ne_bytes(ip),
+        },
+        sin_zero: [0; 8],
+    };
+    let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+    let (from, dest) = (sin(src, 0), sin(to.ip().octets(), to.port()));
+    // SAFETY: a new socket, owned by the TcpStream made from it (closed on every path); the
+    // addresses are plain sockaddr_in values that outlive the calls.
+    let stream = unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+        let stream = std::net::TcpStream::from_raw_fd(fd);
+        let p = |a: &libc::sockaddr_in| (a as *const libc::sockaddr_in).cast::<libc::sockaddr>();
+        assert_eq!(libc::bind(fd, p(&from), len), 0, "bind {src:?}");
+        loop {
+            if libc::connect(fd, p(&dest), len) == 0 {
+                break;
+            }
+            let e = std::io::Error::last_os_error();
+            assert_eq!(e.kind(), std::io::ErrorKind::Interrupted, "connect: {e}");
+        }
+        stream
+    };
+    stream.set_read_timeout(Some(T)).unwrap();
+    let url = format!("ws://{to}/");
+    let (mut ws, _) =
+        tungstenite::client::client(url.as_str(), stream).map_err(|e| e.to_string())?;
+    let hello = kepi::net::ClientMsg::Hello {
+        protocol: kepi::net::PROTOCOL_VERSION,
+        code: code.into(),
+        from: None,
+    };
+    ws.send(tungstenite::Message::text(
+        serde_json::to_string(&hello).unwrap(),
+    ))
+    .unwrap();
+    let answer = ws.read().map_err(|e| e.to_string())?;
+    let v = json(answer.to_text().unwrap());
+    match v["type"].as_str() {
+        Some("welcome") => Ok(v["seat"].as_str().unwrap_or_default().to_string()),
+        _ => Err(v["message"].as_str().unwrap_or_default().to_string()),
+    }
+}
+
+/// Issue 29: rotating the source address (127.0.x.y) got 100 of 100 guesses looked at. Now the
+/// addresses the host does not know share one budget: of 100 guesses from 100 addresses, sent
+/// ten at a time, exactly 30 are looked at; the other 70 are refused unlooked. The umpire on the
+/// host's computer (127.0.0.1) and a player who joined before from their own address still get
+/// in; a new address waits out the minute, even with a right code.
+#[cfg(target_os = "linux")]
+#[test]
+fn code_guesses_from_rotating_addresses_share_one_budget() {
+    let save = new_game("rotate");
+    let h = Served::start(&save, &[]);
+    let (_, port) = kepi::net::parse_address(&h.address).unwrap();
+    let to = std::net::SocketAddrV4::new([127, 0, 0, 1].into(), port);
+    assert_eq!(
+        join_from(to, [127, 0, 5, 5], h.code("german")).as_deref(),
+        Ok("german")
+    );
+    let answers: Vec<Result<String, String>> = std::thread::scope(|s| {
+        let guessers: Vec<_> = (0..10u8)
+            .map(|t| {
+                s.spawn(move || {
+                    (0..10u8)
+                        .map(|k| join_from(to, [127, 0, 10 + t, 2 + k], "0000-0000-0000-0000"))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        guessers
+            .into_iter()
+            .flat_map(|g| g.join().unwrap())
+            .collect()
+    });
+    assert_eq!(answers.len(), 100);
+    let looked = answers
+        .iter()
+        .filter(|a| matches!(a, Err(m) if m.contains("wrong code: no seat")))
+        .count();
+    let unlooked = answers
+        .iter()
+        .filter(|a| matches!(a, Err(m) if m.contains("addresses this host does not know")))
+        .count();
+    assert_eq!((looked, unlooked), (30, 70), "{answers:?}");
+    assert_eq!(
+        join_from(to, [127, 0, 0, 1], h.code("umpire")).as_deref(),
+        Ok("umpire")
+    );
+    assert_eq!(
+        join_from(to, [127, 0, 5, 5], h.code("german")).as_deref(),
+        Ok("german")
+    );
+    let fresh = join_from(to, [127, 0, 9, 9], h.code("french")).unwrap_err();
+    assert!(fresh.contains("wait a minute"), "{fresh}");
+}
+
+/// Issue 29 moved the host's events onto a thread of their own: the last ones (a request left
+/// undecided, who left) are still printed, and before the line that says the host stopped.
+#[test]
+fn a_stopping_host_prints_its_last_events_before_it_says_it_stopped() {
+    let save = new_game("lastwords");
+    let h = Served::start(&save, &["--approve"]);
+    h.remote_ok(
+        "german",
+        &[
+            "apply",
+            "--wait",
+            "0",
+            "fire",
+            GERMAN,
+            FRENCH,
+            "--dice",
+            "d10=10,d%=20",
+        ],
+    );
+    let (exited, lines) = h.signal_lines("-TERM");
+    assert!(exited);
+    let at = |what: &str| lines.iter().position(|l| l.contains(what));
+    let undecided = at("german's request 1 was not decided before the host stopped");
+    let stopped = at("stopped: the save holds all");
+    assert!(
+        undecided.is_some() && stopped.is_some() && undecided < stopped,
+        "{lines:#?}"
+    );
+    assert_eq!(stopped, Some(lines.len() - 1), "{lines:#?}");
 }

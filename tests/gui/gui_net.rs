@@ -794,3 +794,66 @@ fn joining_an_address_where_no_host_listens_is_said_at_once_not_retried() {
     assert!(h.state().net.joined.is_none(), "not left reconnecting");
     assert!(h.state().state.remote.is_none());
 }
+
+/// Issue 29: the Host dialog says who can reach the game and lets the umpire choose: this
+/// computer only, the local network (every interface), or a typed address.
+#[test]
+fn the_host_dialog_chooses_who_can_join_and_says_so() {
+    let dir = tmp("bind");
+    let save = save_in(&dir);
+    let mut state = AppState::demo(1).expect("demo");
+    state.open(&save);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Host this game…").click();
+    h.run();
+    // Every interface by default, said as such.
+    assert!(
+        h.query_by_label_contains("every network of this computer")
+            .is_some()
+    );
+    // A typed address that is not one: said, and hosting waits.
+    h.get_by_label("this address:").click();
+    h.run();
+    h.state_mut().net.bind_typed = "not-an-ip".into();
+    h.run();
+    assert!(h.query_by_label_contains("is not an IP address").is_some());
+    assert!(h.state().net.bind_address().is_err());
+    // This computer only.
+    h.get_by_label("this computer only (127.0.0.1)").click();
+    h.run();
+    assert_eq!(
+        h.state().net.bind,
+        kepi::app::net_ui::BindChoice::ThisComputer
+    );
+    assert!(
+        h.query_by_label_contains("Reachable from this computer only")
+            .is_some()
+    );
+    h.get_by_label("Start hosting").click();
+    h.run();
+    let listening = h
+        .state()
+        .net
+        .hosting
+        .as_ref()
+        .map(|x| x.listening)
+        .expect("hosting");
+    assert!(listening.ip().is_loopback(), "{listening}");
+    // The window's own umpire connection reaches a host bound to loopback.
+    until(&mut h, "the window's own umpire connection", |a| {
+        a.net
+            .hosting
+            .as_ref()
+            .is_some_and(|x| x.connected.iter().any(|(s, _)| *s == Seat::Umpire))
+    });
+    assert!(
+        h.query_by_label_contains("Listening on 127.0.0.1:")
+            .is_some()
+    );
+    h.get_by_label("Stop hosting").click();
+    until(&mut h, "the host to stop", |a| a.net.hosting.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

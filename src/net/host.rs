@@ -503,7 +503,10 @@ impl Host {
             events.tell(Event::Warning { message: w.clone() });
         }
         let seats = Seat::of(opened.game.state());
-        let codes = seat_codes(save, &seats, options.new_codes)?;
+        // Beside the save's real file, as its journal and lock are (a symlinked save's `.seats`
+        // went beside the link, everything else beside its target).
+        let real = opened.store.path().to_path_buf();
+        let codes = seat_codes(&real, &seats, options.new_codes)?;
         let listener = TcpListener::bind((options.bind, options.port)).map_err(|e| {
             NetError::Address(format!(
                 "cannot listen on {}:{}: {e}",
@@ -530,7 +533,7 @@ impl Host {
                     pending: Vec::new(),
                     next_request: 1,
                     hide: false,
-                    chains: super::redact::SeatChains::new(seat_key(save, options.new_codes)?),
+                    chains: super::redact::SeatChains::new(seat_key(&real, options.new_codes)?),
                 }),
                 seats: codes,
                 tables,

@@ -1436,6 +1436,25 @@ fn a_seats_chain_is_the_same_after_the_host_restarts() {
     assert_eq!(c.replica().unwrap().seen().entries.len(), 4);
 }
 
+/// Issue 29: `kepi serve` on a symbolic link to a save keeps its codes beside the save itself, as
+/// the journal and the lock are (they went beside the link).
+#[cfg(unix)]
+#[test]
+fn serve_on_a_linked_save_keeps_the_codes_beside_the_save() {
+    let save = new_game("linked-seats");
+    let link = format!("{save}-link.json");
+    std::os::unix::fs::symlink(&save, &link).unwrap();
+    let h = Served::start(&link, &[]);
+    let code = h.code("umpire").to_string();
+    assert!(h.signal("-TERM"));
+    assert!(std::path::Path::new(&format!("{save}.seats")).is_file());
+    assert!(!std::path::Path::new(&format!("{link}.seats")).exists());
+    assert!(!std::path::Path::new(&format!("{link}.journal")).exists());
+    // Served again through the link or the save itself: the same codes.
+    let h = Served::start(&save, &[]);
+    assert_eq!(h.code("umpire"), code);
+}
+
 /// Issue 29: sockets that say nothing, and sockets that trickle a byte at a time, stop nobody:
 /// while 64 of each go on, the umpire and a spectator are served; a socket pushed out of the
 /// joining room is told "host is full" in words; and no joining socket is held past the

@@ -1082,7 +1082,7 @@ impl Store {
     pub fn compact(&mut self, game: &Game) -> Result<(), StoreError> {
         self.append_journal(game)?;
         if let Some(bg) = self.background.as_mut() {
-            let done = bg.wait();
+            let done = bg.wait_whole(game);
             self.apply_done(done.as_ref());
         }
         let never_written = self.last_good.is_none() && self.background.is_none();
@@ -1203,14 +1203,19 @@ impl Store {
     /// was, and the caller must drop them from the game ([`Game::rewind`]) so they never reappear.
     pub fn record(&mut self, game: &Game) -> Result<Recorded, StoreError> {
         self.append_journal(game)?;
-        if self.behind() < COMPACT_EVERY {
-            return Ok(Recorded::default());
-        }
-        if let Some(bg) = self.background.as_mut() {
-            // Started here, done off this thread; a failure is said by `poll`.
-            if !bg.busy() {
+        if self.background.is_some() {
+            // A rewrite that finished is heard here too (the window also polls every frame); a
+            // new one is started here, once the save is that far behind, and done off this thread.
+            let save_warning = self.poll();
+            if self.behind() >= COMPACT_EVERY
+                && let Some(bg) = self.background.as_mut()
+                && !bg.busy()
+            {
                 bg.submit(game);
             }
+            return Ok(Recorded { save_warning });
+        }
+        if self.behind() < COMPACT_EVERY {
             return Ok(Recorded::default());
         }
         Ok(Recorded {
@@ -1303,9 +1308,13 @@ impl Store {
     fn write_save(&mut self, game: &Game) -> Result<(), StoreError> {
         if let Some(bg) = self.background.as_mut() {
             // One writer: the background one, waited for.
-            bg.wait();
+            let running = bg.wait_whole(game);
+            self.apply_done(running.as_ref());
+            let Some(bg) = self.background.as_mut() else {
+                return Ok(());
+            };
             bg.submit(game);
-            let done = bg.wait();
+            let done = bg.wait_whole(game);
             self.apply_done(done.as_ref());
             return done.map_or(Ok(()), |d| d.result.map(|_| ()));
         }
@@ -1328,8 +1337,12 @@ impl Store {
     /// a frame the table saw.
     pub fn in_background(&mut self) {
         if self.background.is_none() {
-            self.background =
-                background::Writer::new(self.path.clone(), self.limits, self.last_good.clone());
+            self.background = background::Writer::new(
+                self.path.clone(),
+                self.limits,
+                self.last_good.clone(),
+                self.saved_entries,
+            );
             if self.background.is_some() {
                 self.last_good = None;
             }
@@ -1358,6 +1371,9 @@ impl Store {
     pub fn poll(&mut self) -> Option<String> {
         let done = self.background.as_mut()?.try_done()?;
         self.apply_done(Some(&done));
+        if done.resend {
+            return None;
+        }
         done.result.err().map(|e| {
             format!(
                 "{e}; every action is kept in {} and the save will catch up from it",
@@ -1638,6 +1654,47 @@ mod tests {
         assert_eq!(opened.game.log().len(), game.log().len());
         assert_eq!(opened.game.log().len(), acknowledged + 2);
         drop(opened);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The background writer's copy of the log, read from the save on disk, can be out of step
+    /// (here: it has no copy at all): it writes nothing, and is then sent the whole log.
+    #[test]
+    fn a_background_writer_out_of_step_is_sent_the_whole_log_and_writes_nothing_wrong() {
+        use crate::game::Action;
+        use chrono::Utc;
+        let dir = std::env::temp_dir().join(format!("kepi-store-step-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let save = dir.join("g.json");
+        let sc = crate::roster::builtin_scenario("mars-la-tour").unwrap();
+        let mut game = Game::new(
+            &sc,
+            crate::rules::System::Pk,
+            SeedSecret::new(1),
+            Utc::now(),
+        );
+        let mut store = Store::create(&save, &game).unwrap();
+        store.last_good = None;
+        store.in_background();
+        let mut warnings = Vec::new();
+        for i in 0..2 * COMPACT_EVERY {
+            game.act(
+                Action::Note {
+                    text: format!("n{i}"),
+                },
+                Utc::now(),
+            )
+            .unwrap();
+            warnings.extend(store.record(&game).unwrap().save_warning);
+        }
+        assert_eq!(warnings, Vec::<String>::new(), "out of step is no failure");
+        store.compact(&game).unwrap();
+        assert_eq!(store.behind(), 0);
+        let on_disk = parse_save(&std::fs::read(&save).unwrap(), "g").unwrap();
+        assert_eq!(on_disk.head(), game.head());
+        assert_eq!(on_disk.log().len(), game.log().len());
+        drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

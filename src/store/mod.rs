@@ -1219,12 +1219,7 @@ impl Store {
             return Ok(Recorded::default());
         }
         Ok(Recorded {
-            save_warning: self.write_save(game).err().map(|e| {
-                format!(
-                    "{e}; the action is kept in {} and the save will catch up from it when the game is next opened",
-                    journal_path(&self.path).display()
-                )
-            }),
+            save_warning: self.write_save(game).err().map(|e| self.behind_warning(&e)),
         })
     }
 
@@ -1374,12 +1369,15 @@ impl Store {
         if done.resend {
             return None;
         }
-        done.result.err().map(|e| {
-            format!(
-                "{e}; every action is kept in {} and the save will catch up from it",
-                journal_path(&self.path).display()
-            )
-        })
+        done.result.err().map(|e| self.behind_warning(&e))
+    }
+
+    /// What a save that could not be rewritten means, the one wording whichever thread wrote it.
+    fn behind_warning(&self, e: &StoreError) -> String {
+        format!(
+            "{e}; the action is kept in {} and the save will catch up from it when the game is next opened",
+            journal_path(&self.path).display()
+        )
     }
 
     /// Whether a background rewrite of the save is running.
@@ -1589,6 +1587,23 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A new game of Mars-la-Tour and its store in a fresh temp folder `kepi-store-NAME-PID`.
+    fn new_stored_game(name: &str) -> (PathBuf, PathBuf, Game, Store) {
+        let dir = std::env::temp_dir().join(format!("kepi-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let save = dir.join("g.json");
+        let sc = crate::roster::builtin_scenario("mars-la-tour").unwrap();
+        let game = Game::new(
+            &sc,
+            crate::rules::System::Pk,
+            SeedSecret::new(1),
+            chrono::Utc::now(),
+        );
+        let store = Store::create(&save, &game).unwrap();
+        (dir, save, game, store)
+    }
+
     /// Issue 29: 300 notes of 4 KB per call filled a 67 MB journal every command then refused.
     /// With the limits made small, the action that would pass the journal's is refused (not
     /// acknowledged, nothing appended), a save too large indented is written compact, and
@@ -1597,18 +1612,7 @@ mod tests {
     fn kepi_never_writes_a_journal_or_save_larger_than_it_reads() {
         use crate::game::Action;
         use chrono::Utc;
-        let dir = std::env::temp_dir().join(format!("kepi-store-limits-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let save = dir.join("g.json");
-        let sc = crate::roster::builtin_scenario("mars-la-tour").unwrap();
-        let mut game = Game::new(
-            &sc,
-            crate::rules::System::Pk,
-            SeedSecret::new(1),
-            Utc::now(),
-        );
-        let mut store = Store::create(&save, &game).unwrap();
+        let (dir, save, mut game, mut store) = new_stored_game("limits");
         let journal = 256 * 1024;
         store.limits.journal = journal;
         let note = "x".repeat(4000);
@@ -1663,18 +1667,7 @@ mod tests {
     fn a_background_writer_out_of_step_is_sent_the_whole_log_and_writes_nothing_wrong() {
         use crate::game::Action;
         use chrono::Utc;
-        let dir = std::env::temp_dir().join(format!("kepi-store-step-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let save = dir.join("g.json");
-        let sc = crate::roster::builtin_scenario("mars-la-tour").unwrap();
-        let mut game = Game::new(
-            &sc,
-            crate::rules::System::Pk,
-            SeedSecret::new(1),
-            Utc::now(),
-        );
-        let mut store = Store::create(&save, &game).unwrap();
+        let (dir, save, mut game, mut store) = new_stored_game("step");
         store.last_good = None;
         store.in_background();
         let mut warnings = Vec::new();

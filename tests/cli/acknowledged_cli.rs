@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::common::{bin, kepi, ok};
+use super::common::{bin, kepi, notes, ok};
 
 fn tmp(name: &str) -> PathBuf {
     super::common::tmp("ack", name)
@@ -14,18 +14,6 @@ fn tmp(name: &str) -> PathBuf {
 
 fn new_game(dir: &Path) -> String {
     super::common::new_game(dir, "mars-la-tour", "7")
-}
-
-/// The notes in the game's log, in order.
-fn notes(save: &str) -> Vec<String> {
-    let log: serde_json::Value =
-        serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
-    log.as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["kind"] == "act" && e["action"]["type"] == "note")
-        .map(|e| e["action"]["text"].as_str().unwrap().to_string())
-        .collect()
 }
 
 /// The log's length as `kepi game show --json` reports it.

@@ -48,3 +48,15 @@ pub fn new_game(dir: &Path, scenario: &str, seed: &str) -> String {
     ]);
     save
 }
+
+/// The texts of the notes in a game's log, in order (`kepi log show --json`).
+pub fn notes(save: &str) -> Vec<String> {
+    let log: serde_json::Value =
+        serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
+    log.as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "act" && e["action"]["type"] == "note")
+        .map(|e| e["action"]["text"].as_str().unwrap().to_string())
+        .collect()
+}

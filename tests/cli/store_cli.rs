@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::{kepi, ok};
+use super::common::{kepi, notes, ok};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -26,17 +26,6 @@ fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
         .iter()
         .find(|u| u["id"] == id)
         .unwrap()
-}
-
-fn notes(save: &str) -> Vec<String> {
-    let log: serde_json::Value =
-        serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
-    log.as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["kind"] == "act" && e["action"]["type"] == "note")
-        .map(|e| e["action"]["text"].as_str().unwrap().to_string())
-        .collect()
 }
 
 /// Issue 10: 100 random SIGKILL points during a stream of applied actions.

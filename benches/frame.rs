@@ -11,7 +11,7 @@ use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, Flag};
 use kepi::roster::builtin_scenario;
-use kepi::tables::Tables;
+use kepi::rules::Tables;
 
 /// Mars-la-Tour's units cloned to `units` (new ids and names), and `entries` log entries in all.
 fn app(units: usize, entries: usize) -> Result<KepiApp, String> {

@@ -17,8 +17,8 @@ use kepi::net::client::{Client, Replica};
 use kepi::net::host::{Host, HostOptions};
 use kepi::roster::builtin_scenario;
 use kepi::rules::System;
+use kepi::rules::Tables;
 use kepi::store::Store;
-use kepi::tables::Tables;
 
 const T: Duration = Duration::from_secs(30);
 

@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kepi::dice::{DiceSource, Die};
+use kepi::rules::Tables;
 use kepi::rules::fr1870::{self, FrCombatInput};
 use kepi::rules::gsp::{self, GunType};
 use kepi::rules::pk::{self, Class, fire::FireInput, fire::FirePlan, melee::MeleeInput};
 use kepi::rules::pw::{self, UnitKind};
 use kepi::rules::spi::{self, SpiCombatInput, SpiUnit};
-use kepi::tables::Tables;
 
 fn config() -> Criterion {
     Criterion::default()

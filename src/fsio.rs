@@ -325,6 +325,20 @@ pub fn read_regular_nofollow(path: &Path, cap: u64, what: &str) -> Result<Vec<u8
     read_capped(path, f, &meta, cap, what)
 }
 
+/// 1-based line and column of a byte offset.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = &src[..src.floor_char_boundary(offset)];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
+    (line, column)
+}
+
 /// [`read_regular`] for text: the bytes must be UTF-8, else the error gives the line and column of
 /// the first bad byte (and never echoes the file's content).
 pub fn read_regular_string(path: &Path, cap: u64, what: &str) -> Result<String, FsError> {
@@ -333,7 +347,7 @@ pub fn read_regular_string(path: &Path, cap: u64, what: &str) -> Result<String, 
         let good = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let before = std::str::from_utf8(bytes.get(..good).unwrap_or_default()).unwrap_or("");
-        let (line, column) = crate::tables::line_col(before, before.len());
+        let (line, column) = line_col(before, before.len());
         FsError::new(
             path,
             FsProblem::NotUtf8 {
@@ -602,6 +616,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    #[test]
+    fn line_col_counts_from_one() {
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
     }
 
     #[test]

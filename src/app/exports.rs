@@ -17,7 +17,7 @@ use egui::Ui;
 use super::state::{AppState, Command};
 use crate::export::{self, AtomicProgress, ExportError, Paper};
 use crate::game::Game;
-use crate::tables::Tables;
+use crate::rules::Tables;
 
 /// The PNG card resolution the window uses (the command line's default too).
 pub const CARD_DPI: u32 = 300;

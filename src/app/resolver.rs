@@ -12,8 +12,8 @@ use super::widgets::{modifier_table_ui, odds_bars_ui};
 use crate::dice::{DiceSource, Die, Ratio};
 use crate::game::{Action, EntryKind, GameState};
 use crate::play::{Form, Resolved};
+use crate::rules::Tables;
 use crate::rules::{Resolution, RuleError, System};
-use crate::tables::Tables;
 
 /// The resolver's forms and what the user typed.
 #[derive(Clone, Debug)]

@@ -17,8 +17,8 @@ use crate::dice::{DiceExpr, Die};
 use crate::export::Paper;
 use crate::game::{Action, Game, GameState, SeedSecret};
 use crate::roster::{Scenario, builtin_scenario};
+use crate::rules::Tables;
 use crate::store::Store;
-use crate::tables::Tables;
 
 /// The bottom tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

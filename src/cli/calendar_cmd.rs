@@ -5,8 +5,8 @@
 use clap::{Args, ValueEnum};
 
 use super::{CliError, print_json};
+use crate::rules::Tables;
 use crate::rules::{fr1870, spi};
-use crate::tables::Tables;
 
 /// The rule sets with a three-day calendar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -15,10 +15,10 @@ use crate::game::{
     UnitState, verify_chain,
 };
 use crate::roster::{Facing, Position, builtin_scenario, builtin_scenarios, load_roster_file};
+use crate::rules::Tables;
 use crate::store::{
     Recorded, SaveFile, Store, StoreError, read_bytes_limited, read_game, read_journal, recover,
 };
-use crate::tables::Tables;
 
 impl From<StoreError> for CliError {
     fn from(e: StoreError) -> Self {

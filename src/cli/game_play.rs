@@ -27,13 +27,13 @@ use crate::play::gsp::GspForm;
 use crate::play::pk::{PkAction, PkForm};
 use crate::play::pw::{PwAction, PwForm};
 use crate::roster::Position;
+use crate::rules::Tables;
 use crate::rules::pk::{
     self, Class, Cover, Facing, Formation, Officer, Weapon, morale::GeneralDeath,
 };
 use crate::rules::pw::{self, HitChoice};
 use crate::rules::spi::{Formation as SpiFormation, SupplyState};
 use crate::rules::{RuleError, System};
-use crate::tables::Tables;
 
 /// Every resolution verb of any rule set (a waive reason stops before one of these; the verb is
 /// then checked against the game's rule set).

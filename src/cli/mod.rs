@@ -310,9 +310,9 @@ impl OpenArgs {
 pub fn docs(
     dir: Option<&std::path::Path>,
 ) -> Result<crate::export::from_game::GameDocs<'static>, CliError> {
-    let tables: &'static crate::tables::Tables = match dir {
-        Some(d) => Box::leak(Box::new(crate::tables::Tables::load(Some(d))?)),
-        None => crate::tables::Tables::builtin()?,
+    let tables: &'static crate::rules::Tables = match dir {
+        Some(d) => Box::leak(Box::new(crate::rules::Tables::load(Some(d))?)),
+        None => crate::rules::Tables::builtin()?,
     };
     Ok(crate::export::from_game::GameDocs { tables })
 }

@@ -16,7 +16,7 @@ use crate::net::client::{Client, Decision, Incoming, Replica};
 use crate::net::host::{Event, Host, HostOptions, SeatCode};
 use crate::net::io::Backoff;
 use crate::net::{DEFAULT_PORT, NetError};
-use crate::tables::Tables;
+use crate::rules::Tables;
 
 /// `kepi serve SAVE [--port N] [--bind ADDR] [--json]`
 #[derive(Debug, Args)]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use super::{CliError, print_json};
-use crate::tables::Tables;
+use crate::rules::Tables;
 
 /// `kepi tables ...`
 #[derive(Debug, Args)]

@@ -12,7 +12,7 @@ use super::{DocProvider, ExportError, Source};
 use crate::game::{Action, EntryKind, Game, GameState, UnitState, verify_chain};
 use crate::roster::{Arm, Scenario};
 use crate::rules::System;
-use crate::tables::Tables;
+use crate::rules::Tables;
 
 /// The game session's [`DocProvider`]: scenarios, card files and saves.
 pub struct GameDocs<'a> {

@@ -32,8 +32,8 @@ use crate::cli::CliError;
 use crate::cli::game_cmd::{apply_verbs, check_verbs};
 use crate::game::{Game, LogEntry};
 use crate::roster::Side;
+use crate::rules::Tables;
 use crate::store::Store;
-use crate::tables::Tables;
 
 /// Messages queued for one client before it counts as too slow and is dropped.
 pub const QUEUE_PER_CLIENT: usize = 1024;

@@ -421,7 +421,7 @@ pub fn judge(
     words: &[String],
     state: &GameState,
     side: Side,
-    tables: &crate::tables::Tables,
+    tables: &crate::rules::Tables,
     permit: &dyn Fn(&crate::cli::game_cmd::Asked, &GameState) -> Result<(), crate::cli::CliError>,
 ) -> Result<(), crate::cli::CliError> {
     use crate::cli::game_cmd::{check_verbs, stated_hidden};

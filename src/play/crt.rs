@@ -955,7 +955,7 @@ mod tests {
     use crate::game::{Game, SeedSecret};
     use crate::roster::builtin_scenario;
     use crate::rules::System;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
 
     fn game(name: &str, system: System) -> Game {

@@ -311,7 +311,7 @@ mod tests {
     use crate::play::Form;
     use crate::roster::builtin_scenario;
     use crate::rules::System;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
 
     fn game() -> Game {

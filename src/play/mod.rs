@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::DiceSource;
 use crate::game::{Action, GameState, UnitState};
+use crate::rules::Tables;
 use crate::rules::{Resolution, RuleError, System};
-use crate::tables::Tables;
 
 /// One resolver action with its units and situation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

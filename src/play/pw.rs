@@ -629,7 +629,7 @@ mod tests {
     use super::*;
     use crate::game::{Game, SeedSecret};
     use crate::roster::builtin_scenario;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
 
     fn game() -> Game {

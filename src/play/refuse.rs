@@ -266,7 +266,7 @@ mod tests {
     use crate::game::{Action, Game, SeedSecret};
     use crate::roster::builtin_scenario;
     use crate::rules::System;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
 
     fn game(scenario: &str, system: System) -> Game {

@@ -96,8 +96,8 @@ pub const INCHES: Limit = lim(0, 10_000);
 #[cfg(test)]
 mod tests {
     use crate::dice::DiceSource;
+    use crate::rules::Tables;
     use crate::rules::{fr1870, pk, spi};
-    use crate::tables::Tables;
 
     /// The rules refuse numbers outside their range whoever calls them (the window, a script):
     /// nothing reaching them can wrap or panic.

@@ -4,6 +4,7 @@
 //! provenance, the dice, the outcome and the exact odds. The window, the CLI and the tests all call
 //! these same functions.
 
+mod all_tables;
 pub mod crt;
 pub mod fr1870;
 pub mod gsp;
@@ -14,6 +15,7 @@ pub mod pw;
 mod resolution;
 pub mod spi;
 
+pub use all_tables::{TableReport, Tables};
 pub use outcome::Outcome;
 pub use resolution::{
     ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, System, odds_from,

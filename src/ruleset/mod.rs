@@ -18,8 +18,8 @@ use crate::game::clock::{Phase, Step};
 use crate::game::{Action, Counter, Flag, GameState, UnitState};
 use crate::play::Form;
 use crate::roster::{Arm, Quality, Side};
+use crate::rules::Tables;
 use crate::rules::{Outcome, RuleId, System};
-use crate::tables::Tables;
 
 /// One rule set, as the rest of kepi sees it. The defaults are those of a rule set with strength
 /// only, no hexes, no checks and no scenario.

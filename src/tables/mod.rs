@@ -8,7 +8,6 @@
 use std::fmt;
 use std::ops::Range;
 use std::path::Path;
-use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -154,20 +153,6 @@ impl fmt::Display for TableError {
     }
 }
 
-/// 1-based line and column of a byte offset.
-pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(src.len());
-    let before = &src[..src.floor_char_boundary(offset)];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rsplit('\n')
-        .next()
-        .map(|l| l.chars().count())
-        .unwrap_or(0)
-        + 1;
-    (line, column)
-}
-
 /// Pulls "expected one of `a`, `b`" out of a serde message as the accepted values, in words a club
 /// member reads ("a whole number", not "i64"); nothing when all it names is punctuation.
 fn accepted_from_message(msg: &str) -> String {
@@ -219,7 +204,10 @@ pub fn parse_toml<T: DeserializeOwned>(file: &str, src: &str) -> Result<T, Table
 }
 
 fn toml_error(file: &str, src: &str, e: &toml::de::Error, field: String) -> TableError {
-    let (line, column) = e.span().map(|s| line_col(src, s.start)).unwrap_or((0, 0));
+    let (line, column) = e
+        .span()
+        .map(|s| crate::fsio::line_col(src, s.start))
+        .unwrap_or((0, 0));
     let mut message = e.message().trim().to_string();
     for (rust, plain) in [
         ("expected i64", "expected a whole number"),
@@ -257,7 +245,7 @@ impl<'a> Check<'a> {
         message: impl Into<String>,
         accepted: impl Into<String>,
     ) -> TableError {
-        let (line, column) = line_col(self.src, span.start);
+        let (line, column) = crate::fsio::line_col(self.src, span.start);
         TableError {
             file: self.file.to_string(),
             line,
@@ -350,7 +338,10 @@ pub fn check_folder(dir: &Path) -> Result<(), TableError> {
 /// The text of `file` in the table folder `dir`, with its name for errors; `None` when the folder
 /// has no entry of that name (the built-in is used). Anything at that name must read as a regular
 /// UTF-8 file: nothing of a device or FIFO is read, so no error can echo its content.
-fn folder_source(dir: Option<&Path>, file: &str) -> Result<Option<(String, String)>, TableError> {
+pub(crate) fn folder_source(
+    dir: Option<&Path>,
+    file: &str,
+) -> Result<Option<(String, String)>, TableError> {
     let Some(dir) = dir else { return Ok(None) };
     check_folder(dir)?;
     let path = dir.join(file);
@@ -371,109 +362,6 @@ pub fn read_limited(path: &Path) -> Result<String, String> {
     crate::fsio::read_regular_string(path, MAX_FILE_BYTES, "table file").map_err(|e| e.message())
 }
 
-/// All five rule sets' tables.
-#[derive(Debug)]
-pub struct Tables {
-    /// Pickelhaube & Kepi.
-    pub pk: crate::rules::pk::PkTables,
-    /// Portable Wargame.
-    pub pw: crate::rules::pw::PwTables,
-    /// Graveyard St. Privat.
-    pub gsp: crate::rules::gsp::GspTables,
-    /// SPI Franco-Prussian War.
-    pub spi: crate::rules::spi::SpiTables,
-    /// 1870.
-    pub fr1870: crate::rules::fr1870::Fr1870Tables,
-}
-
-/// What `kepi tables check` found in a folder.
-#[derive(Clone, Debug, Serialize)]
-pub struct TableReport {
-    /// File name.
-    pub file: String,
-    /// Read from the folder (true) or the built-in default (false).
-    pub from_folder: bool,
-    /// Number of values by provenance, in the order seed, derived, house, unknown.
-    pub values: [usize; 4],
-}
-
-impl Tables {
-    /// Loads every table, overriding the built-ins with the files found in `dir`.
-    pub fn load(dir: Option<&Path>) -> Result<Tables, TableError> {
-        Ok(Tables {
-            pk: RuleTable::load(dir)?,
-            pw: RuleTable::load(dir)?,
-            gsp: RuleTable::load(dir)?,
-            spi: RuleTable::load(dir)?,
-            fr1870: RuleTable::load(dir)?,
-        })
-    }
-
-    /// The shipped tables, parsed once.
-    pub fn builtin() -> Result<&'static Tables, TableError> {
-        static BUILTIN: OnceLock<Result<Tables, TableError>> = OnceLock::new();
-        BUILTIN
-            .get_or_init(|| Tables::load(None))
-            .as_ref()
-            .map_err(Clone::clone)
-    }
-
-    /// The files and their shipped text, for `kepi tables check` and `kepi tables dump`.
-    pub fn builtin_files() -> [(&'static str, &'static str); 5] {
-        use crate::rules::{
-            fr1870::Fr1870Tables, gsp::GspTables, pk::PkTables, pw::PwTables, spi::SpiTables,
-        };
-        [
-            (PkTables::FILE, PkTables::BUILTIN),
-            (PwTables::FILE, PwTables::BUILTIN),
-            (GspTables::FILE, GspTables::BUILTIN),
-            (SpiTables::FILE, SpiTables::BUILTIN),
-            (Fr1870Tables::FILE, Fr1870Tables::BUILTIN),
-        ]
-    }
-
-    /// Validates a folder: every table file in it must load; reports provenance counts per file.
-    pub fn check_dir(dir: Option<&Path>) -> Result<Vec<TableReport>, TableError> {
-        Tables::load(dir)?;
-        let mut out = Vec::new();
-        for (file, builtin) in Tables::builtin_files() {
-            let found = folder_source(dir, file)?;
-            let from_folder = found.is_some();
-            let src = found.map(|(_, s)| s).unwrap_or_else(|| builtin.to_string());
-            let mut values = [0usize; 4];
-            for (i, p) in Provenance::ALL.iter().enumerate() {
-                values[i] = count_provenance(&src, p.as_str());
-            }
-            out.push(TableReport {
-                file: file.to_string(),
-                from_folder,
-                values,
-            });
-        }
-        Ok(out)
-    }
-}
-
-/// Counts `provenance = "x"` entries in a TOML text (after it has parsed, so this is exact enough).
-fn count_provenance(src: &str, word: &str) -> usize {
-    let needle = format!("\"{word}\"");
-    src.lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .map(|l| {
-            l.match_indices("provenance")
-                .filter(|(i, _)| {
-                    l[*i..]
-                        .trim_start_matches("provenance")
-                        .trim_start()
-                        .trim_start_matches('=')
-                        .trim_start()
-                        .starts_with(&needle)
-                })
-                .count()
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -491,15 +379,5 @@ mod tests {
         assert_eq!(e.line, 1);
         assert!(e.field.contains('a'), "{e}");
         assert!(e.accepted.contains("house"), "{e}");
-    }
-
-    #[test]
-    fn builtin_tables_load() {
-        Tables::builtin().unwrap();
-    }
-
-    #[test]
-    fn line_col_counts_from_one() {
-        assert_eq!(line_col("ab\ncd", 4), (2, 2));
     }
 }

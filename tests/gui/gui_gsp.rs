@@ -10,7 +10,7 @@ use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 use kepi::roster::builtin_scenario;
-use kepi::tables::Tables;
+use kepi::rules::Tables;
 
 const BATTERY: &str = "gfar-heavy-1";
 const TARGET: &str = "9e-ligne-1";

@@ -14,8 +14,8 @@ use kepi::app::state::AppState;
 use kepi::net::Seat;
 use kepi::net::client::Client;
 use kepi::net::host::{Event, Host, HostOptions, SeatCode};
+use kepi::rules::Tables;
 use kepi::store::Store;
-use kepi::tables::Tables;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("kepi-gui-net-{}-{name}", std::process::id()));

@@ -94,7 +94,7 @@ fn fire_apply_undo_from_the_roster() {
     let (again, fx) = form
         .resolve(
             before_it.state(),
-            kepi::tables::Tables::builtin().unwrap(),
+            kepi::rules::Tables::builtin().unwrap(),
             Some(&mut dice),
         )
         .unwrap();

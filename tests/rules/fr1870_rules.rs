@@ -1,11 +1,12 @@
 //! 1870: worked examples of the seed, each citing its id.
 
 use kepi::dice::{DiceSource, Die, Prob};
+use kepi::rules::Tables;
 use kepi::rules::fr1870::{
     self, Arm, BlockadeEvent, BlockadeKind, Fate, FortressRole, FrCell, FrCombatInput, FrFortress,
     FrResult, FrUnit, Refusal, StormInput, TurnEnd, blockade,
 };
-use kepi::tables::{Provenance, Tables};
+use kepi::tables::Provenance;
 use proptest::prelude::*;
 
 fn t() -> &'static fr1870::Fr1870Tables {

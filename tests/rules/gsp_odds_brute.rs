@@ -7,11 +7,11 @@
 use std::collections::BTreeMap;
 
 use kepi::dice::Prob;
+use kepi::rules::Tables;
 use kepi::rules::gsp::{
     self, Cell, CellOdds, Chance, Cover, DamageState, FireInput, FireOdds, GspTables, GunType,
     Occupants, SectorContents, StructureKind,
 };
-use kepi::tables::Tables;
 
 fn t() -> &'static GspTables {
     &Tables::builtin().unwrap().gsp

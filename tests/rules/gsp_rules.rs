@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 
 use kepi::dice::{DiceSource, Die, Prob};
+use kepi::rules::Tables;
 use kepi::rules::gsp::{
     self, Casualties, Cell, Cover, CrewInput, DamageState, FireInput, GspTables, GunStatus,
     GunType, Occupants, SectorContents, StructureInput, StructureKind, Target,
 };
-use kepi::tables::Tables;
 use proptest::prelude::*;
 
 fn t() -> &'static GspTables {

@@ -1,8 +1,8 @@
 //! The P&K fire fast path (issue 10) gives exactly what the full resolution gives from the same seed.
 
 use kepi::dice::{DiceSource, Die};
+use kepi::rules::Tables;
 use kepi::rules::pk::{Class, fire::FireInput, fire::FirePlan, fire::fire};
-use kepi::tables::Tables;
 
 #[test]
 fn fast_path_agrees_with_the_resolution() {

@@ -2,11 +2,11 @@
 //! exactly 1, and a roll always lands on an outcome the preview gave a non-zero chance.
 
 use kepi::dice::{DiceSource, Prob, Ratio};
+use kepi::rules::Tables;
 use kepi::rules::pk::{
     self, Class, Cover, Facing, Formation, Gun, PkTables, Weapon, artillery::ArtilleryInput,
     fire::FireInput, melee::MeleeInput,
 };
-use kepi::tables::Tables;
 use proptest::prelude::*;
 
 fn t() -> &'static PkTables {

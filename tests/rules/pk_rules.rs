@@ -1,12 +1,13 @@
 //! Pickelhaube & Kepi worked examples, one table row per mechanic, each citing its PK id.
 
 use kepi::dice::{DiceSource, Die, Prob, Ratio};
+use kepi::rules::Tables;
 use kepi::rules::pk::{
     self, Activity, Building, Class, Cover, Facing, Formation, Gun, Level, Officer, PkTables,
     Position, Terrain, TroopKind, Weapon, artillery::ArtilleryInput, fire::FireInput,
     melee::MeleeInput, morale::RallyInput,
 };
-use kepi::tables::{RuleTable, Tables};
+use kepi::tables::RuleTable;
 
 fn t() -> &'static PkTables {
     &Tables::builtin().expect("tables").pk

@@ -3,13 +3,13 @@
 
 use kepi::dice::{DiceSource, Die, Prob};
 use kepi::hex::{Direction, Hex};
+use kepi::rules::Tables;
 use kepi::rules::pw::{
     self, ActivationInput, Army, ArtilleryInput, DefeatInput, Gunnery, HitCause, HitChoice,
     MeleeGround, MeleeInput, Phase, PwTables, PwUnit, Quality, RifleInput, Side, TurnClock,
     UnitKind, UnitType,
 };
 use kepi::rules::{Effect, Resolution};
-use kepi::tables::Tables;
 use serde::Serialize;
 
 fn t() -> &'static PwTables {

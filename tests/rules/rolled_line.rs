@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 
 use kepi::dice::{DiceSource, Die, Prob, Ratio};
+use kepi::rules::Tables;
 use kepi::rules::fr1870::{self, FrCombatInput, StormInput};
 use kepi::rules::gsp::{
     self, Cell, Cover, CrewInput, DamageState, FireInput as GspFireInput, GunType, Occupants,
@@ -26,7 +27,7 @@ use kepi::rules::pw::{
 };
 use kepi::rules::spi::{self, SpiCombatInput, SpiUnit};
 use kepi::rules::{Resolution, RuleError};
-use kepi::tables::{Provenance, Tables};
+use kepi::tables::Provenance;
 use serde_json::Value;
 
 type Resolve = Box<dyn Fn(Option<&mut DiceSource>) -> Result<Resolution<Value>, RuleError>>;

@@ -15,10 +15,10 @@ use kepi::game::clock::{Phase, Step};
 use kepi::game::{Action, Game, GameState, SeedSecret, UnitState};
 use kepi::play::Form;
 use kepi::roster::{Side, builtin_scenario};
+use kepi::rules::Tables;
 use kepi::rules::{RuleId, System};
 use kepi::ruleset::{self, RuleSet};
 use kepi::store::{SaveFile, parse_save};
-use kepi::tables::Tables;
 
 fn t(s: i64) -> chrono::DateTime<Utc> {
     Utc.timestamp_opt(1_700_000_000 + s, 0).unwrap()

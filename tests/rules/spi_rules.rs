@@ -1,10 +1,11 @@
 //! SPI Franco-Prussian War: worked examples of the seed, each citing its id.
 
 use kepi::dice::{DiceSource, Die, Prob, Ratio};
+use kepi::rules::Tables;
 use kepi::rules::spi::{
     self, Around, Formation, SpiCombatInput, SpiLoss, SpiResult, SpiUnit, SupplyState, VictoryLevel,
 };
-use kepi::tables::{Provenance, Tables};
+use kepi::tables::Provenance;
 use proptest::prelude::*;
 
 fn t() -> &'static spi::SpiTables {
@@ -419,8 +420,8 @@ mod from_the_map {
     use kepi::play::crt::{SpiForm, engage_hex};
     use kepi::play::pw::position_of;
     use kepi::roster::{Arm, Position, builtin_scenario};
+    use kepi::rules::Tables;
     use kepi::rules::{Effect, System};
-    use kepi::tables::Tables;
 
     fn now() -> chrono::DateTime<Utc> {
         Utc.timestamp_opt(1_000_000, 0).single().unwrap()

@@ -6,6 +6,7 @@
 //! are left out; so is SPI's "a Movement Allowance of 6 can expend six Movement Points" (a definition).
 
 use kepi::dice::{DiceSource, Die, Ratio};
+use kepi::rules::Tables;
 use kepi::rules::fr1870::{self, FortressRole, FrCombatInput, FrFortress, FrUnit};
 use kepi::rules::gsp::{self, Occupants};
 use kepi::rules::pk::{
@@ -14,7 +15,6 @@ use kepi::rules::pk::{
 };
 use kepi::rules::pw::{self, ArtilleryInput as PwArtilleryInput, Gunnery};
 use kepi::rules::spi::{self, Formation, SpiCombatInput, SpiUnit};
-use kepi::tables::Tables;
 
 fn tables() -> &'static Tables {
     Tables::builtin().expect("tables")

@@ -337,7 +337,7 @@ fn a_game_roster_prints_the_log_head() {
         chrono::Utc::now(),
     )
     .unwrap();
-    let tables = kepi::tables::Tables::builtin().unwrap();
+    let tables = kepi::rules::Tables::builtin().unwrap();
     let doc = export::from_game::game_roster_doc(&game, tables);
     let head = game.head();
     assert_eq!(doc.chain_head.as_deref(), Some(head.as_str()));

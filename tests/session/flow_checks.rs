@@ -8,8 +8,8 @@ use kepi::game::{Action, Counter, EntryKind, Flag, Game, GameState, Level, SeedS
 use kepi::play::Form;
 use kepi::play::pk::{PkAction, PkForm};
 use kepi::roster::{Side, builtin_scenario};
+use kepi::rules::Tables;
 use kepi::rules::{Resolution, System};
-use kepi::tables::Tables;
 
 fn t(s: i64) -> chrono::DateTime<Utc> {
     Utc.timestamp_opt(1_700_000_000 + s, 0).unwrap()

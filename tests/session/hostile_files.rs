@@ -11,8 +11,8 @@ use chrono::{TimeZone, Utc};
 use kepi::game::{Game, SeedSecret};
 use kepi::roster::builtin_scenario;
 use kepi::rules::System;
+use kepi::rules::Tables;
 use kepi::store::Store;
-use kepi::tables::Tables;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kepi");
 

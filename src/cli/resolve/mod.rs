@@ -21,7 +21,7 @@ use serde::Serialize;
 use super::{CliError, fresh_seed, print_json};
 use crate::dice::{DiceSource, Die};
 use crate::rules::Resolution;
-use crate::tables::Tables;
+use crate::rules::Tables;
 
 /// `kepi resolve ...`
 #[derive(Debug, Args)]

@@ -599,7 +599,7 @@ pub fn crew(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
 
     fn t() -> &'static GspTables {
         &Tables::builtin().unwrap().gsp

@@ -202,7 +202,7 @@ pub fn aoa_line(tables: &GspTables) -> ModifierLine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
 
     #[test]
     fn the_grid_has_exact_odds() {

@@ -261,7 +261,7 @@ pub fn siege_position(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
 
     #[test]
     fn eligibility() {

@@ -171,7 +171,7 @@ impl SectorFromRange {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
 
     fn t() -> &'static GspTables {
         &Tables::builtin().unwrap().gsp

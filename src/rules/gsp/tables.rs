@@ -328,7 +328,7 @@ impl GspTables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
 
     #[test]
     fn builtin_loads_and_reads_the_grid() {

@@ -8,9 +8,9 @@ use crate::game::clock::{Phase, Step};
 use crate::game::{Action, Counter, Flag, GameState, MAX_MELEES, UnitState};
 use crate::play::Form;
 use crate::roster::{Arm, Quality, Side};
+use crate::rules::Tables;
 use crate::rules::{Outcome, RuleId, outcome::typed};
 use crate::ruleset::RuleSet;
-use crate::tables::Tables;
 
 /// Pickelhaube & Kepi (d10, d%).
 pub struct PkRules;

@@ -496,7 +496,7 @@ impl PwTables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::Tables;
+    use crate::rules::Tables;
 
     #[test]
     fn builtin_loads() {

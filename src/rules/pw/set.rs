@@ -9,9 +9,9 @@ use crate::game::clock::{Phase, Step};
 use crate::game::{Flag, GameState, UnitState};
 use crate::play::Form;
 use crate::roster::{Arm, Quality, Side};
+use crate::rules::Tables;
 use crate::rules::{Outcome, RuleId, outcome::typed};
 use crate::ruleset::RuleSet;
-use crate::tables::Tables;
 
 /// The Portable Wargame, Franco-Prussian variant (d6, hexes).
 pub struct PwRules;

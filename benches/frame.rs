@@ -10,7 +10,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, Flag};
-use kepi::roster::builtin_scenario;
+use kepi::registry::builtin_scenario;
 use kepi::rules::Tables;
 
 /// Mars-la-Tour's units cloned to `units` (new ids and names), and `entries` log entries in all.

@@ -15,7 +15,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use kepi::game::{Action, Game, SeedSecret};
 use kepi::net::client::{Client, Replica};
 use kepi::net::host::{Host, HostOptions};
-use kepi::roster::builtin_scenario;
+use kepi::registry::builtin_scenario;
 use kepi::rules::System;
 use kepi::rules::Tables;
 use kepi::store::Store;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use chrono::{TimeZone, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
 use kepi::game::{Action, Game, SeedSecret};
-use kepi::roster::builtin_scenario;
+use kepi::registry::builtin_scenario;
 use kepi::rules::System;
 use kepi::store::{SaveFile, Store, parse_save};
 

@@ -12,15 +12,17 @@
 pub mod app;
 pub mod cli;
 pub mod dice;
+pub mod engine;
 pub mod export;
-pub mod flow;
 pub mod fsio;
-pub mod game;
 pub mod hex;
 pub mod net;
-pub mod play;
+pub mod registry;
 pub mod roster;
 pub mod rules;
-pub mod ruleset;
 pub mod store;
 pub mod tables;
+
+// The engine's three parts keep their short paths for the library's users (`kepi::game::Game`);
+// inside the crate they are named `crate::engine::...` so the layering reads from the paths.
+pub use engine::{flow, game, play};

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use egui::Ui;
 
 use super::state::{Memo, game_key};
-use crate::game::{Game, strength_by_turn};
+use crate::engine::game::{Game, strength_by_turn};
 use crate::roster::Side;
 
 /// The chart's points per side and its last turn, worked out once per change of the log

@@ -10,7 +10,7 @@ use egui::RichText;
 
 use super::state::Command;
 use crate::dice::{DiceExpr, RollSource};
-use crate::game::{Action, EntryKind, Game};
+use crate::engine::game::{Action, EntryKind, Game};
 
 /// How many of the latest rolls the tray lists.
 pub const TRAY_HISTORY: usize = 200;

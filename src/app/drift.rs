@@ -6,8 +6,8 @@ use egui::{RichText, Ui};
 
 use super::state::AppState;
 use super::widgets::{DriftCellView, drift_grid_ui, provenance_badge};
-use crate::game::{Action, Game};
-use crate::play::Form;
+use crate::engine::game::{Action, Game};
+use crate::engine::play::Form;
 use crate::rules::Outcome;
 use crate::rules::gsp::{DriftModel, drift_model};
 
@@ -17,7 +17,7 @@ pub const ORIENTATION: &str = "Top row over: beyond the target, as seen from the
 /// The last applied (not undone) Graveyard St. Privat fire that drifted: its summary and diagram.
 pub fn last_drift(game: &Game) -> Option<(String, DriftModel)> {
     game.applied().rev().find_map(|a| match a {
-        Action::Resolved { resolution, .. } => match Outcome::of(resolution)? {
+        Action::Resolved { resolution, .. } => match game.state().system.outcome_of(resolution)? {
             Outcome::GspFire(o) => o.drift.map(|d| (resolution.summary.clone(), d)),
             _ => None,
         },

@@ -1,10 +1,10 @@
 //! The umpire's flow in the window: the checks due (with Roll / Open / Mark done / Waive) and the current phase's
-//! checklist, each step linking to the resolver pre-filled for it ([`crate::flow`]).
+//! checklist, each step linking to the resolver pre-filled for it ([`crate::engine::flow`]).
 
 use egui::{RichText, Ui};
 
 use super::state::{AppState, Command};
-use crate::game::Action;
+use crate::engine::game::Action;
 
 /// Due checks in view before the list scrolls.
 const DUE_ROWS: f32 = 6.0;
@@ -102,7 +102,7 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 ui.data_mut(|d| d.insert_temp(reason_id, reason));
             }
         });
-    let items = crate::flow::checklist(s);
+    let items = crate::engine::flow::checklist(s);
     // Short, so a narrow column does not grow to fit it (the phase is in the top bar).
     egui::CollapsingHeader::new(format!("Checklist: {} step(s) this phase", items.len()))
         .id_salt("phase_checklist")
@@ -140,7 +140,7 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                     }
                 });
             }
-            let a = crate::flow::activity(s);
+            let a = crate::engine::flow::activity(s);
             let (m, f, act, x) = a.counts();
             ui.horizontal_wrapped(|ui| {
                 ui.label(

@@ -15,8 +15,8 @@ use std::thread::JoinHandle;
 use egui::Ui;
 
 use super::state::{AppState, Command};
+use crate::engine::game::Game;
 use crate::export::{self, AtomicProgress, ExportError, Paper};
-use crate::game::Game;
 use crate::rules::Tables;
 
 /// The PNG card resolution the window uses (the command line's default too).

@@ -12,7 +12,7 @@ use super::state::{AppState, Command};
 pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     ui.menu_button("File", |ui| {
         ui.menu_button("New from scenario", |ui| {
-            if let Ok(list) = crate::roster::builtin_scenarios() {
+            if let Ok(list) = crate::registry::builtin_scenarios() {
                 for s in list {
                     let label =
                         format!("{} ({})", s.title, s.system.map(|x| x.id()).unwrap_or("-"));

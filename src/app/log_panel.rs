@@ -5,7 +5,7 @@ use egui::{RichText, Ui};
 
 use super::state::AppState;
 use crate::dice::{Die, RollSource};
-use crate::game::{LogEntry, verify_chain};
+use crate::engine::game::{LogEntry, verify_chain};
 
 fn keep(e: &LogEntry, app: &AppState) -> bool {
     let v = &app.log;

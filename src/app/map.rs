@@ -10,15 +10,15 @@
 use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, Vec2, vec2};
 
 use super::state::{AppState, Command};
-use crate::game::{Action, GameState, UnitState};
+use crate::engine::game::{Action, GameState, UnitState};
+use crate::engine::play::pw::{hex_of, position_of};
 use crate::hex::{Hex, Layout, Offset, ZocLimits, zone_of_control};
-use crate::play::pw::{hex_of, position_of};
 use crate::roster::{Facing, Side};
 use crate::rules::System;
 
 /// True for the rule sets played on hexes.
 pub fn has_map(system: System) -> bool {
-    crate::ruleset::get(system).uses_hexes()
+    crate::registry::get(system).uses_hexes()
 }
 
 const SQRT3: f32 = 1.732_050_8;
@@ -142,16 +142,12 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     let size_id = ui.scope_id().with("map_hex_size");
     let zoc_id = ui.scope_id().with("map_zoc");
     let mut size: f32 = ui.data_mut(|d| *d.get_temp_mut_or(size_id, 28.0));
-    let mut zoc: bool = ui.data_mut(|d| {
-        *d.get_temp_mut_or(
-            zoc_id,
-            crate::ruleset::get(app.state().system).zones_of_control(),
-        )
-    });
+    let mut zoc: bool =
+        ui.data_mut(|d| *d.get_temp_mut_or(zoc_id, app.state().system.zones_of_control()));
     let state = app.game.state();
     let selected = app.selected.as_deref().and_then(|id| state.unit(id));
     let sel_hex = selected.and_then(on_map);
-    let rules = crate::ruleset::get(state.system);
+    let rules = state.system;
     let weapon_range =
         selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), app.tables));
     // Hexes a check is about (SPI-C4, FR-C2: the hex a combat vacated) stay on the board.

@@ -128,7 +128,7 @@ impl KepiApp {
             .default_size(360.0)
             .show(ui, |ui| roster::roster_ui(ui, app, &mut out));
         grip(ui.ctx(), roster.response.rect.right(), roster.response.rect);
-        let system = app.state().system;
+        let system = app.state().system.system();
         let hex = map::has_map(system);
         if hex {
             // Hex rule sets: the map is the large central view and the resolver sits beside it,
@@ -167,7 +167,7 @@ impl KepiApp {
                 } else {
                     ui.selectable_value(&mut app.bottom, BottomTab::Resolver, "Resolver");
                 }
-                if crate::ruleset::get(system).has_drift() {
+                if crate::registry::get(system).has_drift() {
                     ui.selectable_value(&mut app.bottom, BottomTab::Drift, "Drift");
                 }
                 ui.selectable_value(&mut app.bottom, BottomTab::Charts, "Charts");
@@ -177,7 +177,7 @@ impl KepiApp {
             match app.bottom {
                 BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.chart),
                 BottomTab::Dice => app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out),
-                BottomTab::Drift if crate::ruleset::get(system).has_drift() => {
+                BottomTab::Drift if crate::registry::get(system).has_drift() => {
                     egui::ScrollArea::vertical()
                         .id_salt("drift_tab")
                         .show(ui, |ui| drift::drift_ui(ui, app));

@@ -21,7 +21,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::state::{AppState, Command, Remote, Request};
-use crate::game::Game;
+use crate::engine::game::Game;
 use crate::net::client::{Answer, Client, Incoming, PendingList, Replica};
 use crate::net::discovery::Found;
 use crate::net::host::{Event, EventSink, Host, HostOptions, SeatCode, Stopped};

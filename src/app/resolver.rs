@@ -10,8 +10,8 @@ use egui::{RichText, Ui};
 use super::state::{AppState, Command};
 use super::widgets::{modifier_table_ui, odds_bars_ui};
 use crate::dice::{DiceSource, Die, Ratio};
-use crate::game::{Action, EntryKind, GameState};
-use crate::play::{Form, Resolved};
+use crate::engine::game::{Action, EntryKind, GameState};
+use crate::engine::play::{Form, Resolved};
 use crate::rules::Tables;
 use crate::rules::{Resolution, RuleError, System};
 
@@ -23,7 +23,7 @@ pub struct ResolverState {
     /// One form per action, as the user sees and edits it.
     pub forms: Vec<Form>,
     /// Per form, what kepi derived from the units' state (the user's changes are the differences
-    /// between this and `forms`: see [`crate::play::overrides`]).
+    /// between this and `forms`: see [`crate::engine::play::overrides`]).
     pub base: Vec<Form>,
     /// The form shown.
     pub current: usize,
@@ -98,16 +98,16 @@ impl ResolverState {
             fresh.prefill(state, actor.as_deref(), target.as_deref(), tables);
             fresh.with_attackers(state, &self.extra_attackers);
             if fresh != *base {
-                *form = crate::play::overrides::rebase(base, form, &fresh);
+                *form = crate::engine::play::overrides::rebase(base, form, &fresh);
                 *base = fresh;
             }
         }
     }
 
     /// What the user changed in the current form, against what kepi derived.
-    pub fn overrides(&self) -> Vec<crate::play::overrides::Override> {
+    pub fn overrides(&self) -> Vec<crate::engine::play::overrides::Override> {
         match (self.base.get(self.current), self.forms.get(self.current)) {
-            (Some(b), Some(f)) => crate::play::overrides::overrides(b, f),
+            (Some(b), Some(f)) => crate::engine::play::overrides::overrides(b, f),
             _ => Vec::new(),
         }
     }
@@ -116,7 +116,7 @@ impl ResolverState {
     /// sends its host with the form's units.
     pub fn changes(&self) -> Vec<(Vec<String>, serde_json::Value)> {
         match (self.base.get(self.current), self.forms.get(self.current)) {
-            (Some(b), Some(f)) => crate::play::overrides::changes(b, f),
+            (Some(b), Some(f)) => crate::engine::play::overrides::changes(b, f),
             _ => Vec::new(),
         }
     }
@@ -130,7 +130,7 @@ impl ResolverState {
             return;
         };
         *f = match path {
-            Some(p) => crate::play::overrides::reset(b, f, p),
+            Some(p) => crate::engine::play::overrides::reset(b, f, p),
             None => b.clone(),
         };
     }
@@ -279,7 +279,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     ui.label(RichText::new("Pick units in the roster (click: acting, right-click: target); the situation below is pre-set from their state.").small().weak());
     // The umpire decides: what does not fit the phase is said here (and logged with the roll),
     // never refused.
-    for w in crate::flow::phase_warnings(state, form.name(), actor) {
+    for w in crate::engine::flow::phase_warnings(state, form.name(), actor) {
         ui.colored_label(ui.visuals().warn_fg_color, format!("Note: {w}"))
             .on_hover_text("kepi will roll if you go ahead; the log records this note with it");
     }

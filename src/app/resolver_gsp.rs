@@ -6,8 +6,8 @@ use egui::{RichText, Ui};
 
 use super::resolver::{pick, ratio_field};
 use crate::dice::Ratio;
-use crate::game::GameState;
-use crate::play::gsp::{GspForm, Neighbour};
+use crate::engine::game::GameState;
+use crate::engine::play::gsp::{GspForm, Neighbour};
 use crate::rules::gsp::{Cell, Cover, Length, LengthUnit, Load, Piece};
 
 /// The sectors around the target, in the order they are listed: the four sides, then the corners.

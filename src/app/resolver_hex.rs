@@ -5,9 +5,9 @@
 use egui::{RichText, Ui};
 
 use super::resolver::pick;
-use crate::game::GameState;
-use crate::play::crt::{FrForm, SpiForm, SpiRole, spi_role};
-use crate::play::pw::{PwAction, PwForm};
+use crate::engine::game::GameState;
+use crate::engine::play::crt::{FrForm, SpiForm, SpiRole, spi_role};
+use crate::engine::play::pw::{PwAction, PwForm};
 use crate::roster::Arm;
 use crate::rules::pw::{Army, Gunnery, HitCause, HitChoice, Quality, UnitKind, hit_choices};
 use crate::rules::spi::{Formation, SupplyState};

@@ -5,7 +5,7 @@ use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 
 use super::state::{AppState, Command};
 use super::widgets::chip;
-use crate::game::{Action, Counter, Flag, GameState, Level, UnitState};
+use crate::engine::game::{Action, Counter, Flag, GameState, Level, UnitState};
 
 /// One row of the flattened roster.
 #[derive(Clone, Debug, PartialEq)]
@@ -422,7 +422,7 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
     egui::Grid::new("unit_editor")
         .num_columns(2)
         .show(ui, |ui| {
-            let system = app.game.state().system;
+            let system = app.game.state().system.system();
             for &counter in Counter::for_system(system) {
                 let label = counter.to_string();
                 let label = label.as_str();
@@ -460,7 +460,7 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 });
                 ui.end_row();
             }
-            if crate::game::has_levels(system) {
+            if crate::engine::game::has_levels(system) {
                 ui.label("level");
                 ui.horizontal(|ui| {
                     for l in Level::ALL.iter().copied() {
@@ -490,10 +490,10 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 }
             });
             ui.end_row();
-            if crate::ruleset::get(system).has_supply() {
+            if crate::registry::get(system).has_supply() {
                 ui.label("supply");
                 ui.horizontal(|ui| {
-                    for sup in crate::game::Supply::ALL.iter().copied() {
+                    for sup in crate::engine::game::Supply::ALL.iter().copied() {
                         if ui
                             .selectable_label(u.supply == sup, sup.to_string())
                             .clicked()
@@ -508,7 +508,7 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 });
                 ui.end_row();
             }
-            if crate::ruleset::get(system).uses_hexes() {
+            if crate::registry::get(system).uses_hexes() {
                 let label = ui.label("hex").id;
                 hex_field_ui(ui, u, &id, label, out);
                 ui.end_row();

@@ -1,7 +1,7 @@
 //! The window's state and the one place it changes: [`AppState::handle`] takes a [`Command`].
 //!
 //! Panels read the state and push commands; nothing else mutates the game. Every game change goes
-//! through [`crate::game::Game`] (so it is logged and undoable) and, when the game has a file, through
+//! through [`crate::engine::game::Game`] (so it is logged and undoable) and, when the game has a file, through
 //! [`crate::store::Store`] (journal first, so nothing acknowledged is ever lost).
 
 use std::collections::HashSet;
@@ -14,9 +14,10 @@ use super::exports::{ExportDialog, ExportJob, ExportKind};
 use super::file_dialog::{FileDialog, Native, Purpose};
 use super::resolver::ResolverState;
 use crate::dice::{DiceExpr, Die};
+use crate::engine::game::{Action, Game, GameState, SeedSecret};
 use crate::export::Paper;
-use crate::game::{Action, Game, GameState, SeedSecret};
-use crate::roster::{Scenario, builtin_scenario};
+use crate::registry::builtin_scenario;
+use crate::roster::Scenario;
 use crate::rules::Tables;
 use crate::store::Store;
 
@@ -491,7 +492,7 @@ impl AppState {
     /// A fresh workspace on `game` (and its file, when it has one): nothing selected, the bottom
     /// tab the rule set is played with, default settings.
     fn with_game(game: Game, store: Option<Store>, tables: &'static Tables) -> AppState {
-        let system = game.state().system;
+        let system = game.state().system.system();
         AppState {
             saved_len: game.log().len(),
             game,
@@ -557,7 +558,7 @@ impl AppState {
     /// Shows a game as the network has it (a host's log, replayed and verified): the window's
     /// game becomes it; nothing is written here. A game of another rule set gets a fresh resolver.
     pub fn show_remote(&mut self, game: Game) {
-        let system = game.state().system;
+        let system = game.state().system.system();
         if system != self.game.state().system {
             self.resolver = ResolverState::new(system);
             self.bottom = if crate::app::map::has_map(system) {
@@ -946,7 +947,7 @@ impl AppState {
     }
 
     /// An action, undo or redo done (its summary, to keep on disk and show) or refused.
-    fn logged(&mut self, done: Result<String, crate::game::ActionError>, prefix: &str) {
+    fn logged(&mut self, done: Result<String, crate::engine::game::ActionError>, prefix: &str) {
         match done {
             Ok(summary) => {
                 self.commit(format!("{prefix}{summary}"));
@@ -1092,7 +1093,7 @@ impl AppState {
         // into the log entry with it: the umpire went ahead, and the log says so.
         let warnings = form
             .form()
-            .map(|f| crate::flow::phase_warnings(self.game.state(), f.name(), f.units().0))
+            .map(|f| crate::engine::flow::phase_warnings(self.game.state(), f.name(), f.units().0))
             .unwrap_or_default();
         // Logged with the resolution, so `kepi log verify` can resolve it again (issue 29).
         let input = form.form().and_then(|f| serde_json::to_value(f).ok());

@@ -10,11 +10,12 @@ use serde::Serialize;
 use super::game_play::{self, PlayVerb};
 use super::{CliError, fresh_seed, print_json, stood};
 use crate::dice::DiceExpr;
-use crate::game::{
+use crate::engine::game::{
     Action, Counter, EntryKind, Flag, Game, GameState, Level, LogEntry, SeedSecret, Supply,
     UnitState, verify_chain,
 };
-use crate::roster::{Facing, Position, builtin_scenario, builtin_scenarios, load_roster_file};
+use crate::registry::{builtin_scenario, builtin_scenarios};
+use crate::roster::{Facing, Position, load_roster_file};
 use crate::rules::Tables;
 use crate::store::{
     Recorded, SaveFile, Store, StoreError, read_bytes_limited, read_game, read_journal, recover,
@@ -29,8 +30,8 @@ impl From<StoreError> for CliError {
     }
 }
 
-impl From<crate::game::ActionError> for CliError {
-    fn from(e: crate::game::ActionError) -> Self {
+impl From<crate::engine::game::ActionError> for CliError {
+    fn from(e: crate::engine::game::ActionError) -> Self {
         CliError::usage(e.to_string())
     }
 }
@@ -815,7 +816,7 @@ fn parse_verbs(
             other => {
                 return Err(CliError::usage(format!(
                     "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, reveal, resolve-due, waive, {})",
-                    game_play::verbs_for(s.system).join(", ")
+                    game_play::verbs_for(s.system.system()).join(", ")
                 )));
             }
         };
@@ -1129,15 +1130,15 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
 }
 
 fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
-    let items = crate::flow::checklist(s);
-    let activity = crate::flow::activity(s);
+    let items = crate::engine::flow::checklist(s);
+    let activity = crate::engine::flow::activity(s);
     if json {
         #[derive(Serialize)]
         struct Out<'a> {
             turn: u32,
             phase: &'a str,
-            items: &'a [crate::flow::Item],
-            activity: &'a crate::flow::Activity,
+            items: &'a [crate::engine::flow::Item],
+            activity: &'a crate::engine::flow::Activity,
         }
         return print_json(&Out {
             turn: s.turn,
@@ -1349,10 +1350,11 @@ fn verify(
                 Some(0),
                 "the journal does not start with the start of the game".into(),
             )),
-            Ok(j) => match crate::game::Game::from_log(j.entries.clone(), j.secret.clone()) {
+            Ok(j) => match crate::engine::game::Game::from_log(j.entries.clone(), j.secret.clone())
+            {
                 Ok(g) => check_dice(g),
-                Err(crate::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
-                Err(crate::game::ReplayError::Entry { index, message }) => {
+                Err(crate::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
+                Err(crate::engine::game::ReplayError::Entry { index, message }) => {
                     Err((Some(index), message))
                 }
             },
@@ -1370,8 +1372,10 @@ fn verify(
             .audit_outcomes(|state, input, action| game_play::recheck(state, input, action, tables))
         {
             Ok(n) => Ok(Verified { rechecked: n, ..v }),
-            Err(crate::game::ReplayError::Entry { index, message }) => Err((Some(index), message)),
-            Err(crate::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
+            Err(crate::engine::game::ReplayError::Entry { index, message }) => {
+                Err((Some(index), message))
+            }
+            Err(crate::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
         }
     });
     let v = match result {
@@ -1512,7 +1516,7 @@ fn check_dice(game: Game) -> Result<Verified, (Option<usize>, String)> {
         None => None,
         Some(seed) => match game.audit_dice(seed) {
             Ok(n) => Some(n),
-            Err(crate::game::ReplayError::Entry { index, message }) => {
+            Err(crate::engine::game::ReplayError::Entry { index, message }) => {
                 return Err((
                     Some(index),
                     format!("dice do not match the seed: {message}"),

@@ -1,12 +1,12 @@
 //! The resolution verbs of `kepi game apply`: every resolver form of every rule set
-//! ([`crate::play::Form::all_for`]) between units of a game, in one grammar.
+//! ([`crate::engine::play::Form::all_for`]) between units of a game, in one grammar.
 //!
 //! A verb names its units (`fire FIRER TARGET`, `rally UNIT`, `combat --attackers A,B --hex HEX`)
 //! and takes the options of its `kepi resolve SYSTEM FORM` command, parsed by that command's own clap
 //! declaration (see [`resolve::form_command`]): each option is declared once, for both commands.
 //! The form is pre-filled from the units' live state ([`Form::prefill`]); only the options typed
 //! override it. `--dice DIE=VALUE` enters physical dice. The form resolves through
-//! [`crate::game::Game::resolve_about`]: kepi's seeded dice (or the dice entered), the outcome on the
+//! [`crate::engine::game::Game::resolve_about`]: kepi's seeded dice (or the dice entered), the outcome on the
 //! units and in the log as one undo step, answering the due check it is the roll for.
 //!
 //! Only the game's rule set's verbs are accepted (`artillery` is a P&K, PW or GSP verb by the game).
@@ -20,12 +20,12 @@ use clap::{ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use super::resolve;
 use crate::cli::CliError;
 use crate::dice::{DiceSource, Die, Ratio};
-use crate::game::GameState;
-use crate::play::Form;
-use crate::play::crt::{FrForm, SpiForm, engage_hex};
-use crate::play::gsp::GspForm;
-use crate::play::pk::{PkAction, PkForm};
-use crate::play::pw::{PwAction, PwForm};
+use crate::engine::game::GameState;
+use crate::engine::play::Form;
+use crate::engine::play::crt::{FrForm, SpiForm, engage_hex};
+use crate::engine::play::gsp::GspForm;
+use crate::engine::play::pk::{PkAction, PkForm};
+use crate::engine::play::pw::{PwAction, PwForm};
 use crate::roster::Position;
 use crate::rules::Tables;
 use crate::rules::pk::{
@@ -603,10 +603,10 @@ impl PlayVerb {
 pub(crate) fn recheck(
     state: &GameState,
     input: &serde_json::Value,
-    action: &crate::game::Action,
+    action: &crate::engine::game::Action,
     tables: &Tables,
 ) -> Result<(), String> {
-    let crate::game::Action::Resolved {
+    let crate::engine::game::Action::Resolved {
         resolution,
         effects,
         ..
@@ -658,8 +658,9 @@ pub(crate) fn recheck(
         ));
     }
     if fx != *effects {
-        let show =
-            |v: &[crate::game::Action]| serde_json::to_string(v).unwrap_or_else(|e| e.to_string());
+        let show = |v: &[crate::engine::game::Action]| {
+            serde_json::to_string(v).unwrap_or_else(|e| e.to_string())
+        };
         return Err(format!(
             "the logged effects {} are not what its outcome gives: {}",
             show(effects),
@@ -704,7 +705,7 @@ enum Kind {
     /// A `kepi resolve` action no form covers: its words after `kepi resolve`, without `--dice`.
     Plain(Vec<String>),
     /// `form NAME UNIT [TARGET]` (any form of the game's rule set, as a window sends it to its
-    /// host), and a registered rule set's own verbs ([`crate::play::CustomForm`]): the units, a
+    /// host), and a registered rule set's own verbs ([`crate::engine::play::CustomForm`]): the units, a
     /// combat's other attackers, and the fields set.
     Window {
         /// A combat's attackers besides the acting unit (`--attacker`).
@@ -716,7 +717,7 @@ enum Kind {
 
 /// The words of `form NAME UNIT [TARGET] [--attacker ID]... [--set PATH=VALUE]... [--dice
 /// DIE=VALUE,...]` for a form as a window has it: its units, a combat's `extra` attackers, the
-/// fields the user changed (`changes`, see [`crate::play::overrides::changes`]) and the dice
+/// fields the user changed (`changes`, see [`crate::engine::play::overrides::changes`]) and the dice
 /// entered. The host pre-fills the form from its own game and sets only those fields, so a
 /// window a frame behind (or shown hidden strengths) never makes the host roll with stale units.
 /// `None` when the form has no acting unit yet (or needs a target it has not).
@@ -826,7 +827,7 @@ fn build_window(
         .ok_or_else(|| CliError::usage(format!("`form`: no form `{}` here", v.form)))?;
     form.prefill(s, Some(&v.actor), v.target.as_deref(), tables);
     form.with_attackers(s, extra);
-    crate::play::overrides::apply_changes(&form, changes)
+    crate::engine::play::overrides::apply_changes(&form, changes)
         .map_err(|e| CliError::usage(format!("`{} --set`: {e}", v.form)))
 }
 
@@ -970,7 +971,7 @@ impl Ready {
         state: &GameState,
         tables: &Tables,
         dice: Option<&mut DiceSource>,
-    ) -> Result<crate::play::Resolved, RuleError> {
+    ) -> Result<crate::engine::play::Resolved, RuleError> {
         let Some(dice) = dice else {
             return self.resolve_with(state, tables, None);
         };
@@ -998,11 +999,11 @@ impl Ready {
         Ok(done)
     }
 
-    /// What is odd about making this resolution now ([`crate::flow::phase_warnings`]): the
+    /// What is odd about making this resolution now ([`crate::engine::flow::phase_warnings`]): the
     /// umpire decides, so these are logged with it, never a refusal. None for a unit-less action.
     pub fn phase_warnings(&self, state: &GameState) -> Vec<String> {
         match self {
-            Ready::Form(f) => crate::flow::phase_warnings(state, f.name(), f.units().0),
+            Ready::Form(f) => crate::engine::flow::phase_warnings(state, f.name(), f.units().0),
             Ready::Plain(_) => Vec::new(),
         }
     }
@@ -1013,7 +1014,7 @@ impl Ready {
         state: &GameState,
         tables: &Tables,
         dice: Option<&mut DiceSource>,
-    ) -> Result<crate::play::Resolved, RuleError> {
+    ) -> Result<crate::engine::play::Resolved, RuleError> {
         match self {
             Ready::Form(f) => f.resolve(state, tables, dice),
             Ready::Plain(x) => resolve::run_system(x, resolve::Ctx { tables, dice })
@@ -1047,7 +1048,7 @@ fn plain_verbs(system: System) -> Vec<String> {
 /// against the game's).
 pub(super) fn is_play_verb(word: &str) -> bool {
     PLAY_VERBS.contains(&word)
-        || crate::ruleset::all()
+        || crate::registry::all()
             .into_iter()
             .any(|s| plain_verbs(s).iter().any(|v| v == word) || custom_form(s, word).is_some())
 }
@@ -1096,11 +1097,11 @@ fn accepted(cmd: &Command) -> String {
 
 /// The rule set's verb named `verb`, or an error listing the game's verbs.
 fn spec_of(verb: &str, s: &GameState) -> Result<&'static VerbSpec, CliError> {
-    if let Some(spec) = specs_for(s.system).find(|x| x.named(verb)) {
+    if let Some(spec) = specs_for(s.system.system()).find(|x| x.named(verb)) {
         return Ok(spec);
     }
     let mut elsewhere: Vec<&str> = Vec::new();
-    for system in crate::ruleset::all() {
+    for system in crate::registry::all() {
         if specs_for(system).any(|x| x.named(verb)) || plain_verbs(system).iter().any(|p| p == verb)
         {
             elsewhere.push(system.title());
@@ -1115,7 +1116,7 @@ fn spec_of(verb: &str, s: &GameState) -> Result<&'static VerbSpec, CliError> {
         "`{verb}` is {theirs} resolution verb; this game is {}: its resolution verbs are {} (see \
          `kepi game apply --help`)",
         s.system.title(),
-        verbs_for(s.system).join(", ")
+        verbs_for(s.system.system()).join(", ")
     )))
 }
 
@@ -1128,11 +1129,11 @@ pub(super) fn parse(
     s: &GameState,
     tables: &Tables,
 ) -> Result<PlayVerb, CliError> {
-    if let Some(blank) = custom_form(s.system, verb) {
+    if let Some(blank) = custom_form(s.system.system(), verb) {
         return parse_custom(verb, &blank, words, i, s, tables);
     }
-    if !specs_for(s.system).any(|x| x.named(verb))
-        && plain_verbs(s.system).iter().any(|p| p == verb)
+    if !specs_for(s.system.system()).any(|x| x.named(verb))
+        && plain_verbs(s.system.system()).iter().any(|p| p == verb)
     {
         return parse_plain(verb, words, i, s, tables);
     }
@@ -1373,10 +1374,10 @@ fn set_alike(
     }
 }
 
-/// Issue 17: the same checks as the window's ([`crate::play::refuse`]) on a built form, before
+/// Issue 17: the same checks as the window's ([`crate::engine::play::refuse`]) on a built form, before
 /// anything applies.
 fn checked(v: &PlayVerb, form: Form, s: &GameState) -> Result<Ready, CliError> {
-    if let Some(why) = crate::play::refuse::unused_die(&form, &v.entered) {
+    if let Some(why) = crate::engine::play::refuse::unused_die(&form, &v.entered) {
         return Err(CliError::usage(format!("`{} --dice`: {why}", v.form)));
     }
     if let Some(why) = form.refusal(s) {
@@ -1394,7 +1395,7 @@ fn build_plain(
     tables: &Tables,
 ) -> Result<Ready, CliError> {
     let argv = std::iter::once("resolve".to_string()).chain(words.iter().cloned());
-    let cmd = plain_command(s.system, &v.form)?;
+    let cmd = plain_command(s.system.system(), &v.form)?;
     let m = resolve::command_tree()
         .clone()
         .try_get_matches_from(argv)
@@ -1402,7 +1403,7 @@ fn build_plain(
     let x = resolve::ResolveSystem::from_arg_matches(&m)
         .map_err(|e| CliError::usage(format!("`{}`: {e}", v.form)))?;
     // The dice each rule set rolls: P&K d10 and d%, the others d6.
-    let used: &[Die] = crate::ruleset::get(s.system).dice();
+    let used: &[Die] = s.system.dice();
     if let Some((die, value)) = v.entered.iter().find(|(d, _)| !used.contains(d)) {
         let names: Vec<String> = used.iter().map(ToString::to_string).collect();
         return Err(CliError::usage(format!(
@@ -1450,7 +1451,7 @@ fn parse_plain(
     s: &GameState,
     tables: &Tables,
 ) -> Result<PlayVerb, CliError> {
-    let cmd = plain_command(s.system, verb)?;
+    let cmd = plain_command(s.system.system(), verb)?;
     let mut argv = vec![s.system.id().to_string(), verb.to_string()];
     let mut dice = Vec::new();
     while let Some(w) = words.get(*i).filter(|w| w.starts_with("--")) {
@@ -1526,7 +1527,7 @@ pub(super) fn verbs_help() -> String {
          step; each answers the due check it is the roll for. With --json the line carries \
          \"outcome\": the object `kepi resolve ... --json` prints.\n",
     );
-    for system in crate::ruleset::all() {
+    for system in crate::registry::all() {
         out.push_str(&format!(" {} ({}):\n", system.title(), system.id()));
         for spec in specs_for(system) {
             let Ok(cmd) = spec.command() else { continue };

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::CliError;
 use super::game_cmd::{VERBS_HELP, print_entry, show};
-use crate::game::LogEntry;
+use crate::engine::game::LogEntry;
 use crate::net::client::{Client, Decision, Incoming, Replica};
 use crate::net::host::{Event, Host, HostOptions, SeatCode};
 use crate::net::io::Backoff;

@@ -9,7 +9,7 @@ use super::model::{
     UnitDoc,
 };
 use super::{DocProvider, ExportError, Source};
-use crate::game::{Action, EntryKind, Game, GameState, UnitState, verify_chain};
+use crate::engine::game::{Action, EntryKind, Game, GameState, UnitState, verify_chain};
 use crate::roster::{Arm, Scenario};
 use crate::rules::System;
 use crate::rules::Tables;
@@ -23,14 +23,14 @@ pub struct GameDocs<'a> {
 /// PK-M1, PK-F1, PK-A1, PW-U1: move and range for a unit, as printed on a roster (the rule set
 /// says which it gives).
 fn move_and_range(system: System, u: &UnitState, t: &Tables) -> (Option<String>, Option<String>) {
-    crate::ruleset::get(system).move_and_range(u, t)
+    crate::registry::get(system).move_and_range(u, t)
 }
 
 /// A unit's roster line.
 pub fn unit_doc(system: System, u: &UnitState, t: &Tables) -> UnitDoc {
     let (move_, range) = move_and_range(system, u, t);
     let mut status = Vec::new();
-    if u.level != crate::game::Level::Steady {
+    if u.level != crate::engine::game::Level::Steady {
         status.push(u.level.to_string());
     }
     for (on, s) in [
@@ -57,11 +57,11 @@ pub fn unit_doc(system: System, u: &UnitState, t: &Tables) -> UnitDoc {
         class: u.unit.quality.map(|q| q.to_string()),
         strength: u.strength,
         max_strength: u.max_strength,
-        strength_unit: crate::ruleset::get(system)
+        strength_unit: crate::registry::get(system)
             .strength_unit(u.unit.arm)
             .to_string(),
         fatigue: u.fatigue,
-        fatigue_max: crate::ruleset::get(system).fatigue_max(),
+        fatigue_max: crate::registry::get(system).fatigue_max(),
         leaders: u.leaders,
         leaders_max: u.max_leaders,
         weapon: u.unit.weapon.map(|w| w.to_string()),
@@ -114,7 +114,7 @@ pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
             if path.is_empty() {
                 path.push(("group", "Independent units"));
             }
-            insert(&mut groups, &path, unit_doc(state.system, u, t));
+            insert(&mut groups, &path, unit_doc(state.system.system(), u, t));
         }
         sides.push(SideDoc {
             name: side.title().to_string(),
@@ -280,7 +280,7 @@ pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
         });
     }
     // Every turn played so far has a row, with every side, so a quiet turn shows as 0.
-    let sides: Vec<String> = crate::flow::sides(state)
+    let sides: Vec<String> = crate::engine::flow::sides(state)
         .iter()
         .map(|s| s.title().to_string())
         .collect();
@@ -331,7 +331,7 @@ impl DocProvider for GameDocs<'_> {
     fn roster(&self, source: &Source) -> Result<RosterDoc, ExportError> {
         let state = match source {
             Source::Scenario(name) => scenario_state(
-                &crate::roster::builtin_scenario(name).map_err(ExportError::Source)?,
+                &crate::registry::builtin_scenario(name).map_err(ExportError::Source)?,
             )?,
             Source::Cards(path) => scenario_state(
                 &crate::roster::load_roster_file(path)

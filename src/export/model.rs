@@ -171,7 +171,7 @@ pub struct ResolutionDoc {
     /// What it did to each unit, read from the game before and after it: the casualties are
     /// counted from these, so the entries and the chart cannot disagree.
     #[serde(default)]
-    pub effects: Vec<crate::game::Effect>,
+    pub effects: Vec<crate::engine::game::Effect>,
 }
 
 impl ResolutionDoc {
@@ -564,7 +564,7 @@ pub struct ReportEntryJson<'a> {
     /// The dice as text.
     pub dice: &'a str,
     /// What it did to each unit.
-    pub effects: &'a [crate::game::Effect],
+    pub effects: &'a [crate::engine::game::Effect],
 }
 
 /// One row of [`ReportJson::casualties`].

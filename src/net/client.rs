@@ -20,7 +20,7 @@ use super::{
     ClientMsg, HostMsg, MAX_HOST_MESSAGE_BYTES, NetError, PROTOCOL_VERSION, PendingRequest,
     Refusal, Welcome, parse_address,
 };
-use crate::game::{Game, LogEntry};
+use crate::engine::game::{Game, LogEntry};
 
 /// A verified copy of a hosted game's log, and the game it replays to.
 #[derive(Clone, Debug, Default)]
@@ -63,7 +63,7 @@ impl Replica {
         &mut self,
         entries: Vec<SeatEntry>,
         view: Option<serde_json::Value>,
-        state: Option<Box<crate::game::GameState>>,
+        state: Option<Box<crate::engine::game::GameState>>,
     ) -> Result<Vec<SeatEntry>, NetError> {
         if self.game.is_some() {
             return Err(NetError::Protocol(
@@ -585,7 +585,7 @@ impl Client {
         &mut self,
         entries: Vec<SeatEntry>,
         view: Option<serde_json::Value>,
-        state: Option<Box<crate::game::GameState>>,
+        state: Option<Box<crate::engine::game::GameState>>,
     ) -> Result<(), NetError> {
         if entries.is_empty() && view.is_none() && state.is_none() {
             return Ok(());
@@ -614,7 +614,7 @@ impl Client {
                         )));
                     }
                     if let Some(w) = &e.entry
-                        && (crate::game::entry_hash(w) != e.hash
+                        && (crate::engine::game::entry_hash(w) != e.hash
                             || w.index != e.index
                             || w.prev != e.prev)
                     {

@@ -30,7 +30,7 @@ use super::{
 };
 use crate::cli::CliError;
 use crate::cli::game_cmd::{apply_verbs, check_verbs};
-use crate::game::{Game, LogEntry};
+use crate::engine::game::{Game, LogEntry};
 use crate::roster::Side;
 use crate::rules::Tables;
 use crate::store::Store;
@@ -206,7 +206,7 @@ impl Core {
     ) -> (
         Vec<super::redact::SeatEntry>,
         serde_json::Value,
-        Box<crate::game::GameState>,
+        Box<crate::engine::game::GameState>,
     ) {
         let Core { game, chains, .. } = self;
         let entries = chains.seen(side, game.log(), game.state(), range, open_before);
@@ -227,7 +227,7 @@ impl Core {
     ) -> (
         Vec<super::redact::SeatEntry>,
         serde_json::Value,
-        Box<crate::game::GameState>,
+        Box<crate::engine::game::GameState>,
     ) {
         let range = match (made.first(), made.last()) {
             (Some(a), Some(b)) => a.index as usize..b.index as usize + 1,
@@ -235,7 +235,7 @@ impl Core {
         };
         let reveals = made
             .iter()
-            .any(|e| matches!(e.kind, crate::game::EntryKind::Reveal { .. }));
+            .any(|e| matches!(e.kind, crate::engine::game::EntryKind::Reveal { .. }));
         self.seen_by(side, range, reveals)
     }
 }
@@ -1119,7 +1119,7 @@ enum CatchUp {
     Seen(
         Vec<super::redact::SeatEntry>,
         serde_json::Value,
-        Box<crate::game::GameState>,
+        Box<crate::engine::game::GameState>,
     ),
 }
 

@@ -35,7 +35,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{GameState, LogEntry};
+use crate::engine::game::{GameState, LogEntry};
 use crate::roster::Side;
 
 /// The protocol both ends speak; a client with another version is refused by name in the host's
@@ -139,7 +139,7 @@ pub enum HostMsg {
         /// For a player seat while strengths are hidden: the game state as it may hold it
         /// ([`redact::seat_state`]), so a window can show the seat's view.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        state: Option<Box<crate::game::GameState>>,
+        state: Option<Box<crate::engine::game::GameState>>,
     },
     /// The answer to [`ClientMsg::Apply`]: the entries it made (each already journaled and
     /// fsynced), and why it stopped if it did not make them all.
@@ -161,7 +161,7 @@ pub enum HostMsg {
         /// For a player seat while strengths are hidden: the game state as it may hold it
         /// ([`redact::seat_state`]), so a window can show the seat's view.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        state: Option<Box<crate::game::GameState>>,
+        state: Option<Box<crate::engine::game::GameState>>,
     },
     /// The answer to a player's [`ClientMsg::Apply`] while the umpire approves resolutions: the
     /// request passed the seat's and the rules' checks and waits as `request`; nothing is applied
@@ -196,7 +196,7 @@ pub enum HostMsg {
         /// For a player seat while strengths are hidden: the game state as it may hold it
         /// ([`redact::seat_state`]), so a window can show the seat's view.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        state: Option<Box<crate::game::GameState>>,
+        state: Option<Box<crate::engine::game::GameState>>,
     },
     /// The answer to [`ClientMsg::Pending`].
     PendingList {
@@ -361,7 +361,7 @@ pub fn permit(
             None => Err(format!(
                 "`{}` is the umpire's; the {side} seat makes resolutions ({}) with {side} units",
                 asked.verb,
-                crate::cli::game_play::form_verbs_for(state.system).join(", "),
+                crate::cli::game_play::form_verbs_for(state.system.system()).join(", "),
                 side = side.as_str()
             )),
             Some(actor) => {

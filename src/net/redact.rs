@@ -34,7 +34,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Seat;
-use crate::game::{Game, GameState, LogEntry};
+use crate::engine::game::{Game, GameState, LogEntry};
 use crate::roster::Side;
 
 /// The fields of a unit in `kepi game show --json` that a hidden unit has as null.
@@ -51,12 +51,12 @@ pub const HIDDEN_FIELDS: &[&str] = &[
 /// What a hidden entry says in a seat's log.
 pub const HIDDEN_SUMMARY: &str = "(hidden: concerns the other side's units)";
 
-/// Checks a seat's view of the log ([`crate::game::Game::seat_view`]) as the window's "Verify
+/// Checks a seat's view of the log ([`crate::engine::game::Game::seat_view`]) as the window's "Verify
 /// chain" does: every entry links to the one before, and every whole (or opened) entry hashes to
 /// its hash (a hidden one, [`placeholder_entry`], has no body to hash). The head, or the first
 /// entry that fails.
 pub fn verify_seat_log(log: &[LogEntry]) -> Result<String, u64> {
-    let mut head = crate::game::GENESIS.to_string();
+    let mut head = crate::engine::game::GENESIS.to_string();
     for e in log {
         let hidden = e.summary == HIDDEN_SUMMARY && e.rules.is_empty() && e.dice.is_empty();
         let linked = if hidden {
@@ -64,7 +64,7 @@ pub fn verify_seat_log(log: &[LogEntry]) -> Result<String, u64> {
         } else {
             e.prev == head || opens(&e.prev, &head).is_some()
         };
-        if !linked || (!hidden && crate::game::entry_hash(e) != e.hash) {
+        if !linked || (!hidden && crate::engine::game::entry_hash(e) != e.hash) {
             return Err(e.index);
         }
         head = e.hash.clone();
@@ -269,7 +269,7 @@ struct SideChain {
 /// chain of its own over the same entries instead. Entry `i`'s body is the log's entry with its
 /// `prev` replaced: by the side's hash of entry `i - 1` for an entry the seat may read, or by
 /// that hash, a colon and the entry's secret ([`ChainKey`]) for a hidden one; its hash in the
-/// side's chain is [`crate::game::entry_hash`] of that body. A hidden entry is sent as its index,
+/// side's chain is [`crate::engine::game::entry_hash`] of that body. A hidden entry is sent as its index,
 /// time, turn, phase, `prev` and `hash` only: without the secret no guess of its body can be
 /// checked against them. Once the seed is revealed (the game's end) every hidden entry is sent
 /// opened, its body with the secret, and the seat checks it hashes to what it held.
@@ -293,12 +293,12 @@ impl SeatChains {
         if chain.hashes.len() < log.len() {
             let needles = needles(state, side);
             for e in log.get(chain.hashes.len()..).unwrap_or_default() {
-                let hidden =
-                    matches!(e.kind, crate::game::EntryKind::Start { .. }) || needles.found(e);
+                let hidden = matches!(e.kind, crate::engine::game::EntryKind::Start { .. })
+                    || needles.found(e);
                 let prev = chain
                     .hashes
                     .last()
-                    .map_or(crate::game::GENESIS, String::as_str);
+                    .map_or(crate::engine::game::GENESIS, String::as_str);
                 let made = body(e, prev, hidden.then(|| self.key.secret(side, e)));
                 chain.hashes.push(made.hash);
                 chain.hidden.push(hidden);
@@ -313,7 +313,7 @@ impl SeatChains {
             .hashes
             .last()
             .cloned()
-            .unwrap_or_else(|| crate::game::GENESIS.to_string())
+            .unwrap_or_else(|| crate::engine::game::GENESIS.to_string())
     }
 
     /// The entries `range` of the log as `side`'s seat receives them. Once the seed is revealed
@@ -346,7 +346,7 @@ impl SeatChains {
                 let hash = chain.hashes.get(i)?.clone();
                 let prev = match i.checked_sub(1) {
                     Some(p) => chain.hashes.get(p)?.clone(),
-                    None => crate::game::GENESIS.to_string(),
+                    None => crate::engine::game::GENESIS.to_string(),
                 };
                 let entry = match (hidden, revealed) {
                     (false, _) => Some(with_place(e, prev.clone(), hash.clone())),
@@ -381,9 +381,10 @@ fn with_place(e: &LogEntry, prev: String, hash: String) -> LogEntry {
         hash,
         ..e.clone()
     };
-    if let crate::game::EntryKind::Act {
+    if let crate::engine::game::EntryKind::Act {
         action:
-            crate::game::Action::Roll { draws, .. } | crate::game::Action::Resolved { draws, .. },
+            crate::engine::game::Action::Roll { draws, .. }
+            | crate::engine::game::Action::Resolved { draws, .. },
     } = &mut w.kind
     {
         *draws = 0;
@@ -401,7 +402,7 @@ fn body(e: &LogEntry, prev: &str, secret: Option<String>) -> LogEntry {
         },
         String::new(),
     );
-    b.hash = crate::game::entry_hash(&b);
+    b.hash = crate::engine::game::entry_hash(&b);
     b
 }
 
@@ -502,7 +503,7 @@ const PLACEHOLDER: u32 = 1;
 /// The game state as `side`'s seat may hold it, for its window ([`Game::seat_view`]): the other
 /// side's units keep what the table sees (ids, names, positions, formations, markers, whether
 /// eliminated) and have [`HIDDEN_FIELDS`] as placeholders, marked
-/// [`crate::game::UnitState::strength_hidden`] (their cards' strength and leaders too); due
+/// [`crate::engine::game::UnitState::strength_hidden`] (their cards' strength and leaders too); due
 /// checks about those units, or naming them, are left out.
 pub fn seat_state(game: &Game, side: Side) -> GameState {
     seat_state_of(game.state(), side)
@@ -524,9 +525,9 @@ fn masked(state: &GameState, side: Side, k: u32) -> GameState {
         u.max_strength = PLACEHOLDER + k;
         u.fatigue = k;
         u.level = if k == 0 {
-            crate::game::Level::Steady
+            crate::engine::game::Level::Steady
         } else {
-            crate::game::Level::Shaken
+            crate::engine::game::Level::Shaken
         };
         u.leaders = k;
         u.max_leaders = k;
@@ -572,8 +573,8 @@ pub fn placeholder_entry(e: &SeatEntry) -> LogEntry {
             time: e.time,
             turn: e.turn,
             phase: e.phase.clone(),
-            kind: crate::game::EntryKind::Act {
-                action: crate::game::Action::Note {
+            kind: crate::engine::game::EntryKind::Act {
+                action: crate::engine::game::Action::Note {
                     text: e.summary().to_string(),
                 },
             },
@@ -616,7 +617,7 @@ impl SeenLog {
     pub fn head(&self) -> &str {
         self.entries
             .last()
-            .map_or(crate::game::GENESIS, |e| e.hash.as_str())
+            .map_or(crate::engine::game::GENESIS, |e| e.hash.as_str())
     }
 
     /// Takes one entry: an entry already held must be the same (or, held hidden, come opened
@@ -693,7 +694,7 @@ fn check_body(e: &SeatEntry) -> Result<(), String> {
     {
         return Err(format!("entry {}: its body and its header differ", e.index));
     }
-    let h = crate::game::entry_hash(w);
+    let h = crate::engine::game::entry_hash(w);
     if h != e.hash {
         return Err(format!(
             "entry {}: hashes to {h}, not the {} it carries",
@@ -706,15 +707,20 @@ fn check_body(e: &SeatEntry) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Action;
+    use crate::engine::game::Action;
 
     /// The demo battle with a few actions: a note (no unit), a loss on a german unit, one on a
     /// french unit.
     fn game() -> Game {
-        let scenario = crate::roster::builtin_scenario("mars-la-tour").expect("scenario");
+        let scenario = crate::registry::builtin_scenario("mars-la-tour").expect("scenario");
         let system = scenario.system.expect("a rule set");
         let now = chrono::Utc::now();
-        let mut g = Game::new(&scenario, system, crate::game::SeedSecret::new(1870), now);
+        let mut g = Game::new(
+            &scenario,
+            system,
+            crate::engine::game::SeedSecret::new(1870),
+            now,
+        );
         g.act(
             Action::Note {
                 text: "dawn".into(),
@@ -832,7 +838,7 @@ mod tests {
         }
         // Checks about the other side's units, or naming them, are not the seat's to see.
         let mut st = g.state().clone();
-        let due = |unit: Option<&str>, what: &str| crate::flow::Due {
+        let due = |unit: Option<&str>, what: &str| crate::engine::flow::Due {
             id: 0,
             rule: crate::rules::RuleId::new("PK-X5"),
             unit: unit.map(str::to_string),
@@ -1009,7 +1015,7 @@ mod tests {
         g.roll(&d6, now).expect("another");
         let seen = seen_by_german(&g);
         let draws = |e: &LogEntry| match &e.kind {
-            crate::game::EntryKind::Act {
+            crate::engine::game::EntryKind::Act {
                 action: Action::Roll { draws, .. },
             } => Some(*draws),
             _ => None,

@@ -329,14 +329,14 @@ pub const MAX_LEADERS: i64 = 20;
 /// The qualities a rule set accepts (PK-C1: elite/veteran/line; PW-T2: elite/normal/poor; none else).
 pub fn qualities_for(system: Option<System>) -> &'static [Quality] {
     match system {
-        Some(system) => crate::ruleset::get(system).qualities(),
+        Some(system) => system.qualities(),
         None => Quality::ALL,
     }
 }
 
 /// The default number of leaders: PK-L1, 3 per unit or gun in Pickelhaube & Kepi; none elsewhere.
 pub fn default_leaders(system: Option<System>, arm: Arm) -> u32 {
-    system.map_or(0, |s| crate::ruleset::get(s).default_leaders(arm))
+    system.map_or(0, |s| s.default_leaders(arm))
 }
 
 /// A stable id from a name: lower case ASCII letters and digits, other runs become one '-'.
@@ -752,7 +752,7 @@ fn validate_card(
         }
         None => None,
     };
-    let hex_rules = system.is_some_and(|s| crate::ruleset::get(s).uses_hexes());
+    let hex_rules = system.is_some_and(|s| s.uses_hexes());
     let position = match &c.hex {
         Some(h) => {
             parse_word::<Position>(check, h, &f("hex"), "a hex label like 0304, or off".into())?
@@ -808,17 +808,20 @@ fn validate_card(
 /// The battle the window opens with.
 pub const DEMO_SCENARIO: &str = "mars-la-tour";
 
-/// Every compiled-in scenario, validated.
-pub fn builtin_scenarios() -> Result<Vec<Scenario>, CardError> {
-    crate::ruleset::scenarios()
-        .iter()
+/// Validates compiled-in scenarios: (file name, TOML source), as the registry lists them
+/// ([`crate::registry::builtin_scenarios`]).
+pub fn validate_scenarios(list: &[(&str, &str)]) -> Result<Vec<Scenario>, CardError> {
+    list.iter()
         .map(|(file, src)| validate_roster(&format!("<built-in {file}>"), src, None))
         .collect()
 }
 
-/// A compiled-in scenario by name, or the list of names as the error.
-pub fn builtin_scenario(name: &str) -> Result<Scenario, String> {
-    let all = builtin_scenarios().map_err(|e| e.to_string())?;
+/// The scenario named `name` among `all`, or the list of names as the error.
+pub fn pick_scenario(
+    all: Result<Vec<Scenario>, CardError>,
+    name: &str,
+) -> Result<Scenario, String> {
+    let all = all.map_err(|e| e.to_string())?;
     let names: Vec<String> = all.iter().map(|s| s.name.clone()).collect();
     all.into_iter()
         .find(|s| s.name == name.trim())
@@ -921,6 +924,7 @@ fn collect_toml(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> std::io::Re
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::{builtin_scenario, builtin_scenarios};
 
     #[test]
     fn builtin_scenarios_validate() {

@@ -3,12 +3,12 @@
 //! The log keeps each resolution's outcome in its JSON form (saves and hashes stay as they always
 //! were). Code that acts on an outcome (the due checks a result sets off, the drift diagram) reads it
 //! here, once, into the rule set's own outcome type, and matches on that type: no outcome is read by
-//! a JSON path, and each rule set says which of its actions yields which type ([`crate::ruleset::RuleSet::outcome`]).
+//! a JSON path, and each rule set says which of its actions yields which type ([`crate::engine::rule_set::RuleSet::outcome`]).
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{Resolution, gsp, pk, pw};
+use super::{gsp, pk, pw};
 
 /// The outcomes kepi acts on after they are applied.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,13 +41,6 @@ pub(crate) fn typed<T: DeserializeOwned>(v: &Value) -> Option<T> {
 }
 
 impl Outcome {
-    /// The typed outcome of a logged resolution, when it is one kepi acts on (None for a preview,
-    /// an outcome kepi only shows, or one that does not read as its type).
-    pub fn of(r: &Resolution<Value>) -> Option<Outcome> {
-        let v = r.outcome.as_ref()?;
-        crate::ruleset::get(r.system).outcome(&r.action, v)
-    }
-
     /// Hits a Portable Wargame roll scored (PW-H1), 0 for any other outcome.
     pub fn pw_hits(&self) -> u32 {
         match self {

@@ -35,15 +35,25 @@ impl RuleId {
     }
 
     /// Looks an id up by name ("pk-f3" works too): RULES.md's ids, then those a registered rule
-    /// set declares ([`crate::ruleset::RuleSet::rule_ids`]).
+    /// set declares ([`crate::engine::rule_set::RuleSet::rule_ids`], made known by the registry
+    /// through [`RuleId::declare`]).
     pub fn parse(s: &str) -> Option<RuleId> {
         let up = s.trim().to_ascii_uppercase();
-        ALL_RULE_IDS
-            .iter()
-            .copied()
-            .chain(crate::ruleset::registered_rule_ids())
-            .find(|id| **id == up)
-            .map(RuleId)
+        if let Some(id) = ALL_RULE_IDS.iter().find(|id| **id == up) {
+            return Some(RuleId(id));
+        }
+        declared().into_iter().find(|id| *id == up).map(RuleId)
+    }
+
+    /// Makes ids a rule set declares known (the registry's `register` is the only caller): the
+    /// vocabulary of ids lives here, below everything that reads one.
+    pub fn declare(ids: &[&'static str]) {
+        let mut list = DECLARED.write().unwrap_or_else(|e| e.into_inner());
+        for id in ids {
+            if !ALL_RULE_IDS.contains(id) && !list.contains(id) {
+                list.push(id);
+            }
+        }
     }
 
     /// The id as written in RULES.md.
@@ -53,9 +63,18 @@ impl RuleId {
 
     /// True when the id is in the checklist.
     pub fn is_known(&self) -> bool {
-        ALL_RULE_IDS.contains(&self.0)
-            || crate::ruleset::registered_rule_ids().any(|id| id == self.0)
+        ALL_RULE_IDS.contains(&self.0) || declared().contains(&self.0)
     }
+}
+
+/// Rule ids declared by rule sets registered at run time ([`RuleId::declare`]).
+static DECLARED: std::sync::RwLock<Vec<&'static str>> = std::sync::RwLock::new(Vec::new());
+
+fn declared() -> Vec<&'static str> {
+    DECLARED
+        .read()
+        .map(|v| v.clone())
+        .unwrap_or_else(|e| e.into_inner().clone())
 }
 
 impl fmt::Display for RuleId {
@@ -170,11 +189,11 @@ pub struct OddsLine {
     pub p: Prob,
 }
 
-/// A rule set, by its short id ("pk"): the key of the rule-set registry ([`crate::ruleset`]).
+/// A rule set, by its short id ("pk"): the key of the rule-set registry ([`crate::registry`]).
 ///
 /// The five rule sets kepi ships are the associated constants (`System::Pk` ...); a rule set added
-/// through [`crate::ruleset::register`] gets its `System` from there. A `System` is only ever made
-/// from a registered rule set, so [`crate::ruleset::get`] always finds it. Saves carry the id
+/// through [`crate::registry::register`] gets its `System` from there. A `System` is only ever made
+/// from a registered rule set, so [`crate::registry::get`] always finds it. Saves carry the id
 /// string, exactly as they always have ("pk", "fr1870"); reading an id no rule set has is an error
 /// that lists the ids there are.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -193,7 +212,7 @@ impl System {
     /// 1870 (odds-ratio CRT).
     pub const Fr1870: System = System("fr1870");
 
-    /// The five rule sets kepi ships, in the order menus list them. [`crate::ruleset::all`] lists
+    /// The five rule sets kepi ships, in the order menus list them. [`crate::registry::all`] lists
     /// these and any rule set registered since.
     pub const ALL: [System; 5] = [
         System::Pk,
@@ -203,7 +222,7 @@ impl System {
         System::Fr1870,
     ];
 
-    /// The id of a rule set being registered ([`crate::ruleset::register`] is the only caller).
+    /// The id of a rule set being registered ([`crate::registry::register`] is the only caller).
     pub(crate) const fn new_registered(id: &'static str) -> System {
         System(id)
     }
@@ -211,26 +230,6 @@ impl System {
     /// The short id ("pk").
     pub fn id(self) -> &'static str {
         self.0
-    }
-
-    /// The rule set's name as printed.
-    pub fn title(self) -> &'static str {
-        crate::ruleset::get(self).title()
-    }
-}
-
-impl PartialOrd for System {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Menu order: the order of registration (the five built-in rule sets first, as listed in `ALL`).
-impl Ord for System {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        crate::ruleset::position(*self)
-            .cmp(&crate::ruleset::position(*other))
-            .then_with(|| self.0.cmp(other.0))
     }
 }
 
@@ -246,26 +245,9 @@ impl fmt::Display for System {
     }
 }
 
-impl std::str::FromStr for System {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        crate::ruleset::find(s).ok_or_else(|| {
-            let ids: Vec<&str> = crate::ruleset::all().into_iter().map(System::id).collect();
-            format!("unknown rule set `{s}` (accepted: {})", ids.join(", "))
-        })
-    }
-}
-
 impl Serialize for System {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for System {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let id = std::borrow::Cow::<'de, str>::deserialize(d)?;
-        id.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 
 use super::{FORMAT, Limits, SaveFile, SaveRef, StoreError, VERSION, io, write_save_file};
-use crate::game::{Game, GameState, LogEntry, SeedSecret};
+use crate::engine::game::{Game, GameState, LogEntry, SeedSecret};
 
 /// One rewrite: the log entries from `from` on, and the game's state, secret and head now.
 struct Job {

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, GameState, LogEntry, ReplayError, SeedSecret, verify_chain_from};
+use crate::engine::game::{Game, GameState, LogEntry, ReplayError, SeedSecret, verify_chain_from};
 use crate::roster::check_image_path;
 
 mod background;
@@ -196,7 +196,7 @@ pub enum StoreError {
     },
     /// The game refused the action.
     #[error(transparent)]
-    Action(#[from] crate::game::ActionError),
+    Action(#[from] crate::engine::game::ActionError),
 }
 
 /// A refused or failed file operation, naming the file.
@@ -1593,7 +1593,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let save = dir.join("g.json");
-        let sc = crate::roster::builtin_scenario("mars-la-tour").unwrap();
+        let sc = crate::registry::builtin_scenario("mars-la-tour").unwrap();
         let game = Game::new(
             &sc,
             crate::rules::System::Pk,
@@ -1610,7 +1610,7 @@ mod tests {
     /// everything acknowledged opens.
     #[test]
     fn kepi_never_writes_a_journal_or_save_larger_than_it_reads() {
-        use crate::game::Action;
+        use crate::engine::game::Action;
         use chrono::Utc;
         let (dir, save, mut game, mut store) = new_stored_game("limits");
         let journal = 256 * 1024;
@@ -1665,7 +1665,7 @@ mod tests {
     /// (here: it has no copy at all): it writes nothing, and is then sent the whole log.
     #[test]
     fn a_background_writer_out_of_step_is_sent_the_whole_log_and_writes_nothing_wrong() {
-        use crate::game::Action;
+        use crate::engine::game::Action;
         use chrono::Utc;
         let (dir, save, mut game, mut store) = new_stored_game("step");
         store.last_good = None;

@@ -9,7 +9,7 @@ use kepi::app::drift::drift_ui;
 use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
-use kepi::roster::builtin_scenario;
+use kepi::registry::builtin_scenario;
 use kepi::rules::Tables;
 
 const BATTERY: &str = "gfar-heavy-1";

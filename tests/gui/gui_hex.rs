@@ -10,7 +10,7 @@ use kepi::app::map::map_ui;
 use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
-use kepi::roster::builtin_scenario;
+use kepi::registry::builtin_scenario;
 use kepi::rules::Tables;
 
 fn pw_app(seed: u64) -> AppState {

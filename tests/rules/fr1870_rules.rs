@@ -546,7 +546,8 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
     use kepi::game::{Action, Game, SeedSecret};
     use kepi::play::Form;
     use kepi::play::crt::{FrForm, engage_hex};
-    use kepi::roster::{Arm, builtin_scenario};
+    use kepi::registry::builtin_scenario;
+    use kepi::roster::Arm;
     use kepi::rules::System;
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
     let mut s = builtin_scenario("fr1870-august").unwrap();
@@ -621,7 +622,8 @@ fn fr_f1_a_fortress_alone_cannot_attack() {
     use kepi::game::{Game, SeedSecret};
     use kepi::play::Form;
     use kepi::play::crt::{FrForm, engage_hex};
-    use kepi::roster::{Arm, builtin_scenario};
+    use kepi::registry::builtin_scenario;
+    use kepi::roster::Arm;
     use kepi::rules::System;
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
     let mut s = builtin_scenario("fr1870-august").unwrap();

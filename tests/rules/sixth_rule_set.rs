@@ -14,10 +14,11 @@ use kepi::flow::{activity, checklist};
 use kepi::game::clock::{Phase, Step};
 use kepi::game::{Action, Game, GameState, SeedSecret, UnitState};
 use kepi::play::Form;
-use kepi::roster::{Side, builtin_scenario};
+use kepi::registry::builtin_scenario;
+use kepi::registry::{self, RuleSet};
+use kepi::roster::Side;
 use kepi::rules::Tables;
 use kepi::rules::{RuleId, System};
-use kepi::ruleset::{self, RuleSet};
 use kepi::store::{SaveFile, parse_save};
 
 fn t(s: i64) -> chrono::DateTime<Utc> {
@@ -65,7 +66,7 @@ fn registers_once_and_refuses_a_taken_id() {
     );
     assert_eq!("volley".parse::<System>(), Ok(s));
     assert_eq!(s.title(), "Volley (tests)");
-    assert!(ruleset::all().contains(&s));
+    assert!(registry::all().contains(&s));
     assert!(
         System::ALL.iter().all(|b| *b < s),
         "built-in rule sets list first"
@@ -93,8 +94,8 @@ fn registers_once_and_refuses_a_taken_id() {
         fn checklist(&self, _: &mut List) {}
     }
     static IMPOSTOR: Impostor = Impostor;
-    assert!(ruleset::register(&IMPOSTOR).is_err());
-    assert_eq!(ruleset::get(s).title(), "Volley (tests)");
+    assert!(registry::register(&IMPOSTOR).is_err());
+    assert_eq!(registry::get(s).title(), "Volley (tests)");
 }
 
 #[test]

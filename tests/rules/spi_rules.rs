@@ -419,7 +419,8 @@ mod from_the_map {
     use kepi::play::Form;
     use kepi::play::crt::{SpiForm, engage_hex};
     use kepi::play::pw::position_of;
-    use kepi::roster::{Arm, Position, builtin_scenario};
+    use kepi::registry::builtin_scenario;
+    use kepi::roster::{Arm, Position};
     use kepi::rules::Tables;
     use kepi::rules::{Effect, System};
 

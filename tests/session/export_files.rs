@@ -323,7 +323,7 @@ fn odd_units_still_render() {
 /// with `kepi log verify SAVE --expect-head HASH` (issue 18).
 #[test]
 fn a_game_roster_prints_the_log_head() {
-    let sc = kepi::roster::builtin_scenario("mars-la-tour").unwrap();
+    let sc = kepi::registry::builtin_scenario("mars-la-tour").unwrap();
     let mut game = kepi::game::Game::new(
         &sc,
         kepi::rules::System::Pk,

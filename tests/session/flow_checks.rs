@@ -7,7 +7,8 @@ use kepi::flow::{Due, activity, checklist, checks_after, pw_defeated};
 use kepi::game::{Action, Counter, EntryKind, Flag, Game, GameState, Level, SeedSecret, Supply};
 use kepi::play::Form;
 use kepi::play::pk::{PkAction, PkForm};
-use kepi::roster::{Side, builtin_scenario};
+use kepi::registry::builtin_scenario;
+use kepi::roster::Side;
 use kepi::rules::Tables;
 use kepi::rules::{Resolution, System};
 

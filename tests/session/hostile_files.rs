@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
 use kepi::game::{Game, SeedSecret};
-use kepi::roster::builtin_scenario;
+use kepi::registry::builtin_scenario;
 use kepi::rules::System;
 use kepi::rules::Tables;
 use kepi::store::Store;

@@ -7,7 +7,8 @@ use kepi::game::{
     Action, ActionError, Counter, EntryKind, Flag, Game, Level, MAX_FATIGUE, SeedSecret, apply,
     verify_chain,
 };
-use kepi::roster::{Position, Scenario, builtin_scenario, validate_roster};
+use kepi::registry::builtin_scenario;
+use kepi::roster::{Position, Scenario, validate_roster};
 use kepi::rules::{Effect, ModifierLine, Resolution, RuleId, System};
 use kepi::store::{SaveFile, parse_save};
 use kepi::tables::Provenance;

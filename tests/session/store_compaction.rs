@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use chrono::Utc;
 use kepi::game::{Action, Game, SeedSecret};
-use kepi::roster::builtin_scenario;
+use kepi::registry::builtin_scenario;
 use kepi::rules::System;
 use kepi::store::{COMPACT_EVERY, Store, journal_path, parse_save, read_game};
 

@@ -62,7 +62,7 @@ fn stored_control_characters_are_escaped_in_every_text_output() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("input-stored-text");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut sc = kepi::roster::builtin_scenario("mars-la-tour").unwrap();
+    let mut sc = kepi::registry::builtin_scenario("mars-la-tour").unwrap();
     sc.units[0].name = EVIL.to_string();
     let id = sc.units[0].id.clone();
     let mut game = Game::new(&sc, System::Pk, SeedSecret::new(3), Utc::now());

@@ -10,9 +10,9 @@ use kepi::flow::{Event, Queue};
 use kepi::game::clock::{Phase, Step};
 use kepi::game::{Action, GameState, UnitState};
 use kepi::play::{Custom, CustomForm, Form, Resolved};
+use kepi::registry::{self, RuleSet};
 use kepi::roster::{Arm, Side};
 use kepi::rules::{ModifierLine, OddsLine, Resolution, RuleError, RuleId, System};
-use kepi::ruleset::{self, RuleSet};
 use kepi::tables::Provenance;
 use serde_json::{Value, json};
 
@@ -167,7 +167,7 @@ impl CustomForm for VolleyForm {
             "VOL-M1"
         });
         let mut res = Resolution::<VolleyOutcome> {
-            system: ruleset::find("volley").unwrap(),
+            system: registry::find("volley").unwrap(),
             action: self.name.to_string(),
             modifiers: vec![ModifierLine::new(
                 "hits on 5 or 6",
@@ -237,5 +237,5 @@ impl CustomForm for VolleyForm {
 pub static VOLLEY: Volley = Volley;
 
 pub fn system() -> System {
-    ruleset::register(&VOLLEY).expect("the test rule set registers")
+    registry::register(&VOLLEY).expect("the test rule set registers")
 }

@@ -1,8 +1,8 @@
-//! The checks an 1870 phase or result sets off ([`crate::ruleset::RuleSet::checks`]).
+//! The checks an 1870 phase or result sets off ([`crate::engine::rule_set::RuleSet::checks`]).
 
-use crate::flow::{Event, Queue};
-use crate::game::clock::Step;
-use crate::game::{Action, Flag, GameState};
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::Step;
+use crate::engine::game::{Action, Flag, GameState};
 
 /// FR-B1, FR-C2.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {
@@ -63,7 +63,7 @@ fn after_combat(ev: &Event, q: &mut Queue) {
         return;
     };
     if o.effects.as_ref().is_some_and(|e| e.may_advance)
-        && let Some((hex, held_by)) = crate::flow::vacated(ev)
+        && let Some((hex, held_by)) = crate::engine::flow::vacated(ev)
     {
         q.push_at(
             "FR-C2",

@@ -1,15 +1,15 @@
-//! 1870 in the rule-set registry ([`crate::ruleset`]).
+//! 1870 in the rule-set registry ([`crate::registry`]).
 
 use chrono::NaiveDate;
 
-use crate::flow::checklist::List;
-use crate::flow::{Event, Queue};
-use crate::game::clock::{Phase, Step};
-use crate::game::{Flag, GameState, UnitState};
-use crate::play::Form;
+use crate::engine::flow::checklist::List;
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::{Phase, Step};
+use crate::engine::game::{Flag, GameState, UnitState};
+use crate::engine::play::Form;
+use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Side};
 use crate::rules::RuleId;
-use crate::ruleset::RuleSet;
 
 /// 1870 (odds-ratio CRT).
 pub struct FrRules;
@@ -44,7 +44,7 @@ impl RuleSet for FrRules {
 
     /// FR-T1: turn n is calendar cell `first_cell + n - 1`.
     fn date_of_turn(&self, _: Option<NaiveDate>, first_cell: u32, turn: u32) -> Option<NaiveDate> {
-        crate::game::clock::calendar_date(first_cell, turn)
+        crate::engine::game::clock::calendar_date(first_cell, turn)
     }
 
     /// FR-C2: disorganisation; moved and fired.
@@ -67,7 +67,7 @@ impl RuleSet for FrRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::play::crt::FrForm::all()
+        crate::engine::play::crt::FrForm::all()
             .into_iter()
             .map(Form::Fr1870)
             .collect()
@@ -82,7 +82,7 @@ impl RuleSet for FrRules {
     }
 
     fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
-        crate::flow::activity::board_still_to_act(phase, u)
+        crate::engine::flow::activity::board_still_to_act(phase, u)
     }
 
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
@@ -98,7 +98,7 @@ impl RuleSet for FrRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::flow::checklist::fr(l);
+        crate::engine::flow::checklist::fr(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {

@@ -1,6 +1,6 @@
-//! The checks a Graveyard St. Privat result sets off ([`crate::ruleset::RuleSet::checks`]).
+//! The checks a Graveyard St. Privat result sets off ([`crate::engine::rule_set::RuleSet::checks`]).
 
-use crate::flow::{Event, Queue};
+use crate::engine::flow::{Event, Queue};
 use crate::rules::Outcome;
 
 /// GSP-C2.

@@ -1,15 +1,15 @@
-//! Graveyard St. Privat (artillery) in the rule-set registry ([`crate::ruleset`]).
+//! Graveyard St. Privat (artillery) in the rule-set registry ([`crate::registry`]).
 
 use serde_json::Value;
 
-use crate::flow::checklist::List;
-use crate::flow::{Event, Queue};
-use crate::game::clock::{Phase, Step};
-use crate::game::{Flag, GameState, UnitState};
-use crate::play::Form;
+use crate::engine::flow::checklist::List;
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::{Phase, Step};
+use crate::engine::game::{Flag, GameState, UnitState};
+use crate::engine::play::Form;
+use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Side};
 use crate::rules::{Outcome, RuleId, outcome::typed};
-use crate::ruleset::RuleSet;
 
 /// Graveyard St. Privat, artillery (d6, 2d6 drift).
 pub struct GspRules;
@@ -55,7 +55,7 @@ impl RuleSet for GspRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::play::gsp::GspForm::all()
+        crate::engine::play::gsp::GspForm::all()
             .into_iter()
             .map(Form::Gsp)
             .collect()
@@ -93,7 +93,7 @@ impl RuleSet for GspRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::flow::checklist::gsp(l);
+        crate::engine::flow::checklist::gsp(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {

@@ -1,7 +1,7 @@
-//! The checks a Pickelhaube & Kepi result sets off ([`crate::ruleset::RuleSet::checks`]).
+//! The checks a Pickelhaube & Kepi result sets off ([`crate::engine::rule_set::RuleSet::checks`]).
 
-use crate::flow::{Event, Queue, army_strength, pairs, sides};
-use crate::game::{Action, Level};
+use crate::engine::flow::{Event, Queue, army_strength, pairs, sides};
+use crate::engine::game::{Action, Level};
 use crate::roster::Arm;
 use crate::rules::Outcome;
 use crate::rules::pk::{Officer, Side as PkSide};

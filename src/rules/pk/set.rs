@@ -1,16 +1,16 @@
-//! Pickelhaube & Kepi in the rule-set registry ([`crate::ruleset`]).
+//! Pickelhaube & Kepi in the rule-set registry ([`crate::registry`]).
 
 use serde_json::Value;
 
-use crate::flow::checklist::List;
-use crate::flow::{Event, Queue};
-use crate::game::clock::{Phase, Step};
-use crate::game::{Action, Counter, Flag, GameState, MAX_MELEES, UnitState};
-use crate::play::Form;
+use crate::engine::flow::checklist::List;
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::{Phase, Step};
+use crate::engine::game::{Action, Counter, Flag, GameState, MAX_MELEES, UnitState};
+use crate::engine::play::Form;
+use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::Tables;
 use crate::rules::{Outcome, RuleId, outcome::typed};
-use crate::ruleset::RuleSet;
 
 /// Pickelhaube & Kepi (d10, d%).
 pub struct PkRules;
@@ -108,7 +108,7 @@ impl RuleSet for PkRules {
         let range = if u.unit.arm == Arm::Artillery {
             t.pk.artillery.range.v()
         } else {
-            crate::play::pk::weapon_of(u).row(&t.pk).range.v()
+            crate::engine::play::pk::weapon_of(u).row(&t.pk).range.v()
         };
         (
             Some(format!("{normal}\" ({charge}\")")),
@@ -127,7 +127,7 @@ impl RuleSet for PkRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::play::pk::PkForm::all()
+        crate::engine::play::pk::PkForm::all()
             .into_iter()
             .map(Form::Pk)
             .collect()
@@ -178,7 +178,7 @@ impl RuleSet for PkRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::flow::checklist::pk(l);
+        crate::engine::flow::checklist::pk(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {

@@ -1,7 +1,7 @@
-//! The checks a Portable Wargame result sets off ([`crate::ruleset::RuleSet::checks`]).
+//! The checks a Portable Wargame result sets off ([`crate::engine::rule_set::RuleSet::checks`]).
 
-use crate::flow::{Event, Queue, army_strength, pw_defeated, pw_losses, sides};
-use crate::game::Action;
+use crate::engine::flow::{Event, Queue, army_strength, pw_defeated, pw_losses, sides};
+use crate::engine::game::Action;
 use crate::roster::Arm;
 use crate::rules::Outcome;
 

@@ -1,17 +1,17 @@
-//! The Portable Wargame (Franco-Prussian) in the rule-set registry ([`crate::ruleset`]).
+//! The Portable Wargame (Franco-Prussian) in the rule-set registry ([`crate::registry`]).
 
 use chrono::NaiveDate;
 use serde_json::Value;
 
-use crate::flow::checklist::List;
-use crate::flow::{Event, Queue};
-use crate::game::clock::{Phase, Step};
-use crate::game::{Flag, GameState, UnitState};
-use crate::play::Form;
+use crate::engine::flow::checklist::List;
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::{Phase, Step};
+use crate::engine::game::{Flag, GameState, UnitState};
+use crate::engine::play::Form;
+use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::Tables;
 use crate::rules::{Outcome, RuleId, outcome::typed};
-use crate::ruleset::RuleSet;
 
 /// The Portable Wargame, Franco-Prussian variant (d6, hexes).
 pub struct PwRules;
@@ -77,7 +77,7 @@ impl RuleSet for PwRules {
 
     /// PW-R1 / PW-A1: the weapon's range in hexes on the day.
     fn hex_range(&self, u: &UnitState, date: Option<NaiveDate>, t: &Tables) -> Option<u32> {
-        Some(crate::play::pw::range_of(u, date, &t.pw))
+        Some(crate::engine::play::pw::range_of(u, date, &t.pw))
     }
 
     /// PW-U1 / PW-A1: a move beyond the allowance, or guns that fired moving.
@@ -88,7 +88,7 @@ impl RuleSet for PwRules {
         date: Option<NaiveDate>,
         t: &Tables,
     ) -> Option<String> {
-        crate::play::pw::move_warning(u, hexes, date, &t.pw)
+        crate::engine::play::pw::move_warning(u, hexes, date, &t.pw)
     }
 
     /// The Portable Wargame has no zones of control.
@@ -97,7 +97,7 @@ impl RuleSet for PwRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::play::pw::PwForm::all()
+        crate::engine::play::pw::PwForm::all()
             .into_iter()
             .map(Form::Pw)
             .collect()
@@ -139,7 +139,7 @@ impl RuleSet for PwRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::flow::checklist::pw(l);
+        crate::engine::flow::checklist::pw(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {

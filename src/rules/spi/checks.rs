@@ -1,8 +1,8 @@
-//! The checks an SPI Franco-Prussian War phase sets off ([`crate::ruleset::RuleSet::checks`]).
+//! The checks an SPI Franco-Prussian War phase sets off ([`crate::engine::rule_set::RuleSet::checks`]).
 
-use crate::flow::{Event, Queue};
-use crate::game::Action;
-use crate::game::clock::{Phase, Step};
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::Action;
+use crate::engine::game::clock::{Phase, Step};
 
 /// SPI-S1, SPI-C4.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {
@@ -19,7 +19,10 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
         return;
     };
     for u in &ev.before().units {
-        if u.unit.side == side && u.supply == crate::game::Supply::Isolated && !u.eliminated() {
+        if u.unit.side == side
+            && u.supply == crate::engine::game::Supply::Isolated
+            && !u.eliminated()
+        {
             q.push(
                 "SPI-S1",
                 Some(u.id()),
@@ -40,7 +43,7 @@ fn advance(ev: &Event, q: &mut Queue) {
     if !o.advance_after_combat {
         return;
     }
-    if let Some((hex, held_by)) = crate::flow::vacated(ev) {
+    if let Some((hex, held_by)) = crate::engine::flow::vacated(ev) {
         q.push_at(
             "SPI-C4",
             Some(held_by.other()),

@@ -1,15 +1,15 @@
-//! SPI Franco-Prussian War in the rule-set registry ([`crate::ruleset`]).
+//! SPI Franco-Prussian War in the rule-set registry ([`crate::registry`]).
 
 use chrono::NaiveDate;
 
-use crate::flow::checklist::List;
-use crate::flow::{Event, Queue};
-use crate::game::clock::{Phase, Step};
-use crate::game::{Flag, GameState, UnitState};
-use crate::play::Form;
+use crate::engine::flow::checklist::List;
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::{Phase, Step};
+use crate::engine::game::{Flag, GameState, UnitState};
+use crate::engine::play::Form;
+use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Side};
 use crate::rules::RuleId;
-use crate::ruleset::RuleSet;
 
 /// SPI Franco-Prussian War (odds-ratio CRT).
 pub struct SpiRules;
@@ -43,7 +43,7 @@ impl RuleSet for SpiRules {
 
     /// SPI-T1: turn n is calendar cell `first_cell + n - 1`.
     fn date_of_turn(&self, _: Option<NaiveDate>, first_cell: u32, turn: u32) -> Option<NaiveDate> {
-        crate::game::clock::calendar_date(first_cell, turn)
+        crate::engine::game::clock::calendar_date(first_cell, turn)
     }
 
     /// Entraining (SPI's rail movement); moved and fired.
@@ -61,7 +61,7 @@ impl RuleSet for SpiRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::play::crt::SpiForm::all()
+        crate::engine::play::crt::SpiForm::all()
             .into_iter()
             .map(Form::Spi)
             .collect()
@@ -76,7 +76,7 @@ impl RuleSet for SpiRules {
     }
 
     fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
-        crate::flow::activity::board_still_to_act(phase, u)
+        crate::engine::flow::activity::board_still_to_act(phase, u)
     }
 
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
@@ -92,7 +92,7 @@ impl RuleSet for SpiRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::flow::checklist::spi(l);
+        crate::engine::flow::checklist::spi(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Resolved, done, lose, unit};
 use crate::dice::DiceSource;
-use crate::game::{Action, Flag, GameState, UnitState};
+use crate::engine::game::{Action, Flag, GameState, UnitState};
 use crate::roster::{Arm as CardArm, Weapon as CardWeapon};
 use crate::rules::RuleError;
 use crate::rules::gsp::{
@@ -307,9 +307,9 @@ impl GspForm {
 mod tests {
     use super::*;
     use crate::dice::Die;
-    use crate::game::{Action, EntryKind, Game, SeedSecret};
-    use crate::play::Form;
-    use crate::roster::builtin_scenario;
+    use crate::engine::game::{Action, EntryKind, Game, SeedSecret};
+    use crate::engine::play::Form;
+    use crate::registry::builtin_scenario;
     use crate::rules::System;
     use crate::rules::Tables;
     use chrono::{TimeZone, Utc};

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::pw::{hex_of, position_of};
 use super::{Resolved, done, lose, unit};
 use crate::dice::DiceSource;
-use crate::game::{Action, Flag, GameState, Supply, UnitState};
+use crate::engine::game::{Action, Flag, GameState, Supply, UnitState};
 use crate::roster::{Arm, Formation as CardFormation, Position};
 use crate::rules::fr1870::{
     self, Fate, FortressRole, Fr1870Tables, FrCombatInput, FrFortress, FrUnit,
@@ -952,8 +952,8 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
 mod tests {
     use super::*;
     use crate::dice::Die;
-    use crate::game::{Game, SeedSecret};
-    use crate::roster::builtin_scenario;
+    use crate::engine::game::{Game, SeedSecret};
+    use crate::registry::builtin_scenario;
     use crate::rules::System;
     use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
@@ -1071,7 +1071,7 @@ mod tests {
             .unwrap();
         assert!(e.summary.contains("DR"), "{}", e.summary);
         let last = g.log().last().unwrap();
-        let crate::game::EntryKind::Act {
+        let crate::engine::game::EntryKind::Act {
             action: Action::Resolved { effects, .. },
         } = &last.kind
         else {

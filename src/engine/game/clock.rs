@@ -2,8 +2,9 @@
 
 use chrono::{Days, NaiveDate};
 
+use crate::engine::rule_set::Rules;
 use crate::roster::Side;
-use crate::rules::{RuleId, System};
+use crate::rules::RuleId;
 
 /// What a phase is for: the steps the five turn sequences are made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,8 +83,8 @@ impl std::fmt::Display for Phase {
 ///   turn is kepi's reading (house): movement, rifle fire, artillery fire, close combat.
 /// - SPI-T1: German then French player-turns, each reinforcement, movement, combat.
 /// - FR-T1: French move, French combat, German move, German combat, advance calendars.
-pub fn phases(system: System, sides: &[Side]) -> Vec<Phase> {
-    crate::ruleset::get(system).phases(sides)
+pub fn phases(rules: impl Into<Rules>, sides: &[Side]) -> Vec<Phase> {
+    rules.into().phases(sides)
 }
 
 impl Phase {
@@ -107,16 +108,16 @@ impl Phase {
 }
 
 /// The phases' names, as saves and logs carry them (the typed [`phases`], displayed).
-pub fn phases_for(system: System, sides: &[Side]) -> Vec<String> {
-    phases(system, sides)
+pub fn phases_for(rules: impl Into<Rules>, sides: &[Side]) -> Vec<String> {
+    phases(rules, sides)
         .into_iter()
         .map(|p| p.to_string())
         .collect()
 }
 
 /// The rule that defines a rule set's turn sequence (logged with each change of phase).
-pub fn turn_rule(system: System) -> RuleId {
-    crate::ruleset::get(system).turn_rule()
+pub fn turn_rule(rules: impl Into<Rules>) -> RuleId {
+    rules.into().turn_rule()
 }
 
 /// 1 August 1870: calendar cell 1 of both board games.
@@ -130,12 +131,12 @@ pub fn campaign_start() -> NaiveDate {
 /// 3(cell - 1) days (cell 7 = 19 Aug, cell 12 = 3 Sep). The miniatures rule sets fight one day: the
 /// scenario's date.
 pub fn date_of_turn(
-    system: System,
+    rules: impl Into<Rules>,
     scenario_date: Option<NaiveDate>,
     first_cell: u32,
     turn: u32,
 ) -> Option<NaiveDate> {
-    crate::ruleset::get(system).date_of_turn(scenario_date, first_cell, turn)
+    rules.into().date_of_turn(scenario_date, first_cell, turn)
 }
 
 /// SPI-T1 / FR-T1: the date calendar cell `first_cell + turn - 1` starts on (1 Aug 1870 +
@@ -148,6 +149,7 @@ pub fn calendar_date(first_cell: u32, turn: u32) -> Option<NaiveDate> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::System;
 
     fn d(m: u32, day: u32) -> Option<NaiveDate> {
         NaiveDate::from_ymd_opt(1870, m, day)
@@ -182,13 +184,14 @@ mod tests {
 #[cfg(test)]
 mod phase_names {
     use super::*;
+    use crate::rules::System;
 
     /// The typed phases display exactly as the names saves and logs have always carried: a save
     /// made before phases were typed replays, and its log reads the same.
     #[test]
     fn typed_phases_keep_the_saved_names() {
         let both = [Side::German, Side::French];
-        let names = |s| phases_for(s, &both);
+        let names = |s: System| phases_for(s, &both);
         assert_eq!(
             names(System::Pk),
             [

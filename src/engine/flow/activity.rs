@@ -1,13 +1,13 @@
 //! Who has done what this turn: moved, fired, activated, meleed; and who is still to act in this
-//! phase. The per-turn markers are cleared by the change of turn ([`crate::game::Action::NextPhase`]).
+//! phase. The per-turn markers are cleared by the change of turn ([`crate::engine::game::Action::NextPhase`]).
 
 use serde::Serialize;
 
-use crate::game::{GameState, UnitState};
+use crate::engine::game::{GameState, UnitState};
+use crate::engine::rule_set::Rules;
 use crate::roster::Side;
-use crate::rules::System;
 
-use crate::game::clock::{Phase, Step};
+use crate::engine::game::clock::{Phase, Step};
 
 /// One unit's doings this turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -65,7 +65,7 @@ impl Activity {
 
 /// What the current phase (`phase`, typed) waits for from a unit: the rule set says.
 fn still_to_act(s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
-    crate::ruleset::get(s.system).still_to_act(s, phase, u)
+    s.system.still_to_act(s, phase, u)
 }
 
 /// SPI-T1 / FR-T1: the phasing side's units move in the movement phase and attack in the combat
@@ -104,8 +104,8 @@ pub fn activity(s: &GameState) -> Activity {
 /// The steps of the turn a resolver form belongs to (PK-T1, PW-T1, GSP-A4, SPI-T1, FR-T1, as each
 /// rule set says); empty for a form that may come at any time (a rally roll ends whatever move
 /// dropped the unit, PK-E1; a fatigue or flag roll follows the melee move it ends).
-fn steps_for(system: System, form: &str) -> &'static [Step] {
-    crate::ruleset::get(system).form_steps(form)
+fn steps_for(rules: Rules, form: &str) -> &'static [Step] {
+    rules.form_steps(form)
 }
 
 /// What is odd about resolving `form` for `actor` now: a form that does not fit the phase, a unit
@@ -139,6 +139,6 @@ pub fn phase_warnings(s: &GameState, form: &str, actor: Option<&str>) -> Vec<Str
     if fires && u.fired {
         out.push(format!("{} has already fired this turn", u.unit.name));
     }
-    out.extend(crate::ruleset::get(s.system).phase_warnings(s, form, u));
+    out.extend(s.system.phase_warnings(s, form, u));
     out
 }

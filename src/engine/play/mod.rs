@@ -16,9 +16,10 @@ pub mod refuse;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::DiceSource;
-use crate::game::{Action, GameState, UnitState};
+use crate::engine::game::{Action, GameState, UnitState};
+use crate::engine::rule_set::Rules;
 use crate::rules::Tables;
-use crate::rules::{Resolution, RuleError, System};
+use crate::rules::{Resolution, RuleError};
 
 /// One resolver action with its units and situation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,11 +35,11 @@ pub enum Form {
     Spi(crt::SpiForm),
     /// 1870.
     Fr1870(crt::FrForm),
-    /// A form of a rule set registered at run time ([`crate::ruleset::register`]).
+    /// A form of a rule set registered at run time ([`crate::registry::register`]).
     Custom(Custom),
 }
 
-/// A resolver form of a rule set registered at run time ([`crate::ruleset::register`]); the five
+/// A resolver form of a rule set registered at run time ([`crate::registry::register`]); the five
 /// rule sets kepi ships have their own variants of [`Form`]. The form keeps its units and
 /// situation; kepi pre-fills it, asks it for the odds and rolls it like any other.
 pub trait CustomForm: std::fmt::Debug + Send + Sync {
@@ -118,8 +119,8 @@ pub type Resolved = (Resolution<serde_json::Value>, Vec<Action>);
 
 impl Form {
     /// The resolver actions a rule set offers, with default situations.
-    pub fn all_for(system: System) -> Vec<Form> {
-        crate::ruleset::get(system).forms()
+    pub fn all_for(rules: impl Into<Rules>) -> Vec<Form> {
+        rules.into().forms()
     }
 
     /// The action's name ("fire", "melee").

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Resolved, done, lose, unit};
 use crate::dice::{DiceSource, Ratio};
-use crate::game::{Action, Counter, Flag, GameState, Level, UnitState};
+use crate::engine::game::{Action, Counter, Flag, GameState, Level, UnitState};
 use crate::roster::{Arm, Formation as CardFormation, Quality, Weapon as CardWeapon};
 use crate::rules::RuleError;
 use crate::rules::pk::{
@@ -309,7 +309,7 @@ impl PkForm {
                                     n,
                                 });
                             }
-                            if u.melees < crate::game::MAX_MELEES {
+                            if u.melees < crate::engine::game::MAX_MELEES {
                                 fx.push(Action::SetCount {
                                     unit: u.unit.id.clone(),
                                     counter: Counter::Melees,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Resolved, done, lose, unit};
 use crate::dice::DiceSource;
-use crate::game::{Action, Flag, GameState, UnitState};
+use crate::engine::game::{Action, Flag, GameState, UnitState};
 use crate::hex::{self, Direction, Layout, Offset};
 use crate::roster::{self, Arm, Facing, Position};
 use crate::rules::pw::{
@@ -627,8 +627,8 @@ fn hit_effects(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, SeedSecret};
-    use crate::roster::builtin_scenario;
+    use crate::engine::game::{Game, SeedSecret};
+    use crate::registry::builtin_scenario;
     use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
 

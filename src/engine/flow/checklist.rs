@@ -1,11 +1,12 @@
-//! The current phase's steps per rule set, driven by the turn clock ([`crate::game::clock`]).
+//! The current phase's steps per rule set, driven by the turn clock ([`crate::engine::game::clock`]).
 
 use serde::Serialize;
 
-use crate::game::clock::Step;
-use crate::game::{GameState, Level, MAX_MELEES, UnitState};
+use crate::engine::game::clock::Step;
+use crate::engine::game::{GameState, Level, MAX_MELEES, UnitState};
+use crate::engine::rule_set::Rules;
 use crate::roster::{Arm, Side};
-use crate::rules::{RuleId, System};
+use crate::rules::RuleId;
 
 use super::{army_strength, pw_defeated, pw_losses, sides};
 
@@ -28,11 +29,8 @@ pub struct Item {
 }
 
 /// True when the rule set's resolver offers a form of this name.
-pub fn form_offered(system: System, name: &str) -> bool {
-    crate::ruleset::get(system)
-        .forms()
-        .iter()
-        .any(|f| f.name() == name)
+pub fn form_offered(rules: Rules, name: &str) -> bool {
+    rules.forms().iter().any(|f| f.name() == name)
 }
 
 /// The side whose phase it is (None: both sides, or the umpire).
@@ -40,7 +38,7 @@ pub fn phase_side(s: &GameState) -> Option<Side> {
     s.phase_kind().and_then(|p| p.side)
 }
 
-/// The current phase's steps as a rule set lists them ([`crate::ruleset::RuleSet::checklist`]).
+/// The current phase's steps as a rule set lists them ([`crate::engine::rule_set::RuleSet::checklist`]).
 pub struct List<'a> {
     s: &'a GameState,
     out: Vec<Item>,
@@ -119,7 +117,7 @@ fn artillery(u: &UnitState) -> bool {
 ///   FR-S1), combat, and at the end the calendar and the blockade markers (FR-B1).
 pub fn checklist(s: &GameState) -> Vec<Item> {
     let mut l = List { s, out: Vec::new() };
-    crate::ruleset::get(s.system).checklist(&mut l);
+    s.system.checklist(&mut l);
     l.out
 }
 
@@ -391,7 +389,7 @@ fn board_phase(l: &mut List, b: &Board) {
         if b.arrivals_in_movement {
             l.arrivals(arrivals_rule, side);
         }
-        let short = l.ids(|u| mine(u) && u.supply != crate::game::Supply::Supplied);
+        let short = l.ids(|u| mine(u) && u.supply != crate::engine::game::Supply::Supplied);
         let what = if short.is_empty() {
             "supply is judged at the start of movement: every unit is supplied".to_string()
         } else {
@@ -404,7 +402,7 @@ fn board_phase(l: &mut List, b: &Board) {
         l.add(supply_rule, what, side, None, short);
         let to_move = l.ids(|u| mine(u) && !u.moved);
         l.add(
-            crate::game::clock::turn_rule(s.system).as_str(),
+            crate::engine::game::clock::turn_rule(s.system).as_str(),
             "movement",
             side,
             None,

@@ -28,8 +28,9 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{DiceExpr, Roll};
+use crate::engine::rule_set::Rules;
 use crate::roster::{Facing, Position, Scenario, Side, Unit};
-use crate::rules::{Resolution, RuleId, System};
+use crate::rules::{Resolution, RuleId};
 
 use crate::roster::vocab::vocab;
 
@@ -109,16 +110,16 @@ impl Flag {
     /// muddle, limber and flag (PK-D1, PK-A2, PK-X4); the Portable Wargame's activation (PW-T2);
     /// Graveyard St. Privat's limbered and hidden guns (GSP-A4, GSP-S1); SPI's entraining; 1870's
     /// disorganisation (FR-C2); moved and fired everywhere.
-    pub fn for_system(system: System) -> &'static [Flag] {
-        crate::ruleset::get(system).flags()
+    pub fn for_system(rules: impl Into<Rules>) -> &'static [Flag] {
+        rules.into().flags()
     }
 }
 
 impl Counter {
     /// The counts a rule set keeps per unit (strength everywhere; P&K's fatigue and leaders,
     /// PK-X5 and PK-L1, exist only there).
-    pub fn for_system(system: System) -> &'static [Counter] {
-        crate::ruleset::get(system).counters()
+    pub fn for_system(rules: impl Into<Rules>) -> &'static [Counter] {
+        rules.into().counters()
     }
 
     /// True when the rules set this count's maximum (strength and leaders from the card); fatigue
@@ -129,8 +130,8 @@ impl Counter {
 }
 
 /// True when a rule set's units have P&K's effectiveness levels (PK-E1).
-pub fn has_levels(system: System) -> bool {
-    crate::ruleset::get(system).has_levels()
+pub fn has_levels(rules: impl Into<Rules>) -> bool {
+    rules.into().has_levels()
 }
 /// PK-X7: at most 3 melees per unit per turn.
 pub const MAX_MELEES: u32 = 3;
@@ -299,15 +300,15 @@ pub struct DiceState {
     pub revealed: Option<u64>,
 }
 
-fn no_due(due: &crate::flow::DueList) -> bool {
+fn no_due(due: &crate::engine::flow::DueList) -> bool {
     due.is_empty()
 }
 
 /// The whole state of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
-    /// The rule set.
-    pub system: System,
+    /// The rule set, handed to the game when it is made or its save is read (saved as its id).
+    pub system: Rules,
     /// Scenario name (shared by every undo snapshot).
     pub scenario: std::sync::Arc<str>,
     /// Scenario title (shared by every undo snapshot).
@@ -330,14 +331,14 @@ pub struct GameState {
     pub date: Option<NaiveDate>,
     /// Kepi's dice.
     pub dice: DiceState,
-    /// Checks that applied outcomes set off, kept until resolved or waived ([`crate::flow`]).
+    /// Checks that applied outcomes set off, kept until resolved or waived ([`crate::engine::flow`]).
     /// Absent from saves made before it existed, and from saves with none open (so old logs hash the
     /// same).
-    /// Shared between undo snapshots in chunks ([`crate::flow::DueList`]): an action that queues
+    /// Shared between undo snapshots in chunks ([`crate::engine::flow::DueList`]): an action that queues
     /// or answers a check copies one chunk, so an umpire who leaves hundreds of checks open does
     /// not make every later action slower.
     #[serde(default, skip_serializing_if = "no_due")]
-    pub due: crate::flow::DueList,
+    pub due: crate::engine::flow::DueList,
     /// The id the next due check gets (ids are never reused along one line of play).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub next_due: u64,
@@ -357,7 +358,8 @@ fn is_zero(n: &u64) -> bool {
 
 impl GameState {
     /// The state at the start of a scenario.
-    pub fn new(scenario: &Scenario, system: System, commitment: String) -> Self {
+    pub fn new(scenario: &Scenario, rules: impl Into<Rules>, commitment: String) -> Self {
+        let system: Rules = rules.into();
         let phases = clock::phases_for(system, &scenario.sides);
         GameState {
             system,
@@ -567,7 +569,7 @@ pub enum Action {
     },
     /// A due check done at the table (its roll made or its effect applied by hand).
     ResolveDue {
-        /// The check's id ([`crate::flow::Due::id`]).
+        /// The check's id ([`crate::engine::flow::Due::id`]).
         id: u64,
     },
     /// A due check the umpire decides not to make, with why (logged).
@@ -608,9 +610,9 @@ impl Action {
     }
 
     /// The rule ids this action cites (for the log).
-    pub fn rules(&self, system: System) -> Vec<RuleId> {
+    pub fn rules(&self, rules: Rules) -> Vec<RuleId> {
         match self {
-            Action::NextPhase => vec![clock::turn_rule(system)],
+            Action::NextPhase => vec![clock::turn_rule(rules)],
             Action::Roll { .. } => vec![RuleId::new("DICE-2")],
             Action::Resolved { resolution, .. } => {
                 let mut ids = resolution.rule_ids();
@@ -619,7 +621,7 @@ impl Action {
                 }
                 ids
             }
-            a => crate::ruleset::get(system).hand_rules(a),
+            a => rules.hand_rules(a),
         }
     }
 
@@ -759,12 +761,12 @@ pub enum ActionError {
 
 /// Applies an action to a state: the new state, or why not (the input is never changed).
 ///
-/// The checks the action sets off ([`crate::flow::checks_after`]) join the state's due list here, in
+/// The checks the action sets off ([`crate::engine::flow::checks_after`]) join the state's due list here, in
 /// the one place every action passes, so undo (which restores the earlier state) takes them away.
 pub fn apply(state: &GameState, action: &Action) -> Result<GameState, ActionError> {
     let mut s = state.clone();
     apply_in(&mut s, action, false)?;
-    let queued = crate::flow::checks_after(state, action, &s);
+    let queued = crate::engine::flow::checks_after(state, action, &s);
     s.next_due = s.next_due.saturating_add(queued.len() as u64);
     if !queued.is_empty() {
         s.due.extend(queued);
@@ -904,7 +906,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             }
             // Which open checks this answers depends on the checks open before it, read now
             // rather than from a copy of the whole state.
-            let answered = crate::flow::answered_by(s, resolution, effects, units);
+            let answered = crate::engine::flow::answered_by(s, resolution, effects, units);
             for e in effects {
                 apply_in(s, e, true)?;
             }

@@ -244,7 +244,7 @@ pub fn reset(base: &Form, edited: &Form, path: &[String]) -> Form {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::pk::PkAction;
+    use crate::engine::play::pk::PkAction;
     use crate::rules::System;
 
     fn melee() -> Form {

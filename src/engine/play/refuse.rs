@@ -13,7 +13,7 @@ use super::gsp::GspForm;
 use super::pk::{PkAction, PkForm};
 use super::pw::{PwAction, PwForm};
 use crate::dice::Die;
-use crate::game::{GameState, Level, UnitState};
+use crate::engine::game::{GameState, Level, UnitState};
 use crate::roster::Arm;
 
 /// Why `form` cannot be resolved in `state`, or None when it can.
@@ -263,8 +263,8 @@ pub fn fr1870(f: &FrForm, state: &GameState) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Action, Game, SeedSecret};
-    use crate::roster::builtin_scenario;
+    use crate::engine::game::{Action, Game, SeedSecret};
+    use crate::registry::builtin_scenario;
     use crate::rules::System;
     use crate::rules::Tables;
     use chrono::{TimeZone, Utc};

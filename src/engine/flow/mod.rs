@@ -3,7 +3,7 @@
 //!
 //! A calculator answers the question it is asked; the umpire's burden is remembering what a result
 //! sets off. [`checks_after`] is the one place that reads an action against the states before and
-//! after it and queues the follow-up checks ([`Due`]): [`crate::game::apply`] calls it, so the due
+//! after it and queues the follow-up checks ([`Due`]): [`crate::engine::game::apply`] calls it, so the due
 //! list lives in [`GameState::due`], is saved with the game, and undo (which restores the earlier
 //! state) takes away the checks an undone action queued. A check leaves the list when it is done
 //! ([`Action::ResolveDue`]), waived with a reason ([`Action::WaiveDue`], logged), or answered by the
@@ -22,7 +22,7 @@ pub use due_list::DueList;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::game::{Action, GameState};
+use crate::engine::game::{Action, GameState};
 use crate::roster::Side;
 use crate::rules::{Outcome, Resolution, RuleId};
 
@@ -111,11 +111,11 @@ pub fn checks_after(before: &GameState, action: &Action, after: &GameState) -> V
         action,
         by_hand,
         prims,
-        outcome: res.and_then(Outcome::of),
+        outcome: res.and_then(|r| before.system.outcome_of(r)),
         resolution: res,
         units,
     };
-    crate::ruleset::get(before.system).checks(&ev, &mut q);
+    before.system.checks(&ev, &mut q);
     q.out
 }
 
@@ -204,7 +204,7 @@ pub fn sides(s: &GameState) -> Vec<Side> {
     }
 }
 
-/// What a rule set's checks read ([`crate::ruleset::RuleSet::checks`]): an action with the states
+/// What a rule set's checks read ([`crate::engine::rule_set::RuleSet::checks`]): an action with the states
 /// before and after it.
 pub struct Event<'a> {
     before: &'a GameState,
@@ -244,7 +244,7 @@ impl<'a> Event<'a> {
         &self.prims
     }
 
-    /// The resolution's outcome, typed by its rule set ([`crate::ruleset::RuleSet::outcome`]).
+    /// The resolution's outcome, typed by its rule set ([`crate::engine::rule_set::RuleSet::outcome`]).
     pub fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()
     }
@@ -273,7 +273,7 @@ impl<'a> Event<'a> {
     }
 }
 
-/// The checks an action sets off, as a rule set queues them ([`crate::ruleset::RuleSet::checks`]).
+/// The checks an action sets off, as a rule set queues them ([`crate::engine::rule_set::RuleSet::checks`]).
 pub struct Queue<'a> {
     after: &'a GameState,
     out: Vec<Due>,
@@ -358,7 +358,12 @@ impl Queue<'_> {
 /// compare).
 pub fn pairs<'a>(
     ev: &'a Event<'a>,
-) -> impl Iterator<Item = (&'a crate::game::UnitState, &'a crate::game::UnitState)> {
+) -> impl Iterator<
+    Item = (
+        &'a crate::engine::game::UnitState,
+        &'a crate::engine::game::UnitState,
+    ),
+> {
     ev.before.units.iter().enumerate().filter_map(|(i, b)| {
         match ev.after.units.get(i) {
             Some(a) if std::sync::Arc::ptr_eq(&a.unit, &b.unit) || a.id() == b.id() => Some(a),

@@ -1,0 +1,251 @@
+//! The rule-set trait: what the engine asks a rule set, and the handle a game is given.
+//!
+//! A game is handed its rule set once, when it is made or its save is read ([`Rules`], saved as
+//! the rule set's id, exactly as saves always carried it); from then on the engine asks the
+//! handle, never a registry. The implementations (`src/rules/<set>/set.rs`) and the list of them
+//! (`src/registry`) sit above the engine.
+
+use std::fmt;
+
+use chrono::NaiveDate;
+use serde_json::Value;
+
+use crate::engine::flow::checklist::List;
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::{Phase, Step};
+use crate::engine::game::{Action, Counter, Flag, GameState, UnitState};
+use crate::engine::play::Form;
+use crate::roster::{Arm, Quality, Side};
+use crate::rules::{Outcome, RuleId, System, Tables};
+
+/// One rule set, as the rest of kepi sees it. The defaults are those of a rule set with strength
+/// only, no hexes, no checks and no scenario.
+pub trait RuleSet: Send + Sync + 'static {
+    /// The short id saves and the command line carry ("pk"); lower case ASCII, unique.
+    fn id(&self) -> &'static str;
+
+    /// The rule set's name as printed.
+    fn title(&self) -> &'static str;
+
+    /// True when the rule set plays on a hex map (the window's centre is then the map).
+    fn uses_hexes(&self) -> bool {
+        false
+    }
+
+    /// The phases of one game-turn, typed, in order, for the sides in order of play (never empty).
+    fn phases(&self, sides: &[Side]) -> Vec<Phase>;
+
+    /// The rule ids the rule set logs, beyond RULES.md's (which every built-in rule set uses): a
+    /// save that names one of these reads back only while the rule set is registered.
+    fn rule_ids(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The rule that defines the turn sequence (logged with each change of phase).
+    fn turn_rule(&self) -> RuleId;
+
+    /// The date a game-turn starts on: the scenario's date unless the rule set keeps a calendar.
+    fn date_of_turn(
+        &self,
+        scenario_date: Option<NaiveDate>,
+        _first_cell: u32,
+        _turn: u32,
+    ) -> Option<NaiveDate> {
+        scenario_date
+    }
+
+    /// The dice the rule set rolls (an entered die of another kind is refused).
+    fn dice(&self) -> &'static [crate::dice::Die] {
+        &[crate::dice::Die::D6]
+    }
+
+    /// The markers a unit carries (the unit editor offers these only).
+    fn flags(&self) -> &'static [Flag] {
+        &[Flag::Moved, Flag::Fired]
+    }
+
+    /// The counts kept per unit.
+    fn counters(&self) -> &'static [Counter] {
+        &[Counter::Strength]
+    }
+
+    /// True when units have P&K's effectiveness levels (PK-E1).
+    fn has_levels(&self) -> bool {
+        false
+    }
+
+    /// True when units are in or out of supply (the unit editor sets it).
+    fn has_supply(&self) -> bool {
+        false
+    }
+
+    /// True when a fire can drift and the window offers the drift diagram.
+    fn has_drift(&self) -> bool {
+        false
+    }
+
+    /// The qualities a card may give (none: the rule set has no classes).
+    fn qualities(&self) -> &'static [Quality] {
+        &[]
+    }
+
+    /// The leaders a card of `arm` has when it gives none.
+    fn default_leaders(&self, _arm: Arm) -> u32 {
+        0
+    }
+
+    /// What strength counts ("figures", "SP").
+    fn strength_unit(&self, _arm: Arm) -> &'static str {
+        "strength"
+    }
+
+    /// The fatigue scale printed on cards (0: the rule set keeps no fatigue).
+    fn fatigue_max(&self) -> u32 {
+        0
+    }
+
+    /// Move and range as a roster prints them, where the rule set gives them.
+    fn move_and_range(&self, _u: &UnitState, _t: &Tables) -> (Option<String>, Option<String>) {
+        (None, None)
+    }
+
+    /// A unit's weapon range in hexes on the map, where the rule set reads one.
+    fn hex_range(&self, _u: &UnitState, _date: Option<NaiveDate>, _t: &Tables) -> Option<u32> {
+        None
+    }
+
+    /// What is odd about moving `u` by `hexes` now (shown while dragging, logged with the move).
+    fn move_warning(
+        &self,
+        _u: &UnitState,
+        _hexes: u32,
+        _date: Option<NaiveDate>,
+        _t: &Tables,
+    ) -> Option<String> {
+        None
+    }
+
+    /// True when the map shows zones of control when it opens.
+    fn zones_of_control(&self) -> bool {
+        self.uses_hexes()
+    }
+
+    /// The rules an action by hand stands for (logged with it), beyond the generic ones.
+    fn hand_rules(&self, _action: &Action) -> Vec<RuleId> {
+        Vec::new()
+    }
+
+    /// The resolver forms, with default situations.
+    fn forms(&self) -> Vec<Form>;
+
+    /// The steps of the turn a form belongs to (empty: any time).
+    fn form_steps(&self, _form: &str) -> &'static [Step] {
+        &[]
+    }
+
+    /// True when the current phase waits for `u` to act.
+    fn still_to_act(&self, s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool;
+
+    /// What else is odd about `u` resolving `form` now, beyond the phase and side (never refused).
+    fn phase_warnings(&self, _s: &GameState, _form: &str, _u: &UnitState) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A logged resolution's outcome, typed, when kepi acts on it.
+    fn outcome(&self, _action: &str, _outcome: &Value) -> Option<Outcome> {
+        None
+    }
+
+    /// Queues the checks an action sets off (read the event, push onto the queue).
+    fn checks(&self, _ev: &Event, _q: &mut Queue) {}
+
+    /// Lists the steps of the current phase.
+    fn checklist(&self, l: &mut List);
+
+    /// The scenarios compiled in: (file name, TOML source).
+    fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+}
+
+/// A game's rule set: a handle to its implementation, saved and compared as its id ("pk").
+///
+/// Only the registry makes one from an id ([`crate::registry`]: `From<System>` and reading a save);
+/// the engine only ever asks it ([`std::ops::Deref`] to the [`RuleSet`]).
+#[derive(Clone, Copy)]
+pub struct Rules(&'static dyn RuleSet);
+
+impl Rules {
+    /// The handle of a rule set (the registry's [`crate::registry::get`] and a test's own set).
+    pub const fn of(rules: &'static dyn RuleSet) -> Rules {
+        Rules(rules)
+    }
+
+    /// The rule set's id as the rules core names it.
+    pub fn system(self) -> System {
+        System::new_registered(self.0.id())
+    }
+
+    /// The implementation.
+    pub fn get(self) -> &'static dyn RuleSet {
+        self.0
+    }
+
+    /// The typed outcome of a logged resolution, when it is one kepi acts on (None for a preview,
+    /// an outcome kepi only shows, or one that does not read as its type).
+    pub fn outcome_of(self, r: &crate::rules::Resolution<Value>) -> Option<Outcome> {
+        let v = r.outcome.as_ref()?;
+        self.0.outcome(&r.action, v)
+    }
+}
+
+impl std::ops::Deref for Rules {
+    type Target = dyn RuleSet;
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+impl PartialEq for Rules {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.id() == other.0.id()
+    }
+}
+
+impl Eq for Rules {}
+
+impl PartialEq<System> for Rules {
+    fn eq(&self, other: &System) -> bool {
+        self.0.id() == other.id()
+    }
+}
+
+impl PartialEq<Rules> for System {
+    fn eq(&self, other: &Rules) -> bool {
+        self.id() == other.0.id()
+    }
+}
+
+impl std::hash::Hash for Rules {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.id().hash(h)
+    }
+}
+
+impl fmt::Debug for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Rules({})", self.0.id())
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.id())
+    }
+}
+
+impl serde::Serialize for Rules {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.id())
+    }
+}

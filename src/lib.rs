@@ -16,6 +16,7 @@ pub mod engine;
 pub mod export;
 pub mod fsio;
 pub mod hex;
+pub mod moves;
 pub mod net;
 pub mod registry;
 pub mod roster;

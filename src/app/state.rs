@@ -1051,7 +1051,7 @@ impl AppState {
             ));
         }
         let changes = self.resolver.changes();
-        crate::cli::game_play::form_words(form, &self.resolver.extra_attackers, &changes, entered)
+        crate::moves::play::form_words(form, &self.resolver.extra_attackers, &changes, entered)
             .ok_or_else(|| {
                 if form.needs_target() {
                     "pick the acting unit and its target first".to_string()

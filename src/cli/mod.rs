@@ -46,10 +46,8 @@ mod calendar_cmd;
 mod dice_cmds;
 pub mod export_cmd;
 pub mod game_cmd;
-pub(crate) mod game_play;
 pub mod hex_cmd;
 pub mod net_cmd;
-pub(crate) mod num;
 pub mod resolve;
 mod tables_cmd;
 
@@ -223,6 +221,14 @@ pub fn out(args: std::fmt::Arguments<'_>) -> Result<(), CliError> {
         .lock()
         .write_fmt(args)
         .map_err(CliError::from_stdout)
+}
+
+/// A move not made ([`crate::moves`]) exits with its kind's code: 2 for usage and refusals, 1 for a
+/// failure.
+impl From<crate::moves::MoveError> for CliError {
+    fn from(e: crate::moves::MoveError) -> Self {
+        CliError::with_code(e.code(), e.message)
+    }
 }
 
 impl From<crate::tables::TableError> for CliError {

@@ -28,9 +28,9 @@ use super::{
     CATCH_UP_BATCH, ClientMsg, Code, HostMsg, MAX_REQUEST_BYTES, NetError, PROTOCOL_VERSION,
     PendingRequest, Refusal, Seat, Welcome,
 };
-use crate::cli::CliError;
-use crate::cli::game_cmd::{apply_verbs, check_verbs};
 use crate::engine::game::{Game, LogEntry};
+use crate::moves::MoveError;
+use crate::moves::{apply_verbs, check_verbs};
 use crate::roster::Side;
 use crate::rules::Tables;
 use crate::store::Store;
@@ -715,7 +715,7 @@ impl Host {
                 h.req.text()
             );
             let words = ["note".to_string(), text.clone()];
-            let noted = apply_verbs(
+            let noted = apply_verbs::<MoveError>(
                 game,
                 store,
                 &words,
@@ -1361,7 +1361,7 @@ fn record(shared: &Shared, core: &mut Core, seat: Seat, words: &[String]) -> Mad
         store,
         words,
         shared.tables,
-        &|asked, state| super::permit(seat, asked, state).map_err(CliError::usage),
+        &|asked, state| super::permit(seat, asked, state).map_err(MoveError::refused),
         &mut |entry, recorded| {
             warnings.extend(recorded.save_warning);
             entries.push(entry.clone());
@@ -1372,7 +1372,7 @@ fn record(shared: &Shared, core: &mut Core, seat: Seat, words: &[String]) -> Mad
         entries,
         warnings,
         refused: result.err().map(|e| Refusal {
-            code: e.code,
+            code: e.code(),
             message: e.message,
         }),
     }
@@ -1514,11 +1514,11 @@ fn misjudged(
         core.game.state(),
         side,
         shared.tables,
-        &|asked, state| super::permit(seat, asked, state).map_err(CliError::usage),
+        &|asked, state| super::permit(seat, asked, state).map_err(MoveError::refused),
     )
     .err()?;
     let told = super::redact::scrub(&e.message, core.game.state(), side);
-    let mut a = refused_answer(id, &joined.rx, e.code, told);
+    let mut a = refused_answer(id, &joined.rx, e.code(), told);
     a.events.push(Event::Refused {
         peer: format!("{} ({seat})", joined.peer),
         reason: e.message,
@@ -1538,14 +1538,14 @@ fn hold(shared: &Shared, core: &mut Core, joined: &Joined, id: u64, words: &[Str
     } = joined;
     let seat = *seat;
     let checked = check_verbs(words, core.game.state(), shared.tables, &|asked, state| {
-        super::permit(seat, asked, state).map_err(CliError::usage)
+        super::permit(seat, asked, state).map_err(MoveError::refused)
     });
     if let Err(e) = checked {
         let told = match joined.hide {
             Some(side) => super::redact::scrub(&e.message, core.game.state(), side),
             None => e.message.clone(),
         };
-        let mut a = refused_answer(id, rx, e.code, told);
+        let mut a = refused_answer(id, rx, e.code(), told);
         a.events.push(Event::Refused {
             peer: format!("{peer} ({seat})"),
             reason: e.message,

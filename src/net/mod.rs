@@ -2,7 +2,7 @@
 //!
 //! The umpire's kepi is the authority ([`host`]): it holds the save, the journal and the dice seed,
 //! checks each request against the seat that made it, applies it through the same path as
-//! `kepi game apply` ([`crate::cli::game_cmd::apply_verbs`]), acknowledges it only once its journal
+//! `kepi game apply` ([`crate::moves::apply_verbs`]), acknowledges it only once its journal
 //! line is fsynced, and sends the new log entries to everyone connected. A client ([`client`])
 //! keeps a replica of the log that it replays and whose hash chain it verifies entry by entry, so
 //! a host that sent an edited history would be caught; a client that reconnects catches up from
@@ -346,11 +346,7 @@ impl<'de> Deserialize<'de> for Seat {
 /// resolutions whose acting unit is on their side (with kepi's dice or their own); a spectator
 /// nothing. Every other verb (set, lose, gain, next-phase, undo, redo, reveal, waive, ...) is the
 /// umpire's. The reason names the verb and the seat.
-pub fn permit(
-    seat: Seat,
-    asked: &crate::cli::game_cmd::Asked,
-    state: &GameState,
-) -> Result<(), String> {
+pub fn permit(seat: Seat, asked: &crate::moves::Asked, state: &GameState) -> Result<(), String> {
     match seat {
         Seat::Umpire => Ok(()),
         Seat::Spectator => Err(format!(
@@ -361,7 +357,7 @@ pub fn permit(
             None => Err(format!(
                 "`{}` is the umpire's; the {side} seat makes resolutions ({}) with {side} units",
                 asked.verb,
-                crate::cli::game_play::form_verbs_for(state.system.system()).join(", "),
+                crate::moves::play::form_verbs_for(state.system.system()).join(", "),
                 side = side.as_str()
             )),
             Some(actor) => {

@@ -423,12 +423,12 @@ pub fn judge(
     state: &GameState,
     side: Side,
     tables: &crate::rules::Tables,
-    permit: &dyn Fn(&crate::cli::game_cmd::Asked, &GameState) -> Result<(), crate::cli::CliError>,
-) -> Result<(), crate::cli::CliError> {
-    use crate::cli::game_cmd::{check_verbs, stated_hidden};
+    permit: &dyn Fn(&crate::moves::Asked, &GameState) -> Result<(), crate::moves::MoveError>,
+) -> Result<(), crate::moves::MoveError> {
+    use crate::moves::{check_verbs, stated_hidden};
     let (a, b) = (masked(state, side, 0), masked(state, side, 1));
     let depends = || {
-        crate::cli::CliError::usage(format!(
+        crate::moves::MoveError::refused(format!(
             "the answer to this request would depend on the other side's strengths, which are hidden from the {} seat, so it is refused whatever they are (the umpire can make it)",
             side.as_str()
         ))
@@ -442,14 +442,14 @@ pub fn judge(
             if stated.is_empty() {
                 Ok(())
             } else {
-                Err(crate::cli::CliError::usage(format!(
+                Err(crate::moves::MoveError::refused(format!(
                     "{} depends on the other side's strengths, which are hidden from the {} seat: leave it out (the host fills it in from the units)",
                     stated.join(", "),
                     side.as_str()
                 )))
             }
         }
-        (Err(x), Err(y)) if x.code == y.code && x.message == y.message => Err(x),
+        (Err(x), Err(y)) if x.code() == y.code() && x.message == y.message => Err(x),
         _ => Err(depends()),
     }
 }
@@ -469,7 +469,7 @@ pub fn scrub(message: &str, state: &GameState, side: Side) -> String {
 /// own chain's ([`SeatChains::head`]; the log's would let a guess be checked) and `dice_draws`
 /// null (how far kepi's dice went would count the dice of hidden rolls).
 pub fn seat_view(game: &Game, side: Side, head: String) -> serde_json::Value {
-    let mut v = crate::cli::game_cmd::show_value(game.state(), game);
+    let mut v = crate::moves::show_value(game.state(), game);
     if let Some(units) = v.get_mut("units").and_then(|u| u.as_array_mut()) {
         for u in units {
             let Some(obj) = u.as_object_mut() else {

@@ -3,6 +3,7 @@
 //! One test binary per area keeps the link count (and the disk a cold CI build needs) small;
 //! each module below was its own file in tests/ before.
 
+mod architecture;
 mod architecture_doc;
 mod crt_engine;
 mod dice_exact;

@@ -7,19 +7,14 @@
 //! "rule", "provenance", ...}], "dice", "outcome": {...}, "odds": [{"outcome", "p"}], "summary",
 //! "seed"}`; `outcome` is null with `--odds`.
 
-pub mod fr1870;
-pub mod gsp;
-pub mod pk;
-pub mod pw;
-pub mod spi;
-
 use std::path::Path;
 
-use clap::{Args, Subcommand};
+use clap::Args;
 use serde::Serialize;
 
 use super::{CliError, fresh_seed, print_json};
 use crate::dice::{DiceSource, Die};
+use crate::moves::grammar::{Ctx, ResolveSystem, run_system};
 use crate::rules::Resolution;
 use crate::rules::Tables;
 
@@ -103,44 +98,6 @@ impl DiceFlags {
     }
 }
 
-/// The rule sets.
-#[derive(Debug, Subcommand)]
-pub enum ResolveSystem {
-    /// Pickelhaube & Kepi (d10, d%).
-    #[command(subcommand)]
-    Pk(pk::PkAction),
-    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
-    #[command(subcommand)]
-    Pw(pw::PwAction),
-    /// Graveyard St. Privat artillery (d6, 2d6 accuracy of aim).
-    #[command(subcommand)]
-    Gsp(gsp::GspAction),
-    /// SPI Franco-Prussian War (odds-ratio CRT).
-    #[command(subcommand)]
-    Spi(spi::SpiAction),
-    /// 1870 (odds-ratio CRT).
-    #[command(subcommand)]
-    Fr1870(fr1870::Fr1870Action),
-}
-
-/// The clap declaration of `kepi resolve SYSTEM FORM` (before the global dice flags join it):
-/// `kepi game apply` parses a resolution verb's options with it, so each option is declared once,
-/// here, for both commands.
-pub(crate) fn form_command(system: &str, form: &str) -> Option<clap::Command> {
-    command_tree()
-        .find_subcommand(system)?
-        .find_subcommand(form)
-        .cloned()
-}
-
-/// What an action needs besides its own arguments.
-pub struct Ctx<'a> {
-    /// The rule tables in force.
-    pub tables: &'a Tables,
-    /// The dice: None with `--odds` (preview only).
-    pub dice: Option<&'a mut DiceSource>,
-}
-
 /// Runs `kepi resolve`.
 pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
     let loaded;
@@ -175,30 +132,6 @@ pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
         },
         a.flags.json,
     )
-}
-
-/// Resolves one parsed `kepi resolve SYSTEM ACTION`: the same call from the command and from
-/// `kepi game apply` (whose unit-less verbs are these actions, rolled with the game's dice).
-pub(crate) fn run_system(
-    system: &ResolveSystem,
-    ctx: Ctx<'_>,
-) -> Result<Resolution<serde_json::Value>, CliError> {
-    match system {
-        ResolveSystem::Pk(x) => pk::run(x, ctx),
-        ResolveSystem::Pw(x) => pw::run(x, ctx),
-        ResolveSystem::Gsp(x) => gsp::run(x, ctx),
-        ResolveSystem::Spi(x) => spi::run(x, ctx),
-        ResolveSystem::Fr1870(x) => fr1870::run(x, ctx),
-    }
-}
-
-/// The `kepi resolve` command tree (every rule set and action), for `kepi game apply` to parse a
-/// unit-less resolution verb with.
-/// Built once per process: every command line builds `kepi game apply`'s help from it.
-pub(crate) fn command_tree() -> &'static clap::Command {
-    use clap::Subcommand as _;
-    static TREE: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
-    TREE.get_or_init(|| ResolveSystem::augment_subcommands(clap::Command::new("resolve")))
 }
 
 /// Prints a resolution as JSON or as text.

@@ -3,7 +3,7 @@
 //!
 //! A verb names its units (`fire FIRER TARGET`, `rally UNIT`, `combat --attackers A,B --hex HEX`)
 //! and takes the options of its `kepi resolve SYSTEM FORM` command, parsed by that command's own clap
-//! declaration (see [`resolve::form_command`]): each option is declared once, for both commands.
+//! declaration (see [`grammar::form_command`]): each option is declared once, for both commands.
 //! The form is pre-filled from the units' live state ([`Form::prefill`]); only the options typed
 //! override it. `--dice DIE=VALUE` enters physical dice. The form resolves through
 //! [`crate::engine::game::Game::resolve_about`]: kepi's seeded dice (or the dice entered), the outcome on the
@@ -17,8 +17,7 @@ use std::sync::Mutex;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use super::resolve;
-use crate::cli::CliError;
+use super::grammar;
 use crate::dice::{DiceSource, Die, Ratio};
 use crate::engine::game::GameState;
 use crate::engine::play::Form;
@@ -26,6 +25,7 @@ use crate::engine::play::crt::{FrForm, SpiForm, engage_hex};
 use crate::engine::play::gsp::GspForm;
 use crate::engine::play::pk::{PkAction, PkForm};
 use crate::engine::play::pw::{PwAction, PwForm};
+use crate::moves::MoveError;
 use crate::roster::Position;
 use crate::rules::Tables;
 use crate::rules::pk::{
@@ -62,11 +62,11 @@ enum Units {
 }
 
 /// Applies the options typed after a verb onto its pre-filled form.
-type Overlay = fn(&Given, &mut Form, &Tables) -> Result<(), CliError>;
+type Overlay = fn(&Given, &mut Form, &Tables) -> Result<(), MoveError>;
 
 /// One resolution verb: its name, its form, the `kepi resolve` command whose options it takes.
 #[derive(Debug)]
-pub(super) struct VerbSpec {
+pub struct VerbSpec {
     /// The game's rule set that has this verb.
     system: System,
     /// The verb.
@@ -164,14 +164,14 @@ fn parse_losses(
     g: &Given,
     attacker_ids: &[String],
     defender_ids: &[String],
-) -> Result<Vec<(String, u32)>, CliError> {
+) -> Result<Vec<(String, u32)>, MoveError> {
     let mut losses: Vec<(String, u32)> = Vec::new();
     for pair in g.get_many::<String>("losses")? {
         let (id, n) = pair
             .split_once('=')
             .ok_or_else(|| g.bad("losses", format!("`{pair}` is not UNIT=N")))?;
         let id = id.trim();
-        let n: u32 = crate::cli::num::parse_within(n, crate::rules::limits::STRENGTH)
+        let n: u32 = crate::moves::num::parse_within(n, crate::rules::limits::STRENGTH)
             .map_err(|m| g.bad("losses", format!("in `{pair}`: {m}")))?;
         // A blank form (the hex checked later, after a script's moves) has no units yet.
         if !attacker_ids.is_empty()
@@ -408,9 +408,9 @@ impl VerbSpec {
     /// The verb's option grammar: the `kepi resolve` command's declaration made fit for play
     /// (every option optional, since the units fill the form, except `required`; flags take
     /// `--flag=off` to clear what the units set), plus the play-only options.
-    fn command(&self) -> Result<Command, CliError> {
-        let base = resolve::form_command(self.system.id(), self.resolve).ok_or_else(|| {
-            CliError::failed(format!(
+    fn command(&self) -> Result<Command, MoveError> {
+        let base = grammar::form_command(self.system.id(), self.resolve).ok_or_else(|| {
+            MoveError::failed(format!(
                 "internal: no `kepi resolve {} {}`",
                 self.system.id(),
                 self.resolve
@@ -480,7 +480,8 @@ pub(crate) fn form_verbs_for(system: System) -> Vec<String> {
     specs_for(system).map(|s| s.verb.to_string()).collect()
 }
 
-pub(super) fn verbs_for(system: System) -> Vec<String> {
+/// Every resolution verb a rule set's games take (forms and unit-less actions).
+pub fn verbs_for(system: System) -> Vec<String> {
     specs_for(system)
         .map(|s| s.verb.to_string())
         .chain(plain_verbs(system))
@@ -490,7 +491,7 @@ pub(super) fn verbs_for(system: System) -> Vec<String> {
 /// The options a player typed after a verb: only what was typed counts; the rest comes from the
 /// units. Records which options an overlay read, so a test proves each option is applied.
 #[derive(Debug)]
-pub(super) struct Given {
+pub struct Given {
     m: ArgMatches,
     verb: &'static str,
     read: Mutex<BTreeSet<String>>,
@@ -508,12 +509,12 @@ impl Clone for Given {
 
 impl Given {
     /// The typed value of option `id` (its clap id, the field name), or None when not typed.
-    fn get<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Result<Option<T>, CliError> {
+    fn get<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Result<Option<T>, MoveError> {
         if let Ok(mut r) = self.read.lock() {
             r.insert(id.to_string());
         }
         let internal = |e: clap::parser::MatchesError| {
-            CliError::failed(format!("internal: `{}` option `{id}`: {e}", self.verb))
+            MoveError::failed(format!("internal: `{}` option `{id}`: {e}", self.verb))
         };
         if !self.m.try_contains_id(id).map_err(internal)?
             || self.m.value_source(id) != Some(ValueSource::CommandLine)
@@ -524,7 +525,7 @@ impl Given {
     }
 
     /// The typed values of a repeatable option.
-    fn get_many<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Result<Vec<T>, CliError> {
+    fn get_many<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Result<Vec<T>, MoveError> {
         if let Ok(mut r) = self.read.lock() {
             r.insert(id.to_string());
         }
@@ -534,7 +535,9 @@ impl Given {
         Ok(self
             .m
             .try_get_many::<T>(id)
-            .map_err(|e| CliError::failed(format!("internal: `{}` option `{id}`: {e}", self.verb)))?
+            .map_err(|e| {
+                MoveError::failed(format!("internal: `{}` option `{id}`: {e}", self.verb))
+            })?
             .map(|v| v.cloned().collect())
             .unwrap_or_default())
     }
@@ -547,8 +550,8 @@ impl Given {
     }
 
     /// A usage error about option `id`.
-    fn bad(&self, long: &str, m: impl std::fmt::Display) -> CliError {
-        CliError::usage(format!("`{} --{long}`: {m}", self.verb))
+    fn bad(&self, long: &str, m: impl std::fmt::Display) -> MoveError {
+        MoveError::usage(format!("`{} --{long}`: {m}", self.verb))
     }
 }
 
@@ -568,7 +571,7 @@ fn set_some<T>(slot: &mut Option<T>, v: Option<T>) {
 
 /// One parsed resolution verb.
 #[derive(Clone, Debug)]
-pub(super) struct PlayVerb {
+pub struct PlayVerb {
     /// The verb ("fire").
     pub form: String,
     /// The acting unit's id (the first attacker of a combat).
@@ -588,7 +591,7 @@ pub(super) struct PlayVerb {
 impl PlayVerb {
     /// What the log keeps of this verb, ready as `ready`, for `kepi log verify` to resolve it
     /// again ([`recheck`]): the form, or the words of its `kepi resolve` action.
-    pub(super) fn logged_input(&self, ready: &Ready) -> Option<serde_json::Value> {
+    pub fn logged_input(&self, ready: &Ready) -> Option<serde_json::Value> {
         match (&self.kind, ready) {
             (Kind::Plain(words), _) => Some(serde_json::json!({ "resolve": words })),
             (_, Ready::Form(f)) => serde_json::to_value(&**f).ok(),
@@ -624,17 +627,17 @@ pub(crate) fn recheck(
         Some(words) => {
             let words: Vec<String> =
                 serde_json::from_value(words.clone()).map_err(|e| again(e.to_string()))?;
-            let m = resolve::command_tree()
+            let m = grammar::command_tree()
                 .clone()
                 .try_get_matches_from(std::iter::once("resolve".to_string()).chain(words))
                 .map_err(|e| again(e.to_string()))?;
             let x =
-                resolve::ResolveSystem::from_arg_matches(&m).map_err(|e| again(e.to_string()))?;
-            let ctx = resolve::Ctx {
+                grammar::ResolveSystem::from_arg_matches(&m).map_err(|e| again(e.to_string()))?;
+            let ctx = grammar::Ctx {
                 tables,
                 dice: Some(&mut dice),
             };
-            let r = resolve::run_system(&x, ctx).map_err(|e| again(e.message))?;
+            let r = grammar::run_system(&x, ctx).map_err(|e| again(e.message))?;
             (r, Vec::new())
         }
         None => {
@@ -756,19 +759,19 @@ pub fn form_words(
 /// (the verb itself already taken): NAME is a resolver form of the game's rule set; its
 /// situation is pre-filled from the units now and then each `--set` applied (VALUE read as JSON
 /// when it is JSON, else as text), the whole refused if a path or value does not fit.
-pub(super) fn parse_form(
+pub fn parse_form(
     words: &[String],
     i: &mut usize,
     s: &GameState,
     tables: &Tables,
-) -> Result<PlayVerb, CliError> {
+) -> Result<PlayVerb, MoveError> {
     let forms = Form::all_for(s.system);
     let names: Vec<&str> = forms.iter().map(Form::name).collect();
     let name = words
         .get(*i)
         .filter(|w| !w.starts_with("--"))
         .ok_or_else(|| {
-            CliError::usage(format!(
+            MoveError::usage(format!(
                 "`form` needs NAME UNIT [TARGET] (NAME: {})",
                 names.join(", ")
             ))
@@ -776,7 +779,7 @@ pub(super) fn parse_form(
         .to_ascii_lowercase();
     *i += 1;
     let blank = forms.iter().find(|f| f.name() == name).ok_or_else(|| {
-        CliError::usage(format!(
+        MoveError::usage(format!(
             "`form`: `{name}` is not a form of {} (accepted: {})",
             s.system.title(),
             names.join(", ")
@@ -820,15 +823,15 @@ fn build_window(
     changes: &[(Vec<String>, serde_json::Value)],
     s: &GameState,
     tables: &Tables,
-) -> Result<Form, CliError> {
+) -> Result<Form, MoveError> {
     let mut form = Form::all_for(s.system)
         .into_iter()
         .find(|f| f.name() == v.form)
-        .ok_or_else(|| CliError::usage(format!("`form`: no form `{}` here", v.form)))?;
+        .ok_or_else(|| MoveError::usage(format!("`form`: no form `{}` here", v.form)))?;
     form.prefill(s, Some(&v.actor), v.target.as_deref(), tables);
     form.with_attackers(s, extra);
     crate::engine::play::overrides::apply_changes(&form, changes)
-        .map_err(|e| CliError::usage(format!("`{} --set`: {e}", v.form)))
+        .map_err(|e| MoveError::usage(format!("`{} --set`: {e}", v.form)))
 }
 
 /// The custom form (of a rule set registered at run time) the game's rule set offers as `verb`.
@@ -848,7 +851,7 @@ fn parse_custom(
     i: &mut usize,
     s: &GameState,
     tables: &Tables,
-) -> Result<PlayVerb, CliError> {
+) -> Result<PlayVerb, MoveError> {
     let (actor, target, options) = units_and_options(
         verb,
         blank,
@@ -895,17 +898,17 @@ fn units_and_options(
     s: &GameState,
     accepted: &[&str],
     shown: &str,
-) -> Result<Typed, CliError> {
+) -> Result<Typed, MoveError> {
     let usage = if blank.needs_target() {
         "UNIT TARGET"
     } else {
         "UNIT"
     };
-    let take = |i: &mut usize| -> Result<String, CliError> {
+    let take = |i: &mut usize| -> Result<String, MoveError> {
         let w = words
             .get(*i)
             .filter(|w| !w.starts_with("--"))
-            .ok_or_else(|| CliError::usage(format!("`{verb}` needs {usage}")))?;
+            .ok_or_else(|| MoveError::usage(format!("`{verb}` needs {usage}")))?;
         *i += 1;
         Ok(s.find(w)?.unit.id.clone())
     };
@@ -923,7 +926,7 @@ fn units_and_options(
             None => (&w[2..], None),
         };
         if !accepted.contains(&name) {
-            return Err(CliError::usage(format!(
+            return Err(MoveError::usage(format!(
                 "`{verb}`: unknown option `--{name}` (accepted: {shown})"
             )));
         }
@@ -932,7 +935,7 @@ fn units_and_options(
             None => {
                 let v = words
                     .get(*i)
-                    .ok_or_else(|| CliError::usage(format!("`{verb} --{name}` needs a value")))?;
+                    .ok_or_else(|| MoveError::usage(format!("`{verb} --{name}` needs a value")))?;
                 *i += 1;
                 v.clone()
             }
@@ -944,10 +947,10 @@ fn units_and_options(
 
 /// `--set PATH=VALUE`: the path (dotted, as the form's JSON names its fields) and the value, read
 /// as JSON when it is JSON (`true`, `3`, `[["u1", 2]]`), else as text.
-fn field_set(verb: &str, text: &str) -> Result<(Vec<String>, serde_json::Value), CliError> {
+fn field_set(verb: &str, text: &str) -> Result<(Vec<String>, serde_json::Value), MoveError> {
     let (path, x) = text
         .split_once('=')
-        .ok_or_else(|| CliError::usage(format!("`{verb} --set`: `{text}` is not PATH=VALUE")))?;
+        .ok_or_else(|| MoveError::usage(format!("`{verb} --set`: `{text}` is not PATH=VALUE")))?;
     let path = path.trim().split('.').map(str::to_string).collect();
     let x = x.trim();
     let value = serde_json::from_str(x).unwrap_or_else(|_| serde_json::Value::from(x));
@@ -956,11 +959,11 @@ fn field_set(verb: &str, text: &str) -> Result<(Vec<String>, serde_json::Value),
 
 /// A verb ready to resolve against the game: a pre-filled form, or a unit-less `kepi resolve`
 /// action (rolled with the game's dice and logged; it changes no unit).
-pub(super) enum Ready {
+pub enum Ready {
     /// A form between units.
     Form(Box<Form>),
     /// A unit-less action.
-    Plain(Box<resolve::ResolveSystem>),
+    Plain(Box<grammar::ResolveSystem>),
 }
 
 impl Ready {
@@ -1017,7 +1020,7 @@ impl Ready {
     ) -> Result<crate::engine::play::Resolved, RuleError> {
         match self {
             Ready::Form(f) => f.resolve(state, tables, dice),
-            Ready::Plain(x) => resolve::run_system(x, resolve::Ctx { tables, dice })
+            Ready::Plain(x) => grammar::run_system(x, grammar::Ctx { tables, dice })
                 .map(|r| (r, Vec::new()))
                 .map_err(|e| RuleError::input("options", e.message, "see `kepi resolve --help`")),
         }
@@ -1031,7 +1034,7 @@ const SHADOWED: &[&str] = &["fatigue", "flag"];
 /// The unit-less resolution verbs of a rule set: the `kepi resolve` actions no form covers (P&K
 /// initiative, PW first side, SPI victory...), declared once by `kepi resolve` itself.
 fn plain_verbs(system: System) -> Vec<String> {
-    let tree = resolve::command_tree();
+    let tree = grammar::command_tree();
     let Some(sys) = tree.find_subcommand(system.id()) else {
         return Vec::new();
     };
@@ -1046,7 +1049,7 @@ fn plain_verbs(system: System) -> Vec<String> {
 
 /// True when `word` is a resolution verb of some rule set (`kepi game apply` then checks it
 /// against the game's).
-pub(super) fn is_play_verb(word: &str) -> bool {
+pub fn is_play_verb(word: &str) -> bool {
     PLAY_VERBS.contains(&word)
         || crate::registry::all()
             .into_iter()
@@ -1096,7 +1099,7 @@ fn accepted(cmd: &Command) -> String {
 }
 
 /// The rule set's verb named `verb`, or an error listing the game's verbs.
-fn spec_of(verb: &str, s: &GameState) -> Result<&'static VerbSpec, CliError> {
+fn spec_of(verb: &str, s: &GameState) -> Result<&'static VerbSpec, MoveError> {
     if let Some(spec) = specs_for(s.system.system()).find(|x| x.named(verb)) {
         return Ok(spec);
     }
@@ -1112,7 +1115,7 @@ fn spec_of(verb: &str, s: &GameState) -> Result<&'static VerbSpec, CliError> {
     } else {
         format!("a {}", elsewhere.join(", a "))
     };
-    Err(CliError::usage(format!(
+    Err(MoveError::usage(format!(
         "`{verb}` is {theirs} resolution verb; this game is {}: its resolution verbs are {} (see \
          `kepi game apply --help`)",
         s.system.title(),
@@ -1122,13 +1125,13 @@ fn spec_of(verb: &str, s: &GameState) -> Result<&'static VerbSpec, CliError> {
 
 /// Parses a resolution verb's units and options from `words[*i..]` (the verb itself already taken),
 /// and checks it against the game now, so a typo refuses the whole command before anything applies.
-pub(super) fn parse(
+pub fn parse(
     verb: &str,
     words: &[String],
     i: &mut usize,
     s: &GameState,
     tables: &Tables,
-) -> Result<PlayVerb, CliError> {
+) -> Result<PlayVerb, MoveError> {
     if let Some(blank) = custom_form(s.system.system(), verb) {
         return parse_custom(verb, &blank, words, i, s, tables);
     }
@@ -1139,12 +1142,12 @@ pub(super) fn parse(
     }
     let spec = spec_of(verb, s)?;
     let cmd = spec.command()?;
-    let take = |i: &mut usize| -> Result<String, CliError> {
+    let take = |i: &mut usize| -> Result<String, MoveError> {
         let w = words
             .get(*i)
             .filter(|w| !w.starts_with("--"))
             .ok_or_else(|| {
-                CliError::usage(format!(
+                MoveError::usage(format!(
                     "`{verb}` needs {} (see `kepi game apply --help`)",
                     spec.units_usage()
                 ))
@@ -1165,7 +1168,7 @@ pub(super) fn parse(
         let body = &w[2..];
         let name = body.split_once('=').map_or(body, |(n, _)| n);
         let arg = find_arg(&cmd, name).ok_or_else(|| {
-            CliError::usage(format!(
+            MoveError::usage(format!(
                 "`{verb}`: unknown option `--{name}` (accepted: {})",
                 accepted(&cmd)
             ))
@@ -1174,7 +1177,7 @@ pub(super) fn parse(
         if !body.contains('=') && arg.get_action().takes_values() && !arg.is_require_equals_set() {
             let v = words
                 .get(*i)
-                .ok_or_else(|| CliError::usage(format!("`{verb} --{name}` needs a value")))?;
+                .ok_or_else(|| MoveError::usage(format!("`{verb} --{name}` needs a value")))?;
             *i += 1;
             opts.push(v.clone());
         }
@@ -1227,7 +1230,7 @@ pub(super) fn parse(
             .into_iter()
             .find(|f| f.name() == spec.form)
             .ok_or_else(|| {
-                CliError::failed(format!("internal: no resolver form `{}`", spec.form))
+                MoveError::failed(format!("internal: no resolver form `{}`", spec.form))
             })?;
         (spec.overlay)(given, &mut blank, tables)?;
         return Ok(v);
@@ -1237,9 +1240,9 @@ pub(super) fn parse(
 }
 
 /// `d10=7`, `d%=34`, or several separated by commas.
-fn parse_dice(text: &str, verb: &str) -> Result<Vec<(Die, u32)>, CliError> {
+fn parse_dice(text: &str, verb: &str) -> Result<Vec<(Die, u32)>, MoveError> {
     let bad =
-        |m: String| CliError::usage(format!("`{verb} --dice`: {m} (e.g. --dice d10=7,d%=34)"));
+        |m: String| MoveError::usage(format!("`{verb} --dice`: {m} (e.g. --dice d10=7,d%=34)"));
     let mut out = Vec::new();
     for part in text.split(',').filter(|p| !p.trim().is_empty()) {
         let (d, v) = part
@@ -1261,7 +1264,7 @@ fn parse_dice(text: &str, verb: &str) -> Result<Vec<(Die, u32)>, CliError> {
 
 /// The verb ready to resolve: its form pre-filled from the units' state now and set by its
 /// options, or its unit-less action; checked (dice, refusals, a preview) before anything applies.
-pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Ready, CliError> {
+pub fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Ready, MoveError> {
     if let Kind::Plain(words) = &v.kind {
         return build_plain(v, words, s, tables);
     }
@@ -1270,11 +1273,11 @@ pub(super) fn build(v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<Read
 
 /// The form of a verb between units, pre-filled from `s` and, when `typed`, set by the options
 /// typed; not yet checked. A unit-less verb has none.
-fn form_of(v: &PlayVerb, s: &GameState, tables: &Tables, typed: bool) -> Result<Form, CliError> {
+fn form_of(v: &PlayVerb, s: &GameState, tables: &Tables, typed: bool) -> Result<Form, MoveError> {
     let (spec, given) = match &v.kind {
         Kind::Form { spec, given } => (*spec, given),
         Kind::Plain(_) => {
-            return Err(CliError::failed(format!(
+            return Err(MoveError::failed(format!(
                 "internal: `{}` is a verb without a form",
                 v.form
             )));
@@ -1287,16 +1290,16 @@ fn form_of(v: &PlayVerb, s: &GameState, tables: &Tables, typed: bool) -> Result<
     let mut form = Form::all_for(spec.system)
         .into_iter()
         .find(|f| f.name() == spec.form)
-        .ok_or_else(|| CliError::failed(format!("internal: no resolver form `{}`", spec.form)))?;
+        .ok_or_else(|| MoveError::failed(format!("internal: no resolver form `{}`", spec.form)))?;
     match (&mut form, v.hex) {
         (Form::Spi(f), Some(hex)) => {
             let (a, d) = engage_hex(s, &v.attackers, hex)
-                .map_err(|e| CliError::usage(format!("`{}`: {e}", v.form)))?;
+                .map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))?;
             f.prefill_engaged(s, &a, &d);
         }
         (Form::Fr1870(f), Some(hex)) => {
             let (a, d) = engage_hex(s, &v.attackers, hex)
-                .map_err(|e| CliError::usage(format!("`{}`: {e}", v.form)))?;
+                .map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))?;
             f.prefill_engaged(s, &a, &d);
         }
         (f, _) => f.prefill(s, Some(&v.actor), v.target.as_deref(), tables),
@@ -1311,18 +1314,18 @@ fn form_of(v: &PlayVerb, s: &GameState, tables: &Tables, typed: bool) -> Result<
 /// `b` differ in (the other side's hidden strengths, [`crate::net::redact::judge`]): the form
 /// pre-fills them differently from `a` and from `b`, and the words set them alike. As dotted
 /// paths of the form's JSON; none for a verb without a form.
-pub(super) fn stated_hidden(
+pub fn stated_hidden(
     v: &PlayVerb,
     a: &GameState,
     b: &GameState,
     tables: &Tables,
-) -> Result<Vec<String>, CliError> {
+) -> Result<Vec<String>, MoveError> {
     if matches!(v.kind, Kind::Plain(_)) {
         return Ok(Vec::new());
     }
-    let json = |s: &GameState, typed: bool| -> Result<serde_json::Value, CliError> {
+    let json = |s: &GameState, typed: bool| -> Result<serde_json::Value, MoveError> {
         let f = form_of(v, s, tables, typed)?;
-        serde_json::to_value(&f).map_err(|e| CliError::failed(format!("internal: {e}")))
+        serde_json::to_value(&f).map_err(|e| MoveError::failed(format!("internal: {e}")))
     };
     let mut out = Vec::new();
     set_alike(
@@ -1376,12 +1379,12 @@ fn set_alike(
 
 /// Issue 17: the same checks as the window's ([`crate::engine::play::refuse`]) on a built form, before
 /// anything applies.
-fn checked(v: &PlayVerb, form: Form, s: &GameState) -> Result<Ready, CliError> {
+fn checked(v: &PlayVerb, form: Form, s: &GameState) -> Result<Ready, MoveError> {
     if let Some(why) = crate::engine::play::refuse::unused_die(&form, &v.entered) {
-        return Err(CliError::usage(format!("`{} --dice`: {why}", v.form)));
+        return Err(MoveError::usage(format!("`{} --dice`: {why}", v.form)));
     }
     if let Some(why) = form.refusal(s) {
-        return Err(CliError::usage(format!("`{}`: {why}", v.form)));
+        return Err(MoveError::usage(format!("`{}`: {why}", v.form)));
     }
     Ok(Ready::Form(Box::new(form)))
 }
@@ -1393,37 +1396,37 @@ fn build_plain(
     words: &[String],
     s: &GameState,
     tables: &Tables,
-) -> Result<Ready, CliError> {
+) -> Result<Ready, MoveError> {
     let argv = std::iter::once("resolve".to_string()).chain(words.iter().cloned());
     let cmd = plain_command(s.system.system(), &v.form)?;
-    let m = resolve::command_tree()
+    let m = grammar::command_tree()
         .clone()
         .try_get_matches_from(argv)
         .map_err(|e| clap_error(&v.form, &e, &cmd))?;
-    let x = resolve::ResolveSystem::from_arg_matches(&m)
-        .map_err(|e| CliError::usage(format!("`{}`: {e}", v.form)))?;
+    let x = grammar::ResolveSystem::from_arg_matches(&m)
+        .map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))?;
     // The dice each rule set rolls: P&K d10 and d%, the others d6.
     let used: &[Die] = s.system.dice();
     if let Some((die, value)) = v.entered.iter().find(|(d, _)| !used.contains(d)) {
         let names: Vec<String> = used.iter().map(ToString::to_string).collect();
-        return Err(CliError::usage(format!(
+        return Err(MoveError::usage(format!(
             "`{} --dice`: {} does not roll a {die} (entered {die}={value}); it rolls {}",
             v.form,
             v.form,
             names.join(" and ")
         )));
     }
-    resolve::run_system(&x, resolve::Ctx { tables, dice: None })
-        .map_err(|e| CliError::usage(format!("`{}`: {}", v.form, e.message)))?;
+    grammar::run_system(&x, grammar::Ctx { tables, dice: None })
+        .map_err(|e| MoveError::usage(format!("`{}`: {}", v.form, e.message)))?;
     Ok(Ready::Plain(Box::new(x)))
 }
 
 /// `kepi resolve SYSTEM VERB`'s declaration, for a unit-less verb.
-fn plain_command(system: System, verb: &str) -> Result<Command, CliError> {
-    resolve::form_command(system.id(), verb)
+fn plain_command(system: System, verb: &str) -> Result<Command, MoveError> {
+    grammar::form_command(system.id(), verb)
         .map(|c| <DiceOpt as Args>::augment_args(c).no_binary_name(true))
         .ok_or_else(|| {
-            CliError::failed(format!(
+            MoveError::failed(format!(
                 "internal: no `kepi resolve {} {verb}`",
                 system.id()
             ))
@@ -1431,7 +1434,7 @@ fn plain_command(system: System, verb: &str) -> Result<Command, CliError> {
 }
 
 /// A clap error as one line naming the verb, with the accepted options.
-fn clap_error(verb: &str, e: &clap::Error, cmd: &Command) -> CliError {
+fn clap_error(verb: &str, e: &clap::Error, cmd: &Command) -> MoveError {
     let text = e.render().to_string();
     let first = text
         .split("\n\n")
@@ -1440,7 +1443,7 @@ fn clap_error(verb: &str, e: &clap::Error, cmd: &Command) -> CliError {
         .trim()
         .trim_start_matches("error: ")
         .to_string();
-    CliError::usage(format!("`{verb}`: {first} (accepted: {})", accepted(cmd)))
+    MoveError::usage(format!("`{verb}`: {first} (accepted: {})", accepted(cmd)))
 }
 
 /// Parses a unit-less verb (see [`plain_verbs`]): its options are `kepi resolve`'s, plus `--dice`.
@@ -1450,7 +1453,7 @@ fn parse_plain(
     i: &mut usize,
     s: &GameState,
     tables: &Tables,
-) -> Result<PlayVerb, CliError> {
+) -> Result<PlayVerb, MoveError> {
     let cmd = plain_command(s.system.system(), verb)?;
     let mut argv = vec![s.system.id().to_string(), verb.to_string()];
     let mut dice = Vec::new();
@@ -1462,7 +1465,7 @@ fn parse_plain(
             None => (body, None),
         };
         let arg = find_arg(&cmd, name).ok_or_else(|| {
-            CliError::usage(format!(
+            MoveError::usage(format!(
                 "`{verb}`: unknown option `--{name}` (accepted: {})",
                 accepted(&cmd)
             ))
@@ -1470,7 +1473,7 @@ fn parse_plain(
         let value = if inline.is_none() && arg.get_action().takes_values() {
             let v = words
                 .get(*i)
-                .ok_or_else(|| CliError::usage(format!("`{verb} --{name}` needs a value")))?;
+                .ok_or_else(|| MoveError::usage(format!("`{verb} --{name}` needs a value")))?;
             *i += 1;
             Some(v.clone())
         } else {
@@ -1512,7 +1515,7 @@ fn find_arg<'c>(cmd: &'c Command, name: &str) -> Option<&'c clap::Arg> {
 }
 
 /// The help of the resolution verbs, per rule set, generated from the same declarations.
-pub(super) fn verbs_help() -> String {
+pub fn verbs_help() -> String {
     // clap builds every command's help text on every command line; generating this one costs
     // building every rule set's option grammar (doubling kepi's start-up in a debug build), so
     // it is built only when help is asked for (`--help`, `-h`, `kepi help ...`).
@@ -1604,12 +1607,12 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
 }
 
 /// An overlay called with another rule set's form (a wrong row in [`SPECS`]).
-fn mismatch(g: &Given) -> CliError {
-    CliError::failed(format!("internal: `{}` got another form", g.verb))
+fn mismatch(g: &Given) -> MoveError {
+    MoveError::failed(format!("internal: `{}` got another form", g.verb))
 }
 
 /// PK-F1..F7: `kepi resolve pk fire`'s options over the firer's and target's state.
-fn pk_fire(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn pk_fire(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Pk(PkForm {
         action: PkAction::Fire(i),
         ..
@@ -1636,7 +1639,7 @@ fn pk_fire(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 }
 
 /// PK-A1..A4: `kepi resolve pk artillery`'s options over the battery's and target's state.
-fn pk_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn pk_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Pk(PkForm {
         action: PkAction::Artillery(i),
         ..
@@ -1668,7 +1671,7 @@ fn pk_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 
 /// PK-X3: `kepi resolve pk melee`'s options are the attacker's side (the defender's mirrored where
 /// one side's option is the other's situation); `--position` is the defender's.
-fn pk_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn pk_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Pk(PkForm {
         action: PkAction::Melee { a, b },
         ..
@@ -1727,7 +1730,7 @@ fn pk_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 }
 
 /// PK-E1: `kepi resolve pk rally`'s options over the unit's state.
-fn pk_rally(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn pk_rally(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Pk(PkForm {
         action: PkAction::Rally(i),
         ..
@@ -1748,7 +1751,7 @@ fn pk_rally(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 }
 
 /// PK-X4: `kepi resolve pk flag`'s class over the unit's.
-fn pk_flag(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn pk_flag(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Pk(PkForm {
         action: PkAction::Flag { class },
         ..
@@ -1761,7 +1764,7 @@ fn pk_flag(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 }
 
 /// PK-X5: `kepi resolve pk fatigue`'s total, or class and moves, over the unit's fatigue.
-fn pk_fatigue(g: &Given, f: &mut Form, t: &Tables) -> Result<(), CliError> {
+fn pk_fatigue(g: &Given, f: &mut Form, t: &Tables) -> Result<(), MoveError> {
     let Form::Pk(PkForm {
         action: PkAction::Fatigue { fatigue },
         ..
@@ -1782,7 +1785,7 @@ fn pk_fatigue(g: &Given, f: &mut Form, t: &Tables) -> Result<(), CliError> {
 }
 
 /// PW-T2: `kepi resolve pw activate`'s options over the unit's army and quality.
-fn pw_activate(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn pw_activate(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Pw(PwForm {
         action: PwAction::Activate(i),
         ..
@@ -1796,7 +1799,7 @@ fn pw_activate(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 }
 
 /// PW-A1: `kepi resolve pw artillery`'s options over the battery's state and the range on the map.
-fn pw_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn pw_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Pw(PwForm {
         action: PwAction::Artillery { input, hit },
         ..
@@ -1813,7 +1816,7 @@ fn pw_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 }
 
 /// PW-R1: `kepi resolve pw rifle`'s options over the firers' state and the range on the map.
-fn pw_rifle(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn pw_rifle(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Pw(PwForm {
         action: PwAction::Rifle { input, hit },
         ..
@@ -1832,7 +1835,7 @@ fn pw_rifle(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 
 /// PW-X1: `kepi resolve pw melee`'s options are the attacker's roll; the defender's mirrors them
 /// (the attacker's enemy is the defender; a flank attack is a flank attacked).
-fn pw_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn pw_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Pw(PwForm {
         action: PwAction::Melee { a, b, a_hit, b_hit },
         ..
@@ -1865,7 +1868,7 @@ fn pw_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 }
 
 /// GSP-A1..A4: `kepi resolve gsp fire`'s options over the battery's card and state.
-fn gsp_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn gsp_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Gsp(x) = f else {
         return Err(mismatch(g));
     };
@@ -1904,7 +1907,7 @@ fn gsp_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 }
 
 /// SPI-C1..C5: `kepi resolve spi combat`'s situation over the engaged units' state.
-fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Spi(SpiForm {
         input,
         entered_result,
@@ -1960,7 +1963,7 @@ fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
 }
 
 /// FR-C1, FR-C2, FR-S1, FR-F1: `kepi resolve fr1870 combat`'s situation over the engaged units.
-fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), CliError> {
+fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     let Form::Fr1870(FrForm {
         input,
         entered_result,

@@ -7,7 +7,7 @@
 use clap::Subcommand;
 
 use super::Ctx;
-use crate::cli::CliError;
+use crate::moves::MoveError;
 use crate::rules::Resolution;
 use crate::rules::limits;
 use crate::rules::spi::{self, Formation, Nation, SpiCombatInput, SpiUnit, SupplyState};
@@ -18,10 +18,10 @@ pub enum SpiAction {
     /// Resolve one attack on one hex (SPI-C1..C5, S1, F1, H1, H2).
     Combat {
         /// Total attacking combat strength (printed; for a hasty attack, the points allocated).
-        #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         attack: u32,
         /// Total defending combat strength of the units in the hex (printed, without the fort).
-        #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         defend: u32,
         /// SPI-C3: the attack is a flanking attack (attack doubled; no benefit against a fort). In
         /// `kepi game apply`, refused (exit 2, with the hexes left open) unless the attackers'
@@ -36,7 +36,7 @@ pub enum SpiAction {
         defender_supply: SupplyState,
         /// SPI-F1: strength of the fortification unit in the hex (defenders doubled, plus this). In
         /// `kepi game apply`, read from the fortification units (arm "fortress") in --hex.
-        #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         fortress: Option<u32>,
         /// SPI-H1: a hasty attack by one unit (allocated strength halved).
         #[arg(long)]
@@ -71,7 +71,7 @@ pub enum SpiAction {
     /// SPI-W1: the level of victory for a net score (German VP minus French VP).
     Victory {
         /// Net victory points, German minus French (may be negative).
-        #[arg(long, value_parser = crate::cli::num::within::<i64>(limits::VICTORY_POINTS), value_name = "N", allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::moves::num::within::<i64>(limits::VICTORY_POINTS), value_name = "N", allow_negative_numbers = true)]
         net_vp: i64,
     },
     /// SPI-E1: an EB unit crossing a river hexside (d6 1-3 continues, 4-6 stops).
@@ -95,7 +95,7 @@ fn unit(strength: u32, supply: SupplyState, extended: bool, entrained: bool) -> 
 }
 
 /// Resolves one spi action.
-pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, CliError> {
+pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, MoveError> {
     let t = &ctx.tables.spi;
     match action {
         SpiAction::Combat {
@@ -116,12 +116,12 @@ pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Va
             result,
         } => {
             if *attack == 0 {
-                return Err(CliError::usage(
+                return Err(MoveError::usage(
                     "--attack: 0 is no attack (accepted: 1 or more)",
                 ));
             }
             if *defend == 0 && fortress.unwrap_or(0) == 0 && !dummy {
-                return Err(CliError::usage(
+                return Err(MoveError::usage(
                     "--defend: 0 with no fortress (accepted: 1 or more, or --fortress N, or --dummy)",
                 ));
             }

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use clap::{ArgGroup, Args, Subcommand};
 
 use super::Ctx;
-use crate::cli::CliError;
 use crate::dice::{Die, RollSource};
+use crate::moves::MoveError;
 use crate::rules::Resolution;
 use crate::rules::gsp::{
     self, Cell, Cover, CrewInput, DamageState, FireInput, GunStatus, GunType, Length,
@@ -49,7 +49,7 @@ pub struct FireArgs {
     #[arg(long, value_name = "GUN")]
     pub gun: GunType,
     /// The range sector aimed at (1-8).
-    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::SECTOR), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::SECTOR), allow_negative_numbers = true, value_name = "N")]
     pub sector: Option<u32>,
     /// The measured range instead of a sector: inches (30, 30in) or centimetres (76.2cm).
     #[arg(long, value_name = "LENGTH")]
@@ -64,7 +64,7 @@ pub struct FireArgs {
     #[arg(long, value_name = "A,B", value_parser = parse_aoa)]
     pub aoa: Vec<[u32; 2]>,
     /// Guns firing together, one die each (prints {"guns": [...]}).
-    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::GUNS), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::GUNS), allow_negative_numbers = true, value_name = "N")]
     pub guns: Option<u32>,
     /// No line of sight to the target (AP and the mitrailleuse then cannot fire).
     #[arg(long)]
@@ -76,7 +76,7 @@ pub struct FireArgs {
     #[arg(long)]
     pub unlimbered: bool,
     /// Degrees the gun turned this turn (more than 90 counts as a move).
-    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::DEGREES), allow_negative_numbers = true, value_name = "DEG", default_value_t = 0)]
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::DEGREES), allow_negative_numbers = true, value_name = "DEG", default_value_t = 0)]
     pub turned: u32,
     /// The siege gun is still hidden (it cannot fire).
     #[arg(long)]
@@ -106,16 +106,16 @@ pub struct StructureArgs {
     #[arg(long, value_name = "KIND")]
     pub kind: StructureKind,
     /// Pips it has taken in earlier turns.
-    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0)]
     pub damage_so_far: u32,
     /// The pips of this shell's hit die (0-6).
-    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N")]
     pub pips: u32,
     /// Equipment directly behind it (a wall splits the pips with it, the wall first).
     #[arg(long, value_name = "KIND")]
     pub behind: Option<StructureKind>,
     /// Pips the equipment behind has taken in earlier turns.
-    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0, requires = "behind")]
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0, requires = "behind")]
     pub behind_damage: u32,
 }
 
@@ -123,13 +123,13 @@ pub struct StructureArgs {
 #[derive(Debug, Args)]
 pub struct CrewArgs {
     /// Personnel hits on the crew and team (at most the hit die).
-    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
     pub hits: u32,
     /// Cannoneers left (caps the losses).
-    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
     pub cannoneers: Option<u32>,
     /// Team horses left (caps the losses).
-    #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
     pub horses: Option<u32>,
 }
 
@@ -255,7 +255,7 @@ fn entered_d6(ctx: &Ctx<'_>, most: u32) -> u32 {
 pub fn run(
     action: &GspAction,
     mut ctx: Ctx<'_>,
-) -> Result<Resolution<serde_json::Value>, CliError> {
+) -> Result<Resolution<serde_json::Value>, MoveError> {
     let tables = &ctx.tables.gsp;
     match action {
         GspAction::Fire(a) => {
@@ -267,7 +267,7 @@ pub fn run(
                     sector_length: a.sector_length,
                 },
                 (None, None) => {
-                    return Err(CliError::usage("give --sector N or --range LENGTH"));
+                    return Err(MoveError::usage("give --sector N or --range LENGTH"));
                 }
             };
             let mut sectors = BTreeMap::new();
@@ -277,7 +277,7 @@ pub fn run(
                     c.cover = a.cover;
                 }
                 if sectors.insert(s.cell, c).is_some() {
-                    return Err(CliError::usage(format!(
+                    return Err(MoveError::usage(format!(
                         "--at: sector {} is described twice",
                         s.cell
                     )));
@@ -300,13 +300,13 @@ pub fn run(
             };
             if !a.aoa.is_empty() && ctx.dice.is_some() {
                 if !a.gun.drifts() {
-                    return Err(CliError::usage(format!(
+                    return Err(MoveError::usage(format!(
                         "--aoa: {} fire is direct and rolls no A.O.A. dice",
                         a.gun
                     )));
                 }
                 if entered_d6(&ctx, guns) < guns {
-                    return Err(CliError::usage(format!(
+                    return Err(MoveError::usage(format!(
                         "--aoa: give the hit die of every gun first (--d6, {guns} in all): the hit dice are rolled before the A.O.A. dice"
                     )));
                 }
@@ -324,7 +324,7 @@ pub fn run(
                 && let Some(shot) = o.guns.first()
             {
                 let mut v = serde_json::to_value(shot)
-                    .map_err(|e| CliError::failed(format!("JSON output: {e}")))?;
+                    .map_err(|e| MoveError::failed(format!("JSON output: {e}")))?;
                 if let Some(m) = v.as_object_mut() {
                     m.insert(
                         "cells".into(),

@@ -6,7 +6,7 @@
 use clap::Subcommand;
 
 use super::Ctx;
-use crate::cli::CliError;
+use crate::moves::MoveError;
 use crate::rules::Resolution;
 use crate::rules::fr1870::{self, Arm, FrCombatInput, FrUnit, StormInput};
 use crate::rules::limits;
@@ -17,14 +17,14 @@ pub enum Fr1870Action {
     /// Resolve one combat (FR-C1, FR-C2, FR-S1, FR-F1).
     Combat {
         /// Total attacking combat potential (printed).
-        #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         attack: u32,
         /// Total defending combat potential (printed, terrain already counted).
-        #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         defend: u32,
         /// Die correction from your Terrain Table (not in the seed), e.g. -1.
         #[arg(
-            long, value_parser = crate::cli::num::within::<i32>(limits::DIE_MOD),
+            long, value_parser = crate::moves::num::within::<i32>(limits::DIE_MOD),
             value_name = "N",
             default_value_t = 0,
             allow_negative_numbers = true
@@ -61,7 +61,7 @@ pub enum Fr1870Action {
     /// FR-F1: storm an unoccupied enemy fortress of value 1 from the move (d6 4-6 taken).
     Storm {
         /// The fortress's value (only 1 can be stormed).
-        #[arg(long, value_parser = crate::cli::num::within::<u32>(limits::FORTRESS_VALUE), allow_negative_numbers = true, value_name = "N", default_value_t = 1)]
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FORTRESS_VALUE), allow_negative_numbers = true, value_name = "N", default_value_t = 1)]
         value: u32,
         /// The fortress is occupied (cannot be stormed).
         #[arg(long)]
@@ -73,7 +73,10 @@ pub enum Fr1870Action {
 }
 
 /// Resolves one fr1870 action.
-pub fn run(action: &Fr1870Action, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, CliError> {
+pub fn run(
+    action: &Fr1870Action,
+    ctx: Ctx<'_>,
+) -> Result<Resolution<serde_json::Value>, MoveError> {
     let t = &ctx.tables.fr1870;
     match action {
         Fr1870Action::Combat {
@@ -91,12 +94,12 @@ pub fn run(action: &Fr1870Action, ctx: Ctx<'_>) -> Result<Resolution<serde_json:
             result,
         } => {
             if *attack == 0 {
-                return Err(CliError::usage(
+                return Err(MoveError::usage(
                     "--attack: 0 is no attack (accepted: 1 or more)",
                 ));
             }
             if *defend == 0 {
-                return Err(CliError::usage(
+                return Err(MoveError::usage(
                     "--defend: 0 is no defence (accepted: 1 or more)",
                 ));
             }

@@ -1,0 +1,653 @@
+//! The move language: the words `kepi game apply` takes (`lose u1 2`, `fire u1 --at u2`,
+//! `next-phase` ...), their grammar, and the one path that applies them to a game and its store.
+//!
+//! The command line, the host of `kepi serve` and the window on the network all speak it, so a verb
+//! means the same wherever it is typed. It sits below all three (docs/ARCHITECTURE.md): its
+//! errors are typed ([`MoveError`]: usage, refused, failed) and each front end says them its own
+//! way (the command line maps them to exit codes 2, 2 and 1).
+
+pub mod grammar;
+pub mod num;
+pub mod play;
+
+use std::fmt;
+
+use chrono::Utc;
+use serde::Serialize;
+
+use crate::dice::DiceExpr;
+use crate::engine::game::{
+    Action, ActionError, Counter, Flag, Game, GameState, Level, LogEntry, Supply, UnitState,
+};
+use crate::roster::{Facing, Position};
+use crate::rules::Tables;
+use crate::store::{Recorded, Store, StoreError};
+use play::PlayVerb;
+
+/// What kind of "no" a move got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveErrorKind {
+    /// The words do not parse (an unknown verb, a bad number, a missing unit): fix the typing.
+    Usage,
+    /// The words parse but the game refuses them (the impossible: a unit that is not there, a die
+    /// the rule set does not roll, an undo with nothing to undo).
+    Refused,
+    /// Not the user's doing: the journal or the save could not be written.
+    Failed,
+}
+
+/// A move that was not made, and why, in words for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError {
+    /// Usage, refused or failed.
+    pub kind: MoveErrorKind,
+    /// One line (or a few) naming the problem.
+    pub message: String,
+}
+
+impl MoveError {
+    /// Words that do not parse.
+    pub fn usage(message: impl Into<String>) -> Self {
+        MoveError {
+            kind: MoveErrorKind::Usage,
+            message: message.into(),
+        }
+    }
+
+    /// Words the game refuses.
+    pub fn refused(message: impl Into<String>) -> Self {
+        MoveError {
+            kind: MoveErrorKind::Refused,
+            message: message.into(),
+        }
+    }
+
+    /// A failure that is not the user's typing (I/O).
+    pub fn failed(message: impl Into<String>) -> Self {
+        MoveError {
+            kind: MoveErrorKind::Failed,
+            message: message.into(),
+        }
+    }
+}
+
+impl MoveErrorKind {
+    /// The exit status a command gives it (the command line's, and the host's answer to a remote
+    /// `kepi remote apply`, which exits with it): 2 for usage and refusals, 1 for a failure.
+    pub fn code(self) -> u8 {
+        match self {
+            MoveErrorKind::Usage | MoveErrorKind::Refused => 2,
+            MoveErrorKind::Failed => 1,
+        }
+    }
+}
+
+impl MoveError {
+    /// [`MoveErrorKind::code`] of this error.
+    pub fn code(&self) -> u8 {
+        self.kind.code()
+    }
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl From<ActionError> for MoveError {
+    fn from(e: ActionError) -> Self {
+        MoveError::refused(e.to_string())
+    }
+}
+
+impl From<StoreError> for MoveError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Action(a) => MoveError::refused(a.to_string()),
+            other => MoveError::failed(other.to_string()),
+        }
+    }
+}
+
+impl From<crate::tables::TableError> for MoveError {
+    fn from(e: crate::tables::TableError) -> Self {
+        MoveError::usage(e.to_string())
+    }
+}
+
+impl From<crate::dice::DiceError> for MoveError {
+    fn from(e: crate::dice::DiceError) -> Self {
+        MoveError::usage(e.to_string())
+    }
+}
+
+impl From<crate::rules::RuleError> for MoveError {
+    fn from(e: crate::rules::RuleError) -> Self {
+        MoveError::usage(e.to_string())
+    }
+}
+
+/// A unit as `kepi game show --json` prints it.
+#[derive(Serialize)]
+pub struct UnitView<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) name: &'a str,
+    pub(crate) side: &'a str,
+    pub(crate) nation: &'a str,
+    pub(crate) arm: &'a str,
+    pub(crate) quality: Option<&'a str>,
+    pub(crate) strength: u32,
+    pub(crate) max_strength: u32,
+    pub(crate) fatigue: u32,
+    pub(crate) level: &'a str,
+    pub(crate) leaders: u32,
+    pub(crate) max_leaders: u32,
+    pub(crate) melees: u32,
+    pub(crate) flags: Vec<&'static str>,
+    pub(crate) position: String,
+    pub(crate) hex: Option<String>,
+    pub(crate) facing: Option<&'a str>,
+    pub(crate) supply: &'a str,
+    pub(crate) weapon: Option<&'a str>,
+    pub(crate) formation: Option<&'a str>,
+    pub(crate) location: Option<&'a str>,
+    pub(crate) arrives: Option<u32>,
+    pub(crate) eliminated: bool,
+    pub(crate) oob: &'a crate::roster::Oob,
+}
+
+/// A unit as `kepi game show --json` prints it.
+pub fn unit_view(u: &UnitState) -> UnitView<'_> {
+    UnitView {
+        id: &u.unit.id,
+        name: &u.unit.name,
+        side: u.unit.side.as_str(),
+        nation: &u.unit.nation,
+        arm: u.unit.arm.as_str(),
+        quality: u.unit.quality.map(|q| q.as_str()),
+        strength: u.strength,
+        max_strength: u.max_strength,
+        fatigue: u.fatigue,
+        level: u.level.as_str(),
+        leaders: u.leaders,
+        max_leaders: u.max_leaders,
+        melees: u.melees,
+        flags: Flag::ALL
+            .iter()
+            .filter(|f| u.flag(**f))
+            .map(|f| f.as_str())
+            .collect(),
+        position: u.position.to_string(),
+        hex: u.position.hex().map(|h| h.to_string()),
+        facing: u.facing.map(|f| f.as_str()),
+        supply: u.supply.as_str(),
+        weapon: u.unit.weapon.map(|w| w.as_str()),
+        formation: u.unit.formation.map(|f| f.as_str()),
+        location: u.unit.location.as_deref(),
+        arrives: u.unit.arrives,
+        eliminated: u.eliminated(),
+        oob: &u.unit.oob,
+    }
+}
+
+/// What `kepi game show --json` prints.
+#[derive(Serialize)]
+pub struct ShowOut<'a> {
+    system: &'a str,
+    scenario: &'a str,
+    title: &'a str,
+    turn: u32,
+    phase: &'a str,
+    phase_index: usize,
+    date: Option<String>,
+    commitment: &'a str,
+    dice_draws: u64,
+    log_entries: usize,
+    head: String,
+    can_undo: bool,
+    can_redo: bool,
+    units: Vec<UnitView<'a>>,
+}
+
+/// The game as `kepi game show --json` prints it.
+pub fn show_out<'a>(s: &'a GameState, game: &Game) -> ShowOut<'a> {
+    ShowOut {
+        system: s.system.id(),
+        scenario: &s.scenario,
+        title: &s.title,
+        turn: s.turn,
+        phase: s.phase_name(),
+        phase_index: s.phase,
+        date: s.date.map(|d| d.to_string()),
+        commitment: &s.dice.commitment,
+        dice_draws: s.dice.draws,
+        log_entries: game.log().len(),
+        head: game.head(),
+        can_undo: game.can_undo(),
+        can_redo: game.can_redo(),
+        units: s.units.iter().map(unit_view).collect(),
+    }
+}
+
+/// The JSON `kepi game show --json` prints, as a value (the host's per-seat view starts from it).
+pub fn show_value(s: &GameState, game: &Game) -> serde_json::Value {
+    serde_json::to_value(show_out(s, game)).unwrap_or(serde_json::Value::Null)
+}
+
+/// One parsed verb.
+enum Verb {
+    Act(Action),
+    Undo,
+    Redo,
+    Roll(DiceExpr, Vec<u32>),
+    Reveal,
+    Play(PlayVerb),
+}
+
+/// Every verb of `kepi game apply` (a waive reason stops before one of these).
+const VERBS: &[&str] = &[
+    "lose",
+    "gain",
+    "fatigue",
+    "rest",
+    "reset-fatigue",
+    "leader",
+    "lose-leader",
+    "level",
+    "flag",
+    "move",
+    "face",
+    "supply",
+    "set",
+    "next-phase",
+    "next",
+    "undo",
+    "redo",
+    "reveal",
+    "roll",
+    "note",
+    "resolve-due",
+    "waive",
+    "form",
+    "action",
+];
+
+fn parse_verbs(
+    words: &[String],
+    s: &GameState,
+    tables: &Tables,
+) -> Result<Vec<(Asked, Verb)>, MoveError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let take = |i: &mut usize, what: &str, verb: &str| -> Result<String, MoveError> {
+        let w = words.get(*i).cloned().ok_or_else(|| {
+            MoveError::usage(format!(
+                "`{verb}` needs {what} (see `kepi game apply --help`)"
+            ))
+        })?;
+        *i += 1;
+        Ok(w)
+    };
+    let unit = |key: &str| -> Result<String, MoveError> { Ok(s.find(key)?.unit.id.clone()) };
+    let num = |w: &str, verb: &str| -> Result<u32, MoveError> {
+        num::parse_within(w, crate::rules::limits::COUNT)
+            .map_err(|m| MoveError::usage(format!("`{verb}` N: {m}")))
+    };
+    let onoff = |w: &str, verb: &str| -> Result<bool, MoveError> {
+        match w.to_ascii_lowercase().as_str() {
+            "on" | "true" | "yes" | "1" => Ok(true),
+            "off" | "false" | "no" | "0" => Ok(false),
+            _ => Err(MoveError::usage(format!(
+                "`{verb}`: `{w}` (accepted: on, off)"
+            ))),
+        }
+    };
+    while i < words.len() {
+        let verb = words[i].to_ascii_lowercase();
+        i += 1;
+        let v = match verb.as_str() {
+            "lose" | "gain" | "fatigue" => {
+                let u = unit(&take(&mut i, "UNIT N", &verb)?)?;
+                let n = num(&take(&mut i, "UNIT N", &verb)?, &verb)?;
+                Verb::Act(match verb.as_str() {
+                    "lose" => Action::LoseStrength { unit: u, n },
+                    "gain" => Action::GainStrength { unit: u, n },
+                    _ => Action::AddFatigue { unit: u, n },
+                })
+            }
+            "rest" | "reset-fatigue" => Verb::Act(Action::ResetFatigue {
+                unit: unit(&take(&mut i, "UNIT", &verb)?)?,
+            }),
+            "leader" | "lose-leader" => Verb::Act(Action::LoseLeader {
+                unit: unit(&take(&mut i, "UNIT", &verb)?)?,
+            }),
+            "level" => {
+                let u = unit(&take(&mut i, "UNIT LEVEL", &verb)?)?;
+                let level = word(take(&mut i, "UNIT LEVEL", &verb)?.parse::<Level>(), &verb)?;
+                Verb::Act(Action::SetLevel { unit: u, level })
+            }
+            "flag" => {
+                let u = unit(&take(&mut i, "UNIT FLAG on|off", &verb)?)?;
+                let flag = word(
+                    take(&mut i, "UNIT FLAG on|off", &verb)?.parse::<Flag>(),
+                    &verb,
+                )?;
+                let on = onoff(&take(&mut i, "UNIT FLAG on|off", &verb)?, &verb)?;
+                Verb::Act(Action::SetFlag { unit: u, flag, on })
+            }
+            "move" => {
+                let u = unit(&take(&mut i, "UNIT HEX", &verb)?)?;
+                let to = word(take(&mut i, "UNIT HEX", &verb)?.parse::<Position>(), &verb)?;
+                Verb::Act(Action::Move { unit: u, to })
+            }
+            "face" => {
+                let u = unit(&take(&mut i, "UNIT DIR", &verb)?)?;
+                let d = take(&mut i, "UNIT DIR", &verb)?;
+                let facing = if d.eq_ignore_ascii_case("none") {
+                    None
+                } else {
+                    Some(word(d.parse::<Facing>(), &verb)?)
+                };
+                Verb::Act(Action::Face { unit: u, facing })
+            }
+            "supply" => {
+                let u = unit(&take(&mut i, "UNIT STATE", &verb)?)?;
+                let supply = word(take(&mut i, "UNIT STATE", &verb)?.parse::<Supply>(), &verb)?;
+                Verb::Act(Action::SetSupply { unit: u, supply })
+            }
+            "set" => {
+                let what = "UNIT FIELD VALUE";
+                let u = unit(&take(&mut i, what, &verb)?)?;
+                let field = take(&mut i, what, &verb)?.to_ascii_lowercase();
+                let value = take(&mut i, what, &verb)?;
+                Verb::Act(set_action(u, &field, &value)?)
+            }
+            "next-phase" | "next" => Verb::Act(Action::NextPhase),
+            "undo" => Verb::Undo,
+            "redo" => Verb::Redo,
+            "reveal" => Verb::Reveal,
+            "roll" => {
+                let e = take(&mut i, "EXPR [--dice V,...]", &verb)?;
+                let expr = e
+                    .parse::<DiceExpr>()
+                    .map_err(|m| MoveError::usage(format!("`roll`: {m}")))?;
+                let mut entered = Vec::new();
+                if let Some(w) = words.get(i).filter(|w| w.starts_with("--dice")) {
+                    i += 1;
+                    let text = match w.split_once('=') {
+                        Some((_, v)) => v.to_string(),
+                        None => take(&mut i, "EXPR --dice V,...", &verb)?,
+                    };
+                    for t in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+                        let v = t.parse::<u32>().map_err(|_| {
+                            MoveError::usage(format!(
+                                "`roll --dice`: `{t}` is not a number (e.g. roll 2d6 --dice 3,5)"
+                            ))
+                        })?;
+                        expr.die()
+                            .check(v)
+                            .map_err(|e| MoveError::usage(format!("`roll --dice`: {e}")))?;
+                        entered.push(v);
+                    }
+                    if entered.len() != expr.count as usize {
+                        return Err(MoveError::usage(format!(
+                            "`roll {expr} --dice`: {} value(s) needed, got {}",
+                            expr.count,
+                            entered.len()
+                        )));
+                    }
+                }
+                Verb::Roll(expr, entered)
+            }
+            "form" => Verb::Play(play::parse_form(words, &mut i, s, tables)?),
+            "action" => {
+                let text = take(&mut i, "JSON", &verb)?;
+                Verb::Act(raw_action(&text)?)
+            }
+            "note" => Verb::Act(Action::Note {
+                text: take(&mut i, "TEXT", &verb)?,
+            }),
+            "resolve-due" | "done" => Verb::Act(Action::ResolveDue {
+                id: due_id(&take(&mut i, "ID", &verb)?, &verb)?,
+            }),
+            "waive" => {
+                let id = due_id(&take(&mut i, "ID [REASON]", &verb)?, &verb)?;
+                let reason = match words.get(i) {
+                    Some(w)
+                        if !VERBS.contains(&w.to_ascii_lowercase().as_str())
+                            && !play::is_play_verb(&w.to_ascii_lowercase()) =>
+                    {
+                        i += 1;
+                        w.clone()
+                    }
+                    _ => String::new(),
+                };
+                Verb::Act(Action::WaiveDue { id, reason })
+            }
+            v if play::is_play_verb(v) => Verb::Play(play::parse(v, words, &mut i, s, tables)?),
+            other => {
+                return Err(MoveError::usage(format!(
+                    "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, reveal, resolve-due, waive, {})",
+                    play::verbs_for(s.system.system()).join(", ")
+                )));
+            }
+        };
+        let resolution_by = match &v {
+            Verb::Play(p) => Some(p.actor.clone()),
+            _ => None,
+        };
+        out.push((
+            Asked {
+                verb,
+                resolution_by,
+            },
+            v,
+        ));
+    }
+    Ok(out)
+}
+
+/// `action JSON`: one [`Action`] as the log writes it (a window on the network sends its edits
+/// this way). Dice are never taken from outside: a roll or a resolution is made by the host with
+/// `roll` or a resolution verb, so `roll` and `resolved` actions are refused here.
+fn raw_action(text: &str) -> Result<Action, MoveError> {
+    let a: Action = serde_json::from_str(text).map_err(|e| {
+        MoveError::usage(format!(
+            "`action`: not an action as the log writes it ({e}); e.g. action '{{\"type\":\"lose-strength\",\"unit\":\"u1\",\"n\":1}}'"
+        ))
+    })?;
+    if matches!(a, Action::Roll { .. } | Action::Resolved { .. }) {
+        return Err(MoveError::usage(
+            "`action`: dice are rolled here, not sent: use `roll EXPR` or a resolution verb",
+        ));
+    }
+    Ok(a)
+}
+
+fn due_id(w: &str, verb: &str) -> Result<u64, MoveError> {
+    w.trim_start_matches('#').parse::<u64>().map_err(|_| {
+        MoveError::usage(format!(
+            "`{verb}`: `{w}` is not a due check id (see `kepi game due FILE`)"
+        ))
+    })
+}
+
+fn word<T>(r: Result<T, String>, verb: &str) -> Result<T, MoveError> {
+    r.map_err(|m| MoveError::usage(format!("`{verb}`: {m}")))
+}
+
+fn set_action(unit: String, field: &str, value: &str) -> Result<Action, MoveError> {
+    let bad = |m: String| MoveError::usage(format!("`set {field}`: {m}"));
+    if let Ok(counter) = field.parse::<Counter>() {
+        let value = num::parse_within(value, crate::rules::limits::COUNT).map_err(bad)?;
+        return Ok(Action::SetCount {
+            unit,
+            counter,
+            value,
+        });
+    }
+    if let Ok(flag) = field.parse::<Flag>() {
+        let on = match value.to_ascii_lowercase().as_str() {
+            "on" | "true" | "yes" | "1" => true,
+            "off" | "false" | "no" | "0" => false,
+            _ => return Err(bad(format!("`{value}` (accepted: on, off)"))),
+        };
+        return Ok(Action::SetFlag { unit, flag, on });
+    }
+    Ok(match field {
+        "level" => Action::SetLevel {
+            unit,
+            level: value.parse().map_err(bad)?,
+        },
+        "supply" => Action::SetSupply {
+            unit,
+            supply: value.parse().map_err(bad)?,
+        },
+        "facing" => Action::Face {
+            unit,
+            facing: if value.eq_ignore_ascii_case("none") {
+                None
+            } else {
+                Some(value.parse().map_err(bad)?)
+            },
+        },
+        "position" | "hex" => Action::Move {
+            unit,
+            to: value.parse().map_err(bad)?,
+        },
+        _ => {
+            return Err(bad(format!(
+                "unknown field (accepted: {}, {}, level, supply, facing, position)",
+                Counter::accepted(),
+                Flag::accepted()
+            )));
+        }
+    })
+}
+
+/// What one verb of `kepi game apply` asks to do, for a seat's permission check (`kepi serve`
+/// lets a player make resolutions with their own side's units only).
+#[derive(Clone, Debug)]
+pub struct Asked {
+    /// The verb as typed, lower-cased (`lose`, `fire`).
+    pub verb: String,
+    /// For a resolution verb, the id of the acting unit; `None` for every other verb.
+    pub resolution_by: Option<String>,
+}
+
+/// Parses the words of `kepi game apply` and asks `permit` about each verb, applying nothing: the
+/// host checks a player's request this way before it holds it for the umpire's approval, so a
+/// request that would be refused is refused at once instead of waiting. Returns the verbs asked.
+pub fn check_verbs<E: From<MoveError>>(
+    words: &[String],
+    state: &GameState,
+    tables: &Tables,
+    permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
+) -> Result<Vec<Asked>, E> {
+    let verbs = parse_verbs(words, state, tables)?;
+    let mut asked = Vec::with_capacity(verbs.len());
+    for (a, _) in verbs {
+        permit(&a, state)?;
+        asked.push(a);
+    }
+    Ok(asked)
+}
+
+/// The fields of the words' forms that depend on what the games `a` and `b` differ in and that
+/// the words set anyway (see [`play::stated_hidden`]): the host of `kepi serve` refuses them
+/// to a seat the other side's strengths are hidden from ([`crate::net::redact::judge`]).
+pub fn stated_hidden(
+    words: &[String],
+    a: &GameState,
+    b: &GameState,
+    tables: &Tables,
+) -> Result<Vec<String>, MoveError> {
+    let mut out = Vec::new();
+    for (_, v) in parse_verbs(words, a, tables)? {
+        if let Verb::Play(p) = v {
+            out.extend(play::stated_hidden(&p, a, b, tables)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Applies the words of `kepi game apply` to an open game, the one path both `kepi game apply` and
+/// the host of `kepi serve` take, so the verbs mean the same wherever they are typed.
+///
+/// Every verb is parsed and passed to `permit` before any applies (a typo or a refused verb refuses
+/// the whole request). Then each is applied, journaled and fsynced ([`Store::record`]) and only then
+/// handed to `applied`, with what the record said. A verb the rules refuse stops there (the verbs
+/// before it stand); a record that fails is dropped from the game too ([`Game::rewind`]), so a
+/// long-lived host never shows an action that is not on disk.
+pub fn apply_verbs<E: From<MoveError>>(
+    game: &mut Game,
+    store: &mut Store,
+    words: &[String],
+    tables: &Tables,
+    permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
+    applied: &mut dyn FnMut(&LogEntry, Recorded) -> Result<(), E>,
+) -> Result<(), E> {
+    let verbs = parse_verbs(words, game.state(), tables)?;
+    for (asked, _) in &verbs {
+        permit(asked, game.state())?;
+    }
+    for (_, v) in verbs {
+        let now = Utc::now();
+        let before = game.log().len();
+        let entry = match v {
+            Verb::Act(a) => game.act(a, now).map_err(MoveError::from)?,
+            Verb::Undo => game.undo(now).map_err(MoveError::from)?,
+            Verb::Redo => game.redo(now).map_err(MoveError::from)?,
+            Verb::Roll(e, entered) => game
+                .roll_entered(&e, &entered, now)
+                .map_err(MoveError::from)?,
+            Verb::Reveal => game.reveal(now).map_err(MoveError::from)?,
+            Verb::Play(p) => {
+                let form = play::build(&p, game.state(), tables)?;
+                // What is odd about this roll now (phase, side, a unit that already acted) goes
+                // into its log entry, as the window's roll logs it: the umpire went ahead.
+                let warnings = form.phase_warnings(game.state());
+                let input = p.logged_input(&form);
+                game.resolve_logged(
+                    p.units(),
+                    input,
+                    &p.entered,
+                    |st, dice| {
+                        form.resolve(st, tables, Some(dice))
+                            .map(|(mut r, effects)| {
+                                r.notes.extend(
+                                    warnings.iter().map(|w| format!("umpire went ahead: {w}")),
+                                );
+                                (r, effects)
+                            })
+                    },
+                    now,
+                )
+                .map_err(MoveError::from)?
+            }
+        }
+        .clone();
+        // A failed record leaves nothing behind (the journal is cut back) and stops here: this
+        // action and the verbs after it are not made, and the game in memory forgets it.
+        let recorded = match store.record(game) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = game.rewind(before);
+                // A 4,000-character note is named by its start.
+                let mut what: String = entry.summary.chars().take(80).collect();
+                if what.len() < entry.summary.len() {
+                    what.push_str("...");
+                }
+                return Err(MoveError::failed(format!(
+                    "{e}\n(`{what}` and any verbs after it were not applied)"
+                ))
+                .into());
+            }
+        };
+        applied(&entry, recorded)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,193 @@
+//! The layers of docs/ARCHITECTURE.md, proven file by file (issue 27): every `crate::` path in
+//! `src/` (outside `#[cfg(test)]` blocks and comments) names a module in the file's own layer or
+//! one below it, and two modules side by side in one layer never import each other, so no import
+//! cycle can cross modules. No exception is named.
+
+use std::path::Path;
+
+/// The layers, lowest first: the top-level modules of `src/` in each. The rule-set adapters
+/// (`rules/<set>/set.rs`, `checks.rs`) are their own layer, above the engine; the rest of `rules`
+/// is the rules core, below it.
+const LAYERS: &[&[&str]] = &[
+    &["dice", "hex", "fsio"],
+    &["tables"],
+    &["rules"],
+    &["roster"],
+    &["engine"],
+    &["<adapters>"],
+    &["registry"],
+    &["store"],
+    &["moves"],
+    &["export", "net", "campaign"],
+    &["cli", "app"],
+];
+
+const SETS: &[&str] = &["pk", "pw", "gsp", "spi", "fr1870"];
+
+/// The module a file or a path's segments belong to ("<adapters>" for a set's adapter files).
+fn module_of(segs: &[&str]) -> String {
+    if segs.len() >= 3 && segs[0] == "rules" && SETS.contains(&segs[1]) {
+        let f = segs[2].trim_end_matches(".rs");
+        if f == "set" || f == "checks" {
+            return "<adapters>".into();
+        }
+    }
+    segs[0].trim_end_matches(".rs").to_string()
+}
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+/// The file's text without `#[cfg(test)]` items and comment lines (as tools/layers.py reads it).
+fn code_of(text: &str) -> String {
+    let mut out = String::new();
+    let (mut depth, mut skip, mut pending) = (0i64, None::<i64>, false);
+    for line in text.lines() {
+        let s = line.trim();
+        if skip.is_none() && s.starts_with("#[cfg(test)]") {
+            pending = true;
+            continue;
+        }
+        let (o, c) = (
+            line.matches('{').count() as i64,
+            line.matches('}').count() as i64,
+        );
+        if pending {
+            pending = false;
+            if o > c {
+                skip = Some(depth);
+                depth += o - c;
+            }
+            continue;
+        }
+        if let Some(d) = skip {
+            depth += o - c;
+            if depth <= d {
+                skip = None;
+            }
+            continue;
+        }
+        depth += o - c;
+        if !s.starts_with("//") {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Every `crate::a::b::c` path's segments in the code.
+fn crate_paths(code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[i + "crate::".len()..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(rest.len());
+        let segs: Vec<String> = rest[..end]
+            .split("::")
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        out.push(segs);
+    }
+    out
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("src folder").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn no_module_imports_a_layer_above_it_or_a_neighbour() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut broken = Vec::new();
+    let mut seen = 0;
+    for f in &files {
+        let rel = f.strip_prefix(&src).expect("under src");
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if rel == "lib.rs" || rel == "main.rs" {
+            continue;
+        }
+        let segs: Vec<&str> = rel.split('/').collect();
+        let from = module_of(&segs);
+        let Some(from_layer) = layer_of(&from) else {
+            broken.push(format!(
+                "src/{rel}: module `{from}` is in no layer of this test"
+            ));
+            continue;
+        };
+        let code = code_of(&std::fs::read_to_string(f).expect("read"));
+        assert!(
+            !code.contains("crate::{"),
+            "src/{rel}: a `crate::{{...}}` group hides which modules it imports; name each path"
+        );
+        for path in crate_paths(&code) {
+            let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+            if refs.is_empty() {
+                continue;
+            }
+            let to = module_of(&refs);
+            if to == from {
+                continue;
+            }
+            seen += 1;
+            match layer_of(&to) {
+                None => broken.push(format!(
+                    "src/{rel}: `crate::{}` is in no layer",
+                    path.join("::")
+                )),
+                Some(l) if l > from_layer => broken.push(format!(
+                    "src/{rel} ({from}) imports `crate::{}` ({to}), a layer above it",
+                    path.join("::")
+                )),
+                Some(l) if l == from_layer => broken.push(format!(
+                    "src/{rel} ({from}) imports `crate::{}` ({to}), beside it in one layer",
+                    path.join("::")
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(
+        seen > 300,
+        "too few cross-module paths read ({seen}): is the reader broken?"
+    );
+    broken.sort();
+    broken.dedup();
+    assert!(
+        broken.is_empty(),
+        "{} layering breaks:\n{}",
+        broken.len(),
+        broken.join("\n")
+    );
+}
+
+/// The reader sees through what the rule allows and catches what it forbids.
+#[test]
+fn the_layer_reader_reads_paths_and_skips_tests_and_comments() {
+    let text = "use crate::engine::game::Game;\n// crate::cli::x\n#[cfg(test)]\nmod tests {\n    use crate::app::y;\n}\nfn f() { crate::rules::pk::set::PkRules; }\n";
+    let code = code_of(text);
+    let paths = crate_paths(&code);
+    assert_eq!(paths.len(), 2, "{paths:?}");
+    let mods: Vec<String> = paths
+        .iter()
+        .map(|p| module_of(&p.iter().map(String::as_str).collect::<Vec<_>>()))
+        .collect();
+    assert_eq!(mods, ["engine", "<adapters>"]);
+    assert!(layer_of("<adapters>") > layer_of("engine"));
+    assert!(layer_of("registry") > layer_of("<adapters>"));
+}

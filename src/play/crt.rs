@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pw::{hex_of, position_of};
+use super::pw::{hex_in, position_in};
 use super::{Resolved, done, lose, unit};
 use crate::dice::DiceSource;
 use crate::game::{Action, Flag, GameState, Supply, UnitState};
@@ -115,13 +115,14 @@ pub fn spi_flank_geometry(
     attackers: &[String],
     hex: Position,
 ) -> Result<(), String> {
-    let centre = hex_of(hex).ok_or_else(|| {
+    let layout = crate::ruleset::get(state.system).hex_layout();
+    let centre = hex_in(hex, layout).ok_or_else(|| {
         "the defending hex is not on the map: a flanking attack is read from the map (SPI-C3)"
             .to_string()
     })?;
     let mut ring = [false; 6];
     for u in attackers.iter().filter_map(|id| state.unit(id)) {
-        let Some(h) = hex_of(u.position) else {
+        let Some(h) = hex_in(u.position, layout) else {
             return Err(format!(
                 "{} is not on the map: a flanking attack is read from the attackers' hexes (SPI-C3)",
                 u.unit.name
@@ -146,7 +147,7 @@ pub fn spi_flank_geometry(
         .into_iter()
         .enumerate()
         .filter(|(i, _)| !(ring[*i] || ring[(i + 5) % 6] || ring[(i + 1) % 6]))
-        .map(|(_, n)| position_of(n).map_or_else(|| format!("{n:?}"), |p| p.to_string()))
+        .map(|(_, n)| position_in(n, layout).map_or_else(|| format!("{n:?}"), |p| p.to_string()))
         .collect();
     Err(format!(
         "not a flanking attack: no attacker in or next to {} around {hex}; it needs attackers on \

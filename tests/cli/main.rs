@@ -18,6 +18,7 @@ mod net_cli;
 mod pk_cli;
 mod pw_cli;
 mod refusals_cli;
+mod rules28_cli;
 mod report_cli;
 mod sixth_rule_set_cli;
 mod store_cli;

@@ -21,3 +21,4 @@ mod rule_ids;
 mod sixth_rule_set;
 mod spi_rules;
 mod worked_examples;
+mod rules28;

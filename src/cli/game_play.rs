@@ -998,11 +998,12 @@ impl Ready {
         Ok(done)
     }
 
-    /// What is odd about making this resolution now ([`crate::flow::phase_warnings`]): the
-    /// umpire decides, so these are logged with it, never a refusal. None for a unit-less action.
-    pub fn phase_warnings(&self, state: &GameState) -> Vec<String> {
+    /// What is odd about making this resolution now ([`crate::play::breaches::warnings`]: the
+    /// phase, and what the text forbids): the umpire decides, so these are logged with it, never
+    /// a refusal. None for a unit-less action.
+    pub fn phase_warnings(&self, game: &crate::game::Game) -> Vec<String> {
         match self {
-            Ready::Form(f) => crate::flow::phase_warnings(state, f.name(), f.units().0),
+            Ready::Form(f) => crate::play::breaches::warnings(f, game),
             Ready::Plain(_) => Vec::new(),
         }
     }

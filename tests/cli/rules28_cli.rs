@@ -105,3 +105,162 @@ fn fr1870_exchange_that_takes_every_attacker_offers_no_advance() {
     );
     assert_eq!(due(&save), Vec::<serde_json::Value>::new());
 }
+
+/// The notes of a `game apply --json` line (the last line printed).
+fn line_notes(out: &str) -> Vec<String> {
+    let line: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or_default()).unwrap();
+    line["notes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a resolution's line carries \"notes\": {line}"))
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The notes logged with the game's last resolution (`kepi log show --json`).
+fn logged_notes(save: &str) -> Vec<String> {
+    let log = json(&["log", "show", save, "--json"]);
+    let last = log.as_array().unwrap().last().unwrap().clone();
+    last["action"]["resolution"]["notes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the last entry is a resolution: {last}"))
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A breach is a note shown with the roll and logged with it, and the roll is still made.
+fn went_ahead(out: &str, save: &str, want: &[&str]) {
+    let shown = line_notes(out);
+    let logged = logged_notes(save);
+    for w in want {
+        for (what, notes) in [("printed", &shown), ("logged", &logged)] {
+            assert!(
+                notes
+                    .iter()
+                    .any(|n| n.starts_with("umpire went ahead:") && n.contains(w)),
+                "{what} notes name `{w}`: {notes:?}"
+            );
+        }
+    }
+}
+
+fn log_len(save: &str) -> usize {
+    json(&["log", "show", save, "--json"])
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+/// SPI-C2, Combat case A: "Only those Friendly units directly adjacent to a given Enemy unit may
+/// participate in the attack upon that Enemy unit." Case C: "No unit may attack more than once per
+/// Combat Phase. No Enemy unit may be attacked more than once per Combat Phase."
+#[test]
+fn spi_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
+    let d = tmp("spi-breach");
+    let save = super::common::new_game(&d, "spi-1870", "3");
+    ok(&[
+        "game", "apply", &save, "move", "fr-metz-5", "1010", "move", "de-2-5-1", "1011", "move",
+        "de-2-5-2", "1018",
+    ]);
+    let before = log_len(&save);
+    let out = ok(&[
+        "game", "apply", &save, "--json", "combat", "--attackers",
+        "de-2-5-1,de-2-5-2,de-2-5-3", "--hex", "1010", "--dice", "d6=3", "--result", "A1/D2",
+    ]);
+    assert_eq!(log_len(&save), before + 1, "the combat was made");
+    went_ahead(&out, &save, &["is 8 hexes from 1010", "case A", "is not on the map"]);
+    let adjacent = line_notes(&out);
+    assert!(
+        !adjacent.iter().any(|n| n.contains("de-2-5-1") || n.contains("2/5/1 in 1011")),
+        "the adjacent attacker is not named: {adjacent:?}"
+    );
+    // The same unit again, on the same hex, in the same phase.
+    let out = ok(&[
+        "game", "apply", &save, "--json", "combat", "--attackers", "de-2-5-1", "--hex", "1010",
+        "--dice", "d6=3", "--result", "A1/D2",
+    ]);
+    went_ahead(
+        &out,
+        &save,
+        &[
+            "has already attacked this combat phase",
+            "No unit may attack more than once per Combat Phase",
+            "has already been attacked this combat phase",
+            "No Enemy unit may be attacked more than once per Combat Phase",
+        ],
+    );
+}
+
+/// FR-C1, E1/E8: "All units fight in contact, that is, by occupying the cell adjacent to that
+/// occupied by the unit or enemy stack they confront." E3: "Within the same Combat Phase, a unit
+/// may fight, offensively or defensively, only once": a unit that defended does not attack.
+#[test]
+fn fr1870_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
+    let d = tmp("fr-breach");
+    let save = super::common::new_game(&d, "fr1870-august", "3");
+    // 2738 is next to 2739 (the same column); 2037 is 7 cells away.
+    ok(&["game", "apply", &save, "move", "fr-1rc", "2738"]);
+    let out = ok(&[
+        "game", "apply", &save, "--json", "combat", "--attackers", "fr-1rc,fr-2rc", "--hex",
+        "2739", "--dice", "d6=4", "--result", "AD",
+    ]);
+    went_ahead(&out, &save, &["2RC in 2139 is 6 hexes from 2739", "E8"]);
+    assert!(!line_notes(&out).iter().any(|n| n.contains("1RC in")));
+    // Cavalry 3 defended in this phase; now it attacks 1RC, which attacked.
+    let before = log_len(&save);
+    let out = ok(&[
+        "game", "apply", &save, "--json", "combat", "--attackers", "de-cav-3", "--hex", "2738",
+        "--dice", "d6=1", "--result", "AD",
+    ]);
+    assert_eq!(log_len(&save), before + 1, "the combat was made");
+    went_ahead(
+        &out,
+        &save,
+        &[
+            "Cavalry 3 has already defended this combat phase",
+            "1RC has already attacked this combat phase",
+            "offensively or defensively, only once",
+        ],
+    );
+}
+
+/// PW-X1: "Melee happens when a unit tries to enter a hex held by the enemy": not from 4 hexes.
+#[test]
+fn pw_melee_at_a_distance_is_noted() {
+    let d = tmp("pw-breach");
+    let save = super::common::new_game(&d, "pw-skirmish", "3");
+    assert_eq!(ok(&["hex", "distance", "0201", "0503"]).trim(), "4");
+    let out = ok(&[
+        "game", "apply", &save, "--json", "melee", "de-inf-1", "fr-inf-1",
+    ]);
+    went_ahead(&out, &save, &["is 4 hexes from", "PW-X1"]);
+}
+
+/// PK-X1: "Only a Steady unit can initiate melee. Only a Steady or Shaken unit will accept melee."
+#[test]
+fn pk_melee_by_a_shaken_unit_against_a_broken_one_is_noted() {
+    let d = tmp("pk-breach");
+    let save = super::common::new_game(&d, "mars-la-tour", "3");
+    let steady = ok(&[
+        "game", "apply", &save, "--json", "melee", "12th-grenadiers-1", "55e-ligne-1",
+    ]);
+    assert!(!line_notes(&steady).iter().any(|n| n.contains("PK-X1")));
+    ok(&["game", "apply", &save, "undo"]);
+    ok(&[
+        "game", "apply", &save, "level", "12th-grenadiers-1", "shaken", "level", "55e-ligne-1",
+        "broken",
+    ]);
+    let out = ok(&[
+        "game", "apply", &save, "--json", "melee", "12th-grenadiers-1", "55e-ligne-1",
+    ]);
+    went_ahead(
+        &out,
+        &save,
+        &[
+            "is shaken (PK-X1: \"Only a Steady unit can initiate melee.\")",
+            "is broken (PK-X1: \"Only a Steady or Shaken unit will accept melee.\")",
+        ],
+    );
+}

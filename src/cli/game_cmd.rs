@@ -1002,12 +1002,15 @@ pub fn apply_verbs(
     applied: &mut dyn FnMut(&LogEntry, Recorded) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let verbs = parse_verbs(words, game.state(), tables)?;
-    for (asked, _) in &verbs {
+    for (asked, v) in &verbs {
         permit(asked, game.state())?;
+        refuse_act(v, game.state())?;
     }
     for (_, v) in verbs {
         let now = Utc::now();
         let before = game.log().len();
+        // Checked again against the state the earlier verbs left (`lose X 9 gain X 1`).
+        refuse_act(&v, game.state())?;
         let entry = match v {
             Verb::Act(a) => game.act(a, now)?,
             Verb::Undo => game.undo(now)?,
@@ -1057,6 +1060,18 @@ pub fn apply_verbs(
         applied(&entry, recorded)?;
     }
     Ok(())
+}
+
+/// An action by hand the rules make impossible ([`crate::play::refuse::action_refusal`]): exit 2
+/// with the reason, nothing applied.
+fn refuse_act(v: &Verb, s: &GameState) -> Result<(), CliError> {
+    match v {
+        Verb::Act(a) => match crate::play::refuse::action_refusal(a, s) {
+            Some(why) => Err(CliError::usage(why)),
+            None => Ok(()),
+        },
+        _ => Ok(()),
+    }
 }
 
 fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {

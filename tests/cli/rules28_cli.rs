@@ -264,3 +264,76 @@ fn pk_melee_by_a_shaken_unit_against_a_broken_one_is_noted() {
         ],
     );
 }
+
+/// Refused: exit 2, the reason on stderr, nothing logged.
+fn refused(save: &str, args: &[&str], why: &str) {
+    let before = log_len(save);
+    let mut all = vec!["game", "apply", save];
+    all.extend_from_slice(args);
+    let o = kepi(&all);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(why), "{args:?}: {err}");
+    assert_eq!(log_len(save), before, "{args:?}: nothing logged");
+}
+
+/// GSP-A1: the hit chart has one column per piece ("4/6 PDR AP 4/6 PDR Shell SIEGE 4 PDR AP 4 PDR
+/// Shell Mitrailleuse"): a battery fires its own piece, not another's.
+#[test]
+fn a_gsp_battery_cannot_fire_a_gun_it_does_not_have() {
+    let d = tmp("gsp-gun");
+    let save = super::common::new_game(&d, "st-privat", "3");
+    refused(
+        &save,
+        &[
+            "artillery", "6e-corps-batterie-4-a", "1st-foot-guards-1", "--gun", "prussian-siege",
+        ],
+        "is a battery of french-4pdr: it cannot fire as prussian-siege",
+    );
+    refused(
+        &save,
+        &["artillery", "saxon-light-1", "9e-ligne-1", "--gun", "mitrailleuse"],
+        "is a battery of prussian-4-6pdr: it cannot fire as mitrailleuse",
+    );
+    // Its own piece fires.
+    ok(&[
+        "game", "apply", &save, "artillery", "saxon-light-1", "9e-ligne-1", "--gun",
+        "prussian-4-6pdr-shell",
+    ]);
+}
+
+/// PK-F1: "There are 3 types of rifles. The French Chassepot, The Prussian Needle Gun, and the
+/// muzzle loading rifles used by the French gardes mobiles. There was a version of each in
+/// carbines form." Sabre-armed cuirassiers have nothing to fire.
+#[test]
+fn sabre_armed_cuirassiers_cannot_fire() {
+    let d = tmp("pk-sabre");
+    let save = super::common::new_game(&d, "mars-la-tour", "3");
+    refused(
+        &save,
+        &["fire", "7th-cuirassiers", "55e-ligne-1"],
+        "carries a sabre, no firearm: it cannot fire",
+    );
+}
+
+/// An eliminated unit is out of play: `gain` does not bring it back (SPI: French 10 (Bitche) would
+/// stand again in a hex a German unit has since entered).
+#[test]
+fn gain_does_not_bring_an_eliminated_unit_back() {
+    let d = tmp("gain-eliminated");
+    let save = super::common::new_game(&d, "spi-1870", "3");
+    ok(&[
+        "game", "apply", &save, "move", "fr-bitche-10", "1010", "lose", "fr-bitche-10", "10",
+        "move", "de-2-5-1", "1010",
+    ]);
+    refused(&save, &["gain", "fr-bitche-10", "2"], "is eliminated");
+    // Eliminated by an earlier verb of the same request: refused there, the verbs before stand.
+    let before = log_len(&save);
+    let o = kepi(&[
+        "game", "apply", &save, "lose", "fr-worth-10", "10", "gain", "fr-worth-10", "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(log_len(&save), before + 1, "the loss stands, the gain is not made");
+    // A unit still in play gains as before.
+    ok(&["game", "apply", &save, "lose", "de-2-5-1", "1", "gain", "de-2-5-1", "1"]);
+}

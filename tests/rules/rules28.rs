@@ -96,3 +96,61 @@ fn pk_general_death_is_house_and_limber_is_derived() {
     assert!(l.quote.is_none());
     assert!(l.note.as_deref().unwrap().contains("formation change"));
 }
+
+fn game(scenario: &str, system: System) -> kepi::game::Game {
+    kepi::game::Game::new(
+        &kepi::roster::builtin_scenario(scenario).unwrap(),
+        system,
+        kepi::game::SeedSecret::new(5),
+        chrono::Utc::now(),
+    )
+}
+
+/// The impossible, refused by the pure checks every front end runs: `gain` on an eliminated unit,
+/// a sabre-armed unit firing (PK-F1), a battery firing another piece than its own (GSP-A1).
+#[test]
+fn impossible_actions_are_refused_by_the_rules() {
+    use kepi::game::Action;
+    use kepi::play::{Form, refuse};
+    let mut g = game("spi-1870", System::Spi);
+    let gain = |unit: &str| Action::GainStrength {
+        unit: unit.into(),
+        n: 1,
+    };
+    g.act(
+        Action::LoseStrength {
+            unit: "fr-bitche-10".into(),
+            n: 10,
+        },
+        chrono::Utc::now(),
+    )
+    .unwrap();
+    let why = refuse::action_refusal(&gain("fr-bitche-10"), g.state()).unwrap();
+    assert!(why.contains("is eliminated"), "{why}");
+    g.act(
+        Action::LoseStrength {
+            unit: "fr-worth-10".into(),
+            n: 2,
+        },
+        chrono::Utc::now(),
+    )
+    .unwrap();
+    assert_eq!(refuse::action_refusal(&gain("fr-worth-10"), g.state()), None);
+
+    let t = Tables::builtin().unwrap();
+    let g = game("mars-la-tour", System::Pk);
+    let mut fire = Form::all_for(System::Pk).into_iter().find(|f| f.name() == "fire").unwrap();
+    fire.prefill(g.state(), Some("7th-cuirassiers"), Some("55e-ligne-1"), &t);
+    let why = fire.refusal(g.state()).unwrap();
+    assert!(why.contains("carries a sabre"), "{why}");
+
+    let g = game("st-privat", System::Gsp);
+    let mut art = Form::all_for(System::Gsp).remove(0);
+    art.prefill(g.state(), Some("saxon-light-1"), Some("9e-ligne-1"), &t);
+    assert_eq!(art.refusal(g.state()), None, "its own piece");
+    if let Form::Gsp(f) = &mut art {
+        f.piece = Some(kepi::rules::gsp::Piece::Mitrailleuse);
+    }
+    let why = art.refusal(g.state()).unwrap();
+    assert!(why.contains("cannot fire as mitrailleuse"), "{why}");
+}

@@ -187,7 +187,9 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     // Where units come onto the map: the selected unit, placed right here (one line, so the map
     // below keeps its place).
     ui.horizontal(|ui| {
-        if let Some(u) = selected.filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none()) {
+        if let Some(u) =
+            selected.filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
+        {
             let label = ui
                 .add(egui::Label::new(RichText::new(format!("{}: hex", u.unit.name))).truncate())
                 .id;
@@ -221,8 +223,7 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     let (lo, hi) = board_extent_in(&hexes, layout);
     let grid: Vec<Hex> = (lo.col..=hi.col)
         .flat_map(|c| {
-            (lo.row..=hi.row)
-                .map(move |r| Hex::from_offset(Offset { col: c, row: r }, layout))
+            (lo.row..=hi.row).map(move |r| Hex::from_offset(Offset { col: c, row: r }, layout))
         })
         .collect();
     let mut hovered_text = String::new();

@@ -1214,7 +1214,10 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
         let (outcome, notes) = match &e.kind {
             EntryKind::Act {
                 action: Action::Resolved { resolution, .. },
-            } => (resolution.outcome.as_ref(), Some(resolution.notes.as_slice())),
+            } => (
+                resolution.outcome.as_ref(),
+                Some(resolution.notes.as_slice()),
+            ),
             _ => (None, None),
         };
         let s = serde_json::to_string(&Out {

@@ -104,7 +104,10 @@ fn hex_combat(game: &Game, attackers: &[String], defenders: &[String], t: &Texts
     let defending = defenders.iter().filter_map(unit).next();
     let hex = defending.map(|d| d.position);
     for a in attackers.iter().filter_map(unit) {
-        match (hex_in(a.position, layout), hex.and_then(|h| hex_in(h, layout))) {
+        match (
+            hex_in(a.position, layout),
+            hex.and_then(|h| hex_in(h, layout)),
+        ) {
             (None, Some(_)) => out.push(format!(
                 "{} is not on the map ({}): it is next to no hex ({})",
                 a.unit.name, a.position, t.adjacent
@@ -164,8 +167,10 @@ fn fights(u: &UnitState) -> bool {
 /// neighbours (the board is odd-q; see [`crate::ruleset::RuleSet::hex_layout`]).
 fn pw_melee(s: &GameState, actor: Option<&str>, target: Option<&str>) -> Vec<String> {
     let layout = crate::ruleset::get(s.system).hex_layout();
-    let (Some(a), Some(b)) = (actor.and_then(|id| s.unit(id)), target.and_then(|id| s.unit(id)))
-    else {
+    let (Some(a), Some(b)) = (
+        actor.and_then(|id| s.unit(id)),
+        target.and_then(|id| s.unit(id)),
+    ) else {
         return Vec::new();
     };
     let at = |p: Position| hex_in(p, layout);

@@ -23,17 +23,30 @@ fn hex_distance_on_the_1870_board() {
         assert_eq!(v["distance"], 1, "1640-{b}: {v}");
     }
     // Situation 1's line 1438 - 1339 - 1239, and Paris's cells 2117, 2216, 2217.
-    for (a, b) in [("1438", "1339"), ("1339", "1239"), ("2117", "2216"), ("2117", "2217")] {
-        assert_eq!(ok(&["hex", "distance", a, b, "--rules", "fr1870"]).trim(), "1");
+    for (a, b) in [
+        ("1438", "1339"),
+        ("1339", "1239"),
+        ("2117", "2216"),
+        ("2117", "2217"),
+    ] {
+        assert_eq!(
+            ok(&["hex", "distance", a, b, "--rules", "fr1870"]).trim(),
+            "1"
+        );
     }
     // The default board (odd-q) is unchanged, and the two flags must agree.
     assert_eq!(ok(&["hex", "distance", "1640", "1541"]).trim(), "2");
     assert_eq!(
-        ok(&["hex", "distance", "1640", "1541", "--rules", "fr1870", "--layout", "even-q"]).trim(),
+        ok(&[
+            "hex", "distance", "1640", "1541", "--rules", "fr1870", "--layout", "even-q"
+        ])
+        .trim(),
         "1"
     );
     for bad in [
-        &["hex", "distance", "1640", "1541", "--rules", "fr1870", "--layout", "odd-q"][..],
+        &[
+            "hex", "distance", "1640", "1541", "--rules", "fr1870", "--layout", "odd-q",
+        ][..],
         &["hex", "distance", "1640", "1541", "--rules", "chess"][..],
         &["hex", "distance", "1640", "1541", "--rules", ""][..],
     ] {
@@ -49,10 +62,14 @@ fn hex_distance_on_the_1870_board() {
 fn gsp_crew_first_hit_follows_the_die() {
     let out = ok(&["resolve", "gsp", "crew", "--hits", "3", "--d6", "3"]);
     assert!(out.contains("first on a cannoneer"), "{out}");
-    let v = json(&["resolve", "gsp", "crew", "--hits", "3", "--d6", "3", "--json"]);
+    let v = json(&[
+        "resolve", "gsp", "crew", "--hits", "3", "--d6", "3", "--json",
+    ]);
     assert_eq!(v["outcome"]["first"], "cannoneer");
     assert_eq!(v["outcome"]["cannoneers"], 2);
-    let v = json(&["resolve", "gsp", "crew", "--hits", "1", "--d6", "2", "--json"]);
+    let v = json(&[
+        "resolve", "gsp", "crew", "--hits", "1", "--d6", "2", "--json",
+    ]);
     assert_eq!(v["outcome"]["first"], "horse");
 }
 
@@ -73,8 +90,19 @@ fn fr1870_exchange_without_losses_leaves_a_check_due() {
     let save = super::common::new_game(&d, "fr1870-august", "3");
     // 1RC + 2RC (4) against Cavalry 3 (2): 2:1, a cell the seed does not print; E entered.
     let v = json(&[
-        "game", "apply", &save, "--json", "combat", "--attackers", "fr-1rc,fr-2rc", "--hex",
-        "2739", "--dice", "d6=4", "--result", "E",
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "fr-1rc,fr-2rc",
+        "--hex",
+        "2739",
+        "--dice",
+        "d6=4",
+        "--result",
+        "E",
     ]);
     assert_eq!(v["outcome"]["effects"]["attacker_must_lose"], 2, "{v}");
     let checks = due(&save);
@@ -95,8 +123,21 @@ fn fr1870_exchange_that_takes_every_attacker_offers_no_advance() {
     let d = tmp("fr-exchange-all");
     let save = super::common::new_game(&d, "fr1870-august", "3");
     let v = json(&[
-        "game", "apply", &save, "--json", "combat", "--attackers", "fr-1rc", "--hex", "2739",
-        "--dice", "d6=5", "--result", "E", "--losses", "fr-1rc=2",
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "fr-1rc",
+        "--hex",
+        "2739",
+        "--dice",
+        "d6=5",
+        "--result",
+        "E",
+        "--losses",
+        "fr-1rc=2",
     ]);
     assert_eq!(v["outcome"]["effects"]["may_advance"], false, "{v}");
     assert!(
@@ -161,25 +202,63 @@ fn spi_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
     let d = tmp("spi-breach");
     let save = super::common::new_game(&d, "spi-1870", "3");
     ok(&[
-        "game", "apply", &save, "move", "fr-metz-5", "1010", "move", "de-2-5-1", "1011", "move",
-        "de-2-5-2", "1018",
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-metz-5",
+        "1010",
+        "move",
+        "de-2-5-1",
+        "1011",
+        "move",
+        "de-2-5-2",
+        "1018",
     ]);
     let before = log_len(&save);
     let out = ok(&[
-        "game", "apply", &save, "--json", "combat", "--attackers",
-        "de-2-5-1,de-2-5-2,de-2-5-3", "--hex", "1010", "--dice", "d6=3", "--result", "A1/D2",
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "de-2-5-1,de-2-5-2,de-2-5-3",
+        "--hex",
+        "1010",
+        "--dice",
+        "d6=3",
+        "--result",
+        "A1/D2",
     ]);
     assert_eq!(log_len(&save), before + 1, "the combat was made");
-    went_ahead(&out, &save, &["is 8 hexes from 1010", "case A", "is not on the map"]);
+    went_ahead(
+        &out,
+        &save,
+        &["is 8 hexes from 1010", "case A", "is not on the map"],
+    );
     let adjacent = line_notes(&out);
     assert!(
-        !adjacent.iter().any(|n| n.contains("de-2-5-1") || n.contains("2/5/1 in 1011")),
+        !adjacent
+            .iter()
+            .any(|n| n.contains("de-2-5-1") || n.contains("2/5/1 in 1011")),
         "the adjacent attacker is not named: {adjacent:?}"
     );
     // The same unit again, on the same hex, in the same phase.
     let out = ok(&[
-        "game", "apply", &save, "--json", "combat", "--attackers", "de-2-5-1", "--hex", "1010",
-        "--dice", "d6=3", "--result", "A1/D2",
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "de-2-5-1",
+        "--hex",
+        "1010",
+        "--dice",
+        "d6=3",
+        "--result",
+        "A1/D2",
     ]);
     went_ahead(
         &out,
@@ -203,16 +282,38 @@ fn fr1870_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
     // 2738 is next to 2739 (the same column); 2037 is 7 cells away.
     ok(&["game", "apply", &save, "move", "fr-1rc", "2738"]);
     let out = ok(&[
-        "game", "apply", &save, "--json", "combat", "--attackers", "fr-1rc,fr-2rc", "--hex",
-        "2739", "--dice", "d6=4", "--result", "AD",
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "fr-1rc,fr-2rc",
+        "--hex",
+        "2739",
+        "--dice",
+        "d6=4",
+        "--result",
+        "AD",
     ]);
     went_ahead(&out, &save, &["2RC in 2139 is 6 hexes from 2739", "E8"]);
     assert!(!line_notes(&out).iter().any(|n| n.contains("1RC in")));
     // Cavalry 3 defended in this phase; now it attacks 1RC, which attacked.
     let before = log_len(&save);
     let out = ok(&[
-        "game", "apply", &save, "--json", "combat", "--attackers", "de-cav-3", "--hex", "2738",
-        "--dice", "d6=1", "--result", "AD",
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "de-cav-3",
+        "--hex",
+        "2738",
+        "--dice",
+        "d6=1",
+        "--result",
+        "AD",
     ]);
     assert_eq!(log_len(&save), before + 1, "the combat was made");
     went_ahead(
@@ -244,16 +345,35 @@ fn pk_melee_by_a_shaken_unit_against_a_broken_one_is_noted() {
     let d = tmp("pk-breach");
     let save = super::common::new_game(&d, "mars-la-tour", "3");
     let steady = ok(&[
-        "game", "apply", &save, "--json", "melee", "12th-grenadiers-1", "55e-ligne-1",
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "melee",
+        "12th-grenadiers-1",
+        "55e-ligne-1",
     ]);
     assert!(!line_notes(&steady).iter().any(|n| n.contains("PK-X1")));
     ok(&["game", "apply", &save, "undo"]);
     ok(&[
-        "game", "apply", &save, "level", "12th-grenadiers-1", "shaken", "level", "55e-ligne-1",
+        "game",
+        "apply",
+        &save,
+        "level",
+        "12th-grenadiers-1",
+        "shaken",
+        "level",
+        "55e-ligne-1",
         "broken",
     ]);
     let out = ok(&[
-        "game", "apply", &save, "--json", "melee", "12th-grenadiers-1", "55e-ligne-1",
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "melee",
+        "12th-grenadiers-1",
+        "55e-ligne-1",
     ]);
     went_ahead(
         &out,
@@ -286,18 +406,34 @@ fn a_gsp_battery_cannot_fire_a_gun_it_does_not_have() {
     refused(
         &save,
         &[
-            "artillery", "6e-corps-batterie-4-a", "1st-foot-guards-1", "--gun", "prussian-siege",
+            "artillery",
+            "6e-corps-batterie-4-a",
+            "1st-foot-guards-1",
+            "--gun",
+            "prussian-siege",
         ],
         "is a battery of french-4pdr: it cannot fire as prussian-siege",
     );
     refused(
         &save,
-        &["artillery", "saxon-light-1", "9e-ligne-1", "--gun", "mitrailleuse"],
+        &[
+            "artillery",
+            "saxon-light-1",
+            "9e-ligne-1",
+            "--gun",
+            "mitrailleuse",
+        ],
         "is a battery of prussian-4-6pdr: it cannot fire as mitrailleuse",
     );
     // Its own piece fires.
     ok(&[
-        "game", "apply", &save, "artillery", "saxon-light-1", "9e-ligne-1", "--gun",
+        "game",
+        "apply",
+        &save,
+        "artillery",
+        "saxon-light-1",
+        "9e-ligne-1",
+        "--gun",
         "prussian-4-6pdr-shell",
     ]);
 }
@@ -323,17 +459,41 @@ fn gain_does_not_bring_an_eliminated_unit_back() {
     let d = tmp("gain-eliminated");
     let save = super::common::new_game(&d, "spi-1870", "3");
     ok(&[
-        "game", "apply", &save, "move", "fr-bitche-10", "1010", "lose", "fr-bitche-10", "10",
-        "move", "de-2-5-1", "1010",
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-bitche-10",
+        "1010",
+        "lose",
+        "fr-bitche-10",
+        "10",
+        "move",
+        "de-2-5-1",
+        "1010",
     ]);
     refused(&save, &["gain", "fr-bitche-10", "2"], "is eliminated");
     // Eliminated by an earlier verb of the same request: refused there, the verbs before stand.
     let before = log_len(&save);
     let o = kepi(&[
-        "game", "apply", &save, "lose", "fr-worth-10", "10", "gain", "fr-worth-10", "1",
+        "game",
+        "apply",
+        &save,
+        "lose",
+        "fr-worth-10",
+        "10",
+        "gain",
+        "fr-worth-10",
+        "1",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(log_len(&save), before + 1, "the loss stands, the gain is not made");
+    assert_eq!(
+        log_len(&save),
+        before + 1,
+        "the loss stands, the gain is not made"
+    );
     // A unit still in play gains as before.
-    ok(&["game", "apply", &save, "lose", "de-2-5-1", "1", "gain", "de-2-5-1", "1"]);
+    ok(&[
+        "game", "apply", &save, "lose", "de-2-5-1", "1", "gain", "de-2-5-1", "1",
+    ]);
 }

@@ -135,18 +135,24 @@ fn impossible_actions_are_refused_by_the_rules() {
         chrono::Utc::now(),
     )
     .unwrap();
-    assert_eq!(refuse::action_refusal(&gain("fr-worth-10"), g.state()), None);
+    assert_eq!(
+        refuse::action_refusal(&gain("fr-worth-10"), g.state()),
+        None
+    );
 
     let t = Tables::builtin().unwrap();
     let g = game("mars-la-tour", System::Pk);
-    let mut fire = Form::all_for(System::Pk).into_iter().find(|f| f.name() == "fire").unwrap();
-    fire.prefill(g.state(), Some("7th-cuirassiers"), Some("55e-ligne-1"), &t);
+    let mut fire = Form::all_for(System::Pk)
+        .into_iter()
+        .find(|f| f.name() == "fire")
+        .unwrap();
+    fire.prefill(g.state(), Some("7th-cuirassiers"), Some("55e-ligne-1"), t);
     let why = fire.refusal(g.state()).unwrap();
     assert!(why.contains("carries a sabre"), "{why}");
 
     let g = game("st-privat", System::Gsp);
     let mut art = Form::all_for(System::Gsp).remove(0);
-    art.prefill(g.state(), Some("saxon-light-1"), Some("9e-ligne-1"), &t);
+    art.prefill(g.state(), Some("saxon-light-1"), Some("9e-ligne-1"), t);
     assert_eq!(art.refusal(g.state()), None, "its own piece");
     if let Form::Gsp(f) = &mut art {
         f.piece = Some(kepi::rules::gsp::Piece::Mitrailleuse);

@@ -237,9 +237,18 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 size * SQRT3 * (rows + 0.5) + 4.0,
             );
             let (rect, _bg) = ui.allocate_exact_size(want, Sense::hover());
-            let top_left = Hex::from_offset(lo, layout);
-            let origin = rect.min + vec2(size + 2.0, size * SQRT3 / 2.0 + 2.0)
-                - hex_to_pixel(top_left, size);
+            // The first row's higher hex sets the top: which of the first two columns sits
+            // higher depends on the board's numbering (odd-q, or 1870's even-q).
+            let top_left = hex_to_pixel(Hex::from_offset(lo, layout), size);
+            let next = Offset {
+                col: lo.col + 1,
+                row: lo.row,
+            };
+            let top = top_left
+                .y
+                .min(hex_to_pixel(Hex::from_offset(next, layout), size).y);
+            let origin =
+                rect.min + vec2(size + 2.0, size * SQRT3 / 2.0 + 2.0) - vec2(top_left.x, top);
             let fr = Frame {
                 origin,
                 size,

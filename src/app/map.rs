@@ -11,7 +11,7 @@ use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, 
 
 use super::state::{AppState, Command};
 use crate::engine::game::{Action, GameState, UnitState};
-use crate::engine::play::pw::{hex_of, position_of};
+use crate::engine::play::pw::{hex_in, position_in};
 use crate::hex::{Hex, Layout, Offset, ZocLimits, zone_of_control};
 use crate::roster::{Facing, Side};
 use crate::rules::System;
@@ -94,7 +94,12 @@ pub fn abbreviation(name: &str) -> String {
 /// The board's extent in printed columns and rows: the units' hexes with a hex of margin, at least
 /// 8 x 6 (a Hexon table), within labels 00-99.
 pub fn board_extent(hexes: &[Hex]) -> (Offset, Offset) {
-    let offs: Vec<Offset> = hexes.iter().map(|h| h.to_offset(Layout::OddQ)).collect();
+    board_extent_in(hexes, Layout::OddQ)
+}
+
+/// [`board_extent`] on a board numbered in `layout` (the rule set's).
+pub fn board_extent_in(hexes: &[Hex], layout: Layout) -> (Offset, Offset) {
+    let offs: Vec<Offset> = hexes.iter().map(|h| h.to_offset(layout)).collect();
     let min_c = offs.iter().map(|o| o.col).min().unwrap_or(1);
     let max_c = offs.iter().map(|o| o.col).max().unwrap_or(8);
     let min_r = offs.iter().map(|o| o.row).min().unwrap_or(1);
@@ -118,6 +123,8 @@ fn side_colour(s: Side) -> Color32 {
 struct Frame {
     origin: Pos2,
     size: f32,
+    /// How the rule set's board numbers its hexes.
+    layout: Layout,
 }
 
 impl Frame {
@@ -129,11 +136,11 @@ impl Frame {
     }
 }
 
-fn on_map(u: &UnitState) -> Option<Hex> {
+fn on_map(u: &UnitState, layout: Layout) -> Option<Hex> {
     if u.eliminated() {
         None
     } else {
-        hex_of(u.position)
+        hex_in(u.position, layout)
     }
 }
 
@@ -146,15 +153,17 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         ui.data_mut(|d| *d.get_temp_mut_or(zoc_id, app.state().system.zones_of_control()));
     let state = app.game.state();
     let selected = app.selected.as_deref().and_then(|id| state.unit(id));
-    let sel_hex = selected.and_then(on_map);
     let rules = state.system;
+    let layout = rules.hex_layout();
+    let on_map = |u: &UnitState| on_map(u, layout);
+    let sel_hex = selected.and_then(on_map);
     let weapon_range =
         selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), app.tables));
     // Hexes a check is about (SPI-C4, FR-C2: the hex a combat vacated) stay on the board.
     let due_hexes: Vec<(Hex, String)> = state
         .due
         .iter()
-        .filter_map(|d| Some((hex_of(d.at?)?, d.what.clone())))
+        .filter_map(|d| Some((hex_in(d.at?, layout)?, d.what.clone())))
         .collect();
     let hexes: Vec<Hex> = state
         .units
@@ -165,7 +174,7 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     let off_map = state
         .units
         .iter()
-        .filter(|u| !u.eliminated() && hex_of(u.position).is_none())
+        .filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
         .count();
     ui.horizontal(|ui| {
         ui.add(egui::Slider::new(&mut size, 14.0..=48.0).text("hex size"));
@@ -174,7 +183,9 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     // Where units come onto the map: the selected unit, placed right here (one line, so the map
     // below keeps its place).
     ui.horizontal(|ui| {
-        if let Some(u) = selected.filter(|u| !u.eliminated() && hex_of(u.position).is_none()) {
+        if let Some(u) =
+            selected.filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
+        {
             let label = ui
                 .add(egui::Label::new(RichText::new(format!("{}: hex", u.unit.name))).truncate())
                 .id;
@@ -205,11 +216,10 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         })
         .truncate(),
     );
-    let (lo, hi) = board_extent(&hexes);
+    let (lo, hi) = board_extent_in(&hexes, layout);
     let grid: Vec<Hex> = (lo.col..=hi.col)
         .flat_map(|c| {
-            (lo.row..=hi.row)
-                .map(move |r| Hex::from_offset(Offset { col: c, row: r }, Layout::OddQ))
+            (lo.row..=hi.row).map(move |r| Hex::from_offset(Offset { col: c, row: r }, layout))
         })
         .collect();
     let mut hovered_text = String::new();
@@ -223,10 +233,23 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 size * SQRT3 * (rows + 0.5) + 4.0,
             );
             let (rect, _bg) = ui.allocate_exact_size(want, Sense::hover());
-            let top_left = Hex::from_offset(lo, Layout::OddQ);
-            let origin = rect.min + vec2(size + 2.0, size * SQRT3 / 2.0 + 2.0)
-                - hex_to_pixel(top_left, size);
-            let fr = Frame { origin, size };
+            // The first row's higher hex sets the top: which of the first two columns sits
+            // higher depends on the board's numbering (odd-q, or 1870's even-q).
+            let top_left = hex_to_pixel(Hex::from_offset(lo, layout), size);
+            let next = Offset {
+                col: lo.col + 1,
+                row: lo.row,
+            };
+            let top = top_left
+                .y
+                .min(hex_to_pixel(Hex::from_offset(next, layout), size).y);
+            let origin =
+                rect.min + vec2(size + 2.0, size * SQRT3 / 2.0 + 2.0) - vec2(top_left.x, top);
+            let fr = Frame {
+                origin,
+                size,
+                layout,
+            };
             let painter = ui.painter_at(rect);
             let visuals = ui.visuals().clone();
             let line = Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.6));
@@ -332,7 +355,7 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 let mut pts = hex_corners(c, size).to_vec();
                 pts.push(pts[0]);
                 painter.add(Shape::line(pts, line));
-                if let Some(l) = h.label(Layout::OddQ) {
+                if let Some(l) = h.label(layout) {
                     painter.text(
                         c + vec2(0.0, -size * 0.62),
                         egui::Align2::CENTER_CENTER,
@@ -349,7 +372,7 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                     pts,
                     Stroke::new(2.0, visuals.strong_text_color()),
                 ));
-                let label = h.label_or_axial(Layout::OddQ);
+                let label = h.label_or_axial(layout);
                 hovered_text = match (selected, sel_hex) {
                     (Some(u), Some(s)) => {
                         let d = s.distance(h);
@@ -369,7 +392,7 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             let warn = |u: &UnitState, hexes: u32| rules.move_warning(u, hexes, date, tables);
             if let Some(note) = units_ui(
                 ui,
-                app_units(state),
+                app_units(state, layout),
                 &fr,
                 app.selected.as_deref(),
                 app.target.as_deref(),
@@ -394,16 +417,16 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     if hovered_text.is_empty()
         && let Some((h, what)) = due_hexes.first()
     {
-        hovered_text = format!("{}: {what}", h.label_or_axial(Layout::OddQ));
+        hovered_text = format!("{}: {what}", h.label_or_axial(layout));
     }
     ui.data_mut(|d| d.insert_temp(status_id, hovered_text));
 }
 
-fn app_units(state: &GameState) -> Vec<(&UnitState, Hex, usize)> {
+fn app_units(state: &GameState, layout: Layout) -> Vec<(&UnitState, Hex, usize)> {
     let mut seen: Vec<(Hex, usize)> = Vec::new();
     let mut v = Vec::new();
     for u in &state.units {
-        let Some(h) = on_map(u) else { continue };
+        let Some(h) = on_map(u, layout) else { continue };
         let k = match seen.iter_mut().find(|(x, _)| *x == h) {
             Some((_, n)) => {
                 *n += 1;
@@ -553,7 +576,7 @@ fn units_ui(
             ui.data_mut(|d| d.remove::<Hex>(drag_id));
             if to != h
                 && grid.contains(&to)
-                && let Some(pos) = position_of(to)
+                && let Some(pos) = position_in(to, fr.layout)
             {
                 out.push(Command::Act(Action::Move {
                     unit: u.unit.id.clone(),

@@ -279,7 +279,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     ui.label(RichText::new("Pick units in the roster (click: acting, right-click: target); the situation below is pre-set from their state.").small().weak());
     // The umpire decides: what does not fit the phase is said here (and logged with the roll),
     // never refused.
-    for w in crate::engine::flow::phase_warnings(state, form.name(), actor) {
+    for w in crate::engine::play::breaches::warnings(form, &app.game) {
         ui.colored_label(ui.visuals().warn_fg_color, format!("Note: {w}"))
             .on_hover_text("kepi will roll if you go ahead; the log records this note with it");
     }

@@ -120,7 +120,8 @@ pub enum GameCommand {
         /// The save file.
         file: PathBuf,
         /// Print one JSON line per applied action: {"index", "turn", "phase", "summary", "hash"}; a
-        /// resolution verb's line adds "outcome", the object `kepi resolve ... --json` prints.
+        /// resolution verb's line adds "outcome", the object `kepi resolve ... --json` prints, and
+        /// "notes", its logged notes (a breach the umpire went ahead with among them).
         #[arg(long)]
         json: bool,
         /// The verbs and their arguments (see below).
@@ -670,12 +671,19 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
             /// A resolution's outcome: the object `kepi resolve ... --json` prints.
             #[serde(skip_serializing_if = "Option::is_none")]
             outcome: Option<&'a serde_json::Value>,
+            /// A resolution's notes, as logged: what the umpire must know or do, and what he
+            /// went ahead with against the phase or the text ("umpire went ahead: ...").
+            #[serde(skip_serializing_if = "Option::is_none")]
+            notes: Option<&'a [String]>,
         }
-        let outcome = match &e.kind {
+        let (outcome, notes) = match &e.kind {
             EntryKind::Act {
                 action: Action::Resolved { resolution, .. },
-            } => resolution.outcome.as_ref(),
-            _ => None,
+            } => (
+                resolution.outcome.as_ref(),
+                Some(resolution.notes.as_slice()),
+            ),
+            _ => (None, None),
         };
         let s = serde_json::to_string(&Out {
             ok: true,
@@ -687,6 +695,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
             dice: &e.dice,
             hash: &e.hash,
             outcome,
+            notes,
         })
         .map_err(|err| CliError::failed(err.to_string()))?;
         outln!("{s}");

@@ -18,8 +18,12 @@ pub struct HexArgs {
     #[command(subcommand)]
     pub action: HexAction,
     /// Which columns of the board are shoved half a hex down: odd-q (the default) or even-q.
-    #[arg(long, global = true, default_value = "odd-q")]
-    pub layout: Layout,
+    #[arg(long, global = true)]
+    pub layout: Option<Layout>,
+    /// Read the labels on this rule set's board (its numbering: fr1870 is even-q, the others
+    /// odd-q), e.g. `--rules fr1870`.
+    #[arg(long, global = true, value_name = "ID")]
+    pub rules: Option<String>,
     /// Print JSON (a stable contract) instead of text.
     #[arg(long, global = true)]
     pub json: bool,
@@ -71,9 +75,36 @@ fn parse(s: &str, layout: Layout) -> Result<Hex, CliError> {
     Hex::parse(s, layout).map_err(|e| CliError::usage(e.to_string()))
 }
 
+/// The board's numbering: the rule set's (`--rules`), else `--layout`, else odd-q. Both given
+/// and different is a usage error naming both.
+fn layout_of(args: &HexArgs) -> Result<Layout, CliError> {
+    let Some(id) = args.rules.as_deref() else {
+        return Ok(args.layout.unwrap_or_default());
+    };
+    let system = crate::registry::find(id.trim()).ok_or_else(|| {
+        let ids: Vec<&str> = crate::registry::all()
+            .into_iter()
+            .map(|s| crate::registry::get(s).id())
+            .collect();
+        CliError::usage(format!(
+            "--rules: no rule set `{id}` (accepted: {})",
+            ids.join(", ")
+        ))
+    })?;
+    let rules = crate::registry::get(system);
+    let layout = rules.hex_layout();
+    match args.layout {
+        Some(l) if l != layout => Err(CliError::usage(format!(
+            "--layout {l} contradicts --rules {}: that board is numbered {layout}",
+            rules.id()
+        ))),
+        _ => Ok(layout),
+    }
+}
+
 /// Runs `kepi hex`.
 pub fn run(args: &HexArgs) -> Result<(), CliError> {
-    let layout = args.layout;
+    let layout = layout_of(args)?;
     let name = |h: Hex| h.label_or_axial(layout);
     match &args.action {
         HexAction::Distance { a, b } => {

@@ -104,6 +104,12 @@ pub trait RuleSet: Send + Sync + 'static {
         0
     }
 
+    /// How the rule set's board numbers its hexes (which columns sit half a hex lower): every
+    /// distance, adjacency, zone of control and retreat cell reads a label through it.
+    fn hex_layout(&self) -> crate::hex::Layout {
+        crate::hex::Layout::OddQ
+    }
+
     /// Move and range as a roster prints them, where the rule set gives them.
     fn move_and_range(&self, _u: &UnitState, _t: &Tables) -> (Option<String>, Option<String>) {
         (None, None)

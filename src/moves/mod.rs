@@ -591,12 +591,15 @@ pub fn apply_verbs<E: From<MoveError>>(
     applied: &mut dyn FnMut(&LogEntry, Recorded) -> Result<(), E>,
 ) -> Result<(), E> {
     let verbs = parse_verbs(words, game.state(), tables)?;
-    for (asked, _) in &verbs {
+    for (asked, v) in &verbs {
         permit(asked, game.state())?;
+        refuse_act(v, game.state())?;
     }
     for (_, v) in verbs {
         let now = Utc::now();
         let before = game.log().len();
+        // Checked again against the state the earlier verbs left (`lose X 9 gain X 1`).
+        refuse_act(&v, game.state())?;
         let entry = match v {
             Verb::Act(a) => game.act(a, now).map_err(MoveError::from)?,
             Verb::Undo => game.undo(now).map_err(MoveError::from)?,
@@ -609,7 +612,7 @@ pub fn apply_verbs<E: From<MoveError>>(
                 let form = play::build(&p, game.state(), tables)?;
                 // What is odd about this roll now (phase, side, a unit that already acted) goes
                 // into its log entry, as the window's roll logs it: the umpire went ahead.
-                let warnings = form.phase_warnings(game.state());
+                let warnings = form.phase_warnings(game);
                 let input = p.logged_input(&form);
                 game.resolve_logged(
                     p.units(),
@@ -650,4 +653,16 @@ pub fn apply_verbs<E: From<MoveError>>(
         applied(&entry, recorded)?;
     }
     Ok(())
+}
+
+/// An action by hand the rules make impossible ([`crate::engine::play::refuse::action_refusal`]):
+/// refused with the reason, nothing applied.
+fn refuse_act(v: &Verb, s: &GameState) -> Result<(), MoveError> {
+    match v {
+        Verb::Act(a) => match crate::engine::play::refuse::action_refusal(a, s) {
+            Some(why) => Err(MoveError::refused(why)),
+            None => Ok(()),
+        },
+        _ => Ok(()),
+    }
 }

@@ -1002,11 +1002,12 @@ impl Ready {
         Ok(done)
     }
 
-    /// What is odd about making this resolution now ([`crate::engine::flow::phase_warnings`]): the
-    /// umpire decides, so these are logged with it, never a refusal. None for a unit-less action.
-    pub fn phase_warnings(&self, state: &GameState) -> Vec<String> {
+    /// What is odd about making this resolution now ([`crate::engine::play::breaches::warnings`]: the
+    /// phase, and what the text forbids): the umpire decides, so these are logged with it, never
+    /// a refusal. None for a unit-less action.
+    pub fn phase_warnings(&self, game: &crate::engine::game::Game) -> Vec<String> {
         match self {
-            Ready::Form(f) => crate::engine::flow::phase_warnings(state, f.name(), f.units().0),
+            Ready::Form(f) => crate::engine::play::breaches::warnings(f, game),
             Ready::Plain(_) => Vec::new(),
         }
     }

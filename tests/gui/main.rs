@@ -4,6 +4,7 @@
 //! each module below was its own file in tests/ before.
 #![cfg(feature = "gui")]
 
+mod gui_breaches;
 mod gui_dice_tray;
 mod gui_due;
 mod gui_exports;

@@ -19,6 +19,7 @@ mod pk_rules;
 mod pw_rules;
 mod rolled_line;
 mod rule_ids;
+mod rules28;
 mod sixth_rule_set;
 mod spi_rules;
 mod worked_examples;

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pw::{hex_of, position_of};
+use super::pw::{hex_in, position_in};
 use super::{Resolved, done, lose, unit};
 use crate::dice::DiceSource;
 use crate::engine::game::{Action, Flag, GameState, Supply, UnitState};
@@ -115,13 +115,14 @@ pub fn spi_flank_geometry(
     attackers: &[String],
     hex: Position,
 ) -> Result<(), String> {
-    let centre = hex_of(hex).ok_or_else(|| {
+    let layout = state.system.hex_layout();
+    let centre = hex_in(hex, layout).ok_or_else(|| {
         "the defending hex is not on the map: a flanking attack is read from the map (SPI-C3)"
             .to_string()
     })?;
     let mut ring = [false; 6];
     for u in attackers.iter().filter_map(|id| state.unit(id)) {
-        let Some(h) = hex_of(u.position) else {
+        let Some(h) = hex_in(u.position, layout) else {
             return Err(format!(
                 "{} is not on the map: a flanking attack is read from the attackers' hexes (SPI-C3)",
                 u.unit.name
@@ -146,7 +147,7 @@ pub fn spi_flank_geometry(
         .into_iter()
         .enumerate()
         .filter(|(i, _)| !(ring[*i] || ring[(i + 5) % 6] || ring[(i + 1) % 6]))
-        .map(|(_, n)| position_of(n).map_or_else(|| format!("{n:?}"), |p| p.to_string()))
+        .map(|(_, n)| position_in(n, layout).map_or_else(|| format!("{n:?}"), |p| p.to_string()))
         .collect();
     Err(format!(
         "not a flanking attack: no attacker in or next to {} around {hex}; it needs attackers on \
@@ -712,6 +713,7 @@ impl FrForm {
             ));
         }
         let mut fx = Vec::new();
+        let mut no_attacker_left = false;
         if rolling && let Some(e) = res.outcome.as_ref().and_then(|o| o.effects.as_ref()) {
             // FR-F1: the fates are the fighting units' (fortress cards are the fortress, not units).
             let fighting = |ids: &[String], field: &str| -> Result<Vec<&UnitState>, RuleError> {
@@ -745,14 +747,21 @@ impl FrForm {
                     lose(u, u.strength, &mut fx);
                 }
             }
+            // FR-C2: "the victor may occupy the vacated cell": not when no attacker is left.
+            no_attacker_left = !att.is_empty()
+                && att.iter().all(|u| {
+                    gone.contains(&u.unit.id.as_str())
+                        || chosen.iter().any(|c| c.unit.id == u.unit.id)
+                });
             if let Some(n) = e.attacker_must_lose {
                 if chosen.is_empty() {
                     // FR-C2: the default when the owner named no unit: kepi eliminates none and
-                    // leaves the choice to him, as a note on the log.
+                    // leaves the choice to him, as a check due (FR-C2 E, queued by the rule
+                    // set's checks) and a note on the log.
                     res.notes.push(format!(
                         "FR-C2 E: no losses chosen (--losses, or the window's chooser): kepi \
                          eliminated no attacking unit; the attacker still eliminates engaged \
-                         units of at least {n} printed potential, at his choice"
+                         units of at least {n} printed potential, at his choice (a check is due)"
                     ));
                     fx.push(Action::Note {
                         text: format!(
@@ -771,6 +780,19 @@ impl FrForm {
                     ));
                 }
             }
+        }
+        if no_attacker_left
+            && let Some(e) = res.outcome.as_mut().and_then(|o| o.effects.as_mut())
+            && e.may_advance
+        {
+            e.may_advance = false;
+            let advance = "FR-C2: the victor may occupy";
+            e.notes.retain(|n| !n.starts_with(advance));
+            res.notes.retain(|n| !n.starts_with(advance));
+            res.notes.push(
+                "FR-C2: every attacking unit is eliminated: no one advances into the vacated cell"
+                    .to_string(),
+            );
         }
         Ok(done(res, fx))
     }

@@ -6,6 +6,7 @@
 //! the outcome into [`Action`]s on the units, so one resolution is one undo step. The window, the
 //! command line (`kepi game apply FILE fire ...`) and the tests all go through here.
 
+pub mod breaches;
 pub mod crt;
 pub mod gsp;
 pub mod overrides;

@@ -24,20 +24,31 @@ fn republic() -> NaiveDate {
 
 /// PW-G1: a roster position as a hex of the grid (board labels are odd-q, column then row).
 pub fn hex_of(p: Position) -> Option<hex::Hex> {
+    hex_in(p, Layout::OddQ)
+}
+
+/// A roster position as a hex of a board numbered in `layout` (a rule set's
+/// [`crate::engine::rule_set::RuleSet::hex_layout`]).
+pub fn hex_in(p: Position, layout: Layout) -> Option<hex::Hex> {
     p.hex().map(|h| {
         hex::Hex::from_offset(
             Offset {
                 col: i32::from(h.col),
                 row: i32::from(h.row),
             },
-            Layout::OddQ,
+            layout,
         )
     })
 }
 
 /// A grid hex as a roster position (None off the printable 0-99 labels).
 pub fn position_of(h: hex::Hex) -> Option<Position> {
-    let o = h.to_offset(Layout::OddQ);
+    position_in(h, Layout::OddQ)
+}
+
+/// A hex of a board numbered in `layout` as a roster position (None off the 0-99 labels).
+pub fn position_in(h: hex::Hex, layout: Layout) -> Option<Position> {
+    let o = h.to_offset(layout);
     let col = u8::try_from(o.col).ok().filter(|c| *c <= 99)?;
     let row = u8::try_from(o.row).ok().filter(|r| *r <= 99)?;
     Some(Position::from(roster::Hex { col, row }))

@@ -4,17 +4,19 @@
 //!
 //! Refused: a unit firing at or fighting itself or a unit of its own side; more figures, guns or
 //! points than the unit has; an eliminated unit acting; an eliminated or routed unit rallying; a form
-//! the unit's arm cannot use (cavalry or infantry as artillery, guns with rifle fire); a die the
-//! resolution does not roll.
+//! the unit's arm cannot use (cavalry or infantry as artillery, guns with rifle fire); a unit firing
+//! a weapon its card does not carry (P&K horsemen with sabre or lance, a GSP battery firing another
+//! piece than its own); a die the resolution does not roll; `gain` on an eliminated unit
+//! ([`action_refusal`]).
 
 use super::Form;
 use super::crt::{FrForm, SpiForm, SpiRole, spi_flank_geometry, spi_role};
-use super::gsp::GspForm;
+use super::gsp::{GspForm, piece_of};
 use super::pk::{PkAction, PkForm};
 use super::pw::{PwAction, PwForm};
 use crate::dice::Die;
-use crate::engine::game::{GameState, Level, UnitState};
-use crate::roster::Arm;
+use crate::engine::game::{Action, GameState, Level, UnitState};
+use crate::roster::{Arm, Weapon as CardWeapon};
 
 /// Why `form` cannot be resolved in `state`, or None when it can.
 pub fn refusal(form: &Form, state: &GameState) -> Option<String> {
@@ -109,6 +111,17 @@ pub fn pk(f: &PkForm, state: &GameState) -> Option<String> {
                     name(a)
                 ));
             }
+            // PK-F1: "There are 3 types of rifles ... There was a version of each in carbines
+            // form": a unit with sabre or lance only has nothing to fire.
+            if let Some(a) = actor
+                && let Some(w @ (CardWeapon::Sabre | CardWeapon::Lance)) = a.unit.weapon
+            {
+                return Some(format!(
+                    "{} carries a {w}, no firearm: it cannot fire (PK-F1: the rifles are the \
+                     Chassepot, the needle gun and the muzzle-loader, each also as a carbine)",
+                    name(a)
+                ));
+            }
             opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
                 .or_else(|| over(actor, i.figures, "figures firing"))
         }
@@ -164,8 +177,38 @@ pub fn gsp(f: &GspForm, state: &GameState) -> Option<String> {
             a.unit.arm
         ));
     }
+    // GSP-A1: a battery fires the piece on its card (the hit chart has a column per piece).
+    if let Some(a) = actor
+        && let (Some(own), Some(asked)) = (piece_of(a), f.piece)
+        && own != asked
+    {
+        return Some(format!(
+            "{} is a battery of {own}: it cannot fire as {asked} (GSP-A1: the hit chart has a column per piece; a battery reads \
+             its own)",
+            name(a)
+        ));
+    }
     opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
         .or_else(|| over(actor, f.guns, "guns firing"))
+}
+
+/// Why an action by hand is impossible in `state`, or None: `gain` on an eliminated unit (it is
+/// out of the game; an eliminated unit brought back would stand in its old hex, with whatever
+/// enemy has moved in since).
+pub fn action_refusal(action: &Action, state: &GameState) -> Option<String> {
+    match action {
+        Action::GainStrength { unit, n } => {
+            let u = state.unit(unit)?;
+            u.eliminated().then(|| {
+                format!(
+                    "{} is eliminated: gaining {n} would bring it back into play; an eliminated \
+                     unit stays out (undo the loss if it was a mistake)",
+                    name(u)
+                )
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Portable Wargame: fire and melee against the enemy; guns fire as artillery, foot as rifles.

@@ -62,6 +62,7 @@ fn after_combat(ev: &Event, q: &mut Queue) {
     let Some(crate::rules::Outcome::FrCombat(o)) = ev.outcome() else {
         return;
     };
+    exchange_due(ev, o.effects.as_ref().and_then(|e| e.attacker_must_lose), q);
     if o.effects.as_ref().is_some_and(|e| e.may_advance)
         && let Some((hex, held_by)) = crate::engine::flow::vacated(ev)
     {
@@ -72,6 +73,40 @@ fn after_combat(ev: &Event, q: &mut Queue) {
             format!(
                 "cell {hex} is vacated: the victor may occupy it with engaged units (stacking 4)"
             ),
+        );
+    }
+}
+
+/// FR-C2 (E): "The Attacker must then eliminate, from among his units that took part in the
+/// combat, a total of combat points at least equal to the total (taking the printed combat
+/// potential) lost by the Defender." When the resolution did not eliminate that much of the
+/// attacker's side (no losses chosen), the choice is a check due for the acting unit's side;
+/// eliminating the units by hand (`lose`) and marking it done answers it.
+fn exchange_due(ev: &Event, must_lose: Option<u32>, q: &mut Queue) {
+    let Some(n) = must_lose.filter(|n| *n > 0) else {
+        return;
+    };
+    let Some(side) = ev
+        .unit_at(0)
+        .and_then(|id| ev.before().unit(id))
+        .map(|u| u.unit.side)
+    else {
+        return;
+    };
+    let lost: u32 = crate::engine::flow::pairs(ev)
+        .filter(|(b, a)| b.unit.side == side && a.eliminated() && !b.eliminated())
+        .map(|(b, _)| b.strength)
+        .sum();
+    if lost < n {
+        q.push(
+            "FR-C2",
+            ev.unit_at(0),
+            Some(side),
+            format!(
+                "exchange (E): eliminate engaged attacking units of at least {n} printed \
+                 potential, at the attacker's choice"
+            ),
+            None,
         );
     }
 }

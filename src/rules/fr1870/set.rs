@@ -27,6 +27,14 @@ impl RuleSet for FrRules {
         true
     }
 
+    /// The map (I10, FR-L1): cells are numbered column then row, with the even columns half a cell
+    /// lower (even-q): I10's "a unit occupying cell 1640 may besiege Neuf-Brisach [1541] and
+    /// Sélestat [1741] simultaneously" needs 1640 next to both, and so do Situation 1's line
+    /// 1438 - 1339 - 1239 and Paris's cells 2117, 2216, 2217.
+    fn hex_layout(&self) -> crate::hex::Layout {
+        crate::hex::Layout::EvenQ
+    }
+
     /// FR-T1: French move, French combat, German move, German combat, advance calendars.
     fn phases(&self, _sides: &[Side]) -> Vec<Phase> {
         vec![

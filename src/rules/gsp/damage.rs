@@ -454,11 +454,8 @@ fn crew_outcome(input: &CrewInput, die: u32, tables: &GspTables) -> CrewOutcome 
             ..Casualties::default()
         },
     );
-    let first = if input.hits == 0 {
-        crew_split(die, 1, tables)
-    } else {
-        (h, c)
-    };
+    // Who takes the first hit is the die's parity alone (a single hit's split), not who took more.
+    let first = crew_split(die, 1, tables);
     CrewOutcome {
         horses: got.horses,
         cannoneers: got.cannoneers,

@@ -1,0 +1,499 @@
+//! Issue 28 through the real binary: the texts' numbers (1870's board, GSP's crew), the breaches
+//! an umpire is warned of (noted before and logged after, the move still made) and the impossible
+//! moves refused with exit 2 and nothing logged.
+
+use std::path::PathBuf;
+
+use super::common::{kepi, ok};
+
+fn tmp(name: &str) -> PathBuf {
+    super::common::tmp("rules28", name)
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+/// 1870, I10: "a unit occupying cell 1640 may besiege Neuf-Brisach and Sélestat simultaneously"
+/// (Neuf-Brisach 1541, Sélestat 1741): on 1870's board the three are neighbours.
+#[test]
+fn hex_distance_on_the_1870_board() {
+    for b in ["1541", "1741"] {
+        let v = json(&["hex", "distance", "1640", b, "--rules", "fr1870", "--json"]);
+        assert_eq!(v["distance"], 1, "1640-{b}: {v}");
+    }
+    // Situation 1's line 1438 - 1339 - 1239, and Paris's cells 2117, 2216, 2217.
+    for (a, b) in [
+        ("1438", "1339"),
+        ("1339", "1239"),
+        ("2117", "2216"),
+        ("2117", "2217"),
+    ] {
+        assert_eq!(
+            ok(&["hex", "distance", a, b, "--rules", "fr1870"]).trim(),
+            "1"
+        );
+    }
+    // The default board (odd-q) is unchanged, and the two flags must agree.
+    assert_eq!(ok(&["hex", "distance", "1640", "1541"]).trim(), "2");
+    assert_eq!(
+        ok(&[
+            "hex", "distance", "1640", "1541", "--rules", "fr1870", "--layout", "even-q"
+        ])
+        .trim(),
+        "1"
+    );
+    for bad in [
+        &[
+            "hex", "distance", "1640", "1541", "--rules", "fr1870", "--layout", "odd-q",
+        ][..],
+        &["hex", "distance", "1640", "1541", "--rules", "chess"][..],
+        &["hex", "distance", "1640", "1541", "--rules", ""][..],
+    ] {
+        let o = kepi(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--"), "{bad:?}");
+    }
+}
+
+/// GSP-C3: "If the hit die roll was even, the First hit goes on a team horse. If it was odd, on a
+/// cannoneer."
+#[test]
+fn gsp_crew_first_hit_follows_the_die() {
+    let out = ok(&["resolve", "gsp", "crew", "--hits", "3", "--d6", "3"]);
+    assert!(out.contains("first on a cannoneer"), "{out}");
+    let v = json(&[
+        "resolve", "gsp", "crew", "--hits", "3", "--d6", "3", "--json",
+    ]);
+    assert_eq!(v["outcome"]["first"], "cannoneer");
+    assert_eq!(v["outcome"]["cannoneers"], 2);
+    let v = json(&[
+        "resolve", "gsp", "crew", "--hits", "1", "--d6", "2", "--json",
+    ]);
+    assert_eq!(v["outcome"]["first"], "horse");
+}
+
+fn due(save: &str) -> Vec<serde_json::Value> {
+    json(&["game", "due", save, "--json"])
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// FR-C2, E: "every unit engaged in the combat by the Defender is eliminated. The Attacker must then
+/// eliminate, from among his units that took part in the combat, a total of combat points at
+/// least equal to the total (taking the printed combat potential) lost by the Defender." Entered
+/// without `--losses`, the attacker's part is a check due for his side, not only a note.
+#[test]
+fn fr1870_exchange_without_losses_leaves_a_check_due() {
+    let d = tmp("fr-exchange");
+    let save = super::common::new_game(&d, "fr1870-august", "3");
+    // 1RC + 2RC (4) against Cavalry 3 (2): 2:1, a cell the seed does not print; E entered.
+    let v = json(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "fr-1rc,fr-2rc",
+        "--hex",
+        "2739",
+        "--dice",
+        "d6=4",
+        "--result",
+        "E",
+    ]);
+    assert_eq!(v["outcome"]["effects"]["attacker_must_lose"], 2, "{v}");
+    let checks = due(&save);
+    let c = checks
+        .iter()
+        .find(|c| c["rule"] == "FR-C2" && c["what"].as_str().unwrap().contains("exchange"))
+        .unwrap_or_else(|| panic!("an exchange check: {checks:?}"));
+    assert_eq!(c["side"], "french");
+    assert!(c["what"].as_str().unwrap().contains("at least 2"), "{c}");
+    // The victors survive: the vacated cell is still offered.
+    assert!(checks.iter().any(|c| c["hex"] == "2739"), "{checks:?}");
+}
+
+/// FR-C2: "the victor may occupy the vacated cell": when the exchange takes every attacking unit,
+/// no one is left to advance, and none is offered; chosen losses leave no check.
+#[test]
+fn fr1870_exchange_that_takes_every_attacker_offers_no_advance() {
+    let d = tmp("fr-exchange-all");
+    let save = super::common::new_game(&d, "fr1870-august", "3");
+    let v = json(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "fr-1rc",
+        "--hex",
+        "2739",
+        "--dice",
+        "d6=5",
+        "--result",
+        "E",
+        "--losses",
+        "fr-1rc=2",
+    ]);
+    assert_eq!(v["outcome"]["effects"]["may_advance"], false, "{v}");
+    assert!(
+        !v.to_string().contains("the victor may occupy"),
+        "no advance offered: {v}"
+    );
+    assert_eq!(due(&save), Vec::<serde_json::Value>::new());
+}
+
+/// The notes of a `game apply --json` line (the last line printed).
+fn line_notes(out: &str) -> Vec<String> {
+    let line: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or_default()).unwrap();
+    line["notes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a resolution's line carries \"notes\": {line}"))
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The notes logged with the game's last resolution (`kepi log show --json`).
+fn logged_notes(save: &str) -> Vec<String> {
+    let log = json(&["log", "show", save, "--json"]);
+    let last = log.as_array().unwrap().last().unwrap().clone();
+    last["action"]["resolution"]["notes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the last entry is a resolution: {last}"))
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A breach is a note shown with the roll and logged with it, and the roll is still made.
+fn went_ahead(out: &str, save: &str, want: &[&str]) {
+    let shown = line_notes(out);
+    let logged = logged_notes(save);
+    for w in want {
+        for (what, notes) in [("printed", &shown), ("logged", &logged)] {
+            assert!(
+                notes
+                    .iter()
+                    .any(|n| n.starts_with("umpire went ahead:") && n.contains(w)),
+                "{what} notes name `{w}`: {notes:?}"
+            );
+        }
+    }
+}
+
+fn log_len(save: &str) -> usize {
+    json(&["log", "show", save, "--json"])
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+/// SPI-C2, Combat case A: "Only those Friendly units directly adjacent to a given Enemy unit may
+/// participate in the attack upon that Enemy unit." Case C: "No unit may attack more than once per
+/// Combat Phase. No Enemy unit may be attacked more than once per Combat Phase."
+#[test]
+fn spi_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
+    let d = tmp("spi-breach");
+    let save = super::common::new_game(&d, "spi-1870", "3");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-metz-5",
+        "1010",
+        "move",
+        "de-2-5-1",
+        "1011",
+        "move",
+        "de-2-5-2",
+        "1018",
+    ]);
+    let before = log_len(&save);
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "de-2-5-1,de-2-5-2,de-2-5-3",
+        "--hex",
+        "1010",
+        "--dice",
+        "d6=3",
+        "--result",
+        "A1/D2",
+    ]);
+    assert_eq!(log_len(&save), before + 1, "the combat was made");
+    went_ahead(
+        &out,
+        &save,
+        &["is 8 hexes from 1010", "case A", "is not on the map"],
+    );
+    let adjacent = line_notes(&out);
+    assert!(
+        !adjacent
+            .iter()
+            .any(|n| n.contains("de-2-5-1") || n.contains("2/5/1 in 1011")),
+        "the adjacent attacker is not named: {adjacent:?}"
+    );
+    // The same unit again, on the same hex, in the same phase.
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "de-2-5-1",
+        "--hex",
+        "1010",
+        "--dice",
+        "d6=3",
+        "--result",
+        "A1/D2",
+    ]);
+    went_ahead(
+        &out,
+        &save,
+        &[
+            "has already attacked this combat phase",
+            "No unit may attack more than once per Combat Phase",
+            "has already been attacked this combat phase",
+            "No Enemy unit may be attacked more than once per Combat Phase",
+        ],
+    );
+}
+
+/// FR-C1, E1/E8: "All units fight in contact, that is, by occupying the cell adjacent to that
+/// occupied by the unit or enemy stack they confront." E3: "Within the same Combat Phase, a unit
+/// may fight, offensively or defensively, only once": a unit that defended does not attack.
+#[test]
+fn fr1870_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
+    let d = tmp("fr-breach");
+    let save = super::common::new_game(&d, "fr1870-august", "3");
+    // 2738 is next to 2739 (the same column); 2037 is 7 cells away.
+    ok(&["game", "apply", &save, "move", "fr-1rc", "2738"]);
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "fr-1rc,fr-2rc",
+        "--hex",
+        "2739",
+        "--dice",
+        "d6=4",
+        "--result",
+        "AD",
+    ]);
+    went_ahead(&out, &save, &["2RC in 2139 is 6 hexes from 2739", "E8"]);
+    assert!(!line_notes(&out).iter().any(|n| n.contains("1RC in")));
+    // Cavalry 3 defended in this phase; now it attacks 1RC, which attacked.
+    let before = log_len(&save);
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "combat",
+        "--attackers",
+        "de-cav-3",
+        "--hex",
+        "2738",
+        "--dice",
+        "d6=1",
+        "--result",
+        "AD",
+    ]);
+    assert_eq!(log_len(&save), before + 1, "the combat was made");
+    went_ahead(
+        &out,
+        &save,
+        &[
+            "Cavalry 3 has already defended this combat phase",
+            "1RC has already attacked this combat phase",
+            "offensively or defensively, only once",
+        ],
+    );
+}
+
+/// PW-X1: "Melee happens when a unit tries to enter a hex held by the enemy": not from 4 hexes.
+#[test]
+fn pw_melee_at_a_distance_is_noted() {
+    let d = tmp("pw-breach");
+    let save = super::common::new_game(&d, "pw-skirmish", "3");
+    assert_eq!(ok(&["hex", "distance", "0201", "0503"]).trim(), "4");
+    let out = ok(&[
+        "game", "apply", &save, "--json", "melee", "de-inf-1", "fr-inf-1",
+    ]);
+    went_ahead(&out, &save, &["is 4 hexes from", "PW-X1"]);
+}
+
+/// PK-X1: "Only a Steady unit can initiate melee. Only a Steady or Shaken unit will accept melee."
+#[test]
+fn pk_melee_by_a_shaken_unit_against_a_broken_one_is_noted() {
+    let d = tmp("pk-breach");
+    let save = super::common::new_game(&d, "mars-la-tour", "3");
+    let steady = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "melee",
+        "12th-grenadiers-1",
+        "55e-ligne-1",
+    ]);
+    assert!(!line_notes(&steady).iter().any(|n| n.contains("PK-X1")));
+    ok(&["game", "apply", &save, "undo"]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "level",
+        "12th-grenadiers-1",
+        "shaken",
+        "level",
+        "55e-ligne-1",
+        "broken",
+    ]);
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "melee",
+        "12th-grenadiers-1",
+        "55e-ligne-1",
+    ]);
+    went_ahead(
+        &out,
+        &save,
+        &[
+            "is shaken (PK-X1: \"Only a Steady unit can initiate melee.\")",
+            "is broken (PK-X1: \"Only a Steady or Shaken unit will accept melee.\")",
+        ],
+    );
+}
+
+/// Refused: exit 2, the reason on stderr, nothing logged.
+fn refused(save: &str, args: &[&str], why: &str) {
+    let before = log_len(save);
+    let mut all = vec!["game", "apply", save];
+    all.extend_from_slice(args);
+    let o = kepi(&all);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(why), "{args:?}: {err}");
+    assert_eq!(log_len(save), before, "{args:?}: nothing logged");
+}
+
+/// GSP-A1: the hit chart has one column per piece ("4/6 PDR AP 4/6 PDR Shell SIEGE 4 PDR AP 4 PDR
+/// Shell Mitrailleuse"): a battery fires its own piece, not another's.
+#[test]
+fn a_gsp_battery_cannot_fire_a_gun_it_does_not_have() {
+    let d = tmp("gsp-gun");
+    let save = super::common::new_game(&d, "st-privat", "3");
+    refused(
+        &save,
+        &[
+            "artillery",
+            "6e-corps-batterie-4-a",
+            "1st-foot-guards-1",
+            "--gun",
+            "prussian-siege",
+        ],
+        "is a battery of french-4pdr: it cannot fire as prussian-siege",
+    );
+    refused(
+        &save,
+        &[
+            "artillery",
+            "saxon-light-1",
+            "9e-ligne-1",
+            "--gun",
+            "mitrailleuse",
+        ],
+        "is a battery of prussian-4-6pdr: it cannot fire as mitrailleuse",
+    );
+    // Its own piece fires.
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "artillery",
+        "saxon-light-1",
+        "9e-ligne-1",
+        "--gun",
+        "prussian-4-6pdr-shell",
+    ]);
+}
+
+/// PK-F1: "There are 3 types of rifles. The French Chassepot, The Prussian Needle Gun, and the
+/// muzzle loading rifles used by the French gardes mobiles. There was a version of each in
+/// carbines form." Sabre-armed cuirassiers have nothing to fire.
+#[test]
+fn sabre_armed_cuirassiers_cannot_fire() {
+    let d = tmp("pk-sabre");
+    let save = super::common::new_game(&d, "mars-la-tour", "3");
+    refused(
+        &save,
+        &["fire", "7th-cuirassiers", "55e-ligne-1"],
+        "carries a sabre, no firearm: it cannot fire",
+    );
+}
+
+/// An eliminated unit is out of play: `gain` does not bring it back (SPI: French 10 (Bitche) would
+/// stand again in a hex a German unit has since entered).
+#[test]
+fn gain_does_not_bring_an_eliminated_unit_back() {
+    let d = tmp("gain-eliminated");
+    let save = super::common::new_game(&d, "spi-1870", "3");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-bitche-10",
+        "1010",
+        "lose",
+        "fr-bitche-10",
+        "10",
+        "move",
+        "de-2-5-1",
+        "1010",
+    ]);
+    refused(&save, &["gain", "fr-bitche-10", "2"], "is eliminated");
+    // Eliminated by an earlier verb of the same request: refused there, the verbs before stand.
+    let before = log_len(&save);
+    let o = kepi(&[
+        "game",
+        "apply",
+        &save,
+        "lose",
+        "fr-worth-10",
+        "10",
+        "gain",
+        "fr-worth-10",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        log_len(&save),
+        before + 1,
+        "the loss stands, the gain is not made"
+    );
+    // A unit still in play gains as before.
+    ok(&[
+        "game", "apply", &save, "lose", "de-2-5-1", "1", "gain", "de-2-5-1", "1",
+    ]);
+}

@@ -371,3 +371,27 @@ fn letters_typed_into_a_field_never_change_the_game() {
     type_keys(&mut h, "r");
     assert_eq!(h.state().state.game.log().len(), log + 1, "R rolled");
 }
+
+/// Every tooltip is drawn once: a name elided in the roster showed egui's own tooltip for the
+/// elided text and kepi's with the whole name, stacked (the odds chart's outcomes and the top
+/// bar's slots too).
+#[test]
+fn an_elided_name_has_one_tooltip() {
+    let mut h = window(None);
+    let name = "7th (Magdeburg) Cuirassiers";
+    let before = h.query_all_by_label(name).count();
+    let at = h.get_by_label(name).rect().center();
+    h.hover_at(at);
+    for _ in 0..90 {
+        h.step();
+    }
+    h.event(egui::Event::PointerMoved(at + egui::vec2(1.0, 0.0)));
+    for _ in 0..90 {
+        h.step();
+    }
+    assert_eq!(
+        h.query_all_by_label(name).count(),
+        before + 1,
+        "one tooltip with the whole name"
+    );
+}

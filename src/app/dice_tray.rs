@@ -136,10 +136,12 @@ impl DiceTray {
         if *own_dice {
             ui.horizontal(|ui| {
                 ui.label("my dice:");
-                ui.add(
+                super::keys::field(
+                    ui,
                     egui::TextEdit::singleline(&mut self.entered_text)
                         .hint_text("e.g. 3 5")
                         .desired_width(90.0),
+                    "tray_my_dice",
                 );
             });
         }
@@ -152,10 +154,12 @@ impl DiceTray {
                 }
             }
             ui.separator();
-            let field = ui.add(
+            let field = super::keys::field(
+                ui,
                 egui::TextEdit::singleline(&mut self.expr_text)
                     .hint_text("NdM+K")
                     .desired_width(90.0),
+                "tray_expr",
             );
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if ui.button("Roll").clicked() || enter {

@@ -96,8 +96,12 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             if !s.due.is_empty() {
                 ui.horizontal(|ui| {
                     let l = ui.label("Waive reason:");
-                    ui.add(egui::TextEdit::singleline(&mut reason).desired_width(240.0))
-                        .labelled_by(l.id);
+                    super::keys::field(
+                        ui,
+                        egui::TextEdit::singleline(&mut reason).desired_width(240.0),
+                        reason_id,
+                    )
+                    .labelled_by(l.id);
                 });
                 ui.data_mut(|d| d.insert_temp(reason_id, reason));
             }
@@ -219,7 +223,7 @@ fn approvals_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             }
             ui.horizontal(|ui| {
                 let l = ui.label("Reason for a rejection:");
-                ui.add(egui::TextEdit::singleline(&mut reason).desired_width(160.0))
+                super::keys::field(ui, egui::TextEdit::singleline(&mut reason).desired_width(160.0), reason_id)
                     .labelled_by(l.id);
             });
             ui.data_mut(|d| d.insert_temp(reason_id, reason));

@@ -383,8 +383,12 @@ pub fn export_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<C
             }
             ui.horizontal(|ui| {
                 let label = ui.label(if kind.is_folder() { "Folder:" } else { "File:" });
-                ui.add(egui::TextEdit::singleline(&mut app.export.path).desired_width(260.0))
-                    .labelled_by(label.id);
+                super::keys::field(
+                    ui,
+                    egui::TextEdit::singleline(&mut app.export.path).desired_width(260.0),
+                    "export_path",
+                )
+                .labelled_by(label.id);
                 if ui.button("Browse…").clicked()
                     && let Some(p) = browse(kind, &app.export.path)
                 {

@@ -251,9 +251,12 @@ impl FileDialog {
                     ui.label(egui::RichText::new(self.folder.display().to_string()).weak());
                 });
                 let label = ui.label("Path:");
-                let field = ui
-                    .add(egui::TextEdit::singleline(&mut self.path).desired_width(f32::INFINITY))
-                    .labelled_by(label.id);
+                let field = super::keys::field(
+                    ui,
+                    egui::TextEdit::singleline(&mut self.path).desired_width(f32::INFINITY),
+                    "file_dialog_path",
+                )
+                .labelled_by(label.id);
                 let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.separator();
                 if let Some(e) = &self.error {

@@ -59,15 +59,19 @@ pub fn log_ui(ui: &mut Ui, app: &mut AppState) {
         };
     }
     ui.horizontal(|ui| {
-        ui.add(
+        super::keys::field(
+            ui,
             egui::TextEdit::singleline(&mut app.log.filter)
                 .hint_text("unit or text")
                 .desired_width(110.0),
+            "log_filter",
         );
-        ui.add(
+        super::keys::field(
+            ui,
             egui::TextEdit::singleline(&mut app.log.rule)
                 .hint_text("rule id")
                 .desired_width(60.0),
+            "log_rule",
         );
         let turn = app.game.state().turn;
         let mut this_turn = app.log.turn.is_some();

@@ -11,6 +11,7 @@ pub mod due;
 pub mod exports;
 pub mod file_dialog;
 pub mod files;
+pub mod keys;
 pub mod log_panel;
 pub mod map;
 pub mod net_ui;
@@ -23,7 +24,6 @@ pub mod state;
 pub mod top_bar;
 pub mod widgets;
 
-use egui::{Key, KeyboardShortcut, Modifiers};
 use state::{AppState, BottomTab, Command};
 
 /// The window.
@@ -94,7 +94,8 @@ impl KepiApp {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(50));
         }
-        shortcuts(ui.ctx(), app, &mut out);
+        let focused_at_start = ui.ctx().egui_wants_keyboard_input();
+        keys::modified(ui.ctx(), &mut out);
         egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar_ui(ui, app, &mut out));
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.horizontal(|ui| {
@@ -111,7 +112,7 @@ impl KepiApp {
                     if s.error {
                         text = text.color(ui.visuals().error_fg_color);
                     }
-                    ui.add(egui::Label::new(text).truncate()).on_hover_text(&s.text);
+                    ui.add(egui::Label::new(text).truncate().show_tooltip_when_elided(false)).on_hover_text(&s.text);
                 }
                 None => {
                     ui.label(egui::RichText::new("Ready. Shortcuts: Ctrl+S save · Ctrl+Z undo · Ctrl+Shift+Z redo · R roll · N next phase").weak());
@@ -195,6 +196,7 @@ impl KepiApp {
         }
         net.ui(ui.ctx(), app);
         guard_ui(ui.ctx(), app, &mut out);
+        keys::plain(ui.ctx(), app, focused_at_start, &mut out);
         for c in out {
             app.handle(c);
         }
@@ -347,40 +349,6 @@ fn last_game_ui(ui: &mut egui::Ui, last: &state::LastGame, out: &mut Vec<Command
             out.push(Command::DismissLast);
         }
     });
-}
-
-fn shortcuts(ctx: &egui::Context, app: &AppState, out: &mut Vec<Command>) {
-    let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
-    let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
-    let redo = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
-    ctx.input_mut(|i| {
-        // Redo first: Ctrl+Shift+Z also matches a plain Ctrl+Z check that ignores shift.
-        if i.consume_shortcut(&redo) {
-            out.push(Command::Redo);
-        } else if i.consume_shortcut(&undo) {
-            out.push(Command::Undo);
-        }
-        if i.consume_shortcut(&save) {
-            out.push(Command::Save);
-        }
-    });
-    let typing = ctx.memory(|m| m.focused().is_some());
-    if !typing {
-        let modal = app.confirm.is_some() || app.file_dialog.open;
-        ctx.input(|i| {
-            if modal {
-                return;
-            }
-            if i.key_pressed(Key::N) && i.modifiers.is_none() {
-                out.push(Command::NextPhase);
-            }
-            if i.key_pressed(Key::R) && i.modifiers.is_none() {
-                out.push(Command::ResolveAndApply {
-                    entered: Vec::new(),
-                });
-            }
-        });
-    }
 }
 
 impl eframe::App for KepiApp {

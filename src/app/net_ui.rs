@@ -1019,10 +1019,12 @@ impl NetUi {
                     );
                     ui.horizontal(|ui| {
                         ui.radio_value(&mut self.bind, BindChoice::Typed, "this address:");
-                        let typed = ui.add(
+                        let typed = super::keys::field(
+                            ui,
                             egui::TextEdit::singleline(&mut self.bind_typed)
                                 .hint_text("192.168.1.20")
                                 .desired_width(160.0),
+                            "host_bind_address",
                         );
                         if typed.changed() {
                             self.bind = BindChoice::Typed;
@@ -1170,10 +1172,12 @@ impl NetUi {
             }
             ui.label("A request, in the words of `kepi remote apply` (e.g. `rally UNIT`):");
             ui.horizontal(|ui| {
-                ui.add(
+                super::keys::field(
+                    ui,
                     egui::TextEdit::singleline(&mut j.request)
                         .hint_text("fire FIRER TARGET")
                         .desired_width(300.0),
+                    "join_request",
                 );
                 if ui.button("Send request").clicked() {
                     let words: Vec<String> =
@@ -1229,19 +1233,23 @@ impl NetUi {
         // or a code needs to be read whole while typed.
         ui.horizontal(|ui| {
             let l = ui.add_sized([60.0, 20.0], egui::Label::new("Address"));
-            ui.add(
+            super::keys::field(
+                ui,
                 egui::TextEdit::singleline(&mut self.join.address)
                     .hint_text("ws://HOST:PORT")
                     .desired_width(280.0),
+                "join_address",
             )
             .labelled_by(l.id);
         });
         ui.horizontal(|ui| {
             let l = ui.add_sized([60.0, 20.0], egui::Label::new("Code"));
-            ui.add(
+            super::keys::field(
+                ui,
                 egui::TextEdit::singleline(&mut self.join.code)
                     .hint_text("XXXX-XXXX-XXXX-XXXX")
                     .desired_width(280.0),
+                "join_code",
             )
             .labelled_by(l.id);
         });

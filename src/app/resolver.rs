@@ -82,6 +82,35 @@ impl ResolverState {
             f.with_attackers(state, &self.extra_attackers);
         }
         self.base = self.forms.clone();
+        // Other units, another roll: the dice typed for the units picked before are dropped.
+        self.clear_dice();
+    }
+
+    /// One roll, one set of typed values (issue 26): after a roll the chart result, the owners'
+    /// loss split and the dice typed for it are dropped from every form, so the next roll asks
+    /// for its own and never reuses them.
+    pub fn clear_typed(&mut self) {
+        for f in self.forms.iter_mut().chain(self.base.iter_mut()) {
+            match f {
+                Form::Spi(s) => {
+                    s.entered_result = None;
+                    s.losses.clear();
+                }
+                Form::Fr1870(s) => {
+                    s.entered_result = None;
+                    s.losses.clear();
+                }
+                _ => {}
+            }
+        }
+        self.clear_dice();
+    }
+
+    /// Empties the "My dice" fields.
+    fn clear_dice(&mut self) {
+        for (_, t) in &mut self.entered {
+            t.clear();
+        }
     }
 
     /// Derives every form from the units' state now, keeping the user's changes (called each frame
@@ -187,12 +216,17 @@ pub fn pick<T: Copy + PartialEq + Display>(
 
 /// An exact number field (inches, fatigue): typed as 12, 7.5 or 15/2.
 pub fn ratio_field(ui: &mut Ui, label: &str, value: &mut Ratio, id: &str) {
-    ui.label(label);
+    let l = ui.label(label);
     let key = ui.scope_id().with(("ratio_field", id));
     let mut text = ui
         .data_mut(|d| d.get_temp::<String>(key))
         .unwrap_or_else(|| value.to_plain());
-    let r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(60.0));
+    let r = super::keys::field(
+        ui,
+        egui::TextEdit::singleline(&mut text).desired_width(60.0),
+        ("ratio_field", id),
+    )
+    .labelled_by(l.id);
     if r.changed()
         && let Ok(v) = text.parse::<Ratio>()
     {
@@ -258,7 +292,6 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     ui.separator();
     // Derive, don't copy: the form follows the units' state every frame.
     app.resolver.derive(app.game.state(), app.tables);
-    overrides_ui(ui, app);
     let hidden = hides_strength(app);
     let state = app.game.state();
     let tables = app.tables;
@@ -301,9 +334,12 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
         Form::Fr1870(f) => super::resolver_hex::fr_situation_ui(ui, f, state),
         Form::Custom(f) => f.0.situation_ui(ui),
     }
-    ui.separator();
     let preview: Result<Resolution<serde_json::Value>, RuleError> =
         form.resolve(state, tables, None).map(|(r, _)| r);
+    // Under the situation, never above it: the box appears with the first key typed into a
+    // field, and a box above the field moved it from under the pointer mid-word (issue 26).
+    overrides_ui(ui, app);
+    ui.separator();
     if let Ok(res) = &preview {
         ui.label(RichText::new("Modifiers").strong());
         modifier_table_ui(ui, "modifiers", &res.modifiers);
@@ -382,12 +418,13 @@ pub fn resolver_foot_ui(
             ui.colored_label(ui.visuals().warn_fg_color, e.to_string());
         }
     }
-    last_result_ui(ui, app, out);
+    let next_odds = preview.as_ref().ok().map(|r| r.odds.as_slice());
+    last_result_ui(ui, app, next_odds, out);
 }
 
 /// The odds line the last resolution applied from this form rolled (its typed `rolled` index), to
 /// mark it on the chart of `odds`; nothing on another form's tab, nor once the chart shows other
-/// outcomes than the roll had (the units changed since).
+/// odds than the roll was made with (the units changed since: the chart is the next roll's).
 fn last_outcome(app: &AppState, odds: &[crate::rules::OddsLine]) -> Option<usize> {
     if app.resolver.last_form != Some(app.resolver.current) {
         return None;
@@ -398,14 +435,10 @@ fn last_outcome(app: &AppState, odds: &[crate::rules::OddsLine]) -> Option<usize
         EntryKind::Act {
             action: Action::Resolved { resolution, .. },
         } => {
+            // Marked only on the very odds it was rolled with: a chart recomputed for the units
+            // as the roll left them is the next roll's, and its fractions are not this roll's.
             let i = resolution.rolled?;
-            let same = resolution.odds.len() == odds.len()
-                && resolution
-                    .odds
-                    .iter()
-                    .zip(odds)
-                    .all(|(a, b)| a.outcome == b.outcome);
-            same.then_some(i)
+            (resolution.odds == odds).then_some(i)
         }
         _ => None,
     }
@@ -416,22 +449,31 @@ fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>)
         ui.horizontal(|ui| {
             ui.label(RichText::new("My dice:").strong());
             for (die, text) in &mut app.resolver.entered {
-                ui.label(die.to_string());
-                ui.add(egui::TextEdit::singleline(text).desired_width(44.0).hint_text("-"));
+                let l = ui.label(die.to_string());
+                super::keys::field(
+                    ui,
+                    egui::TextEdit::singleline(text)
+                        .desired_width(44.0)
+                        .hint_text("-"),
+                    ("my_dice", die.to_string()),
+                )
+                .labelled_by(l.id);
             }
         });
         let entered = app.resolver.entered_dice();
         if let Err(e) = &entered {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
-        let ok = ready && entered.is_ok();
-        if ui.add_enabled(ok, egui::Button::new(RichText::new("Apply my dice").size(18.0))).clicked()
+        // The dice typed belong to one roll: none typed, nothing to apply (kepi's dice would
+        // stand in for them). They are cleared once the roll is applied.
+        let ok = ready && entered.as_ref().is_ok_and(|d| !d.is_empty());
+        if ui
+            .add_enabled(ok, egui::Button::new(RichText::new("Apply my dice").size(18.0)))
+            .on_hover_text("R · the dice you typed, for this roll only")
+            .clicked()
             && let Ok(d) = entered
         {
             out.push(Command::ResolveAndApply { entered: d });
-            for (_, t) in &mut app.resolver.entered {
-                t.clear();
-            }
         }
     } else if ui
         .add_enabled(ready, egui::Button::new(RichText::new("Roll and apply").size(18.0)))
@@ -442,7 +484,14 @@ fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>)
     }
 }
 
-fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+/// The last result's card: what was rolled, with the odds kept with the roll (never recomputed);
+/// `next_odds` is the chart shown above it, for the next roll.
+fn last_result_ui(
+    ui: &mut Ui,
+    app: &AppState,
+    next_odds: Option<&[crate::rules::OddsLine]>,
+    out: &mut Vec<Command>,
+) {
     let Some(idx) = app.resolver.last_rolled else {
         return;
     };
@@ -501,6 +550,13 @@ fn last_result_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 ))
                 .weak(),
             );
+            if next_odds.is_some_and(|o| o != resolution.odds.as_slice()) {
+                ui.label(
+                    RichText::new("the odds above are the next roll's: the units changed")
+                        .small()
+                        .weak(),
+                );
+            }
         }
         match &effects {
             // A seat's view has no history to read effects from: the entry's summary says it.

@@ -100,10 +100,12 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
         })
         .response
         .on_disabled_hover_text("only the 4/6 pounders choose a load");
-        ui.add(
+        super::keys::number(
+            ui,
             egui::DragValue::new(&mut f.guns)
                 .range(1..=12)
                 .prefix("guns "),
+            "f.guns",
         );
     });
     ui.horizontal_wrapped(|ui| {
@@ -118,10 +120,12 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
             f.range = Some(len);
         } else {
             f.range = None;
-            ui.add(
+            super::keys::number(
+                ui,
                 egui::DragValue::new(&mut f.sector)
                     .range(1..=8)
                     .prefix("sector "),
+                "f.sector",
             );
         }
     });
@@ -137,11 +141,13 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
         ui.checkbox(&mut f.status.unlimbered_this_turn, "unlimbered this turn");
         ui.checkbox(&mut f.limbered, "limbered");
         ui.checkbox(&mut f.status.pointed_at_target, "pointed at target");
-        ui.add(
+        super::keys::number(
+            ui,
             egui::DragValue::new(&mut f.status.turned_degrees)
                 .range(0..=180)
                 .prefix("turned ")
                 .suffix("°"),
+            "f.status.turned_degrees",
         );
         if f.piece == Some(Piece::PrussianSiege) {
             ui.checkbox(&mut f.status.hidden, "hidden (GSP-S1)");

@@ -32,7 +32,11 @@ fn range_ui(ui: &mut Ui, range: &mut Option<u32>) {
     ui.checkbox(&mut known, "range known");
     if known {
         let mut r = range.unwrap_or(1);
-        ui.add(egui::DragValue::new(&mut r).range(1..=50).suffix(" hexes"));
+        super::keys::number(
+            ui,
+            egui::DragValue::new(&mut r).range(1..=50).suffix(" hexes"),
+            "range",
+        );
         *range = Some(r);
     } else {
         *range = None;
@@ -52,10 +56,12 @@ pub fn pw_situation_ui(ui: &mut Ui, f: &mut PwForm) {
         PwAction::Artillery { input, hit } => {
             ui.horizontal_wrapped(|ui| {
                 pick(ui, "guns", &mut input.army, Gunnery::ALL);
-                ui.add(
+                super::keys::number(
+                    ui,
                     egui::DragValue::new(&mut input.sp)
                         .range(1..=20)
                         .prefix("SP "),
+                    "input.sp",
                 );
                 ui.checkbox(&mut input.target_cover, "target in cover");
                 range_ui(ui, &mut input.range);
@@ -66,10 +72,12 @@ pub fn pw_situation_ui(ui: &mut Ui, f: &mut PwForm) {
         }
         PwAction::Rifle { input, hit } => {
             ui.horizontal_wrapped(|ui| {
-                ui.add(
+                super::keys::number(
+                    ui,
                     egui::DragValue::new(&mut input.sp)
                         .range(1..=20)
                         .prefix("SP "),
+                    "input.sp",
                 );
                 ui.checkbox(&mut input.moved, "firers moved this turn");
                 ui.checkbox(&mut input.target_cover, "target in cover");
@@ -85,7 +93,11 @@ pub fn pw_situation_ui(ui: &mut Ui, f: &mut PwForm) {
                 ui.push_id(label, |ui| {
                     ui.horizontal_wrapped(|ui| {
                         pick(ui, "arm", &mut s.unit, UnitKind::ALL);
-                        ui.add(egui::DragValue::new(&mut s.sp).range(1..=20).prefix("SP "));
+                        super::keys::number(
+                            ui,
+                            egui::DragValue::new(&mut s.sp).range(1..=20).prefix("SP "),
+                            "s.sp",
+                        );
                         pick(ui, "fights", &mut s.enemy, UnitKind::ALL);
                     });
                     ui.horizontal_wrapped(|ui| {
@@ -110,13 +122,16 @@ pub fn pw_situation_ui(ui: &mut Ui, f: &mut PwForm) {
 
 fn entered_ui(ui: &mut Ui, v: &mut Option<String>, hint: &str) {
     ui.horizontal(|ui| {
-        ui.label("result from your printed chart:");
+        let l = ui.label("result from your printed chart:");
         let mut text = v.clone().unwrap_or_default();
-        ui.add(
+        super::keys::field(
+            ui,
             egui::TextEdit::singleline(&mut text)
                 .desired_width(90.0)
                 .hint_text(hint),
-        );
+            "chart_result",
+        )
+        .labelled_by(l.id);
         *v = (!text.trim().is_empty()).then_some(text);
     })
     .response
@@ -159,10 +174,12 @@ fn spi_losses_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
                 .map_or(0, |(_, n)| *n);
             ui.horizontal(|ui| {
                 ui.label(&u.unit.name);
-                ui.add(
+                super::keys::number(
+                    ui,
                     egui::DragValue::new(&mut n)
                         .range(0..=u.strength)
                         .suffix(" CP lost"),
+                    ("spi_loss", &id),
                 );
             });
             f.losses.retain(|(i, _)| *i != id);
@@ -194,10 +211,12 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
                         if let Some(n) = &u.name {
                             ui.label(n);
                         }
-                        ui.add(
+                        super::keys::number(
+                            ui,
                             egui::DragValue::new(&mut u.strength)
                                 .range(0..=99)
                                 .prefix("CP "),
+                            "u.strength",
                         );
                         pick(ui, "supply", &mut u.supply, SupplyState::ALL);
                         pick(ui, "formation", &mut u.formation, Formation::ALL);
@@ -218,7 +237,11 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
         ui.checkbox(&mut fort, "fortification");
         if fort {
             let mut v = f.input.fortress.unwrap_or(2);
-            ui.add(egui::DragValue::new(&mut v).range(0..=20).prefix("fort "));
+            super::keys::number(
+                ui,
+                egui::DragValue::new(&mut v).range(0..=20).prefix("fort "),
+                "fort",
+            );
             f.input.fortress = Some(v);
         } else {
             f.input.fortress = None;
@@ -291,10 +314,12 @@ pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
                         if let Some(n) = &u.name {
                             ui.label(n);
                         }
-                        ui.add(
+                        super::keys::number(
+                            ui,
                             egui::DragValue::new(&mut u.potential)
                                 .range(0..=99)
                                 .prefix("potential "),
+                            "u.potential",
                         );
                         ui.checkbox(&mut u.supplied, "supplied");
                         ui.checkbox(&mut u.disorganised, "disorganised");
@@ -305,10 +330,12 @@ pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
         });
     }
     ui.horizontal_wrapped(|ui| {
-        ui.add(
+        super::keys::number(
+            ui,
             egui::DragValue::new(&mut f.input.die_mod)
                 .range(-3..=3)
                 .prefix("terrain die "),
+            "f.input.die_mod",
         );
         ui.checkbox(&mut f.input.besieger_defending, "besieger defending");
         ui.checkbox(&mut f.input.siege_combat, "siege combat");

@@ -22,10 +22,12 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
     match &mut f.action {
         PkAction::Fire(i) => {
             ui.horizontal_wrapped(|ui| {
-                ui.add(
+                super::keys::number(
+                    ui,
                     egui::DragValue::new(&mut i.figures)
                         .range(0..=200)
                         .prefix("figures "),
+                    "i.figures",
                 );
                 pick(ui, "class", &mut i.class, Class::ALL);
                 pick(ui, "weapon", &mut i.weapon, Weapon::ALL);
@@ -57,10 +59,12 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
         PkAction::Artillery(i) => {
             ui.horizontal_wrapped(|ui| {
                 pick(ui, "gun", &mut i.gun, Gun::ALL);
-                ui.add(
+                super::keys::number(
+                    ui,
                     egui::DragValue::new(&mut i.points)
                         .range(0..=60)
                         .prefix("points "),
+                    "i.points",
                 );
                 pick(ui, "class", &mut i.class, Class::ALL);
                 ratio_field(ui, "range (inches)", &mut i.range, "pk_art_range");
@@ -83,15 +87,19 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
                 ui.label(egui::RichText::new(label).strong());
                 ui.push_id(label, |ui| {
                     ui.horizontal_wrapped(|ui| {
-                        ui.add(
+                        super::keys::number(
+                            ui,
                             egui::DragValue::new(&mut s.figures)
                                 .range(0..=200)
                                 .prefix("1st rank "),
+                            "s.figures",
                         );
-                        ui.add(
+                        super::keys::number(
+                            ui,
                             egui::DragValue::new(&mut s.second_rank)
                                 .range(0..=200)
                                 .prefix("2nd rank "),
+                            "s.second_rank",
                         );
                         pick(ui, "class", &mut s.class, Class::ALL);
                         pick(ui, "formation", &mut s.formation, Formation::ALL);
@@ -102,10 +110,12 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
                         ui.checkbox(&mut s.charge, "charged");
                         ui.checkbox(&mut s.joined, "joined in progress");
                         ui.checkbox(&mut s.disordered, "disordered");
-                        ui.add(
+                        super::keys::number(
+                            ui,
                             egui::DragValue::new(&mut s.melee_move)
                                 .range(1..=20)
                                 .prefix("melee move "),
+                            "s.melee_move",
                         );
                     });
                 });
@@ -114,10 +124,12 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
         PkAction::Rally(i) => {
             ui.horizontal_wrapped(|ui| {
                 pick(ui, "class", &mut i.class, Class::ALL);
-                ui.add(
+                super::keys::number(
+                    ui,
                     egui::DragValue::new(&mut i.leaders_lost)
                         .range(0..=6)
                         .prefix("leaders lost "),
+                    "i.leaders_lost",
                 );
                 ui.checkbox(&mut i.brigaded, "brigaded");
                 officer_ui(ui, "officer touching", &mut i.officer);
@@ -127,10 +139,12 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
             pick(ui, "class", class, Class::ALL);
         }
         PkAction::Fatigue { fatigue } => {
-            ui.add(
+            super::keys::number(
+                ui,
                 egui::DragValue::new(fatigue)
                     .range(0..=99)
                     .prefix("fatigue points "),
+                "fatigue",
             );
         }
     }

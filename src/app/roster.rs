@@ -265,10 +265,12 @@ fn row_ui(ui: &mut Ui, rect: egui::Rect) -> Ui {
 pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         ui.heading("Roster");
-        ui.add(
+        super::keys::field(
+            ui,
             egui::TextEdit::singleline(&mut app.roster.filter)
                 .hint_text("search units")
                 .desired_width(140.0),
+            "roster_search",
         );
     });
     ui.horizontal(|ui| {
@@ -349,7 +351,12 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                         let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
                         let mut name_ui = row_ui(&mut ui, slot);
                         let r = name_ui
-                            .add(egui::Label::new(name).truncate().sense(Sense::click()))
+                            .add(
+                                egui::Label::new(name)
+                                    .truncate()
+                                    .show_tooltip_when_elided(false)
+                                    .sense(Sense::click()),
+                            )
                             .on_hover_text(&u.unit.name);
                         // SPI-C2, FR-C1: Ctrl-click adds or removes an attacker of the hex combat.
                         if r.clicked() && ui.input(|i| i.modifiers.command) {
@@ -536,13 +543,14 @@ pub(crate) fn hex_field_ui(
     });
     let on_map = matches!(u.position, crate::roster::Position::Hex { .. });
     ui.horizontal(|ui| {
-        let field = ui
-            .add(
-                egui::TextEdit::singleline(&mut text)
-                    .desired_width(48.0)
-                    .hint_text("0304"),
-            )
-            .labelled_by(label);
+        let field = super::keys::field(
+            ui,
+            egui::TextEdit::singleline(&mut text)
+                .desired_width(48.0)
+                .hint_text("0304"),
+            ("unit_hex", id),
+        )
+        .labelled_by(label);
         let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         let place = ui
             .button(if on_map { "Move" } else { "Place" })
@@ -577,13 +585,40 @@ pub(crate) fn hex_field_ui(
         }
         let escape = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Escape));
         let pending = (typing.is_some() || field.changed()) && !done && !escape;
-        if let (Err(e), false) = (&parsed, text.trim().is_empty()) {
-            ui.colored_label(ui.visuals().warn_fg_color, e)
-                .on_hover_text("a hex label: column then row, e.g. 0304");
+        // What the field says of the text sits in a slot of fixed width, elided (whole on
+        // hover): a long message appearing with the first key widened the row and moved the
+        // field from under the pointer mid-word ("0303" read "0", issue 26).
+        let (said, hover) = if let (Err(e), false) = (&parsed, text.trim().is_empty()) {
+            (
+                RichText::new(e.to_string()).color(ui.visuals().warn_fg_color),
+                format!("{e}\na hex label: column then row, e.g. 0304"),
+            )
         } else if pending && parsed.as_ref().is_ok_and(|p| *p != u.position) {
-            ui.label(RichText::new("not placed yet (Enter or Place; Esc to drop)").weak());
+            let t = "not placed yet (Enter or Place; Esc to drop)";
+            (RichText::new(t).weak(), t.to_string())
         } else if !on_map {
-            ui.label(RichText::new("off the map").weak());
+            (
+                RichText::new("off the map").weak(),
+                "off the map".to_string(),
+            )
+        } else {
+            (RichText::new(""), String::new())
+        };
+        let h = ui.spacing().interact_size.y;
+        let w = ui.available_width().clamp(0.0, 220.0);
+        let (slot, _) = ui.allocate_exact_size(egui::vec2(w, h), egui::Sense::hover());
+        let mut said_ui = ui.new_child(
+            egui::UiBuilder::new()
+                .max_rect(slot)
+                .layout(egui::Layout::left_to_right(egui::Align::Center)),
+        );
+        let r = said_ui.add(
+            egui::Label::new(said)
+                .truncate()
+                .show_tooltip_when_elided(false),
+        );
+        if !hover.is_empty() {
+            r.on_hover_text(hover);
         }
         // What is typed is kept apart until it is placed or dropped; the field shows the unit's
         // position otherwise.

@@ -1066,6 +1066,7 @@ impl AppState {
     pub fn resolved_remotely(&mut self, index: u64) {
         self.resolver.last_rolled = Some(index);
         self.resolver.last_form = Some(self.resolver.current);
+        self.resolver.clear_typed();
     }
 
     /// Rolls the resolver's form and applies it, one undo step. The roll uses the units as they
@@ -1116,7 +1117,9 @@ impl AppState {
                 let s = e.summary.clone();
                 self.resolver.last_rolled = self.game.log().last().map(|e| e.index);
                 self.resolver.last_form = Some(self.resolver.current);
-                if !self.commit(s) {
+                if self.commit(s) {
+                    self.resolver.clear_typed();
+                } else {
                     self.resolver.last_rolled = None;
                 }
             }

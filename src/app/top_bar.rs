@@ -22,7 +22,11 @@ fn slot(ui: &mut Ui, width: f32, text: RichText, hover: &str) {
             .layout(egui::Layout::left_to_right(egui::Align::Center)),
     );
     child
-        .add(egui::Label::new(text).truncate())
+        .add(
+            egui::Label::new(text)
+                .truncate()
+                .show_tooltip_when_elided(false),
+        )
         .on_hover_text(hover);
 }
 

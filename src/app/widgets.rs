@@ -78,8 +78,12 @@ const MODIFIER_REST_W: f32 = 200.0;
 fn bounded_label(ui: &mut Ui, text: RichText, full: &str, max_w: f32) {
     ui.scope(|ui| {
         ui.set_max_width(max_w);
-        ui.add(egui::Label::new(text).truncate())
-            .on_hover_text(full);
+        ui.add(
+            egui::Label::new(text)
+                .truncate()
+                .show_tooltip_when_elided(false),
+        )
+        .on_hover_text(full);
     });
 }
 

@@ -11,6 +11,7 @@ mod gui_exports;
 mod gui_files;
 mod gui_gsp;
 mod gui_hex;
+mod gui_keys;
 mod gui_live_form;
 mod gui_net;
 mod gui_sixth_rule_set;

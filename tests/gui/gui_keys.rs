@@ -1,0 +1,397 @@
+//! Issue 26: the window as an instrument an umpire can trust. Every keystroke typed into a field
+//! lands there (one key per frame, as a keyboard sends them: key down, its character, key up), the
+//! field keeps its focus and its place, and a letter meant for a field never rolls or changes the
+//! phase; a typed chart result and typed dice belong to one roll; the odds marked after a roll are
+//! the ones it was rolled with. In every rule set, at 1366x768.
+#![cfg(feature = "gui")]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable};
+use kepi::app::KepiApp;
+use kepi::app::state::{AppState, Command};
+use kepi::game::{Action, EntryKind};
+use kepi::play::Form;
+
+/// The whole window at 1366x768 on `scenario` (the demo battle with `None`).
+fn window(scenario: Option<&str>) -> Harness<'static, KepiApp> {
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    if let Some(s) = scenario {
+        h.state_mut().state.handle(Command::NewGame(s.into()));
+    }
+    h.run();
+    h
+}
+
+fn app<'a>(h: &'a mut Harness<'_, KepiApp>) -> &'a mut AppState {
+    &mut h.state_mut().state
+}
+
+/// Moves units to hexes, as the umpire's setup would.
+fn place(h: &mut Harness<'_, KepiApp>, at: &[(&str, &str)]) {
+    for (unit, hex) in at {
+        app(h).handle(Command::Act(Action::Move {
+            unit: unit.to_string(),
+            to: hex.parse().expect("hex"),
+        }));
+    }
+}
+
+/// Picks the acting unit and target and shows the form `form`.
+fn pick(h: &mut Harness<'_, KepiApp>, actor: &str, target: &str, form: &str) {
+    app(h).handle(Command::OpenForm {
+        form: form.into(),
+        actor: Some(actor.into()),
+        target: Some(target.into()),
+    });
+    h.run();
+}
+
+/// Types `text` one key per frame, as a keyboard sends it: the key goes down, its character
+/// arrives, the key goes up, then a frame is drawn.
+fn type_keys(h: &mut Harness<'_, KepiApp>, text: &str) {
+    for c in text.chars() {
+        let key = egui::Key::from_name(&c.to_ascii_uppercase().to_string());
+        let ev = |pressed| {
+            key.map(|key| egui::Event::Key {
+                key,
+                physical_key: None,
+                pressed,
+                repeat: false,
+                modifiers: egui::Modifiers::NONE,
+            })
+        };
+        if let Some(e) = ev(true) {
+            h.event(e);
+        }
+        h.event(egui::Event::Text(c.to_string()));
+        if let Some(e) = ev(false) {
+            h.event(e);
+        }
+        h.step();
+    }
+    h.run();
+}
+
+/// Clicks the text field labelled `label` (the one at `nth` when several are), selects what it
+/// holds, types `text` one key per frame, and checks: the click focused it, the whole value
+/// arrived, the field kept its focus and its place the whole time, and the log did not change.
+fn type_into(h: &mut Harness<'_, KepiApp>, label: &str, text: &str) {
+    let field = |h: &Harness<'_, KepiApp>| {
+        let n = h.get_by_role_and_label(Role::TextInput, label);
+        (n.rect(), n.is_focused(), n.value().unwrap_or_default())
+    };
+    h.get_by_role_and_label(Role::TextInput, label)
+        .scroll_to_me();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, label).click();
+    h.run();
+    let (rect, focused, _) = field(h);
+    assert!(focused, "a click on `{label}` focuses it");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    let log = h.state().state.game.log().len();
+    for (i, c) in text.chars().enumerate() {
+        type_keys(h, &c.to_string());
+        let (now, focused, _) = field(h);
+        assert!(
+            focused,
+            "`{label}` lost its focus after key {} of {text:?}",
+            i + 1
+        );
+        assert_eq!(now, rect, "`{label}` moved after key {} of {text:?}", i + 1);
+    }
+    let (_, _, value) = field(h);
+    assert_eq!(value, text, "every key typed into `{label}` landed");
+    assert_eq!(
+        h.state().state.game.log().len(),
+        log,
+        "typing into `{label}` changed the game"
+    );
+}
+
+/// The resolution the last log entry holds.
+fn last_resolution(h: &Harness<'_, KepiApp>) -> kepi::rules::Resolution<serde_json::Value> {
+    match h.state().state.game.log().last().map(|e| &e.kind) {
+        Some(EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        }) => (**resolution).clone(),
+        other => panic!("a resolution in the log, got {other:?}"),
+    }
+}
+
+/// After a roll: the card says the rolled line's odds as logged with the roll, and a line the
+/// chart marks shows that very fraction (the chart now is the next roll's; marked only when its
+/// odds are the roll's).
+fn marked_odds_are_the_rolls(h: &mut Harness<'_, KepiApp>) {
+    h.run();
+    let res = last_resolution(h);
+    let Some(line) = res.rolled.and_then(|i| res.odds.get(i)) else {
+        return;
+    };
+    let card = format!("rolled: {} ({} before rolling)", line.outcome, line.p);
+    assert!(h.query_by_label(&card).is_some(), "the card says {card:?}");
+    let app = &h.state().state;
+    let preview = app
+        .resolver
+        .form()
+        .expect("a form")
+        .resolve(app.game.state(), app.tables, None)
+        .map(|(r, _)| r.odds);
+    let marked = res
+        .odds
+        .iter()
+        .any(|o| h.query_by_label(&format!("> {}", o.outcome)).is_some());
+    if marked {
+        let shown = preview.expect("a chart");
+        let p = shown
+            .iter()
+            .find(|o| o.outcome == line.outcome)
+            .map(|o| o.p);
+        assert_eq!(p, Some(line.p), "the marked line shows the roll's odds");
+        assert_eq!(shown, res.odds, "a chart marked is the one rolled with");
+    }
+}
+
+/// The typed values of every form and the dice fields, after a roll: all empty.
+fn nothing_typed_left(h: &Harness<'_, KepiApp>) {
+    let r = &h.state().state.resolver;
+    for f in &r.forms {
+        match f {
+            Form::Spi(s) => assert_eq!(s.entered_result, None),
+            Form::Fr1870(s) => assert_eq!(s.entered_result, None),
+            _ => {}
+        }
+    }
+    assert!(r.entered.iter().all(|(_, t)| t.is_empty()), "dice cleared");
+}
+
+/// Dice "mine": the dice typed apply to one roll; the next asks for its own (Apply is disabled
+/// until they are typed, and R does nothing without them).
+fn my_dice_are_for_one_roll(h: &mut Harness<'_, KepiApp>, dice: &[(&str, &str)]) {
+    app(h).own_dice = true;
+    h.run();
+    for (die, v) in dice {
+        type_into(h, die, v);
+    }
+    let log = h.state().state.game.log().len();
+    h.get_by_label("Apply my dice").click();
+    h.run();
+    assert_eq!(h.state().state.game.log().len(), log + 1, "rolled");
+    let rolled = last_resolution(h);
+    assert!(!rolled.dice.is_empty());
+    nothing_typed_left(h);
+    h.run();
+    assert!(
+        h.get_by_label("Apply my dice")
+            .accesskit_node()
+            .is_disabled(),
+        "the next roll asks for its own dice"
+    );
+    // R with no dice typed rolls nothing (kepi's dice never stand in for the player's).
+    h.hover_at(egui::pos2(700.0, 5.0));
+    h.key_press(egui::Key::R);
+    h.run();
+    assert_eq!(h.state().state.game.log().len(), log + 1);
+    marked_odds_are_the_rolls(h);
+}
+
+trait HoverAt {
+    fn hover_at(&mut self, pos: egui::Pos2);
+}
+impl HoverAt for Harness<'_, KepiApp> {
+    fn hover_at(&mut self, pos: egui::Pos2) {
+        self.event(egui::Event::PointerMoved(pos));
+        self.run();
+    }
+}
+
+/// A chart result typed for one roll: rolled with it, cleared after it; the next roll of the
+/// same units never reuses it (refused until one is typed, or rolled on a cell kepi knows).
+fn chart_result_is_for_one_roll(h: &mut Harness<'_, KepiApp>, typed: &str, die: u32) {
+    type_into(h, "result from your printed chart:", typed);
+    let log = h.state().state.game.log().len();
+    app(h).handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, die)],
+    });
+    h.run();
+    assert_eq!(h.state().state.game.log().len(), log + 1, "rolled");
+    nothing_typed_left(h);
+    assert_eq!(
+        h.get_by_role_and_label(Role::TextInput, "result from your printed chart:")
+            .value()
+            .unwrap_or_default(),
+        "",
+        "the field is empty for the next roll"
+    );
+    marked_odds_are_the_rolls(h);
+    app(h).handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, die)],
+    });
+    h.run();
+    let app = &h.state().state;
+    if app.game.log().len() == log + 2 {
+        let EntryKind::Act {
+            action: Action::Resolved { input, .. },
+        } = &app.game.log()[log + 1].kind
+        else {
+            panic!("a resolution")
+        };
+        let input = serde_json::to_string(input).expect("json");
+        assert!(
+            !input.contains(&format!("\"{typed}\"")),
+            "the second roll reused the typed result: {input}"
+        );
+    }
+}
+
+#[test]
+fn pk_typing_lands_and_dice_are_for_one_roll() {
+    let mut h = window(None);
+    pick(&mut h, "12th-grenadiers-1", "8e-ligne-1", "fire");
+    if h.query_by_role_and_label(Role::TextInput, "inches")
+        .is_none()
+    {
+        h.get_by_label("range measured").click();
+        h.run();
+    }
+    type_into(&mut h, "inches", "12");
+    type_into(&mut h, "inches", "7.5");
+    my_dice_are_for_one_roll(&mut h, &[("d6", "3 4"), ("d10", "5 2")]);
+}
+
+#[test]
+fn pw_typing_lands_and_dice_are_for_one_roll() {
+    let mut h = window(Some("pw-skirmish"));
+    pick(&mut h, "de-art", "fr-inf-3", "artillery");
+    my_dice_are_for_one_roll(&mut h, &[("d6", "6 5 4")]);
+    // Melee: the odds change with the strengths the roll leaves; the card keeps the roll's.
+    place(&mut h, &[("de-cav", "0305")]);
+    app(&mut h).own_dice = false;
+    pick(&mut h, "de-cav", "fr-inf-3", "melee");
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    marked_odds_are_the_rolls(&mut h);
+}
+
+#[test]
+fn gsp_typing_lands_and_dice_are_for_one_roll() {
+    let mut h = window(Some("st-privat"));
+    pick(&mut h, "gfar-heavy-1", "9e-ligne-1", "fire");
+    my_dice_are_for_one_roll(&mut h, &[("d6", "3 4 5 6 2 1"), ("d10", "5")]);
+}
+
+#[test]
+fn spi_typing_lands_and_a_chart_result_is_for_one_roll() {
+    let mut h = window(Some("spi-1870"));
+    place(
+        &mut h,
+        &[
+            ("fr-metz-5", "0505"),
+            ("fort-sedan", "0505"),
+            ("de-2-5-1", "0504"),
+        ],
+    );
+    pick(&mut h, "de-2-5-1", "fr-metz-5", "combat");
+    chart_result_is_for_one_roll(&mut h, "D3", 4);
+    // The hex field of the unit editor takes "0303" whole (a stray first key read "00303").
+    let id = h.state().state.state().units[5].unit.id.clone();
+    app(&mut h).handle(Command::Select(id.clone()));
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "hex")
+        .scroll_to_me();
+    h.run();
+    type_into(&mut h, "hex", "0303");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    assert_eq!(
+        h.state()
+            .state
+            .state()
+            .unit(&id)
+            .expect("unit")
+            .position
+            .to_string(),
+        "0303"
+    );
+}
+
+#[test]
+fn fr1870_typing_lands_and_a_chart_result_is_for_one_roll() {
+    let mut h = window(Some("fr1870-august"));
+    pick(&mut h, "fr-1rc", "de-cav-3", "combat");
+    chart_result_is_for_one_roll(&mut h, "DR", 3);
+}
+
+/// "inf rn" typed into the roster's search box: the box takes the click and every key; neither
+/// `n` nor `r` changes the game, with the pointer over the field or moved away from it.
+#[test]
+fn letters_typed_into_a_field_never_change_the_game() {
+    let mut h = window(None);
+    pick(&mut h, "12th-grenadiers-1", "8e-ligne-1", "fire");
+    let phase = h.state().state.state().phase_name().to_string();
+    // The roster's search box is the first text field of the left column.
+    let search = h
+        .get_all_by_role(Role::TextInput)
+        .find(|n| n.rect().left() < 360.0 && n.rect().top() < 120.0)
+        .expect("the search box")
+        .rect();
+    h.hover_at(search.center());
+    h.event(egui::Event::PointerButton {
+        pos: search.center(),
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.event(egui::Event::PointerButton {
+        pos: search.center(),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+    let log = h.state().state.game.log().len();
+    type_keys(&mut h, "inf rn");
+    assert_eq!(h.state().state.roster.filter, "inf rn");
+    h.hover_at(egui::pos2(700.0, 5.0));
+    type_keys(&mut h, "nr");
+    assert_eq!(h.state().state.roster.filter, "inf rnnr");
+    assert_eq!(h.state().state.game.log().len(), log, "nothing rolled");
+    assert_eq!(h.state().state.state().phase_name(), phase);
+    // With no field focused and the pointer away from fields, R rolls and N moves on.
+    h.key_press(egui::Key::Escape);
+    h.run();
+    app(&mut h).roster.filter.clear();
+    h.hover_at(egui::pos2(700.0, 5.0));
+    assert!(h.get_all_by_role(Role::TextInput).all(|n| !n.is_focused()));
+    type_keys(&mut h, "r");
+    assert_eq!(h.state().state.game.log().len(), log + 1, "R rolled");
+}
+
+/// Every tooltip is drawn once: a name elided in the roster showed egui's own tooltip for the
+/// elided text and kepi's with the whole name, stacked (the odds chart's outcomes and the top
+/// bar's slots too).
+#[test]
+fn an_elided_name_has_one_tooltip() {
+    let mut h = window(None);
+    let name = "7th (Magdeburg) Cuirassiers";
+    let before = h.query_all_by_label(name).count();
+    let at = h.get_by_label(name).rect().center();
+    h.hover_at(at);
+    for _ in 0..90 {
+        h.step();
+    }
+    h.event(egui::Event::PointerMoved(at + egui::vec2(1.0, 0.0)));
+    for _ in 0..90 {
+        h.step();
+    }
+    assert_eq!(
+        h.query_all_by_label(name).count(),
+        before + 1,
+        "one tooltip with the whole name"
+    );
+}

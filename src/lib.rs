@@ -10,6 +10,7 @@
 
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod campaign;
 pub mod cli;
 pub mod dice;
 pub mod engine;

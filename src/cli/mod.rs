@@ -43,6 +43,7 @@ macro_rules! errln {
 }
 
 mod calendar_cmd;
+pub mod campaign_cmd;
 mod dice_cmds;
 pub mod export_cmd;
 pub mod game_cmd;
@@ -109,6 +110,11 @@ pub enum Command {
     Report(export_cmd::ReportArgs),
     /// The dates of a turn of the SPI or 1870 calendar (SPI-T1, FR-T1).
     Calendar(calendar_cmd::CalendarArgs),
+    /// A campaign on the board, its battles on the table: fight an SPI or 1870 combat as a P&K or
+    /// PW battle (`battle`), bring its losses back (`return`), `abandon` it, list pending ones
+    /// (`status`).
+    #[command(subcommand_required = true)]
+    Campaign(campaign_cmd::CampaignArgs),
     /// Hex geometry: distance, line, neighbours and line of sight between board hexes.
     Hex(hex_cmd::HexArgs),
     /// Host a game for the table's network: prints {"address", "seats": [{"seat", "code"}]} as its
@@ -266,6 +272,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Report(a) => export_cmd::run_report(a, &docs(tables)?),
         Command::Calendar(a) => calendar_cmd::run(a, tables),
         Command::Hex(a) => hex_cmd::run(a),
+        Command::Campaign(a) => campaign_cmd::run(a, tables),
         Command::Serve(a) => net_cmd::serve(a, tables),
         Command::Remote(a) => net_cmd::remote(a),
         // The binary opens the window for `open` after [`OpenArgs::check`]; a library caller that

@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Prob, Ratio, Roll};
 use crate::tables::Provenance;
 
-/// Every mechanic id of ../shared/RULES.md (and the dice ids). A [`RuleId`] can only name one of these.
+/// Every mechanic id of ../shared/RULES.md (and the dice ids, and the campaign's house steps CAMP-*,
+/// issue 30, src/campaign). A [`RuleId`] can only name one of these.
 pub const ALL_RULE_IDS: &[&str] = &[
     "DICE-1", "DICE-2", "DICE-3", "PK-T1", "PK-C1", "PK-U1", "PK-M1", "PK-V1", "PK-F1", "PK-F2",
     "PK-F3", "PK-F4", "PK-F5", "PK-F6", "PK-F7", "PK-A1", "PK-A2", "PK-A3", "PK-A4", "PK-L1",
@@ -20,7 +21,7 @@ pub const ALL_RULE_IDS: &[&str] = &[
     "PW-G1", "GSP-A1", "GSP-A2", "GSP-A3", "GSP-A4", "GSP-C1", "GSP-C2", "GSP-C3", "GSP-S1",
     "SPI-T1", "SPI-C1", "SPI-C2", "SPI-C3", "SPI-C4", "SPI-C5", "SPI-S1", "SPI-F1", "SPI-R1",
     "SPI-H1", "SPI-H2", "SPI-O1", "SPI-E1", "SPI-W1", "SPI-I1", "FR-T1", "FR-C1", "FR-C2", "FR-C3",
-    "FR-S1", "FR-F1", "FR-B1", "FR-R1", "FR-L1",
+    "FR-S1", "FR-F1", "FR-B1", "FR-R1", "FR-L1", "CAMP-B1", "CAMP-C1", "CAMP-C2", "CAMP-R1",
 ];
 
 /// A mechanic id such as `PK-F3`, checked against [`ALL_RULE_IDS`].
@@ -353,7 +354,12 @@ mod tests {
     fn rule_ids_parse() {
         assert_eq!(RuleId::parse("pk-f3").map(|r| r.as_str()), Some("PK-F3"));
         assert!(RuleId::parse(&format!("PK-{}", "Z9")).is_none());
-        assert_eq!(ALL_RULE_IDS.len(), 73);
+        // RULES.md's 73, and the campaign's 4 (issue 30).
+        assert_eq!(ALL_RULE_IDS.len(), 77);
+        assert_eq!(
+            RuleId::parse("camp-c2").map(|r| r.as_str()),
+            Some("CAMP-C2")
+        );
     }
 
     #[test]

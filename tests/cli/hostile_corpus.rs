@@ -131,6 +131,13 @@ const BASES: &[(&str, &str)] = &[
     ),
     ("report", "{save} --html={out}/report.html"),
     ("calendar", "spi --turn=1"),
+    (
+        "campaign battle",
+        "{save} --attackers=x,y --hex=0101 --rules=pw --out={out}/battle.kepi --seed=1",
+    ),
+    ("campaign return", "{save} --draw --dry-run"),
+    ("campaign abandon", "{save}"),
+    ("campaign status", "{save} --json"),
     ("hex", "+distance +0101 +0304"),
     ("hex distance", "0101 0304"),
     // Served for a second on a free port of this machine only; remote at a closed port.

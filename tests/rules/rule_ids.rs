@@ -21,7 +21,7 @@ fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
 fn ids(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     let b = text.as_bytes();
-    for prefix in ["DICE-", "PK-", "PW-", "GSP-", "SPI-", "FR-"] {
+    for prefix in ["DICE-", "PK-", "PW-", "GSP-", "SPI-", "FR-", "CAMP-"] {
         for (i, _) in text.match_indices(prefix) {
             if i > 0 && b[i - 1].is_ascii_alphanumeric() {
                 continue;

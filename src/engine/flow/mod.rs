@@ -12,6 +12,7 @@
 //! form to open; [`activity`] says which units have moved, fired, activated or fought this turn.
 
 pub mod activity;
+pub mod campaign;
 pub mod checklist;
 mod due_list;
 
@@ -116,6 +117,7 @@ pub fn checks_after(before: &GameState, action: &Action, after: &GameState) -> V
         units,
     };
     before.system.checks(&ev, &mut q);
+    campaign::checks(&ev, &mut q);
     q.out
 }
 
@@ -315,6 +317,22 @@ impl Queue<'_> {
         what: String,
     ) {
         self.push(rule, None, side, what, None);
+        if let Some(d) = self.out.last_mut() {
+            d.at = Some(at);
+        }
+    }
+
+    /// Queues a check for a unit about a hex, answered by a resolution of `form` for that unit (a
+    /// campaign's pending battle, CAMP-B1, answered by its combat resolved on the chart).
+    pub fn push_unit_at(
+        &mut self,
+        rule: &'static str,
+        unit: &str,
+        at: crate::roster::Position,
+        what: String,
+        form: Option<&str>,
+    ) {
+        self.push(rule, Some(unit), None, what, form);
         if let Some(d) = self.out.last_mut() {
             d.at = Some(at);
         }

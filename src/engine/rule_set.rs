@@ -192,11 +192,6 @@ impl Rules {
         System::new_registered(self.0.id())
     }
 
-    /// The implementation.
-    pub fn get(self) -> &'static dyn RuleSet {
-        self.0
-    }
-
     /// The typed outcome of a logged resolution, when it is one kepi acts on (None for a preview,
     /// an outcome kepi only shows, or one that does not read as its type).
     pub fn outcome_of(self, r: &crate::rules::Resolution<Value>) -> Option<Outcome> {

@@ -118,19 +118,6 @@ pub fn position(system: System) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-/// The rule ids registered rule sets declare ([`RuleSet::rule_ids`]).
-pub fn registered_rule_ids() -> impl Iterator<Item = &'static str> {
-    let list = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
-    let ids: Vec<&'static str> = if list.is_empty() {
-        Vec::new()
-    } else {
-        list.iter()
-            .flat_map(|r| r.rule_ids().iter().copied())
-            .collect()
-    };
-    ids.into_iter()
-}
-
 /// Every compiled-in scenario of every rule set: (file name, TOML source).
 pub fn scenarios() -> Vec<(&'static str, &'static str)> {
     every()

@@ -7,7 +7,7 @@ use egui::{RichText, Ui};
 use super::state::AppState;
 use super::widgets::{DriftCellView, drift_grid_ui, provenance_badge};
 use crate::engine::game::{Action, Game};
-use crate::engine::play::Form;
+use crate::engine::play::gsp::GspForm;
 use crate::rules::Outcome;
 use crate::rules::gsp::{DriftModel, drift_model};
 
@@ -53,7 +53,7 @@ pub fn drift_ui(ui: &mut Ui, app: &AppState) {
         ui.label(RichText::new("2d6 per hit of shell or siege fire").weak());
         provenance_badge(ui, tables.aoa_provenance());
     });
-    if let Some(Form::Gsp(f)) = app.resolver.form()
+    if let Some(f) = app.resolver.form().and_then(|f| f.get::<GspForm>())
         && f.gun().is_ok_and(|g| !g.drifts())
     {
         ui.label(

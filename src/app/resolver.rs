@@ -11,6 +11,10 @@ use super::state::{AppState, Command};
 use super::widgets::{modifier_table_ui, odds_bars_ui};
 use crate::dice::{DiceSource, Die, Ratio};
 use crate::engine::game::{Action, EntryKind, GameState};
+use crate::engine::play::crt::{FrForm, SpiForm};
+use crate::engine::play::gsp::GspForm;
+use crate::engine::play::pk::PkForm;
+use crate::engine::play::pw::PwForm;
 use crate::engine::play::{Form, Resolved};
 use crate::rules::Tables;
 use crate::rules::{Resolution, RuleError, System};
@@ -91,17 +95,7 @@ impl ResolverState {
     /// for its own and never reuses them.
     pub fn clear_typed(&mut self) {
         for f in self.forms.iter_mut().chain(self.base.iter_mut()) {
-            match f {
-                Form::Spi(s) => {
-                    s.entered_result = None;
-                    s.losses.clear();
-                }
-                Form::Fr1870(s) => {
-                    s.entered_result = None;
-                    s.losses.clear();
-                }
-                _ => {}
-            }
+            f.clear_typed();
         }
         self.clear_dice();
     }
@@ -326,13 +320,18 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     }
     ui.separator();
     ui.label(RichText::new("Situation").strong());
-    match form {
-        Form::Pk(f) => super::resolver_pk::situation_ui(ui, f),
-        Form::Gsp(f) => super::resolver_gsp::situation_ui(ui, f, state),
-        Form::Pw(f) => super::resolver_hex::pw_situation_ui(ui, f),
-        Form::Spi(f) => super::resolver_hex::spi_situation_ui(ui, f, state),
-        Form::Fr1870(f) => super::resolver_hex::fr_situation_ui(ui, f, state),
-        Form::Custom(f) => f.0.situation_ui(ui),
+    if let Some(f) = form.get_mut::<PkForm>() {
+        super::resolver_pk::situation_ui(ui, f);
+    } else if let Some(f) = form.get_mut::<GspForm>() {
+        super::resolver_gsp::situation_ui(ui, f, state);
+    } else if let Some(f) = form.get_mut::<PwForm>() {
+        super::resolver_hex::pw_situation_ui(ui, f);
+    } else if let Some(f) = form.get_mut::<SpiForm>() {
+        super::resolver_hex::spi_situation_ui(ui, f, state);
+    } else if let Some(f) = form.get_mut::<FrForm>() {
+        super::resolver_hex::fr_situation_ui(ui, f, state);
+    } else {
+        form.inner_mut().situation_ui(ui, state);
     }
     let preview: Result<Resolution<serde_json::Value>, RuleError> =
         form.resolve(state, tables, None).map(|(r, _)| r);

@@ -641,8 +641,8 @@ pub(crate) fn recheck(
             (r, Vec::new())
         }
         None => {
-            let form: Form =
-                serde_json::from_value(input.clone()).map_err(|e| again(e.to_string()))?;
+            let form = Form::from_value(state.system, input)
+                .ok_or_else(|| again(format!("no form of {} reads it", state.system.title())))?;
             form.resolve(state, tables, Some(&mut dice))
                 .map_err(|e| again(e.to_string()))?
         }
@@ -708,7 +708,7 @@ enum Kind {
     /// A `kepi resolve` action no form covers: its words after `kepi resolve`, without `--dice`.
     Plain(Vec<String>),
     /// `form NAME UNIT [TARGET]` (any form of the game's rule set, as a window sends it to its
-    /// host), and a registered rule set's own verbs ([`crate::engine::play::CustomForm`]): the units, a
+    /// host), and a registered rule set's own verbs ([`crate::engine::play::SetForm`]): the units, a
     /// combat's other attackers, and the fields set.
     Window {
         /// A combat's attackers besides the acting unit (`--attacker`).
@@ -834,11 +834,18 @@ fn build_window(
         .map_err(|e| MoveError::usage(format!("`{} --set`: {e}", v.form)))
 }
 
-/// The custom form (of a rule set registered at run time) the game's rule set offers as `verb`.
+/// True when `f` is spoken in its own generic grammar (`VERB UNIT [TARGET] [--set FIELD=VALUE]`):
+/// no verb of [`SPECS`] declares its options, as for a rule set registered at run time.
+fn own_verbs(system: System, f: &Form) -> bool {
+    !specs_for(system).any(|s| s.form == f.name())
+}
+
+/// The form (of a rule set registered at run time) the game's rule set offers as `verb` in its
+/// own grammar ([`own_verbs`]).
 fn custom_form(system: System, verb: &str) -> Option<Form> {
     Form::all_for(system)
         .into_iter()
-        .find(|f| matches!(f, Form::Custom(_)) && f.name() == verb)
+        .find(|f| f.name() == verb && own_verbs(system, f))
 }
 
 /// `VERB UNIT [TARGET] [--set FIELD=VALUE]... [--dice DIE=VALUE]` for a registered rule set's
@@ -1292,18 +1299,17 @@ fn form_of(v: &PlayVerb, s: &GameState, tables: &Tables, typed: bool) -> Result<
         .into_iter()
         .find(|f| f.name() == spec.form)
         .ok_or_else(|| MoveError::failed(format!("internal: no resolver form `{}`", spec.form)))?;
-    match (&mut form, v.hex) {
-        (Form::Spi(f), Some(hex)) => {
-            let (a, d) = engage_hex(s, &v.attackers, hex)
-                .map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))?;
-            f.prefill_engaged(s, &a, &d);
-        }
-        (Form::Fr1870(f), Some(hex)) => {
-            let (a, d) = engage_hex(s, &v.attackers, hex)
-                .map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))?;
-            f.prefill_engaged(s, &a, &d);
-        }
-        (f, _) => f.prefill(s, Some(&v.actor), v.target.as_deref(), tables),
+    let engaged = |hex| {
+        engage_hex(s, &v.attackers, hex).map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))
+    };
+    if let (Some(f), Some(hex)) = (form.get_mut::<SpiForm>(), v.hex) {
+        let (a, d) = engaged(hex)?;
+        f.prefill_engaged(s, &a, &d);
+    } else if let (Some(f), Some(hex)) = (form.get_mut::<FrForm>(), v.hex) {
+        let (a, d) = engaged(hex)?;
+        f.prefill_engaged(s, &a, &d);
+    } else {
+        form.prefill(s, Some(&v.actor), v.target.as_deref(), tables);
     }
     if typed {
         (spec.overlay)(given, &mut form, tables)?;
@@ -1562,7 +1568,7 @@ pub fn verbs_help() -> String {
         }
         for f in Form::all_for(system)
             .iter()
-            .filter(|f| matches!(f, Form::Custom(_)))
+            .filter(|f| own_verbs(system, f))
         {
             let units = if f.needs_target() {
                 "UNIT TARGET"
@@ -1614,10 +1620,10 @@ fn mismatch(g: &Given) -> MoveError {
 
 /// PK-F1..F7: `kepi resolve pk fire`'s options over the firer's and target's state.
 fn pk_fire(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Pk(PkForm {
+    let Some(PkForm {
         action: PkAction::Fire(i),
         ..
-    }) = f
+    }) = f.get_mut::<PkForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1641,10 +1647,10 @@ fn pk_fire(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 
 /// PK-A1..A4: `kepi resolve pk artillery`'s options over the battery's and target's state.
 fn pk_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Pk(PkForm {
+    let Some(PkForm {
         action: PkAction::Artillery(i),
         ..
-    }) = f
+    }) = f.get_mut::<PkForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1673,10 +1679,10 @@ fn pk_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 /// PK-X3: `kepi resolve pk melee`'s options are the attacker's side (the defender's mirrored where
 /// one side's option is the other's situation); `--position` is the defender's.
 fn pk_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Pk(PkForm {
+    let Some(PkForm {
         action: PkAction::Melee { a, b },
         ..
-    }) = f
+    }) = f.get_mut::<PkForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1732,10 +1738,10 @@ fn pk_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 
 /// PK-E1: `kepi resolve pk rally`'s options over the unit's state.
 fn pk_rally(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Pk(PkForm {
+    let Some(PkForm {
         action: PkAction::Rally(i),
         ..
-    }) = f
+    }) = f.get_mut::<PkForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1753,10 +1759,10 @@ fn pk_rally(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 
 /// PK-X4: `kepi resolve pk flag`'s class over the unit's.
 fn pk_flag(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Pk(PkForm {
+    let Some(PkForm {
         action: PkAction::Flag { class },
         ..
-    }) = f
+    }) = f.get_mut::<PkForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1766,10 +1772,10 @@ fn pk_flag(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 
 /// PK-X5: `kepi resolve pk fatigue`'s total, or class and moves, over the unit's fatigue.
 fn pk_fatigue(g: &Given, f: &mut Form, t: &Tables) -> Result<(), MoveError> {
-    let Form::Pk(PkForm {
+    let Some(PkForm {
         action: PkAction::Fatigue { fatigue },
         ..
-    }) = f
+    }) = f.get_mut::<PkForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1787,10 +1793,10 @@ fn pk_fatigue(g: &Given, f: &mut Form, t: &Tables) -> Result<(), MoveError> {
 
 /// PW-T2: `kepi resolve pw activate`'s options over the unit's army and quality.
 fn pw_activate(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Pw(PwForm {
+    let Some(PwForm {
         action: PwAction::Activate(i),
         ..
-    }) = f
+    }) = f.get_mut::<PwForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1801,10 +1807,10 @@ fn pw_activate(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 
 /// PW-A1: `kepi resolve pw artillery`'s options over the battery's state and the range on the map.
 fn pw_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Pw(PwForm {
+    let Some(PwForm {
         action: PwAction::Artillery { input, hit },
         ..
-    }) = f
+    }) = f.get_mut::<PwForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1818,10 +1824,10 @@ fn pw_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 
 /// PW-R1: `kepi resolve pw rifle`'s options over the firers' state and the range on the map.
 fn pw_rifle(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Pw(PwForm {
+    let Some(PwForm {
         action: PwAction::Rifle { input, hit },
         ..
-    }) = f
+    }) = f.get_mut::<PwForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1837,10 +1843,10 @@ fn pw_rifle(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 /// PW-X1: `kepi resolve pw melee`'s options are the attacker's roll; the defender's mirrors them
 /// (the attacker's enemy is the defender; a flank attack is a flank attacked).
 fn pw_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Pw(PwForm {
+    let Some(PwForm {
         action: PwAction::Melee { a, b, a_hit, b_hit },
         ..
-    }) = f
+    }) = f.get_mut::<PwForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1870,7 +1876,7 @@ fn pw_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 
 /// GSP-A1..A4: `kepi resolve gsp fire`'s options over the battery's card and state.
 fn gsp_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Gsp(x) = f else {
+    let Some(x) = f.get_mut::<GspForm>() else {
         return Err(mismatch(g));
     };
     let GspForm {
@@ -1909,14 +1915,14 @@ fn gsp_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> 
 
 /// SPI-C1..C5: `kepi resolve spi combat`'s situation over the engaged units' state.
 fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Spi(SpiForm {
+    let Some(SpiForm {
         input,
         entered_result,
         losses,
         attacker_ids,
         defender_ids,
         ..
-    }) = f
+    }) = f.get_mut::<SpiForm>()
     else {
         return Err(mismatch(g));
     };
@@ -1965,7 +1971,7 @@ fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 
 /// FR-C1, FR-C2, FR-S1, FR-F1: `kepi resolve fr1870 combat`'s situation over the engaged units.
 fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Form::Fr1870(FrForm {
+    let Some(FrForm {
         input,
         entered_result,
         losses,
@@ -1973,7 +1979,7 @@ fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
         attacker_ids,
         defender_ids,
         ..
-    }) = f
+    }) = f.get_mut::<FrForm>()
     else {
         return Err(mismatch(g));
     };

@@ -5,6 +5,7 @@
 //! these same functions.
 
 mod all_tables;
+pub mod board;
 pub mod crt;
 pub mod fr1870;
 pub mod gsp;

@@ -256,9 +256,13 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
     }
     app.handle(Command::Select("de-2-5-1".into()));
     app.handle(Command::Target("fr-metz-5".into()));
-    let attackers = |app: &AppState| match app.resolver.form() {
-        Some(kepi::play::Form::Spi(f)) => f.attacker_ids.clone(),
-        _ => panic!("an SPI combat form"),
+    let attackers = |app: &AppState| match app
+        .resolver
+        .form()
+        .and_then(|f| f.get::<kepi::play::crt::SpiForm>())
+    {
+        Some(f) => f.attacker_ids.clone(),
+        None => panic!("an SPI combat form"),
     };
     assert_eq!(attackers(&app), vec!["de-2-5-1".to_string()]);
     let mut h = map_harness(app);
@@ -316,7 +320,12 @@ fn spi_window_roll_applies_the_owners_loss_split() {
     app.handle(Command::Target("fr-metz-5".into()));
     let split = |app: &mut AppState, losses: Vec<(&str, u32)>| {
         let i = app.resolver.current;
-        let Some(kepi::play::Form::Spi(f)) = app.resolver.forms.get_mut(i) else {
+        let Some(f) = app
+            .resolver
+            .forms
+            .get_mut(i)
+            .and_then(|f| f.get_mut::<kepi::play::crt::SpiForm>())
+        else {
             panic!("an SPI form")
         };
         f.losses = losses
@@ -511,7 +520,12 @@ fn fr1870_window_roll_applies_the_attackers_exchange_choice() {
     app.handle(Command::Target("de-cav-3".into()));
     let choose = |app: &mut AppState, losses: Vec<(&str, u32)>| {
         let i = app.resolver.current;
-        let Some(kepi::play::Form::Fr1870(f)) = app.resolver.forms.get_mut(i) else {
+        let Some(f) = app
+            .resolver
+            .forms
+            .get_mut(i)
+            .and_then(|f| f.get_mut::<kepi::play::crt::FrForm>())
+        else {
             panic!("a 1870 form")
         };
         f.losses = losses
@@ -584,7 +598,12 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
     app.handle(Command::Select("fr-mar".into()));
     app.handle(Command::Target("de-cav-3".into()));
     let i = app.resolver.current;
-    let Some(kepi::play::Form::Fr1870(f)) = app.resolver.forms.get_mut(i) else {
+    let Some(f) = app
+        .resolver
+        .forms
+        .get_mut(i)
+        .and_then(|f| f.get_mut::<kepi::play::crt::FrForm>())
+    else {
         panic!("a 1870 form")
     };
     f.cavalry_refuses = true;

@@ -11,7 +11,6 @@ use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
-use kepi::play::Form;
 
 /// The whole window at 1366x768 on `scenario` (the demo battle with `None`).
 fn window(scenario: Option<&str>) -> Harness<'static, KepiApp> {
@@ -160,10 +159,11 @@ fn marked_odds_are_the_rolls(h: &mut Harness<'_, KepiApp>) {
 fn nothing_typed_left(h: &Harness<'_, KepiApp>) {
     let r = &h.state().state.resolver;
     for f in &r.forms {
-        match f {
-            Form::Spi(s) => assert_eq!(s.entered_result, None),
-            Form::Fr1870(s) => assert_eq!(s.entered_result, None),
-            _ => {}
+        if let Some(s) = f.get::<kepi::play::crt::SpiForm>() {
+            assert_eq!(s.entered_result, None);
+        }
+        if let Some(s) = f.get::<kepi::play::crt::FrForm>() {
+            assert_eq!(s.entered_result, None);
         }
     }
     assert!(r.entered.iter().all(|(_, t)| t.is_empty()), "dice cleared");

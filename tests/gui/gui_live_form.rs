@@ -8,8 +8,7 @@ use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
 use kepi::app::state::Command;
 use kepi::game::Action;
-use kepi::play::Form;
-use kepi::play::pk::PkAction;
+use kepi::play::pk::{PkAction, PkForm};
 
 const FIRER: &str = "12th-grenadiers-1";
 const TARGET: &str = "8e-ligne-1";
@@ -34,12 +33,9 @@ fn melee_figures(h: &Harness<'_, KepiApp>) -> (u32, u32) {
         .iter()
         .find(|f| f.name() == "melee")
         .expect("a melee form");
-    match f {
-        Form::Pk(p) => match &p.action {
-            PkAction::Melee { a, b } => (a.figures, b.figures),
-            _ => panic!("melee"),
-        },
-        _ => panic!("pk"),
+    match f.get::<PkForm>().map(|p| &p.action) {
+        Some(PkAction::Melee { a, b }) => (a.figures, b.figures),
+        _ => panic!("a pk melee"),
     }
 }
 
@@ -109,7 +105,13 @@ fn a_changed_field_is_kept_shown_and_resettable() {
         .unwrap();
     h.state_mut().state.resolver.current = melee;
     // The umpire rules the defender fights with 5 figures (some are elsewhere).
-    if let Some(Form::Pk(p)) = h.state_mut().state.resolver.forms.get_mut(melee)
+    if let Some(p) = h
+        .state_mut()
+        .state
+        .resolver
+        .forms
+        .get_mut(melee)
+        .and_then(|f| f.get_mut::<PkForm>())
         && let PkAction::Melee { b, .. } = &mut p.action
     {
         b.figures = 5;
@@ -125,7 +127,13 @@ fn a_changed_field_is_kept_shown_and_resettable() {
     }));
     h.run();
     assert_eq!(melee_figures(&h).1, 5, "the override is kept");
-    let Some(Form::Pk(p)) = h.state().state.resolver.form() else {
+    let Some(p) = h
+        .state()
+        .state
+        .resolver
+        .form()
+        .and_then(|f| f.get::<PkForm>())
+    else {
         panic!("pk form")
     };
     let PkAction::Melee { b, .. } = &p.action else {

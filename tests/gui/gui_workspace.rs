@@ -83,8 +83,11 @@ fn fire_apply_undo_from_the_roster() {
     };
     // Issue 29: the window logs the form it resolved, so `kepi log verify` resolves it again
     // from the logged dice: the same outcome, the same effects.
-    let form: kepi::play::Form =
-        serde_json::from_value(*input.clone().expect("the form is logged")).unwrap();
+    let form = kepi::play::Form::from_value(
+        app.game.state().system,
+        &input.clone().expect("the form is logged"),
+    )
+    .expect("the logged form reads back");
     let log = app.game.log();
     let before_it = kepi::game::Game::from_log(log[..log.len() - 1].to_vec(), None).unwrap();
     let mut dice = kepi::dice::DiceSource::entered_only();

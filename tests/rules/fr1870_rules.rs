@@ -601,7 +601,7 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
         .filter(|u| u.fortress_multiplied)
         .count();
     assert_eq!(doubled, 2);
-    let (r, _) = Form::Fr1870(f)
+    let (r, _) = Form::new(f)
         .resolve(g.state(), Tables::builtin().unwrap(), None)
         .unwrap();
     // 4x2 + 4x2 + (4 + 4) / 2 = 20 against the two French 2s.
@@ -644,7 +644,7 @@ fn fr_f1_a_fortress_alone_cannot_attack() {
     let (a, d) = engage_hex(g.state(), &["fr-fortress".to_string()], cell).unwrap();
     let mut f = FrForm::all().remove(0);
     f.prefill_engaged(g.state(), &a, &d);
-    let why = Form::Fr1870(f).refusal(g.state()).unwrap();
+    let why = Form::new(f).refusal(g.state()).unwrap();
     assert!(why.contains("FR-F1"), "{why}");
 }
 

@@ -155,7 +155,7 @@ fn impossible_actions_are_refused_by_the_rules() {
     let mut art = Form::all_for(System::Gsp).remove(0);
     art.prefill(g.state(), Some("saxon-light-1"), Some("9e-ligne-1"), t);
     assert_eq!(art.refusal(g.state()), None, "its own piece");
-    if let Form::Gsp(f) = &mut art {
+    if let Some(f) = art.get_mut::<kepi::play::gsp::GspForm>() {
         f.piece = Some(kepi::rules::gsp::Piece::Mitrailleuse);
     }
     let why = art.refusal(g.state()).unwrap();

@@ -479,7 +479,7 @@ mod from_the_map {
     }
 
     fn preview(s: &GameState, f: &SpiForm) -> kepi::rules::Resolution<serde_json::Value> {
-        Form::Spi(f.clone())
+        Form::new(f.clone())
             .resolve(s, Tables::builtin().unwrap(), None)
             .unwrap()
             .0
@@ -560,7 +560,7 @@ mod from_the_map {
         let mut f = form(g.state(), &["de-2-5-1"]);
         f.entered_result = Some("D6".into());
         let t = Tables::builtin().unwrap();
-        let spi = Form::Spi(f);
+        let spi = Form::new(f);
         g.resolve(&[(Die::D6, 2)], |s, d| spi.resolve(s, t, Some(d)), now())
             .unwrap();
         assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 0);
@@ -581,7 +581,7 @@ mod from_the_map {
         place(&mut g, "de-2-5-1", around(0));
         let f = form(g.state(), &["de-2-5-1"]);
         assert!(f.input.dummies_only);
-        let spi = Form::Spi(f);
+        let spi = Form::new(f);
         let e = g
             .resolve(&[(Die::D6, 4)], |s, d| spi.resolve(s, t, Some(d)), now())
             .unwrap();
@@ -603,7 +603,7 @@ mod from_the_map {
             (Effect::Note, "SPI-H1")
         );
         f.entered_result = Some("-".into());
-        let spi = Form::Spi(f);
+        let spi = Form::new(f);
         g.resolve(&[(Die::D6, 4)], |s, d| spi.resolve(s, t, Some(d)), now())
             .unwrap();
         assert!(g.state().unit("fr-dummy-1").unwrap().eliminated());
@@ -625,14 +625,14 @@ mod from_the_map {
             place(&mut g2, "de-2-5-1", hex);
             place(&mut g2, u, around(0));
             let f = form(g2.state(), &[u]);
-            let why = Form::Spi(f).refusal(g2.state()).unwrap();
+            let why = Form::new(f).refusal(g2.state()).unwrap();
             assert!(why.contains(want), "{u}: {why}");
         }
         // A German dummy against the French hex, too.
         let mut g = game();
         place(&mut g, "fr-metz-5", hex);
         place(&mut g, "de-dummy-1", around(3));
-        let why = Form::Spi(form(g.state(), &["de-dummy-1"]))
+        let why = Form::new(form(g.state(), &["de-dummy-1"]))
             .refusal(g.state())
             .unwrap();
         assert!(why.contains("dummy"), "{why}");
@@ -661,7 +661,7 @@ mod from_the_map {
             }
             let mut f = form(g.state(), &att[..steps.len()]);
             f.input.flank = true;
-            let why = Form::Spi(f.clone()).refusal(g.state());
+            let why = Form::new(f.clone()).refusal(g.state());
             match refused {
                 None => {
                     assert_eq!(why, None, "{steps:?}");
@@ -676,7 +676,7 @@ mod from_the_map {
                         "{steps:?}: {why}"
                     );
                     assert!(
-                        Form::Spi(f)
+                        Form::new(f)
                             .resolve(g.state(), Tables::builtin().unwrap(), None)
                             .is_err()
                     );
@@ -691,11 +691,11 @@ mod from_the_map {
         place(&mut g, "de-2-5-2", far);
         let mut f = form(g.state(), &["de-2-5-1", "de-2-5-2", "de-2-5-3"]);
         f.input.flank = true;
-        let why = Form::Spi(f).refusal(g.state()).unwrap();
+        let why = Form::new(f).refusal(g.state()).unwrap();
         assert!(why.contains("not next to"), "{why}");
         let mut f = form(g.state(), &["de-2-5-1", "de-2-5-3"]);
         f.input.flank = true;
-        let why = Form::Spi(f).refusal(g.state()).unwrap();
+        let why = Form::new(f).refusal(g.state()).unwrap();
         assert!(why.contains("not on the map"), "{why}");
     }
 
@@ -709,10 +709,10 @@ mod from_the_map {
         place(&mut g, "de-2-5-2", around(3));
         let mut f = form(g.state(), &["de-2-5-1", "de-2-5-2"]);
         f.input.hasty = true;
-        let why = Form::Spi(f.clone()).refusal(g.state()).unwrap();
+        let why = Form::new(f.clone()).refusal(g.state()).unwrap();
         assert!(why.contains("one unit") && why.contains("SPI-H1"), "{why}");
         let mut f = form(g.state(), &["de-2-5-1"]);
         f.input.hasty = true;
-        assert_eq!(Form::Spi(f).refusal(g.state()), None);
+        assert_eq!(Form::new(f).refusal(g.state()), None);
     }
 }

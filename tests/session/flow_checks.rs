@@ -3,13 +3,14 @@
 
 use chrono::{TimeZone, Utc};
 use kepi::dice::Die;
-use kepi::flow::{Due, activity, checklist, checks_after, pw_defeated};
+use kepi::flow::{Due, activity, checklist, checks_after};
 use kepi::game::{Action, Counter, EntryKind, Flag, Game, GameState, Level, SeedSecret, Supply};
 use kepi::play::Form;
 use kepi::play::pk::{PkAction, PkForm};
 use kepi::registry::builtin_scenario;
 use kepi::roster::Side;
 use kepi::rules::Tables;
+use kepi::rules::pw::set::pw_defeated;
 use kepi::rules::{Resolution, System};
 
 fn t(s: i64) -> chrono::DateTime<Utc> {
@@ -52,7 +53,7 @@ fn resolve_pk(
         .unwrap();
     f.prefill(g.state(), Some(actor), target, &tables.pk);
     set(&mut f.action);
-    let form = Form::Pk(f);
+    let form = Form::new(f);
     let mut units = vec![actor.to_string()];
     units.extend(target.map(str::to_string));
     g.resolve_about(units, &[], |s, d| form.resolve(s, tables, Some(d)), t(2))

@@ -9,7 +9,7 @@ use kepi::flow::checklist::List;
 use kepi::flow::{Event, Queue};
 use kepi::game::clock::{Phase, Step};
 use kepi::game::{Action, GameState, UnitState};
-use kepi::play::{Custom, CustomForm, Form, Resolved};
+use kepi::play::{Form, Resolved, SetForm};
 use kepi::registry::{self, RuleSet};
 use kepi::roster::{Arm, Side};
 use kepi::rules::{ModifierLine, OddsLine, Resolution, RuleError, RuleId, System};
@@ -68,8 +68,8 @@ impl RuleSet for Volley {
     }
     fn forms(&self) -> Vec<Form> {
         vec![
-            Form::Custom(Custom(Box::new(VolleyForm::new("fire")))),
-            Form::Custom(Custom(Box::new(VolleyForm::new("morale")))),
+            Form::new(VolleyForm::new("fire")),
+            Form::new(VolleyForm::new("morale")),
         ]
     }
     fn form_steps(&self, form: &str) -> &'static [Step] {
@@ -137,7 +137,7 @@ impl VolleyForm {
     }
 }
 
-impl CustomForm for VolleyForm {
+impl SetForm for VolleyForm {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -147,7 +147,13 @@ impl CustomForm for VolleyForm {
     fn needs_target(&self) -> bool {
         self.name == "fire"
     }
-    fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
+    fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        _tables: &kepi::rules::Tables,
+    ) {
         self.actor = actor.map(str::to_string);
         self.target = target.map(str::to_string);
         self.target_strength = target.and_then(|t| state.unit(t)).map_or(0, |u| u.strength);
@@ -159,6 +165,7 @@ impl CustomForm for VolleyForm {
     fn resolve(
         &self,
         state: &GameState,
+        _tables: &kepi::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
         let rule = RuleId::new(if self.name == "fire" {
@@ -221,15 +228,25 @@ impl CustomForm for VolleyForm {
         Ok((res.erase(), effects))
     }
     fn to_value(&self) -> Value {
-        json!({"name": self.name, "actor": self.actor, "target": self.target,
+        json!({"form": "volley", "name": self.name, "actor": self.actor, "target": self.target,
                "target_strength": self.target_strength})
     }
-    fn with_value(&self, v: &Value) -> Option<Box<dyn CustomForm>> {
+    fn with_value(&self, v: &Value) -> Option<Box<dyn SetForm>> {
+        if v.get("form")? != "volley" || v.get("name")? != self.name {
+            return None;
+        }
+        let unit = |k: &str| match v.get(k) {
+            Some(Value::String(s)) => Some(Some(s.clone())),
+            Some(Value::Null) | None => Some(None),
+            Some(_) => None,
+        };
         let mut f = self.clone();
+        f.actor = unit("actor")?;
+        f.target = unit("target")?;
         f.target_strength = u32::try_from(v.get("target_strength")?.as_u64()?).ok()?;
         Some(Box::new(f))
     }
-    fn boxed_clone(&self) -> Box<dyn CustomForm> {
+    fn boxed_clone(&self) -> Box<dyn SetForm> {
         Box::new(self.clone())
     }
 }

@@ -161,34 +161,6 @@ pub fn vacated(ev: &Event) -> Option<(crate::roster::Position, Side)> {
     })
 }
 
-/// PW-V1: an army's losses against its starting strength, as the rule's input.
-pub fn pw_losses(s: &GameState, side: Side) -> crate::rules::pw::DefeatInput {
-    let army = s.units.iter().filter(|u| u.unit.side == side);
-    let (mut sp_lost, mut sp_total, mut units_lost, mut units_total) = (0, 0, 0, 0);
-    for u in army {
-        sp_total += u.max_strength;
-        sp_lost += u.max_strength.saturating_sub(u.strength);
-        units_total += 1;
-        if u.eliminated() {
-            units_lost += 1;
-        }
-    }
-    crate::rules::pw::DefeatInput {
-        sp_lost,
-        sp_total,
-        units_lost,
-        units_total,
-    }
-}
-
-/// PW-V1: true when an army has lost more than half its strength points or more than half its units.
-pub fn pw_defeated(s: &GameState, side: Side) -> bool {
-    crate::rules::pw::defeat(&pw_losses(s, side))
-        .ok()
-        .and_then(|r| r.outcome)
-        .is_some_and(|o| o.defeated)
-}
-
 /// PK-W1: an army's strength now and at the start.
 pub fn army_strength(s: &GameState, side: Side) -> (u32, u32) {
     s.units

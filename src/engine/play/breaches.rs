@@ -13,6 +13,9 @@ use crate::engine::game::{Action, Game, GameState, Level, UnitState};
 use crate::roster::Position;
 
 use super::Form;
+use super::crt::{FrForm, SpiForm};
+use super::pk::PkForm;
+use super::pw::PwForm;
 use super::pw::hex_in;
 
 /// Everything odd about resolving `form` now: the phase warnings ([`crate::engine::flow::phase_warnings`])
@@ -27,12 +30,16 @@ pub fn warnings(form: &Form, game: &Game) -> Vec<String> {
 /// resolutions in effect this turn and phase).
 pub fn breaches(form: &Form, game: &Game) -> Vec<String> {
     let s = game.state();
-    match form {
-        Form::Spi(f) => hex_combat(game, &f.attacker_ids, &f.defender_ids, &SPI),
-        Form::Fr1870(f) => hex_combat(game, &f.attacker_ids, &f.defender_ids, &FR1870),
-        Form::Pw(f) if f.name() == "melee" => pw_melee(s, f.actor.as_deref(), f.target.as_deref()),
-        Form::Pk(f) if f.name() == "melee" => pk_melee(s, f.actor.as_deref(), f.target.as_deref()),
-        _ => Vec::new(),
+    if let Some(f) = form.get::<SpiForm>() {
+        hex_combat(game, &f.attacker_ids, &f.defender_ids, &SPI)
+    } else if let Some(f) = form.get::<FrForm>() {
+        hex_combat(game, &f.attacker_ids, &f.defender_ids, &FR1870)
+    } else if let Some(f) = form.get::<PwForm>().filter(|f| f.name() == "melee") {
+        pw_melee(s, f.actor.as_deref(), f.target.as_deref())
+    } else if let Some(f) = form.get::<PkForm>().filter(|f| f.name() == "melee") {
+        pk_melee(s, f.actor.as_deref(), f.target.as_deref())
+    } else {
+        Vec::new()
     }
 }
 

@@ -970,6 +970,153 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
     }
 }
 
+/// The spi form as the engine sees it (issue 27: a built-in rule set goes through the same trait
+/// a registered one uses, its tables passed in).
+impl super::SetForm for SpiForm {
+    fn name(&self) -> &'static str {
+        SpiForm::name(self)
+    }
+
+    fn units(&self) -> (Option<&str>, Option<&str>) {
+        (self.actor.as_deref(), self.target.as_deref())
+    }
+
+    fn needs_target(&self) -> bool {
+        true
+    }
+
+    fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        _tables: &crate::rules::Tables,
+    ) {
+        self.prefill(state, actor, target)
+    }
+
+    fn refusal(&self, state: &GameState) -> Option<String> {
+        super::refuse::spi(self, state)
+    }
+
+    fn resolve(
+        &self,
+        state: &GameState,
+        tables: &crate::rules::Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        SpiForm::resolve(self, state, &tables.spi, dice)
+    }
+
+    fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
+        if let Some(all) = more_attackers(state, &self.attacker_ids, extra) {
+            let (a, t) = (self.actor.clone(), self.target.clone());
+            let defenders = self.defender_ids.clone();
+            self.prefill_engaged(state, &all, &defenders);
+            (self.actor, self.target) = (a, t);
+        }
+    }
+
+    fn clear_typed(&mut self) {
+        self.entered_result = None;
+        self.losses.clear();
+    }
+
+    fn to_value(&self) -> serde_json::Value {
+        super::tagged_value("spi", self)
+    }
+
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
+        super::from_tagged::<SpiForm>("spi", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+        Box::new(self.clone())
+    }
+}
+
+/// The fr1870 form as the engine sees it (issue 27: a built-in rule set goes through the same trait
+/// a registered one uses, its tables passed in).
+impl super::SetForm for FrForm {
+    fn name(&self) -> &'static str {
+        FrForm::name(self)
+    }
+
+    fn units(&self) -> (Option<&str>, Option<&str>) {
+        (self.actor.as_deref(), self.target.as_deref())
+    }
+
+    fn needs_target(&self) -> bool {
+        true
+    }
+
+    fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        _tables: &crate::rules::Tables,
+    ) {
+        self.prefill(state, actor, target)
+    }
+
+    fn refusal(&self, state: &GameState) -> Option<String> {
+        super::refuse::fr1870(self, state)
+    }
+
+    fn resolve(
+        &self,
+        state: &GameState,
+        tables: &crate::rules::Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        FrForm::resolve(self, state, &tables.fr1870, dice)
+    }
+
+    fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
+        if let Some(all) = more_attackers(state, &self.attacker_ids, extra) {
+            let (a, t) = (self.actor.clone(), self.target.clone());
+            let defenders = self.defender_ids.clone();
+            self.prefill_engaged(state, &all, &defenders);
+            (self.actor, self.target) = (a, t);
+        }
+    }
+
+    fn clear_typed(&mut self) {
+        self.entered_result = None;
+        self.losses.clear();
+    }
+
+    fn to_value(&self) -> serde_json::Value {
+        super::tagged_value("fr1870", self)
+    }
+
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
+        super::from_tagged::<FrForm>("fr1870", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+        Box::new(self.clone())
+    }
+}
+
+/// SPI-C2, FR-C1: the attackers `ids` with the units of `extra` of the lead attacker's side still
+/// fighting, or None when that adds nobody (others are left out, not refused: a pick may go stale).
+fn more_attackers(state: &GameState, ids: &[String], extra: &[String]) -> Option<Vec<String>> {
+    let lead = ids.first().and_then(|id| state.unit(id))?;
+    let mut all = ids.to_vec();
+    for e in extra {
+        if let Some(u) = state.unit(e)
+            && u.unit.side == lead.unit.side
+            && !u.eliminated()
+            && !all.contains(&u.unit.id)
+        {
+            all.push(u.unit.id.clone());
+        }
+    }
+    (all != ids).then_some(all)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -303,6 +303,57 @@ impl GspForm {
     }
 }
 
+/// The gsp form as the engine sees it (issue 27: a built-in rule set goes through the same trait
+/// a registered one uses, its tables passed in).
+impl super::SetForm for GspForm {
+    fn name(&self) -> &'static str {
+        GspForm::name(self)
+    }
+
+    fn units(&self) -> (Option<&str>, Option<&str>) {
+        (self.actor.as_deref(), self.target.as_deref())
+    }
+
+    fn needs_target(&self) -> bool {
+        GspForm::needs_target(self)
+    }
+
+    fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        tables: &crate::rules::Tables,
+    ) {
+        self.prefill(state, actor, target, &tables.gsp)
+    }
+
+    fn refusal(&self, state: &GameState) -> Option<String> {
+        super::refuse::gsp(self, state)
+    }
+
+    fn resolve(
+        &self,
+        state: &GameState,
+        tables: &crate::rules::Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        GspForm::resolve(self, state, &tables.gsp, dice)
+    }
+
+    fn to_value(&self) -> serde_json::Value {
+        super::tagged_value("gsp", self)
+    }
+
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
+        super::from_tagged::<GspForm>("gsp", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+        Box::new(self.clone())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,11 +383,7 @@ mod tests {
     }
 
     fn gsp(f: &mut Form) -> &mut GspForm {
-        match f {
-            Form::Gsp(g) => g,
-            #[allow(unreachable_patterns)]
-            _ => panic!("not a gsp form"),
-        }
+        f.get_mut::<GspForm>().expect("a gsp form")
     }
 
     fn apply(g: &mut Game, f: &Form, dice: &[u32]) -> Result<(), String> {

@@ -14,37 +14,22 @@ pub mod pk;
 pub mod pw;
 pub mod refuse;
 
-use serde::{Deserialize, Serialize};
+use std::any::Any;
 
-use crate::dice::DiceSource;
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::dice::{DiceSource, Die};
 use crate::engine::game::{Action, GameState, UnitState};
 use crate::engine::rule_set::Rules;
 use crate::rules::Tables;
 use crate::rules::{Resolution, RuleError};
 
-/// One resolver action with its units and situation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "form", rename_all = "kebab-case")]
-pub enum Form {
-    /// Pickelhaube & Kepi.
-    Pk(pk::PkForm),
-    /// Graveyard St. Privat artillery.
-    Gsp(gsp::GspForm),
-    /// Portable Wargame.
-    Pw(pw::PwForm),
-    /// SPI Franco-Prussian War.
-    Spi(crt::SpiForm),
-    /// 1870.
-    Fr1870(crt::FrForm),
-    /// A form of a rule set registered at run time ([`crate::registry::register`]).
-    Custom(Custom),
-}
-
-/// A resolver form of a rule set registered at run time ([`crate::registry::register`]); the five
-/// rule sets kepi ships have their own variants of [`Form`]. The form keeps its units and
-/// situation; kepi pre-fills it, asks it for the odds and rolls it like any other.
-pub trait CustomForm: std::fmt::Debug + Send + Sync {
-    /// The action's name ("fire").
+/// One resolver action of a rule set: its units and situation, pre-filled from the game, resolved
+/// into odds or an outcome with its effects. The five rule sets kepi ships implement it exactly as
+/// a rule set registered at run time does ([`crate::registry::register`]): the engine never names
+/// a rule set, it asks the form (issue 27).
+pub trait SetForm: Any + std::fmt::Debug + Send + Sync {
+    /// The action's name ("fire", "melee").
     fn name(&self) -> &'static str;
     /// The acting unit and the target.
     fn units(&self) -> (Option<&str>, Option<&str>);
@@ -52,66 +37,95 @@ pub trait CustomForm: std::fmt::Debug + Send + Sync {
     fn needs_target(&self) -> bool {
         true
     }
-    /// Sets the units and pre-sets the situation from their live state.
-    fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>);
-    /// Why the action is impossible now, or None.
+    /// Sets the units and pre-sets the situation from their live state; `tables` are the game's
+    /// (the built-in ones or a club's `--tables DIR`).
+    fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        tables: &Tables,
+    );
+    /// Why the action is impossible now, or None (see [`refuse`]). The window disables its Roll
+    /// button with this reason, `kepi game apply` exits 2 with it.
     fn refusal(&self, _state: &GameState) -> Option<String> {
         None
     }
-    /// The dice it rolls (any other entered die is refused).
-    fn dice_used(&self) -> &'static [crate::dice::Die] {
-        &[crate::dice::Die::D6]
+    /// The dice it rolls: any other die entered for it is refused, not silently ignored.
+    fn dice_used(&self) -> &'static [Die] {
+        &[Die::D6]
     }
-    /// The odds (no dice) or the outcome and its effects on the units.
+    /// With `dice` None the preview (odds only, no effects); with dice the outcome and its effects
+    /// on the units. [`Form::resolve`] has checked [`SetForm::refusal`] first.
     fn resolve(
         &self,
         state: &GameState,
+        tables: &Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError>;
-    /// The situation in the window's resolver (the rule set's resolver UI file draws it; by
-    /// default the form says its situation comes from the units).
+    /// Units of the acting side added to the action (SPI-C2, FR-C1: a hex combat's other
+    /// attackers, the window's Ctrl-clicked ones, `form ... --attacker`). By default the form has
+    /// one actor and ignores them.
+    fn with_attackers(&mut self, _state: &GameState, _extra: &[String]) {}
+    /// Drops what was typed for one roll (a chart result, a loss split): after a roll the next
+    /// asks again (issue 26). By default a form keeps nothing of the kind.
+    fn clear_typed(&mut self) {}
+    /// The situation in the window's resolver. By default the form says its situation comes from
+    /// the units.
     #[cfg(feature = "gui")]
-    fn situation_ui(&mut self, ui: &mut egui::Ui) {
+    fn situation_ui(&mut self, ui: &mut egui::Ui, _state: &GameState) {
         ui.label(format!(
             "{}: the situation is set from the units.",
             self.name()
         ));
     }
-    /// The units and situation as a JSON object (what the window's overrides compare).
+    /// The units and situation as a JSON object with the key `"form"` naming the form's kind
+    /// (what saves record as a resolution's input and the window's overrides compare).
     fn to_value(&self) -> serde_json::Value;
     /// A copy with the units and situation of `v` (None when `v` does not fit the form).
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn CustomForm>>;
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn SetForm>>;
     /// A copy.
-    fn boxed_clone(&self) -> Box<dyn CustomForm>;
+    fn boxed_clone(&self) -> Box<dyn SetForm>;
 }
 
-/// A [`CustomForm`] in a [`Form`].
-#[derive(Debug)]
-pub struct Custom(pub Box<dyn CustomForm>);
+/// `x` as a JSON object with `"form": tag` added: how a form built on serde writes
+/// [`SetForm::to_value`].
+pub fn tagged_value<T: Serialize>(tag: &str, x: &T) -> serde_json::Value {
+    let mut v = serde_json::to_value(x).unwrap_or(serde_json::Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("form".into(), tag.into());
+    }
+    v
+}
 
-impl Clone for Custom {
+/// The form written by [`tagged_value`] with `tag`, or None when `v` is another kind.
+pub fn from_tagged<T: DeserializeOwned>(tag: &str, v: &serde_json::Value) -> Option<T> {
+    let mut o = v.as_object()?.clone();
+    if o.remove("form")?.as_str()? != tag {
+        return None;
+    }
+    serde_json::from_value(serde_json::Value::Object(o)).ok()
+}
+
+/// One resolver action (a fire, a melee, a rally roll...) of the game's rule set.
+#[derive(Debug)]
+pub struct Form(Box<dyn SetForm>);
+
+impl Clone for Form {
     fn clone(&self) -> Self {
-        Custom(self.0.boxed_clone())
+        Form(self.0.boxed_clone())
     }
 }
 
-impl PartialEq for Custom {
+impl PartialEq for Form {
     fn eq(&self, other: &Self) -> bool {
         self.0.name() == other.0.name() && self.0.to_value() == other.0.to_value()
     }
 }
 
-impl Serialize for Custom {
+impl Serialize for Form {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.to_value().serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Custom {
-    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
-        Err(serde::de::Error::custom(
-            "a registered rule set's form is read back through the form itself (Form::with_value)",
-        ))
     }
 }
 
@@ -119,44 +133,52 @@ impl<'de> Deserialize<'de> for Custom {
 pub type Resolved = (Resolution<serde_json::Value>, Vec<Action>);
 
 impl Form {
+    /// A rule set's form.
+    pub fn new(f: impl SetForm) -> Form {
+        Form(Box::new(f))
+    }
+
     /// The resolver actions a rule set offers, with default situations.
     pub fn all_for(rules: impl Into<Rules>) -> Vec<Form> {
         rules.into().forms()
     }
 
+    /// The form of `rules` written as `v` (its [`SetForm::to_value`]), or None when none of the
+    /// rule set's forms reads it.
+    pub fn from_value(rules: impl Into<Rules>, v: &serde_json::Value) -> Option<Form> {
+        Form::all_for(rules).iter().find_map(|f| f.with_value(v))
+    }
+
+    /// The rule set's own form, when it is a `T`.
+    pub fn get<T: SetForm>(&self) -> Option<&T> {
+        let any: &dyn Any = &*self.0;
+        any.downcast_ref()
+    }
+
+    /// The rule set's own form, when it is a `T`, to change.
+    pub fn get_mut<T: SetForm>(&mut self) -> Option<&mut T> {
+        let any: &mut dyn Any = &mut *self.0;
+        any.downcast_mut()
+    }
+
+    /// The rule set's form, to change through its trait (its situation panel).
+    pub fn inner_mut(&mut self) -> &mut dyn SetForm {
+        &mut *self.0
+    }
+
     /// The action's name ("fire", "melee").
     pub fn name(&self) -> &'static str {
-        match self {
-            Form::Pk(f) => f.name(),
-            Form::Gsp(f) => f.name(),
-            Form::Pw(f) => f.name(),
-            Form::Spi(f) => f.name(),
-            Form::Fr1870(f) => f.name(),
-            Form::Custom(f) => f.0.name(),
-        }
+        self.0.name()
     }
 
     /// The acting unit and the target, when the form has them.
     pub fn units(&self) -> (Option<&str>, Option<&str>) {
-        match self {
-            Form::Pk(f) => (f.actor.as_deref(), f.target.as_deref()),
-            Form::Gsp(f) => (f.actor.as_deref(), f.target.as_deref()),
-            Form::Pw(f) => (f.actor.as_deref(), f.target.as_deref()),
-            Form::Spi(f) => (f.actor.as_deref(), f.target.as_deref()),
-            Form::Fr1870(f) => (f.actor.as_deref(), f.target.as_deref()),
-            Form::Custom(f) => f.0.units(),
-        }
+        self.0.units()
     }
 
     /// True when the action needs a target unit.
     pub fn needs_target(&self) -> bool {
-        match self {
-            Form::Pk(f) => f.needs_target(),
-            Form::Gsp(f) => f.needs_target(),
-            Form::Pw(f) => f.needs_target(),
-            Form::Spi(_) | Form::Fr1870(_) => true,
-            Form::Custom(f) => f.0.needs_target(),
-        }
+        self.0.needs_target()
     }
 
     /// Sets the units and pre-sets the situation from their live state.
@@ -167,20 +189,18 @@ impl Form {
         target: Option<&str>,
         tables: &Tables,
     ) {
-        match self {
-            Form::Pk(f) => f.prefill(state, actor, target, &tables.pk),
-            Form::Gsp(f) => f.prefill(state, actor, target, &tables.gsp),
-            Form::Pw(f) => f.prefill(state, actor, target, &tables.pw),
-            Form::Spi(f) => f.prefill(state, actor, target),
-            Form::Fr1870(f) => f.prefill(state, actor, target),
-            Form::Custom(f) => f.0.prefill(state, actor, target),
-        }
+        self.0.prefill(state, actor, target, tables)
     }
 
     /// Why this action is impossible for its units now (see [`refuse`]), or None. The window
     /// disables its Roll button with this reason, `kepi game apply` exits 2 with it.
     pub fn refusal(&self, state: &GameState) -> Option<String> {
-        refuse::refusal(self, state)
+        self.0.refusal(state)
+    }
+
+    /// The dice the form rolls.
+    pub fn dice_used(&self) -> &'static [Die] {
+        self.0.dice_used()
     }
 
     /// Resolves: with `dice` None the preview (odds only, no effects); with dice the outcome and its
@@ -198,63 +218,30 @@ impl Form {
                 "other units or settings: this action is impossible",
             ));
         }
-        match self {
-            Form::Pk(f) => f.resolve(state, &tables.pk, dice),
-            Form::Gsp(f) => f.resolve(state, &tables.gsp, dice),
-            Form::Pw(f) => f.resolve(state, &tables.pw, dice),
-            Form::Spi(f) => f.resolve(state, &tables.spi, dice),
-            Form::Fr1870(f) => f.resolve(state, &tables.fr1870, dice),
-            Form::Custom(f) => f.0.resolve(state, dice),
-        }
+        self.0.resolve(state, tables, dice)
     }
 
     /// SPI-C2, FR-C1: a hex combat form's attackers are the acting unit and `extra` units of its
     /// side still fighting (the window's Ctrl-clicked ones, `form ... --attacker`); others are
     /// left out, not refused: a pick may go stale. Other forms are left as they are.
     pub fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
-        let (ids, defenders) = match self {
-            Form::Spi(x) => (x.attacker_ids.clone(), x.defender_ids.clone()),
-            Form::Fr1870(x) => (x.attacker_ids.clone(), x.defender_ids.clone()),
-            _ => return,
-        };
-        let Some(lead) = ids.first().and_then(|id| state.unit(id)) else {
-            return;
-        };
-        let mut all = ids.clone();
-        for e in extra {
-            if let Some(u) = state.unit(e)
-                && u.unit.side == lead.unit.side
-                && !u.eliminated()
-                && !all.contains(&u.unit.id)
-            {
-                all.push(u.unit.id.clone());
-            }
-        }
-        if all == ids {
-            return;
-        }
-        match self {
-            Form::Spi(x) => {
-                let (a, t) = (x.actor.clone(), x.target.clone());
-                x.prefill_engaged(state, &all, &defenders);
-                (x.actor, x.target) = (a, t);
-            }
-            Form::Fr1870(x) => {
-                let (a, t) = (x.actor.clone(), x.target.clone());
-                x.prefill_engaged(state, &all, &defenders);
-                (x.actor, x.target) = (a, t);
-            }
-            _ => {}
-        }
+        self.0.with_attackers(state, extra)
+    }
+
+    /// Drops the values typed for one roll (see [`SetForm::clear_typed`]).
+    pub fn clear_typed(&mut self) {
+        self.0.clear_typed()
+    }
+
+    /// The units and situation as JSON (see [`SetForm::to_value`]).
+    pub fn to_value(&self) -> serde_json::Value {
+        self.0.to_value()
     }
 
     /// This form with the units and situation of `v` (its JSON form, as [`overrides`] edits it),
     /// or None when `v` does not fit it.
     pub fn with_value(&self, v: &serde_json::Value) -> Option<Form> {
-        match self {
-            Form::Custom(f) => f.0.with_value(v).map(|b| Form::Custom(Custom(b))),
-            _ => serde_json::from_value(v.clone()).ok(),
-        }
+        self.0.with_value(v).map(Form)
     }
 }
 

@@ -244,7 +244,7 @@ pub fn reset(base: &Form, edited: &Form, path: &[String]) -> Form {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::play::pk::PkAction;
+    use crate::engine::play::pk::{PkAction, PkForm};
     use crate::rules::System;
 
     fn melee() -> Form {
@@ -255,18 +255,15 @@ mod tests {
     }
 
     fn figures(f: &Form) -> (u32, u32) {
-        match f {
-            Form::Pk(p) => match &p.action {
-                PkAction::Melee { a, b } => (a.figures, b.figures),
-                _ => unreachable!(),
-            },
+        match f.get::<PkForm>().map(|p| &p.action) {
+            Some(PkAction::Melee { a, b }) => (a.figures, b.figures),
             _ => unreachable!(),
         }
     }
 
     fn with_figures(f: &Form, a_n: u32, b_n: u32) -> Form {
         let mut f = f.clone();
-        if let Form::Pk(p) = &mut f
+        if let Some(p) = f.get_mut::<PkForm>()
             && let PkAction::Melee { a, b } = &mut p.action
         {
             a.figures = a_n;

@@ -400,3 +400,67 @@ fn casualty_effects(
         }
     }
 }
+
+/// The pk form as the engine sees it (issue 27: a built-in rule set goes through the same trait
+/// a registered one uses, its tables passed in).
+impl super::SetForm for PkForm {
+    fn name(&self) -> &'static str {
+        PkForm::name(self)
+    }
+
+    fn units(&self) -> (Option<&str>, Option<&str>) {
+        (self.actor.as_deref(), self.target.as_deref())
+    }
+
+    fn needs_target(&self) -> bool {
+        PkForm::needs_target(self)
+    }
+
+    fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        tables: &crate::rules::Tables,
+    ) {
+        self.prefill(state, actor, target, &tables.pk)
+    }
+
+    fn refusal(&self, state: &GameState) -> Option<String> {
+        super::refuse::pk(self, state)
+    }
+
+    fn dice_used(&self) -> &'static [crate::dice::Die] {
+        match self.action {
+            // The d10 for the score; the d% for the leader who may fall with a casualty (PK-L1)
+            // or the counter-battery hit on the guns (PK-A3).
+            PkAction::Fire(_) | PkAction::Artillery(_) | PkAction::Melee { .. } => {
+                &[crate::dice::Die::D10, crate::dice::Die::Pct]
+            }
+            PkAction::Rally(_) | PkAction::Flag { .. } | PkAction::Fatigue { .. } => {
+                &[crate::dice::Die::D10]
+            }
+        }
+    }
+
+    fn resolve(
+        &self,
+        state: &GameState,
+        tables: &crate::rules::Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        PkForm::resolve(self, state, &tables.pk, dice)
+    }
+
+    fn to_value(&self) -> serde_json::Value {
+        super::tagged_value("pk", self)
+    }
+
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
+        super::from_tagged::<PkForm>("pk", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+        Box::new(self.clone())
+    }
+}

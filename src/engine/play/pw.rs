@@ -635,6 +635,57 @@ fn hit_effects(
     Ok(())
 }
 
+/// The pw form as the engine sees it (issue 27: a built-in rule set goes through the same trait
+/// a registered one uses, its tables passed in).
+impl super::SetForm for PwForm {
+    fn name(&self) -> &'static str {
+        PwForm::name(self)
+    }
+
+    fn units(&self) -> (Option<&str>, Option<&str>) {
+        (self.actor.as_deref(), self.target.as_deref())
+    }
+
+    fn needs_target(&self) -> bool {
+        PwForm::needs_target(self)
+    }
+
+    fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        target: Option<&str>,
+        tables: &crate::rules::Tables,
+    ) {
+        self.prefill(state, actor, target, &tables.pw)
+    }
+
+    fn refusal(&self, state: &GameState) -> Option<String> {
+        super::refuse::pw(self, state)
+    }
+
+    fn resolve(
+        &self,
+        state: &GameState,
+        tables: &crate::rules::Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        PwForm::resolve(self, state, &tables.pw, dice)
+    }
+
+    fn to_value(&self) -> serde_json::Value {
+        super::tagged_value("pw", self)
+    }
+
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
+        super::from_tagged::<PwForm>("pw", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+        Box::new(self.clone())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

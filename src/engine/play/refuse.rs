@@ -18,37 +18,9 @@ use crate::dice::Die;
 use crate::engine::game::{Action, GameState, Level, UnitState};
 use crate::roster::{Arm, Weapon as CardWeapon};
 
-/// Why `form` cannot be resolved in `state`, or None when it can.
-pub fn refusal(form: &Form, state: &GameState) -> Option<String> {
-    match form {
-        Form::Pk(f) => pk(f, state),
-        Form::Gsp(f) => gsp(f, state),
-        Form::Pw(f) => pw(f, state),
-        Form::Spi(f) => spi(f, state),
-        Form::Fr1870(f) => fr1870(f, state),
-        Form::Custom(f) => f.0.refusal(state),
-    }
-}
-
-/// The dice a form rolls: any other die entered for it is refused, not silently ignored.
-pub fn dice_used(form: &Form) -> &'static [Die] {
-    match form {
-        Form::Pk(f) => match f.action {
-            // The d10 for the score; the d% for the leader who may fall with a casualty (PK-L1)
-            // or the counter-battery hit on the guns (PK-A3).
-            PkAction::Fire(_) | PkAction::Artillery(_) | PkAction::Melee { .. } => {
-                &[Die::D10, Die::Pct]
-            }
-            PkAction::Rally(_) | PkAction::Flag { .. } | PkAction::Fatigue { .. } => &[Die::D10],
-        },
-        Form::Gsp(_) | Form::Pw(_) | Form::Spi(_) | Form::Fr1870(_) => &[Die::D6],
-        Form::Custom(f) => f.0.dice_used(),
-    }
-}
-
 /// Refuses entered dice of a kind `form` never rolls, naming the die and the ones it does roll.
 pub fn unused_die(form: &Form, entered: &[(Die, u32)]) -> Option<String> {
-    let used = dice_used(form);
+    let used = form.dice_used();
     let (die, value) = entered.iter().find(|(d, _)| !used.contains(d))?;
     let names: Vec<String> = used.iter().map(ToString::to_string).collect();
     Some(format!(
@@ -334,7 +306,7 @@ mod tests {
     }
 
     fn why(g: &Game, name: &str, a: &str, b: Option<&str>) -> Option<String> {
-        refusal(&form(g, name, a, b), g.state())
+        form(g, name, a, b).refusal(g.state())
     }
 
     #[test]
@@ -360,14 +332,14 @@ mod tests {
             None
         );
         let mut f = form(&g, "fire", s, Some("55e-ligne-1"));
-        if let Form::Pk(PkForm {
+        if let Some(PkForm {
             action: PkAction::Fire(i),
             ..
-        }) = &mut f
+        }) = f.get_mut::<PkForm>()
         {
             i.figures = 21;
         }
-        let r = refusal(&f, g.state()).unwrap();
+        let r = f.refusal(g.state()).unwrap();
         assert!(
             r.contains("21 figures firing") && r.contains("has 20"),
             "{r}"

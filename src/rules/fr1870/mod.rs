@@ -7,6 +7,7 @@
 //! five situations (FR-L1).
 
 pub mod blockade;
+mod checklist;
 mod checks;
 pub mod combat;
 pub mod mechanics;

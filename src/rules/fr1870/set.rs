@@ -77,7 +77,7 @@ impl RuleSet for FrRules {
     fn forms(&self) -> Vec<Form> {
         crate::engine::play::crt::FrForm::all()
             .into_iter()
-            .map(Form::Fr1870)
+            .map(Form::new)
             .collect()
     }
 
@@ -106,7 +106,7 @@ impl RuleSet for FrRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::engine::flow::checklist::fr(l);
+        super::checklist::steps(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {

@@ -57,7 +57,7 @@ impl RuleSet for GspRules {
     fn forms(&self) -> Vec<Form> {
         crate::engine::play::gsp::GspForm::all()
             .into_iter()
-            .map(Form::Gsp)
+            .map(Form::new)
             .collect()
     }
 
@@ -93,7 +93,7 @@ impl RuleSet for GspRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::engine::flow::checklist::gsp(l);
+        super::checklist::steps(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {

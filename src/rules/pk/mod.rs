@@ -8,6 +8,7 @@
 //! [`PkTables`] (`tables/pk.toml`).
 
 pub mod artillery;
+mod checklist;
 mod checks;
 mod common;
 pub mod fire;

@@ -129,7 +129,7 @@ impl RuleSet for PkRules {
     fn forms(&self) -> Vec<Form> {
         crate::engine::play::pk::PkForm::all()
             .into_iter()
-            .map(Form::Pk)
+            .map(Form::new)
             .collect()
     }
 
@@ -178,7 +178,7 @@ impl RuleSet for PkRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::engine::flow::checklist::pk(l);
+        super::checklist::steps(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {

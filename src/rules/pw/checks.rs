@@ -1,6 +1,7 @@
 //! The checks a Portable Wargame result sets off ([`crate::engine::rule_set::RuleSet::checks`]).
 
-use crate::engine::flow::{Event, Queue, army_strength, pw_defeated, pw_losses, sides};
+use super::set::{pw_defeated, pw_losses};
+use crate::engine::flow::{Event, Queue, army_strength, sides};
 use crate::engine::game::Action;
 use crate::roster::Arm;
 use crate::rules::Outcome;

@@ -99,7 +99,7 @@ impl RuleSet for PwRules {
     fn forms(&self) -> Vec<Form> {
         crate::engine::play::pw::PwForm::all()
             .into_iter()
-            .map(Form::Pw)
+            .map(Form::new)
             .collect()
     }
 
@@ -139,7 +139,7 @@ impl RuleSet for PwRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::engine::flow::checklist::pw(l);
+        super::checklist::steps(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
@@ -148,4 +148,32 @@ impl RuleSet for PwRules {
             include_str!("../../../unit-cards/scenarios/pw-skirmish.toml"),
         )]
     }
+}
+
+/// PW-V1: an army's losses against its starting strength, as the rule's input.
+pub fn pw_losses(s: &GameState, side: crate::roster::Side) -> super::DefeatInput {
+    let army = s.units.iter().filter(|u| u.unit.side == side);
+    let (mut sp_lost, mut sp_total, mut units_lost, mut units_total) = (0, 0, 0, 0);
+    for u in army {
+        sp_total += u.max_strength;
+        sp_lost += u.max_strength.saturating_sub(u.strength);
+        units_total += 1;
+        if u.eliminated() {
+            units_lost += 1;
+        }
+    }
+    super::DefeatInput {
+        sp_lost,
+        sp_total,
+        units_lost,
+        units_total,
+    }
+}
+
+/// PW-V1: true when an army has lost more than half its strength points or more than half its units.
+pub fn pw_defeated(s: &GameState, side: crate::roster::Side) -> bool {
+    super::defeat(&pw_losses(s, side))
+        .ok()
+        .and_then(|r| r.outcome)
+        .is_some_and(|o| o.defeated)
 }

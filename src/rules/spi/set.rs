@@ -63,7 +63,7 @@ impl RuleSet for SpiRules {
     fn forms(&self) -> Vec<Form> {
         crate::engine::play::crt::SpiForm::all()
             .into_iter()
-            .map(Form::Spi)
+            .map(Form::new)
             .collect()
     }
 
@@ -92,7 +92,7 @@ impl RuleSet for SpiRules {
     }
 
     fn checklist(&self, l: &mut List) {
-        crate::engine::flow::checklist::spi(l);
+        super::checklist::steps(l);
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {

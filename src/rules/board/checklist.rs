@@ -1,0 +1,93 @@
+//! The two board games' phase checklist (SPI and 1870 differ only in the rule ids and words a
+//! [`Board`] gives).
+
+use crate::engine::flow::checklist::{List, phase_side};
+use crate::engine::game::UnitState;
+use crate::engine::game::clock::Step;
+use crate::roster::Arm;
+
+/// What differs between the two board games' phases.
+pub struct Board {
+    /// SPI-S1 / FR-S1.
+    pub supply_rule: &'static str,
+    /// SPI-I1 / FR-T1.
+    pub arrivals_rule: &'static str,
+    /// SPI-C2 / FR-C1.
+    pub combat_rule: &'static str,
+    /// 1870 places arrivals at the start of movement (it has no reinforcement phase).
+    pub arrivals_in_movement: bool,
+    /// What being out of supply does.
+    pub short_of_supply: &'static str,
+}
+
+/// The current phase's steps of a board game (SPI-T1 / FR-T1: reinforcements due this turn,
+/// movement (supply judged at its start, SPI-S1 / FR-S1), combat, and at the end the calendar
+/// and the blockade markers (FR-B1)).
+pub fn steps(l: &mut List, b: &Board) {
+    let (supply_rule, arrivals_rule) = (b.supply_rule, b.arrivals_rule);
+    let s = l.state();
+    let step = s.phase_kind().map(|p| p.step);
+    let side = phase_side(s);
+    let mine = |u: &UnitState| side.is_none_or(|x| x == u.unit.side);
+    if step == Some(Step::Reinforcement) {
+        let before = l.len();
+        l.arrivals(arrivals_rule, side);
+        if l.len() == before {
+            l.add(
+                arrivals_rule,
+                "no reinforcements due this turn",
+                side,
+                None,
+                Vec::new(),
+            );
+        }
+    } else if step == Some(Step::Movement) {
+        if b.arrivals_in_movement {
+            l.arrivals(arrivals_rule, side);
+        }
+        let short = l.ids(|u| mine(u) && u.supply != crate::engine::game::Supply::Supplied);
+        let what = if short.is_empty() {
+            "supply is judged at the start of movement: every unit is supplied".to_string()
+        } else {
+            format!(
+                "supply is judged at the start of movement: {} unit(s) {}",
+                short.len(),
+                b.short_of_supply
+            )
+        };
+        l.add(supply_rule, what, side, None, short);
+        let to_move = l.ids(|u| mine(u) && !u.moved);
+        l.add(
+            crate::engine::game::clock::turn_rule(s.system).as_str(),
+            "movement",
+            side,
+            None,
+            to_move,
+        );
+    } else if step == Some(Step::Combat) {
+        let rule = b.combat_rule;
+        let attackers = l.ids(|u| mine(u) && !u.fired && u.unit.arm != Arm::Fortress);
+        l.add(
+            rule,
+            "combat: each unit attacks once, each enemy hex at most once; results apply at once",
+            side,
+            Some("combat"),
+            attackers,
+        );
+    } else if step == Some(Step::AdvanceCalendars) {
+        l.add(
+            "FR-T1",
+            "advance the turn calendar one cell",
+            None,
+            None,
+            Vec::new(),
+        );
+        l.add(
+            "FR-B1",
+            "advance every blockade marker one cell toward SURRENDER",
+            None,
+            None,
+            Vec::new(),
+        );
+    }
+}

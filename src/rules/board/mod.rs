@@ -1,0 +1,4 @@
+//! What SPI's Franco-Prussian War and 1870 share as board games played in a game (the adapters'
+//! layer: it uses the engine; the shared odds-ratio combat engine itself is [`crate::rules::crt`]).
+
+pub mod checklist;

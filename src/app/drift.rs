@@ -7,8 +7,8 @@ use egui::{RichText, Ui};
 use super::state::AppState;
 use super::widgets::{DriftCellView, drift_grid_ui, provenance_badge};
 use crate::engine::game::{Action, Game};
-use crate::engine::play::gsp::GspForm;
 use crate::rules::Outcome;
+use crate::rules::gsp::form::GspForm;
 use crate::rules::gsp::{DriftModel, drift_model};
 
 /// The orientation of the grid, as the table file reads the printed chart (GSP-A3).

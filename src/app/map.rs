@@ -11,7 +11,7 @@ use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, 
 
 use super::state::{AppState, Command};
 use crate::engine::game::{Action, GameState, UnitState};
-use crate::engine::play::pw::{hex_in, position_in};
+use crate::engine::play::board::{hex_in, position_in};
 use crate::hex::{Hex, Layout, Offset, ZocLimits, zone_of_control};
 use crate::roster::{Facing, Side};
 use crate::rules::System;

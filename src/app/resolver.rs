@@ -11,12 +11,12 @@ use super::state::{AppState, Command};
 use super::widgets::{modifier_table_ui, odds_bars_ui};
 use crate::dice::{DiceSource, Die, Ratio};
 use crate::engine::game::{Action, EntryKind, GameState};
-use crate::engine::play::crt::{FrForm, SpiForm};
-use crate::engine::play::gsp::GspForm;
-use crate::engine::play::pk::PkForm;
-use crate::engine::play::pw::PwForm;
 use crate::engine::play::{Form, Resolved};
 use crate::rules::Tables;
+use crate::rules::board::form::{FrForm, SpiForm};
+use crate::rules::gsp::form::GspForm;
+use crate::rules::pk::form::PkForm;
+use crate::rules::pw::form::PwForm;
 use crate::rules::{Resolution, RuleError, System};
 
 /// The resolver's forms and what the user typed.

@@ -7,7 +7,7 @@ use egui::{RichText, Ui};
 use super::resolver::{pick, ratio_field};
 use crate::dice::Ratio;
 use crate::engine::game::GameState;
-use crate::engine::play::gsp::{GspForm, Neighbour};
+use crate::rules::gsp::form::{GspForm, Neighbour};
 use crate::rules::gsp::{Cell, Cover, Length, LengthUnit, Load, Piece};
 
 /// The sectors around the target, in the order they are listed: the four sides, then the corners.

@@ -6,9 +6,9 @@ use egui::{RichText, Ui};
 
 use super::resolver::pick;
 use crate::engine::game::GameState;
-use crate::engine::play::crt::{FrForm, SpiForm, SpiRole, spi_role};
-use crate::engine::play::pw::{PwAction, PwForm};
 use crate::roster::Arm;
+use crate::rules::board::form::{FrForm, SpiForm, SpiRole, spi_role};
+use crate::rules::pw::form::{PwAction, PwForm};
 use crate::rules::pw::{Army, Gunnery, HitCause, HitChoice, Quality, UnitKind, hit_choices};
 use crate::rules::spi::{Formation, SupplyState};
 

@@ -3,7 +3,7 @@
 use egui::Ui;
 
 use super::resolver::{pick, ratio_field};
-use crate::engine::play::pk::{PkAction, PkForm};
+use crate::rules::pk::form::{PkAction, PkForm};
 use crate::rules::pk::{Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon};
 
 fn officer_ui(ui: &mut Ui, label: &str, v: &mut Option<Officer>) {

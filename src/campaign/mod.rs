@@ -210,7 +210,7 @@ fn record(
     }
 }
 
-/// The engaged units of one attack (SPI-C2 / FR-C1, [`crate::engine::play::crt::engage_hex`]) as table
+/// The engaged units of one attack (SPI-C2 / FR-C1, [`crate::rules::board::form::engage_hex`]) as table
 /// units by the table (CAMP-C1): the board units, the battle's units, and the record's lines.
 /// Dummies and railway units do not fight (SPI-H1, SPI-E1) and are left out.
 pub fn engage(
@@ -237,7 +237,7 @@ pub fn engage(
         .map(|a| state.find(a).map(|u| u.unit.id.clone()))
         .collect::<Result<_, _>>()
         .map_err(|e| refused(e.to_string()))?;
-    let (att, def) = crate::engine::play::crt::engage_hex(state, &ids, hex).map_err(refused)?;
+    let (att, def) = crate::rules::board::form::engage_hex(state, &ids, hex).map_err(refused)?;
     let quality = [Quality::Line, Quality::Normal]
         .into_iter()
         .find(|q| crate::roster::qualities_for(Some(rules)).contains(q));

@@ -21,16 +21,16 @@ use super::grammar;
 use crate::dice::{DiceSource, Die, Ratio};
 use crate::engine::game::GameState;
 use crate::engine::play::Form;
-use crate::engine::play::crt::{FrForm, SpiForm, engage_hex};
-use crate::engine::play::gsp::GspForm;
-use crate::engine::play::pk::{PkAction, PkForm};
-use crate::engine::play::pw::{PwAction, PwForm};
 use crate::moves::MoveError;
 use crate::roster::Position;
 use crate::rules::Tables;
+use crate::rules::board::form::{FrForm, SpiForm, engage_hex};
+use crate::rules::gsp::form::GspForm;
+use crate::rules::pk::form::{PkAction, PkForm};
 use crate::rules::pk::{
     self, Class, Cover, Facing, Formation, Officer, Weapon, morale::GeneralDeath,
 };
+use crate::rules::pw::form::{PwAction, PwForm};
 use crate::rules::pw::{self, HitChoice};
 use crate::rules::spi::{Formation as SpiFormation, SupplyState};
 use crate::rules::{RuleError, System};

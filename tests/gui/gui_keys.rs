@@ -159,10 +159,10 @@ fn marked_odds_are_the_rolls(h: &mut Harness<'_, KepiApp>) {
 fn nothing_typed_left(h: &Harness<'_, KepiApp>) {
     let r = &h.state().state.resolver;
     for f in &r.forms {
-        if let Some(s) = f.get::<kepi::play::crt::SpiForm>() {
+        if let Some(s) = f.get::<kepi::rules::board::form::SpiForm>() {
             assert_eq!(s.entered_result, None);
         }
-        if let Some(s) = f.get::<kepi::play::crt::FrForm>() {
+        if let Some(s) = f.get::<kepi::rules::board::form::FrForm>() {
             assert_eq!(s.entered_result, None);
         }
     }

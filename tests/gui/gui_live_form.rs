@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
 use kepi::app::state::Command;
 use kepi::game::Action;
-use kepi::play::pk::{PkAction, PkForm};
+use kepi::rules::pk::form::{PkAction, PkForm};
 
 const FIRER: &str = "12th-grenadiers-1";
 const TARGET: &str = "8e-ligne-1";

@@ -545,10 +545,10 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
     use chrono::{TimeZone, Utc};
     use kepi::game::{Action, Game, SeedSecret};
     use kepi::play::Form;
-    use kepi::play::crt::{FrForm, engage_hex};
     use kepi::registry::builtin_scenario;
     use kepi::roster::Arm;
     use kepi::rules::System;
+    use kepi::rules::board::form::{FrForm, engage_hex};
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
     let mut s = builtin_scenario("fr1870-august").unwrap();
     let mut fort = s.units.iter().find(|u| u.id == "de-1b").unwrap().clone();
@@ -621,10 +621,10 @@ fn fr_f1_a_fortress_alone_cannot_attack() {
     use chrono::{TimeZone, Utc};
     use kepi::game::{Game, SeedSecret};
     use kepi::play::Form;
-    use kepi::play::crt::{FrForm, engage_hex};
     use kepi::registry::builtin_scenario;
     use kepi::roster::Arm;
     use kepi::rules::System;
+    use kepi::rules::board::form::{FrForm, engage_hex};
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
     let mut s = builtin_scenario("fr1870-august").unwrap();
     let mut fort = s.units.iter().find(|u| u.id == "fr-1rc").unwrap().clone();

@@ -2,7 +2,7 @@
 //! first hit, and two P&K provenances.
 
 use kepi::hex::Layout;
-use kepi::play::pw::hex_in;
+use kepi::play::board::hex_in;
 use kepi::roster::Position;
 use kepi::rules::System;
 use kepi::rules::Tables;
@@ -155,7 +155,7 @@ fn impossible_actions_are_refused_by_the_rules() {
     let mut art = Form::all_for(System::Gsp).remove(0);
     art.prefill(g.state(), Some("saxon-light-1"), Some("9e-ligne-1"), t);
     assert_eq!(art.refusal(g.state()), None, "its own piece");
-    if let Some(f) = art.get_mut::<kepi::play::gsp::GspForm>() {
+    if let Some(f) = art.get_mut::<kepi::rules::gsp::form::GspForm>() {
         f.piece = Some(kepi::rules::gsp::Piece::Mitrailleuse);
     }
     let why = art.refusal(g.state()).unwrap();

@@ -410,18 +410,18 @@ proptest! {
     }
 }
 
-/// Issue 17: SPI combats built from a game's units and hexes (kepi::play::crt), not typed-in numbers.
+/// Issue 17: SPI combats built from a game's units and hexes (kepi::rules::board::form), not typed-in numbers.
 mod from_the_map {
     use chrono::{TimeZone, Utc};
     use kepi::dice::Die;
     use kepi::game::{Action, Game, GameState, SeedSecret};
     use kepi::hex::{Direction, Hex, Layout};
     use kepi::play::Form;
-    use kepi::play::crt::{SpiForm, engage_hex};
-    use kepi::play::pw::position_of;
+    use kepi::play::board::position_of;
     use kepi::registry::builtin_scenario;
     use kepi::roster::{Arm, Position};
     use kepi::rules::Tables;
+    use kepi::rules::board::form::{SpiForm, engage_hex};
     use kepi::rules::{Effect, System};
 
     fn now() -> chrono::DateTime<Utc> {

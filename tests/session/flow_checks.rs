@@ -6,10 +6,10 @@ use kepi::dice::Die;
 use kepi::flow::{Due, activity, checklist, checks_after};
 use kepi::game::{Action, Counter, EntryKind, Flag, Game, GameState, Level, SeedSecret, Supply};
 use kepi::play::Form;
-use kepi::play::pk::{PkAction, PkForm};
 use kepi::registry::builtin_scenario;
 use kepi::roster::Side;
 use kepi::rules::Tables;
+use kepi::rules::pk::form::{PkAction, PkForm};
 use kepi::rules::pw::set::pw_defeated;
 use kepi::rules::{Resolution, System};
 

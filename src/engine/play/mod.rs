@@ -6,12 +6,9 @@
 //! the outcome into [`Action`]s on the units, so one resolution is one undo step. The window, the
 //! command line (`kepi game apply FILE fire ...`) and the tests all go through here.
 
+pub mod board;
 pub mod breaches;
-pub mod crt;
-pub mod gsp;
 pub mod overrides;
-pub mod pk;
-pub mod pw;
 pub mod refuse;
 
 use std::any::Any;
@@ -67,6 +64,11 @@ pub trait SetForm: Any + std::fmt::Debug + Send + Sync {
     /// attackers, the window's Ctrl-clicked ones, `form ... --attacker`). By default the form has
     /// one actor and ignores them.
     fn with_attackers(&mut self, _state: &GameState, _extra: &[String]) {}
+    /// What resolving it now breaks of the rule set's text, given the game so far (the umpire
+    /// decides: shown before the roll and logged with it, never refused). By default nothing.
+    fn breaches(&self, _game: &crate::engine::game::Game) -> Vec<String> {
+        Vec::new()
+    }
     /// Drops what was typed for one roll (a chart result, a loss split): after a roll the next
     /// asks again (issue 26). By default a form keeps nothing of the kind.
     fn clear_typed(&mut self) {}
@@ -226,6 +228,11 @@ impl Form {
     /// left out, not refused: a pick may go stale. Other forms are left as they are.
     pub fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
         self.0.with_attackers(state, extra)
+    }
+
+    /// What resolving it now breaks of the rule set's text (see [`SetForm::breaches`]).
+    pub fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        self.0.breaches(game)
     }
 
     /// Drops the values typed for one roll (see [`SetForm::clear_typed`]).

@@ -244,8 +244,8 @@ pub fn reset(base: &Form, edited: &Form, path: &[String]) -> Form {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::play::pk::{PkAction, PkForm};
     use crate::rules::System;
+    use crate::rules::pk::form::{PkAction, PkForm};
 
     fn melee() -> Form {
         Form::all_for(System::Pk)

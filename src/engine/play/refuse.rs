@@ -10,13 +10,8 @@
 //! ([`action_refusal`]).
 
 use super::Form;
-use super::crt::{FrForm, SpiForm, SpiRole, spi_flank_geometry, spi_role};
-use super::gsp::{GspForm, piece_of};
-use super::pk::{PkAction, PkForm};
-use super::pw::{PwAction, PwForm};
 use crate::dice::Die;
-use crate::engine::game::{Action, GameState, Level, UnitState};
-use crate::roster::{Arm, Weapon as CardWeapon};
+use crate::engine::game::{Action, GameState, UnitState};
 
 /// Refuses entered dice of a kind `form` never rolls, naming the die and the ones it does roll.
 pub fn unused_die(form: &Form, entered: &[(Die, u32)]) -> Option<String> {
@@ -31,13 +26,13 @@ pub fn unused_die(form: &Form, entered: &[(Die, u32)]) -> Option<String> {
 }
 
 /// A unit's name for a reason.
-fn name(u: &UnitState) -> &str {
+pub(crate) fn name(u: &UnitState) -> &str {
     &u.unit.name
 }
 
 /// The two units of a form that has both: not the same unit, not the same side, the actor not
 /// eliminated. `verb` says what the actor does ("fire at", "melee").
-fn opposed(
+pub(crate) fn opposed(
     state: &GameState,
     actor: Option<&str>,
     target: Option<&str>,
@@ -63,105 +58,10 @@ fn opposed(
 }
 
 /// More than the unit has.
-fn over(u: Option<&UnitState>, wanted: u32, what: &str) -> Option<String> {
+pub(crate) fn over(u: Option<&UnitState>, wanted: u32, what: &str) -> Option<String> {
     let u = u?;
     (wanted > u.strength)
         .then(|| format!("{wanted} {what} from {}, which has {}", name(u), u.strength))
-}
-
-/// Pickelhaube & Kepi.
-pub fn pk(f: &PkForm, state: &GameState) -> Option<String> {
-    let actor = f.actor.as_deref().and_then(|id| state.unit(id));
-    let target = f.target.as_deref().and_then(|id| state.unit(id));
-    match &f.action {
-        PkAction::Fire(i) => {
-            if let Some(a) = actor
-                && a.unit.arm == Arm::Artillery
-            {
-                return Some(format!(
-                    "{} is artillery: guns fire with the artillery form (PK-A1)",
-                    name(a)
-                ));
-            }
-            // PK-F1: "There are 3 types of rifles ... There was a version of each in carbines
-            // form": a unit with sabre or lance only has nothing to fire.
-            if let Some(a) = actor
-                && let Some(w @ (CardWeapon::Sabre | CardWeapon::Lance)) = a.unit.weapon
-            {
-                return Some(format!(
-                    "{} carries a {w}, no firearm: it cannot fire (PK-F1: the rifles are the \
-                     Chassepot, the needle gun and the muzzle-loader, each also as a carbine)",
-                    name(a)
-                ));
-            }
-            opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
-                .or_else(|| over(actor, i.figures, "figures firing"))
-        }
-        PkAction::Artillery(i) => {
-            if let Some(a) = actor
-                && a.unit.arm != Arm::Artillery
-            {
-                return Some(format!(
-                    "{} is {}: only artillery fires the artillery form (PK-A1)",
-                    name(a),
-                    a.unit.arm
-                ));
-            }
-            opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
-                .or_else(|| over(actor, i.points, "gun points"))
-        }
-        PkAction::Melee { a, b } => {
-            opposed(state, f.actor.as_deref(), f.target.as_deref(), "melee")
-                .or_else(|| over(actor, a.figures + a.second_rank, "figures in melee"))
-                .or_else(|| over(target, b.figures + b.second_rank, "figures in melee"))
-                .or_else(|| {
-                    let t = target?;
-                    (t.strength == 0)
-                        .then(|| format!("{} is eliminated: there is no melee", name(t)))
-                })
-        }
-        PkAction::Rally(_) => {
-            let a = actor?;
-            if a.strength == 0 {
-                Some(format!("{} is eliminated and cannot rally", name(a)))
-            } else if a.level == Level::Routed {
-                Some(format!(
-                    "{} is routed: routed units never return (PK-W1)",
-                    name(a)
-                ))
-            } else {
-                None
-            }
-        }
-        PkAction::Flag { .. } | PkAction::Fatigue { .. } => None,
-    }
-}
-
-/// Graveyard St. Privat: a battery fires at the enemy, with no more guns than it has.
-pub fn gsp(f: &GspForm, state: &GameState) -> Option<String> {
-    let actor = f.actor.as_deref().and_then(|id| state.unit(id));
-    if let Some(a) = actor
-        && a.unit.arm != Arm::Artillery
-    {
-        return Some(format!(
-            "{} is {}: only a battery fires (GSP-A4)",
-            name(a),
-            a.unit.arm
-        ));
-    }
-    // GSP-A1: a battery fires the piece on its card (the hit chart has a column per piece).
-    if let Some(a) = actor
-        && let (Some(own), Some(asked)) = (piece_of(a), f.piece)
-        && own != asked
-    {
-        return Some(format!(
-            "{} is a battery of {own}: it cannot fire as {asked} (GSP-A1: the hit chart has a column per piece; a battery reads \
-             its own)",
-            name(a)
-        ));
-    }
-    opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
-        .or_else(|| over(actor, f.guns, "guns firing"))
 }
 
 /// Why an action by hand is impossible in `state`, or None: `gain` on an eliminated unit (it is
@@ -183,105 +83,14 @@ pub fn action_refusal(action: &Action, state: &GameState) -> Option<String> {
     }
 }
 
-/// Portable Wargame: fire and melee against the enemy; guns fire as artillery, foot as rifles.
-pub fn pw(f: &PwForm, state: &GameState) -> Option<String> {
-    let actor = f.actor.as_deref().and_then(|id| state.unit(id));
-    let arm = |want: Arm, form: &str| {
-        let a = actor?;
-        (a.unit.arm != want).then(|| {
-            format!(
-                "{} is {}: the {form} form is for {want} (PW-U1)",
-                name(a),
-                a.unit.arm
-            )
-        })
-    };
-    match &f.action {
-        PwAction::Activate(_) => None,
-        PwAction::Artillery { input, .. } => arm(Arm::Artillery, "artillery")
-            .or_else(|| opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at"))
-            .or_else(|| over(actor, input.sp, "strength points")),
-        PwAction::Rifle { input, .. } => arm(Arm::Infantry, "rifle fire")
-            .or_else(|| opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at"))
-            .or_else(|| over(actor, input.sp, "strength points")),
-        PwAction::Melee { a, .. } => {
-            opposed(state, f.actor.as_deref(), f.target.as_deref(), "melee")
-                .or_else(|| over(actor, a.sp, "strength points"))
-        }
-    }
-}
-
-/// SPI: the attacker and the defending hex are enemies; only combat units attack (SPI-F1: a
-/// fortification's strength "may only be used on the defensive"; SPI-E1: EB units are not combat
-/// units; SPI-H1: "Dummy counters may not" make hasty attacks and are not real in combat); a hasty
-/// attack has one attacker (SPI-H1); a flanking attack only where the attackers' hexes make one
-/// (SPI-C3, read from the map).
-pub fn spi(f: &SpiForm, state: &GameState) -> Option<String> {
-    if let Some(why) = opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack") {
-        return Some(why);
-    }
-    for u in f.attacker_ids.iter().filter_map(|id| state.unit(id)) {
-        let why = match spi_role(u) {
-            SpiRole::Combat => continue,
-            SpiRole::Fortification => {
-                "is a fortification: its strength may only be used on the defensive (SPI-F1)"
-            }
-            SpiRole::Eb => "is an EB unit, not a combat unit: it cannot attack (SPI-E1)",
-            SpiRole::Dummy => "is a dummy counter: dummies cannot attack (SPI-H1)",
-        };
-        return Some(format!("{} {why}", name(u)));
-    }
-    if f.input.hasty && f.attacker_ids.len() > 1 {
-        return Some(format!(
-            "a hasty attack is made by one unit, not {} (SPI-H1)",
-            f.attacker_ids.len()
-        ));
-    }
-    if f.input.flank {
-        let hex = f
-            .defender_ids
-            .iter()
-            .filter_map(|id| state.unit(id))
-            .map(|u| u.position)
-            .next()?;
-        if let Err(why) = spi_flank_geometry(state, &f.attacker_ids, hex) {
-            return Some(why);
-        }
-    }
-    None
-}
-
-/// 1870: the attacker and the defender are enemies; a fortress "may not by itself execute any
-/// attack against an enemy unit" (FR-F1); cavalry refuses combat only as FR-C3 allows.
-pub fn fr1870(f: &FrForm, state: &GameState) -> Option<String> {
-    if let Some(why) = opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack") {
-        return Some(why);
-    }
-    // FR-C3: the cavalry refuses combat only when the text allows it.
-    if let Some(why) = f.cavalry_refusal() {
-        return Some(why);
-    }
-    let att: Vec<&UnitState> = f
-        .attacker_ids
-        .iter()
-        .filter_map(|id| state.unit(id))
-        .collect();
-    match att.first() {
-        Some(u) if att.iter().all(|u| u.unit.arm == Arm::Fortress) => Some(format!(
-            "{} is a fortress: it may not by itself execute any attack (FR-F1)",
-            name(u)
-        )),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::game::{Action, Game, SeedSecret};
+    use crate::engine::game::{Action, Game, Level, SeedSecret};
     use crate::registry::builtin_scenario;
     use crate::rules::System;
     use crate::rules::Tables;
+    use crate::rules::pk::form::{PkAction, PkForm};
     use chrono::{TimeZone, Utc};
 
     fn game(scenario: &str, system: System) -> Game {

@@ -2,3 +2,4 @@
 //! layer: it uses the engine; the shared odds-ratio combat engine itself is [`crate::rules::crt`]).
 
 pub mod checklist;
+pub mod form;

@@ -75,7 +75,7 @@ impl RuleSet for FrRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::engine::play::crt::FrForm::all()
+        crate::rules::board::form::FrForm::all()
             .into_iter()
             .map(Form::new)
             .collect()

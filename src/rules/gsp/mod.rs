@@ -19,6 +19,7 @@ mod checks;
 pub mod damage;
 pub mod drift;
 pub mod fire;
+pub mod form;
 pub mod procedure;
 pub mod range;
 pub mod set;

@@ -55,7 +55,7 @@ impl RuleSet for GspRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::engine::play::gsp::GspForm::all()
+        crate::rules::gsp::form::GspForm::all()
             .into_iter()
             .map(Form::new)
             .collect()

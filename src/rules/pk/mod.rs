@@ -12,6 +12,7 @@ mod checklist;
 mod checks;
 mod common;
 pub mod fire;
+pub mod form;
 pub mod melee;
 pub mod morale;
 pub mod movement;

@@ -108,7 +108,7 @@ impl RuleSet for PkRules {
         let range = if u.unit.arm == Arm::Artillery {
             t.pk.artillery.range.v()
         } else {
-            crate::engine::play::pk::weapon_of(u).row(&t.pk).range.v()
+            crate::rules::pk::form::weapon_of(u).row(&t.pk).range.v()
         };
         (
             Some(format!("{normal}\" ({charge}\")")),
@@ -127,7 +127,7 @@ impl RuleSet for PkRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::engine::play::pk::PkForm::all()
+        crate::rules::pk::form::PkForm::all()
             .into_iter()
             .map(Form::new)
             .collect()

@@ -9,6 +9,7 @@
 
 mod checklist;
 mod checks;
+pub mod form;
 mod resolve;
 pub mod set;
 mod state;

@@ -77,7 +77,7 @@ impl RuleSet for PwRules {
 
     /// PW-R1 / PW-A1: the weapon's range in hexes on the day.
     fn hex_range(&self, u: &UnitState, date: Option<NaiveDate>, t: &Tables) -> Option<u32> {
-        Some(crate::engine::play::pw::range_of(u, date, &t.pw))
+        Some(crate::rules::pw::form::range_of(u, date, &t.pw))
     }
 
     /// PW-U1 / PW-A1: a move beyond the allowance, or guns that fired moving.
@@ -88,7 +88,7 @@ impl RuleSet for PwRules {
         date: Option<NaiveDate>,
         t: &Tables,
     ) -> Option<String> {
-        crate::engine::play::pw::move_warning(u, hexes, date, &t.pw)
+        crate::rules::pw::form::move_warning(u, hexes, date, &t.pw)
     }
 
     /// The Portable Wargame has no zones of control.
@@ -97,7 +97,7 @@ impl RuleSet for PwRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::engine::play::pw::PwForm::all()
+        crate::rules::pw::form::PwForm::all()
             .into_iter()
             .map(Form::new)
             .collect()

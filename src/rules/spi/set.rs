@@ -61,7 +61,7 @@ impl RuleSet for SpiRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::engine::play::crt::SpiForm::all()
+        crate::rules::board::form::SpiForm::all()
             .into_iter()
             .map(Form::new)
             .collect()

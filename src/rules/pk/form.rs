@@ -3,9 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Resolved, done, lose, unit};
 use crate::dice::{DiceSource, Ratio};
 use crate::engine::game::{Action, Counter, Flag, GameState, Level, UnitState};
+use crate::engine::play::refuse::{name, opposed, over};
+use crate::engine::play::{Resolved, done, lose, unit};
 use crate::roster::{Arm, Formation as CardFormation, Quality, Weapon as CardWeapon};
 use crate::rules::RuleError;
 use crate::rules::pk::{
@@ -403,7 +404,7 @@ fn casualty_effects(
 
 /// The pk form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
-impl super::SetForm for PkForm {
+impl crate::engine::play::SetForm for PkForm {
     fn name(&self) -> &'static str {
         PkForm::name(self)
     }
@@ -427,7 +428,7 @@ impl super::SetForm for PkForm {
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
-        super::refuse::pk(self, state)
+        refusal(self, state)
     }
 
     fn dice_used(&self) -> &'static [crate::dice::Die] {
@@ -443,6 +444,13 @@ impl super::SetForm for PkForm {
         }
     }
 
+    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        if self.name() != "melee" {
+            return Vec::new();
+        }
+        melee_breaches(game.state(), self.actor.as_deref(), self.target.as_deref())
+    }
+
     fn resolve(
         &self,
         state: &GameState,
@@ -453,14 +461,109 @@ impl super::SetForm for PkForm {
     }
 
     fn to_value(&self) -> serde_json::Value {
-        super::tagged_value("pk", self)
+        crate::engine::play::tagged_value("pk", self)
     }
 
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
-        super::from_tagged::<PkForm>("pk", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn crate::engine::play::SetForm>> {
+        crate::engine::play::from_tagged::<PkForm>("pk", v)
+            .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
     }
 
-    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+    fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
         Box::new(self.clone())
     }
+}
+
+/// Pickelhaube & Kepi.
+pub fn refusal(f: &PkForm, state: &GameState) -> Option<String> {
+    let actor = f.actor.as_deref().and_then(|id| state.unit(id));
+    let target = f.target.as_deref().and_then(|id| state.unit(id));
+    match &f.action {
+        PkAction::Fire(i) => {
+            if let Some(a) = actor
+                && a.unit.arm == Arm::Artillery
+            {
+                return Some(format!(
+                    "{} is artillery: guns fire with the artillery form (PK-A1)",
+                    name(a)
+                ));
+            }
+            // PK-F1: "There are 3 types of rifles ... There was a version of each in carbines
+            // form": a unit with sabre or lance only has nothing to fire.
+            if let Some(a) = actor
+                && let Some(w @ (CardWeapon::Sabre | CardWeapon::Lance)) = a.unit.weapon
+            {
+                return Some(format!(
+                    "{} carries a {w}, no firearm: it cannot fire (PK-F1: the rifles are the \
+                     Chassepot, the needle gun and the muzzle-loader, each also as a carbine)",
+                    name(a)
+                ));
+            }
+            opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
+                .or_else(|| over(actor, i.figures, "figures firing"))
+        }
+        PkAction::Artillery(i) => {
+            if let Some(a) = actor
+                && a.unit.arm != Arm::Artillery
+            {
+                return Some(format!(
+                    "{} is {}: only artillery fires the artillery form (PK-A1)",
+                    name(a),
+                    a.unit.arm
+                ));
+            }
+            opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
+                .or_else(|| over(actor, i.points, "gun points"))
+        }
+        PkAction::Melee { a, b } => {
+            opposed(state, f.actor.as_deref(), f.target.as_deref(), "melee")
+                .or_else(|| over(actor, a.figures + a.second_rank, "figures in melee"))
+                .or_else(|| over(target, b.figures + b.second_rank, "figures in melee"))
+                .or_else(|| {
+                    let t = target?;
+                    (t.strength == 0)
+                        .then(|| format!("{} is eliminated: there is no melee", name(t)))
+                })
+        }
+        PkAction::Rally(_) => {
+            let a = actor?;
+            if a.strength == 0 {
+                Some(format!("{} is eliminated and cannot rally", name(a)))
+            } else if a.level == Level::Routed {
+                Some(format!(
+                    "{} is routed: routed units never return (PK-W1)",
+                    name(a)
+                ))
+            } else {
+                None
+            }
+        }
+        PkAction::Flag { .. } | PkAction::Fatigue { .. } => None,
+    }
+}
+
+/// PK-X1: "Only a Steady unit can initiate melee. Only a Steady or Shaken unit will accept melee."
+pub(crate) fn melee_breaches(
+    s: &GameState,
+    actor: Option<&str>,
+    target: Option<&str>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(a) = actor.and_then(|id| s.unit(id))
+        && a.level != Level::Steady
+    {
+        out.push(format!(
+            "{} is {} (PK-X1: \"Only a Steady unit can initiate melee.\")",
+            a.unit.name, a.level
+        ));
+    }
+    if let Some(b) = target.and_then(|id| s.unit(id))
+        && matches!(b.level, Level::Broken | Level::Routed)
+    {
+        out.push(format!(
+            "{} is {} (PK-X1: \"Only a Steady or Shaken unit will accept melee.\")",
+            b.unit.name, b.level
+        ));
+    }
+    out
 }

@@ -10,9 +10,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Resolved, done, lose, unit};
 use crate::dice::DiceSource;
 use crate::engine::game::{Action, Flag, GameState, UnitState};
+use crate::engine::play::refuse::{name, opposed, over};
+use crate::engine::play::{Resolved, done, lose, unit};
+use crate::roster::Arm;
 use crate::roster::{Arm as CardArm, Weapon as CardWeapon};
 use crate::rules::RuleError;
 use crate::rules::gsp::{
@@ -305,7 +307,7 @@ impl GspForm {
 
 /// The gsp form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
-impl super::SetForm for GspForm {
+impl crate::engine::play::SetForm for GspForm {
     fn name(&self) -> &'static str {
         GspForm::name(self)
     }
@@ -329,7 +331,7 @@ impl super::SetForm for GspForm {
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
-        super::refuse::gsp(self, state)
+        refusal(self, state)
     }
 
     fn resolve(
@@ -342,16 +344,44 @@ impl super::SetForm for GspForm {
     }
 
     fn to_value(&self) -> serde_json::Value {
-        super::tagged_value("gsp", self)
+        crate::engine::play::tagged_value("gsp", self)
     }
 
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
-        super::from_tagged::<GspForm>("gsp", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn crate::engine::play::SetForm>> {
+        crate::engine::play::from_tagged::<GspForm>("gsp", v)
+            .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
     }
 
-    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+    fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
         Box::new(self.clone())
     }
+}
+
+/// Graveyard St. Privat: a battery fires at the enemy, with no more guns than it has.
+pub fn refusal(f: &GspForm, state: &GameState) -> Option<String> {
+    let actor = f.actor.as_deref().and_then(|id| state.unit(id));
+    if let Some(a) = actor
+        && a.unit.arm != Arm::Artillery
+    {
+        return Some(format!(
+            "{} is {}: only a battery fires (GSP-A4)",
+            name(a),
+            a.unit.arm
+        ));
+    }
+    // GSP-A1: a battery fires the piece on its card (the hit chart has a column per piece).
+    if let Some(a) = actor
+        && let (Some(own), Some(asked)) = (piece_of(a), f.piece)
+        && own != asked
+    {
+        return Some(format!(
+            "{} is a battery of {own}: it cannot fire as {asked} (GSP-A1: the hit chart has a column per piece; a battery reads \
+             its own)",
+            name(a)
+        ));
+    }
+    opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at")
+        .or_else(|| over(actor, f.guns, "guns firing"))
 }
 
 #[cfg(test)]

@@ -5,10 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pw::{hex_in, position_in};
-use super::{Resolved, done, lose, unit};
 use crate::dice::DiceSource;
+use crate::engine::game::Game;
 use crate::engine::game::{Action, Flag, GameState, Supply, UnitState};
+use crate::engine::play::board::{hex_in, position_in};
+use crate::engine::play::refuse::{name, opposed};
+use crate::engine::play::{Resolved, done, lose, unit};
 use crate::roster::{Arm, Formation as CardFormation, Position};
 use crate::rules::fr1870::{
     self, Fate, FortressRole, Fr1870Tables, FrCombatInput, FrFortress, FrUnit,
@@ -972,7 +974,7 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
 
 /// The spi form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
-impl super::SetForm for SpiForm {
+impl crate::engine::play::SetForm for SpiForm {
     fn name(&self) -> &'static str {
         SpiForm::name(self)
     }
@@ -996,7 +998,7 @@ impl super::SetForm for SpiForm {
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
-        super::refuse::spi(self, state)
+        spi_refusal(self, state)
     }
 
     fn resolve(
@@ -1006,6 +1008,10 @@ impl super::SetForm for SpiForm {
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
         SpiForm::resolve(self, state, &tables.spi, dice)
+    }
+
+    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
     }
 
     fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
@@ -1023,21 +1029,22 @@ impl super::SetForm for SpiForm {
     }
 
     fn to_value(&self) -> serde_json::Value {
-        super::tagged_value("spi", self)
+        crate::engine::play::tagged_value("spi", self)
     }
 
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
-        super::from_tagged::<SpiForm>("spi", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn crate::engine::play::SetForm>> {
+        crate::engine::play::from_tagged::<SpiForm>("spi", v)
+            .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
     }
 
-    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+    fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
         Box::new(self.clone())
     }
 }
 
 /// The fr1870 form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
-impl super::SetForm for FrForm {
+impl crate::engine::play::SetForm for FrForm {
     fn name(&self) -> &'static str {
         FrForm::name(self)
     }
@@ -1061,7 +1068,7 @@ impl super::SetForm for FrForm {
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
-        super::refuse::fr1870(self, state)
+        fr_refusal(self, state)
     }
 
     fn resolve(
@@ -1071,6 +1078,10 @@ impl super::SetForm for FrForm {
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
         FrForm::resolve(self, state, &tables.fr1870, dice)
+    }
+
+    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
     }
 
     fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
@@ -1088,14 +1099,15 @@ impl super::SetForm for FrForm {
     }
 
     fn to_value(&self) -> serde_json::Value {
-        super::tagged_value("fr1870", self)
+        crate::engine::play::tagged_value("fr1870", self)
     }
 
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
-        super::from_tagged::<FrForm>("fr1870", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn crate::engine::play::SetForm>> {
+        crate::engine::play::from_tagged::<FrForm>("fr1870", v)
+            .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
     }
 
-    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+    fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
         Box::new(self.clone())
     }
 }
@@ -1115,6 +1127,216 @@ fn more_attackers(state: &GameState, ids: &[String], extra: &[String]) -> Option
         }
     }
     (all != ids).then_some(all)
+}
+
+/// SPI: the attacker and the defending hex are enemies; only combat units attack (SPI-F1: a
+/// fortification's strength "may only be used on the defensive"; SPI-E1: EB units are not combat
+/// units; SPI-H1: "Dummy counters may not" make hasty attacks and are not real in combat); a hasty
+/// attack has one attacker (SPI-H1); a flanking attack only where the attackers' hexes make one
+/// (SPI-C3, read from the map).
+pub fn spi_refusal(f: &SpiForm, state: &GameState) -> Option<String> {
+    if let Some(why) = opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack") {
+        return Some(why);
+    }
+    for u in f.attacker_ids.iter().filter_map(|id| state.unit(id)) {
+        let why = match spi_role(u) {
+            SpiRole::Combat => continue,
+            SpiRole::Fortification => {
+                "is a fortification: its strength may only be used on the defensive (SPI-F1)"
+            }
+            SpiRole::Eb => "is an EB unit, not a combat unit: it cannot attack (SPI-E1)",
+            SpiRole::Dummy => "is a dummy counter: dummies cannot attack (SPI-H1)",
+        };
+        return Some(format!("{} {why}", name(u)));
+    }
+    if f.input.hasty && f.attacker_ids.len() > 1 {
+        return Some(format!(
+            "a hasty attack is made by one unit, not {} (SPI-H1)",
+            f.attacker_ids.len()
+        ));
+    }
+    if f.input.flank {
+        let hex = f
+            .defender_ids
+            .iter()
+            .filter_map(|id| state.unit(id))
+            .map(|u| u.position)
+            .next()?;
+        if let Err(why) = spi_flank_geometry(state, &f.attacker_ids, hex) {
+            return Some(why);
+        }
+    }
+    None
+}
+
+/// 1870: the attacker and the defender are enemies; a fortress "may not by itself execute any
+/// attack against an enemy unit" (FR-F1); cavalry refuses combat only as FR-C3 allows.
+pub fn fr_refusal(f: &FrForm, state: &GameState) -> Option<String> {
+    if let Some(why) = opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack") {
+        return Some(why);
+    }
+    // FR-C3: the cavalry refuses combat only when the text allows it.
+    if let Some(why) = f.cavalry_refusal() {
+        return Some(why);
+    }
+    let att: Vec<&UnitState> = f
+        .attacker_ids
+        .iter()
+        .filter_map(|id| state.unit(id))
+        .collect();
+    match att.first() {
+        Some(u) if att.iter().all(|u| u.unit.arm == Arm::Fortress) => Some(format!(
+            "{} is a fortress: it may not by itself execute any attack (FR-F1)",
+            name(u)
+        )),
+        _ => None,
+    }
+}
+
+/// How one board game words its combat limits.
+pub(crate) struct Texts {
+    /// The adjacency rule, cited.
+    adjacent: &'static str,
+    /// The once-per-phase rule for attackers, cited.
+    attack_once: &'static str,
+    /// The once-per-phase rule for defenders, cited.
+    attacked_once: &'static str,
+    /// True when a unit that defended may not attack (1870 E3: "offensively or defensively").
+    fights_once: bool,
+}
+
+pub(crate) const SPI: Texts = Texts {
+    adjacent: "SPI-C2, Combat case A: \"Only those Friendly units directly adjacent to a given \
+               Enemy unit may participate in the attack upon that Enemy unit\"",
+    attack_once: "SPI-C2, case C: \"No unit may attack more than once per Combat Phase\"",
+    attacked_once: "SPI-C2, case C: \"No Enemy unit may be attacked more than once per Combat \
+                    Phase\"",
+    fights_once: false,
+};
+
+pub(crate) const FR1870: Texts = Texts {
+    adjacent: "FR-C1, E8: \"All units fight in contact, that is, by occupying the cell adjacent to \
+               that occupied by the unit or enemy stack they confront\"",
+    attack_once: "FR-C1, E3: \"Within the same Combat Phase, a unit may fight, offensively or \
+                  defensively, only once\"",
+    attacked_once: "FR-C1, E3: \"Within the same Combat Phase, a unit may fight, offensively or \
+                    defensively, only once\"",
+    fights_once: true,
+};
+
+/// The attackers and defenders (ids) of each hex combat in effect this turn and phase.
+fn combats_this_phase(game: &Game) -> Vec<(Vec<String>, Vec<String>)> {
+    let s = game.state();
+    let ids = |v: &serde_json::Value, key: &str| -> Vec<String> {
+        v.get(key)
+            .and_then(|a| a.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    game.in_effect()
+        .rev()
+        .take_while(|e| e.entry.turn == s.turn && e.entry.phase == s.phase_name())
+        .filter_map(|e| match e.action {
+            Action::Resolved {
+                resolution,
+                input: Some(input),
+                ..
+            } if resolution.action == "combat" => {
+                Some((ids(input, "attacker_ids"), ids(input, "defender_ids")))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+pub(crate) fn combat_breaches(
+    game: &Game,
+    attackers: &[String],
+    defenders: &[String],
+    t: &Texts,
+) -> Vec<String> {
+    let s = game.state();
+    let mut out = Vec::new();
+    let layout = s.system.hex_layout();
+    let unit = |id: &String| s.unit(id);
+    let defending = defenders.iter().filter_map(unit).next();
+    let hex = defending.map(|d| d.position);
+    for a in attackers.iter().filter_map(unit) {
+        match (
+            hex_in(a.position, layout),
+            hex.and_then(|h| hex_in(h, layout)),
+        ) {
+            (None, Some(_)) => out.push(format!(
+                "{} is not on the map ({}): it is next to no hex ({})",
+                a.unit.name, a.position, t.adjacent
+            )),
+            (Some(from), Some(to)) if from.distance(to) != 1 => out.push(format!(
+                "{} in {} is {} hexes from {} ({})",
+                a.unit.name,
+                a.position,
+                from.distance(to),
+                hex.map(|h| h.to_string()).unwrap_or_default(),
+                t.adjacent
+            )),
+            _ => {}
+        }
+    }
+    let before = combats_this_phase(game);
+    let attacked = |id: &str| before.iter().any(|(a, _)| a.iter().any(|x| x == id));
+    let defended = |id: &str| before.iter().any(|(_, d)| d.iter().any(|x| x == id));
+    for a in attackers.iter().filter_map(unit) {
+        if attacked(a.id()) {
+            out.push(format!(
+                "{} has already attacked this combat phase ({})",
+                a.unit.name, t.attack_once
+            ));
+        } else if t.fights_once && defended(a.id()) {
+            out.push(format!(
+                "{} has already defended this combat phase ({})",
+                a.unit.name, t.attack_once
+            ));
+        }
+    }
+    for d in defenders.iter().filter_map(unit).filter(|d| fights(d)) {
+        if defended(d.id()) {
+            out.push(format!(
+                "{} has already been attacked this combat phase ({})",
+                d.unit.name, t.attacked_once
+            ));
+        } else if t.fights_once && attacked(d.id()) {
+            out.push(format!(
+                "{} has already attacked this combat phase ({})",
+                d.unit.name, t.attacked_once
+            ));
+        }
+    }
+    out
+}
+
+/// A unit that fights in a hex combat (not a fortress card, an EB unit or a dummy).
+fn fights(u: &UnitState) -> bool {
+    !matches!(
+        u.unit.arm,
+        crate::roster::Arm::Fortress | crate::roster::Arm::Railway | crate::roster::Arm::Dummy
+    )
+}
+
+impl SpiForm {
+    /// How SPI words its combat limits.
+    fn texts(&self) -> &'static Texts {
+        &SPI
+    }
+}
+
+impl FrForm {
+    /// How 1870 words its combat limits.
+    fn texts(&self) -> &'static Texts {
+        &FR1870
+    }
 }
 
 #[cfg(test)]

@@ -5,11 +5,13 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use super::{Resolved, done, lose, unit};
 use crate::dice::DiceSource;
 use crate::engine::game::{Action, Flag, GameState, UnitState};
-use crate::hex::{self, Direction, Layout, Offset};
-use crate::roster::{self, Arm, Facing, Position};
+use crate::engine::play::board::{direction_of, hex_in, hex_of, position_of};
+use crate::engine::play::refuse::{name, opposed, over};
+use crate::engine::play::{Resolved, done, lose, unit};
+use crate::hex::Direction;
+use crate::roster::{self, Arm, Position};
 use crate::rules::pw::{
     self, ActivationInput, Army, ArtilleryInput, Gunnery, HitCause, HitChoice, MeleeGround,
     MeleeInput, PwTables, PwUnit, Quality, RifleInput, UnitKind, UnitType,
@@ -20,52 +22,6 @@ use crate::rules::{OddsLine, Resolution, RuleError, System};
 /// Republican (PW-U1, PW-A1).
 fn republic() -> NaiveDate {
     NaiveDate::from_ymd_opt(1870, 9, 4).unwrap_or_default()
-}
-
-/// PW-G1: a roster position as a hex of the grid (board labels are odd-q, column then row).
-pub fn hex_of(p: Position) -> Option<hex::Hex> {
-    hex_in(p, Layout::OddQ)
-}
-
-/// A roster position as a hex of a board numbered in `layout` (a rule set's
-/// [`crate::engine::rule_set::RuleSet::hex_layout`]).
-pub fn hex_in(p: Position, layout: Layout) -> Option<hex::Hex> {
-    p.hex().map(|h| {
-        hex::Hex::from_offset(
-            Offset {
-                col: i32::from(h.col),
-                row: i32::from(h.row),
-            },
-            layout,
-        )
-    })
-}
-
-/// A grid hex as a roster position (None off the printable 0-99 labels).
-pub fn position_of(h: hex::Hex) -> Option<Position> {
-    position_in(h, Layout::OddQ)
-}
-
-/// A hex of a board numbered in `layout` as a roster position (None off the 0-99 labels).
-pub fn position_in(h: hex::Hex, layout: Layout) -> Option<Position> {
-    let o = h.to_offset(layout);
-    let col = u8::try_from(o.col).ok().filter(|c| *c <= 99)?;
-    let row = u8::try_from(o.row).ok().filter(|r| *r <= 99)?;
-    Some(Position::from(roster::Hex { col, row }))
-}
-
-/// A card's facing as a hexside of a flat-topped hex. East and west point at a hex corner, not a
-/// hexside, so they give no facing (and no flank or rear).
-pub fn direction_of(f: Facing) -> Option<Direction> {
-    match f {
-        Facing::N => Some(Direction::N),
-        Facing::Ne => Some(Direction::NE),
-        Facing::Se => Some(Direction::SE),
-        Facing::S => Some(Direction::S),
-        Facing::Sw => Some(Direction::SW),
-        Facing::Nw => Some(Direction::NW),
-        Facing::E | Facing::W => None,
-    }
 }
 
 fn french(u: &UnitState) -> bool {
@@ -637,7 +593,7 @@ fn hit_effects(
 
 /// The pw form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
-impl super::SetForm for PwForm {
+impl crate::engine::play::SetForm for PwForm {
     fn name(&self) -> &'static str {
         PwForm::name(self)
     }
@@ -661,7 +617,14 @@ impl super::SetForm for PwForm {
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
-        super::refuse::pw(self, state)
+        refusal(self, state)
+    }
+
+    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        if self.name() != "melee" {
+            return Vec::new();
+        }
+        melee_breaches(game.state(), self.actor.as_deref(), self.target.as_deref())
     }
 
     fn resolve(
@@ -674,15 +637,74 @@ impl super::SetForm for PwForm {
     }
 
     fn to_value(&self) -> serde_json::Value {
-        super::tagged_value("pw", self)
+        crate::engine::play::tagged_value("pw", self)
     }
 
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn super::SetForm>> {
-        super::from_tagged::<PwForm>("pw", v).map(|f| Box::new(f) as Box<dyn super::SetForm>)
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn crate::engine::play::SetForm>> {
+        crate::engine::play::from_tagged::<PwForm>("pw", v)
+            .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
     }
 
-    fn boxed_clone(&self) -> Box<dyn super::SetForm> {
+    fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
         Box::new(self.clone())
+    }
+}
+
+/// Portable Wargame: fire and melee against the enemy; guns fire as artillery, foot as rifles.
+pub fn refusal(f: &PwForm, state: &GameState) -> Option<String> {
+    let actor = f.actor.as_deref().and_then(|id| state.unit(id));
+    let arm = |want: Arm, form: &str| {
+        let a = actor?;
+        (a.unit.arm != want).then(|| {
+            format!(
+                "{} is {}: the {form} form is for {want} (PW-U1)",
+                name(a),
+                a.unit.arm
+            )
+        })
+    };
+    match &f.action {
+        PwAction::Activate(_) => None,
+        PwAction::Artillery { input, .. } => arm(Arm::Artillery, "artillery")
+            .or_else(|| opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at"))
+            .or_else(|| over(actor, input.sp, "strength points")),
+        PwAction::Rifle { input, .. } => arm(Arm::Infantry, "rifle fire")
+            .or_else(|| opposed(state, f.actor.as_deref(), f.target.as_deref(), "fire at"))
+            .or_else(|| over(actor, input.sp, "strength points")),
+        PwAction::Melee { a, .. } => {
+            opposed(state, f.actor.as_deref(), f.target.as_deref(), "melee")
+                .or_else(|| over(actor, a.sp, "strength points"))
+        }
+    }
+}
+
+/// PW-X1: "Melee happens when a unit tries to enter a hex held by the enemy": the two are
+/// neighbours (the board is odd-q; see [`crate::engine::rule_set::RuleSet::hex_layout`]).
+pub(crate) fn melee_breaches(
+    s: &GameState,
+    actor: Option<&str>,
+    target: Option<&str>,
+) -> Vec<String> {
+    let layout = s.system.hex_layout();
+    let (Some(a), Some(b)) = (
+        actor.and_then(|id| s.unit(id)),
+        target.and_then(|id| s.unit(id)),
+    ) else {
+        return Vec::new();
+    };
+    let at = |p: Position| hex_in(p, layout);
+    match (at(a.position), at(b.position)) {
+        (Some(x), Some(y)) if x.distance(y) > 1 => vec![format!(
+            "{} in {} is {} hexes from {} in {}: a melee is a unit entering the enemy's hex, from \
+             next to it (PW-X1: \"Melee happens when a unit tries to enter a hex held by the \
+             enemy\")",
+            a.unit.name,
+            a.position,
+            x.distance(y),
+            b.unit.name,
+            b.position
+        )],
+        _ => Vec::new(),
     }
 }
 
@@ -690,7 +712,9 @@ impl super::SetForm for PwForm {
 mod tests {
     use super::*;
     use crate::engine::game::{Game, SeedSecret};
+    use crate::hex::Layout;
     use crate::registry::builtin_scenario;
+    use crate::roster::Facing;
     use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
 

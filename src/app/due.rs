@@ -75,7 +75,11 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                                 )
                                 .clicked()
                             {
-                                out.push(Command::Act(Action::ResolveDue { id: d.id }));
+                                out.push(Command::Act(crate::engine::flow::resolve_due(
+                                    app.game.state(),
+                                    d.id,
+                                    app.tables,
+                                )));
                             }
                             if ui
                                 .button("Waive")

@@ -605,7 +605,10 @@ pub fn return_record(
         }
         None => lines.push(line("a draw: nobody retreats".to_string(), "CAMP-R1")),
     }
-    fx.push(Action::ResolveDue { id: e.pending });
+    fx.push(Action::ResolveDue {
+        id: e.pending,
+        effects: Vec::new(),
+    });
     let out = Returned {
         battle: e.battle.clone(),
         battle_commitment: e.battle_commitment.clone(),

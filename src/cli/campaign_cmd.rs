@@ -584,9 +584,13 @@ fn abandon(
     )?;
     // The combat answers the check when its first attacker leads it; otherwise it is done here.
     if opened.game.state().due.iter().any(|d| d.id == e.pending) {
-        opened
-            .game
-            .act(Action::ResolveDue { id: e.pending }, Utc::now())?;
+        opened.game.act(
+            Action::ResolveDue {
+                id: e.pending,
+                effects: Vec::new(),
+            },
+            Utc::now(),
+        )?;
         let r = opened
             .store
             .record(&opened.game)

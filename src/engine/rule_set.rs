@@ -24,6 +24,17 @@ pub trait RuleSet: Send + Sync + 'static {
     /// The short id saves and the command line carry ("pk"); lower case ASCII, unique.
     fn id(&self) -> &'static str;
 
+    /// What doing the due check `d` does to the units, applied with it as one step (SPI-S1: an
+    /// isolated unit loses its CP); by default nothing (the umpire applies it by hand).
+    fn due_effects(
+        &self,
+        _state: &GameState,
+        _d: &crate::engine::flow::Due,
+        _tables: &Tables,
+    ) -> Vec<Action> {
+        Vec::new()
+    }
+
     /// The rule set's name as printed.
     fn title(&self) -> &'static str;
 

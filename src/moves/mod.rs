@@ -412,6 +412,7 @@ fn parse_verbs(
             }),
             "resolve-due" | "done" => Verb::Act(Action::ResolveDue {
                 id: due_id(&take(&mut i, "ID", &verb)?, &verb)?,
+                effects: Vec::new(),
             }),
             "waive" => {
                 let id = due_id(&take(&mut i, "ID [REASON]", &verb)?, &verb)?;
@@ -601,6 +602,14 @@ pub fn apply_verbs<E: From<MoveError>>(
         // Checked again against the state the earlier verbs left (`lose X 9 gain X 1`).
         refuse_act(&v, game.state())?;
         let entry = match v {
+            // A due check's effects are read from the state it is done in (an earlier verb may
+            // have queued it).
+            Verb::Act(Action::ResolveDue { id, .. }) => game
+                .act(
+                    crate::engine::flow::resolve_due(game.state(), id, tables),
+                    now,
+                )
+                .map_err(MoveError::from)?,
             Verb::Act(a) => game.act(a, now).map_err(MoveError::from)?,
             Verb::Undo => game.undo(now).map_err(MoveError::from)?,
             Verb::Redo => game.redo(now).map_err(MoveError::from)?,

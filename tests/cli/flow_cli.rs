@@ -310,3 +310,70 @@ fn an_1870_retreat_is_a_move_to_make_and_the_vacated_cell_an_advance() {
         .clone();
     assert!(!unit.to_string().contains("must-retreat"), "{unit}");
 }
+
+/// SPI-S1 (Standard Game): "isolated units lose 1 CP at the end of each friendly movement phase".
+/// Doing the check (`resolve-due`) takes the CP off in the same logged step, and undo puts it
+/// back; waiving it leaves the unit as it was.
+#[test]
+fn spi_isolation_loss_is_applied_by_doing_its_check() {
+    let d = tmp("spi-isolated");
+    let save = super::common::new_game(&d, "spi-1870", "4");
+    let units = json(&["game", "show", &save, "--json"])["units"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let german: Vec<String> = units
+        .iter()
+        .filter(|u| u["side"] == "german" && u["strength"].as_u64().unwrap_or(0) > 1)
+        .filter(|u| u["arrives"].is_null() || u["arrives"].as_u64() <= Some(1))
+        .map(|u| u["id"].as_str().unwrap().to_string())
+        .take(2)
+        .collect();
+    assert_eq!(german.len(), 2, "two German units on the map at start");
+    let (a, b) = (&german[0], &german[1]);
+    let (a0, b0) = (strength(&save, a), strength(&save, b));
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "supply",
+        a,
+        "isolated",
+        "supply",
+        b,
+        "isolated",
+        "next-phase",
+        "next-phase",
+    ]);
+    let open: Vec<serde_json::Value> = due(&save)
+        .into_iter()
+        .filter(|x| x["rule"] == "SPI-S1")
+        .collect();
+    assert_eq!(open.len(), 2, "{open:?}");
+    let id_of = |unit: &str| {
+        open.iter().find(|x| x["unit"] == unit).unwrap()["id"]
+            .as_u64()
+            .unwrap()
+            .to_string()
+    };
+    let out = ok(&["game", "apply", &save, "--json", "resolve-due", &id_of(a)]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let summary = line["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("isolated") && summary.contains("lose"),
+        "the log line says the check and its loss: {summary}"
+    );
+    assert_eq!(strength(&save, a), a0 - 1, "the CP is off");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "waive",
+        &id_of(b),
+        "the umpire rules it supplied",
+    ]);
+    assert_eq!(strength(&save, b), b0, "a waived check takes nothing");
+    ok(&["game", "apply", &save, "undo", "undo"]);
+    assert_eq!(strength(&save, a), a0, "undo gives the CP back");
+    ok(&["log", "verify", &save]);
+}

@@ -291,7 +291,17 @@ fn waiving_a_check_is_logged() {
     assert!(e.summary.contains("rolled at the table"));
     assert!(e.rules.contains(&"PK-L1".to_string()));
     assert!(g.state().due.is_empty());
-    assert!(g.act(Action::ResolveDue { id }, t(4)).is_err(), "gone");
+    assert!(
+        g.act(
+            Action::ResolveDue {
+                id,
+                effects: Vec::new()
+            },
+            t(4)
+        )
+        .is_err(),
+        "gone"
+    );
     g.undo(t(5)).unwrap();
     assert_eq!(g.state().due.len(), 1, "undoing the waiver brings it back");
 }

@@ -161,6 +161,19 @@ pub fn vacated(ev: &Event) -> Option<(crate::roster::Position, Side)> {
     })
 }
 
+/// The due check `id` done, with what doing it does to the units as the game's rule set says
+/// ([`crate::engine::rule_set::RuleSet::due_effects`]): what `kepi game apply ... resolve-due`,
+/// the window's "Mark done" and the host all log.
+pub fn resolve_due(s: &GameState, id: u64, tables: &crate::rules::Tables) -> Action {
+    let effects = s
+        .due
+        .iter()
+        .find(|d| d.id == id)
+        .map(|d| s.system.due_effects(s, d, tables))
+        .unwrap_or_default();
+    Action::ResolveDue { id, effects }
+}
+
 /// PK-W1: an army's strength now and at the start.
 pub fn army_strength(s: &GameState, side: Side) -> (u32, u32) {
     s.units

@@ -567,10 +567,16 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         input: Option<Box<serde_json::Value>>,
     },
-    /// A due check done at the table (its roll made or its effect applied by hand).
+    /// A due check done at the table (its roll made or its effect applied by hand), with what
+    /// doing it does to the units when the rule set says (SPI-S1: an isolated unit's lost CP),
+    /// as [`crate::engine::flow::resolve_due`] makes it.
     ResolveDue {
         /// The check's id ([`crate::engine::flow::Due::id`]).
         id: u64,
+        /// Its effects, applied with it (one undo step). Absent in older logs and for checks
+        /// whose effect the umpire applies by hand.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        effects: Vec<Action>,
     },
     /// A due check the umpire decides not to make, with why (logged).
     WaiveDue {
@@ -678,10 +684,18 @@ impl Action {
                 format!("next phase: turn {}, {}", t.turn, t.phase_name())
             }
             Action::Note { text } => format!("note: {text}"),
-            Action::ResolveDue { id } => match s.due.iter().find(|d| d.id == *id) {
-                Some(d) => format!("done: {}", d.describe(s)),
-                None => format!("done: due check #{id}"),
-            },
+            Action::ResolveDue { id, effects } => {
+                let done = match s.due.iter().find(|d| d.id == *id) {
+                    Some(d) => format!("done: {}", d.describe(s)),
+                    None => format!("done: due check #{id}"),
+                };
+                if effects.is_empty() {
+                    done
+                } else {
+                    let fx: Vec<String> = effects.iter().map(|e| e.describe(s)).collect();
+                    format!("{done}; {}", fx.join("; "))
+                }
+            }
             Action::WaiveDue { id, reason } => {
                 let what = match s.due.iter().find(|d| d.id == *id) {
                     Some(d) => d.describe(s),
@@ -916,7 +930,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             }
             Ok(())
         }
-        Action::ResolveDue { id } | Action::WaiveDue { id, .. } => {
+        Action::ResolveDue { id, .. } | Action::WaiveDue { id, .. } => {
             if let Action::WaiveDue { reason, .. } = a
                 && reason.len() > 4000
             {
@@ -938,6 +952,21 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
                         open.join(", ")
                     }
                 )));
+            }
+            if let Action::ResolveDue { effects, .. } = a {
+                if nested && !effects.is_empty() {
+                    return Err(ActionError::Invalid(
+                        "a due check done cannot be an effect of another action".into(),
+                    ));
+                }
+                for e in effects {
+                    if matches!(e, Action::ResolveDue { .. } | Action::WaiveDue { .. }) {
+                        return Err(ActionError::Invalid(
+                            "a due check's effect cannot be another due check".into(),
+                        ));
+                    }
+                    apply_in(s, e, true)?;
+                }
             }
             Ok(())
         }

@@ -333,7 +333,7 @@ impl Game {
             .iter()
             .map(|r| r.as_str().to_string())
             .collect();
-        if let Action::ResolveDue { id } | Action::WaiveDue { id, .. } = &action
+        if let Action::ResolveDue { id, .. } | Action::WaiveDue { id, .. } = &action
             && let Some(d) = self.state.due.iter().find(|d| d.id == *id)
         {
             rules.push(d.rule.as_str().to_string());

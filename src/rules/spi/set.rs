@@ -95,6 +95,33 @@ impl RuleSet for SpiRules {
         super::checklist::steps(l);
     }
 
+    /// SPI-S1 (Standard Game): "isolated units lose 1 CP at the end of each friendly movement
+    /// phase": doing the check takes the CP off (the table's `supply.isolated_loss_per_phase`);
+    /// waiving it does not. The check was queued when the unit ended its movement isolated, so
+    /// that is what counts, not its supply when the umpire gets to the check.
+    fn due_effects(
+        &self,
+        state: &GameState,
+        d: &crate::engine::flow::Due,
+        tables: &crate::rules::Tables,
+    ) -> Vec<crate::engine::game::Action> {
+        if d.rule.as_str() != "SPI-S1" {
+            return Vec::new();
+        }
+        let Some(u) = d.unit.as_deref().and_then(|id| state.unit(id)) else {
+            return Vec::new();
+        };
+        let after = super::mechanics::isolation_attrition(u.strength, 1, &tables.spi);
+        let n = u.strength - after;
+        if n == 0 {
+            return Vec::new();
+        }
+        vec![crate::engine::game::Action::LoseStrength {
+            unit: u.unit.id.clone(),
+            n,
+        }]
+    }
+
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
         &[(
             "spi-1870.toml",

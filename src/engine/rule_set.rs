@@ -24,6 +24,13 @@ pub trait RuleSet: Send + Sync + 'static {
     /// The short id saves and the command line carry ("pk"); lower case ASCII, unique.
     fn id(&self) -> &'static str;
 
+    /// Options a unit-less verb of `kepi game apply` takes from the game when they are not typed
+    /// (`typed`: the words given, as `kepi resolve` reads them), as more words: SPI's `victory`
+    /// counts the CP destroyed and isolated (SPI-W1). By default none.
+    fn plain_defaults(&self, _verb: &str, _typed: &[String], _state: &GameState) -> Vec<String> {
+        Vec::new()
+    }
+
     /// What doing the due check `d` does to the units, applied with it as one step (SPI-S1: an
     /// isolated unit loses its CP); by default nothing (the umpire applies it by hand).
     fn due_effects(

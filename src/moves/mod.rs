@@ -618,6 +618,7 @@ pub fn apply_verbs<E: From<MoveError>>(
                 .map_err(MoveError::from)?,
             Verb::Reveal => game.reveal(now).map_err(MoveError::from)?,
             Verb::Play(p) => {
+                let p = p.with_game_defaults(game.state());
                 let form = play::build(&p, game.state(), tables)?;
                 // What is odd about this roll now (phase, side, a unit that already acted) goes
                 // into its log entry, as the window's roll logs it: the umpire went ahead.

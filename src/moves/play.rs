@@ -589,6 +589,17 @@ pub struct PlayVerb {
 }
 
 impl PlayVerb {
+    /// This verb with the options its rule set reads from the game now where none were typed
+    /// ([`crate::engine::rule_set::RuleSet::plain_defaults`]; a unit-less verb only). Logged with
+    /// the verb, so `kepi log verify` resolves it again from the same words.
+    pub fn with_game_defaults(mut self, s: &GameState) -> PlayVerb {
+        if let Kind::Plain(words) = &mut self.kind {
+            let more = s.system.plain_defaults(&self.form, words, s);
+            words.extend(more);
+        }
+        self
+    }
+
     /// What the log keeps of this verb, ready as `ready`, for `kepi log verify` to resolve it
     /// again ([`recheck`]): the form, or the words of its `kepi resolve` action.
     pub fn logged_input(&self, ready: &Ready) -> Option<serde_json::Value> {

@@ -377,3 +377,69 @@ fn spi_isolation_loss_is_applied_by_doing_its_check() {
     assert_eq!(strength(&save, a), a0, "undo gives the CP back");
     ok(&["log", "verify", &save]);
 }
+
+/// SPI-W1 in play: "5 VP per enemy CP destroyed, 3 per CP isolated at the end, ... German 10-184
+/// by row of the most advanced supplied unit": `victory` counts the CP destroyed and isolated from
+/// the game, the umpire types the row award, and `log verify` resolves it again from the words.
+#[test]
+fn spi_victory_is_counted_from_the_game() {
+    let d = tmp("spi-victory");
+    let save = super::common::new_game(&d, "spi-1870", "4");
+    let units = json(&["game", "show", &save, "--json"])["units"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let first = |side: &str| {
+        units
+            .iter()
+            .find(|u| u["side"] == side && u["strength"].as_u64().unwrap_or(0) >= 3)
+            .map(|u| u["id"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    let (fr, de) = (first("french"), first("german"));
+    let fr_left = strength(&save, &fr) - 3;
+    ok(&[
+        "game", "apply", &save, "lose", &fr, "3", "lose", &de, "1", "supply", &fr, "isolated",
+    ]);
+    let out = ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "victory",
+        "--german-row-vp",
+        "40",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    // German: 3 CP destroyed x 5 + the isolated unit's CP x 3 + 40; French: 1 x 5.
+    let net = 15 + 3 * fr_left as i64 + 40 - 5;
+    assert_eq!(line["outcome"]["net_vp"], net, "{line}");
+    let notes = line["notes"].to_string();
+    assert!(notes.contains("French 5 VP"), "{notes}");
+    // The same count on its own, with a line per item of the tally.
+    let v: serde_json::Value = serde_json::from_str(&ok(&[
+        "resolve",
+        "spi",
+        "victory",
+        "--french-cp-destroyed",
+        "3",
+        "--german-row-vp",
+        "40",
+        "--json",
+    ]))
+    .unwrap();
+    let mods = v["modifiers"].to_string();
+    assert!(mods.contains("French CP destroyed: 3 x 5 VP"), "{mods}");
+    assert_eq!(v["outcome"]["net_vp"], 55);
+    ok(&["log", "verify", &save]);
+    // Typed counts win; --net-vp alone is the printed level as before.
+    let out = ok(&[
+        "game", "apply", &save, "--json", "victory", "--net-vp", "120",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(line["outcome"]["net_vp"], 120);
+    let o = kepi(&["resolve", "spi", "victory"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--net-vp"), "{err}");
+}

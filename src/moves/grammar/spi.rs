@@ -69,10 +69,33 @@ pub enum SpiAction {
         result: Option<String>,
     },
     /// SPI-W1: the level of victory for a net score (German VP minus French VP).
+    /// Give `--net-vp`, or the tally and kepi adds it up (in `kepi game apply` the CP destroyed
+    /// and isolated are counted from the game; type the rest).
     Victory {
         /// Net victory points, German minus French (may be negative).
         #[arg(long, value_parser = crate::moves::num::within::<i64>(limits::VICTORY_POINTS), value_name = "N", allow_negative_numbers = true)]
-        net_vp: i64,
+        net_vp: Option<i64>,
+        /// French CP destroyed (5 German VP each).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        french_cp_destroyed: Option<u32>,
+        /// French CP isolated at the end (3 German VP each).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        french_cp_isolated: Option<u32>,
+        /// The printed row award (10-184) of the most advanced supplied German unit.
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::POINTS), value_name = "VP")]
+        german_row_vp: Option<u32>,
+        /// German CP exited off the west edge from a supplied hex (10 German VP each).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        german_cp_exited: Option<u32>,
+        /// German CP destroyed (5 French VP each).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        german_cp_destroyed: Option<u32>,
+        /// German CP isolated at the end (3 French VP each).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        german_cp_isolated: Option<u32>,
+        /// Hexes of penetration of the deepest supplied French unit (50 French VP each).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), value_name = "HEXES")]
+        french_hexes_penetrated: Option<u32>,
     },
     /// SPI-E1: an EB unit crossing a river hexside (d6 1-3 continues, 4-6 stops).
     Eb,
@@ -147,7 +170,49 @@ pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Va
             };
             Ok(spi::combat_with_result(&input, t, ctx.dice, result.as_deref())?.erase())
         }
-        SpiAction::Victory { net_vp } => Ok(spi::victory(*net_vp, t).erase()),
+        SpiAction::Victory {
+            net_vp,
+            french_cp_destroyed,
+            french_cp_isolated,
+            german_row_vp,
+            german_cp_exited,
+            german_cp_destroyed,
+            german_cp_isolated,
+            french_hexes_penetrated,
+        } => {
+            let tally = [
+                french_cp_destroyed,
+                french_cp_isolated,
+                german_row_vp,
+                german_cp_exited,
+                german_cp_destroyed,
+                german_cp_isolated,
+                french_hexes_penetrated,
+            ];
+            match (net_vp, tally.iter().any(|x| x.is_some())) {
+                (Some(net), false) => Ok(spi::victory(*net, t).erase()),
+                (Some(_), true) => Err(MoveError::usage(
+                    "`victory`: give --net-vp or the tally (--french-cp-destroyed ...), not both",
+                )),
+                (None, false) => Err(MoveError::usage(
+                    "`victory`: give --net-vp N, or the tally (--french-cp-destroyed, \
+                     --french-cp-isolated, --german-row-vp, --german-cp-exited, \
+                     --german-cp-destroyed, --german-cp-isolated, --french-hexes-penetrated)",
+                )),
+                (None, true) => {
+                    let v = spi::VictoryTally {
+                        french_cp_destroyed: french_cp_destroyed.unwrap_or(0),
+                        french_cp_isolated: french_cp_isolated.unwrap_or(0),
+                        german_row_vp: german_row_vp.unwrap_or(0),
+                        german_cp_exited: german_cp_exited.unwrap_or(0),
+                        german_cp_destroyed: german_cp_destroyed.unwrap_or(0),
+                        german_cp_isolated: german_cp_isolated.unwrap_or(0),
+                        french_hexes_penetrated: french_hexes_penetrated.unwrap_or(0),
+                    };
+                    Ok(spi::victory_from_tally(&v, t)?.erase())
+                }
+            }
+        }
         SpiAction::Eb => Ok(spi::eb_river(t, ctx.dice)?.erase()),
         SpiAction::Oob => {
             let g = spi::printed_numbering(t, Nation::German);

@@ -608,6 +608,79 @@ pub fn victory(net: i64, t: &SpiTables) -> Resolution<VictoryOutcome> {
     }
 }
 
+/// SPI-W1 from a tally: each count and what it is worth as a line of its own (German VP, then
+/// French VP), then the net and the level as [`victory`] gives them.
+pub fn victory_from_tally(
+    v: &VictoryTally,
+    t: &SpiTables,
+) -> Result<Resolution<VictoryOutcome>, RuleError> {
+    let score = victory_points(v, t)?;
+    let w = &t.victory;
+    let mut lines = Vec::new();
+    let mut count = |label: &str, n: u32, each: &crate::tables::Sourced<i64>, sign: i64| {
+        if n > 0 {
+            lines.push(ModifierLine::new(
+                format!("{label}: {n} x {} VP", each.v()),
+                Effect::Add(Ratio::int(sign * i64::from(n) * each.v())),
+                RuleId::new("SPI-W1"),
+                each.provenance,
+            ));
+        }
+    };
+    count(
+        "German VP, French CP destroyed",
+        v.french_cp_destroyed,
+        &w.vp_per_cp_destroyed,
+        1,
+    );
+    count(
+        "German VP, French CP isolated at the end",
+        v.french_cp_isolated,
+        &w.vp_per_cp_isolated,
+        1,
+    );
+    count(
+        "German VP, CP exited off the west edge",
+        v.german_cp_exited,
+        &w.german_vp_per_cp_exited,
+        1,
+    );
+    count(
+        "French VP (subtracted), German CP destroyed",
+        v.german_cp_destroyed,
+        &w.vp_per_cp_destroyed,
+        -1,
+    );
+    count(
+        "French VP (subtracted), German CP isolated at the end",
+        v.german_cp_isolated,
+        &w.vp_per_cp_isolated,
+        -1,
+    );
+    count(
+        "French VP (subtracted), hexes of penetration",
+        v.french_hexes_penetrated,
+        &w.french_vp_per_hex,
+        -1,
+    );
+    if v.german_row_vp > 0 {
+        lines.push(ModifierLine::new(
+            "German VP, printed row award of the most advanced supplied unit",
+            Effect::Add(Ratio::int(i64::from(v.german_row_vp))),
+            RuleId::new("SPI-W1"),
+            Provenance::Seed,
+        ));
+    }
+    let mut r = victory(score.net, t);
+    r.notes.push(format!(
+        "German {} VP, French {} VP: net {} (SPI-W1)",
+        score.german, score.french, score.net
+    ));
+    lines.append(&mut r.modifiers);
+    r.modifiers = lines;
+    Ok(r)
+}
+
 /// SPI-W1: the JSON of `kepi resolve spi victory`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VictoryOutcome {

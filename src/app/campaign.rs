@@ -151,6 +151,11 @@ pub fn fight_button_ui(ui: &mut Ui, app: &mut AppState) {
 
 /// The "Fight as a battle" dialog: the engaged units and what they become by the table.
 pub fn fight_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
+    // While its file is being chosen, only the file dialog shows (one dialog over another hid
+    // the file's path).
+    if app.file_dialog.open && app.file_dialog.purpose == Purpose::Battle {
+        return;
+    }
     let Some(mut d) = app.campaign.fight.take() else {
         return;
     };
@@ -409,7 +414,14 @@ fn conversion_ui(ui: &mut Ui, link: &Link, g: &GivenBack, ending: Ending) {
                     ),
                     None => e.rounding.as_str().to_string(),
                 });
-                ui.label(RichText::new(format!("-{}", l.lost)).strong());
+                ui.label(
+                    RichText::new(if l.lost == 0 {
+                        "none".to_string()
+                    } else {
+                        format!("-{}", l.lost)
+                    })
+                    .strong(),
+                );
                 ui.end_row();
             }
         });

@@ -114,7 +114,9 @@ pub fn fight_unavailable(app: &AppState) -> Option<String> {
     if !matches!(combat.hex, Position::Hex { .. }) {
         return Some("pick a defending unit on the map (right-click it)".into());
     }
-    if app.store.is_none() {
+    // A game kept in kepi's own folder moves at its first Save As, and the battle would look for
+    // it where it was.
+    if app.store.is_none() || app.autosaved {
         return Some(
             "save the campaign first (File > Save As): the battle records where its campaign is"
                 .into(),

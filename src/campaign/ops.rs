@@ -563,3 +563,46 @@ pub fn abandon(
         head: opened.game.head(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each refusal is said whole in both front ends' words: the command line names its options,
+    /// the window never does (it has no `--campaign`), and both say nothing was applied.
+    #[test]
+    fn refusals_are_said_in_each_front_ends_words() {
+        let p = PathBuf::from("/x/campaign.json");
+        for e in [
+            StepError::CampaignMissing(p.clone()),
+            StepError::NotTheCampaign(p.clone()),
+            StepError::PendingGone {
+                pending: 3,
+                path: p.clone(),
+            },
+        ] {
+            let cli = e.say(Front::Cli);
+            let win = e.say(Front::Window);
+            assert!(cli.ends_with("nothing applied"), "{cli}");
+            assert!(win.ends_with("nothing applied"), "{win}");
+            assert!(cli.contains("/x/campaign.json") && win.contains("/x/campaign.json"));
+            assert!(!win.contains("--campaign FILE") || win.contains("kepi campaign return"));
+            assert_eq!(e.code(), 2);
+        }
+        assert_eq!(
+            StepError::CampaignMissing(p.clone()).say(Front::Cli),
+            "the campaign /x/campaign.json is not there (moved or renamed?): give its place with \
+             --campaign FILE; nothing applied"
+        );
+        let out = StepError::Arg {
+            arg: "--out",
+            message: "b.json already exists".into(),
+        };
+        assert_eq!(out.say(Front::Cli), "--out: b.json already exists");
+        assert_eq!(
+            out.say(Front::Window),
+            "the battle's file: b.json already exists"
+        );
+        assert_eq!(StepError::Move(MoveError::failed("disk full")).code(), 1);
+    }
+}

@@ -253,6 +253,26 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
             .is_disabled()
     );
 
+    // Kept in kepi's own folder (never saved by the umpire): it would move at Save As, so the
+    // same.
+    let tables = Tables::builtin().expect("tables");
+    let s = builtin_scenario("spi-1870").expect("scenario");
+    let mut kept = AppState::new_game(&s, 5, tables).expect("game");
+    kept.data_dir = Some(dir.join("data"));
+    kept.handle(Command::Act(Action::Move {
+        unit: "de-3-3-1".into(),
+        to: "1010".parse().expect("hex"),
+    }));
+    kept.handle(Command::Act(Action::Move {
+        unit: "fr-metz-5".into(),
+        to: "1011".parse().expect("hex"),
+    }));
+    kept.handle(Command::Select("de-3-3-1".into()));
+    kept.handle(Command::Target("fr-metz-5".into()));
+    assert!(kept.autosaved && kept.store.is_some());
+    let why = kepi::app::campaign::fight_unavailable(&kept).expect("a reason");
+    assert!(why.contains("save the campaign first"), "{why}");
+
     // An SPI game with no attacker picked: disabled, saying why.
     let tables = Tables::builtin().expect("tables");
     let s = builtin_scenario("spi-1870").expect("scenario");

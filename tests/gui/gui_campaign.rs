@@ -283,3 +283,122 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
     drop(h);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An 1870 scenario with a fortress in the attacked hex (as `kepi campaign`'s test has it).
+const FORTRESS: &str = r#"
+name = "metz-test"
+system = "fr1870"
+title = "Before Metz"
+date = "1870-08-01"
+first_cell = 6
+sides = ["german", "french"]
+
+[[unit]]
+id = "de-vii"
+name = "VII"
+side = "german"
+nation = "Prussia"
+arm = "infantry"
+strength = 4
+hex = "1010"
+
+[[unit]]
+id = "de-1b"
+name = "1B"
+side = "german"
+nation = "Bavaria"
+arm = "infantry"
+strength = 3
+hex = "1110"
+
+[[unit]]
+id = "fr-3"
+name = "3rd Division"
+side = "french"
+nation = "France"
+arm = "infantry"
+strength = 2
+hex = "1011"
+
+[[unit]]
+id = "fort-metz"
+name = "Metz"
+side = "french"
+nation = "France"
+arm = "fortress"
+strength = 2
+hex = "1011"
+"#;
+
+/// 1870 with a fortress in the hex, from the window: the fortress becomes batteries of fortress
+/// guns that cost it nothing when they are silenced (FR-F1), the loser must retreat (FR-C2), and
+/// the return dialog says both before Apply.
+#[test]
+fn an_1870_combat_on_a_fortress_fought_and_returned_from_the_window() {
+    let dir = tmp("fr1870");
+    let cards = dir.join("metz.toml");
+    std::fs::write(&cards, FORTRESS).expect("write");
+    let tables = Tables::builtin().expect("tables");
+    let s = kepi::roster::load_roster_file(&cards).expect("scenario");
+    let mut app = AppState::new_game(&s, 3, tables).expect("game");
+    let campaign = dir.join("f.json");
+    app.handle(Command::SaveAs(campaign.clone()));
+    app.handle(Command::Select("de-vii".into()));
+    app.handle(Command::Target("fr-3".into()));
+    app.handle(Command::ToggleAttacker("de-1b".into()));
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Fight as a battle…").click();
+    h.run();
+    assert!(h.query_by_label_contains("Metz (defender)").is_some());
+    h.get_by_label("Choose the battle's file…").click();
+    h.run();
+    h.get_by_label("Make the battle here").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(app.game.state().system, System::Pk, "{:?}", app.status);
+    // P&K: 20 figures a battalion, 3 a point; the fortress 2 points of 6-gun batteries.
+    let fort: u32 = app
+        .game
+        .state()
+        .units
+        .iter()
+        .filter(|u| u.unit.id.starts_with("fort-metz-"))
+        .map(|u| u.strength)
+        .sum();
+    assert_eq!(fort, 2 * 6);
+    for (id, n) in [
+        ("fr-3-1", 20),
+        ("fr-3-2", 20),
+        ("fr-3-3", 20),
+        ("fr-3-4", 20),
+        ("fort-metz-1", 6),
+    ] {
+        h.state_mut()
+            .state
+            .handle(Command::Act(Action::LoseStrength { unit: id.into(), n }));
+    }
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Return to the campaign…").click();
+    h.run();
+    h.get_by_label("German win").click();
+    h.run();
+    assert!(h.query_by_label_contains("fr-3 must retreat").is_some());
+    assert!(h.query_by_label_contains("80 of 120").is_some());
+    h.get_by_label("Apply").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(app.save_path(), Some(campaign));
+    let fr3 = app.game.state().unit("fr-3").expect("fr-3");
+    assert_eq!(fr3.strength, 1);
+    assert!(fr3.must_retreat);
+    assert_eq!(
+        app.game.state().unit("fort-metz").map(|u| u.strength),
+        Some(2),
+        "a fortress is taken, not worn down (FR-F1)"
+    );
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}

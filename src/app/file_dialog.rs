@@ -20,6 +20,8 @@ pub enum Purpose {
     Open,
     /// Start a new game from a unit-card file.
     ImportCards,
+    /// Save a campaign's combat as a new battle (issue 30, "Fight as a battle").
+    Battle,
 }
 
 impl Purpose {
@@ -29,6 +31,7 @@ impl Purpose {
             Purpose::SaveAs => "Save the game as",
             Purpose::Open => "Open a game",
             Purpose::ImportCards => "New game from a unit-card file",
+            Purpose::Battle => "Save the battle as",
         }
     }
 
@@ -38,13 +41,14 @@ impl Purpose {
             Purpose::SaveAs => "Save here",
             Purpose::Open => "Open this game",
             Purpose::ImportCards => "Import these cards",
+            Purpose::Battle => "Make the battle here",
         }
     }
 
     /// The file extension the folder listing shows (folders always show).
     fn extension(self) -> &'static str {
         match self {
-            Purpose::SaveAs | Purpose::Open => "json",
+            Purpose::SaveAs | Purpose::Open | Purpose::Battle => "json",
             Purpose::ImportCards => "toml",
         }
     }
@@ -55,12 +59,27 @@ impl Purpose {
             Purpose::SaveAs => Command::SaveAs(path),
             Purpose::Open => Command::Open(path),
             Purpose::ImportCards => Command::NewFromCards(path),
+            Purpose::Battle => Command::FightBattle(path),
         }
     }
 }
 
 /// The file name Save As offers.
 pub const DEFAULT_SAVE_NAME: &str = "battle.kepi.json";
+
+/// The file name "Fight as a battle" offers.
+pub const DEFAULT_BATTLE_NAME: &str = "campaign-battle.kepi.json";
+
+impl Purpose {
+    /// The file name offered when the file is a new one.
+    fn default_name(self) -> Option<&'static str> {
+        match self {
+            Purpose::SaveAs => Some(DEFAULT_SAVE_NAME),
+            Purpose::Battle => Some(DEFAULT_BATTLE_NAME),
+            Purpose::Open | Purpose::ImportCards => None,
+        }
+    }
+}
 
 /// A native dialog that returns "nothing" within this time did not show at all (no portal, no
 /// zenity): nobody cancels a file dialog that fast.
@@ -104,6 +123,10 @@ pub fn native(purpose: Purpose, folder: &Path) -> Native {
             .save_file(),
         Purpose::Open => dialog.add_filter("kepi game", &["json"]).pick_file(),
         Purpose::ImportCards => dialog.add_filter("unit cards", &["toml"]).pick_file(),
+        Purpose::Battle => dialog
+            .add_filter("kepi game", &["json"])
+            .set_file_name(DEFAULT_BATTLE_NAME)
+            .save_file(),
     };
     match picked {
         Some(p) => Native::Chosen(p),
@@ -166,9 +189,9 @@ impl FileDialog {
     pub fn show_for(&mut self, purpose: Purpose, folder: PathBuf) {
         self.open = true;
         self.purpose = purpose;
-        self.path = match purpose {
-            Purpose::SaveAs => folder.join(DEFAULT_SAVE_NAME).display().to_string(),
-            _ => String::new(),
+        self.path = match purpose.default_name() {
+            Some(name) => folder.join(name).display().to_string(),
+            None => String::new(),
         };
         self.go_to(folder);
     }
@@ -199,11 +222,11 @@ impl FileDialog {
             }
             Err(e) => self.error = Some(format!("cannot list {}: {e}", folder.display())),
         }
-        if self.purpose == Purpose::SaveAs {
+        if let Some(default) = self.purpose.default_name() {
             let name = Path::new(self.path.trim())
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| DEFAULT_SAVE_NAME.into());
+                .unwrap_or_else(|| default.into());
             self.path = folder.join(name).display().to_string();
         }
         self.folder = folder;

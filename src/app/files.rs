@@ -39,6 +39,7 @@ pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             out.push(Command::ChooseFile(Purpose::SaveAs));
             ui.close();
         }
+        super::campaign::return_menu_ui(ui, app);
         ui.separator();
         if ui.button("Host this game…").clicked() {
             app.net_dialog = Some(super::net_ui::NetDialog::Host);

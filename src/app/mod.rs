@@ -4,6 +4,7 @@
 //! [`state::AppState::handle`] is the only place anything changes. The rules they show come from the
 //! same library functions the command line uses.
 
+pub mod campaign;
 pub mod charts;
 pub mod dice_tray;
 pub mod drift;
@@ -188,6 +189,8 @@ impl KepiApp {
             }
         });
         exports::export_dialog_ui(ui.ctx(), app, &mut out);
+        campaign::fight_dialog_ui(ui.ctx(), app, &mut out);
+        campaign::return_dialog_ui(ui.ctx(), app, &mut out);
         if let Some(c) = app.file_dialog.ui(ui.ctx()) {
             out.push(c);
         }

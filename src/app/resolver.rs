@@ -466,20 +466,32 @@ fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>)
         // The dice typed belong to one roll: none typed, nothing to apply (kepi's dice would
         // stand in for them). They are cleared once the roll is applied.
         let ok = ready && entered.as_ref().is_ok_and(|d| !d.is_empty());
-        if ui
-            .add_enabled(ok, egui::Button::new(RichText::new("Apply my dice").size(18.0)))
-            .on_hover_text("R · the dice you typed, for this roll only")
-            .clicked()
-            && let Ok(d) = entered
-        {
-            out.push(Command::ResolveAndApply { entered: d });
-        }
-    } else if ui
-        .add_enabled(ready, egui::Button::new(RichText::new("Roll and apply").size(18.0)))
-        .on_hover_text("R · kepi rolls from the game's committed seed; the roll and its effects are one undoable action")
-        .clicked()
-    {
-        out.push(Command::ResolveAndApply { entered: Vec::new() });
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(
+                    ok,
+                    egui::Button::new(RichText::new("Apply my dice").size(18.0)),
+                )
+                .on_hover_text("R · the dice you typed, for this roll only")
+                .clicked()
+                && let Ok(d) = entered
+            {
+                out.push(Command::ResolveAndApply { entered: d });
+            }
+            super::campaign::fight_button_ui(ui, app);
+        });
+    } else {
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(ready, egui::Button::new(RichText::new("Roll and apply").size(18.0)))
+                .on_hover_text("R · kepi rolls from the game's committed seed; the roll and its effects are one undoable action")
+                .clicked()
+            {
+                out.push(Command::ResolveAndApply { entered: Vec::new() });
+            }
+            // Issue 30: the same combat fought with miniatures instead (SPI and 1870 only).
+            super::campaign::fight_button_ui(ui, app);
+        });
     }
 }
 

@@ -238,6 +238,12 @@ pub enum Command {
     OpenLast,
     /// Dismiss the "continue your last game" offer.
     DismissLast,
+    /// Issue 30: fight the combat of "Fight as a battle" as a battle saved to this new file
+    /// (`kepi campaign battle`), then open the battle.
+    FightBattle(PathBuf),
+    /// Issue 30: bring the battle open back to its campaign with this winner (None: a draw), as
+    /// `kepi campaign return` does, then open the campaign.
+    ReturnToCampaign(Option<crate::roster::Side>),
 }
 
 /// A message in the status line.
@@ -321,6 +327,8 @@ pub struct AppState {
     pub remote: Option<Remote>,
     /// A network dialog the File menu asked for (taken by the window each frame).
     pub net_dialog: Option<super::net_ui::NetDialog>,
+    /// "Fight as a battle" and "Return to the campaign" (issue 30).
+    pub campaign: super::campaign::CampaignUi,
 }
 
 /// The window on the network (hosting, or joined to a host): its seat, and what it asks the host.
@@ -531,6 +539,7 @@ impl AppState {
             roster_rows: Default::default(),
             remote: None,
             net_dialog: None,
+            campaign: Default::default(),
         }
     }
 
@@ -943,6 +952,145 @@ impl AppState {
             }
             Command::DismissLast => self.last_game = None,
             Command::SaveAs(path) => self.save_as(&path),
+            Command::FightBattle(path) => self.fight_battle(&path),
+            Command::ReturnToCampaign(winner) => self.return_to_campaign(winner),
+        }
+    }
+
+    /// Issue 30, CAMP-B1: makes the battle of the "Fight as a battle" dialog at `out` exactly as
+    /// `kepi campaign battle` does ([`crate::campaign::ops::make_battle`]), with the campaign's
+    /// pending combat journalled, then opens it. Refused: said whole in the dialog and the status
+    /// line, nothing applied.
+    fn fight_battle(&mut self, out: &Path) {
+        use crate::campaign::ops::{self, BattleOrder, Front};
+        let Some(dialog) = self.campaign.fight.take() else {
+            return self.err("no combat to fight as a battle: press \"Fight as a battle\" first");
+        };
+        let refused = |app: &mut AppState, mut dialog: super::campaign::FightDialog, m: String| {
+            dialog.error = Some(m.clone());
+            app.campaign.fight = Some(dialog);
+            app.err(m);
+        };
+        if let Some(why) = super::campaign::fight_unavailable(self) {
+            return refused(self, dialog, why);
+        }
+        let table = match crate::campaign::CampaignTable::load(None) {
+            Ok(t) => t,
+            Err(e) => return refused(self, dialog, format!("{e}; nothing applied")),
+        };
+        let Some(store) = self.store.as_mut() else {
+            return refused(self, dialog, "save the campaign first".into());
+        };
+        let campaign = store.path().to_path_buf();
+        let order = BattleOrder {
+            attackers: &dialog.combat.attackers,
+            hex: dialog.combat.hex,
+            rules: dialog.rules,
+            out,
+            seed: crate::dice::fresh_seed(),
+        };
+        let made = ops::make_battle(&mut self.game, store, &campaign, &order, &table);
+        match made {
+            Ok(made) => {
+                self.saved_len = self.game.log().len();
+                self.last_change = Some(std::time::Instant::now());
+                self.remember(&campaign);
+                let e = &made.link.engagement;
+                let mut msg = format!(
+                    "a {} battle for hex {} ({} table units) in {}; the campaign's combat is \
+                     pending (check #{})",
+                    e.rules.title(),
+                    e.hex,
+                    e.units.len(),
+                    out.display(),
+                    e.pending
+                );
+                for w in &made.warnings {
+                    msg.push_str(&format!(" (warning: {w})"));
+                }
+                self.open(out);
+                if self.save_path().as_deref() == Some(out) {
+                    self.ok(msg);
+                } else {
+                    let why = self
+                        .status
+                        .as_ref()
+                        .map(|s| s.text.clone())
+                        .unwrap_or_default();
+                    self.err(format!("{msg}; but the battle did not open here: {why}"));
+                }
+            }
+            Err(e) => refused(self, dialog, e.say(Front::Window)),
+        }
+    }
+
+    /// Issue 30, CAMP-C2 and CAMP-R1: brings the battle open back to its campaign exactly as
+    /// `kepi campaign return` does ([`crate::campaign::ops::give_back`]), then opens the campaign
+    /// (or says where it is). Refused: said whole in the dialog and the status line, nothing
+    /// applied.
+    fn return_to_campaign(&mut self, winner: Option<crate::roster::Side>) {
+        use crate::campaign::ops::{self, Front};
+        let mut dialog = self.campaign.give.take();
+        let result = (|| -> Result<(PathBuf, ops::GivenBack), String> {
+            if self.remote.is_some() {
+                return Err("on the network: the battle is returned from the host's kepi".into());
+            }
+            if self.unsaved() {
+                return Err(
+                    "the battle has actions not on disk: save it first (File > Save As); nothing \
+                     applied"
+                        .into(),
+                );
+            }
+            let battle = self.save_path().ok_or_else(|| {
+                "this battle has no file: save it first (File > Save As); nothing applied"
+                    .to_string()
+            })?;
+            let link = ops::link_in(&self.game, &battle).map_err(|e| e.say(Front::Window))?;
+            let path = ops::campaign_path(&link, None).map_err(|e| e.say(Front::Window))?;
+            ops::give_back(&self.game, &battle, &link, &path, winner, false)
+                .map(|g| (path, g))
+                .map_err(|e| e.say(Front::Window))
+        })();
+        match result {
+            Ok((path, given)) => {
+                let lost: Vec<String> = given
+                    .returned
+                    .losses
+                    .iter()
+                    .map(|l| format!("{} -{}", l.unit, l.lost))
+                    .collect();
+                let mut msg = format!(
+                    "returned to the campaign {}: {} ({})",
+                    path.display(),
+                    given.resolution.summary,
+                    lost.join(", ")
+                );
+                for w in &given.warnings {
+                    msg.push_str(&format!(" (warning: {w})"));
+                }
+                self.open(&path);
+                if self.save_path().as_deref() == Some(path.as_path()) {
+                    self.ok(msg);
+                } else {
+                    let why = self
+                        .status
+                        .as_ref()
+                        .map(|s| s.text.clone())
+                        .unwrap_or_default();
+                    self.err(format!(
+                        "{msg}; the campaign is at {} (it did not open here: {why})",
+                        path.display()
+                    ));
+                }
+            }
+            Err(m) => {
+                if let Some(d) = dialog.as_mut() {
+                    d.error = Some(m.clone());
+                }
+                self.campaign.give = dialog;
+                self.err(m);
+            }
         }
     }
 

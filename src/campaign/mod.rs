@@ -16,8 +16,11 @@
 //!   (1870, FR-C2), the winner's advance into a vacated hex (SPI-C4, FR-C2), logged as one
 //!   `campaign-return` resolution naming the battle's file and log head.
 //!
-//! Everything here is pure over plain data; the command line (`kepi campaign`) reads and writes.
+//! Everything in this file is pure over plain data. The steps that read and write the two games
+//! (make a battle, bring it back, abandon it) are [`ops`], which the command line (`kepi campaign`)
+//! and the window both call.
 
+pub mod ops;
 pub mod table;
 
 use chrono::NaiveDate;

@@ -3,13 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use chrono::Utc;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use super::{CliError, fresh_seed, print_json, stood};
-use crate::campaign::{self, CampaignError, CampaignTable, Engagement, Link};
-use crate::engine::game::{Action, Game, SeedSecret};
+use crate::campaign::ops::{self, Front, StepError};
+use crate::campaign::{self, CampaignError, CampaignTable};
 use crate::roster::{Position, Side};
 use crate::rules::{System, Tables};
 use crate::store::{Store, read_game};
@@ -156,13 +155,8 @@ pub fn run(a: &CampaignArgs, tables: Option<&Path>) -> Result<(), CliError> {
     }
 }
 
-/// A path as recorded: absolute, so the battle finds its campaign from any folder.
-fn absolute(p: &Path) -> String {
-    std::fs::canonicalize(p)
-        .or_else(|_| std::path::absolute(p))
-        .unwrap_or_else(|_| p.to_path_buf())
-        .display()
-        .to_string()
+fn step(e: StepError) -> CliError {
+    CliError::with_code(e.code(), e.say(Front::Cli))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -189,116 +183,27 @@ fn battle(
             "--attackers: an empty unit id (give A,B,...)",
         ));
     }
-    if out.exists() {
-        return Err(CliError::usage(format!(
-            "--out: {} already exists; choose another file (kepi never overwrites a game)",
-            out.display()
-        )));
-    }
+    ops::check_out(out).map_err(step)?;
     let table = CampaignTable::load(tables)?;
     let mut opened = Store::open(campaign)?;
-    let game = &mut opened.game;
-    let state = game.state().clone();
-    let (board, units) = campaign::engage(&state, attackers, at, rules, &table)?;
-    let hex_label = at.to_string();
-    if let Some((_, e)) = campaign::pending(&state, game.log())
-        .into_iter()
-        .find(|(_, e)| e.hex == hex_label)
-    {
-        return Err(CliError::usage(format!(
-            "--hex: hex {hex_label} already has a pending battle ({}): return or abandon it first; \
-             nothing applied",
-            e.battle
-        )));
-    }
-    let secret = SeedSecret::new(seed.unwrap_or_else(fresh_seed));
-    let listed = campaign::table_units(&board, &units);
-    let engagement = Engagement {
-        battle: absolute(out),
-        battle_commitment: secret.commitment(),
-        rules,
-        hex: hex_label.clone(),
-        attackers: board
-            .iter()
-            .filter(|b| b.role == campaign::Role::Attacker)
-            .map(|b| b.id.clone())
-            .collect(),
-        defenders: board
-            .iter()
-            .filter(|b| b.role == campaign::Role::Defender)
-            .map(|b| b.id.clone())
-            .collect(),
-        pending: state.next_due,
-        rounding: table.rounding.v(),
-        board,
-        units: listed,
-    };
-    let now = Utc::now();
-    let before = game.log().len();
-    let draws = state.dice.draws;
-    let entry = game
-        .act(
-            Action::Resolved {
-                resolution: Box::new(campaign::battle_record(&state, &engagement)),
-                effects: Vec::new(),
-                draws,
-                units: Vec::new(),
-                input: None,
-            },
-            now,
-        )?
-        .clone();
-    if !game
-        .state()
-        .due
-        .iter()
-        .any(|d| d.id == engagement.pending && d.rule.as_str() == "CAMP-B1")
-    {
-        let _ = game.rewind(before);
-        return Err(CliError::failed(
-            "internal: the pending battle's check was not queued; nothing applied",
-        ));
-    }
-    let link = Link {
-        campaign: absolute(campaign),
-        campaign_commitment: state.dice.commitment.to_string(),
-        campaign_system: state.system.system(),
-        entry: entry.index,
-        entry_hash: entry.hash.clone(),
-        turn: state.turn,
-        date: state.date,
-        engagement,
-    };
-    let sc = campaign::battle_scenario(&link, units);
-    let mut fight = Game::new(&sc, rules, secret, now);
-    let fdraws = fight.state().dice.draws;
-    fight.act(
-        Action::Resolved {
-            resolution: Box::new(campaign::link_record(&link)),
-            effects: Vec::new(),
-            draws: fdraws,
-            units: Vec::new(),
-            input: None,
+    let made = ops::make_battle(
+        &mut opened.game,
+        &mut opened.store,
+        campaign,
+        &ops::BattleOrder {
+            attackers,
+            hex: at,
+            rules,
+            out,
+            seed: seed.unwrap_or_else(fresh_seed),
         },
-        now,
-    )?;
-    // The battle first: a campaign that names a battle never written would be worse than a battle
-    // file left over from a campaign that could not record it (removed below).
-    if let Err(e) = Store::create(out, &fight) {
-        let _ = game.rewind(before);
-        return Err(e.into());
+        &table,
+    )
+    .map_err(step)?;
+    for w in &made.warnings {
+        errln!("warning: {w}");
     }
-    match opened.store.record(game) {
-        Ok(r) => {
-            if let Some(w) = r.save_warning {
-                errln!("warning: {w}");
-            }
-        }
-        Err(e) => {
-            crate::store::remove_game_files(out);
-            return Err(CliError::failed(format!("{e}; nothing applied")));
-        }
-    }
+    let link = &made.link;
     let e = &link.engagement;
     if json {
         #[derive(Serialize)]
@@ -346,75 +251,6 @@ fn battle(
     Ok(())
 }
 
-/// The battle and its link, and the campaign's path (its recorded place, or `--campaign`).
-fn linked(battle: &Path, campaign: Option<&Path>) -> Result<(Game, Link, PathBuf), CliError> {
-    let viewed = read_game(battle).map_err(|e| CliError::usage(format!("BATTLE: {e}")))?;
-    let link = campaign::link_of(viewed.game.log()).ok_or_else(|| {
-        CliError::usage(format!(
-            "BATTLE: {} is not a campaign's battle (make one with `kepi campaign battle`)",
-            battle.display()
-        ))
-    })?;
-    let path = campaign.map_or_else(|| PathBuf::from(&link.campaign), Path::to_path_buf);
-    if !path.is_file() {
-        return Err(CliError::usage(format!(
-            "the campaign {} is not there (moved or renamed?): give its place with --campaign FILE; \
-             nothing applied",
-            path.display()
-        )));
-    }
-    Ok((viewed.game, link, path))
-}
-
-/// Refuses a campaign that is not the one the battle was fought for, or whose pending record is
-/// gone, saying what to do.
-fn check_campaign(
-    campaign: &Game,
-    path: &Path,
-    link: &Link,
-    battle: &Path,
-) -> Result<(), CliError> {
-    let s = campaign.state();
-    if *s.dice.commitment != *link.campaign_commitment {
-        return Err(CliError::usage(format!(
-            "{} is not the campaign this battle was fought for (another game: its dice commitment \
-             differs): give the campaign's file with --campaign FILE; nothing applied",
-            path.display()
-        )));
-    }
-    let entry = usize::try_from(link.entry)
-        .ok()
-        .and_then(|i| campaign.log().get(i));
-    if entry.is_none_or(|e| e.hash != link.entry_hash) {
-        return Err(CliError::usage(format!(
-            "{}'s log no longer holds entry {} (hash {}) the battle started from (the file was \
-             replaced by an older or edited copy): restore the campaign's save; nothing applied",
-            path.display(),
-            link.entry,
-            link.entry_hash
-        )));
-    }
-    let e = &link.engagement;
-    if !s.due.iter().any(|d| d.id == e.pending) {
-        if let Some(r) = campaign::returned_at(campaign.log(), &e.battle_commitment) {
-            return Err(CliError::usage(format!(
-                "{} was already returned to the campaign (entry {}, hash {}); nothing applied",
-                battle.display(),
-                r.index,
-                r.hash
-            )));
-        }
-        return Err(CliError::usage(format!(
-            "the campaign's pending battle #{} is gone (undone, or the combat was resolved on the \
-             chart): this battle cannot come back; `kepi campaign status {}` lists the pending ones; \
-             nothing applied",
-            e.pending,
-            path.display()
-        )));
-    }
-    Ok(())
-}
-
 fn give_back(
     battle: &Path,
     winner: Option<&str>,
@@ -423,7 +259,7 @@ fn give_back(
     campaign: Option<&Path>,
     json: bool,
 ) -> Result<(), CliError> {
-    let (fight, link, path) = linked(battle, campaign)?;
+    let (fight, link, path) = ops::linked(battle, campaign).map_err(step)?;
     let winner: Option<Side> = match (winner, draw) {
         (Some(w), _) => {
             let side: Side = w
@@ -444,41 +280,11 @@ fn give_back(
             ));
         }
     };
-    let (mut held, mut store) = if dry_run {
-        (read_game(&path)?.game, None)
-    } else {
-        let o = Store::open(&path)?;
-        (o.game, Some(o.store))
-    };
-    let game = &mut held;
-    check_campaign(game, &path, &link, battle)?;
-    let (resolution, effects, out) = campaign::return_record(
-        &link,
-        fight.state(),
-        &fight.head(),
-        fight.log().len(),
-        game.state(),
-        winner,
-    );
-    if let Some(store) = store.as_mut() {
-        let draws = game.state().dice.draws;
-        game.act(
-            Action::Resolved {
-                resolution: Box::new(resolution),
-                effects,
-                draws,
-                units: Vec::new(),
-                input: None,
-            },
-            Utc::now(),
-        )?;
-        let r = store
-            .record(game)
-            .map_err(|e| CliError::failed(format!("{e}; nothing applied")))?;
-        if let Some(w) = r.save_warning {
-            errln!("warning: {w}");
-        }
+    let given = ops::give_back(&fight, battle, &link, &path, winner, dry_run).map_err(step)?;
+    for w in &given.warnings {
+        errln!("warning: {w}");
     }
+    let out = &given.returned;
     #[derive(Serialize)]
     struct Lost<'a> {
         unit: &'a str,
@@ -514,7 +320,7 @@ fn give_back(
             winner: out.winner.map(Side::as_str),
             dry_run,
             losses: lines,
-            head: game.head(),
+            head: given.head.clone(),
         });
     }
     textln!(
@@ -537,7 +343,7 @@ fn give_back(
             l.table_strength
         );
     }
-    outln!("head {}", game.head());
+    outln!("head {}", given.head);
     Ok(())
 }
 
@@ -547,18 +353,7 @@ fn abandon(
     options: &[String],
     tables: Option<&Path>,
 ) -> Result<(), CliError> {
-    let (_, link, path) = linked(battle, campaign)?;
-    let mut opened = Store::open(&path)?;
-    check_campaign(&opened.game, &path, &link, battle)?;
-    let e = &link.engagement;
-    let mut words = vec![
-        "combat".to_string(),
-        "--attackers".to_string(),
-        e.attackers.join(","),
-        "--hex".to_string(),
-        e.hex.clone(),
-    ];
-    words.extend(options.iter().cloned());
+    let (_, link, path) = ops::linked(battle, campaign).map_err(step)?;
     let loaded;
     let tables: &Tables = match tables {
         Some(d) => {
@@ -567,46 +362,18 @@ fn abandon(
         }
         None => Tables::builtin()?,
     };
-    let mut said = Vec::new();
-    crate::moves::apply_verbs::<CliError>(
-        &mut opened.game,
-        &mut opened.store,
-        &words,
-        tables,
-        &|_, _| Ok(()),
-        &mut |entry, recorded| {
-            if let Some(w) = recorded.save_warning {
-                errln!("warning: {w}");
-            }
-            said.push(entry.summary.clone());
-            Ok(())
-        },
-    )?;
-    // The combat answers the check when its first attacker leads it; otherwise it is done here.
-    if opened.game.state().due.iter().any(|d| d.id == e.pending) {
-        opened.game.act(
-            Action::ResolveDue {
-                id: e.pending,
-                effects: Vec::new(),
-            },
-            Utc::now(),
-        )?;
-        let r = opened
-            .store
-            .record(&opened.game)
-            .map_err(|x| CliError::failed(x.to_string()))?;
-        if let Some(w) = r.save_warning {
-            errln!("warning: {w}");
-        }
+    let done = ops::abandon(battle, &link, &path, options, tables).map_err(step)?;
+    for w in &done.warnings {
+        errln!("warning: {w}");
     }
-    for s in said {
+    for s in &done.said {
         textln!("ok {s}");
     }
     outln!(
         "{}: battle {} abandoned, the combat resolved on the chart; head {}",
         path.display(),
         battle.display(),
-        opened.game.head()
+        done.head
     );
     Ok(())
 }

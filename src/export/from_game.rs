@@ -68,6 +68,7 @@ pub fn unit_doc(system: System, u: &UnitState, t: &Tables) -> UnitDoc {
         move_,
         range,
         status,
+        from: None,
     }
 }
 
@@ -135,10 +136,53 @@ pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
 
 /// [`roster_doc`] for a game in progress: the roster also prints the log's chain head.
 pub fn game_roster_doc(game: &Game, t: &Tables) -> RosterDoc {
-    RosterDoc {
+    let mut doc = RosterDoc {
         chain_head: Some(game.head()),
         ..roster_doc(game.state(), t)
+    };
+    let from = campaign_origins(game);
+    if !from.is_empty() {
+        fn walk(g: &mut GroupDoc, from: &BTreeMap<String, String>) {
+            for u in &mut g.units {
+                u.from = from.get(&u.id).cloned();
+            }
+            for sub in &mut g.groups {
+                walk(sub, from);
+            }
+        }
+        for side in &mut doc.sides {
+            for g in &mut side.groups {
+                walk(g, &from);
+            }
+        }
     }
+    doc
+}
+
+/// Issue 30, CAMP-C1: in a battle made from a campaign, each table unit's board unit, read from
+/// the battle's link record (its first `campaign-battle` resolution: `engagement.units`, each
+/// `{"id", "from"}`); empty for any other game.
+fn campaign_origins(game: &Game) -> BTreeMap<String, String> {
+    let record = game.log().iter().find_map(|e| match &e.kind {
+        EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        } if resolution.action == crate::engine::flow::campaign::BATTLE => {
+            resolution.outcome.as_ref()
+        }
+        _ => None,
+    });
+    record
+        .and_then(|v| v.pointer("/engagement/units"))
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|u| {
+            Some((
+                u.get("id")?.as_str()?.to_string(),
+                u.get("from")?.as_str()?.to_string(),
+            ))
+        })
+        .collect()
 }
 
 fn scenario_state(s: &Scenario) -> Result<GameState, ExportError> {

@@ -142,6 +142,9 @@ pub struct UnitDoc {
     pub range: Option<String>,
     /// Status markers ("Shaken", "disordered", "flag lost").
     pub status: Vec<String>,
+    /// In a battle made from a campaign (issue 30, CAMP-C1): the board unit it came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
 }
 
 /// One resolution in a battle report.
@@ -403,6 +406,7 @@ impl RosterDoc {
                                 .to_string(),
                             ),
                             status,
+                            from: None,
                         });
                     }
                     brigades.push(GroupDoc {

@@ -1,6 +1,7 @@
 //! The club roster: per side (each from a fresh page) the order of battle, and per unit its symbol,
 //! name, class, strength boxes (losses crossed out), fatigue and leader boxes, weapon, move, range
-//! and status; a header on every page and "page i of n" in the footer.
+//! and status (and, in a battle made from a campaign, the board unit it came from: issue 30); a
+//! header on every page and "page i of n" in the footer.
 
 use super::draw::{
     Canvas, Flow, Fonts, GREY, INK, LIGHT, Op, PT, RED, boxes_width, fonts, side_fill,
@@ -220,6 +221,10 @@ fn unit_row(c: &mut Canvas, cols: &Cols, y: f32, u: &UnitDoc, si: usize, depth: 
         "{}/{} {}",
         u.strength, u.max_strength, u.strength_unit
     ));
+    // Issue 30: a battle's table unit names the campaign's board unit it came from (CAMP-C1).
+    if let Some(from) = &u.from {
+        line2.push(format!("from {from}"));
+    }
     c.text_fit(
         name_x,
         y + 8.2,

@@ -352,3 +352,76 @@ fn a_game_roster_prints_the_log_head() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 30: the roster of a battle made from a campaign prints, for each table unit, the board
+/// unit it came from (read back from the PDF as a reader would).
+#[test]
+fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
+    use kepi::campaign::{CampaignTable, ops};
+    use kepi::game::{Action, Game, SeedSecret};
+    use kepi::rules::{System, Tables};
+    let dir = tmp("campaign-roster");
+    let s = kepi::registry::builtin_scenario("spi-1870").unwrap();
+    let mut game = Game::new(&s, System::Spi, SeedSecret::new(5), chrono::Utc::now());
+    for (unit, hex) in [
+        ("de-3-3-1", "1010"),
+        ("de-3-3-2", "1110"),
+        ("fr-metz-5", "1011"),
+    ] {
+        game.act(
+            Action::Move {
+                unit: unit.into(),
+                to: hex.parse().unwrap(),
+            },
+            chrono::Utc::now(),
+        )
+        .unwrap();
+    }
+    let campaign = dir.join("g.json");
+    let mut store = kepi::store::Store::create(&campaign, &game).unwrap();
+    let out = dir.join("battle.json");
+    let attackers = ["de-3-3-1".to_string(), "de-3-3-2".to_string()];
+    ops::make_battle(
+        &mut game,
+        &mut store,
+        &campaign,
+        &ops::BattleOrder {
+            attackers: &attackers,
+            hex: "1011".parse().unwrap(),
+            rules: System::Pw,
+            out: &out,
+            seed: 7,
+        },
+        &CampaignTable::load(None).unwrap(),
+    )
+    .unwrap();
+    let battle = kepi::store::read_game(&out).unwrap().game;
+    let doc = export::from_game::game_roster_doc(&battle, Tables::builtin().unwrap());
+    let units: Vec<_> = doc
+        .sides
+        .iter()
+        .flat_map(|s| &s.groups)
+        .flat_map(|g| g.units.iter().chain(g.groups.iter().flat_map(|x| &x.units)))
+        .collect();
+    assert!(
+        units
+            .iter()
+            .any(|u| u.id == "fr-metz-5-3" && u.from.as_deref() == Some("fr-metz-5"))
+    );
+    let pdf = dir.join("roster.pdf");
+    write_atomic(&pdf, &roster_pdf(&doc, Paper::A4).unwrap()).unwrap();
+    let Some(text) = pdf_text(&pdf) else {
+        return;
+    };
+    for from in ["from de-3-3-1", "from de-3-3-2", "from fr-metz-5"] {
+        assert!(text.contains(from), "`{from}` not in the roster: {text}");
+    }
+    // A game that is no campaign's battle prints no "from".
+    let plain = export::from_game::game_roster_doc(&game, Tables::builtin().unwrap());
+    let pdf = dir.join("plain.pdf");
+    write_atomic(&pdf, &roster_pdf(&plain, Paper::A4).unwrap()).unwrap();
+    if let Some(text) = pdf_text(&pdf) {
+        assert!(!text.contains("from de-"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

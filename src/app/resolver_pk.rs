@@ -4,7 +4,7 @@ use egui::Ui;
 
 use super::resolver::{pick, ratio_field};
 use crate::rules::pk::form::{PkAction, PkForm};
-use crate::rules::pk::{Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon};
+use crate::rules::pk::{Activity, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon};
 
 fn officer_ui(ui: &mut Ui, label: &str, v: &mut Option<Officer>) {
     egui::ComboBox::from_label(label)
@@ -145,6 +145,22 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
                     .range(0..=99)
                     .prefix("fatigue points "),
                 "fatigue",
+            );
+        }
+        PkAction::Urt {
+            class,
+            activity,
+            amount,
+        } => {
+            pick(ui, "class", class, Class::ALL);
+            pick(ui, "activity", activity, Activity::ALL);
+            let pivot = matches!(activity, Activity::PivotBattalion | Activity::PivotBrigade);
+            super::keys::number(
+                ui,
+                egui::DragValue::new(amount)
+                    .range(if pivot { 0..=360 } else { 1..=20 })
+                    .prefix(if pivot { "degrees " } else { "times " }),
+                "urt.amount",
             );
         }
     }

@@ -44,6 +44,7 @@ pub(super) const PLAY_VERBS: &[&str] = &[
     "rally",
     "flag-roll",
     "fatigue-check",
+    "urt",
     "activate",
     "rifle",
     "combat",
@@ -277,6 +278,19 @@ static SPECS: &[VerbSpec] = &[
         extra: no_extra,
         what: "the end-of-move fatigue check (PK-X5)",
         overlay: pk_fatigue,
+    },
+    VerbSpec {
+        system: System::Pk,
+        verb: "urt",
+        aliases: &[],
+        form: "urt",
+        resolve: "urt",
+        units: Units::One("UNIT"),
+        required: &["activity"],
+        refused: &[],
+        extra: no_extra,
+        what: "the time an activity takes, as a part of the unit's move (PK-U1, PK-C1; no dice)",
+        overlay: pk_urt,
     },
     VerbSpec {
         system: System::Pw,
@@ -1799,6 +1813,26 @@ fn pk_fatigue(g: &Given, f: &mut Form, t: &Tables) -> Result<(), MoveError> {
         *fatigue = pk::melee::fatigue_points(c, m, &t.pk);
     }
     set(fatigue, total);
+    Ok(())
+}
+
+/// PK-U1: `kepi resolve pk urt`'s options over the unit's class.
+fn pk_urt(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
+    let Some(PkForm {
+        action:
+            PkAction::Urt {
+                class,
+                activity,
+                amount,
+            },
+        ..
+    }) = f.get_mut::<PkForm>()
+    else {
+        return Err(mismatch(g));
+    };
+    set(class, g.get::<Class>("class")?);
+    set(activity, g.get::<pk::Activity>("activity")?);
+    set(amount, g.get::<u32>("amount")?);
     Ok(())
 }
 

@@ -66,6 +66,10 @@ const BASES: &[(&str, &str)] = &[
         "--start-figures=200 --figures=120 --broken-units=2 --seed=1",
     ),
     ("resolve pk initiative", "--dpct-a=40 --dpct-b=60"),
+    (
+        "resolve pk urt",
+        "--activity=pivot-brigade --amount=45 --class=elite",
+    ),
     ("resolve pw activate", "--army=prussian --d6=2"),
     (
         "resolve pw artillery",

@@ -316,3 +316,31 @@ fn bad_input_exits_2() {
         assert!(!err.is_empty());
     }
 }
+
+/// PK-U1, PK-C1 in play: "it takes 1 URT to change formation which means an elite unit takes 1/3
+/// move while a line unit takes ½ move": `urt UNIT --activity ...` reads the class off the card,
+/// logs the time with both tables' lines, and `log verify` resolves it again.
+#[test]
+fn urt_of_an_activity_is_offered_in_play() {
+    let d = super::common::tmp("pk", "urt");
+    let save = super::common::new_game(&d, "mars-la-tour", "2");
+    let line = |unit: &str, more: &[&str]| -> serde_json::Value {
+        let mut args = vec!["game", "apply", &save, "--json", "urt", unit];
+        args.extend_from_slice(more);
+        serde_json::from_str(super::common::ok(&args).lines().next().unwrap()).unwrap()
+    };
+    let elite = line("3rd-jaeger", &["--activity", "change-formation"]);
+    assert_eq!(elite["outcome"]["of_a_move"], "1/3", "{elite}");
+    let l = line("66e-ligne-1", &["--activity", "change-formation"]);
+    assert_eq!(l["outcome"]["of_a_move"], "1/2", "{l}");
+    // A battalion in line pivots 30 degrees per URT: 45 degrees rounds up to 2 URTs.
+    let p = line(
+        "66e-ligne-1",
+        &["--activity", "pivot-battalion", "--amount", "45"],
+    );
+    assert_eq!(p["outcome"]["urts"], "2", "{p}");
+    assert_eq!(p["outcome"]["of_a_move"], "1", "{p}");
+    super::common::ok(&["log", "verify", &save]);
+    let o = super::common::kepi(&["game", "apply", &save, "urt", "66e-ligne-1"]);
+    assert_eq!(o.status.code(), Some(2), "--activity is required");
+}

@@ -14,7 +14,7 @@ use crate::moves::MoveError;
 use crate::rules::Resolution;
 use crate::rules::limits;
 use crate::rules::pk::{
-    self, Building, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon,
+    self, Activity, Building, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon,
     artillery::ArtilleryInput,
     fire::{FireInput, FiringFirstSide},
     melee::{CounterInput, CounterOption, MeleeInput, PursuitInput},
@@ -51,6 +51,24 @@ pub enum PkAction {
     Army(ArmyArgs),
     /// d% initiative: the high scorer moves first (PK-T1).
     Initiative(InitiativeArgs),
+    /// The time an activity takes, as a part of a move (PK-U1, PK-C1; no dice).
+    Urt(UrtArgs),
+}
+
+/// `urt`
+#[derive(Debug, Args)]
+pub struct UrtArgs {
+    /// The unit's class (its URT as a part of a move; line when not given; in `kepi game apply`
+    /// the unit's card).
+    #[arg(long)]
+    pub class: Option<Class>,
+    /// The activity (the URT Table).
+    #[arg(long)]
+    pub activity: Activity,
+    /// Degrees of a pivot (pivot-battalion, pivot-brigade), else how many times (1 when not
+    /// given).
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::DEGREES))]
+    pub amount: Option<u32>,
 }
 
 /// `fire`
@@ -645,6 +663,13 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
             pk::melee::melee_both(&side_a, &side_b, t, dice)?.erase()
         }
         PkAction::Counter(a) => pk::melee::counter_roll(&a.input(), t, dice)?.erase(),
+        PkAction::Urt(a) => pk::movement::urt(
+            a.class.unwrap_or(Class::Line),
+            a.activity,
+            a.amount.unwrap_or(1),
+            t,
+        )?
+        .erase(),
         PkAction::Fatigue(a) => {
             let total = match (a.fatigue, a.class, a.moves) {
                 (Some(f), _, _) => (f, Provenance::Seed),

@@ -10,7 +10,7 @@ use crate::engine::play::{Resolved, done, lose, unit};
 use crate::roster::{Arm, Formation as CardFormation, Quality, Weapon as CardWeapon};
 use crate::rules::RuleError;
 use crate::rules::pk::{
-    self, Class, Gun, PkTables, Weapon, artillery::ArtilleryInput, fire::FireInput,
+    self, Activity, Class, Gun, PkTables, Weapon, artillery::ArtilleryInput, fire::FireInput,
     melee::MeleeInput, morale::RallyInput,
 };
 
@@ -40,6 +40,15 @@ pub enum PkAction {
     Fatigue {
         /// The unit's fatigue points.
         fatigue: i64,
+    },
+    /// PK-U1 the time an activity takes (no dice).
+    Urt {
+        /// The unit's class (PK-C1: its URT).
+        class: Class,
+        /// The activity.
+        activity: Activity,
+        /// Degrees of a pivot, else how many times.
+        amount: u32,
     },
 }
 
@@ -129,6 +138,11 @@ impl PkForm {
             PkAction::Rally(RallyInput::default()),
             PkAction::Flag { class: Class::Line },
             PkAction::Fatigue { fatigue: 0 },
+            PkAction::Urt {
+                class: Class::Line,
+                activity: Activity::ChangeFormation,
+                amount: 1,
+            },
         ]
         .into_iter()
         .map(|action| PkForm {
@@ -148,6 +162,7 @@ impl PkForm {
             PkAction::Rally(_) => "rally",
             PkAction::Flag { .. } => "flag",
             PkAction::Fatigue { .. } => "fatigue",
+            PkAction::Urt { .. } => "urt",
         }
     }
 
@@ -244,6 +259,11 @@ impl PkForm {
             PkAction::Fatigue { fatigue } => {
                 if let Some(a) = a {
                     *fatigue = i64::from(a.fatigue);
+                }
+            }
+            PkAction::Urt { class, .. } => {
+                if let Some(a) = a {
+                    *class = class_of(a);
                 }
             }
         }
@@ -373,6 +393,16 @@ impl PkForm {
                     pk::melee::fatigue_check(*fatigue, pk::melee::fatigue_provenance(t), t, dice)?;
                 Ok(done(res, Vec::new()))
             }
+            // PK-U1: the time is logged; what the unit does in it (a new formation, limbered) is
+            // set by hand, as the umpire rules.
+            PkAction::Urt {
+                class,
+                activity,
+                amount,
+            } => Ok(done(
+                pk::movement::urt(*class, *activity, *amount, t)?,
+                Vec::new(),
+            )),
         }
     }
 }
@@ -441,6 +471,8 @@ impl crate::engine::play::SetForm for PkForm {
             PkAction::Rally(_) | PkAction::Flag { .. } | PkAction::Fatigue { .. } => {
                 &[crate::dice::Die::D10]
             }
+            // PK-U1: a time read off two tables, no dice.
+            PkAction::Urt { .. } => &[],
         }
     }
 
@@ -538,7 +570,7 @@ pub fn refusal(f: &PkForm, state: &GameState) -> Option<String> {
                 None
             }
         }
-        PkAction::Flag { .. } | PkAction::Fatigue { .. } => None,
+        PkAction::Flag { .. } | PkAction::Fatigue { .. } | PkAction::Urt { .. } => None,
     }
 }
 

@@ -107,6 +107,85 @@ pub fn activity_time(
     Ok(urts * class.row(t).urt.v())
 }
 
+/// PK-U1: what an activity cost a unit, logged with its URTs and the move they take.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UrtOutcome {
+    /// The activity.
+    pub activity: Activity,
+    /// URTs it takes (pivots rounded up to whole URTs).
+    pub urts: Ratio,
+    /// The part of a move that is, for the unit's class.
+    pub of_a_move: Ratio,
+}
+
+/// PK-U1, PK-C1 as a resolution (no dice): the URTs of the activity (the URT Table), the class's
+/// URT as a fraction of a move (the Class Mod Table) and their product, each a line with its
+/// provenance. `amount` is the degrees of a pivot, else how many times.
+pub fn urt(
+    class: Class,
+    activity: Activity,
+    amount: u32,
+    t: &PkTables,
+) -> Result<crate::rules::Resolution<UrtOutcome>, RuleError> {
+    use crate::rules::{Effect, ModifierLine, Resolution, RuleId, System, odds_from};
+    let mut urts = activity_urts(activity, amount, t)?;
+    if matches!(activity, Activity::PivotBattalion | Activity::PivotBrigade) {
+        urts = Ratio::int(urts.ceil());
+    }
+    let u = &t.urt;
+    let per = match activity {
+        Activity::ChangeFormation => u.change_formation.provenance,
+        Activity::Reorganise => u.reorganise.provenance,
+        Activity::Limber => u.limber.provenance,
+        Activity::PassageOfLines => u.passage_of_lines.provenance,
+        Activity::UntangleMuddle => t.rules.muddle_urts.provenance,
+        Activity::PivotBattalion => u
+            .pivot_battalion
+            .provenance
+            .weakest(u.battalion_degrees.provenance),
+        Activity::PivotBrigade => u
+            .pivot_brigade
+            .provenance
+            .weakest(u.brigade_degrees.provenance),
+    };
+    let row = class.row(t);
+    let of_a_move = urts * row.urt.v();
+    let what = match activity {
+        Activity::PivotBattalion | Activity::PivotBrigade => format!("{activity} {amount} degrees"),
+        _ if amount > 1 => format!("{activity} x{amount}"),
+        _ => activity.to_string(),
+    };
+    let summary = format!("{what}: {urts} URT = {of_a_move} of a move ({class})");
+    Ok(Resolution {
+        system: System::Pk,
+        action: "urt".to_string(),
+        modifiers: vec![
+            ModifierLine::new(
+                format!("{what}: URTs (URT Table)"),
+                Effect::Base(urts),
+                RuleId::new("PK-U1"),
+                per,
+            ),
+            ModifierLine::new(
+                format!("one URT of a {class} unit, in moves (Class Mod Table)"),
+                Effect::Times(row.urt.v()),
+                RuleId::new("PK-C1"),
+                row.urt.provenance,
+            ),
+        ],
+        dice: Vec::new(),
+        outcome: Some(UrtOutcome {
+            activity,
+            urts,
+            of_a_move,
+        }),
+        odds: odds_from(&crate::dice::Dist::certain(summary.clone()), |s| s.clone()),
+        summary,
+        rolled: Some(0),
+        notes: Vec::new(),
+    })
+}
+
 /// PK-D1, PK-U1: a muddle takes 3 URTs of the lowest class among the units tangled.
 pub fn untangle_time(classes: &[Class], t: &PkTables) -> Ratio {
     let slowest = classes

@@ -48,6 +48,7 @@ pub(super) const PLAY_VERBS: &[&str] = &[
     "activate",
     "rifle",
     "combat",
+    "raise",
 ];
 
 /// How a verb names its units.
@@ -390,6 +391,19 @@ static SPECS: &[VerbSpec] = &[
         extra: <SpiHexOpt as Args>::augment_args,
         what: "one attack on one hex (SPI-C1..C5, S1, F1, H1, H2; losses SPI-R1, --losses)",
         overlay: spi_combat,
+    },
+    VerbSpec {
+        system: System::Spi,
+        verb: "raise",
+        aliases: &[],
+        form: "raise",
+        resolve: "raise",
+        units: Units::One("UNIT"),
+        required: &["pool"],
+        refused: &[],
+        extra: no_extra,
+        what: "a French unit raised at Chalons with reinforcing CP, up to 8 (SPI-I1; no dice)",
+        overlay: spi_raise,
     },
     VerbSpec {
         system: System::Fr1870,
@@ -1833,6 +1847,16 @@ fn pk_urt(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     set(class, g.get::<Class>("class")?);
     set(activity, g.get::<pk::Activity>("activity")?);
     set(amount, g.get::<u32>("amount")?);
+    Ok(())
+}
+
+/// SPI-I1: `kepi resolve spi raise`'s options over the unit's strength.
+fn spi_raise(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
+    let Some(x) = f.get_mut::<crate::rules::spi::form::RaiseForm>() else {
+        return Err(mismatch(g));
+    };
+    set(&mut x.strength, g.get::<u32>("strength")?);
+    set(&mut x.pool, g.get::<u32>("pool")?);
     Ok(())
 }
 

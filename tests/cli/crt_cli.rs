@@ -187,3 +187,41 @@ fn bad_input_exits_2() {
         assert!(!err.is_empty());
     }
 }
+
+/// SPI-I1 in play: "A French Combat unit with a Combat Strength of six ... may be raised to a
+/// Combat Strength of eight ... There would be two reinforcing Combat Points remaining."
+#[test]
+fn spi_raise_at_chalons_in_play() {
+    let d = super::common::tmp("crt", "raise");
+    let save = super::common::new_game(&d, "spi-1870", "3");
+    super::common::ok(&["game", "apply", &save, "lose", "fr-chalons-8", "2"]);
+    let out = super::common::ok(&[
+        "game",
+        "apply",
+        &save,
+        "--json",
+        "raise",
+        "fr-chalons-8",
+        "--pool",
+        "4",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(line["outcome"]["from"], 6, "{line}");
+    assert_eq!(line["outcome"]["to"], 8, "{line}");
+    assert_eq!(line["outcome"]["pool_left"], 2, "{line}");
+    let show: serde_json::Value =
+        serde_json::from_str(&super::common::ok(&["game", "show", &save, "--json"])).unwrap();
+    let u = show["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == "fr-chalons-8")
+        .unwrap()
+        .clone();
+    assert_eq!(u["strength"], 8);
+    super::common::ok(&["log", "verify", &save]);
+    // A German unit has no French reinforcing points: refused, nothing logged.
+    let o = super::common::kepi(&["game", "apply", &save, "raise", "de-1-5-1", "--pool", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("only French units"));
+}

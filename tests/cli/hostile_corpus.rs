@@ -100,6 +100,7 @@ const BASES: &[(&str, &str)] = &[
     ),
     ("resolve spi victory", "--net-vp=5"),
     ("resolve spi eb", "--seed=1"),
+    ("resolve spi raise", "--strength=6 --pool=4"),
     ("resolve spi oob", "--seed=1"),
     (
         "resolve fr1870 combat",

@@ -99,6 +99,15 @@ pub enum SpiAction {
     },
     /// SPI-E1: an EB unit crossing a river hexside (d6 1-3 continues, 4-6 stops).
     Eb,
+    /// SPI-I1: a French unit raised at Chalons with reinforcing combat points (up to 8 CP).
+    Raise {
+        /// The unit's combat strength now (in `kepi game apply`, the unit's).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), value_name = "CP")]
+        strength: Option<u32>,
+        /// Reinforcing combat points to spend.
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        pool: u32,
+    },
     /// SPI-O1: one die picks both sides' orders of battle (the printed numbering).
     Oob,
 }
@@ -214,6 +223,12 @@ pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Va
             }
         }
         SpiAction::Eb => Ok(spi::eb_river(t, ctx.dice)?.erase()),
+        SpiAction::Raise { strength, pool } => match strength {
+            Some(s) => Ok(spi::raise(*s, *pool).erase()),
+            None => Err(MoveError::usage(
+                "`raise`: give --strength CP (the unit's combat strength now)",
+            )),
+        },
         SpiAction::Oob => {
             let g = spi::printed_numbering(t, Nation::German);
             let f = spi::printed_numbering(t, Nation::French);

@@ -705,6 +705,56 @@ pub fn raise_at_chalons(strength: u32, pool: u32) -> (u32, u32) {
     (strength + used, pool - used)
 }
 
+/// SPI-I1: a unit raised at Chalons, and the reinforcing CP left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaiseOutcome {
+    /// CP before.
+    pub from: u32,
+    /// CP after.
+    pub to: u32,
+    /// Reinforcing CP left in the pool.
+    pub pool_left: u32,
+}
+
+/// SPI-I1 as a resolution (no dice): [`raise_at_chalons`] with the unit's strength, the pool and
+/// the cap as lines.
+pub fn raise(strength: u32, pool: u32) -> Resolution<RaiseOutcome> {
+    let (to, left) = raise_at_chalons(strength, pool);
+    let line = |label: &str, e: Effect| {
+        ModifierLine::new(label, e, RuleId::new("SPI-I1"), Provenance::Seed)
+    };
+    let summary =
+        format!("raised at Chalons from {strength} to {to} CP; {left} reinforcing CP remain");
+    Resolution {
+        system: System::Spi,
+        action: "raise".to_string(),
+        modifiers: vec![
+            line(
+                "the unit's combat strength",
+                Effect::Base(Ratio::int(i64::from(strength))),
+            ),
+            line(
+                "reinforcing combat points to spend",
+                Effect::Add(Ratio::int(i64::from(pool))),
+            ),
+            line(
+                "raised up to a Combat Strength not to exceed eight",
+                Effect::Target(Ratio::int(i64::from(CHALONS_RAISE_CAP))),
+            ),
+        ],
+        dice: Vec::new(),
+        outcome: Some(RaiseOutcome {
+            from: strength,
+            to,
+            pool_left: left,
+        }),
+        odds: odds_from(&Dist::certain(summary.clone()), |s| s.clone()),
+        summary,
+        rolled: Some(0),
+        notes: Vec::new(),
+    }
+}
+
 /// SPI-I1: the force rows of the Basic/Standard Game (`oob: None`) or of one order of battle.
 pub fn forces<'a>(t: &'a SpiTables, oob: Option<&str>) -> Vec<&'a ForceRow> {
     t.forces

@@ -9,6 +9,7 @@
 mod checklist;
 mod checks;
 pub mod combat;
+pub mod form;
 pub mod mechanics;
 pub mod set;
 

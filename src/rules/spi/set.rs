@@ -61,16 +61,19 @@ impl RuleSet for SpiRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::rules::board::form::SpiForm::all()
+        let mut forms: Vec<Form> = crate::rules::board::form::SpiForm::all()
             .into_iter()
             .map(Form::new)
-            .collect()
+            .collect();
+        forms.push(Form::new(super::form::RaiseForm::default()));
+        forms
     }
 
     /// SPI-T1: combat in the combat phase.
     fn form_steps(&self, form: &str) -> &'static [Step] {
         match form {
             "combat" => &[Step::Combat],
+            "raise" => &[Step::Reinforcement],
             _ => &[],
         }
     }

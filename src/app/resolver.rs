@@ -469,7 +469,7 @@ fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>)
         let ok = ready && entered.as_ref().is_ok_and(|d| !d.is_empty());
         if ui
             .add_enabled(ok, egui::Button::new(RichText::new("Apply my dice").size(18.0)))
-            .on_hover_text("R · the dice you typed, for this roll only")
+            .on_hover_text(super::keys::tip(super::keys::Does::Roll, "the dice you typed, for this roll only"))
             .clicked()
             && let Ok(d) = entered
         {
@@ -477,7 +477,7 @@ fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>)
         }
     } else if ui
         .add_enabled(ready, egui::Button::new(RichText::new("Roll and apply").size(18.0)))
-        .on_hover_text("R · kepi rolls from the game's committed seed; the roll and its effects are one undoable action")
+        .on_hover_text(super::keys::tip(super::keys::Does::Roll, "kepi rolls from the game's committed seed; the roll and its effects are one undoable action"))
         .clicked()
     {
         out.push(Command::ResolveAndApply { entered: Vec::new() });

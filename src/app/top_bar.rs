@@ -2,6 +2,7 @@
 
 use egui::{RichText, Ui};
 
+use super::keys::{self, Does};
 use super::state::{AppState, Command};
 
 /// Width of the rule set's slot in the top bar (its name elided, the whole on hover).
@@ -32,9 +33,15 @@ fn slot(ui: &mut Ui, width: f32, text: RichText, hover: &str) {
 
 /// Draws the top bar and the File menu; returns the commands clicked. One line at any width: the
 /// texts that change (rule set, phase, date) sit in fixed-width slots.
-pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
+pub fn top_bar_ui(
+    ui: &mut Ui,
+    app: &mut AppState,
+    help: &mut super::help::HelpPanel,
+    out: &mut Vec<Command>,
+) {
     ui.horizontal(|ui| {
         super::files::file_menu_ui(ui, app, out);
+        help.menu_ui(ui);
         ui.separator();
         let state = app.game.state();
         ui.label(RichText::new("kepi").strong().size(20.0));
@@ -61,20 +68,24 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             RichText::new(format!("{phase} · {date}")).size(15.0)
         };
         slot(ui, PHASE_W, shown, &hover);
-        if ui.button("Next phase >").on_hover_text("N").clicked() {
+        if ui
+            .button("Next phase >")
+            .on_hover_text(keys::tip(Does::NextPhase, "next phase"))
+            .clicked()
+        {
             out.push(Command::NextPhase);
         }
         ui.separator();
         if ui
             .add_enabled(app.game.can_undo(), egui::Button::new("Undo"))
-            .on_hover_text("Ctrl+Z")
+            .on_hover_text(keys::tip(Does::Undo, "undo the last action"))
             .clicked()
         {
             out.push(Command::Undo);
         }
         if ui
             .add_enabled(app.game.can_redo(), egui::Button::new("Redo"))
-            .on_hover_text("Ctrl+Shift+Z")
+            .on_hover_text(keys::tip(Does::Redo, "redo"))
             .clicked()
         {
             out.push(Command::Redo);

@@ -10,6 +10,7 @@ mod gui_due;
 mod gui_exports;
 mod gui_files;
 mod gui_gsp;
+mod gui_help;
 mod gui_hex;
 mod gui_keys;
 mod gui_live_form;

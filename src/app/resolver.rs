@@ -531,11 +531,15 @@ fn last_result_ui(
         .find(|x| x.entry.index == idx)
         .map(|x| x.effects());
     egui::Frame::group(ui.style()).show(ui, |ui| {
+        let said = crate::engine::game::entry_text(e, app.game.state());
         ui.label(
-            RichText::new(format!("Result: {}", resolution.summary))
+            RichText::new(format!("Result: {}", said.line))
                 .strong()
                 .size(16.0),
         );
+        for n in &said.notes {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
+        }
         let dice: Vec<String> = resolution
             .dice
             .iter()

@@ -570,6 +570,8 @@ pub struct ReportEntryJson<'a> {
     pub dice: &'a str,
     /// What it did to each unit.
     pub effects: &'a [crate::engine::game::Effect],
+    /// The notes recorded with it (a breach the umpire went ahead with, a follow-up).
+    pub notes: &'a [String],
 }
 
 /// One row of [`ReportJson::casualties`].
@@ -602,6 +604,7 @@ impl<'a> From<&'a ReportDoc> for ReportJson<'a> {
                         summary: &r.summary,
                         dice: &r.dice,
                         effects: &r.effects,
+                        notes: &r.notes,
                     })
                 })
                 .collect(),

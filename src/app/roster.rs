@@ -63,7 +63,7 @@ pub fn rows(state: &GameState, view: &super::state::RosterView) -> Vec<Row> {
             .filter(|(_, u)| u.unit.side == *side)
             .filter(|(_, u)| matches(u, &view.filter))
             .filter(|(_, u)| !(view.hide_eliminated && u.eliminated()))
-            .filter(|(_, u)| !(view.only_to_act && (u.moved || u.fired)))
+            .filter(|(_, u)| !view.only_to_act || crate::engine::flow::is_still_to_act(state, u))
             .map(|(i, _)| i)
             .collect();
         // Group keys per unit, and how many units each group holds.

@@ -101,7 +101,8 @@ pub struct RosterView {
     pub filter: String,
     /// Hide eliminated units.
     pub hide_eliminated: bool,
-    /// Only units that have not yet moved or fired this turn.
+    /// Only the units the phase still waits for ([`crate::engine::flow::is_still_to_act`], the
+    /// checklist's count).
     pub only_to_act: bool,
     /// Collapsed group keys ("german", "german/III Corps").
     pub collapsed: HashSet<String>,

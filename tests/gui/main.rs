@@ -5,6 +5,7 @@
 #![cfg(feature = "gui")]
 
 mod gui_breaches;
+mod gui_counts;
 mod gui_dice_tray;
 mod gui_due;
 mod gui_exports;

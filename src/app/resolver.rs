@@ -264,6 +264,9 @@ fn unit_name(state: &GameState, id: Option<&str>) -> String {
         .unwrap_or_else(|| "—".to_string())
 }
 
+/// Said at the resolver's foot until a unit is picked, in place of the empty form's complaint.
+pub const PICK_A_UNIT: &str = "Pick the acting unit in the roster to see the odds.";
+
 /// What the resolver's form resolves to right now (its odds, modifiers and notes), or why it
 /// cannot be rolled; `None` when the rule set has no forms in the window.
 pub type Preview = Option<Result<Resolution<serde_json::Value>, RuleError>>;
@@ -413,6 +416,11 @@ pub fn resolver_foot_ui(
             for n in &res.notes {
                 ui.label(RichText::new(format!("note: {n}")).small().weak());
             }
+        }
+        // No unit picked yet (the first start): the form's empty numbers are not an error of
+        // the user's, only the choice still to make.
+        Err(_) if app.resolver.form().is_some_and(|f| f.units().0.is_none()) => {
+            ui.label(RichText::new(PICK_A_UNIT).weak());
         }
         Err(e) => {
             ui.colored_label(ui.visuals().warn_fg_color, e.to_string());
@@ -577,7 +585,14 @@ fn last_result_ui(
                 }
             }
         }
-        if app.game.can_undo() && ui.button("Undo this").clicked() {
+        // Undo takes back the last action in effect: offered only while that is this roll (not
+        // once it is undone, nor after another action came on top of it).
+        let last_in_effect = app.game.in_effect().next_back().map(|x| x.entry.index);
+        if effects.is_some()
+            && last_in_effect == Some(idx)
+            && app.game.can_undo()
+            && ui.button("Undo this").clicked()
+        {
             out.push(Command::Undo);
         }
     });

@@ -560,6 +560,15 @@ pub(crate) fn hex_field_ui(
         let mut done = false;
         if enter || place {
             match &parsed {
+                // A unit off the map is placed (no "mv" mark, logged as a placement); one on
+                // it moves.
+                Ok(to) if *to != u.position && !on_map => {
+                    out.push(Command::Act(Action::Place {
+                        unit: id.to_string(),
+                        to: *to,
+                    }));
+                    done = true;
+                }
                 Ok(to) if *to != u.position => {
                     out.push(Command::Act(Action::Move {
                         unit: id.to_string(),

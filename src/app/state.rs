@@ -307,6 +307,9 @@ pub struct AppState {
     pub settings: Settings,
     /// Status line.
     pub status: Option<Status>,
+    /// The status line's text when it says why the resolver's form did not roll: cleared once
+    /// the units are picked again, so "target: no unit chosen" never outlives the choice.
+    form_error: Option<String>,
     /// The print and export dialog.
     pub export: ExportDialog,
     /// The export running on its worker thread, if any.
@@ -525,6 +528,7 @@ impl AppState {
             tray: DiceTray::default(),
             settings: Settings::default(),
             status: None,
+            form_error: None,
             export: ExportDialog::default(),
             export_job: None,
             last_game: None,
@@ -821,6 +825,7 @@ impl AppState {
                 }
             },
             Command::Select(id) => {
+                self.clear_form_error();
                 self.selected = Some(id);
                 self.resolver.prefill(
                     self.game.state(),
@@ -830,6 +835,7 @@ impl AppState {
                 );
             }
             Command::ToggleAttacker(id) => {
+                self.clear_form_error();
                 self.resolver.toggle_attacker(&id);
                 self.resolver.prefill(
                     self.game.state(),
@@ -839,6 +845,7 @@ impl AppState {
                 );
             }
             Command::Target(id) => {
+                self.clear_form_error();
                 self.target = Some(id);
                 self.resolver.prefill(
                     self.game.state(),
@@ -869,7 +876,10 @@ impl AppState {
                 form,
                 actor,
                 target,
-            } => self.open_form(&form, actor, target),
+            } => {
+                self.clear_form_error();
+                self.open_form(&form, actor, target)
+            }
             Command::NewGame(_)
             | Command::NewFromCards(_)
             | Command::Open(_)
@@ -957,6 +967,14 @@ impl AppState {
         }
     }
 
+    /// Why `what` (undo, redo, the next phase) is not this window's to do, if it is not: a
+    /// player's seat on the network leaves it to the umpire. The top bar disables those buttons
+    /// with this on hover, as [`AppState::handle`] would refuse them.
+    pub fn not_yours(&self, what: &str) -> Option<String> {
+        let side = self.remote.as_ref()?.side()?;
+        Some(umpires_only(side, what))
+    }
+
     /// A change the window would make, asked of the host instead (the window is on the network):
     /// as the words of `kepi game apply`, queued for the network side to send. A player's seat
     /// makes resolutions only; anything else is refused here at once, as the host would.
@@ -967,10 +985,7 @@ impl AppState {
         let player = remote.side();
         let why = remote.why.clone();
         let umpires = |what: &str| match player {
-            Some(side) => Err(format!(
-                "{what} is the umpire's; the {} seat makes resolutions with its own units",
-                side.as_str()
-            )),
+            Some(side) => Err(umpires_only(side, what)),
             None => Ok(()),
         };
         // What the status line says was asked: the action as the log will word it.
@@ -1124,7 +1139,21 @@ impl AppState {
                     self.resolver.last_rolled = None;
                 }
             }
-            Err(e) => self.err(e.to_string()),
+            Err(e) => {
+                let text = e.to_string();
+                self.err(text.clone());
+                self.form_error = Some(text);
+            }
+        }
+    }
+
+    /// The units were picked again: a status line still saying why the form did not roll (a
+    /// unit missing then) is stale, and goes.
+    fn clear_form_error(&mut self) {
+        if let Some(t) = self.form_error.take()
+            && self.status.as_ref().is_some_and(|s| s.error && s.text == t)
+        {
+            self.status = None;
         }
     }
 
@@ -1312,4 +1341,12 @@ impl AppState {
             )),
         }
     }
+}
+
+/// "undo is the umpire's; the french seat makes resolutions with its own units".
+fn umpires_only(side: crate::roster::Side, what: &str) -> String {
+    format!(
+        "{what} is the umpire's; the {} seat makes resolutions with its own units",
+        side.as_str()
+    )
 }

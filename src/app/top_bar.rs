@@ -68,24 +68,35 @@ pub fn top_bar_ui(
             RichText::new(format!("{phase} · {date}")).size(15.0)
         };
         slot(ui, PHASE_W, shown, &hover);
+        // A player's seat: the umpire's controls stay in place, disabled, saying why on hover.
+        let next_why = app.not_yours("the next phase");
         if ui
-            .button("Next phase >")
+            .add_enabled(next_why.is_none(), egui::Button::new("Next phase >"))
             .on_hover_text(keys::tip(Does::NextPhase, "next phase"))
+            .on_disabled_hover_text(next_why.unwrap_or_default())
             .clicked()
         {
             out.push(Command::NextPhase);
         }
         ui.separator();
+        let undo_why = app
+            .not_yours("undo")
+            .or_else(|| (!app.game.can_undo()).then(|| "nothing to undo".to_string()));
         if ui
-            .add_enabled(app.game.can_undo(), egui::Button::new("Undo"))
+            .add_enabled(undo_why.is_none(), egui::Button::new("Undo"))
             .on_hover_text(keys::tip(Does::Undo, "undo the last action"))
+            .on_disabled_hover_text(undo_why.unwrap_or_default())
             .clicked()
         {
             out.push(Command::Undo);
         }
+        let redo_why = app
+            .not_yours("redo")
+            .or_else(|| (!app.game.can_redo()).then(|| "nothing to redo".to_string()));
         if ui
-            .add_enabled(app.game.can_redo(), egui::Button::new("Redo"))
+            .add_enabled(redo_why.is_none(), egui::Button::new("Redo"))
             .on_hover_text(keys::tip(Does::Redo, "redo"))
+            .on_disabled_hover_text(redo_why.unwrap_or_default())
             .clicked()
         {
             out.push(Command::Redo);

@@ -18,5 +18,6 @@ mod gui_live_form;
 mod gui_net;
 mod gui_notes;
 mod gui_sixth_rule_set;
+mod gui_small;
 mod gui_switch;
 mod gui_workspace;

@@ -9,36 +9,163 @@
 
 use std::hash::Hash;
 
-use egui::{Id, Key, KeyboardShortcut, Modifiers, Response, Ui};
+use egui::{Id, Key, Modifiers, Response, Ui};
 
 use super::state::{AppState, Command};
 
-/// Every keyboard shortcut, with what it does (Help > Keyboard shortcuts lists these).
-pub const SHORTCUTS: &[(&str, &str)] = &[
-    (
-        "Ctrl+S",
-        "save (a game kept in kepi's folder asks where: Save As)",
-    ),
-    (
-        "Ctrl+Z",
-        "undo the last action (a whole resolution at once)",
-    ),
-    ("Ctrl+Shift+Z", "redo"),
-    (
-        "R",
-        "roll and apply the resolver's form (dice \"mine\": apply the dice you typed)",
-    ),
-    ("N", "next phase (the next turn after the last phase)"),
-    (
-        "Enter",
-        "in a unit's hex field: place it; in the dice tray: roll",
-    ),
-    ("Esc", "in a unit's hex field: drop what you typed"),
+/// What a shortcut does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Does {
+    /// Save (Save As for a game kept in kepi's folder).
+    Save,
+    /// Undo the last action.
+    Undo,
+    /// Redo.
+    Redo,
+    /// Roll and apply the resolver's form.
+    Roll,
+    /// Next phase.
+    NextPhase,
+    /// In a hex field or the dice tray: place or roll (the field acts on it itself).
+    Enter,
+    /// In a hex field: drop what was typed (the field acts on it itself).
+    Escape,
+}
+
+/// The modifiers a shortcut is pressed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mods {
+    /// The key alone.
+    Plain,
+    /// Ctrl (Cmd on a Mac).
+    Command,
+    /// Ctrl+Shift (Cmd+Shift on a Mac).
+    CommandShift,
+}
+
+impl Mods {
+    /// As egui spells it.
+    pub fn egui(self) -> Modifiers {
+        match self {
+            Mods::Plain => Modifiers::NONE,
+            Mods::Command => Modifiers::COMMAND,
+            Mods::CommandShift => Modifiers::COMMAND | Modifiers::SHIFT,
+        }
+    }
+}
+
+/// One keyboard shortcut: the keys, what they do, and how the window says it.
+#[derive(Clone, Copy, Debug)]
+pub struct Shortcut {
+    /// The key.
+    pub key: Key,
+    /// Pressed with.
+    pub mods: Mods,
+    /// What it does.
+    pub does: Does,
+    /// As shown ("Ctrl+Z").
+    pub keys: &'static str,
+    /// What it does, for Help.
+    pub what: &'static str,
+    /// The window's key handler acts on it ([`modified`], [`plain`]); false for the keys a field
+    /// takes itself (Enter, Esc).
+    pub global: bool,
+}
+
+/// Every keyboard shortcut: the one table Help > Keyboard shortcuts lists, the buttons' tooltips
+/// name, and [`modified`] and [`plain`] act on (a key they act on is found here or not at all).
+pub const SHORTCUTS: &[Shortcut] = &[
+    Shortcut {
+        key: Key::S,
+        mods: Mods::Command,
+        does: Does::Save,
+        keys: "Ctrl+S",
+        what: "save (a game kept in kepi's folder asks where: Save As)",
+        global: true,
+    },
+    Shortcut {
+        key: Key::Z,
+        mods: Mods::Command,
+        does: Does::Undo,
+        keys: "Ctrl+Z",
+        what: "undo the last action (a whole resolution at once); in a text field, undo its typing",
+        global: true,
+    },
+    Shortcut {
+        key: Key::Z,
+        mods: Mods::CommandShift,
+        does: Does::Redo,
+        keys: "Ctrl+Shift+Z",
+        what: "redo; in a text field, redo its typing",
+        global: true,
+    },
+    Shortcut {
+        key: Key::R,
+        mods: Mods::Plain,
+        does: Does::Roll,
+        keys: "R",
+        what: "roll and apply the resolver's form (dice \"mine\": apply the dice you typed)",
+        global: true,
+    },
+    Shortcut {
+        key: Key::N,
+        mods: Mods::Plain,
+        does: Does::NextPhase,
+        keys: "N",
+        what: "next phase (the next turn after the last phase)",
+        global: true,
+    },
+    Shortcut {
+        key: Key::Enter,
+        mods: Mods::Plain,
+        does: Does::Enter,
+        keys: "Enter",
+        what: "in a unit's hex field: place it; in the dice tray: roll",
+        global: false,
+    },
+    Shortcut {
+        key: Key::Escape,
+        mods: Mods::Plain,
+        does: Does::Escape,
+        keys: "Esc",
+        what: "in a unit's hex field: drop what you typed",
+        global: false,
+    },
 ];
+
+/// The keys that do `does`, as shown ("Ctrl+Z"): what a button's tooltip names.
+pub fn keys_for(does: Does) -> &'static str {
+    SHORTCUTS
+        .iter()
+        .find(|s| s.does == does)
+        .map_or("", |s| s.keys)
+}
+
+/// A button's tooltip: its shortcut, then what it does ("Ctrl+Z · undo the last action").
+pub fn tip(does: Does, what: &str) -> String {
+    format!("{} · {what}", keys_for(does))
+}
+
+/// The status line's reminder of the shortcuts, from the table.
+pub fn reminder() -> String {
+    let parts: Vec<String> = SHORTCUTS
+        .iter()
+        .filter(|s| s.global)
+        .map(|s| {
+            let short = s.what.split([' ', ';', '(']).next().unwrap_or(s.what);
+            format!("{} {short}", s.keys)
+        })
+        .collect();
+    format!(
+        "Ready. Shortcuts: {} · Help lists them all",
+        parts.join(" · ")
+    )
+}
 
 /// Why the plain letters never fire while you type (said under the list in Help).
 pub const PLAIN_KEYS_NOTE: &str = "R and N act only when no text field has the keyboard and the \
-     pointer is not over one: a letter typed into a field never rolls or changes the phase.";
+     pointer is not over one: a letter typed into a field never rolls or changes the phase. \
+     Ctrl+Z in a text field undoes its typing, not the game.";
 
 /// The id of the field `name` in `ui`'s scope: the same every frame, whatever is drawn above it.
 pub fn stable_id(ui: &Ui, name: impl Hash + std::fmt::Debug) -> Id {
@@ -79,27 +206,56 @@ fn pointer_on_field(ctx: &egui::Context) -> bool {
     ctx.data(|d| d.get_temp::<u64>(pointer_key())) == Some(pass)
 }
 
-/// The modified shortcuts (Ctrl+S, Ctrl+Z, Ctrl+Shift+Z), taken before the panels draw.
-pub fn modified(ctx: &egui::Context, out: &mut Vec<Command>) {
-    let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
-    let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
-    let redo = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+/// The command a shortcut gives, if any (Roll with dice "mine" only once dice are typed).
+fn command(does: Does, app: &AppState) -> Option<Command> {
+    match does {
+        Does::Save => Some(Command::Save),
+        Does::Undo => Some(Command::Undo),
+        Does::Redo => Some(Command::Redo),
+        Does::NextPhase => Some(Command::NextPhase),
+        Does::Roll if !app.own_dice => Some(Command::ResolveAndApply {
+            entered: Vec::new(),
+        }),
+        // Dice "mine": R applies the dice typed, never kepi's in their place.
+        Does::Roll => match app.resolver.entered_dice() {
+            Ok(entered) if !entered.is_empty() => Some(Command::ResolveAndApply { entered }),
+            _ => None,
+        },
+        Does::Enter | Does::Escape => None,
+    }
+}
+
+/// The modified shortcuts of [`SHORTCUTS`] (Ctrl+S, Ctrl+Z, Ctrl+Shift+Z), taken before the
+/// panels draw. While a text field has the keyboard (`typing`), Ctrl+Z and Ctrl+Shift+Z are left
+/// to it: they undo its typing, not the game.
+pub fn modified(ctx: &egui::Context, app: &AppState, typing: bool, out: &mut Vec<Command>) {
+    // Exactly these modifiers: Ctrl+Shift+S is not Ctrl+S (egui's logical match ignores Shift).
     ctx.input_mut(|i| {
-        // Redo first: Ctrl+Shift+Z also matches a plain Ctrl+Z check that ignores shift.
-        if i.consume_shortcut(&redo) {
-            out.push(Command::Redo);
-        } else if i.consume_shortcut(&undo) {
-            out.push(Command::Undo);
-        }
-        if i.consume_shortcut(&save) {
-            out.push(Command::Save);
+        for s in SHORTCUTS
+            .iter()
+            .filter(|s| s.global && s.mods != Mods::Plain)
+        {
+            if typing && matches!(s.does, Does::Undo | Does::Redo) {
+                continue;
+            }
+            let want = s.mods.egui();
+            let mut hit = false;
+            i.events.retain(|e| {
+                let this = matches!(e, egui::Event::Key { key, pressed: true, modifiers, .. }
+                    if *key == s.key && modifiers.matches_exact(want));
+                hit |= this;
+                !this
+            });
+            if hit && let Some(c) = command(s.does, app) {
+                out.push(c);
+            }
         }
     });
 }
 
-/// The plain letters N and R, taken after the panels drew (so a field focused this frame counts):
-/// they act only when no widget had the keyboard at the frame's start or has it now, the pointer
-/// is over no text field, and no dialog is open.
+/// The plain letters of [`SHORTCUTS`] (N, R), taken after the panels drew (so a field focused
+/// this frame counts): they act only when no widget had the keyboard at the frame's start or has
+/// it now, the pointer is over no text field, and no dialog is open.
 pub fn plain(ctx: &egui::Context, app: &AppState, focused_at_start: bool, out: &mut Vec<Command>) {
     if focused_at_start
         || ctx.egui_wants_keyboard_input()
@@ -109,26 +265,13 @@ pub fn plain(ctx: &egui::Context, app: &AppState, focused_at_start: bool, out: &
     {
         return;
     }
-    let (n, r) = ctx.input(|i| {
-        let plain = i.modifiers.is_none();
-        (
-            plain && i.key_pressed(Key::N),
-            plain && i.key_pressed(Key::R),
-        )
-    });
-    if n {
-        out.push(Command::NextPhase);
-    }
-    if r {
-        if !app.own_dice {
-            out.push(Command::ResolveAndApply {
-                entered: Vec::new(),
-            });
-        } else if let Ok(entered) = app.resolver.entered_dice()
-            && !entered.is_empty()
-        {
-            // Dice "mine": R applies the dice typed, never kepi's in their place.
-            out.push(Command::ResolveAndApply { entered });
+    for s in SHORTCUTS
+        .iter()
+        .filter(|s| s.global && s.mods == Mods::Plain)
+    {
+        let pressed = ctx.input(|i| i.modifiers.is_none() && i.key_pressed(s.key));
+        if pressed && let Some(c) = command(s.does, app) {
+            out.push(c);
         }
     }
 }

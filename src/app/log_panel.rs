@@ -5,7 +5,7 @@ use egui::{RichText, Ui};
 
 use super::state::AppState;
 use crate::dice::{Die, RollSource};
-use crate::engine::game::{LogEntry, verify_chain};
+use crate::engine::game::{LogEntry, entry_text, verify_chain};
 
 fn keep(e: &LogEntry, app: &AppState) -> bool {
     let v = &app.log;
@@ -18,7 +18,12 @@ fn keep(e: &LogEntry, app: &AppState) -> bool {
             return false;
         }
     }
-    if !v.filter.is_empty() && !e.summary.to_lowercase().contains(&v.filter.to_lowercase()) {
+    if !v.filter.is_empty()
+        && !entry_text(e, app.game.state())
+            .joined()
+            .to_lowercase()
+            .contains(&v.filter.to_lowercase())
+    {
         return false;
     }
     true
@@ -114,7 +119,7 @@ pub fn log_ui(ui: &mut Ui, app: &mut AppState) {
                 let across = egui::Layout::left_to_right(egui::Align::Min);
                 entry_head_ui(&mut child(head, across), e);
                 let down = egui::Layout::top_down(egui::Align::Min);
-                entry_body_ui(&mut child(body, down), e);
+                entry_body_ui(&mut child(body, down), e, app.game.state());
             }
         });
     egui::CollapsingHeader::new("Dice statistics")
@@ -199,8 +204,10 @@ fn entry_head_ui(ui: &mut Ui, e: &LogEntry) {
     }
 }
 
-/// A log entry's summary and dice in at most two lines, the whole on hover.
-fn entry_body_ui(ui: &mut Ui, e: &LogEntry) {
+/// A log entry's summary (naming its unit), its notes and dice in at most two lines, the whole
+/// on hover ([`entry_text`], the formatter every place showing an entry uses).
+fn entry_body_ui(ui: &mut Ui, e: &LogEntry, state: &crate::engine::game::GameState) {
+    let said = entry_text(e, state).joined();
     let dice: Vec<String> = e
         .dice
         .iter()
@@ -214,9 +221,9 @@ fn entry_body_ui(ui: &mut Ui, e: &LogEntry) {
         })
         .collect();
     let text = if dice.is_empty() {
-        e.summary.clone()
+        said
     } else {
-        format!("{}   [{}]", e.summary, dice.join(" "))
+        format!("{said}   [{}]", dice.join(" "))
     };
     let mut job = egui::text::LayoutJob::simple(
         text.clone(),

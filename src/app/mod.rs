@@ -12,6 +12,7 @@ pub mod due;
 pub mod exports;
 pub mod file_dialog;
 pub mod files;
+pub mod help;
 pub mod keys;
 pub mod log_panel;
 pub mod map;
@@ -35,6 +36,8 @@ pub struct KepiApp {
     applied_look: Option<(bool, f32)>,
     /// File > Host this game… and Join a game….
     pub net: net_ui::NetUi,
+    /// The Help menu's window.
+    pub help: help::HelpPanel,
     /// Close after the first frame (`KEPI_EXIT_AFTER_FIRST_FRAME=1`, for the start-up benchmark).
     exit_after_first_frame: bool,
 }
@@ -72,6 +75,7 @@ impl KepiApp {
             state,
             applied_look: None,
             net: net_ui::NetUi::default(),
+            help: help::HelpPanel::default(),
             exit_after_first_frame: false,
         }
     }
@@ -80,6 +84,7 @@ impl KepiApp {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let app = &mut self.state;
         let net = &mut self.net;
+        let help = &mut self.help;
         let look = (app.settings.dark, app.settings.scale);
         if self.applied_look != Some(look) {
             ui.ctx().set_zoom_factor(look.1);
@@ -96,8 +101,8 @@ impl KepiApp {
                 .request_repaint_after(std::time::Duration::from_millis(50));
         }
         let focused_at_start = ui.ctx().egui_wants_keyboard_input();
-        keys::modified(ui.ctx(), &mut out);
-        egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar_ui(ui, app, &mut out));
+        keys::modified(ui.ctx(), app, focused_at_start, &mut out);
+        egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar_ui(ui, app, help, &mut out));
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -105,20 +110,26 @@ impl KepiApp {
                     ui.separator();
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                         exports::export_progress_ui(ui, app);
-                // One line, elided before the corner's label (the whole on hover): a long
-                // summary never runs under it.
-                match &app.status {
-                Some(s) => {
-                    let mut text = egui::RichText::new(&s.text);
-                    if s.error {
-                        text = text.color(ui.visuals().error_fg_color);
-                    }
-                    ui.add(egui::Label::new(text).truncate().show_tooltip_when_elided(false)).on_hover_text(&s.text);
-                }
-                None => {
-                    ui.label(egui::RichText::new("Ready. Shortcuts: Ctrl+S save · Ctrl+Z undo · Ctrl+Shift+Z redo · R roll · N next phase").weak());
-                }
-            }});
+                        // One line, elided before the corner's label (the whole on hover): a long
+                        // summary never runs under it.
+                        match &app.status {
+                            Some(s) => {
+                                let mut text = egui::RichText::new(&s.text);
+                                if s.error {
+                                    text = text.color(ui.visuals().error_fg_color);
+                                }
+                                ui.add(
+                                    egui::Label::new(text)
+                                        .truncate()
+                                        .show_tooltip_when_elided(false),
+                                )
+                                .on_hover_text(&s.text);
+                            }
+                            None => {
+                                ui.label(egui::RichText::new(keys::reminder()).weak());
+                            }
+                        }
+                    });
                 });
             });
         });
@@ -198,6 +209,7 @@ impl KepiApp {
             net.open(d);
         }
         net.ui(ui.ctx(), app);
+        help.ui(ui.ctx());
         guard_ui(ui.ctx(), app, &mut out);
         keys::plain(ui.ctx(), app, focused_at_start, &mut out);
         for c in out {

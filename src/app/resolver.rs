@@ -258,6 +258,9 @@ fn unit_name(state: &GameState, id: Option<&str>) -> String {
         .unwrap_or_else(|| "—".to_string())
 }
 
+/// Said at the resolver's foot until a unit is picked, in place of the empty form's complaint.
+pub const PICK_A_UNIT: &str = "Pick the acting unit in the roster to see the odds.";
+
 /// What the resolver's form resolves to right now (its odds, modifiers and notes), or why it
 /// cannot be rolled; `None` when the rule set has no forms in the window.
 pub type Preview = Option<Result<Resolution<serde_json::Value>, RuleError>>;
@@ -413,6 +416,11 @@ pub fn resolver_foot_ui(
                 ui.label(RichText::new(format!("note: {n}")).small().weak());
             }
         }
+        // No unit picked yet (the first start): the form's empty numbers are not an error of
+        // the user's, only the choice still to make.
+        Err(_) if app.resolver.form().is_some_and(|f| f.units().0.is_none()) => {
+            ui.label(RichText::new(PICK_A_UNIT).weak());
+        }
         Err(e) => {
             ui.colored_label(ui.visuals().warn_fg_color, e.to_string());
         }
@@ -472,7 +480,10 @@ fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>)
                     ok,
                     egui::Button::new(RichText::new("Apply my dice").size(18.0)),
                 )
-                .on_hover_text("R · the dice you typed, for this roll only")
+                .on_hover_text(super::keys::tip(
+                    super::keys::Does::Roll,
+                    "the dice you typed, for this roll only",
+                ))
                 .clicked()
                 && let Ok(d) = entered
             {
@@ -484,7 +495,10 @@ fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>)
         ui.horizontal(|ui| {
             if ui
                 .add_enabled(ready, egui::Button::new(RichText::new("Roll and apply").size(18.0)))
-                .on_hover_text("R · kepi rolls from the game's committed seed; the roll and its effects are one undoable action")
+                .on_hover_text(super::keys::tip(
+                    super::keys::Does::Roll,
+                    "kepi rolls from the game's committed seed; the roll and its effects are one undoable action",
+                ))
                 .clicked()
             {
                 out.push(Command::ResolveAndApply { entered: Vec::new() });
@@ -542,11 +556,15 @@ fn last_result_ui(
         .find(|x| x.entry.index == idx)
         .map(|x| x.effects());
     egui::Frame::group(ui.style()).show(ui, |ui| {
+        let said = crate::engine::game::entry_text(e, app.game.state());
         ui.label(
-            RichText::new(format!("Result: {}", resolution.summary))
+            RichText::new(format!("Result: {}", said.line))
                 .strong()
                 .size(16.0),
         );
+        for n in &said.notes {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
+        }
         let dice: Vec<String> = resolution
             .dice
             .iter()
@@ -584,7 +602,14 @@ fn last_result_ui(
                 }
             }
         }
-        if app.game.can_undo() && ui.button("Undo this").clicked() {
+        // Undo takes back the last action in effect: offered only while that is this roll (not
+        // once it is undone, nor after another action came on top of it).
+        let last_in_effect = app.game.in_effect().next_back().map(|x| x.entry.index);
+        if effects.is_some()
+            && last_in_effect == Some(idx)
+            && app.game.can_undo()
+            && ui.button("Undo this").clicked()
+        {
             out.push(Command::Undo);
         }
     });

@@ -63,7 +63,7 @@ pub fn rows(state: &GameState, view: &super::state::RosterView) -> Vec<Row> {
             .filter(|(_, u)| u.unit.side == *side)
             .filter(|(_, u)| matches(u, &view.filter))
             .filter(|(_, u)| !(view.hide_eliminated && u.eliminated()))
-            .filter(|(_, u)| !(view.only_to_act && (u.moved || u.fired)))
+            .filter(|(_, u)| !view.only_to_act || crate::engine::flow::is_still_to_act(state, u))
             .map(|(i, _)| i)
             .collect();
         // Group keys per unit, and how many units each group holds.
@@ -560,6 +560,15 @@ pub(crate) fn hex_field_ui(
         let mut done = false;
         if enter || place {
             match &parsed {
+                // A unit off the map is placed (no "mv" mark, logged as a placement); one on
+                // it moves.
+                Ok(to) if *to != u.position && !on_map => {
+                    out.push(Command::Act(Action::Place {
+                        unit: id.to_string(),
+                        to: *to,
+                    }));
+                    done = true;
+                }
                 Ok(to) if *to != u.position => {
                     out.push(Command::Act(Action::Move {
                         unit: id.to_string(),

@@ -101,7 +101,8 @@ pub struct RosterView {
     pub filter: String,
     /// Hide eliminated units.
     pub hide_eliminated: bool,
-    /// Only units that have not yet moved or fired this turn.
+    /// Only the units the phase still waits for ([`crate::engine::flow::is_still_to_act`], the
+    /// checklist's count).
     pub only_to_act: bool,
     /// Collapsed group keys ("german", "german/III Corps").
     pub collapsed: HashSet<String>,
@@ -312,6 +313,9 @@ pub struct AppState {
     pub settings: Settings,
     /// Status line.
     pub status: Option<Status>,
+    /// The status line's text when it says why the resolver's form did not roll: cleared once
+    /// the units are picked again, so "target: no unit chosen" never outlives the choice.
+    form_error: Option<String>,
     /// The print and export dialog.
     pub export: ExportDialog,
     /// The export running on its worker thread, if any.
@@ -532,6 +536,7 @@ impl AppState {
             tray: DiceTray::default(),
             settings: Settings::default(),
             status: None,
+            form_error: None,
             export: ExportDialog::default(),
             export_job: None,
             last_game: None,
@@ -829,6 +834,7 @@ impl AppState {
                 }
             },
             Command::Select(id) => {
+                self.clear_form_error();
                 self.selected = Some(id);
                 self.resolver.prefill(
                     self.game.state(),
@@ -838,6 +844,7 @@ impl AppState {
                 );
             }
             Command::ToggleAttacker(id) => {
+                self.clear_form_error();
                 self.resolver.toggle_attacker(&id);
                 self.resolver.prefill(
                     self.game.state(),
@@ -847,6 +854,7 @@ impl AppState {
                 );
             }
             Command::Target(id) => {
+                self.clear_form_error();
                 self.target = Some(id);
                 self.resolver.prefill(
                     self.game.state(),
@@ -877,7 +885,10 @@ impl AppState {
                 form,
                 actor,
                 target,
-            } => self.open_form(&form, actor, target),
+            } => {
+                self.clear_form_error();
+                self.open_form(&form, actor, target)
+            }
             Command::NewGame(_)
             | Command::NewFromCards(_)
             | Command::Open(_)
@@ -1104,6 +1115,14 @@ impl AppState {
         }
     }
 
+    /// Why `what` (undo, redo, the next phase) is not this window's to do, if it is not: a
+    /// player's seat on the network leaves it to the umpire. The top bar disables those buttons
+    /// with this on hover, as [`AppState::handle`] would refuse them.
+    pub fn not_yours(&self, what: &str) -> Option<String> {
+        let side = self.remote.as_ref()?.side()?;
+        Some(umpires_only(side, what))
+    }
+
     /// A change the window would make, asked of the host instead (the window is on the network):
     /// as the words of `kepi game apply`, queued for the network side to send. A player's seat
     /// makes resolutions only; anything else is refused here at once, as the host would.
@@ -1114,10 +1133,7 @@ impl AppState {
         let player = remote.side();
         let why = remote.why.clone();
         let umpires = |what: &str| match player {
-            Some(side) => Err(format!(
-                "{what} is the umpire's; the {} seat makes resolutions with its own units",
-                side.as_str()
-            )),
+            Some(side) => Err(umpires_only(side, what)),
             None => Ok(()),
         };
         // What the status line says was asked: the action as the log will word it.
@@ -1271,7 +1287,21 @@ impl AppState {
                     self.resolver.last_rolled = None;
                 }
             }
-            Err(e) => self.err(e.to_string()),
+            Err(e) => {
+                let text = e.to_string();
+                self.err(text.clone());
+                self.form_error = Some(text);
+            }
+        }
+    }
+
+    /// The units were picked again: a status line still saying why the form did not roll (a
+    /// unit missing then) is stale, and goes.
+    fn clear_form_error(&mut self) {
+        if let Some(t) = self.form_error.take()
+            && self.status.as_ref().is_some_and(|s| s.error && s.text == t)
+        {
+            self.status = None;
         }
     }
 
@@ -1459,4 +1489,12 @@ impl AppState {
             )),
         }
     }
+}
+
+/// "undo is the umpire's; the french seat makes resolutions with its own units".
+fn umpires_only(side: crate::roster::Side, what: &str) -> String {
+    format!(
+        "{what} is the umpire's; the {} seat makes resolutions with its own units",
+        side.as_str()
+    )
 }

@@ -2,6 +2,7 @@
 
 use egui::{RichText, Ui};
 
+use super::keys::{self, Does};
 use super::state::{AppState, Command};
 
 /// Width of the rule set's slot in the top bar (its name elided, the whole on hover).
@@ -32,9 +33,15 @@ fn slot(ui: &mut Ui, width: f32, text: RichText, hover: &str) {
 
 /// Draws the top bar and the File menu; returns the commands clicked. One line at any width: the
 /// texts that change (rule set, phase, date) sit in fixed-width slots.
-pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
+pub fn top_bar_ui(
+    ui: &mut Ui,
+    app: &mut AppState,
+    help: &mut super::help::HelpPanel,
+    out: &mut Vec<Command>,
+) {
     ui.horizontal(|ui| {
         super::files::file_menu_ui(ui, app, out);
+        help.menu_ui(ui);
         ui.separator();
         let state = app.game.state();
         ui.label(RichText::new("kepi").strong().size(20.0));
@@ -61,20 +68,35 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             RichText::new(format!("{phase} · {date}")).size(15.0)
         };
         slot(ui, PHASE_W, shown, &hover);
-        if ui.button("Next phase >").on_hover_text("N").clicked() {
+        // A player's seat: the umpire's controls stay in place, disabled, saying why on hover.
+        let next_why = app.not_yours("the next phase");
+        if ui
+            .add_enabled(next_why.is_none(), egui::Button::new("Next phase >"))
+            .on_hover_text(keys::tip(Does::NextPhase, "next phase"))
+            .on_disabled_hover_text(next_why.unwrap_or_default())
+            .clicked()
+        {
             out.push(Command::NextPhase);
         }
         ui.separator();
+        let undo_why = app
+            .not_yours("undo")
+            .or_else(|| (!app.game.can_undo()).then(|| "nothing to undo".to_string()));
         if ui
-            .add_enabled(app.game.can_undo(), egui::Button::new("Undo"))
-            .on_hover_text("Ctrl+Z")
+            .add_enabled(undo_why.is_none(), egui::Button::new("Undo"))
+            .on_hover_text(keys::tip(Does::Undo, "undo the last action"))
+            .on_disabled_hover_text(undo_why.unwrap_or_default())
             .clicked()
         {
             out.push(Command::Undo);
         }
+        let redo_why = app
+            .not_yours("redo")
+            .or_else(|| (!app.game.can_redo()).then(|| "nothing to redo".to_string()));
         if ui
-            .add_enabled(app.game.can_redo(), egui::Button::new("Redo"))
-            .on_hover_text("Ctrl+Shift+Z")
+            .add_enabled(redo_why.is_none(), egui::Button::new("Redo"))
+            .on_hover_text(keys::tip(Does::Redo, "redo"))
+            .on_disabled_hover_text(redo_why.unwrap_or_default())
             .clicked()
         {
             out.push(Command::Redo);

@@ -195,7 +195,7 @@ pub struct ReportOutArgs {
     pub pdf: Option<PathBuf>,
     /// Print the report's data as one JSON object on stdout, for scripts: `entries` (each with
     /// `index`, `turn`, `time`, `actor`, `target`, `action`, `rule`, `rules`, `summary`, `dice`,
-    /// `effects`) and `casualties` (`turn`, `side`, `lost`), plus `chain_head` and `verified`.
+    /// `effects`, `notes`) and `casualties` (`turn`, `side`, `lost`), plus `chain_head` and `verified`.
     #[arg(long)]
     pub json: bool,
 }

@@ -216,11 +216,13 @@ pub enum LogCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Print a game's log.
+    /// Print a game's log: each entry's summary naming its acting unit, its rule ids and dice,
+    /// and the notes recorded with it on the lines below ("note: umpire went ahead: ...").
     Show {
         /// The save file.
         file: PathBuf,
-        /// Print the entries as JSON.
+        /// Print the entries as JSON, each as logged plus "text" (the summary naming the acting
+        /// unit) and "notes" (the notes recorded with it).
         #[arg(long)]
         json: bool,
     },
@@ -768,9 +770,25 @@ pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
         LogCommand::Show { file, json } => {
             let game = view(file)?;
             if *json {
-                return print_json(&game.log());
+                // Each entry as logged, plus "text" (its summary naming the acting unit) and
+                // "notes" (what was recorded with it): the same formatter as the window's.
+                let entries: Vec<serde_json::Value> = game
+                    .log()
+                    .iter()
+                    .map(|e| {
+                        let said = crate::engine::game::entry_text(e, game.state());
+                        let mut v = serde_json::to_value(e).unwrap_or_default();
+                        if let Some(o) = v.as_object_mut() {
+                            o.insert("text".into(), said.line.into());
+                            o.insert("notes".into(), said.notes.into());
+                        }
+                        v
+                    })
+                    .collect();
+                return print_json(&entries);
             }
             for e in game.log() {
+                let said = crate::engine::game::entry_text(e, game.state());
                 let dice: Vec<String> = e
                     .dice
                     .iter()
@@ -782,7 +800,7 @@ pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
                     e.time.format("%Y-%m-%d %H:%M:%S"),
                     e.turn,
                     e.phase,
-                    e.summary,
+                    said.line,
                     if e.rules.is_empty() {
                         String::new()
                     } else {
@@ -794,6 +812,9 @@ pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
                         format!("  dice: {}", dice.join(", "))
                     },
                 );
+                for n in &said.notes {
+                    textln!("       note: {n}");
+                }
             }
             Ok(())
         }

@@ -221,7 +221,7 @@ pub fn log_rows(game: &Game) -> Vec<LogRowDoc> {
                 .map(|d| format!("{} {}={}", d.label, d.die, d.value))
                 .collect::<Vec<_>>()
                 .join("; "),
-            summary: e.summary.clone(),
+            summary: crate::engine::game::entry_text(e, game.state()).joined(),
         })
         .collect()
 }
@@ -277,6 +277,7 @@ pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
                     .or_default() += n;
             }
         }
+        let said = crate::engine::game::entry_text(x.entry, state);
         let (action, summary, units, dice, rule_ids): (
             String,
             String,
@@ -288,6 +289,7 @@ pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
                 resolution, units, ..
             } => (
                 format!("{} {}", resolution.system, resolution.action),
+                // Its acting unit is named in the report's "who" column.
                 resolution.summary.clone(),
                 units.clone(),
                 &resolution.dice,
@@ -321,6 +323,7 @@ pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
             actor: units.first().map(|u| name(u)),
             target: units.get(1).map(|u| name(u)),
             effects,
+            notes: said.notes,
         });
     }
     // Every turn played so far has a row, with every side, so a quiet turn shows as 0.

@@ -175,6 +175,9 @@ pub struct ResolutionDoc {
     /// counted from these, so the entries and the chart cannot disagree.
     #[serde(default)]
     pub effects: Vec<crate::engine::game::Effect>,
+    /// The notes recorded with it (a breach the umpire went ahead with, a follow-up).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 impl ResolutionDoc {
@@ -189,11 +192,12 @@ impl ResolutionDoc {
 
     /// The result and its effects: "hits 2 => I/52nd strength 20 -> 18".
     pub fn result(&self) -> String {
+        let notes = crate::engine::game::notes_text(&self.notes);
         if self.effects.is_empty() {
-            return self.summary.clone();
+            return format!("{}{notes}", self.summary);
         }
         let lines: Vec<String> = self.effects.iter().map(|e| e.line()).collect();
-        format!("{} => {}", self.summary, lines.join("; "))
+        format!("{} => {}{notes}", self.summary, lines.join("; "))
     }
 }
 
@@ -482,6 +486,7 @@ impl ReportDoc {
                     actor: Some(format!("{}/12th Grenadiers", i + 1)),
                     target: Some("1/93e de Ligne".into()),
                     effects: Vec::new(),
+                    notes: Vec::new(),
                 })
                 .collect();
             turn_docs.push(TurnDoc {
@@ -569,6 +574,8 @@ pub struct ReportEntryJson<'a> {
     pub dice: &'a str,
     /// What it did to each unit.
     pub effects: &'a [crate::engine::game::Effect],
+    /// The notes recorded with it (a breach the umpire went ahead with, a follow-up).
+    pub notes: &'a [String],
 }
 
 /// One row of [`ReportJson::casualties`].
@@ -601,6 +608,7 @@ impl<'a> From<&'a ReportDoc> for ReportJson<'a> {
                         summary: &r.summary,
                         dice: &r.dice,
                         effects: &r.effects,
+                        notes: &r.notes,
                     })
                 })
                 .collect(),

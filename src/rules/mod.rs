@@ -8,6 +8,7 @@ mod all_tables;
 pub mod board;
 pub mod crt;
 pub mod fr1870;
+pub mod glossary;
 pub mod gsp;
 pub mod limits;
 pub(crate) mod outcome;

@@ -16,6 +16,7 @@ mod gsp_cli;
 mod hostile_corpus;
 mod input_cli;
 mod net_cli;
+mod notes_cli;
 mod pk_cli;
 mod pw_cli;
 mod refusals_cli;

@@ -173,8 +173,9 @@ fn roster_edit_is_an_undoable_action() {
 
 #[test]
 fn the_roster_follows_every_action_and_undo() {
-    // The roster's rows are worked out once per change of the log and of its options: moving a
-    // unit must take it off a "still to act" roster at once, and undo must bring it back.
+    // The roster's rows are worked out once per change of the log and of its options: a unit
+    // that has done what the phase waits for (P&K part 1: moved and fired, as the checklist
+    // counts it, issue 26) leaves a "still to act" roster at once, and undo brings it back.
     let mut h = harness();
     h.run();
     h.get_by_label("still to act").click();
@@ -192,13 +193,40 @@ fn the_roster_follows_every_action_and_undo() {
     h.state_mut()
         .state
         .handle(kepi::app::state::Command::Act(Action::Move {
-            unit: id,
+            unit: id.clone(),
             to: kepi::roster::Position::Off,
         }));
     h.run();
-    assert!(h.query_by_label(FIRER).is_none(), "moved: no longer to act");
+    assert!(
+        h.query_by_label(FIRER).is_some(),
+        "moved: it may still fire"
+    );
+    h.state_mut()
+        .state
+        .handle(kepi::app::state::Command::OpenForm {
+            form: "fire".into(),
+            actor: Some(id),
+            target: Some("8e-ligne-1".into()),
+        });
+    h.state_mut()
+        .state
+        .handle(kepi::app::state::Command::ResolveAndApply {
+            entered: Vec::new(),
+        });
+    h.run();
+    let listed = |h: &Harness<'_, KepiApp>| {
+        let app = &h.state().state;
+        kepi::app::roster::rows(app.game.state(), &app.roster)
+            .iter()
+            .any(|r| {
+                matches!(r, kepi::app::roster::Row::Unit { index, .. }
+                if app.game.state().units[*index].unit.name == FIRER)
+            })
+    };
+    assert!(!listed(&h), "moved and fired: no longer to act");
     h.get_by_label("Undo").click();
     h.run();
+    assert!(listed(&h), "undone: to act again");
     assert!(h.query_by_label(FIRER).is_some(), "undone: to act again");
 }
 

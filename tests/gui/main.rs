@@ -6,15 +6,19 @@
 
 mod gui_breaches;
 mod gui_campaign;
+mod gui_counts;
 mod gui_dice_tray;
 mod gui_due;
 mod gui_exports;
 mod gui_files;
 mod gui_gsp;
+mod gui_help;
 mod gui_hex;
 mod gui_keys;
 mod gui_live_form;
 mod gui_net;
+mod gui_notes;
 mod gui_sixth_rule_set;
+mod gui_small;
 mod gui_switch;
 mod gui_workspace;

@@ -68,6 +68,18 @@ fn still_to_act(s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
     s.system.still_to_act(s, phase, u)
 }
 
+/// A unit on the table this turn: not eliminated, and arrived.
+fn in_play(s: &GameState, u: &UnitState) -> bool {
+    !u.eliminated() && u.unit.arrives.is_none_or(|t| t <= s.turn)
+}
+
+/// The one answer to "is `u` still to act in this phase?": in play and waited for by the phase.
+/// The checklist's count ([`Activity::to_act`]) and the roster's "still to act" filter both ask
+/// it, so they always agree.
+pub fn is_still_to_act(s: &GameState, u: &UnitState) -> bool {
+    in_play(s, u) && still_to_act(s, s.phase_kind(), u)
+}
+
 /// SPI-T1 / FR-T1: the phasing side's units move in the movement phase and attack in the combat
 /// phase.
 pub fn board_still_to_act(phase: Option<Phase>, u: &UnitState) -> bool {
@@ -79,14 +91,13 @@ pub fn board_still_to_act(phase: Option<Phase>, u: &UnitState) -> bool {
 
 /// Who has moved, fired, activated and fought this turn, and who is still to act in this phase.
 pub fn activity(s: &GameState) -> Activity {
-    let phase = s.phase_kind();
     Activity {
         turn: s.turn,
         phase: s.phase_name().to_string(),
         units: s
             .units
             .iter()
-            .filter(|u| !u.eliminated() && u.unit.arrives.is_none_or(|t| t <= s.turn))
+            .filter(|u| in_play(s, u))
             .map(|u| UnitActivity {
                 id: u.id().to_string(),
                 name: u.unit.name.clone(),
@@ -95,7 +106,7 @@ pub fn activity(s: &GameState) -> Activity {
                 fired: u.fired,
                 activated: u.activated,
                 melees: u.melees,
-                to_act: still_to_act(s, phase, u),
+                to_act: is_still_to_act(s, u),
             })
             .collect(),
     }

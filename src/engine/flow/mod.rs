@@ -16,7 +16,7 @@ pub mod campaign;
 pub mod checklist;
 mod due_list;
 
-pub use activity::{Activity, UnitActivity, activity, phase_warnings};
+pub use activity::{Activity, UnitActivity, activity, is_still_to_act, phase_warnings};
 pub use checklist::{Item, checklist, form_offered, phase_side};
 pub use due_list::DueList;
 

@@ -111,6 +111,74 @@ enum WireKind {
     Reveal,
 }
 
+/// What a log entry says to people, wherever it is shown: the one formatter behind the log
+/// panel, the result card, `kepi log show` (text and JSON) and the battle report, so none of them
+/// hides what another shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EntryText {
+    /// The entry's summary, naming its acting unit.
+    pub line: String,
+    /// Everything recorded with it for the umpire: a resolution's notes (a breach the umpire
+    /// went ahead with, a follow-up), in order.
+    pub notes: Vec<String>,
+}
+
+impl EntryText {
+    /// The line and its notes as one text ("... · note: umpire went ahead: ...").
+    pub fn joined(&self) -> String {
+        let mut s = self.line.clone();
+        s.push_str(&notes_text(&self.notes));
+        s
+    }
+}
+
+/// Notes as they follow a line: " · note: a · note: b" (nothing for none).
+pub fn notes_text(notes: &[String]) -> String {
+    notes.iter().map(|n| format!(" · note: {n}")).collect()
+}
+
+/// What `e` says to people ([`EntryText`]), with units named as `state` names them (any state
+/// of the game: units are never removed). The stored summary is kept as logged (the hash and
+/// `kepi log verify` read it); a resolution whose summary does not name its acting unit gets the
+/// unit's name after the action ("pk fatigue (2/12th Grenadiers): d10 5 vs fatigue 2: holds").
+pub fn entry_text(e: &LogEntry, state: &GameState) -> EntryText {
+    let EntryKind::Act {
+        action: Action::Resolved {
+            resolution, units, ..
+        },
+    } = &e.kind
+    else {
+        return EntryText {
+            line: e.summary.clone(),
+            notes: Vec::new(),
+        };
+    };
+    let notes = resolution.notes.clone();
+    let Some(actor) = units.first() else {
+        return EntryText {
+            line: e.summary.clone(),
+            notes,
+        };
+    };
+    let name = state
+        .unit(actor)
+        .map(|u| u.unit.name.as_str())
+        .unwrap_or(actor.as_str());
+    let line = if e.summary.contains(name) {
+        e.summary.clone()
+    } else {
+        let head = format!("{} {}: ", resolution.system, resolution.action);
+        match e.summary.strip_prefix(&head) {
+            Some(rest) => format!(
+                "{} {} ({name}): {rest}",
+                resolution.system, resolution.action
+            ),
+            None => format!("{name}: {}", e.summary),
+        }
+    };
+    EntryText { line, notes }
+}
+
 impl TryFrom<WireEntry> for LogEntry {
     type Error = String;
 

@@ -17,8 +17,8 @@ mod session;
 pub use effects::{Effect, EffectValue, effects};
 pub use history::strength_by_turn;
 pub use log::{
-    ChainBreak, ChainSummary, EntryKind, GENESIS, LogEntry, SeedSecret, commitment, entry_hash,
-    verify_chain, verify_chain_from,
+    ChainBreak, ChainSummary, EntryKind, EntryText, GENESIS, LogEntry, SeedSecret, commitment,
+    entry_hash, entry_text, notes_text, verify_chain, verify_chain_from,
 };
 pub use session::{Game, InEffect, ReplayError};
 
@@ -517,6 +517,14 @@ pub enum Action {
         /// Where to.
         to: Position,
     },
+    /// Put an off-map unit on the map (setup, an arrival): its position, without the `moved`
+    /// marker a move sets; logged as a placement.
+    Place {
+        /// Unit id.
+        unit: String,
+        /// Where.
+        to: Position,
+    },
     /// Face a direction (None: no facing).
     Face {
         /// Unit id.
@@ -600,6 +608,7 @@ impl Action {
             | Action::SetFlag { unit, .. }
             | Action::LoseLeader { unit }
             | Action::Move { unit, .. }
+            | Action::Place { unit, .. }
             | Action::Face { unit, .. }
             | Action::SetSupply { unit, .. } => Some(unit),
             _ => None,
@@ -673,6 +682,7 @@ impl Action {
             }
             Action::LoseLeader { unit } => format!("{}: a leader falls", name(unit)),
             Action::Move { unit, to } => format!("{} moves to {to}", name(unit)),
+            Action::Place { unit, to } => format!("{} is placed at {to}", name(unit)),
             Action::Face { unit, facing } => match facing {
                 Some(f) => format!("{} faces {f}", name(unit)),
                 None => format!("{} facing cleared", name(unit)),
@@ -877,6 +887,10 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
                 s.due
                     .retain(|d| !(d.by_move && d.unit.as_deref() == Some(unit.as_str())));
             }
+            Ok(())
+        }
+        Action::Place { unit, to } => {
+            s.unit_mut(unit)?.position = *to;
             Ok(())
         }
         Action::Face { unit, facing } => {

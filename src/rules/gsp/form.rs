@@ -216,25 +216,15 @@ impl GspForm {
         })
     }
 
-    /// GSP-A4: a limbered battery, or one that has fired this turn, does not fire.
-    fn check_battery(&self, state: &GameState) -> Result<(), RuleError> {
+    /// GSP-A4: a limbered battery does not fire. One that has already fired this turn is the
+    /// umpire's call, as in every rule set: a note before the roll and in its log entry
+    /// ([`crate::engine::flow::phase_warnings`]), never a refusal.
+    fn check_battery(&self, _state: &GameState) -> Result<(), RuleError> {
         if self.limbered {
             return Err(RuleError::input(
                 "limbered",
                 "GSP-A4: a limbered battery cannot fire; unlimber it (a gun unlimbered this turn may not fire)",
                 "an unlimbered battery",
-            ));
-        }
-        if let Some(a) = self.actor.as_deref().and_then(|id| state.unit(id))
-            && a.fired
-        {
-            return Err(RuleError::input(
-                "battery",
-                format!(
-                    "GSP-A4: {} has already fired this turn (one die per gun per artillery phase)",
-                    a.unit.name
-                ),
-                "a battery that has not fired this turn (or clear its Fired marker)",
             ));
         }
         Ok(())
@@ -479,9 +469,14 @@ mod tests {
         };
         let o = resolution.outcome.as_ref().unwrap();
         assert_eq!(o["drift"]["shells"], 1);
-        // GSP-A4: having fired, the battery fires no more this turn.
-        let e = apply(&mut g, &f, &[4, 3, 4]).unwrap_err();
-        assert!(e.contains("already fired"), "{e}");
+        // GSP-A4: having fired, a second fire is the umpire's call (noted, as in P&K), not refused.
+        let warned = crate::engine::play::breaches::warnings(&f, &g);
+        assert!(
+            warned.iter().any(|w| w.contains("already fired this turn")),
+            "{warned:?}"
+        );
+        apply(&mut g, &f, &[4, 3, 4]).unwrap();
+        g.undo(Utc.timestamp_opt(2, 0).unwrap()).unwrap();
         // Undo restores both.
         g.undo(Utc.timestamp_opt(2, 0).unwrap()).unwrap();
         assert_eq!(g.state().unit("9e-ligne-1").unwrap().strength, 14);

@@ -1,0 +1,190 @@
+//! Issue 26's small ones: the status line forgets "no unit chosen" once the unit is picked; a
+//! player's seat shows the umpire's controls disabled with the reason on hover; an undone result
+//! card no longer offers "Undo this"; placing an off-map unit is a placement (no "mv"); the first
+//! start does not complain of an empty form before a unit is picked.
+#![cfg(feature = "gui")]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable};
+use kepi::app::KepiApp;
+use kepi::app::state::{Command, Remote};
+use kepi::game::{Action, EntryKind};
+
+fn window(scenario: Option<&str>) -> Harness<'static, KepiApp> {
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    if let Some(s) = scenario {
+        h.state_mut().state.handle(Command::NewGame(s.into()));
+    }
+    h.run();
+    h
+}
+
+#[test]
+fn first_start_asks_for_a_unit_rather_than_complaining() {
+    let h = window(None);
+    assert!(
+        h.query_all_by_label_contains("must be at least 1")
+            .next()
+            .is_none(),
+        "no complaint before a unit is picked"
+    );
+    assert!(h.query_by_label(kepi::app::resolver::PICK_A_UNIT).is_some());
+}
+
+#[test]
+fn the_status_forgets_a_missing_target_once_one_is_picked() {
+    let mut h = window(None);
+    h.state_mut()
+        .state
+        .handle(Command::Select("12th-grenadiers-1".into()));
+    h.state_mut().state.target = None;
+    h.state_mut().state.handle(Command::OpenForm {
+        form: "fire".into(),
+        actor: Some("12th-grenadiers-1".into()),
+        target: None,
+    });
+    h.run();
+    h.state_mut().state.handle(Command::ResolveAndApply {
+        entered: Vec::new(),
+    });
+    h.run();
+    let said = h.state().state.status.clone().expect("a status");
+    assert!(
+        said.error && said.text.contains("no unit chosen"),
+        "{said:?}"
+    );
+    h.state_mut()
+        .state
+        .handle(Command::Target("8e-ligne-1".into()));
+    h.run();
+    assert!(
+        h.state()
+            .state
+            .status
+            .as_ref()
+            .is_none_or(|s| !s.text.contains("no unit chosen")),
+        "stale: {:?}",
+        h.state().state.status
+    );
+}
+
+#[test]
+fn an_undone_result_card_offers_no_undo() {
+    let mut h = window(None);
+    h.state_mut().state.handle(Command::OpenForm {
+        form: "fire".into(),
+        actor: Some("12th-grenadiers-1".into()),
+        target: Some("8e-ligne-1".into()),
+    });
+    h.run();
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    assert!(
+        h.query_by_label("Undo this").is_some(),
+        "offered after the roll"
+    );
+    h.state_mut().state.handle(Command::Undo);
+    h.run();
+    assert!(h.query_by_label("undone").is_some(), "the card says so");
+    assert!(
+        h.query_by_label("Undo this").is_none(),
+        "nothing left to undo here"
+    );
+}
+
+#[test]
+fn a_players_seat_shows_the_umpires_controls_disabled_with_why() {
+    let mut h = window(None);
+    h.state_mut()
+        .state
+        .handle(Command::Act(Action::Note { text: "x".into() }));
+    let side = h.state().state.game.state().sides[0];
+    h.state_mut().state.remote = Some(Remote::new(
+        Some(kepi::net::Seat::Player(side)),
+        "on the network",
+    ));
+    h.run();
+    for b in ["Undo", "Redo", "Next phase >"] {
+        assert!(
+            h.get_by_label(b).accesskit_node().is_disabled(),
+            "{b} is disabled on a player's seat"
+        );
+    }
+    h.get_by_label("Undo").hover();
+    for _ in 0..30 {
+        h.step();
+    }
+    assert!(
+        h.query_all_by_label_contains("undo is the umpire's")
+            .next()
+            .is_some(),
+        "the reason on hover"
+    );
+    // The umpire's seat has them.
+    h.state_mut().state.remote = Some(Remote::new(Some(kepi::net::Seat::Umpire), "x"));
+    h.run();
+    assert!(!h.get_by_label("Undo").accesskit_node().is_disabled());
+}
+
+#[test]
+fn placing_an_off_map_unit_is_a_placement_not_a_move() {
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 1000.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    h.state_mut()
+        .state
+        .handle(Command::NewGame("spi-1870".into()));
+    h.run();
+    let (id, name) = {
+        let u = &h.state().state.state().units[0];
+        assert_eq!(u.position, kepi::roster::Position::Off);
+        (u.unit.id.clone(), u.unit.name.clone())
+    };
+    h.state_mut().state.handle(Command::Select(id.clone()));
+    h.run();
+    let field = format!("{name}: hex");
+    h.get_by_role_and_label(Role::TextInput, &field).focus();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, &field)
+        .type_text("1012");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    let app = &h.state().state;
+    let u = app.state().unit(&id).expect("unit");
+    assert_eq!(u.position.to_string(), "1012");
+    assert!(!u.moved, "a placement is not a move (no mv mark)");
+    let e = app.game.log().last().expect("entry");
+    assert!(
+        matches!(
+            &e.kind,
+            EntryKind::Act {
+                action: Action::Place { .. }
+            }
+        ),
+        "{:?}",
+        e.kind
+    );
+    assert!(e.summary.contains("is placed at 1012"), "{}", e.summary);
+    // Once on the map, the unit editor's field moves it.
+    h.get_by_role_and_label(Role::TextInput, "hex")
+        .scroll_to_me();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "hex").focus();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(Role::TextInput, "hex")
+        .type_text("1013");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    let app = &h.state().state;
+    assert!(app.state().unit(&id).expect("unit").moved);
+}

@@ -13,10 +13,12 @@ pub(crate) mod outcome;
 pub mod pk;
 pub mod pw;
 mod resolution;
+pub mod scale;
 pub mod spi;
 
 pub use all_tables::{TableReport, Tables};
 pub use outcome::Outcome;
+pub use scale::{Distance, Scale};
 pub use resolution::{
     ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, System, odds_from,
     rolled_line,

@@ -574,7 +574,7 @@ fn abandon(
         &words,
         tables,
         &|_, _| Ok(()),
-        &mut |entry, recorded| {
+        &mut |entry, recorded, _| {
             if let Some(w) = recorded.save_warning {
                 errln!("warning: {w}");
             }

@@ -71,6 +71,9 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
   roll EXPR [--dice V,..] a logged roll of the game's seeded dice (d6, 2d6, d10, d%, 3d6+2), or
                          of the values thrown at the table (--dice 3,5 for 2d6)
   note TEXT              a note in the log (quote it)
+  scale UNIT [FACTOR]    measured play at the club's scale (P&K, GSP): UNIT in | cm, FACTOR an exact
+                         fraction (1/2 for 6 mm figures; default 1); logged. Every distance printed
+                         or read follows it; a bare --range is read in UNIT (scale cm 1/2)
   reveal                 reveal the dice seed (see `kepi game reveal`)
   resolve-due ID         a due check (see `kepi game due FILE`) is done
   waive ID [REASON]      a due check is not made, with why (logged)
@@ -110,7 +113,8 @@ pub enum GameCommand {
     Show {
         /// The save file.
         file: PathBuf,
-        /// Print JSON: {"system", "turn", "phase", "units": [{"id", "name", "side", "strength", ...}]}.
+        /// Print JSON: {"system", "turn", "phase", "scale": {"unit", "factor"}, "units": [{"id",
+        /// "name", "side", "strength", ...}]}.
         #[arg(long)]
         json: bool,
     },
@@ -490,6 +494,9 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
         .unwrap_or_default();
     outln!("Turn {} - {}{date}", s.turn, s.phase_name());
     outln!("dice seed commitment {}", s.dice.commitment);
+    if !s.scale.is_text() {
+        outln!("{}", crate::engine::game::scale_line(s.scale));
+    }
     for u in &s.units {
         let v = unit_view(u);
         let flags = if v.flags.is_empty() {
@@ -526,10 +533,10 @@ fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Re
         words,
         tables,
         &|_, _| Ok(()),
-        &mut |entry, recorded| {
+        &mut |entry, recorded, state| {
             report_recorded(recorded);
             if unprinted.is_none()
-                && let Err(e) = print_entry(entry, json)
+                && let Err(e) = print_entry_at(entry, json, &state.scale)
             {
                 unprinted = Some(e);
             }
@@ -657,6 +664,23 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
 }
 
 pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
+    print_entry_at(e, json, &crate::rules::Scale::default())
+}
+
+/// [`print_entry`] at a game's scale (issue 28): the distances of its summary and notes printed
+/// in the scale's unit and factor (the log keeps the text's inches).
+pub(super) fn print_entry_at(
+    e: &LogEntry,
+    json: bool,
+    scale: &crate::rules::Scale,
+) -> Result<(), CliError> {
+    let summary = scale.localize(&e.summary);
+    let localized: Option<Vec<String>> = match &e.kind {
+        EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        } => Some(resolution.notes.iter().map(|n| scale.localize(n)).collect()),
+        _ => None,
+    };
     if json {
         #[derive(Serialize)]
         struct Out<'a> {
@@ -679,10 +703,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
         let (outcome, notes) = match &e.kind {
             EntryKind::Act {
                 action: Action::Resolved { resolution, .. },
-            } => (
-                resolution.outcome.as_ref(),
-                Some(resolution.notes.as_slice()),
-            ),
+            } => (resolution.outcome.as_ref(), localized.as_deref()),
             _ => (None, None),
         };
         let s = serde_json::to_string(&Out {
@@ -690,7 +711,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
             index: e.index,
             turn: e.turn,
             phase: &e.phase,
-            summary: &e.summary,
+            summary: &summary,
             rules: &e.rules,
             dice: &e.dice,
             hash: &e.hash,
@@ -700,7 +721,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
         .map_err(|err| CliError::failed(err.to_string()))?;
         outln!("{s}");
     } else {
-        textln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, e.summary);
+        textln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, summary);
     }
     Ok(())
 }

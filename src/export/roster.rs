@@ -334,6 +334,9 @@ fn decorate(doc: &RosterDoc, paper: Paper, fonts: &Fonts, pages: Vec<Vec<Op>>) -
         (None, Some(p)) => facts.push(p.clone()),
         (None, None) => {}
     }
+    if let Some(s) = &doc.scale {
+        facts.push(s.clone());
+    }
     let facts = facts.join("   ·   ");
     // In the footer, never cut: 16 hex digits are plenty to note at the table, and
     // `kepi log verify SAVE --expect-head` takes any unique prefix of 8 or more.

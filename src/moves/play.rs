@@ -495,6 +495,9 @@ pub struct Given {
     m: ArgMatches,
     verb: &'static str,
     read: Mutex<BTreeSet<String>>,
+    /// The game's scale: a distance typed (`--range 30cm`, or bare in its unit) is converted
+    /// with it, once, to the text's inches the form holds (issue 28).
+    scale: crate::rules::Scale,
 }
 
 impl Clone for Given {
@@ -503,6 +506,7 @@ impl Clone for Given {
             m: self.m.clone(),
             verb: self.verb,
             read: Mutex::new(BTreeSet::new()),
+            scale: self.scale,
         }
     }
 }
@@ -540,6 +544,15 @@ impl Given {
             })?
             .map(|v| v.cloned().collect())
             .unwrap_or_default())
+    }
+
+    /// A typed distance option, in the text's inches at the game's scale (issue 28).
+    fn distance(&self, id: &str) -> Result<Option<Ratio>, MoveError> {
+        match self.get::<crate::rules::Distance>(id)? {
+            Some(d) => grammar::text_inches(d, &self.scale, &format!("`{}` --{id}", self.verb))
+                .map(Some),
+            None => Ok(None),
+        }
     }
 
     /// Options the verb handles outside its overlay (refused in play, or the units of a combat).
@@ -636,6 +649,7 @@ pub(crate) fn recheck(
             let ctx = grammar::Ctx {
                 tables,
                 dice: Some(&mut dice),
+                scale: state.scale,
             };
             let r = grammar::run_system(&x, ctx).map_err(|e| again(e.message))?;
             (r, Vec::new())
@@ -1021,7 +1035,14 @@ impl Ready {
     ) -> Result<crate::engine::play::Resolved, RuleError> {
         match self {
             Ready::Form(f) => f.resolve(state, tables, dice),
-            Ready::Plain(x) => grammar::run_system(x, grammar::Ctx { tables, dice })
+            Ready::Plain(x) => grammar::run_system(
+                x,
+                grammar::Ctx {
+                    tables,
+                    dice,
+                    scale: state.scale,
+                },
+            )
                 .map(|r| (r, Vec::new()))
                 .map_err(|e| RuleError::input("options", e.message, "see `kepi resolve --help`")),
         }
@@ -1191,6 +1212,7 @@ pub fn parse(
         m,
         verb: spec.verb,
         read: Mutex::new(BTreeSet::new()),
+        scale: s.scale,
     };
     for (id, why) in spec.refused {
         if given.m.value_source(id) == Some(ValueSource::CommandLine) {
@@ -1417,7 +1439,14 @@ fn build_plain(
             names.join(" and ")
         )));
     }
-    grammar::run_system(&x, grammar::Ctx { tables, dice: None })
+    grammar::run_system(
+        &x,
+        grammar::Ctx {
+            tables,
+            dice: None,
+            scale: s.scale,
+        },
+    )
         .map_err(|e| MoveError::usage(format!("`{}`: {}", v.form, e.message)))?;
     Ok(Ready::Plain(Box::new(x)))
 }
@@ -1632,7 +1661,7 @@ fn pk_fire(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     set(&mut i.target_disordered, g.get("target_disordered")?);
     set(&mut i.target_skirmish, g.get("target_skirmish")?);
     set(&mut i.cover, g.get::<Cover>("cover")?);
-    set_some(&mut i.range, g.get::<Ratio>("range")?);
+    set_some(&mut i.range, g.distance("range")?);
     set(&mut i.supporting, g.get("supporting")?);
     set_some(&mut i.target_figures, g.get::<u32>("target_figures")?);
     set_some(&mut i.target_officer, g.get::<Officer>("target_officer")?);
@@ -1651,7 +1680,7 @@ fn pk_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     set(&mut i.gun, g.get::<pk::Gun>("gun")?);
     set(&mut i.points, g.get::<u32>("points")?);
     set(&mut i.class, g.get::<Class>("class")?);
-    set(&mut i.range, g.get::<Ratio>("range")?);
+    set(&mut i.range, g.distance("range")?);
     set(&mut i.canister, g.get("canister")?);
     set(&mut i.downhill, g.get("downhill")?);
     set(&mut i.uphill, g.get("uphill")?);
@@ -1892,7 +1921,9 @@ fn gsp_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> 
         *sector = s;
         *range = None;
     }
-    set_some(range, g.get::<crate::rules::gsp::Length>("range")?);
+    if let Some(d) = g.get::<crate::rules::Distance>("range")? {
+        *range = Some(grammar::gsp::length(d, &g.scale, "`fire` --range")?);
+    }
     set(cover, g.get::<crate::rules::gsp::Cover>("cover")?);
     set(guns, g.get::<u32>("guns")?);
     if let Some(no) = g.get::<bool>("no_los")? {
@@ -2043,6 +2074,7 @@ mod tests {
                 .try_get_matches_from(Vec::<String>::new())
                 .unwrap();
             let g = Given {
+                scale: crate::rules::Scale::default(),
                 m,
                 verb: spec.verb,
                 read: Mutex::new(BTreeSet::new()),

@@ -52,6 +52,21 @@ pub struct Ctx<'a> {
     pub tables: &'a Tables,
     /// The dice: None with `--odds` (preview only).
     pub dice: Option<&'a mut DiceSource>,
+    /// The scale distances are typed at (issue 28): a game's, or `kepi resolve --scale`; the
+    /// text's own (inches, factor 1) otherwise. A bare `--range 30` is read in its unit.
+    pub scale: crate::rules::Scale,
+}
+
+/// A distance typed at the table (`--range 30cm`), in the text's inches at `scale`, exactly; a
+/// usage error naming the flag when it cannot be converted.
+pub fn text_inches(
+    d: crate::rules::Distance,
+    scale: &crate::rules::Scale,
+    flag: &str,
+) -> Result<crate::dice::Ratio, MoveError> {
+    scale
+        .text_inches(d)
+        .map_err(|e| MoveError::usage(format!("{flag} {d}: {e}")))
 }
 
 /// Resolves one parsed `kepi resolve SYSTEM ACTION`: the same call from the command and from

@@ -132,7 +132,7 @@ pub(crate) fn plan(input: &FireInput, t: &PkTables) -> Result<(Lines, Hit), Rule
             ));
         }
         l.target(
-            format!("{} range", input.weapon),
+            format!("{} range (inches)", input.weapon),
             row.range.v(),
             "PK-F1",
             row.range.provenance,

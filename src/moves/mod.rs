@@ -46,6 +46,15 @@ pub struct MoveError {
 }
 
 impl MoveError {
+    /// The same error with the distances of its message printed at a game's scale (issue 28):
+    /// a refusal names the range as the umpire measured it.
+    pub fn at_scale(self, scale: &crate::rules::Scale) -> Self {
+        MoveError {
+            kind: self.kind,
+            message: scale.localize(&self.message),
+        }
+    }
+
     /// Words that do not parse.
     pub fn usage(message: impl Into<String>) -> Self {
         MoveError {
@@ -628,7 +637,8 @@ pub fn apply_verbs<E: From<MoveError>>(
                 .map_err(MoveError::from)?,
             Verb::Reveal => game.reveal(now).map_err(MoveError::from)?,
             Verb::Play(p) => {
-                let form = play::build(&p, game.state(), tables)?;
+                let scale = game.state().scale;
+                let form = play::build(&p, game.state(), tables).map_err(|e| e.at_scale(&scale))?;
                 // What is odd about this roll now (phase, side, a unit that already acted) goes
                 // into its log entry, as the window's roll logs it: the umpire went ahead.
                 let warnings = form.phase_warnings(game);
@@ -648,7 +658,7 @@ pub fn apply_verbs<E: From<MoveError>>(
                     },
                     now,
                 )
-                .map_err(MoveError::from)?
+                .map_err(|e| MoveError::from(e).at_scale(&scale))?
             }
         }
         .clone();

@@ -170,7 +170,7 @@ impl Scale {
     /// A text of the rules with every distance in it (a number written straight before `"` or
     /// `in`: `18"`, `31/2"`, `12in`) printed in this scale ([`Scale::show`]); the rest unchanged.
     /// The identity at the text's scale. Labels that name the unit in words, "(inches)", name
-    /// this scale's.
+    /// this scale's; "12 inches" in words is left as written (the text's own measure).
     pub fn localize(&self, text: &str) -> String {
         if self.is_text() {
             return text.to_string();
@@ -210,7 +210,7 @@ impl Scale {
             i += c.len_utf8();
         }
         if self.unit == Unit::Cm {
-            out = out.replace("(inches)", "(cm)").replace(" inches", " cm");
+            out = out.replace("(inches)", "(cm)");
         }
         out
     }

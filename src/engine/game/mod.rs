@@ -748,7 +748,7 @@ impl Action {
 /// The log's line for a scale set in play: the unit, the factor and what a text distance becomes.
 pub fn scale_line(scale: crate::rules::Scale) -> String {
     format!(
-        "scale: {} at {} (12\" of the text is {} on the table)",
+        "scale: {} at {} (12 inches of the text are {} on the table)",
         scale.unit.word(),
         scale.factor,
         scale.show(crate::dice::Ratio::int(12))

@@ -75,6 +75,7 @@ pub fn run_system(
     system: &ResolveSystem,
     ctx: Ctx<'_>,
 ) -> Result<Resolution<serde_json::Value>, MoveError> {
+    let scale = ctx.scale;
     match system {
         ResolveSystem::Pk(x) => pk::run(x, ctx),
         ResolveSystem::Pw(x) => pw::run(x, ctx),
@@ -82,6 +83,7 @@ pub fn run_system(
         ResolveSystem::Spi(x) => spi::run(x, ctx),
         ResolveSystem::Fr1870(x) => fr1870::run(x, ctx),
     }
+    .map_err(|e| e.at_scale(&scale))
 }
 
 /// The `kepi resolve` command tree (every rule set and action), for `kepi game apply` to parse a

@@ -152,10 +152,9 @@ pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
 pub fn scale_fact(scale: &crate::rules::Scale) -> Option<String> {
     (!scale.is_text()).then(|| {
         format!(
-            "Distances in {} at {} (12 inches of the text = {})",
+            "distances in {} at {}",
             scale.unit.word(),
-            scale.factor,
-            scale.show(crate::dice::Ratio::int(12))
+            scale.factor
         )
     })
 }

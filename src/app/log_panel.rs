@@ -81,6 +81,7 @@ pub fn log_ui(ui: &mut Ui, app: &mut AppState) {
     });
     ui.separator();
     let log = app.game.log();
+    let scale = app.game.state().scale;
     let shown: Vec<usize> = (0..log.len())
         .rev()
         .filter(|&i| keep(&log[i], app))
@@ -114,7 +115,7 @@ pub fn log_ui(ui: &mut Ui, app: &mut AppState) {
                 let across = egui::Layout::left_to_right(egui::Align::Min);
                 entry_head_ui(&mut child(head, across), e);
                 let down = egui::Layout::top_down(egui::Align::Min);
-                entry_body_ui(&mut child(body, down), e);
+                entry_body_ui(&mut child(body, down), e, &scale);
             }
         });
     egui::CollapsingHeader::new("Dice statistics")
@@ -200,7 +201,9 @@ fn entry_head_ui(ui: &mut Ui, e: &LogEntry) {
 }
 
 /// A log entry's summary and dice in at most two lines, the whole on hover.
-fn entry_body_ui(ui: &mut Ui, e: &LogEntry) {
+fn entry_body_ui(ui: &mut Ui, e: &LogEntry, scale: &crate::rules::Scale) {
+    // Issue 28: the log keeps the text's inches; its rows print at the game's scale.
+    let summary = scale.localize(&e.summary);
     let dice: Vec<String> = e
         .dice
         .iter()
@@ -214,9 +217,9 @@ fn entry_body_ui(ui: &mut Ui, e: &LogEntry) {
         })
         .collect();
     let text = if dice.is_empty() {
-        e.summary.clone()
+        summary
     } else {
-        format!("{}   [{}]", e.summary, dice.join(" "))
+        format!("{summary}   [{}]", dice.join(" "))
     };
     let mut job = egui::text::LayoutJob::simple(
         text.clone(),

@@ -390,10 +390,10 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
         Form::Fr1870(f) => super::resolver_hex::fr_situation_ui(ui, f, state),
         Form::Custom(f) => f.0.situation_ui(ui),
     }
-    let preview: Result<Resolution<serde_json::Value>, RuleError> =
-        form.resolve(state, tables, None)
-            .map(|(r, _)| r.in_scale(&state.scale))
-            .map_err(|e| localized_error(e, &state.scale));
+    let preview: Result<Resolution<serde_json::Value>, RuleError> = form
+        .resolve(state, tables, None)
+        .map(|(r, _)| r.in_scale(&state.scale))
+        .map_err(|e| localized_error(e, &state.scale));
     // Under the situation, never above it: the box appears with the first key typed into a
     // field, and a box above the field moved it from under the pointer mid-word (issue 26).
     overrides_ui(ui, app);

@@ -29,19 +29,11 @@ fn move_and_range(
     scale: &crate::rules::Scale,
 ) -> (Option<String>, Option<String>) {
     let (m, r) = crate::registry::get(system).move_and_range(u, t);
-    (
-        m.map(|m| scale.localize(&m)),
-        r.map(|r| scale.localize(&r)),
-    )
+    (m.map(|m| scale.localize(&m)), r.map(|r| scale.localize(&r)))
 }
 
 /// A unit's roster line, its distances at `scale`.
-pub fn unit_doc(
-    system: System,
-    u: &UnitState,
-    t: &Tables,
-    scale: &crate::rules::Scale,
-) -> UnitDoc {
+pub fn unit_doc(system: System, u: &UnitState, t: &Tables, scale: &crate::rules::Scale) -> UnitDoc {
     let (move_, range) = move_and_range(system, u, t, scale);
     let mut status = Vec::new();
     if u.level != crate::engine::game::Level::Steady {
@@ -128,7 +120,11 @@ pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
             if path.is_empty() {
                 path.push(("group", "Independent units"));
             }
-            insert(&mut groups, &path, unit_doc(state.system.system(), u, t, &state.scale));
+            insert(
+                &mut groups,
+                &path,
+                unit_doc(state.system.system(), u, t, &state.scale),
+            );
         }
         sides.push(SideDoc {
             name: side.title().to_string(),
@@ -150,13 +146,7 @@ pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
 
 /// The header's note of a game's scale (issue 28), none at the text's own.
 pub fn scale_fact(scale: &crate::rules::Scale) -> Option<String> {
-    (!scale.is_text()).then(|| {
-        format!(
-            "distances in {} at {}",
-            scale.unit.word(),
-            scale.factor
-        )
-    })
+    (!scale.is_text()).then(|| format!("distances in {} at {}", scale.unit.word(), scale.factor))
 }
 
 /// [`roster_doc`] for a game in progress: the roster also prints the log's chain head.

@@ -549,8 +549,9 @@ impl Given {
     /// A typed distance option, in the text's inches at the game's scale (issue 28).
     fn distance(&self, id: &str) -> Result<Option<Ratio>, MoveError> {
         match self.get::<crate::rules::Distance>(id)? {
-            Some(d) => grammar::text_inches(d, &self.scale, &format!("`{}` --{id}", self.verb))
-                .map(Some),
+            Some(d) => {
+                grammar::text_inches(d, &self.scale, &format!("`{}` --{id}", self.verb)).map(Some)
+            }
             None => Ok(None),
         }
     }
@@ -1043,8 +1044,8 @@ impl Ready {
                     scale: state.scale,
                 },
             )
-                .map(|r| (r, Vec::new()))
-                .map_err(|e| RuleError::input("options", e.message, "see `kepi resolve --help`")),
+            .map(|r| (r, Vec::new()))
+            .map_err(|e| RuleError::input("options", e.message, "see `kepi resolve --help`")),
         }
     }
 }
@@ -1447,7 +1448,7 @@ fn build_plain(
             scale: s.scale,
         },
     )
-        .map_err(|e| MoveError::usage(format!("`{}`: {}", v.form, e.message)))?;
+    .map_err(|e| MoveError::usage(format!("`{}`: {}", v.form, e.message)))?;
     Ok(Ready::Plain(Box::new(x)))
 }
 

@@ -615,9 +615,9 @@ pub fn validate_roster(
             let accepted = "a unit (in or cm) and an optional distance factor, e.g. \"cm 1/2\" for 6 mm figures \
                             measured in centimetres, \"in\" (the text's own), \"in 2/3\"";
             match v.get_ref() {
-                toml::Value::String(t) => t.parse().map_err(|e: String| {
-                    check.error(v.span(), "scale", e, accepted)
-                })?,
+                toml::Value::String(t) => t
+                    .parse()
+                    .map_err(|e: String| check.error(v.span(), "scale", e, accepted))?,
                 other => {
                     return Err(check.error(
                         v.span(),

@@ -18,8 +18,8 @@ pub mod spi;
 
 pub use all_tables::{TableReport, Tables};
 pub use outcome::Outcome;
-pub use scale::{Distance, Scale};
 pub use resolution::{
     ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, System, odds_from,
     rolled_line,
 };
+pub use scale::{Distance, Scale};

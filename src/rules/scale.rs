@@ -376,7 +376,10 @@ mod tests {
     fn text_scale_is_identity() {
         let s = Scale::default();
         assert!(s.is_text());
-        assert_eq!(s.localize("falls back 6\"; 12in, 31/2\""), "falls back 6\"; 12in, 31/2\"");
+        assert_eq!(
+            s.localize("falls back 6\"; 12in, 31/2\""),
+            "falls back 6\"; 12in, 31/2\""
+        );
         assert_eq!(s.text_inches("30".parse().unwrap()).unwrap(), r("30"));
         assert_eq!(s.show(r("12")), "12\"");
     }

@@ -44,7 +44,10 @@ fn pk_half_scale_in_cm_reads_and_prints_centimetres() {
     let dir = tmp("pk-half");
     let save = new_game(&dir, "mars-la-tour", "7");
     let before = json(&["game", "show", &save, "--json"]);
-    assert_eq!(before["scale"], serde_json::json!({"unit": "in", "factor": "1"}));
+    assert_eq!(
+        before["scale"],
+        serde_json::json!({"unit": "in", "factor": "1"})
+    );
 
     let line = ok(&["game", "apply", &save, "--json", "scale", "cm", "1/2"]);
     let v: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
@@ -56,7 +59,10 @@ fn pk_half_scale_in_cm_reads_and_prints_centimetres() {
         "{v}"
     );
     let show = json(&["game", "show", &save, "--json"]);
-    assert_eq!(show["scale"], serde_json::json!({"unit": "cm", "factor": "1/2"}));
+    assert_eq!(
+        show["scale"],
+        serde_json::json!({"unit": "cm", "factor": "1/2"})
+    );
     let e = last_entry(&save);
     assert_eq!(
         e["action"],
@@ -94,11 +100,28 @@ fn pk_half_scale_in_cm_reads_and_prints_centimetres() {
     // The same shot printed at the game's scale by `kepi resolve --scale`: every distance in cm
     // at half value.
     let r = json(&[
-        "resolve", "pk", "artillery", "--gun", "mlr", "--points", "6", "--class", "line",
-        "--range", "30cm", "--scale", "cm 1/2", "--d10", "5", "--json",
+        "resolve",
+        "pk",
+        "artillery",
+        "--gun",
+        "mlr",
+        "--points",
+        "6",
+        "--class",
+        "line",
+        "--range",
+        "30cm",
+        "--scale",
+        "cm 1/2",
+        "--d10",
+        "5",
+        "--json",
     ]);
     let l = labels(&r);
-    assert!(l.contains(&("measured range".into(), "30cm".into())), "{l:?}");
+    assert!(
+        l.contains(&("measured range".into(), "30cm".into())),
+        "{l:?}"
+    );
     assert!(
         l.contains(&(
             "mlr medium range (over 19.05cm, up to 45.72cm)".into(),
@@ -107,15 +130,40 @@ fn pk_half_scale_in_cm_reads_and_prints_centimetres() {
         "{l:?}"
     );
     let text = ok(&[
-        "resolve", "pk", "artillery", "--gun", "mlr", "--points", "6", "--class", "line",
-        "--range", "30cm", "--scale", "cm 1/2", "--d10", "5",
+        "resolve",
+        "pk",
+        "artillery",
+        "--gun",
+        "mlr",
+        "--points",
+        "6",
+        "--class",
+        "line",
+        "--range",
+        "30cm",
+        "--scale",
+        "cm 1/2",
+        "--d10",
+        "5",
     ]);
     assert!(!text.contains('"'), "an inch left in:\n{text}");
 
     // At the text's scale 30 cm is 11.81": short.
     let r = json(&[
-        "resolve", "pk", "artillery", "--gun", "mlr", "--points", "6", "--class", "line",
-        "--range", "30cm", "--d10", "5", "--json",
+        "resolve",
+        "pk",
+        "artillery",
+        "--gun",
+        "mlr",
+        "--points",
+        "6",
+        "--class",
+        "line",
+        "--range",
+        "30cm",
+        "--d10",
+        "5",
+        "--json",
     ]);
     assert!(
         labels(&r)
@@ -132,8 +180,21 @@ fn pk_half_scale_in_cm_reads_and_prints_centimetres() {
 fn band_edges_are_exact_and_bare_numbers_are_the_games_unit() {
     let band = |range: &str| -> String {
         let r = json(&[
-            "resolve", "pk", "artillery", "--gun", "blr", "--points", "6", "--class", "line",
-            "--range", range, "--scale", "cm 1/2", "--odds", "--json",
+            "resolve",
+            "pk",
+            "artillery",
+            "--gun",
+            "blr",
+            "--points",
+            "6",
+            "--class",
+            "line",
+            "--range",
+            range,
+            "--scale",
+            "cm 1/2",
+            "--odds",
+            "--json",
         ]);
         labels(&r)
             .into_iter()
@@ -141,7 +202,11 @@ fn band_edges_are_exact_and_bare_numbers_are_the_games_unit() {
             .unwrap()
             .0
     };
-    assert!(band("19.05cm").starts_with("blr short"), "{}", band("19.05cm"));
+    assert!(
+        band("19.05cm").starts_with("blr short"),
+        "{}",
+        band("19.05cm")
+    );
     assert!(band("19.05").starts_with("blr short"));
     assert!(band("19.06cm").starts_with("blr medium"));
     // 7.5 inches of the table is 15" of the text: short; 7.51in is medium.
@@ -152,8 +217,19 @@ fn band_edges_are_exact_and_bare_numbers_are_the_games_unit() {
     assert!(band("45.73").starts_with("blr long"));
     // Beyond 60" of the text (76.2 cm) is refused, in cm, exit 2.
     let o = kepi(&[
-        "resolve", "pk", "artillery", "--gun", "blr", "--points", "6", "--class", "line",
-        "--range", "76.21cm", "--scale", "cm 1/2",
+        "resolve",
+        "pk",
+        "artillery",
+        "--gun",
+        "blr",
+        "--points",
+        "6",
+        "--class",
+        "line",
+        "--range",
+        "76.21cm",
+        "--scale",
+        "cm 1/2",
     ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
@@ -161,7 +237,15 @@ fn band_edges_are_exact_and_bare_numbers_are_the_games_unit() {
     for bad in ["30mm", "-3", "x"] {
         let flag = format!("--range={bad}");
         let o = kepi(&[
-            "resolve", "pk", "artillery", "--gun", "blr", "--points", "6", "--class", "line",
+            "resolve",
+            "pk",
+            "artillery",
+            "--gun",
+            "blr",
+            "--points",
+            "6",
+            "--class",
+            "line",
             &flag,
         ]);
         assert_eq!(o.status.code(), Some(2), "{bad}");
@@ -171,8 +255,19 @@ fn band_edges_are_exact_and_bare_numbers_are_the_games_unit() {
         );
     }
     let o = kepi(&[
-        "resolve", "pk", "artillery", "--gun", "blr", "--points", "6", "--class", "line",
-        "--range", "3", "--scale", "mm",
+        "resolve",
+        "pk",
+        "artillery",
+        "--gun",
+        "blr",
+        "--points",
+        "6",
+        "--class",
+        "line",
+        "--range",
+        "3",
+        "--scale",
+        "mm",
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("in, cm"));
@@ -185,7 +280,10 @@ fn refusals_and_undo_at_a_scale() {
     let dir = tmp("refuse");
     let save = new_game(&dir, "mars-la-tour", "3");
     ok(&["game", "apply", &save, "scale", "cm", "1/2"]);
-    let n = json(&["log", "show", &save, "--json"]).as_array().unwrap().len();
+    let n = json(&["log", "show", &save, "--json"])
+        .as_array()
+        .unwrap()
+        .len();
     let o = kepi(&[
         "game",
         "apply",
@@ -209,7 +307,10 @@ fn refusals_and_undo_at_a_scale() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
     }
     assert_eq!(
-        json(&["log", "show", &save, "--json"]).as_array().unwrap().len(),
+        json(&["log", "show", &save, "--json"])
+            .as_array()
+            .unwrap()
+            .len(),
         n
     );
     ok(&["game", "apply", &save, "undo"]);
@@ -274,7 +375,10 @@ fn the_scenario_sets_the_scale() {
         ]);
         assert_eq!(o.status.code(), Some(2), "{bad}");
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains("scale") && err.contains("accepted"), "{bad}: {err}");
+        assert!(
+            err.contains("scale") && err.contains("accepted"),
+            "{bad}: {err}"
+        );
     }
 }
 
@@ -304,7 +408,10 @@ fn roster_pdf_prints_centimetres() {
         csv.to_str().unwrap(),
     ]);
     let csv = std::fs::read_to_string(&csv).unwrap();
-    assert!(csv.contains("7.62cm (11.43cm)") && csv.contains("22.86cm"), "{csv}");
+    assert!(
+        csv.contains("7.62cm (11.43cm)") && csv.contains("22.86cm"),
+        "{csv}"
+    );
     assert!(!csv.contains("\"\"\""), "an inch left in the CSV:\n{csv}");
     let Ok(out) = Command::new("pdftotext")
         .arg(pdf.as_os_str())

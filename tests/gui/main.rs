@@ -14,6 +14,7 @@ mod gui_hex;
 mod gui_keys;
 mod gui_live_form;
 mod gui_net;
+mod gui_scale;
 mod gui_sixth_rule_set;
 mod gui_switch;
 mod gui_workspace;

@@ -908,8 +908,8 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
                 ));
             }
             // A scale read from a file is checked like one typed.
-            s.scale = crate::rules::Scale::new(scale.unit, scale.factor)
-                .map_err(ActionError::Invalid)?;
+            s.scale =
+                crate::rules::Scale::new(scale.unit, scale.factor).map_err(ActionError::Invalid)?;
             Ok(())
         }
         Action::Note { text } => {

@@ -13,7 +13,6 @@ use crate::dice::{Die, Ratio};
 use crate::moves::MoveError;
 use crate::rules::Resolution;
 use crate::rules::limits;
-use crate::rules::{Distance, Scale};
 use crate::rules::pk::{
     self, Building, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon,
     artillery::ArtilleryInput,
@@ -21,6 +20,7 @@ use crate::rules::pk::{
     melee::{CounterInput, CounterOption, MeleeInput, PursuitInput},
     morale::{ArmyInput, GeneralDeath, RallyInput},
 };
+use crate::rules::{Distance, Scale};
 use crate::tables::Provenance;
 
 /// The pk actions.
@@ -642,9 +642,7 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
             };
             pk::fire::firing_first(&sa, &sb, t, dice)?.erase()
         }
-        PkAction::Artillery(a) => {
-            pk::artillery::artillery(&a.input(&ctx.scale)?, t, dice)?.erase()
-        }
+        PkAction::Artillery(a) => pk::artillery::artillery(&a.input(&ctx.scale)?, t, dice)?.erase(),
         PkAction::Collapse(a) => {
             pk::artillery::building_collapse(a.building_points, a.occupants, t, dice)?.erase()
         }

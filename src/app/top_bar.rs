@@ -85,19 +85,15 @@ pub fn top_bar_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             .on_hover_text("kepi rolls from the game's committed seed (logged)");
         ui.radio_value(&mut app.own_dice, true, "mine")
             .on_hover_text("you roll your own dice and type them in at the resolver's foot");
-        if !app.game.state().system.uses_hexes() {
-            ui.separator();
-            scale_menu_ui(ui, app, out);
-        }
     });
 }
 
 /// Issue 28: the scale the table measures at (unit and distance factor), for the tape-measure
-/// rule sets. The umpire sets it here; it is logged (an [`Action::Scale`], undone like any
+/// rule sets, in the status line's right corner. The umpire sets it here; it is logged (an [`Action::Scale`], undone like any
 /// other), and every distance the window shows or reads follows it.
 ///
 /// [`Action::Scale`]: crate::engine::game::Action::Scale
-fn scale_menu_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+pub fn scale_menu_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
     use crate::rules::scale::{Scale, Unit};
     let now = app.game.state().scale;
     // Stays open while the unit and the factor are chosen; closes on Set or a click outside.

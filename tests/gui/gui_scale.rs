@@ -1,5 +1,5 @@
 //! Issue 28, measured play at the club's scale, in the window: the umpire sets the scale from the
-//! top bar (logged); "a P&K game at 1/2 scale in centimetres prints every distance in cm at half
+//! status line's Scale menu (logged); "a P&K game at 1/2 scale in centimetres prints every distance in cm at half
 //! value, and a typed range of 30 cm falls in the band the text gives for 30 cm at that scale".
 //! At 1366x768.
 
@@ -51,9 +51,9 @@ fn modifier_labels<S>(h: &Harness<'_, S>) -> Vec<String> {
 }
 
 #[test]
-fn pk_at_half_scale_in_cm_from_the_top_bar() {
+fn pk_at_half_scale_in_cm_from_the_scale_menu() {
     let mut h = window();
-    // The top bar's Scale menu: centimetres, factor 1/2, set (logged).
+    // The Scale menu: centimetres, factor 1/2, set (logged).
     h.get_by_label("Scale: in").click();
     h.run();
     h.get_by_label("cm").click();

@@ -203,7 +203,7 @@ fn entry_head_ui(ui: &mut Ui, e: &LogEntry) {
 /// A log entry's summary and dice in at most two lines, the whole on hover.
 fn entry_body_ui(ui: &mut Ui, e: &LogEntry, scale: &crate::rules::Scale) {
     // Issue 28: the log keeps the text's inches; its rows print at the game's scale.
-    let summary = scale.localize(&e.summary);
+    let summary = e.summary_at(scale);
     let dice: Vec<String> = e
         .dice
         .iter()

@@ -559,7 +559,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
             rule: &'a str,
             unit: Option<&'a str>,
             side: Option<&'a str>,
-            what: &'a str,
+            what: String,
             form: Option<&'a str>,
             #[serde(skip_serializing_if = "Option::is_none")]
             hex: Option<String>,
@@ -573,7 +573,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
                 rule: d.rule.as_str(),
                 unit: d.unit.as_deref(),
                 side: d.side.map(|x| x.as_str()),
-                what: &d.what,
+                what: s.scale.localize(&d.what),
                 form: d.form.as_deref(),
                 hex: d.at.map(|p| p.to_string()),
                 queued_at: When {
@@ -609,7 +609,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
             d.id,
             d.turn,
             d.phase,
-            crate::roster::shown(&d.describe(s)),
+            crate::roster::shown(&s.scale.localize(&d.describe(s))),
             d.id
         );
     }
@@ -645,7 +645,11 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
             .as_ref()
             .map(|f| format!("  [{f}]"))
             .unwrap_or_default();
-        textln!("  [ ] {:<7} {side}{}{form}", it.rule.as_str(), it.what);
+        textln!(
+            "  [ ] {:<7} {side}{}{form}",
+            it.rule.as_str(),
+            s.scale.localize(&it.what)
+        );
         if !it.units.is_empty() {
             let more = if it.units.len() > 8 { ", ..." } else { "" };
             let shown: Vec<&str> = it.units.iter().take(8).map(String::as_str).collect();
@@ -674,7 +678,7 @@ pub(super) fn print_entry_at(
     json: bool,
     scale: &crate::rules::Scale,
 ) -> Result<(), CliError> {
-    let summary = scale.localize(&e.summary);
+    let summary = e.summary_at(scale);
     let localized: Option<Vec<String>> = match &e.kind {
         EntryKind::Act {
             action: Action::Resolved { resolution, .. },
@@ -791,6 +795,7 @@ pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
             if *json {
                 return print_json(&game.log());
             }
+            let scale = game.state().scale;
             for e in game.log() {
                 let dice: Vec<String> = e
                     .dice
@@ -803,7 +808,7 @@ pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
                     e.time.format("%Y-%m-%d %H:%M:%S"),
                     e.turn,
                     e.phase,
-                    e.summary,
+                    e.summary_at(&scale),
                     if e.rules.is_empty() {
                         String::new()
                     } else {

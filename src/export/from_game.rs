@@ -193,7 +193,7 @@ pub fn log_rows(game: &Game) -> Vec<LogRowDoc> {
                 .map(|d| format!("{} {}={}", d.label, d.die, d.value))
                 .collect::<Vec<_>>()
                 .join("; "),
-            summary: game.state().scale.localize(&e.summary),
+            summary: e.summary_at(&game.state().scale),
         })
         .collect()
 }

@@ -71,6 +71,20 @@ pub struct LogEntry {
     pub hash: String,
 }
 
+impl LogEntry {
+    /// The summary as printed at a game's scale (issue 28): the distances of the rules' text in
+    /// the scale's unit and factor. The umpire's own words (a note) and a scale's own line are
+    /// printed as written. The log itself keeps the text's inches.
+    pub fn summary_at(&self, scale: &crate::rules::Scale) -> String {
+        match &self.kind {
+            EntryKind::Act {
+                action: super::Action::Note { .. } | super::Action::Scale { .. },
+            } => self.summary.clone(),
+            _ => scale.localize(&self.summary),
+        }
+    }
+}
+
 /// A log entry as read: the same JSON as [`LogEntry`] (whose `kind` is flattened into it), with
 /// the kind's own fields as plain optional members. Reading a flattened enum made serde buffer every
 /// entry's members in a map of its own first; this reads each member once, into its type.

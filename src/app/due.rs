@@ -92,7 +92,10 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                                 }));
                             }
                             ui.add(
-                                egui::Label::new(RichText::new(d.describe(s)).strong()).truncate(),
+                                egui::Label::new(
+                                    RichText::new(s.scale.localize(&d.describe(s))).strong(),
+                                )
+                                .truncate(),
                             );
                         });
                     }
@@ -123,7 +126,10 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                         .side
                         .map(|x| format!("{}: ", x.title()))
                         .unwrap_or_default();
-                    ui.label(format!("{side}{}", item.what));
+                    ui.label(format!(
+                        "{side}{}",
+                        app.game.state().scale.localize(&item.what)
+                    ));
                     if !item.units.is_empty() {
                         // The names only when someone hovers: with 2,000 units, joining them
                         // every frame cost more than drawing the window.

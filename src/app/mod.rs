@@ -108,6 +108,12 @@ impl KepiApp {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     top_bar::saved_state_ui(ui, app);
                     ui.separator();
+                    // Issue 28: the tape-measure rule sets' scale, in the status line's corner
+                    // (the top bar is full on a laptop).
+                    if !app.game.state().system.uses_hexes() {
+                        top_bar::scale_menu_ui(ui, app, &mut out);
+                        ui.separator();
+                    }
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                         exports::export_progress_ui(ui, app);
                         // One line, elided before the corner's label (the whole on hover): a long

@@ -232,6 +232,46 @@ pub fn ratio_field(ui: &mut Ui, label: &str, value: &mut Ratio, id: &str) {
     ui.data_mut(|d| d.insert_temp(key, text));
 }
 
+/// A distance field at the game's scale (issue 28): shows `text_inches` (the rules' own inches)
+/// in the scale's unit and factor ("range (cm)" 30.48), and reads what is typed back, exactly,
+/// as a distance at that scale (a bare number in its unit; `12in` or `30cm` as written). Under a
+/// stable id like [`ratio_field`].
+pub fn distance_field(
+    ui: &mut Ui,
+    label: &str,
+    scale: &crate::rules::Scale,
+    text_inches: &mut Ratio,
+    id: &str,
+) {
+    let shown = |v: Ratio| scale.number(v).trim_start_matches('~').to_string();
+    let label = if label.is_empty() {
+        scale.unit.word().to_string()
+    } else {
+        format!("{label} ({})", scale.unit.word())
+    };
+    let l = ui.label(label);
+    let key = ui.scope_id().with(("distance_field", id));
+    let mut text = ui
+        .data_mut(|d| d.get_temp::<String>(key))
+        .unwrap_or_else(|| shown(*text_inches));
+    let r = super::keys::field(
+        ui,
+        egui::TextEdit::singleline(&mut text).desired_width(60.0),
+        ("distance_field", id),
+    )
+    .labelled_by(l.id);
+    if r.changed()
+        && let Ok(d) = text.parse::<crate::rules::Distance>()
+        && let Ok(v) = scale.text_inches(d)
+    {
+        *text_inches = v;
+    }
+    if !r.has_focus() {
+        text = shown(*text_inches);
+    }
+    ui.data_mut(|d| d.insert_temp(key, text));
+}
+
 /// The resolver's form names a unit whose strength is hidden from this seat (a player's window
 /// while strengths are hidden): its figures in the form are placeholders.
 fn hides_strength(app: &AppState) -> bool {
@@ -260,6 +300,21 @@ fn unit_name(state: &GameState, id: Option<&str>) -> String {
 
 /// Said at the resolver's foot until a unit is picked, in place of the empty form's complaint.
 pub const PICK_A_UNIT: &str = "Pick the acting unit in the roster to see the odds.";
+/// A refusal with its distances at the game's scale (issue 28).
+fn localized_error(e: RuleError, scale: &crate::rules::Scale) -> RuleError {
+    match e {
+        RuleError::Input {
+            field,
+            message,
+            accepted,
+        } => RuleError::Input {
+            field,
+            message: scale.localize(&message),
+            accepted: scale.localize(&accepted),
+        },
+        other => other,
+    }
+}
 
 /// What the resolver's form resolves to right now (its odds, modifiers and notes), or why it
 /// cannot be rolled; `None` when the rule set has no forms in the window.
@@ -324,7 +379,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     ui.separator();
     ui.label(RichText::new("Situation").strong());
     if let Some(f) = form.get_mut::<PkForm>() {
-        super::resolver_pk::situation_ui(ui, f);
+        super::resolver_pk::situation_ui(ui, f, &state.scale);
     } else if let Some(f) = form.get_mut::<GspForm>() {
         super::resolver_gsp::situation_ui(ui, f, state);
     } else if let Some(f) = form.get_mut::<PwForm>() {
@@ -336,8 +391,10 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     } else {
         form.inner_mut().situation_ui(ui, state);
     }
-    let preview: Result<Resolution<serde_json::Value>, RuleError> =
-        form.resolve(state, tables, None).map(|(r, _)| r);
+    let preview: Result<Resolution<serde_json::Value>, RuleError> = form
+        .resolve(state, tables, None)
+        .map(|(r, _)| r.in_scale(&state.scale))
+        .map_err(|e| localized_error(e, &state.scale));
     // Under the situation, never above it: the box appears with the first key typed into a
     // field, and a box above the field moved it from under the pointer mid-word (issue 26).
     overrides_ui(ui, app);
@@ -555,6 +612,8 @@ fn last_result_ui(
         .rev()
         .find(|x| x.entry.index == idx)
         .map(|x| x.effects());
+    // Issue 28: printed at the game's scale, as the odds above it are.
+    let resolution = &resolution.in_scale(&app.game.state().scale);
     egui::Frame::group(ui.style()).show(ui, |ui| {
         let said = crate::engine::game::entry_text(e, app.game.state());
         ui.label(

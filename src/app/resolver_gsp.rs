@@ -4,7 +4,7 @@
 
 use egui::{RichText, Ui};
 
-use super::resolver::{pick, ratio_field};
+use super::resolver::{distance_field, pick, ratio_field};
 use crate::dice::Ratio;
 use crate::engine::game::GameState;
 use crate::rules::gsp::form::{GspForm, Neighbour};
@@ -114,9 +114,19 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
         ui.radio_value(&mut measured, true, "measured range");
         if measured {
             let mut len = f.range.unwrap_or(Length::inches(Ratio::int(24)));
-            ratio_field(ui, "", &mut len.amount, "gsp_range");
-            ui.selectable_value(&mut len.unit, LengthUnit::In, "in");
-            ui.selectable_value(&mut len.unit, LengthUnit::Cm, "cm");
+            if state.scale.is_text() {
+                ratio_field(ui, "", &mut len.amount, "gsp_range");
+                ui.selectable_value(&mut len.unit, LengthUnit::In, "in");
+                ui.selectable_value(&mut len.unit, LengthUnit::Cm, "cm");
+            } else {
+                // Issue 28: measured at the game's scale, held in the text's inches.
+                let mut text_inches = match len.unit {
+                    LengthUnit::In => len.amount,
+                    LengthUnit::Cm => len.amount / crate::rules::scale::cm_per_inch(),
+                };
+                distance_field(ui, "", &state.scale, &mut text_inches, "gsp_range");
+                len = Length::inches(text_inches);
+            }
             f.range = Some(len);
         } else {
             f.range = None;

@@ -2,7 +2,7 @@
 
 use egui::Ui;
 
-use super::resolver::{pick, ratio_field};
+use super::resolver::{distance_field, pick};
 use crate::rules::pk::form::{PkAction, PkForm};
 use crate::rules::pk::{Activity, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon};
 
@@ -18,7 +18,7 @@ fn officer_ui(ui: &mut Ui, label: &str, v: &mut Option<Officer>) {
 }
 
 /// The toggles of one P&K form; every value is pre-set from the units and can be changed.
-pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
+pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
     match &mut f.action {
         PkAction::Fire(i) => {
             ui.horizontal_wrapped(|ui| {
@@ -48,7 +48,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
                 ui.checkbox(&mut measured, "range measured");
                 if measured {
                     let mut r = i.range.unwrap_or(crate::dice::Ratio::int(10));
-                    ratio_field(ui, "inches", &mut r, "pk_fire_range");
+                    distance_field(ui, "", scale, &mut r, "pk_fire_range");
                     i.range = Some(r);
                 } else {
                     i.range = None;
@@ -67,7 +67,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm) {
                     "i.points",
                 );
                 pick(ui, "class", &mut i.class, Class::ALL);
-                ratio_field(ui, "range (inches)", &mut i.range, "pk_art_range");
+                distance_field(ui, "range", scale, &mut i.range, "pk_art_range");
                 pick(ui, "target cover", &mut i.cover, Cover::ALL);
             });
             ui.horizontal_wrapped(|ui| {

@@ -110,6 +110,78 @@ pub fn top_bar_ui(
     });
 }
 
+/// Issue 28: the scale the table measures at (unit and distance factor), for the tape-measure
+/// rule sets, in the status line's right corner. The umpire sets it here; it is logged (an [`Action::Scale`], undone like any
+/// other), and every distance the window shows or reads follows it.
+///
+/// [`Action::Scale`]: crate::engine::game::Action::Scale
+pub fn scale_menu_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+    use crate::rules::scale::{Scale, Unit};
+    let now = app.game.state().scale;
+    // Stays open while the unit and the factor are chosen; closes on Set or a click outside.
+    let config = egui::containers::menu::MenuConfig::new()
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    egui::containers::menu::MenuButton::new(format!("Scale: {now}"))
+        .config(config)
+        .ui(ui, |ui| {
+            ui.label(RichText::new("Measured play at the club's scale").strong());
+            ui.label(
+                RichText::new(
+                    "Distances are read and printed in this unit, scaled by the factor \
+                 (1/2 for 6 mm figures); the rules keep the text's inches.",
+                )
+                .small()
+                .weak(),
+            );
+            let key = super::keys::stable_id(ui, "scale_draft");
+            let (mut unit, mut factor) = ui
+                .data_mut(|d| d.get_temp::<(Unit, String)>(key))
+                .unwrap_or((now.unit, now.factor.to_string()));
+            ui.horizontal(|ui| {
+                ui.label("unit");
+                for u in Unit::ALL {
+                    ui.radio_value(&mut unit, u, u.word());
+                }
+            });
+            ui.horizontal(|ui| {
+                let l = ui.label("factor");
+                super::keys::field(
+                    ui,
+                    egui::TextEdit::singleline(&mut factor).desired_width(60.0),
+                    "scale_factor",
+                )
+                .labelled_by(l.id);
+            });
+            let parsed = format!("{unit} {factor}").parse::<Scale>();
+            match &parsed {
+                Ok(s) => {
+                    ui.label(
+                        RichText::new(format!(
+                            "12 inches of the text = {} on the table",
+                            s.show(crate::dice::Ratio::int(12))
+                        ))
+                        .small(),
+                    );
+                }
+                Err(e) => {
+                    ui.colored_label(ui.visuals().warn_fg_color, e);
+                }
+            }
+            let changed = parsed.as_ref().is_ok_and(|s| *s != now);
+            if ui
+                .add_enabled(changed, egui::Button::new("Set scale (logged)"))
+                .clicked()
+                && let Ok(scale) = parsed
+            {
+                out.push(Command::Act(crate::engine::game::Action::Scale { scale }));
+                ui.data_mut(|d| d.remove::<(Unit, String)>(key));
+                ui.close();
+                return;
+            }
+            ui.data_mut(|d| d.insert_temp(key, (unit, factor)));
+        });
+}
+
 /// Where the game is kept ("saved: NAME", "kept by kepi", "NOT on disk"), with the path on hover:
 /// drawn at the right of the status line, so the top bar keeps to one line on a laptop.
 pub fn saved_state_ui(ui: &mut Ui, app: &AppState) {

@@ -450,6 +450,7 @@ pub fn battle_scenario(l: &Link, units: Vec<Unit>) -> Scenario {
             l.entry_hash
         ),
         hide_strengths: false,
+        scale: crate::rules::Scale::default(),
         units,
     }
 }

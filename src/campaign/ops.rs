@@ -540,7 +540,7 @@ pub fn abandon(
         &words,
         tables,
         &|_, _| Ok(()),
-        &mut |entry: &LogEntry, recorded| {
+        &mut |entry: &LogEntry, recorded, _| {
             warnings.extend(recorded.save_warning);
             said.push(entry.summary.clone());
             Ok(())

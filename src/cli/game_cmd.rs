@@ -71,6 +71,9 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
   roll EXPR [--dice V,..] a logged roll of the game's seeded dice (d6, 2d6, d10, d%, 3d6+2), or
                          of the values thrown at the table (--dice 3,5 for 2d6)
   note TEXT              a note in the log (quote it)
+  scale UNIT [FACTOR]    measured play at the club's scale (P&K, GSP): UNIT in | cm, FACTOR an exact
+                         fraction (1/2 for 6 mm figures; default 1); logged. Every distance printed
+                         or read follows it; a bare --range is read in UNIT (scale cm 1/2)
   reveal                 reveal the dice seed (see `kepi game reveal`)
   resolve-due ID         a due check (see `kepi game due FILE`) is done
   waive ID [REASON]      a due check is not made, with why (logged)
@@ -110,7 +113,8 @@ pub enum GameCommand {
     Show {
         /// The save file.
         file: PathBuf,
-        /// Print JSON: {"system", "turn", "phase", "units": [{"id", "name", "side", "strength", ...}]}.
+        /// Print JSON: {"system", "turn", "phase", "scale": {"unit", "factor"}, "units": [{"id",
+        /// "name", "side", "strength", ...}]}.
         #[arg(long)]
         json: bool,
     },
@@ -492,6 +496,9 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
         .unwrap_or_default();
     outln!("Turn {} - {}{date}", s.turn, s.phase_name());
     outln!("dice seed commitment {}", s.dice.commitment);
+    if !s.scale.is_text() {
+        outln!("{}", crate::engine::game::scale_line(s.scale));
+    }
     for u in &s.units {
         let v = unit_view(u);
         let flags = if v.flags.is_empty() {
@@ -528,10 +535,10 @@ fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Re
         words,
         tables,
         &|_, _| Ok(()),
-        &mut |entry, recorded| {
+        &mut |entry, recorded, state| {
             report_recorded(recorded);
             if unprinted.is_none()
-                && let Err(e) = print_entry(entry, json)
+                && let Err(e) = print_entry_at(entry, json, &state.scale)
             {
                 unprinted = Some(e);
             }
@@ -554,7 +561,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
             rule: &'a str,
             unit: Option<&'a str>,
             side: Option<&'a str>,
-            what: &'a str,
+            what: String,
             form: Option<&'a str>,
             #[serde(skip_serializing_if = "Option::is_none")]
             hex: Option<String>,
@@ -568,7 +575,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
                 rule: d.rule.as_str(),
                 unit: d.unit.as_deref(),
                 side: d.side.map(|x| x.as_str()),
-                what: &d.what,
+                what: s.scale.localize(&d.what),
                 form: d.form.as_deref(),
                 hex: d.at.map(|p| p.to_string()),
                 queued_at: When {
@@ -604,7 +611,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
             d.id,
             d.turn,
             d.phase,
-            crate::roster::shown(&d.describe(s)),
+            crate::roster::shown(&s.scale.localize(&d.describe(s))),
             d.id
         );
     }
@@ -640,7 +647,11 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
             .as_ref()
             .map(|f| format!("  [{f}]"))
             .unwrap_or_default();
-        textln!("  [ ] {:<7} {side}{}{form}", it.rule.as_str(), it.what);
+        textln!(
+            "  [ ] {:<7} {side}{}{form}",
+            it.rule.as_str(),
+            s.scale.localize(&it.what)
+        );
         if !it.units.is_empty() {
             let more = if it.units.len() > 8 { ", ..." } else { "" };
             let shown: Vec<&str> = it.units.iter().take(8).map(String::as_str).collect();
@@ -659,6 +670,23 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
 }
 
 pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
+    print_entry_at(e, json, &crate::rules::Scale::default())
+}
+
+/// [`print_entry`] at a game's scale (issue 28): the distances of its summary and notes printed
+/// in the scale's unit and factor (the log keeps the text's inches).
+pub(super) fn print_entry_at(
+    e: &LogEntry,
+    json: bool,
+    scale: &crate::rules::Scale,
+) -> Result<(), CliError> {
+    let summary = e.summary_at(scale);
+    let localized: Option<Vec<String>> = match &e.kind {
+        EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        } => Some(resolution.notes.iter().map(|n| scale.localize(n)).collect()),
+        _ => None,
+    };
     if json {
         #[derive(Serialize)]
         struct Out<'a> {
@@ -681,10 +709,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
         let (outcome, notes) = match &e.kind {
             EntryKind::Act {
                 action: Action::Resolved { resolution, .. },
-            } => (
-                resolution.outcome.as_ref(),
-                Some(resolution.notes.as_slice()),
-            ),
+            } => (resolution.outcome.as_ref(), localized.as_deref()),
             _ => (None, None),
         };
         let s = serde_json::to_string(&Out {
@@ -692,7 +717,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
             index: e.index,
             turn: e.turn,
             phase: &e.phase,
-            summary: &e.summary,
+            summary: &summary,
             rules: &e.rules,
             dice: &e.dice,
             hash: &e.hash,
@@ -702,7 +727,7 @@ pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
         .map_err(|err| CliError::failed(err.to_string()))?;
         outln!("{s}");
     } else {
-        textln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, e.summary);
+        textln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, summary);
     }
     Ok(())
 }

@@ -21,14 +21,20 @@ pub struct GameDocs<'a> {
 }
 
 /// PK-M1, PK-F1, PK-A1, PW-U1: move and range for a unit, as printed on a roster (the rule set
-/// says which it gives).
-fn move_and_range(system: System, u: &UnitState, t: &Tables) -> (Option<String>, Option<String>) {
-    crate::registry::get(system).move_and_range(u, t)
+/// says which it gives), at the game's scale (issue 28: `24"` of the text is `30.48cm` at cm 1/2).
+fn move_and_range(
+    system: System,
+    u: &UnitState,
+    t: &Tables,
+    scale: &crate::rules::Scale,
+) -> (Option<String>, Option<String>) {
+    let (m, r) = crate::registry::get(system).move_and_range(u, t);
+    (m.map(|m| scale.localize(&m)), r.map(|r| scale.localize(&r)))
 }
 
-/// A unit's roster line.
-pub fn unit_doc(system: System, u: &UnitState, t: &Tables) -> UnitDoc {
-    let (move_, range) = move_and_range(system, u, t);
+/// A unit's roster line, its distances at `scale`.
+pub fn unit_doc(system: System, u: &UnitState, t: &Tables, scale: &crate::rules::Scale) -> UnitDoc {
+    let (move_, range) = move_and_range(system, u, t, scale);
     let mut status = Vec::new();
     if u.level != crate::engine::game::Level::Steady {
         status.push(u.level.to_string());
@@ -115,7 +121,11 @@ pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
             if path.is_empty() {
                 path.push(("group", "Independent units"));
             }
-            insert(&mut groups, &path, unit_doc(state.system.system(), u, t));
+            insert(
+                &mut groups,
+                &path,
+                unit_doc(state.system.system(), u, t, &state.scale),
+            );
         }
         sides.push(SideDoc {
             name: side.title().to_string(),
@@ -130,8 +140,14 @@ pub fn roster_doc(state: &GameState, t: &Tables) -> RosterDoc {
         turn: Some(state.turn),
         phase: Some(state.phase_name().to_string()),
         chain_head: None,
+        scale: scale_fact(&state.scale),
         sides,
     }
+}
+
+/// The header's note of a game's scale (issue 28), none at the text's own.
+pub fn scale_fact(scale: &crate::rules::Scale) -> Option<String> {
+    (!scale.is_text()).then(|| format!("distances in {} at {}", scale.unit.word(), scale.factor))
 }
 
 /// [`roster_doc`] for a game in progress: the roster also prints the log's chain head.

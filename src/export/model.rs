@@ -83,6 +83,10 @@ pub struct RosterDoc {
     /// table, it is checked later with `kepi log verify SAVE --expect-head HASH`.
     #[serde(default)]
     pub chain_head: Option<String>,
+    /// The scale distances are printed at, when not the text's own (issue 28): "distances in cm
+    /// at 1/2", in the header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<String>,
     /// The sides, each printed from a fresh page.
     pub sides: Vec<SideDoc>,
 }
@@ -454,6 +458,7 @@ impl RosterDoc {
             turn: Some(3),
             phase: Some("Movement & Fire".to_string()),
             chain_head: None,
+            scale: None,
             sides,
         }
     }

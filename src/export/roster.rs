@@ -340,6 +340,11 @@ fn decorate(doc: &RosterDoc, paper: Paper, fonts: &Fonts, pages: Vec<Vec<Op>>) -
         (None, None) => {}
     }
     let facts = facts.join("   ·   ");
+    // Issue 28: the scale beside "Order of battle", where the facts line cannot crowd it out.
+    let (heading, title_room) = match &doc.scale {
+        Some(s) => (format!("Order of battle  ·  {s}"), 68.0),
+        None => ("Order of battle".to_string(), 35.0),
+    };
     // In the footer, never cut: 16 hex digits are plenty to note at the table, and
     // `kepi log verify SAVE --expect-head` takes any unique prefix of 8 or more.
     let footer = match &doc.chain_head {
@@ -362,9 +367,9 @@ fn decorate(doc: &RosterDoc, paper: Paper, fonts: &Fonts, pages: Vec<Vec<Op>>) -
                 true,
                 INK,
                 &doc.title,
-                right - left - 35.0,
+                right - left - title_room,
             );
-            c.text_right(right, y + 5.5, 8.0 * PT, false, GREY, "Order of battle");
+            c.text_right(right, y + 5.5, 8.0 * PT, false, GREY, &heading);
             c.text_fit(left, y + 11.0, 8.0 * PT, false, INK, &facts, right - left);
             c.line(left, y + 13.5, right, y + 13.5, 0.4, INK);
             let fy = h - MARGIN;

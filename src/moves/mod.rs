@@ -46,6 +46,15 @@ pub struct MoveError {
 }
 
 impl MoveError {
+    /// The same error with the distances of its message printed at a game's scale (issue 28):
+    /// a refusal names the range as the umpire measured it.
+    pub fn at_scale(self, scale: &crate::rules::Scale) -> Self {
+        MoveError {
+            kind: self.kind,
+            message: scale.localize(&self.message),
+        }
+    }
+
     /// Words that do not parse.
     pub fn usage(message: impl Into<String>) -> Self {
         MoveError {
@@ -209,6 +218,8 @@ pub struct ShowOut<'a> {
     head: String,
     can_undo: bool,
     can_redo: bool,
+    /// The scale the table measures at (issue 28): {"unit": "in"|"cm", "factor": "1/2"}.
+    scale: crate::rules::Scale,
     units: Vec<UnitView<'a>>,
 }
 
@@ -228,6 +239,7 @@ pub fn show_out<'a>(s: &'a GameState, game: &Game) -> ShowOut<'a> {
         head: game.head(),
         can_undo: game.can_undo(),
         can_redo: game.can_redo(),
+        scale: s.scale,
         units: s.units.iter().map(unit_view).collect(),
     }
 }
@@ -269,6 +281,7 @@ const VERBS: &[&str] = &[
     "reveal",
     "roll",
     "note",
+    "scale",
     "resolve-due",
     "waive",
     "form",
@@ -410,6 +423,21 @@ fn parse_verbs(
             "note" => Verb::Act(Action::Note {
                 text: take(&mut i, "TEXT", &verb)?,
             }),
+            "scale" => {
+                // Issue 28: `scale cm 1/2`, `scale in` (factor 1 when not given).
+                let unit = take(&mut i, "UNIT [FACTOR] (e.g. scale cm 1/2)", &verb)?;
+                let mut text = unit;
+                if let Some(w) = words.get(i)
+                    && w.parse::<crate::dice::Ratio>().is_ok()
+                {
+                    i += 1;
+                    text = format!("{text} {w}");
+                }
+                let scale = text
+                    .parse::<crate::rules::Scale>()
+                    .map_err(|m| MoveError::usage(format!("`scale`: {m}")))?;
+                Verb::Act(Action::Scale { scale })
+            }
             "resolve-due" | "done" => Verb::Act(Action::ResolveDue {
                 id: due_id(&take(&mut i, "ID", &verb)?, &verb)?,
                 effects: Vec::new(),
@@ -431,7 +459,7 @@ fn parse_verbs(
             v if play::is_play_verb(v) => Verb::Play(play::parse(v, words, &mut i, s, tables)?),
             other => {
                 return Err(MoveError::usage(format!(
-                    "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, reveal, resolve-due, waive, {})",
+                    "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, scale, reveal, resolve-due, waive, {})",
                     play::verbs_for(s.system.system()).join(", ")
                 )));
             }
@@ -589,7 +617,7 @@ pub fn apply_verbs<E: From<MoveError>>(
     words: &[String],
     tables: &Tables,
     permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
-    applied: &mut dyn FnMut(&LogEntry, Recorded) -> Result<(), E>,
+    applied: &mut dyn FnMut(&LogEntry, Recorded, &GameState) -> Result<(), E>,
 ) -> Result<(), E> {
     let verbs = parse_verbs(words, game.state(), tables)?;
     for (asked, v) in &verbs {
@@ -619,7 +647,8 @@ pub fn apply_verbs<E: From<MoveError>>(
             Verb::Reveal => game.reveal(now).map_err(MoveError::from)?,
             Verb::Play(p) => {
                 let p = p.with_game_defaults(game.state());
-                let form = play::build(&p, game.state(), tables)?;
+                let scale = game.state().scale;
+                let form = play::build(&p, game.state(), tables).map_err(|e| e.at_scale(&scale))?;
                 // What is odd about this roll now (phase, side, a unit that already acted) goes
                 // into its log entry, as the window's roll logs it: the umpire went ahead.
                 let warnings = form.phase_warnings(game);
@@ -639,7 +668,7 @@ pub fn apply_verbs<E: From<MoveError>>(
                     },
                     now,
                 )
-                .map_err(MoveError::from)?
+                .map_err(|e| MoveError::from(e).at_scale(&scale))?
             }
         }
         .clone();
@@ -660,7 +689,7 @@ pub fn apply_verbs<E: From<MoveError>>(
                 .into());
             }
         };
-        applied(&entry, recorded)?;
+        applied(&entry, recorded, game.state())?;
     }
     Ok(())
 }

@@ -523,6 +523,9 @@ pub struct Given {
     m: ArgMatches,
     verb: &'static str,
     read: Mutex<BTreeSet<String>>,
+    /// The game's scale: a distance typed (`--range 30cm`, or bare in its unit) is converted
+    /// with it, once, to the text's inches the form holds (issue 28).
+    scale: crate::rules::Scale,
 }
 
 impl Clone for Given {
@@ -531,6 +534,7 @@ impl Clone for Given {
             m: self.m.clone(),
             verb: self.verb,
             read: Mutex::new(BTreeSet::new()),
+            scale: self.scale,
         }
     }
 }
@@ -568,6 +572,16 @@ impl Given {
             })?
             .map(|v| v.cloned().collect())
             .unwrap_or_default())
+    }
+
+    /// A typed distance option, in the text's inches at the game's scale (issue 28).
+    fn distance(&self, id: &str) -> Result<Option<Ratio>, MoveError> {
+        match self.get::<crate::rules::Distance>(id)? {
+            Some(d) => {
+                grammar::text_inches(d, &self.scale, &format!("`{}` --{id}", self.verb)).map(Some)
+            }
+            None => Ok(None),
+        }
     }
 
     /// Options the verb handles outside its overlay (refused in play, or the units of a combat).
@@ -675,6 +689,7 @@ pub(crate) fn recheck(
             let ctx = grammar::Ctx {
                 tables,
                 dice: Some(&mut dice),
+                scale: state.scale,
             };
             let r = grammar::run_system(&x, ctx).map_err(|e| again(e.message))?;
             (r, Vec::new())
@@ -1067,9 +1082,16 @@ impl Ready {
     ) -> Result<crate::engine::play::Resolved, RuleError> {
         match self {
             Ready::Form(f) => f.resolve(state, tables, dice),
-            Ready::Plain(x) => grammar::run_system(x, grammar::Ctx { tables, dice })
-                .map(|r| (r, Vec::new()))
-                .map_err(|e| RuleError::input("options", e.message, "see `kepi resolve --help`")),
+            Ready::Plain(x) => grammar::run_system(
+                x,
+                grammar::Ctx {
+                    tables,
+                    dice,
+                    scale: state.scale,
+                },
+            )
+            .map(|r| (r, Vec::new()))
+            .map_err(|e| RuleError::input("options", e.message, "see `kepi resolve --help`")),
         }
     }
 }
@@ -1237,6 +1259,7 @@ pub fn parse(
         m,
         verb: spec.verb,
         read: Mutex::new(BTreeSet::new()),
+        scale: s.scale,
     };
     for (id, why) in spec.refused {
         if given.m.value_source(id) == Some(ValueSource::CommandLine) {
@@ -1462,8 +1485,15 @@ fn build_plain(
             names.join(" and ")
         )));
     }
-    grammar::run_system(&x, grammar::Ctx { tables, dice: None })
-        .map_err(|e| MoveError::usage(format!("`{}`: {}", v.form, e.message)))?;
+    grammar::run_system(
+        &x,
+        grammar::Ctx {
+            tables,
+            dice: None,
+            scale: s.scale,
+        },
+    )
+    .map_err(|e| MoveError::usage(format!("`{}`: {}", v.form, e.message)))?;
     Ok(Ready::Plain(Box::new(x)))
 }
 
@@ -1677,7 +1707,7 @@ fn pk_fire(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     set(&mut i.target_disordered, g.get("target_disordered")?);
     set(&mut i.target_skirmish, g.get("target_skirmish")?);
     set(&mut i.cover, g.get::<Cover>("cover")?);
-    set_some(&mut i.range, g.get::<Ratio>("range")?);
+    set_some(&mut i.range, g.distance("range")?);
     set(&mut i.supporting, g.get("supporting")?);
     set_some(&mut i.target_figures, g.get::<u32>("target_figures")?);
     set_some(&mut i.target_officer, g.get::<Officer>("target_officer")?);
@@ -1696,7 +1726,7 @@ fn pk_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     set(&mut i.gun, g.get::<pk::Gun>("gun")?);
     set(&mut i.points, g.get::<u32>("points")?);
     set(&mut i.class, g.get::<Class>("class")?);
-    set(&mut i.range, g.get::<Ratio>("range")?);
+    set(&mut i.range, g.distance("range")?);
     set(&mut i.canister, g.get("canister")?);
     set(&mut i.downhill, g.get("downhill")?);
     set(&mut i.uphill, g.get("uphill")?);
@@ -1967,7 +1997,9 @@ fn gsp_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> 
         *sector = s;
         *range = None;
     }
-    set_some(range, g.get::<crate::rules::gsp::Length>("range")?);
+    if let Some(d) = g.get::<crate::rules::Distance>("range")? {
+        *range = Some(grammar::gsp::length(d, &g.scale, "`fire` --range")?);
+    }
     set(cover, g.get::<crate::rules::gsp::Cover>("cover")?);
     set(guns, g.get::<u32>("guns")?);
     if let Some(no) = g.get::<bool>("no_los")? {
@@ -2118,6 +2150,7 @@ mod tests {
                 .try_get_matches_from(Vec::<String>::new())
                 .unwrap();
             let g = Given {
+                scale: crate::rules::Scale::default(),
                 m,
                 verb: spec.verb,
                 read: Mutex::new(BTreeSet::new()),

@@ -721,7 +721,7 @@ impl Host {
                 &words,
                 self.shared.tables,
                 &|_, _| Ok(()),
-                &mut |_, _| Ok(()),
+                &mut |_, _, _| Ok(()),
             );
             let message = match noted {
                 Ok(()) => text,
@@ -1362,7 +1362,7 @@ fn record(shared: &Shared, core: &mut Core, seat: Seat, words: &[String]) -> Mad
         words,
         shared.tables,
         &|asked, state| super::permit(seat, asked, state).map_err(MoveError::refused),
-        &mut |entry, recorded| {
+        &mut |entry, recorded, _| {
             warnings.extend(recorded.save_warning);
             entries.push(entry.clone());
             Ok(())

@@ -217,6 +217,10 @@ pub struct RawRoster {
     /// (issue 19): `hide_strengths = true`.
     #[serde(default)]
     pub hide_strengths: Option<Spanned<toml::Value>>,
+    /// Measured play at the club's scale (issue 28): the unit and the distance factor, `scale =
+    /// "cm 1/2"` (default "in": the text's inches at factor 1).
+    #[serde(default)]
+    pub scale: Option<Spanned<toml::Value>>,
     /// The cards.
     #[serde(default, rename = "unit")]
     pub units: Vec<UnitCard>,
@@ -317,6 +321,9 @@ pub struct Scenario {
     /// Player seats of a hosted game see only their own side's strengths (`hide_strengths`).
     #[serde(default)]
     pub hide_strengths: bool,
+    /// The scale the table measures at (`scale`, issue 28); the text's own when not given.
+    #[serde(default, skip_serializing_if = "crate::rules::Scale::is_text")]
+    pub scale: crate::rules::Scale,
     /// The units.
     pub units: Vec<Unit>,
 }
@@ -602,6 +609,26 @@ pub fn validate_roster(
             }
         },
     };
+    let scale = match &raw.scale {
+        None => crate::rules::Scale::default(),
+        Some(v) => {
+            let accepted = "a unit (in or cm) and an optional distance factor, e.g. \"cm 1/2\" for 6 mm figures \
+                            measured in centimetres, \"in\" (the text's own), \"in 2/3\"";
+            match v.get_ref() {
+                toml::Value::String(t) => t
+                    .parse()
+                    .map_err(|e: String| check.error(v.span(), "scale", e, accepted))?,
+                other => {
+                    return Err(check.error(
+                        v.span(),
+                        "scale",
+                        format!("`{other}` is not a scale"),
+                        accepted,
+                    ));
+                }
+            }
+        }
+    };
     let mut units: Vec<Unit> = Vec::with_capacity(raw.units.len());
     for (i, card) in raw.units.iter().enumerate() {
         let unit = validate_card(&check, card, i, system, base_dir)?;
@@ -635,6 +662,7 @@ pub fn validate_roster(
         sides,
         notes: text(&check, &raw.notes, "notes", true)?.unwrap_or_default(),
         hide_strengths,
+        scale,
         units,
     })
 }

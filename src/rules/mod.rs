@@ -15,6 +15,7 @@ pub(crate) mod outcome;
 pub mod pk;
 pub mod pw;
 mod resolution;
+pub mod scale;
 pub mod spi;
 
 pub use all_tables::{TableReport, Tables};
@@ -23,3 +24,4 @@ pub use resolution::{
     ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, System, odds_from,
     rolled_line,
 };
+pub use scale::{Distance, Scale};

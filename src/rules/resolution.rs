@@ -304,6 +304,39 @@ impl<O: Serialize> Resolution<O> {
             .any(|m| matches!(m.provenance, Provenance::House | Provenance::Unknown))
     }
 
+    /// The same resolution as people read it at a game's scale (issue 28): every distance in its
+    /// labels, values, summary, odds and notes printed in the scale's unit and factor. A line whose
+    /// label ends in " (inches)" holds a distance as its value: printed with its unit ("30.48cm"),
+    /// its exact effect unchanged (the rules' inches). The identity at the text's scale. The log
+    /// keeps the rules' own text; this is for printing only.
+    pub fn in_scale(&self, scale: &crate::rules::Scale) -> Self
+    where
+        O: Clone,
+    {
+        let mut r = self.clone();
+        if scale.is_text() {
+            return r;
+        }
+        for m in &mut r.modifiers {
+            if let Some(base) = m.label.strip_suffix(" (inches)") {
+                if let Effect::Target(v) | Effect::Base(v) = m.effect {
+                    m.value = scale.show(v);
+                }
+                m.label = scale.localize(base);
+            } else {
+                m.label = scale.localize(&m.label);
+            }
+        }
+        r.summary = scale.localize(&r.summary);
+        for o in &mut r.odds {
+            o.outcome = scale.localize(&o.outcome);
+        }
+        for n in &mut r.notes {
+            *n = scale.localize(n);
+        }
+        r
+    }
+
     /// The same resolution with its outcome as plain JSON, for the log and the window.
     pub fn erase(&self) -> Resolution<serde_json::Value> {
         Resolution {

@@ -233,7 +233,7 @@ fn bad_resolution_verbs_are_refused_whole() {
     let help = ok(&["game", "apply", "--help"]);
     for v in [
         "fire FIRER TARGET",
-        "artillery BATTERY TARGET --range INCHES",
+        "artillery BATTERY TARGET --range DISTANCE",
         "melee ATTACKER DEFENDER",
         "rally UNIT",
         "resolve-due ID",

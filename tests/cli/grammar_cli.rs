@@ -805,7 +805,7 @@ fn help_lists_the_verbs_per_rule_set() {
         "SPI Franco-Prussian War",
         "1870 (fr1870)",
         "fire FIRER TARGET",
-        "artillery BATTERY TARGET --range INCHES",
+        "artillery BATTERY TARGET --range DISTANCE",
         "activate UNIT",
         "rifle FIRER TARGET",
         "artillery|fire BATTERY TARGET",

@@ -22,6 +22,7 @@ mod pw_cli;
 mod refusals_cli;
 mod report_cli;
 mod rules28_cli;
+mod scale_cli;
 mod sixth_rule_set_cli;
 mod store_cli;
 mod tamper_cli;

@@ -497,3 +497,47 @@ fn gain_does_not_bring_an_eliminated_unit_back() {
         "game", "apply", &save, "lose", "de-2-5-1", "1", "gain", "de-2-5-1", "1",
     ]);
 }
+
+/// FR-R1: "stacking limit 4 units per cell"; units over it at the end of a movement phase are
+/// eliminated. Five German units ending their movement in 2545 leave a check due about that cell
+/// (the map shows it); the French movement with no cell over the limit leaves none.
+#[test]
+fn fr1870_stacking_over_the_limit_is_due() {
+    let dir = tmp("stacking");
+    let save = super::common::new_game(&dir, "fr1870-august", "1");
+    ok(&["game", "apply", &save, "next-phase"]);
+    assert!(
+        due(&save).is_empty(),
+        "French movement: nothing over the limit"
+    );
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "next-phase",
+        "move",
+        "de-inf-1",
+        "2545",
+        "move",
+        "de-inf-2",
+        "2545",
+        "move",
+        "de-inf-3",
+        "2545",
+        "next-phase",
+    ]);
+    let d = due(&save);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["rule"], "FR-R1");
+    assert_eq!(d[0]["hex"], "2545");
+    assert_eq!(d[0]["side"], "german");
+    let what = d[0]["what"].as_str().unwrap();
+    assert!(
+        what.starts_with("5 units end movement in cell 2545")
+            && what.contains("stacking limit of 4; eliminate 1 of them"),
+        "{what}"
+    );
+    // Undo takes the check back with the phase.
+    ok(&["game", "apply", &save, "undo"]);
+    assert!(due(&save).is_empty());
+}

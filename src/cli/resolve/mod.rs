@@ -50,6 +50,11 @@ pub struct DiceFlags {
     /// Print JSON (a stable contract) instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Measured play at a club's scale (issue 28): UNIT [FACTOR], e.g. "cm 1/2" (6 mm figures
+    /// measured in centimetres). A bare --range is read in UNIT; distances print in it. Default:
+    /// the text's own, inches at factor 1.
+    #[arg(long, global = true, value_name = "SCALE")]
+    pub scale: Option<crate::rules::Scale>,
 }
 
 impl DiceFlags {
@@ -110,16 +115,18 @@ pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
     };
     a.flags.check_used(&a.system)?;
     let (mut src, seed) = a.flags.source()?;
+    let scale = a.flags.scale.unwrap_or_default();
     let ctx = Ctx {
         tables,
         dice: if a.flags.odds { None } else { Some(&mut src) },
+        scale,
     };
     let res = run_system(&a.system, ctx)?;
     if src.has_entered() {
         errln!("note: some entered dice were not needed by this action and were ignored");
     }
     emit(
-        &res,
+        &res.in_scale(&scale),
         if a.flags.odds
             || res
                 .dice

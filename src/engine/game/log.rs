@@ -71,6 +71,20 @@ pub struct LogEntry {
     pub hash: String,
 }
 
+impl LogEntry {
+    /// The summary as printed at a game's scale (issue 28): the distances of the rules' text in
+    /// the scale's unit and factor. The umpire's own words (a note) and a scale's own line are
+    /// printed as written. The log itself keeps the text's inches.
+    pub fn summary_at(&self, scale: &crate::rules::Scale) -> String {
+        match &self.kind {
+            EntryKind::Act {
+                action: super::Action::Note { .. } | super::Action::Scale { .. },
+            } => self.summary.clone(),
+            _ => scale.localize(&self.summary),
+        }
+    }
+}
+
 /// A log entry as read: the same JSON as [`LogEntry`] (whose `kind` is flattened into it), with
 /// the kind's own fields as plain optional members. Reading a flattened enum made serde buffer every
 /// entry's members in a map of its own first; this reads each member once, into its type.
@@ -142,6 +156,8 @@ pub fn notes_text(notes: &[String]) -> String {
 /// `kepi log verify` read it); a resolution whose summary does not name its acting unit gets the
 /// unit's name after the action ("pk fatigue (2/12th Grenadiers): d10 5 vs fatigue 2: holds").
 pub fn entry_text(e: &LogEntry, state: &GameState) -> EntryText {
+    // Issue 28: the log keeps the text's inches; a line prints at the game's scale.
+    let summary = e.summary_at(&state.scale);
     let EntryKind::Act {
         action: Action::Resolved {
             resolution, units, ..
@@ -149,14 +165,18 @@ pub fn entry_text(e: &LogEntry, state: &GameState) -> EntryText {
     } = &e.kind
     else {
         return EntryText {
-            line: e.summary.clone(),
+            line: summary,
             notes: Vec::new(),
         };
     };
-    let notes = resolution.notes.clone();
+    let notes = resolution
+        .notes
+        .iter()
+        .map(|n| state.scale.localize(n))
+        .collect();
     let Some(actor) = units.first() else {
         return EntryText {
-            line: e.summary.clone(),
+            line: summary,
             notes,
         };
     };
@@ -164,16 +184,16 @@ pub fn entry_text(e: &LogEntry, state: &GameState) -> EntryText {
         .unit(actor)
         .map(|u| u.unit.name.as_str())
         .unwrap_or(actor.as_str());
-    let line = if e.summary.contains(name) {
-        e.summary.clone()
+    let line = if summary.contains(name) {
+        summary
     } else {
         let head = format!("{} {}: ", resolution.system, resolution.action);
-        match e.summary.strip_prefix(&head) {
+        match summary.strip_prefix(&head) {
             Some(rest) => format!(
                 "{} {} ({name}): {rest}",
                 resolution.system, resolution.action
             ),
-            None => format!("{name}: {}", e.summary),
+            None => format!("{name}: {summary}"),
         }
     };
     EntryText { line, notes }

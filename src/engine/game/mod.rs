@@ -346,6 +346,12 @@ pub struct GameState {
     /// ([`crate::net`]). Absent when off, so logs made without it hash the same.
     #[serde(default, skip_serializing_if = "is_false")]
     pub hide_strengths: bool,
+    /// Measured play at the club's scale (issue 28): the unit the table measures in and the
+    /// distance factor, set by the scenario's `scale` and changed in play by [`Action::Scale`].
+    /// The rules keep the text's inches; every distance printed or read follows this. Absent at
+    /// the text's own scale (inches, factor 1), so logs made without it hash the same.
+    #[serde(default, skip_serializing_if = "crate::rules::Scale::is_text")]
+    pub scale: crate::rules::Scale,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -381,6 +387,7 @@ impl GameState {
             due: Default::default(),
             next_due: 0,
             hide_strengths: scenario.hide_strengths,
+            scale: scenario.scale,
         }
     }
 
@@ -593,6 +600,12 @@ pub enum Action {
         /// Why.
         reason: String,
     },
+    /// The umpire sets the scale the table measures at (issue 28): unit and distance factor.
+    /// Every distance printed or read from then on follows it; the rules keep the text's inches.
+    Scale {
+        /// The new scale.
+        scale: crate::rules::Scale,
+    },
 }
 
 impl Action {
@@ -694,6 +707,7 @@ impl Action {
                 format!("next phase: turn {}, {}", t.turn, t.phase_name())
             }
             Action::Note { text } => format!("note: {text}"),
+            Action::Scale { scale } => scale_line(*scale),
             Action::ResolveDue { id, effects } => {
                 let done = match s.due.iter().find(|d| d.id == *id) {
                     Some(d) => format!("done: {}", d.describe(s)),
@@ -753,6 +767,16 @@ impl Action {
             }
         }
     }
+}
+
+/// The log's line for a scale set in play: the unit, the factor and what a text distance becomes.
+pub fn scale_line(scale: crate::rules::Scale) -> String {
+    format!(
+        "scale: {} at {} (12 inches of the text are {} on the table)",
+        scale.unit.word(),
+        scale.factor,
+        scale.show(crate::dice::Ratio::int(12))
+    )
 }
 
 /// Why an action was refused. The state is unchanged.
@@ -903,6 +927,17 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
         }
         Action::NextPhase => {
             next_phase(s);
+            Ok(())
+        }
+        Action::Scale { scale } => {
+            if nested {
+                return Err(ActionError::Invalid(
+                    "a scale cannot be a resolution's effect: the umpire sets it".into(),
+                ));
+            }
+            // A scale read from a file is checked like one typed.
+            s.scale =
+                crate::rules::Scale::new(scale.unit, scale.factor).map_err(ActionError::Invalid)?;
             Ok(())
         }
         Action::Note { text } => {

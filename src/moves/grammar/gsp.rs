@@ -21,6 +21,7 @@ use crate::rules::gsp::{
     SectorContents, StructureInput, StructureKind, Target,
 };
 use crate::rules::limits;
+use crate::rules::{Distance, Scale};
 use crate::rules::{Effect, ModifierLine, RuleId, System, odds_from};
 
 /// The gsp actions.
@@ -51,12 +52,14 @@ pub struct FireArgs {
     /// The range sector aimed at (1-8).
     #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::SECTOR), allow_negative_numbers = true, value_name = "N")]
     pub sector: Option<u32>,
-    /// The measured range instead of a sector: inches (30, 30in) or centimetres (76.2cm).
+    /// The measured range instead of a sector: 30in, 30", 76.2cm, or a bare number in the
+    /// game's unit (inches without a game or --scale).
     #[arg(long, value_name = "LENGTH")]
-    pub range: Option<Length>,
-    /// The length of one range sector for --range (default: the table's house value, 12in).
+    pub range: Option<Distance>,
+    /// The length of one range sector for --range, measured on the table (default: the table's
+    /// house value, 12in of the text, at the game's scale).
     #[arg(long, value_name = "LENGTH", requires = "range")]
-    pub sector_length: Option<Length>,
+    pub sector_length: Option<Distance>,
     /// The men's cover where the shells strike: none, woods, town, mountain, building, wall, fortified.
     #[arg(long, value_name = "COVER", default_value = "none")]
     pub cover: Cover,
@@ -136,12 +139,14 @@ pub struct CrewArgs {
 /// `kepi resolve gsp range ...`
 #[derive(Debug, Args)]
 pub struct RangeArgs {
-    /// The measured range: inches (30, 30in) or centimetres (76.2cm).
+    /// The measured range: 30in, 30", 76.2cm, or a bare number in the game's unit (inches
+    /// without a game or --scale).
     #[arg(long, value_name = "LENGTH")]
-    pub range: Length,
-    /// The length of one range sector (default: the table's house value, 12in).
+    pub range: Distance,
+    /// The length of one range sector, measured on the table (default: the table's house value,
+    /// 12in of the text, at the game's scale).
     #[arg(long, value_name = "LENGTH")]
-    pub sector_length: Option<Length>,
+    pub sector_length: Option<Distance>,
 }
 
 /// `kepi resolve gsp siege-position ...`
@@ -251,6 +256,19 @@ fn entered_d6(ctx: &Ctx<'_>, most: u32) -> u32 {
     n
 }
 
+/// GSP-A1: a distance typed at the table as the rule's [`Length`]: as typed at the text's own
+/// scale (a bare number in inches, centimetres kept as such), else converted once to the text's
+/// inches at `scale` (issue 28).
+pub(crate) fn length(d: Distance, scale: &Scale, flag: &str) -> Result<Length, MoveError> {
+    if scale.is_text() {
+        return Ok(match d.unit {
+            Some(crate::rules::scale::Unit::Cm) => Length::cm(d.amount),
+            _ => Length::inches(d.amount),
+        });
+    }
+    Ok(Length::inches(super::text_inches(d, scale, flag)?))
+}
+
 /// Resolves one gsp action.
 pub fn run(
     action: &GspAction,
@@ -263,8 +281,11 @@ pub fn run(
             let target = match (a.sector, a.range) {
                 (Some(s), _) => Target::Sector(s),
                 (None, Some(r)) => Target::Range {
-                    range: r,
-                    sector_length: a.sector_length,
+                    range: length(r, &ctx.scale, "--range")?,
+                    sector_length: match a.sector_length {
+                        Some(l) => Some(length(l, &ctx.scale, "--sector-length")?),
+                        None => None,
+                    },
                 },
                 (None, None) => {
                     return Err(MoveError::usage("give --sector N or --range LENGTH"));
@@ -362,7 +383,12 @@ pub fn run(
         }
         GspAction::Aoa => Ok(gsp::aoa(tables, ctx.dice)?.erase()),
         GspAction::Range(a) => {
-            let s = gsp::sector_for_range(a.range, a.sector_length, tables)?;
+            let range = length(a.range, &ctx.scale, "--range")?;
+            let sector_length = match a.sector_length {
+                Some(l) => Some(length(l, &ctx.scale, "--sector-length")?),
+                None => None,
+            };
+            let s = gsp::sector_for_range(range, sector_length, tables)?;
             let dist = crate::dice::Dist::certain(s.sector);
             Ok(Resolution {
                 system: System::Gsp,
@@ -371,7 +397,7 @@ pub fn run(
                 dice: Vec::new(),
                 summary: format!(
                     "{} is range sector {} (sectors of {}in)",
-                    a.range, s.sector, s.sector_length_inches
+                    range, s.sector, s.sector_length_inches
                 ),
                 odds: odds_from(&dist, |n| format!("sector {n}")),
                 rolled: None,

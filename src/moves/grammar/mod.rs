@@ -52,6 +52,21 @@ pub struct Ctx<'a> {
     pub tables: &'a Tables,
     /// The dice: None with `--odds` (preview only).
     pub dice: Option<&'a mut DiceSource>,
+    /// The scale distances are typed at (issue 28): a game's, or `kepi resolve --scale`; the
+    /// text's own (inches, factor 1) otherwise. A bare `--range 30` is read in its unit.
+    pub scale: crate::rules::Scale,
+}
+
+/// A distance typed at the table (`--range 30cm`), in the text's inches at `scale`, exactly; a
+/// usage error naming the flag when it cannot be converted.
+pub fn text_inches(
+    d: crate::rules::Distance,
+    scale: &crate::rules::Scale,
+    flag: &str,
+) -> Result<crate::dice::Ratio, MoveError> {
+    scale
+        .text_inches(d)
+        .map_err(|e| MoveError::usage(format!("{flag} {d}: {e}")))
 }
 
 /// Resolves one parsed `kepi resolve SYSTEM ACTION`: the same call from the command and from
@@ -60,6 +75,7 @@ pub fn run_system(
     system: &ResolveSystem,
     ctx: Ctx<'_>,
 ) -> Result<Resolution<serde_json::Value>, MoveError> {
+    let scale = ctx.scale;
     match system {
         ResolveSystem::Pk(x) => pk::run(x, ctx),
         ResolveSystem::Pw(x) => pw::run(x, ctx),
@@ -67,6 +83,7 @@ pub fn run_system(
         ResolveSystem::Spi(x) => spi::run(x, ctx),
         ResolveSystem::Fr1870(x) => fr1870::run(x, ctx),
     }
+    .map_err(|e| e.at_scale(&scale))
 }
 
 /// The `kepi resolve` command tree (every rule set and action), for `kepi game apply` to parse a

@@ -8,7 +8,7 @@
 
 use clap::{Args, Subcommand};
 
-use super::Ctx;
+use super::{Ctx, text_inches};
 use crate::dice::{Die, Ratio};
 use crate::moves::MoveError;
 use crate::rules::Resolution;
@@ -20,6 +20,7 @@ use crate::rules::pk::{
     melee::{CounterInput, CounterOption, MeleeInput, PursuitInput},
     morale::{ArmyInput, GeneralDeath, RallyInput},
 };
+use crate::rules::{Distance, Scale};
 use crate::tables::Provenance;
 
 /// The pk actions.
@@ -107,9 +108,10 @@ pub struct FireArgs {
     /// The target's cover: none, fence, trench, woods, wooden-building, stone-building.
     #[arg(long, default_value = "none")]
     pub cover: Cover,
-    /// Range in inches (checked against the weapon; short range gives a bonus).
-    #[arg(long, value_parser = crate::moves::num::ratio_within(limits::INCHES), value_name = "INCHES")]
-    pub range: Option<Ratio>,
+    /// Range measured (checked against the weapon; short range gives a bonus): 30cm, 12in, 12",
+    /// or a bare number in the game's unit (inches without a game or --scale).
+    #[arg(long, value_name = "DISTANCE")]
+    pub range: Option<Distance>,
     /// Supporting fire at an enemy attacking an adjacent friend (PK-F7).
     #[arg(long)]
     pub supporting: bool,
@@ -150,9 +152,10 @@ pub struct ArtilleryArgs {
     /// The crew's class.
     #[arg(long)]
     pub class: Class,
-    /// Range to the target, inches.
-    #[arg(long, value_parser = crate::moves::num::ratio_within(limits::INCHES), value_name = "INCHES")]
-    pub range: Ratio,
+    /// Range to the target, measured: 30cm, 12in, 12", or a bare number in the game's unit
+    /// (inches without a game or --scale); the band is the text's for that distance at the scale.
+    #[arg(long, value_name = "DISTANCE")]
+    pub range: Distance,
     /// Fire canister (+2, canister column).
     #[arg(long)]
     pub canister: bool,
@@ -487,9 +490,13 @@ impl MeleeBothArgs {
 }
 
 impl FireArgs {
-    /// The rule's input, as typed.
-    fn input(&self) -> FireInput {
-        FireInput {
+    /// The rule's input, as typed; the range converted to the text's inches at `scale`.
+    fn input(&self, scale: &Scale) -> Result<FireInput, MoveError> {
+        let range = match self.range {
+            Some(d) => Some(text_inches(d, scale, "--range")?),
+            None => None,
+        };
+        Ok(FireInput {
             figures: self.figures,
             class: self.class,
             weapon: self.weapon,
@@ -501,23 +508,23 @@ impl FireArgs {
             target_disordered: self.target_disordered,
             target_skirmish: self.target_skirmish,
             cover: self.cover,
-            range: self.range,
+            range,
             supporting: self.supporting,
             target_figures: self.target_figures,
             target_officer: self.target_officer,
             ..Default::default()
-        }
+        })
     }
 }
 
 impl ArtilleryArgs {
-    /// The rule's input, as typed.
-    fn input(&self) -> ArtilleryInput {
-        ArtilleryInput {
+    /// The rule's input, as typed; the range converted to the text's inches at `scale`.
+    fn input(&self, scale: &Scale) -> Result<ArtilleryInput, MoveError> {
+        Ok(ArtilleryInput {
             gun: self.gun,
             points: self.points,
             class: self.class,
-            range: self.range,
+            range: text_inches(self.range, scale, "--range")?,
             canister: self.canister,
             downhill: self.downhill,
             uphill: self.uphill,
@@ -534,7 +541,7 @@ impl ArtilleryArgs {
             supporting: self.supporting,
             target_officer: self.target_officer,
             ..Default::default()
-        }
+        })
     }
 }
 
@@ -639,7 +646,7 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
     let t = &ctx.tables.pk;
     let dice = ctx.dice;
     Ok(match action {
-        PkAction::Fire(a) => pk::fire::fire(&a.input(), t, dice)?.erase(),
+        PkAction::Fire(a) => pk::fire::fire(&a.input(&ctx.scale)?, t, dice)?.erase(),
         PkAction::FireFirst(a) => {
             let sa = FiringFirstSide {
                 class: a.class_a,
@@ -653,7 +660,7 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
             };
             pk::fire::firing_first(&sa, &sb, t, dice)?.erase()
         }
-        PkAction::Artillery(a) => pk::artillery::artillery(&a.input(), t, dice)?.erase(),
+        PkAction::Artillery(a) => pk::artillery::artillery(&a.input(&ctx.scale)?, t, dice)?.erase(),
         PkAction::Collapse(a) => {
             pk::artillery::building_collapse(a.building_points, a.occupants, t, dice)?.erase()
         }

@@ -4,9 +4,10 @@ use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::Step;
 use crate::engine::game::{Action, Flag, GameState};
 
-/// FR-B1, FR-C2.
+/// FR-B1, FR-C2, FR-R1.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {
     after_combat(ev, q);
+    stacking_due(ev, q);
     let calendars = |s: &GameState| s.phase_kind().map(|p| p.step) == Some(Step::AdvanceCalendars);
     if matches!(ev.action(), Action::NextPhase) && calendars(ev.after()) && !calendars(ev.before())
     {
@@ -34,6 +35,58 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
                 None,
                 "disorganised again: the unit is eliminated".into(),
                 None,
+            );
+        }
+    }
+}
+
+/// FR-R1: "stacking limit 4 units per cell"; units over it at the end of a movement phase are
+/// eliminated ([`super::mechanics::stacking_excess`]). When a side's movement phase ends with
+/// more of its units in one cell than the limit, the excess is a check due about that cell (the
+/// map shows it; eliminating the units by hand and marking it done answers it). The limit is the
+/// built-in table's (`tables/fr1870.toml` `stacking.limit`): a check is queued without the
+/// club's tables at hand.
+fn stacking_due(ev: &Event, q: &mut Queue) {
+    if !matches!(ev.action(), Action::NextPhase) {
+        return;
+    }
+    let Some(phase) = ev.before().phase_kind() else {
+        return;
+    };
+    if phase.step != Step::Movement {
+        return;
+    }
+    let Some(t) = crate::rules::Tables::builtin().ok().map(|t| &t.fr1870) else {
+        return;
+    };
+    let mut cells: std::collections::BTreeMap<String, (crate::roster::Position, Vec<&str>)> =
+        std::collections::BTreeMap::new();
+    for u in &ev.before().units {
+        if u.eliminated() || phase.side.is_some_and(|s| s != u.unit.side) {
+            continue;
+        }
+        if u.position.hex().is_some() {
+            cells
+                .entry(u.position.to_string())
+                .or_insert_with(|| (u.position, Vec::new()))
+                .1
+                .push(&u.unit.id);
+        }
+    }
+    for (hex, (at, ids)) in cells {
+        let n = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+        let excess = super::mechanics::stacking_excess(n, t);
+        if excess > 0 {
+            q.push_at(
+                "FR-R1",
+                phase.side,
+                at,
+                format!(
+                    "{n} units end movement in cell {hex} ({}): over the stacking limit of {}; \
+                     eliminate {excess} of them",
+                    ids.join(", "),
+                    t.stacking.limit.v()
+                ),
             );
         }
     }

@@ -145,6 +145,25 @@ pub fn range_band(
     )
 }
 
+/// PK-A1: where a band lies, as printed beside it: `over 15", up to 36"` (the text's inches; a
+/// range on an edge falls in the shorter band).
+pub fn band_edges(gun: Gun, band: RangeBand, t: &PkTables) -> String {
+    let a = &t.artillery;
+    let (short, medium, max) = if gun == Gun::Mitrailleuse {
+        let m = &a.mitrailleuse;
+        (m.short_max.v(), m.medium_max.v(), m.range.v())
+    } else {
+        (a.short_max.v(), a.medium_max.v(), a.range.v())
+    };
+    match band {
+        RangeBand::Canister => format!("up to {}\"", a.canister_max.v()),
+        RangeBand::Short => format!("up to {short}\""),
+        RangeBand::Medium if gun == Gun::Howitzer => format!("up to {medium}\""),
+        RangeBand::Medium => format!("over {short}\", up to {medium}\""),
+        RangeBand::Long => format!("over {medium}\", up to {max}\""),
+    }
+}
+
 /// PK-A3: points a battery loses when its guns are hit: the table's fraction (1/3), rounded down,
 /// at least 1 (house rounding: the text does not say).
 pub fn guns_hit_points(points: u32, t: &PkTables) -> u32 {
@@ -223,7 +242,23 @@ fn attack_value(
         l.note("howitzer: no short range", "PK-A1", Provenance::Seed);
     }
     fixed += tv.v();
-    l.add(format!("{} {band} range", input.gun), tv, "PK-A1");
+    // Issue 28: the measured range and the band's edges, printed at the game's scale (a
+    // distance on an edge is in the shorter band: the text's "up to").
+    l.push(
+        "measured range (inches)",
+        crate::rules::Effect::Target(input.range),
+        "PK-A1",
+        Provenance::Seed,
+    );
+    l.add(
+        format!(
+            "{} {band} range ({})",
+            input.gun,
+            band_edges(input.gun, band, t)
+        ),
+        tv,
+        "PK-A1",
+    );
     let cm = input.class.modifier(t);
     fixed += cm.v();
     l.add(format!("class: {}", input.class), cm, "PK-C1");

@@ -132,10 +132,24 @@ pub(crate) fn plan(input: &FireInput, t: &PkTables) -> Result<(Lines, Hit), Rule
             ));
         }
         l.target(
-            format!("{} range", input.weapon),
+            format!("{} range (inches)", input.weapon),
             row.range.v(),
             "PK-F1",
             row.range.provenance,
+        );
+        // Issue 28: the measured range and the short band's edge, printed at the game's scale
+        // (a range on the edge is short: the text's "up to").
+        l.push(
+            "measured range (inches)",
+            crate::rules::Effect::Target(r),
+            "PK-F1",
+            Provenance::Seed,
+        );
+        l.target(
+            format!("{} short range up to (inches)", input.weapon),
+            row.short.v(),
+            "PK-F1",
+            row.short.provenance,
         );
         if r <= Ratio::int(row.short.v()) && advantages {
             if input.supporting {

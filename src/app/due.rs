@@ -92,7 +92,8 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                                 }));
                             }
                             ui.add(
-                                egui::Label::new(RichText::new(d.describe(s)).strong()).truncate(),
+                                egui::Label::new(RichText::new(d.describe_now(s)).strong())
+                                    .truncate(),
                             );
                         });
                     }

@@ -439,7 +439,13 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     if hovered_text.is_empty()
         && let Some((h, what, _)) = due_hexes.first()
     {
-        hovered_text = format!("{}: {what}", h.label_or_axial(layout));
+        let label = h.label_or_axial(layout);
+        // Not "2544: cell 2544 ...": the words name the hex already.
+        hovered_text = if what.contains(&label) {
+            what.clone()
+        } else {
+            format!("{label}: {what}")
+        };
     }
     ui.data_mut(|d| d.insert_temp(status_id, hovered_text));
 }

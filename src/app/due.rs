@@ -93,7 +93,7 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                             }
                             ui.add(
                                 egui::Label::new(
-                                    RichText::new(s.scale.localize(&d.describe(s))).strong(),
+                                    RichText::new(s.scale.localize(&d.describe_now(s))).strong(),
                                 )
                                 .truncate(),
                             );

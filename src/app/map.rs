@@ -10,6 +10,7 @@
 use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, Vec2, vec2};
 
 use super::state::{AppState, Command};
+use crate::engine::flow::HexNow;
 use crate::engine::game::{Action, GameState, UnitState};
 use crate::engine::play::board::{hex_in, position_in};
 use crate::hex::{Hex, Layout, Offset, ZocLimits, zone_of_control};
@@ -159,17 +160,18 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     let sel_hex = selected.and_then(on_map);
     let weapon_range =
         selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), app.tables));
-    // Hexes a check is about (SPI-C4, FR-C2: the hex a combat vacated) stay on the board.
-    let due_hexes: Vec<(Hex, String)> = state
+    // Hexes a check is about (SPI-C4, FR-C2: the hex a combat vacated) stay on the board; what
+    // is said and drawn about them follows who stands in them now.
+    let due_hexes: Vec<(Hex, String, Option<HexNow>)> = state
         .due
         .iter()
-        .filter_map(|d| Some((hex_in(d.at?, layout)?, d.what.clone())))
+        .filter_map(|d| Some((hex_in(d.at?, layout)?, d.what_now(state), d.hex_now(state))))
         .collect();
     let hexes: Vec<Hex> = state
         .units
         .iter()
         .filter_map(on_map)
-        .chain(due_hexes.iter().map(|(h, _)| *h))
+        .chain(due_hexes.iter().map(|(h, _, _)| *h))
         .collect();
     let off_map = state
         .units
@@ -216,7 +218,21 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         })
         .truncate(),
     );
-    let (lo, hi) = board_extent_in(&hexes, layout);
+    // The board only grows while the window is open: a drag that empties the edge row must not
+    // shrink it, which moved every hex under the pointer (two rows on the 1870 board).
+    let extent_id = ui.scope_id().with(("map_extent", rules));
+    let (mut lo, mut hi) = board_extent_in(&hexes, layout);
+    if let Some((l, h)) = ui.data(|d| d.get_temp::<(Offset, Offset)>(extent_id)) {
+        lo = Offset {
+            col: lo.col.min(l.col),
+            row: lo.row.min(l.row),
+        };
+        hi = Offset {
+            col: hi.col.max(h.col),
+            row: hi.row.max(h.row),
+        };
+    }
+    ui.data_mut(|d| d.insert_temp(extent_id, (lo, hi)));
     let grid: Vec<Hex> = (lo.col..=hi.col)
         .flat_map(|c| {
             (lo.row..=hi.row).map(move |r| Hex::from_offset(Offset { col: c, row: r }, layout))
@@ -228,9 +244,11 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         .show(ui, |ui| {
             let cols = (hi.col - lo.col + 1) as f32;
             let rows = (hi.row - lo.row + 1) as f32;
+            // Room for the scroll bars too, so they never cover the last column or row.
+            let bar = ui.spacing().scroll.allocated_width() + 2.0;
             let want = vec2(
-                size * (1.5 * cols + 0.5) + 4.0,
-                size * SQRT3 * (rows + 0.5) + 4.0,
+                size * (1.5 * cols + 0.5) + 4.0 + bar,
+                size * SQRT3 * (rows + 0.5) + 4.0 + bar,
             );
             let (rect, _bg) = ui.allocate_exact_size(want, Sense::hover());
             // The first row's higher hex sets the top: which of the first two columns sits
@@ -317,8 +335,10 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                     }
                 }
             }
-            for (h, _) in &due_hexes {
-                if grid.contains(h) {
+            // Only an empty hex is offered for the advance: once units stand in it, the
+            // outline goes (the status line says who holds it).
+            for (h, _, now) in &due_hexes {
+                if grid.contains(h) && *now == Some(HexNow::Empty) {
                     let c = fr.centre(*h);
                     let mut pts = hex_corners(c, size * 0.9).to_vec();
                     pts.push(pts[0]);
@@ -326,8 +346,10 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                         pts,
                         Stroke::new(3.0, Color32::from_rgb(90, 190, 110)),
                     ));
+                    // In the middle of the empty hex: below it, a counter on the hex beneath
+                    // covered the first letter ("dvance").
                     painter.text(
-                        c + vec2(0.0, size * 0.55),
+                        c,
                         egui::Align2::CENTER_CENTER,
                         "advance?",
                         egui::FontId::proportional((size * 0.30).max(7.0)),
@@ -415,9 +437,15 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
         };
     }
     if hovered_text.is_empty()
-        && let Some((h, what)) = due_hexes.first()
+        && let Some((h, what, _)) = due_hexes.first()
     {
-        hovered_text = format!("{}: {what}", h.label_or_axial(layout));
+        let label = h.label_or_axial(layout);
+        // Not "2544: cell 2544 ...": the words name the hex already.
+        hovered_text = if what.contains(&label) {
+            what.clone()
+        } else {
+            format!("{label}: {what}")
+        };
     }
     ui.data_mut(|d| d.insert_temp(status_id, hovered_text));
 }

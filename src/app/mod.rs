@@ -146,7 +146,9 @@ impl KepiApp {
             .resizable(true)
             .default_size(360.0)
             .show(ui, |ui| roster::roster_ui(ui, app, &mut out));
-        grip(ui.ctx(), roster.response.rect.right(), roster.response.rect);
+        // The panels' grips are painted once the central panel is (its fill would cover half of
+        // a grip), on the panels' own layer: below every window and dialog.
+        let mut grips = vec![(roster.response.rect.right(), roster.response.rect)];
         let system = app.state().system.system();
         let hex = map::has_map(system);
         if hex {
@@ -169,13 +171,13 @@ impl KepiApp {
                         resolver_column_ui(ui, app, &mut out);
                     }
                 });
-            grip(ui.ctx(), side.response.rect.left(), side.response.rect);
+            grips.push((side.response.rect.left(), side.response.rect));
         } else {
             let log = egui::Panel::right("log")
                 .resizable(true)
                 .default_size(340.0)
                 .show(ui, |ui| log_panel::log_ui(ui, app));
-            grip(ui.ctx(), log.response.rect.left(), log.response.rect);
+            grips.push((log.response.rect.left(), log.response.rect));
         }
         egui::CentralPanel::default().show(ui, |ui| {
             // The resolver (or, in hex rule sets, the map), the drift diagram, the charts and the
@@ -205,6 +207,9 @@ impl KepiApp {
                 _ => resolver_column_ui(ui, app, &mut out),
             }
         });
+        for (x, panel) in grips {
+            grip(ui.ctx(), x, panel);
+        }
         exports::export_dialog_ui(ui.ctx(), app, &mut out);
         campaign::fight_dialog_ui(ui.ctx(), app, &mut out);
         campaign::return_dialog_ui(ui.ctx(), app, &mut out);
@@ -226,18 +231,21 @@ impl KepiApp {
 }
 
 /// A visible handle on a resizable panel's edge at `x` (the edge egui lets you drag shows nothing
-/// until hovered): three short bars in the middle of the panel's height.
-fn grip(ctx: &egui::Context, x: f32, panel: egui::Rect) {
-    let painter = ctx.layer_painter(egui::LayerId::new(
-        egui::Order::Foreground,
-        egui::Id::unique("panel_grips"),
-    ));
+/// until hovered): three short bars in the middle of the panel's height, on the panels' layer
+/// (the background), so windows and dialogs cover them.
+pub fn grip(ctx: &egui::Context, x: f32, panel: egui::Rect) {
+    let painter = ctx.layer_painter(grip_layer());
     let color = ctx.global_style().visuals.weak_text_color();
     let y = panel.center().y;
     for dy in [-8.0, 0.0, 8.0] {
         let r = egui::Rect::from_center_size(egui::pos2(x, y + dy), egui::vec2(3.0, 5.0));
         painter.rect_filled(r, 1.0, color);
     }
+}
+
+/// The layer the panels' grips are painted on: the panels' own, below every window.
+pub fn grip_layer() -> egui::LayerId {
+    egui::LayerId::background()
 }
 
 /// The height of the resolver's pinned foot (Roll, the exact odds, the last result).

@@ -118,44 +118,80 @@ fn layout(doc: &RosterDoc, paper: Paper, fonts: &Fonts) -> Vec<Vec<Op>> {
             );
             flow.y += GROUP_H;
         }
+        let mut trail = Vec::new();
         for g in &side.groups {
-            group(&mut flow, &cols, side, si, g, 0);
+            group(&mut flow, &cols, side, si, g, &mut trail);
         }
     }
     flow.finish()
 }
 
-/// Starts a new page if `h` does not fit, repeating the side heading on the new page.
-fn ensure(flow: &mut Flow, cols: &Cols, side: &SideDoc, si: usize, h: f32) {
+/// Starts a new page if `h` does not fit, repeating on the new page the side heading and the
+/// headings of the formations `trail` (outermost first) the next line belongs to.
+fn ensure(flow: &mut Flow, cols: &Cols, side: &SideDoc, si: usize, trail: &[&GroupDoc], h: f32) {
     if flow.ensure(h) {
         side_heading(&mut flow.canvas, cols, flow.y, side, si, true);
         flow.y += SIDE_H;
+        for (depth, g) in trail.iter().enumerate() {
+            group_heading(flow, cols, g, depth, true);
+        }
     }
 }
 
-fn group(flow: &mut Flow, cols: &Cols, side: &SideDoc, si: usize, g: &GroupDoc, depth: usize) {
-    // Keep the heading with its first unit.
-    let next = g.units.first().map(unit_height).unwrap_or(0.0);
-    ensure(flow, cols, side, si, GROUP_H + next);
+/// The height of a formation's heading with what must stay with it on its page: its first unit,
+/// or (a formation holding only sub-formations) its first sub-formation's heading and its own
+/// first line, so a heading never ends a page alone.
+fn lead_height(g: &GroupDoc) -> f32 {
+    GROUP_H
+        + match (g.units.first(), g.groups.first()) {
+            (Some(u), _) => unit_height(u),
+            (None, Some(sub)) => lead_height(sub),
+            (None, None) => 0.0,
+        }
+}
+
+/// One formation's heading line at `depth`; `continued` on a page after its first.
+fn group_heading(flow: &mut Flow, cols: &Cols, g: &GroupDoc, depth: usize, continued: bool) {
     let x = cols.left + depth.min(MAX_DEPTH_INDENT) as f32 * INDENT;
     let y = flow.y;
     let c = &mut flow.canvas;
     let size = (9.5 - depth.min(3) as f32 * 0.5) * PT;
-    let w = c.text_fit(x, y + 4.3, size, true, INK, &g.name, cols.right - x - 30.0);
+    let name = if continued {
+        format!("{} (continued)", g.name)
+    } else {
+        g.name.clone()
+    };
+    let w = c.text_fit(x, y + 4.3, size, true, INK, &name, cols.right - x - 30.0);
     if !g.level.is_empty() {
         c.text(x + w + 2.0, y + 4.3, 7.0 * PT, false, GREY, &g.level);
     }
     c.line(x, y + 5.5, cols.right, y + 5.5, 0.15, LIGHT);
     flow.y += GROUP_H;
+}
+
+fn group<'a>(
+    flow: &mut Flow,
+    cols: &Cols,
+    side: &SideDoc,
+    si: usize,
+    g: &'a GroupDoc,
+    trail: &mut Vec<&'a GroupDoc>,
+) {
+    let depth = trail.len();
+    // Keep the heading with its first line (through headings of sub-formations).
+    ensure(flow, cols, side, si, trail, lead_height(g));
+    group_heading(flow, cols, g, depth, false);
+    trail.push(g);
     for u in &g.units {
         let h = unit_height(u);
-        ensure(flow, cols, side, si, h);
+        ensure(flow, cols, side, si, trail, h);
         unit_row(&mut flow.canvas, cols, flow.y, u, si, depth + 1);
         flow.y += h;
     }
     for sub in &g.groups {
-        group(flow, cols, side, si, sub, depth + 1);
+        group(flow, cols, side, si, sub, trail);
     }
+    trail.pop();
 }
 
 fn side_heading(c: &mut Canvas, cols: &Cols, y: f32, side: &SideDoc, si: usize, continued: bool) {
@@ -426,5 +462,91 @@ mod tests {
         assert_eq!(roster_page_count(&doc, Paper::A4).unwrap(), 1);
         let pdf = roster_pdf(&doc, Paper::A4).unwrap();
         assert!(pdf.starts_with(b"%PDF"));
+    }
+
+    /// Issue 26: a page that ends inside a formation starts the next page with the headings of
+    /// every formation the next line belongs to ("Cavalry / 5th Cavalry Division" above the
+    /// brigade), and no heading is ever the last line of a page. Checked for every page break of
+    /// rosters of 10 to 150 units, with a corps heading that holds only divisions.
+    #[test]
+    fn headings_repeat_after_a_page_break_and_never_end_a_page() {
+        fn filled(g: &GroupDoc) -> bool {
+            !g.units.is_empty() || g.groups.iter().any(filled)
+        }
+        fn rename(g: &mut GroupDoc, path: &str, n: &mut usize) {
+            // A formation with no unit at all prints its heading alone, as it should.
+            g.groups.retain(filled);
+            g.name = format!("{path}/{}", g.name.replace(' ', "_"));
+            for u in &mut g.units {
+                *n += 1;
+                u.name = format!("U{n:04}");
+                u.status.clear();
+            }
+            let p = g.name.clone();
+            for sub in &mut g.groups {
+                rename(sub, &p, n);
+            }
+        }
+        let f = fonts().unwrap();
+        for units in (10..150).step_by(7) {
+            let mut doc = RosterDoc::sample(units);
+            for side in &mut doc.sides {
+                // A corps that holds only its divisions: its heading has no unit of its own.
+                let corps = GroupDoc {
+                    name: "Cavalry".into(),
+                    level: "corps".into(),
+                    units: Vec::new(),
+                    groups: std::mem::take(&mut side.groups),
+                };
+                side.groups = vec![corps];
+            }
+            let mut n = 0;
+            let mut chains: Vec<(String, Vec<String>)> = Vec::new();
+            for side in &mut doc.sides {
+                for g in &mut side.groups {
+                    rename(g, "", &mut n);
+                }
+                fn walk(g: &GroupDoc, up: &mut Vec<String>, out: &mut Vec<(String, Vec<String>)>) {
+                    up.push(g.name.clone());
+                    for u in &g.units {
+                        out.push((u.name.clone(), up.clone()));
+                    }
+                    for sub in &g.groups {
+                        walk(sub, up, out);
+                    }
+                    up.pop();
+                }
+                for g in &side.groups {
+                    walk(g, &mut Vec::new(), &mut chains);
+                }
+            }
+            let heading = |t: &str| t.starts_with('/');
+            for (pi, page) in layout(&doc, Paper::A4, f).into_iter().enumerate() {
+                let texts: Vec<String> = page
+                    .into_iter()
+                    .filter_map(|op| match op {
+                        Op::Text { text, .. } => Some(text),
+                        _ => None,
+                    })
+                    .filter(|t| heading(t) || t.starts_with('U'))
+                    .collect();
+                if let Some(last) = texts.last() {
+                    assert!(!heading(last), "{units} units, page {pi} ends with {last}");
+                }
+                let Some(k) = texts.iter().position(|t| t.starts_with('U')) else {
+                    continue;
+                };
+                let (_, up) = chains.iter().find(|(u, _)| *u == texts[k]).unwrap();
+                let above: Vec<&str> = texts[..k]
+                    .iter()
+                    .map(|t| t.trim_end_matches(" (continued)"))
+                    .collect();
+                assert_eq!(
+                    above, *up,
+                    "{units} units, page {pi}: headings above {}",
+                    texts[k]
+                );
+            }
+        }
     }
 }

@@ -735,3 +735,117 @@ fn picking_a_combats_units_does_not_move_roll() {
     let after = h.get_by_label("Roll and apply").rect();
     assert_eq!(before.left(), after.left(), "Roll stays where it was");
 }
+
+fn fr1870_after_a_retreat_result() -> AppState {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("fr1870-august").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    app.handle(Command::Act(Action::Move {
+        unit: "de-4b".into(),
+        to: "3001".parse().unwrap(),
+    }));
+    // 2 against 4 is 1:2; die 6 is DR: 3B must retreat from 2544.
+    app.handle(Command::Select("fr-1rc".into()));
+    app.handle(Command::Target("de-3b".into()));
+    app.handle(Command::OpenForm {
+        form: "combat".into(),
+        actor: Some("fr-1rc".into()),
+        target: Some("de-3b".into()),
+    });
+    app.handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, 6)],
+    });
+    app.handle(Command::Select("de-cav-4".into()));
+    app
+}
+
+/// FR-C2 after a combat: what the map and the due list say about the cell the combat "vacated"
+/// follows who stands in it each frame: the defenders while they have not retreated, nobody once
+/// they have, the victors once they advance. The check itself stays as queued.
+#[test]
+fn an_1870_vacated_cell_is_named_for_who_holds_it_now() {
+    let app = fr1870_after_a_retreat_result();
+    let due = app
+        .state()
+        .due
+        .iter()
+        .find(|d| d.at.is_some())
+        .unwrap()
+        .clone();
+    assert!(
+        due.what.contains("is vacated"),
+        "queued as it was: {}",
+        due.what
+    );
+    let mut h = map_harness(app);
+    h.run();
+    assert!(h.query_by_label_contains("is vacated").is_none());
+    assert!(
+        h.query_by_label_contains(
+            "2544 is still held by the defenders (3B (3rd Bavarian Division))"
+        )
+        .is_some()
+    );
+    let mut app = h.into_state();
+    app.handle(Command::Act(Action::Move {
+        unit: "de-3b".into(),
+        to: "2645".parse().unwrap(),
+    }));
+    let mut h = map_harness(app);
+    h.run();
+    assert!(
+        h.query_by_label_contains("2544 is vacated: the victor may occupy it")
+            .is_some()
+    );
+    let mut app = h.into_state();
+    app.handle(Command::Act(Action::Move {
+        unit: "fr-1rc".into(),
+        to: "2544".parse().unwrap(),
+    }));
+    let d = app.state().due.iter().find(|d| d.at.is_some()).unwrap();
+    assert_eq!(d.what, due.what, "the check is not changed");
+    assert_eq!(
+        d.describe_now(app.state()),
+        "FR-C2 French army: cell 2544 advanced into by 1RC: mark done when the advance is over"
+    );
+    let mut h = map_harness(app);
+    h.run();
+    assert!(
+        h.query_by_label_contains("2544 advanced into by 1RC")
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("is vacated").is_none());
+}
+
+/// Nothing moves under the mouse: dragging the topmost unit (3RC, 2235) two rows down used to
+/// shrink the board by two rows, so every hex slid up under the pointer.
+#[test]
+fn an_1870_drag_does_not_scroll_the_board() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("fr1870-august").unwrap();
+    let app = AppState::new_game(&s, 3, tables).unwrap();
+    let mut h = map_harness(app);
+    h.run();
+    let other = h.get_by_label("Cavalry 3").rect();
+    let from = h.get_by_label("3RC").rect().center();
+    let to = from + egui::vec2(0.0, 2.0 * 28.0 * 1.732);
+    h.drag_at(from);
+    h.run();
+    h.hover_at(from + egui::vec2(0.0, 20.0));
+    h.run();
+    h.hover_at(to);
+    h.run();
+    h.drop_at(to);
+    h.run();
+    h.run();
+    assert_eq!(
+        h.state()
+            .state()
+            .unit("fr-3rc")
+            .unwrap()
+            .position
+            .to_string(),
+        "2237"
+    );
+    assert_eq!(h.get_by_label("Cavalry 3").rect(), other);
+}

@@ -261,3 +261,22 @@ fn firing_at_a_friendly_unit_disables_roll_and_says_why() {
         "nothing was rolled"
     );
 }
+
+/// The panels' resize grips are painted on the panels' own layer, below every window: a dialog
+/// (File > New, the export and campaign dialogs) covers them (they showed through at x=414 and
+/// x=905 in docs/screenshots/campaign-battle.png).
+#[test]
+fn panel_grips_are_painted_below_windows() {
+    let app = kepi::app::KepiApp::new(1870, None).expect("demo battle");
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(
+            |ui, app: &mut kepi::app::KepiApp| {
+                assert_eq!(ui.layer_id(), kepi::app::grip_layer(), "the panels' layer");
+                app.ui(ui)
+            },
+            app,
+        );
+    h.run();
+    assert!(kepi::app::grip_layer().order < egui::Order::Middle);
+}

@@ -70,6 +70,80 @@ impl Due {
         };
         format!("{} {who}: {}", self.rule, self.what)
     }
+
+    /// Who stands in the hex this check is about now (SPI-C4, FR-C2: the hex a combat vacated),
+    /// read from the state, not from when the check was queued: `None` for a check about no hex.
+    pub fn hex_now(&self, s: &GameState) -> Option<HexNow> {
+        let at = self.at?;
+        let mut side_in = None;
+        for u in s
+            .units
+            .iter()
+            .filter(|u| !u.eliminated() && u.position == at)
+        {
+            side_in = Some(u.unit.side);
+            // The advancing side is the check's own; any of them in the hex is an advance.
+            if self.side == Some(u.unit.side) {
+                return Some(HexNow::Advanced);
+            }
+        }
+        Some(match side_in {
+            Some(_) => HexNow::Held,
+            None => HexNow::Empty,
+        })
+    }
+
+    /// What the check asks, as things stand now: the queued words while its hex is empty, else
+    /// who holds the hex (a check is queued and answered as it was; only what is said about it
+    /// follows the state, SPI-C4, FR-C2).
+    pub fn what_now(&self, s: &GameState) -> String {
+        let (Some(at), Some(now)) = (self.at, self.hex_now(s)) else {
+            return self.what.clone();
+        };
+        let cell = if self.rule.as_str().starts_with("FR") {
+            "cell"
+        } else {
+            "hex"
+        };
+        let names = |f: &dyn Fn(Side) -> bool| {
+            s.units
+                .iter()
+                .filter(|u| !u.eliminated() && u.position == at && f(u.unit.side))
+                .map(|u| u.unit.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match now {
+            HexNow::Empty => self.what.clone(),
+            HexNow::Advanced => format!(
+                "{cell} {at} advanced into by {}: mark done when the advance is over",
+                names(&|x| Some(x) == self.side)
+            ),
+            HexNow::Held => format!(
+                "{cell} {at} is still held by the defenders ({}): the victor may occupy it once \
+                 they have retreated",
+                names(&|x| Some(x) != self.side)
+            ),
+        }
+    }
+
+    /// [`Due::describe`] with [`Due::what_now`]: what the window shows each frame.
+    pub fn describe_now(&self, s: &GameState) -> String {
+        let mut d = self.clone();
+        d.what = self.what_now(s);
+        d.describe(s)
+    }
+}
+
+/// Who holds the hex a check is about, now ([`Due::hex_now`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HexNow {
+    /// No unit stands in it.
+    Empty,
+    /// A unit of the check's side (the advancing one) stands in it.
+    Advanced,
+    /// Only the other side's units stand in it (the defenders have not left yet).
+    Held,
 }
 
 /// The checks `action` sets off, read against the states before and after it (pure; ids follow

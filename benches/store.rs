@@ -44,6 +44,7 @@ fn game(n: usize) -> Option<Game> {
                     col: (i % 30) as u8,
                     row: (i % 20) as u8,
                 },
+                notes: Vec::new(),
             },
             _ => Action::NextPhase,
         };

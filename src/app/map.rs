@@ -409,9 +409,13 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                     _ => format!("Hex {label}"),
                 };
             }
-            let date = state.date.or(state.start_date);
-            let tables = &app.tables;
-            let warn = |u: &UnitState, hexes: u32| rules.move_warning(u, hexes, date, tables);
+            let tables = app.tables;
+            let game = &app.game;
+            let warn = |u: &UnitState, to: Hex| {
+                position_in(to, layout)
+                    .map(|p| crate::engine::flow::move_notes(game, &u.unit.id, p, tables))
+                    .unwrap_or_default()
+            };
             if let Some(note) = units_ui(
                 ui,
                 app_units(state, layout),
@@ -482,7 +486,7 @@ fn units_ui(
     selected: Option<&str>,
     target: Option<&str>,
     grid: &[Hex],
-    warn: &dyn Fn(&UnitState, u32) -> Option<String>,
+    warn: &dyn Fn(&UnitState, Hex) -> Vec<String>,
     out: &mut Vec<Command>,
 ) -> Option<String> {
     let mut drag_note = None;
@@ -591,8 +595,13 @@ fn units_ui(
             let to = fr.hex_at(p);
             ui.data_mut(|d| d.insert_temp(drag_id, to));
             // Checked while dragging, so the note shows before the drop.
-            if let Some(w) = warn(u, h.distance(to)) {
-                drag_note = Some(format!("Note: {w}"));
+            let said = warn(u, to);
+            if !said.is_empty() {
+                let said: Vec<&str> = said
+                    .iter()
+                    .map(|w| w.strip_prefix("umpire went ahead: ").unwrap_or(w))
+                    .collect();
+                drag_note = Some(format!("Note: {}", said.join("; ")));
             }
         }
         if resp.drag_stopped()
@@ -606,16 +615,13 @@ fn units_ui(
                 && grid.contains(&to)
                 && let Some(pos) = position_in(to, fr.layout)
             {
+                // The umpire decides: the move is made, and its log entry keeps what was odd
+                // about it ([`crate::engine::flow::move_notes`], filled in where it is applied).
                 out.push(Command::Act(Action::Move {
                     unit: u.unit.id.clone(),
                     to: pos,
+                    notes: Vec::new(),
                 }));
-                // The umpire decides: the move is made, and the log keeps what was odd about it.
-                if let Some(w) = warn(u, h.distance(to)) {
-                    out.push(Command::Act(Action::Note {
-                        text: format!("umpire went ahead: {w}"),
-                    }));
-                }
             }
         }
     }

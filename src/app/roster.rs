@@ -573,6 +573,7 @@ pub(crate) fn hex_field_ui(
                     out.push(Command::Act(Action::Move {
                         unit: id.to_string(),
                         to: *to,
+                        notes: Vec::new(),
                     }));
                     done = true;
                 }
@@ -589,6 +590,7 @@ pub(crate) fn hex_field_ui(
             out.push(Command::Act(Action::Move {
                 unit: id.to_string(),
                 to: crate::roster::Position::Off,
+                notes: Vec::new(),
             }));
             done = true;
         }

@@ -809,7 +809,23 @@ impl AppState {
         }
         match cmd {
             Command::Act(action) => {
-                let done = self.game.act(action, now).map(|e| e.summary.clone());
+                // A move logs what the rules say against it (the map showed it while dragging),
+                // the same notes `kepi game apply move` logs.
+                let action = match action {
+                    Action::Move { unit, to, .. } => {
+                        let notes =
+                            crate::engine::flow::move_notes(&self.game, &unit, to, self.tables);
+                        Action::Move { unit, to, notes }
+                    }
+                    other => other,
+                };
+                let done = self.game.act(action, now).cloned().map(|e| {
+                    let said = crate::engine::game::entry_text(&e, self.game.state());
+                    std::iter::once(e.summary)
+                        .chain(said.notes)
+                        .collect::<Vec<_>>()
+                        .join(" · ")
+                });
                 self.logged(done, "");
             }
             Command::Undo => {

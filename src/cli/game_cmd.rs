@@ -685,6 +685,9 @@ pub(super) fn print_entry_at(
         EntryKind::Act {
             action: Action::Resolved { resolution, .. },
         } => Some(resolution.notes.iter().map(|n| scale.localize(n)).collect()),
+        EntryKind::Act {
+            action: Action::Move { notes, .. },
+        } if !notes.is_empty() => Some(notes.iter().map(|n| scale.localize(n)).collect()),
         _ => None,
     };
     if json {
@@ -710,7 +713,7 @@ pub(super) fn print_entry_at(
             EntryKind::Act {
                 action: Action::Resolved { resolution, .. },
             } => (resolution.outcome.as_ref(), localized.as_deref()),
-            _ => (None, None),
+            _ => (None, localized.as_deref()),
         };
         let s = serde_json::to_string(&Out {
             ok: true,
@@ -728,6 +731,10 @@ pub(super) fn print_entry_at(
         outln!("{s}");
     } else {
         textln!("ok {}: T{} {}: {}", e.index, e.turn, e.phase, summary);
+        // What was logged with it, as `kepi log show` prints it.
+        for n in localized.iter().flatten() {
+            textln!("  note: {n}");
+        }
     }
     Ok(())
 }

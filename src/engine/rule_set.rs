@@ -149,6 +149,19 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// What the rules say against moving `u` to `to` now, beyond [`RuleSet::move_warning`]'s
+    /// distance: a retreat or an advance after combat that breaks the text (1870 FR-C2, SPI EB
+    /// units). Said while dragging and before `game apply` moves, logged with the move; the umpire
+    /// goes ahead. Gathered by [`crate::engine::flow::move_notes`].
+    fn move_breaches(
+        &self,
+        _game: &crate::engine::game::Game,
+        _u: &UnitState,
+        _to: crate::roster::Position,
+    ) -> Vec<String> {
+        Vec::new()
+    }
+
     /// True when the map shows zones of control when it opens.
     fn zones_of_control(&self) -> bool {
         self.uses_hexes()

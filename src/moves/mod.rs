@@ -354,7 +354,11 @@ fn parse_verbs(
             "move" => {
                 let u = unit(&take(&mut i, "UNIT HEX", &verb)?)?;
                 let to = word(take(&mut i, "UNIT HEX", &verb)?.parse::<Position>(), &verb)?;
-                Verb::Act(Action::Move { unit: u, to })
+                Verb::Act(Action::Move {
+                    unit: u,
+                    to,
+                    notes: Vec::new(),
+                })
             }
             "face" => {
                 let u = unit(&take(&mut i, "UNIT DIR", &verb)?)?;
@@ -546,6 +550,7 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, MoveErro
         "position" | "hex" => Action::Move {
             unit,
             to: value.parse().map_err(bad)?,
+            notes: Vec::new(),
         },
         _ => {
             return Err(bad(format!(
@@ -638,6 +643,12 @@ pub fn apply_verbs<E: From<MoveError>>(
                     now,
                 )
                 .map_err(MoveError::from)?,
+            // What the rules say against the move is logged with it (the umpire went ahead).
+            Verb::Act(Action::Move { unit, to, .. }) => {
+                let notes = crate::engine::flow::move_notes(game, &unit, to, tables);
+                game.act(Action::Move { unit, to, notes }, now)
+                    .map_err(MoveError::from)?
+            }
             Verb::Act(a) => game.act(a, now).map_err(MoveError::from)?,
             Verb::Undo => game.undo(now).map_err(MoveError::from)?,
             Verb::Redo => game.redo(now).map_err(MoveError::from)?,

@@ -541,3 +541,170 @@ fn fr1870_stacking_over_the_limit_is_due() {
     ok(&["game", "apply", &save, "undo"]);
     assert!(due(&save).is_empty());
 }
+
+/// The notes printed with a `game apply --json` move's line and the notes logged with it.
+fn move_notes(out: &str, save: &str) -> (Vec<String>, Vec<String>) {
+    let line: serde_json::Value =
+        serde_json::from_str(out.lines().last().unwrap_or_default()).unwrap();
+    assert!(
+        line["summary"].as_str().unwrap().contains("moves to"),
+        "{line}"
+    );
+    let printed = line["notes"]
+        .as_array()
+        .map(|a| a.iter().map(|n| n.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default();
+    let log = json(&["log", "show", save, "--json"]);
+    let last = log.as_array().unwrap().last().unwrap().clone();
+    let logged = last["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect();
+    (printed, logged)
+}
+
+fn noted(notes: &[String], want: &str) -> bool {
+    notes
+        .iter()
+        .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
+}
+
+/// 1870, after-combat movements. Rule 11: they "take place only over a distance of one cell";
+/// rule 13: "It is forbidden to retreat onto a cell controlled by the enemy if that cell does not
+/// contain a friendly unit"; rule 15: the evacuated cell "may be occupied by the winner with units
+/// that took part in the combat concerning that cell". Each breach is noted with the move (printed
+/// and logged) and the move is made: the umpire decides.
+#[test]
+fn fr1870_retreat_and_advance_breaches_are_noted_with_the_move() {
+    let dr = |save: &str| {
+        ok(&["game", "apply", save, "move", "fr-1rc", "2738"]);
+        ok(&[
+            "game",
+            "apply",
+            save,
+            "combat",
+            "--attackers",
+            "fr-1rc",
+            "--hex",
+            "2739",
+            "--dice",
+            "d6=4",
+            "--result",
+            "DR",
+        ]);
+        assert!(
+            due(save)
+                .iter()
+                .any(|c| c["unit"] == "de-cav-3" && c["rule"] == "FR-C2"),
+            "the retreat is due: {:?}",
+            due(save)
+        );
+    };
+    // E11: two cells back, nowhere near the enemy.
+    let save = super::common::new_game(&tmp("fr-after-combat-a"), "fr1870-august", "3");
+    dr(&save);
+    let out = ok(&["game", "apply", &save, "--json", "move", "de-cav-3", "2741"]);
+    let (printed, logged) = move_notes(&out, &save);
+    for notes in [&printed, &logged] {
+        assert!(noted(notes, "Cavalry 3 retreats 2 cells"), "{notes:?}");
+        assert!(noted(notes, "E11"), "{notes:?}");
+        assert!(!noted(notes, "E13"), "{notes:?}");
+    }
+    let v = json(&["game", "show", &save, "--json"]);
+    let cav = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == "de-cav-3")
+        .unwrap()
+        .clone();
+    assert_eq!(cav["position"], "2741", "the umpire's move is made: {cav}");
+    // E15: 2RC did not fight for 2739; 1RC did.
+    let out = ok(&["game", "apply", &save, "--json", "move", "fr-2rc", "2739"]);
+    let (printed, logged) = move_notes(&out, &save);
+    for notes in [&printed, &logged] {
+        assert!(
+            noted(
+                notes,
+                "2RC did not take part in the combat that vacated 2739"
+            ),
+            "{notes:?}"
+        );
+        assert!(noted(notes, "E15"), "{notes:?}");
+    }
+    // The text output says it too, under the move's line.
+    let text = ok(&["log", "show", &save]);
+    assert!(
+        text.contains("note: umpire went ahead: 2RC did not take part"),
+        "{text}"
+    );
+    // E13: one cell back, but into 2838, next to 1RC in 2738 and empty of Germans.
+    assert_eq!(
+        ok(&["hex", "distance", "2838", "2738", "--rules", "fr1870"]).trim(),
+        "1"
+    );
+    let save = super::common::new_game(&tmp("fr-after-combat-b"), "fr1870-august", "3");
+    dr(&save);
+    let out = ok(&["game", "apply", &save, "--json", "move", "de-cav-3", "2838"]);
+    let (printed, logged) = move_notes(&out, &save);
+    for notes in [&printed, &logged] {
+        assert!(
+            noted(notes, "Cavalry 3 retreats into 2838, next to the enemy"),
+            "{notes:?}"
+        );
+        assert!(noted(notes, "E13"), "{notes:?}");
+        assert!(!noted(notes, "E11"), "{notes:?}");
+    }
+    // An advance by the unit that fought is no breach: no notes at all.
+    let out = ok(&["game", "apply", &save, "--json", "move", "fr-1rc", "2739"]);
+    let (printed, logged) = move_notes(&out, &save);
+    assert!(
+        printed.is_empty() && logged.is_empty(),
+        "{printed:?} {logged:?}"
+    );
+}
+
+/// SPI, EB units Case C: "EB units may not be destroyed. If an Enemy unit attempts to move into the
+/// same hex as an EB unit, it is moved back down the secured rail line toward the Friendly
+/// Country". A German unit entering a French EB unit's hex leaves a move due for the EB unit;
+/// moving it answers the check.
+#[test]
+fn spi_an_eb_unit_entered_by_the_enemy_is_pushed_back() {
+    let d = tmp("spi-eb");
+    let save = super::common::new_game(&d, "spi-1870", "3");
+    ok(&["game", "apply", &save, "move", "fr-eb-1", "1010"]);
+    ok(&["game", "apply", &save, "move", "de-2-5-1", "1010"]);
+    let checks = due(&save);
+    let c = checks
+        .iter()
+        .find(|c| c["unit"] == "fr-eb-1")
+        .unwrap_or_else(|| panic!("the EB unit's move back is due: {checks:?}"));
+    assert_eq!(c["rule"], "SPI-E1");
+    assert!(
+        c["what"]
+            .as_str()
+            .unwrap()
+            .contains("back down its secured rail line"),
+        "{c}"
+    );
+    ok(&["game", "apply", &save, "move", "fr-eb-1", "1110"]);
+    assert!(
+        !due(&save).iter().any(|c| c["unit"] == "fr-eb-1"),
+        "moving it answers the check"
+    );
+    // A French unit entering its own EB unit's hex pushes nothing.
+    ok(&["game", "apply", &save, "move", "fr-eb-2", "1212"]);
+    let fr = json(&["game", "show", &save, "--json"])["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["side"] == "french" && u["arm"] == "infantry")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(&["game", "apply", &save, "move", &fr, "1212"]);
+    assert!(!due(&save).iter().any(|c| c["unit"] == "fr-eb-2"));
+}

@@ -195,6 +195,7 @@ fn the_roster_follows_every_action_and_undo() {
         .handle(kepi::app::state::Command::Act(Action::Move {
             unit: id.clone(),
             to: kepi::roster::Position::Off,
+            notes: Vec::new(),
         }));
     h.run();
     assert!(

@@ -572,6 +572,7 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
             Action::Move {
                 unit: u.into(),
                 to: cell,
+                notes: Vec::new(),
             },
             now,
         )

@@ -463,6 +463,7 @@ mod from_the_map {
             Action::Move {
                 unit: unit.into(),
                 to,
+                notes: Vec::new(),
             },
             now(),
         )

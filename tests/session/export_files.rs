@@ -372,6 +372,7 @@ fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
             Action::Move {
                 unit: unit.into(),
                 to: hex.parse().unwrap(),
+                notes: Vec::new(),
             },
             chrono::Utc::now(),
         )

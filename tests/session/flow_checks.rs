@@ -480,6 +480,7 @@ fn activity_and_end_of_turn_reset() {
         Action::Move {
             unit: "12th-grenadiers-1".into(),
             to: "free".parse().unwrap(),
+            notes: Vec::new(),
         },
     );
     resolve_pk(

@@ -112,6 +112,7 @@ fn script(g: &mut Game) {
         Action::Move {
             unit: "16th-uhlans".into(),
             to: Position::Off,
+            notes: Vec::new(),
         },
         now(),
     )
@@ -267,6 +268,7 @@ fn next_phase_wraps_into_a_new_turn_and_clears_markers() {
         Action::Move {
             unit: "3rd-jaeger".into(),
             to: Position::Free,
+            notes: Vec::new(),
         },
         t(1),
     )

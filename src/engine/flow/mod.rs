@@ -248,6 +248,38 @@ pub fn resolve_due(s: &GameState, id: u64, tables: &crate::rules::Tables) -> Act
     Action::ResolveDue { id, effects }
 }
 
+/// What is odd about moving `unit` to `to` now, as the notes logged with the move ("umpire went
+/// ahead: ..."): the distance against the unit's allowance ([`crate::engine::rule_set::RuleSet::move_warning`])
+/// and what the rule set says against this move at this moment
+/// ([`crate::engine::rule_set::RuleSet::move_breaches`]). The one source the map's drag note,
+/// the roster's move and `kepi game apply move` all read; the move is made all the same.
+pub fn move_notes(
+    game: &crate::engine::game::Game,
+    unit: &str,
+    to: crate::roster::Position,
+    tables: &crate::rules::Tables,
+) -> Vec<String> {
+    let s = game.state();
+    let Some(u) = s.unit(unit) else {
+        return Vec::new();
+    };
+    let layout = s.system.hex_layout();
+    let hexes = match (
+        crate::engine::play::board::hex_in(u.position, layout),
+        crate::engine::play::board::hex_in(to, layout),
+    ) {
+        (Some(a), Some(b)) => Some(a.distance(b)),
+        _ => None,
+    };
+    let date = s.date.or(s.start_date);
+    hexes
+        .and_then(|n| s.system.move_warning(u, n, date, tables))
+        .into_iter()
+        .chain(s.system.move_breaches(game, u, to))
+        .map(|w| format!("umpire went ahead: {w}"))
+        .collect()
+}
+
 /// PK-W1: an army's strength now and at the start.
 pub fn army_strength(s: &GameState, side: Side) -> (u32, u32) {
     s.units

@@ -164,9 +164,16 @@ pub fn entry_text(e: &LogEntry, state: &GameState) -> EntryText {
         },
     } = &e.kind
     else {
+        // A move the umpire made against the rules keeps what they say with it.
+        let notes = match &e.kind {
+            EntryKind::Act {
+                action: Action::Move { notes, .. },
+            } => notes.iter().map(|n| state.scale.localize(n)).collect(),
+            _ => Vec::new(),
+        };
         return EntryText {
             line: summary,
-            notes: Vec::new(),
+            notes,
         };
     };
     let notes = resolution

@@ -523,6 +523,12 @@ pub enum Action {
         unit: String,
         /// Where to.
         to: Position,
+        /// What the rules say against this move, which the umpire went ahead with (a retreat
+        /// of more than one cell, an advance by a unit that did not fight, a move beyond the
+        /// allowance): logged with the move, shown wherever it is ([`crate::engine::flow::move_notes`]).
+        /// Absent when empty, so older saves and their hashes read back unchanged.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        notes: Vec<String>,
     },
     /// Put an off-map unit on the map (setup, an arrival): its position, without the `moved`
     /// marker a move sets; logged as a placement.
@@ -694,7 +700,7 @@ impl Action {
                 format!("{} {flag} {}", name(unit), if *on { "on" } else { "off" })
             }
             Action::LoseLeader { unit } => format!("{}: a leader falls", name(unit)),
-            Action::Move { unit, to } => format!("{} moves to {to}", name(unit)),
+            Action::Move { unit, to, .. } => format!("{} moves to {to}", name(unit)),
             Action::Place { unit, to } => format!("{} is placed at {to}", name(unit)),
             Action::Face { unit, facing } => match facing {
                 Some(f) => format!("{} faces {f}", name(unit)),
@@ -898,7 +904,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             let v = i64::from(u.leaders) - 1;
             set_count(u, Counter::Leaders, v, "no leader left to lose")
         }
-        Action::Move { unit, to } => {
+        Action::Move { unit, to, .. } => {
             let u = s.unit_mut(unit)?;
             u.position = *to;
             u.moved = true;

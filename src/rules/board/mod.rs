@@ -3,3 +3,4 @@
 
 pub mod checklist;
 pub mod form;
+pub(crate) mod moves;

@@ -105,6 +105,15 @@ impl RuleSet for FrRules {
         super::checks::checks(ev, q);
     }
 
+    fn move_breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        u: &UnitState,
+        to: crate::roster::Position,
+    ) -> Vec<String> {
+        crate::rules::board::moves::move_breaches(game, u, to, &crate::rules::board::moves::FR1870)
+    }
+
     fn checklist(&self, l: &mut List) {
         super::checklist::steps(l);
     }

@@ -573,6 +573,7 @@ fn hit_effects(
                     fx.push(Action::Move {
                         unit: u.unit.id.clone(),
                         to,
+                        notes: Vec::new(),
                     });
                 }
                 _ => fx.push(Action::Note {
@@ -747,6 +748,7 @@ mod tests {
             Action::Move {
                 unit: id.into(),
                 to: label.parse().unwrap(),
+                notes: Vec::new(),
             },
             now,
         )

@@ -92,6 +92,16 @@ impl RuleSet for SpiRules {
 
     fn checks(&self, ev: &Event, q: &mut Queue) {
         super::checks::checks(ev, q);
+        crate::rules::board::moves::eb_pushed_back(ev.before(), ev.action(), q);
+    }
+
+    fn move_breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        u: &UnitState,
+        to: crate::roster::Position,
+    ) -> Vec<String> {
+        crate::rules::board::moves::move_breaches(game, u, to, &crate::rules::board::moves::SPI)
     }
 
     fn checklist(&self, l: &mut List) {

@@ -1,0 +1,166 @@
+//! The moves after a combat on the boards of SPI and 1870, read against the texts: what a retreat
+//! or an advance breaks (said before `game apply` moves, while the map drags, and logged with the
+//! move: the umpire goes ahead), and the EB unit an enemy pushes back (SPI, EB units Case C).
+
+use crate::engine::flow::Queue;
+use crate::engine::game::{Action, Game, GameState, UnitState};
+use crate::engine::play::board::hex_in;
+use crate::roster::{Arm, Position};
+
+/// How a rule set words the moves after a combat.
+pub(crate) struct MoveTexts {
+    /// The rule id of the advance check (the due it queues at the vacated hex).
+    pub advance_rule: &'static str,
+    /// Who may advance, as the text says.
+    pub advance: &'static str,
+    /// The retreat's rule, when the rule set has one the engine tracks (1870's must-retreat mark).
+    pub retreat: Option<RetreatTexts>,
+}
+
+/// How a rule set words a retreat.
+pub(crate) struct RetreatTexts {
+    /// "a retreat is one cell".
+    pub one_cell: &'static str,
+    /// "never onto a cell the enemy controls that holds no friendly unit".
+    pub not_controlled: &'static str,
+}
+
+/// 1870, FR-C2 (after-combat movements, rules 11, 13, 15).
+pub(crate) const FR1870: MoveTexts = MoveTexts {
+    advance_rule: "FR-C2",
+    advance: "E15, FR-C2: \"Any cell evacuated by the loser following a combat may be occupied by \
+              the winner with units that took part in the combat concerning that cell\"",
+    retreat: Some(RetreatTexts {
+        one_cell: "E11, FR-C2: after-combat movements \"take place only over a distance of one \
+                   cell\"",
+        not_controlled: "E13, FR-C2: \"It is forbidden to retreat onto a cell controlled by the \
+                         enemy if that cell does not contain a friendly unit\"",
+    }),
+};
+
+/// SPI (SPI-C4: the attackers advance into the vacated hex).
+pub(crate) const SPI: MoveTexts = MoveTexts {
+    advance_rule: "SPI-C4",
+    advance: "SPI-C4: the advance after combat into the vacated hex is made by the attackers",
+    retreat: None,
+};
+
+/// A unit that fights on the board (not a fortress, an EB unit or a dummy).
+fn fights(u: &UnitState) -> bool {
+    !u.eliminated() && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy)
+}
+
+/// What the text says against moving `u` to `to` now: a retreat of more than one cell or onto a
+/// cell only the enemy controls (1870), an advance into a vacated hex by a unit that did not take
+/// part in the combat for it.
+pub(crate) fn move_breaches(
+    game: &Game,
+    u: &UnitState,
+    to: Position,
+    t: &MoveTexts,
+) -> Vec<String> {
+    let s = game.state();
+    let layout = s.system.hex_layout();
+    let mut out = Vec::new();
+    let Some(dest) = hex_in(to, layout) else {
+        return out;
+    };
+    let name = &u.unit.name;
+    if let (Some(r), true) = (&t.retreat, u.must_retreat) {
+        if let Some(from) = hex_in(u.position, layout)
+            && from.distance(dest) != 1
+        {
+            out.push(format!(
+                "{name} retreats {} cells, from {} to {to} ({})",
+                from.distance(dest),
+                u.position,
+                r.one_cell
+            ));
+        }
+        let friend_there = s.units.iter().any(|o| {
+            o.unit.id != u.unit.id
+                && !o.eliminated()
+                && o.unit.side == u.unit.side
+                && o.position == to
+        });
+        let enemy_next = s
+            .units
+            .iter()
+            .filter(|o| fights(o) && o.unit.side != u.unit.side)
+            .filter_map(|o| hex_in(o.position, layout))
+            .find(|h| h.distance(dest) <= 1);
+        if enemy_next.is_some() && !friend_there {
+            out.push(format!(
+                "{name} retreats into {to}, next to the enemy and holding no friendly unit ({})",
+                r.not_controlled
+            ));
+        }
+    }
+    let advance_open = s.due.iter().any(|d| {
+        d.rule.as_str() == t.advance_rule
+            && d.at == Some(to)
+            && d.unit.is_none()
+            && d.side.is_none_or(|side| side == u.unit.side)
+    });
+    if advance_open && !u.must_retreat && !took_part_in_last_combat(game, &u.unit.id) {
+        out.push(format!(
+            "{name} did not take part in the combat that vacated {to} ({})",
+            t.advance
+        ));
+    }
+    out
+}
+
+/// True when `id` attacked or defended in the last combat of this phase (the one an advance
+/// follows: "he must do so immediately, before any other combat").
+fn took_part_in_last_combat(game: &Game, id: &str) -> bool {
+    let s = game.state();
+    let named = |v: &serde_json::Value, key: &str| {
+        v.get(key)
+            .and_then(|a| a.as_array())
+            .is_some_and(|a| a.iter().any(|x| x.as_str() == Some(id)))
+    };
+    game.in_effect()
+        .rev()
+        .take_while(|e| e.entry.turn == s.turn && e.entry.phase == s.phase_name())
+        .find_map(|e| match e.action {
+            Action::Resolved {
+                resolution,
+                input: Some(input),
+                ..
+            } if resolution.action == "combat" => {
+                Some(named(input, "attacker_ids") || named(input, "defender_ids"))
+            }
+            _ => None,
+        })
+        .unwrap_or(true)
+}
+
+/// SPI, EB units Case C: "If an Enemy unit attempts to move into the same hex as an EB unit, it is
+/// moved back down the secured rail line toward the Friendly Country until the Enemy unit ceases
+/// to push it back." A combat unit's move into a hex holding enemy EB units queues their move
+/// back (moving the EB unit answers it).
+pub(crate) fn eb_pushed_back(before: &GameState, action: &Action, q: &mut Queue) {
+    let Action::Move { unit, to, .. } = action else {
+        return;
+    };
+    let Some(mover) = before.unit(unit).filter(|m| fights(m)) else {
+        return;
+    };
+    for eb in before.units.iter().filter(|o| {
+        o.unit.arm == Arm::Railway
+            && !o.eliminated()
+            && o.unit.side != mover.unit.side
+            && o.position == *to
+    }) {
+        q.push_move(
+            "SPI-E1",
+            &eb.unit.id,
+            format!(
+                "{} entered {to}: move {} back down its secured rail line toward its own country, \
+                 past any enemy unit (EB units, Case C: EB units may not be destroyed)",
+                mover.unit.name, eb.unit.name
+            ),
+        );
+    }
+}

@@ -4,10 +4,13 @@
 use egui::{RichText, Ui};
 
 use super::state::{AppState, Command};
+use std::sync::Arc;
+
+use crate::engine::flow::Due;
 use crate::engine::game::Action;
 
 /// Due checks in view before the list scrolls.
-const DUE_ROWS: f32 = 6.0;
+const DUE_ROWS: f32 = 4.0;
 
 /// The "Due" section: open checks first, then the phase checklist and who is still to act.
 pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
@@ -32,15 +35,49 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                 .unwrap_or_default();
             // One line per check, laid out only for the rows in view: an umpire who leaves
             // thousands open still gets a 60 fps window (the full line shows on hover).
-            let row = ui.spacing().interact_size.y;
-            egui::ScrollArea::vertical()
+            // Two lines a check: what to do first, whole to the column's width (on hover past
+            // it), then its buttons, so the words are never pushed off by them.
+            let gap = ui.spacing().item_spacing.y;
+            let row = ui.spacing().interact_size.y * 2.0 + gap;
+            // Rows stay where they are while the pointer is over the list: a check done from
+            // it stays in its place, marked done with its buttons off, so the next row's button
+            // never slides under the pointer; new checks come in below. Once the pointer
+            // leaves, the list is the game's again.
+            let held_id = ui.scope_id().with("due_held");
+            let shown: Vec<Arc<Due>> = match ui.data(|m| m.get_temp::<Vec<Arc<Due>>>(held_id)) {
+                Some(mut held) => {
+                    for d in s.due.iter() {
+                        if !held.iter().any(|h| h.id == d.id) {
+                            held.push(d.clone());
+                        }
+                    }
+                    held
+                }
+                None => s.due.iter().cloned().collect(),
+            };
+            let list = egui::ScrollArea::vertical()
                 .id_salt("due_list")
-                .max_height((row + ui.spacing().item_spacing.y) * DUE_ROWS)
+                .max_height((row + gap) * DUE_ROWS)
                 .auto_shrink([false, true])
-                .show_rows(ui, row, s.due.len(), |ui, rows| {
-                    for d in s.due.iter().skip(rows.start).take(rows.len()) {
+                .show_rows(ui, row, shown.len(), |ui, rows| {
+                    for d in shown.iter().skip(rows.start).take(rows.len()) {
+                        let open = s.due.iter().any(|x| x.id == d.id);
+                        let what = s.scale.localize(&d.describe_now(s));
                         ui.horizontal(|ui| {
+                            ui.set_min_height(ui.spacing().interact_size.y);
                             ui.label(RichText::new(format!("#{}", d.id)).weak());
+                            let text = if open {
+                                RichText::new(what).strong()
+                            } else {
+                                RichText::new(format!("done: {what}")).weak()
+                            };
+                            ui.add(egui::Label::new(text).truncate());
+                        });
+                        ui.horizontal(|ui| {
+                            ui.add_space(ui.spacing().indent);
+                            if !open {
+                                ui.disable();
+                            }
                             if let (Some(form), Some(unit)) = (&d.form, &d.unit) {
                                 let roll_hint = if app.own_dice {
                                     "opens the form for this unit: type your dice at its foot"
@@ -91,15 +128,14 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                                     reason: reason.trim().to_string(),
                                 }));
                             }
-                            ui.add(
-                                egui::Label::new(
-                                    RichText::new(s.scale.localize(&d.describe_now(s))).strong(),
-                                )
-                                .truncate(),
-                            );
                         });
                     }
                 });
+            if ui.rect_contains_pointer(list.inner_rect) {
+                ui.data_mut(|m| m.insert_temp(held_id, shown));
+            } else {
+                ui.data_mut(|m| m.remove::<Vec<Arc<Due>>>(held_id));
+            }
             if !s.due.is_empty() {
                 ui.horizontal(|ui| {
                     let l = ui.label("Waive reason:");

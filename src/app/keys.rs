@@ -163,8 +163,9 @@ pub fn reminder() -> String {
 }
 
 /// Why the plain letters never fire while you type (said under the list in Help).
-pub const PLAIN_KEYS_NOTE: &str = "R and N act only when no text field has the keyboard and the \
-     pointer is not over one: a letter typed into a field never rolls or changes the phase. \
+pub const PLAIN_KEYS_NOTE: &str = "R and N act only when no text field has the keyboard, the \
+     pointer is not over one and no dialog or Help is open: a letter typed into a field never \
+     rolls or changes the phase. \
      Ctrl+Z in a text field undoes its typing, not the game.";
 
 /// The id of the field `name` in `ui`'s scope: the same every frame, whatever is drawn above it.

@@ -222,7 +222,13 @@ impl KepiApp {
         net.ui(ui.ctx(), app);
         help.ui(ui.ctx());
         guard_ui(ui.ctx(), app, &mut out);
-        keys::plain(ui.ctx(), app, focused_at_start, &mut out);
+        // Help open is reading, not playing: the plain letters keep still under it.
+        keys::plain(
+            ui.ctx(),
+            app,
+            focused_at_start || help.open.is_some(),
+            &mut out,
+        );
         for c in out {
             app.handle(c);
         }

@@ -509,10 +509,34 @@ fn last_outcome(app: &AppState, odds: &[crate::rules::OddsLine]) -> Option<usize
 }
 
 fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>) {
+    // Only the dice this form rolls are asked for; a form that rolls none (P&K's URT, SPI's
+    // raise at Chalons) is applied, not rolled, whichever dice mode is on.
+    let used: &'static [Die] = app.resolver.form().map_or(&[], |f| f.dice_used());
+    if used.is_empty() {
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(ready, egui::Button::new(RichText::new("Apply").size(18.0)))
+                .on_hover_text(super::keys::tip(
+                    super::keys::Does::Roll,
+                    "no dice for this one: its outcome and effects are one undoable action",
+                ))
+                .clicked()
+            {
+                out.push(Command::ResolveAndApply {
+                    entered: Vec::new(),
+                });
+            }
+            super::campaign::fight_button_ui(ui, app);
+        });
+        return;
+    }
     if app.own_dice {
         ui.horizontal(|ui| {
             ui.label(RichText::new("My dice:").strong());
             for (die, text) in &mut app.resolver.entered {
+                if !used.contains(die) {
+                    continue;
+                }
                 let l = ui.label(die.to_string());
                 super::keys::field(
                     ui,

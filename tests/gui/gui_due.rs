@@ -3,7 +3,7 @@
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::due::due_ui;
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, Level};
@@ -120,8 +120,27 @@ fn rolling_one_of_two_fatigue_checks_answers_that_one_only() {
     assert_eq!(app.state().due.len(), 2);
     let log_len = app.game.log().len();
     let mut h = harness(app);
+    let second_before = h.query_all_by_label("Roll fatigue").nth(1).unwrap().rect();
     h.query_all_by_label("Roll fatigue").next().unwrap().click();
     h.run();
+    // Issue 26: while the pointer is over the list, the row done stays in its place (marked
+    // done, its buttons off), so the next row's button does not slide under the pointer.
+    assert!(
+        h.query_by_label_contains("done: ").is_some(),
+        "kept, marked done"
+    );
+    let buttons: Vec<_> = h.query_all_by_label("Roll fatigue").collect();
+    assert_eq!(buttons.len(), 2);
+    assert!(
+        buttons[0].accesskit_node().is_disabled(),
+        "the done row's is off"
+    );
+    assert_eq!(
+        buttons[1].rect(),
+        second_before,
+        "the next row did not move"
+    );
+    drop(buttons);
     let app = h.state();
     let left: Vec<_> = app.state().due.iter().map(|d| d.unit.clone()).collect();
     assert_eq!(left, vec![Some("12th-grenadiers-1".to_string())]);
@@ -130,9 +149,15 @@ fn rolling_one_of_two_fatigue_checks_answers_that_one_only() {
     assert!(!last.dice.is_empty(), "with its die: {}", last.summary);
     assert!(last.rules.iter().any(|r| r == "PK-X5"), "{:?}", last.rules);
     // The second is still there to roll, and rolling it empties the list.
-    h.query_all_by_label("Roll fatigue").next().unwrap().click();
+    h.query_all_by_label("Roll fatigue").nth(1).unwrap().click();
     h.run();
     assert!(h.state().state().due.is_empty());
+    // Once the pointer leaves the list, the rows done go.
+    h.hover_at(egui::pos2(5.0, 590.0));
+    h.run();
+    h.run();
+    assert!(h.query_by_label("Roll fatigue").is_none());
+    assert!(h.query_by_label_contains("done: ").is_none());
 }
 
 #[test]

@@ -211,3 +211,23 @@ fn ctrl_z_in_a_text_field_edits_the_field_not_the_game() {
     h.run();
     assert_eq!(h.state().state.game.log().len(), log + 1, "undone");
 }
+
+/// Help open is reading, not playing: N and R change nothing while it is open, and act again once
+/// it is closed.
+#[test]
+fn plain_letters_keep_still_while_help_is_open() {
+    let mut h = window();
+    open_page(&mut h, "Keyboard shortcuts");
+    let log = h.state().state.game.log().len();
+    h.hover_at(egui::pos2(700.0, 5.0));
+    for k in [egui::Key::N, egui::Key::R] {
+        h.key_press(k);
+        h.run();
+    }
+    assert_eq!(h.state().state.game.log().len(), log, "nothing changed");
+    h.state_mut().help.open = None;
+    h.run();
+    h.key_press(egui::Key::N);
+    h.run();
+    assert_eq!(h.state().state.game.log().len(), log + 1, "N acts again");
+}

@@ -35,6 +35,7 @@ fn place(h: &mut Harness<'_, KepiApp>, at: &[(&str, &str)]) {
         app(h).handle(Command::Act(Action::Move {
             unit: unit.to_string(),
             to: hex.parse().expect("hex"),
+            notes: Vec::new(),
         }));
     }
 }
@@ -260,7 +261,7 @@ fn pk_typing_lands_and_dice_are_for_one_roll() {
     }
     type_into(&mut h, "inches", "12");
     type_into(&mut h, "inches", "7.5");
-    my_dice_are_for_one_roll(&mut h, &[("d6", "3 4"), ("d10", "5 2")]);
+    my_dice_are_for_one_roll(&mut h, &[("d10", "5 2")]);
 }
 
 #[test]
@@ -281,7 +282,7 @@ fn pw_typing_lands_and_dice_are_for_one_roll() {
 fn gsp_typing_lands_and_dice_are_for_one_roll() {
     let mut h = window(Some("st-privat"));
     pick(&mut h, "gfar-heavy-1", "9e-ligne-1", "fire");
-    my_dice_are_for_one_roll(&mut h, &[("d6", "3 4 5 6 2 1"), ("d10", "5")]);
+    my_dice_are_for_one_roll(&mut h, &[("d6", "3 4 5 6 2 1")]);
 }
 
 #[test]
@@ -394,4 +395,42 @@ fn an_elided_name_has_one_tooltip() {
         before + 1,
         "one tooltip with the whole name"
     );
+}
+
+/// "Dice: mine" asks only for the dice the form rolls (P&K fire: the d10 and the d%, no d6), and a
+/// form that rolls no dice (P&K's URT, PK-M3) is applied with "Apply" in either mode: nothing to
+/// type, nothing to roll.
+#[test]
+fn my_dice_asks_for_the_forms_dice_only_and_a_diceless_form_is_applied() {
+    let mut h = window(None);
+    pick(&mut h, "12th-grenadiers-1", "8e-ligne-1", "fire");
+    app(&mut h).own_dice = true;
+    h.run();
+    for die in ["d10", "d%"] {
+        assert!(
+            h.query_by_role_and_label(Role::TextInput, die).is_some(),
+            "{die} asked for"
+        );
+    }
+    assert!(
+        h.query_by_role_and_label(Role::TextInput, "d6").is_none(),
+        "P&K fire rolls no d6"
+    );
+    for own in [true, false] {
+        app(&mut h).own_dice = own;
+        pick(&mut h, "12th-grenadiers-1", "8e-ligne-1", "urt");
+        assert!(h.query_by_label("Roll and apply").is_none());
+        assert!(h.query_by_label("Apply my dice").is_none());
+        let log = h.state().state.game.log().len();
+        h.get_by_label("Apply").click();
+        h.run();
+        assert_eq!(
+            h.state().state.game.log().len(),
+            log + 1,
+            "the URT is applied (dice mine: {own})"
+        );
+        let r = last_resolution(&h);
+        assert_eq!(r.action, "urt");
+        assert!(r.dice.is_empty(), "no dice rolled");
+    }
 }

@@ -193,9 +193,14 @@ pub fn stable<R>(
     add: impl FnOnce(&mut Ui) -> R,
 ) -> R {
     let id = stable_id(ui, name);
+    // A scope is a group egui cannot wrap by itself: room for a number field is asked first.
+    super::widgets::fit_or_wrap(ui, NUMBER_W);
     ui.scope_builder(egui::UiBuilder::new().scope_id(id), add)
         .inner
 }
+
+/// About the widest a number field with its prefix and suffix is ("turned 180°", "figures 200").
+const NUMBER_W: f32 = 100.0;
 
 fn pointer_key() -> Id {
     Id::unique("kepi_pointer_on_text_field")

@@ -270,18 +270,25 @@ fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Comma
     if std::mem::take(&mut app.scroll_to_top) {
         upper = upper.vertical_scroll_offset(0.0);
     }
+    // Each section is held to the column's width, so one that runs past it does not widen the
+    // rest (the result card wrapped past the edge at 1366x768).
+    let width = ui.available_width();
     upper.show(ui, |ui| {
-        due::due_ui(ui, app, out);
+        widgets::bounded(ui, width, |ui| due::due_ui(ui, app, out));
         ui.separator();
-        preview = resolver::resolver_ui(ui, app);
+        preview = widgets::bounded(ui, width, |ui| resolver::resolver_ui(ui, app));
         ui.separator();
-        roster::unit_editor_ui(ui, app, out);
+        widgets::bounded(ui, width, |ui| roster::unit_editor_ui(ui, app, out));
     });
     ui.separator();
     egui::ScrollArea::vertical()
         .id_salt("resolver_foot")
         .auto_shrink([false, false])
-        .show(ui, |ui| resolver::resolver_foot_ui(ui, app, &preview, out));
+        .show(ui, |ui| {
+            widgets::bounded(ui, width, |ui| {
+                resolver::resolver_foot_ui(ui, app, &preview, out);
+            });
+        });
 }
 
 /// How long the table must be idle before the full save is rewritten (the journal already holds

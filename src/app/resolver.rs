@@ -198,6 +198,10 @@ pub fn pick<T: Copy + PartialEq + Display>(
     all: &[T],
 ) -> bool {
     let mut changed = false;
+    let width = ui.spacing().combo_width
+        + ui.spacing().item_spacing.x
+        + super::widgets::text_width(ui, label, egui::TextStyle::Body);
+    super::widgets::fit_or_wrap(ui, width);
     egui::ComboBox::from_label(label)
         .selected_text(value.to_string())
         .show_ui(ui, |ui| {
@@ -324,6 +328,7 @@ pub type Preview = Option<Result<Resolution<serde_json::Value>, RuleError>>;
 /// Returns the preview it computed from the situation as edited this frame, for
 /// [`resolver_foot_ui`], which shows the odds and Roll pinned below (computed once a frame).
 pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
+    let width = ui.available_width();
     if app.resolver.forms.is_empty() {
         ui.label(
             "This rule set's actions are resolved from the command line for now (`kepi resolve`).",
@@ -378,19 +383,22 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     }
     ui.separator();
     ui.label(RichText::new("Situation").strong());
-    if let Some(f) = form.get_mut::<PkForm>() {
-        super::resolver_pk::situation_ui(ui, f, &state.scale);
-    } else if let Some(f) = form.get_mut::<GspForm>() {
-        super::resolver_gsp::situation_ui(ui, f, state);
-    } else if let Some(f) = form.get_mut::<PwForm>() {
-        super::resolver_hex::pw_situation_ui(ui, f);
-    } else if let Some(f) = form.get_mut::<SpiForm>() {
-        super::resolver_hex::spi_situation_ui(ui, f, state);
-    } else if let Some(f) = form.get_mut::<FrForm>() {
-        super::resolver_hex::fr_situation_ui(ui, f, state);
-    } else {
-        form.inner_mut().situation_ui(ui, state);
-    }
+    // Held to the column: a row that runs past its edge does not widen the modifiers below.
+    super::widgets::bounded(ui, width, |ui| {
+        if let Some(f) = form.get_mut::<PkForm>() {
+            super::resolver_pk::situation_ui(ui, f, &state.scale);
+        } else if let Some(f) = form.get_mut::<GspForm>() {
+            super::resolver_gsp::situation_ui(ui, f, state);
+        } else if let Some(f) = form.get_mut::<PwForm>() {
+            super::resolver_hex::pw_situation_ui(ui, f);
+        } else if let Some(f) = form.get_mut::<SpiForm>() {
+            super::resolver_hex::spi_situation_ui(ui, f, state);
+        } else if let Some(f) = form.get_mut::<FrForm>() {
+            super::resolver_hex::fr_situation_ui(ui, f, state);
+        } else {
+            form.inner_mut().situation_ui(ui, state);
+        }
+    });
     let preview: Result<Resolution<serde_json::Value>, RuleError> = form
         .resolve(state, tables, None)
         .map(|(r, _)| r.in_scale(&state.scale))
@@ -401,7 +409,9 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     ui.separator();
     if let Ok(res) = &preview {
         ui.label(RichText::new("Modifiers").strong());
-        modifier_table_ui(ui, "modifiers", &res.modifiers);
+        super::widgets::bounded(ui, width, |ui| {
+            modifier_table_ui(ui, "modifiers", &res.modifiers);
+        });
     }
     Some(preview)
 }
@@ -440,7 +450,7 @@ fn overrides_ui(ui: &mut Ui, app: &mut AppState) {
 }
 
 /// The resolver's foot, pinned under the situation so it never scrolls away: Roll (or the dice
-/// entered), then the exact odds (the rolled line marked), then the last result with its undo.
+/// entered), then the last result with its undo, then the exact odds (the rolled line marked).
 pub fn resolver_foot_ui(
     ui: &mut Ui,
     app: &mut AppState,
@@ -455,6 +465,10 @@ pub fn resolver_foot_ui(
     let waiting = app.remote.as_ref().is_some_and(|r| r.waiting > 0);
     dice_ui(ui, app, preview.is_ok() && !waiting, out);
     ui.separator();
+    // The last result right under Roll, where the eye is after rolling (at 1366x768 a card under
+    // the chart fell below the fold); the chart follows with the rolled line marked.
+    let next_odds = preview.as_ref().ok().map(|r| r.odds.as_slice());
+    last_result_ui(ui, app, next_odds, out);
     match preview {
         // Odds computed with a placeholder strength would be wrong, not exact: not shown.
         Ok(_) if hides_strength(app) => {
@@ -482,8 +496,6 @@ pub fn resolver_foot_ui(
             ui.colored_label(ui.visuals().warn_fg_color, e.to_string());
         }
     }
-    let next_odds = preview.as_ref().ok().map(|r| r.odds.as_slice());
-    last_result_ui(ui, app, next_odds, out);
 }
 
 /// The odds line the last resolution applied from this form rolled (its typed `rolled` index), to
@@ -636,7 +648,7 @@ fn last_result_ui(
         .rev()
         .find(|x| x.entry.index == idx)
         .map(|x| x.effects());
-    // Issue 28: printed at the game's scale, as the odds above it are.
+    // Issue 28: printed at the game's scale, as the odds under it are.
     let resolution = &resolution.in_scale(&app.game.state().scale);
     egui::Frame::group(ui.style()).show(ui, |ui| {
         let said = crate::engine::game::entry_text(e, app.game.state());
@@ -645,8 +657,14 @@ fn last_result_ui(
                 .strong()
                 .size(16.0),
         );
+        // What the umpire went ahead with stands out; the rest of the notes (the chances behind
+        // the result, what to do next) read as the card's small print.
         for n in &said.notes {
-            ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
+            if n.starts_with("umpire went ahead") {
+                ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
+            } else {
+                ui.label(RichText::new(format!("note: {n}")).small());
+            }
         }
         let dice: Vec<String> = resolution
             .dice
@@ -664,7 +682,7 @@ fn last_result_ui(
             );
             if next_odds.is_some_and(|o| o != resolution.odds.as_slice()) {
                 ui.label(
-                    RichText::new("the odds above are the next roll's: the units changed")
+                    RichText::new("the odds below are the next roll's: the units changed")
                         .small()
                         .weak(),
                 );

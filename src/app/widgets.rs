@@ -24,6 +24,32 @@ pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
         .response
 }
 
+/// In a wrapping row (`horizontal_wrapped`), starts a new row when a group about `width` wide
+/// does not fit in what is left of this one. egui wraps a plain widget by itself, but not a group
+/// (a combo box with its label, a field in a scope of its own): one that runs past the column's
+/// edge widens the column for everything under it.
+pub fn fit_or_wrap(ui: &mut Ui, width: f32) {
+    if !ui.layout().main_wrap() {
+        return;
+    }
+    let left = ui.available_size_before_wrap().x;
+    let row_started = left < ui.max_rect().width() - 1.0;
+    if row_started && left < width {
+        ui.end_row();
+    }
+}
+
+/// Lays out `add` no wider than `width` (nor than the room there is): what one section lets run
+/// past the column's edge does not widen the sections after it (egui grows a region to what it
+/// holds).
+pub fn bounded<R>(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R {
+    ui.scope(|ui| {
+        ui.set_max_width(width.min(ui.available_width()));
+        add(ui)
+    })
+    .inner
+}
+
 /// The colour of a provenance badge.
 pub fn provenance_color(p: Provenance) -> Color32 {
     match p {
@@ -47,11 +73,21 @@ pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
     // The label column takes what the value, rule id and badge leave of the column: a long line
     // ("defender 1 (Cavalry 4): 2 cavalry halved (disorganised)") is elided, whole on hover, and
     // never widens the resolver's panel (which moved Roll under the mouse).
-    let label_w = (ui.available_width() - MODIFIER_REST_W).max(120.0);
+    // The other columns measured as they will be drawn: a guess too small made the grid wider
+    // than the column, which widened everything under it (egui grows a region to what it holds)
+    // and the next frame's guess with it, until badges and the result card ran past the edge.
+    let gap = 12.0;
+    let widest = |f: &dyn Fn(&ModifierLine) -> f32| lines.iter().map(f).fold(0.0_f32, f32::max);
+    let value_w = widest(&|m| text_width(ui, &m.value, egui::TextStyle::Monospace));
+    let rule_w = widest(&|m| text_width(ui, m.rule.as_str(), egui::TextStyle::Monospace));
+    let badge_w =
+        widest(&|m| text_width(ui, m.provenance.as_str(), egui::TextStyle::Small) + CHIP_FRAME_W);
+    let rest = (value_w + rule_w + badge_w + 3.0 * gap + MODIFIER_SLACK_W).max(MODIFIER_REST_W);
+    let label_w = (ui.available_width() - rest).max(120.0);
     egui::Grid::new(id)
         .striped(true)
         .num_columns(4)
-        .spacing([12.0, 3.0])
+        .spacing([gap, 3.0])
         .show(ui, |ui| {
             for m in lines {
                 bounded_label(ui, RichText::new(&m.label), &m.label, label_w);
@@ -70,8 +106,24 @@ pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
     }
 }
 
-/// What a modifier line needs besides its label: the value, the rule id, the badge and spacing.
+/// Room kept beside a modifier table's measured columns (the stripes' rounding, a scroll bar).
+const MODIFIER_SLACK_W: f32 = 24.0;
+
+/// The least a modifier table keeps beside its labels, whatever it measures: a table that fits
+/// its column exactly would move it with every pixel of rounding.
 const MODIFIER_REST_W: f32 = 200.0;
+
+/// What a [`chip`]'s frame adds to its text's width: the inner margin and the stroke, both sides.
+const CHIP_FRAME_W: f32 = 12.0;
+
+/// The width of `text` in `style`, laid out on one line as a label draws it.
+pub fn text_width(ui: &Ui, text: &str, style: egui::TextStyle) -> f32 {
+    let font = style.resolve(ui.style());
+    ui.painter()
+        .layout_no_wrap(text.to_string(), font, Color32::WHITE)
+        .size()
+        .x
+}
 
 /// A label at most `max_w` wide, elided with the whole `full` text on hover: a table's text column
 /// that never widens its panel.

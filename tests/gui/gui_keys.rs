@@ -434,3 +434,69 @@ fn my_dice_asks_for_the_forms_dice_only_and_a_diceless_form_is_applied() {
         assert!(r.dice.is_empty(), "no dice rolled");
     }
 }
+
+/// Everything drawn in the column `[left, right]` (x) that reaches past its right edge: a label,
+/// a badge or a field the user cannot see whole.
+fn past_the_edge(h: &Harness<'_, KepiApp>, left: f32, right: f32) -> Vec<String> {
+    // AccessKit's boxes are in pixels; the labels' rects (and `left`, `right`) in points.
+    let ppp = f64::from(h.ctx.pixels_per_point());
+    h.query_all_by(|_| true)
+        .filter(|n| {
+            // Below the top bar, whose buttons span the whole window.
+            n.accesskit_node().bounding_box().is_some_and(|b| {
+                let (l, r) = ((b.x0 / ppp) as f32, (b.x1 / ppp) as f32);
+                l >= left && l < right && r > right + 1.0 && b.y0 / ppp > 40.0
+            })
+        })
+        .filter(|n| {
+            !matches!(
+                n.accesskit_node().role(),
+                Role::ScrollView | Role::GenericContainer | Role::Window | Role::Pane
+            )
+        })
+        .map(|n| {
+            format!(
+                "{:?} {:?} {:?}",
+                n.accesskit_node().role(),
+                n.accesskit_node().label(),
+                n.accesskit_node().bounding_box()
+            )
+        })
+        .collect()
+}
+
+/// Issue 26: at 1366x768 the resolver column holds what it shows after a roll: the modifiers
+/// (values, rule ids, provenance badges), the situation and the result card, none past the column.
+#[test]
+fn the_resolver_column_holds_its_content_after_a_roll() {
+    for (scenario, actor, target, form) in [
+        (None, "12th-grenadiers-1", "8e-ligne-1", "fire"),
+        (Some("st-privat"), "gfar-heavy-1", "9e-ligne-1", "fire"),
+    ] {
+        // A 1366x768 screen in pixels at the window's zoom (the other tests' harness is 1366x768
+        // points, wider than the laptop).
+        let app = KepiApp::new(1870, None).expect("demo battle");
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1366.0 / 1.15, 768.0 / 1.15))
+            .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+        if let Some(s) = scenario {
+            h.state_mut().state.handle(Command::NewGame(s.into()));
+        }
+        h.run();
+        assert!(
+            (h.ctx.pixels_per_point() - 1.15).abs() < 0.01,
+            "the window's zoom"
+        );
+        pick(&mut h, actor, target, form);
+        h.get_by_label("Roll and apply").click();
+        h.run();
+        h.run();
+        let left = h.get_by_label("Resolver").rect().left() - 4.0;
+        let right = h.get_by_label("Log").rect().left() - 8.0;
+        let past = past_the_edge(&h, left, right);
+        assert!(
+            past.is_empty(),
+            "{scenario:?} {form}: column {left}..{right}: {past:#?}"
+        );
+    }
+}

@@ -1304,7 +1304,7 @@ impl AppState {
                 }
             }
             Err(e) => {
-                let text = e.to_string();
+                let text = in_window_words(&e.to_string());
                 self.err(text.clone());
                 self.form_error = Some(text);
             }
@@ -1513,4 +1513,17 @@ fn umpires_only(side: crate::roster::Side, what: &str) -> String {
         "{what} is the umpire's; the {} seat makes resolutions with its own units",
         side.as_str()
     )
+}
+
+/// A refusal in the window's words: the command-line option it names is the field the window
+/// shows for it (issue 26: "errors ... phrased in command-line flags").
+pub fn in_window_words(text: &str) -> String {
+    const FIELDS: &[(&str, &str)] = &[("--result: ", "result from your printed chart")];
+    FIELDS
+        .iter()
+        .find_map(|(flag, field)| {
+            text.strip_prefix(flag)
+                .map(|rest| format!("{field}: {rest}"))
+        })
+        .unwrap_or_else(|| text.to_string())
 }

@@ -234,6 +234,20 @@ fn chart_result_is_for_one_roll(h: &mut Harness<'_, KepiApp>, typed: &str, die: 
     });
     h.run();
     let app = &h.state().state;
+    if app.game.log().len() == log + 1 {
+        // Not applied: the cell is not known and nothing was typed. Said in the window's words,
+        // naming its field, not a command-line option.
+        let said = app
+            .status
+            .as_ref()
+            .map(|s| s.text.clone())
+            .unwrap_or_default();
+        assert!(
+            said.starts_with("result from your printed chart: the die shows d6="),
+            "{said}"
+        );
+        assert!(!said.contains("--"), "{said}");
+    }
     if app.game.log().len() == log + 2 {
         let EntryKind::Act {
             action: Action::Resolved { input, .. },

@@ -474,9 +474,8 @@ fn ask_for_result(
         "--result",
         format!(
             "the die shows {die}; kepi does not know the {odds} cell for it, so nothing was \
-             applied: enter the result printed on your chart for this die (`--result` in `kepi \
-             game apply`, with the same --dice if you rolled them, or again with kepi's dice, \
-             which show the same face; the result box in the window) and roll again"
+             applied: enter the result printed on your chart for this die and roll again \
+             (kepi's dice show the same face; dice of your own are entered again)"
         ),
         valid
             .unwrap_or("the result printed on your chart")

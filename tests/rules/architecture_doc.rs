@@ -98,3 +98,28 @@ fn architecture_doc_path_reader() {
         ]
     );
 }
+
+/// Every local link of the README (`](docs/screenshots/resolver-pk.png)`, `](docs/...md)`) names a
+/// file that is there: a screenshot the README shows is in the tree.
+#[test]
+fn readme_links_name_files_that_exist() {
+    let text = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let mut links = 0;
+    for (i, _) in text.match_indices("](") {
+        let rest = &text[i + 2..];
+        let Some(end) = rest.find(')') else { continue };
+        let target = rest[..end].split('#').next().unwrap_or_default();
+        if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+            continue;
+        }
+        links += 1;
+        assert!(
+            root().join(target).exists(),
+            "README.md links to {target}, which is not in the tree"
+        );
+    }
+    assert!(
+        links >= 5,
+        "the README's screenshots are links: {links} found"
+    );
+}

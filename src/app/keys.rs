@@ -7,9 +7,7 @@
 //! The plain-letter shortcuts (N, R) act only when no widget has the keyboard and the pointer is
 //! not over a text field.
 
-use std::hash::Hash;
-
-use egui::{Id, Key, Modifiers, Response, Ui};
+use egui::{Key, Modifiers};
 
 use super::state::{AppState, Command};
 
@@ -168,49 +166,8 @@ pub const PLAIN_KEYS_NOTE: &str = "R and N act only when no text field has the k
      rolls or changes the phase. \
      Ctrl+Z in a text field undoes its typing, not the game.";
 
-/// The id of the field `name` in `ui`'s scope: the same every frame, whatever is drawn above it.
-pub fn stable_id(ui: &Ui, name: impl Hash + std::fmt::Debug) -> Id {
-    ui.scope_id().with(("kepi_field", name))
-}
-
-/// Adds a text field under a stable id (see the module's note) and notes when the pointer is
-/// over it, so the plain-letter shortcuts keep still.
-pub fn field(ui: &mut Ui, edit: egui::TextEdit<'_>, name: impl Hash + std::fmt::Debug) -> Response {
-    let id = stable_id(ui, name);
-    let r = ui.add(edit.id(id));
-    if r.contains_pointer() {
-        let pass = ui.ctx().cumulative_pass_nr();
-        ui.ctx().data_mut(|d| d.insert_temp(pointer_key(), pass));
-    }
-    r
-}
-
-/// Draws `add` (a number field) in a scope of its own with a stable id, so the field's id, and
-/// with it the focus while a value is typed, never depends on what is laid out above it.
-pub fn stable<R>(
-    ui: &mut Ui,
-    name: impl Hash + std::fmt::Debug,
-    add: impl FnOnce(&mut Ui) -> R,
-) -> R {
-    let id = stable_id(ui, name);
-    // A scope is a group egui cannot wrap by itself: room for a number field is asked first.
-    super::widgets::fit_or_wrap(ui, NUMBER_W);
-    ui.scope_builder(egui::UiBuilder::new().scope_id(id), add)
-        .inner
-}
-
-/// About the widest a number field with its prefix and suffix is ("turned 180°", "figures 200").
-const NUMBER_W: f32 = 100.0;
-
-fn pointer_key() -> Id {
-    Id::unique("kepi_pointer_on_text_field")
-}
-
-/// The pointer was over a text field this pass.
-fn pointer_on_field(ctx: &egui::Context) -> bool {
-    let pass = ctx.cumulative_pass_nr();
-    ctx.data(|d| d.get_temp::<u64>(pointer_key())) == Some(pass)
-}
+use crate::engine::play::kit::pointer_on_field;
+pub use crate::engine::play::kit::{field, stable, stable_id};
 
 /// The command a shortcut gives, if any (Roll with dice "mine" only once dice are typed).
 fn command(does: Does, app: &AppState) -> Option<Command> {
@@ -282,11 +239,4 @@ pub fn plain(ctx: &egui::Context, app: &AppState, focused_at_start: bool, out: &
     }
 }
 
-/// Adds a number field under a stable id (see [`stable`]).
-pub fn number(
-    ui: &mut Ui,
-    drag: egui::DragValue<'_>,
-    name: impl Hash + std::fmt::Debug,
-) -> Response {
-    stable(ui, name, |ui| ui.add(drag))
-}
+pub use crate::engine::play::kit::number;

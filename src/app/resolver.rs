@@ -3,20 +3,14 @@
 //! outcome, then let kepi roll or type your own dice; the outcome is applied to the units as one
 //! undoable action.
 
-use std::fmt::Display;
-
 use egui::{RichText, Ui};
 
 use super::state::{AppState, Command};
 use super::widgets::{modifier_table_ui, odds_bars_ui};
-use crate::dice::{DiceSource, Die, Ratio};
+use crate::dice::{DiceSource, Die};
 use crate::engine::game::{Action, EntryKind, GameState};
 use crate::engine::play::{Form, Resolved};
 use crate::rules::Tables;
-use crate::rules::board::form::{FrForm, SpiForm};
-use crate::rules::gsp::form::GspForm;
-use crate::rules::pk::form::PkForm;
-use crate::rules::pw::form::PwForm;
 use crate::rules::{Resolution, RuleError, System};
 
 /// The resolver's forms and what the user typed.
@@ -190,91 +184,7 @@ impl ResolverState {
     }
 }
 
-/// A combo box over a closed vocabulary.
-pub fn pick<T: Copy + PartialEq + Display>(
-    ui: &mut Ui,
-    label: &str,
-    value: &mut T,
-    all: &[T],
-) -> bool {
-    let mut changed = false;
-    let width = ui.spacing().combo_width
-        + ui.spacing().item_spacing.x
-        + super::widgets::text_width(ui, label, egui::TextStyle::Body);
-    super::widgets::fit_or_wrap(ui, width);
-    egui::ComboBox::from_label(label)
-        .selected_text(value.to_string())
-        .show_ui(ui, |ui| {
-            for v in all {
-                changed |= ui.selectable_value(value, *v, v.to_string()).changed();
-            }
-        });
-    changed
-}
-
-/// An exact number field (inches, fatigue): typed as 12, 7.5 or 15/2.
-pub fn ratio_field(ui: &mut Ui, label: &str, value: &mut Ratio, id: &str) {
-    let l = ui.label(label);
-    let key = ui.scope_id().with(("ratio_field", id));
-    let mut text = ui
-        .data_mut(|d| d.get_temp::<String>(key))
-        .unwrap_or_else(|| value.to_plain());
-    let r = super::keys::field(
-        ui,
-        egui::TextEdit::singleline(&mut text).desired_width(60.0),
-        ("ratio_field", id),
-    )
-    .labelled_by(l.id);
-    if r.changed()
-        && let Ok(v) = text.parse::<Ratio>()
-    {
-        *value = v;
-    }
-    if !r.has_focus() {
-        text = value.to_plain();
-    }
-    ui.data_mut(|d| d.insert_temp(key, text));
-}
-
-/// A distance field at the game's scale (issue 28): shows `text_inches` (the rules' own inches)
-/// in the scale's unit and factor ("range (cm)" 30.48), and reads what is typed back, exactly,
-/// as a distance at that scale (a bare number in its unit; `12in` or `30cm` as written). Under a
-/// stable id like [`ratio_field`].
-pub fn distance_field(
-    ui: &mut Ui,
-    label: &str,
-    scale: &crate::rules::Scale,
-    text_inches: &mut Ratio,
-    id: &str,
-) {
-    let shown = |v: Ratio| scale.number(v).trim_start_matches('~').to_string();
-    let label = if label.is_empty() {
-        scale.unit.word().to_string()
-    } else {
-        format!("{label} ({})", scale.unit.word())
-    };
-    let l = ui.label(label);
-    let key = ui.scope_id().with(("distance_field", id));
-    let mut text = ui
-        .data_mut(|d| d.get_temp::<String>(key))
-        .unwrap_or_else(|| shown(*text_inches));
-    let r = super::keys::field(
-        ui,
-        egui::TextEdit::singleline(&mut text).desired_width(60.0),
-        ("distance_field", id),
-    )
-    .labelled_by(l.id);
-    if r.changed()
-        && let Ok(d) = text.parse::<crate::rules::Distance>()
-        && let Ok(v) = scale.text_inches(d)
-    {
-        *text_inches = v;
-    }
-    if !r.has_focus() {
-        text = shown(*text_inches);
-    }
-    ui.data_mut(|d| d.insert_temp(key, text));
-}
+pub use crate::engine::play::kit::{distance_field, pick, ratio_field};
 
 /// The resolver's form names a unit whose strength is hidden from this seat (a player's window
 /// while strengths are hidden): its figures in the form are placeholders.
@@ -384,21 +294,7 @@ pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
     ui.separator();
     ui.label(RichText::new("Situation").strong());
     // Held to the column: a row that runs past its edge does not widen the modifiers below.
-    super::widgets::bounded(ui, width, |ui| {
-        if let Some(f) = form.get_mut::<PkForm>() {
-            super::resolver_pk::situation_ui(ui, f, &state.scale);
-        } else if let Some(f) = form.get_mut::<GspForm>() {
-            super::resolver_gsp::situation_ui(ui, f, state);
-        } else if let Some(f) = form.get_mut::<PwForm>() {
-            super::resolver_hex::pw_situation_ui(ui, f);
-        } else if let Some(f) = form.get_mut::<SpiForm>() {
-            super::resolver_hex::spi_situation_ui(ui, f, state);
-        } else if let Some(f) = form.get_mut::<FrForm>() {
-            super::resolver_hex::fr_situation_ui(ui, f, state);
-        } else {
-            form.inner_mut().situation_ui(ui, state);
-        }
-    });
+    super::widgets::bounded(ui, width, |ui| form.inner_mut().situation_ui(ui, state));
     let preview: Result<Resolution<serde_json::Value>, RuleError> = form
         .resolve(state, tables, None)
         .map(|(r, _)| r.in_scale(&state.scale))

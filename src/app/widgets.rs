@@ -4,6 +4,7 @@
 use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 
 use crate::dice::Prob;
+pub use crate::engine::play::kit::{fit_or_wrap, text_width};
 use crate::rules::{ModifierLine, OddsLine};
 use crate::tables::Provenance;
 
@@ -22,21 +23,6 @@ pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
             )
         })
         .response
-}
-
-/// In a wrapping row (`horizontal_wrapped`), starts a new row when a group about `width` wide
-/// does not fit in what is left of this one. egui wraps a plain widget by itself, but not a group
-/// (a combo box with its label, a field in a scope of its own): one that runs past the column's
-/// edge widens the column for everything under it.
-pub fn fit_or_wrap(ui: &mut Ui, width: f32) {
-    if !ui.layout().main_wrap() {
-        return;
-    }
-    let left = ui.available_size_before_wrap().x;
-    let row_started = left < ui.max_rect().width() - 1.0;
-    if row_started && left < width {
-        ui.end_row();
-    }
 }
 
 /// Lays out `add` no wider than `width` (nor than the room there is): what one section lets run
@@ -115,15 +101,6 @@ const MODIFIER_REST_W: f32 = 200.0;
 
 /// What a [`chip`]'s frame adds to its text's width: the inner margin and the stroke, both sides.
 const CHIP_FRAME_W: f32 = 12.0;
-
-/// The width of `text` in `style`, laid out on one line as a label draws it.
-pub fn text_width(ui: &Ui, text: &str, style: egui::TextStyle) -> f32 {
-    let font = style.resolve(ui.style());
-    ui.painter()
-        .layout_no_wrap(text.to_string(), font, Color32::WHITE)
-        .size()
-        .x
-}
 
 /// A label at most `max_w` wide, elided with the whole `full` text on hover: a table's text column
 /// that never widens its panel.

@@ -26,7 +26,7 @@ const LAYERS: &[&[&str]] = &[
 const SETS: &[&str] = &["pk", "pw", "gsp", "spi", "fr1870"];
 
 /// A set's files that adapt it to the engine.
-const ADAPTER_FILES: &[&str] = &["set", "checks", "checklist", "form"];
+const ADAPTER_FILES: &[&str] = &["set", "checks", "checklist", "form", "panel"];
 
 /// The module a file or a path's segments belong to ("<adapters>" for a set's adapter files).
 fn module_of(segs: &[&str]) -> String {

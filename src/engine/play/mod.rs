@@ -8,6 +8,8 @@
 
 pub mod board;
 pub mod breaches;
+#[cfg(feature = "gui")]
+pub mod kit;
 pub mod overrides;
 pub mod refuse;
 

@@ -974,6 +974,11 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
 /// The spi form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
 impl crate::engine::play::SetForm for SpiForm {
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui, state: &GameState) {
+        super::panel::spi_situation_ui(ui, self, state);
+    }
+
     fn name(&self) -> &'static str {
         SpiForm::name(self)
     }
@@ -1044,6 +1049,11 @@ impl crate::engine::play::SetForm for SpiForm {
 /// The fr1870 form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
 impl crate::engine::play::SetForm for FrForm {
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui, state: &GameState) {
+        super::panel::fr_situation_ui(ui, self, state);
+    }
+
     fn name(&self) -> &'static str {
         FrForm::name(self)
     }

@@ -4,3 +4,5 @@
 pub mod checklist;
 pub mod form;
 pub(crate) mod moves;
+#[cfg(feature = "gui")]
+pub mod panel;

@@ -298,6 +298,11 @@ impl GspForm {
 /// The gsp form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
 impl crate::engine::play::SetForm for GspForm {
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui, state: &GameState) {
+        super::panel::situation_ui(ui, self, state);
+    }
+
     fn name(&self) -> &'static str {
         GspForm::name(self)
     }

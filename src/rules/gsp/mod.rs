@@ -20,6 +20,8 @@ pub mod damage;
 pub mod drift;
 pub mod fire;
 pub mod form;
+#[cfg(feature = "gui")]
+pub mod panel;
 pub mod procedure;
 pub mod range;
 pub mod set;

@@ -435,6 +435,11 @@ fn casualty_effects(
 /// The pk form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
 impl crate::engine::play::SetForm for PkForm {
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui, state: &GameState) {
+        super::panel::situation_ui(ui, self, &state.scale);
+    }
+
     fn name(&self) -> &'static str {
         PkForm::name(self)
     }

@@ -16,6 +16,8 @@ pub mod form;
 pub mod melee;
 pub mod morale;
 pub mod movement;
+#[cfg(feature = "gui")]
+pub mod panel;
 pub mod set;
 pub mod tables;
 pub mod turn;

@@ -595,6 +595,11 @@ fn hit_effects(
 /// The pw form as the engine sees it (issue 27: a built-in rule set goes through the same trait
 /// a registered one uses, its tables passed in).
 impl crate::engine::play::SetForm for PwForm {
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui, _state: &GameState) {
+        super::panel::pw_situation_ui(ui, self);
+    }
+
     fn name(&self) -> &'static str {
         PwForm::name(self)
     }

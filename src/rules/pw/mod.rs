@@ -10,6 +10,8 @@
 mod checklist;
 mod checks;
 pub mod form;
+#[cfg(feature = "gui")]
+pub mod panel;
 mod resolve;
 pub mod set;
 mod state;

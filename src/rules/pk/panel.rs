@@ -1,8 +1,9 @@
-//! The Pickelhaube & Kepi situation toggles of the resolver.
+//! The Pickelhaube & Kepi situation toggles of the resolver (the window's panel of [`PkForm`],
+//! drawn with the form kit, [`crate::engine::play::kit`]).
 
 use egui::Ui;
 
-use super::resolver::{distance_field, pick};
+use crate::engine::play::kit::{distance_field, pick};
 use crate::rules::pk::form::{PkAction, PkForm};
 use crate::rules::pk::{Activity, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon};
 
@@ -22,7 +23,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
     match &mut f.action {
         PkAction::Fire(i) => {
             ui.horizontal_wrapped(|ui| {
-                super::keys::number(
+                crate::engine::play::kit::number(
                     ui,
                     egui::DragValue::new(&mut i.figures)
                         .range(0..=200)
@@ -59,7 +60,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
         PkAction::Artillery(i) => {
             ui.horizontal_wrapped(|ui| {
                 pick(ui, "gun", &mut i.gun, Gun::ALL);
-                super::keys::number(
+                crate::engine::play::kit::number(
                     ui,
                     egui::DragValue::new(&mut i.points)
                         .range(0..=60)
@@ -87,14 +88,14 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
                 ui.label(egui::RichText::new(label).strong());
                 ui.push_id(label, |ui| {
                     ui.horizontal_wrapped(|ui| {
-                        super::keys::number(
+                        crate::engine::play::kit::number(
                             ui,
                             egui::DragValue::new(&mut s.figures)
                                 .range(0..=200)
                                 .prefix("1st rank "),
                             "s.figures",
                         );
-                        super::keys::number(
+                        crate::engine::play::kit::number(
                             ui,
                             egui::DragValue::new(&mut s.second_rank)
                                 .range(0..=200)
@@ -110,7 +111,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
                         ui.checkbox(&mut s.charge, "charged");
                         ui.checkbox(&mut s.joined, "joined in progress");
                         ui.checkbox(&mut s.disordered, "disordered");
-                        super::keys::number(
+                        crate::engine::play::kit::number(
                             ui,
                             egui::DragValue::new(&mut s.melee_move)
                                 .range(1..=20)
@@ -124,7 +125,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
         PkAction::Rally(i) => {
             ui.horizontal_wrapped(|ui| {
                 pick(ui, "class", &mut i.class, Class::ALL);
-                super::keys::number(
+                crate::engine::play::kit::number(
                     ui,
                     egui::DragValue::new(&mut i.leaders_lost)
                         .range(0..=6)
@@ -139,7 +140,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
             pick(ui, "class", class, Class::ALL);
         }
         PkAction::Fatigue { fatigue } => {
-            super::keys::number(
+            crate::engine::play::kit::number(
                 ui,
                 egui::DragValue::new(fatigue)
                     .range(0..=99)
@@ -155,7 +156,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
             pick(ui, "class", class, Class::ALL);
             pick(ui, "activity", activity, Activity::ALL);
             let pivot = matches!(activity, Activity::PivotBattalion | Activity::PivotBrigade);
-            super::keys::number(
+            crate::engine::play::kit::number(
                 ui,
                 egui::DragValue::new(amount)
                     .range(if pivot { 0..=360 } else { 1..=20 })

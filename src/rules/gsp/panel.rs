@@ -4,9 +4,9 @@
 
 use egui::{RichText, Ui};
 
-use super::resolver::{distance_field, pick, ratio_field};
 use crate::dice::Ratio;
 use crate::engine::game::GameState;
+use crate::engine::play::kit::{distance_field, pick, ratio_field};
 use crate::rules::gsp::form::{GspForm, Neighbour};
 use crate::rules::gsp::{Cell, Cover, Length, LengthUnit, Load, Piece};
 
@@ -100,7 +100,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
         })
         .response
         .on_disabled_hover_text("only the 4/6 pounders choose a load");
-        super::keys::number(
+        crate::engine::play::kit::number(
             ui,
             egui::DragValue::new(&mut f.guns)
                 .range(1..=12)
@@ -130,7 +130,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
             f.range = Some(len);
         } else {
             f.range = None;
-            super::keys::number(
+            crate::engine::play::kit::number(
                 ui,
                 egui::DragValue::new(&mut f.sector)
                     .range(1..=8)
@@ -151,7 +151,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
         ui.checkbox(&mut f.status.unlimbered_this_turn, "unlimbered this turn");
         ui.checkbox(&mut f.limbered, "limbered");
         ui.checkbox(&mut f.status.pointed_at_target, "pointed at target");
-        super::keys::number(
+        crate::engine::play::kit::number(
             ui,
             egui::DragValue::new(&mut f.status.turned_degrees)
                 .range(0..=180)

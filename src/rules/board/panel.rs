@@ -1,130 +1,20 @@
-//! The situation toggles of the hex rule sets' resolver forms: Portable Wargame activation, fire and
-//! melee (with the owner's PW-H1 choice for hits), SPI and 1870 combat (with the result entered from
-//! the printed chart when kepi does not know the cell).
+//! The situation toggles of SPI and 1870 combat in the window (the attackers and defenders with
+//! their state, the result entered from the printed chart when kepi does not know the cell, the
+//! owner's choice of losses), drawn with the form kit ([`crate::engine::play::kit`]).
 
 use egui::{RichText, Ui};
 
-use super::resolver::pick;
 use crate::engine::game::GameState;
+use crate::engine::play::kit::pick;
 use crate::roster::Arm;
 use crate::rules::board::form::{FrForm, SpiForm, SpiRole, spi_role};
-use crate::rules::pw::form::{PwAction, PwForm};
-use crate::rules::pw::{Army, Gunnery, HitCause, HitChoice, Quality, UnitKind, hit_choices};
 use crate::rules::spi::{Formation, SupplyState};
-
-/// PW-H1: the owner's choice for hits, among those the unit's arm allows.
-fn hit_ui(ui: &mut Ui, label: &str, v: &mut HitChoice, kind: UnitKind, cause: HitCause) {
-    let allowed = hit_choices(kind, cause);
-    if !allowed.contains(v) {
-        *v = HitChoice::LoseSp;
-    }
-    pick(ui, label, v, &allowed);
-}
-
-/// PW-H1 for fire: the target's arm decides (silenced is for artillery only; anything else that
-/// picks it loses 1 SP).
-fn fire_hit_ui(ui: &mut Ui, v: &mut HitChoice) {
-    pick(ui, "a hit: owner's choice (PW-H1)", v, HitChoice::ALL);
-}
-
-fn range_ui(ui: &mut Ui, range: &mut Option<u32>) {
-    let mut known = range.is_some();
-    ui.checkbox(&mut known, "range known");
-    if known {
-        let mut r = range.unwrap_or(1);
-        super::keys::number(
-            ui,
-            egui::DragValue::new(&mut r).range(1..=50).suffix(" hexes"),
-            "range",
-        );
-        *range = Some(r);
-    } else {
-        *range = None;
-    }
-}
-
-/// The toggles of one Portable Wargame form; every value is pre-set from the units and their
-/// hexes and can be changed.
-pub fn pw_situation_ui(ui: &mut Ui, f: &mut PwForm) {
-    match &mut f.action {
-        PwAction::Activate(i) => {
-            ui.horizontal_wrapped(|ui| {
-                pick(ui, "army", &mut i.army, Army::ALL);
-                pick(ui, "quality", &mut i.quality, Quality::ALL);
-            });
-        }
-        PwAction::Artillery { input, hit } => {
-            ui.horizontal_wrapped(|ui| {
-                pick(ui, "guns", &mut input.army, Gunnery::ALL);
-                super::keys::number(
-                    ui,
-                    egui::DragValue::new(&mut input.sp)
-                        .range(1..=20)
-                        .prefix("SP "),
-                    "input.sp",
-                );
-                ui.checkbox(&mut input.target_cover, "target in cover");
-                range_ui(ui, &mut input.range);
-            });
-            ui.horizontal(|ui| {
-                fire_hit_ui(ui, hit);
-            });
-        }
-        PwAction::Rifle { input, hit } => {
-            ui.horizontal_wrapped(|ui| {
-                super::keys::number(
-                    ui,
-                    egui::DragValue::new(&mut input.sp)
-                        .range(1..=20)
-                        .prefix("SP "),
-                    "input.sp",
-                );
-                ui.checkbox(&mut input.moved, "firers moved this turn");
-                ui.checkbox(&mut input.target_cover, "target in cover");
-                range_ui(ui, &mut input.range);
-            });
-            ui.horizontal(|ui| {
-                fire_hit_ui(ui, hit);
-            });
-        }
-        PwAction::Melee { a, b, a_hit, b_hit } => {
-            for (label, s, h) in [("Attacker", a, a_hit), ("Defender", b, b_hit)] {
-                ui.label(RichText::new(label).strong());
-                ui.push_id(label, |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        pick(ui, "arm", &mut s.unit, UnitKind::ALL);
-                        super::keys::number(
-                            ui,
-                            egui::DragValue::new(&mut s.sp).range(1..=20).prefix("SP "),
-                            "s.sp",
-                        );
-                        pick(ui, "fights", &mut s.enemy, UnitKind::ALL);
-                    });
-                    ui.horizontal_wrapped(|ui| {
-                        ui.checkbox(&mut s.attacking_flank, "attacking flank/rear");
-                        ui.checkbox(&mut s.attacked_flank, "attacked in flank/rear");
-                        ui.checkbox(&mut s.enemy_uphill, "enemy uphill");
-                        ui.checkbox(&mut s.enemy_cover, "enemy in cover");
-                    });
-                    let kind = s.unit;
-                    hit_ui(
-                        ui,
-                        "hits taken: owner's choice (PW-H1)",
-                        h,
-                        kind,
-                        HitCause::Melee,
-                    );
-                });
-            }
-        }
-    }
-}
 
 fn entered_ui(ui: &mut Ui, v: &mut Option<String>, hint: &str) {
     ui.horizontal(|ui| {
         let l = ui.label("result from your printed chart:");
         let mut text = v.clone().unwrap_or_default();
-        super::keys::field(
+        crate::engine::play::kit::field(
             ui,
             egui::TextEdit::singleline(&mut text)
                 .desired_width(90.0)
@@ -174,7 +64,7 @@ fn spi_losses_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
                 .map_or(0, |(_, n)| *n);
             ui.horizontal(|ui| {
                 ui.label(&u.unit.name);
-                super::keys::number(
+                crate::engine::play::kit::number(
                     ui,
                     egui::DragValue::new(&mut n)
                         .range(0..=u.strength)
@@ -211,7 +101,7 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
                         if let Some(n) = &u.name {
                             ui.label(n);
                         }
-                        super::keys::number(
+                        crate::engine::play::kit::number(
                             ui,
                             egui::DragValue::new(&mut u.strength)
                                 .range(0..=99)
@@ -237,7 +127,7 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
         ui.checkbox(&mut fort, "fortification");
         if fort {
             let mut v = f.input.fortress.unwrap_or(2);
-            super::keys::number(
+            crate::engine::play::kit::number(
                 ui,
                 egui::DragValue::new(&mut v).range(0..=20).prefix("fort "),
                 "fort",
@@ -314,7 +204,7 @@ pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
                         if let Some(n) = &u.name {
                             ui.label(n);
                         }
-                        super::keys::number(
+                        crate::engine::play::kit::number(
                             ui,
                             egui::DragValue::new(&mut u.potential)
                                 .range(0..=99)
@@ -330,7 +220,7 @@ pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
         });
     }
     ui.horizontal_wrapped(|ui| {
-        super::keys::number(
+        crate::engine::play::kit::number(
             ui,
             egui::DragValue::new(&mut f.input.die_mod)
                 .range(-3..=3)

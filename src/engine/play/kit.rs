@@ -1,0 +1,179 @@
+//! The form kit: the few widgets a rule set's situation panel is drawn with
+//! ([`crate::engine::play::SetForm::situation_ui`]), below the rule-set adapters so a set's panel
+//! lives in its own folder (issue 27) and the window draws every set's panel the same way.
+//!
+//! Every text field gets an id that depends only on its name and the scope it is drawn in, never
+//! on what is laid out above it, so it keeps its focus while a line appears above it (issue 26);
+//! a field under the pointer is noted for the window's plain-letter shortcuts
+//! ([`pointer_on_field`]). In a wrapping row a group (a combo box with its label, a number field
+//! in its scope) asks for its room first ([`fit_or_wrap`]).
+
+use std::fmt::Display;
+use std::hash::Hash;
+
+use egui::{Color32, Id, Response, Ui};
+
+use crate::dice::Ratio;
+
+/// The id of the field `name` in `ui`'s scope: the same every frame, whatever is drawn above it.
+pub fn stable_id(ui: &Ui, name: impl Hash + std::fmt::Debug) -> Id {
+    ui.scope_id().with(("kepi_field", name))
+}
+
+/// Adds a text field under a stable id (see the module's note) and notes when the pointer is
+/// over it, so the plain-letter shortcuts keep still.
+pub fn field(ui: &mut Ui, edit: egui::TextEdit<'_>, name: impl Hash + std::fmt::Debug) -> Response {
+    let id = stable_id(ui, name);
+    let r = ui.add(edit.id(id));
+    if r.contains_pointer() {
+        let pass = ui.ctx().cumulative_pass_nr();
+        ui.ctx().data_mut(|d| d.insert_temp(pointer_key(), pass));
+    }
+    r
+}
+
+/// Draws `add` (a number field) in a scope of its own with a stable id, so the field's id, and
+/// with it the focus while a value is typed, never depends on what is laid out above it.
+pub fn stable<R>(
+    ui: &mut Ui,
+    name: impl Hash + std::fmt::Debug,
+    add: impl FnOnce(&mut Ui) -> R,
+) -> R {
+    let id = stable_id(ui, name);
+    // A scope is a group egui cannot wrap by itself: room for a number field is asked first.
+    fit_or_wrap(ui, NUMBER_W);
+    ui.scope_builder(egui::UiBuilder::new().scope_id(id), add)
+        .inner
+}
+
+/// About the widest a number field with its prefix and suffix is ("turned 180°", "figures 200").
+const NUMBER_W: f32 = 100.0;
+
+pub(crate) fn pointer_key() -> Id {
+    Id::unique("kepi_pointer_on_text_field")
+}
+
+/// The pointer was over a text field this pass.
+pub fn pointer_on_field(ctx: &egui::Context) -> bool {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data(|d| d.get_temp::<u64>(pointer_key())) == Some(pass)
+}
+
+/// Adds a number field under a stable id (see [`stable`]).
+pub fn number(
+    ui: &mut Ui,
+    drag: egui::DragValue<'_>,
+    name: impl Hash + std::fmt::Debug,
+) -> Response {
+    stable(ui, name, |ui| ui.add(drag))
+}
+
+/// In a wrapping row (`horizontal_wrapped`), starts a new row when a group about `width` wide
+/// does not fit in what is left of this one. egui wraps a plain widget by itself, but not a group
+/// (a combo box with its label, a field in a scope of its own): one that runs past the column's
+/// edge widens the column for everything under it.
+pub fn fit_or_wrap(ui: &mut Ui, width: f32) {
+    if !ui.layout().main_wrap() {
+        return;
+    }
+    let left = ui.available_size_before_wrap().x;
+    let row_started = left < ui.max_rect().width() - 1.0;
+    if row_started && left < width {
+        ui.end_row();
+    }
+}
+
+/// The width of `text` in `style`, laid out on one line as a label draws it.
+pub fn text_width(ui: &Ui, text: &str, style: egui::TextStyle) -> f32 {
+    let font = style.resolve(ui.style());
+    ui.painter()
+        .layout_no_wrap(text.to_string(), font, Color32::WHITE)
+        .size()
+        .x
+}
+
+/// A combo box over a closed vocabulary.
+pub fn pick<T: Copy + PartialEq + Display>(
+    ui: &mut Ui,
+    label: &str,
+    value: &mut T,
+    all: &[T],
+) -> bool {
+    let mut changed = false;
+    let width = ui.spacing().combo_width
+        + ui.spacing().item_spacing.x
+        + text_width(ui, label, egui::TextStyle::Body);
+    fit_or_wrap(ui, width);
+    egui::ComboBox::from_label(label)
+        .selected_text(value.to_string())
+        .show_ui(ui, |ui| {
+            for v in all {
+                changed |= ui.selectable_value(value, *v, v.to_string()).changed();
+            }
+        });
+    changed
+}
+
+/// An exact number field (inches, fatigue): typed as 12, 7.5 or 15/2.
+pub fn ratio_field(ui: &mut Ui, label: &str, value: &mut Ratio, id: &str) {
+    let l = ui.label(label);
+    let key = ui.scope_id().with(("ratio_field", id));
+    let mut text = ui
+        .data_mut(|d| d.get_temp::<String>(key))
+        .unwrap_or_else(|| value.to_plain());
+    let r = field(
+        ui,
+        egui::TextEdit::singleline(&mut text).desired_width(60.0),
+        ("ratio_field", id),
+    )
+    .labelled_by(l.id);
+    if r.changed()
+        && let Ok(v) = text.parse::<Ratio>()
+    {
+        *value = v;
+    }
+    if !r.has_focus() {
+        text = value.to_plain();
+    }
+    ui.data_mut(|d| d.insert_temp(key, text));
+}
+
+/// A distance field at the game's scale (issue 28): shows `text_inches` (the rules' own inches)
+/// in the scale's unit and factor ("range (cm)" 30.48), and reads what is typed back, exactly,
+/// as a distance at that scale (a bare number in its unit; `12in` or `30cm` as written). Under a
+/// stable id like [`ratio_field`].
+pub fn distance_field(
+    ui: &mut Ui,
+    label: &str,
+    scale: &crate::rules::Scale,
+    text_inches: &mut Ratio,
+    id: &str,
+) {
+    let shown = |v: Ratio| scale.number(v).trim_start_matches('~').to_string();
+    let label = if label.is_empty() {
+        scale.unit.word().to_string()
+    } else {
+        format!("{label} ({})", scale.unit.word())
+    };
+    let l = ui.label(label);
+    let key = ui.scope_id().with(("distance_field", id));
+    let mut text = ui
+        .data_mut(|d| d.get_temp::<String>(key))
+        .unwrap_or_else(|| shown(*text_inches));
+    let r = field(
+        ui,
+        egui::TextEdit::singleline(&mut text).desired_width(60.0),
+        ("distance_field", id),
+    )
+    .labelled_by(l.id);
+    if r.changed()
+        && let Ok(d) = text.parse::<crate::rules::Distance>()
+        && let Ok(v) = scale.text_inches(d)
+    {
+        *text_inches = v;
+    }
+    if !r.has_focus() {
+        text = shown(*text_inches);
+    }
+    ui.data_mut(|d| d.insert_temp(key, text));
+}

@@ -17,6 +17,7 @@ pub mod keys;
 pub mod log_panel;
 pub mod map;
 pub mod net_ui;
+pub mod other_rolls;
 pub mod resolver;
 pub mod roster;
 pub mod state;
@@ -274,6 +275,8 @@ fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Comma
         widgets::bounded(ui, width, |ui| due::due_ui(ui, app, out));
         ui.separator();
         preview = widgets::bounded(ui, width, |ui| resolver::resolver_ui(ui, app));
+        ui.separator();
+        widgets::bounded(ui, width, |ui| other_rolls::other_rolls_ui(ui, app, out));
         ui.separator();
         widgets::bounded(ui, width, |ui| roster::unit_editor_ui(ui, app, out));
     });

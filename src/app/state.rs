@@ -182,6 +182,9 @@ pub enum Command {
     /// SPI-C2, FR-C1: add a unit to the hex combat's attackers, or take it out (Ctrl-click in the
     /// roster or on the map).
     ToggleAttacker(String),
+    /// The words of `kepi game apply` (a roll without a unit: P&K initiative, SPI victory...),
+    /// applied as that command applies them (issue 28).
+    Words(Vec<String>),
     /// Resolve the resolver's current form with kepi's dice or the entered ones, and apply it.
     ResolveAndApply {
         /// Physical dice entered, in order.
@@ -473,6 +476,7 @@ fn changes_game(cmd: &Command) -> bool {
             | Command::NextPhase
             | Command::Roll { .. }
             | Command::ResolveAndApply { .. }
+            | Command::Words(_)
             | Command::RollDue(_)
             | Command::NewGame(_)
             | Command::NewFromCards(_)
@@ -837,6 +841,7 @@ impl AppState {
                 self.logged(done, "redone: ");
             }
             Command::NextPhase => self.handle(Command::Act(Action::NextPhase)),
+            Command::Words(words) => self.apply_words(&words),
             Command::Roll { expr, entered } => match self.game.roll_entered(&expr, &entered, now) {
                 Ok(e) => {
                     let s = e.summary.clone();
@@ -1170,6 +1175,8 @@ impl AppState {
             Command::Undo => umpires("undo").map(|()| vec!["undo".to_string()]),
             Command::Redo => umpires("redo").map(|()| vec!["redo".to_string()]),
             Command::NextPhase => umpires("the next phase").map(|()| vec!["next-phase".into()]),
+            // The host checks the words against the seat, as `kepi remote apply` has them.
+            Command::Words(words) => Ok(words),
             Command::Roll { expr, entered } => umpires("a roll of the tray").map(|()| {
                 let mut w = vec!["roll".to_string(), expr.to_string()];
                 if !entered.is_empty() {
@@ -1308,6 +1315,34 @@ impl AppState {
                 self.err(text.clone());
                 self.form_error = Some(text);
             }
+        }
+    }
+
+    /// The words of `kepi game apply` applied to the window's game (a roll without a unit), then
+    /// recorded; what they made is said in the status line as the log says it, a refusal with
+    /// the words that were refused.
+    fn apply_words(&mut self, words: &[String]) {
+        let before = self.game.log().len();
+        let applied = crate::moves::apply_in_memory(&mut self.game, words, self.tables);
+        let said: Vec<String> = self.game.log()[before.min(self.game.log().len())..]
+            .iter()
+            .map(|e| {
+                let t = crate::engine::game::entry_text(e, self.game.state());
+                std::iter::once(t.line)
+                    .chain(t.notes)
+                    .collect::<Vec<_>>()
+                    .join(" · ")
+            })
+            .collect();
+        if !said.is_empty() {
+            self.commit(said.join("; "));
+        }
+        if let Err(e) = applied {
+            self.err(format!(
+                "{}: {}",
+                words.join(" "),
+                in_window_words(&e.to_string())
+            ));
         }
     }
 

@@ -634,55 +634,7 @@ pub fn apply_verbs<E: From<MoveError>>(
         let before = game.log().len();
         // Checked again against the state the earlier verbs left (`lose X 9 gain X 1`).
         refuse_act(&v, game.state())?;
-        let entry = match v {
-            // A due check's effects are read from the state it is done in (an earlier verb may
-            // have queued it).
-            Verb::Act(Action::ResolveDue { id, .. }) => game
-                .act(
-                    crate::engine::flow::resolve_due(game.state(), id, tables),
-                    now,
-                )
-                .map_err(MoveError::from)?,
-            // What the rules say against the move is logged with it (the umpire went ahead).
-            Verb::Act(Action::Move { unit, to, .. }) => {
-                let notes = crate::engine::flow::move_notes(game, &unit, to, tables);
-                game.act(Action::Move { unit, to, notes }, now)
-                    .map_err(MoveError::from)?
-            }
-            Verb::Act(a) => game.act(a, now).map_err(MoveError::from)?,
-            Verb::Undo => game.undo(now).map_err(MoveError::from)?,
-            Verb::Redo => game.redo(now).map_err(MoveError::from)?,
-            Verb::Roll(e, entered) => game
-                .roll_entered(&e, &entered, now)
-                .map_err(MoveError::from)?,
-            Verb::Reveal => game.reveal(now).map_err(MoveError::from)?,
-            Verb::Play(p) => {
-                let p = p.with_game_defaults(game.state());
-                let scale = game.state().scale;
-                let form = play::build(&p, game.state(), tables).map_err(|e| e.at_scale(&scale))?;
-                // What is odd about this roll now (phase, side, a unit that already acted) goes
-                // into its log entry, as the window's roll logs it: the umpire went ahead.
-                let warnings = form.phase_warnings(game);
-                let input = p.logged_input(&form);
-                game.resolve_logged(
-                    p.units(),
-                    input,
-                    &p.entered,
-                    |st, dice| {
-                        form.resolve(st, tables, Some(dice))
-                            .map(|(mut r, effects)| {
-                                r.notes.extend(
-                                    warnings.iter().map(|w| format!("umpire went ahead: {w}")),
-                                );
-                                (r, effects)
-                            })
-                    },
-                    now,
-                )
-                .map_err(|e| MoveError::from(e).at_scale(&scale))?
-            }
-        }
-        .clone();
+        let entry = apply_one(game, v, tables, now)?;
         // A failed record leaves nothing behind (the journal is cut back) and stops here: this
         // action and the verbs after it are not made, and the game in memory forgets it.
         let recorded = match store.record(game) {
@@ -703,6 +655,86 @@ pub fn apply_verbs<E: From<MoveError>>(
         applied(&entry, recorded, game.state())?;
     }
     Ok(())
+}
+
+/// One parsed verb applied to `game` (not yet recorded): the log entry it made. What
+/// [`apply_verbs`] does for each verb of a request, and the window for the words it is given
+/// ([`apply_in_memory`]).
+fn apply_one(
+    game: &mut Game,
+    v: Verb,
+    tables: &Tables,
+    now: chrono::DateTime<Utc>,
+) -> Result<LogEntry, MoveError> {
+    let entry = match v {
+        // A due check's effects are read from the state it is done in (an earlier verb may
+        // have queued it).
+        Verb::Act(Action::ResolveDue { id, .. }) => game
+            .act(
+                crate::engine::flow::resolve_due(game.state(), id, tables),
+                now,
+            )
+            .map_err(MoveError::from)?,
+        // What the rules say against the move is logged with it (the umpire went ahead).
+        Verb::Act(Action::Move { unit, to, .. }) => {
+            let notes = crate::engine::flow::move_notes(game, &unit, to, tables);
+            game.act(Action::Move { unit, to, notes }, now)
+                .map_err(MoveError::from)?
+        }
+        Verb::Act(a) => game.act(a, now).map_err(MoveError::from)?,
+        Verb::Undo => game.undo(now).map_err(MoveError::from)?,
+        Verb::Redo => game.redo(now).map_err(MoveError::from)?,
+        Verb::Roll(e, entered) => game
+            .roll_entered(&e, &entered, now)
+            .map_err(MoveError::from)?,
+        Verb::Reveal => game.reveal(now).map_err(MoveError::from)?,
+        Verb::Play(p) => {
+            let p = p.with_game_defaults(game.state());
+            let scale = game.state().scale;
+            let form = play::build(&p, game.state(), tables).map_err(|e| e.at_scale(&scale))?;
+            // What is odd about this roll now (phase, side, a unit that already acted) goes
+            // into its log entry, as the window's roll logs it: the umpire went ahead.
+            let warnings = form.phase_warnings(game);
+            let input = p.logged_input(&form);
+            game.resolve_logged(
+                p.units(),
+                input,
+                &p.entered,
+                |st, dice| {
+                    form.resolve(st, tables, Some(dice))
+                        .map(|(mut r, effects)| {
+                            r.notes
+                                .extend(warnings.iter().map(|w| format!("umpire went ahead: {w}")));
+                            (r, effects)
+                        })
+                },
+                now,
+            )
+            .map_err(|e| MoveError::from(e).at_scale(&scale))?
+        }
+    }
+    .clone();
+    Ok(entry)
+}
+
+/// The words of `kepi game apply` applied to a game held in memory (the window's, which records
+/// them itself): parsed and checked before any applies, as [`apply_verbs`] does; on a refusal
+/// the verbs before it stand. Returns the entries made, in order.
+pub fn apply_in_memory(
+    game: &mut Game,
+    words: &[String],
+    tables: &Tables,
+) -> Result<Vec<LogEntry>, MoveError> {
+    let verbs = parse_verbs(words, game.state(), tables)?;
+    for (_, v) in &verbs {
+        refuse_act(v, game.state())?;
+    }
+    let mut out = Vec::with_capacity(verbs.len());
+    for (_, v) in verbs {
+        refuse_act(&v, game.state())?;
+        out.push(apply_one(game, v, tables, Utc::now())?);
+    }
+    Ok(out)
 }
 
 /// An action by hand the rules make impossible ([`crate::engine::play::refuse::action_refusal`]):

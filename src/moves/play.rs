@@ -1086,7 +1086,7 @@ const SHADOWED: &[&str] = &["fatigue", "flag"];
 
 /// The unit-less resolution verbs of a rule set: the `kepi resolve` actions no form covers (P&K
 /// initiative, PW first side, SPI victory...), declared once by `kepi resolve` itself.
-fn plain_verbs(system: System) -> Vec<String> {
+pub fn plain_verbs(system: System) -> Vec<String> {
     let tree = grammar::command_tree();
     let Some(sys) = tree.find_subcommand(system.id()) else {
         return Vec::new();
@@ -1098,6 +1098,16 @@ fn plain_verbs(system: System) -> Vec<String> {
                 && !specs_for(system).any(|x| x.resolve == n.as_str() || x.named(n))
         })
         .collect()
+}
+
+/// What a unit-less verb does and its options, as `kepi resolve <set> <verb> --help` says it
+/// (the window's hint beside the verb).
+pub fn plain_verb_help(system: System, verb: &str) -> String {
+    grammar::command_tree()
+        .find_subcommand(system.id())
+        .and_then(|s| s.find_subcommand(verb))
+        .map(|c| c.clone().render_long_help().to_string())
+        .unwrap_or_default()
 }
 
 /// True when `word` is a resolution verb of some rule set (`kepi game apply` then checks it

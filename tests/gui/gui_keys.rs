@@ -514,3 +514,56 @@ fn the_resolver_column_holds_its_content_after_a_roll() {
         );
     }
 }
+
+/// Issue 28: a roll without a unit (P&K's PK-F2 "who fires first", PK-T1 initiative) is played
+/// from the window with the words `kepi game apply` takes, logged like a form's roll; the
+/// options typed are for that roll only, and a refusal says which words were refused.
+#[test]
+fn a_roll_without_a_unit_is_played_from_the_window() {
+    let mut h = window(None);
+    h.get_by_label_contains("Rolls without a unit").click();
+    h.run();
+    let log = h.state().state.game.log().len();
+    // The first verb is fire-first: it needs both classes.
+    h.get_by_label("Roll fire-first").click();
+    h.run();
+    assert_eq!(
+        h.state().state.game.log().len(),
+        log,
+        "refused, nothing logged"
+    );
+    let said = h.state().state.status.as_ref().unwrap().text.clone();
+    assert!(said.starts_with("fire-first: "), "{said}");
+    assert!(said.contains("--class-a"), "{said}");
+    type_into(&mut h, "options:", "--class-a veteran --class-b line");
+    h.get_by_label("Roll fire-first").click();
+    h.run();
+    assert_eq!(
+        h.state().state.game.log().len(),
+        log + 1,
+        "rolled and logged"
+    );
+    let r = last_resolution(&h);
+    assert_eq!(r.action, "fire-first");
+    assert!(!r.dice.is_empty());
+    let logged = h.state().state.game.log().last().unwrap();
+    assert!(
+        logged.rules.iter().any(|x| x == "PK-F2"),
+        "{:?}",
+        logged.rules
+    );
+    assert_eq!(
+        h.get_by_role_and_label(Role::TextInput, "options:")
+            .value()
+            .unwrap_or_default(),
+        "",
+        "the options were for that roll"
+    );
+    // The same words through the command the window sends (the host's path too).
+    app(&mut h).handle(Command::Words(vec!["initiative".into()]));
+    h.run();
+    let r = last_resolution(&h);
+    assert_eq!(r.action, "initiative");
+    let said = h.state().state.status.as_ref().unwrap().text.clone();
+    assert!(said.contains("pk initiative"), "{said}");
+}

@@ -1,0 +1,76 @@
+//! Rolls without a unit (issue 28): a rule set's `kepi resolve` actions that no form covers (P&K
+//! initiative and army morale, the Portable Wargame's first side, SPI's victory tally and EB river
+//! rolls, 1870's storming of a fortress...), played in the game with the very words
+//! `kepi game apply` takes ([`crate::moves::apply_in_memory`]), seeded and logged like a form's
+//! roll. The options typed belong to one roll: they are cleared once it is asked for.
+
+use egui::{RichText, Ui};
+
+use super::state::{AppState, Command};
+
+/// The section, closed until asked for; nothing when the rule set has no such roll.
+pub fn other_rolls_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+    let system = app.game.state().system.system();
+    let verbs = crate::moves::play::plain_verbs(system);
+    let Some(first) = verbs.first().cloned() else {
+        return;
+    };
+    // The header is short (a header does not wrap); the verbs are named on hover and inside.
+    egui::CollapsingHeader::new(format!("Rolls without a unit ({})", verbs.len()))
+        .id_salt("other_rolls")
+        .default_open(false)
+        .show(ui, |ui| {
+            let verb_id = ui.make_persistent_id("other_rolls_verb");
+            let text_id = ui.make_persistent_id("other_rolls_text");
+            let mut verb = ui
+                .data(|d| d.get_temp::<String>(verb_id))
+                .filter(|v| verbs.contains(v))
+                .unwrap_or(first);
+            let mut text = ui
+                .data(|d| d.get_temp::<String>(text_id))
+                .unwrap_or_default();
+            let help = crate::moves::play::plain_verb_help(system, &verb);
+            ui.horizontal_wrapped(|ui| {
+                egui::ComboBox::new("other_rolls_pick", "roll")
+                    .selected_text(&verb)
+                    .show_ui(ui, |ui| {
+                        for v in &verbs {
+                            ui.selectable_value(&mut verb, v.clone(), v);
+                        }
+                    });
+                let l = ui.label("options:");
+                crate::engine::play::kit::field(
+                    ui,
+                    egui::TextEdit::singleline(&mut text)
+                        .desired_width(200.0)
+                        .hint_text("as after the verb in kepi game apply"),
+                    "other_rolls_options",
+                )
+                .labelled_by(l.id)
+                .on_hover_text(&help);
+                if ui
+                    .button(format!("Roll {verb}"))
+                    .on_hover_text(
+                        "as `kepi game apply SAVE VERB OPTIONS`: kepi's seeded dice (or the \
+                         dice typed with --dice), logged; the options are for this roll only",
+                    )
+                    .clicked()
+                {
+                    let mut words = vec![verb.clone()];
+                    words.extend(text.split_whitespace().map(str::to_string));
+                    out.push(Command::Words(words));
+                    text.clear();
+                }
+            });
+            if let Some(about) = help.lines().find(|l| !l.trim().is_empty()) {
+                ui.label(RichText::new(about.trim()).small().weak())
+                    .on_hover_text(&help);
+            }
+            ui.data_mut(|d| {
+                d.insert_temp(verb_id, verb);
+                d.insert_temp(text_id, text);
+            });
+        })
+        .header_response
+        .on_hover_text(verbs.join(", "));
+}

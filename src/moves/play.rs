@@ -692,7 +692,8 @@ pub(crate) fn recheck(
                 scale: state.scale,
             };
             let r = grammar::run_system(&x, ctx).map_err(|e| again(e.message))?;
-            (r, Vec::new())
+            let fx = state.system.plain_effects(&r, state);
+            (r, fx)
         }
         None => {
             let form = Form::from_value(state.system, input)
@@ -1090,7 +1091,10 @@ impl Ready {
                     scale: state.scale,
                 },
             )
-            .map(|r| (r, Vec::new()))
+            .map(|r| {
+                let fx = state.system.plain_effects(&r, state);
+                (r, fx)
+            })
             .map_err(|e| RuleError::input("options", e.message, "see `kepi resolve --help`")),
         }
     }

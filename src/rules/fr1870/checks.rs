@@ -11,16 +11,9 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
     let calendars = |s: &GameState| s.phase_kind().map(|p| p.step) == Some(Step::AdvanceCalendars);
     if matches!(ev.action(), Action::NextPhase) && calendars(ev.after()) && !calendars(ev.before())
     {
-        q.push(
-            "FR-B1",
-            None,
-            None,
-            "advance every blockade marker one cell toward SURRENDER (a broken blockade flips its \
-             marker; broken a second turn, it moves back one cell)"
-                .into(),
-            None,
-        );
+        calendar_due(ev.after(), q);
     }
+    capitulation_due(ev, q);
     for a in ev.changes() {
         if let Action::SetFlag {
             unit,
@@ -160,6 +153,94 @@ fn exchange_due(ev: &Event, must_lose: Option<u32>, q: &mut Queue) {
                  potential, at the attacker's choice"
             ),
             None,
+        );
+    }
+}
+
+/// FR-B1 when the calendars advance: each marker the game keeps (a siege laid with `siege`) is a
+/// check about its place; doing it advances the marker one cell (the siege held), a broken or
+/// lifted one is `blockade --place P --end broken|lifted` instead. With no marker kept, one check
+/// for the markers on the table.
+fn calendar_due(s: &GameState, q: &mut Queue) {
+    let kept: Vec<_> = s
+        .sieges
+        .iter()
+        .filter(|g| g.calendar.is_some() && g.capitulated.is_none())
+        .collect();
+    if kept.is_empty() {
+        q.push(
+            "FR-B1",
+            None,
+            None,
+            "advance every blockade marker one cell toward SURRENDER (a broken blockade flips its \
+             marker; broken a second turn, it moves back one cell)"
+                .into(),
+            None,
+        );
+        return;
+    }
+    for g in kept {
+        let c = g.calendar.as_ref();
+        q.push_at(
+            "FR-B1",
+            Some(g.besieger),
+            g.hex,
+            format!(
+                "{}: the siege held? doing this advances its blockade marker one cell toward \
+                 SURRENDER (now {} cell(s) from {}{}); if the blockade was broken or the siege \
+                 lifted, waive it and apply `blockade --place {} --end broken|lifted`",
+                g.place,
+                c.map(|c| c.advanced).unwrap_or(0),
+                c.map(|c| c.start.as_str()).unwrap_or("?"),
+                if c.is_some_and(|c| c.flipped) {
+                    ", turned over"
+                } else {
+                    ""
+                },
+                g.place
+            ),
+        );
+    }
+}
+
+/// FR-B1 (I6, I8): a place whose marker reached SURRENDER capitulates. Metz: "the units of the
+/// besieged player are eliminated; the units of the besieger occupy the fortified camp and may
+/// leave it only after having stayed there for one complete turn (example: if Metz capitulates in
+/// turn 8, the besiegers may leave it only in turn 10)"; Paris: "immediately ends the game with
+/// victory for the German player". Doing the check eliminates the besieged units in the cell.
+fn capitulation_due(ev: &Event, q: &mut Queue) {
+    for g in &ev.after().sieges {
+        let Some(turn) = g.capitulated else {
+            continue;
+        };
+        let was = ev
+            .before()
+            .sieges
+            .iter()
+            .find(|b| b.place == g.place)
+            .and_then(|b| b.capitulated);
+        if was.is_some() {
+            continue;
+        }
+        let kind = g.calendar.as_ref().map(|c| c.kind.as_str()).unwrap_or("");
+        let then = match kind {
+            "metz" => format!(
+                "; the besiegers occupy the fortified camp and may leave it only in turn {}",
+                super::blockade::metz_besiegers_may_leave(turn)
+            ),
+            "paris" => "; the game ends with victory for the German player".to_string(),
+            _ => String::new(),
+        };
+        q.push_at(
+            "FR-B1",
+            Some(g.besieger),
+            g.hex,
+            format!(
+                "{} {} (turn {turn}): doing this eliminates the besieged units in cell {}{then}",
+                g.place,
+                crate::rules::fr1870::set::CAPITULATES,
+                g.hex
+            ),
         );
     }
 }

@@ -12,6 +12,7 @@ mod checks;
 pub mod combat;
 pub mod mechanics;
 pub mod set;
+pub mod siege;
 
 use std::collections::BTreeMap;
 

@@ -1583,7 +1583,8 @@ fn parse_plain(
         kind: Kind::Plain(argv),
         entered,
     };
-    build(&v, s, tables)?;
+    // Checked as it will be made: with what the game fills in (a blockade's marker, 1870).
+    build(&v.clone().with_game_defaults(s), s, tables)?;
     Ok(v)
 }
 
@@ -1661,6 +1662,14 @@ pub fn verbs_help() -> String {
                 system.id()
             ));
             out.push_str(&wrap(&plain.join(", "), "      ", 100));
+            if system == System::Fr1870 {
+                out.push_str(&wrap(
+                    "(siege and blockade change no unit but keep the game's sieges and blockade \
+                     calendar: FR-F1, FR-B1)",
+                    "      ",
+                    100,
+                ));
+            }
         }
     }
     out

@@ -307,8 +307,11 @@ pub struct DiceState {
 pub struct Siege {
     /// The place ("Metz", "Neuf-Brisach"); unique among the game's sieges.
     pub place: String,
-    /// The place's cell on the map.
+    /// The place's cell on the map (a fortified camp's first cell).
     pub hex: Position,
+    /// A fortified camp's other cells (Paris "extends over 3 cells").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<Position>,
     /// The besieging side.
     pub besieger: Side,
     /// The besieging units (one unit may besiege several places, 1870 I10).
@@ -322,6 +325,13 @@ pub struct Siege {
     /// The game-turn the place capitulated (its marker reached SURRENDER), once it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capitulated: Option<u32>,
+}
+
+impl Siege {
+    /// True when `p` is one of the place's cells.
+    pub fn covers(&self, p: Position) -> bool {
+        self.hex == p || self.more.contains(&p)
+    }
 }
 
 /// A marker on a blockade calendar (1870 FR-B1), in the rule set's words.
@@ -774,7 +784,10 @@ impl Action {
                 Some(g) => {
                     let mut t = format!("{place} ({}) besieged by {}", g.hex, g.besieger);
                     if !g.by.is_empty() {
-                        t.push_str(&format!(" ({})", g.by.iter().map(|u| name(u)).collect::<Vec<_>>().join(", ")));
+                        t.push_str(&format!(
+                            " ({})",
+                            g.by.iter().map(|u| name(u)).collect::<Vec<_>>().join(", ")
+                        ));
                     }
                     if let Some(c) = &g.calendar {
                         t.push_str(&format!(

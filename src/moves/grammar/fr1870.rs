@@ -82,9 +82,9 @@ pub enum Fr1870Action {
         /// The place ("Metz", "Paris", "Neuf-Brisach").
         #[arg(long, value_name = "NAME")]
         place: String,
-        /// The place's cell ("1541").
-        #[arg(long, value_name = "CELL")]
-        cell: String,
+        /// The place's cell ("1541"); a fortified camp's cells, comma-separated ("2117,2216,2217").
+        #[arg(long, value_name = "CELL,...", value_delimiter = ',', required = true)]
+        cell: Vec<String>,
         /// fortress, metz or paris (default: by the name; Metz and Paris are the fortified camps).
         #[arg(long, value_name = "KIND")]
         kind: Option<String>,
@@ -273,12 +273,14 @@ pub fn run(
             }
             let also = also_besieging
                 .iter()
-                .map(|w| kind(&Some(w.clone())).map(|k| k.unwrap_or(fr1870::BlockadeKind::Fortress)))
+                .map(|w| {
+                    kind(&Some(w.clone())).map(|k| k.unwrap_or(fr1870::BlockadeKind::Fortress))
+                })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| MoveError::usage(e.message.replace("--kind", "--also-besieging")))?;
             let input = SiegeInput {
                 place: place.clone(),
-                cell: cell.clone(),
+                cells: cell.clone(),
                 kind: kind(k)?,
                 by: by.clone(),
                 by_cells: besieger_cell.clone(),

@@ -944,17 +944,22 @@ fn fr_side<'a>(state: &'a GameState, ids: &[String]) -> (Vec<&'a UnitState>, Opt
 /// and besieging units may fight combats, but the results "DR" have no effect on either side";
 /// "when the besieging units attack, the fortress is taken only in case of result "E" or "DE"".
 /// A place that capitulated is besieged no more.
-fn fr_sieges(state: &GameState, attackers: &[String], defenders: &[String], input: &mut FrCombatInput) {
+fn fr_sieges(
+    state: &GameState,
+    attackers: &[String],
+    defenders: &[String],
+    input: &mut FrCombatInput,
+) {
     input.besieger_defending = false;
     input.siege_combat = false;
     input.assault = false;
     for g in state.sieges.iter().filter(|g| g.capitulated.is_none()) {
         let besieger = |id: &String| g.by.contains(id);
-        let in_place = |id: &String| state.unit(id).is_some_and(|u| u.position == g.hex);
+        let in_place = |id: &String| state.unit(id).is_some_and(|u| g.covers(u.position));
         let besieged = |id: &String| {
             state
                 .unit(id)
-                .is_some_and(|u| u.position == g.hex && u.unit.side != g.besieger)
+                .is_some_and(|u| g.covers(u.position) && u.unit.side != g.besieger)
         };
         // I2: "Rule H7 does not apply to fortified camps" (Metz, Paris): no die -1 there.
         let camp = g.calendar.as_ref().map_or_else(

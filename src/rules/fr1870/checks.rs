@@ -236,10 +236,14 @@ fn capitulation_due(ev: &Event, q: &mut Queue) {
             Some(g.besieger),
             g.hex,
             format!(
-                "{} {} (turn {turn}): doing this eliminates the besieged units in cell {}{then}",
+                "{} {} (turn {turn}): doing this eliminates the besieged units in {}{then}",
                 g.place,
                 crate::rules::fr1870::set::CAPITULATES,
-                g.hex
+                std::iter::once(&g.hex)
+                    .chain(g.more.iter())
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         );
     }

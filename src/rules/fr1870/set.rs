@@ -175,10 +175,13 @@ impl RuleSet for FrRules {
         if d.rule.as_str() != "FR-B1" {
             return Vec::new();
         }
-        let Some(g) = d
-            .at
-            .and_then(|at| state.sieges.iter().find(|g| g.hex == at))
-        else {
+        let Some(g) = d.at.and_then(|at| {
+            state.sieges.iter().find(|g| {
+                g.hex == at
+                    && (d.what.starts_with(&format!("{}:", g.place))
+                        || d.what.starts_with(&format!("{} {CAPITULATES}", g.place)))
+            })
+        }) else {
             return Vec::new();
         };
         if d.what.contains(CAPITULATES) {
@@ -186,7 +189,7 @@ impl RuleSet for FrRules {
                 .units
                 .iter()
                 .filter(|u| {
-                    u.position == g.hex
+                    g.covers(u.position)
                         && u.unit.side != g.besieger
                         && !u.eliminated()
                         && u.unit.arm != Arm::Fortress
@@ -270,7 +273,10 @@ fn siege_defaults(typed: &[String], state: &GameState) -> Vec<String> {
         .iter()
         .filter_map(|k| state.find(k).ok())
         .collect();
-    let place = values(typed, "--place").into_iter().next().unwrap_or_default();
+    let place = values(typed, "--place")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
     if !by.is_empty() {
         if !given(typed, "--besieger-cell") && by.iter().all(|u| u.position.hex().is_some()) {
             out.push("--besieger-cell".to_string());
@@ -307,29 +313,31 @@ fn siege_defaults(typed: &[String], state: &GameState) -> Vec<String> {
             }
         }
     }
-    let at: Option<crate::roster::Position> = values(typed, "--cell")
+    let at: Vec<crate::roster::Position> = values(typed, "--cell")
         .into_iter()
-        .next()
-        .and_then(|c| c.parse().ok());
+        .filter_map(|c| c.parse::<crate::roster::Position>().ok())
+        .filter(|p| p.hex().is_some())
+        .collect();
     let besieger = by.first().map(|u| u.unit.side).or_else(|| {
         values(typed, "--besieger")
             .into_iter()
             .next()
             .and_then(|w| w.parse().ok())
     });
-    if let Some(at) = at.filter(|a| a.hex().is_some()) {
+    if !at.is_empty() {
         let here = || {
             state
                 .units
                 .iter()
-                .filter(move |u| u.position == at && !u.eliminated())
+                .filter(|u| at.contains(&u.position) && !u.eliminated())
         };
         if !given(typed, "--garrison")
             && let Some(b) = besieger
         {
             let n = here()
                 .filter(|u| {
-                    u.unit.side != b && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy)
+                    u.unit.side != b
+                        && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy)
                 })
                 .count();
             out.push("--garrison".to_string());
@@ -352,7 +360,10 @@ fn siege_defaults(typed: &[String], state: &GameState) -> Vec<String> {
 /// FR-B1: the place's marker as the game keeps it, and the turn.
 fn blockade_defaults(typed: &[String], state: &GameState) -> Vec<String> {
     let mut out = Vec::new();
-    let place = values(typed, "--place").into_iter().next().unwrap_or_default();
+    let place = values(typed, "--place")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
     if !given(typed, "--turn") {
         out.push("--turn".to_string());
         out.push(state.turn.to_string());
@@ -385,7 +396,8 @@ fn blockade_defaults(typed: &[String], state: &GameState) -> Vec<String> {
 /// FR-L1: each side's units eliminated, and the French units besieged in Metz.
 fn points_defaults(typed: &[String], state: &GameState) -> Vec<String> {
     let mut out = Vec::new();
-    let fighting = |u: &&UnitState| !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy);
+    let fighting =
+        |u: &&UnitState| !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy);
     for (flag, side) in [
         ("--french-eliminated", Side::French),
         ("--german-eliminated", Side::German),
@@ -408,7 +420,7 @@ fn points_defaults(typed: &[String], state: &GameState) -> Vec<String> {
             .units
             .iter()
             .filter(fighting)
-            .filter(|u| u.position == g.hex && u.unit.side != g.besieger && !u.eliminated())
+            .filter(|u| g.covers(u.position) && u.unit.side != g.besieger && !u.eliminated())
             .count();
         out.push("--in-metz".to_string());
         out.push(n.to_string());
@@ -418,7 +430,12 @@ fn points_defaults(typed: &[String], state: &GameState) -> Vec<String> {
 
 /// FR-F1, FR-B1: the siege `siege` laid, as the game keeps it.
 fn siege_laid(o: &siege::SiegeOutcome, state: &GameState) -> Option<Action> {
-    let hex: crate::roster::Position = o.cell.parse().ok()?;
+    let mut cells = o
+        .cells
+        .iter()
+        .map(|c| c.parse::<crate::roster::Position>().ok());
+    let hex = cells.next()??;
+    let more: Vec<crate::roster::Position> = cells.collect::<Option<Vec<_>>>()?;
     let by: Vec<&UnitState> = o.by.iter().filter_map(|k| state.find(k).ok()).collect();
     let besieger = by
         .first()
@@ -433,6 +450,7 @@ fn siege_laid(o: &siege::SiegeOutcome, state: &GameState) -> Option<Action> {
         siege: Some(Siege {
             place,
             hex,
+            more,
             besieger,
             by: by.iter().map(|u| u.unit.id.clone()).collect(),
             since: state.turn,
@@ -488,8 +506,8 @@ fn leaves_metz_early(s: &GameState, u: &UnitState, to: crate::roster::Position) 
         .iter()
         .filter(|g| {
             g.calendar.as_ref().is_some_and(|c| c.kind == "metz")
-                && u.position == g.hex
-                && to != g.hex
+                && g.covers(u.position)
+                && !g.covers(to)
                 && u.unit.side == g.besieger
         })
         .filter_map(|g| {

@@ -53,8 +53,8 @@ pub fn kind_from_word(w: &str) -> Option<BlockadeKind> {
 pub struct SiegeInput {
     /// The place.
     pub place: String,
-    /// Its cell.
-    pub cell: String,
+    /// Its cells (a fortress: one; a fortified camp: those its siege covers).
+    pub cells: Vec<String>,
     /// Its kind (None: by the name).
     pub kind: Option<BlockadeKind>,
     /// The besieging units (ids or names), if named.
@@ -82,8 +82,8 @@ pub struct SiegeInput {
 pub struct SiegeOutcome {
     /// The place.
     pub place: String,
-    /// Its cell.
-    pub cell: String,
+    /// Its cells.
+    pub cells: Vec<String>,
     /// Its kind.
     pub kind: BlockadeKind,
     /// The besieging units as named.
@@ -102,7 +102,13 @@ fn line(label: impl Into<String>, rule: &'static str, p: Provenance) -> Modifier
     ModifierLine::new(label, Effect::Note, RuleId::new(rule), p)
 }
 
-fn certain<O>(action: &str, modifiers: Vec<ModifierLine>, outcome: O, summary: String, notes: Vec<String>) -> Resolution<O> {
+fn certain<O>(
+    action: &str,
+    modifiers: Vec<ModifierLine>,
+    outcome: O,
+    summary: String,
+    notes: Vec<String>,
+) -> Resolution<O> {
     Resolution {
         system: System::Fr1870,
         action: action.to_string(),
@@ -134,10 +140,32 @@ fn cell(field: &str, s: &str) -> Result<Hex, RuleError> {
 pub fn lay_siege(i: &SiegeInput, t: &Fr1870Tables) -> Result<Resolution<SiegeOutcome>, RuleError> {
     let place = i.place.trim();
     if place.is_empty() || place.len() > 200 {
-        return Err(RuleError::input("--place", "empty or too long", "the place's name, 1 to 200 bytes"));
+        return Err(RuleError::input(
+            "--place",
+            "empty or too long",
+            "the place's name, 1 to 200 bytes",
+        ));
     }
-    let at = cell("--cell", &i.cell)?;
     let kind = kind_of(place, i.kind);
+    let cells: Vec<String> = i.cells.iter().map(|c| c.trim().to_string()).collect();
+    let Some(first) = cells.first() else {
+        return Err(RuleError::input(
+            "--cell",
+            "no cell",
+            "the place's cell, such as 1541",
+        ));
+    };
+    for c in &cells {
+        cell("--cell", c)?;
+    }
+    if kind == BlockadeKind::Fortress && cells.len() > 1 {
+        return Err(RuleError::input(
+            "--cell",
+            format!("{} cells for a fortress", cells.len()),
+            "one cell (only the fortified camps, Metz and Paris, extend over several)",
+        ));
+    }
+    let at = cell("--cell", first)?;
     let mut mods = vec![line(
         format!("{place} besieged ({})", kind_word(kind)),
         "FR-F1",
@@ -145,15 +173,18 @@ pub fn lay_siege(i: &SiegeInput, t: &Fr1870Tables) -> Result<Resolution<SiegeOut
     )];
     let mut notes = Vec::new();
     if i.by_cells.len() > i.by.len() {
-        return Err(RuleError::input("--besieger-cell", "more cells than --by units", "one cell per --by unit"));
+        return Err(RuleError::input(
+            "--besieger-cell",
+            "more cells than --by units",
+            "one cell per --by unit",
+        ));
     }
     for (u, c) in i.by.iter().zip(i.by_cells.iter()) {
         let d = at.distance(cell("--besieger-cell", c)?);
         if d != 1 && kind == BlockadeKind::Fortress {
             notes.push(format!(
-                "umpire went ahead: {u} at {c} is {d} cell(s) from {place} ({}); the besieger \
-                 stands on a cell adjacent to the fortress (FR-F1)",
-                i.cell
+                "umpire went ahead: {u} at {c} is {d} cell(s) from {place} ({first}); the besieger \
+                 stands on a cell adjacent to the fortress (FR-F1)"
             ));
         }
     }
@@ -196,7 +227,11 @@ pub fn lay_siege(i: &SiegeInput, t: &Fr1870Tables) -> Result<Resolution<SiegeOut
         (Some(s), k) => {
             let s = s.trim();
             if s.is_empty() || s.len() > 40 {
-                return Err(RuleError::input("--start", "empty or too long", "a calendar cell such as METZ-2"));
+                return Err(RuleError::input(
+                    "--start",
+                    "empty or too long",
+                    "a calendar cell such as METZ-2",
+                ));
             }
             Some(blockade::start_cell(place, k, s))
         }
@@ -264,7 +299,7 @@ pub fn lay_siege(i: &SiegeInput, t: &Fr1870Tables) -> Result<Resolution<SiegeOut
         mods,
         SiegeOutcome {
             place: place.to_string(),
-            cell: i.cell.trim().to_string(),
+            cells: cells.clone(),
             kind,
             by: i.by.clone(),
             besieger: i.besieger.as_ref().map(|b| b.trim().to_ascii_lowercase()),
@@ -340,10 +375,17 @@ pub struct TurnOutcome {
 /// of cells to SURRENDER is the one entered (`steps`), or the club's tables', or unknown (then the
 /// umpire declares `surrender`). I6: "if Metz capitulates in turn 8, the besiegers may leave it only
 /// in turn 10".
-pub fn blockade_turn(i: &TurnInput, t: &Fr1870Tables) -> Result<Resolution<TurnOutcome>, RuleError> {
+pub fn blockade_turn(
+    i: &TurnInput,
+    t: &Fr1870Tables,
+) -> Result<Resolution<TurnOutcome>, RuleError> {
     let place = i.place.trim();
     if place.is_empty() || place.len() > 200 {
-        return Err(RuleError::input("--place", "empty or too long", "the place's name, 1 to 200 bytes"));
+        return Err(RuleError::input(
+            "--place",
+            "empty or too long",
+            "the place's name, 1 to 200 bytes",
+        ));
     }
     let kind = kind_of(place, i.kind);
     let mut mods = Vec::new();
@@ -358,7 +400,9 @@ pub fn blockade_turn(i: &TurnInput, t: &Fr1870Tables) -> Result<Resolution<TurnO
     let (event, after, capitulates) = match (i.end, &marker) {
         (BlockadeEnd::Lifted, _) => {
             let what = match kind {
-                BlockadeKind::Fortress => "siege lifted: the marker leaves the calendar; a new siege starts again from the starting cell",
+                BlockadeKind::Fortress => {
+                    "siege lifted: the marker leaves the calendar; a new siege starts again from the starting cell"
+                }
                 _ => "blockade ended: the marker leaves the calendar",
             };
             mods.push(line(what, "FR-B1", Provenance::Seed));
@@ -370,7 +414,9 @@ pub fn blockade_turn(i: &TurnInput, t: &Fr1870Tables) -> Result<Resolution<TurnO
                 "FR-B1",
                 Provenance::Unknown,
             ));
-            let b = marker.clone().unwrap_or_else(|| blockade::start_cell(place, kind, "SURRENDER"));
+            let b = marker
+                .clone()
+                .unwrap_or_else(|| blockade::start_cell(place, kind, "SURRENDER"));
             notes.extend(blockade::capitulate(&b).notes);
             (BlockadeEvent::Surrendered, marker.clone(), true)
         }
@@ -382,7 +428,11 @@ pub fn blockade_turn(i: &TurnInput, t: &Fr1870Tables) -> Result<Resolution<TurnO
             ));
         }
         (end, Some(b)) => {
-            let how = if end == BlockadeEnd::Held { TurnEnd::Held } else { TurnEnd::Broken };
+            let how = if end == BlockadeEnd::Held {
+                TurnEnd::Held
+            } else {
+                TurnEnd::Broken
+            };
             let step = blockade::end_turn(b, how, t)?;
             let next = match &step.state {
                 Some(n) => n.clone(),
@@ -428,7 +478,12 @@ pub fn blockade_turn(i: &TurnInput, t: &Fr1870Tables) -> Result<Resolution<TurnO
                 )),
             }
             notes.extend(notes_step);
-            if reached == Some(true) && matches!(step.event, BlockadeEvent::Advanced | BlockadeEvent::Resumed | BlockadeEvent::Surrendered) {
+            if reached == Some(true)
+                && matches!(
+                    step.event,
+                    BlockadeEvent::Advanced | BlockadeEvent::Resumed | BlockadeEvent::Surrendered
+                )
+            {
                 notes.extend(blockade::capitulate(&next).notes);
                 (BlockadeEvent::Surrendered, Some(next), true)
             } else {
@@ -530,8 +585,16 @@ pub fn points(i: &PointsInput, t: &Fr1870Tables) -> Result<Resolution<PointsOutc
     let (mut fr, mut de) = (0u32, 0u32);
     if let Some(each) = &s.points_per_enemy_unit_eliminated {
         for (label, n, to_german) in [
-            ("German points, French units eliminated", i.french_eliminated, true),
-            ("French points, German units eliminated", i.german_eliminated, false),
+            (
+                "German points, French units eliminated",
+                i.french_eliminated,
+                true,
+            ),
+            (
+                "French points, German units eliminated",
+                i.german_eliminated,
+                false,
+            ),
         ] {
             let p = n.saturating_mul(each.v());
             mods.push(ModifierLine::new(
@@ -554,11 +617,19 @@ pub fn points(i: &PointsInput, t: &Fr1870Tables) -> Result<Resolution<PointsOutc
             ));
         }
     } else {
-        if let Some(bad) = i.met.iter().find(|n| **n == 0 || **n as usize > s.points.len()) {
+        if let Some(bad) = i
+            .met
+            .iter()
+            .find(|n| **n == 0 || **n as usize > s.points.len())
+        {
             return Err(RuleError::input(
                 "--met",
                 format!("{bad}"),
-                format!("the numbers of Situation {}'s conditions, 1 to {}", s.number, s.points.len()),
+                format!(
+                    "the numbers of Situation {}'s conditions, 1 to {}",
+                    s.number,
+                    s.points.len()
+                ),
             ));
         }
         for (k, p) in s.points.iter().enumerate() {

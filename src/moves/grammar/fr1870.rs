@@ -78,44 +78,7 @@ pub enum Fr1870Action {
     /// FR-F1, FR-B1: lay a siege on a place (a "Siege" marker; its blockade marker on the calendar).
     /// In a game the besiegers' cells and arms, the garrison and what they besiege already come
     /// from the game; the game keeps the siege.
-    Siege {
-        /// The place ("Metz", "Paris", "Neuf-Brisach").
-        #[arg(long, value_name = "NAME")]
-        place: String,
-        /// The place's cell ("1541"); a fortified camp's cells, comma-separated ("2117,2216,2217").
-        #[arg(long, value_name = "CELL,...", value_delimiter = ',', required = true)]
-        cell: Vec<String>,
-        /// fortress, metz or paris (default: by the name; Metz and Paris are the fortified camps).
-        #[arg(long, value_name = "KIND")]
-        kind: Option<String>,
-        /// The besieging units (in a game: unit ids or names of one side).
-        #[arg(long, value_name = "UNIT,...", value_delimiter = ',')]
-        by: Vec<String>,
-        /// The cells the besiegers stand on, one per --by unit (in a game: from the units).
-        #[arg(long, value_name = "CELL,...", value_delimiter = ',')]
-        besieger_cell: Vec<String>,
-        /// None of the besiegers is infantry (in a game: from the units).
-        #[arg(long)]
-        no_infantry: bool,
-        /// The kinds of the places the besiegers besiege already (I10; in a game: from the game).
-        #[arg(long, value_name = "KIND,...", value_delimiter = ',')]
-        also_besieging: Vec<String>,
-        /// The besieging side, french or german (in a game: the --by units').
-        #[arg(long, value_name = "SIDE")]
-        besieger: Option<String>,
-        /// The fortress's value, 1-3 (its blockade marker when the garrison exceeds its stores).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FORTRESS_VALUE), value_name = "N")]
-        coefficient: Option<u32>,
-        /// The units in the place (in a game: the other side's units in its cell).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N")]
-        garrison: Option<u32>,
-        /// The blockade calendar cell a situation gives ("METZ-2"), over the one the garrison gives.
-        #[arg(long, value_name = "CELL")]
-        start: Option<String>,
-        /// Cells from the start to SURRENDER, read off your printed calendar (not in the seed).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), value_name = "N")]
-        steps: Option<u32>,
-    },
+    Siege(Box<SiegeArgs>),
     /// FR-B1: a blockade marker at the end of a turn (held, broken, lifted, or on SURRENDER). In a
     /// game the marker (--start, --advanced, --flipped, --steps) and --turn come from the game.
     Blockade {
@@ -163,6 +126,47 @@ pub enum Fr1870Action {
         #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N")]
         in_metz: Option<u32>,
     },
+}
+
+/// `siege`'s options (FR-F1, FR-B1); boxed, so `kepi resolve` stays small.
+#[derive(Debug, clap::Args)]
+pub struct SiegeArgs {
+    /// The place ("Metz", "Paris", "Neuf-Brisach").
+    #[arg(long, value_name = "NAME")]
+    pub place: String,
+    /// The place's cell ("1541"); a fortified camp's cells, comma-separated ("2117,2216,2217").
+    #[arg(long, value_name = "CELL,...", value_delimiter = ',', required = true)]
+    pub cell: Vec<String>,
+    /// fortress, metz or paris (default: by the name; Metz and Paris are the fortified camps).
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    /// The besieging units (in a game: unit ids or names of one side).
+    #[arg(long, value_name = "UNIT,...", value_delimiter = ',')]
+    pub by: Vec<String>,
+    /// The cells the besiegers stand on, one per --by unit (in a game: from the units).
+    #[arg(long, value_name = "CELL,...", value_delimiter = ',')]
+    pub besieger_cell: Vec<String>,
+    /// None of the besiegers is infantry (in a game: from the units).
+    #[arg(long)]
+    pub no_infantry: bool,
+    /// The kinds of the places the besiegers besiege already (I10; in a game: from the game).
+    #[arg(long, value_name = "KIND,...", value_delimiter = ',')]
+    pub also_besieging: Vec<String>,
+    /// The besieging side, french or german (in a game: the --by units').
+    #[arg(long, value_name = "SIDE")]
+    pub besieger: Option<String>,
+    /// The fortress's value, 1-3 (its blockade marker when the garrison exceeds its stores).
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FORTRESS_VALUE), value_name = "N")]
+    pub coefficient: Option<u32>,
+    /// The units in the place (in a game: the other side's units in its cell).
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N")]
+    pub garrison: Option<u32>,
+    /// The blockade calendar cell a situation gives ("METZ-2"), over the one the garrison gives.
+    #[arg(long, value_name = "CELL")]
+    pub start: Option<String>,
+    /// Cells from the start to SURRENDER, read off your printed calendar (not in the seed).
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), value_name = "N")]
+    pub steps: Option<u32>,
 }
 
 /// A place's kind as typed.
@@ -250,20 +254,21 @@ pub fn run(
             };
             Ok(fr1870::storm(&input, t, ctx.dice)?.erase())
         }
-        Fr1870Action::Siege {
-            place,
-            cell,
-            kind: k,
-            by,
-            besieger_cell,
-            no_infantry,
-            also_besieging,
-            besieger,
-            coefficient,
-            garrison,
-            start,
-            steps,
-        } => {
+        Fr1870Action::Siege(a) => {
+            let SiegeArgs {
+                place,
+                cell,
+                kind: k,
+                by,
+                besieger_cell,
+                no_infantry,
+                also_besieging,
+                besieger,
+                coefficient,
+                garrison,
+                start,
+                steps,
+            } = &**a;
             if let Some(b) = besieger
                 && !matches!(b.trim().to_ascii_lowercase().as_str(), "french" | "german")
             {

@@ -115,7 +115,10 @@ const BASES: &[(&str, &str)] = &[
         "resolve fr1870 blockade",
         "--place=Metz --start=METZ-2 --advanced=1 --steps=2 --end=held --turn=8",
     ),
-    ("resolve fr1870 points", "--situation=2 --french-eliminated=22"),
+    (
+        "resolve fr1870 points",
+        "--situation=2 --french-eliminated=22",
+    ),
     ("tables check", ""),
     ("tables dump", "{out}/dump"),
     ("scenarios", ""),

@@ -443,6 +443,26 @@ fn a_broken_blockade_of_paris_flips_then_moves_back_then_resumes() {
                 .contains(&"FR-B1".into())
         );
     }
+    // The checklist of Advance calendars says where the marker stands, SURRENDER unknown.
+    apply(&save, &["next-phase"; 4]);
+    let list = ok(&["game", "checklist", &save]);
+    assert!(
+        list.contains("Paris: blockade marker 1 cell(s) from PARIS-0; SURRENDER not known (the calendar is not in the seed)"),
+        "{list}"
+    );
+    apply(&save, &["next-phase"]);
+    // I8: "it is sufficient for a single German unit to occupy just one of these cells for Paris
+    // to be considered taken".
+    apply(&save, &["move", "de-metz", "2216"]);
+    let d = due(&save);
+    assert!(
+        d.iter().any(|d| d["rule"] == "FR-B1"
+            && d["what"]
+                .as_str()
+                .unwrap()
+                .contains("de-metz occupies cell 2216 of Paris: Paris is taken")),
+        "{d:?}"
+    );
     // A fortress's siege is lifted, not broken: refused with exit 2, nothing logged.
     apply(
         &save,

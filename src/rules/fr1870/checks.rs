@@ -14,6 +14,7 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
         calendar_due(ev.after(), q);
     }
     capitulation_due(ev, q);
+    paris_taken_due(ev, q);
     for a in ev.changes() {
         if let Action::SetFlag {
             unit,
@@ -246,5 +247,41 @@ fn capitulation_due(ev: &Event, q: &mut Queue) {
                     .join(", ")
             ),
         );
+    }
+}
+
+/// FR-B1 (I8): "The capitulation (or storming) of Paris immediately ends the game with victory for
+/// the German player. Paris extends over 3 cells, but it is sufficient for a single German unit to
+/// occupy just one of these cells for Paris to be considered taken." A German unit moving into a
+/// cell of besieged Paris (a siege the game keeps) makes it a check due about that cell.
+fn paris_taken_due(ev: &Event, q: &mut Queue) {
+    for a in ev.changes() {
+        let Action::Move { unit, to, .. } = a else {
+            continue;
+        };
+        let Some(u) = ev.after().unit(unit) else {
+            continue;
+        };
+        let taken = ev.before().sieges.iter().find(|g| {
+            g.capitulated.is_none()
+                && g.calendar.as_ref().is_some_and(|c| c.kind == "paris")
+                && g.covers(*to)
+                && !g.covers(ev.before().unit(unit).map(|b| b.position).unwrap_or(*to))
+        });
+        if let Some(g) = taken
+            && u.unit.side == crate::roster::Side::German
+            && u.unit.side == g.besieger
+        {
+            q.push_at(
+                "FR-B1",
+                Some(u.unit.side),
+                *to,
+                format!(
+                    "{} occupies cell {to} of {}: Paris is taken, the game ends with victory for \
+                     the German player",
+                    u.unit.name, g.place
+                ),
+            );
+        }
     }
 }

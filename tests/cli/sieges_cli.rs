@@ -463,6 +463,29 @@ fn a_broken_blockade_of_paris_flips_then_moves_back_then_resumes() {
                 .contains("de-metz occupies cell 2216 of Paris: Paris is taken")),
         "{d:?}"
     );
+    // I8: "The capitulation (or storming) of Paris immediately ends the game with victory for the
+    // German player": the umpire reads SURRENDER off his calendar; the due eliminates nothing.
+    let end = apply(
+        &save,
+        &["blockade", "--place", "Paris", "--end", "surrender"],
+    );
+    assert_eq!(end[0]["outcome"]["capitulates"], true, "{end:?}");
+    let d = due(&save);
+    let cap = d
+        .iter()
+        .find(|d| d["what"].as_str().unwrap().starts_with("Paris capitulates"))
+        .unwrap_or_else(|| panic!("{d:?}"));
+    assert!(
+        cap["what"]
+            .as_str()
+            .unwrap()
+            .ends_with("the game ends with victory for the German player")
+    );
+    let done = apply(&save, &["resolve-due", &cap["id"].to_string()]);
+    assert!(
+        !done[0]["summary"].as_str().unwrap().contains("loses"),
+        "{done:?}"
+    );
     // A fortress's siege is lifted, not broken: refused with exit 2, nothing logged.
     apply(
         &save,

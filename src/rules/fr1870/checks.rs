@@ -232,6 +232,19 @@ fn capitulation_due(ev: &Event, q: &mut Queue) {
             "paris" => "; the game ends with victory for the German player".to_string(),
             _ => String::new(),
         };
+        if kind == "paris" {
+            q.push_at(
+                "FR-B1",
+                Some(g.besieger),
+                g.hex,
+                format!(
+                    "{} {} (turn {turn}){then}",
+                    g.place,
+                    crate::rules::fr1870::set::CAPITULATES
+                ),
+            );
+            continue;
+        }
         q.push_at(
             "FR-B1",
             Some(g.besieger),

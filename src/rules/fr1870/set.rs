@@ -185,6 +185,11 @@ impl RuleSet for FrRules {
             return Vec::new();
         };
         if d.what.contains(CAPITULATES) {
+            // I8: Paris's capitulation ends the game; I6 (Metz) and a fortress's garrison: the
+            // besieged units are eliminated.
+            if g.calendar.as_ref().is_some_and(|c| c.kind == "paris") {
+                return Vec::new();
+            }
             return state
                 .units
                 .iter()

@@ -82,6 +82,15 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
                          from the units now, then each field PATH (dotted, as the form's JSON names
                          it) set to VALUE (JSON, or text): how a window on the network sends its
                          rolls to the host
+  siege --place P --cell C [--by U,..] [--start CELL] [--steps N]
+                         1870: lay a siege (FR-F1, FR-B1); the game keeps it: combats against the
+                         besiegers take the die -1 and ignore DR, its blockade marker advances by
+                         the FR-B1 check due at Advance calendars (--steps: cells to SURRENDER
+                         read off your printed calendar, which the text does not print)
+  blockade --place P --end held|broken|lifted|surrender
+                         1870: a blockade marker at the end of a turn (FR-B1); on SURRENDER the
+                         capitulation is a check due (I6: Metz's besiegers stay one whole turn)
+  points --situation N   1870: a situation's points (FR-L1), units eliminated counted from the game
   action JSON            one action as the log writes it ({\"type\": \"lose-strength\", ...});
                          not a roll or a resolution (dice are rolled by the game, never sent)
 UNIT is a unit id (see `kepi game show FILE`) or its exact name.";

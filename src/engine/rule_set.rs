@@ -31,6 +31,18 @@ pub trait RuleSet: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// What a unit-less verb of `kepi game apply` does to the game (its resolution's effects,
+    /// applied with it as one step): 1870's `siege` lays a siege, `blockade` moves its calendar
+    /// marker (FR-F1, FR-B1). By default nothing. Read from the state before it, so `kepi log
+    /// verify` finds the same effects again.
+    fn plain_effects(
+        &self,
+        _resolution: &crate::rules::Resolution<Value>,
+        _state: &GameState,
+    ) -> Vec<Action> {
+        Vec::new()
+    }
+
     /// What doing the due check `d` does to the units, applied with it as one step (SPI-S1: an
     /// isolated unit loses its CP); by default nothing (the umpire applies it by hand).
     fn due_effects(

@@ -676,7 +676,8 @@ pub(crate) fn recheck(
                 scale: state.scale,
             };
             let r = grammar::run_system(&x, ctx).map_err(|e| again(e.message))?;
-            (r, Vec::new())
+            let fx = state.system.plain_effects(&r, state);
+            (r, fx)
         }
         None => {
             let form = Form::from_value(state.system, input)
@@ -1074,7 +1075,10 @@ impl Ready {
                     scale: state.scale,
                 },
             )
-            .map(|r| (r, Vec::new()))
+            .map(|r| {
+                let fx = state.system.plain_effects(&r, state);
+                (r, fx)
+            })
             .map_err(|e| RuleError::input("options", e.message, "see `kepi resolve --help`")),
         }
     }
@@ -1577,7 +1581,8 @@ fn parse_plain(
         kind: Kind::Plain(argv),
         entered,
     };
-    build(&v, s, tables)?;
+    // Checked as it will be made: with what the game fills in (a blockade's marker, 1870).
+    build(&v.clone().with_game_defaults(s), s, tables)?;
     Ok(v)
 }
 
@@ -1655,6 +1660,14 @@ pub fn verbs_help() -> String {
                 system.id()
             ));
             out.push_str(&wrap(&plain.join(", "), "      ", 100));
+            if system == System::Fr1870 {
+                out.push_str(&wrap(
+                    "(siege and blockade change no unit but keep the game's sieges and blockade \
+                     calendar: FR-F1, FR-B1)",
+                    "      ",
+                    100,
+                ));
+            }
         }
     }
     out

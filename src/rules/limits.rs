@@ -72,6 +72,12 @@ pub const VICTORY_POINTS: Limit = lim(-100_000, 100_000);
 pub const DIE_MOD: Limit = lim(-10, 10);
 /// 1870: a fortress's value (FR-F1: 1 to 3).
 pub const FORTRESS_VALUE: Limit = lim(1, 3);
+/// Cells of a blockade calendar (moved, or from a start to SURRENDER; FR-B1).
+pub const CALENDAR_CELLS: Limit = lim(-200, 200);
+/// A game-turn.
+pub const TURN: Limit = lim(1, 10_000);
+/// A 1870 starting situation (FR-L1).
+pub const SITUATION: Limit = lim(1, 5);
 /// PW strength points lost or at the start of an army (20 per unit at most).
 pub const ARMY_SP: Limit = lim(0, 200_000);
 /// PW: a unit's strength points (PW-U1: at most 20).

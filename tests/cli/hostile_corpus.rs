@@ -107,6 +107,18 @@ const BASES: &[(&str, &str)] = &[
         "--attack=12 --defend=4 --d6=3 --result=DR",
     ),
     ("resolve fr1870 storm", "--value=3 --seed=1"),
+    (
+        "resolve fr1870 siege",
+        "--place=Belfort --cell=1338 --coefficient=3 --garrison=4",
+    ),
+    (
+        "resolve fr1870 blockade",
+        "--place=Metz --start=METZ-2 --advanced=1 --steps=2 --end=held --turn=8",
+    ),
+    (
+        "resolve fr1870 points",
+        "--situation=2 --french-eliminated=22",
+    ),
     ("tables check", ""),
     ("tables dump", "{out}/dump"),
     ("scenarios", ""),

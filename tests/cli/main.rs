@@ -23,6 +23,7 @@ mod refusals_cli;
 mod report_cli;
 mod rules28_cli;
 mod scale_cli;
+mod sieges_cli;
 mod sixth_rule_set_cli;
 mod store_cli;
 mod tamper_cli;

@@ -173,6 +173,11 @@ pub fn checks_after(before: &GameState, action: &Action, after: &GameState) -> V
                 units,
                 ..
             } => (false, effects.iter().collect(), Some(resolution), units),
+            // A due check done with effects sets off what its effects do (1870 FR-B1: the
+            // calendar's check that brings a marker to SURRENDER makes the capitulation due).
+            Action::ResolveDue { effects, .. } if !effects.is_empty() => {
+                (false, effects.iter().collect(), None, &[])
+            }
             Action::ResolveDue { .. } | Action::WaiveDue { .. } => return Vec::new(),
             a => (true, vec![a], None, &[]),
         };

@@ -300,6 +300,58 @@ pub struct DiceState {
     pub revealed: Option<u64>,
 }
 
+/// A place under siege on a board game's map (1870 FR-F1, FR-B1), as the rule set lays it: kept by
+/// the game so the calendar advances, combats know who besieges whom and the place's fall is a
+/// check due. The engine stores it; what it means is the rule set's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Siege {
+    /// The place ("Metz", "Neuf-Brisach"); unique among the game's sieges.
+    pub place: String,
+    /// The place's cell on the map (a fortified camp's first cell).
+    pub hex: Position,
+    /// A fortified camp's other cells (Paris "extends over 3 cells").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<Position>,
+    /// The besieging side.
+    pub besieger: Side,
+    /// The besieging units (one unit may besiege several places, 1870 I10).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by: Vec<String>,
+    /// The game-turn the siege was laid.
+    pub since: u32,
+    /// Its marker on the blockade calendar, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calendar: Option<CalendarMarker>,
+    /// The game-turn the place capitulated (its marker reached SURRENDER), once it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capitulated: Option<u32>,
+}
+
+impl Siege {
+    /// True when `p` is one of the place's cells.
+    pub fn covers(&self, p: Position) -> bool {
+        self.hex == p || self.more.contains(&p)
+    }
+}
+
+/// A marker on a blockade calendar (1870 FR-B1), in the rule set's words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CalendarMarker {
+    /// What kind of place ("paris", "metz", "fortress").
+    pub kind: String,
+    /// The starting cell ("PARIS-0", "M2", "[2] +3", "METZ-2").
+    pub start: String,
+    /// Cells moved from the start (negative: moved back behind it).
+    pub advanced: i32,
+    /// Turned over (the blockade was broken at the end of the last turn).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub flipped: bool,
+    /// Cells from the start to SURRENDER as the umpire read them off the printed calendar (the
+    /// text does not print it), when entered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u32>,
+}
+
 fn no_due(due: &crate::engine::flow::DueList) -> bool {
     due.is_empty()
 }
@@ -352,6 +404,10 @@ pub struct GameState {
     /// the text's own scale (inches, factor 1), so logs made without it hash the same.
     #[serde(default, skip_serializing_if = "crate::rules::Scale::is_text")]
     pub scale: crate::rules::Scale,
+    /// The places under siege ([`Siege`], 1870 FR-F1, FR-B1), changed by [`Action::SetSiege`].
+    /// Absent when none, so logs made without it hash the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sieges: Vec<Siege>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -388,6 +444,7 @@ impl GameState {
             next_due: 0,
             hide_strengths: scenario.hide_strengths,
             scale: scenario.scale,
+            sieges: Vec::new(),
         }
     }
 
@@ -612,6 +669,14 @@ pub enum Action {
         /// The new scale.
         scale: crate::rules::Scale,
     },
+    /// A siege laid, its calendar marker moved, or (None) the siege ended (1870 FR-F1, FR-B1):
+    /// the effect of the rule set's siege and blockade verbs and of its calendar's due check.
+    SetSiege {
+        /// The place.
+        place: String,
+        /// The siege now; None: the place is no longer besieged.
+        siege: Option<Siege>,
+    },
 }
 
 impl Action {
@@ -714,6 +779,30 @@ impl Action {
             }
             Action::Note { text } => format!("note: {text}"),
             Action::Scale { scale } => scale_line(*scale),
+            Action::SetSiege { place, siege } => match siege {
+                None => format!("{place}: no longer besieged"),
+                Some(g) => {
+                    let mut t = format!("{place} ({}) besieged by {}", g.hex, g.besieger);
+                    if !g.by.is_empty() {
+                        t.push_str(&format!(
+                            " ({})",
+                            g.by.iter().map(|u| name(u)).collect::<Vec<_>>().join(", ")
+                        ));
+                    }
+                    if let Some(c) = &g.calendar {
+                        t.push_str(&format!(
+                            "; blockade marker {} cell(s) from {}{}",
+                            c.advanced,
+                            c.start,
+                            if c.flipped { ", turned over" } else { "" }
+                        ));
+                    }
+                    if let Some(n) = g.capitulated {
+                        t.push_str(&format!("; capitulated on turn {n}"));
+                    }
+                    t
+                }
+            },
             Action::ResolveDue { id, effects } => {
                 let done = match s.due.iter().find(|d| d.id == *id) {
                     Some(d) => format!("done: {}", d.describe(s)),
@@ -933,6 +1022,33 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
         }
         Action::NextPhase => {
             next_phase(s);
+            Ok(())
+        }
+        Action::SetSiege { place, siege } => {
+            if let Some(g) = siege
+                && g.place != *place
+            {
+                return Err(ActionError::Invalid(format!(
+                    "a siege of `{}` set under the name `{place}`",
+                    g.place
+                )));
+            }
+            if place.trim().is_empty() || place.len() > 200 {
+                return Err(ActionError::Invalid(
+                    "a place is named by 1 to 200 bytes".into(),
+                ));
+            }
+            let at = s.sieges.iter().position(|g| g.place == *place);
+            match (at, siege) {
+                (Some(i), Some(g)) => s.sieges[i] = g.clone(),
+                (None, Some(g)) => s.sieges.push(g.clone()),
+                (Some(i), None) => {
+                    s.sieges.remove(i);
+                }
+                (None, None) => {
+                    return Err(ActionError::Invalid(format!("`{place}` is not besieged")));
+                }
+            }
             Ok(())
         }
         Action::Scale { scale } => {

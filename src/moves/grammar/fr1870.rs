@@ -1,13 +1,18 @@
-//! `kepi resolve fr1870 ...`: 1870 combat and storming a fortress.
+//! `kepi resolve fr1870 ...`: 1870 combat, storming a fortress, sieges, the blockade calendar and a
+//! situation's points.
 //!
 //! `combat` JSON outcome: `{"odds": "1:2", "result": "AD,DD" | null, "message"?, "valid_results"?,
-//! "die", "modified_die", "attack", "defence", "entered", "effects"}`; `storm`: `{"taken", "die"}`.
+//! "die", "modified_die", "attack", "defence", "entered", "effects"}`; `storm`: `{"taken", "die"}`;
+//! `siege`: `{"place", "cell", "kind", "by", "start", "steps"}`; `blockade`: `{"place", "kind",
+//! "event", "marker", "capitulates", "turn"?, "besiegers_leave_on"?}`; `points`: `{"situation",
+//! "french", "german", "leader", "margin"}`.
 
 use clap::Subcommand;
 
 use super::Ctx;
 use crate::moves::MoveError;
 use crate::rules::Resolution;
+use crate::rules::fr1870::siege::{self, BlockadeEnd, PointsInput, SiegeInput, TurnInput};
 use crate::rules::fr1870::{self, Arm, FrCombatInput, FrUnit, StormInput};
 use crate::rules::limits;
 
@@ -70,6 +75,110 @@ pub enum Fr1870Action {
         #[arg(long)]
         cavalry: bool,
     },
+    /// FR-F1, FR-B1: lay a siege on a place (a "Siege" marker; its blockade marker on the calendar).
+    /// In a game the besiegers' cells and arms, the garrison and what they besiege already come
+    /// from the game; the game keeps the siege.
+    Siege(Box<SiegeArgs>),
+    /// FR-B1: a blockade marker at the end of a turn (held, broken, lifted, or on SURRENDER). In a
+    /// game the marker (--start, --advanced, --flipped, --steps) and --turn come from the game.
+    Blockade {
+        /// The place.
+        #[arg(long, value_name = "NAME")]
+        place: String,
+        /// How the turn ended: held, broken, lifted, surrender.
+        #[arg(long, value_name = "END")]
+        end: BlockadeEnd,
+        /// fortress, metz or paris (default: by the name).
+        #[arg(long, value_name = "KIND")]
+        kind: Option<String>,
+        /// The marker's starting cell ("METZ-2", "PARIS-0", "[2] +3").
+        #[arg(long, value_name = "CELL")]
+        start: Option<String>,
+        /// Cells the marker has moved from its start.
+        #[arg(long, value_parser = crate::moves::num::within::<i32>(limits::CALENDAR_CELLS), value_name = "N", default_value_t = 0, allow_negative_numbers = true)]
+        advanced: i32,
+        /// The marker is turned over (broken last turn).
+        #[arg(long)]
+        flipped: bool,
+        /// Cells from the start to SURRENDER, read off your printed calendar (not in the seed).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), value_name = "N")]
+        steps: Option<u32>,
+        /// The game-turn that ends (Metz's besiegers leave two turns after it capitulates).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::TURN), value_name = "N")]
+        turn: Option<u32>,
+    },
+    /// FR-L1: a situation's points (2-5: 2 per enemy unit eliminated; 1: the printed conditions).
+    /// In a game the units eliminated are counted from the game.
+    Points {
+        /// The situation, 1-5.
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::SITUATION), value_name = "N")]
+        situation: u32,
+        /// French units eliminated (German points).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N", default_value_t = 0)]
+        french_eliminated: u32,
+        /// German units eliminated (French points).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N", default_value_t = 0)]
+        german_eliminated: u32,
+        /// Situation 1: the conditions met, by their printed order (1-5).
+        #[arg(long, value_name = "N,...", value_delimiter = ',', value_parser = crate::moves::num::within::<u32>(limits::SITUATION))]
+        met: Vec<u32>,
+        /// French units still besieged in Metz (in a game: from the game).
+        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N")]
+        in_metz: Option<u32>,
+    },
+}
+
+/// `siege`'s options (FR-F1, FR-B1); boxed, so `kepi resolve` stays small.
+#[derive(Debug, clap::Args)]
+pub struct SiegeArgs {
+    /// The place ("Metz", "Paris", "Neuf-Brisach").
+    #[arg(long, value_name = "NAME")]
+    pub place: String,
+    /// The place's cell ("1541"); a fortified camp's cells, comma-separated ("2117,2216,2217").
+    #[arg(long, value_name = "CELL,...", value_delimiter = ',', required = true)]
+    pub cell: Vec<String>,
+    /// fortress, metz or paris (default: by the name; Metz and Paris are the fortified camps).
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    /// The besieging units (in a game: unit ids or names of one side).
+    #[arg(long, value_name = "UNIT,...", value_delimiter = ',')]
+    pub by: Vec<String>,
+    /// The cells the besiegers stand on, one per --by unit (in a game: from the units).
+    #[arg(long, value_name = "CELL,...", value_delimiter = ',')]
+    pub besieger_cell: Vec<String>,
+    /// None of the besiegers is infantry (in a game: from the units).
+    #[arg(long)]
+    pub no_infantry: bool,
+    /// The kinds of the places the besiegers besiege already (I10; in a game: from the game).
+    #[arg(long, value_name = "KIND,...", value_delimiter = ',')]
+    pub also_besieging: Vec<String>,
+    /// The besieging side, french or german (in a game: the --by units').
+    #[arg(long, value_name = "SIDE")]
+    pub besieger: Option<String>,
+    /// The fortress's value, 1-3 (its blockade marker when the garrison exceeds its stores).
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FORTRESS_VALUE), value_name = "N")]
+    pub coefficient: Option<u32>,
+    /// The units in the place (in a game: the other side's units in its cell).
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N")]
+    pub garrison: Option<u32>,
+    /// The blockade calendar cell a situation gives ("METZ-2"), over the one the garrison gives.
+    #[arg(long, value_name = "CELL")]
+    pub start: Option<String>,
+    /// Cells from the start to SURRENDER, read off your printed calendar (not in the seed).
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), value_name = "N")]
+    pub steps: Option<u32>,
+}
+
+/// A place's kind as typed.
+fn kind(k: &Option<String>) -> Result<Option<fr1870::BlockadeKind>, MoveError> {
+    match k {
+        None => Ok(None),
+        Some(w) => siege::kind_from_word(&w.trim().to_ascii_lowercase())
+            .map(Some)
+            .ok_or_else(|| {
+                MoveError::usage(format!("--kind: `{w}` (accepted: fortress, metz, paris)"))
+            }),
+    }
 }
 
 /// Resolves one fr1870 action.
@@ -144,6 +253,89 @@ pub fn run(
                 infantry: !cavalry,
             };
             Ok(fr1870::storm(&input, t, ctx.dice)?.erase())
+        }
+        Fr1870Action::Siege(a) => {
+            let SiegeArgs {
+                place,
+                cell,
+                kind: k,
+                by,
+                besieger_cell,
+                no_infantry,
+                also_besieging,
+                besieger,
+                coefficient,
+                garrison,
+                start,
+                steps,
+            } = &**a;
+            if let Some(b) = besieger
+                && !matches!(b.trim().to_ascii_lowercase().as_str(), "french" | "german")
+            {
+                return Err(MoveError::usage(format!(
+                    "--besieger: `{b}` (accepted: french, german)"
+                )));
+            }
+            let also = also_besieging
+                .iter()
+                .map(|w| {
+                    kind(&Some(w.clone())).map(|k| k.unwrap_or(fr1870::BlockadeKind::Fortress))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| MoveError::usage(e.message.replace("--kind", "--also-besieging")))?;
+            let input = SiegeInput {
+                place: place.clone(),
+                cells: cell.clone(),
+                kind: kind(k)?,
+                by: by.clone(),
+                by_cells: besieger_cell.clone(),
+                no_infantry: *no_infantry,
+                also_besieging: also,
+                besieger: besieger.clone(),
+                coefficient: *coefficient,
+                garrison: *garrison,
+                start: start.clone(),
+                steps: *steps,
+            };
+            Ok(siege::lay_siege(&input, t)?.erase())
+        }
+        Fr1870Action::Blockade {
+            place,
+            end,
+            kind: k,
+            start,
+            advanced,
+            flipped,
+            steps,
+            turn,
+        } => {
+            let input = TurnInput {
+                place: place.clone(),
+                kind: kind(k)?,
+                end: *end,
+                start: start.clone(),
+                advanced: *advanced,
+                flipped: *flipped,
+                steps: *steps,
+                turn: *turn,
+            };
+            Ok(siege::blockade_turn(&input, t)?.erase())
+        }
+        Fr1870Action::Points {
+            situation,
+            french_eliminated,
+            german_eliminated,
+            met,
+            in_metz,
+        } => {
+            let input = PointsInput {
+                situation: *situation,
+                french_eliminated: *french_eliminated,
+                german_eliminated: *german_eliminated,
+                met: met.clone(),
+                in_metz: *in_metz,
+            };
+            Ok(siege::points(&input, t)?.erase())
         }
     }
 }

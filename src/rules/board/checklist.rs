@@ -82,12 +82,38 @@ pub fn steps(l: &mut List, b: &Board) {
             None,
             Vec::new(),
         );
-        l.add(
-            "FR-B1",
-            "advance every blockade marker one cell toward SURRENDER",
-            None,
-            None,
-            Vec::new(),
-        );
+        // FR-B1: each marker the game keeps (a siege laid with `siege`), where it stands; its
+        // check due advances it.
+        let kept: Vec<String> = s
+            .sieges
+            .iter()
+            .filter(|g| g.capitulated.is_none())
+            .filter_map(|g| {
+                let c = g.calendar.as_ref()?;
+                Some(format!(
+                    "{}: blockade marker {} cell(s) from {}{}; SURRENDER {}",
+                    g.place,
+                    c.advanced,
+                    c.start,
+                    if c.flipped { ", turned over" } else { "" },
+                    match c.steps {
+                        Some(n) => format!("{n} cell(s) from {} (your printed calendar)", c.start),
+                        None => "not known (the calendar is not in the seed)".to_string(),
+                    }
+                ))
+            })
+            .collect();
+        if kept.is_empty() {
+            l.add(
+                "FR-B1",
+                "advance every blockade marker one cell toward SURRENDER",
+                None,
+                None,
+                Vec::new(),
+            );
+        }
+        for k in kept {
+            l.add("FR-B1", k, None, None, Vec::new());
+        }
     }
 }

@@ -686,6 +686,7 @@ impl FrForm {
         self.entered_result = None;
         self.losses.clear();
         self.cavalry_refuses = false;
+        fr_sieges(state, attackers, defenders, &mut self.input);
     }
 
     /// FR-C1, FR-C2: resolves; with dice and a known (or entered) result, each unit's fate:
@@ -935,6 +936,46 @@ fn fr_side<'a>(state: &'a GameState, ids: &[String]) -> (Vec<&'a UnitState>, Opt
         fighting,
         (coefficient > 0).then_some((coefficient, occupied)),
     )
+}
+
+/// FR-F1 in play: the game's sieges (laid with `siege`) say who besieges whom. "1 is subtracted
+/// from the number given by the die each time the besieger fights a defensive combat"; "besieged
+/// and besieging units may fight combats, but the results "DR" have no effect on either side";
+/// "when the besieging units attack, the fortress is taken only in case of result "E" or "DE"".
+/// A place that capitulated is besieged no more.
+fn fr_sieges(
+    state: &GameState,
+    attackers: &[String],
+    defenders: &[String],
+    input: &mut FrCombatInput,
+) {
+    input.besieger_defending = false;
+    input.siege_combat = false;
+    input.assault = false;
+    for g in state.sieges.iter().filter(|g| g.capitulated.is_none()) {
+        let besieger = |id: &String| g.by.contains(id);
+        let in_place = |id: &String| state.unit(id).is_some_and(|u| g.covers(u.position));
+        let besieged = |id: &String| {
+            state
+                .unit(id)
+                .is_some_and(|u| g.covers(u.position) && u.unit.side != g.besieger)
+        };
+        // I2: "Rule H7 does not apply to fortified camps" (Metz, Paris): no die -1 there.
+        let camp = g.calendar.as_ref().map_or_else(
+            || fr1870::siege::kind_of(&g.place, None) != fr1870::BlockadeKind::Fortress,
+            |c| c.kind != "fortress",
+        );
+        if defenders.iter().any(besieger) {
+            input.besieger_defending = !camp;
+            if attackers.iter().any(besieged) {
+                input.siege_combat = true;
+            }
+        }
+        if attackers.iter().any(besieger) && defenders.iter().any(in_place) {
+            input.siege_combat = true;
+            input.assault = true;
+        }
+    }
 }
 
 /// FR-C2: one unit's fate as actions.

@@ -11,16 +11,10 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
     let calendars = |s: &GameState| s.phase_kind().map(|p| p.step) == Some(Step::AdvanceCalendars);
     if matches!(ev.action(), Action::NextPhase) && calendars(ev.after()) && !calendars(ev.before())
     {
-        q.push(
-            "FR-B1",
-            None,
-            None,
-            "advance every blockade marker one cell toward SURRENDER (a broken blockade flips its \
-             marker; broken a second turn, it moves back one cell)"
-                .into(),
-            None,
-        );
+        calendar_due(ev.after(), q);
     }
+    capitulation_due(ev, q);
+    paris_taken_due(ev, q);
     for a in ev.changes() {
         if let Action::SetFlag {
             unit,
@@ -161,5 +155,146 @@ fn exchange_due(ev: &Event, must_lose: Option<u32>, q: &mut Queue) {
             ),
             None,
         );
+    }
+}
+
+/// FR-B1 when the calendars advance: each marker the game keeps (a siege laid with `siege`) is a
+/// check about its place; doing it advances the marker one cell (the siege held), a broken or
+/// lifted one is `blockade --place P --end broken|lifted` instead. With no marker kept, one check
+/// for the markers on the table.
+fn calendar_due(s: &GameState, q: &mut Queue) {
+    let kept: Vec<_> = s
+        .sieges
+        .iter()
+        .filter(|g| g.calendar.is_some() && g.capitulated.is_none())
+        .collect();
+    if kept.is_empty() {
+        q.push(
+            "FR-B1",
+            None,
+            None,
+            "advance every blockade marker one cell toward SURRENDER (a broken blockade flips its \
+             marker; broken a second turn, it moves back one cell)"
+                .into(),
+            None,
+        );
+        return;
+    }
+    for g in kept {
+        let c = g.calendar.as_ref();
+        q.push_at(
+            "FR-B1",
+            Some(g.besieger),
+            g.hex,
+            format!(
+                "{}: the siege held? doing this advances its blockade marker one cell toward \
+                 SURRENDER (now {} cell(s) from {}{}); if the blockade was broken or the siege \
+                 lifted, waive it and apply `blockade --place {} --end broken|lifted`",
+                g.place,
+                c.map(|c| c.advanced).unwrap_or(0),
+                c.map(|c| c.start.as_str()).unwrap_or("?"),
+                if c.is_some_and(|c| c.flipped) {
+                    ", turned over"
+                } else {
+                    ""
+                },
+                g.place
+            ),
+        );
+    }
+}
+
+/// FR-B1 (I6, I8): a place whose marker reached SURRENDER capitulates. Metz: "the units of the
+/// besieged player are eliminated; the units of the besieger occupy the fortified camp and may
+/// leave it only after having stayed there for one complete turn (example: if Metz capitulates in
+/// turn 8, the besiegers may leave it only in turn 10)"; Paris: "immediately ends the game with
+/// victory for the German player". Doing the check eliminates the besieged units in the cell.
+fn capitulation_due(ev: &Event, q: &mut Queue) {
+    for g in &ev.after().sieges {
+        let Some(turn) = g.capitulated else {
+            continue;
+        };
+        let was = ev
+            .before()
+            .sieges
+            .iter()
+            .find(|b| b.place == g.place)
+            .and_then(|b| b.capitulated);
+        if was.is_some() {
+            continue;
+        }
+        let kind = g.calendar.as_ref().map(|c| c.kind.as_str()).unwrap_or("");
+        let then = match kind {
+            "metz" => format!(
+                "; the besiegers occupy the fortified camp and may leave it only in turn {}",
+                super::blockade::metz_besiegers_may_leave(turn)
+            ),
+            "paris" => "; the game ends with victory for the German player".to_string(),
+            _ => String::new(),
+        };
+        if kind == "paris" {
+            q.push_at(
+                "FR-B1",
+                Some(g.besieger),
+                g.hex,
+                format!(
+                    "{} {} (turn {turn}){then}",
+                    g.place,
+                    crate::rules::fr1870::set::CAPITULATES
+                ),
+            );
+            continue;
+        }
+        q.push_at(
+            "FR-B1",
+            Some(g.besieger),
+            g.hex,
+            format!(
+                "{} {} (turn {turn}): doing this eliminates the besieged units in {}{then}",
+                g.place,
+                crate::rules::fr1870::set::CAPITULATES,
+                std::iter::once(&g.hex)
+                    .chain(g.more.iter())
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+}
+
+/// FR-B1 (I8): "The capitulation (or storming) of Paris immediately ends the game with victory for
+/// the German player. Paris extends over 3 cells, but it is sufficient for a single German unit to
+/// occupy just one of these cells for Paris to be considered taken." A German unit moving into a
+/// cell of besieged Paris (a siege the game keeps) makes it a check due about that cell.
+fn paris_taken_due(ev: &Event, q: &mut Queue) {
+    for a in ev.changes() {
+        let Action::Move { unit, to, .. } = a else {
+            continue;
+        };
+        let Some(u) = ev.after().unit(unit) else {
+            continue;
+        };
+        let taken = ev.before().sieges.iter().find(|g| {
+            g.capitulated.is_none()
+                && g.calendar.as_ref().is_some_and(|c| c.kind == "paris")
+                && g.covers(*to)
+                && !g.covers(ev.before().unit(unit).map(|b| b.position).unwrap_or(*to))
+        });
+        if let Some(g) = taken
+            && u.unit.side == crate::roster::Side::German
+            && u.unit.side == g.besieger
+        {
+            q.push_at(
+                "FR-B1",
+                Some(u.unit.side),
+                *to,
+                format!(
+                    "{} occupies cell {to} of {}: Paris is taken, the game ends with victory for \
+                     the German player",
+                    u.unit.name, g.place
+                ),
+            );
+        }
     }
 }

@@ -4,7 +4,8 @@
 //! part of the CRT is printed in the seed, so the rest is `unknown` and a roll into it asks the umpire.
 //! [`blockade`] is the blockade calendar as a state machine (FR-B1); [`mechanics`] holds the calendar
 //! (FR-T1), storming (FR-F1), cavalry refusing combat (FR-C3), R counters and stacking (FR-R1) and the
-//! five situations (FR-L1).
+//! five situations (FR-L1); [`siege`] lays a siege, moves a marker at the end of a turn and totals
+//! a situation's points, the resolutions `kepi game apply` plays (`siege`, `blockade`, `points`).
 
 pub mod blockade;
 mod checklist;
@@ -12,6 +13,7 @@ mod checks;
 pub mod combat;
 pub mod mechanics;
 pub mod set;
+pub mod siege;
 
 use std::collections::BTreeMap;
 

@@ -5,11 +5,12 @@ use chrono::NaiveDate;
 use crate::engine::flow::checklist::List;
 use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
-use crate::engine::game::{Flag, GameState, UnitState};
+use crate::engine::game::{Action, CalendarMarker, Flag, GameState, Siege, UnitState};
 use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Side};
 use crate::rules::RuleId;
+use crate::rules::fr1870::siege;
 
 /// 1870 (odds-ratio CRT).
 pub struct FrRules;
@@ -111,11 +112,118 @@ impl RuleSet for FrRules {
         u: &UnitState,
         to: crate::roster::Position,
     ) -> Vec<String> {
-        crate::rules::board::moves::move_breaches(game, u, to, &crate::rules::board::moves::FR1870)
+        let mut out = crate::rules::board::moves::move_breaches(
+            game,
+            u,
+            to,
+            &crate::rules::board::moves::FR1870,
+        );
+        out.extend(leaves_metz_early(game.state(), u, to));
+        out
     }
 
     fn checklist(&self, l: &mut List) {
         super::checklist::steps(l);
+    }
+
+    /// FR-F1, FR-B1, FR-L1 in a game: `siege` takes the besiegers' cells, arms and side, the
+    /// places they besiege already, the garrison and the fortress's value (its card) from the game;
+    /// `blockade` takes the place's marker and the turn; `points` counts each side's units
+    /// eliminated and those besieged in Metz. A value typed wins.
+    fn plain_defaults(&self, verb: &str, typed: &[String], state: &GameState) -> Vec<String> {
+        match verb {
+            "siege" => siege_defaults(typed, state),
+            "blockade" => blockade_defaults(typed, state),
+            "points" => points_defaults(typed, state),
+            _ => Vec::new(),
+        }
+    }
+
+    /// FR-F1, FR-B1: the game keeps what `siege` lays and what `blockade` does to its marker.
+    fn plain_effects(
+        &self,
+        r: &crate::rules::Resolution<serde_json::Value>,
+        state: &GameState,
+    ) -> Vec<Action> {
+        let Some(v) = r.outcome.as_ref() else {
+            return Vec::new();
+        };
+        match r.action.as_str() {
+            "siege" => serde_json::from_value::<siege::SiegeOutcome>(v.clone())
+                .ok()
+                .and_then(|o| siege_laid(&o, state))
+                .into_iter()
+                .collect(),
+            "blockade" => serde_json::from_value::<siege::TurnOutcome>(v.clone())
+                .ok()
+                .and_then(|o| marker_moved(&o, state))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// FR-B1: doing the calendar's check for a place advances its marker (the siege held; a
+    /// broken or lifted one is `blockade --end broken|lifted` instead, and the check is waived);
+    /// doing a capitulation's check eliminates the besieged units in the place's cell (I6).
+    fn due_effects(
+        &self,
+        state: &GameState,
+        d: &crate::engine::flow::Due,
+        tables: &crate::rules::Tables,
+    ) -> Vec<Action> {
+        if d.rule.as_str() != "FR-B1" {
+            return Vec::new();
+        }
+        let Some(g) = d.at.and_then(|at| {
+            state.sieges.iter().find(|g| {
+                g.hex == at
+                    && (d.what.starts_with(&format!("{}:", g.place))
+                        || d.what.starts_with(&format!("{} {CAPITULATES}", g.place)))
+            })
+        }) else {
+            return Vec::new();
+        };
+        if d.what.contains(CAPITULATES) {
+            // I8: Paris's capitulation ends the game; I6 (Metz) and a fortress's garrison: the
+            // besieged units are eliminated.
+            if g.calendar.as_ref().is_some_and(|c| c.kind == "paris") {
+                return Vec::new();
+            }
+            return state
+                .units
+                .iter()
+                .filter(|u| {
+                    g.covers(u.position)
+                        && u.unit.side != g.besieger
+                        && !u.eliminated()
+                        && u.unit.arm != Arm::Fortress
+                })
+                .map(|u| Action::LoseStrength {
+                    unit: u.unit.id.clone(),
+                    n: u.strength,
+                })
+                .collect();
+        }
+        let Some(c) = g.calendar.as_ref().filter(|_| g.capitulated.is_none()) else {
+            return Vec::new();
+        };
+        let input = siege::TurnInput {
+            place: g.place.clone(),
+            kind: siege::kind_from_word(&c.kind),
+            end: siege::BlockadeEnd::Held,
+            start: Some(c.start.clone()),
+            advanced: c.advanced,
+            flipped: c.flipped,
+            steps: c.steps,
+            turn: Some(state.turn),
+        };
+        siege::blockade_turn(&input, &tables.fr1870)
+            .ok()
+            .and_then(|r| r.outcome)
+            .and_then(|o| marker_moved(&o, state))
+            .into_iter()
+            .collect()
     }
 
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
@@ -124,4 +232,299 @@ impl RuleSet for FrRules {
             include_str!("../../../unit-cards/scenarios/fr1870-august.toml"),
         )]
     }
+}
+
+/// The words of a capitulation's check (FR-B1), which doing it reads.
+pub(crate) const CAPITULATES: &str = "capitulates";
+
+/// True when `flag` was typed (`--flag` or `--flag=...`).
+fn given(typed: &[String], flag: &str) -> bool {
+    typed
+        .iter()
+        .any(|w| w == flag || w.starts_with(&format!("{flag}=")))
+}
+
+/// Every value typed for `flag` (`--flag V` or `--flag=V`), commas split.
+fn values(typed: &[String], flag: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = typed.iter();
+    while let Some(w) = it.next() {
+        let v = if w == flag {
+            it.next().cloned()
+        } else {
+            w.strip_prefix(&format!("{flag}=")).map(str::to_string)
+        };
+        if let Some(v) = v {
+            out.extend(v.split(',').map(|x| x.trim().to_string()));
+        }
+    }
+    out
+}
+
+/// The game's siege of `place` (its name as the game keeps it, any case).
+fn siege_of<'a>(state: &'a GameState, place: &str) -> Option<&'a Siege> {
+    let p = place.trim();
+    state
+        .sieges
+        .iter()
+        .find(|g| g.place.eq_ignore_ascii_case(p))
+}
+
+/// FR-F1, I10: the besiegers' cells, arms and side, what they besiege already, the garrison and
+/// the fortress card's value.
+fn siege_defaults(typed: &[String], state: &GameState) -> Vec<String> {
+    let mut out = Vec::new();
+    let by: Vec<&UnitState> = values(typed, "--by")
+        .iter()
+        .filter_map(|k| state.find(k).ok())
+        .collect();
+    let place = values(typed, "--place")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    if !by.is_empty() {
+        if !given(typed, "--besieger-cell") && by.iter().all(|u| u.position.hex().is_some()) {
+            out.push("--besieger-cell".to_string());
+            out.push(
+                by.iter()
+                    .map(|u| u.position.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
+        }
+        if !given(typed, "--no-infantry") && by.iter().all(|u| u.unit.arm != Arm::Infantry) {
+            out.push("--no-infantry".to_string());
+        }
+        if !given(typed, "--besieger") {
+            out.push("--besieger".to_string());
+            out.push(by[0].unit.side.to_string());
+        }
+        if !given(typed, "--also-besieging") {
+            let kinds: Vec<String> = state
+                .sieges
+                .iter()
+                .filter(|g| g.capitulated.is_none() && !g.place.eq_ignore_ascii_case(place.trim()))
+                .filter(|g| by.iter().any(|u| g.by.contains(&u.unit.id)))
+                .map(|g| {
+                    g.calendar
+                        .as_ref()
+                        .map(|c| c.kind.clone())
+                        .unwrap_or_else(|| siege::kind_word(siege::kind_of(&g.place, None)).into())
+                })
+                .collect();
+            if !kinds.is_empty() {
+                out.push("--also-besieging".to_string());
+                out.push(kinds.join(","));
+            }
+        }
+    }
+    let at: Vec<crate::roster::Position> = values(typed, "--cell")
+        .into_iter()
+        .filter_map(|c| c.parse::<crate::roster::Position>().ok())
+        .filter(|p| p.hex().is_some())
+        .collect();
+    let besieger = by.first().map(|u| u.unit.side).or_else(|| {
+        values(typed, "--besieger")
+            .into_iter()
+            .next()
+            .and_then(|w| w.parse().ok())
+    });
+    if !at.is_empty() {
+        let here = || {
+            state
+                .units
+                .iter()
+                .filter(|u| at.contains(&u.position) && !u.eliminated())
+        };
+        if !given(typed, "--garrison")
+            && let Some(b) = besieger
+        {
+            let n = here()
+                .filter(|u| {
+                    u.unit.side != b
+                        && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy)
+                })
+                .count();
+            out.push("--garrison".to_string());
+            out.push(n.to_string());
+        }
+        if !given(typed, "--coefficient") {
+            let c: u32 = here()
+                .filter(|u| u.unit.arm == Arm::Fortress)
+                .map(|u| u.strength)
+                .sum();
+            if (1..=3).contains(&c) {
+                out.push("--coefficient".to_string());
+                out.push(c.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// FR-B1: the place's marker as the game keeps it, and the turn.
+fn blockade_defaults(typed: &[String], state: &GameState) -> Vec<String> {
+    let mut out = Vec::new();
+    let place = values(typed, "--place")
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    if !given(typed, "--turn") {
+        out.push("--turn".to_string());
+        out.push(state.turn.to_string());
+    }
+    let Some(g) = siege_of(state, &place) else {
+        return out;
+    };
+    let Some(c) = &g.calendar else {
+        return out;
+    };
+    for (flag, v) in [
+        ("--kind", Some(c.kind.clone())),
+        ("--start", Some(c.start.clone())),
+        ("--advanced", Some(c.advanced.to_string())),
+        ("--steps", c.steps.map(|n| n.to_string())),
+    ] {
+        if let Some(v) = v
+            && !given(typed, flag)
+        {
+            out.push(flag.to_string());
+            out.push(v);
+        }
+    }
+    if c.flipped && !given(typed, "--flipped") {
+        out.push("--flipped".to_string());
+    }
+    out
+}
+
+/// FR-L1: each side's units eliminated, and the French units besieged in Metz.
+fn points_defaults(typed: &[String], state: &GameState) -> Vec<String> {
+    let mut out = Vec::new();
+    let fighting =
+        |u: &&UnitState| !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy);
+    for (flag, side) in [
+        ("--french-eliminated", Side::French),
+        ("--german-eliminated", Side::German),
+    ] {
+        if !given(typed, flag) {
+            let n = state
+                .units
+                .iter()
+                .filter(fighting)
+                .filter(|u| u.unit.side == side && u.eliminated())
+                .count();
+            out.push(flag.to_string());
+            out.push(n.to_string());
+        }
+    }
+    if !given(typed, "--in-metz")
+        && let Some(g) = siege_of(state, "Metz").filter(|g| g.capitulated.is_none())
+    {
+        let n = state
+            .units
+            .iter()
+            .filter(fighting)
+            .filter(|u| g.covers(u.position) && u.unit.side != g.besieger && !u.eliminated())
+            .count();
+        out.push("--in-metz".to_string());
+        out.push(n.to_string());
+    }
+    out
+}
+
+/// FR-F1, FR-B1: the siege `siege` laid, as the game keeps it.
+fn siege_laid(o: &siege::SiegeOutcome, state: &GameState) -> Option<Action> {
+    let mut cells = o
+        .cells
+        .iter()
+        .map(|c| c.parse::<crate::roster::Position>().ok());
+    let hex = cells.next()??;
+    let more: Vec<crate::roster::Position> = cells.collect::<Option<Vec<_>>>()?;
+    let by: Vec<&UnitState> = o.by.iter().filter_map(|k| state.find(k).ok()).collect();
+    let besieger = by
+        .first()
+        .map(|u| u.unit.side)
+        .or_else(|| o.besieger.as_deref().and_then(|b| b.parse().ok()))
+        .unwrap_or(Side::German);
+    let place = siege_of(state, &o.place)
+        .map(|g| g.place.clone())
+        .unwrap_or_else(|| o.place.clone());
+    Some(Action::SetSiege {
+        place: place.clone(),
+        siege: Some(Siege {
+            place,
+            hex,
+            more,
+            besieger,
+            by: by.iter().map(|u| u.unit.id.clone()).collect(),
+            since: state.turn,
+            calendar: o.start.as_ref().map(|s| CalendarMarker {
+                kind: siege::kind_word(o.kind).to_string(),
+                start: s.clone(),
+                advanced: 0,
+                flipped: false,
+                steps: o.steps,
+            }),
+            capitulated: None,
+        }),
+    })
+}
+
+/// FR-B1: the game's siege after `blockade` (or the calendar's check): its marker moved, the siege
+/// ended, or the place capitulated (kept, with the turn, so the capitulation is a check due and
+/// Metz's besiegers are held there, I6).
+fn marker_moved(o: &siege::TurnOutcome, state: &GameState) -> Option<Action> {
+    let g = siege_of(state, &o.place)?;
+    if o.event == super::BlockadeEvent::Removed {
+        return Some(Action::SetSiege {
+            place: g.place.clone(),
+            siege: None,
+        });
+    }
+    let mut next = g.clone();
+    if let Some(b) = &o.marker {
+        let steps = g.calendar.as_ref().and_then(|c| c.steps);
+        next.calendar = Some(CalendarMarker {
+            kind: siege::kind_word(b.kind).to_string(),
+            start: b.start.clone(),
+            advanced: b.advanced,
+            flipped: b.flipped,
+            steps,
+        });
+    }
+    if o.capitulates {
+        next.capitulated = Some(o.turn.unwrap_or(state.turn));
+    }
+    Some(Action::SetSiege {
+        place: g.place.clone(),
+        siege: Some(next),
+    })
+}
+
+/// FR-B1 (I6): "the units of the besieger occupy the fortified camp and may leave it only after
+/// having stayed there for one complete turn (example: if Metz capitulates in turn 8, the besiegers
+/// may leave it only in turn 10)". A besieger's unit leaving the cell of a fortified camp that
+/// capitulated before that turn is noted (the umpire decides).
+fn leaves_metz_early(s: &GameState, u: &UnitState, to: crate::roster::Position) -> Vec<String> {
+    s.sieges
+        .iter()
+        .filter(|g| {
+            g.calendar.as_ref().is_some_and(|c| c.kind == "metz")
+                && g.covers(u.position)
+                && !g.covers(to)
+                && u.unit.side == g.besieger
+        })
+        .filter_map(|g| {
+            let turn = g.capitulated?;
+            let leave = super::blockade::metz_besiegers_may_leave(turn);
+            (s.turn < leave).then(|| {
+                format!(
+                    "{} leaves {} on turn {}: {} capitulated in turn {turn}, so the besiegers may \
+                     leave it only in turn {leave} (FR-B1)",
+                    u.unit.name, g.place, s.turn, g.place
+                )
+            })
+        })
+        .collect()
 }

@@ -24,5 +24,6 @@ mod report_cli;
 mod rules28_cli;
 mod scale_cli;
 mod sixth_rule_set_cli;
+mod spi_movement_cli;
 mod store_cli;
 mod tamper_cli;

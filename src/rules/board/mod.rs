@@ -4,3 +4,4 @@
 pub mod checklist;
 pub mod form;
 pub(crate) mod moves;
+pub mod spi_moves;

@@ -110,6 +110,7 @@ impl RuleSet for FrRules {
         game: &crate::engine::game::Game,
         u: &UnitState,
         to: crate::roster::Position,
+        _mp: Option<u32>,
     ) -> Vec<String> {
         crate::rules::board::moves::move_breaches(game, u, to, &crate::rules::board::moves::FR1870)
     }

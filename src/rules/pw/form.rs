@@ -574,6 +574,7 @@ fn hit_effects(
                         unit: u.unit.id.clone(),
                         to,
                         notes: Vec::new(),
+                        mp: None,
                     });
                 }
                 _ => fx.push(Action::Note {
@@ -749,6 +750,7 @@ mod tests {
                 unit: id.into(),
                 to: label.parse().unwrap(),
                 notes: Vec::new(),
+                mp: None,
             },
             now,
         )

@@ -32,6 +32,19 @@ fn noted(line: &serde_json::Value, want: &str) -> bool {
         .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
 }
 
+/// The checklist row of `rule` whose words start with `what`, in the phase being played.
+fn checklist_row(save: &str, rule: &str, what: &str) -> serde_json::Value {
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["game", "checklist", save, "--json"])).unwrap();
+    v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["rule"] == rule && i["what"].as_str().unwrap_or("").starts_with(what))
+        .cloned()
+        .unwrap_or_else(|| panic!("no {rule} `{what}` row: {v}"))
+}
+
 /// The log's length.
 fn logged(save: &str) -> usize {
     let log: serde_json::Value =
@@ -320,6 +333,12 @@ fn spi_rail_movement_in_play() {
     assert!(noted(&line, "Rail Movement Case B"), "{line}");
     // 3 + 2 + 1 + 2 = 8: within.
     assert!(!noted(&line, "over its allowance"), "{line}");
+    // The checklist's rail movement row lists the entrained units.
+    let row = checklist_row(&save, "SPI-T1", "rail movement");
+    assert!(
+        row["what"].as_str().unwrap().contains("entrain 3 MP"),
+        "{row}"
+    );
     // The German second entrained unit is within the limit; the third is over.
     let line = apply(&save, &["entrain", "de-2-5-2"]);
     assert!(notes(&line).is_empty(), "{line}");
@@ -372,6 +391,13 @@ fn spi_eb_river_crossing_in_play() {
         "1210",
         "next-phase",
     ]);
+    // The movement phase's checklist lists the side's EB units on the map and the roll.
+    let row = checklist_row(&save, "SPI-E1", "EB units");
+    assert_eq!(
+        row["units"],
+        serde_json::json!(["de-eb-1", "de-eb-2"]),
+        "{row}"
+    );
     // 1-3: it continues.
     let line = apply(&save, &["eb", "de-eb-1", "--dice", "d6=3"]);
     assert_eq!(line["outcome"]["continues"], true, "{line}");

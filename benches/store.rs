@@ -45,6 +45,7 @@ fn game(n: usize) -> Option<Game> {
                     row: (i % 20) as u8,
                 },
                 notes: Vec::new(),
+                mp: None,
             },
             _ => Action::NextPhase,
         };

@@ -413,7 +413,10 @@ pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             let game = &app.game;
             let warn = |u: &UnitState, to: Hex| {
                 position_in(to, layout)
-                    .map(|p| crate::engine::flow::move_notes(game, &u.unit.id, p, tables))
+                    .map(|p| {
+                        let mp = crate::engine::flow::move_cost(game, &u.unit.id, p, None);
+                        crate::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
+                    })
                     .unwrap_or_default()
             };
             if let Some(note) = units_ui(
@@ -621,6 +624,7 @@ fn units_ui(
                     unit: u.unit.id.clone(),
                     to: pos,
                     notes: Vec::new(),
+                    mp: None,
                 }));
             }
         }

@@ -574,6 +574,7 @@ pub(crate) fn hex_field_ui(
                         unit: id.to_string(),
                         to: *to,
                         notes: Vec::new(),
+                        mp: None,
                     }));
                     done = true;
                 }
@@ -591,6 +592,7 @@ pub(crate) fn hex_field_ui(
                 unit: id.to_string(),
                 to: crate::roster::Position::Off,
                 notes: Vec::new(),
+                mp: None,
             }));
             done = true;
         }

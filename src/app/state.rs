@@ -816,10 +816,8 @@ impl AppState {
                 // A move logs what the rules say against it (the map showed it while dragging),
                 // the same notes `kepi game apply move` logs.
                 let action = match action {
-                    Action::Move { unit, to, .. } => {
-                        let notes =
-                            crate::engine::flow::move_notes(&self.game, &unit, to, self.tables);
-                        Action::Move { unit, to, notes }
+                    Action::Move { unit, to, mp, .. } => {
+                        crate::engine::flow::move_action(&self.game, unit, to, mp, self.tables)
                     }
                     other => other,
                 };

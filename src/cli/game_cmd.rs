@@ -62,7 +62,12 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
                          disorganised, entrained, hidden
   set UNIT FIELD VALUE   FIELD: strength, fatigue, leaders, melees, level, supply, facing,
                          position, or a flag name (on/off)
-  move UNIT HEX          a hex label (0304), free or off; marks the unit moved
+  move UNIT HEX [--mp N] a hex label (0304), free or off; marks the unit moved. SPI: --mp N
+                         is what the move costs as counted on the printed map (terrain, rivers,
+                         zones of control); without it kepi counts 1 MP a hex, +2 onto and +2 off
+                         a friendly combat unit, 1 MP per 18 hexes entrained (SPI-T1). Over the
+                         allowance (German 8, French 6, halved unsupplied or isolated, SPI-S1),
+                         with entrain, detrain and formation in the phase, is a logged note
   face UNIT DIR          n ne e se s sw w nw, or none
   supply UNIT STATE      supplied | unsupplied | isolated
   next-phase             next phase (after the last: next turn, markers cleared, date advanced)

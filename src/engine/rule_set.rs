@@ -165,13 +165,33 @@ pub trait RuleSet: Send + Sync + 'static {
     /// distance: a retreat or an advance after combat that breaks the text (1870 FR-C2, SPI EB
     /// units). Said while dragging and before `game apply` moves, logged with the move; the umpire
     /// goes ahead. Gathered by [`crate::engine::flow::move_notes`].
+    /// `mp` is the move's cost in movement points ([`RuleSet::move_points`]), where counted.
     fn move_breaches(
         &self,
         _game: &crate::engine::game::Game,
         _u: &UnitState,
         _to: crate::roster::Position,
+        _mp: Option<u32>,
     ) -> Vec<String> {
         Vec::new()
+    }
+
+    /// True when the rule set counts movement points ([`RuleSet::move_points`]; SPI).
+    fn counts_movement_points(&self) -> bool {
+        false
+    }
+
+    /// The movement points moving `u` to `to` now costs, where the rule set counts them (SPI):
+    /// `stated` is the umpire's count from the printed map (`move UNIT HEX --mp N`). `None` (the
+    /// default) where the rule set counts no points; `kepi game apply` then refuses `--mp`.
+    fn move_points(
+        &self,
+        _game: &crate::engine::game::Game,
+        _u: &UnitState,
+        _to: crate::roster::Position,
+        _stated: Option<u32>,
+    ) -> Option<u32> {
+        None
     }
 
     /// True when the map shows zones of control when it opens.

@@ -352,12 +352,39 @@ fn parse_verbs(
                 Verb::Act(Action::SetFlag { unit: u, flag, on })
             }
             "move" => {
-                let u = unit(&take(&mut i, "UNIT HEX", &verb)?)?;
-                let to = word(take(&mut i, "UNIT HEX", &verb)?.parse::<Position>(), &verb)?;
+                let u = unit(&take(&mut i, "UNIT HEX [--mp N]", &verb)?)?;
+                let to = word(
+                    take(&mut i, "UNIT HEX [--mp N]", &verb)?.parse::<Position>(),
+                    &verb,
+                )?;
+                // SPI: the movement points the move costs, as the umpire counts them on the
+                // printed map (terrain, rivers, zones of control).
+                let mut mp = None;
+                if let Some(w) = words
+                    .get(i)
+                    .filter(|w| *w == "--mp" || w.starts_with("--mp="))
+                {
+                    i += 1;
+                    let v = match w.split_once('=') {
+                        Some((_, v)) => v.to_string(),
+                        None => take(&mut i, "UNIT HEX --mp N", &verb)?,
+                    };
+                    if !s.system.counts_movement_points() {
+                        return Err(MoveError::usage(format!(
+                            "`move --mp`: {} counts no movement points",
+                            s.system.title()
+                        )));
+                    }
+                    mp = Some(
+                        num::parse_within(&v, crate::rules::limits::COUNT)
+                            .map_err(|m| MoveError::usage(format!("`move --mp` N: {m}")))?,
+                    );
+                }
                 Verb::Act(Action::Move {
                     unit: u,
                     to,
                     notes: Vec::new(),
+                    mp,
                 })
             }
             "face" => {
@@ -551,6 +578,7 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, MoveErro
             unit,
             to: value.parse().map_err(bad)?,
             notes: Vec::new(),
+            mp: None,
         },
         _ => {
             return Err(bad(format!(
@@ -676,10 +704,10 @@ fn apply_one(
             )
             .map_err(MoveError::from)?,
         // What the rules say against the move is logged with it (the umpire went ahead).
-        Verb::Act(Action::Move { unit, to, .. }) => {
-            let notes = crate::engine::flow::move_notes(game, &unit, to, tables);
-            game.act(Action::Move { unit, to, notes }, now)
-                .map_err(MoveError::from)?
+        // Its cost (the umpire's `--mp`, else the rule set's count) too (SPI).
+        Verb::Act(Action::Move { unit, to, mp, .. }) => {
+            let a = crate::engine::flow::move_action(game, unit, to, mp, tables);
+            game.act(a, now).map_err(MoveError::from)?
         }
         Verb::Act(a) => game.act(a, now).map_err(MoveError::from)?,
         Verb::Undo => game.undo(now).map_err(MoveError::from)?,

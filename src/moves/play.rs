@@ -390,6 +390,61 @@ static SPECS: &[VerbSpec] = &[
         overlay: spi_raise,
     },
     VerbSpec {
+        system: System::Spi,
+        verb: "eb",
+        aliases: &[],
+        form: "eb",
+        resolve: "eb",
+        units: Units::One("EB-UNIT"),
+        required: &[],
+        refused: &[],
+        extra: no_extra,
+        what: "an EB unit crossing a river hexside: d6 1-3 continues, 4-6 stops it for the \
+               movement phase (SPI-E1; a later move of it that phase is a note)",
+        overlay: no_options,
+    },
+    VerbSpec {
+        system: System::Spi,
+        verb: "entrain",
+        aliases: &[],
+        form: "entrain",
+        resolve: "entrain",
+        units: Units::One("UNIT"),
+        required: &[],
+        refused: &[("side", "the unit's card gives it")],
+        extra: no_extra,
+        what: "rail movement: the unit entrains, 3 MP (errata), the entrained marker on; over its \
+               allowance, the side's limit (French 1, German 2) or next to the enemy is a note \
+               (SPI-T1, SPI-S1; no dice)",
+        overlay: spi_spend,
+    },
+    VerbSpec {
+        system: System::Spi,
+        verb: "detrain",
+        aliases: &[],
+        form: "detrain",
+        resolve: "detrain",
+        units: Units::One("UNIT"),
+        required: &[],
+        refused: &[("side", "the unit's card gives it")],
+        extra: no_extra,
+        what: "rail movement: the unit detrains, 2 MP (errata), the marker off (SPI-T1; no dice)",
+        overlay: spi_spend,
+    },
+    VerbSpec {
+        system: System::Spi,
+        verb: "formation",
+        aliases: &[],
+        form: "formation",
+        resolve: "formation",
+        units: Units::One("UNIT"),
+        required: &[],
+        refused: &[("side", "the unit's card gives it")],
+        extra: no_extra,
+        what: "a change of formation status, 4 MP against the unit's allowance (SPI-H2; no dice)",
+        overlay: spi_spend,
+    },
+    VerbSpec {
         system: System::Fr1870,
         verb: "combat",
         aliases: &[],
@@ -1898,6 +1953,21 @@ fn spi_raise(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     };
     set(&mut x.strength, g.get::<u32>("strength")?);
     set(&mut x.pool, g.get::<u32>("pool")?);
+    Ok(())
+}
+
+/// A verb whose `kepi resolve` command has no options (SPI-E1's `eb`).
+fn no_options(_g: &Given, _f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
+    Ok(())
+}
+
+/// SPI-T1, SPI-H2: `kepi resolve spi entrain|detrain|formation`'s options over the unit's supply.
+fn spi_spend(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
+    let Some(x) = f.get_mut::<crate::rules::spi::form::SpendForm>() else {
+        return Err(mismatch(g));
+    };
+    set_some(&mut x.supply, g.get::<SupplyState>("supply")?);
+    set(&mut x.spent, g.get::<u32>("spent")?);
     Ok(())
 }
 

@@ -751,10 +751,12 @@ fn unit_less_actions_are_verbs_too() {
             &["aoa", "--dice", "d6=3,d6=4"],
             &["gsp", "aoa", "--d6", "3", "--d6", "4"],
         ),
+        // SPI-E1's `eb` names its EB unit now (tests/cli/spi_movement_cli.rs): the stop binds
+        // to it.
         (
             "spi-1870",
-            &["eb", "--dice", "d6=2"],
-            &["spi", "eb", "--d6", "2"],
+            &["oob", "--dice", "d6=2"],
+            &["spi", "oob", "--d6", "2"],
         ),
         (
             "fr1870-august",
@@ -813,7 +815,10 @@ fn help_lists_the_verbs_per_rule_set() {
         "--dice DIE=VALUE",
         "--general-death",
         "fire-first, collapse, melee-both",
-        "victory, eb, oob",
+        "victory, oob",
+        "eb EB-UNIT",
+        "entrain UNIT",
+        "formation UNIT",
         "storm",
     ] {
         assert!(help.contains(s), "help lacks `{s}`:\n{help}");

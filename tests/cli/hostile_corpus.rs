@@ -101,6 +101,9 @@ const BASES: &[(&str, &str)] = &[
     ("resolve spi victory", "--net-vp=5"),
     ("resolve spi eb", "--seed=1"),
     ("resolve spi raise", "--strength=6 --pool=4"),
+    ("resolve spi entrain", "--side=german --spent=5"),
+    ("resolve spi detrain", "--side=french --supply=isolated"),
+    ("resolve spi formation", "--side=french --spent=2"),
     ("resolve spi oob", "--seed=1"),
     (
         "resolve fr1870 combat",

@@ -25,5 +25,6 @@ mod rules28_cli;
 mod scale_cli;
 mod sieges_cli;
 mod sixth_rule_set_cli;
+mod spi_movement_cli;
 mod store_cli;
 mod tamper_cli;

@@ -47,6 +47,7 @@ fn spi_campaign(dir: &Path, save: bool) -> AppState {
             unit: unit.into(),
             to: hex.parse().expect("hex"),
             notes: Vec::new(),
+            mp: None,
         }));
     }
     app.handle(Command::Select("de-3-3-1".into()));
@@ -264,11 +265,13 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
         unit: "de-3-3-1".into(),
         to: "1010".parse().expect("hex"),
         notes: Vec::new(),
+        mp: None,
     }));
     kept.handle(Command::Act(Action::Move {
         unit: "fr-metz-5".into(),
         to: "1011".parse().expect("hex"),
         notes: Vec::new(),
+        mp: None,
     }));
     kept.handle(Command::Select("de-3-3-1".into()));
     kept.handle(Command::Target("fr-metz-5".into()));

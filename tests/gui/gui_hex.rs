@@ -103,6 +103,7 @@ fn pw_melee_with_my_dice_hits_both_sides() {
                 unit: "de-cav".into(),
                 to: "0305".parse().unwrap(),
                 notes: Vec::new(),
+                mp: None,
             },
             now,
         )
@@ -258,6 +259,7 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
             unit: unit.into(),
             to: hex.parse().unwrap(),
             notes: Vec::new(),
+            mp: None,
         }));
     }
     app.handle(Command::Select("de-2-5-1".into()));
@@ -321,6 +323,7 @@ fn spi_window_roll_applies_the_owners_loss_split() {
             unit: unit.into(),
             to: hex.parse().unwrap(),
             notes: Vec::new(),
+            mp: None,
         }));
     }
     app.handle(Command::Select("de-2-5-1".into()));
@@ -377,6 +380,7 @@ fn a_fortification_on_the_map_says_what_it_is() {
         unit: "fort-sedan".into(),
         to: "0505".parse().unwrap(),
         notes: Vec::new(),
+        mp: None,
     }));
     let mut h = map_harness(app);
     h.run();
@@ -404,6 +408,7 @@ fn spi_flank_box_needs_the_map_geometry() {
             unit: unit.into(),
             to: hex.parse().unwrap(),
             notes: Vec::new(),
+            mp: None,
         }));
     }
     app.handle(Command::Select("de-2-5-1".into()));
@@ -423,6 +428,7 @@ fn spi_flank_box_needs_the_map_geometry() {
         unit: "de-2-5-2".into(),
         to: "0506".parse().unwrap(),
         notes: Vec::new(),
+        mp: None,
     }));
     h.run();
     h.run();
@@ -605,6 +611,7 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
         unit: "fr-mar".into(),
         to: "2738".parse().unwrap(),
         notes: Vec::new(),
+        mp: None,
     }));
     app.handle(Command::Select("fr-mar".into()));
     app.handle(Command::Target("de-cav-3".into()));
@@ -653,6 +660,7 @@ fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
         unit: "de-4b".into(),
         to: "3001".parse().unwrap(),
         notes: Vec::new(),
+        mp: None,
     }));
     // 2 against 4 is 1:2; die 6 is DR (seed: "1 vs 2 AE AE AE AD AD AD,DD R DR").
     app.handle(Command::Select("fr-1rc".into()));
@@ -728,6 +736,7 @@ fn picking_a_combats_units_does_not_move_roll() {
         unit: "de-cav-4".into(),
         to: "2140".parse().unwrap(),
         notes: Vec::new(),
+        mp: None,
     }));
     let mut h = Harness::builder()
         .with_size(egui::vec2(1366.0, 768.0))
@@ -757,6 +766,7 @@ fn fr1870_after_a_retreat_result() -> AppState {
         unit: "de-4b".into(),
         to: "3001".parse().unwrap(),
         notes: Vec::new(),
+        mp: None,
     }));
     // 2 against 4 is 1:2; die 6 is DR: 3B must retreat from 2544.
     app.handle(Command::Select("fr-1rc".into()));
@@ -805,6 +815,7 @@ fn an_1870_vacated_cell_is_named_for_who_holds_it_now() {
         unit: "de-3b".into(),
         to: "2645".parse().unwrap(),
         notes: Vec::new(),
+        mp: None,
     }));
     let mut h = map_harness(app);
     h.run();
@@ -817,6 +828,7 @@ fn an_1870_vacated_cell_is_named_for_who_holds_it_now() {
         unit: "fr-1rc".into(),
         to: "2544".parse().unwrap(),
         notes: Vec::new(),
+        mp: None,
     }));
     let d = app.state().due.iter().find(|d| d.at.is_some()).unwrap();
     assert_eq!(d.what, due.what, "the check is not changed");

@@ -36,6 +36,7 @@ fn place(h: &mut Harness<'_, KepiApp>, at: &[(&str, &str)]) {
             unit: unit.to_string(),
             to: hex.parse().expect("hex"),
             notes: Vec::new(),
+            mp: None,
         }));
     }
 }

@@ -196,6 +196,7 @@ fn the_roster_follows_every_action_and_undo() {
             unit: id.clone(),
             to: kepi::roster::Position::Off,
             notes: Vec::new(),
+            mp: None,
         }));
     h.run();
     assert!(

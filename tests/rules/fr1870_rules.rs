@@ -573,6 +573,7 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
                 unit: u.into(),
                 to: cell,
                 notes: Vec::new(),
+                mp: None,
             },
             now,
         )

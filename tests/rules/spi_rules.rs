@@ -464,6 +464,7 @@ mod from_the_map {
                 unit: unit.into(),
                 to,
                 notes: Vec::new(),
+                mp: None,
             },
             now(),
         )

@@ -373,6 +373,7 @@ fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
                 unit: unit.into(),
                 to: hex.parse().unwrap(),
                 notes: Vec::new(),
+                mp: None,
             },
             chrono::Utc::now(),
         )

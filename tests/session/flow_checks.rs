@@ -481,6 +481,7 @@ fn activity_and_end_of_turn_reset() {
             unit: "12th-grenadiers-1".into(),
             to: "free".parse().unwrap(),
             notes: Vec::new(),
+            mp: None,
         },
     );
     resolve_pk(

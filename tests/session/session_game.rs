@@ -113,6 +113,7 @@ fn script(g: &mut Game) {
             unit: "16th-uhlans".into(),
             to: Position::Off,
             notes: Vec::new(),
+            mp: None,
         },
         now(),
     )
@@ -269,6 +270,7 @@ fn next_phase_wraps_into_a_new_turn_and_clears_markers() {
             unit: "3rd-jaeger".into(),
             to: Position::Free,
             notes: Vec::new(),
+            mp: None,
         },
         t(1),
     )

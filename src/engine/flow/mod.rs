@@ -262,6 +262,7 @@ pub fn move_notes(
     game: &crate::engine::game::Game,
     unit: &str,
     to: crate::roster::Position,
+    mp: Option<u32>,
     tables: &crate::rules::Tables,
 ) -> Vec<String> {
     let s = game.state();
@@ -280,9 +281,43 @@ pub fn move_notes(
     hexes
         .and_then(|n| s.system.move_warning(u, n, date, tables))
         .into_iter()
-        .chain(s.system.move_breaches(game, u, to))
+        .chain(s.system.move_breaches(game, u, to, mp))
         .map(|w| format!("umpire went ahead: {w}"))
         .collect()
+}
+
+/// The movement points moving `unit` to `to` now costs, where the rule set counts them
+/// ([`crate::engine::rule_set::RuleSet::move_points`]): `stated` is the umpire's count (`move
+/// UNIT HEX --mp N`), else the rule set's from the board. `None` where no points are counted.
+pub fn move_cost(
+    game: &crate::engine::game::Game,
+    unit: &str,
+    to: crate::roster::Position,
+    stated: Option<u32>,
+) -> Option<u32> {
+    let s = game.state();
+    let u = s.unit(unit)?;
+    s.system.move_points(game, u, to, stated)
+}
+
+/// The move of `unit` to `to` as it is logged: its cost ([`move_cost`]) and the notes of what the
+/// rules say against it ([`move_notes`]). `kepi game apply move`, the window's map and roster
+/// all make their moves here.
+pub fn move_action(
+    game: &crate::engine::game::Game,
+    unit: String,
+    to: crate::roster::Position,
+    stated: Option<u32>,
+    tables: &crate::rules::Tables,
+) -> Action {
+    let mp = move_cost(game, &unit, to, stated);
+    let notes = move_notes(game, &unit, to, mp, tables);
+    Action::Move {
+        unit,
+        to,
+        notes,
+        mp,
+    }
 }
 
 /// PK-W1: an army's strength now and at the start.

@@ -586,6 +586,11 @@ pub enum Action {
         /// Absent when empty, so older saves and their hashes read back unchanged.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         notes: Vec<String>,
+        /// The movement points the move costs, where the rule set counts them (SPI: the umpire's
+        /// count from the printed map, or kepi's from the board, [`crate::engine::flow::move_cost`]).
+        /// Absent elsewhere and in older saves, whose hashes read back unchanged.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mp: Option<u32>,
     },
     /// Put an off-map unit on the map (setup, an arrival): its position, without the `moved`
     /// marker a move sets; logged as a placement.
@@ -765,7 +770,15 @@ impl Action {
                 format!("{} {flag} {}", name(unit), if *on { "on" } else { "off" })
             }
             Action::LoseLeader { unit } => format!("{}: a leader falls", name(unit)),
-            Action::Move { unit, to, .. } => format!("{} moves to {to}", name(unit)),
+            Action::Move {
+                unit, to, mp: None, ..
+            } => format!("{} moves to {to}", name(unit)),
+            Action::Move {
+                unit,
+                to,
+                mp: Some(mp),
+                ..
+            } => format!("{} moves to {to} ({mp} MP)", name(unit)),
             Action::Place { unit, to } => format!("{} is placed at {to}", name(unit)),
             Action::Face { unit, facing } => match facing {
                 Some(f) => format!("{} faces {f}", name(unit)),

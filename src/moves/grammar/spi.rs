@@ -108,8 +108,50 @@ pub enum SpiAction {
         #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
         pool: u32,
     },
+    /// SPI-T1 rail movement: entraining (3 MP, errata; French one, German two units a phase).
+    Entrain(SpendArgs),
+    /// SPI-T1 rail movement: detraining (2 MP, errata).
+    Detrain(SpendArgs),
+    /// SPI-H2: a change of formation status (4 MP).
+    Formation(SpendArgs),
     /// SPI-O1: one die picks both sides' orders of battle (the printed numbering).
     Oob,
+}
+
+/// SPI-T1, SPI-S1: the unit whose movement points are spent (in `kepi game apply`, the unit's
+/// side and supply; the points spent before are counted from the log for the notes).
+#[derive(Debug, clap::Args)]
+pub struct SpendArgs {
+    /// The unit's player: french (allowance 6) or german (8).
+    #[arg(long, value_name = "SIDE")]
+    side: Option<Nation>,
+    /// SPI-S1: its supply state at the start of the phase (unsupplied and isolated halve the
+    /// allowance).
+    #[arg(long, value_name = "STATE")]
+    supply: Option<SupplyState>,
+    /// Movement points it spent before this in the phase.
+    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::COUNT), value_name = "MP", default_value = "0")]
+    spent: u32,
+}
+
+/// SPI-T1, SPI-H2: one spend resolution.
+fn spend(
+    kind: spi::movement::Spend,
+    a: &SpendArgs,
+) -> Result<Resolution<serde_json::Value>, MoveError> {
+    let Some(side) = a.side else {
+        return Err(MoveError::usage(format!(
+            "`{}`: give --side french|german (the allowance is six or eight)",
+            kind.action()
+        )));
+    };
+    Ok(spi::movement::spend(
+        kind,
+        side,
+        a.supply.unwrap_or(SupplyState::Supplied),
+        a.spent,
+    )
+    .erase())
 }
 
 fn unit(strength: u32, supply: SupplyState, extended: bool, entrained: bool) -> SpiUnit {
@@ -223,6 +265,9 @@ pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Va
             }
         }
         SpiAction::Eb => Ok(spi::eb_river(t, ctx.dice)?.erase()),
+        SpiAction::Entrain(a) => spend(spi::movement::Spend::Entrain, a),
+        SpiAction::Detrain(a) => spend(spi::movement::Spend::Detrain, a),
+        SpiAction::Formation(a) => spend(spi::movement::Spend::Formation, a),
         SpiAction::Raise { strength, pool } => match strength {
             Some(s) => Ok(spi::raise(*s, *pool).erase()),
             None => Err(MoveError::usage(

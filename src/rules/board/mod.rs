@@ -6,3 +6,4 @@ pub mod form;
 pub(crate) mod moves;
 #[cfg(feature = "gui")]
 pub mod panel;
+pub mod spi_moves;

@@ -111,6 +111,7 @@ impl RuleSet for FrRules {
         game: &crate::engine::game::Game,
         u: &UnitState,
         to: crate::roster::Position,
+        _mp: Option<u32>,
     ) -> Vec<String> {
         let mut out = crate::rules::board::moves::move_breaches(
             game,

@@ -574,6 +574,7 @@ fn hit_effects(
                         unit: u.unit.id.clone(),
                         to,
                         notes: Vec::new(),
+                        mp: None,
                     });
                 }
                 _ => fx.push(Action::Note {
@@ -754,6 +755,7 @@ mod tests {
                 unit: id.into(),
                 to: label.parse().unwrap(),
                 notes: Vec::new(),
+                mp: None,
             },
             now,
         )

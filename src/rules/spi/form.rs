@@ -129,3 +129,280 @@ impl SetForm for RaiseForm {
         Box::new(self.clone())
     }
 }
+
+/// SPI-E1 in play: an EB unit crossing a river hexside while opening an enemy rail line rolls a
+/// d6: "If the die-roll result is a 1, 2, or 3, it may continue to move along the rail line ...
+/// If the die-roll result is a 4, 5, or 6, the EB unit must stop, and move no further in the
+/// Movement Phase." The roll is logged with the unit; a later move of it in the same phase is a
+/// note ([`crate::rules::board::spi_moves::move_breaches`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EbForm {
+    /// The EB unit.
+    pub actor: Option<String>,
+}
+
+impl SetForm for EbForm {
+    fn name(&self) -> &'static str {
+        "eb"
+    }
+
+    fn units(&self) -> (Option<&str>, Option<&str>) {
+        (self.actor.as_deref(), None)
+    }
+
+    fn needs_target(&self) -> bool {
+        false
+    }
+
+    fn prefill(
+        &mut self,
+        _state: &GameState,
+        actor: Option<&str>,
+        _target: Option<&str>,
+        _tables: &Tables,
+    ) {
+        self.actor = actor.map(str::to_string);
+    }
+
+    /// SPI-E1: only an EB unit (arm "railway") rolls.
+    fn refusal(&self, state: &GameState) -> Option<String> {
+        let u = state.unit(self.actor.as_deref()?)?;
+        if u.unit.arm != crate::roster::Arm::Railway {
+            return Some(format!(
+                "{} is not an EB unit: only EB units roll to cross a river hexside (SPI-E1)",
+                name(u)
+            ));
+        }
+        if u.eliminated() {
+            return Some(format!("{} is not in the game", name(u)));
+        }
+        None
+    }
+
+    fn dice_used(&self) -> &'static [crate::dice::Die] {
+        &[crate::dice::Die::D6]
+    }
+
+    /// SPI-E1: a second roll in the phase after a 4-6 (it "must stop").
+    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        match self.actor.as_deref().and_then(|id| game.state().unit(id)) {
+            Some(u) if crate::rules::board::spi_moves::eb_stopped(game, &u.unit.id) => {
+                vec![format!(
+                    "{} already rolled 4-6 at a river this phase (SPI-E1: it \"must stop, and move no \
+                 further in the Movement Phase\")",
+                    u.unit.name
+                )]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn resolve(
+        &self,
+        state: &GameState,
+        tables: &Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        unit(state, self.actor.as_deref(), "EB unit")?;
+        let res = super::eb_river(&tables.spi, dice)?;
+        Ok(done(res, Vec::new()))
+    }
+
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui, _state: &GameState) {
+        ui.label(
+            egui::RichText::new(
+                "SPI-E1: an EB unit crossing a river hexside: d6 1-3 continues, 4-6 stops for the \
+                 Movement Phase",
+            )
+            .weak(),
+        );
+    }
+
+    fn to_value(&self) -> serde_json::Value {
+        tagged_value("spi-eb", self)
+    }
+
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn SetForm>> {
+        from_tagged::<EbForm>("spi-eb", v).map(|f| Box::new(f) as Box<dyn SetForm>)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn SetForm> {
+        Box::new(self.clone())
+    }
+}
+
+/// SPI-T1 (rail movement) and SPI-H2 (formation) in play: a unit entrains (3 MP, the marker on),
+/// detrains (2 MP, the marker off) or changes formation status (4 MP). The points are logged with
+/// the unit and counted against its allowance with its moves
+/// ([`crate::rules::board::spi_moves::spent_this_phase`]); over it, or over the side's entrained units, or next
+/// to the enemy, is a note.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SpendForm {
+    /// What costs the points.
+    pub kind: super::movement::Spend,
+    /// The unit.
+    pub actor: Option<String>,
+    /// Its side as the text names the player (from the card in a game).
+    pub nation: Option<super::Nation>,
+    /// Its supply state (from the game; supplied when not given).
+    pub supply: Option<super::SupplyState>,
+    /// Movement points it spent before this in the phase (the umpire's, in `kepi resolve`; the
+    /// game counts its own from the log for the notes).
+    pub spent: u32,
+}
+
+impl SpendForm {
+    /// An empty form of one kind.
+    pub fn of(kind: super::movement::Spend) -> SpendForm {
+        SpendForm {
+            kind,
+            ..SpendForm::default()
+        }
+    }
+
+    fn tag(&self) -> &'static str {
+        match self.kind {
+            super::movement::Spend::Entrain => "spi-entrain",
+            super::movement::Spend::Detrain => "spi-detrain",
+            super::movement::Spend::Formation => "spi-formation",
+        }
+    }
+}
+
+impl SetForm for SpendForm {
+    fn name(&self) -> &'static str {
+        self.kind.action()
+    }
+
+    fn units(&self) -> (Option<&str>, Option<&str>) {
+        (self.actor.as_deref(), None)
+    }
+
+    fn needs_target(&self) -> bool {
+        false
+    }
+
+    fn prefill(
+        &mut self,
+        state: &GameState,
+        actor: Option<&str>,
+        _target: Option<&str>,
+        _tables: &Tables,
+    ) {
+        self.actor = actor.map(str::to_string);
+        if let Some(u) = actor.and_then(|id| state.unit(id)) {
+            self.nation = Some(crate::rules::board::spi_moves::nation(u.unit.side));
+            self.supply = Some(crate::rules::board::spi_moves::supply_state(u.supply));
+        }
+    }
+
+    /// The impossible: a fortification never moves; an EB unit has no formation status; a unit
+    /// entrains only when not entrained and detrains only when entrained.
+    fn refusal(&self, state: &GameState) -> Option<String> {
+        use super::movement::Spend;
+        use crate::roster::Arm;
+        let u = state.unit(self.actor.as_deref()?)?;
+        if u.eliminated() {
+            return Some(format!("{} is not in the game", name(u)));
+        }
+        match (self.kind, u.unit.arm) {
+            (Spend::Formation, Arm::Railway | Arm::Fortress) => {
+                return Some(format!(
+                    "{} is not a combat unit: only combat units and dummies have a formation \
+                     status (SPI-H2)",
+                    name(u)
+                ));
+            }
+            (_, Arm::Fortress) => {
+                return Some(format!(
+                    "{} is a fortification: \"A Fortification Counter may never be moved from \
+                     its initial placement\" (SPI-T1, Movement Case A)",
+                    name(u)
+                ));
+            }
+            _ => {}
+        }
+        match (self.kind, u.entrained) {
+            (Spend::Entrain, true) => Some(format!("{} is already entrained", name(u))),
+            (Spend::Detrain, false) => Some(format!("{} is not entrained", name(u))),
+            _ => None,
+        }
+    }
+
+    fn dice_used(&self) -> &'static [crate::dice::Die] {
+        &[]
+    }
+
+    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        match self.actor.as_deref().and_then(|id| game.state().unit(id)) {
+            Some(u) => crate::rules::board::spi_moves::spend_breaches(game, u, self.kind),
+            None => Vec::new(),
+        }
+    }
+
+    fn resolve(
+        &self,
+        state: &GameState,
+        _tables: &Tables,
+        _dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        use super::movement::Spend;
+        let u = unit(state, self.actor.as_deref(), "unit")?;
+        let nation = self
+            .nation
+            .unwrap_or_else(|| crate::rules::board::spi_moves::nation(u.unit.side));
+        let res = super::movement::spend(
+            self.kind,
+            nation,
+            self.supply.unwrap_or(super::SupplyState::Supplied),
+            self.spent,
+        );
+        let on = match self.kind {
+            Spend::Entrain => Some(true),
+            Spend::Detrain => Some(false),
+            Spend::Formation => None,
+        };
+        let fx = on
+            .map(|on| Action::SetFlag {
+                unit: u.unit.id.clone(),
+                flag: crate::engine::game::Flag::Entrained,
+                on,
+            })
+            .into_iter()
+            .collect();
+        Ok(done(res, fx))
+    }
+
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui, _state: &GameState) {
+        let (mp, _) = self.kind.cost();
+        let text = match self.kind {
+            super::movement::Spend::Entrain => format!(
+                "SPI-T1 rail movement: entraining costs {mp} MP (errata); French one, German two \
+                 entrained units a Movement Phase"
+            ),
+            super::movement::Spend::Detrain => {
+                format!("SPI-T1 rail movement: detraining costs {mp} MP (errata)")
+            }
+            super::movement::Spend::Formation => {
+                format!("SPI-H2: changing formation status costs {mp} MP")
+            }
+        };
+        ui.label(egui::RichText::new(text).weak());
+    }
+
+    fn to_value(&self) -> serde_json::Value {
+        tagged_value(self.tag(), self)
+    }
+
+    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn SetForm>> {
+        from_tagged::<SpendForm>(self.tag(), v)
+            .filter(|f| f.kind == self.kind)
+            .map(|f| Box::new(f) as Box<dyn SetForm>)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn SetForm> {
+        Box::new(self.clone())
+    }
+}

@@ -11,6 +11,7 @@ mod checks;
 pub mod combat;
 pub mod form;
 pub mod mechanics;
+pub mod movement;
 pub mod set;
 
 use std::collections::BTreeMap;

@@ -66,6 +66,14 @@ impl RuleSet for SpiRules {
             .map(Form::new)
             .collect();
         forms.push(Form::new(super::form::RaiseForm::default()));
+        forms.push(Form::new(super::form::EbForm::default()));
+        for kind in [
+            super::movement::Spend::Entrain,
+            super::movement::Spend::Detrain,
+            super::movement::Spend::Formation,
+        ] {
+            forms.push(Form::new(super::form::SpendForm::of(kind)));
+        }
         forms
     }
 
@@ -74,6 +82,7 @@ impl RuleSet for SpiRules {
         match form {
             "combat" => &[Step::Combat],
             "raise" => &[Step::Reinforcement],
+            "eb" | "entrain" | "detrain" | "formation" => &[Step::Movement],
             _ => &[],
         }
     }
@@ -95,13 +104,43 @@ impl RuleSet for SpiRules {
         crate::rules::board::moves::eb_pushed_back(ev.before(), ev.action(), q);
     }
 
+    /// SPI-C4 (an advance by a unit that did not fight) and SPI's movement: over the allowance
+    /// (SPI-T1, SPI-S1), an EB unit beyond four hexes or stopped by its river roll (SPI-E1), rail
+    /// movement next to the enemy ([`crate::rules::board::spi_moves::move_breaches`]).
     fn move_breaches(
         &self,
         game: &crate::engine::game::Game,
         u: &UnitState,
         to: crate::roster::Position,
+        mp: Option<u32>,
     ) -> Vec<String> {
-        crate::rules::board::moves::move_breaches(game, u, to, &crate::rules::board::moves::SPI)
+        let mut out = crate::rules::board::moves::move_breaches(
+            game,
+            u,
+            to,
+            &crate::rules::board::moves::SPI,
+        );
+        out.extend(crate::rules::board::spi_moves::move_breaches(
+            game, u, to, mp,
+        ));
+        out
+    }
+
+    /// SPI-T1: movement points (eight German, six French).
+    fn counts_movement_points(&self) -> bool {
+        true
+    }
+
+    /// SPI-T1: a move's cost, the umpire's or counted from the board
+    /// ([`crate::rules::board::spi_moves::move_points`]).
+    fn move_points(
+        &self,
+        game: &crate::engine::game::Game,
+        u: &UnitState,
+        to: crate::roster::Position,
+        stated: Option<u32>,
+    ) -> Option<u32> {
+        crate::rules::board::spi_moves::move_points(game, u, to, stated)
     }
 
     fn checklist(&self, l: &mut List) {

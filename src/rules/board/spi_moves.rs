@@ -1,0 +1,311 @@
+//! SPI's movement in a game ([`crate::rules::spi::movement`] has the numbers): the movement
+//! points a unit spent this movement phase, read from the log (its moves, formation changes,
+//! entraining and detraining: an undo takes them back), a move's cost counted from the board, and
+//! what the text says against a move, an entraining or a detraining (the umpire goes ahead).
+
+use crate::engine::game::{Action, Game, GameState, Supply, UnitState};
+use crate::engine::play::board::hex_in;
+use crate::roster::{Arm, Position, Side};
+use crate::rules::spi::movement::{
+    EB_HEXES, RAIL_HEXES_PER_MP, STACK_MP, Spend, allowance, entrain_limit,
+};
+use crate::rules::spi::{Nation, SupplyState};
+
+/// The engine's supply state as SPI-S1 names it.
+pub fn supply_state(s: Supply) -> SupplyState {
+    match s {
+        Supply::Supplied => SupplyState::Supplied,
+        Supply::Unsupplied => SupplyState::Unsupplied,
+        Supply::Isolated => SupplyState::Isolated,
+    }
+}
+
+/// The side as SPI's text names the player.
+pub fn nation(side: Side) -> Nation {
+    match side {
+        Side::French => Nation::French,
+        Side::German => Nation::German,
+    }
+}
+
+/// A unit's allowance now (its side and supply).
+pub fn unit_allowance(u: &UnitState) -> u32 {
+    allowance(nation(u.unit.side), supply_state(u.supply)).0
+}
+
+/// The log entries of the phase being played (newest first).
+fn this_phase(game: &Game) -> impl Iterator<Item = crate::engine::game::InEffect<'_>> {
+    let s = game.state();
+    let turn = s.turn;
+    let phase = s.phase_name().to_string();
+    game.in_effect()
+        .rev()
+        .take_while(move |e| e.entry.turn == turn && e.entry.phase == phase)
+}
+
+/// The acting unit of a logged resolution of `action`, and its outcome.
+fn resolved_by<'a>(a: &'a Action, action: &str) -> Option<(&'a str, &'a serde_json::Value)> {
+    match a {
+        Action::Resolved {
+            resolution, units, ..
+        } if resolution.action == action => {
+            Some((units.first()?.as_str(), resolution.outcome.as_ref()?))
+        }
+        _ => None,
+    }
+}
+
+/// SPI-T1, Movement Case E: the movement points `id` has spent in this movement phase (its moves'
+/// costs, entraining, detraining, formation changes), from the log; unused points are not carried
+/// from one phase to the next.
+pub fn spent_this_phase(game: &Game, id: &str) -> u32 {
+    this_phase(game)
+        .map(|e| match e.action {
+            Action::Move {
+                unit, mp: Some(n), ..
+            } if unit == id => *n,
+            a => [Spend::Entrain, Spend::Detrain, Spend::Formation]
+                .iter()
+                .filter_map(|k| resolved_by(a, k.action()))
+                .filter(|(u, _)| *u == id)
+                .filter_map(|(_, o)| o.get("mp").and_then(serde_json::Value::as_u64))
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+                .sum(),
+        })
+        .fold(0u32, u32::saturating_add)
+}
+
+/// SPI-E1: true when `id` rolled 4-6 crossing a river this phase ("the EB unit must stop, and
+/// move no further in the Movement Phase").
+pub fn eb_stopped(game: &Game, id: &str) -> bool {
+    this_phase(game).any(|e| {
+        resolved_by(e.action, "eb").is_some_and(|(u, o)| {
+            u == id && o.get("continues").and_then(serde_json::Value::as_bool) == Some(false)
+        })
+    })
+}
+
+/// SPI-E1, Movement Case A: the hexes `id` has moved this phase (an EB unit's four).
+fn hexes_this_phase(game: &Game, id: &str) -> u32 {
+    let layout = game.state().system.hex_layout();
+    this_phase(game)
+        .filter_map(|e| match e.action {
+            Action::Move { unit, to, .. } if unit == id => {
+                let from = hex_in(e.before.unit(id)?.position, layout)?;
+                Some(from.distance(hex_in(*to, layout)?))
+            }
+            _ => None,
+        })
+        .sum()
+}
+
+/// SPI-T1, Rail Movement Case E: the units of `side` entrained in this movement phase (those
+/// that began it entrained count: "if the French Player began a Movement Phase with a unit
+/// entrained, he would not be able to entrain another unit in that same Movement Phase").
+pub fn entrained_this_phase(game: &Game, side: Side) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut add = |s: &GameState| {
+        for u in s.units.iter().filter(|u| {
+            u.entrained && u.unit.side == side && !u.eliminated() && u.unit.arm != Arm::Railway
+        }) {
+            if !ids.contains(&u.unit.id) {
+                ids.push(u.unit.id.clone());
+            }
+        }
+    };
+    add(game.state());
+    for e in this_phase(game) {
+        add(e.before);
+    }
+    ids
+}
+
+/// A combat unit on the board (dummies are: they "must pay additional Movement Points to stack
+/// with Friendly units"); not a fortification, an EB unit or an entrained unit.
+fn combat_unit(u: &UnitState) -> bool {
+    !u.eliminated() && !u.entrained && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway)
+}
+
+/// SPI-T1, Movement Case K and Stacking Case B: another friendly combat unit at `at` that the
+/// mover pays for (none on a hex with a friendly fortification unit).
+fn friend_to_pay_for(s: &GameState, u: &UnitState, at: Position) -> bool {
+    let friends = |o: &&UnitState| {
+        o.unit.id != u.unit.id && o.unit.side == u.unit.side && !o.eliminated() && o.position == at
+    };
+    s.units.iter().filter(friends).any(combat_unit)
+        && !s
+            .units
+            .iter()
+            .filter(friends)
+            .any(|o| o.unit.arm == Arm::Fortress)
+}
+
+/// True in a movement phase (moves in a combat phase are advances after combat: "This optional
+/// advance does not expend any Movement Points", Combat Case K).
+fn in_movement_phase(s: &GameState) -> bool {
+    s.phase_kind()
+        .is_none_or(|p| p.step == crate::engine::game::clock::Step::Movement)
+}
+
+/// SPI-T1: what moving `u` to `to` costs. `stated`: the umpire's count from the printed map
+/// (terrain, rivers, zones of control), which wins. Else, in a movement phase, kepi's count from
+/// the board along the shortest path over clear terrain: one point a hex entered (Movement Case
+/// D), two onto and two off a friendly combat unit (Case K; not with entrained or EB units, nor
+/// on a friendly fortification's hex, Stacking Case B); an entrained unit one point per eighteen
+/// hexes along the rail line (Rail Movement). EB units move by hexes, not points (`None`), as
+/// fortifications do not move at all.
+pub fn move_points(game: &Game, u: &UnitState, to: Position, stated: Option<u32>) -> Option<u32> {
+    if stated.is_some() {
+        return stated;
+    }
+    let s = game.state();
+    if matches!(u.unit.arm, Arm::Railway | Arm::Fortress) || !in_movement_phase(s) {
+        return None;
+    }
+    let layout = s.system.hex_layout();
+    let hexes = hex_in(u.position, layout)?.distance(hex_in(to, layout)?);
+    if u.entrained {
+        return Some(hexes.div_ceil(RAIL_HEXES_PER_MP));
+    }
+    let mut mp = hexes;
+    if hexes > 0 && friend_to_pay_for(s, u, u.position) {
+        mp += STACK_MP;
+    }
+    if hexes > 0 && friend_to_pay_for(s, u, to) {
+        mp += STACK_MP;
+    }
+    Some(mp)
+}
+
+/// Enemy combat or fortification units next to (or in) `to` (Rail Movement Case B, EB Case I).
+fn enemy_next_to(s: &GameState, side: Side, to: Position, eb_too: bool) -> Option<String> {
+    let layout = s.system.hex_layout();
+    let dest = hex_in(to, layout)?;
+    s.units
+        .iter()
+        .filter(|o| o.unit.side != side && !o.eliminated() && o.unit.arm != Arm::Dummy)
+        .filter(|o| eb_too || o.unit.arm != Arm::Railway)
+        .find(|o| hex_in(o.position, layout).is_some_and(|h| h.distance(dest) <= 1))
+        .map(|o| o.unit.name.clone())
+}
+
+/// What SPI's movement rules say against moving `u` to `to` now at a cost of `mp` points: over
+/// the allowance (SPI-T1 Movement Cases A, M; SPI-S1 halved), an EB unit beyond its four hexes,
+/// after its river roll stopped it (SPI-E1), next to the enemy (EB Case I); a rail move next to
+/// the enemy (Rail Movement Case B); a fortification moved (Movement Case A).
+pub fn move_breaches(game: &Game, u: &UnitState, to: Position, mp: Option<u32>) -> Vec<String> {
+    let s = game.state();
+    let name = &u.unit.name;
+    let mut out = Vec::new();
+    if to == u.position || to == Position::Off || u.position == Position::Off {
+        return out;
+    }
+    match u.unit.arm {
+        Arm::Fortress => out.push(format!(
+            "{name} is a fortification (SPI-T1, Movement Case A: \"A Fortification Counter may \
+             never be moved from its initial placement\")"
+        )),
+        Arm::Railway => {
+            let pushed_back = s
+                .due
+                .iter()
+                .any(|d| d.by_move && d.unit.as_deref() == Some(u.unit.id.as_str()));
+            if eb_stopped(game, &u.unit.id) {
+                out.push(format!(
+                    "{name} rolled 4-6 at a river this phase (SPI-E1: \"the EB unit must stop, \
+                     and move no further in the Movement Phase\")"
+                ));
+            }
+            let layout = s.system.hex_layout();
+            if let (Some(a), Some(b)) = (hex_in(u.position, layout), hex_in(to, layout)) {
+                let total = hexes_this_phase(game, &u.unit.id) + a.distance(b);
+                if total > EB_HEXES && !pushed_back && in_movement_phase(s) {
+                    out.push(format!(
+                        "{name} moves {total} hexes this Movement Phase (SPI-E1, Movement Case \
+                         A: \"Each EB unit may move up to four hexes along a rail line\")"
+                    ));
+                }
+            }
+            if !pushed_back && let Some(e) = enemy_next_to(s, u.unit.side, to, true) {
+                out.push(format!(
+                    "{name} moves next to {e} (SPI-E1, EB Case I: \"EB units may not \
+                     voluntarily move adjacent to, or onto, Enemy Combat or Fortification Units, \
+                     or Enemy EB units\")"
+                ));
+            }
+        }
+        _ => {
+            if let Some(mp) = mp.filter(|_| in_movement_phase(s)) {
+                let allow = unit_allowance(u);
+                let total = spent_this_phase(game, &u.unit.id).saturating_add(mp);
+                if total > allow {
+                    let halved = if u.supply == Supply::Supplied {
+                        String::new()
+                    } else {
+                        format!(", halved {}, SPI-S1", u.supply)
+                    };
+                    out.push(format!(
+                        "{name} spends {total} MP this Movement Phase, over its allowance of \
+                         {allow} (SPI-T1, Movement Case A{halved}; Case M: \"A unit may not move \
+                         into a hex if it does not possess sufficient remaining Movement \
+                         Points\")"
+                    ));
+                }
+            }
+            if u.entrained
+                && let Some(e) = enemy_next_to(s, u.unit.side, to, false)
+            {
+                out.push(format!(
+                    "{name} moves by rail next to {e} (SPI-T1, Rail Movement Case B: \"Units \
+                     may not move by rail, entrain, or detrain in hexes adjacent to Enemy Combat \
+                     or Fortification Units\")"
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// What SPI's text says against `u` entraining, detraining or changing formation now: over the
+/// allowance, over the side's entrained units this phase (Rail Movement Case E), next to the
+/// enemy (Rail Movement Case B).
+pub fn spend_breaches(game: &Game, u: &UnitState, kind: Spend) -> Vec<String> {
+    let s = game.state();
+    let name = &u.unit.name;
+    let mut out = Vec::new();
+    let (mp, _) = kind.cost();
+    let allow = unit_allowance(u);
+    let total = spent_this_phase(game, &u.unit.id).saturating_add(mp);
+    if total > allow {
+        out.push(format!(
+            "{name} spends {total} MP this Movement Phase, over its allowance of {allow} \
+             (SPI-T1, Movement Case A; SPI-S1 halves it unless supplied)"
+        ));
+    }
+    if kind == Spend::Entrain {
+        let mut ids = entrained_this_phase(game, u.unit.side);
+        if !ids.contains(&u.unit.id) {
+            ids.push(u.unit.id.clone());
+        }
+        let limit = entrain_limit(nation(u.unit.side));
+        if ids.len() as u32 > limit {
+            out.push(format!(
+                "{} units of the {} player entrained this Movement Phase, over {limit} (SPI-T1, \
+                 Rail Movement Case E: \"The French Player is limited to one Combat Unit, and \
+                 the German to two\")",
+                ids.len(),
+                u.unit.side.title()
+            ));
+        }
+    }
+    if kind != Spend::Formation
+        && let Some(e) = enemy_next_to(s, u.unit.side, u.position, false)
+    {
+        out.push(format!(
+            "{name} {}s next to {e} (SPI-T1, Rail Movement Case B: \"Units may not move by rail, \
+             entrain, or detrain in hexes adjacent to Enemy Combat or Fortification Units\")",
+            kind.action()
+        ));
+    }
+    out
+}

@@ -80,42 +80,57 @@ fn spi_losses_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
     });
 }
 
-/// The SPI combat toggles (SPI-C3, SPI-C5, SPI-F1, SPI-H1, SPI-S1, SPI-H2).
-pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
+/// The engaged units of a hex combat, attackers then defenders, one wrapping row each drawn by
+/// `row` under an id of its own (SPI-C2, FR-C1: Ctrl-click adds or removes an attacker; `rule`
+/// is the set's id for it).
+fn engaged_ui<U>(
+    ui: &mut Ui,
+    rule: &str,
+    sides: [(&str, &mut Vec<U>); 2],
+    mut row: impl FnMut(&mut Ui, &mut U),
+) {
     ui.label(
-        RichText::new(
-            "Ctrl-click units in the roster or on the map to add or remove attackers (SPI-C2)",
-        )
+        RichText::new(format!(
+            "Ctrl-click units in the roster or on the map to add or remove attackers ({rule})"
+        ))
         .small()
         .weak(),
     );
-    for (label, us) in [
-        ("Attackers", &mut f.input.attackers),
-        ("Defenders", &mut f.input.defenders),
-    ] {
+    for (label, units) in sides {
         ui.label(RichText::new(label).strong());
         ui.push_id(label, |ui| {
-            for (i, u) in us.iter_mut().enumerate() {
-                ui.push_id(i, |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        if let Some(n) = &u.name {
-                            ui.label(n);
-                        }
-                        crate::engine::play::kit::number(
-                            ui,
-                            egui::DragValue::new(&mut u.strength)
-                                .range(0..=99)
-                                .prefix("CP "),
-                            "u.strength",
-                        );
-                        pick(ui, "supply", &mut u.supply, SupplyState::ALL);
-                        pick(ui, "formation", &mut u.formation, Formation::ALL);
-                        ui.checkbox(&mut u.entrained, "entrained");
-                    });
-                });
+            for (i, u) in units.iter_mut().enumerate() {
+                ui.push_id(i, |ui| ui.horizontal_wrapped(|ui| row(ui, u)));
             }
         });
     }
+}
+
+/// The SPI combat toggles (SPI-C3, SPI-C5, SPI-F1, SPI-H1, SPI-S1, SPI-H2).
+pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
+    engaged_ui(
+        ui,
+        "SPI-C2",
+        [
+            ("Attackers", &mut f.input.attackers),
+            ("Defenders", &mut f.input.defenders),
+        ],
+        |ui, u| {
+            if let Some(n) = &u.name {
+                ui.label(n);
+            }
+            crate::engine::play::kit::number(
+                ui,
+                egui::DragValue::new(&mut u.strength)
+                    .range(0..=99)
+                    .prefix("CP "),
+                "u.strength",
+            );
+            pick(ui, "supply", &mut u.supply, SupplyState::ALL);
+            pick(ui, "formation", &mut u.formation, Formation::ALL);
+            ui.checkbox(&mut u.entrained, "entrained");
+        },
+    );
     ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut f.input.flank, "flanking attack");
         ui.checkbox(&mut f.input.hasty, "hasty attack");
@@ -185,40 +200,29 @@ fn fr_losses_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
 
 /// The 1870 combat toggles (FR-S1, FR-C1, FR-C2, FR-C3, FR-F1).
 pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
-    ui.label(
-        RichText::new(
-            "Ctrl-click units in the roster or on the map to add or remove attackers (FR-C1)",
-        )
-        .small()
-        .weak(),
-    );
-    for (label, us) in [
-        ("Attackers", &mut f.input.attackers),
-        ("Defenders", &mut f.input.defenders),
-    ] {
-        ui.label(RichText::new(label).strong());
-        ui.push_id(label, |ui| {
-            for (i, u) in us.iter_mut().enumerate() {
-                ui.push_id(i, |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        if let Some(n) = &u.name {
-                            ui.label(n);
-                        }
-                        crate::engine::play::kit::number(
-                            ui,
-                            egui::DragValue::new(&mut u.potential)
-                                .range(0..=99)
-                                .prefix("potential "),
-                            "u.potential",
-                        );
-                        ui.checkbox(&mut u.supplied, "supplied");
-                        ui.checkbox(&mut u.disorganised, "disorganised");
-                        ui.checkbox(&mut u.can_retreat, "can retreat");
-                    });
-                });
+    engaged_ui(
+        ui,
+        "FR-C1",
+        [
+            ("Attackers", &mut f.input.attackers),
+            ("Defenders", &mut f.input.defenders),
+        ],
+        |ui, u| {
+            if let Some(n) = &u.name {
+                ui.label(n);
             }
-        });
-    }
+            crate::engine::play::kit::number(
+                ui,
+                egui::DragValue::new(&mut u.potential)
+                    .range(0..=99)
+                    .prefix("potential "),
+                "u.potential",
+            );
+            ui.checkbox(&mut u.supplied, "supplied");
+            ui.checkbox(&mut u.disorganised, "disorganised");
+            ui.checkbox(&mut u.can_retreat, "can retreat");
+        },
+    );
     ui.horizontal_wrapped(|ui| {
         crate::engine::play::kit::number(
             ui,

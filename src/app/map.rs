@@ -600,10 +600,6 @@ fn units_ui(
             // Checked while dragging, so the note shows before the drop.
             let said = warn(u, to);
             if !said.is_empty() {
-                let said: Vec<&str> = said
-                    .iter()
-                    .map(|w| w.strip_prefix("umpire went ahead: ").unwrap_or(w))
-                    .collect();
                 drag_note = Some(format!("Note: {}", said.join("; ")));
             }
         }

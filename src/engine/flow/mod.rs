@@ -253,8 +253,8 @@ pub fn resolve_due(s: &GameState, id: u64, tables: &crate::rules::Tables) -> Act
     Action::ResolveDue { id, effects }
 }
 
-/// What is odd about moving `unit` to `to` now, as the notes logged with the move ("umpire went
-/// ahead: ..."): the distance against the unit's allowance ([`crate::engine::rule_set::RuleSet::move_warning`])
+/// What is odd about moving `unit` to `to` now (logged with the move as "umpire went ahead: ...",
+/// by [`move_action`]): the distance against the unit's allowance ([`crate::engine::rule_set::RuleSet::move_warning`])
 /// and what the rule set says against this move at this moment
 /// ([`crate::engine::rule_set::RuleSet::move_breaches`]). The one source the map's drag note,
 /// the roster's move and `kepi game apply move` all read; the move is made all the same.
@@ -282,7 +282,6 @@ pub fn move_notes(
         .and_then(|n| s.system.move_warning(u, n, date, tables))
         .into_iter()
         .chain(s.system.move_breaches(game, u, to, mp))
-        .map(|w| format!("umpire went ahead: {w}"))
         .collect()
 }
 
@@ -311,7 +310,11 @@ pub fn move_action(
     tables: &crate::rules::Tables,
 ) -> Action {
     let mp = move_cost(game, &unit, to, stated);
-    let notes = move_notes(game, &unit, to, mp, tables);
+    // The umpire decides: the move is made, and its entry keeps what he went ahead with.
+    let notes = move_notes(game, &unit, to, mp, tables)
+        .into_iter()
+        .map(|w| format!("umpire went ahead: {w}"))
+        .collect();
     Action::Move {
         unit,
         to,

@@ -29,7 +29,10 @@ pub fn other_rolls_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
             let mut text = ui
                 .data(|d| d.get_temp::<String>(text_id))
                 .unwrap_or_default();
-            let help = crate::moves::play::plain_verb_help(system, &verb);
+            // The whole `--help` is laid out only while hovered, not every frame.
+            let help = |ui: &mut Ui, verb: &str| {
+                ui.label(crate::moves::play::plain_verb_help(system, verb));
+            };
             ui.horizontal_wrapped(|ui| {
                 egui::ComboBox::new("other_rolls_pick", "roll")
                     .selected_text(&verb)
@@ -47,7 +50,7 @@ pub fn other_rolls_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                     "other_rolls_options",
                 )
                 .labelled_by(l.id)
-                .on_hover_text(&help);
+                .on_hover_ui(|ui| help(ui, &verb));
                 if ui
                     .button(format!("Roll {verb}"))
                     .on_hover_text(
@@ -62,10 +65,9 @@ pub fn other_rolls_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                     text.clear();
                 }
             });
-            if let Some(about) = help.lines().find(|l| !l.trim().is_empty()) {
-                ui.label(RichText::new(about.trim()).small().weak())
-                    .on_hover_text(&help);
-            }
+            let about = crate::moves::play::plain_verb_about(system, &verb);
+            ui.label(RichText::new(about).small().weak())
+                .on_hover_ui(|ui| help(ui, &verb));
             ui.data_mut(|d| {
                 d.insert_temp(verb_id, verb);
                 d.insert_temp(text_id, text);

@@ -821,13 +821,11 @@ impl AppState {
                     }
                     other => other,
                 };
-                let done = self.game.act(action, now).cloned().map(|e| {
-                    let said = crate::engine::game::entry_text(&e, self.game.state());
-                    std::iter::once(e.summary)
-                        .chain(said.notes)
-                        .collect::<Vec<_>>()
-                        .join(" · ")
-                });
+                let done = self
+                    .game
+                    .act(action, now)
+                    .cloned()
+                    .map(|e| status_of(&e, self.game.state()));
                 self.logged(done, "");
             }
             Command::Undo => {
@@ -1324,13 +1322,7 @@ impl AppState {
         let applied = crate::moves::apply_in_memory(&mut self.game, words, self.tables);
         let said: Vec<String> = self.game.log()[before.min(self.game.log().len())..]
             .iter()
-            .map(|e| {
-                let t = crate::engine::game::entry_text(e, self.game.state());
-                std::iter::once(t.line)
-                    .chain(t.notes)
-                    .collect::<Vec<_>>()
-                    .join(" · ")
-            })
+            .map(|e| status_of(e, self.game.state()))
             .collect();
         if !said.is_empty() {
             self.commit(said.join("; "));
@@ -1546,6 +1538,16 @@ fn umpires_only(side: crate::roster::Side, what: &str) -> String {
         "{what} is the umpire's; the {} seat makes resolutions with its own units",
         side.as_str()
     )
+}
+
+/// An entry as the status line says it: its line and the notes logged with it, from the one
+/// formatter the log panel, the card, `kepi log show` and the report use.
+fn status_of(e: &crate::engine::game::LogEntry, state: &GameState) -> String {
+    let t = crate::engine::game::entry_text(e, state);
+    std::iter::once(t.line)
+        .chain(t.notes)
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// A refusal in the window's words: the command-line option it names is the field the window

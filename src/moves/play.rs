@@ -1159,8 +1159,18 @@ pub fn plain_verbs(system: System) -> Vec<String> {
         .collect()
 }
 
+/// What a unit-less verb does, in one line (its `kepi resolve <set> <verb>` about).
+pub fn plain_verb_about(system: System, verb: &str) -> String {
+    grammar::command_tree()
+        .find_subcommand(system.id())
+        .and_then(|s| s.find_subcommand(verb))
+        .and_then(|c| c.get_about())
+        .map(|a| a.to_string())
+        .unwrap_or_default()
+}
+
 /// What a unit-less verb does and its options, as `kepi resolve <set> <verb> --help` says it
-/// (the window's hint beside the verb).
+/// (the window's hint over its options, laid out only while hovered).
 pub fn plain_verb_help(system: System, verb: &str) -> String {
     grammar::command_tree()
         .find_subcommand(system.id())

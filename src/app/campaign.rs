@@ -102,7 +102,7 @@ pub fn combat_of(form: Option<&Form>, state: &crate::engine::game::GameState) ->
 
 /// Why "Fight as a battle" cannot be pressed now, or None when it can.
 pub fn fight_unavailable(app: &AppState) -> Option<String> {
-    if app.remote.is_some() {
+    if app.mode.on_network() {
         return Some(
             "on the network: a battle is made from the campaign's own save, on the host's kepi"
                 .into(),
@@ -276,7 +276,7 @@ pub fn return_menu_ui(ui: &mut Ui, app: &mut AppState) {
     if battle_link(&app.game).is_none() {
         return;
     }
-    let remote = app.remote.is_some();
+    let remote = app.mode.on_network();
     let b = ui
         .add_enabled(!remote, egui::Button::new("Return to the campaign…"))
         .on_disabled_hover_text("on the network: the battle is returned from the host's kepi");

@@ -215,7 +215,7 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
 /// hosts with approval on): each with Approve and Reject (the reason typed is logged and told to
 /// the player). Nothing is shown when none waits.
 fn approvals_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
-    let Some(remote) = &app.remote else {
+    let Some(remote) = app.mode.remote() else {
         return;
     };
     if remote.pending.is_empty() || remote.seat != Some(crate::net::Seat::Umpire) {

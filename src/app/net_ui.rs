@@ -7,7 +7,7 @@
 //! Hosting: the window gives up its hold on the save (it is written once, by the host, which
 //! journals and broadcasts every action) and follows the game as the umpire's seat over loopback,
 //! like any other client. While hosting (and while joined) the window does not apply actions
-//! itself: [`AppState::remote`] turns every change (an edit, undo, the next phase, a roll of the
+//! itself: [`AppState::mode`] turns every change (an edit, undo, the next phase, a roll of the
 //! resolver or the tray) into the words of `kepi game apply` and this module sends them as the
 //! window's seat, so nothing is ever written twice or beside the host, and the window plays as it
 //! does alone. A player's seat makes resolutions with its side's units; the umpire decides
@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::state::{AppState, Command, Remote, Request};
+use super::state::{AppState, Command, Mode, Remote, Request};
 use crate::engine::game::Game;
 use crate::net::client::{Answer, Client, Incoming, PendingList, Replica};
 use crate::net::discovery::Found;
@@ -518,7 +518,7 @@ impl Default for NetUi {
 
 /// Sends the requests the window made since the last frame ([`Remote::outbox`]), in order.
 fn send_outbox(app: &mut AppState, link: &Link) {
-    let Some(r) = &mut app.remote else {
+    let Some(r) = app.mode.remote_mut() else {
         return;
     };
     for Request { words, resolution } in r.outbox.drain(..) {
@@ -538,7 +538,7 @@ fn applied(
     resolution: bool,
 ) {
     if resolution {
-        if let Some(r) = &mut app.remote {
+        if let Some(r) = app.mode.remote_mut() {
             r.waiting = r.waiting.saturating_sub(1);
         }
         if let Some(&last) = made.last() {
@@ -693,7 +693,7 @@ impl NetUi {
         };
         let link = Link::start(local, umpire.code.clone());
         link.ask(Ask::Pending);
-        app.remote = Some(Remote::new(
+        app.mode = Mode::Hosting(Remote::new(
             Some(Seat::Umpire),
             "this window hosts its game: stop hosting to open another game or start a new one",
         ));
@@ -756,7 +756,7 @@ impl NetUi {
     /// Leave: back to the local game.
     pub fn leave(&mut self, app: &mut AppState) {
         if let Some(j) = self.joined.take() {
-            app.remote = None;
+            app.mode = Mode::Local;
             if let Some(local) = j.local {
                 app.restore(local);
             }
@@ -836,7 +836,7 @@ impl NetUi {
             h.link.ask(Ask::Pending);
         }
         send_outbox(app, &h.link);
-        if let Some(r) = &mut app.remote {
+        if let Some(r) = app.mode.remote_mut() {
             for (request, approve, reason) in r.decisions.drain(..) {
                 h.link.ask(Ask::Decide {
                     request,
@@ -851,7 +851,7 @@ impl NetUi {
                 Update::Pending(p) => {
                     h.approval = p.approval;
                     // One list, the Due panel's and this dialog's.
-                    if let Some(r) = &mut app.remote {
+                    if let Some(r) = app.mode.remote_mut() {
                         r.pending = p.requests;
                     }
                 }
@@ -881,7 +881,7 @@ impl NetUi {
             let result = h.thread.take().map(JoinHandle::join);
             let save = h.save.clone();
             self.hosting = None;
-            app.remote = None;
+            app.mode = Mode::Local;
             app.open(&save);
             match result {
                 Some(Ok(Ok(s))) => app.set_status(
@@ -915,7 +915,7 @@ impl NetUi {
                         app.set_status(format!("reconnected to {}", j.address), false);
                     }
                     j.seat = Some(seat);
-                    if let Some(r) = &mut app.remote {
+                    if let Some(r) = app.mode.remote_mut() {
                         r.seat = Some(seat);
                     }
                 }
@@ -923,7 +923,7 @@ impl NetUi {
                     if j.local.is_none() {
                         j.local = Some(app.stash());
                         let seat = j.seat.map(|s| s.name()).unwrap_or("a");
-                        app.remote = Some(Remote::new(
+                        app.mode = Mode::Joined(Remote::new(
                             j.seat,
                             format!(
                                 "this window has joined {}: leave it (File > Join a game…) to open another game or start a new one",
@@ -959,7 +959,7 @@ impl NetUi {
         if let Some(m) = refused {
             self.join.error = Some(m.clone());
             if let Some(j) = self.joined.take() {
-                app.remote = None;
+                app.mode = Mode::Local;
                 if let Some(local) = j.local {
                     app.restore(local);
                 }
@@ -1105,8 +1105,8 @@ impl NetUi {
         }
         // The waiting requests are the Due panel's too: decided the same way, from one list.
         let pending = app
-            .remote
-            .as_ref()
+            .mode
+            .remote()
             .map(|r| r.pending.clone())
             .unwrap_or_default();
         if pending.is_empty() {

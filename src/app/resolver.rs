@@ -358,7 +358,7 @@ pub fn resolver_foot_ui(
     };
     // On the network: a roll asked of the host waits for its answer before the next (the status
     // line says what was asked; no line is added here, so the odds below never move).
-    let waiting = app.remote.as_ref().is_some_and(|r| r.waiting > 0);
+    let waiting = app.mode.remote().is_some_and(|r| r.waiting > 0);
     dice_ui(ui, app, preview.is_ok() && !waiting, out);
     ui.separator();
     // The last result right under Roll, where the eye is after rolling (at 1366x768 a card under

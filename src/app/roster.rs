@@ -284,7 +284,7 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
     );
     ui.separator();
     // Derived each frame: a player's seat on the network sees its own side's roster first.
-    app.roster.seat_side = app.remote.as_ref().and_then(super::state::Remote::side);
+    app.roster.seat_side = app.mode.side();
     let key = (super::state::game_key(&app.game), app.roster.clone());
     let rows = app
         .roster_rows

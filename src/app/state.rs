@@ -329,13 +329,56 @@ pub struct AppState {
     pub chart: super::charts::ChartCache,
     /// The roster's rows for the current log and roster options.
     pub roster_rows: RosterRows,
-    /// While the window hosts or has joined a game on the network: the host applies every
-    /// action, so the window's changes go to it as requests ([`Remote::outbox`]).
-    pub remote: Option<Remote>,
+    /// Where the game is played: here, or on the network (hosting it, or joined to a host), where
+    /// the host applies every action and the window's changes go to it as requests
+    /// ([`Remote::outbox`]).
+    pub mode: Mode,
     /// A network dialog the File menu asked for (taken by the window each frame).
     pub net_dialog: Option<super::net_ui::NetDialog>,
     /// "Fight as a battle" and "Return to the campaign" (issue 30).
     pub campaign: super::campaign::CampaignUi,
+}
+
+/// Where the window's game is played. The network's connections (the host's thread, the
+/// window's link) belong to the Host and Join dialogs' panel ([`super::net_ui::NetUi`]); what the
+/// game needs to know of them is here, once.
+#[derive(Debug, Default)]
+pub enum Mode {
+    /// The window keeps the game and its save.
+    #[default]
+    Local,
+    /// The window hosts its game and follows it as the umpire's seat.
+    Hosting(Remote),
+    /// The window has joined a host's game as a seat.
+    Joined(Remote),
+}
+
+impl Mode {
+    /// The window's seat and requests while on the network.
+    pub fn remote(&self) -> Option<&Remote> {
+        match self {
+            Mode::Local => None,
+            Mode::Hosting(r) | Mode::Joined(r) => Some(r),
+        }
+    }
+
+    /// [`Mode::remote`], to change.
+    pub fn remote_mut(&mut self) -> Option<&mut Remote> {
+        match self {
+            Mode::Local => None,
+            Mode::Hosting(r) | Mode::Joined(r) => Some(r),
+        }
+    }
+
+    /// On the network: the host applies every action.
+    pub fn on_network(&self) -> bool {
+        !matches!(self, Mode::Local)
+    }
+
+    /// The side whose units this window acts with (a player's seat), if any.
+    pub fn side(&self) -> Option<crate::roster::Side> {
+        self.remote().and_then(Remote::side)
+    }
 }
 
 /// The window on the network (hosting, or joined to a host): its seat, and what it asks the host.
@@ -546,7 +589,7 @@ impl AppState {
             last_game: None,
             chart: Default::default(),
             roster_rows: Default::default(),
-            remote: None,
+            mode: Mode::Local,
             net_dialog: None,
             campaign: Default::default(),
         }
@@ -808,7 +851,7 @@ impl AppState {
     /// The one place the window changes anything.
     pub fn handle(&mut self, cmd: Command) {
         let now = Utc::now();
-        if self.remote.is_some() && changes_game(&cmd) {
+        if self.mode.on_network() && changes_game(&cmd) {
             return self.ask_host(cmd);
         }
         match cmd {
@@ -890,7 +933,7 @@ impl AppState {
                 request,
                 approve,
                 reason,
-            } => match &mut self.remote {
+            } => match self.mode.remote_mut() {
                 Some(r) if r.seat == Some(crate::net::Seat::Umpire) => {
                     r.decisions.push((request, approve, reason));
                     let what = if approve { "approving" } else { "rejecting" };
@@ -1060,7 +1103,7 @@ impl AppState {
         use crate::campaign::ops::{self, Front};
         let mut dialog = self.campaign.give.take();
         let result = (|| -> Result<(PathBuf, ops::GivenBack), String> {
-            if self.remote.is_some() {
+            if self.mode.on_network() {
                 return Err("on the network: the battle is returned from the host's kepi".into());
             }
             if self.unsaved() {
@@ -1136,7 +1179,7 @@ impl AppState {
     /// player's seat on the network leaves it to the umpire. The top bar disables those buttons
     /// with this on hover, as [`AppState::handle`] would refuse them.
     pub fn not_yours(&self, what: &str) -> Option<String> {
-        let side = self.remote.as_ref()?.side()?;
+        let side = self.mode.side()?;
         Some(umpires_only(side, what))
     }
 
@@ -1144,7 +1187,7 @@ impl AppState {
     /// as the words of `kepi game apply`, queued for the network side to send. A player's seat
     /// makes resolutions only; anything else is refused here at once, as the host would.
     fn ask_host(&mut self, cmd: Command) {
-        let Some(remote) = &self.remote else {
+        let Some(remote) = self.mode.remote() else {
             return;
         };
         let player = remote.side();
@@ -1196,7 +1239,7 @@ impl AppState {
                 self.tray.entered_text.clear();
                 let asked = asked.unwrap_or_else(|| words.join(" "));
                 self.ok(format!("asked the host: {asked}…"));
-                if let Some(r) = &mut self.remote {
+                if let Some(r) = self.mode.remote_mut() {
                     r.waiting += u32::from(resolution);
                     r.outbox.push(Request { words, resolution });
                 }
@@ -1221,7 +1264,7 @@ impl AppState {
             return Err(why);
         }
         if let (Some(side), Some(actor)) = (
-            self.remote.as_ref().and_then(Remote::side),
+            self.mode.side(),
             form.units().0.and_then(|a| self.game.state().unit(a)),
         ) && actor.unit.side != side
         {

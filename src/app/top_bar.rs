@@ -186,7 +186,7 @@ pub fn scale_menu_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
 /// drawn at the right of the status line, so the top bar keeps to one line on a laptop.
 pub fn saved_state_ui(ui: &mut Ui, app: &AppState) {
     // On the network the host keeps the game: say whose seat this window holds.
-    if let Some(r) = &app.remote {
+    if let Some(r) = app.mode.remote() {
         let seat = r.seat.map_or("a", |s| s.name());
         ui.label(RichText::new(format!("on the network: the {seat} seat")).weak())
             .on_hover_text(

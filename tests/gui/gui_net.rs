@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
-use kepi::app::state::AppState;
+use kepi::app::state::{AppState, Mode};
 use kepi::net::Seat;
 use kepi::net::client::Client;
 use kepi::net::host::{Event, Host, HostOptions, SeatCode};
@@ -158,7 +158,7 @@ fn host_this_game_shows_four_seats_with_codes_and_stops_back_to_the_save() {
             .as_ref()
             .is_some_and(|x| x.connected.iter().any(|(s, _)| *s == Seat::Umpire))
     });
-    assert!(h.state().state.remote.is_some());
+    assert!(matches!(h.state().state.mode, Mode::Hosting(_)));
     // The umpire plays in this window as ever: the next phase goes to the host, which applies it.
     let before = h.state().state.game.log().len();
     h.get_by_label("Next phase >").click();
@@ -175,7 +175,7 @@ fn host_this_game_shows_four_seats_with_codes_and_stops_back_to_the_save() {
     until(&mut h, "the host to stop", |a| {
         a.net.hosting.is_none() && a.state.store.is_some()
     });
-    assert!(h.state().state.remote.is_none());
+    assert!(matches!(h.state().state.mode, Mode::Local));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -217,7 +217,7 @@ fn join_with_a_wrong_code_is_refused() {
     until(&mut h, "the refusal", |a| a.net.join.error.is_some());
     assert!(h.query_all_by_label_contains("wrong code").next().is_some());
     assert!(h.state().net.joined.is_none());
-    assert!(h.state().state.remote.is_none());
+    assert!(matches!(h.state().state.mode, Mode::Local));
 }
 
 #[test]
@@ -235,7 +235,8 @@ fn join_with_a_right_code_shows_the_hosts_game_and_follows_its_log() {
         &host.code(Seat::Player(kepi::roster::Side::German)),
     );
     until(&mut h, "the host's game", |a| {
-        a.state.remote.is_some() && a.net.joined.as_ref().is_some_and(|j| j.seat.is_some())
+        matches!(a.state.mode, Mode::Joined(_))
+            && a.net.joined.as_ref().is_some_and(|j| j.seat.is_some())
     });
     let hosts = kepi::store::read_game(&save).expect("read").game;
     let unit = hosts
@@ -286,7 +287,7 @@ fn join_with_a_right_code_shows_the_hosts_game_and_follows_its_log() {
     // Leave: the local game is back.
     h.get_by_label("Leave").click();
     h.run_steps(2);
-    assert!(h.state().state.remote.is_none());
+    assert!(matches!(h.state().state.mode, Mode::Local));
     assert_eq!(h.state().state.game.log().len(), local_len);
     drop(host);
     let _ = std::fs::remove_dir_all(&dir);
@@ -301,8 +302,8 @@ fn joined_as_german(host: &TestHost, seed: u64) -> Harness<'static, KepiApp> {
     join(&mut h, &host.address, &host.code(german));
     until(&mut h, "the host's game as the german seat", |a| {
         a.state
-            .remote
-            .as_ref()
+            .mode
+            .remote()
             .is_some_and(|r| r.seat == Some(german))
     });
     h.state_mut().net.join_open = false;
@@ -353,8 +354,8 @@ fn host_in_window(save: &Path, seed: u64) -> Harness<'static, KepiApp> {
             .as_ref()
             .is_some_and(|x| x.connected.iter().any(|(s, _)| *s == Seat::Umpire))
             && a.state
-                .remote
-                .as_ref()
+                .mode
+                .remote()
                 .is_some_and(|r| r.seat == Some(Seat::Umpire))
     });
     h
@@ -377,7 +378,7 @@ fn the_umpire_plays_in_the_hosting_window_and_the_host_rolls_the_same_as_alone()
     h.get_by_label("Roll and apply").click();
     h.step();
     // Asked, not yet answered: a second roll now (R, or a second click) is not a second roll.
-    assert_eq!(h.state().state.remote.as_ref().map(|r| r.waiting), Some(1));
+    assert_eq!(h.state().state.mode.remote().map(|r| r.waiting), Some(1));
     h.state_mut().state.handle(Command::ResolveAndApply {
         entered: Vec::new(),
     });
@@ -390,7 +391,7 @@ fn the_umpire_plays_in_the_hosting_window_and_the_host_rolls_the_same_as_alone()
         a.state.game.log().len() == before + 1 && last_resolution(a).is_some()
     });
     until(&mut h, "the answer", |a| {
-        a.state.remote.as_ref().is_some_and(|r| r.waiting == 0)
+        a.state.mode.remote().is_some_and(|r| r.waiting == 0)
     });
     h.run_steps(5);
     assert_eq!(
@@ -557,10 +558,7 @@ fn players_requests_wait_in_the_umpires_due_panel_to_be_approved_or_rejected() {
         .expect("held");
     let second = b.held.expect("held for approval");
     until(&mut h, "both requests in the Due panel", |a| {
-        a.state
-            .remote
-            .as_ref()
-            .is_some_and(|r| r.pending.len() == 2)
+        a.state.mode.remote().is_some_and(|r| r.pending.len() == 2)
     });
     assert!(
         h.query_by_label_contains("Waiting for your approval: 2")
@@ -569,11 +567,7 @@ fn players_requests_wait_in_the_umpires_due_panel_to_be_approved_or_rejected() {
     let before = h.state().state.game.log().len();
     h.get_by_label(&format!("Approve {first}")).click();
     until(&mut h, "the approved fire", |a| {
-        last_resolution(a).is_some()
-            && a.state
-                .remote
-                .as_ref()
-                .is_some_and(|r| r.pending.len() == 1)
+        last_resolution(a).is_some() && a.state.mode.remote().is_some_and(|r| r.pending.len() == 1)
     });
     assert!(h.state().state.game.log().len() > before);
     // A rejection with its reason: logged, and nothing rolled.
@@ -593,10 +587,7 @@ fn players_requests_wait_in_the_umpires_due_panel_to_be_approved_or_rejected() {
             .any(|e| e.summary.contains("rejected") && e.summary.contains("out of range"))
     });
     until(&mut h, "nothing left waiting", |a| {
-        a.state
-            .remote
-            .as_ref()
-            .is_some_and(|r| r.pending.is_empty())
+        a.state.mode.remote().is_some_and(|r| r.pending.is_empty())
     });
     assert!(
         h.query_by_label_contains("Waiting for your approval")
@@ -625,7 +616,7 @@ fn a_joined_window_says_when_its_host_is_lost_and_reconnects_by_itself() {
     let mut h = harness(AppState::demo(4).expect("demo"));
     h.run_steps(2);
     join(&mut h, &host.address, &code);
-    until(&mut h, "the host's game", |a| a.state.remote.is_some());
+    until(&mut h, "the host's game", |a| a.state.mode.on_network());
     // The host goes away (the umpire's laptop sleeps): the window says so and keeps the game.
     drop(host);
     until(&mut h, "the lost connection", |a| {
@@ -636,7 +627,7 @@ fn a_joined_window_says_when_its_host_is_lost_and_reconnects_by_itself() {
         status.text.contains("lost") && status.text.contains("reconnecting"),
         "{status:?}"
     );
-    assert!(h.state().state.remote.is_some(), "still showing the game");
+    assert!(h.state().state.mode.on_network(), "still showing the game");
     // The host comes back on the same port with the same codes: the window rejoins by itself
     // and follows what happens next.
     let host = TestHost::start_on(&save, port, false);
@@ -792,7 +783,7 @@ fn joining_an_address_where_no_host_listens_is_said_at_once_not_retried() {
     let e = h.state().net.join.error.clone().unwrap_or_default();
     assert!(e.contains("check the address"), "{e}");
     assert!(h.state().net.joined.is_none(), "not left reconnecting");
-    assert!(h.state().state.remote.is_none());
+    assert!(matches!(h.state().state.mode, Mode::Local));
 }
 
 /// Issue 29: the Host dialog says who can reach the game and lets the umpire choose: this

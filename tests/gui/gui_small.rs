@@ -8,7 +8,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
-use kepi::app::state::{Command, Remote};
+use kepi::app::state::{Command, Mode, Remote};
 use kepi::game::{Action, EntryKind};
 
 fn window(scenario: Option<&str>) -> Harness<'static, KepiApp> {
@@ -103,7 +103,7 @@ fn a_players_seat_shows_the_umpires_controls_disabled_with_why() {
         .state
         .handle(Command::Act(Action::Note { text: "x".into() }));
     let side = h.state().state.game.state().sides[0];
-    h.state_mut().state.remote = Some(Remote::new(
+    h.state_mut().state.mode = Mode::Joined(Remote::new(
         Some(kepi::net::Seat::Player(side)),
         "on the network",
     ));
@@ -125,7 +125,7 @@ fn a_players_seat_shows_the_umpires_controls_disabled_with_why() {
         "the reason on hover"
     );
     // The umpire's seat has them.
-    h.state_mut().state.remote = Some(Remote::new(Some(kepi::net::Seat::Umpire), "x"));
+    h.state_mut().state.mode = Mode::Joined(Remote::new(Some(kepi::net::Seat::Umpire), "x"));
     h.run();
     assert!(!h.get_by_label("Undo").accesskit_node().is_disabled());
 }

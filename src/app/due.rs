@@ -3,7 +3,7 @@
 
 use egui::{RichText, Ui};
 
-use super::state::{AppState, Command};
+use super::state::{Command, View};
 use std::sync::Arc;
 
 use crate::engine::flow::Due;
@@ -12,74 +12,95 @@ use crate::engine::game::Action;
 /// Due checks in view before the list scrolls.
 const DUE_ROWS: f32 = 4.0;
 
-/// The "Due" section: open checks first, then the phase checklist and who is still to act.
-pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
-    approvals_ui(ui, app, out);
-    let s = app.state();
-    let title = if s.due.is_empty() {
-        RichText::new("Due: nothing").strong()
-    } else {
-        // Open checks say so in the header whether or not the list is open.
-        RichText::new(format!("Due: {} check(s)", s.due.len()))
-            .strong()
-            .color(ui.visuals().warn_fg_color)
-    };
-    // One line each until opened, so the resolver below has the column's height on a laptop.
-    egui::CollapsingHeader::new(title)
-        .id_salt("due_checks")
-        .default_open(false)
-        .show(ui, |ui| {
-            let reason_id = ui.scope_id().with("waive_reason");
-            let mut reason = ui
-                .data_mut(|d| d.get_temp::<String>(reason_id))
-                .unwrap_or_default();
-            // One line per check, laid out only for the rows in view: an umpire who leaves
-            // thousands open still gets a 60 fps window (the full line shows on hover).
-            // Two lines a check: what to do first, whole to the column's width (on hover past
-            // it), then its buttons, so the words are never pushed off by them.
-            let gap = ui.spacing().item_spacing.y;
-            let row = ui.spacing().interact_size.y * 2.0 + gap;
-            // Rows stay where they are while the pointer is over the list: a check done from
-            // it stays in its place, marked done with its buttons off, so the next row's button
-            // never slides under the pointer; new checks come in below. Once the pointer
-            // leaves, the list is the game's again.
-            let held_id = ui.scope_id().with("due_held");
-            let shown: Vec<Arc<Due>> = match ui.data(|m| m.get_temp::<Vec<Arc<Due>>>(held_id)) {
-                Some(mut held) => {
-                    for d in s.due.iter() {
-                        if !held.iter().any(|h| h.id == d.id) {
-                            held.push(d.clone());
+/// The "Due" section's own state: what is typed in it and the rows held under the pointer.
+#[derive(Debug, Default)]
+pub struct DuePanel {
+    /// The reason a waived check is logged with.
+    waive_reason: String,
+    /// The reason a rejected request is logged and told with (the umpire's seat on the network).
+    reject_reason: String,
+    /// The rows as they stood when the pointer came over the list: a check done from it stays in
+    /// its place, marked done with its buttons off, so the next row's button never slides under
+    /// the pointer; new checks come in below. Once the pointer leaves, the list is the game's.
+    held: Option<Vec<Arc<Due>>>,
+}
+
+impl DuePanel {
+    /// The reason being typed for a waiver.
+    pub fn waive_reason(&self) -> &str {
+        &self.waive_reason
+    }
+
+    /// Draws the players' requests waiting for approval, the open checks, then the phase
+    /// checklist and who is still to act.
+    pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
+        let mut out = Vec::new();
+        self.approvals_ui(ui, view, &mut out);
+        self.checks_ui(ui, view, &mut out);
+        checklist_ui(ui, view, &mut out);
+        out
+    }
+
+    /// The open checks: two lines each, Roll / Open / Mark done / Waive.
+    fn checks_ui(&mut self, ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
+        let s = view.state();
+        let title = if s.due.is_empty() {
+            RichText::new("Due: nothing").strong()
+        } else {
+            // Open checks say so in the header whether or not the list is open.
+            RichText::new(format!("Due: {} check(s)", s.due.len()))
+                .strong()
+                .color(ui.visuals().warn_fg_color)
+        };
+        // One line each until opened, so the resolver below has the column's height on a laptop.
+        egui::CollapsingHeader::new(title)
+            .id_salt("due_checks")
+            .default_open(false)
+            .show(ui, |ui| {
+                let reason_id = ui.scope_id().with("waive_reason");
+                // One line per check, laid out only for the rows in view: an umpire who leaves
+                // thousands open still gets a 60 fps window (the full line shows on hover).
+                // Two lines a check: what to do first, whole to the column's width (on hover past
+                // it), then its buttons, so the words are never pushed off by them.
+                let gap = ui.spacing().item_spacing.y;
+                let row = ui.spacing().interact_size.y * 2.0 + gap;
+                // Rows stay where they are while the pointer is over the list (`held`).
+                let shown: Vec<Arc<Due>> = match self.held.take() {
+                    Some(mut held) => {
+                        for d in s.due.iter() {
+                            if !held.iter().any(|h| h.id == d.id) {
+                                held.push(d.clone());
+                            }
                         }
+                        held
                     }
-                    held
-                }
-                None => s.due.iter().cloned().collect(),
-            };
-            let list = egui::ScrollArea::vertical()
-                .id_salt("due_list")
-                .max_height((row + gap) * DUE_ROWS)
-                .auto_shrink([false, true])
-                .show_rows(ui, row, shown.len(), |ui, rows| {
-                    for d in shown.iter().skip(rows.start).take(rows.len()) {
-                        let open = s.due.iter().any(|x| x.id == d.id);
-                        let what = s.scale.localize(&d.describe_now(s));
-                        ui.horizontal(|ui| {
-                            ui.set_min_height(ui.spacing().interact_size.y);
-                            ui.label(RichText::new(format!("#{}", d.id)).weak());
-                            let text = if open {
-                                RichText::new(what).strong()
-                            } else {
-                                RichText::new(format!("done: {what}")).weak()
-                            };
-                            ui.add(egui::Label::new(text).truncate());
-                        });
-                        ui.horizontal(|ui| {
+                    None => s.due.iter().cloned().collect(),
+                };
+                let list = egui::ScrollArea::vertical()
+                    .id_salt("due_list")
+                    .max_height((row + gap) * DUE_ROWS)
+                    .auto_shrink([false, true])
+                    .show_rows(ui, row, shown.len(), |ui, rows| {
+                        for d in shown.iter().skip(rows.start).take(rows.len()) {
+                            let open = s.due.iter().any(|x| x.id == d.id);
+                            let what = s.scale.localize(&d.describe_now(s));
+                            ui.horizontal(|ui| {
+                                ui.set_min_height(ui.spacing().interact_size.y);
+                                ui.label(RichText::new(format!("#{}", d.id)).weak());
+                                let text = if open {
+                                    RichText::new(what).strong()
+                                } else {
+                                    RichText::new(format!("done: {what}")).weak()
+                                };
+                                ui.add(egui::Label::new(text).truncate());
+                            });
+                            ui.horizontal(|ui| {
                             ui.add_space(ui.spacing().indent);
                             if !open {
                                 ui.disable();
                             }
                             if let (Some(form), Some(unit)) = (&d.form, &d.unit) {
-                                let roll_hint = if app.own_dice {
+                                let roll_hint = if view.own_dice {
                                     "opens the form for this unit: type your dice at its foot"
                                 } else {
                                     "opens the form for this unit and rolls it with kepi's dice \
@@ -113,9 +134,7 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                                 .clicked()
                             {
                                 out.push(Command::Act(crate::engine::flow::resolve_due(
-                                    app.game.state(),
-                                    d.id,
-                                    app.tables,
+                                    s, d.id, view.tables,
                                 )));
                             }
                             if ui
@@ -125,30 +144,33 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                             {
                                 out.push(Command::Act(Action::WaiveDue {
                                     id: d.id,
-                                    reason: reason.trim().to_string(),
+                                    reason: self.waive_reason.trim().to_string(),
                                 }));
                             }
                         });
-                    }
-                });
-            if ui.rect_contains_pointer(list.inner_rect) {
-                ui.data_mut(|m| m.insert_temp(held_id, shown));
-            } else {
-                ui.data_mut(|m| m.remove::<Vec<Arc<Due>>>(held_id));
-            }
-            if !s.due.is_empty() {
-                ui.horizontal(|ui| {
-                    let l = ui.label("Waive reason:");
-                    super::keys::field(
-                        ui,
-                        egui::TextEdit::singleline(&mut reason).desired_width(240.0),
-                        reason_id,
-                    )
-                    .labelled_by(l.id);
-                });
-                ui.data_mut(|d| d.insert_temp(reason_id, reason));
-            }
-        });
+                        }
+                    });
+                if ui.rect_contains_pointer(list.inner_rect) {
+                    self.held = Some(shown);
+                }
+                if !s.due.is_empty() {
+                    ui.horizontal(|ui| {
+                        let l = ui.label("Waive reason:");
+                        super::keys::field(
+                            ui,
+                            egui::TextEdit::singleline(&mut self.waive_reason).desired_width(240.0),
+                            reason_id,
+                        )
+                        .labelled_by(l.id);
+                    });
+                }
+            });
+    }
+}
+
+/// The current phase's checklist (each step opening its form) and who is still to act.
+fn checklist_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
+    let s = view.state();
     let items = crate::engine::flow::checklist(s);
     // Short, so a narrow column does not grow to fit it (the phase is in the top bar).
     egui::CollapsingHeader::new(format!("Checklist: {} step(s) this phase", items.len()))
@@ -162,10 +184,7 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                         .side
                         .map(|x| format!("{}: ", x.title()))
                         .unwrap_or_default();
-                    ui.label(format!(
-                        "{side}{}",
-                        app.game.state().scale.localize(&item.what)
-                    ));
+                    ui.label(format!("{side}{}", s.scale.localize(&item.what)));
                     if !item.units.is_empty() {
                         // The names only when someone hovers: with 2,000 units, joining them
                         // every frame cost more than drawing the window.
@@ -184,8 +203,11 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                     {
                         out.push(Command::OpenForm {
                             form: form.clone(),
-                            actor: app.selected.clone().or_else(|| item.units.first().cloned()),
-                            target: app.target.clone(),
+                            actor: view
+                                .selected
+                                .map(str::to_string)
+                                .or_else(|| item.units.first().cloned()),
+                            target: view.target.map(str::to_string),
                         });
                     }
                 });
@@ -214,27 +236,25 @@ pub fn due_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
 /// Issue 19: players' resolutions waiting for the umpire's approval (the umpire's window while it
 /// hosts with approval on): each with Approve and Reject (the reason typed is logged and told to
 /// the player). Nothing is shown when none waits.
-fn approvals_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
-    let Some(remote) = app.mode.remote() else {
-        return;
-    };
-    if remote.pending.is_empty() || remote.seat != Some(crate::net::Seat::Umpire) {
-        return;
-    }
-    let title = RichText::new(format!(
-        "Waiting for your approval: {}",
-        remote.pending.len()
-    ))
-    .strong()
-    .color(ui.visuals().warn_fg_color);
-    egui::CollapsingHeader::new(title)
+impl DuePanel {
+    fn approvals_ui(&mut self, ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
+        let Some(remote) = view.mode.remote() else {
+            return;
+        };
+        if remote.pending.is_empty() || remote.seat != Some(crate::net::Seat::Umpire) {
+            return;
+        }
+        let title = RichText::new(format!(
+            "Waiting for your approval: {}",
+            remote.pending.len()
+        ))
+        .strong()
+        .color(ui.visuals().warn_fg_color);
+        egui::CollapsingHeader::new(title)
         .id_salt("due_approvals")
         .default_open(true)
         .show(ui, |ui| {
             let reason_id = ui.scope_id().with("reject_reason");
-            let mut reason = ui
-                .data_mut(|d| d.get_temp::<String>(reason_id))
-                .unwrap_or_default();
             for r in &remote.pending {
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new(format!("{} · {}", r.request, r.seat)).weak());
@@ -257,21 +277,21 @@ fn approvals_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
                         .on_hover_text("nothing is applied; the rejection and the reason below are logged and told to the player")
                         .clicked()
                     {
-                        let why = reason.trim().to_string();
+                        let why = self.reject_reason.trim().to_string();
                         out.push(Command::Decide {
                             request: r.request,
                             approve: false,
                             reason: (!why.is_empty()).then_some(why),
                         });
-                        reason.clear();
+                        self.reject_reason.clear();
                     }
                 });
             }
             ui.horizontal(|ui| {
                 let l = ui.label("Reason for a rejection:");
-                super::keys::field(ui, egui::TextEdit::singleline(&mut reason).desired_width(160.0), reason_id)
+                super::keys::field(ui, egui::TextEdit::singleline(&mut self.reject_reason).desired_width(160.0), reason_id)
                     .labelled_by(l.id);
             });
-            ui.data_mut(|d| d.insert_temp(reason_id, reason));
         });
+    }
 }

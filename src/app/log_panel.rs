@@ -3,12 +3,24 @@
 
 use egui::{RichText, Ui};
 
-use super::state::AppState;
+use super::state::View;
 use crate::dice::{Die, RollSource};
 use crate::engine::game::{LogEntry, entry_text, verify_chain};
 
-fn keep(e: &LogEntry, app: &AppState) -> bool {
-    let v = &app.log;
+/// The log panel: its filters and the last Verify's answer.
+#[derive(Clone, Debug, Default)]
+pub struct LogPanel {
+    /// Text filter (unit, summary).
+    pub filter: String,
+    /// Rule id filter ("PK-F").
+    pub rule: String,
+    /// Only this turn.
+    pub turn: Option<u32>,
+    /// Result of the last Verify.
+    pub verified: Option<Result<String, String>>,
+}
+
+fn keep(e: &LogEntry, v: &LogPanel, view: &View) -> bool {
     if v.turn.is_some_and(|t| t != e.turn) {
         return false;
     }
@@ -19,7 +31,7 @@ fn keep(e: &LogEntry, app: &AppState) -> bool {
         }
     }
     if !v.filter.is_empty()
-        && !entry_text(e, app.game.state())
+        && !entry_text(e, view.state())
             .joined()
             .to_lowercase()
             .contains(&v.filter.to_lowercase())
@@ -29,102 +41,105 @@ fn keep(e: &LogEntry, app: &AppState) -> bool {
     true
 }
 
-/// The log panel.
-pub fn log_ui(ui: &mut Ui, app: &mut AppState) {
-    ui.horizontal(|ui| {
-        ui.heading("Log");
-        if ui
-            .button("Verify chain")
-            .on_hover_text("Check the SHA-256 chain of every entry")
-            .clicked()
-        {
-            // A player's seat while strengths are hidden holds some entries as their place in
-            // the chain only: their links are checked, and the whole entries' hashes.
-            let checked = if app.game.is_seat_view() {
-                crate::net::redact::verify_seat_log(app.game.log())
-            } else {
-                verify_chain(app.game.log())
-                    .map(|s| s.head)
-                    .map_err(|b| b.index as u64)
-            };
-            app.log.verified = Some(match checked {
-                Ok(head) => Ok(format!(
-                    "chain holds: {} entries, head {}",
-                    app.game.log().len(),
-                    short(&head)
-                )),
-                Err(i) => Err(format!("chain broken at entry {i}")),
-            });
-        }
-    });
-    if let Some(v) = &app.log.verified {
-        match v {
-            Ok(t) => ui.colored_label(egui::Color32::from_rgb(80, 170, 90), t),
-            Err(t) => ui.colored_label(ui.visuals().error_fg_color, t),
-        };
-    }
-    ui.horizontal(|ui| {
-        super::keys::field(
-            ui,
-            egui::TextEdit::singleline(&mut app.log.filter)
-                .hint_text("unit or text")
-                .desired_width(110.0),
-            "log_filter",
-        );
-        super::keys::field(
-            ui,
-            egui::TextEdit::singleline(&mut app.log.rule)
-                .hint_text("rule id")
-                .desired_width(60.0),
-            "log_rule",
-        );
-        let turn = app.game.state().turn;
-        let mut this_turn = app.log.turn.is_some();
-        if ui.checkbox(&mut this_turn, "this turn").changed() {
-            app.log.turn = this_turn.then_some(turn);
-        }
-    });
-    ui.separator();
-    let log = app.game.log();
-    let shown: Vec<usize> = (0..log.len())
-        .rev()
-        .filter(|&i| keep(&log[i], app))
-        .collect();
-    // Fixed-height rows (a header line and the summary in at most two lines, the whole on hover),
-    // each clipped to its rect: the virtualised list stays even, and a long phase name or five
-    // rule ids never widen the panel.
-    let row_h = 50.0;
-    egui::ScrollArea::vertical()
-        .id_salt("log_rows")
-        .max_height(ui.available_height() - 160.0)
-        .auto_shrink([false, false])
-        .show_rows(ui, row_h, shown.len(), |ui, range| {
-            for &i in &shown[range] {
-                let e = &log[i];
-                let (rect, _) = ui.allocate_exact_size(
-                    egui::vec2(ui.available_width(), row_h),
-                    egui::Sense::hover(),
-                );
-                // Clear of the scroll bar, which is drawn over the rows' right edge.
-                let rect = rect.with_max_x(rect.max.x - ui.spacing().scroll.bar_width - 4.0);
-                // The header and the summary in children of their own: a header wider than the
-                // row (five rule ids) must not widen the summary's wrap.
-                let visible = rect.intersect(ui.clip_rect());
-                let (head, body) = rect.split_top_bottom_at_y(rect.min.y + 18.0);
-                let mut child = |r: egui::Rect, layout: egui::Layout| {
-                    let mut c = ui.new_child(egui::UiBuilder::new().max_rect(r).layout(layout));
-                    c.set_clip_rect(r.intersect(visible));
-                    c
+impl LogPanel {
+    /// Draws the log, newest first, filtered; Verify checks the chain. Reading only: it sends no
+    /// command.
+    pub fn ui(&mut self, ui: &mut Ui, view: &View) {
+        ui.horizontal(|ui| {
+            ui.heading("Log");
+            if ui
+                .button("Verify chain")
+                .on_hover_text("Check the SHA-256 chain of every entry")
+                .clicked()
+            {
+                // A player's seat while strengths are hidden holds some entries as their place in
+                // the chain only: their links are checked, and the whole entries' hashes.
+                let checked = if view.game.is_seat_view() {
+                    crate::net::redact::verify_seat_log(view.game.log())
+                } else {
+                    verify_chain(view.game.log())
+                        .map(|s| s.head)
+                        .map_err(|b| b.index as u64)
                 };
-                let across = egui::Layout::left_to_right(egui::Align::Min);
-                entry_head_ui(&mut child(head, across), e);
-                let down = egui::Layout::top_down(egui::Align::Min);
-                entry_body_ui(&mut child(body, down), e, app.game.state());
+                self.verified = Some(match checked {
+                    Ok(head) => Ok(format!(
+                        "chain holds: {} entries, head {}",
+                        view.game.log().len(),
+                        short(&head)
+                    )),
+                    Err(i) => Err(format!("chain broken at entry {i}")),
+                });
             }
         });
-    egui::CollapsingHeader::new("Dice statistics")
-        .id_salt("dice_stats")
-        .show(ui, |ui| dice_stats_ui(ui, app.game.log()));
+        if let Some(v) = &self.verified {
+            match v {
+                Ok(t) => ui.colored_label(egui::Color32::from_rgb(80, 170, 90), t),
+                Err(t) => ui.colored_label(ui.visuals().error_fg_color, t),
+            };
+        }
+        ui.horizontal(|ui| {
+            super::keys::field(
+                ui,
+                egui::TextEdit::singleline(&mut self.filter)
+                    .hint_text("unit or text")
+                    .desired_width(110.0),
+                "log_filter",
+            );
+            super::keys::field(
+                ui,
+                egui::TextEdit::singleline(&mut self.rule)
+                    .hint_text("rule id")
+                    .desired_width(60.0),
+                "log_rule",
+            );
+            let turn = view.game.state().turn;
+            let mut this_turn = self.turn.is_some();
+            if ui.checkbox(&mut this_turn, "this turn").changed() {
+                self.turn = this_turn.then_some(turn);
+            }
+        });
+        ui.separator();
+        let log = view.game.log();
+        let shown: Vec<usize> = (0..log.len())
+            .rev()
+            .filter(|&i| keep(&log[i], self, view))
+            .collect();
+        // Fixed-height rows (a header line and the summary in at most two lines, the whole on hover),
+        // each clipped to its rect: the virtualised list stays even, and a long phase name or five
+        // rule ids never widen the panel.
+        let row_h = 50.0;
+        egui::ScrollArea::vertical()
+            .id_salt("log_rows")
+            .max_height(ui.available_height() - 160.0)
+            .auto_shrink([false, false])
+            .show_rows(ui, row_h, shown.len(), |ui, range| {
+                for &i in &shown[range] {
+                    let e = &log[i];
+                    let (rect, _) = ui.allocate_exact_size(
+                        egui::vec2(ui.available_width(), row_h),
+                        egui::Sense::hover(),
+                    );
+                    // Clear of the scroll bar, which is drawn over the rows' right edge.
+                    let rect = rect.with_max_x(rect.max.x - ui.spacing().scroll.bar_width - 4.0);
+                    // The header and the summary in children of their own: a header wider than the
+                    // row (five rule ids) must not widen the summary's wrap.
+                    let visible = rect.intersect(ui.clip_rect());
+                    let (head, body) = rect.split_top_bottom_at_y(rect.min.y + 18.0);
+                    let mut child = |r: egui::Rect, layout: egui::Layout| {
+                        let mut c = ui.new_child(egui::UiBuilder::new().max_rect(r).layout(layout));
+                        c.set_clip_rect(r.intersect(visible));
+                        c
+                    };
+                    let across = egui::Layout::left_to_right(egui::Align::Min);
+                    entry_head_ui(&mut child(head, across), e);
+                    let down = egui::Layout::top_down(egui::Align::Min);
+                    entry_body_ui(&mut child(body, down), e, view.state());
+                }
+            });
+        egui::CollapsingHeader::new("Dice statistics")
+            .id_salt("dice_stats")
+            .show(ui, |ui| dice_stats_ui(ui, view.game.log()));
+    }
 }
 
 fn short(h: &str) -> &str {

@@ -143,7 +143,10 @@ impl KepiApp {
         let roster = egui::Panel::left("roster")
             .resizable(true)
             .default_size(360.0)
-            .show(ui, |ui| roster::roster_ui(ui, app, &mut out));
+            .show(ui, |ui| {
+                let (view, panels) = app.split();
+                out.extend(panels.roster.ui(ui, &view));
+            });
         // The panels' grips are painted once the central panel is (its fill would cover half of
         // a grip), on the panels' own layer: below every window and dialog.
         let mut grips = vec![(roster.response.rect.right(), roster.response.rect)];
@@ -164,7 +167,8 @@ impl KepiApp {
                     });
                     ui.separator();
                     if app.side_log {
-                        log_panel::log_ui(ui, app);
+                        let (view, panels) = app.split();
+                        panels.log.ui(ui, &view);
                     } else {
                         resolver_column_ui(ui, app, &mut out);
                     }
@@ -174,7 +178,10 @@ impl KepiApp {
             let log = egui::Panel::right("log")
                 .resizable(true)
                 .default_size(340.0)
-                .show(ui, |ui| log_panel::log_ui(ui, app));
+                .show(ui, |ui| {
+                    let (view, panels) = app.split();
+                    panels.log.ui(ui, &view);
+                });
             grips.push((log.response.rect.left(), log.response.rect));
         }
         egui::CentralPanel::default().show(ui, |ui| {
@@ -272,7 +279,10 @@ fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Comma
     // rest (the result card wrapped past the edge at 1366x768).
     let width = ui.available_width();
     upper.show(ui, |ui| {
-        widgets::bounded(ui, width, |ui| due::due_ui(ui, app, out));
+        widgets::bounded(ui, width, |ui| {
+            let (view, panels) = app.split();
+            out.extend(panels.due.ui(ui, &view));
+        });
         ui.separator();
         preview = widgets::bounded(ui, width, |ui| resolver::resolver_ui(ui, app));
         ui.separator();

@@ -3,7 +3,9 @@
 
 use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 
-use super::state::{AppState, Command};
+use std::collections::HashSet;
+
+use super::state::{AppState, Command, View};
 use super::widgets::chip;
 use crate::engine::game::{Action, Counter, Flag, GameState, Level, UnitState};
 
@@ -46,7 +48,7 @@ fn matches(u: &UnitState, filter: &str) -> bool {
 
 /// Flattens the roster into rows: side, then each level of the order of battle, then units. Units
 /// keep their roster order; a group header appears where its path first appears. O(units).
-pub fn rows(state: &GameState, view: &super::state::RosterView) -> Vec<Row> {
+pub fn rows(state: &GameState, view: &RosterView) -> Vec<Row> {
     use std::collections::HashMap;
     let mut out = Vec::new();
     // A player's seat: its own side first (its roster), the others after (their targets).
@@ -261,44 +263,109 @@ fn row_ui(ui: &mut Ui, rect: egui::Rect) -> Ui {
     )
 }
 
-/// The roster panel.
-pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
-    ui.horizontal(|ui| {
-        ui.heading("Roster");
-        super::keys::field(
-            ui,
-            egui::TextEdit::singleline(&mut app.roster.filter)
-                .hint_text("search units")
-                .desired_width(140.0),
-            "roster_search",
+/// The roster's rows, kept per state of the game and roster options (shared with the frame that
+/// draws them).
+pub type RosterRows = super::state::Memo<((usize, String), RosterView), std::sync::Arc<Vec<Row>>>;
+
+/// Roster view options.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RosterView {
+    /// Text filter on names, ids, formations.
+    pub filter: String,
+    /// Hide eliminated units.
+    pub hide_eliminated: bool,
+    /// Only the units the phase still waits for ([`crate::engine::flow::is_still_to_act`], the
+    /// checklist's count).
+    pub only_to_act: bool,
+    /// Collapsed group keys ("german", "german/III Corps").
+    pub collapsed: HashSet<String>,
+    /// A player's seat on the network: this side's roster comes first and open; the other
+    /// sides' start closed (opened to pick a target). Derived each frame from the seat.
+    pub seat_side: Option<crate::roster::Side>,
+    /// The other sides opened by the player (they start closed; see `seat_side`).
+    pub opened: HashSet<String>,
+}
+
+impl RosterView {
+    /// Whether the group `key` is closed now: a side other than the seat's is closed until
+    /// opened, any other group until collapsed.
+    pub fn closed(&self, key: &str) -> bool {
+        if self.foreign(key) {
+            !self.opened.contains(key)
+        } else {
+            self.collapsed.contains(key)
+        }
+    }
+
+    /// Opens a closed group, or closes an open one.
+    pub fn toggle(&mut self, key: &str) {
+        let set = if self.foreign(key) {
+            &mut self.opened
+        } else {
+            &mut self.collapsed
+        };
+        if !set.remove(key) {
+            set.insert(key.to_string());
+        }
+    }
+
+    /// `key` is a side's header, and not the seat's side.
+    fn foreign(&self, key: &str) -> bool {
+        self.seat_side
+            .is_some_and(|own| !key.contains('/') && key != own.to_string())
+    }
+}
+
+/// The roster panel: its options and its rows for them (kept while neither the game nor the
+/// options change).
+#[derive(Default)]
+pub struct RosterPanel {
+    /// Search, filters, folded groups.
+    pub options: RosterView,
+    /// The rows for the current game and options.
+    rows: RosterRows,
+}
+
+impl RosterPanel {
+    /// Draws the roster: a click picks the acting unit, a right-click the target, Ctrl-click an
+    /// attacker of a hex combat.
+    pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
+        let mut out = Vec::new();
+        ui.horizontal(|ui| {
+            ui.heading("Roster");
+            super::keys::field(
+                ui,
+                egui::TextEdit::singleline(&mut self.options.filter)
+                    .hint_text("search units")
+                    .desired_width(140.0),
+                "roster_search",
+            );
+        });
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.options.hide_eliminated, "hide eliminated");
+            ui.checkbox(&mut self.options.only_to_act, "still to act");
+        });
+        ui.label(
+            RichText::new("click: acting unit · right-click: target")
+                .small()
+                .weak(),
         );
-    });
-    ui.horizontal(|ui| {
-        ui.checkbox(&mut app.roster.hide_eliminated, "hide eliminated");
-        ui.checkbox(&mut app.roster.only_to_act, "still to act");
-    });
-    ui.label(
-        RichText::new("click: acting unit · right-click: target")
-            .small()
-            .weak(),
-    );
-    ui.separator();
-    // Derived each frame: a player's seat on the network sees its own side's roster first.
-    app.roster.seat_side = app.mode.side();
-    let key = (super::state::game_key(&app.game), app.roster.clone());
-    let rows = app
-        .roster_rows
-        .get(key, || {
-            std::sync::Arc::new(rows(app.game.state(), &app.roster))
-        })
-        .clone();
-    let row_h = ROSTER_ROW_H;
-    let mut toggle: Option<String> = None;
-    egui::ScrollArea::vertical()
+        ui.separator();
+        // Derived each frame: a player's seat on the network sees its own side's roster first.
+        self.options.seat_side = view.mode.side();
+        let key = (super::state::game_key(view.game), self.options.clone());
+        let options = &self.options;
+        let rows = self
+            .rows
+            .get(key, || std::sync::Arc::new(rows(view.state(), options)))
+            .clone();
+        let row_h = ROSTER_ROW_H;
+        let mut toggle: Option<String> = None;
+        egui::ScrollArea::vertical()
         .id_salt("roster_rows")
         .auto_shrink([false, false])
         .show_rows(ui, row_h, rows.len(), |ui, range| {
-            let state = app.game.state();
+            let state = view.state();
             for row in &rows[range] {
                 let (rect, _) =
                     ui.allocate_exact_size(vec2(ui.available_width(), row_h), Sense::hover());
@@ -311,7 +378,7 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                         count,
                     } => {
                         ui.add_space(*depth as f32 * 12.0);
-                        let open = !app.roster.closed(key);
+                        let open = !self.options.closed(key);
                         let arrow = if open { "[-]" } else { "[+]" };
                         let text = RichText::new(format!("{arrow} {label}  ·  {count}")).strong();
                         if ui
@@ -325,8 +392,8 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                         let Some(u) = state.units.get(*index) else {
                             continue;
                         };
-                        let selected = app.selected.as_deref() == Some(u.id());
-                        let target = app.target.as_deref() == Some(u.id());
+                        let selected = view.selected == Some(u.id());
+                        let target = view.target == Some(u.id());
                         let indent = *depth as f32 * 12.0;
                         ui.add_space(indent);
                         let mark = if selected {
@@ -388,8 +455,10 @@ pub fn roster_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
                 }
             }
         });
-    if let Some(k) = toggle {
-        app.roster.toggle(&k);
+        if let Some(k) = toggle {
+            self.options.toggle(&k);
+        }
+        out
     }
 }
 

@@ -4,7 +4,6 @@
 //! through [`crate::engine::game::Game`] (so it is logged and undoable) and, when the game has a file, through
 //! [`crate::store::Store`] (journal first, so nothing acknowledged is ever lost).
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use chrono::Utc;
@@ -90,70 +89,42 @@ pub fn game_key(game: &Game) -> (usize, String) {
     )
 }
 
-/// The roster's rows, kept per state of the game and roster options (shared with the frame that
-/// draws them).
-pub type RosterRows = Memo<((usize, String), RosterView), std::sync::Arc<Vec<super::roster::Row>>>;
-
-/// Roster view options.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RosterView {
-    /// Text filter on names, ids, formations.
-    pub filter: String,
-    /// Hide eliminated units.
-    pub hide_eliminated: bool,
-    /// Only the units the phase still waits for ([`crate::engine::flow::is_still_to_act`], the
-    /// checklist's count).
-    pub only_to_act: bool,
-    /// Collapsed group keys ("german", "german/III Corps").
-    pub collapsed: HashSet<String>,
-    /// A player's seat on the network: this side's roster comes first and open; the other
-    /// sides' start closed (opened to pick a target). Derived each frame from the seat.
-    pub seat_side: Option<crate::roster::Side>,
-    /// The other sides opened by the player (they start closed; see `seat_side`).
-    pub opened: HashSet<String>,
+/// What a panel reads in a frame: the game and what the user picked, borrowed from the window's
+/// state. A panel keeps its own state (its filters, folded groups, rows held under the pointer,
+/// a reason being typed) and answers with [`Command`]s, egui_demo_lib's habit: it is drawn with
+/// `ui(&mut self, ui, &View) -> Vec<Command>` and can be drawn and tested alone.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    /// The game.
+    pub game: &'a Game,
+    /// The rule tables.
+    pub tables: &'static Tables,
+    /// The acting unit.
+    pub selected: Option<&'a str>,
+    /// The target.
+    pub target: Option<&'a str>,
+    /// Where the game is played.
+    pub mode: &'a Mode,
+    /// "I roll my own dice".
+    pub own_dice: bool,
 }
 
-impl RosterView {
-    /// Whether the group `key` is closed now: a side other than the seat's is closed until
-    /// opened, any other group until collapsed.
-    pub fn closed(&self, key: &str) -> bool {
-        if self.foreign(key) {
-            !self.opened.contains(key)
-        } else {
-            self.collapsed.contains(key)
-        }
-    }
-
-    /// Opens a closed group, or closes an open one.
-    pub fn toggle(&mut self, key: &str) {
-        let set = if self.foreign(key) {
-            &mut self.opened
-        } else {
-            &mut self.collapsed
-        };
-        if !set.remove(key) {
-            set.insert(key.to_string());
-        }
-    }
-
-    /// `key` is a side's header, and not the seat's side.
-    fn foreign(&self, key: &str) -> bool {
-        self.seat_side
-            .is_some_and(|own| !key.contains('/') && key != own.to_string())
+impl<'a> View<'a> {
+    /// The game state.
+    pub fn state(&self) -> &'a GameState {
+        self.game.state()
     }
 }
 
-/// Log view options.
-#[derive(Clone, Debug, Default)]
-pub struct LogView {
-    /// Text filter (unit, summary).
-    pub filter: String,
-    /// Rule id filter ("PK-F").
-    pub rule: String,
-    /// Only this turn.
-    pub turn: Option<u32>,
-    /// Result of the last Verify.
-    pub verified: Option<Result<String, String>>,
+/// The panels that keep their own state (see [`View`]).
+#[derive(Default)]
+pub struct Panels {
+    /// The roster: its search, filters and folded groups, and its rows for them.
+    pub roster: super::roster::RosterPanel,
+    /// The log: its filters and the last Verify.
+    pub log: super::log_panel::LogPanel,
+    /// The due checks: the rows held under the pointer, the reasons being typed.
+    pub due: super::due::DuePanel,
 }
 
 /// Everything the panels send.
@@ -295,10 +266,8 @@ pub struct AppState {
     pub selected: Option<String>,
     /// Target unit.
     pub target: Option<String>,
-    /// Roster options.
-    pub roster: RosterView,
-    /// Log options.
-    pub log: LogView,
+    /// The panels that keep their own state: roster, log and due list.
+    pub panels: Panels,
     /// The resolver's forms.
     pub resolver: ResolverState,
     /// The centre's tab.
@@ -327,8 +296,6 @@ pub struct AppState {
     pub last_game: Option<LastGame>,
     /// The strength chart's points for the current log.
     pub chart: super::charts::ChartCache,
-    /// The roster's rows for the current log and roster options.
-    pub roster_rows: RosterRows,
     /// Where the game is played: here, or on the network (hosting it, or joined to a host), where
     /// the host applies every action and the window's changes go to it as requests
     /// ([`Remote::outbox`]).
@@ -569,8 +536,7 @@ impl AppState {
             tables,
             selected: None,
             target: None,
-            roster: RosterView::default(),
-            log: LogView::default(),
+            panels: Panels::default(),
             resolver: ResolverState::new(system),
             bottom: if crate::app::map::has_map(system) {
                 BottomTab::Map
@@ -588,11 +554,23 @@ impl AppState {
             export_job: None,
             last_game: None,
             chart: Default::default(),
-            roster_rows: Default::default(),
             mode: Mode::Local,
             net_dialog: None,
             campaign: Default::default(),
         }
+    }
+
+    /// The panels, with the view they are drawn from (borrowed side by side).
+    pub fn split(&mut self) -> (View<'_>, &mut Panels) {
+        let view = View {
+            game: &self.game,
+            tables: self.tables,
+            selected: self.selected.as_deref(),
+            target: self.target.as_deref(),
+            mode: &self.mode,
+            own_dice: self.own_dice,
+        };
+        (view, &mut self.panels)
     }
 
     /// The save this game is kept in, if it has one.
@@ -925,8 +903,8 @@ impl AppState {
             }
             Command::ResolveAndApply { entered } => self.resolve_and_apply(&entered, now),
             Command::ShowStillToAct => {
-                self.roster.only_to_act = true;
-                self.roster.hide_eliminated = true;
+                self.panels.roster.options.only_to_act = true;
+                self.panels.roster.options.hide_eliminated = true;
             }
             Command::RollDue(id) => self.roll_due(id),
             Command::Decide {

@@ -5,8 +5,8 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
-use kepi::app::roster::{Row, rows};
-use kepi::app::state::{Command, RosterView};
+use kepi::app::roster::{RosterView, Row, rows};
+use kepi::app::state::Command;
 
 fn roster_count(app: &kepi::app::state::AppState) -> usize {
     let view = RosterView {
@@ -45,8 +45,8 @@ fn checklist_and_roster_filter_count_the_same_units() {
                 // The link, clicked, lists exactly that many units.
                 h.get_by_label(&shown).click();
                 h.run();
-                assert!(h.state().state.roster.only_to_act);
-                h.state_mut().state.roster.only_to_act = false;
+                assert!(h.state().state.panels.roster.options.only_to_act);
+                h.state_mut().state.panels.roster.options.only_to_act = false;
             }
             h.state_mut().state.handle(Command::NextPhase);
             h.run();

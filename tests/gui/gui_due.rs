@@ -4,7 +4,6 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
-use kepi::app::due::due_ui;
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, Level};
 
@@ -22,8 +21,8 @@ fn app_with_a_rally_due() -> AppState {
 fn harness(app: AppState) -> Harness<'static, AppState> {
     let mut h = Harness::new_ui_state(
         |ui, app: &mut AppState| {
-            let mut out = Vec::new();
-            due_ui(ui, app, &mut out);
+            let (view, panels) = app.split();
+            let out = panels.due.ui(ui, &view);
             for c in out {
                 app.handle(c);
             }
@@ -41,7 +40,10 @@ fn harness(app: AppState) -> Harness<'static, AppState> {
 #[test]
 fn due_and_checklist_start_as_one_line_with_a_count() {
     let mut h = Harness::new_ui_state(
-        |ui, app: &mut AppState| due_ui(ui, app, &mut Vec::new()),
+        |ui, app: &mut AppState| {
+            let (view, panels) = app.split();
+            panels.due.ui(ui, &view);
+        },
         app_with_a_rally_due(),
     );
     h.run();
@@ -177,8 +179,60 @@ fn roll_in_own_dice_mode_opens_the_form_without_rolling() {
 #[test]
 fn still_to_act_is_a_link_to_the_roster_filter() {
     let mut h = harness(app_with_a_rally_due());
-    assert!(!h.state().roster.only_to_act);
+    assert!(!h.state().panels.roster.options.only_to_act);
     h.get_by_label_contains("still to act this phase").click();
     h.run();
-    assert!(h.state().roster.only_to_act, "the roster lists only them");
+    assert!(
+        h.state().panels.roster.options.only_to_act,
+        "the roster lists only them"
+    );
+}
+
+/// Issue 26, panels own their state: the Due panel drawn alone, from a `View` of a game (no
+/// window state): the reason typed is the panel's, and Waive answers a command carrying it,
+/// changing nothing itself.
+#[test]
+fn the_due_panel_is_drawn_alone_and_keeps_what_is_typed_in_it() {
+    use kepi::app::due::DuePanel;
+    use kepi::app::state::{Mode, View};
+    let app = app_with_a_rally_due();
+    let game = app.game.clone();
+    let tables = app.tables;
+    let mode = Mode::Local;
+    let mut h = Harness::new_ui_state(
+        move |ui, (panel, sent): &mut (DuePanel, Vec<Command>)| {
+            let view = View {
+                game: &game,
+                tables,
+                selected: None,
+                target: None,
+                mode: &mode,
+                own_dice: false,
+            };
+            sent.extend(panel.ui(ui, &view));
+        },
+        (DuePanel::default(), Vec::new()),
+    );
+    h.run();
+    h.get_by_label_contains("Due: ").click();
+    h.run();
+    let field = egui::accesskit::Role::TextInput;
+    h.get_by_role_and_label(field, "Waive reason:").focus();
+    h.run();
+    h.get_by_role_and_label(field, "Waive reason:")
+        .type_text("made at the table");
+    h.run();
+    assert_eq!(h.state().0.waive_reason(), "made at the table");
+    h.get_by_label("Waive").click();
+    h.run();
+    let waived: Vec<&Command> = h
+        .state()
+        .1
+        .iter()
+        .filter(|c| matches!(c, Command::Act(Action::WaiveDue { .. })))
+        .collect();
+    assert_eq!(waived.len(), 1, "one click, one command");
+    assert!(
+        matches!(waived[0], Command::Act(Action::WaiveDue { reason, .. }) if reason == "made at the table")
+    );
 }

@@ -372,16 +372,16 @@ fn letters_typed_into_a_field_never_change_the_game() {
     h.run();
     let log = h.state().state.game.log().len();
     type_keys(&mut h, "inf rn");
-    assert_eq!(h.state().state.roster.filter, "inf rn");
+    assert_eq!(h.state().state.panels.roster.options.filter, "inf rn");
     h.hover_at(egui::pos2(700.0, 5.0));
     type_keys(&mut h, "nr");
-    assert_eq!(h.state().state.roster.filter, "inf rnnr");
+    assert_eq!(h.state().state.panels.roster.options.filter, "inf rnnr");
     assert_eq!(h.state().state.game.log().len(), log, "nothing rolled");
     assert_eq!(h.state().state.state().phase_name(), phase);
     // With no field focused and the pointer away from fields, R rolls and N moves on.
     h.key_press(egui::Key::Escape);
     h.run();
-    app(&mut h).roster.filter.clear();
+    app(&mut h).panels.roster.options.filter.clear();
     h.hover_at(egui::pos2(700.0, 5.0));
     assert!(h.get_all_by_role(Role::TextInput).all(|n| !n.is_focused()));
     type_keys(&mut h, "r");

@@ -467,7 +467,10 @@ fn a_player_window_rolls_its_own_units_and_is_refused_the_umpires_things() {
     let host = TestHost::start(&save);
     let mut h = joined_as_german(&host, 3);
     // The seat's own side is the roster; the other side's units are targets, closed at first.
-    let rows = kepi::app::roster::rows(h.state().state.state(), &h.state().state.roster);
+    let rows = kepi::app::roster::rows(
+        h.state().state.state(),
+        &h.state().state.panels.roster.options,
+    );
     let first_side = rows.first().map(|r| match r {
         kepi::app::roster::Row::Group { key, .. } => key.clone(),
         kepi::app::roster::Row::Unit { .. } => String::new(),
@@ -688,7 +691,10 @@ fn a_player_window_with_hidden_strengths_shows_its_side_and_rolls_without_seeing
             }
         }
     }
-    let rows = kepi::app::roster::rows(h.state().state.state(), &h.state().state.roster);
+    let rows = kepi::app::roster::rows(
+        h.state().state.state(),
+        &h.state().state.panels.roster.options,
+    );
     assert!(
         rows.iter().any(
             |r| matches!(r, kepi::app::roster::Row::Group { label, depth: 0, .. }

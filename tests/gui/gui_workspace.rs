@@ -37,7 +37,7 @@ fn fire_apply_undo_from_the_roster() {
     h.get_by_label(FIRER).click();
     h.run();
     // The target is further down the roster: filter it as a user would, then right-click it.
-    h.state_mut().state.roster.filter = "8e de ligne".into();
+    h.state_mut().state.panels.roster.options.filter = "8e de ligne".into();
     h.run();
     h.get_by_label(TARGET).click_secondary();
     h.run();
@@ -218,7 +218,7 @@ fn the_roster_follows_every_action_and_undo() {
     h.run();
     let listed = |h: &Harness<'_, KepiApp>| {
         let app = &h.state().state;
-        kepi::app::roster::rows(app.game.state(), &app.roster)
+        kepi::app::roster::rows(app.game.state(), &app.panels.roster.options)
             .iter()
             .any(|r| {
                 matches!(r, kepi::app::roster::Row::Unit { index, .. }

@@ -9,7 +9,7 @@
 
 use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, Vec2, vec2};
 
-use super::state::{AppState, Command};
+use super::state::{Command, View};
 use crate::engine::flow::HexNow;
 use crate::engine::game::{Action, GameState, UnitState};
 use crate::engine::play::board::{hex_in, position_in};
@@ -145,316 +145,336 @@ fn on_map(u: &UnitState, layout: Layout) -> Option<Hex> {
     }
 }
 
-/// The Map tab.
-pub fn map_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
-    let size_id = ui.scope_id().with("map_hex_size");
-    let zoc_id = ui.scope_id().with("map_zoc");
-    let mut size: f32 = ui.data_mut(|d| *d.get_temp_mut_or(size_id, 28.0));
-    let mut zoc: bool =
-        ui.data_mut(|d| *d.get_temp_mut_or(zoc_id, app.state().system.zones_of_control()));
-    let state = app.game.state();
-    let selected = app.selected.as_deref().and_then(|id| state.unit(id));
-    let rules = state.system;
-    let layout = rules.hex_layout();
-    let on_map = |u: &UnitState| on_map(u, layout);
-    let sel_hex = selected.and_then(on_map);
-    let weapon_range =
-        selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), app.tables));
-    // Hexes a check is about (SPI-C4, FR-C2: the hex a combat vacated) stay on the board; what
-    // is said and drawn about them follows who stands in them now.
-    let due_hexes: Vec<(Hex, String, Option<HexNow>)> = state
-        .due
-        .iter()
-        .filter_map(|d| Some((hex_in(d.at?, layout)?, d.what_now(state), d.hex_now(state))))
-        .collect();
-    let hexes: Vec<Hex> = state
-        .units
-        .iter()
-        .filter_map(on_map)
-        .chain(due_hexes.iter().map(|(h, _, _)| *h))
-        .collect();
-    let off_map = state
-        .units
-        .iter()
-        .filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
-        .count();
-    ui.horizontal(|ui| {
-        ui.add(egui::Slider::new(&mut size, 14.0..=48.0).text("hex size"));
-        ui.checkbox(&mut zoc, "zones of control");
-    });
-    // Where units come onto the map: the selected unit, placed right here (one line, so the map
-    // below keeps its place).
-    ui.horizontal(|ui| {
-        if let Some(u) =
-            selected.filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
-        {
-            let label = ui
-                .add(egui::Label::new(RichText::new(format!("{}: hex", u.unit.name))).truncate())
-                .id;
-            super::roster::hex_field_ui(ui, u, u.id(), label, out);
-        } else if off_map > 0 {
-            ui.label(
-                RichText::new(format!(
-                    "{off_map} unit(s) off the map: pick one in the roster to place it here"
-                ))
-                .weak(),
-            );
-        } else {
-            ui.label(RichText::new("every unit is on the map").weak());
+/// The Map tab's own state: the hex size and overlay chosen, the line under the tools, the board
+/// drawn so far and a drag under way.
+#[derive(Debug, Default)]
+pub struct MapPanel {
+    /// Hex size in points (None: the default, 28).
+    size: Option<f32>,
+    /// Zones of control drawn (None: as the rule set has them).
+    zoc: Option<bool>,
+    /// The line above the board (what is hovered, a drag's note), from the last frame.
+    status: String,
+    /// The board drawn so far, per rule set: it only grows while the window is open.
+    extent: Option<(&'static str, Offset, Offset)>,
+    /// Where a unit being dragged is now (unit, hex): kept, since the pointer may be gone on the
+    /// frame it is released.
+    drag: Option<(String, Hex)>,
+}
+
+impl MapPanel {
+    /// Draws the map: click a unit to act with it, right-click a target, drag to move (the move's
+    /// notes said while dragging).
+    pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
+        let mut out = Vec::new();
+        let mut size: f32 = self.size.unwrap_or(28.0);
+        let mut zoc: bool = self
+            .zoc
+            .unwrap_or_else(|| view.state().system.zones_of_control());
+        let state = view.state();
+        let selected = view.selected.and_then(|id| state.unit(id));
+        let rules = state.system;
+        let layout = rules.hex_layout();
+        let on_map = |u: &UnitState| on_map(u, layout);
+        let sel_hex = selected.and_then(on_map);
+        let weapon_range =
+            selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), view.tables));
+        // Hexes a check is about (SPI-C4, FR-C2: the hex a combat vacated) stay on the board; what
+        // is said and drawn about them follows who stands in them now.
+        let due_hexes: Vec<(Hex, String, Option<HexNow>)> = state
+            .due
+            .iter()
+            .filter_map(|d| Some((hex_in(d.at?, layout)?, d.what_now(state), d.hex_now(state))))
+            .collect();
+        let hexes: Vec<Hex> = state
+            .units
+            .iter()
+            .filter_map(on_map)
+            .chain(due_hexes.iter().map(|(h, _, _)| *h))
+            .collect();
+        let off_map = state
+            .units
+            .iter()
+            .filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
+            .count();
+        ui.horizontal(|ui| {
+            ui.add(egui::Slider::new(&mut size, 14.0..=48.0).text("hex size"));
+            ui.checkbox(&mut zoc, "zones of control");
+        });
+        // Where units come onto the map: the selected unit, placed right here (one line, so the map
+        // below keeps its place).
+        ui.horizontal(|ui| {
+            if let Some(u) =
+                selected.filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
+            {
+                let label = ui
+                    .add(
+                        egui::Label::new(RichText::new(format!("{}: hex", u.unit.name))).truncate(),
+                    )
+                    .id;
+                super::roster::hex_field_ui(ui, u, u.id(), label, &mut out);
+            } else if off_map > 0 {
+                ui.label(
+                    RichText::new(format!(
+                        "{off_map} unit(s) off the map: pick one in the roster to place it here"
+                    ))
+                    .weak(),
+                );
+            } else {
+                ui.label(RichText::new("every unit is on the map").weak());
+            }
+        });
+        self.size = Some(size);
+        self.zoc = Some(zoc);
+        let status = std::mem::take(&mut self.status);
+        // One line, elided: a long note or distance never wraps and moves the map under the cursor.
+        ui.add(
+            egui::Label::new(if status.is_empty() {
+                RichText::new("Click a unit: acting · right-click: target · drag: move").weak()
+            } else {
+                RichText::new(status).strong()
+            })
+            .truncate(),
+        );
+        // The board only grows while the window is open: a drag that empties the edge row must not
+        // shrink it, which moved every hex under the pointer (two rows on the 1870 board).
+        let (mut lo, mut hi) = board_extent_in(&hexes, layout);
+        if let Some((_, l, h)) = self.extent.filter(|(id, _, _)| *id == rules.id()) {
+            lo = Offset {
+                col: lo.col.min(l.col),
+                row: lo.row.min(l.row),
+            };
+            hi = Offset {
+                col: hi.col.max(h.col),
+                row: hi.row.max(h.row),
+            };
         }
-    });
-    ui.data_mut(|d| {
-        d.insert_temp(size_id, size);
-        d.insert_temp(zoc_id, zoc);
-    });
-    let status_id = ui.scope_id().with("map_status");
-    let status: String = ui.data(|d| d.get_temp(status_id)).unwrap_or_default();
-    // One line, elided: a long note or distance never wraps and moves the map under the cursor.
-    ui.add(
-        egui::Label::new(if status.is_empty() {
-            RichText::new("Click a unit: acting · right-click: target · drag: move").weak()
-        } else {
-            RichText::new(status).strong()
-        })
-        .truncate(),
-    );
-    // The board only grows while the window is open: a drag that empties the edge row must not
-    // shrink it, which moved every hex under the pointer (two rows on the 1870 board).
-    let extent_id = ui.scope_id().with(("map_extent", rules));
-    let (mut lo, mut hi) = board_extent_in(&hexes, layout);
-    if let Some((l, h)) = ui.data(|d| d.get_temp::<(Offset, Offset)>(extent_id)) {
-        lo = Offset {
-            col: lo.col.min(l.col),
-            row: lo.row.min(l.row),
-        };
-        hi = Offset {
-            col: hi.col.max(h.col),
-            row: hi.row.max(h.row),
-        };
-    }
-    ui.data_mut(|d| d.insert_temp(extent_id, (lo, hi)));
-    let grid: Vec<Hex> = (lo.col..=hi.col)
-        .flat_map(|c| {
-            (lo.row..=hi.row).map(move |r| Hex::from_offset(Offset { col: c, row: r }, layout))
-        })
-        .collect();
-    let mut hovered_text = String::new();
-    egui::ScrollArea::both()
-        .id_salt("map_scroll")
-        .show(ui, |ui| {
-            let cols = (hi.col - lo.col + 1) as f32;
-            let rows = (hi.row - lo.row + 1) as f32;
-            // Room for the scroll bars too, so they never cover the last column or row.
-            let bar = ui.spacing().scroll.allocated_width() + 2.0;
-            let want = vec2(
-                size * (1.5 * cols + 0.5) + 4.0 + bar,
-                size * SQRT3 * (rows + 0.5) + 4.0 + bar,
-            );
-            let (rect, _bg) = ui.allocate_exact_size(want, Sense::hover());
-            // The first row's higher hex sets the top: which of the first two columns sits
-            // higher depends on the board's numbering (odd-q, or 1870's even-q).
-            let top_left = hex_to_pixel(Hex::from_offset(lo, layout), size);
-            let next = Offset {
-                col: lo.col + 1,
-                row: lo.row,
-            };
-            let top = top_left
-                .y
-                .min(hex_to_pixel(Hex::from_offset(next, layout), size).y);
-            let origin =
-                rect.min + vec2(size + 2.0, size * SQRT3 / 2.0 + 2.0) - vec2(top_left.x, top);
-            let fr = Frame {
-                origin,
-                size,
-                layout,
-            };
-            let painter = ui.painter_at(rect);
-            let visuals = ui.visuals().clone();
-            let line = Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.6));
-            let hover_pos = ui
-                .input(|i| i.pointer.hover_pos())
-                .filter(|p| rect.contains(*p));
-            let hovered = hover_pos.map(|p| fr.hex_at(p)).filter(|h| grid.contains(h));
-            // Zones of control: each unit's six neighbours, not into hexes the enemy holds (SPI).
-            if zoc {
-                for u in state.units.iter() {
-                    let Some(h) = on_map(u) else { continue };
-                    let limits = ZocLimits {
-                        rivers: Default::default(),
-                        friendly_held: state
-                            .units
-                            .iter()
-                            .filter(|o| o.unit.side != u.unit.side)
-                            .filter_map(on_map)
-                            .collect(),
-                    };
-                    for z in zone_of_control(h, &limits) {
-                        if grid.contains(&z) {
-                            let c = side_colour(u.unit.side).gamma_multiply(0.18);
+        self.extent = Some((rules.id(), lo, hi));
+        let grid: Vec<Hex> = (lo.col..=hi.col)
+            .flat_map(|c| {
+                (lo.row..=hi.row).map(move |r| Hex::from_offset(Offset { col: c, row: r }, layout))
+            })
+            .collect();
+        let mut hovered_text = String::new();
+        egui::ScrollArea::both()
+            .id_salt("map_scroll")
+            .show(ui, |ui| {
+                let cols = (hi.col - lo.col + 1) as f32;
+                let rows = (hi.row - lo.row + 1) as f32;
+                // Room for the scroll bars too, so they never cover the last column or row.
+                let bar = ui.spacing().scroll.allocated_width() + 2.0;
+                let want = vec2(
+                    size * (1.5 * cols + 0.5) + 4.0 + bar,
+                    size * SQRT3 * (rows + 0.5) + 4.0 + bar,
+                );
+                let (rect, _bg) = ui.allocate_exact_size(want, Sense::hover());
+                // The first row's higher hex sets the top: which of the first two columns sits
+                // higher depends on the board's numbering (odd-q, or 1870's even-q).
+                let top_left = hex_to_pixel(Hex::from_offset(lo, layout), size);
+                let next = Offset {
+                    col: lo.col + 1,
+                    row: lo.row,
+                };
+                let top = top_left
+                    .y
+                    .min(hex_to_pixel(Hex::from_offset(next, layout), size).y);
+                let origin =
+                    rect.min + vec2(size + 2.0, size * SQRT3 / 2.0 + 2.0) - vec2(top_left.x, top);
+                let fr = Frame {
+                    origin,
+                    size,
+                    layout,
+                };
+                let painter = ui.painter_at(rect);
+                let visuals = ui.visuals().clone();
+                let line = Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.6));
+                let hover_pos = ui
+                    .input(|i| i.pointer.hover_pos())
+                    .filter(|p| rect.contains(*p));
+                let hovered = hover_pos.map(|p| fr.hex_at(p)).filter(|h| grid.contains(h));
+                // Zones of control: each unit's six neighbours, not into hexes the enemy holds (SPI).
+                if zoc {
+                    for u in state.units.iter() {
+                        let Some(h) = on_map(u) else { continue };
+                        let limits = ZocLimits {
+                            rivers: Default::default(),
+                            friendly_held: state
+                                .units
+                                .iter()
+                                .filter(|o| o.unit.side != u.unit.side)
+                                .filter_map(on_map)
+                                .collect(),
+                        };
+                        for z in zone_of_control(h, &limits) {
+                            if grid.contains(&z) {
+                                let c = side_colour(u.unit.side).gamma_multiply(0.18);
+                                painter.add(Shape::convex_polygon(
+                                    hex_corners(fr.centre(z), size).to_vec(),
+                                    c,
+                                    Stroke::NONE,
+                                ));
+                            }
+                        }
+                    }
+                }
+                // The selected unit's weapon range (PW-U1) and the line to the hovered hex.
+                if let (Some(s), Some(r)) = (sel_hex, weapon_range)
+                    && r > 0
+                {
+                    let c = visuals.selection.bg_fill.gamma_multiply(0.25);
+                    for h in s.disc(r) {
+                        if grid.contains(&h) && h != s {
                             painter.add(Shape::convex_polygon(
-                                hex_corners(fr.centre(z), size).to_vec(),
+                                hex_corners(fr.centre(h), size).to_vec(),
                                 c,
                                 Stroke::NONE,
                             ));
                         }
                     }
                 }
-            }
-            // The selected unit's weapon range (PW-U1) and the line to the hovered hex.
-            if let (Some(s), Some(r)) = (sel_hex, weapon_range)
-                && r > 0
-            {
-                let c = visuals.selection.bg_fill.gamma_multiply(0.25);
-                for h in s.disc(r) {
-                    if grid.contains(&h) && h != s {
-                        painter.add(Shape::convex_polygon(
-                            hex_corners(fr.centre(h), size).to_vec(),
+                // After a combat (FR-C2, SPI-C4): the cells a unit that must retreat may go to (not
+                // into an enemy-held hex), and the hexes the defenders left, for the victors.
+                let after_combat = Color32::from_rgb(230, 140, 40);
+                if let (Some(u), Some(s)) = (selected, sel_hex)
+                    && u.must_retreat
+                {
+                    let enemy: Vec<Hex> = state
+                        .units
+                        .iter()
+                        .filter(|o| o.unit.side != u.unit.side && !o.eliminated())
+                        .filter_map(on_map)
+                        .collect();
+                    for h in s.neighbours() {
+                        if grid.contains(&h) && !enemy.contains(&h) {
+                            let mut pts = hex_corners(fr.centre(h), size * 0.9).to_vec();
+                            pts.push(pts[0]);
+                            painter.add(Shape::line(pts, Stroke::new(3.0, after_combat)));
+                        }
+                    }
+                }
+                // Only an empty hex is offered for the advance: once units stand in it, the
+                // outline goes (the status line says who holds it).
+                for (h, _, now) in &due_hexes {
+                    if grid.contains(h) && *now == Some(HexNow::Empty) {
+                        let c = fr.centre(*h);
+                        let mut pts = hex_corners(c, size * 0.9).to_vec();
+                        pts.push(pts[0]);
+                        painter.add(Shape::line(
+                            pts,
+                            Stroke::new(3.0, Color32::from_rgb(90, 190, 110)),
+                        ));
+                        // In the middle of the empty hex: below it, a counter on the hex beneath
+                        // covered the first letter ("dvance").
+                        painter.text(
                             c,
+                            egui::Align2::CENTER_CENTER,
+                            "advance?",
+                            egui::FontId::proportional((size * 0.30).max(7.0)),
+                            Color32::from_rgb(90, 190, 110),
+                        );
+                    }
+                }
+                if let (Some(s), Some(h)) = (sel_hex, hovered)
+                    && s != h
+                {
+                    for l in s.line_to(h) {
+                        painter.add(Shape::convex_polygon(
+                            hex_corners(fr.centre(l), size * 0.92).to_vec(),
+                            Color32::from_rgba_unmultiplied(240, 200, 60, 40),
                             Stroke::NONE,
                         ));
                     }
+                    painter.line_segment(
+                        [fr.centre(s), fr.centre(h)],
+                        Stroke::new(2.0, Color32::from_rgb(240, 200, 60)),
+                    );
                 }
-            }
-            // After a combat (FR-C2, SPI-C4): the cells a unit that must retreat may go to (not
-            // into an enemy-held hex), and the hexes the defenders left, for the victors.
-            let after_combat = Color32::from_rgb(230, 140, 40);
-            if let (Some(u), Some(s)) = (selected, sel_hex)
-                && u.must_retreat
-            {
-                let enemy: Vec<Hex> = state
-                    .units
-                    .iter()
-                    .filter(|o| o.unit.side != u.unit.side && !o.eliminated())
-                    .filter_map(on_map)
-                    .collect();
-                for h in s.neighbours() {
-                    if grid.contains(&h) && !enemy.contains(&h) {
-                        let mut pts = hex_corners(fr.centre(h), size * 0.9).to_vec();
-                        pts.push(pts[0]);
-                        painter.add(Shape::line(pts, Stroke::new(3.0, after_combat)));
+                for h in &grid {
+                    let c = fr.centre(*h);
+                    let mut pts = hex_corners(c, size).to_vec();
+                    pts.push(pts[0]);
+                    painter.add(Shape::line(pts, line));
+                    if let Some(l) = h.label(layout) {
+                        painter.text(
+                            c + vec2(0.0, -size * 0.62),
+                            egui::Align2::CENTER_CENTER,
+                            l,
+                            egui::FontId::proportional((size * 0.30).max(7.0)),
+                            visuals.weak_text_color(),
+                        );
                     }
                 }
-            }
-            // Only an empty hex is offered for the advance: once units stand in it, the
-            // outline goes (the status line says who holds it).
-            for (h, _, now) in &due_hexes {
-                if grid.contains(h) && *now == Some(HexNow::Empty) {
-                    let c = fr.centre(*h);
-                    let mut pts = hex_corners(c, size * 0.9).to_vec();
+                if let Some(h) = hovered {
+                    let mut pts = hex_corners(fr.centre(h), size).to_vec();
                     pts.push(pts[0]);
                     painter.add(Shape::line(
                         pts,
-                        Stroke::new(3.0, Color32::from_rgb(90, 190, 110)),
+                        Stroke::new(2.0, visuals.strong_text_color()),
                     ));
-                    // In the middle of the empty hex: below it, a counter on the hex beneath
-                    // covered the first letter ("dvance").
-                    painter.text(
-                        c,
-                        egui::Align2::CENTER_CENTER,
-                        "advance?",
-                        egui::FontId::proportional((size * 0.30).max(7.0)),
-                        Color32::from_rgb(90, 190, 110),
-                    );
+                    let label = h.label_or_axial(layout);
+                    hovered_text = match (selected, sel_hex) {
+                        (Some(u), Some(s)) => {
+                            let d = s.distance(h);
+                            let reach = match weapon_range {
+                                Some(0) => " · does not fire".to_string(),
+                                Some(r) if d >= 1 && d <= r => format!(" · in range ({r})"),
+                                Some(r) => format!(" · out of range ({r})"),
+                                None => String::new(),
+                            };
+                            format!("Distance from {} to {label}: {d} hexes{reach}", u.unit.name)
+                        }
+                        _ => format!("Hex {label}"),
+                    };
                 }
-            }
-            if let (Some(s), Some(h)) = (sel_hex, hovered)
-                && s != h
-            {
-                for l in s.line_to(h) {
-                    painter.add(Shape::convex_polygon(
-                        hex_corners(fr.centre(l), size * 0.92).to_vec(),
-                        Color32::from_rgba_unmultiplied(240, 200, 60, 40),
-                        Stroke::NONE,
-                    ));
-                }
-                painter.line_segment(
-                    [fr.centre(s), fr.centre(h)],
-                    Stroke::new(2.0, Color32::from_rgb(240, 200, 60)),
-                );
-            }
-            for h in &grid {
-                let c = fr.centre(*h);
-                let mut pts = hex_corners(c, size).to_vec();
-                pts.push(pts[0]);
-                painter.add(Shape::line(pts, line));
-                if let Some(l) = h.label(layout) {
-                    painter.text(
-                        c + vec2(0.0, -size * 0.62),
-                        egui::Align2::CENTER_CENTER,
-                        l,
-                        egui::FontId::proportional((size * 0.30).max(7.0)),
-                        visuals.weak_text_color(),
-                    );
-                }
-            }
-            if let Some(h) = hovered {
-                let mut pts = hex_corners(fr.centre(h), size).to_vec();
-                pts.push(pts[0]);
-                painter.add(Shape::line(
-                    pts,
-                    Stroke::new(2.0, visuals.strong_text_color()),
-                ));
-                let label = h.label_or_axial(layout);
-                hovered_text = match (selected, sel_hex) {
-                    (Some(u), Some(s)) => {
-                        let d = s.distance(h);
-                        let reach = match weapon_range {
-                            Some(0) => " · does not fire".to_string(),
-                            Some(r) if d >= 1 && d <= r => format!(" · in range ({r})"),
-                            Some(r) => format!(" · out of range ({r})"),
-                            None => String::new(),
-                        };
-                        format!("Distance from {} to {label}: {d} hexes{reach}", u.unit.name)
-                    }
-                    _ => format!("Hex {label}"),
+                let tables = view.tables;
+                let game = view.game;
+                let warn = |u: &UnitState, to: Hex| {
+                    position_in(to, layout)
+                        .map(|p| {
+                            let mp = crate::engine::flow::move_cost(game, &u.unit.id, p, None);
+                            crate::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
+                        })
+                        .unwrap_or_default()
                 };
-            }
-            let tables = app.tables;
-            let game = &app.game;
-            let warn = |u: &UnitState, to: Hex| {
-                position_in(to, layout)
-                    .map(|p| {
-                        let mp = crate::engine::flow::move_cost(game, &u.unit.id, p, None);
-                        crate::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
-                    })
-                    .unwrap_or_default()
+                if let Some(note) = units_ui(
+                    ui,
+                    app_units(state, layout),
+                    &fr,
+                    view.selected,
+                    view.target,
+                    &grid,
+                    &warn,
+                    &mut self.drag,
+                    &mut out,
+                ) {
+                    hovered_text = note;
+                }
+            });
+        if let Some(u) = selected.filter(|u| u.must_retreat) {
+            let must = format!(
+                "{} must retreat one cell (FR-C2): drag it to a marked cell",
+                u.unit.name
+            );
+            hovered_text = if hovered_text.is_empty() {
+                must
+            } else {
+                format!("{must} · {hovered_text}")
             };
-            if let Some(note) = units_ui(
-                ui,
-                app_units(state, layout),
-                &fr,
-                app.selected.as_deref(),
-                app.target.as_deref(),
-                &grid,
-                &warn,
-                out,
-            ) {
-                hovered_text = note;
-            }
-        });
-    if let Some(u) = selected.filter(|u| u.must_retreat) {
-        let must = format!(
-            "{} must retreat one cell (FR-C2): drag it to a marked cell",
-            u.unit.name
-        );
-        hovered_text = if hovered_text.is_empty() {
-            must
-        } else {
-            format!("{must} · {hovered_text}")
-        };
+        }
+        if hovered_text.is_empty()
+            && let Some((h, what, _)) = due_hexes.first()
+        {
+            let label = h.label_or_axial(layout);
+            // Not "2544: cell 2544 ...": the words name the hex already.
+            hovered_text = if what.contains(&label) {
+                what.clone()
+            } else {
+                format!("{label}: {what}")
+            };
+        }
+        self.status = hovered_text;
+        out
     }
-    if hovered_text.is_empty()
-        && let Some((h, what, _)) = due_hexes.first()
-    {
-        let label = h.label_or_axial(layout);
-        // Not "2544: cell 2544 ...": the words name the hex already.
-        hovered_text = if what.contains(&label) {
-            what.clone()
-        } else {
-            format!("{label}: {what}")
-        };
-    }
-    ui.data_mut(|d| d.insert_temp(status_id, hovered_text));
 }
 
 fn app_units(state: &GameState, layout: Layout) -> Vec<(&UnitState, Hex, usize)> {
@@ -490,6 +510,7 @@ fn units_ui(
     target: Option<&str>,
     grid: &[Hex],
     warn: &dyn Fn(&UnitState, Hex) -> Vec<String>,
+    drag: &mut Option<(String, Hex)>,
     out: &mut Vec<Command>,
 ) -> Option<String> {
     let mut drag_note = None;
@@ -591,12 +612,11 @@ fn units_ui(
             out.push(Command::Target(u.unit.id.clone()));
         }
         // Where the drag is now; kept, since the pointer may be gone on the frame it is released.
-        let drag_id = id.with("drag_to");
         if resp.dragged()
             && let Some(p) = ui.input(|i| i.pointer.latest_pos())
         {
             let to = fr.hex_at(p);
-            ui.data_mut(|d| d.insert_temp(drag_id, to));
+            *drag = Some((u.unit.id.clone(), to));
             // Checked while dragging, so the note shows before the drop.
             let said = warn(u, to);
             if !said.is_empty() {
@@ -607,9 +627,13 @@ fn units_ui(
             && let Some(to) = ui
                 .input(|i| i.pointer.latest_pos())
                 .map(|p| fr.hex_at(p))
-                .or_else(|| ui.data(|d| d.get_temp::<Hex>(drag_id)))
+                .or_else(|| {
+                    drag.as_ref()
+                        .filter(|(id, _)| *id == u.unit.id)
+                        .map(|(_, h)| *h)
+                })
         {
-            ui.data_mut(|d| d.remove::<Hex>(drag_id));
+            *drag = None;
             if to != h
                 && grid.contains(&to)
                 && let Some(pos) = position_in(to, fr.layout)

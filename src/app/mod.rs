@@ -208,7 +208,10 @@ impl KepiApp {
                         .id_salt("drift_tab")
                         .show(ui, |ui| drift::drift_ui(ui, app));
                 }
-                _ if hex => map::map_ui(ui, app, &mut out),
+                _ if hex => {
+                    let (view, panels) = app.split();
+                    out.extend(panels.map.ui(ui, &view));
+                }
                 _ => resolver_column_ui(ui, app, &mut out),
             }
         });

@@ -125,6 +125,8 @@ pub struct Panels {
     pub log: super::log_panel::LogPanel,
     /// The due checks: the rows held under the pointer, the reasons being typed.
     pub due: super::due::DuePanel,
+    /// The map (hex rule sets): hex size, overlay, the board drawn so far, a drag under way.
+    pub map: super::map::MapPanel,
 }
 
 /// Everything the panels send.

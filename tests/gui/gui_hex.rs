@@ -6,7 +6,6 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
-use kepi::app::map::map_ui;
 use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
@@ -38,8 +37,8 @@ fn resolver_harness(app: AppState) -> Harness<'static, AppState> {
 fn map_harness(app: AppState) -> Harness<'static, AppState> {
     Harness::builder().with_size((900.0, 700.0)).build_ui_state(
         |ui, app: &mut AppState| {
-            let mut out = Vec::new();
-            map_ui(ui, app, &mut out);
+            let (view, panels) = app.split();
+            let out = panels.map.ui(ui, &view);
             for c in out {
                 app.handle(c);
             }

@@ -835,22 +835,7 @@ impl AppState {
             return self.ask_host(cmd);
         }
         match cmd {
-            Command::Act(action) => {
-                // A move logs what the rules say against it (the map showed it while dragging),
-                // the same notes `kepi game apply move` logs.
-                let action = match action {
-                    Action::Move { unit, to, mp, .. } => {
-                        crate::engine::flow::move_action(&self.game, unit, to, mp, self.tables)
-                    }
-                    other => other,
-                };
-                let done = self
-                    .game
-                    .act(action, now)
-                    .cloned()
-                    .map(|e| status_of(&e, self.game.state()));
-                self.logged(done, "");
-            }
+            Command::Act(action) => self.act(action, now),
             Command::Undo => {
                 let done = self.game.undo(now).map(|e| e.summary.clone());
                 self.logged(done, "undone: ");
@@ -861,48 +846,10 @@ impl AppState {
             }
             Command::NextPhase => self.handle(Command::Act(Action::NextPhase)),
             Command::Words(words) => self.apply_words(&words),
-            Command::Roll { expr, entered } => match self.game.roll_entered(&expr, &entered, now) {
-                Ok(e) => {
-                    let s = e.summary.clone();
-                    self.tray.error = None;
-                    self.tray.entered_text.clear();
-                    self.commit(s);
-                }
-                Err(e) => {
-                    self.tray.error = Some(e.to_string());
-                    self.err(e.to_string());
-                }
-            },
-            Command::Select(id) => {
-                self.clear_form_error();
-                self.selected = Some(id);
-                self.resolver.prefill(
-                    self.game.state(),
-                    self.selected.as_deref(),
-                    self.target.as_deref(),
-                    self.tables,
-                );
-            }
-            Command::ToggleAttacker(id) => {
-                self.clear_form_error();
-                self.resolver.toggle_attacker(&id);
-                self.resolver.prefill(
-                    self.game.state(),
-                    self.selected.as_deref(),
-                    self.target.as_deref(),
-                    self.tables,
-                );
-            }
-            Command::Target(id) => {
-                self.clear_form_error();
-                self.target = Some(id);
-                self.resolver.prefill(
-                    self.game.state(),
-                    self.selected.as_deref(),
-                    self.target.as_deref(),
-                    self.tables,
-                );
-            }
+            Command::Roll { expr, entered } => self.tray_roll(&expr, &entered, now),
+            Command::Select(id) => self.pick(|app| app.selected = Some(id)),
+            Command::ToggleAttacker(id) => self.pick(|app| app.resolver.toggle_attacker(&id)),
+            Command::Target(id) => self.pick(|app| app.target = Some(id)),
             Command::ResolveAndApply { entered } => self.resolve_and_apply(&entered, now),
             Command::ShowStillToAct => {
                 self.panels.roster.options.only_to_act = true;
@@ -913,14 +860,7 @@ impl AppState {
                 request,
                 approve,
                 reason,
-            } => match self.mode.remote_mut() {
-                Some(r) if r.seat == Some(crate::net::Seat::Umpire) => {
-                    r.decisions.push((request, approve, reason));
-                    let what = if approve { "approving" } else { "rejecting" };
-                    self.ok(format!("{what} request {request}…"));
-                }
-                _ => self.err("only the umpire's window on the network decides requests"),
-            },
+            } => self.decide(request, approve, reason),
             Command::OpenForm {
                 form,
                 actor,
@@ -935,28 +875,8 @@ impl AppState {
             | Command::OpenLast
             | Command::Close
                 if !self.guard(&cmd) => {}
-            Command::NewGame(name) => match builtin_scenario(&name)
-                .and_then(|s| AppState::new_game(&s, crate::dice::fresh_seed(), self.tables))
-            {
-                Ok(fresh) => {
-                    self.switch_to(fresh);
-                    self.ok(format!("new game: {name}"));
-                }
-                Err(e) => self.err(e),
-            },
-            Command::NewFromCards(path) => match crate::roster::load_roster_file(&path)
-                .map_err(|e| e.to_string())
-                .and_then(|s| AppState::new_game(&s, crate::dice::fresh_seed(), self.tables))
-            {
-                Ok(fresh) => {
-                    let units = fresh.state().units.len();
-                    self.switch_to(fresh);
-                    self.ok(format!("new game from {} ({units} units)", path.display()));
-                }
-                Err(e) => self.err(format!(
-                    "could not import the unit cards: {e} (the current game is unchanged)"
-                )),
-            },
+            Command::NewGame(name) => self.new_from_scenario(&name),
+            Command::NewFromCards(path) => self.new_from_cards(&path),
             Command::Open(path) => self.open(&path),
             Command::Save if self.store.is_none() || self.autosaved => {
                 self.handle(Command::ChooseFile(Purpose::SaveAs));
@@ -978,23 +898,9 @@ impl AppState {
                 self.confirm = None;
                 self.after_save = None;
             }
-            // A seat's view holds placeholders for the strengths hidden from it: printed, they
-            // would read as figures. The seat's own side prints (roster, cards, units); the
-            // reports, which read the whole log, are the umpire's.
-            Command::Export { kind, path } if self.game.is_seat_view() => match kind {
-                ExportKind::RosterPdf
-                | ExportKind::CardsPdf
-                | ExportKind::CardsPng
-                | ExportKind::UnitsCsv => {
-                    let mut own = self.game.state().clone();
-                    own.units.retain(|u| !u.strength_hidden);
-                    let own = Game::seat_view(own, self.game.log().to_vec());
-                    self.start_export(kind, path, Some(&own));
-                }
-                _ => self.err(
-                    "this window is shown the other side's strengths hidden: the battle report and the log are exported from the umpire's kepi",
-                ),
-            },
+            Command::Export { kind, path } if self.game.is_seat_view() => {
+                self.export_seat_view(kind, path)
+            }
             Command::Export { kind, path } => self.start_export(kind, path, None),
             Command::OpenLast => {
                 if let Some(last) = self.last_game.take() {
@@ -1005,6 +911,114 @@ impl AppState {
             Command::SaveAs(path) => self.save_as(&path),
             Command::FightBattle(path) => self.fight_battle(&path),
             Command::ReturnToCampaign(winner) => self.return_to_campaign(winner),
+        }
+    }
+
+    /// One action by hand (an edit, a move). A move logs what the rules say against it (the map
+    /// showed it while dragging), the same notes `kepi game apply move` logs.
+    fn act(&mut self, action: Action, now: chrono::DateTime<Utc>) {
+        let action = match action {
+            Action::Move { unit, to, mp, .. } => {
+                crate::engine::flow::move_action(&self.game, unit, to, mp, self.tables)
+            }
+            other => other,
+        };
+        let done = self
+            .game
+            .act(action, now)
+            .cloned()
+            .map(|e| status_of(&e, self.game.state()));
+        self.logged(done, "");
+    }
+
+    /// A free roll of the dice tray (DICE-2): its typed dice are for this roll only.
+    fn tray_roll(&mut self, expr: &DiceExpr, entered: &[u32], now: chrono::DateTime<Utc>) {
+        match self.game.roll_entered(expr, entered, now) {
+            Ok(e) => {
+                let s = e.summary.clone();
+                self.tray.error = None;
+                self.tray.entered_text.clear();
+                self.commit(s);
+            }
+            Err(e) => {
+                self.tray.error = Some(e.to_string());
+                self.err(e.to_string());
+            }
+        }
+    }
+
+    /// A change of the units picked (acting, target, a hex combat's attackers): the resolver's
+    /// form is filled again for them, and a complaint about the last pick is cleared.
+    fn pick(&mut self, change: impl FnOnce(&mut AppState)) {
+        self.clear_form_error();
+        change(self);
+        self.resolver.prefill(
+            self.game.state(),
+            self.selected.as_deref(),
+            self.target.as_deref(),
+            self.tables,
+        );
+    }
+
+    /// The umpire's decision on a player's request waiting for approval, queued for the host.
+    fn decide(&mut self, request: u64, approve: bool, reason: Option<String>) {
+        match self.mode.remote_mut() {
+            Some(r) if r.seat == Some(crate::net::Seat::Umpire) => {
+                r.decisions.push((request, approve, reason));
+                let what = if approve { "approving" } else { "rejecting" };
+                self.ok(format!("{what} request {request}…"));
+            }
+            _ => self.err("only the umpire's window on the network decides requests"),
+        }
+    }
+
+    /// A new game of a bundled scenario, freshly seeded.
+    fn new_from_scenario(&mut self, name: &str) {
+        match builtin_scenario(name)
+            .and_then(|s| AppState::new_game(&s, crate::dice::fresh_seed(), self.tables))
+        {
+            Ok(fresh) => {
+                self.switch_to(fresh);
+                self.ok(format!("new game: {name}"));
+            }
+            Err(e) => self.err(e),
+        }
+    }
+
+    /// A new game from a unit-card file; the current game is unchanged when it cannot be read.
+    fn new_from_cards(&mut self, path: &Path) {
+        match crate::roster::load_roster_file(path)
+            .map_err(|e| e.to_string())
+            .and_then(|s| AppState::new_game(&s, crate::dice::fresh_seed(), self.tables))
+        {
+            Ok(fresh) => {
+                let units = fresh.state().units.len();
+                self.switch_to(fresh);
+                self.ok(format!("new game from {} ({units} units)", path.display()));
+            }
+            Err(e) => self.err(format!(
+                "could not import the unit cards: {e} (the current game is unchanged)"
+            )),
+        }
+    }
+
+    /// An export from a seat's view. It holds placeholders for the strengths hidden from it:
+    /// printed, they would read as figures. The seat's own side prints (roster, cards, units);
+    /// the reports, which read the whole log, are the umpire's.
+    fn export_seat_view(&mut self, kind: ExportKind, path: PathBuf) {
+        match kind {
+            ExportKind::RosterPdf
+            | ExportKind::CardsPdf
+            | ExportKind::CardsPng
+            | ExportKind::UnitsCsv => {
+                let mut own = self.game.state().clone();
+                own.units.retain(|u| !u.strength_hidden);
+                let own = Game::seat_view(own, self.game.log().to_vec());
+                self.start_export(kind, path, Some(&own));
+            }
+            _ => self.err(
+                "this window is shown the other side's strengths hidden: the battle report and the log are exported from the umpire's kepi",
+            ),
         }
     }
 

@@ -289,7 +289,10 @@ fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Comma
         ui.separator();
         preview = widgets::bounded(ui, width, |ui| resolver::resolver_ui(ui, app));
         ui.separator();
-        widgets::bounded(ui, width, |ui| other_rolls::other_rolls_ui(ui, app, out));
+        widgets::bounded(ui, width, |ui| {
+            let (view, panels) = app.split();
+            out.extend(panels.other_rolls.ui(ui, &view));
+        });
         ui.separator();
         widgets::bounded(ui, width, |ui| roster::unit_editor_ui(ui, app, out));
     });

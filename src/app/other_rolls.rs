@@ -6,73 +6,81 @@
 
 use egui::{RichText, Ui};
 
-use super::state::{AppState, Command};
+use super::state::{Command, View};
 
-/// The section, closed until asked for; nothing when the rule set has no such roll.
-pub fn other_rolls_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
-    let system = app.game.state().system.system();
-    let verbs = crate::moves::play::plain_verbs(system);
-    let Some(first) = verbs.first().cloned() else {
-        return;
-    };
-    // The header is short (a header does not wrap); the verbs are named on hover and inside.
-    egui::CollapsingHeader::new(format!("Rolls without a unit ({})", verbs.len()))
-        .id_salt("other_rolls")
-        .default_open(false)
-        .show(ui, |ui| {
-            let verb_id = ui.make_persistent_id("other_rolls_verb");
-            let text_id = ui.make_persistent_id("other_rolls_text");
-            let mut verb = ui
-                .data(|d| d.get_temp::<String>(verb_id))
-                .filter(|v| verbs.contains(v))
-                .unwrap_or(first);
-            let mut text = ui
-                .data(|d| d.get_temp::<String>(text_id))
-                .unwrap_or_default();
-            // The whole `--help` is laid out only while hovered, not every frame.
-            let help = |ui: &mut Ui, verb: &str| {
-                ui.label(crate::moves::play::plain_verb_help(system, verb));
-            };
-            ui.horizontal_wrapped(|ui| {
-                egui::ComboBox::new("other_rolls_pick", "roll")
-                    .selected_text(&verb)
-                    .show_ui(ui, |ui| {
-                        for v in &verbs {
-                            ui.selectable_value(&mut verb, v.clone(), v);
-                        }
-                    });
-                let l = ui.label("options:");
-                crate::engine::play::kit::field(
-                    ui,
-                    egui::TextEdit::singleline(&mut text)
-                        .desired_width(200.0)
-                        .hint_text("as after the verb in kepi game apply"),
-                    "other_rolls_options",
-                )
-                .labelled_by(l.id)
-                .on_hover_ui(|ui| help(ui, &verb));
-                if ui
-                    .button(format!("Roll {verb}"))
-                    .on_hover_text(
-                        "as `kepi game apply SAVE VERB OPTIONS`: kepi's seeded dice (or the \
-                         dice typed with --dice), logged; the options are for this roll only",
+/// The section's own state: the verb picked and the options typed for its next roll.
+#[derive(Debug, Default)]
+pub struct OtherRollsPanel {
+    /// The verb picked (None: the rule set's first).
+    verb: Option<String>,
+    /// The options typed, for one roll: cleared once it is asked for.
+    text: String,
+}
+
+impl OtherRollsPanel {
+    /// The section, closed until asked for; nothing when the rule set has no such roll.
+    pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
+        let mut out = Vec::new();
+        let system = view.state().system.system();
+        let verbs = crate::moves::play::plain_verbs(system);
+        let Some(first) = verbs.first().cloned() else {
+            return out;
+        };
+        // The header is short (a header does not wrap); the verbs are named on hover and inside.
+        egui::CollapsingHeader::new(format!("Rolls without a unit ({})", verbs.len()))
+            .id_salt("other_rolls")
+            .default_open(false)
+            .show(ui, |ui| {
+                // A verb of another rule set (the game changed) is not offered.
+                let mut verb = self
+                    .verb
+                    .take()
+                    .filter(|v| verbs.contains(v))
+                    .unwrap_or(first);
+                let text = &mut self.text;
+                // The whole `--help` is laid out only while hovered, not every frame.
+                let help = |ui: &mut Ui, verb: &str| {
+                    ui.label(crate::moves::play::plain_verb_help(system, verb));
+                };
+                ui.horizontal_wrapped(|ui| {
+                    egui::ComboBox::new("other_rolls_pick", "roll")
+                        .selected_text(&verb)
+                        .show_ui(ui, |ui| {
+                            for v in &verbs {
+                                ui.selectable_value(&mut verb, v.clone(), v);
+                            }
+                        });
+                    let l = ui.label("options:");
+                    crate::engine::play::kit::field(
+                        ui,
+                        egui::TextEdit::singleline(text)
+                            .desired_width(200.0)
+                            .hint_text("as after the verb in kepi game apply"),
+                        "other_rolls_options",
                     )
-                    .clicked()
-                {
-                    let mut words = vec![verb.clone()];
-                    words.extend(text.split_whitespace().map(str::to_string));
-                    out.push(Command::Words(words));
-                    text.clear();
-                }
-            });
-            let about = crate::moves::play::plain_verb_about(system, &verb);
-            ui.label(RichText::new(about).small().weak())
-                .on_hover_ui(|ui| help(ui, &verb));
-            ui.data_mut(|d| {
-                d.insert_temp(verb_id, verb);
-                d.insert_temp(text_id, text);
-            });
-        })
-        .header_response
-        .on_hover_text(verbs.join(", "));
+                    .labelled_by(l.id)
+                    .on_hover_ui(|ui| help(ui, &verb));
+                    if ui
+                        .button(format!("Roll {verb}"))
+                        .on_hover_text(
+                            "as `kepi game apply SAVE VERB OPTIONS`: kepi's seeded dice (or the \
+                         dice typed with --dice), logged; the options are for this roll only",
+                        )
+                        .clicked()
+                    {
+                        let mut words = vec![verb.clone()];
+                        words.extend(text.split_whitespace().map(str::to_string));
+                        out.push(Command::Words(words));
+                        text.clear();
+                    }
+                });
+                let about = crate::moves::play::plain_verb_about(system, &verb);
+                ui.label(RichText::new(about).small().weak())
+                    .on_hover_ui(|ui| help(ui, &verb));
+                self.verb = Some(verb);
+            })
+            .header_response
+            .on_hover_text(verbs.join(", "));
+        out
+    }
 }

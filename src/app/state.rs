@@ -127,6 +127,8 @@ pub struct Panels {
     pub due: super::due::DuePanel,
     /// The map (hex rule sets): hex size, overlay, the board drawn so far, a drag under way.
     pub map: super::map::MapPanel,
+    /// The rolls without a unit: the verb picked and the options typed for its next roll.
+    pub other_rolls: super::other_rolls::OtherRollsPanel,
 }
 
 /// Everything the panels send.

@@ -9,8 +9,9 @@ use std::sync::Arc;
 use crate::engine::flow::Due;
 use crate::engine::game::Action;
 
-/// Due checks in view before the list scrolls.
-const DUE_ROWS: f32 = 4.0;
+/// Due checks on one page of the list (the rest a click away: no scroll box inside the resolver's
+/// column, issue 26).
+const DUE_ROWS: usize = 4;
 
 /// The "Due" section's own state: what is typed in it and the rows held under the pointer.
 #[derive(Debug, Default)]
@@ -23,6 +24,8 @@ pub struct DuePanel {
     /// its place, marked done with its buttons off, so the next row's button never slides under
     /// the pointer; new checks come in below. Once the pointer leaves, the list is the game's.
     held: Option<Vec<Arc<Due>>>,
+    /// The first check on the page shown.
+    first: usize,
 }
 
 impl DuePanel {
@@ -58,7 +61,7 @@ impl DuePanel {
             .default_open(false)
             .show(ui, |ui| {
                 let reason_id = ui.scope_id().with("waive_reason");
-                // One line per check, laid out only for the rows in view: an umpire who leaves
+                // A page of checks, laid out only for the rows on it: an umpire who leaves
                 // thousands open still gets a 60 fps window (the full line shows on hover).
                 // Two lines a check: what to do first, whole to the column's width (on hover past
                 // it), then its buttons, so the words are never pushed off by them.
@@ -76,12 +79,15 @@ impl DuePanel {
                     }
                     None => s.due.iter().cloned().collect(),
                 };
-                let list = egui::ScrollArea::vertical()
-                    .id_salt("due_list")
-                    .max_height((row + gap) * DUE_ROWS)
-                    .auto_shrink([false, true])
-                    .show_rows(ui, row, shown.len(), |ui, rows| {
-                        for d in shown.iter().skip(rows.start).take(rows.len()) {
+                let last_page = shown.len().saturating_sub(1) / DUE_ROWS * DUE_ROWS;
+                self.first = self.first.min(last_page);
+                let first = self.first;
+                let paged = shown.len() > DUE_ROWS;
+                let list =
+                    ui.scope(|ui| {
+                        let on_page = shown.iter().skip(first).take(DUE_ROWS);
+                        let n = on_page.len();
+                        for d in on_page {
                             let open = s.due.iter().any(|x| x.id == d.id);
                             let what = s.scale.localize(&d.describe_now(s));
                             ui.horizontal(|ui| {
@@ -149,8 +155,40 @@ impl DuePanel {
                             }
                         });
                         }
+                        // The last page keeps the list's height: the pager stays under the
+                        // pointer from page to page.
+                        if paged && n < DUE_ROWS {
+                            ui.add_space((DUE_ROWS - n) as f32 * (row + gap));
+                        }
                     });
-                if ui.rect_contains_pointer(list.inner_rect) {
+                let mut over = ui.rect_contains_pointer(list.response.rect);
+                if paged {
+                    let pager = ui.horizontal(|ui| {
+                        if ui
+                            .add_enabled(first > 0, egui::Button::new("< earlier"))
+                            .clicked()
+                        {
+                            self.first = first.saturating_sub(DUE_ROWS);
+                        }
+                        ui.label(format!(
+                            "{}-{} of {}",
+                            first + 1,
+                            (first + DUE_ROWS).min(shown.len()),
+                            shown.len()
+                        ));
+                        if ui
+                            .add_enabled(
+                                first + DUE_ROWS < shown.len(),
+                                egui::Button::new("later >"),
+                            )
+                            .clicked()
+                        {
+                            self.first = first + DUE_ROWS;
+                        }
+                    });
+                    over |= ui.rect_contains_pointer(pager.response.rect);
+                }
+                if over {
                     self.held = Some(shown);
                 }
                 if !s.due.is_empty() {

@@ -236,3 +236,40 @@ fn the_due_panel_is_drawn_alone_and_keeps_what_is_typed_in_it() {
         matches!(waived[0], Command::Act(Action::WaiveDue { reason, .. }) if reason == "made at the table")
     );
 }
+
+/// Issue 26, no scroll box inside the resolver's column: many open checks are paged four at a
+/// time, the pager under the list, and each page's checks are the game's in order.
+#[test]
+fn many_due_checks_are_paged_not_scrolled() {
+    let mut app = AppState::demo(1).unwrap();
+    let ids: Vec<String> = app
+        .state()
+        .units
+        .iter()
+        .take(10)
+        .map(|u| u.id().to_string())
+        .collect();
+    for id in &ids {
+        app.handle(Command::Act(Action::SetLevel {
+            unit: id.clone(),
+            level: Level::Shaken,
+        }));
+    }
+    let due = app.state().due.len();
+    assert!(due >= 9, "{due} checks open");
+    let mut h = harness(app);
+    assert!(h.query_by_label(&format!("1-4 of {due}")).is_some());
+    assert_eq!(h.query_all_by_label("Waive").count(), 4, "one page");
+    assert!(
+        h.get_by_label("< earlier").accesskit_node().is_disabled(),
+        "the first page"
+    );
+    h.get_by_label("later >").click();
+    h.run();
+    assert!(h.query_by_label(&format!("5-8 of {due}")).is_some());
+    let fifth = h.state().state().due.iter().nth(4).map(|d| d.id).unwrap();
+    assert!(h.query_by_label(&format!("#{fifth}")).is_some());
+    h.get_by_label("< earlier").click();
+    h.run();
+    assert!(h.query_by_label(&format!("1-4 of {due}")).is_some());
+}

@@ -99,6 +99,12 @@ pub const GLOSSARY: &[GlossaryEntry] = &[
     e("FR-B1", "Blockade calendar", FR),
     e("FR-R1", "Rebuilding disorganised units", FR),
     e("FR-L1", "Starting situations", FR),
+    e(
+        "FR-G1",
+        "Railway transport (the text's G2-G5; kepi's id)",
+        FR,
+    ),
+    e("FR-K1", "Sea transport (the text's K1-K5; kepi's id)", FR),
     e("CAMP-B1", "A campaign combat fought as a battle", CAMP),
     e("CAMP-C1", "Board units converted to table units", CAMP),
     e("CAMP-C2", "Battle losses carried back", CAMP),

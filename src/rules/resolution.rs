@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Prob, Ratio, Roll};
 use crate::tables::Provenance;
 
-/// Every mechanic id of ../shared/RULES.md (and the dice ids, and the campaign's house steps CAMP-*,
-/// issue 30, src/campaign). A [`RuleId`] can only name one of these.
+/// Every mechanic id of ../shared/RULES.md (and the dice ids, the campaign's house steps CAMP-*,
+/// issue 30, src/campaign, and 1870's railways FR-G1 and sea FR-K1, the text's Titles G and K,
+/// which RULES.md gives no id, issue 28). A [`RuleId`] can only name one of these.
 pub const ALL_RULE_IDS: &[&str] = &[
     "DICE-1", "DICE-2", "DICE-3", "PK-T1", "PK-C1", "PK-U1", "PK-M1", "PK-V1", "PK-F1", "PK-F2",
     "PK-F3", "PK-F4", "PK-F5", "PK-F6", "PK-F7", "PK-A1", "PK-A2", "PK-A3", "PK-A4", "PK-L1",
@@ -21,7 +22,8 @@ pub const ALL_RULE_IDS: &[&str] = &[
     "PW-G1", "GSP-A1", "GSP-A2", "GSP-A3", "GSP-A4", "GSP-C1", "GSP-C2", "GSP-C3", "GSP-S1",
     "SPI-T1", "SPI-C1", "SPI-C2", "SPI-C3", "SPI-C4", "SPI-C5", "SPI-S1", "SPI-F1", "SPI-R1",
     "SPI-H1", "SPI-H2", "SPI-O1", "SPI-E1", "SPI-W1", "SPI-I1", "FR-T1", "FR-C1", "FR-C2", "FR-C3",
-    "FR-S1", "FR-F1", "FR-B1", "FR-R1", "FR-L1", "CAMP-B1", "CAMP-C1", "CAMP-C2", "CAMP-R1",
+    "FR-S1", "FR-F1", "FR-B1", "FR-R1", "FR-L1", "FR-G1", "FR-K1", "CAMP-B1", "CAMP-C1", "CAMP-C2",
+    "CAMP-R1",
 ];
 
 /// A mechanic id such as `PK-F3`, checked against [`ALL_RULE_IDS`].

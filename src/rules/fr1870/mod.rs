@@ -5,7 +5,8 @@
 //! [`blockade`] is the blockade calendar as a state machine (FR-B1); [`mechanics`] holds the calendar
 //! (FR-T1), storming (FR-F1), cavalry refusing combat (FR-C3), R counters and stacking (FR-R1) and the
 //! five situations (FR-L1); [`siege`] lays a siege, moves a marker at the end of a turn and totals
-//! a situation's points, the resolutions `kepi game apply` plays (`siege`, `blockade`, `points`).
+//! a situation's points, the resolutions `kepi game apply` plays (`siege`, `blockade`, `points`);
+//! [`transport`] carries a unit by railway (FR-G1) or by sea (FR-K1).
 
 pub mod blockade;
 mod checklist;
@@ -14,6 +15,7 @@ pub mod combat;
 pub mod mechanics;
 pub mod set;
 pub mod siege;
+pub mod transport;
 
 use std::collections::BTreeMap;
 

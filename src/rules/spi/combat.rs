@@ -578,6 +578,33 @@ pub fn combat_with_result(
 mod tests {
     use super::*;
 
+    /// The rules refuse numbers outside their range ([`crate::rules::limits`]) whoever calls them:
+    /// a strength or fortress past it is refused, not wrapped.
+    #[test]
+    fn rules_refuse_extremes_without_wrapping() {
+        let t = crate::rules::Tables::builtin().unwrap();
+        let unit = |strength| SpiUnit {
+            name: None,
+            strength,
+            supply: SupplyState::Supplied,
+            formation: Formation::Concentrated,
+            entrained: false,
+        };
+        let input = SpiCombatInput {
+            attackers: vec![unit(10)],
+            defenders: vec![unit(u32::MAX)],
+            fortress: Some(u32::MAX),
+            flank: false,
+            hasty: false,
+            dummies_only: false,
+            defender_rough: false,
+            all_through_ridge: false,
+            all_through_river: false,
+        };
+        let mut d = DiceSource::seeded(1);
+        assert!(combat_with_result(&input, &t.spi, Some(&mut d), None).is_err());
+    }
+
     #[test]
     fn results_round_trip() {
         for s in ["-", "A2", "D3", "A1/D2", "AE", "DE", "AE/DE", "A2/DE"] {

@@ -45,3 +45,9 @@ pub use tables::GspTables;
 pub use types::{
     Arm, Cell, Col, Cover, CrewMember, GunType, Load, Piece, Row, Side, StructureKind, Terrain,
 };
+
+#[allow(non_upper_case_globals)]
+impl crate::rules::System {
+    /// Graveyard St. Privat, artillery (d6, 2d6 drift).
+    pub const Gsp: crate::rules::System = crate::rules::System::new_registered("gsp");
+}

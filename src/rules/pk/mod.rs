@@ -29,3 +29,9 @@ pub use vocab::*;
 
 #[cfg(test)]
 mod tests;
+
+#[allow(non_upper_case_globals)]
+impl crate::rules::System {
+    /// Pickelhaube & Kepi (d10, d%).
+    pub const Pk: crate::rules::System = crate::rules::System::new_registered("pk");
+}

@@ -523,3 +523,9 @@ mod tests {
         );
     }
 }
+
+#[allow(non_upper_case_globals)]
+impl crate::rules::System {
+    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
+    pub const Pw: crate::rules::System = crate::rules::System::new_registered("pw");
+}

@@ -114,6 +114,18 @@ pub trait RuleSet: Send + Sync + 'static {
         false
     }
 
+    /// With the `gui` feature, the window's Drift tab (offered when [`RuleSet::has_drift`]): the
+    /// diagram of `game`'s last fire, with the resolver's `form` shown now. By default nothing.
+    #[cfg(feature = "gui")]
+    fn drift_ui(
+        &self,
+        _ui: &mut egui::Ui,
+        _game: &crate::engine::game::Game,
+        _form: Option<&Form>,
+        _tables: &Tables,
+    ) {
+    }
+
     /// The qualities a card may give (none: the rule set has no classes).
     fn qualities(&self) -> &'static [Quality] {
         &[]

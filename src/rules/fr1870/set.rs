@@ -97,7 +97,7 @@ impl RuleSet for FrRules {
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
         match action {
             "combat" => crate::rules::outcome::typed(v)
-                .map(|o| crate::rules::Outcome::FrCombat(Box::new(o))),
+                .map(crate::rules::Outcome::new::<super::combat::FrCombatOutcome>),
             _ => None,
         }
     }

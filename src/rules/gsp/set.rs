@@ -9,6 +9,7 @@ use crate::engine::game::{Flag, GameState, UnitState};
 use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Side};
+use super::outcome::GspOutcome;
 use crate::rules::{Outcome, RuleId, outcome::typed};
 
 /// Graveyard St. Privat, artillery (d6, 2d6 drift).
@@ -50,6 +51,17 @@ impl RuleSet for GspRules {
         true
     }
 
+    #[cfg(feature = "gui")]
+    fn drift_ui(
+        &self,
+        ui: &mut egui::Ui,
+        game: &crate::engine::game::Game,
+        form: Option<&Form>,
+        tables: &crate::rules::Tables,
+    ) {
+        super::panel::drift_ui(ui, game, form, tables);
+    }
+
     fn strength_unit(&self, _arm: Arm) -> &'static str {
         "figures"
     }
@@ -81,11 +93,12 @@ impl RuleSet for GspRules {
     }
 
     fn outcome(&self, action: &str, v: &Value) -> Option<Outcome> {
-        match action {
-            "structure" => typed(v).map(Outcome::GspStructure),
-            "fire" => typed(v).map(|o| Outcome::GspFire(Box::new(o))),
+        let o = match action {
+            "structure" => typed(v).map(GspOutcome::Structure),
+            "fire" => typed(v).map(|o| GspOutcome::Fire(Box::new(o))),
             _ => None,
-        }
+        };
+        o.map(Outcome::new)
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {

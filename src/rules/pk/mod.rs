@@ -16,6 +16,7 @@ pub mod form;
 pub mod melee;
 pub mod morale;
 pub mod movement;
+pub mod outcome;
 #[cfg(feature = "gui")]
 pub mod panel;
 pub mod set;

@@ -10,6 +10,7 @@ use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::Tables;
+use super::outcome::PkOutcome;
 use crate::rules::{Outcome, RuleId, outcome::typed};
 
 /// Pickelhaube & Kepi (d10, d%).
@@ -164,13 +165,14 @@ impl RuleSet for PkRules {
     }
 
     fn outcome(&self, action: &str, v: &Value) -> Option<Outcome> {
-        match action {
-            "fire" => typed(v).map(Outcome::PkFire),
-            "artillery" => typed(v).map(Outcome::PkArtillery),
-            "melee" | "melee-both" => typed(v).map(Outcome::PkMelee),
-            "fatigue" => typed(v).map(Outcome::PkFatigue),
+        let o = match action {
+            "fire" => typed(v).map(PkOutcome::Fire),
+            "artillery" => typed(v).map(PkOutcome::Artillery),
+            "melee" | "melee-both" => typed(v).map(PkOutcome::Melee),
+            "fatigue" => typed(v).map(PkOutcome::Fatigue),
             _ => None,
-        }
+        };
+        o.map(Outcome::new)
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {

@@ -10,6 +10,7 @@
 mod checklist;
 mod checks;
 pub mod form;
+pub mod outcome;
 #[cfg(feature = "gui")]
 pub mod panel;
 mod resolve;

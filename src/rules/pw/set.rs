@@ -11,6 +11,7 @@ use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::Tables;
+use super::outcome::PwOutcome;
 use crate::rules::{Outcome, RuleId, outcome::typed};
 
 /// The Portable Wargame, Franco-Prussian variant (d6, hexes).
@@ -127,11 +128,12 @@ impl RuleSet for PwRules {
     }
 
     fn outcome(&self, action: &str, v: &Value) -> Option<Outcome> {
-        match action {
-            "artillery" | "rifle" => typed(v).map(Outcome::PwFire),
-            "melee" => typed(v).map(Outcome::PwMelee),
+        let o = match action {
+            "artillery" | "rifle" => typed(v).map(PwOutcome::Fire),
+            "melee" => typed(v).map(PwOutcome::Melee),
             _ => None,
-        }
+        };
+        o.map(Outcome::new)
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {

@@ -94,7 +94,7 @@ impl RuleSet for SpiRules {
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
         match action {
             "combat" => crate::rules::outcome::typed(v)
-                .map(|o| crate::rules::Outcome::SpiCombat(Box::new(o))),
+                .map(crate::rules::Outcome::new::<super::SpiCombatOutcome>),
             _ => None,
         }
     }

@@ -5,7 +5,9 @@
 use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 
 use crate::dice::Prob;
-pub use crate::engine::play::kit::{chip, fit_or_wrap, provenance_badge, provenance_color, text_width};
+pub use crate::engine::play::kit::{
+    chip, fit_or_wrap, provenance_badge, provenance_color, text_width,
+};
 use crate::rules::{ModifierLine, OddsLine};
 use crate::tables::Provenance;
 
@@ -19,7 +21,6 @@ pub fn bounded<R>(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R 
     })
     .inner
 }
-
 
 /// The modifier breakdown: label, value, rule id, provenance, one line each.
 pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
@@ -153,4 +154,3 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
             }
         });
 }
-

@@ -417,7 +417,14 @@ pub fn report_pdf_progress(
         .enumerate()
         .map(|(i, mut ops)| {
             let mut c = Canvas::new(fonts);
-            c.line(left, paper_h - M - 4.0, right, paper_h - M - 4.0, 0.15, LIGHT);
+            c.line(
+                left,
+                paper_h - M - 4.0,
+                right,
+                paper_h - M - 4.0,
+                0.15,
+                LIGHT,
+            );
             c.text_fit(
                 left,
                 paper_h - M,

@@ -366,7 +366,10 @@ mod tests {
     #[test]
     fn rule_ids_parse() {
         for id in ALL_RULE_IDS {
-            assert_eq!(RuleId::parse(&id.to_lowercase()).map(|r| r.as_str()), Some(*id));
+            assert_eq!(
+                RuleId::parse(&id.to_lowercase()).map(|r| r.as_str()),
+                Some(*id)
+            );
         }
         assert!(RuleId::parse(&format!("PK-{}", "Z9")).is_none());
         // RULES.md's 73, and the campaign's 4 (issue 30).

@@ -1,7 +1,7 @@
 //! The checks a Graveyard St. Privat result sets off ([`crate::engine::rule_set::RuleSet::checks`]).
 
-use crate::engine::flow::{Event, Queue};
 use super::outcome::GspOutcome;
+use crate::engine::flow::{Event, Queue};
 
 /// GSP-C2.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {

@@ -194,10 +194,12 @@ pub const ORIENTATION: &str = "Top row over: beyond the target, as seen from the
 /// The last applied (not undone) Graveyard St. Privat fire that drifted: its summary and diagram.
 pub fn last_drift(game: &Game) -> Option<(String, DriftModel)> {
     game.applied().rev().find_map(|a| match a {
-        Action::Resolved { resolution, .. } => match game.state().system.outcome_of(resolution)?.get()? {
-            GspOutcome::Fire(o) => o.drift.clone().map(|d| (resolution.summary.clone(), d)),
-            _ => None,
-        },
+        Action::Resolved { resolution, .. } => {
+            match game.state().system.outcome_of(resolution)?.get()? {
+                GspOutcome::Fire(o) => o.drift.clone().map(|d| (resolution.summary.clone(), d)),
+                _ => None,
+            }
+        }
         _ => None,
     })
 }

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::outcome::GspOutcome;
 use crate::engine::flow::checklist::List;
 use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
@@ -9,7 +10,6 @@ use crate::engine::game::{Flag, GameState, UnitState};
 use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Side};
-use super::outcome::GspOutcome;
 use crate::rules::{Outcome, RuleId, outcome::typed};
 
 /// Graveyard St. Privat, artillery (d6, 2d6 drift).

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::outcome::PkOutcome;
 use crate::engine::flow::checklist::List;
 use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
@@ -10,7 +11,6 @@ use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::Tables;
-use super::outcome::PkOutcome;
 use crate::rules::{Outcome, RuleId, outcome::typed};
 
 /// Pickelhaube & Kepi (d10, d%).

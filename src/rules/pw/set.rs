@@ -3,6 +3,7 @@
 use chrono::NaiveDate;
 use serde_json::Value;
 
+use super::outcome::PwOutcome;
 use crate::engine::flow::checklist::List;
 use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
@@ -11,7 +12,6 @@ use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::Tables;
-use super::outcome::PwOutcome;
 use crate::rules::{Outcome, RuleId, outcome::typed};
 
 /// The Portable Wargame, Franco-Prussian variant (d6, hexes).

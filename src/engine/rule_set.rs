@@ -84,6 +84,16 @@ pub trait RuleSet: Send + Sync + 'static {
         scenario_date
     }
 
+    /// The dates game-turn (or calendar cell) `turn` covers, for a rule set that keeps a calendar
+    /// (`kepi calendar`); None when it keeps none.
+    fn calendar(
+        &self,
+        _turn: u32,
+        _tables: &Tables,
+    ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
+        None
+    }
+
     /// The dice the rule set rolls (an entered die of another kind is refused).
     fn dice(&self) -> &'static [crate::dice::Die] {
         &[crate::dice::Die::D6]

@@ -56,6 +56,15 @@ impl RuleSet for FrRules {
         crate::engine::game::clock::calendar_date(first_cell, turn)
     }
 
+    /// FR-T1: the days calendar cell `turn` covers, with its marks.
+    fn calendar(
+        &self,
+        turn: u32,
+        tables: &crate::rules::Tables,
+    ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
+        Some(super::fr_cell(turn, &tables.fr1870))
+    }
+
     /// FR-C2: disorganisation; moved and fired.
     fn flags(&self) -> &'static [Flag] {
         &[

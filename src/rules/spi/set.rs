@@ -46,6 +46,15 @@ impl RuleSet for SpiRules {
         crate::engine::game::clock::calendar_date(first_cell, turn)
     }
 
+    /// SPI-T1: the days game-turn `turn` covers.
+    fn calendar(
+        &self,
+        turn: u32,
+        tables: &crate::rules::Tables,
+    ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
+        Some(super::spi_turn(turn, &tables.spi))
+    }
+
     /// Entraining (SPI's rail movement); moved and fired.
     fn flags(&self) -> &'static [Flag] {
         &[Flag::Moved, Flag::Fired, Flag::Entrained]

@@ -18,6 +18,15 @@ use crate::engine::play::Form;
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::{Outcome, RuleId, System, Tables};
 
+/// The part a rule set plays in a campaign (issue 30, [`RuleSet::campaign_part`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CampaignPart {
+    /// A board game a campaign is played on: its combats may be fought as battles.
+    Board,
+    /// A table game a campaign's battles are fought with.
+    Battle,
+}
+
 /// One rule set, as the rest of kepi sees it. The defaults are those of a rule set with strength
 /// only, no hexes, no checks and no scenario.
 pub trait RuleSet: Send + Sync + 'static {
@@ -91,6 +100,12 @@ pub trait RuleSet: Send + Sync + 'static {
         _turn: u32,
         _tables: &Tables,
     ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
+        None
+    }
+
+    /// The part the rule set plays in a campaign (`kepi campaign`, the window's "Fight as a
+    /// battle"); None (the default) when it takes none.
+    fn campaign_part(&self) -> Option<CampaignPart> {
         None
     }
 

@@ -1059,6 +1059,10 @@ impl crate::engine::play::SetForm for SpiForm {
         combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
     }
 
+    fn engaged(&self) -> Option<(&[String], &[String])> {
+        Some((&self.attacker_ids, &self.defender_ids))
+    }
+
     fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
         if let Some(all) = more_attackers(state, &self.attacker_ids, extra) {
             let (a, t) = (self.actor.clone(), self.target.clone());
@@ -1132,6 +1136,10 @@ impl crate::engine::play::SetForm for FrForm {
 
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
         combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
+    }
+
+    fn engaged(&self) -> Option<(&[String], &[String])> {
+        Some((&self.attacker_ids, &self.defender_ids))
     }
 
     fn with_attackers(&mut self, state: &GameState, extra: &[String]) {

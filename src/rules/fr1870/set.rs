@@ -20,6 +20,11 @@ impl RuleSet for FrRules {
         "fr1870"
     }
 
+    /// FR-C1: a combat may be fought as a battle (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Board)
+    }
+
     fn title(&self) -> &'static str {
         "1870"
     }

@@ -21,6 +21,11 @@ impl RuleSet for PkRules {
         "pk"
     }
 
+    /// A campaign's battle may be fought with P&K (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Battle)
+    }
+
     fn title(&self) -> &'static str {
         "Pickelhaube & Kepi"
     }

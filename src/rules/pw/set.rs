@@ -22,6 +22,11 @@ impl RuleSet for PwRules {
         "pw"
     }
 
+    /// A campaign's battle may be fought with the Portable Wargame (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Battle)
+    }
+
     fn title(&self) -> &'static str {
         "Portable Wargame (Franco-Prussian)"
     }

@@ -19,6 +19,11 @@ impl RuleSet for SpiRules {
         "spi"
     }
 
+    /// SPI-C2: a combat may be fought as a battle (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Board)
+    }
+
     fn title(&self) -> &'static str {
         "SPI Franco-Prussian War"
     }

@@ -498,6 +498,12 @@ impl PwTables {
     }
 }
 
+#[allow(non_upper_case_globals)]
+impl crate::rules::System {
+    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
+    pub const Pw: crate::rules::System = crate::rules::System::new_registered("pw");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -523,10 +529,4 @@ mod tests {
                 .contains("infantry")
         );
     }
-}
-
-#[allow(non_upper_case_globals)]
-impl crate::rules::System {
-    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
-    pub const Pw: crate::rules::System = crate::rules::System::new_registered("pw");
 }

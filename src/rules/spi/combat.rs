@@ -167,8 +167,8 @@ impl SpiUnit {
     }
 }
 
-/// Everything one SPI attack needs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Everything one SPI attack needs (by default: no units, no fortress, nothing special).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpiCombatInput {
     /// The attacking units.
     pub attackers: Vec<SpiUnit>,
@@ -594,12 +594,7 @@ mod tests {
             attackers: vec![unit(10)],
             defenders: vec![unit(u32::MAX)],
             fortress: Some(u32::MAX),
-            flank: false,
-            hasty: false,
-            dummies_only: false,
-            defender_rough: false,
-            all_through_ridge: false,
-            all_through_river: false,
+            ..Default::default()
         };
         let mut d = DiceSource::seeded(1);
         assert!(combat_with_result(&input, &t.spi, Some(&mut d), None).is_err());

@@ -682,7 +682,7 @@ mod tests {
     #[test]
     fn a_fifo_is_refused_without_blocking() {
         let d = tmp("fifo");
-        let p = d.join("pk.toml");
+        let p = d.join("table.toml");
         let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);

@@ -79,23 +79,15 @@ pub struct CampaignUi {
 }
 
 /// The resolver's combat (SPI-C2, FR-C1): its attackers and the hex of its defenders. None when
-/// the form shown is not an SPI or 1870 combat.
+/// the form shown is not a combat between stacks ([`Form::engaged`]).
 pub fn combat_of(form: Option<&Form>, state: &crate::engine::game::GameState) -> Option<Combat> {
-    use crate::rules::board::form::{FrForm, SpiForm};
-    let form = form?;
-    let (attackers, defenders) = if let Some(f) = form.get::<SpiForm>() {
-        (&f.attacker_ids, &f.defender_ids)
-    } else if let Some(f) = form.get::<FrForm>() {
-        (&f.attacker_ids, &f.defender_ids)
-    } else {
-        return None;
-    };
+    let (attackers, defenders) = form?.engaged()?;
     let hex = defenders
         .first()
         .and_then(|d| state.unit(d))
         .map_or(Position::Off, |u| u.position);
     Some(Combat {
-        attackers: attackers.clone(),
+        attackers: attackers.to_vec(),
         hex,
     })
 }

@@ -1,29 +1,15 @@
-//! Small reusable pieces of the window: status chips, provenance badges, the modifier breakdown, the
-//! odds bar chart and the 3x3 accuracy-of-aim diagram. Each reads plain data and draws it.
+//! Small reusable pieces of the window: status chips and provenance badges (the form kit's,
+//! [`crate::engine::play::kit`]), the modifier breakdown and the odds bar chart. Each reads plain
+//! data and draws it.
 
 use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 
 use crate::dice::Prob;
-pub use crate::engine::play::kit::{fit_or_wrap, text_width};
+pub use crate::engine::play::kit::{
+    chip, fit_or_wrap, provenance_badge, provenance_color, text_width,
+};
 use crate::rules::{ModifierLine, OddsLine};
 use crate::tables::Provenance;
-
-/// A small coloured label ("Shaken", "disordered", "house").
-pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
-    egui::Frame::new()
-        .fill(color.gamma_multiply(0.25))
-        .stroke(Stroke::new(1.0, color))
-        .corner_radius(6)
-        .inner_margin(egui::Margin::symmetric(5, 1))
-        .show(ui, |ui| {
-            ui.label(
-                RichText::new(text)
-                    .small()
-                    .color(ui.visuals().strong_text_color()),
-            )
-        })
-        .response
-}
 
 /// Lays out `add` no wider than `width` (nor than the room there is): what one section lets run
 /// past the column's edge does not widen the sections after it (egui grows a region to what it
@@ -34,24 +20,6 @@ pub fn bounded<R>(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R 
         add(ui)
     })
     .inner
-}
-
-/// The colour of a provenance badge.
-pub fn provenance_color(p: Provenance) -> Color32 {
-    match p {
-        Provenance::Seed => Color32::from_rgb(70, 150, 90),
-        Provenance::Derived => Color32::from_rgb(80, 130, 190),
-        Provenance::House => Color32::from_rgb(210, 150, 40),
-        Provenance::Unknown => Color32::from_rgb(200, 70, 70),
-    }
-}
-
-/// A provenance badge; house and unknown values say what to do on hover.
-pub fn provenance_badge(ui: &mut Ui, p: Provenance) {
-    let r = chip(ui, p.as_str(), provenance_color(p));
-    if !p.badge().is_empty() {
-        r.on_hover_text(p.badge());
-    }
 }
 
 /// The modifier breakdown: label, value, rule id, provenance, one line each.
@@ -185,116 +153,4 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
                 ui.end_row();
             }
         });
-}
-
-/// One cell of the accuracy-of-aim diagram.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DriftCellView {
-    /// "over-left", "on target", ...
-    pub label: String,
-    /// The 2d6 totals that land here ("6, 7, 8").
-    pub totals: String,
-    /// Exact probability of landing here.
-    pub p: Prob,
-    /// Shells that landed here in the last roll.
-    pub landed: u32,
-}
-
-/// The 3x3 drift diagram, top row "over" (beyond the target), bottom row "short", as seen from the gun.
-///
-/// Laid out as its own column (the grid, then the note wrapped to the grid's width), so it behaves
-/// the same inside a horizontal row: the long note once ran on beside the grid and squeezed the
-/// column after it to nothing, its words stacked 1,600 points high, and the bottom panel grew over
-/// the resolver.
-pub fn drift_grid_ui(ui: &mut Ui, cells: &[DriftCellView], orientation_note: &str) {
-    let size = 92.0;
-    ui.vertical(|ui| {
-        ui.set_max_width(size * 3.0);
-        drift_cells_ui(ui, cells, size);
-        ui.label(RichText::new(orientation_note).small().weak());
-    });
-}
-
-fn drift_cells_ui(ui: &mut Ui, cells: &[DriftCellView], size: f32) {
-    let (rect, _) = ui.allocate_exact_size(vec2(size * 3.0, size * 3.0), Sense::hover());
-    let painter = ui.painter_at(rect);
-    let visuals = ui.visuals().clone();
-    for (i, cell) in cells.iter().take(9).enumerate() {
-        let (row, col) = ((i / 3) as f32, (i % 3) as f32);
-        let r =
-            egui::Rect::from_min_size(rect.min + vec2(col * size, row * size), vec2(size, size))
-                .shrink(2.0);
-        let heat = cell.p.0.to_f64() as f32;
-        let fill = if cell.landed > 0 {
-            Color32::from_rgb(220, 120, 40)
-        } else {
-            visuals.selection.bg_fill.gamma_multiply(0.25 + 1.5 * heat)
-        };
-        painter.rect_filled(r, 4.0, fill);
-        painter.rect_stroke(
-            r,
-            4.0,
-            Stroke::new(1.0, visuals.weak_text_color()),
-            StrokeKind::Inside,
-        );
-        // On the orange of a cell that was hit, dark text; elsewhere the theme's. The count of
-        // shells that landed has a line of its own (it once ran into the label: "on targetx3").
-        let (text, weak) = if cell.landed > 0 {
-            (Color32::from_rgb(20, 20, 20), Color32::from_rgb(45, 35, 25))
-        } else {
-            (visuals.strong_text_color(), visuals.weak_text_color())
-        };
-        painter.text(
-            r.center_top() + vec2(0.0, 5.0),
-            egui::Align2::CENTER_TOP,
-            &cell.label,
-            egui::FontId::proportional(12.0),
-            text,
-        );
-        if cell.landed > 0 {
-            painter.text(
-                r.center_top() + vec2(0.0, 20.0),
-                egui::Align2::CENTER_TOP,
-                format!("{} landed", cell.landed),
-                egui::FontId::proportional(11.0),
-                text,
-            );
-        }
-        painter.text(
-            r.center() + vec2(0.0, 6.0),
-            egui::Align2::CENTER_CENTER,
-            format!("{}\n{}", cell.p, cell.p.0.percent()),
-            egui::FontId::monospace(12.0),
-            text,
-        );
-        painter.text(
-            r.center_bottom() - vec2(0.0, 5.0),
-            egui::Align2::CENTER_BOTTOM,
-            format!("2d6: {}", cell.totals),
-            egui::FontId::proportional(10.0),
-            weak,
-        );
-        // The painted cell as a widget too, so screen readers and the GUI tests can read it.
-        let text = drift_cell_text(cell);
-        ui.interact(r, ui.scope_id().with(("drift_cell", i)), Sense::hover())
-            .on_hover_text(&text)
-            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
-    }
-}
-
-/// One drift cell in words: "over: 1/12 (8.3%), 2d6 5; 2 shells landed".
-pub fn drift_cell_text(cell: &DriftCellView) -> String {
-    let mut s = format!(
-        "{}: {} ({}), 2d6 {}",
-        cell.label,
-        cell.p,
-        cell.p.0.percent(),
-        cell.totals
-    );
-    match cell.landed {
-        0 => {}
-        1 => s.push_str("; 1 shell landed"),
-        n => s.push_str(&format!("; {n} shells landed")),
-    }
-    s
 }

@@ -32,6 +32,7 @@ pub use table::{CampaignTable, Rounding, Row};
 use crate::dice::Prob;
 
 use crate::engine::game::{Action, EntryKind, Flag, GameState, LogEntry};
+use crate::engine::rule_set::CampaignPart;
 use crate::roster::{Arm, Oob, Position, Quality, Scenario, Side, Unit};
 use crate::rules::{Effect, ModifierLine, OddsLine, Resolution, RuleId, System};
 use crate::tables::{Provenance, TableError};
@@ -223,15 +224,22 @@ pub fn engage(
     rules: System,
     table: &CampaignTable,
 ) -> Result<(Vec<BoardUnit>, Vec<Unit>), CampaignError> {
-    if state.system != System::Spi && state.system != System::Fr1870 {
+    if state.system.campaign_part() != Some(CampaignPart::Board) {
         return Err(refused(format!(
             "a campaign is an SPI or 1870 game; this one is {}",
             state.system.title()
         )));
     }
-    if rules != System::Pk && rules != System::Pw {
+    let part = |s: System| crate::registry::get(s).campaign_part();
+    if part(rules) != Some(CampaignPart::Battle) {
+        let battles: Vec<&str> = crate::registry::all()
+            .into_iter()
+            .filter(|s| part(*s) == Some(CampaignPart::Battle))
+            .map(System::id)
+            .collect();
         return Err(refused(format!(
-            "a battle is fought with pk or pw, not {}",
+            "a battle is fought with {}, not {}",
+            battles.join(" or "),
             rules.id()
         )));
     }
@@ -244,10 +252,11 @@ pub fn engage(
     let quality = [Quality::Line, Quality::Normal]
         .into_iter()
         .find(|q| crate::roster::qualities_for(Some(rules)).contains(q));
-    let position = if rules == System::Pk {
-        Position::Free
-    } else {
+    // A battle on hexes starts with its units off the map, one on a table where they stand.
+    let position = if crate::registry::get(rules).uses_hexes() {
         Position::Off
+    } else {
+        Position::Free
     };
     let mut board = Vec::new();
     let mut units = Vec::new();

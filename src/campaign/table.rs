@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::engine::rule_set::CampaignPart;
 use crate::roster::{Arm, Weapon};
 use crate::rules::System;
 use crate::tables::{Check, RuleTable, Sourced, TableError, folder_source};
@@ -98,8 +99,15 @@ pub struct CampaignTable {
     pub file: String,
 }
 
-/// The board games a campaign is played on.
-pub const BOARDS: &[&str] = &["spi", "fr1870"];
+/// The ids of the rule sets a campaign is played on (their [`CampaignPart::Board`]), in the
+/// registry's order.
+pub fn boards() -> Vec<&'static str> {
+    crate::registry::all()
+        .into_iter()
+        .filter(|s| crate::registry::get(*s).campaign_part() == Some(CampaignPart::Board))
+        .map(System::id)
+        .collect()
+}
 
 impl RuleTable for CampaignTable {
     const FILE: &'static str = "campaign.toml";
@@ -117,12 +125,13 @@ impl RuleTable for CampaignTable {
         for (i, r) in self.convert.iter().enumerate() {
             let f = |x: &str| format!("convert[{i}].{x}");
             let at = r.per_point.span();
-            if !BOARDS.contains(&r.board.as_str()) {
+            let boards = boards();
+            if !boards.contains(&r.board.as_str()) {
                 return Err(check.error(
                     at,
                     &f("board"),
                     format!("unknown board game `{}`", r.board),
-                    BOARDS.join(", "),
+                    boards.join(", "),
                 ));
             }
             if r.arm.parse::<Arm>().is_err() {

@@ -5,8 +5,7 @@
 use clap::{Args, ValueEnum};
 
 use super::{CliError, print_json};
-use crate::rules::Tables;
-use crate::rules::{fr1870, spi};
+use crate::rules::{System, Tables};
 
 /// The rule sets with a three-day calendar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -15,6 +14,16 @@ pub enum CalendarSystem {
     Spi,
     /// 1870: calendar cells from 1 (1 Aug 1870); the situations end at cell 61 (30 Jan 1871).
     Fr1870,
+}
+
+impl CalendarSystem {
+    /// The rule set, whose calendar `kepi calendar` prints ([`crate::engine::rule_set::RuleSet::calendar`]).
+    fn system(self) -> System {
+        match self {
+            CalendarSystem::Spi => System::Spi,
+            CalendarSystem::Fr1870 => System::Fr1870,
+        }
+    }
 }
 
 /// `kepi calendar ...`
@@ -41,10 +50,10 @@ pub fn run(a: &CalendarArgs, tables_dir: Option<&std::path::Path>) -> Result<(),
         }
         None => Tables::builtin()?,
     };
-    let entry = match a.system {
-        CalendarSystem::Spi => spi::spi_turn(a.turn, &tables.spi)?,
-        CalendarSystem::Fr1870 => fr1870::fr_cell(a.turn, &tables.fr1870)?,
-    };
+    let system = a.system.system();
+    let entry = crate::registry::get(system)
+        .calendar(a.turn, tables)
+        .ok_or_else(|| CliError::usage(format!("{system} keeps no calendar")))??;
     if a.json {
         return print_json(&entry);
     }

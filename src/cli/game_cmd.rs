@@ -467,8 +467,10 @@ fn new(scenario: &str, out: &Path, seed: Option<u64>, json: bool) -> Result<(), 
         builtin_scenario(scenario).map_err(|m| CliError::usage(format!("--scenario: {m}")))?
     };
     let system = sc.system.ok_or_else(|| {
+        // The example id is the first rule set the registry lists.
+        let example = crate::registry::all().first().map_or("", |s| s.id());
         CliError::usage(format!(
-            "--scenario: `{scenario}` names no rule set (add system = \"pk\" ... to the file)"
+            "--scenario: `{scenario}` names no rule set (add system = \"{example}\" ... to the file)"
         ))
     })?;
     let secret = SeedSecret::new(seed.unwrap_or_else(fresh_seed));

@@ -18,6 +18,15 @@ use crate::engine::play::Form;
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::{Outcome, RuleId, System, Tables};
 
+/// The part a rule set plays in a campaign (issue 30, [`RuleSet::campaign_part`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CampaignPart {
+    /// A board game a campaign is played on: its combats may be fought as battles.
+    Board,
+    /// A table game a campaign's battles are fought with.
+    Battle,
+}
+
 /// One rule set, as the rest of kepi sees it. The defaults are those of a rule set with strength
 /// only, no hexes, no checks and no scenario.
 pub trait RuleSet: Send + Sync + 'static {
@@ -84,6 +93,22 @@ pub trait RuleSet: Send + Sync + 'static {
         scenario_date
     }
 
+    /// The dates game-turn (or calendar cell) `turn` covers, for a rule set that keeps a calendar
+    /// (`kepi calendar`); None when it keeps none.
+    fn calendar(
+        &self,
+        _turn: u32,
+        _tables: &Tables,
+    ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
+        None
+    }
+
+    /// The part the rule set plays in a campaign (`kepi campaign`, the window's "Fight as a
+    /// battle"); None (the default) when it takes none.
+    fn campaign_part(&self) -> Option<CampaignPart> {
+        None
+    }
+
     /// The dice the rule set rolls (an entered die of another kind is refused).
     fn dice(&self) -> &'static [crate::dice::Die] {
         &[crate::dice::Die::D6]
@@ -112,6 +137,18 @@ pub trait RuleSet: Send + Sync + 'static {
     /// True when a fire can drift and the window offers the drift diagram.
     fn has_drift(&self) -> bool {
         false
+    }
+
+    /// With the `gui` feature, the window's Drift tab (offered when [`RuleSet::has_drift`]): the
+    /// diagram of `game`'s last fire, with the resolver's `form` shown now. By default nothing.
+    #[cfg(feature = "gui")]
+    fn drift_ui(
+        &self,
+        _ui: &mut egui::Ui,
+        _game: &crate::engine::game::Game,
+        _form: Option<&Form>,
+        _tables: &Tables,
+    ) {
     }
 
     /// The qualities a card may give (none: the rule set has no classes).

@@ -158,9 +158,9 @@ pub fn cards_pdf_progress(
     progress: Progress,
 ) -> Result<Vec<u8>, ExportError> {
     let fonts = fonts()?;
-    let (pw, ph) = paper.size_mm();
+    let (paper_w, paper_h) = paper.size_mm();
     let (gw, gh) = (3.0 * CARD_W_MM, 3.0 * CARD_H_MM);
-    let (x0, y0) = ((pw - gw) / 2.0, (ph - gh) / 2.0);
+    let (x0, y0) = ((paper_w - gw) / 2.0, (paper_h - gh) / 2.0);
     let all = cards(doc);
     let sheets: Vec<_> = all.chunks(9).collect();
     let n = sheets.len().max(1);
@@ -169,14 +169,14 @@ pub fn cards_pdf_progress(
         let mut c = Canvas::new(fonts);
         // Crop marks in the margins along every cut; those at the foot stop short of the sheet's
         // footer line, which once ran through them.
-        let foot_mark_end = (ph - FOOTER_CLEAR_MM).max(y0 + gh + 4.0);
+        let foot_mark_end = (paper_h - FOOTER_CLEAR_MM).max(y0 + gh + 4.0);
         for i in 0..=3 {
             let x = x0 + i as f32 * CARD_W_MM;
             c.line(x, 1.0, x, y0 - 1.0, 0.2, INK);
             c.line(x, y0 + gh + 1.0, x, foot_mark_end, 0.2, INK);
             let y = y0 + i as f32 * CARD_H_MM;
             c.line(1.0, y, x0 - 1.0, y, 0.2, INK);
-            c.line(x0 + gw + 1.0, y, pw - 1.0, y, 0.2, INK);
+            c.line(x0 + gw + 1.0, y, paper_w - 1.0, y, 0.2, INK);
         }
         let mut ops = c.ops;
         for (k, (u, ctx)) in sheet.iter().enumerate() {
@@ -190,8 +190,8 @@ pub fn cards_pdf_progress(
         }
         let mut c = Canvas::new(fonts);
         c.text_right(
-            pw - x0,
-            ph - (y0 / 2.0).min(3.0),
+            paper_w - x0,
+            paper_h - (y0 / 2.0).min(3.0),
             6.0 * PT,
             false,
             GREY,

@@ -77,7 +77,7 @@ fn chart_svg(doc: &ReportDoc) -> String {
     }
     let (w, h) = (640.0f32, 260.0f32);
     let (l, r, t, b) = (44.0, 12.0, 30.0, 34.0);
-    let (pw, ph) = (w - l - r, h - t - b);
+    let (plot_w, plot_h) = (w - l - r, h - t - b);
     let max = doc
         .casualties
         .iter()
@@ -86,7 +86,7 @@ fn chart_svg(doc: &ReportDoc) -> String {
         .unwrap_or(0);
     let top = nice_max(max);
     let n = doc.casualties.len() as f32;
-    let gw = pw / n;
+    let gw = plot_w / n;
     let bw = gw * 0.8 / sides.len() as f32;
     let mut s = String::new();
     let _ = write!(
@@ -96,11 +96,11 @@ fn chart_svg(doc: &ReportDoc) -> String {
     let ticks = axis_ticks(top);
     for i in 0..=ticks {
         let v = top as f32 * i as f32 / ticks as f32;
-        let y = t + ph - ph * i as f32 / ticks as f32;
+        let y = t + plot_h - plot_h * i as f32 / ticks as f32;
         let _ = write!(
             s,
             "<line x1=\"{l}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"end\">{}</text>",
-            l + pw,
+            l + plot_w,
             l - 4.0,
             y + 3.5,
             v.round()
@@ -110,12 +110,12 @@ fn chart_svg(doc: &ReportDoc) -> String {
         let gx = l + gw * ti as f32 + gw * 0.1;
         for (si, side) in sides.iter().enumerate() {
             let v = casualty(doc, ti, side);
-            let bh = ph * v as f32 / top as f32;
+            let bh = plot_h * v as f32 / top as f32;
             let _ = write!(
                 s,
                 "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{}\"><title>Turn {turn}, {}: {v}</title></rect>",
                 gx + bw * si as f32,
-                t + ph - bh,
+                t + plot_h - bh,
                 bw.max(0.5),
                 bh,
                 hex(side_colour(si)),
@@ -126,15 +126,15 @@ fn chart_svg(doc: &ReportDoc) -> String {
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\">T{turn}</text>",
             l + gw * ti as f32 + gw / 2.0,
-            t + ph + 14.0
+            t + plot_h + 14.0
         );
     }
     let _ = write!(
         s,
         "<line x1=\"{l}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#333\"/>",
-        t + ph,
-        l + pw,
-        t + ph
+        t + plot_h,
+        l + plot_w,
+        t + plot_h
     );
     let mut lx = l;
     for (si, side) in sides.iter().enumerate() {
@@ -150,7 +150,7 @@ fn chart_svg(doc: &ReportDoc) -> String {
     let _ = write!(
         s,
         "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\">turn</text></svg>",
-        l + pw / 2.0,
+        l + plot_w / 2.0,
         h - 4.0
     );
     s
@@ -289,10 +289,10 @@ pub fn report_pdf_progress(
     progress: Progress,
 ) -> Result<Vec<u8>, ExportError> {
     let fonts = fonts()?;
-    let (pw, ph) = paper.size_mm();
-    let (left, right) = (M, pw - M);
+    let (paper_w, paper_h) = paper.size_mm();
+    let (left, right) = (M, paper_w - M);
     let width = right - left;
-    let mut f = Flow::new(fonts, M, ph - M - 8.0);
+    let mut f = Flow::new(fonts, M, paper_h - M - 8.0);
     let r = &doc.roster;
 
     // Title block.
@@ -417,10 +417,17 @@ pub fn report_pdf_progress(
         .enumerate()
         .map(|(i, mut ops)| {
             let mut c = Canvas::new(fonts);
-            c.line(left, ph - M - 4.0, right, ph - M - 4.0, 0.15, LIGHT);
+            c.line(
+                left,
+                paper_h - M - 4.0,
+                right,
+                paper_h - M - 4.0,
+                0.15,
+                LIGHT,
+            );
             c.text_fit(
                 left,
-                ph - M,
+                paper_h - M,
                 7.0 * PT,
                 false,
                 GREY,
@@ -429,7 +436,7 @@ pub fn report_pdf_progress(
             );
             c.text_right(
                 right,
-                ph - M,
+                paper_h - M,
                 8.0 * PT,
                 false,
                 INK,
@@ -480,7 +487,7 @@ fn chart_pdf(f: &mut Flow, doc: &ReportDoc, left: f32, width: f32) {
     }
     let top_y = f.y + 7.0;
     let axis_x = left + 10.0;
-    let pw = width - 12.0;
+    let plot_w = width - 12.0;
     let max = doc
         .casualties
         .iter()
@@ -491,13 +498,13 @@ fn chart_pdf(f: &mut Flow, doc: &ReportDoc, left: f32, width: f32) {
     let ticks = axis_ticks(top);
     for i in 0..=ticks {
         let y = top_y + h - h * i as f32 / ticks as f32;
-        c.line(axis_x, y, axis_x + pw, y, 0.1, LIGHT);
+        c.line(axis_x, y, axis_x + plot_w, y, 0.1, LIGHT);
         let label = ((top as f32 * i as f32 / ticks as f32).round() as u32).to_string();
         let w = fonts.width(false, 6.5 * PT, &label);
         c.text(axis_x - 1.5 - w, y + 0.8, 6.5 * PT, false, GREY, &label);
     }
     let n = doc.casualties.len() as f32;
-    let gw = pw / n;
+    let gw = plot_w / n;
     let bw = gw * 0.8 / sides.len() as f32;
     for (ti, (turn, _)) in doc.casualties.iter().enumerate() {
         let gx = axis_x + gw * ti as f32 + gw * 0.1;
@@ -518,7 +525,7 @@ fn chart_pdf(f: &mut Flow, doc: &ReportDoc, left: f32, width: f32) {
             );
         }
     }
-    c.line(axis_x, top_y + h, axis_x + pw, top_y + h, 0.3, INK);
+    c.line(axis_x, top_y + h, axis_x + plot_w, top_y + h, 0.3, INK);
     f.y = top_y + h + 8.0;
 }
 

@@ -24,6 +24,19 @@ pub static BUILT_IN: [&dyn RuleSet; 5] = [
     &crate::rules::fr1870::set::FrRules,
 ];
 
+impl System {
+    /// The five rule sets kepi ships, in the order menus list them ([`BUILT_IN`]'s; each
+    /// constant is declared in its set's folder). [`all`] lists these and any rule set
+    /// registered since.
+    pub const ALL: [System; 5] = [
+        System::Pk,
+        System::Pw,
+        System::Gsp,
+        System::Spi,
+        System::Fr1870,
+    ];
+}
+
 /// Rule sets registered at run time, after the built-in ones.
 static REGISTERED: RwLock<Vec<&'static dyn RuleSet>> = RwLock::new(Vec::new());
 

@@ -141,15 +141,16 @@ mod tests {
 
     #[test]
     fn filter_matches_id_name_and_source() {
-        assert_eq!(
-            filtered("pk-f3").map(|g| g.id).collect::<Vec<_>>(),
-            ["PK-F3"]
-        );
+        for g in GLOSSARY {
+            let lower = g.id.to_lowercase();
+            assert!(filtered(&lower).any(|f| f.id == g.id), "{lower}");
+            assert_eq!(lookup(&format!(" {lower} ")).map(|f| f.name), Some(g.name));
+        }
         assert!(filtered("enfilade").any(|g| g.id == "PK-F3"));
         assert_eq!(filtered("seed 004").count(), 8);
         assert_eq!(filtered("").count(), GLOSSARY.len());
         assert_eq!(
-            lookup(" gsp-a3 ").map(|g| g.name),
+            lookup("GSP-A3").map(|g| g.name),
             Some("Accuracy of aim (drift)")
         );
     }

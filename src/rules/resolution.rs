@@ -194,7 +194,8 @@ pub struct OddsLine {
 
 /// A rule set, by its short id ("pk"): the key of the rule-set registry ([`crate::registry`]).
 ///
-/// The five rule sets kepi ships are the associated constants (`System::Pk` ...); a rule set added
+/// Each rule set kepi ships declares its own constant in its folder (`System::Pk` in
+/// `src/rules/pk/mod.rs` ...) and the registry lists them (`System::ALL`); a rule set added
 /// through [`crate::registry::register`] gets its `System` from there. A `System` is only ever made
 /// from a registered rule set, so [`crate::registry::get`] always finds it. Saves carry the id
 /// string, exactly as they always have ("pk", "fr1870"); reading an id no rule set has is an error
@@ -202,30 +203,9 @@ pub struct OddsLine {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct System(&'static str);
 
-#[allow(non_upper_case_globals)]
 impl System {
-    /// Pickelhaube & Kepi (d10, d%).
-    pub const Pk: System = System("pk");
-    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
-    pub const Pw: System = System("pw");
-    /// Graveyard St. Privat, artillery (d6, 2d6 drift).
-    pub const Gsp: System = System("gsp");
-    /// SPI Franco-Prussian War (odds-ratio CRT).
-    pub const Spi: System = System("spi");
-    /// 1870 (odds-ratio CRT).
-    pub const Fr1870: System = System("fr1870");
-
-    /// The five rule sets kepi ships, in the order menus list them. [`crate::registry::all`] lists
-    /// these and any rule set registered since.
-    pub const ALL: [System; 5] = [
-        System::Pk,
-        System::Pw,
-        System::Gsp,
-        System::Spi,
-        System::Fr1870,
-    ];
-
-    /// The id of a rule set being registered ([`crate::registry::register`] is the only caller).
+    /// The id of a rule set: a built-in set's constant in its folder, or one being registered
+    /// ([`crate::registry::register`]).
     pub(crate) const fn new_registered(id: &'static str) -> System {
         System(id)
     }
@@ -387,7 +367,12 @@ mod tests {
 
     #[test]
     fn rule_ids_parse() {
-        assert_eq!(RuleId::parse("pk-f3").map(|r| r.as_str()), Some("PK-F3"));
+        for id in ALL_RULE_IDS {
+            assert_eq!(
+                RuleId::parse(&id.to_lowercase()).map(|r| r.as_str()),
+                Some(*id)
+            );
+        }
         assert!(RuleId::parse(&format!("PK-{}", "Z9")).is_none());
         // RULES.md's 73, and the campaign's 4 (issue 30).
         assert_eq!(ALL_RULE_IDS.len(), 77);

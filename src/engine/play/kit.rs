@@ -177,3 +177,38 @@ pub fn distance_field(
     }
     ui.data_mut(|d| d.insert_temp(key, text));
 }
+
+/// A small coloured label ("Shaken", "disordered", "house").
+pub fn chip(ui: &mut Ui, text: &str, color: Color32) -> Response {
+    egui::Frame::new()
+        .fill(color.gamma_multiply(0.25))
+        .stroke(egui::Stroke::new(1.0, color))
+        .corner_radius(6)
+        .inner_margin(egui::Margin::symmetric(5, 1))
+        .show(ui, |ui| {
+            ui.label(
+                egui::RichText::new(text)
+                    .small()
+                    .color(ui.visuals().strong_text_color()),
+            )
+        })
+        .response
+}
+
+/// The colour of a provenance badge.
+pub fn provenance_color(p: crate::tables::Provenance) -> Color32 {
+    match p {
+        crate::tables::Provenance::Seed => Color32::from_rgb(70, 150, 90),
+        crate::tables::Provenance::Derived => Color32::from_rgb(80, 130, 190),
+        crate::tables::Provenance::House => Color32::from_rgb(210, 150, 40),
+        crate::tables::Provenance::Unknown => Color32::from_rgb(200, 70, 70),
+    }
+}
+
+/// A provenance badge; house and unknown values say what to do on hover.
+pub fn provenance_badge(ui: &mut Ui, p: crate::tables::Provenance) {
+    let r = chip(ui, p.as_str(), provenance_color(p));
+    if !p.badge().is_empty() {
+        r.on_hover_text(p.badge());
+    }
+}

@@ -66,6 +66,11 @@ pub trait SetForm: Any + std::fmt::Debug + Send + Sync {
     /// attackers, the window's Ctrl-clicked ones, `form ... --attacker`). By default the form has
     /// one actor and ignores them.
     fn with_attackers(&mut self, _state: &GameState, _extra: &[String]) {}
+    /// The attackers and defenders engaged, by id, when the form is a combat between stacks
+    /// (SPI-C2, FR-C1: what a campaign fights as a battle). By default None.
+    fn engaged(&self) -> Option<(&[String], &[String])> {
+        None
+    }
     /// What resolving it now breaks of the rule set's text, given the game so far (the umpire
     /// decides: shown before the roll and logged with it, never refused). By default nothing.
     fn breaches(&self, _game: &crate::engine::game::Game) -> Vec<String> {
@@ -230,6 +235,11 @@ impl Form {
     /// left out, not refused: a pick may go stale. Other forms are left as they are.
     pub fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
         self.0.with_attackers(state, extra)
+    }
+
+    /// The attackers and defenders of a combat between stacks (see [`SetForm::engaged`]).
+    pub fn engaged(&self) -> Option<(&[String], &[String])> {
+        self.0.engaged()
     }
 
     /// What resolving it now breaks of the rule set's text (see [`SetForm::breaches`]).

@@ -1059,6 +1059,10 @@ impl crate::engine::play::SetForm for SpiForm {
         combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
     }
 
+    fn engaged(&self) -> Option<(&[String], &[String])> {
+        Some((&self.attacker_ids, &self.defender_ids))
+    }
+
     fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
         if let Some(all) = more_attackers(state, &self.attacker_ids, extra) {
             let (a, t) = (self.actor.clone(), self.target.clone());
@@ -1132,6 +1136,10 @@ impl crate::engine::play::SetForm for FrForm {
 
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
         combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
+    }
+
+    fn engaged(&self) -> Option<(&[String], &[String])> {
+        Some((&self.attacker_ids, &self.defender_ids))
     }
 
     fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
@@ -1528,5 +1536,29 @@ mod tests {
             }
         ));
         assert!(g.state().unit("de-cav-3").unwrap().must_retreat);
+    }
+
+    /// An SPI combat on a friend is refused (`SetForm::refusal`), and the window's overrides
+    /// never set the units of a combat (`engine::play::overrides`).
+    #[test]
+    fn spi_refuses_friends_and_overrides_leave_the_units() {
+        let g = game("spi-1870", System::Spi);
+        let first = crate::engine::play::Form::all_for(System::Spi)
+            .into_iter()
+            .next()
+            .unwrap();
+        let ids = vec![(vec!["attacker_ids".to_string()], serde_json::json!(["x"]))];
+        assert!(crate::engine::play::overrides::apply_changes(&first, &ids).is_err());
+        let mut f = crate::engine::play::Form::all_for(System::Spi)
+            .into_iter()
+            .find(|f| f.name() == "combat")
+            .unwrap();
+        f.prefill(
+            g.state(),
+            Some("de-1-5-1"),
+            Some("de-1-6-1"),
+            Tables::builtin().unwrap(),
+        );
+        assert!(f.refusal(g.state()).unwrap().contains("friendly"));
     }
 }

@@ -106,7 +106,10 @@ fn after_combat(ev: &Event, q: &mut Queue) {
             );
         }
     }
-    let Some(crate::rules::Outcome::FrCombat(o)) = ev.outcome() else {
+    let Some(o) = ev
+        .outcome()
+        .and_then(|o| o.get::<super::combat::FrCombatOutcome>())
+    else {
         return;
     };
     exchange_due(ev, o.effects.as_ref().and_then(|e| e.attacker_must_lose), q);

@@ -282,3 +282,9 @@ impl RuleTable for Fr1870Tables {
         )
     }
 }
+
+#[allow(non_upper_case_globals)]
+impl crate::rules::System {
+    /// 1870 (odds-ratio CRT).
+    pub const Fr1870: crate::rules::System = crate::rules::System::new_registered("fr1870");
+}

@@ -20,6 +20,11 @@ impl RuleSet for FrRules {
         "fr1870"
     }
 
+    /// FR-C1: a combat may be fought as a battle (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Board)
+    }
+
     fn title(&self) -> &'static str {
         "1870"
     }
@@ -54,6 +59,15 @@ impl RuleSet for FrRules {
     /// FR-T1: turn n is calendar cell `first_cell + n - 1`.
     fn date_of_turn(&self, _: Option<NaiveDate>, first_cell: u32, turn: u32) -> Option<NaiveDate> {
         crate::engine::game::clock::calendar_date(first_cell, turn)
+    }
+
+    /// FR-T1: the days calendar cell `turn` covers, with its marks.
+    fn calendar(
+        &self,
+        turn: u32,
+        tables: &crate::rules::Tables,
+    ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
+        Some(super::fr_cell(turn, &tables.fr1870))
     }
 
     /// FR-C2: disorganisation; moved and fired.
@@ -97,7 +111,7 @@ impl RuleSet for FrRules {
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
         match action {
             "combat" => crate::rules::outcome::typed(v)
-                .map(|o| crate::rules::Outcome::FrCombat(Box::new(o))),
+                .map(crate::rules::Outcome::new::<super::combat::FrCombatOutcome>),
             _ => None,
         }
     }

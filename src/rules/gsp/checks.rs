@@ -1,11 +1,11 @@
 //! The checks a Graveyard St. Privat result sets off ([`crate::engine::rule_set::RuleSet::checks`]).
 
+use super::outcome::GspOutcome;
 use crate::engine::flow::{Event, Queue};
-use crate::rules::Outcome;
 
 /// GSP-C2.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {
-    let Some(Outcome::GspStructure(o)) = ev.outcome() else {
+    let Some(GspOutcome::Structure(o)) = ev.outcome().and_then(|o| o.get()) else {
         return;
     };
     for r in std::iter::once(&o.structure).chain(o.equipment.as_ref()) {

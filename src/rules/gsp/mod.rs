@@ -20,6 +20,7 @@ pub mod damage;
 pub mod drift;
 pub mod fire;
 pub mod form;
+pub mod outcome;
 #[cfg(feature = "gui")]
 pub mod panel;
 pub mod procedure;
@@ -45,3 +46,9 @@ pub use tables::GspTables;
 pub use types::{
     Arm, Cell, Col, Cover, CrewMember, GunType, Load, Piece, Row, Side, StructureKind, Terrain,
 };
+
+#[allow(non_upper_case_globals)]
+impl crate::rules::System {
+    /// Graveyard St. Privat, artillery (d6, 2d6 drift).
+    pub const Gsp: crate::rules::System = crate::rules::System::new_registered("gsp");
+}

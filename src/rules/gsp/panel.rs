@@ -1,14 +1,20 @@
 //! The Graveyard St. Privat situation toggles of the resolver: the gun and its load, the range sector or
 //! a measured range, cover and line of sight, what the battery did this turn, and which unit stands
-//! over, short, left or right of the target (where drifting shells fall, GSP-A3).
+//! over, short, left or right of the target (where drifting shells fall, GSP-A3); and the window's
+//! Drift tab: the 3x3 accuracy-of-aim diagram (GSP-A3) with each sector's 2d6 totals and exact
+//! chance, and, once a fire has been applied, the sectors where its shells landed lit with their
+//! count. The tab reads the last applied resolution (undo puts it out).
 
-use egui::{RichText, Ui};
+use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 
-use crate::dice::Ratio;
-use crate::engine::game::GameState;
-use crate::engine::play::kit::{distance_field, pick, ratio_field};
+use super::outcome::GspOutcome;
+use crate::dice::{Prob, Ratio};
+use crate::engine::game::{Action, Game, GameState};
+use crate::engine::play::Form;
+use crate::engine::play::kit::{distance_field, pick, provenance_badge, ratio_field};
+use crate::rules::Tables;
 use crate::rules::gsp::form::{GspForm, Neighbour};
-use crate::rules::gsp::{Cell, Cover, Length, LengthUnit, Load, Piece};
+use crate::rules::gsp::{Cell, Cover, DriftModel, Length, LengthUnit, Load, Piece, drift_model};
 
 /// The sectors around the target, in the order they are listed: the four sides, then the corners.
 const AROUND: [Cell; 8] = [
@@ -180,4 +186,201 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
                     }
                 });
         });
+}
+
+/// The orientation of the grid, as the table file reads the printed chart (GSP-A3).
+pub const ORIENTATION: &str = "Top row over: beyond the target, as seen from the gun; bottom row short: between the gun and the target; left and right as seen from the gun.";
+
+/// The last applied (not undone) Graveyard St. Privat fire that drifted: its summary and diagram.
+pub fn last_drift(game: &Game) -> Option<(String, DriftModel)> {
+    game.applied().rev().find_map(|a| match a {
+        Action::Resolved { resolution, .. } => {
+            match game.state().system.outcome_of(resolution)?.get()? {
+                GspOutcome::Fire(o) => o.drift.clone().map(|d| (resolution.summary.clone(), d)),
+                _ => None,
+            }
+        }
+        _ => None,
+    })
+}
+
+/// The diagram's cells in drawing order (over row first, left to right as seen from the gun).
+pub fn cell_views(model: &DriftModel) -> Vec<DriftCellView> {
+    (0..3)
+        .flat_map(|r| (0..3).map(move |c| (r, c)))
+        .filter_map(|(r, c)| model.at(r, c))
+        .map(|c| DriftCellView {
+            label: c.label.clone(),
+            totals: c
+                .totals
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            p: c.p,
+            landed: c.shells,
+        })
+        .collect()
+}
+
+/// The Drift tab ([`crate::engine::rule_set::RuleSet::drift_ui`]): the diagram of `game`'s last
+/// fire, or each sector's chance per hit before one, and a note when the `form` shown fires direct.
+pub fn drift_ui(ui: &mut Ui, game: &Game, form: Option<&Form>, tables: &Tables) {
+    let tables = &tables.gsp;
+    let last = last_drift(game);
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new("Accuracy of aim (GSP-A3)").strong());
+        ui.label(RichText::new("2d6 per hit of shell or siege fire").weak());
+        provenance_badge(ui, tables.aoa_provenance());
+    });
+    if let Some(f) = form.and_then(|f| f.get::<GspForm>())
+        && f.gun().is_ok_and(|g| !g.drifts())
+    {
+        ui.label(
+            RichText::new(
+                "The current load fires direct (AP, mitrailleuse): no A.O.A., hits strike the target sector (GSP-A2).",
+            )
+            .small()
+            .weak(),
+        );
+    }
+    let (caption, model) = match last {
+        Some((summary, model)) => (
+            format!(
+                "Last fire: {} shell{} landed. {summary}",
+                model.shells,
+                if model.shells == 1 { "" } else { "s" }
+            ),
+            model,
+        ),
+        None => (
+            "No shell fired yet: the chance of each sector per hit.".to_string(),
+            drift_model(tables, &[]),
+        ),
+    };
+    ui.label(caption);
+    ui.horizontal_top(|ui| {
+        drift_grid_ui(ui, &cell_views(&model), ORIENTATION);
+        ui.vertical(|ui| {
+            ui.label(RichText::new("top: over (beyond the target)").weak());
+            ui.label(RichText::new("bottom: short (towards the gun)").weak());
+            ui.label(
+                RichText::new(format!("table file: {}", model.orientation))
+                    .small()
+                    .weak(),
+            );
+        });
+    });
+}
+
+/// One cell of the accuracy-of-aim diagram.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriftCellView {
+    /// "over-left", "on target", ...
+    pub label: String,
+    /// The 2d6 totals that land here ("6, 7, 8").
+    pub totals: String,
+    /// Exact probability of landing here.
+    pub p: Prob,
+    /// Shells that landed here in the last roll.
+    pub landed: u32,
+}
+
+/// The 3x3 drift diagram, top row "over" (beyond the target), bottom row "short", as seen from the gun.
+///
+/// Laid out as its own column (the grid, then the note wrapped to the grid's width), so it behaves
+/// the same inside a horizontal row: the long note once ran on beside the grid and squeezed the
+/// column after it to nothing, its words stacked 1,600 points high, and the bottom panel grew over
+/// the resolver.
+pub fn drift_grid_ui(ui: &mut Ui, cells: &[DriftCellView], orientation_note: &str) {
+    let size = 92.0;
+    ui.vertical(|ui| {
+        ui.set_max_width(size * 3.0);
+        drift_cells_ui(ui, cells, size);
+        ui.label(RichText::new(orientation_note).small().weak());
+    });
+}
+
+fn drift_cells_ui(ui: &mut Ui, cells: &[DriftCellView], size: f32) {
+    let (rect, _) = ui.allocate_exact_size(vec2(size * 3.0, size * 3.0), Sense::hover());
+    let painter = ui.painter_at(rect);
+    let visuals = ui.visuals().clone();
+    for (i, cell) in cells.iter().take(9).enumerate() {
+        let (row, col) = ((i / 3) as f32, (i % 3) as f32);
+        let r =
+            egui::Rect::from_min_size(rect.min + vec2(col * size, row * size), vec2(size, size))
+                .shrink(2.0);
+        let heat = cell.p.0.to_f64() as f32;
+        let fill = if cell.landed > 0 {
+            Color32::from_rgb(220, 120, 40)
+        } else {
+            visuals.selection.bg_fill.gamma_multiply(0.25 + 1.5 * heat)
+        };
+        painter.rect_filled(r, 4.0, fill);
+        painter.rect_stroke(
+            r,
+            4.0,
+            Stroke::new(1.0, visuals.weak_text_color()),
+            StrokeKind::Inside,
+        );
+        // On the orange of a cell that was hit, dark text; elsewhere the theme's. The count of
+        // shells that landed has a line of its own (it once ran into the label: "on targetx3").
+        let (text, weak) = if cell.landed > 0 {
+            (Color32::from_rgb(20, 20, 20), Color32::from_rgb(45, 35, 25))
+        } else {
+            (visuals.strong_text_color(), visuals.weak_text_color())
+        };
+        painter.text(
+            r.center_top() + vec2(0.0, 5.0),
+            egui::Align2::CENTER_TOP,
+            &cell.label,
+            egui::FontId::proportional(12.0),
+            text,
+        );
+        if cell.landed > 0 {
+            painter.text(
+                r.center_top() + vec2(0.0, 20.0),
+                egui::Align2::CENTER_TOP,
+                format!("{} landed", cell.landed),
+                egui::FontId::proportional(11.0),
+                text,
+            );
+        }
+        painter.text(
+            r.center() + vec2(0.0, 6.0),
+            egui::Align2::CENTER_CENTER,
+            format!("{}\n{}", cell.p, cell.p.0.percent()),
+            egui::FontId::monospace(12.0),
+            text,
+        );
+        painter.text(
+            r.center_bottom() - vec2(0.0, 5.0),
+            egui::Align2::CENTER_BOTTOM,
+            format!("2d6: {}", cell.totals),
+            egui::FontId::proportional(10.0),
+            weak,
+        );
+        // The painted cell as a widget too, so screen readers and the GUI tests can read it.
+        let text = drift_cell_text(cell);
+        ui.interact(r, ui.scope_id().with(("drift_cell", i)), Sense::hover())
+            .on_hover_text(&text)
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
+    }
+}
+
+/// One drift cell in words: "over: 1/12 (8.3%), 2d6 5; 2 shells landed".
+pub fn drift_cell_text(cell: &DriftCellView) -> String {
+    let mut s = format!(
+        "{}: {} ({}), 2d6 {}",
+        cell.label,
+        cell.p,
+        cell.p.0.percent(),
+        cell.totals
+    );
+    match cell.landed {
+        0 => {}
+        1 => s.push_str("; 1 shell landed"),
+        n => s.push_str(&format!("; {n} shells landed")),
+    }
+    s
 }

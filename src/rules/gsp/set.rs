@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::outcome::GspOutcome;
 use crate::engine::flow::checklist::List;
 use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
@@ -50,6 +51,17 @@ impl RuleSet for GspRules {
         true
     }
 
+    #[cfg(feature = "gui")]
+    fn drift_ui(
+        &self,
+        ui: &mut egui::Ui,
+        game: &crate::engine::game::Game,
+        form: Option<&Form>,
+        tables: &crate::rules::Tables,
+    ) {
+        super::panel::drift_ui(ui, game, form, tables);
+    }
+
     fn strength_unit(&self, _arm: Arm) -> &'static str {
         "figures"
     }
@@ -81,11 +93,12 @@ impl RuleSet for GspRules {
     }
 
     fn outcome(&self, action: &str, v: &Value) -> Option<Outcome> {
-        match action {
-            "structure" => typed(v).map(Outcome::GspStructure),
-            "fire" => typed(v).map(|o| Outcome::GspFire(Box::new(o))),
+        let o = match action {
+            "structure" => typed(v).map(GspOutcome::Structure),
+            "fire" => typed(v).map(|o| GspOutcome::Fire(Box::new(o))),
             _ => None,
-        }
+        };
+        o.map(Outcome::new)
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {

@@ -3,8 +3,13 @@
 use crate::engine::flow::{Event, Queue, army_strength, pairs, sides};
 use crate::engine::game::{Action, Level};
 use crate::roster::Arm;
-use crate::rules::Outcome;
+use crate::rules::pk::outcome::PkOutcome;
 use crate::rules::pk::{Officer, Side as PkSide};
+
+/// The P&K outcome of the event's resolution, if it is one.
+fn outcome<'e>(ev: &'e Event) -> Option<&'e PkOutcome> {
+    ev.outcome().and_then(|o| o.get())
+}
 
 const GENERAL_DEATH: &str = "a general has fallen: his units within 18\" lose 3 or 4 on rally \
      rolls that move, and the unit he was with loses them for good";
@@ -42,10 +47,10 @@ fn leader_rolls(ev: &Event, q: &mut Queue) {
     // PK-L1: a general fell (an officer loss in a resolution, or his headquarters wiped out).
     let mut fallen: Vec<Option<&str>> = Vec::new();
     let general = |o: Option<Officer>| o == Some(Officer::General);
-    match ev.outcome() {
-        Some(Outcome::PkFire(o)) if general(o.officer_lost) => fallen.push(ev.unit_at(1)),
-        Some(Outcome::PkArtillery(o)) if general(o.officer_lost) => fallen.push(ev.unit_at(1)),
-        Some(Outcome::PkMelee(m)) => {
+    match outcome(ev) {
+        Some(PkOutcome::Fire(o)) if general(o.officer_lost) => fallen.push(ev.unit_at(1)),
+        Some(PkOutcome::Artillery(o)) if general(o.officer_lost) => fallen.push(ev.unit_at(1)),
+        Some(PkOutcome::Melee(m)) => {
             if general(m.a.officer_lost) {
                 fallen.push(ev.unit_at(1));
             }
@@ -69,7 +74,7 @@ fn leader_rolls(ev: &Event, q: &mut Queue) {
 /// back 6".
 fn rally_and_fall_back(ev: &Event, q: &mut Queue) {
     // PK-E1 (and PK-X6 in melee): a unit that dropped a level.
-    let in_melee = matches!(ev.outcome(), Some(Outcome::PkMelee(_)));
+    let in_melee = matches!(outcome(ev), Some(PkOutcome::Melee(_)));
     for (b, a) in pairs(ev) {
         if a.level > b.level && !a.eliminated() {
             if a.level != Level::Routed {
@@ -122,7 +127,7 @@ fn fatigue_and_pursuit(ev: &Event, q: &mut Queue) {
         }
     }
     // PK-X5: the pursuit roll when a unit falls back on its fatigue check.
-    if let Some(Outcome::PkFatigue(f)) = ev.outcome()
+    if let Some(PkOutcome::Fatigue(f)) = outcome(ev)
         && f.falls_back
     {
         q.push(
@@ -141,7 +146,7 @@ fn fatigue_and_pursuit(ev: &Event, q: &mut Queue) {
 /// PK-X4: the loser of a melee move rolls for its flag.
 fn flag_roll(ev: &Event, q: &mut Queue) {
     // PK-X4: the loser's flag.
-    if let Some(Outcome::PkMelee(m)) = ev.outcome() {
+    if let Some(PkOutcome::Melee(m)) = outcome(ev) {
         let loser = match m.loser {
             Some(PkSide::A) => ev.unit_at(0),
             Some(PkSide::B) => ev.unit_at(1),

@@ -604,3 +604,202 @@ pub(crate) fn melee_breaches(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Die;
+    use crate::engine::game::{Game, SeedSecret};
+    use crate::engine::play::Form;
+    use crate::engine::play::overrides::{apply_changes, changes, overrides, rebase, reset};
+    use crate::engine::play::refuse::unused_die;
+    use crate::registry::builtin_scenario;
+    use crate::rules::System;
+    use crate::rules::Tables;
+    use chrono::{TimeZone, Utc};
+    use serde_json::Value;
+
+    fn game(scenario: &str, system: System) -> Game {
+        Game::new(
+            &builtin_scenario(scenario).unwrap(),
+            system,
+            SeedSecret {
+                seed: 7,
+                salt: "t".into(),
+            },
+            Utc.timestamp_opt(1_000_000, 0).single().unwrap(),
+        )
+    }
+
+    fn form(g: &Game, name: &str, a: &str, b: Option<&str>) -> Form {
+        let mut f = Form::all_for(g.state().system)
+            .into_iter()
+            .find(|f| f.name() == name)
+            .unwrap();
+        f.prefill(g.state(), Some(a), b, Tables::builtin().unwrap());
+        f
+    }
+
+    fn why(g: &Game, name: &str, a: &str, b: Option<&str>) -> Option<String> {
+        form(g, name, a, b).refusal(g.state())
+    }
+
+    #[test]
+    fn self_friend_arm_and_figures() {
+        let g = game("mars-la-tour", System::Pk);
+        let s = "12th-grenadiers-1";
+        assert!(why(&g, "fire", s, Some(s)).unwrap().contains("itself"));
+        assert!(why(&g, "melee", s, Some(s)).unwrap().contains("itself"));
+        assert!(
+            why(&g, "fire", s, Some("52nd-infantry-1"))
+                .unwrap()
+                .contains("friendly")
+        );
+        assert_eq!(why(&g, "fire", s, Some("55e-ligne-1")), None);
+        assert_eq!(why(&g, "melee", s, Some("55e-ligne-1")), None);
+        assert!(
+            why(&g, "artillery", "7th-cuirassiers", Some("55e-ligne-1"))
+                .unwrap()
+                .contains("only artillery")
+        );
+        assert_eq!(
+            why(&g, "artillery", "far3-light-1", Some("55e-ligne-1")),
+            None
+        );
+        let mut f = form(&g, "fire", s, Some("55e-ligne-1"));
+        if let Some(PkForm {
+            action: PkAction::Fire(i),
+            ..
+        }) = f.get_mut::<PkForm>()
+        {
+            i.figures = 21;
+        }
+        let r = f.refusal(g.state()).unwrap();
+        assert!(
+            r.contains("21 figures firing") && r.contains("has 20"),
+            "{r}"
+        );
+        // The same refusal stops the resolution itself (window preview and `game apply`).
+        assert!(
+            f.resolve(g.state(), Tables::builtin().unwrap(), None)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn routed_or_eliminated_do_not_rally() {
+        let mut g = game("mars-la-tour", System::Pk);
+        let now = Utc.timestamp_opt(1_000_100, 0).single().unwrap();
+        assert_eq!(why(&g, "rally", "55e-ligne-1", None), None);
+        g.act(
+            Action::SetLevel {
+                unit: "55e-ligne-1".into(),
+                level: Level::Routed,
+            },
+            now,
+        )
+        .unwrap();
+        assert!(
+            why(&g, "rally", "55e-ligne-1", None)
+                .unwrap()
+                .contains("routed")
+        );
+        g.act(
+            Action::LoseStrength {
+                unit: "8e-ligne-1".into(),
+                n: 22,
+            },
+            now,
+        )
+        .unwrap();
+        assert!(
+            why(&g, "rally", "8e-ligne-1", None)
+                .unwrap()
+                .contains("eliminated")
+        );
+    }
+
+    #[test]
+    fn dice_a_form_does_not_roll_are_named() {
+        let g = game("mars-la-tour", System::Pk);
+        let f = form(&g, "fire", "12th-grenadiers-1", Some("55e-ligne-1"));
+        assert_eq!(unused_die(&f, &[(Die::D10, 5), (Die::Pct, 40)]), None);
+        let r = unused_die(&f, &[(Die::with_sides(7), 3)]).unwrap();
+        assert!(r.contains("does not roll") && r.contains("d10"), "{r}");
+        assert!(unused_die(&f, &[(Die::D6, 3)]).is_some());
+        let rally = form(&g, "rally", "55e-ligne-1", None);
+        assert!(unused_die(&rally, &[(Die::Pct, 3)]).is_some());
+    }
+
+    fn melee() -> Form {
+        Form::all_for(System::Pk)
+            .into_iter()
+            .find(|f| f.name() == "melee")
+            .unwrap()
+    }
+
+    fn figures(f: &Form) -> (u32, u32) {
+        match f.get::<PkForm>().map(|p| &p.action) {
+            Some(PkAction::Melee { a, b }) => (a.figures, b.figures),
+            _ => unreachable!(),
+        }
+    }
+
+    fn with_figures(f: &Form, a_n: u32, b_n: u32) -> Form {
+        let mut f = f.clone();
+        if let Some(p) = f.get_mut::<PkForm>()
+            && let PkAction::Melee { a, b } = &mut p.action
+        {
+            a.figures = a_n;
+            b.figures = b_n;
+        }
+        f
+    }
+
+    /// The window's overrides (`engine::play::overrides`) on P&K's melee form.
+    #[test]
+    fn changes_travel_as_paths_and_values_and_apply_to_a_fresh_form() {
+        let base = with_figures(&melee(), 20, 22);
+        let edited = with_figures(&base, 20, 5);
+        let c = changes(&base, &edited);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].0.last().map(String::as_str), Some("figures"));
+        // The host's game has moved on (the attacker lost 2): the user's 5 is set on its form.
+        let fresh = with_figures(&base, 18, 22);
+        let got = apply_changes(&fresh, &c).unwrap();
+        assert_eq!(figures(&got), (18, 5));
+        // A field the form does not have is named, with the ones it has.
+        let bad = vec![(
+            vec!["action".to_string(), "nonsense".to_string()],
+            Value::from(1),
+        )];
+        let e = apply_changes(&fresh, &bad).unwrap_err();
+        assert!(e.contains("nonsense") && e.contains("accepted"), "{e}");
+        // A value the field does not take is refused.
+        let mut path = c[0].0.clone();
+        let wrong = vec![(std::mem::take(&mut path), Value::from("many"))];
+        assert!(apply_changes(&fresh, &wrong).is_err());
+        // The units are not set this way.
+        let units = vec![(vec!["actor".to_string()], Value::from("x"))];
+        assert!(apply_changes(&fresh, &units).is_err());
+    }
+
+    #[test]
+    fn changes_are_listed_carried_over_and_reset() {
+        let base = with_figures(&melee(), 20, 22);
+        let edited = with_figures(&base, 20, 5);
+        let o = overrides(&base, &edited);
+        assert_eq!(o.len(), 1);
+        assert_eq!(
+            (o[0].label.as_str(), o[0].value.as_str()),
+            ("b: figures", "5")
+        );
+        // The units change (a fire: 20 -> 18 on the attacker): the user's 5 stays.
+        let fresh = with_figures(&base, 18, 22);
+        let next = rebase(&base, &edited, &fresh);
+        assert_eq!(figures(&next), (18, 5));
+        let back = reset(&fresh, &next, &o[0].path);
+        assert_eq!(figures(&back), (18, 22));
+        assert!(overrides(&fresh, &back).is_empty());
+    }
+}

@@ -16,6 +16,7 @@ pub mod form;
 pub mod melee;
 pub mod morale;
 pub mod movement;
+pub mod outcome;
 #[cfg(feature = "gui")]
 pub mod panel;
 pub mod set;
@@ -29,3 +30,9 @@ pub use vocab::*;
 
 #[cfg(test)]
 mod tests;
+
+#[allow(non_upper_case_globals)]
+impl crate::rules::System {
+    /// Pickelhaube & Kepi (d10, d%).
+    pub const Pk: crate::rules::System = crate::rules::System::new_registered("pk");
+}

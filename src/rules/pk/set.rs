@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::outcome::PkOutcome;
 use crate::engine::flow::checklist::List;
 use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
@@ -18,6 +19,11 @@ pub struct PkRules;
 impl RuleSet for PkRules {
     fn id(&self) -> &'static str {
         "pk"
+    }
+
+    /// A campaign's battle may be fought with P&K (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Battle)
     }
 
     fn title(&self) -> &'static str {
@@ -164,13 +170,14 @@ impl RuleSet for PkRules {
     }
 
     fn outcome(&self, action: &str, v: &Value) -> Option<Outcome> {
-        match action {
-            "fire" => typed(v).map(Outcome::PkFire),
-            "artillery" => typed(v).map(Outcome::PkArtillery),
-            "melee" | "melee-both" => typed(v).map(Outcome::PkMelee),
-            "fatigue" => typed(v).map(Outcome::PkFatigue),
+        let o = match action {
+            "fire" => typed(v).map(PkOutcome::Fire),
+            "artillery" => typed(v).map(PkOutcome::Artillery),
+            "melee" | "melee-both" => typed(v).map(PkOutcome::Melee),
+            "fatigue" => typed(v).map(PkOutcome::Fatigue),
             _ => None,
-        }
+        };
+        o.map(Outcome::new)
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {

@@ -44,3 +44,29 @@ fn worked_example() {
     assert_eq!(o.casualties, 8);
     assert!(r.modifiers.iter().all(|m| m.rule.is_known()));
 }
+
+/// The rules refuse numbers outside their range ([`crate::rules::limits`]) whoever calls them (the
+/// window, a script): nothing reaching them can wrap or panic.
+#[test]
+fn rules_refuse_extremes_without_wrapping() {
+    let t = crate::rules::Tables::builtin().unwrap();
+    for v in [i64::MAX, i64::MIN, 101, -101] {
+        let a = fire::FiringFirstSide {
+            situation: v,
+            ..Default::default()
+        };
+        let b = fire::FiringFirstSide::default();
+        let mut d = DiceSource::seeded(1);
+        assert!(fire::firing_first(&a, &b, &t.pk, Some(&mut d)).is_err());
+        assert!(fire::firing_first(&b, &a, &t.pk, None).is_err());
+        let army = morale::ArmyInput {
+            start_figures: 100,
+            figures: 10,
+            broken_units: 3,
+            modifier: v,
+        };
+        assert!(morale::army_morale(&army, &t.pk, Some(&mut d)).is_err());
+        let fatigue = melee::fatigue_check(v, crate::tables::Provenance::Seed, &t.pk, None);
+        assert_eq!(fatigue.is_err(), !(0..=1_000).contains(&v), "{v}");
+    }
+}

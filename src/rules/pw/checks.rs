@@ -1,10 +1,10 @@
 //! The checks a Portable Wargame result sets off ([`crate::engine::rule_set::RuleSet::checks`]).
 
+use super::outcome::PwOutcome;
 use super::set::{pw_defeated, pw_losses};
 use crate::engine::flow::{Event, Queue, army_strength, sides};
 use crate::engine::game::Action;
 use crate::roster::Arm;
-use crate::rules::Outcome;
 
 /// PW-V1, PW-H1.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {
@@ -25,7 +25,11 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
             );
         }
     }
-    let hits = ev.outcome().map_or(0, Outcome::pw_hits).min(8);
+    let hits = ev
+        .outcome()
+        .and_then(|o| o.get::<PwOutcome>())
+        .map_or(0, PwOutcome::hits)
+        .min(8);
     let applied = ev
         .changes()
         .iter()

@@ -890,4 +890,28 @@ mod tests {
         .unwrap();
         assert!(g.state().unit("de-inf-1").unwrap().activated);
     }
+
+    /// A melee on a friend and artillery fire by another arm are refused (`SetForm::refusal`).
+    #[test]
+    fn refuses_friends_and_wrong_arms() {
+        let g = game();
+        let why = |name: &str, a: &str, b: &str| {
+            let mut f = crate::engine::play::Form::all_for(System::Pw)
+                .into_iter()
+                .find(|f| f.name() == name)
+                .unwrap();
+            f.prefill(g.state(), Some(a), Some(b), Tables::builtin().unwrap());
+            f.refusal(g.state())
+        };
+        assert!(
+            why("melee", "de-inf-1", "de-inf-2")
+                .unwrap()
+                .contains("friendly")
+        );
+        assert!(
+            why("artillery", "de-cav", "fr-inf-1")
+                .unwrap()
+                .contains("for artillery")
+        );
+    }
 }

@@ -10,6 +10,7 @@
 mod checklist;
 mod checks;
 pub mod form;
+pub mod outcome;
 #[cfg(feature = "gui")]
 pub mod panel;
 mod resolve;
@@ -495,6 +496,12 @@ impl PwTables {
     pub fn unit(&self, t: UnitType) -> &UnitRow {
         self.units.row(t)
     }
+}
+
+#[allow(non_upper_case_globals)]
+impl crate::rules::System {
+    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
+    pub const Pw: crate::rules::System = crate::rules::System::new_registered("pw");
 }
 
 #[cfg(test)]

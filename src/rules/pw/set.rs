@@ -3,6 +3,7 @@
 use chrono::NaiveDate;
 use serde_json::Value;
 
+use super::outcome::PwOutcome;
 use crate::engine::flow::checklist::List;
 use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
@@ -19,6 +20,11 @@ pub struct PwRules;
 impl RuleSet for PwRules {
     fn id(&self) -> &'static str {
         "pw"
+    }
+
+    /// A campaign's battle may be fought with the Portable Wargame (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Battle)
     }
 
     fn title(&self) -> &'static str {
@@ -127,11 +133,12 @@ impl RuleSet for PwRules {
     }
 
     fn outcome(&self, action: &str, v: &Value) -> Option<Outcome> {
-        match action {
-            "artillery" | "rifle" => typed(v).map(Outcome::PwFire),
-            "melee" => typed(v).map(Outcome::PwMelee),
+        let o = match action {
+            "artillery" | "rifle" => typed(v).map(PwOutcome::Fire),
+            "melee" => typed(v).map(PwOutcome::Melee),
             _ => None,
-        }
+        };
+        o.map(Outcome::new)
     }
 
     fn checks(&self, ev: &Event, q: &mut Queue) {

@@ -37,7 +37,10 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
 /// SPI-C4: "Advance after combat into a vacated hex by attackers, immediately, no MP": the map
 /// shows the hex; the attackers move into it (or the umpire marks the check done).
 fn advance(ev: &Event, q: &mut Queue) {
-    let Some(crate::rules::Outcome::SpiCombat(o)) = ev.outcome() else {
+    let Some(o) = ev
+        .outcome()
+        .and_then(|o| o.get::<super::SpiCombatOutcome>())
+    else {
         return;
     };
     if !o.advance_after_combat {

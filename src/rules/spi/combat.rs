@@ -167,8 +167,8 @@ impl SpiUnit {
     }
 }
 
-/// Everything one SPI attack needs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Everything one SPI attack needs (by default: no units, no fortress, nothing special).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpiCombatInput {
     /// The attacking units.
     pub attackers: Vec<SpiUnit>,
@@ -577,6 +577,28 @@ pub fn combat_with_result(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rules refuse numbers outside their range ([`crate::rules::limits`]) whoever calls them:
+    /// a strength or fortress past it is refused, not wrapped.
+    #[test]
+    fn rules_refuse_extremes_without_wrapping() {
+        let t = crate::rules::Tables::builtin().unwrap();
+        let unit = |strength| SpiUnit {
+            name: None,
+            strength,
+            supply: SupplyState::Supplied,
+            formation: Formation::Concentrated,
+            entrained: false,
+        };
+        let input = SpiCombatInput {
+            attackers: vec![unit(10)],
+            defenders: vec![unit(u32::MAX)],
+            fortress: Some(u32::MAX),
+            ..Default::default()
+        };
+        let mut d = DiceSource::seeded(1);
+        assert!(combat_with_result(&input, &t.spi, Some(&mut d), None).is_err());
+    }
 
     #[test]
     fn results_round_trip() {

@@ -349,3 +349,9 @@ fn validate_oob(
     }
     Ok(())
 }
+
+#[allow(non_upper_case_globals)]
+impl crate::rules::System {
+    /// SPI Franco-Prussian War (odds-ratio CRT).
+    pub const Spi: crate::rules::System = crate::rules::System::new_registered("spi");
+}

@@ -19,6 +19,11 @@ impl RuleSet for SpiRules {
         "spi"
     }
 
+    /// SPI-C2: a combat may be fought as a battle (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Board)
+    }
+
     fn title(&self) -> &'static str {
         "SPI Franco-Prussian War"
     }
@@ -44,6 +49,15 @@ impl RuleSet for SpiRules {
     /// SPI-T1: turn n is calendar cell `first_cell + n - 1`.
     fn date_of_turn(&self, _: Option<NaiveDate>, first_cell: u32, turn: u32) -> Option<NaiveDate> {
         crate::engine::game::clock::calendar_date(first_cell, turn)
+    }
+
+    /// SPI-T1: the days game-turn `turn` covers.
+    fn calendar(
+        &self,
+        turn: u32,
+        tables: &crate::rules::Tables,
+    ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
+        Some(super::spi_turn(turn, &tables.spi))
     }
 
     /// Entraining (SPI's rail movement); moved and fired.
@@ -94,7 +108,7 @@ impl RuleSet for SpiRules {
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
         match action {
             "combat" => crate::rules::outcome::typed(v)
-                .map(|o| crate::rules::Outcome::SpiCombat(Box::new(o))),
+                .map(crate::rules::Outcome::new::<super::SpiCombatOutcome>),
             _ => None,
         }
     }

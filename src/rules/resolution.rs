@@ -374,8 +374,8 @@ mod tests {
             );
         }
         assert!(RuleId::parse(&format!("PK-{}", "Z9")).is_none());
-        // RULES.md's 73, and the campaign's 4 (issue 30).
-        assert_eq!(ALL_RULE_IDS.len(), 77);
+        // RULES.md's 73, the campaign's 4 (issue 30), 1870's railways and sea (issue 28).
+        assert_eq!(ALL_RULE_IDS.len(), 79);
         assert_eq!(
             RuleId::parse("camp-c2").map(|r| r.as_str()),
             Some("CAMP-C2")

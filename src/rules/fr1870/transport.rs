@@ -153,54 +153,6 @@ pub fn rail(i: &RailInput) -> Result<Resolution<RailOutcome>, RuleError> {
             Provenance::Unknown,
         ));
     }
-    let mut notes = Vec::new();
-    let ahead = |s: String| format!("umpire went ahead: {s}");
-    if let (Some(n), Some(f)) = (cells, &i.from)
-        && n > RAIL_MAX_CELLS
-    {
-        notes.push(ahead(format!(
-            "{unit} goes {n} cells from {} to {}; \"a railway movement may reach at most 12 \
-                 cells: 1 before embarking, 10 on the line and 1 on disembarking\" (FR-G1)",
-            f.trim(),
-            i.to.trim()
-        )));
-    }
-    if let Some(n) = i.line.filter(|n| *n > RAIL_LINE_CELLS) {
-        notes.push(ahead(format!(
-            "{n} cells on the line; \"the movement takes place along the railway and is at most 10 \
-             cells\" (FR-G1)"
-        )));
-    }
-    if i.earlier_this_turn > 0 {
-        notes.push(ahead(format!(
-            "{unit} was carried by railway earlier this turn; \"a unit may make only one railway \
-             transport per turn\" (FR-G1)"
-        )));
-    }
-    if let Some(c) = i.capacity
-        && i.carried_on_section >= c
-    {
-        let on = i.section.as_deref().unwrap_or("this section");
-        notes.push(ahead(format!(
-            "{on} carries {c} unit(s) and {} went on it this phase already; \"transport may carry \
-             the quantity of troops corresponding to the capacity of the line section\" (FR-G1)",
-            i.carried_on_section
-        )));
-    }
-    if i.to_enemy_held {
-        notes.push(ahead(format!(
-            "an enemy unit stands in {}; \"for a railway (or a section) to be at the disposal of a \
-             player, no cell of the section must be occupied or controlled by the other player\" \
-             (FR-G1)",
-            i.to.trim()
-        )));
-    } else if i.to_enemy_controlled {
-        notes.push(ahead(format!(
-            "{} is controlled by the enemy and no friendly unit occupies it; \"a railway cell \
-             controlled by the enemy but occupied by a friendly unit may be used\" (FR-G1)",
-            i.to.trim()
-        )));
-    }
     let summary = match (&i.from, cells) {
         (Some(f), Some(n)) => format!(
             "{unit} by railway from {} to {} ({n} cells)",
@@ -221,8 +173,67 @@ pub fn rail(i: &RailInput) -> Result<Resolution<RailOutcome>, RuleError> {
             section: i.section.as_ref().map(|s| s.trim().to_string()),
         },
         summary,
-        notes,
+        Vec::new(),
     ))
+}
+
+/// FR-G1: what the text says against this railway transport (the umpire goes ahead: said before
+/// it is made and logged with it). A cell that is not a cell says nothing here ([`rail`] refuses
+/// it).
+pub fn rail_breaches(i: &RailInput) -> Vec<String> {
+    let unit = i.unit.trim();
+    let cells = match (i.from.as_deref(), cell("--to", &i.to)) {
+        (Some(f), Ok(to)) => cell("--from", f).ok().map(|f| f.distance(to)),
+        _ => None,
+    };
+    let mut notes = Vec::new();
+    if let (Some(n), Some(f)) = (cells, &i.from)
+        && n > RAIL_MAX_CELLS
+    {
+        notes.push(format!(
+            "{unit} goes {n} cells from {} to {}; \"a railway movement may reach at most 12 \
+                 cells: 1 before embarking, 10 on the line and 1 on disembarking\" (FR-G1)",
+            f.trim(),
+            i.to.trim()
+        ));
+    }
+    if let Some(n) = i.line.filter(|n| *n > RAIL_LINE_CELLS) {
+        notes.push(format!(
+            "{n} cells on the line; \"the movement takes place along the railway and is at most 10 \
+             cells\" (FR-G1)"
+        ));
+    }
+    if i.earlier_this_turn > 0 {
+        notes.push(format!(
+            "{unit} was carried by railway earlier this turn; \"a unit may make only one railway \
+             transport per turn\" (FR-G1)"
+        ));
+    }
+    if let Some(c) = i.capacity
+        && i.carried_on_section >= c
+    {
+        let on = i.section.as_deref().unwrap_or("this section");
+        notes.push(format!(
+            "{on} carries {c} unit(s) and {} went on it this phase already; \"transport may carry \
+             the quantity of troops corresponding to the capacity of the line section\" (FR-G1)",
+            i.carried_on_section
+        ));
+    }
+    if i.to_enemy_held {
+        notes.push(format!(
+            "an enemy unit stands in {}; \"for a railway (or a section) to be at the disposal of a \
+             player, no cell of the section must be occupied or controlled by the other player\" \
+             (FR-G1)",
+            i.to.trim()
+        ));
+    } else if i.to_enemy_controlled {
+        notes.push(format!(
+            "{} is controlled by the enemy and no friendly unit occupies it; \"a railway cell \
+             controlled by the enemy but occupied by a friendly unit may be used\" (FR-G1)",
+            i.to.trim()
+        ));
+    }
+    notes
 }
 
 crate::rules::crt::vocab! {
@@ -353,64 +364,9 @@ pub fn sea(i: &SeaInput) -> Result<Resolution<SeaOutcome>, RuleError> {
         "FR-K1",
     )];
     let mut notes = Vec::new();
-    let ahead = |s: String| format!("umpire went ahead: {s}");
-    if i.side
-        .as_deref()
-        .is_some_and(|s| !s.trim().eq_ignore_ascii_case("french"))
-    {
-        notes.push(ahead(format!(
-            "{unit} is not French; \"only French units may make a sea voyage\" (FR-K1)"
-        )));
-    }
     let from_where = i.from;
-    // The arrowed routes are the map's; what the text says of them is checked.
-    let route_ok = match (from_where, i.to) {
-        (None, _) => false,
-        (Some(SeaPlace::Port), SeaPlace::Port) => true,
-        (Some(SeaPlace::Port | SeaPlace::West | SeaPlace::South), t) => t.at_sea(),
-        (Some(f), t) if f.at_sea() => f != t,
-        _ => false,
-    };
-    if from_where.is_none() {
-        if i.to.at_sea() {
-            notes.push(ahead(format!(
-                "{unit} is not in an embarkation position by the rule set's count (say --from \
-                 port|west|south): a unit embarks from a port or a cell next to one, or leaves \
-                 by the western or southern edge (FR-K1)"
-            )));
-        } else {
-            notes.push(ahead(format!(
-                "{unit} is not at sea: a unit lands from a transport counter (FR-K1)"
-            )));
-        }
-    } else if !route_ok {
-        let f = from_where.map_or("the map", SeaPlace::id);
-        notes.push(ahead(format!(
-            "from {f} to {}: \"one passes from a port to a counter, and from a counter to an edge \
-             or to another counter\" (FR-K1)",
-            i.to.id()
-        )));
-    }
-    let port_to_port = from_where == Some(SeaPlace::Port) && i.to == SeaPlace::Port;
-    if i.passages_this_phase > 0 && !port_to_port {
-        notes.push(ahead(format!(
-            "{unit} made a passage this movement phase already; \"the passage from one of these \
-             elements to the element connected to it is carried out in 1 movement phase\" (FR-K1)"
-        )));
-    }
     let was_at_sea = from_where.is_some_and(SeaPlace::at_sea);
-    let in_transit = match (was_at_sea, i.to.at_sea()) {
-        (false, true) => i.in_transit + 1,
-        (true, false) => i.in_transit,
-        (true, true) => i.in_transit + 1,
-        (false, false) => i.in_transit,
-    };
-    if i.to.at_sea() && in_transit > SEA_TRANSIT_LIMIT {
-        notes.push(ahead(format!(
-            "{in_transit} units in transit; \"the number of units in transit simultaneously may \
-             never exceed 4 for all the counters together\" (R counters are not counted) (FR-K1)"
-        )));
-    }
+    let in_transit = transit_after(i);
     if landing && at.is_none() {
         notes.push(format!(
             "{unit} is back on the map: give --at CELL for where it stands (a port's cell, or an \
@@ -462,15 +418,79 @@ pub fn sea(i: &SeaInput) -> Result<Resolution<SeaOutcome>, RuleError> {
             to: i.to,
             port,
             at,
-            in_transit: if i.to.at_sea() {
-                in_transit
-            } else {
-                i.in_transit
-            },
+            in_transit,
         },
         summary,
         notes,
     ))
+}
+
+/// Units in transit once this passage is made (this one counted while it is at sea).
+fn transit_after(i: &SeaInput) -> u32 {
+    if i.to.at_sea() {
+        i.in_transit + 1
+    } else {
+        i.in_transit
+    }
+}
+
+/// FR-K1: what the text says against this passage (the umpire goes ahead: said before it is
+/// made and logged with it).
+pub fn sea_breaches(i: &SeaInput) -> Vec<String> {
+    let unit = i.unit.trim();
+    let mut notes = Vec::new();
+    if i.side
+        .as_deref()
+        .is_some_and(|s| !s.trim().eq_ignore_ascii_case("french"))
+    {
+        notes.push(format!(
+            "{unit} is not French; \"only French units may make a sea voyage\" (FR-K1)"
+        ));
+    }
+    let from_where = i.from;
+    let in_transit = transit_after(i);
+    // The arrowed routes are the map's; what the text says of them is checked.
+    let route_ok = match (from_where, i.to) {
+        (None, _) => false,
+        (Some(SeaPlace::Port), SeaPlace::Port) => true,
+        (Some(SeaPlace::Port | SeaPlace::West | SeaPlace::South), t) => t.at_sea(),
+        (Some(f), t) if f.at_sea() => f != t,
+        _ => false,
+    };
+    if from_where.is_none() {
+        if i.to.at_sea() {
+            notes.push(format!(
+                "{unit} is not in an embarkation position by the rule set's count (say --from \
+                 port|west|south): a unit embarks from a port or a cell next to one, or leaves \
+                 by the western or southern edge (FR-K1)"
+            ));
+        } else {
+            notes.push(format!(
+                "{unit} is not at sea: a unit lands from a transport counter (FR-K1)"
+            ));
+        }
+    } else if !route_ok {
+        let f = from_where.map_or("the map", SeaPlace::id);
+        notes.push(format!(
+            "from {f} to {}: \"one passes from a port to a counter, and from a counter to an edge \
+             or to another counter\" (FR-K1)",
+            i.to.id()
+        ));
+    }
+    let port_to_port = from_where == Some(SeaPlace::Port) && i.to == SeaPlace::Port;
+    if i.passages_this_phase > 0 && !port_to_port {
+        notes.push(format!(
+            "{unit} made a passage this movement phase already; \"the passage from one of these \
+             elements to the element connected to it is carried out in 1 movement phase\" (FR-K1)"
+        ));
+    }
+    if i.to.at_sea() && in_transit > SEA_TRANSIT_LIMIT {
+        notes.push(format!(
+            "{in_transit} units in transit; \"the number of units in transit simultaneously may \
+             never exceed 4 for all the counters together\" (R counters are not counted) (FR-K1)"
+        ));
+    }
+    notes
 }
 
 #[cfg(test)]
@@ -492,11 +512,12 @@ mod tests {
         // 1 on disembarking"
         let r = rail(&rail_at("2034", "2046")).unwrap();
         assert_eq!(r.outcome.as_ref().unwrap().cells, Some(12));
-        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        assert!(rail_breaches(&rail_at("2034", "2046")).is_empty());
         let r = rail(&rail_at("2034", "2047")).unwrap();
         assert_eq!(r.outcome.as_ref().unwrap().cells, Some(13));
-        assert!(r.notes[0].contains("at most 12 cells"), "{:?}", r.notes);
-        assert!(r.notes[0].starts_with("umpire went ahead"));
+        let said = rail_breaches(&rail_at("2034", "2047"));
+        assert!(said[0].contains("at most 12 cells"), "{said:?}");
+        assert!(r.notes.is_empty(), "breaches are said apart: {:?}", r.notes);
         assert!(r.rule_ids().iter().all(|id| id.as_str() == "FR-G1"));
         assert_eq!(r.odds.len(), 1, "no dice: one certain line");
     }
@@ -507,13 +528,12 @@ mod tests {
         let mut i = rail_at("2034", "2040");
         i.earlier_this_turn = 1;
         i.line = Some(11);
-        let r = rail(&i).unwrap();
+        let said = rail_breaches(&i);
         assert!(
-            r.notes
-                .iter()
+            said.iter()
                 .any(|n| n.contains("only one railway transport per turn"))
         );
-        assert!(r.notes.iter().any(|n| n.contains("at most 10")));
+        assert!(said.iter().any(|n| n.contains("at most 10")));
     }
 
     #[test]
@@ -524,10 +544,11 @@ mod tests {
         i.section = Some("Metz-Nancy".into());
         i.capacity = Some(3);
         i.carried_on_section = 2;
-        assert!(rail(&i).unwrap().notes.is_empty(), "the third of three");
+        assert!(rail_breaches(&i).is_empty(), "the third of three");
         i.carried_on_section = 3;
         let r = rail(&i).unwrap();
-        assert!(r.notes[0].contains("Metz-Nancy carries 3"), "{:?}", r.notes);
+        let said = rail_breaches(&i);
+        assert!(said[0].contains("Metz-Nancy carries 3"), "{said:?}");
         let cap = r
             .modifiers
             .iter()
@@ -540,7 +561,7 @@ mod tests {
     fn an_enemy_cell_is_noted_and_a_bad_cell_refused() {
         let mut i = rail_at("2034", "2040");
         i.to_enemy_controlled = true;
-        assert!(rail(&i).unwrap().notes[0].contains("occupied by a friendly unit may be used"));
+        assert!(rail_breaches(&i)[0].contains("occupied by a friendly unit may be used"));
         i.to = "a cell".into();
         let e = rail(&i).unwrap_err().to_string();
         assert!(e.contains("--to"), "{e}");
@@ -554,7 +575,7 @@ mod tests {
         let r = rail(&i).unwrap();
         assert_eq!(r.outcome.as_ref().unwrap().cells, None);
         assert!(r.summary.contains("onto the map at 2040"));
-        assert!(r.notes.is_empty());
+        assert!(rail_breaches(&i).is_empty());
     }
 
     fn sail(from: Option<SeaPlace>, to: SeaPlace) -> SeaInput {
@@ -578,14 +599,28 @@ mod tests {
         let mut i = sail(Some(SeaPlace::Port), SeaPlace::Counter1);
         i.from_port = Some("le havre".into());
         let r = sea(&i).unwrap();
-        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        assert!(sea_breaches(&i).is_empty(), "{:?}", sea_breaches(&i));
         assert_eq!(r.outcome.as_ref().unwrap().in_transit, 1);
+        assert_eq!(
+            r.outcome.as_ref().unwrap().from_port.as_deref(),
+            Some("Le Havre")
+        );
         let mut i = sail(Some(SeaPlace::Counter1), SeaPlace::West);
+        // One other unit at sea (this one is not counted).
         i.in_transit = 1;
         i.at = Some("0420".into());
         let r = sea(&i).unwrap();
-        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        assert!(
+            sea_breaches(&i).is_empty() && r.notes.is_empty(),
+            "{:?}",
+            r.notes
+        );
         assert_eq!(r.outcome.as_ref().unwrap().at.as_deref(), Some("0420"));
+        assert_eq!(
+            r.outcome.as_ref().unwrap().in_transit,
+            1,
+            "landed: the other unit at sea is still in transit"
+        );
         assert!(
             r.modifiers
                 .iter()
@@ -595,8 +630,11 @@ mod tests {
         // southern edge in turn 10 only": two passages in one phase are noted.
         let mut i = sail(Some(SeaPlace::Counter1), SeaPlace::Counter2);
         i.passages_this_phase = 1;
-        let r = sea(&i).unwrap();
-        assert!(r.notes.iter().any(|n| n.contains("in 1 movement phase")));
+        assert!(
+            sea_breaches(&i)
+                .iter()
+                .any(|n| n.contains("in 1 movement phase"))
+        );
     }
 
     #[test]
@@ -622,9 +660,9 @@ mod tests {
         let mut i = sail(Some(SeaPlace::Port), SeaPlace::Counter1);
         i.side = Some("german".into());
         i.in_transit = 4;
-        let r = sea(&i).unwrap();
-        assert!(r.notes.iter().any(|n| n.contains("only French units")));
-        assert!(r.notes.iter().any(|n| n.contains("5 units in transit")));
+        let said = sea_breaches(&i);
+        assert!(said.iter().any(|n| n.contains("only French units")));
+        assert!(said.iter().any(|n| n.contains("5 units in transit")));
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod blockade;
 mod checklist;
 mod checks;
 pub mod combat;
+pub mod form;
 pub mod mechanics;
 pub mod set;
 pub mod siege;

@@ -90,16 +90,20 @@ impl RuleSet for FrRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        crate::rules::board::form::FrForm::all()
+        let mut forms: Vec<Form> = crate::rules::board::form::FrForm::all()
             .into_iter()
             .map(Form::new)
-            .collect()
+            .collect();
+        forms.push(Form::new(super::form::RailForm::default()));
+        forms.push(Form::new(super::form::SeaForm::default()));
+        forms
     }
 
     /// FR-T1: combat in the combat phases.
     fn form_steps(&self, form: &str) -> &'static [Step] {
         match form {
             "combat" => &[Step::Combat],
+            "rail" | "sea" => &[Step::Movement],
             _ => &[],
         }
     }

@@ -7,3 +7,4 @@ pub mod flow;
 pub mod game;
 pub mod play;
 pub mod rule_set;
+pub mod verbs;

@@ -12,9 +12,8 @@ pub mod spi;
 use clap::Subcommand;
 
 use super::MoveError;
-use crate::dice::DiceSource;
+pub use crate::engine::verbs::{Ctx, text_inches};
 use crate::rules::Resolution;
-use crate::rules::Tables;
 
 /// The rule sets.
 #[derive(Debug, Subcommand)]
@@ -44,29 +43,6 @@ pub fn form_command(system: &str, form: &str) -> Option<clap::Command> {
         .find_subcommand(system)?
         .find_subcommand(form)
         .cloned()
-}
-
-/// What an action needs besides its own arguments.
-pub struct Ctx<'a> {
-    /// The rule tables in force.
-    pub tables: &'a Tables,
-    /// The dice: None with `--odds` (preview only).
-    pub dice: Option<&'a mut DiceSource>,
-    /// The scale distances are typed at (issue 28): a game's, or `kepi resolve --scale`; the
-    /// text's own (inches, factor 1) otherwise. A bare `--range 30` is read in its unit.
-    pub scale: crate::rules::Scale,
-}
-
-/// A distance typed at the table (`--range 30cm`), in the text's inches at `scale`, exactly; a
-/// usage error naming the flag when it cannot be converted.
-pub fn text_inches(
-    d: crate::rules::Distance,
-    scale: &crate::rules::Scale,
-    flag: &str,
-) -> Result<crate::dice::Ratio, MoveError> {
-    scale
-        .text_inches(d)
-        .map_err(|e| MoveError::usage(format!("{flag} {d}: {e}")))
 }
 
 /// Resolves one parsed `kepi resolve SYSTEM ACTION`: the same call from the command and from

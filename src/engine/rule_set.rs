@@ -15,6 +15,7 @@ use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
 use crate::engine::game::{Action, Counter, Flag, GameState, UnitState};
 use crate::engine::play::Form;
+use crate::engine::verbs::Grammar;
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::{Outcome, RuleId, System, Tables};
 
@@ -234,6 +235,14 @@ pub trait RuleSet: Send + Sync + 'static {
     /// The scenarios compiled in: (file name, TOML source).
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
         &[]
+    }
+
+    /// `kepi resolve <id> ACTION`'s grammar (`src/rules/<set>/grammar.rs`): the actions that
+    /// roll, declared once with clap; `kepi game apply` parses its resolution verbs' options with
+    /// the same declarations. None (the default): the rule set has no `kepi resolve` command; its
+    /// forms are still `kepi game apply` verbs.
+    fn grammar(&self) -> Option<Grammar> {
+        None
     }
 }
 

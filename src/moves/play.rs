@@ -2089,7 +2089,11 @@ fn gsp_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> 
         *range = None;
     }
     if let Some(d) = g.get::<crate::rules::Distance>("range")? {
-        *range = Some(grammar::gsp::length(d, &g.scale, "`fire` --range")?);
+        *range = Some(crate::rules::gsp::grammar::length(
+            d,
+            &g.scale,
+            "`fire` --range",
+        )?);
     }
     set(cover, g.get::<crate::rules::gsp::Cover>("cover")?);
     set(guns, g.get::<u32>("guns")?);

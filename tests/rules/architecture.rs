@@ -26,7 +26,15 @@ const LAYERS: &[&[&str]] = &[
 const SETS: &[&str] = &["pk", "pw", "gsp", "spi", "fr1870"];
 
 /// A set's files that adapt it to the engine.
-const ADAPTER_FILES: &[&str] = &["set", "checks", "checklist", "form", "panel"];
+const ADAPTER_FILES: &[&str] = &[
+    "set",
+    "checks",
+    "checklist",
+    "form",
+    "panel",
+    "grammar",
+    "verbs",
+];
 
 /// The module a file or a path's segments belong to ("<adapters>" for a set's adapter files).
 fn module_of(segs: &[&str]) -> String {

@@ -140,3 +140,50 @@ pub fn text_inches(
         .text_inches(d)
         .map_err(|e| MoveError::usage(format!("{flag} {d}: {e}")))
 }
+
+/// What a rule set's `kepi resolve` action resolves to.
+pub type Resolved = Result<crate::rules::Resolution<serde_json::Value>, MoveError>;
+
+/// A rule set's `kepi resolve <id> ACTION` grammar, declared once with clap in the rule set's
+/// folder (`src/rules/<set>/grammar.rs`) and returned by
+/// [`crate::engine::rule_set::RuleSet::grammar`]: `kepi resolve` and `kepi game apply`'s
+/// resolution verbs parse with it, and it runs what they parsed.
+pub struct Grammar {
+    /// The one line `kepi resolve --help` says of the rule set.
+    about: &'static str,
+    /// Adds the actions to the rule set's command.
+    actions: fn(clap::Command) -> clap::Command,
+    /// Resolves one parsed action from the matches of the rule set's command.
+    run: Box<dyn Fn(&clap::ArgMatches, Ctx<'_>) -> Resolved + Send + Sync>,
+}
+
+impl Grammar {
+    /// The grammar of the actions `A` (a clap-derived subcommand enum), resolved by `run`, under
+    /// the one line `about`.
+    pub fn of<A>(about: &'static str, run: fn(&A, Ctx<'_>) -> Resolved) -> Grammar
+    where
+        A: clap::Subcommand + clap::FromArgMatches + 'static,
+    {
+        Grammar {
+            about,
+            actions: A::augment_subcommands,
+            run: Box::new(move |m: &clap::ArgMatches, ctx: Ctx<'_>| {
+                let action = A::from_arg_matches(m).map_err(|e| MoveError::usage(e.to_string()))?;
+                run(&action, ctx)
+            }),
+        }
+    }
+
+    /// `kepi resolve <id>`: the command named by the rule set's id, with its actions.
+    pub fn command(&self, id: &'static str) -> clap::Command {
+        let cmd = clap::Command::new(id)
+            .subcommand_required(true)
+            .arg_required_else_help(true);
+        (self.actions)(cmd).about(self.about).long_about(None)
+    }
+
+    /// Resolves one parsed `kepi resolve <id> ACTION` (`m`: the matches of [`Grammar::command`]).
+    pub fn run(&self, m: &clap::ArgMatches, ctx: Ctx<'_>) -> Resolved {
+        (self.run)(m, ctx)
+    }
+}

@@ -11,6 +11,7 @@ pub mod blockade;
 mod checklist;
 mod checks;
 pub mod combat;
+pub mod grammar;
 pub mod mechanics;
 pub mod set;
 pub mod siege;

@@ -24,6 +24,14 @@ impl RuleSet for FrRules {
         "1870"
     }
 
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "1870 (odds-ratio CRT)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
     fn uses_hexes(&self) -> bool {
         true
     }

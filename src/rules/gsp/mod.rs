@@ -20,6 +20,7 @@ pub mod damage;
 pub mod drift;
 pub mod fire;
 pub mod form;
+pub mod grammar;
 #[cfg(feature = "gui")]
 pub mod panel;
 pub mod procedure;

@@ -13,6 +13,7 @@ mod checks;
 mod common;
 pub mod fire;
 pub mod form;
+pub mod grammar;
 pub mod melee;
 pub mod morale;
 pub mod movement;

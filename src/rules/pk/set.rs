@@ -24,6 +24,14 @@ impl RuleSet for PkRules {
         "Pickelhaube & Kepi"
     }
 
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "Pickelhaube & Kepi (d10, d%)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
     /// PK-T1: four parts (movement and fire, melee, unit morale, army morale), both sides at once.
     fn phases(&self, _sides: &[Side]) -> Vec<Phase> {
         [

@@ -10,6 +10,7 @@
 mod checklist;
 mod checks;
 pub mod form;
+pub mod grammar;
 #[cfg(feature = "gui")]
 pub mod panel;
 mod resolve;

@@ -25,6 +25,14 @@ impl RuleSet for PwRules {
         "Portable Wargame (Franco-Prussian)"
     }
 
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "Portable Wargame, Franco-Prussian variant (d6, hexes)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
     fn uses_hexes(&self) -> bool {
         true
     }

@@ -10,6 +10,7 @@ mod checklist;
 mod checks;
 pub mod combat;
 pub mod form;
+pub mod grammar;
 pub mod mechanics;
 pub mod movement;
 pub mod set;

@@ -23,6 +23,14 @@ impl RuleSet for SpiRules {
         "SPI Franco-Prussian War"
     }
 
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "SPI Franco-Prussian War (odds-ratio CRT)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
     fn uses_hexes(&self) -> bool {
         true
     }

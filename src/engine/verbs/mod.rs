@@ -1,10 +1,14 @@
 //! What a rule set's move language is made of, below the rule sets: the typed [`MoveError`]
 //! (usage, refused, failed) every verb and `kepi resolve` action answers with, the range-checked
 //! number parsers of their flags ([`num`]), and what a `kepi resolve` action is run with ([`Ctx`],
-//! [`text_inches`]). The rule sets declare their grammars with these in their own folders
+//! [`text_inches`]), and a resolution verb of `kepi game apply` as a rule set declares it
+//! ([`VerbSpec`], [`Given`]). The rule sets declare their grammars with these in their own folders
 //! (`src/rules/<set>/grammar.rs`); `src/moves` speaks them. Names no rule set.
 
 pub mod num;
+pub mod spec;
+
+pub use spec::{Engage, Given, Overlay, Units, VerbSpec, no_extra, no_options, set, set_some};
 
 use std::fmt;
 

@@ -15,6 +15,7 @@ pub mod grammar;
 pub mod mechanics;
 pub mod set;
 pub mod siege;
+pub mod verbs;
 
 use std::collections::BTreeMap;
 

@@ -90,6 +90,18 @@ impl RuleSet for FrRules {
             .collect()
     }
 
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
+    }
+
+    fn plain_verbs_note(&self) -> Option<&'static str> {
+        Some(
+            "(siege and blockade change no unit but keep the game's sieges and blockade \
+             calendar: FR-F1, FR-B1)",
+        )
+    }
+
     /// FR-T1: combat in the combat phases.
     fn form_steps(&self, form: &str) -> &'static [Step] {
         match form {

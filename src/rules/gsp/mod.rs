@@ -28,6 +28,7 @@ pub mod range;
 pub mod set;
 pub mod tables;
 pub mod types;
+pub mod verbs;
 
 pub use damage::{
     Casualties, CrewInput, CrewOutcome, DamageResult, DamageState, Occupants, StructureInput,

@@ -69,6 +69,11 @@ impl RuleSet for GspRules {
             .collect()
     }
 
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
+    }
+
     /// GSP-A4: the artillery fires in its own step.
     fn form_steps(&self, form: &str) -> &'static [Step] {
         match form {

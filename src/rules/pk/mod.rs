@@ -22,6 +22,7 @@ pub mod panel;
 pub mod set;
 pub mod tables;
 pub mod turn;
+pub mod verbs;
 mod vocab;
 
 pub use common::{Side, casualties, leader_roll_odds, split_casualties};

@@ -141,6 +141,11 @@ impl RuleSet for PkRules {
             .collect()
     }
 
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
+    }
+
     /// PK-T1: fire in part 1, melee in part 2.
     fn form_steps(&self, form: &str) -> &'static [Step] {
         match form {

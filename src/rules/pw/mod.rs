@@ -16,6 +16,7 @@ pub mod panel;
 mod resolve;
 pub mod set;
 mod state;
+pub mod verbs;
 
 pub use resolve::{
     ActivationInput, ActivationOutcome, ArtilleryInput, DefeatInput, DefeatOutcome, FireOutcome,

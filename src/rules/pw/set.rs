@@ -111,6 +111,11 @@ impl RuleSet for PwRules {
             .collect()
     }
 
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
+    }
+
     /// PW-T1: each form in its phase.
     fn form_steps(&self, form: &str) -> &'static [Step] {
         match form {

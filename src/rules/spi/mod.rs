@@ -14,6 +14,7 @@ pub mod grammar;
 pub mod mechanics;
 pub mod movement;
 pub mod set;
+pub mod verbs;
 
 use std::collections::BTreeMap;
 

@@ -85,6 +85,11 @@ impl RuleSet for SpiRules {
         forms
     }
 
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
+    }
+
     /// SPI-T1: combat in the combat phase.
     fn form_steps(&self, form: &str) -> &'static [Step] {
         match form {

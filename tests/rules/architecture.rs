@@ -6,9 +6,9 @@
 use std::path::Path;
 
 /// The layers, lowest first: the top-level modules of `src/` in each. The rule-set adapters
-/// (`rules/<set>/set.rs`, `checks.rs`, `checklist.rs`, and `rules/board/`, what SPI and 1870
-/// share as board games in play) are their own layer, above the engine; the rest of `rules` is
-/// the rules core, below it.
+/// (`rules/<set>/set.rs`, `checks.rs`, `checklist.rs`, `form.rs`, `panel.rs`, `grammar.rs`,
+/// `verbs.rs`, and `rules/board/`, what SPI and 1870 share as board games in play) are their
+/// own layer, above the engine; the rest of `rules` is the rules core, below it.
 const LAYERS: &[&[&str]] = &[
     &["dice", "hex", "fsio"],
     &["tables"],

@@ -148,6 +148,9 @@ pub fn text_inches(
 /// What a rule set's `kepi resolve` action resolves to.
 pub type Resolved = Result<crate::rules::Resolution<serde_json::Value>, MoveError>;
 
+/// Runs one parsed action from the matches of a rule set's command.
+type Run = Box<dyn Fn(&clap::ArgMatches, Ctx<'_>) -> Resolved + Send + Sync>;
+
 /// A rule set's `kepi resolve <id> ACTION` grammar, declared once with clap in the rule set's
 /// folder (`src/rules/<set>/grammar.rs`) and returned by
 /// [`crate::engine::rule_set::RuleSet::grammar`]: `kepi resolve` and `kepi game apply`'s
@@ -158,7 +161,7 @@ pub struct Grammar {
     /// Adds the actions to the rule set's command.
     actions: fn(clap::Command) -> clap::Command,
     /// Resolves one parsed action from the matches of the rule set's command.
-    run: Box<dyn Fn(&clap::ArgMatches, Ctx<'_>) -> Resolved + Send + Sync>,
+    run: Run,
 }
 
 impl Grammar {

@@ -15,6 +15,7 @@ use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
 use crate::engine::game::{Action, Counter, Flag, GameState, UnitState};
 use crate::engine::play::Form;
+use crate::engine::verbs::{Grammar, VerbSpec};
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::{Outcome, RuleId, System, Tables};
 
@@ -271,6 +272,28 @@ pub trait RuleSet: Send + Sync + 'static {
     /// The scenarios compiled in: (file name, TOML source).
     fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
         &[]
+    }
+
+    /// `kepi resolve <id> ACTION`'s grammar (`src/rules/<set>/grammar.rs`): the actions that
+    /// roll, declared once with clap; `kepi game apply` parses its resolution verbs' options with
+    /// the same declarations. None (the default): the rule set has no `kepi resolve` command; its
+    /// forms are still `kepi game apply` verbs.
+    fn grammar(&self) -> Option<Grammar> {
+        None
+    }
+
+    /// The resolution verbs of `kepi game apply` that speak `kepi resolve`'s options
+    /// (`src/rules/<set>/verbs.rs`): one per resolver form, each naming its units and laying the
+    /// options typed over the form pre-filled from them. A form with none is spoken in the generic
+    /// grammar (`VERB UNIT [TARGET] [--set FIELD=VALUE]...`), as a rule set without a grammar's.
+    fn verb_specs(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
+    /// A line `kepi game apply --help` adds under the rule set's unit-less verbs, when they do
+    /// more than roll (1870's siege and blockade keep the game's sieges and calendar).
+    fn plain_verbs_note(&self) -> Option<&'static str> {
+        None
     }
 }
 

@@ -7,110 +7,25 @@
 //! way (the command line maps them to exit codes 2, 2 and 1).
 
 pub mod grammar;
-pub mod num;
 pub mod play;
 
-use std::fmt;
+/// The number-range parsers every typed number goes through (now in the engine, below the rule
+/// sets' grammars).
+pub use crate::engine::verbs::num;
+/// A move's typed errors (declared in the engine, so a rule set's grammar can say them).
+pub use crate::engine::verbs::{MoveError, MoveErrorKind};
 
 use chrono::Utc;
 use serde::Serialize;
 
 use crate::dice::DiceExpr;
 use crate::engine::game::{
-    Action, ActionError, Counter, Flag, Game, GameState, Level, LogEntry, Supply, UnitState,
+    Action, Counter, Flag, Game, GameState, Level, LogEntry, Supply, UnitState,
 };
 use crate::roster::{Facing, Position};
 use crate::rules::Tables;
 use crate::store::{Recorded, Store, StoreError};
 use play::PlayVerb;
-
-/// What kind of "no" a move got.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveErrorKind {
-    /// The words do not parse (an unknown verb, a bad number, a missing unit): fix the typing.
-    Usage,
-    /// The words parse but the game refuses them (the impossible: a unit that is not there, a die
-    /// the rule set does not roll, an undo with nothing to undo).
-    Refused,
-    /// Not the user's doing: the journal or the save could not be written.
-    Failed,
-}
-
-/// A move that was not made, and why, in words for people.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveError {
-    /// Usage, refused or failed.
-    pub kind: MoveErrorKind,
-    /// One line (or a few) naming the problem.
-    pub message: String,
-}
-
-impl MoveError {
-    /// The same error with the distances of its message printed at a game's scale (issue 28):
-    /// a refusal names the range as the umpire measured it.
-    pub fn at_scale(self, scale: &crate::rules::Scale) -> Self {
-        MoveError {
-            kind: self.kind,
-            message: scale.localize(&self.message),
-        }
-    }
-
-    /// Words that do not parse.
-    pub fn usage(message: impl Into<String>) -> Self {
-        MoveError {
-            kind: MoveErrorKind::Usage,
-            message: message.into(),
-        }
-    }
-
-    /// Words the game refuses.
-    pub fn refused(message: impl Into<String>) -> Self {
-        MoveError {
-            kind: MoveErrorKind::Refused,
-            message: message.into(),
-        }
-    }
-
-    /// A failure that is not the user's typing (I/O).
-    pub fn failed(message: impl Into<String>) -> Self {
-        MoveError {
-            kind: MoveErrorKind::Failed,
-            message: message.into(),
-        }
-    }
-}
-
-impl MoveErrorKind {
-    /// The exit status a command gives it (the command line's, and the host's answer to a remote
-    /// `kepi remote apply`, which exits with it): 2 for usage and refusals, 1 for a failure.
-    pub fn code(self) -> u8 {
-        match self {
-            MoveErrorKind::Usage | MoveErrorKind::Refused => 2,
-            MoveErrorKind::Failed => 1,
-        }
-    }
-}
-
-impl MoveError {
-    /// [`MoveErrorKind::code`] of this error.
-    pub fn code(&self) -> u8 {
-        self.kind.code()
-    }
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for MoveError {}
-
-impl From<ActionError> for MoveError {
-    fn from(e: ActionError) -> Self {
-        MoveError::refused(e.to_string())
-    }
-}
 
 impl From<StoreError> for MoveError {
     fn from(e: StoreError) -> Self {
@@ -118,24 +33,6 @@ impl From<StoreError> for MoveError {
             StoreError::Action(a) => MoveError::refused(a.to_string()),
             other => MoveError::failed(other.to_string()),
         }
-    }
-}
-
-impl From<crate::tables::TableError> for MoveError {
-    fn from(e: crate::tables::TableError) -> Self {
-        MoveError::usage(e.to_string())
-    }
-}
-
-impl From<crate::dice::DiceError> for MoveError {
-    fn from(e: crate::dice::DiceError) -> Self {
-        MoveError::usage(e.to_string())
-    }
-}
-
-impl From<crate::rules::RuleError> for MoveError {
-    fn from(e: crate::rules::RuleError) -> Self {
-        MoveError::usage(e.to_string())
     }
 }
 

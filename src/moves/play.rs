@@ -12,70 +12,21 @@
 //! Only the game's rule set's verbs are accepted (`artillery` is a P&K, PW or GSP verb by the game).
 
 use std::collections::BTreeSet;
-use std::sync::Mutex;
 
 use clap::parser::ValueSource;
-use clap::{ArgAction, ArgMatches, Args, Command, FromArgMatches};
+use clap::{ArgAction, Args, Command, FromArgMatches};
 
 use super::grammar;
-use crate::dice::{DiceSource, Die, Ratio};
+use crate::dice::{DiceSource, Die};
 use crate::engine::game::GameState;
 use crate::engine::play::Form;
+use crate::engine::verbs::Units;
+pub use crate::engine::verbs::{Given, VerbSpec};
 use crate::moves::MoveError;
+use crate::registry::Rules;
 use crate::roster::Position;
 use crate::rules::Tables;
-use crate::rules::board::form::{FrForm, SpiForm, engage_hex};
-use crate::rules::gsp::form::GspForm;
-use crate::rules::pk::form::{PkAction, PkForm};
-use crate::rules::pk::{
-    self, Class, Cover, Facing, Formation, Officer, Weapon, morale::GeneralDeath,
-};
-use crate::rules::pw::form::{PwAction, PwForm};
-use crate::rules::pw::{self, HitChoice};
-use crate::rules::spi::{Formation as SpiFormation, SupplyState};
 use crate::rules::{RuleError, System};
-
-/// How a verb names its units.
-#[derive(Clone, Copy, Debug)]
-enum Units {
-    /// One unit (`rally UNIT`).
-    One(&'static str),
-    /// The acting unit and its target (`fire FIRER TARGET`).
-    Two(&'static str, &'static str),
-    /// Several attackers against every enemy unit in a hex (`--attackers A,B --hex HEX`, SPI-C2,
-    /// FR-C1).
-    Hex,
-}
-
-/// Applies the options typed after a verb onto its pre-filled form.
-type Overlay = fn(&Given, &mut Form, &Tables) -> Result<(), MoveError>;
-
-/// One resolution verb: its name, its form, the `kepi resolve` command whose options it takes.
-#[derive(Debug)]
-pub struct VerbSpec {
-    /// The game's rule set that has this verb.
-    system: System,
-    /// The verb.
-    verb: &'static str,
-    /// Other names of the verb (GSP `fire`, as `kepi resolve gsp fire`).
-    aliases: &'static [&'static str],
-    /// The resolver form's name ([`Form::name`]).
-    form: &'static str,
-    /// `kepi resolve SYSTEM <resolve>`: the command whose options the verb takes.
-    resolve: &'static str,
-    /// How the verb names its units.
-    units: Units,
-    /// Options that stay required in play: the units cannot give them (P&K range).
-    required: &'static [&'static str],
-    /// Options of `kepi resolve` that mean nothing in play, with why (the units give them).
-    refused: &'static [(&'static str, &'static str)],
-    /// Options only play has (hit choices, attackers and hex), declared with clap derive.
-    extra: fn(Command) -> Command,
-    /// What the verb does, with its rule ids, for `kepi game apply --help`.
-    what: &'static str,
-    /// Applies the typed options.
-    overlay: Overlay,
-}
 
 /// `--dice`: the physical dice of every resolution verb.
 #[derive(Debug, Args)]
@@ -85,445 +36,48 @@ struct DiceOpt {
     dice: Vec<String>,
 }
 
-/// PW-H1: the target owner's choice for a hit by fire.
-#[derive(Debug, Args)]
-struct HitOpt {
-    /// PW-H1: the target owner's choice for each hit: lose-sp, withdraw, silenced (guns only).
-    #[arg(long, value_name = "CHOICE")]
-    hit: Option<HitChoice>,
-}
-
-/// PW-H1: each owner's choice for the hits its unit takes in melee.
-#[derive(Debug, Args)]
-struct MeleeHitOpt {
-    /// PW-H1: the attacker's owner's choice for the hits it takes: lose-sp, withdraw.
-    #[arg(long, value_name = "CHOICE")]
-    attacker_hit: Option<HitChoice>,
-    /// PW-H1: the defender's owner's choice for the hits it takes: lose-sp, withdraw.
-    #[arg(long, value_name = "CHOICE")]
-    defender_hit: Option<HitChoice>,
-}
-
-/// SPI-C2, FR-C1: the units of one attack on one hex.
-#[derive(Debug, Args)]
-struct HexOpt {
-    /// The attacking units, comma-separated ids or names (all of one side).
-    #[arg(long, value_name = "A,B,...", value_delimiter = ',', required = true)]
-    attackers: Vec<String>,
-    /// The hex attacked: every enemy unit in it defends (a hex holding a friendly unit is refused).
-    #[arg(long, value_name = "HEX", required = true)]
-    hex: Position,
-}
-
-/// SPI-C2 and SPI-R1: the units of one attack on one hex, and the owners' split of its losses.
-#[derive(Debug, Args)]
-struct SpiHexOpt {
-    #[command(flatten)]
-    hex: HexOpt,
-    /// SPI-R1: how each owner spreads the combat points the result takes, UNIT=N,... (unit ids of
-    /// the attackers or of the units in --hex; a fortification may take them). A side's numbers
-    /// must add up to its loss; a side not named loses in kepi's order (first unit first).
-    #[arg(long, value_name = "UNIT=N,...", value_delimiter = ',')]
-    losses: Vec<String>,
-}
-
-/// FR-C1, FR-C2 (E) and FR-C3: the units of one attack on one hex, the attacker's choice of the
-/// units an exchange eliminates, and the attacked cavalry's refusal of combat.
-#[derive(Debug, Args)]
-struct FrHexOpt {
-    #[command(flatten)]
-    hex: HexOpt,
-    /// FR-C2 (E): the attacking units the attacker eliminates in an exchange, UNIT=N,... (N is the
-    /// unit's printed potential: a unit is eliminated whole). They must add up to at least the
-    /// printed potential the defender lost; none named: kepi eliminates none and notes what is owed.
-    #[arg(long, value_name = "UNIT=N,...", value_delimiter = ',')]
-    losses: Vec<String>,
-    /// FR-C3: the attacked cavalry refuses combat and retreats one cell (no die). Refused unless
-    /// every unit in --hex is cavalry, every attacker infantry, and the cavalry can retreat.
-    #[arg(long)]
-    cavalry_refuses: bool,
-}
-
-/// SPI-R1, FR-C2: `--losses UNIT=N,...` as unit ids and numbers, each unit engaged (an attacker or
-/// a unit in --hex) and named once; the numbers are checked against the result when it is known.
-fn parse_losses(
-    g: &Given,
-    attacker_ids: &[String],
-    defender_ids: &[String],
-) -> Result<Vec<(String, u32)>, MoveError> {
-    let mut losses: Vec<(String, u32)> = Vec::new();
-    for pair in g.get_many::<String>("losses")? {
-        let (id, n) = pair
-            .split_once('=')
-            .ok_or_else(|| g.bad("losses", format!("`{pair}` is not UNIT=N")))?;
-        let id = id.trim();
-        let n: u32 = crate::moves::num::parse_within(n, crate::rules::limits::STRENGTH)
-            .map_err(|m| g.bad("losses", format!("in `{pair}`: {m}")))?;
-        // A blank form (the hex checked later, after a script's moves) has no units yet.
-        if !attacker_ids.is_empty()
-            && !attacker_ids
-                .iter()
-                .chain(defender_ids.iter())
-                .any(|u| u == id)
-        {
-            return Err(g.bad(
-                "losses",
-                format!("`{id}` is not engaged in this combat (attackers and units in --hex)"),
-            ));
+/// The option grammar of `spec`, a verb of `system`: the `kepi resolve` command's declaration made fit for play
+/// (every option optional, since the units fill the form, except `required`; flags take
+/// `--flag=off` to clear what the units set), plus the play-only options.
+fn spec_command(system: System, spec: &VerbSpec) -> Result<Command, MoveError> {
+    let base = grammar::form_command(system.id(), spec.resolve).ok_or_else(|| {
+        MoveError::failed(format!(
+            "internal: no `kepi resolve {} {}`",
+            system.id(),
+            spec.resolve
+        ))
+    })?;
+    let groups: Vec<String> = base
+        .get_groups()
+        .map(|g| g.get_id().as_str().to_string())
+        .collect();
+    let mut cmd = groups
+        .iter()
+        .fold(base, |c, g| c.mut_group(g, |g| g.required(false)));
+    let required = spec.required;
+    cmd = cmd.mut_args(|a| {
+        let keep = required.contains(&a.get_id().as_str());
+        let a = a
+            .required(keep)
+            .required_unless_present(clap::builder::Resettable::<clap::Id>::Reset);
+        if matches!(a.get_action(), ArgAction::SetTrue) {
+            a.action(ArgAction::Set)
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("on")
+                .default_value(None::<&'static str>)
+                .value_name("on|off")
+                .value_parser(on_off)
+        } else {
+            a
         }
-        if losses.iter().any(|(u, _)| u == id) {
-            return Err(g.bad("losses", format!("`{id}` is named twice")));
-        }
-        losses.push((id.to_string(), n));
-    }
-    Ok(losses)
-}
-
-fn no_extra(c: Command) -> Command {
-    c
-}
-
-/// Every resolution verb of every rule set, one per form of [`Form::all_for`].
-static SPECS: &[VerbSpec] = &[
-    VerbSpec {
-        system: System::Pk,
-        verb: "fire",
-        aliases: &[],
-        form: "fire",
-        resolve: "fire",
-        units: Units::Two("FIRER", "TARGET"),
-        required: &[],
-        refused: &[],
-        extra: no_extra,
-        what: "rifle or carbine fire (PK-F1, PK-F3..F7; leader PK-L1)",
-        overlay: pk_fire,
-    },
-    VerbSpec {
-        system: System::Pk,
-        verb: "artillery",
-        aliases: &[],
-        form: "artillery",
-        resolve: "artillery",
-        units: Units::Two("BATTERY", "TARGET"),
-        required: &["range"],
-        refused: &[],
-        extra: no_extra,
-        what: "artillery fire and counter-battery (PK-A1..A4)",
-        overlay: pk_artillery,
-    },
-    VerbSpec {
-        system: System::Pk,
-        verb: "melee",
-        aliases: &[],
-        form: "melee",
-        resolve: "melee",
-        units: Units::Two("ATTACKER", "DEFENDER"),
-        required: &[],
-        refused: &[],
-        extra: no_extra,
-        what: "one move of melee, both sides rolling (PK-X3); the options are the attacker's, \
-               --position the defender's; the outcome is `kepi resolve pk melee-both`'s",
-        overlay: pk_melee,
-    },
-    VerbSpec {
-        system: System::Pk,
-        verb: "rally",
-        aliases: &[],
-        form: "rally",
-        resolve: "rally",
-        units: Units::One("UNIT"),
-        required: &[],
-        refused: &[],
-        extra: no_extra,
-        what: "rally roll for figures back (PK-E1, PK-L1, PK-L2)",
-        overlay: pk_rally,
-    },
-    VerbSpec {
-        system: System::Pk,
-        verb: "flag-roll",
-        aliases: &[],
-        form: "flag",
-        resolve: "flag",
-        units: Units::One("UNIT"),
-        required: &[],
-        refused: &[],
-        extra: no_extra,
-        what: "the loser's flag roll (PK-X4)",
-        overlay: pk_flag,
-    },
-    VerbSpec {
-        system: System::Pk,
-        verb: "fatigue-check",
-        aliases: &[],
-        form: "fatigue",
-        resolve: "fatigue",
-        units: Units::One("UNIT"),
-        required: &[],
-        refused: &[],
-        extra: no_extra,
-        what: "the end-of-move fatigue check (PK-X5)",
-        overlay: pk_fatigue,
-    },
-    VerbSpec {
-        system: System::Pk,
-        verb: "urt",
-        aliases: &[],
-        form: "urt",
-        resolve: "urt",
-        units: Units::One("UNIT"),
-        required: &["activity"],
-        refused: &[],
-        extra: no_extra,
-        what: "the time an activity takes, as a part of the unit's move (PK-U1, PK-C1; no dice)",
-        overlay: pk_urt,
-    },
-    VerbSpec {
-        system: System::Pw,
-        verb: "activate",
-        aliases: &[],
-        form: "activate",
-        resolve: "activate",
-        units: Units::One("UNIT"),
-        required: &[],
-        refused: &[],
-        extra: no_extra,
-        what: "roll to activate a unit (PW-T2)",
-        overlay: pw_activate,
-    },
-    VerbSpec {
-        system: System::Pw,
-        verb: "artillery",
-        aliases: &[],
-        form: "artillery",
-        resolve: "artillery",
-        units: Units::Two("BATTERY", "TARGET"),
-        required: &[],
-        refused: &[],
-        extra: <HitOpt as Args>::augment_args,
-        what: "a battery fires; range in hexes from the map (PW-A1, PW-G1, hits PW-H1)",
-        overlay: pw_artillery,
-    },
-    VerbSpec {
-        system: System::Pw,
-        verb: "rifle",
-        aliases: &[],
-        form: "rifle",
-        resolve: "rifle",
-        units: Units::Two("FIRER", "TARGET"),
-        required: &[],
-        refused: &[],
-        extra: <HitOpt as Args>::augment_args,
-        what: "infantry fire; range in hexes from the map (PW-R1, PW-G1, hits PW-H1)",
-        overlay: pw_rifle,
-    },
-    VerbSpec {
-        system: System::Pw,
-        verb: "melee",
-        aliases: &[],
-        form: "melee",
-        resolve: "melee",
-        units: Units::Two("ATTACKER", "DEFENDER"),
-        required: &[],
-        refused: &[],
-        extra: <MeleeHitOpt as Args>::augment_args,
-        what: "melee, both sides rolling; flank and rear from the facings (PW-X1, hits PW-H1); the \
-               options are the attacker's",
-        overlay: pw_melee,
-    },
-    VerbSpec {
-        system: System::Gsp,
-        verb: "artillery",
-        aliases: &["fire"],
-        form: "artillery",
-        resolve: "fire",
-        units: Units::Two("BATTERY", "TARGET"),
-        required: &[],
-        refused: &[
-            (
-                "aoa",
-                "enter the accuracy-of-aim dice with --dice d6=A,d6=B after the hit dice",
-            ),
-            (
-                "at",
-                "the men where shells land are the units of the game (the target)",
-            ),
-            (
-                "sector_length",
-                "in play a measured --range uses the table's sector length",
-            ),
-        ],
-        extra: no_extra,
-        what: "a battery fires, one die per gun (GSP-A1..A4, C1, C3, S1); the outcome is \
-               `kepi resolve gsp fire --guns N`'s",
-        overlay: gsp_artillery,
-    },
-    VerbSpec {
-        system: System::Spi,
-        verb: "combat",
-        aliases: &[],
-        form: "combat",
-        resolve: "combat",
-        units: Units::Hex,
-        required: &[],
-        refused: &[
-            (
-                "attack",
-                "the attack strength comes from the --attackers units",
-            ),
-            ("defend", "the defence comes from the enemy units in --hex"),
-        ],
-        extra: <SpiHexOpt as Args>::augment_args,
-        what: "one attack on one hex (SPI-C1..C5, S1, F1, H1, H2; losses SPI-R1, --losses)",
-        overlay: spi_combat,
-    },
-    VerbSpec {
-        system: System::Spi,
-        verb: "raise",
-        aliases: &[],
-        form: "raise",
-        resolve: "raise",
-        units: Units::One("UNIT"),
-        required: &["pool"],
-        refused: &[],
-        extra: no_extra,
-        what: "a French unit raised at Chalons with reinforcing CP, up to 8 (SPI-I1; no dice)",
-        overlay: spi_raise,
-    },
-    VerbSpec {
-        system: System::Spi,
-        verb: "eb",
-        aliases: &[],
-        form: "eb",
-        resolve: "eb",
-        units: Units::One("EB-UNIT"),
-        required: &[],
-        refused: &[],
-        extra: no_extra,
-        what: "an EB unit crossing a river hexside: d6 1-3 continues, 4-6 stops it for the \
-               movement phase (SPI-E1; a later move of it that phase is a note)",
-        overlay: no_options,
-    },
-    VerbSpec {
-        system: System::Spi,
-        verb: "entrain",
-        aliases: &[],
-        form: "entrain",
-        resolve: "entrain",
-        units: Units::One("UNIT"),
-        required: &[],
-        refused: &[("side", "the unit's card gives it")],
-        extra: no_extra,
-        what: "rail movement: the unit entrains, 3 MP (errata), the entrained marker on; over its \
-               allowance, the side's limit (French 1, German 2) or next to the enemy is a note \
-               (SPI-T1, SPI-S1; no dice)",
-        overlay: spi_spend,
-    },
-    VerbSpec {
-        system: System::Spi,
-        verb: "detrain",
-        aliases: &[],
-        form: "detrain",
-        resolve: "detrain",
-        units: Units::One("UNIT"),
-        required: &[],
-        refused: &[("side", "the unit's card gives it")],
-        extra: no_extra,
-        what: "rail movement: the unit detrains, 2 MP (errata), the marker off (SPI-T1; no dice)",
-        overlay: spi_spend,
-    },
-    VerbSpec {
-        system: System::Spi,
-        verb: "formation",
-        aliases: &[],
-        form: "formation",
-        resolve: "formation",
-        units: Units::One("UNIT"),
-        required: &[],
-        refused: &[("side", "the unit's card gives it")],
-        extra: no_extra,
-        what: "a change of formation status, 4 MP against the unit's allowance (SPI-H2; no dice)",
-        overlay: spi_spend,
-    },
-    VerbSpec {
-        system: System::Fr1870,
-        verb: "combat",
-        aliases: &[],
-        form: "combat",
-        resolve: "combat",
-        units: Units::Hex,
-        required: &[],
-        refused: &[
-            (
-                "attack",
-                "the attack potential comes from the --attackers units",
-            ),
-            ("defend", "the defence comes from the enemy units in --hex"),
-        ],
-        extra: <FrHexOpt as Args>::augment_args,
-        what: "one combat on one hex (FR-C1, FR-C2, FR-S1, FR-F1; exchange losses --losses, \
-               FR-C3 --cavalry-refuses)",
-        overlay: fr_combat,
-    },
-];
-
-impl VerbSpec {
-    /// True when `word` names this verb.
-    fn named(&self, word: &str) -> bool {
-        self.verb == word || self.aliases.contains(&word)
-    }
-
-    /// The verb's option grammar: the `kepi resolve` command's declaration made fit for play
-    /// (every option optional, since the units fill the form, except `required`; flags take
-    /// `--flag=off` to clear what the units set), plus the play-only options.
-    fn command(&self) -> Result<Command, MoveError> {
-        let base = grammar::form_command(self.system.id(), self.resolve).ok_or_else(|| {
-            MoveError::failed(format!(
-                "internal: no `kepi resolve {} {}`",
-                self.system.id(),
-                self.resolve
-            ))
-        })?;
-        let groups: Vec<String> = base
-            .get_groups()
-            .map(|g| g.get_id().as_str().to_string())
-            .collect();
-        let mut cmd = groups
-            .iter()
-            .fold(base, |c, g| c.mut_group(g, |g| g.required(false)));
-        let required = self.required;
-        cmd = cmd.mut_args(|a| {
-            let keep = required.contains(&a.get_id().as_str());
-            let a = a
-                .required(keep)
-                .required_unless_present(clap::builder::Resettable::<clap::Id>::Reset);
-            if matches!(a.get_action(), ArgAction::SetTrue) {
-                a.action(ArgAction::Set)
-                    .num_args(0..=1)
-                    .require_equals(true)
-                    .default_missing_value("on")
-                    .default_value(None::<&'static str>)
-                    .value_name("on|off")
-                    .value_parser(on_off)
-            } else {
-                a
-            }
-        });
-        cmd = <DiceOpt as Args>::augment_args((self.extra)(cmd));
-        Ok(cmd
-            .name(self.verb)
-            .no_binary_name(true)
-            .disable_help_flag(true)
-            .disable_version_flag(true))
-    }
-
-    /// The verb's units, for messages and help.
-    fn units_usage(&self) -> String {
-        match self.units {
-            Units::One(a) => a.to_string(),
-            Units::Two(a, b) => format!("{a} {b}"),
-            Units::Hex => "--attackers A,B,... --hex HEX".to_string(),
-        }
-    }
+    });
+    cmd = <DiceOpt as Args>::augment_args((spec.extra)(cmd));
+    Ok(cmd
+        .name(spec.verb)
+        .no_binary_name(true)
+        .disable_help_flag(true)
+        .disable_version_flag(true))
 }
 
 /// A flag's value in play: `--flag` or `--flag=on` sets it, `--flag=off` clears what the units set.
@@ -537,7 +91,7 @@ fn on_off(v: &str) -> Result<bool, String> {
 
 /// The resolution verbs of a rule set.
 fn specs_for(system: System) -> impl Iterator<Item = &'static VerbSpec> {
-    SPECS.iter().filter(move |s| s.system == system)
+    Rules::from(system).verb_specs().iter()
 }
 
 /// The resolution verbs of a rule set, by name: its forms', then its unit-less ones.
@@ -553,101 +107,6 @@ pub fn verbs_for(system: System) -> Vec<String> {
         .map(|s| s.verb.to_string())
         .chain(plain_verbs(system))
         .collect()
-}
-
-/// The options a player typed after a verb: only what was typed counts; the rest comes from the
-/// units. Records which options an overlay read, so a test proves each option is applied.
-#[derive(Debug)]
-pub struct Given {
-    m: ArgMatches,
-    verb: &'static str,
-    read: Mutex<BTreeSet<String>>,
-    /// The game's scale: a distance typed (`--range 30cm`, or bare in its unit) is converted
-    /// with it, once, to the text's inches the form holds (issue 28).
-    scale: crate::rules::Scale,
-}
-
-impl Clone for Given {
-    fn clone(&self) -> Self {
-        Given {
-            m: self.m.clone(),
-            verb: self.verb,
-            read: Mutex::new(BTreeSet::new()),
-            scale: self.scale,
-        }
-    }
-}
-
-impl Given {
-    /// The typed value of option `id` (its clap id, the field name), or None when not typed.
-    fn get<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Result<Option<T>, MoveError> {
-        if let Ok(mut r) = self.read.lock() {
-            r.insert(id.to_string());
-        }
-        let internal = |e: clap::parser::MatchesError| {
-            MoveError::failed(format!("internal: `{}` option `{id}`: {e}", self.verb))
-        };
-        if !self.m.try_contains_id(id).map_err(internal)?
-            || self.m.value_source(id) != Some(ValueSource::CommandLine)
-        {
-            return Ok(None);
-        }
-        Ok(self.m.try_get_one::<T>(id).map_err(internal)?.cloned())
-    }
-
-    /// The typed values of a repeatable option.
-    fn get_many<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Result<Vec<T>, MoveError> {
-        if let Ok(mut r) = self.read.lock() {
-            r.insert(id.to_string());
-        }
-        if self.m.value_source(id) != Some(ValueSource::CommandLine) {
-            return Ok(Vec::new());
-        }
-        Ok(self
-            .m
-            .try_get_many::<T>(id)
-            .map_err(|e| {
-                MoveError::failed(format!("internal: `{}` option `{id}`: {e}", self.verb))
-            })?
-            .map(|v| v.cloned().collect())
-            .unwrap_or_default())
-    }
-
-    /// A typed distance option, in the text's inches at the game's scale (issue 28).
-    fn distance(&self, id: &str) -> Result<Option<Ratio>, MoveError> {
-        match self.get::<crate::rules::Distance>(id)? {
-            Some(d) => {
-                grammar::text_inches(d, &self.scale, &format!("`{}` --{id}", self.verb)).map(Some)
-            }
-            None => Ok(None),
-        }
-    }
-
-    /// Options the verb handles outside its overlay (refused in play, or the units of a combat).
-    fn mark(&self, ids: &[&str]) {
-        if let Ok(mut r) = self.read.lock() {
-            r.extend(ids.iter().map(|id| id.to_string()));
-        }
-    }
-
-    /// A usage error about option `id`.
-    fn bad(&self, long: &str, m: impl std::fmt::Display) -> MoveError {
-        MoveError::usage(format!("`{} --{long}`: {m}", self.verb))
-    }
-}
-
-/// Sets `slot` when the option was typed.
-fn set<T>(slot: &mut T, v: Option<T>) {
-    if let Some(v) = v {
-        *slot = v;
-    }
-}
-
-/// Sets an optional `slot` when the option was typed.
-fn set_some<T>(slot: &mut Option<T>, v: Option<T>) {
-    if let Some(v) = v {
-        *slot = Some(v);
-    }
 }
 
 /// One parsed resolution verb.
@@ -929,7 +388,7 @@ fn build_window(
 }
 
 /// True when `f` is spoken in its own generic grammar (`VERB UNIT [TARGET] [--set FIELD=VALUE]`):
-/// no verb of [`SPECS`] declares its options, as for a rule set registered at run time.
+/// no verb of the rule set's ([`crate::engine::rule_set::RuleSet::verb_specs`]) declares its options, as for a rule set registered at run time.
 fn own_verbs(system: System, f: &Form) -> bool {
     !specs_for(system).any(|s| s.form == f.name())
 }
@@ -1184,12 +643,11 @@ pub fn plain_verb_help(system: System, verb: &str) -> String {
 pub fn is_play_verb(word: &str) -> bool {
     // Read off the verbs' table (a waive reason stops before one of these; the verb is then
     // checked against the game's rule set): a verb added there is known here.
-    SPECS
-        .iter()
-        .any(|s| s.verb == word || s.aliases.contains(&word))
-        || crate::registry::all()
-            .into_iter()
-            .any(|s| plain_verbs(s).iter().any(|v| v == word) || custom_form(s, word).is_some())
+    crate::registry::all().into_iter().any(|s| {
+        specs_for(s).any(|x| x.named(word))
+            || plain_verbs(s).iter().any(|v| v == word)
+            || custom_form(s, word).is_some()
+    })
 }
 
 impl PlayVerb {
@@ -1277,7 +735,7 @@ pub fn parse(
         return parse_plain(verb, words, i, s, tables);
     }
     let spec = spec_of(verb, s)?;
-    let cmd = spec.command()?;
+    let cmd = spec_command(s.system.system(), spec)?;
     let take = |i: &mut usize| -> Result<String, MoveError> {
         let w = words
             .get(*i)
@@ -1294,7 +752,7 @@ pub fn parse(
     let (mut actor, target) = match spec.units {
         Units::One(_) => (take(i)?, None),
         Units::Two(..) => (take(i)?, Some(take(i)?)),
-        Units::Hex => (String::new(), None),
+        Units::Hex(_) => (String::new(), None),
     };
     // The verb's words: `--name[=value]`, with the next word as the value of an option that takes
     // one; the first other word starts the next verb.
@@ -1322,14 +780,9 @@ pub fn parse(
         .clone()
         .try_get_matches_from(&opts)
         .map_err(|e| clap_error(verb, &e, &cmd))?;
-    let given = Given {
-        m,
-        verb: spec.verb,
-        read: Mutex::new(BTreeSet::new()),
-        scale: s.scale,
-    };
+    let given = Given::new(m, spec.verb, s.scale);
     for (id, why) in spec.refused {
-        if given.m.value_source(id) == Some(ValueSource::CommandLine) {
+        if given.matches().value_source(id) == Some(ValueSource::CommandLine) {
             return Err(given.bad(&id.replace('_', "-"), format!("not taken in play: {why}")));
         }
     }
@@ -1338,7 +791,7 @@ pub fn parse(
         entered.extend(parse_dice(&d, verb)?);
     }
     let (mut attackers, mut hex) = (Vec::new(), None);
-    if matches!(spec.units, Units::Hex) {
+    if matches!(spec.units, Units::Hex(_)) {
         for a in given.get_many::<String>("attackers")? {
             attackers.push(s.find(&a)?.unit.id.clone());
         }
@@ -1361,14 +814,10 @@ pub fn parse(
     // attackers or the defenders there first (`move A 0101 move B 0102 combat ...`). Its options
     // are checked now all the same.
     if let (Some(h), Kind::Form { spec, given }) = (v.hex, &v.kind)
-        && engage_hex(s, &v.attackers, h).is_err()
+        && let Units::Hex(engage) = spec.units
+        && engage(&mut blank_form(s, spec)?, s, &v.attackers, h).is_err()
     {
-        let mut blank = Form::all_for(spec.system)
-            .into_iter()
-            .find(|f| f.name() == spec.form)
-            .ok_or_else(|| {
-                MoveError::failed(format!("internal: no resolver form `{}`", spec.form))
-            })?;
+        let mut blank = blank_form(s, spec)?;
         (spec.overlay)(given, &mut blank, tables)?;
         return Ok(v);
     }
@@ -1424,26 +873,25 @@ fn form_of(v: &PlayVerb, s: &GameState, tables: &Tables, typed: bool) -> Result<
             return build_window(v, extra, if typed { changes } else { &none }, s, tables);
         }
     };
-    let mut form = Form::all_for(spec.system)
-        .into_iter()
-        .find(|f| f.name() == spec.form)
-        .ok_or_else(|| MoveError::failed(format!("internal: no resolver form `{}`", spec.form)))?;
-    let engaged = |hex| {
-        engage_hex(s, &v.attackers, hex).map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))
-    };
-    if let (Some(f), Some(hex)) = (form.get_mut::<SpiForm>(), v.hex) {
-        let (a, d) = engaged(hex)?;
-        f.prefill_engaged(s, &a, &d);
-    } else if let (Some(f), Some(hex)) = (form.get_mut::<FrForm>(), v.hex) {
-        let (a, d) = engaged(hex)?;
-        f.prefill_engaged(s, &a, &d);
-    } else {
-        form.prefill(s, Some(&v.actor), v.target.as_deref(), tables);
+    let mut form = blank_form(s, spec)?;
+    match (spec.units, v.hex) {
+        // A combat's units are those engaged in its hex now (SPI-C2, FR-C1).
+        (Units::Hex(engage), Some(hex)) => engage(&mut form, s, &v.attackers, hex)
+            .map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))?,
+        _ => form.prefill(s, Some(&v.actor), v.target.as_deref(), tables),
     }
     if typed {
         (spec.overlay)(given, &mut form, tables)?;
     }
     Ok(form)
+}
+
+/// The resolver form of the game's rule set that `spec` is the verb of, blank.
+fn blank_form(s: &GameState, spec: &VerbSpec) -> Result<Form, MoveError> {
+    Form::all_for(s.system)
+        .into_iter()
+        .find(|f| f.name() == spec.form)
+        .ok_or_else(|| MoveError::failed(format!("internal: no resolver form `{}`", spec.form)))
 }
 
 /// The fields of `v`'s form that the words set although their value depends on what `a` and
@@ -1677,7 +1125,9 @@ pub fn verbs_help() -> String {
     for system in crate::registry::all() {
         out.push_str(&format!(" {} ({}):\n", system.title(), system.id()));
         for spec in specs_for(system) {
-            let Ok(cmd) = spec.command() else { continue };
+            let Ok(cmd) = spec_command(system, spec) else {
+                continue;
+            };
             let req: Vec<String> = cmd
                 .get_arguments()
                 .filter(|a| a.is_required_set())
@@ -1725,13 +1175,8 @@ pub fn verbs_help() -> String {
                 system.id()
             ));
             out.push_str(&wrap(&plain.join(", "), "      ", 100));
-            if system == System::Fr1870 {
-                out.push_str(&wrap(
-                    "(siege and blockade change no unit but keep the game's sieges and blockade \
-                     calendar: FR-F1, FR-B1)",
-                    "      ",
-                    100,
-                ));
+            if let Some(note) = Rules::from(system).plain_verbs_note() {
+                out.push_str(&wrap(note, "      ", 100));
             }
         }
     }
@@ -1758,456 +1203,6 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
     out
 }
 
-/// An overlay called with another rule set's form (a wrong row in [`SPECS`]).
-fn mismatch(g: &Given) -> MoveError {
-    MoveError::failed(format!("internal: `{}` got another form", g.verb))
-}
-
-/// PK-F1..F7: `kepi resolve pk fire`'s options over the firer's and target's state.
-fn pk_fire(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PkForm {
-        action: PkAction::Fire(i),
-        ..
-    }) = f.get_mut::<PkForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    set(&mut i.figures, g.get::<u32>("figures")?);
-    set(&mut i.class, g.get::<Class>("class")?);
-    set(&mut i.weapon, g.get::<Weapon>("weapon")?);
-    set(&mut i.skirmish, g.get("skirmish")?);
-    set(&mut i.mounted, g.get("mounted")?);
-    set(&mut i.enfilade, g.get("enfilade")?);
-    set(&mut i.vs_cavalry, g.get("vs_cavalry")?);
-    set(&mut i.disordered, g.get("disordered")?);
-    set(&mut i.target_disordered, g.get("target_disordered")?);
-    set(&mut i.target_skirmish, g.get("target_skirmish")?);
-    set(&mut i.cover, g.get::<Cover>("cover")?);
-    set_some(&mut i.range, g.distance("range")?);
-    set(&mut i.supporting, g.get("supporting")?);
-    set_some(&mut i.target_figures, g.get::<u32>("target_figures")?);
-    set_some(&mut i.target_officer, g.get::<Officer>("target_officer")?);
-    Ok(())
-}
-
-/// PK-A1..A4: `kepi resolve pk artillery`'s options over the battery's and target's state.
-fn pk_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PkForm {
-        action: PkAction::Artillery(i),
-        ..
-    }) = f.get_mut::<PkForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    set(&mut i.gun, g.get::<pk::Gun>("gun")?);
-    set(&mut i.points, g.get::<u32>("points")?);
-    set(&mut i.class, g.get::<Class>("class")?);
-    set(&mut i.range, g.distance("range")?);
-    set(&mut i.canister, g.get("canister")?);
-    set(&mut i.downhill, g.get("downhill")?);
-    set(&mut i.uphill, g.get("uphill")?);
-    set(&mut i.counter_battery, g.get("counter_battery")?);
-    set(&mut i.enfilade, g.get("enfilade")?);
-    set(&mut i.target_disordered, g.get("target_disordered")?);
-    set(&mut i.target_skirmish, g.get("target_skirmish")?);
-    set(&mut i.cover, g.get::<Cover>("cover")?);
-    set_some(&mut i.target_figures, g.get::<u32>("target_figures")?);
-    set_some(&mut i.target_points, g.get::<u32>("target_points")?);
-    set_some(&mut i.building, g.get::<pk::Building>("building")?);
-    set_some(&mut i.building_points, g.get::<u32>("building_points")?);
-    set(&mut i.over_friends, g.get("over_friends")?);
-    set(&mut i.supporting, g.get("supporting")?);
-    set_some(&mut i.target_officer, g.get::<Officer>("target_officer")?);
-    Ok(())
-}
-
-/// PK-X3: `kepi resolve pk melee`'s options are the attacker's side (the defender's mirrored where
-/// one side's option is the other's situation); `--position` is the defender's.
-fn pk_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PkForm {
-        action: PkAction::Melee { a, b },
-        ..
-    }) = f.get_mut::<PkForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    if let Some(n) = g.get::<u32>("figures")? {
-        a.figures = n;
-        b.target_figures = Some(n);
-    }
-    set(&mut a.class, g.get::<Class>("class")?);
-    set_some(&mut a.ranks, g.get::<u8>("ranks")?);
-    set(&mut a.second_rank, g.get::<u32>("second_rank")?);
-    let (flank, rear) = (g.get::<bool>("flank")?, g.get::<bool>("rear")?);
-    if flank == Some(true) {
-        a.facing = Facing::Flank;
-    } else if rear == Some(true) {
-        a.facing = Facing::Rear;
-    } else if flank == Some(false) || rear == Some(false) {
-        a.facing = Facing::Front;
-    }
-    set(&mut a.charge, g.get("charge")?);
-    set(&mut a.joined, g.get("joined")?);
-    if let Some(d) = g.get::<bool>("disordered")? {
-        a.disordered = d;
-        b.target_disordered = d;
-    }
-    if let Some(d) = g.get::<bool>("target_disordered")? {
-        a.target_disordered = d;
-        b.disordered = d;
-    }
-    set(&mut a.target_muddled, g.get("target_muddled")?);
-    if let Some(x) = g.get::<Formation>("formation")? {
-        a.formation = x;
-        b.opponent = x;
-    }
-    if let Some(x) = g.get::<Formation>("opponent")? {
-        b.formation = x;
-        a.opponent = x;
-    }
-    set(&mut b.position, g.get::<pk::Position>("position")?);
-    if let Some(m) = g.get::<u32>("melee_move")? {
-        if m == 0 {
-            return Err(g.bad("melee-move", "the first move is 1 (accepted: 1 or more)"));
-        }
-        a.melee_move = m;
-        b.melee_move = m;
-    }
-    if let Some(n) = g.get::<u32>("target_figures")? {
-        b.figures = n;
-        a.target_figures = Some(n);
-    }
-    set_some(&mut a.target_officer, g.get::<Officer>("target_officer")?);
-    Ok(())
-}
-
-/// PK-E1: `kepi resolve pk rally`'s options over the unit's state.
-fn pk_rally(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PkForm {
-        action: PkAction::Rally(i),
-        ..
-    }) = f.get_mut::<PkForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    set(&mut i.class, g.get::<Class>("class")?);
-    set(&mut i.leaders_lost, g.get::<u32>("leaders_lost")?);
-    set(&mut i.brigaded, g.get("brigaded")?);
-    set_some(&mut i.officer, g.get::<Officer>("officer")?);
-    set(
-        &mut i.general_death,
-        g.get::<GeneralDeath>("general_death")?,
-    );
-    set_some(&mut i.figures_lost, g.get::<u32>("figures_lost")?);
-    Ok(())
-}
-
-/// PK-X4: `kepi resolve pk flag`'s class over the unit's.
-fn pk_flag(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PkForm {
-        action: PkAction::Flag { class },
-        ..
-    }) = f.get_mut::<PkForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    set(class, g.get::<Class>("class")?);
-    Ok(())
-}
-
-/// PK-X5: `kepi resolve pk fatigue`'s total, or class and moves, over the unit's fatigue.
-fn pk_fatigue(g: &Given, f: &mut Form, t: &Tables) -> Result<(), MoveError> {
-    let Some(PkForm {
-        action: PkAction::Fatigue { fatigue },
-        ..
-    }) = f.get_mut::<PkForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    let (total, class, moves) = (
-        g.get::<i64>("fatigue")?,
-        g.get::<Class>("class")?,
-        g.get::<u32>("moves")?,
-    );
-    if let (Some(c), Some(m)) = (class, moves) {
-        *fatigue = pk::melee::fatigue_points(c, m, &t.pk);
-    }
-    set(fatigue, total);
-    Ok(())
-}
-
-/// PK-U1: `kepi resolve pk urt`'s options over the unit's class.
-fn pk_urt(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PkForm {
-        action:
-            PkAction::Urt {
-                class,
-                activity,
-                amount,
-            },
-        ..
-    }) = f.get_mut::<PkForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    set(class, g.get::<Class>("class")?);
-    set(activity, g.get::<pk::Activity>("activity")?);
-    set(amount, g.get::<u32>("amount")?);
-    Ok(())
-}
-
-/// SPI-I1: `kepi resolve spi raise`'s options over the unit's strength.
-fn spi_raise(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(x) = f.get_mut::<crate::rules::spi::form::RaiseForm>() else {
-        return Err(mismatch(g));
-    };
-    set(&mut x.strength, g.get::<u32>("strength")?);
-    set(&mut x.pool, g.get::<u32>("pool")?);
-    Ok(())
-}
-
-/// A verb whose `kepi resolve` command has no options (SPI-E1's `eb`).
-fn no_options(_g: &Given, _f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    Ok(())
-}
-
-/// SPI-T1, SPI-H2: `kepi resolve spi entrain|detrain|formation`'s options over the unit's supply.
-fn spi_spend(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(x) = f.get_mut::<crate::rules::spi::form::SpendForm>() else {
-        return Err(mismatch(g));
-    };
-    set_some(&mut x.supply, g.get::<SupplyState>("supply")?);
-    set(&mut x.spent, g.get::<u32>("spent")?);
-    Ok(())
-}
-
-/// PW-T2: `kepi resolve pw activate`'s options over the unit's army and quality.
-fn pw_activate(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PwForm {
-        action: PwAction::Activate(i),
-        ..
-    }) = f.get_mut::<PwForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    set(&mut i.army, g.get::<pw::Army>("army")?);
-    set(&mut i.quality, g.get::<pw::Quality>("quality")?);
-    Ok(())
-}
-
-/// PW-A1: `kepi resolve pw artillery`'s options over the battery's state and the range on the map.
-fn pw_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PwForm {
-        action: PwAction::Artillery { input, hit },
-        ..
-    }) = f.get_mut::<PwForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    set(&mut input.army, g.get::<pw::Gunnery>("army")?);
-    set(&mut input.sp, g.get::<u32>("sp")?);
-    set(&mut input.target_cover, g.get("target_cover")?);
-    set_some(&mut input.range, g.get::<u32>("range")?);
-    set(hit, g.get::<HitChoice>("hit")?);
-    Ok(())
-}
-
-/// PW-R1: `kepi resolve pw rifle`'s options over the firers' state and the range on the map.
-fn pw_rifle(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PwForm {
-        action: PwAction::Rifle { input, hit },
-        ..
-    }) = f.get_mut::<PwForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    set(&mut input.sp, g.get::<u32>("sp")?);
-    set(&mut input.moved, g.get("moved")?);
-    set(&mut input.target_cover, g.get("target_cover")?);
-    set_some(&mut input.firer, g.get::<pw::UnitType>("unit")?);
-    set_some(&mut input.range, g.get::<u32>("range")?);
-    set(hit, g.get::<HitChoice>("hit")?);
-    Ok(())
-}
-
-/// PW-X1: `kepi resolve pw melee`'s options are the attacker's roll; the defender's mirrors them
-/// (the attacker's enemy is the defender; a flank attack is a flank attacked).
-fn pw_melee(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(PwForm {
-        action: PwAction::Melee { a, b, a_hit, b_hit },
-        ..
-    }) = f.get_mut::<PwForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    if let Some(k) = g.get::<pw::UnitKind>("unit")? {
-        a.unit = k;
-        b.enemy = k;
-    }
-    set(&mut a.sp, g.get::<u32>("sp")?);
-    if let Some(k) = g.get::<pw::UnitKind>("enemy")? {
-        a.enemy = k;
-        b.unit = k;
-    }
-    if let Some(x) = g.get::<bool>("attacking_flank")? {
-        a.attacking_flank = x;
-        b.attacked_flank = x;
-    }
-    if let Some(x) = g.get::<bool>("attacked_flank")? {
-        a.attacked_flank = x;
-        b.attacking_flank = x;
-    }
-    set(&mut a.enemy_uphill, g.get("enemy_uphill")?);
-    set(&mut a.enemy_cover, g.get("enemy_cover")?);
-    set(a_hit, g.get::<HitChoice>("attacker_hit")?);
-    set(b_hit, g.get::<HitChoice>("defender_hit")?);
-    Ok(())
-}
-
-/// GSP-A1..A4: `kepi resolve gsp fire`'s options over the battery's card and state.
-fn gsp_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(x) = f.get_mut::<GspForm>() else {
-        return Err(mismatch(g));
-    };
-    let GspForm {
-        piece,
-        load,
-        guns,
-        sector,
-        range,
-        line_of_sight,
-        cover,
-        status,
-        ..
-    } = x;
-    if let Some(gun) = g.get::<crate::rules::gsp::GunType>("gun")? {
-        *piece = Some(gun.piece());
-        set(load, gun.load());
-    }
-    if let Some(s) = g.get::<u32>("sector")? {
-        *sector = s;
-        *range = None;
-    }
-    if let Some(d) = g.get::<crate::rules::Distance>("range")? {
-        *range = Some(grammar::gsp::length(d, &g.scale, "`fire` --range")?);
-    }
-    set(cover, g.get::<crate::rules::gsp::Cover>("cover")?);
-    set(guns, g.get::<u32>("guns")?);
-    if let Some(no) = g.get::<bool>("no_los")? {
-        *line_of_sight = !no;
-    }
-    set(&mut status.moved_this_turn, g.get("moved")?);
-    set(&mut status.unlimbered_this_turn, g.get("unlimbered")?);
-    set(&mut status.turned_degrees, g.get::<u32>("turned")?);
-    set(&mut status.hidden, g.get("hidden")?);
-    // Refused in play (VerbSpec::refused); read so the test of every option sees them handled.
-    g.mark(&["aoa", "at", "sector_length"]);
-    Ok(())
-}
-
-/// SPI-C1..C5: `kepi resolve spi combat`'s situation over the engaged units' state.
-fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(SpiForm {
-        input,
-        entered_result,
-        losses,
-        attacker_ids,
-        defender_ids,
-        ..
-    }) = f.get_mut::<SpiForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    // SPI-R1: the owners' split, each unit engaged and named once; the totals are checked against
-    // the result when it is known.
-    losses.extend(parse_losses(g, attacker_ids, defender_ids)?);
-    set(&mut input.flank, g.get("flank")?);
-    if let Some(s) = g.get::<SupplyState>("attacker_supply")? {
-        input.attackers.iter_mut().for_each(|u| u.supply = s);
-    }
-    if let Some(s) = g.get::<SupplyState>("defender_supply")? {
-        input.defenders.iter_mut().for_each(|u| u.supply = s);
-    }
-    set_some(&mut input.fortress, g.get::<u32>("fortress")?);
-    set(&mut input.hasty, g.get("hasty")?);
-    set(&mut input.dummies_only, g.get("dummy")?);
-    let formation = |ext: bool| {
-        if ext {
-            SpiFormation::Extended
-        } else {
-            SpiFormation::Concentrated
-        }
-    };
-    if let Some(e) = g.get::<bool>("attacker_extended")? {
-        input
-            .attackers
-            .iter_mut()
-            .for_each(|u| u.formation = formation(e));
-    }
-    if let Some(e) = g.get::<bool>("defender_extended")? {
-        input
-            .defenders
-            .iter_mut()
-            .for_each(|u| u.formation = formation(e));
-    }
-    if let Some(e) = g.get::<bool>("entrained")? {
-        input.defenders.iter_mut().for_each(|u| u.entrained = e);
-    }
-    set(&mut input.defender_rough, g.get("rough")?);
-    set(&mut input.all_through_ridge, g.get("ridge")?);
-    set(&mut input.all_through_river, g.get("river")?);
-    set_some(entered_result, g.get::<String>("result")?);
-    g.mark(&["attack", "defend", "attackers", "hex"]);
-    Ok(())
-}
-
-/// FR-C1, FR-C2, FR-S1, FR-F1: `kepi resolve fr1870 combat`'s situation over the engaged units.
-fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(FrForm {
-        input,
-        entered_result,
-        losses,
-        cavalry_refuses,
-        attacker_ids,
-        defender_ids,
-        ..
-    }) = f.get_mut::<FrForm>()
-    else {
-        return Err(mismatch(g));
-    };
-    // FR-C2 (E): the attacker's choice, checked against the result when it is known.
-    losses.extend(parse_losses(g, attacker_ids, defender_ids)?);
-    set(cavalry_refuses, g.get("cavalry_refuses")?);
-    // The range is checked by the flag's parser (crate::cli::num) and again by the rule.
-    set(&mut input.die_mod, g.get::<i32>("die_mod")?);
-    if let Some(x) = g.get::<bool>("attacker_unsupplied")? {
-        input.attackers.iter_mut().for_each(|u| u.supplied = !x);
-    }
-    if let Some(x) = g.get::<bool>("defender_unsupplied")? {
-        input.defenders.iter_mut().for_each(|u| u.supplied = !x);
-    }
-    if let Some(x) = g.get::<bool>("attacker_disorganised")? {
-        input.attackers.iter_mut().for_each(|u| u.disorganised = x);
-    }
-    if let Some(x) = g.get::<bool>("defender_disorganised")? {
-        input.defenders.iter_mut().for_each(|u| u.disorganised = x);
-    }
-    set(&mut input.besieger_defending, g.get("besieger_defending")?);
-    set(&mut input.siege_combat, g.get("siege")?);
-    if let Some(x) = g.get::<bool>("assault")? {
-        input.assault = x;
-        if x {
-            input.siege_combat = true;
-        }
-    }
-    if let Some(x) = g.get::<bool>("no_retreat")? {
-        input.defenders.iter_mut().for_each(|u| u.can_retreat = !x);
-    }
-    set_some(entered_result, g.get::<String>("result")?);
-    g.mark(&["attack", "defend", "attackers", "hex"]);
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2220,11 +1215,11 @@ mod tests {
             let forms: Vec<&str> = Form::all_for(system).iter().map(Form::name).collect();
             let specs: Vec<&str> = specs_for(system).map(|s| s.form).collect();
             assert_eq!(forms, specs, "{system:?}");
-        }
-        for spec in SPECS {
-            assert!(is_play_verb(spec.verb), "{}", spec.verb);
-            for a in spec.aliases {
-                assert!(is_play_verb(a), "{a}");
+            for spec in specs_for(system) {
+                assert!(is_play_verb(spec.verb), "{}", spec.verb);
+                for a in spec.aliases {
+                    assert!(is_play_verb(a), "{a}");
+                }
             }
         }
         assert!(!is_play_verb("move") && !is_play_verb("waive"));
@@ -2235,33 +1230,31 @@ mod tests {
     #[test]
     fn every_option_is_applied_or_refused() {
         let tables = Tables::builtin().unwrap();
-        for spec in SPECS {
-            let cmd = spec.command().unwrap();
-            let m = cmd
-                .clone()
-                .mut_args(|a| a.required(false))
-                .try_get_matches_from(Vec::<String>::new())
-                .unwrap();
-            let g = Given {
-                scale: crate::rules::Scale::default(),
-                m,
-                verb: spec.verb,
-                read: Mutex::new(BTreeSet::new()),
-            };
-            let mut form = Form::all_for(spec.system)
-                .into_iter()
-                .find(|f| f.name() == spec.form)
-                .unwrap();
-            (spec.overlay)(&g, &mut form, tables).unwrap();
-            let read = g.read.lock().unwrap().clone();
-            for a in cmd.get_arguments() {
-                let id = a.get_id().as_str();
-                assert!(
-                    id == "dice" || read.contains(id) || spec.refused.iter().any(|(r, _)| *r == id),
-                    "`{}` ({:?}): option `{id}` is neither applied nor refused",
-                    spec.verb,
-                    spec.system
-                );
+        for system in System::ALL {
+            for spec in specs_for(system) {
+                let cmd = spec_command(system, spec).unwrap();
+                let m = cmd
+                    .clone()
+                    .mut_args(|a| a.required(false))
+                    .try_get_matches_from(Vec::<String>::new())
+                    .unwrap();
+                let g = Given::new(m, spec.verb, crate::rules::Scale::default());
+                let mut form = Form::all_for(system)
+                    .into_iter()
+                    .find(|f| f.name() == spec.form)
+                    .unwrap();
+                (spec.overlay)(&g, &mut form, tables).unwrap();
+                let read = g.read();
+                for a in cmd.get_arguments() {
+                    let id = a.get_id().as_str();
+                    assert!(
+                        id == "dice"
+                            || read.contains(id)
+                            || spec.refused.iter().any(|(r, _)| *r == id),
+                        "`{}` ({system:?}): option `{id}` is neither applied nor refused",
+                        spec.verb,
+                    );
+                }
             }
         }
     }

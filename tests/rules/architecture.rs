@@ -6,9 +6,9 @@
 use std::path::Path;
 
 /// The layers, lowest first: the top-level modules of `src/` in each. The rule-set adapters
-/// (`rules/<set>/set.rs`, `checks.rs`, `checklist.rs`, and `rules/board/`, what SPI and 1870
-/// share as board games in play) are their own layer, above the engine; the rest of `rules` is
-/// the rules core, below it.
+/// (`rules/<set>/set.rs`, `checks.rs`, `checklist.rs`, `form.rs`, `panel.rs`, `grammar.rs`,
+/// `verbs.rs`, and `rules/board/`, what SPI and 1870 share as board games in play) are their
+/// own layer, above the engine; the rest of `rules` is the rules core, below it.
 const LAYERS: &[&[&str]] = &[
     &["dice", "hex", "fsio"],
     &["tables"],
@@ -26,7 +26,15 @@ const LAYERS: &[&[&str]] = &[
 const SETS: &[&str] = &["pk", "pw", "gsp", "spi", "fr1870"];
 
 /// A set's files that adapt it to the engine.
-const ADAPTER_FILES: &[&str] = &["set", "checks", "checklist", "form", "panel"];
+const ADAPTER_FILES: &[&str] = &[
+    "set",
+    "checks",
+    "checklist",
+    "form",
+    "panel",
+    "grammar",
+    "verbs",
+];
 
 /// The module a file or a path's segments belong to ("<adapters>" for a set's adapter files).
 fn module_of(segs: &[&str]) -> String {

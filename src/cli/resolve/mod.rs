@@ -61,13 +61,20 @@ impl DiceFlags {
     /// Issue 17: a die the rule set never rolls is an error, not silently ignored (P&K rolls d10
     /// and d%; the other four rule sets roll d6).
     pub fn check_used(&self, system: &ResolveSystem) -> Result<(), CliError> {
-        let (title, used): (&str, &[&str]) = match system {
-            ResolveSystem::Pk(_) => ("Pickelhaube & Kepi", &["--d10", "--dpct"]),
-            ResolveSystem::Pw(_) => ("Portable Wargame", &["--d6"]),
-            ResolveSystem::Gsp(_) => ("Graveyard St. Privat", &["--d6"]),
-            ResolveSystem::Spi(_) => ("SPI Franco-Prussian War", &["--d6"]),
-            ResolveSystem::Fr1870(_) => ("1870", &["--d6"]),
-        };
+        // The rule set's title without its parenthesis ("Portable Wargame"), and the flags of the
+        // dice it rolls.
+        let rules = system.rules();
+        let title = rules.title().split(" (").next().unwrap_or_default();
+        let used: Vec<&str> = rules
+            .dice()
+            .iter()
+            .filter_map(|d| match d {
+                Die::D6 => Some("--d6"),
+                Die::D10 => Some("--d10"),
+                Die::Pct => Some("--dpct"),
+                _ => None,
+            })
+            .collect();
         for (flag, values) in [
             ("--d6", &self.d6),
             ("--d10", &self.d10),

@@ -1,72 +1,82 @@
-//! The grammar of a resolution: `kepi resolve SYSTEM ACTION`'s options per rule set, declared once
-//! with clap and spoken by `kepi resolve`, `kepi game apply`'s resolution verbs, the host of
-//! `kepi serve` and the window's networked requests alike. Running one returns the
-//! [`Resolution`]; printing it is the command line's business (`src/cli/resolve`).
+//! The grammar of a resolution: `kepi resolve SYSTEM ACTION`'s options per rule set, each declared
+//! once with clap in the rule set's own folder ([`crate::engine::rule_set::RuleSet::grammar`],
+//! `src/rules/<set>/grammar.rs`) and spoken by `kepi resolve`, `kepi game apply`'s resolution
+//! verbs, the host of `kepi serve` and the window's networked requests alike. The command tree is
+//! built from the registry's rule sets, in menu order. Running one returns the [`Resolution`];
+//! printing it is the command line's business (`src/cli/resolve`).
 
-pub mod fr1870;
-pub mod gsp;
-pub mod pk;
-pub mod pw;
-pub mod spi;
+use std::sync::Mutex;
 
-use clap::Subcommand;
+use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
 
 use super::MoveError;
-use crate::dice::DiceSource;
-use crate::rules::Resolution;
-use crate::rules::Tables;
+pub use crate::engine::verbs::{Ctx, text_inches};
+use crate::registry::Rules;
+use crate::rules::{Resolution, System};
 
-/// The rule sets.
-#[derive(Debug, Subcommand)]
-pub enum ResolveSystem {
-    /// Pickelhaube & Kepi (d10, d%).
-    #[command(subcommand)]
-    Pk(pk::PkAction),
-    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
-    #[command(subcommand)]
-    Pw(pw::PwAction),
-    /// Graveyard St. Privat artillery (d6, 2d6 accuracy of aim).
-    #[command(subcommand)]
-    Gsp(gsp::GspAction),
-    /// SPI Franco-Prussian War (odds-ratio CRT).
-    #[command(subcommand)]
-    Spi(spi::SpiAction),
-    /// 1870 (odds-ratio CRT).
-    #[command(subcommand)]
-    Fr1870(fr1870::Fr1870Action),
+/// One parsed `kepi resolve SYSTEM ACTION`: the rule set, and the matches of its command (its
+/// action and options), run by the rule set itself ([`run_system`]).
+#[derive(Clone, Debug)]
+pub struct ResolveSystem {
+    rules: Rules,
+    matches: ArgMatches,
+}
+
+impl ResolveSystem {
+    /// The rule set the action is of.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+}
+
+/// The rule sets that have a `kepi resolve` grammar, with it, in menu order.
+fn grammars() -> impl Iterator<Item = Command> {
+    crate::registry::all().into_iter().filter_map(|s| {
+        let rules = Rules::from(s);
+        rules.grammar().map(|g| g.command(rules.id()))
+    })
+}
+
+impl Subcommand for ResolveSystem {
+    fn augment_subcommands(cmd: Command) -> Command {
+        grammars().fold(cmd, Command::subcommand)
+    }
+
+    fn augment_subcommands_for_update(cmd: Command) -> Command {
+        Self::augment_subcommands(cmd)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        command_tree().find_subcommand(name).is_some()
+    }
+}
+
+impl FromArgMatches for ResolveSystem {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let missing = || clap::Error::new(clap::error::ErrorKind::MissingSubcommand);
+        let (name, sub) = m.subcommand().ok_or_else(missing)?;
+        let system = crate::registry::find(name)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+        Ok(ResolveSystem {
+            rules: Rules::from(system),
+            matches: sub.clone(),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 /// The clap declaration of `kepi resolve SYSTEM FORM` (before the global dice flags join it):
 /// `kepi game apply` parses a resolution verb's options with it, so each option is declared once,
-/// here, for both commands.
+/// in the rule set's grammar, for both commands.
 pub fn form_command(system: &str, form: &str) -> Option<clap::Command> {
     command_tree()
         .find_subcommand(system)?
         .find_subcommand(form)
         .cloned()
-}
-
-/// What an action needs besides its own arguments.
-pub struct Ctx<'a> {
-    /// The rule tables in force.
-    pub tables: &'a Tables,
-    /// The dice: None with `--odds` (preview only).
-    pub dice: Option<&'a mut DiceSource>,
-    /// The scale distances are typed at (issue 28): a game's, or `kepi resolve --scale`; the
-    /// text's own (inches, factor 1) otherwise. A bare `--range 30` is read in its unit.
-    pub scale: crate::rules::Scale,
-}
-
-/// A distance typed at the table (`--range 30cm`), in the text's inches at `scale`, exactly; a
-/// usage error naming the flag when it cannot be converted.
-pub fn text_inches(
-    d: crate::rules::Distance,
-    scale: &crate::rules::Scale,
-    flag: &str,
-) -> Result<crate::dice::Ratio, MoveError> {
-    scale
-        .text_inches(d)
-        .map_err(|e| MoveError::usage(format!("{flag} {d}: {e}")))
 }
 
 /// Resolves one parsed `kepi resolve SYSTEM ACTION`: the same call from the command and from
@@ -76,21 +86,32 @@ pub fn run_system(
     ctx: Ctx<'_>,
 ) -> Result<Resolution<serde_json::Value>, MoveError> {
     let scale = ctx.scale;
-    match system {
-        ResolveSystem::Pk(x) => pk::run(x, ctx),
-        ResolveSystem::Pw(x) => pw::run(x, ctx),
-        ResolveSystem::Gsp(x) => gsp::run(x, ctx),
-        ResolveSystem::Spi(x) => spi::run(x, ctx),
-        ResolveSystem::Fr1870(x) => fr1870::run(x, ctx),
-    }
-    .map_err(|e| e.at_scale(&scale))
+    let grammar = system.rules.grammar().ok_or_else(|| {
+        MoveError::usage(format!(
+            "{} has no `kepi resolve` actions",
+            system.rules.title()
+        ))
+    })?;
+    grammar
+        .run(&system.matches, ctx)
+        .map_err(|e| e.at_scale(&scale))
 }
 
-/// The `kepi resolve` command tree (every rule set and action), for `kepi game apply` to parse a
-/// unit-less resolution verb with.
-/// Built once per process: every command line builds `kepi game apply`'s help from it.
+/// The `kepi resolve` command tree (every rule set with a grammar, and its actions), for
+/// `kepi game apply` to parse a unit-less resolution verb with.
+/// Built once per process for the rule sets registered (every command line builds `kepi game
+/// apply`'s help from it); again only if a rule set is registered after it was built.
 pub fn command_tree() -> &'static clap::Command {
-    use clap::Subcommand as _;
-    static TREE: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
-    TREE.get_or_init(|| ResolveSystem::augment_subcommands(clap::Command::new("resolve")))
+    type Built = (Vec<System>, &'static Command);
+    static TREES: Mutex<Vec<Built>> = Mutex::new(Vec::new());
+    let sets = crate::registry::all();
+    let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, tree)) = trees.iter().find(|(k, _)| *k == sets) {
+        return tree;
+    }
+    let tree: &'static Command = Box::leak(Box::new(ResolveSystem::augment_subcommands(
+        Command::new("resolve"),
+    )));
+    trees.push((sets, tree));
+    tree
 }

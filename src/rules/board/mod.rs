@@ -7,3 +7,4 @@ pub(crate) mod moves;
 #[cfg(feature = "gui")]
 pub mod panel;
 pub mod spi_moves;
+pub mod verbs;

@@ -13,10 +13,12 @@ mod checklist;
 mod checks;
 pub mod combat;
 pub mod form;
+pub mod grammar;
 pub mod mechanics;
 pub mod set;
 pub mod siege;
 pub mod transport;
+pub mod verbs;
 
 use std::collections::BTreeMap;
 

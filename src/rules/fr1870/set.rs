@@ -29,6 +29,14 @@ impl RuleSet for FrRules {
         "1870"
     }
 
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "1870 (odds-ratio CRT)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
     fn uses_hexes(&self) -> bool {
         true
     }
@@ -97,6 +105,18 @@ impl RuleSet for FrRules {
         forms.push(Form::new(super::form::RailForm::default()));
         forms.push(Form::new(super::form::SeaForm::default()));
         forms
+    }
+
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
+    }
+
+    fn plain_verbs_note(&self) -> Option<&'static str> {
+        Some(
+            "(siege and blockade change no unit but keep the game's sieges and blockade \
+             calendar: FR-F1, FR-B1)",
+        )
     }
 
     /// FR-T1: combat in the combat phases.

@@ -20,6 +20,7 @@ pub mod damage;
 pub mod drift;
 pub mod fire;
 pub mod form;
+pub mod grammar;
 pub mod outcome;
 #[cfg(feature = "gui")]
 pub mod panel;
@@ -28,6 +29,7 @@ pub mod range;
 pub mod set;
 pub mod tables;
 pub mod types;
+pub mod verbs;
 
 pub use damage::{
     Casualties, CrewInput, CrewOutcome, DamageResult, DamageState, Occupants, StructureInput,

@@ -24,6 +24,14 @@ impl RuleSet for GspRules {
         "Graveyard St. Privat (artillery)"
     }
 
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "Graveyard St. Privat artillery (d6, 2d6 accuracy of aim)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
     /// GSP-A4 gives only the artillery step (after rifle fire, both sides at once); the rest of the
     /// turn is kepi's reading (house): movement, rifle fire, artillery fire, close combat.
     fn phases(&self, _sides: &[Side]) -> Vec<Phase> {
@@ -71,6 +79,11 @@ impl RuleSet for GspRules {
             .into_iter()
             .map(Form::new)
             .collect()
+    }
+
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
     }
 
     /// GSP-A4: the artillery fires in its own step.

@@ -13,6 +13,7 @@ mod checks;
 mod common;
 pub mod fire;
 pub mod form;
+pub mod grammar;
 pub mod melee;
 pub mod morale;
 pub mod movement;
@@ -22,6 +23,7 @@ pub mod panel;
 pub mod set;
 pub mod tables;
 pub mod turn;
+pub mod verbs;
 mod vocab;
 
 pub use common::{Side, casualties, leader_roll_odds, split_casualties};

@@ -30,6 +30,14 @@ impl RuleSet for PkRules {
         "Pickelhaube & Kepi"
     }
 
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "Pickelhaube & Kepi (d10, d%)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
     /// PK-T1: four parts (movement and fire, melee, unit morale, army morale), both sides at once.
     fn phases(&self, _sides: &[Side]) -> Vec<Phase> {
         [
@@ -137,6 +145,11 @@ impl RuleSet for PkRules {
             .into_iter()
             .map(Form::new)
             .collect()
+    }
+
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
     }
 
     /// PK-T1: fire in part 1, melee in part 2.

@@ -10,12 +10,14 @@
 mod checklist;
 mod checks;
 pub mod form;
+pub mod grammar;
 pub mod outcome;
 #[cfg(feature = "gui")]
 pub mod panel;
 mod resolve;
 pub mod set;
 mod state;
+pub mod verbs;
 
 pub use resolve::{
     ActivationInput, ActivationOutcome, ArtilleryInput, DefeatInput, DefeatOutcome, FireOutcome,

@@ -31,6 +31,14 @@ impl RuleSet for PwRules {
         "Portable Wargame (Franco-Prussian)"
     }
 
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "Portable Wargame, Franco-Prussian variant (d6, hexes)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
     fn uses_hexes(&self) -> bool {
         true
     }
@@ -107,6 +115,11 @@ impl RuleSet for PwRules {
             .into_iter()
             .map(Form::new)
             .collect()
+    }
+
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
     }
 
     /// PW-T1: each form in its phase.

@@ -10,9 +10,11 @@ mod checklist;
 mod checks;
 pub mod combat;
 pub mod form;
+pub mod grammar;
 pub mod mechanics;
 pub mod movement;
 pub mod set;
+pub mod verbs;
 
 use std::collections::BTreeMap;
 

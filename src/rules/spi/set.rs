@@ -28,6 +28,14 @@ impl RuleSet for SpiRules {
         "SPI Franco-Prussian War"
     }
 
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "SPI Franco-Prussian War (odds-ratio CRT)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
     fn uses_hexes(&self) -> bool {
         true
     }
@@ -89,6 +97,11 @@ impl RuleSet for SpiRules {
             forms.push(Form::new(super::form::SpendForm::of(kind)));
         }
         forms
+    }
+
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
     }
 
     /// SPI-T1: combat in the combat phase.

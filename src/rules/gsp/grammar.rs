@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 
 use clap::{ArgGroup, Args, Subcommand};
 
-use super::Ctx;
 use crate::dice::{Die, RollSource};
-use crate::moves::MoveError;
+use crate::engine::verbs::Ctx;
+use crate::engine::verbs::MoveError;
 use crate::rules::Resolution;
 use crate::rules::gsp::{
     self, Cell, Cover, CrewInput, DamageState, FireInput, GunStatus, GunType, Length,
@@ -50,7 +50,7 @@ pub struct FireArgs {
     #[arg(long, value_name = "GUN")]
     pub gun: GunType,
     /// The range sector aimed at (1-8).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::SECTOR), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::SECTOR), allow_negative_numbers = true, value_name = "N")]
     pub sector: Option<u32>,
     /// The measured range instead of a sector: 30in, 30", 76.2cm, or a bare number in the
     /// game's unit (inches without a game or --scale).
@@ -67,7 +67,7 @@ pub struct FireArgs {
     #[arg(long, value_name = "A,B", value_parser = parse_aoa)]
     pub aoa: Vec<[u32; 2]>,
     /// Guns firing together, one die each (prints {"guns": [...]}).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::GUNS), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::GUNS), allow_negative_numbers = true, value_name = "N")]
     pub guns: Option<u32>,
     /// No line of sight to the target (AP and the mitrailleuse then cannot fire).
     #[arg(long)]
@@ -79,7 +79,7 @@ pub struct FireArgs {
     #[arg(long)]
     pub unlimbered: bool,
     /// Degrees the gun turned this turn (more than 90 counts as a move).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::DEGREES), allow_negative_numbers = true, value_name = "DEG", default_value_t = 0)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::DEGREES), allow_negative_numbers = true, value_name = "DEG", default_value_t = 0)]
     pub turned: u32,
     /// The siege gun is still hidden (it cannot fire).
     #[arg(long)]
@@ -109,16 +109,16 @@ pub struct StructureArgs {
     #[arg(long, value_name = "KIND")]
     pub kind: StructureKind,
     /// Pips it has taken in earlier turns.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0)]
     pub damage_so_far: u32,
     /// The pips of this shell's hit die (0-6).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N")]
     pub pips: u32,
     /// Equipment directly behind it (a wall splits the pips with it, the wall first).
     #[arg(long, value_name = "KIND")]
     pub behind: Option<StructureKind>,
     /// Pips the equipment behind has taken in earlier turns.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0, requires = "behind")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::PIPS), allow_negative_numbers = true, value_name = "N", default_value_t = 0, requires = "behind")]
     pub behind_damage: u32,
 }
 
@@ -126,13 +126,13 @@ pub struct StructureArgs {
 #[derive(Debug, Args)]
 pub struct CrewArgs {
     /// Personnel hits on the crew and team (at most the hit die).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
     pub hits: u32,
     /// Cannoneers left (caps the losses).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
     pub cannoneers: Option<u32>,
     /// Team horses left (caps the losses).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::CREW), allow_negative_numbers = true, value_name = "N")]
     pub horses: Option<u32>,
 }
 
@@ -266,7 +266,9 @@ pub(crate) fn length(d: Distance, scale: &Scale, flag: &str) -> Result<Length, M
             _ => Length::inches(d.amount),
         });
     }
-    Ok(Length::inches(super::text_inches(d, scale, flag)?))
+    Ok(Length::inches(crate::engine::verbs::text_inches(
+        d, scale, flag,
+    )?))
 }
 
 /// Resolves one gsp action.

@@ -8,8 +8,8 @@
 
 use clap::Subcommand;
 
-use super::Ctx;
-use crate::moves::MoveError;
+use crate::engine::verbs::Ctx;
+use crate::engine::verbs::MoveError;
 use crate::rules::Resolution;
 use crate::rules::limits;
 use crate::rules::pw::{
@@ -36,19 +36,19 @@ pub enum PwAction {
         #[arg(long)]
         army: Gunnery,
         /// The battery's strength points (1-20).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::PW_SP), allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::PW_SP), allow_negative_numbers = true)]
         sp: u32,
         /// The target is in cover (-1).
         #[arg(long)]
         target_cover: bool,
         /// Hexes to the target, checked against the guns' range (PW-G1).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), allow_negative_numbers = true, value_name = "HEXES")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::HEXES), allow_negative_numbers = true, value_name = "HEXES")]
         range: Option<u32>,
     },
     /// PW-R1: infantry fire (d6 needing 4).
     Rifle {
         /// The firers' strength points (1-20).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::PW_SP), allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::PW_SP), allow_negative_numbers = true)]
         sp: u32,
         /// The firers moved this turn (-1).
         #[arg(long)]
@@ -60,7 +60,7 @@ pub enum PwAction {
         #[arg(long, value_name = "TYPE")]
         unit: Option<UnitType>,
         /// Hexes to the target, checked against the firers' range (PW-G1); needs --unit.
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), allow_negative_numbers = true, value_name = "HEXES")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::HEXES), allow_negative_numbers = true, value_name = "HEXES")]
         range: Option<u32>,
     },
     /// PW-X1: one side's melee roll (d6 needing 4; modified 8+ two hits). Both sides roll.
@@ -69,7 +69,7 @@ pub enum PwAction {
         #[arg(long)]
         unit: UnitKind,
         /// Its strength points (1-20).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::PW_SP), allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::PW_SP), allow_negative_numbers = true)]
         sp: u32,
         /// The arm it fights: infantry, cavalry or artillery.
         #[arg(long)]
@@ -90,16 +90,16 @@ pub enum PwAction {
     /// PW-V1: is an army defeated (more than half its SP or more than half its units lost)? No dice.
     Defeat {
         /// Strength points lost.
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::ARMY_SP), allow_negative_numbers = true)]
         sp_lost: u32,
         /// Strength points at the start.
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::ARMY_SP), allow_negative_numbers = true)]
         sp_total: u32,
         /// Units lost.
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), allow_negative_numbers = true)]
         units_lost: u32,
         /// Units at the start.
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), allow_negative_numbers = true)]
         units_total: u32,
     },
     /// PW-T1: who takes the first half-turn (the defender goes second; otherwise dice for it).

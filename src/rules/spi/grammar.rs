@@ -6,8 +6,8 @@
 
 use clap::Subcommand;
 
-use super::Ctx;
-use crate::moves::MoveError;
+use crate::engine::verbs::Ctx;
+use crate::engine::verbs::MoveError;
 use crate::rules::Resolution;
 use crate::rules::limits;
 use crate::rules::spi::{self, Formation, Nation, SpiCombatInput, SpiUnit, SupplyState};
@@ -18,10 +18,10 @@ pub enum SpiAction {
     /// Resolve one attack on one hex (SPI-C1..C5, S1, F1, H1, H2).
     Combat {
         /// Total attacking combat strength (printed; for a hasty attack, the points allocated).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         attack: u32,
         /// Total defending combat strength of the units in the hex (printed, without the fort).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         defend: u32,
         /// SPI-C3: the attack is a flanking attack (attack doubled; no benefit against a fort). In
         /// `kepi game apply`, refused (exit 2, with the hexes left open) unless the attackers'
@@ -36,7 +36,7 @@ pub enum SpiAction {
         defender_supply: SupplyState,
         /// SPI-F1: strength of the fortification unit in the hex (defenders doubled, plus this). In
         /// `kepi game apply`, read from the fortification units (arm "fortress") in --hex.
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         fortress: Option<u32>,
         /// SPI-H1: a hasty attack by one unit (allocated strength halved).
         #[arg(long)]
@@ -73,28 +73,28 @@ pub enum SpiAction {
     /// and isolated are counted from the game; type the rest).
     Victory {
         /// Net victory points, German minus French (may be negative).
-        #[arg(long, value_parser = crate::moves::num::within::<i64>(limits::VICTORY_POINTS), value_name = "N", allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<i64>(limits::VICTORY_POINTS), value_name = "N", allow_negative_numbers = true)]
         net_vp: Option<i64>,
         /// French CP destroyed (5 German VP each).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
         french_cp_destroyed: Option<u32>,
         /// French CP isolated at the end (3 German VP each).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
         french_cp_isolated: Option<u32>,
         /// The printed row award (10-184) of the most advanced supplied German unit.
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::POINTS), value_name = "VP")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::POINTS), value_name = "VP")]
         german_row_vp: Option<u32>,
         /// German CP exited off the west edge from a supplied hex (10 German VP each).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
         german_cp_exited: Option<u32>,
         /// German CP destroyed (5 French VP each).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
         german_cp_destroyed: Option<u32>,
         /// German CP isolated at the end (3 French VP each).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
         german_cp_isolated: Option<u32>,
         /// Hexes of penetration of the deepest supplied French unit (50 French VP each).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), value_name = "HEXES")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::HEXES), value_name = "HEXES")]
         french_hexes_penetrated: Option<u32>,
     },
     /// SPI-E1: an EB unit crossing a river hexside (d6 1-3 continues, 4-6 stops).
@@ -102,10 +102,10 @@ pub enum SpiAction {
     /// SPI-I1: a French unit raised at Chalons with reinforcing combat points (up to 8 CP).
     Raise {
         /// The unit's combat strength now (in `kepi game apply`, the unit's).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), value_name = "CP")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::STRENGTH), value_name = "CP")]
         strength: Option<u32>,
         /// Reinforcing combat points to spend.
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::ARMY_SP), value_name = "CP")]
         pool: u32,
     },
     /// SPI-T1 rail movement: entraining (3 MP, errata; French one, German two units a phase).
@@ -130,7 +130,7 @@ pub struct SpendArgs {
     #[arg(long, value_name = "STATE")]
     supply: Option<SupplyState>,
     /// Movement points it spent before this in the phase.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::COUNT), value_name = "MP", default_value = "0")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::COUNT), value_name = "MP", default_value = "0")]
     spent: u32,
 }
 

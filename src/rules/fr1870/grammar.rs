@@ -9,8 +9,8 @@
 
 use clap::Subcommand;
 
-use super::Ctx;
-use crate::moves::MoveError;
+use crate::engine::verbs::Ctx;
+use crate::engine::verbs::MoveError;
 use crate::rules::Resolution;
 use crate::rules::fr1870::siege::{self, BlockadeEnd, PointsInput, SiegeInput, TurnInput};
 use crate::rules::fr1870::{self, Arm, FrCombatInput, FrUnit, StormInput};
@@ -22,14 +22,14 @@ pub enum Fr1870Action {
     /// Resolve one combat (FR-C1, FR-C2, FR-S1, FR-F1).
     Combat {
         /// Total attacking combat potential (printed).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         attack: u32,
         /// Total defending combat potential (printed, terrain already counted).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         defend: u32,
         /// Die correction from your Terrain Table (not in the seed), e.g. -1.
         #[arg(
-            long, value_parser = crate::moves::num::within::<i32>(limits::DIE_MOD),
+            long, value_parser = crate::engine::verbs::num::within::<i32>(limits::DIE_MOD),
             value_name = "N",
             default_value_t = 0,
             allow_negative_numbers = true
@@ -66,7 +66,7 @@ pub enum Fr1870Action {
     /// FR-F1: storm an unoccupied enemy fortress of value 1 from the move (d6 4-6 taken).
     Storm {
         /// The fortress's value (only 1 can be stormed).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FORTRESS_VALUE), allow_negative_numbers = true, value_name = "N", default_value_t = 1)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FORTRESS_VALUE), allow_negative_numbers = true, value_name = "N", default_value_t = 1)]
         value: u32,
         /// The fortress is occupied (cannot be stormed).
         #[arg(long)]
@@ -95,35 +95,35 @@ pub enum Fr1870Action {
         #[arg(long, value_name = "CELL")]
         start: Option<String>,
         /// Cells the marker has moved from its start.
-        #[arg(long, value_parser = crate::moves::num::within::<i32>(limits::CALENDAR_CELLS), value_name = "N", default_value_t = 0, allow_negative_numbers = true)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<i32>(limits::CALENDAR_CELLS), value_name = "N", default_value_t = 0, allow_negative_numbers = true)]
         advanced: i32,
         /// The marker is turned over (broken last turn).
         #[arg(long)]
         flipped: bool,
         /// Cells from the start to SURRENDER, read off your printed calendar (not in the seed).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), value_name = "N")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::HEXES), value_name = "N")]
         steps: Option<u32>,
         /// The game-turn that ends (Metz's besiegers leave two turns after it capitulates).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::TURN), value_name = "N")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::TURN), value_name = "N")]
         turn: Option<u32>,
     },
     /// FR-L1: a situation's points (2-5: 2 per enemy unit eliminated; 1: the printed conditions).
     /// In a game the units eliminated are counted from the game.
     Points {
         /// The situation, 1-5.
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::SITUATION), value_name = "N")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::SITUATION), value_name = "N")]
         situation: u32,
         /// French units eliminated (German points).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N", default_value_t = 0)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), value_name = "N", default_value_t = 0)]
         french_eliminated: u32,
         /// German units eliminated (French points).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N", default_value_t = 0)]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), value_name = "N", default_value_t = 0)]
         german_eliminated: u32,
         /// Situation 1: the conditions met, by their printed order (1-5).
-        #[arg(long, value_name = "N,...", value_delimiter = ',', value_parser = crate::moves::num::within::<u32>(limits::SITUATION))]
+        #[arg(long, value_name = "N,...", value_delimiter = ',', value_parser = crate::engine::verbs::num::within::<u32>(limits::SITUATION))]
         met: Vec<u32>,
         /// French units still besieged in Metz (in a game: from the game).
-        #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N")]
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), value_name = "N")]
         in_metz: Option<u32>,
     },
 }
@@ -156,16 +156,16 @@ pub struct SiegeArgs {
     #[arg(long, value_name = "SIDE")]
     pub besieger: Option<String>,
     /// The fortress's value, 1-3 (its blockade marker when the garrison exceeds its stores).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FORTRESS_VALUE), value_name = "N")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FORTRESS_VALUE), value_name = "N")]
     pub coefficient: Option<u32>,
     /// The units in the place (in a game: the other side's units in its cell).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), value_name = "N")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), value_name = "N")]
     pub garrison: Option<u32>,
     /// The blockade calendar cell a situation gives ("METZ-2"), over the one the garrison gives.
     #[arg(long, value_name = "CELL")]
     pub start: Option<String>,
     /// Cells from the start to SURRENDER, read off your printed calendar (not in the seed).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::HEXES), value_name = "N")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::HEXES), value_name = "N")]
     pub steps: Option<u32>,
 }
 

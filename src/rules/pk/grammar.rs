@@ -8,9 +8,9 @@
 
 use clap::{Args, Subcommand};
 
-use super::{Ctx, text_inches};
 use crate::dice::{Die, Ratio};
-use crate::moves::MoveError;
+use crate::engine::verbs::MoveError;
+use crate::engine::verbs::{Ctx, text_inches};
 use crate::rules::Resolution;
 use crate::rules::limits;
 use crate::rules::pk::{
@@ -68,7 +68,7 @@ pub struct UrtArgs {
     pub activity: Activity,
     /// Degrees of a pivot (pivot-battalion, pivot-brigade), else how many times (1 when not
     /// given).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::DEGREES))]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::DEGREES))]
     pub amount: Option<u32>,
 }
 
@@ -76,7 +76,7 @@ pub struct UrtArgs {
 #[derive(Debug, Args)]
 pub struct FireArgs {
     /// Figures firing (skirmishers: the stands in range).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub figures: u32,
     /// The firer's class: elite, veteran or line.
     #[arg(long)]
@@ -116,7 +116,7 @@ pub struct FireArgs {
     #[arg(long)]
     pub supporting: bool,
     /// Figures in the target (losses never exceed them).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub target_figures: Option<u32>,
     /// An officer with the target (he is the leader casualty): general or staff.
     #[arg(long, visible_alias = "officer")]
@@ -133,10 +133,10 @@ pub struct FireFirstArgs {
     #[arg(long)]
     pub class_b: Class,
     /// Side A's situation modifier.
-    #[arg(long, value_parser = crate::moves::num::within::<i64>(limits::ROLL_MODIFIER), default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<i64>(limits::ROLL_MODIFIER), default_value_t = 0, allow_hyphen_values = true)]
     pub situation_a: i64,
     /// Side B's situation modifier.
-    #[arg(long, value_parser = crate::moves::num::within::<i64>(limits::ROLL_MODIFIER), default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<i64>(limits::ROLL_MODIFIER), default_value_t = 0, allow_hyphen_values = true)]
     pub situation_b: i64,
 }
 
@@ -147,7 +147,7 @@ pub struct ArtilleryArgs {
     #[arg(long)]
     pub gun: Gun,
     /// The battery's points.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::POINTS), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::POINTS), allow_negative_numbers = true)]
     pub points: u32,
     /// The crew's class.
     #[arg(long)]
@@ -181,16 +181,16 @@ pub struct ArtilleryArgs {
     #[arg(long, default_value = "none")]
     pub cover: Cover,
     /// Figures in the target.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub target_figures: Option<u32>,
     /// Counter-battery: the target battery's points.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::POINTS), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::POINTS), allow_negative_numbers = true)]
     pub target_points: Option<u32>,
     /// The target is a building: wooden or stone.
     #[arg(long)]
     pub building: Option<Building>,
     /// The building's points left.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::POINTS), allow_negative_numbers = true, requires = "building")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::POINTS), allow_negative_numbers = true, requires = "building")]
     pub building_points: Option<u32>,
     /// Firing over friendly troops a contour lower (not with canister).
     #[arg(long)]
@@ -207,10 +207,10 @@ pub struct ArtilleryArgs {
 #[derive(Debug, Args)]
 pub struct CollapseArgs {
     /// The building's point value.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::POINTS), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::POINTS), allow_negative_numbers = true)]
     pub building_points: u32,
     /// Figures inside.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub occupants: Option<u32>,
 }
 
@@ -218,7 +218,7 @@ pub struct CollapseArgs {
 #[derive(Debug, Args)]
 pub struct MeleeArgs {
     /// Figures in the counting rank(s) (move 2+: the whole unit).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub figures: u32,
     /// Class.
     #[arg(long)]
@@ -227,7 +227,7 @@ pub struct MeleeArgs {
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub ranks: Option<u8>,
     /// Figures in the second rank.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true, default_value_t = 0)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true, default_value_t = 0)]
     pub second_rank: u32,
     /// Attacking the opponent's flank: 4 x (AV + 5).
     #[arg(long, conflicts_with = "rear")]
@@ -260,10 +260,10 @@ pub struct MeleeArgs {
     #[arg(long, default_value = "open")]
     pub position: Position,
     /// Move of the melee (1 = first).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::MELEE_MOVES), allow_negative_numbers = true, default_value_t = 1, visible_alias = "move")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::MELEE_MOVES), allow_negative_numbers = true, default_value_t = 1, visible_alias = "move")]
     pub melee_move: u32,
     /// Figures in the opponent.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub target_figures: Option<u32>,
     /// An officer with the opponent (he is the leader casualty, PK-L1): general or staff.
     #[arg(long, visible_alias = "officer")]
@@ -274,7 +274,7 @@ pub struct MeleeArgs {
 #[derive(Debug, Args)]
 pub struct MeleeBothArgs {
     /// Side A's figures.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub a_figures: u32,
     /// Side A's class.
     #[arg(long)]
@@ -295,7 +295,7 @@ pub struct MeleeBothArgs {
     #[arg(long, default_value = "open")]
     pub a_position: Position,
     /// Side B's figures.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub b_figures: u32,
     /// Side B's class.
     #[arg(long)]
@@ -316,7 +316,7 @@ pub struct MeleeBothArgs {
     #[arg(long, default_value = "open")]
     pub b_position: Position,
     /// Move of the melee (1 = first).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::MELEE_MOVES), allow_negative_numbers = true, default_value_t = 1)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::MELEE_MOVES), allow_negative_numbers = true, default_value_t = 1)]
     pub melee_move: u32,
 }
 
@@ -336,7 +336,7 @@ pub struct CounterArgs {
     #[arg(long)]
     pub side_moved: bool,
     /// The attacker's move before contact, in the target's URTs.
-    #[arg(long, value_parser = crate::moves::num::ratio_within(limits::INCHES), default_value = "1")]
+    #[arg(long, value_parser = crate::engine::verbs::num::ratio_within(limits::INCHES), default_value = "1")]
     pub attacker_urts: Ratio,
     /// The target is in skirmish order.
     #[arg(long)]
@@ -347,13 +347,13 @@ pub struct CounterArgs {
 #[derive(Debug, Args)]
 pub struct FatigueArgs {
     /// Total fatigue points (or give --class and --moves).
-    #[arg(long, value_parser = crate::moves::num::within::<i64>(limits::FATIGUE), allow_negative_numbers = true, required_unless_present = "class")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<i64>(limits::FATIGUE), allow_negative_numbers = true, required_unless_present = "class")]
     pub fatigue: Option<i64>,
     /// Class, to total the fatigue from --moves.
     #[arg(long, requires = "moves")]
     pub class: Option<Class>,
     /// Moves fought in this melee.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::MELEE_MOVES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::MELEE_MOVES), allow_negative_numbers = true)]
     pub moves: Option<u32>,
 }
 
@@ -361,10 +361,10 @@ pub struct FatigueArgs {
 #[derive(Debug, Args)]
 pub struct PursuitArgs {
     /// Figures of the unit that stood.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub stander_figures: u32,
     /// Figures of the unit that withdrew.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub withdrawer_figures: u32,
     /// The stander's class.
     #[arg(long)]
@@ -389,7 +389,7 @@ pub struct RallyArgs {
     #[arg(long)]
     pub class: Class,
     /// Leaders lost (single unit: -2 each; brigaded: -1 each).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::LEADERS), allow_negative_numbers = true, default_value_t = 0)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::LEADERS), allow_negative_numbers = true, default_value_t = 0)]
     pub leaders_lost: u32,
     /// The unit is brigaded (6 leaders).
     #[arg(long)]
@@ -401,7 +401,7 @@ pub struct RallyArgs {
     #[arg(long, default_value = "none", value_parser = parse_death)]
     pub general_death: GeneralDeath,
     /// Figures lost this move (no more come back).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub figures_lost: Option<u32>,
 }
 
@@ -420,16 +420,16 @@ fn parse_death(s: &str) -> Result<GeneralDeath, String> {
 #[derive(Debug, Args)]
 pub struct ArmyArgs {
     /// The army's figures at the start.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub start_figures: u32,
     /// Its figures now.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FIGURES), allow_negative_numbers = true)]
     pub figures: u32,
     /// Broken units that could return.
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::UNITS), allow_negative_numbers = true, default_value_t = 0)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), allow_negative_numbers = true, default_value_t = 0)]
     pub broken_units: u32,
     /// Modifiers to the roll.
-    #[arg(long, value_parser = crate::moves::num::within::<i64>(limits::ROLL_MODIFIER), default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<i64>(limits::ROLL_MODIFIER), default_value_t = 0, allow_hyphen_values = true)]
     pub modifier: i64,
 }
 
@@ -437,10 +437,10 @@ pub struct ArmyArgs {
 #[derive(Debug, Args)]
 pub struct InitiativeArgs {
     /// Side A's d% (1-100).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::DPCT), allow_negative_numbers = true, requires = "dpct_b")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::DPCT), allow_negative_numbers = true, requires = "dpct_b")]
     pub dpct_a: Option<u32>,
     /// Side B's d% (1-100).
-    #[arg(long, value_parser = crate::moves::num::within::<u32>(limits::DPCT), allow_negative_numbers = true, requires = "dpct_a")]
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::DPCT), allow_negative_numbers = true, requires = "dpct_a")]
     pub dpct_b: Option<u32>,
 }
 

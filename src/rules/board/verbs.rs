@@ -1,0 +1,73 @@
+//! What SPI's and 1870's combat verbs of `kepi game apply` share: the attackers and the hex they
+//! attack (SPI-C2, FR-C1), the units engaged there, and the owners' `--losses` (SPI-R1, FR-C2).
+
+use clap::Args;
+
+use super::form::{FrForm, SpiForm, engage_hex};
+use crate::engine::game::GameState;
+use crate::engine::play::Form;
+use crate::engine::verbs::{Given, MoveError};
+use crate::roster::Position;
+
+/// SPI-C2, FR-C1: the units of one attack on one hex.
+#[derive(Debug, Args)]
+pub struct HexOpt {
+    /// The attacking units, comma-separated ids or names (all of one side).
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',', required = true)]
+    attackers: Vec<String>,
+    /// The hex attacked: every enemy unit in it defends (a hex holding a friendly unit is refused).
+    #[arg(long, value_name = "HEX", required = true)]
+    hex: Position,
+}
+
+/// SPI-C2, FR-C1: the form of a combat pre-filled with the units engaged when `attackers` attack
+/// `hex` (every enemy unit in it defends); why they cannot, the form untouched, otherwise.
+pub fn engage(
+    form: &mut Form,
+    state: &GameState,
+    attackers: &[String],
+    hex: Position,
+) -> Result<(), String> {
+    let (a, d) = engage_hex(state, attackers, hex)?;
+    if let Some(f) = form.get_mut::<SpiForm>() {
+        f.prefill_engaged(state, &a, &d);
+    } else if let Some(f) = form.get_mut::<FrForm>() {
+        f.prefill_engaged(state, &a, &d);
+    }
+    Ok(())
+}
+
+/// SPI-R1, FR-C2: `--losses UNIT=N,...` as unit ids and numbers, each unit engaged (an attacker or
+/// a unit in --hex) and named once; the numbers are checked against the result when it is known.
+pub fn parse_losses(
+    g: &Given,
+    attacker_ids: &[String],
+    defender_ids: &[String],
+) -> Result<Vec<(String, u32)>, MoveError> {
+    let mut losses: Vec<(String, u32)> = Vec::new();
+    for pair in g.get_many::<String>("losses")? {
+        let (id, n) = pair
+            .split_once('=')
+            .ok_or_else(|| g.bad("losses", format!("`{pair}` is not UNIT=N")))?;
+        let id = id.trim();
+        let n: u32 = crate::engine::verbs::num::parse_within(n, crate::rules::limits::STRENGTH)
+            .map_err(|m| g.bad("losses", format!("in `{pair}`: {m}")))?;
+        // A blank form (the hex checked later, after a script's moves) has no units yet.
+        if !attacker_ids.is_empty()
+            && !attacker_ids
+                .iter()
+                .chain(defender_ids.iter())
+                .any(|u| u == id)
+        {
+            return Err(g.bad(
+                "losses",
+                format!("`{id}` is not engaged in this combat (attackers and units in --hex)"),
+            ));
+        }
+        if losses.iter().any(|(u, _)| u == id) {
+            return Err(g.bad("losses", format!("`{id}` is named twice")));
+        }
+        losses.push((id.to_string(), n));
+    }
+    Ok(losses)
+}

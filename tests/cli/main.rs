@@ -28,3 +28,4 @@ mod sixth_rule_set_cli;
 mod spi_movement_cli;
 mod store_cli;
 mod tamper_cli;
+mod transport_cli;

@@ -5,7 +5,8 @@
 //! "die", "modified_die", "attack", "defence", "entered", "effects"}`; `storm`: `{"taken", "die"}`;
 //! `siege`: `{"place", "cell", "kind", "by", "start", "steps"}`; `blockade`: `{"place", "kind",
 //! "event", "marker", "capitulates", "turn"?, "besiegers_leave_on"?}`; `points`: `{"situation",
-//! "french", "german", "leader", "margin"}`.
+//! "french", "german", "leader", "margin"}`; `rail`: `{"unit", "from", "to", "cells", "line"?,
+//! "section"?}`; `sea`: `{"unit", "from"?, "from_port"?, "to", "port"?, "at"?}`.
 
 use clap::Subcommand;
 
@@ -13,6 +14,7 @@ use crate::engine::verbs::Ctx;
 use crate::engine::verbs::MoveError;
 use crate::rules::Resolution;
 use crate::rules::fr1870::siege::{self, BlockadeEnd, PointsInput, SiegeInput, TurnInput};
+use crate::rules::fr1870::transport::{self, RailInput, SeaInput, SeaPlace};
 use crate::rules::fr1870::{self, Arm, FrCombatInput, FrUnit, StormInput};
 use crate::rules::limits;
 
@@ -126,6 +128,81 @@ pub enum Fr1870Action {
         #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), value_name = "N")]
         in_metz: Option<u32>,
     },
+    /// FR-G1 (the text's G5): a railway transport, at most 12 cells (no dice).
+    Rail(RailArgs),
+    /// FR-K1 (the text's K2): one passage by sea: port, counter, edge (no dice).
+    Sea(SeaArgs),
+}
+
+/// `rail`'s options (FR-G1). The railway map is not in the seed: the cells on the line and a
+/// section's capacity are read off the printed map.
+#[derive(Debug, clap::Args)]
+pub struct RailArgs {
+    /// The cell it stands on (in a game: the unit's; none: a reinforcement coming onto the map).
+    #[arg(long, value_name = "CELL")]
+    pub from: Option<String>,
+    /// The cell it arrives in.
+    #[arg(long, value_name = "CELL")]
+    pub to: String,
+    /// Cells on the line, as counted on the printed map (10 at most).
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::HEXES), value_name = "N")]
+    pub line: Option<u32>,
+    /// The section of line used, as you name it ("Metz-Nancy").
+    #[arg(long, value_name = "NAME")]
+    pub section: Option<String>,
+    /// The section's capacity in units, printed at its junction.
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), value_name = "N")]
+    pub capacity: Option<u32>,
+    /// The unit's railway transports earlier this turn (in a game: from the log).
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::COUNT), value_name = "N", default_value_t = 0)]
+    pub earlier: u32,
+    /// Units carried on the section this phase already (in a game: from the log).
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), value_name = "N", default_value_t = 0)]
+    pub carried: u32,
+    /// An enemy unit stands in the arrival cell (in a game: from the units).
+    #[arg(long)]
+    pub enemy_held: bool,
+    /// The arrival cell is controlled by the enemy and no friendly unit is in it (in a game: from
+    /// the units).
+    #[arg(long)]
+    pub enemy_controlled: bool,
+}
+
+/// `sea`'s options (FR-K1). The ports' cells and the arrowed routes are on the printed map.
+#[derive(Debug, clap::Args)]
+pub struct SeaArgs {
+    /// The unit's side (in a game: its card's): only French units sail.
+    #[arg(long, value_name = "SIDE")]
+    pub side: Option<String>,
+    /// Where it is: port, counter1, counter2, west or south (in a game, a unit at sea is on its
+    /// counter by the log; a unit on the map embarks from a port unless told).
+    #[arg(long, value_name = "PLACE")]
+    pub from: Option<SeaPlace>,
+    /// The port it embarks at.
+    #[arg(long, value_name = "PORT")]
+    pub from_port: Option<String>,
+    /// Where it goes: port, counter1, counter2, west or south.
+    #[arg(long, value_name = "PLACE")]
+    pub to: SeaPlace,
+    /// The port it goes to (Dunkerque, Calais, Boulogne, Dieppe, Le Havre, Caen).
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<String>,
+    /// The cell it lands on, back on the map (a port's cell, or an edge cell).
+    #[arg(long, value_name = "CELL")]
+    pub at: Option<String>,
+    /// Units in transit now, this one not counted (in a game: from the log).
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::UNITS), value_name = "N", default_value_t = 0)]
+    pub in_transit: u32,
+    /// The unit's passages this movement phase already (in a game: from the log).
+    #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::COUNT), value_name = "N", default_value_t = 0)]
+    pub passages: u32,
+}
+
+/// A resolution with what the text says against it as its notes (`kepi resolve`: nobody went
+/// ahead yet; in a game the breaches are logged by the verb, "umpire went ahead: ...").
+fn with_breaches<O>(mut r: Resolution<O>, said: Vec<String>) -> Resolution<O> {
+    r.notes.extend(said);
+    r
 }
 
 /// `siege`'s options (FR-F1, FR-B1); boxed, so `kepi resolve` stays small.
@@ -336,6 +413,37 @@ pub fn run(
                 in_metz: *in_metz,
             };
             Ok(siege::points(&input, t)?.erase())
+        }
+        Fr1870Action::Rail(a) => {
+            let input = RailInput {
+                unit: "the unit".to_string(),
+                from: a.from.clone(),
+                to: a.to.clone(),
+                line: a.line,
+                earlier_this_turn: a.earlier,
+                section: a.section.clone(),
+                capacity: a.capacity,
+                carried_on_section: a.carried,
+                to_enemy_held: a.enemy_held,
+                to_enemy_controlled: a.enemy_controlled,
+            };
+            let said = transport::rail_breaches(&input);
+            Ok(with_breaches(transport::rail(&input)?, said).erase())
+        }
+        Fr1870Action::Sea(a) => {
+            let input = SeaInput {
+                unit: "the unit".to_string(),
+                side: a.side.clone(),
+                from: a.from,
+                from_port: a.from_port.clone(),
+                to: a.to,
+                to_port: a.port.clone(),
+                at: a.at.clone(),
+                in_transit: a.in_transit,
+                passages_this_phase: a.passages,
+            };
+            let said = transport::sea_breaches(&input);
+            Ok(with_breaches(transport::sea(&input)?, said).erase())
         }
     }
 }

@@ -313,8 +313,6 @@ pub struct SeaOutcome {
     /// The cell it landed on, back on the map.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<String>,
-    /// Units in transit after this passage.
-    pub in_transit: u32,
 }
 
 /// A port as the text spells it, for a name typed in any case; the name as typed otherwise (the
@@ -366,7 +364,6 @@ pub fn sea(i: &SeaInput) -> Result<Resolution<SeaOutcome>, RuleError> {
     let mut notes = Vec::new();
     let from_where = i.from;
     let was_at_sea = from_where.is_some_and(SeaPlace::at_sea);
-    let in_transit = transit_after(i);
     if landing && at.is_none() {
         notes.push(format!(
             "{unit} is back on the map: give --at CELL for where it stands (a port's cell, or an \
@@ -403,7 +400,7 @@ pub fn sea(i: &SeaInput) -> Result<Resolution<SeaOutcome>, RuleError> {
     };
     let summary = match &at {
         Some(c) => format!("{unit} by sea to {place}, at {c}"),
-        None if i.to.at_sea() => format!("{unit} by sea to {place} ({in_transit} in transit)"),
+        None if i.to.at_sea() => format!("{unit} by sea to {place} (in transit)"),
         None => format!("{unit} by sea to {place}"),
     };
     Ok(certain(
@@ -418,7 +415,6 @@ pub fn sea(i: &SeaInput) -> Result<Resolution<SeaOutcome>, RuleError> {
             to: i.to,
             port,
             at,
-            in_transit,
         },
         summary,
         notes,
@@ -600,7 +596,7 @@ mod tests {
         i.from_port = Some("le havre".into());
         let r = sea(&i).unwrap();
         assert!(sea_breaches(&i).is_empty(), "{:?}", sea_breaches(&i));
-        assert_eq!(r.outcome.as_ref().unwrap().in_transit, 1);
+        assert!(r.summary.ends_with("(in transit)"), "{}", r.summary);
         assert_eq!(
             r.outcome.as_ref().unwrap().from_port.as_deref(),
             Some("Le Havre")
@@ -616,11 +612,6 @@ mod tests {
             r.notes
         );
         assert_eq!(r.outcome.as_ref().unwrap().at.as_deref(), Some("0420"));
-        assert_eq!(
-            r.outcome.as_ref().unwrap().in_transit,
-            1,
-            "landed: the other unit at sea is still in transit"
-        );
         assert!(
             r.modifiers
                 .iter()

@@ -1,11 +1,13 @@
-//! 1870's resolution verb of `kepi game apply` (`combat`): the attackers and the hex attacked,
-//! with the options of `kepi resolve fr1870 combat` ([`super::grammar`]) and the exchange's
-//! losses and the cavalry's refusal only play has, over the form pre-filled from the units.
+//! 1870's resolution verbs of `kepi game apply`: `combat` (the attackers and the hex attacked,
+//! with the options of `kepi resolve fr1870 combat`, [`super::grammar`], and the exchange's losses
+//! and the cavalry's refusal only play has), `rail` and `sea` (a unit carried, FR-G1 and FR-K1),
+//! each over its form pre-filled from the units.
 
 use clap::Args;
 
+use super::form::{RailForm, SeaForm};
 use crate::engine::play::Form;
-use crate::engine::verbs::{Given, MoveError, Units, VerbSpec, set, set_some};
+use crate::engine::verbs::{Given, MoveError, Units, VerbSpec, no_extra, set, set_some};
 use crate::rules::Tables;
 use crate::rules::board::form::FrForm;
 use crate::rules::board::verbs::{HexOpt, engage, parse_losses};
@@ -27,26 +29,93 @@ struct FrHexOpt {
     cavalry_refuses: bool,
 }
 
-/// 1870's resolution verb, the form of [`super::set::FrRules`].
-pub static SPECS: &[VerbSpec] = &[VerbSpec {
-    verb: "combat",
-    aliases: &[],
-    form: "combat",
-    resolve: "combat",
-    units: Units::Hex(engage),
-    required: &[],
-    refused: &[
-        (
-            "attack",
-            "the attack potential comes from the --attackers units",
-        ),
-        ("defend", "the defence comes from the enemy units in --hex"),
-    ],
-    extra: <FrHexOpt as Args>::augment_args,
-    what: "one combat on one hex (FR-C1, FR-C2, FR-S1, FR-F1; exchange losses --losses, \
+/// 1870's resolution verbs, one per form of [`super::set::FrRules`].
+pub static SPECS: &[VerbSpec] = &[
+    VerbSpec {
+        verb: "combat",
+        aliases: &[],
+        form: "combat",
+        resolve: "combat",
+        units: Units::Hex(engage),
+        required: &[],
+        refused: &[
+            (
+                "attack",
+                "the attack potential comes from the --attackers units",
+            ),
+            ("defend", "the defence comes from the enemy units in --hex"),
+        ],
+        extra: <FrHexOpt as Args>::augment_args,
+        what: "one combat on one hex (FR-C1, FR-C2, FR-S1, FR-F1; exchange losses --losses, \
                FR-C3 --cavalry-refuses)",
-    overlay: fr_combat,
-}];
+        overlay: fr_combat,
+    },
+    VerbSpec {
+        verb: "rail",
+        aliases: &[],
+        form: "rail",
+        resolve: "rail",
+        units: Units::One("UNIT"),
+        required: &["to"],
+        refused: &[
+            ("from", "the unit stands where the game has it"),
+            ("earlier", "the game counts the unit's transports this turn"),
+            (
+                "carried",
+                "the game counts the units on the section this phase",
+            ),
+            ("enemy_held", "the game sees the units in the cell"),
+            (
+                "enemy_controlled",
+                "the game sees the units next to the cell",
+            ),
+        ],
+        extra: no_extra,
+        what: "a railway transport to --to CELL: 12 cells at most (1 + 10 on the line + 1), one a                turn, a section's --capacity; what the text forbids is a note (FR-G1; no dice)",
+        overlay: fr_rail,
+    },
+    VerbSpec {
+        verb: "sea",
+        aliases: &[],
+        form: "sea",
+        resolve: "sea",
+        units: Units::One("UNIT"),
+        required: &["to"],
+        refused: &[
+            ("side", "the unit's card gives it"),
+            ("in_transit", "the game counts the units at sea"),
+            ("passages", "the game counts the unit's passages this phase"),
+        ],
+        extra: no_extra,
+        what: "one passage by sea --to port|counter1|counter2|west|south (--port NAME, --at CELL                when it lands): French units, four in transit, one passage a phase (FR-K1; no                dice)",
+        overlay: fr_sea,
+    },
+];
+
+/// FR-G1: `kepi resolve fr1870 rail`'s options the umpire reads off the map.
+fn fr_rail(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
+    let Some(x) = f.get_mut::<RailForm>() else {
+        return Err(g.mismatch());
+    };
+    set(&mut x.to, g.get::<String>("to")?);
+    set_some(&mut x.line, g.get::<u32>("line")?);
+    set(&mut x.section, g.get::<String>("section")?);
+    set_some(&mut x.capacity, g.get::<u32>("capacity")?);
+    Ok(())
+}
+
+/// FR-K1: where the unit embarks from and where it goes.
+fn fr_sea(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
+    let Some(x) = f.get_mut::<SeaForm>() else {
+        return Err(g.mismatch());
+    };
+    set(&mut x.from, g.get::<super::transport::SeaPlace>("from")?);
+    set(&mut x.from_port, g.get::<String>("from_port")?);
+    set(&mut x.to, g.get::<super::transport::SeaPlace>("to")?);
+    set(&mut x.port, g.get::<String>("port")?);
+    set(&mut x.at, g.get::<String>("at")?);
+    Ok(())
+}
 
 /// FR-C1, FR-C2, FR-S1, FR-F1: `kepi resolve fr1870 combat`'s situation over the engaged units.
 fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {

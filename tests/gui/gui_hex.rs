@@ -876,3 +876,66 @@ fn an_1870_drag_does_not_scroll_the_board() {
     );
     assert_eq!(h.get_by_label("Cavalry 3").rect(), other);
 }
+
+/// Issue 28, FR-G1 in the window: 1870's rail tab carries the picked unit to the cell typed; a
+/// second transport the same turn is noted before Apply ("a unit may make only one railway
+/// transport per turn") and logged with the umpire going ahead.
+#[test]
+fn fr1870_rail_from_the_window_moves_the_unit_and_notes_a_second_transport() {
+    let tables = Tables::builtin().unwrap();
+    let s = builtin_scenario("fr1870-august").unwrap();
+    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    app.handle(Command::Select("fr-1rc".into()));
+    let mut r = resolver_harness(app);
+    r.run();
+    r.get_by_label("rail").click();
+    r.run();
+    let field = egui::accesskit::Role::TextInput;
+    r.get_by_role_and_label(field, "to cell").focus();
+    r.run();
+    r.get_by_role_and_label(field, "to cell").type_text("2047");
+    r.run();
+    assert!(
+        r.query_by_label_contains("only one railway transport")
+            .is_none(),
+        "nothing to say yet"
+    );
+    r.get_by_label("Apply").click();
+    r.run();
+    let pos = |r: &Harness<'_, AppState>| {
+        r.state()
+            .state()
+            .unit("fr-1rc")
+            .map(|u| u.position.to_string())
+            .unwrap()
+    };
+    assert_eq!(pos(&r), "2047");
+    // The cell typed was for that transport: asked again.
+    r.get_by_role_and_label(field, "to cell").focus();
+    r.run();
+    r.get_by_role_and_label(field, "to cell").type_text("2048");
+    r.run();
+    assert!(
+        r.query_by_label_contains("only one railway transport per turn")
+            .is_some(),
+        "said before Apply"
+    );
+    r.get_by_label("Apply").click();
+    r.run();
+    assert_eq!(pos(&r), "2048", "the umpire decides");
+    let last = r.state().game.log().last().unwrap().clone();
+    let EntryKind::Act {
+        action: Action::Resolved { resolution, .. },
+    } = &last.kind
+    else {
+        panic!("a resolution")
+    };
+    assert!(
+        resolution
+            .notes
+            .iter()
+            .any(|n| n.starts_with("umpire went ahead") && n.contains("only one railway")),
+        "{:?}",
+        resolution.notes
+    );
+}

@@ -389,7 +389,8 @@ pub fn resolver_foot_ui(
             ui.label(RichText::new(PICK_A_UNIT).weak());
         }
         Err(e) => {
-            ui.colored_label(ui.visuals().warn_fg_color, e.to_string());
+            let said = super::state::in_window_words(&e.to_string());
+            ui.colored_label(ui.visuals().warn_fg_color, said);
         }
     }
 }

@@ -1592,7 +1592,12 @@ fn status_of(e: &crate::engine::game::LogEntry, state: &GameState) -> String {
 /// A refusal in the window's words: the command-line option it names is the field the window
 /// shows for it (issue 26: "errors ... phrased in command-line flags").
 pub fn in_window_words(text: &str) -> String {
-    const FIELDS: &[(&str, &str)] = &[("--result: ", "result from your printed chart")];
+    const FIELDS: &[(&str, &str)] = &[
+        ("--result: ", "result from your printed chart"),
+        ("--to: ", "to cell"),
+        ("--at: ", "lands at cell"),
+        ("--port: ", "port"),
+    ];
     FIELDS
         .iter()
         .find_map(|(flag, field)| {

@@ -890,6 +890,12 @@ fn fr1870_rail_from_the_window_moves_the_unit_and_notes_a_second_transport() {
     r.run();
     r.get_by_label("rail").click();
     r.run();
+    // Said in the window's words, not the command line's (`--to`).
+    assert!(
+        r.query_by_label_contains("to cell: no cell given")
+            .is_some(),
+        "the field to fill, named as the window names it"
+    );
     let field = egui::accesskit::Role::TextInput;
     r.get_by_role_and_label(field, "to cell").focus();
     r.run();

@@ -122,6 +122,14 @@ const BASES: &[(&str, &str)] = &[
         "resolve fr1870 points",
         "--situation=2 --french-eliminated=22",
     ),
+    (
+        "resolve fr1870 rail",
+        "--from=2034 --to=2045 --section=Metz-Nancy --capacity=3 --carried=1",
+    ),
+    (
+        "resolve fr1870 sea",
+        "--from=port --from-port=Calais --to=counter1 --in-transit=2",
+    ),
     ("tables check", ""),
     ("tables dump", "{out}/dump"),
     ("scenarios", ""),

@@ -195,7 +195,7 @@ pub struct RawRoster {
     /// Scenario name used on the command line ("mars-la-tour").
     #[serde(default)]
     pub name: Option<Spanned<String>>,
-    /// Rule set id (pk, pw, gsp, spi, fr1870).
+    /// Rule set id, one of the registry's (`kepi scenarios` names them).
     #[serde(default)]
     pub system: Option<Spanned<String>>,
     /// Title ("Mars-la-Tour, 16 August 1870").
@@ -533,13 +533,19 @@ pub fn validate_roster(
 ) -> Result<Scenario, CardError> {
     let raw: RawRoster = parse_toml(file, src)?;
     let check = Check::new(file, src);
+    // The rule sets a card may name are the registry's (a set registered at run time too): its
+    // refusal says them, and the card's error lists them as the accepted values.
     let system = match &raw.system {
-        Some(s) => Some(parse_word::<System>(
-            &check,
-            s,
-            "system",
-            "pk, pw, gsp, spi, fr1870".into(),
-        )?),
+        Some(s) => Some(s.get_ref().parse::<System>().map_err(|m| {
+            let (what, accepted) = match m.split_once(" (accepted: ") {
+                Some((what, list)) => (what.to_string(), list.trim_end_matches(')').to_string()),
+                None => (
+                    m,
+                    "a rule set's id (`kepi scenarios` lists them)".to_string(),
+                ),
+            };
+            check.error(s.span(), "system", what, accepted)
+        })?),
         None => None,
     };
     let date = match &raw.date {
@@ -962,6 +968,22 @@ mod tests {
         assert_eq!(mlt.system, Some(System::Pk));
         for side in [Side::German, Side::French] {
             assert!(mlt.units.iter().filter(|u| u.side == side).count() >= 12);
+        }
+    }
+
+    /// A misspelt `system` names the file, line and field, and accepts the registry's rule sets.
+    #[test]
+    fn an_unknown_rule_set_lists_the_registrys() {
+        let e = validate_roster("club.toml", "name = \"x\"\nsystem = \"chess\"\n", None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("club.toml") && e.contains(":2"), "{e}");
+        assert!(
+            e.contains("system") && e.contains("unknown rule set `chess`"),
+            "{e}"
+        );
+        for id in crate::registry::all().into_iter().map(System::id) {
+            assert!(e.contains(id), "{id} accepted: {e}");
         }
     }
 

@@ -60,3 +60,26 @@ pub fn notes(save: &str) -> Vec<String> {
         .map(|e| e["action"]["text"].as_str().unwrap().to_string())
         .collect()
 }
+
+/// The JSON lines `kepi game apply SAVE --json WORDS...` prints, one per applied action.
+pub fn apply_json(save: &str, words: &[&str]) -> Vec<serde_json::Value> {
+    let mut args = vec!["game", "apply", save, "--json"];
+    args.extend_from_slice(words);
+    ok(&args)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// A `game apply --json` line's notes (absent when none).
+pub fn notes_of(v: &serde_json::Value) -> Vec<String> {
+    v.get("notes")
+        .and_then(|n| n.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|n| n.as_str())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::{kepi, ok};
+use super::common::{apply_json as apply, kepi, notes_of, ok};
 
 fn tmp(name: &str) -> PathBuf {
     super::common::tmp("sieges", name)
@@ -16,28 +16,6 @@ fn tmp(name: &str) -> PathBuf {
 
 fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ok(args)).unwrap()
-}
-
-/// The JSON lines `kepi game apply SAVE --json WORDS...` prints, one per applied action.
-fn apply(save: &str, words: &[&str]) -> Vec<serde_json::Value> {
-    let mut args = vec!["game", "apply", save, "--json"];
-    args.extend_from_slice(words);
-    ok(&args)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// A JSON line's notes (absent when none).
-fn notes_of(v: &serde_json::Value) -> Vec<String> {
-    v.get("notes")
-        .and_then(|n| n.as_array())
-        .map(|a| {
-            a.iter()
-                .map(|n| n.as_str().unwrap_or_default().to_string())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The last resolution in the game's log (its modifier lines, rule ids and provenance).

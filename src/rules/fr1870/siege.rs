@@ -98,11 +98,13 @@ pub struct SiegeOutcome {
     pub steps: Option<u32>,
 }
 
-fn line(label: impl Into<String>, rule: &'static str, p: Provenance) -> ModifierLine {
+/// A note line of a resolution with no dice (also 1870's transports, [`super::transport`]).
+pub(super) fn line(label: impl Into<String>, rule: &'static str, p: Provenance) -> ModifierLine {
     ModifierLine::new(label, Effect::Note, RuleId::new(rule), p)
 }
 
-fn certain<O>(
+/// A resolution with no dice: its one outcome, certain.
+pub(super) fn certain<O>(
     action: &str,
     modifiers: Vec<ModifierLine>,
     outcome: O,
@@ -122,8 +124,9 @@ fn certain<O>(
     }
 }
 
-fn cell(field: &str, s: &str) -> Result<Hex, RuleError> {
-    Hex::from_label(s, Layout::EvenQ)
+/// A cell of 1870's map as typed, or an error naming the option.
+pub(super) fn cell(field: &str, s: &str) -> Result<Hex, RuleError> {
+    Hex::from_label(s.trim(), Layout::EvenQ)
         .map_err(|e| RuleError::input(field, format!("`{s}`: {e}"), "a cell number such as 1541"))
 }
 

@@ -6,28 +6,7 @@
 
 use std::path::Path;
 
-use super::common::{kepi, ok};
-
-fn apply(save: &str, words: &[&str]) -> Vec<serde_json::Value> {
-    let mut args = vec!["game", "apply", save, "--json"];
-    args.extend_from_slice(words);
-    ok(&args)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn notes_of(v: &serde_json::Value) -> Vec<String> {
-    v.get("notes")
-        .and_then(|n| n.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|n| n.as_str())
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default()
-}
+use super::common::{apply_json as apply, kepi, notes_of, ok};
 
 fn position(save: &str, id: &str) -> String {
     let v: serde_json::Value =
@@ -215,6 +194,22 @@ fn le_havre_to_counter_one_and_back_by_the_western_edge_the_next_turn() {
     let line = &apply(&save, &["sea", "fr-6", "--to", "west", "--at", "0420"])[0];
     assert!(notes_of(line).is_empty(), "{line}");
     assert_eq!(position(&save, "fr-6"), "0420");
+    // What the log records of the landing: back by the western edge (K5's line), and never a
+    // port it did not sail from.
+    let log: serde_json::Value =
+        serde_json::from_str(&ok(&["log", "show", &save, "--json"])).unwrap();
+    let r = &log.as_array().unwrap().last().unwrap()["action"]["resolution"];
+    assert_eq!(r["outcome"]["to"], "west", "{r}");
+    assert_eq!(r["outcome"]["at"], "0420", "{r}");
+    assert_ne!(r["outcome"]["from"], "port", "{r}");
+    assert!(
+        r["modifiers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["label"].as_str().unwrap().contains("may move one cell")),
+        "{r}"
+    );
 }
 
 #[test]

@@ -333,8 +333,10 @@ impl SeaForm {
         let from = match (u.position, game.and_then(|g| at_sea(g, u))) {
             (_, Some(counter)) => Some(counter),
             (Position::Hex { .. }, None) => Some(self.from),
-            // Off the map and not at sea by the log: where it is is the umpire's to say.
-            _ => game.is_none().then_some(self.from),
+            // Off the map: at sea on the counter the log says (only the game's log knows which,
+            // so a resolution made from the state alone records it as unknown rather than
+            // guessing), or never sailed.
+            _ => None,
         };
         let text = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
         Some(SeaInput {

@@ -11,12 +11,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::Dist;
-use crate::hex::{Hex, Layout};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from};
+use super::siege::{cell, certain, line};
+use crate::hex::Layout;
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId};
 use crate::tables::Provenance;
-
-use crate::rules::System;
 
 /// G5: "the movement takes place along the railway and is at most 10 cells".
 pub const RAIL_LINE_CELLS: u32 = 10;
@@ -28,33 +26,7 @@ pub const RAIL_MAX_CELLS: u32 = 12;
 pub const SEA_TRANSIT_LIMIT: u32 = 4;
 
 fn note_line(label: impl Into<String>, rule: &'static str) -> ModifierLine {
-    ModifierLine::new(label, Effect::Note, RuleId::new(rule), Provenance::Seed)
-}
-
-/// A resolution with no dice: its one outcome, certain.
-fn certain<O>(
-    action: &str,
-    modifiers: Vec<ModifierLine>,
-    outcome: O,
-    summary: String,
-    notes: Vec<String>,
-) -> Resolution<O> {
-    Resolution {
-        system: System::Fr1870,
-        action: action.to_string(),
-        modifiers,
-        dice: Vec::new(),
-        outcome: Some(outcome),
-        summary: summary.clone(),
-        odds: odds_from(&Dist::certain(summary), |s| s.clone()),
-        rolled: Some(0),
-        notes,
-    }
-}
-
-fn cell(field: &str, s: &str) -> Result<Hex, RuleError> {
-    Hex::from_label(s.trim(), Layout::EvenQ)
-        .map_err(|e| RuleError::input(field, format!("`{s}`: {e}"), "a cell number such as 2034"))
+    line(label, rule, Provenance::Seed)
 }
 
 /// What `rail` is given (in a game, all but `to`, `line`, `section` and `capacity` come from the
@@ -363,7 +335,8 @@ pub fn sea(i: &SeaInput) -> Result<Resolution<SeaOutcome>, RuleError> {
     )];
     let mut notes = Vec::new();
     let from_where = i.from;
-    let was_at_sea = from_where.is_some_and(SeaPlace::at_sea);
+    // Landing: from a counter, or from where the caller could not say (a unit off the map).
+    let was_at_sea = from_where.is_none_or(SeaPlace::at_sea);
     if landing && at.is_none() {
         notes.push(format!(
             "{unit} is back on the map: give --at CELL for where it stands (a port's cell, or an \

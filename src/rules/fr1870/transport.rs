@@ -429,9 +429,8 @@ pub fn sea_breaches(i: &SeaInput) -> Vec<String> {
     if from_where.is_none() {
         if i.to.at_sea() {
             notes.push(format!(
-                "{unit} is not in an embarkation position by the rule set's count (say --from \
-                 port|west|south): a unit embarks from a port or a cell next to one, or leaves \
-                 by the western or southern edge (FR-K1)"
+                "{unit} is neither on the map nor at sea: a unit embarks from a port or a cell \
+                 next to one, or leaves by the western or southern edge (FR-K1)"
             ));
         } else {
             notes.push(format!(

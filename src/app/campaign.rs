@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use egui::{RichText, Ui};
 
 use super::file_dialog::Purpose;
-use super::state::{AppState, Command};
+use super::state::{AppState, Command, View};
 use crate::campaign::ops::{self, Front, GivenBack};
 use crate::campaign::{self, CampaignTable, Link, Role};
 use crate::engine::game::{Action, Game};
@@ -94,16 +94,28 @@ pub fn combat_of(form: Option<&Form>, state: &crate::engine::game::GameState) ->
 
 /// Why "Fight as a battle" cannot be pressed now, or None when it can.
 pub fn fight_unavailable(app: &AppState) -> Option<String> {
-    if app.mode.on_network() {
+    let own_file = app.store.is_some() && !app.autosaved;
+    unavailable(app.resolver.form(), &app.game, &app.mode, own_file)
+}
+
+/// [`fight_unavailable`] for the resolver's `form`: on the network, a seat's view, no combat
+/// picked, or a campaign not in a file of its own (`own_file`).
+pub fn unavailable(
+    form: Option<&Form>,
+    game: &crate::engine::game::Game,
+    mode: &super::state::Mode,
+    own_file: bool,
+) -> Option<String> {
+    if mode.on_network() {
         return Some(
             "on the network: a battle is made from the campaign's own save, on the host's kepi"
                 .into(),
         );
     }
-    if app.game.is_seat_view() {
+    if game.is_seat_view() {
         return Some("a seat's view cannot make a battle".into());
     }
-    let combat = combat_of(app.resolver.form(), app.game.state())?;
+    let combat = combat_of(form, game.state())?;
     if combat.attackers.is_empty() {
         return Some("pick the attacking unit first (click it in the roster or on the map)".into());
     }
@@ -112,7 +124,7 @@ pub fn fight_unavailable(app: &AppState) -> Option<String> {
     }
     // A game kept in kepi's own folder moves at its first Save As, and the battle would look for
     // it where it was.
-    if app.store.is_none() || app.autosaved {
+    if !own_file {
         return Some(
             "save the campaign first (File > Save As): the battle records where its campaign is"
                 .into(),
@@ -123,11 +135,11 @@ pub fn fight_unavailable(app: &AppState) -> Option<String> {
 
 /// "Fight as a battle", beside Roll: only in an SPI or 1870 combat; disabled with the reason
 /// (on hover) when it does not apply.
-pub fn fight_button_ui(ui: &mut Ui, app: &mut AppState) {
-    let Some(combat) = combat_of(app.resolver.form(), app.game.state()) else {
+pub fn fight_button_ui(ui: &mut Ui, form: Option<&Form>, view: &View, out: &mut Vec<Command>) {
+    if combat_of(form, view.state()).is_none() {
         return;
-    };
-    let why = fight_unavailable(app);
+    }
+    let why = unavailable(form, view.game, view.mode, view.own_file);
     let b = ui
         .add_enabled(why.is_none(), egui::Button::new("Fight as a battle…"))
         .on_hover_text(
@@ -139,11 +151,7 @@ pub fn fight_button_ui(ui: &mut Ui, app: &mut AppState) {
         None => b,
     };
     if b.clicked() {
-        app.campaign.fight = Some(FightDialog {
-            combat,
-            rules: System::Pk,
-            error: None,
-        });
+        out.push(Command::ShowFight);
     }
 }
 
@@ -151,10 +159,10 @@ pub fn fight_button_ui(ui: &mut Ui, app: &mut AppState) {
 pub fn fight_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
     // While its file is being chosen, only the file dialog shows (one dialog over another hid
     // the file's path).
-    if app.file_dialog.open && app.file_dialog.purpose == Purpose::Battle {
+    if app.files.dialog.open && app.files.dialog.purpose == Purpose::Battle {
         return;
     }
-    let Some(mut d) = app.campaign.fight.take() else {
+    let Some(mut d) = app.dialogs.campaign.fight.take() else {
         return;
     };
     let mut open = true;
@@ -254,7 +262,7 @@ pub fn fight_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Co
             });
         });
     if open && keep {
-        app.campaign.fight = Some(d);
+        app.dialogs.campaign.fight = Some(d);
     }
 }
 
@@ -264,20 +272,16 @@ pub fn battle_link(game: &Game) -> Option<Link> {
 }
 
 /// File > "Return to the campaign…": only in a battle made from a campaign.
-pub fn return_menu_ui(ui: &mut Ui, app: &mut AppState) {
-    if battle_link(&app.game).is_none() {
+pub fn return_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
+    if battle_link(view.game).is_none() {
         return;
     }
-    let remote = app.mode.on_network();
+    let remote = view.mode.on_network();
     let b = ui
         .add_enabled(!remote, egui::Button::new("Return to the campaign…"))
         .on_disabled_hover_text("on the network: the battle is returned from the host's kepi");
     if b.clicked() {
-        app.campaign.give = Some(ReturnDialog {
-            ending: Ending::Unsaid,
-            preview: None,
-            error: None,
-        });
+        out.push(Command::ShowReturn);
         ui.close();
     }
 }
@@ -300,7 +304,7 @@ fn battle_path(app: &AppState) -> Result<PathBuf, String> {
 
 /// The "Return to the campaign" dialog: the ending, then the conversion before it applies.
 pub fn return_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
-    let Some(mut d) = app.campaign.give.take() else {
+    let Some(mut d) = app.dialogs.campaign.give.take() else {
         return;
     };
     let Some(link) = battle_link(&app.game) else {
@@ -371,7 +375,7 @@ pub fn return_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<C
             });
         });
     if open && keep {
-        app.campaign.give = Some(d);
+        app.dialogs.campaign.give = Some(d);
     }
 }
 

@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 
 use egui::Ui;
 
-use super::state::{AppState, Command};
+use super::state::{AppState, Command, View};
 use crate::engine::game::Game;
 use crate::export::{self, AtomicProgress, ExportError, Paper};
 use crate::rules::Tables;
@@ -329,15 +329,14 @@ fn browse(kind: ExportKind, current: &str) -> Option<PathBuf> {
 }
 
 /// File menu entries that open the export dialog.
-pub fn export_menu_ui(ui: &mut Ui, app: &mut AppState) {
-    let busy = app.export_job.is_some();
-    let save = app.store.as_ref().map(|s| s.path().to_path_buf());
+pub fn export_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
+    let busy = view.exporting;
     let mut item = |ui: &mut Ui, label: &str, kind: ExportKind| {
         let b = ui
             .add_enabled(!busy, egui::Button::new(label))
             .on_disabled_hover_text("an export is running");
         if b.clicked() {
-            app.export.show_for(kind, save.as_deref());
+            out.push(Command::ShowExport(kind));
             ui.close();
         }
     };
@@ -349,7 +348,7 @@ pub fn export_menu_ui(ui: &mut Ui, app: &mut AppState) {
 
 /// The export dialog (a window over the workspace) and, while a job runs, its progress.
 pub fn export_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
-    if !app.export.open {
+    if !app.dialogs.export.open {
         return;
     }
     let mut open = true;
@@ -361,18 +360,19 @@ pub fn export_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<C
         .show(ctx, |ui| {
             ui.label("What to write:");
             for kind in ExportKind::ALL {
-                let before = app.export.kind;
+                let before = app.dialogs.export.kind;
                 if ui
-                    .radio_value(&mut app.export.kind, kind, kind.label())
+                    .radio_value(&mut app.dialogs.export.kind, kind, kind.label())
                     .clicked()
                     && before != kind
                 {
                     // Keep the folder the user chose, switch the name and extension.
-                    app.export.path = default_path(kind, Some(Path::new(&app.export.path)));
+                    app.dialogs.export.path =
+                        default_path(kind, Some(Path::new(&app.dialogs.export.path)));
                 }
             }
             ui.separator();
-            let kind = app.export.kind;
+            let kind = app.dialogs.export.kind;
             if kind.uses_paper() {
                 ui.horizontal(|ui| {
                     ui.label("Paper:");
@@ -385,18 +385,18 @@ pub fn export_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<C
                 let label = ui.label(if kind.is_folder() { "Folder:" } else { "File:" });
                 super::keys::field(
                     ui,
-                    egui::TextEdit::singleline(&mut app.export.path).desired_width(260.0),
+                    egui::TextEdit::singleline(&mut app.dialogs.export.path).desired_width(260.0),
                     "export_path",
                 )
                 .labelled_by(label.id);
                 if ui.button("Browse…").clicked()
-                    && let Some(p) = browse(kind, &app.export.path)
+                    && let Some(p) = browse(kind, &app.dialogs.export.path)
                 {
-                    app.export.path = p.display().to_string();
+                    app.dialogs.export.path = p.display().to_string();
                 }
             });
-            let path = app.export.path.trim().to_string();
-            let running = app.export_job.as_ref();
+            let path = app.dialogs.export.path.trim().to_string();
+            let running = app.dialogs.export_job.as_ref();
             match running {
                 Some(job) => {
                     let (done, total) = job.progress.get();
@@ -418,13 +418,13 @@ pub fn export_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<C
             }
         });
     if !open {
-        app.export.open = false;
+        app.dialogs.export.open = false;
     }
 }
 
 /// The progress bar in the status line while an export runs.
 pub fn export_progress_ui(ui: &mut Ui, app: &AppState) -> bool {
-    let Some(job) = app.export_job.as_ref() else {
+    let Some(job) = app.dialogs.export_job.as_ref() else {
         return false;
     };
     let (done, total) = job.progress.get();

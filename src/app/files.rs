@@ -6,10 +6,10 @@
 use egui::Ui;
 
 use super::file_dialog::Purpose;
-use super::state::{AppState, Command};
+use super::state::{Command, View};
 
-/// The File menu.
-pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
+/// The File menu and the View menu (theme and scale: set by [`Command::SetLook`]).
+pub fn file_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
     ui.menu_button("File", |ui| {
         ui.menu_button("New from scenario", |ui| {
             if let Ok(list) = crate::registry::builtin_scenarios() {
@@ -39,31 +39,35 @@ pub fn file_menu_ui(ui: &mut Ui, app: &mut AppState, out: &mut Vec<Command>) {
             out.push(Command::ChooseFile(Purpose::SaveAs));
             ui.close();
         }
-        super::campaign::return_menu_ui(ui, app);
+        super::campaign::return_menu_ui(ui, view, out);
         ui.separator();
         if ui.button("Host this game…").clicked() {
-            app.net_dialog = Some(super::net_ui::NetDialog::Host);
+            out.push(Command::ShowNet(super::net_ui::NetDialog::Host));
             ui.close();
         }
         if ui.button("Join a game…").clicked() {
-            app.net_dialog = Some(super::net_ui::NetDialog::Join);
+            out.push(Command::ShowNet(super::net_ui::NetDialog::Join));
             ui.close();
         }
         ui.separator();
-        super::exports::export_menu_ui(ui, app);
-        if !app.settings.recent.is_empty() {
+        super::exports::export_menu_ui(ui, view, out);
+        if !view.settings.recent.is_empty() {
             ui.separator();
             ui.label("Recent");
-            for p in app.settings.recent.clone() {
+            for p in &view.settings.recent {
                 if ui.button(p.display().to_string()).clicked() {
-                    out.push(Command::Open(p));
+                    out.push(Command::Open(p.clone()));
                     ui.close();
                 }
             }
         }
     });
     ui.menu_button("View", |ui| {
-        ui.checkbox(&mut app.settings.dark, "Dark theme");
-        ui.add(egui::Slider::new(&mut app.settings.scale, 0.8..=2.0).text("UI scale"));
+        let (mut dark, mut scale) = (view.settings.dark, view.settings.scale);
+        ui.checkbox(&mut dark, "Dark theme");
+        ui.add(egui::Slider::new(&mut scale, 0.8..=2.0).text("UI scale"));
+        if (dark, scale) != (view.settings.dark, view.settings.scale) {
+            out.push(Command::SetLook { dark, scale });
+        }
     });
 }

@@ -176,7 +176,7 @@ fn command(does: Does, app: &AppState) -> Option<Command> {
         Does::Undo => Some(Command::Undo),
         Does::Redo => Some(Command::Redo),
         Does::NextPhase => Some(Command::NextPhase),
-        Does::Roll if !app.own_dice => Some(Command::ResolveAndApply {
+        Does::Roll if !app.options.own_dice => Some(Command::ResolveAndApply {
             entered: Vec::new(),
         }),
         // Dice "mine": R applies the dice typed, never kepi's in their place.
@@ -223,8 +223,8 @@ pub fn plain(ctx: &egui::Context, app: &AppState, focused_at_start: bool, out: &
     if focused_at_start
         || ctx.egui_wants_keyboard_input()
         || pointer_on_field(ctx)
-        || app.confirm.is_some()
-        || app.file_dialog.open
+        || app.guard.confirm.is_some()
+        || app.files.dialog.open
     {
         return;
     }

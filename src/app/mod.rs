@@ -1,7 +1,9 @@
 //! The eframe window: kepi's workspace for umpires and players.
 //!
-//! Panels are functions named `*_ui` that read [`state::AppState`] and push [`state::Command`]s;
-//! [`state::AppState::handle`] is the only place anything changes. The rules they show come from the
+//! Panels are structs that keep their own state and are drawn with
+//! `ui(&mut self, ui, &View) -> Vec<Command>` (egui_demo_lib's habit): they read the game from a
+//! [`state::View`] lent by [`state::AppState::split`] and answer with [`state::Command`]s;
+//! [`state::AppState::handle`] is the only place the game changes. The rules they show come from the
 //! same library functions the command line uses.
 
 pub mod campaign;
@@ -34,8 +36,6 @@ pub struct KepiApp {
     applied_look: Option<(bool, f32)>,
     /// File > Host this game… and Join a game….
     pub net: net_ui::NetUi,
-    /// The Help menu's window.
-    pub help: help::HelpPanel,
     /// Close after the first frame (`KEPI_EXIT_AFTER_FIRST_FRAME=1`, for the start-up benchmark).
     exit_after_first_frame: bool,
 }
@@ -62,7 +62,7 @@ impl KepiApp {
         {
             state.settings = s;
         }
-        state.last_game =
+        state.dialogs.last_game =
             state::LastGame::find_with(&state.settings.recent, state.data_dir.as_deref());
         Ok(KepiApp::with_state(state))
     }
@@ -73,7 +73,6 @@ impl KepiApp {
             state,
             applied_look: None,
             net: net_ui::NetUi::default(),
-            help: help::HelpPanel::default(),
             exit_after_first_frame: false,
         }
     }
@@ -82,7 +81,6 @@ impl KepiApp {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let app = &mut self.state;
         let net = &mut self.net;
-        let help = &mut self.help;
         let look = (app.settings.dark, app.settings.scale);
         if self.applied_look != Some(look) {
             ui.ctx().set_zoom_factor(look.1);
@@ -100,7 +98,11 @@ impl KepiApp {
         }
         let focused_at_start = ui.ctx().egui_wants_keyboard_input();
         keys::modified(ui.ctx(), app, focused_at_start, &mut out);
-        egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar_ui(ui, app, help, &mut out));
+        egui::Panel::top("top_bar").show(ui, |ui| {
+            let (view, panels) = app.split();
+            let asked = panels.top_bar.ui(ui, &view);
+            now_or_later(app, asked, &mut out);
+        });
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -137,7 +139,7 @@ impl KepiApp {
                 });
             });
         });
-        if let Some(last) = app.last_game.clone() {
+        if let Some(last) = app.dialogs.last_game.clone() {
             egui::Panel::top("last_game").show(ui, |ui| last_game_ui(ui, &last, &mut out));
         }
         let roster = egui::Panel::left("roster")
@@ -162,11 +164,11 @@ impl KepiApp {
                 .size_range(300.0..=700.0)
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
-                        ui.selectable_value(&mut app.side_log, false, "Resolver");
-                        ui.selectable_value(&mut app.side_log, true, "Log");
+                        ui.selectable_value(&mut app.options.side_log, false, "Resolver");
+                        ui.selectable_value(&mut app.options.side_log, true, "Log");
                     });
                     ui.separator();
-                    if app.side_log {
+                    if app.options.side_log {
                         let (view, panels) = app.split();
                         panels.log.ui(ui, &view);
                     } else {
@@ -189,20 +191,24 @@ impl KepiApp {
             // dice tray are tabs of the whole centre, so each has the column's height.
             ui.horizontal(|ui| {
                 if hex {
-                    ui.selectable_value(&mut app.bottom, BottomTab::Map, "Map");
+                    ui.selectable_value(&mut app.options.bottom, BottomTab::Map, "Map");
                 } else {
-                    ui.selectable_value(&mut app.bottom, BottomTab::Resolver, "Resolver");
+                    ui.selectable_value(&mut app.options.bottom, BottomTab::Resolver, "Resolver");
                 }
                 if crate::registry::get(system).has_drift() {
-                    ui.selectable_value(&mut app.bottom, BottomTab::Drift, "Drift");
+                    ui.selectable_value(&mut app.options.bottom, BottomTab::Drift, "Drift");
                 }
-                ui.selectable_value(&mut app.bottom, BottomTab::Charts, "Charts");
-                ui.selectable_value(&mut app.bottom, BottomTab::Dice, "Dice tray");
+                ui.selectable_value(&mut app.options.bottom, BottomTab::Charts, "Charts");
+                ui.selectable_value(&mut app.options.bottom, BottomTab::Dice, "Dice tray");
             });
             ui.separator();
-            match app.bottom {
-                BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.chart),
-                BottomTab::Dice => app.tray.ui(ui, &app.game, &mut app.own_dice, &mut out),
+            match app.options.bottom {
+                BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.panels.charts),
+                BottomTab::Dice => {
+                    app.panels
+                        .tray
+                        .ui(ui, &app.game, &mut app.options.own_dice, &mut out)
+                }
                 BottomTab::Drift if crate::registry::get(system).has_drift() => {
                     egui::ScrollArea::vertical()
                         .id_salt("drift_tab")
@@ -221,20 +227,20 @@ impl KepiApp {
         exports::export_dialog_ui(ui.ctx(), app, &mut out);
         campaign::fight_dialog_ui(ui.ctx(), app, &mut out);
         campaign::return_dialog_ui(ui.ctx(), app, &mut out);
-        if let Some(c) = app.file_dialog.ui(ui.ctx()) {
+        if let Some(c) = app.files.dialog.ui(ui.ctx()) {
             out.push(c);
         }
-        if let Some(d) = app.net_dialog.take() {
+        if let Some(d) = app.dialogs.net.take() {
             net.open(d);
         }
         net.ui(ui.ctx(), app);
-        help.ui(ui.ctx());
+        app.panels.top_bar.help.ui(ui.ctx());
         guard_ui(ui.ctx(), app, &mut out);
         // Help open is reading, not playing: the plain letters keep still under it.
         keys::plain(
             ui.ctx(),
             app,
-            focused_at_start || help.open.is_some(),
+            focused_at_start || app.panels.top_bar.help.open.is_some(),
             &mut out,
         );
         for c in out {
@@ -270,12 +276,11 @@ const RESOLVER_FOOT: f32 = 250.0;
 /// and Roll never moves under the mouse.
 fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Command>) {
     let foot = RESOLVER_FOOT.min(ui.available_height() * 0.6);
-    let mut preview = None;
     let mut upper = egui::ScrollArea::vertical()
         .id_salt("central")
         .max_height(ui.available_height() - foot)
         .auto_shrink([false, false]);
-    if std::mem::take(&mut app.scroll_to_top) {
+    if std::mem::take(&mut app.options.scroll_to_top) {
         upper = upper.vertical_scroll_offset(0.0);
     }
     // Each section is held to the column's width, so one that runs past it does not widen the
@@ -287,7 +292,10 @@ fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Comma
             out.extend(panels.due.ui(ui, &view));
         });
         ui.separator();
-        preview = widgets::bounded(ui, width, |ui| resolver::resolver_ui(ui, app));
+        widgets::bounded(ui, width, |ui| {
+            let (view, resolver) = app.split_resolver();
+            out.extend(resolver.ui(ui, &view));
+        });
         ui.separator();
         widgets::bounded(ui, width, |ui| {
             let (view, panels) = app.split();
@@ -302,9 +310,24 @@ fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Comma
         .auto_shrink([false, false])
         .show(ui, |ui| {
             widgets::bounded(ui, width, |ui| {
-                resolver::resolver_foot_ui(ui, app, &preview, out);
+                let (view, resolver) = app.split_resolver();
+                let asked = resolver.foot_ui(ui, &view);
+                now_or_later(app, asked, out);
             });
         });
+}
+
+/// A panel's commands: a dialog or an option asked for is handled at once (the dialog drawn
+/// further down this frame shows it, as when the panel set it itself); the rest waits for the end
+/// of the frame, in order with the keys' and the other panels'.
+fn now_or_later(app: &mut AppState, asked: Vec<Command>, out: &mut Vec<Command>) {
+    for c in asked {
+        if c.shows_only() {
+            app.handle(c);
+        } else {
+            out.push(c);
+        }
+    }
 }
 
 /// How long the table must be idle before the full save is rewritten (the journal already holds
@@ -314,18 +337,16 @@ const COMPACT_WHEN_IDLE: std::time::Duration = std::time::Duration::from_secs(3)
 /// Closing the window: asks first when something could be lost; otherwise rewrites the save and
 /// lets the window close. Also rewrites the save once the table has been idle for a while.
 fn closing(ctx: &egui::Context, app: &mut AppState) {
-    if ctx.input(|i| i.viewport().close_requested()) && !app.allow_close {
+    if ctx.input(|i| i.viewport().close_requested()) && !app.guard.allow_close {
         if app.unsaved() {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            app.confirm = Some(Box::new(Command::Close));
+            app.guard.confirm = Some(Box::new(Command::Close));
         } else {
             app.compact();
-            app.allow_close = true;
+            app.guard.allow_close = true;
         }
     }
-    if app.close_now {
-        app.close_now = false;
-        app.allow_close = true;
+    if app.guard.take_close() {
         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
     }
     if app.poll_store() {
@@ -347,7 +368,7 @@ fn closing(ctx: &egui::Context, app: &mut AppState) {
 /// "This game has actions that are not on disk": Save As / Discard / Cancel, before the game is
 /// closed or replaced (New, Open, Recent, Import, closing the window).
 fn guard_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
-    let Some(pending) = app.confirm.clone() else {
+    let Some(pending) = app.guard.confirm.clone() else {
         return;
     };
     let lost = app.game.log().len().saturating_sub(app.saved_len);
@@ -372,7 +393,7 @@ fn guard_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
         });
         ui.horizontal(|ui| {
             if ui.button("Save As…").clicked() {
-                app.after_save = app.confirm.take();
+                app.guard.save_first();
                 out.push(Command::ChooseFile(file_dialog::Purpose::SaveAs));
             }
             if ui.button("Discard").clicked() {
@@ -456,11 +477,11 @@ pub fn run_native(open: Option<std::path::PathBuf>) -> Result<(), eframe::Error>
             };
             let mut state = state;
             state.data_dir = eframe::storage_dir("kepi");
-            state.native_dialogs = file_dialog::native_available();
+            state.files.native = file_dialog::native_available();
             let mut app = KepiApp::with_settings(state, cc.storage)?;
             app.exit_after_first_frame = exit_after_first_frame;
             if let Some(path) = open {
-                app.state.last_game = None;
+                app.state.dialogs.last_game = None;
                 app.state.handle(Command::Open(path));
             }
             Ok(Box::new(app) as Box<dyn eframe::App>)

@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use super::state::{AppState, Command};
+use super::state::{Command, View};
 use super::widgets::{modifier_table_ui, odds_bars_ui};
 use crate::dice::{DiceSource, Die};
 use crate::engine::game::{Action, EntryKind, GameState};
@@ -34,6 +34,11 @@ pub struct ResolverState {
     pub last_form: Option<usize>,
     /// SPI-C2, FR-C1: units attacking with the selected one in a hex combat (Ctrl-click), by id.
     pub extra_attackers: Vec<String>,
+    /// The status line's text when it says why this form did not roll: cleared once the units
+    /// are picked again, so "target: no unit chosen" never outlives the choice.
+    pub form_error: Option<String>,
+    /// What the form resolved to when last drawn, for the foot drawn under it.
+    preview: Preview,
 }
 
 impl ResolverState {
@@ -58,6 +63,8 @@ impl ResolverState {
             last_rolled: None,
             last_form: None,
             extra_attackers: Vec::new(),
+            form_error: None,
+            preview: None,
         }
     }
 
@@ -186,19 +193,6 @@ impl ResolverState {
 
 pub use crate::engine::play::kit::{distance_field, pick, ratio_field};
 
-/// The resolver's form names a unit whose strength is hidden from this seat (a player's window
-/// while strengths are hidden): its figures in the form are placeholders.
-fn hides_strength(app: &AppState) -> bool {
-    let state = app.game.state();
-    app.resolver.form().is_some_and(|f| {
-        let (a, t) = f.units();
-        [a, t]
-            .into_iter()
-            .flatten()
-            .any(|id| state.unit(id).is_some_and(|u| u.strength_hidden))
-    })
-}
-
 fn unit_name(state: &GameState, id: Option<&str>) -> String {
     id.and_then(|id| state.unit(id))
         .map(|u| {
@@ -234,381 +228,415 @@ fn localized_error(e: RuleError, scale: &crate::rules::Scale) -> RuleError {
 /// cannot be rolled; `None` when the rule set has no forms in the window.
 pub type Preview = Option<Result<Resolution<serde_json::Value>, RuleError>>;
 
-/// The resolver's upper part: the form tabs, the units, the situation and the modifier lines.
-/// Returns the preview it computed from the situation as edited this frame, for
-/// [`resolver_foot_ui`], which shows the odds and Roll pinned below (computed once a frame).
-pub fn resolver_ui(ui: &mut Ui, app: &mut AppState) -> Preview {
-    let width = ui.available_width();
-    if app.resolver.forms.is_empty() {
-        ui.label(
-            "This rule set's actions are resolved from the command line for now (`kepi resolve`).",
-        );
-        return None;
+/// The resolver is a panel (egui_demo_lib's habit): it owns its forms, the dice typed and the last
+/// roll's card, reads the game from a [`View`], and asks for a roll with [`Command`]s. It is drawn
+/// in two parts, [`ResolverState::ui`] (the form, scrolled) and [`ResolverState::foot_ui`] (Roll
+/// and the odds, pinned below), the second showing the preview the first computed this frame.
+impl ResolverState {
+    /// The resolver's upper part: the form tabs, the units, the situation and the modifier lines.
+    /// Keeps the preview it computed from the situation as edited this frame for
+    /// [`ResolverState::foot_ui`] (computed once a frame).
+    pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
+        self.preview = self.upper_ui(ui, view);
+        Vec::new()
     }
-    ui.horizontal_wrapped(|ui| {
-        for i in 0..app.resolver.forms.len() {
-            let name = app.resolver.forms[i].name();
-            if ui
-                .selectable_label(app.resolver.current == i, RichText::new(name).size(16.0))
-                .clicked()
-            {
-                app.resolver.current = i;
-            }
-        }
-    });
-    ui.separator();
-    // Derive, don't copy: the form follows the units' state every frame.
-    app.resolver.derive(app.game.state(), app.tables);
-    let hidden = hides_strength(app);
-    let state = app.game.state();
-    let tables = app.tables;
-    let form = app.resolver.forms.get_mut(app.resolver.current)?;
-    let (actor, target) = form.units();
-    egui::Grid::new("resolver_units")
-        .num_columns(2)
-        .show(ui, |ui| {
-            ui.label("Acting unit:");
-            ui.label(RichText::new(unit_name(state, actor)).strong());
-            ui.end_row();
-            if form.needs_target() {
-                ui.label("Target:");
-                ui.label(RichText::new(unit_name(state, target)).strong());
-                ui.end_row();
-            }
-        });
-    ui.label(RichText::new("Pick units in the roster (click: acting, right-click: target); the situation below is pre-set from their state.").small().weak());
-    // The umpire decides: what does not fit the phase is said here (and logged with the roll),
-    // never refused.
-    for w in crate::engine::play::breaches::warnings(form, &app.game) {
-        ui.colored_label(ui.visuals().warn_fg_color, format!("Note: {w}"))
-            .on_hover_text("kepi will roll if you go ahead; the log records this note with it");
-    }
-    // A player's seat while strengths are hidden: the other side's figures here are
-    // placeholders; only what the player changes is sent, and the host fills in the rest.
-    if hidden {
-        ui.colored_label(
-            ui.visuals().warn_fg_color,
-            "The other side's strengths are hidden from your seat: the host rolls with the real figures, so no odds are shown.",
-        );
-    }
-    ui.separator();
-    ui.label(RichText::new("Situation").strong());
-    // Held to the column: a row that runs past its edge does not widen the modifiers below.
-    super::widgets::bounded(ui, width, |ui| form.inner_mut().situation_ui(ui, state));
-    let preview: Result<Resolution<serde_json::Value>, RuleError> = form
-        .resolve(state, tables, None)
-        .map(|(r, _)| r.in_scale(&state.scale))
-        .map_err(|e| localized_error(e, &state.scale));
-    // Under the situation, never above it: the box appears with the first key typed into a
-    // field, and a box above the field moved it from under the pointer mid-word (issue 26).
-    overrides_ui(ui, app);
-    ui.separator();
-    if let Ok(res) = &preview {
-        ui.label(RichText::new("Modifiers").strong());
-        super::widgets::bounded(ui, width, |ui| {
-            modifier_table_ui(ui, "modifiers", &res.modifiers);
-        });
-    }
-    Some(preview)
-}
 
-/// The fields the user changed from what kepi read off the units, each resettable.
-fn overrides_ui(ui: &mut Ui, app: &mut AppState) {
-    let changed = app.resolver.overrides();
-    if changed.is_empty() {
-        return;
+    /// The resolver's foot, pinned under the situation so it never scrolls away: Roll (or the dice
+    /// entered), then the last result with its undo, then the exact odds (the rolled line marked).
+    pub fn foot_ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
+        let mut out = Vec::new();
+        let preview = self.preview.take();
+        self.foot(ui, view, &preview, &mut out);
+        self.preview = preview;
+        out
     }
-    let mut reset: Option<Option<Vec<String>>> = None;
-    egui::Frame::group(ui.style()).show(ui, |ui| {
+
+    /// The resolver's form names a unit whose strength is hidden from this seat (a player's window
+    /// while strengths are hidden): its figures in the form are placeholders.
+    fn hides_strength(&self, state: &GameState) -> bool {
+        self.form().is_some_and(|f| {
+            let (a, t) = f.units();
+            [a, t]
+                .into_iter()
+                .flatten()
+                .any(|id| state.unit(id).is_some_and(|u| u.strength_hidden))
+        })
+    }
+
+    /// The resolver's upper part: the form tabs, the units, the situation and the modifier lines.
+    /// Returns the preview it computed from the situation as edited this frame, for
+    /// [`ResolverState::foot_ui`], which shows the odds and Roll pinned below (computed once a frame).
+    fn upper_ui(&mut self, ui: &mut Ui, view: &View) -> Preview {
+        let width = ui.available_width();
+        if self.forms.is_empty() {
+            ui.label(
+                "This rule set's actions are resolved from the command line for now (`kepi resolve`).",
+            );
+            return None;
+        }
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new("Set by you").strong())
-                .on_hover_text("kepi keeps these as the units change; everything else follows the units' state");
-            if ui.small_button("Reset all").clicked() {
-                reset = Some(None);
-            }
-        });
-        for o in &changed {
-            ui.horizontal(|ui| {
-                ui.label(format!("{}: {} (units: {})", o.label, o.value, o.derived));
+            for i in 0..self.forms.len() {
+                let name = self.forms[i].name();
                 if ui
-                    .small_button("Reset")
-                    .on_hover_text(format!("back to {}", o.derived))
+                    .selectable_label(self.current == i, RichText::new(name).size(16.0))
                     .clicked()
                 {
-                    reset = Some(Some(o.path.clone()));
+                    self.current = i;
+                }
+            }
+        });
+        ui.separator();
+        // Derive, don't copy: the form follows the units' state every frame.
+        self.derive(view.state(), view.tables);
+        let hidden = self.hides_strength(view.state());
+        let state = view.game.state();
+        let tables = view.tables;
+        let current = self.current;
+        let form = self.forms.get_mut(current)?;
+        let (actor, target) = form.units();
+        egui::Grid::new("resolver_units")
+            .num_columns(2)
+            .show(ui, |ui| {
+                ui.label("Acting unit:");
+                ui.label(RichText::new(unit_name(state, actor)).strong());
+                ui.end_row();
+                if form.needs_target() {
+                    ui.label("Target:");
+                    ui.label(RichText::new(unit_name(state, target)).strong());
+                    ui.end_row();
                 }
             });
+        ui.label(RichText::new("Pick units in the roster (click: acting, right-click: target); the situation below is pre-set from their state.").small().weak());
+        // The umpire decides: what does not fit the phase is said here (and logged with the roll),
+        // never refused.
+        for w in crate::engine::play::breaches::warnings(form, view.game) {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("Note: {w}"))
+                .on_hover_text("kepi will roll if you go ahead; the log records this note with it");
         }
-    });
-    if let Some(which) = reset {
-        app.resolver.reset(which.as_deref());
-    }
-}
-
-/// The resolver's foot, pinned under the situation so it never scrolls away: Roll (or the dice
-/// entered), then the last result with its undo, then the exact odds (the rolled line marked).
-pub fn resolver_foot_ui(
-    ui: &mut Ui,
-    app: &mut AppState,
-    preview: &Preview,
-    out: &mut Vec<Command>,
-) {
-    let Some(preview) = preview else {
-        return;
-    };
-    // On the network: a roll asked of the host waits for its answer before the next (the status
-    // line says what was asked; no line is added here, so the odds below never move).
-    let waiting = app.mode.remote().is_some_and(|r| r.waiting > 0);
-    dice_ui(ui, app, preview.is_ok() && !waiting, out);
-    ui.separator();
-    // The last result right under Roll, where the eye is after rolling (at 1366x768 a card under
-    // the chart fell below the fold); the chart follows with the rolled line marked.
-    let next_odds = preview.as_ref().ok().map(|r| r.odds.as_slice());
-    last_result_ui(ui, app, next_odds, out);
-    match preview {
-        // Odds computed with a placeholder strength would be wrong, not exact: not shown.
-        Ok(_) if hides_strength(app) => {
-            ui.label(RichText::new("Odds").strong());
-            ui.label(
-                RichText::new(
-                    "not shown: they depend on a strength hidden from your seat; the host rolls with the real one",
-                )
-                .weak(),
+        // A player's seat while strengths are hidden: the other side's figures here are
+        // placeholders; only what the player changes is sent, and the host fills in the rest.
+        if hidden {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "The other side's strengths are hidden from your seat: the host rolls with the real figures, so no odds are shown.",
             );
         }
-        Ok(res) => {
-            ui.label(RichText::new("Exact odds, before rolling").strong());
-            odds_bars_ui(ui, &res.odds, last_outcome(app, &res.odds));
-            for n in &res.notes {
-                ui.label(RichText::new(format!("note: {n}")).small().weak());
-            }
+        ui.separator();
+        ui.label(RichText::new("Situation").strong());
+        // Held to the column: a row that runs past its edge does not widen the modifiers below.
+        super::widgets::bounded(ui, width, |ui| form.inner_mut().situation_ui(ui, state));
+        let preview: Result<Resolution<serde_json::Value>, RuleError> = form
+            .resolve(state, tables, None)
+            .map(|(r, _)| r.in_scale(&state.scale))
+            .map_err(|e| localized_error(e, &state.scale));
+        // Under the situation, never above it: the box appears with the first key typed into a
+        // field, and a box above the field moved it from under the pointer mid-word (issue 26).
+        self.overrides_ui(ui);
+        ui.separator();
+        if let Ok(res) = &preview {
+            ui.label(RichText::new("Modifiers").strong());
+            super::widgets::bounded(ui, width, |ui| {
+                modifier_table_ui(ui, "modifiers", &res.modifiers);
+            });
         }
-        // No unit picked yet (the first start): the form's empty numbers are not an error of
-        // the user's, only the choice still to make.
-        Err(_) if app.resolver.form().is_some_and(|f| f.units().0.is_none()) => {
-            ui.label(RichText::new(PICK_A_UNIT).weak());
-        }
-        Err(e) => {
-            let said = super::state::in_window_words(&e.to_string());
-            ui.colored_label(ui.visuals().warn_fg_color, said);
-        }
+        Some(preview)
     }
-}
 
-/// The odds line the last resolution applied from this form rolled (its typed `rolled` index), to
-/// mark it on the chart of `odds`; nothing on another form's tab, nor once the chart shows other
-/// odds than the roll was made with (the units changed since: the chart is the next roll's).
-fn last_outcome(app: &AppState, odds: &[crate::rules::OddsLine]) -> Option<usize> {
-    if app.resolver.last_form != Some(app.resolver.current) {
-        return None;
-    }
-    let idx = app.resolver.last_rolled?;
-    let e = app.game.log().get(usize::try_from(idx).ok()?)?;
-    match &e.kind {
-        EntryKind::Act {
-            action: Action::Resolved { resolution, .. },
-        } => {
-            // Marked only on the very odds it was rolled with: a chart recomputed for the units
-            // as the roll left them is the next roll's, and its fractions are not this roll's.
-            let i = resolution.rolled?;
-            (resolution.odds == odds).then_some(i)
+    /// The fields the user changed from what kepi read off the units, each resettable.
+    fn overrides_ui(&mut self, ui: &mut Ui) {
+        let changed = self.overrides();
+        if changed.is_empty() {
+            return;
         }
-        _ => None,
-    }
-}
-
-fn dice_ui(ui: &mut Ui, app: &mut AppState, ready: bool, out: &mut Vec<Command>) {
-    // Only the dice this form rolls are asked for; a form that rolls none (P&K's URT, SPI's
-    // raise at Chalons) is applied, not rolled, whichever dice mode is on.
-    let used: &'static [Die] = app.resolver.form().map_or(&[], |f| f.dice_used());
-    if used.is_empty() {
-        ui.horizontal(|ui| {
-            if ui
-                .add_enabled(ready, egui::Button::new(RichText::new("Apply").size(18.0)))
-                .on_hover_text(super::keys::tip(
-                    super::keys::Does::Roll,
-                    "no dice for this one: its outcome and effects are one undoable action",
-                ))
-                .clicked()
-            {
-                out.push(Command::ResolveAndApply {
-                    entered: Vec::new(),
+        let mut reset: Option<Option<Vec<String>>> = None;
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new("Set by you").strong())
+                    .on_hover_text("kepi keeps these as the units change; everything else follows the units' state");
+                if ui.small_button("Reset all").clicked() {
+                    reset = Some(None);
+                }
+            });
+            for o in &changed {
+                ui.horizontal(|ui| {
+                    ui.label(format!("{}: {} (units: {})", o.label, o.value, o.derived));
+                    if ui
+                        .small_button("Reset")
+                        .on_hover_text(format!("back to {}", o.derived))
+                        .clicked()
+                    {
+                        reset = Some(Some(o.path.clone()));
+                    }
                 });
             }
-            super::campaign::fight_button_ui(ui, app);
         });
-        return;
-    }
-    if app.own_dice {
-        ui.horizontal(|ui| {
-            ui.label(RichText::new("My dice:").strong());
-            for (die, text) in &mut app.resolver.entered {
-                if !used.contains(die) {
-                    continue;
-                }
-                let l = ui.label(die.to_string());
-                super::keys::field(
-                    ui,
-                    egui::TextEdit::singleline(text)
-                        .desired_width(44.0)
-                        .hint_text("-"),
-                    ("my_dice", die.to_string()),
-                )
-                .labelled_by(l.id);
-            }
-        });
-        let entered = app.resolver.entered_dice();
-        if let Err(e) = &entered {
-            ui.colored_label(ui.visuals().error_fg_color, e);
+        if let Some(which) = reset {
+            self.reset(which.as_deref());
         }
-        // The dice typed belong to one roll: none typed, nothing to apply (kepi's dice would
-        // stand in for them). They are cleared once the roll is applied.
-        let ok = ready && entered.as_ref().is_ok_and(|d| !d.is_empty());
-        ui.horizontal(|ui| {
-            if ui
-                .add_enabled(
-                    ok,
-                    egui::Button::new(RichText::new("Apply my dice").size(18.0)),
-                )
-                .on_hover_text(super::keys::tip(
-                    super::keys::Does::Roll,
-                    "the dice you typed, for this roll only",
-                ))
-                .clicked()
-                && let Ok(d) = entered
-            {
-                out.push(Command::ResolveAndApply { entered: d });
-            }
-            super::campaign::fight_button_ui(ui, app);
-        });
-    } else {
-        ui.horizontal(|ui| {
-            if ui
-                .add_enabled(ready, egui::Button::new(RichText::new("Roll and apply").size(18.0)))
-                .on_hover_text(super::keys::tip(
-                    super::keys::Does::Roll,
-                    "kepi rolls from the game's committed seed; the roll and its effects are one undoable action",
-                ))
-                .clicked()
-            {
-                out.push(Command::ResolveAndApply { entered: Vec::new() });
-            }
-            // Issue 30: the same combat fought with miniatures instead (SPI and 1870 only).
-            super::campaign::fight_button_ui(ui, app);
-        });
     }
-}
 
-/// The last result's card: what was rolled, with the odds kept with the roll (never recomputed);
-/// `next_odds` is the chart shown above it, for the next roll.
-fn last_result_ui(
-    ui: &mut Ui,
-    app: &AppState,
-    next_odds: Option<&[crate::rules::OddsLine]>,
-    out: &mut Vec<Command>,
-) {
-    let Some(idx) = app.resolver.last_rolled else {
-        return;
-    };
-    if app.resolver.last_form != Some(app.resolver.current) {
-        return;
-    }
-    let Some(e) = usize::try_from(idx)
-        .ok()
-        .and_then(|i| app.game.log().get(i))
-    else {
-        return;
-    };
-    let EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    } = &e.kind
-    else {
-        // A player's seat while strengths are hidden: a roll against the other side's unit is
-        // logged for this seat as its place in the chain only (its casualties would tell the
-        // strength left).
-        if app.game.is_seat_view() {
-            egui::Frame::group(ui.style()).show(ui, |ui| {
-                ui.label(RichText::new(format!("Result: {}", e.summary)).strong());
+    /// The resolver's foot, pinned under the situation so it never scrolls away: Roll (or the dice
+    /// entered), then the last result with its undo, then the exact odds (the rolled line marked).
+    fn foot(&mut self, ui: &mut Ui, view: &View, preview: &Preview, out: &mut Vec<Command>) {
+        let Some(preview) = preview else {
+            return;
+        };
+        // On the network: a roll asked of the host waits for its answer before the next (the status
+        // line says what was asked; no line is added here, so the odds below never move).
+        let waiting = view.mode.remote().is_some_and(|r| r.waiting > 0);
+        self.dice_ui(ui, view, preview.is_ok() && !waiting, out);
+        ui.separator();
+        // The last result right under Roll, where the eye is after rolling (at 1366x768 a card under
+        // the chart fell below the fold); the chart follows with the rolled line marked.
+        let next_odds = preview.as_ref().ok().map(|r| r.odds.as_slice());
+        self.last_result_ui(ui, view, next_odds, out);
+        match preview {
+            // Odds computed with a placeholder strength would be wrong, not exact: not shown.
+            Ok(_) if self.hides_strength(view.state()) => {
+                ui.label(RichText::new("Odds").strong());
                 ui.label(
-                    RichText::new("the host rolled it; its result is the umpire's to tell").weak(),
+                    RichText::new(
+                        "not shown: they depend on a strength hidden from your seat; the host rolls with the real one",
+                    )
+                    .weak(),
                 );
+            }
+            Ok(res) => {
+                ui.label(RichText::new("Exact odds, before rolling").strong());
+                odds_bars_ui(ui, &res.odds, self.last_outcome(view, &res.odds));
+                for n in &res.notes {
+                    ui.label(RichText::new(format!("note: {n}")).small().weak());
+                }
+            }
+            // No unit picked yet (the first start): the form's empty numbers are not an error of
+            // the user's, only the choice still to make.
+            Err(_) if self.form().is_some_and(|f| f.units().0.is_none()) => {
+                ui.label(RichText::new(PICK_A_UNIT).weak());
+            }
+            Err(e) => {
+                let said = super::state::in_window_words(&e.to_string());
+                ui.colored_label(ui.visuals().warn_fg_color, said);
+            }
+        }
+    }
+
+    /// The odds line the last resolution applied from this form rolled (its typed `rolled` index), to
+    /// mark it on the chart of `odds`; nothing on another form's tab, nor once the chart shows other
+    /// odds than the roll was made with (the units changed since: the chart is the next roll's).
+    fn last_outcome(&self, view: &View, odds: &[crate::rules::OddsLine]) -> Option<usize> {
+        if self.last_form != Some(self.current) {
+            return None;
+        }
+        let idx = self.last_rolled?;
+        let e = view.game.log().get(usize::try_from(idx).ok()?)?;
+        match &e.kind {
+            EntryKind::Act {
+                action: Action::Resolved { resolution, .. },
+            } => {
+                // Marked only on the very odds it was rolled with: a chart recomputed for the units
+                // as the roll left them is the next roll's, and its fractions are not this roll's.
+                let i = resolution.rolled?;
+                (resolution.odds == odds).then_some(i)
+            }
+            _ => None,
+        }
+    }
+
+    fn dice_ui(&mut self, ui: &mut Ui, view: &View, ready: bool, out: &mut Vec<Command>) {
+        // Only the dice this form rolls are asked for; a form that rolls none (P&K's URT, SPI's
+        // raise at Chalons) is applied, not rolled, whichever dice mode is on.
+        let used: &'static [Die] = self.form().map_or(&[], |f| f.dice_used());
+        if used.is_empty() {
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(ready, egui::Button::new(RichText::new("Apply").size(18.0)))
+                    .on_hover_text(super::keys::tip(
+                        super::keys::Does::Roll,
+                        "no dice for this one: its outcome and effects are one undoable action",
+                    ))
+                    .clicked()
+                {
+                    out.push(Command::ResolveAndApply {
+                        entered: Vec::new(),
+                    });
+                }
+                super::campaign::fight_button_ui(ui, self.form(), view, out);
+            });
+            return;
+        }
+        if view.own_dice {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new("My dice:").strong());
+                for (die, text) in &mut self.entered {
+                    if !used.contains(die) {
+                        continue;
+                    }
+                    let l = ui.label(die.to_string());
+                    super::keys::field(
+                        ui,
+                        egui::TextEdit::singleline(text)
+                            .desired_width(44.0)
+                            .hint_text("-"),
+                        ("my_dice", die.to_string()),
+                    )
+                    .labelled_by(l.id);
+                }
+            });
+            let entered = self.entered_dice();
+            if let Err(e) = &entered {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            // The dice typed belong to one roll: none typed, nothing to apply (kepi's dice would
+            // stand in for them). They are cleared once the roll is applied.
+            let ok = ready && entered.as_ref().is_ok_and(|d| !d.is_empty());
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(
+                        ok,
+                        egui::Button::new(RichText::new("Apply my dice").size(18.0)),
+                    )
+                    .on_hover_text(super::keys::tip(
+                        super::keys::Does::Roll,
+                        "the dice you typed, for this roll only",
+                    ))
+                    .clicked()
+                    && let Ok(d) = entered
+                {
+                    out.push(Command::ResolveAndApply { entered: d });
+                }
+                super::campaign::fight_button_ui(ui, self.form(), view, out);
+            });
+        } else {
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(ready, egui::Button::new(RichText::new("Roll and apply").size(18.0)))
+                    .on_hover_text(super::keys::tip(
+                        super::keys::Does::Roll,
+                        "kepi rolls from the game's committed seed; the roll and its effects are one undoable action",
+                    ))
+                    .clicked()
+                {
+                    out.push(Command::ResolveAndApply { entered: Vec::new() });
+                }
+                // Issue 30: the same combat fought with miniatures instead (SPI and 1870 only).
+                super::campaign::fight_button_ui(ui, self.form(), view, out);
             });
         }
-        return;
-    };
-    // What it did, read from the states before and after it (`game::effects`, which the battle
-    // report prints too); None once the roll is undone. Searched from the newest action: the
-    // card's is nearly always the last.
-    let effects = app
-        .game
-        .in_effect()
-        .rev()
-        .find(|x| x.entry.index == idx)
-        .map(|x| x.effects());
-    // Issue 28: printed at the game's scale, as the odds under it are.
-    let resolution = &resolution.in_scale(&app.game.state().scale);
-    egui::Frame::group(ui.style()).show(ui, |ui| {
-        let said = crate::engine::game::entry_text(e, app.game.state());
-        ui.label(
-            RichText::new(format!("Result: {}", said.line))
-                .strong()
-                .size(16.0),
-        );
-        // What the umpire went ahead with stands out; the rest of the notes (the chances behind
-        // the result, what to do next) read as the card's small print.
-        for n in &said.notes {
-            if n.starts_with("umpire went ahead") {
-                ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
-            } else {
-                ui.label(RichText::new(format!("note: {n}")).small());
-            }
+    }
+
+    /// The last result's card: what was rolled, with the odds kept with the roll (never recomputed);
+    /// `next_odds` is the chart shown above it, for the next roll.
+    fn last_result_ui(
+        &self,
+        ui: &mut Ui,
+        view: &View,
+        next_odds: Option<&[crate::rules::OddsLine]>,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(idx) = self.last_rolled else {
+            return;
+        };
+        if self.last_form != Some(self.current) {
+            return;
         }
-        let dice: Vec<String> = resolution
-            .dice
-            .iter()
-            .map(|d| format!("{} {} = {}", d.label, d.die, d.value))
-            .collect();
-        ui.label(format!("dice: {}", dice.join(", ")));
-        if let Some(line) = resolution.rolled.and_then(|i| resolution.odds.get(i)) {
+        let Some(e) = usize::try_from(idx)
+            .ok()
+            .and_then(|i| view.game.log().get(i))
+        else {
+            return;
+        };
+        let EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        } = &e.kind
+        else {
+            // A player's seat while strengths are hidden: a roll against the other side's unit is
+            // logged for this seat as its place in the chain only (its casualties would tell the
+            // strength left).
+            if view.game.is_seat_view() {
+                egui::Frame::group(ui.style()).show(ui, |ui| {
+                    ui.label(RichText::new(format!("Result: {}", e.summary)).strong());
+                    ui.label(
+                        RichText::new("the host rolled it; its result is the umpire's to tell")
+                            .weak(),
+                    );
+                });
+            }
+            return;
+        };
+        // What it did, read from the states before and after it (`game::effects`, which the battle
+        // report prints too); None once the roll is undone. Searched from the newest action: the
+        // card's is nearly always the last.
+        let effects = view
+            .game
+            .in_effect()
+            .rev()
+            .find(|x| x.entry.index == idx)
+            .map(|x| x.effects());
+        // Issue 28: printed at the game's scale, as the odds under it are.
+        let resolution = &resolution.in_scale(&view.game.state().scale);
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            let said = crate::engine::game::entry_text(e, view.game.state());
             ui.label(
-                RichText::new(format!(
-                    "rolled: {} ({} before rolling)",
-                    line.outcome, line.p
-                ))
-                .weak(),
+                RichText::new(format!("Result: {}", said.line))
+                    .strong()
+                    .size(16.0),
             );
-            if next_odds.is_some_and(|o| o != resolution.odds.as_slice()) {
-                ui.label(
-                    RichText::new("the odds below are the next roll's: the units changed")
-                        .small()
-                        .weak(),
-                );
-            }
-        }
-        match &effects {
-            // A seat's view has no history to read effects from: the entry's summary says it.
-            None if app.game.is_seat_view() => {}
-            None => {
-                ui.label(RichText::new("undone").weak());
-            }
-            Some(fx) if fx.is_empty() => {
-                ui.label(RichText::new("no change to the units").weak());
-            }
-            Some(fx) => {
-                for x in fx {
-                    ui.label(format!("- {}", x.line()));
+            // What the umpire went ahead with stands out; the rest of the notes (the chances behind
+            // the result, what to do next) read as the card's small print.
+            for n in &said.notes {
+                if n.starts_with("umpire went ahead") {
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
+                } else {
+                    ui.label(RichText::new(format!("note: {n}")).small());
                 }
             }
-        }
-        // Undo takes back the last action in effect: offered only while that is this roll (not
-        // once it is undone, nor after another action came on top of it).
-        let last_in_effect = app.game.in_effect().next_back().map(|x| x.entry.index);
-        if effects.is_some()
-            && last_in_effect == Some(idx)
-            && app.game.can_undo()
-            && ui.button("Undo this").clicked()
-        {
-            out.push(Command::Undo);
-        }
-    });
+            let dice: Vec<String> = resolution
+                .dice
+                .iter()
+                .map(|d| format!("{} {} = {}", d.label, d.die, d.value))
+                .collect();
+            ui.label(format!("dice: {}", dice.join(", ")));
+            if let Some(line) = resolution.rolled.and_then(|i| resolution.odds.get(i)) {
+                ui.label(
+                    RichText::new(format!(
+                        "rolled: {} ({} before rolling)",
+                        line.outcome, line.p
+                    ))
+                    .weak(),
+                );
+                if next_odds.is_some_and(|o| o != resolution.odds.as_slice()) {
+                    ui.label(
+                        RichText::new("the odds below are the next roll's: the units changed")
+                            .small()
+                            .weak(),
+                    );
+                }
+            }
+            match &effects {
+                // A seat's view has no history to read effects from: the entry's summary says it.
+                None if view.game.is_seat_view() => {}
+                None => {
+                    ui.label(RichText::new("undone").weak());
+                }
+                Some(fx) if fx.is_empty() => {
+                    ui.label(RichText::new("no change to the units").weak());
+                }
+                Some(fx) => {
+                    for x in fx {
+                        ui.label(format!("- {}", x.line()));
+                    }
+                }
+            }
+            // Undo takes back the last action in effect: offered only while that is this roll (not
+            // once it is undone, nor after another action came on top of it).
+            let last_in_effect = view.game.in_effect().next_back().map(|x| x.entry.index);
+            if effects.is_some()
+                && last_in_effect == Some(idx)
+                && view.game.can_undo()
+                && ui.button("Undo this").clicked()
+            {
+                out.push(Command::Undo);
+            }
+        });
+    }
 }

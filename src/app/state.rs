@@ -107,12 +107,48 @@ pub struct View<'a> {
     pub mode: &'a Mode,
     /// "I roll my own dice".
     pub own_dice: bool,
+    /// The settings kept between runs (the recent files, the theme and scale).
+    pub settings: &'a Settings,
+    /// An export is running (another waits for it).
+    pub exporting: bool,
+    /// The game is kept in a file the user chose (not in kepi's folder, where it moves at its
+    /// first Save As).
+    pub own_file: bool,
 }
 
 impl<'a> View<'a> {
+    /// A view of `game` alone, as a panel drawn by itself sees it: nothing picked, played here,
+    /// kepi's dice, no file.
+    pub fn bare(
+        game: &'a Game,
+        tables: &'static Tables,
+        mode: &'a Mode,
+        settings: &'a Settings,
+    ) -> View<'a> {
+        View {
+            game,
+            tables,
+            selected: None,
+            target: None,
+            mode,
+            own_dice: false,
+            settings,
+            exporting: false,
+            own_file: false,
+        }
+    }
+
     /// The game state.
     pub fn state(&self) -> &'a GameState {
         self.game.state()
+    }
+
+    /// Why `what` (undo, redo, the next phase) is not this window's to do, if it is not: a
+    /// player's seat on the network leaves it to the umpire. The top bar disables those buttons
+    /// with this on hover, as [`AppState::handle`] would refuse them.
+    pub fn not_yours(&self, what: &str) -> Option<String> {
+        let side = self.mode.side()?;
+        Some(umpires_only(side, what))
     }
 }
 
@@ -129,6 +165,12 @@ pub struct Panels {
     pub map: super::map::MapPanel,
     /// The rolls without a unit: the verb picked and the options typed for its next roll.
     pub other_rolls: super::other_rolls::OtherRollsPanel,
+    /// The dice tray: the expression and the dice typed for its next roll.
+    pub tray: DiceTray,
+    /// The strength chart's points for the current log.
+    pub charts: super::charts::ChartCache,
+    /// The top bar and its menus (File, View, Help), with the Help window it opens.
+    pub top_bar: super::top_bar::TopBar,
 }
 
 /// Everything the panels send.
@@ -220,9 +262,43 @@ pub enum Command {
     /// Issue 30: fight the combat of "Fight as a battle" as a battle saved to this new file
     /// (`kepi campaign battle`), then open the battle.
     FightBattle(PathBuf),
+    /// "I roll my own dice" (true) or kepi's (false).
+    SetOwnDice(bool),
+    /// The theme and the UI scale (View menu).
+    SetLook {
+        /// Dark theme.
+        dark: bool,
+        /// UI scale.
+        scale: f32,
+    },
+    /// Show the network's Host or Join dialog.
+    ShowNet(super::net_ui::NetDialog),
+    /// Show the print and export dialog on this kind, named beside the game's save.
+    ShowExport(ExportKind),
+    /// Issue 30: show "Fight as a battle" for the resolver's combat.
+    ShowFight,
+    /// Issue 30: show "Return to the campaign" for the battle open.
+    ShowReturn,
     /// Issue 30: bring the battle open back to its campaign with this winner (None: a draw), as
     /// `kepi campaign return` does, then open the campaign.
     ReturnToCampaign(Option<crate::roster::Side>),
+}
+
+impl Command {
+    /// A dialog or an option asked for, changing nothing in the game: the window handles it at
+    /// once, so the dialog shows (or the dice fields appear) in the frame it was asked in, as
+    /// when the panels set it themselves.
+    pub fn shows_only(&self) -> bool {
+        matches!(
+            self,
+            Command::SetOwnDice(_)
+                | Command::SetLook { .. }
+                | Command::ShowNet(_)
+                | Command::ShowExport(_)
+                | Command::ShowFight
+                | Command::ShowReturn
+        )
+    }
 }
 
 /// A message in the status line.
@@ -234,7 +310,10 @@ pub struct Status {
     pub error: bool,
 }
 
-/// The whole window's state.
+/// The whole window's state: the game (with where it is kept), what the user picked, where it is
+/// played, the panels and the resolver, and a few groups by concern (the close guard, the file
+/// dialogs, the dialogs over the workspace, the window's options). Everything that changes the
+/// game goes through [`AppState::handle`].
 pub struct AppState {
     /// The game being played.
     pub game: Game,
@@ -248,10 +327,40 @@ pub struct AppState {
     /// Where games nobody saved are kept (`<data dir>/kepi/games`); `None` keeps nothing, so the
     /// first action leaves the game at risk and the guards ask before it is dropped.
     pub data_dir: Option<PathBuf>,
-    /// Use the desktop's file dialogs (rfd); otherwise, or when one fails, the in-window dialog.
-    pub native_dialogs: bool,
-    /// The in-window file dialog.
-    pub file_dialog: FileDialog,
+    /// When the game last changed (the full save is rewritten once the table is idle).
+    pub last_change: Option<std::time::Instant>,
+    /// The rule tables.
+    pub tables: &'static Tables,
+    /// Acting unit.
+    pub selected: Option<String>,
+    /// Target unit.
+    pub target: Option<String>,
+    /// Where the game is played: here, or on the network (hosting it, or joined to a host), where
+    /// the host applies every action and the window's changes go to it as requests
+    /// ([`Remote::outbox`]).
+    pub mode: Mode,
+    /// The panels that keep their own state (see [`View`]).
+    pub panels: Panels,
+    /// The resolver: its forms, the dice typed, the last roll's card.
+    pub resolver: ResolverState,
+    /// "This game has actions not on disk" and closing the window.
+    pub guard: Guard,
+    /// Choosing files: the desktop's dialogs or the in-window one.
+    pub files: Files,
+    /// The dialogs over the workspace (export, network, campaign, the last game's offer).
+    pub dialogs: Dialogs,
+    /// What the window shows and how the dice are rolled.
+    pub options: Options,
+    /// Persistent settings.
+    pub settings: Settings,
+    /// Status line.
+    pub status: Option<Status>,
+}
+
+/// The guard before something could be lost: "this game has actions not on disk" (Save As /
+/// Discard / Cancel) before the game is closed or replaced, and closing the window.
+#[derive(Debug, Default)]
+pub struct Guard {
     /// What waits for an answer to "this game has actions not on disk" (Save As / Discard / Cancel).
     pub confirm: Option<Box<Command>>,
     /// What to do once Save As has succeeded (the guarded command the user chose to save before).
@@ -260,20 +369,98 @@ pub struct AppState {
     pub close_now: bool,
     /// The window may close without asking again.
     pub allow_close: bool,
-    /// When the game last changed (the full save is rewritten once the table is idle).
-    pub last_change: Option<std::time::Instant>,
     /// Set while a confirmed (discarding) command runs, so the guard lets it through.
     discarding: bool,
-    /// The rule tables.
-    pub tables: &'static Tables,
-    /// Acting unit.
-    pub selected: Option<String>,
-    /// Target unit.
-    pub target: Option<String>,
-    /// The panels that keep their own state: roster, log and due list.
-    pub panels: Panels,
-    /// The resolver's forms.
-    pub resolver: ResolverState,
+}
+
+impl Guard {
+    /// Lets `cmd` run unless something could be lost (`unsaved`) and it was not answered
+    /// "Discard": then it waits for the answer.
+    fn lets(&mut self, cmd: &Command, unsaved: bool) -> bool {
+        if unsaved && !self.discarding {
+            self.confirm = Some(Box::new(cmd.clone()));
+            return false;
+        }
+        true
+    }
+
+    /// The answer "Save As": what waited runs once the game is saved.
+    pub fn save_first(&mut self) {
+        self.after_save = self.confirm.take();
+    }
+
+    /// The answer "Cancel": nothing waits any more.
+    fn cancel(&mut self) {
+        self.confirm = None;
+        self.after_save = None;
+    }
+
+    /// True once when the window should close now; from then on it closes without asking.
+    pub fn take_close(&mut self) -> bool {
+        let now = std::mem::take(&mut self.close_now);
+        if now {
+            self.allow_close = true;
+        }
+        now
+    }
+}
+
+/// Choosing files: the desktop's dialogs (rfd) when there are any, else the in-window dialog.
+#[derive(Default)]
+pub struct Files {
+    /// Use the desktop's file dialogs; otherwise, or when one fails, the in-window dialog.
+    pub native: bool,
+    /// The in-window file dialog.
+    pub dialog: FileDialog,
+}
+
+impl Files {
+    /// The folder a file dialog opens in: the game's own (`game_dir`, a file the user chose),
+    /// the last one used, or home.
+    fn folder(&self, game_dir: Option<&Path>) -> PathBuf {
+        if let Some(dir) = game_dir
+            && !dir.as_os_str().is_empty()
+        {
+            return dir.to_path_buf();
+        }
+        if !self.dialog.folder.as_os_str().is_empty() {
+            return self.dialog.folder.clone();
+        }
+        super::file_dialog::home()
+    }
+}
+
+/// The dialogs over the workspace, and what runs behind them.
+#[derive(Default)]
+pub struct Dialogs {
+    /// The print and export dialog.
+    pub export: ExportDialog,
+    /// The export running on its worker thread, if any.
+    pub export_job: Option<ExportJob>,
+    /// A network dialog the File menu asked for (taken by the window each frame).
+    pub net: Option<super::net_ui::NetDialog>,
+    /// "Fight as a battle" and "Return to the campaign" (issue 30).
+    pub campaign: super::campaign::CampaignUi,
+    /// The last game, offered at start ("continue" or "recover").
+    pub last_game: Option<LastGame>,
+}
+
+impl Dialogs {
+    /// A finished export's message (the dialog closes once it succeeded); `None` while one runs
+    /// or none does.
+    fn finished_export(&mut self) -> Option<Result<String, String>> {
+        let result = self.export_job.as_mut()?.poll()?;
+        self.export_job = None;
+        if result.is_ok() {
+            self.export.open = false;
+        }
+        Some(result.map_err(|e| format!("export failed: {e}")))
+    }
+}
+
+/// What the window shows and how the dice are rolled (the user's choices, not the game's).
+#[derive(Clone, Debug)]
+pub struct Options {
     /// The centre's tab.
     pub bottom: BottomTab,
     /// Hex rule sets: the right column shows the log (else the resolver beside the map).
@@ -283,31 +470,29 @@ pub struct AppState {
     pub scroll_to_top: bool,
     /// "I roll my own dice".
     pub own_dice: bool,
-    /// The dice tray.
-    pub tray: DiceTray,
-    /// Persistent settings.
-    pub settings: Settings,
-    /// Status line.
-    pub status: Option<Status>,
-    /// The status line's text when it says why the resolver's form did not roll: cleared once
-    /// the units are picked again, so "target: no unit chosen" never outlives the choice.
-    form_error: Option<String>,
-    /// The print and export dialog.
-    pub export: ExportDialog,
-    /// The export running on its worker thread, if any.
-    pub export_job: Option<ExportJob>,
-    /// The last game, offered at start ("continue" or "recover").
-    pub last_game: Option<LastGame>,
-    /// The strength chart's points for the current log.
-    pub chart: super::charts::ChartCache,
-    /// Where the game is played: here, or on the network (hosting it, or joined to a host), where
-    /// the host applies every action and the window's changes go to it as requests
-    /// ([`Remote::outbox`]).
-    pub mode: Mode,
-    /// A network dialog the File menu asked for (taken by the window each frame).
-    pub net_dialog: Option<super::net_ui::NetDialog>,
-    /// "Fight as a battle" and "Return to the campaign" (issue 30).
-    pub campaign: super::campaign::CampaignUi,
+}
+
+impl Options {
+    /// A game of `system`'s first view: the map for a hex rule set, else the resolver.
+    fn for_system(system: crate::rules::System) -> Options {
+        Options {
+            bottom: BottomTab::first(system),
+            side_log: false,
+            scroll_to_top: true,
+            own_dice: false,
+        }
+    }
+}
+
+impl BottomTab {
+    /// The tab a game of `system` opens on: the map for a hex rule set, else the resolver.
+    pub fn first(system: crate::rules::System) -> BottomTab {
+        if crate::app::map::has_map(system) {
+            BottomTab::Map
+        } else {
+            BottomTab::Resolver
+        }
+    }
 }
 
 /// Where the window's game is played. The network's connections (the host's thread, the
@@ -529,38 +714,19 @@ impl AppState {
             store,
             autosaved: false,
             data_dir: None,
-            native_dialogs: false,
-            file_dialog: FileDialog::default(),
-            confirm: None,
-            after_save: None,
-            close_now: false,
-            allow_close: false,
             last_change: None,
-            discarding: false,
             tables,
             selected: None,
             target: None,
+            mode: Mode::Local,
             panels: Panels::default(),
             resolver: ResolverState::new(system),
-            bottom: if crate::app::map::has_map(system) {
-                BottomTab::Map
-            } else {
-                BottomTab::Resolver
-            },
-            side_log: false,
-            scroll_to_top: true,
-            own_dice: false,
-            tray: DiceTray::default(),
+            guard: Guard::default(),
+            files: Files::default(),
+            dialogs: Dialogs::default(),
+            options: Options::for_system(system),
             settings: Settings::default(),
             status: None,
-            form_error: None,
-            export: ExportDialog::default(),
-            export_job: None,
-            last_game: None,
-            chart: Default::default(),
-            mode: Mode::Local,
-            net_dialog: None,
-            campaign: Default::default(),
         }
     }
 
@@ -572,9 +738,28 @@ impl AppState {
             selected: self.selected.as_deref(),
             target: self.target.as_deref(),
             mode: &self.mode,
-            own_dice: self.own_dice,
+            own_dice: self.options.own_dice,
+            settings: &self.settings,
+            exporting: self.dialogs.export_job.is_some(),
+            own_file: self.store.is_some() && !self.autosaved,
         };
         (view, &mut self.panels)
+    }
+
+    /// The resolver, with the view it is drawn from (borrowed side by side).
+    pub fn split_resolver(&mut self) -> (View<'_>, &mut ResolverState) {
+        let view = View {
+            game: &self.game,
+            tables: self.tables,
+            selected: self.selected.as_deref(),
+            target: self.target.as_deref(),
+            mode: &self.mode,
+            own_dice: self.options.own_dice,
+            settings: &self.settings,
+            exporting: self.dialogs.export_job.is_some(),
+            own_file: self.store.is_some() && !self.autosaved,
+        };
+        (view, &mut self.resolver)
     }
 
     /// The save this game is kept in, if it has one.
@@ -604,11 +789,7 @@ impl AppState {
         let system = game.state().system.system();
         if system != self.game.state().system {
             self.resolver = ResolverState::new(system);
-            self.bottom = if crate::app::map::has_map(system) {
-                BottomTab::Map
-            } else {
-                BottomTab::Resolver
-            };
+            self.options.bottom = BottomTab::first(system);
             self.selected = None;
             self.target = None;
         }
@@ -648,10 +829,10 @@ impl AppState {
     fn switch_to(&mut self, mut fresh: AppState) {
         self.compact();
         fresh.settings = std::mem::take(&mut self.settings);
-        fresh.export_job = self.export_job.take();
+        fresh.dialogs.export_job = self.dialogs.export_job.take();
         fresh.data_dir = self.data_dir.take();
-        fresh.native_dialogs = self.native_dialogs;
-        fresh.file_dialog.folder = std::mem::take(&mut self.file_dialog.folder);
+        fresh.files.native = self.files.native;
+        fresh.files.dialog.folder = std::mem::take(&mut self.files.dialog.folder);
         *self = fresh;
     }
 
@@ -761,12 +942,9 @@ impl AppState {
     }
 
     /// Runs `cmd` unless something could be lost: then asks first (Save As / Discard / Cancel).
-    fn guard(&mut self, cmd: &Command) -> bool {
-        if self.unsaved() && !self.discarding {
-            self.confirm = Some(Box::new(cmd.clone()));
-            return false;
-        }
-        true
+    fn guarded(&mut self, cmd: &Command) -> bool {
+        let unsaved = self.unsaved();
+        self.guard.lets(cmd, unsaved)
     }
 
     fn ok(&mut self, text: impl Into<String>) {
@@ -876,7 +1054,7 @@ impl AppState {
             | Command::Open(_)
             | Command::OpenLast
             | Command::Close
-                if !self.guard(&cmd) => {}
+                if !self.guarded(&cmd) => {}
             Command::NewGame(name) => self.new_from_scenario(&name),
             Command::NewFromCards(path) => self.new_from_cards(&path),
             Command::Open(path) => self.open(&path),
@@ -887,32 +1065,35 @@ impl AppState {
             Command::ChooseFile(purpose) => self.choose_file(purpose),
             Command::Close => {
                 self.compact();
-                self.close_now = true;
+                self.guard.close_now = true;
             }
             Command::Discard => {
-                if let Some(cmd) = self.confirm.take() {
-                    self.discarding = true;
+                if let Some(cmd) = self.guard.confirm.take() {
+                    self.guard.discarding = true;
                     self.handle(*cmd);
-                    self.discarding = false;
+                    self.guard.discarding = false;
                 }
             }
-            Command::CancelGuard => {
-                self.confirm = None;
-                self.after_save = None;
-            }
+            Command::CancelGuard => self.guard.cancel(),
             Command::Export { kind, path } if self.game.is_seat_view() => {
                 self.export_seat_view(kind, path)
             }
             Command::Export { kind, path } => self.start_export(kind, path, None),
             Command::OpenLast => {
-                if let Some(last) = self.last_game.take() {
+                if let Some(last) = self.dialogs.last_game.take() {
                     self.open(&last.path);
                 }
             }
-            Command::DismissLast => self.last_game = None,
+            Command::DismissLast => self.dialogs.last_game = None,
             Command::SaveAs(path) => self.save_as(&path),
             Command::FightBattle(path) => self.fight_battle(&path),
             Command::ReturnToCampaign(winner) => self.return_to_campaign(winner),
+            Command::SetOwnDice(_)
+            | Command::SetLook { .. }
+            | Command::ShowNet(_)
+            | Command::ShowExport(_)
+            | Command::ShowFight
+            | Command::ShowReturn => self.show(cmd),
         }
     }
 
@@ -938,12 +1119,12 @@ impl AppState {
         match self.game.roll_entered(expr, entered, now) {
             Ok(e) => {
                 let s = e.summary.clone();
-                self.tray.error = None;
-                self.tray.entered_text.clear();
+                self.panels.tray.error = None;
+                self.panels.tray.entered_text.clear();
                 self.commit(s);
             }
             Err(e) => {
-                self.tray.error = Some(e.to_string());
+                self.panels.tray.error = Some(e.to_string());
                 self.err(e.to_string());
             }
         }
@@ -1030,12 +1211,12 @@ impl AppState {
     /// line, nothing applied.
     fn fight_battle(&mut self, out: &Path) {
         use crate::campaign::ops::{self, BattleOrder, Front};
-        let Some(dialog) = self.campaign.fight.take() else {
+        let Some(dialog) = self.dialogs.campaign.fight.take() else {
             return self.err("no combat to fight as a battle: press \"Fight as a battle\" first");
         };
         let refused = |app: &mut AppState, mut dialog: super::campaign::FightDialog, m: String| {
             dialog.error = Some(m.clone());
-            app.campaign.fight = Some(dialog);
+            app.dialogs.campaign.fight = Some(dialog);
             app.err(m);
         };
         if let Some(why) = super::campaign::fight_unavailable(self) {
@@ -1097,7 +1278,7 @@ impl AppState {
     /// applied.
     fn return_to_campaign(&mut self, winner: Option<crate::roster::Side>) {
         use crate::campaign::ops::{self, Front};
-        let mut dialog = self.campaign.give.take();
+        let mut dialog = self.dialogs.campaign.give.take();
         let result = (|| -> Result<(PathBuf, ops::GivenBack), String> {
             if self.mode.on_network() {
                 return Err("on the network: the battle is returned from the host's kepi".into());
@@ -1155,7 +1336,7 @@ impl AppState {
                 if let Some(d) = dialog.as_mut() {
                     d.error = Some(m.clone());
                 }
-                self.campaign.give = dialog;
+                self.dialogs.campaign.give = dialog;
                 self.err(m);
             }
         }
@@ -1171,12 +1352,39 @@ impl AppState {
         }
     }
 
-    /// Why `what` (undo, redo, the next phase) is not this window's to do, if it is not: a
-    /// player's seat on the network leaves it to the umpire. The top bar disables those buttons
-    /// with this on hover, as [`AppState::handle`] would refuse them.
-    pub fn not_yours(&self, what: &str) -> Option<String> {
-        let side = self.mode.side()?;
-        Some(umpires_only(side, what))
+    /// A dialog or an option the panels asked for (nothing in the game changes).
+    fn show(&mut self, cmd: Command) {
+        match cmd {
+            Command::SetOwnDice(own) => self.options.own_dice = own,
+            Command::SetLook { dark, scale } => {
+                self.settings.dark = dark;
+                self.settings.scale = scale;
+            }
+            Command::ShowNet(d) => self.dialogs.net = Some(d),
+            Command::ShowExport(kind) => {
+                let save = self.save_path();
+                self.dialogs.export.show_for(kind, save.as_deref());
+            }
+            Command::ShowFight => {
+                if let Some(combat) =
+                    super::campaign::combat_of(self.resolver.form(), self.game.state())
+                {
+                    self.dialogs.campaign.fight = Some(super::campaign::FightDialog {
+                        combat,
+                        rules: crate::rules::System::Pk,
+                        error: None,
+                    });
+                }
+            }
+            Command::ShowReturn => {
+                self.dialogs.campaign.give = Some(super::campaign::ReturnDialog {
+                    ending: super::campaign::Ending::Unsaid,
+                    preview: None,
+                    error: None,
+                });
+            }
+            _ => {}
+        }
     }
 
     /// A change the window would make, asked of the host instead (the window is on the network):
@@ -1232,7 +1440,7 @@ impl AppState {
         match request {
             Ok(words) => {
                 let resolution = words.first().is_some_and(|w| w == "form");
-                self.tray.entered_text.clear();
+                self.panels.tray.entered_text.clear();
                 let asked = asked.unwrap_or_else(|| words.join(" "));
                 self.ok(format!("asked the host: {asked}…"));
                 if let Some(r) = self.mode.remote_mut() {
@@ -1348,7 +1556,7 @@ impl AppState {
             Err(e) => {
                 let text = in_window_words(&e.to_string());
                 self.err(text.clone());
-                self.form_error = Some(text);
+                self.resolver.form_error = Some(text);
             }
         }
     }
@@ -1378,7 +1586,7 @@ impl AppState {
     /// The units were picked again: a status line still saying why the form did not roll (a
     /// unit missing then) is stale, and goes.
     fn clear_form_error(&mut self) {
-        if let Some(t) = self.form_error.take()
+        if let Some(t) = self.resolver.form_error.take()
             && self.status.as_ref().is_some_and(|s| s.error && s.text == t)
         {
             self.status = None;
@@ -1400,7 +1608,7 @@ impl AppState {
             actor: Some(unit),
             target: None,
         });
-        if !self.own_dice {
+        if !self.options.own_dice {
             self.handle(Command::ResolveAndApply {
                 entered: Vec::new(),
             });
@@ -1461,7 +1669,7 @@ impl AppState {
                 }
                 self.remember(path);
                 self.ok(format!("saved to {}", path.display()));
-                if let Some(next) = self.after_save.take() {
+                if let Some(next) = self.guard.after_save.take() {
                     self.handle(*next);
                 }
             }
@@ -1473,34 +1681,29 @@ impl AppState {
     /// dialog when it cannot show), else the in-window dialog.
     fn choose_file(&mut self, purpose: Purpose) {
         let folder = self.dialog_folder();
-        if self.native_dialogs {
+        if self.files.native {
             match super::file_dialog::native(purpose, &folder) {
                 Native::Chosen(p) => return self.handle(purpose.command(p)),
                 Native::Cancelled => return,
-                Native::Unavailable => self.native_dialogs = false,
+                Native::Unavailable => self.files.native = false,
             }
         }
-        self.file_dialog.show_for(purpose, folder);
+        self.files.dialog.show_for(purpose, folder);
     }
 
     /// The folder a file dialog opens in: the current game's, the last one used, or home.
     fn dialog_folder(&self) -> PathBuf {
-        if let Some(store) = &self.store
-            && !self.autosaved
-            && let Some(dir) = store.path().parent()
-            && !dir.as_os_str().is_empty()
-        {
-            return dir.to_path_buf();
-        }
-        if !self.file_dialog.folder.as_os_str().is_empty() {
-            return self.file_dialog.folder.clone();
-        }
-        super::file_dialog::home()
+        let game_dir = self
+            .store
+            .as_ref()
+            .filter(|_| !self.autosaved)
+            .and_then(|s| s.path().parent());
+        self.files.folder(game_dir)
     }
 
     /// Starts an export of the game (or of `other`, a seat's own side).
     fn start_export(&mut self, kind: ExportKind, path: PathBuf, other: Option<&Game>) {
-        if self.export_job.is_some() {
+        if self.dialogs.export_job.is_some() {
             self.err("an export is already running; wait for it to finish");
             return;
         }
@@ -1508,7 +1711,7 @@ impl AppState {
         match ExportJob::start(kind, path, self.settings.paper, game, self.tables) {
             Ok(job) => {
                 self.ok(format!("{}...", job.kind.verb()));
-                self.export_job = Some(job);
+                self.dialogs.export_job = Some(job);
             }
             Err(e) => self.err(e),
         }
@@ -1517,23 +1720,12 @@ impl AppState {
     /// Collects a finished export: its message goes to the status line. Called every frame; true
     /// while an export is still running (so the window keeps repainting its progress bar).
     pub fn poll_export(&mut self) -> bool {
-        let Some(job) = self.export_job.as_mut() else {
-            return false;
-        };
-        match job.poll() {
-            None => true,
-            Some(result) => {
-                self.export_job = None;
-                match result {
-                    Ok(msg) => {
-                        self.export.open = false;
-                        self.ok(msg);
-                    }
-                    Err(e) => self.err(format!("export failed: {e}")),
-                }
-                false
-            }
+        match self.dialogs.finished_export() {
+            Some(Ok(msg)) => self.ok(msg),
+            Some(Err(e)) => self.err(e),
+            None => {}
         }
+        self.dialogs.export_job.is_some()
     }
 
     fn remember(&mut self, path: &Path) {

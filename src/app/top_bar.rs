@@ -3,7 +3,7 @@
 use egui::{RichText, Ui};
 
 use super::keys::{self, Does};
-use super::state::{AppState, Command};
+use super::state::{AppState, Command, View};
 
 /// Width of the rule set's slot in the top bar (its name elided, the whole on hover).
 const TITLE_W: f32 = 140.0;
@@ -31,83 +31,95 @@ fn slot(ui: &mut Ui, width: f32, text: RichText, hover: &str) {
         .on_hover_text(hover);
 }
 
-/// Draws the top bar and the File menu; returns the commands clicked. One line at any width: the
-/// texts that change (rule set, phase, date) sit in fixed-width slots.
-pub fn top_bar_ui(
-    ui: &mut Ui,
-    app: &mut AppState,
-    help: &mut super::help::HelpPanel,
-    out: &mut Vec<Command>,
-) {
-    ui.horizontal(|ui| {
-        super::files::file_menu_ui(ui, app, out);
-        help.menu_ui(ui);
-        ui.separator();
-        let state = app.game.state();
-        ui.label(RichText::new("kepi").strong().size(20.0));
-        slot(
-            ui,
-            TITLE_W,
-            RichText::new(state.system.title()).strong(),
-            &format!("{}\n{}", state.system.title(), state.title),
-        );
-        ui.separator();
-        let date = state
-            .date
-            .map(|d| d.format("%-d %b %Y").to_string())
-            .unwrap_or_default();
-        let phase = format!("Turn {} - {}", state.turn, state.phase_name());
-        let hover = if date.is_empty() {
-            phase.clone()
-        } else {
-            format!("{phase}\n{date}")
-        };
-        let shown = if date.is_empty() {
-            RichText::new(phase).size(15.0)
-        } else {
-            RichText::new(format!("{phase} · {date}")).size(15.0)
-        };
-        slot(ui, PHASE_W, shown, &hover);
-        // A player's seat: the umpire's controls stay in place, disabled, saying why on hover.
-        let next_why = app.not_yours("the next phase");
-        if ui
-            .add_enabled(next_why.is_none(), egui::Button::new("Next phase >"))
-            .on_hover_text(keys::tip(Does::NextPhase, "next phase"))
-            .on_disabled_hover_text(next_why.unwrap_or_default())
-            .clicked()
-        {
-            out.push(Command::NextPhase);
-        }
-        ui.separator();
-        let undo_why = app
-            .not_yours("undo")
-            .or_else(|| (!app.game.can_undo()).then(|| "nothing to undo".to_string()));
-        if ui
-            .add_enabled(undo_why.is_none(), egui::Button::new("Undo"))
-            .on_hover_text(keys::tip(Does::Undo, "undo the last action"))
-            .on_disabled_hover_text(undo_why.unwrap_or_default())
-            .clicked()
-        {
-            out.push(Command::Undo);
-        }
-        let redo_why = app
-            .not_yours("redo")
-            .or_else(|| (!app.game.can_redo()).then(|| "nothing to redo".to_string()));
-        if ui
-            .add_enabled(redo_why.is_none(), egui::Button::new("Redo"))
-            .on_hover_text(keys::tip(Does::Redo, "redo"))
-            .on_disabled_hover_text(redo_why.unwrap_or_default())
-            .clicked()
-        {
-            out.push(Command::Redo);
-        }
-        ui.separator();
-        ui.label("Dice:");
-        ui.radio_value(&mut app.own_dice, false, "kepi")
-            .on_hover_text("kepi rolls from the game's committed seed (logged)");
-        ui.radio_value(&mut app.own_dice, true, "mine")
-            .on_hover_text("you roll your own dice and type them in at the resolver's foot");
-    });
+/// The top bar: the File, View and Help menus, the rule set, turn and phase with the date, Next
+/// phase, Undo and Redo, and the dice mode. It owns the Help window its menu opens; everything else
+/// it reads from the [`View`] and asks for with [`Command`]s.
+#[derive(Debug, Default)]
+pub struct TopBar {
+    /// The Help menu's window (its page and the glossary's filter).
+    pub help: super::help::HelpPanel,
+}
+
+impl TopBar {
+    /// Draws the bar on one line at any width (the texts that change, rule set, phase and date,
+    /// sit in fixed-width slots); returns the commands clicked.
+    pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
+        let mut out = Vec::new();
+        ui.horizontal(|ui| {
+            super::files::file_menu_ui(ui, view, &mut out);
+            self.help.menu_ui(ui);
+            ui.separator();
+            let state = view.state();
+            ui.label(RichText::new("kepi").strong().size(20.0));
+            slot(
+                ui,
+                TITLE_W,
+                RichText::new(state.system.title()).strong(),
+                &format!("{}\n{}", state.system.title(), state.title),
+            );
+            ui.separator();
+            let date = state
+                .date
+                .map(|d| d.format("%-d %b %Y").to_string())
+                .unwrap_or_default();
+            let phase = format!("Turn {} - {}", state.turn, state.phase_name());
+            let hover = if date.is_empty() {
+                phase.clone()
+            } else {
+                format!("{phase}\n{date}")
+            };
+            let shown = if date.is_empty() {
+                RichText::new(phase).size(15.0)
+            } else {
+                RichText::new(format!("{phase} · {date}")).size(15.0)
+            };
+            slot(ui, PHASE_W, shown, &hover);
+            // A player's seat: the umpire's controls stay in place, disabled, saying why on hover.
+            let next_why = view.not_yours("the next phase");
+            if ui
+                .add_enabled(next_why.is_none(), egui::Button::new("Next phase >"))
+                .on_hover_text(keys::tip(Does::NextPhase, "next phase"))
+                .on_disabled_hover_text(next_why.unwrap_or_default())
+                .clicked()
+            {
+                out.push(Command::NextPhase);
+            }
+            ui.separator();
+            let undo_why = view
+                .not_yours("undo")
+                .or_else(|| (!view.game.can_undo()).then(|| "nothing to undo".to_string()));
+            if ui
+                .add_enabled(undo_why.is_none(), egui::Button::new("Undo"))
+                .on_hover_text(keys::tip(Does::Undo, "undo the last action"))
+                .on_disabled_hover_text(undo_why.unwrap_or_default())
+                .clicked()
+            {
+                out.push(Command::Undo);
+            }
+            let redo_why = view
+                .not_yours("redo")
+                .or_else(|| (!view.game.can_redo()).then(|| "nothing to redo".to_string()));
+            if ui
+                .add_enabled(redo_why.is_none(), egui::Button::new("Redo"))
+                .on_hover_text(keys::tip(Does::Redo, "redo"))
+                .on_disabled_hover_text(redo_why.unwrap_or_default())
+                .clicked()
+            {
+                out.push(Command::Redo);
+            }
+            ui.separator();
+            ui.label("Dice:");
+            let mut own = view.own_dice;
+            ui.radio_value(&mut own, false, "kepi")
+                .on_hover_text("kepi rolls from the game's committed seed (logged)");
+            ui.radio_value(&mut own, true, "mine")
+                .on_hover_text("you roll your own dice and type them in at the resolver's foot");
+            if own != view.own_dice {
+                out.push(Command::SetOwnDice(own));
+            }
+        });
+        out
+    }
 }
 
 /// Issue 28: the scale the table measures at (unit and distance factor), for the tape-measure

@@ -90,9 +90,9 @@ fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
     h.get_by_label("Choose the battle's file…").click();
     h.run();
     // The in-window dialog, offering a new file in the campaign's folder.
-    assert!(h.state().state.file_dialog.open);
+    assert!(h.state().state.files.dialog.open);
     let battle = dir.join("campaign-battle.kepi.json");
-    assert_eq!(h.state().state.file_dialog.chosen(), Some(battle.clone()));
+    assert_eq!(h.state().state.files.dialog.chosen(), Some(battle.clone()));
     h.get_by_label("Make the battle here").click();
     h.run();
     // The battle is open: a PW game of the 22 table units; the campaign's combat is pending.
@@ -158,7 +158,7 @@ fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
             .iter()
             .any(|d| d.rule.as_str() == "CAMP-B1")
     );
-    h.state_mut().state.side_log = true;
+    h.state_mut().state.options.side_log = true;
     h.run();
     // The status line says it, and so does the log.
     assert!(
@@ -188,7 +188,7 @@ fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
 fn a_campaign_moved_since_is_refused_in_the_windows_words() {
     let dir = tmp("moved");
     let mut app = spi_campaign(&dir, true);
-    app.campaign.fight = Some(kepi::app::campaign::FightDialog {
+    app.dialogs.campaign.fight = Some(kepi::app::campaign::FightDialog {
         combat: kepi::app::campaign::combat_of(app.resolver.form(), app.game.state())
             .expect("a combat"),
         rules: System::Pk,
@@ -220,7 +220,8 @@ fn a_campaign_moved_since_is_refused_in_the_windows_words() {
     assert!(app.status.as_ref().is_some_and(|s| s.error));
     assert_eq!(app.save_path(), Some(battle));
     assert!(
-        app.campaign
+        app.dialogs
+            .campaign
             .give
             .as_ref()
             .and_then(|d| d.error.as_deref())

@@ -14,12 +14,12 @@ fn harness(app: AppState) -> Harness<'static, AppState> {
         |ui, app: &mut AppState| {
             let mut out = Vec::new();
             let AppState {
-                tray,
+                panels,
                 game,
-                own_dice,
+                options,
                 ..
             } = app;
-            tray.ui(ui, game, own_dice, &mut out);
+            panels.tray.ui(ui, game, &mut options.own_dice, &mut out);
             for c in out {
                 app.handle(c);
             }
@@ -66,8 +66,8 @@ fn clicking_d10_logs_a_seeded_roll_of_the_game() {
 #[test]
 fn own_dice_are_checked_logged_as_entered_and_leave_kepis_dice_alone() {
     let mut app = AppState::demo(1).unwrap();
-    app.own_dice = true;
-    app.tray.entered_text = "11".into();
+    app.options.own_dice = true;
+    app.panels.tray.entered_text = "11".into();
     let draws = app.state().dice.draws;
     let log_len = app.game.log().len();
     let mut h = harness(app);
@@ -75,10 +75,10 @@ fn own_dice_are_checked_logged_as_entered_and_leave_kepis_dice_alone() {
     h.run();
     assert_eq!(h.state().game.log().len(), log_len, "nothing logged");
     assert_eq!(
-        h.state().tray.error.as_deref(),
+        h.state().panels.tray.error.as_deref(),
         Some("d10 takes 1-10, got 11")
     );
-    h.state_mut().tray.entered_text = "3 5".into();
+    h.state_mut().panels.tray.entered_text = "3 5".into();
     h.run();
     h.get_by_label("2d6").click();
     h.run();
@@ -89,23 +89,26 @@ fn own_dice_are_checked_logged_as_entered_and_leave_kepis_dice_alone() {
         (vec![3, 5], 8, RollSource::Entered)
     );
     assert_eq!(app.state().dice.draws, draws, "entered dice draw nothing");
-    assert!(app.tray.entered_text.is_empty(), "the field is cleared");
+    assert!(
+        app.panels.tray.entered_text.is_empty(),
+        "the field is cleared"
+    );
     // The resolver's own-dice setting is the same one.
-    assert!(app.own_dice);
+    assert!(app.options.own_dice);
 }
 
 #[test]
 fn too_few_entered_values_are_refused() {
     let mut app = AppState::demo(1).unwrap();
-    app.own_dice = true;
-    app.tray.entered_text = "4".into();
+    app.options.own_dice = true;
+    app.panels.tray.entered_text = "4".into();
     let log_len = app.game.log().len();
     let mut h = harness(app);
     h.get_by_label("2d6").click();
     h.run();
     assert_eq!(h.state().game.log().len(), log_len);
     assert_eq!(
-        h.state().tray.error.as_deref(),
+        h.state().panels.tray.error.as_deref(),
         Some("2d6 needs 2 value(s), got 1")
     );
 }

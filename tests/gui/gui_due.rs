@@ -165,7 +165,7 @@ fn rolling_one_of_two_fatigue_checks_answers_that_one_only() {
 #[test]
 fn roll_in_own_dice_mode_opens_the_form_without_rolling() {
     let mut app = app_with_a_rally_due();
-    app.own_dice = true;
+    app.options.own_dice = true;
     let log_len = app.game.log().len();
     let mut h = harness(app);
     h.get_by_label("Roll rally").click();
@@ -194,21 +194,15 @@ fn still_to_act_is_a_link_to_the_roster_filter() {
 #[test]
 fn the_due_panel_is_drawn_alone_and_keeps_what_is_typed_in_it() {
     use kepi::app::due::DuePanel;
-    use kepi::app::state::{Mode, View};
+    use kepi::app::state::{Mode, Settings, View};
     let app = app_with_a_rally_due();
     let game = app.game.clone();
     let tables = app.tables;
     let mode = Mode::Local;
+    let settings = Settings::default();
     let mut h = Harness::new_ui_state(
         move |ui, (panel, sent): &mut (DuePanel, Vec<Command>)| {
-            let view = View {
-                game: &game,
-                tables,
-                selected: None,
-                target: None,
-                mode: &mode,
-                own_dice: false,
-            };
+            let view = View::bare(&game, tables, &mode, &settings);
             sent.extend(panel.ui(ui, &view));
         },
         (DuePanel::default(), Vec::new()),

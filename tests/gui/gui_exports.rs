@@ -28,7 +28,7 @@ fn tmp(name: &str) -> PathBuf {
 /// Runs frames until the export's worker is done (the window polls it each frame).
 fn run_until_exported(h: &mut Harness<'_, KepiApp>) {
     let start = Instant::now();
-    while h.state().state.export_job.is_some() {
+    while h.state().state.dialogs.export_job.is_some() {
         assert!(
             start.elapsed() < Duration::from_secs(120),
             "export did not finish"
@@ -51,10 +51,10 @@ fn print_roster_from_the_file_menu() {
     h.run();
     // The dialog is open on the roster, offering a file name.
     assert!(h.query_by_label("Print and export").is_some());
-    assert!(h.state().state.export.open);
-    assert_eq!(h.state().state.export.kind, ExportKind::RosterPdf);
-    assert!(h.state().state.export.path.ends_with("roster.pdf"));
-    h.state_mut().state.export.path = out.display().to_string();
+    assert!(h.state().state.dialogs.export.open);
+    assert_eq!(h.state().state.dialogs.export.kind, ExportKind::RosterPdf);
+    assert!(h.state().state.dialogs.export.path.ends_with("roster.pdf"));
+    h.state_mut().state.dialogs.export.path = out.display().to_string();
     h.run();
     h.get_by_label("Export").click();
     // From here the window repaints on its own (the progress bar): step, don't wait to settle.
@@ -67,7 +67,7 @@ fn print_roster_from_the_file_menu() {
     assert!(status.text.contains("roster printed"), "{}", status.text);
     assert!(status.text.contains("pages"), "{}", status.text);
     // The dialog closes when the file is written.
-    assert!(!h.state().state.export.open);
+    assert!(!h.state().state.dialogs.export.open);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -83,10 +83,10 @@ fn cards_and_report_choose_their_kind_in_the_dialog() {
     // Switch to PNG cards: the path becomes a folder name.
     h.get_by_label(ExportKind::CardsPng.label()).click();
     h.run();
-    assert_eq!(h.state().state.export.kind, ExportKind::CardsPng);
-    assert!(h.state().state.export.path.ends_with("cards"));
+    assert_eq!(h.state().state.dialogs.export.kind, ExportKind::CardsPng);
+    assert!(h.state().state.dialogs.export.path.ends_with("cards"));
     let cards = dir.join("cards");
-    h.state_mut().state.export.path = cards.display().to_string();
+    h.state_mut().state.dialogs.export.path = cards.display().to_string();
     h.run();
     h.get_by_label("Export").click();
     // From here the window repaints on its own (the progress bar): step, don't wait to settle.
@@ -149,7 +149,7 @@ fn a_long_export_shows_progress_while_the_window_keeps_drawing() {
     });
     // While it runs, frames still draw (each step returns) and the status line shows a bar.
     h.step();
-    if h.state().state.export_job.is_some() {
+    if h.state().state.dialogs.export_job.is_some() {
         assert!(
             h.query_all_by_label_contains("drawing unit cards")
                 .next()
@@ -206,7 +206,7 @@ fn the_last_game_is_offered_and_recovered_from_its_journal() {
     let last = LastGame::find(std::slice::from_ref(&save)).expect("offered");
     assert!(last.needs_recovery);
     let mut app = KepiApp::new(1870, None).expect("demo");
-    app.state.last_game = Some(last);
+    app.state.dialogs.last_game = Some(last);
     let mut h = Harness::builder()
         .with_size(egui::vec2(1500.0, 1000.0))
         .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
@@ -215,7 +215,7 @@ fn the_last_game_is_offered_and_recovered_from_its_journal() {
     h.run();
     let app = &h.state().state;
     assert_eq!(app.game.log().len(), len, "the journal's last move is back");
-    assert!(app.last_game.is_none());
+    assert!(app.dialogs.last_game.is_none());
     let status = app.status.clone().expect("status");
     assert!(status.text.contains("recovered 1"), "{}", status.text);
     drop(h);
@@ -228,9 +228,9 @@ fn not_now_dismisses_the_offer() {
     let save = dir.join("g.kepi.json");
     std::fs::write(&save, b"{}").expect("write");
     let mut app = KepiApp::new(1870, None).expect("demo");
-    app.state.last_game = LastGame::find(&[dir.join("gone.json"), save.clone()]);
+    app.state.dialogs.last_game = LastGame::find(&[dir.join("gone.json"), save.clone()]);
     assert_eq!(
-        app.state.last_game.as_ref().map(|l| l.path.clone()),
+        app.state.dialogs.last_game.as_ref().map(|l| l.path.clone()),
         Some(save)
     );
     let mut h = Harness::builder()
@@ -291,10 +291,10 @@ hex = "0504"
     h.get_by_label("New from unit-card file…").click();
     h.run();
     assert!(
-        h.state().state.file_dialog.open,
+        h.state().state.files.dialog.open,
         "the in-window dialog opened"
     );
-    h.state_mut().state.file_dialog.path = bad.display().to_string();
+    h.state_mut().state.files.dialog.path = bad.display().to_string();
     h.run();
     h.get_by_label("Import these cards").click();
     h.run();
@@ -314,7 +314,7 @@ hex = "0504"
     h.run();
     h.get_by_label("New from unit-card file…").click();
     h.run();
-    h.state_mut().state.file_dialog.path = good.display().to_string();
+    h.state_mut().state.files.dialog.path = good.display().to_string();
     h.run();
     h.get_by_label("Import these cards").click();
     h.run();

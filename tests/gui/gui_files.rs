@@ -81,7 +81,7 @@ fn a_never_saved_game_is_journalled_in_kepis_folder_and_offered_at_the_next_star
     // The next start offers it; continuing it restores every action.
     let mut h = harness(app_in(&data));
     h.run();
-    let offered = h.state().state.last_game.clone().expect("offered");
+    let offered = h.state().state.dialogs.last_game.clone().expect("offered");
     assert_eq!(offered.path, games[0]);
     // The window was dropped without closing, so the save is behind its journal: recovery.
     assert!(offered.needs_recovery);
@@ -105,13 +105,13 @@ fn ctrl_s_without_a_chosen_file_opens_save_as_and_the_in_window_dialog_saves_the
     assert_eq!(kept.len(), 1);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run();
-    assert!(h.state().state.file_dialog.open, "Ctrl+S opened Save As");
-    assert_eq!(h.state().state.file_dialog.purpose, Purpose::SaveAs);
+    assert!(h.state().state.files.dialog.open, "Ctrl+S opened Save As");
+    assert_eq!(h.state().state.files.dialog.purpose, Purpose::SaveAs);
     assert!(h.query_by_label("Save the game as").is_some());
     // Type a path into the dialog's field and save.
     let target = data.join("club").join("next-battle.kepi.json");
     std::fs::create_dir_all(target.parent().expect("parent")).expect("dir");
-    h.state_mut().state.file_dialog.path.clear();
+    h.state_mut().state.files.dialog.path.clear();
     h.run();
     let len = h.state().state.game.log().len();
     h.get_by_label("Path:").click();
@@ -124,7 +124,7 @@ fn ctrl_s_without_a_chosen_file_opens_save_as_and_the_in_window_dialog_saves_the
     h.get_by_label("Save here").click();
     h.run();
     let app = &h.state().state;
-    assert!(!app.file_dialog.open);
+    assert!(!app.files.dialog.open);
     assert_eq!(app.game.log().len(), len);
     assert!(target.is_file(), "saved to the typed path");
     assert!(!app.autosaved);
@@ -141,7 +141,7 @@ fn ctrl_s_without_a_chosen_file_opens_save_as_and_the_in_window_dialog_saves_the
     // From now on Ctrl+S saves to that file without asking.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run();
-    assert!(!h.state().state.file_dialog.open);
+    assert!(!h.state().state.files.dialog.open);
     assert_eq!(
         h.state().state.status.as_ref().map(|s| s.text.as_str()),
         Some("saved")
@@ -184,8 +184,8 @@ fn a_failed_write_makes_close_and_new_ask_first() {
     h.run();
     // Nothing at stake yet: closing just closes.
     assert!(!request_close(&mut h));
-    assert!(h.state().state.confirm.is_none());
-    h.state_mut().state.allow_close = false;
+    assert!(h.state().state.guard.confirm.is_none());
+    h.state_mut().state.guard.allow_close = false;
 
     h.get_by_label("Next phase >").click();
     h.run();
@@ -204,8 +204,8 @@ fn a_failed_write_makes_close_and_new_ask_first() {
     );
     h.get_by_label("Cancel").click();
     h.run();
-    assert!(h.state().state.confirm.is_none());
-    assert!(!h.state().state.allow_close);
+    assert!(h.state().state.guard.confirm.is_none());
+    assert!(!h.state().state.guard.allow_close);
 
     // New asks too; Discard goes ahead.
     let before = h.state().state.game.log().len();
@@ -213,7 +213,7 @@ fn a_failed_write_makes_close_and_new_ask_first() {
         .state
         .handle(Command::NewGame("st-privat".into()));
     h.run();
-    assert!(h.state().state.confirm.is_some());
+    assert!(h.state().state.guard.confirm.is_some());
     assert_eq!(
         h.state().state.game.log().len(),
         before,
@@ -233,7 +233,7 @@ fn a_failed_write_makes_close_and_new_ask_first() {
     );
     h.get_by_label("Discard").click();
     h.run();
-    assert!(h.state().state.allow_close);
+    assert!(h.state().state.guard.allow_close);
     drop(h);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -252,9 +252,9 @@ fn save_as_from_the_guard_then_goes_ahead() {
     h.run();
     h.get_by_label("Save As…").click();
     h.run();
-    assert!(h.state().state.file_dialog.open);
+    assert!(h.state().state.files.dialog.open);
     let target = dir.join("kept.kepi.json");
-    h.state_mut().state.file_dialog.path = target.display().to_string();
+    h.state_mut().state.files.dialog.path = target.display().to_string();
     h.run();
     h.get_by_label("Save here").click();
     h.run();

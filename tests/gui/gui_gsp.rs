@@ -6,7 +6,6 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::drift::drift_ui;
-use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 use kepi::registry::builtin_scenario;
@@ -26,8 +25,9 @@ fn harness(seed: u64) -> Harness<'static, AppState> {
         .build_ui_state(
             |ui, app: &mut AppState| {
                 let mut out = Vec::new();
-                let preview = resolver_ui(ui, app);
-                resolver_foot_ui(ui, app, &preview, &mut out);
+                let (view, resolver) = app.split_resolver();
+                out.extend(resolver.ui(ui, &view));
+                out.extend(resolver.foot_ui(ui, &view));
                 ui.separator();
                 drift_ui(ui, app);
                 for c in out {
@@ -125,8 +125,9 @@ fn a_limbered_battery_cannot_roll() {
         .build_ui_state(
             |ui, app: &mut AppState| {
                 let mut out = Vec::new();
-                let preview = resolver_ui(ui, app);
-                resolver_foot_ui(ui, app, &preview, &mut out);
+                let (view, resolver) = app.split_resolver();
+                out.extend(resolver.ui(ui, &view));
+                out.extend(resolver.foot_ui(ui, &view));
                 for c in out {
                     app.handle(c);
                 }

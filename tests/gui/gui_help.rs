@@ -67,12 +67,12 @@ fn help_pages_open_and_the_glossary_filters() {
     assert!(h.query_by_label("Enfilade").is_some());
     assert!(h.query_by_label("Pickelhaube & Kepi (seed 002)").is_some());
     assert!(h.query_by_label("PK-F1").is_none(), "filtered out");
-    assert_eq!(h.state().help.filter, "enfilade");
+    assert_eq!(h.state().state.panels.top_bar.help.filter, "enfilade");
     // Typing the filter changed nothing in the game (no N or R taken from it).
     assert_eq!(h.state().state.game.log().len(), 1);
 
     // The window closes with its cross and opens again on the page asked for.
-    h.state_mut().help.open = None;
+    h.state_mut().state.panels.top_bar.help.open = None;
     h.run();
     assert!(h.query_by_label("For the umpire").is_none());
     open_page(&mut h, "Quick start");
@@ -225,7 +225,7 @@ fn plain_letters_keep_still_while_help_is_open() {
         h.run();
     }
     assert_eq!(h.state().state.game.log().len(), log, "nothing changed");
-    h.state_mut().help.open = None;
+    h.state_mut().state.panels.top_bar.help.open = None;
     h.run();
     h.key_press(egui::Key::N);
     h.run();

@@ -6,7 +6,6 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
-use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 use kepi::registry::builtin_scenario;
@@ -24,8 +23,9 @@ fn resolver_harness(app: AppState) -> Harness<'static, AppState> {
         .build_ui_state(
             |ui, app: &mut AppState| {
                 let mut out = Vec::new();
-                let preview = resolver_ui(ui, app);
-                resolver_foot_ui(ui, app, &preview, &mut out);
+                let (view, resolver) = app.split_resolver();
+                out.extend(resolver.ui(ui, &view));
+                out.extend(resolver.foot_ui(ui, &view));
                 for c in out {
                     app.handle(c);
                 }
@@ -124,7 +124,7 @@ fn pw_melee_with_my_dice_hits_both_sides() {
         .iter()
         .position(|f| f.name() == "melee")
         .unwrap();
-    app.own_dice = true;
+    app.options.own_dice = true;
     for (die, text) in &mut app.resolver.entered {
         if *die == kepi::dice::Die::D6 {
             *text = "6 6".into();

@@ -174,7 +174,7 @@ fn nothing_typed_left(h: &Harness<'_, KepiApp>) {
 /// Dice "mine": the dice typed apply to one roll; the next asks for its own (Apply is disabled
 /// until they are typed, and R does nothing without them).
 fn my_dice_are_for_one_roll(h: &mut Harness<'_, KepiApp>, dice: &[(&str, &str)]) {
-    app(h).own_dice = true;
+    app(h).options.own_dice = true;
     h.run();
     for (die, v) in dice {
         type_into(h, die, v);
@@ -286,7 +286,7 @@ fn pw_typing_lands_and_dice_are_for_one_roll() {
     my_dice_are_for_one_roll(&mut h, &[("d6", "6 5 4")]);
     // Melee: the odds change with the strengths the roll leaves; the card keeps the roll's.
     place(&mut h, &[("de-cav", "0305")]);
-    app(&mut h).own_dice = false;
+    app(&mut h).options.own_dice = false;
     pick(&mut h, "de-cav", "fr-inf-3", "melee");
     h.get_by_label("Roll and apply").click();
     h.run();
@@ -419,7 +419,7 @@ fn an_elided_name_has_one_tooltip() {
 fn my_dice_asks_for_the_forms_dice_only_and_a_diceless_form_is_applied() {
     let mut h = window(None);
     pick(&mut h, "12th-grenadiers-1", "8e-ligne-1", "fire");
-    app(&mut h).own_dice = true;
+    app(&mut h).options.own_dice = true;
     h.run();
     for die in ["d10", "d%"] {
         assert!(
@@ -432,7 +432,7 @@ fn my_dice_asks_for_the_forms_dice_only_and_a_diceless_form_is_applied() {
         "P&K fire rolls no d6"
     );
     for own in [true, false] {
-        app(&mut h).own_dice = own;
+        app(&mut h).options.own_dice = own;
         pick(&mut h, "12th-grenadiers-1", "8e-ligne-1", "urt");
         assert!(h.query_by_label("Roll and apply").is_none());
         assert!(h.query_by_label("Apply my dice").is_none());

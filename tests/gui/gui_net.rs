@@ -746,7 +746,7 @@ fn a_player_window_with_hidden_strengths_shows_its_side_and_rolls_without_seeing
         path: csv.clone(),
     });
     until(&mut h, "the german units' CSV", |a| {
-        a.state.export_job.is_none() && csv.exists()
+        a.state.dialogs.export_job.is_none() && csv.exists()
     });
     let text = std::fs::read_to_string(&csv).expect("csv");
     assert!(text.contains(FIRER), "{text}");

@@ -66,7 +66,7 @@ fn note_shown_everywhere_in_the_window(h: &mut Harness<'_, KepiApp>, hex: bool) 
     );
     // The log panel (a tab beside the resolver in hex rule sets).
     if hex {
-        h.state_mut().state.side_log = true;
+        h.state_mut().state.options.side_log = true;
         h.run();
     }
     assert!(

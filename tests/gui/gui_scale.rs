@@ -7,7 +7,6 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
-use kepi::app::resolver::{resolver_foot_ui, resolver_ui};
 use kepi::app::state::{AppState, Command};
 use kepi::dice::Ratio;
 use kepi::game::{Action, EntryKind, Flag};
@@ -147,8 +146,9 @@ fn gsp_measured_range_at_a_scale() {
         .build_ui_state(
             |ui, app: &mut AppState| {
                 let mut out = Vec::new();
-                let preview = resolver_ui(ui, app);
-                resolver_foot_ui(ui, app, &preview, &mut out);
+                let (view, resolver) = app.split_resolver();
+                out.extend(resolver.ui(ui, &view));
+                out.extend(resolver.foot_ui(ui, &view));
                 for c in out {
                     app.handle(c);
                 }

@@ -1,0 +1,81 @@
+//! Issue 26, panels own their state: the top bar and the resolver drawn alone from a bare `View`
+//! of a game (no window state). Each answers with commands and changes nothing itself.
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kepi::app::resolver::ResolverState;
+use kepi::app::state::{AppState, Command, Mode, Settings, View};
+use kepi::app::top_bar::TopBar;
+
+/// A unit of the demo battle, and an enemy unit for it to fire at.
+const FIRER: &str = "12th-grenadiers-1";
+const TARGET: &str = "8e-ligne-1";
+
+#[test]
+fn the_top_bar_is_drawn_alone_and_asks_for_what_it_would_change() {
+    let app = AppState::demo(1).expect("demo");
+    let game = app.game.clone();
+    let log = game.log().len();
+    let tables = app.tables;
+    let mode = Mode::Local;
+    let settings = Settings::default();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 60.0))
+        .build_ui_state(
+            move |ui, (bar, sent, len): &mut (TopBar, Vec<Command>, usize)| {
+                let view = View::bare(&game, tables, &mode, &settings);
+                sent.extend(bar.ui(ui, &view));
+                *len = view.game.log().len();
+            },
+            (TopBar::default(), Vec::new(), 0),
+        );
+    h.run();
+    h.get_by_label("Next phase >").click();
+    h.run();
+    h.get_by_label("mine").click();
+    h.run();
+    let (_, sent, len) = h.state();
+    assert!(matches!(sent.first(), Some(Command::NextPhase)), "{sent:?}");
+    assert!(
+        sent.iter().any(|c| matches!(c, Command::SetOwnDice(true))),
+        "{sent:?}"
+    );
+    assert_eq!(*len, log, "the bar changed nothing in the game");
+}
+
+#[test]
+fn the_resolver_is_drawn_alone_and_rolls_by_asking() {
+    let mut app = AppState::demo(1).expect("demo");
+    app.handle(Command::Select(FIRER.into()));
+    app.handle(Command::Target(TARGET.into()));
+    let game = app.game.clone();
+    let tables = app.tables;
+    let resolver: ResolverState = app.resolver.clone();
+    let mode = Mode::Local;
+    let settings = Settings::default();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(900.0, 1600.0))
+        .build_ui_state(
+            move |ui, (panel, sent): &mut (ResolverState, Vec<Command>)| {
+                let view = View::bare(&game, tables, &mode, &settings);
+                sent.extend(panel.ui(ui, &view));
+                ui.separator();
+                sent.extend(panel.foot_ui(ui, &view));
+            },
+            (resolver, Vec::new()),
+        );
+    h.run();
+    assert!(h.query_by_label_contains("Exact odds").is_some());
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let (panel, sent) = h.state();
+    assert!(
+        matches!(sent.as_slice(), [Command::ResolveAndApply { entered }] if entered.is_empty()),
+        "{sent:?}"
+    );
+    assert!(
+        panel.last_rolled.is_none(),
+        "nothing was rolled by the panel itself"
+    );
+}

@@ -474,7 +474,7 @@ pub struct Options {
 
 impl Options {
     /// A game of `system`'s first view: the map for a hex rule set, else the resolver.
-    fn for_system(system: crate::rules::System) -> Options {
+    fn for_system(system: crate::rules::RuleSetId) -> Options {
         Options {
             bottom: BottomTab::first(system),
             side_log: false,
@@ -486,7 +486,7 @@ impl Options {
 
 impl BottomTab {
     /// The tab a game of `system` opens on: the map for a hex rule set, else the resolver.
-    pub fn first(system: crate::rules::System) -> BottomTab {
+    pub fn first(system: crate::rules::RuleSetId) -> BottomTab {
         if crate::app::map::has_map(system) {
             BottomTab::Map
         } else {
@@ -1371,7 +1371,7 @@ impl AppState {
                 {
                     self.dialogs.campaign.fight = Some(super::campaign::FightDialog {
                         combat,
-                        rules: crate::rules::System::Pk,
+                        rules: crate::rules::RuleSetId::Pk,
                         error: None,
                     });
                 }

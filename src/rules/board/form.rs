@@ -303,17 +303,9 @@ impl SpiForm {
         }]
     }
 
-    /// The action's name.
-    pub fn name(&self) -> &'static str {
-        "combat"
-    }
-
     /// Sets the units and their strengths, supply, formation and train from the game.
     pub fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
-        let (a, d) = engaged(state, actor, target);
-        self.prefill_engaged(state, &a, &d);
-        self.actor = actor.map(str::to_string);
-        self.target = target.map(str::to_string);
+        self.engage_acting(state, actor, target)
     }
 
     /// SPI-C2: sets several attackers against every unit in a hex (see [`engage_hex`]): the first
@@ -631,17 +623,9 @@ impl FrForm {
         }]
     }
 
-    /// The action's name.
-    pub fn name(&self) -> &'static str {
-        "combat"
-    }
-
     /// Sets the units and their potentials, arms, disorganisation and supply from the game.
     pub fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
-        let (a, d) = engaged(state, actor, target);
-        self.prefill_engaged(state, &a, &d);
-        self.actor = actor.map(str::to_string);
-        self.target = target.map(str::to_string);
+        self.engage_acting(state, actor, target)
     }
 
     /// FR-C1: sets several attackers against every unit in a hex (see [`engage_hex`]): the first
@@ -1012,99 +996,138 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
     }
 }
 
-/// The spi form as the engine sees it (issue 27: a built-in rule set goes through the same trait
-/// a registered one uses, its tables passed in).
-impl crate::engine::play::SetForm for SpiForm {
-    #[cfg(feature = "gui")]
-    fn situation_ui(&mut self, ui: &mut egui::Ui, state: &GameState) {
-        super::panel::spi_situation_ui(ui, self, state);
+/// What SPI's and 1870's combat forms differ in, for the one engine-facing form both are (issue
+/// 27: a built-in rule set goes through the same trait a registered one uses, its tables passed
+/// in). The rest, the units engaged in one attack on one hex (SPI-C2, FR-C1), the combat limits
+/// read from the log and the attackers added after a pick, is one piece of code for both.
+pub trait HexCombatForm:
+    Clone + std::fmt::Debug + Serialize + serde::de::DeserializeOwned + Send + Sync + 'static
+{
+    /// The form's tag in a save ("spi", "fr1870").
+    const TAG: &'static str;
+    /// How the game words its combat limits.
+    fn texts(&self) -> &'static Texts;
+    /// The acting unit and the target, by id.
+    fn acting(&self) -> (Option<&str>, Option<&str>);
+    /// Sets the acting unit and the target.
+    fn set_acting(&mut self, actor: Option<String>, target: Option<String>);
+    /// The attacking units and the defending ones, by id.
+    fn engaged_ids(&self) -> (&[String], &[String]);
+    /// SPI-R1, FR-C2: the owners' `--losses`.
+    fn losses_mut(&mut self) -> &mut Vec<(String, u32)>;
+    /// SPI-C1, FR-C1: the result typed for a cell kepi does not know.
+    fn entered_result_mut(&mut self) -> &mut Option<String>;
+    /// SPI-C2, FR-C1: sets the units engaged from the game (see [`engage_hex`]).
+    fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]);
+    /// SPI-C2, FR-C1: sets the acting unit, the target and the units engaged with them.
+    fn engage_acting(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
+        let (a, d) = engaged(state, actor, target);
+        self.engage(state, &a, &d);
+        self.set_acting(actor.map(str::to_string), target.map(str::to_string));
     }
-
-    fn name(&self) -> &'static str {
-        SpiForm::name(self)
-    }
-
-    fn units(&self) -> (Option<&str>, Option<&str>) {
-        (self.actor.as_deref(), self.target.as_deref())
-    }
-
-    fn needs_target(&self) -> bool {
-        true
-    }
-
-    fn prefill(
-        &mut self,
+    /// Why the combat is impossible now.
+    fn combat_refusal(&self, state: &GameState) -> Option<String>;
+    /// Resolves with the game's tables.
+    fn resolve_in(
+        &self,
         state: &GameState,
-        actor: Option<&str>,
-        target: Option<&str>,
-        _tables: &crate::rules::Tables,
-    ) {
-        self.prefill(state, actor, target)
-    }
+        tables: &crate::rules::Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError>;
+    /// The situation panel.
+    #[cfg(feature = "gui")]
+    fn panel(&mut self, ui: &mut egui::Ui, state: &GameState);
+}
 
-    fn refusal(&self, state: &GameState) -> Option<String> {
+/// The accessors of a combat form's common fields (`actor`, `target`, `attacker_ids`,
+/// `defender_ids`, `losses`, `entered_result`), the same for both games.
+macro_rules! hex_combat_fields {
+    () => {
+        fn acting(&self) -> (Option<&str>, Option<&str>) {
+            (self.actor.as_deref(), self.target.as_deref())
+        }
+        fn set_acting(&mut self, actor: Option<String>, target: Option<String>) {
+            (self.actor, self.target) = (actor, target);
+        }
+        fn engaged_ids(&self) -> (&[String], &[String]) {
+            (&self.attacker_ids, &self.defender_ids)
+        }
+        fn losses_mut(&mut self) -> &mut Vec<(String, u32)> {
+            &mut self.losses
+        }
+        fn entered_result_mut(&mut self) -> &mut Option<String> {
+            &mut self.entered_result
+        }
+    };
+}
+
+impl HexCombatForm for SpiForm {
+    const TAG: &'static str = "spi";
+    hex_combat_fields!();
+    /// How SPI words its combat limits (SPI-C2).
+    fn texts(&self) -> &'static Texts {
+        &SPI
+    }
+    fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]) {
+        self.prefill_engaged(state, attackers, defenders)
+    }
+    fn combat_refusal(&self, state: &GameState) -> Option<String> {
         spi_refusal(self, state)
     }
-
-    fn resolve(
+    fn resolve_in(
         &self,
         state: &GameState,
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        SpiForm::resolve(self, state, &tables.spi, dice)
+        self.resolve(state, &tables.spi, dice)
     }
-
-    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
-        combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
-    }
-
-    fn engaged(&self) -> Option<(&[String], &[String])> {
-        Some((&self.attacker_ids, &self.defender_ids))
-    }
-
-    fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
-        if let Some(all) = more_attackers(state, &self.attacker_ids, extra) {
-            let (a, t) = (self.actor.clone(), self.target.clone());
-            let defenders = self.defender_ids.clone();
-            self.prefill_engaged(state, &all, &defenders);
-            (self.actor, self.target) = (a, t);
-        }
-    }
-
-    fn clear_typed(&mut self) {
-        self.entered_result = None;
-        self.losses.clear();
-    }
-
-    fn to_value(&self) -> serde_json::Value {
-        crate::engine::play::tagged_value("spi", self)
-    }
-
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn crate::engine::play::SetForm>> {
-        crate::engine::play::from_tagged::<SpiForm>("spi", v)
-            .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
-        Box::new(self.clone())
+    #[cfg(feature = "gui")]
+    fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {
+        super::panel::spi_situation_ui(ui, self, state);
     }
 }
 
-/// The fr1870 form as the engine sees it (issue 27: a built-in rule set goes through the same trait
-/// a registered one uses, its tables passed in).
-impl crate::engine::play::SetForm for FrForm {
+impl HexCombatForm for FrForm {
+    const TAG: &'static str = "fr1870";
+    hex_combat_fields!();
+    /// How 1870 words its combat limits (FR-C1).
+    fn texts(&self) -> &'static Texts {
+        &FR1870
+    }
+    fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]) {
+        self.prefill_engaged(state, attackers, defenders)
+    }
+    fn combat_refusal(&self, state: &GameState) -> Option<String> {
+        fr_refusal(self, state)
+    }
+    fn resolve_in(
+        &self,
+        state: &GameState,
+        tables: &crate::rules::Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        self.resolve(state, &tables.fr1870, dice)
+    }
+    #[cfg(feature = "gui")]
+    fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {
+        super::panel::fr_situation_ui(ui, self, state);
+    }
+}
+
+/// SPI's and 1870's combat form as the engine sees it: one attack on one hex (SPI-C2, FR-C1).
+impl<F: HexCombatForm> crate::engine::play::SetForm for F {
     #[cfg(feature = "gui")]
     fn situation_ui(&mut self, ui: &mut egui::Ui, state: &GameState) {
-        super::panel::fr_situation_ui(ui, self, state);
+        self.panel(ui, state);
     }
 
     fn name(&self) -> &'static str {
-        FrForm::name(self)
+        "combat"
     }
 
     fn units(&self) -> (Option<&str>, Option<&str>) {
-        (self.actor.as_deref(), self.target.as_deref())
+        self.acting()
     }
 
     fn needs_target(&self) -> bool {
@@ -1118,11 +1141,11 @@ impl crate::engine::play::SetForm for FrForm {
         target: Option<&str>,
         _tables: &crate::rules::Tables,
     ) {
-        self.prefill(state, actor, target)
+        self.engage_acting(state, actor, target)
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
-        fr_refusal(self, state)
+        self.combat_refusal(state)
     }
 
     fn resolve(
@@ -1131,37 +1154,40 @@ impl crate::engine::play::SetForm for FrForm {
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        FrForm::resolve(self, state, &tables.fr1870, dice)
+        self.resolve_in(state, tables, dice)
     }
 
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
-        combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
+        let (a, d) = self.engaged_ids();
+        combat_breaches(game, a, d, self.texts())
     }
 
     fn engaged(&self) -> Option<(&[String], &[String])> {
-        Some((&self.attacker_ids, &self.defender_ids))
+        Some(self.engaged_ids())
     }
 
     fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
-        if let Some(all) = more_attackers(state, &self.attacker_ids, extra) {
-            let (a, t) = (self.actor.clone(), self.target.clone());
-            let defenders = self.defender_ids.clone();
-            self.prefill_engaged(state, &all, &defenders);
-            (self.actor, self.target) = (a, t);
+        let (ids, defenders) = self.engaged_ids();
+        if let Some(all) = more_attackers(state, ids, extra) {
+            let defenders = defenders.to_vec();
+            let (a, t) = self.acting();
+            let (a, t) = (a.map(str::to_string), t.map(str::to_string));
+            self.engage(state, &all, &defenders);
+            self.set_acting(a, t);
         }
     }
 
     fn clear_typed(&mut self) {
-        self.entered_result = None;
-        self.losses.clear();
+        *self.entered_result_mut() = None;
+        self.losses_mut().clear();
     }
 
     fn to_value(&self) -> serde_json::Value {
-        crate::engine::play::tagged_value("fr1870", self)
+        crate::engine::play::tagged_value(F::TAG, self)
     }
 
     fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn crate::engine::play::SetForm>> {
-        crate::engine::play::from_tagged::<FrForm>("fr1870", v)
+        crate::engine::play::from_tagged::<F>(F::TAG, v)
             .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
     }
 
@@ -1252,7 +1278,7 @@ pub fn fr_refusal(f: &FrForm, state: &GameState) -> Option<String> {
 }
 
 /// How one board game words its combat limits.
-pub(crate) struct Texts {
+pub struct Texts {
     /// The adjacency rule, cited.
     adjacent: &'static str,
     /// The once-per-phase rule for attackers, cited.
@@ -1381,20 +1407,6 @@ fn fights(u: &UnitState) -> bool {
         u.unit.arm,
         crate::roster::Arm::Fortress | crate::roster::Arm::Railway | crate::roster::Arm::Dummy
     )
-}
-
-impl SpiForm {
-    /// How SPI words its combat limits.
-    fn texts(&self) -> &'static Texts {
-        &SPI
-    }
-}
-
-impl FrForm {
-    /// How 1870 words its combat limits.
-    fn texts(&self) -> &'static Texts {
-        &FR1870
-    }
 }
 
 #[cfg(test)]

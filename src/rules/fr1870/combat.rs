@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Arm, Fr1870Tables};
 use crate::dice::{DiceSource, Dist, Ratio};
-use crate::rules::crt::{self, Cell, Odds, Tally, UNKNOWN_MESSAGE, vocab};
+use crate::rules::crt::{self, Cell, Odds, Tally, vocab};
 use crate::rules::{
     Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
 };
@@ -121,19 +121,7 @@ impl FromStr for FrCell {
     }
 }
 
-impl Serialize for FrCell {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for FrCell {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
+crt::serde_as_text!(FrCell);
 
 /// One unit in a 1870 combat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -439,14 +427,6 @@ pub struct FrCombatOutcome {
     pub effects: Option<FrEffects>,
 }
 
-/// " (name)" for a unit from a game, "" for a plain number.
-fn named(u: &FrUnit) -> String {
-    u.name
-        .as_deref()
-        .map(|n| format!(" ({n})"))
-        .unwrap_or_default()
-}
-
 fn side_total(
     units: &[FrUnit],
     attack: bool,
@@ -476,7 +456,13 @@ fn side_total(
     }
     for (i, u) in units.iter().enumerate() {
         let mut v = Ratio::from(u.potential);
-        let mut label = format!("{side} {}{}: {} {}", i + 1, named(u), u.potential, u.arm);
+        let mut label = format!(
+            "{side} {}{}: {} {}",
+            i + 1,
+            crt::named(u.name.as_deref()),
+            u.potential,
+            u.arm
+        );
         let mut rule = RuleId::new("FR-C1");
         let mut prov = Provenance::Seed;
         if u.disorganised {
@@ -579,33 +565,10 @@ pub fn combat_with_result(
     }
     let att = side_total(&input.attackers, true, input, tables)?;
     let def = side_total(&input.defenders, false, input, tables)?;
-    let mut res = Resolution {
-        system: System::Fr1870,
-        action: "combat".to_string(),
-        modifiers: Vec::new(),
-        dice: Vec::new(),
-        outcome: None,
-        summary: String::new(),
-        odds: Vec::new(),
-        rolled: None,
-        notes: Vec::new(),
-    };
+    let mut res = crt::combat_resolution(System::Fr1870);
     // FR-C1 (E9): "the points of the units engaged ... are added together ... one then has the
     // total points": each side's sum as a line after its units (issue 17).
-    res.modifiers.extend(att.lines.clone());
-    res.modifiers.push(ModifierLine::new(
-        "attack potential, total",
-        Effect::Base(att.total),
-        RuleId::new("FR-C1"),
-        Provenance::Seed,
-    ));
-    res.modifiers.extend(def.lines.clone());
-    res.modifiers.push(ModifierLine::new(
-        "defence potential, total",
-        Effect::Base(def.total),
-        RuleId::new("FR-C1"),
-        Provenance::Seed,
-    ));
+    crt::push_totals(&mut res.modifiers, &att, &def, "potential", "FR-C1");
     let odds = crt::odds(att.total, def.total)?;
     let row = if odds.defend > c.lowest_row.v() {
         Row::Below
@@ -668,11 +631,7 @@ pub fn combat_with_result(
     };
     res.odds = odds_from(&dist, |c| c.odds_label());
     let Some(dice) = dice else {
-        res.summary = format!(
-            "{odds_label}: {} : {}",
-            att.total.to_plain(),
-            def.total.to_plain()
-        );
+        res.summary = crt::preview_summary(&odds_label, &att, &def);
         return Ok(res);
     };
     let (face, modified, cell) = if outside {
@@ -681,54 +640,32 @@ pub fn combat_with_result(
         ));
         (None, None, cell_of(0))
     } else {
-        let start = dice.rolls().len();
-        let (face, m) = crt::roll_d6(dice, "CRT d6", die_mod)?;
-        res.dice = dice.rolls()[start..].to_vec();
+        let (face, m, rolls) = crt::roll_crt_d6(dice, die_mod)?;
+        res.dice = rolls;
         (Some(face), Some(m), cell_of(m))
     };
-    res.rolled = rolled_line(&res.odds, &cell.odds_label());
-    let got = crt::entered_result(&cell, entered, FrResult::ACCEPTED)?;
-    let (result, was_entered) = match got {
-        Some((r, e)) => (Some(r), e),
-        None => (None, false),
-    };
     let die_text = modified.map(|m| format!(", die {m}")).unwrap_or_default();
-    let effects = result.as_ref().map(|r| apply_result(r, input));
-    let message = match &result {
-        None => {
-            res.notes.push(format!(
-                "{UNKNOWN_MESSAGE}: ratio {odds_label}{die_text}; valid results: {}",
-                FrResult::ACCEPTED
-            ));
-            res.summary = format!("{odds_label}{die_text}: unknown cell: {UNKNOWN_MESSAGE}");
-            Some(UNKNOWN_MESSAGE.to_string())
-        }
-        Some(r) => {
-            if was_entered {
-                res.notes.push(format!(
-                    "result entered by the umpire from the printed chart: {r}"
-                ));
-            }
-            res.summary = format!(
-                "{odds_label}{die_text}: {r}{}",
-                if was_entered { " (entered)" } else { "" }
-            );
-            None
-        }
-    };
+    let read = crt::read_cell(
+        &mut res,
+        &cell,
+        entered,
+        FrResult::ACCEPTED,
+        (&format!("ratio {odds_label}"), &odds_label, &die_text),
+    )?;
+    let effects = read.result.as_ref().map(|r| apply_result(r, input));
     if let Some(e) = &effects {
         res.notes.extend(e.notes.iter().cloned());
     }
     res.outcome = Some(FrCombatOutcome {
         odds: odds_label,
-        result,
-        valid_results: message.as_ref().map(|_| FrResult::ACCEPTED.to_string()),
-        message,
+        result: read.result,
+        valid_results: read.valid_results,
+        message: read.message,
         die: face,
         modified_die: modified,
         attack: att.total.to_plain(),
         defence: def.total.to_plain(),
-        entered: was_entered,
+        entered: read.entered,
         effects,
     });
     Ok(res)

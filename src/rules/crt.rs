@@ -178,15 +178,63 @@ impl Default for Tally {
     }
 }
 
-/// One unit's value after its own multipliers (supply, disorganisation, formation, fortress...).
-pub fn unit_value(strength: u32, factors: &[(Ratio, &str)]) -> (Ratio, String) {
-    let mut v = Ratio::from(strength);
-    let mut label = strength.to_string();
-    for (f, why) in factors {
-        v = v * *f;
-        label.push_str(&format!(" x{} {why}", f.to_plain()));
+/// SPI-C1, FR-C1: one unit's line in its side's tally: its value after its own multipliers
+/// (supply, disorganisation, formation, fortress...), each named in the label, with the rule of the
+/// last one and the weakest provenance of them all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitLine {
+    /// The value so far.
+    pub v: Ratio,
+    /// "attacker 1 (name): 5", then each multiplier.
+    pub label: String,
+    /// The rule of the last multiplier (the combat rule when none).
+    pub rule: RuleId,
+    /// The weakest provenance of the multipliers.
+    pub prov: Provenance,
+}
+
+impl UnitLine {
+    /// The `n`th unit (from 0) of a side (`who`: "attacker 1"...), named when it comes from a game,
+    /// at `strength` under `rule`; `after` follows the strength in the label (1870's arm).
+    pub fn new(
+        who: &str,
+        n: usize,
+        name: Option<&str>,
+        strength: u32,
+        after: &str,
+        rule: &'static str,
+    ) -> UnitLine {
+        UnitLine {
+            v: Ratio::from(strength),
+            label: format!("{who} {}{}: {strength}{after}", n + 1, named(name)),
+            rule: RuleId::new(rule),
+            prov: Provenance::Seed,
+        }
     }
-    (v, label)
+
+    /// Multiplies the value by `f` ("halved (unsupplied)"), `rule` and `p` the multiplier's.
+    pub fn times(&mut self, f: Ratio, why: &str, rule: &'static str, p: Provenance) {
+        self.v = self.v * f;
+        self.label.push(' ');
+        self.label.push_str(why);
+        self.rule = RuleId::new(rule);
+        self.prov = self.prov.weakest(p);
+    }
+
+    /// Divides the value by a table's divisor (read as 1 when 0) ("halved (unsupplied)").
+    pub fn divide(&mut self, d: &Sourced<u32>, why: &str, rule: &'static str) {
+        self.times(
+            Ratio::new(1, i128::from(d.v().max(1))),
+            why,
+            rule,
+            d.provenance,
+        );
+    }
+
+    /// Adds the line to `tally`.
+    pub fn add_to(self, tally: &mut Tally) {
+        tally.add(self.label, self.v, self.rule, self.prov);
+    }
 }
 
 /// A CRT as data: column (odds, as "2:1") -> die value (as "3", "-1") -> result text with provenance.

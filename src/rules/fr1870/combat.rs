@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Arm, Fr1870Tables};
 use crate::dice::{DiceSource, Dist, Ratio};
-use crate::rules::crt::{self, Cell, Odds, Tally, vocab};
+use crate::rules::crt::{self, Cell, Odds, Tally, UnitLine, vocab};
 use crate::rules::{
     Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
 };
@@ -278,24 +278,16 @@ impl St {
 
 /// FR-C2, FR-F1: applies a cell's results to the engaged units.
 pub fn apply_result(cell: &FrCell, input: &FrCombatInput) -> FrEffects {
-    let mut att: Vec<St> = input
-        .attackers
-        .iter()
-        .map(|u| St {
-            d: u.disorganised,
-            gone: false,
-            retreat: false,
-        })
-        .collect();
-    let mut def: Vec<St> = input
-        .defenders
-        .iter()
-        .map(|u| St {
-            d: u.disorganised,
-            gone: false,
-            retreat: false,
-        })
-        .collect();
+    let start = |us: &[FrUnit]| -> Vec<St> {
+        us.iter()
+            .map(|u| St {
+                d: u.disorganised,
+                gone: false,
+                retreat: false,
+            })
+            .collect()
+    };
+    let (mut att, mut def) = (start(&input.attackers), start(&input.defenders));
     let mut notes = Vec::new();
     let mut must_lose = None;
     let retreat = |def: &mut Vec<St>, notes: &mut Vec<String>| {
@@ -357,16 +349,14 @@ pub fn apply_result(cell: &FrCell, input: &FrCombatInput) -> FrEffects {
                 .to_string(),
         );
     }
-    let attackers: Vec<Fate> = att
-        .iter()
-        .zip(&input.attackers)
-        .map(|(s, u)| s.fate(u.disorganised))
-        .collect();
-    let defenders: Vec<Fate> = def
-        .iter()
-        .zip(&input.defenders)
-        .map(|(s, u)| s.fate(u.disorganised))
-        .collect();
+    let fates = |st: &[St], us: &[FrUnit]| -> Vec<Fate> {
+        st.iter()
+            .zip(us)
+            .map(|(s, u)| s.fate(u.disorganised))
+            .collect()
+    };
+    let attackers = fates(&att, &input.attackers);
+    let defenders = fates(&def, &input.defenders);
     let vacated = !defenders.is_empty()
         && defenders.iter().all(|f| {
             matches!(
@@ -435,7 +425,6 @@ fn side_total(
 ) -> Result<Tally, RuleError> {
     let c = &t.combat;
     let side = if attack { "attacker" } else { "defender" };
-    let d_half = Ratio::new(1, i128::from(c.disorganised_divisor.v().max(1)));
     let mut tally = Tally::new();
     let mut unsupplied = Ratio::ZERO;
     let coef = input
@@ -455,36 +444,23 @@ fn side_total(
         ));
     }
     for (i, u) in units.iter().enumerate() {
-        let mut v = Ratio::from(u.potential);
-        let mut label = format!(
-            "{side} {}{}: {} {}",
-            i + 1,
-            crt::named(u.name.as_deref()),
-            u.potential,
-            u.arm
-        );
-        let mut rule = RuleId::new("FR-C1");
-        let mut prov = Provenance::Seed;
+        let arm = format!(" {}", u.arm);
+        let mut line = UnitLine::new(side, i, u.name.as_deref(), u.potential, &arm, "FR-C1");
         if u.disorganised {
-            v = v * d_half;
-            label.push_str(" halved (disorganised)");
-            rule = RuleId::new("FR-S1");
-            prov = prov.weakest(c.disorganised_divisor.provenance);
+            line.divide(&c.disorganised_divisor, "halved (disorganised)", "FR-S1");
         }
         if let Some(f) = coef
             && u.fortress_multiplied
         {
-            v = v * Ratio::from(f.coefficient);
-            label.push_str(&format!(" x{} (fortress)", f.coefficient));
-            rule = RuleId::new("FR-F1");
+            let why = format!("x{} (fortress)", f.coefficient);
+            line.times(Ratio::from(f.coefficient), &why, "FR-F1", Provenance::Seed);
         }
-        if u.supplied {
-            tally.add(label, v, rule, prov);
-        } else {
-            unsupplied = unsupplied + v;
-            label.push_str(" (unsupplied: summed, then halved)");
-            tally.add(label, v, RuleId::new("FR-S1"), prov);
+        if !u.supplied {
+            unsupplied = unsupplied + line.v;
+            line.label.push_str(" (unsupplied: summed, then halved)");
+            line.rule = RuleId::new("FR-S1");
         }
+        line.add_to(&mut tally);
     }
     if unsupplied > Ratio::ZERO {
         let supplied = tally.total - unsupplied;

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Formation, SpiTables, SupplyState};
 use crate::dice::{DiceSource, Ratio};
-use crate::rules::crt::{self, Odds, Tally};
+use crate::rules::crt::{self, Odds, Tally, UnitLine};
 use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from};
 use crate::tables::{Provenance, Sourced};
 
@@ -228,22 +228,11 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
     }
     let mut att = Tally::new();
     for (i, u) in input.attackers.iter().enumerate() {
-        let mut v = Ratio::from(u.strength);
-        let mut label = format!(
-            "attacker {}{}: {}",
-            i + 1,
-            crt::named(u.name.as_deref()),
-            u.strength
-        );
-        let mut rule = RuleId::new("SPI-C1");
-        let mut prov = Provenance::Seed;
+        let mut line = UnitLine::new("attacker", i, u.name.as_deref(), u.strength, "", "SPI-C1");
         match u.supply {
             SupplyState::Supplied => {}
             SupplyState::Unsupplied => {
-                v = v * half(&c.unsupplied_divisor);
-                label.push_str(" halved (unsupplied)");
-                rule = RuleId::new("SPI-S1");
-                prov = prov.weakest(c.unsupplied_divisor.provenance);
+                line.divide(&c.unsupplied_divisor, "halved (unsupplied)", "SPI-S1")
             }
             SupplyState::Isolated => {
                 if !input.hasty {
@@ -271,12 +260,9 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
                     .to_string(),
             );
         } else if u.formation == Formation::Extended {
-            v = v * half(&c.extended_divisor);
-            label.push_str(" halved (extended)");
-            rule = RuleId::new("SPI-H2");
-            prov = prov.weakest(c.extended_divisor.provenance);
+            line.divide(&c.extended_divisor, "halved (extended)", "SPI-H2");
         }
-        att.add(label, v, rule, prov);
+        line.add_to(&mut att);
     }
     if input.hasty {
         att.times(
@@ -305,49 +291,31 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
     }
     let mut def = Tally::new();
     for (i, u) in input.defenders.iter().enumerate() {
-        let mut v = Ratio::from(u.strength);
-        let mut label = format!(
-            "defender {}{}: {}",
-            i + 1,
-            crt::named(u.name.as_deref()),
-            u.strength
-        );
-        let mut rule = RuleId::new("SPI-C1");
-        let mut prov = Provenance::Seed;
+        let mut line = UnitLine::new("defender", i, u.name.as_deref(), u.strength, "", "SPI-C1");
         match u.supply {
             SupplyState::Supplied => {}
             SupplyState::Unsupplied => {
-                v = v * half(&c.unsupplied_divisor);
-                label.push_str(" halved (unsupplied)");
-                rule = RuleId::new("SPI-S1");
-                prov = prov.weakest(c.unsupplied_divisor.provenance);
+                line.divide(&c.unsupplied_divisor, "halved (unsupplied)", "SPI-S1")
             }
             SupplyState::Isolated => {
-                v = v * half(&c.isolated_defence_divisor);
-                label.push_str(" halved (isolated)");
-                rule = RuleId::new("SPI-S1");
-                prov = prov.weakest(c.isolated_defence_divisor.provenance);
+                line.divide(&c.isolated_defence_divisor, "halved (isolated)", "SPI-S1")
             }
         }
         if u.formation == Formation::Extended {
-            v = v * half(&c.extended_divisor);
-            label.push_str(" halved (extended)");
-            rule = RuleId::new("SPI-H2");
-            prov = prov.weakest(c.extended_divisor.provenance);
+            line.divide(&c.extended_divisor, "halved (extended)", "SPI-H2");
         }
         if u.entrained {
-            v = v * half(&c.entrained_divisor);
-            label.push_str(" halved (entrained)");
-            rule = RuleId::new("SPI-C5");
-            prov = prov.weakest(c.entrained_divisor.provenance);
+            line.divide(&c.entrained_divisor, "halved (entrained)", "SPI-C5");
         }
         if fort.is_some() {
-            v = v * Ratio::from(c.fort_multiplier.v());
-            label.push_str(" doubled (in the fort)");
-            rule = RuleId::new("SPI-F1");
-            prov = prov.weakest(c.fort_multiplier.provenance);
+            line.times(
+                Ratio::from(c.fort_multiplier.v()),
+                "doubled (in the fort)",
+                "SPI-F1",
+                c.fort_multiplier.provenance,
+            );
         }
-        def.add(label, v, rule, prov);
+        line.add_to(&mut def);
     }
     if let Some(f) = fort {
         def.add(

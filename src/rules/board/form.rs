@@ -1196,6 +1196,41 @@ impl<F: HexCombatForm> crate::engine::play::SetForm for F {
     }
 }
 
+/// The engine plumbing of a one-unit form of SPI or 1870 besides the combat (SPI-I1, SPI-E1,
+/// SPI-T1, SPI-H2, FR-G1, FR-K1), the same for each: the acting unit alone and no target; with a
+/// tag and the form's type, saved under that tag.
+macro_rules! one_unit_form {
+    () => {
+        fn units(&self) -> (Option<&str>, Option<&str>) {
+            (self.actor.as_deref(), None)
+        }
+
+        fn needs_target(&self) -> bool {
+            false
+        }
+
+        fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
+            Box::new(self.clone())
+        }
+    };
+    ($tag:literal, $ty:ty) => {
+        $crate::rules::board::form::one_unit_form!();
+
+        fn to_value(&self) -> serde_json::Value {
+            crate::engine::play::tagged_value($tag, self)
+        }
+
+        fn with_value(
+            &self,
+            v: &serde_json::Value,
+        ) -> Option<Box<dyn crate::engine::play::SetForm>> {
+            crate::engine::play::from_tagged::<$ty>($tag, v)
+                .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
+        }
+    };
+}
+pub(crate) use one_unit_form;
+
 /// SPI-C2, FR-C1: the attackers `ids` with the units of `extra` of the lead attacker's side still
 /// fighting, or None when that adds nobody (others are left out, not refused: a pick may go stale).
 fn more_attackers(state: &GameState, ids: &[String], extra: &[String]) -> Option<Vec<String>> {

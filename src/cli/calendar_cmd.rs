@@ -5,23 +5,23 @@
 use clap::{Args, ValueEnum};
 
 use super::{CliError, print_json};
-use crate::rules::{System, Tables};
+use crate::rules::{RuleSetId, Tables};
 
 /// The rule sets with a three-day calendar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CalendarSystem {
+pub enum CalendarRuleSet {
     /// SPI Franco-Prussian War: game-turns 1-11 (1 Aug - 2 Sep 1870).
     Spi,
     /// 1870: calendar cells from 1 (1 Aug 1870); the situations end at cell 61 (30 Jan 1871).
     Fr1870,
 }
 
-impl CalendarSystem {
+impl CalendarRuleSet {
     /// The rule set, whose calendar `kepi calendar` prints ([`crate::engine::rule_set::RuleSet::calendar`]).
-    fn system(self) -> System {
+    fn system(self) -> RuleSetId {
         match self {
-            CalendarSystem::Spi => System::Spi,
-            CalendarSystem::Fr1870 => System::Fr1870,
+            CalendarRuleSet::Spi => RuleSetId::Spi,
+            CalendarRuleSet::Fr1870 => RuleSetId::Fr1870,
         }
     }
 }
@@ -31,7 +31,7 @@ impl CalendarSystem {
 pub struct CalendarArgs {
     /// The rule set.
     #[arg(value_enum)]
-    pub system: CalendarSystem,
+    pub system: CalendarRuleSet,
     /// The game-turn (SPI) or calendar cell (1870), from 1.
     #[arg(long, value_name = "N")]
     pub turn: u32,

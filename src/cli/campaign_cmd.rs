@@ -10,7 +10,7 @@ use super::{CliError, fresh_seed, print_json, stood};
 use crate::campaign::ops::{self, Front, StepError};
 use crate::campaign::{self, CampaignError, CampaignTable};
 use crate::roster::{Position, Side};
-use crate::rules::{System, Tables};
+use crate::rules::{RuleSetId, Tables};
 use crate::store::{Store, read_game};
 
 impl From<CampaignError> for CliError {
@@ -124,8 +124,8 @@ pub fn run(a: &CampaignArgs, tables: Option<&Path>) -> Result<(), CliError> {
             json,
         } => {
             let rules = match rules {
-                BattleRules::Pk => System::Pk,
-                BattleRules::Pw => System::Pw,
+                BattleRules::Pk => RuleSetId::Pk,
+                BattleRules::Pw => RuleSetId::Pw,
             };
             stood(battle(
                 campaign, attackers, hex, rules, out, *seed, *json, tables,
@@ -164,7 +164,7 @@ fn battle(
     campaign: &Path,
     attackers: &[String],
     hex: &str,
-    rules: System,
+    rules: RuleSetId,
     out: &Path,
     seed: Option<u64>,
     json: bool,

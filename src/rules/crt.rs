@@ -15,7 +15,7 @@ use std::str::FromStr;
 use chrono::{Days, NaiveDate};
 use serde::{Deserialize, Serialize};
 
-use super::{Effect, ModifierLine, Resolution, RuleError, RuleId, System, rolled_line};
+use super::{Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, rolled_line};
 use crate::dice::{DiceSource, Die, Dist, Ratio, Roll};
 use crate::tables::{Check, Provenance, Sourced, TableError};
 
@@ -364,7 +364,7 @@ pub fn entered_result<R: FromStr + PartialEq + fmt::Display + Clone>(
 }
 
 /// SPI-C1, FR-C1: a combat's resolution before anything is added to it.
-pub fn combat_resolution<O>(system: System) -> Resolution<O> {
+pub fn combat_resolution<O>(system: RuleSetId) -> Resolution<O> {
     Resolution {
         system,
         action: "combat".to_string(),

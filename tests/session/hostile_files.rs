@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone, Utc};
 use kepi::game::{Game, SeedSecret};
 use kepi::registry::builtin_scenario;
-use kepi::rules::System;
+use kepi::rules::RuleSetId;
 use kepi::rules::Tables;
 use kepi::store::Store;
 
@@ -78,7 +78,7 @@ fn kepi(args: &[&str]) -> (i32, String) {
 fn new_game() -> Game {
     Game::new(
         &builtin_scenario("mars-la-tour").unwrap(),
-        System::Pk,
+        RuleSetId::Pk,
         SeedSecret {
             seed: 7,
             salt: "s".into(),

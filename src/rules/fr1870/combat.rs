@@ -10,7 +10,7 @@ use super::{Arm, Fr1870Tables};
 use crate::dice::{DiceSource, Dist, Ratio};
 use crate::rules::crt::{self, Cell, Odds, Tally, UnitLine, vocab};
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 use crate::tables::Provenance;
 
@@ -541,7 +541,7 @@ pub fn combat_with_result(
     }
     let att = side_total(&input.attackers, true, input, tables)?;
     let def = side_total(&input.defenders, false, input, tables)?;
-    let mut res = crt::combat_resolution(System::Fr1870);
+    let mut res = crt::combat_resolution(RuleSetId::Fr1870);
     // FR-C1 (E9): "the points of the units engaged ... are added together ... one then has the
     // total points": each side's sum as a line after its units (issue 17).
     crt::push_totals(&mut res.modifiers, &att, &def, "potential", "FR-C1");

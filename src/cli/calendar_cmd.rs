@@ -45,10 +45,10 @@ pub fn run(a: &CalendarArgs, tables_dir: Option<&std::path::Path>) -> Result<(),
     let loaded;
     let tables: &Tables = match tables_dir {
         Some(d) => {
-            loaded = Tables::load(Some(d))?;
+            loaded = crate::registry::load_tables(Some(d))?;
             &loaded
         }
-        None => Tables::builtin()?,
+        None => crate::registry::builtin_tables()?,
     };
     let system = a.system.system();
     let entry = crate::registry::get(system)

@@ -357,10 +357,10 @@ fn abandon(
     let loaded;
     let tables: &Tables = match tables {
         Some(d) => {
-            loaded = Tables::load(Some(d))?;
+            loaded = crate::registry::load_tables(Some(d))?;
             &loaded
         }
-        None => Tables::builtin()?,
+        None => crate::registry::builtin_tables()?,
     };
     let done = ops::abandon(battle, &link, &path, options, tables).map_err(step)?;
     for w in &done.warnings {

@@ -8,7 +8,7 @@ use chrono::{TimeZone, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
 use kepi::game::{Action, Game, SeedSecret};
 use kepi::registry::builtin_scenario;
-use kepi::rules::System;
+use kepi::rules::RuleSetId;
 use kepi::store::{SaveFile, Store, parse_save};
 
 /// Mars-la-Tour and `n` cheap actions: notes, fatigue +1 / reset, flags, moves, next phase.
@@ -17,7 +17,7 @@ fn game(n: usize) -> Option<Game> {
     let now = Utc.timestamp_opt(1_700_000_000, 0).single()?;
     let mut g = Game::new(
         &sc,
-        System::Pk,
+        RuleSetId::Pk,
         SeedSecret {
             seed: 7,
             salt: "bench".into(),

@@ -14,7 +14,7 @@ use crate::campaign::{self, CampaignTable, Link, Role};
 use crate::engine::game::{Action, Game};
 use crate::engine::play::Form;
 use crate::roster::{Position, Side};
-use crate::rules::System;
+use crate::rules::RuleSetId;
 
 /// The combat the resolver holds, to fight as a battle.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +31,7 @@ pub struct FightDialog {
     /// The combat, as the resolver held it when the button was pressed.
     pub combat: Combat,
     /// P&K or PW.
-    pub rules: System,
+    pub rules: RuleSetId,
     /// Why making the battle was refused (shown whole; nothing was applied).
     pub error: Option<String>,
 }
@@ -141,7 +141,7 @@ pub fn fight_button_ui(ui: &mut Ui, app: &mut AppState) {
     if b.clicked() {
         app.campaign.fight = Some(FightDialog {
             combat,
-            rules: System::Pk,
+            rules: RuleSetId::Pk,
             error: None,
         });
     }
@@ -174,9 +174,9 @@ pub fn fight_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Co
                 d.combat.hex
             ));
             ui.horizontal(|ui| {
-                ui.label("Rules:");
-                ui.radio_value(&mut d.rules, System::Pk, "Pickelhaube & Kepi (figures)");
-                ui.radio_value(&mut d.rules, System::Pw, "Portable Wargame (SP)");
+                ui.label("RuleSetRef:");
+                ui.radio_value(&mut d.rules, RuleSetId::Pk, "Pickelhaube & Kepi (figures)");
+                ui.radio_value(&mut d.rules, RuleSetId::Pw, "Portable Wargame (SP)");
             });
             ui.separator();
             let made = CampaignTable::load(None)

@@ -15,10 +15,10 @@ use crate::engine::game::{Action, GameState, UnitState};
 use crate::engine::play::board::{hex_in, position_in};
 use crate::hex::{Hex, Layout, Offset, ZocLimits, zone_of_control};
 use crate::roster::{Facing, Side};
-use crate::rules::System;
+use crate::rules::RuleSetId;
 
 /// True for the rule sets played on hexes.
-pub fn has_map(system: System) -> bool {
+pub fn has_map(system: RuleSetId) -> bool {
     crate::registry::get(system).uses_hexes()
 }
 

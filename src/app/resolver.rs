@@ -11,13 +11,13 @@ use crate::dice::{DiceSource, Die};
 use crate::engine::game::{Action, EntryKind, GameState};
 use crate::engine::play::{Form, Resolved};
 use crate::rules::Tables;
-use crate::rules::{Resolution, RuleError, System};
+use crate::rules::{Resolution, RuleError, RuleSetId};
 
 /// The resolver's forms and what the user typed.
 #[derive(Clone, Debug)]
 pub struct ResolverState {
     /// The rule set.
-    pub system: System,
+    pub system: RuleSetId,
     /// One form per action, as the user sees and edits it.
     pub forms: Vec<Form>,
     /// Per form, what kepi derived from the units' state (the user's changes are the differences
@@ -47,7 +47,7 @@ impl ResolverState {
     }
 
     /// Forms for a rule set.
-    pub fn new(system: System) -> Self {
+    pub fn new(system: RuleSetId) -> Self {
         let forms = Form::all_for(system);
         ResolverState {
             system,

@@ -34,7 +34,7 @@ use crate::dice::Prob;
 use crate::engine::game::{Action, EntryKind, Flag, GameState, LogEntry};
 use crate::engine::rule_set::CampaignPart;
 use crate::roster::{Arm, Oob, Position, Quality, Scenario, Side, Unit};
-use crate::rules::{Effect, ModifierLine, OddsLine, Resolution, RuleId, System};
+use crate::rules::{Effect, ModifierLine, OddsLine, Resolution, RuleId, RuleSetId};
 use crate::tables::{Provenance, TableError};
 
 pub use crate::engine::flow::campaign::{BATTLE, RETURN};
@@ -111,7 +111,7 @@ pub struct Engagement {
     /// The battle's dice commitment: its identity.
     pub battle_commitment: String,
     /// The battle's rule set (pk or pw).
-    pub rules: System,
+    pub rules: RuleSetId,
     /// The defending hex.
     pub hex: String,
     /// The attackers' ids (the first one acts: the pending check is on it).
@@ -136,7 +136,7 @@ pub struct Link {
     /// The campaign's dice commitment: its identity.
     pub campaign_commitment: String,
     /// The campaign's rule set (spi or fr1870).
-    pub campaign_system: System,
+    pub campaign_system: RuleSetId,
     /// Index of the campaign's `campaign-battle` entry.
     pub entry: u64,
     /// Its hash.
@@ -191,7 +191,7 @@ fn line(label: String, rule: &'static str) -> ModifierLine {
 
 /// A logged resolution without dice (a campaign step: nothing is rolled).
 fn record(
-    system: System,
+    system: RuleSetId,
     action: &str,
     modifiers: Vec<ModifierLine>,
     outcome: Value,
@@ -221,7 +221,7 @@ pub fn engage(
     state: &GameState,
     attackers: &[String],
     hex: Position,
-    rules: System,
+    rules: RuleSetId,
     table: &CampaignTable,
 ) -> Result<(Vec<BoardUnit>, Vec<Unit>), CampaignError> {
     if state.system.campaign_part() != Some(CampaignPart::Board) {
@@ -230,12 +230,12 @@ pub fn engage(
             state.system.title()
         )));
     }
-    let part = |s: System| crate::registry::get(s).campaign_part();
+    let part = |s: RuleSetId| crate::registry::get(s).campaign_part();
     if part(rules) != Some(CampaignPart::Battle) {
         let battles: Vec<&str> = crate::registry::all()
             .into_iter()
             .filter(|s| part(*s) == Some(CampaignPart::Battle))
-            .map(System::id)
+            .map(RuleSetId::id)
             .collect();
         return Err(refused(format!(
             "a battle is fought with {}, not {}",
@@ -521,7 +521,7 @@ pub fn losses(l: &Link, battle: &GameState, campaign: &GameState) -> Vec<Loss> {
                 .sum();
             let table_strength = b.strength * b.per_point * b.per_unit;
             let now = campaign.unit(&b.id).map_or(0, |u| u.strength);
-            let lost = if b.arm == Arm::Fortress && l.campaign_system == System::Fr1870 {
+            let lost = if b.arm == Arm::Fortress && l.campaign_system == RuleSetId::Fr1870 {
                 0
             } else {
                 let r = e.rounding.apply(
@@ -584,7 +584,7 @@ pub fn return_record(
     match winner {
         Some(w) => {
             lines.push(line(format!("{} win the battle", w.title()), "CAMP-R1"));
-            if campaign.system == System::Fr1870 {
+            if campaign.system == RuleSetId::Fr1870 {
                 for b in e
                     .board
                     .iter()

@@ -13,7 +13,7 @@ use super::{CampaignError, CampaignTable, Engagement, Link, Returned, Role};
 use crate::engine::game::{Action, Game, LogEntry, SeedSecret};
 use crate::moves::MoveError;
 use crate::roster::{Position, Side};
-use crate::rules::{Resolution, System, Tables};
+use crate::rules::{Resolution, RuleSetId, Tables};
 use crate::store::{Store, read_game};
 
 /// Who asked: the words a refusal uses for what to do next.
@@ -224,7 +224,7 @@ pub struct BattleOrder<'a> {
     /// The defending hex.
     pub hex: Position,
     /// The battle's rule set (pk or pw).
-    pub rules: System,
+    pub rules: RuleSetId,
     /// The battle's save file to create.
     pub out: &'a Path,
     /// The battle's dice seed.

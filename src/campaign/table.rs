@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use crate::engine::rule_set::CampaignPart;
 use crate::roster::{Arm, Weapon};
-use crate::rules::System;
+use crate::rules::RuleSetId;
 use crate::tables::{Check, RuleTable, Sourced, TableError, folder_source};
 
 /// CAMP-C2: how a fraction of a board point lost is rounded.
@@ -69,8 +69,8 @@ pub struct Row {
 
 impl Row {
     /// The strength of one table unit in `rules` (P&K figures or PW SP).
-    pub fn strength(&self, rules: System) -> u32 {
-        if rules == System::Pk {
+    pub fn strength(&self, rules: RuleSetId) -> u32 {
+        if rules == RuleSetId::Pk {
             self.pk_figures.v()
         } else {
             self.pw_sp.v()
@@ -105,7 +105,7 @@ pub fn boards() -> Vec<&'static str> {
     crate::registry::all()
         .into_iter()
         .filter(|s| crate::registry::get(*s).campaign_part() == Some(CampaignPart::Board))
-        .map(System::id)
+        .map(RuleSetId::id)
         .collect()
 }
 
@@ -187,7 +187,7 @@ impl CampaignTable {
     /// error naming the file, the unit, its arm and nation, and the rows there are.
     pub fn row(
         &self,
-        board: System,
+        board: RuleSetId,
         arm: Arm,
         nation: &str,
         unit: &str,
@@ -243,7 +243,7 @@ mod tests {
         assert_eq!(Rounding::Down.apply(9, 5), 1);
         assert_eq!(Rounding::Up.apply(6, 5), 2);
         let e = t
-            .row(System::Spi, Arm::Railway, "Prussia", "x")
+            .row(RuleSetId::Spi, Arm::Railway, "Prussia", "x")
             .unwrap_err();
         assert!(e.to_string().contains("railway"), "{e}");
     }

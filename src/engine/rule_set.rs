@@ -1,6 +1,6 @@
 //! The rule-set trait: what the engine asks a rule set, and the handle a game is given.
 //!
-//! A game is handed its rule set once, when it is made or its save is read ([`Rules`], saved as
+//! A game is handed its rule set once, when it is made or its save is read ([`RuleSetRef`], saved as
 //! the rule set's id, exactly as saves always carried it); from then on the engine asks the
 //! handle, never a registry. The implementations (`src/rules/<set>/set.rs`) and the list of them
 //! (`src/registry`) sit above the engine.
@@ -17,7 +17,7 @@ use crate::engine::game::{Action, Counter, Flag, GameState, UnitState};
 use crate::engine::play::Form;
 use crate::engine::verbs::{Grammar, VerbSpec};
 use crate::roster::{Arm, Quality, Side};
-use crate::rules::{Outcome, RuleId, System, Tables};
+use crate::rules::{Outcome, RuleId, RuleSetId, Tables};
 
 /// The part a rule set plays in a campaign (issue 30, [`RuleSet::campaign_part`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -307,20 +307,20 @@ pub trait RuleSet: Send + Sync + 'static {
 
 /// A game's rule set: a handle to its implementation, saved and compared as its id ("pk").
 ///
-/// Only the registry makes one from an id ([`crate::registry`]: `From<System>` and reading a save);
+/// Only the registry makes one from an id ([`crate::registry`]: `From<RuleSetId>` and reading a save);
 /// the engine only ever asks it ([`std::ops::Deref`] to the [`RuleSet`]).
 #[derive(Clone, Copy)]
-pub struct Rules(&'static dyn RuleSet);
+pub struct RuleSetRef(&'static dyn RuleSet);
 
-impl Rules {
+impl RuleSetRef {
     /// The handle of a rule set (the registry's [`crate::registry::get`] and a test's own set).
-    pub const fn of(rules: &'static dyn RuleSet) -> Rules {
-        Rules(rules)
+    pub const fn of(rules: &'static dyn RuleSet) -> RuleSetRef {
+        RuleSetRef(rules)
     }
 
     /// The rule set's id as the rules core names it.
-    pub fn system(self) -> System {
-        System::new_registered(self.0.id())
+    pub fn system(self) -> RuleSetId {
+        RuleSetId::new_registered(self.0.id())
     }
 
     /// The typed outcome of a logged resolution, when it is one kepi acts on (None for a preview,
@@ -331,52 +331,52 @@ impl Rules {
     }
 }
 
-impl std::ops::Deref for Rules {
+impl std::ops::Deref for RuleSetRef {
     type Target = dyn RuleSet;
     fn deref(&self) -> &Self::Target {
         self.0
     }
 }
 
-impl PartialEq for Rules {
+impl PartialEq for RuleSetRef {
     fn eq(&self, other: &Self) -> bool {
         self.0.id() == other.0.id()
     }
 }
 
-impl Eq for Rules {}
+impl Eq for RuleSetRef {}
 
-impl PartialEq<System> for Rules {
-    fn eq(&self, other: &System) -> bool {
+impl PartialEq<RuleSetId> for RuleSetRef {
+    fn eq(&self, other: &RuleSetId) -> bool {
         self.0.id() == other.id()
     }
 }
 
-impl PartialEq<Rules> for System {
-    fn eq(&self, other: &Rules) -> bool {
+impl PartialEq<RuleSetRef> for RuleSetId {
+    fn eq(&self, other: &RuleSetRef) -> bool {
         self.id() == other.0.id()
     }
 }
 
-impl std::hash::Hash for Rules {
+impl std::hash::Hash for RuleSetRef {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         self.0.id().hash(h)
     }
 }
 
-impl fmt::Debug for Rules {
+impl fmt::Debug for RuleSetRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Rules({})", self.0.id())
+        write!(f, "RuleSetRef({})", self.0.id())
     }
 }
 
-impl fmt::Display for Rules {
+impl fmt::Display for RuleSetRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0.id())
     }
 }
 
-impl serde::Serialize for Rules {
+impl serde::Serialize for RuleSetRef {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0.id())
     }

@@ -11,7 +11,7 @@ use super::model::{
 use super::{DocProvider, ExportError, Source};
 use crate::engine::game::{Action, EntryKind, Game, GameState, UnitState, verify_chain};
 use crate::roster::{Arm, Scenario};
-use crate::rules::System;
+use crate::rules::RuleSetId;
 use crate::rules::Tables;
 
 /// The game session's [`DocProvider`]: scenarios, card files and saves.
@@ -23,7 +23,7 @@ pub struct GameDocs<'a> {
 /// PK-M1, PK-F1, PK-A1, PW-U1: move and range for a unit, as printed on a roster (the rule set
 /// says which it gives), at the game's scale (issue 28: `24"` of the text is `30.48cm` at cm 1/2).
 fn move_and_range(
-    system: System,
+    system: RuleSetId,
     u: &UnitState,
     t: &Tables,
     scale: &crate::rules::Scale,
@@ -33,7 +33,12 @@ fn move_and_range(
 }
 
 /// A unit's roster line, its distances at `scale`.
-pub fn unit_doc(system: System, u: &UnitState, t: &Tables, scale: &crate::rules::Scale) -> UnitDoc {
+pub fn unit_doc(
+    system: RuleSetId,
+    u: &UnitState,
+    t: &Tables,
+    scale: &crate::rules::Scale,
+) -> UnitDoc {
     let (move_, range) = move_and_range(system, u, t, scale);
     let mut status = Vec::new();
     if u.level != crate::engine::game::Level::Steady {
@@ -202,7 +207,7 @@ fn campaign_origins(game: &Game) -> BTreeMap<String, String> {
 }
 
 fn scenario_state(s: &Scenario) -> Result<GameState, ExportError> {
-    let system = s.system.unwrap_or(System::Pk);
+    let system = s.system.unwrap_or(RuleSetId::Pk);
     Ok(GameState::new(s, system, String::new()))
 }
 

@@ -23,10 +23,10 @@ use crate::engine::play::Form;
 use crate::engine::verbs::Units;
 pub use crate::engine::verbs::{Given, VerbSpec};
 use crate::moves::MoveError;
-use crate::registry::Rules;
+use crate::registry::RuleSetRef;
 use crate::roster::Position;
 use crate::rules::Tables;
-use crate::rules::{RuleError, System};
+use crate::rules::{RuleError, RuleSetId};
 
 /// `--dice`: the physical dice of every resolution verb.
 #[derive(Debug, Args)]
@@ -39,7 +39,7 @@ struct DiceOpt {
 /// The option grammar of `spec`, a verb of `system`: the `kepi resolve` command's declaration made fit for play
 /// (every option optional, since the units fill the form, except `required`; flags take
 /// `--flag=off` to clear what the units set), plus the play-only options.
-fn spec_command(system: System, spec: &VerbSpec) -> Result<Command, MoveError> {
+fn spec_command(system: RuleSetId, spec: &VerbSpec) -> Result<Command, MoveError> {
     let base = grammar::form_command(system.id(), spec.resolve).ok_or_else(|| {
         MoveError::failed(format!(
             "internal: no `kepi resolve {} {}`",
@@ -90,19 +90,19 @@ fn on_off(v: &str) -> Result<bool, String> {
 }
 
 /// The resolution verbs of a rule set.
-fn specs_for(system: System) -> impl Iterator<Item = &'static VerbSpec> {
-    Rules::from(system).verb_specs().iter()
+fn specs_for(system: RuleSetId) -> impl Iterator<Item = &'static VerbSpec> {
+    RuleSetRef::from(system).verb_specs().iter()
 }
 
 /// The resolution verbs of a rule set, by name: its forms', then its unit-less ones.
 /// The verbs of a rule set's resolver forms (the resolutions a player's seat may make with its own
 /// units over the network).
-pub(crate) fn form_verbs_for(system: System) -> Vec<String> {
+pub(crate) fn form_verbs_for(system: RuleSetId) -> Vec<String> {
     specs_for(system).map(|s| s.verb.to_string()).collect()
 }
 
 /// Every resolution verb a rule set's games take (forms and unit-less actions).
-pub fn verbs_for(system: System) -> Vec<String> {
+pub fn verbs_for(system: RuleSetId) -> Vec<String> {
     specs_for(system)
         .map(|s| s.verb.to_string())
         .chain(plain_verbs(system))
@@ -183,7 +183,7 @@ pub(crate) fn recheck(
                 .try_get_matches_from(std::iter::once("resolve".to_string()).chain(words))
                 .map_err(|e| again(e.to_string()))?;
             let x =
-                grammar::ResolveSystem::from_arg_matches(&m).map_err(|e| again(e.to_string()))?;
+                grammar::ResolveRuleSet::from_arg_matches(&m).map_err(|e| again(e.to_string()))?;
             let ctx = grammar::Ctx {
                 tables,
                 dice: Some(&mut dice),
@@ -389,13 +389,13 @@ fn build_window(
 
 /// True when `f` is spoken in its own generic grammar (`VERB UNIT [TARGET] [--set FIELD=VALUE]`):
 /// no verb of the rule set's ([`crate::engine::rule_set::RuleSet::verb_specs`]) declares its options, as for a rule set registered at run time.
-fn own_verbs(system: System, f: &Form) -> bool {
+fn own_verbs(system: RuleSetId, f: &Form) -> bool {
     !specs_for(system).any(|s| s.form == f.name())
 }
 
 /// The form (of a rule set registered at run time) the game's rule set offers as `verb` in its
 /// own grammar ([`own_verbs`]).
-fn custom_form(system: System, verb: &str) -> Option<Form> {
+fn custom_form(system: RuleSetId, verb: &str) -> Option<Form> {
     Form::all_for(system)
         .into_iter()
         .find(|f| f.name() == verb && own_verbs(system, f))
@@ -523,7 +523,7 @@ pub enum Ready {
     /// A form between units.
     Form(Box<Form>),
     /// A unit-less action.
-    Plain(Box<grammar::ResolveSystem>),
+    Plain(Box<grammar::ResolveRuleSet>),
 }
 
 impl Ready {
@@ -604,7 +604,7 @@ const SHADOWED: &[&str] = &["fatigue", "flag"];
 
 /// The unit-less resolution verbs of a rule set: the `kepi resolve` actions no form covers (P&K
 /// initiative, PW first side, SPI victory...), declared once by `kepi resolve` itself.
-pub fn plain_verbs(system: System) -> Vec<String> {
+pub fn plain_verbs(system: RuleSetId) -> Vec<String> {
     let tree = grammar::command_tree();
     let Some(sys) = tree.find_subcommand(system.id()) else {
         return Vec::new();
@@ -619,7 +619,7 @@ pub fn plain_verbs(system: System) -> Vec<String> {
 }
 
 /// What a unit-less verb does, in one line (its `kepi resolve <set> <verb>` about).
-pub fn plain_verb_about(system: System, verb: &str) -> String {
+pub fn plain_verb_about(system: RuleSetId, verb: &str) -> String {
     grammar::command_tree()
         .find_subcommand(system.id())
         .and_then(|s| s.find_subcommand(verb))
@@ -630,7 +630,7 @@ pub fn plain_verb_about(system: System, verb: &str) -> String {
 
 /// What a unit-less verb does and its options, as `kepi resolve <set> <verb> --help` says it
 /// (the window's hint over its options, laid out only while hovered).
-pub fn plain_verb_help(system: System, verb: &str) -> String {
+pub fn plain_verb_help(system: RuleSetId, verb: &str) -> String {
     grammar::command_tree()
         .find_subcommand(system.id())
         .and_then(|s| s.find_subcommand(verb))
@@ -987,7 +987,7 @@ fn build_plain(
         .clone()
         .try_get_matches_from(argv)
         .map_err(|e| clap_error(&v.form, &e, &cmd))?;
-    let x = grammar::ResolveSystem::from_arg_matches(&m)
+    let x = grammar::ResolveRuleSet::from_arg_matches(&m)
         .map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))?;
     // The dice each rule set rolls: P&K d10 and d%, the others d6.
     let used: &[Die] = s.system.dice();
@@ -1013,7 +1013,7 @@ fn build_plain(
 }
 
 /// `kepi resolve SYSTEM VERB`'s declaration, for a unit-less verb.
-fn plain_command(system: System, verb: &str) -> Result<Command, MoveError> {
+fn plain_command(system: RuleSetId, verb: &str) -> Result<Command, MoveError> {
     grammar::form_command(system.id(), verb)
         .map(|c| <DiceOpt as Args>::augment_args(c).no_binary_name(true))
         .ok_or_else(|| {
@@ -1175,7 +1175,7 @@ pub fn verbs_help() -> String {
                 system.id()
             ));
             out.push_str(&wrap(&plain.join(", "), "      ", 100));
-            if let Some(note) = Rules::from(system).plain_verbs_note() {
+            if let Some(note) = RuleSetRef::from(system).plain_verbs_note() {
                 out.push_str(&wrap(note, "      ", 100));
             }
         }
@@ -1211,7 +1211,7 @@ mod tests {
     /// one.
     #[test]
     fn every_form_has_a_verb() {
-        for system in System::ALL {
+        for system in RuleSetId::ALL {
             let forms: Vec<&str> = Form::all_for(system).iter().map(Form::name).collect();
             let specs: Vec<&str> = specs_for(system).map(|s| s.form).collect();
             assert_eq!(forms, specs, "{system:?}");
@@ -1230,7 +1230,7 @@ mod tests {
     #[test]
     fn every_option_is_applied_or_refused() {
         let tables = crate::registry::builtin_tables().unwrap();
-        for system in System::ALL {
+        for system in RuleSetId::ALL {
             for spec in specs_for(system) {
                 let cmd = spec_command(system, spec).unwrap();
                 let m = cmd

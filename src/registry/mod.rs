@@ -4,16 +4,16 @@
 //! listed in [`BUILT_IN`] (each implements [`RuleSet`] in its own folder, `src/rules/<set>/set.rs`);
 //! a rule set added at run time (a test's, or a club's build) registers with [`register`] and is
 //! then played, saved, checked and reported like the five. A game is handed its rule set here, once:
-//! when it is made (`Rules::from(System)`) or its save is read (the `Deserialize` of [`Rules`]);
+//! when it is made (`RuleSetRef::from(RuleSetId)`) or its save is read (the `Deserialize` of [`RuleSetRef`]);
 //! below this layer the engine asks that handle and never an id. Reading an id also checks it is
-//! known, with one message listing the ids there are ([`System`]'s `FromStr`). See
+//! known, with one message listing the ids there are ([`RuleSetId`]'s `FromStr`). See
 //! docs/ADDING_A_RULE_SET.md and docs/ARCHITECTURE.md.
 
 use std::sync::RwLock;
 
-pub use crate::engine::rule_set::{RuleSet, Rules};
+pub use crate::engine::rule_set::{RuleSet, RuleSetRef};
 use crate::roster::Scenario;
-use crate::rules::System;
+use crate::rules::RuleSetId;
 use crate::tables::{TableError, Tables};
 
 /// The five rule sets kepi ships, in menu order. Adding one to kepi itself is one line here.
@@ -25,16 +25,16 @@ pub static BUILT_IN: [&dyn RuleSet; 5] = [
     &crate::rules::fr1870::set::FrRules,
 ];
 
-impl System {
+impl RuleSetId {
     /// The five rule sets kepi ships, in the order menus list them ([`BUILT_IN`]'s; each
     /// constant is declared in its set's folder). [`all`] lists these and any rule set
     /// registered since.
-    pub const ALL: [System; 5] = [
-        System::Pk,
-        System::Pw,
-        System::Gsp,
-        System::Spi,
-        System::Fr1870,
+    pub const ALL: [RuleSetId; 5] = [
+        RuleSetId::Pk,
+        RuleSetId::Pw,
+        RuleSetId::Gsp,
+        RuleSetId::Spi,
+        RuleSetId::Fr1870,
     ];
 }
 
@@ -63,9 +63,9 @@ pub enum RegisterError {
     BadId(&'static str),
 }
 
-/// Registers a rule set and returns its [`System`]. Registering the same rule set (same object)
-/// again returns the same `System`; another rule set with a taken id is refused.
-pub fn register(rules: &'static dyn RuleSet) -> Result<System, RegisterError> {
+/// Registers a rule set and returns its [`RuleSetId`]. Registering the same rule set (same object)
+/// again returns the same `RuleSetId`; another rule set with a taken id is refused.
+pub fn register(rules: &'static dyn RuleSet) -> Result<RuleSetId, RegisterError> {
     let id = rules.id();
     if id.is_empty()
         || id.len() > 16
@@ -78,19 +78,19 @@ pub fn register(rules: &'static dyn RuleSet) -> Result<System, RegisterError> {
     let mut list = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
     let same = |r: &&'static dyn RuleSet| std::ptr::addr_eq(*r as *const _, rules as *const _);
     if list.iter().any(same) {
-        return Ok(System::new_registered(id));
+        return Ok(RuleSetId::new_registered(id));
     }
     if BUILT_IN.iter().chain(list.iter()).any(|r| r.id() == id) {
         return Err(RegisterError::Taken(id));
     }
     list.push(rules);
     crate::rules::RuleId::declare(rules.rule_ids());
-    Ok(System::new_registered(id))
+    Ok(RuleSetId::new_registered(id))
 }
 
-/// The rule set behind a [`System`]. A `System` is only made from a registered rule set, so this
+/// The rule set behind a [`RuleSetId`]. A `RuleSetId` is only made from a registered rule set, so this
 /// always finds it; were it ever not found, the first built-in rule set answers.
-pub fn get(system: System) -> &'static dyn RuleSet {
+pub fn get(system: RuleSetId) -> &'static dyn RuleSet {
     // The built-in rule sets answer without taking the lock (this is asked per unit per frame).
     if let Some(r) = BUILT_IN.iter().find(|r| r.id() == system.id()) {
         return *r;
@@ -101,32 +101,32 @@ pub fn get(system: System) -> &'static dyn RuleSet {
         .unwrap_or(BUILT_IN[0])
 }
 
-/// The handle a game is given for a [`System`] ([`get`]).
-pub fn rules(system: System) -> Rules {
-    Rules::of(get(system))
+/// The handle a game is given for a [`RuleSetId`] ([`get`]).
+pub fn rules(system: RuleSetId) -> RuleSetRef {
+    RuleSetRef::of(get(system))
 }
 
-impl From<System> for Rules {
-    fn from(system: System) -> Rules {
+impl From<RuleSetId> for RuleSetRef {
+    fn from(system: RuleSetId) -> RuleSetRef {
         rules(system)
     }
 }
 
 /// The rule set with this id (case and surrounding blanks ignored), if one is registered.
-pub fn find(id: &str) -> Option<System> {
+pub fn find(id: &str) -> Option<RuleSetId> {
     let id = id.trim().to_ascii_lowercase();
     every()
         .find(|r| r.id() == id)
-        .map(|r| System::new_registered(r.id()))
+        .map(|r| RuleSetId::new_registered(r.id()))
 }
 
 /// Every rule set, built-in ones first, in menu order.
-pub fn all() -> Vec<System> {
-    every().map(|r| System::new_registered(r.id())).collect()
+pub fn all() -> Vec<RuleSetId> {
+    every().map(|r| RuleSetId::new_registered(r.id())).collect()
 }
 
 /// A rule set's place in menu order.
-pub fn position(system: System) -> usize {
+pub fn position(system: RuleSetId) -> usize {
     every()
         .position(|r| r.id() == system.id())
         .unwrap_or(usize::MAX)
@@ -179,7 +179,7 @@ pub fn check_tables(
 
 /// What the layers below ask of a rule set named by id where a file names it (a card file's
 /// `system`): answered here, by the rule set registered under that id.
-impl System {
+impl RuleSetId {
     /// The rule set's name as printed ("Pickelhaube & Kepi").
     pub fn title(self) -> &'static str {
         get(self).title()
@@ -201,14 +201,14 @@ impl System {
     }
 }
 
-impl PartialOrd for System {
+impl PartialOrd for RuleSetId {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
 /// Menu order: the order of registration (the five built-in rule sets first, as listed in `ALL`).
-impl Ord for System {
+impl Ord for RuleSetId {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         position(*self)
             .cmp(&position(*other))
@@ -217,17 +217,17 @@ impl Ord for System {
 }
 
 /// An id is read here, where it is checked against the rule sets there are.
-impl std::str::FromStr for System {
+impl std::str::FromStr for RuleSetId {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         find(s).ok_or_else(|| {
-            let ids: Vec<&str> = all().into_iter().map(System::id).collect();
+            let ids: Vec<&str> = all().into_iter().map(RuleSetId::id).collect();
             format!("unknown rule set `{s}` (accepted: {})", ids.join(", "))
         })
     }
 }
 
-impl<'de> serde::Deserialize<'de> for System {
+impl<'de> serde::Deserialize<'de> for RuleSetId {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let id = std::borrow::Cow::<'de, str>::deserialize(d)?;
         id.parse().map_err(serde::de::Error::custom)
@@ -235,9 +235,9 @@ impl<'de> serde::Deserialize<'de> for System {
 }
 
 /// A save's `system` is read into the game's handle here: the game is handed its rule set once.
-impl<'de> serde::Deserialize<'de> for Rules {
+impl<'de> serde::Deserialize<'de> for RuleSetRef {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        System::deserialize(d).map(rules)
+        RuleSetId::deserialize(d).map(rules)
     }
 }
 
@@ -248,9 +248,9 @@ mod tests {
     #[test]
     fn built_in_ids_match_the_system_constants() {
         let ids: Vec<&str> = BUILT_IN.iter().map(|r| r.id()).collect();
-        let consts: Vec<&str> = System::ALL.iter().map(|s| s.id()).collect();
+        let consts: Vec<&str> = RuleSetId::ALL.iter().map(|s| s.id()).collect();
         assert_eq!(ids, consts);
-        for s in System::ALL {
+        for s in RuleSetId::ALL {
             assert_eq!(get(s).id(), s.id());
             assert_eq!(find(&s.id().to_uppercase()), Some(s));
         }

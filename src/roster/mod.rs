@@ -19,7 +19,7 @@ use toml::Spanned;
 
 pub use vocab::{Arm, Facing, Formation, Quality, Side, Weapon};
 
-use crate::rules::System;
+use crate::rules::RuleSetId;
 use crate::tables::{Check, MAX_FILE_BYTES, TableError, parse_toml};
 
 /// A card error: the file, line, column, field, what is wrong and what is accepted.
@@ -307,7 +307,7 @@ pub struct Scenario {
     /// Name used on the command line ("" for a plain card file).
     pub name: String,
     /// Rule set, when the file names one.
-    pub system: Option<System>,
+    pub system: Option<RuleSetId>,
     /// Title.
     pub title: String,
     /// Historical date of the battle or of game-turn 1.
@@ -334,7 +334,7 @@ pub const MAX_STRENGTH: i64 = 1000;
 pub const MAX_LEADERS: i64 = 20;
 
 /// The qualities a rule set accepts (PK-C1: elite/veteran/line; PW-T2: elite/normal/poor; none else).
-pub fn qualities_for(system: Option<System>) -> &'static [Quality] {
+pub fn qualities_for(system: Option<RuleSetId>) -> &'static [Quality] {
     match system {
         Some(system) => system.qualities(),
         None => Quality::ALL,
@@ -342,7 +342,7 @@ pub fn qualities_for(system: Option<System>) -> &'static [Quality] {
 }
 
 /// The default number of leaders: PK-L1, 3 per unit or gun in Pickelhaube & Kepi; none elsewhere.
-pub fn default_leaders(system: Option<System>, arm: Arm) -> u32 {
+pub fn default_leaders(system: Option<RuleSetId>, arm: Arm) -> u32 {
     system.map_or(0, |s| s.default_leaders(arm))
 }
 
@@ -536,7 +536,7 @@ pub fn validate_roster(
     // The rule sets a card may name are the registry's (a set registered at run time too): its
     // refusal says them, and the card's error lists them as the accepted values.
     let system = match &raw.system {
-        Some(s) => Some(s.get_ref().parse::<System>().map_err(|m| {
+        Some(s) => Some(s.get_ref().parse::<RuleSetId>().map_err(|m| {
             let (what, accepted) = match m.split_once(" (accepted: ") {
                 Some((what, list)) => (what.to_string(), list.trim_end_matches(')').to_string()),
                 None => (
@@ -677,7 +677,7 @@ fn validate_card(
     check: &Check<'_>,
     c: &UnitCard,
     i: usize,
-    system: Option<System>,
+    system: Option<RuleSetId>,
     base_dir: Option<&Path>,
 ) -> Result<Unit, CardError> {
     let f = |field: &str| format!("unit[{i}].{field}");
@@ -965,7 +965,7 @@ mod tests {
         let all = builtin_scenarios().unwrap();
         assert_eq!(all.len(), 5);
         let mlt = builtin_scenario(DEMO_SCENARIO).unwrap();
-        assert_eq!(mlt.system, Some(System::Pk));
+        assert_eq!(mlt.system, Some(RuleSetId::Pk));
         for side in [Side::German, Side::French] {
             assert!(mlt.units.iter().filter(|u| u.side == side).count() >= 12);
         }
@@ -982,7 +982,7 @@ mod tests {
             e.contains("system") && e.contains("unknown rule set `chess`"),
             "{e}"
         );
-        for id in crate::registry::all().into_iter().map(System::id) {
+        for id in crate::registry::all().into_iter().map(RuleSetId::id) {
             assert!(e.contains(id), "{id} accepted: {e}");
         }
     }

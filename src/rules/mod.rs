@@ -20,7 +20,7 @@ pub mod spi;
 pub use crate::tables::{TableReport, Tables};
 pub use outcome::Outcome;
 pub use resolution::{
-    ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, System, odds_from,
-    rolled_line,
+    ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, RuleSetId,
+    odds_from, rolled_line,
 };
 pub use scale::{Distance, Scale};

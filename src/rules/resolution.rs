@@ -194,20 +194,20 @@ pub struct OddsLine {
 
 /// A rule set, by its short id ("pk"): the key of the rule-set registry ([`crate::registry`]).
 ///
-/// Each rule set kepi ships declares its own constant in its folder (`System::Pk` in
-/// `src/rules/pk/mod.rs` ...) and the registry lists them (`System::ALL`); a rule set added
-/// through [`crate::registry::register`] gets its `System` from there. A `System` is only ever made
+/// Each rule set kepi ships declares its own constant in its folder (`RuleSetId::Pk` in
+/// `src/rules/pk/mod.rs` ...) and the registry lists them (`RuleSetId::ALL`); a rule set added
+/// through [`crate::registry::register`] gets its `RuleSetId` from there. A `RuleSetId` is only ever made
 /// from a registered rule set, so [`crate::registry::get`] always finds it. Saves carry the id
 /// string, exactly as they always have ("pk", "fr1870"); reading an id no rule set has is an error
 /// that lists the ids there are.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct System(&'static str);
+pub struct RuleSetId(&'static str);
 
-impl System {
+impl RuleSetId {
     /// The id of a rule set: a built-in set's constant in its folder, or one being registered
     /// ([`crate::registry::register`]).
-    pub(crate) const fn new_registered(id: &'static str) -> System {
-        System(id)
+    pub(crate) const fn new_registered(id: &'static str) -> RuleSetId {
+        RuleSetId(id)
     }
 
     /// The short id ("pk").
@@ -216,19 +216,19 @@ impl System {
     }
 }
 
-impl fmt::Debug for System {
+impl fmt::Debug for RuleSetId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "System({})", self.0)
+        write!(f, "RuleSetId({})", self.0)
     }
 }
 
-impl fmt::Display for System {
+impl fmt::Display for RuleSetId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.id())
     }
 }
 
-impl Serialize for System {
+impl Serialize for RuleSetId {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0)
     }
@@ -240,7 +240,7 @@ impl Serialize for System {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Resolution<O> {
     /// The rule set.
-    pub system: System,
+    pub system: RuleSetId,
     /// The action ("fire", "artillery", "melee").
     pub action: String,
     /// Every modifier, in the order applied.

@@ -1596,7 +1596,7 @@ mod tests {
         let sc = crate::registry::builtin_scenario("mars-la-tour").unwrap();
         let game = Game::new(
             &sc,
-            crate::rules::System::Pk,
+            crate::rules::RuleSetId::Pk,
             SeedSecret::new(1),
             chrono::Utc::now(),
         );

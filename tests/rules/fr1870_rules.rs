@@ -546,7 +546,7 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
     use kepi::play::Form;
     use kepi::registry::builtin_scenario;
     use kepi::roster::Arm;
-    use kepi::rules::System;
+    use kepi::rules::RuleSetId;
     use kepi::rules::board::form::{FrForm, engage_hex};
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
     let mut s = builtin_scenario("fr1870-august").unwrap();
@@ -558,7 +558,7 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
     s.units.push(fort);
     let mut g = Game::new(
         &s,
-        System::Fr1870,
+        RuleSetId::Fr1870,
         SeedSecret {
             seed: 1,
             salt: "t".into(),
@@ -624,7 +624,7 @@ fn fr_f1_a_fortress_alone_cannot_attack() {
     use kepi::play::Form;
     use kepi::registry::builtin_scenario;
     use kepi::roster::Arm;
-    use kepi::rules::System;
+    use kepi::rules::RuleSetId;
     use kepi::rules::board::form::{FrForm, engage_hex};
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
     let mut s = builtin_scenario("fr1870-august").unwrap();
@@ -634,7 +634,7 @@ fn fr_f1_a_fortress_alone_cannot_attack() {
     s.units.push(fort);
     let g = Game::new(
         &s,
-        System::Fr1870,
+        RuleSetId::Fr1870,
         SeedSecret {
             seed: 1,
             salt: "t".into(),

@@ -4,11 +4,11 @@
 use kepi::hex::Layout;
 use kepi::play::board::hex_in;
 use kepi::roster::Position;
-use kepi::rules::System;
+use kepi::rules::RuleSetId;
 use kepi::tables::Provenance;
 
 fn fr1870_distance(a: &str, b: &str) -> u32 {
-    let layout = kepi::registry::get(System::Fr1870).hex_layout();
+    let layout = kepi::registry::get(RuleSetId::Fr1870).hex_layout();
     let h = |s: &str| hex_in(s.parse::<Position>().unwrap(), layout).unwrap();
     h(a).distance(h(b))
 }
@@ -19,7 +19,7 @@ fn fr1870_distance(a: &str, b: &str) -> u32 {
 #[test]
 fn fr1870_i10_1640_is_next_to_neuf_brisach_and_selestat() {
     assert_eq!(
-        kepi::registry::get(System::Fr1870).hex_layout(),
+        kepi::registry::get(RuleSetId::Fr1870).hex_layout(),
         Layout::EvenQ
     );
     assert_eq!(fr1870_distance("1640", "1541"), 1);
@@ -46,7 +46,7 @@ fn fr1870_paris_cells_touch() {
 /// The other hex rule sets keep odd-q (their texts print no cell numbers).
 #[test]
 fn other_hex_rule_sets_keep_odd_q() {
-    for s in [System::Pw, System::Spi] {
+    for s in [RuleSetId::Pw, RuleSetId::Spi] {
         assert_eq!(kepi::registry::get(s).hex_layout(), Layout::OddQ, "{s:?}");
     }
 }
@@ -97,7 +97,7 @@ fn pk_general_death_is_house_and_limber_is_derived() {
     assert!(l.note.as_deref().unwrap().contains("formation change"));
 }
 
-fn game(scenario: &str, system: System) -> kepi::game::Game {
+fn game(scenario: &str, system: RuleSetId) -> kepi::game::Game {
     kepi::game::Game::new(
         &kepi::registry::builtin_scenario(scenario).unwrap(),
         system,
@@ -112,7 +112,7 @@ fn game(scenario: &str, system: System) -> kepi::game::Game {
 fn impossible_actions_are_refused_by_the_rules() {
     use kepi::game::Action;
     use kepi::play::{Form, refuse};
-    let mut g = game("spi-1870", System::Spi);
+    let mut g = game("spi-1870", RuleSetId::Spi);
     let gain = |unit: &str| Action::GainStrength {
         unit: unit.into(),
         n: 1,
@@ -141,8 +141,8 @@ fn impossible_actions_are_refused_by_the_rules() {
     );
 
     let t = kepi::registry::builtin_tables().unwrap();
-    let g = game("mars-la-tour", System::Pk);
-    let mut fire = Form::all_for(System::Pk)
+    let g = game("mars-la-tour", RuleSetId::Pk);
+    let mut fire = Form::all_for(RuleSetId::Pk)
         .into_iter()
         .find(|f| f.name() == "fire")
         .unwrap();
@@ -150,8 +150,8 @@ fn impossible_actions_are_refused_by_the_rules() {
     let why = fire.refusal(g.state()).unwrap();
     assert!(why.contains("carries a sabre"), "{why}");
 
-    let g = game("st-privat", System::Gsp);
-    let mut art = Form::all_for(System::Gsp).remove(0);
+    let g = game("st-privat", RuleSetId::Gsp);
+    let mut art = Form::all_for(RuleSetId::Gsp).remove(0);
     art.prefill(g.state(), Some("saxon-light-1"), Some("9e-ligne-1"), t);
     assert_eq!(art.refusal(g.state()), None, "its own piece");
     if let Some(f) = art.get_mut::<kepi::rules::gsp::form::GspForm>() {

@@ -17,14 +17,14 @@ use kepi::play::Form;
 use kepi::registry::builtin_scenario;
 use kepi::registry::{self, RuleSet};
 use kepi::roster::Side;
-use kepi::rules::{RuleId, System};
+use kepi::rules::{RuleId, RuleSetId};
 use kepi::store::{SaveFile, parse_save};
 
 fn t(s: i64) -> chrono::DateTime<Utc> {
     Utc.timestamp_opt(1_700_000_000 + s, 0).unwrap()
 }
 
-fn form(system: System, name: &str) -> Form {
+fn form(system: RuleSetId, name: &str) -> Form {
     Form::all_for(system)
         .into_iter()
         .find(|f| f.name() == name)
@@ -32,7 +32,7 @@ fn form(system: System, name: &str) -> Form {
 }
 
 /// Fires A at B with seeded dice until a volley hits; returns the game.
-fn game_after_a_hit(system: System) -> Game {
+fn game_after_a_hit(system: RuleSetId) -> Game {
     let scenario = builtin_scenario("volley-test").unwrap();
     assert_eq!(scenario.system, Some(system));
     let tables = kepi::registry::builtin_tables().unwrap();
@@ -63,11 +63,11 @@ fn registers_once_and_refuses_a_taken_id() {
         s,
         "registering the same rule set again is harmless"
     );
-    assert_eq!("volley".parse::<System>(), Ok(s));
+    assert_eq!("volley".parse::<RuleSetId>(), Ok(s));
     assert_eq!(s.title(), "Volley (tests)");
     assert!(registry::all().contains(&s));
     assert!(
-        System::ALL.iter().all(|b| *b < s),
+        RuleSetId::ALL.iter().all(|b| *b < s),
         "built-in rule sets list first"
     );
     struct Impostor;
@@ -185,7 +185,7 @@ fn a_save_reads_back_replays_and_verifies() {
 #[test]
 fn an_unknown_rule_set_in_a_save_names_the_accepted_ids() {
     let _ = system();
-    let err = "napoleonics".parse::<System>().unwrap_err();
+    let err = "napoleonics".parse::<RuleSetId>().unwrap_err();
     assert!(
         err.contains("pk") && err.contains("fr1870") && err.contains("volley"),
         "{err}"

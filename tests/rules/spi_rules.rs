@@ -421,7 +421,7 @@ mod from_the_map {
     use kepi::roster::{Arm, Position};
 
     use kepi::rules::board::form::{SpiForm, engage_hex};
-    use kepi::rules::{Effect, System};
+    use kepi::rules::{Effect, RuleSetId};
 
     fn now() -> chrono::DateTime<Utc> {
         Utc.timestamp_opt(1_000_000, 0).single().unwrap()
@@ -439,7 +439,7 @@ mod from_the_map {
         }
         Game::new(
             &s,
-            System::Spi,
+            RuleSetId::Spi,
             SeedSecret {
                 seed: 5,
                 salt: "t".into(),

@@ -326,7 +326,7 @@ fn a_game_roster_prints_the_log_head() {
     let sc = kepi::registry::builtin_scenario("mars-la-tour").unwrap();
     let mut game = kepi::game::Game::new(
         &sc,
-        kepi::rules::System::Pk,
+        kepi::rules::RuleSetId::Pk,
         kepi::game::SeedSecret::new(5),
         chrono::Utc::now(),
     );
@@ -359,10 +359,10 @@ fn a_game_roster_prints_the_log_head() {
 fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
     use kepi::campaign::{CampaignTable, ops};
     use kepi::game::{Action, Game, SeedSecret};
-    use kepi::rules::System;
+    use kepi::rules::RuleSetId;
     let dir = tmp("campaign-roster");
     let s = kepi::registry::builtin_scenario("spi-1870").unwrap();
-    let mut game = Game::new(&s, System::Spi, SeedSecret::new(5), chrono::Utc::now());
+    let mut game = Game::new(&s, RuleSetId::Spi, SeedSecret::new(5), chrono::Utc::now());
     for (unit, hex) in [
         ("de-3-3-1", "1010"),
         ("de-3-3-2", "1110"),
@@ -390,7 +390,7 @@ fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
         &ops::BattleOrder {
             attackers: &attackers,
             hex: "1011".parse().unwrap(),
-            rules: System::Pw,
+            rules: RuleSetId::Pw,
             out: &out,
             seed: 7,
         },

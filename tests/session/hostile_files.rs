@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone, Utc};
 use kepi::game::{Game, SeedSecret};
 use kepi::registry::builtin_scenario;
-use kepi::rules::System;
+use kepi::rules::RuleSetId;
 use kepi::store::Store;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kepi");
@@ -77,7 +77,7 @@ fn kepi(args: &[&str]) -> (i32, String) {
 fn new_game() -> Game {
     Game::new(
         &builtin_scenario("mars-la-tour").unwrap(),
-        System::Pk,
+        RuleSetId::Pk,
         SeedSecret {
             seed: 7,
             salt: "s".into(),

@@ -9,7 +9,7 @@ use kepi::game::{
 };
 use kepi::registry::builtin_scenario;
 use kepi::roster::{Position, Scenario, validate_roster};
-use kepi::rules::{Effect, ModifierLine, Resolution, RuleId, System};
+use kepi::rules::{Effect, ModifierLine, Resolution, RuleId, RuleSetId};
 use kepi::store::{SaveFile, parse_save};
 use kepi::tables::Provenance;
 use proptest::prelude::*;
@@ -25,7 +25,7 @@ fn mlt() -> Scenario {
 fn new_game(seed: u64) -> Game {
     Game::new(
         &mlt(),
-        System::Pk,
+        RuleSetId::Pk,
         SeedSecret {
             seed,
             salt: "s".into(),
@@ -48,7 +48,7 @@ fn fake_fire(
         let lf = 18 + d;
         let losses = lf / 10;
         let res = Resolution {
-            system: System::Pk,
+            system: RuleSetId::Pk,
             action: "fire".into(),
             modifiers: vec![ModifierLine::new(
                 "figures",
@@ -218,7 +218,7 @@ fn a_resolution_is_all_or_nothing() {
             dice.roll(Die::D10, "fire d10")?;
             Ok((
                 Resolution {
-                    system: System::Pk,
+                    system: RuleSetId::Pk,
                     action: "fire".into(),
                     modifiers: vec![],
                     dice: dice.rolls().to_vec(),
@@ -285,14 +285,14 @@ fn next_phase_wraps_into_a_new_turn_and_clears_markers() {
     assert_eq!(g.state().date.unwrap().to_string(), "1870-08-16");
     // The board games advance the calendar: SPI-T1, 3 days a turn.
     let spi = builtin_scenario("spi-1870").unwrap();
-    let mut s = Game::new(&spi, System::Spi, SeedSecret::new(1), t(0));
+    let mut s = Game::new(&spi, RuleSetId::Spi, SeedSecret::new(1), t(0));
     for _ in 0..6 {
         s.act(Action::NextPhase, t(1)).unwrap();
     }
     assert_eq!(s.state().turn, 2);
     assert_eq!(s.state().date.unwrap().to_string(), "1870-08-04");
     let fr = builtin_scenario("fr1870-august").unwrap();
-    let f = Game::new(&fr, System::Fr1870, SeedSecret::new(1), t(0));
+    let f = Game::new(&fr, RuleSetId::Fr1870, SeedSecret::new(1), t(0));
     assert_eq!(f.state().phases.len(), 5);
     assert_eq!(f.state().phase_name(), "French movement");
 }
@@ -342,7 +342,7 @@ fn v0_saves_migrate_and_newer_saves_are_refused() {
     let v0 = {
         let mut h = Game::new(
             &mlt(),
-            System::Pk,
+            RuleSetId::Pk,
             SeedSecret {
                 seed: 21,
                 salt: String::new(),
@@ -430,7 +430,7 @@ fn scenarios_are_historical_and_sized() {
     assert!(names.iter().any(|n| n.contains("mitrailleuses")));
     assert!(mlt.units.iter().all(|u| u.leaders == 3), "PK-L1");
     let sp = builtin_scenario("st-privat").unwrap();
-    assert_eq!(sp.system, Some(System::Gsp));
+    assert_eq!(sp.system, Some(RuleSetId::Gsp));
     for side in [kepi::roster::Side::German, kepi::roster::Side::French] {
         assert!(sp.units.iter().filter(|u| u.side == side).count() >= 12);
     }
@@ -540,7 +540,7 @@ fn apply_is_pure() {
     ));
     let nested = Action::Resolved {
         resolution: Box::new(Resolution {
-            system: System::Pk,
+            system: RuleSetId::Pk,
             action: "x".into(),
             modifiers: vec![],
             dice: vec![],
@@ -557,7 +557,7 @@ fn apply_is_pure() {
     };
     let inner = Action::Resolved {
         resolution: Box::new(Resolution {
-            system: System::Pk,
+            system: RuleSetId::Pk,
             action: "y".into(),
             modifiers: vec![],
             dice: vec![],

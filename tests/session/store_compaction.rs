@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use chrono::Utc;
 use kepi::game::{Action, Game, SeedSecret};
 use kepi::registry::builtin_scenario;
-use kepi::rules::System;
+use kepi::rules::RuleSetId;
 use kepi::store::{COMPACT_EVERY, Store, journal_path, parse_save, read_game};
 
 fn tmp(name: &str) -> PathBuf {
@@ -20,7 +20,7 @@ fn tmp(name: &str) -> PathBuf {
 
 fn new_game() -> Game {
     let sc = builtin_scenario("mars-la-tour").expect("scenario");
-    Game::new(&sc, System::Pk, SeedSecret::new(42), Utc::now())
+    Game::new(&sc, RuleSetId::Pk, SeedSecret::new(42), Utc::now())
 }
 
 #[test]

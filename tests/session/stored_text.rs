@@ -5,7 +5,7 @@ use std::process::Command;
 
 use chrono::Utc;
 use kepi::game::{Action, Game, SeedSecret};
-use kepi::rules::System;
+use kepi::rules::RuleSetId;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kepi");
 
@@ -65,7 +65,7 @@ fn stored_control_characters_are_escaped_in_every_text_output() {
     let mut sc = kepi::registry::builtin_scenario("mars-la-tour").unwrap();
     sc.units[0].name = EVIL.to_string();
     let id = sc.units[0].id.clone();
-    let mut game = Game::new(&sc, System::Pk, SeedSecret::new(3), Utc::now());
+    let mut game = Game::new(&sc, RuleSetId::Pk, SeedSecret::new(3), Utc::now());
     game.act(
         Action::LoseStrength {
             unit: id.clone(),

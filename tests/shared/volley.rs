@@ -13,7 +13,7 @@ use kepi::game::{Action, GameState, UnitState};
 use kepi::play::{Form, Resolved, SetForm};
 use kepi::registry::{self, RuleSet};
 use kepi::roster::{Arm, Side};
-use kepi::rules::{ModifierLine, OddsLine, Resolution, RuleError, RuleId, System};
+use kepi::rules::{ModifierLine, OddsLine, Resolution, RuleError, RuleId, RuleSetId};
 use kepi::tables::{Check, Provenance, RuleTable, Sourced, TableError, TableFile};
 use serde_json::{Value, json};
 
@@ -278,6 +278,6 @@ impl SetForm for VolleyForm {
 
 pub static VOLLEY: Volley = Volley;
 
-pub fn system() -> System {
+pub fn system() -> RuleSetId {
     registry::register(&VOLLEY).expect("the test rule set registers")
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::{CliError, fresh_seed, print_json};
 use crate::dice::{DiceSource, Die};
-use crate::moves::grammar::{Ctx, ResolveSystem, run_system};
+use crate::moves::grammar::{Ctx, ResolveRuleSet, run_system};
 use crate::rules::Resolution;
 use crate::rules::Tables;
 
@@ -26,7 +26,7 @@ pub struct ResolveArgs {
     pub flags: DiceFlags,
     /// The rule set.
     #[command(subcommand)]
-    pub system: ResolveSystem,
+    pub system: ResolveRuleSet,
 }
 
 /// Flags every `resolve` action takes.
@@ -60,7 +60,7 @@ pub struct DiceFlags {
 impl DiceFlags {
     /// Issue 17: a die the rule set never rolls is an error, not silently ignored (P&K rolls d10
     /// and d%; the other four rule sets roll d6).
-    pub fn check_used(&self, system: &ResolveSystem) -> Result<(), CliError> {
+    pub fn check_used(&self, system: &ResolveRuleSet) -> Result<(), CliError> {
         // The rule set's title without its parenthesis ("Portable Wargame"), and the flags of the
         // dice it rolls.
         let rules = system.rules();

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::engine::game::{GameState, UnitState};
-use crate::engine::rule_set::Rules;
+use crate::engine::rule_set::RuleSetRef;
 use crate::roster::Side;
 
 use crate::engine::game::clock::{Phase, Step};
@@ -115,7 +115,7 @@ pub fn activity(s: &GameState) -> Activity {
 /// The steps of the turn a resolver form belongs to (PK-T1, PW-T1, GSP-A4, SPI-T1, FR-T1, as each
 /// rule set says); empty for a form that may come at any time (a rally roll ends whatever move
 /// dropped the unit, PK-E1; a fatigue or flag roll follows the melee move it ends).
-fn steps_for(rules: Rules, form: &str) -> &'static [Step] {
+fn steps_for(rules: RuleSetRef, form: &str) -> &'static [Step] {
     rules.form_steps(form)
 }
 

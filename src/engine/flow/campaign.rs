@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::{Event, Queue};
 use crate::roster::{Arm, Position, Side};
-use crate::rules::System;
+use crate::rules::RuleSetId;
 
 /// The resolution a campaign logs when one of its combats becomes a battle (and the battle logs
 /// as its link back).
@@ -19,7 +19,7 @@ pub const RETURN: &str = "campaign-return";
 #[derive(Deserialize)]
 struct Pending {
     battle: String,
-    rules: System,
+    rules: RuleSetId,
     hex: String,
     attackers: Vec<String>,
 }
@@ -39,7 +39,7 @@ struct Came {
 /// left (SPI-C4, FR-C2; 1870's retreats are the "must retreat" markers' own checks).
 pub fn checks(ev: &Event, q: &mut Queue) {
     let system = ev.before().system;
-    if system != System::Spi && system != System::Fr1870 {
+    if system != RuleSetId::Spi && system != RuleSetId::Fr1870 {
         return;
     }
     let Some(r) = ev.resolution() else { return };
@@ -83,7 +83,7 @@ pub fn checks(ev: &Event, q: &mut Queue) {
                 .iter()
                 .all(|u| u.eliminated() || u.must_retreat || u.position != hex);
         if o.winner == Some(o.attackers_side) && vacated {
-            let (rule, what) = if system == System::Spi {
+            let (rule, what) = if system == RuleSetId::Spi {
                 (
                     "SPI-C4",
                     format!("hex {hex} is vacated: the attackers may advance into it now, no MP"),

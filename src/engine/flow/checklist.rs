@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::engine::game::{GameState, UnitState};
-use crate::engine::rule_set::Rules;
+use crate::engine::rule_set::RuleSetRef;
 use crate::roster::Side;
 use crate::rules::RuleId;
 
@@ -26,7 +26,7 @@ pub struct Item {
 }
 
 /// True when the rule set's resolver offers a form of this name.
-pub fn form_offered(rules: Rules, name: &str) -> bool {
+pub fn form_offered(rules: RuleSetRef, name: &str) -> bool {
     rules.forms().iter().any(|f| f.name() == name)
 }
 

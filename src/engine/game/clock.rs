@@ -2,7 +2,7 @@
 
 use chrono::{Days, NaiveDate};
 
-use crate::engine::rule_set::Rules;
+use crate::engine::rule_set::RuleSetRef;
 use crate::roster::Side;
 use crate::rules::RuleId;
 
@@ -83,7 +83,7 @@ impl std::fmt::Display for Phase {
 ///   turn is kepi's reading (house): movement, rifle fire, artillery fire, close combat.
 /// - SPI-T1: German then French player-turns, each reinforcement, movement, combat.
 /// - FR-T1: French move, French combat, German move, German combat, advance calendars.
-pub fn phases(rules: impl Into<Rules>, sides: &[Side]) -> Vec<Phase> {
+pub fn phases(rules: impl Into<RuleSetRef>, sides: &[Side]) -> Vec<Phase> {
     rules.into().phases(sides)
 }
 
@@ -108,7 +108,7 @@ impl Phase {
 }
 
 /// The phases' names, as saves and logs carry them (the typed [`phases`], displayed).
-pub fn phases_for(rules: impl Into<Rules>, sides: &[Side]) -> Vec<String> {
+pub fn phases_for(rules: impl Into<RuleSetRef>, sides: &[Side]) -> Vec<String> {
     phases(rules, sides)
         .into_iter()
         .map(|p| p.to_string())
@@ -116,7 +116,7 @@ pub fn phases_for(rules: impl Into<Rules>, sides: &[Side]) -> Vec<String> {
 }
 
 /// The rule that defines a rule set's turn sequence (logged with each change of phase).
-pub fn turn_rule(rules: impl Into<Rules>) -> RuleId {
+pub fn turn_rule(rules: impl Into<RuleSetRef>) -> RuleId {
     rules.into().turn_rule()
 }
 
@@ -131,7 +131,7 @@ pub fn campaign_start() -> NaiveDate {
 /// 3(cell - 1) days (cell 7 = 19 Aug, cell 12 = 3 Sep). The miniatures rule sets fight one day: the
 /// scenario's date.
 pub fn date_of_turn(
-    rules: impl Into<Rules>,
+    rules: impl Into<RuleSetRef>,
     scenario_date: Option<NaiveDate>,
     first_cell: u32,
     turn: u32,
@@ -149,7 +149,7 @@ pub fn calendar_date(first_cell: u32, turn: u32) -> Option<NaiveDate> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::System;
+    use crate::rules::RuleSetId;
 
     fn d(m: u32, day: u32) -> Option<NaiveDate> {
         NaiveDate::from_ymd_opt(1870, m, day)
@@ -157,43 +157,43 @@ mod tests {
 
     #[test]
     fn fr_t1_calendar_cells() {
-        assert_eq!(date_of_turn(System::Fr1870, None, 7, 1), d(8, 19));
-        assert_eq!(date_of_turn(System::Fr1870, None, 12, 1), d(9, 3));
-        assert_eq!(date_of_turn(System::Fr1870, None, 32, 1), d(11, 2));
-        assert_eq!(date_of_turn(System::Fr1870, None, 51, 1), d(12, 29));
-        assert_eq!(date_of_turn(System::Fr1870, None, 1, 7), d(8, 19));
+        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 7, 1), d(8, 19));
+        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 12, 1), d(9, 3));
+        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 32, 1), d(11, 2));
+        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 51, 1), d(12, 29));
+        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 1, 7), d(8, 19));
     }
 
     #[test]
     fn spi_t1_turn_11_is_aug_31() {
-        assert_eq!(date_of_turn(System::Spi, None, 1, 1), d(8, 1));
-        assert_eq!(date_of_turn(System::Spi, None, 1, 11), d(8, 31));
+        assert_eq!(date_of_turn(RuleSetId::Spi, None, 1, 1), d(8, 1));
+        assert_eq!(date_of_turn(RuleSetId::Spi, None, 1, 11), d(8, 31));
     }
 
     #[test]
     fn phase_counts() {
         let s = [Side::German, Side::French];
-        assert_eq!(phases_for(System::Pk, &s).len(), 4);
-        assert_eq!(phases_for(System::Pw, &s).len(), 8);
-        assert_eq!(phases_for(System::Spi, &s).len(), 6);
-        assert_eq!(phases_for(System::Fr1870, &s).len(), 5);
-        assert!(phases_for(System::Pw, &s)[0].starts_with("German"));
+        assert_eq!(phases_for(RuleSetId::Pk, &s).len(), 4);
+        assert_eq!(phases_for(RuleSetId::Pw, &s).len(), 8);
+        assert_eq!(phases_for(RuleSetId::Spi, &s).len(), 6);
+        assert_eq!(phases_for(RuleSetId::Fr1870, &s).len(), 5);
+        assert!(phases_for(RuleSetId::Pw, &s)[0].starts_with("German"));
     }
 }
 
 #[cfg(test)]
 mod phase_names {
     use super::*;
-    use crate::rules::System;
+    use crate::rules::RuleSetId;
 
     /// The typed phases display exactly as the names saves and logs have always carried: a save
     /// made before phases were typed replays, and its log reads the same.
     #[test]
     fn typed_phases_keep_the_saved_names() {
         let both = [Side::German, Side::French];
-        let names = |s: System| phases_for(s, &both);
+        let names = |s: RuleSetId| phases_for(s, &both);
         assert_eq!(
-            names(System::Pk),
+            names(RuleSetId::Pk),
             [
                 "Part 1: movement and fire",
                 "Part 2: melee",
@@ -202,7 +202,7 @@ mod phase_names {
             ]
         );
         assert_eq!(
-            names(System::Pw)[..4],
+            names(RuleSetId::Pw)[..4],
             [
                 "German half-turn: 1 artillery fire",
                 "German half-turn: 2 movement",
@@ -210,13 +210,16 @@ mod phase_names {
                 "German half-turn: 4 melee"
             ]
         );
-        assert_eq!(names(System::Pw)[4], "French half-turn: 1 artillery fire");
         assert_eq!(
-            phases_for(System::Pw, &[Side::French, Side::German])[0],
+            names(RuleSetId::Pw)[4],
             "French half-turn: 1 artillery fire"
         );
         assert_eq!(
-            names(System::Gsp),
+            phases_for(RuleSetId::Pw, &[Side::French, Side::German])[0],
+            "French half-turn: 1 artillery fire"
+        );
+        assert_eq!(
+            names(RuleSetId::Gsp),
             [
                 "Movement",
                 "Rifle fire",
@@ -225,7 +228,7 @@ mod phase_names {
             ]
         );
         assert_eq!(
-            names(System::Spi),
+            names(RuleSetId::Spi),
             [
                 "German reinforcement",
                 "German movement",
@@ -236,7 +239,7 @@ mod phase_names {
             ]
         );
         assert_eq!(
-            names(System::Fr1870),
+            names(RuleSetId::Fr1870),
             [
                 "French movement",
                 "French combat",

@@ -28,7 +28,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{DiceExpr, Roll};
-use crate::engine::rule_set::Rules;
+use crate::engine::rule_set::RuleSetRef;
 use crate::roster::{Facing, Position, Scenario, Side, Unit};
 use crate::rules::{Resolution, RuleId};
 
@@ -110,7 +110,7 @@ impl Flag {
     /// muddle, limber and flag (PK-D1, PK-A2, PK-X4); the Portable Wargame's activation (PW-T2);
     /// Graveyard St. Privat's limbered and hidden guns (GSP-A4, GSP-S1); SPI's entraining; 1870's
     /// disorganisation (FR-C2); moved and fired everywhere.
-    pub fn for_system(rules: impl Into<Rules>) -> &'static [Flag] {
+    pub fn for_system(rules: impl Into<RuleSetRef>) -> &'static [Flag] {
         rules.into().flags()
     }
 }
@@ -118,7 +118,7 @@ impl Flag {
 impl Counter {
     /// The counts a rule set keeps per unit (strength everywhere; P&K's fatigue and leaders,
     /// PK-X5 and PK-L1, exist only there).
-    pub fn for_system(rules: impl Into<Rules>) -> &'static [Counter] {
+    pub fn for_system(rules: impl Into<RuleSetRef>) -> &'static [Counter] {
         rules.into().counters()
     }
 
@@ -130,7 +130,7 @@ impl Counter {
 }
 
 /// True when a rule set's units have P&K's effectiveness levels (PK-E1).
-pub fn has_levels(rules: impl Into<Rules>) -> bool {
+pub fn has_levels(rules: impl Into<RuleSetRef>) -> bool {
     rules.into().has_levels()
 }
 /// PK-X7: at most 3 melees per unit per turn.
@@ -360,7 +360,7 @@ fn no_due(due: &crate::engine::flow::DueList) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
     /// The rule set, handed to the game when it is made or its save is read (saved as its id).
-    pub system: Rules,
+    pub system: RuleSetRef,
     /// Scenario name (shared by every undo snapshot).
     pub scenario: std::sync::Arc<str>,
     /// Scenario title (shared by every undo snapshot).
@@ -420,8 +420,8 @@ fn is_zero(n: &u64) -> bool {
 
 impl GameState {
     /// The state at the start of a scenario.
-    pub fn new(scenario: &Scenario, rules: impl Into<Rules>, commitment: String) -> Self {
-        let system: Rules = rules.into();
+    pub fn new(scenario: &Scenario, rules: impl Into<RuleSetRef>, commitment: String) -> Self {
+        let system: RuleSetRef = rules.into();
         let phases = clock::phases_for(system, &scenario.sides);
         GameState {
             system,
@@ -714,7 +714,7 @@ impl Action {
     }
 
     /// The rule ids this action cites (for the log).
-    pub fn rules(&self, rules: Rules) -> Vec<RuleId> {
+    pub fn rules(&self, rules: RuleSetRef) -> Vec<RuleId> {
         match self {
             Action::NextPhase => vec![clock::turn_rule(rules)],
             Action::Roll { .. } => vec![RuleId::new("DICE-2")],

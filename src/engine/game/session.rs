@@ -11,7 +11,7 @@ use super::log::{ChainBreak, EntryKind, GENESIS, LogEntry, SeedSecret, entry_has
 use super::{Action, ActionError, GameState, apply};
 use crate::dice::{DiceExpr, DiceSource, Die, RollSource};
 use crate::roster::Scenario;
-use crate::rules::{Resolution, RuleError, System};
+use crate::rules::{Resolution, RuleError, RuleSetId};
 
 /// A log that does not replay: which entry and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -68,7 +68,7 @@ impl Game {
     /// A new game of a scenario, with kepi's dice seeded by `secret` (its commitment is logged).
     pub fn new(
         scenario: &Scenario,
-        system: System,
+        system: RuleSetId,
         secret: SeedSecret,
         now: DateTime<Utc>,
     ) -> Game {

@@ -19,7 +19,7 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use crate::dice::{DiceSource, Die};
 use crate::engine::game::{Action, GameState, UnitState};
-use crate::engine::rule_set::Rules;
+use crate::engine::rule_set::RuleSetRef;
 use crate::rules::Tables;
 use crate::rules::{Resolution, RuleError};
 
@@ -148,13 +148,13 @@ impl Form {
     }
 
     /// The resolver actions a rule set offers, with default situations.
-    pub fn all_for(rules: impl Into<Rules>) -> Vec<Form> {
+    pub fn all_for(rules: impl Into<RuleSetRef>) -> Vec<Form> {
         rules.into().forms()
     }
 
     /// The form of `rules` written as `v` (its [`SetForm::to_value`]), or None when none of the
     /// rule set's forms reads it.
-    pub fn from_value(rules: impl Into<Rules>, v: &serde_json::Value) -> Option<Form> {
+    pub fn from_value(rules: impl Into<RuleSetRef>, v: &serde_json::Value) -> Option<Form> {
         Form::all_for(rules).iter().find_map(|f| f.with_value(v))
     }
 

@@ -11,20 +11,20 @@ use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
 
 use super::MoveError;
 pub use crate::engine::verbs::{Ctx, text_inches};
-use crate::registry::Rules;
-use crate::rules::{Resolution, System};
+use crate::registry::RuleSetRef;
+use crate::rules::{Resolution, RuleSetId};
 
 /// One parsed `kepi resolve SYSTEM ACTION`: the rule set, and the matches of its command (its
 /// action and options), run by the rule set itself ([`run_system`]).
 #[derive(Clone, Debug)]
-pub struct ResolveSystem {
-    rules: Rules,
+pub struct ResolveRuleSet {
+    rules: RuleSetRef,
     matches: ArgMatches,
 }
 
-impl ResolveSystem {
+impl ResolveRuleSet {
     /// The rule set the action is of.
-    pub fn rules(&self) -> Rules {
+    pub fn rules(&self) -> RuleSetRef {
         self.rules
     }
 }
@@ -32,12 +32,12 @@ impl ResolveSystem {
 /// The rule sets that have a `kepi resolve` grammar, with it, in menu order.
 fn grammars() -> impl Iterator<Item = Command> {
     crate::registry::all().into_iter().filter_map(|s| {
-        let rules = Rules::from(s);
+        let rules = RuleSetRef::from(s);
         rules.grammar().map(|g| g.command(rules.id()))
     })
 }
 
-impl Subcommand for ResolveSystem {
+impl Subcommand for ResolveRuleSet {
     fn augment_subcommands(cmd: Command) -> Command {
         grammars().fold(cmd, Command::subcommand)
     }
@@ -51,14 +51,14 @@ impl Subcommand for ResolveSystem {
     }
 }
 
-impl FromArgMatches for ResolveSystem {
+impl FromArgMatches for ResolveRuleSet {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let missing = || clap::Error::new(clap::error::ErrorKind::MissingSubcommand);
         let (name, sub) = m.subcommand().ok_or_else(missing)?;
         let system = crate::registry::find(name)
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
-        Ok(ResolveSystem {
-            rules: Rules::from(system),
+        Ok(ResolveRuleSet {
+            rules: RuleSetRef::from(system),
             matches: sub.clone(),
         })
     }
@@ -82,7 +82,7 @@ pub fn form_command(system: &str, form: &str) -> Option<clap::Command> {
 /// Resolves one parsed `kepi resolve SYSTEM ACTION`: the same call from the command and from
 /// `kepi game apply` (whose unit-less verbs are these actions, rolled with the game's dice).
 pub fn run_system(
-    system: &ResolveSystem,
+    system: &ResolveRuleSet,
     ctx: Ctx<'_>,
 ) -> Result<Resolution<serde_json::Value>, MoveError> {
     let scale = ctx.scale;
@@ -102,14 +102,14 @@ pub fn run_system(
 /// Built once per process for the rule sets registered (every command line builds `kepi game
 /// apply`'s help from it); again only if a rule set is registered after it was built.
 pub fn command_tree() -> &'static clap::Command {
-    type Built = (Vec<System>, &'static Command);
+    type Built = (Vec<RuleSetId>, &'static Command);
     static TREES: Mutex<Vec<Built>> = Mutex::new(Vec::new());
     let sets = crate::registry::all();
     let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, tree)) = trees.iter().find(|(k, _)| *k == sets) {
         return tree;
     }
-    let tree: &'static Command = Box::leak(Box::new(ResolveSystem::augment_subcommands(
+    let tree: &'static Command = Box::leak(Box::new(ResolveRuleSet::augment_subcommands(
         Command::new("resolve"),
     )));
     trees.push((sets, tree));

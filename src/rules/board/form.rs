@@ -1413,11 +1413,11 @@ mod tests {
     use crate::dice::Die;
     use crate::engine::game::{Game, SeedSecret};
     use crate::registry::builtin_scenario;
-    use crate::rules::System;
+    use crate::rules::RuleSetId;
     use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
 
-    fn game(name: &str, system: System) -> Game {
+    fn game(name: &str, system: RuleSetId) -> Game {
         let s = builtin_scenario(name).unwrap();
         Game::new(
             &s,
@@ -1439,7 +1439,7 @@ mod tests {
     #[test]
     fn spi_unknown_cell_then_entered_result() {
         let t = &Tables::default();
-        let mut g = game("spi-1870", System::Spi);
+        let mut g = game("spi-1870", RuleSetId::Spi);
         let mut f = SpiForm::all().remove(0);
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
         assert_eq!(f.input.attackers[0].strength, 5);
@@ -1473,7 +1473,7 @@ mod tests {
     #[test]
     fn spi_supply_from_the_unit_state() {
         let t = &Tables::default();
-        let mut g = game("spi-1870", System::Spi);
+        let mut g = game("spi-1870", RuleSetId::Spi);
         g.act(
             Action::SetSupply {
                 unit: "de-2-5-1".into(),
@@ -1495,7 +1495,7 @@ mod tests {
     #[test]
     fn fr1870_below_the_table_eliminates_the_attacker() {
         let t = &Tables::default();
-        let mut g = game("fr1870-august", System::Fr1870);
+        let mut g = game("fr1870-august", RuleSetId::Fr1870);
         let mut f = FrForm::all().remove(0);
         f.prefill(g.state(), Some("fr-1rc"), Some("de-1b"));
         assert_eq!(
@@ -1517,7 +1517,7 @@ mod tests {
     #[test]
     fn fr1870_printed_and_entered_results() {
         let t = &Tables::default();
-        let mut g = game("fr1870-august", System::Fr1870);
+        let mut g = game("fr1870-august", RuleSetId::Fr1870);
         let mut f = FrForm::all().remove(0);
         f.prefill(g.state(), Some("fr-1rc"), Some("de-cav-3"));
         g.resolve(
@@ -1562,14 +1562,14 @@ mod tests {
     /// never set the units of a combat (`engine::play::overrides`).
     #[test]
     fn spi_refuses_friends_and_overrides_leave_the_units() {
-        let g = game("spi-1870", System::Spi);
-        let first = crate::engine::play::Form::all_for(System::Spi)
+        let g = game("spi-1870", RuleSetId::Spi);
+        let first = crate::engine::play::Form::all_for(RuleSetId::Spi)
             .into_iter()
             .next()
             .unwrap();
         let ids = vec![(vec!["attacker_ids".to_string()], serde_json::json!(["x"]))];
         assert!(crate::engine::play::overrides::apply_changes(&first, &ids).is_err());
-        let mut f = crate::engine::play::Form::all_for(System::Spi)
+        let mut f = crate::engine::play::Form::all_for(RuleSetId::Spi)
             .into_iter()
             .find(|f| f.name() == "combat")
             .unwrap();

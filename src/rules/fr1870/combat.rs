@@ -10,7 +10,7 @@ use super::{Arm, Fr1870Tables};
 use crate::dice::{DiceSource, Dist, Ratio};
 use crate::rules::crt::{self, Cell, Odds, Tally, UNKNOWN_MESSAGE, vocab};
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 use crate::tables::Provenance;
 
@@ -580,7 +580,7 @@ pub fn combat_with_result(
     let att = side_total(&input.attackers, true, input, tables)?;
     let def = side_total(&input.defenders, false, input, tables)?;
     let mut res = Resolution {
-        system: System::Fr1870,
+        system: RuleSetId::Fr1870,
         action: "combat".to_string(),
         modifiers: Vec::new(),
         dice: Vec::new(),

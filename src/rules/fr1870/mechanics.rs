@@ -8,7 +8,7 @@ use crate::dice::{DiceSource, Die, Dist, Ratio};
 use crate::rules::crt::{CalendarEntry, turn_dates, vocab};
 use crate::rules::spi::Nation;
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 
 vocab!(
@@ -119,7 +119,7 @@ pub fn storm(
     let dist = Dist::die(Die::D6).map(|d| *d >= from);
     let label = |b: bool| if b { "taken" } else { "not taken" }.to_string();
     let mut res = Resolution {
-        system: System::Fr1870,
+        system: RuleSetId::Fr1870,
         action: "storm".to_string(),
         modifiers: vec![ModifierLine::new(
             "fortress taken on",

@@ -287,7 +287,7 @@ impl RuleTable for Fr1870Tables {
 }
 
 #[allow(non_upper_case_globals)]
-impl crate::rules::System {
+impl crate::rules::RuleSetId {
     /// 1870 (odds-ratio CRT).
-    pub const Fr1870: crate::rules::System = crate::rules::System::new_registered("fr1870");
+    pub const Fr1870: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("fr1870");
 }

@@ -10,7 +10,7 @@ use super::GspTables;
 use super::types::{Arm, CrewMember, StructureKind};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 use crate::tables::Provenance;
 
@@ -380,7 +380,7 @@ pub fn structure(
     }
     let dist = Dist::certain(s.destroyed);
     Ok(Resolution {
-        system: System::Gsp,
+        system: RuleSetId::Gsp,
         action: "structure".into(),
         modifiers,
         dice: Vec::new(),
@@ -578,7 +578,7 @@ pub fn crew(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&(o.horses, o.cannoneers, o.unabsorbed))));
     Ok(Resolution {
-        system: System::Gsp,
+        system: RuleSetId::Gsp,
         action: "crew".into(),
         modifiers,
         dice: rolls,

@@ -7,7 +7,7 @@ use super::GspTables;
 use super::types::{Cell, Col, Row};
 use crate::dice::{DiceSource, Die, Dist, Prob};
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 use crate::tables::Provenance;
 
@@ -171,7 +171,7 @@ pub fn aoa(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.landing)));
     Ok(Resolution {
-        system: System::Gsp,
+        system: RuleSetId::Gsp,
         action: "aoa".into(),
         modifiers: vec![aoa_line(tables)],
         dice: rolls,

@@ -23,7 +23,7 @@ use super::range::{Length, SectorFromRange, sector_for_range};
 use super::types::{Cell, Cover, GunType};
 use crate::dice::{DiceSource, Die, Dist, Prob, Ratio};
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 use crate::tables::Provenance;
 
@@ -967,7 +967,7 @@ pub fn fire(
         .as_ref()
         .and_then(|o| fired_line(&odds, o, &shots, input.guns));
     Ok(Resolution {
-        system: System::Gsp,
+        system: RuleSetId::Gsp,
         action: "fire".into(),
         modifiers,
         dice: rolls,

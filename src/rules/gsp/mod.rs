@@ -50,7 +50,7 @@ pub use types::{
 };
 
 #[allow(non_upper_case_globals)]
-impl crate::rules::System {
+impl crate::rules::RuleSetId {
     /// Graveyard St. Privat, artillery (d6, 2d6 drift).
-    pub const Gsp: crate::rules::System = crate::rules::System::new_registered("gsp");
+    pub const Gsp: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("gsp");
 }

@@ -11,7 +11,7 @@ use super::types::{GunType, Load, Piece, Terrain};
 use crate::dice::Ratio;
 use crate::dice::{DiceSource, Die, Dist};
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 
 /// What a gun did this turn, for GSP-A4 eligibility (and GSP-S1 for the hidden siege gun).
@@ -220,7 +220,7 @@ pub fn siege_position(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.total)));
     Ok(Resolution {
-        system: System::Gsp,
+        system: RuleSetId::Gsp,
         action: "siege-position".into(),
         modifiers: vec![
             ModifierLine::new(

@@ -7,7 +7,7 @@ use super::common::{
 };
 use super::{Class, Cover, Officer, PkTables, Weapon};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Effect, Resolution, RuleError, System, limits, odds_from, rolled_line};
+use crate::rules::{Effect, Resolution, RuleError, RuleSetId, limits, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// What a unit's fire needs: the firer's and the target's state, as a session holds them.
@@ -359,7 +359,7 @@ pub fn fire(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &cas_label(o.casualties, o.leader_lost)));
     Ok(Resolution {
-        system: System::Pk,
+        system: RuleSetId::Pk,
         action: "fire".into(),
         modifiers: lines.0,
         dice: rolls,
@@ -531,7 +531,7 @@ pub fn firing_first(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &first_label(o.first)));
     Ok(Resolution {
-        system: System::Pk,
+        system: RuleSetId::Pk,
         action: "fire-first".into(),
         modifiers: l.0,
         dice: rolls,

@@ -624,12 +624,12 @@ mod tests {
     use crate::engine::play::overrides::{apply_changes, changes, overrides, rebase, reset};
     use crate::engine::play::refuse::unused_die;
     use crate::registry::builtin_scenario;
-    use crate::rules::System;
+    use crate::rules::RuleSetId;
     use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
     use serde_json::Value;
 
-    fn game(scenario: &str, system: System) -> Game {
+    fn game(scenario: &str, system: RuleSetId) -> Game {
         Game::new(
             &builtin_scenario(scenario).unwrap(),
             system,
@@ -656,7 +656,7 @@ mod tests {
 
     #[test]
     fn self_friend_arm_and_figures() {
-        let g = game("mars-la-tour", System::Pk);
+        let g = game("mars-la-tour", RuleSetId::Pk);
         let s = "12th-grenadiers-1";
         assert!(why(&g, "fire", s, Some(s)).unwrap().contains("itself"));
         assert!(why(&g, "melee", s, Some(s)).unwrap().contains("itself"));
@@ -695,7 +695,7 @@ mod tests {
 
     #[test]
     fn routed_or_eliminated_do_not_rally() {
-        let mut g = game("mars-la-tour", System::Pk);
+        let mut g = game("mars-la-tour", RuleSetId::Pk);
         let now = Utc.timestamp_opt(1_000_100, 0).single().unwrap();
         assert_eq!(why(&g, "rally", "55e-ligne-1", None), None);
         g.act(
@@ -728,7 +728,7 @@ mod tests {
 
     #[test]
     fn dice_a_form_does_not_roll_are_named() {
-        let g = game("mars-la-tour", System::Pk);
+        let g = game("mars-la-tour", RuleSetId::Pk);
         let f = form(&g, "fire", "12th-grenadiers-1", Some("55e-ligne-1"));
         assert_eq!(unused_die(&f, &[(Die::D10, 5), (Die::Pct, 40)]), None);
         let r = unused_die(&f, &[(Die::with_sides(7), 3)]).unwrap();
@@ -739,7 +739,7 @@ mod tests {
     }
 
     fn melee() -> Form {
-        Form::all_for(System::Pk)
+        Form::all_for(RuleSetId::Pk)
             .into_iter()
             .find(|f| f.name() == "melee")
             .unwrap()

@@ -34,7 +34,7 @@ pub use vocab::*;
 mod tests;
 
 #[allow(non_upper_case_globals)]
-impl crate::rules::System {
+impl crate::rules::RuleSetId {
     /// Pickelhaube & Kepi (d10, d%).
-    pub const Pk: crate::rules::System = crate::rules::System::new_registered("pk");
+    pub const Pk: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("pk");
 }

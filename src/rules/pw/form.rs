@@ -16,7 +16,7 @@ use crate::rules::pw::{
     self, ActivationInput, Army, ArtilleryInput, Gunnery, HitCause, HitChoice, MeleeGround,
     MeleeInput, PwTables, PwUnit, Quality, RifleInput, UnitKind, UnitType,
 };
-use crate::rules::{OddsLine, Resolution, RuleError, System};
+use crate::rules::{OddsLine, Resolution, RuleError, RuleSetId};
 
 /// The French Republic was proclaimed on 4 September 1870: from then on French guns are
 /// Republican (PW-U1, PW-A1).
@@ -500,7 +500,7 @@ fn melee_both(
     let mut dice = ra.dice;
     dice.extend(rb.dice);
     Resolution {
-        system: System::Pw,
+        system: RuleSetId::Pw,
         action: "melee".into(),
         modifiers,
         dice,
@@ -739,7 +739,7 @@ mod tests {
         let s = builtin_scenario("pw-skirmish").unwrap();
         Game::new(
             &s,
-            System::Pw,
+            RuleSetId::Pw,
             SeedSecret {
                 seed: 7,
                 salt: "t".into(),
@@ -911,7 +911,7 @@ mod tests {
     fn refuses_friends_and_wrong_arms() {
         let g = game();
         let why = |name: &str, a: &str, b: &str| {
-            let mut f = crate::engine::play::Form::all_for(System::Pw)
+            let mut f = crate::engine::play::Form::all_for(RuleSetId::Pw)
                 .into_iter()
                 .find(|f| f.name() == name)
                 .unwrap();

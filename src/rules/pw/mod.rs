@@ -501,9 +501,9 @@ impl PwTables {
 }
 
 #[allow(non_upper_case_globals)]
-impl crate::rules::System {
+impl crate::rules::RuleSetId {
     /// Portable Wargame, Franco-Prussian variant (d6, hexes).
-    pub const Pw: crate::rules::System = crate::rules::System::new_registered("pw");
+    pub const Pw: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("pw");
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::{Army, Gunnery, PwTables, Quality, UnitKind, UnitType};
 use crate::dice::{DiceSource, Die, Dist, Ratio, Roll};
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 use crate::tables::{Provenance, Sourced};
 
@@ -186,7 +186,7 @@ pub fn activate(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.active)));
     Ok(Resolution {
-        system: System::Pw,
+        system: RuleSetId::Pw,
         action: "activate".into(),
         modifiers,
         dice: rolls,
@@ -309,7 +309,7 @@ fn fire_resolution(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &hits_label(&o.hits)));
     Ok(Resolution {
-        system: System::Pw,
+        system: RuleSetId::Pw,
         action: action.into(),
         modifiers,
         dice: rolls,
@@ -541,7 +541,7 @@ pub fn melee(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &hits_label(&o.hits)));
     Ok(Resolution {
-        system: System::Pw,
+        system: RuleSetId::Pw,
         action: "melee".into(),
         modifiers,
         dice: rolls,
@@ -636,7 +636,7 @@ pub fn defeat(input: &DefeatInput) -> Result<Resolution<DefeatOutcome>, RuleErro
         (false, false) => "fights on".to_string(),
     };
     Ok(Resolution {
-        system: System::Pw,
+        system: RuleSetId::Pw,
         action: "defeat".into(),
         modifiers,
         dice: Vec::new(),
@@ -674,7 +674,7 @@ pub fn first_side(
             roll: None,
         };
         return Ok(Resolution {
-            system: System::Pw,
+            system: RuleSetId::Pw,
             action: "first-side".into(),
             modifiers: vec![ModifierLine::new(
                 format!("side {d} defends: goes second"),
@@ -716,7 +716,7 @@ pub fn first_side(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.first)));
     Ok(Resolution {
-        system: System::Pw,
+        system: RuleSetId::Pw,
         action: "first-side".into(),
         modifiers,
         dice: rolls,

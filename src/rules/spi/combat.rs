@@ -10,7 +10,7 @@ use super::{Formation, SpiTables, SupplyState};
 use crate::dice::{DiceSource, Ratio};
 use crate::rules::crt::{self, Odds, Tally, UNKNOWN_MESSAGE};
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 use crate::tables::{Provenance, Sourced};
 
@@ -419,7 +419,7 @@ pub fn combat_with_result(
     entered: Option<&str>,
 ) -> Result<Resolution<SpiCombatOutcome>, RuleError> {
     let mut res = Resolution {
-        system: System::Spi,
+        system: RuleSetId::Spi,
         action: "combat".to_string(),
         modifiers: Vec::new(),
         dice: Vec::new(),

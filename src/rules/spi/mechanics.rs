@@ -9,7 +9,7 @@ use super::{ForceRow, SpiTables};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
 use crate::rules::crt::{CalendarEntry, turn_dates, vocab};
 use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, System, odds_from, rolled_line,
+    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
 use crate::tables::Provenance;
 
@@ -420,7 +420,7 @@ pub fn pick_oob(
     check_numbering(french, &FRENCH_OOB)?;
     let dist = Dist::die(Die::D6).map(|d| (letter_for(german, *d), letter_for(french, *d)));
     let mut res = Resolution {
-        system: System::Spi,
+        system: RuleSetId::Spi,
         action: "oob".to_string(),
         modifiers: vec![ModifierLine::new(
             "one die picks both sides' orders of battle (kept secret)",
@@ -476,7 +476,7 @@ pub fn eb_river(
     };
     let dist = Dist::die(Die::D6).map(|d| *d <= max);
     let mut res = Resolution {
-        system: System::Spi,
+        system: RuleSetId::Spi,
         action: "eb".to_string(),
         modifiers: vec![ModifierLine::new(
             "EB unit continues on",
@@ -583,7 +583,7 @@ pub fn victory(net: i64, t: &SpiTables) -> Resolution<VictoryOutcome> {
     );
     let summary = format!("net {net} VP: {}", level.title());
     Resolution {
-        system: System::Spi,
+        system: RuleSetId::Spi,
         action: "victory".to_string(),
         modifiers: vec![
             ModifierLine::new(
@@ -726,7 +726,7 @@ pub fn raise(strength: u32, pool: u32) -> Resolution<RaiseOutcome> {
     let summary =
         format!("raised at Chalons from {strength} to {to} CP; {left} reinforcing CP remain");
     Resolution {
-        system: System::Spi,
+        system: RuleSetId::Spi,
         action: "raise".to_string(),
         modifiers: vec![
             line(

@@ -353,7 +353,7 @@ fn validate_oob(
 }
 
 #[allow(non_upper_case_globals)]
-impl crate::rules::System {
+impl crate::rules::RuleSetId {
     /// SPI Franco-Prussian War (odds-ratio CRT).
-    pub const Spi: crate::rules::System = crate::rules::System::new_registered("spi");
+    pub const Spi: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("spi");
 }

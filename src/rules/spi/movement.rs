@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Nation, SupplyState};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleId, System, odds_from};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleId, RuleSetId, odds_from};
 use crate::tables::Provenance;
 
 /// SPI-T1 (the movement phase), Movement Case A: "The Movement Allowance of each Prussian
@@ -184,7 +184,7 @@ pub fn spend(
         )
     };
     Resolution {
-        system: System::Spi,
+        system: RuleSetId::Spi,
         action: kind.action().to_string(),
         modifiers,
         dice: Vec::new(),

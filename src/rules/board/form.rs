@@ -1080,7 +1080,7 @@ impl HexCombatForm for SpiForm {
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        self.resolve(state, &tables.spi, dice)
+        self.resolve(state, tables.get::<crate::rules::spi::SpiTables>(), dice)
     }
     #[cfg(feature = "gui")]
     fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {
@@ -1107,7 +1107,11 @@ impl HexCombatForm for FrForm {
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        self.resolve(state, &tables.fr1870, dice)
+        self.resolve(
+            state,
+            tables.get::<crate::rules::fr1870::Fr1870Tables>(),
+            dice,
+        )
     }
     #[cfg(feature = "gui")]
     fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {
@@ -1475,7 +1479,7 @@ mod tests {
     /// and changes nothing; with one, SPI-R1's losses fall on the target, then the attacker.
     #[test]
     fn spi_unknown_cell_then_entered_result() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game("spi-1870", RuleSetId::Spi);
         let mut f = SpiForm::all().remove(0);
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
@@ -1483,15 +1487,23 @@ mod tests {
         assert_eq!(f.input.defenders[0].strength, 5);
         let before = g.log().len();
         let e = g
-            .resolve(&[(Die::D6, 3)], |s, d| f.resolve(s, &t.spi, Some(d)), now())
+            .resolve(
+                &[(Die::D6, 3)],
+                |s, d| f.resolve(s, t.get::<crate::rules::spi::SpiTables>(), Some(d)),
+                now(),
+            )
             .unwrap_err()
             .to_string();
         assert!(e.contains("d6=3") && e.contains("--result"), "{e}");
         assert_eq!(g.log().len(), before, "nothing logged against the die");
         assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 5);
         f.entered_result = Some("A1/D2".into());
-        g.resolve(&[(Die::D6, 3)], |s, d| f.resolve(s, &t.spi, Some(d)), now())
-            .unwrap();
+        g.resolve(
+            &[(Die::D6, 3)],
+            |s, d| f.resolve(s, t.get::<crate::rules::spi::SpiTables>(), Some(d)),
+            now(),
+        )
+        .unwrap();
         assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 3);
         assert_eq!(g.state().unit("de-2-5-1").unwrap().strength, 4);
         g.undo(now()).unwrap();
@@ -1501,7 +1513,7 @@ mod tests {
     /// SPI-S1: an unsupplied attacker attacks at half strength.
     #[test]
     fn spi_supply_from_the_unit_state() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game("spi-1870", RuleSetId::Spi);
         g.act(
             Action::SetSupply {
@@ -1514,14 +1526,16 @@ mod tests {
         let mut f = SpiForm::all().remove(0);
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
         assert_eq!(f.input.attackers[0].supply, SupplyState::Unsupplied);
-        let (res, _) = f.resolve(g.state(), &t.spi, None).unwrap();
+        let (res, _) = f
+            .resolve(g.state(), t.get::<crate::rules::spi::SpiTables>(), None)
+            .unwrap();
         assert!(res.summary.starts_with("1:2"), "{}", res.summary);
     }
 
     /// FR-C1: below 1:3 the attacker is always eliminated; both stacked defenders defend together.
     #[test]
     fn fr1870_below_the_table_eliminates_the_attacker() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game("fr1870-august", RuleSetId::Fr1870);
         let mut f = FrForm::all().remove(0);
         f.prefill(g.state(), Some("fr-1rc"), Some("de-1b"));
@@ -1531,7 +1545,7 @@ mod tests {
         );
         g.resolve(
             &[(Die::D6, 4)],
-            |s, d| f.resolve(s, &t.fr1870, Some(d)),
+            |s, d| f.resolve(s, t.get::<crate::rules::fr1870::Fr1870Tables>(), Some(d)),
             now(),
         )
         .unwrap();
@@ -1543,13 +1557,13 @@ mod tests {
     /// umpire's entry (die 5: "DR": the defender retreats, a note).
     #[test]
     fn fr1870_printed_and_entered_results() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game("fr1870-august", RuleSetId::Fr1870);
         let mut f = FrForm::all().remove(0);
         f.prefill(g.state(), Some("fr-1rc"), Some("de-cav-3"));
         g.resolve(
             &[(Die::D6, 2)],
-            |s, d| f.resolve(s, &t.fr1870, Some(d)),
+            |s, d| f.resolve(s, t.get::<crate::rules::fr1870::Fr1870Tables>(), Some(d)),
             now(),
         )
         .unwrap();
@@ -1561,7 +1575,7 @@ mod tests {
         let e = g
             .resolve(
                 &[(Die::D6, 5)],
-                |s, d| f.resolve(s, &t.fr1870, Some(d)),
+                |s, d| f.resolve(s, t.get::<crate::rules::fr1870::Fr1870Tables>(), Some(d)),
                 now(),
             )
             .unwrap();
@@ -1604,7 +1618,7 @@ mod tests {
             g.state(),
             Some("de-1-5-1"),
             Some("de-1-6-1"),
-            Tables::builtin().unwrap(),
+            &Tables::default(),
         );
         assert!(f.refusal(g.state()).unwrap().contains("friendly"));
     }

@@ -759,13 +759,29 @@ mod tests {
     /// a die correction or a strength past it is refused, not wrapped.
     #[test]
     fn rules_refuse_extremes_without_wrapping() {
-        let t = crate::rules::Tables::builtin().unwrap();
+        let t = &crate::tables::Tables::default();
         for m in [i32::MAX, i32::MIN, 11, -11] {
             let mut input = FrCombatInput::plain(6, 3);
             input.die_mod = m;
-            assert!(combat_with_result(&input, &t.fr1870, None, None).is_err());
+            assert!(
+                combat_with_result(
+                    &input,
+                    t.get::<crate::rules::fr1870::Fr1870Tables>(),
+                    None,
+                    None
+                )
+                .is_err()
+            );
         }
         let input = FrCombatInput::plain(u32::MAX, 3);
-        assert!(combat_with_result(&input, &t.fr1870, None, None).is_err());
+        assert!(
+            combat_with_result(
+                &input,
+                t.get::<crate::rules::fr1870::Fr1870Tables>(),
+                None,
+                None
+            )
+            .is_err()
+        );
     }
 }

@@ -495,7 +495,7 @@ mod tests {
     /// a strength or fortress past it is refused, not wrapped.
     #[test]
     fn rules_refuse_extremes_without_wrapping() {
-        let t = crate::rules::Tables::builtin().unwrap();
+        let t = &crate::tables::Tables::default();
         let unit = |strength| SpiUnit {
             name: None,
             strength,
@@ -510,7 +510,15 @@ mod tests {
             ..Default::default()
         };
         let mut d = DiceSource::seeded(1);
-        assert!(combat_with_result(&input, &t.spi, Some(&mut d), None).is_err());
+        assert!(
+            combat_with_result(
+                &input,
+                t.get::<crate::rules::spi::SpiTables>(),
+                Some(&mut d),
+                None
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -181,7 +181,7 @@ impl SetForm for EbForm {
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
         unit(state, self.actor.as_deref(), "EB unit")?;
-        let res = super::eb_river(&tables.spi, dice)?;
+        let res = super::eb_river(tables.get::<crate::rules::spi::SpiTables>(), dice)?;
         Ok(done(res, Vec::new()))
     }
 

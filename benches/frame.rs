@@ -11,11 +11,10 @@ use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, Flag};
 use kepi::registry::builtin_scenario;
-use kepi::rules::Tables;
 
 /// Mars-la-Tour's units cloned to `units` (new ids and names), and `entries` log entries in all.
 fn app(units: usize, entries: usize) -> Result<KepiApp, String> {
-    let tables = Tables::builtin().map_err(|e| e.to_string())?;
+    let tables = kepi::registry::builtin_tables().map_err(|e| e.to_string())?;
     let mut sc = builtin_scenario("mars-la-tour")?;
     let base = sc.units.clone();
     sc.units = (0..units)

@@ -17,7 +17,6 @@ use kepi::net::client::{Client, Replica};
 use kepi::net::host::{Host, HostOptions};
 use kepi::registry::builtin_scenario;
 use kepi::rules::RuleSetId;
-use kepi::rules::Tables;
 use kepi::store::Store;
 
 const T: Duration = Duration::from_secs(30);
@@ -84,7 +83,7 @@ impl Hosted {
                 port: 0,
                 new_codes: true,
             },
-            Tables::builtin().ok()?,
+            kepi::registry::builtin_tables().ok()?,
             Arc::new(|_| {}),
         )
         .ok()?;

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kepi::dice::{DiceSource, Die};
-use kepi::rules::Tables;
 use kepi::rules::fr1870::{self, FrCombatInput};
 use kepi::rules::gsp::{self, GunType};
 use kepi::rules::pk::{self, Class, fire::FireInput, fire::FirePlan, melee::MeleeInput};
@@ -22,7 +21,7 @@ fn config() -> Criterion {
 }
 
 fn resolutions(c: &mut Criterion) {
-    let Ok(tables) = Tables::builtin() else {
+    let Ok(tables) = kepi::registry::builtin_tables() else {
         return;
     };
     let mut g = c.benchmark_group("resolve");
@@ -34,7 +33,11 @@ fn resolutions(c: &mut Criterion) {
     g.bench_function("pk fire", |b| {
         let mut d = DiceSource::seeded(1);
         b.iter(|| {
-            let r = pk::fire::fire(black_box(&fi), &tables.pk, Some(&mut d));
+            let r = pk::fire::fire(
+                black_box(&fi),
+                tables.get::<kepi::rules::pk::PkTables>(),
+                Some(&mut d),
+            );
             d.take_rolls();
             black_box(r.is_ok())
         })
@@ -53,7 +56,12 @@ fn resolutions(c: &mut Criterion) {
     g.bench_function("pk melee-both", |b| {
         let mut d = DiceSource::seeded(2);
         b.iter(|| {
-            let r = pk::melee::melee_both(black_box(&ma), &mb, &tables.pk, Some(&mut d));
+            let r = pk::melee::melee_both(
+                black_box(&ma),
+                &mb,
+                tables.get::<kepi::rules::pk::PkTables>(),
+                Some(&mut d),
+            );
             d.take_rolls();
             black_box(r.is_ok())
         })
@@ -62,7 +70,11 @@ fn resolutions(c: &mut Criterion) {
     g.bench_function("gsp fire one gun", |b| {
         let mut d = DiceSource::seeded(3);
         b.iter(|| {
-            let r = gsp::fire(black_box(&one), &tables.gsp, Some(&mut d));
+            let r = gsp::fire(
+                black_box(&one),
+                tables.get::<kepi::rules::gsp::GspTables>(),
+                Some(&mut d),
+            );
             d.take_rolls();
             black_box(r.is_ok())
         })
@@ -72,7 +84,11 @@ fn resolutions(c: &mut Criterion) {
     g.bench_function("gsp fire battery of 6", |b| {
         let mut d = DiceSource::seeded(4);
         b.iter(|| {
-            let r = gsp::fire(black_box(&six), &tables.gsp, Some(&mut d));
+            let r = gsp::fire(
+                black_box(&six),
+                tables.get::<kepi::rules::gsp::GspTables>(),
+                Some(&mut d),
+            );
             d.take_rolls();
             black_box(r.is_ok())
         })
@@ -117,7 +133,11 @@ fn resolutions(c: &mut Criterion) {
     g.bench_function("gsp fire battery of 6, 3 sectors described", |b| {
         let mut d = DiceSource::seeded(4);
         b.iter(|| {
-            let r = gsp::fire(black_box(&described), &tables.gsp, Some(&mut d));
+            let r = gsp::fire(
+                black_box(&described),
+                tables.get::<kepi::rules::gsp::GspTables>(),
+                Some(&mut d),
+            );
             d.take_rolls();
             black_box(r.is_ok())
         })
@@ -134,7 +154,11 @@ fn resolutions(c: &mut Criterion) {
     g.bench_function("pw melee", |b| {
         let mut d = DiceSource::seeded(5);
         b.iter(|| {
-            let r = pw::melee(black_box(&pm), &tables.pw, Some(&mut d));
+            let r = pw::melee(
+                black_box(&pm),
+                tables.get::<kepi::rules::pw::PwTables>(),
+                Some(&mut d),
+            );
             d.take_rolls();
             black_box(r.is_ok())
         })
@@ -153,7 +177,11 @@ fn resolutions(c: &mut Criterion) {
     g.bench_function("spi combat", |b| {
         let mut d = DiceSource::seeded(6);
         b.iter(|| {
-            let r = spi::combat(black_box(&si), &tables.spi, Some(&mut d));
+            let r = spi::combat(
+                black_box(&si),
+                tables.get::<kepi::rules::spi::SpiTables>(),
+                Some(&mut d),
+            );
             d.take_rolls();
             black_box(r.is_ok())
         })
@@ -162,7 +190,11 @@ fn resolutions(c: &mut Criterion) {
     g.bench_function("fr1870 combat", |b| {
         let mut d = DiceSource::seeded(7);
         b.iter(|| {
-            let r = fr1870::combat(black_box(&fr), &tables.fr1870, Some(&mut d));
+            let r = fr1870::combat(
+                black_box(&fr),
+                tables.get::<kepi::rules::fr1870::Fr1870Tables>(),
+                Some(&mut d),
+            );
             d.take_rolls();
             black_box(r.is_ok())
         })
@@ -171,7 +203,7 @@ fn resolutions(c: &mut Criterion) {
 }
 
 fn monte_carlo(c: &mut Criterion) {
-    let Ok(tables) = Tables::builtin() else {
+    let Ok(tables) = kepi::registry::builtin_tables() else {
         return;
     };
     let fi = FireInput {
@@ -179,7 +211,7 @@ fn monte_carlo(c: &mut Criterion) {
         class: Class::Veteran,
         ..Default::default()
     };
-    let Ok(plan) = FirePlan::new(&fi, &tables.pk) else {
+    let Ok(plan) = FirePlan::new(&fi, tables.get::<kepi::rules::pk::PkTables>()) else {
         return;
     };
     const N: u64 = 10_000;
@@ -202,7 +234,9 @@ fn monte_carlo(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0u64;
             for _ in 0..N {
-                if let Ok(r) = pk::fire::fire(&fi, &tables.pk, Some(&mut d)) {
+                if let Ok(r) =
+                    pk::fire::fire(&fi, tables.get::<kepi::rules::pk::PkTables>(), Some(&mut d))
+                {
                     n += u64::from(r.outcome.map_or(0, |o| o.casualties));
                 }
                 d.take_rolls();

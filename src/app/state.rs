@@ -838,7 +838,7 @@ impl AppState {
 
     /// The demo battle.
     pub fn demo(seed: u64) -> Result<AppState, String> {
-        let tables = Tables::builtin().map_err(|e| e.to_string())?;
+        let tables = crate::registry::builtin_tables().map_err(|e| e.to_string())?;
         let scenario = builtin_scenario(DEMO_SCENARIO)?;
         AppState::new_game(&scenario, seed, tables)
     }

@@ -1,37 +1,31 @@
-//! `kepi calendar spi|fr1870 --turn N`: the dates a turn (SPI) or calendar cell (1870) covers.
+//! `kepi calendar RULE_SET --turn N`: the dates a turn (SPI) or calendar cell (1870) covers, for a rule set that keeps a calendar.
 //!
 //! JSON: `{"turn", "start", "end", "marks"?}` with ISO dates (SPI-T1, FR-T1).
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::{CliError, print_json};
 use crate::rules::{RuleSetId, Tables};
 
-/// The rule sets with a three-day calendar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CalendarRuleSet {
-    /// SPI Franco-Prussian War: game-turns 1-11 (1 Aug - 2 Sep 1870).
-    Spi,
-    /// 1870: calendar cells from 1 (1 Aug 1870); the situations end at cell 61 (30 Jan 1871).
-    Fr1870,
-}
-
-impl CalendarRuleSet {
-    /// The rule set, whose calendar `kepi calendar` prints ([`crate::engine::rule_set::RuleSet::calendar`]).
-    fn system(self) -> RuleSetId {
-        match self {
-            CalendarRuleSet::Spi => RuleSetId::Spi,
-            CalendarRuleSet::Fr1870 => RuleSetId::Fr1870,
-        }
-    }
+/// The rule sets that keep a calendar (a game-turn has its dates, [`RuleSet::date_of_turn`]), as
+/// `kepi calendar`'s first word: the registry's, a rule set registered at run time included.
+///
+/// [`RuleSet::date_of_turn`]: crate::engine::rule_set::RuleSet::date_of_turn
+fn calendar_rule_sets() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        crate::registry::all()
+            .into_iter()
+            .filter(|s| crate::registry::get(*s).date_of_turn(None, 1, 1).is_some())
+            .map(|s| clap::builder::PossibleValue::new(s.id()).help(s.title())),
+    )
 }
 
 /// `kepi calendar ...`
 #[derive(Debug, Args)]
 pub struct CalendarArgs {
-    /// The rule set.
-    #[arg(value_enum)]
-    pub system: CalendarRuleSet,
+    /// The rule set (one that keeps a calendar).
+    #[arg(value_parser = calendar_rule_sets(), value_name = "RULE_SET")]
+    pub system: String,
     /// The game-turn (SPI) or calendar cell (1870), from 1.
     #[arg(long, value_name = "N")]
     pub turn: u32,
@@ -45,12 +39,12 @@ pub fn run(a: &CalendarArgs, tables_dir: Option<&std::path::Path>) -> Result<(),
     let loaded;
     let tables: &Tables = match tables_dir {
         Some(d) => {
-            loaded = Tables::load(Some(d))?;
+            loaded = crate::registry::load_tables(Some(d))?;
             &loaded
         }
-        None => Tables::builtin()?,
+        None => crate::registry::builtin_tables()?,
     };
-    let system = a.system.system();
+    let system: RuleSetId = a.system.parse().map_err(CliError::usage)?;
     let entry = crate::registry::get(system)
         .calendar(a.turn, tables)
         .ok_or_else(|| CliError::usage(format!("{system} keeps no calendar")))??;

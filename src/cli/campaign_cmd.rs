@@ -27,13 +27,20 @@ pub struct CampaignArgs {
     pub command: CampaignCommand,
 }
 
-/// The battle's rule set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BattleRules {
-    /// Pickelhaube & Kepi (figures).
-    Pk,
-    /// The Portable Wargame (strength points).
-    Pw,
+/// The rule sets a campaign's battles are fought with ([`CampaignPart::Battle`]), as `kepi
+/// campaign battle --rules`'s values: the registry's, a rule set registered at run time included.
+///
+/// [`CampaignPart::Battle`]: crate::engine::rule_set::CampaignPart::Battle
+fn battle_rule_sets() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        crate::registry::all()
+            .into_iter()
+            .filter(|s| {
+                crate::registry::get(*s).campaign_part()
+                    == Some(crate::engine::rule_set::CampaignPart::Battle)
+            })
+            .map(|s| clap::builder::PossibleValue::new(s.id()).help(s.title())),
+    )
 }
 
 /// Campaign subcommands.
@@ -52,8 +59,8 @@ pub enum CampaignCommand {
         #[arg(long, value_name = "HEX")]
         hex: String,
         /// The battle's rule set.
-        #[arg(long, value_enum, value_name = "pk|pw")]
-        rules: BattleRules,
+        #[arg(long, value_parser = battle_rule_sets(), value_name = "RULE_SET")]
+        rules: String,
         /// The battle's save file to create (never overwritten).
         #[arg(long, value_name = "BATTLE")]
         out: PathBuf,
@@ -123,10 +130,7 @@ pub fn run(a: &CampaignArgs, tables: Option<&Path>) -> Result<(), CliError> {
             seed,
             json,
         } => {
-            let rules = match rules {
-                BattleRules::Pk => RuleSetId::Pk,
-                BattleRules::Pw => RuleSetId::Pw,
-            };
+            let rules: RuleSetId = rules.parse().map_err(CliError::usage)?;
             stood(battle(
                 campaign, attackers, hex, rules, out, *seed, *json, tables,
             ))
@@ -357,10 +361,10 @@ fn abandon(
     let loaded;
     let tables: &Tables = match tables {
         Some(d) => {
-            loaded = Tables::load(Some(d))?;
+            loaded = crate::registry::load_tables(Some(d))?;
             &loaded
         }
-        None => Tables::builtin()?,
+        None => crate::registry::builtin_tables()?,
     };
     let done = ops::abandon(battle, &link, &path, options, tables).map_err(step)?;
     for w in &done.warnings {

@@ -324,10 +324,10 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
             let loaded;
             let tables: &Tables = match tables {
                 Some(d) => {
-                    loaded = Tables::load(Some(d))?;
+                    loaded = crate::registry::load_tables(Some(d))?;
                     &loaded
                 }
-                None => Tables::builtin()?,
+                None => crate::registry::builtin_tables()?,
             };
             apply_words(file, words, *json, tables)
         }
@@ -808,10 +808,10 @@ pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
             let loaded;
             let tables: &Tables = match tables {
                 Some(d) => {
-                    loaded = Tables::load(Some(d))?;
+                    loaded = crate::registry::load_tables(Some(d))?;
                     &loaded
                 }
-                None => Tables::builtin()?,
+                None => crate::registry::builtin_tables()?,
             };
             verify(file, expect_head.as_deref(), *json, tables)
         }

@@ -324,8 +324,8 @@ pub fn docs(
     dir: Option<&std::path::Path>,
 ) -> Result<crate::export::from_game::GameDocs<'static>, CliError> {
     let tables: &'static crate::rules::Tables = match dir {
-        Some(d) => Box::leak(Box::new(crate::rules::Tables::load(Some(d))?)),
-        None => crate::rules::Tables::builtin()?,
+        Some(d) => Box::leak(Box::new(crate::registry::load_tables(Some(d))?)),
+        None => crate::registry::builtin_tables()?,
     };
     Ok(crate::export::from_game::GameDocs { tables })
 }

@@ -207,8 +207,8 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
         ))
     })?;
     let tables: &'static Tables = match tables {
-        Some(d) => Box::leak(Box::new(Tables::load(Some(d))?)),
-        None => Tables::builtin()?,
+        Some(d) => Box::leak(Box::new(crate::registry::load_tables(Some(d))?)),
+        None => crate::registry::builtin_tables()?,
     };
     let json = a.json;
     let events: crate::net::host::EventSink = Arc::new(move |e: &Event| report(e, json));

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use super::{CliError, print_json};
-use crate::rules::Tables;
 
 /// `kepi tables ...`
 #[derive(Debug, Args)]
@@ -46,7 +45,7 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
                     d.display()
                 )));
             }
-            let report = Tables::check_dir(dir)?;
+            let report = crate::registry::check_tables(dir)?;
             if *json {
                 return print_json(&report);
             }
@@ -67,7 +66,8 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
         TablesCommand::Dump { dir } => {
             std::fs::create_dir_all(dir)
                 .map_err(|e| CliError::failed(format!("{}: {e}", dir.display())))?;
-            for (file, text) in Tables::builtin_files() {
+            for f in crate::registry::table_files() {
+                let (file, text) = (f.file, f.builtin);
                 let p = dir.join(file);
                 // A dangling link is "there" too: kepi never writes through it.
                 if crate::fsio::present(&p) {

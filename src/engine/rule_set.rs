@@ -75,6 +75,14 @@ pub trait RuleSet: Send + Sync + 'static {
     /// The phases of one game-turn, typed, in order, for the sides in order of play (never empty).
     fn phases(&self, sides: &[Side]) -> Vec<Phase>;
 
+    /// Its table file, when it has one (`TableFile::of::<MyTables>()`): the registry reads it with
+    /// the others (from `--tables DIR` when the folder has it, else its built-in text), `kepi
+    /// tables` checks and dumps it, and the rule set reads it back with `tables.get::<MyTables>()`.
+    /// By default none.
+    fn table(&self) -> Option<crate::tables::TableFile> {
+        None
+    }
+
     /// The rule ids the rule set logs, beyond RULES.md's (which every built-in rule set uses): a
     /// save that names one of these reads back only while the rule set is registered.
     fn rule_ids(&self) -> &'static [&'static str] {

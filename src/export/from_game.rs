@@ -33,7 +33,12 @@ fn move_and_range(
 }
 
 /// A unit's roster line, its distances at `scale`.
-pub fn unit_doc(system: RuleSetId, u: &UnitState, t: &Tables, scale: &crate::rules::Scale) -> UnitDoc {
+pub fn unit_doc(
+    system: RuleSetId,
+    u: &UnitState,
+    t: &Tables,
+    scale: &crate::rules::Scale,
+) -> UnitDoc {
     let (move_, range) = move_and_range(system, u, t, scale);
     let mut status = Vec::new();
     if u.level != crate::engine::game::Level::Steady {
@@ -305,8 +310,9 @@ pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
                 resolution, units, ..
             } => (
                 format!("{} {}", resolution.system, resolution.action),
-                // Its acting unit is named in the report's "who" column.
-                resolution.summary.clone(),
+                // Its acting unit is named in the report's "who" column; its distances are at
+                // the game's scale, as the log panel and `kepi log show` print them (issue 28).
+                state.scale.localize(&resolution.summary),
                 units.clone(),
                 &resolution.dice,
                 resolution
@@ -317,7 +323,7 @@ pub fn report_doc(game: &Game, t: &Tables) -> ReportDoc {
             ),
             a if reported_by_hand(a) && !effects.is_empty() => (
                 action_name(a),
-                x.entry.summary.clone(),
+                x.entry.summary_at(&state.scale),
                 a.unit().map(str::to_string).into_iter().collect(),
                 &x.entry.dice,
                 x.entry.rules.clone(),

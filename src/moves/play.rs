@@ -1229,7 +1229,7 @@ mod tests {
     /// a reason: an option added to `kepi resolve` and forgotten in play fails here.
     #[test]
     fn every_option_is_applied_or_refused() {
-        let tables = Tables::builtin().unwrap();
+        let tables = crate::registry::builtin_tables().unwrap();
         for system in RuleSetId::ALL {
             for spec in specs_for(system) {
                 let cmd = spec_command(system, spec).unwrap();

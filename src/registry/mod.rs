@@ -14,6 +14,7 @@ use std::sync::RwLock;
 pub use crate::engine::rule_set::{RuleSet, RuleSetRef};
 use crate::roster::Scenario;
 use crate::rules::RuleSetId;
+use crate::tables::{TableError, Tables};
 
 /// The five rule sets kepi ships, in menu order. Adding one to kepi itself is one line here.
 pub static BUILT_IN: [&dyn RuleSet; 5] = [
@@ -148,6 +149,34 @@ pub fn builtin_scenario(name: &str) -> Result<Scenario, String> {
     crate::roster::pick_scenario(builtin_scenarios(), name)
 }
 
+/// The table files of every rule set there is, in menu order ([`RuleSet::table`]).
+pub fn table_files() -> Vec<crate::tables::TableFile> {
+    every().filter_map(|r| r.table()).collect()
+}
+
+/// Every rule set's tables, each file from `dir` when it is there, else its built-in text
+/// (`--tables DIR`).
+pub fn load_tables(dir: Option<&std::path::Path>) -> Result<Tables, TableError> {
+    Tables::load(&table_files(), dir)
+}
+
+/// The shipped tables, read once. A rule set registered later reads its own built-in table when
+/// it asks ([`Tables::get`]).
+pub fn builtin_tables() -> Result<&'static Tables, TableError> {
+    static BUILTIN: std::sync::OnceLock<Result<Tables, TableError>> = std::sync::OnceLock::new();
+    BUILTIN
+        .get_or_init(|| load_tables(None))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// `kepi tables check`: every rule set's table file in `dir` must read; provenance counts per file.
+pub fn check_tables(
+    dir: Option<&std::path::Path>,
+) -> Result<Vec<crate::tables::TableReport>, TableError> {
+    crate::tables::check_dir(&table_files(), dir)
+}
+
 /// What the layers below ask of a rule set named by id where a file names it (a card file's
 /// `system`): answered here, by the rule set registered under that id.
 impl RuleSetId {
@@ -226,6 +255,19 @@ mod tests {
             assert_eq!(find(&s.id().to_uppercase()), Some(s));
         }
         assert_eq!(find("nope"), None);
+    }
+
+    #[test]
+    fn every_built_in_rule_sets_table_reads_once() {
+        let t = builtin_tables().unwrap();
+        let files: Vec<&str> = t.files().collect();
+        assert_eq!(
+            files,
+            ["pk.toml", "pw.toml", "gsp.toml", "spi.toml", "fr1870.toml"]
+        );
+        for r in BUILT_IN {
+            assert!(r.table().is_some(), "{} has its table", r.id());
+        }
     }
 
     #[test]

@@ -15,8 +15,8 @@ use std::str::FromStr;
 use chrono::{Days, NaiveDate};
 use serde::{Deserialize, Serialize};
 
-use super::{Effect, ModifierLine, RuleError, RuleId};
-use crate::dice::{DiceSource, Die, Dist, Ratio};
+use super::{Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, rolled_line};
+use crate::dice::{DiceSource, Die, Dist, Ratio, Roll};
 use crate::tables::{Check, Provenance, Sourced, TableError};
 
 /// What kepi says when a roll lands in a cell the seed does not print.
@@ -178,15 +178,63 @@ impl Default for Tally {
     }
 }
 
-/// One unit's value after its own multipliers (supply, disorganisation, formation, fortress...).
-pub fn unit_value(strength: u32, factors: &[(Ratio, &str)]) -> (Ratio, String) {
-    let mut v = Ratio::from(strength);
-    let mut label = strength.to_string();
-    for (f, why) in factors {
-        v = v * *f;
-        label.push_str(&format!(" x{} {why}", f.to_plain()));
+/// SPI-C1, FR-C1: one unit's line in its side's tally: its value after its own multipliers
+/// (supply, disorganisation, formation, fortress...), each named in the label, with the rule of the
+/// last one and the weakest provenance of them all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitLine {
+    /// The value so far.
+    pub v: Ratio,
+    /// "attacker 1 (name): 5", then each multiplier.
+    pub label: String,
+    /// The rule of the last multiplier (the combat rule when none).
+    pub rule: RuleId,
+    /// The weakest provenance of the multipliers.
+    pub prov: Provenance,
+}
+
+impl UnitLine {
+    /// The `n`th unit (from 0) of a side (`who`: "attacker 1"...), named when it comes from a game,
+    /// at `strength` under `rule`; `after` follows the strength in the label (1870's arm).
+    pub fn new(
+        who: &str,
+        n: usize,
+        name: Option<&str>,
+        strength: u32,
+        after: &str,
+        rule: &'static str,
+    ) -> UnitLine {
+        UnitLine {
+            v: Ratio::from(strength),
+            label: format!("{who} {}{}: {strength}{after}", n + 1, named(name)),
+            rule: RuleId::new(rule),
+            prov: Provenance::Seed,
+        }
     }
-    (v, label)
+
+    /// Multiplies the value by `f` ("halved (unsupplied)"), `rule` and `p` the multiplier's.
+    pub fn times(&mut self, f: Ratio, why: &str, rule: &'static str, p: Provenance) {
+        self.v = self.v * f;
+        self.label.push(' ');
+        self.label.push_str(why);
+        self.rule = RuleId::new(rule);
+        self.prov = self.prov.weakest(p);
+    }
+
+    /// Divides the value by a table's divisor (read as 1 when 0) ("halved (unsupplied)").
+    pub fn divide(&mut self, d: &Sourced<u32>, why: &str, rule: &'static str) {
+        self.times(
+            Ratio::new(1, i128::from(d.v().max(1))),
+            why,
+            rule,
+            d.provenance,
+        );
+    }
+
+    /// Adds the line to `tally`.
+    pub fn add_to(self, tally: &mut Tally) {
+        tally.add(self.label, self.v, self.rule, self.prov);
+    }
 }
 
 /// A CRT as data: column (odds, as "2:1") -> die value (as "3", "-1") -> result text with provenance.
@@ -314,6 +362,149 @@ pub fn entered_result<R: FromStr + PartialEq + fmt::Display + Clone>(
         (Cell::Unknown, None) => Ok(None),
     }
 }
+
+/// SPI-C1, FR-C1: a combat's resolution before anything is added to it.
+pub fn combat_resolution<O>(system: RuleSetId) -> Resolution<O> {
+    Resolution {
+        system,
+        action: "combat".to_string(),
+        modifiers: Vec::new(),
+        dice: Vec::new(),
+        outcome: None,
+        summary: String::new(),
+        odds: Vec::new(),
+        rolled: None,
+        notes: Vec::new(),
+    }
+}
+
+/// SPI-C1 ("Total up the Combat Strengths of the Attacking units ... and compare it to the total
+/// Combat Strength of the defending Combat and Fortification units"), FR-C1 (E9: "the points of
+/// the units engaged ... are added together ... one then has the total points"): each side's
+/// lines, then its sum as a line of its own (issue 17), `what` naming the value ("strength",
+/// "potential").
+pub fn push_totals(
+    lines: &mut Vec<ModifierLine>,
+    att: &Tally,
+    def: &Tally,
+    what: &str,
+    rule: &'static str,
+) {
+    for (side, t) in [("attack", att), ("defence", def)] {
+        lines.extend(t.lines.iter().cloned());
+        lines.push(ModifierLine::new(
+            format!("{side} {what}, total"),
+            Effect::Base(t.total),
+            RuleId::new(rule),
+            Provenance::Seed,
+        ));
+    }
+}
+
+/// SPI-C1, FR-C1: a preview's summary, the column and both totals ("2:1: 13/2 : 3").
+pub fn preview_summary(column: &str, att: &Tally, def: &Tally) -> String {
+    format!(
+        "{column}: {} : {}",
+        att.total.to_plain(),
+        def.total.to_plain()
+    )
+}
+
+/// " (name)" for a unit from a game, "" for a plain number (issue 17: each unit's line names it).
+pub fn named(name: Option<&str>) -> String {
+    name.map(|n| format!(" ({n})")).unwrap_or_default()
+}
+
+/// SPI-C1, FR-C1: rolls the CRT's d6 (or takes the entered one) with `modifier`: the face, the
+/// modified die and the rolls it made, for the resolution.
+pub fn roll_crt_d6(
+    dice: &mut DiceSource,
+    modifier: i32,
+) -> Result<(u32, i32, Vec<Roll>), RuleError> {
+    let start = dice.rolls().len();
+    let (face, modified) = roll_d6(dice, "CRT d6", modifier)?;
+    Ok((face, modified, dice.rolls()[start..].to_vec()))
+}
+
+/// A rolled cell as read: the result (None: unknown and nothing entered), whether the umpire
+/// entered it, and, for an unknown cell, why there is no result and what may be entered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellRead<R> {
+    /// The result, table's or entered.
+    pub result: Option<R>,
+    /// True when the umpire entered it from the printed chart.
+    pub entered: bool,
+    /// [`UNKNOWN_MESSAGE`] when there is no result.
+    pub message: Option<String>,
+    /// The results the umpire may enter, when there is no result.
+    pub valid_results: Option<String>,
+}
+
+/// SPI-C1, FR-C1: reads the rolled `cell` into `res`: the odds line rolled, the umpire's entry for
+/// a cell kepi does not know (a known cell must agree, [`entered_result`]), the note and the
+/// summary. `row` names the column as the game does ("odds 2:1", "ratio 1:2"), `column` is the
+/// column alone and `die_text` the die (", die 4"; empty when no die is rolled).
+pub fn read_cell<R: FromStr + PartialEq + fmt::Display + Clone, O>(
+    res: &mut Resolution<O>,
+    cell: &Cell<R>,
+    entered: Option<&str>,
+    accepted: &str,
+    (row, column, die_text): (&str, &str, &str),
+) -> Result<CellRead<R>, RuleError> {
+    res.rolled = rolled_line(&res.odds, &cell.odds_label());
+    let (result, entered) = match entered_result(cell, entered, accepted)? {
+        Some((r, e)) => (Some(r), e),
+        None => (None, false),
+    };
+    let message = match &result {
+        None => {
+            res.notes.push(format!(
+                "{UNKNOWN_MESSAGE}: {row}{die_text}; valid results: {accepted}"
+            ));
+            res.summary = format!("{column}{die_text}: unknown cell: {UNKNOWN_MESSAGE}");
+            Some(UNKNOWN_MESSAGE.to_string())
+        }
+        Some(r) => {
+            if entered {
+                res.notes.push(format!(
+                    "result entered by the umpire from the printed chart: {r}"
+                ));
+            }
+            res.summary = format!(
+                "{column}{die_text}: {r}{}",
+                if entered { " (entered)" } else { "" }
+            );
+            None
+        }
+    };
+    Ok(CellRead {
+        result,
+        entered,
+        valid_results: message.as_ref().map(|_| accepted.to_string()),
+        message,
+    })
+}
+
+/// SPI-C1, FR-C2: serde for a CRT result as the text the table prints ("A1/D2", "AD,DD"), through
+/// its `Display` and `FromStr`.
+macro_rules! serde_as_text {
+    ($t:ty) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.to_string())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                <String as serde::Deserialize>::deserialize(d)?
+                    .parse()
+                    .map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+pub(crate) use serde_as_text;
 
 /// The first day of the three-day calendar both games use: 1 August 1870.
 pub fn campaign_start() -> NaiveDate {

@@ -4,7 +4,6 @@
 //! provenance, the dice, the outcome and the exact odds. The window, the CLI and the tests all call
 //! these same functions.
 
-mod all_tables;
 pub mod board;
 pub mod crt;
 pub mod fr1870;
@@ -18,10 +17,10 @@ mod resolution;
 pub mod scale;
 pub mod spi;
 
-pub use all_tables::{TableReport, Tables};
+pub use crate::tables::{TableReport, Tables};
 pub use outcome::Outcome;
 pub use resolution::{
-    ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, RuleSetId, odds_from,
-    rolled_line,
+    ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, RuleSetId,
+    odds_from, rolled_line,
 };
 pub use scale::{Distance, Scale};

@@ -3,7 +3,7 @@
 //! The shipped tables are compiled in as defaults; a club's folder (`--tables DIR`) overrides any of
 //! them file by file. A malformed or out-of-range table is a [`TableError`] naming the file, line,
 //! column, field and the accepted values, never a panic. Each rule set declares its table type with
-//! [`RuleTable`]; [`Tables`] holds all five.
+//! [`RuleTable`]; [`Tables`] holds those of every rule set the registry has, each by its type.
 
 use std::fmt;
 use std::ops::Range;
@@ -11,6 +11,10 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+
+mod set_tables;
+
+pub use set_tables::{TableFile, TableReport, Tables, builtin, check_dir};
 
 /// Where a number comes from (RULES.md, "Data provenance").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -475,3 +475,29 @@ fn gsp_sectors_at_a_scale() {
         "{l:?}"
     );
 }
+
+/// The battle report prints a resolution's line at the game's scale, as `kepi log show` does:
+/// GSP's sector of a 30 cm range at cm 1/2 reads in centimetres, not in the text's inches.
+#[test]
+fn the_battle_report_prints_distances_at_the_games_scale() {
+    let dir = tmp("report");
+    let save = new_game(&dir, "st-privat", "3");
+    ok(&["game", "apply", &save, "scale", "cm", "1/2"]);
+    ok(&["game", "apply", &save, "range", "--range", "30cm"]);
+    let report = json(&["report", &save, "--json"]);
+    let summaries: Vec<String> = report["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["summary"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        summaries.contains(&"30cm is range sector 2 (sectors of 15.24cm)".to_string()),
+        "{summaries:?}"
+    );
+    let shown = ok(&["log", "show", &save]);
+    assert!(
+        shown.contains("30cm is range sector 2 (sectors of 15.24cm)"),
+        "{shown}"
+    );
+}

@@ -154,3 +154,69 @@ fn the_form_verb_takes_a_registered_rule_sets_forms() {
         e.message
     );
 }
+
+/// A registered rule set's table is one of kepi's tables: `--tables DIR` overrides it file by
+/// file like the five's, `kepi tables check` reads it, and a bad value names its file, line,
+/// field and what is accepted.
+#[test]
+fn a_registered_rule_sets_table_is_read_from_the_tables_folder() {
+    let _ = volley::system();
+    let dir = tmp("sixth", "table");
+    let tables = dir.join("tables");
+    std::fs::create_dir_all(&tables).unwrap();
+    // Built in: a five hits.
+    let report = kepi::registry::check_tables(Some(&tables)).unwrap();
+    let volley = report.iter().find(|r| r.file == "volley.toml").unwrap();
+    assert!(!volley.from_folder);
+    assert_eq!(volley.values, [0, 0, 1, 0], "one house value");
+    // A club's folder makes it a six: the same roll of 5 now misses.
+    std::fs::write(
+        tables.join("volley.toml"),
+        volley::TABLE.replace("value = 5", "value = 6"),
+    )
+    .unwrap();
+    let report = kepi::registry::check_tables(Some(&tables)).unwrap();
+    assert!(
+        report
+            .iter()
+            .any(|r| r.file == "volley.toml" && r.from_folder)
+    );
+    let save = dir.join("g.json").display().to_string();
+    let t = tables.display().to_string();
+    kepi_here(&[
+        "game",
+        "new",
+        "--scenario",
+        "volley-test",
+        "--out",
+        &save,
+        "--seed",
+        "7",
+    ])
+    .unwrap();
+    kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
+    kepi_here(&[
+        "--tables", &t, "game", "apply", &save, "fire", "a", "b", "--dice", "d6=5",
+    ])
+    .unwrap();
+    assert_eq!(save_state(&save).unit("b").unwrap().strength, 2, "5 misses");
+    kepi_here(&["game", "apply", &save, "fire", "a", "b", "--dice", "d6=5"]).unwrap();
+    assert_eq!(
+        save_state(&save).unit("b").unwrap().strength,
+        1,
+        "without the folder, 5 hits"
+    );
+    // Out of range: located, with the accepted values.
+    std::fs::write(
+        tables.join("volley.toml"),
+        volley::TABLE.replace("value = 5", "value = 9"),
+    )
+    .unwrap();
+    let e = kepi::registry::load_tables(Some(&tables)).unwrap_err();
+    assert!(e.file.ends_with("volley.toml"), "{e}");
+    assert_eq!((e.line, e.field.as_str()), (2, "hit_on"), "{e}");
+    assert_eq!(e.accepted, "1 to 6", "{e}");
+    let e = kepi_here(&["--tables", &t, "tables", "check"]).unwrap_err();
+    assert_eq!(e.code, 2, "{}", e.message);
+    assert!(e.message.contains("volley.toml"), "{}", e.message);
+}

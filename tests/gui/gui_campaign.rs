@@ -12,7 +12,7 @@ use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::Action;
 use kepi::registry::builtin_scenario;
-use kepi::rules::{RuleSetId, Tables};
+use kepi::rules::RuleSetId;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("kepi-gui-campaign-{}-{name}", std::process::id()));
@@ -31,7 +31,7 @@ fn harness(state: AppState) -> Harness<'static, KepiApp> {
 /// An SPI campaign saved at `dir/g.json` (when `save`): two German corps in 1010 and 1110 next to
 /// the French corps of Metz in 1011, the resolver holding that combat.
 fn spi_campaign(dir: &Path, save: bool) -> AppState {
-    let tables = Tables::builtin().expect("tables");
+    let tables = kepi::registry::builtin_tables().expect("tables");
     let s = builtin_scenario("spi-1870").expect("scenario");
     let mut app = AppState::new_game(&s, 5, tables).expect("game");
     if save {
@@ -258,7 +258,7 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
 
     // Kept in kepi's own folder (never saved by the umpire): it would move at Save As, so the
     // same.
-    let tables = Tables::builtin().expect("tables");
+    let tables = kepi::registry::builtin_tables().expect("tables");
     let s = builtin_scenario("spi-1870").expect("scenario");
     let mut kept = AppState::new_game(&s, 5, tables).expect("game");
     kept.data_dir = Some(dir.join("data"));
@@ -281,7 +281,7 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
     assert!(why.contains("save the campaign first"), "{why}");
 
     // An SPI game with no attacker picked: disabled, saying why.
-    let tables = Tables::builtin().expect("tables");
+    let tables = kepi::registry::builtin_tables().expect("tables");
     let s = builtin_scenario("spi-1870").expect("scenario");
     let mut app = AppState::new_game(&s, 5, tables).expect("game");
     app.handle(Command::SaveAs(dir.join("other.json")));
@@ -345,7 +345,7 @@ fn an_1870_combat_on_a_fortress_fought_and_returned_from_the_window() {
     let dir = tmp("fr1870");
     let cards = dir.join("metz.toml");
     std::fs::write(&cards, FORTRESS).expect("write");
-    let tables = Tables::builtin().expect("tables");
+    let tables = kepi::registry::builtin_tables().expect("tables");
     let s = kepi::roster::load_roster_file(&cards).expect("scenario");
     let mut app = AppState::new_game(&s, 3, tables).expect("game");
     let campaign = dir.join("f.json");

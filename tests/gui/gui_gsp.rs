@@ -9,13 +9,12 @@ use kepi::app::drift::drift_ui;
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 use kepi::registry::builtin_scenario;
-use kepi::rules::Tables;
 
 const BATTERY: &str = "gfar-heavy-1";
 const TARGET: &str = "9e-ligne-1";
 
 fn harness(seed: u64) -> Harness<'static, AppState> {
-    let tables = Tables::builtin().expect("tables");
+    let tables = kepi::registry::builtin_tables().expect("tables");
     let scenario = builtin_scenario("st-privat").expect("scenario");
     let mut app = AppState::new_game(&scenario, seed, tables).expect("game");
     app.handle(Command::Select(BATTERY.into()));
@@ -115,7 +114,7 @@ fn a_battery_fires_shells_drift_and_undo_restores() {
 
 #[test]
 fn a_limbered_battery_cannot_roll() {
-    let tables = Tables::builtin().expect("tables");
+    let tables = kepi::registry::builtin_tables().expect("tables");
     let scenario = builtin_scenario("st-privat").expect("scenario");
     let mut app = AppState::new_game(&scenario, 3, tables).expect("game");
     app.handle(Command::Select("6e-corps-batterie-reserve".into()));

@@ -9,10 +9,9 @@ use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 use kepi::registry::builtin_scenario;
-use kepi::rules::Tables;
 
 fn pw_app(seed: u64) -> AppState {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("pw-skirmish").unwrap();
     AppState::new_game(&s, seed, tables).unwrap()
 }
@@ -245,7 +244,7 @@ fn a_move_beyond_the_allowance_is_noted_and_made() {
 /// as SPI-F1 says (5 in a fort of 2: 12).
 #[test]
 fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("spi-1870").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     for (unit, hex) in [
@@ -310,7 +309,7 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
 /// the result is refused and nothing is applied.
 #[test]
 fn spi_window_roll_applies_the_owners_loss_split() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("spi-1870").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     for (unit, hex) in [
@@ -372,7 +371,7 @@ fn spi_window_roll_applies_the_owners_loss_split() {
 /// SPI-F1: a fortification on the map is its own hexagonal counter, and says so on hover.
 #[test]
 fn a_fortification_on_the_map_says_what_it_is() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("spi-1870").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     app.handle(Command::Act(Action::Move {
@@ -395,7 +394,7 @@ fn a_fortification_on_the_map_says_what_it_is() {
 /// and 0605 around 0505) disables Roll and shows why; opposite sides (0504, 0506) make it one.
 #[test]
 fn spi_flank_box_needs_the_map_geometry() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("spi-1870").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     for (unit, hex) in [
@@ -528,7 +527,7 @@ fn a_unit_comes_onto_the_map_from_the_map_or_the_unit_editor() {
 /// choice, or refuses one that falls short with nothing applied. FR-C3's box is there too.
 #[test]
 fn fr1870_window_roll_applies_the_attackers_exchange_choice() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("fr1870-august").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     app.handle(Command::Select("fr-1rc".into()));
@@ -586,7 +585,7 @@ fn fr1870_window_roll_applies_the_attackers_exchange_choice() {
 /// attacked by infantry alone (Mar) may refuse: Roll applies with no die and notes the retreat.
 #[test]
 fn fr1870_cavalry_refuses_box_follows_the_text() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("fr1870-august").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     app.handle(Command::Select("fr-1rc".into()));
@@ -652,7 +651,7 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
 /// vacated is named for the victors.
 #[test]
 fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("fr1870-august").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     app.handle(Command::Act(Action::Move {
@@ -721,7 +720,7 @@ fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
 /// their column rather than widening the resolver's panel, which moved Roll to the left.
 #[test]
 fn picking_a_combats_units_does_not_move_roll() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("fr1870-august").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     for (unit, flag) in [("fr-2rc", "disorganised"), ("de-cav-4", "disorganised")] {
@@ -758,7 +757,7 @@ fn picking_a_combats_units_does_not_move_roll() {
 }
 
 fn fr1870_after_a_retreat_result() -> AppState {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("fr1870-august").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     app.handle(Command::Act(Action::Move {
@@ -848,7 +847,7 @@ fn an_1870_vacated_cell_is_named_for_who_holds_it_now() {
 /// shrink the board by two rows, so every hex slid up under the pointer.
 #[test]
 fn an_1870_drag_does_not_scroll_the_board() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("fr1870-august").unwrap();
     let app = AppState::new_game(&s, 3, tables).unwrap();
     let mut h = map_harness(app);
@@ -882,7 +881,7 @@ fn an_1870_drag_does_not_scroll_the_board() {
 /// transport per turn") and logged with the umpire going ahead.
 #[test]
 fn fr1870_rail_from_the_window_moves_the_unit_and_notes_a_second_transport() {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let s = builtin_scenario("fr1870-august").unwrap();
     let mut app = AppState::new_game(&s, 3, tables).unwrap();
     app.handle(Command::Select("fr-1rc".into()));

@@ -14,7 +14,6 @@ use kepi::app::state::{AppState, Mode};
 use kepi::net::Seat;
 use kepi::net::client::Client;
 use kepi::net::host::{Event, Host, HostOptions, SeatCode};
-use kepi::rules::Tables;
 use kepi::store::Store;
 
 fn tmp(name: &str) -> PathBuf {
@@ -73,7 +72,7 @@ impl TestHost {
 
     /// A host that may hide the other side's strengths from player seats.
     fn start_with(save: &Path, port: u16, new_codes: bool, hide: bool) -> TestHost {
-        let tables = Tables::builtin().expect("tables");
+        let tables = kepi::registry::builtin_tables().expect("tables");
         let host = Host::open(
             save,
             &HostOptions {

@@ -11,7 +11,7 @@ use kepi::app::state::{AppState, Command};
 use kepi::dice::Ratio;
 use kepi::game::{Action, EntryKind, Flag};
 use kepi::registry::builtin_scenario;
-use kepi::rules::{Scale, Tables};
+use kepi::rules::Scale;
 
 const BATTERY: &str = "2e-corps-batterie-4";
 const TARGET: &str = "12th-grenadiers-1";
@@ -133,7 +133,7 @@ fn pk_at_half_scale_in_cm_from_the_scale_menu() {
 /// on the table).
 #[test]
 fn gsp_measured_range_at_a_scale() {
-    let tables = Tables::builtin().expect("tables");
+    let tables = kepi::registry::builtin_tables().expect("tables");
     let scenario = builtin_scenario("st-privat").expect("scenario");
     let mut app = AppState::new_game(&scenario, 5, tables).expect("game");
     app.handle(Command::Act(Action::Scale {

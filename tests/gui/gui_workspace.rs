@@ -97,7 +97,7 @@ fn fire_apply_undo_from_the_roster() {
     let (again, fx) = form
         .resolve(
             before_it.state(),
-            kepi::rules::Tables::builtin().unwrap(),
+            kepi::registry::builtin_tables().unwrap(),
             Some(&mut dice),
         )
         .unwrap();

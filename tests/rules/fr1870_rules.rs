@@ -1,7 +1,6 @@
 //! 1870: worked examples of the seed, each citing its id.
 
 use kepi::dice::{DiceSource, Die, Prob};
-use kepi::rules::Tables;
 use kepi::rules::fr1870::{
     self, Arm, BlockadeEvent, BlockadeKind, Fate, FortressRole, FrCell, FrCombatInput, FrFortress,
     FrResult, FrUnit, Refusal, StormInput, TurnEnd, blockade,
@@ -10,7 +9,7 @@ use kepi::tables::Provenance;
 use proptest::prelude::*;
 
 fn t() -> &'static fr1870::Fr1870Tables {
-    &Tables::builtin().unwrap().fr1870
+    kepi::tables::builtin::<kepi::rules::fr1870::Fr1870Tables>()
 }
 
 fn d6(v: u32) -> DiceSource {
@@ -604,7 +603,7 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
         .count();
     assert_eq!(doubled, 2);
     let (r, _) = Form::new(f)
-        .resolve(g.state(), Tables::builtin().unwrap(), None)
+        .resolve(g.state(), kepi::registry::builtin_tables().unwrap(), None)
         .unwrap();
     // 4x2 + 4x2 + (4 + 4) / 2 = 20 against the two French 2s.
     assert!(r.summary.ends_with("4 : 20"), "{}", r.summary);

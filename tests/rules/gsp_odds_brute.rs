@@ -7,14 +7,13 @@
 use std::collections::BTreeMap;
 
 use kepi::dice::Prob;
-use kepi::rules::Tables;
 use kepi::rules::gsp::{
     self, Cell, CellOdds, Chance, Cover, DamageState, FireInput, FireOdds, GspTables, GunType,
     Occupants, SectorContents, StructureKind,
 };
 
 fn t() -> &'static GspTables {
-    &Tables::builtin().unwrap().gsp
+    kepi::tables::builtin::<kepi::rules::gsp::GspTables>()
 }
 
 /// Exact weights over values, turned into chances in value order (zero weights left out).

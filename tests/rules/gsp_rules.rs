@@ -3,7 +3,6 @@
 use std::collections::BTreeMap;
 
 use kepi::dice::{DiceSource, Die, Prob};
-use kepi::rules::Tables;
 use kepi::rules::gsp::{
     self, Casualties, Cell, Cover, CrewInput, DamageState, FireInput, GspTables, GunStatus,
     GunType, Occupants, SectorContents, StructureInput, StructureKind, Target,
@@ -11,7 +10,7 @@ use kepi::rules::gsp::{
 use proptest::prelude::*;
 
 fn t() -> &'static GspTables {
-    &Tables::builtin().unwrap().gsp
+    kepi::tables::builtin::<kepi::rules::gsp::GspTables>()
 }
 
 fn dice(values: &[u32]) -> DiceSource {

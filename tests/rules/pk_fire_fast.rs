@@ -1,12 +1,11 @@
 //! The P&K fire fast path (issue 10) gives exactly what the full resolution gives from the same seed.
 
 use kepi::dice::{DiceSource, Die};
-use kepi::rules::Tables;
 use kepi::rules::pk::{Class, fire::FireInput, fire::FirePlan, fire::fire};
 
 #[test]
 fn fast_path_agrees_with_the_resolution() {
-    let t = &Tables::builtin().unwrap().pk;
+    let t = kepi::tables::builtin::<kepi::rules::pk::PkTables>();
     for (figures, class, target_disordered) in [
         (12, Class::Veteran, false),
         (20, Class::Line, true),

@@ -2,7 +2,6 @@
 //! exactly 1, and a roll always lands on an outcome the preview gave a non-zero chance.
 
 use kepi::dice::{DiceSource, Prob, Ratio};
-use kepi::rules::Tables;
 use kepi::rules::pk::{
     self, Class, Cover, Facing, Formation, Gun, PkTables, Weapon, artillery::ArtilleryInput,
     fire::FireInput, melee::MeleeInput,
@@ -10,7 +9,7 @@ use kepi::rules::pk::{
 use proptest::prelude::*;
 
 fn t() -> &'static PkTables {
-    &Tables::builtin().expect("tables").pk
+    kepi::tables::builtin::<kepi::rules::pk::PkTables>()
 }
 
 fn class() -> impl Strategy<Value = Class> {

@@ -1,7 +1,6 @@
 //! Pickelhaube & Kepi worked examples, one table row per mechanic, each citing its PK id.
 
 use kepi::dice::{DiceSource, Die, Prob, Ratio};
-use kepi::rules::Tables;
 use kepi::rules::pk::{
     self, Activity, Building, Class, Cover, Facing, Formation, Gun, Level, Officer, PkTables,
     Position, Terrain, TroopKind, Weapon, artillery::ArtilleryInput, fire::FireInput,
@@ -10,7 +9,7 @@ use kepi::rules::pk::{
 use kepi::tables::RuleTable;
 
 fn t() -> &'static PkTables {
-    &Tables::builtin().expect("tables").pk
+    kepi::tables::builtin::<kepi::rules::pk::PkTables>()
 }
 
 fn dice(d10: &[u32], pct: &[u32]) -> DiceSource {

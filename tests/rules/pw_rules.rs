@@ -3,7 +3,6 @@
 
 use kepi::dice::{DiceSource, Die, Prob};
 use kepi::hex::{Direction, Hex};
-use kepi::rules::Tables;
 use kepi::rules::pw::{
     self, ActivationInput, Army, ArtilleryInput, DefeatInput, Gunnery, HitCause, HitChoice,
     MeleeGround, MeleeInput, Phase, PwTables, PwUnit, Quality, RifleInput, Side, TurnClock,
@@ -13,7 +12,7 @@ use kepi::rules::{Effect, Resolution};
 use serde::Serialize;
 
 fn t() -> &'static PwTables {
-    &Tables::builtin().unwrap().pw
+    kepi::tables::builtin::<kepi::rules::pw::PwTables>()
 }
 
 fn d6(v: u32) -> DiceSource {

@@ -45,7 +45,7 @@ struct Row {
 }
 
 fn tables() -> &'static Tables {
-    Tables::builtin().expect("tables")
+    kepi::registry::builtin_tables().expect("tables")
 }
 
 fn row(
@@ -84,7 +84,7 @@ fn pk_ai(gun: Gun, points: u32, range: i64) -> ArtilleryInput {
 }
 
 fn pk_rows() -> Vec<Row> {
-    let t = || &tables().pk;
+    let t = || tables().get::<kepi::rules::pk::PkTables>();
     let melee_a = MeleeInput {
         figures: 10,
         class: Class::Veteran,
@@ -217,7 +217,7 @@ fn pk_rows() -> Vec<Row> {
 }
 
 fn pw_rows() -> Vec<Row> {
-    let t = || &tables().pw;
+    let t = || tables().get::<kepi::rules::pw::PwTables>();
     vec![
         row("pw activate (PW-T2)", Some(Die::D6), move |d| {
             let input = ActivationInput {
@@ -276,7 +276,7 @@ fn pw_rows() -> Vec<Row> {
 }
 
 fn gsp_rows() -> Vec<Row> {
-    let t = || &tables().gsp;
+    let t = || tables().get::<kepi::rules::gsp::GspTables>();
     let behind_wall = SectorContents {
         occupants: Occupants {
             infantry: 6,
@@ -355,7 +355,7 @@ fn spi_input(a: u32, d: u32) -> SpiCombatInput {
 }
 
 fn spi_rows() -> Vec<Row> {
-    let t = || &tables().spi;
+    let t = || tables().get::<kepi::rules::spi::SpiTables>();
     vec![
         row("spi combat, 2:1 (SPI-C1)", Some(Die::D6), move |d| {
             Ok(spi::combat(&spi_input(26, 9), t(), d)?.erase())
@@ -389,7 +389,7 @@ fn spi_rows() -> Vec<Row> {
 }
 
 fn fr_rows() -> Vec<Row> {
-    let t = || &tables().fr1870;
+    let t = || tables().get::<kepi::rules::fr1870::Fr1870Tables>();
     vec![
         row("fr combat, 1:2 (FR-C1)", Some(Die::D6), move |d| {
             Ok(fr1870::combat(&FrCombatInput::plain(1, 2), t(), d)?.erase())

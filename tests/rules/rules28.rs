@@ -5,7 +5,6 @@ use kepi::hex::Layout;
 use kepi::play::board::hex_in;
 use kepi::roster::Position;
 use kepi::rules::RuleSetId;
-use kepi::rules::Tables;
 use kepi::tables::Provenance;
 
 fn fr1870_distance(a: &str, b: &str) -> u32 {
@@ -56,13 +55,13 @@ fn other_hex_rule_sets_keep_odd_q() {
 /// cannoneer." Three hits on an odd die: the first is a cannoneer's (two cannoneers, one horse).
 #[test]
 fn gsp_crew_odd_die_first_hit_on_a_cannoneer() {
-    let t = Tables::builtin().unwrap();
+    let t = kepi::registry::builtin_tables().unwrap();
     let input = kepi::rules::gsp::CrewInput {
         hits: 3,
         hit_die: Some(3),
         ..Default::default()
     };
-    let r = kepi::rules::gsp::crew(&input, &t.gsp, None).unwrap();
+    let r = kepi::rules::gsp::crew(&input, t.get::<kepi::rules::gsp::GspTables>(), None).unwrap();
     let o = r.outcome.unwrap();
     assert_eq!((o.horses, o.cannoneers), (1, 2));
     assert_eq!(o.first, kepi::rules::gsp::CrewMember::Cannoneer);
@@ -72,7 +71,7 @@ fn gsp_crew_odd_die_first_hit_on_a_cannoneer() {
         hit_die: Some(4),
         ..Default::default()
     };
-    let o = kepi::rules::gsp::crew(&input, &t.gsp, None)
+    let o = kepi::rules::gsp::crew(&input, t.get::<kepi::rules::gsp::GspTables>(), None)
         .unwrap()
         .outcome
         .unwrap();
@@ -87,12 +86,12 @@ fn gsp_crew_odd_die_first_hit_on_a_cannoneer() {
 /// formation".
 #[test]
 fn pk_general_death_is_house_and_limber_is_derived() {
-    let t = Tables::builtin().unwrap();
-    let g = &t.pk.rally.general_death;
+    let t = kepi::registry::builtin_tables().unwrap();
+    let g = &t.get::<kepi::rules::pk::PkTables>().rally.general_death;
     assert_eq!(g.v(), -3);
     assert_eq!(g.provenance, Provenance::House);
     assert!(g.note.as_deref().unwrap().contains("3 or 4"));
-    let l = &t.pk.urt.limber;
+    let l = &t.get::<kepi::rules::pk::PkTables>().urt.limber;
     assert_eq!(l.provenance, Provenance::Derived);
     assert!(l.quote.is_none());
     assert!(l.note.as_deref().unwrap().contains("formation change"));
@@ -141,7 +140,7 @@ fn impossible_actions_are_refused_by_the_rules() {
         None
     );
 
-    let t = Tables::builtin().unwrap();
+    let t = kepi::registry::builtin_tables().unwrap();
     let g = game("mars-la-tour", RuleSetId::Pk);
     let mut fire = Form::all_for(RuleSetId::Pk)
         .into_iter()

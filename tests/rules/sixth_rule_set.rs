@@ -17,7 +17,6 @@ use kepi::play::Form;
 use kepi::registry::builtin_scenario;
 use kepi::registry::{self, RuleSet};
 use kepi::roster::Side;
-use kepi::rules::Tables;
 use kepi::rules::{RuleId, RuleSetId};
 use kepi::store::{SaveFile, parse_save};
 
@@ -36,7 +35,7 @@ fn form(system: RuleSetId, name: &str) -> Form {
 fn game_after_a_hit(system: RuleSetId) -> Game {
     let scenario = builtin_scenario("volley-test").unwrap();
     assert_eq!(scenario.system, Some(system));
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     for seed in 0..50 {
         let mut g = Game::new(&scenario, system, SeedSecret::new(seed), t(0));
         g.act(Action::NextPhase, t(1)).unwrap();
@@ -121,7 +120,7 @@ fn plays_through_the_clock_the_forms_and_the_checks() {
             .any(|w| w.contains("French"))
     );
     // The impossible is refused.
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let mut own = form(system, "fire");
     own.prefill(g.state(), Some("a"), Some("a"), tables);
     assert!(own.resolve(g.state(), tables, None).is_err());
@@ -154,7 +153,7 @@ fn plays_through_the_clock_the_forms_and_the_checks() {
 fn a_due_check_is_answered_by_its_own_form() {
     let system = system();
     let mut g = game_after_a_hit(system);
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let mut f = form(system, "morale");
     f.prefill(g.state(), Some("b"), None, tables);
     g.resolve_about(

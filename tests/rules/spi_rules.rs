@@ -1,7 +1,6 @@
 //! SPI Franco-Prussian War: worked examples of the seed, each citing its id.
 
 use kepi::dice::{DiceSource, Die, Prob, Ratio};
-use kepi::rules::Tables;
 use kepi::rules::spi::{
     self, Around, Formation, SpiCombatInput, SpiLoss, SpiResult, SpiUnit, SupplyState, VictoryLevel,
 };
@@ -9,7 +8,7 @@ use kepi::tables::Provenance;
 use proptest::prelude::*;
 
 fn t() -> &'static spi::SpiTables {
-    &Tables::builtin().unwrap().spi
+    kepi::tables::builtin::<kepi::rules::spi::SpiTables>()
 }
 
 fn input(a: u32, d: u32) -> SpiCombatInput {
@@ -420,7 +419,7 @@ mod from_the_map {
     use kepi::play::board::position_of;
     use kepi::registry::builtin_scenario;
     use kepi::roster::{Arm, Position};
-    use kepi::rules::Tables;
+
     use kepi::rules::board::form::{SpiForm, engage_hex};
     use kepi::rules::{Effect, RuleSetId};
 
@@ -482,7 +481,7 @@ mod from_the_map {
 
     fn preview(s: &GameState, f: &SpiForm) -> kepi::rules::Resolution<serde_json::Value> {
         Form::new(f.clone())
-            .resolve(s, Tables::builtin().unwrap(), None)
+            .resolve(s, kepi::registry::builtin_tables().unwrap(), None)
             .unwrap()
             .0
     }
@@ -561,7 +560,7 @@ mod from_the_map {
         place(&mut g, "de-2-5-1", around(0));
         let mut f = form(g.state(), &["de-2-5-1"]);
         f.entered_result = Some("D6".into());
-        let t = Tables::builtin().unwrap();
+        let t = kepi::registry::builtin_tables().unwrap();
         let spi = Form::new(f);
         g.resolve(&[(Die::D6, 2)], |s, d| spi.resolve(s, t, Some(d)), now())
             .unwrap();
@@ -576,7 +575,7 @@ mod from_the_map {
     /// stacked with a real unit adds nothing and is removed all the same.
     #[test]
     fn spi_h1_dummies_are_revealed_removed_and_add_nothing() {
-        let t = Tables::builtin().unwrap();
+        let t = kepi::registry::builtin_tables().unwrap();
         let hex = position_of(centre()).unwrap();
         let mut g = game();
         place(&mut g, "fr-dummy-1", hex);
@@ -679,7 +678,7 @@ mod from_the_map {
                     );
                     assert!(
                         Form::new(f)
-                            .resolve(g.state(), Tables::builtin().unwrap(), None)
+                            .resolve(g.state(), kepi::registry::builtin_tables().unwrap(), None)
                             .is_err()
                     );
                 }

@@ -17,7 +17,7 @@ use kepi::rules::pw::{self, ArtilleryInput as PwArtilleryInput, Gunnery};
 use kepi::rules::spi::{self, Formation, SpiCombatInput, SpiUnit};
 
 fn tables() -> &'static Tables {
-    Tables::builtin().expect("tables")
+    kepi::registry::builtin_tables().expect("tables")
 }
 
 fn entered(die: Die, faces: &[u32]) -> DiceSource {
@@ -47,10 +47,14 @@ fn pk_x3_flank_charge_example_84_and_8_casualties() {
         };
         let mut d = entered(Die::D10, &[5]);
         d.enter(Die::Pct, 50).expect("d%");
-        let o = pk::melee::melee(&input, &tables().pk, Some(&mut d))
-            .expect("melee")
-            .outcome
-            .expect("outcome");
+        let o = pk::melee::melee(
+            &input,
+            tables().get::<kepi::rules::pk::PkTables>(),
+            Some(&mut d),
+        )
+        .expect("melee")
+        .outcome
+        .expect("outcome");
         assert_eq!(
             (o.lf, o.df, o.casualties),
             (Ratio::int(84), 10, 8),
@@ -70,10 +74,14 @@ fn pk_f5_wooden_building_df_13() {
     };
     let mut d = entered(Die::D10, &[5]);
     d.enter(Die::Pct, 50).expect("d%");
-    let o = pk::fire::fire(&input, &tables().pk, Some(&mut d))
-        .expect("fire")
-        .outcome
-        .expect("outcome");
+    let o = pk::fire::fire(
+        &input,
+        tables().get::<kepi::rules::pk::PkTables>(),
+        Some(&mut d),
+    )
+    .expect("fire")
+    .outcome
+    .expect("outcome");
     assert_eq!(o.df, 13, "\"a DF of 10+3=13\"");
 }
 
@@ -81,7 +89,7 @@ fn pk_f5_wooden_building_df_13() {
 /// move while a line unit takes ½ move."
 #[test]
 fn pk_u1_change_formation_elite_third_line_half() {
-    let t = &tables().pk;
+    let t = tables().get::<kepi::rules::pk::PkTables>();
     let time = |c| pk::movement::activity_time(c, Activity::ChangeFormation, 1, t).expect("urt");
     assert_eq!(
         time(Class::Elite),
@@ -100,7 +108,7 @@ fn pk_u1_change_formation_elite_third_line_half() {
 /// however far the LF passes the DV.
 #[test]
 fn pk_a4_building_damage_is_flat_5_or_2() {
-    let t = &tables().pk;
+    let t = tables().get::<kepi::rules::pk::PkTables>();
     for (b, dmg) in [(Building::Wooden, 5), (Building::Stone, 2)] {
         let input = ArtilleryInput {
             gun: Gun::Blr,
@@ -140,11 +148,15 @@ fn pw_a1_full_strength_artillery_needs_a_3() {
     };
     let hits = |face| {
         let mut d = entered(Die::D6, &[face]);
-        pw::artillery(&input, &tables().pw, Some(&mut d))
-            .expect("artillery")
-            .outcome
-            .expect("outcome")
-            .hits
+        pw::artillery(
+            &input,
+            tables().get::<kepi::rules::pw::PwTables>(),
+            Some(&mut d),
+        )
+        .expect("artillery")
+        .outcome
+        .expect("outcome")
+        .hits
     };
     assert_eq!(hits(3), 1, "\"it only needs to roll a 3 to score a hit\"");
     assert_eq!(hits(2), 0, "a 2 misses");
@@ -162,7 +174,11 @@ fn gsp_c1_extra_point_against_infantry() {
         ..Occupants::default()
     };
     for (hits, inf, cav) in [(4, 2, 2), (5, 3, 2)] {
-        let c = gsp::damage::share_hits(&occ, &[(hits, hits)], &tables().gsp);
+        let c = gsp::damage::share_hits(
+            &occ,
+            &[(hits, hits)],
+            tables().get::<kepi::rules::gsp::GspTables>(),
+        );
         assert_eq!(
             (c.infantry, c.cavalry),
             (inf, cav),
@@ -189,10 +205,14 @@ fn spi_input(a: u32, d: u32) -> SpiCombatInput {
 
 fn spi_totals(i: &SpiCombatInput) -> (String, String, String) {
     let mut d = entered(Die::D6, &[3]);
-    let o = spi::combat(i, &tables().spi, Some(&mut d))
-        .expect("combat")
-        .outcome
-        .expect("outcome");
+    let o = spi::combat(
+        i,
+        tables().get::<kepi::rules::spi::SpiTables>(),
+        Some(&mut d),
+    )
+    .expect("combat")
+    .outcome
+    .expect("outcome");
     (o.odds, o.attack, o.defence)
 }
 
@@ -219,7 +239,7 @@ fn spi_c3_flanking_twelve_counts_twenty_four() {
 /// of "two" would defend as a combined Combat Strength of "twelve.""
 #[test]
 fn spi_f1_five_in_a_fort_of_two_defends_twelve() {
-    let t = &tables().spi;
+    let t = tables().get::<kepi::rules::spi::SpiTables>();
     assert_eq!(
         spi::fort_defence(&[Ratio::int(5)], 2, t),
         Ratio::int(12),
@@ -248,7 +268,7 @@ fn spi_i1_six_raised_to_eight_two_points_left() {
 /// the attack", halved for the odds (case P).
 #[test]
 fn spi_h1_eight_may_allocate_one() {
-    let t = &tables().spi;
+    let t = tables().get::<kepi::rules::spi::SpiTables>();
     assert_eq!(
         spi::hasty_strength(1, 8, t).expect("allocation"),
         Ratio::new(1, 2),
@@ -262,7 +282,7 @@ fn spi_h1_eight_may_allocate_one() {
 #[test]
 fn spi_s1_isolated_eight_becomes_seven() {
     assert_eq!(
-        spi::isolation_attrition(8, 1, &tables().spi),
+        spi::isolation_attrition(8, 1, tables().get::<kepi::rules::spi::SpiTables>()),
         7,
         "\"would be reduced to 7\""
     );
@@ -296,7 +316,12 @@ fn fr_s1_unsupplied_disorganised_is_a_quarter() {
     let mut i = FrCombatInput::plain(2, 8);
     i.defenders[0].supplied = false;
     i.defenders[0].disorganised = true;
-    let r = fr1870::combat(&i, &tables().fr1870, None).expect("combat");
+    let r = fr1870::combat(
+        &i,
+        tables().get::<kepi::rules::fr1870::Fr1870Tables>(),
+        None,
+    )
+    .expect("combat");
     assert!(
         r.summary.starts_with("1:1: 2 : 2"),
         "\"4 times lower than that printed on the counter\": {}",
@@ -318,7 +343,12 @@ fn fr_f1_disorganised_garrison_halved_then_multiplied() {
         coefficient: 3,
         role: FortressRole::DefendsOccupied,
     });
-    let r = fr1870::combat(&i, &tables().fr1870, None).expect("combat");
+    let r = fr1870::combat(
+        &i,
+        tables().get::<kepi::rules::fr1870::Fr1870Tables>(),
+        None,
+    )
+    .expect("combat");
     assert!(
         r.summary.starts_with("1:1: 6 : 6"),
         "\"divided by 2 (state D) then multiplied by the coefficient\": {}",
@@ -340,7 +370,7 @@ fn fr_b1_metz_besiegers_leave_two_turns_later() {
 /// French receive at Chalons." kepi keeps the four points beside the 4-strength unit.
 #[test]
 fn spi_i1_order_m_keeps_its_four_combat_points() {
-    let m = spi::forces(&tables().spi, Some("M"));
+    let m = spi::forces(tables().get::<kepi::rules::spi::SpiTables>(), Some("M"));
     assert!(
         m.iter().any(|r| r.kind == spi::ForceKind::CombatPoints
             && r.count == Some(4)

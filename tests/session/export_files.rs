@@ -337,7 +337,7 @@ fn a_game_roster_prints_the_log_head() {
         chrono::Utc::now(),
     )
     .unwrap();
-    let tables = kepi::rules::Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let doc = export::from_game::game_roster_doc(&game, tables);
     let head = game.head();
     assert_eq!(doc.chain_head.as_deref(), Some(head.as_str()));
@@ -359,7 +359,7 @@ fn a_game_roster_prints_the_log_head() {
 fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
     use kepi::campaign::{CampaignTable, ops};
     use kepi::game::{Action, Game, SeedSecret};
-    use kepi::rules::{RuleSetId, Tables};
+    use kepi::rules::RuleSetId;
     let dir = tmp("campaign-roster");
     let s = kepi::registry::builtin_scenario("spi-1870").unwrap();
     let mut game = Game::new(&s, RuleSetId::Spi, SeedSecret::new(5), chrono::Utc::now());
@@ -398,7 +398,8 @@ fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
     )
     .unwrap();
     let battle = kepi::store::read_game(&out).unwrap().game;
-    let doc = export::from_game::game_roster_doc(&battle, Tables::builtin().unwrap());
+    let doc =
+        export::from_game::game_roster_doc(&battle, kepi::registry::builtin_tables().unwrap());
     let units: Vec<_> = doc
         .sides
         .iter()
@@ -419,7 +420,8 @@ fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
         assert!(text.contains(from), "`{from}` not in the roster: {text}");
     }
     // A game that is no campaign's battle prints no "from".
-    let plain = export::from_game::game_roster_doc(&game, Tables::builtin().unwrap());
+    let plain =
+        export::from_game::game_roster_doc(&game, kepi::registry::builtin_tables().unwrap());
     let pdf = dir.join("plain.pdf");
     write_atomic(&pdf, &roster_pdf(&plain, Paper::A4).unwrap()).unwrap();
     if let Some(text) = pdf_text(&pdf) {

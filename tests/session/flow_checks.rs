@@ -8,7 +8,6 @@ use kepi::game::{Action, Counter, EntryKind, Flag, Game, GameState, Level, SeedS
 use kepi::play::Form;
 use kepi::registry::builtin_scenario;
 use kepi::roster::Side;
-use kepi::rules::Tables;
 use kepi::rules::pk::form::{PkAction, PkForm};
 use kepi::rules::pw::set::pw_defeated;
 use kepi::rules::{Resolution, RuleSetId};
@@ -46,12 +45,17 @@ fn resolve_pk(
     target: Option<&str>,
     set: impl Fn(&mut PkAction),
 ) {
-    let tables = Tables::builtin().unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
     let mut f = PkForm::all()
         .into_iter()
         .find(|f| f.name() == name)
         .unwrap();
-    f.prefill(g.state(), Some(actor), target, &tables.pk);
+    f.prefill(
+        g.state(),
+        Some(actor),
+        target,
+        tables.get::<kepi::rules::pk::PkTables>(),
+    );
     set(&mut f.action);
     let form = Form::new(f);
     let mut units = vec![actor.to_string()];

@@ -11,7 +11,6 @@ use chrono::{TimeZone, Utc};
 use kepi::game::{Game, SeedSecret};
 use kepi::registry::builtin_scenario;
 use kepi::rules::RuleSetId;
-use kepi::rules::Tables;
 use kepi::store::Store;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kepi");
@@ -94,7 +93,7 @@ fn a_table_linked_to_dev_zero_is_refused_quickly() {
     let before = rss_kib();
     let start = Instant::now();
     let dir = d.clone();
-    let e = within(20, move || Tables::load(Some(&dir))).unwrap_err();
+    let e = within(20, move || kepi::registry::load_tables(Some(&dir))).unwrap_err();
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "{:?}",
@@ -111,7 +110,7 @@ fn a_fifo_table_is_refused_without_hanging() {
     let d = tmp("fifo");
     mkfifo(&d.join("gsp.toml"));
     let dir = d.clone();
-    let e = within(20, move || Tables::load(Some(&dir))).unwrap_err();
+    let e = within(20, move || kepi::registry::load_tables(Some(&dir))).unwrap_err();
     assert!(e.file.ends_with("gsp.toml"), "{e}");
     assert!(e.message.contains("FIFO"), "{e}");
     // `kepi tables check` too, through the binary.
@@ -125,7 +124,7 @@ fn a_fifo_table_is_refused_without_hanging() {
 fn a_folder_named_like_a_table_is_refused() {
     let d = tmp("folder");
     std::fs::create_dir(d.join("pw.toml")).unwrap();
-    let e = Tables::load(Some(&d)).unwrap_err();
+    let e = kepi::registry::load_tables(Some(&d)).unwrap_err();
     assert!(e.file.ends_with("pw.toml"), "{e}");
     assert!(e.message.contains("folder"), "{e}");
 }
@@ -134,28 +133,28 @@ fn a_folder_named_like_a_table_is_refused() {
 fn a_dangling_table_link_is_an_error_not_the_builtin() {
     let d = tmp("dangling");
     symlink(d.join("nowhere.toml"), &d.join("spi.toml"));
-    let e = Tables::load(Some(&d)).unwrap_err();
+    let e = kepi::registry::load_tables(Some(&d)).unwrap_err();
     assert!(e.file.ends_with("spi.toml"), "{e}");
     assert!(e.message.contains("symbolic link"), "{e}");
-    assert!(Tables::check_dir(Some(&d)).is_err());
+    assert!(kepi::registry::check_tables(Some(&d)).is_err());
 }
 
 #[test]
 fn a_linked_regular_table_is_read_and_a_linked_secret_is_not_echoed() {
     let d = tmp("linked");
     let real = d.join("real-pk.toml");
-    let (_, pk) = Tables::builtin_files()[0];
+    let pk = kepi::registry::table_files()[0].builtin;
     std::fs::write(&real, pk).unwrap();
     let tables = d.join("tables");
     std::fs::create_dir(&tables).unwrap();
     symlink(&real, &tables.join("pk.toml"));
-    Tables::load(Some(&tables)).unwrap();
-    let report = Tables::check_dir(Some(&tables)).unwrap();
+    kepi::registry::load_tables(Some(&tables)).unwrap();
+    let report = kepi::registry::check_tables(Some(&tables)).unwrap();
     assert!(report[0].from_folder);
     // A device's content is never read, so no error can quote it.
     let other = tmp("linked-dev");
     symlink("/dev/urandom", &other.join("pk.toml"));
-    let e = Tables::load(Some(&other)).unwrap_err();
+    let e = kepi::registry::load_tables(Some(&other)).unwrap_err();
     assert_eq!(e.line, 0, "{e}");
     assert!(e.message.contains("character device"), "{e}");
 }
@@ -164,11 +163,11 @@ fn a_linked_regular_table_is_read_and_a_linked_secret_is_not_echoed() {
 fn a_missing_or_file_tables_dir_is_refused() {
     let d = tmp("missing");
     let missing = d.join("no-such-tables");
-    let e = Tables::load(Some(&missing)).unwrap_err();
+    let e = kepi::registry::load_tables(Some(&missing)).unwrap_err();
     assert!(e.to_string().contains("no-such-tables"), "{e}");
     let file = d.join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let e = Tables::load(Some(&file)).unwrap_err();
+    let e = kepi::registry::load_tables(Some(&file)).unwrap_err();
     assert!(e.to_string().contains("not a folder"), "{e}");
 
     let m = missing.display().to_string();

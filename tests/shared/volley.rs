@@ -1,7 +1,8 @@
 //! "Volley", a toy rule set that lives in tests only (docs/ADDING_A_RULE_SET.md), shared by the
 //! rules and window tests: each side in turn moves then fires; a volley rolls one d6 and hits on 5
 //! or 6 (the target loses 1 strength point); a unit brought down to 1 point takes a morale test (a
-//! due check answered by the "morale" form).
+//! due check answered by the "morale" form). Its one table, `volley.toml` (the die that hits), is
+//! read with the five's: built in, or from `--tables DIR`.
 #![allow(dead_code)]
 
 use kepi::dice::{DiceSource, Die, Prob};
@@ -13,10 +14,30 @@ use kepi::play::{Form, Resolved, SetForm};
 use kepi::registry::{self, RuleSet};
 use kepi::roster::{Arm, Side};
 use kepi::rules::{ModifierLine, OddsLine, Resolution, RuleError, RuleId, RuleSetId};
-use kepi::tables::Provenance;
+use kepi::tables::{Check, Provenance, RuleTable, Sourced, TableError, TableFile};
 use serde_json::{Value, json};
 
 pub struct Volley;
+
+/// Volley's table: the lowest d6 that hits (VOL-F1).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VolleyTables {
+    pub system: String,
+    pub hit_on: Sourced<i64>,
+}
+
+pub const TABLE: &str = r#"system = "volley"
+hit_on = { value = 5, provenance = "house", note = "a rule set of the tests" }
+"#;
+
+impl RuleTable for VolleyTables {
+    const FILE: &'static str = "volley.toml";
+    const BUILTIN: &'static str = TABLE;
+    fn validate(&self, check: &Check<'_>) -> Result<(), TableError> {
+        check.range(&self.hit_on, "hit_on", 1, 6)
+    }
+}
 
 pub const SCENARIO: &str = r#"
 name = "volley-test"
@@ -42,6 +63,9 @@ strength = 2
 impl RuleSet for Volley {
     fn id(&self) -> &'static str {
         "volley"
+    }
+    fn table(&self) -> Option<TableFile> {
+        Some(TableFile::of::<VolleyTables>())
     }
     fn title(&self) -> &'static str {
         "Volley (tests)"
@@ -165,9 +189,10 @@ impl SetForm for VolleyForm {
     fn resolve(
         &self,
         state: &GameState,
-        _tables: &kepi::rules::Tables,
+        tables: &kepi::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
+        let hit_on = tables.get::<VolleyTables>().hit_on.v().clamp(1, 6);
         let rule = RuleId::new(if self.name == "fire" {
             "VOL-F1"
         } else {
@@ -177,8 +202,8 @@ impl SetForm for VolleyForm {
             system: registry::find("volley").unwrap(),
             action: self.name.to_string(),
             modifiers: vec![ModifierLine::new(
-                "hits on 5 or 6",
-                kepi::rules::Effect::Target(kepi::dice::Ratio::new(5, 1)),
+                format!("hits on {hit_on} or more"),
+                kepi::rules::Effect::Target(kepi::dice::Ratio::new(i128::from(hit_on), 1)),
                 rule,
                 Provenance::House,
             )],
@@ -188,11 +213,11 @@ impl SetForm for VolleyForm {
             odds: vec![
                 OddsLine {
                     outcome: "hit".into(),
-                    p: Prob::new(1, 3),
+                    p: Prob::new(i128::from(7 - hit_on), 6),
                 },
                 OddsLine {
                     outcome: "miss".into(),
-                    p: Prob::new(2, 3),
+                    p: Prob::new(i128::from(hit_on - 1), 6),
                 },
             ],
             rolled: None,
@@ -202,7 +227,7 @@ impl SetForm for VolleyForm {
             return Ok((res.erase(), Vec::new()));
         };
         let value = dice.roll(Die::D6, "volley d6")?;
-        let hit = value >= 5;
+        let hit = i64::from(value) >= hit_on;
         res.dice = dice.take_rolls();
         res.rolled = Some(if hit { 0 } else { 1 });
         res.summary = if hit { "hit" } else { "miss" }.to_string();

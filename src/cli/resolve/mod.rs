@@ -115,10 +115,10 @@ pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
     let loaded;
     let tables: &Tables = match tables_dir {
         Some(d) => {
-            loaded = Tables::load(Some(d))?;
+            loaded = crate::registry::load_tables(Some(d))?;
             &loaded
         }
-        None => Tables::builtin()?,
+        None => crate::registry::builtin_tables()?,
     };
     a.flags.check_used(&a.system)?;
     let (mut src, seed) = a.flags.source()?;

@@ -210,7 +210,10 @@ mod phase_names {
                 "German half-turn: 4 melee"
             ]
         );
-        assert_eq!(names(RuleSetId::Pw)[4], "French half-turn: 1 artillery fire");
+        assert_eq!(
+            names(RuleSetId::Pw)[4],
+            "French half-turn: 1 artillery fire"
+        );
         assert_eq!(
             phases_for(RuleSetId::Pw, &[Side::French, Side::German])[0],
             "French half-turn: 1 artillery fire"

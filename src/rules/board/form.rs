@@ -303,17 +303,9 @@ impl SpiForm {
         }]
     }
 
-    /// The action's name.
-    pub fn name(&self) -> &'static str {
-        "combat"
-    }
-
     /// Sets the units and their strengths, supply, formation and train from the game.
     pub fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
-        let (a, d) = engaged(state, actor, target);
-        self.prefill_engaged(state, &a, &d);
-        self.actor = actor.map(str::to_string);
-        self.target = target.map(str::to_string);
+        self.engage_acting(state, actor, target)
     }
 
     /// SPI-C2: sets several attackers against every unit in a hex (see [`engage_hex`]): the first
@@ -631,17 +623,9 @@ impl FrForm {
         }]
     }
 
-    /// The action's name.
-    pub fn name(&self) -> &'static str {
-        "combat"
-    }
-
     /// Sets the units and their potentials, arms, disorganisation and supply from the game.
     pub fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
-        let (a, d) = engaged(state, actor, target);
-        self.prefill_engaged(state, &a, &d);
-        self.actor = actor.map(str::to_string);
-        self.target = target.map(str::to_string);
+        self.engage_acting(state, actor, target)
     }
 
     /// FR-C1: sets several attackers against every unit in a hex (see [`engage_hex`]): the first
@@ -1012,99 +996,142 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
     }
 }
 
-/// The spi form as the engine sees it (issue 27: a built-in rule set goes through the same trait
-/// a registered one uses, its tables passed in).
-impl crate::engine::play::SetForm for SpiForm {
-    #[cfg(feature = "gui")]
-    fn situation_ui(&mut self, ui: &mut egui::Ui, state: &GameState) {
-        super::panel::spi_situation_ui(ui, self, state);
+/// What SPI's and 1870's combat forms differ in, for the one engine-facing form both are (issue
+/// 27: a built-in rule set goes through the same trait a registered one uses, its tables passed
+/// in). The rest, the units engaged in one attack on one hex (SPI-C2, FR-C1), the combat limits
+/// read from the log and the attackers added after a pick, is one piece of code for both.
+pub trait HexCombatForm:
+    Clone + std::fmt::Debug + Serialize + serde::de::DeserializeOwned + Send + Sync + 'static
+{
+    /// The form's tag in a save ("spi", "fr1870").
+    const TAG: &'static str;
+    /// How the game words its combat limits.
+    fn texts(&self) -> &'static Texts;
+    /// The acting unit and the target, by id.
+    fn acting(&self) -> (Option<&str>, Option<&str>);
+    /// Sets the acting unit and the target.
+    fn set_acting(&mut self, actor: Option<String>, target: Option<String>);
+    /// The attacking units and the defending ones, by id.
+    fn engaged_ids(&self) -> (&[String], &[String]);
+    /// SPI-R1, FR-C2: the owners' `--losses`.
+    fn losses_mut(&mut self) -> &mut Vec<(String, u32)>;
+    /// SPI-C1, FR-C1: the result typed for a cell kepi does not know.
+    fn entered_result_mut(&mut self) -> &mut Option<String>;
+    /// SPI-C2, FR-C1: sets the units engaged from the game (see [`engage_hex`]).
+    fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]);
+    /// SPI-C2, FR-C1: sets the acting unit, the target and the units engaged with them.
+    fn engage_acting(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
+        let (a, d) = engaged(state, actor, target);
+        self.engage(state, &a, &d);
+        self.set_acting(actor.map(str::to_string), target.map(str::to_string));
     }
-
-    fn name(&self) -> &'static str {
-        SpiForm::name(self)
-    }
-
-    fn units(&self) -> (Option<&str>, Option<&str>) {
-        (self.actor.as_deref(), self.target.as_deref())
-    }
-
-    fn needs_target(&self) -> bool {
-        true
-    }
-
-    fn prefill(
-        &mut self,
+    /// Why the combat is impossible now.
+    fn combat_refusal(&self, state: &GameState) -> Option<String>;
+    /// Resolves with the game's tables.
+    fn resolve_in(
+        &self,
         state: &GameState,
-        actor: Option<&str>,
-        target: Option<&str>,
-        _tables: &crate::rules::Tables,
-    ) {
-        self.prefill(state, actor, target)
-    }
+        tables: &crate::rules::Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError>;
+    /// The situation panel.
+    #[cfg(feature = "gui")]
+    fn panel(&mut self, ui: &mut egui::Ui, state: &GameState);
+}
 
-    fn refusal(&self, state: &GameState) -> Option<String> {
+/// The accessors of a combat form's common fields (`actor`, `target`, `attacker_ids`,
+/// `defender_ids`, `losses`, `entered_result`), the same for both games.
+macro_rules! hex_combat_fields {
+    () => {
+        fn acting(&self) -> (Option<&str>, Option<&str>) {
+            (self.actor.as_deref(), self.target.as_deref())
+        }
+        fn set_acting(&mut self, actor: Option<String>, target: Option<String>) {
+            (self.actor, self.target) = (actor, target);
+        }
+        fn engaged_ids(&self) -> (&[String], &[String]) {
+            (&self.attacker_ids, &self.defender_ids)
+        }
+        fn losses_mut(&mut self) -> &mut Vec<(String, u32)> {
+            &mut self.losses
+        }
+        fn entered_result_mut(&mut self) -> &mut Option<String> {
+            &mut self.entered_result
+        }
+    };
+}
+
+impl HexCombatForm for SpiForm {
+    const TAG: &'static str = "spi";
+    hex_combat_fields!();
+    /// How SPI words its combat limits (SPI-C2).
+    fn texts(&self) -> &'static Texts {
+        &SPI
+    }
+    fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]) {
+        self.prefill_engaged(state, attackers, defenders)
+    }
+    fn combat_refusal(&self, state: &GameState) -> Option<String> {
         spi_refusal(self, state)
     }
-
-    fn resolve(
+    fn resolve_in(
         &self,
         state: &GameState,
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        SpiForm::resolve(self, state, &tables.spi, dice)
+        self.resolve(state, tables.get::<crate::rules::spi::SpiTables>(), dice)
     }
-
-    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
-        combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
-    }
-
-    fn engaged(&self) -> Option<(&[String], &[String])> {
-        Some((&self.attacker_ids, &self.defender_ids))
-    }
-
-    fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
-        if let Some(all) = more_attackers(state, &self.attacker_ids, extra) {
-            let (a, t) = (self.actor.clone(), self.target.clone());
-            let defenders = self.defender_ids.clone();
-            self.prefill_engaged(state, &all, &defenders);
-            (self.actor, self.target) = (a, t);
-        }
-    }
-
-    fn clear_typed(&mut self) {
-        self.entered_result = None;
-        self.losses.clear();
-    }
-
-    fn to_value(&self) -> serde_json::Value {
-        crate::engine::play::tagged_value("spi", self)
-    }
-
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn crate::engine::play::SetForm>> {
-        crate::engine::play::from_tagged::<SpiForm>("spi", v)
-            .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
-        Box::new(self.clone())
+    #[cfg(feature = "gui")]
+    fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {
+        super::panel::spi_situation_ui(ui, self, state);
     }
 }
 
-/// The fr1870 form as the engine sees it (issue 27: a built-in rule set goes through the same trait
-/// a registered one uses, its tables passed in).
-impl crate::engine::play::SetForm for FrForm {
+impl HexCombatForm for FrForm {
+    const TAG: &'static str = "fr1870";
+    hex_combat_fields!();
+    /// How 1870 words its combat limits (FR-C1).
+    fn texts(&self) -> &'static Texts {
+        &FR1870
+    }
+    fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]) {
+        self.prefill_engaged(state, attackers, defenders)
+    }
+    fn combat_refusal(&self, state: &GameState) -> Option<String> {
+        fr_refusal(self, state)
+    }
+    fn resolve_in(
+        &self,
+        state: &GameState,
+        tables: &crate::rules::Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        self.resolve(
+            state,
+            tables.get::<crate::rules::fr1870::Fr1870Tables>(),
+            dice,
+        )
+    }
+    #[cfg(feature = "gui")]
+    fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {
+        super::panel::fr_situation_ui(ui, self, state);
+    }
+}
+
+/// SPI's and 1870's combat form as the engine sees it: one attack on one hex (SPI-C2, FR-C1).
+impl<F: HexCombatForm> crate::engine::play::SetForm for F {
     #[cfg(feature = "gui")]
     fn situation_ui(&mut self, ui: &mut egui::Ui, state: &GameState) {
-        super::panel::fr_situation_ui(ui, self, state);
+        self.panel(ui, state);
     }
 
     fn name(&self) -> &'static str {
-        FrForm::name(self)
+        "combat"
     }
 
     fn units(&self) -> (Option<&str>, Option<&str>) {
-        (self.actor.as_deref(), self.target.as_deref())
+        self.acting()
     }
 
     fn needs_target(&self) -> bool {
@@ -1118,11 +1145,11 @@ impl crate::engine::play::SetForm for FrForm {
         target: Option<&str>,
         _tables: &crate::rules::Tables,
     ) {
-        self.prefill(state, actor, target)
+        self.engage_acting(state, actor, target)
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
-        fr_refusal(self, state)
+        self.combat_refusal(state)
     }
 
     fn resolve(
@@ -1131,37 +1158,40 @@ impl crate::engine::play::SetForm for FrForm {
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        FrForm::resolve(self, state, &tables.fr1870, dice)
+        self.resolve_in(state, tables, dice)
     }
 
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
-        combat_breaches(game, &self.attacker_ids, &self.defender_ids, self.texts())
+        let (a, d) = self.engaged_ids();
+        combat_breaches(game, a, d, self.texts())
     }
 
     fn engaged(&self) -> Option<(&[String], &[String])> {
-        Some((&self.attacker_ids, &self.defender_ids))
+        Some(self.engaged_ids())
     }
 
     fn with_attackers(&mut self, state: &GameState, extra: &[String]) {
-        if let Some(all) = more_attackers(state, &self.attacker_ids, extra) {
-            let (a, t) = (self.actor.clone(), self.target.clone());
-            let defenders = self.defender_ids.clone();
-            self.prefill_engaged(state, &all, &defenders);
-            (self.actor, self.target) = (a, t);
+        let (ids, defenders) = self.engaged_ids();
+        if let Some(all) = more_attackers(state, ids, extra) {
+            let defenders = defenders.to_vec();
+            let (a, t) = self.acting();
+            let (a, t) = (a.map(str::to_string), t.map(str::to_string));
+            self.engage(state, &all, &defenders);
+            self.set_acting(a, t);
         }
     }
 
     fn clear_typed(&mut self) {
-        self.entered_result = None;
-        self.losses.clear();
+        *self.entered_result_mut() = None;
+        self.losses_mut().clear();
     }
 
     fn to_value(&self) -> serde_json::Value {
-        crate::engine::play::tagged_value("fr1870", self)
+        crate::engine::play::tagged_value(F::TAG, self)
     }
 
     fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn crate::engine::play::SetForm>> {
-        crate::engine::play::from_tagged::<FrForm>("fr1870", v)
+        crate::engine::play::from_tagged::<F>(F::TAG, v)
             .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
     }
 
@@ -1169,6 +1199,41 @@ impl crate::engine::play::SetForm for FrForm {
         Box::new(self.clone())
     }
 }
+
+/// The engine plumbing of a one-unit form of SPI or 1870 besides the combat (SPI-I1, SPI-E1,
+/// SPI-T1, SPI-H2, FR-G1, FR-K1), the same for each: the acting unit alone and no target; with a
+/// tag and the form's type, saved under that tag.
+macro_rules! one_unit_form {
+    () => {
+        fn units(&self) -> (Option<&str>, Option<&str>) {
+            (self.actor.as_deref(), None)
+        }
+
+        fn needs_target(&self) -> bool {
+            false
+        }
+
+        fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
+            Box::new(self.clone())
+        }
+    };
+    ($tag:literal, $ty:ty) => {
+        $crate::rules::board::form::one_unit_form!();
+
+        fn to_value(&self) -> serde_json::Value {
+            crate::engine::play::tagged_value($tag, self)
+        }
+
+        fn with_value(
+            &self,
+            v: &serde_json::Value,
+        ) -> Option<Box<dyn crate::engine::play::SetForm>> {
+            crate::engine::play::from_tagged::<$ty>($tag, v)
+                .map(|f| Box::new(f) as Box<dyn crate::engine::play::SetForm>)
+        }
+    };
+}
+pub(crate) use one_unit_form;
 
 /// SPI-C2, FR-C1: the attackers `ids` with the units of `extra` of the lead attacker's side still
 /// fighting, or None when that adds nobody (others are left out, not refused: a pick may go stale).
@@ -1252,7 +1317,7 @@ pub fn fr_refusal(f: &FrForm, state: &GameState) -> Option<String> {
 }
 
 /// How one board game words its combat limits.
-pub(crate) struct Texts {
+pub struct Texts {
     /// The adjacency rule, cited.
     adjacent: &'static str,
     /// The once-per-phase rule for attackers, cited.
@@ -1383,20 +1448,6 @@ fn fights(u: &UnitState) -> bool {
     )
 }
 
-impl SpiForm {
-    /// How SPI words its combat limits.
-    fn texts(&self) -> &'static Texts {
-        &SPI
-    }
-}
-
-impl FrForm {
-    /// How 1870 words its combat limits.
-    fn texts(&self) -> &'static Texts {
-        &FR1870
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1428,7 +1479,7 @@ mod tests {
     /// and changes nothing; with one, SPI-R1's losses fall on the target, then the attacker.
     #[test]
     fn spi_unknown_cell_then_entered_result() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game("spi-1870", RuleSetId::Spi);
         let mut f = SpiForm::all().remove(0);
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
@@ -1436,15 +1487,23 @@ mod tests {
         assert_eq!(f.input.defenders[0].strength, 5);
         let before = g.log().len();
         let e = g
-            .resolve(&[(Die::D6, 3)], |s, d| f.resolve(s, &t.spi, Some(d)), now())
+            .resolve(
+                &[(Die::D6, 3)],
+                |s, d| f.resolve(s, t.get::<crate::rules::spi::SpiTables>(), Some(d)),
+                now(),
+            )
             .unwrap_err()
             .to_string();
         assert!(e.contains("d6=3") && e.contains("--result"), "{e}");
         assert_eq!(g.log().len(), before, "nothing logged against the die");
         assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 5);
         f.entered_result = Some("A1/D2".into());
-        g.resolve(&[(Die::D6, 3)], |s, d| f.resolve(s, &t.spi, Some(d)), now())
-            .unwrap();
+        g.resolve(
+            &[(Die::D6, 3)],
+            |s, d| f.resolve(s, t.get::<crate::rules::spi::SpiTables>(), Some(d)),
+            now(),
+        )
+        .unwrap();
         assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 3);
         assert_eq!(g.state().unit("de-2-5-1").unwrap().strength, 4);
         g.undo(now()).unwrap();
@@ -1454,7 +1513,7 @@ mod tests {
     /// SPI-S1: an unsupplied attacker attacks at half strength.
     #[test]
     fn spi_supply_from_the_unit_state() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game("spi-1870", RuleSetId::Spi);
         g.act(
             Action::SetSupply {
@@ -1467,14 +1526,16 @@ mod tests {
         let mut f = SpiForm::all().remove(0);
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
         assert_eq!(f.input.attackers[0].supply, SupplyState::Unsupplied);
-        let (res, _) = f.resolve(g.state(), &t.spi, None).unwrap();
+        let (res, _) = f
+            .resolve(g.state(), t.get::<crate::rules::spi::SpiTables>(), None)
+            .unwrap();
         assert!(res.summary.starts_with("1:2"), "{}", res.summary);
     }
 
     /// FR-C1: below 1:3 the attacker is always eliminated; both stacked defenders defend together.
     #[test]
     fn fr1870_below_the_table_eliminates_the_attacker() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game("fr1870-august", RuleSetId::Fr1870);
         let mut f = FrForm::all().remove(0);
         f.prefill(g.state(), Some("fr-1rc"), Some("de-1b"));
@@ -1484,7 +1545,7 @@ mod tests {
         );
         g.resolve(
             &[(Die::D6, 4)],
-            |s, d| f.resolve(s, &t.fr1870, Some(d)),
+            |s, d| f.resolve(s, t.get::<crate::rules::fr1870::Fr1870Tables>(), Some(d)),
             now(),
         )
         .unwrap();
@@ -1496,13 +1557,13 @@ mod tests {
     /// umpire's entry (die 5: "DR": the defender retreats, a note).
     #[test]
     fn fr1870_printed_and_entered_results() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game("fr1870-august", RuleSetId::Fr1870);
         let mut f = FrForm::all().remove(0);
         f.prefill(g.state(), Some("fr-1rc"), Some("de-cav-3"));
         g.resolve(
             &[(Die::D6, 2)],
-            |s, d| f.resolve(s, &t.fr1870, Some(d)),
+            |s, d| f.resolve(s, t.get::<crate::rules::fr1870::Fr1870Tables>(), Some(d)),
             now(),
         )
         .unwrap();
@@ -1514,7 +1575,7 @@ mod tests {
         let e = g
             .resolve(
                 &[(Die::D6, 5)],
-                |s, d| f.resolve(s, &t.fr1870, Some(d)),
+                |s, d| f.resolve(s, t.get::<crate::rules::fr1870::Fr1870Tables>(), Some(d)),
                 now(),
             )
             .unwrap();
@@ -1557,7 +1618,7 @@ mod tests {
             g.state(),
             Some("de-1-5-1"),
             Some("de-1-6-1"),
-            Tables::builtin().unwrap(),
+            &Tables::default(),
         );
         assert!(f.refusal(g.state()).unwrap().contains("friendly"));
     }

@@ -3,10 +3,10 @@
 
 use clap::Args;
 
-use super::form::{FrForm, SpiForm, engage_hex};
+use super::form::{FrForm, HexCombatForm, SpiForm, engage_hex};
 use crate::engine::game::GameState;
 use crate::engine::play::Form;
-use crate::engine::verbs::{Given, MoveError};
+use crate::engine::verbs::{Given, MoveError, set_some};
 use crate::roster::Position;
 
 /// SPI-C2, FR-C1: the units of one attack on one hex.
@@ -30,10 +30,32 @@ pub fn engage(
 ) -> Result<(), String> {
     let (a, d) = engage_hex(state, attackers, hex)?;
     if let Some(f) = form.get_mut::<SpiForm>() {
-        f.prefill_engaged(state, &a, &d);
+        f.engage(state, &a, &d);
     } else if let Some(f) = form.get_mut::<FrForm>() {
-        f.prefill_engaged(state, &a, &d);
+        f.engage(state, &a, &d);
     }
+    Ok(())
+}
+
+/// SPI-C1..C5, FR-C1..C2: a combat verb's options over its form, the same for both games around
+/// what differs (`situation`, the game's own options over its combat input): first the owners'
+/// `--losses` (SPI-R1, FR-C2 (E); each unit engaged and named once, the totals checked against
+/// the result when it is known), last `--result`, the printed result of a cell kepi does not know
+/// (SPI-C1, FR-C1). Err when the form is not `F`'s.
+pub fn combat_overlay<F: HexCombatForm>(
+    g: &Given,
+    f: &mut Form,
+    situation: impl FnOnce(&mut F) -> Result<(), MoveError>,
+) -> Result<(), MoveError> {
+    let Some(x) = f.get_mut::<F>() else {
+        return Err(g.mismatch());
+    };
+    let (attacker_ids, defender_ids) = x.engaged_ids();
+    let losses = parse_losses(g, attacker_ids, defender_ids)?;
+    x.losses_mut().extend(losses);
+    situation(x)?;
+    set_some(x.entered_result_mut(), g.get::<String>("result")?);
+    g.mark(&["attack", "defend", "attackers", "hex"]);
     Ok(())
 }
 

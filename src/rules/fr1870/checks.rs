@@ -50,9 +50,7 @@ fn stacking_due(ev: &Event, q: &mut Queue) {
     if phase.step != Step::Movement {
         return;
     }
-    let Some(t) = crate::rules::Tables::builtin().ok().map(|t| &t.fr1870) else {
-        return;
-    };
+    let t = crate::tables::builtin::<super::Fr1870Tables>();
     let mut cells: std::collections::BTreeMap<String, (crate::roster::Position, Vec<&str>)> =
         std::collections::BTreeMap::new();
     for u in &ev.before().units {

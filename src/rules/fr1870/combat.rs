@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Arm, Fr1870Tables};
 use crate::dice::{DiceSource, Dist, Ratio};
-use crate::rules::crt::{self, Cell, Odds, Tally, UNKNOWN_MESSAGE, vocab};
+use crate::rules::crt::{self, Cell, Odds, Tally, UnitLine, vocab};
 use crate::rules::{
     Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
@@ -121,19 +121,7 @@ impl FromStr for FrCell {
     }
 }
 
-impl Serialize for FrCell {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for FrCell {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
+crt::serde_as_text!(FrCell);
 
 /// One unit in a 1870 combat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -290,24 +278,16 @@ impl St {
 
 /// FR-C2, FR-F1: applies a cell's results to the engaged units.
 pub fn apply_result(cell: &FrCell, input: &FrCombatInput) -> FrEffects {
-    let mut att: Vec<St> = input
-        .attackers
-        .iter()
-        .map(|u| St {
-            d: u.disorganised,
-            gone: false,
-            retreat: false,
-        })
-        .collect();
-    let mut def: Vec<St> = input
-        .defenders
-        .iter()
-        .map(|u| St {
-            d: u.disorganised,
-            gone: false,
-            retreat: false,
-        })
-        .collect();
+    let start = |us: &[FrUnit]| -> Vec<St> {
+        us.iter()
+            .map(|u| St {
+                d: u.disorganised,
+                gone: false,
+                retreat: false,
+            })
+            .collect()
+    };
+    let (mut att, mut def) = (start(&input.attackers), start(&input.defenders));
     let mut notes = Vec::new();
     let mut must_lose = None;
     let retreat = |def: &mut Vec<St>, notes: &mut Vec<String>| {
@@ -369,16 +349,14 @@ pub fn apply_result(cell: &FrCell, input: &FrCombatInput) -> FrEffects {
                 .to_string(),
         );
     }
-    let attackers: Vec<Fate> = att
-        .iter()
-        .zip(&input.attackers)
-        .map(|(s, u)| s.fate(u.disorganised))
-        .collect();
-    let defenders: Vec<Fate> = def
-        .iter()
-        .zip(&input.defenders)
-        .map(|(s, u)| s.fate(u.disorganised))
-        .collect();
+    let fates = |st: &[St], us: &[FrUnit]| -> Vec<Fate> {
+        st.iter()
+            .zip(us)
+            .map(|(s, u)| s.fate(u.disorganised))
+            .collect()
+    };
+    let attackers = fates(&att, &input.attackers);
+    let defenders = fates(&def, &input.defenders);
     let vacated = !defenders.is_empty()
         && defenders.iter().all(|f| {
             matches!(
@@ -439,14 +417,6 @@ pub struct FrCombatOutcome {
     pub effects: Option<FrEffects>,
 }
 
-/// " (name)" for a unit from a game, "" for a plain number.
-fn named(u: &FrUnit) -> String {
-    u.name
-        .as_deref()
-        .map(|n| format!(" ({n})"))
-        .unwrap_or_default()
-}
-
 fn side_total(
     units: &[FrUnit],
     attack: bool,
@@ -455,7 +425,6 @@ fn side_total(
 ) -> Result<Tally, RuleError> {
     let c = &t.combat;
     let side = if attack { "attacker" } else { "defender" };
-    let d_half = Ratio::new(1, i128::from(c.disorganised_divisor.v().max(1)));
     let mut tally = Tally::new();
     let mut unsupplied = Ratio::ZERO;
     let coef = input
@@ -475,30 +444,23 @@ fn side_total(
         ));
     }
     for (i, u) in units.iter().enumerate() {
-        let mut v = Ratio::from(u.potential);
-        let mut label = format!("{side} {}{}: {} {}", i + 1, named(u), u.potential, u.arm);
-        let mut rule = RuleId::new("FR-C1");
-        let mut prov = Provenance::Seed;
+        let arm = format!(" {}", u.arm);
+        let mut line = UnitLine::new(side, i, u.name.as_deref(), u.potential, &arm, "FR-C1");
         if u.disorganised {
-            v = v * d_half;
-            label.push_str(" halved (disorganised)");
-            rule = RuleId::new("FR-S1");
-            prov = prov.weakest(c.disorganised_divisor.provenance);
+            line.divide(&c.disorganised_divisor, "halved (disorganised)", "FR-S1");
         }
         if let Some(f) = coef
             && u.fortress_multiplied
         {
-            v = v * Ratio::from(f.coefficient);
-            label.push_str(&format!(" x{} (fortress)", f.coefficient));
-            rule = RuleId::new("FR-F1");
+            let why = format!("x{} (fortress)", f.coefficient);
+            line.times(Ratio::from(f.coefficient), &why, "FR-F1", Provenance::Seed);
         }
-        if u.supplied {
-            tally.add(label, v, rule, prov);
-        } else {
-            unsupplied = unsupplied + v;
-            label.push_str(" (unsupplied: summed, then halved)");
-            tally.add(label, v, RuleId::new("FR-S1"), prov);
+        if !u.supplied {
+            unsupplied = unsupplied + line.v;
+            line.label.push_str(" (unsupplied: summed, then halved)");
+            line.rule = RuleId::new("FR-S1");
         }
+        line.add_to(&mut tally);
     }
     if unsupplied > Ratio::ZERO {
         let supplied = tally.total - unsupplied;
@@ -579,33 +541,10 @@ pub fn combat_with_result(
     }
     let att = side_total(&input.attackers, true, input, tables)?;
     let def = side_total(&input.defenders, false, input, tables)?;
-    let mut res = Resolution {
-        system: RuleSetId::Fr1870,
-        action: "combat".to_string(),
-        modifiers: Vec::new(),
-        dice: Vec::new(),
-        outcome: None,
-        summary: String::new(),
-        odds: Vec::new(),
-        rolled: None,
-        notes: Vec::new(),
-    };
+    let mut res = crt::combat_resolution(RuleSetId::Fr1870);
     // FR-C1 (E9): "the points of the units engaged ... are added together ... one then has the
     // total points": each side's sum as a line after its units (issue 17).
-    res.modifiers.extend(att.lines.clone());
-    res.modifiers.push(ModifierLine::new(
-        "attack potential, total",
-        Effect::Base(att.total),
-        RuleId::new("FR-C1"),
-        Provenance::Seed,
-    ));
-    res.modifiers.extend(def.lines.clone());
-    res.modifiers.push(ModifierLine::new(
-        "defence potential, total",
-        Effect::Base(def.total),
-        RuleId::new("FR-C1"),
-        Provenance::Seed,
-    ));
+    crt::push_totals(&mut res.modifiers, &att, &def, "potential", "FR-C1");
     let odds = crt::odds(att.total, def.total)?;
     let row = if odds.defend > c.lowest_row.v() {
         Row::Below
@@ -668,11 +607,7 @@ pub fn combat_with_result(
     };
     res.odds = odds_from(&dist, |c| c.odds_label());
     let Some(dice) = dice else {
-        res.summary = format!(
-            "{odds_label}: {} : {}",
-            att.total.to_plain(),
-            def.total.to_plain()
-        );
+        res.summary = crt::preview_summary(&odds_label, &att, &def);
         return Ok(res);
     };
     let (face, modified, cell) = if outside {
@@ -681,54 +616,32 @@ pub fn combat_with_result(
         ));
         (None, None, cell_of(0))
     } else {
-        let start = dice.rolls().len();
-        let (face, m) = crt::roll_d6(dice, "CRT d6", die_mod)?;
-        res.dice = dice.rolls()[start..].to_vec();
+        let (face, m, rolls) = crt::roll_crt_d6(dice, die_mod)?;
+        res.dice = rolls;
         (Some(face), Some(m), cell_of(m))
     };
-    res.rolled = rolled_line(&res.odds, &cell.odds_label());
-    let got = crt::entered_result(&cell, entered, FrResult::ACCEPTED)?;
-    let (result, was_entered) = match got {
-        Some((r, e)) => (Some(r), e),
-        None => (None, false),
-    };
     let die_text = modified.map(|m| format!(", die {m}")).unwrap_or_default();
-    let effects = result.as_ref().map(|r| apply_result(r, input));
-    let message = match &result {
-        None => {
-            res.notes.push(format!(
-                "{UNKNOWN_MESSAGE}: ratio {odds_label}{die_text}; valid results: {}",
-                FrResult::ACCEPTED
-            ));
-            res.summary = format!("{odds_label}{die_text}: unknown cell: {UNKNOWN_MESSAGE}");
-            Some(UNKNOWN_MESSAGE.to_string())
-        }
-        Some(r) => {
-            if was_entered {
-                res.notes.push(format!(
-                    "result entered by the umpire from the printed chart: {r}"
-                ));
-            }
-            res.summary = format!(
-                "{odds_label}{die_text}: {r}{}",
-                if was_entered { " (entered)" } else { "" }
-            );
-            None
-        }
-    };
+    let read = crt::read_cell(
+        &mut res,
+        &cell,
+        entered,
+        FrResult::ACCEPTED,
+        (&format!("ratio {odds_label}"), &odds_label, &die_text),
+    )?;
+    let effects = read.result.as_ref().map(|r| apply_result(r, input));
     if let Some(e) = &effects {
         res.notes.extend(e.notes.iter().cloned());
     }
     res.outcome = Some(FrCombatOutcome {
         odds: odds_label,
-        result,
-        valid_results: message.as_ref().map(|_| FrResult::ACCEPTED.to_string()),
-        message,
+        result: read.result,
+        valid_results: read.valid_results,
+        message: read.message,
         die: face,
         modified_die: modified,
         attack: att.total.to_plain(),
         defence: def.total.to_plain(),
-        entered: was_entered,
+        entered: read.entered,
         effects,
     });
     Ok(res)
@@ -846,13 +759,29 @@ mod tests {
     /// a die correction or a strength past it is refused, not wrapped.
     #[test]
     fn rules_refuse_extremes_without_wrapping() {
-        let t = crate::rules::Tables::builtin().unwrap();
+        let t = &crate::tables::Tables::default();
         for m in [i32::MAX, i32::MIN, 11, -11] {
             let mut input = FrCombatInput::plain(6, 3);
             input.die_mod = m;
-            assert!(combat_with_result(&input, &t.fr1870, None, None).is_err());
+            assert!(
+                combat_with_result(
+                    &input,
+                    t.get::<crate::rules::fr1870::Fr1870Tables>(),
+                    None,
+                    None
+                )
+                .is_err()
+            );
         }
         let input = FrCombatInput::plain(u32::MAX, 3);
-        assert!(combat_with_result(&input, &t.fr1870, None, None).is_err());
+        assert!(
+            combat_with_result(
+                &input,
+                t.get::<crate::rules::fr1870::Fr1870Tables>(),
+                None,
+                None
+            )
+            .is_err()
+        );
     }
 }

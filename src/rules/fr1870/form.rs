@@ -10,9 +10,10 @@ use crate::dice::DiceSource;
 use crate::engine::game::{Action, Game, GameState, InEffect, UnitState};
 use crate::engine::play::board::hex_in;
 use crate::engine::play::refuse::name;
-use crate::engine::play::{Resolved, SetForm, done, from_tagged, tagged_value, unit};
+use crate::engine::play::{Resolved, SetForm, done, unit};
 use crate::hex::Layout;
 use crate::roster::{Arm, Position};
+use crate::rules::board::form::one_unit_form;
 use crate::rules::{RuleError, Tables};
 
 /// A unit's cell as the 1870 map numbers it, when it stands on one.
@@ -159,16 +160,10 @@ impl RailForm {
 }
 
 impl SetForm for RailForm {
+    one_unit_form!("fr-rail", RailForm);
+
     fn name(&self) -> &'static str {
         "rail"
-    }
-
-    fn units(&self) -> (Option<&str>, Option<&str>) {
-        (self.actor.as_deref(), None)
-    }
-
-    fn needs_target(&self) -> bool {
-        false
     }
 
     fn prefill(
@@ -266,18 +261,6 @@ impl SetForm for RailForm {
             optional_number(ui, "capacity", &mut self.capacity, "rail_capacity");
         });
     }
-
-    fn to_value(&self) -> serde_json::Value {
-        tagged_value("fr-rail", self)
-    }
-
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn SetForm>> {
-        from_tagged::<RailForm>("fr-rail", v).map(|f| Box::new(f) as Box<dyn SetForm>)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SetForm> {
-        Box::new(self.clone())
-    }
 }
 
 /// A number the umpire may give or leave out: a tick, then its field.
@@ -354,16 +337,10 @@ impl SeaForm {
 }
 
 impl SetForm for SeaForm {
+    one_unit_form!("fr-sea", SeaForm);
+
     fn name(&self) -> &'static str {
         "sea"
-    }
-
-    fn units(&self) -> (Option<&str>, Option<&str>) {
-        (self.actor.as_deref(), None)
-    }
-
-    fn needs_target(&self) -> bool {
-        false
     }
 
     fn prefill(
@@ -474,17 +451,5 @@ impl SetForm for SeaForm {
                 .labelled_by(l.id);
             }
         });
-    }
-
-    fn to_value(&self) -> serde_json::Value {
-        tagged_value("fr-sea", self)
-    }
-
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn SetForm>> {
-        from_tagged::<SeaForm>("fr-sea", v).map(|f| Box::new(f) as Box<dyn SetForm>)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SetForm> {
-        Box::new(self.clone())
     }
 }

@@ -263,7 +263,7 @@ pub fn run(
     action: &Fr1870Action,
     ctx: Ctx<'_>,
 ) -> Result<Resolution<serde_json::Value>, MoveError> {
-    let t = &ctx.tables.fr1870;
+    let t = ctx.tables.get::<crate::rules::fr1870::Fr1870Tables>();
     match action {
         Fr1870Action::Combat {
             attack,

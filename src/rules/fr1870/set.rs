@@ -16,6 +16,12 @@ use crate::rules::fr1870::siege;
 pub struct FrRules;
 
 impl RuleSet for FrRules {
+    fn table(&self) -> Option<crate::tables::TableFile> {
+        Some(crate::tables::TableFile::of::<
+            crate::rules::fr1870::Fr1870Tables,
+        >())
+    }
+
     fn id(&self) -> &'static str {
         "fr1870"
     }
@@ -75,7 +81,10 @@ impl RuleSet for FrRules {
         turn: u32,
         tables: &crate::rules::Tables,
     ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
-        Some(super::fr_cell(turn, &tables.fr1870))
+        Some(super::fr_cell(
+            turn,
+            tables.get::<crate::rules::fr1870::Fr1870Tables>(),
+        ))
     }
 
     /// FR-C2: disorganisation; moved and fired.
@@ -257,7 +266,7 @@ impl RuleSet for FrRules {
             steps: c.steps,
             turn: Some(state.turn),
         };
-        siege::blockade_turn(&input, &tables.fr1870)
+        siege::blockade_turn(&input, tables.get::<crate::rules::fr1870::Fr1870Tables>())
             .ok()
             .and_then(|r| r.outcome)
             .and_then(|o| marker_moved(&o, state))

@@ -10,7 +10,8 @@ use crate::engine::play::Form;
 use crate::engine::verbs::{Given, MoveError, Units, VerbSpec, no_extra, set, set_some};
 use crate::rules::Tables;
 use crate::rules::board::form::FrForm;
-use crate::rules::board::verbs::{HexOpt, engage, parse_losses};
+use crate::rules::board::verbs::{HexOpt, combat_overlay, engage};
+use crate::rules::fr1870::FrCombatInput;
 
 /// FR-C1, FR-C2 (E) and FR-C3: the units of one attack on one hex, the attacker's choice of the
 /// units an exchange eliminates, and the attacked cavalry's refusal of combat.
@@ -118,22 +119,17 @@ fn fr_sea(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 }
 
 /// FR-C1, FR-C2, FR-S1, FR-F1: `kepi resolve fr1870 combat`'s situation over the engaged units.
+/// FR-C2 (E)'s `--losses` (the attacker's choice) and FR-C1's `--result` are read as SPI's are
+/// ([`combat_overlay`]).
 fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(FrForm {
-        input,
-        entered_result,
-        losses,
-        cavalry_refuses,
-        attacker_ids,
-        defender_ids,
-        ..
-    }) = f.get_mut::<FrForm>()
-    else {
-        return Err(g.mismatch());
-    };
-    // FR-C2 (E): the attacker's choice, checked against the result when it is known.
-    losses.extend(parse_losses(g, attacker_ids, defender_ids)?);
-    set(cavalry_refuses, g.get("cavalry_refuses")?);
+    combat_overlay(g, f, |x: &mut FrForm| {
+        set(&mut x.cavalry_refuses, g.get("cavalry_refuses")?);
+        fr_situation(g, &mut x.input)
+    })
+}
+
+/// FR-C1, FR-S1, FR-F1, FR-C2: the combat's situation as typed.
+fn fr_situation(g: &Given, input: &mut FrCombatInput) -> Result<(), MoveError> {
     // The range is checked by the flag's parser (crate::cli::num) and again by the rule.
     set(&mut input.die_mod, g.get::<i32>("die_mod")?);
     if let Some(x) = g.get::<bool>("attacker_unsupplied")? {
@@ -159,7 +155,5 @@ fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     if let Some(x) = g.get::<bool>("no_retreat")? {
         input.defenders.iter_mut().for_each(|u| u.can_retreat = !x);
     }
-    set_some(entered_result, g.get::<String>("result")?);
-    g.mark(&["attack", "defend", "attackers", "hex"]);
     Ok(())
 }

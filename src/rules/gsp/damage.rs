@@ -596,10 +596,9 @@ pub fn crew(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Tables;
 
     fn t() -> &'static GspTables {
-        &Tables::builtin().unwrap().gsp
+        crate::tables::builtin::<crate::rules::gsp::GspTables>()
     }
 
     #[test]

@@ -202,11 +202,10 @@ pub fn aoa_line(tables: &GspTables) -> ModifierLine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Tables;
 
     #[test]
     fn the_grid_has_exact_odds() {
-        let t = &Tables::builtin().unwrap().gsp;
+        let t = crate::tables::builtin::<crate::rules::gsp::GspTables>();
         let m = drift_model(t, &[Cell::Over, Cell::Over, Cell::OnTarget]);
         assert_eq!(m.cells.len(), 9);
         let on = m.cell(Cell::OnTarget).unwrap();

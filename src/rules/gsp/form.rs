@@ -322,7 +322,12 @@ impl crate::engine::play::SetForm for GspForm {
         target: Option<&str>,
         tables: &crate::rules::Tables,
     ) {
-        self.prefill(state, actor, target, &tables.gsp)
+        self.prefill(
+            state,
+            actor,
+            target,
+            tables.get::<crate::rules::gsp::GspTables>(),
+        )
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
@@ -335,7 +340,12 @@ impl crate::engine::play::SetForm for GspForm {
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        GspForm::resolve(self, state, &tables.gsp, dice)
+        GspForm::resolve(
+            self,
+            state,
+            tables.get::<crate::rules::gsp::GspTables>(),
+            dice,
+        )
     }
 
     fn to_value(&self) -> serde_json::Value {
@@ -401,7 +411,7 @@ mod tests {
     }
 
     fn form(g: &Game, actor: &str, target: &str) -> Form {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut f = Form::all_for(RuleSetId::Gsp).remove(0);
         f.prefill(g.state(), Some(actor), Some(target), t);
         f
@@ -412,7 +422,7 @@ mod tests {
     }
 
     fn apply(g: &mut Game, f: &Form, dice: &[u32]) -> Result<(), String> {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let entered: Vec<(Die, u32)> = dice.iter().map(|d| (Die::D6, *d)).collect();
         g.resolve(
             &entered,
@@ -443,7 +453,7 @@ mod tests {
         let sf = gsp(&mut s);
         assert_eq!(sf.piece, Some(Piece::PrussianSiege));
         assert!(sf.status.hidden);
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let e = s.resolve(g.state(), t, None).unwrap_err().to_string();
         assert!(e.contains("GSP-S1"), "{e}");
         // GSP-A4: the limbered reserve battery cannot fire.
@@ -458,9 +468,7 @@ mod tests {
         let mut g = game();
         let mut f = form(&g, "gfar-heavy-1", "9e-ligne-1");
         gsp(&mut f).guns = 1;
-        let preview = f
-            .resolve(g.state(), Tables::builtin().unwrap(), None)
-            .unwrap();
+        let preview = f.resolve(g.state(), &Tables::default(), None).unwrap();
         assert!(preview.0.outcome.is_none() && preview.1.is_empty());
         apply(&mut g, &f, &[4, 3, 4]).unwrap();
         let s = g.state();
@@ -561,7 +569,7 @@ mod tests {
             gf.sector = 1;
             gf.line_of_sight = false;
         }
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         assert!(f.resolve(g.state(), t, None).is_err());
         gsp(&mut f).line_of_sight = true;
         apply(&mut g, &f, &[2]).unwrap();

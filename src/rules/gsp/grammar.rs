@@ -276,7 +276,7 @@ pub fn run(
     action: &GspAction,
     mut ctx: Ctx<'_>,
 ) -> Result<Resolution<serde_json::Value>, MoveError> {
-    let tables = &ctx.tables.gsp;
+    let tables = ctx.tables.get::<crate::rules::gsp::GspTables>();
     match action {
         GspAction::Fire(a) => {
             let guns = a.guns.unwrap_or(1);

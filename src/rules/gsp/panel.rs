@@ -226,7 +226,7 @@ pub fn cell_views(model: &DriftModel) -> Vec<DriftCellView> {
 /// The Drift tab ([`crate::engine::rule_set::RuleSet::drift_ui`]): the diagram of `game`'s last
 /// fire, or each sector's chance per hit before one, and a note when the `form` shown fires direct.
 pub fn drift_ui(ui: &mut Ui, game: &Game, form: Option<&Form>, tables: &Tables) {
-    let tables = &tables.gsp;
+    let tables = tables.get::<crate::rules::gsp::GspTables>();
     let last = last_drift(game);
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new("Accuracy of aim (GSP-A3)").strong());

@@ -261,7 +261,6 @@ pub fn siege_position(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Tables;
 
     #[test]
     fn eligibility() {
@@ -320,7 +319,7 @@ mod tests {
 
     #[test]
     fn siege_placement() {
-        let t = &Tables::builtin().unwrap().gsp;
+        let t = crate::tables::builtin::<crate::rules::gsp::GspTables>();
         let mut g = SiegeGun {
             hidden: true,
             ..SiegeGun::default()

@@ -171,10 +171,9 @@ impl SectorFromRange {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Tables;
 
     fn t() -> &'static GspTables {
-        &Tables::builtin().unwrap().gsp
+        crate::tables::builtin::<crate::rules::gsp::GspTables>()
     }
 
     #[test]

@@ -16,6 +16,10 @@ use crate::rules::{Outcome, RuleId, outcome::typed};
 pub struct GspRules;
 
 impl RuleSet for GspRules {
+    fn table(&self) -> Option<crate::tables::TableFile> {
+        Some(crate::tables::TableFile::of::<crate::rules::gsp::GspTables>())
+    }
+
     fn id(&self) -> &'static str {
         "gsp"
     }

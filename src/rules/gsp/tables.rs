@@ -328,11 +328,10 @@ impl GspTables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Tables;
 
     #[test]
     fn builtin_loads_and_reads_the_grid() {
-        let t = &Tables::builtin().unwrap().gsp;
+        let t = crate::tables::builtin::<crate::rules::gsp::GspTables>();
         assert_eq!(t.aoa_cell(7), Some(Cell::OnTarget));
         assert_eq!(t.aoa_cell(2), Some(Cell::OverLeft));
         assert_eq!(t.aoa_cell(10), Some(Cell::ShortRight));

@@ -459,7 +459,12 @@ impl crate::engine::play::SetForm for PkForm {
         target: Option<&str>,
         tables: &crate::rules::Tables,
     ) {
-        self.prefill(state, actor, target, &tables.pk)
+        self.prefill(
+            state,
+            actor,
+            target,
+            tables.get::<crate::rules::pk::PkTables>(),
+        )
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
@@ -494,7 +499,12 @@ impl crate::engine::play::SetForm for PkForm {
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        PkForm::resolve(self, state, &tables.pk, dice)
+        PkForm::resolve(
+            self,
+            state,
+            tables.get::<crate::rules::pk::PkTables>(),
+            dice,
+        )
     }
 
     fn to_value(&self) -> serde_json::Value {
@@ -636,7 +646,7 @@ mod tests {
             .into_iter()
             .find(|f| f.name() == name)
             .unwrap();
-        f.prefill(g.state(), Some(a), b, Tables::builtin().unwrap());
+        f.prefill(g.state(), Some(a), b, &Tables::default());
         f
     }
 
@@ -680,10 +690,7 @@ mod tests {
             "{r}"
         );
         // The same refusal stops the resolution itself (window preview and `game apply`).
-        assert!(
-            f.resolve(g.state(), Tables::builtin().unwrap(), None)
-                .is_err()
-        );
+        assert!(f.resolve(g.state(), &Tables::default(), None).is_err());
     }
 
     #[test]

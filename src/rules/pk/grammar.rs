@@ -643,7 +643,7 @@ fn initiative(
 
 /// Resolves one pk action.
 pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, MoveError> {
-    let t = &ctx.tables.pk;
+    let t = ctx.tables.get::<crate::rules::pk::PkTables>();
     let dice = ctx.dice;
     Ok(match action {
         PkAction::Fire(a) => pk::fire::fire(&a.input(&ctx.scale)?, t, dice)?.erase(),

@@ -17,6 +17,10 @@ use crate::rules::{Outcome, RuleId, outcome::typed};
 pub struct PkRules;
 
 impl RuleSet for PkRules {
+    fn table(&self) -> Option<crate::tables::TableFile> {
+        Some(crate::tables::TableFile::of::<crate::rules::pk::PkTables>())
+    }
+
     fn id(&self) -> &'static str {
         "pk"
     }
@@ -118,11 +122,15 @@ impl RuleSet for PkRules {
             }
             _ => TroopKind::FormedInfantry,
         };
-        let (normal, charge) = crate::rules::pk::movement::move_rates(kind, &t.pk);
+        let (normal, charge) =
+            crate::rules::pk::movement::move_rates(kind, t.get::<crate::rules::pk::PkTables>());
         let range = if u.unit.arm == Arm::Artillery {
-            t.pk.artillery.range.v()
+            t.get::<crate::rules::pk::PkTables>().artillery.range.v()
         } else {
-            crate::rules::pk::form::weapon_of(u).row(&t.pk).range.v()
+            crate::rules::pk::form::weapon_of(u)
+                .row(t.get::<crate::rules::pk::PkTables>())
+                .range
+                .v()
         };
         (
             Some(format!("{normal}\" ({charge}\")")),

@@ -49,7 +49,7 @@ fn worked_example() {
 /// window, a script): nothing reaching them can wrap or panic.
 #[test]
 fn rules_refuse_extremes_without_wrapping() {
-    let t = crate::rules::Tables::builtin().unwrap();
+    let t = &crate::tables::Tables::default();
     for v in [i64::MAX, i64::MIN, 101, -101] {
         let a = fire::FiringFirstSide {
             situation: v,
@@ -57,16 +57,27 @@ fn rules_refuse_extremes_without_wrapping() {
         };
         let b = fire::FiringFirstSide::default();
         let mut d = DiceSource::seeded(1);
-        assert!(fire::firing_first(&a, &b, &t.pk, Some(&mut d)).is_err());
-        assert!(fire::firing_first(&b, &a, &t.pk, None).is_err());
+        assert!(
+            fire::firing_first(&a, &b, t.get::<crate::rules::pk::PkTables>(), Some(&mut d))
+                .is_err()
+        );
+        assert!(fire::firing_first(&b, &a, t.get::<crate::rules::pk::PkTables>(), None).is_err());
         let army = morale::ArmyInput {
             start_figures: 100,
             figures: 10,
             broken_units: 3,
             modifier: v,
         };
-        assert!(morale::army_morale(&army, &t.pk, Some(&mut d)).is_err());
-        let fatigue = melee::fatigue_check(v, crate::tables::Provenance::Seed, &t.pk, None);
+        assert!(
+            morale::army_morale(&army, t.get::<crate::rules::pk::PkTables>(), Some(&mut d))
+                .is_err()
+        );
+        let fatigue = melee::fatigue_check(
+            v,
+            crate::tables::Provenance::Seed,
+            t.get::<crate::rules::pk::PkTables>(),
+            None,
+        );
         assert_eq!(fatigue.is_err(), !(0..=1_000).contains(&v), "{v}");
     }
 }

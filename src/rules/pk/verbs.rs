@@ -265,7 +265,7 @@ fn pk_fatigue(g: &Given, f: &mut Form, t: &Tables) -> Result<(), MoveError> {
         g.get::<u32>("moves")?,
     );
     if let (Some(c), Some(m)) = (class, moves) {
-        *fatigue = pk::melee::fatigue_points(c, m, &t.pk);
+        *fatigue = pk::melee::fatigue_points(c, m, t.get::<crate::rules::pk::PkTables>());
     }
     set(fatigue, total);
     Ok(())

@@ -620,7 +620,12 @@ impl crate::engine::play::SetForm for PwForm {
         target: Option<&str>,
         tables: &crate::rules::Tables,
     ) {
-        self.prefill(state, actor, target, &tables.pw)
+        self.prefill(
+            state,
+            actor,
+            target,
+            tables.get::<crate::rules::pw::PwTables>(),
+        )
     }
 
     fn refusal(&self, state: &GameState) -> Option<String> {
@@ -640,7 +645,12 @@ impl crate::engine::play::SetForm for PwForm {
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        PwForm::resolve(self, state, &tables.pw, dice)
+        PwForm::resolve(
+            self,
+            state,
+            tables.get::<crate::rules::pw::PwTables>(),
+            dice,
+        )
     }
 
     fn to_value(&self) -> serde_json::Value {
@@ -739,7 +749,7 @@ mod tests {
     }
 
     fn form(name: &str, g: &Game, a: &str, b: Option<&str>) -> PwForm {
-        let t = &Tables::builtin().unwrap().pw;
+        let t = crate::tables::builtin::<crate::rules::pw::PwTables>();
         let mut f = PwForm::all()
             .into_iter()
             .find(|f| f.name() == name)
@@ -782,14 +792,17 @@ mod tests {
         };
         assert_eq!(input.range, Some(3));
         assert_eq!(input.firer, Some(UnitType::GermanInfantry));
-        let t = Tables::builtin().unwrap();
-        assert!(f.resolve(g.state(), &t.pw, None).is_ok());
+        let t = &Tables::default();
+        assert!(
+            f.resolve(g.state(), t.get::<crate::rules::pw::PwTables>(), None)
+                .is_ok()
+        );
     }
 
     /// PW-A1 + PW-H1: a hit costs the target 1 SP by default and the guns are marked as fired.
     #[test]
     fn artillery_hit_loses_sp_and_marks_fired() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game();
         let f = form("artillery", &g, "de-art", Some("fr-inf-3"));
         let PwAction::Artillery { input, .. } = &f.action else {
@@ -801,7 +814,7 @@ mod tests {
         let now = Utc.timestamp_opt(1_000_002, 0).single().unwrap();
         g.resolve(
             &[(crate::dice::Die::D6, 6)],
-            |s, d| f.resolve(s, &t.pw, Some(d)),
+            |s, d| f.resolve(s, t.get::<crate::rules::pw::PwTables>(), Some(d)),
             now,
         )
         .unwrap();
@@ -814,7 +827,7 @@ mod tests {
     /// PW-X1: attacking into the rear of a unit facing away gives +1 / -1 from the facings.
     #[test]
     fn melee_flank_from_facings_and_both_sides_hit() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game();
         // fr-inf-3 at 0304 faces north; its rear hexside is south (0305).
         mv(&mut g, "de-cav", "0305");
@@ -834,7 +847,9 @@ mod tests {
         assert!(a.attacking_flank && !a.attacked_flank);
         assert!(b.attacked_flank && !b.attacking_flank);
         assert_eq!((a.unit, a.enemy), (UnitKind::Cavalry, UnitKind::Infantry));
-        let (preview, fx) = f.resolve(g.state(), &t.pw, None).unwrap();
+        let (preview, fx) = f
+            .resolve(g.state(), t.get::<crate::rules::pw::PwTables>(), None)
+            .unwrap();
         assert!(fx.is_empty());
         assert_eq!(preview.odds_total(), crate::dice::Prob::ONE);
         // Both roll 6: cavalry 6 +1 flank +1 v infantry = 8: two hits; infantry 6 -1 attacked in
@@ -842,7 +857,7 @@ mod tests {
         let now = Utc.timestamp_opt(1_000_003, 0).single().unwrap();
         g.resolve(
             &[(crate::dice::Die::D6, 6), (crate::dice::Die::D6, 6)],
-            |s, d| f.resolve(s, &t.pw, Some(d)),
+            |s, d| f.resolve(s, t.get::<crate::rules::pw::PwTables>(), Some(d)),
             now,
         )
         .unwrap();
@@ -853,7 +868,7 @@ mod tests {
     /// PW-H1: the owner's recorded choice to withdraw moves the unit directly away.
     #[test]
     fn withdraw_choice_moves_away() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game();
         let mut f = form("artillery", &g, "de-art", Some("fr-inf-3"));
         if let PwAction::Artillery { hit, .. } = &mut f.action {
@@ -862,7 +877,7 @@ mod tests {
         let now = Utc.timestamp_opt(1_000_004, 0).single().unwrap();
         g.resolve(
             &[(crate::dice::Die::D6, 6)],
-            |s, d| f.resolve(s, &t.pw, Some(d)),
+            |s, d| f.resolve(s, t.get::<crate::rules::pw::PwTables>(), Some(d)),
             now,
         )
         .unwrap();
@@ -874,7 +889,7 @@ mod tests {
     /// PW-T2: an activated unit is marked.
     #[test]
     fn activation_sets_the_flag() {
-        let t = Tables::builtin().unwrap();
+        let t = &Tables::default();
         let mut g = game();
         let f = form("activate", &g, "de-inf-1", None);
         let PwAction::Activate(i) = &f.action else {
@@ -884,7 +899,7 @@ mod tests {
         let now = Utc.timestamp_opt(1_000_005, 0).single().unwrap();
         g.resolve(
             &[(crate::dice::Die::D6, 5)],
-            |s, d| f.resolve(s, &t.pw, Some(d)),
+            |s, d| f.resolve(s, t.get::<crate::rules::pw::PwTables>(), Some(d)),
             now,
         )
         .unwrap();
@@ -900,7 +915,7 @@ mod tests {
                 .into_iter()
                 .find(|f| f.name() == name)
                 .unwrap();
-            f.prefill(g.state(), Some(a), Some(b), Tables::builtin().unwrap());
+            f.prefill(g.state(), Some(a), Some(b), &Tables::default());
             f.refusal(g.state())
         };
         assert!(

@@ -112,7 +112,7 @@ pub enum PwAction {
 
 /// Resolves one pw action.
 pub fn run(action: &PwAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, MoveError> {
-    let t = &ctx.tables.pw;
+    let t = ctx.tables.get::<crate::rules::pw::PwTables>();
     let dice = ctx.dice;
     Ok(match action {
         PwAction::Activate { army, quality } => pw::activate(

@@ -509,11 +509,10 @@ impl crate::rules::RuleSetId {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Tables;
 
     #[test]
     fn builtin_loads() {
-        let t = &Tables::builtin().unwrap().pw;
+        let t = crate::tables::builtin::<crate::rules::pw::PwTables>();
         assert_eq!(t.unit(UnitType::PrussianArtillery).range.v(), 12);
     }
 

@@ -18,6 +18,10 @@ use crate::rules::{Outcome, RuleId, outcome::typed};
 pub struct PwRules;
 
 impl RuleSet for PwRules {
+    fn table(&self) -> Option<crate::tables::TableFile> {
+        Some(crate::tables::TableFile::of::<crate::rules::pw::PwTables>())
+    }
+
     fn id(&self) -> &'static str {
         "pw"
     }
@@ -91,7 +95,11 @@ impl RuleSet for PwRules {
 
     /// PW-R1 / PW-A1: the weapon's range in hexes on the day.
     fn hex_range(&self, u: &UnitState, date: Option<NaiveDate>, t: &Tables) -> Option<u32> {
-        Some(crate::rules::pw::form::range_of(u, date, &t.pw))
+        Some(crate::rules::pw::form::range_of(
+            u,
+            date,
+            t.get::<crate::rules::pw::PwTables>(),
+        ))
     }
 
     /// PW-U1 / PW-A1: a move beyond the allowance, or guns that fired moving.
@@ -102,7 +110,7 @@ impl RuleSet for PwRules {
         date: Option<NaiveDate>,
         t: &Tables,
     ) -> Option<String> {
-        crate::rules::pw::form::move_warning(u, hexes, date, &t.pw)
+        crate::rules::pw::form::move_warning(u, hexes, date, t.get::<crate::rules::pw::PwTables>())
     }
 
     /// The Portable Wargame has no zones of control.

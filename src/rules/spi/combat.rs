@@ -8,10 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{Formation, SpiTables, SupplyState};
 use crate::dice::{DiceSource, Ratio};
-use crate::rules::crt::{self, Odds, Tally, UNKNOWN_MESSAGE};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
-};
+use crate::rules::crt::{self, Odds, Tally, UnitLine};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from};
 use crate::tables::{Provenance, Sourced};
 
 /// SPI-R1: what one side loses, in combat points.
@@ -123,19 +121,7 @@ impl FromStr for SpiResult {
     }
 }
 
-impl Serialize for SpiResult {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for SpiResult {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
+crt::serde_as_text!(SpiResult);
 
 /// One unit (or the sum of several in the same condition) in a combat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,14 +204,6 @@ pub struct SpiCombatOutcome {
     pub advance_after_combat: bool,
 }
 
-/// " (name)" for a unit from a game, "" for a plain number.
-fn named(u: &SpiUnit) -> String {
-    u.name
-        .as_deref()
-        .map(|n| format!(" ({n})"))
-        .unwrap_or_default()
-}
-
 /// Attack tally, defence tally, die modifier, die lines, notes.
 type Strengths = (Tally, Tally, i32, Vec<ModifierLine>, Vec<String>);
 
@@ -250,17 +228,11 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
     }
     let mut att = Tally::new();
     for (i, u) in input.attackers.iter().enumerate() {
-        let mut v = Ratio::from(u.strength);
-        let mut label = format!("attacker {}{}: {}", i + 1, named(u), u.strength);
-        let mut rule = RuleId::new("SPI-C1");
-        let mut prov = Provenance::Seed;
+        let mut line = UnitLine::new("attacker", i, u.name.as_deref(), u.strength, "", "SPI-C1");
         match u.supply {
             SupplyState::Supplied => {}
             SupplyState::Unsupplied => {
-                v = v * half(&c.unsupplied_divisor);
-                label.push_str(" halved (unsupplied)");
-                rule = RuleId::new("SPI-S1");
-                prov = prov.weakest(c.unsupplied_divisor.provenance);
+                line.divide(&c.unsupplied_divisor, "halved (unsupplied)", "SPI-S1")
             }
             SupplyState::Isolated => {
                 if !input.hasty {
@@ -288,12 +260,9 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
                     .to_string(),
             );
         } else if u.formation == Formation::Extended {
-            v = v * half(&c.extended_divisor);
-            label.push_str(" halved (extended)");
-            rule = RuleId::new("SPI-H2");
-            prov = prov.weakest(c.extended_divisor.provenance);
+            line.divide(&c.extended_divisor, "halved (extended)", "SPI-H2");
         }
-        att.add(label, v, rule, prov);
+        line.add_to(&mut att);
     }
     if input.hasty {
         att.times(
@@ -322,44 +291,31 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
     }
     let mut def = Tally::new();
     for (i, u) in input.defenders.iter().enumerate() {
-        let mut v = Ratio::from(u.strength);
-        let mut label = format!("defender {}{}: {}", i + 1, named(u), u.strength);
-        let mut rule = RuleId::new("SPI-C1");
-        let mut prov = Provenance::Seed;
+        let mut line = UnitLine::new("defender", i, u.name.as_deref(), u.strength, "", "SPI-C1");
         match u.supply {
             SupplyState::Supplied => {}
             SupplyState::Unsupplied => {
-                v = v * half(&c.unsupplied_divisor);
-                label.push_str(" halved (unsupplied)");
-                rule = RuleId::new("SPI-S1");
-                prov = prov.weakest(c.unsupplied_divisor.provenance);
+                line.divide(&c.unsupplied_divisor, "halved (unsupplied)", "SPI-S1")
             }
             SupplyState::Isolated => {
-                v = v * half(&c.isolated_defence_divisor);
-                label.push_str(" halved (isolated)");
-                rule = RuleId::new("SPI-S1");
-                prov = prov.weakest(c.isolated_defence_divisor.provenance);
+                line.divide(&c.isolated_defence_divisor, "halved (isolated)", "SPI-S1")
             }
         }
         if u.formation == Formation::Extended {
-            v = v * half(&c.extended_divisor);
-            label.push_str(" halved (extended)");
-            rule = RuleId::new("SPI-H2");
-            prov = prov.weakest(c.extended_divisor.provenance);
+            line.divide(&c.extended_divisor, "halved (extended)", "SPI-H2");
         }
         if u.entrained {
-            v = v * half(&c.entrained_divisor);
-            label.push_str(" halved (entrained)");
-            rule = RuleId::new("SPI-C5");
-            prov = prov.weakest(c.entrained_divisor.provenance);
+            line.divide(&c.entrained_divisor, "halved (entrained)", "SPI-C5");
         }
         if fort.is_some() {
-            v = v * Ratio::from(c.fort_multiplier.v());
-            label.push_str(" doubled (in the fort)");
-            rule = RuleId::new("SPI-F1");
-            prov = prov.weakest(c.fort_multiplier.provenance);
+            line.times(
+                Ratio::from(c.fort_multiplier.v()),
+                "doubled (in the fort)",
+                "SPI-F1",
+                c.fort_multiplier.provenance,
+            );
         }
-        def.add(label, v, rule, prov);
+        line.add_to(&mut def);
     }
     if let Some(f) = fort {
         def.add(
@@ -418,17 +374,7 @@ pub fn combat_with_result(
     dice: Option<&mut DiceSource>,
     entered: Option<&str>,
 ) -> Result<Resolution<SpiCombatOutcome>, RuleError> {
-    let mut res = Resolution {
-        system: RuleSetId::Spi,
-        action: "combat".to_string(),
-        modifiers: Vec::new(),
-        dice: Vec::new(),
-        outcome: None,
-        summary: String::new(),
-        odds: Vec::new(),
-        rolled: None,
-        notes: Vec::new(),
-    };
+    let mut res = crt::combat_resolution(RuleSetId::Spi);
     if input.dummies_only {
         res.modifiers.push(ModifierLine::new(
             "defending hex holds dummy counters only",
@@ -467,20 +413,7 @@ pub fn combat_with_result(
     let (att, def, die_mod, die_lines, notes) = strengths(input, tables)?;
     // SPI-C1: "Total up the Combat Strengths of the Attacking units ... and compare it to the total
     // Combat Strength of the defending Combat and Fortification units": each side's sum as a line.
-    res.modifiers.extend(att.lines.clone());
-    res.modifiers.push(ModifierLine::new(
-        "attack strength, total",
-        Effect::Base(att.total),
-        RuleId::new("SPI-C1"),
-        Provenance::Seed,
-    ));
-    res.modifiers.extend(def.lines.clone());
-    res.modifiers.push(ModifierLine::new(
-        "defence strength, total",
-        Effect::Base(def.total),
-        RuleId::new("SPI-C1"),
-        Provenance::Seed,
-    ));
+    crt::push_totals(&mut res.modifiers, &att, &def, "strength", "SPI-C1");
     res.modifiers.extend(die_lines);
     res.notes.extend(notes);
     let odds: Odds = crt::odds(att.total, def.total)?;
@@ -498,50 +431,36 @@ pub fn combat_with_result(
     let dist = crt::modified_d6(die_mod).map(|d| cell_of(*d));
     res.odds = odds_from(&dist, |c| c.odds_label());
     let Some(dice) = dice else {
-        res.summary = format!(
-            "{odds}: {} : {}",
-            att.total.to_plain(),
-            def.total.to_plain()
-        );
+        res.summary = crt::preview_summary(&odds.to_string(), &att, &def);
         return Ok(res);
     };
-    let start = dice.rolls().len();
-    let (face, modified) = crt::roll_d6(dice, "CRT d6", die_mod)?;
-    res.dice = dice.rolls()[start..].to_vec();
+    let (face, modified, rolls) = crt::roll_crt_d6(dice, die_mod)?;
+    res.dice = rolls;
     let cell = cell_of(modified);
-    res.rolled = rolled_line(&res.odds, &cell.odds_label());
-    let got = crt::entered_result(&cell, entered, SpiResult::ACCEPTED)?;
+    let read = crt::read_cell(
+        &mut res,
+        &cell,
+        entered,
+        SpiResult::ACCEPTED,
+        (
+            &format!("odds {odds}"),
+            &odds.to_string(),
+            &format!(", die {modified}"),
+        ),
+    )?;
+    let result = read.result;
     let total_def_strength: u32 = input
         .defenders
         .iter()
         .fold(input.fortress.unwrap_or(0), |a, u| {
             a.saturating_add(u.strength)
         });
-    let (result, was_entered) = match got {
-        Some((r, e)) => (Some(r), e),
-        None => (None, false),
-    };
     let advance = match result.map(|r| r.defender) {
         Some(SpiLoss::Eliminated) => true,
         Some(SpiLoss::Cp(n)) => n >= total_def_strength,
         _ => false,
     };
-    let message = if result.is_none() {
-        res.notes.push(format!(
-            "{UNKNOWN_MESSAGE}: odds {odds}, die {modified}; valid results: {}",
-            SpiResult::ACCEPTED
-        ));
-        Some(UNKNOWN_MESSAGE.to_string())
-    } else if was_entered {
-        res.notes.push(format!(
-            "result entered by the umpire from the printed chart: {}",
-            result.map(|r| r.to_string()).unwrap_or_default()
-        ));
-        None
-    } else {
-        None
-    };
-    if let Some(r) = result {
+    if result.is_some() {
         res.notes.push(
             "SPI-R1: losses in combat points are spread by their owner over the units involved \
              (a fort's strength may take them too)"
@@ -552,23 +471,17 @@ pub fn combat_with_result(
                 "SPI-C4: the attackers may advance into the vacated hex now, no MP".to_string(),
             );
         }
-        res.summary = format!(
-            "{odds}, die {modified}: {r}{}",
-            if was_entered { " (entered)" } else { "" }
-        );
-    } else {
-        res.summary = format!("{odds}, die {modified}: unknown cell: {UNKNOWN_MESSAGE}");
     }
     res.outcome = Some(SpiCombatOutcome {
         odds: odds.to_string(),
         result,
-        valid_results: message.as_ref().map(|_| SpiResult::ACCEPTED.to_string()),
-        message,
+        valid_results: read.valid_results,
+        message: read.message,
         die: Some(face),
         modified_die: Some(modified),
         attack: att.total.to_plain(),
         defence: def.total.to_plain(),
-        entered: was_entered,
+        entered: read.entered,
         advance_after_combat: advance,
     });
     Ok(res)
@@ -582,7 +495,7 @@ mod tests {
     /// a strength or fortress past it is refused, not wrapped.
     #[test]
     fn rules_refuse_extremes_without_wrapping() {
-        let t = crate::rules::Tables::builtin().unwrap();
+        let t = &crate::tables::Tables::default();
         let unit = |strength| SpiUnit {
             name: None,
             strength,
@@ -597,7 +510,15 @@ mod tests {
             ..Default::default()
         };
         let mut d = DiceSource::seeded(1);
-        assert!(combat_with_result(&input, &t.spi, Some(&mut d), None).is_err());
+        assert!(
+            combat_with_result(
+                &input,
+                t.get::<crate::rules::spi::SpiTables>(),
+                Some(&mut d),
+                None
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::engine::game::{Action, GameState};
 use crate::engine::play::refuse::name;
 use crate::engine::play::{Resolved, SetForm, done, from_tagged, tagged_value, unit};
 use crate::roster::Side;
+use crate::rules::board::form::one_unit_form;
 use crate::rules::{RuleError, Tables};
 
 /// SPI-I1: "A French Combat unit with a Combat Strength of six ... may be raised to a Combat
@@ -26,16 +27,10 @@ pub struct RaiseForm {
 }
 
 impl SetForm for RaiseForm {
+    one_unit_form!("spi-raise", RaiseForm);
+
     fn name(&self) -> &'static str {
         "raise"
-    }
-
-    fn units(&self) -> (Option<&str>, Option<&str>) {
-        (self.actor.as_deref(), None)
-    }
-
-    fn needs_target(&self) -> bool {
-        false
     }
 
     fn prefill(
@@ -116,18 +111,6 @@ impl SetForm for RaiseForm {
             .weak(),
         );
     }
-
-    fn to_value(&self) -> serde_json::Value {
-        tagged_value("spi-raise", self)
-    }
-
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn SetForm>> {
-        from_tagged::<RaiseForm>("spi-raise", v).map(|f| Box::new(f) as Box<dyn SetForm>)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SetForm> {
-        Box::new(self.clone())
-    }
 }
 
 /// SPI-E1 in play: an EB unit crossing a river hexside while opening an enemy rail line rolls a
@@ -142,16 +125,10 @@ pub struct EbForm {
 }
 
 impl SetForm for EbForm {
+    one_unit_form!("spi-eb", EbForm);
+
     fn name(&self) -> &'static str {
         "eb"
-    }
-
-    fn units(&self) -> (Option<&str>, Option<&str>) {
-        (self.actor.as_deref(), None)
-    }
-
-    fn needs_target(&self) -> bool {
-        false
     }
 
     fn prefill(
@@ -204,7 +181,7 @@ impl SetForm for EbForm {
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
         unit(state, self.actor.as_deref(), "EB unit")?;
-        let res = super::eb_river(&tables.spi, dice)?;
+        let res = super::eb_river(tables.get::<crate::rules::spi::SpiTables>(), dice)?;
         Ok(done(res, Vec::new()))
     }
 
@@ -217,18 +194,6 @@ impl SetForm for EbForm {
             )
             .weak(),
         );
-    }
-
-    fn to_value(&self) -> serde_json::Value {
-        tagged_value("spi-eb", self)
-    }
-
-    fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn SetForm>> {
-        from_tagged::<EbForm>("spi-eb", v).map(|f| Box::new(f) as Box<dyn SetForm>)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SetForm> {
-        Box::new(self.clone())
     }
 }
 
@@ -271,16 +236,10 @@ impl SpendForm {
 }
 
 impl SetForm for SpendForm {
+    one_unit_form!();
+
     fn name(&self) -> &'static str {
         self.kind.action()
-    }
-
-    fn units(&self) -> (Option<&str>, Option<&str>) {
-        (self.actor.as_deref(), None)
-    }
-
-    fn needs_target(&self) -> bool {
-        false
     }
 
     fn prefill(
@@ -400,9 +359,5 @@ impl SetForm for SpendForm {
         from_tagged::<SpendForm>(self.tag(), v)
             .filter(|f| f.kind == self.kind)
             .map(|f| Box::new(f) as Box<dyn SetForm>)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn SetForm> {
-        Box::new(self.clone())
     }
 }

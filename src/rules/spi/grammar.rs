@@ -170,7 +170,7 @@ fn unit(strength: u32, supply: SupplyState, extended: bool, entrained: bool) -> 
 
 /// Resolves one spi action.
 pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Value>, MoveError> {
-    let t = &ctx.tables.spi;
+    let t = ctx.tables.get::<crate::rules::spi::SpiTables>();
     match action {
         SpiAction::Combat {
             attack,

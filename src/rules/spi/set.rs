@@ -15,6 +15,10 @@ use crate::rules::RuleId;
 pub struct SpiRules;
 
 impl RuleSet for SpiRules {
+    fn table(&self) -> Option<crate::tables::TableFile> {
+        Some(crate::tables::TableFile::of::<crate::rules::spi::SpiTables>())
+    }
+
     fn id(&self) -> &'static str {
         "spi"
     }
@@ -65,7 +69,10 @@ impl RuleSet for SpiRules {
         turn: u32,
         tables: &crate::rules::Tables,
     ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
-        Some(super::spi_turn(turn, &tables.spi))
+        Some(super::spi_turn(
+            turn,
+            tables.get::<crate::rules::spi::SpiTables>(),
+        ))
     }
 
     /// Entraining (SPI's rail movement); moved and fired.
@@ -236,7 +243,11 @@ impl RuleSet for SpiRules {
         let Some(u) = d.unit.as_deref().and_then(|id| state.unit(id)) else {
             return Vec::new();
         };
-        let after = super::mechanics::isolation_attrition(u.strength, 1, &tables.spi);
+        let after = super::mechanics::isolation_attrition(
+            u.strength,
+            1,
+            tables.get::<crate::rules::spi::SpiTables>(),
+        );
         let n = u.strength - after;
         if n == 0 {
             return Vec::new();

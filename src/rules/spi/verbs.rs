@@ -10,8 +10,8 @@ use crate::engine::verbs::{
 };
 use crate::rules::Tables;
 use crate::rules::board::form::SpiForm;
-use crate::rules::board::verbs::{HexOpt, engage, parse_losses};
-use crate::rules::spi::{Formation as SpiFormation, SupplyState};
+use crate::rules::board::verbs::{HexOpt, combat_overlay, engage};
+use crate::rules::spi::{Formation as SpiFormation, SpiCombatInput, SupplyState};
 
 /// SPI-C2 and SPI-R1: the units of one attack on one hex, and the owners' split of its losses.
 #[derive(Debug, Args)]
@@ -111,21 +111,13 @@ pub static SPECS: &[VerbSpec] = &[
 ];
 
 /// SPI-C1..C5: `kepi resolve spi combat`'s situation over the engaged units' state.
+/// SPI-R1's `--losses` and SPI-C1's `--result` are read as 1870's are ([`combat_overlay`]).
 fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
-    let Some(SpiForm {
-        input,
-        entered_result,
-        losses,
-        attacker_ids,
-        defender_ids,
-        ..
-    }) = f.get_mut::<SpiForm>()
-    else {
-        return Err(g.mismatch());
-    };
-    // SPI-R1: the owners' split, each unit engaged and named once; the totals are checked against
-    // the result when it is known.
-    losses.extend(parse_losses(g, attacker_ids, defender_ids)?);
+    combat_overlay(g, f, |x: &mut SpiForm| spi_situation(g, &mut x.input))
+}
+
+/// SPI-C3, SPI-S1, SPI-F1, SPI-H1, SPI-H2, SPI-C5: the attack's situation as typed.
+fn spi_situation(g: &Given, input: &mut SpiCombatInput) -> Result<(), MoveError> {
     set(&mut input.flank, g.get("flank")?);
     if let Some(s) = g.get::<SupplyState>("attacker_supply")? {
         input.attackers.iter_mut().for_each(|u| u.supply = s);
@@ -161,8 +153,6 @@ fn spi_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     set(&mut input.defender_rough, g.get("rough")?);
     set(&mut input.all_through_ridge, g.get("ridge")?);
     set(&mut input.all_through_river, g.get("river")?);
-    set_some(entered_result, g.get::<String>("result")?);
-    g.mark(&["attack", "defend", "attackers", "hex"]);
     Ok(())
 }
 

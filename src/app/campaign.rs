@@ -182,9 +182,11 @@ pub fn fight_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Co
                 d.combat.hex
             ));
             ui.horizontal(|ui| {
-                ui.label("RuleSetRef:");
-                ui.radio_value(&mut d.rules, RuleSetId::Pk, "Pickelhaube & Kepi (figures)");
-                ui.radio_value(&mut d.rules, RuleSetId::Pw, "Portable Wargame (SP)");
+                ui.label("Rules:");
+                for r in battle_rule_sets() {
+                    let unit = crate::registry::get(r).strength_unit(crate::roster::Arm::Infantry);
+                    ui.radio_value(&mut d.rules, r, format!("{}, in {unit}", r.title()));
+                }
             });
             ui.separator();
             let made = CampaignTable::load(None)
@@ -450,4 +452,16 @@ fn conversion_ui(ui: &mut Ui, link: &Link, g: &GivenBack, ending: Ending) {
     for n in &g.resolution.notes {
         ui.label(RichText::new(n).small().weak());
     }
+}
+
+/// The rule sets a campaign's battles are fought with, in menu order (the registry's, a rule set
+/// registered at run time included): what the fight dialog offers, the first one chosen.
+pub fn battle_rule_sets() -> Vec<RuleSetId> {
+    crate::registry::all()
+        .into_iter()
+        .filter(|s| {
+            crate::registry::get(*s).campaign_part()
+                == Some(crate::engine::rule_set::CampaignPart::Battle)
+        })
+        .collect()
 }

@@ -1368,10 +1368,11 @@ impl AppState {
             Command::ShowFight => {
                 if let Some(combat) =
                     super::campaign::combat_of(self.resolver.form(), self.game.state())
+                    && let Some(rules) = super::campaign::battle_rule_sets().first().copied()
                 {
                     self.dialogs.campaign.fight = Some(super::campaign::FightDialog {
                         combat,
-                        rules: crate::rules::RuleSetId::Pk,
+                        rules,
                         error: None,
                     });
                 }

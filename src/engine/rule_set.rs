@@ -118,6 +118,16 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// A board game's due check when a battle fought for `hex` comes back won by the attackers
+    /// and its defenders have left it: the rule and what it says (SPI-C4, FR-C2). By default
+    /// none.
+    fn advance_after_battle(
+        &self,
+        _hex: crate::roster::Position,
+    ) -> Option<(&'static str, String)> {
+        None
+    }
+
     /// The dice the rule set rolls (an entered die of another kind is refused).
     fn dice(&self) -> &'static [crate::dice::Die] {
         &[crate::dice::Die::D6]

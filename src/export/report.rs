@@ -173,7 +173,7 @@ code{{font-size:.9em}} .ok{{color:#2a7a2a}} .bad{{color:#aa1414;font-weight:bold
     let _ = writeln!(s, "<h1>{}</h1>", esc(&r.title));
     let mut facts = vec![
         format!("Scenario: {}", esc(&r.scenario)),
-        format!("RuleSetRef: {}", esc(&r.system)),
+        format!("Rules: {}", esc(&r.system)),
     ];
     if let Some(d) = &r.date {
         facts.push(format!("Date: {}", esc(d)));
@@ -301,7 +301,7 @@ pub fn report_pdf_progress(
     f.y += 9.0;
     let mut facts = vec![
         format!("Scenario: {}", r.scenario),
-        format!("RuleSetRef: {}", r.system),
+        format!("Rules: {}", r.system),
     ];
     if let Some(d) = &r.date {
         facts.push(format!("Date: {d}"));

@@ -364,7 +364,7 @@ fn decorate(doc: &RosterDoc, paper: Paper, fonts: &Fonts, pages: Vec<Vec<Op>>) -
     let (left, right) = (MARGIN, w - MARGIN);
     let mut facts = vec![
         format!("Scenario: {}", doc.scenario),
-        format!("RuleSetRef: {}", doc.system),
+        format!("Rules: {}", doc.system),
     ];
     if let Some(d) = &doc.date {
         facts.push(format!("Date: {d}"));

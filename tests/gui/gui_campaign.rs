@@ -80,7 +80,8 @@ fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
             .count(),
         2
     );
-    h.get_by_label("Portable Wargame (SP)").click();
+    h.get_by_label("Portable Wargame (Franco-Prussian), in SP")
+        .click();
     h.run();
     assert_eq!(
         h.query_all_by_label_contains("6 battalion(s) of 4").count(),

@@ -206,3 +206,63 @@ fn the_layer_reader_reads_paths_and_skips_tests_and_comments() {
     assert!(layer_of("<adapters>") > layer_of("engine"));
     assert!(layer_of("registry") > layer_of("<adapters>"));
 }
+
+/// Issue 27, "a rule set is its folder": outside its folder (`rules/<set>/`, and `rules/board/`
+/// for what SPI and 1870 share), no code names a rule set: not its module, its id constant
+/// (`RuleSetId::Pk`), its types (`PkForm`, `SpiTables`) nor its id as a string (`"pk"`). The
+/// exceptions are the composition: the registry (the list of the five), the `pub mod` lines of
+/// `rules/mod.rs` that declare the folders, and the campaign (`src/campaign`), whose conversion
+/// table is the pairing of two board games with two table games by name (docs/ARCHITECTURE.md).
+#[test]
+fn no_code_outside_a_sets_folder_names_a_rule_set() {
+    const TYPES: &[&str] = &["Pk", "Pw", "Gsp", "Spi", "Fr1870", "Fr"];
+    const KINDS: &[&str] = &["Form", "Rules", "Tables", "Outcome", "Combat"];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut named = Vec::new();
+    for f in &files {
+        let rel = f
+            .strip_prefix(&src)
+            .expect("under src")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let segs: Vec<&str> = rel.split('/').collect();
+        let in_folder = segs.len() >= 3
+            && segs[0] == "rules"
+            && (SETS.contains(&segs[1]) || segs[1] == "board");
+        if in_folder || segs[0] == "registry" || segs[0] == "campaign" {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(f).expect("read"));
+        for line in code.lines() {
+            let t = line.trim();
+            if rel == "rules/mod.rs" && SETS.iter().any(|s| t == format!("pub mod {s};")) {
+                continue;
+            }
+            let hit = SETS.iter().any(|s| {
+                line.contains(&format!("rules::{s}::"))
+                    || line.contains(&format!("rules::{s};"))
+                    || line.contains(&format!("\"{s}\""))
+            }) || TYPES.iter().any(|ty| {
+                line.contains(&format!("RuleSetId::{ty},"))
+                    || line.contains(&format!("RuleSetId::{ty})"))
+                    || line.contains(&format!("RuleSetId::{ty} "))
+                    || line.contains(&format!("RuleSetId::{ty};"))
+                    || KINDS.iter().any(|k| {
+                        line.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                            .any(|w| w == format!("{ty}{k}"))
+                    })
+            });
+            if hit {
+                named.push(format!("src/{rel}: {t}"));
+            }
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "{} lines outside a set's folder name a rule set:\n{}",
+        named.len(),
+        named.join("\n")
+    );
+}

@@ -39,7 +39,7 @@ struct Came {
 /// left (SPI-C4, FR-C2; 1870's retreats are the "must retreat" markers' own checks).
 pub fn checks(ev: &Event, q: &mut Queue) {
     let system = ev.before().system;
-    if system != RuleSetId::Spi && system != RuleSetId::Fr1870 {
+    if system.campaign_part() != Some(crate::engine::rule_set::CampaignPart::Board) {
         return;
     }
     let Some(r) = ev.resolution() else { return };
@@ -82,20 +82,10 @@ pub fn checks(ev: &Event, q: &mut Queue) {
             && fighting
                 .iter()
                 .all(|u| u.eliminated() || u.must_retreat || u.position != hex);
-        if o.winner == Some(o.attackers_side) && vacated {
-            let (rule, what) = if system == RuleSetId::Spi {
-                (
-                    "SPI-C4",
-                    format!("hex {hex} is vacated: the attackers may advance into it now, no MP"),
-                )
-            } else {
-                (
-                    "FR-C2",
-                    format!(
-                        "cell {hex} is vacated: the victor may occupy it with engaged units (stacking 4)"
-                    ),
-                )
-            };
+        if o.winner == Some(o.attackers_side)
+            && vacated
+            && let Some((rule, what)) = system.advance_after_battle(hex)
+        {
             q.push_at(rule, Some(o.attackers_side), hex, what);
         }
     }

@@ -31,6 +31,16 @@ impl RuleSet for FrRules {
         Some(crate::engine::rule_set::CampaignPart::Board)
     }
 
+    /// FR-C2: after a battle won by the attackers, the hex its defenders left (issue 30).
+    fn advance_after_battle(&self, hex: crate::roster::Position) -> Option<(&'static str, String)> {
+        Some((
+            "FR-C2",
+            format!(
+                "cell {hex} is vacated: the victor may occupy it with engaged units (stacking 4)"
+            ),
+        ))
+    }
+
     fn title(&self) -> &'static str {
         "1870"
     }

@@ -28,6 +28,14 @@ impl RuleSet for SpiRules {
         Some(crate::engine::rule_set::CampaignPart::Board)
     }
 
+    /// SPI-C4: after a battle won by the attackers, the hex its defenders left (issue 30).
+    fn advance_after_battle(&self, hex: crate::roster::Position) -> Option<(&'static str, String)> {
+        Some((
+            "SPI-C4",
+            format!("hex {hex} is vacated: the attackers may advance into it now, no MP"),
+        ))
+    }
+
     fn title(&self) -> &'static str {
         "SPI Franco-Prussian War"
     }

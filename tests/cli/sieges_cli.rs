@@ -40,6 +40,31 @@ const METZ: [&str; 6] = ["2435", "2335", "2535", "2336", "2536", "2434"];
 /// infantry at 2436 (next to Metz), 2636 (next to Thionville, 2635, and to Metz's 2536) and 1640
 /// (I10's cell), Neuf-Brisach (1541, a value-2 fortress card) held by one French unit.
 fn scenario(dir: &Path) -> String {
+    scenario_ringed(dir, true)
+}
+
+/// The cells around Metz (I2: what its besieger must hold or control), in 1870's numbering.
+fn metz_ring() -> Vec<String> {
+    use kepi::engine::play::board::{hex_in, position_in};
+    let layout = kepi::registry::get(kepi::rules::RuleSetId::Fr1870).hex_layout();
+    let camp: Vec<_> = METZ
+        .iter()
+        .map(|c| hex_in(c.parse().unwrap(), layout).unwrap())
+        .collect();
+    let mut ring: Vec<String> = camp
+        .iter()
+        .flat_map(|h| h.neighbours())
+        .filter(|h| !camp.contains(h))
+        .map(|h| position_in(h, layout).unwrap().to_string())
+        .collect();
+    ring.sort();
+    ring.dedup();
+    ring
+}
+
+/// [`scenario`], with German infantry on every cell around Metz (`ringed`, I2: the camp
+/// encircled) or only `de-metz` beside it.
+fn scenario_ringed(dir: &Path, ringed: bool) -> String {
     let mut t = String::from(
         "name = \"fr1870-sieges\"\nsystem = \"fr1870\"\ntitle = \"Sieges\"\ndate = \"1870-08-01\"\n\
          first_cell = 1\nsides = [\"french\", \"german\"]\n\n",
@@ -69,6 +94,19 @@ fn scenario(dir: &Path) -> String {
     t.push_str(&unit("de-1640", "german", "infantry", 3, "1640"));
     t.push_str(&unit("fort-nb", "french", "fortress", 2, "1541"));
     t.push_str(&unit("fr-nb", "french", "infantry", 4, "1541"));
+    if ringed {
+        for (i, cell) in metz_ring().iter().enumerate() {
+            if !["2436", "2636"].contains(&cell.as_str()) {
+                t.push_str(&unit(
+                    &format!("de-ring-{i}"),
+                    "german",
+                    "infantry",
+                    1,
+                    cell,
+                ));
+            }
+        }
+    }
     let f = dir.join("sieges.toml");
     std::fs::write(&f, t).unwrap();
     let save = dir.join("g.json").display().to_string();
@@ -200,6 +238,54 @@ fn metz_capitulates_in_turn_8_and_its_besiegers_leave_in_turn_10() {
     let left = apply(&save, &["move", "de-metz", "2436"]);
     assert!(notes_of(&left[0]).is_empty(), "{left:?}");
     ok(&["log", "verify", &save]);
+}
+
+/// I2, I5: "the besieger must encircle them completely with his units or with cells controlled by
+/// them"; "if at the end of a turn the blockade is broken (there is around the fortified camp at
+/// least 1 cell that is neither occupied nor controlled by the besieger), the blockade marker does
+/// not advance (the supplies arrive) and it is turned over". Metz besieged by one unit beside it:
+/// the calendar's check names the open cells, and doing it turns the marker over; with the ring
+/// held, the check says so and doing it advances the marker.
+#[test]
+fn metz_not_encircled_is_a_broken_blockade() {
+    let save = scenario_ringed(&tmp("metz-i2"), false);
+    besiege_metz(&save, "8");
+    apply(
+        &save,
+        &["next-phase", "next-phase", "next-phase", "next-phase"],
+    );
+    let d = due(&save);
+    let check = d
+        .iter()
+        .find(|d| d["rule"] == "FR-B1" && d["what"].as_str().unwrap().starts_with("Metz:"))
+        .unwrap_or_else(|| panic!("{d:?}"));
+    let what = check["what"].as_str().unwrap();
+    assert!(
+        what.contains("the blockade is broken: cells ")
+            && what.contains("neither occupied nor controlled by the besieger (I2, I5)"),
+        "{what}"
+    );
+    // 2436 is de-metz's own cell, and 2535 is Metz: neither is open.
+    assert!(!what.contains("2436,") && !what.contains("2535"), "{what}");
+    let out = apply(&save, &["resolve-due", &check["id"].to_string()]);
+    let s = out[0]["summary"].as_str().unwrap();
+    assert!(
+        s.contains("blockade marker 0 cell(s) from METZ-2, turned over"),
+        "{s}"
+    );
+
+    let save = scenario(&tmp("metz-i2-ringed"));
+    besiege_metz(&save, "8");
+    apply(
+        &save,
+        &["next-phase", "next-phase", "next-phase", "next-phase"],
+    );
+    let d = due(&save);
+    let what = d
+        .iter()
+        .find_map(|d| d["what"].as_str().filter(|w| w.starts_with("Metz:")))
+        .unwrap_or_else(|| panic!("{d:?}"));
+    assert!(what.contains("encircled by the besieger's units"), "{what}");
 }
 
 /// Situation 2, FR-L1: "Points: each player receives 2 points per enemy unit eliminated." and "By

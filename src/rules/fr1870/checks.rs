@@ -183,26 +183,99 @@ fn calendar_due(s: &GameState, q: &mut Queue) {
     }
     for g in kept {
         let c = g.calendar.as_ref();
-        q.push_at(
-            "FR-B1",
-            Some(g.besieger),
-            g.hex,
-            format!(
-                "{}: the siege held? doing this advances its blockade marker one cell toward \
-                 SURRENDER (now {} cell(s) from {}{}); if the blockade was broken or the siege \
-                 lifted, waive it and apply `blockade --place {} --end broken|lifted`",
+        let now = format!(
+            "now {} cell(s) from {}{}",
+            c.map(|c| c.advanced).unwrap_or(0),
+            c.map(|c| c.start.as_str()).unwrap_or("?"),
+            if c.is_some_and(|c| c.flipped) {
+                ", turned over"
+            } else {
+                ""
+            }
+        );
+        let what = match open_cells(s, g) {
+            Some(open) if !open.is_empty() => format!(
+                "{}: the blockade is broken: {} neither occupied nor controlled by the besieger \
+                 (I2, I5); doing this turns its marker over, or moves it back one cell if it was \
+                 already ({now})",
                 g.place,
-                c.map(|c| c.advanced).unwrap_or(0),
-                c.map(|c| c.start.as_str()).unwrap_or("?"),
-                if c.is_some_and(|c| c.flipped) {
-                    ", turned over"
-                } else {
-                    ""
-                },
+                cells_text(&open)
+            ),
+            Some(_) => format!(
+                "{}: encircled by the besieger's units and the cells they control (I2); doing this \
+                 advances its blockade marker one cell toward SURRENDER ({now})",
                 g.place
             ),
-        );
+            None => format!(
+                "{}: the siege held? doing this advances its blockade marker one cell toward \
+                 SURRENDER ({now}); if the siege was lifted, waive it and apply `blockade --place \
+                 {} --end lifted`",
+                g.place, g.place
+            ),
+        };
+        q.push_at("FR-B1", Some(g.besieger), g.hex, what);
     }
+}
+
+/// "Cell 2117, 2216" / "cell 2117".
+fn cells_text(cells: &[crate::roster::Position]) -> String {
+    let list: Vec<String> = cells.iter().map(|p| p.to_string()).collect();
+    format!(
+        "{} {}",
+        if list.len() == 1 { "cell" } else { "cells" },
+        list.join(", ")
+    )
+}
+
+/// I2, I5: the cells around a fortified camp (Metz, Paris: its marker's kind) that are neither
+/// occupied nor controlled by the besieger, in order; None for a fortress, whose siege is laid
+/// with one unit (H7) and never broken, only lifted. "The besieger must encircle them completely
+/// with his units or with cells controlled by them"; "if at the end of a turn the blockade is
+/// broken (there is around the fortified camp at least 1 cell that is neither occupied nor
+/// controlled by the besieger)". A unit controls the 6 cells around it (Title D); fortresses,
+/// railway units and dummies control nothing.
+pub(crate) fn open_cells(
+    s: &GameState,
+    g: &crate::engine::game::Siege,
+) -> Option<Vec<crate::roster::Position>> {
+    use crate::engine::play::board::{hex_in, position_in};
+    let kind = g.calendar.as_ref().map(|c| c.kind.as_str())?;
+    if !matches!(kind, "metz" | "paris") {
+        return None;
+    }
+    let layout = s.system.hex_layout();
+    let camp: Vec<_> = std::iter::once(g.hex)
+        .chain(g.more.iter().copied())
+        .filter_map(|p| hex_in(p, layout))
+        .collect();
+    let besiegers: Vec<_> = s
+        .units
+        .iter()
+        .filter(|u| {
+            u.unit.side == g.besieger
+                && !u.eliminated()
+                && !matches!(
+                    u.unit.arm,
+                    crate::roster::Arm::Fortress
+                        | crate::roster::Arm::Railway
+                        | crate::roster::Arm::Dummy
+                )
+        })
+        .filter_map(|u| hex_in(u.position, layout))
+        .collect();
+    let mut ring: Vec<_> = camp
+        .iter()
+        .flat_map(|h| h.neighbours())
+        .filter(|h| !camp.contains(h))
+        .collect();
+    ring.sort_by_key(|h| position_in(*h, layout).map(|p| p.to_string()));
+    ring.dedup();
+    Some(
+        ring.into_iter()
+            .filter(|h| !besiegers.iter().any(|b| b.distance(*h) <= 1))
+            .filter_map(|h| position_in(h, layout))
+            .collect(),
+    )
 }
 
 /// FR-B1 (I6, I8): a place whose marker reached SURRENDER capitulates. Metz: "the units of the

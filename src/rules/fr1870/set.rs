@@ -269,7 +269,12 @@ impl RuleSet for FrRules {
         let input = siege::TurnInput {
             place: g.place.clone(),
             kind: siege::kind_from_word(&c.kind),
-            end: siege::BlockadeEnd::Held,
+            // I2, I5: a fortified camp not encircled at the end of the turn is broken.
+            end: if super::checks::open_cells(state, g).is_some_and(|open| !open.is_empty()) {
+                siege::BlockadeEnd::Broken
+            } else {
+                siege::BlockadeEnd::Held
+            },
             start: Some(c.start.clone()),
             advanced: c.advanced,
             flipped: c.flipped,

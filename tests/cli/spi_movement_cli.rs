@@ -252,6 +252,25 @@ fn spi_formation_change_costs_four_movement_points() {
         "{line}"
     );
     assert!(notes(&line).is_empty(), "{line}");
+    // The change is recorded: the unit is now extended (SPI-H2), shown with the result and kept
+    // in the game, where its combats read it.
+    assert!(
+        line["summary"].as_str().unwrap().contains("extended on"),
+        "{line}"
+    );
+    let show: serde_json::Value =
+        serde_json::from_str(&ok(&["game", "show", &save, "--json"])).unwrap();
+    let unit = show["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == "fr-metz-5")
+        .unwrap()
+        .clone();
+    assert!(
+        unit.to_string().contains("extended"),
+        "the unit's flags name its formation: {unit}"
+    );
     // Two hexes more is six: within; a third is over.
     let line = apply(&save, &["move", "fr-metz-5", "3012"]);
     assert!(notes(&line).is_empty(), "{line}");

@@ -140,6 +140,11 @@ fn diff(b: &UnitState, a: &UnitState, out: &mut Vec<Effect>) {
         ("entrained", b.entrained, a.entrained),
         ("hidden", b.hidden, a.hidden),
         ("must retreat", b.must_retreat, a.must_retreat),
+        (
+            "extended",
+            b.flag(crate::engine::game::Flag::Extended),
+            a.flag(crate::engine::game::Flag::Extended),
+        ),
         ("moved", b.moved, a.moved),
         ("fired", b.fired, a.fired),
         ("activated", b.activated, a.activated),

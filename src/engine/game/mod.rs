@@ -85,6 +85,8 @@ vocab! {
         Hidden = "hidden",
         /// Must retreat one cell (FR-C2): set by a combat result, cleared when the unit moves.
         MustRetreat = "must-retreat",
+        /// In extended formation (SPI-H2); off, concentrated. Until changed in play, the card's.
+        Extended = "extended",
     }
 }
 
@@ -167,6 +169,10 @@ pub struct UnitState {
     /// Must retreat one cell (FR-C2), until it moves.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub must_retreat: bool,
+    /// Its formation as changed in play (SPI-H2: extended or concentrated); None while it is the
+    /// card's (so a game that never changes one saves as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extended: Option<bool>,
     /// Issue 19: a player's copy of a game whose strengths are hidden from their seat
     /// ([`crate::net::redact::seat_state`]): this unit's strength, fatigue, level and leaders are
     /// placeholders, shown as "?". Never set in a game kepi plays (nor written in a save).
@@ -208,6 +214,7 @@ impl UnitState {
             entrained: false,
             hidden: unit.weapon == Some(crate::roster::Weapon::SiegeGun),
             must_retreat: false,
+            extended: None,
             strength_hidden: false,
             moved: false,
             fired: false,
@@ -246,22 +253,27 @@ impl UnitState {
             Flag::Entrained => self.entrained,
             Flag::Hidden => self.hidden,
             Flag::MustRetreat => self.must_retreat,
+            Flag::Extended => self
+                .extended
+                .unwrap_or(self.unit.formation == Some(crate::roster::Formation::Extended)),
         }
     }
 
-    fn flag_mut(&mut self, f: Flag) -> &mut bool {
+    /// Sets a flag.
+    fn set_flag(&mut self, f: Flag, on: bool) {
         match f {
-            Flag::Disordered => &mut self.disordered,
-            Flag::Muddled => &mut self.muddled,
-            Flag::Limbered => &mut self.limbered,
-            Flag::Moved => &mut self.moved,
-            Flag::Fired => &mut self.fired,
-            Flag::Activated => &mut self.activated,
-            Flag::FlagLost => &mut self.flag_lost,
-            Flag::Disorganised => &mut self.disorganised,
-            Flag::Entrained => &mut self.entrained,
-            Flag::Hidden => &mut self.hidden,
-            Flag::MustRetreat => &mut self.must_retreat,
+            Flag::Extended => self.extended = Some(on),
+            Flag::Disordered => self.disordered = on,
+            Flag::Muddled => self.muddled = on,
+            Flag::Limbered => self.limbered = on,
+            Flag::Moved => self.moved = on,
+            Flag::Fired => self.fired = on,
+            Flag::Activated => self.activated = on,
+            Flag::FlagLost => self.flag_lost = on,
+            Flag::Disorganised => self.disorganised = on,
+            Flag::Entrained => self.entrained = on,
+            Flag::Hidden => self.hidden = on,
+            Flag::MustRetreat => self.must_retreat = on,
         }
     }
 
@@ -998,7 +1010,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             Ok(())
         }
         Action::SetFlag { unit, flag, on } => {
-            *s.unit_mut(unit)?.flag_mut(*flag) = *on;
+            s.unit_mut(unit)?.set_flag(*flag, *on);
             Ok(())
         }
         Action::LoseLeader { unit } => {

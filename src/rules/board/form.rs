@@ -11,7 +11,7 @@ use crate::engine::game::{Action, Flag, GameState, Supply, UnitState};
 use crate::engine::play::board::{hex_in, position_in};
 use crate::engine::play::refuse::{name, opposed};
 use crate::engine::play::{Resolved, done, lose, unit};
-use crate::roster::{Arm, Formation as CardFormation, Position};
+use crate::roster::{Arm, Position};
 use crate::rules::fr1870::{
     self, Fate, FortressRole, Fr1870Tables, FrCombatInput, FrFortress, FrUnit,
 };
@@ -185,7 +185,8 @@ pub fn spi_unit(u: &UnitState) -> SpiUnit {
         name: Some(u.unit.name.clone()),
         strength: u.strength,
         supply: spi_supply(u.supply),
-        formation: if u.unit.formation == Some(CardFormation::Extended) {
+        // SPI-H2: as changed in play, else the card's.
+        formation: if u.flag(crate::engine::game::Flag::Extended) {
             spi::Formation::Extended
         } else {
             spi::Formation::Concentrated
@@ -1530,6 +1531,41 @@ mod tests {
             .resolve(g.state(), t.get::<crate::rules::spi::SpiTables>(), None)
             .unwrap();
         assert!(res.summary.starts_with("1:2"), "{}", res.summary);
+    }
+
+    /// SPI-H2: a unit's formation as changed in play is the one its combats read ("halved
+    /// (extended)" in attack and defence); before any change, the card's (concentrated here).
+    #[test]
+    fn spi_formation_from_the_unit_state() {
+        let t = &Tables::default();
+        let mut g = game("spi-1870", RuleSetId::Spi);
+        let mut f = SpiForm::all().remove(0);
+        f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
+        assert_eq!(
+            f.input.attackers[0].formation,
+            spi::Formation::Concentrated
+        );
+        g.act(
+            Action::SetFlag {
+                unit: "de-2-5-1".into(),
+                flag: crate::engine::game::Flag::Extended,
+                on: true,
+            },
+            now(),
+        )
+        .unwrap();
+        f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
+        assert_eq!(f.input.attackers[0].formation, spi::Formation::Extended);
+        let (res, _) = f
+            .resolve(g.state(), t.get::<crate::rules::spi::SpiTables>(), None)
+            .unwrap();
+        assert!(
+            res.modifiers
+                .iter()
+                .any(|m| m.label.contains("halved (extended)") && m.rule.as_str() == "SPI-H2"),
+            "{:?}",
+            res.modifiers
+        );
     }
 
     /// FR-C1: below 1:3 the attacker is always eliminated; both stacked defenders defend together.

@@ -317,19 +317,19 @@ impl SetForm for SpendForm {
             self.supply.unwrap_or(super::SupplyState::Supplied),
             self.spent,
         );
-        let on = match self.kind {
-            Spend::Entrain => Some(true),
-            Spend::Detrain => Some(false),
-            Spend::Formation => None,
+        use crate::engine::game::Flag;
+        // SPI-H2: a formation change turns extended into concentrated and back, recorded so the
+        // unit's combats and the unit editor read it.
+        let (flag, on) = match self.kind {
+            Spend::Entrain => (Flag::Entrained, true),
+            Spend::Detrain => (Flag::Entrained, false),
+            Spend::Formation => (Flag::Extended, !u.flag(Flag::Extended)),
         };
-        let fx = on
-            .map(|on| Action::SetFlag {
-                unit: u.unit.id.clone(),
-                flag: crate::engine::game::Flag::Entrained,
-                on,
-            })
-            .into_iter()
-            .collect();
+        let fx = vec![Action::SetFlag {
+            unit: u.unit.id.clone(),
+            flag,
+            on,
+        }];
         Ok(done(res, fx))
     }
 

@@ -85,7 +85,7 @@ impl RuleSet for SpiRules {
 
     /// Entraining (SPI's rail movement); moved and fired.
     fn flags(&self) -> &'static [Flag] {
-        &[Flag::Moved, Flag::Fired, Flag::Entrained]
+        &[Flag::Moved, Flag::Fired, Flag::Entrained, Flag::Extended]
     }
 
     /// SPI-S1: supply.

@@ -220,3 +220,49 @@ fn a_registered_rule_sets_table_is_read_from_the_tables_folder() {
     assert_eq!(e.code, 2, "{}", e.message);
     assert!(e.message.contains("volley.toml"), "{}", e.message);
 }
+
+/// What its situation panel ticks, `--set` types: a target in cover is hit on a six only.
+#[test]
+fn a_registered_rule_sets_situation_is_typed_with_set() {
+    let _ = volley::system();
+    let dir = tmp("sixth", "cover");
+    let save = dir.join("g.json").display().to_string();
+    kepi_here(&[
+        "game",
+        "new",
+        "--scenario",
+        "volley-test",
+        "--out",
+        &save,
+        "--seed",
+        "7",
+    ])
+    .unwrap();
+    kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
+    kepi_here(&[
+        "game",
+        "apply",
+        &save,
+        "fire",
+        "a",
+        "b",
+        "--set",
+        "cover=true",
+        "--dice",
+        "d6=5",
+    ])
+    .unwrap();
+    assert_eq!(save_state(&save).unit("b").unwrap().strength, 2, "5 misses");
+    let e = kepi_here(&[
+        "game",
+        "apply",
+        &save,
+        "fire",
+        "a",
+        "b",
+        "--set",
+        "cover=maybe",
+    ])
+    .unwrap_err();
+    assert_eq!(e.code, 2, "{}", e.message);
+}

@@ -32,6 +32,14 @@ fn a_registered_rule_set_opens_shows_its_odds_and_rolls() {
     // Its odds, exact, before the roll.
     assert!(h.query_by_label("1/3").is_some(), "hit 1/3 shown");
     assert!(h.query_by_label("2/3").is_some(), "miss 2/3 shown");
+    // Its own situation panel: cover makes it a six to hit.
+    h.get_by_label("target in cover (hits on one more)").click();
+    h.run();
+    assert!(h.query_by_label("1/6").is_some(), "hit 1/6 in cover");
+    assert!(h.query_by_label("5/6").is_some(), "miss 5/6 in cover");
+    h.get_by_label("target in cover (hits on one more)").click();
+    h.run();
+    assert!(h.query_by_label("1/3").is_some(), "out of cover again");
     let before = h.state().state.game.log().len();
     h.get_by_label("Roll and apply").click();
     h.run();

@@ -148,6 +148,9 @@ struct VolleyForm {
     target: Option<String>,
     /// Derived from the target's strength each time the form is pre-filled.
     target_strength: u32,
+    /// The target is in cover: a volley hits on one more (VOL-F1), ticked in the form's
+    /// situation panel or typed as `--set cover=true`.
+    cover: bool,
 }
 
 impl VolleyForm {
@@ -157,6 +160,7 @@ impl VolleyForm {
             actor: None,
             target: None,
             target_strength: 0,
+            cover: false,
         }
     }
 }
@@ -192,7 +196,8 @@ impl SetForm for VolleyForm {
         tables: &kepi::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        let hit_on = tables.get::<VolleyTables>().hit_on.v().clamp(1, 6);
+        let cover = i64::from(self.name == "fire" && self.cover);
+        let hit_on = (tables.get::<VolleyTables>().hit_on.v() + cover).clamp(1, 6);
         let rule = RuleId::new(if self.name == "fire" {
             "VOL-F1"
         } else {
@@ -254,7 +259,7 @@ impl SetForm for VolleyForm {
     }
     fn to_value(&self) -> Value {
         json!({"form": "volley", "name": self.name, "actor": self.actor, "target": self.target,
-               "target_strength": self.target_strength})
+               "target_strength": self.target_strength, "cover": self.cover})
     }
     fn with_value(&self, v: &Value) -> Option<Box<dyn SetForm>> {
         if v.get("form")? != "volley" || v.get("name")? != self.name {
@@ -269,7 +274,20 @@ impl SetForm for VolleyForm {
         f.actor = unit("actor")?;
         f.target = unit("target")?;
         f.target_strength = u32::try_from(v.get("target_strength")?.as_u64()?).ok()?;
+        f.cover = match v.get("cover") {
+            Some(c) => c.as_bool()?,
+            None => false,
+        };
         Some(Box::new(f))
+    }
+    /// Its situation panel: the one thing the units do not say.
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui, _state: &GameState) {
+        if self.name == "fire" {
+            ui.checkbox(&mut self.cover, "target in cover (hits on one more)");
+        } else {
+            ui.label("morale: the situation is set from the unit.");
+        }
     }
     fn boxed_clone(&self) -> Box<dyn SetForm> {
         Box::new(self.clone())

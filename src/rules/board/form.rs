@@ -1541,10 +1541,7 @@ mod tests {
         let mut g = game("spi-1870", RuleSetId::Spi);
         let mut f = SpiForm::all().remove(0);
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
-        assert_eq!(
-            f.input.attackers[0].formation,
-            spi::Formation::Concentrated
-        );
+        assert_eq!(f.input.attackers[0].formation, spi::Formation::Concentrated);
         g.act(
             Action::SetFlag {
                 unit: "de-2-5-1".into(),

@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::state::{AppState, Command, Mode, Remote, Request};
+use super::state::{AppState, Command, Mode, Remote, Request, View};
 use crate::engine::game::Game;
 use crate::net::client::{Answer, Client, Incoming, PendingList, Replica};
 use crate::net::discovery::Found;
@@ -481,7 +481,21 @@ pub enum BindChoice {
     Typed,
 }
 
-/// The window's network side.
+/// What the Host and Join dialogs ask of the window: they draw from the [`View`] and change the
+/// game or the connections only through these, applied after the frame's dialogs are drawn.
+#[derive(Debug)]
+pub enum NetAction {
+    /// "Host": start the host's thread for the game's save.
+    StartHosting,
+    /// "Leave": the joined game's link is dropped.
+    Leave,
+    /// A command of the window (a request approved or rejected).
+    Do(Command),
+}
+
+/// The window's network side: the host's thread or the joined game's link (the controller,
+/// polled each frame) and the Host and Join dialogs, drawn from the [`View`] with the state they
+/// keep (the address typed, the games found), asking for changes as [`NetAction`]s.
 pub struct NetUi {
     /// Where a hosted game listens.
     pub bind: BindChoice,
@@ -973,31 +987,45 @@ impl NetUi {
         if self.poll(app) {
             ctx.request_repaint_after(REPAINT);
         }
-        if self.host_open {
-            let mut open = true;
-            egui::Window::new("Host this game")
-                .open(&mut open)
-                .default_width(460.0)
-                .show(ctx, |ui| self.host_ui(ui, app));
-            self.host_open &= open;
+        // The dialogs read the game through the window's view and ask for what changes it.
+        let mut asked = Vec::new();
+        {
+            let view = app.view();
+            if self.host_open {
+                let mut open = true;
+                egui::Window::new("Host this game")
+                    .open(&mut open)
+                    .default_width(460.0)
+                    .show(ctx, |ui| asked.extend(self.host_ui(ui, &view)));
+                self.host_open &= open;
+            }
+            if self.join_open {
+                let mut open = true;
+                egui::Window::new("Join a game")
+                    .open(&mut open)
+                    .default_width(460.0)
+                    .show(ctx, |ui| asked.extend(self.join_ui(ui)));
+                self.join_open &= open;
+            }
         }
-        if self.join_open {
-            let mut open = true;
-            egui::Window::new("Join a game")
-                .open(&mut open)
-                .default_width(460.0)
-                .show(ctx, |ui| self.join_ui(ui, app));
-            self.join_open &= open;
+        for a in asked {
+            match a {
+                NetAction::StartHosting => self.start_hosting(app),
+                NetAction::Leave => self.leave(app),
+                NetAction::Do(c) => app.handle(c),
+            }
         }
     }
 
-    fn host_ui(&mut self, ui: &mut egui::Ui, app: &mut AppState) {
+    /// The Host dialog's content, drawn from `view`: what it asks, nothing done yet.
+    pub fn host_ui(&mut self, ui: &mut egui::Ui, view: &View) -> Vec<NetAction> {
+        let mut out = Vec::new();
         if self.joined.is_some() {
             ui.label("This window has joined another game: leave it first to host this one.");
-            return;
+            return out;
         }
         let Some(h) = &mut self.hosting else {
-            match app.save_path() {
+            match view.save_path {
                 None => {
                     ui.label("This game has no save file yet: it must be saved first (File > Save As…), then hosted.");
                 }
@@ -1051,15 +1079,15 @@ impl NetUi {
                         .add_enabled(bind.is_ok(), egui::Button::new("Start hosting"))
                         .clicked()
                     {
-                        self.start_hosting(app);
+                        out.push(NetAction::StartHosting);
                     }
                 }
             }
-            return;
+            return out;
         };
         if h.stopping {
             ui.label("Stopping: the save is being caught up…");
-            return;
+            return out;
         }
         ui.label(format!("Listening on {}: {}.", h.listening, h.reach));
         ui.horizontal(|ui| {
@@ -1104,7 +1132,7 @@ impl NetUi {
             h.link.ask(Ask::SetApproval(approval));
         }
         // The waiting requests are the Due panel's too: decided the same way, from one list.
-        let pending = app
+        let pending = view
             .mode
             .remote()
             .map(|r| r.pending.clone())
@@ -1119,11 +1147,11 @@ impl NetUi {
                 ui.label(format!("{}  {}: {}", r.request, r.seat, r.text()));
                 for (approve, verb) in [(true, "Approve"), (false, "Reject")] {
                     if ui.button(format!("{verb} {}", r.request)).clicked() {
-                        app.handle(Command::Decide {
+                        out.push(NetAction::Do(Command::Decide {
                             request: r.request,
                             approve,
                             reason: None,
-                        });
+                        }));
                     }
                 }
             });
@@ -1148,12 +1176,15 @@ impl NetUi {
         if ui.button("Stop hosting").clicked() {
             self.stop_hosting();
         }
+        out
     }
 
-    fn join_ui(&mut self, ui: &mut egui::Ui, app: &mut AppState) {
+    /// The Join dialog's content: what it asks, nothing done yet.
+    pub fn join_ui(&mut self, ui: &mut egui::Ui) -> Vec<NetAction> {
+        let mut out = Vec::new();
         if self.hosting.is_some() {
             ui.label("This window hosts a game: stop hosting first to join another.");
-            return;
+            return out;
         }
         if let Some(j) = &mut self.joined {
             match (j.seat, &j.lost) {
@@ -1200,9 +1231,9 @@ impl NetUi {
             }
             ui.separator();
             if ui.button("Leave").clicked() {
-                self.leave(app);
+                out.push(NetAction::Leave);
             }
-            return;
+            return out;
         }
         ui.horizontal(|ui| {
             ui.strong("Games on this network");
@@ -1259,5 +1290,6 @@ impl NetUi {
         if ui.button("Join").clicked() {
             self.join();
         }
+        out
     }
 }

@@ -114,6 +114,8 @@ pub struct View<'a> {
     /// The game is kept in a file the user chose (not in kepi's folder, where it moves at its
     /// first Save As).
     pub own_file: bool,
+    /// The save the game is kept in, if it has one (the Host dialog names it).
+    pub save_path: Option<&'a std::path::Path>,
 }
 
 impl<'a> View<'a> {
@@ -135,6 +137,7 @@ impl<'a> View<'a> {
             settings,
             exporting: false,
             own_file: false,
+            save_path: None,
         }
     }
 
@@ -742,8 +745,14 @@ impl AppState {
             settings: &self.settings,
             exporting: self.dialogs.export_job.is_some(),
             own_file: self.store.is_some() && !self.autosaved,
+            save_path: self.store.as_ref().map(|s| s.path()),
         };
         (view, &mut self.panels)
+    }
+
+    /// What the panels read, on its own (the Host and Join dialogs, drawn beside the state).
+    pub fn view(&mut self) -> View<'_> {
+        self.split().0
     }
 
     /// The resolver, with the view it is drawn from (borrowed side by side).
@@ -758,6 +767,7 @@ impl AppState {
             settings: &self.settings,
             exporting: self.dialogs.export_job.is_some(),
             own_file: self.store.is_some() && !self.autosaved,
+            save_path: self.store.as_ref().map(|s| s.path()),
         };
         (view, &mut self.resolver)
     }

@@ -79,3 +79,52 @@ fn the_resolver_is_drawn_alone_and_rolls_by_asking() {
         "nothing was rolled by the panel itself"
     );
 }
+
+/// The Host dialog is drawn alone from a bare `View`: without a save it says to save first; with
+/// one it names it, keeps the address choice typed into it, and "Start hosting" is asked of the
+/// window (nothing starts in the dialog itself).
+#[test]
+fn the_host_dialog_is_drawn_alone_and_asks_to_start() {
+    use kepi::app::net_ui::{BindChoice, NetAction, NetUi};
+    let app = AppState::demo(1).expect("demo");
+    let game = app.game.clone();
+    let tables = app.tables;
+    let mode = Mode::Local;
+    let settings = Settings::default();
+    let save = std::path::PathBuf::from("club-night.json");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(700.0, 500.0))
+        .build_ui_state(
+            move |ui, (net, asked, saved): &mut (NetUi, Vec<NetAction>, bool)| {
+                let mut view = View::bare(&game, tables, &mode, &settings);
+                if *saved {
+                    view.save_path = Some(&save);
+                }
+                asked.extend(net.host_ui(ui, &view));
+            },
+            (NetUi::default(), Vec::new(), false),
+        );
+    h.run();
+    assert!(
+        h.query_by_label_contains("must be saved first").is_some(),
+        "no save, no hosting"
+    );
+    h.state_mut().2 = true;
+    h.run();
+    assert!(h.query_by_label_contains("club-night.json").is_some());
+    h.get_by_label("the local network (all interfaces)").click();
+    h.run();
+    h.get_by_label("Start hosting").click();
+    h.run();
+    let (net, asked, _) = h.state();
+    assert!(
+        matches!(asked.as_slice(), [NetAction::StartHosting]),
+        "{asked:?}"
+    );
+    assert_eq!(
+        net.bind,
+        BindChoice::LocalNetwork,
+        "the dialog keeps its choice"
+    );
+    assert!(!net.active(), "nothing started in the dialog itself");
+}

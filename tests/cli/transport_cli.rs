@@ -20,6 +20,18 @@ fn position(save: &str, id: &str) -> String {
         .unwrap()
 }
 
+/// The checklist's row of the units at sea (FR-K1), in the phase being played.
+fn at_sea_row(save: &str) -> Option<serde_json::Value> {
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["game", "checklist", save, "--json"])).unwrap();
+    v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["rule"] == "FR-K1")
+        .cloned()
+}
+
 fn log_len(save: &str) -> usize {
     let v: serde_json::Value = serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
     v.as_array().unwrap().len()
@@ -169,6 +181,10 @@ fn le_havre_to_counter_one_and_back_by_the_western_edge_the_next_turn() {
     )[0];
     assert!(notes_of(line).is_empty(), "{line}");
     assert_eq!(position(&save, "fr-6"), "off");
+    // At sea: the movement phase's checklist lists it, to land or to go on.
+    let row = at_sea_row(&save).unwrap_or_else(|| panic!("no FR-K1 row"));
+    assert_eq!(row["units"], serde_json::json!(["fr-6"]), "{row}");
+    assert_eq!(row["form"], "sea", "{row}");
     // The same movement phase: one passage a phase.
     let line = &apply(&save, &["sea", "fr-6", "--to", "west", "--at", "0420"])[0];
     assert!(
@@ -191,9 +207,11 @@ fn le_havre_to_counter_one_and_back_by_the_western_edge_the_next_turn() {
             "next-phase",
         ],
     );
+    assert!(at_sea_row(&save).is_some(), "still at sea the next turn");
     let line = &apply(&save, &["sea", "fr-6", "--to", "west", "--at", "0420"])[0];
     assert!(notes_of(line).is_empty(), "{line}");
     assert_eq!(position(&save, "fr-6"), "0420");
+    assert!(at_sea_row(&save).is_none(), "landed: no longer at sea");
     // What the log records of the landing: back by the western edge (K5's line), and never a
     // port it did not sail from.
     let log: serde_json::Value =

@@ -140,6 +140,7 @@ fn diff(b: &UnitState, a: &UnitState, out: &mut Vec<Effect>) {
         ("entrained", b.entrained, a.entrained),
         ("hidden", b.hidden, a.hidden),
         ("must retreat", b.must_retreat, a.must_retreat),
+        ("at sea", b.at_sea, a.at_sea),
         (
             "extended",
             b.flag(crate::engine::game::Flag::Extended),

@@ -87,6 +87,8 @@ vocab! {
         MustRetreat = "must-retreat",
         /// In extended formation (SPI-H2); off, concentrated. Until changed in play, the card's.
         Extended = "extended",
+        /// At sea, on a transport counter (1870 FR-K1): set by a passage, cleared by a landing.
+        AtSea = "at-sea",
     }
 }
 
@@ -173,6 +175,9 @@ pub struct UnitState {
     /// card's (so a game that never changes one saves as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<bool>,
+    /// At sea (1870 FR-K1), until it lands.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub at_sea: bool,
     /// Issue 19: a player's copy of a game whose strengths are hidden from their seat
     /// ([`crate::net::redact::seat_state`]): this unit's strength, fatigue, level and leaders are
     /// placeholders, shown as "?". Never set in a game kepi plays (nor written in a save).
@@ -215,6 +220,7 @@ impl UnitState {
             hidden: unit.weapon == Some(crate::roster::Weapon::SiegeGun),
             must_retreat: false,
             extended: None,
+            at_sea: false,
             strength_hidden: false,
             moved: false,
             fired: false,
@@ -256,6 +262,7 @@ impl UnitState {
             Flag::Extended => self
                 .extended
                 .unwrap_or(self.unit.formation == Some(crate::roster::Formation::Extended)),
+            Flag::AtSea => self.at_sea,
         }
     }
 
@@ -274,6 +281,7 @@ impl UnitState {
             Flag::Entrained => self.entrained = on,
             Flag::Hidden => self.hidden = on,
             Flag::MustRetreat => self.must_retreat = on,
+            Flag::AtSea => self.at_sea = on,
         }
     }
 

@@ -394,7 +394,7 @@ impl SetForm for SeaForm {
             },
             (None, false) => None,
         };
-        let fx = to
+        let mut fx: Vec<Action> = to
             .filter(|p| *p != u.position)
             .map(|to| Action::Move {
                 unit: u.unit.id.clone(),
@@ -404,6 +404,16 @@ impl SetForm for SeaForm {
             })
             .into_iter()
             .collect();
+        // FR-K1: at sea from a passage to a counter or an edge until it lands (the checklist
+        // lists the units in transit from this mark).
+        let sea = self.to.at_sea();
+        if u.at_sea != sea {
+            fx.push(Action::SetFlag {
+                unit: u.unit.id.clone(),
+                flag: crate::engine::game::Flag::AtSea,
+                on: sea,
+            });
+        }
         Ok(done(res, fx))
     }
 

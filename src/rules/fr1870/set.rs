@@ -104,6 +104,7 @@ impl RuleSet for FrRules {
             Flag::Fired,
             Flag::Disorganised,
             Flag::MustRetreat,
+            Flag::AtSea,
         ]
     }
 

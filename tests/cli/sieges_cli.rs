@@ -92,6 +92,7 @@ fn scenario_ringed(dir: &Path, ringed: bool) -> String {
     t.push_str(&unit("de-metz", "german", "infantry", 3, "2436"));
     t.push_str(&unit("de-2636", "german", "infantry", 3, "2636"));
     t.push_str(&unit("de-1640", "german", "infantry", 3, "1640"));
+    t.push_str(&unit("de-1542", "german", "infantry", 2, "1542"));
     t.push_str(&unit("fort-nb", "french", "fortress", 2, "1541"));
     t.push_str(&unit("fr-nb", "french", "infantry", 4, "1541"));
     if ringed {
@@ -407,6 +408,63 @@ fn one_unit_at_1640_besieges_neuf_brisach_and_selestat() {
     assert_eq!(
         c[0]["outcome"]["effects"]["attackers"][0], "disorganised",
         "{c:?}"
+    );
+}
+
+/// FR-F1, H7: "if the besieger engages several units, these achieve the effective encirclement of
+/// the fortress, but the besieging forces are always treated as an inseparable whole in case of
+/// combat against the besieged or an outside force". Neuf-Brisach besieged by the units at 1640
+/// and 1542: the garrison's sortie against 1640 is fought against both, and the line says why.
+#[test]
+fn the_besiegers_of_neuf_brisach_defend_as_one_whole() {
+    let save = scenario(&tmp("h7"));
+    apply(
+        &save,
+        &[
+            "siege",
+            "--place",
+            "Neuf-Brisach",
+            "--cell",
+            "1541",
+            "--by",
+            "de-1640,de-1542",
+        ],
+    );
+    apply(&save, &["next-phase"]);
+    let c = apply(
+        &save,
+        &[
+            "combat",
+            "--attackers",
+            "fr-nb",
+            "--hex",
+            "1640",
+            "--dice",
+            "d6=6",
+        ],
+    );
+    let notes = notes_of(&c[0]);
+    assert!(
+        notes.iter().any(|n| n
+            == "FR-F1 (H7): the besiegers of Neuf-Brisach defend as one inseparable whole: de-1640, de-1542"),
+        "{notes:?}"
+    );
+    let r = last_resolution(&save);
+    let labels: Vec<&str> = r["modifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.iter().any(|l| l.contains("de-1542")),
+        "the unit at 1542 defends too: {labels:?}"
+    );
+    // 4 against 3 + 2: 1:2 (rounded down), not 1:1.
+    assert!(
+        r["summary"].as_str().unwrap().starts_with("1:2"),
+        "{}",
+        r["summary"]
     );
 }
 

@@ -638,6 +638,8 @@ impl FrForm {
         attackers: &[String],
         defenders: &[String],
     ) {
+        // H7: the besiegers of a fortress defend as one whole.
+        let defenders = &with_besiegers(state, defenders);
         self.actor = attackers.first().cloned();
         self.target = defenders.first().cloned();
         self.attacker_ids = attackers.to_vec();
@@ -688,6 +690,7 @@ impl FrForm {
         }
         let mut res =
             fr1870::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
+        res.notes.extend(besiegers_note(state, &self.defender_ids));
         if rolling
             && let Some(o) = res.outcome.as_ref()
             && o.result.is_none()
@@ -945,11 +948,7 @@ fn fr_sieges(
                 .unit(id)
                 .is_some_and(|u| g.covers(u.position) && u.unit.side != g.besieger)
         };
-        // I2: "Rule H7 does not apply to fortified camps" (Metz, Paris): no die -1 there.
-        let camp = g.calendar.as_ref().map_or_else(
-            || fr1870::siege::kind_of(&g.place, None) != fr1870::BlockadeKind::Fortress,
-            |c| c.kind != "fortress",
-        );
+        let camp = is_camp(g);
         if defenders.iter().any(besieger) {
             input.besieger_defending = !camp;
             if attackers.iter().any(besieged) {
@@ -961,6 +960,64 @@ fn fr_sieges(
             input.assault = true;
         }
     }
+}
+
+/// I2: "Rule H7 does not apply to fortified camps" (Metz, Paris).
+fn is_camp(g: &crate::engine::game::Siege) -> bool {
+    g.calendar.as_ref().map_or_else(
+        || fr1870::siege::kind_of(&g.place, None) != fr1870::BlockadeKind::Fortress,
+        |c| c.kind != "fortress",
+    )
+}
+
+/// The sieges of a fortress (not a fortified camp, I2) still laid whose besiegers include one of
+/// `defenders`, with those of its besiegers still fighting.
+fn besieging<'a>(
+    state: &'a GameState,
+    defenders: &'a [String],
+) -> impl Iterator<Item = (&'a crate::engine::game::Siege, Vec<String>)> + 'a {
+    state
+        .sieges
+        .iter()
+        .filter(|g| g.capitulated.is_none() && !is_camp(g))
+        .filter(|g| defenders.iter().any(|d| g.by.contains(d)))
+        .map(|g| {
+            let by =
+                g.by.iter()
+                    .filter(|id| state.unit(id).is_some_and(|u| !u.eliminated()))
+                    .cloned()
+                    .collect();
+            (g, by)
+        })
+}
+
+/// FR-F1 (H7): "the besieging forces are always treated as an inseparable whole in case of combat
+/// against the besieged or an outside force": a combat against one besieger of a fortress is
+/// fought against all of them, added to the defenders after those named.
+fn with_besiegers(state: &GameState, defenders: &[String]) -> Vec<String> {
+    let mut out = defenders.to_vec();
+    for (_, by) in besieging(state, defenders) {
+        for id in by {
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+    }
+    out
+}
+
+/// The note of H7 when a combat's defenders are a fortress's besiegers, more than one.
+fn besiegers_note(state: &GameState, defenders: &[String]) -> Option<String> {
+    let (g, by) = besieging(state, defenders).find(|(_, by)| by.len() > 1)?;
+    let names: Vec<String> = by
+        .iter()
+        .map(|id| state.unit(id).map_or(id.clone(), |u| u.unit.name.clone()))
+        .collect();
+    Some(format!(
+        "FR-F1 (H7): the besiegers of {} defend as one inseparable whole: {}",
+        g.place,
+        names.join(", ")
+    ))
 }
 
 /// FR-C2: one unit's fate as actions.

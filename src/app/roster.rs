@@ -202,9 +202,16 @@ pub fn markers_ui(ui: &mut Ui, u: &UnitState) {
         }
         chip(ui, &short, level_color(u.level)).on_hover_text(level);
     }
+    for (text, full, c) in markers(u) {
+        chip(ui, text, c).on_hover_text(full);
+    }
+}
+
+/// A unit's markers as the roster's chips: short text, the whole on hover, colour.
+fn markers(u: &UnitState) -> Vec<(&'static str, &'static str, Color32)> {
     let warn = Color32::from_rgb(210, 150, 40);
     let info = Color32::from_rgb(90, 130, 190);
-    for (on, text, full, c) in [
+    [
         (u.disordered, "Dis", "disordered", warn),
         (u.muddled, "Mud", "muddled", warn),
         (u.limbered, "Lim", "limbered", info),
@@ -224,11 +231,18 @@ pub fn markers_ui(ui: &mut Ui, u: &UnitState) {
             "must retreat one cell (FR-C2): drag it on the map",
             warn,
         ),
-    ] {
-        if on {
-            chip(ui, text, c).on_hover_text(full);
-        }
-    }
+        (
+            u.flag(crate::engine::game::Flag::Extended),
+            "Ext",
+            "extended formation (SPI-H2)",
+            info,
+        ),
+        (u.at_sea, "sea", "at sea, in transit (FR-K1)", info),
+    ]
+    .into_iter()
+    .filter(|(on, ..)| *on)
+    .map(|(_, text, full, c)| (text, full, c))
+    .collect()
 }
 
 /// Height of every roster row: one line each, so the virtualised list fills the panel.
@@ -236,19 +250,7 @@ pub const ROSTER_ROW_H: f32 = 24.0;
 /// Width a unit row needs after its name: the strength bar and numbers, fatigue, and one short
 /// chip per marker (the name gets the rest, elided, the whole on hover).
 fn right_width(u: &UnitState) -> f32 {
-    let markers = [
-        u.disordered,
-        u.muddled,
-        u.limbered,
-        u.moved,
-        u.fired,
-        u.flag_lost,
-        u.disorganised,
-        u.hidden,
-    ]
-    .iter()
-    .filter(|on| **on)
-    .count();
+    let markers = markers(u).len();
     let fatigue = if u.fatigue > 0 { 30.0 } else { 0.0 };
     44.0 + 46.0 + fatigue + 34.0 * (1 + markers) as f32
 }

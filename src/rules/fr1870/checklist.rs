@@ -34,8 +34,8 @@ fn at_sea(l: &mut List) {
     l.add(
         "FR-K1",
         format!(
-            "{} unit(s) at sea: each lands at a port (`sea UNIT --to port --port P --at CELL`) or \
-             goes on by the edge; at most four in transit",
+            "{} unit(s) at sea: each lands at a port or by the western or southern edge, or \
+             stays in transit (at most four at once)",
             units.len()
         ),
         side,

@@ -693,6 +693,25 @@ fn changes_game(cmd: &Command) -> bool {
 /// The scenario the window opens with.
 pub const DEMO_SCENARIO: &str = "mars-la-tour";
 
+/// The [`View`] of an `AppState`'s fields, borrowed field by field so that a panel beside it can
+/// be borrowed mutably at once ([`AppState::split`], [`AppState::split_resolver`]).
+macro_rules! view_of {
+    ($s:ident) => {
+        View {
+            game: &$s.game,
+            tables: $s.tables,
+            selected: $s.selected.as_deref(),
+            target: $s.target.as_deref(),
+            mode: &$s.mode,
+            own_dice: $s.options.own_dice,
+            settings: &$s.settings,
+            exporting: $s.dialogs.export_job.is_some(),
+            own_file: $s.store.is_some() && !$s.autosaved,
+            save_path: $s.store.as_ref().map(|s| s.path()),
+        }
+    };
+}
+
 impl AppState {
     /// A new game of a bundled scenario, not yet saved.
     pub fn new_game(
@@ -735,18 +754,7 @@ impl AppState {
 
     /// The panels, with the view they are drawn from (borrowed side by side).
     pub fn split(&mut self) -> (View<'_>, &mut Panels) {
-        let view = View {
-            game: &self.game,
-            tables: self.tables,
-            selected: self.selected.as_deref(),
-            target: self.target.as_deref(),
-            mode: &self.mode,
-            own_dice: self.options.own_dice,
-            settings: &self.settings,
-            exporting: self.dialogs.export_job.is_some(),
-            own_file: self.store.is_some() && !self.autosaved,
-            save_path: self.store.as_ref().map(|s| s.path()),
-        };
+        let view = view_of!(self);
         (view, &mut self.panels)
     }
 
@@ -757,18 +765,7 @@ impl AppState {
 
     /// The resolver, with the view it is drawn from (borrowed side by side).
     pub fn split_resolver(&mut self) -> (View<'_>, &mut ResolverState) {
-        let view = View {
-            game: &self.game,
-            tables: self.tables,
-            selected: self.selected.as_deref(),
-            target: self.target.as_deref(),
-            mode: &self.mode,
-            own_dice: self.options.own_dice,
-            settings: &self.settings,
-            exporting: self.dialogs.export_job.is_some(),
-            own_file: self.store.is_some() && !self.autosaved,
-            save_path: self.store.as_ref().map(|s| s.path()),
-        };
+        let view = view_of!(self);
         (view, &mut self.resolver)
     }
 

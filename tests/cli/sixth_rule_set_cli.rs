@@ -21,19 +21,9 @@ fn kepi_here(args: &[&str]) -> Result<(), CliError> {
     run(&cli, command)
 }
 
-fn save_state(save: &str) -> kepi::game::GameState {
-    kepi::store::read_game(std::path::Path::new(save))
-        .unwrap()
-        .game
-        .state()
-        .clone()
-}
-
-#[test]
-fn a_registered_rule_sets_forms_are_verbs_of_game_apply() {
-    let system = volley::system();
-    let dir = tmp("sixth", "apply");
-    let save = dir.join("g.json").display().to_string();
+/// A new game of the volley-test scenario, saved in the test's own folder.
+fn volley_game(name: &str) -> String {
+    let save = tmp("sixth", name).join("g.json").display().to_string();
     kepi_here(&[
         "game",
         "new",
@@ -45,6 +35,21 @@ fn a_registered_rule_sets_forms_are_verbs_of_game_apply() {
         "7",
     ])
     .unwrap();
+    save
+}
+
+fn save_state(save: &str) -> kepi::game::GameState {
+    kepi::store::read_game(std::path::Path::new(save))
+        .unwrap()
+        .game
+        .state()
+        .clone()
+}
+
+#[test]
+fn a_registered_rule_sets_forms_are_verbs_of_game_apply() {
+    let system = volley::system();
+    let save = volley_game("apply");
     assert_eq!(save_state(&save).system, system);
     kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
     // A six hits: B drops to 1 point and a morale check is due.
@@ -66,19 +71,7 @@ fn a_registered_rule_sets_forms_are_verbs_of_game_apply() {
 #[test]
 fn bad_words_for_a_registered_rule_set_are_usage_errors() {
     let _ = volley::system();
-    let dir = tmp("sixth", "bad");
-    let save = dir.join("g.json").display().to_string();
-    kepi_here(&[
-        "game",
-        "new",
-        "--scenario",
-        "volley-test",
-        "--out",
-        &save,
-        "--seed",
-        "7",
-    ])
-    .unwrap();
+    let save = volley_game("bad");
     let len = kepi::store::read_game(std::path::Path::new(&save))
         .unwrap()
         .game
@@ -117,19 +110,7 @@ fn bad_words_for_a_registered_rule_set_are_usage_errors() {
 fn the_form_verb_takes_a_registered_rule_sets_forms() {
     // Registers the rule set in this process (whichever test runs first).
     let _ = volley::system();
-    let dir = tmp("sixth", "form-verb");
-    let save = dir.join("g.json").display().to_string();
-    kepi_here(&[
-        "game",
-        "new",
-        "--scenario",
-        "volley-test",
-        "--out",
-        &save,
-        "--seed",
-        "7",
-    ])
-    .unwrap();
+    let save = volley_game("form-verb");
     kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
     kepi_here(&[
         "game", "apply", &save, "form", "fire", "a", "b", "--dice", "d6=6",
@@ -181,19 +162,8 @@ fn a_registered_rule_sets_table_is_read_from_the_tables_folder() {
             .iter()
             .any(|r| r.file == "volley.toml" && r.from_folder)
     );
-    let save = dir.join("g.json").display().to_string();
+    let save = volley_game("table-game");
     let t = tables.display().to_string();
-    kepi_here(&[
-        "game",
-        "new",
-        "--scenario",
-        "volley-test",
-        "--out",
-        &save,
-        "--seed",
-        "7",
-    ])
-    .unwrap();
     kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
     kepi_here(&[
         "--tables", &t, "game", "apply", &save, "fire", "a", "b", "--dice", "d6=5",
@@ -225,19 +195,7 @@ fn a_registered_rule_sets_table_is_read_from_the_tables_folder() {
 #[test]
 fn a_registered_rule_sets_situation_is_typed_with_set() {
     let _ = volley::system();
-    let dir = tmp("sixth", "cover");
-    let save = dir.join("g.json").display().to_string();
-    kepi_here(&[
-        "game",
-        "new",
-        "--scenario",
-        "volley-test",
-        "--out",
-        &save,
-        "--seed",
-        "7",
-    ])
-    .unwrap();
+    let save = volley_game("cover");
     kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
     kepi_here(&[
         "game",

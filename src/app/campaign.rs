@@ -13,6 +13,7 @@ use crate::campaign::ops::{self, Front, GivenBack};
 use crate::campaign::{self, CampaignTable, Link, Role};
 use crate::engine::game::{Action, Game};
 use crate::engine::play::Form;
+use crate::engine::rule_set::CampaignPart;
 use crate::roster::{Position, Side};
 use crate::rules::RuleSetId;
 
@@ -183,7 +184,7 @@ pub fn fight_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Co
             ));
             ui.horizontal(|ui| {
                 ui.label("Rules:");
-                for r in battle_rule_sets() {
+                for r in crate::registry::playing(CampaignPart::Battle) {
                     let unit = crate::registry::get(r).strength_unit(crate::roster::Arm::Infantry);
                     ui.radio_value(&mut d.rules, r, format!("{}, in {unit}", r.title()));
                 }
@@ -452,16 +453,4 @@ fn conversion_ui(ui: &mut Ui, link: &Link, g: &GivenBack, ending: Ending) {
     for n in &g.resolution.notes {
         ui.label(RichText::new(n).small().weak());
     }
-}
-
-/// The rule sets a campaign's battles are fought with, in menu order (the registry's, a rule set
-/// registered at run time included): what the fight dialog offers, the first one chosen.
-pub fn battle_rule_sets() -> Vec<RuleSetId> {
-    crate::registry::all()
-        .into_iter()
-        .filter(|s| {
-            crate::registry::get(*s).campaign_part()
-                == Some(crate::engine::rule_set::CampaignPart::Battle)
-        })
-        .collect()
 }

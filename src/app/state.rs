@@ -1375,7 +1375,10 @@ impl AppState {
             Command::ShowFight => {
                 if let Some(combat) =
                     super::campaign::combat_of(self.resolver.form(), self.game.state())
-                    && let Some(rules) = super::campaign::battle_rule_sets().first().copied()
+                    && let Some(rules) =
+                        crate::registry::playing(crate::engine::rule_set::CampaignPart::Battle)
+                            .first()
+                            .copied()
                 {
                     self.dialogs.campaign.fight = Some(super::campaign::FightDialog {
                         combat,

@@ -33,12 +33,8 @@ pub struct CampaignArgs {
 /// [`CampaignPart::Battle`]: crate::engine::rule_set::CampaignPart::Battle
 fn battle_rule_sets() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        crate::registry::all()
+        crate::registry::playing(crate::engine::rule_set::CampaignPart::Battle)
             .into_iter()
-            .filter(|s| {
-                crate::registry::get(*s).campaign_part()
-                    == Some(crate::engine::rule_set::CampaignPart::Battle)
-            })
             .map(|s| clap::builder::PossibleValue::new(s.id()).help(s.title())),
     )
 }

@@ -125,6 +125,17 @@ pub fn all() -> Vec<RuleSetId> {
     every().map(|r| RuleSetId::new_registered(r.id())).collect()
 }
 
+/// The rule sets that play `part` in a campaign, in menu order (`kepi campaign battle --rules`
+/// and the window's fight dialog offer the [`CampaignPart::Battle`] ones).
+///
+/// [`CampaignPart::Battle`]: crate::engine::rule_set::CampaignPart::Battle
+pub fn playing(part: crate::engine::rule_set::CampaignPart) -> Vec<RuleSetId> {
+    every()
+        .filter(|r| r.campaign_part() == Some(part))
+        .map(|r| RuleSetId::new_registered(r.id()))
+        .collect()
+}
+
 /// A rule set's place in menu order.
 pub fn position(system: RuleSetId) -> usize {
     every()

@@ -207,8 +207,9 @@ pub fn markers_ui(ui: &mut Ui, u: &UnitState) {
     }
 }
 
-/// A unit's markers as the roster's chips: short text, the whole on hover, colour.
-fn markers(u: &UnitState) -> Vec<(&'static str, &'static str, Color32)> {
+/// A unit's markers as the roster's chips: short text, the whole on hover, colour (each row draws
+/// them and counts them for its width; nothing is allocated).
+fn markers(u: &UnitState) -> impl Iterator<Item = (&'static str, &'static str, Color32)> {
     let warn = Color32::from_rgb(210, 150, 40);
     let info = Color32::from_rgb(90, 130, 190);
     [
@@ -242,7 +243,6 @@ fn markers(u: &UnitState) -> Vec<(&'static str, &'static str, Color32)> {
     .into_iter()
     .filter(|(on, ..)| *on)
     .map(|(_, text, full, c)| (text, full, c))
-    .collect()
 }
 
 /// Height of every roster row: one line each, so the virtualised list fills the panel.
@@ -250,7 +250,7 @@ pub const ROSTER_ROW_H: f32 = 24.0;
 /// Width a unit row needs after its name: the strength bar and numbers, fatigue, and one short
 /// chip per marker (the name gets the rest, elided, the whole on hover).
 fn right_width(u: &UnitState) -> f32 {
-    let markers = markers(u).len();
+    let markers = markers(u).count();
     let fatigue = if u.fatigue > 0 { 30.0 } else { 0.0 };
     44.0 + 46.0 + fatigue + 34.0 * (1 + markers) as f32
 }

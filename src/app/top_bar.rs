@@ -76,35 +76,20 @@ impl TopBar {
             slot(ui, PHASE_W, shown, &hover);
             // A player's seat: the umpire's controls stay in place, disabled, saying why on hover.
             let next_why = view.not_yours("the next phase");
-            if ui
-                .add_enabled(next_why.is_none(), egui::Button::new("Next phase >"))
-                .on_hover_text(keys::tip(Does::NextPhase, "next phase"))
-                .on_disabled_hover_text(next_why.unwrap_or_default())
-                .clicked()
-            {
+            if umpire_button(ui, "Next phase >", next_why, Does::NextPhase, "next phase") {
                 out.push(Command::NextPhase);
             }
             ui.separator();
             let undo_why = view
                 .not_yours("undo")
                 .or_else(|| (!view.game.can_undo()).then(|| "nothing to undo".to_string()));
-            if ui
-                .add_enabled(undo_why.is_none(), egui::Button::new("Undo"))
-                .on_hover_text(keys::tip(Does::Undo, "undo the last action"))
-                .on_disabled_hover_text(undo_why.unwrap_or_default())
-                .clicked()
-            {
+            if umpire_button(ui, "Undo", undo_why, Does::Undo, "undo the last action") {
                 out.push(Command::Undo);
             }
             let redo_why = view
                 .not_yours("redo")
                 .or_else(|| (!view.game.can_redo()).then(|| "nothing to redo".to_string()));
-            if ui
-                .add_enabled(redo_why.is_none(), egui::Button::new("Redo"))
-                .on_hover_text(keys::tip(Does::Redo, "redo"))
-                .on_disabled_hover_text(redo_why.unwrap_or_default())
-                .clicked()
-            {
+            if umpire_button(ui, "Redo", redo_why, Does::Redo, "redo") {
                 out.push(Command::Redo);
             }
             ui.separator();
@@ -229,4 +214,19 @@ pub fn saved_state_ui(ui: &mut Ui, app: &AppState) {
         (None, false) => "The game gets its file at its first action".to_string(),
     };
     ui.label(saved).on_hover_text(hover);
+}
+
+/// A button of the umpire's: enabled unless `why_not` says why (shown on hover), its shortcut in
+/// its tooltip. True when clicked.
+fn umpire_button(
+    ui: &mut Ui,
+    label: &str,
+    why_not: Option<String>,
+    does: Does,
+    what: &str,
+) -> bool {
+    ui.add_enabled(why_not.is_none(), egui::Button::new(label))
+        .on_hover_text(keys::tip(does, what))
+        .on_disabled_hover_text(why_not.unwrap_or_default())
+        .clicked()
 }

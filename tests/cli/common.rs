@@ -83,3 +83,10 @@ pub fn notes_of(v: &serde_json::Value) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// The rows of `kepi game checklist --json` for the phase being played.
+pub fn checklist_items(save: &str) -> Vec<serde_json::Value> {
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["game", "checklist", save, "--json"])).unwrap();
+    v["items"].as_array().cloned().unwrap_or_default()
+}

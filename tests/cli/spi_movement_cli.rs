@@ -34,15 +34,12 @@ fn noted(line: &serde_json::Value, want: &str) -> bool {
 
 /// The checklist row of `rule` whose words start with `what`, in the phase being played.
 fn checklist_row(save: &str, rule: &str, what: &str) -> serde_json::Value {
-    let v: serde_json::Value =
-        serde_json::from_str(&ok(&["game", "checklist", save, "--json"])).unwrap();
-    v["items"]
-        .as_array()
-        .unwrap()
+    let items = super::common::checklist_items(save);
+    items
         .iter()
         .find(|i| i["rule"] == rule && i["what"].as_str().unwrap_or("").starts_with(what))
         .cloned()
-        .unwrap_or_else(|| panic!("no {rule} `{what}` row: {v}"))
+        .unwrap_or_else(|| panic!("no {rule} `{what}` row: {items:?}"))
 }
 
 /// The log's length.
@@ -267,8 +264,9 @@ fn spi_formation_change_costs_four_movement_points() {
         .find(|u| u["id"] == "fr-metz-5")
         .unwrap()
         .clone();
-    assert!(
-        unit.to_string().contains("extended"),
+    assert_eq!(
+        unit["flags"],
+        serde_json::json!(["moved", "extended"]),
         "the unit's flags name its formation: {unit}"
     );
     // Two hexes more is six: within; a third is over.

@@ -22,14 +22,9 @@ fn position(save: &str, id: &str) -> String {
 
 /// The checklist's row of the units at sea (FR-K1), in the phase being played.
 fn at_sea_row(save: &str) -> Option<serde_json::Value> {
-    let v: serde_json::Value =
-        serde_json::from_str(&ok(&["game", "checklist", save, "--json"])).unwrap();
-    v["items"]
-        .as_array()
-        .unwrap()
-        .iter()
+    super::common::checklist_items(save)
+        .into_iter()
         .find(|i| i["rule"] == "FR-K1")
-        .cloned()
 }
 
 fn log_len(save: &str) -> usize {

@@ -227,7 +227,7 @@ fn cells_text(cells: &[crate::roster::Position]) -> String {
     )
 }
 
-/// I2, I5: the cells around a fortified camp (Metz, Paris: its marker's kind) that are neither
+/// FR-B1 (I2, I5): the cells around a fortified camp (Metz, Paris: its marker's kind) that are neither
 /// occupied nor controlled by the besieger, in order; None for a fortress, whose siege is laid
 /// with one unit (H7) and never broken, only lifted. "The besieger must encircle them completely
 /// with his units or with cells controlled by them"; "if at the end of a turn the blockade is

@@ -95,8 +95,8 @@ pub fn combat_of(form: Option<&Form>, state: &crate::engine::game::GameState) ->
 
 /// Why "Fight as a battle" cannot be pressed now, or None when it can.
 pub fn fight_unavailable(app: &AppState) -> Option<String> {
-    let own_file = app.store.is_some() && !app.autosaved;
-    unavailable(app.resolver.form(), &app.game, &app.mode, own_file)
+    let view = app.view();
+    unavailable(app.resolver.form(), view.game, view.mode, view.own_file())
 }
 
 /// [`fight_unavailable`] for the resolver's `form`: on the network, a seat's view, no combat
@@ -140,7 +140,7 @@ pub fn fight_button_ui(ui: &mut Ui, form: Option<&Form>, view: &View, out: &mut 
     if combat_of(form, view.state()).is_none() {
         return;
     }
-    let why = unavailable(form, view.game, view.mode, view.own_file);
+    let why = unavailable(form, view.game, view.mode, view.own_file());
     let b = ui
         .add_enabled(why.is_none(), egui::Button::new("Fight as a battle…"))
         .on_hover_text(
@@ -157,115 +157,124 @@ pub fn fight_button_ui(ui: &mut Ui, form: Option<&Form>, view: &View, out: &mut 
 }
 
 /// The "Fight as a battle" dialog: the engaged units and what they become by the table.
-pub fn fight_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
-    // While its file is being chosen, only the file dialog shows (one dialog over another hid
-    // the file's path).
-    if app.files.dialog.open && app.files.dialog.purpose == Purpose::Battle {
-        return;
-    }
-    let Some(mut d) = app.dialogs.campaign.fight.take() else {
+pub fn fight_dialog_ui(
+    ctx: &egui::Context,
+    dialogs: &mut CampaignUi,
+    view: &View,
+    out: &mut Vec<Command>,
+) {
+    let Some(mut d) = dialogs.fight.take() else {
         return;
     };
-    let mut open = true;
-    let mut keep = true;
-    egui::Window::new("Fight as a battle")
-        .collapsible(false)
-        .resizable(true)
-        .default_width(560.0)
-        .pivot(egui::Align2::CENTER_CENTER)
-        .default_pos(ctx.content_rect().center())
-        .open(&mut open)
-        .show(ctx, |ui| {
-            let state = app.game.state();
-            ui.label(format!(
-                "The combat on hex {} is fought with miniatures; the campaign keeps it pending \
+    if d.ui(ctx, view, out) {
+        dialogs.fight = Some(d);
+    }
+}
+
+impl FightDialog {
+    /// Draws the dialog; false once it is closed or cancelled.
+    fn ui(&mut self, ctx: &egui::Context, view: &View, out: &mut Vec<Command>) -> bool {
+        let d = self;
+        let mut open = true;
+        let mut keep = true;
+        egui::Window::new("Fight as a battle")
+            .collapsible(false)
+            .resizable(true)
+            .default_width(560.0)
+            .pivot(egui::Align2::CENTER_CENTER)
+            .default_pos(ctx.content_rect().center())
+            .open(&mut open)
+            .show(ctx, |ui| {
+                let state = view.state();
+                ui.label(format!(
+                    "The combat on hex {} is fought with miniatures; the campaign keeps it pending \
                  (a due check) until the battle comes back or is abandoned.",
-                d.combat.hex
-            ));
-            ui.horizontal(|ui| {
-                ui.label("Rules:");
-                for r in crate::registry::playing(CampaignPart::Battle) {
-                    let unit = crate::registry::get(r).strength_unit(crate::roster::Arm::Infantry);
-                    ui.radio_value(&mut d.rules, r, format!("{}, in {unit}", r.title()));
-                }
-            });
-            ui.separator();
-            let made = CampaignTable::load(None)
-                .map_err(|e| e.to_string())
-                .and_then(|t| {
-                    campaign::engage(state, &d.combat.attackers, d.combat.hex, d.rules, &t)
-                        .map(|x| (t, x))
-                        .map_err(|e| format!("{e}; nothing applied"))
+                    d.combat.hex
+                ));
+                ui.horizontal(|ui| {
+                    ui.label("Rules:");
+                    for r in crate::registry::playing(CampaignPart::Battle) {
+                        let unit =
+                            crate::registry::get(r).strength_unit(crate::roster::Arm::Infantry);
+                        ui.radio_value(&mut d.rules, r, format!("{}, in {unit}", r.title()));
+                    }
                 });
-            match &made {
-                Ok((table, (board, _))) => {
-                    egui::Grid::new("fight_board")
-                        .striped(true)
-                        .num_columns(4)
-                        .show(ui, |ui| {
-                            for h in ["Board unit", "Side", "Strength", "On the table"] {
-                                ui.label(RichText::new(h).strong());
-                            }
-                            ui.end_row();
-                            for b in board {
-                                let name = state
-                                    .unit(&b.id)
-                                    .map_or(b.id.as_str(), |u| u.unit.name.as_str());
-                                ui.label(format!(
-                                    "{name} ({})",
-                                    if b.role == Role::Attacker {
-                                        "attacker"
-                                    } else {
-                                        "defender"
-                                    }
-                                ));
-                                ui.label(b.side.title());
-                                ui.label(format!(
-                                    "{} {}",
-                                    b.strength,
-                                    state.system.strength_unit(b.arm)
-                                ));
-                                ui.label(format!(
-                                    "{} {}(s) of {}",
-                                    b.units.len(),
-                                    b.kind,
-                                    b.per_unit
-                                ));
+                ui.separator();
+                let made = CampaignTable::load(None)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| {
+                        campaign::engage(state, &d.combat.attackers, d.combat.hex, d.rules, &t)
+                            .map(|x| (t, x))
+                            .map_err(|e| format!("{e}; nothing applied"))
+                    });
+                match &made {
+                    Ok((table, (board, _))) => {
+                        egui::Grid::new("fight_board")
+                            .striped(true)
+                            .num_columns(4)
+                            .show(ui, |ui| {
+                                for h in ["Board unit", "Side", "Strength", "On the table"] {
+                                    ui.label(RichText::new(h).strong());
+                                }
                                 ui.end_row();
-                            }
-                        });
-                    ui.label(
-                        RichText::new(format!(
-                            "by the conversion table {} (CAMP-C1, house rule)",
-                            table.file
-                        ))
-                        .small()
-                        .weak(),
-                    );
+                                for b in board {
+                                    let name = state
+                                        .unit(&b.id)
+                                        .map_or(b.id.as_str(), |u| u.unit.name.as_str());
+                                    ui.label(format!(
+                                        "{name} ({})",
+                                        if b.role == Role::Attacker {
+                                            "attacker"
+                                        } else {
+                                            "defender"
+                                        }
+                                    ));
+                                    ui.label(b.side.title());
+                                    ui.label(format!(
+                                        "{} {}",
+                                        b.strength,
+                                        state.system.strength_unit(b.arm)
+                                    ));
+                                    ui.label(format!(
+                                        "{} {}(s) of {}",
+                                        b.units.len(),
+                                        b.kind,
+                                        b.per_unit
+                                    ));
+                                    ui.end_row();
+                                }
+                            });
+                        ui.label(
+                            RichText::new(format!(
+                                "by the conversion table {} (CAMP-C1, house rule)",
+                                table.file
+                            ))
+                            .small()
+                            .weak(),
+                        );
+                    }
+                    Err(e) => {
+                        ui.colored_label(ui.visuals().error_fg_color, e);
+                    }
                 }
-                Err(e) => {
+                if let Some(e) = &d.error {
                     ui.colored_label(ui.visuals().error_fg_color, e);
                 }
-            }
-            if let Some(e) = &d.error {
-                ui.colored_label(ui.visuals().error_fg_color, e);
-            }
-            ui.separator();
-            ui.horizontal(|ui| {
-                if ui
-                    .add_enabled(made.is_ok(), egui::Button::new("Choose the battle's file…"))
-                    .on_hover_text("The battle is a new game: choose where to save it")
-                    .clicked()
-                {
-                    out.push(Command::ChooseFile(Purpose::Battle));
-                }
-                if ui.button("Cancel").clicked() {
-                    keep = false;
-                }
+                ui.separator();
+                ui.horizontal(|ui| {
+                    if ui
+                        .add_enabled(made.is_ok(), egui::Button::new("Choose the battle's file…"))
+                        .on_hover_text("The battle is a new game: choose where to save it")
+                        .clicked()
+                    {
+                        out.push(Command::ChooseFile(Purpose::Battle));
+                    }
+                    if ui.button("Cancel").clicked() {
+                        keep = false;
+                    }
+                });
             });
-        });
-    if open && keep {
-        app.dialogs.campaign.fight = Some(d);
+        open && keep
     }
 }
 
@@ -291,94 +300,112 @@ pub fn return_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
 
 /// The conversion [`ops::give_back`] comes to for the battle open and `ending`, without applying
 /// it (a draw when no ending is said yet: the losses are the same).
-pub fn preview(app: &AppState, ending: Ending) -> Result<GivenBack, String> {
-    let battle = battle_path(app)?;
-    let link = ops::link_in(&app.game, &battle).map_err(|e| e.say(Front::Window))?;
+pub fn preview(view: &View, ending: Ending) -> Result<GivenBack, String> {
+    let battle = battle_path(view)?;
+    let link = ops::link_in(view.game, &battle).map_err(|e| e.say(Front::Window))?;
     let path = ops::campaign_path(&link, None).map_err(|e| e.say(Front::Window))?;
-    ops::give_back(&app.game, &battle, &link, &path, ending.winner(), true)
+    ops::give_back(view.game, &battle, &link, &path, ending.winner(), true)
         .map_err(|e| e.say(Front::Window))
 }
 
 /// The battle's save.
-fn battle_path(app: &AppState) -> Result<PathBuf, String> {
-    app.save_path()
+fn battle_path(view: &View) -> Result<PathBuf, String> {
+    view.save_path
+        .map(|p| p.to_path_buf())
         .ok_or_else(|| "this battle has no file: save it first (File > Save As)".to_string())
 }
 
 /// The "Return to the campaign" dialog: the ending, then the conversion before it applies.
-pub fn return_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
-    let Some(mut d) = app.dialogs.campaign.give.take() else {
+pub fn return_dialog_ui(
+    ctx: &egui::Context,
+    dialogs: &mut CampaignUi,
+    view: &View,
+    out: &mut Vec<Command>,
+) {
+    let Some(mut d) = dialogs.give.take() else {
         return;
     };
-    let Some(link) = battle_link(&app.game) else {
-        return;
-    };
-    // Worked out again when the battle or the ending changes (it reads the campaign's save).
-    let key = (app.game.head(), d.ending);
-    if d.preview.as_ref().is_none_or(|(k, _)| *k != key) {
-        d.preview = Some((key, preview(app, d.ending)));
+    if d.ui(ctx, view, out) {
+        dialogs.give = Some(d);
     }
-    let mut open = true;
-    let mut keep = true;
-    let sides = app.game.state().sides.clone();
-    egui::Window::new("Return to the campaign")
-        .collapsible(false)
-        .resizable(true)
-        .default_width(620.0)
-        .pivot(egui::Align2::CENTER_CENTER)
-        .default_pos(ctx.content_rect().center())
-        .open(&mut open)
-        .show(ctx, |ui| {
-            let e = &link.engagement;
-            ui.label(format!(
+}
+
+impl ReturnDialog {
+    /// Draws the dialog; false once it is closed or cancelled (or the game is no battle).
+    fn ui(&mut self, ctx: &egui::Context, view: &View, out: &mut Vec<Command>) -> bool {
+        let d = self;
+        let Some(link) = battle_link(view.game) else {
+            return false;
+        };
+        // Worked out again when the battle or the ending changes (it reads the campaign's save).
+        let key = (view.game.head(), d.ending);
+        if d.preview.as_ref().is_none_or(|(k, _)| *k != key) {
+            d.preview = Some((key, preview(view, d.ending)));
+        }
+        let mut open = true;
+        let mut keep = true;
+        let sides = &view.state().sides;
+        egui::Window::new("Return to the campaign")
+            .collapsible(false)
+            .resizable(true)
+            .default_width(620.0)
+            .pivot(egui::Align2::CENTER_CENTER)
+            .default_pos(ctx.content_rect().center())
+            .open(&mut open)
+            .show(ctx, |ui| {
+                let e = &link.engagement;
+                ui.label(format!(
                 "The battle for hex {} of the {} campaign {} comes back as that combat's result.",
                 e.hex,
                 link.campaign_system.title(),
                 link.campaign
             ));
-            ui.horizontal_wrapped(|ui| {
-                ui.label("How it ended:");
-                for s in &sides {
-                    ui.radio_value(&mut d.ending, Ending::Won(*s), format!("{} win", s.title()));
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("How it ended:");
+                    for s in sides {
+                        ui.radio_value(
+                            &mut d.ending,
+                            Ending::Won(*s),
+                            format!("{} win", s.title()),
+                        );
+                    }
+                    ui.radio_value(&mut d.ending, Ending::Draw, "Draw");
+                });
+                ui.separator();
+                match d.preview.as_ref().map(|(_, p)| p) {
+                    Some(Ok(g)) => conversion_ui(ui, &link, g, d.ending),
+                    Some(Err(err)) => {
+                        ui.colored_label(ui.visuals().error_fg_color, err);
+                    }
+                    None => {}
                 }
-                ui.radio_value(&mut d.ending, Ending::Draw, "Draw");
-            });
-            ui.separator();
-            match d.preview.as_ref().map(|(_, p)| p) {
-                Some(Ok(g)) => conversion_ui(ui, &link, g, d.ending),
-                Some(Err(err)) => {
+                if let Some(err) = &d.error {
                     ui.colored_label(ui.visuals().error_fg_color, err);
                 }
-                None => {}
-            }
-            if let Some(err) = &d.error {
-                ui.colored_label(ui.visuals().error_fg_color, err);
-            }
-            ui.separator();
-            ui.horizontal(|ui| {
-                let ready = d.ending != Ending::Unsaid
-                    && d.preview.as_ref().is_some_and(|(_, p)| p.is_ok());
-                let b = ui
-                    .add_enabled(ready, egui::Button::new("Apply"))
-                    .on_hover_text(
-                        "Applies these losses to the campaign as one logged action naming this \
+                ui.separator();
+                ui.horizontal(|ui| {
+                    let ready = d.ending != Ending::Unsaid
+                        && d.preview.as_ref().is_some_and(|(_, p)| p.is_ok());
+                    let b = ui
+                        .add_enabled(ready, egui::Button::new("Apply"))
+                        .on_hover_text(
+                            "Applies these losses to the campaign as one logged action naming this \
                          battle's save and log head (CAMP-R1), then opens the campaign",
-                    )
-                    .on_disabled_hover_text(if d.ending == Ending::Unsaid {
-                        "say how the battle ended first"
-                    } else {
-                        "the campaign cannot take it back: see the message above"
-                    });
-                if b.clicked() {
-                    out.push(Command::ReturnToCampaign(d.ending.winner()));
-                }
-                if ui.button("Cancel").clicked() {
-                    keep = false;
-                }
+                        )
+                        .on_disabled_hover_text(if d.ending == Ending::Unsaid {
+                            "say how the battle ended first"
+                        } else {
+                            "the campaign cannot take it back: see the message above"
+                        });
+                    if b.clicked() {
+                        out.push(Command::ReturnToCampaign(d.ending.winner()));
+                    }
+                    if ui.button("Cancel").clicked() {
+                        keep = false;
+                    }
+                });
             });
-        });
-    if open && keep {
-        app.dialogs.campaign.give = Some(d);
+        open && keep
     }
 }
 

@@ -4,12 +4,12 @@
 
 use egui::Ui;
 
-use super::state::AppState;
+use super::state::View;
+use crate::engine::play::Form;
 
-/// The Drift tab.
-pub fn drift_ui(ui: &mut Ui, app: &AppState) {
-    let game = &app.game;
-    game.state()
+/// The Drift tab, for the resolver's `form` (the fire whose drift it draws).
+pub fn drift_ui(ui: &mut Ui, view: &View, form: Option<&Form>) {
+    view.state()
         .system
-        .drift_ui(ui, game, app.resolver.form(), app.tables);
+        .drift_ui(ui, view.game, form, view.tables);
 }

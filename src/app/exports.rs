@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 
 use egui::Ui;
 
-use super::state::{AppState, Command, View};
+use super::state::{Command, View};
 use crate::engine::game::Game;
 use crate::export::{self, AtomicProgress, ExportError, Paper};
 use crate::rules::Tables;
@@ -346,85 +346,90 @@ pub fn export_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
     item(ui, "Export CSV…", ExportKind::UnitsCsv);
 }
 
-/// The export dialog (a window over the workspace) and, while a job runs, its progress.
-pub fn export_dialog_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
-    if !app.dialogs.export.open {
-        return;
-    }
-    let mut open = true;
-    egui::Window::new("Print and export")
-        .open(&mut open)
-        .collapsible(false)
-        .resizable(false)
-        .default_width(420.0)
-        .show(ctx, |ui| {
-            ui.label("What to write:");
-            for kind in ExportKind::ALL {
-                let before = app.dialogs.export.kind;
-                if ui
-                    .radio_value(&mut app.dialogs.export.kind, kind, kind.label())
-                    .clicked()
-                    && before != kind
-                {
-                    // Keep the folder the user chose, switch the name and extension.
-                    app.dialogs.export.path =
-                        default_path(kind, Some(Path::new(&app.dialogs.export.path)));
+impl ExportDialog {
+    /// The dialog (a window over the workspace), drawn from its own fields; while `running`, the
+    /// job's progress in place of Export. The paper is the user's setting, kept between runs.
+    pub fn ui(
+        &mut self,
+        ctx: &egui::Context,
+        running: Option<&ExportJob>,
+        paper: &mut Paper,
+        out: &mut Vec<Command>,
+    ) {
+        if !self.open {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new("Print and export")
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .default_width(420.0)
+            .show(ctx, |ui| {
+                ui.label("What to write:");
+                for kind in ExportKind::ALL {
+                    let before = self.kind;
+                    if ui.radio_value(&mut self.kind, kind, kind.label()).clicked()
+                        && before != kind
+                    {
+                        // Keep the folder the user chose, switch the name and extension.
+                        self.path = default_path(kind, Some(Path::new(&self.path)));
+                    }
                 }
-            }
-            ui.separator();
-            let kind = app.dialogs.export.kind;
-            if kind.uses_paper() {
+                ui.separator();
+                let kind = self.kind;
+                if kind.uses_paper() {
+                    ui.horizontal(|ui| {
+                        ui.label("Paper:");
+                        for p in Paper::ALL {
+                            ui.radio_value(paper, p, p.to_string());
+                        }
+                    });
+                }
                 ui.horizontal(|ui| {
-                    ui.label("Paper:");
-                    for p in Paper::ALL {
-                        ui.radio_value(&mut app.settings.paper, p, p.to_string());
+                    let label = ui.label(if kind.is_folder() { "Folder:" } else { "File:" });
+                    super::keys::field(
+                        ui,
+                        egui::TextEdit::singleline(&mut self.path).desired_width(260.0),
+                        "export_path",
+                    )
+                    .labelled_by(label.id);
+                    if ui.button("Browse…").clicked()
+                        && let Some(p) = browse(kind, &self.path)
+                    {
+                        self.path = p.display().to_string();
                     }
                 });
-            }
-            ui.horizontal(|ui| {
-                let label = ui.label(if kind.is_folder() { "Folder:" } else { "File:" });
-                super::keys::field(
-                    ui,
-                    egui::TextEdit::singleline(&mut app.dialogs.export.path).desired_width(260.0),
-                    "export_path",
-                )
-                .labelled_by(label.id);
-                if ui.button("Browse…").clicked()
-                    && let Some(p) = browse(kind, &app.dialogs.export.path)
-                {
-                    app.dialogs.export.path = p.display().to_string();
-                }
-            });
-            let path = app.dialogs.export.path.trim().to_string();
-            let running = app.dialogs.export_job.as_ref();
-            match running {
-                Some(job) => {
-                    let (done, total) = job.progress.get();
-                    ui.add(
-                        egui::ProgressBar::new(job.progress.fraction())
-                            .show_percentage()
-                            .text(format!("{} {done}/{total}", job.kind.verb())),
-                    );
-                }
-                None => {
-                    let go = ui.add_enabled(!path.is_empty(), egui::Button::new("Export"));
-                    if go.clicked() {
-                        out.push(Command::Export {
-                            kind,
-                            path: PathBuf::from(path),
-                        });
+                let path = self.path.trim().to_string();
+                match running {
+                    Some(job) => {
+                        let (done, total) = job.progress.get();
+                        ui.add(
+                            egui::ProgressBar::new(job.progress.fraction())
+                                .show_percentage()
+                                .text(format!("{} {done}/{total}", job.kind.verb())),
+                        );
+                    }
+                    None => {
+                        let go = ui.add_enabled(!path.is_empty(), egui::Button::new("Export"));
+                        if go.clicked() {
+                            out.push(Command::Export {
+                                kind,
+                                path: PathBuf::from(path),
+                            });
+                        }
                     }
                 }
-            }
-        });
-    if !open {
-        app.dialogs.export.open = false;
+            });
+        if !open {
+            self.open = false;
+        }
     }
 }
 
 /// The progress bar in the status line while an export runs.
-pub fn export_progress_ui(ui: &mut Ui, app: &AppState) -> bool {
-    let Some(job) = app.dialogs.export_job.as_ref() else {
+pub fn export_progress_ui(ui: &mut Ui, running: Option<&ExportJob>) -> bool {
+    let Some(job) = running else {
         return false;
     };
     let (done, total) = job.progress.get();

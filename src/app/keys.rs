@@ -9,7 +9,8 @@
 
 use egui::{Key, Modifiers};
 
-use super::state::{AppState, Command};
+use super::resolver::ResolverState;
+use super::state::{Command, View};
 
 /// What a shortcut does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,17 +171,17 @@ use crate::engine::play::kit::pointer_on_field;
 pub use crate::engine::play::kit::{field, stable, stable_id};
 
 /// The command a shortcut gives, if any (Roll with dice "mine" only once dice are typed).
-fn command(does: Does, app: &AppState) -> Option<Command> {
+fn command(does: Does, view: &View, resolver: &ResolverState) -> Option<Command> {
     match does {
         Does::Save => Some(Command::Save),
         Does::Undo => Some(Command::Undo),
         Does::Redo => Some(Command::Redo),
         Does::NextPhase => Some(Command::NextPhase),
-        Does::Roll if !app.options.own_dice => Some(Command::ResolveAndApply {
+        Does::Roll if !view.own_dice => Some(Command::ResolveAndApply {
             entered: Vec::new(),
         }),
         // Dice "mine": R applies the dice typed, never kepi's in their place.
-        Does::Roll => match app.resolver.entered_dice() {
+        Does::Roll => match resolver.entered_dice() {
             Ok(entered) if !entered.is_empty() => Some(Command::ResolveAndApply { entered }),
             _ => None,
         },
@@ -191,7 +192,13 @@ fn command(does: Does, app: &AppState) -> Option<Command> {
 /// The modified shortcuts of [`SHORTCUTS`] (Ctrl+S, Ctrl+Z, Ctrl+Shift+Z), taken before the
 /// panels draw. While a text field has the keyboard (`typing`), Ctrl+Z and Ctrl+Shift+Z are left
 /// to it: they undo its typing, not the game.
-pub fn modified(ctx: &egui::Context, app: &AppState, typing: bool, out: &mut Vec<Command>) {
+pub fn modified(
+    ctx: &egui::Context,
+    view: &View,
+    resolver: &ResolverState,
+    typing: bool,
+    out: &mut Vec<Command>,
+) {
     // Exactly these modifiers: Ctrl+Shift+S is not Ctrl+S (egui's logical match ignores Shift).
     ctx.input_mut(|i| {
         for s in SHORTCUTS
@@ -209,7 +216,7 @@ pub fn modified(ctx: &egui::Context, app: &AppState, typing: bool, out: &mut Vec
                 hit |= this;
                 !this
             });
-            if hit && let Some(c) = command(s.does, app) {
+            if hit && let Some(c) = command(s.does, view, resolver) {
                 out.push(c);
             }
         }
@@ -218,14 +225,16 @@ pub fn modified(ctx: &egui::Context, app: &AppState, typing: bool, out: &mut Vec
 
 /// The plain letters of [`SHORTCUTS`] (N, R), taken after the panels drew (so a field focused
 /// this frame counts): they act only when no widget had the keyboard at the frame's start or has
-/// it now, the pointer is over no text field, and no dialog is open.
-pub fn plain(ctx: &egui::Context, app: &AppState, focused_at_start: bool, out: &mut Vec<Command>) {
-    if focused_at_start
-        || ctx.egui_wants_keyboard_input()
-        || pointer_on_field(ctx)
-        || app.guard.confirm.is_some()
-        || app.files.dialog.open
-    {
+/// it now (`held`, which the window also sets while a dialog or Help is open) and the pointer is
+/// over no text field.
+pub fn plain(
+    ctx: &egui::Context,
+    view: &View,
+    resolver: &ResolverState,
+    held: bool,
+    out: &mut Vec<Command>,
+) {
+    if held || ctx.egui_wants_keyboard_input() || pointer_on_field(ctx) {
         return;
     }
     for s in SHORTCUTS
@@ -233,7 +242,7 @@ pub fn plain(ctx: &egui::Context, app: &AppState, focused_at_start: bool, out: &
         .filter(|s| s.global && s.mods == Mods::Plain)
     {
         let pressed = ctx.input(|i| i.modifiers.is_none() && i.key_pressed(s.key));
-        if pressed && let Some(c) = command(s.does, app) {
+        if pressed && let Some(c) = command(s.does, view, resolver) {
             out.push(c);
         }
     }

@@ -97,7 +97,13 @@ impl KepiApp {
                 .request_repaint_after(std::time::Duration::from_millis(50));
         }
         let focused_at_start = ui.ctx().egui_wants_keyboard_input();
-        keys::modified(ui.ctx(), app, focused_at_start, &mut out);
+        keys::modified(
+            ui.ctx(),
+            &app.view(),
+            &app.resolver,
+            focused_at_start,
+            &mut out,
+        );
         egui::Panel::top("top_bar").show(ui, |ui| {
             let (view, panels) = app.split();
             let asked = panels.top_bar.ui(ui, &view);
@@ -106,16 +112,17 @@ impl KepiApp {
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    top_bar::saved_state_ui(ui, app);
+                    let view = app.view();
+                    top_bar::saved_state_ui(ui, &view);
                     ui.separator();
                     // Issue 28: the tape-measure rule sets' scale, in the status line's corner
                     // (the top bar is full on a laptop).
-                    if !app.game.state().system.uses_hexes() {
-                        top_bar::scale_menu_ui(ui, app, &mut out);
+                    if !view.state().system.uses_hexes() {
+                        top_bar::scale_menu_ui(ui, &view, &mut out);
                         ui.separator();
                     }
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                        exports::export_progress_ui(ui, app);
+                        exports::export_progress_ui(ui, app.dialogs.export_job.as_ref());
                         // One line, elided before the corner's label (the whole on hover): a long
                         // summary never runs under it.
                         match &app.status {
@@ -212,7 +219,9 @@ impl KepiApp {
                 BottomTab::Drift if crate::registry::get(system).has_drift() => {
                     egui::ScrollArea::vertical()
                         .id_salt("drift_tab")
-                        .show(ui, |ui| drift::drift_ui(ui, app));
+                        .show(ui, |ui| {
+                            drift::drift_ui(ui, &app.view(), app.resolver.form())
+                        });
                 }
                 _ if hex => {
                     let (view, panels) = app.split();
@@ -224,9 +233,24 @@ impl KepiApp {
         for (x, panel) in grips {
             grip(ui.ctx(), x, panel);
         }
-        exports::export_dialog_ui(ui.ctx(), app, &mut out);
-        campaign::fight_dialog_ui(ui.ctx(), app, &mut out);
-        campaign::return_dialog_ui(ui.ctx(), app, &mut out);
+        app.dialogs.export.ui(
+            ui.ctx(),
+            app.dialogs.export_job.as_ref(),
+            &mut app.settings.paper,
+            &mut out,
+        );
+        {
+            // While the battle's file is being chosen, only the file dialog shows (one dialog
+            // over another hid the file's path).
+            let choosing =
+                app.files.dialog.open && app.files.dialog.purpose == file_dialog::Purpose::Battle;
+            let view = state::view_of!(app);
+            let dialogs = &mut app.dialogs.campaign;
+            if !choosing {
+                campaign::fight_dialog_ui(ui.ctx(), dialogs, &view, &mut out);
+            }
+            campaign::return_dialog_ui(ui.ctx(), dialogs, &view, &mut out);
+        }
         if let Some(c) = app.files.dialog.ui(ui.ctx()) {
             out.push(c);
         }
@@ -235,14 +259,17 @@ impl KepiApp {
         }
         net.ui(ui.ctx(), app);
         app.panels.top_bar.help.ui(ui.ctx());
-        guard_ui(ui.ctx(), app, &mut out);
-        // Help open is reading, not playing: the plain letters keep still under it.
-        keys::plain(
-            ui.ctx(),
-            app,
-            focused_at_start || app.panels.top_bar.help.open.is_some(),
-            &mut out,
-        );
+        {
+            let lost = app.game.log().len().saturating_sub(app.saved_len);
+            let view = state::view_of!(app);
+            guard_ui(ui.ctx(), &mut app.guard, &view, lost, &mut out);
+        }
+        // Help or a dialog open is reading, not playing: the plain letters keep still under it.
+        let held = focused_at_start
+            || app.panels.top_bar.help.open.is_some()
+            || app.guard.confirm.is_some()
+            || app.files.dialog.open;
+        keys::plain(ui.ctx(), &app.view(), &app.resolver, held, &mut out);
         for c in out {
             app.handle(c);
         }
@@ -302,7 +329,7 @@ fn resolver_column_ui(ui: &mut egui::Ui, app: &mut AppState, out: &mut Vec<Comma
             out.extend(panels.other_rolls.ui(ui, &view));
         });
         ui.separator();
-        widgets::bounded(ui, width, |ui| roster::unit_editor_ui(ui, app, out));
+        widgets::bounded(ui, width, |ui| roster::unit_editor_ui(ui, &app.view(), out));
     });
     ui.separator();
     egui::ScrollArea::vertical()
@@ -365,13 +392,18 @@ fn closing(ctx: &egui::Context, app: &mut AppState) {
     }
 }
 
-/// "This game has actions that are not on disk": Save As / Discard / Cancel, before the game is
-/// closed or replaced (New, Open, Recent, Import, closing the window).
-fn guard_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
-    let Some(pending) = app.guard.confirm.clone() else {
+/// "This game has actions that are not on disk" (`lost` of them): Save As / Discard / Cancel,
+/// before the game is closed or replaced (New, Open, Recent, Import, closing the window).
+fn guard_ui(
+    ctx: &egui::Context,
+    guard: &mut state::Guard,
+    view: &state::View,
+    lost: usize,
+    out: &mut Vec<Command>,
+) {
+    let Some(pending) = guard.confirm.clone() else {
         return;
     };
-    let lost = app.game.log().len().saturating_sub(app.saved_len);
     let what = match *pending {
         Command::Close => "Close the window",
         Command::NewGame(_) => "Start a new game",
@@ -382,7 +414,7 @@ fn guard_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
     egui::Modal::new(egui::Id::unique("kepi-guard")).show(ctx, |ui| {
         ui.set_max_width(460.0);
         ui.heading("This game is not safely on disk");
-        ui.label(if app.store.is_none() {
+        ui.label(if view.save_path.is_none() {
             format!(
                 "This game has not been written anywhere yet (see the status line). {what} anyway and the whole game is lost."
             )
@@ -393,7 +425,7 @@ fn guard_ui(ctx: &egui::Context, app: &mut AppState, out: &mut Vec<Command>) {
         });
         ui.horizontal(|ui| {
             if ui.button("Save As…").clicked() {
-                app.guard.save_first();
+                guard.save_first();
                 out.push(Command::ChooseFile(file_dialog::Purpose::SaveAs));
             }
             if ui.button("Discard").clicked() {

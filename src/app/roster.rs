@@ -5,7 +5,7 @@ use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 
 use std::collections::HashSet;
 
-use super::state::{AppState, Command, View};
+use super::state::{Command, View};
 use super::widgets::chip;
 use crate::engine::game::{Action, Counter, Flag, GameState, Level, UnitState};
 
@@ -465,12 +465,8 @@ impl RosterPanel {
 }
 
 /// In-place editor for the selected unit: every change is an action (undoable).
-pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
-    let Some(u) = app
-        .selected
-        .as_deref()
-        .and_then(|id| app.game.state().unit(id))
-    else {
+pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
+    let Some(u) = view.selected.and_then(|id| view.state().unit(id)) else {
         ui.label(RichText::new("Select a unit in the roster to edit it.").weak());
         return;
     };
@@ -500,7 +496,7 @@ pub fn unit_editor_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
     egui::Grid::new("unit_editor")
         .num_columns(2)
         .show(ui, |ui| {
-            let system = app.game.state().system.system();
+            let system = view.state().system.system();
             for &counter in Counter::for_system(system) {
                 let label = counter.to_string();
                 let label = label.as_str();

@@ -111,11 +111,13 @@ pub struct View<'a> {
     pub settings: &'a Settings,
     /// An export is running (another waits for it).
     pub exporting: bool,
-    /// The game is kept in a file the user chose (not in kepi's folder, where it moves at its
-    /// first Save As).
-    pub own_file: bool,
     /// The save the game is kept in, if it has one (the Host dialog names it).
     pub save_path: Option<&'a std::path::Path>,
+    /// That save is kepi's own, in its folder, made at the game's first action (it moves where
+    /// the user chooses at the first Save As).
+    pub autosaved: bool,
+    /// Some actions are not on disk (the status line says so in the error colour).
+    pub unsaved: bool,
 }
 
 impl<'a> View<'a> {
@@ -136,9 +138,16 @@ impl<'a> View<'a> {
             own_dice: false,
             settings,
             exporting: false,
-            own_file: false,
             save_path: None,
+            autosaved: false,
+            unsaved: false,
         }
+    }
+
+    /// The game is kept in a file the user chose (not in kepi's folder, where it moves at its
+    /// first Save As).
+    pub fn own_file(&self) -> bool {
+        self.save_path.is_some() && !self.autosaved
     }
 
     /// The game state.
@@ -697,7 +706,7 @@ pub const DEMO_SCENARIO: &str = "mars-la-tour";
 /// be borrowed mutably at once ([`AppState::split`], [`AppState::split_resolver`]).
 macro_rules! view_of {
     ($s:ident) => {
-        View {
+        $crate::app::state::View {
             game: &$s.game,
             tables: $s.tables,
             selected: $s.selected.as_deref(),
@@ -706,11 +715,13 @@ macro_rules! view_of {
             own_dice: $s.options.own_dice,
             settings: &$s.settings,
             exporting: $s.dialogs.export_job.is_some(),
-            own_file: $s.store.is_some() && !$s.autosaved,
             save_path: $s.store.as_ref().map(|s| s.path()),
+            autosaved: $s.autosaved,
+            unsaved: $s.unsaved(),
         }
     };
 }
+pub(super) use view_of;
 
 impl AppState {
     /// A new game of a bundled scenario, not yet saved.
@@ -759,8 +770,8 @@ impl AppState {
     }
 
     /// What the panels read, on its own (the Host and Join dialogs, drawn beside the state).
-    pub fn view(&mut self) -> View<'_> {
-        self.split().0
+    pub fn view(&self) -> View<'_> {
+        view_of!(self)
     }
 
     /// The resolver, with the view it is drawn from (borrowed side by side).

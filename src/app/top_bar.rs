@@ -3,7 +3,7 @@
 use egui::{RichText, Ui};
 
 use super::keys::{self, Does};
-use super::state::{AppState, Command, View};
+use super::state::{Command, View};
 
 /// Width of the rule set's slot in the top bar (its name elided, the whole on hover).
 const TITLE_W: f32 = 140.0;
@@ -112,9 +112,9 @@ impl TopBar {
 /// other), and every distance the window shows or reads follows it.
 ///
 /// [`Action::Scale`]: crate::engine::game::Action::Scale
-pub fn scale_menu_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
+pub fn scale_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
     use crate::rules::scale::{Scale, Unit};
-    let now = app.game.state().scale;
+    let now = view.state().scale;
     // Stays open while the unit and the factor are chosen; closes on Set or a click outside.
     let config = egui::containers::menu::MenuConfig::new()
         .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
@@ -181,9 +181,9 @@ pub fn scale_menu_ui(ui: &mut Ui, app: &AppState, out: &mut Vec<Command>) {
 
 /// Where the game is kept ("saved: NAME", "kept by kepi", "NOT on disk"), with the path on hover:
 /// drawn at the right of the status line, so the top bar keeps to one line on a laptop.
-pub fn saved_state_ui(ui: &mut Ui, app: &AppState) {
+pub fn saved_state_ui(ui: &mut Ui, view: &View) {
     // On the network the host keeps the game: say whose seat this window holds.
-    if let Some(r) = app.mode.remote() {
+    if let Some(r) = view.mode.remote() {
         let seat = r.seat.map_or("a", |s| s.name());
         ui.label(RichText::new(format!("on the network: the {seat} seat")).weak())
             .on_hover_text(
@@ -191,26 +191,25 @@ pub fn saved_state_ui(ui: &mut Ui, app: &AppState) {
             );
         return;
     }
-    let saved = match (&app.store, app.unsaved()) {
+    let saved = match (view.save_path, view.unsaved) {
         (None, false) => RichText::new("no actions yet").weak(),
         (_, true) => RichText::new("NOT on disk").color(ui.visuals().error_fg_color),
-        (Some(_), false) if app.autosaved => RichText::new("kept by kepi").weak(),
-        (Some(s), false) => RichText::new(format!(
+        (Some(_), false) if view.autosaved => RichText::new("kept by kepi").weak(),
+        (Some(path), false) => RichText::new(format!(
             "saved: {}",
-            s.path()
-                .file_name()
+            path.file_name()
                 .map(|f| f.to_string_lossy().into_owned())
                 .unwrap_or_default()
         ))
         .weak(),
     };
-    let hover = match (&app.store, app.unsaved()) {
+    let hover = match (view.save_path, view.unsaved) {
         (_, true) => "Some actions could not be written: File > Save As to keep them".to_string(),
-        (Some(s), false) if app.autosaved => format!(
+        (Some(path), false) if view.autosaved => format!(
             "Every action is in {} (kepi's folder). File > Save As moves the game where you choose.",
-            s.path().display()
+            path.display()
         ),
-        (Some(s), false) => format!("Every action is journalled in {}", s.path().display()),
+        (Some(path), false) => format!("Every action is journalled in {}", path.display()),
         (None, false) => "The game gets its file at its first action".to_string(),
     };
     ui.label(saved).on_hover_text(hover);

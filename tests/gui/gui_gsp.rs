@@ -28,7 +28,7 @@ fn harness(seed: u64) -> Harness<'static, AppState> {
                 out.extend(resolver.ui(ui, &view));
                 out.extend(resolver.foot_ui(ui, &view));
                 ui.separator();
-                drift_ui(ui, app);
+                drift_ui(ui, &view, resolver.form());
                 for c in out {
                     app.handle(c);
                 }

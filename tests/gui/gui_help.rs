@@ -107,8 +107,9 @@ fn every_key_the_handler_acts_on_is_in_the_table() {
         .build_ui_state(
             |ui, p: &mut Probe| {
                 let typing = ui.ctx().egui_wants_keyboard_input();
-                keys::modified(ui.ctx(), &p.app, typing, &mut p.out);
-                keys::plain(ui.ctx(), &p.app, typing, &mut p.out);
+                let view = p.app.view();
+                keys::modified(ui.ctx(), &view, &p.app.resolver, typing, &mut p.out);
+                keys::plain(ui.ctx(), &view, &p.app.resolver, typing, &mut p.out);
             },
             probe,
         );

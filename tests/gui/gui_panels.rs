@@ -1,5 +1,6 @@
-//! Issue 26, panels own their state: the top bar and the resolver drawn alone from a bare `View`
-//! of a game (no window state). Each answers with commands and changes nothing itself.
+//! Issue 26, panels own their state: the top bar, the resolver, the unit editor and the export
+//! dialog drawn alone from a bare `View` of a game (no window state). Each answers with commands
+//! and changes nothing itself.
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
@@ -127,4 +128,72 @@ fn the_host_dialog_is_drawn_alone_and_asks_to_start() {
         "the dialog keeps its choice"
     );
     assert!(!net.active(), "nothing started in the dialog itself");
+}
+
+#[test]
+fn the_unit_editor_is_drawn_alone_from_a_view_and_asks_for_the_change() {
+    let app = AppState::demo(1).expect("demo");
+    let game = app.game.clone();
+    let before = game.state().unit(FIRER).map(|u| u.strength).expect("unit");
+    let tables = app.tables;
+    let mode = Mode::Local;
+    let settings = Settings::default();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(600.0, 600.0))
+        .build_ui_state(
+            move |ui, sent: &mut Vec<Command>| {
+                let mut view = View::bare(&game, tables, &mode, &settings);
+                view.selected = Some(FIRER);
+                kepi::app::roster::unit_editor_ui(ui, &view, sent);
+            },
+            Vec::new(),
+        );
+    h.run();
+    h.get_by_label("strength -1").click();
+    h.run();
+    let sent = h.state();
+    assert!(
+        matches!(
+            sent.as_slice(),
+            [Command::Act(kepi::engine::game::Action::SetCount { unit, value, .. })]
+                if unit == FIRER && *value + 1 == before
+        ),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn the_export_dialog_keeps_its_own_fields_and_asks_to_export() {
+    use kepi::app::exports::{ExportDialog, ExportKind};
+    use kepi::export::Paper;
+    let mut dialog = ExportDialog::default();
+    dialog.show_for(ExportKind::RosterPdf, None);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(800.0, 600.0))
+        .build_ui_state(
+            |ui, (d, paper, sent): &mut (ExportDialog, Paper, Vec<Command>)| {
+                d.ui(ui.ctx(), None, paper, sent);
+            },
+            (dialog, Paper::A4, Vec::new()),
+        );
+    h.run();
+    h.get_by_label("letter").click();
+    h.run();
+    h.get_by_label("Unit cards, one PNG each (folder)").click();
+    h.run();
+    {
+        let (d, paper, sent) = h.state();
+        assert_eq!(*paper, Paper::Letter);
+        assert_eq!(d.kind, ExportKind::CardsPng);
+        assert!(d.path.ends_with("cards"), "{}", d.path);
+        assert!(sent.is_empty(), "{sent:?}");
+    }
+    h.get_by_label("Export").click();
+    h.run();
+    let (_, _, sent) = h.state();
+    assert!(
+        matches!(sent.as_slice(), [Command::Export { kind: ExportKind::CardsPng, path }]
+            if path.ends_with("cards")),
+        "{sent:?}"
+    );
 }

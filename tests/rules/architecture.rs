@@ -266,3 +266,52 @@ fn no_code_outside_a_sets_folder_names_a_rule_set() {
         named.join("\n")
     );
 }
+
+/// Issue 26 (docs/ARCHITECTURE.md, `src/app`): the window's pieces draw from a read-only `View`
+/// (and their own state), never from the whole `AppState`. Two functions are named as the
+/// exceptions: the layout that places the panels (`mod.rs`) and `NetUi::ui`, the controller that
+/// polls the connections and applies what its dialogs ask.
+#[test]
+fn the_windows_pieces_draw_from_a_view_not_the_app_state() {
+    const EXCEPTIONS: &[(&str, &str)] = &[("mod.rs", "resolver_column_ui"), ("net_ui.rs", "ui")];
+    let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app");
+    let mut files = Vec::new();
+    rust_files(&app, &mut files);
+    let mut found = Vec::new();
+    let mut drawing = 0;
+    for f in &files {
+        let rel = f
+            .strip_prefix(&app)
+            .expect("under src/app")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let code = code_of(&std::fs::read_to_string(f).expect("read"));
+        for (i, _) in code.match_indices("fn ") {
+            if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &code[i + 3..];
+            let name_end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let name = &rest[..name_end];
+            if !(name == "ui" || name.ends_with("_ui")) {
+                continue;
+            }
+            drawing += 1;
+            let signature = &rest[..rest.find('{').unwrap_or(rest.len())];
+            if signature.contains("AppState") && !EXCEPTIONS.contains(&(rel.as_str(), name)) {
+                found.push(format!("src/app/{rel}: fn {name}"));
+            }
+        }
+    }
+    assert!(
+        drawing > 40,
+        "only {drawing} drawing functions found: the reader is broken"
+    );
+    assert!(
+        found.is_empty(),
+        "these draw from the whole AppState, not a View:\n{}",
+        found.join("\n")
+    );
+}

@@ -163,12 +163,32 @@ pub fn fight_dialog_ui(
     view: &View,
     out: &mut Vec<Command>,
 ) {
-    let Some(mut d) = dialogs.fight.take() else {
-        return;
-    };
-    if d.ui(ctx, view, out) {
-        dialogs.fight = Some(d);
+    while_open(&mut dialogs.fight, |d| d.ui(ctx, view, out));
+}
+
+/// Draws the dialog in `slot`, if one is open; it is dropped once `draw` says it closed.
+fn while_open<D>(slot: &mut Option<D>, draw: impl FnOnce(&mut D) -> bool) {
+    if let Some(d) = slot.as_mut()
+        && !draw(d)
+    {
+        *slot = None;
     }
+}
+
+/// A campaign dialog's window: centred on the workspace, resizable, closed by its cross.
+fn dialog_window<'a>(
+    title: &'a str,
+    width: f32,
+    ctx: &egui::Context,
+    open: &'a mut bool,
+) -> egui::Window<'a> {
+    egui::Window::new(title)
+        .collapsible(false)
+        .resizable(true)
+        .default_width(width)
+        .pivot(egui::Align2::CENTER_CENTER)
+        .default_pos(ctx.content_rect().center())
+        .open(open)
 }
 
 impl FightDialog {
@@ -177,103 +197,95 @@ impl FightDialog {
         let d = self;
         let mut open = true;
         let mut keep = true;
-        egui::Window::new("Fight as a battle")
-            .collapsible(false)
-            .resizable(true)
-            .default_width(560.0)
-            .pivot(egui::Align2::CENTER_CENTER)
-            .default_pos(ctx.content_rect().center())
-            .open(&mut open)
-            .show(ctx, |ui| {
-                let state = view.state();
-                ui.label(format!(
-                    "The combat on hex {} is fought with miniatures; the campaign keeps it pending \
+        dialog_window("Fight as a battle", 560.0, ctx, &mut open).show(ctx, |ui| {
+            let state = view.state();
+            ui.label(format!(
+                "The combat on hex {} is fought with miniatures; the campaign keeps it pending \
                  (a due check) until the battle comes back or is abandoned.",
-                    d.combat.hex
-                ));
-                ui.horizontal(|ui| {
-                    ui.label("Rules:");
-                    for r in crate::registry::playing(CampaignPart::Battle) {
-                        let unit =
-                            crate::registry::get(r).strength_unit(crate::roster::Arm::Infantry);
-                        ui.radio_value(&mut d.rules, r, format!("{}, in {unit}", r.title()));
-                    }
-                });
-                ui.separator();
-                let made = CampaignTable::load(None)
-                    .map_err(|e| e.to_string())
-                    .and_then(|t| {
-                        campaign::engage(state, &d.combat.attackers, d.combat.hex, d.rules, &t)
-                            .map(|x| (t, x))
-                            .map_err(|e| format!("{e}; nothing applied"))
-                    });
-                match &made {
-                    Ok((table, (board, _))) => {
-                        egui::Grid::new("fight_board")
-                            .striped(true)
-                            .num_columns(4)
-                            .show(ui, |ui| {
-                                for h in ["Board unit", "Side", "Strength", "On the table"] {
-                                    ui.label(RichText::new(h).strong());
-                                }
-                                ui.end_row();
-                                for b in board {
-                                    let name = state
-                                        .unit(&b.id)
-                                        .map_or(b.id.as_str(), |u| u.unit.name.as_str());
-                                    ui.label(format!(
-                                        "{name} ({})",
-                                        if b.role == Role::Attacker {
-                                            "attacker"
-                                        } else {
-                                            "defender"
-                                        }
-                                    ));
-                                    ui.label(b.side.title());
-                                    ui.label(format!(
-                                        "{} {}",
-                                        b.strength,
-                                        state.system.strength_unit(b.arm)
-                                    ));
-                                    ui.label(format!(
-                                        "{} {}(s) of {}",
-                                        b.units.len(),
-                                        b.kind,
-                                        b.per_unit
-                                    ));
-                                    ui.end_row();
-                                }
-                            });
-                        ui.label(
-                            RichText::new(format!(
-                                "by the conversion table {} (CAMP-C1, house rule)",
-                                table.file
-                            ))
-                            .small()
-                            .weak(),
-                        );
-                    }
-                    Err(e) => {
-                        ui.colored_label(ui.visuals().error_fg_color, e);
-                    }
+                d.combat.hex
+            ));
+            ui.horizontal(|ui| {
+                ui.label("Rules:");
+                for r in crate::registry::playing(CampaignPart::Battle) {
+                    let unit = crate::registry::get(r).strength_unit(crate::roster::Arm::Infantry);
+                    ui.radio_value(&mut d.rules, r, format!("{}, in {unit}", r.title()));
                 }
-                if let Some(e) = &d.error {
+            });
+            ui.separator();
+            let made = CampaignTable::load(None)
+                .map_err(|e| e.to_string())
+                .and_then(|t| {
+                    campaign::engage(state, &d.combat.attackers, d.combat.hex, d.rules, &t)
+                        .map(|x| (t, x))
+                        .map_err(|e| format!("{e}; nothing applied"))
+                });
+            match &made {
+                Ok((table, (board, _))) => {
+                    egui::Grid::new("fight_board")
+                        .striped(true)
+                        .num_columns(4)
+                        .show(ui, |ui| {
+                            for h in ["Board unit", "Side", "Strength", "On the table"] {
+                                ui.label(RichText::new(h).strong());
+                            }
+                            ui.end_row();
+                            for b in board {
+                                let name = state
+                                    .unit(&b.id)
+                                    .map_or(b.id.as_str(), |u| u.unit.name.as_str());
+                                ui.label(format!(
+                                    "{name} ({})",
+                                    if b.role == Role::Attacker {
+                                        "attacker"
+                                    } else {
+                                        "defender"
+                                    }
+                                ));
+                                ui.label(b.side.title());
+                                ui.label(format!(
+                                    "{} {}",
+                                    b.strength,
+                                    state.system.strength_unit(b.arm)
+                                ));
+                                ui.label(format!(
+                                    "{} {}(s) of {}",
+                                    b.units.len(),
+                                    b.kind,
+                                    b.per_unit
+                                ));
+                                ui.end_row();
+                            }
+                        });
+                    ui.label(
+                        RichText::new(format!(
+                            "by the conversion table {} (CAMP-C1, house rule)",
+                            table.file
+                        ))
+                        .small()
+                        .weak(),
+                    );
+                }
+                Err(e) => {
                     ui.colored_label(ui.visuals().error_fg_color, e);
                 }
-                ui.separator();
-                ui.horizontal(|ui| {
-                    if ui
-                        .add_enabled(made.is_ok(), egui::Button::new("Choose the battle's file…"))
-                        .on_hover_text("The battle is a new game: choose where to save it")
-                        .clicked()
-                    {
-                        out.push(Command::ChooseFile(Purpose::Battle));
-                    }
-                    if ui.button("Cancel").clicked() {
-                        keep = false;
-                    }
-                });
+            }
+            if let Some(e) = &d.error {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(made.is_ok(), egui::Button::new("Choose the battle's file…"))
+                    .on_hover_text("The battle is a new game: choose where to save it")
+                    .clicked()
+                {
+                    out.push(Command::ChooseFile(Purpose::Battle));
+                }
+                if ui.button("Cancel").clicked() {
+                    keep = false;
+                }
             });
+        });
         open && keep
     }
 }
@@ -322,12 +334,7 @@ pub fn return_dialog_ui(
     view: &View,
     out: &mut Vec<Command>,
 ) {
-    let Some(mut d) = dialogs.give.take() else {
-        return;
-    };
-    if d.ui(ctx, view, out) {
-        dialogs.give = Some(d);
-    }
+    while_open(&mut dialogs.give, |d| d.ui(ctx, view, out));
 }
 
 impl ReturnDialog {
@@ -345,66 +352,55 @@ impl ReturnDialog {
         let mut open = true;
         let mut keep = true;
         let sides = &view.state().sides;
-        egui::Window::new("Return to the campaign")
-            .collapsible(false)
-            .resizable(true)
-            .default_width(620.0)
-            .pivot(egui::Align2::CENTER_CENTER)
-            .default_pos(ctx.content_rect().center())
-            .open(&mut open)
-            .show(ctx, |ui| {
-                let e = &link.engagement;
-                ui.label(format!(
+        dialog_window("Return to the campaign", 620.0, ctx, &mut open).show(ctx, |ui| {
+            let e = &link.engagement;
+            ui.label(format!(
                 "The battle for hex {} of the {} campaign {} comes back as that combat's result.",
                 e.hex,
                 link.campaign_system.title(),
                 link.campaign
             ));
-                ui.horizontal_wrapped(|ui| {
-                    ui.label("How it ended:");
-                    for s in sides {
-                        ui.radio_value(
-                            &mut d.ending,
-                            Ending::Won(*s),
-                            format!("{} win", s.title()),
-                        );
-                    }
-                    ui.radio_value(&mut d.ending, Ending::Draw, "Draw");
-                });
-                ui.separator();
-                match d.preview.as_ref().map(|(_, p)| p) {
-                    Some(Ok(g)) => conversion_ui(ui, &link, g, d.ending),
-                    Some(Err(err)) => {
-                        ui.colored_label(ui.visuals().error_fg_color, err);
-                    }
-                    None => {}
+            ui.horizontal_wrapped(|ui| {
+                ui.label("How it ended:");
+                for s in sides {
+                    ui.radio_value(&mut d.ending, Ending::Won(*s), format!("{} win", s.title()));
                 }
-                if let Some(err) = &d.error {
+                ui.radio_value(&mut d.ending, Ending::Draw, "Draw");
+            });
+            ui.separator();
+            match d.preview.as_ref().map(|(_, p)| p) {
+                Some(Ok(g)) => conversion_ui(ui, &link, g, d.ending),
+                Some(Err(err)) => {
                     ui.colored_label(ui.visuals().error_fg_color, err);
                 }
-                ui.separator();
-                ui.horizontal(|ui| {
-                    let ready = d.ending != Ending::Unsaid
-                        && d.preview.as_ref().is_some_and(|(_, p)| p.is_ok());
-                    let b = ui
-                        .add_enabled(ready, egui::Button::new("Apply"))
-                        .on_hover_text(
-                            "Applies these losses to the campaign as one logged action naming this \
+                None => {}
+            }
+            if let Some(err) = &d.error {
+                ui.colored_label(ui.visuals().error_fg_color, err);
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                let ready = d.ending != Ending::Unsaid
+                    && d.preview.as_ref().is_some_and(|(_, p)| p.is_ok());
+                let b = ui
+                    .add_enabled(ready, egui::Button::new("Apply"))
+                    .on_hover_text(
+                        "Applies these losses to the campaign as one logged action naming this \
                          battle's save and log head (CAMP-R1), then opens the campaign",
-                        )
-                        .on_disabled_hover_text(if d.ending == Ending::Unsaid {
-                            "say how the battle ended first"
-                        } else {
-                            "the campaign cannot take it back: see the message above"
-                        });
-                    if b.clicked() {
-                        out.push(Command::ReturnToCampaign(d.ending.winner()));
-                    }
-                    if ui.button("Cancel").clicked() {
-                        keep = false;
-                    }
-                });
+                    )
+                    .on_disabled_hover_text(if d.ending == Ending::Unsaid {
+                        "say how the battle ended first"
+                    } else {
+                        "the campaign cannot take it back: see the message above"
+                    });
+                if b.clicked() {
+                    out.push(Command::ReturnToCampaign(d.ending.winner()));
+                }
+                if ui.button("Cancel").clicked() {
+                    keep = false;
+                }
             });
+        });
         open && keep
     }
 }

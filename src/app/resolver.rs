@@ -9,7 +9,6 @@ use super::state::{Command, View};
 use super::widgets::{modifier_table_ui, odds_bars_ui};
 use crate::dice::{DiceSource, Die};
 use crate::engine::game::{Action, EntryKind, GameState};
-use crate::engine::play::kit::text_width;
 use crate::engine::play::{Form, Resolved};
 use crate::rules::Tables;
 use crate::rules::{Resolution, RuleError, RuleSetId};
@@ -295,23 +294,18 @@ impl ResolverState {
         let current = self.current;
         let form = self.forms.get_mut(current)?;
         let (actor, target) = form.units();
-        // Two rows, the names lined up after the wider label. Not a `Grid`: a grid new on the
-        // window's first frame makes egui lay the whole frame out twice (a discarded sizing pass).
-        let label_w = ["Acting unit:", "Target:"]
-            .iter()
-            .map(|t| text_width(ui, t, egui::TextStyle::Body))
-            .fold(0.0_f32, f32::max);
-        let row = |ui: &mut Ui, label: &str, id: Option<&str>| {
-            ui.horizontal(|ui| {
-                let l = ui.label(label);
-                ui.add_space((label_w - l.rect.width()).max(0.0));
-                ui.label(RichText::new(unit_name(state, id)).strong());
+        egui::Grid::new("resolver_units")
+            .num_columns(2)
+            .show(ui, |ui| {
+                ui.label("Acting unit:");
+                ui.label(RichText::new(unit_name(state, actor)).strong());
+                ui.end_row();
+                if form.needs_target() {
+                    ui.label("Target:");
+                    ui.label(RichText::new(unit_name(state, target)).strong());
+                    ui.end_row();
+                }
             });
-        };
-        row(ui, "Acting unit:", actor);
-        if form.needs_target() {
-            row(ui, "Target:", target);
-        }
         ui.label(RichText::new("Pick units in the roster (click: acting, right-click: target); the situation below is pre-set from their state.").small().weak());
         // The umpire decides: what does not fit the phase is said here (and logged with the roll),
         // never refused.

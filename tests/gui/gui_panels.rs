@@ -1,6 +1,6 @@
 //! Issue 26, panels own their state: the top bar, the resolver, the unit editor and the export
 //! dialog drawn alone from a bare `View` of a game (no window state). Each answers with commands
-//! and changes nothing itself. And the whole window's first frame, laid out in one pass.
+//! and changes nothing itself.
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
@@ -195,31 +195,5 @@ fn the_export_dialog_keeps_its_own_fields_and_asks_to_export() {
         matches!(sent.as_slice(), [Command::Export { kind: ExportKind::CardsPng, path }]
             if path.ends_with("cards")),
         "{sent:?}"
-    );
-}
-
-/// The window's first frame on the demo battle is laid out once: nothing on it asks egui for a
-/// discarded sizing pass (a `Grid` new on that frame did, which laid the whole window out twice
-/// before kepi's first frame showed; docs/PERFORMANCE.md).
-#[test]
-fn the_demo_battles_first_frame_is_laid_out_once() {
-    let mut app = kepi::app::KepiApp::with_state(AppState::demo(1).expect("demo"));
-    let ctx = egui::Context::default();
-    let input = egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(1366.0, 768.0),
-        )),
-        ..Default::default()
-    };
-    let mut asked = Vec::new();
-    let mut out = ctx.run_ui(input, |ui| {
-        app.ui(ui);
-        asked.extend(ui.ctx().output(|o| o.request_discard_reasons.clone()));
-    });
-    out.textures_delta.clear();
-    assert_eq!(
-        out.platform_output.num_completed_passes, 1,
-        "a second pass was asked for: {asked:?}"
     );
 }

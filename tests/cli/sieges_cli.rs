@@ -127,6 +127,24 @@ fn scenario_ringed(dir: &Path, ringed: bool) -> String {
 /// Situation 2: "Sieges: ... Metz (2435). Place the blockade marker METZ-2 on the cell METZ-2 of
 /// the blockade calendar", laid in play, with `steps` cells to SURRENDER read off the printed
 /// calendar.
+/// The next phase, then Neuf-Brisach's garrison (fr-nb) sorties against the besieger at 1640,
+/// the d6 typed as `die`.
+fn sortie_against_1640(save: &str, die: u32) -> Vec<serde_json::Value> {
+    apply(save, &["next-phase"]);
+    apply(
+        save,
+        &[
+            "combat",
+            "--attackers",
+            "fr-nb",
+            "--hex",
+            "1640",
+            "--dice",
+            &format!("d6={die}"),
+        ],
+    )
+}
+
 fn besiege_metz(save: &str, steps: &str) -> serde_json::Value {
     let cells = METZ.join(",");
     let out = apply(
@@ -377,19 +395,7 @@ fn one_unit_at_1640_besieges_neuf_brisach_and_selestat() {
         );
     }
     // A sortie of the garrison against the besieger: the besieger's die -1, DR without effect.
-    apply(&save, &["next-phase"]);
-    let c = apply(
-        &save,
-        &[
-            "combat",
-            "--attackers",
-            "fr-nb",
-            "--hex",
-            "1640",
-            "--dice",
-            "d6=2",
-        ],
-    );
+    let c = sortie_against_1640(&save, 2);
     let r = last_resolution(&save);
     let mods = r["modifiers"].as_array().unwrap();
     assert!(
@@ -430,19 +436,7 @@ fn the_besiegers_of_neuf_brisach_defend_as_one_whole() {
             "de-1640,de-1542",
         ],
     );
-    apply(&save, &["next-phase"]);
-    let c = apply(
-        &save,
-        &[
-            "combat",
-            "--attackers",
-            "fr-nb",
-            "--hex",
-            "1640",
-            "--dice",
-            "d6=6",
-        ],
-    );
+    let c = sortie_against_1640(&save, 6);
     let notes = notes_of(&c[0]);
     assert!(
         notes.iter().any(|n| n

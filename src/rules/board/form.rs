@@ -1097,10 +1097,23 @@ pub trait HexCombatForm:
     fn panel(&mut self, ui: &mut egui::Ui, state: &GameState);
 }
 
-/// The accessors of a combat form's common fields (`actor`, `target`, `attacker_ids`,
-/// `defender_ids`, `losses`, `entered_result`), the same for both games.
+/// What is the same in both games' combat forms: the accessors of their common fields (`actor`,
+/// `target`, `attacker_ids`, `defender_ids`, `losses`, `entered_result`), the engagement from the
+/// game (each form's `prefill_engaged`) and the resolution with the game's own table (`$tables`,
+/// read from the tables in play).
 macro_rules! hex_combat_fields {
-    () => {
+    ($tables:ty) => {
+        fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]) {
+            self.prefill_engaged(state, attackers, defenders)
+        }
+        fn resolve_in(
+            &self,
+            state: &GameState,
+            tables: &crate::rules::Tables,
+            dice: Option<&mut DiceSource>,
+        ) -> Result<Resolved, RuleError> {
+            self.resolve(state, tables.get::<$tables>(), dice)
+        }
         fn acting(&self) -> (Option<&str>, Option<&str>) {
             (self.actor.as_deref(), self.target.as_deref())
         }
@@ -1121,24 +1134,13 @@ macro_rules! hex_combat_fields {
 
 impl HexCombatForm for SpiForm {
     const TAG: &'static str = "spi";
-    hex_combat_fields!();
+    hex_combat_fields!(crate::rules::spi::SpiTables);
     /// How SPI words its combat limits (SPI-C2).
     fn texts(&self) -> &'static Texts {
         &SPI
     }
-    fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]) {
-        self.prefill_engaged(state, attackers, defenders)
-    }
     fn combat_refusal(&self, state: &GameState) -> Option<String> {
         spi_refusal(self, state)
-    }
-    fn resolve_in(
-        &self,
-        state: &GameState,
-        tables: &crate::rules::Tables,
-        dice: Option<&mut DiceSource>,
-    ) -> Result<Resolved, RuleError> {
-        self.resolve(state, tables.get::<crate::rules::spi::SpiTables>(), dice)
     }
     #[cfg(feature = "gui")]
     fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {
@@ -1148,28 +1150,13 @@ impl HexCombatForm for SpiForm {
 
 impl HexCombatForm for FrForm {
     const TAG: &'static str = "fr1870";
-    hex_combat_fields!();
+    hex_combat_fields!(crate::rules::fr1870::Fr1870Tables);
     /// How 1870 words its combat limits (FR-C1).
     fn texts(&self) -> &'static Texts {
         &FR1870
     }
-    fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]) {
-        self.prefill_engaged(state, attackers, defenders)
-    }
     fn combat_refusal(&self, state: &GameState) -> Option<String> {
         fr_refusal(self, state)
-    }
-    fn resolve_in(
-        &self,
-        state: &GameState,
-        tables: &crate::rules::Tables,
-        dice: Option<&mut DiceSource>,
-    ) -> Result<Resolved, RuleError> {
-        self.resolve(
-            state,
-            tables.get::<crate::rules::fr1870::Fr1870Tables>(),
-            dice,
-        )
     }
     #[cfg(feature = "gui")]
     fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {

@@ -49,7 +49,12 @@ fn open_window(_save: Option<std::path::PathBuf>) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// One line on stderr; a closed stderr is ignored (`eprintln!` would panic and exit 101).
+/// One line on stderr; a closed stderr is ignored (`eprintln!` would panic and exit 101). Control
+/// characters an argument brought into the message are escaped (issue 44).
 fn say(line: std::fmt::Arguments<'_>) {
-    let _ = writeln!(std::io::stderr(), "{line}");
+    let _ = writeln!(
+        std::io::stderr(),
+        "{}",
+        kepi::roster::shown_lines(&line.to_string())
+    );
 }

@@ -31,7 +31,8 @@ fn cli_err(e: ExportError) -> CliError {
 #[derive(Debug, Clone, Args)]
 #[group(required = true, multiple = false)]
 pub struct RosterSourceArgs {
-    /// Print the roster of this scenario (its starting order of battle).
+    /// Print the roster of this scenario (its starting order of battle): a built-in name (`kepi scenarios`) or a scenario .toml
+    /// file, as `kepi game new --scenario` takes it.
     #[arg(long, value_name = "NAME")]
     pub scenario: Option<String>,
     /// Print the roster of this unit-card file.
@@ -60,7 +61,8 @@ impl RosterSourceArgs {
 #[derive(Debug, Clone, Args)]
 #[group(required = true, multiple = false)]
 pub struct CardsSourceArgs {
-    /// Cards for the units of this scenario.
+    /// Cards for the units of this scenario: a built-in name (`kepi scenarios`) or a scenario .toml
+    /// file, as `kepi game new --scenario` takes it.
     #[arg(long, value_name = "NAME")]
     pub scenario: Option<String>,
     /// Cards for the units of this unit-card file.
@@ -83,7 +85,8 @@ impl CardsSourceArgs {
 #[derive(Debug, Clone, Args)]
 #[group(required = true, multiple = false)]
 pub struct CsvSourceArgs {
-    /// Export the units (or empty log) of this scenario.
+    /// Export the units (or empty log) of this scenario: a built-in name (`kepi scenarios`) or a scenario .toml
+    /// file, as `kepi game new --scenario` takes it.
     #[arg(long, value_name = "NAME")]
     pub scenario: Option<String>,
     /// Export the units or the log of this saved game.

@@ -35,10 +35,15 @@ macro_rules! textln {
 }
 
 /// `eprintln!` for commands: a warning on stderr; a closed stderr is ignored (nobody is listening).
+/// Control characters in it (an argument echoed back) are escaped, as the binary's errors are.
 macro_rules! errln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            $crate::roster::shown_lines(&format!($($arg)*))
+        );
     }};
 }
 

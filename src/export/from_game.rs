@@ -401,7 +401,7 @@ impl DocProvider for GameDocs<'_> {
     fn roster(&self, source: &Source) -> Result<RosterDoc, ExportError> {
         let state = match source {
             Source::Scenario(name) => scenario_state(
-                &crate::registry::builtin_scenario(name).map_err(ExportError::Source)?,
+                &crate::registry::scenario_named(name).map_err(ExportError::Source)?,
             )?,
             Source::Cards(path) => scenario_state(
                 &crate::roster::load_roster_file(path)

@@ -160,6 +160,18 @@ pub fn builtin_scenario(name: &str) -> Result<Scenario, String> {
     crate::roster::pick_scenario(builtin_scenarios(), name)
 }
 
+/// What `--scenario` names, for every command that takes one (`kepi game new`, the exports): a
+/// scenario `.toml` file that is there, else a compiled-in scenario by name. One reading, so a file
+/// one command accepts the others accept too (issue 44).
+pub fn scenario_named(name: &str) -> Result<Scenario, String> {
+    let path = std::path::Path::new(name);
+    if name.ends_with(".toml") && path.is_file() {
+        crate::roster::load_roster_file(path).map_err(|e| e.to_string())
+    } else {
+        builtin_scenario(name)
+    }
+}
+
 /// The table files of every rule set there is, in menu order ([`RuleSet::table`]).
 pub fn table_files() -> Vec<crate::tables::TableFile> {
     every().filter_map(|r| r.table()).collect()

@@ -507,6 +507,13 @@ pub fn shown_keeping_lines(s: &str) -> std::borrow::Cow<'_, str> {
     escape_where(s, |c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
 }
 
+/// [`shown`] for a message of several lines (an error on stderr): line breaks stay, every other
+/// control character, a carriage return or an escape typed in an argument among them, is escaped,
+/// so an argument echoed in an error cannot act on the terminal (issue 44).
+pub fn shown_lines(s: &str) -> std::borrow::Cow<'_, str> {
+    escape_where(s, |c| c.is_control() && c != '\n')
+}
+
 fn escape_where(s: &str, bad: impl Fn(char) -> bool) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(&bad) {
         return std::borrow::Cow::Borrowed(s);

@@ -41,6 +41,14 @@ pub trait RuleSet: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Why a unit-less verb of `kepi game apply` cannot be made in this game because it names
+    /// what is not there (`typed`: the words given): 1870's `siege --by` a unit the game does not
+    /// have. Refused with exit 2 before anything is rolled or logged (issue 44: every verb refuses
+    /// what names nothing in the game). By default nothing is refused.
+    fn plain_refusal(&self, _verb: &str, _typed: &[String], _state: &GameState) -> Option<String> {
+        None
+    }
+
     /// What a unit-less verb of `kepi game apply` does to the game (its resolution's effects,
     /// applied with it as one step): 1870's `siege` lays a siege, `blockade` moves its calendar
     /// marker (FR-F1, FR-B1). By default nothing. Read from the state before it, so `kepi log

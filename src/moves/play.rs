@@ -1008,6 +1008,9 @@ fn build_plain(
         .map_err(|e| clap_error(&v.form, &e, &cmd))?;
     let x = grammar::ResolveRuleSet::from_arg_matches(&m)
         .map_err(|e| MoveError::usage(format!("`{}`: {e}", v.form)))?;
+    if let Some(why) = s.system.plain_refusal(&v.form, words, s) {
+        return Err(MoveError::refused(format!("`{}`: {why}", v.form)));
+    }
     // The dice each rule set rolls: P&K d10 and d%, the others d6.
     let used: &[Die] = s.system.dice();
     if let Some((die, value)) = v.entered.iter().find(|(d, _)| !used.contains(d)) {

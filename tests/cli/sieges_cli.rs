@@ -653,3 +653,55 @@ fn a_broken_blockade_of_paris_flips_then_moves_back_then_resumes() {
     );
     ok(&["log", "verify", &save]);
 }
+
+/// Issue 44: every verb refuses what names nothing in the game (exit 2, nothing logged): `siege
+/// --by` a unit the game does not have, or text with an escape in it; `--place` with control
+/// characters or a page of text. The refusal echoes no raw control character.
+#[test]
+fn siege_refuses_besiegers_and_places_that_name_nothing() {
+    let save = scenario(&tmp("names-nothing"));
+    let logged = || {
+        json(&["log", "show", &save, "--json"])
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let before = logged();
+    let long = "x".repeat(500);
+    for (by, place, says) in [
+        ("de-nowhere", "Neuf-Brisach", "de-nowhere"),
+        ("de-1640,ghost", "Neuf-Brisach", "ghost"),
+        ("\u{1b}[2Jde-1640", "Neuf-Brisach", "--by"),
+        ("de-1640", "Neuf\u{1b}[31m-Brisach", "--place"),
+        ("de-1640", long.as_str(), "--place"),
+        ("de-1640", "  ", "--place"),
+    ] {
+        let o = kepi(&[
+            "game", "apply", &save, "siege", "--place", place, "--cell", "1541", "--by", by,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "--by {by:?} --place {place:?}: {err}"
+        );
+        assert!(err.contains(says), "--by {by:?} --place {place:?}: {err}");
+        assert!(!err.contains('\u{1b}'), "a raw escape echoed: {err:?}");
+        assert!(err.len() < 400, "the refusal echoes the page: {err}");
+    }
+    assert_eq!(logged(), before, "a refused siege logged something");
+    // The real one is made.
+    let out = apply(
+        &save,
+        &[
+            "siege",
+            "--place",
+            "Neuf-Brisach",
+            "--cell",
+            "1541",
+            "--by",
+            "de-1640",
+        ],
+    );
+    assert_eq!(out[0]["outcome"]["place"], "Neuf-Brisach", "{out:?}");
+}

@@ -198,6 +198,41 @@ impl RuleSet for FrRules {
         }
     }
 
+    /// FR-F1: `siege --by` names units of this game, still in it; `--place` (any verb) is a
+    /// place's name: printable, at most [`PLACE_MAX`] characters. Without a map kepi cannot know
+    /// every fortress the texts name (Sélestat is in no situation's list), so a new place's name
+    /// is the umpire's, but not control characters or a page of text.
+    fn plain_refusal(&self, verb: &str, typed: &[String], state: &GameState) -> Option<String> {
+        for p in values(typed, "--place") {
+            if p.trim().is_empty()
+                || p.chars().any(char::is_control)
+                || p.chars().count() > PLACE_MAX
+            {
+                return Some(format!(
+                    "--place `{}` is not a place's name (printable, 1 to {PLACE_MAX} characters)",
+                    crate::roster::shown(&p.chars().take(PLACE_MAX).collect::<String>())
+                ));
+            }
+        }
+        if verb == "siege" {
+            for k in values(typed, "--by") {
+                match state.find(&k) {
+                    Err(e) => {
+                        return Some(format!("--by: {}", crate::roster::shown(&e.to_string())));
+                    }
+                    Ok(u) if u.eliminated() => {
+                        return Some(format!(
+                            "--by: {} is eliminated and besieges nothing",
+                            crate::roster::shown(&u.unit.id)
+                        ));
+                    }
+                    Ok(_) => {}
+                }
+            }
+        }
+        None
+    }
+
     /// FR-F1, FR-B1: the game keeps what `siege` lays and what `blockade` does to its marker.
     fn plain_effects(
         &self,
@@ -297,6 +332,9 @@ impl RuleSet for FrRules {
         )]
     }
 }
+
+/// The longest place name `--place` takes ("Neuf-Brisach", "Châlons-sur-Marne" are far shorter).
+const PLACE_MAX: usize = 60;
 
 /// The words of a capitulation's check (FR-B1), which doing it reads.
 pub(crate) const CAPITULATES: &str = "capitulates";

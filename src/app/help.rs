@@ -38,7 +38,7 @@ impl Page {
 pub const UMPIRE_START: &[&str] = &[
     "File > New from scenario picks a battle; the rule set comes with it. Your game is kept in kepi's folder from its first action (File > Save As puts it where you choose).",
     "The roster (left) holds every unit: strength, fatigue, level and markers. Click a unit to act with it; right-click or Ctrl-click another to make it the target (in hex rule sets, click on the map).",
-    "The top bar shows the turn and phase; Next phase (N) moves on. The checklist at the top of the resolver says what the phase still waits for, and \"still to act\" lists those units in the roster.",
+    "The top bar shows the turn and phase; Next phase (Ctrl+Shift+N) moves on. The checklist at the top of the resolver says what the phase still waits for, and \"still to act\" lists those units in the roster.",
     "Due checks (rally, fatigue, morale) appear above the resolver when a result sets them off: Roll makes them, Mark done or Waive (with a reason) settles them by hand.",
     "Anything odd (a unit that already fired, the wrong phase) is a warning shown before you roll: you decide, and the log keeps the note with the roll.",
     "Every change is in the log (right) with its rule ids and dice, and can be undone (Ctrl+Z). Verify chain checks the log's hashes; File > Print and export writes rosters, cards and the battle report.",
@@ -50,7 +50,7 @@ pub const PLAYER_START: &[&str] = &[
     "Pick your unit in the roster (or on the map), then the enemy unit it acts against.",
     "Choose the action's tab in the resolver (fire, melee, rally...) and tick the situation: cover, enfilade, formation. Every modifier is listed with its rule id and where its value comes from.",
     "The exact odds of every outcome show before you roll. A \"house\" badge marks a value from kepi's defaults, not your printed card.",
-    "Roll and apply (R) rolls kepi's seeded dice; with Dice: mine, type the dice you rolled at the table and Apply my dice. The result card says what happened; Undo this takes it back while nothing came after.",
+    "Roll and apply (Ctrl+R) rolls kepi's seeded dice; with Dice: mine, type the dice you rolled at the table and Apply my dice. The result card says what happened; Undo this takes it back while nothing came after.",
     "On the network your seat acts for your side only; the umpire's controls (Undo, Next phase) stay with the umpire.",
 ];
 

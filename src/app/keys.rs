@@ -4,8 +4,9 @@
 //! Every text field gets an id that depends only on its name and the scope it is drawn in, never
 //! on what is laid out above it: a line that appears above a field while it is typed in (a "Set
 //! by you" box, a note) no longer gives it a new id, so it keeps its focus and every key lands.
-//! The plain-letter shortcuts (N, R) act only when no widget has the keyboard and the pointer is
-//! not over a text field.
+//! No bare letter changes the game (issue 46): Roll is Ctrl+R and Next phase Ctrl+Shift+N, keys
+//! no text field takes and nobody types by accident; they keep still while Help or a dialog is
+//! open.
 
 use egui::{Key, Modifiers};
 
@@ -29,6 +30,14 @@ pub enum Does {
     Enter,
     /// In a hex field: drop what was typed (the field acts on it itself).
     Escape,
+}
+
+impl Does {
+    /// True for what changes the game by itself (Roll, Next phase): taken by [`playing`], after
+    /// the panels, and never while Help or a dialog is open.
+    pub fn plays(self) -> bool {
+        matches!(self, Does::Roll | Does::NextPhase)
+    }
 }
 
 /// The modifiers a shortcut is pressed with.
@@ -66,13 +75,13 @@ pub struct Shortcut {
     pub keys: &'static str,
     /// What it does, for Help.
     pub what: &'static str,
-    /// The window's key handler acts on it ([`modified`], [`plain`]); false for the keys a field
+    /// The window's key handler acts on it ([`modified`], [`playing`]); false for the keys a field
     /// takes itself (Enter, Esc).
     pub global: bool,
 }
 
 /// Every keyboard shortcut: the one table Help > Keyboard shortcuts lists, the buttons' tooltips
-/// name, and [`modified`] and [`plain`] act on (a key they act on is found here or not at all).
+/// name, and [`modified`] and [`playing`] act on (a key they act on is found here or not at all).
 pub const SHORTCUTS: &[Shortcut] = &[
     Shortcut {
         key: Key::S,
@@ -100,17 +109,17 @@ pub const SHORTCUTS: &[Shortcut] = &[
     },
     Shortcut {
         key: Key::R,
-        mods: Mods::Plain,
+        mods: Mods::Command,
         does: Does::Roll,
-        keys: "R",
+        keys: "Ctrl+R",
         what: "roll and apply the resolver's form (dice \"mine\": apply the dice you typed)",
         global: true,
     },
     Shortcut {
         key: Key::N,
-        mods: Mods::Plain,
+        mods: Mods::CommandShift,
         does: Does::NextPhase,
-        keys: "N",
+        keys: "Ctrl+Shift+N",
         what: "next phase (the next turn after the last phase)",
         global: true,
     },
@@ -161,13 +170,12 @@ pub fn reminder() -> String {
     )
 }
 
-/// Why the plain letters never fire while you type (said under the list in Help).
-pub const PLAIN_KEYS_NOTE: &str = "R and N act only when no text field has the keyboard, the \
-     pointer is not over one and no dialog or Help is open: a letter typed into a field never \
-     rolls or changes the phase. \
+/// Why no key typed into a field changes the game (said under the list in Help).
+pub const PLAIN_KEYS_NOTE: &str = "No letter on its own changes the game: rolling and the next \
+     phase take Ctrl (Ctrl+R, Ctrl+Shift+N), so nothing typed into a field, or beside one, rolls \
+     or moves the clock; they keep still while Help or a dialog is open. \
      Ctrl+Z in a text field undoes its typing, not the game.";
 
-use crate::engine::play::kit::pointer_on_field;
 pub use crate::engine::play::kit::{field, stable, stable_id};
 
 /// The command a shortcut gives, if any (Roll with dice "mine" only once dice are typed).
@@ -201,48 +209,51 @@ pub fn modified(
 ) {
     // Exactly these modifiers: Ctrl+Shift+S is not Ctrl+S (egui's logical match ignores Shift).
     ctx.input_mut(|i| {
-        for s in SHORTCUTS
-            .iter()
-            .filter(|s| s.global && s.mods != Mods::Plain)
-        {
+        for s in SHORTCUTS.iter().filter(|s| s.global && !s.does.plays()) {
             if typing && matches!(s.does, Does::Undo | Does::Redo) {
                 continue;
             }
-            let want = s.mods.egui();
-            let mut hit = false;
-            i.events.retain(|e| {
-                let this = matches!(e, egui::Event::Key { key, pressed: true, modifiers, .. }
-                    if *key == s.key && modifiers.matches_exact(want));
-                hit |= this;
-                !this
-            });
-            if hit && let Some(c) = command(s.does, view, resolver) {
+            if take_exact(i, s)
+                && let Some(c) = command(s.does, view, resolver)
+            {
                 out.push(c);
             }
         }
     });
 }
 
-/// The plain letters of [`SHORTCUTS`] (N, R), taken after the panels drew (so a field focused
-/// this frame counts): they act only when no widget had the keyboard at the frame's start or has
-/// it now (`held`, which the window also sets while a dialog or Help is open) and the pointer is
-/// over no text field.
-pub fn plain(
+/// Takes this frame's presses of `s`'s key with exactly its modifiers (Ctrl+Shift+S is not
+/// Ctrl+S: egui's logical match ignores Shift); true when there was one.
+fn take_exact(i: &mut egui::InputState, s: &Shortcut) -> bool {
+    let want = s.mods.egui();
+    let mut hit = false;
+    i.events.retain(|e| {
+        let this = matches!(e, egui::Event::Key { key, pressed: true, modifiers, .. }
+            if *key == s.key && modifiers.matches_exact(want));
+        hit |= this;
+        !this
+    });
+    hit
+}
+
+/// The shortcuts of [`SHORTCUTS`] that play ([`Does::plays`]: Ctrl+R, Ctrl+Shift+N), taken after
+/// the panels drew: they act with exactly their modifiers (a bare R or N never does, issue 46),
+/// whether or not a field has the keyboard, and keep still while Help or a dialog is open
+/// (`held`).
+pub fn playing(
     ctx: &egui::Context,
     view: &View,
     resolver: &ResolverState,
     held: bool,
     out: &mut Vec<Command>,
 ) {
-    if held || ctx.egui_wants_keyboard_input() || pointer_on_field(ctx) {
+    if held {
         return;
     }
-    for s in SHORTCUTS
-        .iter()
-        .filter(|s| s.global && s.mods == Mods::Plain)
-    {
-        let pressed = ctx.input(|i| i.modifiers.is_none() && i.key_pressed(s.key));
-        if pressed && let Some(c) = command(s.does, view, resolver) {
+    for s in SHORTCUTS.iter().filter(|s| s.global && s.does.plays()) {
+        if ctx.input_mut(|i| take_exact(i, s))
+            && let Some(c) = command(s.does, view, resolver)
+        {
             out.push(c);
         }
     }

@@ -264,12 +264,14 @@ impl KepiApp {
             let view = state::view_of!(app);
             guard_ui(ui.ctx(), &mut app.guard, &view, lost, &mut out);
         }
-        // Help or a dialog open is reading, not playing: the plain letters keep still under it.
-        let held = focused_at_start
-            || app.panels.top_bar.help.open.is_some()
+        // Help or a dialog open is reading, not playing: Roll and Next phase keep still under it.
+        let held = app.panels.top_bar.help.open.is_some()
             || app.guard.confirm.is_some()
-            || app.files.dialog.open;
-        keys::plain(ui.ctx(), &app.view(), &app.resolver, held, &mut out);
+            || app.files.dialog.open
+            || app.dialogs.export.open
+            || app.dialogs.campaign.fight.is_some()
+            || app.dialogs.campaign.give.is_some();
+        keys::playing(ui.ctx(), &app.view(), &app.resolver, held, &mut out);
         for c in out {
             app.handle(c);
         }

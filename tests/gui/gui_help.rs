@@ -109,7 +109,7 @@ fn every_key_the_handler_acts_on_is_in_the_table() {
                 let typing = ui.ctx().egui_wants_keyboard_input();
                 let view = p.app.view();
                 keys::modified(ui.ctx(), &view, &p.app.resolver, typing, &mut p.out);
-                keys::plain(ui.ctx(), &view, &p.app.resolver, typing, &mut p.out);
+                keys::playing(ui.ctx(), &view, &p.app.resolver, false, &mut p.out);
             },
             probe,
         );
@@ -213,22 +213,30 @@ fn ctrl_z_in_a_text_field_edits_the_field_not_the_game() {
     assert_eq!(h.state().state.game.log().len(), log + 1, "undone");
 }
 
-/// Help open is reading, not playing: N and R change nothing while it is open, and act again once
-/// it is closed.
+/// Help open is reading, not playing: Ctrl+Shift+N and Ctrl+R change nothing while it is open,
+/// and act again once it is closed.
 #[test]
-fn plain_letters_keep_still_while_help_is_open() {
+fn playing_keys_keep_still_while_help_is_open() {
     let mut h = window();
     open_page(&mut h, "Keyboard shortcuts");
     let log = h.state().state.game.log().len();
     h.hover_at(egui::pos2(700.0, 5.0));
-    for k in [egui::Key::N, egui::Key::R] {
-        h.key_press(k);
+    let next = egui::Modifiers::COMMAND | egui::Modifiers::SHIFT;
+    for (m, k) in [
+        (next, egui::Key::N),
+        (egui::Modifiers::COMMAND, egui::Key::R),
+    ] {
+        h.key_press_modifiers(m, k);
         h.run();
     }
     assert_eq!(h.state().state.game.log().len(), log, "nothing changed");
     h.state_mut().state.panels.top_bar.help.open = None;
     h.run();
-    h.key_press(egui::Key::N);
+    h.key_press_modifiers(next, egui::Key::N);
     h.run();
-    assert_eq!(h.state().state.game.log().len(), log + 1, "N acts again");
+    assert_eq!(
+        h.state().state.game.log().len(),
+        log + 1,
+        "Ctrl+Shift+N acts again"
+    );
 }

@@ -193,9 +193,9 @@ fn my_dice_are_for_one_roll(h: &mut Harness<'_, KepiApp>, dice: &[(&str, &str)])
             .is_disabled(),
         "the next roll asks for its own dice"
     );
-    // R with no dice typed rolls nothing (kepi's dice never stand in for the player's).
+    // Ctrl+R with no dice typed rolls nothing (kepi's dice never stand in for the player's).
     h.hover_at(egui::pos2(700.0, 5.0));
-    h.key_press(egui::Key::R);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::R);
     h.run();
     assert_eq!(h.state().state.game.log().len(), log + 1);
     marked_odds_are_the_rolls(h);
@@ -344,7 +344,8 @@ fn fr1870_typing_lands_and_a_chart_result_is_for_one_roll() {
 }
 
 /// "inf rn" typed into the roster's search box: the box takes the click and every key; neither
-/// `n` nor `r` changes the game, with the pointer over the field or moved away from it.
+/// `n` nor `r` changes the game, with the pointer over the field or moved away from it, nor with
+/// no field focused at all (issue 46: no single key acts); Ctrl+R and Ctrl+Shift+N do.
 #[test]
 fn letters_typed_into_a_field_never_change_the_game() {
     let mut h = window(None);
@@ -378,14 +379,52 @@ fn letters_typed_into_a_field_never_change_the_game() {
     assert_eq!(h.state().state.panels.roster.options.filter, "inf rnnr");
     assert_eq!(h.state().state.game.log().len(), log, "nothing rolled");
     assert_eq!(h.state().state.state().phase_name(), phase);
-    // With no field focused and the pointer away from fields, R rolls and N moves on.
+    // Issue 46: with no field focused and the pointer away from every field (a click beside a
+    // field lands on its label), a bare R or N still changes nothing: no single key acts.
     h.key_press(egui::Key::Escape);
     h.run();
     app(&mut h).panels.roster.options.filter.clear();
     h.hover_at(egui::pos2(700.0, 5.0));
     assert!(h.get_all_by_role(Role::TextInput).all(|n| !n.is_focused()));
-    type_keys(&mut h, "r");
-    assert_eq!(h.state().state.game.log().len(), log + 1, "R rolled");
+    type_keys(&mut h, "rn");
+    h.key_press(egui::Key::R);
+    h.key_press(egui::Key::N);
+    h.run();
+    assert_eq!(h.state().state.game.log().len(), log, "a bare R or N acted");
+    assert_eq!(h.state().state.state().phase_name(), phase);
+    // Ctrl+R rolls; Ctrl+Shift+N moves on, even while a field has the keyboard.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::R);
+    h.run();
+    assert_eq!(h.state().state.game.log().len(), log + 1, "Ctrl+R rolled");
+    h.hover_at(search.center());
+    h.event(egui::Event::PointerButton {
+        pos: search.center(),
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.event(egui::Event::PointerButton {
+        pos: search.center(),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::N,
+    );
+    h.run();
+    assert_ne!(
+        h.state().state.state().phase_name(),
+        phase,
+        "Ctrl+Shift+N moved the phase on"
+    );
+    assert_eq!(
+        h.state().state.panels.roster.options.filter,
+        "",
+        "nothing typed"
+    );
 }
 
 /// Every tooltip is drawn once: a name elided in the roster showed egui's own tooltip for the

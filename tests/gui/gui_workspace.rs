@@ -255,7 +255,7 @@ fn firing_at_a_friendly_unit_disables_roll_and_says_why() {
             .is_disabled()
     );
     let before = h.state().state.game.log().len();
-    h.key_press(egui::Key::R);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::R);
     h.run();
     assert_eq!(
         h.state().state.game.log().len(),

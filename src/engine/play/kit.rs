@@ -4,8 +4,8 @@
 //!
 //! Every text field gets an id that depends only on its name and the scope it is drawn in, never
 //! on what is laid out above it, so it keeps its focus while a line appears above it (issue 26);
-//! a field under the pointer is noted for the window's plain-letter shortcuts
-//! ([`pointer_on_field`]). In a wrapping row a group (a combo box with its label, a number field
+//! no key typed beside a field changes the game, since the window's playing shortcuts take Ctrl
+//! (issue 46). In a wrapping row a group (a combo box with its label, a number field
 //! in its scope) asks for its room first ([`fit_or_wrap`]).
 
 use std::fmt::Display;
@@ -20,16 +20,10 @@ pub fn stable_id(ui: &Ui, name: impl Hash + std::fmt::Debug) -> Id {
     ui.scope_id().with(("kepi_field", name))
 }
 
-/// Adds a text field under a stable id (see the module's note) and notes when the pointer is
-/// over it, so the plain-letter shortcuts keep still.
+/// Adds a text field under a stable id (see the module's note).
 pub fn field(ui: &mut Ui, edit: egui::TextEdit<'_>, name: impl Hash + std::fmt::Debug) -> Response {
     let id = stable_id(ui, name);
-    let r = ui.add(edit.id(id));
-    if r.contains_pointer() {
-        let pass = ui.ctx().cumulative_pass_nr();
-        ui.ctx().data_mut(|d| d.insert_temp(pointer_key(), pass));
-    }
-    r
+    ui.add(edit.id(id))
 }
 
 /// Draws `add` (a number field) in a scope of its own with a stable id, so the field's id, and
@@ -48,16 +42,6 @@ pub fn stable<R>(
 
 /// About the widest a number field with its prefix and suffix is ("turned 180°", "figures 200").
 const NUMBER_W: f32 = 100.0;
-
-pub(crate) fn pointer_key() -> Id {
-    Id::unique("kepi_pointer_on_text_field")
-}
-
-/// The pointer was over a text field this pass.
-pub fn pointer_on_field(ctx: &egui::Context) -> bool {
-    let pass = ctx.cumulative_pass_nr();
-    ctx.data(|d| d.get_temp::<u64>(pointer_key())) == Some(pass)
-}
 
 /// Adds a number field under a stable id (see [`stable`]).
 pub fn number(

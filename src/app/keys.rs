@@ -250,7 +250,12 @@ pub fn playing(
     if held {
         return;
     }
+    // A number field that does not read stops the roll, as it greys out the button.
+    let unreadable = !crate::engine::play::kit::unparsed(ctx).is_empty();
     for s in SHORTCUTS.iter().filter(|s| s.global && s.does.plays()) {
+        if s.does == Does::Roll && unreadable {
+            continue;
+        }
         if ctx.input_mut(|i| take_exact(i, s))
             && let Some(c) = command(s.does, view, resolver)
         {

@@ -443,6 +443,16 @@ impl ResolverState {
     }
 
     fn dice_ui(&mut self, ui: &mut Ui, view: &View, ready: bool, out: &mut Vec<Command>) {
+        // A number field whose text does not read: the form holds another value than the field
+        // shows, so nothing rolls until it is fixed, and the reason is said beside Roll.
+        let unparsed = crate::engine::play::kit::unparsed(ui.ctx());
+        let ready = ready && unparsed.is_empty();
+        for label in &unparsed {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!("{label}: not a number; fix it to roll"),
+            );
+        }
         // Only the dice this form rolls are asked for; a form that rolls none (P&K's URT, SPI's
         // raise at Chalons) is applied, not rolled, whichever dice mode is on.
         let used: &'static [Die] = self.form().map_or(&[], |f| f.dice_used());

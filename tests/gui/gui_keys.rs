@@ -607,3 +607,70 @@ fn a_roll_without_a_unit_is_played_from_the_window() {
     let said = h.state().state.status.as_ref().unwrap().text.clone();
     assert!(said.contains("pk initiative"), "{said}");
 }
+
+/// Issue 46: "1n2" typed into P&K's inches rolled with 1 (short range +2). A number field whose
+/// text does not read keeps what was typed after it lets go of the keyboard, Roll is greyed with
+/// the reason beside it, Ctrl+R rolls nothing; fixed, it rolls with the value typed.
+#[test]
+fn a_garbled_number_stops_the_roll_until_it_is_fixed() {
+    let mut h = window(None);
+    app(&mut h).options.own_dice = false;
+    pick(&mut h, "12th-grenadiers-1", "8e-ligne-1", "fire");
+    if h.query_by_role_and_label(Role::TextInput, "inches")
+        .is_none()
+    {
+        h.get_by_label("range measured").click();
+        h.run();
+    }
+    type_into(&mut h, "inches", "1n2");
+    // The field lets go of the keyboard (Esc): the text stays as typed, not the last value read.
+    h.key_press(egui::Key::Escape);
+    h.run();
+    h.run();
+    assert_eq!(
+        h.get_by_role_and_label(Role::TextInput, "inches")
+            .value()
+            .unwrap_or_default(),
+        "1n2"
+    );
+    assert!(
+        h.get_by_label("Roll and apply")
+            .accesskit_node()
+            .is_disabled(),
+        "Roll stays greyed while the field does not read"
+    );
+    assert!(
+        h.query_all_by_label_contains("inches: not a number")
+            .next()
+            .is_some(),
+        "the reason is said beside Roll"
+    );
+    let log = h.state().state.game.log().len();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::R);
+    h.run();
+    assert_eq!(
+        h.state().state.game.log().len(),
+        log,
+        "Ctrl+R rolled nothing"
+    );
+    type_into(&mut h, "inches", "12");
+    h.key_press(egui::Key::Escape);
+    h.run();
+    h.run();
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    assert_eq!(
+        h.state().state.game.log().len(),
+        log + 1,
+        "rolled once fixed"
+    );
+    let rolled = last_resolution(&h);
+    assert!(
+        rolled
+            .modifiers
+            .iter()
+            .any(|m| m.label == "measured range (inches)" && m.value == "12"),
+        "rolled at the 12 inches typed: {:?}",
+        rolled.modifiers
+    );
+}

@@ -98,34 +98,100 @@ pub fn pick<T: Copy + PartialEq + Display>(
     changed
 }
 
-/// An exact number field (inches, fatigue): typed as 12, 7.5 or 15/2.
+/// The number fields whose text does not read as a number, by label, as the window last drew
+/// them (issue 46: "1n2" typed into P&K's inches silently rolled with 1).
+#[derive(Clone, Default)]
+struct Unparsed {
+    /// The pass `now` was noted in.
+    pass: u64,
+    /// The labels noted in that pass.
+    now: Vec<String>,
+}
+
+fn unparsed_key() -> Id {
+    Id::unique("kepi_unparsed_number_fields")
+}
+
+/// Notes that the field `label`'s text does not read as a number this pass.
+fn note_unparsed(ctx: &egui::Context, label: &str) {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data_mut(|d| {
+        let u = d.get_temp_mut_or_default::<Unparsed>(unparsed_key());
+        if u.pass != pass {
+            *u = Unparsed {
+                pass,
+                now: Vec::new(),
+            };
+        }
+        if !u.now.iter().any(|l| l == label) {
+            u.now.push(label.to_string());
+        }
+    });
+}
+
+/// The number fields whose text does not read as a number (their labels): nothing may be rolled
+/// while one remains, since the value the form holds is not what the field shows. Those noted in
+/// this pass, or in the last one when the asker is drawn before the fields.
+pub fn unparsed(ctx: &egui::Context) -> Vec<String> {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data(|d| d.get_temp::<Unparsed>(unparsed_key()))
+        .filter(|u| u.pass + 1 >= pass)
+        .map(|u| u.now)
+        .unwrap_or_default()
+}
+
+/// A number field's text: kept as typed while it does not read (marked in the error colour and
+/// noted, [`unparsed`]), else shown as the value once the field lets go of the keyboard.
+fn number_text(
+    ui: &Ui,
+    r: &Response,
+    label: &str,
+    reads: bool,
+    text: &mut String,
+    shown: impl FnOnce() -> String,
+) {
+    if !reads {
+        note_unparsed(ui.ctx(), label);
+    } else if !r.has_focus() {
+        *text = shown();
+    }
+}
+
+/// A text field for a number: in the error colour while its text does not read.
+fn number_edit<'t>(ui: &Ui, text: &'t mut String, reads: bool) -> egui::TextEdit<'t> {
+    let edit = egui::TextEdit::singleline(text).desired_width(60.0);
+    if reads {
+        edit
+    } else {
+        edit.text_color(ui.visuals().error_fg_color)
+    }
+}
+
+/// An exact number field (inches, fatigue): typed as 12, 7.5 or 15/2. Text that does not read
+/// stays as typed, marked, and stops the roll ([`unparsed`]).
 pub fn ratio_field(ui: &mut Ui, label: &str, value: &mut Ratio, id: &str) {
     let l = ui.label(label);
     let key = ui.scope_id().with(("ratio_field", id));
     let mut text = ui
         .data_mut(|d| d.get_temp::<String>(key))
         .unwrap_or_else(|| value.to_plain());
-    let r = field(
-        ui,
-        egui::TextEdit::singleline(&mut text).desired_width(60.0),
-        ("ratio_field", id),
-    )
-    .labelled_by(l.id);
+    let read = |t: &str| t.trim().parse::<Ratio>().ok();
+    let before = read(&text).is_some();
+    let r = field(ui, number_edit(ui, &mut text, before), ("ratio_field", id)).labelled_by(l.id);
+    let now = read(&text);
     if r.changed()
-        && let Ok(v) = text.parse::<Ratio>()
+        && let Some(v) = now
     {
         *value = v;
     }
-    if !r.has_focus() {
-        text = value.to_plain();
-    }
+    number_text(ui, &r, label, now.is_some(), &mut text, || value.to_plain());
     ui.data_mut(|d| d.insert_temp(key, text));
 }
 
 /// A distance field at the game's scale (issue 28): shows `text_inches` (the rules' own inches)
 /// in the scale's unit and factor ("range (cm)" 30.48), and reads what is typed back, exactly,
 /// as a distance at that scale (a bare number in its unit; `12in` or `30cm` as written). Under a
-/// stable id like [`ratio_field`].
+/// stable id like [`ratio_field`], and like it kept as typed and marked while it does not read.
 pub fn distance_field(
     ui: &mut Ui,
     label: &str,
@@ -139,26 +205,33 @@ pub fn distance_field(
     } else {
         format!("{label} ({})", scale.unit.word())
     };
-    let l = ui.label(label);
+    let l = ui.label(&label);
     let key = ui.scope_id().with(("distance_field", id));
     let mut text = ui
         .data_mut(|d| d.get_temp::<String>(key))
         .unwrap_or_else(|| shown(*text_inches));
+    let read = |t: &str| {
+        t.trim()
+            .parse::<crate::rules::Distance>()
+            .ok()
+            .and_then(|d| scale.text_inches(d).ok())
+    };
+    let before = read(&text).is_some();
     let r = field(
         ui,
-        egui::TextEdit::singleline(&mut text).desired_width(60.0),
+        number_edit(ui, &mut text, before),
         ("distance_field", id),
     )
     .labelled_by(l.id);
+    let now = read(&text);
     if r.changed()
-        && let Ok(d) = text.parse::<crate::rules::Distance>()
-        && let Ok(v) = scale.text_inches(d)
+        && let Some(v) = now
     {
         *text_inches = v;
     }
-    if !r.has_focus() {
-        text = shown(*text_inches);
-    }
+    number_text(ui, &r, &label, now.is_some(), &mut text, || {
+        shown(*text_inches)
+    });
     ui.data_mut(|d| d.insert_temp(key, text));
 }
 

@@ -30,18 +30,32 @@ fn keep(e: &LogEntry, v: &LogPanel, view: &View) -> bool {
             return false;
         }
     }
-    if !v.filter.is_empty()
-        && !entry_text(e, view.state())
-            .joined()
-            .to_lowercase()
-            .contains(&v.filter.to_lowercase())
-    {
-        return false;
+    if !v.filter.is_empty() {
+        let want = v.filter.to_lowercase();
+        let has = |t: &str| t.to_lowercase().contains(&want);
+        // The line, or any unit the entry is about (a combat's defenders too), by id or name.
+        let about = || {
+            crate::engine::game::participants(e)
+                .into_iter()
+                .any(|id| has(id) || view.state().unit(id).is_some_and(|u| has(&u.unit.name)))
+        };
+        if !has(&entry_text(e, view.state()).joined()) && !about() {
+            return false;
+        }
     }
     true
 }
 
 impl LogPanel {
+    /// The entries the filters keep, by index, newest first: the rows the panel lists.
+    pub fn rows(&self, view: &View) -> Vec<usize> {
+        let log = view.game.log();
+        (0..log.len())
+            .rev()
+            .filter(|&i| keep(&log[i], self, view))
+            .collect()
+    }
+
     /// Draws the log, newest first, filtered; Verify checks the chain. Reading only: it sends no
     /// command.
     pub fn ui(&mut self, ui: &mut Ui, view: &View) {
@@ -100,10 +114,7 @@ impl LogPanel {
         });
         ui.separator();
         let log = view.game.log();
-        let shown: Vec<usize> = (0..log.len())
-            .rev()
-            .filter(|&i| keep(&log[i], self, view))
-            .collect();
+        let shown = self.rows(view);
         // Fixed-height rows (a header line and the summary in at most two lines, the whole on hover),
         // each clipped to its rect: the virtualised list stays even, and a long phase name or five
         // rule ids never widen the panel.

@@ -188,3 +188,44 @@ fn placing_an_off_map_unit_is_a_placement_not_a_move() {
     let app = &h.state().state;
     assert!(app.state().unit(&id).expect("unit").moved);
 }
+
+/// Issue 46: the log's unit filter finds every entry a unit took part in, not only those whose
+/// line names it: a fire's target (by id or by name) finds the fire, whose line names the firer.
+#[test]
+fn the_log_filter_finds_an_entry_by_any_unit_in_it() {
+    let mut h = window(None);
+    h.state_mut().state.options.own_dice = false;
+    h.state_mut().state.handle(Command::OpenForm {
+        form: "fire".into(),
+        actor: Some("12th-grenadiers-1".into()),
+        target: Some("8e-ligne-1".into()),
+    });
+    h.state_mut().state.handle(Command::ResolveAndApply {
+        entered: Vec::new(),
+    });
+    h.run();
+    let fire = h.state().state.game.log().len() - 1;
+    let fired = |h: &Harness<'_, KepiApp>| {
+        let app = &h.state().state;
+        app.panels.log.rows(&app.view()).contains(&fire)
+    };
+    assert!(fired(&h), "the fire is in the log");
+    let target = h
+        .state()
+        .state
+        .state()
+        .unit("8e-ligne-1")
+        .expect("target")
+        .unit
+        .name
+        .clone();
+    for (filter, shown) in [
+        ("8e-ligne-1", true),
+        (target.as_str(), true),
+        ("no-such-unit", false),
+    ] {
+        h.state_mut().state.panels.log.filter = filter.to_string();
+        h.run();
+        assert_eq!(fired(&h), shown, "filter {filter:?}");
+    }
+}

@@ -206,6 +206,31 @@ pub fn entry_text(e: &LogEntry, state: &GameState) -> EntryText {
     EntryText { line, notes }
 }
 
+/// Every unit an entry is about, by id: a resolution's units (a combat's attackers and defenders)
+/// and those its effects change; the unit of any other action. What the log's unit filter matches
+/// besides the line, so filtering by a defender finds the combat it fought (issue 46).
+pub fn participants(e: &LogEntry) -> Vec<&str> {
+    let EntryKind::Act { action } = &e.kind else {
+        return Vec::new();
+    };
+    let mut out: Vec<&str> = Vec::new();
+    match action {
+        Action::Resolved { units, effects, .. } => {
+            for u in units
+                .iter()
+                .map(String::as_str)
+                .chain(effects.iter().filter_map(Action::unit))
+            {
+                if !out.contains(&u) {
+                    out.push(u);
+                }
+            }
+        }
+        other => out.extend(other.unit()),
+    }
+    out
+}
+
 impl TryFrom<WireEntry> for LogEntry {
     type Error = String;
 

@@ -891,7 +891,7 @@ struct Verified {
     dice_checked: Option<usize>,
     /// The seed was revealed in the log.
     revealed: bool,
-    /// Resolutions resolved again from their logged input and dice ([`game_play::recheck`]).
+    /// Resolutions resolved again from their logged input and dice ([`game_play::recheck_act`]).
     rechecked: usize,
 }
 
@@ -934,7 +934,7 @@ fn verify(
     let result = result.and_then(|v| {
         match v
             .game
-            .audit_outcomes(|game, input, action| game_play::recheck(game, input, action, tables))
+            .audit_outcomes(|game, action| game_play::recheck_act(game, action, tables))
         {
             Ok(n) => Ok(Verified { rechecked: n, ..v }),
             Err(crate::engine::game::ReplayError::Entry { index, message }) => {

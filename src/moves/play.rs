@@ -151,6 +151,56 @@ impl PlayVerb {
     }
 }
 
+/// Issue 44: what a logged action holds beyond its input, recomputed on `game` as it was before
+/// it (its log up to there) and compared: a resolution that logged its input is resolved again
+/// ([`recheck`]; `Ok(true)`), a move's notes are what the rules say against it
+/// ([`crate::engine::flow::move_notes`], with the cost it logged: the umpire's or the board's), a
+/// due check's effects those it gives (or none, as a campaign and older kepis log it). `Ok(false)`
+/// when nothing was resolved again and nothing differs.
+pub(crate) fn recheck_act(
+    game: &crate::engine::game::Game,
+    action: &crate::engine::game::Action,
+    tables: &Tables,
+) -> Result<bool, String> {
+    use crate::engine::game::Action;
+    match action {
+        Action::Resolved {
+            input: Some(input), ..
+        } => recheck(game, input, action, tables).map(|()| true),
+        Action::Move {
+            unit,
+            to,
+            notes,
+            mp,
+        } => {
+            let again: Vec<String> = crate::engine::flow::move_notes(game, unit, *to, *mp, tables)
+                .into_iter()
+                .map(|w| format!("umpire went ahead: {w}"))
+                .collect();
+            if again != *notes {
+                return Err(format!(
+                    "`action.notes`: logged {}, but the move on the game before it gives {}",
+                    json(notes),
+                    json(&again)
+                ));
+            }
+            Ok(false)
+        }
+        Action::ResolveDue { id, effects } if !effects.is_empty() => {
+            let again = crate::engine::flow::resolve_due(game.state(), *id, tables);
+            if again != *action {
+                return Err(format!(
+                    "`action.effects`: logged {}, but the check done on the game before it gives {}",
+                    json(effects),
+                    json(&again)
+                ));
+            }
+            Ok(false)
+        }
+        _ => Ok(false),
+    }
+}
+
 /// Issues 29 and 44: resolves a logged resolution again from its logged input and dice, with the
 /// same rule functions `kepi game apply` and the window call, on `game` as it was before it (its
 /// log up to there), and says which member differs from the log: the rule set and action, each
@@ -1440,10 +1490,7 @@ mod tests {
             units: vec!["fr-metz-5".into()],
             input: None,
         };
-        assert_eq!(
-            recheck(&g, &input, &logged(fx.clone()), tables),
-            Ok(())
-        );
+        assert_eq!(recheck(&g, &input, &logged(fx.clone()), tables), Ok(()));
         assert_eq!(
             recheck(&g, &input, &logged(Vec::new()), tables),
             Ok(()),

@@ -360,13 +360,7 @@ fn a_shared_copy_has_no_seed_and_verifies() {
 const PLAYED: &[(&str, &[&str])] = &[
     (
         "mars-la-tour",
-        &[
-            "fire",
-            "12th-grenadiers-1",
-            "55e-ligne-1",
-            "--range",
-            "10",
-        ],
+        &["fire", "12th-grenadiers-1", "55e-ligne-1", "--range", "10"],
     ),
     (
         "spi-1870",
@@ -458,7 +452,10 @@ fn refused(save: &str, entry: usize, member: &str) -> String {
 }
 
 /// The resolution of entry `i`, to edit.
-fn resolution_mut(log: &mut [LogEntry], i: usize) -> &mut kepi::rules::Resolution<serde_json::Value> {
+fn resolution_mut(
+    log: &mut [LogEntry],
+    i: usize,
+) -> &mut kepi::rules::Resolution<serde_json::Value> {
     match &mut log[i].kind {
         EntryKind::Act {
             action: kepi::game::Action::Resolved { resolution, .. },
@@ -487,7 +484,9 @@ fn verify_names_a_removed_umpire_went_ahead_note() {
     let save = played(
         "note-removed",
         "fr1870-august",
-        &["rail", "fr-1rc", "--to", "2545", "rail", "fr-1rc", "--to", "2546"],
+        &[
+            "rail", "fr-1rc", "--to", "2545", "rail", "fr-1rc", "--to", "2546",
+        ],
     );
     let at = last_resolution(&save);
     let notes = read(&save)["log"][at]["action"]["resolution"]["notes"].clone();
@@ -507,7 +506,16 @@ fn verify_names_a_removed_umpire_went_ahead_note() {
 fn verify_names_a_breach_note_hidden_by_a_capacity_edit() {
     // A section that carries 1 unit, two transports on it this phase: the second breaches FR-G1.
     let words = |u: &'static str, to: &'static str| {
-        ["rail", u, "--to", to, "--section", "Metz-Nancy", "--capacity", "1"]
+        [
+            "rail",
+            u,
+            "--to",
+            to,
+            "--section",
+            "Metz-Nancy",
+            "--capacity",
+            "1",
+        ]
     };
     let mut all = words("fr-1rc", "2545").to_vec();
     all.extend(words("fr-2rc", "2546"));
@@ -667,7 +675,9 @@ fn verify_names_an_edited_turn() {
 #[test]
 fn verify_names_an_edited_phase() {
     let (save, _, at) = each_game("phase").remove(0);
-    forge(&save, |log| log[at].phase = "a phase of the forger's".into());
+    forge(&save, |log| {
+        log[at].phase = "a phase of the forger's".into()
+    });
     refused(&save, at, "phase");
 }
 
@@ -703,7 +713,9 @@ fn verify_names_an_edited_undo_summary() {
     let save = new_game(&dir);
     ok(&["game", "apply", &save, "note", "the bridge holds", "undo"]);
     ok(&["game", "compact", &save]);
-    forge(&save, |log| log[2].summary = "undo: note: the bridge fell".into());
+    forge(&save, |log| {
+        log[2].summary = "undo: note: the bridge fell".into()
+    });
     refused(&save, 2, "summary");
 }
 
@@ -775,4 +787,76 @@ fn verify_refuses_an_unknown_member_in_the_odds() {
         "/action/resolution/odds/0",
         "action.resolution.odds[0].extra",
     );
+}
+
+#[test]
+fn verify_refuses_an_unknown_member_in_a_journal_line() {
+    // A member nested in the start's units is not read, so the line's hash still holds: only
+    // the reader's check of what it dropped can see it, in the journal and in the save read
+    // with it.
+    let dir = tmp("unknown-journal");
+    let save = new_game(&dir);
+    ok(&["game", "apply", &save, "note", "a"]);
+    let journal = format!("{save}.journal");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let start = lines
+        .iter()
+        .position(|l| l.contains("\"kind\":\"start\""))
+        .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&lines[start]).unwrap();
+    v["entry"]["initial"]["units"][1]["extra"] = "forged".into();
+    lines[start] = v.to_string();
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    caught(
+        &["log", "verify", &journal],
+        1,
+        &["entry 0", "`initial.units[1].extra`"],
+    );
+    // The save holds the start itself; its journal's copy of the line is read with it.
+    caught(
+        &["log", "verify", &save],
+        1,
+        &["entry 0", "`initial.units[1].extra`"],
+    );
+}
+
+#[test]
+fn logs_an_older_kepi_wrote_still_verify() {
+    // The corpus's journal as kepi wrote it on 2026-12-02 (its last line torn): its good lines
+    // hold every member as kepi writes it today.
+    let dir = tmp("older");
+    let journal = dir.join("older.journal");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/journal/torn-last-line.jsonl"),
+        &journal,
+    )
+    .unwrap();
+    let out = ok(&["log", "verify", journal.to_str().unwrap()]);
+    assert!(out.contains("log OK: 4 entries"), "{out}");
+}
+
+#[test]
+fn verify_names_a_removed_move_note() {
+    // PW-U1: infantry moves 2 hexes; 5 is logged with what the umpire went ahead with.
+    let dir = tmp("move-note");
+    let save = super::common::new_game(&dir, "pw-skirmish", SEED);
+    ok(&["game", "apply", &save, "next-phase", "move", "de-inf-1", "0206"]);
+    ok(&["game", "compact", &save]);
+    let at = read(&save)["log"].as_array().unwrap().len() - 1;
+    assert!(
+        read(&save)["log"][at]["action"]["notes"]
+            .to_string()
+            .contains("umpire went ahead"),
+        "the move has no note"
+    );
+    forge(&save, |log| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Move { notes, .. },
+        } = &mut log[at].kind
+        {
+            notes.clear();
+        }
+    });
+    refused(&save, at, "action.notes");
 }

@@ -528,13 +528,14 @@ impl Game {
     /// input, the dice and the game before it: its `turn` and `phase` must be the clock's at that
     /// point of the replay, its `time` never earlier than the entry before it, its `summary`,
     /// `rules` and `dice` those its kind gives on the game before it (an undo's summary is what
-    /// undoing that action says), and each resolution that logged its input is handed to
-    /// `recheck` with the game before it (its log up to there), to be resolved again from its
-    /// logged dice and compared member by member. Returns the resolutions rechecked, or the first
-    /// entry that differs, naming the member.
+    /// undoing that action says), and each action is handed to `recheck` with the game before it
+    /// (its log up to there), to recompute what the action holds beyond its input (a
+    /// resolution that logged its input resolved again from its logged dice, a move's notes) and
+    /// say `true` when it resolved one again. Returns the resolutions resolved again, or the
+    /// first entry that differs, naming the member.
     pub fn audit_outcomes(
         &self,
-        mut recheck: impl FnMut(&Game, &serde_json::Value, &Action) -> Result<(), String>,
+        mut recheck: impl FnMut(&Game, &Action) -> Result<bool, String>,
     ) -> Result<usize, ReplayError> {
         let start = self.log.get(..1).unwrap_or_default();
         let mut g = Game::replay_unchecked(start, None)?;
@@ -591,14 +592,9 @@ impl Game {
                     ));
                 }
             }
-            if let EntryKind::Act {
-                action:
-                    action @ Action::Resolved {
-                        input: Some(input), ..
-                    },
-            } = &e.kind
+            if let EntryKind::Act { action } = &e.kind
+                && recheck(&g, action).map_err(bad)?
             {
-                recheck(&g, input, action).map_err(bad)?;
                 checked += 1;
             }
             if i > 0 {

@@ -221,7 +221,8 @@ pub enum LogCommand {
     /// backwards), its summary, rule ids and dice (an undo's summary is what undoing that action
     /// says), and every resolution resolved again from its logged input and dice (outcome,
     /// result, modifier lines, odds, the line rolled, notes with what the umpire went ahead
-    /// with, effects and units; games played with other rule tables: give them with --tables);
+    /// with, effects and units; games played with other rule tables: give them with --tables;
+    /// a move's notes, a roll's total, a due check's effects likewise);
     /// a member kepi does not write, at any depth, is refused: exit 0 if it holds, 1 naming the
     /// first broken entry and the member that differs (or, with --expect-head, a head other than
     /// the one noted at the table).

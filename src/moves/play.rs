@@ -155,7 +155,8 @@ impl PlayVerb {
 /// it (its log up to there) and compared: a resolution that logged its input is resolved again
 /// ([`recheck`]; `Ok(true)`), a move's notes are what the rules say against it
 /// ([`crate::engine::flow::move_notes`], with the cost it logged: the umpire's or the board's), a
-/// due check's effects those it gives (or none, as a campaign and older kepis log it). `Ok(false)`
+/// roll's dice labels and total what its expression makes of its dice, a due check's effects
+/// those it gives (or none, as a campaign and older kepis log it). `Ok(false)`
 /// when nothing was resolved again and nothing differs.
 pub(crate) fn recheck_act(
     game: &crate::engine::game::Game,
@@ -182,6 +183,40 @@ pub(crate) fn recheck_act(
                     "`action.notes`: logged {}, but the move on the game before it gives {}",
                     json(notes),
                     json(&again)
+                ));
+            }
+            Ok(false)
+        }
+        // A roll's dice are its input; their labels and total are what its expression makes of
+        // them.
+        Action::Roll {
+            expr, dice, total, ..
+        } => {
+            let mut src = DiceSource::entered_only();
+            for r in dice {
+                src.enter(r.die, r.value)
+                    .map_err(|e| format!("`action.dice`: logged {} {}: {e}", r.label, r.die))?;
+            }
+            let again = src
+                .roll_expr(expr)
+                .map_err(|e| format!("`action.dice`: {e} (the roll is {expr})"))?;
+            let rolled = src.take_rolls();
+            let seen = |d: &[crate::dice::Roll]| -> Vec<(crate::dice::Die, String, u32, Vec<u32>)> {
+                d.iter()
+                    .map(|r| (r.die, r.label.clone(), r.value, r.faces.clone()))
+                    .collect()
+            };
+            if seen(&rolled) != seen(dice) {
+                return Err(format!(
+                    "`action.dice`: logged {}, but {expr} rolls {}",
+                    json(dice),
+                    json(&rolled)
+                ));
+            }
+            if again.total != *total {
+                return Err(format!(
+                    "`action.total`: logged {total}, but its dice give {}",
+                    again.total
                 ));
             }
             Ok(false)

@@ -562,7 +562,13 @@ fn raise_capacity(v: &mut serde_json::Value) -> bool {
             }
             found
         }
-        serde_json::Value::Array(a) => a.iter_mut().fold(false, |f, x| raise_capacity(x) || f),
+        serde_json::Value::Array(a) => {
+            let mut found = false;
+            for x in a.iter_mut() {
+                found |= raise_capacity(x);
+            }
+            found
+        }
         _ => false,
     }
 }
@@ -841,7 +847,15 @@ fn verify_names_a_removed_move_note() {
     // PW-U1: infantry moves 2 hexes; 5 is logged with what the umpire went ahead with.
     let dir = tmp("move-note");
     let save = super::common::new_game(&dir, "pw-skirmish", SEED);
-    ok(&["game", "apply", &save, "next-phase", "move", "de-inf-1", "0206"]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "next-phase",
+        "move",
+        "de-inf-1",
+        "0206",
+    ]);
     ok(&["game", "compact", &save]);
     let at = read(&save)["log"].as_array().unwrap().len() - 1;
     assert!(
@@ -859,4 +873,26 @@ fn verify_names_a_removed_move_note() {
         }
     });
     refused(&save, at, "action.notes");
+}
+
+#[test]
+fn verify_names_an_edited_roll_total() {
+    let dir = tmp("roll-total");
+    let save = new_game(&dir);
+    ok(&["game", "apply", &save, "roll", "2d6+1"]);
+    ok(&["game", "compact", &save]);
+    // The total raised by 3 and the entry's summary written to match, as a careful forger would.
+    forge(&save, |log| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Roll { total, .. },
+        } = &mut log[1].kind
+        {
+            *total += 3;
+        }
+        let before = kepi::game::Game::from_log(log[..1].to_vec(), None).unwrap();
+        if let EntryKind::Act { action } = &log[1].kind {
+            log[1].summary = action.describe(before.state());
+        }
+    });
+    refused(&save, 1, "action.total");
 }

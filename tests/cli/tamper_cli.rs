@@ -896,3 +896,28 @@ fn verify_names_an_edited_roll_total() {
     });
     refused(&save, 1, "action.total");
 }
+
+#[test]
+fn verify_names_edited_draws_in_a_players_copy() {
+    // The players' copy has no seed to re-roll the dice from; the stream's position still shows:
+    // a seeded die moves it on.
+    let dir = tmp("draws");
+    let save = new_game(&dir);
+    ok(&["game", "apply", &save, "roll", "d6"]);
+    let out = dir.join("players.json").display().to_string();
+    ok(&["game", "share", &save, &out]);
+    ok(&["log", "verify", &out]);
+    forge(&out, |log| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Roll { draws, .. },
+        } = &mut log[1].kind
+        {
+            *draws = 0;
+        }
+    });
+    // The saved state's position with it, or the state would not be its log's.
+    let mut s = read(&out);
+    s["state"]["dice"]["draws"] = 0.into();
+    std::fs::write(&out, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    refused(&out, 1, "action.draws");
+}

@@ -593,6 +593,17 @@ impl Game {
                 }
             }
             if let EntryKind::Act { action } = &e.kind
+                && let Some((seeded, draws)) = stream_use(action)
+            {
+                let at = g.state.dice.draws;
+                if (seeded == 0 && draws != at) || (seeded > 0 && draws <= at) {
+                    return Err(bad(format!(
+                        "`action.draws`: logged {draws}, but the dice stood at {at} and the entry \
+                         has {seeded} seeded dice (none leave them there, any move them on)"
+                    )));
+                }
+            }
+            if let EntryKind::Act { action } = &e.kind
                 && recheck(&g, action).map_err(bad)?
             {
                 checked += 1;
@@ -755,4 +766,20 @@ fn act_rules(state: &GameState, action: &Action) -> Vec<String> {
 /// `logged` and `given` as JSON, for a message.
 fn shown<T: serde::Serialize>(x: &T) -> String {
     serde_json::to_string(x).unwrap_or_else(|e| e.to_string())
+}
+
+/// A roll's or a resolution's seeded dice and the stream position it logged after them.
+fn stream_use(action: &Action) -> Option<(usize, u64)> {
+    let (dice, draws) = match action {
+        Action::Roll { dice, draws, .. } => (dice, *draws),
+        Action::Resolved {
+            resolution, draws, ..
+        } => (&resolution.dice, *draws),
+        _ => return None,
+    };
+    let seeded = dice
+        .iter()
+        .filter(|d| d.source == RollSource::Seeded)
+        .count();
+    Some((seeded, draws))
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::Utc;
 use clap::{Args, Subcommand};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{CliError, fresh_seed, print_json, stood};
 use crate::engine::game::{Action, EntryKind, Game, GameState, LogEntry, SeedSecret, verify_chain};
@@ -216,11 +216,16 @@ pub struct LogArgs {
 #[derive(Debug, Subcommand)]
 pub enum LogCommand {
     /// Check a save's (or journal's) hash chain and replay, and its seeded dice whenever the seed
-    /// is known (the umpire's save, or after the reveal); every entry's summary against its
-    /// action, and every resolution resolved again from its logged input and dice (outcome,
-    /// result and effects; games played with other rule tables: give them with --tables): exit 0
-    /// if it holds, 1 naming the first broken entry and what differs (or, with --expect-head, a
-    /// head other than the one noted at the table).
+    /// is known (the umpire's save, or after the reveal); every member of every entry against
+    /// what kepi would have written: its turn and phase (the clock there), its time (never
+    /// backwards), its summary, rule ids and dice (an undo's summary is what undoing that action
+    /// says), and every resolution resolved again from its logged input and dice (outcome,
+    /// result, modifier lines, odds, the line rolled, notes with what the umpire went ahead
+    /// with, effects and units; games played with other rule tables: give them with --tables;
+    /// a move's notes, a roll's total, a due check's effects likewise);
+    /// a member kepi does not write, at any depth, is refused: exit 0 if it holds, 1 naming the
+    /// first broken entry and the member that differs (or, with --expect-head, a head other than
+    /// the one noted at the table).
     Verify {
         /// A save file or a `.journal` file.
         file: PathBuf,
@@ -887,7 +892,7 @@ struct Verified {
     dice_checked: Option<usize>,
     /// The seed was revealed in the log.
     revealed: bool,
-    /// Resolutions resolved again from their logged input and dice ([`game_play::recheck`]).
+    /// Resolutions resolved again from their logged input and dice ([`game_play::recheck_act`]).
     rechecked: usize,
 }
 
@@ -909,7 +914,7 @@ fn verify(
             )),
             Ok(j) => match crate::engine::game::Game::from_log(j.entries.clone(), j.secret.clone())
             {
-                Ok(g) => check_dice(g),
+                Ok(g) => stray_in_journal(file, &g).and_then(|()| check_dice(g)),
                 Err(crate::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
                 Err(crate::engine::game::ReplayError::Entry { index, message }) => {
                     Err((Some(index), message))
@@ -919,14 +924,18 @@ fn verify(
     } else {
         match read_bytes_limited(file) {
             Err(e) => Err((None, e.to_string())),
-            Ok(bytes) => verify_save(&bytes, &name).and_then(|v| with_journal(file, v)),
+            Ok(bytes) => verify_save(&bytes, &name)
+                .and_then(|v| with_journal(file, v))
+                .and_then(|v| {
+                    stray_in_journal(&crate::store::journal_path(file), &v.game).map(|()| v)
+                }),
         }
     };
     // Issue 29: every resolution that logged its input is resolved again from its dice.
     let result = result.and_then(|v| {
         match v
             .game
-            .audit_outcomes(|state, input, action| game_play::recheck(state, input, action, tables))
+            .audit_outcomes(|game, action| game_play::recheck_act(game, action, tables))
         {
             Ok(n) => Ok(Verified { rechecked: n, ..v }),
             Err(crate::engine::game::ReplayError::Entry { index, message }) => {
@@ -1110,8 +1119,11 @@ fn verify_save(bytes: &[u8], name: &str) -> Result<Verified, (Option<usize>, Str
         .unwrap_or_default();
     let mut log = Vec::with_capacity(raw_log.len());
     for (i, e) in raw_log.into_iter().enumerate() {
-        let entry: LogEntry = serde_json::from_value(e)
+        let entry = LogEntry::deserialize(&e)
             .map_err(|err| (Some(i), format!("not a log entry: {err}")))?;
+        if let Some(m) = crate::engine::game::stray_member(&e, &entry) {
+            return Err((Some(i), m));
+        }
         log.push(entry);
     }
     verify_chain(&log).map_err(|b| (Some(b.index), b.reason))?;
@@ -1119,6 +1131,36 @@ fn verify_save(bytes: &[u8], name: &str) -> Result<Verified, (Option<usize>, Str
         serde_json::from_value(v).map_err(|e| (None, format!("not a kepi save: {e}")))?;
     let game = save.into_game(name).map_err(|e| (None, e.to_string()))?;
     check_dice(game)
+}
+
+/// Issue 44: each entry line of the journal at `path` read as written, checked for a member kepi
+/// does not write back ([`crate::engine::game::stray_member`]) against `game`'s entry of the same
+/// index and hash. Lines that do not read (a torn last line) were judged by the journal's reader.
+fn stray_in_journal(path: &Path, game: &Game) -> Result<(), (Option<usize>, String)> {
+    if !crate::fsio::present(path) {
+        return Ok(());
+    }
+    let bytes = read_bytes_limited(path).map_err(|e| (None, e.to_string()))?;
+    for line in bytes.split(|&b| b == b'\n') {
+        let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+            continue;
+        };
+        let Some(raw) = v.get("entry") else {
+            continue;
+        };
+        let Some(e) = raw
+            .get("index")
+            .and_then(serde_json::Value::as_u64)
+            .and_then(|i| game.log().get(usize::try_from(i).ok()?))
+            .filter(|e| raw.get("hash").and_then(serde_json::Value::as_str) == Some(&e.hash))
+        else {
+            continue;
+        };
+        if let Some(m) = crate::engine::game::stray_member(raw, e) {
+            return Err((Some(e.index as usize), m));
+        }
+    }
+    Ok(())
 }
 
 /// A save's log verified on its own is extended by its journal's entries beyond it (the save is

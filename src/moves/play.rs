@@ -151,11 +151,100 @@ impl PlayVerb {
     }
 }
 
-/// Issue 29: resolves a logged resolution again from its logged input and dice, with the same
-/// rule functions `kepi game apply` and the window call, on the state before it, and says what
-/// differs from the log (outcome, summary, effects); `Ok` when nothing does.
+/// Issue 44: what a logged action holds beyond its input, recomputed on `game` as it was before
+/// it (its log up to there) and compared: a resolution that logged its input is resolved again
+/// ([`recheck`]; `Ok(true)`), a move's notes are what the rules say against it
+/// ([`crate::engine::flow::move_notes`], with the cost it logged: the umpire's or the board's), a
+/// roll's dice labels and total what its expression makes of its dice, a due check's effects
+/// those it gives (or none, as a campaign and older kepis log it). `Ok(false)`
+/// when nothing was resolved again and nothing differs.
+pub(crate) fn recheck_act(
+    game: &crate::engine::game::Game,
+    action: &crate::engine::game::Action,
+    tables: &Tables,
+) -> Result<bool, String> {
+    use crate::engine::game::Action;
+    match action {
+        Action::Resolved {
+            input: Some(input), ..
+        } => recheck(game, input, action, tables).map(|()| true),
+        Action::Move {
+            unit,
+            to,
+            notes,
+            mp,
+        } => {
+            let again: Vec<String> = crate::engine::flow::move_notes(game, unit, *to, *mp, tables)
+                .into_iter()
+                .map(|w| format!("umpire went ahead: {w}"))
+                .collect();
+            if again != *notes {
+                return Err(format!(
+                    "`action.notes`: logged {}, but the move on the game before it gives {}",
+                    json(notes),
+                    json(&again)
+                ));
+            }
+            Ok(false)
+        }
+        // A roll's dice are its input; their labels and total are what its expression makes of
+        // them.
+        Action::Roll {
+            expr, dice, total, ..
+        } => {
+            let mut src = DiceSource::entered_only();
+            for r in dice {
+                src.enter(r.die, r.value)
+                    .map_err(|e| format!("`action.dice`: logged {} {}: {e}", r.label, r.die))?;
+            }
+            let again = src
+                .roll_expr(expr)
+                .map_err(|e| format!("`action.dice`: {e} (the roll is {expr})"))?;
+            let rolled = src.take_rolls();
+            let seen = |d: &[crate::dice::Roll]| -> Vec<(crate::dice::Die, String, u32, Vec<u32>)> {
+                d.iter()
+                    .map(|r| (r.die, r.label.clone(), r.value, r.faces.clone()))
+                    .collect()
+            };
+            if seen(&rolled) != seen(dice) {
+                return Err(format!(
+                    "`action.dice`: logged {}, but {expr} rolls {}",
+                    json(dice),
+                    json(&rolled)
+                ));
+            }
+            if again.total != *total {
+                return Err(format!(
+                    "`action.total`: logged {total}, but its dice give {}",
+                    again.total
+                ));
+            }
+            Ok(false)
+        }
+        Action::ResolveDue { id, effects } if !effects.is_empty() => {
+            let again = crate::engine::flow::resolve_due(game.state(), *id, tables);
+            if again != *action {
+                return Err(format!(
+                    "`action.effects`: logged {}, but the check done on the game before it gives {}",
+                    json(effects),
+                    json(&again)
+                ));
+            }
+            Ok(false)
+        }
+        _ => Ok(false),
+    }
+}
+
+/// Issues 29 and 44: resolves a logged resolution again from its logged input and dice, with the
+/// same rule functions `kepi game apply` and the window call, on `game` as it was before it (its
+/// log up to there), and says which member differs from the log: the rule set and action, each
+/// modifier line (label, value, effect, rule id, provenance, how many), the dice's labels and
+/// values, the outcome, the summary, the odds, the line rolled, the notes (what the umpire went
+/// ahead with against the phase or the text included, [`Ready::phase_warnings`]), the effects and
+/// the units logged with it; `Ok` when nothing does.
 pub(crate) fn recheck(
-    state: &GameState,
+    game: &crate::engine::game::Game,
     input: &serde_json::Value,
     action: &crate::engine::game::Action,
     tables: &Tables,
@@ -163,18 +252,23 @@ pub(crate) fn recheck(
     let crate::engine::game::Action::Resolved {
         resolution,
         effects,
+        units,
         ..
     } = action
     else {
         return Ok(());
     };
+    let state = game.state();
     let mut dice = DiceSource::entered_only();
     for r in &resolution.dice {
         dice.enter(r.die, r.value)
             .map_err(|e| format!("logged {} {}: {e}", r.label, r.die))?;
     }
     let again = |e: String| format!("its logged input does not resolve again: {e}");
-    let (res, fx) = match input.get("resolve") {
+    // The units kepi logs with it: none for a unit-less action; for a form, the acting unit
+    // and its target (`kepi game apply VERB UNIT TARGET`, `form`, the window), or a hex combat's
+    // attackers as `combat --attackers A,B --hex HEX` names them.
+    let (res, fx, warnings, logged_units) = match input.get("resolve") {
         Some(words) => {
             let words: Vec<String> =
                 serde_json::from_value(words.clone()).map_err(|e| again(e.to_string()))?;
@@ -191,26 +285,91 @@ pub(crate) fn recheck(
             };
             let r = grammar::run_system(&x, ctx).map_err(|e| again(e.message))?;
             let fx = state.system.plain_effects(&r, state);
-            (r, fx)
+            (r, fx, Vec::new(), units.is_empty())
         }
         None => {
             let form = Form::from_value(state.system, input)
                 .ok_or_else(|| again(format!("no form of {} reads it", state.system.title())))?;
-            form.resolve(state, tables, Some(&mut dice))
-                .map_err(|e| again(e.to_string()))?
+            let warnings = crate::engine::play::breaches::warnings(&form, game);
+            let fits = units_fit(&form, units);
+            let (r, fx) = form
+                .resolve(state, tables, Some(&mut dice))
+                .map_err(|e| again(e.to_string()))?;
+            (r, fx, warnings, fits)
         }
     };
+    let given = |what: &str, logged: String, again: String| {
+        format!(
+            "`{what}`: logged {logged}, but its input, dice and the game before it give {again}"
+        )
+    };
+    if res.system != resolution.system {
+        return Err(given(
+            "resolution.system",
+            resolution.system.to_string(),
+            res.system.to_string(),
+        ));
+    }
+    if res.action != resolution.action {
+        return Err(given(
+            "resolution.action",
+            json(&resolution.action),
+            json(&res.action),
+        ));
+    }
+    modifiers_match(&resolution.modifiers, &res.modifiers)
+        .map_err(|(what, l, a)| given(&what, l, a))?;
+    let faces = |d: &[crate::dice::Roll]| -> Vec<(crate::dice::Die, String, u32, Vec<u32>)> {
+        d.iter()
+            .map(|r| (r.die, r.label.clone(), r.value, r.faces.clone()))
+            .collect()
+    };
+    if let Some(k) = (0..resolution.dice.len().max(res.dice.len()))
+        .find(|&k| faces(&resolution.dice).get(k) != faces(&res.dice).get(k))
+    {
+        return Err(given(
+            &format!("resolution.dice[{k}]"),
+            json(&resolution.dice.get(k)),
+            json(&res.dice.get(k)),
+        ));
+    }
     if res.outcome != resolution.outcome {
         return Err(format!(
-            "the logged outcome differs from what its input and dice give: {} (if the game \
-             was played with other rule tables, give them with --tables)",
+            "`resolution.outcome`: the logged outcome differs from what its input and dice give: \
+             {} (if the game was played with other rule tables, give them with --tables)",
             differences(resolution.outcome.as_ref(), res.outcome.as_ref())
         ));
     }
     if res.summary != resolution.summary {
         return Err(format!(
-            "the logged result says \"{}\" but its input and dice give \"{}\"",
+            "`resolution.summary`: the logged result says \"{}\" but its input and dice give \"{}\"",
             resolution.summary, res.summary
+        ));
+    }
+    if res.odds != resolution.odds {
+        let k = (0..resolution.odds.len().max(res.odds.len()))
+            .find(|&k| resolution.odds.get(k) != res.odds.get(k))
+            .unwrap_or(0);
+        return Err(given(
+            &format!("resolution.odds[{k}]"),
+            json(&resolution.odds.get(k)),
+            json(&res.odds.get(k)),
+        ));
+    }
+    if res.rolled != resolution.rolled {
+        return Err(given(
+            "resolution.rolled",
+            json(&resolution.rolled),
+            json(&res.rolled),
+        ));
+    }
+    let mut notes = res.notes.clone();
+    notes.extend(warnings.iter().map(|w| format!("umpire went ahead: {w}")));
+    if notes != resolution.notes {
+        return Err(given(
+            "resolution.notes",
+            json(&resolution.notes),
+            json(&notes),
         ));
     }
     if fx != *effects && without_later_flags(&fx) != *effects {
@@ -218,9 +377,83 @@ pub(crate) fn recheck(
             serde_json::to_string(v).unwrap_or_else(|e| e.to_string())
         };
         return Err(format!(
-            "the logged effects {} are not what its outcome gives: {}",
+            "`effects`: the logged effects {} are not what its outcome gives: {}",
             show(effects),
             show(&fx)
+        ));
+    }
+    if !logged_units {
+        return Err(format!(
+            "`units`: logged {}, which are not the units its input names",
+            json(units)
+        ));
+    }
+    Ok(())
+}
+
+/// `x` as JSON, for a message.
+fn json<T: serde::Serialize + ?Sized>(x: &T) -> String {
+    serde_json::to_string(x).unwrap_or_else(|e| e.to_string())
+}
+
+/// True when `units` are the units kepi logs with a resolution of `form`: the acting unit, then
+/// the target where the form needs one (the window, `form NAME`, a verb between units); or, for a
+/// combat between stacks, the attackers named with `--attackers` (each once, in the order the
+/// form engages them).
+fn units_fit(form: &Form, units: &[String]) -> bool {
+    let (actor, target) = form.units();
+    let named: Vec<&str> = actor
+        .into_iter()
+        .chain(target.filter(|_| form.needs_target()))
+        .collect();
+    if units.iter().map(String::as_str).eq(named.iter().copied()) {
+        return true;
+    }
+    let Some((attackers, _)) = form.engaged() else {
+        return false;
+    };
+    let mut once: Vec<&str> = Vec::new();
+    for u in units {
+        if !once.contains(&u.as_str()) {
+            once.push(u);
+        }
+    }
+    !once.is_empty()
+        && once
+            .iter()
+            .copied()
+            .eq(attackers.iter().map(String::as_str))
+}
+
+/// The first modifier line that differs between the `logged` ones and those resolved `again`,
+/// naming its member (`resolution.modifiers[2].value`), with both as JSON.
+fn modifiers_match(
+    logged: &[crate::rules::ModifierLine],
+    again: &[crate::rules::ModifierLine],
+) -> Result<(), (String, String, String)> {
+    for (k, (l, a)) in logged.iter().zip(again).enumerate() {
+        let at = |m: &str| format!("resolution.modifiers[{k}].{m}");
+        if l.label != a.label {
+            return Err((at("label"), json(&l.label), json(&a.label)));
+        }
+        if l.value != a.value {
+            return Err((at("value"), json(&l.value), json(&a.value)));
+        }
+        if l.effect != a.effect {
+            return Err((at("kind"), json(&l.effect), json(&a.effect)));
+        }
+        if l.rule != a.rule {
+            return Err((at("rule"), json(&l.rule), json(&a.rule)));
+        }
+        if l.provenance != a.provenance {
+            return Err((at("provenance"), json(&l.provenance), json(&a.provenance)));
+        }
+    }
+    if logged.len() != again.len() {
+        return Err((
+            "resolution.modifiers".into(),
+            format!("{} line(s)", logged.len()),
+            format!("{} line(s)", again.len()),
         ));
     }
     Ok(())
@@ -1269,9 +1502,15 @@ mod tests {
             .unwrap();
         form.prefill(g.state(), Some("fr-metz-5"), None, tables);
         let input = form.to_value();
-        let (res, fx) = form
+        let (mut res, fx) = form
             .resolve(g.state(), tables, Some(&mut DiceSource::entered_only()))
             .unwrap();
+        // Logged as `kepi game apply` logs it: with what the umpire went ahead with.
+        res.notes.extend(
+            crate::engine::play::breaches::warnings(&form, &g)
+                .iter()
+                .map(|w| format!("umpire went ahead: {w}")),
+        );
         assert!(
             fx.iter().any(|a| matches!(
                 a,
@@ -1286,15 +1525,12 @@ mod tests {
             resolution: Box::new(res.clone()),
             effects,
             draws: 0,
-            units: Vec::new(),
+            units: vec!["fr-metz-5".into()],
             input: None,
         };
+        assert_eq!(recheck(&g, &input, &logged(fx.clone()), tables), Ok(()));
         assert_eq!(
-            recheck(g.state(), &input, &logged(fx.clone()), tables),
-            Ok(())
-        );
-        assert_eq!(
-            recheck(g.state(), &input, &logged(Vec::new()), tables),
+            recheck(&g, &input, &logged(Vec::new()), tables),
             Ok(()),
             "as logged before the formation was recorded"
         );
@@ -1302,7 +1538,7 @@ mod tests {
             unit: "fr-metz-5".into(),
             n: 1,
         }];
-        assert!(recheck(g.state(), &input, &logged(wrong), tables).is_err());
+        assert!(recheck(&g, &input, &logged(wrong), tables).is_err());
     }
 
     /// Every option of every verb's `kepi resolve` command is applied to the form or refused with

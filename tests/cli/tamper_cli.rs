@@ -351,3 +351,573 @@ fn a_shared_copy_has_no_seed_and_verifies() {
     let help = ok(&["game", "--help"]);
     assert!(help.contains("share"), "{help}");
 }
+
+// Issue 44: every member of every entry is the entry's input or what `kepi log verify`
+// recomputes from it, the dice and the game before it. Each forger below edits one member and
+// recomputes the whole chain; verify must exit 1 naming the entry and the member.
+
+/// The P&K, SPI and 1870 games whose resolutions the forgers edit: (scenario, words).
+const PLAYED: &[(&str, &[&str])] = &[
+    (
+        "mars-la-tour",
+        &["fire", "12th-grenadiers-1", "55e-ligne-1", "--range", "10"],
+    ),
+    (
+        "spi-1870",
+        &[
+            "move",
+            "de-2-5-1",
+            "0101",
+            "move",
+            "fr-metz-5",
+            "0102",
+            "combat",
+            "--attackers",
+            "de-2-5-1",
+            "--hex",
+            "0102",
+            "--dice",
+            "d6=3",
+            "--result",
+            "A1/D2",
+        ],
+    ),
+    (
+        "fr1870-august",
+        &[
+            "move",
+            "de-4b",
+            "3001",
+            "combat",
+            "--attackers",
+            "fr-1rc",
+            "--hex",
+            "2544",
+            "--dice",
+            "d6=2",
+        ],
+    ),
+];
+
+/// A game of `scenario` with `words` applied and compacted into the save (the forger edits the
+/// save); returns the save.
+fn played(area: &str, scenario: &str, words: &[&str]) -> String {
+    let dir = tmp(area);
+    let save = super::common::new_game(&dir, scenario, SEED);
+    let mut a = vec!["game", "apply", &save];
+    a.extend_from_slice(words);
+    ok(&a);
+    ok(&["game", "compact", &save]);
+    ok(&["log", "verify", &save]);
+    save
+}
+
+/// Writes a save whose log's JSON has been edited by `edit`, the chain recomputed over what kepi
+/// reads of each entry (a member kepi does not read is not hashed: the forger leaves it in).
+fn forge_json(save: &str, edit: impl FnOnce(&mut Vec<serde_json::Value>)) {
+    let mut s = read(save);
+    let mut raw: Vec<serde_json::Value> = serde_json::from_value(s["log"].clone()).unwrap();
+    edit(&mut raw);
+    let mut prev = GENESIS.to_string();
+    for r in raw.iter_mut() {
+        let mut e: LogEntry = serde_json::from_value(r.clone()).unwrap();
+        e.prev = prev.clone();
+        e.hash = entry_hash(&e);
+        r["prev"] = prev.clone().into();
+        r["hash"] = e.hash.clone().into();
+        prev = e.hash;
+    }
+    s["log"] = raw.into();
+    std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    let _ = std::fs::remove_file(format!("{save}.journal"));
+}
+
+/// The index of the last resolution entry in the save.
+fn last_resolution(save: &str) -> usize {
+    read(save)["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rposition(|e| e["action"]["type"] == "resolved")
+        .unwrap()
+}
+
+/// `kepi log verify SAVE` exits 1 naming `entry N` and the member; returns stderr.
+fn refused(save: &str, entry: usize, member: &str) -> String {
+    caught(
+        &["log", "verify", save],
+        1,
+        &[&format!("entry {entry}"), &format!("`{member}")],
+    )
+}
+
+/// The resolution of entry `i`, to edit.
+fn resolution_mut(
+    log: &mut [LogEntry],
+    i: usize,
+) -> &mut kepi::rules::Resolution<serde_json::Value> {
+    match &mut log[i].kind {
+        EntryKind::Act {
+            action: kepi::game::Action::Resolved { resolution, .. },
+        } => resolution,
+        _ => panic!("entry {i} is no resolution"),
+    }
+}
+
+/// Each of the three games, its save's good bytes and its last resolution's index.
+fn each_game(area: &str) -> Vec<(String, Vec<u8>, usize)> {
+    PLAYED
+        .iter()
+        .map(|(scenario, words)| {
+            let save = played(&format!("{area}-{scenario}"), scenario, words);
+            let good = std::fs::read(&save).unwrap();
+            let at = last_resolution(&save);
+            (save, good, at)
+        })
+        .collect()
+}
+
+#[test]
+fn verify_names_a_removed_umpire_went_ahead_note() {
+    // A transport by rail twice in a turn: the second is logged with what the umpire went ahead
+    // with (FR-G1, "only one railway transport per turn").
+    let save = played(
+        "note-removed",
+        "fr1870-august",
+        &[
+            "rail", "fr-1rc", "--to", "2545", "rail", "fr-1rc", "--to", "2546",
+        ],
+    );
+    let at = last_resolution(&save);
+    let notes = read(&save)["log"][at]["action"]["resolution"]["notes"].clone();
+    assert!(
+        notes.to_string().contains("umpire went ahead"),
+        "the second transport has no breach note: {notes}"
+    );
+    forge(&save, |log| {
+        resolution_mut(log, at)
+            .notes
+            .retain(|n| !n.starts_with("umpire went ahead"))
+    });
+    refused(&save, at, "resolution.notes");
+}
+
+#[test]
+fn verify_names_a_breach_note_hidden_by_a_capacity_edit() {
+    // A section that carries 1 unit, two transports on it this phase: the second breaches FR-G1.
+    let words = |u: &'static str, to: &'static str| {
+        [
+            "rail",
+            u,
+            "--to",
+            to,
+            "--section",
+            "Metz-Nancy",
+            "--capacity",
+            "1",
+        ]
+    };
+    let mut all = words("fr-1rc", "2545").to_vec();
+    all.extend(words("fr-2rc", "2546"));
+    let save = played("capacity", "fr1870-august", &all);
+    let at = last_resolution(&save);
+    let good = std::fs::read(&save).unwrap();
+    // The note alone removed.
+    forge(&save, |log| {
+        resolution_mut(log, at)
+            .notes
+            .retain(|n| !n.contains("capacity"))
+    });
+    refused(&save, at, "resolution.notes");
+    // The logged --capacity raised to 5 in the input, so that it gives no note, and the note
+    // removed: the capacity's modifier line still says 1.
+    std::fs::write(&save, &good).unwrap();
+    forge(&save, |log| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Resolved { input: Some(i), .. },
+        } = &mut log[at].kind
+        {
+            let found = raise_capacity(i);
+            assert!(found, "no capacity in the input: {i}");
+        }
+        resolution_mut(log, at)
+            .notes
+            .retain(|n| !n.contains("capacity"));
+    });
+    refused(&save, at, "resolution.modifiers");
+}
+
+/// Sets every `capacity` member of a form's JSON to 5; true when there was one.
+fn raise_capacity(v: &mut serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::Object(o) => {
+            let mut found = false;
+            for (k, x) in o.iter_mut() {
+                if k == "capacity" {
+                    *x = 5.into();
+                    found = true;
+                } else {
+                    found |= raise_capacity(x);
+                }
+            }
+            found
+        }
+        serde_json::Value::Array(a) => {
+            let mut found = false;
+            for x in a.iter_mut() {
+                found |= raise_capacity(x);
+            }
+            found
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn verify_names_an_edited_modifier_value_in_pk_spi_and_1870() {
+    for (save, _, at) in each_game("mod-value") {
+        forge(&save, |log| {
+            let r = resolution_mut(log, at);
+            let m = r.modifiers.first_mut().expect("a modifier line");
+            m.value.push('0');
+        });
+        refused(&save, at, "resolution.modifiers[0].value");
+    }
+}
+
+#[test]
+fn verify_names_an_edited_modifier_label_in_pk_spi_and_1870() {
+    for (save, _, at) in each_game("mod-label") {
+        forge(&save, |log| {
+            let r = resolution_mut(log, at);
+            let m = r.modifiers.last_mut().expect("a modifier line");
+            m.label = "the umpire's favour".into();
+        });
+        refused(&save, at, "resolution.modifiers[");
+        let err = refused(&save, at, "resolution.modifiers");
+        assert!(err.contains("].label"), "{err}");
+    }
+}
+
+#[test]
+fn verify_names_an_edited_modifier_provenance_in_pk_spi_and_1870() {
+    for (save, _, at) in each_game("mod-provenance") {
+        forge(&save, |log| {
+            let r = resolution_mut(log, at);
+            let m = r.modifiers.first_mut().expect("a modifier line");
+            m.provenance = if m.provenance == kepi::tables::Provenance::House {
+                kepi::tables::Provenance::Unknown
+            } else {
+                kepi::tables::Provenance::House
+            };
+        });
+        refused(&save, at, "resolution.modifiers[0].provenance");
+    }
+}
+
+#[test]
+fn verify_names_a_removed_modifier_line_in_pk_spi_and_1870() {
+    for (save, _, at) in each_game("mod-removed") {
+        forge(&save, |log| {
+            let r = resolution_mut(log, at);
+            r.modifiers.pop().expect("a modifier line");
+        });
+        refused(&save, at, "resolution.modifiers");
+    }
+}
+
+#[test]
+fn verify_names_edited_odds() {
+    for (save, _, at) in each_game("odds") {
+        forge(&save, |log| {
+            let r = resolution_mut(log, at);
+            let o = r.odds.first_mut().expect("an odds line");
+            o.outcome.push_str(" (and a medal)");
+        });
+        refused(&save, at, "resolution.odds[0]");
+    }
+}
+
+#[test]
+fn verify_names_an_edited_rolled_line() {
+    for (save, _, at) in each_game("rolled") {
+        forge(&save, |log| {
+            let r = resolution_mut(log, at);
+            let n = r.odds.len();
+            r.rolled = match r.rolled {
+                Some(k) if n > 1 => Some((k + 1) % n),
+                Some(_) => None,
+                None => Some(0),
+            };
+        });
+        refused(&save, at, "resolution.rolled");
+    }
+}
+
+#[test]
+fn verify_names_an_edited_units_list() {
+    for (save, _, at) in each_game("units") {
+        forge(&save, |log| {
+            if let EntryKind::Act {
+                action: kepi::game::Action::Resolved { units, .. },
+            } = &mut log[at].kind
+            {
+                assert!(!units.is_empty());
+                units.reverse();
+                units.push("ghost-battalion".into());
+            }
+        });
+        refused(&save, at, "units");
+    }
+}
+
+#[test]
+fn verify_names_an_edited_turn() {
+    let (save, _, at) = each_game("turn").remove(0);
+    forge(&save, |log| log[at].turn += 1);
+    refused(&save, at, "turn");
+}
+
+#[test]
+fn verify_names_an_edited_phase() {
+    let (save, _, at) = each_game("phase").remove(0);
+    forge(&save, |log| {
+        log[at].phase = "a phase of the forger's".into()
+    });
+    refused(&save, at, "phase");
+}
+
+#[test]
+fn verify_names_a_time_going_backwards() {
+    let dir = tmp("time");
+    let save = new_game(&dir);
+    ok(&["game", "apply", &save, "note", "a", "note", "b"]);
+    ok(&["game", "compact", &save]);
+    forge(&save, |log| {
+        log[2].time = log[1].time - chrono::Duration::hours(3);
+    });
+    refused(&save, 2, "time");
+}
+
+#[test]
+fn verify_names_edited_top_level_rules() {
+    let (save, good, at) = each_game("rules").remove(0);
+    forge(&save, |log| log[at].rules.push("PK-L2".into()));
+    refused(&save, at, "rules");
+    // A hand action's rules too (a phase advanced cites the turn rule).
+    std::fs::write(&save, &good).unwrap();
+    ok(&["game", "apply", &save, "next-phase"]);
+    ok(&["game", "compact", &save]);
+    let n = read(&save)["log"].as_array().unwrap().len() - 1;
+    forge(&save, |log| log[n].rules.clear());
+    refused(&save, n, "rules");
+}
+
+#[test]
+fn verify_names_an_edited_undo_summary() {
+    let dir = tmp("undo");
+    let save = new_game(&dir);
+    ok(&["game", "apply", &save, "note", "the bridge holds", "undo"]);
+    ok(&["game", "compact", &save]);
+    forge(&save, |log| {
+        log[2].summary = "undo: note: the bridge fell".into()
+    });
+    refused(&save, 2, "summary");
+}
+
+/// Adds `extra` at the JSON pointer `at` of entry `i`, the chain recomputed: verify refuses it
+/// naming the entry and the member's path.
+fn unknown_member_refused(save: &str, i: usize, at: &str, path: &str) {
+    let good = std::fs::read(save).unwrap();
+    forge_json(save, |raw| {
+        let o = raw[i]
+            .pointer_mut(at)
+            .and_then(|v| v.as_object_mut())
+            .unwrap_or_else(|| panic!("no object at {at}"));
+        o.insert("extra".into(), serde_json::json!({"forged": true}));
+    });
+    caught(
+        &["log", "verify", save],
+        1,
+        &[&format!("entry {i}"), path, "extra"],
+    );
+    std::fs::write(save, good).unwrap();
+}
+
+#[test]
+fn verify_refuses_an_unknown_member_in_the_starts_units() {
+    let dir = tmp("unknown-units");
+    let save = new_game(&dir);
+    ok(&["game", "compact", &save]);
+    unknown_member_refused(&save, 0, "/initial/units/0", "initial.units[0].extra");
+}
+
+#[test]
+fn verify_refuses_an_unknown_member_in_the_order_of_battle() {
+    let dir = tmp("unknown-oob");
+    let save = new_game(&dir);
+    ok(&["game", "compact", &save]);
+    unknown_member_refused(
+        &save,
+        0,
+        "/initial/units/0/unit/oob",
+        "initial.units[0].unit.oob.extra",
+    );
+}
+
+#[test]
+fn verify_refuses_an_unknown_member_in_the_dice_commitment() {
+    let dir = tmp("unknown-dice");
+    let save = new_game(&dir);
+    ok(&["game", "compact", &save]);
+    unknown_member_refused(&save, 0, "/initial/dice", "initial.dice.extra");
+}
+
+#[test]
+fn verify_refuses_an_unknown_member_in_a_modifier() {
+    let (save, _, at) = each_game("unknown-modifier").remove(0);
+    unknown_member_refused(
+        &save,
+        at,
+        "/action/resolution/modifiers/0",
+        "action.resolution.modifiers[0].extra",
+    );
+}
+
+#[test]
+fn verify_refuses_an_unknown_member_in_the_odds() {
+    let (save, _, at) = each_game("unknown-odds").remove(0);
+    unknown_member_refused(
+        &save,
+        at,
+        "/action/resolution/odds/0",
+        "action.resolution.odds[0].extra",
+    );
+}
+
+#[test]
+fn verify_refuses_an_unknown_member_in_a_journal_line() {
+    // A member nested in the start's units is not read, so the line's hash still holds: only
+    // the reader's check of what it dropped can see it, in the journal and in the save read
+    // with it.
+    let dir = tmp("unknown-journal");
+    let save = new_game(&dir);
+    ok(&["game", "apply", &save, "note", "a"]);
+    let journal = format!("{save}.journal");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let start = lines
+        .iter()
+        .position(|l| l.contains("\"kind\":\"start\""))
+        .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&lines[start]).unwrap();
+    v["entry"]["initial"]["units"][1]["extra"] = "forged".into();
+    lines[start] = v.to_string();
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    caught(
+        &["log", "verify", &journal],
+        1,
+        &["entry 0", "`initial.units[1].extra`"],
+    );
+    // The save holds the start itself; its journal's copy of the line is read with it.
+    caught(
+        &["log", "verify", &save],
+        1,
+        &["entry 0", "`initial.units[1].extra`"],
+    );
+}
+
+#[test]
+fn logs_an_older_kepi_wrote_still_verify() {
+    // The corpus's journal as kepi wrote it on 2026-12-02 (its last line torn): its good lines
+    // hold every member as kepi writes it today.
+    let dir = tmp("older");
+    let journal = dir.join("older.journal");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/journal/torn-last-line.jsonl"),
+        &journal,
+    )
+    .unwrap();
+    let out = ok(&["log", "verify", journal.to_str().unwrap()]);
+    assert!(out.contains("log OK: 4 entries"), "{out}");
+}
+
+#[test]
+fn verify_names_a_removed_move_note() {
+    // PW-U1: infantry moves 2 hexes; 5 is logged with what the umpire went ahead with.
+    let dir = tmp("move-note");
+    let save = super::common::new_game(&dir, "pw-skirmish", SEED);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "next-phase",
+        "move",
+        "de-inf-1",
+        "0206",
+    ]);
+    ok(&["game", "compact", &save]);
+    let at = read(&save)["log"].as_array().unwrap().len() - 1;
+    assert!(
+        read(&save)["log"][at]["action"]["notes"]
+            .to_string()
+            .contains("umpire went ahead"),
+        "the move has no note"
+    );
+    forge(&save, |log| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Move { notes, .. },
+        } = &mut log[at].kind
+        {
+            notes.clear();
+        }
+    });
+    refused(&save, at, "action.notes");
+}
+
+#[test]
+fn verify_names_an_edited_roll_total() {
+    let dir = tmp("roll-total");
+    let save = new_game(&dir);
+    ok(&["game", "apply", &save, "roll", "2d6+1"]);
+    ok(&["game", "compact", &save]);
+    // The total raised by 3 and the entry's summary written to match, as a careful forger would.
+    forge(&save, |log| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Roll { total, .. },
+        } = &mut log[1].kind
+        {
+            *total += 3;
+        }
+        let before = kepi::game::Game::from_log(log[..1].to_vec(), None).unwrap();
+        if let EntryKind::Act { action } = &log[1].kind {
+            log[1].summary = action.describe(before.state());
+        }
+    });
+    refused(&save, 1, "action.total");
+}
+
+#[test]
+fn verify_names_edited_draws_in_a_players_copy() {
+    // The players' copy has no seed to re-roll the dice from; the stream's position still shows:
+    // a seeded die moves it on.
+    let dir = tmp("draws");
+    let save = new_game(&dir);
+    ok(&["game", "apply", &save, "roll", "d6"]);
+    let out = dir.join("players.json").display().to_string();
+    ok(&["game", "share", &save, &out]);
+    ok(&["log", "verify", &out]);
+    forge(&out, |log| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Roll { draws, .. },
+        } = &mut log[1].kind
+        {
+            *draws = 0;
+        }
+    });
+    // The saved state's position with it, or the state would not be its log's.
+    let mut s = read(&out);
+    s["state"]["dice"]["draws"] = 0.into();
+    std::fs::write(&out, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    refused(&out, 1, "action.draws");
+}

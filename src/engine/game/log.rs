@@ -324,6 +324,65 @@ fn canonical_via_value(e: &LogEntry) -> Vec<u8> {
     serde_json::to_vec(&v).unwrap_or_default()
 }
 
+/// Issue 44: the first member of `raw` (an entry as read from a file) that kepi does not write
+/// back from `e` (the entry it read from `raw`), named by its path (`initial.units[0].extra`,
+/// `action.resolution.modifiers[1].note`). The top level refuses a member it does not know when
+/// it is read; a member nested deeper would be dropped by the reader, and the entry's hash,
+/// computed over what kepi read, would not cover it. A log kepi wrote reads back exactly as
+/// written (its hashes were computed over the same members), so only an edit shows here.
+pub fn stray_member(raw: &serde_json::Value, e: &LogEntry) -> Option<String> {
+    let known = serde_json::to_value(e).ok()?;
+    first_stray(raw, &known, &mut String::new())
+}
+
+fn first_stray(
+    raw: &serde_json::Value,
+    known: &serde_json::Value,
+    path: &mut String,
+) -> Option<String> {
+    use serde_json::Value;
+    match (raw, known) {
+        (Value::Object(r), Value::Object(k)) => {
+            for (key, rv) in r {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+                let found = match k.get(key) {
+                    None => Some(format!(
+                        "unknown member `{path}`: kepi writes no such member there, and the \
+                         entry's hash does not cover it"
+                    )),
+                    Some(kv) => first_stray(rv, kv, path),
+                };
+                if found.is_some() {
+                    return found;
+                }
+                path.truncate(len);
+            }
+            None
+        }
+        (Value::Array(r), Value::Array(k)) if r.len() == k.len() => {
+            for (j, (rv, kv)) in r.iter().zip(k).enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{j}]"));
+                let found = first_stray(rv, kv, path);
+                if found.is_some() {
+                    return found;
+                }
+                path.truncate(len);
+            }
+            None
+        }
+        _ if raw == known => None,
+        _ => Some(format!(
+            "member `{path}` is {raw} in the file but reads as {known}: not as kepi writes it, \
+             and the entry's hash covers only what it reads"
+        )),
+    }
+}
+
 /// The seed and the salt of its commitment; kept out of the log until revealed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

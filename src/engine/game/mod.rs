@@ -18,7 +18,8 @@ pub use effects::{Effect, EffectValue, effects};
 pub use history::strength_by_turn;
 pub use log::{
     ChainBreak, ChainSummary, EntryKind, EntryText, GENESIS, LogEntry, SeedSecret, commitment,
-    entry_hash, entry_text, notes_text, participants, verify_chain, verify_chain_from,
+    entry_hash, entry_text, notes_text, participants, stray_member, verify_chain,
+    verify_chain_from,
 };
 pub use session::{Game, InEffect, ReplayError};
 

@@ -81,10 +81,7 @@ impl Game {
             secret: Some(secret),
             view: false,
         };
-        let summary = format!(
-            "{} begins; dice seed commitment {}",
-            state.title, state.dice.commitment
-        );
+        let summary = start_summary(&state);
         let when = g.when();
         g.push(
             EntryKind::Start {
@@ -307,9 +304,12 @@ impl Game {
         (turn, phase): (u32, String),
         now: DateTime<Utc>,
     ) -> &LogEntry {
+        // A log's time never goes backwards (`kepi log verify` refuses one that does): a clock
+        // set back between two actions logs the later one at the earlier one's time.
+        let time = self.log.last().map_or(now, |last| now.max(last.time));
         let mut e = LogEntry {
             index: self.log.len() as u64,
-            time: now,
+            time,
             turn,
             phase,
             kind,
@@ -328,16 +328,7 @@ impl Game {
     /// Applies an action and logs it (with the turn and phase it happened in).
     pub fn act(&mut self, action: Action, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
         let summary = action.describe(&self.state);
-        let mut rules: Vec<String> = action
-            .rules(self.state.system)
-            .iter()
-            .map(|r| r.as_str().to_string())
-            .collect();
-        if let Action::ResolveDue { id, .. } | Action::WaiveDue { id, .. } = &action
-            && let Some(d) = self.state.due.iter().find(|d| d.id == *id)
-        {
-            rules.push(d.rule.as_str().to_string());
-        }
+        let rules = act_rules(&self.state, &action);
         let dice = action.dice();
         let when = self.when();
         let kind = EntryKind::Act { action };
@@ -349,42 +340,62 @@ impl Game {
         (self.state.turn, self.state.phase_name().to_string())
     }
 
+    /// The summary of undoing the last applied action now ("undo: ..."), None when there is none.
+    fn undo_summary(&self) -> Option<String> {
+        self.past
+            .last()
+            .map(|(s, a, _)| format!("undo: {}", a.describe(s)))
+    }
+
+    /// The summary of redoing the last undone action now ("redo: ..."), None when there is none.
+    fn redo_summary(&self) -> Option<String> {
+        self.future
+            .last()
+            .map(|(a, _)| format!("redo: {}", a.describe(&self.state)))
+    }
+
+    /// What kepi writes with an entry of `kind` made now, besides the kind itself: its summary,
+    /// its rule ids and its dice ([`Game::act`], [`Game::undo`], [`Game::redo`],
+    /// [`Game::reveal`], [`Game::new`] write exactly these). None when the entry cannot be made
+    /// now (nothing to undo).
+    fn written_with(
+        &self,
+        kind: &EntryKind,
+    ) -> Option<(String, Vec<String>, Vec<crate::dice::Roll>)> {
+        let dice2 = || vec!["DICE-2".to_string()];
+        Some(match kind {
+            EntryKind::Start { initial } => (start_summary(initial), dice2(), Vec::new()),
+            EntryKind::Act { action } => (
+                action.describe(&self.state),
+                act_rules(&self.state, action),
+                action.dice(),
+            ),
+            EntryKind::Undo => (self.undo_summary()?, Vec::new(), Vec::new()),
+            EntryKind::Redo => (self.redo_summary()?, Vec::new(), Vec::new()),
+            EntryKind::Reveal { seed, .. } => {
+                (reveal_summary(*seed, &self.state), dice2(), Vec::new())
+            }
+        })
+    }
+
     /// Undoes the last applied action (logged).
     pub fn undo(&mut self, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
-        let what = self
-            .past
-            .last()
-            .map(|(s, a, _)| a.describe(s))
+        let summary = self
+            .undo_summary()
             .ok_or_else(|| ActionError::Invalid("nothing to undo".into()))?;
         let when = self.when();
         self.step(&EntryKind::Undo, self.log.len())?;
-        Ok(self.push(
-            EntryKind::Undo,
-            format!("undo: {what}"),
-            Vec::new(),
-            Vec::new(),
-            when,
-            now,
-        ))
+        Ok(self.push(EntryKind::Undo, summary, Vec::new(), Vec::new(), when, now))
     }
 
     /// Applies the last undone action again (logged).
     pub fn redo(&mut self, now: DateTime<Utc>) -> Result<&LogEntry, ActionError> {
-        let what = self
-            .future
-            .last()
-            .map(|(a, _)| a.describe(&self.state))
+        let summary = self
+            .redo_summary()
             .ok_or_else(|| ActionError::Invalid("nothing to redo".into()))?;
         let when = self.when();
         self.step(&EntryKind::Redo, self.log.len())?;
-        Ok(self.push(
-            EntryKind::Redo,
-            format!("redo: {what}"),
-            Vec::new(),
-            Vec::new(),
-            when,
-            now,
-        ))
+        Ok(self.push(EntryKind::Redo, summary, Vec::new(), Vec::new(), when, now))
     }
 
     fn dice_source(&self, entered: &[(Die, u32)]) -> Result<DiceSource, ActionError> {
@@ -511,38 +522,99 @@ impl Game {
         )
     }
 
-    /// Checks every action entry's outcome against what it says (issue 29: a forger who edits an
-    /// outcome and recomputes the chain): each entry's summary must be the one its action gives
-    /// on the state before it (a lose-strength `n` edited under "loses 2" shows), and each
-    /// resolution that logged its input is handed to `recheck` with that state, to be resolved
-    /// again from its logged dice and compared. Returns the resolutions rechecked, or the first
-    /// entry that differs, saying how.
+    /// Checks every member of every entry against what kepi would have written there (issues 29
+    /// and 44: a forger who edits an entry and recomputes the chain). An entry holds its input
+    /// (the start's state, an action, the revealed seed) or what is recomputed here from that
+    /// input, the dice and the game before it: its `turn` and `phase` must be the clock's at that
+    /// point of the replay, its `time` never earlier than the entry before it, its `summary`,
+    /// `rules` and `dice` those its kind gives on the game before it (an undo's summary is what
+    /// undoing that action says), and each action is handed to `recheck` with the game before it
+    /// (its log up to there), to recompute what the action holds beyond its input (a
+    /// resolution that logged its input resolved again from its logged dice, a move's notes) and
+    /// say `true` when it resolved one again. Returns the resolutions resolved again, or the
+    /// first entry that differs, naming the member.
     pub fn audit_outcomes(
         &self,
-        mut recheck: impl FnMut(&GameState, &serde_json::Value, &Action) -> Result<(), String>,
+        mut recheck: impl FnMut(&Game, &Action) -> Result<bool, String>,
     ) -> Result<usize, ReplayError> {
         let start = self.log.get(..1).unwrap_or_default();
         let mut g = Game::replay_unchecked(start, None)?;
         let mut checked = 0;
-        for (i, e) in self.log.iter().enumerate().skip(1) {
+        let mut before: Option<&LogEntry> = None;
+        for (i, e) in self.log.iter().enumerate() {
             let bad = |message: String| ReplayError::Entry { index: i, message };
-            if let EntryKind::Act { action } = &e.kind {
-                let said = action.describe(&g.state);
-                if said != e.summary {
+            if let Some(p) = before
+                && e.time < p.time
+            {
+                return Err(bad(format!(
+                    "`time` {} is before entry {}'s {}: a log's time never goes backwards",
+                    e.time.to_rfc3339(),
+                    p.index,
+                    p.time.to_rfc3339()
+                )));
+            }
+            // The start is logged at the clock of the state it starts.
+            let (turn, phase) = match &e.kind {
+                EntryKind::Start { initial } => (initial.turn, initial.phase_name().to_string()),
+                _ => g.when(),
+            };
+            if e.turn != turn {
+                return Err(bad(format!(
+                    "`turn` is logged as {} but the game is at turn {turn} there",
+                    e.turn
+                )));
+            }
+            if e.phase != phase {
+                return Err(bad(format!(
+                    "`phase` is logged as \"{}\" but the game is in \"{phase}\" there",
+                    e.phase
+                )));
+            }
+            // What the entry's kind cannot be made now, the replay below refuses.
+            if let Some((summary, rules, dice)) = g.written_with(&e.kind) {
+                if summary != e.summary {
                     return Err(bad(format!(
-                        "the log says \"{}\" but its action gives \"{said}\"",
+                        "`summary`: the log says \"{}\" but its action gives \"{summary}\"",
                         e.summary
                     )));
                 }
-                if let Action::Resolved {
-                    input: Some(input), ..
-                } = action
-                {
-                    recheck(&g.state, input, action).map_err(bad)?;
-                    checked += 1;
+                if rules != e.rules {
+                    return Err(bad(format!(
+                        "`rules`: logged {} but its action cites {}",
+                        shown(&e.rules),
+                        shown(&rules)
+                    )));
+                }
+                if dice != e.dice {
+                    return Err(bad(
+                        "`dice`: the dice shown in the log differ from the dice of its action"
+                            .into(),
+                    ));
                 }
             }
-            g.step(&e.kind, i).map_err(|err| bad(err.to_string()))?;
+            if let EntryKind::Act { action } = &e.kind
+                && let Some((seeded, draws)) = stream_use(action)
+            {
+                let at = g.state.dice.draws;
+                if (seeded == 0 && draws != at) || (seeded > 0 && draws <= at) {
+                    return Err(bad(format!(
+                        "`action.draws`: logged {draws}, but the dice stood at {at} and the entry \
+                         has {seeded} seeded dice (none leave them there, any move them on)"
+                    )));
+                }
+            }
+            if let EntryKind::Act { action } = &e.kind
+                && recheck(&g, action).map_err(bad)?
+            {
+                checked += 1;
+            }
+            if i > 0 {
+                g.step(&e.kind, i).map_err(|err| bad(err.to_string()))?;
+            }
+            // The game before the next entry holds this one: a breach is judged on the
+            // resolutions in effect, which are read with their entries.
+            g.log.push(e.clone());
+            before = Some(e);
         }
         Ok(checked)
     }
@@ -562,10 +634,7 @@ impl Game {
         };
         let when = self.when();
         self.step(&kind, self.log.len())?;
-        let summary = format!(
-            "dice seed revealed: {} (commitment {})",
-            s.seed, self.state.dice.commitment
-        );
+        let summary = reveal_summary(s.seed, &self.state);
         Ok(self.push(kind, summary, vec!["DICE-2".into()], Vec::new(), when, now))
     }
 
@@ -660,4 +729,57 @@ impl Game {
         *self = Game::from_log(log, self.secret.clone())?;
         Ok(())
     }
+}
+
+/// The summary of a game's first entry.
+fn start_summary(state: &GameState) -> String {
+    format!(
+        "{} begins; dice seed commitment {}",
+        state.title, state.dice.commitment
+    )
+}
+
+/// The summary of the seed's reveal.
+fn reveal_summary(seed: u64, state: &GameState) -> String {
+    format!(
+        "dice seed revealed: {seed} (commitment {})",
+        state.dice.commitment
+    )
+}
+
+/// The rule ids logged with `action` applied to `state`: the action's own, and a due check's rule
+/// when it does or waives one.
+fn act_rules(state: &GameState, action: &Action) -> Vec<String> {
+    let mut rules: Vec<String> = action
+        .rules(state.system)
+        .iter()
+        .map(|r| r.as_str().to_string())
+        .collect();
+    if let Action::ResolveDue { id, .. } | Action::WaiveDue { id, .. } = action
+        && let Some(d) = state.due.iter().find(|d| d.id == *id)
+    {
+        rules.push(d.rule.as_str().to_string());
+    }
+    rules
+}
+
+/// `logged` and `given` as JSON, for a message.
+fn shown<T: serde::Serialize>(x: &T) -> String {
+    serde_json::to_string(x).unwrap_or_else(|e| e.to_string())
+}
+
+/// A roll's or a resolution's seeded dice and the stream position it logged after them.
+fn stream_use(action: &Action) -> Option<(usize, u64)> {
+    let (dice, draws) = match action {
+        Action::Roll { dice, draws, .. } => (dice, *draws),
+        Action::Resolved {
+            resolution, draws, ..
+        } => (&resolution.dice, *draws),
+        _ => return None,
+    };
+    let seeded = dice
+        .iter()
+        .filter(|d| d.source == RollSource::Seeded)
+        .count();
+    Some((seeded, draws))
 }

@@ -284,7 +284,7 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
         }
         if stopped.dropped_events > 0 {
             errln!(
-                "warning: {} events were not printed: their reader lagged (the game went on)",
+                "warning: {} events were not printed: their reader stopped reading (the game went on)",
                 stopped.dropped_events
             );
         }

@@ -453,7 +453,8 @@ pub struct Stopped {
     pub head: String,
     /// The save could not be rewritten (the journal still holds everything).
     pub warning: Option<String>,
-    /// Events that could not be told because their reader lagged (dropped, not waited for).
+    /// Events that could not be told because their reader stopped reading (it took none for
+    /// [`EVENT_WAIT`]).
     pub dropped_events: u64,
 }
 

@@ -231,9 +231,9 @@ impl Gate {
         self.held = self.held.saturating_sub(1);
     }
 
-    /// Whether `ip` keeps its own allowance: it showed a right code, or it is this computer's
-    /// own (127.0.0.1, ::1), so the umpire's kepi on the host's computer (the window's own
-    /// connection) is never shut out by strangers' guesses, even right after a restart.
+    /// Whether `ip` keeps its own allowance of held-back wrong codes (its typos are answered as
+    /// ever, whatever strangers guess): it showed a right code, or it is this computer's own
+    /// (127.0.0.1, ::1). Its right codes are let in either way ([`Gate::code`]).
     fn knows(&self, ip: IpAddr) -> bool {
         self.known_set.contains(&ip)
             || ip == IpAddr::from([127, 0, 0, 1])

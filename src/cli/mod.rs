@@ -125,7 +125,8 @@ pub enum Command {
     /// Host a game for the table's network: prints {"address", "seats": [{"seat", "code"}]} as its
     /// first line, serves until SIGINT/SIGTERM, then stops with the save caught up.
     Serve(net_cmd::ServeArgs),
-    /// Join a hosted game with a seat's code: `show`, `apply VERB...` (as `kepi game apply`) or
+    /// Join a hosted game with a seat's code: `show`, `apply VERB...` (as `kepi game apply`, at
+    /// most 256 verbs a request) or
     /// `watch` the log as it is applied; the umpire's `pending`, `approve N`, `reject N` and
     /// `approval on|off` when players' resolutions wait for approval (`kepi serve --approve`);
     /// `kepi remote discover [--json]` lists the games advertised on the network.

@@ -100,7 +100,9 @@ pub enum RemoteCommand {
         json: bool,
     },
     /// Apply verbs as this seat: the verbs and output of `kepi game apply`. A player's seat makes
-    /// resolutions with its own side's units only; a spectator makes none (exit 2 with why).
+    /// resolutions with its own side's units only; a spectator makes none (exit 2 with why). At
+    /// most 256 verbs a request (the host refuses more, exit 2, applying none: send several);
+    /// the host serves the umpire's requests first and the seats' in turn.
     #[command(after_help = VERBS_HELP)]
     Apply {
         /// Print one JSON line per applied action: {"ok", "index", "turn", "phase", "summary",
@@ -282,7 +284,7 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
         }
         if stopped.dropped_events > 0 {
             errln!(
-                "warning: {} events were not printed: their reader lagged (the game went on)",
+                "warning: {} events were not printed: their reader stopped reading (the game went on)",
                 stopped.dropped_events
             );
         }

@@ -1,4 +1,5 @@
-//! Who gets in, and how many (issue 29): no stranger, with or without a code, can stop the table.
+//! Who gets in, and how many (issues 29 and 44): no stranger, with or without a code, can stop the
+//! table, and nobody's wrong codes keep a right code out.
 //!
 //! - **Joining** (the WebSocket handshake and the hello, before a code is known) has a deadline
 //!   for the whole of it ([`HANDSHAKE_DEADLINE`]), and at most [`MAX_HANDSHAKES`] connections are
@@ -9,18 +10,21 @@
 //!   *oldest* (told that a newer connection replaced it), so a stale or hostile connection never
 //!   locks out whoever holds the code now. Seats do not share their room: the umpire's is
 //!   reserved to the umpire's code, so players' and spectators' connections never crowd it out.
-//! - **Wrong codes**: at most [`MAX_FAILED_CODES`] a minute from one address, and at most
-//!   [`GLOBAL_FAILED_CODES`] a minute from all the addresses that have not yet shown a right code,
-//!   together; past that, such addresses are refused without their code being looked at. An
-//!   address that showed a right code (the umpire's, the players'), and this computer's own
-//!   (127.0.0.1, ::1), keeps its own allowance.
+//! - **A right code is always let in**, whatever wrong codes came before, from any address
+//!   (its own, 127.0.0.1's, a stranger's) and however many: it is never counted nor refused.
+//! - **Wrong codes** are limited as a resource only: a wrong code's answer is held back
+//!   [`FAIL_DELAY`] (slowing a guesser down) while its address gave fewer than
+//!   [`MAX_FAILED_CODES`] in the last [`FAIL_WINDOW`], the addresses that never showed a right
+//!   code fewer than [`GLOBAL_FAILED_CODES`] between them (one that showed a right code, and
+//!   this computer's own, keep their own allowance), and fewer than [`MAX_HELD_WRONG`] are held
+//!   at once. Past that the wrong code is answered at once and its connection closed: nothing of
+//!   the host's is held for it. Nothing of this is kept on disk, so a restarted host starts
+//!   afresh.
 //!
 //! What guessing needs: a code is 80 bits, and a game has 4 seats, so one guess is right with
-//! probability 4 / 2^80, and a guesser needs 2^80 / 4 ≈ 3.0e23 guesses on average. At the global
-//! budget a stranger gets 30 a minute: about 1.9e16 years. Even counting every known address as
-//! the guesser's (10 a minute from each of at most [`MAX_KNOWN`], and this computer's two:
-//! 2,610 a minute) it is about 2.2e14 years; unthrottled at a million guesses a second it would
-//! be 9.6e9 years. Longer codes are not needed.
+//! probability 4 / 2^80, and a guesser needs 2^80 / 4 ≈ 3.0e23 guesses on average: at a million
+//! guesses a second, unthrottled, 9.6e9 years (a host answers a few thousand handshakes a
+//! second at most). The codes need no lock-out to be safe from guessing, so there is none.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::{IpAddr, Shutdown, TcpStream};
@@ -39,13 +43,20 @@ pub const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(5);
 /// Connections one seat may hold at once; a new one drops the seat's oldest.
 pub const MAX_PER_SEAT: usize = 8;
 
-/// Wrong codes from one address within [`FAIL_WINDOW`] before that address is refused outright
-/// until the window passes.
+/// Wrong codes from one address within [`FAIL_WINDOW`] whose answer is held back
+/// [`FAIL_DELAY`]; the address's wrong codes past this are answered at once (and closed).
 pub const MAX_FAILED_CODES: usize = 10;
 
 /// Wrong codes within [`FAIL_WINDOW`] from all addresses that never showed a right code,
-/// together, before all such addresses are refused until the window passes.
+/// together, whose answer is held back; past this theirs are answered at once (and closed).
 pub const GLOBAL_FAILED_CODES: usize = 30;
+
+/// Wrong codes held back at once, whoever sent them: a flood of them never holds more of the
+/// host's connection threads than this.
+pub const MAX_HELD_WRONG: usize = 8;
+
+/// How long a wrong code's answer is held back (within the budgets above).
+pub const FAIL_DELAY: Duration = Duration::from_millis(200);
 
 /// The window over which wrong codes are counted.
 pub const FAIL_WINDOW: Duration = Duration::from_secs(60);
@@ -66,13 +77,39 @@ struct Seated {
     replaced: Arc<AtomicBool>,
 }
 
-/// Why a code may not be looked at now.
+/// Which limit on wrong codes a wrong code came past (it is answered at once).
 #[derive(Debug, PartialEq, Eq)]
 pub enum Shut {
-    /// This address gave too many wrong codes.
+    /// This address gave [`MAX_FAILED_CODES`] wrong codes in the window.
     Address,
-    /// Addresses the host does not know gave too many wrong codes between them.
+    /// Addresses the host does not know gave [`GLOBAL_FAILED_CODES`] between them.
     Everyone,
+    /// [`MAX_HELD_WRONG`] wrong codes are being held back already.
+    Held,
+}
+
+impl Shut {
+    /// In words, for the wrong code's answer and the host's event.
+    pub fn said(&self, ip: IpAddr) -> String {
+        match self {
+            Shut::Address => format!("{MAX_FAILED_CODES} wrong codes from {ip} this minute"),
+            Shut::Everyone => format!(
+                "{GLOBAL_FAILED_CODES} wrong codes this minute from addresses this host does not know"
+            ),
+            Shut::Held => format!("{MAX_HELD_WRONG} wrong codes are being answered already"),
+        }
+    }
+}
+
+/// What the gate makes of a code ([`Gate::code`]).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A right code: in.
+    In,
+    /// A wrong code, answered after [`FAIL_DELAY`]; [`Gate::answered`] once it is.
+    Held,
+    /// A wrong code past a limit, answered at once.
+    Past(Shut),
 }
 
 /// The host's admission control.
@@ -85,6 +122,8 @@ pub struct Gate {
     strangers: VecDeque<Instant>,
     known: VecDeque<IpAddr>,
     known_set: HashSet<IpAddr>,
+    /// Wrong codes being held back now.
+    held: usize,
 }
 
 /// A joining connection's place at the gate ([`Gate::joining`]).
@@ -152,45 +191,49 @@ impl Gate {
         }
     }
 
-    /// Whether a code from `ip` may be looked at now and, when it may and it is wrong (`right`
-    /// false), counts it: one step under the gate's lock, so connections guessing at once cannot
-    /// slip past the budget between the look and the count.
-    pub fn try_code(&mut self, ip: IpAddr, now: Instant, right: bool) -> Result<(), Shut> {
-        self.may_try(ip, now)?;
-        if !right {
-            self.failed(ip, now);
+    /// What to do with a code from `ip` that was `right` or not, in one step under the gate's
+    /// lock (so connections guessing at once cannot slip past a limit between the look and the
+    /// count). A right code is in, whatever came before; it is not counted. A wrong one is held
+    /// back (and counted) while within the limits, else answered at once (and not counted: the
+    /// counts stay within the limits, so they take bounded memory however fast the guessing).
+    pub fn code(&mut self, ip: IpAddr, now: Instant, right: bool) -> Verdict {
+        if right {
+            self.known(ip);
+            return Verdict::In;
         }
-        Ok(())
-    }
-
-    /// Whether a code from `ip` may be looked at now.
-    fn may_try(&mut self, ip: IpAddr, now: Instant) -> Result<(), Shut> {
         self.forget(now);
-        if self
+        let shut = if self
             .fails
             .get(&ip)
             .is_some_and(|v| v.len() >= MAX_FAILED_CODES)
         {
-            return Err(Shut::Address);
+            Some(Shut::Address)
+        } else if !self.knows(ip) && self.strangers.len() >= GLOBAL_FAILED_CODES {
+            Some(Shut::Everyone)
+        } else if self.held >= MAX_HELD_WRONG {
+            Some(Shut::Held)
+        } else {
+            None
+        };
+        if let Some(shut) = shut {
+            return Verdict::Past(shut);
         }
-        if !self.knows(ip) && self.strangers.len() >= GLOBAL_FAILED_CODES {
-            return Err(Shut::Everyone);
-        }
-        Ok(())
-    }
-
-    /// `ip` gave a wrong code.
-    fn failed(&mut self, ip: IpAddr, now: Instant) {
         self.fails.entry(ip).or_default().push_back(now);
         if !self.knows(ip) {
             self.strangers.push_back(now);
         }
-        self.forget(now);
+        self.held += 1;
+        Verdict::Held
     }
 
-    /// Whether `ip` keeps its own allowance: it showed a right code, or it is this computer's
-    /// own (127.0.0.1, ::1), so the umpire's kepi on the host's computer (the window's own
-    /// connection) is never shut out by strangers' guesses, even right after a restart.
+    /// A held wrong code was answered.
+    pub fn answered(&mut self) {
+        self.held = self.held.saturating_sub(1);
+    }
+
+    /// Whether `ip` keeps its own allowance of held-back wrong codes (its typos are answered as
+    /// ever, whatever strangers guess): it showed a right code, or it is this computer's own
+    /// (127.0.0.1, ::1). Its right codes are let in either way ([`Gate::code`]).
     fn knows(&self, ip: IpAddr) -> bool {
         self.known_set.contains(&ip)
             || ip == IpAddr::from([127, 0, 0, 1])
@@ -228,36 +271,69 @@ impl Gate {
 mod tests {
     use super::*;
 
+    /// Issue 44: wrong codes from this address, from 127.0.0.1 and from a hundred others, past
+    /// every limit, and a right code from each is still let in; the limits only decide which wrong
+    /// codes are held back.
     #[test]
-    fn rotating_the_address_does_not_get_past_the_global_budget() {
+    fn a_right_code_is_let_in_whatever_wrong_codes_came_before() {
         let mut g = Gate::default();
         let now = Instant::now();
-        let mut looked_at = 0;
+        let mut held = 0;
         for k in 0..100u8 {
-            let ip = IpAddr::from([127, 0, k / 10 + 1, k % 10 + 1]);
-            if g.try_code(ip, now, false).is_ok() {
-                looked_at += 1;
+            let ip = IpAddr::from([10, 0, k / 10 + 1, k % 10 + 1]);
+            match g.code(ip, now, false) {
+                Verdict::Held => {
+                    held += 1;
+                    g.answered();
+                }
+                Verdict::Past(s) => assert_eq!(s, Shut::Everyone),
+                Verdict::In => panic!("a wrong code let in"),
             }
         }
-        assert_eq!(looked_at, GLOBAL_FAILED_CODES);
-        assert_eq!(
-            g.may_try(IpAddr::from([10, 9, 9, 9]), now),
-            Err(Shut::Everyone)
-        );
-        // An address that showed a right code keeps its own allowance, and loses it alone.
-        let umpire = IpAddr::from([192, 168, 1, 5]);
-        g.known(umpire);
-        assert_eq!(g.may_try(umpire, now), Ok(()));
+        assert_eq!(held, GLOBAL_FAILED_CODES);
+        let me = IpAddr::from([127, 0, 0, 1]);
         for _ in 0..MAX_FAILED_CODES {
-            assert_eq!(g.try_code(umpire, now, false), Ok(()));
+            assert_eq!(g.code(me, now, false), Verdict::Held);
+            g.answered();
         }
-        assert_eq!(g.may_try(umpire, now), Err(Shut::Address));
-        // This computer's own address keeps its allowance from the start.
-        assert_eq!(g.may_try(IpAddr::from([127, 0, 0, 1]), now), Ok(()));
-        // A minute later everyone may try again.
-        let later = now + FAIL_WINDOW;
-        assert_eq!(g.may_try(IpAddr::from([10, 9, 9, 9]), later), Ok(()));
-        assert_eq!(g.may_try(umpire, later), Ok(()));
+        assert_eq!(g.code(me, now, false), Verdict::Past(Shut::Address));
+        // Right codes: from this computer, from a guessing address, from a new one.
+        assert_eq!(g.code(me, now, true), Verdict::In);
+        assert_eq!(g.code(IpAddr::from([10, 0, 1, 1]), now, true), Verdict::In);
+        assert_eq!(g.code(IpAddr::from([10, 9, 9, 9]), now, true), Verdict::In);
+        // A host restarted keeps nothing: a fresh gate.
+        assert_eq!(Gate::default().code(me, now, true), Verdict::In);
+        // An address that showed a right code keeps its own allowance for its typos.
+        let player = IpAddr::from([192, 168, 1, 5]);
+        assert_eq!(g.code(player, now, true), Verdict::In);
+        assert_eq!(g.code(player, now, false), Verdict::Held);
+        g.answered();
+        // Held back at once: at most MAX_HELD_WRONG.
+        let mut g = Gate::default();
+        for k in 0..MAX_HELD_WRONG as u8 {
+            assert_eq!(
+                g.code(IpAddr::from([10, 1, 0, k]), now, false),
+                Verdict::Held
+            );
+        }
+        assert_eq!(
+            g.code(IpAddr::from([10, 2, 0, 1]), now, false),
+            Verdict::Past(Shut::Held)
+        );
+        assert_eq!(g.code(IpAddr::from([10, 2, 0, 1]), now, true), Verdict::In);
+        g.answered();
+        assert_eq!(
+            g.code(IpAddr::from([10, 2, 0, 1]), now, false),
+            Verdict::Held
+        );
+        // A minute later the window is empty again.
+        let mut g = Gate::default();
+        for _ in 0..MAX_FAILED_CODES {
+            g.code(me, now, false);
+            g.answered();
+        }
+        assert_eq!(g.code(me, now, false), Verdict::Past(Shut::Address));
+        assert_eq!(g.code(me, now + FAIL_WINDOW, false), Verdict::Held);
     }
 
     #[test]

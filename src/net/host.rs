@@ -2,19 +2,22 @@
 //!
 //! One thread accepts connections; each connection has its own thread, which reads the client's
 //! requests and writes what is queued for it. The game (the [`Game`], its [`Store`] and who is
-//! connected) sits behind one mutex: a request is parsed, checked against the seat, applied,
-//! journaled and fsynced under it, then its entries are queued for every other client (a bounded
-//! queue each: a client too slow to keep up is dropped, and catches up when it reconnects, rather
-//! than holding up the table) and answered to its maker. Nothing a client sends can make the host
+//! connected) sits behind one mutex, taken in turns ([`super::turns`]: the umpire's first, then
+//! the seats round-robin, so no seat's requests starve another's): a request (at most
+//! [`super::MAX_REQUEST_VERBS`] verbs) is parsed, checked against the seat, applied, journaled
+//! and fsynced under it, then its entries are queued for every other client (a bounded queue
+//! each: a client too slow to keep up is dropped, and catches up when it reconnects, rather than
+//! holding up the table) and answered to its maker. Nothing a client sends can make the host
 //! stop or read a file: a malformed, oversized or unexpected message closes that connection only.
 
 use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -22,11 +25,14 @@ use serde::{Deserialize, Serialize};
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
-use super::gate::{Gate, HANDSHAKE_DEADLINE, MAX_HANDSHAKES, MAX_PER_SEAT, Shut, Ticket};
+use super::gate::{
+    FAIL_DELAY, Gate, HANDSHAKE_DEADLINE, MAX_HANDSHAKES, MAX_PER_SEAT, Ticket, Verdict,
+};
 use super::io::Tcp;
+use super::turns::{Turn, Turns};
 use super::{
-    CATCH_UP_BATCH, ClientMsg, Code, HostMsg, MAX_REQUEST_BYTES, NetError, PROTOCOL_VERSION,
-    PendingRequest, Refusal, Seat, Welcome,
+    CATCH_UP_BATCH, ClientMsg, Code, HostMsg, MAX_REQUEST_BYTES, MAX_REQUEST_VERBS, NetError,
+    PROTOCOL_VERSION, PendingRequest, Refusal, Seat, Welcome,
 };
 use crate::engine::game::{Game, LogEntry};
 use crate::moves::MoveError;
@@ -45,17 +51,20 @@ pub const MAX_CONNECTIONS: usize = 64;
 
 pub use super::gate::{FAIL_WINDOW, MAX_FAILED_CODES};
 
-/// Events waiting to be told (the `kepi serve` output, the window's dialog); past this, events
-/// are dropped and counted rather than hold up the table. A reader that reads at all keeps up
-/// (a pipe holds about 500 more lines), so the queue only has to ride out a burst.
-pub const EVENT_QUEUE: usize = 64;
+/// Events waiting to be told (the `kepi serve` output, the window's dialog). A request makes up
+/// to [`super::MAX_REQUEST_VERBS`] events at once, so this rides out bursts of several; when it
+/// is full, whoever tells the next event waits for room ([`EVENT_WAIT`]).
+pub const EVENT_QUEUE: usize = 1024;
+
+/// How long an event waits for room in a full queue before its reader counts as stopped (it
+/// took no event for that long: `kepi serve --json | sleep 100`). Only then are events dropped
+/// (counted, and said once the reader is back), without waiting again until it takes one: a
+/// reader that keeps reading, however fast events come, loses none.
+pub const EVENT_WAIT: Duration = Duration::from_secs(2);
 
 /// Requests one seat may have waiting for the umpire at once; more are refused until some are
 /// decided, so a player (or a script) cannot fill the host's memory with held requests.
 pub const MAX_PENDING_PER_SEAT: usize = 32;
-
-/// How long a wrong code is held before it is answered (slows any guessing down further).
-const FAIL_DELAY: Duration = Duration::from_millis(200);
 
 /// How often a connection's thread looks at its queue and the stop flag while its client is quiet.
 const POLL: Duration = Duration::from_millis(15);
@@ -247,6 +256,8 @@ struct Shared {
     tables: &'static Tables,
     stop: Arc<AtomicBool>,
     gate: Mutex<Gate>,
+    /// Whose work on the game goes next ([`super::turns`]).
+    turns: Turns,
     events: EventQueue,
     next_conn: AtomicU64,
     live: AtomicU64,
@@ -258,6 +269,15 @@ impl Shared {
         // or after a whole action (every change is one `record`), so carry on with it.
         self.core.lock().unwrap_or_else(|p| p.into_inner())
     }
+    /// The game for work of `seat`'s, in its turn ([`super::turns`]): every connection thread
+    /// takes the game this way for anything longer than a glance.
+    fn core_for(&self, seat: Seat) -> Turned<'_> {
+        let turn = self.turns.take(seat);
+        Turned {
+            core: self.core(),
+            _turn: turn,
+        }
+    }
     fn event(&self, e: Event) {
         self.events.tell(e);
     }
@@ -266,76 +286,153 @@ impl Shared {
     }
 }
 
-/// The host's events, told on a thread of their own from a bounded queue: a reader of them that
-/// lags (a `kepi serve --json | sleep 100`) never holds up the table; events past the queue are
-/// dropped, counted, and said once the reader is back.
+/// The game taken in a turn ([`Shared::core_for`]): the lock goes first, then the turn.
+struct Turned<'a> {
+    core: MutexGuard<'a, Core>,
+    _turn: Turn<'a>,
+}
+
+impl std::ops::Deref for Turned<'_> {
+    type Target = Core;
+    fn deref(&self) -> &Core {
+        &self.core
+    }
+}
+
+impl std::ops::DerefMut for Turned<'_> {
+    fn deref_mut(&mut self) -> &mut Core {
+        &mut self.core
+    }
+}
+
+/// The host's events, told in order on a thread of their own from a queue of [`EVENT_QUEUE`]:
+/// they are never told under the game's lock, so a reader of them that lags never holds up the
+/// table. With the queue full, an event waits for room up to [`EVENT_WAIT`]; one that gets none
+/// means the reader stopped reading (`kepi serve --json | sleep 100`), and events are then
+/// dropped without waiting, counted, and said once the reader takes one again.
 struct EventQueue {
-    tx: SyncSender<Event>,
-    dropped: Arc<AtomicU64>,
+    shared: Arc<(Mutex<Events>, Condvar)>,
+}
+
+/// The queue of events and what became of them.
+#[derive(Default)]
+struct Events {
+    queue: VecDeque<Event>,
+    /// The reader took no event for [`EVENT_WAIT`] with the queue full; cleared when it takes one.
+    stopped: bool,
+    /// Events dropped so far.
+    dropped: u64,
     /// Events queued, and events told (so a stopping host can let the queue empty first).
-    queued: AtomicU64,
-    told: Arc<AtomicU64>,
+    queued: u64,
+    told: u64,
+    /// The host is gone: the thread ends once the queue is empty.
+    closed: bool,
 }
 
 impl EventQueue {
     /// Starts the thread that tells `sink` each event in order.
     fn start(sink: EventSink) -> EventQueue {
-        let (tx, rx) = sync_channel::<Event>(EVENT_QUEUE);
-        let dropped = Arc::new(AtomicU64::new(0));
-        let told = Arc::new(AtomicU64::new(0));
-        let (counted, done) = (Arc::clone(&dropped), Arc::clone(&told));
+        let shared = Arc::new((Mutex::new(Events::default()), Condvar::new()));
+        let theirs = Arc::clone(&shared);
         let _ = std::thread::Builder::new()
             .name("kepi-events".into())
             .spawn(move || {
+                let (lock, changed) = &*theirs;
+                let events = || lock.lock().unwrap_or_else(|p| p.into_inner());
                 let mut said = 0;
-                for e in rx {
+                loop {
+                    let mut q = events();
+                    let e = loop {
+                        if let Some(e) = q.queue.pop_front() {
+                            break e;
+                        }
+                        if q.closed {
+                            return;
+                        }
+                        q = changed.wait(q).unwrap_or_else(|p| p.into_inner());
+                    };
+                    // Taken: there is room, and the reader is reading (it took the one before).
+                    q.stopped = false;
+                    drop(q);
+                    changed.notify_all();
                     sink(&e);
-                    let now = counted.load(Ordering::SeqCst);
-                    if now > said {
-                        said = now;
+                    let mut q = events();
+                    q.told += 1;
+                    let dropped = q.dropped;
+                    drop(q);
+                    changed.notify_all();
+                    if dropped > said {
+                        said = dropped;
                         sink(&Event::Warning {
                             message: format!(
-                                "{now} events were not told: their reader lagged (the game went on)"
+                                "{dropped} events were not told: their reader stopped reading (the game went on)"
                             ),
                         });
                     }
-                    done.fetch_add(1, Ordering::SeqCst);
                 }
             });
-        EventQueue {
-            tx,
-            dropped,
-            queued: AtomicU64::new(0),
-            told,
-        }
+        EventQueue { shared }
     }
 
-    /// Queues an event (never waits): with the queue full it is dropped and counted.
+    fn events(&self) -> MutexGuard<'_, Events> {
+        self.shared.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Queues an event, waiting for room up to [`EVENT_WAIT`] (not at all while the reader has
+    /// stopped): an event that gets none is dropped and counted. Never called under the game's
+    /// lock.
     fn tell(&self, e: Event) {
-        match self.tx.try_send(e) {
-            Ok(()) => {
-                self.queued.fetch_add(1, Ordering::SeqCst);
+        let changed = &self.shared.1;
+        let deadline = Instant::now() + EVENT_WAIT;
+        let mut q = self.events();
+        while q.queue.len() >= EVENT_QUEUE && !q.stopped {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                q.stopped = true;
+                break;
             }
-            Err(_) => {
-                self.dropped.fetch_add(1, Ordering::SeqCst);
-            }
+            q = changed
+                .wait_timeout(q, left)
+                .map(|(q, _)| q)
+                .unwrap_or_else(|p| p.into_inner().0);
         }
+        if q.queue.len() >= EVENT_QUEUE {
+            q.dropped += 1;
+            return;
+        }
+        q.queue.push_back(e);
+        q.queued += 1;
+        drop(q);
+        changed.notify_all();
     }
 
-    /// Waits until every queued event has been told, or `until`; not at all once events were
-    /// dropped (their reader is not reading).
+    /// Waits until every queued event has been told, or `until`; not at all while the reader has
+    /// stopped reading.
     fn drain(&self, until: Instant) {
-        while self.dropped() == 0
-            && self.told.load(Ordering::SeqCst) < self.queued.load(Ordering::SeqCst)
-            && Instant::now() < until
-        {
-            std::thread::sleep(Duration::from_millis(5));
+        let changed = &self.shared.1;
+        let mut q = self.events();
+        while !q.stopped && q.told < q.queued {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            q = changed
+                .wait_timeout(q, left)
+                .map(|(q, _)| q)
+                .unwrap_or_else(|p| p.into_inner().0);
         }
     }
 
     /// Events dropped so far.
     fn dropped(&self) -> u64 {
-        self.dropped.load(Ordering::SeqCst)
+        self.events().dropped
+    }
+}
+
+impl Drop for EventQueue {
+    fn drop(&mut self) {
+        self.events().closed = true;
+        self.shared.1.notify_all();
     }
 }
 
@@ -356,7 +453,8 @@ pub struct Stopped {
     pub head: String,
     /// The save could not be rewritten (the journal still holds everything).
     pub warning: Option<String>,
-    /// Events that could not be told because their reader lagged (dropped, not waited for).
+    /// Events that could not be told because their reader stopped reading (it took none for
+    /// [`EVENT_WAIT`]).
     pub dropped_events: u64,
 }
 
@@ -539,6 +637,7 @@ impl Host {
                 tables,
                 stop: Arc::new(AtomicBool::new(false)),
                 gate: Mutex::new(Gate::default()),
+                turns: Turns::new(seats.clone()),
                 events,
                 next_conn: AtomicU64::new(0),
                 live: AtomicU64::new(0),
@@ -706,7 +805,8 @@ impl Host {
             ..
         } = &mut *core;
         // Requests still held are not lost silently: each is logged as undecided (the player
-        // asks again in the next session) and told to the umpire.
+        // asks again in the next session) and told to the umpire (once the lock is released).
+        let mut told = Vec::new();
         for h in std::mem::take(pending) {
             let text = format!(
                 "{}'s request {} was not decided before the host stopped: {}",
@@ -727,17 +827,22 @@ impl Host {
                 Ok(()) => text,
                 Err(e) => format!("{text} (and it could not be logged: {})", e.message),
             };
-            self.shared.event(Event::Warning { message });
+            told.push(message);
         }
         let warning = store.compact(game).err().map(|e| e.to_string());
+        let (entries, head) = (game.log().len(), game.head());
+        drop(core);
+        for message in told {
+            self.shared.event(Event::Warning { message });
+        }
         // The last events (who left, requests left undecided) reach their reader before the
         // host says it stopped, unless that reader is not reading.
         self.shared
             .events
             .drain(Instant::now() + Duration::from_secs(2));
         Ok(Stopped {
-            entries: game.log().len(),
-            head: game.head(),
+            entries,
+            head,
             warning,
             dropped_events: self.shared.events.dropped(),
         })
@@ -982,13 +1087,22 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr, ticket: Tick
             seat = Some(*s);
         }
     }
-    // The gate says whether this code may count at all (a refusal says nothing of whether it was
-    // right), and counts it if it was wrong.
+    // A right code is in, whatever wrong codes came before; a wrong one's answer is held back
+    // while within the gate's limits, else given at once ([`super::gate`]).
     let ip = peer.ip();
-    if let Err(shut) = shared.gate().try_code(ip, Instant::now(), seat.is_some()) {
-        let why = match shut {
-            Shut::Address => format!("too many wrong codes from {ip}; wait a minute"),
-            Shut::Everyone => "too many wrong codes from addresses this host does not know; wait a minute (addresses that joined before are let in)".to_string(),
+    let verdict = shared.gate().code(ip, Instant::now(), seat.is_some());
+    drop(place);
+    let Some(seat) = seat else {
+        let why = match verdict {
+            Verdict::Past(shut) => format!(
+                "wrong code: no seat of this game has it (answered at once: {})",
+                shut.said(ip)
+            ),
+            Verdict::Held | Verdict::In => {
+                std::thread::sleep(FAIL_DELAY);
+                shared.gate().answered();
+                "wrong code: no seat of this game has it".to_string()
+            }
         };
         refuse(&mut ws, &why);
         shared.event(Event::Refused {
@@ -996,31 +1110,17 @@ fn connection(shared: &Shared, stream: TcpStream, peer: SocketAddr, ticket: Tick
             reason: why,
         });
         return;
-    }
-    let Some(seat) = seat else {
-        std::thread::sleep(FAIL_DELAY);
-        refuse(&mut ws, "wrong code: no seat of this game has it");
-        shared.event(Event::Refused {
-            peer: peer_s,
-            reason: "wrong code".into(),
-        });
-        return;
     };
-    drop(place);
     drop(spare);
     ws.get_mut().set_deadline(None);
     let conn = shared.next_conn.fetch_add(1, Ordering::SeqCst);
-    let replaced = {
-        let mut gate = shared.gate();
-        gate.known(ip);
-        gate.seat(seat, conn)
-    };
+    let replaced = shared.gate().seat(seat, conn);
     let (tx, rx) = sync_channel::<Message>(QUEUE_PER_CLIENT);
     let kicked = Arc::new(AtomicBool::new(false));
     // The welcome and the catch-up are taken under the lock that broadcasts go out under, so no
     // entry falls between them and the first broadcast.
     let (welcome, catch_up, hide) = {
-        let mut core = shared.core();
+        let mut core = shared.core_for(seat);
         let hide = super::redact::hidden_side(seat, core.hiding());
         let len = core.game.log().len() as u64;
         let welcome = Welcome {
@@ -1418,10 +1518,13 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
         ..
     } = joined;
     let (seat, conn) = (*seat, *conn);
-    let mut core = shared.core();
+    let mut core = shared.core_for(seat);
     // Once the host is stopping, the save is being caught up: nothing more is taken.
     if shared.stop.load(Ordering::SeqCst) {
         return stopping(id, rx);
+    }
+    if let Some(refused) = too_many_verbs(shared, &core, joined, id, words) {
+        return refused;
     }
     if let Some(refused) = misjudged(shared, &core, joined, id, words) {
         return refused;
@@ -1496,6 +1599,42 @@ fn answer_for(
             })
         }
     }
+}
+
+/// A request of more than [`MAX_REQUEST_VERBS`] verbs: its refusal, saying the bound (`None`:
+/// within it, or words that do not parse, refused as ever by what follows). The count depends
+/// on the words and the units' names only, never on a hidden strength.
+fn too_many_verbs(
+    shared: &Shared,
+    core: &Core,
+    joined: &Joined,
+    id: u64,
+    words: &[String],
+) -> Option<Answered> {
+    // A verb is one word at least.
+    if words.len() <= MAX_REQUEST_VERBS {
+        return None;
+    }
+    let n = check_verbs::<MoveError>(words, core.game.state(), shared.tables, &|_, _| Ok(()))
+        .ok()?
+        .len();
+    if n <= MAX_REQUEST_VERBS {
+        return None;
+    }
+    let why = too_many_verbs_said(n);
+    let mut a = refused_answer(id, &joined.rx, 2, why.clone());
+    a.events.push(Event::Refused {
+        peer: format!("{} ({})", joined.peer, joined.seat),
+        reason: why,
+    });
+    Some(a)
+}
+
+/// The refusal of a request of `n` verbs, over [`MAX_REQUEST_VERBS`].
+pub fn too_many_verbs_said(n: usize) -> String {
+    format!(
+        "this request has {n} verbs; a request may have at most {MAX_REQUEST_VERBS} (nothing was applied: send them as several requests)"
+    )
 }
 
 /// A request of a seat the other side's strengths are hidden from, judged against what it may
@@ -1592,7 +1731,7 @@ fn hold(shared: &Shared, core: &mut Core, joined: &Joined, id: u64, words: &[Str
 fn pending_list(shared: &Shared, joined: &Joined, id: u64) -> Answered {
     let Joined { seat, rx, .. } = joined;
     let seat = *seat;
-    let core = shared.core();
+    let core = shared.core_for(seat);
     let requests: Vec<PendingRequest> = core
         .pending
         .iter()
@@ -1656,7 +1795,7 @@ fn decide(
             format!("approving and rejecting requests is the umpire's, not the {seat} seat's"),
         );
     }
-    let mut core = shared.core();
+    let mut core = shared.core_for(Seat::Umpire);
     if shared.stop.load(Ordering::SeqCst) {
         return stopping(id, rx);
     }

@@ -29,6 +29,7 @@ pub mod gate;
 pub mod host;
 pub mod io;
 pub mod redact;
+pub mod turns;
 
 use std::fmt;
 use std::str::FromStr;
@@ -54,6 +55,13 @@ pub const DEFAULT_PORT: u16 = 1870;
 /// Largest message the host reads from a client: requests are a few verbs, so anything bigger is
 /// an attack or a bug, and the connection is closed before the message is kept in memory.
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
+
+/// Most verbs one request may have (issue 44); the host refuses more, saying this bound, and
+/// applies none of them. A request is worked on in one turn ([`turns`]), so this bounds how long
+/// anyone else waits for it. The room: a turn of the largest scenario (spi-1870, 39 units) with
+/// four verbs for every unit of both sides (a move, a resolution, two markers) is 156 verbs; the
+/// window sends one verb a request. A script with more sends several requests.
+pub const MAX_REQUEST_VERBS: usize = 256;
 
 /// Largest message a client reads from the host: a batch of log entries (the first carries the
 /// scenario's whole roster), well under the size of a save kepi reads.

@@ -421,6 +421,20 @@ fn share(save: &Path, out: &Path) -> Result<(), CliError> {
             out.display()
         )));
     }
+    // A players' copy of this game (recognised by its content alone) may be replaced below; any
+    // other of a game's own files never is.
+    match crate::fsio::game_file(out) {
+        None | Some(crate::fsio::GameFile::SaveByContent) => {}
+        Some(g) => {
+            return Err(CliError::usage(format!(
+                "OUT `{}`: {}",
+                out.display(),
+                crate::fsio::FsProblem::GameFile {
+                    what: g.describe(out)
+                }
+            )));
+        }
+    }
     let game = view(save)?;
     if out.exists() {
         let replaceable = read_bytes_limited(out)

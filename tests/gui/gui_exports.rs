@@ -198,10 +198,16 @@ fn the_last_game_is_offered_and_recovered_from_its_journal() {
     let game = kepi::game::Game::from_log(older, old.secret().cloned()).expect("replays");
     let bytes = serde_json::to_vec(&kepi::store::SaveFile::of(&game)).expect("json");
     std::fs::write(&save, bytes).expect("write");
-    std::thread::sleep(Duration::from_millis(20));
+    // The journal newer than the save: its modification time set a minute later, not waited for.
     let journal = kepi::store::journal_path(&save);
-    let j = std::fs::read(&journal).expect("journal");
-    std::fs::write(&journal, j).expect("touch journal");
+    let saved_at = std::fs::metadata(&save)
+        .and_then(|m| m.modified())
+        .expect("save mtime");
+    std::fs::File::options()
+        .write(true)
+        .open(&journal)
+        .and_then(|f| f.set_modified(saved_at + Duration::from_secs(60)))
+        .expect("journal mtime");
 
     let last = LastGame::find(std::slice::from_ref(&save)).expect("offered");
     assert!(last.needs_recovery);

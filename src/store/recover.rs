@@ -34,6 +34,18 @@ const LINE_CAP: u64 = MAX_JOURNAL_BYTES;
 /// How many left-out lines the report names one by one (the rest are counted).
 const NAMED: usize = 12;
 
+/// How much of a journal recover reads: four times what opening a game reads, so an older kepi's
+/// journal past the cap (issue 29's was 67 MB) is read whole, and a hostile file of endless short
+/// lines cannot fill the memory. What lies beyond stays in the journal set aside, and the report
+/// says where reading stopped.
+const READ_CAP: u64 = 4 * super::MAX_SAVE_BYTES;
+
+/// How many damaged lines are described (the rest are counted).
+const DESCRIBED: usize = 1000;
+
+/// How many different seed lines and different first entries recover tries as the game's start.
+const STARTS: usize = 16;
+
 /// A journal as recover reads it.
 #[derive(Default)]
 struct Salvaged {
@@ -41,8 +53,12 @@ struct Salvaged {
     secrets: Vec<(usize, SeedSecret)>,
     /// Entry lines that read, with their 1-based line, in the file's order.
     entries: Vec<(usize, LogEntry)>,
-    /// Lines that did not read, and why.
+    /// Lines that did not read, and why (the first [`DESCRIBED`]).
     damaged: Vec<String>,
+    /// Damaged lines beyond those described.
+    more_damaged: usize,
+    /// Where reading stopped at [`READ_CAP`], if it did.
+    stopped_at: Option<u64>,
     /// Lines read after a repair (a byte-order mark dropped).
     repaired: Vec<String>,
     /// A last line cut off by a crash (never acknowledged).
@@ -52,6 +68,16 @@ struct Salvaged {
     /// Anything not as kepi writes a journal: a seed line not first, entries out of order, blank
     /// or repaired lines.
     odd: bool,
+}
+
+impl Salvaged {
+    fn damage(&mut self, what: String) {
+        if self.damaged.len() < DESCRIBED {
+            self.damaged.push(what);
+        } else {
+            self.more_damaged += 1;
+        }
+    }
 }
 
 /// Reads the next line into `buf` (without its newline): `None` at the end, else the bytes the
@@ -104,11 +130,15 @@ fn salvage(path: &Path) -> Result<Option<Salvaged>, StoreError> {
         line_no += 1;
         let at = offset;
         offset += n;
+        if offset > READ_CAP {
+            s.stopped_at = Some(at);
+            break;
+        }
         if complete {
             s.good_len = offset;
         }
         if too_long {
-            s.damaged.push(format!(
+            s.damage(format!(
                 "line {line_no} (byte {at}): longer than {} MiB, more than any line kepi writes",
                 LINE_CAP / (1024 * 1024)
             ));
@@ -157,9 +187,7 @@ fn salvage(path: &Path) -> Result<Option<Salvaged>, StoreError> {
                 expect = Some(e.index.saturating_add(1));
                 s.entries.push((line_no, *e));
             }
-            Err(e) => s
-                .damaged
-                .push(format!("line {line_no} (byte {at}): damaged ({e})")),
+            Err(e) => s.damage(format!("line {line_no} (byte {at}): damaged ({e})")),
         }
         seen_content = true;
     }
@@ -261,15 +289,25 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         .ok()
         .map(|g| (g, path.display().to_string()));
     let from_journal = || {
-        entries
-            .iter()
-            .filter(|(_, e)| e.index == 0)
-            .find_map(|(_, e)| {
-                secrets
+        let mut firsts: Vec<&LogEntry> = Vec::new();
+        for (_, e) in entries.iter().filter(|(_, e)| e.index == 0) {
+            if firsts.len() < STARTS && !firsts.iter().any(|f| f.hash == e.hash) {
+                firsts.push(e);
+            }
+        }
+        let mut seeds: Vec<Option<SeedSecret>> = Vec::new();
+        for (_, s) in secrets {
+            if seeds.len() < STARTS && !seeds.iter().any(|x| x.as_ref() == Some(s)) {
+                seeds.push(Some(s.clone()));
+            }
+        }
+        seeds.push(None);
+        firsts
+            .into_iter()
+            .find_map(|e| {
+                seeds
                     .iter()
-                    .map(|(_, s)| Some(s.clone()))
-                    .chain(std::iter::once(None))
-                    .find_map(|s| Game::from_log(vec![e.clone()], s).ok())
+                    .find_map(|s| Game::from_log(vec![e.clone()], s.clone()).ok())
             })
             .map(|g| (g, jp.display().to_string()))
     };
@@ -376,6 +414,12 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
             }
         }
         left_out.extend(s.damaged.iter().cloned());
+        if s.more_damaged > 0 {
+            left_out.push(format!(
+                "{} more damaged line(s), not described one by one",
+                s.more_damaged
+            ));
+        }
     }
     copies.sort_unstable();
     let beyond = len.saturating_sub(base);
@@ -419,10 +463,17 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         how.push_str("; ");
         how.push_str(t);
     }
+    if let Some(at) = j.and_then(|s| s.stopped_at) {
+        how.push_str(&format!(
+            "; the journal was read up to byte {at}: recover reads at most {} MiB of a journal, and the rest stays in the journal set aside",
+            READ_CAP / (1024 * 1024)
+        ));
+    }
     // The journal is written anew unless it is exactly the game's, as kepi writes it: anything
     // else in it (lines left out, copies, a torn or repaired line) would stop the next open.
     let journal_is_the_games = j.is_some_and(|s| {
         !s.odd
+            && s.stopped_at.is_none()
             && s.damaged.is_empty()
             && s.torn.is_none()
             && copies.is_empty()
@@ -493,4 +544,31 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         .compact(&game)
         .map_err(|e| io(path, format!("could not write the rebuilt save: {e}")))?;
     Ok((game, how))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_one_by_one_with_their_ends() {
+        let mut r = std::io::Cursor::new(b"ab\n\ncd".to_vec());
+        let mut buf = Vec::new();
+        assert_eq!(next_line(&mut r, &mut buf).unwrap(), Some((3, true, false)));
+        assert_eq!(buf, b"ab");
+        assert_eq!(next_line(&mut r, &mut buf).unwrap(), Some((1, true, false)));
+        assert!(buf.is_empty());
+        assert_eq!(
+            next_line(&mut r, &mut buf).unwrap(),
+            Some((2, false, false))
+        );
+        assert_eq!(buf, b"cd");
+        assert_eq!(next_line(&mut r, &mut buf).unwrap(), None);
+    }
+
+    #[test]
+    fn line_numbers_are_said_as_runs() {
+        assert_eq!(spans(&[2, 3, 4, 6, 8, 9]), "2-4, 6, 8-9");
+        assert_eq!(spans(&[]), "");
+    }
 }

@@ -509,10 +509,6 @@ pub fn read_journal(path: &Path) -> Result<Journal, StoreError> {
 /// Parses a journal's bytes (`file` names it in errors); see [`read_journal`]. The fuzz target and
 /// the malformed corpus call this directly.
 pub fn parse_journal(bytes: &[u8], file: &str) -> Result<Journal, StoreError> {
-    parse_journal_as(bytes, file, true)
-}
-
-fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, StoreError> {
     let file = file.to_string();
     let mut j = Journal::default();
     let mut offset = 0usize;
@@ -542,20 +538,13 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
             // kepi writes the seed line once, as the journal's first: one anywhere else is a
             // line copied in, and reading on past it would hide the entries after it.
             Ok(JournalLine::Secret(_)) if j.secret.is_some() || !j.entries.is_empty() => {
-                let message = second_seed_line(line_no, offset);
-                if strict {
-                    return Err(StoreError::Corrupt {
-                        file,
-                        line: line_no,
-                        column: offset,
-                        message,
-                        hint: format!("; {RECOVER_HINT}"),
-                    });
-                }
-                j.warnings.push(format!(
-                    "{file}: {message}; it and the lines after it were left out"
-                ));
-                break;
+                return Err(StoreError::Corrupt {
+                    file,
+                    line: line_no,
+                    column: offset,
+                    message: second_seed_line(line_no, offset),
+                    hint: format!("; {RECOVER_HINT}"),
+                });
             }
             Ok(JournalLine::Secret(s)) => j.secret = Some(s),
             Ok(JournalLine::Entry(e)) => {
@@ -569,21 +558,13 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
                 break;
             }
             Err(e) => {
-                let message = format!("journal line {line_no} (byte {offset}) is damaged: {e}");
-                if strict {
-                    return Err(StoreError::Corrupt {
-                        file,
-                        line: line_no,
-                        column: offset,
-                        message,
-                        hint: String::new(),
-                    });
-                }
-                // `recover` keeps what is before the damage and says where it stopped.
-                j.warnings.push(format!(
-                    "{file}: {message}; it and the lines after it were left out"
-                ));
-                break;
+                return Err(StoreError::Corrupt {
+                    file,
+                    line: line_no,
+                    column: offset,
+                    message: format!("journal line {line_no} (byte {offset}) is damaged: {e}"),
+                    hint: String::new(),
+                });
             }
         }
         offset = next;
@@ -599,15 +580,10 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
                 b.index,
                 b.reason
             );
-            if strict {
-                return Err(StoreError::Invalid {
-                    file,
-                    message: format!("{message}; {RECOVER_HINT}"),
-                });
-            }
-            j.warnings.push(format!("{file}: {message}"));
-            j.entries.truncate(k);
-            j.lines.truncate(k);
+            return Err(StoreError::Invalid {
+                file,
+                message: format!("{message}; {RECOVER_HINT}"),
+            });
         }
     }
     Ok(j)

@@ -1095,15 +1095,19 @@ impl Store {
         // seed line and the start, nothing acknowledged) is replaced; anything more is a game
         // whose save was lost, which only `recover` may touch.
         if crate::fsio::present(&jp) {
-            let leftover = read_journal(&jp).is_ok_and(|j| j.entries.len() <= 1);
-            if !leftover {
-                let e = io(
+            let refusal = match read_journal(&jp) {
+                Ok(j) if j.entries.len() <= 1 => None,
+                // A link, a device, a folder: said as it is.
+                Err(e @ StoreError::Io { .. }) => Some(e),
+                _ => Some(io(
                     &jp,
                     format!(
                         "is there without its save and may hold a game's actions; `kepi game recover {}` rebuilds the game from it, or move it away",
                         path.display()
                     ),
-                );
+                )),
+            };
+            if let Some(e) = refusal {
                 held.release_unused(&e, &jp);
                 return Err(e);
             }

@@ -188,3 +188,24 @@ fn a_journal_over_64_mib_is_recovered_line_by_line() {
     assert!(std::fs::metadata(&kept).unwrap().len() > 64 * 1024 * 1024);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A journal whose save is gone holds the game: `game new` of that name does not delete it (it
+/// did), and recover rebuilds every action from it.
+#[test]
+fn a_new_game_never_deletes_a_journal_whose_save_is_gone() {
+    let dir = tmp("orphan");
+    let (save, jp, words) = nine_notes(&dir);
+    std::fs::remove_file(&save).unwrap();
+    let journal = std::fs::read(&jp).unwrap();
+    let o = kepi(&["game", "new", "--scenario", "mars-la-tour", "--out", &save]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("g.json.journal") && err.contains("recover"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&jp).unwrap(), journal);
+    assert!(!Path::new(&save).exists());
+    ok(&["game", "recover", &save]);
+    assert_eq!(notes(&save), words);
+}

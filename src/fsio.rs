@@ -53,6 +53,14 @@ pub enum FsProblem {
         /// What it is.
         kind: &'static str,
     },
+    /// One of a game's own files (see [`game_file`]), which no output of kepi replaces.
+    #[error(
+        "is {what}; kepi never writes over a game's own files (save, journal, lock, seats, backup, or what `kepi game recover` set aside): choose another file"
+    )]
+    GameFile {
+        /// What it is, in words ("the journal of the game g.json").
+        what: String,
+    },
     /// Larger than kepi reads for this kind of file.
     #[error("{what} is larger than {cap} bytes, the most kepi reads")]
     TooLarge {
@@ -325,6 +333,12 @@ pub fn read_regular_nofollow(path: &Path, cap: u64, what: &str) -> Result<Vec<u8
     read_capped(path, f, &meta, cap, what)
 }
 
+/// Opens a file of a game folder to read it as a stream (`kepi game recover` reads a journal of
+/// any size line by line): never through a symbolic link, never blocking, and only a regular file.
+pub fn open_regular_nofollow(path: &Path, what: &str) -> Result<File, FsError> {
+    open_for_read(path, what, false).map(|(f, _)| f)
+}
+
 /// 1-based line and column of a byte offset.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());
@@ -398,6 +412,188 @@ pub fn check_replaceable(path: &Path) -> Result<(), FsError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(FsError::io(path, "write", &e)),
     }
+}
+
+/// What one of a game's own files is: [`game_file`]'s answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameFile {
+    /// A save: a journal (or a lock, with the save there) is beside it.
+    Save,
+    /// Recognised only by its content as a kepi save, with no journal or lock beside it: a
+    /// game's save all the same, or a players' copy (`kepi game share` may replace its own).
+    SaveByContent,
+    /// A save's journal, lock, seats file, backup or a copy `kepi game recover` set aside,
+    /// named by its suffix beside the save it belongs to, or recognised by its content.
+    Beside {
+        /// "journal", "lock", "seats file", "backup", "copy set aside by `kepi game recover`".
+        role: &'static str,
+        /// The save it belongs to, when it is beside one.
+        save: Option<PathBuf>,
+    },
+}
+
+impl GameFile {
+    /// In words, for the refusal.
+    pub fn describe(&self, path: &Path) -> String {
+        match self {
+            GameFile::Save => {
+                let ext = if present(&with_suffix(path, ".journal")) {
+                    ".journal"
+                } else {
+                    ".lock"
+                };
+                format!("a game's save (its {} is beside it)", name_with(path, ext))
+            }
+            GameFile::SaveByContent => "a kepi save (its content says so)".into(),
+            GameFile::Beside {
+                role,
+                save: Some(save),
+            } => format!("the {role} of the game {}", save.display()),
+            GameFile::Beside { role, save: None } => format!("a kepi {role} (its content says so)"),
+        }
+    }
+}
+
+fn name_with(path: &Path, ext: &str) -> String {
+    let mut s = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    s.push(ext);
+    s.to_string_lossy().into_owned()
+}
+
+fn with_suffix(path: &Path, ext: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_os_string();
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+/// The files kepi keeps beside a save `S`, by suffix: `S.journal`, `S.lock`, `S.seats`, `S.bak`
+/// (and `S.bak.link`, a backup being made), and what `kepi game recover` set aside: `S.damaged`,
+/// `S.journal.damaged` and their numbered copies `S.damaged.2`, `S.journal.damaged.3`, ...
+const BESIDE: [(&str, &str); 7] = [
+    (
+        ".journal.damaged",
+        "journal set aside by `kepi game recover`",
+    ),
+    (".damaged", "save set aside by `kepi game recover`"),
+    (".journal", "journal"),
+    (".lock", "lock"),
+    (".seats", "seats file"),
+    (".bak.link", "backup"),
+    (".bak", "backup"),
+];
+
+/// How much of an existing file [`game_file`] reads to recognise a kepi save or journal.
+const SNIFF_BYTES: u64 = 64 * 1024;
+
+/// What a file's first bytes say it is: a kepi journal (its first line is a seed or an entry
+/// line), a kepi save (`"format": "kepi-save"`, or a first draft's `{"version": 0`), a seats file.
+fn sniff(path: &Path) -> Option<GameFile> {
+    let (f, _) = open_for_read(path, "file", false).ok()?;
+    let mut buf = Vec::new();
+    f.take(SNIFF_BYTES).read_to_end(&mut buf).ok()?;
+    // Whitespace (and a byte-order mark an editor may have added) is no part of what it is.
+    let bytes = buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&buf);
+    let squeezed: Vec<u8> = bytes
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect();
+    let journal = GameFile::Beside {
+        role: "journal",
+        save: None,
+    };
+    if squeezed.starts_with(b"{\"secret\":{") || squeezed.starts_with(b"{\"entry\":{") {
+        return Some(journal);
+    }
+    if !squeezed.starts_with(b"{") {
+        return None;
+    }
+    let has = |needle: &[u8]| squeezed.windows(needle.len()).any(|w| w == needle);
+    if has(b"\"format\":\"kepi-seats\"") {
+        return Some(GameFile::Beside {
+            role: "seats file",
+            save: None,
+        });
+    }
+    if has(b"\"format\":\"kepi-save\"") || squeezed.starts_with(b"{\"version\":0") {
+        return Some(GameFile::SaveByContent);
+    }
+    None
+}
+
+/// Whether `path` is one of a game's own files, which no output of kepi (an export, a players'
+/// copy, a new game) may replace: writing over them lost whole games (issue 44), and while
+/// `kepi serve` held the game it went on acknowledging actions into a journal that was gone.
+///
+/// A file is recognised by where it stands *and* by what it holds, so neither a renamed file nor
+/// an odd name slips through:
+/// - a save: `PATH.journal` is beside it, or `PATH.lock` with `PATH` there (every kepi that opens
+///   a game makes both; a damaged save that no longer reads as one is still recognised);
+/// - a file named as one kepi keeps beside a save (`S.journal`, `S.lock`, `S.seats`, `S.bak`,
+///   `S.damaged`, `S.journal.damaged`, `S.damaged.2`, ...) while `S` or its journal is there,
+///   even before that file exists (a journal or seats file the host will write);
+/// - an existing file whose first bytes are a kepi journal, save or seats file, wherever it is
+///   and whatever its name (a journal copied away, a save moved without its journal).
+pub fn game_file(path: &Path) -> Option<GameFile> {
+    if present(&with_suffix(path, ".journal"))
+        || (present(path) && present(&with_suffix(path, ".lock")))
+    {
+        return Some(GameFile::Save);
+    }
+    if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+        // `S.damaged.N`, `S.journal.damaged.N`: a numbered copy set aside.
+        let unnumbered = match name.rsplit_once('.') {
+            Some((head, n))
+                if head.ends_with(".damaged")
+                    && !n.is_empty()
+                    && n.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                head
+            }
+            _ => name,
+        };
+        for (suffix, role) in BESIDE {
+            let Some(stem) = unnumbered.strip_suffix(suffix) else {
+                continue;
+            };
+            if stem.is_empty() {
+                continue;
+            }
+            let save = path.with_file_name(stem);
+            if present(&save) || present(&with_suffix(&save, ".journal")) {
+                return Some(GameFile::Beside {
+                    role,
+                    save: Some(save),
+                });
+            }
+        }
+    }
+    sniff(path)
+}
+
+/// Refuses a path that is one of a game's own files ([`game_file`]), naming it and what it is.
+/// Every writer of a path a user named calls this (through [`write_output`], or itself when it
+/// writes otherwise), so the window and the command line refuse alike.
+pub fn refuse_game_file(path: &Path) -> Result<(), FsError> {
+    match game_file(path) {
+        Some(g) => Err(FsError::new(
+            path,
+            FsProblem::GameFile {
+                what: g.describe(path),
+            },
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Writes a file a user named (an export, a dumped table): [`refuse_game_file`], then
+/// [`write_atomic`]. Only the store writes a game's own files, with [`write_atomic`] itself.
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), FsError> {
+    refuse_game_file(path)?;
+    write_atomic(path, bytes)
 }
 
 /// The marker in every temp file kepi writes: `.NAME.kepi-tmp-PID-N`.
@@ -748,6 +944,72 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
             .collect();
         assert!(names.iter().all(|n| !n.contains(TEMP_MARK)), "{names:?}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_games_own_files_are_known_by_their_place_and_their_content() {
+        let d = tmp("own");
+        let at = |n: &str| d.join(n);
+        let save = at("g.json");
+        std::fs::write(
+            &save,
+            "\u{feff}{\n  \"format\": \"kepi-save\",\n  \"version\": 1\n}",
+        )
+        .unwrap();
+        assert_eq!(game_file(&save), Some(GameFile::SaveByContent));
+        std::fs::write(at("g.json.journal"), "{\"secret\":{\"seed\":1}}\n").unwrap();
+        assert_eq!(game_file(&save), Some(GameFile::Save));
+        // Beside the save, by name, there or not yet.
+        for name in [
+            "g.json.journal",
+            "g.json.lock",
+            "g.json.seats",
+            "g.json.bak",
+            "g.json.damaged",
+            "g.json.journal.damaged",
+            "g.json.damaged.3",
+            "g.json.journal.damaged.12",
+        ] {
+            assert!(
+                matches!(
+                    game_file(&at(name)),
+                    Some(GameFile::Beside { save: Some(_), .. })
+                ),
+                "{name}"
+            );
+        }
+        // By content, whatever the name.
+        std::fs::write(at("notes.txt"), "\n{\"entry\":{\"index\":0,\"x\":1}}\n").unwrap();
+        std::fs::write(at("seats.bin"), "{ \"format\" : \"kepi-seats\" }").unwrap();
+        std::fs::write(at("old.json"), "{\"version\": 0, \"seed\": 3}").unwrap();
+        assert!(matches!(
+            game_file(&at("notes.txt")),
+            Some(GameFile::Beside { save: None, .. })
+        ));
+        assert!(matches!(
+            game_file(&at("seats.bin")),
+            Some(GameFile::Beside { save: None, .. })
+        ));
+        assert_eq!(game_file(&at("old.json")), Some(GameFile::SaveByContent));
+        // Not a game's.
+        std::fs::write(at("report.html"), "<html>kepi-save</html>").unwrap();
+        std::fs::write(at("data.json"), "{\"format\": \"csv\"}").unwrap();
+        for name in [
+            "report.html",
+            "data.json",
+            "out.csv",
+            "g.json.pdf",
+            "h.damaged",
+            "g.json.damaged.x",
+        ] {
+            assert_eq!(game_file(&at(name)), None, "{name}");
+        }
+        let e = write_output(&at("g.json.seats"), b"x").unwrap_err();
+        assert!(e.to_string().contains("the seats file of the game"), "{e}");
+        assert_eq!(e.io_kind(), std::io::ErrorKind::InvalidInput);
+        assert!(!at("g.json.seats").exists());
+        write_output(&at("out.csv"), b"a,b").unwrap();
         std::fs::remove_dir_all(&d).unwrap();
     }
 

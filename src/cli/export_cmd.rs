@@ -221,9 +221,16 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     write_atomic(path, bytes).map_err(cli_err)
 }
 
+/// Refuses an output that is one of a game's own files before anything is rendered (the write
+/// refuses it again: see [`crate::fsio::game_file`]); exit 2, naming the file and why.
+fn check_out(path: &Path) -> Result<(), CliError> {
+    crate::fsio::refuse_game_file(path).map_err(|e| CliError::usage(e.to_string()))
+}
+
 /// Runs `kepi roster print`.
 pub fn run_roster(cmd: &RosterCmd, p: &dyn DocProvider) -> Result<(), CliError> {
     let RosterCmd::Print(a) = cmd;
+    check_out(&a.pdf)?;
     let doc = p.roster(&a.source.source()?).map_err(cli_err)?;
     let bytes = export::roster_pdf(&doc, a.paper).map_err(cli_err)?;
     write(&a.pdf, &bytes)?;
@@ -242,6 +249,9 @@ pub const DEFAULT_DPI: u32 = 300;
 
 /// Runs `kepi cards`.
 pub fn run_cards(a: &CardsArgs, p: &dyn DocProvider) -> Result<(), CliError> {
+    if let Some(out) = &a.out.pdf {
+        check_out(out)?;
+    }
     let doc = p.roster(&a.source.source()?).map_err(cli_err)?;
     match (&a.out.png, &a.out.pdf) {
         (Some(dir), None) => {
@@ -279,11 +289,13 @@ pub fn run_export(cmd: &ExportCmd, p: &dyn DocProvider) -> Result<(), CliError> 
     let source = a.source.source()?;
     match (&a.out.units, &a.out.log) {
         (Some(out), None) => {
+            check_out(out)?;
             let doc = p.roster(&source).map_err(cli_err)?;
             write(out, export::units_csv(&doc).as_bytes())?;
             outln!("wrote {} ({} units)", out.display(), doc.units().len());
         }
         (None, Some(out)) => {
+            check_out(out)?;
             let rows = p.log(&source).map_err(cli_err)?;
             write(out, export::log_csv(&rows).as_bytes())?;
             outln!("wrote {} ({} log entries)", out.display(), rows.len());
@@ -295,6 +307,9 @@ pub fn run_export(cmd: &ExportCmd, p: &dyn DocProvider) -> Result<(), CliError> 
 
 /// Runs `kepi report`.
 pub fn run_report(a: &ReportArgs, p: &dyn DocProvider) -> Result<(), CliError> {
+    for out in [&a.out.html, &a.out.pdf].into_iter().flatten() {
+        check_out(out)?;
+    }
     let doc = p.report(&a.save).map_err(cli_err)?;
     match (&a.out.html, &a.out.pdf, a.out.json) {
         (Some(out), None, false) => {

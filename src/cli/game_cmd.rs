@@ -177,8 +177,12 @@ pub enum GameCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Rebuild a damaged save from its journal (or its .bak backup and the journal); journal lines
-    /// kepi did not write (a broken chain, dice not from the seed) are left out.
+    /// Rebuild a damaged save from its journal (or its .bak backup and the journal). The journal
+    /// is read line by line, whatever its size: every entry that continues the chain is kept,
+    /// wherever it stands; damaged lines, lines kepi did not write (a broken chain, dice not from
+    /// the seed) and copies are left out, and each is named. The old save and journal are set
+    /// aside as FILE.damaged and FILE.journal.damaged (.damaged.2, ... if those are taken: nothing
+    /// set aside is ever overwritten).
     Recover {
         /// The save file.
         file: PathBuf,
@@ -425,6 +429,20 @@ fn share(save: &Path, out: &Path) -> Result<(), CliError> {
             "OUT `{}` is SAVE: the copy for the players must be another file",
             out.display()
         )));
+    }
+    // A players' copy of this game (recognised by its content alone) may be replaced below; any
+    // other of a game's own files never is.
+    match crate::fsio::game_file(out) {
+        None | Some(crate::fsio::GameFile::SaveByContent) => {}
+        Some(g) => {
+            return Err(CliError::usage(format!(
+                "OUT `{}`: {}",
+                out.display(),
+                crate::fsio::FsProblem::GameFile {
+                    what: g.describe(out)
+                }
+            )));
+        }
     }
     let game = view(save)?;
     if out.exists() {

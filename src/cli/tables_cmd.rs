@@ -76,7 +76,7 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
                     errln!("{}: exists, left as it is", p.display());
                     continue;
                 }
-                crate::fsio::write_atomic(&p, text.as_bytes()).map_err(|e| {
+                crate::fsio::write_output(&p, text.as_bytes()).map_err(|e| {
                     if e.io_kind() == std::io::ErrorKind::InvalidInput {
                         CliError::usage(e.to_string())
                     } else {

@@ -186,7 +186,8 @@ impl AtomicProgress {
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, flushed to disk,
 /// then renamed over `path` (see [`crate::fsio::write_atomic`]). Temps a killed kepi left for `path`
-/// are removed first. A target that is a symbolic link, device, FIFO, socket or folder is refused
+/// are removed first. A target that is a symbolic link, device, FIFO, socket or folder, or one of a
+/// game's own files (save, journal, lock, seats, backup: [`crate::fsio::game_file`]), is refused
 /// and left as it is. On any failure the temporary file is removed and the error names `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
     crate::fsio::remove_stale_temps(path);
@@ -195,7 +196,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
 
 /// [`write_atomic`] without the tidying, for many files into one folder tidied once.
 fn write_atomic_no_tidy(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    crate::fsio::write_atomic(path, bytes).map_err(|e| ExportError::Write {
+    crate::fsio::write_output(path, bytes).map_err(|e| ExportError::Write {
         path: path.to_path_buf(),
         source: e.into_io(),
     })

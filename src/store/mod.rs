@@ -23,7 +23,9 @@
 //! own dice do not verify against its seed is refused for writing ([`Store::open`]) but can still be
 //! viewed ([`read_game`]). A torn last journal line (a write cut off by a crash, never acknowledged)
 //! is ignored with a warning. A save that does not load is never overwritten: `recover` rebuilds the
-//! game from the journal (or the backup) instead. Files are size-limited and hold no paths kepi
+//! game from the journal (or the backup) instead, reading the journal line by line and keeping
+//! every action that continues the chain (see `recover.rs`); what it replaces it sets aside under a
+//! name never used before. Files are size-limited and hold no paths kepi
 //! would follow, so a save shared by another club cannot make kepi read or write elsewhere.
 //!
 //! Viewing ([`read_game`]) takes no lock and writes nothing, so a game on read-only media can be
@@ -40,6 +42,9 @@ use crate::engine::game::{Game, GameState, LogEntry, ReplayError, SeedSecret, ve
 use crate::roster::check_image_path;
 
 mod background;
+mod recover;
+
+pub use recover::recover;
 
 /// The format name in every save.
 pub const FORMAT: &str = "kepi-save";
@@ -504,20 +509,6 @@ pub fn read_journal(path: &Path) -> Result<Journal, StoreError> {
 /// Parses a journal's bytes (`file` names it in errors); see [`read_journal`]. The fuzz target and
 /// the malformed corpus call this directly.
 pub fn parse_journal(bytes: &[u8], file: &str) -> Result<Journal, StoreError> {
-    parse_journal_as(bytes, file, true)
-}
-
-/// Reads a journal for `recover`: a chain that breaks is cut there (with a warning naming the
-/// line), not refused, so the good lines before it still rebuild the game.
-fn read_journal_to_break(path: &Path) -> Result<Journal, StoreError> {
-    if !path.exists() {
-        return Ok(Journal::default());
-    }
-    let bytes = read_bytes_limited(path)?;
-    parse_journal_as(&bytes, &path.display().to_string(), false)
-}
-
-fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, StoreError> {
     let file = file.to_string();
     let mut j = Journal::default();
     let mut offset = 0usize;
@@ -547,20 +538,13 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
             // kepi writes the seed line once, as the journal's first: one anywhere else is a
             // line copied in, and reading on past it would hide the entries after it.
             Ok(JournalLine::Secret(_)) if j.secret.is_some() || !j.entries.is_empty() => {
-                let message = second_seed_line(line_no, offset);
-                if strict {
-                    return Err(StoreError::Corrupt {
-                        file,
-                        line: line_no,
-                        column: offset,
-                        message,
-                        hint: format!("; {RECOVER_HINT}"),
-                    });
-                }
-                j.warnings.push(format!(
-                    "{file}: {message}; it and the lines after it were left out"
-                ));
-                break;
+                return Err(StoreError::Corrupt {
+                    file,
+                    line: line_no,
+                    column: offset,
+                    message: second_seed_line(line_no, offset),
+                    hint: format!("; {RECOVER_HINT}"),
+                });
             }
             Ok(JournalLine::Secret(s)) => j.secret = Some(s),
             Ok(JournalLine::Entry(e)) => {
@@ -574,21 +558,13 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
                 break;
             }
             Err(e) => {
-                let message = format!("journal line {line_no} (byte {offset}) is damaged: {e}");
-                if strict {
-                    return Err(StoreError::Corrupt {
-                        file,
-                        line: line_no,
-                        column: offset,
-                        message,
-                        hint: String::new(),
-                    });
-                }
-                // `recover` keeps what is before the damage and says where it stopped.
-                j.warnings.push(format!(
-                    "{file}: {message}; it and the lines after it were left out"
-                ));
-                break;
+                return Err(StoreError::Corrupt {
+                    file,
+                    line: line_no,
+                    column: offset,
+                    message: format!("journal line {line_no} (byte {offset}) is damaged: {e}"),
+                    hint: String::new(),
+                });
             }
         }
         offset = next;
@@ -604,15 +580,10 @@ fn parse_journal_as(bytes: &[u8], file: &str, strict: bool) -> Result<Journal, S
                 b.index,
                 b.reason
             );
-            if strict {
-                return Err(StoreError::Invalid {
-                    file,
-                    message: format!("{message}; {RECOVER_HINT}"),
-                });
-            }
-            j.warnings.push(format!("{file}: {message}"));
-            j.entries.truncate(k);
-            j.lines.truncate(k);
+            return Err(StoreError::Invalid {
+                file,
+                message: format!("{message}; {RECOVER_HINT}"),
+            });
         }
     }
     Ok(j)
@@ -628,7 +599,20 @@ pub fn read_journal_tail(path: &Path, from: usize) -> Result<Journal, StoreError
     if !crate::fsio::present(path) {
         return Ok(Journal::default());
     }
-    let bytes = read_folder_file(path, "journal")?;
+    let bytes = crate::fsio::read_regular_nofollow(path, MAX_SAVE_BYTES, "journal").map_err(|e| {
+        match e.problem {
+            // Not a save, and not lost: recover reads a journal of any size line by line.
+            crate::fsio::FsProblem::TooLarge { .. } => io(
+                path,
+                format!(
+                    "this game's journal is larger than {} MiB, the most kepi reads to open a game (kepi stops a journal at {} MiB; a larger one was written by an older kepi or grew by copying); `kepi game recover` on the save reads it line by line, keeps every action that continues the game and sets the journal aside whole",
+                    MAX_SAVE_BYTES / (1024 * 1024),
+                    MAX_JOURNAL_BYTES / (1024 * 1024)
+                ),
+            ),
+            _ => fs_err(e),
+        }
+    })?;
     parse_journal_tail(&bytes, &path.display().to_string(), from)
 }
 
@@ -1099,14 +1083,41 @@ impl Store {
         let held = lock(path)?;
         crate::fsio::remove_stale_temps(path);
         if path.exists() {
-            return Err(io(
+            let e = io(
                 path,
                 "already exists; choose another file (kepi never overwrites a game)",
-            ));
+            );
+            held.release_unused(&e, path);
+            return Err(e);
         }
         let jp = journal_path(path);
-        if jp.exists() {
+        // A journal without its save: what a `create` killed between its two writes leaves (a
+        // seed line and the start, nothing acknowledged) is replaced; anything more is a game
+        // whose save was lost, which only `recover` may touch.
+        if crate::fsio::present(&jp) {
+            let refusal = match read_journal(&jp) {
+                Ok(j) if j.entries.len() <= 1 => None,
+                // A link, a device, a folder: said as it is.
+                Err(e @ StoreError::Io { .. }) => Some(e),
+                _ => Some(io(
+                    &jp,
+                    format!(
+                        "is there without its save and may hold a game's actions; `kepi game recover {}` rebuilds the game from it, or move it away",
+                        path.display()
+                    ),
+                )),
+            };
+            if let Some(e) = refusal {
+                held.release_unused(&e, &jp);
+                return Err(e);
+            }
             std::fs::remove_file(&jp).map_err(|e| io(&jp, e))?;
+        }
+        // Never a new game onto another's journal, lock, seats file, backup or set-aside copy.
+        if let Err(e) = crate::fsio::refuse_game_file(path) {
+            let e = fs_err(e);
+            held.release_unused(&e, path);
+            return Err(e);
         }
         let mut store = Store {
             _lock: held.file,
@@ -1445,141 +1456,6 @@ pub fn remove_game_files(save: &Path) {
     ] {
         let _ = std::fs::remove_file(p);
     }
-}
-
-/// Replays `entries` (those beyond the game's log) one by one, then checks their seeded dice when
-/// the game has its seed; stops at the first entry that does not continue the log or whose dice do
-/// not come from the seed, leaving the game without it. Returns what was left out, if anything.
-fn extend_checked(game: &mut Game, journal: &Journal) -> Option<String> {
-    let from = game.log().len();
-    let line_of = |index: usize| {
-        journal
-            .entries
-            .iter()
-            .position(|e| e.index as usize == index)
-            .and_then(|k| journal.lines.get(k).copied())
-            .unwrap_or(0)
-    };
-    let mut left_out = None;
-    for e in journal.entries.iter().filter(|e| e.index as usize >= from) {
-        let index = e.index as usize;
-        if let Err(err) = game.replay(e.clone()) {
-            left_out = Some((index, err.to_string()));
-            break;
-        }
-    }
-    if let Some(seed) = game.secret().map(|s| s.seed)
-        && let Err(ReplayError::Entry { index, message }) = game.audit_dice(seed)
-        && index >= from
-        && game.rewind(index).is_ok()
-    {
-        left_out = Some((
-            index,
-            format!("its dice do not come from the seed: {message}"),
-        ));
-    }
-    left_out.map(|(index, why)| {
-        format!(
-            "left out journal line {} (log entry {index}) and any after it: {why}",
-            line_of(index)
-        )
-    })
-}
-
-/// Rebuilds a damaged save from its journal (or, failing that, from the save itself or its `.bak`
-/// plus the journal). Journal lines that do not continue the log, or whose seeded dice do not come
-/// from the seed, are left out with everything after them; the journal they were in is kept as
-/// `FILE.journal.damaged` and a new one is written. The old save is kept as `FILE.damaged`.
-/// Returns the game and where it came from.
-pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
-    let path = &real_save_path(path)?;
-    let held = lock(path)?;
-    crate::fsio::remove_stale_temps(path);
-    let jp = journal_path(path);
-    let journal = read_journal_to_break(&jp)?;
-    // The save when it reads (it may hold more than a journal cut short); else the journal from
-    // its first entry; else the backup. The journal's entries beyond are replayed onto it.
-    let from_save = read_bytes_limited(path)
-        .and_then(|b| parse_save(&b, &path.display().to_string()))
-        .ok()
-        .map(|g| (g, path.display().to_string()));
-    let from_journal = || match journal.entries.first() {
-        Some(first) if first.index == 0 => {
-            Game::from_log(vec![first.clone()], journal.secret.clone())
-                .ok()
-                .map(|g| (g, jp.display().to_string()))
-        }
-        _ => None,
-    };
-    let (mut game, source) = match from_save.or_else(from_journal) {
-        Some(x) => x,
-        None => {
-            let bak = backup_path(path);
-            let bytes = read_folder_file(&bak, "backup")?;
-            (
-                parse_save(&bytes, &bak.display().to_string())?,
-                bak.display().to_string(),
-            )
-        }
-    };
-    let base = game.log().len();
-    let left_out = extend_checked(&mut game, &journal);
-    let n = game.log().len().saturating_sub(base);
-    let mut how = format!(
-        "rebuilt from {source} and {n} journal entries ({} in all)",
-        game.log().len()
-    );
-    let journal_has_more = journal
-        .entries
-        .last()
-        .is_some_and(|e| e.index as usize + 1 > game.log().len());
-    if let Some(l) = &left_out {
-        how.push_str("; ");
-        how.push_str(l);
-    }
-    if path.exists() {
-        let damaged = sibling(path, ".damaged");
-        std::fs::rename(path, &damaged).map_err(|e| io(path, e))?;
-    }
-    for w in &journal.warnings {
-        how.push_str("; ");
-        how.push_str(w);
-    }
-    // The journal is written anew when it holds anything the game does not: lines left out, a
-    // broken chain or a torn line (else they would stop the next open again).
-    let rewrite_journal = (journal_has_more || !journal.warnings.is_empty()) && jp.exists();
-    if rewrite_journal {
-        let damaged = sibling(&jp, ".damaged");
-        std::fs::rename(&jp, &damaged).map_err(|e| io(&jp, e))?;
-        how.push_str(&format!(
-            "; the old journal is kept as {}",
-            damaged.display()
-        ));
-    }
-    let mut store = Store {
-        _lock: held.file,
-        path: path.to_path_buf(),
-        journal_entries: if rewrite_journal {
-            0
-        } else {
-            journal
-                .entries
-                .last()
-                .map(|e| e.index as usize + 1)
-                .unwrap_or(0)
-        },
-        journal_good_len: if rewrite_journal { 0 } else { journal.good_len },
-        has_secret_line: !rewrite_journal && journal.secret.is_some(),
-        last_good: None,
-        saved_entries: 0,
-        stats: WriteStats::default(),
-        limits: Limits::default(),
-        background: None,
-    };
-    store
-        .compact(&game)
-        .map_err(|e| io(path, format!("could not write the rebuilt save: {e}")))?;
-    Ok((game, how))
 }
 
 #[cfg(test)]

@@ -31,6 +31,37 @@ fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
 /// Issue 10: 100 random SIGKILL points during a stream of applied actions.
 const KILL_ROUNDS: usize = 100;
 
+/// A pipe for a child's stdout that holds only `room` more bytes (Linux): one page, filled with
+/// newlines but for `room` bytes. A child that prints more than that blocks until the pipe is read,
+/// so it can never finish a run on its own: a kill is sure to interrupt it, however fast or slow
+/// the machine. Returns the read end, the write end for the child, and how many filler bytes.
+#[cfg(target_os = "linux")]
+fn pipe_with_room(room: usize) -> (std::io::PipeReader, std::io::PipeWriter, usize) {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let fd = writer.as_raw_fd();
+    // SAFETY: fcntl on a pipe this function owns; the kernel rounds up to a page.
+    let size = unsafe {
+        libc::fcntl(fd, libc::F_SETPIPE_SZ, 4096);
+        libc::fcntl(fd, libc::F_GETPIPE_SZ)
+    };
+    let size = usize::try_from(size).unwrap();
+    let fill = size - room;
+    writer.write_all(&vec![b'\n'; fill]).unwrap();
+    (reader, writer, fill)
+}
+
+/// Bytes waiting in a pipe.
+#[cfg(target_os = "linux")]
+fn waiting(reader: &std::io::PipeReader) -> usize {
+    use std::os::fd::AsRawFd;
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int.
+    unsafe { libc::ioctl(reader.as_raw_fd(), libc::FIONREAD, &mut n) };
+    usize::try_from(n).unwrap_or(0)
+}
+
 #[test]
 fn sigkill_at_random_points_loses_no_acknowledged_action() {
     let dir = tmp("kill");
@@ -38,55 +69,104 @@ fn sigkill_at_random_points_loses_no_acknowledged_action() {
     let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
     let mut next = 0;
     let mut acked: Vec<String> = Vec::new();
-    let (mut killed, mut mid_run) = (0, 0);
-    // The kill points are drawn over the time one whole run takes on this machine now (a loaded
-    // CI machine runs much slower than a quiet one): a fixed window of 60 ms killed every run
-    // before its first action under load, and the test then proved nothing.
-    let span_ms = {
+    let (mut killed, mut mid_run, mut waited) = (0, 0, 0);
+    let args_for = |next: usize| {
         let mut args: Vec<String> = vec!["game".into(), "apply".into(), save.clone()];
         for k in 0..12 {
             args.push("note".into());
             args.push(format!("n{}", next + k));
         }
-        next += 12;
+        args
+    };
+    // The kill points are drawn over the time one whole run takes on this machine now (a loaded
+    // CI machine runs much slower than a quiet one). Whether a kill interrupts a run does not hang
+    // on that time, though: each child's stdout has room for only part of its lines (see
+    // `pipe_with_room`), so no run can finish before its kill.
+    let (span_ms, first_line, all_lines) = {
         let t0 = std::time::Instant::now();
         let out = Command::new(super::common::bin())
-            .args(&args)
+            .args(args_for(next))
             .output()
             .unwrap();
+        next += 12;
         assert!(out.status.success(), "an uninterrupted run succeeds");
-        for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        for line in text.lines() {
             if line.starts_with("ok ") {
                 acked.push(line.rsplit("note: ").next().unwrap().to_string());
             }
         }
-        (t0.elapsed().as_millis() as u64).max(20)
+        let first = text.lines().next().map_or(0, |l| l.len() + 1);
+        ((t0.elapsed().as_millis() as u64).max(20), first, text.len())
     };
-    for _round in 0..KILL_ROUNDS {
-        let mut args: Vec<String> = vec!["game".into(), "apply".into(), save.clone()];
-        for k in 0..12 {
-            args.push("note".into());
-            args.push(format!("n{}", next + k));
-        }
+    assert!(
+        first_line > 0 && all_lines > 2 * first_line + 32,
+        "{all_lines}"
+    );
+    for round in 0..KILL_ROUNDS {
+        let args = args_for(next);
         next += 12;
-        let child = Command::new(super::common::bin())
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        // Room for the first line (later lines are a few bytes longer than the measured run's:
+        // larger numbers) and more, never for all twelve.
+        let least = first_line + 32;
+        let room = least + (rng as usize) % (all_lines - least - 1);
+        #[cfg(target_os = "linux")]
+        let (mut reader, writer, fill) = pipe_with_room(room);
+        #[cfg(target_os = "linux")]
+        let stdout = Stdio::from(writer);
+        #[cfg(not(target_os = "linux"))]
+        let stdout = Stdio::piped();
+        let mut child = Command::new(super::common::bin())
             .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stdout(stdout)
+            .stderr(Stdio::null())
             .spawn()
             .unwrap();
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
+        // Every other round, the kill waits for the child's first acknowledged action (its line
+        // in the pipe): that kill lands between two acknowledged actions, by construction.
+        #[cfg(target_os = "linux")]
+        if round % 2 == 0 {
+            let t0 = std::time::Instant::now();
+            while waiting(&reader) <= fill {
+                assert!(
+                    t0.elapsed() < Duration::from_secs(120),
+                    "no action acknowledged in two minutes"
+                );
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            waited += 1;
+        } else {
+            std::thread::sleep(Duration::from_millis(rng % (span_ms + span_ms / 2)));
+        }
+        #[cfg(not(target_os = "linux"))]
         std::thread::sleep(Duration::from_millis(rng % (span_ms + span_ms / 2)));
-        let mut child = child;
         let _ = child.kill(); // SIGKILL on unix
-        let out = child.wait_with_output().unwrap();
-        if !out.status.success() {
+        let status = child.wait().unwrap();
+        #[cfg(target_os = "linux")]
+        let stdout = {
+            use std::io::Read;
+            let mut v = Vec::new();
+            reader.read_to_end(&mut v).unwrap();
+            v
+        };
+        #[cfg(not(target_os = "linux"))]
+        let stdout = {
+            use std::io::Read;
+            let mut v = Vec::new();
+            child.stdout.take().unwrap().read_to_end(&mut v).unwrap();
+            v
+        };
+        if !status.success() {
             killed += 1;
         }
         let mut n = 0;
-        for line in String::from_utf8_lossy(&out.stdout).lines() {
+        for line in String::from_utf8_lossy(&stdout).lines() {
             if line.starts_with("ok ") {
                 let text = line.rsplit("note: ").next().unwrap().to_string();
                 acked.push(text);
@@ -96,6 +176,7 @@ fn sigkill_at_random_points_loses_no_acknowledged_action() {
         if n > 0 && n < 12 {
             mid_run += 1;
         }
+        let _ = round;
     }
     // Restart: everything acknowledged is there, in order, and the chain holds.
     let found = notes(&save);
@@ -109,14 +190,20 @@ fn sigkill_at_random_points_loses_no_acknowledged_action() {
     }
     assert!(!acked.is_empty(), "no action was acknowledged at all");
     eprintln!(
-        "{killed} of {KILL_ROUNDS} runs killed, {mid_run} between two acknowledged actions; {} acknowledged, {} found",
+        "{killed} of {KILL_ROUNDS} runs killed, {mid_run} between two acknowledged actions ({waited} waited for); {} acknowledged, {} found",
         acked.len(),
         found.len()
     );
-    assert!(
-        killed >= KILL_ROUNDS / 4,
-        "the kills must interrupt runs ({killed} of {KILL_ROUNDS} did)"
-    );
+    #[cfg(target_os = "linux")]
+    {
+        // No run could finish on its own, and the waited-for kills each came after an
+        // acknowledged action and before the last: whatever the machine's speed.
+        assert_eq!(killed, KILL_ROUNDS, "every kill interrupts its run");
+        assert!(
+            mid_run >= waited && waited == KILL_ROUNDS / 2,
+            "{mid_run} {waited}"
+        );
+    }
     ok(&["log", "verify", &save]);
     ok(&["log", "verify", &format!("{save}.journal")]);
     // Notes are unique: nothing replayed twice.

@@ -198,10 +198,16 @@ fn the_last_game_is_offered_and_recovered_from_its_journal() {
     let game = kepi::game::Game::from_log(older, old.secret().cloned()).expect("replays");
     let bytes = serde_json::to_vec(&kepi::store::SaveFile::of(&game)).expect("json");
     std::fs::write(&save, bytes).expect("write");
-    std::thread::sleep(Duration::from_millis(20));
+    // The journal newer than the save: its modification time set a minute later, not waited for.
     let journal = kepi::store::journal_path(&save);
-    let j = std::fs::read(&journal).expect("journal");
-    std::fs::write(&journal, j).expect("touch journal");
+    let saved_at = std::fs::metadata(&save)
+        .and_then(|m| m.modified())
+        .expect("save mtime");
+    std::fs::File::options()
+        .write(true)
+        .open(&journal)
+        .and_then(|f| f.set_modified(saved_at + Duration::from_secs(60)))
+        .expect("journal mtime");
 
     let last = LastGame::find(std::slice::from_ref(&save)).expect("offered");
     assert!(last.needs_recovery);
@@ -327,4 +333,44 @@ hex = "0504"
             .is_some()
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 44: the window's export writes through the same guard as the command line: onto the
+/// journal of the game it holds open (or its save), it is refused, naming the file, and the
+/// game's files are left byte for byte; the window goes on.
+#[test]
+fn an_export_onto_the_games_own_files_is_refused() {
+    let mut h = harness();
+    h.run();
+    let dir = tmp("own-files");
+    let save = dir.join("g.json");
+    h.state_mut().state.handle(Command::SaveAs(save.clone()));
+    h.state_mut().state.handle(Command::NextPhase);
+    // The save caught up, so no rewrite on idle changes it while the exports run.
+    h.state_mut().state.handle(Command::Save);
+    let journal = kepi::store::journal_path(&save);
+    let files = |p: &PathBuf| std::fs::read(p).expect("game file");
+    let before = (files(&save), files(&journal));
+    for (kind, path) in [
+        (ExportKind::UnitsCsv, journal.clone()),
+        (ExportKind::ReportHtml, journal.clone()),
+        (ExportKind::RosterPdf, save.clone()),
+    ] {
+        h.state_mut().state.handle(Command::Export {
+            kind,
+            path: path.clone(),
+        });
+        run_until_exported(&mut h);
+        let status = h.state().state.status.clone().expect("status");
+        assert!(status.error, "{}", status.text);
+        assert!(
+            status.text.contains("a game's own files") && status.text.contains("g.json"),
+            "{}",
+            status.text
+        );
+    }
+    assert_eq!((files(&save), files(&journal)), before);
+    // The game goes on, into the journal it holds.
+    h.state_mut().state.handle(Command::NextPhase);
+    assert!(!h.state().state.status.as_ref().is_some_and(|s| s.error));
 }

@@ -182,13 +182,22 @@ pub fn scale_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
 /// Where the game is kept ("saved: NAME", "kept by kepi", "NOT on disk"), with the path on hover:
 /// drawn at the right of the status line, so the top bar keeps to one line on a laptop.
 pub fn saved_state_ui(ui: &mut Ui, view: &View) {
+    // A box of one width whatever it says ("no actions yet", "kept by kepi", a file's name), so
+    // the scale menu beside it never moves under the pointer (issue 46); a long name is elided in
+    // it, whole on hover.
+    let size = egui::vec2(SAVED_STATE_W, ui.spacing().interact_size.y);
+    let fixed = |ui: &mut Ui, text: RichText, hover: String| {
+        ui.add_sized(size, egui::Label::new(text).truncate())
+            .on_hover_text(hover);
+    };
     // On the network the host keeps the game: say whose seat this window holds.
     if let Some(r) = view.mode.remote() {
         let seat = r.seat.map_or("a", |s| s.name());
-        ui.label(RichText::new(format!("on the network: the {seat} seat")).weak())
-            .on_hover_text(
-                "The host keeps the game and its save; what this window does is sent to it",
-            );
+        fixed(
+            ui,
+            RichText::new(format!("on the network: the {seat} seat")).weak(),
+            "The host keeps the game and its save; what this window does is sent to it".into(),
+        );
         return;
     }
     let saved = match (view.save_path, view.unsaved) {
@@ -212,8 +221,11 @@ pub fn saved_state_ui(ui: &mut Ui, view: &View) {
         (Some(path), false) => format!("Every action is journalled in {}", path.display()),
         (None, false) => "The game gets its file at its first action".to_string(),
     };
-    ui.label(saved).on_hover_text(hover);
+    fixed(ui, saved, hover);
 }
+
+/// The width of [`saved_state_ui`]'s box: "on the network: the german seat" at the body size.
+const SAVED_STATE_W: f32 = 210.0;
 
 /// A button of the umpire's: enabled unless `why_not` says why (shown on hover), its shortcut in
 /// its tooltip. True when clicked.

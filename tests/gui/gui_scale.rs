@@ -166,3 +166,29 @@ fn gsp_measured_range_at_a_scale() {
         modifier_labels(&h)
     );
 }
+
+/// Issue 46: "Scale: in" moved with the text beside it. The scale menu keeps its place whatever
+/// the status line's corner says: before the first action, once the game is kept, with a long
+/// status text.
+#[test]
+fn the_scale_menu_never_moves_under_the_pointer() {
+    use egui_kittest::kittest::NodeT as _;
+    let mut h = window();
+    let at = |h: &Harness<'_, KepiApp>| {
+        h.query_all_by_label_contains("Scale:")
+            .next()
+            .expect("the scale menu")
+            .rect()
+    };
+    let first = at(&h);
+    app(&mut h).handle(Command::Act(Action::Note {
+        text: "a note, so the game has an action".into(),
+    }));
+    h.run();
+    assert_eq!(at(&h), first, "after the first action");
+    app(&mut h).handle(Command::Act(Action::Note {
+        text: "x".repeat(300),
+    }));
+    h.run();
+    assert_eq!(at(&h), first, "with a long status");
+}

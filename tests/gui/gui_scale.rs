@@ -172,7 +172,6 @@ fn gsp_measured_range_at_a_scale() {
 /// status text.
 #[test]
 fn the_scale_menu_never_moves_under_the_pointer() {
-    use egui_kittest::kittest::NodeT as _;
     let mut h = window();
     let at = |h: &Harness<'_, KepiApp>| {
         h.query_all_by_label_contains("Scale:")

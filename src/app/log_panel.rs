@@ -85,12 +85,13 @@ impl LogPanel {
                 });
             }
         });
-        if let Some(v) = &self.verified {
-            match v {
-                Ok(t) => ui.colored_label(egui::Color32::from_rgb(80, 170, 90), t),
-                Err(t) => ui.colored_label(ui.visuals().error_fg_color, t),
-            };
-        }
+        // The answer's line is there before the first Verify too, so the filters under it never
+        // move when it comes (issue 46).
+        match &self.verified {
+            Some(Ok(t)) => ui.colored_label(egui::Color32::from_rgb(80, 170, 90), t),
+            Some(Err(t)) => ui.colored_label(ui.visuals().error_fg_color, t),
+            None => ui.weak("chain not checked yet"),
+        };
         ui.horizontal(|ui| {
             super::keys::field(
                 ui,

@@ -229,3 +229,25 @@ fn the_log_filter_finds_an_entry_by_any_unit_in_it() {
         assert_eq!(fired(&h), shown, "filter {filter:?}");
     }
 }
+
+/// Issue 46: "Verify chain" pushed the log's filters down as its answer appeared. The filter
+/// field keeps its place before and after a Verify.
+#[test]
+fn verify_chain_does_not_move_the_log_filters() {
+    let mut h = window(None);
+    let filter = |h: &Harness<'_, KepiApp>| {
+        h.get_all_by_role(Role::TextInput)
+            .find(|n| n.rect().left() > 1000.0)
+            .expect("the log's filter field")
+            .rect()
+    };
+    let before = filter(&h);
+    h.get_by_label("Verify chain").click();
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("chain holds")
+            .next()
+            .is_some()
+    );
+    assert_eq!(filter(&h), before);
+}

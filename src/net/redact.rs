@@ -433,25 +433,42 @@ pub fn judge(
             side.as_str()
         ))
     };
-    match (
-        check_verbs(words, &a, tables, permit),
-        check_verbs(words, &b, tables, permit),
-    ) {
-        (Ok(_), Ok(_)) => {
-            let stated = stated_hidden(words, &a, &b, tables)?;
-            if stated.is_empty() {
-                Ok(())
-            } else {
-                Err(crate::moves::MoveError::refused(format!(
-                    "{} depends on the other side's strengths, which are hidden from the {} seat: leave it out (the host fills it in from the units)",
-                    stated.join(", "),
-                    side.as_str()
-                )))
-            }
-        }
-        (Err(x), Err(y)) if x.code() == y.code() && x.message == y.message => Err(x),
-        _ => Err(depends()),
+    let alike =
+        |x: Result<(), crate::moves::MoveError>, y: Result<(), crate::moves::MoveError>| match (
+            x, y,
+        ) {
+            (Ok(()), Ok(())) => Ok(()),
+            (Err(x), Err(y)) if x.code() == y.code() && x.message == y.message => Err(x),
+            _ => Err(depends()),
+        };
+    alike(
+        check_verbs(words, &a, tables, permit).map(|_| ()),
+        check_verbs(words, &b, tables, permit).map(|_| ()),
+    )?;
+    let stated = stated_hidden(words, &a, &b, tables)?;
+    if !stated.is_empty() {
+        return Err(crate::moves::MoveError::refused(format!(
+            "{} depends on the other side's strengths, which are hidden from the {} seat: leave it out (the host fills it in from the units)",
+            stated.join(", "),
+            side.as_str()
+        )));
     }
+    // Issue 44: the result printed on the chart is read in a column of the odds, which the
+    // other side's strengths decide: the seat cannot know it, and whether kepi's table agrees
+    // with it would tell them.
+    let entered = crate::moves::entered_results(words, &a, tables, side)?;
+    if !entered.is_empty() {
+        return Err(crate::moves::MoveError::refused(format!(
+            "`{} --result`: the chart's column depends on the other side's strengths, which are hidden from the {} seat: leave the result out (kepi rolls; the umpire enters the result of a cell kepi does not know)",
+            entered.join("`, `"),
+            side.as_str()
+        )));
+    }
+    // The rules' checks before the roll (issue 44): "already attacked", figures, ranges...
+    alike(
+        crate::moves::check_built(words, &a, tables),
+        crate::moves::check_built(words, &b, tables),
+    )
 }
 
 /// A refusal's reason as `side`'s seat may read it: one that names a unit of the other side

@@ -25,8 +25,9 @@
 //! visible on purpose, as on the table: the other side's units' ids, names, positions,
 //! formations, markers (flags) and whether they are eliminated.
 //!
-//! A seat's request is judged against what the seat may know ([`judge`]): its answer is the
-//! same whatever the hidden values are.
+//! A seat's request is judged against what the seat may know ([`judge`]), and what the rules
+//! cannot finish on the real game is handed to the umpire, its dice spent, rather than refused
+//! (issue 44): its answer is the same whatever the hidden values and the next die are.
 //!
 //! The umpire and the spectator are sent everything (the spectator code is for neutral onlookers;
 //! do not hand it to a player when strengths are hidden).
@@ -406,18 +407,24 @@ fn body(e: &LogEntry, prev: &str, secret: Option<String>) -> LogEntry {
     b
 }
 
-/// Judges a request of `side`'s seat against what that seat may know (issue 29): its answer
-/// must be the same whatever the other side's hidden values are. The words are checked (parsed,
-/// permitted, their forms built and refused as `kepi game apply` does) on two games that differ
-/// only in those values ([`masked`]), never on the real one:
+/// Judges a request of `side`'s seat against what that seat may know (issues 29, 44): its
+/// answer must be the same whatever the other side's hidden values are. The words are checked
+/// (parsed, permitted) on two games that differ only in those values ([`masked`]), never on the
+/// real one:
 ///
 /// - refused alike on both: refused, with that reason (it does not depend on them);
 /// - refused on one only, or for reasons that differ: refused, with one sentence for all;
 /// - passed on both, but the words set a field of a form that depends on those values (the
 ///   target's figures, `--target-figures`, `--set action.b.figures=...`): refused, naming the
 ///   fields; the seat cannot know them, and the host fills them in from the units;
-/// - else it goes on to the host's own checks on the real game, where the hidden values are
-///   the host's, filled in by it.
+/// - a `--result` of their own in a combat against the other side's units (SPI, 1870): refused,
+///   as the chart's column is the odds their strengths decide;
+/// - then each resolution is built and previewed on both ([`crate::moves::check_built`]: the
+///   rules' checks before any die, "already attacked", figures, a limbered battery), judged
+///   alike as above;
+/// - else it goes on to the real game, where the hidden values are the host's, filled in by it,
+///   and what the rules cannot finish there is logged for the umpire with its dice spent, never
+///   refused ([`crate::moves::apply_verbs_for_hidden_seat`]).
 pub fn judge(
     words: &[String],
     state: &GameState,

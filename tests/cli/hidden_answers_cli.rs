@@ -34,7 +34,7 @@ struct Table {
 }
 
 impl Table {
-    fn serve(save: &Path) -> Table {
+    fn serve(save: &Path, approve: bool) -> Table {
         let tables = kepi::registry::builtin_tables().expect("tables");
         let host = Host::open(
             save,
@@ -48,6 +48,7 @@ impl Table {
         )
         .expect("host");
         host.set_hide_strengths(true);
+        host.set_approval(approve);
         let address = format!("ws://{}", host.local_addr());
         let codes = host
             .seats()
@@ -99,6 +100,22 @@ impl Table {
             }
         }
         (ws, got)
+    }
+
+    /// A one-off connection of `seat` that follows no log: its welcome read.
+    fn join_quiet(&self, seat: &str) -> WebSocket<MaybeTlsStream<TcpStream>> {
+        let (mut ws, _) = tungstenite::connect(self.address.as_str()).expect("connect");
+        if let MaybeTlsStream::Plain(s) = ws.get_mut() {
+            s.set_read_timeout(Some(T)).expect("timeout");
+        }
+        let hello = serde_json::json!({
+            "type": "hello",
+            "protocol": kepi::net::PROTOCOL_VERSION,
+            "code": self.code(seat),
+        });
+        ws.send(Message::text(hello.to_string())).expect("hello");
+        assert_eq!(json(&read(&mut ws))["type"], "welcome");
+        ws
     }
 
     /// Stops the host (the save caught up).
@@ -186,6 +203,8 @@ struct Case {
     seat: &'static str,
     /// Its requests, in order.
     requests: &'static [&'static [&'static str]],
+    /// Whether the umpire approves players' resolutions (each is held, then approved).
+    approve: bool,
     /// How many of them the rules could not finish (a chart cell kepi does not know): each is
     /// logged for the umpire with its dice spent, and answered as any other resolution.
     handed_over: usize,
@@ -270,16 +289,48 @@ fn run(c: &Case) {
 
     let mut heard = Vec::new();
     for save in [&a, &b] {
-        let table = Table::serve(save);
+        let table = Table::serve(save, c.approve);
         let (mut ws, joined) = table.join(c.seat);
+        let mut umpire = table.join_quiet("umpire");
         let mut len = before;
         let mut answers = Vec::new();
         for (k, words) in c.requests.iter().enumerate() {
-            let got = ask(&mut ws, k as u64 + 1, words);
+            let id = k as u64 + 1;
+            let mut got = ask(&mut ws, id, words);
             let last = json(got.last().expect("an answer"));
+            if last["type"] == "held" {
+                // The umpire approves it; the seat is sent the entries and the decision.
+                let decide = serde_json::json!({
+                    "type": "decide", "id": id, "request": last["request"], "approve": true
+                });
+                umpire
+                    .send(Message::text(decide.to_string()))
+                    .expect("decide");
+                while json(&read(&mut umpire))["id"] != id {}
+                loop {
+                    let t = read(&mut ws);
+                    let done = json(&t)["type"] == "decided";
+                    got.push(t);
+                    if done {
+                        break;
+                    }
+                }
+            }
+            let made: usize = got
+                .iter()
+                .map(|t| {
+                    let v = json(t);
+                    match v["type"].as_str() {
+                        Some("applied" | "decided") => v["seen"].as_array().map_or(0, Vec::len),
+                        Some("seen") => v["entries"].as_array().map_or(0, Vec::len),
+                        _ => 0,
+                    }
+                })
+                .sum();
             answers.push((got, len));
-            len += last["seen"].as_array().map_or(0, Vec::len);
+            len += made;
         }
+        drop(umpire);
         drop(ws);
         table.stop();
         heard.push(Heard { joined, answers });
@@ -339,6 +390,7 @@ fn run(c: &Case) {
             if v["refused"].is_null() {
                 continue;
             }
+            // Refused at once, or when the umpire approved it: nothing was applied either way.
             let told = v["refused"]["message"].as_str().unwrap_or_default();
             assert!(
                 !told.contains("die shows") && !told.contains("does not know the"),
@@ -413,6 +465,7 @@ fn pk_a_seats_answers_are_the_same_whatever_the_hidden_strength() {
             &["fire", PK_G, PK_F, "--dice", "d10=7"],
             &["rally", PK_G],
         ],
+        approve: false,
         handed_over: 0,
     });
 }
@@ -436,6 +489,7 @@ fn pw_a_seats_answers_are_the_same_whatever_the_hidden_strength() {
             &["activate", "de-inf-1"],
             &["next-phase"],
         ],
+        approve: false,
         handed_over: 0,
     });
 }
@@ -457,6 +511,7 @@ fn gsp_a_seats_answers_are_the_same_whatever_the_hidden_strength() {
             &["undo"],
             &["fire", "gfar-heavy-1", "9e-ligne-1", "--sector", "2"],
         ],
+        approve: false,
         handed_over: 0,
     });
 }
@@ -525,6 +580,7 @@ fn spi_a_seats_answers_are_the_same_whatever_the_hidden_strength() {
             &["formation", "de-2-5-1"],
         ],
         // Every cell of SPI's chart is to be entered from the printed one.
+        approve: false,
         handed_over: 4,
     });
 }
@@ -570,6 +626,85 @@ fn fr1870_a_seats_answers_are_the_same_whatever_the_hidden_strength() {
                 "d6=2",
             ],
         ],
+        approve: false,
         handed_over: 2,
+    });
+}
+
+/// The same with the umpire's approval: a player's combat is held whatever is hidden, and what
+/// the seat is sent when the umpire approves it (the entries, the decision) is the same too.
+#[test]
+fn spi_an_approved_combat_is_told_alike_whatever_the_hidden_strength() {
+    run(&Case {
+        name: "spi-approve",
+        scenario: "spi-1870",
+        setup: &[
+            "move",
+            "fr-metz-5",
+            "0505",
+            "move",
+            "fort-metz",
+            "0505",
+            "move",
+            "de-2-5-1",
+            "0504",
+        ],
+        hidden: "fort-metz",
+        strengths: (6, 2),
+        seat: "german",
+        requests: &[
+            &["combat", "--attackers", "de-2-5-1", "--hex", "0505"],
+            &[
+                "combat",
+                "--attackers",
+                "de-2-5-1",
+                "--hex",
+                "0505",
+                "--result",
+                "D1",
+            ],
+            &["combat", "--attackers", "fr-metz-5", "--hex", "0504"],
+            &["lose", "fort-metz", "1"],
+            &[
+                "combat",
+                "--attackers",
+                "de-2-5-1",
+                "--hex",
+                "0505",
+                "--dice",
+                "d6=6",
+            ],
+        ],
+        approve: true,
+        handed_over: 2,
+    });
+}
+
+/// 1870 with the umpire's approval.
+#[test]
+fn fr1870_an_approved_combat_is_told_alike_whatever_the_hidden_strength() {
+    run(&Case {
+        name: "fr1870-approve",
+        scenario: "fr1870-august",
+        setup: &[],
+        hidden: "de-cav-3",
+        strengths: (2, 1),
+        seat: "french",
+        requests: &[
+            &["combat", "--attackers", "fr-1rc,fr-2rc", "--hex", "2739"],
+            &[
+                "combat",
+                "--attackers",
+                "fr-1rc,fr-2rc",
+                "--hex",
+                "2739",
+                "--result",
+                "E",
+            ],
+            &["combat", "--attackers", "de-cav-3", "--hex", "2037"],
+            &["set", "de-cav-3", "strength", "2"],
+        ],
+        approve: true,
+        handed_over: 1,
     });
 }

@@ -1020,6 +1020,52 @@ mod tests {
         );
     }
 
+    /// Issue 44: a resolution the rules cannot finish for a seat with hidden strengths is
+    /// logged for the umpire with the die it rolled spent, so no later answer shows that die
+    /// as the next one; the log replays with it.
+    #[test]
+    fn a_resolution_the_rules_cannot_finish_spends_its_dice_in_the_log() {
+        let mut g = game();
+        let now = chrono::Utc::now();
+        let d6: crate::dice::DiceExpr = "d6".parse().expect("an expression");
+        let first = |e: &LogEntry| e.dice.first().map(|r| r.value);
+        // What kepi's next die is, on a copy.
+        let next = first(&g.clone().roll(&d6, now).expect("a roll").clone());
+        let before = g.state().dice.draws;
+        let made = g
+            .resolve_logged_or_hand_over(
+                Vec::new(),
+                Some(serde_json::json!({"target": "8e-ligne-1"})),
+                &[],
+                |_, dice| {
+                    dice.roll(crate::dice::Die::D6, "CRT d6")
+                        .map_err(|e| crate::rules::RuleError::input("dice", e.to_string(), "d6"))?;
+                    Err(crate::rules::RuleError::input(
+                        "--result",
+                        format!(
+                            "kepi does not know the 3:1 cell; {}",
+                            crate::rules::SAME_FACE
+                        ),
+                        "a result",
+                    ))
+                },
+                now,
+            )
+            .expect("logged, not refused")
+            .clone();
+        assert_eq!(first(&made), next, "the die rolled for it is logged");
+        assert!(made.summary.contains("not applied") && made.summary.contains("--dice d6="));
+        assert!(!made.summary.contains("same face"), "{}", made.summary);
+        assert_eq!(g.state().dice.draws, before + 1, "and spent");
+        let after = g.roll(&d6, now).expect("a roll").clone();
+        assert_eq!(g.state().dice.draws, before + 2, "the next roll moves on");
+        assert!(after.dice.len() == 1);
+        // It names the other side's unit: a german seat sees its place only.
+        let seen = seen_by_german(&g);
+        assert!(seen[made.index as usize].hidden);
+        Game::from_log(g.log().to_vec(), None).expect("the log replays");
+    }
+
     #[test]
     fn a_chain_key_reads_back_and_never_prints() {
         let k = ChainKey::generate().expect("entropy");

@@ -533,6 +533,43 @@ pub fn stated_hidden(
     Ok(out)
 }
 
+/// Builds every resolution verb of the words on `state` as [`apply_verbs`] would before rolling
+/// (its form pre-filled and set, the rules' checks, its preview), applying nothing: the host judges a
+/// request of a seat with hidden strengths this way on its stand-in games (issue 44).
+pub fn check_built(words: &[String], state: &GameState, tables: &Tables) -> Result<(), MoveError> {
+    for (_, v) in parse_verbs(words, state, tables)? {
+        if let Verb::Play(p) = v {
+            let p = p.with_game_defaults(state);
+            let ready = play::build(&p, state, tables).map_err(|e| e.at_scale(&state.scale))?;
+            // What the rules refuse before any die is rolled (a limbered battery firing...),
+            // as the roll would say it: the preview rolls nothing.
+            ready
+                .resolve(state, tables, None)
+                .map_err(|e| MoveError::refused(e.to_string()).at_scale(&state.scale))?;
+        }
+    }
+    Ok(())
+}
+
+/// The resolution verbs of the words that enter a result of their own (`--result`) against a
+/// unit of another side than `side` ([`play::enters_result_against`]), by verb name.
+pub fn entered_results(
+    words: &[String],
+    state: &GameState,
+    tables: &Tables,
+    side: crate::roster::Side,
+) -> Result<Vec<String>, MoveError> {
+    let mut out = Vec::new();
+    for (asked, v) in parse_verbs(words, state, tables)? {
+        if let Verb::Play(p) = v
+            && play::enters_result_against(&p, state, tables, side)?
+        {
+            out.push(asked.verb);
+        }
+    }
+    Ok(out)
+}
+
 /// Applies the words of `kepi game apply` to an open game, the one path both `kepi game apply` and
 /// the host of `kepi serve` take, so the verbs mean the same wherever they are typed.
 ///
@@ -549,6 +586,35 @@ pub fn apply_verbs<E: From<MoveError>>(
     permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
     applied: &mut dyn FnMut(&LogEntry, Recorded, &GameState) -> Result<(), E>,
 ) -> Result<(), E> {
+    apply_verbs_as(game, store, words, tables, permit, applied, false)
+}
+
+/// [`apply_verbs`] for a seat the other side's strengths are hidden from (issue 44, the host of
+/// `kepi serve`): a resolution the rules cannot build or finish on the real game (a chart cell
+/// kepi does not know, losses that do not add up to the result, a check that depends on a
+/// hidden strength) is not refused but logged as not applied, with the dice it rolled spent
+/// ([`Game::log_not_applied`]), for the umpire to resolve. So the seat's answer is the same
+/// whatever the hidden values and the next die are.
+pub fn apply_verbs_for_hidden_seat<E: From<MoveError>>(
+    game: &mut Game,
+    store: &mut Store,
+    words: &[String],
+    tables: &Tables,
+    permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
+    applied: &mut dyn FnMut(&LogEntry, Recorded, &GameState) -> Result<(), E>,
+) -> Result<(), E> {
+    apply_verbs_as(game, store, words, tables, permit, applied, true)
+}
+
+fn apply_verbs_as<E: From<MoveError>>(
+    game: &mut Game,
+    store: &mut Store,
+    words: &[String],
+    tables: &Tables,
+    permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
+    applied: &mut dyn FnMut(&LogEntry, Recorded, &GameState) -> Result<(), E>,
+    hand_over: bool,
+) -> Result<(), E> {
     let verbs = parse_verbs(words, game.state(), tables)?;
     for (asked, v) in &verbs {
         permit(asked, game.state())?;
@@ -559,7 +625,7 @@ pub fn apply_verbs<E: From<MoveError>>(
         let before = game.log().len();
         // Checked again against the state the earlier verbs left (`lose X 9 gain X 1`).
         refuse_act(&v, game.state())?;
-        let entry = apply_one(game, v, tables, now)?;
+        let entry = apply_one(game, v, tables, now, hand_over)?;
         // A failed record leaves nothing behind (the journal is cut back) and stops here: this
         // action and the verbs after it are not made, and the game in memory forgets it.
         let recorded = match store.record(game) {
@@ -590,6 +656,7 @@ fn apply_one(
     v: Verb,
     tables: &Tables,
     now: chrono::DateTime<Utc>,
+    hand_over: bool,
 ) -> Result<LogEntry, MoveError> {
     let entry = match v {
         // A due check's effects are read from the state it is done in (an earlier verb may
@@ -616,25 +683,38 @@ fn apply_one(
         Verb::Play(p) => {
             let p = p.with_game_defaults(game.state());
             let scale = game.state().scale;
-            let form = play::build(&p, game.state(), tables).map_err(|e| e.at_scale(&scale))?;
+            let form = match play::build(&p, game.state(), tables) {
+                Ok(f) => f,
+                // Issue 44: a check the stand-ins passed ([`crate::net::redact::judge`]) that
+                // the real game refuses depends on a hidden value: the umpire's to resolve.
+                Err(e) if hand_over && e.code() == 2 => {
+                    let asked = play::asked(&p, game.state(), tables);
+                    let draws = game.state().dice.draws;
+                    let why = e.at_scale(&scale).message;
+                    return game
+                        .log_not_applied(&why, asked, Vec::new(), draws, now)
+                        .cloned()
+                        .map_err(MoveError::from);
+                }
+                Err(e) => return Err(e.at_scale(&scale)),
+            };
             // What is odd about this roll now (phase, side, a unit that already acted) goes
             // into its log entry, as the window's roll logs it: the umpire went ahead.
             let warnings = form.phase_warnings(game);
             let input = p.logged_input(&form);
-            game.resolve_logged(
-                p.units(),
-                input,
-                &p.entered,
-                |st, dice| {
-                    form.resolve(st, tables, Some(dice))
-                        .map(|(mut r, effects)| {
-                            r.notes
-                                .extend(warnings.iter().map(|w| format!("umpire went ahead: {w}")));
-                            (r, effects)
-                        })
-                },
-                now,
-            )
+            let resolve = |st: &GameState, dice: &mut crate::dice::DiceSource| {
+                form.resolve(st, tables, Some(dice))
+                    .map(|(mut r, effects)| {
+                        r.notes
+                            .extend(warnings.iter().map(|w| format!("umpire went ahead: {w}")));
+                        (r, effects)
+                    })
+            };
+            if hand_over {
+                game.resolve_logged_or_hand_over(p.units(), input, &p.entered, resolve, now)
+            } else {
+                game.resolve_logged(p.units(), input, &p.entered, resolve, now)
+            }
             .map_err(|e| MoveError::from(e).at_scale(&scale))?
         }
     }
@@ -657,7 +737,7 @@ pub fn apply_in_memory(
     let mut out = Vec::with_capacity(verbs.len());
     for (_, v) in verbs {
         refuse_act(&v, game.state())?;
-        out.push(apply_one(game, v, tables, Utc::now())?);
+        out.push(apply_one(game, v, tables, Utc::now(), false)?);
     }
     Ok(out)
 }

@@ -1146,6 +1146,56 @@ fn blank_form(s: &GameState, spec: &VerbSpec) -> Result<Form, MoveError> {
         .ok_or_else(|| MoveError::failed(format!("internal: no resolver form `{}`", spec.form)))
 }
 
+/// What a verb asked, for the log when the host cannot apply it for a seat with hidden strengths
+/// ([`crate::engine::game::Game::log_not_applied`]): its form as the units pre-fill it (naming
+/// them), or the words of its unit-less action.
+pub fn asked(v: &PlayVerb, s: &GameState, tables: &Tables) -> Option<serde_json::Value> {
+    match &v.kind {
+        Kind::Plain(words) => Some(serde_json::json!({ "resolve": words })),
+        _ => form_of(v, s, tables, false)
+            .ok()
+            .and_then(|f| serde_json::to_value(&f).ok()),
+    }
+}
+
+/// Whether `v` enters a result of its own (`--result`, or a `--set` of the form's
+/// `entered_result`) in a form that engages a unit of another side than `side` (issue 44): the
+/// seat reads the chart's column from strengths hidden from it, so it cannot know it.
+pub fn enters_result_against(
+    v: &PlayVerb,
+    s: &GameState,
+    tables: &Tables,
+    side: crate::roster::Side,
+) -> Result<bool, MoveError> {
+    if matches!(v.kind, Kind::Plain(_)) {
+        return Ok(false);
+    }
+    let json = |typed: bool| -> Result<serde_json::Value, MoveError> {
+        let f = form_of(v, s, tables, typed)?;
+        serde_json::to_value(&f).map_err(|e| MoveError::failed(format!("internal: {e}")))
+    };
+    let (typed, blank) = (json(true)?, json(false)?);
+    fn result_of(v: &serde_json::Value) -> Option<&serde_json::Value> {
+        match v {
+            serde_json::Value::Object(o) => o
+                .get("entered_result")
+                .or_else(|| o.values().find_map(result_of)),
+            _ => None,
+        }
+    }
+    let entered = result_of(&typed)
+        .filter(|r| !r.is_null() && r.as_str() != Some(""))
+        .is_some_and(|r| Some(r) != result_of(&blank));
+    if !entered {
+        return Ok(false);
+    }
+    let text = blank.to_string();
+    Ok(s.units
+        .iter()
+        .filter(|u| u.unit.side != side)
+        .any(|u| text.contains(&format!("\"{}\"", u.unit.id))))
+}
+
 /// The fields of `v`'s form that the words set although their value depends on what `a` and
 /// `b` differ in (the other side's hidden strengths, [`crate::net::redact::judge`]): the form
 /// pre-fills them differently from `a` and from `b`, and the words set them alike. As dotted

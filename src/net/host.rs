@@ -1451,12 +1451,20 @@ struct Made {
     refused: Option<Refusal>,
 }
 
-/// Applies `words` for `seat` (its permission checked) through `kepi game apply`'s path.
+/// Applies `words` for `seat` (its permission checked) through `kepi game apply`'s path; for a
+/// player seat the other side's strengths are hidden from, a resolution the rules cannot finish
+/// is logged as not applied, for the umpire (issue 44), rather than refused.
 fn record(shared: &Shared, core: &mut Core, seat: Seat, words: &[String]) -> Made {
+    let hidden = super::redact::hidden_side(seat, core.hiding()).is_some();
     let Core { game, store, .. } = core;
     let mut entries: Vec<LogEntry> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
-    let result = apply_verbs(
+    let apply = if hidden {
+        crate::moves::apply_verbs_for_hidden_seat::<MoveError>
+    } else {
+        apply_verbs::<MoveError>
+    };
+    let result = apply(
         game,
         store,
         words,

@@ -25,8 +25,9 @@
 //! visible on purpose, as on the table: the other side's units' ids, names, positions,
 //! formations, markers (flags) and whether they are eliminated.
 //!
-//! A seat's request is judged against what the seat may know ([`judge`]): its answer is the
-//! same whatever the hidden values are.
+//! A seat's request is judged against what the seat may know ([`judge`]), and what the rules
+//! cannot finish on the real game is handed to the umpire, its dice spent, rather than refused
+//! (issue 44): its answer is the same whatever the hidden values and the next die are.
 //!
 //! The umpire and the spectator are sent everything (the spectator code is for neutral onlookers;
 //! do not hand it to a player when strengths are hidden).
@@ -406,18 +407,24 @@ fn body(e: &LogEntry, prev: &str, secret: Option<String>) -> LogEntry {
     b
 }
 
-/// Judges a request of `side`'s seat against what that seat may know (issue 29): its answer
-/// must be the same whatever the other side's hidden values are. The words are checked (parsed,
-/// permitted, their forms built and refused as `kepi game apply` does) on two games that differ
-/// only in those values ([`masked`]), never on the real one:
+/// Judges a request of `side`'s seat against what that seat may know (issues 29, 44): its
+/// answer must be the same whatever the other side's hidden values are. The words are checked
+/// (parsed, permitted) on two games that differ only in those values ([`masked`]), never on the
+/// real one:
 ///
 /// - refused alike on both: refused, with that reason (it does not depend on them);
 /// - refused on one only, or for reasons that differ: refused, with one sentence for all;
 /// - passed on both, but the words set a field of a form that depends on those values (the
 ///   target's figures, `--target-figures`, `--set action.b.figures=...`): refused, naming the
 ///   fields; the seat cannot know them, and the host fills them in from the units;
-/// - else it goes on to the host's own checks on the real game, where the hidden values are
-///   the host's, filled in by it.
+/// - a `--result` of their own in a combat against the other side's units (SPI, 1870): refused,
+///   as the chart's column is the odds their strengths decide;
+/// - then each resolution is built and previewed on both ([`crate::moves::check_built`]: the
+///   rules' checks before any die, "already attacked", figures, a limbered battery), judged
+///   alike as above;
+/// - else it goes on to the real game, where the hidden values are the host's, filled in by it,
+///   and what the rules cannot finish there is logged for the umpire with its dice spent, never
+///   refused ([`crate::moves::apply_verbs_for_hidden_seat`]).
 pub fn judge(
     words: &[String],
     state: &GameState,
@@ -433,25 +440,42 @@ pub fn judge(
             side.as_str()
         ))
     };
-    match (
-        check_verbs(words, &a, tables, permit),
-        check_verbs(words, &b, tables, permit),
-    ) {
-        (Ok(_), Ok(_)) => {
-            let stated = stated_hidden(words, &a, &b, tables)?;
-            if stated.is_empty() {
-                Ok(())
-            } else {
-                Err(crate::moves::MoveError::refused(format!(
-                    "{} depends on the other side's strengths, which are hidden from the {} seat: leave it out (the host fills it in from the units)",
-                    stated.join(", "),
-                    side.as_str()
-                )))
-            }
-        }
-        (Err(x), Err(y)) if x.code() == y.code() && x.message == y.message => Err(x),
-        _ => Err(depends()),
+    let alike =
+        |x: Result<(), crate::moves::MoveError>, y: Result<(), crate::moves::MoveError>| match (
+            x, y,
+        ) {
+            (Ok(()), Ok(())) => Ok(()),
+            (Err(x), Err(y)) if x.code() == y.code() && x.message == y.message => Err(x),
+            _ => Err(depends()),
+        };
+    alike(
+        check_verbs(words, &a, tables, permit).map(|_| ()),
+        check_verbs(words, &b, tables, permit).map(|_| ()),
+    )?;
+    let stated = stated_hidden(words, &a, &b, tables)?;
+    if !stated.is_empty() {
+        return Err(crate::moves::MoveError::refused(format!(
+            "{} depends on the other side's strengths, which are hidden from the {} seat: leave it out (the host fills it in from the units)",
+            stated.join(", "),
+            side.as_str()
+        )));
     }
+    // Issue 44: the result printed on the chart is read in a column of the odds, which the
+    // other side's strengths decide: the seat cannot know it, and whether kepi's table agrees
+    // with it would tell them.
+    let entered = crate::moves::entered_results(words, &a, tables, side)?;
+    if !entered.is_empty() {
+        return Err(crate::moves::MoveError::refused(format!(
+            "`{} --result`: the chart's column depends on the other side's strengths, which are hidden from the {} seat: leave the result out (kepi rolls; the umpire enters the result of a cell kepi does not know)",
+            entered.join("`, `"),
+            side.as_str()
+        )));
+    }
+    // The rules' checks before the roll (issue 44): "already attacked", figures, ranges...
+    alike(
+        crate::moves::check_built(words, &a, tables),
+        crate::moves::check_built(words, &b, tables),
+    )
 }
 
 /// A refusal's reason as `side`'s seat may read it: one that names a unit of the other side
@@ -994,6 +1018,52 @@ mod tests {
             verify_seat_log(shown.log()),
             Ok(chains.head(Side::German, g.log(), g.state()))
         );
+    }
+
+    /// Issue 44: a resolution the rules cannot finish for a seat with hidden strengths is
+    /// logged for the umpire with the die it rolled spent, so no later answer shows that die
+    /// as the next one; the log replays with it.
+    #[test]
+    fn a_resolution_the_rules_cannot_finish_spends_its_dice_in_the_log() {
+        let mut g = game();
+        let now = chrono::Utc::now();
+        let d6: crate::dice::DiceExpr = "d6".parse().expect("an expression");
+        let first = |e: &LogEntry| e.dice.first().map(|r| r.value);
+        // What kepi's next die is, on a copy.
+        let next = first(&g.clone().roll(&d6, now).expect("a roll").clone());
+        let before = g.state().dice.draws;
+        let made = g
+            .resolve_logged_or_hand_over(
+                Vec::new(),
+                Some(serde_json::json!({"target": "8e-ligne-1"})),
+                &[],
+                |_, dice| {
+                    dice.roll(crate::dice::Die::D6, "CRT d6")
+                        .map_err(|e| crate::rules::RuleError::input("dice", e.to_string(), "d6"))?;
+                    Err(crate::rules::RuleError::input(
+                        "--result",
+                        format!(
+                            "kepi does not know the 3:1 cell; {}",
+                            crate::rules::SAME_FACE
+                        ),
+                        "a result",
+                    ))
+                },
+                now,
+            )
+            .expect("logged, not refused")
+            .clone();
+        assert_eq!(first(&made), next, "the die rolled for it is logged");
+        assert!(made.summary.contains("not applied") && made.summary.contains("--dice d6="));
+        assert!(!made.summary.contains("same face"), "{}", made.summary);
+        assert_eq!(g.state().dice.draws, before + 1, "and spent");
+        let after = g.roll(&d6, now).expect("a roll").clone();
+        assert_eq!(g.state().dice.draws, before + 2, "the next roll moves on");
+        assert!(after.dice.len() == 1);
+        // It names the other side's unit: a german seat sees its place only.
+        let seen = seen_by_german(&g);
+        assert!(seen[made.index as usize].hidden);
+        Game::from_log(g.log().to_vec(), None).expect("the log replays");
     }
 
     #[test]

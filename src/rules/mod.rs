@@ -24,3 +24,9 @@ pub use resolution::{
     odds_from, rolled_line,
 };
 pub use scale::{Distance, Scale};
+
+/// SPI-C1, FR-C1: how a roll into a chart cell kepi does not know ends its refusal: the seeded
+/// dice did not move, so the same roll shows the same die. The host of `kepi serve` spends those
+/// dice for a seat with hidden strengths instead (issue 44) and words it otherwise.
+pub const SAME_FACE: &str =
+    "roll again (kepi's dice show the same face; dice of your own are entered again)";

@@ -14,6 +14,7 @@ mod flow_cli;
 mod form_verb_cli;
 mod grammar_cli;
 mod gsp_cli;
+mod hidden_answers_cli;
 mod hostile_corpus;
 mod input_cli;
 mod net_cli;

@@ -522,6 +522,109 @@ impl Game {
         )
     }
 
+    /// [`Game::resolve_logged`] for a seat the other side's strengths are hidden from (issue 44):
+    /// when the rules cannot finish the resolution (a chart cell kepi does not know, losses that
+    /// do not add up to the result...), it is not refused, which would tell the seat something
+    /// that depends on the hidden values or on a die it did not spend. It is logged instead as
+    /// `not_applied` ([`Game::log_not_applied`]) with the dice it rolled, which are spent (the
+    /// next roll shows the next die), and no effects: the umpire resolves it.
+    pub fn resolve_logged_or_hand_over<F>(
+        &mut self,
+        units: Vec<String>,
+        input: Option<serde_json::Value>,
+        entered: &[(Die, u32)],
+        resolve: F,
+        now: DateTime<Utc>,
+    ) -> Result<&LogEntry, ActionError>
+    where
+        F: FnOnce(
+            &GameState,
+            &mut DiceSource,
+        ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
+    {
+        let mut src = self.dice_source(entered)?;
+        let draws = |src: &DiceSource, s: &GameState| src.draws().max(s.dice.draws);
+        let (resolution, effects) = match resolve(&self.state, &mut src) {
+            Ok(done) => done,
+            Err(e) => {
+                let spent = draws(&src, &self.state);
+                let rolls = src.take_rolls();
+                return self.log_not_applied(&e.to_string(), input, rolls, spent, now);
+            }
+        };
+        let spent = draws(&src, &self.state);
+        let rolls = resolution.dice.clone();
+        let made = Action::Resolved {
+            resolution: Box::new(resolution),
+            effects,
+            draws: spent,
+            units,
+            input: input.clone().map(Box::new),
+        };
+        // Effects the game refuses (nothing is applied then) are the umpire's too.
+        if let Err(e) = self.act(made, now) {
+            return self.log_not_applied(&e.to_string(), input, rolls, spent, now);
+        }
+        self.log
+            .last()
+            .ok_or_else(|| ActionError::Invalid("internal: the resolution was not logged".into()))
+    }
+
+    /// Logs a resolution the host could not apply for a seat with hidden strengths (issue 44):
+    /// a [`Action::Resolved`] whose action is `not_applied`, with the dice it rolled (spent up to
+    /// `draws`), no effects and no units (it answers no due check), and its reason and what was
+    /// asked (`asked`: the form, naming its units, so it is hidden from a seat whose enemy it
+    /// names) in its outcome. The umpire resolves it from the log.
+    pub fn log_not_applied(
+        &mut self,
+        reason: &str,
+        asked: Option<serde_json::Value>,
+        rolls: Vec<crate::dice::Roll>,
+        draws: u64,
+        now: DateTime<Utc>,
+    ) -> Result<&LogEntry, ActionError> {
+        let dice: Vec<String> = rolls
+            .iter()
+            .map(|r| format!("{}={}", r.die, r.value))
+            .collect();
+        // The rules' "roll again: kepi's dice show the same face" is no longer true: they moved
+        // on, so the umpire makes it again with the dice spent here.
+        let reason = reason.replace(crate::rules::SAME_FACE, "make it again with these dice");
+        let summary = format!(
+            "not applied, for the umpire to resolve{}: {reason}",
+            if dice.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (its dice are spent: make it again with --dice {})",
+                    dice.join(",")
+                )
+            }
+        );
+        let resolution = Resolution {
+            system: self.state.system.system(),
+            action: "not_applied".to_string(),
+            modifiers: Vec::new(),
+            dice: rolls,
+            outcome: Some(serde_json::json!({ "reason": reason, "asked": asked })),
+            summary,
+            odds: Vec::new(),
+            rolled: None,
+            notes: Vec::new(),
+        };
+        let draws = draws.max(self.state.dice.draws);
+        self.act(
+            Action::Resolved {
+                resolution: Box::new(resolution),
+                effects: Vec::new(),
+                draws,
+                units: Vec::new(),
+                input: None,
+            },
+            now,
+        )
+    }
+
     /// Checks every member of every entry against what kepi would have written there (issues 29
     /// and 44: a forger who edits an entry and recomputes the chain). An entry holds its input
     /// (the start's state, an action, the revealed seed) or what is recomputed here from that

@@ -467,8 +467,8 @@ fn ask_for_result(
         "--result",
         format!(
             "the die shows {die}; kepi does not know the {odds} cell for it, so nothing was \
-             applied: enter the result printed on your chart for this die and roll again \
-             (kepi's dice show the same face; dice of your own are entered again)"
+             applied: enter the result printed on your chart for this die and {}",
+            crate::rules::SAME_FACE
         ),
         valid
             .unwrap_or("the result printed on your chart")

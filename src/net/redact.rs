@@ -1063,7 +1063,12 @@ mod tests {
         // It names the other side's unit: a german seat sees its place only.
         let seen = seen_by_german(&g);
         assert!(seen[made.index as usize].hidden);
-        Game::from_log(g.log().to_vec(), None).expect("the log replays");
+        let replayed = Game::from_log(g.log().to_vec(), None).expect("the log replays");
+        // And `kepi log verify`'s audit passes it: a hand-over is no forgery.
+        let tables = crate::registry::builtin_tables().expect("the shipped tables");
+        replayed
+            .audit_outcomes(|game, action| crate::moves::play::recheck_act(game, action, tables))
+            .expect("a handed-over resolution verifies");
     }
 
     #[test]

@@ -401,6 +401,14 @@ impl ResolverState {
                     .weak(),
                 );
             }
+            // A number field that does not read: the form holds another value than it shows,
+            // so the odds of that value would mislead.
+            Ok(_) if !crate::engine::play::kit::unparsed(ui.ctx()).is_empty() => {
+                ui.label(RichText::new("Odds").strong());
+                ui.label(
+                    RichText::new("not shown until every number field reads as a number").weak(),
+                );
+            }
             Ok(res) => {
                 ui.label(RichText::new("Exact odds, before rolling").strong());
                 odds_bars_ui(ui, &res.odds, self.last_outcome(view, &res.odds));
@@ -447,12 +455,15 @@ impl ResolverState {
         // shows, so nothing rolls until it is fixed, and the reason is said beside Roll.
         let unparsed = crate::engine::play::kit::unparsed(ui.ctx());
         let ready = ready && unparsed.is_empty();
-        for label in &unparsed {
-            ui.colored_label(
-                ui.visuals().error_fg_color,
-                format!("{label}: not a number; fix it to roll"),
-            );
-        }
+        // Said in Roll's own row, after its buttons, so Roll never moves when it appears.
+        let why_not = |ui: &mut Ui| {
+            for label in &unparsed {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("{label}: not a number; fix it to roll"),
+                );
+            }
+        };
         // Only the dice this form rolls are asked for; a form that rolls none (P&K's URT, SPI's
         // raise at Chalons) is applied, not rolled, whichever dice mode is on.
         let used: &'static [Die] = self.form().map_or(&[], |f| f.dice_used());
@@ -471,6 +482,7 @@ impl ResolverState {
                     });
                 }
                 super::campaign::fight_button_ui(ui, self.form(), view, out);
+                why_not(ui);
             });
             return;
         }
@@ -515,6 +527,7 @@ impl ResolverState {
                     out.push(Command::ResolveAndApply { entered: d });
                 }
                 super::campaign::fight_button_ui(ui, self.form(), view, out);
+                why_not(ui);
             });
         } else {
             ui.horizontal(|ui| {
@@ -530,6 +543,7 @@ impl ResolverState {
                 }
                 // Issue 30: the same combat fought with miniatures instead (SPI and 1870 only).
                 super::campaign::fight_button_ui(ui, self.form(), view, out);
+                why_not(ui);
             });
         }
     }

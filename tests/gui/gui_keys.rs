@@ -622,7 +622,14 @@ fn a_garbled_number_stops_the_roll_until_it_is_fixed() {
         h.get_by_label("range measured").click();
         h.run();
     }
+    let roll_at = |h: &Harness<'_, KepiApp>| h.get_by_label("Roll and apply").rect();
+    let roll = roll_at(&h);
     type_into(&mut h, "inches", "1n2");
+    assert_eq!(roll_at(&h), roll, "Roll stays where it was");
+    assert!(
+        h.query_by_label("Exact odds, before rolling").is_none(),
+        "no odds of a value the field does not show"
+    );
     // The field lets go of the keyboard (Esc): the text stays as typed, not the last value read.
     h.key_press(egui::Key::Escape);
     h.run();

@@ -88,14 +88,27 @@ pub fn pick<T: Copy + PartialEq + Display>(
         + ui.spacing().item_spacing.x
         + text_width(ui, label, egui::TextStyle::Body);
     fit_or_wrap(ui, width);
-    egui::ComboBox::from_label(label)
-        .selected_text(value.to_string())
-        .show_ui(ui, |ui| {
-            for v in all {
-                changed |= ui.selectable_value(value, *v, v.to_string()).changed();
-            }
-        });
+    combo(ui, label, value.to_string(), |ui| {
+        for v in all {
+            changed |= ui.selectable_value(value, *v, v.to_string()).changed();
+        }
+    });
     changed
+}
+
+/// A combo box with its label before it ("class [veteran]"), as a reader takes them: egui's own
+/// puts the label after, where it read as the next box's (issue 46: P&K's "range measured" box
+/// read as "officer with target"). The label names the box for a screen reader and the tests,
+/// and the two stay on one row.
+pub fn combo(ui: &mut Ui, label: &str, selected: String, add: impl FnOnce(&mut Ui)) {
+    ui.horizontal(|ui| {
+        let l = ui.add(egui::Label::new(label).wrap_mode(egui::TextWrapMode::Extend));
+        egui::ComboBox::from_id_salt(label)
+            .selected_text(selected)
+            .show_ui(ui, add)
+            .response
+            .labelled_by(l.id);
+    });
 }
 
 /// The number fields whose text does not read as a number, by label, as the window last drew

@@ -29,13 +29,12 @@ const AROUND: [Cell; 8] = [
 ];
 
 fn piece_ui(ui: &mut Ui, piece: &mut Option<Piece>) {
-    egui::ComboBox::from_label("gun")
-        .selected_text(piece.map(|p| p.to_string()).unwrap_or_else(|| "—".into()))
-        .show_ui(ui, |ui| {
-            for p in Piece::ALL {
-                ui.selectable_value(piece, Some(*p), p.to_string());
-            }
-        });
+    let shown = piece.map(|p| p.to_string()).unwrap_or_else(|| "—".into());
+    crate::engine::play::kit::combo(ui, "gun", shown, |ui| {
+        for p in Piece::ALL {
+            ui.selectable_value(piece, Some(*p), p.to_string());
+        }
+    });
 }
 
 fn unit_label(state: &GameState, id: &str) -> String {

@@ -8,14 +8,13 @@ use crate::rules::pk::form::{PkAction, PkForm};
 use crate::rules::pk::{Activity, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon};
 
 fn officer_ui(ui: &mut Ui, label: &str, v: &mut Option<Officer>) {
-    egui::ComboBox::from_label(label)
-        .selected_text(v.map(|o| o.to_string()).unwrap_or_else(|| "none".into()))
-        .show_ui(ui, |ui| {
-            ui.selectable_value(v, None, "none");
-            for o in Officer::ALL {
-                ui.selectable_value(v, Some(*o), o.to_string());
-            }
-        });
+    let shown = v.map(|o| o.to_string()).unwrap_or_else(|| "none".into());
+    crate::engine::play::kit::combo(ui, label, shown, |ui| {
+        ui.selectable_value(v, None, "none");
+        for o in Officer::ALL {
+            ui.selectable_value(v, Some(*o), o.to_string());
+        }
+    });
 }
 
 /// The toggles of one P&K form; every value is pre-set from the units and can be changed.

@@ -1,5 +1,6 @@
 //! Raw dice throughput: the floor under every Monte Carlo what-if (issue 10).
 //! Run: `cargo bench --bench dice`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 
 use std::hint::black_box;
 

@@ -1,6 +1,7 @@
 //! The window's frame: the full app state with 2,000 units and 10,000 log entries, driven headless
 //! through `egui::Context::run_ui` and tessellated (everything but the GPU), median and p99 CPU time
 //! per frame (target: under 4 ms median). Run: `cargo bench --bench frame`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -2,6 +2,7 @@
 //! answer; target: median 10 ms or less), and a client catching up and verifying 10,000 entries
 //! (target: 1 s or less), and what hiding strengths adds per player seat per action. Run:
 //! `cargo bench --no-default-features --bench net`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 
 use std::hint::black_box;
 use std::net::IpAddr;

@@ -1,6 +1,7 @@
 //! A resolution with its exact odds, per rule set (target: 50 us or less each), and Monte Carlo
 //! throughput of seeded P&K fire (target: 1 M or more per second on one core) beside the raw dice.
 //! Run: `cargo bench --bench resolve`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 
 use std::hint::black_box;
 use std::time::Duration;

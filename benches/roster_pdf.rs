@@ -1,4 +1,5 @@
 //! A 1,000-unit roster to PDF (target: under one second).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kepi::export::{Paper, RosterDoc, roster_pdf};

@@ -1,5 +1,6 @@
 //! Save + load of a game with 10,000 actions (target: 100 ms or less), and what one more recorded
 //! action costs at that size. Run: `cargo bench --bench store`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,6 +1,7 @@
 //! A bare eframe window built the same way as kepi's (same eframe features, same options, release
 //! profile): the yardstick for kepi's start-to-first-frame time in `benches/startup.sh`.
 //! With `KEPI_EXIT_AFTER_FIRST_FRAME` set it closes after its first frame, like kepi.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 
 fn main() -> Result<(), eframe::Error> {
     let exit_after_first_frame = std::env::var_os(kepi::app::EXIT_AFTER_FIRST_FRAME).is_some();

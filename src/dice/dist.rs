@@ -134,6 +134,10 @@ impl Dist<u32> {
 
 /// Weights whose sum leaves 127 bits need more than 2^63 items: no machine holds them.
 #[cold]
+#[allow(
+    clippy::panic,
+    reason = "an invariant no input reaches: 2^63 items cannot be held in memory"
+)]
 fn too_many_items() -> ! {
     panic!("Dist::from_weights: the total weight exceeds 127 bits (more than 2^63 items)")
 }

@@ -339,6 +339,10 @@ fn saturate_i64(v: i128) -> i64 {
 /// An exact result that 128 bits cannot hold: refusing loudly beats printing a wrong fraction.
 #[cold]
 #[inline(never)]
+#[allow(
+    clippy::panic,
+    reason = "the ranges in rules/limits.rs keep every input below it; a wrong fraction is worse"
+)]
 fn overflow(op: &str, a: impl fmt::Display, b: impl fmt::Display) -> ! {
     panic!(
         "exact fraction overflow: {op}({a}, {b}) needs more than 128 bits; kepi never rounds exact odds"

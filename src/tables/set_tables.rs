@@ -122,6 +122,10 @@ pub fn builtin<T: RuleTable + Send + Sync + 'static>() -> &'static T {
     let t: &'static T = match T::load(None) {
         Ok(t) => Box::leak(Box::new(t)),
         // The shipped text is kepi's own, read by the tests: not something a user can change.
+        #[allow(
+            clippy::panic,
+            reason = "kepi's own compiled-in table, read by every test run"
+        )]
         Err(e) => panic!("the built-in {} does not read: {e}", T::FILE),
     };
     kept.push((ty, t));

@@ -207,10 +207,20 @@ impl MapPanel {
             if let Some(u) =
                 selected.filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
             {
+                // The name in a box of one width (elided there, whole on hover), so the field
+                // after it is at one place whatever unit is picked (issue 46).
+                let size = egui::vec2(220.0, ui.spacing().interact_size.y);
+                let name = format!("{}: hex", u.unit.name);
                 let label = ui
-                    .add(
-                        egui::Label::new(RichText::new(format!("{}: hex", u.unit.name))).truncate(),
+                    .allocate_ui_with_layout(
+                        size,
+                        egui::Layout::left_to_right(egui::Align::Center),
+                        |ui| {
+                            ui.set_min_size(size);
+                            ui.add(egui::Label::new(RichText::new(&name)).truncate())
+                        },
                     )
+                    .inner
                     .id;
                 super::roster::hex_field_ui(ui, u, u.id(), label, &mut out);
             } else if off_map > 0 {

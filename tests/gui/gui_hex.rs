@@ -944,3 +944,44 @@ fn fr1870_rail_from_the_window_moves_the_unit_and_notes_a_second_transport() {
         resolution.notes
     );
 }
+
+/// Issue 46: the hex field above the map moved with the picked unit's name length. It stands at
+/// one place whatever unit is picked (the name elided in a box of one width, whole on hover).
+#[test]
+fn the_maps_hex_field_stands_still_whatever_unit_is_picked() {
+    use egui::accesskit::Role;
+    use egui_kittest::kittest::NodeT as _;
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    h.state_mut()
+        .state
+        .handle(Command::NewGame("spi-1870".into()));
+    h.run();
+    let units: Vec<(String, String)> = h
+        .state()
+        .state
+        .state()
+        .units
+        .iter()
+        .map(|u| (u.unit.id.clone(), u.unit.name.clone()))
+        .collect();
+    let shortest = units.iter().min_by_key(|(_, n)| n.len()).expect("a unit");
+    let longest = units.iter().max_by_key(|(_, n)| n.len()).expect("a unit");
+    assert!(
+        longest.1.len() > shortest.1.len() + 3,
+        "names of different lengths"
+    );
+    let mut at = Vec::new();
+    for (id, name) in [shortest, longest] {
+        h.state_mut().state.handle(Command::Select(id.clone()));
+        h.run();
+        at.push(
+            h.get_by_role_and_label(Role::TextInput, &format!("{name}: hex"))
+                .rect()
+                .left(),
+        );
+    }
+    assert_eq!(at[0], at[1], "the field moved with the name");
+}

@@ -950,7 +950,6 @@ fn fr1870_rail_from_the_window_moves_the_unit_and_notes_a_second_transport() {
 #[test]
 fn the_maps_hex_field_stands_still_whatever_unit_is_picked() {
     use egui::accesskit::Role;
-    use egui_kittest::kittest::NodeT as _;
     let app = KepiApp::new(1870, None).expect("demo battle");
     let mut h = Harness::builder()
         .with_size(egui::vec2(1366.0, 768.0))

@@ -154,17 +154,24 @@ fn glossary_ui(ui: &mut Ui, filter: &mut String) {
         ui.label(RichText::new("No rule id matches.").weak());
         return;
     }
-    egui::Grid::new("help_glossary")
-        .num_columns(3)
-        .striped(true)
-        .show(ui, |ui| {
-            for (id, name, source) in rows {
+    // Each row wraps in the window's width (a grid of three columns of whole lines widened Help,
+    // moving its close button from under the pointer, issue 46): the id in a column of one
+    // width, its name and the text it comes from under each other beside it.
+    let id_w = ui.spacing().interact_size.x * 2.0;
+    for (id, name, source) in rows {
+        ui.horizontal_top(|ui| {
+            let size = egui::vec2(id_w, ui.spacing().interact_size.y);
+            ui.allocate_ui_with_layout(size, egui::Layout::left_to_right(egui::Align::Min), |ui| {
+                ui.set_min_size(size);
                 ui.label(RichText::new(id).monospace().strong());
+            });
+            ui.vertical(|ui| {
                 ui.label(name);
                 ui.label(RichText::new(source).weak());
-                ui.end_row();
-            }
+            });
         });
+        ui.add_space(2.0);
+    }
 }
 
 /// The glossary's rows for `filter`: (id, name, the text it comes from).

@@ -240,3 +240,30 @@ fn playing_keys_keep_still_while_help_is_open() {
         "Ctrl+Shift+N acts again"
     );
 }
+
+/// Issue 46: Help's close button moved as the window widened with its page. The window keeps its
+/// place and width on every page.
+#[test]
+fn helps_window_keeps_its_width_on_every_page() {
+    use kepi::app::help::Page;
+    let mut h = window();
+    open_page(&mut h, "Keyboard shortcuts");
+    let rect = |h: &Harness<'_, KepiApp>| {
+        h.ctx
+            .memory(|m| m.area_rect(egui::Id::unique("kepi_help")))
+            .expect("Help's window")
+    };
+    let first = rect(&h);
+    for p in Page::ALL {
+        h.state_mut().state.panels.top_bar.help.open = Some(p);
+        h.run();
+        h.run();
+        let now = rect(&h);
+        assert_eq!(
+            (now.left(), now.right()),
+            (first.left(), first.right()),
+            "{} moved Help's edges",
+            p.title()
+        );
+    }
+}

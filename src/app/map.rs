@@ -333,19 +333,13 @@ impl MapPanel {
                     }
                 }
                 // After a combat (FR-C2, SPI-C4): the cells a unit that must retreat may go to (not
-                // into an enemy-held hex), and the hexes the defenders left, for the victors.
+                // into an enemy-held hex nor an empty one the enemy controls: the one answer of
+                // `retreat_cells`), and the hexes the defenders left, for the victors.
                 let after_combat = Color32::from_rgb(230, 140, 40);
-                if let (Some(u), Some(s)) = (selected, sel_hex)
-                    && u.must_retreat
-                {
-                    let enemy: Vec<Hex> = state
-                        .units
-                        .iter()
-                        .filter(|o| o.unit.side != u.unit.side && !o.eliminated())
-                        .filter_map(on_map)
-                        .collect();
-                    for h in s.neighbours() {
-                        if grid.contains(&h) && !enemy.contains(&h) {
+                if let Some(u) = selected.filter(|u| u.must_retreat && !u.eliminated()) {
+                    let cells = crate::rules::board::moves::retreat_cells(state, u);
+                    for h in cells.into_iter().filter_map(|p| hex_in(p, layout)) {
+                        if grid.contains(&h) {
                             let mut pts = hex_corners(fr.centre(h), size * 0.9).to_vec();
                             pts.push(pts[0]);
                             painter.add(Shape::line(pts, Stroke::new(3.0, after_combat)));

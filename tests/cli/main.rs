@@ -4,6 +4,7 @@
 //! each module below was its own file in tests/ before.
 
 mod acknowledged_cli;
+mod acted_cli;
 mod arguments_cli;
 mod campaign_cli;
 mod cli_dice;

@@ -445,10 +445,25 @@ impl MapPanel {
                 }
             });
         if let Some(u) = selected.filter(|u| u.must_retreat) {
-            let must = format!(
-                "{} must retreat one cell (FR-C2): drag it to a marked cell",
-                u.unit.name
-            );
+            // The outlined cells, named (FR-C2, E13: none the enemy controls unless a friend
+            // holds it): the same `retreat_cells` as the outline and the retreat check's line.
+            let cells: Vec<String> = crate::rules::board::moves::retreat_cells(state, u)
+                .iter()
+                .map(|p| p.to_string())
+                .collect();
+            let must = if cells.is_empty() {
+                format!(
+                    "{} must retreat one cell (FR-C2): no cell is open around it (blocked: \
+                     eliminated)",
+                    u.unit.name
+                )
+            } else {
+                format!(
+                    "{} must retreat one cell (FR-C2): drag it to a marked cell ({})",
+                    u.unit.name,
+                    cells.join(", ")
+                )
+            };
             hovered_text = if hovered_text.is_empty() {
                 must
             } else {

@@ -4,6 +4,7 @@
 //! each module below was its own file in tests/ before.
 #![cfg(feature = "gui")]
 
+mod gui_acted;
 mod gui_breaches;
 mod gui_campaign;
 mod gui_counts;

@@ -372,7 +372,7 @@ pub(crate) fn recheck(
             json(&notes),
         ));
     }
-    if !older_forms(resolution.system, &resolution.action, &fx).contains(effects) {
+    if !older_forms(state.system, &resolution.action, &fx).contains(effects) {
         let show = |v: &[crate::engine::game::Action]| {
             serde_json::to_string(v).unwrap_or_else(|e| e.to_string())
         };
@@ -478,53 +478,27 @@ fn without_later_flags(fx: &[crate::engine::game::Action]) -> Vec<crate::engine:
         .collect()
 }
 
-/// The effects a resolution of `action` in `system` resolved again as `fx` may have been logged
-/// with: `fx` itself, and the forms earlier kepis logged the same result in: without the markers
-/// of issue 28 ([`without_later_flags`]), without the marks of issue 46 ([`without_issue_46`]),
-/// or without both. Nothing else is taken.
+/// The effects a resolution of `action` resolved again as `fx` in a game of `rules` may have been
+/// logged with: `fx` itself, and the forms earlier kepis logged the same result in: without the
+/// markers of issue 28 ([`without_later_flags`]), without what the rule set records since issue 46
+/// ([`crate::engine::rule_set::RuleSet::recorded_since_issue_46`]: all of it, for that form
+/// only), or without both. Nothing else is taken (a P&K fire without its fired mark is reported).
 fn older_forms(
-    system: crate::rules::RuleSetId,
+    rules: crate::engine::rule_set::RuleSetRef,
     action: &str,
     fx: &[crate::engine::game::Action],
 ) -> Vec<Vec<crate::engine::game::Action>> {
-    let since_46 = without_issue_46(system, action, fx);
+    let since_46: Vec<crate::engine::game::Action> = fx
+        .iter()
+        .filter(|a| !rules.recorded_since_issue_46(action, a))
+        .cloned()
+        .collect();
     vec![
         fx.to_vec(),
         without_later_flags(fx),
         without_later_flags(&since_46),
         since_46,
     ]
-}
-
-/// `fx` without what a result of `action` in `system` records since issue 46 and earlier kepis
-/// did not: the fired mark of each attacker of an SPI or 1870 combat (SPI-C2 case C, FR-C1 E3),
-/// the melee count of both units of a PW melee (PW-X1). For any other form and rule set, `fx`
-/// as it is (so a P&K fire logged without its fired mark is still reported).
-fn without_issue_46(
-    system: crate::rules::RuleSetId,
-    action: &str,
-    fx: &[crate::engine::game::Action],
-) -> Vec<crate::engine::game::Action> {
-    use crate::engine::game::{Action, Counter, Flag};
-    use crate::rules::RuleSetId;
-    let board_combat =
-        (system == RuleSetId::Spi || system == RuleSetId::Fr1870) && action == "combat";
-    let pw_melee = system == RuleSetId::Pw && action == "melee";
-    fx.iter()
-        .filter(|a| match a {
-            Action::SetFlag {
-                flag: Flag::Fired,
-                on: true,
-                ..
-            } => !board_combat,
-            Action::SetCount {
-                counter: Counter::Melees,
-                ..
-            } => !pw_melee,
-            _ => true,
-        })
-        .cloned()
-        .collect()
 }
 
 /// "casualties: logged 9, dice give 2" for each key of two outcomes that differs.

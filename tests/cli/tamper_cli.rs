@@ -1098,7 +1098,7 @@ fn verify_still_names_a_removed_fired_mark_elsewhere() {
             let mut seen = false;
             log[at].summary = summary_without(&log[at].summary, |p| {
                 let fired = p.ends_with("fired on");
-                let drop = fired && !(keep_first && !seen);
+                let drop = fired && (seen || !keep_first);
                 seen |= fired;
                 drop
             });

@@ -1264,6 +1264,20 @@ fn attacked_marks(state: &GameState, ids: &[String]) -> Vec<Action> {
         .collect()
 }
 
+/// True for an attacker's mark ([`attacked_marks`]) in a combat's effects: what SPI and 1870
+/// record since issue 46 (`kepi log verify` takes a combat logged before without them).
+pub(crate) fn is_attacked_mark(action: &str, effect: &Action) -> bool {
+    action == "combat"
+        && matches!(
+            effect,
+            Action::SetFlag {
+                flag: Flag::Fired,
+                on: true,
+                ..
+            }
+        )
+}
+
 /// The engine plumbing of a one-unit form of SPI or 1870 besides the combat (SPI-I1, SPI-E1,
 /// SPI-T1, SPI-H2, FR-G1, FR-K1), the same for each: the acting unit alone and no target; with a
 /// tag and the form's type, saved under that tag.

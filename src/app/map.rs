@@ -343,19 +343,13 @@ impl MapPanel {
                     }
                 }
                 // After a combat (FR-C2, SPI-C4): the cells a unit that must retreat may go to (not
-                // into an enemy-held hex), and the hexes the defenders left, for the victors.
+                // into an enemy-held hex nor an empty one the enemy controls: the one answer of
+                // `retreat_cells`), and the hexes the defenders left, for the victors.
                 let after_combat = Color32::from_rgb(230, 140, 40);
-                if let (Some(u), Some(s)) = (selected, sel_hex)
-                    && u.must_retreat
-                {
-                    let enemy: Vec<Hex> = state
-                        .units
-                        .iter()
-                        .filter(|o| o.unit.side != u.unit.side && !o.eliminated())
-                        .filter_map(on_map)
-                        .collect();
-                    for h in s.neighbours() {
-                        if grid.contains(&h) && !enemy.contains(&h) {
+                if let Some(u) = selected.filter(|u| u.must_retreat && !u.eliminated()) {
+                    let cells = crate::rules::board::moves::retreat_cells(state, u);
+                    for h in cells.into_iter().filter_map(|p| hex_in(p, layout)) {
+                        if grid.contains(&h) {
                             let mut pts = hex_corners(fr.centre(h), size * 0.9).to_vec();
                             pts.push(pts[0]);
                             painter.add(Shape::line(pts, Stroke::new(3.0, after_combat)));
@@ -461,10 +455,25 @@ impl MapPanel {
                 }
             });
         if let Some(u) = selected.filter(|u| u.must_retreat) {
-            let must = format!(
-                "{} must retreat one cell (FR-C2): drag it to a marked cell",
-                u.unit.name
-            );
+            // The outlined cells, named (FR-C2, E13: none the enemy controls unless a friend
+            // holds it): the same `retreat_cells` as the outline and the retreat check's line.
+            let cells: Vec<String> = crate::rules::board::moves::retreat_cells(state, u)
+                .iter()
+                .map(|p| p.to_string())
+                .collect();
+            let must = if cells.is_empty() {
+                format!(
+                    "{} must retreat one cell (FR-C2): no cell is open around it (blocked: \
+                     eliminated)",
+                    u.unit.name
+                )
+            } else {
+                format!(
+                    "{} must retreat one cell (FR-C2): drag it to a marked cell ({})",
+                    u.unit.name,
+                    cells.join(", ")
+                )
+            };
             hovered_text = if hovered_text.is_empty() {
                 must
             } else {

@@ -577,7 +577,7 @@ fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Re
         &mut |entry, recorded, state| {
             report_recorded(recorded);
             if unprinted.is_none()
-                && let Err(e) = print_entry_at(entry, json, &state.scale)
+                && let Err(e) = print_applied(entry, json, state)
             {
                 unprinted = Some(e);
             }
@@ -709,7 +709,15 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
 }
 
 pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
-    print_entry_at(e, json, &crate::rules::Scale::default())
+    print_entry_at(e, json, &crate::rules::Scale::default(), None)
+}
+
+/// [`print_entry`] of an entry `kepi game apply` just logged, in `state` (the game after it): the
+/// summary names the acting unit as `kepi log show` does ([`crate::engine::game::entry_text`];
+/// issue 46: a fatigue check's summary named none) and is printed at the game's scale.
+fn print_applied(e: &LogEntry, json: bool, state: &GameState) -> Result<(), CliError> {
+    let line = crate::engine::game::entry_text(e, state).line;
+    print_entry_at(e, json, &state.scale, Some(line))
 }
 
 /// [`print_entry`] at a game's scale (issue 28): the distances of its summary and notes printed
@@ -718,8 +726,9 @@ pub(super) fn print_entry_at(
     e: &LogEntry,
     json: bool,
     scale: &crate::rules::Scale,
+    line: Option<String>,
 ) -> Result<(), CliError> {
-    let summary = e.summary_at(scale);
+    let summary = line.unwrap_or_else(|| e.summary_at(scale));
     let localized: Option<Vec<String>> = match &e.kind {
         EntryKind::Act {
             action: Action::Resolved { resolution, .. },

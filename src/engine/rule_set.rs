@@ -284,6 +284,13 @@ pub trait RuleSet: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// True when `effect` is one a resolution of `action` records since issue 46 and earlier
+    /// kepis did not log with the same result (SPI's and 1870's attackers marked as fired, PW's
+    /// melee count): `kepi log verify` takes a result logged without all of them. None by default.
+    fn recorded_since_issue_46(&self, _action: &str, _effect: &Action) -> bool {
+        false
+    }
+
     /// A logged resolution's outcome, typed, when kepi acts on it.
     fn outcome(&self, _action: &str, _outcome: &Value) -> Option<Outcome> {
         None

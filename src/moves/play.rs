@@ -372,7 +372,7 @@ pub(crate) fn recheck(
             json(&notes),
         ));
     }
-    if fx != *effects && without_later_flags(&fx) != *effects {
+    if !older_forms(state.system, &resolution.action, &fx).contains(effects) {
         let show = |v: &[crate::engine::game::Action]| {
             serde_json::to_string(v).unwrap_or_else(|e| e.to_string())
         };
@@ -476,6 +476,29 @@ fn without_later_flags(fx: &[crate::engine::game::Action]) -> Vec<crate::engine:
         })
         .cloned()
         .collect()
+}
+
+/// The effects a resolution of `action` resolved again as `fx` in a game of `rules` may have been
+/// logged with: `fx` itself, and the forms earlier kepis logged the same result in: without the
+/// markers of issue 28 ([`without_later_flags`]), without what the rule set records since issue 46
+/// ([`crate::engine::rule_set::RuleSet::recorded_since_issue_46`]: all of it, for that form
+/// only), or without both. Nothing else is taken (a P&K fire without its fired mark is reported).
+fn older_forms(
+    rules: crate::engine::rule_set::RuleSetRef,
+    action: &str,
+    fx: &[crate::engine::game::Action],
+) -> Vec<Vec<crate::engine::game::Action>> {
+    let since_46: Vec<crate::engine::game::Action> = fx
+        .iter()
+        .filter(|a| !rules.recorded_since_issue_46(action, a))
+        .cloned()
+        .collect();
+    vec![
+        fx.to_vec(),
+        without_later_flags(fx),
+        without_later_flags(&since_46),
+        since_46,
+    ]
 }
 
 /// "casualties: logged 9, dice give 2" for each key of two outcomes that differs.

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 
 mod acknowledged_cli;
+mod acted_cli;
 mod arguments_cli;
 mod campaign_cli;
 mod cli_dice;

@@ -921,3 +921,211 @@ fn verify_names_edited_draws_in_a_players_copy() {
     std::fs::write(&out, serde_json::to_string_pretty(&s).unwrap()).unwrap();
     refused(&out, 1, "action.draws");
 }
+
+/// Issue 46: a resolution earlier kepis logged without what it now records with it (the fired
+/// mark of an SPI or 1870 combat's attackers, the melee count of a PW melee's two units): the
+/// same game as a kepi before issue 46 saved it, its summary without them too.
+fn as_before_issue_46(save: &str, at: usize) {
+    use kepi::game::{Action, Counter, Flag};
+    forge(save, |log| {
+        let e = &mut log[at];
+        if let EntryKind::Act {
+            action: Action::Resolved { effects, .. },
+        } = &mut e.kind
+        {
+            let n = effects.len();
+            effects.retain(|a| {
+                !matches!(
+                    a,
+                    Action::SetFlag {
+                        flag: Flag::Fired,
+                        ..
+                    } | Action::SetCount {
+                        counter: Counter::Melees,
+                        ..
+                    }
+                )
+            });
+            assert!(effects.len() < n, "entry {at} records no issue-46 mark");
+        }
+        e.summary = summary_without(&e.summary, |p| {
+            p.ends_with("fired on") || p.contains(" melees ")
+        });
+    });
+    // The state that log replays to: in these games only the combat or the melee marked a unit.
+    unmark_state(save, |_| true);
+}
+
+/// An entry's summary without the effects' parts `drop` picks (as the action describes them).
+fn summary_without(summary: &str, mut drop: impl FnMut(&str) -> bool) -> String {
+    let (head, fx) = summary.split_once(" => ").unwrap_or((summary, ""));
+    let kept: Vec<&str> = fx
+        .split("; ")
+        .filter(|p| !p.is_empty() && !drop(p))
+        .collect();
+    if kept.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head} => {}", kept.join("; "))
+    }
+}
+
+/// The save's state with the fired mark off (for the units `off` picks) and no melee counted,
+/// as a log whose marks were removed replays to (the forger keeps the two in step).
+fn unmark_state(save: &str, off: impl Fn(&str) -> bool) {
+    let mut s = read(save);
+    for u in s["state"]["units"].as_array_mut().unwrap() {
+        let id = u["id"]
+            .as_str()
+            .or(u["unit"]["id"].as_str())
+            .unwrap_or_default()
+            .to_string();
+        if off(&id) {
+            u["fired"] = false.into();
+        }
+        u["melees"] = 0.into();
+    }
+    std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+}
+
+/// The SPI, 1870 and PW games whose combat or melee records issue 46's marks: (scenario, words).
+const MARKED: &[(&str, &[&str])] = &[
+    (
+        "spi-1870",
+        &[
+            "move",
+            "de-2-5-1",
+            "0101",
+            "move",
+            "de-2-5-2",
+            "0202",
+            "move",
+            "fr-metz-5",
+            "0102",
+            "next-phase",
+            "next-phase",
+            "combat",
+            "--attackers",
+            "de-2-5-1,de-2-5-2",
+            "--hex",
+            "0102",
+            "--dice",
+            "d6=3",
+            "--result",
+            "-",
+        ],
+    ),
+    (
+        "fr1870-august",
+        &[
+            "move",
+            "de-inf-1",
+            "2138",
+            "next-phase",
+            "combat",
+            "--attackers",
+            "fr-1rc,fr-2rc",
+            "--hex",
+            "2138",
+            "--dice",
+            "d6=6",
+            "--result",
+            "DR",
+        ],
+    ),
+    (
+        "pw-skirmish",
+        &[
+            "move",
+            "de-cav",
+            "0303",
+            "face",
+            "de-cav",
+            "s",
+            "melee",
+            "de-cav",
+            "fr-inf-3",
+            "--dice",
+            "d6=3,d6=4",
+        ],
+    ),
+];
+
+/// Issue 46: a game logged before SPI's and 1870's combats marked their attackers and PW's melees
+/// counted, as that kepi saved it, still verifies: `log verify` takes exactly that older form of
+/// those resolutions' effects.
+#[test]
+fn verify_accepts_a_combat_or_melee_logged_before_issue_46() {
+    for (scenario, words) in MARKED {
+        let save = played(&format!("before-46-{scenario}"), scenario, words);
+        let at = last_resolution(&save);
+        as_before_issue_46(&save, at);
+        let v = ok(&["log", "verify", &save]);
+        assert!(v.contains("log OK"), "{scenario}: {v}");
+    }
+}
+
+/// Issue 46: the older form is taken for those forms only, and whole: a P&K fire or a PW rifle
+/// shot logged without its fired mark, or a 1870 combat with one attacker's mark of two removed,
+/// is still refused, naming the effects.
+#[test]
+fn verify_still_names_a_removed_fired_mark_elsewhere() {
+    use kepi::game::{Action, Flag};
+    let drop_fired = |save: &str, at: usize, keep_first: bool| {
+        let mut dropped: Vec<String> = Vec::new();
+        forge(save, |log| {
+            if let EntryKind::Act {
+                action: Action::Resolved { effects, .. },
+            } = &mut log[at].kind
+            {
+                let mut seen = false;
+                effects.retain(|a| {
+                    let fired = matches!(
+                        a,
+                        Action::SetFlag {
+                            flag: Flag::Fired,
+                            ..
+                        }
+                    );
+                    let keep = !fired || (keep_first && !seen);
+                    seen |= fired;
+                    if !keep && let Action::SetFlag { unit, .. } = a {
+                        dropped.push(unit.clone());
+                    }
+                    keep
+                });
+            }
+            let mut seen = false;
+            log[at].summary = summary_without(&log[at].summary, |p| {
+                let fired = p.ends_with("fired on");
+                let drop = fired && (seen || !keep_first);
+                seen |= fired;
+                drop
+            });
+        });
+        unmark_state(save, |id| dropped.iter().any(|d| d == id));
+    };
+    let pk = played(
+        "fired-removed-pk",
+        "mars-la-tour",
+        &["fire", "12th-grenadiers-1", "55e-ligne-1", "--range", "10"],
+    );
+    let at = last_resolution(&pk);
+    drop_fired(&pk, at, false);
+    refused(&pk, at, "effects");
+    let pw = played(
+        "fired-removed-pw",
+        "pw-skirmish",
+        &[
+            "move", "de-inf-1", "0403", "rifle", "de-inf-1", "fr-inf-1", "--dice", "d6=4",
+        ],
+    );
+    let at = last_resolution(&pw);
+    drop_fired(&pw, at, false);
+    refused(&pw, at, "effects");
+    let (scenario, words) = MARKED[1];
+    let fr = played("fired-half-removed-fr", scenario, words);
+    let at = last_resolution(&fr);
+    drop_fired(&fr, at, true);
+    refused(&fr, at, "effects");
+}

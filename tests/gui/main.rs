@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 #![cfg(feature = "gui")]
 
+mod gui_acted;
 mod gui_breaches;
 mod gui_campaign;
 mod gui_counts;

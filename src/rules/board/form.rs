@@ -1203,7 +1203,12 @@ impl<F: HexCombatForm> crate::engine::play::SetForm for F {
         tables: &crate::rules::Tables,
         dice: Option<&mut DiceSource>,
     ) -> Result<Resolved, RuleError> {
-        self.resolve_in(state, tables, dice)
+        let rolling = dice.is_some();
+        let (res, mut fx) = self.resolve_in(state, tables, dice)?;
+        if rolling {
+            fx.extend(attacked_marks(state, self.engaged_ids().0));
+        }
+        Ok((res, fx))
     }
 
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
@@ -1243,6 +1248,34 @@ impl<F: HexCombatForm> crate::engine::play::SetForm for F {
     fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
         Box::new(self.clone())
     }
+}
+
+/// SPI-C2 case C, FR-C1 E3: each attacker (`ids`) has attacked this combat phase, marked as
+/// fired (issue 46): the checklist, the roster's "still to act" and `kepi game checklist` read the
+/// mark ([`crate::engine::flow::activity::board_still_to_act`]), as the breach check reads the log.
+fn attacked_marks(state: &GameState, ids: &[String]) -> Vec<Action> {
+    ids.iter()
+        .filter_map(|id| state.unit(id))
+        .map(|u| Action::SetFlag {
+            unit: u.unit.id.clone(),
+            flag: Flag::Fired,
+            on: true,
+        })
+        .collect()
+}
+
+/// True for an attacker's mark ([`attacked_marks`]) in a combat's effects: what SPI and 1870
+/// record since issue 46 (`kepi log verify` takes a combat logged before without them).
+pub(crate) fn is_attacked_mark(action: &str, effect: &Action) -> bool {
+    action == "combat"
+        && matches!(
+            effect,
+            Action::SetFlag {
+                flag: Flag::Fired,
+                on: true,
+                ..
+            }
+        )
 }
 
 /// The engine plumbing of a one-unit form of SPI or 1870 besides the combat (SPI-I1, SPI-E1,

@@ -50,6 +50,49 @@ fn fights(u: &UnitState) -> bool {
     !u.eliminated() && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy)
 }
 
+/// FR-C2 (E13): "It is forbidden to retreat onto a cell controlled by the enemy if that cell does
+/// not contain a friendly unit": `to` is next to (or under) a fighting enemy unit (E D1: "the 6
+/// cells surrounding the cell occupied by a unit are controlled cells of that unit") and holds no
+/// other unit of `u`'s side.
+fn controlled_and_empty(s: &GameState, u: &UnitState, to: Position) -> bool {
+    let layout = s.system.hex_layout();
+    let Some(dest) = hex_in(to, layout) else {
+        return false;
+    };
+    let friend_there = s.units.iter().any(|o| {
+        o.unit.id != u.unit.id && !o.eliminated() && o.unit.side == u.unit.side && o.position == to
+    });
+    let enemy_next = s
+        .units
+        .iter()
+        .filter(|o| fights(o) && o.unit.side != u.unit.side)
+        .filter_map(|o| hex_in(o.position, layout))
+        .any(|h| h.distance(dest) <= 1);
+    enemy_next && !friend_there
+}
+
+/// FR-C2 (E11, E13): the cells `u` may retreat to, one cell away: each of the six around it that
+/// no enemy unit holds and that the enemy does not control unless a friendly unit stands in it
+/// ([`controlled_and_empty`]). Off the printed map is the caller's to leave out (the window's
+/// board); an empty list is a blocked retreat, which eliminates. The one answer the map's
+/// outlined cells, the retreat check's line and `game apply`'s warning give.
+pub fn retreat_cells(s: &GameState, u: &UnitState) -> Vec<Position> {
+    let layout = s.system.hex_layout();
+    let Some(from) = hex_in(u.position, layout) else {
+        return Vec::new();
+    };
+    let enemy_held = |p: Position| {
+        s.units
+            .iter()
+            .any(|o| o.unit.side != u.unit.side && !o.eliminated() && o.position == p)
+    };
+    from.neighbours()
+        .into_iter()
+        .filter_map(|h| crate::engine::play::board::position_in(h, layout))
+        .filter(|p| !enemy_held(*p) && !controlled_and_empty(s, u, *p))
+        .collect()
+}
+
 /// What the text says against moving `u` to `to` now: a retreat of more than one cell or onto a
 /// cell only the enemy controls (1870), an advance into a vacated hex by a unit that did not take
 /// part in the combat for it.
@@ -77,19 +120,7 @@ pub(crate) fn move_breaches(
                 r.one_cell
             ));
         }
-        let friend_there = s.units.iter().any(|o| {
-            o.unit.id != u.unit.id
-                && !o.eliminated()
-                && o.unit.side == u.unit.side
-                && o.position == to
-        });
-        let enemy_next = s
-            .units
-            .iter()
-            .filter(|o| fights(o) && o.unit.side != u.unit.side)
-            .filter_map(|o| hex_in(o.position, layout))
-            .find(|h| h.distance(dest) <= 1);
-        if enemy_next.is_some() && !friend_there {
+        if controlled_and_empty(s, u, to) {
             out.push(format!(
                 "{name} retreats into {to}, next to the enemy and holding no friendly unit ({})",
                 r.not_controlled

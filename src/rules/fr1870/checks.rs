@@ -84,6 +84,23 @@ fn stacking_due(ev: &Event, q: &mut Queue) {
     }
 }
 
+/// The cells `unit` may retreat to now, as the map outlines them
+/// ([`crate::rules::board::moves::retreat_cells`]): "to 2237 or 2238", or that none is open.
+fn retreat_cells_line(s: &crate::engine::game::GameState, unit: &str) -> String {
+    let cells: Vec<String> = s
+        .unit(unit)
+        .map(|u| crate::rules::board::moves::retreat_cells(s, u))
+        .unwrap_or_default()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    match cells.as_slice() {
+        [] => "no cell open around it".to_string(),
+        [one] => format!("to {one}"),
+        [rest @ .., last] => format!("to {} or {last}", rest.join(", ")),
+    }
+}
+
 /// FR-C2 after a combat: each unit the result sends back retreats one cell (moving it answers the
 /// check; "blocked retreat or off-map retreat eliminates; no retreat into an empty
 /// enemy-controlled cell"), and "the victor may occupy the vacated cell" (the map shows it).
@@ -98,9 +115,11 @@ fn after_combat(ev: &Event, q: &mut Queue) {
             q.push_move(
                 "FR-C2",
                 unit,
-                "retreat one cell (blocked or off the map: eliminated; not into an empty \
-                 enemy-controlled cell)"
-                    .into(),
+                format!(
+                    "retreat one cell (blocked or off the map: eliminated; not into an empty \
+                     enemy-controlled cell): {}",
+                    retreat_cells_line(ev.after(), unit)
+                ),
             );
         }
     }

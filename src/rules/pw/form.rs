@@ -454,9 +454,25 @@ impl PwForm {
                         *a_hit,
                         &mut fx,
                     )?;
+                    // Issue 46: both units have been in melee this turn (the checklist's count).
+                    melee_marks(&[ua, ub], &mut fx);
                 }
                 Ok(done(res, fx))
             }
+        }
+    }
+}
+
+/// PW-X1: each unit of a melee has fought one more this turn (the melee count P&K keeps too,
+/// PK-X7), up to the counter's bound.
+fn melee_marks(us: &[&UnitState], fx: &mut Vec<Action>) {
+    for u in us {
+        if u.melees < crate::engine::game::MAX_MELEES {
+            fx.push(Action::SetCount {
+                unit: u.unit.id.clone(),
+                counter: crate::engine::game::Counter::Melees,
+                value: u.melees + 1,
+            });
         }
     }
 }

@@ -141,6 +141,18 @@ impl RuleSet for PwRules {
         }
     }
 
+    /// Issue 46: a melee counts both units' melees; earlier kepis logged it without.
+    fn recorded_since_issue_46(&self, action: &str, effect: &crate::engine::game::Action) -> bool {
+        action == "melee"
+            && matches!(
+                effect,
+                crate::engine::game::Action::SetCount {
+                    counter: crate::engine::game::Counter::Melees,
+                    ..
+                }
+            )
+    }
+
     /// PW-T1: the active side's guns fire, its units activate and move; rifle fire by all.
     fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
         let side_ok = phase.and_then(|p| p.side).is_none_or(|x| x == u.unit.side);

@@ -133,6 +133,10 @@ impl RuleSet for SpiRules {
         crate::engine::flow::activity::board_still_to_act(phase, u)
     }
 
+    fn recorded_since_issue_46(&self, action: &str, effect: &crate::engine::game::Action) -> bool {
+        crate::rules::board::form::is_attacked_mark(action, effect)
+    }
+
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
         match action {
             "combat" => crate::rules::outcome::typed(v)

@@ -791,26 +791,9 @@ impl Ready {
             return self.resolve_with(state, tables, None);
         };
         let done = self.resolve_with(state, tables, Some(&mut *dice))?;
-        // A die entered and never rolled is refused, not silently ignored (issue 17).
-        if dice.has_entered() {
-            let rolled: Vec<String> = dice
-                .rolls()
-                .iter()
-                .map(|r| format!("{}={}", r.die, r.value))
-                .collect();
-            return Err(RuleError::input(
-                "--dice",
-                format!(
-                    "more dice entered than this roll uses (it rolled {})",
-                    if rolled.is_empty() {
-                        "none".to_string()
-                    } else {
-                        rolled.join(", ")
-                    }
-                ),
-                "only the dice the roll uses, in the order it rolls them",
-            ));
-        }
+        // A die entered and never rolled is refused, not silently ignored (issue 17): the same
+        // check as the window's own dice.
+        crate::engine::play::all_dice_used(dice, "--dice")?;
         Ok(done)
     }
 

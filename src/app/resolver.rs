@@ -500,9 +500,21 @@ impl ResolverState {
         // the chart fell below the fold); the chart follows with the rolled line marked.
         let next_odds = preview.as_ref().ok().map(|r| r.odds.as_slice());
         self.last_result_ui(ui, view, next_odds, out);
+        // Issue 46: once the roll changed the units its odds read (a 1870 combat's disorganised
+        // or eliminated units, a melee's losses), the next roll's odds differ from the roll's, or
+        // there is no next roll: the roll's odds stay shown, their rolled line marked, under
+        // their own heading (the chart below is the next roll's and marks nothing).
+        let hidden = self.hides_strength(view.state());
+        if let Some((odds, rolled)) = self.rolled_with(view)
+            && (hidden || next_odds != Some(odds.as_slice()))
+        {
+            ui.label(RichText::new(ODDS_ROLLED_WITH).strong());
+            odds_bars_ui(ui, &odds, rolled);
+            ui.add_space(4.0);
+        }
         match preview {
             // Odds computed with a placeholder strength would be wrong, not exact: not shown.
-            Ok(_) if self.hides_strength(view.state()) => {
+            Ok(_) if hidden => {
                 ui.label(RichText::new("Odds").strong());
                 ui.label(
                     RichText::new(
@@ -512,16 +524,6 @@ impl ResolverState {
                 );
             }
             Ok(res) => {
-                // Issue 46: once the roll changed the units (a 1870 combat's losses and
-                // retreats, a melee's hits), the next roll's odds differ from the roll's: the
-                // roll's stay shown, their rolled line marked, under their own heading.
-                if let Some((odds, rolled)) = self.rolled_with(view)
-                    && odds != res.odds
-                {
-                    ui.label(RichText::new(ODDS_ROLLED_WITH).strong());
-                    odds_bars_ui(ui, &odds, rolled);
-                    ui.add_space(4.0);
-                }
                 ui.label(RichText::new(ODDS_BEFORE_ROLLING).strong());
                 odds_bars_ui(ui, &res.odds, self.last_outcome(view, &res.odds));
                 for n in &res.notes {

@@ -31,7 +31,8 @@ use crate::rules::{RuleError, RuleSetId};
 /// `--dice`: the physical dice of every resolution verb.
 #[derive(Debug, Args)]
 struct DiceOpt {
-    /// Physical dice you rolled, DIE=VALUE[,DIE=VALUE] (d6, d10, d%); kepi rolls the rest.
+    /// Physical dice you rolled, DIE=VALUE[,DIE=VALUE] (d6, d10, d%), in the order the roll uses
+    /// them; kepi rolls the rest and says so; a die not used is refused.
     #[arg(long, value_name = "DIE=VALUE")]
     dice: Vec<String>,
 }
@@ -1356,7 +1357,10 @@ pub fn verbs_help() -> String {
         "RESOLUTIONS, per rule set (only the game's rule set's verbs are accepted). Pre-filled from \
          the units' live state; the options are those of `kepi resolve SYSTEM FORM` and override \
          what the units give (a flag takes --flag=off to clear it); kepi's seeded dice, or \
-         --dice DIE=VALUE[,DIE=VALUE] for physical dice (e.g. --dice d10=7,d%=34); one undo \
+         --dice DIE=VALUE[,DIE=VALUE] for physical dice (e.g. --dice d10=7,d%=34), taken in the \
+         order the resolution rolls them (GSP: a hit die per gun, then two A.O.A. dice per hit; PW \
+         melee: the attacker's d6, then the defender's); a die not entered kepi rolls, and the \
+         output says \"kepi rolled these\"; a die entered and not rolled is refused; one undo \
          step; each answers the due check it is the roll for. With --json the line carries \
          \"outcome\": the object `kepi resolve ... --json` prints.\n",
     );

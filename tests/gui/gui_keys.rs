@@ -488,6 +488,16 @@ fn my_dice_asks_for_the_forms_dice_only_and_a_diceless_form_is_applied() {
         h.query_by_role_and_label(Role::TextInput, "d6").is_none(),
         "P&K fire rolls no d6"
     );
+    // Issue 46: a fire rolls one d10; a second typed would be left over, and is said at once.
+    type_into(&mut h, "d10", "5 2");
+    assert!(h.query_by_label("d10: 1 value to type, got 2").is_some());
+    assert!(
+        h.get_by_label("Apply my dice")
+            .accesskit_node()
+            .is_disabled()
+    );
+    app(&mut h).resolver.clear_dice();
+    h.run();
     for own in [true, false] {
         app(&mut h).options.own_dice = own;
         pick(&mut h, "12th-grenadiers-1", "8e-ligne-1", "urt");

@@ -51,6 +51,7 @@ pub const PLAYER_START: &[&str] = &[
     "Choose the action's tab in the resolver (fire, melee, rally...) and tick the situation: cover, enfilade, formation. Every modifier is listed with its rule id and where its value comes from.",
     "The exact odds of every outcome show before you roll. A \"house\" badge marks a value from kepi's defaults, not your printed card.",
     "Roll and apply (Ctrl+R) rolls kepi's seeded dice; with Dice: mine, type the dice you rolled at the table and Apply my dice. The result card says what happened; Undo this takes it back while nothing came after.",
+    "Dice: mine asks for every die the action rolls, one field per group as the rules name them (GSP: hit dice (d6 x guns), then accuracy of aim (2d6 per hit); PW melee: attacker d6, defender d6). Fill every group of a known number; a group the roll needs only on some results (accuracy of aim, P&K's leader d%) may be left empty: kepi then rolls those dice and the card says plainly \"kepi rolled these\". A die typed and not rolled is refused.",
     "On the network your seat acts for your side only; the umpire's controls (Undo, Next phase) stay with the umpire.",
 ];
 

@@ -7,7 +7,7 @@ use egui::{RichText, Ui};
 
 use super::state::{Command, View};
 use super::widgets::{modifier_table_ui, odds_bars_ui};
-use crate::dice::{DiceSource, Die};
+use crate::dice::{DiceGroup, DiceSource, Die};
 use crate::engine::game::{Action, EntryKind, GameState};
 use crate::engine::play::{Form, Resolved};
 use crate::rules::Tables;
@@ -25,8 +25,12 @@ pub struct ResolverState {
     pub base: Vec<Form>,
     /// The form shown.
     pub current: usize,
-    /// Entered dice text per die ("7" or "3 5").
+    /// Entered dice text per group of the current form's dice ([`Form::dice_groups`], in the
+    /// order the form rolls them): the group's die and what was typed ("7" or "3 5").
     pub entered: Vec<(Die, String)>,
+    /// The label of each group of `entered` (the fields follow the form shown: another form, or
+    /// another number of guns, asks for other dice).
+    entered_for: Vec<String>,
     /// Log index of the last resolution applied from here.
     pub last_rolled: Option<u64>,
     /// The form it was rolled from: its result card shows on that form's tab only (another tab
@@ -59,7 +63,8 @@ impl ResolverState {
             base: forms.clone(),
             forms,
             current: 0,
-            entered: Die::ALL.iter().map(|d| (*d, String::new())).collect(),
+            entered: Vec::new(),
+            entered_for: Vec::new(),
             last_rolled: None,
             last_form: None,
             extra_attackers: Vec::new(),
@@ -102,7 +107,7 @@ impl ResolverState {
     }
 
     /// Empties the "My dice" fields.
-    fn clear_dice(&mut self) {
+    pub fn clear_dice(&mut self) {
         for (_, t) in &mut self.entered {
             t.clear();
         }
@@ -169,22 +174,121 @@ impl ResolverState {
         let form = self.form().ok_or_else(|| {
             RuleError::input("resolver", "this rule set has no resolver actions", "-")
         })?;
-        form.resolve(state, tables, Some(dice))
+        let done = form.resolve(state, tables, Some(&mut *dice))?;
+        // What was typed and not rolled is refused, as `kepi game apply --dice` refuses it.
+        crate::engine::play::all_dice_used(dice, "My dice")?;
+        Ok(done)
     }
 
-    /// The entered dice, parsed and checked ("d10 takes 1-10, got 11").
+    /// The dice groups of the form shown, each with what was typed for it.
+    fn dice_typed(&self) -> Vec<(DiceGroup, &str)> {
+        let groups = self.form().map(|f| f.dice_groups()).unwrap_or_default();
+        groups
+            .into_iter()
+            .map(|g| {
+                let text = self
+                    .entered_for
+                    .iter()
+                    .position(|l| *l == g.label)
+                    .and_then(|i| self.entered.get(i))
+                    .filter(|(d, _)| *d == g.die)
+                    .map_or("", |(_, t)| t.as_str());
+                (g, text)
+            })
+            .collect()
+    }
+
+    /// Types `text` into the field of the dice group labelled `label` ("attacker d6"); false when
+    /// the form shown has no such group.
+    pub fn type_dice(&mut self, label: &str, text: &str) -> bool {
+        self.follow_groups();
+        match self.entered_for.iter().position(|l| l == label) {
+            Some(i) => {
+                if let Some((_, t)) = self.entered.get_mut(i) {
+                    *t = text.to_string();
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The fields follow the form shown: one per dice group, keeping what was typed for a group
+    /// of the same label.
+    fn follow_groups(&mut self) {
+        let groups = self.form().map(|f| f.dice_groups()).unwrap_or_default();
+        if groups.iter().map(|g| &g.label).eq(self.entered_for.iter())
+            && groups
+                .iter()
+                .zip(&self.entered)
+                .all(|(g, (d, _))| g.die == *d)
+        {
+            return;
+        }
+        let typed: Vec<(DiceGroup, String)> = self
+            .dice_typed()
+            .into_iter()
+            .map(|(g, t)| (g, t.to_string()))
+            .collect();
+        self.entered_for = typed.iter().map(|(g, _)| g.label.clone()).collect();
+        self.entered = typed.into_iter().map(|(g, t)| (g.die, t)).collect();
+    }
+
+    /// The entered dice, parsed and checked ("d10 takes 1-10, got 11"), in the order the form
+    /// rolls them: every group of a known number typed in full ("hit dice (d6 x 6): 6 values,
+    /// got 3"); a group the roll needs only on some results may be left empty, and kepi rolls
+    /// those (the card says so). Nothing typed at all is `Ok` and empty (nothing to apply).
     pub fn entered_dice(&self) -> Result<Vec<(Die, u32)>, String> {
+        let typed = self.dice_typed();
         let mut out = Vec::new();
-        for (die, text) in &self.entered {
+        let mut counts = Vec::with_capacity(typed.len());
+        for (g, text) in &typed {
+            let mut n = 0u32;
             for tok in text
                 .split(|c: char| c.is_whitespace() || c == ',')
                 .filter(|s| !s.is_empty())
             {
                 let v: u32 = tok
                     .parse()
-                    .map_err(|_| format!("{die}: `{tok}` is not a number"))?;
-                die.check(v).map_err(|e| e.to_string())?;
-                out.push((*die, v));
+                    .map_err(|_| format!("{}: `{tok}` is not a number", g.label))?;
+                g.die.check(v).map_err(|e| format!("{}: {e}", g.label))?;
+                out.push((g.die, v));
+                n += 1;
+            }
+            counts.push(n);
+        }
+        if out.is_empty() {
+            return Ok(out);
+        }
+        for (i, ((g, _), n)) in typed.iter().zip(&counts).enumerate() {
+            match g.count {
+                Some(want) if *n != want && !(g.optional && *n == 0) => {
+                    return Err(format!(
+                        "{}: {want} value{} to type, got {n}",
+                        g.label,
+                        if want == 1 { "" } else { "s" }
+                    ));
+                }
+                None if *n == 0 && !g.optional => {
+                    return Err(format!("{}: not typed", g.label));
+                }
+                _ => {}
+            }
+            // The dice are taken in the order the form rolls them, per die: a group left empty
+            // (kepi's to roll) before a typed group of the same die would hand that group's
+            // values to the empty one.
+            if *n == 0
+                && let Some(later) = typed
+                    .iter()
+                    .zip(&counts)
+                    .skip(i + 1)
+                    .find(|((l, _), m)| l.die == g.die && **m > 0)
+                    .map(|((l, _), _)| l)
+            {
+                return Err(format!(
+                    "{}: left empty, so kepi would roll it, but {} is typed; type both or leave {} empty too",
+                    g.label, later.label, later.label
+                ));
             }
         }
         Ok(out)
@@ -205,6 +309,12 @@ fn unit_name(state: &GameState, id: Option<&str>) -> String {
         })
         .unwrap_or_else(|| "—".to_string())
 }
+
+/// The heading of the chart of the odds the last roll was made with, shown (its rolled line marked)
+/// once the units it changed give the next roll other odds.
+pub const ODDS_ROLLED_WITH: &str = "Odds this roll was made with";
+/// The heading of the chart of the next roll's odds.
+pub const ODDS_BEFORE_ROLLING: &str = "Exact odds, before rolling";
 
 /// Said at the resolver's foot until a unit is picked, in place of the empty form's complaint.
 pub const PICK_A_UNIT: &str = "Pick the acting unit in the roster to see the odds.";
@@ -390,9 +500,21 @@ impl ResolverState {
         // the chart fell below the fold); the chart follows with the rolled line marked.
         let next_odds = preview.as_ref().ok().map(|r| r.odds.as_slice());
         self.last_result_ui(ui, view, next_odds, out);
+        // Issue 46: once the roll changed the units its odds read (a 1870 combat's disorganised
+        // or eliminated units, a melee's losses), the next roll's odds differ from the roll's, or
+        // there is no next roll: the roll's odds stay shown, their rolled line marked, under
+        // their own heading (the chart below is the next roll's and marks nothing).
+        let hidden = self.hides_strength(view.state());
+        if let Some((odds, rolled)) = self.rolled_with(view)
+            && (hidden || next_odds != Some(odds.as_slice()))
+        {
+            ui.label(RichText::new(ODDS_ROLLED_WITH).strong());
+            odds_bars_ui(ui, &odds, rolled);
+            ui.add_space(4.0);
+        }
         match preview {
             // Odds computed with a placeholder strength would be wrong, not exact: not shown.
-            Ok(_) if self.hides_strength(view.state()) => {
+            Ok(_) if hidden => {
                 ui.label(RichText::new("Odds").strong());
                 ui.label(
                     RichText::new(
@@ -410,7 +532,7 @@ impl ResolverState {
                 );
             }
             Ok(res) => {
-                ui.label(RichText::new("Exact odds, before rolling").strong());
+                ui.label(RichText::new(ODDS_BEFORE_ROLLING).strong());
                 odds_bars_ui(ui, &res.odds, self.last_outcome(view, &res.odds));
                 for n in &res.notes {
                     ui.label(RichText::new(format!("note: {n}")).small().weak());
@@ -428,10 +550,10 @@ impl ResolverState {
         }
     }
 
-    /// The odds line the last resolution applied from this form rolled (its typed `rolled` index), to
-    /// mark it on the chart of `odds`; nothing on another form's tab, nor once the chart shows other
-    /// odds than the roll was made with (the units changed since: the chart is the next roll's).
-    fn last_outcome(&self, view: &View, odds: &[crate::rules::OddsLine]) -> Option<usize> {
+    /// The odds the last resolution applied from this form was made with, at the game's scale as
+    /// the chart is drawn (a chart in centimetres never equals odds logged in inches), and the
+    /// line it rolled; nothing on another form's tab.
+    fn rolled_with(&self, view: &View) -> Option<(Vec<crate::rules::OddsLine>, Option<usize>)> {
         if self.last_form != Some(self.current) {
             return None;
         }
@@ -441,13 +563,22 @@ impl ResolverState {
             EntryKind::Act {
                 action: Action::Resolved { resolution, .. },
             } => {
-                // Marked only on the very odds it was rolled with: a chart recomputed for the units
-                // as the roll left them is the next roll's, and its fractions are not this roll's.
-                let i = resolution.rolled?;
-                (resolution.odds == odds).then_some(i)
+                let r = resolution.in_scale(&view.game.state().scale);
+                Some((r.odds, r.rolled))
             }
             _ => None,
         }
+    }
+
+    /// The odds line the last resolution applied from this form rolled (its typed `rolled` index), to
+    /// mark it on the chart of `odds`; nothing on another form's tab, nor once the chart shows other
+    /// odds than the roll was made with (the units changed since: the chart is the next roll's, and
+    /// the roll's own are drawn above it under [`ODDS_ROLLED_WITH`]).
+    fn last_outcome(&self, view: &View, odds: &[crate::rules::OddsLine]) -> Option<usize> {
+        let (rolled_with, i) = self.rolled_with(view)?;
+        // Marked only on the very odds it was rolled with: a chart recomputed for the units as the
+        // roll left them is the next roll's, and its fractions are not this roll's.
+        (rolled_with == odds).then_some(i?)
     }
 
     fn dice_ui(&mut self, ui: &mut Ui, view: &View, ready: bool, out: &mut Vec<Command>) {
@@ -487,19 +618,30 @@ impl ResolverState {
             return;
         }
         if view.own_dice {
-            ui.horizontal(|ui| {
-                ui.label(RichText::new("My dice:").strong());
-                for (die, text) in &mut self.entered {
-                    if !used.contains(die) {
-                        continue;
+            // Every die the form rolls, grouped and labelled as the rule set names them (issue
+            // 46), in the order it rolls them; a group the roll needs only on some results may be
+            // left empty, and then kepi rolls it and the card says so.
+            self.follow_groups();
+            let groups = self.form().map(|f| f.dice_groups()).unwrap_or_default();
+            ui.label(RichText::new("My dice:").strong());
+            ui.horizontal_wrapped(|ui| {
+                for (g, (_, text)) in groups.iter().zip(self.entered.iter_mut()) {
+                    let l = ui.label(&g.label);
+                    if g.optional {
+                        l.clone().on_hover_text(
+                            "needed only on some results; left empty, kepi rolls these and the card says so",
+                        );
                     }
-                    let l = ui.label(die.to_string());
+                    let width = match g.count {
+                        Some(n) if n > 2 => 22.0 * n as f32,
+                        _ => 44.0,
+                    };
                     super::keys::field(
                         ui,
                         egui::TextEdit::singleline(text)
-                            .desired_width(44.0)
-                            .hint_text("-"),
-                        ("my_dice", die.to_string()),
+                            .desired_width(width.min(160.0))
+                            .hint_text(if g.optional { "kepi" } else { "-" }),
+                        ("my_dice", g.label.clone()),
                     )
                     .labelled_by(l.id);
                 }
@@ -620,6 +762,11 @@ impl ResolverState {
                 .map(|d| format!("{} {} = {}", d.label, d.die, d.value))
                 .collect();
             ui.label(format!("dice: {}", dice.join(", ")));
+            // Issue 46: dice kepi rolled although the player entered some (a group left empty)
+            // are said plainly, never passed off as the player's.
+            if let Some(said) = crate::dice::kepi_rolled(&resolution.dice) {
+                ui.colored_label(ui.visuals().warn_fg_color, said);
+            }
             if let Some(line) = resolution.rolled.and_then(|i| resolution.odds.get(i)) {
                 ui.label(
                     RichText::new(format!(
@@ -630,9 +777,11 @@ impl ResolverState {
                 );
                 if next_odds.is_some_and(|o| o != resolution.odds.as_slice()) {
                     ui.label(
-                        RichText::new("the odds below are the next roll's: the units changed")
-                            .small()
-                            .weak(),
+                        RichText::new(format!(
+                            "the units changed: \"{ODDS_ROLLED_WITH}\" below are the roll's, \"{ODDS_BEFORE_ROLLING}\" the next roll's"
+                        ))
+                        .small()
+                        .weak(),
                     );
                 }
             }

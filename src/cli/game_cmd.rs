@@ -783,6 +783,11 @@ pub(super) fn print_entry_at(
         for n in localized.iter().flatten() {
             textln!("  note: {n}");
         }
+        // Issue 46: dice kepi rolled beside those entered with --dice, said plainly (the window's
+        // card says the same).
+        if let Some(said) = crate::dice::kepi_rolled(&e.dice) {
+            textln!("  {said}");
+        }
     }
     Ok(())
 }

@@ -194,6 +194,64 @@ pub struct Roll {
     pub source: RollSource,
 }
 
+/// One group of dice a resolution rolls, as the window asks for them in "I roll my own dice" mode
+/// and as `--dice` fills them: the rule set's words for them ("hit dice (d6 x 6)", "accuracy of
+/// aim (2d6 per hit)", "attacker d6"), the die, and how many. Groups are listed in the order the
+/// resolution rolls them, and entered values are taken in that order ([`DiceSource::roll`]), so
+/// the window's fields and the command line's `--dice d6=..,d6=..` fill the same dice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiceGroup {
+    /// The field's label, in the rule set's words.
+    pub label: String,
+    /// The die.
+    pub die: Die,
+    /// Exactly this many (a battery's hit dice, one die a side); None: as many as the roll needs.
+    pub count: Option<u32>,
+    /// The roll needs these only on some results (GSP-A3's accuracy of aim after a hit, P&K's
+    /// leader d%): left empty, kepi rolls them from the game's seed, and says so on the card.
+    pub optional: bool,
+}
+
+impl DiceGroup {
+    /// A group of exactly `count` dice, to be typed.
+    pub fn exactly(label: impl Into<String>, die: Die, count: u32) -> Self {
+        DiceGroup {
+            label: label.into(),
+            die,
+            count: Some(count),
+            optional: false,
+        }
+    }
+
+    /// A group the roll needs only on some results: kepi rolls what is not typed.
+    pub fn if_needed(label: impl Into<String>, die: Die) -> Self {
+        DiceGroup {
+            label: label.into(),
+            die,
+            count: None,
+            optional: true,
+        }
+    }
+}
+
+/// The dice of a roll that kepi rolled although the player entered some (a group left empty): "kepi
+/// rolled these (...): A.O.A. die 1 d6 = 3; A.O.A. die 2 d6 = 5". None when every die is the player's, or none
+/// is (kepi rolled them all, as asked). What the window's card and `kepi game apply` both say.
+pub fn kepi_rolled(dice: &[Roll]) -> Option<String> {
+    let entered = dice.iter().any(|d| d.source == RollSource::Entered);
+    let seeded: Vec<String> = dice
+        .iter()
+        .filter(|d| d.source == RollSource::Seeded)
+        .map(|d| format!("{} {} = {}", d.label, d.die, d.value))
+        .collect();
+    (entered && !seeded.is_empty()).then(|| {
+        format!(
+            "kepi rolled these (none entered for them; the rest are yours): {}",
+            seeded.join("; ")
+        )
+    })
+}
+
 /// Where dice come from: entered values first (in order, per die), then the seeded generator if the
 /// source has one. A source without a generator is "I roll my own dice" mode.
 #[derive(Clone, Debug)]
@@ -276,6 +334,11 @@ impl DiceSource {
     /// True when entered values are still waiting to be used.
     pub fn has_entered(&self) -> bool {
         !self.entered.is_empty()
+    }
+
+    /// The entered values not used yet, in order.
+    pub fn left_over(&self) -> Vec<(Die, u32)> {
+        self.entered.iter().copied().collect()
     }
 
     /// The rolls made so far, in order.

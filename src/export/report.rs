@@ -366,8 +366,15 @@ pub fn report_pdf_progress(
         for res in &t.resolutions {
             let head = format!("{}  {}  {}", res.time, res.action, res.who());
             let body = fonts.wrap(false, 8.0 * PT, &res.result(), width - 6.0);
-            let tail = format!("dice {}   rules {}", res.dice, res.rule_ids.join(" "));
-            let h = 4.0 + body.len() as f32 * 3.6 + 4.2;
+            // Wrapped, never elided: a battery's hit dice and its accuracy-of-aim dice run past
+            // one line, and a report that cut them ("A.O.A. die…") hid the dice behind a result.
+            let tail = fonts.wrap(
+                false,
+                7.0 * PT,
+                &format!("dice {}   rules {}", res.dice, res.rule_ids.join(" ")),
+                width - 6.0,
+            );
+            let h = 4.0 + body.len() as f32 * 3.6 + tail.len() as f32 * 3.2 + 1.0;
             f.ensure(h);
             f.canvas.text_fit(
                 left + 2.0,
@@ -384,16 +391,12 @@ pub fn report_pdf_progress(
                     .text(left + 6.0, f.y + 3.0, 8.0 * PT, false, INK, line);
                 f.y += 3.6;
             }
-            f.canvas.text_fit(
-                left + 6.0,
-                f.y + 3.0,
-                7.0 * PT,
-                false,
-                GREY,
-                &tail,
-                width - 6.0,
-            );
-            f.y += 4.2;
+            for line in &tail {
+                f.canvas
+                    .text(left + 6.0, f.y + 3.0, 7.0 * PT, false, GREY, line);
+                f.y += 3.2;
+            }
+            f.y += 1.0;
             f.canvas
                 .line(left + 2.0, f.y - 0.4, right, f.y - 0.4, 0.1, LIGHT);
         }

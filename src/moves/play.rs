@@ -31,7 +31,8 @@ use crate::rules::{RuleError, RuleSetId};
 /// `--dice`: the physical dice of every resolution verb.
 #[derive(Debug, Args)]
 struct DiceOpt {
-    /// Physical dice you rolled, DIE=VALUE[,DIE=VALUE] (d6, d10, d%); kepi rolls the rest.
+    /// Physical dice you rolled, DIE=VALUE[,DIE=VALUE] (d6, d10, d%), in the order the roll uses
+    /// them; kepi rolls the rest and says so; a die not used is refused.
     #[arg(long, value_name = "DIE=VALUE")]
     dice: Vec<String>,
 }
@@ -324,13 +325,27 @@ pub(crate) fn recheck(
             .map(|r| (r.die, r.label.clone(), r.value, r.faces.clone()))
             .collect()
     };
-    if let Some(k) = (0..resolution.dice.len().max(res.dice.len()))
-        .find(|&k| faces(&resolution.dice).get(k) != faces(&res.dice).get(k))
+    // A PW melee logged before issue 46 labels its dice by arm only ("infantry melee"); kepi
+    // now says whose ("attacker infantry melee"). The older label still verifies: the die, its
+    // value and its place are the same.
+    let mut again_dice = res.dice.clone();
+    for (a, l) in again_dice.iter_mut().zip(&resolution.dice) {
+        if res.system == crate::rules::RuleSetId::Pw
+            && res.action == "melee"
+            && ["attacker ", "defender "]
+                .iter()
+                .any(|w| a.label.strip_prefix(w) == Some(l.label.as_str()))
+        {
+            a.label = l.label.clone();
+        }
+    }
+    if let Some(k) = (0..resolution.dice.len().max(again_dice.len()))
+        .find(|&k| faces(&resolution.dice).get(k) != faces(&again_dice).get(k))
     {
         return Err(given(
             &format!("resolution.dice[{k}]"),
             json(&resolution.dice.get(k)),
-            json(&res.dice.get(k)),
+            json(&again_dice.get(k)),
         ));
     }
     if res.outcome != resolution.outcome {
@@ -814,26 +829,9 @@ impl Ready {
             return self.resolve_with(state, tables, None);
         };
         let done = self.resolve_with(state, tables, Some(&mut *dice))?;
-        // A die entered and never rolled is refused, not silently ignored (issue 17).
-        if dice.has_entered() {
-            let rolled: Vec<String> = dice
-                .rolls()
-                .iter()
-                .map(|r| format!("{}={}", r.die, r.value))
-                .collect();
-            return Err(RuleError::input(
-                "--dice",
-                format!(
-                    "more dice entered than this roll uses (it rolled {})",
-                    if rolled.is_empty() {
-                        "none".to_string()
-                    } else {
-                        rolled.join(", ")
-                    }
-                ),
-                "only the dice the roll uses, in the order it rolls them",
-            ));
-        }
+        // A die entered and never rolled is refused, not silently ignored (issue 17): the same
+        // check as the window's own dice.
+        crate::engine::play::all_dice_used(dice, "--dice")?;
         Ok(done)
     }
 
@@ -1446,7 +1444,10 @@ pub fn verbs_help() -> String {
         "RESOLUTIONS, per rule set (only the game's rule set's verbs are accepted). Pre-filled from \
          the units' live state; the options are those of `kepi resolve SYSTEM FORM` and override \
          what the units give (a flag takes --flag=off to clear it); kepi's seeded dice, or \
-         --dice DIE=VALUE[,DIE=VALUE] for physical dice (e.g. --dice d10=7,d%=34); one undo \
+         --dice DIE=VALUE[,DIE=VALUE] for physical dice (e.g. --dice d10=7,d%=34), taken in the \
+         order the resolution rolls them (GSP: a hit die per gun, then two A.O.A. dice per hit; PW \
+         melee: the attacker's d6, then the defender's); a die not entered kepi rolls, and the \
+         output says \"kepi rolled these\"; a die entered and not rolled is refused; one undo \
          step; each answers the due check it is the roll for. With --json the line carries \
          \"outcome\": the object `kepi resolve ... --json` prints.\n",
     );
@@ -1612,6 +1613,67 @@ mod tests {
             n: 1,
         }];
         assert!(recheck(&g, &input, &logged(wrong), tables).is_err());
+    }
+
+    /// Issue 46: a PW melee's dice say whose ("attacker ...", "defender ..."); one logged before,
+    /// labelled by arm only, still verifies, and a changed value is still reported.
+    #[test]
+    fn a_pw_melee_logged_with_its_older_dice_labels_still_verifies() {
+        use crate::engine::game::{Action, Game, SeedSecret};
+        let scenario = crate::registry::builtin_scenario("pw-skirmish").unwrap();
+        let mut g = Game::new(
+            &scenario,
+            RuleSetId::Pw,
+            SeedSecret {
+                seed: 3,
+                salt: "t".into(),
+            },
+            chrono::Utc::now(),
+        );
+        let tables = crate::registry::builtin_tables().unwrap();
+        let words: Vec<String> = ["move", "de-cav", "0303", "face", "de-cav", "s"]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        crate::moves::apply_in_memory(&mut g, &words, tables).unwrap();
+        let mut form = Form::all_for(RuleSetId::Pw)
+            .into_iter()
+            .find(|f| f.name() == "melee")
+            .unwrap();
+        form.prefill(g.state(), Some("de-cav"), Some("fr-inf-3"), tables);
+        let input = form.to_value();
+        let mut dice = DiceSource::entered_only();
+        dice.enter(Die::D6, 5).unwrap().enter(Die::D6, 2).unwrap();
+        let (mut res, fx) = form.resolve(g.state(), tables, Some(&mut dice)).unwrap();
+        res.notes.extend(
+            crate::engine::play::breaches::warnings(&form, &g)
+                .iter()
+                .map(|w| format!("umpire went ahead: {w}")),
+        );
+        let labels: Vec<&str> = res.dice.iter().map(|d| d.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["attacker cavalry melee", "defender infantry melee"]
+        );
+        let logged = |res: &crate::rules::Resolution<serde_json::Value>| Action::Resolved {
+            resolution: Box::new(res.clone()),
+            effects: fx.clone(),
+            draws: 0,
+            units: vec!["de-cav".into(), "fr-inf-3".into()],
+            input: None,
+        };
+        assert_eq!(recheck(&g, &input, &logged(&res), tables), Ok(()));
+        let mut older = res.clone();
+        for d in &mut older.dice {
+            d.label = d.label.split_once(' ').unwrap().1.to_string();
+        }
+        assert_eq!(
+            recheck(&g, &input, &logged(&older), tables),
+            Ok(()),
+            "as logged before the dice said whose"
+        );
+        older.dice[1].label = "cavalry melee".into();
+        assert!(recheck(&g, &input, &logged(&older), tables).is_err());
     }
 
     /// Every option of every verb's `kepi resolve` command is applied to the form or refused with

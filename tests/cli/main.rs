@@ -21,6 +21,7 @@ mod hostile_corpus;
 mod input_cli;
 mod net_cli;
 mod notes_cli;
+mod own_dice_cli;
 mod own_files_cli;
 mod pk_cli;
 mod pw_cli;

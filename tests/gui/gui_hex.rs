@@ -124,11 +124,8 @@ fn pw_melee_with_my_dice_hits_both_sides() {
         .position(|f| f.name() == "melee")
         .unwrap();
     app.options.own_dice = true;
-    for (die, text) in &mut app.resolver.entered {
-        if *die == kepi::dice::Die::D6 {
-            *text = "6 6".into();
-        }
-    }
+    assert!(app.resolver.type_dice("attacker d6", "6"));
+    assert!(app.resolver.type_dice("defender d6", "6"));
     let mut h = resolver_harness(app);
     h.run();
     h.get_by_label("Apply my dice").click();

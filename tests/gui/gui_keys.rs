@@ -9,6 +9,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
+use kepi::app::resolver::{ODDS_BEFORE_ROLLING, ODDS_ROLLED_WITH};
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 
@@ -125,8 +126,9 @@ fn last_resolution(h: &Harness<'_, KepiApp>) -> kepi::rules::Resolution<serde_js
 }
 
 /// After a roll: the card says the rolled line's odds as logged with the roll, and a line the
-/// chart marks shows that very fraction (the chart now is the next roll's; marked only when its
-/// odds are the roll's).
+/// chart marks shows that very fraction. When the units the roll changed give the next roll
+/// other odds, the roll's own stay shown under "Odds this roll was made with", its line marked,
+/// above the next roll's "Exact odds, before rolling" (issue 46: the rolled line was gone).
 fn marked_odds_are_the_rolls(h: &mut Harness<'_, KepiApp>) {
     h.run();
     let res = last_resolution(h);
@@ -146,14 +148,24 @@ fn marked_odds_are_the_rolls(h: &mut Harness<'_, KepiApp>) {
         .odds
         .iter()
         .any(|o| h.query_by_label(&format!("> {}", o.outcome)).is_some());
-    if marked {
-        let shown = preview.expect("a chart");
-        let p = shown
-            .iter()
-            .find(|o| o.outcome == line.outcome)
-            .map(|o| o.p);
-        assert_eq!(p, Some(line.p), "the marked line shows the roll's odds");
-        assert_eq!(shown, res.odds, "a chart marked is the one rolled with");
+    assert!(marked, "the rolled line {:?} is marked", line.outcome);
+    assert!(h.query_by_label(ODDS_BEFORE_ROLLING).is_some());
+    let shown = preview.expect("a chart");
+    if shown == res.odds {
+        assert!(
+            h.query_by_label(ODDS_ROLLED_WITH).is_none(),
+            "one chart when the odds are the roll's"
+        );
+    } else {
+        assert!(
+            h.query_by_label(ODDS_ROLLED_WITH).is_some(),
+            "the roll's odds are kept under their heading once the next roll's differ"
+        );
+        // The marked line is the roll's chart's, never the next roll's.
+        assert_eq!(
+            h.query_all_by_label(&format!("> {}", line.outcome)).count(),
+            1
+        );
     }
 }
 
@@ -276,14 +288,14 @@ fn pk_typing_lands_and_dice_are_for_one_roll() {
     }
     type_into(&mut h, "inches", "12");
     type_into(&mut h, "inches", "7.5");
-    my_dice_are_for_one_roll(&mut h, &[("d10", "5 2")]);
+    my_dice_are_for_one_roll(&mut h, &[("d10", "5")]);
 }
 
 #[test]
 fn pw_typing_lands_and_dice_are_for_one_roll() {
     let mut h = window(Some("pw-skirmish"));
     pick(&mut h, "de-art", "fr-inf-3", "artillery");
-    my_dice_are_for_one_roll(&mut h, &[("d6", "6 5 4")]);
+    my_dice_are_for_one_roll(&mut h, &[("d6", "6")]);
     // Melee: the odds change with the strengths the roll leaves; the card keeps the roll's.
     place(&mut h, &[("de-cav", "0305")]);
     app(&mut h).options.own_dice = false;
@@ -297,7 +309,13 @@ fn pw_typing_lands_and_dice_are_for_one_roll() {
 fn gsp_typing_lands_and_dice_are_for_one_roll() {
     let mut h = window(Some("st-privat"));
     pick(&mut h, "gfar-heavy-1", "9e-ligne-1", "fire");
-    my_dice_are_for_one_roll(&mut h, &[("d6", "3 4 5 6 2 1")]);
+    my_dice_are_for_one_roll(
+        &mut h,
+        &[
+            ("hit dice (d6 x 6)", "3 3 3 3 3 3"),
+            ("accuracy of aim (2d6 per hit)", "1 2 3 4 5 6 6 5 4 3 2 1"),
+        ],
+    );
 }
 
 #[test]
@@ -470,6 +488,16 @@ fn my_dice_asks_for_the_forms_dice_only_and_a_diceless_form_is_applied() {
         h.query_by_role_and_label(Role::TextInput, "d6").is_none(),
         "P&K fire rolls no d6"
     );
+    // Issue 46: a fire rolls one d10; a second typed would be left over, and is said at once.
+    type_into(&mut h, "d10", "5 2");
+    assert!(h.query_by_label("d10: 1 value to type, got 2").is_some());
+    assert!(
+        h.get_by_label("Apply my dice")
+            .accesskit_node()
+            .is_disabled()
+    );
+    app(&mut h).resolver.clear_dice();
+    h.run();
     for own in [true, false] {
         app(&mut h).options.own_dice = own;
         pick(&mut h, "12th-grenadiers-1", "8e-ligne-1", "urt");
@@ -680,4 +708,170 @@ fn a_garbled_number_stops_the_roll_until_it_is_fixed() {
         "rolled at the 12 inches typed: {:?}",
         rolled.modifiers
     );
+}
+
+/// The card's line for the dice kepi rolled beside the player's, as the last roll has them.
+fn kepi_rolled_line(h: &Harness<'_, KepiApp>) -> Option<String> {
+    kepi::dice::kepi_rolled(&last_resolution(h).dice)
+}
+
+/// Issue 46: dice "mine" asks for every die a GSP battery rolls, each group labelled in the rule
+/// set's words (a hit die per gun, two accuracy-of-aim dice per hit); the accuracy-of-aim dice
+/// left empty are kepi's, and the card says so plainly; typed, they are the player's and the
+/// card says nothing of kepi's. A hit die short is refused before anything rolls.
+#[test]
+fn gsp_my_dice_ask_for_every_die_and_the_card_says_which_kepi_rolled() {
+    let mut h = window(Some("st-privat"));
+    pick(&mut h, "gfar-heavy-1", "9e-ligne-1", "fire");
+    app(&mut h).options.own_dice = true;
+    h.run();
+    let hit = "hit dice (d6 x 6)";
+    let aoa = "accuracy of aim (2d6 per hit)";
+    for label in [hit, aoa] {
+        assert!(
+            h.query_by_role_and_label(Role::TextInput, label).is_some(),
+            "a field labelled {label:?}"
+        );
+    }
+    assert!(h.query_by_role_and_label(Role::TextInput, "d6").is_none());
+    // Five hit dice for six guns: said, and nothing to apply.
+    type_into(&mut h, hit, "3 3 3 3 3");
+    assert!(
+        h.query_by_label("hit dice (d6 x 6): 6 values to type, got 5")
+            .is_some()
+    );
+    assert!(
+        h.get_by_label("Apply my dice")
+            .accesskit_node()
+            .is_disabled()
+    );
+    // Six hits, the accuracy of aim left to kepi: the card names the dice kepi rolled.
+    type_into(&mut h, hit, "3 3 3 3 3 3");
+    let log = h.state().state.game.log().len();
+    h.get_by_label("Apply my dice").click();
+    h.run();
+    assert_eq!(h.state().state.game.log().len(), log + 1, "rolled");
+    let res = last_resolution(&h);
+    let sources: Vec<_> = res
+        .dice
+        .iter()
+        .map(|d| (d.label.as_str(), d.source))
+        .collect();
+    assert!(
+        res.dice[..6]
+            .iter()
+            .all(|d| d.source == kepi::dice::RollSource::Entered && d.value == 3),
+        "{sources:?}"
+    );
+    assert_eq!(
+        res.dice.len(),
+        18,
+        "six hits, two A.O.A. dice each: {sources:?}"
+    );
+    let said = kepi_rolled_line(&h).expect("kepi rolled the A.O.A. dice");
+    assert!(said.contains("A.O.A. die 1, gun 1"), "{said}");
+    assert!(h.query_by_label(&said).is_some(), "the card says {said:?}");
+    // Every die typed: the card says nothing of kepi's dice.
+    type_into(&mut h, hit, "3 3 3 3 3 3");
+    type_into(&mut h, aoa, "1 2 3 4 5 6 6 5 4 3 2 1");
+    h.get_by_label("Apply my dice").click();
+    h.run();
+    assert_eq!(h.state().state.game.log().len(), log + 2, "rolled again");
+    let res = last_resolution(&h);
+    assert!(
+        res.dice
+            .iter()
+            .all(|d| d.source == kepi::dice::RollSource::Entered),
+        "{:?}",
+        res.dice
+    );
+    assert_eq!(kepi_rolled_line(&h), None);
+    assert!(
+        h.query_all_by_label_contains("kepi rolled these")
+            .next()
+            .is_none(),
+        "the card says nothing of kepi's dice"
+    );
+}
+
+/// Issue 46: a PW melee asks for one d6 a side, each field labelled; the dice are logged as
+/// the attacker's and the defender's; two values typed into one side's field are refused.
+#[test]
+fn pw_melee_my_dice_one_field_a_side_logged_per_side() {
+    let mut h = window(Some("pw-skirmish"));
+    place(&mut h, &[("de-cav", "0305")]);
+    pick(&mut h, "de-cav", "fr-inf-3", "melee");
+    app(&mut h).options.own_dice = true;
+    h.run();
+    assert!(h.query_by_role_and_label(Role::TextInput, "d6").is_none());
+    type_into(&mut h, "attacker d6", "5 2");
+    assert!(
+        h.query_by_label("attacker d6: 1 value to type, got 2")
+            .is_some()
+    );
+    assert!(
+        h.get_by_label("Apply my dice")
+            .accesskit_node()
+            .is_disabled()
+    );
+    type_into(&mut h, "attacker d6", "5");
+    type_into(&mut h, "defender d6", "2");
+    let log = h.state().state.game.log().len();
+    h.get_by_label("Apply my dice").click();
+    h.run();
+    assert_eq!(h.state().state.game.log().len(), log + 1, "rolled");
+    let dice: Vec<(String, u32)> = last_resolution(&h)
+        .dice
+        .iter()
+        .map(|d| (d.label.clone(), d.value))
+        .collect();
+    assert_eq!(dice.len(), 2, "{dice:?}");
+    assert!(
+        dice[0].0.starts_with("attacker ") && dice[0].1 == 5,
+        "{dice:?}"
+    );
+    assert!(
+        dice[1].0.starts_with("defender ") && dice[1].1 == 2,
+        "{dice:?}"
+    );
+    assert_eq!(kepi_rolled_line(&h), None, "both dice are the player's");
+    marked_odds_are_the_rolls(&mut h);
+}
+
+/// Issue 46: after a 1870 combat the panel keeps the odds the roll was made with, its rolled line
+/// marked, under "Odds this roll was made with". An AD disorganises the attacker, which moves the
+/// next roll to another column: its odds follow under "Exact odds, before rolling" (the old panel
+/// showed only those, the rolled line gone). An AE eliminates it: no next roll, the roll's odds
+/// stay all the same.
+#[test]
+fn fr1870_the_rolls_odds_stay_shown_after_it() {
+    for typed in ["AD", "AE"] {
+        let mut h = window(Some("fr1870-august"));
+        pick(&mut h, "fr-1rc", "de-cav-3", "combat");
+        type_into(&mut h, "result from your printed chart:", typed);
+        app(&mut h).handle(Command::ResolveAndApply {
+            entered: vec![(kepi::dice::Die::D6, 3)],
+        });
+        h.run();
+        let res = last_resolution(&h);
+        let line = res
+            .rolled
+            .and_then(|i| res.odds.get(i))
+            .expect("the rolled line");
+        assert!(
+            h.query_by_label(ODDS_ROLLED_WITH).is_some(),
+            "{typed}: the roll's odds kept"
+        );
+        assert_eq!(
+            h.query_all_by_label(&format!("> {}", line.outcome)).count(),
+            1,
+            "{typed}: the rolled line {:?} is marked once",
+            line.outcome
+        );
+        let next = h.query_by_label(ODDS_BEFORE_ROLLING).is_some();
+        assert_eq!(next, typed == "AD", "{typed}: the next roll's odds");
+        if next {
+            marked_odds_are_the_rolls(&mut h);
+        }
+    }
 }

@@ -17,7 +17,7 @@ use std::any::Any;
 
 use serde::{Serialize, de::DeserializeOwned};
 
-use crate::dice::{DiceSource, Die};
+use crate::dice::{DiceGroup, DiceSource, Die};
 use crate::engine::game::{Action, GameState, UnitState};
 use crate::engine::rule_set::RuleSetRef;
 use crate::rules::Tables;
@@ -53,6 +53,15 @@ pub trait SetForm: Any + std::fmt::Debug + Send + Sync {
     /// The dice it rolls: any other die entered for it is refused, not silently ignored.
     fn dice_used(&self) -> &'static [Die] {
         &[Die::D6]
+    }
+    /// The dice it rolls, grouped and labelled in the rule set's words, in the order it rolls
+    /// them: what the window asks for in "I roll my own dice" mode. By default one group per die
+    /// of [`SetForm::dice_used`], named by the die, as many as the roll needs.
+    fn dice_groups(&self) -> Vec<DiceGroup> {
+        self.dice_used()
+            .iter()
+            .map(|d| DiceGroup::if_needed(d.to_string(), *d))
+            .collect()
     }
     /// With `dice` None the preview (odds only, no effects); with dice the outcome and its effects
     /// on the units. [`Form::resolve`] has checked [`SetForm::refusal`] first.
@@ -95,6 +104,37 @@ pub trait SetForm: Any + std::fmt::Debug + Send + Sync {
     fn with_value(&self, v: &serde_json::Value) -> Option<Box<dyn SetForm>>;
     /// A copy.
     fn boxed_clone(&self) -> Box<dyn SetForm>;
+}
+
+/// Refuses entered dice a resolution did not use (issue 17: never silently dropped): the one
+/// check behind `kepi game apply --dice` and the window's own dice, `field` naming where they
+/// were entered ("--dice", "My dice"). Entered values are matched to the dice in the order the
+/// resolution rolls them, per die ([`DiceSource::roll`]); what is not entered kepi rolls, and
+/// [`crate::dice::kepi_rolled`] says so.
+pub fn all_dice_used(dice: &DiceSource, field: &str) -> Result<(), RuleError> {
+    let left = dice.left_over();
+    if left.is_empty() {
+        return Ok(());
+    }
+    let rolled: Vec<String> = dice
+        .rolls()
+        .iter()
+        .map(|r| format!("{} {}={}", r.label, r.die, r.value))
+        .collect();
+    let left: Vec<String> = left.iter().map(|(d, v)| format!("{d}={v}")).collect();
+    Err(RuleError::input(
+        field,
+        format!(
+            "more dice entered than this roll uses ({} left over; it rolled {})",
+            left.join(", "),
+            if rolled.is_empty() {
+                "none".to_string()
+            } else {
+                rolled.join(", ")
+            }
+        ),
+        "only the dice the roll uses, in the order it rolls them",
+    ))
 }
 
 /// `x` as a JSON object with `"form": tag` added: how a form built on serde writes
@@ -210,6 +250,12 @@ impl Form {
     /// The dice the form rolls.
     pub fn dice_used(&self) -> &'static [Die] {
         self.0.dice_used()
+    }
+
+    /// The dice the form rolls, grouped and labelled, in the order it rolls them (see
+    /// [`SetForm::dice_groups`]).
+    pub fn dice_groups(&self) -> Vec<DiceGroup> {
+        self.0.dice_groups()
     }
 
     /// Resolves: with `dice` None the preview (odds only, no effects); with dice the outcome and its

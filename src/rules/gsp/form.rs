@@ -334,6 +334,26 @@ impl crate::engine::play::SetForm for GspForm {
         refusal(self, state)
     }
 
+    /// GSP-A3, A4: a hit die per gun, then (shell and siege fire) two accuracy-of-aim dice per
+    /// hit, in gun order: how many hits there are is known only from the hit dice, so those are
+    /// kepi's to roll when none are typed (the card says so).
+    fn dice_groups(&self) -> Vec<crate::dice::DiceGroup> {
+        use crate::dice::{DiceGroup, Die};
+        let guns = self.guns.max(1);
+        let mut g = vec![DiceGroup::exactly(
+            format!("hit dice (d6 x {guns})"),
+            Die::D6,
+            guns,
+        )];
+        if self.gun().map_or(true, |g| g.drifts()) {
+            g.push(DiceGroup::if_needed(
+                "accuracy of aim (2d6 per hit)",
+                Die::D6,
+            ));
+        }
+        g
+    }
+
     fn resolve(
         &self,
         state: &GameState,

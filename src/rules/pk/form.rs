@@ -486,6 +486,28 @@ impl crate::engine::play::SetForm for PkForm {
         }
     }
 
+    /// Issue 46: a fire, rally, flag or fatigue roll is one d10, always rolled, so typed; a
+    /// fire's d% is rolled only when a casualty may take the leader (PK-L1), so kepi rolls it
+    /// when none is typed (the card says so). Artillery and melee roll as their situation asks:
+    /// one group per die, as many as needed.
+    fn dice_groups(&self) -> Vec<crate::dice::DiceGroup> {
+        use crate::dice::{DiceGroup, Die};
+        match self.action {
+            PkAction::Fire(_) => vec![
+                DiceGroup::exactly("d10", Die::D10, 1),
+                DiceGroup::if_needed("d%", Die::Pct),
+            ],
+            PkAction::Rally(_) | PkAction::Flag { .. } | PkAction::Fatigue { .. } => {
+                vec![DiceGroup::exactly("d10", Die::D10, 1)]
+            }
+            _ => self
+                .dice_used()
+                .iter()
+                .map(|d| DiceGroup::if_needed(d.to_string(), *d))
+                .collect(),
+        }
+    }
+
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
         if self.name() != "melee" {
             return Vec::new();

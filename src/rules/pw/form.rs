@@ -5,7 +5,7 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use crate::dice::DiceSource;
+use crate::dice::{DiceSource, Roll};
 use crate::engine::game::{Action, Flag, GameState, UnitState};
 use crate::engine::play::board::{direction_of, hex_in, hex_of, position_of};
 use crate::engine::play::refuse::{name, opposed, over};
@@ -513,8 +513,16 @@ fn melee_both(
         ),
         None => format!("attacker {}; defender {}", ra.summary, rb.summary),
     };
-    let mut dice = ra.dice;
-    dice.extend(rb.dice);
+    // Issue 46: each side's die says whose it is ("attacker infantry melee"), not only its arm.
+    let side = |who: &'static str, dice: Vec<Roll>| {
+        dice.into_iter().map(move |mut d| {
+            d.label = format!("{who} {}", d.label);
+            d
+        })
+    };
+    let dice: Vec<Roll> = side("attacker", ra.dice)
+        .chain(side("defender", rb.dice))
+        .collect();
     Resolution {
         system: RuleSetId::Pw,
         action: "melee".into(),
@@ -646,6 +654,18 @@ impl crate::engine::play::SetForm for PwForm {
 
     fn refusal(&self, state: &GameState) -> Option<String> {
         refusal(self, state)
+    }
+
+    /// PW-X1: a melee is one d6 a side, the attacker's first; every other action one d6.
+    fn dice_groups(&self) -> Vec<crate::dice::DiceGroup> {
+        use crate::dice::{DiceGroup, Die};
+        match self.action {
+            PwAction::Melee { .. } => vec![
+                DiceGroup::exactly("attacker d6", Die::D6, 1),
+                DiceGroup::exactly("defender d6", Die::D6, 1),
+            ],
+            _ => vec![DiceGroup::exactly("d6", Die::D6, 1)],
+        }
     }
 
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {

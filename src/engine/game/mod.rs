@@ -21,7 +21,7 @@ pub use log::{
     entry_hash, entry_text, notes_text, participants, stray_member, verify_chain,
     verify_chain_from,
 };
-pub use session::{Game, InEffect, ReplayError};
+pub use session::{Game, InEffect, ReplayError, Resolve};
 
 use std::fmt;
 

@@ -13,6 +13,25 @@ use crate::dice::{DiceExpr, DiceSource, Die, RollSource};
 use crate::roster::Scenario;
 use crate::rules::{Resolution, RuleError, RuleSetId};
 
+/// A rule set's resolution as the game runs it: given the state and kepi's dice (after any dice
+/// entered), the resolution and the actions its outcome causes. One name for the bound every
+/// `Game::resolve*` takes.
+pub trait Resolve:
+    FnOnce(
+    &GameState,
+    &mut DiceSource,
+) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>
+{
+}
+
+impl<F> Resolve for F where
+    F: FnOnce(
+        &GameState,
+        &mut DiceSource,
+    ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>
+{
+}
+
 /// A log that does not replay: which entry and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
@@ -464,10 +483,7 @@ impl Game {
         now: DateTime<Utc>,
     ) -> Result<&LogEntry, ActionError>
     where
-        F: FnOnce(
-            &GameState,
-            &mut DiceSource,
-        ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
+        F: Resolve,
     {
         self.resolve_about(Vec::new(), entered, resolve, now)
     }
@@ -482,10 +498,7 @@ impl Game {
         now: DateTime<Utc>,
     ) -> Result<&LogEntry, ActionError>
     where
-        F: FnOnce(
-            &GameState,
-            &mut DiceSource,
-        ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
+        F: Resolve,
     {
         self.resolve_logged(units, None, entered, resolve, now)
     }
@@ -501,10 +514,7 @@ impl Game {
         now: DateTime<Utc>,
     ) -> Result<&LogEntry, ActionError>
     where
-        F: FnOnce(
-            &GameState,
-            &mut DiceSource,
-        ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
+        F: Resolve,
     {
         let mut src = self.dice_source(entered)?;
         let (resolution, effects) =
@@ -537,10 +547,7 @@ impl Game {
         now: DateTime<Utc>,
     ) -> Result<&LogEntry, ActionError>
     where
-        F: FnOnce(
-            &GameState,
-            &mut DiceSource,
-        ) -> Result<(Resolution<serde_json::Value>, Vec<Action>), RuleError>,
+        F: Resolve,
     {
         let mut src = self.dice_source(entered)?;
         let draws = |src: &DiceSource, s: &GameState| src.draws().max(s.dice.draws);

@@ -29,6 +29,8 @@ struct Served {
     address: String,
     codes: HashMap<String, String>,
     lines: Receiver<String>,
+    /// The file the host's stderr goes to.
+    said: std::path::PathBuf,
 }
 
 impl Served {
@@ -37,6 +39,10 @@ impl Served {
     }
 
     fn start_on(save: &str, port: u16, extra: &[&str]) -> Served {
+        // What the host says on stderr, kept beside the save: a failing test shows it.
+        static HOSTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = HOSTS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let said = std::path::Path::new(save).with_extension(format!("host{n}.stderr"));
         let mut child = Command::new(bin())
             .args([
                 "serve",
@@ -48,7 +54,7 @@ impl Served {
             ])
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::from(std::fs::File::create(&said).unwrap()))
             .spawn()
             .unwrap();
         let out = child.stdout.take().unwrap();
@@ -87,7 +93,13 @@ impl Served {
             address,
             codes,
             lines: rx,
+            said,
         }
+    }
+
+    /// What the host has said on stderr so far.
+    fn said(&self) -> String {
+        std::fs::read_to_string(&self.said).unwrap_or_default()
     }
 
     fn code(&self, seat: &str) -> &str {
@@ -104,8 +116,9 @@ impl Served {
         let o = self.remote(seat, args);
         assert!(
             o.status.success(),
-            "remote {seat} {args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
+            "remote {seat} {args:?}: {}\nthe host said: {}",
+            String::from_utf8_lossy(&o.stderr),
+            self.said()
         );
         String::from_utf8(o.stdout).unwrap()
     }
@@ -405,8 +418,15 @@ fn a_right_code_gets_in_after_the_wrong_code_limit_and_after_a_restart() {
     }
     assert!(h.signal("-TERM"));
     let h = Served::start(&save, &[]);
-    for _ in 0..limit + 1 {
-        assert!(Client::connect(&h.address, "0000-0000-0000-0000", None, T).is_err());
+    for k in 0..limit + 1 {
+        match Client::connect(&h.address, "0000-0000-0000-0000", None, T) {
+            Err(kepi::net::NetError::Refused(m)) if m.contains("wrong code") => {}
+            other => panic!(
+                "wrong code {k} after the restart: {:?}\nthe host said: {}",
+                other.map(|c| c.welcome().clone()),
+                h.said()
+            ),
+        }
     }
     h.remote_ok("umpire", &["apply", "note", "after the restart"]);
 }

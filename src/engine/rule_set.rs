@@ -291,6 +291,13 @@ pub trait RuleSet: Send + Sync + 'static {
         false
     }
 
+    /// What the check `d` asks as things stand in `s`, when the rule set says more than its queued
+    /// words (1870's retreat, FR-C2: the cells open to it now). Derived each time it is shown, in
+    /// the window and by `kepi game due`; the state keeps the queued words. None by default.
+    fn due_now(&self, _s: &GameState, _d: &crate::engine::flow::Due) -> Option<String> {
+        None
+    }
+
     /// A logged resolution's outcome, typed, when kepi acts on it.
     fn outcome(&self, _action: &str, _outcome: &Value) -> Option<Outcome> {
         None

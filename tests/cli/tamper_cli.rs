@@ -842,6 +842,41 @@ fn logs_an_older_kepi_wrote_still_verify() {
     assert!(out.contains("log OK: 4 entries"), "{out}");
 }
 
+/// Games the kepi before issues 44 and 46 saved (built from commit 0e57629, one per rule set, in
+/// tests/corpus/older/: a P&K fire with its dice entered, an undo and a redo; a PW melee and
+/// artillery; a GSP battery's fire; an SPI and an 1870 combat with the chart's result typed; and
+/// one P&K game whose actions are still in its journal) open, replay, pass `kepi log verify` with
+/// every member recomputed, and go on: an action applied to each verifies too. Those kepis logged
+/// SPI's and 1870's attackers without their fired mark, PW's melee without its count and its dice
+/// by arm only.
+#[test]
+fn games_the_previous_kepi_saved_open_replay_and_verify() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/older");
+    let dir = tmp("previous-kepi");
+    for set in ["pk", "pw", "gsp", "spi", "fr", "pk-journal"] {
+        let name = format!("2026-12-05-{set}.json");
+        let save = dir.join(&name);
+        std::fs::copy(corpus.join(&name), &save).unwrap();
+        let journal = corpus.join(format!("{name}.journal"));
+        if journal.exists() {
+            std::fs::copy(&journal, dir.join(format!("{name}.journal"))).unwrap();
+        }
+        let save = save.to_str().unwrap();
+        let shown: serde_json::Value =
+            serde_json::from_str(&ok(&["game", "show", save, "--json"])).unwrap();
+        assert!(shown.is_object(), "{set}: {shown}");
+        let out = ok(&["log", "verify", save]);
+        assert!(out.contains("log OK"), "{set}: {out}");
+        assert!(
+            !out.contains("0 resolution(s) resolved again"),
+            "{set}: its resolutions are resolved again: {out}"
+        );
+        ok(&["game", "apply", save, "note", "read by today's kepi"]);
+        let out = ok(&["log", "verify", save]);
+        assert!(out.contains("log OK"), "{set} after a new action: {out}");
+    }
+}
+
 #[test]
 fn verify_names_a_removed_move_note() {
     // PW-U1: infantry moves 2 hexes; 5 is logged with what the umpire went ahead with.

@@ -97,6 +97,9 @@ impl Due {
     /// who holds the hex (a check is queued and answered as it was; only what is said about it
     /// follows the state, SPI-C4, FR-C2).
     pub fn what_now(&self, s: &GameState) -> String {
+        if let Some(said) = s.system.due_now(s, self) {
+            return said;
+        }
         let (Some(at), Some(now)) = (self.at, self.hex_now(s)) else {
             return self.what.clone();
         };

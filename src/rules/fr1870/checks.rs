@@ -84,8 +84,26 @@ fn stacking_due(ev: &Event, q: &mut Queue) {
     }
 }
 
-/// The cells `unit` may retreat to now, as the map outlines them
-/// ([`crate::rules::board::moves::retreat_cells`]): "to 2237 or 2238", or that none is open.
+/// FR-C2's retreat check as the game keeps it (the words a previous kepi's save holds too: which
+/// cells are open is said as things stand, [`retreat_now`]).
+const RETREAT: &str = "retreat one cell (blocked or off the map: eliminated; not into an empty enemy-controlled cell)";
+
+/// FR-C2 (E11, E13): the retreat check `d` as things stand now, with the cells its unit may
+/// retreat to, as the map outlines them ([`crate::rules::board::moves::retreat_cells`]): "...: to
+/// 2237 or 2238", or that none is open. Derived each time it is shown, so it follows the units;
+/// None for any other check.
+pub(crate) fn retreat_now(
+    s: &crate::engine::game::GameState,
+    d: &crate::engine::flow::Due,
+) -> Option<String> {
+    let unit = d
+        .unit
+        .as_deref()
+        .filter(|_| d.rule.as_str() == "FR-C2" && d.by_move)?;
+    Some(format!("{}: {}", d.what, retreat_cells_line(s, unit)))
+}
+
+/// The cells `unit` may retreat to now: "to 2237 or 2238", or that none is open.
 fn retreat_cells_line(s: &crate::engine::game::GameState, unit: &str) -> String {
     let cells: Vec<String> = s
         .unit(unit)
@@ -112,15 +130,7 @@ fn after_combat(ev: &Event, q: &mut Queue) {
             on: true,
         } = a
         {
-            q.push_move(
-                "FR-C2",
-                unit,
-                format!(
-                    "retreat one cell (blocked or off the map: eliminated; not into an empty \
-                     enemy-controlled cell): {}",
-                    retreat_cells_line(ev.after(), unit)
-                ),
-            );
+            q.push_move("FR-C2", unit, RETREAT.into());
         }
     }
     let Some(o) = ev

@@ -164,6 +164,11 @@ impl RuleSet for FrRules {
         }
     }
 
+    /// FR-C2: a retreat check names the cells open to it now.
+    fn due_now(&self, s: &GameState, d: &crate::engine::flow::Due) -> Option<String> {
+        super::checks::retreat_now(s, d)
+    }
+
     fn checks(&self, ev: &Event, q: &mut Queue) {
         super::checks::checks(ev, q);
     }

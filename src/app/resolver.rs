@@ -494,7 +494,11 @@ impl ResolverState {
         // On the network: a roll asked of the host waits for its answer before the next (the status
         // line says what was asked; no line is added here, so the odds below never move).
         let waiting = view.mode.remote().is_some_and(|r| r.waiting > 0);
-        self.dice_ui(ui, view, preview.is_ok() && !waiting, out);
+        // Once a frame: the number fields that do not read (they stop Roll and the odds) and the
+        // last roll's own odds (the card above the chart, and the line marked on it).
+        let unparsed = crate::engine::play::kit::unparsed(ui.ctx());
+        let rolled_with = self.rolled_with(view);
+        self.dice_ui(ui, view, preview.is_ok() && !waiting, &unparsed, out);
         ui.separator();
         // The last result right under Roll, where the eye is after rolling (at 1366x768 a card under
         // the chart fell below the fold); the chart follows with the rolled line marked.
@@ -505,11 +509,11 @@ impl ResolverState {
         // there is no next roll: the roll's odds stay shown, their rolled line marked, under
         // their own heading (the chart below is the next roll's and marks nothing).
         let hidden = self.hides_strength(view.state());
-        if let Some((odds, rolled)) = self.rolled_with(view)
+        if let Some((odds, rolled)) = &rolled_with
             && (hidden || next_odds != Some(odds.as_slice()))
         {
             ui.label(RichText::new(ODDS_ROLLED_WITH).strong());
-            odds_bars_ui(ui, &odds, rolled);
+            odds_bars_ui(ui, odds, *rolled);
             ui.add_space(4.0);
         }
         match preview {
@@ -525,7 +529,7 @@ impl ResolverState {
             }
             // A number field that does not read: the form holds another value than it shows,
             // so the odds of that value would mislead.
-            Ok(_) if !crate::engine::play::kit::unparsed(ui.ctx()).is_empty() => {
+            Ok(_) if !unparsed.is_empty() => {
                 ui.label(RichText::new("Odds").strong());
                 ui.label(
                     RichText::new("not shown until every number field reads as a number").weak(),
@@ -533,7 +537,14 @@ impl ResolverState {
             }
             Ok(res) => {
                 ui.label(RichText::new(ODDS_BEFORE_ROLLING).strong());
-                odds_bars_ui(ui, &res.odds, self.last_outcome(view, &res.odds));
+                // Marked only on the very odds it was rolled with: a chart recomputed for the
+                // units as the roll left them is the next roll's, and its fractions are not this
+                // roll's (those are drawn above it under ODDS_ROLLED_WITH).
+                let mark = rolled_with
+                    .as_ref()
+                    .filter(|(odds, _)| *odds == res.odds)
+                    .and_then(|(_, i)| *i);
+                odds_bars_ui(ui, &res.odds, mark);
                 for n in &res.notes {
                     ui.label(RichText::new(format!("note: {n}")).small().weak());
                 }
@@ -570,25 +581,20 @@ impl ResolverState {
         }
     }
 
-    /// The odds line the last resolution applied from this form rolled (its typed `rolled` index), to
-    /// mark it on the chart of `odds`; nothing on another form's tab, nor once the chart shows other
-    /// odds than the roll was made with (the units changed since: the chart is the next roll's, and
-    /// the roll's own are drawn above it under [`ODDS_ROLLED_WITH`]).
-    fn last_outcome(&self, view: &View, odds: &[crate::rules::OddsLine]) -> Option<usize> {
-        let (rolled_with, i) = self.rolled_with(view)?;
-        // Marked only on the very odds it was rolled with: a chart recomputed for the units as the
-        // roll left them is the next roll's, and its fractions are not this roll's.
-        (rolled_with == odds).then_some(i?)
-    }
-
-    fn dice_ui(&mut self, ui: &mut Ui, view: &View, ready: bool, out: &mut Vec<Command>) {
+    fn dice_ui(
+        &mut self,
+        ui: &mut Ui,
+        view: &View,
+        ready: bool,
+        unparsed: &[String],
+        out: &mut Vec<Command>,
+    ) {
         // A number field whose text does not read: the form holds another value than the field
         // shows, so nothing rolls until it is fixed, and the reason is said beside Roll.
-        let unparsed = crate::engine::play::kit::unparsed(ui.ctx());
         let ready = ready && unparsed.is_empty();
         // Said in Roll's own row, after its buttons, so Roll never moves when it appears.
         let why_not = |ui: &mut Ui| {
-            for label in &unparsed {
+            for label in unparsed {
                 ui.colored_label(
                     ui.visuals().error_fg_color,
                     format!("{label}: not a number; fix it to roll"),

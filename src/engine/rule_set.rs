@@ -298,6 +298,13 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// The label an earlier kepi logged a die of `action` under, when issue 46 renamed it (PW's
+    /// melee dice say whose since: "attacker infantry melee" was "infantry melee"): `kepi log
+    /// verify` takes the older label for the same die, value and place. None by default.
+    fn dice_label_before_issue_46(&self, _action: &str, _label: &str) -> Option<String> {
+        None
+    }
+
     /// A logged resolution's outcome, typed, when kepi acts on it.
     fn outcome(&self, _action: &str, _outcome: &Value) -> Option<Outcome> {
         None

@@ -202,12 +202,7 @@ pub(crate) fn recheck_act(
                 .roll_expr(expr)
                 .map_err(|e| format!("`action.dice`: {e} (the roll is {expr})"))?;
             let rolled = src.take_rolls();
-            let seen = |d: &[crate::dice::Roll]| -> Vec<(crate::dice::Die, String, u32, Vec<u32>)> {
-                d.iter()
-                    .map(|r| (r.die, r.label.clone(), r.value, r.faces.clone()))
-                    .collect()
-            };
-            if seen(&rolled) != seen(dice) {
+            if faces(&rolled) != faces(dice) {
                 return Err(format!(
                     "`action.dice`: logged {}, but {expr} rolls {}",
                     json(dice),
@@ -320,21 +315,14 @@ pub(crate) fn recheck(
     }
     modifiers_match(&resolution.modifiers, &res.modifiers)
         .map_err(|(what, l, a)| given(&what, l, a))?;
-    let faces = |d: &[crate::dice::Roll]| -> Vec<(crate::dice::Die, String, u32, Vec<u32>)> {
-        d.iter()
-            .map(|r| (r.die, r.label.clone(), r.value, r.faces.clone()))
-            .collect()
-    };
-    // A PW melee logged before issue 46 labels its dice by arm only ("infantry melee"); kepi
-    // now says whose ("attacker infantry melee"). The older label still verifies: the die, its
-    // value and its place are the same.
+    // A die an earlier kepi logged under another label (the rule set says which) still verifies:
+    // the die, its value and its place are the same.
     let mut again_dice = res.dice.clone();
     for (a, l) in again_dice.iter_mut().zip(&resolution.dice) {
-        if res.system == crate::rules::RuleSetId::Pw
-            && res.action == "melee"
-            && ["attacker ", "defender "]
-                .iter()
-                .any(|w| a.label.strip_prefix(w) == Some(l.label.as_str()))
+        if state
+            .system
+            .dice_label_before_issue_46(&res.action, &a.label)
+            .is_some_and(|older| older == l.label)
         {
             a.label = l.label.clone();
         }
@@ -404,6 +392,13 @@ pub(crate) fn recheck(
         ));
     }
     Ok(())
+}
+
+/// What verify compares of logged dice, one by one: the die, its label, its value and its faces.
+fn faces(d: &[crate::dice::Roll]) -> Vec<(crate::dice::Die, &str, u32, &[u32])> {
+    d.iter()
+        .map(|r| (r.die, r.label.as_str(), r.value, r.faces.as_slice()))
+        .collect()
 }
 
 /// `x` as JSON, for a message.

@@ -141,6 +141,18 @@ impl RuleSet for PwRules {
         }
     }
 
+    /// Issue 46 (PW-M1): a melee's dice say whose; earlier kepis labelled them by arm only.
+    fn dice_label_before_issue_46(&self, action: &str, label: &str) -> Option<String> {
+        (action == "melee")
+            .then(|| {
+                label
+                    .strip_prefix("attacker ")
+                    .or_else(|| label.strip_prefix("defender "))
+            })
+            .flatten()
+            .map(str::to_string)
+    }
+
     /// Issue 46: a melee counts both units' melees; earlier kepis logged it without.
     fn recorded_since_issue_46(&self, action: &str, effect: &crate::engine::game::Action) -> bool {
         action == "melee"

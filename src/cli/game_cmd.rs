@@ -614,7 +614,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
                 rule: d.rule.as_str(),
                 unit: d.unit.as_deref(),
                 side: d.side.map(|x| x.as_str()),
-                what: s.scale.localize(&d.what_now(s)),
+                what: s.scale.localize(&d.asked_now(s)),
                 form: d.form.as_deref(),
                 hex: d.at.map(|p| p.to_string()),
                 queued_at: When {

@@ -97,11 +97,8 @@ impl Due {
     /// who holds the hex (a check is queued and answered as it was; only what is said about it
     /// follows the state, SPI-C4, FR-C2).
     pub fn what_now(&self, s: &GameState) -> String {
-        if let Some(said) = s.system.due_now(s, self) {
-            return said;
-        }
         let (Some(at), Some(now)) = (self.at, self.hex_now(s)) else {
-            return self.what.clone();
+            return self.asked_now(s);
         };
         let cell = if self.rule.as_str().starts_with("FR") {
             "cell"
@@ -128,6 +125,15 @@ impl Due {
                 names(&|x| Some(x) != self.side)
             ),
         }
+    }
+
+    /// The check's words with what its rule set says of it as things stand
+    /// ([`crate::engine::rule_set::RuleSet::due_now`]: 1870's retreat names the cells open to it
+    /// now), else the queued words: what `kepi game due` prints.
+    pub fn asked_now(&self, s: &GameState) -> String {
+        s.system
+            .due_now(s, self)
+            .unwrap_or_else(|| self.what.clone())
     }
 
     /// [`Due::describe`] with [`Due::what_now`]: what the window shows each frame.

@@ -141,7 +141,7 @@ impl RuleSet for PwRules {
         }
     }
 
-    /// Issue 46 (PW-M1): a melee's dice say whose; earlier kepis labelled them by arm only.
+    /// Issue 46 (PW-X1: "both roll d6"): a melee's dice say whose; earlier kepis labelled them by arm only.
     fn dice_label_before_issue_46(&self, action: &str, label: &str) -> Option<String> {
         (action == "melee")
             .then(|| {

@@ -851,6 +851,9 @@ impl AppState {
         fresh.data_dir = self.data_dir.take();
         fresh.files.native = self.files.native;
         fresh.files.dialog.folder = std::mem::take(&mut self.files.dialog.folder);
+        // How the dice are rolled is the user's choice, not the game's: it stays when another
+        // game (or the same save, once hosting stops) replaces this one (issue 46).
+        fresh.options.own_dice = self.options.own_dice;
         *self = fresh;
     }
 

@@ -298,6 +298,10 @@ impl DuePanel {
                     ui.label(RichText::new(format!("{} · {}", r.request, r.seat)).weak());
                     ui.label(r.text());
                 });
+                // What the rules say against it, read before deciding (issue 46).
+                for n in &r.notes {
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
+                }
                 ui.horizontal(|ui| {
                     if ui
                         .button(format!("Approve {}", r.request))

@@ -753,10 +753,10 @@ impl ResolverState {
                     .strong()
                     .size(16.0),
             );
-            // What the umpire went ahead with stands out; the rest of the notes (the chances behind
+            // What someone went ahead with stands out; the rest of the notes (the chances behind
             // the result, what to do next) read as the card's small print.
             for n in &said.notes {
-                if n.starts_with("umpire went ahead") {
+                if crate::engine::play::breaches::breach_of(n).is_some() {
                     ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
                 } else {
                     ui.label(RichText::new(format!("note: {n}")).small());

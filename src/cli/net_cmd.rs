@@ -646,6 +646,9 @@ fn print_pending(list: &crate::net::client::PendingList, json: bool) -> Result<(
             r.asked.format("%H:%M:%S"),
             r.text()
         );
+        for n in &r.notes {
+            textln!("      note: {n}");
+        }
     }
     Ok(())
 }

@@ -22,6 +22,7 @@ use crate::dice::DiceExpr;
 use crate::engine::game::{
     Action, Counter, Flag, Game, GameState, Level, LogEntry, Supply, UnitState,
 };
+use crate::engine::play::breaches::WentAhead;
 use crate::roster::{Facing, Position};
 use crate::rules::Tables;
 use crate::store::{Recorded, Store, StoreError};
@@ -570,6 +571,26 @@ pub fn entered_results(
     Ok(out)
 }
 
+/// What the rules say against the resolutions of a request on `game` as it is (the phase, a
+/// unit that already attacked, attackers not adjacent): what the umpire reads beside a player's
+/// request before approving it, and what its log entry would note. Empty for words that do not
+/// parse (those are refused, not approved).
+pub fn request_warnings(words: &[String], game: &Game, tables: &Tables) -> Vec<String> {
+    let Ok(verbs) = parse_verbs(words, game.state(), tables) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (_, v) in verbs {
+        if let Verb::Play(p) = v {
+            let p = p.with_game_defaults(game.state());
+            if let Ok(form) = play::build(&p, game.state(), tables) {
+                out.extend(form.phase_warnings(game));
+            }
+        }
+    }
+    out
+}
+
 /// Applies the words of `kepi game apply` to an open game, the one path both `kepi game apply` and
 /// the host of `kepi serve` take, so the verbs mean the same wherever they are typed.
 ///
@@ -586,7 +607,16 @@ pub fn apply_verbs<E: From<MoveError>>(
     permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
     applied: &mut dyn FnMut(&LogEntry, Recorded, &GameState) -> Result<(), E>,
 ) -> Result<(), E> {
-    apply_verbs_as(game, store, words, tables, permit, applied, false)
+    apply_verbs_as(
+        game,
+        store,
+        words,
+        tables,
+        permit,
+        applied,
+        false,
+        WentAhead::Umpire,
+    )
 }
 
 /// [`apply_verbs`] for a seat the other side's strengths are hidden from (issue 44, the host of
@@ -603,9 +633,36 @@ pub fn apply_verbs_for_hidden_seat<E: From<MoveError>>(
     permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
     applied: &mut dyn FnMut(&LogEntry, Recorded, &GameState) -> Result<(), E>,
 ) -> Result<(), E> {
-    apply_verbs_as(game, store, words, tables, permit, applied, true)
+    apply_verbs_as(
+        game,
+        store,
+        words,
+        tables,
+        permit,
+        applied,
+        true,
+        WentAhead::Umpire,
+    )
 }
 
+/// [`apply_verbs`] (or, `hidden`, [`apply_verbs_for_hidden_seat`]) for a seat at a table (the
+/// host of `kepi serve`): what the rules say against a resolution is logged as `ahead` went ahead
+/// with it (a player's own request, or one the umpire approved), not as the umpire's.
+#[allow(clippy::too_many_arguments)]
+pub fn apply_verbs_going_ahead<E: From<MoveError>>(
+    game: &mut Game,
+    store: &mut Store,
+    words: &[String],
+    tables: &Tables,
+    permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
+    applied: &mut dyn FnMut(&LogEntry, Recorded, &GameState) -> Result<(), E>,
+    hidden: bool,
+    ahead: WentAhead,
+) -> Result<(), E> {
+    apply_verbs_as(game, store, words, tables, permit, applied, hidden, ahead)
+}
+
+#[allow(clippy::too_many_arguments)]
 fn apply_verbs_as<E: From<MoveError>>(
     game: &mut Game,
     store: &mut Store,
@@ -614,6 +671,7 @@ fn apply_verbs_as<E: From<MoveError>>(
     permit: &dyn Fn(&Asked, &GameState) -> Result<(), E>,
     applied: &mut dyn FnMut(&LogEntry, Recorded, &GameState) -> Result<(), E>,
     hand_over: bool,
+    ahead: WentAhead,
 ) -> Result<(), E> {
     let verbs = parse_verbs(words, game.state(), tables)?;
     for (asked, v) in &verbs {
@@ -625,7 +683,7 @@ fn apply_verbs_as<E: From<MoveError>>(
         let before = game.log().len();
         // Checked again against the state the earlier verbs left (`lose X 9 gain X 1`).
         refuse_act(&v, game.state())?;
-        let entry = apply_one(game, v, tables, now, hand_over)?;
+        let entry = apply_one(game, v, tables, now, hand_over, ahead)?;
         // A failed record leaves nothing behind (the journal is cut back) and stops here: this
         // action and the verbs after it are not made, and the game in memory forgets it.
         let recorded = match store.record(game) {
@@ -657,6 +715,7 @@ fn apply_one(
     tables: &Tables,
     now: chrono::DateTime<Utc>,
     hand_over: bool,
+    ahead: WentAhead,
 ) -> Result<LogEntry, MoveError> {
     let entry = match v {
         // A due check's effects are read from the state it is done in (an earlier verb may
@@ -699,14 +758,13 @@ fn apply_one(
                 Err(e) => return Err(e.at_scale(&scale)),
             };
             // What is odd about this roll now (phase, side, a unit that already acted) goes
-            // into its log entry, as the window's roll logs it: the umpire went ahead.
+            // into its log entry, as the window's roll logs it, saying who went ahead with it.
             let warnings = form.phase_warnings(game);
             let input = p.logged_input(&form);
             let resolve = |st: &GameState, dice: &mut crate::dice::DiceSource| {
                 form.resolve(st, tables, Some(dice))
                     .map(|(mut r, effects)| {
-                        r.notes
-                            .extend(warnings.iter().map(|w| format!("umpire went ahead: {w}")));
+                        r.notes.extend(warnings.iter().map(|w| ahead.note(w)));
                         (r, effects)
                     })
             };
@@ -737,7 +795,14 @@ pub fn apply_in_memory(
     let mut out = Vec::with_capacity(verbs.len());
     for (_, v) in verbs {
         refuse_act(&v, game.state())?;
-        out.push(apply_one(game, v, tables, Utc::now(), false)?);
+        out.push(apply_one(
+            game,
+            v,
+            tables,
+            Utc::now(),
+            false,
+            WentAhead::Umpire,
+        )?);
     }
     Ok(out)
 }

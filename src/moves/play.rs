@@ -20,6 +20,7 @@ use super::grammar;
 use crate::dice::{DiceSource, Die};
 use crate::engine::game::GameState;
 use crate::engine::play::Form;
+use crate::engine::play::breaches::WentAhead;
 use crate::engine::verbs::Units;
 pub use crate::engine::verbs::{Given, VerbSpec};
 use crate::moves::MoveError;
@@ -108,6 +109,25 @@ pub fn verbs_for(system: RuleSetId) -> Vec<String> {
         .map(|s| s.verb.to_string())
         .chain(plain_verbs(system))
         .collect()
+}
+
+/// A request with `system`'s first resolution verb, its units and required options named as its
+/// usage names them ("combat --attackers UNIT,UNIT --hex HEX" in 1870): the hint of a request
+/// typed by hand, never another rule set's verb. `None` for a rule set without resolution verbs.
+pub fn request_example(system: RuleSetId) -> Option<String> {
+    let spec = specs_for(system).next()?;
+    let mut words = vec![spec.verb.to_string()];
+    match spec.units {
+        Units::One(unit) => words.push(unit.to_string()),
+        Units::Two(actor, target) => words.extend([actor.to_string(), target.to_string()]),
+        Units::Hex(_) => words.push("--attackers UNIT,UNIT --hex HEX".into()),
+    }
+    words.extend(
+        spec.required
+            .iter()
+            .map(|r| format!("--{r} {}", r.to_ascii_uppercase())),
+    );
+    Some(words.join(" "))
 }
 
 /// One parsed resolution verb.
@@ -366,14 +386,20 @@ pub(crate) fn recheck(
             json(&res.rolled),
         ));
     }
-    let mut notes = res.notes.clone();
-    notes.extend(warnings.iter().map(|w| format!("umpire went ahead: {w}")));
-    if notes != resolution.notes {
-        return Err(given(
-            "resolution.notes",
-            json(&resolution.notes),
-            json(&notes),
-        ));
+    // The breaches are logged as whoever went ahead with them (the umpire, a player's seat, an
+    // approved request): the breach itself is what is compared.
+    let logged = &resolution.notes;
+    let same = logged.len() == res.notes.len() + warnings.len()
+        && logged.iter().zip(&res.notes).all(|(l, r)| l == r)
+        && logged
+            .iter()
+            .skip(res.notes.len())
+            .zip(&warnings)
+            .all(|(l, w)| crate::engine::play::breaches::breach_of(l) == Some(w.as_str()));
+    if !same {
+        let mut notes = res.notes.clone();
+        notes.extend(warnings.iter().map(|w| WentAhead::Umpire.note(w)));
+        return Err(given("resolution.notes", json(logged), json(&notes)));
     }
     if !older_forms(state.system, &resolution.action, &fx).contains(effects) {
         let show = |v: &[crate::engine::game::Action]| {

@@ -35,6 +35,7 @@ use super::{
     PROTOCOL_VERSION, PendingRequest, Refusal, Seat, Welcome,
 };
 use crate::engine::game::{Game, LogEntry};
+use crate::engine::play::breaches::WentAhead;
 use crate::moves::MoveError;
 use crate::moves::{apply_verbs, check_verbs};
 use crate::roster::Side;
@@ -606,8 +607,15 @@ impl Host {
         let real = opened.store.path().to_path_buf();
         let codes = seat_codes(&real, &seats, options.new_codes)?;
         let listener = TcpListener::bind((options.bind, options.port)).map_err(|e| {
+            // An address this machine does not have is said in words, with the ones it has,
+            // not as the OS's "os error 99".
+            let why = if e.kind() == std::io::ErrorKind::AddrNotAvailable {
+                not_an_own_address(options.bind, &own_addresses())
+            } else {
+                e.to_string()
+            };
             NetError::Address(format!(
-                "cannot listen on {}:{}: {e}",
+                "cannot listen on {}:{}: {why}",
                 options.bind, options.port
             ))
         })?;
@@ -878,6 +886,47 @@ pub fn reach(bind: IpAddr) -> String {
     }
 }
 
+/// This machine's own addresses (every interface's, loopback included), sorted: those a host can
+/// listen on besides every interface (`0.0.0.0`, `::`).
+pub fn own_addresses() -> Vec<IpAddr> {
+    let mut ips: Vec<IpAddr> = if_addrs::get_if_addrs()
+        .unwrap_or_default()
+        .iter()
+        .map(if_addrs::Interface::ip)
+        .collect();
+    ips.sort();
+    ips.dedup();
+    ips
+}
+
+/// Whether a host can listen on `ip` here: every interface, loopback, or one of `own` (this
+/// machine's addresses; an empty list, when the OS would not say, lets the OS decide).
+pub fn can_listen_on(ip: IpAddr, own: &[IpAddr]) -> bool {
+    ip.is_unspecified() || ip.is_loopback() || own.is_empty() || own.contains(&ip)
+}
+
+/// Why a host cannot listen on `ip`, in words, with `own` (this machine's addresses): "192.0.2.1
+/// is not an address of this machine; pick one of 10.0.0.5, 127.0.0.1, or 0.0.0.0 (every network
+/// of this computer)".
+pub fn not_an_own_address(ip: IpAddr, own: &[IpAddr]) -> String {
+    let own: Vec<String> = own
+        .iter()
+        .filter(|a| a.is_ipv4() == ip.is_ipv4())
+        .map(IpAddr::to_string)
+        .collect();
+    let every = if ip.is_ipv4() { "0.0.0.0" } else { "::" };
+    if own.is_empty() {
+        format!(
+            "{ip} is not an address of this machine; pick {every} (every network of this computer)"
+        )
+    } else {
+        format!(
+            "{ip} is not an address of this machine; pick one of {}, or {every} (every network of this computer)",
+            own.join(", ")
+        )
+    }
+}
+
 /// The warning when a host listens on every interface (`None` otherwise).
 pub fn exposure_warning(addr: SocketAddr) -> Option<String> {
     addr.ip().is_unspecified().then(|| {
@@ -919,6 +968,35 @@ fn encode(m: &HostMsg) -> Message {
 
 fn is_timeout(e: &tungstenite::Error) -> bool {
     matches!(e, tungstenite::Error::Io(io) if matches!(io.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut))
+}
+
+/// Why a client's connection ended when it closed it politely (the Disconnected event's reason):
+/// the window says "<seat> left" for it, not an error.
+pub const CLOSED: &str = "closed";
+/// Why a client's connection ended when it went without closing (its kepi stopped, its network
+/// went away): said in words, not as the WebSocket library's "protocol error".
+pub const DROPPED: &str =
+    "the connection ended without a goodbye (the other kepi stopped or its network went)";
+
+/// The connection ended, as `e` says: [`CLOSED`] or [`DROPPED`]; `None` for any other error.
+fn ended(e: &tungstenite::Error) -> Option<&'static str> {
+    use tungstenite::error::ProtocolError;
+    match e {
+        tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed => Some(CLOSED),
+        tungstenite::Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => Some(DROPPED),
+        tungstenite::Error::Io(io)
+            if matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+                    | std::io::ErrorKind::BrokenPipe
+                    | std::io::ErrorKind::UnexpectedEof
+            ) =>
+        {
+            Some(DROPPED)
+        }
+        _ => None,
+    }
 }
 
 /// Sends an error and closes (best effort: the client may be gone already).
@@ -1239,7 +1317,7 @@ fn serve_client(
         ..
     } = joined;
     if let Err(e) = ws.write(encode(&HostMsg::Welcome(welcome))) {
-        return format!("write failed: {e}");
+        return ended(&e).map_or_else(|| format!("write failed: {e}"), str::to_string);
     }
     let messages: Vec<Message> = match catch_up {
         CatchUp::Whole(entries) => entries
@@ -1269,11 +1347,11 @@ fn serve_client(
     };
     for m in messages {
         if let Err(e) = ws.write(m) {
-            return format!("write failed: {e}");
+            return ended(&e).map_or_else(|| format!("write failed: {e}"), str::to_string);
         }
     }
     if let Err(e) = ws.flush() {
-        return format!("write failed: {e}");
+        return ended(&e).map_or_else(|| format!("write failed: {e}"), str::to_string);
     }
     let _ = ws.get_mut().set_read_timeout(Some(POLL));
     loop {
@@ -1304,7 +1382,8 @@ fn serve_client(
             match rx.try_recv() {
                 Ok(m) => {
                     if let Err(e) = ws.write(m) {
-                        return format!("write failed: {e}");
+                        return ended(&e)
+                            .map_or_else(|| format!("write failed: {e}"), str::to_string);
                     }
                     wrote = true;
                 }
@@ -1313,7 +1392,7 @@ fn serve_client(
             }
         }
         if wrote && let Err(e) = ws.flush() {
-            return format!("write failed: {e}");
+            return ended(&e).map_or_else(|| format!("write failed: {e}"), str::to_string);
         }
         let msg = match ws.read() {
             Ok(m) => m,
@@ -1324,16 +1403,15 @@ fn serve_client(
                 refuse(ws, &why);
                 return why;
             }
-            Err(tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed) => {
-                return "closed".into();
+            Err(e) => {
+                return ended(&e).map_or_else(|| format!("{e}"), str::to_string);
             }
-            Err(e) => return format!("{e}"),
         };
         let text = match msg {
             Message::Text(t) => t,
             Message::Close(_) => {
                 let _ = ws.flush();
-                return "closed".into();
+                return CLOSED.into();
             }
             Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => continue,
             Message::Binary(_) => {
@@ -1375,7 +1453,8 @@ fn serve_client(
                 };
                 for m in before {
                     if let Err(e) = ws.write(m) {
-                        return format!("write failed: {e}");
+                        return ended(&e)
+                            .map_or_else(|| format!("write failed: {e}"), str::to_string);
                     }
                 }
                 let sent = ws.send(answer);
@@ -1383,7 +1462,7 @@ fn serve_client(
                     shared.event(e);
                 }
                 if let Err(e) = sent {
-                    return format!("write failed: {e}");
+                    return ended(&e).map_or_else(|| format!("write failed: {e}"), str::to_string);
                 }
             }
         }
@@ -1453,18 +1532,20 @@ struct Made {
 
 /// Applies `words` for `seat` (its permission checked) through `kepi game apply`'s path; for a
 /// player seat the other side's strengths are hidden from, a resolution the rules cannot finish
-/// is logged as not applied, for the umpire (issue 44), rather than refused.
-fn record(shared: &Shared, core: &mut Core, seat: Seat, words: &[String]) -> Made {
+/// is logged as not applied, for the umpire (issue 44), rather than refused. What the rules say
+/// against a resolution is logged as the seat went ahead with it, or (`approved`) as the umpire
+/// approving the seat's request: a player's own action is never "umpire went ahead".
+fn record(shared: &Shared, core: &mut Core, seat: Seat, words: &[String], approved: bool) -> Made {
     let hidden = super::redact::hidden_side(seat, core.hiding()).is_some();
+    let ahead = match seat {
+        Seat::Umpire => WentAhead::Umpire,
+        _ if approved => WentAhead::Approved(seat.name()),
+        _ => WentAhead::Seat(seat.name()),
+    };
     let Core { game, store, .. } = core;
     let mut entries: Vec<LogEntry> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
-    let apply = if hidden {
-        crate::moves::apply_verbs_for_hidden_seat::<MoveError>
-    } else {
-        apply_verbs::<MoveError>
-    };
-    let result = apply(
+    let result = crate::moves::apply_verbs_going_ahead::<MoveError>(
         game,
         store,
         words,
@@ -1475,6 +1556,8 @@ fn record(shared: &Shared, core: &mut Core, seat: Seat, words: &[String]) -> Mad
             entries.push(entry.clone());
             Ok(())
         },
+        hidden,
+        ahead,
     );
     Made {
         entries,
@@ -1544,7 +1627,7 @@ fn apply(shared: &Shared, joined: &Joined, id: u64, words: &[String]) -> Answere
         entries: made,
         warnings,
         refused,
-    } = record(shared, &mut core, seat, words);
+    } = record(shared, &mut core, seat, words, false);
     broadcast(&mut core, conn, &made);
     // Entries from earlier requests still queued for this client go out before its answer, so it
     // receives the log in order.
@@ -1716,6 +1799,7 @@ fn hold(shared: &Shared, core: &mut Core, joined: &Joined, id: u64, words: &[Str
         seat,
         words: words.to_vec(),
         asked: chrono::Utc::now(),
+        notes: Vec::new(),
     };
     let text = req.text();
     core.pending.push(Held { req, conn: *conn });
@@ -1740,11 +1824,18 @@ fn pending_list(shared: &Shared, joined: &Joined, id: u64) -> Answered {
     let Joined { seat, rx, .. } = joined;
     let seat = *seat;
     let core = shared.core_for(seat);
+    // The umpire reads what the rules say against each request now, before deciding it.
     let requests: Vec<PendingRequest> = core
         .pending
         .iter()
         .filter(|h| seat == Seat::Umpire || h.req.seat == seat)
-        .map(|h| h.req.clone())
+        .map(|h| {
+            let mut req = h.req.clone();
+            if seat == Seat::Umpire {
+                req.notes = crate::moves::request_warnings(&req.words, &core.game, shared.tables);
+            }
+            req
+        })
         .collect();
     let approval = core.approval;
     drop(core);
@@ -1834,7 +1925,7 @@ fn decide(
     // How many of `made` are the player's resolution (the rest are the umpire's note).
     let mut by_player = 0;
     let (to_player, refused) = if approve {
-        let m = record(shared, &mut core, asker, &held.req.words);
+        let m = record(shared, &mut core, asker, &held.req.words, true);
         warnings.extend(m.warnings);
         let note = match &m.refused {
             None => format!("umpire approved {asker}'s request {request}: {text}"),
@@ -1843,7 +1934,13 @@ fn decide(
                 r.message
             ),
         };
-        let n = record(shared, &mut core, Seat::Umpire, &["note".into(), note]);
+        let n = record(
+            shared,
+            &mut core,
+            Seat::Umpire,
+            &["note".into(), note],
+            false,
+        );
         warnings.extend(n.warnings);
         let to_player = HostMsg::Decided {
             request,
@@ -1863,7 +1960,13 @@ fn decide(
             Some(r) => format!("umpire rejected {asker}'s request {request}: {text} ({r})"),
             None => format!("umpire rejected {asker}'s request {request}: {text}"),
         };
-        let n = record(shared, &mut core, Seat::Umpire, &["note".into(), note]);
+        let n = record(
+            shared,
+            &mut core,
+            Seat::Umpire,
+            &["note".into(), note],
+            false,
+        );
         warnings.extend(n.warnings);
         made.extend(n.entries);
         let to_player = HostMsg::Decided {

@@ -268,6 +268,10 @@ pub struct PendingRequest {
     pub words: Vec<String>,
     /// When it was asked (UTC).
     pub asked: chrono::DateTime<chrono::Utc>,
+    /// What the rules say against it on the game as it is ("not adjacent", "already attacked"):
+    /// the umpire reads them before approving (issue 46). Sent to the umpire's seat only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl PendingRequest {

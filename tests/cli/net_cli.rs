@@ -2123,3 +2123,99 @@ fn serve_json_to_a_regular_file_keeps_every_event() {
     assert!(!text.contains("were not told"), "{text}");
     assert_eq!(events.last().unwrap()["event"], "stopped", "{text}");
 }
+
+/// Issue 46: an address this machine does not have is said in words with the ones it has, not as
+/// the OS's "os error 99".
+#[test]
+fn serve_on_an_address_not_of_this_machine_says_so_in_words() {
+    let save = new_game("foreign-bind");
+    let o = kepi(&["serve", &save, "--bind", "192.0.2.1", "--port", "0"]);
+    assert_ne!(o.status.code(), Some(0));
+    let said = stderr(&o);
+    assert!(
+        said.contains("192.0.2.1 is not an address of this machine; pick one of")
+            && said.contains("127.0.0.1"),
+        "{said}"
+    );
+    assert!(!said.contains("os error"), "{said}");
+}
+
+/// Issue 46: the umpire reads a waiting request's breaches before deciding (`remote pending`);
+/// approved, the log says the umpire overrode them; a player's own request (approval off) is
+/// logged as that seat going ahead, never "umpire went ahead"; the log verifies either way.
+#[test]
+fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
+    let save = super::common::new_game(&tmp("who-went-ahead"), "fr1870-august", "3");
+    let h = Served::start(&save, &["--approve"]);
+    let combat = [
+        "combat",
+        "--attackers",
+        "fr-1rc,fr-2rc",
+        "--hex",
+        "2739",
+        "--dice",
+        "d6=4",
+        "--result",
+        "AD",
+    ];
+    let mut a = vec!["apply", "--json", "--wait", "0"];
+    a.extend_from_slice(&combat);
+    let held = json(h.remote_ok("french", &a).trim());
+    assert_eq!(held["held"], 1, "{held}");
+    let p = json(&h.remote_ok("umpire", &["pending", "--json"]));
+    let notes = p["requests"][0]["notes"].to_string();
+    assert!(notes.contains("2RC in 2139 is 6 hexes from 2739"), "{p}");
+    let text = h.remote_ok("umpire", &["pending"]);
+    assert!(
+        text.contains("note: ") && text.contains("6 hexes from 2739"),
+        "{text}"
+    );
+    // The player's own list holds no notes (what the umpire reads is the umpire's).
+    let mine = json(&h.remote_ok("french", &["pending", "--json"]));
+    assert!(mine["requests"][0].get("notes").is_none(), "{mine}");
+    h.remote_ok("umpire", &["approve", "1"]);
+    h.remote_ok("umpire", &["approval", "off"]);
+    // The same again, the umpire not asked.
+    let mut a = vec!["apply", "--json"];
+    a.extend_from_slice(&combat);
+    h.remote_ok("french", &a);
+    let log = json(&h.remote_ok("spectator", &["show", "--json"]));
+    drop(log);
+    let (stopped, _) = h.signal_lines("-TERM");
+    assert!(stopped);
+    let shown = json(&ok(&["log", "show", &save, "--json"]));
+    let notes: Vec<Vec<String>> = shown
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["action"]["resolution"]["notes"].as_array())
+        .map(|n| {
+            n.iter()
+                .map(|x| x.as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].iter().any(
+            |n| n.starts_with("umpire approved french's request, overriding: ")
+                && n.contains("6 hexes from 2739")
+        ),
+        "{notes:?}"
+    );
+    assert!(
+        notes[1].iter().any(
+            |n| n.starts_with("french went ahead (the umpire was not asked): ")
+                && n.contains("6 hexes from 2739")
+        ),
+        "{notes:?}"
+    );
+    assert!(
+        !notes
+            .concat()
+            .iter()
+            .any(|n| n.starts_with("umpire went ahead")),
+        "{notes:?}"
+    );
+    ok(&["log", "verify", &save]);
+}

@@ -104,11 +104,19 @@ impl KepiApp {
             focused_at_start,
             &mut out,
         );
-        egui::Panel::top("top_bar").show(ui, |ui| {
+        let top_bar = egui::Panel::top("top_bar").show(ui, |ui| {
             let (view, panels) = app.split();
             let asked = panels.top_bar.ui(ui, &view);
             now_or_later(app, asked, &mut out);
         });
+        // Below the top bar: where the network dialogs stay (Undo and Redo are never covered).
+        let below_top_bar = {
+            let all = ui.ctx().content_rect();
+            egui::Rect::from_min_max(
+                egui::pos2(all.left(), top_bar.response.rect.bottom()),
+                all.max,
+            )
+        };
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -257,7 +265,7 @@ impl KepiApp {
         if let Some(d) = app.dialogs.net.take() {
             net.open(d);
         }
-        net.ui(ui.ctx(), app);
+        net.ui(ui.ctx(), app, below_top_bar);
         app.panels.top_bar.help.ui(ui.ctx());
         {
             let lost = app.game.log().len().saturating_sub(app.saved_len);

@@ -33,6 +33,8 @@ const STEP: Duration = Duration::from_secs(5);
 const LISTEN: Duration = Duration::from_millis(100);
 /// How often the window looks at its channels while on the network.
 const REPAINT: Duration = Duration::from_millis(200);
+/// The Host and Join dialogs' width.
+const DIALOG_WIDTH: f32 = 460.0;
 /// Most lines kept in a dialog's list of events or answers.
 const KEEP: usize = 50;
 
@@ -152,6 +154,19 @@ impl Link {
     /// What the worker said since the last call.
     pub fn poll(&self) -> Vec<Update> {
         self.updates.try_iter().collect()
+    }
+
+    /// Stops the worker and waits up to `wait` for it to close its connection politely: the
+    /// window is closing, and a worker not waited for dies with the process, so the host would
+    /// see the connection drop rather than the seat leave.
+    fn finish(&mut self, wait: Duration) {
+        self.stop.store(true, Ordering::SeqCst);
+        let until = Instant::now() + wait;
+        if let Some(t) = &self._thread {
+            while !t.is_finished() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
     }
 }
 
@@ -513,6 +528,11 @@ pub struct NetUi {
     pub joined: Option<Joined>,
     /// The Join dialog's fields.
     pub join: JoinForm,
+    /// This machine's addresses, read when the Host dialog opens: the typed address is checked
+    /// against them, and the field's hint is one of them.
+    pub own: Vec<std::net::IpAddr>,
+    /// Why the last Start hosting failed, said beside the button.
+    pub host_error: Option<String>,
 }
 
 impl Default for NetUi {
@@ -526,6 +546,18 @@ impl Default for NetUi {
             hosting: None,
             joined: None,
             join: JoinForm::default(),
+            own: Vec::new(),
+            host_error: None,
+        }
+    }
+}
+
+impl Drop for NetUi {
+    /// The window closes while joined: the seat leaves politely (the host says "<seat> left").
+    /// Leave does not wait: the worker closes by itself while the window goes on.
+    fn drop(&mut self) {
+        if let Some(j) = &mut self.joined {
+            j.link.finish(Duration::from_secs(1));
         }
     }
 }
@@ -574,7 +606,10 @@ impl NetUi {
     /// Opens a dialog the File menu asked for (a Join dialog looks for games at once).
     pub fn open(&mut self, d: NetDialog) {
         match d {
-            NetDialog::Host => self.host_open = true,
+            NetDialog::Host => {
+                self.host_open = true;
+                self.own = crate::net::host::own_addresses();
+            }
             NetDialog::Join => {
                 self.join_open = true;
                 if self.joined.is_none() {
@@ -608,13 +643,35 @@ impl NetUi {
         match self.bind {
             BindChoice::ThisComputer => Ok(std::net::IpAddr::from([127, 0, 0, 1])),
             BindChoice::LocalNetwork => Ok(std::net::IpAddr::from([0, 0, 0, 0])),
-            BindChoice::Typed => self.bind_typed.trim().parse().map_err(|_| {
-                format!(
-                    "`{}` is not an IP address of this computer (e.g. 192.168.1.20)",
-                    self.bind_typed.trim()
-                )
-            }),
+            BindChoice::Typed => {
+                let typed = self.bind_typed.trim();
+                let ip: std::net::IpAddr = typed.parse().map_err(|_| {
+                    let own: Vec<String> = self.own.iter().map(ToString::to_string).collect();
+                    if own.is_empty() {
+                        format!("`{typed}` is not an IP address of this computer")
+                    } else {
+                        format!(
+                            "`{typed}` is not an IP address of this computer; its addresses are {}",
+                            own.join(", ")
+                        )
+                    }
+                })?;
+                if crate::net::host::can_listen_on(ip, &self.own) {
+                    Ok(ip)
+                } else {
+                    Err(crate::net::host::not_an_own_address(ip, &self.own))
+                }
+            }
         }
+    }
+
+    /// The typed address field's hint: this machine's address on a network (not loopback), or
+    /// words when it has none.
+    fn bind_hint(&self) -> String {
+        self.own
+            .iter()
+            .find(|ip| ip.is_ipv4() && !ip.is_loopback())
+            .map_or_else(|| "an address here".to_string(), ToString::to_string)
     }
 
     /// Whether the window is on the network (hosting or joined).
@@ -646,9 +703,11 @@ impl NetUi {
             Ok(ip) => ip,
             Err(e) => {
                 app.set_status(format!("could not host this game: {e}"), true);
+                self.host_error = Some(e);
                 return;
             }
         };
+        self.host_error = None;
         app.release_store();
         let (etx, heard) = channel::<Event>();
         let sink: EventSink = Arc::new(move |e: &Event| {
@@ -664,6 +723,7 @@ impl NetUi {
             Err(e) => {
                 app.open(&save);
                 app.set_status(format!("could not host this game: {e}"), true);
+                self.host_error = Some(e.to_string());
                 return;
             }
         };
@@ -807,10 +867,13 @@ impl NetUi {
                 }
                 Event::Disconnected { seat, peer, reason } => {
                     h.connected.retain(|(_, p)| p != peer);
-                    format!(
-                        "{} left ({reason})",
-                        seat.map(|s| s.name()).unwrap_or("a client")
-                    )
+                    let who = seat.map(|s| s.name()).unwrap_or("a client");
+                    // A seat that closed its connection simply left: no reason to show.
+                    if reason == crate::net::host::CLOSED {
+                        format!("{who} left")
+                    } else {
+                        format!("{who} left ({reason})")
+                    }
                 }
                 Event::Applied {
                     seat,
@@ -982,8 +1045,13 @@ impl NetUi {
         }
     }
 
-    /// The Host and Join dialogs.
-    pub fn ui(&mut self, ctx: &egui::Context, app: &mut AppState) {
+    /// The Host and Join dialogs, kept within `free` (the window below its top bar, whose Undo and
+    /// Redo they never cover), their tops fixed as their lists grow.
+    pub fn ui(&mut self, ctx: &egui::Context, app: &mut AppState, free: egui::Rect) {
+        let at = egui::pos2(
+            (free.center().x - DIALOG_WIDTH / 2.0).max(free.left()),
+            free.top() + 24.0,
+        );
         if self.poll(app) {
             ctx.request_repaint_after(REPAINT);
         }
@@ -995,7 +1063,9 @@ impl NetUi {
                 let mut open = true;
                 egui::Window::new("Host this game")
                     .open(&mut open)
-                    .default_width(460.0)
+                    .default_width(DIALOG_WIDTH)
+                    .default_pos(at)
+                    .constrain_to(free)
                     .show(ctx, |ui| asked.extend(self.host_ui(ui, &view)));
                 self.host_open &= open;
             }
@@ -1003,8 +1073,10 @@ impl NetUi {
                 let mut open = true;
                 egui::Window::new("Join a game")
                     .open(&mut open)
-                    .default_width(460.0)
-                    .show(ctx, |ui| asked.extend(self.join_ui(ui)));
+                    .default_width(DIALOG_WIDTH)
+                    .default_pos(at)
+                    .constrain_to(free)
+                    .show(ctx, |ui| asked.extend(self.join_ui(ui, &view)));
                 self.join_open &= open;
             }
         }
@@ -1030,11 +1102,10 @@ impl NetUi {
                     ui.label("This game has no save file yet: it must be saved first (File > Save As…), then hosted.");
                 }
                 Some(p) => {
-                    ui.label(format!(
-                        "Players join this game from their own kepi; the host (this window) keeps {} and applies every action.",
-                        p.display()
-                    ));
+                    // Issue 46: the choices and Start hosting come first, at fixed places; what
+                    // changes (the reach or why not, the save's path) follows them, wrapped.
                     ui.label("Who can join:");
+                    let chosen = self.bind;
                     ui.radio_value(
                         &mut self.bind,
                         BindChoice::ThisComputer,
@@ -1045,42 +1116,55 @@ impl NetUi {
                         BindChoice::LocalNetwork,
                         "the local network (all interfaces)",
                     );
+                    let hint = self.bind_hint();
                     ui.horizontal(|ui| {
                         ui.radio_value(&mut self.bind, BindChoice::Typed, "this address:");
                         let typed = super::keys::field(
                             ui,
                             egui::TextEdit::singleline(&mut self.bind_typed)
-                                .hint_text("192.168.1.20")
+                                .hint_text(hint)
                                 .desired_width(160.0),
                             "host_bind_address",
                         );
                         if typed.changed() {
                             self.bind = BindChoice::Typed;
+                            self.host_error = None;
                         }
                     });
+                    if self.bind != chosen {
+                        self.host_error = None;
+                    }
                     let bind = self.bind_address();
-                    match &bind {
-                        Ok(ip) => {
-                            let words = format!(
-                                "Reachable from {}: anyone there with a join code can join.",
-                                crate::net::host::reach(*ip)
-                            );
-                            if ip.is_unspecified() {
-                                ui.colored_label(ui.visuals().warn_fg_color, words);
-                            } else {
-                                ui.label(words);
+                    ui.horizontal_wrapped(|ui| {
+                        if ui
+                            .add_enabled(bind.is_ok(), egui::Button::new("Start hosting"))
+                            .clicked()
+                        {
+                            out.push(NetAction::StartHosting);
+                        }
+                        // What hosting needs, beside the button: why not, or who can reach it.
+                        match (&bind, &self.host_error) {
+                            (Err(e), _) | (Ok(_), Some(e)) => {
+                                ui.colored_label(ui.visuals().error_fg_color, e);
+                            }
+                            (Ok(ip), None) => {
+                                let words = format!(
+                                    "Reachable from {}: anyone there with a join code can join.",
+                                    crate::net::host::reach(*ip)
+                                );
+                                if ip.is_unspecified() {
+                                    ui.colored_label(ui.visuals().warn_fg_color, words);
+                                } else {
+                                    ui.label(words);
+                                }
                             }
                         }
-                        Err(e) => {
-                            ui.colored_label(ui.visuals().error_fg_color, e);
-                        }
-                    }
-                    if ui
-                        .add_enabled(bind.is_ok(), egui::Button::new("Start hosting"))
-                        .clicked()
-                    {
-                        out.push(NetAction::StartHosting);
-                    }
+                    });
+                    ui.separator();
+                    ui.label(format!(
+                        "Players join this game from their own kepi; the host (this window) keeps {} and applies every action.",
+                        p.display()
+                    ));
                 }
             }
             return out;
@@ -1089,7 +1173,15 @@ impl NetUi {
             ui.label("Stopping: the save is being caught up…");
             return out;
         }
-        ui.label(format!("Listening on {}: {}.", h.listening, h.reach));
+        let mut stop = false;
+        // Stop hosting first, at a place nothing above it changes: the events, answers and
+        // requests below grow as the game goes on.
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Stop hosting").clicked() {
+                stop = true;
+            }
+            ui.label(format!("Listening on {}: {}.", h.listening, h.reach));
+        });
         ui.horizontal(|ui| {
             ui.label("Address:");
             ui.add(egui::Label::new(egui::RichText::new(&h.address).monospace()).selectable(true));
@@ -1143,8 +1235,9 @@ impl NetUi {
             ui.strong("Waiting requests (also in the Due panel)");
         }
         for r in &pending {
-            ui.horizontal(|ui| {
-                ui.label(format!("{}  {}: {}", r.request, r.seat, r.text()));
+            // The buttons first, so a long request never pushes them; its words and what the
+            // rules say against it (read before deciding) wrap after them.
+            ui.horizontal_wrapped(|ui| {
                 for (approve, verb) in [(true, "Approve"), (false, "Reject")] {
                     if ui.button(format!("{verb} {}", r.request)).clicked() {
                         out.push(NetAction::Do(Command::Decide {
@@ -1154,7 +1247,11 @@ impl NetUi {
                         }));
                     }
                 }
+                ui.label(format!("{}: {}", r.seat, r.text()));
             });
+            for n in &r.notes {
+                ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
+            }
         }
         for (t, bad) in h.answers.iter().rev().take(3) {
             if *bad {
@@ -1172,15 +1269,14 @@ impl NetUi {
                     ui.small(e);
                 }
             });
-        ui.separator();
-        if ui.button("Stop hosting").clicked() {
+        if stop {
             self.stop_hosting();
         }
         out
     }
 
     /// The Join dialog's content: what it asks, nothing done yet.
-    pub fn join_ui(&mut self, ui: &mut egui::Ui) -> Vec<NetAction> {
+    pub fn join_ui(&mut self, ui: &mut egui::Ui, view: &View) -> Vec<NetAction> {
         let mut out = Vec::new();
         if self.hosting.is_some() {
             ui.label("This window hosts a game: stop hosting first to join another.");
@@ -1201,12 +1297,19 @@ impl NetUi {
                     ui.label(format!("Joining {}…", j.address));
                 }
             }
-            ui.label("A request, in the words of `kepi remote apply` (e.g. `rally UNIT`):");
+            // The game's own verbs, never another rule set's (issue 46: "fire FIRER TARGET" in
+            // an 1870 game).
+            let system = view.state().system.system();
+            ui.label(format!(
+                "A request, in the words of `kepi remote apply`; this game's verbs: {}.",
+                crate::moves::play::verbs_for(system).join(", ")
+            ));
+            let example = crate::moves::play::request_example(system).unwrap_or_default();
             ui.horizontal(|ui| {
                 super::keys::field(
                     ui,
                     egui::TextEdit::singleline(&mut j.request)
-                        .hint_text("fire FIRER TARGET")
+                        .hint_text(example)
                         .desired_width(300.0),
                     "join_request",
                 );

@@ -853,3 +853,295 @@ fn the_host_dialog_chooses_who_can_join_and_says_so() {
     until(&mut h, "the host to stop", |a| a.net.hosting.is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 46: "Stop hosting" stays where it is as events arrive; the Host window sits below the top
+/// bar (Undo and Redo are never covered); a player who closes normally "left", one whose kepi
+/// went away left in words, never "WebSocket protocol error"; the dice mode chosen stays once
+/// hosting stops.
+#[test]
+fn stop_hosting_keeps_still_clear_of_undo_and_a_player_closing_just_left() {
+    use kepi::app::state::Command;
+    use kepi::roster::Side;
+    let dir = tmp("still");
+    let save = save_in(&dir);
+    let mut h = host_in_window(&save, 7);
+    h.state_mut().state.handle(Command::SetOwnDice(true));
+    h.run_steps(2);
+    let stop = h.get_by_label("Stop hosting").rect();
+    // The window's title is its top: below Undo and Redo, which it never covers.
+    let title = h.get_by_label("Host this game").rect();
+    for under in ["Undo", "Redo"] {
+        let r = h.get_by_label(under).rect();
+        assert!(
+            title.top() > r.bottom(),
+            "the Host window (title {title:?}) covers {under} {r:?}"
+        );
+    }
+    let port = h
+        .state()
+        .net
+        .hosting
+        .as_ref()
+        .map(|x| x.listening.port())
+        .expect("hosting");
+    let code = h
+        .state()
+        .net
+        .hosting
+        .as_ref()
+        .and_then(|x| {
+            x.seats
+                .iter()
+                .find(|s| s.seat == Seat::Player(Side::German))
+                .map(|s| s.code.clone())
+        })
+        .expect("german seat");
+    let local = format!("ws://127.0.0.1:{port}");
+    // One player closes as kepi does on Leave or on closing its window; another's kepi vanishes.
+    let polite = Client::connect(&local, &code, None, Duration::from_secs(5)).expect("player");
+    polite.close();
+    until(&mut h, "the player who closed to have left", |a| {
+        a.net
+            .hosting
+            .as_ref()
+            .is_some_and(|x| x.events.iter().any(|e| e == "german left"))
+    });
+    let gone = Client::connect(&local, &code, None, Duration::from_secs(5)).expect("player");
+    drop(gone);
+    until(&mut h, "the vanished player to have left", |a| {
+        a.net.hosting.as_ref().is_some_and(|x| {
+            x.events
+                .iter()
+                .any(|e| e.starts_with("german left (") && e.contains("without a goodbye"))
+        })
+    });
+    let events = h
+        .state()
+        .net
+        .hosting
+        .as_ref()
+        .map(|x| x.events.clone())
+        .unwrap_or_default();
+    assert!(
+        !events
+            .iter()
+            .any(|e| e.contains("WebSocket") || e.contains("error")),
+        "{events:?}"
+    );
+    assert!(
+        events.len() >= 4,
+        "joins and leaves were listed: {events:?}"
+    );
+    assert_eq!(
+        h.get_by_label("Stop hosting").rect(),
+        stop,
+        "Stop hosting stays put as events arrive"
+    );
+    h.get_by_label("Stop hosting").click();
+    until(&mut h, "the host to stop", |a| {
+        a.net.hosting.is_none() && a.state.store.is_some()
+    });
+    assert!(
+        h.state().state.options.own_dice,
+        "the dice mode chosen stays once hosting stops"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 46: the Host dialog's rows stay put whatever the save's path; a typed address this
+/// machine does not have is said beside Start hosting, in words, with the ones it has; the
+/// address field's hint is not a made-up address.
+#[test]
+fn the_host_dialog_keeps_its_rows_and_says_a_foreign_address_in_words() {
+    let dir = tmp("rows");
+    let short = save_in(&dir);
+    let deep = dir.join("a-folder-with-a-rather-long-name-for-the-club-campaign-of-1870-and-71/and-another-one-below-it-for-the-second-battle");
+    std::fs::create_dir_all(&deep).expect("deep dir");
+    let long = save_in(&deep);
+    let mut state = AppState::demo(1).expect("demo");
+    state.open(&short);
+    let mut h = harness(state);
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Host this game…").click();
+    h.run();
+    let rows = |h: &Harness<'static, KepiApp>| {
+        [
+            "this computer only (127.0.0.1)",
+            "the local network (all interfaces)",
+            "this address:",
+            "Start hosting",
+        ]
+        .map(|l| h.get_by_label(l).rect())
+    };
+    let before = rows(&h);
+    h.state_mut().state.open(&long);
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("and-another-one-below-it")
+            .next()
+            .is_some()
+    );
+    assert_eq!(rows(&h), before, "the rows do not move with the path");
+    // An address of no interface here (TEST-NET-1): said before anything is tried.
+    h.get_by_label("this address:").click();
+    h.run();
+    h.state_mut().net.bind_typed = "192.0.2.1".into();
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("192.0.2.1 is not an address of this machine; pick one of")
+            .next()
+            .is_some(),
+        "the address said in words"
+    );
+    assert!(h.query_all_by_label_contains("os error").next().is_none());
+    assert!(h.state().net.bind_address().is_err());
+    // Beside the button, not above it: the button has not moved.
+    assert_eq!(rows(&h), before);
+    // The field's hint is this machine's own address (or words), never 192.168.1.20.
+    let own = kepi::net::host::own_addresses();
+    assert!(!own.is_empty());
+    let v4 = own
+        .iter()
+        .find(|ip| ip.is_ipv4() && !ip.is_loopback())
+        .map(ToString::to_string);
+    if let Some(mine) = v4 {
+        h.state_mut().net.bind_typed = mine.clone();
+        h.run();
+        assert_eq!(
+            h.state().net.bind_address().map(|ip| ip.to_string()),
+            Ok(mine)
+        );
+    }
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 46: a player's request waits in the umpire's queue with what the rules say against it
+/// ("6 hexes from", E8), before the umpire approves; the join dialog's hint is the game's own verb.
+#[test]
+fn a_waiting_request_shows_its_breaches_and_a_player_acting_alone_is_not_the_umpire() {
+    use kepi::roster::Side;
+    let dir = tmp("breach-queue");
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let scenario = kepi::registry::builtin_scenario("fr1870-august").expect("1870");
+    let game = AppState::new_game(&scenario, 3, tables).expect("1870 game");
+    let save = dir.join("game.kepi.json");
+    drop(Store::create(&save, &game.game).expect("save"));
+    let mut h = host_in_window(&save, 3);
+    h.get_by_label("Players' resolutions wait for my approval")
+        .click();
+    until(&mut h, "approval on", |a| {
+        a.net.hosting.as_ref().is_some_and(|x| x.approval)
+    });
+    let (port, code) = {
+        let x = h.state().net.hosting.as_ref().expect("hosting");
+        let code = x
+            .seats
+            .iter()
+            .find(|s| s.seat == Seat::Player(Side::French))
+            .map(|s| s.code.clone())
+            .expect("french seat");
+        (x.listening.port(), code)
+    };
+    let local = format!("ws://127.0.0.1:{port}");
+    let mut player = Client::connect(&local, &code, None, Duration::from_secs(5)).expect("player");
+    let combat: Vec<String> = [
+        "combat",
+        "--attackers",
+        "fr-1rc,fr-2rc",
+        "--hex",
+        "2739",
+        "--dice",
+        "d6=4",
+        "--result",
+        "AD",
+    ]
+    .iter()
+    .map(|w| w.to_string())
+    .collect();
+    let held = player
+        .apply(&combat, Duration::from_secs(5))
+        .expect("held")
+        .held
+        .expect("held for approval");
+    until(&mut h, "the request with its notes", |a| {
+        a.state
+            .mode
+            .remote()
+            .is_some_and(|r| r.pending.iter().any(|p| !p.notes.is_empty()))
+    });
+    // In the Host dialog and the Due panel alike, before it is decided.
+    let shown = h
+        .query_all_by_label_contains("2RC in 2139 is 6 hexes from 2739")
+        .count();
+    assert!(shown >= 2, "the breach shows in both queues ({shown})");
+    h.query_all_by_label(&format!("Approve {held}"))
+        .next()
+        .expect("Approve")
+        .click();
+    until(&mut h, "the approved combat", |a| {
+        last_resolution(a).is_some()
+    });
+    let notes = |a: &KepiApp| -> Vec<String> {
+        a.state
+            .game
+            .log()
+            .iter()
+            .rev()
+            .find_map(|e| match &e.kind {
+                kepi::game::EntryKind::Act {
+                    action: kepi::game::Action::Resolved { resolution, .. },
+                } => Some(resolution.notes.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    };
+    let approved = notes(h.state());
+    assert!(
+        approved.iter().any(
+            |n| n.starts_with("umpire approved french's request, overriding: ")
+                && n.contains("6 hexes from 2739")
+        ),
+        "{approved:?}"
+    );
+    assert!(
+        !approved.iter().any(|n| n.starts_with("umpire went ahead")),
+        "{approved:?}"
+    );
+    player.close();
+    h.state_mut().net.stop_hosting();
+    until(&mut h, "the host to stop", |a| a.net.hosting.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 46: a joined 1870 window's request field is hinted with 1870's own verbs (combat), not
+/// another rule set's "fire FIRER TARGET".
+#[test]
+fn a_joined_window_names_its_games_own_verbs() {
+    let dir = tmp("verbs");
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let scenario = kepi::registry::builtin_scenario("fr1870-august").expect("1870");
+    let game = AppState::new_game(&scenario, 3, tables).expect("1870 game");
+    let save = dir.join("game.kepi.json");
+    drop(Store::create(&save, &game.game).expect("save"));
+    let host = TestHost::start(&save);
+    let mut h = joined_as_german(&host, 2);
+    h.state_mut().net.join_open = true;
+    h.run_steps(2);
+    assert!(
+        h.query_all_by_label_contains("this game's verbs: combat, rail, sea")
+            .next()
+            .is_some(),
+        "1870's own verbs named"
+    );
+    assert!(h.query_all_by_label_contains("fire").next().is_none());
+    assert_eq!(
+        kepi::moves::play::request_example(kepi::rules::RuleSetId::Fr1870).as_deref(),
+        Some("combat --attackers UNIT,UNIT --hex HEX")
+    );
+    drop(h);
+    drop(host);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -879,7 +879,12 @@ impl NetUi {
                     seat,
                     index,
                     summary,
-                } => format!("{index} for {seat}: {summary}"),
+                } => {
+                    // What the rules say against a waiting request changes with the game (a
+                    // unit that has attacked since): asked again.
+                    refresh |= app.mode.remote().is_some_and(|r| !r.pending.is_empty());
+                    format!("{index} for {seat}: {summary}")
+                }
                 Event::Refused { peer, reason } => format!("refused {peer}: {reason}"),
                 Event::Held {
                     seat,

@@ -1019,9 +1019,10 @@ fn the_host_dialog_keeps_its_rows_and_says_a_foreign_address_in_words() {
 }
 
 /// Issue 46: a player's request waits in the umpire's queue with what the rules say against it
-/// ("6 hexes from", E8), before the umpire approves; the join dialog's hint is the game's own verb.
+/// ("6 hexes from", E8), before the umpire approves; approved, the log says the umpire overrode
+/// them for the french seat (not "umpire went ahead").
 #[test]
-fn a_waiting_request_shows_its_breaches_and_a_player_acting_alone_is_not_the_umpire() {
+fn a_waiting_request_shows_its_breaches_and_its_approval_is_logged_as_the_umpire_overriding() {
     use kepi::roster::Side;
     let dir = tmp("breach-queue");
     let tables = kepi::registry::builtin_tables().expect("tables");

@@ -179,7 +179,7 @@ pub(crate) fn recheck_act(
                 .into_iter()
                 .map(|w| format!("umpire went ahead: {w}"))
                 .collect();
-            if again != *notes {
+            if !all_same_words(notes, &again) {
                 return Err(format!(
                     "`action.notes`: logged {}, but the move on the game before it gives {}",
                     json(notes),
@@ -343,15 +343,27 @@ pub(crate) fn recheck(
             differences(resolution.outcome.as_ref(), res.outcome.as_ref())
         ));
     }
-    if res.summary != resolution.summary {
+    if !same_words(&resolution.summary, &res.summary) {
         return Err(format!(
             "`resolution.summary`: the logged result says \"{}\" but its input and dice give \"{}\"",
             resolution.summary, res.summary
         ));
     }
-    if res.odds != resolution.odds {
+    let same_odds = |l: &crate::rules::OddsLine, a: &crate::rules::OddsLine| {
+        l.p == a.p && same_words(&l.outcome, &a.outcome)
+    };
+    if resolution.odds.len() != res.odds.len()
+        || !resolution
+            .odds
+            .iter()
+            .zip(&res.odds)
+            .all(|(l, a)| same_odds(l, a))
+    {
         let k = (0..resolution.odds.len().max(res.odds.len()))
-            .find(|&k| resolution.odds.get(k) != res.odds.get(k))
+            .find(|&k| match (resolution.odds.get(k), res.odds.get(k)) {
+                (Some(l), Some(a)) => !same_odds(l, a),
+                _ => true,
+            })
             .unwrap_or(0);
         return Err(given(
             &format!("resolution.odds[{k}]"),
@@ -368,7 +380,7 @@ pub(crate) fn recheck(
     }
     let mut notes = res.notes.clone();
     notes.extend(warnings.iter().map(|w| format!("umpire went ahead: {w}")));
-    if notes != resolution.notes {
+    if !all_same_words(&resolution.notes, &notes) {
         return Err(given(
             "resolution.notes",
             json(&resolution.notes),
@@ -392,6 +404,17 @@ pub(crate) fn recheck(
         ));
     }
     Ok(())
+}
+
+/// True when a `logged` line says what the line made `again` says, as kepi words it now or as a
+/// kepi before issue 46 did ("1 hexes", "1 figures back": [`crate::rules::words_before_issue_46`]).
+fn same_words(logged: &str, again: &str) -> bool {
+    logged == again || logged == crate::rules::words_before_issue_46(again)
+}
+
+/// [`same_words`] for every line of two lists.
+fn all_same_words(logged: &[String], again: &[String]) -> bool {
+    logged.len() == again.len() && logged.iter().zip(again).all(|(l, a)| same_words(l, a))
 }
 
 /// What verify compares of logged dice, one by one: the die, its label, its value and its faces.
@@ -443,7 +466,7 @@ fn modifiers_match(
 ) -> Result<(), (String, String, String)> {
     for (k, (l, a)) in logged.iter().zip(again).enumerate() {
         let at = |m: &str| format!("resolution.modifiers[{k}].{m}");
-        if l.label != a.label {
+        if !same_words(&l.label, &a.label) {
             return Err((at("label"), json(&l.label), json(&a.label)));
         }
         if l.value != a.value {

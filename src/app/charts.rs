@@ -39,7 +39,12 @@ pub fn charts_ui(ui: &mut Ui, game: &Game, cache: &mut ChartCache) {
         .include_y(0.0)
         .show(ui, |p| {
             for (side, pts) in sides {
-                p.line(Line::new(side.to_string(), PlotPoints::from(pts.clone())).width(2.0));
+                // The side's own colour, the map's (issue 46: the plot's own palette differed).
+                p.line(
+                    Line::new(side.to_string(), PlotPoints::from(pts.clone()))
+                        .color(super::map::side_colour(*side))
+                        .width(2.0),
+                );
             }
         });
 }

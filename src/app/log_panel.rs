@@ -260,9 +260,12 @@ fn entry_body_ui(ui: &mut Ui, e: &LogEntry, state: &crate::engine::game::GameSta
     );
     job.wrap.max_rows = 2;
     job.wrap.overflow_character = Some('…');
-    ui.add(egui::Label::new(job)).on_hover_text(format!(
-        "{text}\n\nentry {} · hash {}",
-        e.index,
-        short(&e.hash)
-    ));
+    // One tooltip: egui's own for an elided label (the text alone) stacked under kepi's (the
+    // text, its entry and hash) on every row long enough to be cut (issue 46).
+    ui.add(egui::Label::new(job).show_tooltip_when_elided(false))
+        .on_hover_text(format!(
+            "{text}\n\nentry {} · hash {}",
+            e.index,
+            short(&e.hash)
+        ));
 }

@@ -92,6 +92,54 @@ pub fn abbreviation(name: &str) -> String {
     out.chars().take(4).collect()
 }
 
+/// Each unit's label on its counter, in the order of `units` (id, name): its [`abbreviation`],
+/// and where two units share one (SPI's "German 5 (area 2, #1)" and "(area 2, #2)" both read
+/// "G5A2": issue 46), a mark that tells them apart after a dot: the last number of the name where
+/// those differ, else the last part of the id, else its place among them.
+pub fn counter_labels<'a>(units: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<String> {
+    let units: Vec<(&str, &str)> = units.collect();
+    let base: Vec<String> = units.iter().map(|(_, n)| abbreviation(n)).collect();
+    let mut groups: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+    for (i, b) in base.iter().enumerate() {
+        groups.entry(b.as_str()).or_default().push(i);
+    }
+    let last_number = |name: &str| -> String {
+        name.split(|c: char| !c.is_ascii_digit())
+            .rfind(|w| !w.is_empty())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let id_tail = |id: &str| -> String {
+        id.rsplit(['-', '_', '.', ' '])
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let distinct = |marks: &[String]| {
+        marks.iter().all(|m| !m.is_empty())
+            && marks
+                .iter()
+                .enumerate()
+                .all(|(k, m)| !marks[..k].contains(m))
+    };
+    let mut out = base.clone();
+    for members in groups.values().filter(|m| m.len() > 1) {
+        let by_name: Vec<String> = members.iter().map(|&i| last_number(units[i].1)).collect();
+        let by_id: Vec<String> = members.iter().map(|&i| id_tail(units[i].0)).collect();
+        let marks = if distinct(&by_name) {
+            by_name
+        } else if distinct(&by_id) {
+            by_id
+        } else {
+            (1..=members.len()).map(|k| k.to_string()).collect()
+        };
+        for (&i, m) in members.iter().zip(marks) {
+            out[i] = format!("{}·{m}", base[i]);
+        }
+    }
+    out
+}
+
 /// The board's extent in printed columns and rows: the units' hexes with a hex of margin, at least
 /// 8 x 6 (a Hexon table), within labels 00-99.
 pub fn board_extent(hexes: &[Hex]) -> (Offset, Offset) {
@@ -112,11 +160,22 @@ pub fn board_extent_in(hexes: &[Hex], layout: Layout) -> (Offset, Offset) {
     (Offset { col: c0, row: r0 }, Offset { col: c1, row: r1 })
 }
 
-fn side_colour(s: Side) -> Color32 {
-    match s {
-        Side::German => Color32::from_rgb(70, 74, 82),
-        Side::French => Color32::from_rgb(38, 78, 180),
-    }
+/// A hex of `state`'s board to give as an example in a hex field (issue 46: "0304" was shown on
+/// 1870's map, which has no such cell): the first unit's on the map, else "0101".
+pub fn example_hex(state: &GameState) -> String {
+    let layout = state.system.hex_layout();
+    state
+        .units
+        .iter()
+        .find_map(|u| on_map(u, layout))
+        .and_then(|h| h.label(layout))
+        .unwrap_or_else(|| "0101".to_string())
+}
+
+/// A side's colour in the window ([`Side::rgb`], the one source the chart and the prints use).
+pub fn side_colour(s: Side) -> Color32 {
+    let [r, g, b] = s.rgb();
+    Color32::from_rgb(r, g, b)
 }
 
 /// The map's screen frame: where axial (0, 0) sits and how big a hex is.
@@ -160,9 +219,19 @@ pub struct MapPanel {
     /// Where a unit being dragged is now (unit, hex): kept, since the pointer may be gone on the
     /// frame it is released.
     drag: Option<(String, Hex)>,
+    /// The resolver's form now (the window sets it before drawing): its fires shade the range.
+    form: Option<&'static str>,
+    /// The counters' labels ([`counter_labels`]) for the game as it stands.
+    labels: super::state::Memo<(usize, String), Vec<String>>,
 }
 
 impl MapPanel {
+    /// Tells the map which resolver form is open (None: none), so it shades the acting unit's
+    /// weapon range only where that counts ([`crate::engine::rule_set::RuleSet::range_shaded`]).
+    pub fn set_form(&mut self, form: Option<&'static str>) {
+        self.form = form;
+    }
+
     /// Draws the map: click a unit to act with it, right-click a target, drag to move (the move's
     /// notes said while dragging).
     pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
@@ -179,6 +248,12 @@ impl MapPanel {
         let sel_hex = selected.and_then(on_map);
         let weapon_range =
             selected.and_then(|u| rules.hex_range(u, state.date.or(state.start_date), view.tables));
+        // Shaded only where the range counts (the fire phases, a fire in the resolver): in the
+        // movement phase it read as how far the unit may go (issue 46). The hover line still
+        // says whether a hex is in range.
+        let shaded_range = weapon_range
+            .filter(|r| *r > 0 && sel_hex.is_some())
+            .filter(|_| rules.range_shaded(state.phase_kind(), self.form));
         // Hexes a check is about (SPI-C4, FR-C2: the hex a combat vacated) stay on the board; what
         // is said and drawn about them follows who stands in them now.
         let due_hexes: Vec<(Hex, String, Option<HexNow>)> = state
@@ -200,6 +275,16 @@ impl MapPanel {
         ui.horizontal(|ui| {
             ui.add(egui::Slider::new(&mut size, 14.0..=48.0).text("hex size"));
             ui.checkbox(&mut zoc, "zones of control");
+            // After the fixed tools, so nothing moves when it comes and goes.
+            if let Some(r) = shaded_range {
+                ui.label(
+                    RichText::new(format!(
+                        "shaded: weapon range {}",
+                        crate::rules::count(r, "hex", "hexes")
+                    ))
+                    .weak(),
+                );
+            }
         });
         // Where units come onto the map: the selected unit, placed right here (one line, so the map
         // below keeps its place).
@@ -222,11 +307,12 @@ impl MapPanel {
                     )
                     .inner
                     .id;
-                super::roster::hex_field_ui(ui, u, u.id(), label, &mut out);
+                super::roster::hex_field_ui(ui, state, u, u.id(), label, &mut out);
             } else if off_map > 0 {
                 ui.label(
                     RichText::new(format!(
-                        "{off_map} unit(s) off the map: pick one in the roster to place it here"
+                        "{} off the map: pick one in the roster to place it here",
+                        crate::rules::count(off_map, "unit", "units")
                     ))
                     .weak(),
                 );
@@ -328,9 +414,7 @@ impl MapPanel {
                     }
                 }
                 // The selected unit's weapon range (PW-U1) and the line to the hovered hex.
-                if let (Some(s), Some(r)) = (sel_hex, weapon_range)
-                    && r > 0
-                {
+                if let (Some(s), Some(r)) = (sel_hex, shaded_range) {
                     let c = visuals.selection.bg_fill.gamma_multiply(0.25);
                     for h in s.disc(r) {
                         if grid.contains(&h) && h != s {
@@ -425,7 +509,11 @@ impl MapPanel {
                                 Some(r) => format!(" · out of range ({r})"),
                                 None => String::new(),
                             };
-                            format!("Distance from {} to {label}: {d} hexes{reach}", u.unit.name)
+                            format!(
+                                "Distance from {} to {label}: {}{reach}",
+                                u.unit.name,
+                                crate::rules::count(d, "hex", "hexes")
+                            )
                         }
                         _ => format!("Hex {label}"),
                     };
@@ -440,9 +528,18 @@ impl MapPanel {
                         })
                         .unwrap_or_default()
                 };
+                let labels = self.labels.get(super::state::game_key(game), || {
+                    counter_labels(
+                        state
+                            .units
+                            .iter()
+                            .map(|u| (u.unit.id.as_str(), u.unit.name.as_str())),
+                    )
+                });
                 if let Some(note) = units_ui(
                     ui,
                     app_units(state, layout),
+                    labels,
                     &fr,
                     view.selected,
                     view.target,
@@ -496,10 +593,12 @@ impl MapPanel {
     }
 }
 
-fn app_units(state: &GameState, layout: Layout) -> Vec<(&UnitState, Hex, usize)> {
+/// The units on the map: each with its hex, its place in its hex's stack and its index in the
+/// game's units.
+fn app_units(state: &GameState, layout: Layout) -> Vec<(&UnitState, Hex, usize, usize)> {
     let mut seen: Vec<(Hex, usize)> = Vec::new();
     let mut v = Vec::new();
-    for u in &state.units {
+    for (index, u) in state.units.iter().enumerate() {
         let Some(h) = on_map(u, layout) else { continue };
         let k = match seen.iter_mut().find(|(x, _)| *x == h) {
             Some((_, n)) => {
@@ -511,7 +610,7 @@ fn app_units(state: &GameState, layout: Layout) -> Vec<(&UnitState, Hex, usize)>
                 0
             }
         };
-        v.push((u, h, k));
+        v.push((u, h, k, index));
     }
     v
 }
@@ -523,7 +622,8 @@ fn app_units(state: &GameState, layout: Layout) -> Vec<(&UnitState, Hex, usize)>
 #[allow(clippy::too_many_arguments)]
 fn units_ui(
     ui: &mut Ui,
-    units: Vec<(&UnitState, Hex, usize)>,
+    units: Vec<(&UnitState, Hex, usize, usize)>,
+    labels: &[String],
     fr: &Frame,
     selected: Option<&str>,
     target: Option<&str>,
@@ -535,7 +635,7 @@ fn units_ui(
     let mut drag_note = None;
     let size = fr.size;
     let visuals = ui.visuals().clone();
-    for (u, h, k) in units {
+    for (u, h, k, index) in units {
         let shift = vec2(k as f32 * size * 0.18, k as f32 * size * 0.14);
         let centre = fr.centre(h) + shift + vec2(0.0, size * 0.12);
         let rect = Rect::from_center_size(centre, vec2(size * 1.15, size * 0.8));
@@ -594,11 +694,32 @@ fn units_ui(
             painter.rect_filled(drawn, 3.0, fill);
             painter.rect_stroke(drawn, 3.0, outline, StrokeKind::Inside);
         }
+        // The label, smaller where it is longer than the counter is wide (a mark after a dot).
+        let label = labels
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| abbreviation(&u.unit.name));
+        let mut font = (size * 0.32).max(7.0);
+        let width = |font: f32| {
+            painter
+                .layout_no_wrap(
+                    label.clone(),
+                    egui::FontId::proportional(font),
+                    Color32::WHITE,
+                )
+                .size()
+                .x
+        };
+        let room = drawn.width() - 3.0;
+        let w = width(font);
+        if w > room && w > 0.0 {
+            font = (font * room / w).max(6.0);
+        }
         painter.text(
             drawn.center() - vec2(0.0, size * 0.14),
             egui::Align2::CENTER_CENTER,
-            abbreviation(&u.unit.name),
-            egui::FontId::proportional((size * 0.32).max(7.0)),
+            label,
+            egui::FontId::proportional(font),
             Color32::WHITE,
         );
         painter.text(

@@ -232,7 +232,9 @@ impl KepiApp {
                         });
                 }
                 _ if hex => {
+                    let form = app.resolver.form().map(|f| f.name());
                     let (view, panels) = app.split();
+                    panels.map.set_form(form);
                     out.extend(panels.map.ui(ui, &view));
                 }
                 _ => resolver_column_ui(ui, app, &mut out),

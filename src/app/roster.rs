@@ -195,12 +195,7 @@ pub fn markers_ui(ui: &mut Ui, u: &UnitState) {
     if u.strength_hidden {
         chip(ui, "?", Color32::GRAY).on_hover_text("level hidden from your seat");
     } else {
-        let level = u.level.to_string();
-        let mut short: String = level.chars().take(2).collect();
-        if let Some(first) = short.get_mut(0..1) {
-            first.make_ascii_uppercase();
-        }
-        chip(ui, &short, level_color(u.level)).on_hover_text(level);
+        chip(ui, &level_short(u.level), level_color(u.level)).on_hover_text(u.level.to_string());
     }
     for (text, full, c) in markers(u) {
         chip(ui, text, c).on_hover_text(full);
@@ -248,11 +243,57 @@ fn markers(u: &UnitState) -> impl Iterator<Item = (&'static str, &'static str, C
 /// Height of every roster row: one line each, so the virtualised list fills the panel.
 pub const ROSTER_ROW_H: f32 = 24.0;
 /// Width a unit row needs after its name: the strength bar and numbers, fatigue, and one short
-/// chip per marker (the name gets the rest, elided, the whole on hover).
-fn right_width(u: &UnitState) -> f32 {
-    let markers = markers(u).count();
-    let fatigue = if u.fatigue > 0 { 30.0 } else { 0.0 };
-    44.0 + 46.0 + fatigue + 34.0 * (1 + markers) as f32
+/// chip per marker (the name gets the rest, elided, the whole on hover). Measured in the row's
+/// fonts: a guess of 34 points a chip cut the last one at the row's end (1870's "sea" after
+/// "mv": issue 46). `bar`: with the strength bar (a narrow column leaves it out, and keeps the
+/// numbers and every chip).
+fn right_width(ui: &Ui, u: &UnitState, bar: bool) -> f32 {
+    let gap = ui.spacing().item_spacing.x;
+    let small = egui::TextStyle::Small.resolve(ui.style());
+    let mono = egui::FontId::monospace(small.size);
+    let painter = ui.painter();
+    let text_w = |t: String, font: &egui::FontId| {
+        painter
+            .layout_no_wrap(t, font.clone(), Color32::WHITE)
+            .size()
+            .x
+    };
+    // kit::chip: the text, 5 points of margin each side and its 1-point stroke.
+    let chip_w = |t: &str| text_w(t.to_string(), &small) + 2.0 * 5.0 + 2.0 + gap;
+    let strength = if u.strength_hidden {
+        text_w("?".into(), &mono) + gap
+    } else {
+        let bar = if bar { STRENGTH_BAR_W + gap } else { 0.0 };
+        bar + text_w(format!("{}/{}", u.strength, u.max_strength), &mono) + gap
+    };
+    let fatigue = if u.fatigue > 0 {
+        text_w(format!("f{}", u.fatigue), &small) + gap
+    } else {
+        0.0
+    };
+    let level = if u.strength_hidden {
+        chip_w("?")
+    } else {
+        chip_w(&level_short(u.level))
+    };
+    let chips: f32 = markers(u).map(|(t, _, _)| chip_w(t)).sum();
+    // The gap after the name, and a little room for the row's own rounding.
+    gap + strength + fatigue + level + chips + 4.0
+}
+
+/// The roster's strength bar, where the column has room for it.
+const STRENGTH_BAR_W: f32 = 44.0;
+/// The least of a unit's name a roster row shows (elided, the whole on hover).
+const NAME_MIN_W: f32 = 32.0;
+
+/// A level's chip: its first two letters, the first capitalised ("St", "Sh").
+fn level_short(l: Level) -> String {
+    let level = l.to_string();
+    let mut short: String = level.chars().take(2).collect();
+    if let Some(first) = short.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    short
 }
 
 /// A child Ui laid out left to right in `rect` (allocated by the caller), so a row's content can
@@ -416,7 +457,11 @@ impl RosterPanel {
                         }
                         // The name takes what the row's strength and markers leave, elided (the
                         // whole on hover): never a second line.
-                        let name_w = (rect.width() - indent - right_width(u)).max(60.0);
+                        // In a narrow column the strength bar goes (its numbers stay) before a
+                        // chip would be cut at the edge.
+                        let room = rect.width() - indent;
+                        let bar = room - right_width(&ui, u, true) >= 60.0;
+                        let name_w = (room - right_width(&ui, u, bar)).max(NAME_MIN_W);
                         let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
                         let mut name_ui = row_ui(&mut ui, slot);
                         let r = name_ui
@@ -441,7 +486,9 @@ impl RosterPanel {
                                 "this unit's strength is hidden from your seat (the umpire's kepi has it)",
                             );
                         } else {
-                            strength_bar(&mut ui, u.strength, u.max_strength, 44.0);
+                            if bar {
+                                strength_bar(&mut ui, u.strength, u.max_strength, STRENGTH_BAR_W);
+                            }
                             ui.label(
                                 RichText::new(format!("{}/{}", u.strength, u.max_strength))
                                     .monospace()
@@ -584,7 +631,7 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
             }
             if crate::registry::get(system).uses_hexes() {
                 let label = ui.label("hex").id;
-                hex_field_ui(ui, u, &id, label, out);
+                hex_field_ui(ui, view.state(), u, &id, label, out);
                 ui.end_row();
             }
         });
@@ -597,6 +644,7 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
 /// reinforcements, the SPI scenario's whole order of battle).
 pub(crate) fn hex_field_ui(
     ui: &mut Ui,
+    state: &crate::engine::game::GameState,
     u: &UnitState,
     id: &str,
     label: egui::Id,
@@ -609,12 +657,14 @@ pub(crate) fn hex_field_ui(
         _ => String::new(),
     });
     let on_map = matches!(u.position, crate::roster::Position::Hex { .. });
+    // A hex of this game's board, not another's ("0304" on 1870's map: issue 46).
+    let example = super::map::example_hex(state);
     ui.horizontal(|ui| {
         let field = super::keys::field(
             ui,
             egui::TextEdit::singleline(&mut text)
                 .desired_width(48.0)
-                .hint_text("0304"),
+                .hint_text(example.as_str()),
             ("unit_hex", id),
         )
         .labelled_by(label);
@@ -671,7 +721,7 @@ pub(crate) fn hex_field_ui(
         let (said, hover) = if let (Err(e), false) = (&parsed, text.trim().is_empty()) {
             (
                 RichText::new(e.to_string()).color(ui.visuals().warn_fg_color),
-                format!("{e}\na hex label: column then row, e.g. 0304"),
+                format!("{e}\na hex label: column then row, e.g. {example}"),
             )
         } else if pending && parsed.as_ref().is_ok_and(|p| *p != u.position) {
             let t = "not placed yet (Enter or Place; Esc to drop)";

@@ -843,17 +843,17 @@ impl AppState {
     }
 
     /// Switches to another game's workspace, keeping what belongs to the user rather than the
-    /// game: settings and an export still running.
+    /// game: settings, the dice mode (who rolls is the umpire's choice at this table, and no save
+    /// says otherwise: issue 46, it went back to kepi's dice at every opening and when hosting
+    /// stopped, which reopens the save) and an export still running.
     fn switch_to(&mut self, mut fresh: AppState) {
         self.compact();
         fresh.settings = std::mem::take(&mut self.settings);
+        fresh.options.own_dice = self.options.own_dice;
         fresh.dialogs.export_job = self.dialogs.export_job.take();
         fresh.data_dir = self.data_dir.take();
         fresh.files.native = self.files.native;
         fresh.files.dialog.folder = std::mem::take(&mut self.files.dialog.folder);
-        // How the dice are rolled is the user's choice, not the game's: it stays when another
-        // game (or the same save, once hosting stops) replaces this one (issue 46).
-        fresh.options.own_dice = self.options.own_dice;
         *self = fresh;
     }
 
@@ -1037,13 +1037,15 @@ impl AppState {
         }
         match cmd {
             Command::Act(action) => self.act(action, now),
+            // The status says what the log says ("undo: ..."): "undone: undo: ..." said it twice
+            // (issue 46).
             Command::Undo => {
                 let done = self.game.undo(now).map(|e| e.summary.clone());
-                self.logged(done, "undone: ");
+                self.logged(done, "");
             }
             Command::Redo => {
                 let done = self.game.redo(now).map(|e| e.summary.clone());
-                self.logged(done, "redone: ");
+                self.logged(done, "");
             }
             Command::NextPhase => self.handle(Command::Act(Action::NextPhase)),
             Command::Words(words) => self.apply_words(&words),

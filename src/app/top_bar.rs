@@ -187,8 +187,14 @@ pub fn saved_state_ui(ui: &mut Ui, view: &View) {
     // it, whole on hover.
     let size = egui::vec2(SAVED_STATE_W, ui.spacing().interact_size.y);
     let fixed = |ui: &mut Ui, text: RichText, hover: String| {
-        ui.add_sized(size, egui::Label::new(text).truncate())
-            .on_hover_text(hover);
+        // One tooltip, kepi's (egui's own for the elided text stacked under it).
+        ui.add_sized(
+            size,
+            egui::Label::new(text)
+                .truncate()
+                .show_tooltip_when_elided(false),
+        )
+        .on_hover_text(hover);
     };
     // On the network the host keeps the game: say whose seat this window holds.
     if let Some(r) = view.mode.remote() {

@@ -214,6 +214,21 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// Whether the map shades the acting unit's [`RuleSet::hex_range`] now: in `phase`, with the
+    /// resolver on the form named `form` (issue 46: a range shaded while units move reads as a
+    /// move allowance). By default in the fire phases; where the turn has no phase known, with
+    /// the resolver on a form that fires. The phase decides where there is one: a fire form left
+    /// open from the fire phase must not shade the movement phase's map.
+    fn range_shaded(&self, phase: Option<Phase>, form: Option<&str>) -> bool {
+        match phase {
+            Some(p) => matches!(
+                p.step,
+                Step::ArtilleryFire | Step::RifleFire | Step::MovementAndFire
+            ),
+            None => form.is_some_and(|f| f.contains("fire")),
+        }
+    }
+
     /// What is odd about moving `u` by `hexes` now (shown while dragging, logged with the move).
     fn move_warning(
         &self,

@@ -228,7 +228,7 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
     }
     // Frame and band.
     let (fx, fy, fw, fh) = (3.0, 3.0, w - 6.0, h - 6.0);
-    c.fill_rect(fx, fy, fw, 10.0, side_fill(ctx.side_index));
+    c.fill_rect(fx, fy, fw, 10.0, side_fill(&ctx.side, ctx.side_index));
     c.line(fx, fy + 10.0, fx + fw, fy + 10.0, 0.3, INK);
     c.stroke_rect(fx, fy, fw, fh, 0.5, INK);
     let inner_l = fx + 2.0;
@@ -262,7 +262,7 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
         sy,
         15.0,
         10.0,
-        side_fill(ctx.side_index),
+        side_fill(&ctx.side, ctx.side_index),
         0.45,
     );
     let nx = inner_l + 18.0;

@@ -30,26 +30,24 @@ pub(crate) const LIGHT: Rgb = Rgb(200, 200, 200);
 pub(crate) const SHADE: Rgb = Rgb(150, 150, 150);
 pub(crate) const RED: Rgb = Rgb(170, 20, 20);
 
-/// Pale fills per side (NATO friendly blue, hostile red, then neutral colours).
-pub(crate) fn side_fill(i: usize) -> Rgb {
-    const FILLS: [Rgb; 4] = [
-        Rgb(200, 225, 250),
-        Rgb(250, 205, 200),
-        Rgb(210, 240, 200),
-        Rgb(250, 240, 190),
-    ];
-    FILLS[i % FILLS.len()]
+/// The pale fill of the side named `side` (the `i`th of the document): its colour
+/// ([`side_colour`]) a quarter strength on white, for bands and symbols under black text.
+pub(crate) fn side_fill(side: &str, i: usize) -> Rgb {
+    let Rgb(r, g, b) = side_colour(side, i);
+    let pale = |c: u8| (255.0 - (255.0 - f32::from(c)) * 0.3).round() as u8;
+    Rgb(pale(r), pale(g), pale(b))
 }
 
-/// Stronger colours per side, for charts.
-pub(crate) fn side_colour(i: usize) -> Rgb {
-    const COLS: [Rgb; 4] = [
-        Rgb(40, 90, 160),
-        Rgb(190, 50, 40),
-        Rgb(60, 140, 60),
-        Rgb(200, 150, 20),
-    ];
-    COLS[i % COLS.len()]
+/// The colour of the side named `side` (the `i`th of the document), for charts: the window's
+/// ([`crate::roster::Side::rgb`], one source: issue 46) for the war's two sides, else one of
+/// two others by its place.
+pub(crate) fn side_colour(side: &str, i: usize) -> Rgb {
+    if let Ok(s) = side.trim().parse::<crate::roster::Side>() {
+        let [r, g, b] = s.rgb();
+        return Rgb(r, g, b);
+    }
+    const OTHERS: [Rgb; 2] = [Rgb(60, 140, 60), Rgb(200, 150, 20)];
+    OTHERS[i % OTHERS.len()]
 }
 
 /// One drawing instruction.
@@ -535,6 +533,24 @@ impl<'f> Flow<'f> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 46: one colour per side everywhere, the window's: a side is drawn in its colour
+    /// whatever its place in the document or the word naming it.
+    #[test]
+    fn a_side_has_one_colour_wherever_it_is() {
+        use crate::roster::Side;
+        let rgb = |s: Side| {
+            let [r, g, b] = s.rgb();
+            Rgb(r, g, b)
+        };
+        for i in 0..3 {
+            assert_eq!(side_colour("French", i), rgb(Side::French));
+            assert_eq!(side_colour("Prussian", i), rgb(Side::German));
+            assert_eq!(side_colour("german", i), rgb(Side::German));
+        }
+        assert_ne!(side_fill("French", 0), side_fill("German", 1));
+        assert_ne!(side_colour("Bavaria-Austria", 0), rgb(Side::French));
+    }
 
     #[test]
     fn measuring_is_monotonic_and_fit_fits() {

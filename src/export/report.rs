@@ -118,7 +118,7 @@ fn chart_svg(doc: &ReportDoc) -> String {
                 t + plot_h - bh,
                 bw.max(0.5),
                 bh,
-                hex(side_colour(si)),
+                hex(side_colour(side, si)),
                 esc(side)
             );
         }
@@ -141,7 +141,7 @@ fn chart_svg(doc: &ReportDoc) -> String {
         let _ = write!(
             s,
             "<rect x=\"{lx:.1}\" y=\"8\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{:.1}\" y=\"17\" font-size=\"11\">{}</text>",
-            hex(side_colour(si)),
+            hex(side_colour(side, si)),
             lx + 14.0,
             esc(side)
         );
@@ -484,7 +484,7 @@ fn chart_pdf(f: &mut Flow, doc: &ReportDoc, left: f32, width: f32) {
     // Legend.
     let mut lx = left;
     for (si, side) in sides.iter().enumerate() {
-        c.fill_rect(lx, f.y + 0.5, 3.0, 3.0, side_colour(si));
+        c.fill_rect(lx, f.y + 0.5, 3.0, 3.0, side_colour(side, si));
         let w = c.text(lx + 4.5, f.y + 3.2, 8.0 * PT, false, INK, side);
         lx += 10.0 + w;
     }
@@ -514,7 +514,13 @@ fn chart_pdf(f: &mut Flow, doc: &ReportDoc, left: f32, width: f32) {
         for (si, side) in sides.iter().enumerate() {
             let v = casualty(doc, ti, side);
             let bh = h * v as f32 / top as f32;
-            c.fill_rect(gx + bw * si as f32, top_y + h - bh, bw, bh, side_colour(si));
+            c.fill_rect(
+                gx + bw * si as f32,
+                top_y + h - bh,
+                bw,
+                bh,
+                side_colour(side, si),
+            );
         }
         if gw >= 5.0 || ti % 5 == 0 {
             c.text_center(

@@ -62,13 +62,24 @@ struct Cols {
 }
 
 impl Cols {
-    fn new(paper: Paper) -> Cols {
+    /// The columns for `doc` on `paper`: the last column starts where the widest unit's fatigue,
+    /// leaders, weapon, move and range end at the right margin (issue 46: "chassepot-carbine
+    /// move 12\" (18\") range" lost its value, and a long line ran past the margin), at 71.5% of
+    /// the width when they fit there, never so far left that the strength boxes lose two groups
+    /// of five.
+    fn new(paper: Paper, doc: &RosterDoc, fonts: &Fonts) -> Cols {
         let (w, _) = paper.size_mm();
         let left = MARGIN;
         let right = w - MARGIN;
         let width = right - left;
         let b = left + width * 0.37;
-        let c = left + width * 0.715;
+        let mut need: f32 = 0.0;
+        for (_, _, u) in doc.units() {
+            need = need.max(details_width(fonts, u));
+        }
+        let c = (left + width * 0.715)
+            .min(right - need)
+            .max(b + boxes_width(10, BOX, BOX_GAP) + 2.0);
         Cols {
             left,
             right,
@@ -88,6 +99,41 @@ impl Cols {
     }
 }
 
+const SMALL: f32 = 6.5 * PT;
+const VALUE: f32 = 7.0 * PT;
+
+/// A unit's weapon, move and range as the roster prints them: (label, value) pairs.
+fn details(u: &UnitDoc) -> impl Iterator<Item = (&'static str, &String)> {
+    [("", &u.weapon), ("move ", &u.move_), ("range ", &u.range)]
+        .into_iter()
+        .filter_map(|(label, v)| v.as_ref().map(|v| (label, v)))
+}
+
+/// The width of a unit's last column: its fatigue and leaders line, or its weapon, move and
+/// range line, whichever is longer (as [`unit_row`] draws them).
+fn details_width(fonts: &Fonts, u: &UnitDoc) -> f32 {
+    let fatigue = if u.fatigue_max <= 8 {
+        boxes_width(u.fatigue_max, BOX, BOX_GAP) + 2.5
+    } else {
+        fonts.width(true, VALUE, &format!("{}/{}", u.fatigue, u.fatigue_max)) + 2.0
+    };
+    let leaders = if u.leaders_max <= 6 {
+        boxes_width(u.leaders_max, BOX, BOX_GAP)
+    } else {
+        fonts.width(true, VALUE, &format!("{}/{}", u.leaders, u.leaders_max))
+    };
+    let first = fonts.width(false, SMALL, "Fatigue")
+        + 1.0
+        + fatigue
+        + fonts.width(false, SMALL, "Leaders")
+        + 1.0
+        + leaders;
+    let second: f32 = details(u)
+        .map(|(label, v)| fonts.width(false, SMALL, label) + fonts.width(false, VALUE, v) + 2.0)
+        .sum();
+    first.max(second)
+}
+
 fn unit_height(u: &UnitDoc) -> f32 {
     if u.status.is_empty() {
         UNIT_H
@@ -99,7 +145,7 @@ fn unit_height(u: &UnitDoc) -> f32 {
 /// Lays out the body of every page (no header or footer).
 fn layout(doc: &RosterDoc, paper: Paper, fonts: &Fonts) -> Vec<Vec<Op>> {
     let (_, h) = paper.size_mm();
-    let cols = Cols::new(paper);
+    let cols = Cols::new(paper, doc, fonts);
     let mut flow = Flow::new(fonts, MARGIN + HEADER_H, h - MARGIN - FOOTER_H);
     for (si, side) in doc.sides.iter().enumerate() {
         if si > 0 {
@@ -185,7 +231,7 @@ fn group<'a>(
     for u in &g.units {
         let h = unit_height(u);
         ensure(flow, cols, side, si, trail, h);
-        unit_row(&mut flow.canvas, cols, flow.y, u, si, depth + 1);
+        unit_row(&mut flow.canvas, cols, flow.y, u, &side.name, si, depth + 1);
         flow.y += h;
     }
     for sub in &g.groups {
@@ -200,7 +246,7 @@ fn side_heading(c: &mut Canvas, cols: &Cols, y: f32, side: &SideDoc, si: usize, 
         y,
         cols.right - cols.left,
         SIDE_H - 2.0,
-        side_fill(si),
+        side_fill(&side.name, si),
     );
     let name = if continued {
         format!("{} (continued)", side.name)
@@ -230,14 +276,18 @@ fn side_heading(c: &mut Canvas, cols: &Cols, y: f32, side: &SideDoc, si: usize, 
     for g in &side.groups {
         walk(g, &mut n, &mut s, &mut m);
     }
-    let summary = format!("{n} units · strength {s}/{m}");
+    let summary = format!(
+        "{} · strength {s}/{m}",
+        crate::rules::count(n, "unit", "units")
+    );
     c.text_right(cols.right - 2.0, y + 5.0, 8.0 * PT, false, INK, &summary);
 }
 
-fn unit_row(c: &mut Canvas, cols: &Cols, y: f32, u: &UnitDoc, si: usize, depth: usize) {
+#[allow(clippy::too_many_arguments)]
+fn unit_row(c: &mut Canvas, cols: &Cols, y: f32, u: &UnitDoc, side: &str, si: usize, depth: usize) {
     let x = cols.left + depth.min(MAX_DEPTH_INDENT) as f32 * INDENT;
     // Symbol and name.
-    c.symbol(u.arm, x, y + 1.2, 7.0, 4.7, side_fill(si), 0.25);
+    c.symbol(u.arm, x, y + 1.2, 7.0, 4.7, side_fill(side, si), 0.25);
     let name_x = x + 9.0;
     let name_w = cols.b - name_x - 2.0;
     c.text_two_lines(
@@ -328,18 +378,15 @@ fn unit_row(c: &mut Canvas, cols: &Cols, y: f32, u: &UnitDoc, si: usize, depth: 
         );
     }
 
-    // Weapon, move, range.
+    // Weapon, move, range: the column is as wide as the widest unit's (`Cols::new`), so each
+    // prints whole; never past the margin.
     let mut kx = cols.c;
     let limit = cols.right;
-    for (label, value) in [("", &u.weapon), ("move ", &u.move_), ("range ", &u.range)] {
-        let Some(v) = value else { continue };
-        if kx >= limit - 3.0 {
-            break;
-        }
+    for (label, v) in details(u) {
         if !label.is_empty() {
-            kx += c.text(kx, y + 8.2, small, false, GREY, label);
+            kx += c.text_fit(kx, y + 8.2, small, false, GREY, label, limit - kx);
         }
-        kx += c.text_fit(kx, y + 8.2, 7.0 * PT, false, INK, v, limit - kx) + 2.0;
+        kx += c.text_fit(kx, y + 8.2, VALUE, false, INK, v, limit - kx) + 2.0;
     }
 
     if !u.status.is_empty() {

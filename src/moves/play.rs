@@ -199,7 +199,7 @@ pub(crate) fn recheck_act(
                 .into_iter()
                 .map(|w| format!("umpire went ahead: {w}"))
                 .collect();
-            if again != *notes {
+            if !all_same_words(notes, &again) {
                 return Err(format!(
                     "`action.notes`: logged {}, but the move on the game before it gives {}",
                     json(notes),
@@ -363,15 +363,27 @@ pub(crate) fn recheck(
             differences(resolution.outcome.as_ref(), res.outcome.as_ref())
         ));
     }
-    if res.summary != resolution.summary {
+    if !same_words(&resolution.summary, &res.summary) {
         return Err(format!(
             "`resolution.summary`: the logged result says \"{}\" but its input and dice give \"{}\"",
             resolution.summary, res.summary
         ));
     }
-    if res.odds != resolution.odds {
+    let same_odds = |l: &crate::rules::OddsLine, a: &crate::rules::OddsLine| {
+        l.p == a.p && same_words(&l.outcome, &a.outcome)
+    };
+    if resolution.odds.len() != res.odds.len()
+        || !resolution
+            .odds
+            .iter()
+            .zip(&res.odds)
+            .all(|(l, a)| same_odds(l, a))
+    {
         let k = (0..resolution.odds.len().max(res.odds.len()))
-            .find(|&k| resolution.odds.get(k) != res.odds.get(k))
+            .find(|&k| match (resolution.odds.get(k), res.odds.get(k)) {
+                (Some(l), Some(a)) => !same_odds(l, a),
+                _ => true,
+            })
             .unwrap_or(0);
         return Err(given(
             &format!("resolution.odds[{k}]"),
@@ -390,12 +402,14 @@ pub(crate) fn recheck(
     // approved request): the breach itself is what is compared.
     let logged = &resolution.notes;
     let same = logged.len() == res.notes.len() + warnings.len()
-        && logged.iter().zip(&res.notes).all(|(l, r)| l == r)
+        && all_same_words(&logged[..res.notes.len()], &res.notes)
         && logged
             .iter()
             .skip(res.notes.len())
             .zip(&warnings)
-            .all(|(l, w)| crate::engine::play::breaches::breach_of(l) == Some(w.as_str()));
+            .all(|(l, w)| {
+                crate::engine::play::breaches::breach_of(l).is_some_and(|b| same_words(b, w))
+            });
     if !same {
         let mut notes = res.notes.clone();
         notes.extend(warnings.iter().map(|w| WentAhead::Umpire.note(w)));
@@ -418,6 +432,17 @@ pub(crate) fn recheck(
         ));
     }
     Ok(())
+}
+
+/// True when a `logged` line says what the line made `again` says, as kepi words it now or as a
+/// kepi before issue 46 did ("1 hexes", "1 figures back": [`crate::rules::words_before_issue_46`]).
+fn same_words(logged: &str, again: &str) -> bool {
+    logged == again || logged == crate::rules::words_before_issue_46(again)
+}
+
+/// [`same_words`] for every line of two lists.
+fn all_same_words(logged: &[String], again: &[String]) -> bool {
+    logged.len() == again.len() && logged.iter().zip(again).all(|(l, a)| same_words(l, a))
 }
 
 /// What verify compares of logged dice, one by one: the die, its label, its value and its faces.
@@ -469,7 +494,7 @@ fn modifiers_match(
 ) -> Result<(), (String, String, String)> {
     for (k, (l, a)) in logged.iter().zip(again).enumerate() {
         let at = |m: &str| format!("resolution.modifiers[{k}].{m}");
-        if l.label != a.label {
+        if !same_words(&l.label, &a.label) {
             return Err((at("label"), json(&l.label), json(&a.label)));
         }
         if l.value != a.value {

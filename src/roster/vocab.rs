@@ -76,6 +76,18 @@ impl Side {
         }
     }
 
+    /// The side's colour, the one every place that tells the sides apart draws them with: the
+    /// map's counters and zones, the strength chart, the printed report's bars and the roster's
+    /// and cards' bands (issue 46: the map and the chart gave the sides different colours).
+    /// French blue, German grey, as the counters of the period's games have them; each reads
+    /// under white text and against a dark or a white page.
+    pub fn rgb(self) -> [u8; 3] {
+        match self {
+            Side::French => [50, 100, 190],
+            Side::German => [110, 115, 125],
+        }
+    }
+
     /// Capitalised, for phase names and headings.
     pub fn title(self) -> &'static str {
         match self {

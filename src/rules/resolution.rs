@@ -183,6 +183,40 @@ impl ModifierLine {
     }
 }
 
+/// A count with its noun in the right number: "1 hex", "3 hexes", "1 figure back" (issue 46:
+/// kepi said "1 hexes" and "1 figures back").
+pub fn count(n: impl fmt::Display, one: &str, many: &str) -> String {
+    let n = n.to_string();
+    let noun = if n == "1" { one } else { many };
+    format!("{n} {noun}")
+}
+
+/// The nouns [`count`] puts in the singular that kepi before issue 46 always wrote in the plural.
+const PLURAL_BEFORE_ISSUE_46: &[(&str, &str)] = &[("hex", "hexes"), ("figure", "figures")];
+
+/// `text` as a kepi before issue 46 worded it ("1 hexes", "1 figures back"): what `kepi log
+/// verify` also accepts of a logged line, so a game logged before the singular still verifies.
+pub fn words_before_issue_46(text: &str) -> String {
+    let mut out = text.to_string();
+    for (one, many) in PLURAL_BEFORE_ISSUE_46 {
+        let singular = format!("1 {one}");
+        let mut at = 0;
+        while let Some(k) = out.get(at..).and_then(|rest| rest.find(&singular)) {
+            let start = at + k;
+            let end = start + singular.len();
+            let lone = !out[..start].ends_with(|c: char| c.is_ascii_digit());
+            let whole = !out[end..].starts_with(|c: char| c.is_alphanumeric());
+            if lone && whole {
+                out.replace_range(start..end, &format!("1 {many}"));
+                at = start + 2 + many.len();
+            } else {
+                at = end;
+            }
+        }
+    }
+    out
+}
+
 /// The exact probability of one outcome, shown before anything is rolled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OddsLine {
@@ -364,6 +398,21 @@ pub fn rolled_line(odds: &[OddsLine], label: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_of_one_is_singular_and_older_words_are_read_back() {
+        assert_eq!(count(1, "hex", "hexes"), "1 hex");
+        assert_eq!(count(0u32, "hex", "hexes"), "0 hexes");
+        assert_eq!(count(11i64, "hex", "hexes"), "11 hexes");
+        assert_eq!(
+            words_before_issue_46("target 1 hex away; 1 figure back, 21 hexes, 1 hexagon"),
+            "target 1 hexes away; 1 figures back, 21 hexes, 1 hexagon"
+        );
+        assert_eq!(
+            words_before_issue_46("score 7: 11 figures back"),
+            "score 7: 11 figures back"
+        );
+    }
 
     #[test]
     fn rule_ids_parse() {

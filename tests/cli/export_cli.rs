@@ -271,3 +271,73 @@ fn units_csv_neutralises_a_formula_named_card() {
     assert!(row.contains(",4,4,SP,"), "{row}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 46: the printed P&K roster's last column fits at the right margin in A4 and Letter, and
+/// the carbine's range prints with its value ("chassepot-carbine move 12\" (18\") range" had
+/// none). Read back with poppler's `pdftotext` (skipped with a note where it is missing).
+#[test]
+fn pk_roster_prints_every_column_inside_the_margin() {
+    use std::process::Command;
+    let dir = super::common::tmp("export", "pk-roster-margin");
+    for paper in ["a4", "letter"] {
+        let pdf = dir.join(format!("r-{paper}.pdf"));
+        let pdf_s = pdf.to_str().unwrap();
+        super::common::ok(&[
+            "roster",
+            "print",
+            "--scenario",
+            "mars-la-tour",
+            "--pdf",
+            pdf_s,
+            "--paper",
+            paper,
+        ]);
+        let Ok(out) = Command::new("pdftotext")
+            .args(["-layout", pdf_s, "-"])
+            .output()
+        else {
+            eprintln!("pdftotext not found: the PDF's text is not checked");
+            return;
+        };
+        let text = String::from_utf8_lossy(&out.stdout);
+        let carbine: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("chassepot-carbine"))
+            .collect();
+        assert!(!carbine.is_empty(), "{paper}: no carbine in\n{text}");
+        for l in carbine {
+            let after = l.split("range").nth(1).unwrap_or_default().trim();
+            assert!(
+                after.starts_with(|c: char| c.is_ascii_digit()) && after.contains('"'),
+                "{paper}: the carbine's range has no value: {l}"
+            );
+        }
+        // Every word inside the page's 12 mm margins.
+        let out = Command::new("pdftotext")
+            .args(["-bbox", pdf_s, "-"])
+            .output()
+            .unwrap();
+        let html = String::from_utf8_lossy(&out.stdout);
+        let attr = |tag: &str, name: &str| -> f32 {
+            let k = tag.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+            tag[k..].split('"').next().unwrap().parse().unwrap()
+        };
+        let mut width = 0.0;
+        let mut words = 0;
+        for tag in html.split('<') {
+            if tag.starts_with("page ") {
+                width = attr(tag, "width");
+            } else if tag.starts_with("word ") {
+                words += 1;
+                let right = attr(tag, "xMax");
+                let margin = 12.0 / 25.4 * 72.0;
+                assert!(
+                    right <= width - margin + 1.0,
+                    "{paper}: a word ends at {right} pt, past the margin at {} pt: {tag}",
+                    width - margin
+                );
+            }
+        }
+        assert!(words > 100, "{paper}: {words} words read");
+    }
+}

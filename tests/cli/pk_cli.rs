@@ -344,3 +344,36 @@ fn urt_of_an_activity_is_offered_in_play() {
     let o = super::common::kepi(&["game", "apply", &save, "urt", "66e-ligne-1"]);
     assert_eq!(o.status.code(), Some(2), "--activity is required");
 }
+
+/// Issue 46: one figure back is "1 figure back", in the odds and in the result ("1 figures
+/// back" before).
+#[test]
+fn rally_says_one_figure_in_the_singular() {
+    let mut found = false;
+    for d in 1..=10 {
+        let d = d.to_string();
+        let (code, v, err) = kepi(&[
+            "resolve", "pk", "rally", "--class", "line", "--d10", &d, "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let text = v.to_string();
+        assert!(!text.contains("1 figures"), "{text}");
+        if v["outcome"]["figures_back"] == 1 {
+            assert!(
+                v["summary"].as_str().unwrap().ends_with(": 1 figure back"),
+                "{}",
+                v["summary"]
+            );
+            found = true;
+        }
+    }
+    let (_, v, _) = kepi(&["resolve", "pk", "rally", "--class", "line", "--json"]);
+    let odds: Vec<&str> = v["odds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| o["outcome"].as_str())
+        .collect();
+    assert!(odds.contains(&"1 figure back"), "{odds:?}");
+    assert!(found || odds.contains(&"1 figure back"));
+}

@@ -271,3 +271,44 @@ fn hex_distance_and_line() {
     ]);
     assert_eq!(v["distance"], 4);
 }
+
+/// Issue 46: a target one hex away is "1 hex away" ("1 hexes" before); two are "2 hexes".
+#[test]
+fn one_hex_is_singular() {
+    let v = json(&[
+        "resolve",
+        "pw",
+        "rifle",
+        "--sp",
+        "4",
+        "--unit",
+        "french-infantry",
+        "--range",
+        "1",
+        "--json",
+    ]);
+    let labels: Vec<&str> = v["modifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["label"].as_str())
+        .collect();
+    assert!(
+        labels.contains(&"target 1 hex away: in range"),
+        "{labels:?}"
+    );
+    assert!(!v.to_string().contains("1 hexes"), "{v}");
+    let v = json(&[
+        "resolve",
+        "pw",
+        "rifle",
+        "--sp",
+        "4",
+        "--unit",
+        "french-infantry",
+        "--range",
+        "2",
+        "--json",
+    ]);
+    assert!(v.to_string().contains("target 2 hexes away"), "{v}");
+}

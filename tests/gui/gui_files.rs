@@ -361,3 +361,25 @@ fn sigkill_loses_no_acknowledged_action_of_a_never_saved_game() {
     }
     eprintln!("never-saved crash test: {runs} SIGKILLs, 0 acknowledged actions lost");
 }
+
+/// Issue 46: the dice mode is the umpire's choice at this table, not the game's: opening a game,
+/// starting a new one (and stopping hosting, which opens the save again) keeps "my own dice".
+#[test]
+fn opening_a_game_keeps_the_dice_mode() {
+    let dir = tmp("dice-mode");
+    let save = dir.join("kept.kepi.json");
+    let mut app = AppState::demo(1870).expect("demo battle");
+    app.data_dir = Some(dir.clone());
+    app.handle(Command::SaveAs(save.clone()));
+    assert!(save.exists(), "saved");
+    app.handle(Command::SetOwnDice(true));
+    assert!(app.view().own_dice);
+    app.handle(Command::Open(save.clone()));
+    assert_eq!(app.save_path().as_deref(), Some(save.as_path()), "opened");
+    assert!(app.view().own_dice, "still my own dice after opening");
+    app.handle(Command::NewGame("pw-skirmish".into()));
+    assert!(app.view().own_dice, "still my own dice in a new game");
+    app.handle(Command::SetOwnDice(false));
+    app.handle(Command::Open(save));
+    assert!(!app.view().own_dice, "kepi's dice stay kepi's");
+}

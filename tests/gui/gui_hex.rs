@@ -981,3 +981,74 @@ fn the_maps_hex_field_stands_still_whatever_unit_is_picked() {
     }
     assert_eq!(at[0], at[1], "the field moved with the name");
 }
+
+/// Issue 46: the selected unit's weapon range is shaded in the fire phases only (PW-T1: artillery
+/// fire, rifle fire), not in the movement phase, even with a fire form left open in the resolver.
+#[test]
+fn pw_range_is_shaded_in_the_fire_phases_only() {
+    let mut app = pw_app(3);
+    app.handle(Command::Select("de-art".into()));
+    assert_eq!(
+        app.state().phase_kind().map(|p| p.step),
+        Some(kepi::game::clock::Step::ArtilleryFire)
+    );
+    let mut h = map_harness(app);
+    h.run();
+    assert!(
+        h.query_by_label_contains("shaded: weapon range").is_some(),
+        "artillery fire phase"
+    );
+    h.state_mut().handle(Command::NextPhase);
+    h.state_mut().panels.map.set_form(Some("artillery"));
+    h.run();
+    assert_eq!(
+        h.state().state().phase_kind().map(|p| p.step),
+        Some(kepi::game::clock::Step::Movement)
+    );
+    assert!(
+        h.query_by_label_contains("shaded: weapon range").is_none(),
+        "not in the movement phase"
+    );
+    h.state_mut().handle(Command::NextPhase);
+    h.run();
+    assert!(
+        h.query_by_label_contains("shaded: weapon range").is_some(),
+        "rifle fire phase"
+    );
+}
+
+/// Issue 46: no two counters of a game carry the same label (SPI's "German 5 (area 2, #1)" and
+/// "#2" both read "G5A2"), in every scenario played on a map.
+#[test]
+fn every_counter_label_is_its_own() {
+    let tables = kepi::registry::builtin_tables().unwrap();
+    for name in ["spi-1870", "fr1870-august", "pw-skirmish"] {
+        let s = builtin_scenario(name).unwrap();
+        let app = AppState::new_game(&s, 1, tables).unwrap();
+        let units = &app.state().units;
+        let labels = kepi::app::map::counter_labels(
+            units
+                .iter()
+                .map(|u| (u.unit.id.as_str(), u.unit.name.as_str())),
+        );
+        assert_eq!(labels.len(), units.len());
+        for (i, l) in labels.iter().enumerate() {
+            assert!(!l.is_empty(), "{name}: {}", units[i].unit.name);
+            if let Some(j) = labels[..i].iter().position(|o| o == l) {
+                panic!(
+                    "{name}: {} and {} both read {l}",
+                    units[j].unit.name, units[i].unit.name
+                );
+            }
+        }
+    }
+    let labels = kepi::app::map::counter_labels(
+        [
+            ("de-2-5-1", "German 5 (area 2, #1)"),
+            ("de-2-5-2", "German 5 (area 2, #2)"),
+            ("de-1-5-1", "German 5 (area 1, #1)"),
+        ]
+        .into_iter(),
+    );
+    assert_eq!(labels, ["G5A2·1", "G5A2·2", "G5A1"]);
+}

@@ -875,3 +875,39 @@ fn fr1870_the_rolls_odds_stay_shown_after_it() {
         }
     }
 }
+
+/// Issue 46: a log row cut at its second line shows one tooltip, kepi's (the whole text with its
+/// entry and hash), not egui's own for the elided text under it.
+#[test]
+fn a_cut_log_row_has_one_tooltip() {
+    let mut h = window(None);
+    let text = "a long note for the log: ".to_string() + &"the umpire writes more ".repeat(20);
+    app(&mut h).handle(Command::Act(Action::Note { text: text.clone() }));
+    h.run();
+    let whole = |h: &Harness<'_, KepiApp>| {
+        h.query_all_by_label_contains("the umpire writes more the umpire writes more")
+            .count()
+    };
+    let before = whole(&h);
+    assert!(before >= 1, "the row is drawn");
+    // The log's row (the log is the right-hand column; the status line says it too).
+    let at = h
+        .query_all_by_label_contains("the umpire writes more the umpire writes more")
+        .map(|n| n.rect())
+        .max_by(|a, b| a.left().total_cmp(&b.left()))
+        .unwrap()
+        .center();
+    h.hover_at(at);
+    for _ in 0..90 {
+        h.step();
+    }
+    h.event(egui::Event::PointerMoved(at + egui::vec2(1.0, 0.0)));
+    for _ in 0..90 {
+        h.step();
+    }
+    assert!(
+        h.query_by_label_contains("· hash ").is_some(),
+        "kepi's tooltip shows"
+    );
+    assert_eq!(whole(&h), before + 1, "one tooltip with the whole text");
+}

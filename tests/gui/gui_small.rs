@@ -251,3 +251,113 @@ fn verify_chain_does_not_move_the_log_filters() {
     );
     assert_eq!(filter(&h), before);
 }
+
+/// Issue 46: the status after Undo and Redo says what the log says, once ("undone: undo: ..."
+/// before).
+#[test]
+fn undo_says_undo_once() {
+    let mut h = window(None);
+    h.state_mut().state.handle(Command::NextPhase);
+    h.state_mut().state.handle(Command::Undo);
+    h.run();
+    let status = h.state().state.status.as_ref().unwrap().text.clone();
+    let logged = h.state().state.game.log().last().unwrap().summary.clone();
+    assert!(status.starts_with("undo: "), "{status}");
+    assert!(status.starts_with(&logged), "{status} / {logged}");
+    assert!(h.query_by_label_contains("undone: undo").is_none());
+    h.state_mut().state.handle(Command::Redo);
+    h.run();
+    let status = h.state().state.status.as_ref().unwrap().text.clone();
+    assert!(status.starts_with("redo: "), "{status}");
+    assert!(!status.contains("redone: redo"), "{status}");
+}
+
+/// Issue 46: a hex field's example is a hex of this game's board (the first unit's), not "0304",
+/// which 1870's map has no cell for.
+#[test]
+fn the_hex_fields_example_is_this_games() {
+    let app = KepiApp::new(1870, None).expect("demo battle");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 1000.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    h.state_mut()
+        .state
+        .handle(Command::NewGame("fr1870-august".into()));
+    let (id, first) = {
+        let s = h.state().state.state();
+        let first = s
+            .units
+            .iter()
+            .find(|u| matches!(u.position, kepi::roster::Position::Hex { .. }))
+            .expect("a unit on the map")
+            .position
+            .to_string();
+        (s.units[0].unit.id.clone(), first)
+    };
+    assert_ne!(first, "0304");
+    h.state_mut().state.handle(Command::Select(id));
+    h.run();
+    let field = h.get_by_role_and_label(Role::TextInput, "hex");
+    assert_eq!(
+        field.accesskit_node().data().placeholder(),
+        Some(first.as_str()),
+        "the example is the first unit's hex"
+    );
+}
+
+/// Issue 46: a 1870 unit at sea with every other marker shows its "sea" chip whole in the
+/// roster, however narrow the column (the row's room for its chips was a guess of 34 points a
+/// chip, and the last one was cut at the column's edge).
+#[test]
+fn the_at_sea_chip_is_whole() {
+    use kepi::game::Flag;
+    let tables = kepi::registry::builtin_tables().unwrap();
+    let s = kepi::registry::builtin_scenario("fr1870-august").unwrap();
+    let mut app = kepi::app::state::AppState::new_game(&s, 1, tables).unwrap();
+    let id = app.state().units[0].unit.id.clone();
+    for flag in [
+        Flag::Moved,
+        Flag::Fired,
+        Flag::Disorganised,
+        Flag::MustRetreat,
+        Flag::AtSea,
+    ] {
+        app.handle(Command::Act(Action::SetFlag {
+            unit: id.clone(),
+            flag,
+            on: true,
+        }));
+    }
+    assert!(app.state().unit(&id).unwrap().at_sea);
+    for width in [300.0, 330.0, 360.0, 420.0] {
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(width, 500.0))
+            .build_ui_state(
+                move |ui, app: &mut kepi::app::state::AppState| {
+                    let mut out = Vec::new();
+                    // A left panel of this width, as the window's roster is.
+                    egui::Panel::left("roster")
+                        .resizable(false)
+                        .exact_size(width - 20.0)
+                        .show(ui, |ui| {
+                            let (view, panels) = app.split();
+                            out = panels.roster.ui(ui, &view);
+                        });
+                    for c in out {
+                        app.handle(c);
+                    }
+                },
+                app,
+            );
+        h.run();
+        // The chip's text and, after it, its margin (5 points) and stroke: inside the column,
+        // clear of the scroll bar drawn over the rows' right edge.
+        let sea = h.get_by_label("sea").rect();
+        assert!(
+            sea.right() + 6.0 <= width - 20.0 - 8.0,
+            "at {width}: the chip ends at {} of {width}",
+            sea.right() + 6.0
+        );
+        app = std::mem::replace(h.state_mut(), kepi::app::state::AppState::demo(1).unwrap());
+    }
+}

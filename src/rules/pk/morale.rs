@@ -152,7 +152,7 @@ pub fn rally(
     );
     let cap = input.figures_lost;
     let dist = Dist::die(Die::D10).map(|&d| back_for(fixed + i64::from(d), &bands, cap));
-    let label = |n: &u32| format!("{n} figures back");
+    let label = |n: &u32| format!("{} back", crate::rules::count(n, "figure", "figures"));
     let odds = odds_from(&dist, label);
     let (outcome, rolls, summary) = match dice {
         None => (None, Vec::new(), "odds only".to_string()),
@@ -164,7 +164,10 @@ pub fn rally(
                 score,
                 figures_back: back_for(score, &bands, cap),
             };
-            let s = format!("score {score}: {} figures back", o.figures_back);
+            let s = format!(
+                "score {score}: {} back",
+                crate::rules::count(o.figures_back, "figure", "figures")
+            );
             (Some(o), rolls_since(dice, start), s)
         }
     };

@@ -117,7 +117,8 @@ pub fn move_warning(
     let mut why = Vec::new();
     if hexes > allowance {
         why.push(format!(
-            "{hexes} hexes, beyond its allowance of {allowance} (PW-U1)"
+            "{}, beyond its allowance of {allowance} (PW-U1)",
+            crate::rules::count(hexes, "hex", "hexes")
         ));
     }
     if u.fired && u.unit.arm == crate::roster::Arm::Artillery {

@@ -258,18 +258,28 @@ fn check_range(
     if d == 0 || d as i64 > max {
         return Err(RuleError::input(
             "range",
-            format!("{t} reach {max} hexes; the target is {d} hexes away (PW-G1)"),
+            format!(
+                "{t} reach {}; the target is {} away (PW-G1)",
+                crate::rules::count(max, "hex", "hexes"),
+                crate::rules::count(d, "hex", "hexes")
+            ),
             format!("1 to {max}"),
         ));
     }
     mods.push(ModifierLine::new(
-        format!("{t} weapon range {max} hexes"),
+        format!(
+            "{t} weapon range {}",
+            crate::rules::count(max, "hex", "hexes")
+        ),
         Effect::Note,
         U1,
         row.range.provenance,
     ));
     mods.push(ModifierLine::new(
-        format!("target {d} hexes away: in range"),
+        format!(
+            "target {} away: in range",
+            crate::rules::count(d, "hex", "hexes")
+        ),
         Effect::Note,
         G1,
         Provenance::Seed,

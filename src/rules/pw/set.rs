@@ -102,6 +102,15 @@ impl RuleSet for PwRules {
         ))
     }
 
+    /// PW-T1: the range matters in the artillery and rifle fire phases (PW-A1, PW-R1), not while
+    /// units move or melee; with no phase known, with the resolver on one of those fires.
+    fn range_shaded(&self, phase: Option<Phase>, form: Option<&str>) -> bool {
+        match phase {
+            Some(p) => matches!(p.step, Step::ArtilleryFire | Step::RifleFire),
+            None => matches!(form, Some("artillery" | "rifle")),
+        }
+    }
+
     /// PW-U1 / PW-A1: a move beyond the allowance, or guns that fired moving.
     fn move_warning(
         &self,

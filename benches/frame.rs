@@ -65,6 +65,11 @@ struct Driver {
 
 impl Driver {
     fn frame(&mut self) -> usize {
+        self.frame_passes().0
+    }
+
+    /// One frame: the tessellated primitives, and the passes egui ran with why it ran more than one.
+    fn frame_passes(&mut self) -> (usize, usize, Vec<String>) {
         self.t += 1.0 / 60.0;
         // The pointer moves a little each frame, as it does when someone is using the window.
         let x = 200.0 + (self.t * 60.0 % 400.0) as f32;
@@ -78,8 +83,21 @@ impl Driver {
             ..Default::default()
         };
         let app = &mut self.app;
-        let out = self.ctx.run_ui(input, |ui| app.ui(ui));
-        self.ctx.tessellate(out.shapes, out.pixels_per_point).len()
+        let mut out = self.ctx.run_ui(input, |ui| app.ui(ui));
+        // No GPU here: the font atlas's uploads are dropped on purpose.
+        out.textures_delta.clear();
+        let passes = out.platform_output.num_completed_passes;
+        let why = out
+            .platform_output
+            .request_discard_reasons
+            .iter()
+            .map(|r| r.to_string())
+            .collect();
+        (
+            self.ctx.tessellate(out.shapes, out.pixels_per_point).len(),
+            passes,
+            why,
+        )
     }
 }
 
@@ -106,13 +124,24 @@ fn frame(c: &mut Criterion) {
         d.frame();
     }
     // Median and p99 over 300 frames, timed one by one.
-    let mut times: Vec<Duration> = (0..300)
+    let mut frames: Vec<(Duration, usize, Vec<String>)> = (0..300)
         .map(|_| {
             let s = Instant::now();
-            black_box(d.frame());
-            s.elapsed()
+            let (n, passes, why) = d.frame_passes();
+            black_box(n);
+            (s.elapsed(), passes, why)
         })
         .collect();
+    frames.sort_by_key(|f| std::cmp::Reverse(f.0));
+    let twice = frames.iter().filter(|f| f.1 > 1).count();
+    eprintln!(
+        "frames egui laid out twice (a discarded pass): {twice} of {}",
+        frames.len()
+    );
+    for (t, passes, why) in frames.iter().take(5) {
+        eprintln!("  slow frame {t:?}: {passes} pass(es) {why:?}");
+    }
+    let mut times: Vec<Duration> = frames.iter().map(|f| f.0).collect();
     times.sort();
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     eprintln!(

@@ -243,6 +243,18 @@ pub fn engage(
             rules.id()
         )));
     }
+    // CAMP-C1: which of the table's strength columns this battle's rule set fights with.
+    let no_column = || {
+        refused(format!(
+            "the conversion table ({}) has no strength column for {}; it has {}",
+            table.file,
+            rules.title(),
+            Row::STRENGTH_COLUMNS.join(" and ")
+        ))
+    };
+    let column = crate::registry::get(rules)
+        .campaign_strength_column()
+        .ok_or_else(no_column)?;
     let ids: Vec<String> = attackers
         .iter()
         .map(|a| state.find(a).map(|u| u.unit.id.clone()))
@@ -269,7 +281,7 @@ pub fn engage(
             }
             let row = table.row(state.system.system(), u.unit.arm, &u.unit.nation, id)?;
             let per_point = row.per_point.v();
-            let per_unit = row.strength(rules);
+            let per_unit = row.strength(column).ok_or_else(no_column)?;
             let n = u.strength.saturating_mul(per_point);
             total = total.saturating_add(n);
             if total > MAX_TABLE_UNITS {

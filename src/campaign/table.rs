@@ -68,12 +68,17 @@ pub struct Row {
 }
 
 impl Row {
-    /// The strength of one table unit in `rules` (P&K figures or PW SP).
-    pub fn strength(&self, rules: RuleSetId) -> u32 {
-        if rules == RuleSetId::Pk {
-            self.pk_figures.v()
-        } else {
-            self.pw_sp.v()
+    /// The columns giving one table unit's strength, by name (CAMP-C1): what a battle rule set's
+    /// [`crate::engine::rule_set::RuleSet::campaign_strength_column`] may name.
+    pub const STRENGTH_COLUMNS: [&'static str; 2] = ["pk_figures", "pw_sp"];
+
+    /// The strength of one table unit in `column` (one of [`Row::STRENGTH_COLUMNS`]); None for a
+    /// column the table does not have.
+    pub fn strength(&self, column: &str) -> Option<u32> {
+        match column {
+            "pk_figures" => Some(self.pk_figures.v()),
+            "pw_sp" => Some(self.pw_sp.v()),
+            _ => None,
         }
     }
 

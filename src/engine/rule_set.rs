@@ -126,6 +126,14 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// CAMP-C1: for a rule set a campaign's battles are fought with, the column of the campaign's
+    /// conversion table that gives one table unit's strength in it (P&K's `pk_figures`, PW's
+    /// `pw_sp`). None (the default): the set fights no campaign battles, or the table has no
+    /// column for it, and a battle in it is refused rather than given another set's strengths.
+    fn campaign_strength_column(&self) -> Option<&'static str> {
+        None
+    }
+
     /// A board game's due check when a battle fought for `hex` comes back won by the attackers
     /// and its defenders have left it: the rule and what it says (SPI-C4, FR-C2). By default
     /// none.

@@ -191,3 +191,22 @@ fn an_unknown_rule_set_in_a_save_names_the_accepted_ids() {
         "{err}"
     );
 }
+
+/// Issue 45: a campaign's battle takes its table units' strength from the column its rule set
+/// names (CAMP-C1); a battle set that names none is refused in words, where kepi used to give any
+/// set other than P&K the Portable Wargame's strength points.
+#[test]
+fn a_campaign_battle_in_a_set_without_a_strength_column_is_refused() {
+    let system = system();
+    let spi = builtin_scenario("spi-1870").unwrap();
+    let game = Game::new(&spi, spi.system.unwrap(), SeedSecret::new(1), t(0));
+    let table = kepi::campaign::CampaignTable::load(None).unwrap();
+    let attacker = game.state().units[0].unit.id.clone();
+    let at = game.state().units[0].position;
+    let err = kepi::campaign::engage(game.state(), &[attacker], at, system, &table)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(err.contains("no strength column for Volley"), "{err}");
+    assert!(err.contains("pk_figures and pw_sp"), "{err}");
+}

@@ -87,6 +87,12 @@ impl RuleSet for Volley {
     fn rule_ids(&self) -> &'static [&'static str] {
         &["VOL-T1", "VOL-F1", "VOL-M1"]
     }
+    /// Volley's battles could be a campaign's, but the campaign's conversion table has no
+    /// strength column for it (no `campaign_strength_column`): such a battle is refused, not
+    /// given another set's strengths.
+    fn campaign_part(&self) -> Option<kepi::engine::rule_set::CampaignPart> {
+        Some(kepi::engine::rule_set::CampaignPart::Battle)
+    }
     fn strength_unit(&self, _arm: Arm) -> &'static str {
         "companies"
     }

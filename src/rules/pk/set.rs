@@ -30,6 +30,10 @@ impl RuleSet for PkRules {
         Some(crate::engine::rule_set::CampaignPart::Battle)
     }
 
+    fn campaign_strength_column(&self) -> Option<&'static str> {
+        Some("pk_figures")
+    }
+
     fn title(&self) -> &'static str {
         "Pickelhaube & Kepi"
     }

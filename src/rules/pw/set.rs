@@ -31,6 +31,10 @@ impl RuleSet for PwRules {
         Some(crate::engine::rule_set::CampaignPart::Battle)
     }
 
+    fn campaign_strength_column(&self) -> Option<&'static str> {
+        Some("pw_sp")
+    }
+
     fn title(&self) -> &'static str {
         "Portable Wargame (Franco-Prussian)"
     }

@@ -203,10 +203,10 @@ fn a_campaign_battle_in_a_set_without_a_strength_column_is_refused() {
     let table = kepi::campaign::CampaignTable::load(None).unwrap();
     let attacker = game.state().units[0].unit.id.clone();
     let at = game.state().units[0].position;
-    let err = kepi::campaign::engage(game.state(), &[attacker], at, system, &table)
-        .err()
-        .expect("refused")
-        .to_string();
+    let Err(err) = kepi::campaign::engage(game.state(), &[attacker], at, system, &table) else {
+        panic!("a battle in a set without a strength column was engaged");
+    };
+    let err = err.to_string();
     assert!(err.contains("no strength column for Volley"), "{err}");
     assert!(err.contains("pk_figures and pw_sp"), "{err}");
 }

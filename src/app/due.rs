@@ -13,6 +13,9 @@ use crate::engine::game::Action;
 /// column, issue 26).
 const DUE_ROWS: usize = 4;
 
+/// Lines a due check's words may take before they are elided (whole on hover).
+const DUE_TEXT_LINES: usize = 2;
+
 /// The "Due" section's own state: what is typed in it and the rows held under the pointer.
 #[derive(Debug, Default)]
 pub struct DuePanel {
@@ -51,9 +54,12 @@ impl DuePanel {
             RichText::new("Due: nothing").strong()
         } else {
             // Open checks say so in the header whether or not the list is open.
-            RichText::new(format!("Due: {} check(s)", s.due.len()))
-                .strong()
-                .color(ui.visuals().warn_fg_color)
+            RichText::new(format!(
+                "Due: {}",
+                crate::rules::count(s.due.len(), "check", "checks")
+            ))
+            .strong()
+            .color(ui.visuals().warn_fg_color)
         };
         // One line each until opened, so the resolver below has the column's height on a laptop.
         egui::CollapsingHeader::new(title)
@@ -63,10 +69,11 @@ impl DuePanel {
                 let reason_id = ui.scope_id().with("waive_reason");
                 // A page of checks, laid out only for the rows on it: an umpire who leaves
                 // thousands open still gets a 60 fps window (the full line shows on hover).
-                // Two lines a check: what to do first, whole to the column's width (on hover past
-                // it), then its buttons, so the words are never pushed off by them.
+                // Each check: what to do first, wrapped on two lines of the column's width (on
+                // hover past them), then its buttons, so the words are never pushed off by them.
                 let gap = ui.spacing().item_spacing.y;
-                let row = ui.spacing().interact_size.y * 2.0 + gap;
+                let text_h = super::widgets::lines_height(ui, DUE_TEXT_LINES);
+                let row = text_h + ui.spacing().interact_size.y + gap;
                 // Rows stay where they are while the pointer is over the list (`held`).
                 let shown: Vec<Arc<Due>> = match self.held.take() {
                     Some(mut held) => {
@@ -91,14 +98,17 @@ impl DuePanel {
                             let open = s.due.iter().any(|x| x.id == d.id);
                             let what = s.scale.localize(&d.describe_now(s));
                             ui.horizontal(|ui| {
-                                ui.set_min_height(ui.spacing().interact_size.y);
+                                ui.set_min_height(text_h);
                                 ui.label(RichText::new(format!("#{}", d.id)).weak());
                                 let text = if open {
                                     RichText::new(what).strong()
                                 } else {
                                     RichText::new(format!("done: {what}")).weak()
                                 };
-                                ui.add(egui::Label::new(text).truncate());
+                                // Wrapped on two lines of the row's own height: the check's
+                                // cells and numbers are read whole (issue 46), and the rows
+                                // under it never move.
+                                super::widgets::lines_label(ui, text, DUE_TEXT_LINES);
                             });
                             ui.horizontal(|ui| {
                             ui.add_space(ui.spacing().indent);
@@ -211,64 +221,67 @@ fn checklist_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
     let s = view.state();
     let items = crate::engine::flow::checklist(s);
     // Short, so a narrow column does not grow to fit it (the phase is in the top bar).
-    egui::CollapsingHeader::new(format!("Checklist: {} step(s) this phase", items.len()))
-        .id_salt("phase_checklist")
-        .default_open(false)
-        .show(ui, |ui| {
-            for item in items {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new(item.rule.as_str()).monospace().weak());
-                    let side = item
-                        .side
-                        .map(|x| format!("{}: ", x.title()))
-                        .unwrap_or_default();
-                    ui.label(format!("{side}{}", s.scale.localize(&item.what)));
-                    if !item.units.is_empty() {
-                        // The names only when someone hovers: with 2,000 units, joining them
-                        // every frame cost more than drawing the window.
-                        ui.label(RichText::new(format!("({} units)", item.units.len())).weak())
-                            .on_hover_ui(|ui| {
-                                let names: Vec<&str> = item
-                                    .units
-                                    .iter()
-                                    .filter_map(|id| s.unit(id).map(|u| u.unit.name.as_str()))
-                                    .collect();
-                                ui.label(names.join("\n"));
-                            });
-                    }
-                    if let Some(form) = &item.form
-                        && ui.button(format!("Open {form}")).clicked()
-                    {
-                        out.push(Command::OpenForm {
-                            form: form.clone(),
-                            actor: view
-                                .selected
-                                .map(str::to_string)
-                                .or_else(|| item.units.first().cloned()),
-                            target: view.target.map(str::to_string),
-                        });
-                    }
-                });
-            }
-            let a = crate::engine::flow::activity(s);
-            let (m, f, act, x) = a.counts();
+    egui::CollapsingHeader::new(format!(
+        "Checklist: {} this phase",
+        crate::rules::count(items.len(), "step", "steps")
+    ))
+    .id_salt("phase_checklist")
+    .default_open(false)
+    .show(ui, |ui| {
+        for item in items {
             ui.horizontal_wrapped(|ui| {
-                ui.label(
-                    RichText::new(format!(
-                        "This turn: {m} moved, {f} fired, {act} activated, {x} in melee;"
-                    ))
-                    .weak(),
-                );
-                // The units the phase still waits for, listed in the roster on a click.
-                if ui
-                    .link(format!("{} still to act this phase", a.to_act().len()))
-                    .on_hover_text("show only them in the roster")
-                    .clicked()
+                ui.label(RichText::new(item.rule.as_str()).monospace().weak());
+                let side = item
+                    .side
+                    .map(|x| format!("{}: ", x.title()))
+                    .unwrap_or_default();
+                ui.label(format!("{side}{}", s.scale.localize(&item.what)));
+                if !item.units.is_empty() {
+                    // The names only when someone hovers: with 2,000 units, joining them
+                    // every frame cost more than drawing the window.
+                    ui.label(RichText::new(format!("({} units)", item.units.len())).weak())
+                        .on_hover_ui(|ui| {
+                            let names: Vec<&str> = item
+                                .units
+                                .iter()
+                                .filter_map(|id| s.unit(id).map(|u| u.unit.name.as_str()))
+                                .collect();
+                            ui.label(names.join("\n"));
+                        });
+                }
+                if let Some(form) = &item.form
+                    && ui.button(format!("Open {form}")).clicked()
                 {
-                    out.push(Command::ShowStillToAct);
+                    out.push(Command::OpenForm {
+                        form: form.clone(),
+                        actor: view
+                            .selected
+                            .map(str::to_string)
+                            .or_else(|| item.units.first().cloned()),
+                        target: view.target.map(str::to_string),
+                    });
                 }
             });
+        }
+        let a = crate::engine::flow::activity(s);
+        let (m, f, act, x) = a.counts();
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                RichText::new(format!(
+                    "This turn: {m} moved, {f} fired, {act} activated, {x} in melee;"
+                ))
+                .weak(),
+            );
+            // The units the phase still waits for, listed in the roster on a click.
+            if ui
+                .link(format!("{} still to act this phase", a.to_act().len()))
+                .on_hover_text("show only them in the roster")
+                .clicked()
+            {
+                out.push(Command::ShowStillToAct);
+            }
         });
+    });
 }
 
 /// Issue 19: players' resolutions waiting for the umpire's approval (the umpire's window while it

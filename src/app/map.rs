@@ -24,6 +24,9 @@ pub fn has_map(system: RuleSetId) -> bool {
 
 const SQRT3: f32 = 1.732_050_8;
 
+/// Lines the map's status slot keeps (the hover's or drag's distance and notes).
+const MAP_STATUS_LINES: usize = 2;
+
 /// The pixel offset of a hex's centre from the centre of axial hex (0, 0), for flat-topped hexes
 /// of `size` (centre to corner): x = 3/2 size q, y = sqrt3 size (r + q/2).
 pub fn hex_to_pixel(h: Hex, size: f32) -> Vec2 {
@@ -286,15 +289,18 @@ impl MapPanel {
                 );
             }
         });
-        // Where units come onto the map: the selected unit, placed right here (one line, so the map
-        // below keeps its place).
+        // Where units come onto the map: the selected unit, placed right here (a row two lines
+        // high whatever it holds, so the map below keeps its place).
         ui.horizontal(|ui| {
+            ui.set_min_height(super::widgets::lines_height(ui, 2));
             if let Some(u) =
                 selected.filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
             {
                 // The name in a box of one width (elided there, whole on hover), so the field
                 // after it is at one place whatever unit is picked (issue 46).
-                let size = egui::vec2(220.0, ui.spacing().interact_size.y);
+                // Wrapped on two lines in that box (issue 46: a long name was cut), the row
+                // two lines high whatever is picked (below), so the map never moves.
+                let size = egui::vec2(220.0, super::widgets::lines_height(ui, 2));
                 let name = format!("{}: hex", u.unit.name);
                 let label = ui
                     .allocate_ui_with_layout(
@@ -302,7 +308,7 @@ impl MapPanel {
                         egui::Layout::left_to_right(egui::Align::Center),
                         |ui| {
                             ui.set_min_size(size);
-                            ui.add(egui::Label::new(RichText::new(&name)).truncate())
+                            super::widgets::lines_label(ui, RichText::new(&name), 2)
                         },
                     )
                     .inner
@@ -323,14 +329,16 @@ impl MapPanel {
         self.size = Some(size);
         self.zoc = Some(zoc);
         let status = std::mem::take(&mut self.status);
-        // One line, elided: a long note or distance never wraps and moves the map under the cursor.
-        ui.add(
-            egui::Label::new(if status.is_empty() {
+        // Two lines always, wrapped (issue 46: a distance or a note's end was cut at 1366x768):
+        // a long note never moves the map under the cursor, as the slot's height is fixed.
+        super::widgets::lines_label(
+            ui,
+            if status.is_empty() {
                 RichText::new("Click a unit: acting · right-click: target · drag: move").weak()
             } else {
                 RichText::new(status).strong()
-            })
-            .truncate(),
+            },
+            MAP_STATUS_LINES,
         );
         // The board only grows while the window is open: a drag that empties the edge row must not
         // shrink it, which moved every hex under the pointer (two rows on the 1870 board).

@@ -46,6 +46,9 @@ pub const EXIT_AFTER_FIRST_FRAME: &str = "KEPI_EXIT_AFTER_FIRST_FRAME";
 
 const SETTINGS_KEY: &str = "kepi-settings";
 
+/// Lines the status bar keeps for the last action's summary (its height, whatever it says).
+const STATUS_LINES: usize = 2;
+
 impl KepiApp {
     /// The demo battle, with settings restored from `storage` when there are any.
     pub fn new(seed: u64, storage: Option<&dyn eframe::Storage>) -> Result<Self, String> {
@@ -131,25 +134,18 @@ impl KepiApp {
                     }
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                         exports::export_progress_ui(ui, app.dialogs.export_job.as_ref());
-                        // One line, elided before the corner's label (the whole on hover): a long
-                        // summary never runs under it.
-                        match &app.status {
-                            Some(s) => {
-                                let mut text = egui::RichText::new(&s.text);
-                                if s.error {
-                                    text = text.color(ui.visuals().error_fg_color);
-                                }
-                                ui.add(
-                                    egui::Label::new(text)
-                                        .truncate()
-                                        .show_tooltip_when_elided(false),
-                                )
-                                .on_hover_text(&s.text);
+                        // Two lines always, wrapped before the corner's label (issue 46: a
+                        // breach or a number at a summary's end was cut at 1366x768); the bar's
+                        // height never changes with the text, so the panels above keep still.
+                        // Only a summary longer than that is elided, whole on hover.
+                        let text = match &app.status {
+                            Some(s) if s.error => {
+                                egui::RichText::new(&s.text).color(ui.visuals().error_fg_color)
                             }
-                            None => {
-                                ui.label(egui::RichText::new(keys::reminder()).weak());
-                            }
-                        }
+                            Some(s) => egui::RichText::new(&s.text),
+                            None => egui::RichText::new(keys::reminder()).weak(),
+                        };
+                        widgets::lines_label(ui, text, STATUS_LINES);
                     });
                 });
             });

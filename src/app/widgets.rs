@@ -154,3 +154,32 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
             }
         });
 }
+
+/// Text wrapped to at most `rows` lines in a slot of exactly that height and the width there is
+/// (issue 46: nothing an umpire reads is cut at 1366x768). The slot's height never changes with
+/// the text, so nothing under it moves as the text comes and goes; only a text longer than `rows`
+/// lines is elided at its end, and then it is whole on hover.
+pub fn lines_label(ui: &mut Ui, text: impl Into<egui::WidgetText>, rows: usize) -> egui::Response {
+    let rows = rows.max(1);
+    let mut job = std::sync::Arc::unwrap_or_clone(text.into().into_layout_job(
+        ui.style(),
+        egui::FontSelection::Default,
+        egui::Align::Center,
+    ));
+    job.wrap.max_rows = rows;
+    job.wrap.break_anywhere = false;
+    let height = lines_height(ui, rows);
+    let size = vec2(ui.available_width().max(0.0), height);
+    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
+        ui.set_min_size(size);
+        ui.add(egui::Label::new(job).wrap())
+    })
+    .inner
+}
+
+/// The height of a [`lines_label`] of `rows` lines: at least one control's height, so a slot of
+/// one line is as tall as the buttons beside it.
+pub fn lines_height(ui: &Ui, rows: usize) -> f32 {
+    let line = ui.text_style_height(&egui::TextStyle::Body);
+    (line * rows.max(1) as f32).max(ui.spacing().interact_size.y)
+}

@@ -703,7 +703,10 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
         activity.to_act().len()
     );
     if !s.due.is_empty() {
-        outln!("{} check(s) due: see `kepi game due`", s.due.len());
+        outln!(
+            "{} due: see `kepi game due`",
+            crate::rules::count(s.due.len(), "check", "checks")
+        );
     }
     Ok(())
 }

@@ -361,3 +361,29 @@ fn the_at_sea_chip_is_whole() {
         app = std::mem::replace(h.state_mut(), kepi::app::state::AppState::demo(1).unwrap());
     }
 }
+
+/// Issue 46: the status bar reads a long summary whole at 1366x768 (wrapped on its two lines, a
+/// breach at the end no longer cut), and its height, with the panels above it, does not change
+/// with what it says.
+#[test]
+fn the_status_bar_reads_a_long_summary_whole_and_keeps_its_height() {
+    let mut h = window(None);
+    h.state_mut().state.set_status("ok", false);
+    h.run();
+    let short = h.get_by_label("ok").rect();
+    let long = "ok 12: T3 French: fire phase: pk fire: 55e de ligne, 1er bataillon on 11. Brandenburg \
+                Infanterie-Regiment Nr. 35: d10 7 + 2 = 9 => 3 casualties, the target tests morale; \
+                umpire went ahead: 55e de ligne, 1er bataillon has already fired this turn";
+    h.state_mut().state.set_status(long, false);
+    h.run();
+    let whole = h.get_by_label(long).rect();
+    assert!(
+        whole.height() > short.height(),
+        "the summary wraps on a second line"
+    );
+    assert!(
+        (whole.top() - short.top()).abs() < 1.0,
+        "the bar keeps its place (its two lines are kept whatever it says): {short:?} then \
+         {whole:?}"
+    );
+}

@@ -543,7 +543,9 @@ fn without_later_flags(fx: &[crate::engine::game::Action]) -> Vec<crate::engine:
 /// logged with: `fx` itself, and the forms earlier kepis logged the same result in: without the
 /// markers of issue 28 ([`without_later_flags`]), without what the rule set records since issue 46
 /// ([`crate::engine::rule_set::RuleSet::recorded_since_issue_46`]: all of it, for that form
-/// only), or without both. Nothing else is taken (a P&K fire without its fired mark is reported).
+/// only), or without both; and each of those with its notes' counts in the bracketed plural of
+/// before issue 46 ([`crate::rules::marks_before_issue_46`]). Nothing else is taken (a P&K fire
+/// without its fired mark is reported).
 fn older_forms(
     rules: crate::engine::rule_set::RuleSetRef,
     action: &str,
@@ -554,12 +556,30 @@ fn older_forms(
         .filter(|a| !rules.recorded_since_issue_46(action, a))
         .cloned()
         .collect();
-    vec![
+    let forms = [
         fx.to_vec(),
         without_later_flags(fx),
         without_later_flags(&since_46),
         since_46,
-    ]
+    ];
+    // Each of those, its notes as a kepi before issue 46 worded them ("takes 1 hit(s)", PW-H1).
+    let marked: Vec<Vec<crate::engine::game::Action>> = forms
+        .iter()
+        .map(|form| {
+            form.iter()
+                .map(|a| match a {
+                    crate::engine::game::Action::Note { text } => {
+                        crate::engine::game::Action::Note {
+                            text: crate::rules::marks_before_issue_46(text),
+                        }
+                    }
+                    other => other.clone(),
+                })
+                .collect()
+        })
+        .filter(|form| !forms.contains(form))
+        .collect();
+    forms.into_iter().chain(marked).collect()
 }
 
 /// "casualties: logged 9, dice give 2" for each key of two outcomes that differs.

@@ -21,7 +21,7 @@ pub use crate::tables::{TableReport, Tables};
 pub use outcome::Outcome;
 pub use resolution::{
     ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, RuleSetId, count,
-    odds_from, rolled_line, words_before_issue_46,
+    marks_before_issue_46, odds_from, rolled_line, words_before_issue_46,
 };
 pub use scale::{Distance, Scale};
 

@@ -217,6 +217,49 @@ pub fn words_before_issue_46(text: &str) -> String {
     out
 }
 
+/// The nouns the Portable Wargame's hit notes (PW-H1) wrote with a bracketed plural before issue
+/// 46 ("takes 1 hit(s) and withdraws 1 hex(es)"): the noun, its plural and the marked form.
+const MARKED_BEFORE_ISSUE_46: &[(&str, &str, &str)] =
+    &[("hit", "hits", "hit(s)"), ("hex", "hexes", "hex(es)")];
+
+/// `text` with every counted noun of [`MARKED_BEFORE_ISSUE_46`] in the bracketed form a kepi before
+/// issue 46 wrote ("takes 2 hits" as "takes 2 hit(s)"): what `kepi log verify` also accepts of a
+/// logged PW-H1 note, so a Portable Wargame game logged before the plain plural still verifies.
+pub fn marks_before_issue_46(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut rest = text;
+    'scan: while !rest.is_empty() {
+        // A number that follows no digit, then a space and one of the nouns as a whole word.
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let after_digit = out.ends_with(|c: char| c.is_ascii_digit());
+        if digits > 0 && !after_digit {
+            let (number, tail) = rest.split_at(digits);
+            if let Some(words) = tail.strip_prefix(' ') {
+                for (one, many, marked) in MARKED_BEFORE_ISSUE_46 {
+                    for noun in [many, one] {
+                        let whole = words.strip_prefix(noun).filter(|after| {
+                            !after.starts_with(|c: char| c.is_alphanumeric() || c == '(')
+                        });
+                        if let Some(after) = whole {
+                            out.push_str(number);
+                            out.push(' ');
+                            out.push_str(marked);
+                            rest = after;
+                            continue 'scan;
+                        }
+                    }
+                }
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
 /// The exact probability of one outcome, shown before anything is rolled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OddsLine {
@@ -411,6 +454,23 @@ mod tests {
         assert_eq!(
             words_before_issue_46("score 7: 11 figures back"),
             "score 7: 11 figures back"
+        );
+    }
+
+    #[test]
+    fn pw_hit_notes_are_read_back_with_their_older_bracketed_plurals() {
+        assert_eq!(
+            marks_before_issue_46("PW-H1: Guns takes 1 hit and withdraws 1 hex: move it"),
+            "PW-H1: Guns takes 1 hit(s) and withdraws 1 hex(es): move it"
+        );
+        assert_eq!(
+            marks_before_issue_46("PW-H1: 2nd Bn takes 2 hits and withdraws to 0304"),
+            "PW-H1: 2nd Bn takes 2 hit(s) and withdraws to 0304"
+        );
+        // Not a count, or not the whole word: left as it is.
+        assert_eq!(
+            marks_before_issue_46("12 hexagons, hits 3, 1 hit(s), 21hits"),
+            "12 hexagons, hits 3, 1 hit(s), 21hits"
         );
     }
 

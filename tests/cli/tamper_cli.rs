@@ -1164,3 +1164,65 @@ fn verify_still_names_a_removed_fired_mark_elsewhere() {
     drop_fired(&fr, at, true);
     refused(&fr, at, "effects");
 }
+
+/// Issue 46: PW-H1's notes count in words ("takes 1 hit and withdraws 1 hex"); a game an earlier
+/// kepi logged with "takes 1 hit(s) and withdraws 1 hex(es)" still verifies, and a note whose
+/// count was changed does not.
+#[test]
+fn pw_hit_notes_verify_in_their_older_bracketed_words() {
+    let dir = tmp("pw-hit-words");
+    let save = super::common::new_game(&dir, "pw-skirmish", SEED);
+    // Fire until a hit lands (seeded: the same every run); each fire after the first is a breach
+    // the umpire goes ahead with, logged, never refused.
+    let mut at = None;
+    for _ in 0..30 {
+        ok(&[
+            "game", "apply", &save, "rifle", "de-inf-2", "fr-inf-3", "--hit", "withdraw",
+        ]);
+        ok(&["game", "compact", &save]);
+        let i = last_resolution(&save);
+        let effects = read(&save)["log"][i]["action"]["effects"].to_string();
+        if effects.contains("PW-H1") {
+            at = Some(i);
+            break;
+        }
+    }
+    let at = at.expect("no rifle fire hit in 30 seeded rolls");
+    let note = |log: &serde_json::Value| -> String {
+        log["action"]["effects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|e| e["text"].as_str())
+            .find(|t| t.starts_with("PW-H1"))
+            .unwrap()
+            .to_string()
+    };
+    let now = note(&read(&save)["log"][at]);
+    assert!(
+        !now.contains("(s)") && !now.contains("(es)") && now.contains(" hit"),
+        "{now}"
+    );
+    ok(&["game", "compact", &save]);
+    ok(&["log", "verify", &save]);
+    let older = kepi::rules::marks_before_issue_46(&now);
+    assert!(older.contains("hit(s)"), "{older}");
+    // The note as a whole older entry has it: in its effects and in its summary.
+    let set_note = |text: String| {
+        move |raw: &mut Vec<serde_json::Value>| {
+            let was = note(&raw[at]);
+            let summary = raw[at]["summary"].as_str().unwrap().replace(&was, &text);
+            raw[at]["summary"] = summary.into();
+            for e in raw[at]["action"]["effects"].as_array_mut().unwrap() {
+                if e["text"].as_str().is_some_and(|t| t.starts_with("PW-H1")) {
+                    e["text"] = text.clone().into();
+                }
+            }
+        }
+    };
+    forge_json(&save, set_note(older));
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+    forge_json(&save, set_note(now.replacen(" takes ", " takes 9", 1)));
+    refused(&save, at, "effects");
+}

@@ -16,7 +16,7 @@ use crate::rules::pw::{
     self, ActivationInput, Army, ArtilleryInput, Gunnery, HitCause, HitChoice, MeleeGround,
     MeleeInput, PwTables, PwUnit, Quality, RifleInput, UnitKind, UnitType,
 };
-use crate::rules::{OddsLine, Resolution, RuleError, RuleSetId};
+use crate::rules::{OddsLine, Resolution, RuleError, RuleSetId, count};
 
 /// The French Republic was proclaimed on 4 September 1870: from then on French guns are
 /// Republican (PW-U1, PW-A1).
@@ -593,7 +593,10 @@ fn hit_effects(
             match dest {
                 Some(to) if free => {
                     fx.push(Action::Note {
-                        text: format!("PW-H1: {name} takes {hits} hit(s) and withdraws to {to}"),
+                        text: format!(
+                            "PW-H1: {name} takes {} and withdraws to {to}",
+                            count(hits, "hit", "hits")
+                        ),
                     });
                     fx.push(Action::Move {
                         unit: u.unit.id.clone(),
@@ -604,14 +607,17 @@ fn hit_effects(
                 }
                 _ => fx.push(Action::Note {
                     text: format!(
-                        "PW-H1: {name} takes {hits} hit(s) and withdraws {hits} hex(es): move it on the map"
+                        "PW-H1: {name} takes {} and withdraws {}: move it on the map",
+                        count(hits, "hit", "hits"),
+                        count(hits, "hex", "hexes")
                     ),
                 }),
             }
         }
         HitChoice::Silenced => fx.push(Action::Note {
             text: format!(
-                "PW-H1: {name} takes {hits} hit(s) and can neither fire nor move next turn"
+                "PW-H1: {name} takes {} and can neither fire nor move next turn",
+                count(hits, "hit", "hits")
             ),
         }),
     }

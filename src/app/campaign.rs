@@ -134,7 +134,7 @@ pub fn unavailable(
     None
 }
 
-/// "Fight as a battle", beside Roll: only in an SPI or 1870 combat; disabled with the reason
+/// "Fight as a battle", on its own row above Roll: only in an SPI or 1870 combat; disabled with the reason
 /// (on hover) when it does not apply.
 pub fn fight_button_ui(ui: &mut Ui, form: Option<&Form>, view: &View, out: &mut Vec<Command>) {
     if combat_of(form, view.state()).is_none() {

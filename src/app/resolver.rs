@@ -316,6 +316,28 @@ pub const ODDS_ROLLED_WITH: &str = "Odds this roll was made with";
 /// The heading of the chart of the next roll's odds.
 pub const ODDS_BEFORE_ROLLING: &str = "Exact odds, before rolling";
 
+/// Said beside Roll, greyed, while no acting unit is picked.
+pub const PICK_THE_ACTOR: &str = "pick the acting unit (click it in the roster)";
+/// Said beside Roll, greyed, while the form's target is not picked.
+pub const PICK_A_TARGET: &str = "pick a target (right-click it in the roster)";
+
+/// Roll's row: `button` (Roll, Apply or Apply my dice) at its left, top-aligned, and `reasons`
+/// it is greyed for after it, wrapped in what is left of the row: a reason that comes and goes
+/// (or wraps onto a second line) never moves the button under the pointer (issue 46).
+fn roll_row(ui: &mut Ui, reasons: &[String], button: impl FnOnce(&mut Ui)) {
+    ui.horizontal_top(|ui| {
+        button(ui);
+        ui.vertical(|ui| {
+            for r in reasons {
+                ui.add(
+                    egui::Label::new(RichText::new(r).color(ui.visuals().warn_fg_color))
+                        .wrap_mode(egui::TextWrapMode::Wrap),
+                );
+            }
+        });
+    });
+}
+
 /// Said at the resolver's foot until a unit is picked, in place of the empty form's complaint.
 pub const PICK_A_UNIT: &str = "Pick the acting unit in the roster to see the odds.";
 /// A refusal with its distances at the game's scale (issue 28).
@@ -561,15 +583,27 @@ impl ResolverState {
         }
     }
 
+    /// The log entry of the last resolution applied from this form, while the game is still in
+    /// the turn and phase it was rolled in: its card and its odds are about this phase only
+    /// (issue 46: an old card stayed across phases, read as the new phase's result). A window
+    /// joined to a host reads its replica's clock alike.
+    fn last_entry<'v>(&self, view: &'v View) -> Option<&'v crate::engine::game::LogEntry> {
+        if self.last_form != Some(self.current) {
+            return None;
+        }
+        let e = view
+            .game
+            .log()
+            .get(usize::try_from(self.last_rolled?).ok()?)?;
+        let now = view.game.state();
+        (e.turn == now.turn && e.phase == now.phase_name()).then_some(e)
+    }
+
     /// The odds the last resolution applied from this form was made with, at the game's scale as
     /// the chart is drawn (a chart in centimetres never equals odds logged in inches), and the
     /// line it rolled; nothing on another form's tab.
     fn rolled_with(&self, view: &View) -> Option<(Vec<crate::rules::OddsLine>, Option<usize>)> {
-        if self.last_form != Some(self.current) {
-            return None;
-        }
-        let idx = self.last_rolled?;
-        let e = view.game.log().get(usize::try_from(idx).ok()?)?;
+        let e = self.last_entry(view)?;
         match &e.kind {
             EntryKind::Act {
                 action: Action::Resolved { resolution, .. },
@@ -589,23 +623,25 @@ impl ResolverState {
         unparsed: &[String],
         out: &mut Vec<Command>,
     ) {
-        // A number field whose text does not read: the form holds another value than the field
-        // shows, so nothing rolls until it is fixed, and the reason is said beside Roll.
-        let ready = ready && unparsed.is_empty();
-        // Said in Roll's own row, after its buttons, so Roll never moves when it appears.
-        let why_not = |ui: &mut Ui| {
-            for label in unparsed {
-                ui.colored_label(
-                    ui.visuals().error_fg_color,
-                    format!("{label}: not a number; fix it to roll"),
-                );
-            }
-        };
+        // What stops the roll, said in Roll's own row (issue 46: only the status line said it):
+        // a unit still to pick, a chart result that does not read, a number field whose text does
+        // not read (the form holds another value than the field shows).
+        let mut reasons: Vec<String> = self.why_not_roll().into_iter().collect();
+        reasons.extend(
+            unparsed
+                .iter()
+                .map(|label| format!("{label}: not a number; fix it to roll")),
+        );
+        let ready = ready && reasons.is_empty();
+        // Issue 30: the same combat fought with miniatures instead (SPI and 1870 only), on a row
+        // of its own above Roll: beside Roll it moved whenever the dice mode changed the buttons
+        // before it (issue 46).
+        super::campaign::fight_button_ui(ui, self.form(), view, out);
         // Only the dice this form rolls are asked for; a form that rolls none (P&K's URT, SPI's
         // raise at Chalons) is applied, not rolled, whichever dice mode is on.
         let used: &'static [Die] = self.form().map_or(&[], |f| f.dice_used());
         if used.is_empty() {
-            ui.horizontal(|ui| {
+            roll_row(ui, &reasons, |ui| {
                 if ui
                     .add_enabled(ready, egui::Button::new(RichText::new("Apply").size(18.0)))
                     .on_hover_text(super::keys::tip(
@@ -618,8 +654,6 @@ impl ResolverState {
                         entered: Vec::new(),
                     });
                 }
-                super::campaign::fight_button_ui(ui, self.form(), view, out);
-                why_not(ui);
             });
             return;
         }
@@ -659,7 +693,7 @@ impl ResolverState {
             // The dice typed belong to one roll: none typed, nothing to apply (kepi's dice would
             // stand in for them). They are cleared once the roll is applied.
             let ok = ready && entered.as_ref().is_ok_and(|d| !d.is_empty());
-            ui.horizontal(|ui| {
+            roll_row(ui, &reasons, |ui| {
                 if ui
                     .add_enabled(
                         ok,
@@ -674,11 +708,9 @@ impl ResolverState {
                 {
                     out.push(Command::ResolveAndApply { entered: d });
                 }
-                super::campaign::fight_button_ui(ui, self.form(), view, out);
-                why_not(ui);
             });
         } else {
-            ui.horizontal(|ui| {
+            roll_row(ui, &reasons, |ui| {
                 if ui
                     .add_enabled(ready, egui::Button::new(RichText::new("Roll and apply").size(18.0)))
                     .on_hover_text(super::keys::tip(
@@ -689,11 +721,23 @@ impl ResolverState {
                 {
                     out.push(Command::ResolveAndApply { entered: Vec::new() });
                 }
-                // Issue 30: the same combat fought with miniatures instead (SPI and 1870 only).
-                super::campaign::fight_button_ui(ui, self.form(), view, out);
-                why_not(ui);
             });
         }
+    }
+
+    /// What must be done before the form shown can be rolled, in words for Roll's row: the acting
+    /// unit or the target still to pick, a chart result typed that does not read (saying what to
+    /// type, as `kepi resolve ... --result` does). None when nothing of the kind stops it.
+    pub fn why_not_roll(&self) -> Option<String> {
+        let form = self.form()?;
+        let (actor, target) = form.units();
+        if actor.is_none() {
+            return Some(PICK_THE_ACTOR.to_string());
+        }
+        if form.needs_target() && target.is_none() {
+            return Some(PICK_A_TARGET.to_string());
+        }
+        form.unreadable()
     }
 
     /// The last result's card: what was rolled, with the odds kept with the roll (never recomputed);
@@ -705,18 +749,10 @@ impl ResolverState {
         next_odds: Option<&[crate::rules::OddsLine]>,
         out: &mut Vec<Command>,
     ) {
-        let Some(idx) = self.last_rolled else {
+        let Some(e) = self.last_entry(view) else {
             return;
         };
-        if self.last_form != Some(self.current) {
-            return;
-        }
-        let Some(e) = usize::try_from(idx)
-            .ok()
-            .and_then(|i| view.game.log().get(i))
-        else {
-            return;
-        };
+        let idx = e.index;
         let EntryKind::Act {
             action: Action::Resolved { resolution, .. },
         } = &e.kind

@@ -1571,7 +1571,9 @@ impl AppState {
         );
         match result {
             Ok(e) => {
-                let s = e.summary.clone();
+                // Issue 46: what the umpire went ahead with leads, so the one-line status never
+                // cuts it off its end.
+                let s = rolled_status(&warnings, &e.summary);
                 self.resolver.last_rolled = self.game.log().last().map(|e| e.index);
                 self.resolver.last_form = Some(self.resolver.current);
                 if self.commit(s) {
@@ -1808,6 +1810,39 @@ fn status_of(e: &crate::engine::game::LogEntry, state: &GameState) -> String {
         .join(" · ")
 }
 
+/// The status line after a roll: the breaches the umpire went ahead with first, each citing its
+/// rule by id alone (the card and the log keep the text quoted: "1RC has already attacked this
+/// combat phase (SPI-C2)"), then the outcome (issue 46: at the end, a breach was cut off the
+/// one-line status).
+pub fn rolled_status(breaches: &[String], summary: &str) -> String {
+    if breaches.is_empty() {
+        return summary.to_string();
+    }
+    let said: Vec<String> = breaches.iter().map(|b| cited_by_id(b)).collect();
+    format!("went ahead: {} · {summary}", said.join("; "))
+}
+
+/// A breach whose last parenthesis quotes its rule ("... (SPI-C2, case C: \"No unit may
+/// ...\")"), with the rule's id alone in it ("... (SPI-C2)"); any other breach as it is.
+fn cited_by_id(breach: &str) -> String {
+    let rule_id = |inside: &str| -> Option<String> {
+        let id: String = inside
+            .chars()
+            .take_while(|c| !matches!(c, ',' | ':' | ' '))
+            .collect();
+        let (set, rest) = id.split_once('-')?;
+        (!set.is_empty()
+            && set.chars().all(|c| c.is_ascii_uppercase())
+            && rest.starts_with(|c: char| c.is_ascii_uppercase()))
+        .then_some(id)
+    };
+    breach
+        .strip_suffix(')')
+        .and_then(|b| b.rfind(" (").map(|at| (at, &b[at + 2..])))
+        .and_then(|(at, inside)| rule_id(inside).map(|id| format!("{} ({id})", &breach[..at])))
+        .unwrap_or_else(|| breach.to_string())
+}
+
 /// A refusal in the window's words: the command-line option it names is the field the window
 /// shows for it (issue 26: "errors ... phrased in command-line flags").
 pub fn in_window_words(text: &str) -> String {
@@ -1824,4 +1859,23 @@ pub fn in_window_words(text: &str) -> String {
                 .map(|rest| format!("{field}: {rest}"))
         })
         .unwrap_or_else(|| text.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rolled_status;
+
+    #[test]
+    fn a_rolls_status_leads_with_what_the_umpire_went_ahead_with() {
+        let breaches = [
+            "1RC has already attacked this combat phase (SPI-C2, case C: \"No unit may attack more than once per Combat Phase\")".to_string(),
+            "2RC in 2040 is 3 hexes from 2138 (FR-C1, E8: \"All units fight in contact\")".to_string(),
+            "a unit (its own words)".to_string(),
+        ];
+        assert_eq!(
+            rolled_status(&breaches, "odds 2:1, die 4: A1/D2"),
+            "went ahead: 1RC has already attacked this combat phase (SPI-C2); 2RC in 2040 is 3 hexes from 2138 (FR-C1); a unit (its own words) · odds 2:1, die 4: A1/D2"
+        );
+        assert_eq!(rolled_status(&[], "odds 2:1"), "odds 2:1");
+    }
 }

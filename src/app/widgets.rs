@@ -25,8 +25,8 @@ pub fn bounded<R>(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R 
 /// The modifier breakdown: label, value, rule id, provenance, one line each.
 pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
     // The label column takes what the value, rule id and badge leave of the column: a long line
-    // ("defender 1 (Cavalry 4): 2 cavalry halved (disorganised)") is elided, whole on hover, and
-    // never widens the resolver's panel (which moved Roll under the mouse).
+    // ("defender 1 (Cavalry 4): 2 cavalry halved (disorganised)") wraps in it, whole, and never
+    // widens the resolver's panel (which moved Roll under the mouse).
     // The other columns measured as they will be drawn: a guess too small made the grid wider
     // than the column, which widened everything under it (egui grows a region to what it holds)
     // and the next frame's guess with it, until badges and the result card ran past the edge.
@@ -44,7 +44,7 @@ pub fn modifier_table_ui(ui: &mut Ui, id: &str, lines: &[ModifierLine]) {
         .spacing([gap, 3.0])
         .show(ui, |ui| {
             for m in lines {
-                bounded_label(ui, RichText::new(&m.label), &m.label, label_w);
+                wrapped_label(ui, RichText::new(&m.label), label_w);
                 ui.label(RichText::new(&m.value).monospace().strong());
                 ui.label(RichText::new(m.rule.as_str()).monospace().weak());
                 provenance_badge(ui, m.provenance);
@@ -70,18 +70,17 @@ const MODIFIER_REST_W: f32 = 200.0;
 /// What a [`chip`]'s frame adds to its text's width: the inner margin and the stroke, both sides.
 const CHIP_FRAME_W: f32 = 12.0;
 
-/// A label at most `max_w` wide, elided with the whole `full` text on hover: a table's text column
-/// that never widens its panel.
-fn bounded_label(ui: &mut Ui, text: RichText, full: &str, max_w: f32) {
+/// A label in a column `width` wide, wrapped onto as many lines as it needs (issue 46: elided at
+/// 1366x768, P&K's melee outcomes all read "B loses 2 casualties, lea..." and could not be told
+/// apart). The column keeps its width whatever the text, so it never widens its panel, and
+/// nothing an umpire reads (a number, an outcome) is cut.
+pub fn wrapped_label(ui: &mut Ui, text: RichText, width: f32) -> egui::Response {
     ui.scope(|ui| {
-        ui.set_max_width(max_w);
-        ui.add(
-            egui::Label::new(text)
-                .truncate()
-                .show_tooltip_when_elided(false),
-        )
-        .on_hover_text(full);
-    });
+        ui.set_min_width(width);
+        ui.set_max_width(width);
+        ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Wrap))
+    })
+    .inner
 }
 
 /// Width of an odds bar, in points.
@@ -90,7 +89,7 @@ pub const ODDS_BAR_W: f32 = 110.0;
 /// The longest exact fraction the odds column prints as such ("2630550167/24794911296" is not).
 pub const MAX_FRACTION_CHARS: usize = 11;
 
-/// The widest an outcome's label is in the odds chart before it is elided.
+/// The width of the outcome's column in the odds chart (a longer outcome wraps in it).
 const ODDS_LABEL_W: f32 = 150.0;
 
 /// The exact odds as a bar chart: outcome, bar, fraction, percent. `highlight` marks the line rolled
@@ -118,10 +117,10 @@ pub fn odds_bars_ui(ui: &mut Ui, odds: &[OddsLine], highlight: Option<usize>) {
                 } else {
                     RichText::new(&o.outcome)
                 };
-                // The outcome's column has a bound width, elided (whole on hover): a long outcome
-                // ("unknown: enter from your printed chart") never widens the chart, and with it
-                // the resolver's panel, under the mouse.
-                bounded_label(ui, text, &o.outcome, ODDS_LABEL_W);
+                // The outcome's column has a fixed width and wraps: a long outcome ("unknown:
+                // enter from your printed chart") never widens the chart, and with it the
+                // resolver's panel, under the mouse, and is never cut.
+                wrapped_label(ui, text, ODDS_LABEL_W);
                 let (rect, _) = ui.allocate_exact_size(vec2(bar_w, 14.0), Sense::hover());
                 let frac = (o.p.0.to_f64() / max) as f32;
                 let mut bar = rect;

@@ -337,6 +337,17 @@ pub fn roll_d6(dice: &mut DiceSource, label: &str, modifier: i32) -> Result<(u32
     Ok((face, face as i32 + modifier))
 }
 
+/// SPI-C1, FR-C1: a chart result as typed (the window's "result from your printed chart",
+/// `kepi resolve ... --result`), read as the chart prints it; when it does not read, what was
+/// typed and the forms `accepted`. One reading for the window, which greys Roll with it, and the
+/// command line, which exits 2 with it (issue 46).
+pub fn typed_result<R: FromStr>(text: &str, accepted: &str) -> Result<R, String> {
+    let t = text.trim();
+    t.parse::<R>().map_err(|_| {
+        format!("`{t}` is not a result of the chart; type it as the chart prints it: {accepted}")
+    })
+}
+
 /// What the umpire typed for an unknown cell, checked against the vocabulary. A known cell must agree
 /// with the entry (the table wins; a club that disagrees edits the table).
 pub fn entered_result<R: FromStr + PartialEq + fmt::Display + Clone>(
@@ -346,7 +357,7 @@ pub fn entered_result<R: FromStr + PartialEq + fmt::Display + Clone>(
 ) -> Result<Option<(R, bool)>, RuleError> {
     let parsed = match entered {
         None => None,
-        Some(s) => Some(s.parse::<R>().map_err(|_| {
+        Some(s) => Some(typed_result::<R>(s, accepted).map_err(|_| {
             RuleError::input("--result", format!("`{s}` is not a result"), accepted)
         })?),
     };

@@ -20,8 +20,8 @@ pub mod spi;
 pub use crate::tables::{TableReport, Tables};
 pub use outcome::Outcome;
 pub use resolution::{
-    ALL_RULE_IDS, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId, RuleSetId, count,
-    marks_before_issue_46, odds_from, rolled_line, words_before_issue_46,
+    ALL_RULE_IDS, BY_HAND, Effect, ModifierLine, OddsLine, Resolution, RuleError, RuleId,
+    RuleSetId, count, marks_before_issue_46, odds_from, rolled_line, words_before_issue_46,
 };
 pub use scale::{Distance, Scale};
 

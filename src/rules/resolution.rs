@@ -194,10 +194,23 @@ pub fn count(n: impl fmt::Display, one: &str, many: &str) -> String {
 /// The nouns [`count`] puts in the singular that kepi before issue 46 always wrote in the plural.
 const PLURAL_BEFORE_ISSUE_46: &[(&str, &str)] = &[("hex", "hexes"), ("figure", "figures")];
 
+/// How a note on hits that landed where no unit is named goes on (GSP-A3): they are placed by
+/// hand on the unit standing in the cell the note names. Before issue 46 the note advised
+/// resolving again, which re-rolls every die ([`RESOLVE_AGAIN_BEFORE_ISSUE_46`]).
+pub const BY_HAND: &str = ": not applied; place them by hand on the unit standing ";
+
+/// What followed "not applied" in a note on hits where no unit is named before issue 46.
+const RESOLVE_AGAIN_BEFORE_ISSUE_46: &str =
+    ": not applied (name the unit standing there and resolve again, or edit it in the roster)";
+
 /// `text` as a kepi before issue 46 worded it ("1 hexes", "1 figures back"): what `kepi log
 /// verify` also accepts of a logged line, so a game logged before the singular still verifies.
 pub fn words_before_issue_46(text: &str) -> String {
     let mut out = text.to_string();
+    if let Some(at) = out.find(BY_HAND) {
+        out.truncate(at);
+        out.push_str(RESOLVE_AGAIN_BEFORE_ISSUE_46);
+    }
     for (one, many) in PLURAL_BEFORE_ISSUE_46 {
         let singular = format!("1 {one}");
         let mut at = 0;
@@ -454,6 +467,13 @@ mod tests {
         assert_eq!(
             words_before_issue_46("score 7: 11 figures back"),
             "score 7: 11 figures back"
+        );
+        // GSP-A3: the advice on hits where no unit is named, as it was.
+        assert_eq!(
+            words_before_issue_46(&format!(
+                "GSP-A3: 2 personnel hits land over-left of the target, where no unit is named{BY_HAND}over-left of the target (its strength in the roster); resolving again would re-roll every die"
+            )),
+            "GSP-A3: 2 personnel hits land over-left of the target, where no unit is named: not applied (name the unit standing there and resolve again, or edit it in the roster)"
         );
     }
 

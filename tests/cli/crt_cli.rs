@@ -225,3 +225,47 @@ fn spi_raise_at_chalons_in_play() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("only French units"));
 }
+
+/// Issue 46: a chart result typed that is none is refused before anything is resolved, exit 2,
+/// naming `--result` and the forms each chart prints (the window's Roll says the same, from the
+/// same reading, `kepi::rules::crt::typed_result`), whatever the die or the cell.
+#[test]
+fn a_typed_result_that_is_none_names_the_option_and_the_accepted_forms() {
+    for (args, forms) in [
+        (
+            &[
+                "resolve", "spi", "combat", "--attack", "26", "--defend", "9", "--d6", "4",
+                "--result", "BAD",
+            ][..],
+            &["An/Dn", "AE/Dn", "- (no effect)"][..],
+        ),
+        (
+            &[
+                "resolve", "spi", "combat", "--attack", "5", "--defend", "5", "--result", "A1/Q",
+            ][..],
+            &["An/Dn"][..],
+        ),
+        (
+            &[
+                "resolve", "fr1870", "combat", "--attack", "1", "--defend", "3", "--result",
+                "AD,XX",
+            ][..],
+            &["AE, AD, R, DR, DD, DRD, E, DE", "AD,DD"][..],
+        ),
+    ] {
+        let (code, _, err) = kepi(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("--result"), "{args:?}: {err}");
+        assert!(err.contains("is not a result of the chart"), "{err}");
+        for f in forms {
+            assert!(err.contains(f), "{args:?} says {f}: {err}");
+        }
+    }
+    // A result that reads is taken as before.
+    let (code, v, err) = kepi(&[
+        "resolve", "spi", "combat", "--attack", "26", "--defend", "9", "--d6", "4", "--result",
+        "a2", "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["outcome"]["result"], "A2");
+}

@@ -158,7 +158,7 @@ fn gsp_measured_range_at_a_scale() {
     h.run();
     h.get_by_label("measured range").click();
     h.run();
-    type_into(&mut h, "cm", "30");
+    type_into(&mut h, "range (cm)", "30");
     assert!(
         h.query_by_label_contains("range 30cm / sector 15.24cm -> range sector")
             .is_some(),

@@ -21,6 +21,7 @@ mod gui_live_form;
 mod gui_net;
 mod gui_notes;
 mod gui_panels;
+mod gui_resolver46;
 mod gui_scale;
 mod gui_sixth_rule_set;
 mod gui_small;

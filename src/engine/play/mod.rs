@@ -50,6 +50,12 @@ pub trait SetForm: Any + std::fmt::Debug + Send + Sync {
     fn refusal(&self, _state: &GameState) -> Option<String> {
         None
     }
+    /// What was typed into the form that does not read (a chart result that is none), saying
+    /// what to type, or None: the window greys Roll with it, in Roll's row (issue 46). By default
+    /// a form has nothing typed of the kind.
+    fn unreadable(&self) -> Option<String> {
+        None
+    }
     /// The dice it rolls: any other die entered for it is refused, not silently ignored.
     fn dice_used(&self) -> &'static [Die] {
         &[Die::D6]
@@ -245,6 +251,11 @@ impl Form {
     /// disables its Roll button with this reason, `kepi game apply` exits 2 with it.
     pub fn refusal(&self, state: &GameState) -> Option<String> {
         self.0.refusal(state)
+    }
+
+    /// What was typed into the form that does not read (see [`SetForm::unreadable`]).
+    pub fn unreadable(&self) -> Option<String> {
+        self.0.unreadable()
     }
 
     /// The dice the form rolls.

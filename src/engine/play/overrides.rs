@@ -28,13 +28,37 @@ pub struct Override {
     pub derived: String,
 }
 
-fn show(v: &Value) -> String {
+/// A form's value in words, as "Set by you" lists it (issue 46: a measured range read
+/// `{"amount":"12","unit":"in"}`): yes or no, none, a length as "12 in", a list item by item,
+/// a group of fields as "name: value" pairs. Reads the user's input, never an outcome.
+pub fn in_words(v: &Value) -> String {
     match v {
-        Value::Bool(true) => "on".into(),
-        Value::Bool(false) => "off".into(),
-        Value::Null => "-".into(),
+        Value::Bool(true) => "yes".into(),
+        Value::Bool(false) => "no".into(),
+        Value::Null => "none".into(),
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::Array(items) if items.is_empty() => "none".into(),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| match i {
+                // A pair in a list (a unit and its losses): "de-1 3".
+                Value::Array(pair) => pair.iter().map(in_words).collect::<Vec<_>>().join(" "),
+                other => in_words(other),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Object(o) => match (o.get("amount"), o.get("unit")) {
+            (Some(amount), Some(unit)) if o.len() == 2 => {
+                format!("{} {}", in_words(amount), in_words(unit))
+            }
+            _ if o.is_empty() => "none".into(),
+            _ => o
+                .iter()
+                .map(|(k, v)| format!("{}: {}", k.replace('_', " "), in_words(v)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        },
     }
 }
 
@@ -85,8 +109,8 @@ pub fn overrides(base: &Form, edited: &Form) -> Vec<Override> {
         .filter(|(p, _, _)| !matches!(p.last().map(String::as_str), Some("actor" | "target")))
         .map(|(path, derived, value)| Override {
             label: label(&path),
-            value: show(&value),
-            derived: show(&derived),
+            value: in_words(&value),
+            derived: in_words(&derived),
             path,
         })
         .collect()
@@ -238,5 +262,33 @@ pub fn reset(base: &Form, edited: &Form, path: &[String]) -> Form {
         edited.with_value(&e).unwrap_or_else(|| edited.clone())
     } else {
         edited.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_words;
+    use serde_json::json;
+
+    #[test]
+    fn a_users_change_reads_as_words_never_as_json() {
+        for (v, want) in [
+            (json!({"amount": "12", "unit": "in"}), "12 in"),
+            (json!(true), "yes"),
+            (json!(false), "no"),
+            (json!(null), "none"),
+            (json!("heavy"), "heavy"),
+            (json!(5), "5"),
+            (json!([["de-1", 3], ["de-2", 1]]), "de-1 3, de-2 1"),
+            (json!([]), "none"),
+            (
+                json!({"unit": "9e-ligne-2", "cover": "none"}),
+                "cover: none, unit: 9e-ligne-2",
+            ),
+        ] {
+            let said = in_words(&v);
+            assert_eq!(said, want, "{v}");
+            assert!(!said.contains(['{', '"', '[']), "{said}");
+        }
     }
 }

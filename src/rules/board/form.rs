@@ -1075,6 +1075,9 @@ pub trait HexCombatForm:
     fn losses_mut(&mut self) -> &mut Vec<(String, u32)>;
     /// SPI-C1, FR-C1: the result typed for a cell kepi does not know.
     fn entered_result_mut(&mut self) -> &mut Option<String>;
+    /// SPI-C1, FR-C1: why the result typed does not read as one of the game's chart, or None
+    /// (nothing typed, or a result) ([`crate::rules::crt::typed_result`], as `--result` reads it).
+    fn typed_result_error(&self) -> Option<String>;
     /// SPI-C2, FR-C1: sets the units engaged from the game (see [`engage_hex`]).
     fn engage(&mut self, state: &GameState, attackers: &[String], defenders: &[String]);
     /// SPI-C2, FR-C1: sets the acting unit, the target and the units engaged with them.
@@ -1133,6 +1136,15 @@ macro_rules! hex_combat_fields {
 }
 
 impl HexCombatForm for SpiForm {
+    fn typed_result_error(&self) -> Option<String> {
+        entered(&self.entered_result).and_then(|t| {
+            crate::rules::crt::typed_result::<crate::rules::spi::SpiResult>(
+                t,
+                crate::rules::spi::SpiResult::ACCEPTED,
+            )
+            .err()
+        })
+    }
     const TAG: &'static str = "spi";
     hex_combat_fields!(crate::rules::spi::SpiTables);
     /// How SPI words its combat limits (SPI-C2).
@@ -1149,6 +1161,15 @@ impl HexCombatForm for SpiForm {
 }
 
 impl HexCombatForm for FrForm {
+    fn typed_result_error(&self) -> Option<String> {
+        entered(&self.entered_result).and_then(|t| {
+            crate::rules::crt::typed_result::<crate::rules::fr1870::FrCell>(
+                t,
+                crate::rules::fr1870::FrResult::ACCEPTED,
+            )
+            .err()
+        })
+    }
     const TAG: &'static str = "fr1870";
     hex_combat_fields!(crate::rules::fr1870::Fr1870Tables);
     /// How 1870 words its combat limits (FR-C1).
@@ -1195,6 +1216,11 @@ impl<F: HexCombatForm> crate::engine::play::SetForm for F {
 
     fn refusal(&self, state: &GameState) -> Option<String> {
         self.combat_refusal(state)
+    }
+
+    fn unreadable(&self) -> Option<String> {
+        self.typed_result_error()
+            .map(|e| format!("result from your printed chart: {e}"))
     }
 
     fn resolve(

@@ -94,6 +94,12 @@ impl FromStr for FrResult {
 pub struct FrCell(pub Vec<FrResult>);
 
 impl FrCell {
+    /// FR-C1: `--result` as typed, read by [`crt::typed_result`] (as the window's field is):
+    /// the text itself, or what to type (clap exits 2 with it, naming the option).
+    pub fn typed_arg(text: &str) -> Result<String, String> {
+        crt::typed_result::<FrCell>(text, FrResult::ACCEPTED).map(|_| text.to_string())
+    }
+
     /// True when the cell contains `r`.
     pub fn has(&self, r: FrResult) -> bool {
         self.0.contains(&r)

@@ -62,7 +62,7 @@ pub enum Fr1870Action {
         #[arg(long)]
         no_retreat: bool,
         /// The result read off your printed CRT when kepi does not know the cell ("AD", "AD,DD").
-        #[arg(long, value_name = "RESULT")]
+        #[arg(long, value_name = "RESULT", value_parser = crate::rules::fr1870::FrCell::typed_arg)]
         result: Option<String>,
     },
     /// FR-F1: storm an unoccupied enemy fortress of value 1 from the move (d6 4-6 taken).

@@ -273,9 +273,12 @@ impl GspForm {
                             "GSP-C3: {} personnel hits {place} fall on the crew and team of {}: one hit kills a cannoneer or a team horse; its strength counts guns and is not changed (`kepi resolve gsp crew`)",
                             c.personnel_hits, u.unit.name
                         )),
+                        // Issue 46: resolving again would re-roll every die; the hits are
+                        // placed by hand on whoever stands in the cell named.
                         (None, _) => res.notes.push(format!(
-                            "GSP-A3: {} personnel hits land {place}, where no unit is named: not applied (name the unit standing there and resolve again, or edit it in the roster)",
-                            c.personnel_hits
+                            "GSP-A3: {} personnel hits land {place}, where no unit is named{}{place} (take them off its strength in the roster; name it under \"What stands around the target\" for the next fire); do not resolve again, which re-rolls every die",
+                            c.personnel_hits,
+                            crate::rules::BY_HAND,
                         )),
                     }
                 }

@@ -113,23 +113,28 @@ pub fn situation_ui(ui: &mut Ui, f: &mut GspForm, state: &GameState) {
             "f.guns",
         );
     });
+    // The choice on one row, the range (or sector) it asks for on its own row under it: in one
+    // wrapping row the field was drawn over the radio buttons (issue 46).
+    let mut measured = f.range.is_some();
     ui.horizontal_wrapped(|ui| {
-        let mut measured = f.range.is_some();
         ui.radio_value(&mut measured, false, "range sector");
         ui.radio_value(&mut measured, true, "measured range");
+    });
+    ui.horizontal(|ui| {
         if measured {
             let mut len = f.range.unwrap_or(Length::inches(Ratio::int(24)));
             if state.scale.is_text() {
-                ratio_field(ui, "", &mut len.amount, "gsp_range");
+                // The text's own inches, or centimetres as measured: the unit chosen beside it.
+                ratio_field(ui, "range", &mut len.amount, "gsp_range");
                 ui.selectable_value(&mut len.unit, LengthUnit::In, "in");
                 ui.selectable_value(&mut len.unit, LengthUnit::Cm, "cm");
             } else {
-                // Issue 28: measured at the game's scale, held in the text's inches.
+                // Issue 28: measured at the game's scale ("range (cm)"), held in the text's inches.
                 let mut text_inches = match len.unit {
                     LengthUnit::In => len.amount,
                     LengthUnit::Cm => len.amount / crate::rules::scale::cm_per_inch(),
                 };
-                distance_field(ui, "", &state.scale, &mut text_inches, "gsp_range");
+                distance_field(ui, "range", &state.scale, &mut text_inches, "gsp_range");
                 len = Length::inches(text_inches);
             }
             f.range = Some(len);

@@ -38,6 +38,12 @@ impl SpiResult {
     /// The forms a result can take, for error messages and the "enter the result" prompt.
     pub const ACCEPTED: &'static str = "- (no effect), An (attacker loses n CP), Dn (defender loses n CP), An/Dn, AE, DE, AE/Dn, An/DE";
 
+    /// SPI-C1: `--result` as typed, read by [`crt::typed_result`] (as the window's field is):
+    /// the text itself, or what to type (clap exits 2 with it, naming the option).
+    pub fn typed_arg(text: &str) -> Result<String, String> {
+        crt::typed_result::<SpiResult>(text, SpiResult::ACCEPTED).map(|_| text.to_string())
+    }
+
     /// Representative results (losses up to 6 CP a side), for menus: the vocabulary is open-ended in n.
     pub fn examples() -> Vec<SpiResult> {
         let losses: Vec<SpiLoss> = std::iter::once(SpiLoss::None)

@@ -65,7 +65,7 @@ pub enum SpiAction {
         #[arg(long)]
         river: bool,
         /// The result read off your printed CRT when kepi does not know the cell ("A1/D2", "DE", "-").
-        #[arg(long, value_name = "RESULT")]
+        #[arg(long, value_name = "RESULT", value_parser = spi::SpiResult::typed_arg)]
         result: Option<String>,
     },
     /// SPI-W1: the level of victory for a net score (German VP minus French VP).

@@ -278,16 +278,14 @@ impl MapPanel {
         ui.horizontal(|ui| {
             ui.add(egui::Slider::new(&mut size, 14.0..=48.0).text("hex size"));
             ui.checkbox(&mut zoc, "zones of control");
-            // After the fixed tools, so nothing moves when it comes and goes.
-            if let Some(r) = shaded_range {
-                ui.label(
-                    RichText::new(format!(
-                        "shaded: weapon range {}",
-                        crate::rules::count(r, "hex", "hexes")
-                    ))
-                    .weak(),
-                );
-            }
+        });
+        // What the shading means, said in the placement row below (two lines, wrapped): beside
+        // the tools it ran past the map's edge at 1366x768 ("shaded: weapo", issue 46).
+        let shaded = shaded_range.map(|r| {
+            format!(
+                "shaded: weapon range {}",
+                crate::rules::count(r, "hex", "hexes")
+            )
         });
         // Where units come onto the map: the selected unit, placed right here (a row two lines
         // high whatever it holds, so the map below keeps its place).
@@ -314,16 +312,20 @@ impl MapPanel {
                     .inner
                     .id;
                 super::roster::hex_field_ui(ui, state, u, u.id(), label, &mut out);
-            } else if off_map > 0 {
-                ui.label(
-                    RichText::new(format!(
+            } else {
+                let placing = if off_map > 0 {
+                    format!(
                         "{} off the map: pick one in the roster to place it here",
                         crate::rules::count(off_map, "unit", "units")
-                    ))
-                    .weak(),
-                );
-            } else {
-                ui.label(RichText::new("every unit is on the map").weak());
+                    )
+                } else {
+                    "every unit is on the map".to_string()
+                };
+                let text = match &shaded {
+                    Some(shaded) => format!("{shaded} · {placing}"),
+                    None => placing,
+                };
+                super::widgets::lines_label(ui, RichText::new(text).weak(), 2);
             }
         });
         self.size = Some(size);

@@ -1052,3 +1052,28 @@ fn every_counter_label_is_its_own() {
     );
     assert_eq!(labels, ["G5A2·1", "G5A2·2", "G5A1"]);
 }
+
+/// Issue 46: at 1366x768 the shaded range's legend is read whole inside the map's column ("shaded:
+/// weapo" ran past its edge beside the map's tools), in the row that says where units come on.
+#[test]
+fn the_shaded_range_is_said_whole_inside_the_map_column() {
+    let mut app = pw_app(3);
+    app.handle(Command::Select("de-art".into()));
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), KepiApp::with_state(app));
+    h.run();
+    let legend = h.get_by_label_contains("shaded: weapon range");
+    let tools = h.get_by_label_contains("zones of control").rect();
+    let column = h.get_by_label("Map").rect();
+    assert!(
+        legend.rect().top() > tools.bottom(),
+        "under the tools, not beside them: {:?} / {tools:?}",
+        legend.rect()
+    );
+    assert!(
+        legend.rect().right() < column.left() + 500.0,
+        "inside the map's column: {:?}",
+        legend.rect()
+    );
+}

@@ -47,6 +47,10 @@ pub struct Settings {
     pub recent: Vec<PathBuf>,
     /// Paper for printed exports.
     pub paper: Paper,
+    /// The folder a file dialog last chose a file in (Open, Save As, an export...): the next
+    /// dialog starts there when the game has no file of the user's own (issue 46: Save As
+    /// started in the home folder).
+    pub last_folder: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -56,6 +60,7 @@ impl Default for Settings {
             scale: 1.15,
             recent: Vec::new(),
             paper: Paper::default(),
+            last_folder: None,
         }
     }
 }
@@ -428,10 +433,16 @@ pub struct Files {
 
 impl Files {
     /// The folder a file dialog opens in: the game's own (`game_dir`, a file the user chose),
-    /// the last one used, or home.
-    fn folder(&self, game_dir: Option<&Path>) -> PathBuf {
+    /// the last one a dialog chose a file in (`last`, kept between runs), the last one the
+    /// in-window dialog listed, or home.
+    pub fn folder(&self, game_dir: Option<&Path>, last: Option<&Path>) -> PathBuf {
         if let Some(dir) = game_dir
             && !dir.as_os_str().is_empty()
+        {
+            return dir.to_path_buf();
+        }
+        if let Some(dir) = last
+            && dir.is_dir()
         {
             return dir.to_path_buf();
         }
@@ -1035,6 +1046,7 @@ impl AppState {
         if self.mode.on_network() && changes_game(&cmd) {
             return self.ask_host(cmd);
         }
+        self.chose(&cmd);
         match cmd {
             Command::Act(action) => self.act(action, now),
             // The status says what the log says ("undo: ..."): "undone: undo: ..." said it twice
@@ -1385,8 +1397,8 @@ impl AppState {
             }
             Command::ShowNet(d) => self.dialogs.net = Some(d),
             Command::ShowExport(kind) => {
-                let save = self.save_path();
-                self.dialogs.export.show_for(kind, save.as_deref());
+                let folder = self.dialog_folder();
+                self.dialogs.export.show_for(kind, Some(folder.as_path()));
             }
             Command::ShowFight => {
                 if let Some(combat) =
@@ -1718,14 +1730,40 @@ impl AppState {
         self.files.dialog.show_for(purpose, folder);
     }
 
-    /// The folder a file dialog opens in: the current game's, the last one used, or home.
-    fn dialog_folder(&self) -> PathBuf {
+    /// The folder a file dialog (and the export dialog) opens in: the current game's, the last
+    /// one a dialog chose, or home.
+    pub fn dialog_folder(&self) -> PathBuf {
         let game_dir = self
             .store
             .as_ref()
             .filter(|_| !self.autosaved)
             .and_then(|s| s.path().parent());
-        self.files.folder(game_dir)
+        self.files
+            .folder(game_dir, self.settings.last_folder.as_deref())
+    }
+
+    /// Remembers the folder of a file the user chose (to open, save, import, make a battle or
+    /// export into), for the next dialog; kepi's own folder is never remembered.
+    fn chose(&mut self, cmd: &Command) {
+        let path = match cmd {
+            Command::SaveAs(p)
+            | Command::Open(p)
+            | Command::NewFromCards(p)
+            | Command::FightBattle(p)
+            | Command::Export { path: p, .. } => p,
+            _ => return,
+        };
+        let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) else {
+            return;
+        };
+        if self
+            .data_dir
+            .as_deref()
+            .is_some_and(|d| folder.starts_with(d))
+        {
+            return;
+        }
+        self.settings.last_folder = Some(folder.to_path_buf());
     }
 
     /// Starts an export of the game (or of `other`, a seat's own side).

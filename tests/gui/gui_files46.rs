@@ -1,0 +1,225 @@
+//! Issue 46, files and the frame around the game: the in-window file dialog keeps one size and its
+//! buttons their place whatever the folder holds, and does not take the click that opened it; a
+//! file dialog starts in the folder last used; the top bar's date is never cut at 1366x768; a
+//! battle its campaign already took back says so; a kepi killed with a game open says so at the
+//! next start and recovers it; a campaign battle's roster rows keep their numbers.
+
+use std::path::{Path, PathBuf};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kepi::app::KepiApp;
+use kepi::app::file_dialog::{DEFAULT_SAVE_NAME, Purpose};
+use kepi::app::state::{AppState, Command};
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kepi-gui-files46-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn harness(state: AppState) -> Harness<'static, KepiApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(
+            |ui, app: &mut KepiApp| app.ui(ui),
+            KepiApp::with_state(state),
+        )
+}
+
+/// The demo battle with kepi's folder at `data` and the in-window file dialogs.
+fn demo_in(data: &Path) -> AppState {
+    let mut state = AppState::demo(1870).expect("demo battle");
+    state.data_dir = Some(data.to_path_buf());
+    state.files.native = false;
+    state
+}
+
+fn rect(h: &Harness<'_, KepiApp>, label: &str) -> egui::Rect {
+    h.get_by_label(label).rect()
+}
+
+/// A folder of `n` games and `d` sub-folders.
+fn folder_of(dir: &Path, games: usize, folders: usize) {
+    std::fs::create_dir_all(dir).expect("folder");
+    for k in 0..games {
+        std::fs::write(dir.join(format!("game-{k:03}.json")), b"{}").expect("file");
+    }
+    for k in 0..folders {
+        std::fs::create_dir_all(dir.join(format!("sub-{k:02}"))).expect("sub");
+    }
+}
+
+#[test]
+fn the_file_dialog_keeps_its_size_and_its_buttons_in_place() {
+    let dir = tmp("dialog-size");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("empty");
+    let full = dir.join(format!("{}-a-folder-with-a-long-name", "very".repeat(20)));
+    folder_of(&full, 60, 12);
+    let mut state = demo_in(&dir);
+    state.settings.last_folder = Some(empty.clone());
+    let mut h = harness(state);
+    h.run();
+    h.state_mut()
+        .state
+        .handle(Command::ChooseFile(Purpose::SaveAs));
+    h.run();
+    assert_eq!(h.state().state.files.dialog.folder, empty);
+    assert!(
+        h.query_by_label("No folders or .json games here.")
+            .is_some()
+    );
+    let save = rect(&h, "Save here");
+    let cancel = rect(&h, "Cancel");
+    let up = rect(&h, "Up");
+    // A folder of sixty games and a path too long for the window: nothing moves.
+    h.state_mut().state.files.dialog.go_to(full.clone());
+    h.run();
+    assert!(h.query_by_label("game-000.json").is_some(), "listed");
+    assert_eq!(rect(&h, "Save here"), save, "Save here stays");
+    assert_eq!(rect(&h, "Cancel"), cancel, "Cancel stays");
+    assert_eq!(rect(&h, "Up"), up, "Up stays");
+    // No row under the buttons: a click on Save here saves (a row there once took it and
+    // changed the path).
+    let rows = h.query_all_by_label_contains("sub-").count();
+    assert!(rows >= 8, "{rows} rows");
+    // The window is as wide as before: the path is shown by its end, whole on hover.
+    let screen = h.ctx.content_rect();
+    assert!(screen.contains(save.center()) && screen.contains(cancel.center()));
+    // Back up to a folder of two entries: still in place.
+    h.get_by_label("Up").click();
+    h.run();
+    assert_eq!(h.state().state.files.dialog.folder, dir);
+    assert_eq!(rect(&h, "Save here"), save);
+    assert_eq!(rect(&h, "Cancel"), cancel);
+    h.state_mut().state.files.dialog.go_to(full.clone());
+    h.run();
+    h.get_by_label("Save here").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(
+        app.save_path(),
+        Some(full.join(DEFAULT_SAVE_NAME)),
+        "{:?}",
+        app.status
+    );
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_dialog_opening_under_the_pointer_does_not_take_that_click() {
+    let dir = tmp("opening-click");
+    folder_of(&dir.join("games"), 0, 0);
+    std::fs::write(dir.join("a.json"), b"{}").expect("a.json");
+    let mut state = demo_in(&dir);
+    state.settings.last_folder = Some(dir.clone());
+    let mut h = harness(state);
+    h.run();
+    let open = |h: &mut Harness<'_, KepiApp>| {
+        h.state_mut()
+            .state
+            .handle(Command::ChooseFile(Purpose::SaveAs));
+    };
+    open(&mut h);
+    h.run();
+    let row = rect(&h, "a.json").center();
+    let offered = dir.join(DEFAULT_SAVE_NAME);
+    assert_eq!(h.state().state.files.dialog.chosen(), Some(offered.clone()));
+    // Closed, then opened again in the very frame a click lands where the row is.
+    h.get_by_label("Cancel").click();
+    h.step();
+    assert!(!h.state().state.files.dialog.open);
+    open(&mut h);
+    let press = |pressed| egui::Event::PointerButton {
+        pos: row,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.event(egui::Event::PointerMoved(row));
+    h.event(press(true));
+    h.event(press(false));
+    h.run();
+    assert!(h.state().state.files.dialog.open);
+    assert_eq!(
+        h.state().state.files.dialog.chosen(),
+        Some(offered),
+        "the click that opened the dialog picked nothing"
+    );
+    // A press held from before the dialog showed, let go on the row: not taken either.
+    h.get_by_label("Cancel").click();
+    h.run();
+    h.event(egui::Event::PointerMoved(row));
+    h.event(press(true));
+    h.step();
+    open(&mut h);
+    h.step();
+    h.step();
+    h.event(press(false));
+    h.run();
+    assert_eq!(
+        h.state().state.files.dialog.chosen(),
+        Some(dir.join(DEFAULT_SAVE_NAME))
+    );
+    // A click of its own picks the row.
+    h.get_by_label("a.json").click();
+    h.run();
+    assert_eq!(
+        h.state().state.files.dialog.chosen(),
+        Some(dir.join("a.json"))
+    );
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn save_as_and_export_start_in_the_folder_last_used() {
+    let dir = tmp("last-folder");
+    let data = dir.join("data");
+    let club = dir.join("club");
+    std::fs::create_dir_all(&club).expect("club");
+    let mut app = demo_in(&data);
+    // A game kept in kepi's folder (never saved): Save As once offered the home folder.
+    app.handle(Command::NextPhase);
+    assert!(app.autosaved);
+    app.handle(Command::ChooseFile(Purpose::SaveAs));
+    let d = &app.files.dialog;
+    assert!(d.open);
+    assert_ne!(d.folder, data.join("games"), "never kepi's own folder");
+    // The game is saved in the club's folder through the dialog.
+    app.files.dialog.path = club.join("first.kepi.json").display().to_string();
+    let chosen = app.files.dialog.chosen().expect("path");
+    app.files.dialog.open = false;
+    app.handle(Command::SaveAs(chosen));
+    assert_eq!(app.settings.last_folder.as_deref(), Some(club.as_path()));
+    // A new game, kept by kepi: Save As starts in the club's folder, not home.
+    app.handle(Command::NewGame("pw-skirmish".into()));
+    app.handle(Command::NextPhase);
+    assert!(app.autosaved, "{:?}", app.status);
+    app.handle(Command::ChooseFile(Purpose::SaveAs));
+    assert_eq!(app.files.dialog.folder, club);
+    assert_eq!(
+        app.files.dialog.chosen(),
+        Some(club.join(DEFAULT_SAVE_NAME))
+    );
+    app.files.dialog.open = false;
+    // So does the export dialog.
+    app.handle(Command::ShowExport(
+        kepi::app::exports::ExportKind::RosterPdf,
+    ));
+    assert!(
+        Path::new(&app.dialogs.export.path).starts_with(&club),
+        "{}",
+        app.dialogs.export.path
+    );
+    // The next start remembers it (the settings are kept between runs).
+    let settings = app.settings.clone();
+    let mut next = demo_in(&data);
+    next.settings = settings;
+    next.handle(Command::ChooseFile(Purpose::Open));
+    assert_eq!(next.files.dialog.folder, club);
+    let _ = std::fs::remove_dir_all(&dir);
+}

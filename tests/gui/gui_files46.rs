@@ -223,3 +223,60 @@ fn save_as_and_export_start_in_the_folder_last_used() {
     assert_eq!(next.files.dialog.folder, club);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_top_bar_shows_the_whole_date_at_1366() {
+    for name in [
+        "pw-skirmish",
+        "st-privat",
+        "spi-1870",
+        "fr1870-august",
+        "mars-la-tour",
+    ] {
+        let mut state = AppState::demo(1870).expect("demo");
+        state.handle(Command::NewGame(name.into()));
+        let Some(date) = state.game.state().date else {
+            continue;
+        };
+        let date = date.format("%-d %b %Y").to_string();
+        let mut h = harness(state);
+        h.run();
+        let node = h
+            .query_by_label(&date)
+            .unwrap_or_else(|| panic!("{name}: the date {date} is a label of its own"));
+        let shown = node.rect();
+        let needs = h.ctx.fonts_mut(|f| {
+            f.layout_no_wrap(
+                date.clone(),
+                egui::FontId::proportional(15.0),
+                egui::Color32::WHITE,
+            )
+            .size()
+            .x
+        });
+        assert!(
+            shown.width() + 0.5 >= needs,
+            "{name}: {date} needs {needs} and has {}",
+            shown.width()
+        );
+        let screen = h.ctx.content_rect();
+        assert!(screen.contains(shown.right_bottom()), "{name}: on screen");
+        // The turn and phase are whole too.
+        let phase = format!(
+            "Turn {} - {}",
+            h.state().state.game.state().turn,
+            h.state().state.game.state().phase_name()
+        );
+        let p = h.get_by_label(&phase).rect();
+        let needs = h.ctx.fonts_mut(|f| {
+            f.layout_no_wrap(
+                phase.clone(),
+                egui::FontId::proportional(15.0),
+                egui::Color32::WHITE,
+            )
+            .size()
+            .x
+        });
+        assert!(p.width() + 0.5 >= needs, "{name}: {phase} cut");
+    }
+}

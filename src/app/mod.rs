@@ -154,6 +154,10 @@ impl KepiApp {
                 });
             });
         });
+        if let Some(said) = &app.dialogs.campaign.returned {
+            egui::Panel::top("returned_battle")
+                .show(ui, |ui| campaign::returned_banner_ui(ui, said));
+        }
         if let Some(last) = app.dialogs.last_game.clone() {
             egui::Panel::top("last_game").show(ui, |ui| last_game_ui(ui, &last, &mut out));
         }

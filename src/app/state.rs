@@ -1028,6 +1028,11 @@ impl AppState {
     /// the save's warning if the save is behind, or why it was not done. True when the change
     /// stands (it may still be at risk: then the status line says so in the error colour).
     fn commit(&mut self, summary: String) -> bool {
+        // A battle its campaign already took back: said after every action (never refused).
+        let summary = match &self.dialogs.campaign.returned {
+            Some(r) => format!("{summary} (warning: {r})"),
+            None => summary,
+        };
         match self.persist() {
             Persisted::Done(None) => self.ok(summary),
             Persisted::Done(Some(w)) => self.ok(format!("{summary} (warning: {w})")),
@@ -1814,6 +1819,11 @@ impl AppState {
                 let fresh = AppState::with_game(opened.game, Some(opened.store), self.tables);
                 self.switch_to(fresh);
                 self.remember(path);
+                self.dialogs.campaign.returned =
+                    crate::campaign::ops::returned_already(&self.game).map(|r| r.say());
+                if let Some(r) = &self.dialogs.campaign.returned {
+                    notes.push(format!("warning: {r}"));
+                }
                 let mut msg = format!("opened {}", path.display());
                 for n in notes {
                     msg.push_str("; ");

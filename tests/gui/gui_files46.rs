@@ -11,6 +11,8 @@ use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
 use kepi::app::file_dialog::{DEFAULT_SAVE_NAME, Purpose};
 use kepi::app::state::{AppState, Command};
+use kepi::game::Action;
+use kepi::registry::builtin_scenario;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("kepi-gui-files46-{}-{name}", std::process::id()));
@@ -279,4 +281,81 @@ fn the_top_bar_shows_the_whole_date_at_1366() {
         });
         assert!(p.width() + 0.5 >= needs, "{name}: {phase} cut");
     }
+}
+
+/// An SPI campaign saved at `dir/g.json`, the resolver holding the combat of two German corps on
+/// the French corps of Metz in 1011 (as `gui_campaign.rs` sets it up).
+fn spi_campaign(dir: &Path) -> AppState {
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let s = builtin_scenario("spi-1870").expect("scenario");
+    let mut app = AppState::new_game(&s, 5, tables).expect("game");
+    app.handle(Command::SaveAs(dir.join("g.json")));
+    for (unit, hex) in [
+        ("de-3-3-1", "1010"),
+        ("de-3-3-2", "1110"),
+        ("fr-metz-5", "1011"),
+    ] {
+        app.handle(Command::Act(Action::Move {
+            unit: unit.into(),
+            to: hex.parse().expect("hex"),
+            notes: Vec::new(),
+            mp: None,
+        }));
+    }
+    app.handle(Command::Select("de-3-3-1".into()));
+    app.handle(Command::Target("fr-metz-5".into()));
+    app.handle(Command::ToggleAttacker("de-3-3-2".into()));
+    app
+}
+
+/// The campaign's battle made in `dir` (the window open on it).
+fn battle_of(dir: &Path) -> (AppState, PathBuf) {
+    let mut app = spi_campaign(dir);
+    app.handle(Command::ShowFight);
+    let battle = dir.join("battle.kepi.json");
+    app.handle(Command::FightBattle(battle.clone()));
+    assert_eq!(app.save_path(), Some(battle.clone()), "{:?}", app.status);
+    (app, battle)
+}
+
+#[test]
+fn a_battle_returned_already_says_so_and_stays_playable() {
+    let dir = tmp("returned");
+    let (mut app, battle) = battle_of(&dir);
+    assert_eq!(app.dialogs.campaign.returned, None, "not returned yet");
+    app.handle(Command::ShowReturn);
+    app.handle(Command::ReturnToCampaign(Some(kepi::roster::Side::German)));
+    assert_eq!(
+        app.save_path(),
+        Some(dir.join("g.json")),
+        "{:?}",
+        app.status
+    );
+    // The battle opened again: a banner says it, in the window.
+    app.handle(Command::Open(battle.clone()));
+    let said = app.dialogs.campaign.returned.clone().expect("said");
+    assert!(said.contains("returned to the campaign"), "{said}");
+    assert!(said.contains("g.json"), "{said}");
+    assert!(said.contains("do not reach the campaign"), "{said}");
+    let mut h = harness(app);
+    h.run();
+    assert!(
+        h.query_by_label_contains("Returned already: this battle was returned")
+            .is_some(),
+        "the banner"
+    );
+    // Acting on it: done (never refused), and the status line warns.
+    let before = h.state().state.game.log().len();
+    h.get_by_label("Next phase >").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(app.game.log().len(), before + 1, "played on");
+    let status = app.status.clone().expect("status");
+    assert!(
+        status.text.contains("do not reach the campaign"),
+        "{}",
+        status.text
+    );
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
 }

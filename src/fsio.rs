@@ -470,9 +470,9 @@ fn with_suffix(path: &Path, ext: &str) -> PathBuf {
 }
 
 /// The files kepi keeps beside a save `S`, by suffix: `S.journal`, `S.lock`, `S.seats`, `S.bak`
-/// (and `S.bak.link`, a backup being made), and what `kepi game recover` set aside: `S.damaged`,
+/// (and `S.bak.link`, a backup being made), `S.running` (the window has the game open), and what `kepi game recover` set aside: `S.damaged`,
 /// `S.journal.damaged` and their numbered copies `S.damaged.2`, `S.journal.damaged.3`, ...
-const BESIDE: [(&str, &str); 7] = [
+const BESIDE: [(&str, &str); 8] = [
     (
         ".journal.damaged",
         "journal set aside by `kepi game recover`",
@@ -481,6 +481,7 @@ const BESIDE: [(&str, &str); 7] = [
     (".journal", "journal"),
     (".lock", "lock"),
     (".seats", "seats file"),
+    (".running", "running marker"),
     (".bak.link", "backup"),
     (".bak", "backup"),
 ];

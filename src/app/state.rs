@@ -631,6 +631,10 @@ pub struct LastGame {
     /// Its journal was written after its save: kepi stopped before the save caught up, and opening
     /// the game recovers the actions the journal holds.
     pub needs_recovery: bool,
+    /// kepi stopped without closing it: the "running" marker the window keeps beside an open
+    /// game was left behind ([`crate::store::running`]); its line (when and by which kepi it was
+    /// opened).
+    pub unclean: Option<String>,
 }
 
 impl LastGame {
@@ -647,6 +651,26 @@ impl LastGame {
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
         let touched = |p: &Path| modified(p).max(modified(&crate::store::journal_path(p)));
         let mut best = recent.iter().find(|p| p.is_file()).cloned();
+        // A game kepi stopped without closing comes first: the newest of those with their marker
+        // left (read only where a marker stands: one `stat` per game).
+        let left = |p: &Path| {
+            crate::fsio::present(&crate::store::running::marker_path(p))
+                .then(|| crate::store::running::left_behind(p))
+                .flatten()
+        };
+        let mut unclean: Option<(PathBuf, String)> = None;
+        let consider = |p: &Path, unclean: &mut Option<(PathBuf, String)>| {
+            if let Some(line) = left(p)
+                && unclean
+                    .as_ref()
+                    .is_none_or(|(u, _)| touched(p) > touched(u))
+            {
+                *unclean = Some((p.to_path_buf(), line));
+            }
+        };
+        for p in recent.iter().filter(|p| p.is_file()) {
+            consider(p, &mut unclean);
+        }
         if let Some(dir) = data_dir
             && let Ok(rd) = std::fs::read_dir(dir.join("games"))
         {
@@ -655,11 +679,21 @@ impl LastGame {
                 let is_save = p
                     .file_name()
                     .is_some_and(|n| n.to_string_lossy().ends_with(".kepi.json"));
-                if is_save && p.is_file() && best.as_ref().is_none_or(|b| touched(&p) > touched(b))
-                {
+                if !is_save || !p.is_file() {
+                    continue;
+                }
+                consider(&p, &mut unclean);
+                if best.as_ref().is_none_or(|b| touched(&p) > touched(b)) {
                     best = Some(p);
                 }
             }
+        }
+        if let Some((path, line)) = unclean {
+            return Some(LastGame {
+                path,
+                needs_recovery: true,
+                unclean: Some(line),
+            });
         }
         let path = best?;
         let needs_recovery = match (
@@ -672,6 +706,7 @@ impl LastGame {
         Some(LastGame {
             path,
             needs_recovery,
+            unclean: None,
         })
     }
 }
@@ -965,7 +1000,8 @@ impl AppState {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        let store = Store::create(&path, &self.game).map_err(|e| e.to_string())?;
+        let mut store = Store::create(&path, &self.game).map_err(|e| e.to_string())?;
+        store.mark_running();
         self.store = Some(store);
         self.autosaved = true;
         self.saved_len = self.game.log().len();
@@ -1121,7 +1157,11 @@ impl AppState {
             Command::Export { kind, path } => self.start_export(kind, path, None),
             Command::OpenLast => {
                 if let Some(last) = self.dialogs.last_game.take() {
-                    self.open(&last.path);
+                    if last.unclean.is_some() {
+                        self.recover_and_open(&last.path);
+                    } else {
+                        self.open(&last.path);
+                    }
                 }
             }
             Command::DismissLast => self.dialogs.last_game = None,
@@ -1699,7 +1739,8 @@ impl AppState {
     /// moves there (its old files are removed once the new ones are on disk).
     fn save_as(&mut self, path: &Path) {
         match Store::create(path, &self.game) {
-            Ok(store) => {
+            Ok(mut store) => {
+                store.mark_running();
                 let old = self.store.replace(store);
                 let was_autosaved = std::mem::replace(&mut self.autosaved, false);
                 self.saved_len = self.game.log().len();
@@ -1807,9 +1848,42 @@ impl AppState {
 
     /// Opens a game file (recovering a newer journal), keeping the current game on any error.
     pub fn open(&mut self, path: &Path) {
-        match Store::open(path) {
-            Ok(opened) => {
+        self.open_with(path, Store::open(path), None);
+    }
+
+    /// "Recover and open" the game kepi had open when it stopped without closing: opened as
+    /// File > Open does (the journal's actions beyond the save replayed); when that fails (a
+    /// journal cut mid-line or damaged), rebuilt first as `kepi game recover` does
+    /// ([`crate::store::recover`]: every action that continues the chain kept, what it replaces
+    /// set aside), then opened.
+    pub fn recover_and_open(&mut self, path: &Path) {
+        let first = Store::open(path);
+        if first.is_ok() {
+            return self.open_with(path, first, None);
+        }
+        drop(first);
+        match crate::store::recover(path) {
+            Ok((_, said)) => self.open_with(path, Store::open(path), Some(said)),
+            Err(e) => self.err(format!(
+                "could not recover {}: {e} (the current game is unchanged)",
+                path.display()
+            )),
+        }
+    }
+
+    /// [`AppState::open`] of what `Store::open` gave for `path`; `recovered` says what a
+    /// recover did first.
+    fn open_with(
+        &mut self,
+        path: &Path,
+        opened: Result<crate::store::Opened, crate::store::StoreError>,
+        recovered: Option<String>,
+    ) {
+        match opened {
+            Ok(mut opened) => {
+                opened.store.mark_running();
                 let mut notes = opened.warnings.clone();
+                notes.extend(recovered);
                 if opened.recovered > 0 {
                     notes.push(format!(
                         "recovered {} action(s) from the journal",

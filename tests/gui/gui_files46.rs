@@ -4,7 +4,9 @@
 //! battle its campaign already took back says so; a kepi killed with a game open says so at the
 //! next start and recovers it; a campaign battle's roster rows keep their numbers.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Stdio};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -357,5 +359,106 @@ fn a_battle_returned_already_says_so_and_stays_playable() {
         status.text
     );
     drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The child of the kill test: opens the save at `KEPI_RUNNING_CHILD_SAVE` in the window's state,
+/// plays, rewrites the save (so its journal is no newer than it: the case the start missed),
+/// prints "ready N" and waits to be killed.
+#[test]
+#[ignore = "run by the kill test as a child process"]
+fn running_marker_child() {
+    let Some(save) = std::env::var_os("KEPI_RUNNING_CHILD_SAVE") else {
+        return;
+    };
+    let save = PathBuf::from(save);
+    let mut state = AppState::demo(7).expect("demo");
+    state.handle(Command::Open(save.clone()));
+    if state.save_path() != Some(save) {
+        println!("failed {:?}", state.status);
+        return;
+    }
+    for _ in 0..3 {
+        state.handle(Command::NextPhase);
+    }
+    state.compact();
+    println!("ready {}", state.game.log().len());
+    std::thread::sleep(std::time::Duration::from_secs(60));
+}
+
+#[test]
+fn after_kill_9_the_next_start_says_kepi_stopped_uncleanly_and_recovers() {
+    let dir = tmp("kill");
+    let save = dir.join("club.kepi.json");
+    {
+        let mut app = AppState::demo(3).expect("demo");
+        app.handle(Command::SaveAs(save.clone()));
+        assert!(save.exists(), "{:?}", app.status);
+    }
+    assert!(
+        !kepi::store::running::marker_path(&save).exists(),
+        "a clean close leaves no marker"
+    );
+    let exe = std::env::current_exe().expect("test binary");
+    let mut child = Process::new(&exe)
+        .args([
+            "--ignored",
+            "--exact",
+            "gui_files46::running_marker_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("KEPI_RUNNING_CHILD_SAVE", &save)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("child");
+    let out = child.stdout.take().expect("stdout");
+    let mut played = None;
+    for line in BufReader::new(out).lines() {
+        let Ok(line) = line else { break };
+        // libtest's "test NAME ... " is on the same line.
+        if let Some((_, n)) = line.split_once("ready ") {
+            played = n.trim().parse::<usize>().ok();
+            break;
+        }
+        assert!(!line.contains("failed "), "the child: {line}");
+    }
+    let _ = child.kill(); // SIGKILL
+    let _ = child.wait();
+    let played = played.expect("the child played");
+    assert!(
+        kepi::store::running::marker_path(&save).exists(),
+        "kill -9 leaves the marker"
+    );
+    // The next start: the last game is offered with the word that kepi stopped uncleanly.
+    let mut state = AppState::demo(1870).expect("demo");
+    state.data_dir = Some(dir.join("data"));
+    state.settings.recent = vec![save.clone()];
+    let mut state_for_window = state;
+    state_for_window.dialogs.last_game = kepi::app::state::LastGame::find_with(
+        &state_for_window.settings.recent,
+        state_for_window.data_dir.as_deref(),
+    );
+    let mut h = harness(state_for_window);
+    h.run();
+    assert!(
+        h.query_by_label_contains("kepi stopped uncleanly last time")
+            .is_some(),
+        "said at start"
+    );
+    h.get_by_label("Recover and open").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(app.save_path(), Some(save.clone()), "{:?}", app.status);
+    assert_eq!(app.game.log().len(), played, "every action back");
+    assert!(app.dialogs.last_game.is_none());
+    // Open again now: the marker is this kepi's; closed cleanly, it goes.
+    assert!(kepi::store::running::marker_path(&save).exists());
+    drop(h);
+    assert!(!kepi::store::running::marker_path(&save).exists());
+    // A clean stop: the next start offers the game without the word.
+    let last = kepi::app::state::LastGame::find(std::slice::from_ref(&save)).expect("offered");
+    assert_eq!(last.unclean, None);
     let _ = std::fs::remove_dir_all(&dir);
 }

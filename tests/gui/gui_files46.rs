@@ -362,6 +362,107 @@ fn a_battle_returned_already_says_so_and_stays_playable() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_campaign_battles_roster_rows_keep_their_numbers() {
+    let dir = tmp("roster");
+    let (app, _) = battle_of(&dir);
+    let mut h = harness(app);
+    h.run();
+    let screen = h.ctx.content_rect();
+    let names: Vec<String> = h
+        .state()
+        .state
+        .game
+        .state()
+        .units
+        .iter()
+        .map(|u| u.unit.name.clone())
+        .collect();
+    let painted: Vec<String> = painted_texts(&h)
+        .into_iter()
+        .map(|t| {
+            t.trim_start_matches("> ")
+                .trim_start_matches("@ ")
+                .to_string()
+        })
+        .collect();
+    let (mut rows, mut cut) = (0, 0);
+    for name in &names {
+        // A row drawn on screen is read out by its whole name (a cut one too).
+        let Some(node) = h.query_by_label(name) else {
+            continue;
+        };
+        if !screen.contains(node.rect().center()) {
+            continue;
+        }
+        rows += 1;
+        if painted.contains(name) {
+            continue;
+        }
+        // Drawn cut (a row below the list's edge is not drawn at all).
+        let number = name.rsplit(' ').next().expect("last word");
+        let drawn: Vec<&String> = painted
+            .iter()
+            .filter(|t| {
+                t.split_once('…')
+                    .is_some_and(|(head, _)| !head.is_empty() && name.starts_with(head))
+            })
+            .collect();
+        if drawn.is_empty() {
+            continue;
+        }
+        cut += 1;
+        assert!(
+            drawn.iter().any(|t| t.ends_with(&format!("… {number}"))),
+            "{name} is drawn without its number: {drawn:?}"
+        );
+    }
+    assert!(rows >= 8, "{rows} unit rows on screen");
+    assert!(
+        cut >= 1,
+        "at 1366x768 some names are too long for the roster"
+    );
+    // No text drawn is a name cut before its number.
+    for t in &painted {
+        if let Some(head) = t.strip_suffix('…') {
+            assert!(
+                !names.iter().any(|n| n.starts_with(head)),
+                "{t} is a name cut at its end"
+            );
+        }
+    }
+    // The group rows: the count of units has its own room, never cut.
+    let groups: Vec<&String> = painted.iter().filter(|t| t.starts_with("· ")).collect();
+    assert!(!groups.is_empty(), "group counts drawn: {painted:?}");
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The texts painted in the last frame.
+fn painted_texts(h: &Harness<'_, KepiApp>) -> Vec<String> {
+    let out = h.output();
+    let mut v = Vec::new();
+    for clipped in &out.shapes {
+        collect_texts(&clipped.shape, &mut v);
+    }
+    v
+}
+
+fn collect_texts(shape: &egui::Shape, v: &mut Vec<String>) {
+    match shape {
+        egui::Shape::Text(t) => {
+            let text: String = t.galley.rows.iter().map(|r| r.row.text()).collect();
+            v.push(text);
+        }
+        egui::Shape::Vec(shapes) => {
+            for s in shapes {
+                collect_texts(s, v);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The child of the kill test: opens the save at `KEPI_RUNNING_CHILD_SAVE` in the window's state,
 /// plays, rewrites the save (so its journal is no newer than it: the case the start missed),
 /// prints "ready N" and waits to be killed.

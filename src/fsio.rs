@@ -55,7 +55,7 @@ pub enum FsProblem {
     },
     /// One of a game's own files (see [`game_file`]), which no output of kepi replaces.
     #[error(
-        "is {what}; kepi never writes over a game's own files (save, journal, lock, seats, backup, or what `kepi game recover` set aside): choose another file"
+        "is {what}; kepi never writes over a game's own files (save, journal, lock, seats, backup, running marker, or what `kepi game recover` set aside): choose another file"
     )]
     GameFile {
         /// What it is, in words ("the journal of the game g.json").
@@ -422,8 +422,8 @@ pub enum GameFile {
     /// Recognised only by its content as a kepi save, with no journal or lock beside it: a
     /// game's save all the same, or a players' copy (`kepi game share` may replace its own).
     SaveByContent,
-    /// A save's journal, lock, seats file, backup or a copy `kepi game recover` set aside,
-    /// named by its suffix beside the save it belongs to, or recognised by its content.
+    /// A save's journal, lock, seats file, running marker, backup or a copy `kepi game recover`
+    /// set aside, named by its suffix beside the save it belongs to, or recognised by its content.
     Beside {
         /// "journal", "lock", "seats file", "backup", "copy set aside by `kepi game recover`".
         role: &'static str,
@@ -966,6 +966,7 @@ mod tests {
             "g.json.journal",
             "g.json.lock",
             "g.json.seats",
+            "g.json.running",
             "g.json.bak",
             "g.json.damaged",
             "g.json.journal.damaged",

@@ -55,7 +55,7 @@ pub enum FsProblem {
     },
     /// One of a game's own files (see [`game_file`]), which no output of kepi replaces.
     #[error(
-        "is {what}; kepi never writes over a game's own files (save, journal, lock, seats, backup, or what `kepi game recover` set aside): choose another file"
+        "is {what}; kepi never writes over a game's own files (save, journal, lock, seats, backup, running marker, or what `kepi game recover` set aside): choose another file"
     )]
     GameFile {
         /// What it is, in words ("the journal of the game g.json").
@@ -422,8 +422,8 @@ pub enum GameFile {
     /// Recognised only by its content as a kepi save, with no journal or lock beside it: a
     /// game's save all the same, or a players' copy (`kepi game share` may replace its own).
     SaveByContent,
-    /// A save's journal, lock, seats file, backup or a copy `kepi game recover` set aside,
-    /// named by its suffix beside the save it belongs to, or recognised by its content.
+    /// A save's journal, lock, seats file, running marker, backup or a copy `kepi game recover`
+    /// set aside, named by its suffix beside the save it belongs to, or recognised by its content.
     Beside {
         /// "journal", "lock", "seats file", "backup", "copy set aside by `kepi game recover`".
         role: &'static str,
@@ -470,9 +470,9 @@ fn with_suffix(path: &Path, ext: &str) -> PathBuf {
 }
 
 /// The files kepi keeps beside a save `S`, by suffix: `S.journal`, `S.lock`, `S.seats`, `S.bak`
-/// (and `S.bak.link`, a backup being made), and what `kepi game recover` set aside: `S.damaged`,
+/// (and `S.bak.link`, a backup being made), `S.running` (the window has the game open), and what `kepi game recover` set aside: `S.damaged`,
 /// `S.journal.damaged` and their numbered copies `S.damaged.2`, `S.journal.damaged.3`, ...
-const BESIDE: [(&str, &str); 7] = [
+const BESIDE: [(&str, &str); 8] = [
     (
         ".journal.damaged",
         "journal set aside by `kepi game recover`",
@@ -481,6 +481,7 @@ const BESIDE: [(&str, &str); 7] = [
     (".journal", "journal"),
     (".lock", "lock"),
     (".seats", "seats file"),
+    (".running", "running marker"),
     (".bak.link", "backup"),
     (".bak", "backup"),
 ];
@@ -965,6 +966,7 @@ mod tests {
             "g.json.journal",
             "g.json.lock",
             "g.json.seats",
+            "g.json.running",
             "g.json.bak",
             "g.json.damaged",
             "g.json.journal.damaged",

@@ -77,6 +77,10 @@ pub struct CampaignUi {
     pub fight: Option<FightDialog>,
     /// "Return to the campaign", while open.
     pub give: Option<ReturnDialog>,
+    /// The battle open was given back to its campaign already: what the banner over the
+    /// workspace and the status line after each action say (worked out when it is opened,
+    /// [`ops::returned_already`]).
+    pub returned: Option<String>,
 }
 
 /// The resolver's combat (SPI-C2, FR-C1): its attackers and the hex of its defenders. None when
@@ -288,6 +292,17 @@ impl FightDialog {
         });
         open && keep
     }
+}
+
+/// The banner over the workspace of a battle its campaign already took back: it stays playable,
+/// and says that nothing done here reaches the campaign.
+pub fn returned_banner_ui(ui: &mut Ui, said: &str) {
+    ui.add(
+        egui::Label::new(
+            RichText::new(format!("Returned already: {said}.")).color(ui.visuals().warn_fg_color),
+        )
+        .wrap(),
+    );
 }
 
 /// The link of the game open, when it is a battle made from a campaign.

@@ -291,23 +291,20 @@ impl Default for ExportDialog {
 }
 
 impl ExportDialog {
-    /// Opens the dialog on `kind`, offering a file name beside the game's save (or in the working
-    /// folder when the game is not saved yet).
-    pub fn show_for(&mut self, kind: ExportKind, save: Option<&Path>) {
-        self.path = default_path(kind, save);
+    /// Opens the dialog on `kind`, offering a file name in `folder` (the game's own, or the last
+    /// one a dialog chose: [`super::state::AppState::dialog_folder`]), or in the working folder
+    /// when none is given.
+    pub fn show_for(&mut self, kind: ExportKind, folder: Option<&Path>) {
+        self.path = default_path(kind, folder);
         self.kind = kind;
         self.open = true;
     }
 }
 
-/// `kind`'s default file name in the folder of `beside` (a save, or the path typed so far), or
-/// bare (the working folder) when it has none.
-fn default_path(kind: ExportKind, beside: Option<&Path>) -> String {
+/// `kind`'s default file name in `folder`, or bare (the working folder) when there is none.
+fn default_path(kind: ExportKind, folder: Option<&Path>) -> String {
     let name = kind.default_name();
-    match beside
-        .and_then(Path::parent)
-        .filter(|p| !p.as_os_str().is_empty())
-    {
+    match folder.filter(|p| !p.as_os_str().is_empty()) {
         Some(folder) => folder.join(name).display().to_string(),
         None => name.to_string(),
     }
@@ -373,7 +370,7 @@ impl ExportDialog {
                         && before != kind
                     {
                         // Keep the folder the user chose, switch the name and extension.
-                        self.path = default_path(kind, Some(Path::new(&self.path)));
+                        self.path = default_path(kind, Path::new(&self.path).parent());
                     }
                 }
                 ui.separator();

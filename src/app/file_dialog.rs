@@ -159,6 +159,13 @@ pub struct FileDialog {
     pub entries: Vec<Entry>,
     /// Why the folder could not be listed.
     pub error: Option<String>,
+    /// When the dialog was first drawn: its frame, the input's time and where the pointer was.
+    shown: Option<(u64, f64, Option<egui::Pos2>)>,
+    /// The press under way began when the dialog was ready for it: after its first frame, and
+    /// either a double-click's time later or with the pointer moved. Its clicks count; the click
+    /// that opened the dialog (its press begun before, or the second half of a double-click
+    /// landing on a file row that appeared under the pointer) does not.
+    press_ok: bool,
 }
 
 impl Default for FileDialog {
@@ -170,6 +177,8 @@ impl Default for FileDialog {
             path: String::new(),
             entries: Vec::new(),
             error: None,
+            shown: None,
+            press_ok: false,
         }
     }
 }
@@ -188,6 +197,8 @@ impl FileDialog {
     /// Opens the dialog for `purpose` in `folder`.
     pub fn show_for(&mut self, purpose: Purpose, folder: PathBuf) {
         self.open = true;
+        self.shown = None;
+        self.press_ok = false;
         self.purpose = purpose;
         self.path = match purpose.default_name() {
             Some(name) => folder.join(name).display().to_string(),
@@ -247,31 +258,57 @@ impl FileDialog {
     }
 
     /// Draws the dialog when it is open; returns the command to run once a path is confirmed.
+    ///
+    /// Nothing in it moves under the pointer (issue 46: "Save here" once sat where a file row
+    /// came next, and a click meant for it changed the path): the window has one size whatever
+    /// the folder holds or the path says, the listing one height (a short folder leaves it
+    /// blank), the line that says why a folder is empty or unreadable one line, and the buttons
+    /// their place below it. A click whose press began before the dialog was drawn, in its first
+    /// frame, or within a double-click's time of it with the pointer still where it was (the
+    /// click that opened it, landing on a file row) is not taken.
     pub fn ui(&mut self, ctx: &egui::Context) -> Option<Command> {
         if !self.open {
             return None;
         }
+        // Clicks count only for a press begun once the dialog was there to be seen.
+        let frame = ctx.cumulative_frame_nr();
+        let (now, pos, pressed) =
+            ctx.input(|i| (i.time, i.pointer.latest_pos(), i.pointer.any_pressed()));
+        let (first_frame, first_time, first_pos) = *self.shown.get_or_insert((frame, now, pos));
+        if pressed {
+            let moved = match (first_pos, pos) {
+                (Some(a), Some(b)) => a.distance(b) > MOVED_PX,
+                (None, Some(_)) => true,
+                _ => false,
+            };
+            self.press_ok = frame > first_frame && (now - first_time >= DOUBLE_CLICK_S || moved);
+        }
+        let live = self.press_ok;
         let mut result = None;
         let mut go: Option<PathBuf> = None;
         let mut open = true;
         egui::Window::new(self.purpose.title())
             .collapsible(false)
-            .resizable(true)
-            .default_size([560.0, 420.0])
+            .resizable(false)
+            .fixed_size(DIALOG_SIZE)
             .pivot(egui::Align2::CENTER_CENTER)
             .default_pos(ctx.content_rect().center())
             .open(&mut open)
             .show(ctx, |ui| {
+                let clicked = |r: egui::Response| live && r.clicked();
+                let line_h = ui.spacing().interact_size.y;
                 ui.horizontal(|ui| {
-                    if ui.button("Up").on_hover_text("The folder above").clicked()
+                    if clicked(ui.button("Up").on_hover_text("The folder above"))
                         && let Some(parent) = self.folder.parent()
                     {
                         go = Some(parent.to_path_buf());
                     }
-                    if ui.button("Home").clicked() {
+                    if clicked(ui.button("Home")) {
                         go = Some(home());
                     }
-                    ui.label(egui::RichText::new(self.folder.display().to_string()).weak());
+                    let folder = self.folder.display().to_string();
+                    let w = ui.available_width();
+                    tail_slot(ui, w, line_h, &folder, egui::TextStyle::Body, true);
                 });
                 let label = ui.label("Path:");
                 let field = super::keys::field(
@@ -282,18 +319,46 @@ impl FileDialog {
                 .labelled_by(label.id);
                 let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.separator();
-                if let Some(e) = &self.error {
-                    ui.colored_label(ui.visuals().error_fg_color, e);
-                } else if self.entries.is_empty() {
-                    ui.weak(match self.purpose {
-                        Purpose::ImportCards => "No folders or .toml files here.",
-                        _ => "No folders or .json games here.",
-                    });
+                // One line, there or not, so the listing below never moves.
+                let (said, error) = match &self.error {
+                    Some(e) => (e.clone(), true),
+                    None if self.entries.is_empty() => (
+                        match self.purpose {
+                            Purpose::ImportCards => "No folders or .toml files here.",
+                            _ => "No folders or .json games here.",
+                        }
+                        .to_string(),
+                        false,
+                    ),
+                    None => (String::new(), false),
+                };
+                let w = ui.available_width();
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(w, line_h), egui::Sense::hover());
+                if !said.is_empty() {
+                    let mut child = ui.new_child(
+                        egui::UiBuilder::new()
+                            .max_rect(rect)
+                            .layout(egui::Layout::left_to_right(egui::Align::Center)),
+                    );
+                    let text = if error {
+                        egui::RichText::new(&said).color(child.visuals().error_fg_color)
+                    } else {
+                        egui::RichText::new(&said).weak()
+                    };
+                    child
+                        .add(
+                            egui::Label::new(text)
+                                .truncate()
+                                .show_tooltip_when_elided(false),
+                        )
+                        .on_hover_text(&said);
                 }
                 let row = ui.text_style_height(&egui::TextStyle::Button) + 4.0;
                 egui::ScrollArea::vertical()
-                    .max_height(260.0)
-                    .auto_shrink([false, true])
+                    .id_salt("file_dialog_rows")
+                    .min_scrolled_height(LIST_H)
+                    .max_height(LIST_H)
+                    .auto_shrink([false, false])
                     .show_rows(ui, row, self.entries.len(), |ui, rows| {
                         for e in self.entries.get(rows).unwrap_or_default() {
                             let text = if e.is_dir {
@@ -301,7 +366,7 @@ impl FileDialog {
                             } else {
                                 e.name.clone()
                             };
-                            if ui.selectable_label(false, text).clicked() {
+                            if clicked(ui.selectable_label(false, text)) {
                                 if e.is_dir {
                                     go = Some(self.folder.join(&e.name));
                                 } else {
@@ -315,7 +380,7 @@ impl FileDialog {
                     let path = self.chosen();
                     let confirm =
                         ui.add_enabled(path.is_some(), egui::Button::new(self.purpose.confirm()));
-                    if (confirm.clicked() || entered)
+                    if (clicked(confirm) || entered)
                         && let Some(p) = path
                     {
                         if p.is_dir() {
@@ -324,7 +389,7 @@ impl FileDialog {
                             result = Some(self.purpose.command(p));
                         }
                     }
-                    if ui.button("Cancel").clicked() {
+                    if clicked(ui.button("Cancel")) {
                         self.open = false;
                     }
                 });
@@ -337,6 +402,72 @@ impl FileDialog {
         }
         result
     }
+}
+
+/// The file dialog's one size (points): a long path or a full folder never resizes it.
+pub const DIALOG_SIZE: egui::Vec2 = egui::vec2(560.0, 400.0);
+
+/// A press this soon after the dialog showed, the pointer still where it was, is the second half
+/// of the double-click that opened it (egui's longest double-click).
+const DOUBLE_CLICK_S: f64 = 0.3;
+
+/// The pointer moved (points) since the dialog showed: a press there is aimed at the dialog.
+const MOVED_PX: f32 = 4.0;
+
+/// The height of the folder listing, whatever it holds.
+const LIST_H: f32 = 250.0;
+
+/// `text` in a slot `width` wide: whole when it fits, else its end with "…" before it (a path's
+/// last folders say where it is), the whole on hover.
+fn tail_slot(
+    ui: &mut egui::Ui,
+    width: f32,
+    height: f32,
+    text: &str,
+    style: egui::TextStyle,
+    weak: bool,
+) {
+    let (rect, _) =
+        ui.allocate_exact_size(egui::vec2(width.max(0.0), height), egui::Sense::hover());
+    let font = style.resolve(ui.style());
+    let fits = |t: &str| {
+        ui.painter()
+            .layout_no_wrap(t.to_string(), font.clone(), egui::Color32::WHITE)
+            .size()
+            .x
+            <= width
+    };
+    let mut shown = text.to_string();
+    if !fits(&shown) {
+        let chars: Vec<char> = text.chars().collect();
+        // The longest end that fits after "…" (found by halving: a path may be long).
+        let (mut lo, mut hi) = (0, chars.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let tail: String = chars.iter().skip(mid).collect();
+            if fits(&format!("…{tail}")) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let tail: String = chars.iter().skip(lo).collect();
+        shown = format!("…{tail}");
+    }
+    let mut child = ui.new_child(
+        egui::UiBuilder::new()
+            .max_rect(rect)
+            .layout(egui::Layout::left_to_right(egui::Align::Center)),
+    );
+    let rich = egui::RichText::new(shown).text_style(style);
+    let rich = if weak { rich.weak() } else { rich };
+    child
+        .add(
+            egui::Label::new(rich)
+                .truncate()
+                .show_tooltip_when_elided(false),
+        )
+        .on_hover_text(text);
 }
 
 #[cfg(test)]

@@ -150,6 +150,10 @@ impl KepiApp {
                 });
             });
         });
+        if let Some(said) = &app.dialogs.campaign.returned {
+            egui::Panel::top("returned_battle")
+                .show(ui, |ui| campaign::returned_banner_ui(ui, said));
+        }
         if let Some(last) = app.dialogs.last_game.clone() {
             egui::Panel::top("last_game").show(ui, |ui| last_game_ui(ui, &last, &mut out));
         }
@@ -450,7 +454,22 @@ fn guard_ui(
 fn last_game_ui(ui: &mut egui::Ui, last: &state::LastGame, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         let name = last.path.display();
-        if last.needs_recovery {
+        if let Some(line) = &last.unclean {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("kepi stopped uncleanly last time ({name} was open: {line})."),
+            );
+            if ui
+                .button("Recover and open")
+                .on_hover_text(
+                    "Opens the game with every action its journal holds; a damaged journal is \
+                     rebuilt first, as `kepi game recover` does",
+                )
+                .clicked()
+            {
+                out.push(Command::OpenLast);
+            }
+        } else if last.needs_recovery {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
                 format!("kepi stopped before {name} was saved; its journal holds the rest."),
@@ -480,6 +499,14 @@ impl eframe::App for KepiApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, SETTINGS_KEY, &self.state.settings);
+    }
+
+    /// The window closes cleanly: the game's "running" marker goes (one left says it did not).
+    fn on_exit(&mut self) {
+        self.state.compact();
+        if let Some(store) = self.state.store.as_mut() {
+            store.clear_running();
+        }
     }
 }
 

@@ -286,6 +286,17 @@ const STRENGTH_BAR_W: f32 = 44.0;
 /// The least of a unit's name a roster row shows (elided, the whole on hover).
 const NAME_MIN_W: f32 = 32.0;
 
+/// The width `text` takes on one line in `ui`'s style.
+fn text_width(ui: &Ui, text: &RichText) -> f32 {
+    let galley = egui::WidgetText::from(text.clone()).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Body,
+    );
+    galley.size().x
+}
+
 /// A level's chip: its first two letters, the first capitalised ("St", "Sh").
 fn level_short(l: Level) -> String {
     let level = l.to_string();
@@ -367,6 +378,79 @@ pub struct RosterPanel {
     pub options: RosterView,
     /// The rows for the current game and options.
     rows: RosterRows,
+    /// Names fitted to their room, kept (only names too long for it are measured again).
+    fitted: Fitted,
+}
+
+/// Unit names too long for their row, fitted to it by [`fit_keeping_number`] and kept by name and
+/// width: a row is drawn every frame, and fitting measures the name a few times.
+#[derive(Default)]
+struct Fitted {
+    kept: std::collections::HashMap<(String, u32), String>,
+}
+
+impl Fitted {
+    /// At most this many fitted names are kept (then the cache starts again).
+    const MAX: usize = 4096;
+
+    /// `text` as it fits in `width` in the body font: whole, or fitted by
+    /// [`fit_keeping_number`].
+    fn fit(&mut self, ui: &Ui, text: &str, width: f32) -> String {
+        let font = egui::TextStyle::Body.resolve(ui.style());
+        let painter = ui.painter();
+        let fits = |t: &str| {
+            painter
+                .layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE)
+                .size()
+                .x
+                <= width
+        };
+        if fits(text) {
+            return text.to_string();
+        }
+        let key = (text.to_string(), width.to_bits());
+        if let Some(v) = self.kept.get(&key) {
+            return v.clone();
+        }
+        let v = fit_keeping_number(text, fits);
+        if self.kept.len() >= Self::MAX {
+            self.kept.clear();
+        }
+        self.kept.insert(key, v.clone());
+        v
+    }
+}
+
+/// `text` cut to what `fits`, keeping its last word when that holds a digit ("Prussian 5th
+/// Infantry Division battalion 7" -> "Prussian 5th Infa… 7"), else its start with "…" (the whole
+/// is on hover). The longest start that fits is found by halving.
+pub fn fit_keeping_number(text: &str, fits: impl Fn(&str) -> bool) -> String {
+    if fits(text) {
+        return text.to_string();
+    }
+    let last = text
+        .rsplit_once(' ')
+        .map(|(_, l)| l)
+        .filter(|l| l.chars().any(|c| c.is_ascii_digit()) && l.chars().count() <= 12);
+    let tail = last.map_or_else(|| "…".to_string(), |l| format!("… {l}"));
+    let chars: Vec<char> = text.chars().collect();
+    let head_max = chars
+        .len()
+        .saturating_sub(last.map_or(0, |l| l.chars().count() + 1));
+    let with = |n: usize| -> String {
+        let head: String = chars.iter().take(n).collect();
+        format!("{}{tail}", head.trim_end())
+    };
+    let (mut lo, mut hi) = (0, head_max);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(&with(mid)) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    with(lo)
 }
 
 impl RosterPanel {
@@ -420,14 +504,29 @@ impl RosterPanel {
                         depth,
                         count,
                     } => {
-                        ui.add_space(*depth as f32 * 12.0);
+                        let indent = *depth as f32 * 12.0;
+                        ui.add_space(indent);
                         let open = !self.options.closed(key);
                         let arrow = if open { "[-]" } else { "[+]" };
-                        let text = RichText::new(format!("{arrow} {label}  ·  {count}")).strong();
-                        if ui
-                            .add(egui::Label::new(text).truncate().sense(Sense::click()))
-                            .clicked()
-                        {
+                        // The count has its own room at the row's end, never elided (issue
+                        // 46: a campaign battle's long formation names cut it off); the name
+                        // takes the rest, elided, whole on hover.
+                        let count = RichText::new(format!("· {count}")).strong();
+                        let count_w = text_width(&ui, &count) + ui.spacing().item_spacing.x + 4.0;
+                        let name_w = (rect.width() - indent - count_w).max(NAME_MIN_W);
+                        let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
+                        let mut name_ui = row_ui(&mut ui, slot);
+                        let text = RichText::new(format!("{arrow} {label}")).strong();
+                        let r = name_ui
+                            .add(
+                                egui::Label::new(text)
+                                    .truncate()
+                                    .show_tooltip_when_elided(false)
+                                    .sense(Sense::click()),
+                            )
+                            .on_hover_text(label);
+                        let c = ui.add(egui::Label::new(count).sense(Sense::click()));
+                        if r.clicked() || c.clicked() {
                             toggle = Some(key.clone());
                         }
                     }
@@ -446,7 +545,15 @@ impl RosterPanel {
                         } else {
                             ""
                         };
-                        let mut name = RichText::new(format!("{mark}{}", u.unit.name));
+                        let room = rect.width() - indent;
+                        let bar = room - right_width(&ui, u, true) >= 60.0;
+                        let name_w = (room - right_width(&ui, u, bar)).max(NAME_MIN_W);
+                        // A name too long for its room keeps its number at the end (a campaign
+                        // battle's units differ only there: "... Division battalion 7"; issue
+                        // 46), the whole on hover.
+                        let whole = format!("{mark}{}", u.unit.name);
+                        let shown = self.fitted.fit(&ui, &whole, name_w - 2.0);
+                        let mut name = RichText::new(shown);
                         if selected {
                             name = name.strong().color(ui.visuals().selection.stroke.color);
                         } else if target {
@@ -459,9 +566,6 @@ impl RosterPanel {
                         // whole on hover): never a second line.
                         // In a narrow column the strength bar goes (its numbers stay) before a
                         // chip would be cut at the edge.
-                        let room = rect.width() - indent;
-                        let bar = room - right_width(&ui, u, true) >= 60.0;
-                        let name_w = (room - right_width(&ui, u, bar)).max(NAME_MIN_W);
                         let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
                         let mut name_ui = row_ui(&mut ui, slot);
                         let r = name_ui
@@ -472,6 +576,10 @@ impl RosterPanel {
                                     .sense(Sense::click()),
                             )
                             .on_hover_text(&u.unit.name);
+                        // Read out (and found by a test) as the whole name, as drawn when it fits.
+                        r.widget_info(|| {
+                            egui::WidgetInfo::labeled(egui::Role::Label, true, &whole)
+                        });
                         // SPI-C2, FR-C1: Ctrl-click adds or removes an attacker of the hex combat.
                         if r.clicked() && ui.input(|i| i.modifiers.command) {
                             out.push(Command::ToggleAttacker(u.id().to_string()));
@@ -818,4 +926,32 @@ fn unit_details_ui(ui: &mut Ui, u: &UnitState) {
                     }
                 });
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit_keeping_number;
+
+    #[test]
+    fn a_cut_name_keeps_its_number_at_the_end() {
+        // One "point" a character: a name fits when it has at most 20.
+        let fits = |t: &str| t.chars().count() <= 20;
+        let cut = fit_keeping_number("Prussian 5th Infantry Division battalion 7", fits);
+        assert_eq!(cut, "Prussian 5th Infa… 7");
+        assert!(fits(&cut));
+        let cut = fit_keeping_number("Prussian 5th Infantry Division battalion 12", fits);
+        assert!(cut.ends_with("… 12") && fits(&cut), "{cut}");
+        // No number at the end: its start, elided.
+        let cut = fit_keeping_number("Garde-Füsilier-Regiment of the Guard", fits);
+        assert_eq!(cut, "Garde-Füsilier-Regi…");
+        assert_eq!(
+            fit_keeping_number("2/12th Grenadiers", fits),
+            "2/12th Grenadiers"
+        );
+        // Nothing fits: what it can.
+        assert_eq!(
+            fit_keeping_number("abc 7", |t| t.chars().count() <= 3),
+            "… 7"
+        );
+    }
 }

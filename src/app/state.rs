@@ -47,6 +47,10 @@ pub struct Settings {
     pub recent: Vec<PathBuf>,
     /// Paper for printed exports.
     pub paper: Paper,
+    /// The folder a file dialog last chose a file in (Open, Save As, an export...): the next
+    /// dialog starts there when the game has no file of the user's own (issue 46: Save As
+    /// started in the home folder).
+    pub last_folder: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -56,6 +60,7 @@ impl Default for Settings {
             scale: 1.15,
             recent: Vec::new(),
             paper: Paper::default(),
+            last_folder: None,
         }
     }
 }
@@ -428,10 +433,16 @@ pub struct Files {
 
 impl Files {
     /// The folder a file dialog opens in: the game's own (`game_dir`, a file the user chose),
-    /// the last one used, or home.
-    fn folder(&self, game_dir: Option<&Path>) -> PathBuf {
+    /// the last one a dialog chose a file in (`last`, kept between runs), the last one the
+    /// in-window dialog listed, or home.
+    pub fn folder(&self, game_dir: Option<&Path>, last: Option<&Path>) -> PathBuf {
         if let Some(dir) = game_dir
             && !dir.as_os_str().is_empty()
+        {
+            return dir.to_path_buf();
+        }
+        if let Some(dir) = last
+            && dir.is_dir()
         {
             return dir.to_path_buf();
         }
@@ -620,6 +631,10 @@ pub struct LastGame {
     /// Its journal was written after its save: kepi stopped before the save caught up, and opening
     /// the game recovers the actions the journal holds.
     pub needs_recovery: bool,
+    /// kepi stopped without closing it: the "running" marker the window keeps beside an open
+    /// game was left behind ([`crate::store::running`]); its line (when and by which kepi it was
+    /// opened).
+    pub unclean: Option<String>,
 }
 
 impl LastGame {
@@ -636,6 +651,26 @@ impl LastGame {
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
         let touched = |p: &Path| modified(p).max(modified(&crate::store::journal_path(p)));
         let mut best = recent.iter().find(|p| p.is_file()).cloned();
+        // A game kepi stopped without closing comes first: the newest of those with their marker
+        // left (read only where a marker stands: one `stat` per game).
+        let left = |p: &Path| {
+            crate::fsio::present(&crate::store::running::marker_path(p))
+                .then(|| crate::store::running::left_behind(p))
+                .flatten()
+        };
+        let mut unclean: Option<(PathBuf, String)> = None;
+        let consider = |p: &Path, unclean: &mut Option<(PathBuf, String)>| {
+            if let Some(line) = left(p)
+                && unclean
+                    .as_ref()
+                    .is_none_or(|(u, _)| touched(p) > touched(u))
+            {
+                *unclean = Some((p.to_path_buf(), line));
+            }
+        };
+        for p in recent.iter().filter(|p| p.is_file()) {
+            consider(p, &mut unclean);
+        }
         if let Some(dir) = data_dir
             && let Ok(rd) = std::fs::read_dir(dir.join("games"))
         {
@@ -644,11 +679,21 @@ impl LastGame {
                 let is_save = p
                     .file_name()
                     .is_some_and(|n| n.to_string_lossy().ends_with(".kepi.json"));
-                if is_save && p.is_file() && best.as_ref().is_none_or(|b| touched(&p) > touched(b))
-                {
+                if !is_save || !p.is_file() {
+                    continue;
+                }
+                consider(&p, &mut unclean);
+                if best.as_ref().is_none_or(|b| touched(&p) > touched(b)) {
                     best = Some(p);
                 }
             }
+        }
+        if let Some((path, line)) = unclean {
+            return Some(LastGame {
+                path,
+                needs_recovery: true,
+                unclean: Some(line),
+            });
         }
         let path = best?;
         let needs_recovery = match (
@@ -661,6 +706,7 @@ impl LastGame {
         Some(LastGame {
             path,
             needs_recovery,
+            unclean: None,
         })
     }
 }
@@ -954,7 +1000,8 @@ impl AppState {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        let store = Store::create(&path, &self.game).map_err(|e| e.to_string())?;
+        let mut store = Store::create(&path, &self.game).map_err(|e| e.to_string())?;
+        store.mark_running();
         self.store = Some(store);
         self.autosaved = true;
         self.saved_len = self.game.log().len();
@@ -1017,6 +1064,11 @@ impl AppState {
     /// the save's warning if the save is behind, or why it was not done. True when the change
     /// stands (it may still be at risk: then the status line says so in the error colour).
     fn commit(&mut self, summary: String) -> bool {
+        // A battle its campaign already took back: said after every action (never refused).
+        let summary = match &self.dialogs.campaign.returned {
+            Some(r) => format!("{summary} (warning: {r})"),
+            None => summary,
+        };
         match self.persist() {
             Persisted::Done(None) => self.ok(summary),
             Persisted::Done(Some(w)) => self.ok(format!("{summary} (warning: {w})")),
@@ -1035,6 +1087,7 @@ impl AppState {
         if self.mode.on_network() && changes_game(&cmd) {
             return self.ask_host(cmd);
         }
+        self.chose(&cmd);
         match cmd {
             Command::Act(action) => self.act(action, now),
             // The status says what the log says ("undo: ..."): "undone: undo: ..." said it twice
@@ -1104,7 +1157,11 @@ impl AppState {
             Command::Export { kind, path } => self.start_export(kind, path, None),
             Command::OpenLast => {
                 if let Some(last) = self.dialogs.last_game.take() {
-                    self.open(&last.path);
+                    if last.unclean.is_some() {
+                        self.recover_and_open(&last.path);
+                    } else {
+                        self.open(&last.path);
+                    }
                 }
             }
             Command::DismissLast => self.dialogs.last_game = None,
@@ -1385,8 +1442,8 @@ impl AppState {
             }
             Command::ShowNet(d) => self.dialogs.net = Some(d),
             Command::ShowExport(kind) => {
-                let save = self.save_path();
-                self.dialogs.export.show_for(kind, save.as_deref());
+                let folder = self.dialog_folder();
+                self.dialogs.export.show_for(kind, Some(folder.as_path()));
             }
             Command::ShowFight => {
                 if let Some(combat) =
@@ -1684,7 +1741,8 @@ impl AppState {
     /// moves there (its old files are removed once the new ones are on disk).
     fn save_as(&mut self, path: &Path) {
         match Store::create(path, &self.game) {
-            Ok(store) => {
+            Ok(mut store) => {
+                store.mark_running();
                 let old = self.store.replace(store);
                 let was_autosaved = std::mem::replace(&mut self.autosaved, false);
                 self.saved_len = self.game.log().len();
@@ -1720,14 +1778,40 @@ impl AppState {
         self.files.dialog.show_for(purpose, folder);
     }
 
-    /// The folder a file dialog opens in: the current game's, the last one used, or home.
-    fn dialog_folder(&self) -> PathBuf {
+    /// The folder a file dialog (and the export dialog) opens in: the current game's, the last
+    /// one a dialog chose, or home.
+    pub fn dialog_folder(&self) -> PathBuf {
         let game_dir = self
             .store
             .as_ref()
             .filter(|_| !self.autosaved)
             .and_then(|s| s.path().parent());
-        self.files.folder(game_dir)
+        self.files
+            .folder(game_dir, self.settings.last_folder.as_deref())
+    }
+
+    /// Remembers the folder of a file the user chose (to open, save, import, make a battle or
+    /// export into), for the next dialog; kepi's own folder is never remembered.
+    fn chose(&mut self, cmd: &Command) {
+        let path = match cmd {
+            Command::SaveAs(p)
+            | Command::Open(p)
+            | Command::NewFromCards(p)
+            | Command::FightBattle(p)
+            | Command::Export { path: p, .. } => p,
+            _ => return,
+        };
+        let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) else {
+            return;
+        };
+        if self
+            .data_dir
+            .as_deref()
+            .is_some_and(|d| folder.starts_with(d))
+        {
+            return;
+        }
+        self.settings.last_folder = Some(folder.to_path_buf());
     }
 
     /// Starts an export of the game (or of `other`, a seat's own side).
@@ -1766,9 +1850,42 @@ impl AppState {
 
     /// Opens a game file (recovering a newer journal), keeping the current game on any error.
     pub fn open(&mut self, path: &Path) {
-        match Store::open(path) {
-            Ok(opened) => {
+        self.open_with(path, Store::open(path), None);
+    }
+
+    /// "Recover and open" the game kepi had open when it stopped without closing: opened as
+    /// File > Open does (the journal's actions beyond the save replayed); when that fails (a
+    /// journal cut mid-line or damaged), rebuilt first as `kepi game recover` does
+    /// ([`crate::store::recover`]: every action that continues the chain kept, what it replaces
+    /// set aside), then opened.
+    pub fn recover_and_open(&mut self, path: &Path) {
+        let first = Store::open(path);
+        if first.is_ok() {
+            return self.open_with(path, first, None);
+        }
+        drop(first);
+        match crate::store::recover(path) {
+            Ok((_, said)) => self.open_with(path, Store::open(path), Some(said)),
+            Err(e) => self.err(format!(
+                "could not recover {}: {e} (the current game is unchanged)",
+                path.display()
+            )),
+        }
+    }
+
+    /// [`AppState::open`] of what `Store::open` gave for `path`; `recovered` says what a
+    /// recover did first.
+    fn open_with(
+        &mut self,
+        path: &Path,
+        opened: Result<crate::store::Opened, crate::store::StoreError>,
+        recovered: Option<String>,
+    ) {
+        match opened {
+            Ok(mut opened) => {
+                opened.store.mark_running();
                 let mut notes = opened.warnings.clone();
+                notes.extend(recovered);
                 if opened.recovered > 0 {
                     notes.push(format!(
                         "recovered {} action(s) from the journal",
@@ -1778,6 +1895,11 @@ impl AppState {
                 let fresh = AppState::with_game(opened.game, Some(opened.store), self.tables);
                 self.switch_to(fresh);
                 self.remember(path);
+                self.dialogs.campaign.returned =
+                    crate::campaign::ops::returned_already(&self.game).map(|r| r.say());
+                if let Some(r) = &self.dialogs.campaign.returned {
+                    notes.push(format!("warning: {r}"));
+                }
                 let mut msg = format!("opened {}", path.display());
                 for n in notes {
                     msg.push_str("; ");

@@ -11,6 +11,13 @@ const TITLE_W: f32 = 140.0;
 /// fire", elided beyond, so Next phase and Undo never move when the phase changes.
 const PHASE_W: f32 = 350.0;
 
+/// The widest date the bar shows, measured for the date's slot: the date is never cut (issue 46:
+/// "16 Aug 1..." at 1366x768, when it shared the phase's slot).
+const WIDEST_DATE: &str = "30 Sep 1870";
+
+/// The size of the turn, phase and date.
+const PHASE_SIZE: f32 = 15.0;
+
 /// A label in a slot of fixed width, elided with the whole text on hover: the top bar's buttons keep
 /// their place whatever the texts before them say.
 fn slot(ui: &mut Ui, width: f32, text: RichText, hover: &str) {
@@ -29,6 +36,19 @@ fn slot(ui: &mut Ui, width: f32, text: RichText, hover: &str) {
                 .show_tooltip_when_elided(false),
         )
         .on_hover_text(hover);
+}
+
+/// The width `date` takes in the bar's font (a date past [`WIDEST_DATE`], in a scenario of
+/// another war, still shows whole).
+fn date_width(ui: &Ui, date: &str) -> f32 {
+    ui.painter()
+        .layout_no_wrap(
+            date.to_string(),
+            egui::FontId::proportional(PHASE_SIZE),
+            egui::Color32::WHITE,
+        )
+        .size()
+        .x
 }
 
 /// The top bar: the File, View and Help menus, the rule set, turn and phase with the date, Next
@@ -68,12 +88,13 @@ impl TopBar {
             } else {
                 format!("{phase}\n{date}")
             };
-            let shown = if date.is_empty() {
-                RichText::new(phase).size(15.0)
-            } else {
-                RichText::new(format!("{phase} · {date}")).size(15.0)
-            };
-            slot(ui, PHASE_W, shown, &hover);
+            slot(ui, PHASE_W, RichText::new(phase).size(PHASE_SIZE), &hover);
+            // The date in a slot of its own, as wide as the widest date: whole, and Next phase
+            // stays where it is from one day to the next.
+            if state.date.is_some() {
+                let w = date_width(ui, WIDEST_DATE).max(date_width(ui, &date)) + 2.0;
+                slot(ui, w, RichText::new(&date).size(PHASE_SIZE), &hover);
+            }
             // A player's seat: the umpire's controls stay in place, disabled, saying why on hover.
             let next_why = view.not_yours("the next phase");
             if umpire_button(ui, "Next phase >", next_why, Does::NextPhase, "next phase") {

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use chrono::Utc;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::{CampaignError, CampaignTable, Engagement, Link, Returned, Role};
@@ -424,6 +425,56 @@ pub fn check_campaign(
         });
     }
     Ok(())
+}
+
+/// A battle whose result its campaign already took (CAMP-R1): it stays playable, but nothing done
+/// in it reaches the campaign any more (issue 46: it went on without a word).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReturnedAlready {
+    /// The campaign's save.
+    pub campaign: PathBuf,
+    /// The campaign's `campaign-return` entry.
+    pub entry: u64,
+    /// When it was logged.
+    pub at: chrono::DateTime<Utc>,
+    /// The battle's number of log entries then (the ones after it are not in the campaign).
+    pub battle_entries: usize,
+}
+
+impl ReturnedAlready {
+    /// The one sentence the window's banner, its status line and `kepi game apply` say.
+    pub fn say(&self) -> String {
+        format!(
+            "this battle was returned to the campaign {} on {} (its log entry {}); changes here \
+             do not reach the campaign",
+            self.campaign.display(),
+            self.at.format("%-d %b %Y %H:%M UTC"),
+            self.entry
+        )
+    }
+}
+
+/// Whether `battle` (a game open now) is a campaign's battle its campaign already took back: read
+/// from the campaign's save where the battle recorded it (None when the game is no battle, or its
+/// campaign is not there or is another game). Reads the campaign, so it is asked when a battle is
+/// opened, not every frame.
+pub fn returned_already(battle: &Game) -> Option<ReturnedAlready> {
+    let link = super::link_of(battle.log())?;
+    let path = campaign_path(&link, None).ok()?;
+    let campaign = read_game(&path).ok()?.game;
+    if *campaign.state().dice.commitment != *link.campaign_commitment {
+        return None;
+    }
+    let e = super::returned_at(campaign.log(), &link.engagement.battle_commitment)?;
+    let battle_entries = super::records(std::slice::from_ref(e), super::RETURN)
+        .find_map(|(_, v)| Returned::deserialize(v).ok())
+        .map_or(0, |r| r.battle_entries);
+    Some(ReturnedAlready {
+        campaign: path,
+        entry: e.index,
+        at: e.time,
+        battle_entries,
+    })
 }
 
 /// A battle's result brought back (or, dry, only shown).

@@ -567,6 +567,10 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
 fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Result<(), CliError> {
     let mut opened = Store::open(file)?;
     report_open(&opened.warnings);
+    // A battle its campaign already took back is played on, with a word (issue 46).
+    if let Some(r) = crate::campaign::ops::returned_already(&opened.game) {
+        errln!("warning: {}", r.say());
+    }
     let mut unprinted: Option<CliError> = None;
     apply_verbs::<CliError>(
         &mut opened.game,

@@ -44,6 +44,7 @@ use crate::roster::check_image_path;
 mod background;
 mod journal;
 mod recover;
+pub mod running;
 
 pub use journal::{
     Journal, JournalLine, parse_journal, parse_journal_tail, read_journal, read_journal_tail,
@@ -676,6 +677,9 @@ pub struct Store {
     limits: Limits,
     /// The save's writer off this thread ([`Store::in_background`]).
     background: Option<background::Writer>,
+    /// The window's "running" marker beside the save ([`Store::mark_running`]), removed with the
+    /// store unless the thread panics.
+    running: Option<running::Running>,
 }
 
 /// The largest journal and save a [`Store`] writes ([`MAX_JOURNAL_BYTES`], [`MAX_SAVE_BYTES`]);
@@ -687,9 +691,11 @@ pub(crate) struct Limits {
 }
 
 impl Drop for Store {
-    /// A rewrite still running off the thread finishes before the lock is let go.
+    /// A rewrite still running off the thread finishes before the lock is let go, and the
+    /// "running" marker goes before it too (a kepi opening the game next writes its own).
     fn drop(&mut self) {
         self.background = None;
+        self.running = None;
     }
 }
 
@@ -725,6 +731,23 @@ impl Store {
     /// The save's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Keeps a "running" marker beside the save while this store lives (the window does: see
+    /// [`running`]); true when it was written. A marker that cannot be written (a link or another
+    /// file where it goes, a read-only folder) is no error: the next start only says less.
+    pub fn mark_running(&mut self) -> bool {
+        if self.running.is_none() {
+            self.running = running::Running::mark(&self.path);
+        }
+        self.running.is_some()
+    }
+
+    /// Removes the "running" marker: the game is closed cleanly (the window closing).
+    pub fn clear_running(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.clear();
+        }
     }
 
     /// How many journalled log entries the save on disk does not hold yet (rewritten by
@@ -808,6 +831,7 @@ impl Store {
             stats: WriteStats::default(),
             limits: Limits::default(),
             background: None,
+            running: None,
         };
         store.append_journal(game)?;
         if let Err(e) = store.write_save(game) {
@@ -867,6 +891,7 @@ impl Store {
             stats: WriteStats::default(),
             limits: Limits::default(),
             background: None,
+            running: None,
         };
         let mut warnings = journal.warnings;
         if recovered > 0
@@ -1131,6 +1156,7 @@ pub fn remove_game_files(save: &Path) {
         journal_path(save),
         backup_path(save),
         sibling(save, ".lock"),
+        running::marker_path(save),
     ] {
         let _ = std::fs::remove_file(p);
     }

@@ -539,6 +539,7 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         stats: WriteStats::default(),
         limits: Limits::default(),
         background: None,
+        running: None,
     };
     store
         .compact(&game)

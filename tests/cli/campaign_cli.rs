@@ -638,3 +638,50 @@ fn a_campaign_changed_since_is_refused() {
     refused(&d, &["campaign", "abandon", &b], "is gone");
     ok(&["log", "verify", &c]);
 }
+
+/// Issue 46: a battle its campaign already took back stays playable, and `kepi game apply` on it
+/// says that nothing done there reaches the campaign (a warning: exit 0).
+#[test]
+fn a_battle_returned_already_plays_on_with_a_warning() {
+    let d = tmp("returned-warning");
+    let c = spi_campaign(&d);
+    let b = d.join("battle.json").display().to_string();
+    ok(&[
+        "campaign",
+        "battle",
+        &c,
+        "--attackers",
+        "de-3-3-1,de-3-3-2",
+        "--hex",
+        "1011",
+        "--rules",
+        "pw",
+        "--out",
+        &b,
+        "--seed",
+        "7",
+    ]);
+    let warned = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stderr).contains("this battle was returned to the campaign")
+    };
+    let before = kepi(&["game", "apply", &b, "note", "before"]);
+    assert!(before.status.success());
+    assert!(!warned(&before), "not returned yet");
+    ok(&["campaign", "return", &b, "--winner", "german"]);
+    let campaign_before = std::fs::read(&c).unwrap();
+    let after = kepi(&["game", "apply", &b, "note", "after the return"]);
+    let err = String::from_utf8_lossy(&after.stderr).to_string();
+    assert_eq!(after.status.code(), Some(0), "never refused: {err}");
+    assert!(warned(&after), "{err}");
+    assert!(err.contains("g.json"), "names the campaign: {err}");
+    assert!(err.contains("do not reach the campaign"), "{err}");
+    assert!(
+        String::from_utf8_lossy(&after.stdout).contains("after the return"),
+        "applied"
+    );
+    assert_eq!(
+        std::fs::read(&c).unwrap(),
+        campaign_before,
+        "campaign untouched"
+    );
+}

@@ -13,6 +13,7 @@ mod gui_dice_tray;
 mod gui_due;
 mod gui_exports;
 mod gui_files;
+mod gui_files46;
 mod gui_gsp;
 mod gui_help;
 mod gui_hex;

@@ -6,9 +6,11 @@ use super::keys::{self, Does};
 use super::state::{Command, View};
 
 /// Width of the rule set's slot in the top bar (its name elided, the whole on hover).
-const TITLE_W: f32 = 140.0;
-/// Width of the turn and phase slot: wide enough for "Turn 12 - German half-turn: 1 artillery
-/// fire", elided beyond, so Next phase and Undo never move when the phase changes.
+const TITLE_W: f32 = 130.0;
+/// The most the turn and phase slot takes: a game's slot is as wide as "Turn 99 - " and its
+/// longest phase (so Next phase and Undo never move when the phase changes), up to this; a
+/// fixed 350 points with the date's own slot pushed the dice mode's "mine" off a 1366-point
+/// screen (issue 46).
 const PHASE_W: f32 = 350.0;
 
 /// The widest date the bar shows, measured for the date's slot: the date is never cut (issue 46:
@@ -36,6 +38,17 @@ fn slot(ui: &mut Ui, width: f32, text: RichText, hover: &str) {
                 .show_tooltip_when_elided(false),
         )
         .on_hover_text(hover);
+}
+
+/// The turn and phase slot's width for a game whose phases are `phases`: its longest phase after
+/// the widest turn number, in the bar's font, at most [`PHASE_W`].
+fn phase_width(ui: &Ui, phases: &[String]) -> f32 {
+    phases
+        .iter()
+        .map(|p| date_width(ui, &format!("Turn 99 - {p}")))
+        .fold(0.0_f32, f32::max)
+        .min(PHASE_W)
+        + 2.0
 }
 
 /// The width `date` takes in the bar's font (a date past [`WIDEST_DATE`], in a scenario of
@@ -88,7 +101,8 @@ impl TopBar {
             } else {
                 format!("{phase}\n{date}")
             };
-            slot(ui, PHASE_W, RichText::new(phase).size(PHASE_SIZE), &hover);
+            let phase_w = phase_width(ui, &state.phases);
+            slot(ui, phase_w, RichText::new(phase).size(PHASE_SIZE), &hover);
             // The date in a slot of its own, as wide as the widest date: whole, and Next phase
             // stays where it is from one day to the next.
             if state.date.is_some() {

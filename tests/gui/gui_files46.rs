@@ -282,6 +282,12 @@ fn the_top_bar_shows_the_whole_date_at_1366() {
             .x
         });
         assert!(p.width() + 0.5 >= needs, "{name}: {phase} cut");
+        // The bar's last control, the dice mode's "mine", is on the screen whole.
+        let mine = h.get_by_label("mine").rect();
+        assert!(
+            mine.right() <= screen.right(),
+            "{name}: \"mine\" at {mine:?} runs past {screen:?}"
+        );
     }
 }
 

@@ -491,7 +491,10 @@ impl ResolverState {
             });
             for o in &changed {
                 ui.horizontal(|ui| {
-                    ui.label(format!("{}: {} (units: {})", o.label, o.value, o.derived));
+                    ui.label(format!(
+                        "{}: {} (from the units: {})",
+                        o.label, o.value, o.derived
+                    ));
                     if ui
                         .small_button("Reset")
                         .on_hover_text(format!("back to {}", o.derived))

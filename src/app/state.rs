@@ -1888,8 +1888,8 @@ impl AppState {
                 notes.extend(recovered);
                 if opened.recovered > 0 {
                     notes.push(format!(
-                        "recovered {} action(s) from the journal",
-                        opened.recovered
+                        "recovered {} from the journal",
+                        crate::rules::count(opened.recovered, "action", "actions")
                     ));
                 }
                 let fresh = AppState::with_game(opened.game, Some(opened.store), self.tables);

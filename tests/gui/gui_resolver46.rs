@@ -170,7 +170,7 @@ fn gsp_range_has_its_own_labelled_row_and_reads_in_words() {
     }
     // Item 5: the user's measured range, in words, never as JSON.
     assert!(
-        h.query_by_label_contains("range: 24 in (units: none)")
+        h.query_by_label_contains("range: 24 in (from the units: none)")
             .is_some(),
         "{:?}",
         h.state().resolver.overrides()

@@ -3,17 +3,9 @@
 //! abandoned (`kepi campaign abandon`), and every bad input refused with nothing applied.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::common::{kepi, ok};
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("campaign", name)
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
+use super::common::{due, json, kepi, ok, tmp};
 
 /// Every file of a folder and its bytes (lock files apart: taking a lock is not a change).
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -54,13 +46,6 @@ fn unit(save: &str, id: &str) -> serde_json::Value {
         .iter()
         .find(|u| u["id"] == id)
         .unwrap_or_else(|| panic!("no {id}"))
-        .clone()
-}
-
-fn due(save: &str) -> Vec<serde_json::Value> {
-    json(&["game", "due", save, "--json"])
-        .as_array()
-        .unwrap()
         .clone()
 }
 
@@ -111,7 +96,7 @@ fn loss(out: &serde_json::Value, id: &str) -> u64 {
 #[test]
 fn an_spi_combat_fought_as_a_pw_and_a_pk_battle_comes_back_by_the_table() {
     for (rules, per_unit) in [("pw", 4u64), ("pk", 20)] {
-        let d = tmp(&format!("spi-{rules}"));
+        let d = tmp("campaign", &format!("spi-{rules}"));
         let c = spi_campaign(&d);
         let b = d.join("battle.json").display().to_string();
         let out = json(&[
@@ -227,7 +212,7 @@ fn an_spi_combat_fought_as_a_pw_and_a_pk_battle_comes_back_by_the_table() {
 /// combat, and the battle can no longer come back.
 #[test]
 fn abandoning_a_battle_resolves_the_combat_on_the_chart() {
-    let d = tmp("spi-abandon");
+    let d = tmp("campaign", "spi-abandon");
     let c = spi_campaign(&d);
     let b = d.join("b.json").display().to_string();
     ok(&[
@@ -328,7 +313,7 @@ fn fr_campaign(dir: &Path) -> String {
 #[test]
 fn an_1870_combat_on_a_fortress_fought_as_a_battle() {
     for (rules, per_unit) in [("pw", 4u64), ("pk", 20)] {
-        let d = tmp(&format!("fr-{rules}"));
+        let d = tmp("campaign", &format!("fr-{rules}"));
         let c = fr_campaign(&d);
         let b = d.join("battle.json").display().to_string();
         let out = json(&[
@@ -418,7 +403,7 @@ fn an_1870_combat_on_a_fortress_fought_as_a_battle() {
 /// 1870 abandoned: the combat on the chart answers the pending battle.
 #[test]
 fn an_1870_battle_abandoned_is_resolved_on_the_chart() {
-    let d = tmp("fr-abandon");
+    let d = tmp("campaign", "fr-abandon");
     let c = fr_campaign(&d);
     let b = d.join("b.json").display().to_string();
     ok(&[
@@ -452,7 +437,7 @@ fn an_1870_battle_abandoned_is_resolved_on_the_chart() {
 /// gap, bad flags. Each a clear error (exit 2) and nothing applied: the folder byte-identical.
 #[test]
 fn bad_input_is_refused_and_nothing_is_applied() {
-    let d = tmp("bad");
+    let d = tmp("campaign", "bad");
     let c = spi_campaign(&d);
     let b = d.join("b.json").display().to_string();
     let battle = |extra: &[&str]| -> Vec<String> {
@@ -594,7 +579,7 @@ fn campaign_help_lists_its_verbs() {
 /// an older copy of the same game. Each refused, saying what to do, nothing applied.
 #[test]
 fn a_campaign_changed_since_is_refused() {
-    let d = tmp("changed");
+    let d = tmp("campaign", "changed");
     let c = spi_campaign(&d);
     ok(&["game", "compact", &c]);
     let old = std::fs::read(&c).unwrap();

@@ -21,7 +21,7 @@ use kepi::net::host::{Event, Host, HostOptions};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
-use super::common::ok;
+use super::common::{ok, strength};
 
 const T: Duration = Duration::from_secs(20);
 
@@ -208,17 +208,6 @@ struct Case {
     /// How many of them the rules could not finish (a chart cell kepi does not know): each is
     /// logged for the umpire with its dice spent, and answered as any other resolution.
     handed_over: usize,
-}
-
-fn strength(save: &str, unit: &str) -> u64 {
-    let v = json(&ok(&["game", "show", save, "--json"]));
-    v["units"]
-        .as_array()
-        .expect("units")
-        .iter()
-        .find(|u| u["id"] == unit)
-        .and_then(|u| u["strength"].as_u64())
-        .expect("the unit")
 }
 
 /// Copies a save and its journal under another name (the same seed, salt and log).

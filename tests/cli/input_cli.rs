@@ -2,19 +2,10 @@
 //! Each is refused or caught with a clean error naming what was wrong: never a panic, never a
 //! wrong answer.
 
-use crate::common::{kepi, new_game, ok, tmp};
+use crate::common::{kepi, new_game, ok, refused, tmp};
 
 const I64_MAX: &str = "9223372036854775807";
 const I64_MIN: &str = "-9223372036854775808";
-
-/// A refusal: exit 2, no panic, the message on stderr.
-fn refused(args: &[&str]) -> String {
-    let o = kepi(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(o.status.code(), Some(2), "kepi {args:?}: {err}");
-    assert!(!err.contains("panicked"), "kepi {args:?}: {err}");
-    err
-}
 
 /// (`kepi resolve` words, the flag, its accepted range, a value inside the range the rule takes
 /// at each end): several resolvers of each of the five rule sets.

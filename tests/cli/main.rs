@@ -29,6 +29,8 @@ mod recover_cli;
 mod refusals_cli;
 mod report_cli;
 mod rules28_cli;
+#[path = "../shared/run.rs"]
+mod run;
 mod scale_cli;
 mod sieges_cli;
 mod sixth_rule_set_cli;

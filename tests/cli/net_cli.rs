@@ -13,11 +13,7 @@ use std::time::{Duration, Instant};
 
 use kepi::net::client::{Client, Incoming, Replica};
 
-use super::common::{bin, kepi, ok};
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    super::common::tmp("net", name)
-}
+use super::common::{bin, kepi, ok, tmp};
 
 const GERMAN: &str = "12th-grenadiers-1";
 const FRENCH: &str = "55e-ligne-1";
@@ -165,7 +161,7 @@ impl Drop for Served {
 }
 
 fn new_game(name: &str) -> String {
-    super::common::new_game(&tmp(name), "mars-la-tour", "1870")
+    super::common::new_game(&tmp("net", name), "mars-la-tour", "1870")
 }
 
 fn json(text: &str) -> serde_json::Value {
@@ -251,7 +247,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
 #[test]
 fn players_act_only_with_their_own_units_and_only_with_resolutions() {
     // A seed that shows if it ever leaves the host.
-    let save = super::common::new_game(&tmp("seats"), "mars-la-tour", "987654321987");
+    let save = super::common::new_game(&tmp("net", "seats"), "mars-la-tour", "987654321987");
     let h = Served::start(&save, &[]);
     let refused = |seat: &str, words: &[&str], says: &str| {
         let mut a = vec!["apply"];
@@ -1220,7 +1216,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
 #[test]
 fn a_scenario_may_ask_for_hidden_strengths_and_a_forged_entry_is_caught() {
     // The scenario's key, through a save made from it.
-    let dir = tmp("hidden-key");
+    let dir = tmp("net", "hidden-key");
     let _ = std::fs::create_dir_all(&dir);
     let src = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -2145,7 +2141,7 @@ fn serve_on_an_address_not_of_this_machine_says_so_in_words() {
 /// logged as that seat going ahead, never "umpire went ahead"; the log verifies either way.
 #[test]
 fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
-    let save = super::common::new_game(&tmp("who-went-ahead"), "fr1870-august", "3");
+    let save = super::common::new_game(&tmp("net", "who-went-ahead"), "fr1870-august", "3");
     let h = Served::start(&save, &["--approve"]);
     let combat = [
         "combat",

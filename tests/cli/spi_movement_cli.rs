@@ -4,30 +4,14 @@
 //! is a note printed and logged with the action (the umpire goes ahead), the impossible is
 //! refused with exit 2 and nothing logged.
 
-use super::common::{kepi, ok};
+use super::common::{apply, kepi, notes_of, ok};
 
 fn game(name: &str) -> String {
     super::common::new_game(&super::common::tmp("spi-move", name), "spi-1870", "3")
 }
 
-/// The last JSON line of `game apply --json ...`.
-fn apply(save: &str, words: &[&str]) -> serde_json::Value {
-    let mut args = vec!["game", "apply", save, "--json"];
-    args.extend_from_slice(words);
-    let out = ok(&args);
-    serde_json::from_str(out.lines().last().unwrap_or_default()).unwrap()
-}
-
-/// The notes of an applied line.
-fn notes(line: &serde_json::Value) -> Vec<String> {
-    line["notes"]
-        .as_array()
-        .map(|a| a.iter().map(|n| n.as_str().unwrap().to_string()).collect())
-        .unwrap_or_default()
-}
-
 fn noted(line: &serde_json::Value, want: &str) -> bool {
-    notes(line)
+    notes_of(line)
         .iter()
         .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
 }
@@ -109,7 +93,7 @@ fn spi_movement_allowance_in_play() {
         line["summary"].as_str().unwrap().ends_with("(8 MP)"),
         "{line}"
     );
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // A ninth point is over.
     let line = apply(&save, &["move", "de-2-5-1", "1019"]);
     assert!(
@@ -139,12 +123,12 @@ fn spi_movement_allowance_in_play() {
         line["summary"].as_str().unwrap().ends_with("(8 MP)"),
         "{line}"
     );
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
 
     // French: six.
     to_french_movement(&save);
     let line = apply(&save, &["move", "fr-metz-5", "3016"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["move", "fr-metz-5", "3017"]);
     assert!(
         noted(
@@ -163,7 +147,7 @@ fn spi_movement_allowance_in_play() {
         "unsupplied",
     ]);
     let line = apply(&save, &["move", "fr-forbach-8", "3213"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["move", "fr-forbach-8", "3214"]);
     assert!(
         noted(
@@ -248,7 +232,7 @@ fn spi_formation_change_costs_four_movement_points() {
             .any(|r| r == "SPI-H2"),
         "{line}"
     );
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // The change is recorded: the unit is now extended (SPI-H2), shown with the result and kept
     // in the game, where its combats read it.
     assert!(
@@ -271,7 +255,7 @@ fn spi_formation_change_costs_four_movement_points() {
     );
     // Two hexes more is six: within; a third is over.
     let line = apply(&save, &["move", "fr-metz-5", "3012"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["move", "fr-metz-5", "3013"]);
     assert!(
         noted(
@@ -316,7 +300,7 @@ fn spi_rail_movement_in_play() {
     // Entraining: three points, the marker on.
     let line = apply(&save, &["entrain", "de-2-5-1"]);
     assert_eq!(line["outcome"]["mp"], 3, "{line}");
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let v: serde_json::Value =
         serde_json::from_str(&ok(&["game", "show", &save, "--json"])).unwrap();
     let u = v["units"]
@@ -340,7 +324,7 @@ fn spi_rail_movement_in_play() {
         line["summary"].as_str().unwrap().ends_with("(2 MP)"),
         "{line}"
     );
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // Detraining next to the French unit at 1438 (Case B): two points, the marker off, noted.
     assert_eq!(ok(&["hex", "distance", "1037", "1438"]).trim(), "4");
     let line = apply(&save, &["move", "de-2-5-1", "1337"]);
@@ -358,7 +342,7 @@ fn spi_rail_movement_in_play() {
     );
     // The German second entrained unit is within the limit; the third is over.
     let line = apply(&save, &["entrain", "de-2-5-2"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["entrain", "de-2-5-3"]);
     assert!(
         noted(
@@ -376,7 +360,7 @@ fn spi_rail_movement_in_play() {
     ok(&["game", "apply", &save, "move", "fr-forbach-8", "3001"]);
     to_french_movement(&save);
     let line = apply(&save, &["entrain", "fr-forbach-8"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["entrain", "fr-metz-5"]);
     assert!(
         noted(
@@ -427,7 +411,7 @@ fn spi_eb_river_crossing_in_play() {
         "{line}"
     );
     let line = apply(&save, &["move", "de-eb-1", "1012"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // Up to four hexes: a fifth is noted.
     let line = apply(&save, &["move", "de-eb-1", "1015"]);
     assert!(noted(&line, "moves 5 hexes this Movement Phase"), "{line}");
@@ -448,7 +432,7 @@ fn spi_eb_river_crossing_in_play() {
     }
     assert_eq!(phase(&save), "German movement");
     let line = apply(&save, &["move", "de-eb-2", "1212"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // Only an EB unit rolls: refused, nothing logged.
     let err = refused(&save, &["eb", "de-1-5-1", "--dice", "d6=2"]);
     assert!(err.contains("not an EB unit"), "{err}");

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::common::{apply_json as apply, kepi, notes_of, ok};
+use super::common::{apply_json as apply, kepi, log_len, notes_of, ok};
 
 fn position(save: &str, id: &str) -> String {
     let v: serde_json::Value =
@@ -25,11 +25,6 @@ fn at_sea_row(save: &str) -> Option<serde_json::Value> {
     super::common::checklist_items(save)
         .into_iter()
         .find(|i| i["rule"] == "FR-K1")
-}
-
-fn log_len(save: &str) -> usize {
-    let v: serde_json::Value = serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
-    v.as_array().unwrap().len()
 }
 
 /// Six French infantry units at 2034..., one German at 2041 (its zone covers 2040), and a German

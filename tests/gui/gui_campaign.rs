@@ -4,36 +4,20 @@
 //! campaign's log showing the result; and the buttons absent or disabled, with the reason, where
 //! they do not apply. The same library steps as `kepi campaign battle|return`.
 
-use std::path::{Path, PathBuf};
+use super::common::{LAPTOP, new_game, tmp, window_of};
 
-use egui_kittest::Harness;
+use std::path::Path;
+
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::Action;
-use kepi::registry::builtin_scenario;
 use kepi::rules::RuleSetId;
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kepi-gui-campaign-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn harness(state: AppState) -> Harness<'static, KepiApp> {
-    let app = KepiApp::with_state(state);
-    Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
-}
 
 /// An SPI campaign saved at `dir/g.json` (when `save`): two German corps in 1010 and 1110 next to
 /// the French corps of Metz in 1011, the resolver holding that combat.
 fn spi_campaign(dir: &Path, save: bool) -> AppState {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let s = builtin_scenario("spi-1870").expect("scenario");
-    let mut app = AppState::new_game(&s, 5, tables).expect("game");
+    let mut app = new_game("spi-1870", 5);
     if save {
         app.handle(Command::SaveAs(dir.join("g.json")));
         assert!(app.store.is_some(), "{:?}", app.status);
@@ -63,9 +47,9 @@ fn strength(save: &Path, id: &str) -> u32 {
 
 #[test]
 fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
-    let dir = tmp("fight");
+    let dir = tmp("gui-campaign", "fight");
     let campaign = dir.join("g.json");
-    let mut h = harness(spi_campaign(&dir, true));
+    let mut h = window_of(KepiApp::with_state(spi_campaign(&dir, true)), LAPTOP);
     h.run();
     // Beside Roll: the combat of two attackers on hex 1011.
     h.get_by_label("Fight as a battle…").click();
@@ -187,7 +171,7 @@ fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
 
 #[test]
 fn a_campaign_moved_since_is_refused_in_the_windows_words() {
-    let dir = tmp("moved");
+    let dir = tmp("gui-campaign", "moved");
     let mut app = spi_campaign(&dir, true);
     app.dialogs.campaign.fight = Some(kepi::app::campaign::FightDialog {
         combat: kepi::app::campaign::combat_of(app.resolver.form(), app.game.state())
@@ -200,7 +184,7 @@ fn a_campaign_moved_since_is_refused_in_the_windows_words() {
     assert_eq!(app.save_path(), Some(battle.clone()), "{:?}", app.status);
     assert_eq!(app.game.state().system, RuleSetId::Pk);
     std::fs::rename(dir.join("g.json"), dir.join("moved.json")).expect("rename");
-    let mut h = harness(app);
+    let mut h = window_of(KepiApp::with_state(app), LAPTOP);
     h.run();
     h.get_by_label("File").click();
     h.run();
@@ -235,7 +219,10 @@ fn a_campaign_moved_since_is_refused_in_the_windows_words() {
 #[test]
 fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() {
     // A P&K game (the demo battle): no "Fight as a battle", no "Return to the campaign".
-    let mut h = harness(AppState::demo(1870).expect("demo"));
+    let mut h = window_of(
+        KepiApp::with_state(AppState::demo(1870).expect("demo")),
+        LAPTOP,
+    );
     h.run();
     assert!(h.query_by_label("Fight as a battle…").is_none());
     h.get_by_label("File").click();
@@ -245,11 +232,11 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
     drop(h);
 
     // An SPI combat in a game with no file: disabled, saying why.
-    let dir = tmp("unsaved");
+    let dir = tmp("gui-campaign", "unsaved");
     let app = spi_campaign(&dir, false);
     let why = kepi::app::campaign::fight_unavailable(&app).expect("a reason");
     assert!(why.contains("save the campaign first"), "{why}");
-    let mut h = harness(app);
+    let mut h = window_of(KepiApp::with_state(app), LAPTOP);
     h.run();
     assert!(
         h.get_by_label("Fight as a battle…")
@@ -259,9 +246,7 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
 
     // Kept in kepi's own folder (never saved by the umpire): it would move at Save As, so the
     // same.
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let s = builtin_scenario("spi-1870").expect("scenario");
-    let mut kept = AppState::new_game(&s, 5, tables).expect("game");
+    let mut kept = new_game("spi-1870", 5);
     kept.data_dir = Some(dir.join("data"));
     kept.handle(Command::Act(Action::Move {
         unit: "de-3-3-1".into(),
@@ -282,9 +267,7 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
     assert!(why.contains("save the campaign first"), "{why}");
 
     // An SPI game with no attacker picked: disabled, saying why.
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let s = builtin_scenario("spi-1870").expect("scenario");
-    let mut app = AppState::new_game(&s, 5, tables).expect("game");
+    let mut app = new_game("spi-1870", 5);
     app.handle(Command::SaveAs(dir.join("other.json")));
     let why = kepi::app::campaign::fight_unavailable(&app).expect("a reason");
     assert!(why.contains("pick the attacking unit"), "{why}");
@@ -343,7 +326,7 @@ hex = "1011"
 /// the return dialog says both before Apply.
 #[test]
 fn an_1870_combat_on_a_fortress_fought_and_returned_from_the_window() {
-    let dir = tmp("fr1870");
+    let dir = tmp("gui-campaign", "fr1870");
     let cards = dir.join("metz.toml");
     std::fs::write(&cards, FORTRESS).expect("write");
     let tables = kepi::registry::builtin_tables().expect("tables");
@@ -354,7 +337,7 @@ fn an_1870_combat_on_a_fortress_fought_and_returned_from_the_window() {
     app.handle(Command::Select("de-vii".into()));
     app.handle(Command::Target("fr-3".into()));
     app.handle(Command::ToggleAttacker("de-1b".into()));
-    let mut h = harness(app);
+    let mut h = window_of(KepiApp::with_state(app), LAPTOP);
     h.run();
     h.get_by_label("Fight as a battle…").click();
     h.run();

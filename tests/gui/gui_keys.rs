@@ -3,32 +3,17 @@
 //! field keeps its focus and its place, and a letter meant for a field never rolls or changes the
 //! phase; a typed chart result and typed dice belong to one roll; the odds marked after a roll are
 //! the ones it was rolled with. In every rule set, at 1366x768.
+
 #![cfg(feature = "gui")]
 
+use super::common::{app, demo, window};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::resolver::{ODDS_BEFORE_ROLLING, ODDS_ROLLED_WITH};
-use kepi::app::state::{AppState, Command};
+use kepi::app::state::Command;
 use kepi::game::{Action, EntryKind};
-
-/// The whole window at 1366x768 on `scenario` (the demo battle with `None`).
-fn window(scenario: Option<&str>) -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
-    if let Some(s) = scenario {
-        h.state_mut().state.handle(Command::NewGame(s.into()));
-    }
-    h.run();
-    h
-}
-
-fn app<'a>(h: &'a mut Harness<'_, KepiApp>) -> &'a mut AppState {
-    &mut h.state_mut().state
-}
 
 /// Moves units to hexes, as the umpire's setup would.
 fn place(h: &mut Harness<'_, KepiApp>, at: &[(&str, &str)]) {
@@ -557,10 +542,7 @@ fn the_resolver_column_holds_its_content_after_a_roll() {
     ] {
         // A 1366x768 screen in pixels at the window's zoom (the other tests' harness is 1366x768
         // points, wider than the laptop).
-        let app = KepiApp::new(1870, None).expect("demo battle");
-        let mut h = Harness::builder()
-            .with_size(egui::vec2(1366.0 / 1.15, 768.0 / 1.15))
-            .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+        let mut h = demo(egui::vec2(1366.0 / 1.15, 768.0 / 1.15));
         if let Some(s) = scenario {
             h.state_mut().state.handle(Command::NewGame(s.into()));
         }

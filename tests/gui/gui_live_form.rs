@@ -1,8 +1,10 @@
 //! The resolver's situation is derived from the units every frame (issue 15): after a fire the
 //! melee form shows the target's reduced figures and rolls with them; undo refreshes it; what the
 //! user changed is kept apart, shown as "Set by you" and resettable. At 1366x768.
+
 #![cfg(feature = "gui")]
 
+use super::common::{LAPTOP, demo};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
@@ -12,13 +14,6 @@ use kepi::rules::pk::form::{PkAction, PkForm};
 
 const FIRER: &str = "12th-grenadiers-1";
 const TARGET: &str = "8e-ligne-1";
-
-fn harness() -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
-}
 
 fn strength(h: &Harness<'_, KepiApp>, id: &str) -> u32 {
     h.state().state.state().unit(id).expect("unit").strength
@@ -47,7 +42,7 @@ fn pick(h: &mut Harness<'_, KepiApp>) {
 
 #[test]
 fn melee_after_fire_uses_the_figures_left_and_undo_refreshes_it() {
-    let mut h = harness();
+    let mut h = demo(LAPTOP);
     h.run();
     pick(&mut h);
     let full = strength(&h, TARGET);
@@ -92,7 +87,7 @@ fn melee_after_fire_uses_the_figures_left_and_undo_refreshes_it() {
 
 #[test]
 fn a_changed_field_is_kept_shown_and_resettable() {
-    let mut h = harness();
+    let mut h = demo(LAPTOP);
     h.run();
     pick(&mut h);
     let melee = h
@@ -154,7 +149,7 @@ fn a_changed_field_is_kept_shown_and_resettable() {
 fn the_rolled_odds_line_is_marked_from_the_resolution() {
     // Issue 15: the window guessed the rolled line by matching the summary's text; it reads the
     // index the resolution recorded.
-    let mut h = harness();
+    let mut h = demo(LAPTOP);
     h.run();
     pick(&mut h);
     let flag = h
@@ -196,7 +191,7 @@ fn the_rolled_odds_line_is_marked_from_the_resolution() {
 #[test]
 fn an_odd_phase_is_noted_never_refused_and_the_log_keeps_the_note() {
     // Issue 20: phase awareness without taking control.
-    let mut h = harness();
+    let mut h = demo(LAPTOP);
     h.run();
     pick(&mut h);
     h.get_by_label("melee").click();

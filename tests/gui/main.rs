@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 #![cfg(feature = "gui")]
 
+mod common;
 mod gui_acted;
 mod gui_breaches;
 mod gui_campaign;
@@ -27,3 +28,5 @@ mod gui_sixth_rule_set;
 mod gui_small;
 mod gui_switch;
 mod gui_workspace;
+#[path = "../shared/run.rs"]
+mod run;

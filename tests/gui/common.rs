@@ -79,10 +79,9 @@ pub fn map_panel(app: AppState) -> Harness<'static, AppState> {
     )
 }
 
-/// The due panel alone with both headers opened (they start as one line each, with a count):
-/// its checklist and the "still to act" link.
-pub fn due_panel(app: AppState) -> Harness<'static, AppState> {
-    let mut h = Harness::new_ui_state(
+/// The due panel alone at `size`, its commands handled; not yet run (its headers start closed).
+pub fn due_of(app: AppState, size: impl Into<egui::Vec2>) -> Harness<'static, AppState> {
+    Harness::builder().with_size(size).build_ui_state(
         |ui, app: &mut AppState| {
             let (view, panels) = app.split();
             let out = panels.due.ui(ui, &view);
@@ -91,11 +90,37 @@ pub fn due_panel(app: AppState) -> Harness<'static, AppState> {
             }
         },
         app,
-    );
+    )
+}
+
+/// The due panel alone at kittest's 800x600 with both headers opened (they start as one line
+/// each, with a count): its checklist and the "still to act" link.
+pub fn due_panel(app: AppState) -> Harness<'static, AppState> {
+    let mut h = due_of(app, (800.0, 600.0));
     h.run();
     h.get_by_label_contains("Due: ").click();
     h.run();
     h.get_by_label_contains("Checklist: ").click();
     h.run();
     h
+}
+
+/// An SPI campaign's combat: two German corps (1010, 1110) next to the French corps of Metz
+/// moved to 1011, the resolver holding that combat (de-3-3-1 and de-3-3-2 against fr-metz-5).
+pub fn spi_metz_combat(app: &mut AppState) {
+    for (unit, hex) in [
+        ("de-3-3-1", "1010"),
+        ("de-3-3-2", "1110"),
+        ("fr-metz-5", "1011"),
+    ] {
+        app.handle(Command::Act(kepi::game::Action::Move {
+            unit: unit.into(),
+            to: hex.parse().expect("hex"),
+            notes: Vec::new(),
+            mp: None,
+        }));
+    }
+    app.handle(Command::Select("de-3-3-1".into()));
+    app.handle(Command::Target("fr-metz-5".into()));
+    app.handle(Command::ToggleAttacker("de-3-3-2".into()));
 }

@@ -4,7 +4,7 @@
 //! campaign's log showing the result; and the buttons absent or disabled, with the reason, where
 //! they do not apply. The same library steps as `kepi campaign battle|return`.
 
-use super::common::{LAPTOP, new_game, tmp, window_of};
+use super::common::{LAPTOP, new_game, spi_metz_combat, tmp, window_of};
 
 use std::path::Path;
 
@@ -22,21 +22,7 @@ fn spi_campaign(dir: &Path, save: bool) -> AppState {
         app.handle(Command::SaveAs(dir.join("g.json")));
         assert!(app.store.is_some(), "{:?}", app.status);
     }
-    for (unit, hex) in [
-        ("de-3-3-1", "1010"),
-        ("de-3-3-2", "1110"),
-        ("fr-metz-5", "1011"),
-    ] {
-        app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
-            to: hex.parse().expect("hex"),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
-    app.handle(Command::Select("de-3-3-1".into()));
-    app.handle(Command::Target("fr-metz-5".into()));
-    app.handle(Command::ToggleAttacker("de-3-3-2".into()));
+    spi_metz_combat(&mut app);
     app
 }
 

@@ -3,7 +3,7 @@
 
 #![cfg(feature = "gui")]
 
-use super::common::due_panel;
+use super::common::{due_of, due_panel};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::state::{AppState, Command};
@@ -259,18 +259,7 @@ fn a_due_check_is_read_whole_in_a_narrow_column() {
         let s = app.state();
         s.due.iter().next().unwrap().describe_now(s)
     };
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(300.0, 700.0))
-        .build_ui_state(
-            |ui, app: &mut AppState| {
-                let (view, panels) = app.split();
-                let out = panels.due.ui(ui, &view);
-                for c in out {
-                    app.handle(c);
-                }
-            },
-            app,
-        );
+    let mut h = due_of(app, (300.0, 700.0));
     h.run();
     h.get_by_label_contains("Due: ").click();
     h.run();

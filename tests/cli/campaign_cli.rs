@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::common::{due, json, kepi, ok, tmp};
+use super::common::{METZ_FORTRESS, due, json, kepi, ok, tmp};
 
 /// Every file of a folder and its bytes (lock files apart: taking a lock is not a change).
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -245,54 +245,9 @@ fn abandoning_a_battle_resolves_the_combat_on_the_chart() {
     refused(&d, &["campaign", "return", &b, "--draw"], "is gone");
 }
 
-const FORTRESS: &str = r#"
-name = "metz-test"
-system = "fr1870"
-title = "Before Metz"
-date = "1870-08-01"
-first_cell = 6
-sides = ["german", "french"]
-
-[[unit]]
-id = "de-vii"
-name = "VII"
-side = "german"
-nation = "Prussia"
-arm = "infantry"
-strength = 4
-hex = "1010"
-
-[[unit]]
-id = "de-1b"
-name = "1B"
-side = "german"
-nation = "Bavaria"
-arm = "infantry"
-strength = 3
-hex = "1110"
-
-[[unit]]
-id = "fr-3"
-name = "3rd Division"
-side = "french"
-nation = "France"
-arm = "infantry"
-strength = 2
-hex = "1011"
-
-[[unit]]
-id = "fort-metz"
-name = "Metz"
-side = "french"
-nation = "France"
-arm = "fortress"
-strength = 2
-hex = "1011"
-"#;
-
 fn fr_campaign(dir: &Path) -> String {
     let sc = dir.join("metz.toml");
-    std::fs::write(&sc, FORTRESS).unwrap();
+    std::fs::write(&sc, METZ_FORTRESS).unwrap();
     let save = dir.join("f.json").display().to_string();
     ok(&[
         "game",

@@ -1,6 +1,7 @@
 //! What the CLI test modules share: tests/shared/run.rs (the binary, a scratch folder, running
 //! kepi, a new game) and the readers of what kepi prints about a game.
 
+pub use super::games::*;
 pub use super::run::*;
 
 use serde_json::Value;
@@ -75,6 +76,13 @@ pub fn log_len(save: &str) -> usize {
         .as_array()
         .unwrap()
         .len()
+}
+
+/// `kepi game apply SAVE WORDS...`, which must succeed; returns stdout.
+pub fn play(save: &str, words: &[&str]) -> String {
+    let mut args = vec!["game", "apply", save];
+    args.extend_from_slice(words);
+    ok(&args)
 }
 
 /// `kepi game apply SAVE --json WORDS...`: the last JSON line.

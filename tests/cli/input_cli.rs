@@ -2,7 +2,7 @@
 //! Each is refused or caught with a clean error naming what was wrong: never a panic, never a
 //! wrong answer.
 
-use crate::common::{kepi, new_game, ok, refused, tmp};
+use crate::common::{kepi, new_game, ok, play, refused, tmp};
 
 const I64_MAX: &str = "9223372036854775807";
 const I64_MIN: &str = "-9223372036854775808";
@@ -432,9 +432,7 @@ const GAMES: &[(&str, &[&str])] = &[
 fn played(area: &str, scenario: &str, words: &[&str]) -> String {
     let dir = tmp("input", area);
     let save = new_game(&dir, scenario, "29");
-    let mut a = vec!["game", "apply", &save];
-    a.extend_from_slice(words);
-    ok(&a);
+    play(&save, words);
     save
 }
 

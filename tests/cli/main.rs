@@ -14,6 +14,8 @@ mod crt_cli;
 mod export_cli;
 mod flow_cli;
 mod form_verb_cli;
+#[path = "../shared/games.rs"]
+mod games;
 mod grammar_cli;
 mod gsp_cli;
 mod hidden_answers_cli;

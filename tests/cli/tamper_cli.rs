@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::common::{kepi, new_game, ok, tmp};
+use super::common::{FR1870_ATTACK, SPI_ATTACK, kepi, new_game, ok, play, tmp};
 
 use kepi::game::{EntryKind, GENESIS, LogEntry, entry_hash};
 
@@ -396,9 +396,7 @@ const PLAYED: &[(&str, &[&str])] = &[
 fn played(area: &str, scenario: &str, words: &[&str]) -> String {
     let dir = tmp("tamper", area);
     let save = new_game(&dir, scenario, SEED);
-    let mut a = vec!["game", "apply", &save];
-    a.extend_from_slice(words);
-    ok(&a);
+    play(&save, words);
     ok(&["game", "compact", &save]);
     ok(&["log", "verify", &save]);
     save
@@ -1017,49 +1015,8 @@ fn unmark_state(save: &str, off: impl Fn(&str) -> bool) {
 
 /// The SPI, 1870 and PW games whose combat or melee records issue 46's marks: (scenario, words).
 const MARKED: &[(&str, &[&str])] = &[
-    (
-        "spi-1870",
-        &[
-            "move",
-            "de-2-5-1",
-            "0101",
-            "move",
-            "de-2-5-2",
-            "0202",
-            "move",
-            "fr-metz-5",
-            "0102",
-            "next-phase",
-            "next-phase",
-            "combat",
-            "--attackers",
-            "de-2-5-1,de-2-5-2",
-            "--hex",
-            "0102",
-            "--dice",
-            "d6=3",
-            "--result",
-            "-",
-        ],
-    ),
-    (
-        "fr1870-august",
-        &[
-            "move",
-            "de-inf-1",
-            "2138",
-            "next-phase",
-            "combat",
-            "--attackers",
-            "fr-1rc,fr-2rc",
-            "--hex",
-            "2138",
-            "--dice",
-            "d6=6",
-            "--result",
-            "DR",
-        ],
-    ),
+    ("spi-1870", SPI_ATTACK),
+    ("fr1870-august", FR1870_ATTACK),
     (
         "pw-skirmish",
         &[

@@ -7,6 +7,7 @@ use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::registry::builtin_scenario;
 
+pub use super::games::*;
 pub use super::run::tmp;
 
 /// The laptop screen most window tests are drawn on.

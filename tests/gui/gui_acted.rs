@@ -4,7 +4,7 @@
 
 #![cfg(feature = "gui")]
 
-use super::common::{due_panel, map_panel, new_game};
+use super::common::{FR1870_ATTACK, SPI_ATTACK, due_panel, map_panel, new_game};
 use egui_kittest::kittest::Queryable;
 use kepi::app::roster::{RosterView, Row, rows};
 use kepi::app::state::{AppState, Command};
@@ -25,24 +25,7 @@ fn game(scenario: &str, words: &[&str]) -> AppState {
 
 /// 1870: 1RC (2037) and 2RC (2139) attack Infantry 1 placed at 2138; DR, entered from the chart.
 fn fr_attacked() -> AppState {
-    game(
-        "fr1870-august",
-        &[
-            "move",
-            "de-inf-1",
-            "2138",
-            "next-phase",
-            "combat",
-            "--attackers",
-            "fr-1rc,fr-2rc",
-            "--hex",
-            "2138",
-            "--dice",
-            "d6=6",
-            "--result",
-            "DR",
-        ],
-    )
+    game("fr1870-august", FR1870_ATTACK)
 }
 
 /// The ids the roster lists with "still to act" on.
@@ -80,31 +63,7 @@ fn fr1870_attackers_leave_the_still_to_act_roster() {
 /// Issue 46: the same in SPI.
 #[test]
 fn spi_attackers_leave_the_still_to_act_roster() {
-    let app = game(
-        "spi-1870",
-        &[
-            "move",
-            "de-2-5-1",
-            "0101",
-            "move",
-            "de-2-5-2",
-            "0202",
-            "move",
-            "fr-metz-5",
-            "0102",
-            "next-phase",
-            "next-phase",
-            "combat",
-            "--attackers",
-            "de-2-5-1,de-2-5-2",
-            "--hex",
-            "0102",
-            "--dice",
-            "d6=3",
-            "--result",
-            "-",
-        ],
-    );
+    let app = game("spi-1870", SPI_ATTACK);
     let left = still_to_act_rows(&app);
     assert!(!left.is_empty());
     for id in ["de-2-5-1", "de-2-5-2"] {

@@ -4,7 +4,7 @@
 //! campaign's log showing the result; and the buttons absent or disabled, with the reason, where
 //! they do not apply. The same library steps as `kepi campaign battle|return`.
 
-use super::common::{LAPTOP, new_game, spi_metz_combat, tmp, window_of};
+use super::common::{LAPTOP, METZ_FORTRESS, new_game, spi_metz_combat, tmp, window_of};
 
 use std::path::Path;
 
@@ -261,52 +261,6 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// An 1870 scenario with a fortress in the attacked hex (as `kepi campaign`'s test has it).
-const FORTRESS: &str = r#"
-name = "metz-test"
-system = "fr1870"
-title = "Before Metz"
-date = "1870-08-01"
-first_cell = 6
-sides = ["german", "french"]
-
-[[unit]]
-id = "de-vii"
-name = "VII"
-side = "german"
-nation = "Prussia"
-arm = "infantry"
-strength = 4
-hex = "1010"
-
-[[unit]]
-id = "de-1b"
-name = "1B"
-side = "german"
-nation = "Bavaria"
-arm = "infantry"
-strength = 3
-hex = "1110"
-
-[[unit]]
-id = "fr-3"
-name = "3rd Division"
-side = "french"
-nation = "France"
-arm = "infantry"
-strength = 2
-hex = "1011"
-
-[[unit]]
-id = "fort-metz"
-name = "Metz"
-side = "french"
-nation = "France"
-arm = "fortress"
-strength = 2
-hex = "1011"
-"#;
-
 /// 1870 with a fortress in the hex, from the window: the fortress becomes batteries of fortress
 /// guns that cost it nothing when they are silenced (FR-F1), the loser must retreat (FR-C2), and
 /// the return dialog says both before Apply.
@@ -314,7 +268,7 @@ hex = "1011"
 fn an_1870_combat_on_a_fortress_fought_and_returned_from_the_window() {
     let dir = tmp("gui-campaign", "fr1870");
     let cards = dir.join("metz.toml");
-    std::fs::write(&cards, FORTRESS).expect("write");
+    std::fs::write(&cards, METZ_FORTRESS).expect("write");
     let tables = kepi::registry::builtin_tables().expect("tables");
     let s = kepi::roster::load_roster_file(&cards).expect("scenario");
     let mut app = AppState::new_game(&s, 3, tables).expect("game");

@@ -6,6 +6,8 @@
 #![cfg(feature = "gui")]
 
 mod common;
+#[path = "../shared/games.rs"]
+mod games;
 mod gui_acted;
 mod gui_breaches;
 mod gui_campaign;

@@ -98,3 +98,10 @@ pub fn refused(args: &[&str]) -> String {
     assert!(!err.contains("panicked"), "kepi {args:?}: {err}");
     err
 }
+
+/// Whether one of `notes` says the umpire went ahead despite a rule, naming `want`.
+pub fn noted(notes: &[String], want: &str) -> bool {
+    notes
+        .iter()
+        .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
+}

@@ -21,7 +21,7 @@ use kepi::net::host::{Event, Host, HostOptions};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
-use super::common::{ok, strength};
+use super::common::{ok, parse, strength};
 
 const T: Duration = Duration::from_secs(20);
 
@@ -93,7 +93,7 @@ impl Table {
         let mut got = Vec::new();
         loop {
             let t = read(&mut ws);
-            let v = json(&t);
+            let v = parse(&t);
             got.push(t);
             if v["type"] == "error" || !v["view"].is_null() {
                 break;
@@ -114,7 +114,7 @@ impl Table {
             "code": self.code(seat),
         });
         ws.send(Message::text(hello.to_string())).expect("hello");
-        assert_eq!(json(&read(&mut ws))["type"], "welcome");
+        assert_eq!(parse(&read(&mut ws))["type"], "welcome");
         ws
     }
 
@@ -146,10 +146,6 @@ fn read(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> String {
     }
 }
 
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).expect("JSON")
-}
-
 /// Sends one request and returns every message received until its answer, the answer last.
 fn ask(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>, id: u64, words: &[&str]) -> Vec<String> {
     let m = serde_json::json!({"type": "apply", "id": id, "words": words});
@@ -157,7 +153,7 @@ fn ask(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>, id: u64, words: &[&str]) -
     let mut got = Vec::new();
     loop {
         let t = read(ws);
-        let v = json(&t);
+        let v = parse(&t);
         let done = v["id"] == id && (v["type"] == "applied" || v["type"] == "held");
         got.push(t);
         if done {
@@ -185,7 +181,7 @@ fn comparable(text: &str) -> String {
             _ => {}
         }
     }
-    let mut v = json(text);
+    let mut v = parse(text);
     walk(&mut v);
     v.to_string()
 }
@@ -221,7 +217,7 @@ fn copy_save(from: &Path, to: &Path) {
 
 /// The log of a save as `kepi log show --json` prints it.
 fn log(save: &str) -> Vec<serde_json::Value> {
-    json(&ok(&["log", "show", save, "--json"]))
+    parse(&ok(&["log", "show", save, "--json"]))
         .as_array()
         .expect("a log")
         .clone()
@@ -286,7 +282,7 @@ fn run(c: &Case) {
         for (k, words) in c.requests.iter().enumerate() {
             let id = k as u64 + 1;
             let mut got = ask(&mut ws, id, words);
-            let last = json(got.last().expect("an answer"));
+            let last = parse(got.last().expect("an answer"));
             if last["type"] == "held" {
                 // The umpire approves it; the seat is sent the entries and the decision.
                 let decide = serde_json::json!({
@@ -295,10 +291,10 @@ fn run(c: &Case) {
                 umpire
                     .send(Message::text(decide.to_string()))
                     .expect("decide");
-                while json(&read(&mut umpire))["id"] != id {}
+                while parse(&read(&mut umpire))["id"] != id {}
                 loop {
                     let t = read(&mut ws);
-                    let done = json(&t)["type"] == "decided";
+                    let done = parse(&t)["type"] == "decided";
                     got.push(t);
                     if done {
                         break;
@@ -308,7 +304,7 @@ fn run(c: &Case) {
             let made: usize = got
                 .iter()
                 .map(|t| {
-                    let v = json(t);
+                    let v = parse(t);
                     match v["type"].as_str() {
                         Some("applied" | "decided") => v["seen"].as_array().map_or(0, Vec::len),
                         Some("seen") => v["entries"].as_array().map_or(0, Vec::len),
@@ -358,7 +354,7 @@ fn run(c: &Case) {
         if let Some(d) = differs(p, q) {
             panic!("{}: the answer to {words:?} differs:{d}", c.name);
         }
-        let last = json(p.last().expect("an answer"));
+        let last = parse(p.last().expect("an answer"));
         if last["refused"].is_null() {
             made += 1;
         } else {
@@ -375,7 +371,7 @@ fn run(c: &Case) {
         for (k, words) in c.requests.iter().enumerate() {
             let (got, len) = &h.answers[k];
             let answer = got.last().expect("an answer");
-            let v = json(answer);
+            let v = parse(answer);
             if v["refused"].is_null() {
                 continue;
             }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use kepi::net::client::{Client, Incoming, Replica};
 
-use super::common::{bin, kepi, ok, tmp};
+use super::common::{bin, kepi, ok, parse, tmp};
 
 const GERMAN: &str = "12th-grenadiers-1";
 const FRENCH: &str = "55e-ligne-1";
@@ -164,10 +164,6 @@ fn new_game(name: &str) -> String {
     super::common::new_game(&tmp("net", name), "mars-la-tour", "1870")
 }
 
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap()
-}
-
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
@@ -191,7 +187,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
         "umpire",
         &["apply", "--json", "lose", GERMAN, "2", "note", "hi"],
     );
-    let lines: Vec<serde_json::Value> = out.lines().map(json).collect();
+    let lines: Vec<serde_json::Value> = out.lines().map(parse).collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert_eq!(lines[0]["ok"], true);
     assert_eq!(lines[0]["index"], 1);
@@ -212,7 +208,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
     let plain = h.remote_ok("umpire", &["apply", "gain", GERMAN, "1"]);
     assert!(plain.starts_with("ok 3: T1 "), "{plain}");
 
-    let shown = json(&h.remote_ok("spectator", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("spectator", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 4);
     let g = shown["units"]
         .as_array()
@@ -221,7 +217,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
         .find(|u| u["id"] == GERMAN)
         .unwrap()
         .clone();
-    let local = json(&ok(&["game", "show", &save, "--json"]));
+    let local = parse(&ok(&["game", "show", &save, "--json"]));
     // The remote view is the same document as the local one (same head, same units).
     assert_eq!(shown["head"], local["head"]);
     assert_eq!(shown["units"], local["units"]);
@@ -239,7 +235,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
         other => panic!("no closing message: {other:?}"),
     }
     // Caught up: the save itself (not only its journal) holds every entry.
-    let saved: serde_json::Value = json(&std::fs::read_to_string(&save).unwrap());
+    let saved: serde_json::Value = parse(&std::fs::read_to_string(&save).unwrap());
     assert_eq!(saved["log"].as_array().unwrap().len(), 4);
     ok(&["log", "verify", &save]);
 }
@@ -284,7 +280,7 @@ fn players_act_only_with_their_own_units_and_only_with_resolutions() {
     );
     // Unknown verbs are refused as `kepi game apply` refuses them.
     refused("umpire", &["bogus"], "unknown verb `bogus`");
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 1, "nothing was applied");
 
     // The player's own resolution, with their own dice.
@@ -300,7 +296,7 @@ fn players_act_only_with_their_own_units_and_only_with_resolutions() {
             "d10=10,d%=20",
         ],
     );
-    let line = json(out.lines().next().unwrap());
+    let line = parse(out.lines().next().unwrap());
     assert_eq!(line["index"], 1);
     assert!(
         line["rules"]
@@ -405,7 +401,7 @@ fn a_right_code_gets_in_after_the_wrong_code_limit_and_after_a_restart() {
             ),
         }
     }
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 1);
     h.remote_ok("german", &["show"]);
     // More wrong codes, then a restart: the same.
@@ -465,7 +461,7 @@ fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
     let idx: Vec<u64> = String::from_utf8(o.stdout)
         .unwrap()
         .lines()
-        .map(|l| json(l)["index"].as_u64().unwrap())
+        .map(|l| parse(l)["index"].as_u64().unwrap())
         .collect();
     assert_eq!(idx, [3, 4, 5]);
 
@@ -541,7 +537,7 @@ fn a_watcher_reconnects_by_itself_after_the_host_is_killed_and_catches_up() {
         .unwrap()
         .lines()
         .map(|l| {
-            let v = json(l);
+            let v = parse(l);
             (
                 v["index"].as_u64().unwrap(),
                 v["summary"].as_str().unwrap().to_string(),
@@ -588,7 +584,7 @@ fn kill_9_of_the_host_loses_no_acknowledged_action_and_a_restart_resumes_with_th
     ok(&["log", "verify", &save]);
     let h = Served::start(&save, &[]);
     assert_eq!(h.codes, codes, "the codes are kept beside the save");
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 21);
     assert_eq!(shown["head"], head.as_str());
     h.remote_ok("umpire", &["apply", "note", "after the restart"]);
@@ -704,7 +700,7 @@ fn many_clients(name: &str, clients: usize, actions: usize) {
     drop(sleeper);
     let head = watcher.replica().unwrap().game().unwrap().head();
     assert!(h.signal("-TERM"));
-    let v = json(&ok(&["log", "verify", &save, "--json"]));
+    let v = parse(&ok(&["log", "verify", &save, "--json"]));
     assert_eq!(v["ok"], true);
     assert_eq!(v["entries"], total);
     assert_eq!(v["head"], head.as_str());
@@ -744,7 +740,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     let mut a = vec!["apply", "--json", "--wait", "0"];
     a.extend_from_slice(&fire);
     let out = h.remote_ok("german", &a);
-    let held = json(out.trim());
+    let held = parse(out.trim());
     assert_eq!(held["held"], 1, "{out}");
     assert_eq!(held["seat"], "german");
     assert!(
@@ -757,7 +753,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     host_says(&h, "waiting for approval: request 1 from german");
     // Nothing was applied.
     assert_eq!(
-        json(&h.remote_ok("spectator", &["show", "--json"]))["log_entries"],
+        parse(&h.remote_ok("spectator", &["show", "--json"]))["log_entries"],
         1
     );
     // A request the seat may not make is refused at once, not held.
@@ -771,17 +767,17 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     );
 
     // The umpire sees every waiting request, a player its own, a spectator none.
-    let p = json(&h.remote_ok("umpire", &["pending", "--json"]));
+    let p = parse(&h.remote_ok("umpire", &["pending", "--json"]));
     assert_eq!(p["approval"], true);
     let reqs = p["requests"].as_array().unwrap();
     assert_eq!(reqs.len(), 1, "{p}");
     assert_eq!(reqs[0]["request"], 1);
     assert_eq!(reqs[0]["seat"], "german");
     assert_eq!(reqs[0]["words"], serde_json::json!(fire));
-    let mine = json(&h.remote_ok("german", &["pending", "--json"]));
+    let mine = parse(&h.remote_ok("german", &["pending", "--json"]));
     assert_eq!(mine["requests"].as_array().unwrap().len(), 1);
     for seat in ["french", "spectator"] {
-        let theirs = json(&h.remote_ok(seat, &["pending", "--json"]));
+        let theirs = parse(&h.remote_ok(seat, &["pending", "--json"]));
         assert_eq!(theirs["requests"].as_array().unwrap().len(), 0, "{seat}");
     }
     let text = h.remote_ok("umpire", &["pending"]);
@@ -808,7 +804,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     let waiting = spawn_remote(&h, "german", &["apply", "--json", "fire", GERMAN, FRENCH]);
     host_says(&h, "waiting for approval: request 2 from german");
     let approved = h.remote_ok("umpire", &["approve", "2", "--json"]);
-    let lines: Vec<serde_json::Value> = approved.lines().map(json).collect();
+    let lines: Vec<serde_json::Value> = approved.lines().map(parse).collect();
     assert_eq!(lines.len(), 2, "{approved}");
     assert!(
         lines[0]["summary"].as_str().unwrap().contains("fire"),
@@ -827,7 +823,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     let got: Vec<serde_json::Value> = String::from_utf8(o.stdout)
         .unwrap()
         .lines()
-        .map(json)
+        .map(parse)
         .collect();
     assert_eq!(got.len(), 2);
     assert_eq!(got[0]["held"], 2);
@@ -856,12 +852,12 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
             .contains("request 3 is waiting for the umpire's approval")
     );
     h.remote_ok("umpire", &["reject", "1"]);
-    let p = json(&h.remote_ok("umpire", &["pending", "--json"]));
+    let p = parse(&h.remote_ok("umpire", &["pending", "--json"]));
     assert_eq!(p["requests"].as_array().unwrap().len(), 0, "{p}");
 
     // Off: a player's resolution applies at once; on again.
     assert_eq!(
-        json(&h.remote_ok("umpire", &["approval", "off", "--json"]))["approval"],
+        parse(&h.remote_ok("umpire", &["approval", "off", "--json"]))["approval"],
         false
     );
     let mut a = vec!["apply"];
@@ -880,7 +876,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     h.remote_ok("german", &a);
     assert!(h.signal("-TERM"));
     let log = ok(&["log", "show", &save, "--json"]);
-    let summaries: Vec<String> = json(&log)
+    let summaries: Vec<String> = parse(&log)
         .as_array()
         .unwrap()
         .iter()
@@ -963,7 +959,7 @@ fn serve_advertises_its_game_and_remote_discover_lists_it_unless_told_not_to() {
     let deadline = Instant::now() + Duration::from_secs(30);
     let game = loop {
         let out = ok(&["remote", "discover", "--json", "--timeout", "2"]);
-        let v = json(out.trim());
+        let v = parse(out.trim());
         let games = v["games"].as_array().unwrap().clone();
         assert!(
             !games.iter().any(|g| g["address"] == quiet.address.as_str()),
@@ -993,7 +989,7 @@ fn serve_advertises_its_game_and_remote_discover_lists_it_unless_told_not_to() {
         assert!(!text.contains(code.as_str()), "{text}");
     }
     // The address found is the one to join at.
-    let shown = json(&kepi_ok_remote(
+    let shown = parse(&kepi_ok_remote(
         game["address"].as_str().unwrap(),
         h.code("spectator"),
     ));
@@ -1051,7 +1047,7 @@ fn raw_wire(h: &Served, seat: &str, want: u64) -> Vec<String> {
             "{seat}: the catch-up did not come"
         );
         let t = ws.read().unwrap().to_text().unwrap().to_string();
-        let v = json(&t);
+        let v = parse(&t);
         if let Some(es) = v["entries"].as_array() {
             entries += es.len() as u64;
         }
@@ -1074,7 +1070,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
             "apply", "lose", FRENCH, "3", "lose", GERMAN, "1", "note", "dusk",
         ],
     );
-    let umpire = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let umpire = parse(&h.remote_ok("umpire", &["show", "--json"]));
     // The umpire sees everything, as without hiding: no marker, every number.
     let all = units_by_id(&umpire);
     assert!(all.values().all(|u| u.get("hidden").is_none()));
@@ -1083,7 +1079,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
         "umpire",
         &["watch", "--json", "--from", "0", "--count", "4"],
     );
-    let french_summary = json(umpire_log.lines().nth(1).unwrap())["summary"]
+    let french_summary = parse(umpire_log.lines().nth(1).unwrap())["summary"]
         .as_str()
         .unwrap()
         .to_string();
@@ -1093,7 +1089,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
     );
 
     // The German seat's own view: French strengths null and marked, German ones in full.
-    let seen = json(&h.remote_ok("german", &["show", "--json"]));
+    let seen = parse(&h.remote_ok("german", &["show", "--json"]));
     assert_eq!(seen["hidden_strengths"], true);
     assert_eq!(seen["seat"], "german");
     // The seat's own chain's head (issue 29): the log's would let a guess be checked.
@@ -1124,7 +1120,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
         }
     }
     // The French seat is the mirror image.
-    let seen_fr = units_by_id(&json(&h.remote_ok("french", &["show", "--json"])));
+    let seen_fr = units_by_id(&parse(&h.remote_ok("french", &["show", "--json"])));
     assert_eq!(seen_fr[FRENCH]["strength"], all[FRENCH]["strength"]);
     assert!(seen_fr[GERMAN]["strength"].is_null());
 
@@ -1132,9 +1128,9 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
     // French unit, not the roster at full strength.
     let wire = raw_wire(&h, "german", 4);
     let text = wire.join("\n");
-    assert!(json(&wire[0])["hidden"] == true, "{}", wire[0]);
+    assert!(parse(&wire[0])["hidden"] == true, "{}", wire[0]);
     for m in &wire[1..] {
-        let v = json(m);
+        let v = parse(m);
         assert_eq!(v["type"], "seen", "{m}");
         for e in v["entries"].as_array().unwrap() {
             let hidden = e["hidden"].as_bool().unwrap();
@@ -1174,7 +1170,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
             "d10=10,d%=20",
         ],
     );
-    let line = json(out.lines().next().unwrap());
+    let line = parse(out.lines().next().unwrap());
     assert_eq!(line["index"], 4);
     assert_eq!(line["hidden"], true, "{out}");
     assert!(!out.contains("summary"), "{out}");
@@ -1253,10 +1249,10 @@ fn a_scenario_may_ask_for_hidden_strengths_and_a_forged_entry_is_caught() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("hide_strengths"), "{}", stderr(&o));
     let h = Served::start(save.to_str().unwrap(), &[]);
-    let seen = units_by_id(&json(&h.remote_ok("french", &["show", "--json"])));
+    let seen = units_by_id(&parse(&h.remote_ok("french", &["show", "--json"])));
     assert!(seen[GERMAN]["strength"].is_null());
     assert!(seen[FRENCH]["strength"].is_u64());
-    let all = units_by_id(&json(&h.remote_ok("spectator", &["show", "--json"])));
+    let all = units_by_id(&parse(&h.remote_ok("spectator", &["show", "--json"])));
     assert!(all[GERMAN]["strength"].is_u64());
 }
 
@@ -1395,7 +1391,7 @@ fn a_players_requests_get_the_same_answers_whatever_the_hidden_strength() {
         .iter()
         .map(|s| {
             let shown =
-                json(&String::from_utf8(kepi(&["game", "show", s, "--json"]).stdout).unwrap());
+                parse(&String::from_utf8(kepi(&["game", "show", s, "--json"]).stdout).unwrap());
             units_by_id(&shown)[FRENCH]["strength"].as_u64().unwrap()
         })
         .collect();
@@ -1458,7 +1454,7 @@ fn a_seats_chain_is_the_same_after_the_host_restarts() {
     assert!(h.signal("-TERM"));
     // The key is kept beside the save, readable by its owner only.
     let seats = std::fs::read_to_string(format!("{save}.seats")).unwrap();
-    assert_eq!(json(&seats)["key"].as_str().unwrap().len(), 64);
+    assert_eq!(parse(&seats)["key"].as_str().unwrap().len(), 64);
     let h = Served::start(&save, &["--hide-strengths"]);
     assert_eq!(h.code("german"), code);
     h.remote_ok("umpire", &["apply", "lose", FRENCH, "1"]);
@@ -1520,7 +1516,7 @@ fn strangers_without_a_code_cannot_stop_the_table() {
         })
         .collect();
     for _ in 0..3 {
-        let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+        let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
         assert_eq!(shown["log_entries"], 1);
         h.remote_ok("spectator", &["show"]);
     }
@@ -1558,7 +1554,7 @@ fn a_players_code_cannot_lock_out_the_umpire_and_a_seat_keeps_its_newest() {
     let save = new_game("seatcap");
     let h = Served::start(&save, &[]);
     let mut germans: Vec<Client> = (0..64).map(|_| h.client("german", None)).collect();
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 1);
     h.remote_ok("umpire", &["apply", "note", "still the umpire's table"]);
     let deadline = Instant::now() + T;
@@ -1636,7 +1632,7 @@ fn a_host_whose_event_output_is_not_read_keeps_answering_and_stops_on_sigterm() 
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     out.read_line(&mut first).unwrap();
-    let v = json(&first);
+    let v = parse(&first);
     let address = v["address"].as_str().unwrap().to_string();
     let code = v["seats"][0]["code"].as_str().unwrap().to_string();
     let mut c = Client::connect(&address, &code, None, T).unwrap();
@@ -1688,7 +1684,7 @@ fn a_host_whose_event_output_is_not_read_keeps_answering_and_stops_on_sigterm() 
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert!(err.contains("events were not printed"), "{err}");
-    let v = json(&ok(&["log", "verify", &save, "--json"]));
+    let v = parse(&ok(&["log", "verify", &save, "--json"]));
     assert_eq!(v["entries"], requests * per + 1);
 }
 
@@ -1820,7 +1816,7 @@ fn join_from(to: std::net::SocketAddrV4, src: [u8; 4], code: &str) -> Result<Str
     ))
     .unwrap();
     let answer = ws.read().map_err(|e| e.to_string())?;
-    let v = json(answer.to_text().unwrap());
+    let v = parse(answer.to_text().unwrap());
     match v["type"].as_str() {
         Some("welcome") => Ok(v["seat"].as_str().unwrap_or_default().to_string()),
         _ => Err(v["message"].as_str().unwrap_or_default().to_string()),
@@ -1951,7 +1947,7 @@ fn a_request_over_the_verb_bound_is_refused_saying_the_bound() {
         assert!(stderr(&o).contains(&says), "{seat}: {}", stderr(&o));
         assert!(o.stdout.is_empty());
     }
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 1, "nothing was applied");
     let mut c = h.client("umpire", None);
     let a = c.apply(&notes("most", max), T).unwrap();
@@ -2054,7 +2050,7 @@ fn a_seat_flooding_the_host_does_not_keep_the_umpire_waiting() {
         "{french_ahead} requests went before the French seat's"
     );
     assert!(show.status.success(), "{}", stderr(&show));
-    let shown = json(&String::from_utf8_lossy(&show.stdout));
+    let shown = parse(&String::from_utf8_lossy(&show.stdout));
     assert!(shown["log_entries"].as_u64().unwrap() >= at);
 }
 
@@ -2093,7 +2089,7 @@ fn serve_json_to_a_regular_file_keeps_every_event() {
         );
         std::thread::sleep(Duration::from_millis(10));
     };
-    let v = json(&first);
+    let v = parse(&first);
     let address = v["address"].as_str().unwrap().to_string();
     let code = v["seats"][0]["code"].as_str().unwrap().to_string();
     let n = 200;
@@ -2113,7 +2109,7 @@ fn serve_json_to_a_regular_file_keeps_every_event() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("not printed"), "{}", stderr(&o));
     let text = std::fs::read_to_string(&path).unwrap();
-    let events: Vec<serde_json::Value> = text.lines().skip(1).map(json).collect();
+    let events: Vec<serde_json::Value> = text.lines().skip(1).map(parse).collect();
     let applied = events.iter().filter(|e| e["event"] == "applied").count();
     assert_eq!(applied, n, "{text}");
     assert!(!text.contains("were not told"), "{text}");
@@ -2156,9 +2152,9 @@ fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
     ];
     let mut a = vec!["apply", "--json", "--wait", "0"];
     a.extend_from_slice(&combat);
-    let held = json(h.remote_ok("french", &a).trim());
+    let held = parse(h.remote_ok("french", &a).trim());
     assert_eq!(held["held"], 1, "{held}");
-    let p = json(&h.remote_ok("umpire", &["pending", "--json"]));
+    let p = parse(&h.remote_ok("umpire", &["pending", "--json"]));
     let notes = p["requests"][0]["notes"].to_string();
     assert!(notes.contains("2RC in 2139 is 6 hexes from 2739"), "{p}");
     let text = h.remote_ok("umpire", &["pending"]);
@@ -2167,7 +2163,7 @@ fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
         "{text}"
     );
     // The player's own list holds no notes (what the umpire reads is the umpire's).
-    let mine = json(&h.remote_ok("french", &["pending", "--json"]));
+    let mine = parse(&h.remote_ok("french", &["pending", "--json"]));
     assert!(mine["requests"][0].get("notes").is_none(), "{mine}");
     h.remote_ok("umpire", &["approve", "1"]);
     h.remote_ok("umpire", &["approval", "off"]);
@@ -2175,11 +2171,11 @@ fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
     let mut a = vec!["apply", "--json"];
     a.extend_from_slice(&combat);
     h.remote_ok("french", &a);
-    let log = json(&h.remote_ok("spectator", &["show", "--json"]));
+    let log = parse(&h.remote_ok("spectator", &["show", "--json"]));
     drop(log);
     let (stopped, _) = h.signal_lines("-TERM");
     assert!(stopped);
-    let shown = json(&ok(&["log", "show", &save, "--json"]));
+    let shown = parse(&ok(&["log", "show", &save, "--json"]));
     let notes: Vec<Vec<String>> = shown
         .as_array()
         .unwrap()

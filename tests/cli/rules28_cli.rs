@@ -2,7 +2,7 @@
 //! an umpire is warned of (noted before and logged after, the move still made) and the impossible
 //! moves refused with exit 2 and nothing logged.
 
-use super::common::{due, json, kepi, log_len, ok, tmp};
+use super::common::{due, json, kepi, log_len, noted, ok, tmp};
 
 /// 1870, I10: "a unit occupying cell 1640 may besiege Neuf-Brisach and Sélestat simultaneously"
 /// (Neuf-Brisach 1541, Sélestat 1741): on 1870's board the three are neighbours.
@@ -539,12 +539,6 @@ fn move_notes(out: &str, save: &str) -> (Vec<String>, Vec<String>) {
         .map(|n| n.as_str().unwrap().to_string())
         .collect();
     (printed, logged)
-}
-
-fn noted(notes: &[String], want: &str) -> bool {
-    notes
-        .iter()
-        .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
 }
 
 /// 1870, after-combat movements. Rule 11: they "take place only over a distance of one cell";

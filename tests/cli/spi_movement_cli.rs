@@ -4,16 +4,10 @@
 //! is a note printed and logged with the action (the umpire goes ahead), the impossible is
 //! refused with exit 2 and nothing logged.
 
-use super::common::{apply, kepi, notes_of, ok};
+use super::common::{apply, kepi, noted, notes_of, ok};
 
 fn game(name: &str) -> String {
     super::common::new_game(&super::common::tmp("spi-move", name), "spi-1870", "3")
-}
-
-fn noted(line: &serde_json::Value, want: &str) -> bool {
-    notes_of(line)
-        .iter()
-        .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
 }
 
 /// The checklist row of `rule` whose words start with `what`, in the phase being played.
@@ -98,12 +92,12 @@ fn spi_movement_allowance_in_play() {
     let line = apply(&save, &["move", "de-2-5-1", "1019"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "spends 9 MP this Movement Phase, over its allowance of 8"
         ),
         "{line}"
     );
-    assert!(noted(&line, "SPI-T1"), "{line}");
+    assert!(noted(&notes_of(&line), "SPI-T1"), "{line}");
     // The move is made: the umpire decides.
     let v: serde_json::Value =
         serde_json::from_str(&ok(&["game", "show", &save, "--json"])).unwrap();
@@ -132,7 +126,7 @@ fn spi_movement_allowance_in_play() {
     let line = apply(&save, &["move", "fr-metz-5", "3017"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "spends 7 MP this Movement Phase, over its allowance of 6"
         ),
         "{line}"
@@ -151,12 +145,15 @@ fn spi_movement_allowance_in_play() {
     let line = apply(&save, &["move", "fr-forbach-8", "3214"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "spends 4 MP this Movement Phase, over its allowance of 3"
         ),
         "{line}"
     );
-    assert!(noted(&line, "halved unsupplied, SPI-S1"), "{line}");
+    assert!(
+        noted(&notes_of(&line), "halved unsupplied, SPI-S1"),
+        "{line}"
+    );
     super::common::ok(&["log", "verify", &save]);
 }
 
@@ -259,7 +256,7 @@ fn spi_formation_change_costs_four_movement_points() {
     let line = apply(&save, &["move", "fr-metz-5", "3013"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "spends 7 MP this Movement Phase, over its allowance of 6"
         ),
         "{line}"
@@ -328,12 +325,15 @@ fn spi_rail_movement_in_play() {
     // Detraining next to the French unit at 1438 (Case B): two points, the marker off, noted.
     assert_eq!(ok(&["hex", "distance", "1037", "1438"]).trim(), "4");
     let line = apply(&save, &["move", "de-2-5-1", "1337"]);
-    assert!(noted(&line, "moves by rail next to"), "Case B: {line}");
+    assert!(
+        noted(&notes_of(&line), "moves by rail next to"),
+        "Case B: {line}"
+    );
     let line = apply(&save, &["detrain", "de-2-5-1"]);
     assert_eq!(line["outcome"]["mp"], 2, "{line}");
-    assert!(noted(&line, "Rail Movement Case B"), "{line}");
+    assert!(noted(&notes_of(&line), "Rail Movement Case B"), "{line}");
     // 3 + 2 + 1 + 2 = 8: within.
-    assert!(!noted(&line, "over its allowance"), "{line}");
+    assert!(!noted(&notes_of(&line), "over its allowance"), "{line}");
     // The checklist's rail movement row lists the entrained units.
     let row = checklist_row(&save, "SPI-T1", "rail movement");
     assert!(
@@ -346,7 +346,7 @@ fn spi_rail_movement_in_play() {
     let line = apply(&save, &["entrain", "de-2-5-3"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "3 units of the German player entrained this Movement Phase, over 2"
         ),
         "{line}"
@@ -364,7 +364,7 @@ fn spi_rail_movement_in_play() {
     let line = apply(&save, &["entrain", "fr-metz-5"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "2 units of the French player entrained this Movement Phase, over 1"
         ),
         "{line}"
@@ -414,14 +414,17 @@ fn spi_eb_river_crossing_in_play() {
     assert!(notes_of(&line).is_empty(), "{line}");
     // Up to four hexes: a fifth is noted.
     let line = apply(&save, &["move", "de-eb-1", "1015"]);
-    assert!(noted(&line, "moves 5 hexes this Movement Phase"), "{line}");
+    assert!(
+        noted(&notes_of(&line), "moves 5 hexes this Movement Phase"),
+        "{line}"
+    );
     // 4-6: it stops; a later move this phase is noted, and made.
     let line = apply(&save, &["eb", "de-eb-2", "--dice", "d6=4"]);
     assert_eq!(line["outcome"]["continues"], false, "{line}");
     let line = apply(&save, &["move", "de-eb-2", "1211"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "must stop, and move no further in the Movement Phase"
         ),
         "{line}"

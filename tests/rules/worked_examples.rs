@@ -5,9 +5,9 @@
 //! sequence of play (PW's "Player A ... first fires any guns") have no arithmetic for kepi to check and
 //! are left out; so is SPI's "a Movement Allowance of 6 can expend six Movement Points" (a definition).
 
-use super::common::{spi_input, tables};
+use super::common::{entered, spi_input, tables};
 
-use kepi::dice::{DiceSource, Die, Ratio};
+use kepi::dice::{Die, Ratio};
 use kepi::rules::fr1870::{self, FortressRole, FrCombatInput, FrFortress, FrUnit};
 use kepi::rules::gsp::{self, Occupants};
 use kepi::rules::pk::{
@@ -16,14 +16,6 @@ use kepi::rules::pk::{
 };
 use kepi::rules::pw::{self, ArtilleryInput as PwArtilleryInput, Gunnery};
 use kepi::rules::spi::{self, Formation, SpiCombatInput};
-
-fn entered(die: Die, faces: &[u32]) -> DiceSource {
-    let mut d = DiceSource::entered_only();
-    for f in faces {
-        d.enter(die, *f).expect("face");
-    }
-    d
-}
 
 // ---------------------------------------------------------------- Pickelhaube & Kepi (seed 002)
 

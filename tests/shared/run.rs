@@ -63,7 +63,12 @@ pub fn ok(args: &[&str]) -> String {
 
 /// Runs kepi, which must succeed; returns stdout read as JSON.
 pub fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap()
+    parse(&ok(args))
+}
+
+/// `text` read as JSON (a line kepi printed, a message a host sent).
+pub fn parse(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap()
 }
 
 /// `kepi game new` of `scenario` with `seed` into `DIR/g.json`; returns the save's path.

@@ -5,7 +5,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
+use kepi::game::{Action, EntryKind};
 use kepi::registry::builtin_scenario;
+use kepi::rules::Resolution;
 
 pub use super::games::*;
 pub use super::run::tmp;
@@ -21,6 +23,20 @@ pub fn new_game(scenario: &str, seed: u64) -> AppState {
     let tables = kepi::registry::builtin_tables().expect("tables");
     let s = builtin_scenario(scenario).expect("scenario");
     AppState::new_game(&s, seed, tables).expect("game")
+}
+
+/// The resolution the last log entry holds (the test fails, saying the status line, when it holds
+/// none).
+pub fn last_resolution(app: &AppState) -> &Resolution<serde_json::Value> {
+    match app.game.log().last().map(|e| &e.kind) {
+        Some(EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        }) => resolution,
+        other => panic!(
+            "a resolution last in the log, got {other:?}: {:?}",
+            app.status
+        ),
+    }
 }
 
 /// The whole window around `app` at `size`, not yet run.
@@ -114,7 +130,7 @@ pub fn spi_metz_combat(app: &mut AppState) {
         ("de-3-3-2", "1110"),
         ("fr-metz-5", "1011"),
     ] {
-        app.handle(Command::Act(kepi::game::Action::Move {
+        app.handle(Command::Act(Action::Move {
             unit: unit.into(),
             to: hex.parse().expect("hex"),
             notes: Vec::new(),

@@ -1,7 +1,7 @@
 //! Issue 28: what the text forbids is noted in the resolver before the roll, the umpire can still
 //! roll, and the log entry keeps the note. At 1366x768.
 
-use super::common::{LAPTOP, demo};
+use super::common::{LAPTOP, demo, last_resolution};
 
 use egui_kittest::kittest::Queryable;
 use kepi::app::state::Command;
@@ -41,12 +41,7 @@ fn a_shaken_unit_initiating_melee_is_noted_and_logged() {
     h.run();
     let app = &h.state().state;
     assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
-    let Some(kepi::game::EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("a resolution")
-    };
+    let resolution = last_resolution(app);
     for want in ["initiate melee", "will accept melee"] {
         assert!(
             resolution

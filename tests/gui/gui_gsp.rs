@@ -4,12 +4,11 @@
 
 #![cfg(feature = "gui")]
 
-use super::common::{new_game, resolver};
+use super::common::{last_resolution, new_game, resolver};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::drift::drift_ui;
 use kepi::app::state::{AppState, Command};
-use kepi::game::{Action, EntryKind};
 
 const BATTERY: &str = "gfar-heavy-1";
 const TARGET: &str = "9e-ligne-1";
@@ -66,12 +65,7 @@ fn a_battery_fires_shells_drift_and_undo_restores() {
 
     let app = h.state();
     assert_eq!(app.game.log().len(), log_before + 1, "{:?}", app.status);
-    let Some(EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("the roll is logged as one resolution: {:?}", app.status)
-    };
+    let resolution = last_resolution(app);
     let o = resolution.outcome.as_ref().expect("an outcome");
     let hits = o["hits"].as_u64().expect("hits") as u32;
     assert!(

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "gui")]
 
-use super::common::{LAPTOP, demo, map_panel, new_game, resolver};
+use super::common::{LAPTOP, demo, last_resolution, map_panel, new_game, resolver};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
@@ -37,12 +37,7 @@ fn pw_artillery_roll_and_apply_then_undo() {
     h.run();
     let app = h.state();
     assert_eq!(app.game.log().len(), log_before + 1);
-    let Some(EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("a resolution in the log")
-    };
+    let resolution = last_resolution(app);
     let hits = resolution.outcome.as_ref().unwrap()["hits"]
         .as_u64()
         .unwrap() as u32;

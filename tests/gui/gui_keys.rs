@@ -102,12 +102,7 @@ fn type_into(h: &mut Harness<'_, KepiApp>, label: &str, text: &str) {
 
 /// The resolution the last log entry holds.
 fn last_resolution(h: &Harness<'_, KepiApp>) -> kepi::rules::Resolution<serde_json::Value> {
-    match h.state().state.game.log().last().map(|e| &e.kind) {
-        Some(EntryKind::Act {
-            action: Action::Resolved { resolution, .. },
-        }) => (**resolution).clone(),
-        other => panic!("a resolution in the log, got {other:?}"),
-    }
+    super::common::last_resolution(&h.state().state).clone()
 }
 
 /// After a roll: the card says the rolled line's odds as logged with the roll, and a line the

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "gui")]
 
-use super::common::{LAPTOP, demo};
+use super::common::{LAPTOP, demo, last_resolution};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
@@ -165,12 +165,7 @@ fn the_rolled_odds_line_is_marked_from_the_resolution() {
     h.get_by_label("Roll and apply").click();
     h.run();
     let app = &h.state().state;
-    let Some(kepi::game::EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("a resolution")
-    };
+    let resolution = last_resolution(app);
     let i = resolution.rolled.expect("the flag roll records its line");
     let label = resolution.odds[i].outcome.clone();
     assert!(
@@ -206,12 +201,7 @@ fn an_odd_phase_is_noted_never_refused_and_the_log_keeps_the_note() {
     h.run();
     let app = &h.state().state;
     assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
-    let Some(kepi::game::EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("a resolution")
-    };
+    let resolution = last_resolution(app);
     assert!(
         resolution
             .notes

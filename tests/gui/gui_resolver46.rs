@@ -4,13 +4,15 @@
 //! ahead with; "Set by you" in words; GSP's hits where nobody is named placed by hand, not
 //! re-rolled; the result card gone once the phase moves on; "Fight as a battle…" on its own row.
 
-use super::common::{LAPTOP, app, new_game, resolver, spi_metz_combat, window, window_of};
+use super::common::{
+    LAPTOP, app, last_resolution, new_game, resolver, spi_metz_combat, window, window_of,
+};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
-use kepi::game::{Action, EntryKind, Level};
+use kepi::game::{Action, Level};
 
 const ATTACKER: &str = "12th-grenadiers-1";
 const DEFENDER: &str = "8e-ligne-1";
@@ -37,15 +39,6 @@ fn spi_combat() -> AppState {
     let mut app = new_game("spi-1870", 5);
     spi_metz_combat(&mut app);
     app
-}
-
-fn last_notes(app: &AppState) -> Vec<String> {
-    match app.game.log().last().map(|e| &e.kind) {
-        Some(EntryKind::Act {
-            action: Action::Resolved { resolution, .. },
-        }) => resolution.notes.clone(),
-        other => panic!("a resolution, got {other:?}"),
-    }
 }
 
 /// Item 1: "B loses 2 casualties, lea..." on every P&K melee row; each outcome is now whole, found
@@ -260,7 +253,9 @@ fn gsp_hits_where_nobody_is_named_are_placed_by_hand_not_rerolled() {
             a.handle(Command::ResolveAndApply {
                 entered: Vec::new(),
             });
-            last_notes(&a)
+            last_resolution(&a)
+                .notes
+                .clone()
                 .into_iter()
                 .find(|n| n.contains("where no unit is named"))
         })

@@ -2,6 +2,7 @@
 //! kepi, a new game) and the readers of what kepi prints about a game.
 
 pub use super::games::*;
+pub use super::host::TestHost;
 pub use super::run::*;
 
 use serde_json::Value;

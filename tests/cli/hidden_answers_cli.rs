@@ -13,73 +13,35 @@
 
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use kepi::net::host::{Event, Host, HostOptions};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
-use super::common::{ok, parse, strength};
+use super::common::{TestHost, ok, parse, strength};
 
 const T: Duration = Duration::from_secs(20);
 
 /// A host serving one save, hiding strengths from player seats, on its own thread.
 struct Table {
-    address: String,
-    codes: Vec<(String, String)>,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    host: TestHost,
 }
 
 impl Table {
     fn serve(save: &Path, approve: bool) -> Table {
-        let tables = kepi::registry::builtin_tables().expect("tables");
-        let host = Host::open(
-            save,
-            &HostOptions {
-                bind: std::net::IpAddr::from([127, 0, 0, 1]),
-                port: 0,
-                new_codes: true,
-            },
-            tables,
-            Arc::new(|_: &Event| {}),
-        )
-        .expect("host");
-        host.set_hide_strengths(true);
-        host.set_approval(approve);
-        let address = format!("ws://{}", host.local_addr());
-        let codes = host
-            .seats()
-            .into_iter()
-            .map(|s| (s.seat.to_string(), s.code))
-            .collect();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let thread = std::thread::spawn(move || {
-            let _ = host.serve(&flag);
-        });
         Table {
-            address,
-            codes,
-            stop,
-            thread: Some(thread),
+            host: TestHost::serve(save, 0, true, true, approve),
         }
     }
 
-    fn code(&self, seat: &str) -> &str {
-        self.codes
-            .iter()
-            .find(|(s, _)| s == seat)
-            .map(|(_, c)| c.as_str())
-            .expect("seat")
+    fn code(&self, seat: &str) -> String {
+        self.host.code(seat.parse().expect("seat"))
     }
 
     /// A connection of `seat` that follows the log from its start: everything it receives
     /// until its catch-up's view, as raw text.
     fn join(&self, seat: &str) -> (WebSocket<MaybeTlsStream<TcpStream>>, Vec<String>) {
-        let (mut ws, _) = tungstenite::connect(self.address.as_str()).expect("connect");
+        let (mut ws, _) = tungstenite::connect(self.host.address.as_str()).expect("connect");
         if let MaybeTlsStream::Plain(s) = ws.get_mut() {
             s.set_read_timeout(Some(T)).expect("timeout");
         }
@@ -104,7 +66,7 @@ impl Table {
 
     /// A one-off connection of `seat` that follows no log: its welcome read.
     fn join_quiet(&self, seat: &str) -> WebSocket<MaybeTlsStream<TcpStream>> {
-        let (mut ws, _) = tungstenite::connect(self.address.as_str()).expect("connect");
+        let (mut ws, _) = tungstenite::connect(self.host.address.as_str()).expect("connect");
         if let MaybeTlsStream::Plain(s) = ws.get_mut() {
             s.set_read_timeout(Some(T)).expect("timeout");
         }
@@ -119,20 +81,8 @@ impl Table {
     }
 
     /// Stops the host (the save caught up).
-    fn stop(mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-impl Drop for Table {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+    fn stop(self) {
+        drop(self.host);
     }
 }
 

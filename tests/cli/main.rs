@@ -19,6 +19,8 @@ mod games;
 mod grammar_cli;
 mod gsp_cli;
 mod hidden_answers_cli;
+#[path = "../shared/host.rs"]
+mod host;
 mod hostile_corpus;
 mod input_cli;
 mod net_cli;

@@ -10,6 +10,7 @@ use kepi::registry::builtin_scenario;
 use kepi::rules::Resolution;
 
 pub use super::games::*;
+pub use super::host::TestHost;
 pub use super::run::tmp;
 
 /// The laptop screen most window tests are drawn on.

@@ -2,11 +2,9 @@
 //! and shows its seats' codes; File > Join a game… joins a loopback host with a code, shows the
 //! host's game, and follows what other clients do.
 
-use super::common::{LAPTOP, tmp, window_of};
+use super::common::{LAPTOP, TestHost, tmp, window_of};
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
@@ -15,7 +13,6 @@ use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Mode};
 use kepi::net::Seat;
 use kepi::net::client::Client;
-use kepi::net::host::{Event, Host, HostOptions, SeatCode};
 use kepi::store::Store;
 
 /// A save of the demo battle at `dir/game.kepi.json`.
@@ -43,72 +40,6 @@ fn until(h: &mut Harness<'static, KepiApp>, what: &str, done: impl Fn(&KepiApp) 
     }
     // Discovery's spinner keeps repainting: a fixed number of frames, not `run`.
     h.run_steps(2);
-}
-
-/// A host of `save` on loopback, serving on its own thread until the flag is set.
-struct TestHost {
-    address: String,
-    seats: Vec<SeatCode>,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl TestHost {
-    fn start(save: &Path) -> TestHost {
-        TestHost::start_on(save, 0, true)
-    }
-
-    /// A host on `port` (0: any free one), with new codes or the save's own.
-    fn start_on(save: &Path, port: u16, new_codes: bool) -> TestHost {
-        TestHost::start_with(save, port, new_codes, false)
-    }
-
-    /// A host that may hide the other side's strengths from player seats.
-    fn start_with(save: &Path, port: u16, new_codes: bool, hide: bool) -> TestHost {
-        let tables = kepi::registry::builtin_tables().expect("tables");
-        let host = Host::open(
-            save,
-            &HostOptions {
-                bind: std::net::IpAddr::from([127, 0, 0, 1]),
-                port,
-                new_codes,
-            },
-            tables,
-            Arc::new(|_: &Event| {}),
-        )
-        .expect("host");
-        host.set_hide_strengths(hide);
-        let address = host.url();
-        let seats = host.seats();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let thread = std::thread::spawn(move || {
-            let _ = host.serve(&flag);
-        });
-        TestHost {
-            address,
-            seats,
-            stop,
-            thread: Some(thread),
-        }
-    }
-
-    fn code(&self, seat: Seat) -> String {
-        self.seats
-            .iter()
-            .find(|s| s.seat == seat)
-            .map(|s| s.code.clone())
-            .expect("seat")
-    }
-}
-
-impl Drop for TestHost {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
 }
 
 #[test]

@@ -30,5 +30,7 @@ mod gui_sixth_rule_set;
 mod gui_small;
 mod gui_switch;
 mod gui_workspace;
+#[path = "../shared/host.rs"]
+mod host;
 #[path = "../shared/run.rs"]
 mod run;

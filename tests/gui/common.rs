@@ -123,21 +123,29 @@ pub fn due_panel(app: AppState) -> Harness<'static, AppState> {
     h
 }
 
-/// An SPI campaign's combat: two German corps (1010, 1110) next to the French corps of Metz
-/// moved to 1011, the resolver holding that combat (de-3-3-1 and de-3-3-2 against fr-metz-5).
-pub fn spi_metz_combat(app: &mut AppState) {
-    for (unit, hex) in [
-        ("de-3-3-1", "1010"),
-        ("de-3-3-2", "1110"),
-        ("fr-metz-5", "1011"),
-    ] {
+/// Moves units to hexes, as the umpire's setup would.
+pub fn place(app: &mut AppState, at: &[(&str, &str)]) {
+    for (unit, hex) in at {
         app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
+            unit: unit.to_string(),
             to: hex.parse().expect("hex"),
             notes: Vec::new(),
             mp: None,
         }));
     }
+}
+
+/// An SPI campaign's combat: two German corps (1010, 1110) next to the French corps of Metz
+/// moved to 1011, the resolver holding that combat (de-3-3-1 and de-3-3-2 against fr-metz-5).
+pub fn spi_metz_combat(app: &mut AppState) {
+    place(
+        app,
+        &[
+            ("de-3-3-1", "1010"),
+            ("de-3-3-2", "1110"),
+            ("fr-metz-5", "1011"),
+        ],
+    );
     app.handle(Command::Select("de-3-3-1".into()));
     app.handle(Command::Target("fr-metz-5".into()));
     app.handle(Command::ToggleAttacker("de-3-3-2".into()));

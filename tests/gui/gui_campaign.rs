@@ -4,7 +4,7 @@
 //! campaign's log showing the result; and the buttons absent or disabled, with the reason, where
 //! they do not apply. The same library steps as `kepi campaign battle|return`.
 
-use super::common::{LAPTOP, METZ_FORTRESS, new_game, spi_metz_combat, tmp, window_of};
+use super::common::{LAPTOP, METZ_FORTRESS, new_game, place, spi_metz_combat, tmp, window_of};
 
 use std::path::Path;
 
@@ -234,18 +234,8 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
     // same.
     let mut kept = new_game("spi-1870", 5);
     kept.data_dir = Some(dir.join("data"));
-    kept.handle(Command::Act(Action::Move {
-        unit: "de-3-3-1".into(),
-        to: "1010".parse().expect("hex"),
-        notes: Vec::new(),
-        mp: None,
-    }));
-    kept.handle(Command::Act(Action::Move {
-        unit: "fr-metz-5".into(),
-        to: "1011".parse().expect("hex"),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut kept, &[("de-3-3-1", "1010")]);
+    place(&mut kept, &[("fr-metz-5", "1011")]);
     kept.handle(Command::Select("de-3-3-1".into()));
     kept.handle(Command::Target("fr-metz-5".into()));
     assert!(kept.autosaved && kept.store.is_some());

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "gui")]
 
-use super::common::{LAPTOP, demo, last_resolution, map_panel, new_game, resolver};
+use super::common::{LAPTOP, demo, last_resolution, map_panel, new_game, place, resolver};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
@@ -203,19 +203,15 @@ fn a_move_beyond_the_allowance_is_noted_and_made() {
 #[test]
 fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
     let mut app = new_game("spi-1870", 3);
-    for (unit, hex) in [
-        ("fr-metz-5", "0505"),
-        ("fort-sedan", "0505"),
-        ("de-2-5-1", "0504"),
-        ("de-2-5-2", "0506"),
-    ] {
-        app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
-            to: hex.parse().unwrap(),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
+    place(
+        &mut app,
+        &[
+            ("fr-metz-5", "0505"),
+            ("fort-sedan", "0505"),
+            ("de-2-5-1", "0504"),
+            ("de-2-5-2", "0506"),
+        ],
+    );
     app.handle(Command::Select("de-2-5-1".into()));
     app.handle(Command::Target("fr-metz-5".into()));
     let attackers = |app: &AppState| match app
@@ -266,18 +262,14 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
 #[test]
 fn spi_window_roll_applies_the_owners_loss_split() {
     let mut app = new_game("spi-1870", 3);
-    for (unit, hex) in [
-        ("fr-metz-5", "0505"),
-        ("fort-sedan", "0505"),
-        ("de-2-5-1", "0504"),
-    ] {
-        app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
-            to: hex.parse().unwrap(),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
+    place(
+        &mut app,
+        &[
+            ("fr-metz-5", "0505"),
+            ("fort-sedan", "0505"),
+            ("de-2-5-1", "0504"),
+        ],
+    );
     app.handle(Command::Select("de-2-5-1".into()));
     app.handle(Command::Target("fr-metz-5".into()));
     let split = |app: &mut AppState, losses: Vec<(&str, u32)>| {
@@ -326,12 +318,7 @@ fn spi_window_roll_applies_the_owners_loss_split() {
 #[test]
 fn a_fortification_on_the_map_says_what_it_is() {
     let mut app = new_game("spi-1870", 3);
-    app.handle(Command::Act(Action::Move {
-        unit: "fort-sedan".into(),
-        to: "0505".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("fort-sedan", "0505")]);
     let mut h = map_panel(app);
     h.run();
     h.get_by_label("Fortification Sedan").hover();
@@ -347,18 +334,14 @@ fn a_fortification_on_the_map_says_what_it_is() {
 #[test]
 fn spi_flank_box_needs_the_map_geometry() {
     let mut app = new_game("spi-1870", 3);
-    for (unit, hex) in [
-        ("fr-metz-5", "0505"),
-        ("de-2-5-1", "0504"),
-        ("de-2-5-2", "0605"),
-    ] {
-        app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
-            to: hex.parse().unwrap(),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
+    place(
+        &mut app,
+        &[
+            ("fr-metz-5", "0505"),
+            ("de-2-5-1", "0504"),
+            ("de-2-5-2", "0605"),
+        ],
+    );
     app.handle(Command::Select("de-2-5-1".into()));
     app.handle(Command::Target("fr-metz-5".into()));
     app.handle(Command::ToggleAttacker("de-2-5-2".into()));
@@ -372,12 +355,7 @@ fn spi_flank_box_needs_the_map_geometry() {
             .accesskit_node()
             .is_disabled()
     );
-    h.state_mut().handle(Command::Act(Action::Move {
-        unit: "de-2-5-2".into(),
-        to: "0506".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(h.state_mut(), &[("de-2-5-2", "0506")]);
     h.run();
     h.run();
     assert!(h.query_by_label_contains("not a flanking attack").is_none());
@@ -548,12 +526,7 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
             .is_disabled()
     );
     let mut app = h.into_state();
-    app.handle(Command::Act(Action::Move {
-        unit: "fr-mar".into(),
-        to: "2738".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("fr-mar", "2738")]);
     app.handle(Command::Select("fr-mar".into()));
     app.handle(Command::Target("de-cav-3".into()));
     let i = app.resolver.current;
@@ -595,12 +568,7 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
 #[test]
 fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
     let mut app = new_game("fr1870-august", 3);
-    app.handle(Command::Act(Action::Move {
-        unit: "de-4b".into(),
-        to: "3001".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("de-4b", "3001")]);
     // 2 against 4 is 1:2; die 6 is DR (seed: "1 vs 2 AE AE AE AD AD AD,DD R DR").
     app.handle(Command::Select("fr-1rc".into()));
     app.handle(Command::Target("de-3b".into()));
@@ -669,12 +637,7 @@ fn picking_a_combats_units_does_not_move_roll() {
             on: true,
         }));
     }
-    app.handle(Command::Act(Action::Move {
-        unit: "de-cav-4".into(),
-        to: "2140".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("de-cav-4", "2140")]);
     let mut h = Harness::builder()
         .with_size(LAPTOP)
         .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), KepiApp::with_state(app));
@@ -697,12 +660,7 @@ fn picking_a_combats_units_does_not_move_roll() {
 
 fn fr1870_after_a_retreat_result() -> AppState {
     let mut app = new_game("fr1870-august", 3);
-    app.handle(Command::Act(Action::Move {
-        unit: "de-4b".into(),
-        to: "3001".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("de-4b", "3001")]);
     // 2 against 4 is 1:2; die 6 is DR: 3B must retreat from 2544.
     app.handle(Command::Select("fr-1rc".into()));
     app.handle(Command::Target("de-3b".into()));
@@ -746,12 +704,7 @@ fn an_1870_vacated_cell_is_named_for_who_holds_it_now() {
         .is_some()
     );
     let mut app = h.into_state();
-    app.handle(Command::Act(Action::Move {
-        unit: "de-3b".into(),
-        to: "2645".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("de-3b", "2645")]);
     let mut h = map_panel(app);
     h.run();
     assert!(
@@ -759,12 +712,7 @@ fn an_1870_vacated_cell_is_named_for_who_holds_it_now() {
             .is_some()
     );
     let mut app = h.into_state();
-    app.handle(Command::Act(Action::Move {
-        unit: "fr-1rc".into(),
-        to: "2544".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("fr-1rc", "2544")]);
     let d = app.state().due.iter().find(|d| d.at.is_some()).unwrap();
     assert_eq!(d.what, due.what, "the check is not changed");
     assert_eq!(

@@ -6,7 +6,7 @@
 
 #![cfg(feature = "gui")]
 
-use super::common::{app, demo, window};
+use super::common::{app, demo, place, window};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
@@ -14,18 +14,6 @@ use kepi::app::KepiApp;
 use kepi::app::resolver::{ODDS_BEFORE_ROLLING, ODDS_ROLLED_WITH};
 use kepi::app::state::Command;
 use kepi::game::{Action, EntryKind};
-
-/// Moves units to hexes, as the umpire's setup would.
-fn place(h: &mut Harness<'_, KepiApp>, at: &[(&str, &str)]) {
-    for (unit, hex) in at {
-        app(h).handle(Command::Act(Action::Move {
-            unit: unit.to_string(),
-            to: hex.parse().expect("hex"),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
-}
 
 /// Picks the acting unit and target and shows the form `form`.
 fn pick(h: &mut Harness<'_, KepiApp>, actor: &str, target: &str, form: &str) {
@@ -277,7 +265,7 @@ fn pw_typing_lands_and_dice_are_for_one_roll() {
     pick(&mut h, "de-art", "fr-inf-3", "artillery");
     my_dice_are_for_one_roll(&mut h, &[("d6", "6")]);
     // Melee: the odds change with the strengths the roll leaves; the card keeps the roll's.
-    place(&mut h, &[("de-cav", "0305")]);
+    place(app(&mut h), &[("de-cav", "0305")]);
     app(&mut h).options.own_dice = false;
     pick(&mut h, "de-cav", "fr-inf-3", "melee");
     h.get_by_label("Roll and apply").click();
@@ -302,7 +290,7 @@ fn gsp_typing_lands_and_dice_are_for_one_roll() {
 fn spi_typing_lands_and_a_chart_result_is_for_one_roll() {
     let mut h = window(Some("spi-1870"));
     place(
-        &mut h,
+        app(&mut h),
         &[
             ("fr-metz-5", "0505"),
             ("fort-sedan", "0505"),
@@ -776,7 +764,7 @@ fn gsp_my_dice_ask_for_every_die_and_the_card_says_which_kepi_rolled() {
 #[test]
 fn pw_melee_my_dice_one_field_a_side_logged_per_side() {
     let mut h = window(Some("pw-skirmish"));
-    place(&mut h, &[("de-cav", "0305")]);
+    place(app(&mut h), &[("de-cav", "0305")]);
     pick(&mut h, "de-cav", "fr-inf-3", "melee");
     app(&mut h).options.own_dice = true;
     h.run();

@@ -106,3 +106,29 @@ pub fn noted(notes: &[String], want: &str) -> bool {
         .iter()
         .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
 }
+
+/// Runs kepi, which must fail with exit `code`, without a panic, its stderr holding every one of
+/// `needles`; returns stderr. Each call is one forgery or bad input caught.
+pub fn caught(args: &[&str], code: i32, needles: &[&str]) -> String {
+    let o = kepi(args);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "kepi {args:?} should fail: {err}{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(!err.contains("panicked"), "kepi {args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "kepi {args:?}: `{n}` not in: {err}");
+    }
+    err
+}
+
+/// `kepi log verify SAVE` fails (exit 1) naming `entry N` and each of `needles`; returns stderr.
+pub fn forgery_caught(save: &str, entry: usize, needles: &[&str]) -> String {
+    let entry = format!("entry {entry}");
+    let mut all = vec![entry.as_str()];
+    all.extend_from_slice(needles);
+    caught(&["log", "verify", save], 1, &all)
+}

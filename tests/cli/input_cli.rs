@@ -2,7 +2,7 @@
 //! Each is refused or caught with a clean error naming what was wrong: never a panic, never a
 //! wrong answer.
 
-use crate::common::{kepi, new_game, ok, play, refused, tmp};
+use crate::common::{forgery_caught, new_game, ok, play, refused, tmp};
 
 const I64_MAX: &str = "9223372036854775807";
 const I64_MIN: &str = "-9223372036854775808";
@@ -485,18 +485,6 @@ fn resolution_at(log: &[LogEntry], what: &str) -> usize {
         .unwrap()
 }
 
-/// `kepi log verify` fails (exit 1) naming the entry and each of `needles`.
-fn caught(save: &str, entry: usize, needles: &[&str]) {
-    let o = kepi(&["log", "verify", save]);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(o.status.code(), Some(1), "forgery passed: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(err.contains(&format!("entry {entry}")), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "`{n}` not in {err}");
-    }
-}
-
 /// Untouched journals of all five rule sets verify, every resolution resolved again.
 #[test]
 fn untouched_logs_of_every_rule_set_verify_with_every_resolution_resolved_again() {
@@ -572,7 +560,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         resummarise(log, fire);
     });
-    caught(&save, fire, &["casualties: logged", "dice give"]);
+    forgery_caught(&save, fire, &["casualties: logged", "dice give"]);
     forged += 1;
 
     // 2. Only the effect: the unit loses 5 more, the summary still says what the dice gave.
@@ -589,7 +577,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
             }
         }
     });
-    caught(&save, fire, &["but its action gives"]);
+    forgery_caught(&save, fire, &["but its action gives"]);
     forged += 1;
 
     // 3. The effect and the entry's summary, the outcome left: the effects are not the outcome's.
@@ -607,7 +595,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         resummarise(log, fire);
     });
-    caught(&save, fire, &["effects", "not what its outcome gives"]);
+    forgery_caught(&save, fire, &["effects", "not what its outcome gives"]);
     forged += 1;
 
     // 4. The case: a lose-strength `n` 2 -> 5 under the summary "loses 2".
@@ -633,7 +621,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         assert!(log[lose].summary.contains("loses 2"));
     });
-    caught(&save, lose, &["loses 2", "loses 5"]);
+    forgery_caught(&save, lose, &["loses 2", "loses 5"]);
     forged += 1;
 
     // 5. A unit-less roll (army morale): its outcome and summary rewritten consistently.
@@ -653,7 +641,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         resummarise(log, army);
     });
-    caught(&save, army, &["score: logged"]);
+    forgery_caught(&save, army, &["score: logged"]);
     forged += 1;
 
     // 6. The result's words only ("3 casualties" -> "9 casualties"), the numbers left.
@@ -667,7 +655,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         resummarise(log, fire);
     });
-    caught(
+    forgery_caught(
         &save,
         fire,
         &["the colonel fell", "its input and dice give"],
@@ -705,7 +693,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
             }
             resummarise(log, at);
         });
-        caught(&save, at, &["logged", "dice give"]);
+        forgery_caught(&save, at, &["logged", "dice give"]);
         forged += 1;
     }
     assert_eq!(forged, 10);

@@ -5,29 +5,14 @@
 
 use std::path::Path;
 
-use super::common::{FR1870_ATTACK, SPI_ATTACK, kepi, new_game, ok, play, tmp};
+use super::common::{
+    FR1870_ATTACK, SPI_ATTACK, caught, forgery_caught, kepi, new_game, ok, play, tmp,
+};
 
 use kepi::game::{EntryKind, GENESIS, LogEntry, entry_hash};
 
 /// A seed long enough not to turn up by chance in the hex of a hash.
 const SEED: &str = "8675309123";
-
-/// Asserts `kepi args` fails with `code` and its stderr contains every one of `needles`; returns
-/// stderr. Each call is one tamper case caught.
-fn caught(args: &[&str], code: i32, needles: &[&str]) -> String {
-    let o = kepi(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "kepi {args:?} should fail: {err}{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    for n in needles {
-        assert!(err.contains(n), "kepi {args:?}: `{n}` not in: {err}");
-    }
-    err
-}
 
 fn read(save: &str) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(save).unwrap()).unwrap()
@@ -434,11 +419,7 @@ fn last_resolution(save: &str) -> usize {
 
 /// `kepi log verify SAVE` exits 1 naming `entry N` and the member; returns stderr.
 fn refused(save: &str, entry: usize, member: &str) -> String {
-    caught(
-        &["log", "verify", save],
-        1,
-        &[&format!("entry {entry}"), &format!("`{member}")],
-    )
+    forgery_caught(save, entry, &[&format!("`{member}")])
 }
 
 /// The resolution of entry `i`, to edit.

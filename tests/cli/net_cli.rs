@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use kepi::net::client::{Client, Incoming, Replica};
 
-use super::common::{bin, kepi, ok, parse, tmp};
+use super::common::{bin, kepi, new_game, ok, parse, tmp};
 
 const GERMAN: &str = "12th-grenadiers-1";
 const FRENCH: &str = "55e-ligne-1";
@@ -160,8 +160,9 @@ impl Drop for Served {
     }
 }
 
-fn new_game(name: &str) -> String {
-    super::common::new_game(&tmp("net", name), "mars-la-tour", "1870")
+/// A new Mars-la-Tour game (seed 1870) in a fresh scratch folder `net-NAME`.
+fn mlt_game(name: &str) -> String {
+    new_game(&tmp("net", name), "mars-la-tour", "1870")
 }
 
 fn stderr(o: &Output) -> String {
@@ -170,7 +171,7 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_save_caught_up() {
-    let save = new_game("sigterm");
+    let save = mlt_game("sigterm");
     let h = Served::start(&save, &[]);
     let seats: Vec<&str> = {
         let mut s: Vec<&str> = h.codes.keys().map(String::as_str).collect();
@@ -243,7 +244,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
 #[test]
 fn players_act_only_with_their_own_units_and_only_with_resolutions() {
     // A seed that shows if it ever leaves the host.
-    let save = super::common::new_game(&tmp("net", "seats"), "mars-la-tour", "987654321987");
+    let save = new_game(&tmp("net", "seats"), "mars-la-tour", "987654321987");
     let h = Served::start(&save, &[]);
     let refused = |seat: &str, words: &[&str], says: &str| {
         let mut a = vec!["apply"];
@@ -318,7 +319,7 @@ fn players_act_only_with_their_own_units_and_only_with_resolutions() {
 
 #[test]
 fn wrong_codes_and_bad_arguments_are_refused_naming_them() {
-    let save = new_game("codes");
+    let save = mlt_game("codes");
     let h = Served::start(&save, &[]);
     let o = kepi(&[
         "remote",
@@ -385,7 +386,7 @@ fn wrong_codes_and_bad_arguments_are_refused_naming_them() {
 /// answered at once; the umpire's right code from 127.0.0.1 gets in, and again after a restart.
 #[test]
 fn a_right_code_gets_in_after_the_wrong_code_limit_and_after_a_restart() {
-    let save = new_game("limit");
+    let save = mlt_game("limit");
     let h = Served::start(&save, &[]);
     let limit = kepi::net::gate::MAX_FAILED_CODES;
     for k in 0..limit + 3 {
@@ -425,7 +426,7 @@ fn a_right_code_gets_in_after_the_wrong_code_limit_and_after_a_restart() {
 
 #[test]
 fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
-    let save = new_game("watch");
+    let save = mlt_game("watch");
     let h = Served::start(&save, &[]);
     h.remote_ok("umpire", &["apply", "note", "one", "note", "two"]);
     // A watcher of new entries only, started before they are made.
@@ -495,7 +496,7 @@ fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
 
 #[test]
 fn a_watcher_reconnects_by_itself_after_the_host_is_killed_and_catches_up() {
-    let save = new_game("reconnect");
+    let save = mlt_game("reconnect");
     // A port of our own, so the restarted host is at the same address.
     let port = std::net::TcpListener::bind(("127.0.0.1", 0))
         .unwrap()
@@ -568,7 +569,7 @@ fn wait_output(mut child: Child) -> Output {
 
 #[test]
 fn kill_9_of_the_host_loses_no_acknowledged_action_and_a_restart_resumes_with_the_same_codes() {
-    let save = new_game("kill9");
+    let save = mlt_game("kill9");
     let h = Served::start(&save, &[]);
     let codes = h.codes.clone();
     let mut c = h.client("umpire", None);
@@ -598,7 +599,7 @@ fn kill_9_of_the_host_loses_no_acknowledged_action_and_a_restart_resumes_with_th
 
 #[test]
 fn malformed_and_oversized_messages_close_that_connection_only() {
-    let save = new_game("malformed");
+    let save = mlt_game("malformed");
     let h = Served::start(&save, &[]);
     let mut watcher = h.client("spectator", Some(Replica::new()));
     watcher.catch_up(T).unwrap();
@@ -657,7 +658,7 @@ fn eight_clients_by_100_actions_and_the_chain_verifies_after() {
 /// a spectator watches. Every replica verifies every entry, the watcher reaches all of them and
 /// the save verifies after the host stops, with the watcher's head.
 fn many_clients(name: &str, clients: usize, actions: usize) {
-    let save = new_game(name);
+    let save = mlt_game(name);
     let h = Served::start(&save, &[]);
     let mut watcher = h.client("spectator", Some(Replica::new()));
     watcher.catch_up(T).unwrap();
@@ -732,7 +733,7 @@ fn spawn_remote(h: &Served, seat: &str, args: &[&str]) -> Child {
 
 #[test]
 fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejects_it_in_the_log() {
-    let save = new_game("approve");
+    let save = mlt_game("approve");
     let h = Served::start(&save, &["--approve"]);
     let fire = ["fire", GERMAN, FRENCH, "--dice", "d10=10,d%=20"];
 
@@ -900,7 +901,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
 
 #[test]
 fn a_seat_may_have_only_so_many_requests_waiting_for_the_umpire() {
-    let save = new_game("approve-many");
+    let save = mlt_game("approve-many");
     let h = Served::start(&save, &["--approve"]);
     let mut c = h.client("french", None);
     let words: Vec<String> = ["fire", FRENCH, GERMAN, "--dice", "d10=3,d%=50"]
@@ -952,9 +953,9 @@ fn words_of(w: &[&str]) -> Vec<String> {
 /// picked out by its address.
 #[test]
 fn serve_advertises_its_game_and_remote_discover_lists_it_unless_told_not_to() {
-    let save = new_game("discover");
+    let save = mlt_game("discover");
     let h = Served::start(&save, &[]);
-    let quiet_save = new_game("discover-quiet");
+    let quiet_save = mlt_game("discover-quiet");
     let quiet = Served::start(&quiet_save, &["--no-advertise"]);
     let deadline = Instant::now() + Duration::from_secs(30);
     let game = loop {
@@ -1061,7 +1062,7 @@ fn raw_wire(h: &Served, seat: &str, want: u64) -> Vec<String> {
 
 #[test]
 fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() {
-    let save = new_game("hidden");
+    let save = mlt_game("hidden");
     let h = Served::start(&save, &["--hide-strengths"]);
     // The umpire makes losses on both sides: the French one's summary names its strength left.
     h.remote_ok(
@@ -1276,7 +1277,7 @@ fn follow_until(c: &mut Client, done: impl Fn(&kepi::net::redact::SeenLog) -> bo
 #[test]
 fn a_seat_can_check_no_guess_of_a_hidden_entry_and_the_reveal_opens_every_one() {
     use kepi::game::{Action, EntryKind, Game, entry_hash};
-    let save = new_game("guess");
+    let save = mlt_game("guess");
     let h = Served::start(&save, &["--hide-strengths"]);
     h.remote_ok(
         "umpire",
@@ -1384,7 +1385,7 @@ fn told(h: &Served, seat: &str, words: &[&str]) -> (Option<i32>, String, String)
 #[test]
 fn a_players_requests_get_the_same_answers_whatever_the_hidden_strength() {
     // Two tables, the French unit 20 strong at one and 13 at the other.
-    let (a, b) = (new_game("bisect-a"), new_game("bisect-b"));
+    let (a, b) = (mlt_game("bisect-a"), mlt_game("bisect-b"));
     let o = kepi(&["game", "apply", &b, "lose", FRENCH, "7"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let strengths: Vec<u64> = [&a, &b]
@@ -1444,7 +1445,7 @@ fn a_players_requests_get_the_same_answers_whatever_the_hidden_strength() {
 
 #[test]
 fn a_seats_chain_is_the_same_after_the_host_restarts() {
-    let save = new_game("restart-chain");
+    let save = mlt_game("restart-chain");
     let h = Served::start(&save, &["--hide-strengths"]);
     h.remote_ok("umpire", &["apply", "lose", FRENCH, "2", "note", "x"]);
     let mut c = h.client("german", Some(Replica::new()));
@@ -1469,7 +1470,7 @@ fn a_seats_chain_is_the_same_after_the_host_restarts() {
 #[cfg(unix)]
 #[test]
 fn serve_on_a_linked_save_keeps_the_codes_beside_the_save() {
-    let save = new_game("linked-seats");
+    let save = mlt_game("linked-seats");
     let link = format!("{save}-link.json");
     std::os::unix::fs::symlink(&save, &link).unwrap();
     let h = Served::start(&link, &[]);
@@ -1492,7 +1493,7 @@ fn strangers_without_a_code_cannot_stop_the_table() {
     use std::io::{Read, Write};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
-    let save = new_game("strangers");
+    let save = mlt_game("strangers");
     let h = Served::start(&save, &[]);
     let (host, port) = kepi::net::parse_address(&h.address).unwrap();
     let addr = format!("{host}:{port}");
@@ -1551,7 +1552,7 @@ fn strangers_without_a_code_cannot_stop_the_table() {
 /// its own, and the seat keeps its newest connections (the oldest is told why it goes).
 #[test]
 fn a_players_code_cannot_lock_out_the_umpire_and_a_seat_keeps_its_newest() {
-    let save = new_game("seatcap");
+    let save = mlt_game("seatcap");
     let h = Served::start(&save, &[]);
     let mut germans: Vec<Client> = (0..64).map(|_| h.client("german", None)).collect();
     let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
@@ -1612,7 +1613,7 @@ fn a_full_host_is_said_in_words_by_the_client() {
 /// answers every request, then stops on SIGTERM.
 #[test]
 fn a_host_whose_event_output_is_not_read_keeps_answering_and_stops_on_sigterm() {
-    let save = new_game("unread");
+    let save = mlt_game("unread");
     let mut child = Command::new(bin())
         .args([
             "serve",
@@ -1751,7 +1752,7 @@ fn watch_backs_off_from_a_host_that_keeps_dropping_it() {
 /// a warning line when that is every interface (the wording is checked in the library's tests).
 #[test]
 fn serve_says_what_it_exposes() {
-    let save = new_game("exposed");
+    let save = mlt_game("exposed");
     let o = kepi(&[
         "serve",
         &save,
@@ -1831,7 +1832,7 @@ fn join_from(to: std::net::SocketAddrV4, src: [u8; 4], code: &str) -> Result<Str
 #[cfg(target_os = "linux")]
 #[test]
 fn code_guesses_from_rotating_addresses_never_keep_a_right_code_out() {
-    let save = new_game("rotate");
+    let save = mlt_game("rotate");
     let h = Served::start(&save, &[]);
     let (_, port) = kepi::net::parse_address(&h.address).unwrap();
     let to = std::net::SocketAddrV4::new([127, 0, 0, 1].into(), port);
@@ -1892,7 +1893,7 @@ fn code_guesses_from_rotating_addresses_never_keep_a_right_code_out() {
 /// undecided, who left) are still printed, and before the line that says the host stopped.
 #[test]
 fn a_stopping_host_prints_its_last_events_before_it_says_it_stopped() {
-    let save = new_game("lastwords");
+    let save = mlt_game("lastwords");
     let h = Served::start(&save, &["--approve"]);
     h.remote_ok(
         "german",
@@ -1931,7 +1932,7 @@ fn notes(tag: &str, n: usize) -> Vec<String> {
 /// applied; `kepi help remote` and `kepi remote ... apply --help` say it.
 #[test]
 fn a_request_over_the_verb_bound_is_refused_saying_the_bound() {
-    let save = new_game("verbs");
+    let save = mlt_game("verbs");
     let h = Served::start(&save, &[]);
     let max = kepi::net::MAX_REQUEST_VERBS;
     let says = format!(
@@ -1979,7 +1980,7 @@ fn a_request_over_the_verb_bound_is_refused_saying_the_bound() {
 fn a_seat_flooding_the_host_does_not_keep_the_umpire_waiting() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let save = new_game("flood");
+    let save = mlt_game("flood");
     let h = Served::start(&save, &[]);
     let max = kepi::net::MAX_REQUEST_VERBS;
     let conns = kepi::net::gate::MAX_PER_SEAT;
@@ -2058,7 +2059,7 @@ fn a_seat_flooding_the_host_does_not_keep_the_umpire_waiting() {
 /// events overflowed its queue although the file kept up. Every event is in the file.
 #[test]
 fn serve_json_to_a_regular_file_keeps_every_event() {
-    let save = new_game("events-file");
+    let save = mlt_game("events-file");
     let path = std::path::Path::new(&save).with_file_name("events.jsonl");
     let out = std::fs::File::create(&path).unwrap();
     let child = Command::new(bin())
@@ -2120,7 +2121,7 @@ fn serve_json_to_a_regular_file_keeps_every_event() {
 /// the OS's "os error 99".
 #[test]
 fn serve_on_an_address_not_of_this_machine_says_so_in_words() {
-    let save = new_game("foreign-bind");
+    let save = mlt_game("foreign-bind");
     let o = kepi(&["serve", &save, "--bind", "192.0.2.1", "--port", "0"]);
     assert_ne!(o.status.code(), Some(0));
     let said = stderr(&o);
@@ -2137,7 +2138,7 @@ fn serve_on_an_address_not_of_this_machine_says_so_in_words() {
 /// logged as that seat going ahead, never "umpire went ahead"; the log verifies either way.
 #[test]
 fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
-    let save = super::common::new_game(&tmp("net", "who-went-ahead"), "fr1870-august", "3");
+    let save = new_game(&tmp("net", "who-went-ahead"), "fr1870-august", "3");
     let h = Served::start(&save, &["--approve"]);
     let combat = [
         "combat",

@@ -26,6 +26,11 @@ pub fn new_game(scenario: &str, seed: u64) -> AppState {
     AppState::new_game(&s, seed, tables).expect("game")
 }
 
+/// The strength of unit `id` in the game being played.
+pub fn strength(app: &AppState, id: &str) -> u32 {
+    app.state().unit(id).expect("unit").strength
+}
+
 /// The resolution the last log entry holds (the test fails, saying the status line, when it holds
 /// none).
 pub fn last_resolution(app: &AppState) -> &Resolution<serde_json::Value> {

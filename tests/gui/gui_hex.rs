@@ -4,17 +4,15 @@
 
 #![cfg(feature = "gui")]
 
-use super::common::{LAPTOP, demo, last_resolution, map_panel, new_game, place, resolver};
+use super::common::{
+    LAPTOP, demo, last_resolution, map_panel, new_game, place, resolver, strength,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 use kepi::registry::builtin_scenario;
-
-fn strength(app: &AppState, id: &str) -> u32 {
-    app.state().unit(id).unwrap().strength
-}
 
 /// PW-A1 + PW-H1: the battery fires at the French battalion 2 hexes away; the hits it rolled cost
 /// the target SP (the default choice), the guns are marked as fired, and undo restores both.

@@ -4,7 +4,7 @@
 
 #![cfg(feature = "gui")]
 
-use super::common::{LAPTOP, demo, last_resolution};
+use super::common::{LAPTOP, demo, last_resolution, strength};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
@@ -14,10 +14,6 @@ use kepi::rules::pk::form::{PkAction, PkForm};
 
 const FIRER: &str = "12th-grenadiers-1";
 const TARGET: &str = "8e-ligne-1";
-
-fn strength(h: &Harness<'_, KepiApp>, id: &str) -> u32 {
-    h.state().state.state().unit(id).expect("unit").strength
-}
 
 /// The melee form's defender figures and the acting unit's, as the window holds them now.
 fn melee_figures(h: &Harness<'_, KepiApp>) -> (u32, u32) {
@@ -45,13 +41,13 @@ fn melee_after_fire_uses_the_figures_left_and_undo_refreshes_it() {
     let mut h = demo(LAPTOP);
     h.run();
     pick(&mut h);
-    let full = strength(&h, TARGET);
+    let full = strength(&h.state().state, TARGET);
     assert_eq!(melee_figures(&h).1, full);
 
     // Fire (the form shown first), then look at melee without picking the units again.
     h.get_by_label("Roll and apply").click();
     h.run();
-    let left = strength(&h, TARGET);
+    let left = strength(&h.state().state, TARGET);
     assert!(left < full, "seed 1870 kills figures on this fire");
     h.run();
     assert_eq!(melee_figures(&h).1, left, "the melee form follows the fire");
@@ -75,13 +71,13 @@ fn melee_after_fire_uses_the_figures_left_and_undo_refreshes_it() {
             n: 1,
         }));
     h.run();
-    assert_eq!(melee_figures(&h).0, strength(&h, FIRER));
+    assert_eq!(melee_figures(&h).0, strength(&h.state().state, FIRER));
 
     // Undo both: the form is back at full strength.
     h.state_mut().state.handle(Command::Undo);
     h.state_mut().state.handle(Command::Undo);
     h.run();
-    assert_eq!(strength(&h, TARGET), full);
+    assert_eq!(strength(&h.state().state, TARGET), full);
     assert_eq!(melee_figures(&h).1, full, "undo refreshes the form");
 }
 
@@ -141,7 +137,7 @@ fn a_changed_field_is_kept_shown_and_resettable() {
     h.run();
     h.get_by_label("Reset").click();
     h.run();
-    assert_eq!(melee_figures(&h).1, strength(&h, TARGET));
+    assert_eq!(melee_figures(&h).1, strength(&h.state().state, TARGET));
     assert!(h.query_by_label_contains("Set by you").is_none());
 }
 

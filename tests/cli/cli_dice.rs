@@ -1,6 +1,6 @@
 //! The dice commands' contract: `kepi roll`, `kepi odds`, exit codes (DICE-1..3).
 
-use super::common::run;
+use super::common::{run, tmp};
 
 #[test]
 fn roll_with_a_seed_is_reproducible_json() {
@@ -161,8 +161,7 @@ fn tables_check_reports_the_built_ins() {
 
 #[test]
 fn a_broken_table_names_file_line_and_accepted_values() {
-    let dir = std::env::temp_dir().join(format!("kepi-bad-tables-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = tmp("cli-dice", "bad-tables");
     std::fs::write(dir.join("pk.toml"), "system = \"pk\"\nbogus = 1\n").expect("write");
     let (code, _, err) = run(&["tables", "check", dir.to_str().expect("utf8")]);
     assert_eq!(code, 2);

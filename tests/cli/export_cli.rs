@@ -1,7 +1,7 @@
 //! The export commands' run functions over a fake document provider (the session's real provider
 //! plugs into the same trait).
 
-use super::common::tmp;
+use super::common::{bin, tmp};
 
 use std::path::Path;
 
@@ -233,7 +233,7 @@ fn units_csv_neutralises_a_formula_named_card() {
     assert_ne!(evil, src);
     std::fs::write(dir.join("evil.toml"), evil).unwrap();
     let kepi = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kepi"))
+        let out = std::process::Command::new(bin())
             .args(args)
             .current_dir(&dir)
             .output()

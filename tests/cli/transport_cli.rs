@@ -30,8 +30,6 @@ fn at_sea_row(save: &str) -> Option<serde_json::Value> {
 /// Six French infantry units at 2034..., one German at 2041 (its zone covers 2040), and a German
 /// fortress that never moves.
 fn game(dir: &Path) -> String {
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).unwrap();
     let mut t = String::from(
         "name = \"fr1870-transport\"\nsystem = \"fr1870\"\ntitle = \"Transport\"\n\
          date = \"1870-08-01\"\nfirst_cell = 1\nsides = [\"french\", \"german\"]\n\n",

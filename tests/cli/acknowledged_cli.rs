@@ -3,18 +3,10 @@
 //! closed or full stdout never stops `kepi game apply` halfway or reports an action that stood as
 //! failed; a file that is not a game gets no lock file; a backup's leftover link is cleared.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-use super::common::{bin, kepi, notes, ok};
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("ack", name)
-}
-
-fn new_game(dir: &Path) -> String {
-    super::common::new_game(dir, "mars-la-tour", "7")
-}
+use super::common::{bin, kepi, new_game, notes, ok, tmp};
 
 /// The log's length as `kepi game show --json` reports it.
 fn entries(save: &str) -> usize {
@@ -38,8 +30,8 @@ fn one_line_copied_onto_the_journal_is_reported_and_recover_keeps_every_action()
         ("a-middle-entry", |l| vec![l[2].to_string()]),
     ];
     for (name, copy) in cases {
-        let dir = tmp(&format!("copied-{name}"));
-        let save = new_game(&dir);
+        let dir = tmp("ack", &format!("copied-{name}"));
+        let save = new_game(&dir, "mars-la-tour", "7");
         for n in ["one", "two", "three"] {
             ok(&["game", "apply", &save, "note", n]);
         }
@@ -89,8 +81,8 @@ fn one_line_copied_onto_the_journal_is_reported_and_recover_keeps_every_action()
 
 #[test]
 fn a_journal_cut_short_of_its_save_is_reported() {
-    let dir = tmp("cut-short");
-    let save = new_game(&dir);
+    let dir = tmp("ack", "cut-short");
+    let save = new_game(&dir, "mars-la-tour", "7");
     ok(&["game", "apply", &save, "note", "one"]);
     ok(&["game", "compact", &save]);
     let jp = format!("{save}.journal");
@@ -132,8 +124,8 @@ const FOUR_VERBS: [&str; 8] = [
 
 #[test]
 fn a_closed_stdout_applies_every_verb_and_exits_zero() {
-    let dir = tmp("closed-stdout");
-    let save = new_game(&dir);
+    let dir = tmp("ack", "closed-stdout");
+    let save = new_game(&dir, "mars-la-tour", "7");
     let before = entries(&save);
     // A pipe whose reader is gone before kepi writes anything: every write is EPIPE.
     let (reader, writer) = std::io::pipe().unwrap();
@@ -152,8 +144,8 @@ fn a_full_stdout_applies_every_verb_says_so_and_exits_zero() {
         eprintln!("no /dev/full on this system: skipped");
         return;
     }
-    let dir = tmp("full-stdout");
-    let save = new_game(&dir);
+    let dir = tmp("ack", "full-stdout");
+    let save = new_game(&dir, "mars-la-tour", "7");
     let before = entries(&save);
     let out = std::fs::OpenOptions::new().write(true).open(full).unwrap();
     let (code, err) = apply_into(&save, Stdio::from(out), &FOUR_VERBS);
@@ -173,7 +165,7 @@ fn a_full_stdout_applies_every_verb_says_so_and_exits_zero() {
 
 #[test]
 fn a_file_that_is_not_a_game_gets_no_lock_file() {
-    let dir = tmp("no-lock");
+    let dir = tmp("ack", "no-lock");
     let readme = dir.join("README.md");
     std::fs::write(&readme, "# notes\n").unwrap();
     let missing = dir.join("missing.json");
@@ -196,14 +188,14 @@ fn a_file_that_is_not_a_game_gets_no_lock_file() {
     assert_eq!(names, ["README.md"]);
     assert_eq!(std::fs::read_to_string(&readme).unwrap(), "# notes\n");
     // A game's lock file stays (it is the lock).
-    let save = new_game(&dir);
+    let save = new_game(&dir, "mars-la-tour", "7");
     assert!(Path::new(&format!("{save}.lock")).exists());
 }
 
 #[test]
 fn a_backup_link_left_by_a_kill_is_cleared_when_the_game_is_next_opened() {
-    let dir = tmp("bak-link");
-    let save = new_game(&dir);
+    let dir = tmp("ack", "bak-link");
+    let save = new_game(&dir, "mars-la-tour", "7");
     let link = format!("{save}.bak.link");
     // What a kill between the hard link and its rename leaves.
     std::fs::hard_link(&save, &link).unwrap();
@@ -214,8 +206,8 @@ fn a_backup_link_left_by_a_kill_is_cleared_when_the_game_is_next_opened() {
 
 #[test]
 fn a_key_given_twice_or_unknown_in_a_save_or_journal_is_refused_naming_it() {
-    let dir = tmp("keys");
-    let save = new_game(&dir);
+    let dir = tmp("ack", "keys");
+    let save = new_game(&dir, "mars-la-tour", "7");
     ok(&["game", "apply", &save, "note", "x"]);
     ok(&["game", "compact", &save]);
     let text = std::fs::read_to_string(&save).unwrap();

@@ -2,15 +2,7 @@
 //! 1870's attackers, PW's melees), 1870's retreat cells (FR-C2) and `kepi game apply --json`'s
 //! summary of a fatigue check, through the real binary.
 
-use super::common::{kepi, ok};
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    super::common::tmp("acted", name)
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
+use super::common::{FR1870_ATTACK, json, kepi, new_game, ok, play, tmp};
 
 /// `kepi game checklist SAVE --json`'s activity row of `id`.
 fn row(list: &serde_json::Value, id: &str) -> serde_json::Value {
@@ -35,28 +27,10 @@ fn waited_for(list: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
-/// 1870, the French combat phase: 1RC (2037) and 2RC (2139) attack Infantry 1 placed at 2138;
-/// the die is entered (6) and its result, DR, from the printed chart.
+/// 1870, the French combat phase, played ([`FR1870_ATTACK`]).
 fn fr_attacked(name: &str) -> String {
-    let save = super::common::new_game(&tmp(name), "fr1870-august", "3");
-    ok(&[
-        "game",
-        "apply",
-        &save,
-        "move",
-        "de-inf-1",
-        "2138",
-        "next-phase",
-        "combat",
-        "--attackers",
-        "fr-1rc,fr-2rc",
-        "--hex",
-        "2138",
-        "--dice",
-        "d6=6",
-        "--result",
-        "DR",
-    ]);
+    let save = new_game(&tmp("acted", name), "fr1870-august", "3");
+    play(&save, FR1870_ATTACK);
     save
 }
 
@@ -104,7 +78,7 @@ fn fr1870_attackers_are_marked_as_having_acted() {
 /// and the checklist's count falls by two.
 #[test]
 fn spi_attackers_are_marked_as_having_acted() {
-    let save = super::common::new_game(&tmp("spi-acted"), "spi-1870", "3");
+    let save = new_game(&tmp("acted", "spi-acted"), "spi-1870", "3");
     ok(&[
         "game",
         "apply",
@@ -190,7 +164,7 @@ fn fr1870_retreat_cells_leave_out_cells_the_enemy_controls() {
 /// Issue 46: a PW melee counts both units as having been in melee this turn.
 #[test]
 fn pw_melee_counts_both_units_in_melee() {
-    let save = super::common::new_game(&tmp("pw-melee"), "pw-skirmish", "3");
+    let save = new_game(&tmp("acted", "pw-melee"), "pw-skirmish", "3");
     ok(&[
         "game", "apply", &save, "move", "de-cav", "0303", "face", "de-cav", "s",
     ]);
@@ -219,7 +193,7 @@ fn pw_melee_counts_both_units_in_melee() {
 /// `kepi log show` does.
 #[test]
 fn apply_json_summary_of_a_fatigue_check_names_the_unit() {
-    let save = super::common::new_game(&tmp("fatigue-summary"), "mars-la-tour", "3");
+    let save = new_game(&tmp("acted", "fatigue-summary"), "mars-la-tour", "3");
     let o = kepi(&[
         "game",
         "apply",

@@ -3,17 +3,9 @@
 //! abandoned (`kepi campaign abandon`), and every bad input refused with nothing applied.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::common::{kepi, ok};
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("campaign", name)
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
+use super::common::{METZ_FORTRESS, due, json, kepi, ok, tmp};
 
 /// Every file of a folder and its bytes (lock files apart: taking a lock is not a change).
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -54,13 +46,6 @@ fn unit(save: &str, id: &str) -> serde_json::Value {
         .iter()
         .find(|u| u["id"] == id)
         .unwrap_or_else(|| panic!("no {id}"))
-        .clone()
-}
-
-fn due(save: &str) -> Vec<serde_json::Value> {
-    json(&["game", "due", save, "--json"])
-        .as_array()
-        .unwrap()
         .clone()
 }
 
@@ -111,7 +96,7 @@ fn loss(out: &serde_json::Value, id: &str) -> u64 {
 #[test]
 fn an_spi_combat_fought_as_a_pw_and_a_pk_battle_comes_back_by_the_table() {
     for (rules, per_unit) in [("pw", 4u64), ("pk", 20)] {
-        let d = tmp(&format!("spi-{rules}"));
+        let d = tmp("campaign", &format!("spi-{rules}"));
         let c = spi_campaign(&d);
         let b = d.join("battle.json").display().to_string();
         let out = json(&[
@@ -227,7 +212,7 @@ fn an_spi_combat_fought_as_a_pw_and_a_pk_battle_comes_back_by_the_table() {
 /// combat, and the battle can no longer come back.
 #[test]
 fn abandoning_a_battle_resolves_the_combat_on_the_chart() {
-    let d = tmp("spi-abandon");
+    let d = tmp("campaign", "spi-abandon");
     let c = spi_campaign(&d);
     let b = d.join("b.json").display().to_string();
     ok(&[
@@ -260,54 +245,9 @@ fn abandoning_a_battle_resolves_the_combat_on_the_chart() {
     refused(&d, &["campaign", "return", &b, "--draw"], "is gone");
 }
 
-const FORTRESS: &str = r#"
-name = "metz-test"
-system = "fr1870"
-title = "Before Metz"
-date = "1870-08-01"
-first_cell = 6
-sides = ["german", "french"]
-
-[[unit]]
-id = "de-vii"
-name = "VII"
-side = "german"
-nation = "Prussia"
-arm = "infantry"
-strength = 4
-hex = "1010"
-
-[[unit]]
-id = "de-1b"
-name = "1B"
-side = "german"
-nation = "Bavaria"
-arm = "infantry"
-strength = 3
-hex = "1110"
-
-[[unit]]
-id = "fr-3"
-name = "3rd Division"
-side = "french"
-nation = "France"
-arm = "infantry"
-strength = 2
-hex = "1011"
-
-[[unit]]
-id = "fort-metz"
-name = "Metz"
-side = "french"
-nation = "France"
-arm = "fortress"
-strength = 2
-hex = "1011"
-"#;
-
 fn fr_campaign(dir: &Path) -> String {
     let sc = dir.join("metz.toml");
-    std::fs::write(&sc, FORTRESS).unwrap();
+    std::fs::write(&sc, METZ_FORTRESS).unwrap();
     let save = dir.join("f.json").display().to_string();
     ok(&[
         "game",
@@ -328,7 +268,7 @@ fn fr_campaign(dir: &Path) -> String {
 #[test]
 fn an_1870_combat_on_a_fortress_fought_as_a_battle() {
     for (rules, per_unit) in [("pw", 4u64), ("pk", 20)] {
-        let d = tmp(&format!("fr-{rules}"));
+        let d = tmp("campaign", &format!("fr-{rules}"));
         let c = fr_campaign(&d);
         let b = d.join("battle.json").display().to_string();
         let out = json(&[
@@ -418,7 +358,7 @@ fn an_1870_combat_on_a_fortress_fought_as_a_battle() {
 /// 1870 abandoned: the combat on the chart answers the pending battle.
 #[test]
 fn an_1870_battle_abandoned_is_resolved_on_the_chart() {
-    let d = tmp("fr-abandon");
+    let d = tmp("campaign", "fr-abandon");
     let c = fr_campaign(&d);
     let b = d.join("b.json").display().to_string();
     ok(&[
@@ -452,7 +392,7 @@ fn an_1870_battle_abandoned_is_resolved_on_the_chart() {
 /// gap, bad flags. Each a clear error (exit 2) and nothing applied: the folder byte-identical.
 #[test]
 fn bad_input_is_refused_and_nothing_is_applied() {
-    let d = tmp("bad");
+    let d = tmp("campaign", "bad");
     let c = spi_campaign(&d);
     let b = d.join("b.json").display().to_string();
     let battle = |extra: &[&str]| -> Vec<String> {
@@ -594,7 +534,7 @@ fn campaign_help_lists_its_verbs() {
 /// an older copy of the same game. Each refused, saying what to do, nothing applied.
 #[test]
 fn a_campaign_changed_since_is_refused() {
-    let d = tmp("changed");
+    let d = tmp("campaign", "changed");
     let c = spi_campaign(&d);
     ok(&["game", "compact", &c]);
     let old = std::fs::read(&c).unwrap();

@@ -1,23 +1,11 @@
 //! The dice commands' contract: `kepi roll`, `kepi odds`, exit codes (DICE-1..3).
 
-use std::process::Command;
-
-fn kepi(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kepi"))
-        .args(args)
-        .output()
-        .expect("run kepi");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use super::common::{run, tmp};
 
 #[test]
 fn roll_with_a_seed_is_reproducible_json() {
-    let (c1, a, _) = kepi(&["roll", "d%", "--seed", "7", "--json"]);
-    let (c2, b, _) = kepi(&["roll", "d%", "--seed", "7", "--json"]);
+    let (c1, a, _) = run(&["roll", "d%", "--seed", "7", "--json"]);
+    let (c2, b, _) = run(&["roll", "d%", "--seed", "7", "--json"]);
     assert_eq!((c1, c2), (0, 0));
     assert_eq!(a, b);
     let v: serde_json::Value = serde_json::from_str(&a).expect("json");
@@ -30,7 +18,7 @@ fn roll_with_a_seed_is_reproducible_json() {
 
 #[test]
 fn two_d6_keeps_both_dice() {
-    let (_, out, _) = kepi(&["roll", "2d6", "--seed", "3", "--json"]);
+    let (_, out, _) = run(&["roll", "2d6", "--seed", "3", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     let dice: Vec<i64> = v["dice"]
         .as_array()
@@ -47,7 +35,7 @@ fn two_d6_keeps_both_dice() {
 
 #[test]
 fn odds_of_seven_on_2d6_is_one_sixth() {
-    let (code, out, _) = kepi(&["odds", "2d6", "--json"]);
+    let (code, out, _) = run(&["odds", "2d6", "--json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     let seven = v["outcomes"]
@@ -61,7 +49,7 @@ fn odds_of_seven_on_2d6_is_one_sixth() {
 
 /// Every "p" of `kepi odds EXPR --json` as (value, numerator, denominator).
 fn odds_json(expr: &str) -> Vec<(i64, num_bigint::BigUint, num_bigint::BigUint)> {
-    let (code, out, err) = kepi(&["odds", expr, "--json"]);
+    let (code, out, err) = run(&["odds", expr, "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v["expr"], expr);
@@ -107,7 +95,7 @@ fn odds_of_100d2_are_exact_beyond_64_bits() {
     }
     let (_, n, d) = lines.iter().find(|l| l.0 == 150).expect("150");
     assert_eq!(n * &total, c * d);
-    let (code, text, _) = kepi(&["odds", "100d2"]);
+    let (code, text, _) = run(&["odds", "100d2"]);
     assert_eq!(code, 0);
     let line = text
         .lines()
@@ -132,7 +120,7 @@ fn odds_of_100d6_are_exact_beyond_128_bits() {
 
 #[test]
 fn odds_too_large_exit_2_naming_the_limit() {
-    let (code, _, err) = kepi(&["odds", "1000000d6"]);
+    let (code, _, err) = run(&["odds", "1000000d6"]);
     assert_eq!(code, 2);
     assert!(
         err.contains("1000000d6") && err.contains("100 dice"),
@@ -142,20 +130,20 @@ fn odds_too_large_exit_2_naming_the_limit() {
 
 #[test]
 fn bad_input_exits_2_naming_it() {
-    let (code, _, err) = kepi(&["roll", "2x6"]);
+    let (code, _, err) = run(&["roll", "2x6"]);
     assert_eq!(code, 2);
     assert!(err.contains("2x6"), "{err}");
-    let (code, _, err) = kepi(&["roll", "d6", "--seed", "minus"]);
+    let (code, _, err) = run(&["roll", "d6", "--seed", "minus"]);
     assert_eq!(code, 2);
     assert!(err.contains("--seed"), "{err}");
-    let (code, _, err) = kepi(&["tables", "check", "/no/such/folder"]);
+    let (code, _, err) = run(&["tables", "check", "/no/such/folder"]);
     assert_eq!(code, 2);
     assert!(err.contains("/no/such/folder"), "{err}");
 }
 
 #[test]
 fn help_lists_the_commands() {
-    let (code, out, _) = kepi(&["help"]);
+    let (code, out, _) = run(&["help"]);
     assert_eq!(code, 0);
     for cmd in ["roll", "odds", "resolve", "tables"] {
         assert!(out.contains(cmd), "help lists {cmd}:\n{out}");
@@ -164,7 +152,7 @@ fn help_lists_the_commands() {
 
 #[test]
 fn tables_check_reports_the_built_ins() {
-    let (code, out, _) = kepi(&["tables", "check"]);
+    let (code, out, _) = run(&["tables", "check"]);
     assert_eq!(code, 0, "{out}");
     for f in ["pk.toml", "pw.toml", "gsp.toml", "spi.toml", "fr1870.toml"] {
         assert!(out.contains(f));
@@ -173,10 +161,9 @@ fn tables_check_reports_the_built_ins() {
 
 #[test]
 fn a_broken_table_names_file_line_and_accepted_values() {
-    let dir = std::env::temp_dir().join(format!("kepi-bad-tables-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = tmp("cli-dice", "bad-tables");
     std::fs::write(dir.join("pk.toml"), "system = \"pk\"\nbogus = 1\n").expect("write");
-    let (code, _, err) = kepi(&["tables", "check", dir.to_str().expect("utf8")]);
+    let (code, _, err) = run(&["tables", "check", dir.to_str().expect("utf8")]);
     assert_eq!(code, 2);
     assert!(err.contains("pk.toml:2"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,58 +1,15 @@
-//! What every CLI test module shares: the binary, a scratch folder, running kepi, a new game.
+//! What the CLI test modules share: tests/shared/run.rs (the binary, a scratch folder, running
+//! kepi, a new game) and the readers of what kepi prints about a game.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+pub use super::games::*;
+pub use super::host::TestHost;
+pub use super::run::*;
 
-/// The kepi binary: `KEPI_BIN` when set (a build folder shared by several checkouts can hold
-/// another checkout's binary at the usual place), else the one cargo built for these tests.
-pub fn bin() -> String {
-    std::env::var("KEPI_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kepi").to_string())
-}
-
-/// A fresh, empty scratch folder `AREA-NAME` under cargo's test temp dir.
-pub fn tmp(area: &str, name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{area}-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Runs kepi with `args`.
-pub fn kepi(args: &[&str]) -> Output {
-    Command::new(bin()).args(args).output().unwrap()
-}
-
-/// Runs kepi, which must succeed; returns stdout.
-pub fn ok(args: &[&str]) -> String {
-    let o = kepi(args);
-    assert!(
-        o.status.success(),
-        "kepi {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-/// `kepi game new` of `scenario` with `seed` into `DIR/g.json`; returns the save's path.
-pub fn new_game(dir: &Path, scenario: &str, seed: &str) -> String {
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        scenario,
-        "--out",
-        &save,
-        "--seed",
-        seed,
-    ]);
-    save
-}
+use serde_json::Value;
 
 /// The texts of the notes in a game's log, in order (`kepi log show --json`).
 pub fn notes(save: &str) -> Vec<String> {
-    let log: serde_json::Value =
-        serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
+    let log: Value = serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
     log.as_array()
         .unwrap()
         .iter()
@@ -62,7 +19,7 @@ pub fn notes(save: &str) -> Vec<String> {
 }
 
 /// The JSON lines `kepi game apply SAVE --json WORDS...` prints, one per applied action.
-pub fn apply_json(save: &str, words: &[&str]) -> Vec<serde_json::Value> {
+pub fn apply_json(save: &str, words: &[&str]) -> Vec<Value> {
     let mut args = vec!["game", "apply", save, "--json"];
     args.extend_from_slice(words);
     ok(&args)
@@ -72,7 +29,7 @@ pub fn apply_json(save: &str, words: &[&str]) -> Vec<serde_json::Value> {
 }
 
 /// A `game apply --json` line's notes (absent when none).
-pub fn notes_of(v: &serde_json::Value) -> Vec<String> {
+pub fn notes_of(v: &Value) -> Vec<String> {
     v.get("notes")
         .and_then(|n| n.as_array())
         .map(|a| {
@@ -85,8 +42,93 @@ pub fn notes_of(v: &serde_json::Value) -> Vec<String> {
 }
 
 /// The rows of `kepi game checklist --json` for the phase being played.
-pub fn checklist_items(save: &str) -> Vec<serde_json::Value> {
-    let v: serde_json::Value =
-        serde_json::from_str(&ok(&["game", "checklist", save, "--json"])).unwrap();
+pub fn checklist_items(save: &str) -> Vec<Value> {
+    let v: Value = serde_json::from_str(&ok(&["game", "checklist", save, "--json"])).unwrap();
     v["items"].as_array().cloned().unwrap_or_default()
+}
+
+/// `kepi game show SAVE --json`.
+pub fn show(save: &str) -> Value {
+    json(&["game", "show", save, "--json"])
+}
+
+/// The strength of unit `id` as `kepi game show` gives it.
+pub fn strength(save: &str, id: &str) -> u64 {
+    show(save)["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == id)
+        .and_then(|u| u["strength"].as_u64())
+        .unwrap_or_else(|| panic!("no strength for {id}"))
+}
+
+/// The rows of `kepi game due SAVE --json`.
+pub fn due(save: &str) -> Vec<Value> {
+    json(&["game", "due", save, "--json"])
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// How many entries the game's log holds (`kepi log show --json`).
+pub fn log_len(save: &str) -> usize {
+    json(&["log", "show", save, "--json"])
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+/// `kepi game apply SAVE WORDS...`, which must succeed; returns stdout.
+pub fn play(save: &str, words: &[&str]) -> String {
+    let mut args = vec!["game", "apply", save];
+    args.extend_from_slice(words);
+    ok(&args)
+}
+
+/// `kepi game apply SAVE --json WORDS...`: the last JSON line.
+pub fn apply(save: &str, words: &[&str]) -> Value {
+    apply_json(save, words).pop().expect("a line")
+}
+
+/// Runs kepi, which must refuse: exit 2, no panic; returns stderr.
+pub fn refused(args: &[&str]) -> String {
+    let o = kepi(args);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "kepi {args:?}: {err}");
+    assert!(!err.contains("panicked"), "kepi {args:?}: {err}");
+    err
+}
+
+/// Whether one of `notes` says the umpire went ahead despite a rule, naming `want`.
+pub fn noted(notes: &[String], want: &str) -> bool {
+    notes
+        .iter()
+        .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
+}
+
+/// Runs kepi, which must fail with exit `code`, without a panic, its stderr holding every one of
+/// `needles`; returns stderr. Each call is one forgery or bad input caught.
+pub fn caught(args: &[&str], code: i32, needles: &[&str]) -> String {
+    let o = kepi(args);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "kepi {args:?} should fail: {err}{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(!err.contains("panicked"), "kepi {args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "kepi {args:?}: `{n}` not in: {err}");
+    }
+    err
+}
+
+/// `kepi log verify SAVE` fails (exit 1) naming `entry N` and each of `needles`; returns stderr.
+pub fn forgery_caught(save: &str, entry: usize, needles: &[&str]) -> String {
+    let entry = format!("entry {entry}");
+    let mut all = vec![entry.as_str()];
+    all.extend_from_slice(needles);
+    caught(&["log", "verify", save], 1, &all)
 }

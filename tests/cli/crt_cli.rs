@@ -1,22 +1,10 @@
 //! The CLI contract of the SPI and 1870 commands, with the real binary.
 
-use std::process::Command;
-
-use serde_json::Value;
-
-fn kepi(args: &[&str]) -> (i32, Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kepi"))
-        .args(args)
-        .output()
-        .unwrap();
-    let code = out.status.code().unwrap_or(-1);
-    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (code, v, String::from_utf8_lossy(&out.stderr).into_owned())
-}
+use super::common::run_json;
 
 #[test]
 fn spi_combat_unknown_cell() {
-    let (code, v, _) = kepi(&[
+    let (code, v, _) = run_json(&[
         "resolve", "spi", "combat", "--attack", "26", "--defend", "9", "--d6", "4", "--json",
     ]);
     assert_eq!(code, 0);
@@ -29,7 +17,7 @@ fn spi_combat_unknown_cell() {
 
 #[test]
 fn spi_combat_fort_flank_supply_and_entered_result() {
-    let (code, v, _) = kepi(&[
+    let (code, v, _) = run_json(&[
         "resolve",
         "spi",
         "combat",
@@ -51,7 +39,7 @@ fn spi_combat_fort_flank_supply_and_entered_result() {
     assert_eq!(v["outcome"]["defence"], "12");
     assert_eq!(v["outcome"]["result"], "A2");
     assert_eq!(v["outcome"]["entered"], true);
-    let (code, v, _) = kepi(&[
+    let (code, v, _) = run_json(&[
         "resolve",
         "spi",
         "combat",
@@ -79,7 +67,7 @@ fn spi_victory_levels() {
         ("-5", "French Decisive Victory"),
         ("250", "German Decisive Victory"),
     ] {
-        let (code, v, _) = kepi(&["resolve", "spi", "victory", "--net-vp", net, "--json"]);
+        let (code, v, _) = run_json(&["resolve", "spi", "victory", "--net-vp", net, "--json"]);
         assert_eq!(code, 0, "{net}");
         assert_eq!(v["outcome"]["level"], level);
     }
@@ -87,17 +75,17 @@ fn spi_victory_levels() {
 
 #[test]
 fn fr1870_combat_and_storm() {
-    let (code, v, _) = kepi(&[
+    let (code, v, _) = run_json(&[
         "resolve", "fr1870", "combat", "--attack", "2", "--defend", "4", "--d6", "4", "--json",
     ]);
     assert_eq!(code, 0);
     assert_eq!(v["outcome"]["odds"], "1:2");
     assert_eq!(v["outcome"]["result"], "AD,DD");
-    let (_, v, _) = kepi(&[
+    let (_, v, _) = run_json(&[
         "resolve", "fr1870", "combat", "--attack", "1", "--defend", "5", "--json", "--seed", "3",
     ]);
     assert_eq!(v["outcome"]["result"], "AE");
-    let (_, v, _) = kepi(&[
+    let (_, v, _) = run_json(&[
         "resolve",
         "fr1870",
         "combat",
@@ -114,10 +102,10 @@ fn fr1870_combat_and_storm() {
     assert_eq!(v["outcome"]["odds"], "3:1");
     assert!(v["outcome"]["result"].is_null());
     assert_eq!(v["outcome"]["modified_die"], 2);
-    let (code, v, _) = kepi(&["resolve", "fr1870", "storm", "--d6", "5", "--json"]);
+    let (code, v, _) = run_json(&["resolve", "fr1870", "storm", "--d6", "5", "--json"]);
     assert_eq!(code, 0);
     assert_eq!(v["outcome"]["taken"], true);
-    let (_, v, _) = kepi(&["resolve", "fr1870", "storm", "--d6", "2", "--json"]);
+    let (_, v, _) = run_json(&["resolve", "fr1870", "storm", "--d6", "2", "--json"]);
     assert_eq!(v["outcome"]["taken"], false);
 }
 
@@ -129,7 +117,7 @@ fn calendars() {
         ("fr1870", "7", "1870-08-19", "1870-08-21"),
         ("fr1870", "61", "1871-01-28", "1871-01-30"),
     ] {
-        let (code, v, _) = kepi(&["calendar", sys, "--turn", turn, "--json"]);
+        let (code, v, _) = run_json(&["calendar", sys, "--turn", turn, "--json"]);
         assert_eq!(code, 0);
         assert_eq!(v["turn"].as_u64().unwrap().to_string(), turn);
         assert_eq!(v["start"], start);
@@ -182,7 +170,7 @@ fn bad_input_exits_2() {
         ][..],
         &["resolve", "fr1870", "storm", "--value", "2", "--json"][..],
     ] {
-        let (code, _, err) = kepi(args);
+        let (code, _, err) = run_json(args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(!err.is_empty());
     }
@@ -253,7 +241,7 @@ fn a_typed_result_that_is_none_names_the_option_and_the_accepted_forms() {
             &["AE, AD, R, DR, DD, DRD, E, DE", "AD,DD"][..],
         ),
     ] {
-        let (code, _, err) = kepi(args);
+        let (code, _, err) = run_json(args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains("--result"), "{args:?}: {err}");
         assert!(err.contains("is not a result of the chart"), "{err}");
@@ -262,7 +250,7 @@ fn a_typed_result_that_is_none_names_the_option_and_the_accepted_forms() {
         }
     }
     // A result that reads is taken as before.
-    let (code, v, err) = kepi(&[
+    let (code, v, err) = run_json(&[
         "resolve", "spi", "combat", "--attack", "26", "--defend", "9", "--d6", "4", "--result",
         "a2", "--json",
     ]);

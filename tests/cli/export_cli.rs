@@ -1,7 +1,9 @@
 //! The export commands' run functions over a fake document provider (the session's real provider
 //! plugs into the same trait).
 
-use std::path::{Path, PathBuf};
+use super::common::{bin, tmp};
+
+use std::path::Path;
 
 use kepi::cli::export_cmd::{
     CardsArgs, CardsOutArgs, CardsSourceArgs, CsvArgs, CsvOutArgs, CsvSourceArgs, DocProvider,
@@ -39,13 +41,6 @@ impl DocProvider for Fake {
     }
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kepi-export-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 fn scenario(name: &str) -> RosterSourceArgs {
     RosterSourceArgs {
         scenario: Some(name.into()),
@@ -56,7 +51,7 @@ fn scenario(name: &str) -> RosterSourceArgs {
 
 #[test]
 fn roster_print_writes_a_pdf_and_names_bad_input() {
-    let dir = tmp("roster");
+    let dir = tmp("export-cli", "roster");
     let out = dir.join("r.pdf");
     let cmd = RosterCmd::Print(RosterPrintArgs {
         source: scenario("mars-la-tour"),
@@ -93,7 +88,7 @@ fn roster_print_writes_a_pdf_and_names_bad_input() {
 
 #[test]
 fn cards_png_and_pdf() {
-    let dir = tmp("cards");
+    let dir = tmp("export-cli", "cards");
     let src = CardsSourceArgs {
         scenario: Some("mars-la-tour".into()),
         cards: None,
@@ -152,7 +147,7 @@ fn cards_png_and_pdf() {
 
 #[test]
 fn csv_and_report() {
-    let dir = tmp("csv");
+    let dir = tmp("export-cli", "csv");
     let cmd = ExportCmd::Csv(CsvArgs {
         source: CsvSourceArgs {
             scenario: Some("mars-la-tour".into()),
@@ -225,7 +220,7 @@ fn csv_and_report() {
 /// Issue 18, class 8: a card named like a formula is exported as text, and numbers stay numbers.
 #[test]
 fn units_csv_neutralises_a_formula_named_card() {
-    let dir = tmp("formula");
+    let dir = tmp("export-cli", "formula");
     let src = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("unit-cards/scenarios/pw-skirmish.toml"),
     )
@@ -238,7 +233,7 @@ fn units_csv_neutralises_a_formula_named_card() {
     assert_ne!(evil, src);
     std::fs::write(dir.join("evil.toml"), evil).unwrap();
     let kepi = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kepi"))
+        let out = std::process::Command::new(bin())
             .args(args)
             .current_dir(&dir)
             .output()

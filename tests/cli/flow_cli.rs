@@ -1,45 +1,12 @@
 //! The umpire's flow on the command line, through the real binary: a scripted P&K fire that kills
 //! figures, the due list (`kepi game due`), resolving and waiving checks, the checklist.
 
-use std::path::{Path, PathBuf};
-
-use super::common::{kepi, ok};
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("flow", name)
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
-
-fn new_game(dir: &Path) -> String {
-    super::common::new_game(dir, "mars-la-tour", "1")
-}
-
-fn strength(save: &str, id: &str) -> u64 {
-    let v = json(&["game", "show", save, "--json"]);
-    v["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["id"] == id)
-        .unwrap()["strength"]
-        .as_u64()
-        .unwrap()
-}
-
-fn due(save: &str) -> Vec<serde_json::Value> {
-    json(&["game", "due", save, "--json"])
-        .as_array()
-        .unwrap()
-        .clone()
-}
+use super::common::{due, json, kepi, new_game, ok, strength, tmp};
 
 #[test]
 fn a_scripted_pk_fire_kills_figures_and_is_logged() {
-    let d = tmp("fire");
-    let save = new_game(&d);
+    let d = tmp("flow", "fire");
+    let save = new_game(&d, "mars-la-tour", "1");
     let before = strength(&save, "55e-ligne-1");
     let out = ok(&[
         "game",
@@ -112,8 +79,8 @@ fn a_scripted_pk_fire_kills_figures_and_is_logged() {
 
 #[test]
 fn a_level_drop_queues_a_rally_roll_that_the_rally_verb_answers() {
-    let d = tmp("rally");
-    let save = new_game(&d);
+    let d = tmp("flow", "rally");
+    let save = new_game(&d, "mars-la-tour", "1");
     ok(&["game", "apply", &save, "level", "55e-ligne-1", "shaken"]);
     let list = due(&save);
     assert_eq!(list.len(), 1);
@@ -135,8 +102,8 @@ fn a_level_drop_queues_a_rally_roll_that_the_rally_verb_answers() {
 
 #[test]
 fn a_two_move_melee_by_script() {
-    let d = tmp("melee");
-    let save = new_game(&d);
+    let d = tmp("flow", "melee");
+    let save = new_game(&d, "mars-la-tour", "1");
     ok(&[
         "game",
         "apply",
@@ -166,8 +133,8 @@ fn a_two_move_melee_by_script() {
 
 #[test]
 fn waiving_is_logged_and_undo_takes_checks_away() {
-    let d = tmp("waive");
-    let save = new_game(&d);
+    let d = tmp("flow", "waive");
+    let save = new_game(&d, "mars-la-tour", "1");
     ok(&["game", "apply", &save, "lose", "55e-ligne-1", "2"]);
     let id = due(&save)[0]["id"].as_u64().unwrap().to_string();
     ok(&[
@@ -208,8 +175,8 @@ fn waiving_is_logged_and_undo_takes_checks_away() {
 
 #[test]
 fn bad_resolution_verbs_are_refused_whole() {
-    let d = tmp("bad");
-    let save = new_game(&d);
+    let d = tmp("flow", "bad");
+    let save = new_game(&d, "mars-la-tour", "1");
     for args in [
         vec!["fire", "12th-grenadiers-1", "55e-ligne-1", "--bogus"],
         vec!["fire", "12th-grenadiers-1"],
@@ -248,7 +215,7 @@ fn bad_resolution_verbs_are_refused_whole() {
 /// (`"hex"` in `kepi game due --json`), which the map shows.
 #[test]
 fn an_1870_retreat_is_a_move_to_make_and_the_vacated_cell_an_advance() {
-    let d = tmp("fr-retreat");
+    let d = tmp("flow", "fr-retreat");
     let save = super::common::new_game(&d, "fr1870-august", "3");
     ok(&["game", "apply", &save, "move", "de-4b", "3001"]);
     // 2 against 4 is 1:2; die 6 is DR (seed: "1 vs 2 AE AE AE AD AD AD,DD R DR").
@@ -316,7 +283,7 @@ fn an_1870_retreat_is_a_move_to_make_and_the_vacated_cell_an_advance() {
 /// back; waiving it leaves the unit as it was.
 #[test]
 fn spi_isolation_loss_is_applied_by_doing_its_check() {
-    let d = tmp("spi-isolated");
+    let d = tmp("flow", "spi-isolated");
     let save = super::common::new_game(&d, "spi-1870", "4");
     let units = json(&["game", "show", &save, "--json"])["units"]
         .as_array()
@@ -383,7 +350,7 @@ fn spi_isolation_loss_is_applied_by_doing_its_check() {
 /// the game, the umpire types the row award, and `log verify` resolves it again from the words.
 #[test]
 fn spi_victory_is_counted_from_the_game() {
-    let d = tmp("spi-victory");
+    let d = tmp("flow", "spi-victory");
     let save = super::common::new_game(&d, "spi-1870", "4");
     let units = json(&["game", "show", &save, "--json"])["units"]
         .as_array()

@@ -5,22 +5,10 @@
 
 use serde_json::Value;
 
-use super::common::{kepi, new_game, ok};
+use super::common::{apply, kepi, log_len, new_game, ok, strength, tmp};
 
 const FIRER: &str = "12th-grenadiers-1";
 const TARGET: &str = "55e-ligne-1";
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    super::common::tmp("form-verb", name)
-}
-
-/// `kepi game apply SAVE --json WORDS...`: the last JSON line.
-fn apply(save: &str, words: &[&str]) -> Value {
-    let mut a = vec!["game", "apply", save, "--json"];
-    a.extend_from_slice(words);
-    let out = ok(&a);
-    serde_json::from_str(out.lines().last().expect("a line")).expect("json")
-}
 
 /// Runs `kepi game apply SAVE WORDS...`, expects exit 2, returns stderr.
 fn refused(save: &str, words: &[&str]) -> String {
@@ -32,23 +20,9 @@ fn refused(save: &str, words: &[&str]) -> String {
     err
 }
 
-fn log_len(save: &str) -> usize {
-    let v: Value = serde_json::from_str(&ok(&["log", "show", save, "--json"])).expect("json");
-    v.as_array().map_or(0, Vec::len)
-}
-
-fn strength(save: &str, id: &str) -> u64 {
-    let v: Value = serde_json::from_str(&ok(&["game", "show", save, "--json"])).expect("json");
-    v["units"]
-        .as_array()
-        .and_then(|u| u.iter().find(|u| u["id"] == id))
-        .and_then(|u| u["strength"].as_u64())
-        .expect("unit strength")
-}
-
 #[test]
 fn form_rolls_what_the_named_verb_rolls_and_set_changes_only_that_field() {
-    let dir = tmp("same");
+    let dir = tmp("form-verb", "same");
     // Same game twice (same seed): the named verb on one, the form verb on the other.
     for d in ["a", "b"] {
         std::fs::create_dir_all(dir.join(d)).expect("dir");
@@ -95,7 +69,7 @@ fn form_rolls_what_the_named_verb_rolls_and_set_changes_only_that_field() {
 
 #[test]
 fn form_refuses_what_does_not_fit_and_applies_nothing() {
-    let dir = tmp("bad");
+    let dir = tmp("form-verb", "bad");
     let save = new_game(&dir, "mars-la-tour", "7");
     let before = log_len(&save);
     let e = refused(&save, &["form", "volley", FIRER, TARGET]);
@@ -145,7 +119,7 @@ fn form_refuses_what_does_not_fit_and_applies_nothing() {
 
 #[test]
 fn action_takes_a_logged_action_but_never_dice() {
-    let dir = tmp("action");
+    let dir = tmp("form-verb", "action");
     let save = new_game(&dir, "mars-la-tour", "7");
     let full = strength(&save, TARGET);
     let line = apply(
@@ -192,7 +166,7 @@ fn action_takes_a_logged_action_but_never_dice() {
 
 #[test]
 fn roll_takes_the_dice_thrown_at_the_table() {
-    let dir = tmp("roll");
+    let dir = tmp("form-verb", "roll");
     let save = new_game(&dir, "mars-la-tour", "7");
     let line = apply(&save, &["roll", "2d6", "--dice", "3,5"]);
     assert!(

@@ -9,36 +9,7 @@
 
 use serde_json::Value;
 
-use super::common::{kepi, ok};
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    super::common::tmp("grammar", name)
-}
-
-/// Runs kepi, expects exit 2, returns stderr.
-fn refused(args: &[&str]) -> String {
-    let o = kepi(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(o.status.code(), Some(2), "kepi {args:?}: {err}");
-    err
-}
-
-fn log_len(save: &str) -> usize {
-    let v: Value = serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
-    v.as_array().unwrap().len()
-}
-
-fn show(save: &str) -> Value {
-    serde_json::from_str(&ok(&["game", "show", save, "--json"])).unwrap()
-}
-
-/// `kepi game apply SAVE --json WORDS...`: the last JSON line.
-fn apply(save: &str, words: &[&str]) -> Value {
-    let mut a = vec!["game", "apply", save, "--json"];
-    a.extend_from_slice(words);
-    let out = ok(&a);
-    serde_json::from_str(out.lines().last().unwrap()).unwrap()
-}
+use super::common::{apply, log_len, ok, refused, show, tmp};
 
 /// One form of one rule set.
 struct Row {
@@ -334,7 +305,7 @@ const ROWS: &[Row] = &[
 fn every_form_of_every_rule_set_is_an_apply_verb() {
     let mut seen = std::collections::BTreeSet::new();
     for (n, row) in ROWS.iter().enumerate() {
-        let d = tmp(&format!("row{n}"));
+        let d = tmp("grammar", &format!("row{n}"));
         let save = super::common::new_game(&d, row.scenario, "11");
         assert_eq!(show(&save)["system"], row.system, "{}", row.scenario);
         if !row.setup.is_empty() {
@@ -381,14 +352,14 @@ fn every_form_of_every_rule_set_is_an_apply_verb() {
 /// A die the resolution does not roll is refused in every rule set, not ignored.
 #[test]
 fn unused_dice_are_refused() {
-    let d = tmp("dice");
+    let d = tmp("grammar", "dice");
     let pw = super::common::new_game(&d, "pw-skirmish", "3");
     let before = log_len(&pw);
     for die in ["d10=3", "d7=2", "d%=40"] {
         let e = refused(&["game", "apply", &pw, "activate", "de-inf-1", "--dice", die]);
         assert!(e.contains("does not roll"), "{die}: {e}");
     }
-    let d = tmp("dice-fr");
+    let d = tmp("grammar", "dice-fr");
     let fr = super::common::new_game(&d, "fr1870-august", "3");
     let e = refused(&[
         "game",
@@ -409,7 +380,7 @@ fn unused_dice_are_refused() {
 /// More dice of a kind the roll uses than it rolls: refused, nothing applied.
 #[test]
 fn dice_left_over_are_refused() {
-    let d = tmp("leftover");
+    let d = tmp("grammar", "leftover");
     let save = super::common::new_game(&d, "mars-la-tour", "3");
     let before = log_len(&save);
     let e = refused(&[
@@ -432,7 +403,7 @@ fn dice_left_over_are_refused() {
 /// `kepi resolve` does without `--disordered`.
 #[test]
 fn a_flag_the_units_set_can_be_cleared() {
-    let d = tmp("flag-off");
+    let d = tmp("grammar", "flag-off");
     let save = super::common::new_game(&d, "mars-la-tour", "3");
     ok(&[
         "game",
@@ -484,7 +455,7 @@ fn a_flag_the_units_set_can_be_cleared() {
 /// A bad option names the option and the accepted values.
 #[test]
 fn bad_options_name_the_option_and_the_accepted_values() {
-    let d = tmp("opts");
+    let d = tmp("grammar", "opts");
     let save = super::common::new_game(&d, "mars-la-tour", "3");
     let e = refused(&[
         "game",
@@ -546,7 +517,7 @@ fn bad_options_name_the_option_and_the_accepted_values() {
             "undo",
         ]);
     }
-    let d = tmp("opts-spi");
+    let d = tmp("grammar", "opts-spi");
     let spi = super::common::new_game(&d, "spi-1870", "3");
     ok(&[
         "game",
@@ -578,7 +549,7 @@ fn bad_options_name_the_option_and_the_accepted_values() {
 /// game's rule set's verb.
 #[test]
 fn verbs_are_the_game_rule_sets() {
-    let d = tmp("clash");
+    let d = tmp("grammar", "clash");
     let pw = super::common::new_game(&d, "pw-skirmish", "3");
     let e = refused(&["game", "apply", &pw, "fire", "de-inf-2", "fr-inf-3"]);
     assert!(
@@ -593,7 +564,7 @@ fn verbs_are_the_game_rule_sets() {
         .filter_map(Value::as_str)
         .collect();
     assert!(rules.iter().any(|r| r.starts_with("PW-")), "{rules:?}");
-    let d = tmp("clash-pk");
+    let d = tmp("grammar", "clash-pk");
     let pk = super::common::new_game(&d, "mars-la-tour", "3");
     let e = refused(&[
         "game",
@@ -611,7 +582,7 @@ fn verbs_are_the_game_rule_sets() {
 /// A combat takes every enemy in the hex; a friendly or empty hex is refused.
 #[test]
 fn combat_hexes_are_enemy_hexes() {
-    let d = tmp("hex");
+    let d = tmp("grammar", "hex");
     let save = super::common::new_game(&d, "spi-1870", "3");
     ok(&[
         "game",
@@ -664,7 +635,7 @@ fn combat_hexes_are_enemy_hexes() {
     ]);
     assert!(e.contains("opposite sides"), "{e}");
     // Units moved into place earlier in the same script attack: the hex is checked when rolled.
-    let d2 = tmp("hex-script");
+    let d2 = tmp("grammar", "hex-script");
     let other = super::common::new_game(&d2, "spi-1870", "3");
     let line = apply(
         &other,
@@ -765,7 +736,7 @@ fn unit_less_actions_are_verbs_too() {
         ),
     ];
     for (n, (scenario, words, resolve)) in rows.iter().enumerate() {
-        let d = tmp(&format!("plain{n}"));
+        let d = tmp("grammar", &format!("plain{n}"));
         let save = super::common::new_game(&d, scenario, "5");
         let before = log_len(&save);
         let line = apply(&save, words);
@@ -783,7 +754,7 @@ fn unit_less_actions_are_verbs_too() {
         assert!(apply(&save, &seeded)["outcome"].is_object(), "{seeded:?}");
         ok(&["log", "verify", &save]);
     }
-    let d = tmp("plain-bad");
+    let d = tmp("grammar", "plain-bad");
     let save = super::common::new_game(&d, "mars-la-tour", "5");
     let e = refused(&["game", "apply", &save, "initiative", "--dice", "d6=3"]);
     assert!(e.contains("does not roll a d6"), "{e}");

@@ -1,26 +1,10 @@
 //! The `kepi resolve gsp ...` JSON contract, through the real binary.
 
-use std::process::Command;
-
-use serde_json::Value;
-
-fn kepi(args: &[&str]) -> (i32, Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kepi"))
-        .args(args)
-        .output()
-        .expect("run kepi");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    let v = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-    (
-        out.status.code().unwrap_or(-1),
-        v,
-        String::from_utf8_lossy(&out.stderr).to_string(),
-    )
-}
+use super::common::run_json;
 
 #[test]
 fn fire_one_gun_shell_with_aoa() {
-    let (code, v, err) = kepi(&[
+    let (code, v, err) = run_json(&[
         "resolve",
         "gsp",
         "fire",
@@ -47,7 +31,7 @@ fn fire_one_gun_shell_with_aoa() {
 
 #[test]
 fn fire_direct_has_null_landing_and_miss() {
-    let (code, v, _) = kepi(&[
+    let (code, v, _) = run_json(&[
         "resolve",
         "gsp",
         "fire",
@@ -63,7 +47,7 @@ fn fire_direct_has_null_landing_and_miss() {
     assert_eq!(v["outcome"]["hit"], true);
     assert_eq!(v["outcome"]["personnel_hits"], 6);
     assert!(v["outcome"]["landing"].is_null());
-    let (_, v, _) = kepi(&[
+    let (_, v, _) = run_json(&[
         "resolve",
         "gsp",
         "fire",
@@ -82,7 +66,7 @@ fn fire_direct_has_null_landing_and_miss() {
 
 #[test]
 fn fire_battery_by_range() {
-    let (code, v, err) = kepi(&[
+    let (code, v, err) = run_json(&[
         "resolve",
         "gsp",
         "fire",
@@ -117,7 +101,7 @@ fn fire_battery_by_range() {
 
 #[test]
 fn fire_odds_only() {
-    let (code, v, _) = kepi(&[
+    let (code, v, _) = run_json(&[
         "resolve",
         "gsp",
         "fire",
@@ -141,7 +125,7 @@ fn fire_odds_only() {
 
 #[test]
 fn structure_and_crew() {
-    let (code, v, _) = kepi(&[
+    let (code, v, _) = run_json(&[
         "resolve",
         "gsp",
         "structure",
@@ -156,7 +140,7 @@ fn structure_and_crew() {
     assert_eq!(code, 0);
     assert_eq!(v["outcome"]["total"], 10);
     assert_eq!(v["outcome"]["destroyed"], true);
-    let (code, v, _) = kepi(&[
+    let (code, v, _) = run_json(&[
         "resolve", "gsp", "crew", "--d6", "3", "--hits", "3", "--json",
     ]);
     assert_eq!(code, 0);
@@ -244,7 +228,7 @@ fn bad_input_exits_2() {
             "3",
         ][..],
     ] {
-        let (code, _, err) = kepi(args);
+        let (code, _, err) = run_json(args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(!err.is_empty());
     }

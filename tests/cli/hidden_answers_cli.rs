@@ -13,73 +13,35 @@
 
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use kepi::net::host::{Event, Host, HostOptions};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
-use super::common::ok;
+use super::common::{TestHost, ok, parse, strength};
 
 const T: Duration = Duration::from_secs(20);
 
 /// A host serving one save, hiding strengths from player seats, on its own thread.
 struct Table {
-    address: String,
-    codes: Vec<(String, String)>,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    host: TestHost,
 }
 
 impl Table {
     fn serve(save: &Path, approve: bool) -> Table {
-        let tables = kepi::registry::builtin_tables().expect("tables");
-        let host = Host::open(
-            save,
-            &HostOptions {
-                bind: std::net::IpAddr::from([127, 0, 0, 1]),
-                port: 0,
-                new_codes: true,
-            },
-            tables,
-            Arc::new(|_: &Event| {}),
-        )
-        .expect("host");
-        host.set_hide_strengths(true);
-        host.set_approval(approve);
-        let address = format!("ws://{}", host.local_addr());
-        let codes = host
-            .seats()
-            .into_iter()
-            .map(|s| (s.seat.to_string(), s.code))
-            .collect();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let thread = std::thread::spawn(move || {
-            let _ = host.serve(&flag);
-        });
         Table {
-            address,
-            codes,
-            stop,
-            thread: Some(thread),
+            host: TestHost::serve(save, 0, true, true, approve),
         }
     }
 
-    fn code(&self, seat: &str) -> &str {
-        self.codes
-            .iter()
-            .find(|(s, _)| s == seat)
-            .map(|(_, c)| c.as_str())
-            .expect("seat")
+    fn code(&self, seat: &str) -> String {
+        self.host.code(seat.parse().expect("seat"))
     }
 
     /// A connection of `seat` that follows the log from its start: everything it receives
     /// until its catch-up's view, as raw text.
     fn join(&self, seat: &str) -> (WebSocket<MaybeTlsStream<TcpStream>>, Vec<String>) {
-        let (mut ws, _) = tungstenite::connect(self.address.as_str()).expect("connect");
+        let (mut ws, _) = tungstenite::connect(self.host.address.as_str()).expect("connect");
         if let MaybeTlsStream::Plain(s) = ws.get_mut() {
             s.set_read_timeout(Some(T)).expect("timeout");
         }
@@ -93,7 +55,7 @@ impl Table {
         let mut got = Vec::new();
         loop {
             let t = read(&mut ws);
-            let v = json(&t);
+            let v = parse(&t);
             got.push(t);
             if v["type"] == "error" || !v["view"].is_null() {
                 break;
@@ -104,7 +66,7 @@ impl Table {
 
     /// A one-off connection of `seat` that follows no log: its welcome read.
     fn join_quiet(&self, seat: &str) -> WebSocket<MaybeTlsStream<TcpStream>> {
-        let (mut ws, _) = tungstenite::connect(self.address.as_str()).expect("connect");
+        let (mut ws, _) = tungstenite::connect(self.host.address.as_str()).expect("connect");
         if let MaybeTlsStream::Plain(s) = ws.get_mut() {
             s.set_read_timeout(Some(T)).expect("timeout");
         }
@@ -114,25 +76,13 @@ impl Table {
             "code": self.code(seat),
         });
         ws.send(Message::text(hello.to_string())).expect("hello");
-        assert_eq!(json(&read(&mut ws))["type"], "welcome");
+        assert_eq!(parse(&read(&mut ws))["type"], "welcome");
         ws
     }
 
     /// Stops the host (the save caught up).
-    fn stop(mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-impl Drop for Table {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+    fn stop(self) {
+        drop(self.host);
     }
 }
 
@@ -146,10 +96,6 @@ fn read(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>) -> String {
     }
 }
 
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).expect("JSON")
-}
-
 /// Sends one request and returns every message received until its answer, the answer last.
 fn ask(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>, id: u64, words: &[&str]) -> Vec<String> {
     let m = serde_json::json!({"type": "apply", "id": id, "words": words});
@@ -157,7 +103,7 @@ fn ask(ws: &mut WebSocket<MaybeTlsStream<TcpStream>>, id: u64, words: &[&str]) -
     let mut got = Vec::new();
     loop {
         let t = read(ws);
-        let v = json(&t);
+        let v = parse(&t);
         let done = v["id"] == id && (v["type"] == "applied" || v["type"] == "held");
         got.push(t);
         if done {
@@ -185,7 +131,7 @@ fn comparable(text: &str) -> String {
             _ => {}
         }
     }
-    let mut v = json(text);
+    let mut v = parse(text);
     walk(&mut v);
     v.to_string()
 }
@@ -210,17 +156,6 @@ struct Case {
     handed_over: usize,
 }
 
-fn strength(save: &str, unit: &str) -> u64 {
-    let v = json(&ok(&["game", "show", save, "--json"]));
-    v["units"]
-        .as_array()
-        .expect("units")
-        .iter()
-        .find(|u| u["id"] == unit)
-        .and_then(|u| u["strength"].as_u64())
-        .expect("the unit")
-}
-
 /// Copies a save and its journal under another name (the same seed, salt and log).
 fn copy_save(from: &Path, to: &Path) {
     std::fs::copy(from, to).expect("copy the save");
@@ -232,7 +167,7 @@ fn copy_save(from: &Path, to: &Path) {
 
 /// The log of a save as `kepi log show --json` prints it.
 fn log(save: &str) -> Vec<serde_json::Value> {
-    json(&ok(&["log", "show", save, "--json"]))
+    parse(&ok(&["log", "show", save, "--json"]))
         .as_array()
         .expect("a log")
         .clone()
@@ -297,7 +232,7 @@ fn run(c: &Case) {
         for (k, words) in c.requests.iter().enumerate() {
             let id = k as u64 + 1;
             let mut got = ask(&mut ws, id, words);
-            let last = json(got.last().expect("an answer"));
+            let last = parse(got.last().expect("an answer"));
             if last["type"] == "held" {
                 // The umpire approves it; the seat is sent the entries and the decision.
                 let decide = serde_json::json!({
@@ -306,10 +241,10 @@ fn run(c: &Case) {
                 umpire
                     .send(Message::text(decide.to_string()))
                     .expect("decide");
-                while json(&read(&mut umpire))["id"] != id {}
+                while parse(&read(&mut umpire))["id"] != id {}
                 loop {
                     let t = read(&mut ws);
-                    let done = json(&t)["type"] == "decided";
+                    let done = parse(&t)["type"] == "decided";
                     got.push(t);
                     if done {
                         break;
@@ -319,7 +254,7 @@ fn run(c: &Case) {
             let made: usize = got
                 .iter()
                 .map(|t| {
-                    let v = json(t);
+                    let v = parse(t);
                     match v["type"].as_str() {
                         Some("applied" | "decided") => v["seen"].as_array().map_or(0, Vec::len),
                         Some("seen") => v["entries"].as_array().map_or(0, Vec::len),
@@ -369,7 +304,7 @@ fn run(c: &Case) {
         if let Some(d) = differs(p, q) {
             panic!("{}: the answer to {words:?} differs:{d}", c.name);
         }
-        let last = json(p.last().expect("an answer"));
+        let last = parse(p.last().expect("an answer"));
         if last["refused"].is_null() {
             made += 1;
         } else {
@@ -386,7 +321,7 @@ fn run(c: &Case) {
         for (k, words) in c.requests.iter().enumerate() {
             let (got, len) = &h.answers[k];
             let answer = got.last().expect("an answer");
-            let v = json(answer);
+            let v = parse(answer);
             if v["refused"].is_null() {
                 continue;
             }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use clap::CommandFactory;
 use kepi::cli::Cli;
 
-use super::common::bin;
+use super::common::{bin, tmp};
 
 /// A run longer than this is a hang.
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -257,8 +257,7 @@ struct Scratch {
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kepi-hostile-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = tmp("hostile-corpus", name);
         std::fs::create_dir_all(dir.join("out")).unwrap();
         std::fs::create_dir_all(dir.join("folder")).unwrap();
         // A link to /dev/null as an output: kepi must refuse it (never write through a link),

@@ -2,19 +2,10 @@
 //! Each is refused or caught with a clean error naming what was wrong: never a panic, never a
 //! wrong answer.
 
-use crate::common::{kepi, new_game, ok, tmp};
+use crate::common::{forgery_caught, new_game, ok, play, refused, tmp};
 
 const I64_MAX: &str = "9223372036854775807";
 const I64_MIN: &str = "-9223372036854775808";
-
-/// A refusal: exit 2, no panic, the message on stderr.
-fn refused(args: &[&str]) -> String {
-    let o = kepi(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(o.status.code(), Some(2), "kepi {args:?}: {err}");
-    assert!(!err.contains("panicked"), "kepi {args:?}: {err}");
-    err
-}
 
 /// (`kepi resolve` words, the flag, its accepted range, a value inside the range the rule takes
 /// at each end): several resolvers of each of the five rule sets.
@@ -441,9 +432,7 @@ const GAMES: &[(&str, &[&str])] = &[
 fn played(area: &str, scenario: &str, words: &[&str]) -> String {
     let dir = tmp("input", area);
     let save = new_game(&dir, scenario, "29");
-    let mut a = vec!["game", "apply", &save];
-    a.extend_from_slice(words);
-    ok(&a);
+    play(&save, words);
     save
 }
 
@@ -494,18 +483,6 @@ fn resolution_at(log: &[LogEntry], what: &str) -> usize {
                 if what.is_empty() || resolution.action == what)
         })
         .unwrap()
-}
-
-/// `kepi log verify` fails (exit 1) naming the entry and each of `needles`.
-fn caught(save: &str, entry: usize, needles: &[&str]) {
-    let o = kepi(&["log", "verify", save]);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(o.status.code(), Some(1), "forgery passed: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(err.contains(&format!("entry {entry}")), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "`{n}` not in {err}");
-    }
 }
 
 /// Untouched journals of all five rule sets verify, every resolution resolved again.
@@ -583,7 +560,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         resummarise(log, fire);
     });
-    caught(&save, fire, &["casualties: logged", "dice give"]);
+    forgery_caught(&save, fire, &["casualties: logged", "dice give"]);
     forged += 1;
 
     // 2. Only the effect: the unit loses 5 more, the summary still says what the dice gave.
@@ -600,7 +577,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
             }
         }
     });
-    caught(&save, fire, &["but its action gives"]);
+    forgery_caught(&save, fire, &["but its action gives"]);
     forged += 1;
 
     // 3. The effect and the entry's summary, the outcome left: the effects are not the outcome's.
@@ -618,7 +595,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         resummarise(log, fire);
     });
-    caught(&save, fire, &["effects", "not what its outcome gives"]);
+    forgery_caught(&save, fire, &["effects", "not what its outcome gives"]);
     forged += 1;
 
     // 4. The case: a lose-strength `n` 2 -> 5 under the summary "loses 2".
@@ -644,7 +621,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         assert!(log[lose].summary.contains("loses 2"));
     });
-    caught(&save, lose, &["loses 2", "loses 5"]);
+    forgery_caught(&save, lose, &["loses 2", "loses 5"]);
     forged += 1;
 
     // 5. A unit-less roll (army morale): its outcome and summary rewritten consistently.
@@ -664,7 +641,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         resummarise(log, army);
     });
-    caught(&save, army, &["score: logged"]);
+    forgery_caught(&save, army, &["score: logged"]);
     forged += 1;
 
     // 6. The result's words only ("3 casualties" -> "9 casualties"), the numbers left.
@@ -678,7 +655,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
         }
         resummarise(log, fire);
     });
-    caught(
+    forgery_caught(
         &save,
         fire,
         &["the colonel fell", "its input and dice give"],
@@ -716,7 +693,7 @@ fn forged_outcomes_are_caught_by_log_verify() {
             }
             resummarise(log, at);
         });
-        caught(&save, at, &["logged", "dice give"]);
+        forgery_caught(&save, at, &["logged", "dice give"]);
         forged += 1;
     }
     assert_eq!(forged, 10);

@@ -14,9 +14,13 @@ mod crt_cli;
 mod export_cli;
 mod flow_cli;
 mod form_verb_cli;
+#[path = "../shared/games.rs"]
+mod games;
 mod grammar_cli;
 mod gsp_cli;
 mod hidden_answers_cli;
+#[path = "../shared/host.rs"]
+mod host;
 mod hostile_corpus;
 mod input_cli;
 mod net_cli;
@@ -29,6 +33,8 @@ mod recover_cli;
 mod refusals_cli;
 mod report_cli;
 mod rules28_cli;
+#[path = "../shared/run.rs"]
+mod run;
 mod scale_cli;
 mod sieges_cli;
 mod sixth_rule_set_cli;

@@ -13,11 +13,7 @@ use std::time::{Duration, Instant};
 
 use kepi::net::client::{Client, Incoming, Replica};
 
-use super::common::{bin, kepi, ok};
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    super::common::tmp("net", name)
-}
+use super::common::{bin, kepi, new_game, ok, parse, tmp};
 
 const GERMAN: &str = "12th-grenadiers-1";
 const FRENCH: &str = "55e-ligne-1";
@@ -164,12 +160,9 @@ impl Drop for Served {
     }
 }
 
-fn new_game(name: &str) -> String {
-    super::common::new_game(&tmp(name), "mars-la-tour", "1870")
-}
-
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap()
+/// A new Mars-la-Tour game (seed 1870) in a fresh scratch folder `net-NAME`.
+fn mlt_game(name: &str) -> String {
+    new_game(&tmp("net", name), "mars-la-tour", "1870")
 }
 
 fn stderr(o: &Output) -> String {
@@ -178,7 +171,7 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_save_caught_up() {
-    let save = new_game("sigterm");
+    let save = mlt_game("sigterm");
     let h = Served::start(&save, &[]);
     let seats: Vec<&str> = {
         let mut s: Vec<&str> = h.codes.keys().map(String::as_str).collect();
@@ -195,7 +188,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
         "umpire",
         &["apply", "--json", "lose", GERMAN, "2", "note", "hi"],
     );
-    let lines: Vec<serde_json::Value> = out.lines().map(json).collect();
+    let lines: Vec<serde_json::Value> = out.lines().map(parse).collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert_eq!(lines[0]["ok"], true);
     assert_eq!(lines[0]["index"], 1);
@@ -216,7 +209,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
     let plain = h.remote_ok("umpire", &["apply", "gain", GERMAN, "1"]);
     assert!(plain.starts_with("ok 3: T1 "), "{plain}");
 
-    let shown = json(&h.remote_ok("spectator", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("spectator", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 4);
     let g = shown["units"]
         .as_array()
@@ -225,7 +218,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
         .find(|u| u["id"] == GERMAN)
         .unwrap()
         .clone();
-    let local = json(&ok(&["game", "show", &save, "--json"]));
+    let local = parse(&ok(&["game", "show", &save, "--json"]));
     // The remote view is the same document as the local one (same head, same units).
     assert_eq!(shown["head"], local["head"]);
     assert_eq!(shown["units"], local["units"]);
@@ -243,7 +236,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
         other => panic!("no closing message: {other:?}"),
     }
     // Caught up: the save itself (not only its journal) holds every entry.
-    let saved: serde_json::Value = json(&std::fs::read_to_string(&save).unwrap());
+    let saved: serde_json::Value = parse(&std::fs::read_to_string(&save).unwrap());
     assert_eq!(saved["log"].as_array().unwrap().len(), 4);
     ok(&["log", "verify", &save]);
 }
@@ -251,7 +244,7 @@ fn serve_prints_its_seats_applies_for_the_umpire_and_stops_on_sigterm_with_the_s
 #[test]
 fn players_act_only_with_their_own_units_and_only_with_resolutions() {
     // A seed that shows if it ever leaves the host.
-    let save = super::common::new_game(&tmp("seats"), "mars-la-tour", "987654321987");
+    let save = new_game(&tmp("net", "seats"), "mars-la-tour", "987654321987");
     let h = Served::start(&save, &[]);
     let refused = |seat: &str, words: &[&str], says: &str| {
         let mut a = vec!["apply"];
@@ -288,7 +281,7 @@ fn players_act_only_with_their_own_units_and_only_with_resolutions() {
     );
     // Unknown verbs are refused as `kepi game apply` refuses them.
     refused("umpire", &["bogus"], "unknown verb `bogus`");
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 1, "nothing was applied");
 
     // The player's own resolution, with their own dice.
@@ -304,7 +297,7 @@ fn players_act_only_with_their_own_units_and_only_with_resolutions() {
             "d10=10,d%=20",
         ],
     );
-    let line = json(out.lines().next().unwrap());
+    let line = parse(out.lines().next().unwrap());
     assert_eq!(line["index"], 1);
     assert!(
         line["rules"]
@@ -326,7 +319,7 @@ fn players_act_only_with_their_own_units_and_only_with_resolutions() {
 
 #[test]
 fn wrong_codes_and_bad_arguments_are_refused_naming_them() {
-    let save = new_game("codes");
+    let save = mlt_game("codes");
     let h = Served::start(&save, &[]);
     let o = kepi(&[
         "remote",
@@ -393,7 +386,7 @@ fn wrong_codes_and_bad_arguments_are_refused_naming_them() {
 /// answered at once; the umpire's right code from 127.0.0.1 gets in, and again after a restart.
 #[test]
 fn a_right_code_gets_in_after_the_wrong_code_limit_and_after_a_restart() {
-    let save = new_game("limit");
+    let save = mlt_game("limit");
     let h = Served::start(&save, &[]);
     let limit = kepi::net::gate::MAX_FAILED_CODES;
     for k in 0..limit + 3 {
@@ -409,7 +402,7 @@ fn a_right_code_gets_in_after_the_wrong_code_limit_and_after_a_restart() {
             ),
         }
     }
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 1);
     h.remote_ok("german", &["show"]);
     // More wrong codes, then a restart: the same.
@@ -433,7 +426,7 @@ fn a_right_code_gets_in_after_the_wrong_code_limit_and_after_a_restart() {
 
 #[test]
 fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
-    let save = new_game("watch");
+    let save = mlt_game("watch");
     let h = Served::start(&save, &[]);
     h.remote_ok("umpire", &["apply", "note", "one", "note", "two"]);
     // A watcher of new entries only, started before they are made.
@@ -469,7 +462,7 @@ fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
     let idx: Vec<u64> = String::from_utf8(o.stdout)
         .unwrap()
         .lines()
-        .map(|l| json(l)["index"].as_u64().unwrap())
+        .map(|l| parse(l)["index"].as_u64().unwrap())
         .collect();
     assert_eq!(idx, [3, 4, 5]);
 
@@ -503,7 +496,7 @@ fn watchers_see_entries_as_they_are_applied_and_catch_up_from_any_index() {
 
 #[test]
 fn a_watcher_reconnects_by_itself_after_the_host_is_killed_and_catches_up() {
-    let save = new_game("reconnect");
+    let save = mlt_game("reconnect");
     // A port of our own, so the restarted host is at the same address.
     let port = std::net::TcpListener::bind(("127.0.0.1", 0))
         .unwrap()
@@ -545,7 +538,7 @@ fn a_watcher_reconnects_by_itself_after_the_host_is_killed_and_catches_up() {
         .unwrap()
         .lines()
         .map(|l| {
-            let v = json(l);
+            let v = parse(l);
             (
                 v["index"].as_u64().unwrap(),
                 v["summary"].as_str().unwrap().to_string(),
@@ -576,7 +569,7 @@ fn wait_output(mut child: Child) -> Output {
 
 #[test]
 fn kill_9_of_the_host_loses_no_acknowledged_action_and_a_restart_resumes_with_the_same_codes() {
-    let save = new_game("kill9");
+    let save = mlt_game("kill9");
     let h = Served::start(&save, &[]);
     let codes = h.codes.clone();
     let mut c = h.client("umpire", None);
@@ -592,7 +585,7 @@ fn kill_9_of_the_host_loses_no_acknowledged_action_and_a_restart_resumes_with_th
     ok(&["log", "verify", &save]);
     let h = Served::start(&save, &[]);
     assert_eq!(h.codes, codes, "the codes are kept beside the save");
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 21);
     assert_eq!(shown["head"], head.as_str());
     h.remote_ok("umpire", &["apply", "note", "after the restart"]);
@@ -606,7 +599,7 @@ fn kill_9_of_the_host_loses_no_acknowledged_action_and_a_restart_resumes_with_th
 
 #[test]
 fn malformed_and_oversized_messages_close_that_connection_only() {
-    let save = new_game("malformed");
+    let save = mlt_game("malformed");
     let h = Served::start(&save, &[]);
     let mut watcher = h.client("spectator", Some(Replica::new()));
     watcher.catch_up(T).unwrap();
@@ -665,7 +658,7 @@ fn eight_clients_by_100_actions_and_the_chain_verifies_after() {
 /// a spectator watches. Every replica verifies every entry, the watcher reaches all of them and
 /// the save verifies after the host stops, with the watcher's head.
 fn many_clients(name: &str, clients: usize, actions: usize) {
-    let save = new_game(name);
+    let save = mlt_game(name);
     let h = Served::start(&save, &[]);
     let mut watcher = h.client("spectator", Some(Replica::new()));
     watcher.catch_up(T).unwrap();
@@ -708,7 +701,7 @@ fn many_clients(name: &str, clients: usize, actions: usize) {
     drop(sleeper);
     let head = watcher.replica().unwrap().game().unwrap().head();
     assert!(h.signal("-TERM"));
-    let v = json(&ok(&["log", "verify", &save, "--json"]));
+    let v = parse(&ok(&["log", "verify", &save, "--json"]));
     assert_eq!(v["ok"], true);
     assert_eq!(v["entries"], total);
     assert_eq!(v["head"], head.as_str());
@@ -740,7 +733,7 @@ fn spawn_remote(h: &Served, seat: &str, args: &[&str]) -> Child {
 
 #[test]
 fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejects_it_in_the_log() {
-    let save = new_game("approve");
+    let save = mlt_game("approve");
     let h = Served::start(&save, &["--approve"]);
     let fire = ["fire", GERMAN, FRENCH, "--dice", "d10=10,d%=20"];
 
@@ -748,7 +741,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     let mut a = vec!["apply", "--json", "--wait", "0"];
     a.extend_from_slice(&fire);
     let out = h.remote_ok("german", &a);
-    let held = json(out.trim());
+    let held = parse(out.trim());
     assert_eq!(held["held"], 1, "{out}");
     assert_eq!(held["seat"], "german");
     assert!(
@@ -761,7 +754,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     host_says(&h, "waiting for approval: request 1 from german");
     // Nothing was applied.
     assert_eq!(
-        json(&h.remote_ok("spectator", &["show", "--json"]))["log_entries"],
+        parse(&h.remote_ok("spectator", &["show", "--json"]))["log_entries"],
         1
     );
     // A request the seat may not make is refused at once, not held.
@@ -775,17 +768,17 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     );
 
     // The umpire sees every waiting request, a player its own, a spectator none.
-    let p = json(&h.remote_ok("umpire", &["pending", "--json"]));
+    let p = parse(&h.remote_ok("umpire", &["pending", "--json"]));
     assert_eq!(p["approval"], true);
     let reqs = p["requests"].as_array().unwrap();
     assert_eq!(reqs.len(), 1, "{p}");
     assert_eq!(reqs[0]["request"], 1);
     assert_eq!(reqs[0]["seat"], "german");
     assert_eq!(reqs[0]["words"], serde_json::json!(fire));
-    let mine = json(&h.remote_ok("german", &["pending", "--json"]));
+    let mine = parse(&h.remote_ok("german", &["pending", "--json"]));
     assert_eq!(mine["requests"].as_array().unwrap().len(), 1);
     for seat in ["french", "spectator"] {
-        let theirs = json(&h.remote_ok(seat, &["pending", "--json"]));
+        let theirs = parse(&h.remote_ok(seat, &["pending", "--json"]));
         assert_eq!(theirs["requests"].as_array().unwrap().len(), 0, "{seat}");
     }
     let text = h.remote_ok("umpire", &["pending"]);
@@ -812,7 +805,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     let waiting = spawn_remote(&h, "german", &["apply", "--json", "fire", GERMAN, FRENCH]);
     host_says(&h, "waiting for approval: request 2 from german");
     let approved = h.remote_ok("umpire", &["approve", "2", "--json"]);
-    let lines: Vec<serde_json::Value> = approved.lines().map(json).collect();
+    let lines: Vec<serde_json::Value> = approved.lines().map(parse).collect();
     assert_eq!(lines.len(), 2, "{approved}");
     assert!(
         lines[0]["summary"].as_str().unwrap().contains("fire"),
@@ -831,7 +824,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     let got: Vec<serde_json::Value> = String::from_utf8(o.stdout)
         .unwrap()
         .lines()
-        .map(json)
+        .map(parse)
         .collect();
     assert_eq!(got.len(), 2);
     assert_eq!(got[0]["held"], 2);
@@ -860,12 +853,12 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
             .contains("request 3 is waiting for the umpire's approval")
     );
     h.remote_ok("umpire", &["reject", "1"]);
-    let p = json(&h.remote_ok("umpire", &["pending", "--json"]));
+    let p = parse(&h.remote_ok("umpire", &["pending", "--json"]));
     assert_eq!(p["requests"].as_array().unwrap().len(), 0, "{p}");
 
     // Off: a player's resolution applies at once; on again.
     assert_eq!(
-        json(&h.remote_ok("umpire", &["approval", "off", "--json"]))["approval"],
+        parse(&h.remote_ok("umpire", &["approval", "off", "--json"]))["approval"],
         false
     );
     let mut a = vec!["apply"];
@@ -884,7 +877,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
     h.remote_ok("german", &a);
     assert!(h.signal("-TERM"));
     let log = ok(&["log", "show", &save, "--json"]);
-    let summaries: Vec<String> = json(&log)
+    let summaries: Vec<String> = parse(&log)
         .as_array()
         .unwrap()
         .iter()
@@ -908,7 +901,7 @@ fn with_approval_a_players_resolution_waits_for_the_umpire_who_approves_or_rejec
 
 #[test]
 fn a_seat_may_have_only_so_many_requests_waiting_for_the_umpire() {
-    let save = new_game("approve-many");
+    let save = mlt_game("approve-many");
     let h = Served::start(&save, &["--approve"]);
     let mut c = h.client("french", None);
     let words: Vec<String> = ["fire", FRENCH, GERMAN, "--dice", "d10=3,d%=50"]
@@ -960,14 +953,14 @@ fn words_of(w: &[&str]) -> Vec<String> {
 /// picked out by its address.
 #[test]
 fn serve_advertises_its_game_and_remote_discover_lists_it_unless_told_not_to() {
-    let save = new_game("discover");
+    let save = mlt_game("discover");
     let h = Served::start(&save, &[]);
-    let quiet_save = new_game("discover-quiet");
+    let quiet_save = mlt_game("discover-quiet");
     let quiet = Served::start(&quiet_save, &["--no-advertise"]);
     let deadline = Instant::now() + Duration::from_secs(30);
     let game = loop {
         let out = ok(&["remote", "discover", "--json", "--timeout", "2"]);
-        let v = json(out.trim());
+        let v = parse(out.trim());
         let games = v["games"].as_array().unwrap().clone();
         assert!(
             !games.iter().any(|g| g["address"] == quiet.address.as_str()),
@@ -997,7 +990,7 @@ fn serve_advertises_its_game_and_remote_discover_lists_it_unless_told_not_to() {
         assert!(!text.contains(code.as_str()), "{text}");
     }
     // The address found is the one to join at.
-    let shown = json(&kepi_ok_remote(
+    let shown = parse(&kepi_ok_remote(
         game["address"].as_str().unwrap(),
         h.code("spectator"),
     ));
@@ -1055,7 +1048,7 @@ fn raw_wire(h: &Served, seat: &str, want: u64) -> Vec<String> {
             "{seat}: the catch-up did not come"
         );
         let t = ws.read().unwrap().to_text().unwrap().to_string();
-        let v = json(&t);
+        let v = parse(&t);
         if let Some(es) = v["entries"].as_array() {
             entries += es.len() as u64;
         }
@@ -1069,7 +1062,7 @@ fn raw_wire(h: &Served, seat: &str, want: u64) -> Vec<String> {
 
 #[test]
 fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() {
-    let save = new_game("hidden");
+    let save = mlt_game("hidden");
     let h = Served::start(&save, &["--hide-strengths"]);
     // The umpire makes losses on both sides: the French one's summary names its strength left.
     h.remote_ok(
@@ -1078,7 +1071,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
             "apply", "lose", FRENCH, "3", "lose", GERMAN, "1", "note", "dusk",
         ],
     );
-    let umpire = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let umpire = parse(&h.remote_ok("umpire", &["show", "--json"]));
     // The umpire sees everything, as without hiding: no marker, every number.
     let all = units_by_id(&umpire);
     assert!(all.values().all(|u| u.get("hidden").is_none()));
@@ -1087,7 +1080,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
         "umpire",
         &["watch", "--json", "--from", "0", "--count", "4"],
     );
-    let french_summary = json(umpire_log.lines().nth(1).unwrap())["summary"]
+    let french_summary = parse(umpire_log.lines().nth(1).unwrap())["summary"]
         .as_str()
         .unwrap()
         .to_string();
@@ -1097,7 +1090,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
     );
 
     // The German seat's own view: French strengths null and marked, German ones in full.
-    let seen = json(&h.remote_ok("german", &["show", "--json"]));
+    let seen = parse(&h.remote_ok("german", &["show", "--json"]));
     assert_eq!(seen["hidden_strengths"], true);
     assert_eq!(seen["seat"], "german");
     // The seat's own chain's head (issue 29): the log's would let a guess be checked.
@@ -1128,7 +1121,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
         }
     }
     // The French seat is the mirror image.
-    let seen_fr = units_by_id(&json(&h.remote_ok("french", &["show", "--json"])));
+    let seen_fr = units_by_id(&parse(&h.remote_ok("french", &["show", "--json"])));
     assert_eq!(seen_fr[FRENCH]["strength"], all[FRENCH]["strength"]);
     assert!(seen_fr[GERMAN]["strength"].is_null());
 
@@ -1136,9 +1129,9 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
     // French unit, not the roster at full strength.
     let wire = raw_wire(&h, "german", 4);
     let text = wire.join("\n");
-    assert!(json(&wire[0])["hidden"] == true, "{}", wire[0]);
+    assert!(parse(&wire[0])["hidden"] == true, "{}", wire[0]);
     for m in &wire[1..] {
-        let v = json(m);
+        let v = parse(m);
         assert_eq!(v["type"], "seen", "{m}");
         for e in v["entries"].as_array().unwrap() {
             let hidden = e["hidden"].as_bool().unwrap();
@@ -1178,7 +1171,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
             "d10=10,d%=20",
         ],
     );
-    let line = json(out.lines().next().unwrap());
+    let line = parse(out.lines().next().unwrap());
     assert_eq!(line["index"], 4);
     assert_eq!(line["hidden"], true, "{out}");
     assert!(!out.contains("summary"), "{out}");
@@ -1220,7 +1213,7 @@ fn with_hidden_strengths_player_seats_never_receive_the_other_sides_strengths() 
 #[test]
 fn a_scenario_may_ask_for_hidden_strengths_and_a_forged_entry_is_caught() {
     // The scenario's key, through a save made from it.
-    let dir = tmp("hidden-key");
+    let dir = tmp("net", "hidden-key");
     let _ = std::fs::create_dir_all(&dir);
     let src = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -1257,10 +1250,10 @@ fn a_scenario_may_ask_for_hidden_strengths_and_a_forged_entry_is_caught() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("hide_strengths"), "{}", stderr(&o));
     let h = Served::start(save.to_str().unwrap(), &[]);
-    let seen = units_by_id(&json(&h.remote_ok("french", &["show", "--json"])));
+    let seen = units_by_id(&parse(&h.remote_ok("french", &["show", "--json"])));
     assert!(seen[GERMAN]["strength"].is_null());
     assert!(seen[FRENCH]["strength"].is_u64());
-    let all = units_by_id(&json(&h.remote_ok("spectator", &["show", "--json"])));
+    let all = units_by_id(&parse(&h.remote_ok("spectator", &["show", "--json"])));
     assert!(all[GERMAN]["strength"].is_u64());
 }
 
@@ -1284,7 +1277,7 @@ fn follow_until(c: &mut Client, done: impl Fn(&kepi::net::redact::SeenLog) -> bo
 #[test]
 fn a_seat_can_check_no_guess_of_a_hidden_entry_and_the_reveal_opens_every_one() {
     use kepi::game::{Action, EntryKind, Game, entry_hash};
-    let save = new_game("guess");
+    let save = mlt_game("guess");
     let h = Served::start(&save, &["--hide-strengths"]);
     h.remote_ok(
         "umpire",
@@ -1392,14 +1385,14 @@ fn told(h: &Served, seat: &str, words: &[&str]) -> (Option<i32>, String, String)
 #[test]
 fn a_players_requests_get_the_same_answers_whatever_the_hidden_strength() {
     // Two tables, the French unit 20 strong at one and 13 at the other.
-    let (a, b) = (new_game("bisect-a"), new_game("bisect-b"));
+    let (a, b) = (mlt_game("bisect-a"), mlt_game("bisect-b"));
     let o = kepi(&["game", "apply", &b, "lose", FRENCH, "7"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let strengths: Vec<u64> = [&a, &b]
         .iter()
         .map(|s| {
             let shown =
-                json(&String::from_utf8(kepi(&["game", "show", s, "--json"]).stdout).unwrap());
+                parse(&String::from_utf8(kepi(&["game", "show", s, "--json"]).stdout).unwrap());
             units_by_id(&shown)[FRENCH]["strength"].as_u64().unwrap()
         })
         .collect();
@@ -1452,7 +1445,7 @@ fn a_players_requests_get_the_same_answers_whatever_the_hidden_strength() {
 
 #[test]
 fn a_seats_chain_is_the_same_after_the_host_restarts() {
-    let save = new_game("restart-chain");
+    let save = mlt_game("restart-chain");
     let h = Served::start(&save, &["--hide-strengths"]);
     h.remote_ok("umpire", &["apply", "lose", FRENCH, "2", "note", "x"]);
     let mut c = h.client("german", Some(Replica::new()));
@@ -1462,7 +1455,7 @@ fn a_seats_chain_is_the_same_after_the_host_restarts() {
     assert!(h.signal("-TERM"));
     // The key is kept beside the save, readable by its owner only.
     let seats = std::fs::read_to_string(format!("{save}.seats")).unwrap();
-    assert_eq!(json(&seats)["key"].as_str().unwrap().len(), 64);
+    assert_eq!(parse(&seats)["key"].as_str().unwrap().len(), 64);
     let h = Served::start(&save, &["--hide-strengths"]);
     assert_eq!(h.code("german"), code);
     h.remote_ok("umpire", &["apply", "lose", FRENCH, "1"]);
@@ -1477,7 +1470,7 @@ fn a_seats_chain_is_the_same_after_the_host_restarts() {
 #[cfg(unix)]
 #[test]
 fn serve_on_a_linked_save_keeps_the_codes_beside_the_save() {
-    let save = new_game("linked-seats");
+    let save = mlt_game("linked-seats");
     let link = format!("{save}-link.json");
     std::os::unix::fs::symlink(&save, &link).unwrap();
     let h = Served::start(&link, &[]);
@@ -1500,7 +1493,7 @@ fn strangers_without_a_code_cannot_stop_the_table() {
     use std::io::{Read, Write};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
-    let save = new_game("strangers");
+    let save = mlt_game("strangers");
     let h = Served::start(&save, &[]);
     let (host, port) = kepi::net::parse_address(&h.address).unwrap();
     let addr = format!("{host}:{port}");
@@ -1524,7 +1517,7 @@ fn strangers_without_a_code_cannot_stop_the_table() {
         })
         .collect();
     for _ in 0..3 {
-        let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+        let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
         assert_eq!(shown["log_entries"], 1);
         h.remote_ok("spectator", &["show"]);
     }
@@ -1559,10 +1552,10 @@ fn strangers_without_a_code_cannot_stop_the_table() {
 /// its own, and the seat keeps its newest connections (the oldest is told why it goes).
 #[test]
 fn a_players_code_cannot_lock_out_the_umpire_and_a_seat_keeps_its_newest() {
-    let save = new_game("seatcap");
+    let save = mlt_game("seatcap");
     let h = Served::start(&save, &[]);
     let mut germans: Vec<Client> = (0..64).map(|_| h.client("german", None)).collect();
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 1);
     h.remote_ok("umpire", &["apply", "note", "still the umpire's table"]);
     let deadline = Instant::now() + T;
@@ -1620,7 +1613,7 @@ fn a_full_host_is_said_in_words_by_the_client() {
 /// answers every request, then stops on SIGTERM.
 #[test]
 fn a_host_whose_event_output_is_not_read_keeps_answering_and_stops_on_sigterm() {
-    let save = new_game("unread");
+    let save = mlt_game("unread");
     let mut child = Command::new(bin())
         .args([
             "serve",
@@ -1640,7 +1633,7 @@ fn a_host_whose_event_output_is_not_read_keeps_answering_and_stops_on_sigterm() 
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     out.read_line(&mut first).unwrap();
-    let v = json(&first);
+    let v = parse(&first);
     let address = v["address"].as_str().unwrap().to_string();
     let code = v["seats"][0]["code"].as_str().unwrap().to_string();
     let mut c = Client::connect(&address, &code, None, T).unwrap();
@@ -1692,7 +1685,7 @@ fn a_host_whose_event_output_is_not_read_keeps_answering_and_stops_on_sigterm() 
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert!(err.contains("events were not printed"), "{err}");
-    let v = json(&ok(&["log", "verify", &save, "--json"]));
+    let v = parse(&ok(&["log", "verify", &save, "--json"]));
     assert_eq!(v["entries"], requests * per + 1);
 }
 
@@ -1759,7 +1752,7 @@ fn watch_backs_off_from_a_host_that_keeps_dropping_it() {
 /// a warning line when that is every interface (the wording is checked in the library's tests).
 #[test]
 fn serve_says_what_it_exposes() {
-    let save = new_game("exposed");
+    let save = mlt_game("exposed");
     let o = kepi(&[
         "serve",
         &save,
@@ -1824,7 +1817,7 @@ fn join_from(to: std::net::SocketAddrV4, src: [u8; 4], code: &str) -> Result<Str
     ))
     .unwrap();
     let answer = ws.read().map_err(|e| e.to_string())?;
-    let v = json(answer.to_text().unwrap());
+    let v = parse(answer.to_text().unwrap());
     match v["type"].as_str() {
         Some("welcome") => Ok(v["seat"].as_str().unwrap_or_default().to_string()),
         _ => Err(v["message"].as_str().unwrap_or_default().to_string()),
@@ -1839,7 +1832,7 @@ fn join_from(to: std::net::SocketAddrV4, src: [u8; 4], code: &str) -> Result<Str
 #[cfg(target_os = "linux")]
 #[test]
 fn code_guesses_from_rotating_addresses_never_keep_a_right_code_out() {
-    let save = new_game("rotate");
+    let save = mlt_game("rotate");
     let h = Served::start(&save, &[]);
     let (_, port) = kepi::net::parse_address(&h.address).unwrap();
     let to = std::net::SocketAddrV4::new([127, 0, 0, 1].into(), port);
@@ -1900,7 +1893,7 @@ fn code_guesses_from_rotating_addresses_never_keep_a_right_code_out() {
 /// undecided, who left) are still printed, and before the line that says the host stopped.
 #[test]
 fn a_stopping_host_prints_its_last_events_before_it_says_it_stopped() {
-    let save = new_game("lastwords");
+    let save = mlt_game("lastwords");
     let h = Served::start(&save, &["--approve"]);
     h.remote_ok(
         "german",
@@ -1939,7 +1932,7 @@ fn notes(tag: &str, n: usize) -> Vec<String> {
 /// applied; `kepi help remote` and `kepi remote ... apply --help` say it.
 #[test]
 fn a_request_over_the_verb_bound_is_refused_saying_the_bound() {
-    let save = new_game("verbs");
+    let save = mlt_game("verbs");
     let h = Served::start(&save, &[]);
     let max = kepi::net::MAX_REQUEST_VERBS;
     let says = format!(
@@ -1955,7 +1948,7 @@ fn a_request_over_the_verb_bound_is_refused_saying_the_bound() {
         assert!(stderr(&o).contains(&says), "{seat}: {}", stderr(&o));
         assert!(o.stdout.is_empty());
     }
-    let shown = json(&h.remote_ok("umpire", &["show", "--json"]));
+    let shown = parse(&h.remote_ok("umpire", &["show", "--json"]));
     assert_eq!(shown["log_entries"], 1, "nothing was applied");
     let mut c = h.client("umpire", None);
     let a = c.apply(&notes("most", max), T).unwrap();
@@ -1987,7 +1980,7 @@ fn a_request_over_the_verb_bound_is_refused_saying_the_bound() {
 fn a_seat_flooding_the_host_does_not_keep_the_umpire_waiting() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let save = new_game("flood");
+    let save = mlt_game("flood");
     let h = Served::start(&save, &[]);
     let max = kepi::net::MAX_REQUEST_VERBS;
     let conns = kepi::net::gate::MAX_PER_SEAT;
@@ -2058,7 +2051,7 @@ fn a_seat_flooding_the_host_does_not_keep_the_umpire_waiting() {
         "{french_ahead} requests went before the French seat's"
     );
     assert!(show.status.success(), "{}", stderr(&show));
-    let shown = json(&String::from_utf8_lossy(&show.stdout));
+    let shown = parse(&String::from_utf8_lossy(&show.stdout));
     assert!(shown["log_entries"].as_u64().unwrap() >= at);
 }
 
@@ -2066,7 +2059,7 @@ fn a_seat_flooding_the_host_does_not_keep_the_umpire_waiting() {
 /// events overflowed its queue although the file kept up. Every event is in the file.
 #[test]
 fn serve_json_to_a_regular_file_keeps_every_event() {
-    let save = new_game("events-file");
+    let save = mlt_game("events-file");
     let path = std::path::Path::new(&save).with_file_name("events.jsonl");
     let out = std::fs::File::create(&path).unwrap();
     let child = Command::new(bin())
@@ -2097,7 +2090,7 @@ fn serve_json_to_a_regular_file_keeps_every_event() {
         );
         std::thread::sleep(Duration::from_millis(10));
     };
-    let v = json(&first);
+    let v = parse(&first);
     let address = v["address"].as_str().unwrap().to_string();
     let code = v["seats"][0]["code"].as_str().unwrap().to_string();
     let n = 200;
@@ -2117,7 +2110,7 @@ fn serve_json_to_a_regular_file_keeps_every_event() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("not printed"), "{}", stderr(&o));
     let text = std::fs::read_to_string(&path).unwrap();
-    let events: Vec<serde_json::Value> = text.lines().skip(1).map(json).collect();
+    let events: Vec<serde_json::Value> = text.lines().skip(1).map(parse).collect();
     let applied = events.iter().filter(|e| e["event"] == "applied").count();
     assert_eq!(applied, n, "{text}");
     assert!(!text.contains("were not told"), "{text}");
@@ -2128,7 +2121,7 @@ fn serve_json_to_a_regular_file_keeps_every_event() {
 /// the OS's "os error 99".
 #[test]
 fn serve_on_an_address_not_of_this_machine_says_so_in_words() {
-    let save = new_game("foreign-bind");
+    let save = mlt_game("foreign-bind");
     let o = kepi(&["serve", &save, "--bind", "192.0.2.1", "--port", "0"]);
     assert_ne!(o.status.code(), Some(0));
     let said = stderr(&o);
@@ -2145,7 +2138,7 @@ fn serve_on_an_address_not_of_this_machine_says_so_in_words() {
 /// logged as that seat going ahead, never "umpire went ahead"; the log verifies either way.
 #[test]
 fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
-    let save = super::common::new_game(&tmp("who-went-ahead"), "fr1870-august", "3");
+    let save = new_game(&tmp("net", "who-went-ahead"), "fr1870-august", "3");
     let h = Served::start(&save, &["--approve"]);
     let combat = [
         "combat",
@@ -2160,9 +2153,9 @@ fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
     ];
     let mut a = vec!["apply", "--json", "--wait", "0"];
     a.extend_from_slice(&combat);
-    let held = json(h.remote_ok("french", &a).trim());
+    let held = parse(h.remote_ok("french", &a).trim());
     assert_eq!(held["held"], 1, "{held}");
-    let p = json(&h.remote_ok("umpire", &["pending", "--json"]));
+    let p = parse(&h.remote_ok("umpire", &["pending", "--json"]));
     let notes = p["requests"][0]["notes"].to_string();
     assert!(notes.contains("2RC in 2139 is 6 hexes from 2739"), "{p}");
     let text = h.remote_ok("umpire", &["pending"]);
@@ -2171,7 +2164,7 @@ fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
         "{text}"
     );
     // The player's own list holds no notes (what the umpire reads is the umpire's).
-    let mine = json(&h.remote_ok("french", &["pending", "--json"]));
+    let mine = parse(&h.remote_ok("french", &["pending", "--json"]));
     assert!(mine["requests"][0].get("notes").is_none(), "{mine}");
     h.remote_ok("umpire", &["approve", "1"]);
     h.remote_ok("umpire", &["approval", "off"]);
@@ -2179,11 +2172,11 @@ fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
     let mut a = vec!["apply", "--json"];
     a.extend_from_slice(&combat);
     h.remote_ok("french", &a);
-    let log = json(&h.remote_ok("spectator", &["show", "--json"]));
+    let log = parse(&h.remote_ok("spectator", &["show", "--json"]));
     drop(log);
     let (stopped, _) = h.signal_lines("-TERM");
     assert!(stopped);
-    let shown = json(&ok(&["log", "show", &save, "--json"]));
+    let shown = parse(&ok(&["log", "show", &save, "--json"]));
     let notes: Vec<Vec<String>> = shown
         .as_array()
         .unwrap()

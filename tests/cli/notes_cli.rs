@@ -4,11 +4,7 @@
 
 use serde_json::Value;
 
-use super::common::{new_game, ok, tmp};
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
+use super::common::{json, new_game, ok, tmp};
 
 /// Fires `verb` twice with the same unit and checks the note everywhere the CLI prints the log.
 fn second_fire_noted_everywhere(area: &str, scenario: &str, verb: &[&str], actor_name: &str) {

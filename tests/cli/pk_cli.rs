@@ -1,28 +1,14 @@
 //! The `kepi resolve pk ...` JSON contract, on the real binary.
 
-use std::process::Command;
+use super::common::run_json;
 
 use serde_json::Value;
-
-fn kepi(args: &[&str]) -> (i32, Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kepi"))
-        .args(args)
-        .output()
-        .expect("run kepi");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let v = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-    (
-        out.status.code().unwrap_or(-1),
-        v,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn outcome(args: &[&str]) -> Value {
     let mut a = vec!["resolve", "pk"];
     a.extend_from_slice(args);
     a.push("--json");
-    let (code, v, err) = kepi(&a);
+    let (code, v, err) = run_json(&a);
     assert_eq!(code, 0, "{args:?}: {err}");
     v["outcome"].clone()
 }
@@ -81,7 +67,7 @@ fn fire_contract_with_a_half() {
 
 #[test]
 fn fire_is_seeded_and_odds_print_no_outcome() {
-    let a = kepi(&[
+    let a = run_json(&[
         "resolve",
         "pk",
         "fire",
@@ -93,7 +79,7 @@ fn fire_is_seeded_and_odds_print_no_outcome() {
         "4",
         "--json",
     ]);
-    let b = kepi(&[
+    let b = run_json(&[
         "resolve",
         "pk",
         "fire",
@@ -107,7 +93,7 @@ fn fire_is_seeded_and_odds_print_no_outcome() {
     ]);
     assert_eq!(a.1, b.1);
     assert_eq!(a.1["seed"], 4);
-    let (code, v, _) = kepi(&[
+    let (code, v, _) = run_json(&[
         "resolve",
         "pk",
         "fire",
@@ -311,7 +297,7 @@ fn bad_input_exits_2() {
             "--json",
         ],
     ] {
-        let (code, _, err) = kepi(&args);
+        let (code, _, err) = run_json(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(!err.is_empty());
     }
@@ -352,7 +338,7 @@ fn rally_says_one_figure_in_the_singular() {
     let mut found = false;
     for d in 1..=10 {
         let d = d.to_string();
-        let (code, v, err) = kepi(&[
+        let (code, v, err) = run_json(&[
             "resolve", "pk", "rally", "--class", "line", "--d10", &d, "--json",
         ]);
         assert_eq!(code, 0, "{err}");
@@ -367,7 +353,7 @@ fn rally_says_one_figure_in_the_singular() {
             found = true;
         }
     }
-    let (_, v, _) = kepi(&["resolve", "pk", "rally", "--class", "line", "--json"]);
+    let (_, v, _) = run_json(&["resolve", "pk", "rally", "--class", "line", "--json"]);
     let odds: Vec<&str> = v["odds"]
         .as_array()
         .unwrap()

@@ -1,25 +1,8 @@
 //! The real `kepi` binary: `kepi resolve pw ...` and `kepi hex ...` JSON contracts and exit codes.
 
-use std::process::{Command, Output};
+use super::common::{json, kepi};
 
 use serde_json::Value;
-
-fn kepi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kepi"))
-        .args(args)
-        .output()
-        .expect("run kepi")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = kepi(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
-}
 
 fn odds_total_is_one(v: &Value) {
     // every p is "num/den"; add them exactly with a common denominator

@@ -1,13 +1,9 @@
 //! Issue 44: `kepi game recover` keeps every intact acknowledged action that continues the chain,
 //! never overwrites what an earlier recover set aside, and says what it kept and set aside, where.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::common::{kepi, notes, ok};
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("recover", name)
-}
+use super::common::{kepi, notes, ok, tmp};
 
 /// A game of nine acknowledged notes `a1`..`a9`; its save holds only the start (the save is
 /// rewritten every 256 actions: the journal alone holds the nine).
@@ -58,7 +54,7 @@ fn recovers_all(save: &str, words: &[String]) -> String {
 #[test]
 fn a_byte_order_mark_on_the_seed_line_loses_no_action() {
     for save_too in [false, true] {
-        let dir = tmp(if save_too { "bom-no-save" } else { "bom" });
+        let dir = tmp("recover", if save_too { "bom-no-save" } else { "bom" });
         let (save, jp, words) = nine_notes(&dir);
         let mut l = lines(&jp);
         l[0] = format!("\u{feff}{}", l[0]);
@@ -78,7 +74,7 @@ fn a_byte_order_mark_on_the_seed_line_loses_no_action() {
 
 #[test]
 fn a_damaged_copy_of_entry_0_loses_no_action() {
-    let dir = tmp("entry0");
+    let dir = tmp("recover", "entry0");
     let (save, jp, words) = nine_notes(&dir);
     let mut l = lines(&jp);
     // A damaged copy of entry 0's line after it.
@@ -88,7 +84,7 @@ fn a_damaged_copy_of_entry_0_loses_no_action() {
     let out = recovers_all(&save, &words);
     assert!(out.contains("line 3") && out.contains("damaged"), "{out}");
     // Entry 0's line itself damaged (the save holds it): the same.
-    let dir = tmp("entry0-itself");
+    let dir = tmp("recover", "entry0-itself");
     let (save, jp, words) = nine_notes(&dir);
     let mut l = lines(&jp);
     l[1] = l[1].replace("\"index\":0", "\"index\":0x");
@@ -98,7 +94,7 @@ fn a_damaged_copy_of_entry_0_loses_no_action() {
 
 #[test]
 fn a_line_duplicated_mid_journal_loses_no_action() {
-    let dir = tmp("dup");
+    let dir = tmp("recover", "dup");
     let (save, jp, words) = nine_notes(&dir);
     let mut l = lines(&jp);
     // The line of log entry 3, copied in after entry 6's.
@@ -112,7 +108,7 @@ fn a_line_duplicated_mid_journal_loses_no_action() {
 
 #[test]
 fn a_second_recover_keeps_what_the_first_set_aside() {
-    let dir = tmp("twice");
+    let dir = tmp("recover", "twice");
     let (save, jp, words) = nine_notes(&dir);
     let mut l = lines(&jp);
     l.insert(5, "{garbage".into());
@@ -153,7 +149,7 @@ fn a_second_recover_keeps_what_the_first_set_aside() {
 #[test]
 fn a_journal_over_64_mib_is_recovered_line_by_line() {
     use std::io::{Seek, SeekFrom, Write};
-    let dir = tmp("huge");
+    let dir = tmp("recover", "huge");
     let (save, jp, words) = nine_notes(&dir);
     let l = lines(&jp);
     let head = l[..5].join("\n") + "\n";
@@ -193,7 +189,7 @@ fn a_journal_over_64_mib_is_recovered_line_by_line() {
 /// did), and recover rebuilds every action from it.
 #[test]
 fn a_new_game_never_deletes_a_journal_whose_save_is_gone() {
-    let dir = tmp("orphan");
+    let dir = tmp("recover", "orphan");
     let (save, jp, words) = nine_notes(&dir);
     std::fs::remove_file(&save).unwrap();
     let journal = std::fs::read(&jp).unwrap();

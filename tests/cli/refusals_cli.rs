@@ -1,25 +1,7 @@
 //! Impossible actions refused with exit 2 and the reason (issue 17), through the real binary: the
 //! same checks (`kepi::play::refuse`) the window runs to disable its Roll button.
 
-use std::path::{Path, PathBuf};
-
-use super::common::{kepi, ok};
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("refuse", name)
-}
-
-/// Runs kepi, expects exit 2, returns stderr.
-fn refused(args: &[&str]) -> String {
-    let o = kepi(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(o.status.code(), Some(2), "kepi {args:?}: {err}");
-    err
-}
-
-fn new_game(dir: &Path) -> String {
-    super::common::new_game(dir, "mars-la-tour", "1")
-}
+use super::common::{new_game, ok, refused, strength, tmp};
 
 fn log_len(save: &str) -> usize {
     let v: serde_json::Value =
@@ -29,8 +11,8 @@ fn log_len(save: &str) -> usize {
 
 #[test]
 fn firing_or_meleeing_itself_or_a_friend_is_refused() {
-    let d = tmp("self");
-    let save = new_game(&d);
+    let d = tmp("refuse", "self");
+    let save = new_game(&d, "mars-la-tour", "1");
     let before = log_len(&save);
     let apply = |rest: &[&str]| {
         let mut a = vec!["game", "apply", save.as_str()];
@@ -50,8 +32,8 @@ fn firing_or_meleeing_itself_or_a_friend_is_refused() {
 
 #[test]
 fn more_figures_than_the_unit_has_is_refused() {
-    let d = tmp("figures");
-    let save = new_game(&d);
+    let d = tmp("refuse", "figures");
+    let save = new_game(&d, "mars-la-tour", "1");
     let e = refused(&[
         "game",
         "apply",
@@ -70,8 +52,8 @@ fn more_figures_than_the_unit_has_is_refused() {
 
 #[test]
 fn a_die_the_resolution_does_not_roll_is_an_error() {
-    let d = tmp("dice");
-    let save = new_game(&d);
+    let d = tmp("refuse", "dice");
+    let save = new_game(&d, "mars-la-tour", "1");
     for die in ["d7=3", "d6=3"] {
         let e = refused(&[
             "game",
@@ -105,8 +87,8 @@ fn a_die_the_resolution_does_not_roll_is_an_error() {
 
 #[test]
 fn routed_or_eliminated_units_do_not_rally() {
-    let d = tmp("rally");
-    let save = new_game(&d);
+    let d = tmp("refuse", "rally");
+    let save = new_game(&d, "mars-la-tour", "1");
     ok(&["game", "apply", &save, "level", "55e-ligne-1", "routed"]);
     let e = refused(&["game", "apply", &save, "rally", "55e-ligne-1"]);
     assert!(e.contains("routed"), "{e}");
@@ -117,8 +99,8 @@ fn routed_or_eliminated_units_do_not_rally() {
 
 #[test]
 fn cavalry_cannot_fire_as_artillery() {
-    let d = tmp("arm");
-    let save = new_game(&d);
+    let d = tmp("refuse", "arm");
+    let save = new_game(&d, "mars-la-tour", "1");
     let e = refused(&[
         "game",
         "apply",
@@ -173,7 +155,7 @@ fn open_refuses_a_missing_save_naming_it() {
 /// holds, and the flank gives no benefit against it.
 #[test]
 fn spi_flank_needs_the_geometry_and_the_fort_comes_from_the_map() {
-    let d = tmp("spi-flank");
+    let d = tmp("refuse", "spi-flank");
     let save = super::common::new_game(&d, "spi-1870", "4");
     ok(&[
         "game",
@@ -237,19 +219,6 @@ fn spi_flank_needs_the_geometry_and_the_fort_comes_from_the_map() {
     );
 }
 
-fn strength(save: &str, id: &str) -> u64 {
-    let v: serde_json::Value =
-        serde_json::from_str(&ok(&["game", "show", save, "--json"])).unwrap();
-    v["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["id"] == id)
-        .unwrap()["strength"]
-        .as_u64()
-        .unwrap()
-}
-
 /// SPI-R1 (A): "the owning Player may distribute the Combat Point losses among the units involved
 /// in any fashion he wishes, as long as the separate losses are equivalent to the total. Players on
 /// the defensive in a hex with a Fortification unit may lose from either the Fortification unit or
@@ -257,7 +226,7 @@ fn strength(save: &str, id: &str) -> u64 {
 /// numbers, totals equal to the result), a bad one exits 2 naming `--losses` with nothing applied.
 #[test]
 fn spi_losses_are_the_owners_split() {
-    let d = tmp("spi-losses");
+    let d = tmp("refuse", "spi-losses");
     let save = super::common::new_game(&d, "spi-1870", "4");
     ok(&[
         "game",
@@ -334,7 +303,7 @@ fn spi_losses_are_the_owners_split() {
 /// nothing moved them).
 #[test]
 fn an_unknown_cell_names_the_die_before_asking_for_the_result() {
-    let d = tmp("spi-unknown");
+    let d = tmp("refuse", "spi-unknown");
     let save = super::common::new_game(&d, "spi-1870", "4");
     ok(&[
         "game",
@@ -387,7 +356,7 @@ fn an_unknown_cell_names_the_die_before_asking_for_the_result() {
 /// and says so in the notes.
 #[test]
 fn fr1870_exchange_losses_are_the_attackers_choice() {
-    let d = tmp("fr-exchange");
+    let d = tmp("refuse", "fr-exchange");
     let save = super::common::new_game(&d, "fr1870-august", "4");
     // Cavalry 3 (2) in 2739, attacked by 1RC and 2RC (2 + 2): 2:1, an unprinted cell, E entered.
     let combat = |losses: Option<&str>| -> Vec<String> {
@@ -467,7 +436,7 @@ fn fr1870_exchange_losses_are_the_attackers_choice() {
         "{shown}"
     );
     // Without --losses (on a fresh game): kepi's default, said in the notes, nothing eliminated.
-    let d = tmp("fr-exchange-default");
+    let d = tmp("refuse", "fr-exchange-default");
     let save2 = super::common::new_game(&d, "fr1870-august", "4");
     let mut a = combat(None);
     a[2] = save2.clone();
@@ -489,7 +458,7 @@ fn fr1870_exchange_losses_are_the_attackers_choice() {
 /// is rolled and the retreat is a note on the log.
 #[test]
 fn fr1870_cavalry_refuses_combat() {
-    let d = tmp("fr-cavalry-refuses");
+    let d = tmp("refuse", "fr-cavalry-refuses");
     let save = super::common::new_game(&d, "fr1870-august", "4");
     let before = log_len(&save);
     // Cavalry attacking: refused.

@@ -2,17 +2,7 @@
 //! an umpire is warned of (noted before and logged after, the move still made) and the impossible
 //! moves refused with exit 2 and nothing logged.
 
-use std::path::PathBuf;
-
-use super::common::{kepi, ok};
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("rules28", name)
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
+use super::common::{due, json, kepi, log_len, noted, ok, tmp};
 
 /// 1870, I10: "a unit occupying cell 1640 may besiege Neuf-Brisach and Sélestat simultaneously"
 /// (Neuf-Brisach 1541, Sélestat 1741): on 1870's board the three are neighbours.
@@ -73,20 +63,13 @@ fn gsp_crew_first_hit_follows_the_die() {
     assert_eq!(v["outcome"]["first"], "horse");
 }
 
-fn due(save: &str) -> Vec<serde_json::Value> {
-    json(&["game", "due", save, "--json"])
-        .as_array()
-        .unwrap()
-        .clone()
-}
-
 /// FR-C2, E: "every unit engaged in the combat by the Defender is eliminated. The Attacker must then
 /// eliminate, from among his units that took part in the combat, a total of combat points at
 /// least equal to the total (taking the printed combat potential) lost by the Defender." Entered
 /// without `--losses`, the attacker's part is a check due for his side, not only a note.
 #[test]
 fn fr1870_exchange_without_losses_leaves_a_check_due() {
-    let d = tmp("fr-exchange");
+    let d = tmp("rules28", "fr-exchange");
     let save = super::common::new_game(&d, "fr1870-august", "3");
     // 1RC + 2RC (4) against Cavalry 3 (2): 2:1, a cell the seed does not print; E entered.
     let v = json(&[
@@ -120,7 +103,7 @@ fn fr1870_exchange_without_losses_leaves_a_check_due() {
 /// no one is left to advance, and none is offered; chosen losses leave no check.
 #[test]
 fn fr1870_exchange_that_takes_every_attacker_offers_no_advance() {
-    let d = tmp("fr-exchange-all");
+    let d = tmp("rules28", "fr-exchange-all");
     let save = super::common::new_game(&d, "fr1870-august", "3");
     let v = json(&[
         "game",
@@ -187,19 +170,12 @@ fn went_ahead(out: &str, save: &str, want: &[&str]) {
     }
 }
 
-fn log_len(save: &str) -> usize {
-    json(&["log", "show", save, "--json"])
-        .as_array()
-        .unwrap()
-        .len()
-}
-
 /// SPI-C2, Combat case A: "Only those Friendly units directly adjacent to a given Enemy unit may
 /// participate in the attack upon that Enemy unit." Case C: "No unit may attack more than once per
 /// Combat Phase. No Enemy unit may be attacked more than once per Combat Phase."
 #[test]
 fn spi_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
-    let d = tmp("spi-breach");
+    let d = tmp("rules28", "spi-breach");
     let save = super::common::new_game(&d, "spi-1870", "3");
     ok(&[
         "game",
@@ -277,7 +253,7 @@ fn spi_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
 /// may fight, offensively or defensively, only once": a unit that defended does not attack.
 #[test]
 fn fr1870_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
-    let d = tmp("fr-breach");
+    let d = tmp("rules28", "fr-breach");
     let save = super::common::new_game(&d, "fr1870-august", "3");
     // 2738 is next to 2739 (the same column); 2037 is 7 cells away.
     ok(&["game", "apply", &save, "move", "fr-1rc", "2738"]);
@@ -330,7 +306,7 @@ fn fr1870_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
 /// PW-X1: "Melee happens when a unit tries to enter a hex held by the enemy": not from 4 hexes.
 #[test]
 fn pw_melee_at_a_distance_is_noted() {
-    let d = tmp("pw-breach");
+    let d = tmp("rules28", "pw-breach");
     let save = super::common::new_game(&d, "pw-skirmish", "3");
     assert_eq!(ok(&["hex", "distance", "0201", "0503"]).trim(), "4");
     let out = ok(&[
@@ -342,7 +318,7 @@ fn pw_melee_at_a_distance_is_noted() {
 /// PK-X1: "Only a Steady unit can initiate melee. Only a Steady or Shaken unit will accept melee."
 #[test]
 fn pk_melee_by_a_shaken_unit_against_a_broken_one_is_noted() {
-    let d = tmp("pk-breach");
+    let d = tmp("rules28", "pk-breach");
     let save = super::common::new_game(&d, "mars-la-tour", "3");
     let steady = ok(&[
         "game",
@@ -401,7 +377,7 @@ fn refused(save: &str, args: &[&str], why: &str) {
 /// Shell Mitrailleuse"): a battery fires its own piece, not another's.
 #[test]
 fn a_gsp_battery_cannot_fire_a_gun_it_does_not_have() {
-    let d = tmp("gsp-gun");
+    let d = tmp("rules28", "gsp-gun");
     let save = super::common::new_game(&d, "st-privat", "3");
     refused(
         &save,
@@ -443,7 +419,7 @@ fn a_gsp_battery_cannot_fire_a_gun_it_does_not_have() {
 /// carbines form." Sabre-armed cuirassiers have nothing to fire.
 #[test]
 fn sabre_armed_cuirassiers_cannot_fire() {
-    let d = tmp("pk-sabre");
+    let d = tmp("rules28", "pk-sabre");
     let save = super::common::new_game(&d, "mars-la-tour", "3");
     refused(
         &save,
@@ -456,7 +432,7 @@ fn sabre_armed_cuirassiers_cannot_fire() {
 /// stand again in a hex a German unit has since entered).
 #[test]
 fn gain_does_not_bring_an_eliminated_unit_back() {
-    let d = tmp("gain-eliminated");
+    let d = tmp("rules28", "gain-eliminated");
     let save = super::common::new_game(&d, "spi-1870", "3");
     ok(&[
         "game",
@@ -503,7 +479,7 @@ fn gain_does_not_bring_an_eliminated_unit_back() {
 /// (the map shows it); the French movement with no cell over the limit leaves none.
 #[test]
 fn fr1870_stacking_over_the_limit_is_due() {
-    let dir = tmp("stacking");
+    let dir = tmp("rules28", "stacking");
     let save = super::common::new_game(&dir, "fr1870-august", "1");
     ok(&["game", "apply", &save, "next-phase"]);
     assert!(
@@ -565,12 +541,6 @@ fn move_notes(out: &str, save: &str) -> (Vec<String>, Vec<String>) {
     (printed, logged)
 }
 
-fn noted(notes: &[String], want: &str) -> bool {
-    notes
-        .iter()
-        .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
-}
-
 /// 1870, after-combat movements. Rule 11: they "take place only over a distance of one cell";
 /// rule 13: "It is forbidden to retreat onto a cell controlled by the enemy if that cell does not
 /// contain a friendly unit"; rule 15: the evacuated cell "may be occupied by the winner with units
@@ -603,7 +573,7 @@ fn fr1870_retreat_and_advance_breaches_are_noted_with_the_move() {
         );
     };
     // E11: two cells back, nowhere near the enemy.
-    let save = super::common::new_game(&tmp("fr-after-combat-a"), "fr1870-august", "3");
+    let save = super::common::new_game(&tmp("rules28", "fr-after-combat-a"), "fr1870-august", "3");
     dr(&save);
     let out = ok(&["game", "apply", &save, "--json", "move", "de-cav-3", "2741"]);
     let (printed, logged) = move_notes(&out, &save);
@@ -645,7 +615,7 @@ fn fr1870_retreat_and_advance_breaches_are_noted_with_the_move() {
         ok(&["hex", "distance", "2838", "2738", "--rules", "fr1870"]).trim(),
         "1"
     );
-    let save = super::common::new_game(&tmp("fr-after-combat-b"), "fr1870-august", "3");
+    let save = super::common::new_game(&tmp("rules28", "fr-after-combat-b"), "fr1870-august", "3");
     dr(&save);
     let out = ok(&["game", "apply", &save, "--json", "move", "de-cav-3", "2838"]);
     let (printed, logged) = move_notes(&out, &save);
@@ -672,7 +642,7 @@ fn fr1870_retreat_and_advance_breaches_are_noted_with_the_move() {
 /// moving it answers the check.
 #[test]
 fn spi_an_eb_unit_entered_by_the_enemy_is_pushed_back() {
-    let d = tmp("spi-eb");
+    let d = tmp("rules28", "spi-eb");
     let save = super::common::new_game(&d, "spi-1870", "3");
     ok(&["game", "apply", &save, "move", "fr-eb-1", "1010"]);
     ok(&["game", "apply", &save, "move", "de-2-5-1", "1010"]);

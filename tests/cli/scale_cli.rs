@@ -7,15 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::common::{kepi, new_game, ok};
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    super::common::tmp("scale", name)
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
+use super::common::{json, kepi, new_game, ok, tmp};
 
 fn last_entry(save: &str) -> serde_json::Value {
     let log = json(&["log", "show", save, "--json"]);
@@ -41,7 +33,7 @@ fn labels(res: &serde_json::Value) -> Vec<(String, String)> {
 /// own scale the same 30 cm is 11.81", short. The band edges print in cm at half value.
 #[test]
 fn pk_half_scale_in_cm_reads_and_prints_centimetres() {
-    let dir = tmp("pk-half");
+    let dir = tmp("scale", "pk-half");
     let save = new_game(&dir, "mars-la-tour", "7");
     let before = json(&["game", "show", &save, "--json"]);
     assert_eq!(
@@ -277,7 +269,7 @@ fn band_edges_are_exact_and_bare_numbers_are_the_games_unit() {
 /// verb is refused with exit 2; undo takes the scale back.
 #[test]
 fn refusals_and_undo_at_a_scale() {
-    let dir = tmp("refuse");
+    let dir = tmp("scale", "refuse");
     let save = new_game(&dir, "mars-la-tour", "3");
     ok(&["game", "apply", &save, "scale", "cm", "1/2"]);
     let n = json(&["log", "show", &save, "--json"])
@@ -325,7 +317,7 @@ fn refusals_and_undo_at_a_scale() {
 /// in the save or its log; a game at another scale verifies its chain.
 #[test]
 fn the_texts_scale_saves_as_before() {
-    let dir = tmp("old");
+    let dir = tmp("scale", "old");
     let save = new_game(&dir, "mars-la-tour", "5");
     ok(&["game", "apply", &save, "note", "a 12\" move"]);
     let text = std::fs::read_to_string(&save).unwrap();
@@ -340,7 +332,7 @@ fn the_texts_scale_saves_as_before() {
 /// The scenario sets the scale (`scale = "cm 1/2"`); a wrong one names the accepted values.
 #[test]
 fn the_scenario_sets_the_scale() {
-    let dir = tmp("scenario");
+    let dir = tmp("scale", "scenario");
     let src = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("unit-cards/scenarios/mars-la-tour.toml"),
     )
@@ -386,7 +378,7 @@ fn the_scenario_sets_the_scale() {
 /// gun's 18" is 22.86 cm; a 6" move is 7.62 cm), and says the scale in its header.
 #[test]
 fn roster_pdf_prints_centimetres() {
-    let dir = tmp("pdf");
+    let dir = tmp("scale", "pdf");
     let save = new_game(&dir, "mars-la-tour", "9");
     ok(&["game", "apply", &save, "scale", "cm", "1/2"]);
     let pdf = dir.join("roster.pdf");
@@ -453,7 +445,7 @@ fn gsp_sectors_at_a_scale() {
         "{text}"
     );
 
-    let dir = tmp("gsp");
+    let dir = tmp("scale", "gsp");
     let save = new_game(&dir, "st-privat", "4");
     ok(&["game", "apply", &save, "scale", "cm", "1/2"]);
     ok(&[
@@ -480,7 +472,7 @@ fn gsp_sectors_at_a_scale() {
 /// GSP's sector of a 30 cm range at cm 1/2 reads in centimetres, not in the text's inches.
 #[test]
 fn the_battle_report_prints_distances_at_the_games_scale() {
-    let dir = tmp("report");
+    let dir = tmp("scale", "report");
     let save = new_game(&dir, "st-privat", "3");
     ok(&["game", "apply", &save, "scale", "cm", "1/2"]);
     ok(&["game", "apply", &save, "range", "--range", "30cm"]);

@@ -6,29 +6,14 @@
 //! to throughout the rules are not reproduced"): how many cells lie between METZ-2 and SURRENDER is
 //! the umpire's reading of his printed calendar (`--steps`), never a number kepi ships.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::common::{apply_json as apply, kepi, notes_of, ok};
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("sieges", name)
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
+use super::common::{apply_json as apply, due, json, kepi, notes_of, ok, tmp};
 
 /// The last resolution in the game's log (its modifier lines, rule ids and provenance).
 fn last_resolution(save: &str) -> serde_json::Value {
     let log = json(&["log", "show", save, "--json"]);
     log.as_array().unwrap().last().unwrap()["action"]["resolution"].clone()
-}
-
-fn due(save: &str) -> Vec<serde_json::Value> {
-    json(&["game", "due", save, "--json"])
-        .as_array()
-        .unwrap()
-        .clone()
 }
 
 /// Metz's cells in these tests: the seed prints only "Metz (2435)"; a fortified camp "extends over
@@ -188,7 +173,7 @@ fn end_turn_held(save: &str, place: &str) -> Vec<serde_json::Value> {
 /// that eliminates the besieged units; a besieger leaving Metz in turn 9 is noted, in turn 10 not.
 #[test]
 fn metz_capitulates_in_turn_8_and_its_besiegers_leave_in_turn_10() {
-    let save = scenario(&tmp("metz-i6"));
+    let save = scenario(&tmp("sieges", "metz-i6"));
     let laid = besiege_metz(&save, "8");
     assert_eq!(laid["outcome"]["start"], "METZ-2", "{laid}");
     assert!(laid["rules"].as_array().unwrap().contains(&"FR-B1".into()));
@@ -267,7 +252,7 @@ fn metz_capitulates_in_turn_8_and_its_besiegers_leave_in_turn_10() {
 /// held, the check says so and doing it advances the marker.
 #[test]
 fn metz_not_encircled_is_a_broken_blockade() {
-    let save = scenario_ringed(&tmp("metz-i2"), false);
+    let save = scenario_ringed(&tmp("sieges", "metz-i2"), false);
     besiege_metz(&save, "8");
     apply(
         &save,
@@ -293,7 +278,7 @@ fn metz_not_encircled_is_a_broken_blockade() {
         "{s}"
     );
 
-    let save = scenario(&tmp("metz-i2-ringed"));
+    let save = scenario(&tmp("sieges", "metz-i2-ringed"));
     besiege_metz(&save, "8");
     apply(
         &save,
@@ -314,7 +299,7 @@ fn metz_not_encircled_is_a_broken_blockade() {
 /// Metz surrenders, and says so before.
 #[test]
 fn situation_2_the_german_player_secures_44_points_upon_the_surrender_of_metz() {
-    let save = scenario(&tmp("metz-44"));
+    let save = scenario(&tmp("sieges", "metz-44"));
     besiege_metz(&save, "1");
     let before = apply(&save, &["points", "--situation", "2"]);
     assert_eq!(before[0]["outcome"]["german"], 0, "{before:?}");
@@ -370,7 +355,7 @@ fn situation_2_the_german_player_secures_44_points_upon_the_surrender_of_metz() 
 /// against it takes the die -1 (FR-F1) and DR has no effect.
 #[test]
 fn one_unit_at_1640_besieges_neuf_brisach_and_selestat() {
-    let save = scenario(&tmp("i10"));
+    let save = scenario(&tmp("sieges", "i10"));
     for (place, cell) in [("Neuf-Brisach", "1541"), ("Sélestat", "1741")] {
         let out = apply(
             &save,
@@ -423,7 +408,7 @@ fn one_unit_at_1640_besieges_neuf_brisach_and_selestat() {
 /// and 1542: the garrison's sortie against 1640 is fought against both, and the line says why.
 #[test]
 fn the_besiegers_of_neuf_brisach_defend_as_one_whole() {
-    let save = scenario(&tmp("h7"));
+    let save = scenario(&tmp("sieges", "h7"));
     apply(
         &save,
         &[
@@ -467,7 +452,7 @@ fn the_besiegers_of_neuf_brisach_defend_as_one_whole() {
 /// (and decides); a besieger not adjacent to a fortress is told too.
 #[test]
 fn a_unit_at_2636_may_not_besiege_thionville_and_metz() {
-    let save = scenario(&tmp("i10-camp"));
+    let save = scenario(&tmp("sieges", "i10-camp"));
     let t = apply(
         &save,
         &[
@@ -527,7 +512,7 @@ fn a_unit_at_2636_may_not_besiege_thionville_and_metz() {
 /// starts on PARIS-0 (I12).
 #[test]
 fn a_broken_blockade_of_paris_flips_then_moves_back_then_resumes() {
-    let save = scenario(&tmp("paris"));
+    let save = scenario(&tmp("sieges", "paris"));
     let p = apply(
         &save,
         &[
@@ -659,7 +644,7 @@ fn a_broken_blockade_of_paris_flips_then_moves_back_then_resumes() {
 /// characters or a page of text. The refusal echoes no raw control character.
 #[test]
 fn siege_refuses_besiegers_and_places_that_name_nothing() {
-    let save = scenario(&tmp("names-nothing"));
+    let save = scenario(&tmp("sieges", "names-nothing"));
     let logged = || {
         json(&["log", "show", &save, "--json"])
             .as_array()

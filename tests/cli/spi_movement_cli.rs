@@ -4,32 +4,10 @@
 //! is a note printed and logged with the action (the umpire goes ahead), the impossible is
 //! refused with exit 2 and nothing logged.
 
-use super::common::{kepi, ok};
+use super::common::{apply, kepi, noted, notes_of, ok};
 
 fn game(name: &str) -> String {
     super::common::new_game(&super::common::tmp("spi-move", name), "spi-1870", "3")
-}
-
-/// The last JSON line of `game apply --json ...`.
-fn apply(save: &str, words: &[&str]) -> serde_json::Value {
-    let mut args = vec!["game", "apply", save, "--json"];
-    args.extend_from_slice(words);
-    let out = ok(&args);
-    serde_json::from_str(out.lines().last().unwrap_or_default()).unwrap()
-}
-
-/// The notes of an applied line.
-fn notes(line: &serde_json::Value) -> Vec<String> {
-    line["notes"]
-        .as_array()
-        .map(|a| a.iter().map(|n| n.as_str().unwrap().to_string()).collect())
-        .unwrap_or_default()
-}
-
-fn noted(line: &serde_json::Value, want: &str) -> bool {
-    notes(line)
-        .iter()
-        .any(|n| n.starts_with("umpire went ahead:") && n.contains(want))
 }
 
 /// The checklist row of `rule` whose words start with `what`, in the phase being played.
@@ -109,17 +87,17 @@ fn spi_movement_allowance_in_play() {
         line["summary"].as_str().unwrap().ends_with("(8 MP)"),
         "{line}"
     );
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // A ninth point is over.
     let line = apply(&save, &["move", "de-2-5-1", "1019"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "spends 9 MP this Movement Phase, over its allowance of 8"
         ),
         "{line}"
     );
-    assert!(noted(&line, "SPI-T1"), "{line}");
+    assert!(noted(&notes_of(&line), "SPI-T1"), "{line}");
     // The move is made: the umpire decides.
     let v: serde_json::Value =
         serde_json::from_str(&ok(&["game", "show", &save, "--json"])).unwrap();
@@ -139,16 +117,16 @@ fn spi_movement_allowance_in_play() {
         line["summary"].as_str().unwrap().ends_with("(8 MP)"),
         "{line}"
     );
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
 
     // French: six.
     to_french_movement(&save);
     let line = apply(&save, &["move", "fr-metz-5", "3016"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["move", "fr-metz-5", "3017"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "spends 7 MP this Movement Phase, over its allowance of 6"
         ),
         "{line}"
@@ -163,16 +141,19 @@ fn spi_movement_allowance_in_play() {
         "unsupplied",
     ]);
     let line = apply(&save, &["move", "fr-forbach-8", "3213"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["move", "fr-forbach-8", "3214"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "spends 4 MP this Movement Phase, over its allowance of 3"
         ),
         "{line}"
     );
-    assert!(noted(&line, "halved unsupplied, SPI-S1"), "{line}");
+    assert!(
+        noted(&notes_of(&line), "halved unsupplied, SPI-S1"),
+        "{line}"
+    );
     super::common::ok(&["log", "verify", &save]);
 }
 
@@ -248,7 +229,7 @@ fn spi_formation_change_costs_four_movement_points() {
             .any(|r| r == "SPI-H2"),
         "{line}"
     );
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // The change is recorded: the unit is now extended (SPI-H2), shown with the result and kept
     // in the game, where its combats read it.
     assert!(
@@ -271,11 +252,11 @@ fn spi_formation_change_costs_four_movement_points() {
     );
     // Two hexes more is six: within; a third is over.
     let line = apply(&save, &["move", "fr-metz-5", "3012"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["move", "fr-metz-5", "3013"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "spends 7 MP this Movement Phase, over its allowance of 6"
         ),
         "{line}"
@@ -316,7 +297,7 @@ fn spi_rail_movement_in_play() {
     // Entraining: three points, the marker on.
     let line = apply(&save, &["entrain", "de-2-5-1"]);
     assert_eq!(line["outcome"]["mp"], 3, "{line}");
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let v: serde_json::Value =
         serde_json::from_str(&ok(&["game", "show", &save, "--json"])).unwrap();
     let u = v["units"]
@@ -340,16 +321,19 @@ fn spi_rail_movement_in_play() {
         line["summary"].as_str().unwrap().ends_with("(2 MP)"),
         "{line}"
     );
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // Detraining next to the French unit at 1438 (Case B): two points, the marker off, noted.
     assert_eq!(ok(&["hex", "distance", "1037", "1438"]).trim(), "4");
     let line = apply(&save, &["move", "de-2-5-1", "1337"]);
-    assert!(noted(&line, "moves by rail next to"), "Case B: {line}");
+    assert!(
+        noted(&notes_of(&line), "moves by rail next to"),
+        "Case B: {line}"
+    );
     let line = apply(&save, &["detrain", "de-2-5-1"]);
     assert_eq!(line["outcome"]["mp"], 2, "{line}");
-    assert!(noted(&line, "Rail Movement Case B"), "{line}");
+    assert!(noted(&notes_of(&line), "Rail Movement Case B"), "{line}");
     // 3 + 2 + 1 + 2 = 8: within.
-    assert!(!noted(&line, "over its allowance"), "{line}");
+    assert!(!noted(&notes_of(&line), "over its allowance"), "{line}");
     // The checklist's rail movement row lists the entrained units.
     let row = checklist_row(&save, "SPI-T1", "rail movement");
     assert!(
@@ -358,11 +342,11 @@ fn spi_rail_movement_in_play() {
     );
     // The German second entrained unit is within the limit; the third is over.
     let line = apply(&save, &["entrain", "de-2-5-2"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["entrain", "de-2-5-3"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "3 units of the German player entrained this Movement Phase, over 2"
         ),
         "{line}"
@@ -376,11 +360,11 @@ fn spi_rail_movement_in_play() {
     ok(&["game", "apply", &save, "move", "fr-forbach-8", "3001"]);
     to_french_movement(&save);
     let line = apply(&save, &["entrain", "fr-forbach-8"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     let line = apply(&save, &["entrain", "fr-metz-5"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "2 units of the French player entrained this Movement Phase, over 1"
         ),
         "{line}"
@@ -427,17 +411,20 @@ fn spi_eb_river_crossing_in_play() {
         "{line}"
     );
     let line = apply(&save, &["move", "de-eb-1", "1012"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // Up to four hexes: a fifth is noted.
     let line = apply(&save, &["move", "de-eb-1", "1015"]);
-    assert!(noted(&line, "moves 5 hexes this Movement Phase"), "{line}");
+    assert!(
+        noted(&notes_of(&line), "moves 5 hexes this Movement Phase"),
+        "{line}"
+    );
     // 4-6: it stops; a later move this phase is noted, and made.
     let line = apply(&save, &["eb", "de-eb-2", "--dice", "d6=4"]);
     assert_eq!(line["outcome"]["continues"], false, "{line}");
     let line = apply(&save, &["move", "de-eb-2", "1211"]);
     assert!(
         noted(
-            &line,
+            &notes_of(&line),
             "must stop, and move no further in the Movement Phase"
         ),
         "{line}"
@@ -448,7 +435,7 @@ fn spi_eb_river_crossing_in_play() {
     }
     assert_eq!(phase(&save), "German movement");
     let line = apply(&save, &["move", "de-eb-2", "1212"]);
-    assert!(notes(&line).is_empty(), "{line}");
+    assert!(notes_of(&line).is_empty(), "{line}");
     // Only an EB unit rolls: refused, nothing logged.
     let err = refused(&save, &["eb", "de-1-5-1", "--dice", "d6=2"]);
     assert!(err.contains("not an EB unit"), "{err}");

@@ -1,23 +1,11 @@
 //! Saves that lose nothing, through the real binary: SIGKILL at random points, truncated saves,
 //! edited logs, torn journal lines, recovery; and the CLI's JSON contract.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::common::{kepi, notes, ok};
+use super::common::{kepi, new_game, notes, ok, show, tmp};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("store", name)
-}
-
-fn new_game(dir: &Path, scenario: &str) -> String {
-    super::common::new_game(dir, scenario, "42")
-}
-
-fn show(save: &str) -> serde_json::Value {
-    serde_json::from_str(&ok(&["game", "show", save, "--json"])).unwrap()
-}
 
 fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
     v["units"]
@@ -64,8 +52,8 @@ fn waiting(reader: &std::io::PipeReader) -> usize {
 
 #[test]
 fn sigkill_at_random_points_loses_no_acknowledged_action() {
-    let dir = tmp("kill");
-    let save = new_game(&dir, "pw-skirmish");
+    let dir = tmp("store", "kill");
+    let save = new_game(&dir, "pw-skirmish", "42");
     let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
     let mut next = 0;
     let mut acked: Vec<String> = Vec::new();
@@ -215,8 +203,8 @@ fn sigkill_at_random_points_loses_no_acknowledged_action() {
 
 #[test]
 fn a_truncated_save_is_reported_and_never_overwritten() {
-    let dir = tmp("truncated");
-    let save = new_game(&dir, "mars-la-tour");
+    let dir = tmp("store", "truncated");
+    let save = new_game(&dir, "mars-la-tour", "42");
     ok(&["game", "apply", &save, "lose", "12th-grenadiers-1", "3"]);
     // The save is rewritten only every 256 actions (the journal holds the rest): bring it up to
     // date twice, so there is a previous save (.bak) and a current one.
@@ -251,8 +239,8 @@ fn a_truncated_save_is_reported_and_never_overwritten() {
 
 #[test]
 fn an_edited_log_fails_verification() {
-    let dir = tmp("edited");
-    let save = new_game(&dir, "mars-la-tour");
+    let dir = tmp("store", "edited");
+    let save = new_game(&dir, "mars-la-tour", "42");
     ok(&[
         "game",
         "apply",
@@ -308,8 +296,8 @@ fn an_edited_log_fails_verification() {
 
 #[test]
 fn the_journal_recovers_what_the_save_missed_and_torn_lines_are_ignored() {
-    let dir = tmp("journal");
-    let save = new_game(&dir, "mars-la-tour");
+    let dir = tmp("store", "journal");
+    let save = new_game(&dir, "mars-la-tour", "42");
     ok(&["game", "apply", &save, "note", "one"]);
     let old = std::fs::read(&save).unwrap();
     ok(&["game", "apply", &save, "lose", "8e-ligne-1", "4"]);
@@ -342,8 +330,8 @@ fn the_journal_recovers_what_the_save_missed_and_torn_lines_are_ignored() {
 
 #[test]
 fn newer_saves_are_refused_clearly() {
-    let dir = tmp("newer");
-    let save = new_game(&dir, "pw-skirmish");
+    let dir = tmp("store", "newer");
+    let save = new_game(&dir, "pw-skirmish", "42");
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
     v["version"] = 7.into();
@@ -364,8 +352,8 @@ fn cli_contract() {
         }
         assert!(["pk", "pw", "gsp", "spi", "fr1870"].contains(&s["system"].as_str().unwrap()));
     }
-    let dir = tmp("contract");
-    let save = new_game(&dir, "pw-skirmish");
+    let dir = tmp("store", "contract");
+    let save = new_game(&dir, "pw-skirmish", "42");
     let o = kepi(&["game", "new", "--scenario", "pw-skirmish", "--out", &save]);
     assert_eq!(o.status.code(), Some(1), "never overwrites a game");
     let v = show(&save);
@@ -477,8 +465,8 @@ fn cli_contract() {
 
 #[test]
 fn reveal_shows_the_seed_and_checks_every_die() {
-    let dir = tmp("reveal");
-    let save = new_game(&dir, "st-privat");
+    let dir = tmp("store", "reveal");
+    let save = new_game(&dir, "st-privat", "42");
     let created: serde_json::Value = show(&save);
     ok(&[
         "game", "apply", &save, "roll", "2d6", "roll", "d%", "undo", "roll", "d6",
@@ -523,7 +511,7 @@ fn reveal_shows_the_seed_and_checks_every_die() {
 
 #[test]
 fn cards_check_locates_errors_and_keeps_images_inside() {
-    let dir = tmp("cards");
+    let dir = tmp("store", "cards");
     ok(&[
         "cards",
         "check",
@@ -559,8 +547,8 @@ fn cards_check_locates_errors_and_keeps_images_inside() {
 
 #[test]
 fn a_game_open_elsewhere_is_not_written_to() {
-    let dir = tmp("lock");
-    let save = new_game(&dir, "pw-skirmish");
+    let dir = tmp("store", "lock");
+    let save = new_game(&dir, "pw-skirmish", "42");
     let held = kepi::store::Store::open(Path::new(&save)).unwrap();
     let o = kepi(&["game", "apply", &save, "note", "x"]);
     assert_eq!(o.status.code(), Some(1));

@@ -3,39 +3,16 @@
 //! table can catch the edit. Each `caught(...)` call is one tamper case; the count is reported in
 //! docs/PERFORMANCE.md.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::common::{kepi, ok};
+use super::common::{
+    FR1870_ATTACK, SPI_ATTACK, caught, forgery_caught, kepi, new_game, ok, play, tmp,
+};
 
 use kepi::game::{EntryKind, GENESIS, LogEntry, entry_hash};
 
 /// A seed long enough not to turn up by chance in the hex of a hash.
 const SEED: &str = "8675309123";
-
-fn tmp(name: &str) -> PathBuf {
-    super::common::tmp("tamper", name)
-}
-
-/// Asserts `kepi args` fails with `code` and its stderr contains every one of `needles`; returns
-/// stderr. Each call is one tamper case caught.
-fn caught(args: &[&str], code: i32, needles: &[&str]) -> String {
-    let o = kepi(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "kepi {args:?} should fail: {err}{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    for n in needles {
-        assert!(err.contains(n), "kepi {args:?}: `{n}` not in: {err}");
-    }
-    err
-}
-
-fn new_game(dir: &Path) -> String {
-    super::common::new_game(dir, "st-privat", SEED)
-}
 
 fn read(save: &str) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(save).unwrap()).unwrap()
@@ -76,8 +53,8 @@ fn edit_dice(e: &mut LogEntry, f: impl Fn(&mut kepi::dice::Roll)) {
 
 #[test]
 fn a_relabelled_or_edited_die_is_caught_before_the_reveal() {
-    let dir = tmp("dice");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "dice");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&[
         "game", "apply", &save, "roll", "d6", "roll", "2d6", "note", "x",
     ]);
@@ -163,8 +140,8 @@ fn notes_and_rolls(save: &str) -> usize {
 
 #[test]
 fn a_forged_journal_line_is_not_replayed() {
-    let dir = tmp("journal");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "journal");
+    let save = new_game(&dir, "st-privat", SEED);
     let journal = format!("{save}.journal");
     ok(&["game", "apply", &save, "note", "a"]);
     let save_bytes = std::fs::read(&save).unwrap();
@@ -211,8 +188,8 @@ fn a_forged_journal_line_is_not_replayed() {
 
 #[test]
 fn a_head_noted_at_the_table_catches_a_recomputed_chain() {
-    let dir = tmp("head");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "head");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&[
         "game",
         "apply",
@@ -296,8 +273,8 @@ fn a_head_noted_at_the_table_catches_a_recomputed_chain() {
 
 #[test]
 fn a_shared_copy_has_no_seed_and_verifies() {
-    let dir = tmp("share");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "share");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&[
         "game",
         "apply",
@@ -402,11 +379,9 @@ const PLAYED: &[(&str, &[&str])] = &[
 /// A game of `scenario` with `words` applied and compacted into the save (the forger edits the
 /// save); returns the save.
 fn played(area: &str, scenario: &str, words: &[&str]) -> String {
-    let dir = tmp(area);
-    let save = super::common::new_game(&dir, scenario, SEED);
-    let mut a = vec!["game", "apply", &save];
-    a.extend_from_slice(words);
-    ok(&a);
+    let dir = tmp("tamper", area);
+    let save = new_game(&dir, scenario, SEED);
+    play(&save, words);
     ok(&["game", "compact", &save]);
     ok(&["log", "verify", &save]);
     save
@@ -444,11 +419,7 @@ fn last_resolution(save: &str) -> usize {
 
 /// `kepi log verify SAVE` exits 1 naming `entry N` and the member; returns stderr.
 fn refused(save: &str, entry: usize, member: &str) -> String {
-    caught(
-        &["log", "verify", save],
-        1,
-        &[&format!("entry {entry}"), &format!("`{member}")],
-    )
+    forgery_caught(save, entry, &[&format!("`{member}")])
 }
 
 /// The resolution of entry `i`, to edit.
@@ -689,8 +660,8 @@ fn verify_names_an_edited_phase() {
 
 #[test]
 fn verify_names_a_time_going_backwards() {
-    let dir = tmp("time");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "time");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&["game", "apply", &save, "note", "a", "note", "b"]);
     ok(&["game", "compact", &save]);
     forge(&save, |log| {
@@ -715,8 +686,8 @@ fn verify_names_edited_top_level_rules() {
 
 #[test]
 fn verify_names_an_edited_undo_summary() {
-    let dir = tmp("undo");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "undo");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&["game", "apply", &save, "note", "the bridge holds", "undo"]);
     ok(&["game", "compact", &save]);
     forge(&save, |log| {
@@ -746,16 +717,16 @@ fn unknown_member_refused(save: &str, i: usize, at: &str, path: &str) {
 
 #[test]
 fn verify_refuses_an_unknown_member_in_the_starts_units() {
-    let dir = tmp("unknown-units");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "unknown-units");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&["game", "compact", &save]);
     unknown_member_refused(&save, 0, "/initial/units/0", "initial.units[0].extra");
 }
 
 #[test]
 fn verify_refuses_an_unknown_member_in_the_order_of_battle() {
-    let dir = tmp("unknown-oob");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "unknown-oob");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&["game", "compact", &save]);
     unknown_member_refused(
         &save,
@@ -767,8 +738,8 @@ fn verify_refuses_an_unknown_member_in_the_order_of_battle() {
 
 #[test]
 fn verify_refuses_an_unknown_member_in_the_dice_commitment() {
-    let dir = tmp("unknown-dice");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "unknown-dice");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&["game", "compact", &save]);
     unknown_member_refused(&save, 0, "/initial/dice", "initial.dice.extra");
 }
@@ -800,8 +771,8 @@ fn verify_refuses_an_unknown_member_in_a_journal_line() {
     // A member nested in the start's units is not read, so the line's hash still holds: only
     // the reader's check of what it dropped can see it, in the journal and in the save read
     // with it.
-    let dir = tmp("unknown-journal");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "unknown-journal");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&["game", "apply", &save, "note", "a"]);
     let journal = format!("{save}.journal");
     let text = std::fs::read_to_string(&journal).unwrap();
@@ -831,7 +802,7 @@ fn verify_refuses_an_unknown_member_in_a_journal_line() {
 fn logs_an_older_kepi_wrote_still_verify() {
     // The corpus's journal as kepi wrote it on 2026-12-02 (its last line torn): its good lines
     // hold every member as kepi writes it today.
-    let dir = tmp("older");
+    let dir = tmp("tamper", "older");
     let journal = dir.join("older.journal");
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/journal/torn-last-line.jsonl"),
@@ -852,7 +823,7 @@ fn logs_an_older_kepi_wrote_still_verify() {
 #[test]
 fn games_the_previous_kepi_saved_open_replay_and_verify() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/older");
-    let dir = tmp("previous-kepi");
+    let dir = tmp("tamper", "previous-kepi");
     for set in ["pk", "pw", "gsp", "spi", "fr", "pk-journal"] {
         let name = format!("2026-12-05-{set}.json");
         let save = dir.join(&name);
@@ -880,8 +851,8 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
 #[test]
 fn verify_names_a_removed_move_note() {
     // PW-U1: infantry moves 2 hexes; 5 is logged with what the umpire went ahead with.
-    let dir = tmp("move-note");
-    let save = super::common::new_game(&dir, "pw-skirmish", SEED);
+    let dir = tmp("tamper", "move-note");
+    let save = new_game(&dir, "pw-skirmish", SEED);
     ok(&[
         "game",
         "apply",
@@ -912,8 +883,8 @@ fn verify_names_a_removed_move_note() {
 
 #[test]
 fn verify_names_an_edited_roll_total() {
-    let dir = tmp("roll-total");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "roll-total");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&["game", "apply", &save, "roll", "2d6+1"]);
     ok(&["game", "compact", &save]);
     // The total raised by 3 and the entry's summary written to match, as a careful forger would.
@@ -936,8 +907,8 @@ fn verify_names_an_edited_roll_total() {
 fn verify_names_edited_draws_in_a_players_copy() {
     // The players' copy has no seed to re-roll the dice from; the stream's position still shows:
     // a seeded die moves it on.
-    let dir = tmp("draws");
-    let save = new_game(&dir);
+    let dir = tmp("tamper", "draws");
+    let save = new_game(&dir, "st-privat", SEED);
     ok(&["game", "apply", &save, "roll", "d6"]);
     let out = dir.join("players.json").display().to_string();
     ok(&["game", "share", &save, &out]);
@@ -1025,49 +996,8 @@ fn unmark_state(save: &str, off: impl Fn(&str) -> bool) {
 
 /// The SPI, 1870 and PW games whose combat or melee records issue 46's marks: (scenario, words).
 const MARKED: &[(&str, &[&str])] = &[
-    (
-        "spi-1870",
-        &[
-            "move",
-            "de-2-5-1",
-            "0101",
-            "move",
-            "de-2-5-2",
-            "0202",
-            "move",
-            "fr-metz-5",
-            "0102",
-            "next-phase",
-            "next-phase",
-            "combat",
-            "--attackers",
-            "de-2-5-1,de-2-5-2",
-            "--hex",
-            "0102",
-            "--dice",
-            "d6=3",
-            "--result",
-            "-",
-        ],
-    ),
-    (
-        "fr1870-august",
-        &[
-            "move",
-            "de-inf-1",
-            "2138",
-            "next-phase",
-            "combat",
-            "--attackers",
-            "fr-1rc,fr-2rc",
-            "--hex",
-            "2138",
-            "--dice",
-            "d6=6",
-            "--result",
-            "DR",
-        ],
-    ),
+    ("spi-1870", SPI_ATTACK),
+    ("fr1870-august", FR1870_ATTACK),
     (
         "pw-skirmish",
         &[
@@ -1170,8 +1100,8 @@ fn verify_still_names_a_removed_fired_mark_elsewhere() {
 /// count was changed does not.
 #[test]
 fn pw_hit_notes_verify_in_their_older_bracketed_words() {
-    let dir = tmp("pw-hit-words");
-    let save = super::common::new_game(&dir, "pw-skirmish", SEED);
+    let dir = tmp("tamper", "pw-hit-words");
+    let save = new_game(&dir, "pw-skirmish", SEED);
     // Fire until a hit lands (seeded: the same every run); each fire after the first is a breach
     // the umpire goes ahead with, logged, never refused.
     let mut at = None;

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::common::{apply_json as apply, kepi, notes_of, ok};
+use super::common::{apply_json as apply, kepi, log_len, notes_of, ok};
 
 fn position(save: &str, id: &str) -> String {
     let v: serde_json::Value =
@@ -27,16 +27,9 @@ fn at_sea_row(save: &str) -> Option<serde_json::Value> {
         .find(|i| i["rule"] == "FR-K1")
 }
 
-fn log_len(save: &str) -> usize {
-    let v: serde_json::Value = serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
-    v.as_array().unwrap().len()
-}
-
 /// Six French infantry units at 2034..., one German at 2041 (its zone covers 2040), and a German
 /// fortress that never moves.
 fn game(dir: &Path) -> String {
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).unwrap();
     let mut t = String::from(
         "name = \"fr1870-transport\"\nsystem = \"fr1870\"\ntitle = \"Transport\"\n\
          date = \"1870-08-01\"\nfirst_cell = 1\nsides = [\"french\", \"german\"]\n\n",

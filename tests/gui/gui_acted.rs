@@ -1,18 +1,16 @@
 //! Issue 46, wrong numbers in the window: after SPI's and 1870's attacks and PW's melees the
 //! checklist counts who has acted and the roster's "still to act" filter leaves them out; a
 //! 1870 retreat is offered only onto cells FR-C2 allows.
+
 #![cfg(feature = "gui")]
 
-use egui_kittest::Harness;
+use super::common::{FR1870_ATTACK, SPI_ATTACK, due_panel, map_panel, new_game};
 use egui_kittest::kittest::Queryable;
 use kepi::app::roster::{RosterView, Row, rows};
 use kepi::app::state::{AppState, Command};
-use kepi::registry::builtin_scenario;
 
 fn game(scenario: &str, words: &[&str]) -> AppState {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario(scenario).unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    let mut app = new_game(scenario, 3);
     let before = app.game.log().len();
     app.handle(Command::Words(
         words.iter().map(|w| w.to_string()).collect(),
@@ -27,24 +25,7 @@ fn game(scenario: &str, words: &[&str]) -> AppState {
 
 /// 1870: 1RC (2037) and 2RC (2139) attack Infantry 1 placed at 2138; DR, entered from the chart.
 fn fr_attacked() -> AppState {
-    game(
-        "fr1870-august",
-        &[
-            "move",
-            "de-inf-1",
-            "2138",
-            "next-phase",
-            "combat",
-            "--attackers",
-            "fr-1rc,fr-2rc",
-            "--hex",
-            "2138",
-            "--dice",
-            "d6=6",
-            "--result",
-            "DR",
-        ],
-    )
+    game("fr1870-august", FR1870_ATTACK)
 }
 
 /// The ids the roster lists with "still to act" on.
@@ -63,33 +44,13 @@ fn still_to_act_rows(app: &AppState) -> Vec<String> {
         .collect()
 }
 
-/// The due panel, opened (its checklist and the "still to act" link).
-fn window(app: AppState) -> Harness<'static, AppState> {
-    let mut h = Harness::new_ui_state(
-        |ui, app: &mut AppState| {
-            let (view, panels) = app.split();
-            let out = panels.due.ui(ui, &view);
-            for c in out {
-                app.handle(c);
-            }
-        },
-        app,
-    );
-    h.run();
-    h.get_by_label_contains("Due: ").click();
-    h.run();
-    h.get_by_label_contains("Checklist: ").click();
-    h.run();
-    h
-}
-
 /// Issue 46: 1RC and 2RC have attacked: the checklist says "2 fired" and "1 still to act", and
 /// the roster's filter lists 3RC alone, as the resolver's warning says they have attacked.
 #[test]
 fn fr1870_attackers_leave_the_still_to_act_roster() {
     let app = fr_attacked();
     assert_eq!(still_to_act_rows(&app), ["fr-3rc"]);
-    let mut h = window(app);
+    let mut h = due_panel(app);
     assert!(
         h.query_by_label_contains("2 fired").is_some(),
         "the checklist counts the two attackers"
@@ -102,31 +63,7 @@ fn fr1870_attackers_leave_the_still_to_act_roster() {
 /// Issue 46: the same in SPI.
 #[test]
 fn spi_attackers_leave_the_still_to_act_roster() {
-    let app = game(
-        "spi-1870",
-        &[
-            "move",
-            "de-2-5-1",
-            "0101",
-            "move",
-            "de-2-5-2",
-            "0202",
-            "move",
-            "fr-metz-5",
-            "0102",
-            "next-phase",
-            "next-phase",
-            "combat",
-            "--attackers",
-            "de-2-5-1,de-2-5-2",
-            "--hex",
-            "0102",
-            "--dice",
-            "d6=3",
-            "--result",
-            "-",
-        ],
-    );
+    let app = game("spi-1870", SPI_ATTACK);
     let left = still_to_act_rows(&app);
     assert!(!left.is_empty());
     for id in ["de-2-5-1", "de-2-5-2"] {
@@ -134,7 +71,7 @@ fn spi_attackers_leave_the_still_to_act_roster() {
     }
     let n = kepi::flow::activity(app.game.state()).to_act().len();
     assert_eq!(n, left.len());
-    let h = window(app);
+    let h = due_panel(app);
     assert!(h.query_by_label_contains("2 fired").is_some());
     assert!(
         h.query_by_label(&format!("{n} still to act this phase"))
@@ -161,7 +98,7 @@ fn pw_melee_is_counted_on_the_checklist() {
             "d6=3,d6=4",
         ],
     );
-    let h = window(app);
+    let h = due_panel(app);
     assert!(
         h.query_by_label_contains("2 in melee").is_some(),
         "the checklist counts the melee"
@@ -175,16 +112,7 @@ fn fr1870_map_offers_only_cells_the_enemy_does_not_control() {
     let mut app = fr_attacked();
     assert!(app.state().unit("de-inf-1").unwrap().must_retreat);
     app.handle(Command::Select("de-inf-1".into()));
-    let mut h = Harness::builder().with_size((900.0, 700.0)).build_ui_state(
-        |ui, app: &mut AppState| {
-            let (view, panels) = app.split();
-            let out = panels.map.ui(ui, &view);
-            for c in out {
-                app.handle(c);
-            }
-        },
-        app,
-    );
+    let mut h = map_panel(app);
     h.run();
     h.run();
     // The cells are listed in the parentheses: 2237 alone.

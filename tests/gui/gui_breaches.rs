@@ -1,9 +1,9 @@
 //! Issue 28: what the text forbids is noted in the resolver before the roll, the umpire can still
 //! roll, and the log entry keeps the note. At 1366x768.
 
-use egui_kittest::Harness;
+use super::common::{LAPTOP, demo, last_resolution};
+
 use egui_kittest::kittest::Queryable;
-use kepi::app::KepiApp;
 use kepi::app::state::Command;
 use kepi::game::{Action, Level};
 
@@ -13,10 +13,7 @@ const DEFENDER: &str = "8e-ligne-1";
 /// PK-X1: "Only a Steady unit can initiate melee. Only a Steady or Shaken unit will accept melee."
 #[test]
 fn a_shaken_unit_initiating_melee_is_noted_and_logged() {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(LAPTOP);
     h.run();
     for (unit, level) in [(ATTACKER, Level::Shaken), (DEFENDER, Level::Broken)] {
         h.state_mut().state.handle(Command::Act(Action::SetLevel {
@@ -44,12 +41,7 @@ fn a_shaken_unit_initiating_melee_is_noted_and_logged() {
     h.run();
     let app = &h.state().state;
     assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
-    let Some(kepi::game::EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("a resolution")
-    };
+    let resolution = last_resolution(app);
     for want in ["initiate melee", "will accept melee"] {
         assert!(
             resolution

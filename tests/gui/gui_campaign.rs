@@ -4,55 +4,25 @@
 //! campaign's log showing the result; and the buttons absent or disabled, with the reason, where
 //! they do not apply. The same library steps as `kepi campaign battle|return`.
 
-use std::path::{Path, PathBuf};
+use super::common::{LAPTOP, METZ_FORTRESS, new_game, place, spi_metz_combat, tmp, window_of};
 
-use egui_kittest::Harness;
+use std::path::Path;
+
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::Action;
-use kepi::registry::builtin_scenario;
 use kepi::rules::RuleSetId;
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kepi-gui-campaign-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn harness(state: AppState) -> Harness<'static, KepiApp> {
-    let app = KepiApp::with_state(state);
-    Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
-}
 
 /// An SPI campaign saved at `dir/g.json` (when `save`): two German corps in 1010 and 1110 next to
 /// the French corps of Metz in 1011, the resolver holding that combat.
 fn spi_campaign(dir: &Path, save: bool) -> AppState {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let s = builtin_scenario("spi-1870").expect("scenario");
-    let mut app = AppState::new_game(&s, 5, tables).expect("game");
+    let mut app = new_game("spi-1870", 5);
     if save {
         app.handle(Command::SaveAs(dir.join("g.json")));
         assert!(app.store.is_some(), "{:?}", app.status);
     }
-    for (unit, hex) in [
-        ("de-3-3-1", "1010"),
-        ("de-3-3-2", "1110"),
-        ("fr-metz-5", "1011"),
-    ] {
-        app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
-            to: hex.parse().expect("hex"),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
-    app.handle(Command::Select("de-3-3-1".into()));
-    app.handle(Command::Target("fr-metz-5".into()));
-    app.handle(Command::ToggleAttacker("de-3-3-2".into()));
+    spi_metz_combat(&mut app);
     app
 }
 
@@ -63,9 +33,9 @@ fn strength(save: &Path, id: &str) -> u32 {
 
 #[test]
 fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
-    let dir = tmp("fight");
+    let dir = tmp("gui-campaign", "fight");
     let campaign = dir.join("g.json");
-    let mut h = harness(spi_campaign(&dir, true));
+    let mut h = window_of(KepiApp::with_state(spi_campaign(&dir, true)), LAPTOP);
     h.run();
     // Beside Roll: the combat of two attackers on hex 1011.
     h.get_by_label("Fight as a battle…").click();
@@ -187,7 +157,7 @@ fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
 
 #[test]
 fn a_campaign_moved_since_is_refused_in_the_windows_words() {
-    let dir = tmp("moved");
+    let dir = tmp("gui-campaign", "moved");
     let mut app = spi_campaign(&dir, true);
     app.dialogs.campaign.fight = Some(kepi::app::campaign::FightDialog {
         combat: kepi::app::campaign::combat_of(app.resolver.form(), app.game.state())
@@ -200,7 +170,7 @@ fn a_campaign_moved_since_is_refused_in_the_windows_words() {
     assert_eq!(app.save_path(), Some(battle.clone()), "{:?}", app.status);
     assert_eq!(app.game.state().system, RuleSetId::Pk);
     std::fs::rename(dir.join("g.json"), dir.join("moved.json")).expect("rename");
-    let mut h = harness(app);
+    let mut h = window_of(KepiApp::with_state(app), LAPTOP);
     h.run();
     h.get_by_label("File").click();
     h.run();
@@ -235,7 +205,10 @@ fn a_campaign_moved_since_is_refused_in_the_windows_words() {
 #[test]
 fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() {
     // A P&K game (the demo battle): no "Fight as a battle", no "Return to the campaign".
-    let mut h = harness(AppState::demo(1870).expect("demo"));
+    let mut h = window_of(
+        KepiApp::with_state(AppState::demo(1870).expect("demo")),
+        LAPTOP,
+    );
     h.run();
     assert!(h.query_by_label("Fight as a battle…").is_none());
     h.get_by_label("File").click();
@@ -245,11 +218,11 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
     drop(h);
 
     // An SPI combat in a game with no file: disabled, saying why.
-    let dir = tmp("unsaved");
+    let dir = tmp("gui-campaign", "unsaved");
     let app = spi_campaign(&dir, false);
     let why = kepi::app::campaign::fight_unavailable(&app).expect("a reason");
     assert!(why.contains("save the campaign first"), "{why}");
-    let mut h = harness(app);
+    let mut h = window_of(KepiApp::with_state(app), LAPTOP);
     h.run();
     assert!(
         h.get_by_label("Fight as a battle…")
@@ -259,22 +232,10 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
 
     // Kept in kepi's own folder (never saved by the umpire): it would move at Save As, so the
     // same.
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let s = builtin_scenario("spi-1870").expect("scenario");
-    let mut kept = AppState::new_game(&s, 5, tables).expect("game");
+    let mut kept = new_game("spi-1870", 5);
     kept.data_dir = Some(dir.join("data"));
-    kept.handle(Command::Act(Action::Move {
-        unit: "de-3-3-1".into(),
-        to: "1010".parse().expect("hex"),
-        notes: Vec::new(),
-        mp: None,
-    }));
-    kept.handle(Command::Act(Action::Move {
-        unit: "fr-metz-5".into(),
-        to: "1011".parse().expect("hex"),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut kept, &[("de-3-3-1", "1010")]);
+    place(&mut kept, &[("fr-metz-5", "1011")]);
     kept.handle(Command::Select("de-3-3-1".into()));
     kept.handle(Command::Target("fr-metz-5".into()));
     assert!(kept.autosaved && kept.store.is_some());
@@ -282,9 +243,7 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
     assert!(why.contains("save the campaign first"), "{why}");
 
     // An SPI game with no attacker picked: disabled, saying why.
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let s = builtin_scenario("spi-1870").expect("scenario");
-    let mut app = AppState::new_game(&s, 5, tables).expect("game");
+    let mut app = new_game("spi-1870", 5);
     app.handle(Command::SaveAs(dir.join("other.json")));
     let why = kepi::app::campaign::fight_unavailable(&app).expect("a reason");
     assert!(why.contains("pick the attacking unit"), "{why}");
@@ -292,60 +251,14 @@ fn the_buttons_are_absent_or_disabled_with_the_reason_where_they_do_not_apply() 
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// An 1870 scenario with a fortress in the attacked hex (as `kepi campaign`'s test has it).
-const FORTRESS: &str = r#"
-name = "metz-test"
-system = "fr1870"
-title = "Before Metz"
-date = "1870-08-01"
-first_cell = 6
-sides = ["german", "french"]
-
-[[unit]]
-id = "de-vii"
-name = "VII"
-side = "german"
-nation = "Prussia"
-arm = "infantry"
-strength = 4
-hex = "1010"
-
-[[unit]]
-id = "de-1b"
-name = "1B"
-side = "german"
-nation = "Bavaria"
-arm = "infantry"
-strength = 3
-hex = "1110"
-
-[[unit]]
-id = "fr-3"
-name = "3rd Division"
-side = "french"
-nation = "France"
-arm = "infantry"
-strength = 2
-hex = "1011"
-
-[[unit]]
-id = "fort-metz"
-name = "Metz"
-side = "french"
-nation = "France"
-arm = "fortress"
-strength = 2
-hex = "1011"
-"#;
-
 /// 1870 with a fortress in the hex, from the window: the fortress becomes batteries of fortress
 /// guns that cost it nothing when they are silenced (FR-F1), the loser must retreat (FR-C2), and
 /// the return dialog says both before Apply.
 #[test]
 fn an_1870_combat_on_a_fortress_fought_and_returned_from_the_window() {
-    let dir = tmp("fr1870");
+    let dir = tmp("gui-campaign", "fr1870");
     let cards = dir.join("metz.toml");
-    std::fs::write(&cards, FORTRESS).expect("write");
+    std::fs::write(&cards, METZ_FORTRESS).expect("write");
     let tables = kepi::registry::builtin_tables().expect("tables");
     let s = kepi::roster::load_roster_file(&cards).expect("scenario");
     let mut app = AppState::new_game(&s, 3, tables).expect("game");
@@ -354,7 +267,7 @@ fn an_1870_combat_on_a_fortress_fought_and_returned_from_the_window() {
     app.handle(Command::Select("de-vii".into()));
     app.handle(Command::Target("fr-3".into()));
     app.handle(Command::ToggleAttacker("de-1b".into()));
-    let mut h = harness(app);
+    let mut h = window_of(KepiApp::with_state(app), LAPTOP);
     h.run();
     h.get_by_label("Fight as a battle…").click();
     h.run();

@@ -1,10 +1,10 @@
 //! Issue 26, counts that agree: the checklist's "N still to act" and the roster's "still to act"
 //! filter ask one function (`flow::is_still_to_act`), on every demo battle, through its phases.
+
 #![cfg(feature = "gui")]
 
-use egui_kittest::Harness;
+use super::common::{LAPTOP, demo};
 use egui_kittest::kittest::Queryable;
-use kepi::app::KepiApp;
 use kepi::app::roster::{RosterView, Row, rows};
 use kepi::app::state::Command;
 
@@ -23,10 +23,7 @@ fn roster_count(app: &kepi::app::state::AppState) -> usize {
 fn checklist_and_roster_filter_count_the_same_units() {
     for s in kepi::registry::builtin_scenarios().expect("scenarios") {
         let scenario = s.name.as_str();
-        let app = KepiApp::new(1870, None).expect("demo battle");
-        let mut h = Harness::builder()
-            .with_size(egui::vec2(1366.0, 768.0))
-            .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+        let mut h = demo(LAPTOP);
         h.state_mut()
             .state
             .handle(Command::NewGame(scenario.into()));

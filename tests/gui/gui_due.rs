@@ -1,7 +1,9 @@
 //! The "Due" section of the window, driven headless with egui_kittest: open checks with Open /
 //! Resolve / Waive, and the phase checklist.
+
 #![cfg(feature = "gui")]
 
+use super::common::{due_of, due_panel};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::state::{AppState, Command};
@@ -15,26 +17,6 @@ fn app_with_a_rally_due() -> AppState {
     }));
     assert_eq!(app.state().due.len(), 1);
     app
-}
-
-/// The Due section with both headers opened (they start as one line each, with a count).
-fn harness(app: AppState) -> Harness<'static, AppState> {
-    let mut h = Harness::new_ui_state(
-        |ui, app: &mut AppState| {
-            let (view, panels) = app.split();
-            let out = panels.due.ui(ui, &view);
-            for c in out {
-                app.handle(c);
-            }
-        },
-        app,
-    );
-    h.run();
-    h.get_by_label_contains("Due: ").click();
-    h.run();
-    h.get_by_label_contains("Checklist: ").click();
-    h.run();
-    h
 }
 
 #[test]
@@ -54,7 +36,7 @@ fn due_and_checklist_start_as_one_line_with_a_count() {
 
 #[test]
 fn waive_button_logs_the_waiver() {
-    let mut h = harness(app_with_a_rally_due());
+    let mut h = due_panel(app_with_a_rally_due());
     assert!(h.query_by_label_contains("PK-E1").is_some());
     assert!(
         h.query_by_label_contains("PK-F1").is_some(),
@@ -74,7 +56,7 @@ fn waive_button_logs_the_waiver() {
 
 #[test]
 fn open_button_prefills_the_resolver() {
-    let mut h = harness(app_with_a_rally_due());
+    let mut h = due_panel(app_with_a_rally_due());
     h.get_by_label("Open rally").click();
     h.run();
     let app = h.state();
@@ -97,7 +79,7 @@ fn a_long_due_list_lays_out_only_the_rows_in_view() {
         }));
     }
     assert_eq!(app.state().due.len(), 50);
-    let mut h = harness(app);
+    let mut h = due_panel(app);
     assert!(h.query_by_label_contains("Due: 50 checks").is_some());
     let shown = h.query_all_by_label("Mark done").count();
     assert!((1..=8).contains(&shown), "{shown} rows laid out");
@@ -121,7 +103,7 @@ fn rolling_one_of_two_fatigue_checks_answers_that_one_only() {
     app.handle(Command::Target("12th-grenadiers-1".into()));
     assert_eq!(app.state().due.len(), 2);
     let log_len = app.game.log().len();
-    let mut h = harness(app);
+    let mut h = due_panel(app);
     let second_before = h.query_all_by_label("Roll fatigue").nth(1).unwrap().rect();
     h.query_all_by_label("Roll fatigue").next().unwrap().click();
     h.run();
@@ -167,7 +149,7 @@ fn roll_in_own_dice_mode_opens_the_form_without_rolling() {
     let mut app = app_with_a_rally_due();
     app.options.own_dice = true;
     let log_len = app.game.log().len();
-    let mut h = harness(app);
+    let mut h = due_panel(app);
     h.get_by_label("Roll rally").click();
     h.run();
     let app = h.state();
@@ -178,7 +160,7 @@ fn roll_in_own_dice_mode_opens_the_form_without_rolling() {
 
 #[test]
 fn still_to_act_is_a_link_to_the_roster_filter() {
-    let mut h = harness(app_with_a_rally_due());
+    let mut h = due_panel(app_with_a_rally_due());
     assert!(!h.state().panels.roster.options.only_to_act);
     h.get_by_label_contains("still to act this phase").click();
     h.run();
@@ -251,7 +233,7 @@ fn many_due_checks_are_paged_not_scrolled() {
     }
     let due = app.state().due.len();
     assert!(due >= 9, "{due} checks open");
-    let mut h = harness(app);
+    let mut h = due_panel(app);
     assert!(h.query_by_label(&format!("1-4 of {due}")).is_some());
     assert_eq!(h.query_all_by_label("Waive").count(), 4, "one page");
     assert!(
@@ -277,18 +259,7 @@ fn a_due_check_is_read_whole_in_a_narrow_column() {
         let s = app.state();
         s.due.iter().next().unwrap().describe_now(s)
     };
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(300.0, 700.0))
-        .build_ui_state(
-            |ui, app: &mut AppState| {
-                let (view, panels) = app.split();
-                let out = panels.due.ui(ui, &view);
-                for c in out {
-                    app.handle(c);
-                }
-            },
-            app,
-        );
+    let mut h = due_of(app, (300.0, 700.0));
     h.run();
     h.get_by_label_contains("Due: ").click();
     h.run();

@@ -2,6 +2,8 @@
 //! egui_kittest: the dialog, the worker thread, the progress bar and the files it writes (issue 9);
 //! and the offer to continue or recover the last game at start (issue 8).
 
+use super::common::{DESK, demo, tmp, window_of};
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -10,20 +12,6 @@ use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
 use kepi::app::exports::ExportKind;
 use kepi::app::state::{Command, LastGame};
-
-fn harness() -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    Harness::builder()
-        .with_size(egui::vec2(1500.0, 1000.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kepi-gui-exports-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
 
 /// Runs frames until the export's worker is done (the window polls it each frame).
 fn run_until_exported(h: &mut Harness<'_, KepiApp>) {
@@ -41,9 +29,9 @@ fn run_until_exported(h: &mut Harness<'_, KepiApp>) {
 
 #[test]
 fn print_roster_from_the_file_menu() {
-    let dir = tmp("roster");
+    let dir = tmp("gui-exports", "roster");
     let out = dir.join("club-roster.pdf");
-    let mut h = harness();
+    let mut h = demo(DESK);
     h.run();
     h.get_by_label("File").click();
     h.run();
@@ -73,8 +61,8 @@ fn print_roster_from_the_file_menu() {
 
 #[test]
 fn cards_and_report_choose_their_kind_in_the_dialog() {
-    let dir = tmp("kinds");
-    let mut h = harness();
+    let dir = tmp("gui-exports", "kinds");
+    let mut h = demo(DESK);
     h.run();
     h.get_by_label("File").click();
     h.run();
@@ -116,11 +104,13 @@ fn cards_and_report_choose_their_kind_in_the_dialog() {
 
 #[test]
 fn an_unwritable_path_is_reported_and_the_window_goes_on() {
-    let mut h = harness();
+    let mut h = demo(DESK);
     // kepi's folder, where the game goes at its first action.
-    h.state_mut().state.data_dir = Some(tmp("unwritable-data"));
+    h.state_mut().state.data_dir = Some(tmp("gui-exports", "unwritable-data"));
     h.run();
-    let bad = tmp("bad").join("no-such-folder").join("roster.pdf");
+    let bad = tmp("gui-exports", "bad")
+        .join("no-such-folder")
+        .join("roster.pdf");
     h.state_mut().state.handle(Command::Export {
         kind: ExportKind::RosterPdf,
         path: bad.clone(),
@@ -139,9 +129,9 @@ fn an_unwritable_path_is_reported_and_the_window_goes_on() {
 fn a_long_export_shows_progress_while_the_window_keeps_drawing() {
     // Card sheets of the demo battle take long enough in a debug build to catch the worker
     // part-way; on a machine fast enough to finish first, only the end state is checked.
-    let mut h = harness();
+    let mut h = demo(DESK);
     h.run();
-    let dir = tmp("progress");
+    let dir = tmp("gui-exports", "progress");
     let out = dir.join("big.pdf");
     h.state_mut().state.handle(Command::Export {
         kind: ExportKind::CardsPdf,
@@ -177,11 +167,11 @@ fn a_long_export_shows_progress_while_the_window_keeps_drawing() {
 
 #[test]
 fn the_last_game_is_offered_and_recovered_from_its_journal() {
-    let dir = tmp("last");
+    let dir = tmp("gui-exports", "last");
     let save = dir.join("battle.kepi.json");
     // Save a game, then make one more move that reaches the journal but not the save (as when
     // kepi is killed between the two writes).
-    let mut h = harness();
+    let mut h = demo(DESK);
     h.run();
     h.state_mut().state.handle(Command::SaveAs(save.clone()));
     h.state_mut().state.handle(Command::NextPhase);
@@ -213,9 +203,7 @@ fn the_last_game_is_offered_and_recovered_from_its_journal() {
     assert!(last.needs_recovery);
     let mut app = KepiApp::new(1870, None).expect("demo");
     app.state.dialogs.last_game = Some(last);
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1500.0, 1000.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = window_of(app, DESK);
     h.run();
     h.get_by_label("Recover and open").click();
     h.run();
@@ -230,7 +218,7 @@ fn the_last_game_is_offered_and_recovered_from_its_journal() {
 
 #[test]
 fn not_now_dismisses_the_offer() {
-    let dir = tmp("dismiss");
+    let dir = tmp("gui-exports", "dismiss");
     let save = dir.join("g.kepi.json");
     std::fs::write(&save, b"{}").expect("write");
     let mut app = KepiApp::new(1870, None).expect("demo");
@@ -239,9 +227,7 @@ fn not_now_dismisses_the_offer() {
         app.state.dialogs.last_game.as_ref().map(|l| l.path.clone()),
         Some(save)
     );
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1500.0, 1000.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = window_of(app, DESK);
     h.run();
     assert!(h.query_by_label("Continue your last game").is_some());
     h.get_by_label("Not now").click();
@@ -252,7 +238,7 @@ fn not_now_dismisses_the_offer() {
 
 #[test]
 fn import_unit_cards_from_a_typed_path_and_refuse_a_broken_file() {
-    let dir = tmp("import");
+    let dir = tmp("gui-exports", "import");
     let good = dir.join("my-club.toml");
     std::fs::write(
         &good,
@@ -288,7 +274,7 @@ hex = "0504"
     let bad = dir.join("broken.toml");
     std::fs::write(&bad, "name = \"x\"\nsystem = \"warhammer\"\n").expect("write");
 
-    let mut h = harness();
+    let mut h = demo(DESK);
     h.run();
     // A broken file: the error names the file, line and field; the demo battle stays.
     let before = h.state().state.state().units.len();
@@ -340,9 +326,9 @@ hex = "0504"
 /// game's files are left byte for byte; the window goes on.
 #[test]
 fn an_export_onto_the_games_own_files_is_refused() {
-    let mut h = harness();
+    let mut h = demo(DESK);
     h.run();
-    let dir = tmp("own-files");
+    let dir = tmp("gui-exports", "own-files");
     let save = dir.join("g.json");
     h.state_mut().state.handle(Command::SaveAs(save.clone()));
     h.state_mut().state.handle(Command::NextPhase);

@@ -3,6 +3,8 @@
 //! in-window file dialog saves to a typed path; when a write failed, closing the window (and New)
 //! asks first; a SIGKILL loses no acknowledged action of a never-saved game.
 
+use super::common::{LAPTOP, tmp, window_of};
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
@@ -13,24 +15,11 @@ use kepi::app::KepiApp;
 use kepi::app::file_dialog::Purpose;
 use kepi::app::state::{AppState, Command};
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kepi-gui-files-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
 /// The demo battle with kepi's folder at `data`.
 fn app_in(data: &Path) -> KepiApp {
     let mut state = AppState::demo(1870).expect("demo battle");
     state.data_dir = Some(data.to_path_buf());
     KepiApp::with_settings(state, None).expect("app")
-}
-
-fn harness(app: KepiApp) -> Harness<'static, KepiApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
 }
 
 /// The saves kepi keeps in `data`'s games folder.
@@ -49,8 +38,8 @@ fn kept_games(data: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn a_never_saved_game_is_journalled_in_kepis_folder_and_offered_at_the_next_start() {
-    let data = tmp("first-action");
-    let mut h = harness(app_in(&data));
+    let data = tmp("gui-files", "first-action");
+    let mut h = window_of(app_in(&data), LAPTOP);
     h.run();
     assert!(
         kept_games(&data).is_empty(),
@@ -79,7 +68,7 @@ fn a_never_saved_game_is_journalled_in_kepis_folder_and_offered_at_the_next_star
     drop(h); // as if the window were killed: no close handling ran
 
     // The next start offers it; continuing it restores every action.
-    let mut h = harness(app_in(&data));
+    let mut h = window_of(app_in(&data), LAPTOP);
     h.run();
     let offered = h.state().state.dialogs.last_game.clone().expect("offered");
     assert_eq!(offered.path, games[0]);
@@ -96,8 +85,8 @@ fn a_never_saved_game_is_journalled_in_kepis_folder_and_offered_at_the_next_star
 
 #[test]
 fn ctrl_s_without_a_chosen_file_opens_save_as_and_the_in_window_dialog_saves_there() {
-    let data = tmp("ctrl-s");
-    let mut h = harness(app_in(&data));
+    let data = tmp("gui-files", "ctrl-s");
+    let mut h = window_of(app_in(&data), LAPTOP);
     h.run();
     h.get_by_label("Next phase >").click();
     h.run();
@@ -152,7 +141,7 @@ fn ctrl_s_without_a_chosen_file_opens_save_as_and_the_in_window_dialog_saves_the
 
 /// A "folder" that is a file: nothing can be created in it, even as root.
 fn unwritable_data_dir(name: &str) -> (PathBuf, PathBuf) {
-    let dir = tmp(name);
+    let dir = tmp("gui-files", name);
     let blocker = dir.join("not-a-folder");
     std::fs::write(&blocker, b"x").expect("write");
     (dir, blocker)
@@ -180,7 +169,7 @@ fn request_close(h: &mut Harness<'_, KepiApp>) -> bool {
 #[test]
 fn a_failed_write_makes_close_and_new_ask_first() {
     let (dir, blocker) = unwritable_data_dir("failed-write");
-    let mut h = harness(app_in(&blocker));
+    let mut h = window_of(app_in(&blocker), LAPTOP);
     h.run();
     // Nothing at stake yet: closing just closes.
     assert!(!request_close(&mut h));
@@ -241,7 +230,7 @@ fn a_failed_write_makes_close_and_new_ask_first() {
 #[test]
 fn save_as_from_the_guard_then_goes_ahead() {
     let (dir, blocker) = unwritable_data_dir("guard-save");
-    let mut h = harness(app_in(&blocker));
+    let mut h = window_of(app_in(&blocker), LAPTOP);
     h.run();
     h.get_by_label("Next phase >").click();
     h.run();
@@ -302,7 +291,7 @@ fn sigkill_loses_no_acknowledged_action_of_a_never_saved_game() {
     let mut rng = 0x9e37_79b9_7f4a_7c15u64;
     let mut runs = 0;
     for run in 0..8 {
-        let data = tmp(&format!("crash-{run}"));
+        let data = tmp("gui-files", &format!("crash-{run}"));
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
@@ -366,7 +355,7 @@ fn sigkill_loses_no_acknowledged_action_of_a_never_saved_game() {
 /// starting a new one (and stopping hosting, which opens the save again) keeps "my own dice".
 #[test]
 fn opening_a_game_keeps_the_dice_mode() {
-    let dir = tmp("dice-mode");
+    let dir = tmp("gui-files", "dice-mode");
     let save = dir.join("kept.kepi.json");
     let mut app = AppState::demo(1870).expect("demo battle");
     app.data_dir = Some(dir.clone());

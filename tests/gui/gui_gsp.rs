@@ -1,22 +1,20 @@
 //! Graveyard St. Privat artillery in the window, driven headless with egui_kittest: a battery fires
 //! at a unit from the resolver, the target loses what landed on it, the Drift tab lights the sectors
 //! where the shells fell (GSP-A1, GSP-A3, GSP-A4), and undo puts it all back.
+
 #![cfg(feature = "gui")]
 
+use super::common::{last_resolution, new_game, resolver};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::drift::drift_ui;
 use kepi::app::state::{AppState, Command};
-use kepi::game::{Action, EntryKind};
-use kepi::registry::builtin_scenario;
 
 const BATTERY: &str = "gfar-heavy-1";
 const TARGET: &str = "9e-ligne-1";
 
 fn harness(seed: u64) -> Harness<'static, AppState> {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let scenario = builtin_scenario("st-privat").expect("scenario");
-    let mut app = AppState::new_game(&scenario, seed, tables).expect("game");
+    let mut app = new_game("st-privat", seed);
     app.handle(Command::Select(BATTERY.into()));
     app.handle(Command::Target(TARGET.into()));
     Harness::builder()
@@ -67,12 +65,7 @@ fn a_battery_fires_shells_drift_and_undo_restores() {
 
     let app = h.state();
     assert_eq!(app.game.log().len(), log_before + 1, "{:?}", app.status);
-    let Some(EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("the roll is logged as one resolution: {:?}", app.status)
-    };
+    let resolution = last_resolution(app);
     let o = resolution.outcome.as_ref().expect("an outcome");
     let hits = o["hits"].as_u64().expect("hits") as u32;
     assert!(
@@ -114,25 +107,10 @@ fn a_battery_fires_shells_drift_and_undo_restores() {
 
 #[test]
 fn a_limbered_battery_cannot_roll() {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let scenario = builtin_scenario("st-privat").expect("scenario");
-    let mut app = AppState::new_game(&scenario, 3, tables).expect("game");
+    let mut app = new_game("st-privat", 3);
     app.handle(Command::Select("6e-corps-batterie-reserve".into()));
     app.handle(Command::Target("1st-foot-guards-1".into()));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 2600.0))
-        .build_ui_state(
-            |ui, app: &mut AppState| {
-                let mut out = Vec::new();
-                let (view, resolver) = app.split_resolver();
-                out.extend(resolver.ui(ui, &view));
-                out.extend(resolver.foot_ui(ui, &view));
-                for c in out {
-                    app.handle(c);
-                }
-            },
-            app,
-        );
+    let mut h = resolver(app, egui::vec2(1400.0, 2600.0));
     h.run();
     // GSP-A4: the refusal is shown and the roll button does nothing.
     assert!(

@@ -1,7 +1,9 @@
 //! Issue 26, Help: the Help menu's pages (keyboard shortcuts, quick start, rule glossary with its
 //! filter), the one shortcut table the key handling acts on, and Ctrl+Z in a text field.
+
 #![cfg(feature = "gui")]
 
+use super::common::window;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -9,15 +11,6 @@ use kepi::app::KepiApp;
 use kepi::app::keys::{self, Does, SHORTCUTS};
 use kepi::app::state::{AppState, Command};
 use kepi::game::Action;
-
-fn window() -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
-    h.run();
-    h
-}
 
 fn open_page(h: &mut Harness<'_, KepiApp>, title: &str) {
     h.get_by_label("Help").click();
@@ -28,7 +21,7 @@ fn open_page(h: &mut Harness<'_, KepiApp>, title: &str) {
 
 #[test]
 fn help_pages_open_and_the_glossary_filters() {
-    let mut h = window();
+    let mut h = window(None);
     open_page(&mut h, "Keyboard shortcuts");
     for s in SHORTCUTS {
         assert!(
@@ -148,7 +141,7 @@ fn every_key_the_handler_acts_on_is_in_the_table() {
 
 #[test]
 fn buttons_name_their_shortcut_from_the_table() {
-    let mut h = window();
+    let mut h = window(None);
     h.state_mut()
         .state
         .handle(Command::Act(Action::Note { text: "x".into() }));
@@ -181,7 +174,7 @@ fn buttons_name_their_shortcut_from_the_table() {
 
 #[test]
 fn ctrl_z_in_a_text_field_edits_the_field_not_the_game() {
-    let mut h = window();
+    let mut h = window(None);
     h.state_mut()
         .state
         .handle(Command::Act(Action::Note { text: "x".into() }));
@@ -217,7 +210,7 @@ fn ctrl_z_in_a_text_field_edits_the_field_not_the_game() {
 /// and act again once it is closed.
 #[test]
 fn playing_keys_keep_still_while_help_is_open() {
-    let mut h = window();
+    let mut h = window(None);
     open_page(&mut h, "Keyboard shortcuts");
     let log = h.state().state.game.log().len();
     h.hover_at(egui::pos2(700.0, 5.0));
@@ -246,7 +239,7 @@ fn playing_keys_keep_still_while_help_is_open() {
 #[test]
 fn helps_window_keeps_its_width_on_every_page() {
     use kepi::app::help::Page;
-    let mut h = window();
+    let mut h = window(None);
     open_page(&mut h, "Keyboard shortcuts");
     let rect = |h: &Harness<'_, KepiApp>| {
         h.ctx

@@ -1,8 +1,12 @@
 //! The hex rule sets in the window, driven headless with egui_kittest: the Portable Wargame resolver
 //! (PW-A1 fire with the PW-H1 hit choice, rolled and undone) and the Map tab (PW-G1 distances,
 //! select, target and drag-to-move).
+
 #![cfg(feature = "gui")]
 
+use super::common::{
+    LAPTOP, demo, last_resolution, map_panel, new_game, place, resolver, strength,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
@@ -10,51 +14,11 @@ use kepi::app::state::{AppState, Command};
 use kepi::game::{Action, EntryKind};
 use kepi::registry::builtin_scenario;
 
-fn pw_app(seed: u64) -> AppState {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("pw-skirmish").unwrap();
-    AppState::new_game(&s, seed, tables).unwrap()
-}
-
-fn resolver_harness(app: AppState) -> Harness<'static, AppState> {
-    Harness::builder()
-        .with_size((1000.0, 1000.0))
-        .build_ui_state(
-            |ui, app: &mut AppState| {
-                let mut out = Vec::new();
-                let (view, resolver) = app.split_resolver();
-                out.extend(resolver.ui(ui, &view));
-                out.extend(resolver.foot_ui(ui, &view));
-                for c in out {
-                    app.handle(c);
-                }
-            },
-            app,
-        )
-}
-
-fn map_harness(app: AppState) -> Harness<'static, AppState> {
-    Harness::builder().with_size((900.0, 700.0)).build_ui_state(
-        |ui, app: &mut AppState| {
-            let (view, panels) = app.split();
-            let out = panels.map.ui(ui, &view);
-            for c in out {
-                app.handle(c);
-            }
-        },
-        app,
-    )
-}
-
-fn strength(app: &AppState, id: &str) -> u32 {
-    app.state().unit(id).unwrap().strength
-}
-
 /// PW-A1 + PW-H1: the battery fires at the French battalion 2 hexes away; the hits it rolled cost
 /// the target SP (the default choice), the guns are marked as fired, and undo restores both.
 #[test]
 fn pw_artillery_roll_and_apply_then_undo() {
-    let mut app = pw_app(11);
+    let mut app = new_game("pw-skirmish", 11);
     app.handle(Command::Select("de-art".into()));
     app.handle(Command::Target("fr-inf-3".into()));
     app.resolver.current = app
@@ -64,19 +28,14 @@ fn pw_artillery_roll_and_apply_then_undo() {
         .position(|f| f.name() == "artillery")
         .unwrap();
     let log_before = app.game.log().len();
-    let mut h = resolver_harness(app);
+    let mut h = resolver(app, (1000.0, 1000.0));
     h.run();
     assert!(h.query_by_label_contains("target 2 hexes away").is_some());
     h.get_by_label("Roll and apply").click();
     h.run();
     let app = h.state();
     assert_eq!(app.game.log().len(), log_before + 1);
-    let Some(EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("a resolution in the log")
-    };
+    let resolution = last_resolution(app);
     let hits = resolution.outcome.as_ref().unwrap()["hits"]
         .as_u64()
         .unwrap() as u32;
@@ -93,7 +52,7 @@ fn pw_artillery_roll_and_apply_then_undo() {
 /// PW-X1 with physical dice: both sides roll 6; the Uhlans hit the battalion's rear for two hits.
 #[test]
 fn pw_melee_with_my_dice_hits_both_sides() {
-    let mut app = pw_app(5);
+    let mut app = new_game("pw-skirmish", 5);
     let now = chrono::Utc::now();
     app.game
         .act(
@@ -126,7 +85,7 @@ fn pw_melee_with_my_dice_hits_both_sides() {
     app.options.own_dice = true;
     assert!(app.resolver.type_dice("attacker d6", "6"));
     assert!(app.resolver.type_dice("defender d6", "6"));
-    let mut h = resolver_harness(app);
+    let mut h = resolver(app, (1000.0, 1000.0));
     h.run();
     h.get_by_label("Apply my dice").click();
     h.run();
@@ -139,9 +98,9 @@ fn pw_melee_with_my_dice_hits_both_sides() {
 /// distance in hexes (PW-G1) and whether it is in the weapon's range (PW-U1).
 #[test]
 fn map_shows_units_and_the_distance_label() {
-    let mut app = pw_app(3);
+    let mut app = new_game("pw-skirmish", 3);
     app.handle(Command::Select("de-art".into()));
-    let mut h = map_harness(app);
+    let mut h = map_panel(app);
     h.run();
     for name in [
         "Prussian Field Battery",
@@ -165,7 +124,7 @@ fn map_shows_units_and_the_distance_label() {
 /// The Map tab: click selects, right-click targets, dragging a unit one hex down moves it.
 #[test]
 fn map_click_target_and_drag_to_move() {
-    let mut h = map_harness(pw_app(4));
+    let mut h = map_panel(new_game("pw-skirmish", 4));
     h.run();
     h.get_by_label("1st Prussian Infantry").click();
     h.run();
@@ -198,7 +157,7 @@ fn map_click_target_and_drag_to_move() {
 /// the log, never refused.
 #[test]
 fn a_move_beyond_the_allowance_is_noted_and_made() {
-    let mut h = map_harness(pw_app(4));
+    let mut h = map_panel(new_game("pw-skirmish", 4));
     h.run();
     // de-inf-1 at 0201; three hexes straight down is 0204.
     let from = h.get_by_label("1st Prussian Infantry").rect().center();
@@ -241,22 +200,16 @@ fn a_move_beyond_the_allowance_is_noted_and_made() {
 /// as SPI-F1 says (5 in a fort of 2: 12).
 #[test]
 fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("spi-1870").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
-    for (unit, hex) in [
-        ("fr-metz-5", "0505"),
-        ("fort-sedan", "0505"),
-        ("de-2-5-1", "0504"),
-        ("de-2-5-2", "0506"),
-    ] {
-        app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
-            to: hex.parse().unwrap(),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
+    let mut app = new_game("spi-1870", 3);
+    place(
+        &mut app,
+        &[
+            ("fr-metz-5", "0505"),
+            ("fort-sedan", "0505"),
+            ("de-2-5-1", "0504"),
+            ("de-2-5-2", "0506"),
+        ],
+    );
     app.handle(Command::Select("de-2-5-1".into()));
     app.handle(Command::Target("fr-metz-5".into()));
     let attackers = |app: &AppState| match app
@@ -268,7 +221,7 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
         None => panic!("an SPI combat form"),
     };
     assert_eq!(attackers(&app), vec!["de-2-5-1".to_string()]);
-    let mut h = map_harness(app);
+    let mut h = map_panel(app);
     h.run();
     h.get_by_label("German 5 (area 2, #2)")
         .click_modifiers(egui::Modifiers::COMMAND);
@@ -278,7 +231,7 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
         vec!["de-2-5-1".to_string(), "de-2-5-2".to_string()]
     );
     let app = h.into_state();
-    let mut r = resolver_harness(app);
+    let mut r = resolver(app, (1000.0, 1000.0));
     r.run();
     for line in [
         "attacker 1 (German 5 (area 2, #1)): 5",
@@ -292,7 +245,7 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
     }
     assert!(r.query_by_label_contains("10 : 12").is_some());
     let app = r.into_state();
-    let mut h = map_harness(app);
+    let mut h = map_panel(app);
     h.run();
     h.get_by_label("German 5 (area 2, #2)")
         .click_modifiers(egui::Modifiers::COMMAND);
@@ -306,21 +259,15 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
 /// the result is refused and nothing is applied.
 #[test]
 fn spi_window_roll_applies_the_owners_loss_split() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("spi-1870").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
-    for (unit, hex) in [
-        ("fr-metz-5", "0505"),
-        ("fort-sedan", "0505"),
-        ("de-2-5-1", "0504"),
-    ] {
-        app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
-            to: hex.parse().unwrap(),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
+    let mut app = new_game("spi-1870", 3);
+    place(
+        &mut app,
+        &[
+            ("fr-metz-5", "0505"),
+            ("fort-sedan", "0505"),
+            ("de-2-5-1", "0504"),
+        ],
+    );
     app.handle(Command::Select("de-2-5-1".into()));
     app.handle(Command::Target("fr-metz-5".into()));
     let split = |app: &mut AppState, losses: Vec<(&str, u32)>| {
@@ -340,7 +287,7 @@ fn spi_window_roll_applies_the_owners_loss_split() {
         f.entered_result = Some("D3".into());
     };
     // The chooser lists the units that can take losses.
-    let mut r = resolver_harness(app);
+    let mut r = resolver(app, (1000.0, 1000.0));
     r.run();
     r.get_by_label("Losses: owner's choice (SPI-R1)").click();
     r.run();
@@ -368,16 +315,9 @@ fn spi_window_roll_applies_the_owners_loss_split() {
 /// SPI-F1: a fortification on the map is its own hexagonal counter, and says so on hover.
 #[test]
 fn a_fortification_on_the_map_says_what_it_is() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("spi-1870").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
-    app.handle(Command::Act(Action::Move {
-        unit: "fort-sedan".into(),
-        to: "0505".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
-    let mut h = map_harness(app);
+    let mut app = new_game("spi-1870", 3);
+    place(&mut app, &[("fort-sedan", "0505")]);
+    let mut h = map_panel(app);
     h.run();
     h.get_by_label("Fortification Sedan").hover();
     h.run();
@@ -391,25 +331,19 @@ fn a_fortification_on_the_map_says_what_it_is() {
 /// and 0605 around 0505) disables Roll and shows why; opposite sides (0504, 0506) make it one.
 #[test]
 fn spi_flank_box_needs_the_map_geometry() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("spi-1870").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
-    for (unit, hex) in [
-        ("fr-metz-5", "0505"),
-        ("de-2-5-1", "0504"),
-        ("de-2-5-2", "0605"),
-    ] {
-        app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
-            to: hex.parse().unwrap(),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
+    let mut app = new_game("spi-1870", 3);
+    place(
+        &mut app,
+        &[
+            ("fr-metz-5", "0505"),
+            ("de-2-5-1", "0504"),
+            ("de-2-5-2", "0605"),
+        ],
+    );
     app.handle(Command::Select("de-2-5-1".into()));
     app.handle(Command::Target("fr-metz-5".into()));
     app.handle(Command::ToggleAttacker("de-2-5-2".into()));
-    let mut h = resolver_harness(app);
+    let mut h = resolver(app, (1000.0, 1000.0));
     h.run();
     h.get_by_label("flanking attack").click();
     h.run();
@@ -419,12 +353,7 @@ fn spi_flank_box_needs_the_map_geometry() {
             .accesskit_node()
             .is_disabled()
     );
-    h.state_mut().handle(Command::Act(Action::Move {
-        unit: "de-2-5-2".into(),
-        to: "0506".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(h.state_mut(), &[("de-2-5-2", "0506")]);
     h.run();
     h.run();
     assert!(h.query_by_label_contains("not a flanking attack").is_none());
@@ -440,10 +369,7 @@ fn a_unit_comes_onto_the_map_from_the_map_or_the_unit_editor() {
     // Issue 17: the SPI scenario has its whole order of battle off the map, and the map said "give
     // them a hex in the unit editor", which had no hex field.
     use egui::accesskit::Role;
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 1000.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(egui::vec2(1366.0, 1000.0));
     h.state_mut()
         .state
         .handle(Command::NewGame("spi-1870".into()));
@@ -524,9 +450,7 @@ fn a_unit_comes_onto_the_map_from_the_map_or_the_unit_editor() {
 /// choice, or refuses one that falls short with nothing applied. FR-C3's box is there too.
 #[test]
 fn fr1870_window_roll_applies_the_attackers_exchange_choice() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("fr1870-august").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    let mut app = new_game("fr1870-august", 3);
     app.handle(Command::Select("fr-1rc".into()));
     app.handle(Command::Target("de-cav-3".into()));
     let choose = |app: &mut AppState, losses: Vec<(&str, u32)>| {
@@ -546,7 +470,7 @@ fn fr1870_window_roll_applies_the_attackers_exchange_choice() {
         // 2 : 2, die 3: a cell the seed does not print; the umpire reads E off his chart.
         f.entered_result = Some("E".into());
     };
-    let mut r = resolver_harness(app);
+    let mut r = resolver(app, (1000.0, 1000.0));
     r.run();
     assert!(
         r.query_by_label("cavalry refuses combat and retreats (FR-C3)")
@@ -582,12 +506,10 @@ fn fr1870_window_roll_applies_the_attackers_exchange_choice() {
 /// attacked by infantry alone (Mar) may refuse: Roll applies with no die and notes the retreat.
 #[test]
 fn fr1870_cavalry_refuses_box_follows_the_text() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("fr1870-august").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    let mut app = new_game("fr1870-august", 3);
     app.handle(Command::Select("fr-1rc".into()));
     app.handle(Command::Target("de-cav-3".into()));
-    let mut h = resolver_harness(app);
+    let mut h = resolver(app, (1000.0, 1000.0));
     h.run();
     h.get_by_label("cavalry refuses combat and retreats (FR-C3)")
         .click();
@@ -602,12 +524,7 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
             .is_disabled()
     );
     let mut app = h.into_state();
-    app.handle(Command::Act(Action::Move {
-        unit: "fr-mar".into(),
-        to: "2738".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("fr-mar", "2738")]);
     app.handle(Command::Select("fr-mar".into()));
     app.handle(Command::Target("de-cav-3".into()));
     let i = app.resolver.current;
@@ -648,15 +565,8 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
 /// vacated is named for the victors.
 #[test]
 fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("fr1870-august").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
-    app.handle(Command::Act(Action::Move {
-        unit: "de-4b".into(),
-        to: "3001".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    let mut app = new_game("fr1870-august", 3);
+    place(&mut app, &[("de-4b", "3001")]);
     // 2 against 4 is 1:2; die 6 is DR (seed: "1 vs 2 AE AE AE AD AD AD,DD R DR").
     app.handle(Command::Select("fr-1rc".into()));
     app.handle(Command::Target("de-3b".into()));
@@ -674,7 +584,7 @@ fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
         app.status
     );
     assert!(app.state().due.iter().any(|d| d.by_move));
-    let mut h = map_harness(app);
+    let mut h = map_panel(app);
     h.run();
     assert!(
         h.query_by_label_contains("the victor may occupy it")
@@ -717,9 +627,7 @@ fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
 /// their column rather than widening the resolver's panel, which moved Roll to the left.
 #[test]
 fn picking_a_combats_units_does_not_move_roll() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("fr1870-august").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    let mut app = new_game("fr1870-august", 3);
     for (unit, flag) in [("fr-2rc", "disorganised"), ("de-cav-4", "disorganised")] {
         app.handle(Command::Act(Action::SetFlag {
             unit: unit.into(),
@@ -727,14 +635,9 @@ fn picking_a_combats_units_does_not_move_roll() {
             on: true,
         }));
     }
-    app.handle(Command::Act(Action::Move {
-        unit: "de-cav-4".into(),
-        to: "2140".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("de-cav-4", "2140")]);
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
+        .with_size(LAPTOP)
         .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), KepiApp::with_state(app));
     h.run_steps(4);
     let before = h.get_by_label("Roll and apply").rect();
@@ -754,15 +657,8 @@ fn picking_a_combats_units_does_not_move_roll() {
 }
 
 fn fr1870_after_a_retreat_result() -> AppState {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("fr1870-august").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
-    app.handle(Command::Act(Action::Move {
-        unit: "de-4b".into(),
-        to: "3001".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    let mut app = new_game("fr1870-august", 3);
+    place(&mut app, &[("de-4b", "3001")]);
     // 2 against 4 is 1:2; die 6 is DR: 3B must retreat from 2544.
     app.handle(Command::Select("fr-1rc".into()));
     app.handle(Command::Target("de-3b".into()));
@@ -796,7 +692,7 @@ fn an_1870_vacated_cell_is_named_for_who_holds_it_now() {
         "queued as it was: {}",
         due.what
     );
-    let mut h = map_harness(app);
+    let mut h = map_panel(app);
     h.run();
     assert!(h.query_by_label_contains("is vacated").is_none());
     assert!(
@@ -806,32 +702,22 @@ fn an_1870_vacated_cell_is_named_for_who_holds_it_now() {
         .is_some()
     );
     let mut app = h.into_state();
-    app.handle(Command::Act(Action::Move {
-        unit: "de-3b".into(),
-        to: "2645".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
-    let mut h = map_harness(app);
+    place(&mut app, &[("de-3b", "2645")]);
+    let mut h = map_panel(app);
     h.run();
     assert!(
         h.query_by_label_contains("2544 is vacated: the victor may occupy it")
             .is_some()
     );
     let mut app = h.into_state();
-    app.handle(Command::Act(Action::Move {
-        unit: "fr-1rc".into(),
-        to: "2544".parse().unwrap(),
-        notes: Vec::new(),
-        mp: None,
-    }));
+    place(&mut app, &[("fr-1rc", "2544")]);
     let d = app.state().due.iter().find(|d| d.at.is_some()).unwrap();
     assert_eq!(d.what, due.what, "the check is not changed");
     assert_eq!(
         d.describe_now(app.state()),
         "FR-C2 French army: cell 2544 advanced into by 1RC: mark done when the advance is over"
     );
-    let mut h = map_harness(app);
+    let mut h = map_panel(app);
     h.run();
     assert!(
         h.query_by_label_contains("2544 advanced into by 1RC")
@@ -844,10 +730,8 @@ fn an_1870_vacated_cell_is_named_for_who_holds_it_now() {
 /// shrink the board by two rows, so every hex slid up under the pointer.
 #[test]
 fn an_1870_drag_does_not_scroll_the_board() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("fr1870-august").unwrap();
-    let app = AppState::new_game(&s, 3, tables).unwrap();
-    let mut h = map_harness(app);
+    let app = new_game("fr1870-august", 3);
+    let mut h = map_panel(app);
     h.run();
     let other = h.get_by_label("Cavalry 3").rect();
     let from = h.get_by_label("3RC").rect().center();
@@ -878,11 +762,9 @@ fn an_1870_drag_does_not_scroll_the_board() {
 /// transport per turn") and logged with the umpire going ahead.
 #[test]
 fn fr1870_rail_from_the_window_moves_the_unit_and_notes_a_second_transport() {
-    let tables = kepi::registry::builtin_tables().unwrap();
-    let s = builtin_scenario("fr1870-august").unwrap();
-    let mut app = AppState::new_game(&s, 3, tables).unwrap();
+    let mut app = new_game("fr1870-august", 3);
     app.handle(Command::Select("fr-1rc".into()));
-    let mut r = resolver_harness(app);
+    let mut r = resolver(app, (1000.0, 1000.0));
     r.run();
     r.get_by_label("rail").click();
     r.run();
@@ -947,10 +829,7 @@ fn fr1870_rail_from_the_window_moves_the_unit_and_notes_a_second_transport() {
 #[test]
 fn the_maps_hex_field_stands_still_whatever_unit_is_picked() {
     use egui::accesskit::Role;
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(LAPTOP);
     h.state_mut()
         .state
         .handle(Command::NewGame("spi-1870".into()));
@@ -986,13 +865,13 @@ fn the_maps_hex_field_stands_still_whatever_unit_is_picked() {
 /// fire, rifle fire), not in the movement phase, even with a fire form left open in the resolver.
 #[test]
 fn pw_range_is_shaded_in_the_fire_phases_only() {
-    let mut app = pw_app(3);
+    let mut app = new_game("pw-skirmish", 3);
     app.handle(Command::Select("de-art".into()));
     assert_eq!(
         app.state().phase_kind().map(|p| p.step),
         Some(kepi::game::clock::Step::ArtilleryFire)
     );
-    let mut h = map_harness(app);
+    let mut h = map_panel(app);
     h.run();
     assert!(
         h.query_by_label_contains("shaded: weapon range").is_some(),

@@ -3,44 +3,17 @@
 //! field keeps its focus and its place, and a letter meant for a field never rolls or changes the
 //! phase; a typed chart result and typed dice belong to one roll; the odds marked after a roll are
 //! the ones it was rolled with. In every rule set, at 1366x768.
+
 #![cfg(feature = "gui")]
 
+use super::common::{app, demo, place, window};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::resolver::{ODDS_BEFORE_ROLLING, ODDS_ROLLED_WITH};
-use kepi::app::state::{AppState, Command};
+use kepi::app::state::Command;
 use kepi::game::{Action, EntryKind};
-
-/// The whole window at 1366x768 on `scenario` (the demo battle with `None`).
-fn window(scenario: Option<&str>) -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
-    if let Some(s) = scenario {
-        h.state_mut().state.handle(Command::NewGame(s.into()));
-    }
-    h.run();
-    h
-}
-
-fn app<'a>(h: &'a mut Harness<'_, KepiApp>) -> &'a mut AppState {
-    &mut h.state_mut().state
-}
-
-/// Moves units to hexes, as the umpire's setup would.
-fn place(h: &mut Harness<'_, KepiApp>, at: &[(&str, &str)]) {
-    for (unit, hex) in at {
-        app(h).handle(Command::Act(Action::Move {
-            unit: unit.to_string(),
-            to: hex.parse().expect("hex"),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
-}
 
 /// Picks the acting unit and target and shows the form `form`.
 fn pick(h: &mut Harness<'_, KepiApp>, actor: &str, target: &str, form: &str) {
@@ -117,12 +90,7 @@ fn type_into(h: &mut Harness<'_, KepiApp>, label: &str, text: &str) {
 
 /// The resolution the last log entry holds.
 fn last_resolution(h: &Harness<'_, KepiApp>) -> kepi::rules::Resolution<serde_json::Value> {
-    match h.state().state.game.log().last().map(|e| &e.kind) {
-        Some(EntryKind::Act {
-            action: Action::Resolved { resolution, .. },
-        }) => (**resolution).clone(),
-        other => panic!("a resolution in the log, got {other:?}"),
-    }
+    super::common::last_resolution(&h.state().state).clone()
 }
 
 /// After a roll: the card says the rolled line's odds as logged with the roll, and a line the
@@ -297,7 +265,7 @@ fn pw_typing_lands_and_dice_are_for_one_roll() {
     pick(&mut h, "de-art", "fr-inf-3", "artillery");
     my_dice_are_for_one_roll(&mut h, &[("d6", "6")]);
     // Melee: the odds change with the strengths the roll leaves; the card keeps the roll's.
-    place(&mut h, &[("de-cav", "0305")]);
+    place(app(&mut h), &[("de-cav", "0305")]);
     app(&mut h).options.own_dice = false;
     pick(&mut h, "de-cav", "fr-inf-3", "melee");
     h.get_by_label("Roll and apply").click();
@@ -322,7 +290,7 @@ fn gsp_typing_lands_and_dice_are_for_one_roll() {
 fn spi_typing_lands_and_a_chart_result_is_for_one_roll() {
     let mut h = window(Some("spi-1870"));
     place(
-        &mut h,
+        app(&mut h),
         &[
             ("fr-metz-5", "0505"),
             ("fort-sedan", "0505"),
@@ -557,10 +525,7 @@ fn the_resolver_column_holds_its_content_after_a_roll() {
     ] {
         // A 1366x768 screen in pixels at the window's zoom (the other tests' harness is 1366x768
         // points, wider than the laptop).
-        let app = KepiApp::new(1870, None).expect("demo battle");
-        let mut h = Harness::builder()
-            .with_size(egui::vec2(1366.0 / 1.15, 768.0 / 1.15))
-            .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+        let mut h = demo(egui::vec2(1366.0 / 1.15, 768.0 / 1.15));
         if let Some(s) = scenario {
             h.state_mut().state.handle(Command::NewGame(s.into()));
         }
@@ -799,7 +764,7 @@ fn gsp_my_dice_ask_for_every_die_and_the_card_says_which_kepi_rolled() {
 #[test]
 fn pw_melee_my_dice_one_field_a_side_logged_per_side() {
     let mut h = window(Some("pw-skirmish"));
-    place(&mut h, &[("de-cav", "0305")]);
+    place(app(&mut h), &[("de-cav", "0305")]);
     pick(&mut h, "de-cav", "fr-inf-3", "melee");
     app(&mut h).options.own_dice = true;
     h.run();

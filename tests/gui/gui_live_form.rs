@@ -1,8 +1,10 @@
 //! The resolver's situation is derived from the units every frame (issue 15): after a fire the
 //! melee form shows the target's reduced figures and rolls with them; undo refreshes it; what the
 //! user changed is kept apart, shown as "Set by you" and resettable. At 1366x768.
+
 #![cfg(feature = "gui")]
 
+use super::common::{LAPTOP, demo, last_resolution, strength};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
@@ -12,17 +14,6 @@ use kepi::rules::pk::form::{PkAction, PkForm};
 
 const FIRER: &str = "12th-grenadiers-1";
 const TARGET: &str = "8e-ligne-1";
-
-fn harness() -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
-}
-
-fn strength(h: &Harness<'_, KepiApp>, id: &str) -> u32 {
-    h.state().state.state().unit(id).expect("unit").strength
-}
 
 /// The melee form's defender figures and the acting unit's, as the window holds them now.
 fn melee_figures(h: &Harness<'_, KepiApp>) -> (u32, u32) {
@@ -47,16 +38,16 @@ fn pick(h: &mut Harness<'_, KepiApp>) {
 
 #[test]
 fn melee_after_fire_uses_the_figures_left_and_undo_refreshes_it() {
-    let mut h = harness();
+    let mut h = demo(LAPTOP);
     h.run();
     pick(&mut h);
-    let full = strength(&h, TARGET);
+    let full = strength(&h.state().state, TARGET);
     assert_eq!(melee_figures(&h).1, full);
 
     // Fire (the form shown first), then look at melee without picking the units again.
     h.get_by_label("Roll and apply").click();
     h.run();
-    let left = strength(&h, TARGET);
+    let left = strength(&h.state().state, TARGET);
     assert!(left < full, "seed 1870 kills figures on this fire");
     h.run();
     assert_eq!(melee_figures(&h).1, left, "the melee form follows the fire");
@@ -80,19 +71,19 @@ fn melee_after_fire_uses_the_figures_left_and_undo_refreshes_it() {
             n: 1,
         }));
     h.run();
-    assert_eq!(melee_figures(&h).0, strength(&h, FIRER));
+    assert_eq!(melee_figures(&h).0, strength(&h.state().state, FIRER));
 
     // Undo both: the form is back at full strength.
     h.state_mut().state.handle(Command::Undo);
     h.state_mut().state.handle(Command::Undo);
     h.run();
-    assert_eq!(strength(&h, TARGET), full);
+    assert_eq!(strength(&h.state().state, TARGET), full);
     assert_eq!(melee_figures(&h).1, full, "undo refreshes the form");
 }
 
 #[test]
 fn a_changed_field_is_kept_shown_and_resettable() {
-    let mut h = harness();
+    let mut h = demo(LAPTOP);
     h.run();
     pick(&mut h);
     let melee = h
@@ -146,7 +137,7 @@ fn a_changed_field_is_kept_shown_and_resettable() {
     h.run();
     h.get_by_label("Reset").click();
     h.run();
-    assert_eq!(melee_figures(&h).1, strength(&h, TARGET));
+    assert_eq!(melee_figures(&h).1, strength(&h.state().state, TARGET));
     assert!(h.query_by_label_contains("Set by you").is_none());
 }
 
@@ -154,7 +145,7 @@ fn a_changed_field_is_kept_shown_and_resettable() {
 fn the_rolled_odds_line_is_marked_from_the_resolution() {
     // Issue 15: the window guessed the rolled line by matching the summary's text; it reads the
     // index the resolution recorded.
-    let mut h = harness();
+    let mut h = demo(LAPTOP);
     h.run();
     pick(&mut h);
     let flag = h
@@ -170,12 +161,7 @@ fn the_rolled_odds_line_is_marked_from_the_resolution() {
     h.get_by_label("Roll and apply").click();
     h.run();
     let app = &h.state().state;
-    let Some(kepi::game::EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("a resolution")
-    };
+    let resolution = last_resolution(app);
     let i = resolution.rolled.expect("the flag roll records its line");
     let label = resolution.odds[i].outcome.clone();
     assert!(
@@ -196,7 +182,7 @@ fn the_rolled_odds_line_is_marked_from_the_resolution() {
 #[test]
 fn an_odd_phase_is_noted_never_refused_and_the_log_keeps_the_note() {
     // Issue 20: phase awareness without taking control.
-    let mut h = harness();
+    let mut h = demo(LAPTOP);
     h.run();
     pick(&mut h);
     h.get_by_label("melee").click();
@@ -211,12 +197,7 @@ fn an_odd_phase_is_noted_never_refused_and_the_log_keeps_the_note() {
     h.run();
     let app = &h.state().state;
     assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
-    let Some(kepi::game::EntryKind::Act {
-        action: Action::Resolved { resolution, .. },
-    }) = app.game.log().last().map(|e| &e.kind)
-    else {
-        panic!("a resolution")
-    };
+    let resolution = last_resolution(app);
     assert!(
         resolution
             .notes

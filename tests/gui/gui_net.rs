@@ -2,9 +2,9 @@
 //! and shows its seats' codes; File > Join a game… joins a loopback host with a code, shows the
 //! host's game, and follows what other clients do.
 
+use super::common::{LAPTOP, TestHost, tmp, window_of};
+
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
@@ -13,15 +13,7 @@ use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Mode};
 use kepi::net::Seat;
 use kepi::net::client::Client;
-use kepi::net::host::{Event, Host, HostOptions, SeatCode};
 use kepi::store::Store;
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kepi-gui-net-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
 
 /// A save of the demo battle at `dir/game.kepi.json`.
 fn save_in(dir: &Path) -> PathBuf {
@@ -35,9 +27,7 @@ fn harness(state: AppState) -> Harness<'static, KepiApp> {
     let mut app = KepiApp::with_state(state);
     // The tests stay off the LAN: no mDNS advertisement.
     app.net.advertise = false;
-    Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
+    window_of(app, LAPTOP)
 }
 
 /// Steps the window until `done` holds (or fails after a deadline).
@@ -52,75 +42,9 @@ fn until(h: &mut Harness<'static, KepiApp>, what: &str, done: impl Fn(&KepiApp) 
     h.run_steps(2);
 }
 
-/// A host of `save` on loopback, serving on its own thread until the flag is set.
-struct TestHost {
-    address: String,
-    seats: Vec<SeatCode>,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl TestHost {
-    fn start(save: &Path) -> TestHost {
-        TestHost::start_on(save, 0, true)
-    }
-
-    /// A host on `port` (0: any free one), with new codes or the save's own.
-    fn start_on(save: &Path, port: u16, new_codes: bool) -> TestHost {
-        TestHost::start_with(save, port, new_codes, false)
-    }
-
-    /// A host that may hide the other side's strengths from player seats.
-    fn start_with(save: &Path, port: u16, new_codes: bool, hide: bool) -> TestHost {
-        let tables = kepi::registry::builtin_tables().expect("tables");
-        let host = Host::open(
-            save,
-            &HostOptions {
-                bind: std::net::IpAddr::from([127, 0, 0, 1]),
-                port,
-                new_codes,
-            },
-            tables,
-            Arc::new(|_: &Event| {}),
-        )
-        .expect("host");
-        host.set_hide_strengths(hide);
-        let address = host.url();
-        let seats = host.seats();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let thread = std::thread::spawn(move || {
-            let _ = host.serve(&flag);
-        });
-        TestHost {
-            address,
-            seats,
-            stop,
-            thread: Some(thread),
-        }
-    }
-
-    fn code(&self, seat: Seat) -> String {
-        self.seats
-            .iter()
-            .find(|s| s.seat == seat)
-            .map(|s| s.code.clone())
-            .expect("seat")
-    }
-}
-
-impl Drop for TestHost {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
 #[test]
 fn host_this_game_shows_four_seats_with_codes_and_stops_back_to_the_save() {
-    let dir = tmp("host");
+    let dir = tmp("gui-net", "host");
     let save = save_in(&dir);
     let mut state = AppState::demo(1).expect("demo");
     state.open(&save);
@@ -208,7 +132,7 @@ fn join(h: &mut Harness<'static, KepiApp>, address: &str, code: &str) {
 
 #[test]
 fn join_with_a_wrong_code_is_refused() {
-    let dir = tmp("wrong");
+    let dir = tmp("gui-net", "wrong");
     let host = TestHost::start(&save_in(&dir));
     let mut h = harness(AppState::demo(2).expect("demo"));
     h.run_steps(2);
@@ -221,7 +145,7 @@ fn join_with_a_wrong_code_is_refused() {
 
 #[test]
 fn join_with_a_right_code_shows_the_hosts_game_and_follows_its_log() {
-    let dir = tmp("right");
+    let dir = tmp("gui-net", "right");
     let save = save_in(&dir);
     let host = TestHost::start(&save);
     // The local game is another scenario, so the host's units are plainly the host's.
@@ -363,7 +287,7 @@ fn host_in_window(save: &Path, seed: u64) -> Harness<'static, KepiApp> {
 #[test]
 fn the_umpire_plays_in_the_hosting_window_and_the_host_rolls_the_same_as_alone() {
     use kepi::app::state::Command;
-    let dir = tmp("umpire-plays");
+    let dir = tmp("gui-net", "umpire-plays");
     let save = save_in(&dir);
     let mut h = host_in_window(&save, 5);
     // Close the dialog: the umpire plays in the window itself.
@@ -461,7 +385,7 @@ fn the_umpire_plays_in_the_hosting_window_and_the_host_rolls_the_same_as_alone()
 fn a_player_window_rolls_its_own_units_and_is_refused_the_umpires_things() {
     use kepi::app::state::Command;
     use kepi::roster::Side;
-    let dir = tmp("player-rolls");
+    let dir = tmp("gui-net", "player-rolls");
     let save = save_in(&dir);
     let host = TestHost::start(&save);
     let mut h = joined_as_german(&host, 3);
@@ -524,7 +448,7 @@ fn a_player_window_rolls_its_own_units_and_is_refused_the_umpires_things() {
 #[test]
 fn players_requests_wait_in_the_umpires_due_panel_to_be_approved_or_rejected() {
     use kepi::roster::Side;
-    let dir = tmp("due-approval");
+    let dir = tmp("gui-net", "due-approval");
     let save = save_in(&dir);
     let mut h = host_in_window(&save, 6);
     h.get_by_label("Players' resolutions wait for my approval")
@@ -604,7 +528,7 @@ fn players_requests_wait_in_the_umpires_due_panel_to_be_approved_or_rejected() {
 #[test]
 fn a_joined_window_says_when_its_host_is_lost_and_reconnects_by_itself() {
     use kepi::roster::Side;
-    let dir = tmp("reconnect");
+    let dir = tmp("gui-net", "reconnect");
     let save = save_in(&dir);
     let host = TestHost::start_on(&save, 0, true);
     let port = host
@@ -664,7 +588,7 @@ fn a_joined_window_says_when_its_host_is_lost_and_reconnects_by_itself() {
 fn a_player_window_with_hidden_strengths_shows_its_side_and_rolls_without_seeing_the_enemy() {
     use kepi::app::state::Command;
     use kepi::roster::Side;
-    let dir = tmp("hidden");
+    let dir = tmp("gui-net", "hidden");
     let save = save_in(&dir);
     let host = TestHost::start_with(&save, 0, true, true);
     let mut h = joined_as_german(&host, 8);
@@ -795,7 +719,7 @@ fn joining_an_address_where_no_host_listens_is_said_at_once_not_retried() {
 /// computer only, the local network (every interface), or a typed address.
 #[test]
 fn the_host_dialog_chooses_who_can_join_and_says_so() {
-    let dir = tmp("bind");
+    let dir = tmp("gui-net", "bind");
     let save = save_in(&dir);
     let mut state = AppState::demo(1).expect("demo");
     state.open(&save);
@@ -862,7 +786,7 @@ fn the_host_dialog_chooses_who_can_join_and_says_so() {
 fn stop_hosting_keeps_still_clear_of_undo_and_a_player_closing_just_left() {
     use kepi::app::state::Command;
     use kepi::roster::Side;
-    let dir = tmp("still");
+    let dir = tmp("gui-net", "still");
     let save = save_in(&dir);
     let mut h = host_in_window(&save, 7);
     h.state_mut().state.handle(Command::SetOwnDice(true));
@@ -953,7 +877,7 @@ fn stop_hosting_keeps_still_clear_of_undo_and_a_player_closing_just_left() {
 /// address field's hint is not a made-up address.
 #[test]
 fn the_host_dialog_keeps_its_rows_and_says_a_foreign_address_in_words() {
-    let dir = tmp("rows");
+    let dir = tmp("gui-net", "rows");
     let short = save_in(&dir);
     let deep = dir.join("a-folder-with-a-rather-long-name-for-the-club-campaign-of-1870-and-71/and-another-one-below-it-for-the-second-battle");
     std::fs::create_dir_all(&deep).expect("deep dir");
@@ -1024,7 +948,7 @@ fn the_host_dialog_keeps_its_rows_and_says_a_foreign_address_in_words() {
 #[test]
 fn a_waiting_request_shows_its_breaches_and_its_approval_is_logged_as_the_umpire_overriding() {
     use kepi::roster::Side;
-    let dir = tmp("breach-queue");
+    let dir = tmp("gui-net", "breach-queue");
     let tables = kepi::registry::builtin_tables().expect("tables");
     let scenario = kepi::registry::builtin_scenario("fr1870-august").expect("1870");
     let game = AppState::new_game(&scenario, 3, tables).expect("1870 game");
@@ -1121,7 +1045,7 @@ fn a_waiting_request_shows_its_breaches_and_its_approval_is_logged_as_the_umpire
 /// another rule set's "fire FIRER TARGET".
 #[test]
 fn a_joined_window_names_its_games_own_verbs() {
-    let dir = tmp("verbs");
+    let dir = tmp("gui-net", "verbs");
     let tables = kepi::registry::builtin_tables().expect("tables");
     let scenario = kepi::registry::builtin_scenario("fr1870-august").expect("1870");
     let game = AppState::new_game(&scenario, 3, tables).expect("1870 game");

@@ -2,25 +2,15 @@
 //! already fired this turn") shows on the result card and in the log panel, from the one
 //! formatter (`kepi::game::entry_text`); a summary names its acting unit; and a second fire in
 //! one turn is a note in GSP as in P&K, never a refusal. At 1366x768.
+
 #![cfg(feature = "gui")]
 
+use super::common::window;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
 use kepi::app::state::Command;
 use kepi::game::{Action, EntryKind, entry_text};
-
-fn window(scenario: Option<&str>) -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
-    if let Some(s) = scenario {
-        h.state_mut().state.handle(Command::NewGame(s.into()));
-    }
-    h.run();
-    h
-}
 
 /// Rolls `form` for `actor` against `target` twice with kepi's dice; returns the second entry's
 /// notes.

@@ -4,29 +4,18 @@
 //! ahead with; "Set by you" in words; GSP's hits where nobody is named placed by hand, not
 //! re-rolled; the result card gone once the phase moves on; "Fight as a battle…" on its own row.
 
+use super::common::{
+    LAPTOP, app, last_resolution, new_game, resolver, spi_metz_combat, window, window_of,
+};
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
-use kepi::game::{Action, EntryKind, Level};
-use kepi::registry::builtin_scenario;
+use kepi::game::{Action, Level};
 
 const ATTACKER: &str = "12th-grenadiers-1";
 const DEFENDER: &str = "8e-ligne-1";
-const LAPTOP: egui::Vec2 = egui::vec2(1366.0, 768.0);
-
-fn window() -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(LAPTOP)
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
-    h.run();
-    h
-}
-
-fn app<'a>(h: &'a mut Harness<'_, KepiApp>) -> &'a mut AppState {
-    &mut h.state_mut().state
-}
 
 fn pick(h: &mut Harness<'_, KepiApp>, actor: &str, target: Option<&str>) {
     app(h).handle(Command::Select(actor.into()));
@@ -37,28 +26,8 @@ fn pick(h: &mut Harness<'_, KepiApp>, actor: &str, target: Option<&str>) {
     h.run();
 }
 
-/// The resolver alone, over the whole of a tall harness (GSP's form is long).
-fn resolver_only(app: AppState) -> Harness<'static, AppState> {
-    Harness::builder()
-        .with_size(egui::vec2(1366.0, 1600.0))
-        .build_ui_state(
-            |ui, app: &mut AppState| {
-                let mut out = Vec::new();
-                let (view, resolver) = app.split_resolver();
-                out.extend(resolver.ui(ui, &view));
-                out.extend(resolver.foot_ui(ui, &view));
-                for c in out {
-                    app.handle(c);
-                }
-            },
-            app,
-        )
-}
-
 fn gsp(seed: u64) -> AppState {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let scenario = builtin_scenario("st-privat").expect("scenario");
-    let mut app = AppState::new_game(&scenario, seed, tables).expect("game");
+    let mut app = new_game("st-privat", seed);
     app.handle(Command::Select("gfar-heavy-1".into()));
     app.handle(Command::Target("9e-ligne-1".into()));
     app
@@ -67,41 +36,16 @@ fn gsp(seed: u64) -> AppState {
 /// An SPI campaign: two German corps next to the French corps of Metz in 1011, the resolver
 /// holding that combat.
 fn spi_combat() -> AppState {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let s = builtin_scenario("spi-1870").expect("scenario");
-    let mut app = AppState::new_game(&s, 5, tables).expect("game");
-    for (unit, hex) in [
-        ("de-3-3-1", "1010"),
-        ("de-3-3-2", "1110"),
-        ("fr-metz-5", "1011"),
-    ] {
-        app.handle(Command::Act(Action::Move {
-            unit: unit.into(),
-            to: hex.parse().expect("hex"),
-            notes: Vec::new(),
-            mp: None,
-        }));
-    }
-    app.handle(Command::Select("de-3-3-1".into()));
-    app.handle(Command::Target("fr-metz-5".into()));
-    app.handle(Command::ToggleAttacker("de-3-3-2".into()));
+    let mut app = new_game("spi-1870", 5);
+    spi_metz_combat(&mut app);
     app
-}
-
-fn last_notes(app: &AppState) -> Vec<String> {
-    match app.game.log().last().map(|e| &e.kind) {
-        Some(EntryKind::Act {
-            action: Action::Resolved { resolution, .. },
-        }) => resolution.notes.clone(),
-        other => panic!("a resolution, got {other:?}"),
-    }
 }
 
 /// Item 1: "B loses 2 casualties, lea..." on every P&K melee row; each outcome is now whole, found
 /// by its full text, and the rows differ.
 #[test]
 fn pk_melee_odds_rows_are_whole_and_distinct_at_a_laptops_size() {
-    let mut h = window();
+    let mut h = window(None);
     pick(&mut h, ATTACKER, Some(DEFENDER));
     h.get_by_label("melee").click();
     h.run();
@@ -153,7 +97,7 @@ fn pk_melee_odds_rows_are_whole_and_distinct_at_a_laptops_size() {
 /// drawn over them); the measured range reads in words under "Set by you" (item 5).
 #[test]
 fn gsp_range_has_its_own_labelled_row_and_reads_in_words() {
-    let mut h = resolver_only(gsp(3));
+    let mut h = resolver(gsp(3), (1366.0, 1600.0));
     h.run();
     h.get_by_label("measured range").click();
     h.run();
@@ -181,7 +125,7 @@ fn gsp_range_has_its_own_labelled_row_and_reads_in_words() {
 /// Item 3: Roll greyed with what it needs in its own row; the reason never moves Roll.
 #[test]
 fn roll_says_beside_it_what_it_needs_and_keeps_its_place() {
-    let mut h = window();
+    let mut h = window(None);
     app(&mut h).selected = None;
     app(&mut h).target = None;
     app(&mut h).handle(Command::OpenForm {
@@ -223,10 +167,7 @@ fn roll_says_beside_it_what_it_needs_and_keeps_its_place() {
 /// Item 3: a chart result typed that is none greys Roll, saying the forms the chart prints.
 #[test]
 fn a_typed_chart_result_that_does_not_read_greys_roll_with_the_forms() {
-    let mut h = Harness::builder().with_size(LAPTOP).build_ui_state(
-        |ui, app: &mut KepiApp| app.ui(ui),
-        KepiApp::with_state(spi_combat()),
-    );
+    let mut h = window_of(KepiApp::with_state(spi_combat()), LAPTOP);
     h.run();
     h.run();
     let roll_at = h.get_by_label("Roll and apply").rect();
@@ -278,7 +219,7 @@ fn a_typed_chart_result_that_does_not_read_greys_roll_with_the_forms() {
 /// Item 4: the status line after a roll leads with what the umpire went ahead with.
 #[test]
 fn the_status_after_a_roll_leads_with_the_breaches() {
-    let mut h = window();
+    let mut h = window(None);
     for (unit, level) in [(ATTACKER, Level::Shaken), (DEFENDER, Level::Broken)] {
         app(&mut h).handle(Command::Act(Action::SetLevel {
             unit: unit.into(),
@@ -312,7 +253,9 @@ fn gsp_hits_where_nobody_is_named_are_placed_by_hand_not_rerolled() {
             a.handle(Command::ResolveAndApply {
                 entered: Vec::new(),
             });
-            last_notes(&a)
+            last_resolution(&a)
+                .notes
+                .clone()
                 .into_iter()
                 .find(|n| n.contains("where no unit is named"))
         })
@@ -334,7 +277,7 @@ fn gsp_hits_where_nobody_is_named_are_placed_by_hand_not_rerolled() {
 /// Item 7: the result card is the phase's own: gone once the phase moves on.
 #[test]
 fn the_result_card_goes_with_its_phase() {
-    let mut h = window();
+    let mut h = window(None);
     pick(&mut h, ATTACKER, Some(DEFENDER));
     h.get_by_label("Roll and apply").click();
     h.run();
@@ -361,10 +304,7 @@ fn the_result_card_goes_with_its_phase() {
 /// Item 8: "Fight as a battle…" on its own row above Roll, where it stays whatever the dice mode.
 #[test]
 fn fight_as_a_battle_keeps_its_row_above_roll_in_both_dice_modes() {
-    let mut h = Harness::builder().with_size(LAPTOP).build_ui_state(
-        |ui, app: &mut KepiApp| app.ui(ui),
-        KepiApp::with_state(spi_combat()),
-    );
+    let mut h = window_of(KepiApp::with_state(spi_combat()), LAPTOP);
     h.run();
     h.run();
     let fight = h.get_by_label("Fight as a battle…").rect();

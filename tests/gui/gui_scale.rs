@@ -3,31 +3,19 @@
 //! value, and a typed range of 30 cm falls in the band the text gives for 30 cm at that scale".
 //! At 1366x768.
 
+use super::common::{app, new_game, resolver, window};
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kepi::app::KepiApp;
-use kepi::app::state::{AppState, Command};
+use kepi::app::state::Command;
 use kepi::dice::Ratio;
 use kepi::game::{Action, EntryKind, Flag};
-use kepi::registry::builtin_scenario;
 use kepi::rules::Scale;
 
 const BATTERY: &str = "2e-corps-batterie-4";
 const TARGET: &str = "12th-grenadiers-1";
-
-fn window() -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
-    h.run();
-    h
-}
-
-fn app<'a>(h: &'a mut Harness<'_, KepiApp>) -> &'a mut AppState {
-    &mut h.state_mut().state
-}
 
 /// Replaces what the field labelled `label` holds with `text`.
 fn type_into<S>(h: &mut Harness<'_, S>, label: &str, text: &str) {
@@ -51,7 +39,7 @@ fn modifier_labels<S>(h: &Harness<'_, S>) -> Vec<String> {
 
 #[test]
 fn pk_at_half_scale_in_cm_from_the_scale_menu() {
-    let mut h = window();
+    let mut h = window(None);
     // The Scale menu: centimetres, factor 1/2, set (logged).
     h.get_by_label("Scale: in").click();
     h.run();
@@ -133,28 +121,13 @@ fn pk_at_half_scale_in_cm_from_the_scale_menu() {
 /// on the table).
 #[test]
 fn gsp_measured_range_at_a_scale() {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let scenario = builtin_scenario("st-privat").expect("scenario");
-    let mut app = AppState::new_game(&scenario, 5, tables).expect("game");
+    let mut app = new_game("st-privat", 5);
     app.handle(Command::Act(Action::Scale {
         scale: "cm 1/2".parse().unwrap(),
     }));
     app.handle(Command::Select("gfar-heavy-1".into()));
     app.handle(Command::Target("9e-ligne-1".into()));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 1600.0))
-        .build_ui_state(
-            |ui, app: &mut AppState| {
-                let mut out = Vec::new();
-                let (view, resolver) = app.split_resolver();
-                out.extend(resolver.ui(ui, &view));
-                out.extend(resolver.foot_ui(ui, &view));
-                for c in out {
-                    app.handle(c);
-                }
-            },
-            app,
-        );
+    let mut h = resolver(app, egui::vec2(1366.0, 1600.0));
     h.run();
     h.get_by_label("measured range").click();
     h.run();
@@ -172,7 +145,7 @@ fn gsp_measured_range_at_a_scale() {
 /// status text.
 #[test]
 fn the_scale_menu_never_moves_under_the_pointer() {
-    let mut h = window();
+    let mut h = window(None);
     let at = |h: &Harness<'_, KepiApp>| {
         h.query_all_by_label_contains("Scale:")
             .next()

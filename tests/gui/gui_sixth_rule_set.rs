@@ -2,22 +2,19 @@
 //! five it ships: its scenario opens, its form shows the odds and rolls, the log and the due list
 //! follow (docs/ADDING_A_RULE_SET.md).
 
+use super::common::{LAPTOP, demo};
+
 #[path = "../shared/volley.rs"]
 mod volley;
 
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use kepi::app::KepiApp;
 use kepi::app::state::Command;
 use kepi::game::Action;
 
 #[test]
 fn a_registered_rule_set_opens_shows_its_odds_and_rolls() {
     let system = volley::system();
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(LAPTOP);
     h.run();
     h.state_mut()
         .state

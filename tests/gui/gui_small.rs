@@ -2,26 +2,16 @@
 //! player's seat shows the umpire's controls disabled with the reason on hover; an undone result
 //! card no longer offers "Undo this"; placing an off-map unit is a placement (no "mv"); the first
 //! start does not complain of an empty form before a unit is picked.
+
 #![cfg(feature = "gui")]
 
+use super::common::{demo, window};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::state::{Command, Mode, Remote};
 use kepi::game::{Action, EntryKind};
-
-fn window(scenario: Option<&str>) -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
-    if let Some(s) = scenario {
-        h.state_mut().state.handle(Command::NewGame(s.into()));
-    }
-    h.run();
-    h
-}
 
 #[test]
 fn first_start_asks_for_a_unit_rather_than_complaining() {
@@ -132,10 +122,7 @@ fn a_players_seat_shows_the_umpires_controls_disabled_with_why() {
 
 #[test]
 fn placing_an_off_map_unit_is_a_placement_not_a_move() {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 1000.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(egui::vec2(1366.0, 1000.0));
     h.state_mut()
         .state
         .handle(Command::NewGame("spi-1870".into()));
@@ -276,10 +263,7 @@ fn undo_says_undo_once() {
 /// which 1870's map has no cell for.
 #[test]
 fn the_hex_fields_example_is_this_games() {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 1000.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(egui::vec2(1366.0, 1000.0));
     h.state_mut()
         .state
         .handle(Command::NewGame("fr1870-august".into()));

@@ -1,17 +1,14 @@
 //! Switching scenarios keeps the bottom tabs (a regression seen under Xvfb: after a hex game the
 //! Graveyard St. Privat workspace lost its Drift / Charts / Dice tray panel).
 
-use egui_kittest::Harness;
+use super::common::{LAPTOP, demo};
+
 use egui_kittest::kittest::Queryable;
-use kepi::app::KepiApp;
 use kepi::app::state::Command;
 
 #[test]
 fn bottom_tabs_survive_a_change_of_scenario() {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(egui::vec2(1400.0, 900.0));
     h.run();
     assert!(h.query_by_label("Dice tray").is_some());
     for (name, tab) in [
@@ -35,10 +32,7 @@ fn bottom_tabs_survive_a_change_of_scenario() {
 fn each_hex_rule_set_keeps_its_own_resolver_width_beside_the_map() {
     // Issue 20: in hex rule sets the map is the large central view with the resolver beside it;
     // one divider position was shared by all rule sets, so each keeps its own.
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(egui::vec2(1400.0, 900.0));
     h.run();
     h.state_mut()
         .state
@@ -99,10 +93,7 @@ fn each_hex_rule_set_keeps_its_own_resolver_width_beside_the_map() {
 #[test]
 fn the_resolver_has_the_centre_in_tape_measure_rule_sets() {
     // At 1366x768 the charts under the resolver left it a strip: they are tabs of the centre now.
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(LAPTOP);
     h.run();
     h.state_mut()
         .state
@@ -154,10 +145,7 @@ fn top_bar_is_one_line_and_next_phase_never_moves() {
         .into_iter()
         .flat_map(|w| names.map(|n| (w, n)))
     {
-        let app = KepiApp::new(1870, None).expect("demo battle");
-        let mut h = Harness::builder()
-            .with_size(egui::vec2(width, 720.0))
-            .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+        let mut h = demo(egui::vec2(width, 720.0));
         h.run();
         h.state_mut().state.handle(Command::NewGame(name.into()));
         h.run();
@@ -188,10 +176,7 @@ fn top_bar_is_one_line_and_next_phase_never_moves() {
 fn roster_rows_are_one_line_and_fill_the_panel() {
     // Issue 20: rows of two lines of uneven height under a virtualised list drew about five units
     // and then a blank strip.
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(LAPTOP);
     h.run();
     let names: Vec<String> = h
         .state()
@@ -232,10 +217,7 @@ fn roster_rows_are_one_line_and_fill_the_panel() {
 fn the_unit_editor_offers_the_rule_sets_own_counts_and_markers() {
     // Issue 20: the editor said fatigue "of 99" (kepi's bound, not a rule) and offered P&K markers
     // on SPI units.
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 1000.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+    let mut h = demo(egui::vec2(1366.0, 1000.0));
     h.state_mut()
         .state
         .handle(Command::Select("12th-grenadiers-1".into()));
@@ -276,7 +258,7 @@ fn the_unit_editor_offers_the_rule_sets_own_counts_and_markers() {
 #[test]
 fn odds_and_roll_are_on_screen_for_every_rule_set_at_laptop_and_desktop_sizes() {
     // Issue 20: the modifiers, odds and "Roll and apply" needed 15-20 wheel steps to reach.
-    for size in [egui::vec2(1366.0, 768.0), egui::vec2(1920.0, 1080.0)] {
+    for size in [LAPTOP, egui::vec2(1920.0, 1080.0)] {
         for name in [
             "mars-la-tour",
             "st-privat",
@@ -284,10 +266,7 @@ fn odds_and_roll_are_on_screen_for_every_rule_set_at_laptop_and_desktop_sizes() 
             "spi-1870",
             "fr1870-august",
         ] {
-            let app = KepiApp::new(1870, None).expect("demo battle");
-            let mut h = Harness::builder()
-                .with_size(size)
-                .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app);
+            let mut h = demo(size);
             h.state_mut().state.handle(Command::NewGame(name.into()));
             let (a, b) = {
                 let s = h.state().state.state();

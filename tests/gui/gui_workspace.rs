@@ -1,7 +1,9 @@
 //! The window as a player uses it, driven headless with egui_kittest: open the demo battle, pick a
 //! firer and a target in the roster, read the modifiers and odds, roll and apply, undo (issue 8).
+
 #![cfg(feature = "gui")]
 
+use super::common::{DESK, LAPTOP, demo};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
@@ -9,13 +11,6 @@ use kepi::game::{Action, EntryKind};
 
 const FIRER: &str = "I/12th Grenadiers (2nd Brandenburg)";
 const TARGET: &str = "I/8e de ligne";
-
-fn harness() -> Harness<'static, KepiApp> {
-    let app = KepiApp::new(1870, None).expect("demo battle");
-    Harness::builder()
-        .with_size(egui::vec2(1500.0, 1000.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), app)
-}
 
 fn strength(h: &Harness<'_, KepiApp>, name: &str) -> u32 {
     h.state()
@@ -30,7 +25,7 @@ fn strength(h: &Harness<'_, KepiApp>, name: &str) -> u32 {
 
 #[test]
 fn fire_apply_undo_from_the_roster() {
-    let mut h = harness();
+    let mut h = demo(DESK);
     h.run();
     // The demo battle is loaded: the roster shows its units.
     assert!(h.query_by_label(FIRER).is_some(), "roster shows {FIRER}");
@@ -152,7 +147,7 @@ fn fire_apply_undo_from_the_roster() {
 
 #[test]
 fn roster_edit_is_an_undoable_action() {
-    let mut h = harness();
+    let mut h = demo(DESK);
     h.run();
     h.get_by_label(FIRER).click();
     h.run();
@@ -176,7 +171,7 @@ fn the_roster_follows_every_action_and_undo() {
     // The roster's rows are worked out once per change of the log and of its options: a unit
     // that has done what the phase waits for (P&K part 1: moved and fired, as the checklist
     // counts it, issue 26) leaves a "still to act" roster at once, and undo brings it back.
-    let mut h = harness();
+    let mut h = demo(DESK);
     h.run();
     h.get_by_label("still to act").click();
     h.run();
@@ -236,7 +231,7 @@ fn the_roster_follows_every_action_and_undo() {
 /// Roll is disabled; nothing is logged when R is pressed anyway.
 #[test]
 fn firing_at_a_friendly_unit_disables_roll_and_says_why() {
-    let mut h = harness();
+    let mut h = demo(DESK);
     h.run();
     h.get_by_label(FIRER).click();
     h.run();
@@ -271,7 +266,7 @@ fn firing_at_a_friendly_unit_disables_roll_and_says_why() {
 fn panel_grips_are_painted_below_windows() {
     let app = kepi::app::KepiApp::new(1870, None).expect("demo battle");
     let mut h = egui_kittest::Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
+        .with_size(LAPTOP)
         .build_ui_state(
             |ui, app: &mut kepi::app::KepiApp| {
                 assert_eq!(ui.layer_id(), kepi::app::grip_layer(), "the panels' layer");

@@ -5,6 +5,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may fail loudly
 #![cfg(feature = "gui")]
 
+mod common;
+#[path = "../shared/games.rs"]
+mod games;
 mod gui_acted;
 mod gui_breaches;
 mod gui_campaign;
@@ -28,3 +31,7 @@ mod gui_sixth_rule_set;
 mod gui_small;
 mod gui_switch;
 mod gui_workspace;
+#[path = "../shared/host.rs"]
+mod host;
+#[path = "../shared/run.rs"]
+mod run;

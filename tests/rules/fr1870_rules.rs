@@ -1,6 +1,8 @@
 //! 1870: worked examples of the seed, each citing its id.
 
-use kepi::dice::{DiceSource, Die, Prob};
+use super::common::d6;
+
+use kepi::dice::Prob;
 use kepi::rules::fr1870::{
     self, Arm, BlockadeEvent, BlockadeKind, Fate, FortressRole, FrCell, FrCombatInput, FrFortress,
     FrResult, FrUnit, Refusal, StormInput, TurnEnd, blockade,
@@ -10,12 +12,6 @@ use proptest::prelude::*;
 
 fn t() -> &'static fr1870::Fr1870Tables {
     kepi::tables::builtin::<kepi::rules::fr1870::Fr1870Tables>()
-}
-
-fn d6(v: u32) -> DiceSource {
-    let mut s = DiceSource::entered_only();
-    s.enter(Die::D6, v).unwrap();
-    s
 }
 
 fn roll(i: &FrCombatInput, face: u32) -> fr1870::FrCombatOutcome {

@@ -1,5 +1,7 @@
 //! Graveyard St. Privat worked examples and table checks (GSP-A1..A4, C1..C3, S1).
 
+use super::common::entered;
+
 use std::collections::BTreeMap;
 
 use kepi::dice::{DiceSource, Die, Prob};
@@ -11,14 +13,6 @@ use proptest::prelude::*;
 
 fn t() -> &'static GspTables {
     kepi::tables::builtin::<kepi::rules::gsp::GspTables>()
-}
-
-fn dice(values: &[u32]) -> DiceSource {
-    let mut d = DiceSource::entered_only();
-    for v in values {
-        d.enter(Die::D6, *v).unwrap();
-    }
-    d
 }
 
 /// GSP-A1: the hit chart as transcribed in RULES.md: (sector, [AP46, shell46, siege, AP4, shell4, mitr]).
@@ -63,7 +57,7 @@ fn gsp_a1_every_chart_cell_every_face() {
                     "{gun} sector {sector} face {face}"
                 );
                 // Through the resolution: direct fire needs no A.O.A.; shell gets 3,4 (on target).
-                let mut d = dice(&[face, 3, 4]);
+                let mut d = entered(Die::D6, &[face, 3, 4]);
                 let r = gsp::fire(&FireInput::new(*gun, sector), t(), Some(&mut d)).unwrap();
                 let shot = &r.outcome.unwrap().guns[0];
                 assert_eq!(shot.hit, want_hit, "{gun} sector {sector} face {face}");
@@ -101,7 +95,7 @@ fn gsp_a3_every_aoa_total() {
         } else {
             (6, total - 6)
         };
-        let mut d = dice(&[3, a, b]);
+        let mut d = entered(Die::D6, &[3, a, b]);
         let r = gsp::fire(
             &FireInput::new(GunType::Prussian46Shell, 3),
             t(),
@@ -129,7 +123,7 @@ fn gsp_a2_direct_fire_needs_line_of_sight_and_does_not_drift() {
     let mut input = FireInput::new(GunType::Prussian46Shell, 3);
     input.line_of_sight = false;
     assert!(gsp::fire(&input, t(), None).is_ok());
-    let mut d = dice(&[6]);
+    let mut d = entered(Die::D6, &[6]);
     let r = gsp::fire(&FireInput::new(GunType::Mitrailleuse, 1), t(), Some(&mut d)).unwrap();
     assert_eq!(r.dice.len(), 1, "no A.O.A. dice for direct fire");
     assert!(r.outcome.unwrap().drift.is_none());
@@ -149,7 +143,7 @@ fn gsp_c1_cover_deducts_and_never_below_zero() {
         for face in 2..=5 {
             let mut input = FireInput::new(GunType::Prussian46Ap, 1);
             input.cover = cover;
-            let mut d = dice(&[face]);
+            let mut d = entered(Die::D6, &[face]);
             let r = gsp::fire(&input, t(), Some(&mut d)).unwrap();
             let shot = &r.outcome.unwrap().guns[0];
             assert_eq!(
@@ -181,7 +175,7 @@ fn gsp_c1_mixed_sector_example() {
             ..SectorContents::default()
         },
     );
-    let mut d = dice(&[5]);
+    let mut d = entered(Die::D6, &[5]);
     let o = gsp::fire(&input, t(), Some(&mut d))
         .unwrap()
         .outcome
@@ -261,7 +255,7 @@ fn gsp_c2_cover_falls_in_the_same_turn_and_ap_does_no_damage() {
     let mut input = FireInput::new(GunType::Prussian46Shell, 3);
     input.sectors.insert(Cell::OnTarget, behind_wall.clone());
     // 3 pips bring the wall to 5: it falls, and the men take the full 3.
-    let mut d = dice(&[3, 3, 4]);
+    let mut d = entered(Die::D6, &[3, 3, 4]);
     let o = gsp::fire(&input, t(), Some(&mut d))
         .unwrap()
         .outcome
@@ -269,7 +263,7 @@ fn gsp_c2_cover_falls_in_the_same_turn_and_ap_does_no_damage() {
     assert!(o.cells[0].cover_fell);
     assert_eq!(o.guns[0].personnel_hits, 3);
     // 2 pips: the wall stands (4 of 5), cover -2 -> 0 hits.
-    let mut d = dice(&[2, 3, 4]);
+    let mut d = entered(Die::D6, &[2, 3, 4]);
     let o = gsp::fire(&input, t(), Some(&mut d))
         .unwrap()
         .outcome
@@ -278,7 +272,7 @@ fn gsp_c2_cover_falls_in_the_same_turn_and_ap_does_no_damage() {
     assert_eq!(o.guns[0].personnel_hits, 0);
     // A battery: the second gun's shell topples the wall, so the first gun's hits count in full too.
     input.guns = 2;
-    let mut d = dice(&[2, 2, 3, 4, 3, 4]);
+    let mut d = entered(Die::D6, &[2, 2, 3, 4, 3, 4]);
     let o = gsp::fire(&input, t(), Some(&mut d))
         .unwrap()
         .outcome
@@ -287,7 +281,7 @@ fn gsp_c2_cover_falls_in_the_same_turn_and_ap_does_no_damage() {
     // AP fire does no damage to structures.
     let mut input = FireInput::new(GunType::Prussian46Ap, 1);
     input.sectors.insert(Cell::OnTarget, behind_wall);
-    let mut d = dice(&[5]);
+    let mut d = entered(Die::D6, &[5]);
     let o = gsp::fire(&input, t(), Some(&mut d))
         .unwrap()
         .outcome
@@ -372,7 +366,7 @@ fn gsp_a4_and_s1_eligibility() {
     // The siege gun's fortified sector deducts 1.
     let mut input = FireInput::new(GunType::French4Shell, 2);
     input.cover = Cover::Fortified;
-    let mut d = dice(&[5, 3, 4]);
+    let mut d = entered(Die::D6, &[5, 3, 4]);
     let o = gsp::fire(&input, t(), Some(&mut d)).unwrap();
     assert_eq!(o.outcome.unwrap().guns[0].personnel_hits, 4);
     assert!(o.modifiers.iter().any(|m| m.rule.as_str() == "GSP-S1"));
@@ -457,7 +451,7 @@ fn battery_groups_by_landing_sector() {
     );
     input.sectors = map;
     // Hit dice 4, 1 (miss), 3; A.O.A. 2+3 = 5 (over), 3+4 = 7 (on target).
-    let mut d = dice(&[4, 1, 3, 2, 3, 3, 4]);
+    let mut d = entered(Die::D6, &[4, 1, 3, 2, 3, 3, 4]);
     let r = gsp::fire(&input, t(), Some(&mut d)).unwrap();
     let o = r.outcome.unwrap();
     assert_eq!(o.hits, 2);

@@ -6,6 +6,7 @@
 
 mod architecture;
 mod architecture_doc;
+mod common;
 mod crt_engine;
 mod dice_exact;
 mod dice_fairness;

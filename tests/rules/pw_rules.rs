@@ -1,7 +1,9 @@
 //! Portable Wargame (seed 003): every modifier line of the seed as a table-driven case citing its
 //! id, every unit-table cell, hits, turn sequence, defeat, and exact odds.
 
-use kepi::dice::{DiceSource, Die, Prob};
+use super::common::d6;
+
+use kepi::dice::Prob;
 use kepi::hex::{Direction, Hex};
 use kepi::rules::pw::{
     self, ActivationInput, Army, ArtilleryInput, DefeatInput, Gunnery, HitCause, HitChoice,
@@ -13,12 +15,6 @@ use serde::Serialize;
 
 fn t() -> &'static PwTables {
     kepi::tables::builtin::<kepi::rules::pw::PwTables>()
-}
-
-fn d6(v: u32) -> DiceSource {
-    let mut s = DiceSource::entered_only();
-    s.enter(Die::D6, v).unwrap();
-    s
 }
 
 /// The sum of the +N/-N lines of a resolution.

@@ -7,10 +7,11 @@
 //! entered: the share of faces landing on each line is exactly that line's printed odds, so the index
 //! is the line the dice made and not merely some line.
 
+use super::common::{spi_input, tables};
+
 use std::collections::BTreeMap;
 
 use kepi::dice::{DiceSource, Die, Prob, Ratio};
-use kepi::rules::Tables;
 use kepi::rules::fr1870::{self, FrCombatInput, StormInput};
 use kepi::rules::gsp::{
     self, Cell, Cover, CrewInput, DamageState, FireInput as GspFireInput, GunType, Occupants,
@@ -25,7 +26,7 @@ use kepi::rules::pw::{
     self, ActivationInput, Army, ArtilleryInput as PwArtilleryInput, DefeatInput, Gunnery,
     MeleeInput as PwMeleeInput, Quality, RifleInput, UnitKind,
 };
-use kepi::rules::spi::{self, SpiCombatInput, SpiUnit};
+use kepi::rules::spi::{self};
 use kepi::rules::{Resolution, RuleError};
 use kepi::tables::Provenance;
 use serde_json::Value;
@@ -42,10 +43,6 @@ struct Row {
     one_die: Option<Die>,
     /// No dice at all: the outcome is certain and given even without dice.
     certain: bool,
-}
-
-fn tables() -> &'static Tables {
-    kepi::registry::builtin_tables().expect("tables")
 }
 
 fn row(
@@ -338,20 +335,6 @@ fn gsp_rows() -> Vec<Row> {
             Ok(gsp::structure(&input, t())?.erase())
         }),
     ]
-}
-
-fn spi_input(a: u32, d: u32) -> SpiCombatInput {
-    SpiCombatInput {
-        attackers: vec![SpiUnit::plain(a)],
-        defenders: vec![SpiUnit::plain(d)],
-        fortress: None,
-        flank: false,
-        hasty: false,
-        dummies_only: false,
-        defender_rough: false,
-        all_through_ridge: false,
-        all_through_river: false,
-    }
 }
 
 fn spi_rows() -> Vec<Row> {

@@ -1,8 +1,10 @@
 //! SPI Franco-Prussian War: worked examples of the seed, each citing its id.
 
-use kepi::dice::{DiceSource, Die, Prob, Ratio};
+use super::common::{d6, spi_input};
+
+use kepi::dice::{Prob, Ratio};
 use kepi::rules::spi::{
-    self, Around, Formation, SpiCombatInput, SpiLoss, SpiResult, SpiUnit, SupplyState, VictoryLevel,
+    self, Around, Formation, SpiLoss, SpiResult, SpiUnit, SupplyState, VictoryLevel,
 };
 use kepi::tables::Provenance;
 use proptest::prelude::*;
@@ -11,30 +13,10 @@ fn t() -> &'static spi::SpiTables {
     kepi::tables::builtin::<kepi::rules::spi::SpiTables>()
 }
 
-fn input(a: u32, d: u32) -> SpiCombatInput {
-    SpiCombatInput {
-        attackers: vec![SpiUnit::plain(a)],
-        defenders: vec![SpiUnit::plain(d)],
-        fortress: None,
-        flank: false,
-        hasty: false,
-        dummies_only: false,
-        defender_rough: false,
-        all_through_ridge: false,
-        all_through_river: false,
-    }
-}
-
-fn d6(v: u32) -> DiceSource {
-    let mut s = DiceSource::entered_only();
-    s.enter(Die::D6, v).unwrap();
-    s
-}
-
 #[test]
 fn spi_c1_26_against_9_is_2_to_1_and_the_crt_is_unknown() {
     let mut dice = d6(4);
-    let r = spi::combat(&input(26, 9), t(), Some(&mut dice)).unwrap();
+    let r = spi::combat(&spi_input(26, 9), t(), Some(&mut dice)).unwrap();
     let o = r.outcome.clone().unwrap();
     assert_eq!(o.odds, "2:1");
     assert_eq!(o.result, None);
@@ -60,18 +42,19 @@ fn spi_c1_every_crt_cell_is_unknown_in_the_seed() {
 #[test]
 fn spi_c1_an_entered_result_is_logged_as_entered() {
     let mut dice = d6(3);
-    let r = spi::combat_with_result(&input(12, 6), t(), Some(&mut dice), Some("A1/D2")).unwrap();
+    let r =
+        spi::combat_with_result(&spi_input(12, 6), t(), Some(&mut dice), Some("A1/D2")).unwrap();
     let o = r.outcome.unwrap();
     assert!(o.entered);
     assert_eq!(o.result.unwrap().to_string(), "A1/D2");
     assert!(r.notes.iter().any(|n| n.contains("entered by the umpire")));
     let mut dice = d6(3);
-    assert!(spi::combat_with_result(&input(12, 6), t(), Some(&mut dice), Some("XX")).is_err());
+    assert!(spi::combat_with_result(&spi_input(12, 6), t(), Some(&mut dice), Some("XX")).is_err());
 }
 
 #[test]
 fn spi_f1_a_5_in_a_fort_of_2_defends_at_12() {
-    let mut i = input(24, 5);
+    let mut i = spi_input(24, 5);
     i.fortress = Some(2);
     let r = spi::combat(&i, t(), None).unwrap();
     assert!(r.summary.contains("24 : 12"), "{}", r.summary);
@@ -83,7 +66,7 @@ fn spi_f1_a_5_in_a_fort_of_2_defends_at_12() {
 
 #[test]
 fn spi_c3_flank_doubles_but_not_against_a_fort() {
-    let mut i = input(12, 6);
+    let mut i = spi_input(12, 6);
     i.flank = true;
     assert!(
         spi::combat(&i, t(), None)
@@ -156,13 +139,13 @@ fn spi_s1_supply_states_and_effects() {
 
 #[test]
 fn spi_s1_isolated_cannot_attack_except_hasty() {
-    let mut i = input(8, 4);
+    let mut i = spi_input(8, 4);
     i.attackers[0].supply = SupplyState::Isolated;
     assert!(spi::combat(&i, t(), None).is_err());
     i.hasty = true;
     let r = spi::combat(&i, t(), None).unwrap();
     assert!(r.summary.starts_with("1:1"), "{}", r.summary);
-    let mut i = input(8, 8);
+    let mut i = spi_input(8, 8);
     i.attackers[0].supply = SupplyState::Unsupplied;
     i.defenders[0].supply = SupplyState::Isolated;
     assert!(
@@ -175,7 +158,7 @@ fn spi_s1_isolated_cannot_attack_except_hasty() {
 
 #[test]
 fn spi_h1_hasty_and_dummies() {
-    let mut i = input(8, 2);
+    let mut i = spi_input(8, 2);
     i.hasty = true;
     assert!(
         spi::combat(&i, t(), None)
@@ -187,7 +170,7 @@ fn spi_h1_hasty_and_dummies() {
     assert!(spi::combat(&i, t(), None).is_err(), "one unit only");
     assert_eq!(spi::hasty_strength(1, 8, t()).unwrap(), Ratio::new(1, 2));
     assert!(spi::hasty_strength(9, 8, t()).is_err());
-    let mut d = input(8, 2);
+    let mut d = spi_input(8, 2);
     d.dummies_only = true;
     let mut dice = d6(1);
     let o = spi::combat(&d, t(), Some(&mut dice))
@@ -200,7 +183,7 @@ fn spi_h1_hasty_and_dummies() {
 
 #[test]
 fn spi_h2_extended_halves_attack_and_defence() {
-    let mut i = input(8, 4);
+    let mut i = spi_input(8, 4);
     i.attackers[0].formation = Formation::Extended;
     assert!(
         spi::combat(&i, t(), None)
@@ -224,7 +207,7 @@ fn spi_h2_extended_halves_attack_and_defence() {
 
 #[test]
 fn spi_c5_terrain_die_and_entrained() {
-    let mut i = input(12, 6);
+    let mut i = spi_input(12, 6);
     i.defenders[0].entrained = true;
     i.defender_rough = true;
     i.all_through_river = true;
@@ -400,7 +383,7 @@ fn spi_t1_turns_and_i1_forces() {
 proptest! {
     #[test]
     fn spi_odds_sum_to_one(a in 1u32..60, d in 1u32..60, fort in 0u32..7, flank: bool, rough: bool) {
-        let mut i = input(a, d);
+        let mut i = spi_input(a, d);
         i.fortress = Some(fort);
         i.flank = flank;
         i.defender_rough = rough;

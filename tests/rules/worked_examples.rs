@@ -5,8 +5,9 @@
 //! sequence of play (PW's "Player A ... first fires any guns") have no arithmetic for kepi to check and
 //! are left out; so is SPI's "a Movement Allowance of 6 can expend six Movement Points" (a definition).
 
-use kepi::dice::{DiceSource, Die, Ratio};
-use kepi::rules::Tables;
+use super::common::{entered, spi_input, tables};
+
+use kepi::dice::{Die, Ratio};
 use kepi::rules::fr1870::{self, FortressRole, FrCombatInput, FrFortress, FrUnit};
 use kepi::rules::gsp::{self, Occupants};
 use kepi::rules::pk::{
@@ -14,19 +15,7 @@ use kepi::rules::pk::{
     fire::FireInput, melee::MeleeInput,
 };
 use kepi::rules::pw::{self, ArtilleryInput as PwArtilleryInput, Gunnery};
-use kepi::rules::spi::{self, Formation, SpiCombatInput, SpiUnit};
-
-fn tables() -> &'static Tables {
-    kepi::registry::builtin_tables().expect("tables")
-}
-
-fn entered(die: Die, faces: &[u32]) -> DiceSource {
-    let mut d = DiceSource::entered_only();
-    for f in faces {
-        d.enter(die, *f).expect("face");
-    }
-    d
-}
+use kepi::rules::spi::{self, Formation, SpiCombatInput};
 
 // ---------------------------------------------------------------- Pickelhaube & Kepi (seed 002)
 
@@ -188,20 +177,6 @@ fn gsp_c1_extra_point_against_infantry() {
 }
 
 // ---------------------------------------------------------------- SPI Franco-Prussian War (seed 000)
-
-fn spi_input(a: u32, d: u32) -> SpiCombatInput {
-    SpiCombatInput {
-        attackers: vec![SpiUnit::plain(a)],
-        defenders: vec![SpiUnit::plain(d)],
-        fortress: None,
-        flank: false,
-        hasty: false,
-        dummies_only: false,
-        defender_rough: false,
-        all_through_ridge: false,
-        all_through_river: false,
-    }
-}
 
 fn spi_totals(i: &SpiCombatInput) -> (String, String, String) {
     let mut d = entered(Die::D6, &[3]);

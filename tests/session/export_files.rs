@@ -1,20 +1,15 @@
 //! Exports checked with real readers: poppler's `pdftotext` and `pdfinfo` for PDFs (skipped with a note
 //! when poppler is missing) and the image crate for PNGs.
 
-use std::path::{Path, PathBuf};
+use super::common::tmp;
+
+use std::path::Path;
 use std::process::Command;
 
 use kepi::export::{
     self, CardCtx, Paper, ReportDoc, RosterDoc, card_png, cards_pdf, cards_png_dir, no_progress,
     report_pdf, roster_page_count, roster_pdf, write_atomic,
 };
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kepi-export-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn have(tool: &str) -> bool {
     let ok = Command::new(tool).arg("-v").output().is_ok();
@@ -74,7 +69,7 @@ fn pdf_fonts(path: &Path) -> Option<String> {
 #[test]
 fn roster_pdf_has_every_unit_name_the_pages_it_says_and_embedded_fonts() {
     let doc = RosterDoc::sample(40);
-    let dir = tmp("roster");
+    let dir = tmp("export-files", "roster");
     for paper in Paper::ALL {
         let bytes = roster_pdf(&doc, paper).unwrap();
         assert!(bytes.starts_with(b"%PDF-"));
@@ -146,7 +141,7 @@ fn card_png_size_matches_dpi_and_decodes() {
         let img = card_png(u, &CardCtx::default(), dpi).unwrap();
         assert_eq!((img.width(), img.height()), (w, h));
     }
-    let dir = tmp("cards");
+    let dir = tmp("export-files", "cards");
     let files = cards_png_dir(&doc, &dir.join("out"), 300, &no_progress).unwrap();
     assert_eq!(files.len(), 3);
     for f in &files {
@@ -179,7 +174,7 @@ fn duplicate_and_unsafe_ids_make_distinct_safe_files() {
             set(g);
         }
     }
-    let dir = tmp("dupes");
+    let dir = tmp("export-files", "dupes");
     let files = cards_png_dir(&doc, &dir, 72, &no_progress).unwrap();
     let names: Vec<_> = files
         .iter()
@@ -192,7 +187,7 @@ fn duplicate_and_unsafe_ids_make_distinct_safe_files() {
 #[test]
 fn card_sheets_hold_nine_and_name_every_unit() {
     let doc = RosterDoc::sample(20);
-    let dir = tmp("sheets");
+    let dir = tmp("export-files", "sheets");
     let path = dir.join("cards.pdf");
     write_atomic(&path, &cards_pdf(&doc, Paper::Letter).unwrap()).unwrap();
     if let Some(n) = pdf_pages(&path) {
@@ -212,7 +207,7 @@ fn card_sheets_hold_nine_and_name_every_unit() {
 #[test]
 fn report_pdf_has_turns_dice_and_hash() {
     let doc = ReportDoc::sample(12, 4);
-    let dir = tmp("report");
+    let dir = tmp("export-files", "report");
     let path = dir.join("report.pdf");
     write_atomic(&path, &report_pdf(&doc, Paper::A4).unwrap()).unwrap();
     if let Some(text) = pdf_text(&path) {
@@ -226,7 +221,7 @@ fn report_pdf_has_turns_dice_and_hash() {
 
 #[test]
 fn unwritable_path_is_an_error_naming_it_and_leaves_nothing() {
-    let dir = tmp("unwritable");
+    let dir = tmp("export-files", "unwritable");
     // A missing folder.
     let missing = dir.join("no-such-folder").join("roster.pdf");
     let e = write_atomic(&missing, b"%PDF").unwrap_err();
@@ -304,7 +299,7 @@ fn odd_units_still_render() {
         let img = card_png(&u, &CardCtx::default(), 96).unwrap();
         assert_eq!(img.width(), 238);
     }
-    let dir = tmp("odd");
+    let dir = tmp("export-files", "odd");
     let path = dir.join("odd.pdf");
     write_atomic(&path, &roster_pdf(&doc, Paper::A4).unwrap()).unwrap();
     if let Some(text) = pdf_text(&path) {
@@ -341,7 +336,7 @@ fn a_game_roster_prints_the_log_head() {
     let doc = export::from_game::game_roster_doc(&game, tables);
     let head = game.head();
     assert_eq!(doc.chain_head.as_deref(), Some(head.as_str()));
-    let dir = tmp("roster-head");
+    let dir = tmp("export-files", "roster-head");
     let path = dir.join("roster.pdf");
     write_atomic(&path, &roster_pdf(&doc, Paper::A4).unwrap()).unwrap();
     if let Some(text) = pdf_text(&path) {
@@ -360,7 +355,7 @@ fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
     use kepi::campaign::{CampaignTable, ops};
     use kepi::game::{Action, Game, SeedSecret};
     use kepi::rules::RuleSetId;
-    let dir = tmp("campaign-roster");
+    let dir = tmp("export-files", "campaign-roster");
     let s = kepi::registry::builtin_scenario("spi-1870").unwrap();
     let mut game = Game::new(&s, RuleSetId::Spi, SeedSecret::new(5), chrono::Utc::now());
     for (unit, hex) in [

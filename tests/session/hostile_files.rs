@@ -2,25 +2,14 @@
 //! read a device or FIFO, never hang, never fall back silently past a dangling link, and never write
 //! through a link or over a device; a game folder's journal and lock are never links.
 
-use std::path::{Path, PathBuf};
+use super::common::{mlt_game, run, tmp};
+
+use std::path::Path;
 use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use chrono::{TimeZone, Utc};
-use kepi::game::{Game, SeedSecret};
-use kepi::registry::builtin_scenario;
-use kepi::rules::RuleSetId;
 use kepi::store::Store;
-
-const BIN: &str = env!("CARGO_BIN_EXE_kepi");
-
-fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn symlink(target: impl AsRef<Path>, link: &Path) {
     std::os::unix::fs::symlink(target, link).unwrap();
@@ -66,29 +55,9 @@ fn rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
-fn kepi(args: &[&str]) -> (i32, String) {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn new_game() -> Game {
-    Game::new(
-        &builtin_scenario("mars-la-tour").unwrap(),
-        RuleSetId::Pk,
-        SeedSecret {
-            seed: 7,
-            salt: "s".into(),
-        },
-        Utc.timestamp_opt(1_000_000, 0).single().unwrap(),
-    )
-}
-
 #[test]
 fn a_table_linked_to_dev_zero_is_refused_quickly() {
-    let d = tmp("zero");
+    let d = tmp("hostile", "zero");
     symlink("/dev/zero", &d.join("pk.toml"));
     let before = rss_kib();
     let start = Instant::now();
@@ -107,7 +76,7 @@ fn a_table_linked_to_dev_zero_is_refused_quickly() {
 
 #[test]
 fn a_fifo_table_is_refused_without_hanging() {
-    let d = tmp("fifo");
+    let d = tmp("hostile", "fifo");
     mkfifo(&d.join("gsp.toml"));
     let dir = d.clone();
     let e = within(20, move || kepi::registry::load_tables(Some(&dir))).unwrap_err();
@@ -115,14 +84,14 @@ fn a_fifo_table_is_refused_without_hanging() {
     assert!(e.message.contains("FIFO"), "{e}");
     // `kepi tables check` too, through the binary.
     let dir = d.display().to_string();
-    let (code, err) = within(20, move || kepi(&["tables", "check", &dir]));
+    let (code, _, err) = within(20, move || run(&["tables", "check", &dir]));
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("gsp.toml") && err.contains("FIFO"), "{err}");
 }
 
 #[test]
 fn a_folder_named_like_a_table_is_refused() {
-    let d = tmp("folder");
+    let d = tmp("hostile", "folder");
     std::fs::create_dir(d.join("pw.toml")).unwrap();
     let e = kepi::registry::load_tables(Some(&d)).unwrap_err();
     assert!(e.file.ends_with("pw.toml"), "{e}");
@@ -131,7 +100,7 @@ fn a_folder_named_like_a_table_is_refused() {
 
 #[test]
 fn a_dangling_table_link_is_an_error_not_the_builtin() {
-    let d = tmp("dangling");
+    let d = tmp("hostile", "dangling");
     symlink(d.join("nowhere.toml"), &d.join("spi.toml"));
     let e = kepi::registry::load_tables(Some(&d)).unwrap_err();
     assert!(e.file.ends_with("spi.toml"), "{e}");
@@ -141,7 +110,7 @@ fn a_dangling_table_link_is_an_error_not_the_builtin() {
 
 #[test]
 fn a_linked_regular_table_is_read_and_a_linked_secret_is_not_echoed() {
-    let d = tmp("linked");
+    let d = tmp("hostile", "linked");
     let real = d.join("real-pk.toml");
     let pk = kepi::registry::table_files()[0].builtin;
     std::fs::write(&real, pk).unwrap();
@@ -152,7 +121,7 @@ fn a_linked_regular_table_is_read_and_a_linked_secret_is_not_echoed() {
     let report = kepi::registry::check_tables(Some(&tables)).unwrap();
     assert!(report[0].from_folder);
     // A device's content is never read, so no error can quote it.
-    let other = tmp("linked-dev");
+    let other = tmp("hostile", "linked-dev");
     symlink("/dev/urandom", &other.join("pk.toml"));
     let e = kepi::registry::load_tables(Some(&other)).unwrap_err();
     assert_eq!(e.line, 0, "{e}");
@@ -161,7 +130,7 @@ fn a_linked_regular_table_is_read_and_a_linked_secret_is_not_echoed() {
 
 #[test]
 fn a_missing_or_file_tables_dir_is_refused() {
-    let d = tmp("missing");
+    let d = tmp("hostile", "missing");
     let missing = d.join("no-such-tables");
     let e = kepi::registry::load_tables(Some(&missing)).unwrap_err();
     assert!(e.to_string().contains("no-such-tables"), "{e}");
@@ -171,10 +140,10 @@ fn a_missing_or_file_tables_dir_is_refused() {
     assert!(e.to_string().contains("not a folder"), "{e}");
 
     let m = missing.display().to_string();
-    let (code, err) = kepi(&["tables", "check", &m]);
+    let (code, _, err) = run(&["tables", "check", &m]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no-such-tables"), "{err}");
-    let (code, err) = kepi(&[
+    let (code, _, err) = run(&[
         "resolve",
         "pk",
         "melee",
@@ -191,25 +160,25 @@ fn a_missing_or_file_tables_dir_is_refused() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no-such-tables"), "{err}");
-    let (code, err) = kepi(&["tables", "check", "--tables", &m]);
+    let (code, _, err) = run(&["tables", "check", "--tables", &m]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no-such-tables"), "{err}");
 }
 
 #[test]
 fn card_files_that_are_devices_fifos_or_dangling_are_named() {
-    let d = tmp("cards");
+    let d = tmp("hostile", "cards");
     symlink("/dev/zero", &d.join("zero.toml"));
     let e = kepi::roster::load_roster_file(&d.join("zero.toml")).unwrap_err();
     assert!(e.to_string().contains("zero.toml"), "{e}");
     assert!(e.to_string().contains("character device"), "{e}");
-    let f = tmp("cards-fifo");
+    let f = tmp("hostile", "cards-fifo");
     mkfifo(&f.join("side.toml"));
     let dir = f.clone();
     let e = within(20, move || kepi::roster::check_path(&dir)).unwrap_err();
     assert!(e.to_string().contains("side.toml"), "{e}");
     assert!(e.to_string().contains("FIFO"), "{e}");
-    let g = tmp("cards-dangling");
+    let g = tmp("hostile", "cards-dangling");
     symlink(g.join("gone.toml"), &g.join("a.toml"));
     let e = kepi::roster::check_path(&g).unwrap_err();
     assert!(e.to_string().contains("a.toml"), "{e}");
@@ -217,7 +186,7 @@ fn card_files_that_are_devices_fifos_or_dangling_are_named() {
 
 #[test]
 fn exports_refuse_links_fifos_and_devices_and_leave_them_as_they_are() {
-    let d = tmp("export");
+    let d = tmp("hostile", "export");
     let real = d.join("real.csv");
     std::fs::write(&real, "old").unwrap();
     let link = d.join("link.csv");
@@ -245,7 +214,7 @@ fn exports_refuse_links_fifos_and_devices_and_leave_them_as_they_are() {
 
     // The binary says so and exits 2, naming the target.
     let l = link.display().to_string();
-    let (code, err) = kepi(&["export", "csv", "--scenario", "mars-la-tour", "--units", &l]);
+    let (code, _, err) = run(&["export", "csv", "--scenario", "mars-la-tour", "--units", &l]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("link.csv"), "{err}");
     assert!(is_link(&link));
@@ -261,7 +230,7 @@ fn exports_refuse_links_fifos_and_devices_and_leave_them_as_they_are() {
 
 #[test]
 fn stale_export_temps_are_removed_before_an_export_write() {
-    let d = tmp("export-stale");
+    let d = tmp("hostile", "export-stale");
     let out = d.join("units.csv");
     let stale = d.join(".units.csv.kepi-tmp-2000000000-3");
     std::fs::write(&stale, "half").unwrap();
@@ -272,11 +241,11 @@ fn stale_export_temps_are_removed_before_an_export_write() {
 
 #[test]
 fn tables_dump_refuses_a_dangling_link() {
-    let d = tmp("dump");
-    let outside = tmp("dump-outside").join("pk.toml");
+    let d = tmp("hostile", "dump");
+    let outside = tmp("hostile", "dump-outside").join("pk.toml");
     symlink(&outside, &d.join("pk.toml"));
     let dir = d.display().to_string();
-    let (code, err) = kepi(&["tables", "dump", &dir]);
+    let (code, _, err) = run(&["tables", "dump", &dir]);
     assert_ne!(code, 0, "{err}");
     assert!(
         err.contains("pk.toml") && err.contains("symbolic link"),
@@ -289,18 +258,18 @@ fn tables_dump_refuses_a_dangling_link() {
 #[test]
 fn a_dangling_journal_link_is_refused_at_create_and_open() {
     // At creation: the seed line would land outside the folder.
-    let d = tmp("journal-new");
-    let outside = tmp("journal-outside").join("stolen.journal");
+    let d = tmp("hostile", "journal-new");
+    let outside = tmp("hostile", "journal-outside").join("stolen.journal");
     let save = d.join("g.json");
     symlink(&outside, &d.join("g.json.journal"));
-    let e = Store::create(&save, &new_game()).unwrap_err();
+    let e = Store::create(&save, &mlt_game(7)).unwrap_err();
     assert!(e.to_string().contains("symbolic link"), "{e}");
     assert!(!outside.exists(), "the journal went outside the folder");
 
     // At open: a game whose journal was swapped for a link.
-    let d = tmp("journal-open");
+    let d = tmp("hostile", "journal-open");
     let save = d.join("g.json");
-    drop(Store::create(&save, &new_game()).unwrap());
+    drop(Store::create(&save, &mlt_game(7)).unwrap());
     let jp = d.join("g.json.journal");
     std::fs::remove_file(&jp).unwrap();
     symlink(&outside, &jp);
@@ -312,17 +281,17 @@ fn a_dangling_journal_link_is_refused_at_create_and_open() {
 
 #[test]
 fn a_linked_lock_or_backup_is_refused() {
-    let d = tmp("lock-link");
-    let outside = tmp("lock-outside").join("x.lock");
+    let d = tmp("hostile", "lock-link");
+    let outside = tmp("hostile", "lock-outside").join("x.lock");
     symlink(&outside, &d.join("g.json.lock"));
-    let e = Store::create(&d.join("g.json"), &new_game()).unwrap_err();
+    let e = Store::create(&d.join("g.json"), &mlt_game(7)).unwrap_err();
     assert!(e.to_string().contains("g.json.lock"), "{e}");
     assert!(!outside.exists());
 
-    let d = tmp("bak-link");
+    let d = tmp("hostile", "bak-link");
     let save = d.join("g.json");
-    drop(Store::create(&save, &new_game()).unwrap());
-    let outside = tmp("bak-outside").join("x.bak");
+    drop(Store::create(&save, &mlt_game(7)).unwrap());
+    let outside = tmp("hostile", "bak-outside").join("x.bak");
     symlink(&outside, &d.join("g.json.bak"));
     let mut opened = Store::open(&save).unwrap();
     opened
@@ -340,10 +309,10 @@ fn a_linked_lock_or_backup_is_refused() {
 
 #[test]
 fn a_symlinked_save_is_one_game_with_one_lock() {
-    let d = tmp("save-link");
+    let d = tmp("hostile", "save-link");
     let real = d.join("real.json");
-    drop(Store::create(&real, &new_game()).unwrap());
-    let other = tmp("save-link-other");
+    drop(Store::create(&real, &mlt_game(7)).unwrap());
+    let other = tmp("hostile", "save-link-other");
     let link = other.join("via-link.json");
     symlink(&real, &link);
 
@@ -367,9 +336,9 @@ fn a_symlinked_save_is_one_game_with_one_lock() {
 
 #[test]
 fn stale_temps_are_removed_at_the_next_open() {
-    let d = tmp("stale");
+    let d = tmp("hostile", "stale");
     let save = d.join("g.json");
-    drop(Store::create(&save, &new_game()).unwrap());
+    drop(Store::create(&save, &mlt_game(7)).unwrap());
     let stale = d.join(".g.json.kepi-tmp-2000000000-0");
     std::fs::write(&stale, "half a save").unwrap();
     let other = d.join(".other.json.kepi-tmp-2000000000-0");

@@ -1,6 +1,8 @@
 //! The game session as a library: replay, undo/redo exactness, the resolution extension point,
 //! count invariants, card validation and save migration.
 
+use super::common::mlt_game;
+
 use chrono::{TimeZone, Utc};
 use kepi::dice::{DiceExpr, Die, Ratio};
 use kepi::game::{
@@ -20,18 +22,6 @@ fn t(s: i64) -> chrono::DateTime<Utc> {
 
 fn mlt() -> Scenario {
     builtin_scenario("mars-la-tour").unwrap()
-}
-
-fn new_game(seed: u64) -> Game {
-    Game::new(
-        &mlt(),
-        RuleSetId::Pk,
-        SeedSecret {
-            seed,
-            salt: "s".into(),
-        },
-        t(0),
-    )
 }
 
 /// A fake P&K fire resolution: d10 + 18 figures against DF 10, losses = floor(LF / DF).
@@ -130,9 +120,9 @@ fn script(g: &mut Game) {
 
 #[test]
 fn seed_and_actions_replay_exactly() {
-    let mut a = new_game(7);
+    let mut a = mlt_game(7);
     script(&mut a);
-    let mut b = new_game(7);
+    let mut b = mlt_game(7);
     script(&mut b);
     assert_eq!(a.state(), b.state(), "same seed + actions: same state");
     assert_eq!(a.log(), b.log(), "and the same log, hash for hash");
@@ -148,14 +138,14 @@ fn seed_and_actions_replay_exactly() {
     assert_eq!(a.audit_dice(7).unwrap(), 2 + 2 + 1);
     assert!(a.audit_dice(8).is_err());
     // A different seed gives different dice.
-    let mut e = new_game(8);
+    let mut e = mlt_game(8);
     script(&mut e);
     assert_ne!(e.log()[2].dice, a.log()[2].dice);
 }
 
 #[test]
 fn undo_and_redo_are_exact_and_dice_never_rewind() {
-    let mut g = new_game(3);
+    let mut g = mlt_game(3);
     let before = g.state().clone();
     g.resolve(&[], fake_fire("8e-ligne-1"), t(1)).unwrap();
     let after = g.state().clone();
@@ -183,7 +173,7 @@ fn undo_and_redo_are_exact_and_dice_never_rewind() {
         "a new action clears the redo history"
     );
     // Many undos back to the start, then redos forward.
-    let mut h = new_game(4);
+    let mut h = mlt_game(4);
     let mut states = vec![h.state().clone()];
     for i in 0..10 {
         h.act(
@@ -210,7 +200,7 @@ fn undo_and_redo_are_exact_and_dice_never_rewind() {
 
 #[test]
 fn a_resolution_is_all_or_nothing() {
-    let mut g = new_game(5);
+    let mut g = mlt_game(5);
     let before = g.state().clone();
     let r = g.resolve(
         &[(Die::D10, 4)],
@@ -264,7 +254,7 @@ fn a_resolution_is_all_or_nothing() {
 
 #[test]
 fn next_phase_wraps_into_a_new_turn_and_clears_markers() {
-    let mut g = new_game(1);
+    let mut g = mlt_game(1);
     g.act(
         Action::Move {
             unit: "3rd-jaeger".into(),
@@ -299,7 +289,7 @@ fn next_phase_wraps_into_a_new_turn_and_clears_markers() {
 
 #[test]
 fn edits_break_the_chain_at_the_edited_entry() {
-    let mut g = new_game(9);
+    let mut g = mlt_game(9);
     script(&mut g);
     let mut log = g.log().to_vec();
     log[3].summary.push('!');
@@ -315,7 +305,7 @@ fn edits_break_the_chain_at_the_edited_entry() {
 
 #[test]
 fn reveal_checks_the_commitment() {
-    let mut g = new_game(11);
+    let mut g = mlt_game(11);
     script(&mut g);
     g.reveal(t(50)).unwrap();
     assert_eq!(g.state().dice.revealed, Some(11));
@@ -335,7 +325,7 @@ fn reveal_checks_the_commitment() {
 
 #[test]
 fn v0_saves_migrate_and_newer_saves_are_refused() {
-    let mut g = new_game(21);
+    let mut g = mlt_game(21);
     script(&mut g);
     let mut v = serde_json::to_value(SaveFile::of(&g)).unwrap();
     // Make it look like a v0 save: bare seed, no format, version 0 (and a v0 commitment: no salt).
@@ -495,7 +485,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
     fn no_sequence_drives_a_count_out_of_range(actions in prop::collection::vec(arb_action(), 1..60)) {
-        let mut g = new_game(1);
+        let mut g = mlt_game(1);
         for (i, a) in actions.into_iter().enumerate() {
             let before = g.state().clone();
             if g.act(a, t(i as i64)).is_err() {
@@ -518,7 +508,7 @@ proptest! {
 
 #[test]
 fn apply_is_pure() {
-    let g = new_game(1);
+    let g = mlt_game(1);
     let s = g.state().clone();
     let a = Action::LoseStrength {
         unit: "3rd-jaeger".into(),
@@ -582,7 +572,7 @@ fn apply_is_pure() {
 fn every_entry_kind_reads_back_as_written() {
     // Start, act, resolution, roll, undo, redo and reveal entries: each is written with its kind's
     // members beside the common ones and must read back equal (and so hash the same).
-    let mut g = new_game(11);
+    let mut g = mlt_game(11);
     script(&mut g);
     g.undo(t(100)).unwrap();
     g.redo(t(101)).unwrap();

@@ -3,6 +3,8 @@
 //! `COMPACT_EVERY` actions (and on idle, close and Save), and loading reads the save plus the
 //! journal.
 
+use super::common::{kepi, tmp};
+
 use std::path::PathBuf;
 
 use chrono::Utc;
@@ -11,13 +13,6 @@ use kepi::registry::builtin_scenario;
 use kepi::rules::RuleSetId;
 use kepi::store::{COMPACT_EVERY, Store, journal_path, parse_save, read_game};
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kepi-compaction-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
 fn new_game() -> Game {
     let sc = builtin_scenario("mars-la-tour").expect("scenario");
     Game::new(&sc, RuleSetId::Pk, SeedSecret::new(42), Utc::now())
@@ -25,7 +20,7 @@ fn new_game() -> Game {
 
 #[test]
 fn recording_does_not_rewrite_the_save_per_action_and_load_is_save_plus_journal() {
-    let dir = tmp("count");
+    let dir = tmp("compaction", "count");
     let save = dir.join("g.kepi.json");
     let mut game = new_game();
     let mut store = Store::create(&save, &game).expect("create");
@@ -83,17 +78,10 @@ fn recording_does_not_rewrite_the_save_per_action_and_load_is_save_plus_journal(
 
 #[test]
 fn game_apply_appends_to_the_journal_and_leaves_the_save_alone() {
-    let dir = tmp("cli");
+    let dir = tmp("compaction", "cli");
     let save = dir.join("g.kepi.json");
-    let bin = env!("CARGO_BIN_EXE_kepi");
-    let run = |args: &[&str]| {
-        std::process::Command::new(bin)
-            .args(args)
-            .output()
-            .expect("kepi runs")
-    };
     let s = save.to_str().expect("utf-8 path");
-    let o = run(&[
+    let o = kepi(&[
         "game",
         "new",
         "--scenario",
@@ -112,7 +100,7 @@ fn game_apply_appends_to_the_journal_and_leaves_the_save_alone() {
     };
     let mut last = jlen(&save);
     for i in 0..5 {
-        let o = run(&["game", "apply", s, "note", &format!("n{i}")]);
+        let o = kepi(&["game", "apply", s, "note", &format!("n{i}")]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(String::from_utf8_lossy(&o.stdout).starts_with("ok "));
         let now = jlen(&save);
@@ -125,10 +113,10 @@ fn game_apply_appends_to_the_journal_and_leaves_the_save_alone() {
         "the save was not rewritten per action"
     );
     // Readers see every action (save + journal).
-    let o = run(&["log", "show", s]);
+    let o = kepi(&["log", "show", s]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("n4"), "{out}");
-    let o = run(&["log", "verify", s, "--json"]);
+    let o = kepi(&["log", "verify", s, "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let viewed = read_game(&save).expect("viewed");
@@ -139,7 +127,7 @@ fn game_apply_appends_to_the_journal_and_leaves_the_save_alone() {
 
 #[test]
 fn readers_work_while_the_game_is_open_for_writing() {
-    let dir = tmp("readers");
+    let dir = tmp("compaction", "readers");
     let save = dir.join("g.kepi.json");
     let mut game = new_game();
     let mut store = Store::create(&save, &game).expect("create");
@@ -159,10 +147,7 @@ fn readers_work_while_the_game_is_open_for_writing() {
         vec!["game", "due", s],
         vec!["log", "verify", s],
     ] {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_kepi"))
-            .args(&args)
-            .output()
-            .expect("kepi runs");
+        let o = kepi(&args);
         assert!(
             o.status.success(),
             "kepi {args:?} while the game is open: {}",
@@ -170,10 +155,7 @@ fn readers_work_while_the_game_is_open_for_writing() {
         );
     }
     // A second writer is refused while the first holds the lock.
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_kepi"))
-        .args(["game", "apply", s, "note", "second writer"])
-        .output()
-        .expect("kepi runs");
+    let o = kepi(&["game", "apply", s, "note", "second writer"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("open in another kepi"));
     drop(store);
@@ -185,7 +167,7 @@ fn readers_work_while_the_game_is_open_for_writing() {
 /// rewrite finish before the lock goes.
 #[test]
 fn a_store_in_the_background_rewrites_the_save_off_the_callers_thread() {
-    let dir = tmp("background");
+    let dir = tmp("compaction", "background");
     let save = dir.join("g.kepi.json");
     let mut game = new_game();
     let mut store = Store::create(&save, &game).expect("create");

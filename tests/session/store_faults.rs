@@ -8,46 +8,19 @@
 //! read-only bind mount, and the full disk a small tmpfs; where neither can be had, the test says
 //! it skipped.
 
+use super::common::{fresh, kepi, new_game};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use chrono::Utc;
 use kepi::game::{Action, EntryKind, Game};
 use kepi::store::{Store, journal_path, parse_save, read_game};
 
-/// The kepi binary: `KEPI_BIN` when set (a build dir shared by several checkouts can have another
-/// checkout's binary at the usual place), else the one cargo built.
-fn bin() -> String {
-    std::env::var("KEPI_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_kepi").to_string())
-}
-
 /// A fresh folder under the system temp folder (world-writable, so the tests can also be run as
 /// an ordinary user).
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kepi-faults-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn kepi(args: &[&str]) -> Output {
-    Command::new(bin()).args(args).output().unwrap()
-}
-
-fn new_game(dir: &Path) -> PathBuf {
-    let save = dir.join("g.json");
-    let o = kepi(&[
-        "game",
-        "new",
-        "--scenario",
-        "pw-skirmish",
-        "--out",
-        save.to_str().unwrap(),
-        "--seed",
-        "5",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    save
+    fresh(std::env::temp_dir().join(format!("kepi-faults-{name}-{}", std::process::id())))
 }
 
 fn notes_of(game: &Game) -> Vec<String> {
@@ -148,7 +121,7 @@ fn viewing_works_and_writes_nothing(dir: &Path, save: &Path) {
 #[test]
 fn a_save_that_cannot_be_rewritten_loses_nothing_and_catches_up() {
     let dir = tmp("save");
-    let save = new_game(&dir);
+    let save = PathBuf::from(new_game(&dir, "pw-skirmish", "5"));
     // The backup's place is taken by a folder with something in it: the save cannot be replaced.
     let bak = kepi::store::backup_path(&save);
     let _ = std::fs::remove_file(&bak);
@@ -198,7 +171,7 @@ fn a_save_that_cannot_be_rewritten_loses_nothing_and_catches_up() {
 #[test]
 fn a_read_only_folder_never_keeps_a_failed_action() {
     let dir = tmp("readonly");
-    let save = new_game(&dir);
+    let save = PathBuf::from(new_game(&dir, "pw-skirmish", "5"));
     apply_note(&save, "before");
     chmod(&dir, 0o555);
     let probe = dir.join("probe");
@@ -302,7 +275,7 @@ fn a_full_disk_never_keeps_a_failed_action() {
         return;
     }
     let _mount = Mounted(dir.clone());
-    let save = new_game(&dir);
+    let save = PathBuf::from(new_game(&dir, "pw-skirmish", "5"));
     apply_note(&save, "before");
     // Fill the disk.
     {
@@ -349,7 +322,7 @@ fn a_full_disk_never_keeps_a_failed_action() {
 fn the_window_drops_a_failed_action_and_warns_when_the_save_is_behind() {
     use kepi::app::state::{AppState, Command};
     let dir = tmp("window");
-    let save = new_game(&dir);
+    let save = PathBuf::from(new_game(&dir, "pw-skirmish", "5"));
     let mut app = AppState::demo(1).unwrap();
     app.open(&save);
     assert!(!app.status.as_ref().unwrap().error);
@@ -405,7 +378,7 @@ fn the_window_drops_a_failed_action_and_warns_when_the_save_is_behind() {
 fn the_window_hears_of_a_save_rewrite_that_failed_off_its_thread() {
     use kepi::app::state::{AppState, Command};
     let dir = tmp("window-background");
-    let save = new_game(&dir);
+    let save = PathBuf::from(new_game(&dir, "pw-skirmish", "5"));
     let mut app = AppState::demo(1).unwrap();
     app.open(&save);
     let n = app.game.log().len();

@@ -1,27 +1,15 @@
 //! Issue 29: a save made before kepi refused control characters in cards may still hold them in
 //! a unit's name (or a note): every text output shows them as escapes, never raw.
 
-use std::process::Command;
+use super::common::{ok, tmp};
 
 use chrono::Utc;
 use kepi::game::{Action, Game, SeedSecret};
 use kepi::rules::RuleSetId;
 
-const BIN: &str = env!("CARGO_BIN_EXE_kepi");
-
 /// A name that would retitle the terminal, ring it, clear it and forge a roster line.
 const EVIL: &str =
     "\u{1b}]0;pwned\u{7}Evil\u{1b}[2J\n  de-forged                   Forged\r\u{7f}\u{9b}31m";
-
-fn run(args: &[&str]) -> Vec<u8> {
-    let o = Command::new(BIN).args(args).output().unwrap();
-    assert!(
-        o.status.success(),
-        "kepi {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o.stdout
-}
 
 /// A CSV file: no control character but line breaks and tabs, which RFC 4180 quotes (a CSV reader
 /// reads one cell, not a forged row).
@@ -59,9 +47,7 @@ fn assert_inert(what: &str, out: &[u8]) {
 
 #[test]
 fn stored_control_characters_are_escaped_in_every_text_output() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("input-stored-text");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmp("input", "stored-text");
     let mut sc = kepi::registry::builtin_scenario("mars-la-tour").unwrap();
     sc.units[0].name = EVIL.to_string();
     let id = sc.units[0].id.clone();
@@ -84,18 +70,21 @@ fn stored_control_characters_are_escaped_in_every_text_output() {
     let save = dir.join("old.json");
     drop(kepi::store::Store::create(&save, &game).unwrap());
     let save = save.to_str().unwrap();
-    assert_inert("game show", &run(&["game", "show", save]));
-    assert_inert("log show", &run(&["log", "show", save]));
-    assert_inert("apply", &run(&["game", "apply", save, "lose", &id, "1"]));
+    assert_inert("game show", ok(&["game", "show", save]).as_bytes());
+    assert_inert("log show", ok(&["log", "show", save]).as_bytes());
+    assert_inert(
+        "apply",
+        ok(&["game", "apply", save, "lose", &id, "1"]).as_bytes(),
+    );
     let units = dir.join("units.csv");
     let log = dir.join("log.csv");
     let (u, l) = (units.to_str().unwrap(), log.to_str().unwrap());
-    run(&["export", "csv", "--save", save, "--units", u]);
-    run(&["export", "csv", "--save", save, "--log", l]);
+    ok(&["export", "csv", "--save", save, "--units", u]);
+    ok(&["export", "csv", "--save", save, "--log", l]);
     assert_inert_csv("units csv", &std::fs::read(&units).unwrap());
     assert_inert_csv("log csv", &std::fs::read(&log).unwrap());
     // JSON escapes them by itself (serde): the contract is unchanged.
-    let json = String::from_utf8(run(&["game", "show", save, "--json"])).unwrap();
+    let json = ok(&["game", "show", save, "--json"]);
     assert!(json.contains("\\u001b]0;pwned"), "{json}");
-    run(&["log", "verify", save]);
+    ok(&["log", "verify", save]);
 }

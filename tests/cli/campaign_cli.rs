@@ -583,7 +583,7 @@ fn a_campaign_changed_since_is_refused() {
 /// says that nothing done there reaches the campaign (a warning: exit 0).
 #[test]
 fn a_battle_returned_already_plays_on_with_a_warning() {
-    let d = tmp("returned-warning");
+    let d = tmp("campaign", "returned-warning");
     let c = spi_campaign(&d);
     let b = d.join("battle.json").display().to_string();
     ok(&[

@@ -5,7 +5,7 @@
 #![cfg(feature = "gui")]
 
 use super::common::{
-    LAPTOP, demo, last_resolution, map_panel, new_game, place, resolver, strength,
+    LAPTOP, demo, last_resolution, map_panel, new_game, place, resolver, strength, window_of,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
@@ -936,11 +936,9 @@ fn every_counter_label_is_its_own() {
 /// weapo" ran past its edge beside the map's tools), in the row that says where units come on.
 #[test]
 fn the_shaded_range_is_said_whole_inside_the_map_column() {
-    let mut app = pw_app(3);
+    let mut app = new_game("pw-skirmish", 3);
     app.handle(Command::Select("de-art".into()));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut KepiApp| app.ui(ui), KepiApp::with_state(app));
+    let mut h = window_of(KepiApp::with_state(app), LAPTOP);
     h.run();
     let legend = h.get_by_label_contains("shaded: weapon range");
     let tools = h.get_by_label_contains("zones of control").rect();

@@ -265,3 +265,47 @@ pub fn playing(
 }
 
 pub use crate::engine::play::kit::number;
+
+/// Keeps every typed key when a click follows it in the same frame.
+///
+/// egui takes the focus from a text field at a press elsewhere before the field reads the frame's
+/// keys, so what was typed in the frame of the click was lost: "ws://127.0.0.1:43261" typed and the
+/// code field clicked at once (a quick hand, a paste, a slow software-rendered frame) left
+/// "ws://127.0.0.1:" (issue 46: every keystroke lands). The window hands each frame's raw input to
+/// [`InputSplitter::split`] first: a press that comes after typing waits, with everything after it,
+/// for the next frame, in order.
+#[derive(Debug, Default)]
+pub struct InputSplitter {
+    /// Events held from the last frame, given first to the next.
+    held: Vec<egui::Event>,
+}
+
+impl InputSplitter {
+    /// Puts the events held from the last frame before `events`, then holds back, from the first
+    /// pointer press that follows a typed key or text, that press and all after it. True when
+    /// something is held (the caller asks for another frame).
+    pub fn split(&mut self, events: &mut Vec<egui::Event>) -> bool {
+        if !self.held.is_empty() {
+            let mut all = std::mem::take(&mut self.held);
+            all.append(events);
+            *events = all;
+        }
+        let typed = |e: &egui::Event| {
+            matches!(
+                e,
+                egui::Event::Text(_)
+                    | egui::Event::Paste(_)
+                    | egui::Event::Key { pressed: true, .. }
+            )
+        };
+        let press = |e: &egui::Event| matches!(e, egui::Event::PointerButton { pressed: true, .. });
+        let at = events
+            .iter()
+            .position(typed)
+            .and_then(|first| events.iter().skip(first).position(press).map(|p| first + p));
+        if let Some(at) = at {
+            self.held = events.split_off(at);
+        }
+        !self.held.is_empty()
+    }
+}

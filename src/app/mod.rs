@@ -38,6 +38,8 @@ pub struct KepiApp {
     pub net: net_ui::NetUi,
     /// Close after the first frame (`KEPI_EXIT_AFTER_FIRST_FRAME=1`, for the start-up benchmark).
     exit_after_first_frame: bool,
+    /// Keys typed just before a click, kept for the field they were typed in.
+    input: keys::InputSplitter,
 }
 
 /// The hidden start-up benchmark switch: with this variable set, the window closes after drawing
@@ -77,6 +79,7 @@ impl KepiApp {
             applied_look: None,
             net: net_ui::NetUi::default(),
             exit_after_first_frame: false,
+            input: keys::InputSplitter::default(),
         }
     }
 
@@ -494,6 +497,13 @@ impl eframe::App for KepiApp {
         KepiApp::ui(self, ui);
         if self.exit_after_first_frame {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    /// Keys typed in the frame of a click elsewhere reach their field first ([`keys::InputSplitter`]).
+    fn raw_input_hook(&mut self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        if self.input.split(&mut raw_input.events) {
+            ctx.request_repaint();
         }
     }
 

@@ -838,16 +838,22 @@ impl NetUi {
         }
     }
 
+    /// The search for games on the network ended with `found` (what [`NetUi::poll`] does with
+    /// the search's answer; the tests give one without a network).
+    pub fn discovered(&mut self, found: Result<Vec<Found>, String>) {
+        self.join.discovering = None;
+        match found {
+            Ok(f) => self.join.found = f,
+            Err(e) => self.join.error = Some(e),
+        }
+    }
+
     /// Reads what the workers said; true while the window should keep looking.
     pub fn poll(&mut self, app: &mut AppState) -> bool {
         if let Some(rx) = &self.join.discovering
             && let Ok(found) = rx.try_recv()
         {
-            self.join.discovering = None;
-            match found {
-                Ok(f) => self.join.found = f,
-                Err(e) => self.join.error = Some(e),
-            }
+            self.discovered(found);
         }
         self.poll_hosting(app);
         self.poll_joined(app);
@@ -1343,31 +1349,6 @@ impl NetUi {
             }
             return out;
         }
-        ui.horizontal(|ui| {
-            ui.strong("Games on this network");
-            if self.join.discovering.is_some() {
-                ui.spinner();
-            } else if ui.button("Refresh").clicked() {
-                self.discover();
-            }
-        });
-        // One line either way, so the fields below do not move while someone is typing.
-        if self.join.discovering.is_some() {
-            ui.weak("Looking for games… (a typed address always works)");
-        } else if self.join.found.is_empty() {
-            ui.weak("None found (a typed address always works).");
-        }
-        for g in self.join.found.clone() {
-            let label = format!("{}  ({})  {}", g.title, g.rules, g.address);
-            let resp = ui.add_enabled(
-                g.compatible,
-                egui::Button::selectable(self.join.address == g.address, label),
-            );
-            if resp.clicked() {
-                self.join.address = g.address.clone();
-            }
-        }
-        ui.separator();
         // Rows rather than a grid: a grid's cell is as narrow as its column was, and an address
         // or a code needs to be read whole while typed.
         ui.horizontal(|ui| {
@@ -1397,6 +1378,33 @@ impl NetUi {
         }
         if ui.button("Join").clicked() {
             self.join();
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.strong("Games on this network");
+            if self.join.discovering.is_some() {
+                ui.spinner();
+            } else if ui.button("Refresh").clicked() {
+                self.discover();
+            }
+        });
+        // Under the fields and Join: a game found while someone types its address or code
+        // never moves them (issue 46: the list's first row, taller than the line it replaced,
+        // moved the fields mid-word).
+        if self.join.discovering.is_some() {
+            ui.weak("Looking for games… (a typed address always works)");
+        } else if self.join.found.is_empty() {
+            ui.weak("None found (a typed address always works).");
+        }
+        for g in self.join.found.clone() {
+            let label = format!("{}  ({})  {}", g.title, g.rules, g.address);
+            let resp = ui.add_enabled(
+                g.compatible,
+                egui::Button::selectable(self.join.address == g.address, label),
+            );
+            if resp.clicked() {
+                self.join.address = g.address.clone();
+            }
         }
         out
     }

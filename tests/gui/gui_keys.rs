@@ -876,3 +876,113 @@ fn a_cut_log_row_has_one_tooltip() {
     );
     assert_eq!(whole(&h), before + 1, "one tooltip with the whole text");
 }
+
+/// Two fields, "a" and "b", as the Join dialog's address and code.
+fn two_fields() -> Harness<'static, (String, String)> {
+    Harness::new_ui_state(
+        |ui, (a, b): &mut (String, String)| {
+            for (name, text) in [("address", a), ("code", b)] {
+                ui.horizontal(|ui| {
+                    let l = ui.label(name);
+                    kepi::app::keys::field(ui, egui::TextEdit::singleline(text), name)
+                        .labelled_by(l.id);
+                });
+            }
+        },
+        (String::new(), String::new()),
+    )
+}
+
+/// Keys typed into "a", then a click on "b", all in one frame.
+fn typed_then_clicked(h: &Harness<'_, (String, String)>) -> Vec<egui::Event> {
+    let b = h.get_by_role_and_label(Role::TextInput, "code").rect();
+    let at = b.center();
+    let button = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    vec![
+        egui::Event::Text("43261".into()),
+        egui::Event::PointerMoved(at),
+        button(true),
+        button(false),
+    ]
+}
+
+/// Issue 46, every keystroke lands: egui drops the keys typed into a field in the frame a click
+/// lands elsewhere (it takes the focus first); the window's input splitter gives the keys their
+/// frame, then the click its own, so the field keeps "43261" and the click still moves the focus.
+#[test]
+fn keys_typed_in_the_frame_of_a_click_elsewhere_land() {
+    // Without the splitter: lost (the case the splitter is for).
+    let mut h = two_fields();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "address").click();
+    h.run();
+    let events = typed_then_clicked(&h);
+    h.input_mut().events.extend(events);
+    h.run();
+    assert_eq!(
+        h.state().0,
+        "",
+        "egui keeps typed keys in a click's frame: the splitter is moot"
+    );
+
+    // With it: kept, and the click lands after them.
+    let mut h = two_fields();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "address").click();
+    h.run();
+    let mut splitter = kepi::app::keys::InputSplitter::default();
+    let mut events = typed_then_clicked(&h);
+    assert!(
+        splitter.split(&mut events),
+        "the click is held for the next frame"
+    );
+    h.input_mut().events.extend(events);
+    h.step();
+    let mut next = Vec::new();
+    assert!(!splitter.split(&mut next), "nothing held after the click");
+    assert_eq!(next.len(), 2, "the press and the release, in order");
+    h.input_mut().events.extend(next);
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "code")
+        .type_text("X");
+    h.run();
+    assert_eq!(h.state().0, "43261");
+    assert_eq!(h.state().1, "X", "the click focused the second field");
+}
+
+#[test]
+fn the_input_splitter_holds_only_a_press_after_typing() {
+    let mut s = kepi::app::keys::InputSplitter::default();
+    let press = egui::Event::PointerButton {
+        pos: egui::pos2(1.0, 1.0),
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    };
+    // A press before any typing is the frame's own.
+    let mut e = vec![press.clone(), egui::Event::Text("a".into())];
+    assert!(!s.split(&mut e));
+    assert_eq!(e.len(), 2);
+    // Typing, a move, a press, more typing: the press and what follows wait.
+    let mut e = vec![
+        egui::Event::Text("a".into()),
+        egui::Event::PointerMoved(egui::pos2(1.0, 1.0)),
+        press.clone(),
+        egui::Event::Text("b".into()),
+    ];
+    assert!(s.split(&mut e));
+    assert_eq!(e.len(), 2);
+    let mut next = vec![egui::Event::Text("c".into())];
+    // The held press comes first next frame; the "b" after it is typing, but no press follows.
+    assert!(!s.split(&mut next));
+    assert_eq!(next.len(), 3);
+    assert!(matches!(
+        next[0],
+        egui::Event::PointerButton { pressed: true, .. }
+    ));
+}

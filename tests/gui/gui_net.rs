@@ -1070,3 +1070,38 @@ fn a_joined_window_names_its_games_own_verbs() {
     drop(host);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 46: a game found on the network while an address is being typed does not move the
+/// address and code fields (the list is under them and Join): the keys go on landing in place.
+#[test]
+fn a_game_found_while_typing_does_not_move_the_join_fields() {
+    use egui::accesskit::Role;
+    let mut h = harness(AppState::demo(2).expect("demo"));
+    h.run_steps(2);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Join a game…").click();
+    h.run_steps(2);
+    let fields = |h: &Harness<'static, KepiApp>| {
+        (
+            h.get_by_role_and_label(Role::TextInput, "Address").rect(),
+            h.get_by_role_and_label(Role::TextInput, "Code").rect(),
+            h.get_by_label("Join").rect(),
+        )
+    };
+    let before = fields(&h);
+    // The search ends with two games found (one of an older kepi, shown but not joinable).
+    let found = (0..2)
+        .map(|i| kepi::net::discovery::Found {
+            address: format!("ws://192.0.2.{i}:4000"),
+            title: format!("Game {i}"),
+            rules: "pk".into(),
+            protocol: 1,
+            compatible: i == 0,
+        })
+        .collect();
+    h.state_mut().net.discovered(Ok(found));
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Game 1").is_some());
+    assert_eq!(fields(&h), before, "the fields and Join moved");
+}

@@ -252,9 +252,8 @@ impl FightDialog {
                                     state.system.strength_unit(b.arm)
                                 ));
                                 ui.label(format!(
-                                    "{} {}(s) of {}",
-                                    b.units.len(),
-                                    b.kind,
+                                    "{} of {}",
+                                    table_units(b.units.len(), &b.kind),
                                     b.per_unit
                                 ));
                                 ui.end_row();
@@ -445,7 +444,7 @@ fn conversion_ui(ui: &mut Ui, link: &Link, g: &GivenBack, ending: Ending) {
                     None => l.unit.clone(),
                 });
                 ui.label(match b {
-                    Some(b) => format!("{} {}(s) of {}", b.units.len(), b.kind, b.per_unit),
+                    Some(b) => format!("{} of {}", table_units(b.units.len(), &b.kind), b.per_unit),
                     None => "-".into(),
                 });
                 ui.label(format!("{} of {}", l.table_lost, l.table_strength));
@@ -490,5 +489,26 @@ fn conversion_ui(ui: &mut Ui, link: &Link, g: &GivenBack, ending: Ending) {
     }
     for n in &g.resolution.notes {
         ui.label(RichText::new(n).small().weak());
+    }
+}
+
+/// "1 battalion", "12 battalions", "2 batteries": a count of the conversion table's kind of table
+/// unit, in the right number (issue 46: "10 battalion(s)").
+fn table_units(n: usize, kind: &str) -> String {
+    let many = match kind.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) => format!("{stem}ies"),
+        _ => format!("{kind}s"),
+    };
+    crate::rules::count(n, kind, &many)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn table_units_are_counted_in_the_right_number() {
+        assert_eq!(super::table_units(1, "battalion"), "1 battalion");
+        assert_eq!(super::table_units(10, "battalion"), "10 battalions");
+        assert_eq!(super::table_units(2, "battery"), "2 batteries");
+        assert_eq!(super::table_units(3, "squadron"), "3 squadrons");
     }
 }

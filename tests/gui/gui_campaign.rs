@@ -46,18 +46,17 @@ fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
     );
     // The conversion before anything is made: 3 CP a corps, 2 battalions a CP.
     assert_eq!(
-        h.query_all_by_label_contains("6 battalion(s) of 20")
-            .count(),
+        h.query_all_by_label_contains("6 battalions of 20").count(),
         2
     );
     h.get_by_label("Portable Wargame (Franco-Prussian), in SP")
         .click();
     h.run();
     assert_eq!(
-        h.query_all_by_label_contains("6 battalion(s) of 4").count(),
+        h.query_all_by_label_contains("6 battalions of 4").count(),
         2
     );
-    assert!(h.query_by_label_contains("10 battalion(s) of 4").is_some());
+    assert!(h.query_by_label_contains("10 battalions of 4").is_some());
     h.get_by_label("Choose the battle's file…").click();
     h.run();
     // The in-window dialog, offering a new file in the campaign's folder.

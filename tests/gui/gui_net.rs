@@ -290,6 +290,17 @@ fn the_umpire_plays_in_the_hosting_window_and_the_host_rolls_the_same_as_alone()
     let dir = tmp("gui-net", "umpire-plays");
     let save = save_in(&dir);
     let mut h = host_in_window(&save, 5);
+    // Issue 46: the window handed its save to the host, which keeps its "running" marker (a
+    // kill -9 now is said at the next start).
+    let marker = kepi::store::running::marker_path(&save);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !marker.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the host keeps the save's marker"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // Close the dialog: the umpire plays in the window itself.
     h.state_mut().net.host_open = false;
     h.run();

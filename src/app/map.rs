@@ -311,7 +311,7 @@ impl MapPanel {
                     )
                     .inner
                     .id;
-                super::roster::hex_field_ui(ui, state, u, u.id(), label, &mut out);
+                super::roster::hex_field_ui(ui, state, u, u.id(), label, false, &mut out);
             } else {
                 let placing = if off_map > 0 {
                     format!(

@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::state::{AppState, Command, Mode, Remote, Request, View};
+use super::state::{AppState, Command, Mode, Remote, Request, View, rolled_entry_status};
 use crate::engine::game::Game;
 use crate::net::client::{Answer, Client, Incoming, PendingList, Replica};
 use crate::net::discovery::Found;
@@ -196,8 +196,22 @@ fn replayed(c: &Client) -> Option<Game> {
     c.replica().and_then(Replica::shown_game)
 }
 
-/// An answer as one line for the window.
-fn answer_text(a: &Answer) -> (String, bool) {
+/// An answer as one line for the window. The answer to a resolver roll (`resolution`) that
+/// was applied says each entry as the window alone says its own roll ([`rolled_entry_status`]:
+/// the breaches gone ahead with first, then the outcome), so hosted, joined or alone, one roll
+/// reads the same.
+fn answer_text(a: &Answer, resolution: bool) -> (String, bool) {
+    if resolution && a.held.is_none() && a.refused.is_none() {
+        let rolled: Vec<String> = (a.entries.iter().map(rolled_entry_status))
+            .chain(a.seen.iter().map(|e| match &e.entry {
+                Some(entry) => rolled_entry_status(entry),
+                None => e.summary().to_string(),
+            }))
+            .collect();
+        if !rolled.is_empty() {
+            return (rolled.join("; "), false);
+        }
+    }
     let made: Vec<String> = (a
         .entries
         .iter()
@@ -315,7 +329,7 @@ fn work(
                 let done = match a {
                     Ask::Apply { words, resolution } => {
                         c.apply(&words, STEP.saturating_mul(3)).map(|a| {
-                            let (text, refused) = answer_text(&a);
+                            let (text, refused) = answer_text(&a, resolution);
                             let made = (a.entries.iter().map(|e| e.index))
                                 .chain(a.seen.iter().map(|e| e.index))
                                 .collect();
@@ -335,7 +349,7 @@ fn work(
                     } => c
                         .decide(request, approve, reason, STEP.saturating_mul(3))
                         .map(|a| {
-                            let (t, bad) = answer_text(&a);
+                            let (t, bad) = answer_text(&a, false);
                             Update::Answer(format!("request {request}: {t}"), bad)
                         }),
                     Ask::SetApproval(on) => c.set_approval(on, STEP).map(Update::Approval),
@@ -572,8 +586,8 @@ fn send_outbox(app: &mut AppState, link: &Link) {
     }
 }
 
-/// The host's answer to a request the window sent: on the status line (the host's own summary of
-/// what it applied, or why not) and in the dialog's list; a resolver roll's result card shows
+/// The host's answer to a request the window sent: on the status line (what it applied, a roll
+/// said as the window alone says it, or why not) and in the dialog's list; a resolver roll's result card shows
 /// the entry it made.
 fn applied(
     app: &mut AppState,

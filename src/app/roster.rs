@@ -739,7 +739,7 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
             }
             if crate::registry::get(system).uses_hexes() {
                 let label = ui.label("hex").id;
-                hex_field_ui(ui, view.state(), u, &id, label, out);
+                hex_field_ui(ui, view.state(), u, &id, label, true, out);
                 ui.end_row();
             }
         });
@@ -750,14 +750,48 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
 /// Place. The field shows the unit's position now unless the umpire is typing in it, so undo or a
 /// move on the map shows at once. Units come onto the map from off it this way (a scenario's
 /// reinforcements, the SPI scenario's whole order of battle).
+///
+/// Text that is no position is said short in the field's row ("not a hex: type one like 2739"),
+/// whole on the field's and the message's hover and, with `refusal_below` (the unit editor, not
+/// the row above the map, which keeps its height), wrapped under the field (issue 46: the whole
+/// refusal was cut to the row's width).
 pub(crate) fn hex_field_ui(
     ui: &mut Ui,
     state: &crate::engine::game::GameState,
     u: &UnitState,
     id: &str,
     label: egui::Id,
+    refusal_below: bool,
     out: &mut Vec<Command>,
 ) {
+    if !refusal_below {
+        hex_field_row(ui, state, u, id, label, out);
+        return;
+    }
+    ui.vertical(|ui| {
+        if let Some(full) = hex_field_row(ui, state, u, id, label, out) {
+            // Wrapped to the row's width, under it.
+            let width = ui.min_rect().width();
+            ui.scope(|ui| {
+                ui.set_max_width(width);
+                ui.add(
+                    egui::Label::new(RichText::new(full).color(ui.visuals().warn_fg_color)).wrap(),
+                );
+            });
+        }
+    });
+}
+
+/// The hex field's row ([`hex_field_ui`]): the field, Move or Place, off map and what the field
+/// says of its text; the whole refusal when the text is no position.
+fn hex_field_row(
+    ui: &mut Ui,
+    state: &crate::engine::game::GameState,
+    u: &UnitState,
+    id: &str,
+    label: egui::Id,
+    out: &mut Vec<Command>,
+) -> Option<String> {
     let key = ui.make_persistent_id(("unit_hex_field", id));
     let typing: Option<String> = ui.data_mut(|d| d.get_temp(key));
     let mut text = typing.clone().unwrap_or_else(|| match u.position {
@@ -767,7 +801,7 @@ pub(crate) fn hex_field_ui(
     let on_map = matches!(u.position, crate::roster::Position::Hex { .. });
     // A hex of this game's board, not another's ("0304" on 1870's map: issue 46).
     let example = super::map::example_hex(state);
-    ui.horizontal(|ui| {
+    ui.horizontal(|ui| -> Option<String> {
         let field = super::keys::field(
             ui,
             egui::TextEdit::singleline(&mut text)
@@ -826,10 +860,20 @@ pub(crate) fn hex_field_ui(
         // What the field says of the text sits in a slot of fixed width, elided (whole on
         // hover): a long message appearing with the first key widened the row and moved the
         // field from under the pointer mid-word ("0303" read "0", issue 26).
-        let (said, hover) = if let (Err(e), false) = (&parsed, text.trim().is_empty()) {
+        let refusal = match (&parsed, text.trim().is_empty()) {
+            (Err(e), false) => Some(format!(
+                "{e}; a hex label is its column then its row, e.g. {example}"
+            )),
+            _ => None,
+        };
+        let (said, hover) = if let Some(full) = &refusal {
+            // Short enough for the slot: the whole refusal on hover (and, in the unit editor,
+            // under the field).
+            field.clone().on_hover_text(full.as_str());
             (
-                RichText::new(e.to_string()).color(ui.visuals().warn_fg_color),
-                format!("{e}\na hex label: column then row, e.g. {example}"),
+                RichText::new(format!("not a hex: type one like {example}"))
+                    .color(ui.visuals().warn_fg_color),
+                full.clone(),
             )
         } else if pending && parsed.as_ref().is_ok_and(|p| *p != u.position) {
             let t = "not placed yet (Enter or Place; Esc to drop)";
@@ -867,7 +911,9 @@ pub(crate) fn hex_field_ui(
                 d.remove::<String>(key);
             }
         });
-    });
+        refusal
+    })
+    .inner
 }
 
 /// Everything else kepi knows about a unit, read from its card and its state: where it stands in the

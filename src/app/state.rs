@@ -1630,7 +1630,7 @@ impl AppState {
             Ok(e) => {
                 // Issue 46: what the umpire went ahead with leads, so the one-line status never
                 // cuts it off its end.
-                let s = rolled_status(&warnings, &e.summary);
+                let s = rolled_entry_status(e);
                 self.resolver.last_rolled = self.game.log().last().map(|e| e.index);
                 self.resolver.last_form = Some(self.resolver.current);
                 if self.commit(s) {
@@ -1930,6 +1930,27 @@ fn status_of(e: &crate::engine::game::LogEntry, state: &GameState) -> String {
         .chain(t.notes)
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// The status line after a roll, from the entry it logged: the breaches its notes say someone
+/// went ahead with (the umpire, a seat, an approved request: [`breach_of`]), then its outcome
+/// ([`rolled_status`]). The one line a roll in this window and the host's answer to a roll this
+/// window asked for both say (issue 46: a joined window said the host's summary alone).
+///
+/// [`breach_of`]: crate::engine::play::breaches::breach_of
+pub fn rolled_entry_status(e: &crate::engine::game::LogEntry) -> String {
+    let breaches: Vec<String> = match &e.kind {
+        crate::engine::game::EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        } => resolution
+            .notes
+            .iter()
+            .filter_map(|n| crate::engine::play::breaches::breach_of(n))
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    };
+    rolled_status(&breaches, &e.summary)
 }
 
 /// The status line after a roll: the breaches the umpire went ahead with first, each citing its

@@ -733,8 +733,8 @@ impl Store {
         &self.path
     }
 
-    /// Keeps a "running" marker beside the save while this store lives (the window does: see
-    /// [`running`]); true when it was written. A marker that cannot be written (a link or another
+    /// Keeps a "running" marker beside the save while this store lives (the window does for a
+    /// game it has open, a host while it serves: see [`running`]); true when it was written. A marker that cannot be written (a link or another
     /// file where it goes, a read-only folder) is no error: the next start only says less.
     pub fn mark_running(&mut self) -> bool {
         if self.running.is_none() {

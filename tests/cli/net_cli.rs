@@ -2212,3 +2212,40 @@ fn a_requests_breaches_wait_with_it_and_the_log_says_who_went_ahead() {
     );
     ok(&["log", "verify", &save]);
 }
+
+/// Issue 46: `kepi serve` keeps the save's "running" marker while it serves, as the window does
+/// for a game it has open: gone after a clean stop (SIGTERM), left by `kill -9`, so the next
+/// start says kepi stopped uncleanly.
+#[test]
+fn serve_keeps_the_running_marker_while_it_serves_and_only_a_kill_leaves_it() {
+    use kepi::store::running::{left_behind, marker_path};
+    let save = mlt_game("running-marker");
+    let marker = marker_path(std::path::Path::new(&save));
+    let until_marked = |what: &str| {
+        let deadline = Instant::now() + T;
+        while !marker.exists() {
+            assert!(
+                Instant::now() < deadline,
+                "no marker while serving ({what})"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let h = Served::start(&save, &[]);
+    until_marked("first host");
+    h.remote_ok("umpire", &["apply", "note", "served"]);
+    assert!(marker.exists(), "kept while serving");
+    assert!(h.signal("-TERM"), "kepi serve exits 0 on SIGTERM");
+    assert!(!marker.exists(), "a clean stop removes it");
+    assert_eq!(left_behind(std::path::Path::new(&save)), None);
+    let h = Served::start(&save, &[]);
+    until_marked("second host");
+    assert!(!h.signal("-KILL"));
+    let left = left_behind(std::path::Path::new(&save)).expect("kill -9 leaves the marker");
+    assert!(left.starts_with("kepi "), "{left}");
+    // Served again after the kill: the leftover is this host's, and goes with its clean stop.
+    let h = Served::start(&save, &[]);
+    until_marked("third host");
+    assert!(h.signal("-INT"));
+    assert!(!marker.exists());
+}

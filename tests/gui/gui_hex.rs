@@ -398,7 +398,10 @@ fn a_unit_comes_onto_the_map_from_the_map_or_the_unit_editor() {
     };
     // A typo is named, and nothing moves.
     type_in(&mut h, &on_map, "99x");
-    assert!(h.query_by_label_contains("is not a position").is_some());
+    assert!(
+        h.query_by_label_contains("not a hex: type one like")
+            .is_some()
+    );
     assert_eq!(h.state().state.state().unit(&id).unwrap().position, was);
     // Esc drops what was typed.
     h.get_by_role_and_label(Role::TextInput, &on_map).focus();
@@ -406,7 +409,7 @@ fn a_unit_comes_onto_the_map_from_the_map_or_the_unit_editor() {
     h.key_press(egui::Key::Escape);
     h.run();
     h.run();
-    assert!(h.query_by_label_contains("is not a position").is_none());
+    assert!(h.query_by_label_contains("not a hex").is_none());
     // A hex places it, as one undoable action.
     type_in(&mut h, &on_map, "1012");
     assert_eq!(
@@ -952,5 +955,76 @@ fn the_shaded_range_is_said_whole_inside_the_map_column() {
         legend.rect().right() < column.left() + 500.0,
         "inside the map's column: {:?}",
         legend.rect()
+    );
+}
+
+/// Issue 46: a hex field's refusal was cut to its row ("... is not a position (accepted: a hex
+/// label like 0304, ..."). The row above the map says it short and keeps its height (the whole
+/// refusal on hover); the unit editor says it short too and whole, wrapped, under its field.
+#[test]
+fn a_hex_fields_refusal_is_said_whole_without_making_the_maps_row_taller() {
+    use egui::accesskit::Role;
+    let mut h = demo(egui::vec2(1366.0, 1000.0));
+    h.state_mut()
+        .state
+        .handle(Command::NewGame("spi-1870".into()));
+    h.run();
+    let (id, name) = {
+        let u = &h.state().state.state().units[0];
+        (u.unit.id.clone(), u.unit.name.clone())
+    };
+    h.state_mut().state.handle(Command::Select(id));
+    h.run();
+    let type_typo = |h: &mut Harness<'_, KepiApp>, label: &str| {
+        h.get_by_role_and_label(Role::TextInput, label).focus();
+        h.run();
+        h.get_by_role_and_label(Role::TextInput, label)
+            .type_text("99x");
+        h.run();
+        h.run();
+    };
+    let drop_typed = |h: &mut Harness<'_, KepiApp>, label: &str| {
+        h.get_by_role_and_label(Role::TextInput, label).focus();
+        h.run();
+        h.key_press(egui::Key::Escape);
+        h.run();
+        h.run();
+    };
+    // Above the map: short, in the row, which keeps its place and height.
+    let on_map = format!("{name}: hex");
+    let field = h.get_by_role_and_label(Role::TextInput, &on_map).rect();
+    type_typo(&mut h, &on_map);
+    let short = h.get_by_label_contains("not a hex: type one like").rect();
+    assert_eq!(
+        h.get_by_role_and_label(Role::TextInput, &on_map).rect(),
+        field
+    );
+    assert!(
+        short.top() < field.bottom() && short.bottom() > field.top(),
+        "in the field's row: {short:?} {field:?}"
+    );
+    assert!(
+        h.query_by_label_contains("is not a position").is_none(),
+        "the whole refusal is the hover's above the map"
+    );
+    h.get_by_role_and_label(Role::TextInput, &on_map).hover();
+    h.run();
+    assert!(
+        h.query_by_label_contains("is not a position").is_some(),
+        "on the field's hover"
+    );
+    drop_typed(&mut h, &on_map);
+    // The unit editor: short in the row, whole and wrapped under the field.
+    type_typo(&mut h, "hex");
+    let field = h.get_by_role_and_label(Role::TextInput, "hex").rect();
+    let whole = h.get_by_label_contains("is not a position (accepted: a hex label like 0304, free, off); a hex label is its column then its row, e.g. ");
+    assert!(
+        whole.rect().top() >= field.bottom() && whole.rect().width() > 2.0 * field.width(),
+        "under the field, as wide as its row: {:?} {field:?}",
+        whole.rect()
+    );
+    assert!(
+        h.query_by_label_contains("not a hex: type one like")
+            .is_some()
     );
 }

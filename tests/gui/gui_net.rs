@@ -290,6 +290,17 @@ fn the_umpire_plays_in_the_hosting_window_and_the_host_rolls_the_same_as_alone()
     let dir = tmp("gui-net", "umpire-plays");
     let save = save_in(&dir);
     let mut h = host_in_window(&save, 5);
+    // Issue 46: the window handed its save to the host, which keeps its "running" marker (a
+    // kill -9 now is said at the next start).
+    let marker = kepi::store::running::marker_path(&save);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !marker.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the host keeps the save's marker"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // Close the dialog: the umpire plays in the window itself.
     h.state_mut().net.host_open = false;
     h.run();
@@ -1104,4 +1115,56 @@ fn a_game_found_while_typing_does_not_move_the_join_fields() {
     h.run_steps(2);
     assert!(h.query_by_label_contains("Game 1").is_some());
     assert_eq!(fields(&h), before, "the fields and Join moved");
+}
+
+/// Issue 46: a joined window's status after a roll says what the same roll says in a window
+/// alone: the breach gone ahead with first ("went ahead: ... has already fired this turn"), then
+/// the outcome, not the host's summary alone.
+#[test]
+fn a_joined_windows_roll_leads_its_status_with_its_breaches_as_a_local_roll_does() {
+    use kepi::app::state::Command;
+    let dir = tmp("gui-net", "remote-status");
+    let save = save_in(&dir);
+    // The same game, for a window alone (kept on disk, so its status says no more than the roll).
+    let copy = save_in(&tmp("gui-net", "remote-status-alone"));
+    let host = TestHost::start(&save);
+    let mut h = joined_as_german(&host, 3);
+    h.state_mut().state.handle(Command::Select(FIRER.into()));
+    h.state_mut().state.handle(Command::Target(TARGET.into()));
+    h.run_steps(2);
+    let before = h.state().state.game.log().len();
+    for n in 1..=2 {
+        h.state_mut().state.handle(Command::ResolveAndApply {
+            entered: Vec::new(),
+        });
+        until(&mut h, "the host's answer to the fire", |a| {
+            a.state.game.log().len() == before + n
+                && a.state.mode.remote().is_some_and(|r| r.waiting == 0)
+        });
+    }
+    let remote = h.state().state.status.clone().expect("a status");
+    // The same two fires in a window alone, on the same game (the save's seed).
+    let mut alone = AppState::demo(3).expect("demo");
+    alone.open(&copy);
+    assert!(alone.store.is_some(), "{:?}", alone.status);
+    alone.handle(Command::Select(FIRER.into()));
+    alone.handle(Command::Target(TARGET.into()));
+    for _ in 0..2 {
+        alone.handle(Command::ResolveAndApply {
+            entered: Vec::new(),
+        });
+    }
+    let local = alone.status.clone().expect("a status");
+    assert!(
+        local.text.starts_with("went ahead: ") && local.text.contains("already fired"),
+        "{local:?}"
+    );
+    assert_eq!(remote.text, local.text, "one roll, one status line");
+    assert!(!remote.error, "{remote:?}");
+    drop(h);
+    drop(host);
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Some(d) = copy.parent() {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }

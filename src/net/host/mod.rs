@@ -499,7 +499,14 @@ impl Host {
 
     /// Serves until `stop` is set (a signal, the window's Stop button), then closes every
     /// connection and rewrites the save so it holds every action.
+    ///
+    /// While it serves, the host keeps the save's "running" marker ([`crate::store::running`],
+    /// never through a link nor over another file), as the window keeps it for a game it has
+    /// open, and removes it on this clean stop: a host killed (`kill -9`, the power cut) leaves
+    /// it, so the next start says kepi stopped uncleanly (issue 46: hosting handed the save over
+    /// and nothing kept the marker).
     pub fn serve(self, stop: &AtomicBool) -> Result<Stopped, NetError> {
+        self.shared.core().store.mark_running();
         let mut threads: Vec<JoinHandle<()>> = Vec::new();
         while !stop.load(Ordering::SeqCst) {
             match self.listener.accept() {
@@ -595,6 +602,8 @@ impl Host {
             told.push(message);
         }
         let warning = store.compact(game).err().map(|e| e.to_string());
+        // A clean stop (the journal holds every action, whether or not the save caught up).
+        store.clear_running();
         let (entries, head) = (game.log().len(), game.head());
         drop(core);
         for message in told {

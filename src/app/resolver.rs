@@ -690,8 +690,24 @@ impl ResolverState {
                 }
             });
             let entered = self.entered_dice();
-            if let Err(e) = &entered {
-                ui.colored_label(ui.visuals().error_fg_color, e);
+            // Why Apply is greyed, beside it (issue 46: said nowhere while no die was typed; a
+            // die that does not read was said above the button, which it pushed down).
+            let mut reasons = reasons;
+            match &entered {
+                Err(e) => reasons.push(e.clone()),
+                Ok(d) if d.is_empty() => {
+                    let needed: Vec<&str> = groups
+                        .iter()
+                        .filter(|g| !g.optional)
+                        .map(|g| g.label.as_str())
+                        .collect();
+                    reasons.push(if needed.is_empty() {
+                        "type the dice you rolled".to_string()
+                    } else {
+                        format!("type the dice you rolled: {}", needed.join(", "))
+                    });
+                }
+                Ok(_) => {}
             }
             // The dice typed belong to one roll: none typed, nothing to apply (kepi's dice would
             // stand in for them). They are cleared once the roll is applied.

@@ -173,6 +173,12 @@ fn my_dice_are_for_one_roll(h: &mut Harness<'_, KepiApp>, dice: &[(&str, &str)])
             .is_disabled(),
         "the next roll asks for its own dice"
     );
+    // Issue 46: and says so beside Apply, naming the dice.
+    assert!(
+        h.query_by_label_contains("type the dice you rolled")
+            .is_some(),
+        "Apply greyed without a word"
+    );
     // Ctrl+R with no dice typed rolls nothing (kepi's dice never stand in for the player's).
     h.hover_at(egui::pos2(700.0, 5.0));
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::R);

@@ -935,6 +935,8 @@ struct Verified {
     rechecked: usize,
 }
 
+/// `kepi game verify`: checks a save's or a journal's log (see [`verify_file`]) and, with
+/// `--expect-head`, that its head is the one noted; says so in words or as JSON.
 fn verify(
     file: &Path,
     expect_head: Option<&str>,
@@ -943,99 +945,17 @@ fn verify(
 ) -> Result<(), CliError> {
     let name = file.display().to_string();
     let expected = expect_head.map(expected_head).transpose()?;
-    let is_journal = name.ends_with(".journal");
-    let result: Result<Verified, (Option<usize>, String)> = if is_journal {
-        match read_journal(file) {
-            Err(e) => Err((None, e.to_string())),
-            Ok(j) if j.entries.first().map(|e| e.index) != Some(0) => Err((
-                Some(0),
-                "the journal does not start with the start of the game".into(),
-            )),
-            Ok(j) => match crate::engine::game::Game::from_log(j.entries.clone(), j.secret.clone())
-            {
-                Ok(g) => stray_in_journal(file, &g).and_then(|()| check_dice(g)),
-                Err(crate::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
-                Err(crate::engine::game::ReplayError::Entry { index, message }) => {
-                    Err((Some(index), message))
-                }
-            },
-        }
-    } else {
-        match read_bytes_limited(file) {
-            Err(e) => Err((None, e.to_string())),
-            Ok(bytes) => verify_save(&bytes, &name)
-                .and_then(|v| with_journal(file, v))
-                .and_then(|v| {
-                    stray_in_journal(&crate::store::journal_path(file), &v.game).map(|()| v)
-                }),
-        }
-    };
-    // Issue 29: every resolution that logged its input is resolved again from its dice.
-    let result = result.and_then(|v| {
-        match v
-            .game
-            .audit_outcomes(|game, action| game_play::recheck_act(game, action, tables))
-        {
-            Ok(n) => Ok(Verified { rechecked: n, ..v }),
-            Err(crate::engine::game::ReplayError::Entry { index, message }) => {
-                Err((Some(index), message))
-            }
-            Err(crate::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
-        }
-    });
-    let v = match result {
+    let v = match verify_file(file, &name, tables) {
         Ok(v) => v,
         Err((index, reason)) => {
-            if json {
-                #[derive(Serialize)]
-                struct Out<'a> {
-                    ok: bool,
-                    broken_at: Option<usize>,
-                    reason: &'a str,
-                    #[serde(skip_serializing_if = "Option::is_none")]
-                    expected_head: Option<&'a str>,
-                    #[serde(skip_serializing_if = "Option::is_none")]
-                    head_matches: Option<bool>,
-                }
-                print_json(&Out {
-                    ok: false,
-                    broken_at: index,
-                    reason: &reason,
-                    expected_head: expected.as_deref(),
-                    head_matches: expected.as_ref().map(|_| false),
-                })?;
-            }
-            return Err(CliError::failed(match index {
-                Some(i) => format!("{name}: log broken at entry {i}: {reason}"),
-                None => format!("{name}: {reason}"),
-            }));
+            return Err(broken(&name, expected.as_deref(), json, index, &reason));
         }
     };
     let game = &v.game;
     let head = game.head();
     // Where the noted head is in this log: the head itself, an earlier entry (the game went on,
     // or was cut back), or nowhere (the log was changed before it).
-    let noted: Option<Result<Option<usize>, String>> = expected.as_ref().map(|h| {
-        let hits: Vec<usize> = game
-            .log()
-            .iter()
-            .filter(|e| e.hash.starts_with(h.as_str()))
-            .map(|e| e.index as usize)
-            .collect();
-        match hits.as_slice() {
-            [] => Ok(None),
-            [i] => Ok(Some(*i)),
-            _ => Err(format!(
-                "--expect-head: `{h}` is the start of {} entries' hashes; give more digits",
-                hits.len()
-            )),
-        }
-    });
-    let noted = match noted {
-        Some(Err(m)) => return Err(CliError::usage(m)),
-        Some(Ok(x)) => Some(x),
-        None => None,
-    };
+    let noted = noted_at(game, expected.as_deref())?;
     let last = game.log().len().saturating_sub(1);
     let head_matches = noted.map(|n| n == Some(last));
     let dice = match (v.dice_checked, v.revealed) {
@@ -1099,6 +1019,120 @@ fn verify(
         );
     }
     Ok(())
+}
+
+/// Reads a save (with its journal) or a journal alone and checks its log: the hash chain, the
+/// dice against the seed, nothing stray in the journal, and (issue 29) every resolution that
+/// logged its input resolved again from its dice. The error is the entry where the log breaks,
+/// when it is known, and why.
+fn verify_file(
+    file: &Path,
+    name: &str,
+    tables: &Tables,
+) -> Result<Verified, (Option<usize>, String)> {
+    let is_journal = name.ends_with(".journal");
+    let result: Result<Verified, (Option<usize>, String)> = if is_journal {
+        match read_journal(file) {
+            Err(e) => Err((None, e.to_string())),
+            Ok(j) if j.entries.first().map(|e| e.index) != Some(0) => Err((
+                Some(0),
+                "the journal does not start with the start of the game".into(),
+            )),
+            Ok(j) => match crate::engine::game::Game::from_log(j.entries.clone(), j.secret.clone())
+            {
+                Ok(g) => stray_in_journal(file, &g).and_then(|()| check_dice(g)),
+                Err(crate::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
+                Err(crate::engine::game::ReplayError::Entry { index, message }) => {
+                    Err((Some(index), message))
+                }
+            },
+        }
+    } else {
+        match read_bytes_limited(file) {
+            Err(e) => Err((None, e.to_string())),
+            Ok(bytes) => verify_save(&bytes, name)
+                .and_then(|v| with_journal(file, v))
+                .and_then(|v| {
+                    stray_in_journal(&crate::store::journal_path(file), &v.game).map(|()| v)
+                }),
+        }
+    };
+    // Issue 29: every resolution that logged its input is resolved again from its dice.
+    result.and_then(|v| {
+        match v
+            .game
+            .audit_outcomes(|game, action| game_play::recheck_act(game, action, tables))
+        {
+            Ok(n) => Ok(Verified { rechecked: n, ..v }),
+            Err(crate::engine::game::ReplayError::Entry { index, message }) => {
+                Err((Some(index), message))
+            }
+            Err(crate::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
+        }
+    })
+}
+
+/// A log that does not verify: said as JSON when asked (`ok: false`, where it breaks and why),
+/// and as the error `kepi game verify` fails with.
+fn broken(
+    name: &str,
+    expected: Option<&str>,
+    json: bool,
+    index: Option<usize>,
+    reason: &str,
+) -> CliError {
+    if json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            ok: bool,
+            broken_at: Option<usize>,
+            reason: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            expected_head: Option<&'a str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            head_matches: Option<bool>,
+        }
+        if let Err(e) = print_json(&Out {
+            ok: false,
+            broken_at: index,
+            reason,
+            expected_head: expected,
+            head_matches: expected.map(|_| false),
+        }) {
+            return e;
+        }
+    }
+    CliError::failed(match index {
+        Some(i) => format!("{name}: log broken at entry {i}: {reason}"),
+        None => format!("{name}: {reason}"),
+    })
+}
+
+/// Where the head noted with `--expect-head` is in this log: the head itself, an earlier entry
+/// (the game went on, or was cut back), or nowhere (`Some(None)`: the log was changed before
+/// it); `None` when no head was noted. A prefix that starts several entries' hashes is refused.
+fn noted_at(game: &Game, expected: Option<&str>) -> Result<Option<Option<usize>>, CliError> {
+    let noted: Option<Result<Option<usize>, String>> = expected.map(|h| {
+        let hits: Vec<usize> = game
+            .log()
+            .iter()
+            .filter(|e| e.hash.starts_with(h))
+            .map(|e| e.index as usize)
+            .collect();
+        match hits.as_slice() {
+            [] => Ok(None),
+            [i] => Ok(Some(*i)),
+            _ => Err(format!(
+                "--expect-head: `{h}` is the start of {} entries' hashes; give more digits",
+                hits.len()
+            )),
+        }
+    });
+    match noted {
+        Some(Err(m)) => Err(CliError::usage(m)),
+        Some(Ok(x)) => Ok(Some(x)),
+        None => Ok(None),
+    }
 }
 
 fn detail(g: &Game) -> String {

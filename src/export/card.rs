@@ -211,13 +211,52 @@ pub fn cards_pdf_progress(
     )
 }
 
+/// Where a card's frame lies, in millimetres from the card's top-left corner: the frame itself,
+/// its inner margins and the card's centre line.
+struct Frame {
+    fx: f32,
+    fy: f32,
+    fw: f32,
+    fh: f32,
+    inner_l: f32,
+    inner_r: f32,
+    cx: f32,
+}
+
+impl Frame {
+    /// The frame of a card of [`CARD_W_MM`] by [`CARD_H_MM`].
+    fn of_card() -> Self {
+        let (w, h) = (CARD_W_MM, CARD_H_MM);
+        let (fx, fy, fw, fh) = (3.0, 3.0, w - 6.0, h - 6.0);
+        Frame {
+            fx,
+            fy,
+            fw,
+            fh,
+            inner_l: fx + 2.0,
+            inner_r: fx + fw - 2.0,
+            cx: w / 2.0,
+        }
+    }
+}
+
 /// The card's display list, in millimetres from its top-left corner. On a sheet the cut line is
 /// dashed (adjacent cards share it); on a single PNG it is solid at the image edge.
 fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
     let mut c = Canvas::new(fonts);
+    let f = Frame::of_card();
+    cut_line(&mut c, sheet);
+    band(&mut c, &f, u, ctx);
+    let top = name_block(&mut c, &f, u, ctx);
+    let y = strength_block(&mut c, &f, u, top);
+    fatigue_and_leaders(&mut c, &f, u, y.max(top + 18.0));
+    strip_and_status(&mut c, &f, u, ctx);
+    c.ops
+}
+
+/// The cut line: dashed on a sheet (adjacent cards share it), solid at a single card's edge.
+fn cut_line(c: &mut Canvas<'_>, sheet: bool) {
     let (w, h) = (CARD_W_MM, CARD_H_MM);
-    let cx = w / 2.0;
-    // Cut line.
     if sheet {
         c.dashed(0.0, 0.0, w, 0.0, 0.15, GREY);
         c.dashed(0.0, h, w, h, 0.15, GREY);
@@ -226,14 +265,24 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
     } else {
         c.stroke_rect(0.15, 0.15, w - 0.3, h - 0.3, 0.3, GREY);
     }
-    // Frame and band.
-    let (fx, fy, fw, fh) = (3.0, 3.0, w - 6.0, h - 6.0);
+}
+
+/// The frame and its band in the side's colour: the side and the unit's id, then the group it
+/// belongs to.
+fn band(c: &mut Canvas<'_>, f: &Frame, u: &UnitDoc, ctx: &CardCtx) {
+    let &Frame {
+        fx,
+        fy,
+        fw,
+        fh,
+        inner_l,
+        inner_r,
+        ..
+    } = f;
     c.fill_rect(fx, fy, fw, 10.0, side_fill(&ctx.side, ctx.side_index));
     c.line(fx, fy + 10.0, fx + fw, fy + 10.0, 0.3, INK);
     c.stroke_rect(fx, fy, fw, fh, 0.5, INK);
-    let inner_l = fx + 2.0;
-    let inner_r = fx + fw - 2.0;
-    let id_w = fonts.width(false, 5.5 * PT, &u.id);
+    let id_w = c.fonts.width(false, 5.5 * PT, &u.id);
     c.text_fit(
         inner_l,
         fy + 4.3,
@@ -253,8 +302,18 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
         &ctx.group_path,
         inner_r - inner_l,
     );
+}
 
-    // Symbol, name (up to two lines) and class.
+/// The arm's symbol, the name (up to two lines) and the class, with a rule under them. Returns
+/// where the rule lies.
+fn name_block(c: &mut Canvas<'_>, f: &Frame, u: &UnitDoc, ctx: &CardCtx) -> f32 {
+    let &Frame {
+        fy,
+        inner_l,
+        inner_r,
+        ..
+    } = f;
+    let fonts = c.fonts;
     let sy = fy + 13.0;
     c.symbol(
         u.arm,
@@ -295,8 +354,12 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
     c.text_fit(nx, ny + 0.4, 7.0 * PT, false, GREY, &class, nw);
     let top = (sy + 12.5).max(ny + 2.5);
     c.line(inner_l, top, inner_r, top, 0.2, LIGHT);
+    top
+}
 
-    // Strength.
+/// The strength, in words and as boxes to tick (a bar past 40). Returns where it ends.
+fn strength_block(c: &mut Canvas<'_>, f: &Frame, u: &UnitDoc, top: f32) -> f32 {
+    let &Frame { inner_l, cx, .. } = f;
     let mut y = top + 4.0;
     c.text(
         inner_l,
@@ -335,9 +398,12 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
         );
         y += 6.0;
     }
+    y
+}
 
-    // Fatigue and leaders side by side.
-    let row_y = y.max(top + 18.0);
+/// Fatigue and leaders side by side on the row at `row_y`: boxes when few, else a number.
+fn fatigue_and_leaders(c: &mut Canvas<'_>, f: &Frame, u: &UnitDoc, row_y: f32) {
+    let &Frame { inner_l, cx, .. } = f;
     let lab = 6.5 * PT;
     let half = cx;
     c.text(inner_l, row_y + 2.8, lab, false, GREY, "Fatigue");
@@ -377,8 +443,14 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
             &format!("{}/{}", u.leaders, u.leaders_max),
         );
     }
+}
 
-    // Weapon across the frame, then move | range, at the bottom of the frame.
+/// The weapon across the frame, then move | range, at the bottom of the frame; under them the
+/// status, or the rule set's name when there is none.
+fn strip_and_status(c: &mut Canvas<'_>, f: &Frame, u: &UnitDoc, ctx: &CardCtx) {
+    let &Frame {
+        fx, fy, fw, fh, cx, ..
+    } = f;
     let strip_top = fy + fh - 23.0;
     let row_h = 9.0;
     let dash = "–".to_string();
@@ -438,7 +510,6 @@ fn card_ops(fonts: &Fonts, u: &UnitDoc, ctx: &CardCtx, sheet: bool) -> Vec<Op> {
             fw - 4.0,
         );
     }
-    c.ops
 }
 
 #[cfg(test)]

@@ -339,83 +339,8 @@ impl RosterDoc {
                         if made >= count {
                             break;
                         }
-                        let k = made;
+                        units.push(sample_unit(si, made, d, b, &names));
                         made += 1;
-                        let kind = k % names.len();
-                        let arm = match kind {
-                            4 | 5 => Arm::Cavalry,
-                            6 => Arm::Artillery,
-                            7 => Arm::Other,
-                            _ => Arm::Infantry,
-                        };
-                        let max = match arm {
-                            Arm::Infantry => 16 + (k % 3) as u32 * 4,
-                            Arm::Cavalry => 12,
-                            Arm::Artillery => 6,
-                            Arm::Other => 4,
-                        };
-                        let lost = (k % 5) as u32;
-                        let strength = max.saturating_sub(lost);
-                        let mut status = Vec::new();
-                        if k % 7 == 3 {
-                            status.push("Shaken".to_string());
-                        }
-                        if k % 11 == 5 {
-                            status.push("disordered".to_string());
-                        }
-                        if k % 13 == 8 {
-                            status.push("flag lost".to_string());
-                        }
-                        let side_tag = if si == 0 { "p" } else { "f" };
-                        let name = if si == 0 {
-                            format!("{}/{}th {}", k % 3 + 1, k + 2, names[kind])
-                        } else {
-                            format!("{}e {} ({}/{})", k + 1, names[kind], d, b)
-                        };
-                        units.push(UnitDoc {
-                            id: format!("{side_tag}-{}", k + 1),
-                            name,
-                            arm,
-                            class: Some(
-                                ["Veteran", "Line", "Landwehr", "Elite"][k % 4].to_string(),
-                            ),
-                            strength,
-                            max_strength: max,
-                            strength_unit: "figures".to_string(),
-                            fatigue: (k % 4) as u32,
-                            fatigue_max: 4,
-                            leaders: if k % 6 == 2 { 1 } else { 2 },
-                            leaders_max: 2,
-                            weapon: Some(
-                                match (si, arm) {
-                                    (_, Arm::Artillery) if si == 0 => "Krupp C/64",
-                                    (_, Arm::Artillery) => "La Hitte 4-pdr",
-                                    (_, Arm::Cavalry) => "sabre, carbine",
-                                    (0, _) => "Dreyse needle gun",
-                                    _ => "Chassepot",
-                                }
-                                .to_string(),
-                            ),
-                            move_: Some(
-                                match arm {
-                                    Arm::Cavalry => "12\"",
-                                    Arm::Artillery => "8\"",
-                                    _ => "6\"",
-                                }
-                                .to_string(),
-                            ),
-                            range: Some(
-                                match (si, arm) {
-                                    (_, Arm::Artillery) => "48\"",
-                                    (_, Arm::Cavalry) => "6\"",
-                                    (0, _) => "18\"",
-                                    _ => "24\"",
-                                }
-                                .to_string(),
-                            ),
-                            status,
-                            from: None,
-                        });
                     }
                     brigades.push(GroupDoc {
                         name: format!("{}. Brigade", d * 2 + b - 2),
@@ -461,6 +386,84 @@ impl RosterDoc {
             scale: None,
             sides,
         }
+    }
+}
+
+/// The sample roster's `k`th unit of side `si` (0: Prussian), in brigade `b` of division `d`:
+/// its arm, size, losses, fatigue and status follow from `k`, so every printed feature shows.
+fn sample_unit(si: usize, k: usize, d: usize, b: usize, names: &[&str; 8]) -> UnitDoc {
+    let kind = k % names.len();
+    let arm = match kind {
+        4 | 5 => Arm::Cavalry,
+        6 => Arm::Artillery,
+        7 => Arm::Other,
+        _ => Arm::Infantry,
+    };
+    let max = match arm {
+        Arm::Infantry => 16 + (k % 3) as u32 * 4,
+        Arm::Cavalry => 12,
+        Arm::Artillery => 6,
+        Arm::Other => 4,
+    };
+    let lost = (k % 5) as u32;
+    let strength = max.saturating_sub(lost);
+    let mut status = Vec::new();
+    if k % 7 == 3 {
+        status.push("Shaken".to_string());
+    }
+    if k % 11 == 5 {
+        status.push("disordered".to_string());
+    }
+    if k % 13 == 8 {
+        status.push("flag lost".to_string());
+    }
+    let side_tag = if si == 0 { "p" } else { "f" };
+    let name = if si == 0 {
+        format!("{}/{}th {}", k % 3 + 1, k + 2, names[kind])
+    } else {
+        format!("{}e {} ({}/{})", k + 1, names[kind], d, b)
+    };
+    UnitDoc {
+        id: format!("{side_tag}-{}", k + 1),
+        name,
+        arm,
+        class: Some(["Veteran", "Line", "Landwehr", "Elite"][k % 4].to_string()),
+        strength,
+        max_strength: max,
+        strength_unit: "figures".to_string(),
+        fatigue: (k % 4) as u32,
+        fatigue_max: 4,
+        leaders: if k % 6 == 2 { 1 } else { 2 },
+        leaders_max: 2,
+        weapon: Some(
+            match (si, arm) {
+                (_, Arm::Artillery) if si == 0 => "Krupp C/64",
+                (_, Arm::Artillery) => "La Hitte 4-pdr",
+                (_, Arm::Cavalry) => "sabre, carbine",
+                (0, _) => "Dreyse needle gun",
+                _ => "Chassepot",
+            }
+            .to_string(),
+        ),
+        move_: Some(
+            match arm {
+                Arm::Cavalry => "12\"",
+                Arm::Artillery => "8\"",
+                _ => "6\"",
+            }
+            .to_string(),
+        ),
+        range: Some(
+            match (si, arm) {
+                (_, Arm::Artillery) => "48\"",
+                (_, Arm::Cavalry) => "6\"",
+                (0, _) => "18\"",
+                _ => "24\"",
+            }
+            .to_string(),
+        ),
+        status,
+        from: None,
     }
 }
 

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::draw::{Canvas, Flow, Fonts, GREY, INK, LIGHT, Op, PT, RED, Rgb, fonts, side_colour};
-use super::model::ReportDoc;
+use super::model::{ReportDoc, ResolutionDoc, TurnDoc};
 use super::{ExportError, Paper, Progress, no_progress, pdf};
 
 /// Escapes text for HTML element content and attribute values.
@@ -295,7 +295,43 @@ pub fn report_pdf_progress(
     let mut f = Flow::new(fonts, M, paper_h - M - 8.0);
     let r = &doc.roster;
 
-    // Title block.
+    title_block(&mut f, doc, left, right);
+
+    // Casualties chart.
+    heading(&mut f, left, "Casualties per turn");
+    chart_pdf(&mut f, doc, left, width);
+
+    // Turns.
+    heading(&mut f, left, "Turn by turn");
+    for t in &doc.turns {
+        turn_pdf(&mut f, t, left, right);
+    }
+    if doc.turns.is_empty() {
+        f.canvas.text(
+            left,
+            f.y + 4.0,
+            8.0 * PT,
+            false,
+            GREY,
+            "No resolutions logged.",
+        );
+        f.y += 6.0;
+    }
+    let pages = with_footers(f.finish(), fonts, &r.title, paper_h, left, right);
+    pdf::render(
+        &pages,
+        paper.size_mm(),
+        &format!("{} battle report", r.title),
+        progress,
+    )
+}
+
+/// The report's title block: the title, the scenario, rules, date and turn, the log's chain head
+/// and whether it verified, and a rule under them.
+fn title_block(f: &mut Flow<'_>, doc: &ReportDoc, left: f32, right: f32) {
+    let fonts = f.canvas.fonts;
+    let width = right - left;
+    let r = &doc.roster;
     f.canvas
         .text_fit(left, f.y + 6.0, 16.0 * PT, true, INK, &r.title, width);
     f.y += 9.0;
@@ -341,81 +377,86 @@ pub fn report_pdf_progress(
     f.y += 6.0;
     f.canvas.line(left, f.y, right, f.y, 0.4, INK);
     f.y += 4.0;
+}
 
-    // Casualties chart.
-    heading(&mut f, left, "Casualties per turn");
-    chart_pdf(&mut f, doc, left, width);
+/// One turn: its heading, kept with its first resolution, then each resolution.
+fn turn_pdf(f: &mut Flow<'_>, t: &TurnDoc, left: f32, right: f32) {
+    let fonts = f.canvas.fonts;
+    let width = right - left;
+    // Keep the turn heading with its first resolution.
+    let first = t
+        .resolutions
+        .first()
+        .map(|r| 8.2 + fonts.wrap(false, 8.0 * PT, &r.result(), width - 6.0).len() as f32 * 3.6)
+        .unwrap_or(0.0);
+    f.ensure(6.0 + first);
+    let label = match &t.label {
+        Some(l) => format!("Turn {} · {l}", t.turn),
+        None => format!("Turn {}", t.turn),
+    };
+    f.canvas
+        .text_fit(left, f.y + 4.0, 10.0 * PT, true, INK, &label, width);
+    f.y += 6.0;
+    for res in &t.resolutions {
+        resolution_pdf(f, res, left, right);
+    }
+    f.y += 2.0;
+}
 
-    // Turns.
-    heading(&mut f, left, "Turn by turn");
-    for t in &doc.turns {
-        // Keep the turn heading with its first resolution.
-        let first = t
-            .resolutions
-            .first()
-            .map(|r| 8.2 + fonts.wrap(false, 8.0 * PT, &r.result(), width - 6.0).len() as f32 * 3.6)
-            .unwrap_or(0.0);
-        f.ensure(6.0 + first);
-        let label = match &t.label {
-            Some(l) => format!("Turn {} · {l}", t.turn),
-            None => format!("Turn {}", t.turn),
-        };
+/// One resolution, kept on one page: its time, action and units, its result, and its dice and
+/// rule ids, each wrapped.
+fn resolution_pdf(f: &mut Flow<'_>, res: &ResolutionDoc, left: f32, right: f32) {
+    let fonts = f.canvas.fonts;
+    let width = right - left;
+    let head = format!("{}  {}  {}", res.time, res.action, res.who());
+    let body = fonts.wrap(false, 8.0 * PT, &res.result(), width - 6.0);
+    // Wrapped, never elided: a battery's hit dice and its accuracy-of-aim dice run past
+    // one line, and a report that cut them ("A.O.A. die…") hid the dice behind a result.
+    let tail = fonts.wrap(
+        false,
+        7.0 * PT,
+        &format!("dice {}   rules {}", res.dice, res.rule_ids.join(" ")),
+        width - 6.0,
+    );
+    let h = 4.0 + body.len() as f32 * 3.6 + tail.len() as f32 * 3.2 + 1.0;
+    f.ensure(h);
+    f.canvas.text_fit(
+        left + 2.0,
+        f.y + 3.2,
+        8.0 * PT,
+        true,
+        INK,
+        &head,
+        width - 2.0,
+    );
+    f.y += 4.0;
+    for line in &body {
         f.canvas
-            .text_fit(left, f.y + 4.0, 10.0 * PT, true, INK, &label, width);
-        f.y += 6.0;
-        for res in &t.resolutions {
-            let head = format!("{}  {}  {}", res.time, res.action, res.who());
-            let body = fonts.wrap(false, 8.0 * PT, &res.result(), width - 6.0);
-            // Wrapped, never elided: a battery's hit dice and its accuracy-of-aim dice run past
-            // one line, and a report that cut them ("A.O.A. die…") hid the dice behind a result.
-            let tail = fonts.wrap(
-                false,
-                7.0 * PT,
-                &format!("dice {}   rules {}", res.dice, res.rule_ids.join(" ")),
-                width - 6.0,
-            );
-            let h = 4.0 + body.len() as f32 * 3.6 + tail.len() as f32 * 3.2 + 1.0;
-            f.ensure(h);
-            f.canvas.text_fit(
-                left + 2.0,
-                f.y + 3.2,
-                8.0 * PT,
-                true,
-                INK,
-                &head,
-                width - 2.0,
-            );
-            f.y += 4.0;
-            for line in &body {
-                f.canvas
-                    .text(left + 6.0, f.y + 3.0, 8.0 * PT, false, INK, line);
-                f.y += 3.6;
-            }
-            for line in &tail {
-                f.canvas
-                    .text(left + 6.0, f.y + 3.0, 7.0 * PT, false, GREY, line);
-                f.y += 3.2;
-            }
-            f.y += 1.0;
-            f.canvas
-                .line(left + 2.0, f.y - 0.4, right, f.y - 0.4, 0.1, LIGHT);
-        }
-        f.y += 2.0;
+            .text(left + 6.0, f.y + 3.0, 8.0 * PT, false, INK, line);
+        f.y += 3.6;
     }
-    if doc.turns.is_empty() {
-        f.canvas.text(
-            left,
-            f.y + 4.0,
-            8.0 * PT,
-            false,
-            GREY,
-            "No resolutions logged.",
-        );
-        f.y += 6.0;
+    for line in &tail {
+        f.canvas
+            .text(left + 6.0, f.y + 3.0, 7.0 * PT, false, GREY, line);
+        f.y += 3.2;
     }
-    let pages = f.finish();
+    f.y += 1.0;
+    f.canvas
+        .line(left + 2.0, f.y - 0.4, right, f.y - 0.4, 0.1, LIGHT);
+}
+
+/// Each page with its footer: a rule, the report's title and "page N of M".
+fn with_footers(
+    pages: Vec<Vec<Op>>,
+    fonts: &Fonts,
+    title: &str,
+    paper_h: f32,
+    left: f32,
+    right: f32,
+) -> Vec<Vec<Op>> {
+    let width = right - left;
     let n = pages.len();
-    let pages: Vec<Vec<Op>> = pages
+    pages
         .into_iter()
         .enumerate()
         .map(|(i, mut ops)| {
@@ -434,7 +475,7 @@ pub fn report_pdf_progress(
                 7.0 * PT,
                 false,
                 GREY,
-                &format!("{} · battle report", r.title),
+                &format!("{title} · battle report"),
                 width - 30.0,
             );
             c.text_right(
@@ -448,13 +489,7 @@ pub fn report_pdf_progress(
             ops.extend(c.ops);
             ops
         })
-        .collect();
-    pdf::render(
-        &pages,
-        paper.size_mm(),
-        &format!("{} battle report", r.title),
-        progress,
-    )
+        .collect()
 }
 
 fn heading(f: &mut Flow, left: f32, text: &str) {

@@ -186,6 +186,22 @@ const VERBS: &[&str] = &[
     "action",
 ];
 
+/// The word at `*i`, moving past it, or the usage error saying `verb` needs `what`.
+fn take_word(words: &[String], i: &mut usize, what: &str, verb: &str) -> Result<String, MoveError> {
+    let w = words.get(*i).cloned().ok_or_else(|| {
+        MoveError::usage(format!(
+            "`{verb}` needs {what} (see `kepi game apply --help`)"
+        ))
+    })?;
+    *i += 1;
+    Ok(w)
+}
+
+// The match over the verbs stays one flat table, one arm per verb, so the grammar reads in one
+// place; the verbs that read more than their fixed words (`move --mp`, `roll --dice`, `scale`'s
+// factor, `waive`'s reason) are read by their own functions below.
+/// Reads `kepi game apply`'s words into verbs, each with what was asked, checking each as it is
+/// read (units named, numbers in range, words of the vocabularies).
 fn parse_verbs(
     words: &[String],
     s: &GameState,
@@ -193,15 +209,7 @@ fn parse_verbs(
 ) -> Result<Vec<(Asked, Verb)>, MoveError> {
     let mut out = Vec::new();
     let mut i = 0;
-    let take = |i: &mut usize, what: &str, verb: &str| -> Result<String, MoveError> {
-        let w = words.get(*i).cloned().ok_or_else(|| {
-            MoveError::usage(format!(
-                "`{verb}` needs {what} (see `kepi game apply --help`)"
-            ))
-        })?;
-        *i += 1;
-        Ok(w)
-    };
+    let take = |i: &mut usize, what: &str, verb: &str| take_word(words, i, what, verb);
     let unit = |key: &str| -> Result<String, MoveError> { Ok(s.find(key)?.unit.id.clone()) };
     let num = |w: &str, verb: &str| -> Result<u32, MoveError> {
         num::parse_within(w, crate::rules::limits::COUNT)
@@ -255,29 +263,7 @@ fn parse_verbs(
                     take(&mut i, "UNIT HEX [--mp N]", &verb)?.parse::<Position>(),
                     &verb,
                 )?;
-                // SPI: the movement points the move costs, as the umpire counts them on the
-                // printed map (terrain, rivers, zones of control).
-                let mut mp = None;
-                if let Some(w) = words
-                    .get(i)
-                    .filter(|w| *w == "--mp" || w.starts_with("--mp="))
-                {
-                    i += 1;
-                    let v = match w.split_once('=') {
-                        Some((_, v)) => v.to_string(),
-                        None => take(&mut i, "UNIT HEX --mp N", &verb)?,
-                    };
-                    if !s.system.counts_movement_points() {
-                        return Err(MoveError::usage(format!(
-                            "`move --mp`: {} counts no movement points",
-                            s.system.title()
-                        )));
-                    }
-                    mp = Some(
-                        num::parse_within(&v, crate::rules::limits::COUNT)
-                            .map_err(|m| MoveError::usage(format!("`move --mp` N: {m}")))?,
-                    );
-                }
+                let mp = move_points(words, &mut i, &verb, s)?;
                 Verb::Act(Action::Move {
                     unit: u,
                     to,
@@ -311,39 +297,7 @@ fn parse_verbs(
             "undo" => Verb::Undo,
             "redo" => Verb::Redo,
             "reveal" => Verb::Reveal,
-            "roll" => {
-                let e = take(&mut i, "EXPR [--dice V,...]", &verb)?;
-                let expr = e
-                    .parse::<DiceExpr>()
-                    .map_err(|m| MoveError::usage(format!("`roll`: {m}")))?;
-                let mut entered = Vec::new();
-                if let Some(w) = words.get(i).filter(|w| w.starts_with("--dice")) {
-                    i += 1;
-                    let text = match w.split_once('=') {
-                        Some((_, v)) => v.to_string(),
-                        None => take(&mut i, "EXPR --dice V,...", &verb)?,
-                    };
-                    for t in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-                        let v = t.parse::<u32>().map_err(|_| {
-                            MoveError::usage(format!(
-                                "`roll --dice`: `{t}` is not a number (e.g. roll 2d6 --dice 3,5)"
-                            ))
-                        })?;
-                        expr.die()
-                            .check(v)
-                            .map_err(|e| MoveError::usage(format!("`roll --dice`: {e}")))?;
-                        entered.push(v);
-                    }
-                    if entered.len() != expr.count as usize {
-                        return Err(MoveError::usage(format!(
-                            "`roll {expr} --dice`: {} value(s) needed, got {}",
-                            expr.count,
-                            entered.len()
-                        )));
-                    }
-                }
-                Verb::Roll(expr, entered)
-            }
+            "roll" => parse_roll(words, &mut i, &verb)?,
             "form" => Verb::Play(play::parse_form(words, &mut i, s, tables)?),
             "action" => {
                 let text = take(&mut i, "JSON", &verb)?;
@@ -352,37 +306,16 @@ fn parse_verbs(
             "note" => Verb::Act(Action::Note {
                 text: take(&mut i, "TEXT", &verb)?,
             }),
-            "scale" => {
-                // Issue 28: `scale cm 1/2`, `scale in` (factor 1 when not given).
-                let unit = take(&mut i, "UNIT [FACTOR] (e.g. scale cm 1/2)", &verb)?;
-                let mut text = unit;
-                if let Some(w) = words.get(i)
-                    && w.parse::<crate::dice::Ratio>().is_ok()
-                {
-                    i += 1;
-                    text = format!("{text} {w}");
-                }
-                let scale = text
-                    .parse::<crate::rules::Scale>()
-                    .map_err(|m| MoveError::usage(format!("`scale`: {m}")))?;
-                Verb::Act(Action::Scale { scale })
-            }
+            "scale" => Verb::Act(Action::Scale {
+                scale: parse_scale(words, &mut i, &verb)?,
+            }),
             "resolve-due" | "done" => Verb::Act(Action::ResolveDue {
                 id: due_id(&take(&mut i, "ID", &verb)?, &verb)?,
                 effects: Vec::new(),
             }),
             "waive" => {
                 let id = due_id(&take(&mut i, "ID [REASON]", &verb)?, &verb)?;
-                let reason = match words.get(i) {
-                    Some(w)
-                        if !VERBS.contains(&w.to_ascii_lowercase().as_str())
-                            && !play::is_play_verb(&w.to_ascii_lowercase()) =>
-                    {
-                        i += 1;
-                        w.clone()
-                    }
-                    _ => String::new(),
-                };
+                let reason = waive_reason(words, &mut i);
                 Verb::Act(Action::WaiveDue { id, reason })
             }
             v if play::is_play_verb(v) => Verb::Play(play::parse(v, words, &mut i, s, tables)?),
@@ -406,6 +339,107 @@ fn parse_verbs(
         ));
     }
     Ok(out)
+}
+
+/// `move`'s `--mp N` (or `--mp=N`) when it follows: SPI's movement points the move costs, as the
+/// umpire counts them on the printed map (terrain, rivers, zones of control). Refused in a rule
+/// set that counts none.
+fn move_points(
+    words: &[String],
+    i: &mut usize,
+    verb: &str,
+    s: &GameState,
+) -> Result<Option<u32>, MoveError> {
+    let mut mp = None;
+    if let Some(w) = words
+        .get(*i)
+        .filter(|w| *w == "--mp" || w.starts_with("--mp="))
+    {
+        *i += 1;
+        let v = match w.split_once('=') {
+            Some((_, v)) => v.to_string(),
+            None => take_word(words, i, "UNIT HEX --mp N", verb)?,
+        };
+        if !s.system.counts_movement_points() {
+            return Err(MoveError::usage(format!(
+                "`move --mp`: {} counts no movement points",
+                s.system.title()
+            )));
+        }
+        mp = Some(
+            num::parse_within(&v, crate::rules::limits::COUNT)
+                .map_err(|m| MoveError::usage(format!("`move --mp` N: {m}")))?,
+        );
+    }
+    Ok(mp)
+}
+
+/// `roll EXPR [--dice V,...]`: the dice expression and the dice typed in, each checked against
+/// the die and counted against the expression.
+fn parse_roll(words: &[String], i: &mut usize, verb: &str) -> Result<Verb, MoveError> {
+    let e = take_word(words, i, "EXPR [--dice V,...]", verb)?;
+    let expr = e
+        .parse::<DiceExpr>()
+        .map_err(|m| MoveError::usage(format!("`roll`: {m}")))?;
+    let mut entered = Vec::new();
+    if let Some(w) = words.get(*i).filter(|w| w.starts_with("--dice")) {
+        *i += 1;
+        let text = match w.split_once('=') {
+            Some((_, v)) => v.to_string(),
+            None => take_word(words, i, "EXPR --dice V,...", verb)?,
+        };
+        for t in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+            let v = t.parse::<u32>().map_err(|_| {
+                MoveError::usage(format!(
+                    "`roll --dice`: `{t}` is not a number (e.g. roll 2d6 --dice 3,5)"
+                ))
+            })?;
+            expr.die()
+                .check(v)
+                .map_err(|e| MoveError::usage(format!("`roll --dice`: {e}")))?;
+            entered.push(v);
+        }
+        if entered.len() != expr.count as usize {
+            return Err(MoveError::usage(format!(
+                "`roll {expr} --dice`: {} value(s) needed, got {}",
+                expr.count,
+                entered.len()
+            )));
+        }
+    }
+    Ok(Verb::Roll(expr, entered))
+}
+
+/// `scale UNIT [FACTOR]` (issue 28): `scale cm 1/2`, `scale in` (factor 1 when not given).
+fn parse_scale(
+    words: &[String],
+    i: &mut usize,
+    verb: &str,
+) -> Result<crate::rules::Scale, MoveError> {
+    let unit = take_word(words, i, "UNIT [FACTOR] (e.g. scale cm 1/2)", verb)?;
+    let mut text = unit;
+    if let Some(w) = words.get(*i)
+        && w.parse::<crate::dice::Ratio>().is_ok()
+    {
+        *i += 1;
+        text = format!("{text} {w}");
+    }
+    text.parse::<crate::rules::Scale>()
+        .map_err(|m| MoveError::usage(format!("`scale`: {m}")))
+}
+
+/// `waive ID [REASON]`'s reason: the next word unless it is a verb (then there is none).
+fn waive_reason(words: &[String], i: &mut usize) -> String {
+    match words.get(*i) {
+        Some(w)
+            if !VERBS.contains(&w.to_ascii_lowercase().as_str())
+                && !play::is_play_verb(&w.to_ascii_lowercase()) =>
+        {
+            *i += 1;
+            w.clone()
+        }
+        _ => String::new(),
+    }
 }
 
 /// `action JSON`: one [`Action`] as the log writes it (a window on the network sends its edits

@@ -280,45 +280,120 @@ pub(crate) fn recheck(
         dice.enter(r.die, r.value)
             .map_err(|e| format!("logged {} {}: {e}", r.label, r.die))?;
     }
-    let again = |e: String| format!("its logged input does not resolve again: {e}");
-    // The units kepi logs with it: none for a unit-less action; for a form, the acting unit
-    // and its target (`kepi game apply VERB UNIT TARGET`, `form`, the window), or a hex combat's
-    // attackers as `combat --attackers A,B --hex HEX` names them.
-    let (res, fx, warnings, logged_units) = match input.get("resolve") {
+    let Again {
+        res,
+        fx,
+        warnings,
+        units_fit,
+    } = resolve_again(game, input, units, tables, &mut dice)?;
+    same_rolls(state, resolution, &res)?;
+    same_result(resolution, &res)?;
+    same_notes(resolution, &res, &warnings)?;
+    if !older_forms(state.system, &resolution.action, &fx).contains(effects) {
+        let show = |v: &[crate::engine::game::Action]| {
+            serde_json::to_string(v).unwrap_or_else(|e| e.to_string())
+        };
+        return Err(format!(
+            "`effects`: the logged effects {} are not what its outcome gives: {}",
+            show(effects),
+            show(&fx)
+        ));
+    }
+    if !units_fit {
+        return Err(format!(
+            "`units`: logged {}, which are not the units its input names",
+            json(units)
+        ));
+    }
+    Ok(())
+}
+
+/// A logged resolution resolved again, as [`recheck`] compares it with the log.
+struct Again {
+    /// The resolution its input and dice give.
+    res: crate::rules::Resolution<serde_json::Value>,
+    /// The effects its outcome gives.
+    fx: Vec<crate::engine::game::Action>,
+    /// The phase warnings and breaches the umpire went ahead with (a form's only).
+    warnings: Vec<String>,
+    /// The units logged with it are those its input names.
+    units_fit: bool,
+}
+
+/// Why a logged input does not resolve again, in [`recheck`]'s words.
+fn not_again(e: String) -> String {
+    format!("its logged input does not resolve again: {e}")
+}
+
+/// [`recheck`]'s words for a member that differs: what is logged, and what the input gives.
+fn given(what: &str, logged: String, again: String) -> String {
+    format!("`{what}`: logged {logged}, but its input, dice and the game before it give {again}")
+}
+
+/// Resolves the logged `input` again with the logged `dice`: a `kepi resolve` command's words
+/// through the command tree, or a form through the rule set's own. The units kepi logs with it:
+/// none for a unit-less action; for a form, the acting unit and its target (`kepi game apply
+/// VERB UNIT TARGET`, `form`, the window), or a hex combat's attackers as `combat --attackers A,B
+/// --hex HEX` names them.
+fn resolve_again(
+    game: &crate::engine::game::Game,
+    input: &serde_json::Value,
+    units: &[String],
+    tables: &Tables,
+    dice: &mut DiceSource,
+) -> Result<Again, String> {
+    let state = game.state();
+    match input.get("resolve") {
         Some(words) => {
             let words: Vec<String> =
-                serde_json::from_value(words.clone()).map_err(|e| again(e.to_string()))?;
+                serde_json::from_value(words.clone()).map_err(|e| not_again(e.to_string()))?;
             let m = grammar::command_tree()
                 .clone()
                 .try_get_matches_from(std::iter::once("resolve".to_string()).chain(words))
-                .map_err(|e| again(e.to_string()))?;
-            let x =
-                grammar::ResolveRuleSet::from_arg_matches(&m).map_err(|e| again(e.to_string()))?;
+                .map_err(|e| not_again(e.to_string()))?;
+            let x = grammar::ResolveRuleSet::from_arg_matches(&m)
+                .map_err(|e| not_again(e.to_string()))?;
             let ctx = grammar::Ctx {
                 tables,
-                dice: Some(&mut dice),
+                dice: Some(dice),
                 scale: state.scale,
             };
-            let r = grammar::run_system(&x, ctx).map_err(|e| again(e.message))?;
+            let r = grammar::run_system(&x, ctx).map_err(|e| not_again(e.message))?;
             let fx = state.system.plain_effects(&r, state);
-            (r, fx, Vec::new(), units.is_empty())
+            Ok(Again {
+                res: r,
+                fx,
+                warnings: Vec::new(),
+                units_fit: units.is_empty(),
+            })
         }
         None => {
-            let form = Form::from_value(state.system, input)
-                .ok_or_else(|| again(format!("no form of {} reads it", state.system.title())))?;
+            let form = Form::from_value(state.system, input).ok_or_else(|| {
+                not_again(format!("no form of {} reads it", state.system.title()))
+            })?;
             let warnings = crate::engine::play::breaches::warnings(&form, game);
             let fits = units_fit(&form, units);
             let (r, fx) = form
-                .resolve(state, tables, Some(&mut dice))
-                .map_err(|e| again(e.to_string()))?;
-            (r, fx, warnings, fits)
+                .resolve(state, tables, Some(dice))
+                .map_err(|e| not_again(e.to_string()))?;
+            Ok(Again {
+                res: r,
+                fx,
+                warnings,
+                units_fit: fits,
+            })
         }
-    };
-    let given = |what: &str, logged: String, again: String| {
-        format!(
-            "`{what}`: logged {logged}, but its input, dice and the game before it give {again}"
-        )
-    };
+    }
+}
+
+/// The rule set, the action, the modifier lines and the dice, logged and given again, compared
+/// in that order. A die an earlier kepi logged under another label (the rule set says which)
+/// still verifies: the die, its value and its place are the same.
+fn same_rolls(
+    state: &GameState,
+    resolution: &crate::rules::Resolution<serde_json::Value>,
+    res: &crate::rules::Resolution<serde_json::Value>,
+) -> Result<(), String> {
     if res.system != resolution.system {
         return Err(given(
             "resolution.system",
@@ -335,8 +410,6 @@ pub(crate) fn recheck(
     }
     modifiers_match(&resolution.modifiers, &res.modifiers)
         .map_err(|(what, l, a)| given(&what, l, a))?;
-    // A die an earlier kepi logged under another label (the rule set says which) still verifies:
-    // the die, its value and its place are the same.
     let mut again_dice = res.dice.clone();
     for (a, l) in again_dice.iter_mut().zip(&resolution.dice) {
         if state
@@ -356,6 +429,15 @@ pub(crate) fn recheck(
             json(&again_dice.get(k)),
         ));
     }
+    Ok(())
+}
+
+/// The outcome, the summary, the odds and the line rolled, logged and given again, compared in
+/// that order.
+fn same_result(
+    resolution: &crate::rules::Resolution<serde_json::Value>,
+    res: &crate::rules::Resolution<serde_json::Value>,
+) -> Result<(), String> {
     if res.outcome != resolution.outcome {
         return Err(format!(
             "`resolution.outcome`: the logged outcome differs from what its input and dice give: \
@@ -398,15 +480,24 @@ pub(crate) fn recheck(
             json(&res.rolled),
         ));
     }
-    // The breaches are logged as whoever went ahead with them (the umpire, a player's seat, an
-    // approved request): the breach itself is what is compared.
+    Ok(())
+}
+
+/// The notes, logged and given again: the rule's own notes, then one per warning the umpire went
+/// ahead with. The breaches are logged as whoever went ahead with them (the umpire, a player's
+/// seat, an approved request): the breach itself is what is compared.
+fn same_notes(
+    resolution: &crate::rules::Resolution<serde_json::Value>,
+    res: &crate::rules::Resolution<serde_json::Value>,
+    warnings: &[String],
+) -> Result<(), String> {
     let logged = &resolution.notes;
     let same = logged.len() == res.notes.len() + warnings.len()
         && all_same_words(&logged[..res.notes.len()], &res.notes)
         && logged
             .iter()
             .skip(res.notes.len())
-            .zip(&warnings)
+            .zip(warnings)
             .all(|(l, w)| {
                 crate::engine::play::breaches::breach_of(l).is_some_and(|b| same_words(b, w))
             });
@@ -414,22 +505,6 @@ pub(crate) fn recheck(
         let mut notes = res.notes.clone();
         notes.extend(warnings.iter().map(|w| WentAhead::Umpire.note(w)));
         return Err(given("resolution.notes", json(logged), json(&notes)));
-    }
-    if !older_forms(state.system, &resolution.action, &fx).contains(effects) {
-        let show = |v: &[crate::engine::game::Action]| {
-            serde_json::to_string(v).unwrap_or_else(|e| e.to_string())
-        };
-        return Err(format!(
-            "`effects`: the logged effects {} are not what its outcome gives: {}",
-            show(effects),
-            show(&fx)
-        ));
-    }
-    if !logged_units {
-        return Err(format!(
-            "`units`: logged {}, which are not the units its input names",
-            json(units)
-        ));
     }
     Ok(())
 }

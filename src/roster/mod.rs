@@ -680,13 +680,13 @@ pub fn validate_roster(
     })
 }
 
-fn validate_card(
+/// A card's name (1 to 120 characters, no control characters) and its id: the one given, a
+/// slug, or else one made from the name.
+fn card_name_and_id(
     check: &Check<'_>,
     c: &UnitCard,
     i: usize,
-    system: Option<RuleSetId>,
-    base_dir: Option<&Path>,
-) -> Result<Unit, CardError> {
+) -> Result<(String, String), CardError> {
     let f = |field: &str| format!("unit[{i}].{field}");
     let name = c.name.get_ref().trim().to_string();
     no_controls(check, &c.name, &f("name"), false)?;
@@ -724,8 +724,18 @@ fn validate_card(
             s
         }
     };
-    let side: Side = parse_word(check, &c.side, &f("side"), Side::accepted())?;
-    let arm: Arm = parse_word(check, &c.arm, &f("arm"), Arm::accepted())?;
+    Ok((name, id))
+}
+
+/// A card's class, when it gives one: a word of the vocabulary that is one of the rule set's
+/// classes (the accepted ones said; none when the set has no classes).
+fn card_quality(
+    check: &Check<'_>,
+    c: &UnitCard,
+    i: usize,
+    system: Option<RuleSetId>,
+) -> Result<Option<Quality>, CardError> {
+    let f = |field: &str| format!("unit[{i}].{field}");
     let allowed = qualities_for(system);
     let accepted_q = || {
         if allowed.is_empty() {
@@ -741,7 +751,7 @@ fn validate_card(
                 .join(", ")
         }
     };
-    let quality = match &c.quality {
+    Ok(match &c.quality {
         Some(q) => {
             let v: Quality = parse_word(check, q, &f("quality"), accepted_q())?;
             if !allowed.contains(&v) {
@@ -755,7 +765,47 @@ fn validate_card(
             Some(v)
         }
         None => None,
-    };
+    })
+}
+
+/// A card's image, when it gives one: a path inside the cards folder.
+fn card_image(
+    check: &Check<'_>,
+    c: &UnitCard,
+    i: usize,
+    base_dir: Option<&Path>,
+) -> Result<Option<String>, CardError> {
+    let f = |field: &str| format!("unit[{i}].{field}");
+    Ok(match &c.image {
+        Some(im) => {
+            check_image_path(im.get_ref(), base_dir).map_err(|m| {
+                check.error(
+                    im.span(),
+                    &f("image"),
+                    m,
+                    "a path inside the cards folder, e.g. images/12th-grenadiers.png",
+                )
+            })?;
+            Some(im.get_ref().clone())
+        }
+        None => None,
+    })
+}
+
+/// A unit card validated into a [`Unit`], field by field in the card's order; the first field
+/// that does not read is the error, naming `unit[i].FIELD`.
+fn validate_card(
+    check: &Check<'_>,
+    c: &UnitCard,
+    i: usize,
+    system: Option<RuleSetId>,
+    base_dir: Option<&Path>,
+) -> Result<Unit, CardError> {
+    let f = |field: &str| format!("unit[{i}].{field}");
+    let (name, id) = card_name_and_id(check, c, i)?;
+    let side: Side = parse_word(check, &c.side, &f("side"), Side::accepted())?;
+    let arm: Arm = parse_word(check, &c.arm, &f("arm"), Arm::accepted())?;
+    let quality = card_quality(check, c, i, system)?;
     let strength = ranged(check, &c.strength, &f("strength"), 1, MAX_STRENGTH)?;
     let weapon = match &c.weapon {
         Some(w) => Some(parse_word::<Weapon>(
@@ -779,20 +829,7 @@ fn validate_card(
         Some(l) => ranged(check, l, &f("leaders"), 0, MAX_LEADERS)?,
         None => default_leaders(system, arm),
     };
-    let image = match &c.image {
-        Some(im) => {
-            check_image_path(im.get_ref(), base_dir).map_err(|m| {
-                check.error(
-                    im.span(),
-                    &f("image"),
-                    m,
-                    "a path inside the cards folder, e.g. images/12th-grenadiers.png",
-                )
-            })?;
-            Some(im.get_ref().clone())
-        }
-        None => None,
-    };
+    let image = card_image(check, c, i, base_dir)?;
     let hex_rules = system.is_some_and(|s| s.uses_hexes());
     let position = match &c.hex {
         Some(h) => {

@@ -177,29 +177,8 @@ pub(super) fn journal_place(line: &[u8]) -> Option<Option<u64>> {
 
 /// [`read_journal_tail`] over a journal's bytes (`file` names it in errors).
 pub fn parse_journal_tail(bytes: &[u8], file: &str, from: usize) -> Result<Journal, StoreError> {
-    // Every line's span: (start, end without the newline, has a newline).
-    let mut spans = Vec::new();
-    let mut start = 0usize;
-    while start < bytes.len() {
-        let rest = bytes.get(start..).unwrap_or_default();
-        match rest.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                spans.push((start, start + i, true));
-                start += i + 1;
-            }
-            None => {
-                spans.push((start, bytes.len(), false));
-                start = bytes.len();
-            }
-        }
-    }
-    let blank = |a: usize, b: usize| {
-        bytes
-            .get(a..b)
-            .unwrap_or_default()
-            .iter()
-            .all(|c| c.is_ascii_whitespace())
-    };
+    let mut spans = line_spans(bytes);
+    let blank = |a: usize, b: usize| is_blank(bytes, a, b);
     let mut j = Journal {
         good_len: bytes.len() as u64,
         ..Journal::default()
@@ -215,17 +194,7 @@ pub fn parse_journal_tail(bytes: &[u8], file: &str, from: usize) -> Result<Journ
             ));
         }
     }
-    let parse = |k: usize, a: usize, b: usize| {
-        serde_json::from_slice::<JournalLine>(bytes.get(a..b).unwrap_or_default()).map_err(|e| {
-            StoreError::Corrupt {
-                file: file.to_string(),
-                line: k + 1,
-                column: a,
-                message: format!("journal line {} (byte {a}) is damaged: {e}", k + 1),
-                hint: String::new(),
-            }
-        })
-    };
+    let parse = |k: usize, a: usize, b: usize| parse_line(bytes, file, k, a, b);
     let first = spans.iter().position(|s| !blank(s.0, s.1));
     if let Some(k) = first
         && let Some(&(a, b, _)) = spans.get(k)
@@ -233,19 +202,110 @@ pub fn parse_journal_tail(bytes: &[u8], file: &str, from: usize) -> Result<Journ
     {
         j.secret = Some(secret);
     }
-    // Every line's place, cheaply (the lines before the tail are not parsed): a seed line only
-    // first, entries numbered one after another. A line copied in anywhere (`head -1 FILE >>
-    // FILE`) is found here, instead of reading the journal as ending at it and then appending the
-    // game's entries again after it.
+    let last = check_places(bytes, file, &spans, first)?;
+    // The journal's last entry older than the save's last: its end was cut off. It is not the
+    // journal of this save as kepi left it; appending to it would leave a hole in the chain.
+    if let Some((k, i)) = last
+        && (i as usize).saturating_add(1) < from
+    {
+        return Err(StoreError::Invalid {
+            file: file.to_string(),
+            message: format!(
+                "journal line {} (log entry {i}) is its last, but the save holds entries up to {}: lines were cut off its end; {RECOVER_HINT}",
+                k + 1,
+                from - 1
+            ),
+        });
+    }
+    for (e, line) in read_tail(bytes, file, &spans, from)? {
+        j.entries.push(e);
+        j.lines.push(line);
+    }
+    if let Some(first) = j.entries.first()
+        && let Err(b) = verify_chain_from(&j.entries, first.index, &first.prev)
+    {
+        let k = b.index.saturating_sub(first.index as usize);
+        return Err(StoreError::Invalid {
+            file: file.to_string(),
+            message: format!(
+                "journal line {} (log entry {}): chain broken: {}; {RECOVER_HINT}",
+                j.lines.get(k).copied().unwrap_or(0),
+                b.index,
+                b.reason
+            ),
+        });
+    }
+    Ok(j)
+}
+
+/// Every line's span in a journal's bytes: (start, end without the newline, has a newline).
+fn line_spans(bytes: &[u8]) -> Vec<(usize, usize, bool)> {
+    let mut spans = Vec::new();
+    let mut start = 0usize;
+    while start < bytes.len() {
+        let rest = bytes.get(start..).unwrap_or_default();
+        match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                spans.push((start, start + i, true));
+                start += i + 1;
+            }
+            None => {
+                spans.push((start, bytes.len(), false));
+                start = bytes.len();
+            }
+        }
+    }
+    spans
+}
+
+/// True when the bytes from `a` to `b` are only white space.
+fn is_blank(bytes: &[u8], a: usize, b: usize) -> bool {
+    bytes
+        .get(a..b)
+        .unwrap_or_default()
+        .iter()
+        .all(|c| c.is_ascii_whitespace())
+}
+
+/// Journal line `k` (0-based), bytes `a` to `b`, parsed, or the error naming it damaged.
+fn parse_line(
+    bytes: &[u8],
+    file: &str,
+    k: usize,
+    a: usize,
+    b: usize,
+) -> Result<JournalLine, StoreError> {
+    serde_json::from_slice::<JournalLine>(bytes.get(a..b).unwrap_or_default()).map_err(|e| {
+        StoreError::Corrupt {
+            file: file.to_string(),
+            line: k + 1,
+            column: a,
+            message: format!("journal line {} (byte {a}) is damaged: {e}", k + 1),
+            hint: String::new(),
+        }
+    })
+}
+
+/// Every line's place, cheaply (the lines before the tail are not parsed): a seed line only
+/// first (`first`, the first line not blank), entries numbered one after another. A line copied
+/// in anywhere (`head -1 FILE >> FILE`) is found here, instead of reading the journal as ending
+/// at it and then appending the game's entries again after it. Returns the last entry's line
+/// (0-based) and index.
+fn check_places(
+    bytes: &[u8],
+    file: &str,
+    spans: &[(usize, usize, bool)],
+    first: Option<usize>,
+) -> Result<Option<(usize, u64)>, StoreError> {
     let mut next: Option<u64> = None;
     let mut last = None;
     for (k, &(a, b, _)) in spans.iter().enumerate() {
-        if blank(a, b) {
+        if is_blank(bytes, a, b) {
             continue;
         }
         let place = match journal_place(bytes.get(a..b).unwrap_or_default()) {
             Some(p) => p,
-            None => match parse(k, a, b)? {
+            None => match parse_line(bytes, file, k, a, b)? {
                 JournalLine::Secret(_) => None,
                 JournalLine::Entry(e) => Some(e.index),
             },
@@ -278,26 +338,23 @@ pub fn parse_journal_tail(bytes: &[u8], file: &str, from: usize) -> Result<Journ
             }
         }
     }
-    // The journal's last entry older than the save's last: its end was cut off. It is not the
-    // journal of this save as kepi left it; appending to it would leave a hole in the chain.
-    if let Some((k, i)) = last
-        && (i as usize).saturating_add(1) < from
-    {
-        return Err(StoreError::Invalid {
-            file: file.to_string(),
-            message: format!(
-                "journal line {} (log entry {i}) is its last, but the save holds entries up to {}: lines were cut off its end; {RECOVER_HINT}",
-                k + 1,
-                from - 1
-            ),
-        });
-    }
+    Ok(last)
+}
+
+/// The journal's entries from the save's last (`from - 1`, the anchor) on, each with its
+/// 1-based line, read backwards from the end and returned in order.
+fn read_tail(
+    bytes: &[u8],
+    file: &str,
+    spans: &[(usize, usize, bool)],
+    from: usize,
+) -> Result<Vec<(LogEntry, usize)>, StoreError> {
     let mut tail = Vec::new();
     for (k, &(a, b, _)) in spans.iter().enumerate().rev() {
-        if blank(a, b) {
+        if is_blank(bytes, a, b) {
             continue;
         }
-        match parse(k, a, b)? {
+        match parse_line(bytes, file, k, a, b)? {
             // The journal's first line (checked above): every entry after it was read.
             JournalLine::Secret(_) => break,
             JournalLine::Entry(e) => {
@@ -310,23 +367,5 @@ pub fn parse_journal_tail(bytes: &[u8], file: &str, from: usize) -> Result<Journ
         }
     }
     tail.reverse();
-    for (e, line) in tail {
-        j.entries.push(e);
-        j.lines.push(line);
-    }
-    if let Some(first) = j.entries.first()
-        && let Err(b) = verify_chain_from(&j.entries, first.index, &first.prev)
-    {
-        let k = b.index.saturating_sub(first.index as usize);
-        return Err(StoreError::Invalid {
-            file: file.to_string(),
-            message: format!(
-                "journal line {} (log entry {}): chain broken: {}; {RECOVER_HINT}",
-                j.lines.get(k).copied().unwrap_or(0),
-                b.index,
-                b.reason
-            ),
-        });
-    }
-    Ok(j)
+    Ok(tail)
 }

@@ -281,49 +281,84 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
     let j = salvaged.as_ref();
     let entries: &[(usize, LogEntry)] = j.map(|s| s.entries.as_slice()).unwrap_or_default();
     let secrets: &[(usize, SeedSecret)] = j.map(|s| s.secrets.as_slice()).unwrap_or_default();
-    // The base: the save when it reads (it may hold more than a journal cut short); else the
-    // journal's first entry with its seed (a seed line that matches the entry's commitment);
-    // else the backup.
+    let (mut game, source) = base_game(path, &jp, entries, secrets)?;
+    let base = game.log().len();
+    let taken = extend_chain(&mut game, entries);
+    let cut_why = cut_chain(&mut game, base);
+    let lines = sort_lines(&game, entries, &taken, base, cut_why.as_ref(), j);
+    let mut how = describe(&source, base, game.log().len(), &lines, j);
+    // The journal is written anew unless it is exactly the game's, as kepi writes it: anything
+    // else in it (lines left out, copies, a torn or repaired line) would stop the next open.
+    let journal_is_the_games = j.is_some_and(|s| {
+        !s.odd
+            && s.stopped_at.is_none()
+            && s.damaged.is_empty()
+            && s.torn.is_none()
+            && lines.copies.is_empty()
+            && lines.left_out.is_empty()
+            && s.secrets.len() == usize::from(game.secret().is_some())
+            && s.secrets.first().is_none_or(|(line, _)| *line == 1)
+    });
+    let rewrite_journal = j.is_some() && !journal_is_the_games;
+    set_aside_old(path, &jp, rewrite_journal, &mut how)?;
+    write_rebuilt(held.file, path, &game, j, rewrite_journal)?;
+    Ok((game, how))
+}
+
+/// The game recover builds on, and where it came from: the save when it reads (it may hold more
+/// than a journal cut short); else the journal's first entry with its seed (a seed line that
+/// matches the entry's commitment); else the backup, whose error is recover's when it does not
+/// read either.
+fn base_game(
+    path: &Path,
+    jp: &Path,
+    entries: &[(usize, LogEntry)],
+    secrets: &[(usize, SeedSecret)],
+) -> Result<(Game, String), StoreError> {
     let from_save = read_bytes_limited(path)
         .and_then(|b| parse_save(&b, &path.display().to_string()))
         .ok()
         .map(|g| (g, path.display().to_string()));
-    let from_journal = || {
-        let mut firsts: Vec<&LogEntry> = Vec::new();
-        for (_, e) in entries.iter().filter(|(_, e)| e.index == 0) {
-            if firsts.len() < STARTS && !firsts.iter().any(|f| f.hash == e.hash) {
-                firsts.push(e);
-            }
-        }
-        let mut seeds: Vec<Option<SeedSecret>> = Vec::new();
-        for (_, s) in secrets {
-            if seeds.len() < STARTS && !seeds.iter().any(|x| x.as_ref() == Some(s)) {
-                seeds.push(Some(s.clone()));
-            }
-        }
-        seeds.push(None);
-        firsts
-            .into_iter()
-            .find_map(|e| {
-                seeds
-                    .iter()
-                    .find_map(|s| Game::from_log(vec![e.clone()], s.clone()).ok())
-            })
-            .map(|g| (g, jp.display().to_string()))
-    };
-    let (mut game, source) = match from_save.or_else(from_journal) {
-        Some(x) => x,
+    let from_journal = || first_entries(entries, secrets).map(|g| (g, jp.display().to_string()));
+    match from_save.or_else(from_journal) {
+        Some(x) => Ok(x),
         None => {
             let bak = backup_path(path);
             let bytes = read_folder_file(&bak, "backup")?;
-            (
+            Ok((
                 parse_save(&bytes, &bak.display().to_string())?,
                 bak.display().to_string(),
-            )
+            ))
         }
-    };
-    let base = game.log().len();
-    // Index after index, the first journal entry that continues the chain.
+    }
+}
+
+/// A game started from the journal alone: the first of up to [`STARTS`] different first entries
+/// that starts a game with one of up to [`STARTS`] different seed lines, or with no seed.
+fn first_entries(entries: &[(usize, LogEntry)], secrets: &[(usize, SeedSecret)]) -> Option<Game> {
+    let mut firsts: Vec<&LogEntry> = Vec::new();
+    for (_, e) in entries.iter().filter(|(_, e)| e.index == 0) {
+        if firsts.len() < STARTS && !firsts.iter().any(|f| f.hash == e.hash) {
+            firsts.push(e);
+        }
+    }
+    let mut seeds: Vec<Option<SeedSecret>> = Vec::new();
+    for (_, s) in secrets {
+        if seeds.len() < STARTS && !seeds.iter().any(|x| x.as_ref() == Some(s)) {
+            seeds.push(Some(s.clone()));
+        }
+    }
+    seeds.push(None);
+    firsts.into_iter().find_map(|e| {
+        seeds
+            .iter()
+            .find_map(|s| Game::from_log(vec![e.clone()], s.clone()).ok())
+    })
+}
+
+/// Replays onto `game`, index after index, the first journal entry that continues the chain.
+/// Returns which of `entries` were taken.
+fn extend_chain(game: &mut Game, entries: &[(usize, LogEntry)]) -> Vec<bool> {
     let mut at_index: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
     for (k, (_, e)) in entries.iter().enumerate() {
         at_index.entry(e.index).or_default().push(k);
@@ -342,7 +377,14 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         };
         taken[k] = true;
     }
-    // With the seed known, every die must come from it: cut at the first that does not.
+    taken
+}
+
+/// Cuts the rebuilt game back (never below `base`, the entries it was built on) where it may not
+/// go on: at the first entry whose dice do not come from the seed, when the seed is known, and
+/// where its journal would pass [`MAX_JOURNAL_BYTES`] (what does not fit stays in the journal set
+/// aside). Returns the last cut made, its index and why, in words.
+fn cut_chain(game: &mut Game, base: usize) -> Option<(usize, String)> {
     let mut cut_why: Option<(usize, String)> = None;
     if let Some(seed) = game.secret().map(|s| s.seed)
         && let Err(ReplayError::Entry { index, message }) = game.audit_dice(seed)
@@ -354,9 +396,7 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
             format!("its dice do not come from the game's seed ({message})"),
         ));
     }
-    // Never a journal larger than kepi writes (nor then reads): what does not fit stays in the
-    // journal set aside.
-    let fit = entries_that_fit(&game, MAX_JOURNAL_BYTES);
+    let fit = entries_that_fit(game, MAX_JOURNAL_BYTES);
     if fit < game.log().len() && fit > base && game.rewind(fit).is_ok() {
         cut_why = Some((
             fit,
@@ -366,9 +406,31 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
             ),
         ));
     }
+    cut_why
+}
+
+/// The journal's lines as recover's report sorts them.
+struct Lines {
+    /// The lines of the entries that extend the base, in the file's order.
+    kept: Vec<usize>,
+    /// Lines that are copies of a line the game holds (nothing lost), sorted.
+    copies: Vec<usize>,
+    /// Lines left out, each with why, in words.
+    left_out: Vec<String>,
+}
+
+/// Sorts each journal line read: kept (it extends the base), the journal's own line of an entry
+/// the base holds, a copy of a line the game holds (nothing lost), or left out (and why); then the
+/// seed lines and the damaged lines.
+fn sort_lines(
+    game: &Game,
+    entries: &[(usize, LogEntry)],
+    taken: &[bool],
+    base: usize,
+    cut_why: Option<&(usize, String)>,
+    j: Option<&Salvaged>,
+) -> Lines {
     let len = game.log().len();
-    // Each journal line read: kept (it extends the base), the journal's own line of an entry the
-    // base holds, a copy of a line the game holds (nothing lost), or left out (and why).
     let mut kept_lines = Vec::new();
     let mut copies = Vec::new();
     let mut left_out: Vec<String> = Vec::new();
@@ -386,7 +448,7 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
                 copies.push(*line);
             }
         } else {
-            let why = match &cut_why {
+            let why = match cut_why {
                 Some((from, why)) if i >= *from && taken[k] => {
                     if i == *from {
                         why.clone()
@@ -422,10 +484,25 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         }
     }
     copies.sort_unstable();
+    Lines {
+        kept: kept_lines,
+        copies,
+        left_out,
+    }
+}
+
+/// Recover's report up to the files it sets aside: where the game was rebuilt from, the journal
+/// lines kept, copied, repaired and left out, a torn last line and where reading stopped.
+fn describe(source: &str, base: usize, len: usize, lines: &Lines, j: Option<&Salvaged>) -> String {
+    let Lines {
+        kept: kept_lines,
+        copies,
+        left_out,
+    } = lines;
     let beyond = len.saturating_sub(base);
     let mut how = format!("rebuilt from {source} and {beyond} journal entries ({len} in all)");
     if !kept_lines.is_empty() {
-        how.push_str(&format!("; kept journal lines {}", spans(&kept_lines)));
+        how.push_str(&format!("; kept journal lines {}", spans(kept_lines)));
     }
     if !copies.is_empty() {
         let named: Vec<String> = copies
@@ -469,43 +546,44 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
             READ_CAP / (1024 * 1024)
         ));
     }
-    // The journal is written anew unless it is exactly the game's, as kepi writes it: anything
-    // else in it (lines left out, copies, a torn or repaired line) would stop the next open.
-    let journal_is_the_games = j.is_some_and(|s| {
-        !s.odd
-            && s.stopped_at.is_none()
-            && s.damaged.is_empty()
-            && s.torn.is_none()
-            && copies.is_empty()
-            && left_out.is_empty()
-            && s.secrets.len() == usize::from(game.secret().is_some())
-            && s.secrets.first().is_none_or(|(line, _)| *line == 1)
-    });
-    let set_aside_before = |p: &Path| -> Vec<String> {
-        let mut v = Vec::new();
-        for k in 1..=10_000u32 {
-            let q = if k == 1 {
-                sibling(p, ".damaged")
-            } else {
-                sibling(p, &format!(".damaged.{k}"))
-            };
-            if !crate::fsio::present(&q) {
-                break;
-            }
-            v.push(q.display().to_string());
+    how
+}
+
+/// The copies an earlier recover set aside beside `p` (`.damaged`, `.damaged.2`, ...), which
+/// stay as they are.
+fn set_aside_before(p: &Path) -> Vec<String> {
+    let mut v = Vec::new();
+    for k in 1..=10_000u32 {
+        let q = if k == 1 {
+            sibling(p, ".damaged")
+        } else {
+            sibling(p, &format!(".damaged.{k}"))
+        };
+        if !crate::fsio::present(&q) {
+            break;
         }
-        v
-    };
+        v.push(q.display().to_string());
+    }
+    v
+}
+
+/// Sets aside the old save (when there is one) and, when it is written anew, the old journal,
+/// each under a name never used before, and says so in `how`, with what an earlier recover left.
+fn set_aside_old(
+    path: &Path,
+    jp: &Path,
+    rewrite_journal: bool,
+    how: &mut String,
+) -> Result<(), StoreError> {
     let mut earlier = Vec::new();
     if crate::fsio::present(path) {
         earlier.extend(set_aside_before(path));
         let to = set_aside(path)?;
         how.push_str(&format!("; the old save is kept as {}", to.display()));
     }
-    let rewrite_journal = j.is_some() && !journal_is_the_games;
     if rewrite_journal {
-        earlier.extend(set_aside_before(&jp));
-        let to = set_aside(&jp)?;
+        earlier.extend(set_aside_before(jp));
+        let to = set_aside(jp)?;
         how.push_str(&format!(
             "; the old journal, every line of it, is kept as {}",
             to.display()
@@ -517,8 +595,21 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
             earlier.join(", ")
         ));
     }
+    Ok(())
+}
+
+/// Writes the rebuilt save through a `Store` holding the game's lock (`lock_file`); the journal
+/// kept as it is counts its entries and good bytes, one written anew starts empty.
+fn write_rebuilt(
+    lock_file: std::fs::File,
+    path: &Path,
+    game: &Game,
+    j: Option<&Salvaged>,
+    rewrite_journal: bool,
+) -> Result<(), StoreError> {
+    let entries: &[(usize, LogEntry)] = j.map(|s| s.entries.as_slice()).unwrap_or_default();
     let mut store = Store {
-        _lock: held.file,
+        _lock: lock_file,
         path: path.to_path_buf(),
         journal_entries: if rewrite_journal {
             0
@@ -542,9 +633,8 @@ pub fn recover(path: &Path) -> Result<(Game, String), StoreError> {
         running: None,
     };
     store
-        .compact(&game)
-        .map_err(|e| io(path, format!("could not write the rebuilt save: {e}")))?;
-    Ok((game, how))
+        .compact(game)
+        .map_err(|e| io(path, format!("could not write the rebuilt save: {e}")))
 }
 
 #[cfg(test)]

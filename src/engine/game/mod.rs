@@ -980,6 +980,10 @@ fn next_phase(s: &mut GameState) {
     }
 }
 
+// A flat match, one arm per `Action`: the actions that do more than set a field (a move, a
+// siege, a resolution, a due check closed) are applied by their own functions below.
+/// Applies one action to the state (`nested`: as an effect of another action, which may not
+/// set a scale, roll, resolve or close a due check with effects).
 fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionError> {
     match a {
         Action::LoseStrength { unit, n } => {
@@ -1027,21 +1031,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             let v = i64::from(u.leaders) - 1;
             set_count(u, Counter::Leaders, v, "no leader left to lose")
         }
-        Action::Move { unit, to, .. } => {
-            let u = s.unit_mut(unit)?;
-            u.position = *to;
-            u.moved = true;
-            // FR-C2: the retreat is the move that follows the result; it answers the check.
-            u.must_retreat = false;
-            if s.due
-                .iter()
-                .any(|d| d.by_move && d.unit.as_deref() == Some(unit))
-            {
-                s.due
-                    .retain(|d| !(d.by_move && d.unit.as_deref() == Some(unit.as_str())));
-            }
-            Ok(())
-        }
+        Action::Move { unit, to, .. } => move_unit(s, unit, *to),
         Action::Place { unit, to } => {
             s.unit_mut(unit)?.position = *to;
             Ok(())
@@ -1058,33 +1048,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             next_phase(s);
             Ok(())
         }
-        Action::SetSiege { place, siege } => {
-            if let Some(g) = siege
-                && g.place != *place
-            {
-                return Err(ActionError::Invalid(format!(
-                    "a siege of `{}` set under the name `{place}`",
-                    g.place
-                )));
-            }
-            if place.trim().is_empty() || place.len() > 200 {
-                return Err(ActionError::Invalid(
-                    "a place is named by 1 to 200 bytes".into(),
-                ));
-            }
-            let at = s.sieges.iter().position(|g| g.place == *place);
-            match (at, siege) {
-                (Some(i), Some(g)) => s.sieges[i] = g.clone(),
-                (None, Some(g)) => s.sieges.push(g.clone()),
-                (Some(i), None) => {
-                    s.sieges.remove(i);
-                }
-                (None, None) => {
-                    return Err(ActionError::Invalid(format!("`{place}` is not besieged")));
-                }
-            }
-            Ok(())
-        }
+        Action::SetSiege { place, siege } => set_siege(s, place, siege.as_ref()),
         Action::Scale { scale } => {
             if nested {
                 return Err(ActionError::Invalid(
@@ -1123,59 +1087,124 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
                     "a resolution cannot contain another resolution".into(),
                 ));
             }
-            // Which open checks this answers depends on the checks open before it, read now
-            // rather than from a copy of the whole state.
-            let answered = crate::engine::flow::answered_by(s, resolution, effects, units);
-            for e in effects {
-                apply_in(s, e, true)?;
-            }
-            s.dice.draws = s.dice.draws.max(*draws);
-            if s.due.iter().any(|d| answered.contains(&d.id)) {
-                s.due.retain(|d| !answered.contains(&d.id));
-            }
-            Ok(())
+            apply_resolved(s, resolution, effects, *draws, units)
         }
-        Action::ResolveDue { id, .. } | Action::WaiveDue { id, .. } => {
-            if let Action::WaiveDue { reason, .. } = a
-                && reason.len() > 4000
-            {
-                return Err(ActionError::Invalid(
-                    "a reason is at most 4000 bytes".into(),
-                ));
-            }
-            let before = s.due.len();
-            if s.due.iter().any(|d| d.id == *id) {
-                s.due.retain(|d| d.id != *id);
-            }
-            if s.due.len() == before {
-                let open: Vec<String> = s.due.iter().map(|d| d.id.to_string()).collect();
-                return Err(ActionError::Invalid(format!(
-                    "no due check #{id} (open: {})",
-                    if open.is_empty() {
-                        "none".to_string()
-                    } else {
-                        open.join(", ")
-                    }
-                )));
-            }
-            if let Action::ResolveDue { effects, .. } = a {
-                if nested && !effects.is_empty() {
-                    return Err(ActionError::Invalid(
-                        "a due check done cannot be an effect of another action".into(),
-                    ));
-                }
-                for e in effects {
-                    if matches!(e, Action::ResolveDue { .. } | Action::WaiveDue { .. }) {
-                        return Err(ActionError::Invalid(
-                            "a due check's effect cannot be another due check".into(),
-                        ));
-                    }
-                    apply_in(s, e, true)?;
-                }
-            }
-            Ok(())
+        Action::ResolveDue { id, .. } | Action::WaiveDue { id, .. } => close_due(s, a, *id, nested),
+    }
+}
+
+/// A unit moved: placed, marked as moved, its retreat done (FR-C2: the retreat is the move that
+/// follows the result; it answers the check) and the due checks a move of it answers closed.
+fn move_unit(s: &mut GameState, unit: &str, to: Position) -> Result<(), ActionError> {
+    let u = s.unit_mut(unit)?;
+    u.position = to;
+    u.moved = true;
+    // FR-C2: the retreat is the move that follows the result; it answers the check.
+    u.must_retreat = false;
+    if s.due
+        .iter()
+        .any(|d| d.by_move && d.unit.as_deref() == Some(unit))
+    {
+        s.due
+            .retain(|d| !(d.by_move && d.unit.as_deref() == Some(unit)));
+    }
+    Ok(())
+}
+
+/// A siege set under its place's name (added or replaced), or lifted (`None`); refused when the
+/// names differ, the name is empty or longer than 200 bytes, or there is no siege to lift.
+fn set_siege(s: &mut GameState, place: &str, siege: Option<&Siege>) -> Result<(), ActionError> {
+    if let Some(g) = siege
+        && g.place != place
+    {
+        return Err(ActionError::Invalid(format!(
+            "a siege of `{}` set under the name `{place}`",
+            g.place
+        )));
+    }
+    if place.trim().is_empty() || place.len() > 200 {
+        return Err(ActionError::Invalid(
+            "a place is named by 1 to 200 bytes".into(),
+        ));
+    }
+    let at = s.sieges.iter().position(|g| g.place == place);
+    match (at, siege) {
+        (Some(i), Some(g)) => s.sieges[i] = g.clone(),
+        (None, Some(g)) => s.sieges.push(g.clone()),
+        (Some(i), None) => {
+            s.sieges.remove(i);
+        }
+        (None, None) => {
+            return Err(ActionError::Invalid(format!("`{place}` is not besieged")));
         }
     }
+    Ok(())
+}
+
+/// A resolution's effects applied (nested), kepi's dice moved on past its rolls and the due
+/// checks it answers closed.
+fn apply_resolved(
+    s: &mut GameState,
+    resolution: &Resolution<serde_json::Value>,
+    effects: &[Action],
+    draws: u64,
+    units: &[String],
+) -> Result<(), ActionError> {
+    // Which open checks this answers depends on the checks open before it, read now
+    // rather than from a copy of the whole state.
+    let answered = crate::engine::flow::answered_by(s, resolution, effects, units);
+    for e in effects {
+        apply_in(s, e, true)?;
+    }
+    s.dice.draws = s.dice.draws.max(draws);
+    if s.due.iter().any(|d| answered.contains(&d.id)) {
+        s.due.retain(|d| !answered.contains(&d.id));
+    }
+    Ok(())
+}
+
+/// A due check done (`ResolveDue`, with its effects) or waived (`WaiveDue`, with its reason):
+/// refused when the reason passes 4000 bytes, the check is not open, or, done, its effects are
+/// nested or hold another due check.
+fn close_due(s: &mut GameState, a: &Action, id: u64, nested: bool) -> Result<(), ActionError> {
+    if let Action::WaiveDue { reason, .. } = a
+        && reason.len() > 4000
+    {
+        return Err(ActionError::Invalid(
+            "a reason is at most 4000 bytes".into(),
+        ));
+    }
+    let before = s.due.len();
+    if s.due.iter().any(|d| d.id == id) {
+        s.due.retain(|d| d.id != id);
+    }
+    if s.due.len() == before {
+        let open: Vec<String> = s.due.iter().map(|d| d.id.to_string()).collect();
+        return Err(ActionError::Invalid(format!(
+            "no due check #{id} (open: {})",
+            if open.is_empty() {
+                "none".to_string()
+            } else {
+                open.join(", ")
+            }
+        )));
+    }
+    if let Action::ResolveDue { effects, .. } = a {
+        if nested && !effects.is_empty() {
+            return Err(ActionError::Invalid(
+                "a due check done cannot be an effect of another action".into(),
+            ));
+        }
+        for e in effects {
+            if matches!(e, Action::ResolveDue { .. } | Action::WaiveDue { .. }) {
+                return Err(ActionError::Invalid(
+                    "a due check's effect cannot be another due check".into(),
+                ));
+            }
+            apply_in(s, e, true)?;
+        }
+    }
+    Ok(())
 }
 
 impl fmt::Display for Action {

@@ -331,51 +331,7 @@ pub fn run(
             };
             Ok(fr1870::storm(&input, t, ctx.dice)?.erase())
         }
-        Fr1870Action::Siege(a) => {
-            let SiegeArgs {
-                place,
-                cell,
-                kind: k,
-                by,
-                besieger_cell,
-                no_infantry,
-                also_besieging,
-                besieger,
-                coefficient,
-                garrison,
-                start,
-                steps,
-            } = &**a;
-            if let Some(b) = besieger
-                && !matches!(b.trim().to_ascii_lowercase().as_str(), "french" | "german")
-            {
-                return Err(MoveError::usage(format!(
-                    "--besieger: `{b}` (accepted: french, german)"
-                )));
-            }
-            let also = also_besieging
-                .iter()
-                .map(|w| {
-                    kind(&Some(w.clone())).map(|k| k.unwrap_or(fr1870::BlockadeKind::Fortress))
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| MoveError::usage(e.message.replace("--kind", "--also-besieging")))?;
-            let input = SiegeInput {
-                place: place.clone(),
-                cells: cell.clone(),
-                kind: kind(k)?,
-                by: by.clone(),
-                by_cells: besieger_cell.clone(),
-                no_infantry: *no_infantry,
-                also_besieging: also,
-                besieger: besieger.clone(),
-                coefficient: *coefficient,
-                garrison: *garrison,
-                start: start.clone(),
-                steps: *steps,
-            };
-            Ok(siege::lay_siege(&input, t)?.erase())
-        }
+        Fr1870Action::Siege(a) => Ok(siege::lay_siege(&siege_input(a)?, t)?.erase()),
         Fr1870Action::Blockade {
             place,
             end,
@@ -415,35 +371,90 @@ pub fn run(
             Ok(siege::points(&input, t)?.erase())
         }
         Fr1870Action::Rail(a) => {
-            let input = RailInput {
-                unit: "the unit".to_string(),
-                from: a.from.clone(),
-                to: a.to.clone(),
-                line: a.line,
-                earlier_this_turn: a.earlier,
-                section: a.section.clone(),
-                capacity: a.capacity,
-                carried_on_section: a.carried,
-                to_enemy_held: a.enemy_held,
-                to_enemy_controlled: a.enemy_controlled,
-            };
+            let input = rail_input(a);
             let said = transport::rail_breaches(&input);
             Ok(with_breaches(transport::rail(&input)?, said).erase())
         }
         Fr1870Action::Sea(a) => {
-            let input = SeaInput {
-                unit: "the unit".to_string(),
-                side: a.side.clone(),
-                from: a.from,
-                from_port: a.from_port.clone(),
-                to: a.to,
-                to_port: a.port.clone(),
-                at: a.at.clone(),
-                in_transit: a.in_transit,
-                passages_this_phase: a.passages,
-            };
+            let input = sea_input(a);
             let said = transport::sea_breaches(&input);
             Ok(with_breaches(transport::sea(&input)?, said).erase())
         }
+    }
+}
+
+/// The siege `kepi resolve fr1870 siege` lays (FR-F1, FR-B1), its words read: `--besieger` and
+/// `--kind`, then `--also-besieging` (said as itself).
+fn siege_input(a: &SiegeArgs) -> Result<SiegeInput, MoveError> {
+    let SiegeArgs {
+        place,
+        cell,
+        kind: k,
+        by,
+        besieger_cell,
+        no_infantry,
+        also_besieging,
+        besieger,
+        coefficient,
+        garrison,
+        start,
+        steps,
+    } = a;
+    if let Some(b) = besieger
+        && !matches!(b.trim().to_ascii_lowercase().as_str(), "french" | "german")
+    {
+        return Err(MoveError::usage(format!(
+            "--besieger: `{b}` (accepted: french, german)"
+        )));
+    }
+    let also = also_besieging
+        .iter()
+        .map(|w| kind(&Some(w.clone())).map(|k| k.unwrap_or(fr1870::BlockadeKind::Fortress)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| MoveError::usage(e.message.replace("--kind", "--also-besieging")))?;
+    Ok(SiegeInput {
+        place: place.clone(),
+        cells: cell.clone(),
+        kind: kind(k)?,
+        by: by.clone(),
+        by_cells: besieger_cell.clone(),
+        no_infantry: *no_infantry,
+        also_besieging: also,
+        besieger: besieger.clone(),
+        coefficient: *coefficient,
+        garrison: *garrison,
+        start: start.clone(),
+        steps: *steps,
+    })
+}
+
+/// The railway transport `kepi resolve fr1870 rail` asks (FR-G1), for "the unit".
+fn rail_input(a: &RailArgs) -> RailInput {
+    RailInput {
+        unit: "the unit".to_string(),
+        from: a.from.clone(),
+        to: a.to.clone(),
+        line: a.line,
+        earlier_this_turn: a.earlier,
+        section: a.section.clone(),
+        capacity: a.capacity,
+        carried_on_section: a.carried,
+        to_enemy_held: a.enemy_held,
+        to_enemy_controlled: a.enemy_controlled,
+    }
+}
+
+/// The passage by sea `kepi resolve fr1870 sea` asks (FR-K1), for "the unit".
+fn sea_input(a: &SeaArgs) -> SeaInput {
+    SeaInput {
+        unit: "the unit".to_string(),
+        side: a.side.clone(),
+        from: a.from,
+        from_port: a.from_port.clone(),
+        to: a.to,
+        to_port: a.port.clone(),
+        at: a.at.clone(),
+        in_transit: a.in_transit,
+        passages_this_phase: a.passages,
     }
 }

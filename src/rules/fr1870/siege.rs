@@ -150,8 +150,65 @@ pub fn lay_siege(i: &SiegeInput, t: &Fr1870Tables) -> Result<Resolution<SiegeOut
         ));
     }
     let kind = kind_of(place, i.kind);
+    let (cells, first, at) = siege_cells(i, kind)?;
+    let mut mods = vec![line(
+        format!("{place} besieged ({})", kind_word(kind)),
+        "FR-F1",
+        Provenance::Seed,
+    )];
+    let mut notes = besieger_notes(i, place, kind, &first, at)?;
+    if kind == BlockadeKind::Fortress {
+        mods.push(ModifierLine::new(
+            "the besieger's die when he defends",
+            Effect::Add(Ratio::int(i64::from(t.combat.besieger_defence_die.v()))),
+            RuleId::new("FR-F1"),
+            t.combat.besieger_defence_die.provenance,
+        ));
+    } else {
+        mods.push(line(
+            "a fortified camp: the besieger must encircle it completely, each unit fighting as \
+             in the open country (I2); its besieged units are supplied",
+            "FR-B1",
+            Provenance::Seed,
+        ));
+    }
+    mods.push(line(
+        "besieged and besieging units: DR has no effect on either side; D always counts",
+        "FR-F1",
+        Provenance::Seed,
+    ));
+    let marker = start_marker(i, place, kind, t, &mut notes)?;
+    let start = marker.as_ref().map(|b| b.start.clone());
+    marker_lines(i, place, kind, t, start.as_deref(), &mut mods, &mut notes);
+    let summary = match &start {
+        Some(s) => format!("{place} besieged; blockade marker on {s}"),
+        None => format!("{place} besieged"),
+    };
+    Ok(certain(
+        "siege",
+        mods,
+        SiegeOutcome {
+            place: place.to_string(),
+            cells,
+            kind,
+            by: i.by.clone(),
+            besieger: i.besieger.as_ref().map(|b| b.trim().to_ascii_lowercase()),
+            start,
+            steps: i.steps,
+        },
+        summary,
+        notes,
+    ))
+}
+
+/// FR-F1: the place's cells as typed, each a cell of the map; a fortress has one, only the
+/// fortified camps several. Returns them, the first, and where the first lies.
+fn siege_cells(
+    i: &SiegeInput,
+    kind: BlockadeKind,
+) -> Result<(Vec<String>, String, Hex), RuleError> {
     let cells: Vec<String> = i.cells.iter().map(|c| c.trim().to_string()).collect();
-    let Some(first) = cells.first() else {
+    let Some(first) = cells.first().cloned() else {
         return Err(RuleError::input(
             "--cell",
             "no cell",
@@ -168,12 +225,20 @@ pub fn lay_siege(i: &SiegeInput, t: &Fr1870Tables) -> Result<Resolution<SiegeOut
             "one cell (only the fortified camps, Metz and Paris, extend over several)",
         ));
     }
-    let at = cell("--cell", first)?;
-    let mut mods = vec![line(
-        format!("{place} besieged ({})", kind_word(kind)),
-        "FR-F1",
-        Provenance::Seed,
-    )];
+    let at = cell("--cell", &first)?;
+    Ok((cells, first, at))
+}
+
+/// FR-F1, I10: what the umpire went ahead with in the besiegers (a besieger not adjacent to a
+/// fortress, none of infantry, a fortress and a fortified camp at once), as notes; more cells
+/// than besiegers is refused.
+fn besieger_notes(
+    i: &SiegeInput,
+    place: &str,
+    kind: BlockadeKind,
+    first: &str,
+    at: Hex,
+) -> Result<Vec<String>, RuleError> {
     let mut notes = Vec::new();
     if i.by_cells.len() > i.by.len() {
         return Err(RuleError::input(
@@ -206,26 +271,19 @@ pub fn lay_siege(i: &SiegeInput, t: &Fr1870Tables) -> Result<Resolution<SiegeOut
                 .to_string(),
         );
     }
-    if kind == BlockadeKind::Fortress {
-        mods.push(ModifierLine::new(
-            "the besieger's die when he defends",
-            Effect::Add(Ratio::int(i64::from(t.combat.besieger_defence_die.v()))),
-            RuleId::new("FR-F1"),
-            t.combat.besieger_defence_die.provenance,
-        ));
-    } else {
-        mods.push(line(
-            "a fortified camp: the besieger must encircle it completely, each unit fighting as \
-             in the open country (I2); its besieged units are supplied",
-            "FR-B1",
-            Provenance::Seed,
-        ));
-    }
-    mods.push(line(
-        "besieged and besieging units: DR has no effect on either side; D always counts",
-        "FR-F1",
-        Provenance::Seed,
-    ));
+    Ok(notes)
+}
+
+/// FR-B1, I11-I13: the blockade marker a siege starts, if any: on the situation's cell
+/// (`start`), on PARIS-0, on M1-M4 by Metz's garrison, or on "[value] +units" for a fortress
+/// whose garrison exceeds its stores (a fortress given a garrison but no coefficient is noted).
+fn start_marker(
+    i: &SiegeInput,
+    place: &str,
+    kind: BlockadeKind,
+    t: &Fr1870Tables,
+    notes: &mut Vec<String>,
+) -> Result<Option<Blockade>, RuleError> {
     let marker: Option<Blockade> = match (&i.start, kind) {
         (Some(s), k) => {
             let s = s.trim();
@@ -252,8 +310,21 @@ pub fn lay_siege(i: &SiegeInput, t: &Fr1870Tables) -> Result<Resolution<SiegeOut
             _ => None,
         },
     };
-    let start = marker.as_ref().map(|b| b.start.clone());
-    match &start {
+    Ok(marker)
+}
+
+/// FR-B1: the marker's lines: where it is placed and how many cells it has to SURRENDER
+/// (entered, the club's tables', or unknown and noted), or that there is none.
+fn marker_lines(
+    i: &SiegeInput,
+    place: &str,
+    kind: BlockadeKind,
+    t: &Fr1870Tables,
+    start: Option<&str>,
+    mods: &mut Vec<ModifierLine>,
+    notes: &mut Vec<String>,
+) {
+    match start {
         Some(s) => {
             let how = match (&i.start, kind) {
                 (Some(_), _) => Provenance::Seed,
@@ -293,25 +364,6 @@ pub fn lay_siege(i: &SiegeInput, t: &Fr1870Tables) -> Result<Resolution<SiegeOut
             Provenance::Seed,
         )),
     }
-    let summary = match &start {
-        Some(s) => format!("{place} besieged; blockade marker on {s}"),
-        None => format!("{place} besieged"),
-    };
-    Ok(certain(
-        "siege",
-        mods,
-        SiegeOutcome {
-            place: place.to_string(),
-            cells: cells.clone(),
-            kind,
-            by: i.by.clone(),
-            besieger: i.besieger.as_ref().map(|b| b.trim().to_ascii_lowercase()),
-            start,
-            steps: i.steps,
-        },
-        summary,
-        notes,
-    ))
 }
 
 crate::rules::crt::vocab! {
@@ -430,69 +482,7 @@ pub fn blockade_turn(
                 "the marker's starting cell (in a game: a siege laid with a marker), or --end lifted",
             ));
         }
-        (end, Some(b)) => {
-            let how = if end == BlockadeEnd::Held {
-                TurnEnd::Held
-            } else {
-                TurnEnd::Broken
-            };
-            let step = blockade::end_turn(b, how, t)?;
-            let next = match &step.state {
-                Some(n) => n.clone(),
-                None => {
-                    let mut n = b.clone();
-                    n.advanced += 1;
-                    n.flipped = false;
-                    n
-                }
-            };
-            let mut notes_step: Vec<String> = step
-                .notes
-                .iter()
-                .filter(|n| !n.starts_with("the blockade calendar is not in the seed"))
-                .cloned()
-                .collect();
-            let steps = i.steps.or_else(|| blockade::steps_to_surrender(b, t));
-            let reached = steps.map(|s| next.advanced >= i32::try_from(s).unwrap_or(i32::MAX));
-            mods.push(ModifierLine::new(
-                format!("cells moved from {}", b.start),
-                Effect::Base(Ratio::int(i64::from(next.advanced))),
-                RuleId::new("FR-B1"),
-                Provenance::Seed,
-            ));
-            match (steps, i.steps) {
-                (Some(s), Some(_)) => mods.push(ModifierLine::new(
-                    "cells to SURRENDER, read off the printed calendar (not in the seed)",
-                    Effect::Target(Ratio::int(i64::from(s))),
-                    RuleId::new("FR-B1"),
-                    Provenance::Unknown,
-                )),
-                (Some(s), None) => mods.push(ModifierLine::new(
-                    "cells to SURRENDER (your tables)",
-                    Effect::Target(Ratio::int(i64::from(s))),
-                    RuleId::new("FR-B1"),
-                    Provenance::House,
-                )),
-                _ => notes_step.push(format!(
-                    "the blockade calendar is not in the seed: the marker is {} cell(s) from {}; \
-                     check your printed calendar for SURRENDER (then `blockade --place {place} \
-                     --end surrender`)",
-                    next.advanced, next.start
-                )),
-            }
-            notes.extend(notes_step);
-            if reached == Some(true)
-                && matches!(
-                    step.event,
-                    BlockadeEvent::Advanced | BlockadeEvent::Resumed | BlockadeEvent::Surrendered
-                )
-            {
-                notes.extend(blockade::capitulate(&next).notes);
-                (BlockadeEvent::Surrendered, Some(next), true)
-            } else {
-                (step.event, step.state.or(Some(next)), false)
-            }
-        }
+        (end, Some(b)) => marker_turn(i, place, end, b, t, &mut mods, &mut notes)?,
     };
     let leave = (capitulates && kind == BlockadeKind::Metz)
         .then(|| i.turn.map(blockade::metz_besiegers_may_leave))
@@ -505,7 +495,105 @@ pub fn blockade_turn(
             Provenance::Seed,
         ));
     }
-    let summary = match (event, &after) {
+    let summary = turn_summary(place, event, after.as_ref());
+    Ok(certain(
+        "blockade",
+        mods,
+        TurnOutcome {
+            place: place.to_string(),
+            kind,
+            event,
+            marker: after.filter(|_| event != BlockadeEvent::Removed),
+            capitulates,
+            turn: i.turn.filter(|_| capitulates),
+            besiegers_leave_on: leave,
+        },
+        summary,
+        notes,
+    ))
+}
+
+/// FR-B1: a marker on the calendar at the end of a turn held or broken: it advances, is turned
+/// over, resumes or moves back ([`blockade::end_turn`]); its lines say the cells moved and the
+/// cells to SURRENDER (entered, the club's tables', or unknown and noted), and the place
+/// capitulates when the marker reaches SURRENDER. Returns what the marker did, the marker after
+/// it and whether the place capitulates.
+fn marker_turn(
+    i: &TurnInput,
+    place: &str,
+    end: BlockadeEnd,
+    b: &Blockade,
+    t: &Fr1870Tables,
+    mods: &mut Vec<ModifierLine>,
+    notes: &mut Vec<String>,
+) -> Result<(BlockadeEvent, Option<Blockade>, bool), RuleError> {
+    let how = if end == BlockadeEnd::Held {
+        TurnEnd::Held
+    } else {
+        TurnEnd::Broken
+    };
+    let step = blockade::end_turn(b, how, t)?;
+    let next = match &step.state {
+        Some(n) => n.clone(),
+        None => {
+            let mut n = b.clone();
+            n.advanced += 1;
+            n.flipped = false;
+            n
+        }
+    };
+    let mut notes_step: Vec<String> = step
+        .notes
+        .iter()
+        .filter(|n| !n.starts_with("the blockade calendar is not in the seed"))
+        .cloned()
+        .collect();
+    let steps = i.steps.or_else(|| blockade::steps_to_surrender(b, t));
+    let reached = steps.map(|s| next.advanced >= i32::try_from(s).unwrap_or(i32::MAX));
+    mods.push(ModifierLine::new(
+        format!("cells moved from {}", b.start),
+        Effect::Base(Ratio::int(i64::from(next.advanced))),
+        RuleId::new("FR-B1"),
+        Provenance::Seed,
+    ));
+    match (steps, i.steps) {
+        (Some(s), Some(_)) => mods.push(ModifierLine::new(
+            "cells to SURRENDER, read off the printed calendar (not in the seed)",
+            Effect::Target(Ratio::int(i64::from(s))),
+            RuleId::new("FR-B1"),
+            Provenance::Unknown,
+        )),
+        (Some(s), None) => mods.push(ModifierLine::new(
+            "cells to SURRENDER (your tables)",
+            Effect::Target(Ratio::int(i64::from(s))),
+            RuleId::new("FR-B1"),
+            Provenance::House,
+        )),
+        _ => notes_step.push(format!(
+            "the blockade calendar is not in the seed: the marker is {} cell(s) from {}; \
+             check your printed calendar for SURRENDER (then `blockade --place {place} \
+             --end surrender`)",
+            next.advanced, next.start
+        )),
+    }
+    notes.extend(notes_step);
+    if reached == Some(true)
+        && matches!(
+            step.event,
+            BlockadeEvent::Advanced | BlockadeEvent::Resumed | BlockadeEvent::Surrendered
+        )
+    {
+        notes.extend(blockade::capitulate(&next).notes);
+        Ok((BlockadeEvent::Surrendered, Some(next), true))
+    } else {
+        Ok((step.event, step.state.or(Some(next)), false))
+    }
+}
+
+/// `blockade`'s summary: the place capitulates, its marker is off the calendar, or what the
+/// marker did and where it stands.
+fn turn_summary(place: &str, event: BlockadeEvent, after: Option<&Blockade>) -> String {
+    match (event, after) {
         (BlockadeEvent::Surrendered, _) => format!("{place} capitulates"),
         (BlockadeEvent::Removed, _) => format!("{place}: marker off the calendar"),
         (e, Some(b)) => format!(
@@ -522,22 +610,7 @@ pub fn blockade_turn(
             if b.flipped { ", turned over" } else { "" }
         ),
         (_, None) => format!("{place}: marker off the calendar"),
-    };
-    Ok(certain(
-        "blockade",
-        mods,
-        TurnOutcome {
-            place: place.to_string(),
-            kind,
-            event,
-            marker: after.filter(|_| event != BlockadeEvent::Removed),
-            capitulates,
-            turn: i.turn.filter(|_| capitulates),
-            besiegers_leave_on: leave,
-        },
-        summary,
-        notes,
-    ))
+    }
 }
 
 /// What `points` is given.

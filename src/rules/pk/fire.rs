@@ -93,6 +93,57 @@ pub(crate) fn plan(input: &FireInput, t: &PkTables) -> Result<(Lines, Hit), Rule
     // Tactical advantages: none for skirmishers (PK-F1) or disordered infantry (PK-F6).
     let wants_advantage = input.enfilade || input.vs_cavalry || input.range.is_some();
     let advantages = !input.skirmish && !input.disordered;
+    skirmish_notes(&mut l, input, wants_advantage);
+    if input.disordered {
+        let d = &t.fire.disordered_add;
+        fixed += d.v();
+        l.add("disordered", d, "PK-F6");
+        if wants_advantage {
+            l.note(
+                "disordered infantry: no firing advantages",
+                "PK-F6",
+                Provenance::Seed,
+            );
+        }
+    }
+    range_lines(&mut l, t, input, advantages, &mut fixed)?;
+    support_lines(&mut l, t, input)?;
+    if input.enfilade && advantages {
+        let f = &t.fire;
+        fixed += f.enfilade_add.v();
+        factor = factor * f.enfilade_times.v();
+        l.add("enfilade", &f.enfilade_add, "PK-F3");
+        l.times("enfilade", &f.enfilade_times, "PK-F3");
+    }
+    if input.vs_cavalry && advantages {
+        vs_cavalry_lines(&mut l, t, input, &mut fixed, &mut factor);
+    }
+    if input.mounted {
+        let m = &t.fire.mounted_times;
+        factor = factor * m.v();
+        l.times("mounted firearms", m, "PK-F1");
+    }
+    if input.target_disordered {
+        let d = &t.fire.vs_disordered_times;
+        factor = factor * d.v();
+        l.times("target disordered", d, "PK-F6");
+    }
+    let (df, _) = target_df(
+        &mut l,
+        t,
+        input.target_skirmish,
+        input.cover,
+        input.enfilade,
+        false,
+    );
+    let mut hit = Hit::new(fixed, df, input.target_figures);
+    hit.factor = factor;
+    Ok((l, hit))
+}
+
+/// PK-F1, PK-F3, PK-F4: the notes saying skirmishers get no tactical advantages (no enfilade, no
+/// bonus against cavalry) when the fire asks for them.
+fn skirmish_notes(l: &mut Lines, input: &FireInput, wants_advantage: bool) {
     if input.skirmish && wants_advantage {
         l.note(
             "skirmishers: no tactical advantages",
@@ -110,18 +161,18 @@ pub(crate) fn plan(input: &FireInput, t: &PkTables) -> Result<(Lines, Hit), Rule
             );
         }
     }
-    if input.disordered {
-        let d = &t.fire.disordered_add;
-        fixed += d.v();
-        l.add("disordered", d, "PK-F6");
-        if wants_advantage {
-            l.note(
-                "disordered infantry: no firing advantages",
-                "PK-F6",
-                Provenance::Seed,
-            );
-        }
-    }
+}
+
+/// PK-F1, PK-F7: a measured range checked against the weapon's, its lines (the weapon's range,
+/// the range measured, the short band's edge) and the short-range bonus (none for supporting
+/// fire, one volley at long range), added to `fixed`.
+fn range_lines(
+    l: &mut Lines,
+    t: &PkTables,
+    input: &FireInput,
+    advantages: bool,
+    fixed: &mut i64,
+) -> Result<(), RuleError> {
     if let Some(r) = input.range {
         let row = input.weapon.row(t);
         if r <= Ratio::ZERO || r > Ratio::int(row.range.v()) {
@@ -160,11 +211,16 @@ pub(crate) fn plan(input: &FireInput, t: &PkTables) -> Result<(Lines, Hit), Rule
                 );
             } else {
                 let s = &t.fire.short_range_add;
-                fixed += s.v();
+                *fixed += s.v();
                 l.add("short range", s, "PK-F1");
             }
         }
     }
+    Ok(())
+}
+
+/// PK-F7: supporting fire: the friend attacked must be within the support distance.
+fn support_lines(l: &mut Lines, t: &PkTables, input: &FireInput) -> Result<(), RuleError> {
     if input.supporting {
         let max = &t.rules.support_distance;
         if let Some(d) = input.friend_distance
@@ -183,70 +239,52 @@ pub(crate) fn plan(input: &FireInput, t: &PkTables) -> Result<(Lines, Hit), Rule
             max.provenance,
         );
     }
-    if input.enfilade && advantages {
-        let f = &t.fire;
-        fixed += f.enfilade_add.v();
-        factor = factor * f.enfilade_times.v();
-        l.add("enfilade", &f.enfilade_add, "PK-F3");
-        l.times("enfilade", &f.enfilade_times, "PK-F3");
+    Ok(())
+}
+
+/// PK-F4: fire at cavalry advancing or charging: a bonus (added to `fixed`, multiplied into
+/// `factor`) for formed infantry with rifles, by rifle type; none for carbines or mounted fire.
+fn vs_cavalry_lines(
+    l: &mut Lines,
+    t: &PkTables,
+    input: &FireInput,
+    fixed: &mut i64,
+    factor: &mut Ratio,
+) {
+    let f = &t.fire;
+    if input.mounted || input.weapon.is_carbine() {
+        l.note(
+            "vs cavalry: only formed infantry with rifles gets a bonus",
+            "PK-F4",
+            Provenance::Seed,
+        );
+    } else if input.weapon == Weapon::Mlr {
+        *fixed += f.vs_cavalry_mlr_add.v();
+        *factor = *factor * f.vs_cavalry_mlr_times.v();
+        l.add(
+            "vs cavalry: muzzle-loading rifle",
+            &f.vs_cavalry_mlr_add,
+            "PK-F4",
+        );
+        l.times(
+            "vs cavalry: muzzle-loading rifle",
+            &f.vs_cavalry_mlr_times,
+            "PK-F4",
+        );
+    } else {
+        *fixed += f.vs_cavalry_breech_add.v();
+        *factor = *factor * f.vs_cavalry_breech_times.v();
+        l.add(
+            format!("vs cavalry: {}", input.weapon),
+            &f.vs_cavalry_breech_add,
+            "PK-F4",
+        );
+        l.times(
+            format!("vs cavalry: {}", input.weapon),
+            &f.vs_cavalry_breech_times,
+            "PK-F4",
+        );
     }
-    if input.vs_cavalry && advantages {
-        let f = &t.fire;
-        if input.mounted || input.weapon.is_carbine() {
-            l.note(
-                "vs cavalry: only formed infantry with rifles gets a bonus",
-                "PK-F4",
-                Provenance::Seed,
-            );
-        } else if input.weapon == Weapon::Mlr {
-            fixed += f.vs_cavalry_mlr_add.v();
-            factor = factor * f.vs_cavalry_mlr_times.v();
-            l.add(
-                "vs cavalry: muzzle-loading rifle",
-                &f.vs_cavalry_mlr_add,
-                "PK-F4",
-            );
-            l.times(
-                "vs cavalry: muzzle-loading rifle",
-                &f.vs_cavalry_mlr_times,
-                "PK-F4",
-            );
-        } else {
-            fixed += f.vs_cavalry_breech_add.v();
-            factor = factor * f.vs_cavalry_breech_times.v();
-            l.add(
-                format!("vs cavalry: {}", input.weapon),
-                &f.vs_cavalry_breech_add,
-                "PK-F4",
-            );
-            l.times(
-                format!("vs cavalry: {}", input.weapon),
-                &f.vs_cavalry_breech_times,
-                "PK-F4",
-            );
-        }
-    }
-    if input.mounted {
-        let m = &t.fire.mounted_times;
-        factor = factor * m.v();
-        l.times("mounted firearms", m, "PK-F1");
-    }
-    if input.target_disordered {
-        let d = &t.fire.vs_disordered_times;
-        factor = factor * d.v();
-        l.times("target disordered", d, "PK-F6");
-    }
-    let (df, _) = target_df(
-        &mut l,
-        t,
-        input.target_skirmish,
-        input.cover,
-        input.enfilade,
-        false,
-    );
-    let mut hit = Hit::new(fixed, df, input.target_figures);
-    hit.factor = factor;
-    Ok((l, hit))
 }
 
 /// PK-F5: the target's DF = DV + cover (linear cover protects the front only; howitzers ignore

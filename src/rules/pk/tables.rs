@@ -481,9 +481,23 @@ impl RuleTable for PkTables {
                 "pk",
             ));
         }
+        self.check_units(check)?;
+        self.check_fire(check)?;
+        self.check_artillery(check)?;
+        self.check_melee(check)?;
+        self.check_morale(check)?;
+        self.check_urt_visibility(check)?;
+        Ok(())
+    }
+}
+
+/// The range checks of `pk.toml`, one section of the file each, in the file's order (the order
+/// `validate` finds the first error in).
+impl PkTables {
+    /// Checks the classes (modifier, URT fraction, fatigue), the DVs, the general rules' numbers and the movement rates.
+    fn check_units(&self, check: &Check<'_>) -> Result<(), TableError> {
         let r0 = Ratio::ZERO;
         let r1 = Ratio::ONE;
-        let r10 = Ratio::int(10);
         for (name, row) in [
             ("elite", &self.class.elite),
             ("veteran", &self.class.veteran),
@@ -524,6 +538,13 @@ impl RuleTable for PkTables {
             check.range(&row.normal, &format!("movement.{name}.normal"), 0, 100)?;
             check.range(&row.charge, &format!("movement.{name}.charge"), 0, 100)?;
         }
+        Ok(())
+    }
+
+    /// Checks the cover values, the fire modifiers and multipliers, and the rifles' ranges.
+    fn check_fire(&self, check: &Check<'_>) -> Result<(), TableError> {
+        let r0 = Ratio::ZERO;
+        let r10 = Ratio::int(10);
         let c = &self.cover;
         for (name, v) in [
             ("fence", &c.fence),
@@ -571,6 +592,13 @@ impl RuleTable for PkTables {
                 row.range.v(),
             )?;
         }
+        Ok(())
+    }
+
+    /// Checks the artillery: its ranges and their bands, its modifiers, guns hit, the gun types' columns, the mitrailleuse and the buildings' DVs and damage.
+    fn check_artillery(&self, check: &Check<'_>) -> Result<(), TableError> {
+        let r0 = Ratio::ZERO;
+        let r1 = Ratio::ONE;
         let a = &self.artillery;
         check.range(&a.range, "artillery.range", 1, 400)?;
         check.range(&a.short_max, "artillery.short_max", 0, a.range.v())?;
@@ -630,6 +658,13 @@ impl RuleTable for PkTables {
         ] {
             check.range(v, &format!("artillery.{name}"), 1, 100)?;
         }
+        Ok(())
+    }
+
+    /// Checks the melee modifiers and multipliers, the formation-against-formation matrix and the counter-moves.
+    fn check_melee(&self, check: &Check<'_>) -> Result<(), TableError> {
+        let r0 = Ratio::ZERO;
+        let r10 = Ratio::int(10);
         let ml = &self.melee;
         for (name, v) in [
             ("flank_add", &ml.flank_add),
@@ -671,6 +706,13 @@ impl RuleTable for PkTables {
         ] {
             check.range(v, &format!("counter.{name}"), -10, 30)?;
         }
+        Ok(())
+    }
+
+    /// Checks effectiveness's thresholds (each at least the one below it), rally and the army's collapse and objectives.
+    fn check_morale(&self, check: &Check<'_>) -> Result<(), TableError> {
+        let r0 = Ratio::ZERO;
+        let r1 = Ratio::ONE;
         let e = &self.effectiveness;
         check.range(&e.broken_min, "effectiveness.broken_min", r0, r1)?;
         check.range(
@@ -706,6 +748,11 @@ impl RuleTable for PkTables {
             ar.objective_min.v(),
             100,
         )?;
+        Ok(())
+    }
+
+    /// Checks the URT costs and pivot degrees, and the visibility distances.
+    fn check_urt_visibility(&self, check: &Check<'_>) -> Result<(), TableError> {
         let u = &self.urt;
         for (name, v) in [
             ("change_formation", &u.change_formation),

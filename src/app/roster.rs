@@ -286,17 +286,6 @@ const STRENGTH_BAR_W: f32 = 44.0;
 /// The least of a unit's name a roster row shows (elided, the whole on hover).
 const NAME_MIN_W: f32 = 32.0;
 
-/// The width `text` takes on one line in `ui`'s style.
-fn text_width(ui: &Ui, text: &RichText) -> f32 {
-    let galley = egui::WidgetText::from(text.clone()).into_galley(
-        ui,
-        Some(egui::TextWrapMode::Extend),
-        f32::INFINITY,
-        egui::TextStyle::Body,
-    );
-    galley.size().x
-}
-
 /// A level's chip: its first two letters, the first capitalised ("St", "Sh").
 fn level_short(l: Level) -> String {
     let level = l.to_string();
@@ -396,15 +385,7 @@ impl Fitted {
     /// `text` as it fits in `width` in the body font: whole, or fitted by
     /// [`fit_keeping_number`].
     fn fit(&mut self, ui: &Ui, text: &str, width: f32) -> String {
-        let font = egui::TextStyle::Body.resolve(ui.style());
-        let painter = ui.painter();
-        let fits = |t: &str| {
-            painter
-                .layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE)
-                .size()
-                .x
-                <= width
-        };
+        let fits = |t: &str| super::widgets::text_width(ui, t, egui::TextStyle::Body) <= width;
         if fits(text) {
             return text.to_string();
         }
@@ -511,8 +492,14 @@ impl RosterPanel {
                         // The count has its own room at the row's end, never elided (issue
                         // 46: a campaign battle's long formation names cut it off); the name
                         // takes the rest, elided, whole on hover.
-                        let count = RichText::new(format!("· {count}")).strong();
-                        let count_w = text_width(&ui, &count) + ui.spacing().item_spacing.x + 4.0;
+                        let count = format!("· {count}");
+                        let count_w = super::widgets::text_width(
+                            &ui,
+                            &count,
+                            egui::TextStyle::Body,
+                        ) + ui.spacing().item_spacing.x
+                            + 4.0;
+                        let count = RichText::new(count).strong();
                         let name_w = (rect.width() - indent - count_w).max(NAME_MIN_W);
                         let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
                         let mut name_ui = row_ui(&mut ui, slot);

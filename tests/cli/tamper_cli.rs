@@ -819,18 +819,35 @@ fn logs_an_older_kepi_wrote_still_verify() {
 /// one P&K game whose actions are still in its journal) open, replay, pass `kepi log verify` with
 /// every member recomputed, and go on: an action applied to each verifies too. Those kepis logged
 /// SPI's and 1870's attackers without their fired mark, PW's melee without its count and its dice
-/// by arm only.
+/// by arm only. A PW game the kepi of commit 75220e9 saved (2026-12-06-pw-hits: a rifle hit taken
+/// as a withdrawal) holds PW-H1's note as that kepi worded it, "takes 1 hit(s)".
 #[test]
 fn games_the_previous_kepi_saved_open_replay_and_verify() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/older");
     let dir = tmp("tamper", "previous-kepi");
-    for set in ["pk", "pw", "gsp", "spi", "fr", "pk-journal"] {
-        let name = format!("2026-12-05-{set}.json");
+    for name in [
+        "2026-12-05-pk",
+        "2026-12-05-pw",
+        "2026-12-05-gsp",
+        "2026-12-05-spi",
+        "2026-12-05-fr",
+        "2026-12-05-pk-journal",
+        "2026-12-06-pw-hits",
+    ] {
+        let set = name;
+        let name = format!("{name}.json");
         let save = dir.join(&name);
         std::fs::copy(corpus.join(&name), &save).unwrap();
         let journal = corpus.join(format!("{name}.journal"));
         if journal.exists() {
             std::fs::copy(&journal, dir.join(format!("{name}.journal"))).unwrap();
+        }
+        if set == "2026-12-06-pw-hits" {
+            let text = std::fs::read_to_string(&save).unwrap();
+            assert!(
+                text.contains("takes 1 hit(s)"),
+                "the fixture holds the older words"
+            );
         }
         let save = save.to_str().unwrap();
         let shown: serde_json::Value =

@@ -1,30 +1,18 @@
 //! kepi: a desktop assistant for Franco-Prussian War wargames played on hexes or with a tape measure.
 //!
-//! The library is the rules engine and everything around it that does not need a window: dice with
-//! exact odds ([`dice`]), rule tables with provenance ([`tables`]), the five rule sets ([`rules`]) and
-//! the command line ([`cli`]); the umpire's flow ([`flow`]): phase checklists and the checks each
-//! outcome sets off; the game hosted on the table's network ([`net`]). The window ([`app`],
-//! feature `gui`) drives the same functions.
+//! This crate is the binary and a facade over the workspace's crates, so one path names a thing
+//! wherever it lives: `kepi::dice`, `kepi::engine`, `kepi::rules` ... are `kepi-game`'s (dice with
+//! exact odds, rule tables with provenance, the five rule sets, the engine, the store, the table on
+//! the network); [`cli`] is `kepi-cli` (the command line); `app` is `kepi-window` (the window,
+//! feature `gui`). The crate graph is the layer drawing of docs/ARCHITECTURE.md.
 
 #![warn(missing_docs)]
 
-#[cfg(feature = "gui")]
-pub mod app;
-pub mod campaign;
-pub mod cli;
-pub mod dice;
-pub mod engine;
-pub mod export;
-pub mod fsio;
-pub mod hex;
-pub mod moves;
-pub mod net;
-pub mod registry;
-pub mod roster;
-pub mod rules;
-pub mod store;
-pub mod tables;
+pub use kepi_game::*;
 
-// The engine's three parts keep their short paths for the library's users (`kepi::game::Game`);
-// inside the crate they are named `crate::engine::...` so the layering reads from the paths.
-pub use engine::{flow, game, play};
+/// The command line (crate `kepi-cli`).
+pub use kepi_cli as cli;
+
+/// The window (crate `kepi-window`, feature `gui`).
+#[cfg(feature = "gui")]
+pub use kepi_window as app;

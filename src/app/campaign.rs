@@ -1,7 +1,7 @@
 //! A campaign's battles in the window (issue 30): "Fight as a battle" beside Roll in the SPI and 1870
 //! resolver, and "Return to the campaign" in a battle's File menu. Both dialogs show what the step
 //! will do and call the same library steps as `kepi campaign battle` and `kepi campaign return`
-//! ([`crate::campaign::ops`]); refusals are shown whole, in the window's words.
+//! ([`kepi_game::campaign::ops`]); refusals are shown whole, in the window's words.
 
 use std::path::PathBuf;
 
@@ -9,13 +9,13 @@ use egui::{RichText, Ui};
 
 use super::file_dialog::Purpose;
 use super::state::{AppState, Command, View};
-use crate::campaign::ops::{self, Front, GivenBack};
-use crate::campaign::{self, CampaignTable, Link, Role};
-use crate::engine::game::{Action, Game};
-use crate::engine::play::Form;
-use crate::engine::rule_set::CampaignPart;
-use crate::roster::{Position, Side};
-use crate::rules::RuleSetId;
+use kepi_game::campaign::ops::{self, Front, GivenBack};
+use kepi_game::campaign::{self, CampaignTable, Link, Role};
+use kepi_game::engine::game::{Action, Game};
+use kepi_game::engine::play::Form;
+use kepi_game::engine::rule_set::CampaignPart;
+use kepi_game::roster::{Position, Side};
+use kepi_game::rules::RuleSetId;
 
 /// The combat the resolver holds, to fight as a battle.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,7 +85,10 @@ pub struct CampaignUi {
 
 /// The resolver's combat (SPI-C2, FR-C1): its attackers and the hex of its defenders. None when
 /// the form shown is not a combat between stacks ([`Form::engaged`]).
-pub fn combat_of(form: Option<&Form>, state: &crate::engine::game::GameState) -> Option<Combat> {
+pub fn combat_of(
+    form: Option<&Form>,
+    state: &kepi_game::engine::game::GameState,
+) -> Option<Combat> {
     let (attackers, defenders) = form?.engaged()?;
     let hex = defenders
         .first()
@@ -107,7 +110,7 @@ pub fn fight_unavailable(app: &AppState) -> Option<String> {
 /// picked, or a campaign not in a file of its own (`own_file`).
 pub fn unavailable(
     form: Option<&Form>,
-    game: &crate::engine::game::Game,
+    game: &kepi_game::engine::game::Game,
     mode: &super::state::Mode,
     own_file: bool,
 ) -> Option<String> {
@@ -210,8 +213,9 @@ impl FightDialog {
             ));
             ui.horizontal(|ui| {
                 ui.label("Rules:");
-                for r in crate::registry::playing(CampaignPart::Battle) {
-                    let unit = crate::registry::get(r).strength_unit(crate::roster::Arm::Infantry);
+                for r in kepi_game::registry::playing(CampaignPart::Battle) {
+                    let unit =
+                        kepi_game::registry::get(r).strength_unit(kepi_game::roster::Arm::Infantry);
                     ui.radio_value(&mut d.rules, r, format!("{}, in {unit}", r.title()));
                 }
             });
@@ -499,7 +503,7 @@ fn table_units(n: usize, kind: &str) -> String {
         Some(stem) if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) => format!("{stem}ies"),
         _ => format!("{kind}s"),
     };
-    crate::rules::count(n, kind, &many)
+    kepi_game::rules::count(n, kind, &many)
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use egui::Ui;
 
 use super::state::{Memo, game_key};
-use crate::engine::game::{Game, strength_by_turn};
-use crate::roster::Side;
+use kepi_game::engine::game::{Game, strength_by_turn};
+use kepi_game::roster::Side;
 
 /// The chart's points per side and its last turn, worked out once per change of the log
 /// (deriving them walks every applied action).

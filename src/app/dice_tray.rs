@@ -9,8 +9,8 @@
 use egui::RichText;
 
 use super::state::Command;
-use crate::dice::{DiceExpr, RollSource};
-use crate::engine::game::{Action, EntryKind, Game};
+use kepi_game::dice::{DiceExpr, RollSource};
+use kepi_game::engine::game::{Action, EntryKind, Game};
 
 /// How many of the latest rolls the tray lists.
 pub const TRAY_HISTORY: usize = 200;

@@ -1,13 +1,13 @@
 //! The umpire's flow in the window: the checks due (with Roll / Open / Mark done / Waive) and the current phase's
-//! checklist, each step linking to the resolver pre-filled for it ([`crate::engine::flow`]).
+//! checklist, each step linking to the resolver pre-filled for it ([`kepi_game::engine::flow`]).
 
 use egui::{RichText, Ui};
 
 use super::state::{Command, View};
 use std::sync::Arc;
 
-use crate::engine::flow::Due;
-use crate::engine::game::Action;
+use kepi_game::engine::flow::Due;
+use kepi_game::engine::game::Action;
 
 /// Due checks on one page of the list (the rest a click away: no scroll box inside the resolver's
 /// column, issue 26).
@@ -56,7 +56,7 @@ impl DuePanel {
             // Open checks say so in the header whether or not the list is open.
             RichText::new(format!(
                 "Due: {}",
-                crate::rules::count(s.due.len(), "check", "checks")
+                kepi_game::rules::count(s.due.len(), "check", "checks")
             ))
             .strong()
             .color(ui.visuals().warn_fg_color)
@@ -149,7 +149,7 @@ impl DuePanel {
                                 )
                                 .clicked()
                             {
-                                out.push(Command::Act(crate::engine::flow::resolve_due(
+                                out.push(Command::Act(kepi_game::engine::flow::resolve_due(
                                     s, d.id, view.tables,
                                 )));
                             }
@@ -219,11 +219,11 @@ impl DuePanel {
 /// The current phase's checklist (each step opening its form) and who is still to act.
 fn checklist_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
     let s = view.state();
-    let items = crate::engine::flow::checklist(s);
+    let items = kepi_game::engine::flow::checklist(s);
     // Short, so a narrow column does not grow to fit it (the phase is in the top bar).
     egui::CollapsingHeader::new(format!(
         "Checklist: {} this phase",
-        crate::rules::count(items.len(), "step", "steps")
+        kepi_game::rules::count(items.len(), "step", "steps")
     ))
     .id_salt("phase_checklist")
     .default_open(false)
@@ -263,7 +263,7 @@ fn checklist_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                 }
             });
         }
-        let a = crate::engine::flow::activity(s);
+        let a = kepi_game::engine::flow::activity(s);
         let (m, f, act, x) = a.counts();
         ui.horizontal_wrapped(|ui| {
             ui.label(
@@ -292,7 +292,7 @@ impl DuePanel {
         let Some(remote) = view.mode.remote() else {
             return;
         };
-        if remote.pending.is_empty() || remote.seat != Some(crate::net::Seat::Umpire) {
+        if remote.pending.is_empty() || remote.seat != Some(kepi_game::net::Seat::Umpire) {
             return;
         }
         let title = RichText::new(format!(

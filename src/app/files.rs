@@ -12,7 +12,7 @@ use super::state::{Command, View};
 pub fn file_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
     ui.menu_button("File", |ui| {
         ui.menu_button("New from scenario", |ui| {
-            if let Ok(list) = crate::registry::builtin_scenarios() {
+            if let Ok(list) = kepi_game::registry::builtin_scenarios() {
                 for s in list {
                     let label =
                         format!("{} ({})", s.title, s.system.map(|x| x.id()).unwrap_or("-"));

@@ -177,12 +177,12 @@ fn glossary_ui(ui: &mut Ui, filter: &mut String) {
 
 /// The glossary's rows for `filter`: (id, name, the text it comes from).
 pub fn glossary_rows(filter: &str) -> Vec<(String, String, String)> {
-    let mut rows: Vec<(String, String, String)> = crate::rules::glossary::filtered(filter)
+    let mut rows: Vec<(String, String, String)> = kepi_game::rules::glossary::filtered(filter)
         .map(|g| (g.id.to_string(), g.name.to_string(), g.source.to_string()))
         .collect();
     let f = filter.trim().to_lowercase();
-    for system in crate::registry::all() {
-        let set = crate::registry::get(system);
+    for system in kepi_game::registry::all() {
+        let set = kepi_game::registry::get(system);
         for id in set.rule_ids() {
             let source = format!("{} (declared by the rule set)", set.title());
             let row = (

@@ -176,7 +176,7 @@ pub const PLAIN_KEYS_NOTE: &str = "No letter on its own changes the game: rollin
      or moves the clock; they keep still while Help or a dialog is open. \
      Ctrl+Z in a text field undoes its typing, not the game.";
 
-pub use crate::engine::play::kit::{field, stable, stable_id};
+pub use kepi_game::engine::play::kit::{field, stable, stable_id};
 
 /// The command a shortcut gives, if any (Roll with dice "mine" only once dice are typed).
 fn command(does: Does, view: &View, resolver: &ResolverState) -> Option<Command> {
@@ -251,7 +251,7 @@ pub fn playing(
         return;
     }
     // A number field that does not read stops the roll, as it greys out the button.
-    let unreadable = !crate::engine::play::kit::unparsed(ctx).is_empty();
+    let unreadable = !kepi_game::engine::play::kit::unparsed(ctx).is_empty();
     for s in SHORTCUTS.iter().filter(|s| s.global && s.does.plays()) {
         if s.does == Does::Roll && unreadable {
             continue;
@@ -264,7 +264,7 @@ pub fn playing(
     }
 }
 
-pub use crate::engine::play::kit::number;
+pub use kepi_game::engine::play::kit::number;
 
 /// Keeps every typed key when a click follows it in the same frame.
 ///

@@ -4,8 +4,8 @@
 use egui::{RichText, Ui};
 
 use super::state::View;
-use crate::dice::{Die, RollSource};
-use crate::engine::game::{LogEntry, entry_text, verify_chain};
+use kepi_game::dice::{Die, RollSource};
+use kepi_game::engine::game::{LogEntry, entry_text, verify_chain};
 
 /// The log panel: its filters and the last Verify's answer.
 #[derive(Clone, Debug, Default)]
@@ -35,7 +35,7 @@ fn keep(e: &LogEntry, v: &LogPanel, view: &View) -> bool {
         let has = |t: &str| t.to_lowercase().contains(&want);
         // The line, or any unit the entry is about (a combat's defenders too), by id or name.
         let about = || {
-            crate::engine::game::participants(e)
+            kepi_game::engine::game::participants(e)
                 .into_iter()
                 .any(|id| has(id) || view.state().unit(id).is_some_and(|u| has(&u.unit.name)))
         };
@@ -69,7 +69,7 @@ impl LogPanel {
                 // A player's seat while strengths are hidden holds some entries as their place in
                 // the chain only: their links are checked, and the whole entries' hashes.
                 let checked = if view.game.is_seat_view() {
-                    crate::net::redact::verify_seat_log(view.game.log())
+                    kepi_game::net::redact::verify_seat_log(view.game.log())
                 } else {
                     verify_chain(view.game.log())
                         .map(|s| s.head)
@@ -233,7 +233,7 @@ fn entry_head_ui(ui: &mut Ui, e: &LogEntry) {
 
 /// A log entry's summary (naming its unit), its notes and dice in at most two lines, the whole
 /// on hover ([`entry_text`], the formatter every place showing an entry uses).
-fn entry_body_ui(ui: &mut Ui, e: &LogEntry, state: &crate::engine::game::GameState) {
+fn entry_body_ui(ui: &mut Ui, e: &LogEntry, state: &kepi_game::engine::game::GameState) {
     let said = entry_text(e, state).joined();
     let dice: Vec<String> = e
         .dice

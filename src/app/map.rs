@@ -1,5 +1,5 @@
 //! The hex map for the hex rule sets (Portable Wargame, SPI, 1870): the flat-topped, odd-q grid of
-//! [`crate::hex`] with its board labels, the units on their hexes (side colour, initials, strength,
+//! [`kepi_game::hex`] with its board labels, the units on their hexes (side colour, initials, strength,
 //! facing tick), and the umpire's tools: click a unit to act with it, right-click to target it, drag
 //! it to another hex to move it; the selected unit's weapon range (PW-U1, PW-G1), the line to the
 //! hovered hex, zones of control, and the distance in hexes to the hex under the cursor.
@@ -10,16 +10,16 @@
 use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, Vec2, vec2};
 
 use super::state::{Command, View};
-use crate::engine::flow::HexNow;
-use crate::engine::game::{Action, GameState, UnitState};
-use crate::engine::play::board::{hex_in, position_in};
-use crate::hex::{Hex, Layout, Offset, ZocLimits, zone_of_control};
-use crate::roster::{Facing, Side};
-use crate::rules::RuleSetId;
+use kepi_game::engine::flow::HexNow;
+use kepi_game::engine::game::{Action, GameState, UnitState};
+use kepi_game::engine::play::board::{hex_in, position_in};
+use kepi_game::hex::{Hex, Layout, Offset, ZocLimits, zone_of_control};
+use kepi_game::roster::{Facing, Side};
+use kepi_game::rules::RuleSetId;
 
 /// True for the rule sets played on hexes.
 pub fn has_map(system: RuleSetId) -> bool {
-    crate::registry::get(system).uses_hexes()
+    kepi_game::registry::get(system).uses_hexes()
 }
 
 const SQRT3: f32 = 1.732_050_8;
@@ -230,7 +230,7 @@ pub struct MapPanel {
 
 impl MapPanel {
     /// Tells the map which resolver form is open (None: none), so it shades the acting unit's
-    /// weapon range only where that counts ([`crate::engine::rule_set::RuleSet::range_shaded`]).
+    /// weapon range only where that counts ([`kepi_game::engine::rule_set::RuleSet::range_shaded`]).
     pub fn set_form(&mut self, form: Option<&'static str>) {
         self.form = form;
     }
@@ -284,7 +284,7 @@ impl MapPanel {
         let shaded = shaded_range.map(|r| {
             format!(
                 "shaded: weapon range {}",
-                crate::rules::count(r, "hex", "hexes")
+                kepi_game::rules::count(r, "hex", "hexes")
             )
         });
         // Where units come onto the map: the selected unit, placed right here (a row two lines
@@ -316,7 +316,7 @@ impl MapPanel {
                 let placing = if off_map > 0 {
                     format!(
                         "{} off the map: pick one in the roster to place it here",
-                        crate::rules::count(off_map, "unit", "units")
+                        kepi_game::rules::count(off_map, "unit", "units")
                     )
                 } else {
                     "every unit is on the map".to_string()
@@ -441,7 +441,7 @@ impl MapPanel {
                 // `retreat_cells`), and the hexes the defenders left, for the victors.
                 let after_combat = Color32::from_rgb(230, 140, 40);
                 if let Some(u) = selected.filter(|u| u.must_retreat && !u.eliminated()) {
-                    let cells = crate::rules::board::moves::retreat_cells(state, u);
+                    let cells = kepi_game::rules::board::moves::retreat_cells(state, u);
                     for h in cells.into_iter().filter_map(|p| hex_in(p, layout)) {
                         if grid.contains(&h) {
                             let mut pts = hex_corners(fr.centre(h), size * 0.9).to_vec();
@@ -522,7 +522,7 @@ impl MapPanel {
                             format!(
                                 "Distance from {} to {label}: {}{reach}",
                                 u.unit.name,
-                                crate::rules::count(d, "hex", "hexes")
+                                kepi_game::rules::count(d, "hex", "hexes")
                             )
                         }
                         _ => format!("Hex {label}"),
@@ -533,8 +533,8 @@ impl MapPanel {
                 let warn = |u: &UnitState, to: Hex| {
                     position_in(to, layout)
                         .map(|p| {
-                            let mp = crate::engine::flow::move_cost(game, &u.unit.id, p, None);
-                            crate::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
+                            let mp = kepi_game::engine::flow::move_cost(game, &u.unit.id, p, None);
+                            kepi_game::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
                         })
                         .unwrap_or_default()
                 };
@@ -564,7 +564,7 @@ impl MapPanel {
         if let Some(u) = selected.filter(|u| u.must_retreat) {
             // The outlined cells, named (FR-C2, E13: none the enemy controls unless a friend
             // holds it): the same `retreat_cells` as the outline and the retreat check's line.
-            let cells: Vec<String> = crate::rules::board::moves::retreat_cells(state, u)
+            let cells: Vec<String> = kepi_game::rules::board::moves::retreat_cells(state, u)
                 .iter()
                 .map(|p| p.to_string())
                 .collect();
@@ -657,7 +657,7 @@ fn units_ui(
             "{} · {} · {} {}",
             u.unit.name,
             u.position,
-            if u.unit.arm == crate::roster::Arm::Fortress {
+            if u.unit.arm == kepi_game::roster::Arm::Fortress {
                 "fortification, strength"
             } else {
                 "strength"
@@ -684,7 +684,7 @@ fn units_ui(
         } else {
             Stroke::new(1.0, visuals.strong_text_color().gamma_multiply(0.5))
         };
-        if u.unit.arm == crate::roster::Arm::Fortress {
+        if u.unit.arm == kepi_game::roster::Arm::Fortress {
             // SPI-F1, FR-F1: a fortification is drawn as the text's hexagonal counter, so it
             // stands apart from the units it fortifies.
             let c = drawn.center();
@@ -789,7 +789,7 @@ fn units_ui(
                 && let Some(pos) = position_in(to, fr.layout)
             {
                 // The umpire decides: the move is made, and its log entry keeps what was odd
-                // about it ([`crate::engine::flow::move_notes`], filled in where it is applied).
+                // about it ([`kepi_game::engine::flow::move_notes`], filled in where it is applied).
                 out.push(Command::Act(Action::Move {
                     unit: u.unit.id.clone(),
                     to: pos,
@@ -825,7 +825,7 @@ mod tests {
 
     #[test]
     fn neighbours_sit_where_their_direction_points() {
-        use crate::hex::Direction;
+        use kepi_game::hex::Direction;
         let o = Hex::new(2, 3);
         for (d, f) in [
             (Direction::N, Facing::N),

@@ -1,5 +1,5 @@
 //! File > Host this game… and File > Join a game… (issue 19): the window's side of the table on a
-//! network ([`crate::net`]).
+//! network ([`kepi_game::net`]).
 //!
 //! Every network call runs on a worker thread ([`Link`] for a client, the host's own threads for
 //! the host); the frame only reads channels, so a dead or slow host never freezes the window.
@@ -21,11 +21,11 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::state::{AppState, Command, Mode, Remote, Request, View, rolled_entry_status};
-use crate::engine::game::Game;
-use crate::net::client::{Answer, Client, Incoming, PendingList, Replica};
-use crate::net::discovery::Found;
-use crate::net::host::{Event, EventSink, Host, HostOptions, SeatCode, Stopped};
-use crate::net::{NetError, Seat};
+use kepi_game::engine::game::Game;
+use kepi_game::net::client::{Answer, Client, Incoming, PendingList, Replica};
+use kepi_game::net::discovery::Found;
+use kepi_game::net::host::{Event, EventSink, Host, HostOptions, SeatCode, Stopped};
+use kepi_game::net::{NetError, Seat};
 
 /// How long a worker waits for the host at each step (connecting, an answer).
 const STEP: Duration = Duration::from_secs(5);
@@ -250,7 +250,7 @@ fn work(
     let mut replica = Replica::new();
     let mut joined_once = false;
     // Waits between reconnections grow (with jitter) while the host keeps dropping this window.
-    let mut backoff = crate::net::io::Backoff::default();
+    let mut backoff = kepi_game::net::io::Backoff::default();
     while !stop.load(Ordering::SeqCst) {
         let mut c = match Client::connect(address, code, Some(replica.clone()), STEP) {
             Ok(c) => c,
@@ -424,7 +424,7 @@ pub struct Hosting {
     pub address: String,
     /// The address and port listened on (`0.0.0.0`: every interface).
     pub listening: std::net::SocketAddr,
-    /// Who can reach it, in words ([`crate::net::host::reach`]).
+    /// Who can reach it, in words ([`kepi_game::net::host::reach`]).
     pub reach: String,
     /// The seats and their codes, umpire first.
     pub seats: Vec<SeatCode>,
@@ -622,7 +622,7 @@ impl NetUi {
         match d {
             NetDialog::Host => {
                 self.host_open = true;
-                self.own = crate::net::host::own_addresses();
+                self.own = kepi_game::net::host::own_addresses();
             }
             NetDialog::Join => {
                 self.join_open = true;
@@ -642,7 +642,7 @@ impl NetUi {
         let spawned = std::thread::Builder::new()
             .name("kepi-discover".into())
             .spawn(move || {
-                let found = crate::net::discovery::discover(Duration::from_secs(2))
+                let found = kepi_game::net::discovery::discover(Duration::from_secs(2))
                     .map_err(|e| e.to_string());
                 let _ = tx.send(found);
             });
@@ -670,10 +670,10 @@ impl NetUi {
                         )
                     }
                 })?;
-                if crate::net::host::can_listen_on(ip, &self.own) {
+                if kepi_game::net::host::can_listen_on(ip, &self.own) {
                     Ok(ip)
                 } else {
-                    Err(crate::net::host::not_an_own_address(ip, &self.own))
+                    Err(kepi_game::net::host::not_an_own_address(ip, &self.own))
                 }
             }
         }
@@ -767,8 +767,9 @@ impl NetUi {
             .name("kepi-host".into())
             .spawn(move || {
                 // LAN discovery is a convenience: without multicast, players type the address.
-                let _advertised = advert
-                    .and_then(|a| crate::net::discovery::Advertiser::start(&a, options.bind).ok());
+                let _advertised = advert.and_then(|a| {
+                    kepi_game::net::discovery::Advertiser::start(&a, options.bind).ok()
+                });
                 host.serve(&flag)
             });
         let thread = match spawned {
@@ -789,7 +790,7 @@ impl NetUi {
         self.hosting = Some(Hosting {
             address,
             listening,
-            reach: crate::net::host::reach(listening.ip()),
+            reach: kepi_game::net::host::reach(listening.ip()),
             seats,
             save,
             connected: Vec::new(),
@@ -820,7 +821,7 @@ impl NetUi {
         }
         let address = self.join.address.trim().to_string();
         let code = self.join.code.trim().to_string();
-        if let Err(e) = crate::net::parse_address(&address) {
+        if let Err(e) = kepi_game::net::parse_address(&address) {
             self.join.error = Some(e.to_string());
             return;
         }
@@ -889,7 +890,7 @@ impl NetUi {
                     h.connected.retain(|(_, p)| p != peer);
                     let who = seat.map(|s| s.name()).unwrap_or("a client");
                     // A seat that closed its connection simply left: no reason to show.
-                    if reason == crate::net::host::CLOSED {
+                    if reason == kepi_game::net::host::CLOSED {
                         format!("{who} left")
                     } else {
                         format!("{who} left ({reason})")
@@ -1175,7 +1176,7 @@ impl NetUi {
                             (Ok(ip), None) => {
                                 let words = format!(
                                     "Reachable from {}: anyone there with a join code can join.",
-                                    crate::net::host::reach(*ip)
+                                    kepi_game::net::host::reach(*ip)
                                 );
                                 if ip.is_unspecified() {
                                     ui.colored_label(ui.visuals().warn_fg_color, words);
@@ -1327,9 +1328,9 @@ impl NetUi {
             let system = view.state().system.system();
             ui.label(format!(
                 "A request, in the words of `kepi remote apply`; this game's verbs: {}.",
-                crate::moves::play::verbs_for(system).join(", ")
+                kepi_game::moves::play::verbs_for(system).join(", ")
             ));
-            let example = crate::moves::play::request_example(system).unwrap_or_default();
+            let example = kepi_game::moves::play::request_example(system).unwrap_or_default();
             ui.horizontal(|ui| {
                 super::keys::field(
                     ui,

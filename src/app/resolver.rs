@@ -7,11 +7,11 @@ use egui::{RichText, Ui};
 
 use super::state::{Command, View};
 use super::widgets::{modifier_table_ui, odds_bars_ui};
-use crate::dice::{DiceGroup, DiceSource, Die};
-use crate::engine::game::{Action, EntryKind, GameState};
-use crate::engine::play::{Form, Resolved};
-use crate::rules::Tables;
-use crate::rules::{Resolution, RuleError, RuleSetId};
+use kepi_game::dice::{DiceGroup, DiceSource, Die};
+use kepi_game::engine::game::{Action, EntryKind, GameState};
+use kepi_game::engine::play::{Form, Resolved};
+use kepi_game::rules::Tables;
+use kepi_game::rules::{Resolution, RuleError, RuleSetId};
 
 /// The resolver's forms and what the user typed.
 #[derive(Clone, Debug)]
@@ -21,7 +21,7 @@ pub struct ResolverState {
     /// One form per action, as the user sees and edits it.
     pub forms: Vec<Form>,
     /// Per form, what kepi derived from the units' state (the user's changes are the differences
-    /// between this and `forms`: see [`crate::engine::play::overrides`]).
+    /// between this and `forms`: see [`kepi_game::engine::play::overrides`]).
     pub base: Vec<Form>,
     /// The form shown.
     pub current: usize,
@@ -127,16 +127,16 @@ impl ResolverState {
             fresh.prefill(state, actor.as_deref(), target.as_deref(), tables);
             fresh.with_attackers(state, &self.extra_attackers);
             if fresh != *base {
-                *form = crate::engine::play::overrides::rebase(base, form, &fresh);
+                *form = kepi_game::engine::play::overrides::rebase(base, form, &fresh);
                 *base = fresh;
             }
         }
     }
 
     /// What the user changed in the current form, against what kepi derived.
-    pub fn overrides(&self) -> Vec<crate::engine::play::overrides::Override> {
+    pub fn overrides(&self) -> Vec<kepi_game::engine::play::overrides::Override> {
         match (self.base.get(self.current), self.forms.get(self.current)) {
-            (Some(b), Some(f)) => crate::engine::play::overrides::overrides(b, f),
+            (Some(b), Some(f)) => kepi_game::engine::play::overrides::overrides(b, f),
             _ => Vec::new(),
         }
     }
@@ -145,7 +145,7 @@ impl ResolverState {
     /// sends its host with the form's units.
     pub fn changes(&self) -> Vec<(Vec<String>, serde_json::Value)> {
         match (self.base.get(self.current), self.forms.get(self.current)) {
-            (Some(b), Some(f)) => crate::engine::play::overrides::changes(b, f),
+            (Some(b), Some(f)) => kepi_game::engine::play::overrides::changes(b, f),
             _ => Vec::new(),
         }
     }
@@ -159,7 +159,7 @@ impl ResolverState {
             return;
         };
         *f = match path {
-            Some(p) => crate::engine::play::overrides::reset(b, f, p),
+            Some(p) => kepi_game::engine::play::overrides::reset(b, f, p),
             None => b.clone(),
         };
     }
@@ -176,7 +176,7 @@ impl ResolverState {
         })?;
         let done = form.resolve(state, tables, Some(&mut *dice))?;
         // What was typed and not rolled is refused, as `kepi game apply --dice` refuses it.
-        crate::engine::play::all_dice_used(dice, "My dice")?;
+        kepi_game::engine::play::all_dice_used(dice, "My dice")?;
         Ok(done)
     }
 
@@ -295,7 +295,7 @@ impl ResolverState {
     }
 }
 
-pub use crate::engine::play::kit::{distance_field, pick, ratio_field};
+pub use kepi_game::engine::play::kit::{distance_field, pick, ratio_field};
 
 fn unit_name(state: &GameState, id: Option<&str>) -> String {
     id.and_then(|id| state.unit(id))
@@ -341,7 +341,7 @@ fn roll_row(ui: &mut Ui, reasons: &[String], button: impl FnOnce(&mut Ui)) {
 /// Said at the resolver's foot until a unit is picked, in place of the empty form's complaint.
 pub const PICK_A_UNIT: &str = "Pick the acting unit in the roster to see the odds.";
 /// A refusal with its distances at the game's scale (issue 28).
-fn localized_error(e: RuleError, scale: &crate::rules::Scale) -> RuleError {
+fn localized_error(e: RuleError, scale: &kepi_game::rules::Scale) -> RuleError {
     match e {
         RuleError::Input {
             field,
@@ -441,7 +441,7 @@ impl ResolverState {
         ui.label(RichText::new("Pick units in the roster (click: acting, right-click: target); the situation below is pre-set from their state.").small().weak());
         // The umpire decides: what does not fit the phase is said here (and logged with the roll),
         // never refused.
-        for w in crate::engine::play::breaches::warnings(form, view.game) {
+        for w in kepi_game::engine::play::breaches::warnings(form, view.game) {
             ui.colored_label(ui.visuals().warn_fg_color, format!("Note: {w}"))
                 .on_hover_text("kepi will roll if you go ahead; the log records this note with it");
         }
@@ -521,7 +521,7 @@ impl ResolverState {
         let waiting = view.mode.remote().is_some_and(|r| r.waiting > 0);
         // Once a frame: the number fields that do not read (they stop Roll and the odds) and the
         // last roll's own odds (the card above the chart, and the line marked on it).
-        let unparsed = crate::engine::play::kit::unparsed(ui.ctx());
+        let unparsed = kepi_game::engine::play::kit::unparsed(ui.ctx());
         let rolled_with = self.rolled_with(view);
         self.dice_ui(ui, view, preview.is_ok() && !waiting, &unparsed, out);
         ui.separator();
@@ -590,7 +590,7 @@ impl ResolverState {
     /// the turn and phase it was rolled in: its card and its odds are about this phase only
     /// (issue 46: an old card stayed across phases, read as the new phase's result). A window
     /// joined to a host reads its replica's clock alike.
-    fn last_entry<'v>(&self, view: &'v View) -> Option<&'v crate::engine::game::LogEntry> {
+    fn last_entry<'v>(&self, view: &'v View) -> Option<&'v kepi_game::engine::game::LogEntry> {
         if self.last_form != Some(self.current) {
             return None;
         }
@@ -605,7 +605,7 @@ impl ResolverState {
     /// The odds the last resolution applied from this form was made with, at the game's scale as
     /// the chart is drawn (a chart in centimetres never equals odds logged in inches), and the
     /// line it rolled; nothing on another form's tab.
-    fn rolled_with(&self, view: &View) -> Option<(Vec<crate::rules::OddsLine>, Option<usize>)> {
+    fn rolled_with(&self, view: &View) -> Option<(Vec<kepi_game::rules::OddsLine>, Option<usize>)> {
         let e = self.last_entry(view)?;
         match &e.kind {
             EntryKind::Act {
@@ -765,7 +765,7 @@ impl ResolverState {
         &self,
         ui: &mut Ui,
         view: &View,
-        next_odds: Option<&[crate::rules::OddsLine]>,
+        next_odds: Option<&[kepi_game::rules::OddsLine]>,
         out: &mut Vec<Command>,
     ) {
         let Some(e) = self.last_entry(view) else {
@@ -802,7 +802,7 @@ impl ResolverState {
         // Issue 28: printed at the game's scale, as the odds under it are.
         let resolution = &resolution.in_scale(&view.game.state().scale);
         egui::Frame::group(ui.style()).show(ui, |ui| {
-            let said = crate::engine::game::entry_text(e, view.game.state());
+            let said = kepi_game::engine::game::entry_text(e, view.game.state());
             ui.label(
                 RichText::new(format!("Result: {}", said.line))
                     .strong()
@@ -811,7 +811,7 @@ impl ResolverState {
             // What someone went ahead with stands out; the rest of the notes (the chances behind
             // the result, what to do next) read as the card's small print.
             for n in &said.notes {
-                if crate::engine::play::breaches::breach_of(n).is_some() {
+                if kepi_game::engine::play::breaches::breach_of(n).is_some() {
                     ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
                 } else {
                     ui.label(RichText::new(format!("note: {n}")).small());
@@ -825,7 +825,7 @@ impl ResolverState {
             ui.label(format!("dice: {}", dice.join(", ")));
             // Issue 46: dice kepi rolled although the player entered some (a group left empty)
             // are said plainly, never passed off as the player's.
-            if let Some(said) = crate::dice::kepi_rolled(&resolution.dice) {
+            if let Some(said) = kepi_game::dice::kepi_rolled(&resolution.dice) {
                 ui.colored_label(ui.visuals().warn_fg_color, said);
             }
             if let Some(line) = resolution.rolled.and_then(|i| resolution.odds.get(i)) {

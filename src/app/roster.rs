@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use super::state::{Command, View};
 use super::widgets::chip;
-use crate::engine::game::{Action, Counter, Flag, GameState, Level, UnitState};
+use kepi_game::engine::game::{Action, Counter, Flag, GameState, Level, UnitState};
 
 /// One row of the flattened roster.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,7 +52,7 @@ pub fn rows(state: &GameState, view: &RosterView) -> Vec<Row> {
     use std::collections::HashMap;
     let mut out = Vec::new();
     // A player's seat: its own side first (its roster), the others after (their targets).
-    let mut sides: Vec<&crate::roster::Side> = state.sides.iter().collect();
+    let mut sides: Vec<&kepi_game::roster::Side> = state.sides.iter().collect();
     if let Some(own) = view.seat_side {
         sides.sort_by_key(|s| **s != own);
     }
@@ -65,7 +65,9 @@ pub fn rows(state: &GameState, view: &RosterView) -> Vec<Row> {
             .filter(|(_, u)| u.unit.side == *side)
             .filter(|(_, u)| matches(u, &view.filter))
             .filter(|(_, u)| !(view.hide_eliminated && u.eliminated()))
-            .filter(|(_, u)| !view.only_to_act || crate::engine::flow::is_still_to_act(state, u))
+            .filter(|(_, u)| {
+                !view.only_to_act || kepi_game::engine::flow::is_still_to_act(state, u)
+            })
             .map(|(i, _)| i)
             .collect();
         // Group keys per unit, and how many units each group holds.
@@ -140,7 +142,7 @@ pub fn rows(state: &GameState, view: &RosterView) -> Vec<Row> {
     out
 }
 
-fn side_title(state: &GameState, side: &crate::roster::Side) -> String {
+fn side_title(state: &GameState, side: &kepi_game::roster::Side) -> String {
     let units = state.units.iter().filter(|u| u.unit.side == *side);
     // A player's seat while strengths are hidden: no sum of placeholders.
     if units.clone().any(|u| u.strength_hidden) {
@@ -228,7 +230,7 @@ fn markers(u: &UnitState) -> impl Iterator<Item = (&'static str, &'static str, C
             warn,
         ),
         (
-            u.flag(crate::engine::game::Flag::Extended),
+            u.flag(kepi_game::engine::game::Flag::Extended),
             "Ext",
             "extended formation (SPI-H2)",
             info,
@@ -317,14 +319,14 @@ pub struct RosterView {
     pub filter: String,
     /// Hide eliminated units.
     pub hide_eliminated: bool,
-    /// Only the units the phase still waits for ([`crate::engine::flow::is_still_to_act`], the
+    /// Only the units the phase still waits for ([`kepi_game::engine::flow::is_still_to_act`], the
     /// checklist's count).
     pub only_to_act: bool,
     /// Collapsed group keys ("german", "german/III Corps").
     pub collapsed: HashSet<String>,
     /// A player's seat on the network: this side's roster comes first and open; the other
     /// sides' start closed (opened to pick a target). Derived each frame from the seat.
-    pub seat_side: Option<crate::roster::Side>,
+    pub seat_side: Option<kepi_game::roster::Side>,
     /// The other sides opened by the player (they start closed; see `seat_side`).
     pub opened: HashSet<String>,
 }
@@ -676,7 +678,7 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                 });
                 ui.end_row();
             }
-            if crate::engine::game::has_levels(system) {
+            if kepi_game::engine::game::has_levels(system) {
                 ui.label("level");
                 ui.horizontal(|ui| {
                     for l in Level::ALL.iter().copied() {
@@ -706,10 +708,10 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                 }
             });
             ui.end_row();
-            if crate::registry::get(system).has_supply() {
+            if kepi_game::registry::get(system).has_supply() {
                 ui.label("supply");
                 ui.horizontal(|ui| {
-                    for sup in crate::engine::game::Supply::ALL.iter().copied() {
+                    for sup in kepi_game::engine::game::Supply::ALL.iter().copied() {
                         if ui
                             .selectable_label(u.supply == sup, sup.to_string())
                             .clicked()
@@ -724,7 +726,7 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                 });
                 ui.end_row();
             }
-            if crate::registry::get(system).uses_hexes() {
+            if kepi_game::registry::get(system).uses_hexes() {
                 let label = ui.label("hex").id;
                 hex_field_ui(ui, view.state(), u, &id, label, true, out);
                 ui.end_row();
@@ -744,7 +746,7 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
 /// refusal was cut to the row's width).
 pub(crate) fn hex_field_ui(
     ui: &mut Ui,
-    state: &crate::engine::game::GameState,
+    state: &kepi_game::engine::game::GameState,
     u: &UnitState,
     id: &str,
     label: egui::Id,
@@ -773,7 +775,7 @@ pub(crate) fn hex_field_ui(
 /// says of its text; the whole refusal when the text is no position.
 fn hex_field_row(
     ui: &mut Ui,
-    state: &crate::engine::game::GameState,
+    state: &kepi_game::engine::game::GameState,
     u: &UnitState,
     id: &str,
     label: egui::Id,
@@ -782,10 +784,10 @@ fn hex_field_row(
     let key = ui.make_persistent_id(("unit_hex_field", id));
     let typing: Option<String> = ui.data_mut(|d| d.get_temp(key));
     let mut text = typing.clone().unwrap_or_else(|| match u.position {
-        crate::roster::Position::Hex { .. } => u.position.to_string(),
+        kepi_game::roster::Position::Hex { .. } => u.position.to_string(),
         _ => String::new(),
     });
-    let on_map = matches!(u.position, crate::roster::Position::Hex { .. });
+    let on_map = matches!(u.position, kepi_game::roster::Position::Hex { .. });
     // A hex of this game's board, not another's ("0304" on 1870's map: issue 46).
     let example = super::map::example_hex(state);
     ui.horizontal(|ui| -> Option<String> {
@@ -802,7 +804,7 @@ fn hex_field_row(
             .button(if on_map { "Move" } else { "Place" })
             .on_hover_text("put the unit on this hex (undoable)")
             .clicked();
-        let parsed = text.trim().parse::<crate::roster::Position>();
+        let parsed = text.trim().parse::<kepi_game::roster::Position>();
         let mut done = false;
         if enter || place {
             match &parsed {
@@ -836,7 +838,7 @@ fn hex_field_row(
         {
             out.push(Command::Act(Action::Move {
                 unit: id.to_string(),
-                to: crate::roster::Position::Off,
+                to: kepi_game::roster::Position::Off,
                 notes: Vec::new(),
                 mp: None,
             }));

@@ -1,8 +1,8 @@
 //! The window's state and the one place it changes: [`AppState::handle`] takes a [`Command`].
 //!
 //! Panels read the state and push commands; nothing else mutates the game. Every game change goes
-//! through [`crate::engine::game::Game`] (so it is logged and undoable) and, when the game has a file, through
-//! [`crate::store::Store`] (journal first, so nothing acknowledged is ever lost).
+//! through [`kepi_game::engine::game::Game`] (so it is logged and undoable) and, when the game has a file, through
+//! [`kepi_game::store::Store`] (journal first, so nothing acknowledged is ever lost).
 
 use std::path::{Path, PathBuf};
 
@@ -12,13 +12,13 @@ use super::dice_tray::DiceTray;
 use super::exports::{ExportDialog, ExportJob, ExportKind};
 use super::file_dialog::{FileDialog, Native, Purpose};
 use super::resolver::ResolverState;
-use crate::dice::{DiceExpr, Die};
-use crate::engine::game::{Action, Game, GameState, SeedSecret};
-use crate::export::Paper;
-use crate::registry::builtin_scenario;
-use crate::roster::Scenario;
-use crate::rules::Tables;
-use crate::store::Store;
+use kepi_game::dice::{DiceExpr, Die};
+use kepi_game::engine::game::{Action, Game, GameState, SeedSecret};
+use kepi_game::export::Paper;
+use kepi_game::registry::builtin_scenario;
+use kepi_game::roster::Scenario;
+use kepi_game::rules::Tables;
+use kepi_game::store::Store;
 
 /// The bottom tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -298,7 +298,7 @@ pub enum Command {
     ShowReturn,
     /// Issue 30: bring the battle open back to its campaign with this winner (None: a draw), as
     /// `kepi campaign return` does, then open the campaign.
-    ReturnToCampaign(Option<crate::roster::Side>),
+    ReturnToCampaign(Option<kepi_game::roster::Side>),
 }
 
 impl Command {
@@ -497,7 +497,7 @@ pub struct Options {
 
 impl Options {
     /// A game of `system`'s first view: the map for a hex rule set, else the resolver.
-    fn for_system(system: crate::rules::RuleSetId) -> Options {
+    fn for_system(system: kepi_game::rules::RuleSetId) -> Options {
         Options {
             bottom: BottomTab::first(system),
             side_log: false,
@@ -509,8 +509,8 @@ impl Options {
 
 impl BottomTab {
     /// The tab a game of `system` opens on: the map for a hex rule set, else the resolver.
-    pub fn first(system: crate::rules::RuleSetId) -> BottomTab {
-        if crate::app::map::has_map(system) {
+    pub fn first(system: kepi_game::rules::RuleSetId) -> BottomTab {
+        if crate::map::has_map(system) {
             BottomTab::Map
         } else {
             BottomTab::Resolver
@@ -555,7 +555,7 @@ impl Mode {
     }
 
     /// The side whose units this window acts with (a player's seat), if any.
-    pub fn side(&self) -> Option<crate::roster::Side> {
+    pub fn side(&self) -> Option<kepi_game::roster::Side> {
         self.remote().and_then(Remote::side)
     }
 }
@@ -569,14 +569,14 @@ impl Mode {
 #[derive(Debug)]
 pub struct Remote {
     /// The seat this window holds (the umpire's while hosting; a joined seat once the host said).
-    pub seat: Option<crate::net::Seat>,
+    pub seat: Option<kepi_game::net::Seat>,
     /// Why opening, saving or starting another game is refused while on the network.
     pub why: String,
     /// Requests made and not yet sent, oldest first.
     pub outbox: Vec<Request>,
     /// Players' requests waiting for the umpire's approval (the umpire's seat; kept current by
     /// the network side), shown in the Due panel.
-    pub pending: Vec<crate::net::PendingRequest>,
+    pub pending: Vec<kepi_game::net::PendingRequest>,
     /// The umpire's decisions on them not yet sent: (request, approve, reason).
     pub decisions: Vec<(u64, bool, Option<String>)>,
     /// Resolver rolls asked of the host and not answered yet: the resolver's Roll waits for the
@@ -595,7 +595,7 @@ pub struct Request {
 
 impl Remote {
     /// On the network as `seat` (None until the host says), refusing file commands with `why`.
-    pub fn new(seat: Option<crate::net::Seat>, why: impl Into<String>) -> Remote {
+    pub fn new(seat: Option<kepi_game::net::Seat>, why: impl Into<String>) -> Remote {
         Remote {
             seat,
             why: why.into(),
@@ -607,9 +607,9 @@ impl Remote {
     }
 
     /// The side whose units this window acts with (a player's seat), if any.
-    pub fn side(&self) -> Option<crate::roster::Side> {
+    pub fn side(&self) -> Option<kepi_game::roster::Side> {
         match self.seat {
-            Some(crate::net::Seat::Player(side)) => Some(side),
+            Some(kepi_game::net::Seat::Player(side)) => Some(side),
             _ => None,
         }
     }
@@ -632,7 +632,7 @@ pub struct LastGame {
     /// the game recovers the actions the journal holds.
     pub needs_recovery: bool,
     /// kepi stopped without closing it: the "running" marker the window keeps beside an open
-    /// game was left behind ([`crate::store::running`]); its line (when and by which kepi it was
+    /// game was left behind ([`kepi_game::store::running`]); its line (when and by which kepi it was
     /// opened).
     pub unclean: Option<String>,
 }
@@ -649,13 +649,13 @@ impl LastGame {
     /// played more recently, so a battle played without ever choosing a file is offered too.
     pub fn find_with(recent: &[PathBuf], data_dir: Option<&Path>) -> Option<LastGame> {
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-        let touched = |p: &Path| modified(p).max(modified(&crate::store::journal_path(p)));
+        let touched = |p: &Path| modified(p).max(modified(&kepi_game::store::journal_path(p)));
         let mut best = recent.iter().find(|p| p.is_file()).cloned();
         // A game kepi stopped without closing comes first: the newest of those with their marker
         // left (read only where a marker stands: one `stat` per game).
         let left = |p: &Path| {
-            crate::fsio::present(&crate::store::running::marker_path(p))
-                .then(|| crate::store::running::left_behind(p))
+            kepi_game::fsio::present(&kepi_game::store::running::marker_path(p))
+                .then(|| kepi_game::store::running::left_behind(p))
                 .flatten()
         };
         let mut unclean: Option<(PathBuf, String)> = None;
@@ -697,7 +697,7 @@ impl LastGame {
         }
         let path = best?;
         let needs_recovery = match (
-            modified(&crate::store::journal_path(&path)),
+            modified(&kepi_game::store::journal_path(&path)),
             modified(&path),
         ) {
             (Some(j), Some(s)) => j > s,
@@ -752,7 +752,7 @@ pub const DEMO_SCENARIO: &str = "mars-la-tour";
 /// be borrowed mutably at once ([`AppState::split`], [`AppState::split_resolver`]).
 macro_rules! view_of {
     ($s:ident) => {
-        $crate::app::state::View {
+        $crate::state::View {
             game: &$s.game,
             tables: $s.tables,
             selected: $s.selected.as_deref(),
@@ -905,7 +905,7 @@ impl AppState {
 
     /// The demo battle.
     pub fn demo(seed: u64) -> Result<AppState, String> {
-        let tables = crate::registry::builtin_tables().map_err(|e| e.to_string())?;
+        let tables = kepi_game::registry::builtin_tables().map_err(|e| e.to_string())?;
         let scenario = builtin_scenario(DEMO_SCENARIO)?;
         AppState::new_game(&scenario, seed, tables)
     }
@@ -989,7 +989,7 @@ impl AppState {
                 };
                 dir.join(format!("{stem}-{when}{suffix}.kepi.json"))
             })
-            .find(|p| !p.exists() && !crate::store::journal_path(p).exists())
+            .find(|p| !p.exists() && !kepi_game::store::journal_path(p).exists())
     }
 
     /// Gives a never-saved game its file in kepi's folder, at its first action.
@@ -1182,7 +1182,7 @@ impl AppState {
     fn act(&mut self, action: Action, now: chrono::DateTime<Utc>) {
         let action = match action {
             Action::Move { unit, to, mp, .. } => {
-                crate::engine::flow::move_action(&self.game, unit, to, mp, self.tables)
+                kepi_game::engine::flow::move_action(&self.game, unit, to, mp, self.tables)
             }
             other => other,
         };
@@ -1226,7 +1226,7 @@ impl AppState {
     /// The umpire's decision on a player's request waiting for approval, queued for the host.
     fn decide(&mut self, request: u64, approve: bool, reason: Option<String>) {
         match self.mode.remote_mut() {
-            Some(r) if r.seat == Some(crate::net::Seat::Umpire) => {
+            Some(r) if r.seat == Some(kepi_game::net::Seat::Umpire) => {
                 r.decisions.push((request, approve, reason));
                 let what = if approve { "approving" } else { "rejecting" };
                 self.ok(format!("{what} request {request}…"));
@@ -1238,7 +1238,7 @@ impl AppState {
     /// A new game of a bundled scenario, freshly seeded.
     fn new_from_scenario(&mut self, name: &str) {
         match builtin_scenario(name)
-            .and_then(|s| AppState::new_game(&s, crate::dice::fresh_seed(), self.tables))
+            .and_then(|s| AppState::new_game(&s, kepi_game::dice::fresh_seed(), self.tables))
         {
             Ok(fresh) => {
                 self.switch_to(fresh);
@@ -1250,9 +1250,9 @@ impl AppState {
 
     /// A new game from a unit-card file; the current game is unchanged when it cannot be read.
     fn new_from_cards(&mut self, path: &Path) {
-        match crate::roster::load_roster_file(path)
+        match kepi_game::roster::load_roster_file(path)
             .map_err(|e| e.to_string())
-            .and_then(|s| AppState::new_game(&s, crate::dice::fresh_seed(), self.tables))
+            .and_then(|s| AppState::new_game(&s, kepi_game::dice::fresh_seed(), self.tables))
         {
             Ok(fresh) => {
                 let units = fresh.state().units.len();
@@ -1286,11 +1286,11 @@ impl AppState {
     }
 
     /// Issue 30, CAMP-B1: makes the battle of the "Fight as a battle" dialog at `out` exactly as
-    /// `kepi campaign battle` does ([`crate::campaign::ops::make_battle`]), with the campaign's
+    /// `kepi campaign battle` does ([`kepi_game::campaign::ops::make_battle`]), with the campaign's
     /// pending combat journalled, then opens it. Refused: said whole in the dialog and the status
     /// line, nothing applied.
     fn fight_battle(&mut self, out: &Path) {
-        use crate::campaign::ops::{self, BattleOrder, Front};
+        use kepi_game::campaign::ops::{self, BattleOrder, Front};
         let Some(dialog) = self.dialogs.campaign.fight.take() else {
             return self.err("no combat to fight as a battle: press \"Fight as a battle\" first");
         };
@@ -1302,7 +1302,7 @@ impl AppState {
         if let Some(why) = super::campaign::fight_unavailable(self) {
             return refused(self, dialog, why);
         }
-        let table = match crate::campaign::CampaignTable::load(None) {
+        let table = match kepi_game::campaign::CampaignTable::load(None) {
             Ok(t) => t,
             Err(e) => return refused(self, dialog, format!("{e}; nothing applied")),
         };
@@ -1315,7 +1315,7 @@ impl AppState {
             hex: dialog.combat.hex,
             rules: dialog.rules,
             out,
-            seed: crate::dice::fresh_seed(),
+            seed: kepi_game::dice::fresh_seed(),
         };
         let made = ops::make_battle(&mut self.game, store, &campaign, &order, &table);
         match made {
@@ -1353,11 +1353,11 @@ impl AppState {
     }
 
     /// Issue 30, CAMP-C2 and CAMP-R1: brings the battle open back to its campaign exactly as
-    /// `kepi campaign return` does ([`crate::campaign::ops::give_back`]), then opens the campaign
+    /// `kepi campaign return` does ([`kepi_game::campaign::ops::give_back`]), then opens the campaign
     /// (or says where it is). Refused: said whole in the dialog and the status line, nothing
     /// applied.
-    fn return_to_campaign(&mut self, winner: Option<crate::roster::Side>) {
-        use crate::campaign::ops::{self, Front};
+    fn return_to_campaign(&mut self, winner: Option<kepi_game::roster::Side>) {
+        use kepi_game::campaign::ops::{self, Front};
         let mut dialog = self.dialogs.campaign.give.take();
         let result = (|| -> Result<(PathBuf, ops::GivenBack), String> {
             if self.mode.on_network() {
@@ -1423,7 +1423,7 @@ impl AppState {
     }
 
     /// An action, undo or redo done (its summary, to keep on disk and show) or refused.
-    fn logged(&mut self, done: Result<String, crate::engine::game::ActionError>, prefix: &str) {
+    fn logged(&mut self, done: Result<String, kepi_game::engine::game::ActionError>, prefix: &str) {
         match done {
             Ok(summary) => {
                 self.commit(format!("{prefix}{summary}"));
@@ -1448,10 +1448,11 @@ impl AppState {
             Command::ShowFight => {
                 if let Some(combat) =
                     super::campaign::combat_of(self.resolver.form(), self.game.state())
-                    && let Some(rules) =
-                        crate::registry::playing(crate::engine::rule_set::CampaignPart::Battle)
-                            .first()
-                            .copied()
+                    && let Some(rules) = kepi_game::registry::playing(
+                        kepi_game::engine::rule_set::CampaignPart::Battle,
+                    )
+                    .first()
+                    .copied()
                 {
                     self.dialogs.campaign.fight = Some(super::campaign::FightDialog {
                         combat,
@@ -1541,7 +1542,7 @@ impl AppState {
     /// rest from its own game. Refused here when the form cannot be rolled now.
     fn resolution_words(
         &mut self,
-        entered: &[(crate::dice::Die, u32)],
+        entered: &[(kepi_game::dice::Die, u32)],
     ) -> Result<Vec<String>, String> {
         self.resolver.derive(self.game.state(), self.tables);
         let form = self
@@ -1565,7 +1566,7 @@ impl AppState {
             ));
         }
         let changes = self.resolver.changes();
-        crate::moves::play::form_words(form, &self.resolver.extra_attackers, &changes, entered)
+        kepi_game::moves::play::form_words(form, &self.resolver.extra_attackers, &changes, entered)
             .ok_or_else(|| {
                 if form.needs_target() {
                     "pick the acting unit and its target first".to_string()
@@ -1587,7 +1588,7 @@ impl AppState {
     /// are now, whatever happened since the last frame.
     fn resolve_and_apply(
         &mut self,
-        entered: &[(crate::dice::Die, u32)],
+        entered: &[(kepi_game::dice::Die, u32)],
         now: chrono::DateTime<Utc>,
     ) {
         let tables = self.tables;
@@ -1608,7 +1609,7 @@ impl AppState {
         // into the log entry with it: the umpire went ahead, and the log says so.
         let warnings = form
             .form()
-            .map(|f| crate::engine::play::breaches::warnings(f, &self.game))
+            .map(|f| kepi_game::engine::play::breaches::warnings(f, &self.game))
             .unwrap_or_default();
         // Logged with the resolution, so `kepi log verify` can resolve it again (issue 29).
         let input = form.form().and_then(|f| serde_json::to_value(f).ok());
@@ -1652,7 +1653,7 @@ impl AppState {
     /// the words that were refused.
     fn apply_words(&mut self, words: &[String]) {
         let before = self.game.log().len();
-        let applied = crate::moves::apply_in_memory(&mut self.game, words, self.tables);
+        let applied = kepi_game::moves::apply_in_memory(&mut self.game, words, self.tables);
         let said: Vec<String> = self.game.log()[before.min(self.game.log().len())..]
             .iter()
             .map(|e| status_of(e, self.game.state()))
@@ -1751,7 +1752,7 @@ impl AppState {
                 {
                     let old_path = old.path().to_path_buf();
                     drop(old);
-                    crate::store::remove_game_files(&old_path);
+                    kepi_game::store::remove_game_files(&old_path);
                     self.settings.recent.retain(|p| p != &old_path);
                 }
                 self.remember(path);
@@ -1856,7 +1857,7 @@ impl AppState {
     /// "Recover and open" the game kepi had open when it stopped without closing: opened as
     /// File > Open does (the journal's actions beyond the save replayed); when that fails (a
     /// journal cut mid-line or damaged), rebuilt first as `kepi game recover` does
-    /// ([`crate::store::recover`]: every action that continues the chain kept, what it replaces
+    /// ([`kepi_game::store::recover`]: every action that continues the chain kept, what it replaces
     /// set aside), then opened.
     pub fn recover_and_open(&mut self, path: &Path) {
         let first = Store::open(path);
@@ -1864,7 +1865,7 @@ impl AppState {
             return self.open_with(path, first, None);
         }
         drop(first);
-        match crate::store::recover(path) {
+        match kepi_game::store::recover(path) {
             Ok((_, said)) => self.open_with(path, Store::open(path), Some(said)),
             Err(e) => self.err(format!(
                 "could not recover {}: {e} (the current game is unchanged)",
@@ -1878,7 +1879,7 @@ impl AppState {
     fn open_with(
         &mut self,
         path: &Path,
-        opened: Result<crate::store::Opened, crate::store::StoreError>,
+        opened: Result<kepi_game::store::Opened, kepi_game::store::StoreError>,
         recovered: Option<String>,
     ) {
         match opened {
@@ -1889,14 +1890,14 @@ impl AppState {
                 if opened.recovered > 0 {
                     notes.push(format!(
                         "recovered {} from the journal",
-                        crate::rules::count(opened.recovered, "action", "actions")
+                        kepi_game::rules::count(opened.recovered, "action", "actions")
                     ));
                 }
                 let fresh = AppState::with_game(opened.game, Some(opened.store), self.tables);
                 self.switch_to(fresh);
                 self.remember(path);
                 self.dialogs.campaign.returned =
-                    crate::campaign::ops::returned_already(&self.game).map(|r| r.say());
+                    kepi_game::campaign::ops::returned_already(&self.game).map(|r| r.say());
                 if let Some(r) = &self.dialogs.campaign.returned {
                     notes.push(format!("warning: {r}"));
                 }
@@ -1915,7 +1916,7 @@ impl AppState {
 }
 
 /// "undo is the umpire's; the french seat makes resolutions with its own units".
-fn umpires_only(side: crate::roster::Side, what: &str) -> String {
+fn umpires_only(side: kepi_game::roster::Side, what: &str) -> String {
     format!(
         "{what} is the umpire's; the {} seat makes resolutions with its own units",
         side.as_str()
@@ -1924,8 +1925,8 @@ fn umpires_only(side: crate::roster::Side, what: &str) -> String {
 
 /// An entry as the status line says it: its line and the notes logged with it, from the one
 /// formatter the log panel, the card, `kepi log show` and the report use.
-fn status_of(e: &crate::engine::game::LogEntry, state: &GameState) -> String {
-    let t = crate::engine::game::entry_text(e, state);
+fn status_of(e: &kepi_game::engine::game::LogEntry, state: &GameState) -> String {
+    let t = kepi_game::engine::game::entry_text(e, state);
     std::iter::once(t.line)
         .chain(t.notes)
         .collect::<Vec<_>>()
@@ -1937,15 +1938,15 @@ fn status_of(e: &crate::engine::game::LogEntry, state: &GameState) -> String {
 /// ([`rolled_status`]). The one line a roll in this window and the host's answer to a roll this
 /// window asked for both say (issue 46: a joined window said the host's summary alone).
 ///
-/// [`breach_of`]: crate::engine::play::breaches::breach_of
-pub fn rolled_entry_status(e: &crate::engine::game::LogEntry) -> String {
+/// [`breach_of`]: kepi_game::engine::play::breaches::breach_of
+pub fn rolled_entry_status(e: &kepi_game::engine::game::LogEntry) -> String {
     let breaches: Vec<String> = match &e.kind {
-        crate::engine::game::EntryKind::Act {
+        kepi_game::engine::game::EntryKind::Act {
             action: Action::Resolved { resolution, .. },
         } => resolution
             .notes
             .iter()
-            .filter_map(|n| crate::engine::play::breaches::breach_of(n))
+            .filter_map(|n| kepi_game::engine::play::breaches::breach_of(n))
             .map(str::to_string)
             .collect(),
         _ => Vec::new(),

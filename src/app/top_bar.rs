@@ -146,9 +146,9 @@ impl TopBar {
 /// rule sets, in the status line's right corner. The umpire sets it here; it is logged (an [`Action::Scale`], undone like any
 /// other), and every distance the window shows or reads follows it.
 ///
-/// [`Action::Scale`]: crate::engine::game::Action::Scale
+/// [`Action::Scale`]: kepi_game::engine::game::Action::Scale
 pub fn scale_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
-    use crate::rules::scale::{Scale, Unit};
+    use kepi_game::rules::scale::{Scale, Unit};
     let now = view.state().scale;
     // Stays open while the unit and the factor are chosen; closes on Set or a click outside.
     let config = egui::containers::menu::MenuConfig::new()
@@ -190,7 +190,7 @@ pub fn scale_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                     ui.label(
                         RichText::new(format!(
                             "12 inches of the text = {} on the table",
-                            s.show(crate::dice::Ratio::int(12))
+                            s.show(kepi_game::dice::Ratio::int(12))
                         ))
                         .small(),
                     );
@@ -205,7 +205,9 @@ pub fn scale_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                 .clicked()
                 && let Ok(scale) = parsed
             {
-                out.push(Command::Act(crate::engine::game::Action::Scale { scale }));
+                out.push(Command::Act(kepi_game::engine::game::Action::Scale {
+                    scale,
+                }));
                 ui.data_mut(|d| d.remove::<(Unit, String)>(key));
                 ui.close();
                 return;

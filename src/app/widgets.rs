@@ -1,15 +1,15 @@
 //! Small reusable pieces of the window: status chips and provenance badges (the form kit's,
-//! [`crate::engine::play::kit`]), the modifier breakdown and the odds bar chart. Each reads plain
+//! [`kepi_game::engine::play::kit`]), the modifier breakdown and the odds bar chart. Each reads plain
 //! data and draws it.
 
 use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Ui, vec2};
 
-use crate::dice::Prob;
-pub use crate::engine::play::kit::{
+use kepi_game::dice::Prob;
+pub use kepi_game::engine::play::kit::{
     chip, fit_or_wrap, provenance_badge, provenance_color, text_width,
 };
-use crate::rules::{ModifierLine, OddsLine};
-use crate::tables::Provenance;
+use kepi_game::rules::{ModifierLine, OddsLine};
+use kepi_game::tables::Provenance;
 
 /// Lays out `add` no wider than `width` (nor than the room there is): what one section lets run
 /// past the column's edge does not widen the sections after it (egui grows a region to what it

@@ -5,17 +5,21 @@
 use clap::Args;
 
 use super::{CliError, print_json};
-use crate::rules::{RuleSetId, Tables};
+use kepi_game::rules::{RuleSetId, Tables};
 
 /// The rule sets that keep a calendar (a game-turn has its dates, [`RuleSet::date_of_turn`]), as
 /// `kepi calendar`'s first word: the registry's, a rule set registered at run time included.
 ///
-/// [`RuleSet::date_of_turn`]: crate::engine::rule_set::RuleSet::date_of_turn
+/// [`RuleSet::date_of_turn`]: kepi_game::engine::rule_set::RuleSet::date_of_turn
 fn calendar_rule_sets() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        crate::registry::all()
+        kepi_game::registry::all()
             .into_iter()
-            .filter(|s| crate::registry::get(*s).date_of_turn(None, 1, 1).is_some())
+            .filter(|s| {
+                kepi_game::registry::get(*s)
+                    .date_of_turn(None, 1, 1)
+                    .is_some()
+            })
             .map(|s| clap::builder::PossibleValue::new(s.id()).help(s.title())),
     )
 }
@@ -39,13 +43,13 @@ pub fn run(a: &CalendarArgs, tables_dir: Option<&std::path::Path>) -> Result<(),
     let loaded;
     let tables: &Tables = match tables_dir {
         Some(d) => {
-            loaded = crate::registry::load_tables(Some(d))?;
+            loaded = kepi_game::registry::load_tables(Some(d))?;
             &loaded
         }
-        None => crate::registry::builtin_tables()?,
+        None => kepi_game::registry::builtin_tables()?,
     };
     let system: RuleSetId = a.system.parse().map_err(CliError::usage)?;
-    let entry = crate::registry::get(system)
+    let entry = kepi_game::registry::get(system)
         .calendar(a.turn, tables)
         .ok_or_else(|| CliError::usage(format!("{system} keeps no calendar")))??;
     if a.json {

@@ -1,5 +1,5 @@
 //! `kepi campaign ...`: a combat of an SPI or 1870 game fought as a P&K or PW battle, and its
-//! losses carried back (issue 30; the rules and the records are [`crate::campaign`]).
+//! losses carried back (issue 30; the rules and the records are [`kepi_game::campaign`]).
 
 use std::path::{Path, PathBuf};
 
@@ -7,11 +7,11 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use super::{CliError, fresh_seed, print_json, stood};
-use crate::campaign::ops::{self, Front, StepError};
-use crate::campaign::{self, CampaignError, CampaignTable};
-use crate::roster::{Position, Side};
-use crate::rules::{RuleSetId, Tables};
-use crate::store::{Store, read_game};
+use kepi_game::campaign::ops::{self, Front, StepError};
+use kepi_game::campaign::{self, CampaignError, CampaignTable};
+use kepi_game::roster::{Position, Side};
+use kepi_game::rules::{RuleSetId, Tables};
+use kepi_game::store::{Store, read_game};
 
 impl From<CampaignError> for CliError {
     fn from(e: CampaignError) -> Self {
@@ -30,10 +30,10 @@ pub struct CampaignArgs {
 /// The rule sets a campaign's battles are fought with ([`CampaignPart::Battle`]), as `kepi
 /// campaign battle --rules`'s values: the registry's, a rule set registered at run time included.
 ///
-/// [`CampaignPart::Battle`]: crate::engine::rule_set::CampaignPart::Battle
+/// [`CampaignPart::Battle`]: kepi_game::engine::rule_set::CampaignPart::Battle
 fn battle_rule_sets() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        crate::registry::playing(crate::engine::rule_set::CampaignPart::Battle)
+        kepi_game::registry::playing(kepi_game::engine::rule_set::CampaignPart::Battle)
             .into_iter()
             .map(|s| clap::builder::PossibleValue::new(s.id()).help(s.title())),
     )
@@ -357,10 +357,10 @@ fn abandon(
     let loaded;
     let tables: &Tables = match tables {
         Some(d) => {
-            loaded = crate::registry::load_tables(Some(d))?;
+            loaded = kepi_game::registry::load_tables(Some(d))?;
             &loaded
         }
-        None => crate::registry::builtin_tables()?,
+        None => kepi_game::registry::builtin_tables()?,
     };
     let done = ops::abandon(battle, &link, &path, options, tables).map_err(step)?;
     for w in &done.warnings {

@@ -4,7 +4,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{CliError, fresh_seed, print_json};
-use crate::dice::{BigProb, DiceExpr, DiceSource};
+use kepi_game::dice::{BigProb, DiceExpr, DiceSource};
 
 /// `kepi roll EXPR [--seed N] [--json]`
 #[derive(Debug, Args)]

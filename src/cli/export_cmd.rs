@@ -1,8 +1,8 @@
 //! `kepi roster print`, `kepi cards`, `kepi export csv` and `kepi report`: the export commands.
 //!
 //! They need scenarios, card files and saves, which the game session owns, so every run function takes
-//! a [`DocProvider`] that turns a [`Source`] into the plain view model ([`crate::export::RosterDoc`], [`crate::export::ReportDoc`],
-//! [`crate::export::LogRowDoc`]s). The provider reports an unknown scenario or a broken file as an
+//! a [`DocProvider`] that turns a [`Source`] into the plain view model ([`kepi_game::export::RosterDoc`], [`kepi_game::export::ReportDoc`],
+//! [`kepi_game::export::LogRowDoc`]s). The provider reports an unknown scenario or a broken file as an
 //! [`ExportError::Source`] naming it (exit 2); these functions write the output atomically and report an unwritable path naming it.
 
 use std::path::{Path, PathBuf};
@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use super::CliError;
-use crate::export::{self, ExportError, Paper, no_progress, write_atomic};
+use kepi_game::export::{self, ExportError, Paper, no_progress, write_atomic};
 
-pub use crate::export::{DocProvider, Source};
+pub use kepi_game::export::{DocProvider, Source};
 
 fn cli_err(e: ExportError) -> CliError {
     match e {
@@ -222,9 +222,9 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 }
 
 /// Refuses an output that is one of a game's own files before anything is rendered (the write
-/// refuses it again: see [`crate::fsio::game_file`]); exit 2, naming the file and why.
+/// refuses it again: see [`kepi_game::fsio::game_file`]); exit 2, naming the file and why.
 fn check_out(path: &Path) -> Result<(), CliError> {
-    crate::fsio::refuse_game_file(path).map_err(|e| CliError::usage(e.to_string()))
+    kepi_game::fsio::refuse_game_file(path).map_err(|e| CliError::usage(e.to_string()))
 }
 
 /// Runs `kepi roster print`.

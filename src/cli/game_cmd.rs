@@ -8,13 +8,15 @@ use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use super::{CliError, fresh_seed, print_json, stood};
-use crate::engine::game::{Action, EntryKind, Game, GameState, LogEntry, SeedSecret, verify_chain};
-use crate::moves::play as game_play;
-use crate::moves::{apply_verbs, show_out, unit_view};
-use crate::registry::{builtin_scenario, builtin_scenarios};
-use crate::roster::load_roster_file;
-use crate::rules::Tables;
-use crate::store::{
+use kepi_game::engine::game::{
+    Action, EntryKind, Game, GameState, LogEntry, SeedSecret, verify_chain,
+};
+use kepi_game::moves::play as game_play;
+use kepi_game::moves::{apply_verbs, show_out, unit_view};
+use kepi_game::registry::{builtin_scenario, builtin_scenarios};
+use kepi_game::roster::load_roster_file;
+use kepi_game::rules::Tables;
+use kepi_game::store::{
     Recorded, SaveFile, Store, StoreError, read_bytes_limited, read_game, read_journal, recover,
 };
 
@@ -27,8 +29,8 @@ impl From<StoreError> for CliError {
     }
 }
 
-impl From<crate::engine::game::ActionError> for CliError {
-    fn from(e: crate::engine::game::ActionError) -> Self {
+impl From<kepi_game::engine::game::ActionError> for CliError {
+    fn from(e: kepi_game::engine::game::ActionError) -> Self {
         CliError::usage(e.to_string())
     }
 }
@@ -264,7 +266,7 @@ pub struct CardFilesArgs {
     pub command: Option<CardsCommand>,
     /// Print cards: `(--scenario NAME | --cards FILE) (--png DIR [--dpi 300] | --pdf OUT.pdf)`.
     #[command(flatten)]
-    pub print: crate::cli::export_cmd::CardsArgs,
+    pub print: crate::export_cmd::CardsArgs,
 }
 
 /// Card subcommands.
@@ -333,10 +335,10 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
             let loaded;
             let tables: &Tables = match tables {
                 Some(d) => {
-                    loaded = crate::registry::load_tables(Some(d))?;
+                    loaded = kepi_game::registry::load_tables(Some(d))?;
                     &loaded
                 }
-                None => crate::registry::builtin_tables()?,
+                None => kepi_game::registry::builtin_tables()?,
             };
             apply_words(file, words, *json, tables)
         }
@@ -432,13 +434,13 @@ fn share(save: &Path, out: &Path) -> Result<(), CliError> {
     }
     // A players' copy of this game (recognised by its content alone) may be replaced below; any
     // other of a game's own files never is.
-    match crate::fsio::game_file(out) {
-        None | Some(crate::fsio::GameFile::SaveByContent) => {}
+    match kepi_game::fsio::game_file(out) {
+        None | Some(kepi_game::fsio::GameFile::SaveByContent) => {}
         Some(g) => {
             return Err(CliError::usage(format!(
                 "OUT `{}`: {}",
                 out.display(),
-                crate::fsio::FsProblem::GameFile {
+                kepi_game::fsio::FsProblem::GameFile {
                     what: g.describe(out)
                 }
             )));
@@ -450,7 +452,7 @@ fn share(save: &Path, out: &Path) -> Result<(), CliError> {
             .ok()
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
             .is_some_and(|v| {
-                v.get("format").and_then(|f| f.as_str()) == Some(crate::store::FORMAT)
+                v.get("format").and_then(|f| f.as_str()) == Some(kepi_game::store::FORMAT)
                     && v.get("secret").is_none_or(|x| x.is_null())
                     && v.pointer("/state/dice/commitment")
                         .and_then(|c| c.as_str())
@@ -463,7 +465,7 @@ fn share(save: &Path, out: &Path) -> Result<(), CliError> {
             )));
         }
     }
-    crate::store::share(&game, out)?;
+    kepi_game::store::share(&game, out)?;
     outln!(
         "{}: players' copy of {} ({} log entries, head {}), without the dice seed; commitment {}",
         out.display(),
@@ -491,7 +493,7 @@ fn new(scenario: &str, out: &Path, seed: Option<u64>, json: bool) -> Result<(), 
     };
     let system = sc.system.ok_or_else(|| {
         // The example id is the first rule set the registry lists.
-        let example = crate::registry::all().first().map_or("", |s| s.id());
+        let example = kepi_game::registry::all().first().map_or("", |s| s.id());
         CliError::usage(format!(
             "--scenario: `{scenario}` names no rule set (add system = \"{example}\" ... to the file)"
         ))
@@ -536,7 +538,7 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
     outln!("Turn {} - {}{date}", s.turn, s.phase_name());
     outln!("dice seed commitment {}", s.dice.commitment);
     if !s.scale.is_text() {
-        outln!("{}", crate::engine::game::scale_line(s.scale));
+        outln!("{}", kepi_game::engine::game::scale_line(s.scale));
     }
     for u in &s.units {
         let v = unit_view(u);
@@ -568,7 +570,7 @@ fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Re
     let mut opened = Store::open(file)?;
     report_open(&opened.warnings);
     // A battle its campaign already took back is played on, with a word (issue 46).
-    if let Some(r) = crate::campaign::ops::returned_already(&opened.game) {
+    if let Some(r) = kepi_game::campaign::ops::returned_already(&opened.game) {
         errln!("warning: {}", r.say());
     }
     let mut unprinted: Option<CliError> = None;
@@ -654,7 +656,7 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
             d.id,
             d.turn,
             d.phase,
-            crate::roster::shown(&s.scale.localize(&d.describe(s))),
+            kepi_game::roster::shown(&s.scale.localize(&d.describe(s))),
             d.id
         );
     }
@@ -662,15 +664,15 @@ fn due(s: &GameState, file: &Path, json: bool) -> Result<(), CliError> {
 }
 
 fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
-    let items = crate::engine::flow::checklist(s);
-    let activity = crate::engine::flow::activity(s);
+    let items = kepi_game::engine::flow::checklist(s);
+    let activity = kepi_game::engine::flow::activity(s);
     if json {
         #[derive(Serialize)]
         struct Out<'a> {
             turn: u32,
             phase: &'a str,
-            items: &'a [crate::engine::flow::Item],
-            activity: &'a crate::engine::flow::Activity,
+            items: &'a [kepi_game::engine::flow::Item],
+            activity: &'a kepi_game::engine::flow::Activity,
         }
         return print_json(&Out {
             turn: s.turn,
@@ -709,21 +711,21 @@ fn checklist(s: &GameState, json: bool) -> Result<(), CliError> {
     if !s.due.is_empty() {
         outln!(
             "{} due: see `kepi game due`",
-            crate::rules::count(s.due.len(), "check", "checks")
+            kepi_game::rules::count(s.due.len(), "check", "checks")
         );
     }
     Ok(())
 }
 
 pub(super) fn print_entry(e: &LogEntry, json: bool) -> Result<(), CliError> {
-    print_entry_at(e, json, &crate::rules::Scale::default(), None)
+    print_entry_at(e, json, &kepi_game::rules::Scale::default(), None)
 }
 
 /// [`print_entry`] of an entry `kepi game apply` just logged, in `state` (the game after it): the
-/// summary names the acting unit as `kepi log show` does ([`crate::engine::game::entry_text`];
+/// summary names the acting unit as `kepi log show` does ([`kepi_game::engine::game::entry_text`];
 /// issue 46: a fatigue check's summary named none) and is printed at the game's scale.
 fn print_applied(e: &LogEntry, json: bool, state: &GameState) -> Result<(), CliError> {
-    let line = crate::engine::game::entry_text(e, state).line;
+    let line = kepi_game::engine::game::entry_text(e, state).line;
     print_entry_at(e, json, &state.scale, Some(line))
 }
 
@@ -732,7 +734,7 @@ fn print_applied(e: &LogEntry, json: bool, state: &GameState) -> Result<(), CliE
 pub(super) fn print_entry_at(
     e: &LogEntry,
     json: bool,
-    scale: &crate::rules::Scale,
+    scale: &kepi_game::rules::Scale,
     line: Option<String>,
 ) -> Result<(), CliError> {
     let summary = line.unwrap_or_else(|| e.summary_at(scale));
@@ -754,7 +756,7 @@ pub(super) fn print_entry_at(
             phase: &'a str,
             summary: &'a str,
             rules: &'a [String],
-            dice: &'a [crate::dice::Roll],
+            dice: &'a [kepi_game::dice::Roll],
             hash: &'a str,
             /// A resolution's outcome: the object `kepi resolve ... --json` prints.
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -792,7 +794,7 @@ pub(super) fn print_entry_at(
         }
         // Issue 46: dice kepi rolled beside those entered with --dice, said plainly (the window's
         // card says the same).
-        if let Some(said) = crate::dice::kepi_rolled(&e.dice) {
+        if let Some(said) = kepi_game::dice::kepi_rolled(&e.dice) {
             textln!("  {said}");
         }
     }
@@ -852,10 +854,10 @@ pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
             let loaded;
             let tables: &Tables = match tables {
                 Some(d) => {
-                    loaded = crate::registry::load_tables(Some(d))?;
+                    loaded = kepi_game::registry::load_tables(Some(d))?;
                     &loaded
                 }
-                None => crate::registry::builtin_tables()?,
+                None => kepi_game::registry::builtin_tables()?,
             };
             verify(file, expect_head.as_deref(), *json, tables)
         }
@@ -868,7 +870,7 @@ pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
                     .log()
                     .iter()
                     .map(|e| {
-                        let said = crate::engine::game::entry_text(e, game.state());
+                        let said = kepi_game::engine::game::entry_text(e, game.state());
                         let mut v = serde_json::to_value(e).unwrap_or_default();
                         if let Some(o) = v.as_object_mut() {
                             o.insert("text".into(), said.line.into());
@@ -880,7 +882,7 @@ pub fn log(a: &LogArgs, tables: Option<&Path>) -> Result<(), CliError> {
                 return print_json(&entries);
             }
             for e in game.log() {
-                let said = crate::engine::game::entry_text(e, game.state());
+                let said = kepi_game::engine::game::entry_text(e, game.state());
                 let dice: Vec<String> = e
                     .dice
                     .iter()
@@ -1038,14 +1040,17 @@ fn verify_file(
                 Some(0),
                 "the journal does not start with the start of the game".into(),
             )),
-            Ok(j) => match crate::engine::game::Game::from_log(j.entries.clone(), j.secret.clone())
-            {
-                Ok(g) => stray_in_journal(file, &g).and_then(|()| check_dice(g)),
-                Err(crate::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
-                Err(crate::engine::game::ReplayError::Entry { index, message }) => {
-                    Err((Some(index), message))
+            Ok(j) => {
+                match kepi_game::engine::game::Game::from_log(j.entries.clone(), j.secret.clone()) {
+                    Ok(g) => stray_in_journal(file, &g).and_then(|()| check_dice(g)),
+                    Err(kepi_game::engine::game::ReplayError::Chain(b)) => {
+                        Err((Some(b.index), b.reason))
+                    }
+                    Err(kepi_game::engine::game::ReplayError::Entry { index, message }) => {
+                        Err((Some(index), message))
+                    }
                 }
-            },
+            }
         }
     } else {
         match read_bytes_limited(file) {
@@ -1053,7 +1058,7 @@ fn verify_file(
             Ok(bytes) => verify_save(&bytes, name)
                 .and_then(|v| with_journal(file, v))
                 .and_then(|v| {
-                    stray_in_journal(&crate::store::journal_path(file), &v.game).map(|()| v)
+                    stray_in_journal(&kepi_game::store::journal_path(file), &v.game).map(|()| v)
                 }),
         }
     };
@@ -1064,10 +1069,10 @@ fn verify_file(
             .audit_outcomes(|game, action| game_play::recheck_act(game, action, tables))
         {
             Ok(n) => Ok(Verified { rechecked: n, ..v }),
-            Err(crate::engine::game::ReplayError::Entry { index, message }) => {
+            Err(kepi_game::engine::game::ReplayError::Entry { index, message }) => {
                 Err((Some(index), message))
             }
-            Err(crate::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
+            Err(kepi_game::engine::game::ReplayError::Chain(b)) => Err((Some(b.index), b.reason)),
         }
     })
 }
@@ -1155,7 +1160,7 @@ fn check_dice(game: Game) -> Result<Verified, (Option<usize>, String)> {
         None => None,
         Some(seed) => match game.audit_dice(seed) {
             Ok(n) => Some(n),
-            Err(crate::engine::game::ReplayError::Entry { index, message }) => {
+            Err(kepi_game::engine::game::ReplayError::Entry { index, message }) => {
                 return Err((
                     Some(index),
                     format!("dice do not match the seed: {message}"),
@@ -1183,7 +1188,7 @@ fn verify_save(bytes: &[u8], name: &str) -> Result<Verified, (Option<usize>, Str
             ),
         )
     })?;
-    let v = crate::store::migrate(v, name).map_err(|e| (None, e.to_string()))?;
+    let v = kepi_game::store::migrate(v, name).map_err(|e| (None, e.to_string()))?;
     // Read the entries one by one, so an entry edited beyond recognition is named by its index.
     let raw_log = v
         .get("log")
@@ -1194,7 +1199,7 @@ fn verify_save(bytes: &[u8], name: &str) -> Result<Verified, (Option<usize>, Str
     for (i, e) in raw_log.into_iter().enumerate() {
         let entry = LogEntry::deserialize(&e)
             .map_err(|err| (Some(i), format!("not a log entry: {err}")))?;
-        if let Some(m) = crate::engine::game::stray_member(&e, &entry) {
+        if let Some(m) = kepi_game::engine::game::stray_member(&e, &entry) {
             return Err((Some(i), m));
         }
         log.push(entry);
@@ -1207,10 +1212,10 @@ fn verify_save(bytes: &[u8], name: &str) -> Result<Verified, (Option<usize>, Str
 }
 
 /// Issue 44: each entry line of the journal at `path` read as written, checked for a member kepi
-/// does not write back ([`crate::engine::game::stray_member`]) against `game`'s entry of the same
+/// does not write back ([`kepi_game::engine::game::stray_member`]) against `game`'s entry of the same
 /// index and hash. Lines that do not read (a torn last line) were judged by the journal's reader.
 fn stray_in_journal(path: &Path, game: &Game) -> Result<(), (Option<usize>, String)> {
-    if !crate::fsio::present(path) {
+    if !kepi_game::fsio::present(path) {
         return Ok(());
     }
     let bytes = read_bytes_limited(path).map_err(|e| (None, e.to_string()))?;
@@ -1229,7 +1234,7 @@ fn stray_in_journal(path: &Path, game: &Game) -> Result<(), (Option<usize>, Stri
         else {
             continue;
         };
-        if let Some(m) = crate::engine::game::stray_member(raw, e) {
+        if let Some(m) = kepi_game::engine::game::stray_member(raw, e) {
             return Err((Some(e.index as usize), m));
         }
     }
@@ -1242,7 +1247,7 @@ fn stray_in_journal(path: &Path, game: &Game) -> Result<(), (Option<usize>, Stri
 fn with_journal(file: &Path, v: Verified) -> Result<Verified, (Option<usize>, String)> {
     let mut game = v.game;
     let saved = game.log().len();
-    match crate::store::extend_with_journal(&mut game, file) {
+    match kepi_game::store::extend_with_journal(&mut game, file) {
         Err(e) => Err((Some(saved), e.to_string())),
         Ok(0) => Ok(Verified { game, ..v }),
         Ok(_) => check_dice(game),
@@ -1252,9 +1257,9 @@ fn with_journal(file: &Path, v: Verified) -> Result<Verified, (Option<usize>, St
 /// Runs `kepi cards check`.
 pub fn cards(a: &CardFilesArgs, tables: Option<&Path>) -> Result<(), CliError> {
     match &a.command {
-        None => crate::cli::export_cmd::run_cards(&a.print, &crate::cli::docs(tables)?),
+        None => crate::export_cmd::run_cards(&a.print, &crate::docs(tables)?),
         Some(CardsCommand::Check { path, json }) => {
-            let reports = crate::roster::check_path(path)?;
+            let reports = kepi_game::roster::check_path(path)?;
             if *json {
                 return print_json(&reports);
             }

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::{CliError, print_json};
-use crate::hex::{Direction, Hex, Layout, line_of_sight};
+use kepi_game::hex::{Direction, Hex, Layout, line_of_sight};
 
 /// `kepi hex ...`
 #[derive(Debug, Args)]
@@ -81,17 +81,17 @@ fn layout_of(args: &HexArgs) -> Result<Layout, CliError> {
     let Some(id) = args.rules.as_deref() else {
         return Ok(args.layout.unwrap_or_default());
     };
-    let system = crate::registry::find(id.trim()).ok_or_else(|| {
-        let ids: Vec<&str> = crate::registry::all()
+    let system = kepi_game::registry::find(id.trim()).ok_or_else(|| {
+        let ids: Vec<&str> = kepi_game::registry::all()
             .into_iter()
-            .map(|s| crate::registry::get(s).id())
+            .map(|s| kepi_game::registry::get(s).id())
             .collect();
         CliError::usage(format!(
             "--rules: no rule set `{id}` (accepted: {})",
             ids.join(", ")
         ))
     })?;
-    let rules = crate::registry::get(system);
+    let rules = kepi_game::registry::get(system);
     let layout = rules.hex_layout();
     match args.layout {
         Some(l) if l != layout => Err(CliError::usage(format!(

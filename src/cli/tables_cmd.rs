@@ -45,7 +45,7 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
                     d.display()
                 )));
             }
-            let report = crate::registry::check_tables(dir)?;
+            let report = kepi_game::registry::check_tables(dir)?;
             if *json {
                 return print_json(&report);
             }
@@ -66,17 +66,17 @@ pub fn run(a: &TablesArgs, global_dir: Option<&Path>) -> Result<(), CliError> {
         TablesCommand::Dump { dir } => {
             std::fs::create_dir_all(dir)
                 .map_err(|e| CliError::failed(format!("{}: {e}", dir.display())))?;
-            for f in crate::registry::table_files() {
+            for f in kepi_game::registry::table_files() {
                 let (file, text) = (f.file, f.builtin);
                 let p = dir.join(file);
                 // A dangling link is "there" too: kepi never writes through it.
-                if crate::fsio::present(&p) {
-                    crate::fsio::check_replaceable(&p)
+                if kepi_game::fsio::present(&p) {
+                    kepi_game::fsio::check_replaceable(&p)
                         .map_err(|e| CliError::usage(e.to_string()))?;
                     errln!("{}: exists, left as it is", p.display());
                     continue;
                 }
-                crate::fsio::write_output(&p, text.as_bytes()).map_err(|e| {
+                kepi_game::fsio::write_output(&p, text.as_bytes()).map_err(|e| {
                     if e.io_kind() == std::io::ErrorKind::InvalidInput {
                         CliError::usage(e.to_string())
                     } else {

@@ -595,7 +595,7 @@ fn hostile_corpus_never_panics_or_hangs() {
 
 #[test]
 fn a_reader_that_closes_early_stops_kepi_quietly() {
-    // `odds 100d6` is the example; its sums overflow in src/dice/dist.rs today (a panic
+    // `odds 100d6` is the example; its sums overflow in src/game/dice/dist.rs today (a panic
     // before any output, fixed separately), so 20d6 stands in. Outputs this small may fit the pipe's
     // buffer; the loop after this one makes the failed write certain.
     for args in [

@@ -1,9 +1,11 @@
-//! The layers of docs/ARCHITECTURE.md, proven file by file (issue 27): every `crate::` path in
-//! `src/` (outside `#[cfg(test)]` blocks and comments) names a module in the file's own layer or
-//! one below it, and two modules side by side in one layer never import each other, so no import
-//! cycle can cross modules. No exception is named.
+//! The layers of docs/ARCHITECTURE.md, proven file by file (issue 27): every path to a module of
+//! `kepi-game` (`crate::` in `src/game`, `kepi_game::` in the front ends `src/cli` and `src/app`),
+//! outside `#[cfg(test)]` blocks and comments, names a module in the file's own layer or one below
+//! it, and two modules side by side in one layer never import each other, so no import cycle can
+//! cross modules. No exception is named. Between crates Cargo itself holds the line; the last test
+//! here proves no crate depends on one above it (issue 45).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The layers, lowest first: the top-level modules of `src/` in each. The rule-set adapters
 /// (`rules/<set>/set.rs`, `checks.rs`, `checklist.rs`, `form.rs`, `panel.rs`, `grammar.rs`,
@@ -92,14 +94,15 @@ fn code_of(text: &str) -> String {
     out
 }
 
-/// Every `crate::a::b::c` path's segments in the code.
-fn crate_paths(code: &str) -> Vec<Vec<String>> {
+/// Every `crate::a::b::c` path's segments in the code (`prefix` is `crate::`, or `kepi_game::` in
+/// a front end).
+fn crate_paths(code: &str, prefix: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
-    for (i, _) in code.match_indices("crate::") {
-        if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+    for (i, _) in code.match_indices(prefix) {
+        if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$') {
             continue;
         }
-        let rest = &code[i + "crate::".len()..];
+        let rest = &code[i + prefix.len()..];
         let end = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
             .unwrap_or(rest.len());
@@ -124,33 +127,73 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// A source file of the crates below the binary: the path to show, its module path (`src/game`'s
+/// files from their module, `src/cli`'s and `src/app`'s under `cli` and `app`), and the prefix its
+/// paths to `kepi-game`'s modules start with.
+struct Source {
+    shown: String,
+    rel: String,
+    file: PathBuf,
+    prefix: &'static str,
+}
+
+fn sources() -> Vec<Source> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for (dir, module, prefix) in [
+        ("src/game", "", "crate::"),
+        ("src/cli", "cli/", "kepi_game::"),
+        ("src/app", "app/", "kepi_game::"),
+    ] {
+        let base = root.join(dir);
+        let mut files = Vec::new();
+        rust_files(&base, &mut files);
+        for file in files {
+            let rel = file
+                .strip_prefix(&base)
+                .expect("under its crate")
+                .to_string_lossy()
+                .replace('\\', "/");
+            if module.is_empty() && rel == "lib.rs" {
+                continue;
+            }
+            out.push(Source {
+                shown: format!("{dir}/{rel}"),
+                rel: format!("{module}{rel}"),
+                file,
+                prefix,
+            });
+        }
+    }
+    assert!(out.len() > 150, "too few source files read: {}", out.len());
+    out
+}
+
 #[test]
 fn no_module_imports_a_layer_above_it_or_a_neighbour() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut broken = Vec::new();
     let mut seen = 0;
-    for f in &files {
-        let rel = f.strip_prefix(&src).expect("under src");
-        let rel = rel.to_string_lossy().replace('\\', "/");
-        if rel == "lib.rs" || rel == "main.rs" {
-            continue;
-        }
+    for Source {
+        shown,
+        rel,
+        file,
+        prefix,
+    } in sources()
+    {
         let segs: Vec<&str> = rel.split('/').collect();
         let from = module_of(&segs);
         let Some(from_layer) = layer_of(&from) else {
             broken.push(format!(
-                "src/{rel}: module `{from}` is in no layer of this test"
+                "{shown}: module `{from}` is in no layer of this test"
             ));
             continue;
         };
-        let code = code_of(&std::fs::read_to_string(f).expect("read"));
+        let code = code_of(&std::fs::read_to_string(&file).expect("read"));
         assert!(
-            !code.contains("crate::{"),
-            "src/{rel}: a `crate::{{...}}` group hides which modules it imports; name each path"
+            !code.contains(&format!("{prefix}{{")),
+            "{shown}: a `{prefix}{{...}}` group hides which modules it imports; name each path"
         );
-        for path in crate_paths(&code) {
+        for path in crate_paths(&code, prefix) {
             let refs: Vec<&str> = path.iter().map(String::as_str).collect();
             if refs.is_empty() {
                 continue;
@@ -162,15 +205,15 @@ fn no_module_imports_a_layer_above_it_or_a_neighbour() {
             seen += 1;
             match layer_of(&to) {
                 None => broken.push(format!(
-                    "src/{rel}: `crate::{}` is in no layer",
+                    "{shown}: `{prefix}{}` is in no layer",
                     path.join("::")
                 )),
                 Some(l) if l > from_layer => broken.push(format!(
-                    "src/{rel} ({from}) imports `crate::{}` ({to}), a layer above it",
+                    "{shown} ({from}) imports `{prefix}{}` ({to}), a layer above it",
                     path.join("::")
                 )),
                 Some(l) if l == from_layer => broken.push(format!(
-                    "src/{rel} ({from}) imports `crate::{}` ({to}), beside it in one layer",
+                    "{shown} ({from}) imports `{prefix}{}` ({to}), beside it in one layer",
                     path.join("::")
                 )),
                 Some(_) => {}
@@ -196,7 +239,7 @@ fn no_module_imports_a_layer_above_it_or_a_neighbour() {
 fn the_layer_reader_reads_paths_and_skips_tests_and_comments() {
     let text = "use crate::engine::game::Game;\n// crate::cli::x\n#[cfg(test)]\nmod tests {\n    use crate::app::y;\n}\nfn f() { crate::rules::pk::set::PkRules; }\n";
     let code = code_of(text);
-    let paths = crate_paths(&code);
+    let paths = crate_paths(&code, "crate::");
     assert_eq!(paths.len(), 2, "{paths:?}");
     let mods: Vec<String> = paths
         .iter()
@@ -211,22 +254,17 @@ fn the_layer_reader_reads_paths_and_skips_tests_and_comments() {
 /// for what SPI and 1870 share), no code names a rule set: not its module, its id constant
 /// (`RuleSetId::Pk`), its types (`PkForm`, `SpiTables`) nor its id as a string (`"pk"`). The
 /// exceptions are the composition: the registry (the list of the five), the `pub mod` lines of
-/// `rules/mod.rs` that declare the folders, and the campaign (`src/campaign`), whose conversion
+/// `rules/mod.rs` that declare the folders, and the campaign (`src/game/campaign`), whose conversion
 /// table is the pairing of two board games with two table games by name (docs/ARCHITECTURE.md).
 #[test]
 fn no_code_outside_a_sets_folder_names_a_rule_set() {
     const TYPES: &[&str] = &["Pk", "Pw", "Gsp", "Spi", "Fr1870", "Fr"];
     const KINDS: &[&str] = &["Form", "Rules", "Tables", "Outcome", "Combat"];
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut named = Vec::new();
-    for f in &files {
-        let rel = f
-            .strip_prefix(&src)
-            .expect("under src")
-            .to_string_lossy()
-            .replace('\\', "/");
+    for Source {
+        shown, rel, file, ..
+    } in sources()
+    {
         let segs: Vec<&str> = rel.split('/').collect();
         let in_folder = segs.len() >= 3
             && segs[0] == "rules"
@@ -234,7 +272,7 @@ fn no_code_outside_a_sets_folder_names_a_rule_set() {
         if in_folder || segs[0] == "registry" || segs[0] == "campaign" {
             continue;
         }
-        let code = code_of(&std::fs::read_to_string(f).expect("read"));
+        let code = code_of(&std::fs::read_to_string(&file).expect("read"));
         for line in code.lines() {
             let t = line.trim();
             if rel == "rules/mod.rs" && SETS.iter().any(|s| t == format!("pub mod {s};")) {
@@ -255,7 +293,7 @@ fn no_code_outside_a_sets_folder_names_a_rule_set() {
                     })
             });
             if hit {
-                named.push(format!("src/{rel}: {t}"));
+                named.push(format!("{shown}: {t}"));
             }
         }
     }
@@ -269,11 +307,11 @@ fn no_code_outside_a_sets_folder_names_a_rule_set() {
 
 /// Issue 26 (docs/ARCHITECTURE.md, `src/app`): the window's pieces draw from a read-only `View`
 /// (and their own state), never from the whole `AppState`. Two functions are named as the
-/// exceptions: the layout that places the panels (`mod.rs`) and `NetUi::ui`, the controller that
+/// exceptions: the layout that places the panels (`lib.rs`) and `NetUi::ui`, the controller that
 /// polls the connections and applies what its dialogs ask.
 #[test]
 fn the_windows_pieces_draw_from_a_view_not_the_app_state() {
-    const EXCEPTIONS: &[(&str, &str)] = &[("mod.rs", "resolver_column_ui"), ("net_ui.rs", "ui")];
+    const EXCEPTIONS: &[(&str, &str)] = &[("lib.rs", "resolver_column_ui"), ("net_ui.rs", "ui")];
     let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app");
     let mut files = Vec::new();
     rust_files(&app, &mut files);
@@ -313,5 +351,93 @@ fn the_windows_pieces_draw_from_a_view_not_the_app_state() {
         found.is_empty(),
         "these draw from the whole AppState, not a View:\n{}",
         found.join("\n")
+    );
+}
+
+/// Issue 45: the crate graph is the layer drawing. A crate depends only on crates below it (the
+/// game below the front ends, the front ends below the binary, the command line and the window
+/// beside each other and apart), and only the window and the binary's tests link eframe. Read from
+/// each crate's Cargo.toml, every kind of dependency (normal, dev, build, per target).
+#[test]
+fn no_crate_depends_on_one_above_it_and_only_the_window_links_eframe() {
+    // (crate, its folder, its layer), lowest first.
+    const CRATES: &[(&str, &str, usize)] = &[
+        ("kepi-game", "src/game", 0),
+        ("kepi-cli", "src/cli", 1),
+        ("kepi-window", "src/app", 1),
+        ("kepi", ".", 2),
+    ];
+    const WINDOW_ONLY: &[&str] = &[
+        "eframe",
+        "egui_plot",
+        "rfd",
+        "egui_kittest",
+        "wgpu",
+        "winit",
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut broken = Vec::new();
+    let mut read = 0;
+    for (name, dir, layer) in CRATES {
+        let text = std::fs::read_to_string(root.join(dir).join("Cargo.toml")).expect("manifest");
+        let manifest: toml::Table = toml::from_str(&text).expect("manifest reads");
+        let package = manifest["package"]["name"].as_str().expect("package name");
+        assert_eq!(package, *name, "{dir}/Cargo.toml");
+        let mut tables = Vec::new();
+        for kind in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            tables.extend(
+                manifest
+                    .get(kind)
+                    .and_then(toml::Value::as_table)
+                    .map(|t| (kind, t)),
+            );
+            for target in manifest
+                .get("target")
+                .and_then(toml::Value::as_table)
+                .into_iter()
+                .flat_map(|t| t.values())
+            {
+                tables.extend(
+                    target
+                        .get(kind)
+                        .and_then(toml::Value::as_table)
+                        .map(|t| (kind, t)),
+                );
+            }
+        }
+        for (kind, deps) in tables {
+            for dep in deps.keys() {
+                read += 1;
+                if let Some((_, _, l)) = CRATES.iter().find(|(n, _, _)| n == dep)
+                    && l >= layer
+                {
+                    broken.push(format!("{name} ({kind}) depends on {dep}, not below it"));
+                }
+                let window =
+                    *name == "kepi-window" || (*name == "kepi" && kind == "dev-dependencies");
+                if WINDOW_ONLY.contains(&dep.as_str()) && !window {
+                    broken.push(format!("{name} ({kind}) links {dep}: only the window may"));
+                }
+            }
+        }
+    }
+    assert!(
+        read > 30,
+        "too few dependencies read ({read}): is the reader broken?"
+    );
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+    // The workspace lists exactly these crates, so none escapes the check.
+    let text = std::fs::read_to_string(root.join("Cargo.toml")).expect("root manifest");
+    let manifest: toml::Table = toml::from_str(&text).expect("root manifest reads");
+    let members: Vec<&str> = manifest["workspace"]["members"]
+        .as_array()
+        .expect("members")
+        .iter()
+        .filter_map(toml::Value::as_str)
+        .collect();
+    let dirs: Vec<&str> = CRATES.iter().map(|(_, d, _)| *d).collect();
+    assert_eq!(
+        members, dirs,
+        "the workspace's members are the crates this test reads"
     );
 }

@@ -1,5 +1,6 @@
 //! docs/ARCHITECTURE.md stays true of the tree: every folder and `.rs` file directly under `src/`
-//! is named there as `src/NAME` (a new module cannot be left out), and every path the page names
+//! (the crates) and under `src/game/` (its modules) is named there as `src/NAME` or
+//! `src/game/NAME` (a new module cannot be left out), and every path the page names
 //! (under `src/`, `tests/`, `benches/`, `docs/` and the other top-level folders) exists.
 
 use std::path::Path;
@@ -51,16 +52,18 @@ fn named_paths(text: &str) -> Vec<String> {
 fn architecture_doc_names_every_module_under_src() {
     let named = named_paths(&page());
     let mut missing = Vec::new();
-    for entry in std::fs::read_dir(root().join("src")).expect("src folder") {
-        let entry = entry.expect("src entry");
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let is_dir = entry.path().is_dir();
-        if !is_dir && !name.ends_with(".rs") {
-            continue;
-        }
-        let path = format!("src/{name}");
-        if !named.contains(&path) {
-            missing.push(path);
+    for dir in ["src", "src/game"] {
+        for entry in std::fs::read_dir(root().join(dir)).expect("src folder") {
+            let entry = entry.expect("src entry");
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_dir = entry.path().is_dir();
+            if !is_dir && !name.ends_with(".rs") {
+                continue;
+            }
+            let path = format!("{dir}/{name}");
+            if !named.contains(&path) {
+                missing.push(path);
+            }
         }
     }
     missing.sort();

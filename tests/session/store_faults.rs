@@ -1,5 +1,5 @@
 //! Writing a game when the disk says no (issue 18, class 4): a save that cannot be rewritten, a
-//! read-only folder, a full disk. The rule (src/store/mod.rs): an action is acknowledged once its
+//! read-only folder, a full disk. The rule (src/game/store/mod.rs): an action is acknowledged once its
 //! journal line is fsynced; a failed journal append is cut back and the action is gone (exit 1);
 //! a failed save rewrite after it only warns (exit 0, `ok`). Whatever happens, an action is either
 //! acknowledged and there after reopening, or reported failed and not there.

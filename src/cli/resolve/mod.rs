@@ -13,10 +13,10 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{CliError, fresh_seed, print_json};
-use crate::dice::{DiceSource, Die};
-use crate::moves::grammar::{Ctx, ResolveRuleSet, run_system};
-use crate::rules::Resolution;
-use crate::rules::Tables;
+use kepi_game::dice::{DiceSource, Die};
+use kepi_game::moves::grammar::{Ctx, ResolveRuleSet, run_system};
+use kepi_game::rules::Resolution;
+use kepi_game::rules::Tables;
 
 /// `kepi resolve ...`
 #[derive(Debug, Args)]
@@ -54,7 +54,7 @@ pub struct DiceFlags {
     /// measured in centimetres). A bare --range is read in UNIT; distances print in it. Default:
     /// the text's own, inches at factor 1.
     #[arg(long, global = true, value_name = "SCALE")]
-    pub scale: Option<crate::rules::Scale>,
+    pub scale: Option<kepi_game::rules::Scale>,
 }
 
 impl DiceFlags {
@@ -115,10 +115,10 @@ pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
     let loaded;
     let tables: &Tables = match tables_dir {
         Some(d) => {
-            loaded = crate::registry::load_tables(Some(d))?;
+            loaded = kepi_game::registry::load_tables(Some(d))?;
             &loaded
         }
-        None => crate::registry::builtin_tables()?,
+        None => kepi_game::registry::builtin_tables()?,
     };
     a.flags.check_used(&a.system)?;
     let (mut src, seed) = a.flags.source()?;
@@ -138,7 +138,7 @@ pub fn run(a: &ResolveArgs, tables_dir: Option<&Path>) -> Result<(), CliError> {
             || res
                 .dice
                 .iter()
-                .all(|d| d.source == crate::dice::RollSource::Entered)
+                .all(|d| d.source == kepi_game::dice::RollSource::Entered)
         {
             None
         } else {

@@ -1,0 +1,445 @@
+//! The rule-set trait: what the engine asks a rule set, and the handle a game is given.
+//!
+//! A game is handed its rule set once, when it is made or its save is read ([`RuleSetRef`], saved as
+//! the rule set's id, exactly as saves always carried it); from then on the engine asks the
+//! handle, never a registry. The implementations (`src/game/rules/<set>/set.rs`) and the list of them
+//! (`src/game/registry`) sit above the engine.
+
+use std::fmt;
+
+use chrono::NaiveDate;
+use serde_json::Value;
+
+use crate::engine::flow::checklist::List;
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::{Phase, Step};
+use crate::engine::game::{Action, Counter, Flag, GameState, UnitState};
+use crate::engine::play::Form;
+use crate::engine::verbs::{Grammar, VerbSpec};
+use crate::roster::{Arm, Quality, Side};
+use crate::rules::{Outcome, RuleId, RuleSetId, Tables};
+
+/// The part a rule set plays in a campaign (issue 30, [`RuleSet::campaign_part`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CampaignPart {
+    /// A board game a campaign is played on: its combats may be fought as battles.
+    Board,
+    /// A table game a campaign's battles are fought with.
+    Battle,
+}
+
+/// One rule set, as the rest of kepi sees it. The defaults are those of a rule set with strength
+/// only, no hexes, no checks and no scenario.
+pub trait RuleSet: Send + Sync + 'static {
+    /// The short id saves and the command line carry ("pk"); lower case ASCII, unique.
+    fn id(&self) -> &'static str;
+
+    /// Options a unit-less verb of `kepi game apply` takes from the game when they are not typed
+    /// (`typed`: the words given, as `kepi resolve` reads them), as more words: SPI's `victory`
+    /// counts the CP destroyed and isolated (SPI-W1). By default none.
+    fn plain_defaults(&self, _verb: &str, _typed: &[String], _state: &GameState) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Why a unit-less verb of `kepi game apply` cannot be made in this game because it names
+    /// what is not there (`typed`: the words given): 1870's `siege --by` a unit the game does not
+    /// have. Refused with exit 2 before anything is rolled or logged (issue 44: every verb refuses
+    /// what names nothing in the game). By default nothing is refused.
+    fn plain_refusal(&self, _verb: &str, _typed: &[String], _state: &GameState) -> Option<String> {
+        None
+    }
+
+    /// What a unit-less verb of `kepi game apply` does to the game (its resolution's effects,
+    /// applied with it as one step): 1870's `siege` lays a siege, `blockade` moves its calendar
+    /// marker (FR-F1, FR-B1). By default nothing. Read from the state before it, so `kepi log
+    /// verify` finds the same effects again.
+    fn plain_effects(
+        &self,
+        _resolution: &crate::rules::Resolution<Value>,
+        _state: &GameState,
+    ) -> Vec<Action> {
+        Vec::new()
+    }
+
+    /// What doing the due check `d` does to the units, applied with it as one step (SPI-S1: an
+    /// isolated unit loses its CP); by default nothing (the umpire applies it by hand).
+    fn due_effects(
+        &self,
+        _state: &GameState,
+        _d: &crate::engine::flow::Due,
+        _tables: &Tables,
+    ) -> Vec<Action> {
+        Vec::new()
+    }
+
+    /// The rule set's name as printed.
+    fn title(&self) -> &'static str;
+
+    /// True when the rule set plays on a hex map (the window's centre is then the map).
+    fn uses_hexes(&self) -> bool {
+        false
+    }
+
+    /// The phases of one game-turn, typed, in order, for the sides in order of play (never empty).
+    fn phases(&self, sides: &[Side]) -> Vec<Phase>;
+
+    /// Its table file, when it has one (`TableFile::of::<MyTables>()`): the registry reads it with
+    /// the others (from `--tables DIR` when the folder has it, else its built-in text), `kepi
+    /// tables` checks and dumps it, and the rule set reads it back with `tables.get::<MyTables>()`.
+    /// By default none.
+    fn table(&self) -> Option<crate::tables::TableFile> {
+        None
+    }
+
+    /// The rule ids the rule set logs, beyond RULES.md's (which every built-in rule set uses): a
+    /// save that names one of these reads back only while the rule set is registered.
+    fn rule_ids(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The rule that defines the turn sequence (logged with each change of phase).
+    fn turn_rule(&self) -> RuleId;
+
+    /// The date a game-turn starts on: the scenario's date unless the rule set keeps a calendar.
+    fn date_of_turn(
+        &self,
+        scenario_date: Option<NaiveDate>,
+        _first_cell: u32,
+        _turn: u32,
+    ) -> Option<NaiveDate> {
+        scenario_date
+    }
+
+    /// The dates game-turn (or calendar cell) `turn` covers, for a rule set that keeps a calendar
+    /// (`kepi calendar`); None when it keeps none.
+    fn calendar(
+        &self,
+        _turn: u32,
+        _tables: &Tables,
+    ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
+        None
+    }
+
+    /// The part the rule set plays in a campaign (`kepi campaign`, the window's "Fight as a
+    /// battle"); None (the default) when it takes none.
+    fn campaign_part(&self) -> Option<CampaignPart> {
+        None
+    }
+
+    /// CAMP-C1: for a rule set a campaign's battles are fought with, the column of the campaign's
+    /// conversion table that gives one table unit's strength in it (P&K's `pk_figures`, PW's
+    /// `pw_sp`). None (the default): the set fights no campaign battles, or the table has no
+    /// column for it, and a battle in it is refused rather than given another set's strengths.
+    fn campaign_strength_column(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// A board game's due check when a battle fought for `hex` comes back won by the attackers
+    /// and its defenders have left it: the rule and what it says (SPI-C4, FR-C2). By default
+    /// none.
+    fn advance_after_battle(
+        &self,
+        _hex: crate::roster::Position,
+    ) -> Option<(&'static str, String)> {
+        None
+    }
+
+    /// The dice the rule set rolls (an entered die of another kind is refused).
+    fn dice(&self) -> &'static [crate::dice::Die] {
+        &[crate::dice::Die::D6]
+    }
+
+    /// The markers a unit carries (the unit editor offers these only).
+    fn flags(&self) -> &'static [Flag] {
+        &[Flag::Moved, Flag::Fired]
+    }
+
+    /// The counts kept per unit.
+    fn counters(&self) -> &'static [Counter] {
+        &[Counter::Strength]
+    }
+
+    /// True when units have P&K's effectiveness levels (PK-E1).
+    fn has_levels(&self) -> bool {
+        false
+    }
+
+    /// True when units are in or out of supply (the unit editor sets it).
+    fn has_supply(&self) -> bool {
+        false
+    }
+
+    /// True when a fire can drift and the window offers the drift diagram.
+    fn has_drift(&self) -> bool {
+        false
+    }
+
+    /// With the `gui` feature, the window's Drift tab (offered when [`RuleSet::has_drift`]): the
+    /// diagram of `game`'s last fire, with the resolver's `form` shown now. By default nothing.
+    #[cfg(feature = "gui")]
+    fn drift_ui(
+        &self,
+        _ui: &mut egui::Ui,
+        _game: &crate::engine::game::Game,
+        _form: Option<&Form>,
+        _tables: &Tables,
+    ) {
+    }
+
+    /// The qualities a card may give (none: the rule set has no classes).
+    fn qualities(&self) -> &'static [Quality] {
+        &[]
+    }
+
+    /// The leaders a card of `arm` has when it gives none.
+    fn default_leaders(&self, _arm: Arm) -> u32 {
+        0
+    }
+
+    /// What strength counts ("figures", "SP").
+    fn strength_unit(&self, _arm: Arm) -> &'static str {
+        "strength"
+    }
+
+    /// The fatigue scale printed on cards (0: the rule set keeps no fatigue).
+    fn fatigue_max(&self) -> u32 {
+        0
+    }
+
+    /// How the rule set's board numbers its hexes (which columns sit half a hex lower): every
+    /// distance, adjacency, zone of control and retreat cell reads a label through it.
+    fn hex_layout(&self) -> crate::hex::Layout {
+        crate::hex::Layout::OddQ
+    }
+
+    /// Move and range as a roster prints them, where the rule set gives them.
+    fn move_and_range(&self, _u: &UnitState, _t: &Tables) -> (Option<String>, Option<String>) {
+        (None, None)
+    }
+
+    /// A unit's weapon range in hexes on the map, where the rule set reads one.
+    fn hex_range(&self, _u: &UnitState, _date: Option<NaiveDate>, _t: &Tables) -> Option<u32> {
+        None
+    }
+
+    /// Whether the map shades the acting unit's [`RuleSet::hex_range`] now: in `phase`, with the
+    /// resolver on the form named `form` (issue 46: a range shaded while units move reads as a
+    /// move allowance). By default in the fire phases; where the turn has no phase known, with
+    /// the resolver on a form that fires. The phase decides where there is one: a fire form left
+    /// open from the fire phase must not shade the movement phase's map.
+    fn range_shaded(&self, phase: Option<Phase>, form: Option<&str>) -> bool {
+        match phase {
+            Some(p) => matches!(
+                p.step,
+                Step::ArtilleryFire | Step::RifleFire | Step::MovementAndFire
+            ),
+            None => form.is_some_and(|f| f.contains("fire")),
+        }
+    }
+
+    /// What is odd about moving `u` by `hexes` now (shown while dragging, logged with the move).
+    fn move_warning(
+        &self,
+        _u: &UnitState,
+        _hexes: u32,
+        _date: Option<NaiveDate>,
+        _t: &Tables,
+    ) -> Option<String> {
+        None
+    }
+
+    /// What the rules say against moving `u` to `to` now, beyond [`RuleSet::move_warning`]'s
+    /// distance: a retreat or an advance after combat that breaks the text (1870 FR-C2, SPI EB
+    /// units). Said while dragging and before `game apply` moves, logged with the move; the umpire
+    /// goes ahead. Gathered by [`crate::engine::flow::move_notes`].
+    /// `mp` is the move's cost in movement points ([`RuleSet::move_points`]), where counted.
+    fn move_breaches(
+        &self,
+        _game: &crate::engine::game::Game,
+        _u: &UnitState,
+        _to: crate::roster::Position,
+        _mp: Option<u32>,
+    ) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// True when the rule set counts movement points ([`RuleSet::move_points`]; SPI).
+    fn counts_movement_points(&self) -> bool {
+        false
+    }
+
+    /// The movement points moving `u` to `to` now costs, where the rule set counts them (SPI):
+    /// `stated` is the umpire's count from the printed map (`move UNIT HEX --mp N`). `None` (the
+    /// default) where the rule set counts no points; `kepi game apply` then refuses `--mp`.
+    fn move_points(
+        &self,
+        _game: &crate::engine::game::Game,
+        _u: &UnitState,
+        _to: crate::roster::Position,
+        _stated: Option<u32>,
+    ) -> Option<u32> {
+        None
+    }
+
+    /// True when the map shows zones of control when it opens.
+    fn zones_of_control(&self) -> bool {
+        self.uses_hexes()
+    }
+
+    /// The rules an action by hand stands for (logged with it), beyond the generic ones.
+    fn hand_rules(&self, _action: &Action) -> Vec<RuleId> {
+        Vec::new()
+    }
+
+    /// The resolver forms, with default situations.
+    fn forms(&self) -> Vec<Form>;
+
+    /// The steps of the turn a form belongs to (empty: any time).
+    fn form_steps(&self, _form: &str) -> &'static [Step] {
+        &[]
+    }
+
+    /// True when the current phase waits for `u` to act.
+    fn still_to_act(&self, s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool;
+
+    /// What else is odd about `u` resolving `form` now, beyond the phase and side (never refused).
+    fn phase_warnings(&self, _s: &GameState, _form: &str, _u: &UnitState) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// True when `effect` is one a resolution of `action` records since issue 46 and earlier
+    /// kepis did not log with the same result (SPI's and 1870's attackers marked as fired, PW's
+    /// melee count): `kepi log verify` takes a result logged without all of them. None by default.
+    fn recorded_since_issue_46(&self, _action: &str, _effect: &Action) -> bool {
+        false
+    }
+
+    /// What the check `d` asks as things stand in `s`, when the rule set says more than its queued
+    /// words (1870's retreat, FR-C2: the cells open to it now). Derived each time it is shown, in
+    /// the window and by `kepi game due`; the state keeps the queued words. None by default.
+    fn due_now(&self, _s: &GameState, _d: &crate::engine::flow::Due) -> Option<String> {
+        None
+    }
+
+    /// The label an earlier kepi logged a die of `action` under, when issue 46 renamed it (PW's
+    /// melee dice say whose since: "attacker infantry melee" was "infantry melee"): `kepi log
+    /// verify` takes the older label for the same die, value and place. None by default.
+    fn dice_label_before_issue_46(&self, _action: &str, _label: &str) -> Option<String> {
+        None
+    }
+
+    /// A logged resolution's outcome, typed, when kepi acts on it.
+    fn outcome(&self, _action: &str, _outcome: &Value) -> Option<Outcome> {
+        None
+    }
+
+    /// Queues the checks an action sets off (read the event, push onto the queue).
+    fn checks(&self, _ev: &Event, _q: &mut Queue) {}
+
+    /// Lists the steps of the current phase.
+    fn checklist(&self, l: &mut List);
+
+    /// The scenarios compiled in: (file name, TOML source).
+    fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// `kepi resolve <id> ACTION`'s grammar (`src/game/rules/<set>/grammar.rs`): the actions that
+    /// roll, declared once with clap; `kepi game apply` parses its resolution verbs' options with
+    /// the same declarations. None (the default): the rule set has no `kepi resolve` command; its
+    /// forms are still `kepi game apply` verbs.
+    fn grammar(&self) -> Option<Grammar> {
+        None
+    }
+
+    /// The resolution verbs of `kepi game apply` that speak `kepi resolve`'s options
+    /// (`src/game/rules/<set>/verbs.rs`): one per resolver form, each naming its units and laying the
+    /// options typed over the form pre-filled from them. A form with none is spoken in the generic
+    /// grammar (`VERB UNIT [TARGET] [--set FIELD=VALUE]...`), as a rule set without a grammar's.
+    fn verb_specs(&self) -> &'static [VerbSpec] {
+        &[]
+    }
+
+    /// A line `kepi game apply --help` adds under the rule set's unit-less verbs, when they do
+    /// more than roll (1870's siege and blockade keep the game's sieges and calendar).
+    fn plain_verbs_note(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// A game's rule set: a handle to its implementation, saved and compared as its id ("pk").
+///
+/// Only the registry makes one from an id ([`crate::registry`]: `From<RuleSetId>` and reading a save);
+/// the engine only ever asks it ([`std::ops::Deref`] to the [`RuleSet`]).
+#[derive(Clone, Copy)]
+pub struct RuleSetRef(&'static dyn RuleSet);
+
+impl RuleSetRef {
+    /// The handle of a rule set (the registry's [`crate::registry::get`] and a test's own set).
+    pub const fn of(rules: &'static dyn RuleSet) -> RuleSetRef {
+        RuleSetRef(rules)
+    }
+
+    /// The rule set's id as the rules core names it.
+    pub fn system(self) -> RuleSetId {
+        RuleSetId::new_registered(self.0.id())
+    }
+
+    /// The typed outcome of a logged resolution, when it is one kepi acts on (None for a preview,
+    /// an outcome kepi only shows, or one that does not read as its type).
+    pub fn outcome_of(self, r: &crate::rules::Resolution<Value>) -> Option<Outcome> {
+        let v = r.outcome.as_ref()?;
+        self.0.outcome(&r.action, v)
+    }
+}
+
+impl std::ops::Deref for RuleSetRef {
+    type Target = dyn RuleSet;
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+impl PartialEq for RuleSetRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.id() == other.0.id()
+    }
+}
+
+impl Eq for RuleSetRef {}
+
+impl PartialEq<RuleSetId> for RuleSetRef {
+    fn eq(&self, other: &RuleSetId) -> bool {
+        self.0.id() == other.id()
+    }
+}
+
+impl PartialEq<RuleSetRef> for RuleSetId {
+    fn eq(&self, other: &RuleSetRef) -> bool {
+        self.id() == other.0.id()
+    }
+}
+
+impl std::hash::Hash for RuleSetRef {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.id().hash(h)
+    }
+}
+
+impl fmt::Debug for RuleSetRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RuleSetRef({})", self.0.id())
+    }
+}
+
+impl fmt::Display for RuleSetRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.id())
+    }
+}
+
+impl serde::Serialize for RuleSetRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.id())
+    }
+}

@@ -1,0 +1,304 @@
+//! The rule-set registry, the composition root: the rule sets kepi knows, found by id.
+//!
+//! This is the one place a rule set is looked up by its id: the five rule sets kepi ships are
+//! listed in [`BUILT_IN`] (each implements [`RuleSet`] in its own folder, `src/game/rules/<set>/set.rs`);
+//! a rule set added at run time (a test's, or a club's build) registers with [`register`] and is
+//! then played, saved, checked and reported like the five. A game is handed its rule set here, once:
+//! when it is made (`RuleSetRef::from(RuleSetId)`) or its save is read (the `Deserialize` of [`RuleSetRef`]);
+//! below this layer the engine asks that handle and never an id. Reading an id also checks it is
+//! known, with one message listing the ids there are ([`RuleSetId`]'s `FromStr`). See
+//! docs/ADDING_A_RULE_SET.md and docs/ARCHITECTURE.md.
+
+use std::sync::RwLock;
+
+pub use crate::engine::rule_set::{RuleSet, RuleSetRef};
+use crate::roster::Scenario;
+use crate::rules::RuleSetId;
+use crate::tables::{TableError, Tables};
+
+/// The five rule sets kepi ships, in menu order. Adding one to kepi itself is one line here.
+pub static BUILT_IN: [&dyn RuleSet; 5] = [
+    &crate::rules::pk::set::PkRules,
+    &crate::rules::pw::set::PwRules,
+    &crate::rules::gsp::set::GspRules,
+    &crate::rules::spi::set::SpiRules,
+    &crate::rules::fr1870::set::FrRules,
+];
+
+impl RuleSetId {
+    /// The five rule sets kepi ships, in the order menus list them ([`BUILT_IN`]'s; each
+    /// constant is declared in its set's folder). [`all`] lists these and any rule set
+    /// registered since.
+    pub const ALL: [RuleSetId; 5] = [
+        RuleSetId::Pk,
+        RuleSetId::Pw,
+        RuleSetId::Gsp,
+        RuleSetId::Spi,
+        RuleSetId::Fr1870,
+    ];
+}
+
+/// Rule sets registered at run time, after the built-in ones.
+static REGISTERED: RwLock<Vec<&'static dyn RuleSet>> = RwLock::new(Vec::new());
+
+fn registered() -> Vec<&'static dyn RuleSet> {
+    REGISTERED
+        .read()
+        .map(|v| v.clone())
+        .unwrap_or_else(|e| e.into_inner().clone())
+}
+
+fn every() -> impl Iterator<Item = &'static dyn RuleSet> {
+    BUILT_IN.iter().copied().chain(registered())
+}
+
+/// Why a rule set could not be registered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RegisterError {
+    /// The id is taken.
+    #[error("a rule set with id `{0}` is already registered")]
+    Taken(&'static str),
+    /// The id is not lower case ASCII letters and digits.
+    #[error("rule set id `{0}` must be 1-16 lower case ASCII letters or digits")]
+    BadId(&'static str),
+}
+
+/// Registers a rule set and returns its [`RuleSetId`]. Registering the same rule set (same object)
+/// again returns the same `RuleSetId`; another rule set with a taken id is refused.
+pub fn register(rules: &'static dyn RuleSet) -> Result<RuleSetId, RegisterError> {
+    let id = rules.id();
+    if id.is_empty()
+        || id.len() > 16
+        || !id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    {
+        return Err(RegisterError::BadId(id));
+    }
+    let mut list = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    let same = |r: &&'static dyn RuleSet| std::ptr::addr_eq(*r as *const _, rules as *const _);
+    if list.iter().any(same) {
+        return Ok(RuleSetId::new_registered(id));
+    }
+    if BUILT_IN.iter().chain(list.iter()).any(|r| r.id() == id) {
+        return Err(RegisterError::Taken(id));
+    }
+    list.push(rules);
+    crate::rules::RuleId::declare(rules.rule_ids());
+    Ok(RuleSetId::new_registered(id))
+}
+
+/// The rule set behind a [`RuleSetId`]. A `RuleSetId` is only made from a registered rule set, so this
+/// always finds it; were it ever not found, the first built-in rule set answers.
+pub fn get(system: RuleSetId) -> &'static dyn RuleSet {
+    // The built-in rule sets answer without taking the lock (this is asked per unit per frame).
+    if let Some(r) = BUILT_IN.iter().find(|r| r.id() == system.id()) {
+        return *r;
+    }
+    registered()
+        .into_iter()
+        .find(|r| r.id() == system.id())
+        .unwrap_or(BUILT_IN[0])
+}
+
+/// The handle a game is given for a [`RuleSetId`] ([`get`]).
+pub fn rules(system: RuleSetId) -> RuleSetRef {
+    RuleSetRef::of(get(system))
+}
+
+impl From<RuleSetId> for RuleSetRef {
+    fn from(system: RuleSetId) -> RuleSetRef {
+        rules(system)
+    }
+}
+
+/// The rule set with this id (case and surrounding blanks ignored), if one is registered.
+pub fn find(id: &str) -> Option<RuleSetId> {
+    let id = id.trim().to_ascii_lowercase();
+    every()
+        .find(|r| r.id() == id)
+        .map(|r| RuleSetId::new_registered(r.id()))
+}
+
+/// Every rule set, built-in ones first, in menu order.
+pub fn all() -> Vec<RuleSetId> {
+    every().map(|r| RuleSetId::new_registered(r.id())).collect()
+}
+
+/// The rule sets that play `part` in a campaign, in menu order (`kepi campaign battle --rules`
+/// and the window's fight dialog offer the [`CampaignPart::Battle`] ones).
+///
+/// [`CampaignPart::Battle`]: crate::engine::rule_set::CampaignPart::Battle
+pub fn playing(part: crate::engine::rule_set::CampaignPart) -> Vec<RuleSetId> {
+    every()
+        .filter(|r| r.campaign_part() == Some(part))
+        .map(|r| RuleSetId::new_registered(r.id()))
+        .collect()
+}
+
+/// A rule set's place in menu order.
+pub fn position(system: RuleSetId) -> usize {
+    every()
+        .position(|r| r.id() == system.id())
+        .unwrap_or(usize::MAX)
+}
+
+/// Every compiled-in scenario of every rule set: (file name, TOML source).
+pub fn scenarios() -> Vec<(&'static str, &'static str)> {
+    every()
+        .flat_map(|r| r.scenarios().iter().copied())
+        .collect()
+}
+
+/// Every compiled-in scenario, validated.
+pub fn builtin_scenarios() -> Result<Vec<Scenario>, crate::roster::CardError> {
+    crate::roster::validate_scenarios(&scenarios())
+}
+
+/// A compiled-in scenario by name, or the list of names as the error.
+pub fn builtin_scenario(name: &str) -> Result<Scenario, String> {
+    crate::roster::pick_scenario(builtin_scenarios(), name)
+}
+
+/// What `--scenario` names, for every command that takes one (`kepi game new`, the exports): a
+/// scenario `.toml` file that is there, else a compiled-in scenario by name. One reading, so a file
+/// one command accepts the others accept too (issue 44).
+pub fn scenario_named(name: &str) -> Result<Scenario, String> {
+    let path = std::path::Path::new(name);
+    if name.ends_with(".toml") && path.is_file() {
+        crate::roster::load_roster_file(path).map_err(|e| e.to_string())
+    } else {
+        builtin_scenario(name)
+    }
+}
+
+/// The table files of every rule set there is, in menu order ([`RuleSet::table`]).
+pub fn table_files() -> Vec<crate::tables::TableFile> {
+    every().filter_map(|r| r.table()).collect()
+}
+
+/// Every rule set's tables, each file from `dir` when it is there, else its built-in text
+/// (`--tables DIR`).
+pub fn load_tables(dir: Option<&std::path::Path>) -> Result<Tables, TableError> {
+    Tables::load(&table_files(), dir)
+}
+
+/// The shipped tables, read once. A rule set registered later reads its own built-in table when
+/// it asks ([`Tables::get`]).
+pub fn builtin_tables() -> Result<&'static Tables, TableError> {
+    static BUILTIN: std::sync::OnceLock<Result<Tables, TableError>> = std::sync::OnceLock::new();
+    BUILTIN
+        .get_or_init(|| load_tables(None))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// `kepi tables check`: every rule set's table file in `dir` must read; provenance counts per file.
+pub fn check_tables(
+    dir: Option<&std::path::Path>,
+) -> Result<Vec<crate::tables::TableReport>, TableError> {
+    crate::tables::check_dir(&table_files(), dir)
+}
+
+/// What the layers below ask of a rule set named by id where a file names it (a card file's
+/// `system`): answered here, by the rule set registered under that id.
+impl RuleSetId {
+    /// The rule set's name as printed ("Pickelhaube & Kepi").
+    pub fn title(self) -> &'static str {
+        get(self).title()
+    }
+
+    /// The qualities a card of this rule set may give ([`RuleSet::qualities`]).
+    pub fn qualities(self) -> &'static [crate::roster::Quality] {
+        get(self).qualities()
+    }
+
+    /// The leaders a card of `arm` has when it gives none ([`RuleSet::default_leaders`]).
+    pub fn default_leaders(self, arm: crate::roster::Arm) -> u32 {
+        get(self).default_leaders(arm)
+    }
+
+    /// True when the rule set plays on a hex map ([`RuleSet::uses_hexes`]).
+    pub fn uses_hexes(self) -> bool {
+        get(self).uses_hexes()
+    }
+}
+
+impl PartialOrd for RuleSetId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Menu order: the order of registration (the five built-in rule sets first, as listed in `ALL`).
+impl Ord for RuleSetId {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        position(*self)
+            .cmp(&position(*other))
+            .then_with(|| self.id().cmp(other.id()))
+    }
+}
+
+/// An id is read here, where it is checked against the rule sets there are.
+impl std::str::FromStr for RuleSetId {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        find(s).ok_or_else(|| {
+            let ids: Vec<&str> = all().into_iter().map(RuleSetId::id).collect();
+            format!("unknown rule set `{s}` (accepted: {})", ids.join(", "))
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RuleSetId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        id.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A save's `system` is read into the game's handle here: the game is handed its rule set once.
+impl<'de> serde::Deserialize<'de> for RuleSetRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        RuleSetId::deserialize(d).map(rules)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_ids_match_the_system_constants() {
+        let ids: Vec<&str> = BUILT_IN.iter().map(|r| r.id()).collect();
+        let consts: Vec<&str> = RuleSetId::ALL.iter().map(|s| s.id()).collect();
+        assert_eq!(ids, consts);
+        for s in RuleSetId::ALL {
+            assert_eq!(get(s).id(), s.id());
+            assert_eq!(find(&s.id().to_uppercase()), Some(s));
+        }
+        assert_eq!(find("nope"), None);
+    }
+
+    #[test]
+    fn every_built_in_rule_sets_table_reads_once() {
+        let t = builtin_tables().unwrap();
+        let files: Vec<&str> = t.files().collect();
+        assert_eq!(
+            files,
+            ["pk.toml", "pw.toml", "gsp.toml", "spi.toml", "fr1870.toml"]
+        );
+        for r in BUILT_IN {
+            assert!(r.table().is_some(), "{} has its table", r.id());
+        }
+    }
+
+    #[test]
+    fn a_taken_or_bad_id_is_refused() {
+        assert_eq!(
+            register(BUILT_IN[0]),
+            Err(RegisterError::Taken("pk")),
+            "a built-in rule set is not registered twice"
+        );
+    }
+}

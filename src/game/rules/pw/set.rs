@@ -1,0 +1,244 @@
+//! The Portable Wargame (Franco-Prussian) in the rule-set registry ([`crate::registry`]).
+
+use chrono::NaiveDate;
+use serde_json::Value;
+
+use super::outcome::PwOutcome;
+use crate::engine::flow::checklist::List;
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::{Phase, Step};
+use crate::engine::game::{Flag, GameState, UnitState};
+use crate::engine::play::Form;
+use crate::engine::rule_set::RuleSet;
+use crate::roster::{Arm, Quality, Side};
+use crate::rules::Tables;
+use crate::rules::{Outcome, RuleId, outcome::typed};
+
+/// The Portable Wargame, Franco-Prussian variant (d6, hexes).
+pub struct PwRules;
+
+impl RuleSet for PwRules {
+    fn table(&self) -> Option<crate::tables::TableFile> {
+        Some(crate::tables::TableFile::of::<crate::rules::pw::PwTables>())
+    }
+
+    fn id(&self) -> &'static str {
+        "pw"
+    }
+
+    /// A campaign's battle may be fought with the Portable Wargame (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Battle)
+    }
+
+    fn campaign_strength_column(&self) -> Option<&'static str> {
+        Some("pw_sp")
+    }
+
+    fn title(&self) -> &'static str {
+        "Portable Wargame (Franco-Prussian)"
+    }
+
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "Portable Wargame, Franco-Prussian variant (d6, hexes)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
+    fn uses_hexes(&self) -> bool {
+        true
+    }
+
+    /// PW-T1: alternate half-turns, each with four numbered phases (artillery fire, movement, rifle
+    /// fire, melee), in the scenario's order of play.
+    fn phases(&self, sides: &[Side]) -> Vec<Phase> {
+        let order = if sides.is_empty() {
+            &[Side::German, Side::French][..]
+        } else {
+            sides
+        };
+        order
+            .iter()
+            .flat_map(|s| {
+                [
+                    Step::ArtilleryFire,
+                    Step::Movement,
+                    Step::RifleFire,
+                    Step::Melee,
+                ]
+                .into_iter()
+                .zip(1u8..)
+                .map(|(step, number)| Phase {
+                    side: Some(*s),
+                    step,
+                    number,
+                })
+            })
+            .collect()
+    }
+
+    fn turn_rule(&self) -> RuleId {
+        RuleId::new("PW-T1")
+    }
+
+    /// PW-T2: activation; moved and fired.
+    fn flags(&self) -> &'static [Flag] {
+        &[Flag::Moved, Flag::Fired, Flag::Activated]
+    }
+
+    /// PW-T2: elite, normal, poor.
+    fn qualities(&self) -> &'static [Quality] {
+        &[Quality::Elite, Quality::Normal, Quality::Poor]
+    }
+
+    fn strength_unit(&self, _arm: Arm) -> &'static str {
+        "SP"
+    }
+
+    /// PW-R1 / PW-A1: the weapon's range in hexes on the day.
+    fn hex_range(&self, u: &UnitState, date: Option<NaiveDate>, t: &Tables) -> Option<u32> {
+        Some(crate::rules::pw::form::range_of(
+            u,
+            date,
+            t.get::<crate::rules::pw::PwTables>(),
+        ))
+    }
+
+    /// PW-T1: the range matters in the artillery and rifle fire phases (PW-A1, PW-R1), not while
+    /// units move or melee; with no phase known, with the resolver on one of those fires.
+    fn range_shaded(&self, phase: Option<Phase>, form: Option<&str>) -> bool {
+        match phase {
+            Some(p) => matches!(p.step, Step::ArtilleryFire | Step::RifleFire),
+            None => matches!(form, Some("artillery" | "rifle")),
+        }
+    }
+
+    /// PW-U1 / PW-A1: a move beyond the allowance, or guns that fired moving.
+    fn move_warning(
+        &self,
+        u: &UnitState,
+        hexes: u32,
+        date: Option<NaiveDate>,
+        t: &Tables,
+    ) -> Option<String> {
+        crate::rules::pw::form::move_warning(u, hexes, date, t.get::<crate::rules::pw::PwTables>())
+    }
+
+    /// The Portable Wargame has no zones of control.
+    fn zones_of_control(&self) -> bool {
+        false
+    }
+
+    fn forms(&self) -> Vec<Form> {
+        crate::rules::pw::form::PwForm::all()
+            .into_iter()
+            .map(Form::new)
+            .collect()
+    }
+
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
+    }
+
+    /// PW-T1: each form in its phase.
+    fn form_steps(&self, form: &str) -> &'static [Step] {
+        match form {
+            "artillery" => &[Step::ArtilleryFire],
+            "activate" => &[Step::Movement],
+            "rifle" => &[Step::RifleFire],
+            "melee" => &[Step::Melee],
+            _ => &[],
+        }
+    }
+
+    /// Issue 46 (PW-X1: "both roll d6"): a melee's dice say whose; earlier kepis labelled them by arm only.
+    fn dice_label_before_issue_46(&self, action: &str, label: &str) -> Option<String> {
+        (action == "melee")
+            .then(|| {
+                label
+                    .strip_prefix("attacker ")
+                    .or_else(|| label.strip_prefix("defender "))
+            })
+            .flatten()
+            .map(str::to_string)
+    }
+
+    /// Issue 46: a melee counts both units' melees; earlier kepis logged it without.
+    fn recorded_since_issue_46(&self, action: &str, effect: &crate::engine::game::Action) -> bool {
+        action == "melee"
+            && matches!(
+                effect,
+                crate::engine::game::Action::SetCount {
+                    counter: crate::engine::game::Counter::Melees,
+                    ..
+                }
+            )
+    }
+
+    /// PW-T1: the active side's guns fire, its units activate and move; rifle fire by all.
+    fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
+        let side_ok = phase.and_then(|p| p.side).is_none_or(|x| x == u.unit.side);
+        let guns = u.unit.arm == Arm::Artillery;
+        match phase.map(|p| p.step) {
+            Some(Step::ArtilleryFire) => side_ok && guns && !u.fired,
+            Some(Step::Movement) => side_ok && (!u.activated || !u.moved),
+            Some(Step::RifleFire) => !guns && u.unit.arm != Arm::Cavalry && !u.fired,
+            _ => false,
+        }
+    }
+
+    fn outcome(&self, action: &str, v: &Value) -> Option<Outcome> {
+        let o = match action {
+            "artillery" | "rifle" => typed(v).map(PwOutcome::Fire),
+            "melee" => typed(v).map(PwOutcome::Melee),
+            _ => None,
+        };
+        o.map(Outcome::new)
+    }
+
+    fn checks(&self, ev: &Event, q: &mut Queue) {
+        super::checks::checks(ev, q);
+    }
+
+    fn checklist(&self, l: &mut List) {
+        super::checklist::steps(l);
+    }
+
+    fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "pw-skirmish.toml",
+            include_str!("../../../../unit-cards/scenarios/pw-skirmish.toml"),
+        )]
+    }
+}
+
+/// PW-V1: an army's losses against its starting strength, as the rule's input.
+pub fn pw_losses(s: &GameState, side: crate::roster::Side) -> super::DefeatInput {
+    let army = s.units.iter().filter(|u| u.unit.side == side);
+    let (mut sp_lost, mut sp_total, mut units_lost, mut units_total) = (0, 0, 0, 0);
+    for u in army {
+        sp_total += u.max_strength;
+        sp_lost += u.max_strength.saturating_sub(u.strength);
+        units_total += 1;
+        if u.eliminated() {
+            units_lost += 1;
+        }
+    }
+    super::DefeatInput {
+        sp_lost,
+        sp_total,
+        units_lost,
+        units_total,
+    }
+}
+
+/// PW-V1: true when an army has lost more than half its strength points or more than half its units.
+pub fn pw_defeated(s: &GameState, side: crate::roster::Side) -> bool {
+    super::defeat(&pw_losses(s, side))
+        .ok()
+        .and_then(|r| r.outcome)
+        .is_some_and(|o| o.defeated)
+}

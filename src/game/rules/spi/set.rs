@@ -1,0 +1,279 @@
+//! SPI Franco-Prussian War in the rule-set registry ([`crate::registry`]).
+
+use chrono::NaiveDate;
+
+use crate::engine::flow::checklist::List;
+use crate::engine::flow::{Event, Queue};
+use crate::engine::game::clock::{Phase, Step};
+use crate::engine::game::{Flag, GameState, UnitState};
+use crate::engine::play::Form;
+use crate::engine::rule_set::RuleSet;
+use crate::roster::{Arm, Side};
+use crate::rules::RuleId;
+
+/// SPI Franco-Prussian War (odds-ratio CRT).
+pub struct SpiRules;
+
+impl RuleSet for SpiRules {
+    fn table(&self) -> Option<crate::tables::TableFile> {
+        Some(crate::tables::TableFile::of::<crate::rules::spi::SpiTables>())
+    }
+
+    fn id(&self) -> &'static str {
+        "spi"
+    }
+
+    /// SPI-C2: a combat may be fought as a battle (issue 30).
+    fn campaign_part(&self) -> Option<crate::engine::rule_set::CampaignPart> {
+        Some(crate::engine::rule_set::CampaignPart::Board)
+    }
+
+    /// SPI-C4: after a battle won by the attackers, the hex its defenders left (issue 30).
+    fn advance_after_battle(&self, hex: crate::roster::Position) -> Option<(&'static str, String)> {
+        Some((
+            "SPI-C4",
+            format!("hex {hex} is vacated: the attackers may advance into it now, no MP"),
+        ))
+    }
+
+    fn title(&self) -> &'static str {
+        "SPI Franco-Prussian War"
+    }
+
+    fn grammar(&self) -> Option<crate::engine::verbs::Grammar> {
+        let about = "SPI Franco-Prussian War (odds-ratio CRT)";
+        Some(crate::engine::verbs::Grammar::of(
+            about,
+            super::grammar::run,
+        ))
+    }
+
+    fn uses_hexes(&self) -> bool {
+        true
+    }
+
+    /// SPI-T1: German then French player-turns, each reinforcement, movement, combat.
+    fn phases(&self, _sides: &[Side]) -> Vec<Phase> {
+        [Side::German, Side::French]
+            .iter()
+            .flat_map(|s| {
+                [Step::Reinforcement, Step::Movement, Step::Combat].map(|step| Phase::of(*s, step))
+            })
+            .collect()
+    }
+
+    fn turn_rule(&self) -> RuleId {
+        RuleId::new("SPI-T1")
+    }
+
+    /// SPI-T1: turn n is calendar cell `first_cell + n - 1`.
+    fn date_of_turn(&self, _: Option<NaiveDate>, first_cell: u32, turn: u32) -> Option<NaiveDate> {
+        crate::engine::game::clock::calendar_date(first_cell, turn)
+    }
+
+    /// SPI-T1: the days game-turn `turn` covers.
+    fn calendar(
+        &self,
+        turn: u32,
+        tables: &crate::rules::Tables,
+    ) -> Option<Result<crate::rules::crt::CalendarEntry, crate::rules::RuleError>> {
+        Some(super::spi_turn(
+            turn,
+            tables.get::<crate::rules::spi::SpiTables>(),
+        ))
+    }
+
+    /// Entraining (SPI's rail movement); moved and fired.
+    fn flags(&self) -> &'static [Flag] {
+        &[Flag::Moved, Flag::Fired, Flag::Entrained, Flag::Extended]
+    }
+
+    /// SPI-S1: supply.
+    fn has_supply(&self) -> bool {
+        true
+    }
+
+    fn strength_unit(&self, _arm: Arm) -> &'static str {
+        "CP"
+    }
+
+    fn forms(&self) -> Vec<Form> {
+        let mut forms: Vec<Form> = crate::rules::board::form::SpiForm::all()
+            .into_iter()
+            .map(Form::new)
+            .collect();
+        forms.push(Form::new(super::form::RaiseForm::default()));
+        forms.push(Form::new(super::form::EbForm::default()));
+        for kind in [
+            super::movement::Spend::Entrain,
+            super::movement::Spend::Detrain,
+            super::movement::Spend::Formation,
+        ] {
+            forms.push(Form::new(super::form::SpendForm::of(kind)));
+        }
+        forms
+    }
+
+    /// `kepi game apply`'s verbs of the forms (`verbs.rs`).
+    fn verb_specs(&self) -> &'static [crate::engine::verbs::VerbSpec] {
+        super::verbs::SPECS
+    }
+
+    /// SPI-T1: combat in the combat phase.
+    fn form_steps(&self, form: &str) -> &'static [Step] {
+        match form {
+            "combat" => &[Step::Combat],
+            "raise" => &[Step::Reinforcement],
+            "eb" | "entrain" | "detrain" | "formation" => &[Step::Movement],
+            _ => &[],
+        }
+    }
+
+    fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
+        crate::engine::flow::activity::board_still_to_act(phase, u)
+    }
+
+    fn recorded_since_issue_46(&self, action: &str, effect: &crate::engine::game::Action) -> bool {
+        crate::rules::board::form::is_attacked_mark(action, effect)
+    }
+
+    fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
+        match action {
+            "combat" => crate::rules::outcome::typed(v)
+                .map(crate::rules::Outcome::new::<super::SpiCombatOutcome>),
+            _ => None,
+        }
+    }
+
+    fn checks(&self, ev: &Event, q: &mut Queue) {
+        super::checks::checks(ev, q);
+        crate::rules::board::moves::eb_pushed_back(ev.before(), ev.action(), q);
+    }
+
+    /// SPI-C4 (an advance by a unit that did not fight) and SPI's movement: over the allowance
+    /// (SPI-T1, SPI-S1), an EB unit beyond four hexes or stopped by its river roll (SPI-E1), rail
+    /// movement next to the enemy ([`crate::rules::board::spi_moves::move_breaches`]).
+    fn move_breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        u: &UnitState,
+        to: crate::roster::Position,
+        mp: Option<u32>,
+    ) -> Vec<String> {
+        let mut out = crate::rules::board::moves::move_breaches(
+            game,
+            u,
+            to,
+            &crate::rules::board::moves::SPI,
+        );
+        out.extend(crate::rules::board::spi_moves::move_breaches(
+            game, u, to, mp,
+        ));
+        out
+    }
+
+    /// SPI-T1: movement points (eight German, six French).
+    fn counts_movement_points(&self) -> bool {
+        true
+    }
+
+    /// SPI-T1: a move's cost, the umpire's or counted from the board
+    /// ([`crate::rules::board::spi_moves::move_points`]).
+    fn move_points(
+        &self,
+        game: &crate::engine::game::Game,
+        u: &UnitState,
+        to: crate::roster::Position,
+        stated: Option<u32>,
+    ) -> Option<u32> {
+        crate::rules::board::spi_moves::move_points(game, u, to, stated)
+    }
+
+    fn checklist(&self, l: &mut List) {
+        super::checklist::steps(l);
+    }
+
+    /// SPI-W1 in a game: `victory` without `--net-vp` counts from the game what it knows, each
+    /// side's CP destroyed (its cards' starting strength less what is left) and CP isolated now
+    /// (units marked isolated); the umpire types the printed row award, the CP exited west and
+    /// the hexes of penetration. A count typed wins.
+    fn plain_defaults(&self, verb: &str, typed: &[String], state: &GameState) -> Vec<String> {
+        let given = |flag: &str| {
+            typed
+                .iter()
+                .any(|w| w == flag || w.starts_with(&format!("{flag}=")))
+        };
+        if verb != "victory" || given("--net-vp") {
+            return Vec::new();
+        }
+        let count = |side: Side, isolated: bool| -> u32 {
+            state
+                .units
+                .iter()
+                .filter(|u| u.unit.side == side && u.unit.arm != Arm::Dummy)
+                .map(|u| {
+                    if isolated {
+                        if u.supply == crate::engine::game::Supply::Isolated {
+                            u.strength
+                        } else {
+                            0
+                        }
+                    } else {
+                        u.max_strength.saturating_sub(u.strength)
+                    }
+                })
+                .sum()
+        };
+        let mut out = Vec::new();
+        for (flag, side, isolated) in [
+            ("--french-cp-destroyed", Side::French, false),
+            ("--french-cp-isolated", Side::French, true),
+            ("--german-cp-destroyed", Side::German, false),
+            ("--german-cp-isolated", Side::German, true),
+        ] {
+            if !given(flag) {
+                out.push(flag.to_string());
+                out.push(count(side, isolated).to_string());
+            }
+        }
+        out
+    }
+
+    /// SPI-S1 (Standard Game): "isolated units lose 1 CP at the end of each friendly movement
+    /// phase": doing the check takes the CP off (the table's `supply.isolated_loss_per_phase`);
+    /// waiving it does not. The check was queued when the unit ended its movement isolated, so
+    /// that is what counts, not its supply when the umpire gets to the check.
+    fn due_effects(
+        &self,
+        state: &GameState,
+        d: &crate::engine::flow::Due,
+        tables: &crate::rules::Tables,
+    ) -> Vec<crate::engine::game::Action> {
+        if d.rule.as_str() != "SPI-S1" {
+            return Vec::new();
+        }
+        let Some(u) = d.unit.as_deref().and_then(|id| state.unit(id)) else {
+            return Vec::new();
+        };
+        let after = super::mechanics::isolation_attrition(
+            u.strength,
+            1,
+            tables.get::<crate::rules::spi::SpiTables>(),
+        );
+        let n = u.strength - after;
+        if n == 0 {
+            return Vec::new();
+        }
+        vec![crate::engine::game::Action::LoseStrength {
+            unit: u.unit.id.clone(),
+            n,
+        }]
+    }
+
+    fn scenarios(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "spi-1870.toml",
+            include_str!("../../../../unit-cards/scenarios/spi-1870.toml"),
+        )]
+    }
+}

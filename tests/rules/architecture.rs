@@ -13,6 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["dice", "hex", "fsio"],
     &["tables"],
     &["rules"],
+    &["map"],
     &["roster"],
     &["engine"],
     &["<adapters>"],

@@ -423,7 +423,7 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
                 field,
                 why,
                 format!(
-                    "{} (or add a [[terrain]] entry of the club's own)",
+                    "{}; or a [[terrain]] entry of the club's own",
                     cell_names.join(", ")
                 ),
             ));
@@ -1002,7 +1002,7 @@ fn club_terrain(
                 text: ck.text(s, &format!("{field}.{key}"))?,
                 provenance: Source::Club,
             },
-            None => Effect::unknown(format!("not given in the map's [[terrain]] `{name}`")),
+            None => Effect::unknown("not given"),
         })
     };
     let rule = match &t.rule {

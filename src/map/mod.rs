@@ -568,28 +568,28 @@ impl Map {
 
     /// The one-line summary `kepi map check` prints.
     pub fn summary(&self) -> String {
-        let hexsides: usize = self.by_side.len();
+        let g = &self.grid;
         format!(
-            "{}: ok: {} for {}, {} cells ({} columns x {} rows, {}), {} terrain{}, {} hexsides with features, {} places, {} edge roles, {} victory entries; {} by {}",
+            "{}: ok: {} (rules {}): {} cells ({} x {}, {}); terrains {}{}; hexsides with features {}; places {}; edge roles {}; victory entries {}; drawn by {} ({})",
             self.file,
             self.name,
             self.rules,
-            self.grid.len(),
-            self.grid.columns(),
-            self.grid.rows(),
-            self.grid.span_label(),
+            g.len(),
+            g.columns(),
+            g.rows(),
+            g.span_label(),
             self.terrain_counts().len(),
             if self.terrain_checked {
                 ""
             } else {
                 " (names unchecked: no terrain table)"
             },
-            hexsides,
+            self.by_side.len(),
             self.places.len(),
             self.edges.len(),
             self.victory.len(),
-            self.provenance.source,
             self.provenance.drawn_by,
+            self.provenance.source,
         )
     }
 }

@@ -53,6 +53,7 @@ mod dice_cmds;
 pub mod export_cmd;
 pub mod game_cmd;
 pub mod hex_cmd;
+pub mod map_cmd;
 pub mod net_cmd;
 pub mod resolve;
 mod tables_cmd;
@@ -122,6 +123,10 @@ pub enum Command {
     Campaign(campaign_cmd::CampaignArgs),
     /// Hex geometry: distance, line, neighbours and line of sight between board hexes.
     Hex(hex_cmd::HexArgs),
+    /// A club's map of its board (docs/MAPS.md): `check FILE` validates it (exit 2 naming file,
+    /// line and field), `show FILE [--json]` prints it, `cell FILE 1640 [--json]` answers one cell.
+    #[command(subcommand_required = true)]
+    Map(map_cmd::MapArgs),
     /// Host a game for the table's network: prints {"address", "seats": [{"seat", "code"}]} as its
     /// first line, serves until SIGINT/SIGTERM, then stops with the save caught up.
     Serve(net_cmd::ServeArgs),
@@ -278,6 +283,7 @@ pub fn run(cli: &Cli, command: &Command) -> Result<(), CliError> {
         Command::Report(a) => export_cmd::run_report(a, &docs(tables)?),
         Command::Calendar(a) => calendar_cmd::run(a, tables),
         Command::Hex(a) => hex_cmd::run(a),
+        Command::Map(a) => map_cmd::run(a),
         Command::Campaign(a) => campaign_cmd::run(a, tables),
         Command::Serve(a) => net_cmd::serve(a, tables),
         Command::Remote(a) => net_cmd::remote(a),

@@ -16,6 +16,7 @@ pub mod engine;
 pub mod export;
 pub mod fsio;
 pub mod hex;
+pub mod map;
 pub mod moves;
 pub mod net;
 pub mod registry;

@@ -183,6 +183,9 @@ const BASES: &[(&str, &str)] = &[
     ("hex line", "0101 0304"),
     ("hex neighbours", "0101"),
     ("hex los", "0101 0304"),
+    ("map check", "{map}"),
+    ("map show", "{map} --json"),
+    ("map cell", "{map} 0605 --json"),
 ];
 
 /// Every runnable command in clap's tree: (path, command). A node with arguments of its own is
@@ -296,12 +299,20 @@ impl Scratch {
         Scratch { dir }
     }
 
-    /// Fills `{save}`, `{out}`, `{dir}` and `{cards}` in a base invocation.
+    /// Fills `{save}`, `{out}`, `{dir}`, `{cards}` and `{map}` (kepi's example map) in a base
+    /// invocation.
     fn fill(&self, s: &str) -> String {
         s.replace("{save}", &self.path("game.kepi"))
             .replace("{out}", &self.path("out"))
             .replace("{dir}", &self.path("folder"))
             .replace("{cards}", &self.path("cards.toml"))
+            .replace(
+                "{map}",
+                &Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("maps/example-hex.toml")
+                    .display()
+                    .to_string(),
+            )
     }
 
     fn path(&self, name: &str) -> String {

@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["dice", "hex", "fsio"],
     &["tables"],
     &["rules"],
+    &["map"],
     &["roster"],
     &["engine"],
     &["<adapters>"],

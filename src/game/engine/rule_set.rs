@@ -212,6 +212,15 @@ pub trait RuleSet: Send + Sync + 'static {
         crate::hex::Layout::OddQ
     }
 
+    /// The rule set's terrain table (issue 41): each terrain a map's cells and hexsides may carry,
+    /// with its colour hint and its movement and combat effects as the text prints them (their
+    /// provenance and rule id beside them; an effect the text does not print is `unknown`). A map
+    /// file's terrain names are checked against it (`crate::map`). None (the default): the text
+    /// prints no terrain table, and a map may carry the club's own (`[[terrain]]`).
+    fn terrain_table(&self) -> Option<crate::map::TerrainTable> {
+        None
+    }
+
     /// Move and range as a roster prints them, where the rule set gives them.
     fn move_and_range(&self, _u: &UnitState, _t: &Tables) -> (Option<String>, Option<String>) {
         (None, None)

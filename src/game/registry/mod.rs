@@ -222,6 +222,25 @@ impl RuleSetId {
     pub fn uses_hexes(self) -> bool {
         get(self).uses_hexes()
     }
+
+    /// How the rule set's board numbers its cells ([`RuleSet::hex_layout`]): a map file's grid.
+    pub fn hex_layout(self) -> crate::hex::Layout {
+        get(self).hex_layout()
+    }
+
+    /// The rule set's terrain table ([`RuleSet::terrain_table`]), which a map's terrain names
+    /// are checked against (issue 41).
+    pub fn terrain_table(self) -> Option<crate::map::TerrainTable> {
+        get(self).terrain_table()
+    }
+
+    /// The rule sets played on a hex map, in menu order (what a map file's `rules` accepts).
+    pub fn hex_sets() -> Vec<RuleSetId> {
+        every()
+            .filter(|r| r.uses_hexes())
+            .map(|r| RuleSetId::new_registered(r.id()))
+            .collect()
+    }
 }
 
 impl PartialOrd for RuleSetId {

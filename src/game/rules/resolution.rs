@@ -21,9 +21,9 @@ pub const ALL_RULE_IDS: &[&str] = &[
     "PK-W1", "PW-U1", "PW-V1", "PW-T1", "PW-T2", "PW-A1", "PW-R1", "PW-X1", "PW-X2", "PW-H1",
     "PW-G1", "GSP-A1", "GSP-A2", "GSP-A3", "GSP-A4", "GSP-C1", "GSP-C2", "GSP-C3", "GSP-S1",
     "SPI-T1", "SPI-C1", "SPI-C2", "SPI-C3", "SPI-C4", "SPI-C5", "SPI-S1", "SPI-F1", "SPI-R1",
-    "SPI-H1", "SPI-H2", "SPI-O1", "SPI-E1", "SPI-W1", "SPI-I1", "FR-T1", "FR-C1", "FR-C2", "FR-C3",
-    "FR-S1", "FR-F1", "FR-B1", "FR-R1", "FR-L1", "FR-G1", "FR-K1", "CAMP-B1", "CAMP-C1", "CAMP-C2",
-    "CAMP-R1",
+    "SPI-H1", "SPI-H2", "SPI-O1", "SPI-E1", "SPI-W1", "SPI-I1", "SPI-M1", "SPI-Z1", "SPI-L1",
+    "SPI-S2", "FR-T1", "FR-C1", "FR-C2", "FR-C3", "FR-S1", "FR-F1", "FR-B1", "FR-R1", "FR-L1",
+    "FR-M1", "FR-F4", "FR-G1", "FR-K1", "CAMP-B1", "CAMP-C1", "CAMP-C2", "CAMP-R1",
 ];
 
 /// A mechanic id such as `PK-F3`, checked against [`ALL_RULE_IDS`].
@@ -503,8 +503,9 @@ mod tests {
             );
         }
         assert!(RuleId::parse(&format!("PK-{}", "Z9")).is_none());
-        // RULES.md's 73, the campaign's 4 (issue 30), 1870's railways and sea (issue 28).
-        assert_eq!(ALL_RULE_IDS.len(), 79);
+        // RULES.md's 73, the campaign's 4 (issue 30), 1870's railways and sea (issue 28), and
+        // the movement, zone of control, rail and supply ids the map cites (issue 41).
+        assert_eq!(ALL_RULE_IDS.len(), 85);
         assert_eq!(
             RuleId::parse("camp-c2").map(|r| r.as_str()),
             Some("CAMP-C2")

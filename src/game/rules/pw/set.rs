@@ -10,6 +10,7 @@ use crate::engine::game::clock::{Phase, Step};
 use crate::engine::game::{Flag, GameState, UnitState};
 use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
+use crate::map::{Applies, Declared, Effect, Terrain, TerrainTable};
 use crate::roster::{Arm, Quality, Side};
 use crate::rules::Tables;
 use crate::rules::{Outcome, RuleId, outcome::typed};
@@ -17,7 +18,70 @@ use crate::rules::{Outcome, RuleId, outcome::typed};
 /// The Portable Wargame, Franco-Prussian variant (d6, hexes).
 pub struct PwRules;
 
+/// What the variant's text does not print: Cordery's book, which it does not reproduce ("ALL
+/// OTHER RULES: As in The Portable Wargame").
+const NOT_IN_THE_TEXT: &str =
+    "not in the text (\"as in The Portable Wargame\", which the variant does not reproduce)";
+
+/// The terrain the variant's text names, with only the effects it prints. PW-G1: movement is
+/// counted in hexes, so open ground costs one hex of a unit's move (derived). PW-A1, PW-R1:
+/// "Target in cover: -1"; PW-X1: "Enemy in cover: -1", "Enemy uphill: -1". Which terrain gives
+/// cover, and what woods, towns, hills and rivers cost to move through, are Cordery's, not the
+/// text's: `unknown` (a club adds its own in the map's `[[terrain]]`).
+pub fn terrain_table() -> TerrainTable {
+    TerrainTable {
+        title: "terrain named by the text (PW-A1, PW-R1, PW-X1)".into(),
+        rule: Some("PW-G1".into()),
+        entries: vec![
+            Terrain {
+                name: "clear".into(),
+                applies: Applies::Cell,
+                colour: Some("#dfe8c0".into()),
+                movement: Effect::derived(
+                    "one hex of the unit's move (PW-G1: movement is counted in hexes)",
+                ),
+                combat: Effect::derived(
+                    "none: no modifier of PW-A1, PW-R1 or PW-X1 applies in the open",
+                ),
+                other: None,
+                mp: Some(1),
+                rule: Some("PW-G1".into()),
+                declared: Declared::Rules,
+            },
+            Terrain {
+                name: "cover".into(),
+                applies: Applies::Cell,
+                colour: Some("#4a7a3a".into()),
+                movement: Effect::unknown(NOT_IN_THE_TEXT),
+                combat: Effect::seed(
+                    "Target in cover: -1 (artillery fire PW-A1, rifle fire PW-R1); Enemy in cover: -1 (melee PW-X1)",
+                ),
+                other: None,
+                mp: None,
+                rule: Some("PW-R1".into()),
+                declared: Declared::Rules,
+            },
+            Terrain {
+                name: "hill".into(),
+                applies: Applies::Cell,
+                colour: Some("#b89868".into()),
+                movement: Effect::unknown(NOT_IN_THE_TEXT),
+                combat: Effect::seed("Enemy uphill: -1 (melee PW-X1)"),
+                other: None,
+                mp: None,
+                rule: Some("PW-X1".into()),
+                declared: Declared::Rules,
+            },
+        ],
+    }
+}
+
 impl RuleSet for PwRules {
+    /// PW-G1, PW-A1, PW-R1, PW-X1: the terrain the text names ([`terrain_table`]).
+    fn terrain_table(&self) -> Option<TerrainTable> {
+        Some(terrain_table())
+    }
+
     fn table(&self) -> Option<crate::tables::TableFile> {
         Some(crate::tables::TableFile::of::<crate::rules::pw::PwTables>())
     }

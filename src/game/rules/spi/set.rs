@@ -8,13 +8,108 @@ use crate::engine::game::clock::{Phase, Step};
 use crate::engine::game::{Flag, GameState, UnitState};
 use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
+use crate::map::{Applies, Declared, Effect, Terrain, TerrainTable};
 use crate::roster::{Arm, Side};
 use crate::rules::RuleId;
 
 /// SPI Franco-Prussian War (odds-ratio CRT).
 pub struct SpiRules;
 
+/// One entry of the chart: every effect as the seed prints it.
+#[allow(clippy::too_many_arguments)]
+fn chart_entry(
+    name: &str,
+    applies: Applies,
+    colour: &str,
+    movement: &str,
+    combat: &str,
+    other: &str,
+    mp: Option<u32>,
+    rule: &str,
+) -> Terrain {
+    Terrain {
+        name: name.into(),
+        applies,
+        colour: Some(colour.into()),
+        movement: Effect::seed(movement),
+        combat: Effect::seed(combat),
+        other: Some(Effect::seed(other)),
+        mp,
+        rule: Some(rule.into()),
+        declared: Declared::Rules,
+    }
+}
+
+/// SPI-M1 and SPI-C5: the Terrain Effects Chart (the seed's "Terrain Effects Chart", a rotated
+/// fold-out whose Combat Effects column is partly cut on the scan: the legible words are quoted
+/// with `[cut]` where they stop, never completed). SPI-L1: rail movement's costs are the chart's
+/// "other movement costs" (the errata: "The Terrain Effects Chart is correct"). The chart prints
+/// nothing for bridges, roads or borders: a map's are shown with unknown effects.
+pub fn terrain_chart() -> TerrainTable {
+    TerrainTable {
+        title: "Terrain Effects Chart".into(),
+        rule: Some("SPI-M1".into()),
+        entries: vec![
+            chart_entry(
+                "clear",
+                Applies::Cell,
+                "#e8e0c0",
+                "one Movement Point per hex",
+                "none",
+                "none",
+                Some(1),
+                "SPI-M1",
+            ),
+            chart_entry(
+                "rough",
+                Applies::Cell,
+                "#a08850",
+                "two additional M.P.'s for first such hex entered in a given Movement Phase; nothing additional thereafter in that Movement Phase",
+                "attacker adds \"one\" to the defender's die-roll when the defender is in Rough Terrain [cut]",
+                "none",
+                None,
+                "SPI-M1",
+            ),
+            chart_entry(
+                "ridge",
+                Applies::Hexside,
+                "#7a5a30",
+                "none",
+                "if all units are attacking through ridge hexsides, attacker adds \"one\" to die roll [cut]",
+                "none",
+                Some(0),
+                "SPI-C5",
+            ),
+            chart_entry(
+                "river",
+                Applies::Hexside,
+                "#3a70c0",
+                "one additional M.P. to cross such hexside",
+                "if all attacking units [attack] through such hexside, attacker adds \"one\" to die roll [cut]",
+                "Zones of Control do not extend through river hexsides",
+                Some(1),
+                "SPI-M1",
+            ),
+            chart_entry(
+                "rail",
+                Applies::Hexside,
+                "#303030",
+                "to entrain three additional M.P.'s; once entrained, up to eighteen hexes along the rail line by expending one Movement Point; to detrain two additional M.P.'s",
+                "while entrained, units defend at one-half normal Combat Strength [cut]",
+                "entrained units have no Zone of Control; units may only move by rail in their home country",
+                None,
+                "SPI-L1",
+            ),
+        ],
+    }
+}
+
 impl RuleSet for SpiRules {
+    /// SPI-M1, SPI-C5, SPI-L1: the Terrain Effects Chart as the seed prints it ([`terrain_chart`]).
+    fn terrain_table(&self) -> Option<TerrainTable> {
+        Some(terrain_chart())
+    }
+
     fn table(&self) -> Option<crate::tables::TableFile> {
         Some(crate::tables::TableFile::of::<crate::rules::spi::SpiTables>())
     }

@@ -1,0 +1,247 @@
+//! `kepi map check|show|cell` (issue 41, docs/MAPS.md) with the real binary: kepi's own example
+//! maps from a clone (`maps/`) and by name, a malformed map refused with exit 2 naming the file,
+//! line and field, and the JSON keys `show` and `cell` answer with.
+
+use std::path::Path;
+
+use super::common::{caught, json, ok, run, tmp};
+
+/// kepi's example board in the clone.
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("maps")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn check_passes_kepis_own_maps_with_a_one_line_summary() {
+    for f in ["example-hex.toml", "example-1870.toml", "example-pw.toml"] {
+        let out = ok(&["map", "check", &example(f)]);
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert!(out.contains(": ok: "), "{out}");
+    }
+    let out = ok(&["map", "check", "example-hex"]);
+    assert!(
+        out.contains("<built-in example-hex>") && out.contains("120 cells"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_refuses_a_malformed_map_naming_file_line_and_field() {
+    let dir = tmp("map-cli", "malformed");
+    let bad = dir.join("bad.toml");
+    let text = std::fs::read_to_string(example("example-hex.toml"))
+        .unwrap()
+        .replace("rough = [", "forest = [");
+    std::fs::write(&bad, &text).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("forest = ["))
+        .unwrap()
+        + 1;
+    let err = caught(
+        &["map", "check", bad.to_str().unwrap()],
+        2,
+        &[
+            &format!("bad.toml:{line}:"),
+            "field `cells.forest`",
+            "unknown terrain `forest`",
+            "clear, rough",
+        ],
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // Off the grid, and a key the format does not have.
+    std::fs::write(
+        &bad,
+        text.replace("forest = [\"0203-0305\"", "rough = [\"1311\""),
+    )
+    .unwrap();
+    caught(
+        &["map", "check", bad.to_str().unwrap()],
+        2,
+        &["off the map", "cells.rough[0]", "0101 to 1210"],
+    );
+    std::fs::write(
+        &bad,
+        text.replace("[[place]]\n", "[[place]]\npopulation = 3\n"),
+    )
+    .unwrap();
+    caught(
+        &["map", "check", bad.to_str().unwrap()],
+        2,
+        &["population", "bad.toml:"],
+    );
+    // Not a file kepi reads, and no such map.
+    caught(
+        &["map", "check", dir.to_str().unwrap()],
+        2,
+        &["map-cli-malformed"],
+    );
+    caught(&["map", "show", "no-such-map"], 2, &["example-hex"]);
+}
+
+#[test]
+fn show_json_gives_the_whole_map() {
+    let v = json(&["map", "show", &example("example-hex.toml"), "--json"]);
+    for key in [
+        "file",
+        "name",
+        "note",
+        "rules",
+        "rules_title",
+        "layout",
+        "first",
+        "last",
+        "columns",
+        "rows",
+        "cells",
+        "provenance",
+        "terrain_table",
+        "default_terrain",
+        "terrain",
+        "countries",
+        "no_country",
+        "hexsides",
+        "places",
+        "edges",
+        "victory",
+    ] {
+        assert!(v.get(key).is_some(), "show --json has `{key}`: {v}");
+    }
+    assert_eq!(v["rules"], "spi");
+    assert_eq!(
+        (v["first"].as_str(), v["last"].as_str()),
+        (Some("0101"), Some("1210"))
+    );
+    assert_eq!(v["cells"], 120);
+    assert_eq!(v["provenance"]["source"], "house");
+    assert_eq!(v["provenance"]["drawn_by"], "kepi");
+    assert_eq!(v["terrain_table"]["title"], "Terrain Effects Chart");
+    assert_eq!(v["terrain_table"]["checked"], true);
+    let rough = &v["terrain_table"]["entries"][1];
+    assert_eq!(rough["name"], "rough");
+    assert_eq!(rough["movement"]["provenance"], "seed");
+    assert_eq!(rough["rule"], "SPI-M1");
+    assert_eq!(v["terrain"][1]["terrain"], "rough");
+    assert_eq!(v["terrain"][1]["cells"], 13);
+    let rail = v["hexsides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["feature"] == "rail")
+        .unwrap();
+    assert_eq!(rail["section"], "Saint-Aubin - Vieuxbourg");
+    assert_eq!(rail["sides"][0], "0105/0205");
+    let link = v["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["role"] == "rail-link")
+        .unwrap();
+    assert_eq!(link["distance"], 6);
+    assert_eq!(v["victory"][0]["per"], "column");
+    assert_eq!(v["victory"][0]["values"]["03"], 40);
+    let text = ok(&["map", "show", &example("example-hex.toml")]);
+    for want in [
+        "Terrain Effects Chart",
+        "rough",
+        "Vieuxbourg",
+        "rail-link",
+        "[house]",
+    ] {
+        assert!(text.contains(want), "show has {want}:\n{text}");
+    }
+}
+
+#[test]
+fn cell_json_answers_one_cell() {
+    let v = json(&[
+        "map",
+        "cell",
+        &example("example-hex.toml"),
+        "0605",
+        "--json",
+    ]);
+    for key in [
+        "file", "cell", "terrain", "effects", "country", "places", "sides", "edges", "victory",
+    ] {
+        assert!(v.get(key).is_some(), "cell --json has `{key}`: {v}");
+    }
+    assert_eq!(v["cell"], "0605");
+    assert_eq!(v["terrain"], "clear");
+    assert_eq!(
+        v["effects"]["movement"]["text"],
+        "one Movement Point per hex"
+    );
+    assert_eq!(v["country"], "france");
+    assert_eq!(v["places"][0]["name"], "Vieuxbourg");
+    assert_eq!(v["places"][0]["kinds"][1], "fortress");
+    let sides = v["sides"].as_array().unwrap();
+    assert_eq!(sides.len(), 6);
+    let se = sides.iter().find(|s| s["direction"] == "se").unwrap();
+    assert_eq!(se["neighbour"], "0705");
+    assert_eq!(se["neighbour_on_map"], true);
+    let feats: Vec<&str> = se["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["feature"].as_str().unwrap())
+        .collect();
+    assert!(feats.contains(&"river") && feats.contains(&"bridge") && feats.contains(&"rail"));
+    let bridge = se["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["feature"] == "bridge")
+        .unwrap();
+    assert!(bridge["effects"].is_null(), "SPI's chart prints no bridge");
+    // An edge role and a victory value.
+    let w = json(&["map", "cell", "example-hex", "0105", "--json"]);
+    assert!(
+        w["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["role"] == "rail-link")
+    );
+    assert_eq!(w["victory"][0]["value"], 60);
+    // 1870's club table: effects unknown, never invented (FR-M1).
+    let f = json(&["map", "cell", "example-1870", "0302", "--json"]);
+    assert_eq!(f["terrain"], "forest");
+    assert_eq!(f["effects"]["movement"]["provenance"], "unknown");
+    assert_eq!(f["effects"]["declared"], "map");
+    let text = ok(&["map", "cell", "example-hex", "0605"]);
+    assert!(
+        text.contains("river") && text.contains("Vieuxbourg"),
+        "{text}"
+    );
+}
+
+#[test]
+fn cell_refuses_a_cell_off_the_map_or_badly_written() {
+    caught(
+        &["map", "cell", "example-hex", "1311"],
+        2,
+        &["off the map", "1210"],
+    );
+    caught(
+        &["map", "cell", "example-hex", "x"],
+        2,
+        &["CELL", "four digits"],
+    );
+}
+
+#[test]
+fn help_documents_the_map_commands() {
+    let (code, out, _) = run(&["help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("map") && out.contains("MAPS.md"), "{out}");
+    let (code, out, _) = run(&["help", "map"]);
+    assert_eq!(code, 0);
+    for sub in ["check", "show", "cell"] {
+        assert!(out.contains(sub), "kepi help map lists {sub}:\n{out}");
+    }
+}

@@ -6,6 +6,7 @@
 //! [`state::AppState::handle`] is the only place the game changes. The rules they show come from the
 //! same library functions the command line uses.
 
+pub mod board_map;
 pub mod campaign;
 pub mod charts;
 pub mod dice_tray;

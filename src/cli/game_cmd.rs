@@ -121,7 +121,11 @@ pub enum GameCommand {
         /// Seed for kepi's dice (default: from the clock).
         #[arg(long, value_name = "N")]
         seed: Option<u64>,
-        /// Print JSON: {"file", "scenario", "system", "commitment"}.
+        /// The board's map (docs/MAPS.md): a map file, or one of kepi's own by name; sets or
+        /// overrides the scenario's `map`. The game keeps its text (and hash) in its save.
+        #[arg(long, value_name = "FILE")]
+        map: Option<String>,
+        /// Print JSON: {"file", "scenario", "system", "commitment", "map"}.
         #[arg(long)]
         json: bool,
     },
@@ -325,8 +329,9 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
             scenario,
             out,
             seed,
+            map,
             json,
-        } => stood(new(scenario, out, *seed, *json)),
+        } => stood(new(scenario, out, *seed, map.as_deref(), *json)),
         GameCommand::Show { file, json } => {
             let game = view(file)?;
             show(game.state(), &game, *json)
@@ -485,8 +490,14 @@ fn report_open(warnings: &[String]) {
     }
 }
 
-fn new(scenario: &str, out: &Path, seed: Option<u64>, json: bool) -> Result<(), CliError> {
-    let sc = if scenario.ends_with(".toml") && Path::new(scenario).is_file() {
+fn new(
+    scenario: &str,
+    out: &Path,
+    seed: Option<u64>,
+    map: Option<&str>,
+    json: bool,
+) -> Result<(), CliError> {
+    let mut sc = if scenario.ends_with(".toml") && Path::new(scenario).is_file() {
         load_roster_file(Path::new(scenario))?
     } else {
         builtin_scenario(scenario).map_err(|m| CliError::usage(format!("--scenario: {m}")))?
@@ -498,6 +509,14 @@ fn new(scenario: &str, out: &Path, seed: Option<u64>, json: bool) -> Result<(), 
             "--scenario: `{scenario}` names no rule set (add system = \"{example}\" ... to the file)"
         ))
     })?;
+    if let Some(name) = map {
+        let m = kepi_game::map::MapFile::named(name)
+            .map_err(|e| CliError::usage(format!("--map: {e}")))?;
+        if let Some(misfit) = kepi_game::roster::map_misfit(&sc.units, system, &m) {
+            return Err(CliError::usage(format!("--map: {misfit}")));
+        }
+        sc.map = Some(m);
+    }
     let secret = SeedSecret::new(seed.unwrap_or_else(fresh_seed));
     let game = Game::new(&sc, system, secret, Utc::now());
     Store::create(out, &game)?;
@@ -509,12 +528,14 @@ fn new(scenario: &str, out: &Path, seed: Option<u64>, json: bool) -> Result<(), 
             scenario: &'a str,
             system: &'a str,
             commitment: &'a str,
+            map: Option<&'a str>,
         }
         return print_json(&Out {
             file: out.display().to_string(),
             scenario: &sc.name,
             system: system.id(),
             commitment: &commitment,
+            map: sc.map.as_ref().map(|m| m.file.as_str()),
         });
     }
     outln!("{}: {} ({})", out.display(), sc.title, system.title());
@@ -527,10 +548,25 @@ fn new(scenario: &str, out: &Path, seed: Option<u64>, json: bool) -> Result<(), 
 }
 
 pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliError> {
+    // A map file changed since the game began is named, whichever the output (issue 41).
+    if let Some(changed) = s.map.as_ref().and_then(|m| m.changed_on_disk()) {
+        errln!("warning: {changed}");
+    }
     if json {
         return print_json(&show_out(s, game));
     }
     textln!("{} ({})", s.title, s.system.title());
+    if let Some(m) = &s.map {
+        match m.map() {
+            Ok(_) => textln!(
+                "map {} ({}, sha256 {})",
+                m.name(),
+                m.file,
+                &m.sha256[..12.min(m.sha256.len())]
+            ),
+            Err(why) => textln!("map {}: {why}", m.file),
+        }
+    }
     let date = s
         .date
         .map(|d| format!(" - {}", d.format("%-d %b %Y")))

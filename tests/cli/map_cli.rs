@@ -245,3 +245,162 @@ fn help_documents_the_map_commands() {
         assert!(out.contains(sub), "kepi help map lists {sub}:\n{out}");
     }
 }
+
+/// A PW scenario beside its own map file, as a club writes one (issue 41).
+fn club_scenario(dir: &Path, map_line: &str) -> String {
+    let pw = Path::new(env!("CARGO_MANIFEST_DIR")).join("unit-cards/scenarios/pw-skirmish.toml");
+    let text: String = std::fs::read_to_string(pw)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("map = "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let text = text.replacen("\n[[unit]]", &format!("\n{map_line}\n\n[[unit]]"), 1);
+    let file = dir.join("club.toml");
+    std::fs::write(&file, text).unwrap();
+    file.display().to_string()
+}
+
+#[test]
+fn a_game_carries_the_map_its_scenario_names_and_names_a_changed_file() {
+    let dir = tmp("map-cli", "carried");
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    let map_file = dir.join("maps/board.toml");
+    std::fs::copy(example("example-pw.toml"), &map_file).unwrap();
+    let scenario = club_scenario(&dir, "map = \"maps/board.toml\"");
+    let save = dir.join("g.json");
+    let save = save.to_str().unwrap();
+    let made = json(&[
+        "game",
+        "new",
+        "--scenario",
+        &scenario,
+        "--out",
+        save,
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(
+        made["map"].as_str().unwrap().ends_with("maps/board.toml"),
+        "{made}"
+    );
+    let shown = json(&["game", "show", save, "--json"]);
+    let map = &shown["map"];
+    assert_eq!(map["reads"], true, "{shown}");
+    assert_eq!(map["sha256"].as_str().unwrap().len(), 64);
+    assert!(map["name"].as_str().unwrap().contains("kepi"), "{map}");
+    // The save holds the text: the game opens the same with the file gone...
+    let sha = map["sha256"].clone();
+    std::fs::rename(&map_file, dir.join("maps/elsewhere.toml")).unwrap();
+    let (code, again, err) = super::common::run_json(&["game", "show", save, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(again["map"]["sha256"], sha);
+    assert!(!err.contains("warning"), "{err}");
+    // ...and a file changed since is named, never used.
+    let text = std::fs::read_to_string(dir.join("maps/elsewhere.toml")).unwrap();
+    std::fs::write(&map_file, format!("{text}\n# redrawn\n")).unwrap();
+    let (code, again, err) = super::common::run_json(&["game", "show", save, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(again["map"]["sha256"], sha);
+    assert!(
+        err.contains("maps/board.toml has changed since this game began")
+            && err.contains("the game keeps the map it began with"),
+        "{err}"
+    );
+    // The log still verifies: the map is in its first entry, under the hash chain.
+    ok(&["log", "verify", save]);
+}
+
+#[test]
+fn game_new_map_sets_the_map_and_refuses_one_that_does_not_fit() {
+    let dir = tmp("map-cli", "override");
+    let save = dir.join("g.json");
+    let save = save.to_str().unwrap();
+    let made = json(&[
+        "game",
+        "new",
+        "--scenario",
+        "pw-skirmish",
+        "--out",
+        save,
+        "--seed",
+        "1",
+        "--map",
+        "example-pw",
+        "--json",
+    ]);
+    assert_eq!(made["map"], "<built-in example-pw>", "{made}");
+    // A map drawn for another rule set, a map the units stand off, and no map at all: exit 2,
+    // naming the option, and no save is made.
+    let other = dir.join("h.json");
+    let other = other.to_str().unwrap();
+    let args = |map: &'static str| {
+        vec![
+            "game",
+            "new",
+            "--scenario",
+            "pw-skirmish",
+            "--out",
+            other,
+            "--seed",
+            "1",
+            "--map",
+            map,
+        ]
+    };
+    caught(
+        &args("example-hex"),
+        2,
+        &["--map:", "drawn for spi", "this scenario is pw"],
+    );
+    caught(
+        &args("nowhere.toml"),
+        2,
+        &["--map:", "nowhere.toml", "no such file", "example-pw"],
+    );
+    assert!(!Path::new(other).exists());
+    let small = dir.join("small.toml");
+    std::fs::write(
+        &small,
+        "[map]\nname = \"small\"\nrules = \"pw\"\nfirst = \"0101\"\nlast = \"0303\"\n\
+         default_terrain = \"clear\"\n\n[provenance]\nsource = \"house\"\ndrawn_by = \"a test\"\n\
+         from = \"nothing\"\n",
+    )
+    .unwrap();
+    let small = small.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "game",
+        "new",
+        "--scenario",
+        "pw-skirmish",
+        "--out",
+        other,
+        "--seed",
+        "1",
+        "--map",
+        small,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--map:") && err.contains("is off the map"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_scenario_naming_a_map_that_is_not_there_is_refused_at_its_line() {
+    let dir = tmp("map-cli", "scenario-refused");
+    let scenario = club_scenario(&dir, "map = \"maps/missing.toml\"");
+    let line = std::fs::read_to_string(&scenario)
+        .unwrap()
+        .lines()
+        .position(|l| l.starts_with("map = "))
+        .unwrap()
+        + 1;
+    caught(
+        &["cards", "check", &scenario],
+        2,
+        &[&format!("club.toml:{line}:"), "field `map`", "example-pw"],
+    );
+}

@@ -472,6 +472,8 @@ pub fn battle_scenario(l: &Link, units: Vec<Unit>) -> Scenario {
         ),
         hide_strengths: false,
         scale: crate::rules::Scale::default(),
+        // A battle on the table is fought without the board's map (it is the campaign's).
+        map: None,
         units,
     }
 }

@@ -27,11 +27,13 @@ use crate::hex::{Direction, Hex, Hexside, Layout, Offset};
 use crate::rules::RuleSetId;
 use crate::tables::TableError;
 
+mod carried;
 mod check;
 mod raw;
 mod report;
 pub mod terrain;
 
+pub use carried::{MapFile, text_sha256};
 pub use report::{CellView, MapView};
 pub use terrain::{Applies, Declared, Effect, Source, Terrain, TerrainTable};
 
@@ -372,6 +374,22 @@ struct CellData {
     country: Option<Country>,
 }
 
+/// The refusal of a map name that is neither a file nor one of kepi's own.
+fn not_found(name: &str) -> MapError {
+    let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+    TableError {
+        file: name.to_string(),
+        line: 0,
+        column: 0,
+        field: String::new(),
+        message: "no such file".into(),
+        accepted: format!(
+            "a map file (docs/MAPS.md), or one of kepi's own: {}",
+            names.join(", ")
+        ),
+    }
+}
+
 /// A checked map: every cell known, every name in the terrain table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Map {
@@ -440,18 +458,7 @@ impl Map {
         if let Some((n, src)) = BUILTIN.iter().find(|(n, _)| *n == name.trim()) {
             return Map::from_source(&format!("<built-in {n}>"), src);
         }
-        let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-        Err(TableError {
-            file: name.to_string(),
-            line: 0,
-            column: 0,
-            field: String::new(),
-            message: "no such file".into(),
-            accepted: format!(
-                "a map file (docs/MAPS.md), or one of kepi's own: {}",
-                names.join(", ")
-            ),
-        })
+        Err(not_found(name))
     }
 
     /// True when the cell is on the map.

@@ -142,7 +142,35 @@ pub struct ShowOut<'a> {
     can_redo: bool,
     /// The scale the table measures at (issue 28): {"unit": "in"|"cm", "factor": "1/2"}.
     scale: crate::rules::Scale,
+    /// The board's map the game carries (issue 41), or null.
+    map: Option<MapOut<'a>>,
     units: Vec<UnitView<'a>>,
+}
+
+/// The map in `kepi game show --json` (issue 41): {"file", "name", "sha256", "reads", "problem"}.
+#[derive(Serialize)]
+pub struct MapOut<'a> {
+    /// The file it was read from when the game began (`<built-in NAME>` for kepi's own).
+    pub file: &'a str,
+    /// Its `[map] name`.
+    pub name: &'a str,
+    /// SHA-256 of the text the game carries.
+    pub sha256: &'a str,
+    /// False when the carried text does not read here (then the game plays without it).
+    pub reads: bool,
+    /// Why it does not read, or null.
+    pub problem: Option<&'a str>,
+}
+
+/// The map part of `kepi game show --json`.
+pub fn map_out(m: &crate::map::MapFile) -> MapOut<'_> {
+    MapOut {
+        file: &m.file,
+        name: m.name(),
+        sha256: &m.sha256,
+        reads: m.map().is_ok(),
+        problem: m.map().err(),
+    }
 }
 
 /// The game as `kepi game show --json` prints it.
@@ -162,6 +190,7 @@ pub fn show_out<'a>(s: &'a GameState, game: &Game) -> ShowOut<'a> {
         can_undo: game.can_undo(),
         can_redo: game.can_redo(),
         scale: s.scale,
+        map: s.map.as_ref().map(map_out),
         units: s.units.iter().map(unit_view).collect(),
     }
 }

@@ -221,6 +221,10 @@ pub struct RawRoster {
     /// "cm 1/2"` (default "in": the text's inches at factor 1).
     #[serde(default)]
     pub scale: Option<Spanned<toml::Value>>,
+    /// The board's map (issue 41, docs/MAPS.md): a map file beside the scenario
+    /// (`map = "maps/NAME.toml"`) or one of kepi's own by name (`map = "example-pw"`).
+    #[serde(default)]
+    pub map: Option<Spanned<String>>,
     /// The cards.
     #[serde(default, rename = "unit")]
     pub units: Vec<UnitCard>,
@@ -324,6 +328,10 @@ pub struct Scenario {
     /// The scale the table measures at (`scale`, issue 28); the text's own when not given.
     #[serde(default, skip_serializing_if = "crate::rules::Scale::is_text")]
     pub scale: crate::rules::Scale,
+    /// The board's map (`map`, issue 41), read and checked with the scenario; a game made from
+    /// the scenario carries it. Absent when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<crate::map::MapFile>,
     /// The units.
     pub units: Vec<Unit>,
 }
@@ -666,6 +674,12 @@ pub fn validate_roster(
             sides.push(u.side);
         }
     }
+    let map = match &raw.map {
+        Some(m) => Some(scenario_map(
+            &check, m, system, base_dir, &raw.units, &units,
+        )?),
+        None => None,
+    };
     Ok(Scenario {
         name,
         system,
@@ -676,7 +690,117 @@ pub fn validate_roster(
         notes: text(&check, &raw.notes, "notes", true)?.unwrap_or_default(),
         hide_strengths,
         scale,
+        map,
         units,
+    })
+}
+
+/// A scenario's `map` (issue 41): a file beside the scenario, else one of kepi's own maps by name,
+/// read and checked; drawn for the scenario's rule set, and holding every card's hex.
+fn scenario_map(
+    check: &Check<'_>,
+    m: &Spanned<String>,
+    system: Option<RuleSetId>,
+    base_dir: Option<&Path>,
+    cards: &[UnitCard],
+    units: &[Unit],
+) -> Result<crate::map::MapFile, CardError> {
+    let named = m.get_ref().trim();
+    let accepted = || {
+        let own: Vec<&str> = crate::map::BUILTIN.iter().map(|(n, _)| *n).collect();
+        format!(
+            "a map file beside the scenario (docs/MAPS.md), or one of kepi's own: {}",
+            own.join(", ")
+        )
+    };
+    if named.is_empty() || named.chars().any(char::is_control) {
+        return Err(check.error(
+            m.span(),
+            "map",
+            "the map's name is empty or holds control characters",
+            accepted(),
+        ));
+    }
+    let beside = base_dir.map(|d| d.join(named));
+    let name = match &beside {
+        Some(p) if crate::fsio::present(p) => p.display().to_string(),
+        _ => named.to_string(),
+    };
+    let map = crate::map::MapFile::named(&name)
+        .map_err(|e| check.error(m.span(), "map", e.to_string(), accepted()))?;
+    match misfit(units, system, &map) {
+        None => Ok(map),
+        Some(Misfit::Rules(message)) => Err(check.error(
+            m.span(),
+            "map",
+            message,
+            format!(
+                "a map drawn for {} (its `[map] rules`)",
+                system.map_or("the scenario's rule set", RuleSetId::id)
+            ),
+        )),
+        Some(Misfit::Off(i, message, span_label)) => {
+            let span = cards
+                .get(i)
+                .and_then(|c| c.hex.as_ref())
+                .map_or(m.span(), |h| h.span());
+            Err(check.error(
+                span,
+                &format!("unit[{i}].hex"),
+                message,
+                format!("a cell of the map, {span_label}, or \"off\""),
+            ))
+        }
+    }
+}
+
+/// Why a map does not fit a scenario's units.
+enum Misfit {
+    /// Drawn for another rule set.
+    Rules(String),
+    /// Unit `i` stands off the map (the message, the map's span of cells).
+    Off(usize, String, String),
+}
+
+fn misfit(units: &[Unit], system: Option<RuleSetId>, map: &crate::map::MapFile) -> Option<Misfit> {
+    // A carried text that does not read is reported where the game shows its map.
+    let board = map.map().ok()?;
+    if let Some(system) = system
+        && board.rules != system
+    {
+        return Some(Misfit::Rules(format!(
+            "{} is drawn for {}, and this scenario is {}",
+            map.file, board.rules, system
+        )));
+    }
+    units.iter().enumerate().find_map(|(i, unit)| {
+        let Position::Hex { col, row } = unit.position else {
+            return None;
+        };
+        let o = crate::hex::Offset {
+            col: i32::from(col),
+            row: i32::from(row),
+        };
+        (!board.grid.holds(o)).then(|| {
+            Misfit::Off(
+                i,
+                format!(
+                    "{} at {col:02}{row:02} is off the map {} ({})",
+                    unit.id,
+                    map.file,
+                    board.grid.span_label()
+                ),
+                board.grid.span_label(),
+            )
+        })
+    })
+}
+
+/// Why `map` does not fit these units of `system`'s (`kepi game new --map`, issue 41): drawn for
+/// another rule set, or a unit stands off it; `None` when it fits.
+pub fn map_misfit(units: &[Unit], system: RuleSetId, map: &crate::map::MapFile) -> Option<String> {
+    misfit(units, Some(system), map).map(|m| match m {
+        Misfit::Rules(message) | Misfit::Off(_, message, _) => message,
     })
 }
 

@@ -429,6 +429,11 @@ pub struct GameState {
     /// Absent when none, so logs made without it hash the same.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sieges: Vec<Siege>,
+    /// The board's map (issue 41): the scenario's or `kepi game new --map`'s, its text and hash
+    /// kept in the first log entry, so the save holds the map the battle began with
+    /// ([`crate::map::MapFile`]). Absent without one, so logs made without it hash the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<crate::map::MapFile>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -466,6 +471,7 @@ impl GameState {
             hide_strengths: scenario.hide_strengths,
             scale: scenario.scale,
             sieges: Vec::new(),
+            map: scenario.map.clone(),
         }
     }
 

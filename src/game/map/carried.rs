@@ -1,0 +1,237 @@
+//! The map a game is played on, as its save carries it (issue 41).
+//!
+//! A scenario names its map (`map = "maps/NAME.toml"`, beside the scenario) and `kepi game new
+//! --map FILE` sets or overrides it. The game keeps the map's text and its SHA-256 in its first
+//! log entry, so the save holds the map the battle began with: it opens on another machine without
+//! the file, the hash chain covers it, and a map file changed since is noticed and named
+//! ([`MapFile::changed_on_disk`]), never silently used.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use sha2::{Digest, Sha256};
+
+use super::{BUILTIN, MAX_MAP_BYTES, Map, MapError};
+use crate::tables::TableError;
+
+/// A map as a game carries it: where it was read from, its text and that text's SHA-256, and the
+/// map checked from the text (or why it does not read: a save written by a kepi that knew more).
+#[derive(Clone)]
+pub struct MapFile {
+    /// The file it was read from, as named (`maps/ardennes.toml`), or `<built-in NAME>`.
+    pub file: String,
+    /// SHA-256 of `text`, in lower-case hex.
+    pub sha256: String,
+    /// The map's TOML text.
+    pub text: Arc<str>,
+    map: Result<Arc<Map>, String>,
+}
+
+/// The name of one of kepi's own maps as a game records it.
+fn builtin_file(name: &str) -> String {
+    format!("<built-in {name}>")
+}
+
+/// SHA-256 of a map's text, in lower-case hex.
+pub fn text_sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl MapFile {
+    /// A map from its text, checked; `file` names it in errors and in the save.
+    pub fn from_source(file: &str, text: &str) -> Result<MapFile, MapError> {
+        let map = Map::from_source(file, text)?;
+        Ok(MapFile {
+            file: file.to_string(),
+            sha256: text_sha256(text),
+            text: text.into(),
+            map: Ok(Arc::new(map)),
+        })
+    }
+
+    /// What a scenario or `--map` names: a file that is there (a regular file of at most
+    /// [`MAX_MAP_BYTES`]), else one of kepi's own maps by name ([`BUILTIN`]).
+    pub fn named(name: &str) -> Result<MapFile, MapError> {
+        let path = Path::new(name);
+        if crate::fsio::present(path) {
+            let file = path.display().to_string();
+            let text = read(path)?;
+            return MapFile::from_source(&file, &text);
+        }
+        if let Some((n, text)) = BUILTIN.iter().find(|(n, _)| *n == name.trim()) {
+            return MapFile::from_source(&builtin_file(n), text);
+        }
+        Err(super::not_found(name))
+    }
+
+    /// The checked map, or why the text carried does not read.
+    pub fn map(&self) -> Result<&Map, &str> {
+        match &self.map {
+            Ok(m) => Ok(m),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The map's name (its `[map] name`), or the file when it does not read.
+    pub fn name(&self) -> &str {
+        self.map().map_or(self.file.as_str(), |m| m.name.as_str())
+    }
+
+    /// Whether the file this map was read from now holds other text: `Some` with the words that
+    /// name it ("maps/x.toml has changed since this game began ..."), `None` when it is the same,
+    /// or gone, or one of kepi's own maps unchanged. The game keeps the map it began with.
+    pub fn changed_on_disk(&self) -> Option<String> {
+        let now = if let Some(name) = self
+            .file
+            .strip_prefix("<built-in ")
+            .and_then(|s| s.strip_suffix('>'))
+        {
+            BUILTIN
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, t)| t.to_string())?
+        } else {
+            let path = Path::new(&self.file);
+            if !crate::fsio::present(path) {
+                return None;
+            }
+            match read(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    return Some(format!(
+                        "the map file {} cannot be read now ({}): the game keeps the map it began with",
+                        self.file, e.message
+                    ));
+                }
+            }
+        };
+        let sha = text_sha256(&now);
+        (sha != self.sha256).then(|| {
+            format!(
+                "the map file {} has changed since this game began (sha256 {} now, {} then): the game keeps the map it began with",
+                self.file,
+                short(&sha),
+                short(&self.sha256)
+            )
+        })
+    }
+}
+
+/// The first 12 hex digits of a hash, enough to tell two apart in a message.
+fn short(sha: &str) -> &str {
+    sha.get(..12).unwrap_or(sha)
+}
+
+fn read(path: &Path) -> Result<String, MapError> {
+    crate::fsio::read_regular_string(path, MAX_MAP_BYTES, "map file").map_err(|e| TableError {
+        file: path.display().to_string(),
+        line: 0,
+        column: 0,
+        field: String::new(),
+        message: e.message(),
+        accepted: "a map file (TOML, docs/MAPS.md)".into(),
+    })
+}
+
+impl PartialEq for MapFile {
+    fn eq(&self, other: &Self) -> bool {
+        self.file == other.file && self.sha256 == other.sha256 && self.text == other.text
+    }
+}
+
+impl Eq for MapFile {}
+
+impl fmt::Debug for MapFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MapFile")
+            .field("file", &self.file)
+            .field("sha256", &self.sha256)
+            .field("reads", &self.map.is_ok())
+            .finish()
+    }
+}
+
+/// What a save holds: the file, the hash and the text.
+#[derive(Serialize, Deserialize)]
+struct Stored<'a> {
+    file: std::borrow::Cow<'a, str>,
+    sha256: std::borrow::Cow<'a, str>,
+    text: std::borrow::Cow<'a, str>,
+}
+
+impl Serialize for MapFile {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Stored {
+            file: self.file.as_str().into(),
+            sha256: self.sha256.as_str().into(),
+            text: (*self.text).into(),
+        }
+        .serialize(s)
+    }
+}
+
+/// A save's map is read back whatever its text says: a text that does not read (a later kepi's
+/// map, a rule set not registered here) or does not match its hash leaves the game playable
+/// without it, with the reason ([`MapFile::map`]); the save itself is never refused for it.
+impl<'de> Deserialize<'de> for MapFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = Stored::deserialize(d)?;
+        let sha = text_sha256(&s.text);
+        let map = if sha != s.sha256 {
+            Err(format!(
+                "the map carried by this game ({}) does not match its sha256: it is not used",
+                s.file
+            ))
+        } else {
+            Map::from_source(&s.file, &s.text)
+                .map(Arc::new)
+                .map_err(|e| format!("the map carried by this game does not read: {e}"))
+        };
+        Ok(MapFile {
+            file: s.file.into_owned(),
+            sha256: s.sha256.into_owned(),
+            text: s.text.into(),
+            map,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_builtin_map_is_carried_with_its_hash_and_reads_back() {
+        let m = MapFile::named("example-pw").unwrap();
+        assert_eq!(m.file, "<built-in example-pw>");
+        assert_eq!(m.sha256.len(), 64);
+        assert!(m.map().is_ok());
+        assert_eq!(m.changed_on_disk(), None);
+        let json = serde_json::to_string(&m).unwrap();
+        let back: MapFile = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, m);
+        assert_eq!(back.name(), m.name());
+    }
+
+    #[test]
+    fn a_text_that_does_not_match_its_hash_is_kept_and_not_used() {
+        let m = MapFile::named("example-pw").unwrap();
+        let mut v = serde_json::to_value(&m).unwrap();
+        v["text"] = serde_json::Value::String(format!("{}\n# edited", m.text));
+        let back: MapFile = serde_json::from_value(v).unwrap();
+        let why = back.map().unwrap_err();
+        assert!(why.contains("does not match its sha256"), "{why}");
+    }
+
+    #[test]
+    fn a_missing_map_is_refused_naming_it() {
+        let e = MapFile::named("no-such-map.toml").unwrap_err();
+        assert_eq!(e.file, "no-such-map.toml");
+        assert!(e.accepted.contains("example-hex"), "{}", e.accepted);
+    }
+}

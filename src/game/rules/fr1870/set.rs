@@ -118,7 +118,7 @@ impl RuleSet for FrRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        let mut forms: Vec<Form> = crate::rules::board::form::FrForm::all()
+        let mut forms: Vec<Form> = crate::rules::fr1870::combat_form::FrForm::all()
             .into_iter()
             .map(Form::new)
             .collect();
@@ -184,7 +184,7 @@ impl RuleSet for FrRules {
             game,
             u,
             to,
-            &crate::rules::board::moves::FR1870,
+            &super::combat_form::AFTER_COMBAT,
         );
         out.extend(leaves_metz_early(game.state(), u, to));
         out

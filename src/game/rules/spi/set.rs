@@ -98,7 +98,7 @@ impl RuleSet for SpiRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        let mut forms: Vec<Form> = crate::rules::board::form::SpiForm::all()
+        let mut forms: Vec<Form> = crate::rules::spi::combat_form::SpiForm::all()
             .into_iter()
             .map(Form::new)
             .collect();
@@ -147,12 +147,12 @@ impl RuleSet for SpiRules {
 
     fn checks(&self, ev: &Event, q: &mut Queue) {
         super::checks::checks(ev, q);
-        crate::rules::board::moves::eb_pushed_back(ev.before(), ev.action(), q);
+        super::moves::eb_pushed_back(ev.before(), ev.action(), q);
     }
 
     /// SPI-C4 (an advance by a unit that did not fight) and SPI's movement: over the allowance
     /// (SPI-T1, SPI-S1), an EB unit beyond four hexes or stopped by its river roll (SPI-E1), rail
-    /// movement next to the enemy ([`crate::rules::board::spi_moves::move_breaches`]).
+    /// movement next to the enemy ([`crate::rules::spi::moves::move_breaches`]).
     fn move_breaches(
         &self,
         game: &crate::engine::game::Game,
@@ -164,11 +164,9 @@ impl RuleSet for SpiRules {
             game,
             u,
             to,
-            &crate::rules::board::moves::SPI,
+            &super::combat_form::AFTER_COMBAT,
         );
-        out.extend(crate::rules::board::spi_moves::move_breaches(
-            game, u, to, mp,
-        ));
+        out.extend(crate::rules::spi::moves::move_breaches(game, u, to, mp));
         out
     }
 
@@ -178,7 +176,7 @@ impl RuleSet for SpiRules {
     }
 
     /// SPI-T1: a move's cost, the umpire's or counted from the board
-    /// ([`crate::rules::board::spi_moves::move_points`]).
+    /// ([`crate::rules::spi::moves::move_points`]).
     fn move_points(
         &self,
         game: &crate::engine::game::Game,
@@ -186,7 +184,7 @@ impl RuleSet for SpiRules {
         to: crate::roster::Position,
         stated: Option<u32>,
     ) -> Option<u32> {
-        crate::rules::board::spi_moves::move_points(game, u, to, stated)
+        crate::rules::spi::moves::move_points(game, u, to, stated)
     }
 
     fn checklist(&self, l: &mut List) {

@@ -28,6 +28,18 @@ impl RuleSet for SpiRules {
         Some(crate::engine::rule_set::CampaignPart::Board)
     }
 
+    /// CAMP-C2, CAMP-R1: every engaged unit loses by the table, a fortification too (SPI-F1: its
+    /// strength is combat points); SPI combat has no retreats (SPI-C4).
+    fn campaign_return(&self) -> Option<crate::engine::rule_set::BattleReturn> {
+        Some(crate::engine::rule_set::BattleReturn {
+            places: &[],
+            loser: crate::engine::rule_set::AfterBattle::Stays(
+                "CAMP-R1: SPI combat has no retreats; the attackers advance only into a hex the \
+                 defenders left (SPI-C4)",
+            ),
+        })
+    }
+
     /// SPI-C4: after a battle won by the attackers, the hex its defenders left (issue 30).
     fn advance_after_battle(&self, hex: crate::roster::Position) -> Option<(&'static str, String)> {
         Some((

@@ -215,7 +215,7 @@ fn spi_ctrl_click_adds_attackers_and_the_resolver_shows_each_contribution() {
     let attackers = |app: &AppState| match app
         .resolver
         .form()
-        .and_then(|f| f.get::<kepi::rules::board::form::SpiForm>())
+        .and_then(|f| f.get::<kepi::rules::spi::combat_form::SpiForm>())
     {
         Some(f) => f.attacker_ids.clone(),
         None => panic!("an SPI combat form"),
@@ -276,7 +276,7 @@ fn spi_window_roll_applies_the_owners_loss_split() {
             .resolver
             .forms
             .get_mut(i)
-            .and_then(|f| f.get_mut::<kepi::rules::board::form::SpiForm>())
+            .and_then(|f| f.get_mut::<kepi::rules::spi::combat_form::SpiForm>())
         else {
             panic!("an SPI form")
         };
@@ -462,7 +462,7 @@ fn fr1870_window_roll_applies_the_attackers_exchange_choice() {
             .resolver
             .forms
             .get_mut(i)
-            .and_then(|f| f.get_mut::<kepi::rules::board::form::FrForm>())
+            .and_then(|f| f.get_mut::<kepi::rules::fr1870::combat_form::FrForm>())
         else {
             panic!("a 1870 form")
         };
@@ -535,7 +535,7 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
         .resolver
         .forms
         .get_mut(i)
-        .and_then(|f| f.get_mut::<kepi::rules::board::form::FrForm>())
+        .and_then(|f| f.get_mut::<kepi::rules::fr1870::combat_form::FrForm>())
     else {
         panic!("a 1870 form")
     };

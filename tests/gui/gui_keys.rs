@@ -141,10 +141,10 @@ fn marked_odds_are_the_rolls(h: &mut Harness<'_, KepiApp>) {
 fn nothing_typed_left(h: &Harness<'_, KepiApp>) {
     let r = &h.state().state.resolver;
     for f in &r.forms {
-        if let Some(s) = f.get::<kepi::rules::board::form::SpiForm>() {
+        if let Some(s) = f.get::<kepi::rules::spi::combat_form::SpiForm>() {
             assert_eq!(s.entered_result, None);
         }
-        if let Some(s) = f.get::<kepi::rules::board::form::FrForm>() {
+        if let Some(s) = f.get::<kepi::rules::fr1870::combat_form::FrForm>() {
             assert_eq!(s.entered_result, None);
         }
     }

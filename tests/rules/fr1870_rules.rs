@@ -543,7 +543,8 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
     use kepi::registry::builtin_scenario;
     use kepi::roster::Arm;
     use kepi::rules::RuleSetId;
-    use kepi::rules::board::form::{FrForm, engage_hex};
+    use kepi::rules::board::form::engage_hex;
+    use kepi::rules::fr1870::combat_form::FrForm;
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
     let mut s = builtin_scenario("fr1870-august").unwrap();
     let mut fort = s.units.iter().find(|u| u.id == "de-1b").unwrap().clone();
@@ -621,7 +622,8 @@ fn fr_f1_a_fortress_alone_cannot_attack() {
     use kepi::registry::builtin_scenario;
     use kepi::roster::Arm;
     use kepi::rules::RuleSetId;
-    use kepi::rules::board::form::{FrForm, engage_hex};
+    use kepi::rules::board::form::engage_hex;
+    use kepi::rules::fr1870::combat_form::FrForm;
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
     let mut s = builtin_scenario("fr1870-august").unwrap();
     let mut fort = s.units.iter().find(|u| u.id == "fr-1rc").unwrap().clone();

@@ -392,7 +392,7 @@ proptest! {
     }
 }
 
-/// Issue 17: SPI combats built from a game's units and hexes (kepi::rules::board::form), not typed-in numbers.
+/// Issue 17: SPI combats built from a game's units and hexes (kepi::rules::spi::combat_form), not typed-in numbers.
 mod from_the_map {
     use chrono::{TimeZone, Utc};
     use kepi::dice::Die;
@@ -403,7 +403,8 @@ mod from_the_map {
     use kepi::registry::builtin_scenario;
     use kepi::roster::{Arm, Position};
 
-    use kepi::rules::board::form::{SpiForm, engage_hex};
+    use kepi::rules::board::form::engage_hex;
+    use kepi::rules::spi::combat_form::SpiForm;
     use kepi::rules::{Effect, RuleSetId};
 
     fn now() -> chrono::DateTime<Utc> {

@@ -31,8 +31,8 @@ pub use table::{CampaignTable, Rounding, Row};
 
 use crate::dice::Prob;
 
-use crate::engine::game::{Action, EntryKind, Flag, GameState, LogEntry};
-use crate::engine::rule_set::CampaignPart;
+use crate::engine::game::{Action, EntryKind, GameState, LogEntry};
+use crate::engine::rule_set::{AfterBattle, BattleReturn, CampaignPart, RuleSetRef};
 use crate::roster::{Arm, Oob, Position, Quality, Scenario, Side, Unit};
 use crate::rules::{Effect, ModifierLine, OddsLine, Resolution, RuleId, RuleSetId};
 use crate::tables::{Provenance, TableError};
@@ -214,6 +214,19 @@ fn record(
     }
 }
 
+/// CAMP-C2, CAMP-R1: how the campaign's board game takes a battle back, as it declares
+/// ([`crate::engine::rule_set::RuleSet::campaign_return`]); refused, in words, when it declares
+/// none.
+pub fn battle_return(campaign: &RuleSetRef) -> Result<BattleReturn, CampaignError> {
+    campaign.campaign_return().ok_or_else(|| {
+        refused(format!(
+            "{} declares no way to take a battle's losses and result back to its board \
+             (RuleSet::campaign_return): its combats cannot be fought as battles",
+            campaign.title()
+        ))
+    })
+}
+
 /// The engaged units of one attack (SPI-C2 / FR-C1, [`crate::rules::board::form::engage_hex`]) as table
 /// units by the table (CAMP-C1): the board units, the battle's units, and the record's lines.
 /// Dummies and railway units do not fight (SPI-H1, SPI-E1) and are left out.
@@ -230,6 +243,7 @@ pub fn engage(
             state.system.title()
         )));
     }
+    battle_return(&state.system)?;
     let part = |s: RuleSetId| crate::registry::get(s).campaign_part();
     if part(rules) != Some(CampaignPart::Battle) {
         let battles: Vec<&str> = crate::registry::all()
@@ -520,9 +534,15 @@ pub fn returned_at<'a>(log: &'a [LogEntry], battle_commitment: &str) -> Option<&
 }
 
 /// CAMP-C2: each board unit's loss from its table units' losses, rounded as the table said, never
-/// more than it has now in the campaign. A fortress card of 1870 loses nothing (FR-F1: a fortress
-/// is taken, not worn down).
-pub fn losses(l: &Link, battle: &GameState, campaign: &GameState) -> Vec<Loss> {
+/// more than it has now in the campaign. A unit of an arm its board game declares a place (`back`,
+/// its [`BattleReturn`]: 1870's fortress card, FR-F1: a fortress is taken, not worn down) loses
+/// nothing.
+pub fn losses(
+    l: &Link,
+    battle: &GameState,
+    campaign: &GameState,
+    back: &BattleReturn,
+) -> Vec<Loss> {
     let e = &l.engagement;
     e.board
         .iter()
@@ -535,7 +555,7 @@ pub fn losses(l: &Link, battle: &GameState, campaign: &GameState) -> Vec<Loss> {
                 .sum();
             let table_strength = b.strength * b.per_point * b.per_unit;
             let now = campaign.unit(&b.id).map_or(0, |u| u.strength);
-            let lost = if b.arm == Arm::Fortress && l.campaign_system == RuleSetId::Fr1870 {
+            let lost = if back.places.contains(&b.arm) {
                 0
             } else {
                 let r = e.rounding.apply(
@@ -555,8 +575,9 @@ pub fn losses(l: &Link, battle: &GameState, campaign: &GameState) -> Vec<Loss> {
 }
 
 /// CAMP-R1: the campaign's `campaign-return` resolution and its effects: the losses, the loser's
-/// retreat where the board game has retreats (1870: "must retreat", FR-C2), and the pending check
-/// done (in the same entry, so a second return finds it gone).
+/// retreat where the board game has retreats (as `back`, its [`BattleReturn`], says: 1870's "must
+/// retreat", FR-C2; SPI's note that it has none), and the pending check done (in the same entry,
+/// so a second return finds it gone).
 pub fn return_record(
     l: &Link,
     battle: &GameState,
@@ -564,9 +585,10 @@ pub fn return_record(
     battle_entries: usize,
     campaign: &GameState,
     winner: Option<Side>,
+    back: &BattleReturn,
 ) -> (Resolution<Value>, Vec<Action>, Returned) {
     let e = &l.engagement;
-    let lost = losses(l, battle, campaign);
+    let lost = losses(l, battle, campaign, back);
     let mut fx = Vec::new();
     let mut lines = Vec::new();
     for x in &lost {
@@ -598,29 +620,26 @@ pub fn return_record(
     match winner {
         Some(w) => {
             lines.push(line(format!("{} win the battle", w.title()), "CAMP-R1"));
-            if campaign.system == RuleSetId::Fr1870 {
-                for b in e
-                    .board
-                    .iter()
-                    .filter(|b| b.side != w && b.arm != Arm::Fortress)
-                {
-                    let left = campaign.unit(&b.id).map_or(0, |u| u.strength);
-                    let gone = lost.iter().find(|x| x.unit == b.id).map_or(0, |x| x.lost);
-                    let marked = campaign.unit(&b.id).is_some_and(|u| u.must_retreat);
-                    if left > gone && !marked {
-                        fx.push(Action::SetFlag {
-                            unit: b.id.clone(),
-                            flag: Flag::MustRetreat,
-                            on: true,
-                        });
+            match back.loser {
+                AfterBattle::Marked(flag) => {
+                    for b in e
+                        .board
+                        .iter()
+                        .filter(|b| b.side != w && !back.places.contains(&b.arm))
+                    {
+                        let left = campaign.unit(&b.id).map_or(0, |u| u.strength);
+                        let gone = lost.iter().find(|x| x.unit == b.id).map_or(0, |x| x.lost);
+                        let marked = campaign.unit(&b.id).is_some_and(|u| u.flag(flag));
+                        if left > gone && !marked {
+                            fx.push(Action::SetFlag {
+                                unit: b.id.clone(),
+                                flag,
+                                on: true,
+                            });
+                        }
                     }
                 }
-            } else {
-                notes.push(
-                    "CAMP-R1: SPI combat has no retreats; the attackers advance only into a hex \
-                     the defenders left (SPI-C4)"
-                        .to_string(),
-                );
+                AfterBattle::Stays(note) => notes.push(note.to_string()),
             }
             if e.board.iter().any(|b| b.arm == Arm::Fortress) && w == attackers_side {
                 notes.push(
@@ -667,4 +686,73 @@ pub fn return_record(
         fx,
         out,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::flow::checklist::List;
+    use crate::engine::game::clock::Phase;
+    use crate::engine::game::{Game, SeedSecret, UnitState};
+    use crate::engine::play::Form;
+    use crate::engine::rule_set::RuleSet;
+    use crate::registry::builtin_scenario;
+    use chrono::{TimeZone, Utc};
+
+    /// A board game a campaign could be played on that declares no way to take a battle back.
+    struct NoWayBack;
+
+    impl RuleSet for NoWayBack {
+        fn id(&self) -> &'static str {
+            "nowayback"
+        }
+        fn title(&self) -> &'static str {
+            "No Way Back"
+        }
+        fn phases(&self, _sides: &[Side]) -> Vec<Phase> {
+            Vec::new()
+        }
+        fn turn_rule(&self) -> RuleId {
+            RuleId::new("CAMP-B1")
+        }
+        fn forms(&self) -> Vec<Form> {
+            Vec::new()
+        }
+        fn still_to_act(&self, _s: &GameState, _p: Option<Phase>, _u: &UnitState) -> bool {
+            false
+        }
+        fn checklist(&self, _l: &mut List) {}
+        fn campaign_part(&self) -> Option<CampaignPart> {
+            Some(CampaignPart::Board)
+        }
+    }
+
+    static NO_WAY_BACK: NoWayBack = NoWayBack;
+
+    /// Issue 45: a board game states how a battle comes back (`RuleSet::campaign_return`); one
+    /// that states none is refused in words, not given another board game's losses and retreats.
+    #[test]
+    fn a_board_game_that_declares_no_way_back_is_refused() {
+        let s = builtin_scenario("spi-1870").unwrap();
+        let t = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
+        let seed = SeedSecret {
+            seed: 1,
+            salt: "t".into(),
+        };
+        let g = Game::new(&s, RuleSetId::Spi, seed, t);
+        assert_eq!(battle_return(&g.state().system).unwrap().places, &[]);
+        let mut state = g.state().clone();
+        state.system = RuleSetRef::of(&NO_WAY_BACK);
+        let attacker = state.units[0].unit.id.clone();
+        let at = state.units[0].position;
+        let table = CampaignTable::load(None).unwrap();
+        let Err(e) = engage(&state, &[attacker], at, RuleSetId::Pk, &table) else {
+            panic!("a battle was engaged for a board game with no way back");
+        };
+        let e = e.to_string();
+        assert!(
+            e.contains("No Way Back declares no way to take a battle's losses and result back"),
+            "{e}"
+        );
+    }
 }

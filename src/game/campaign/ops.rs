@@ -512,6 +512,7 @@ pub fn give_back(
     };
     let game = &mut held;
     check_campaign(game, campaign, link, battle)?;
+    let back = super::battle_return(&game.state().system)?;
     let (resolution, effects, returned) = super::return_record(
         link,
         fight.state(),
@@ -519,6 +520,7 @@ pub fn give_back(
         fight.log().len(),
         game.state(),
         winner,
+        &back,
     );
     let mut warnings = Vec::new();
     if let Some(store) = store.as_mut() {

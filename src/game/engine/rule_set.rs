@@ -28,6 +28,30 @@ pub enum CampaignPart {
     Battle,
 }
 
+/// How a board game takes back a battle fought for one of its combats (issue 30, CAMP-C2,
+/// CAMP-R1): what its [`RuleSet::campaign_return`] declares, so the campaign names no rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BattleReturn {
+    /// CAMP-C2, CAMP-R1: the arms whose board units are places, not forces: they lose nothing
+    /// from the table's losses and never retreat (1870's fortress card, FR-F1: a fortress is
+    /// taken, not worn down). Empty: every engaged unit loses by the table.
+    pub places: &'static [Arm],
+    /// CAMP-R1: what the loser's engaged units do on the board after the battle.
+    pub loser: AfterBattle,
+}
+
+/// CAMP-R1: what a battle's loser does on the board ([`BattleReturn::loser`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterBattle {
+    /// Each engaged unit of the loser that is left and is no place carries this marker until it
+    /// moves (1870: "must retreat", FR-C2).
+    Marked(Flag),
+    /// The board game's combat has no retreats: nothing is marked, and this note (citing the
+    /// rule) is logged with the return (SPI: the attackers advance only into a hex the defenders
+    /// left, SPI-C4).
+    Stays(&'static str),
+}
+
 /// One rule set, as the rest of kepi sees it. The defaults are those of a rule set with strength
 /// only, no hexes, no checks and no scenario.
 pub trait RuleSet: Send + Sync + 'static {
@@ -131,6 +155,14 @@ pub trait RuleSet: Send + Sync + 'static {
     /// `pw_sp`). None (the default): the set fights no campaign battles, or the table has no
     /// column for it, and a battle in it is refused rather than given another set's strengths.
     fn campaign_strength_column(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// CAMP-C2, CAMP-R1: for a board game a campaign is played on, how it takes back a battle
+    /// fought for one of its combats: the arms that lose nothing and what the loser does
+    /// ([`BattleReturn`]). None (the default): the set declares no way back, and the campaign
+    /// refuses to make a battle of its combats (or to return one) rather than guess for it.
+    fn campaign_return(&self) -> Option<BattleReturn> {
         None
     }
 

@@ -6,7 +6,8 @@
 //! [`Tally`] whose every step is a modifier line, the CRT cells as data with provenance ([`CrtCells`]),
 //! the lookup that turns a cell nobody has entered yet into [`Cell::Unknown`] ("enter the result from
 //! your printed chart") instead of inventing a result, the exact distribution of the modified die over
-//! the cells, and the three-day calendar both games use (SPI-T1, FR-T1).
+//! the cells, the three-day calendar both games use (SPI-T1, FR-T1) and their two players
+//! ([`Nation`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -586,6 +587,18 @@ macro_rules! vocab {
     };
 }
 pub(crate) use vocab;
+
+vocab!(
+    /// The two players of the odds-ratio board games, SPI and 1870 alike (SPI's order of battle,
+    /// movement allowances and entraining; 1870's situations, FR-L1): as the files and the
+    /// command line write them, `french` and `german`.
+    Nation {
+        /// The French player.
+        French => "french",
+        /// The German (Prussian) player.
+        German => "german",
+    }
+);
 
 #[cfg(test)]
 mod tests {

@@ -6,5 +6,4 @@ pub mod form;
 pub mod moves;
 #[cfg(feature = "gui")]
 pub mod panel;
-pub mod spi_moves;
 pub mod verbs;

@@ -1,8 +1,7 @@
 //! The moves after a combat on the boards of SPI and 1870, read against the texts: what a retreat
 //! or an advance breaks (said before `game apply` moves, while the map drags, and logged with the
-//! move: the umpire goes ahead), and the EB unit an enemy pushes back (SPI, EB units Case C).
+//! move: the umpire goes ahead), worded by each set's [`MoveTexts`] (in its `combat_form.rs`).
 
-use crate::engine::flow::Queue;
 use crate::engine::game::{Action, Game, GameState, UnitState};
 use crate::engine::play::board::hex_in;
 use crate::roster::{Arm, Position};
@@ -25,28 +24,8 @@ pub(crate) struct RetreatTexts {
     pub not_controlled: &'static str,
 }
 
-/// 1870, FR-C2 (after-combat movements, rules 11, 13, 15).
-pub(crate) const FR1870: MoveTexts = MoveTexts {
-    advance_rule: "FR-C2",
-    advance: "E15, FR-C2: \"Any cell evacuated by the loser following a combat may be occupied by \
-              the winner with units that took part in the combat concerning that cell\"",
-    retreat: Some(RetreatTexts {
-        one_cell: "E11, FR-C2: after-combat movements \"take place only over a distance of one \
-                   cell\"",
-        not_controlled: "E13, FR-C2: \"It is forbidden to retreat onto a cell controlled by the \
-                         enemy if that cell does not contain a friendly unit\"",
-    }),
-};
-
-/// SPI (SPI-C4: the attackers advance into the vacated hex).
-pub(crate) const SPI: MoveTexts = MoveTexts {
-    advance_rule: "SPI-C4",
-    advance: "SPI-C4: the advance after combat into the vacated hex is made by the attackers",
-    retreat: None,
-};
-
 /// A unit that fights on the board (not a fortress, an EB unit or a dummy).
-fn fights(u: &UnitState) -> bool {
+pub(crate) fn fights(u: &UnitState) -> bool {
     !u.eliminated() && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy)
 }
 
@@ -165,33 +144,4 @@ fn took_part_in_last_combat(game: &Game, id: &str) -> bool {
             _ => None,
         })
         .unwrap_or(true)
-}
-
-/// SPI, EB units Case C: "If an Enemy unit attempts to move into the same hex as an EB unit, it is
-/// moved back down the secured rail line toward the Friendly Country until the Enemy unit ceases
-/// to push it back." A combat unit's move into a hex holding enemy EB units queues their move
-/// back (moving the EB unit answers it).
-pub(crate) fn eb_pushed_back(before: &GameState, action: &Action, q: &mut Queue) {
-    let Action::Move { unit, to, .. } = action else {
-        return;
-    };
-    let Some(mover) = before.unit(unit).filter(|m| fights(m)) else {
-        return;
-    };
-    for eb in before.units.iter().filter(|o| {
-        o.unit.arm == Arm::Railway
-            && !o.eliminated()
-            && o.unit.side != mover.unit.side
-            && o.position == *to
-    }) {
-        q.push_move(
-            "SPI-E1",
-            &eb.unit.id,
-            format!(
-                "{} entered {to}: move {} back down its secured rail line toward its own country, \
-                 past any enemy unit (EB units, Case C: EB units may not be destroyed)",
-                mover.unit.name, eb.unit.name
-            ),
-        );
-    }
 }

@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use super::form::{FrForm, HexCombatForm, SpiForm, engage_hex};
+use super::form::{HexCombatForm, engage_hex};
 use crate::engine::game::GameState;
 use crate::engine::play::Form;
 use crate::engine::verbs::{Given, MoveError, set_some};
@@ -21,17 +21,17 @@ pub struct HexOpt {
 }
 
 /// SPI-C2, FR-C1: the form of a combat pre-filled with the units engaged when `attackers` attack
-/// `hex` (every enemy unit in it defends); why they cannot, the form untouched, otherwise.
-pub fn engage(
+/// `hex` (every enemy unit in it defends); why they cannot, the form untouched, otherwise. `F` is
+/// the set's combat form (`engage::<SpiForm>` in SPI's verbs); a form of another type is left as
+/// it is.
+pub fn engage<F: HexCombatForm>(
     form: &mut Form,
     state: &GameState,
     attackers: &[String],
     hex: Position,
 ) -> Result<(), String> {
     let (a, d) = engage_hex(state, attackers, hex)?;
-    if let Some(f) = form.get_mut::<SpiForm>() {
-        f.engage(state, &a, &d);
-    } else if let Some(f) = form.get_mut::<FrForm>() {
+    if let Some(f) = form.get_mut::<F>() {
         f.engage(state, &a, &d);
     }
     Ok(())

@@ -1,5 +1,5 @@
-//! 1870's resolver forms besides the combat (which 1870 shares with SPI in
-//! [`crate::rules::board::form`]): a railway transport (FR-G1) and a passage by sea (FR-K1), with
+//! 1870's resolver forms besides the combat (which is [`super::combat_form`], on what 1870 shares
+//! with SPI in [`crate::rules::board::form`]): a railway transport (FR-G1) and a passage by sea (FR-K1), with
 //! what the game knows read from its log (transports this turn, units carried on a section, where
 //! a unit at sea is). Their situation panels are here too, behind the `gui` feature.
 

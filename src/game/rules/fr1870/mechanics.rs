@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{Fr1870Tables, FrUnit, Situation};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
+use crate::rules::crt::Nation;
 use crate::rules::crt::{CalendarEntry, turn_dates, vocab};
-use crate::rules::spi::Nation;
 use crate::rules::{
     Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };

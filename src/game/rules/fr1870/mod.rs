@@ -12,9 +12,12 @@ pub mod blockade;
 mod checklist;
 mod checks;
 pub mod combat;
+pub mod combat_form;
 pub mod form;
 pub mod grammar;
 pub mod mechanics;
+#[cfg(feature = "gui")]
+pub mod panel;
 pub mod set;
 pub mod siege;
 pub mod transport;
@@ -169,7 +172,7 @@ pub struct Situation {
 #[serde(deny_unknown_fields)]
 pub struct SituationPoints {
     /// Who scores.
-    pub side: crate::rules::spi::Nation,
+    pub side: crate::rules::crt::Nation,
     /// How many.
     pub points: Sourced<u32>,
     /// The condition as printed.

@@ -31,6 +31,17 @@ impl RuleSet for FrRules {
         Some(crate::engine::rule_set::CampaignPart::Board)
     }
 
+    /// CAMP-C2, CAMP-R1: a fortress card loses nothing and does not retreat (FR-F1: a fortress is
+    /// taken, not worn down); the loser's other units must retreat (FR-C2).
+    fn campaign_return(&self) -> Option<crate::engine::rule_set::BattleReturn> {
+        Some(crate::engine::rule_set::BattleReturn {
+            places: &[crate::roster::Arm::Fortress],
+            loser: crate::engine::rule_set::AfterBattle::Marked(
+                crate::engine::game::Flag::MustRetreat,
+            ),
+        })
+    }
+
     /// FR-C2: after a battle won by the attackers, the hex its defenders left (issue 30).
     fn advance_after_battle(&self, hex: crate::roster::Position) -> Option<(&'static str, String)> {
         Some((
@@ -118,7 +129,7 @@ impl RuleSet for FrRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        let mut forms: Vec<Form> = crate::rules::board::form::FrForm::all()
+        let mut forms: Vec<Form> = crate::rules::fr1870::combat_form::FrForm::all()
             .into_iter()
             .map(Form::new)
             .collect();
@@ -184,7 +195,7 @@ impl RuleSet for FrRules {
             game,
             u,
             to,
-            &crate::rules::board::moves::FR1870,
+            &super::combat_form::AFTER_COMBAT,
         );
         out.extend(leaves_metz_early(game.state(), u, to));
         out

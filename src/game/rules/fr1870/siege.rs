@@ -726,8 +726,8 @@ pub fn points(i: &PointsInput, t: &Fr1870Tables) -> Result<Resolution<PointsOutc
             ));
             if met {
                 match p.side {
-                    crate::rules::spi::Nation::French => fr = fr.saturating_add(v),
-                    crate::rules::spi::Nation::German => de = de.saturating_add(v),
+                    crate::rules::crt::Nation::French => fr = fr.saturating_add(v),
+                    crate::rules::crt::Nation::German => de = de.saturating_add(v),
                 }
             }
         }

@@ -9,9 +9,9 @@ use super::form::{RailForm, SeaForm};
 use crate::engine::play::Form;
 use crate::engine::verbs::{Given, MoveError, Units, VerbSpec, no_extra, set, set_some};
 use crate::rules::Tables;
-use crate::rules::board::form::FrForm;
 use crate::rules::board::verbs::{HexOpt, combat_overlay, engage};
 use crate::rules::fr1870::FrCombatInput;
+use crate::rules::fr1870::combat_form::FrForm;
 
 /// FR-C1, FR-C2 (E) and FR-C3: the units of one attack on one hex, the attacker's choice of the
 /// units an exchange eliminates, and the attacked cavalry's refusal of combat.
@@ -37,7 +37,7 @@ pub static SPECS: &[VerbSpec] = &[
         aliases: &[],
         form: "combat",
         resolve: "combat",
-        units: Units::Hex(engage),
+        units: Units::Hex(engage::<FrForm>),
         required: &[],
         refused: &[
             (

@@ -1,5 +1,5 @@
-//! SPI's resolver forms besides the combat (which SPI shares with 1870 in
-//! [`crate::rules::board::form`]): a French unit raised at Chalons with the reinforcing combat
+//! SPI's resolver forms besides the combat (which is [`super::combat_form`], on what SPI shares
+//! with 1870 in [`crate::rules::board::form`]): a French unit raised at Chalons with the reinforcing combat
 //! points (SPI-I1). Its situation panel is here too, behind the `gui` feature, as a rule set
 //! added at run time would write it.
 
@@ -117,7 +117,7 @@ impl SetForm for RaiseForm {
 /// d6: "If the die-roll result is a 1, 2, or 3, it may continue to move along the rail line ...
 /// If the die-roll result is a 4, 5, or 6, the EB unit must stop, and move no further in the
 /// Movement Phase." The roll is logged with the unit; a later move of it in the same phase is a
-/// note ([`crate::rules::board::spi_moves::move_breaches`]).
+/// note ([`crate::rules::spi::moves::move_breaches`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct EbForm {
     /// The EB unit.
@@ -163,7 +163,7 @@ impl SetForm for EbForm {
     /// SPI-E1: a second roll in the phase after a 4-6 (it "must stop").
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
         match self.actor.as_deref().and_then(|id| game.state().unit(id)) {
-            Some(u) if crate::rules::board::spi_moves::eb_stopped(game, &u.unit.id) => {
+            Some(u) if crate::rules::spi::moves::eb_stopped(game, &u.unit.id) => {
                 vec![format!(
                     "{} already rolled 4-6 at a river this phase (SPI-E1: it \"must stop, and move no \
                  further in the Movement Phase\")",
@@ -200,7 +200,7 @@ impl SetForm for EbForm {
 /// SPI-T1 (rail movement) and SPI-H2 (formation) in play: a unit entrains (3 MP, the marker on),
 /// detrains (2 MP, the marker off) or changes formation status (4 MP). The points are logged with
 /// the unit and counted against its allowance with its moves
-/// ([`crate::rules::board::spi_moves::spent_this_phase`]); over it, or over the side's entrained units, or next
+/// ([`crate::rules::spi::moves::spent_this_phase`]); over it, or over the side's entrained units, or next
 /// to the enemy, is a note.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SpendForm {
@@ -251,8 +251,8 @@ impl SetForm for SpendForm {
     ) {
         self.actor = actor.map(str::to_string);
         if let Some(u) = actor.and_then(|id| state.unit(id)) {
-            self.nation = Some(crate::rules::board::spi_moves::nation(u.unit.side));
-            self.supply = Some(crate::rules::board::spi_moves::supply_state(u.supply));
+            self.nation = Some(crate::rules::spi::moves::nation(u.unit.side));
+            self.supply = Some(crate::rules::spi::moves::supply_state(u.supply));
         }
     }
 
@@ -295,7 +295,7 @@ impl SetForm for SpendForm {
 
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
         match self.actor.as_deref().and_then(|id| game.state().unit(id)) {
-            Some(u) => crate::rules::board::spi_moves::spend_breaches(game, u, self.kind),
+            Some(u) => crate::rules::spi::moves::spend_breaches(game, u, self.kind),
             None => Vec::new(),
         }
     }
@@ -310,7 +310,7 @@ impl SetForm for SpendForm {
         let u = unit(state, self.actor.as_deref(), "unit")?;
         let nation = self
             .nation
-            .unwrap_or_else(|| crate::rules::board::spi_moves::nation(u.unit.side));
+            .unwrap_or_else(|| crate::rules::spi::moves::nation(u.unit.side));
         let res = super::movement::spend(
             self.kind,
             nation,

@@ -35,15 +35,8 @@ vocab!(
     }
 );
 
-vocab!(
-    /// The two players.
-    Nation {
-        /// The French player.
-        French => "french",
-        /// The German (Prussian) player.
-        German => "german",
-    }
-);
+/// The two players, as both board games name them (one home for SPI and 1870: [`crate::rules::crt`]).
+pub use crate::rules::crt::Nation;
 
 vocab!(
     /// SPI-W1: the levels of victory, from the French best to the German best.

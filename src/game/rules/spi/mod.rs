@@ -9,10 +9,14 @@
 mod checklist;
 mod checks;
 pub mod combat;
+pub mod combat_form;
 pub mod form;
 pub mod grammar;
 pub mod mechanics;
 pub mod movement;
+pub mod moves;
+#[cfg(feature = "gui")]
+pub mod panel;
 pub mod set;
 pub mod verbs;
 

@@ -1,7 +1,7 @@
 //! SPI's movement: the movement allowance and what costs movement points (a move, a change of
 //! formation, entraining and detraining), rail movement's numbers and the EB unit's four hexes.
 //! Pure: the game's side of it (what a unit spent this phase, the notes) is in
-//! [`crate::rules::board::spi_moves`].
+//! [`crate::rules::spi::moves`].
 //!
 //! kepi has no printed map of SPI (terrain, rivers, rail lines, the frontier), so what only the
 //! map says is the umpire's: `move UNIT HEX --mp N` states a move's cost as counted on the map;

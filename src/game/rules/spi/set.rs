@@ -123,6 +123,18 @@ impl RuleSet for SpiRules {
         Some(crate::engine::rule_set::CampaignPart::Board)
     }
 
+    /// CAMP-C2, CAMP-R1: every engaged unit loses by the table, a fortification too (SPI-F1: its
+    /// strength is combat points); SPI combat has no retreats (SPI-C4).
+    fn campaign_return(&self) -> Option<crate::engine::rule_set::BattleReturn> {
+        Some(crate::engine::rule_set::BattleReturn {
+            places: &[],
+            loser: crate::engine::rule_set::AfterBattle::Stays(
+                "CAMP-R1: SPI combat has no retreats; the attackers advance only into a hex the \
+                 defenders left (SPI-C4)",
+            ),
+        })
+    }
+
     /// SPI-C4: after a battle won by the attackers, the hex its defenders left (issue 30).
     fn advance_after_battle(&self, hex: crate::roster::Position) -> Option<(&'static str, String)> {
         Some((
@@ -193,7 +205,7 @@ impl RuleSet for SpiRules {
     }
 
     fn forms(&self) -> Vec<Form> {
-        let mut forms: Vec<Form> = crate::rules::board::form::SpiForm::all()
+        let mut forms: Vec<Form> = crate::rules::spi::combat_form::SpiForm::all()
             .into_iter()
             .map(Form::new)
             .collect();
@@ -242,12 +254,12 @@ impl RuleSet for SpiRules {
 
     fn checks(&self, ev: &Event, q: &mut Queue) {
         super::checks::checks(ev, q);
-        crate::rules::board::moves::eb_pushed_back(ev.before(), ev.action(), q);
+        super::moves::eb_pushed_back(ev.before(), ev.action(), q);
     }
 
     /// SPI-C4 (an advance by a unit that did not fight) and SPI's movement: over the allowance
     /// (SPI-T1, SPI-S1), an EB unit beyond four hexes or stopped by its river roll (SPI-E1), rail
-    /// movement next to the enemy ([`crate::rules::board::spi_moves::move_breaches`]).
+    /// movement next to the enemy ([`crate::rules::spi::moves::move_breaches`]).
     fn move_breaches(
         &self,
         game: &crate::engine::game::Game,
@@ -259,11 +271,9 @@ impl RuleSet for SpiRules {
             game,
             u,
             to,
-            &crate::rules::board::moves::SPI,
+            &super::combat_form::AFTER_COMBAT,
         );
-        out.extend(crate::rules::board::spi_moves::move_breaches(
-            game, u, to, mp,
-        ));
+        out.extend(crate::rules::spi::moves::move_breaches(game, u, to, mp));
         out
     }
 
@@ -273,7 +283,7 @@ impl RuleSet for SpiRules {
     }
 
     /// SPI-T1: a move's cost, the umpire's or counted from the board
-    /// ([`crate::rules::board::spi_moves::move_points`]).
+    /// ([`crate::rules::spi::moves::move_points`]).
     fn move_points(
         &self,
         game: &crate::engine::game::Game,
@@ -281,7 +291,7 @@ impl RuleSet for SpiRules {
         to: crate::roster::Position,
         stated: Option<u32>,
     ) -> Option<u32> {
-        crate::rules::board::spi_moves::move_points(game, u, to, stated)
+        crate::rules::spi::moves::move_points(game, u, to, stated)
     }
 
     fn checklist(&self, l: &mut List) {

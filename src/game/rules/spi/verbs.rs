@@ -9,8 +9,8 @@ use crate::engine::verbs::{
     Given, MoveError, Units, VerbSpec, no_extra, no_options, set, set_some,
 };
 use crate::rules::Tables;
-use crate::rules::board::form::SpiForm;
 use crate::rules::board::verbs::{HexOpt, combat_overlay, engage};
+use crate::rules::spi::combat_form::SpiForm;
 use crate::rules::spi::{Formation as SpiFormation, SpiCombatInput, SupplyState};
 
 /// SPI-C2 and SPI-R1: the units of one attack on one hex, and the owners' split of its losses.
@@ -32,7 +32,7 @@ pub static SPECS: &[VerbSpec] = &[
         aliases: &[],
         form: "combat",
         resolve: "combat",
-        units: Units::Hex(engage),
+        units: Units::Hex(engage::<SpiForm>),
         required: &[],
         refused: &[
             (

@@ -1,8 +1,10 @@
 //! SPI's movement in a game ([`crate::rules::spi::movement`] has the numbers): the movement
 //! points a unit spent this movement phase, read from the log (its moves, formation changes,
 //! entraining and detraining: an undo takes them back), a move's cost counted from the board, and
-//! what the text says against a move, an entraining or a detraining (the umpire goes ahead).
+//! what the text says against a move, an entraining or a detraining (the umpire goes ahead), and
+//! the EB unit an enemy pushes back (SPI-E1, EB units Case C).
 
+use crate::engine::flow::Queue;
 use crate::engine::game::{Action, Game, GameState, Supply, UnitState};
 use crate::engine::play::board::hex_in;
 use crate::roster::{Arm, Position, Side};
@@ -308,4 +310,36 @@ pub fn spend_breaches(game: &Game, u: &UnitState, kind: Spend) -> Vec<String> {
         ));
     }
     out
+}
+
+/// SPI, EB units Case C: "If an Enemy unit attempts to move into the same hex as an EB unit, it is
+/// moved back down the secured rail line toward the Friendly Country until the Enemy unit ceases
+/// to push it back." A combat unit's move into a hex holding enemy EB units queues their move
+/// back (moving the EB unit answers it).
+pub(crate) fn eb_pushed_back(before: &GameState, action: &Action, q: &mut Queue) {
+    let Action::Move { unit, to, .. } = action else {
+        return;
+    };
+    let Some(mover) = before
+        .unit(unit)
+        .filter(|m| crate::rules::board::moves::fights(m))
+    else {
+        return;
+    };
+    for eb in before.units.iter().filter(|o| {
+        o.unit.arm == Arm::Railway
+            && !o.eliminated()
+            && o.unit.side != mover.unit.side
+            && o.position == *to
+    }) {
+        q.push_move(
+            "SPI-E1",
+            &eb.unit.id,
+            format!(
+                "{} entered {to}: move {} back down its secured rail line toward its own country, \
+                 past any enemy unit (EB units, Case C: EB units may not be destroyed)",
+                mover.unit.name, eb.unit.name
+            ),
+        );
+    }
 }

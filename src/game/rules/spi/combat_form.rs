@@ -1,0 +1,634 @@
+//! SPI Franco-Prussian War combat in play (SPI-C1..C5, SPI-R1) between units of a game: the
+//! combat form ([`SpiForm`]), the units' parts in it (combat, fortification, EB, dummy: SPI-F1,
+//! SPI-E1, SPI-H1), the flanking geometry read from the map (SPI-C3), the owners' losses in combat
+//! points (SPI-R1), its refusals and how SPI words its combat limits. What it shares with 1870's
+//! combat form (the units engaged on one hex, the engine-facing form, the limits read from the
+//! log) is [`crate::rules::board::form`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::DiceSource;
+use crate::engine::game::{Action, GameState, UnitState};
+use crate::engine::play::board::{hex_in, position_in};
+use crate::engine::play::refuse::{name, opposed};
+use crate::engine::play::{Resolved, done, lose};
+use crate::roster::{Arm, Position};
+use crate::rules::board::form::{
+    HexCombatForm, Texts, ask_for_result, entered, hex_combat_fields, units,
+};
+use crate::rules::spi::{self, SpiCombatInput, SpiLoss, SpiTables, SpiUnit};
+use crate::rules::{Effect, ModifierLine, RuleError, RuleId};
+use crate::tables::Provenance;
+
+/// SPI-C3: whether the attackers' hexes make their attack on `hex` a flanking attack. The text:
+/// "in order to conduct a Flanking Attack the Attacking Player must have participating attacking
+/// units in, or adjacent to, every hex surrounding the Defender's hex" (two units directly
+/// opposite, or three in a triangle, are the minimum). Every attacker must stand on the map next
+/// to the hex ("Only those Friendly units directly adjacent to a given Enemy unit may participate",
+/// SPI-C1 case A). Err says why not, naming the units or the hexes left open.
+pub fn spi_flank_geometry(
+    state: &GameState,
+    attackers: &[String],
+    hex: Position,
+) -> Result<(), String> {
+    let layout = state.system.hex_layout();
+    let centre = hex_in(hex, layout).ok_or_else(|| {
+        "the defending hex is not on the map: a flanking attack is read from the map (SPI-C3)"
+            .to_string()
+    })?;
+    let mut ring = [false; 6];
+    for u in attackers.iter().filter_map(|id| state.unit(id)) {
+        let Some(h) = hex_in(u.position, layout) else {
+            return Err(format!(
+                "{} is not on the map: a flanking attack is read from the attackers' hexes (SPI-C3)",
+                u.unit.name
+            ));
+        };
+        if h.distance(centre) != 1 {
+            return Err(format!(
+                "{} in {} is not next to {hex}: only adjacent units attack (SPI-C1 case A)",
+                u.unit.name, u.position
+            ));
+        }
+        for (i, n) in centre.neighbours().into_iter().enumerate() {
+            ring[i] |= n == h;
+        }
+    }
+    if spi::is_flanking_from(ring) {
+        return Ok(());
+    }
+    // The ring hexes neither held nor next to a held one (ring neighbours are adjacent).
+    let open: Vec<String> = centre
+        .neighbours()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !(ring[*i] || ring[(i + 5) % 6] || ring[(i + 1) % 6]))
+        .map(|(_, n)| position_in(n, layout).map_or_else(|| format!("{n:?}"), |p| p.to_string()))
+        .collect();
+    Err(format!(
+        "not a flanking attack: no attacker in or next to {} around {hex}; it needs attackers on \
+         two opposite sides of the hex or three in a triangle (SPI-C3)",
+        open.join(", ")
+    ))
+}
+
+/// SPI-C1, SPI-S1, SPI-H2, SPI-C5: a unit's strength, supply, formation and train as SPI sees them.
+pub fn spi_unit(u: &UnitState) -> SpiUnit {
+    SpiUnit {
+        name: Some(u.unit.name.clone()),
+        strength: u.strength,
+        supply: super::moves::supply_state(u.supply),
+        // SPI-H2: as changed in play, else the card's.
+        formation: if u.flag(crate::engine::game::Flag::Extended) {
+            spi::Formation::Extended
+        } else {
+            spi::Formation::Concentrated
+        },
+        entrained: u.entrained,
+    }
+}
+
+/// What a unit is in an SPI combat: only combat units have a strength that attacks or defends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpiRole {
+    /// SPI-C1: a combat unit: its strength attacks or defends.
+    Combat,
+    /// SPI-F1: a fortification unit: "an intrinsic Combat Strength of their own, which may only be
+    /// used on the defensive"; combat units in its hex defend doubled.
+    Fortification,
+    /// SPI-E1 (EB units, case D): "EB units are not in any way similar to Combat or Fortification
+    /// units": they neither attack nor defend and add nothing.
+    Eb,
+    /// SPI-H1: a dummy counter, real "in every manner, except on the battlefield": revealed and
+    /// removed when attacked, it adds nothing and may not attack.
+    Dummy,
+}
+
+/// SPI-C1, SPI-F1, SPI-E1, SPI-H1: a unit's part in a combat, from its card's arm.
+pub fn spi_role(u: &UnitState) -> SpiRole {
+    match u.unit.arm {
+        Arm::Fortress => SpiRole::Fortification,
+        Arm::Railway => SpiRole::Eb,
+        Arm::Dummy => SpiRole::Dummy,
+        _ => SpiRole::Combat,
+    }
+}
+
+/// SPI-C1, SPI-F1, SPI-H1: one side's combat units as SPI sees them, the fortification strength
+/// in the hex (the sum of its fortification units, none when 0) and whether only dummy counters
+/// hold it (no combat unit, no fortification, at least one dummy).
+fn spi_side(state: &GameState, ids: &[String]) -> (Vec<SpiUnit>, Option<u32>, bool) {
+    let us: Vec<&UnitState> = ids.iter().filter_map(|id| state.unit(id)).collect();
+    let combat: Vec<SpiUnit> = us
+        .iter()
+        .filter(|u| spi_role(u) == SpiRole::Combat)
+        .map(|u| spi_unit(u))
+        .collect();
+    let fort: u32 = us
+        .iter()
+        .filter(|u| spi_role(u) == SpiRole::Fortification)
+        .map(|u| u.strength)
+        .sum();
+    let dummies = us.iter().any(|u| spi_role(u) == SpiRole::Dummy);
+    let only_dummies = dummies && combat.is_empty() && fort == 0;
+    (combat, (fort > 0).then_some(fort), only_dummies)
+}
+
+/// An SPI combat form.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpiForm {
+    /// Acting unit id (the attacker).
+    pub actor: Option<String>,
+    /// Target unit id (the defender losses go to first).
+    pub target: Option<String>,
+    /// The attacking units, in the order of `input.attackers`.
+    pub attacker_ids: Vec<String>,
+    /// The defending units, in the order of `input.defenders` (the target first).
+    pub defender_ids: Vec<String>,
+    /// The combat's inputs.
+    pub input: SpiCombatInput,
+    /// SPI-C1: the result read off the printed chart for a cell kepi does not know ("A1/D2").
+    #[serde(default)]
+    pub entered_result: Option<String>,
+    /// SPI-R1: the owner's split of combat point losses over the engaged units, unit id and CP
+    /// (`--losses UNIT=N,...`); a side none of whose units is named takes kepi's default order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub losses: Vec<(String, u32)>,
+}
+
+impl SpiForm {
+    /// The one SPI action: combat.
+    pub fn all() -> Vec<SpiForm> {
+        vec![SpiForm {
+            actor: None,
+            target: None,
+            attacker_ids: Vec::new(),
+            defender_ids: Vec::new(),
+            input: SpiCombatInput {
+                attackers: Vec::new(),
+                defenders: Vec::new(),
+                fortress: None,
+                flank: false,
+                hasty: false,
+                dummies_only: false,
+                defender_rough: false,
+                all_through_ridge: false,
+                all_through_river: false,
+            },
+            entered_result: None,
+            losses: Vec::new(),
+        }]
+    }
+
+    /// Sets the units and their strengths, supply, formation and train from the game.
+    pub fn prefill(&mut self, state: &GameState, actor: Option<&str>, target: Option<&str>) {
+        self.engage_acting(state, actor, target)
+    }
+
+    /// SPI-C2: sets several attackers against every unit in a hex (see [`crate::rules::board::form::engage_hex`]): the first
+    /// attacker acts, the first defender is the target; strengths, supply, formation and train come
+    /// from the units. Only combat units count (SPI-C1): the hex's fortification units give
+    /// `input.fortress` (SPI-F1), EB units add nothing (SPI-E1), dummy counters alone make it a
+    /// dummies-only hex (SPI-H1). `attacker_ids` and `defender_ids` keep every engaged unit.
+    pub fn prefill_engaged(
+        &mut self,
+        state: &GameState,
+        attackers: &[String],
+        defenders: &[String],
+    ) {
+        self.actor = attackers.first().cloned();
+        self.target = defenders.first().cloned();
+        self.attacker_ids = attackers.to_vec();
+        self.defender_ids = defenders.to_vec();
+        (self.input.attackers, _, _) = spi_side(state, attackers);
+        (
+            self.input.defenders,
+            self.input.fortress,
+            self.input.dummies_only,
+        ) = spi_side(state, defenders);
+        self.entered_result = None;
+        self.losses.clear();
+    }
+
+    /// Issue 17: a line for each engaged unit that is not a combat unit, naming it and saying
+    /// what it adds (the combat units' and the fortification's values are the engine's lines).
+    fn role_lines(&self, state: &GameState) -> Vec<ModifierLine> {
+        let mut out = Vec::new();
+        for (side, ids) in [
+            ("attacker", &self.attacker_ids),
+            ("defender", &self.defender_ids),
+        ] {
+            for u in ids.iter().filter_map(|id| state.unit(id)) {
+                let (label, rule) = match spi_role(u) {
+                    SpiRole::Combat => continue,
+                    SpiRole::Fortification => (
+                        format!(
+                            "{side} {}: fortification unit, strength {} (defence only; combat \
+                             units in it defend doubled)",
+                            u.unit.name, u.strength
+                        ),
+                        "SPI-F1",
+                    ),
+                    SpiRole::Eb => (
+                        format!(
+                            "{side} {}: EB unit, not a combat unit: adds nothing",
+                            u.unit.name
+                        ),
+                        "SPI-E1",
+                    ),
+                    SpiRole::Dummy => (
+                        format!(
+                            "{side} {}: dummy counter, revealed and removed: adds nothing",
+                            u.unit.name
+                        ),
+                        "SPI-H1",
+                    ),
+                };
+                out.push(ModifierLine::new(
+                    label,
+                    Effect::Note,
+                    RuleId::new(rule),
+                    Provenance::Seed,
+                ));
+            }
+        }
+        out
+    }
+
+    /// SPI-C1..C5: resolves; with dice and a known (or entered) result, SPI-R1's losses in combat
+    /// points fall on the chosen unit first (the target; the acting unit), then the others.
+    pub fn resolve(
+        &self,
+        state: &GameState,
+        t: &SpiTables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        let rolling = dice.is_some();
+        let mut res = spi::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
+        let mut lines = self.role_lines(state);
+        lines.append(&mut res.modifiers);
+        res.modifiers = lines;
+        let mut fx = Vec::new();
+        if !rolling {
+            return Ok(done(res, fx));
+        }
+        if let Some(o) = res.outcome.as_ref()
+            && o.result.is_none()
+            && !self.input.dummies_only
+        {
+            return Err(ask_for_result(
+                &o.odds,
+                o.die,
+                o.modified_die,
+                o.valid_results.as_deref(),
+            ));
+        }
+        let att = units(state, &self.attacker_ids, "attacker")?;
+        let def = units(state, &self.defender_ids, "defender")?;
+        // SPI-H1: "If they should be Dummy units, they are removed": revealed by the combat,
+        // whatever its result.
+        for u in def.iter().filter(|u| spi_role(u) == SpiRole::Dummy) {
+            lose(u, u.strength, &mut fx);
+        }
+        for (id, _) in &self.losses {
+            let ok = att
+                .iter()
+                .chain(&def)
+                .any(|u| &u.unit.id == id && loss_order(&[*u]).len() == 1);
+            if !ok {
+                return Err(RuleError::input(
+                    "--losses",
+                    format!("`{id}` is not an engaged combat or fortification unit"),
+                    "ids of the attackers and of the units in the attacked hex (SPI-R1)",
+                ));
+            }
+        }
+        if let Some(r) = res.outcome.as_ref().and_then(|o| o.result) {
+            split_losses(
+                &loss_order(&def),
+                r.defender,
+                &self.losses,
+                "defender",
+                &mut fx,
+            )?;
+            split_losses(
+                &loss_order(&att),
+                r.attacker,
+                &self.losses,
+                "attacker",
+                &mut fx,
+            )?;
+        }
+        Ok(done(res, fx))
+    }
+}
+
+/// SPI-R1: the units that can take combat point losses, in the default order: the combat units,
+/// then the fortification ("Players on the defensive in a hex with a Fortification unit may lose
+/// from either the Fortification unit or any Combat units in the fort"). EB units and dummies take
+/// none.
+fn loss_order<'a>(us: &[&'a UnitState]) -> Vec<&'a UnitState> {
+    let of = |r: SpiRole| us.iter().copied().filter(move |u| spi_role(u) == r);
+    of(SpiRole::Combat)
+        .chain(of(SpiRole::Fortification))
+        .collect()
+}
+
+/// SPI-R1 (A): "the owning Player may distribute the Combat Point losses among the units involved
+/// in any fashion he wishes, as long as the separate losses are equivalent to the total". The
+/// owner's split (`chosen`, unit id and CP) for this side's units `us`, checked against the
+/// result: each unit at most its strength, the sum the loss (or all the side has, when the loss is
+/// more). No entry for this side: kepi's default order ([`spi_losses`]).
+fn split_losses(
+    us: &[&UnitState],
+    loss: SpiLoss,
+    chosen: &[(String, u32)],
+    side: &str,
+    fx: &mut Vec<Action>,
+) -> Result<(), RuleError> {
+    let mine: Vec<(&UnitState, u32)> = chosen
+        .iter()
+        .filter_map(|(id, n)| us.iter().find(|u| &u.unit.id == id).map(|u| (*u, *n)))
+        .collect();
+    if mine.is_empty() {
+        spi_losses(us, loss, fx);
+        return Ok(());
+    }
+    let accepted = "UNIT=N,... over the side's engaged units, adding up to the combat points the \
+                    result takes (SPI-R1)";
+    let due = match loss {
+        SpiLoss::Cp(n) => n.min(us.iter().map(|u| u.strength).sum()),
+        SpiLoss::None | SpiLoss::Eliminated => {
+            return Err(RuleError::input(
+                "--losses",
+                format!(
+                    "the result leaves the {side} no combat points to spread ({}), yet --losses \
+                     names {}",
+                    if loss == SpiLoss::None {
+                        "it loses nothing"
+                    } else {
+                        "every unit is eliminated"
+                    },
+                    mine.iter()
+                        .map(|(u, _)| u.unit.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                accepted,
+            ));
+        }
+    };
+    for (u, n) in &mine {
+        if *n > u.strength {
+            return Err(RuleError::input(
+                "--losses",
+                format!(
+                    "{}={n}: {} has {} combat points",
+                    u.unit.id, u.unit.name, u.strength
+                ),
+                accepted,
+            ));
+        }
+    }
+    let sum: u32 = mine.iter().map(|(_, n)| n).sum();
+    if sum != due {
+        return Err(RuleError::input(
+            "--losses",
+            format!(
+                "the {side}'s losses add up to {sum}, but the result takes {due} combat points"
+            ),
+            accepted,
+        ));
+    }
+    for (u, n) in mine {
+        lose(u, n, fx);
+    }
+    Ok(())
+}
+
+/// SPI-R1: combat points lost, spread over the units in order (the owner's default: the first unit
+/// takes them until it is gone); eliminated: every unit.
+fn spi_losses(us: &[&UnitState], loss: SpiLoss, fx: &mut Vec<Action>) {
+    match loss {
+        SpiLoss::None => {}
+        SpiLoss::Cp(mut n) => {
+            for u in us {
+                if n == 0 {
+                    break;
+                }
+                n -= lose(u, n, fx);
+            }
+        }
+        SpiLoss::Eliminated => {
+            for u in us {
+                lose(u, u.strength, fx);
+            }
+        }
+    }
+}
+
+impl HexCombatForm for SpiForm {
+    fn typed_result_error(&self) -> Option<String> {
+        entered(&self.entered_result).and_then(|t| {
+            crate::rules::crt::typed_result::<crate::rules::spi::SpiResult>(
+                t,
+                crate::rules::spi::SpiResult::ACCEPTED,
+            )
+            .err()
+        })
+    }
+    const TAG: &'static str = "spi";
+    hex_combat_fields!(crate::rules::spi::SpiTables);
+    /// How SPI words its combat limits (SPI-C2).
+    fn texts(&self) -> &'static Texts {
+        &SPI
+    }
+    fn combat_refusal(&self, state: &GameState) -> Option<String> {
+        spi_refusal(self, state)
+    }
+    #[cfg(feature = "gui")]
+    fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {
+        super::panel::spi_situation_ui(ui, self, state);
+    }
+}
+
+/// SPI: the attacker and the defending hex are enemies; only combat units attack (SPI-F1: a
+/// fortification's strength "may only be used on the defensive"; SPI-E1: EB units are not combat
+/// units; SPI-H1: "Dummy counters may not" make hasty attacks and are not real in combat); a hasty
+/// attack has one attacker (SPI-H1); a flanking attack only where the attackers' hexes make one
+/// (SPI-C3, read from the map).
+pub fn spi_refusal(f: &SpiForm, state: &GameState) -> Option<String> {
+    if let Some(why) = opposed(state, f.actor.as_deref(), f.target.as_deref(), "attack") {
+        return Some(why);
+    }
+    for u in f.attacker_ids.iter().filter_map(|id| state.unit(id)) {
+        let why = match spi_role(u) {
+            SpiRole::Combat => continue,
+            SpiRole::Fortification => {
+                "is a fortification: its strength may only be used on the defensive (SPI-F1)"
+            }
+            SpiRole::Eb => "is an EB unit, not a combat unit: it cannot attack (SPI-E1)",
+            SpiRole::Dummy => "is a dummy counter: dummies cannot attack (SPI-H1)",
+        };
+        return Some(format!("{} {why}", name(u)));
+    }
+    if f.input.hasty && f.attacker_ids.len() > 1 {
+        return Some(format!(
+            "a hasty attack is made by one unit, not {} (SPI-H1)",
+            f.attacker_ids.len()
+        ));
+    }
+    if f.input.flank {
+        let hex = f
+            .defender_ids
+            .iter()
+            .filter_map(|id| state.unit(id))
+            .map(|u| u.position)
+            .next()?;
+        if let Err(why) = spi_flank_geometry(state, &f.attacker_ids, hex) {
+            return Some(why);
+        }
+    }
+    None
+}
+
+pub(crate) const SPI: Texts = Texts {
+    adjacent: "SPI-C2, Combat case A: \"Only those Friendly units directly adjacent to a given \
+               Enemy unit may participate in the attack upon that Enemy unit\"",
+    attack_once: "SPI-C2, case C: \"No unit may attack more than once per Combat Phase\"",
+    attacked_once: "SPI-C2, case C: \"No Enemy unit may be attacked more than once per Combat \
+                    Phase\"",
+    fights_once: false,
+};
+
+/// SPI (SPI-C4: the attackers advance into the vacated hex).
+pub(crate) const AFTER_COMBAT: crate::rules::board::moves::MoveTexts =
+    crate::rules::board::moves::MoveTexts {
+        advance_rule: "SPI-C4",
+        advance: "SPI-C4: the advance after combat into the vacated hex is made by the attackers",
+        retreat: None,
+    };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Die;
+    use crate::engine::game::Supply;
+    use crate::rules::RuleSetId;
+    use crate::rules::Tables;
+    use crate::rules::board::form::testing::{game, now};
+    use crate::rules::spi::SupplyState;
+
+    /// SPI-C1: the CRT is not in the seed; without an entry the roll asks for the printed result
+    /// and changes nothing; with one, SPI-R1's losses fall on the target, then the attacker.
+    #[test]
+    fn spi_unknown_cell_then_entered_result() {
+        let t = &Tables::default();
+        let mut g = game("spi-1870", RuleSetId::Spi);
+        let mut f = SpiForm::all().remove(0);
+        f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
+        assert_eq!(f.input.attackers[0].strength, 5);
+        assert_eq!(f.input.defenders[0].strength, 5);
+        let before = g.log().len();
+        let e = g
+            .resolve(
+                &[(Die::D6, 3)],
+                |s, d| f.resolve(s, t.get::<crate::rules::spi::SpiTables>(), Some(d)),
+                now(),
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("d6=3") && e.contains("--result"), "{e}");
+        assert_eq!(g.log().len(), before, "nothing logged against the die");
+        assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 5);
+        f.entered_result = Some("A1/D2".into());
+        g.resolve(
+            &[(Die::D6, 3)],
+            |s, d| f.resolve(s, t.get::<crate::rules::spi::SpiTables>(), Some(d)),
+            now(),
+        )
+        .unwrap();
+        assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 3);
+        assert_eq!(g.state().unit("de-2-5-1").unwrap().strength, 4);
+        g.undo(now()).unwrap();
+        assert_eq!(g.state().unit("fr-metz-5").unwrap().strength, 5);
+    }
+
+    /// SPI-S1: an unsupplied attacker attacks at half strength.
+    #[test]
+    fn spi_supply_from_the_unit_state() {
+        let t = &Tables::default();
+        let mut g = game("spi-1870", RuleSetId::Spi);
+        g.act(
+            Action::SetSupply {
+                unit: "de-2-5-1".into(),
+                supply: Supply::Unsupplied,
+            },
+            now(),
+        )
+        .unwrap();
+        let mut f = SpiForm::all().remove(0);
+        f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
+        assert_eq!(f.input.attackers[0].supply, SupplyState::Unsupplied);
+        let (res, _) = f
+            .resolve(g.state(), t.get::<crate::rules::spi::SpiTables>(), None)
+            .unwrap();
+        assert!(res.summary.starts_with("1:2"), "{}", res.summary);
+    }
+
+    /// SPI-H2: a unit's formation as changed in play is the one its combats read ("halved
+    /// (extended)" in attack and defence); before any change, the card's (concentrated here).
+    #[test]
+    fn spi_formation_from_the_unit_state() {
+        let t = &Tables::default();
+        let mut g = game("spi-1870", RuleSetId::Spi);
+        let mut f = SpiForm::all().remove(0);
+        f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
+        assert_eq!(f.input.attackers[0].formation, spi::Formation::Concentrated);
+        g.act(
+            Action::SetFlag {
+                unit: "de-2-5-1".into(),
+                flag: crate::engine::game::Flag::Extended,
+                on: true,
+            },
+            now(),
+        )
+        .unwrap();
+        f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
+        assert_eq!(f.input.attackers[0].formation, spi::Formation::Extended);
+        let (res, _) = f
+            .resolve(g.state(), t.get::<crate::rules::spi::SpiTables>(), None)
+            .unwrap();
+        assert!(
+            res.modifiers
+                .iter()
+                .any(|m| m.label.contains("halved (extended)") && m.rule.as_str() == "SPI-H2"),
+            "{:?}",
+            res.modifiers
+        );
+    }
+
+    /// An SPI combat on a friend is refused (`SetForm::refusal`), and the window's overrides
+    /// never set the units of a combat (`engine::play::overrides`).
+    #[test]
+    fn spi_refuses_friends_and_overrides_leave_the_units() {
+        let g = game("spi-1870", RuleSetId::Spi);
+        let first = crate::engine::play::Form::all_for(RuleSetId::Spi)
+            .into_iter()
+            .next()
+            .unwrap();
+        let ids = vec![(vec!["attacker_ids".to_string()], serde_json::json!(["x"]))];
+        assert!(crate::engine::play::overrides::apply_changes(&first, &ids).is_err());
+        let mut f = crate::engine::play::Form::all_for(RuleSetId::Spi)
+            .into_iter()
+            .find(|f| f.name() == "combat")
+            .unwrap();
+        f.prefill(
+            g.state(),
+            Some("de-1-5-1"),
+            Some("de-1-6-1"),
+            &Tables::default(),
+        );
+        assert!(f.refusal(g.state()).unwrap().contains("friendly"));
+    }
+}

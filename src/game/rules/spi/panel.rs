@@ -1,0 +1,115 @@
+//! The situation toggles of SPI combat in the window (SPI-C3, SPI-C5, SPI-F1, SPI-H1, SPI-S1,
+//! SPI-H2: the attackers and defenders with their state, the result entered from the printed chart
+//! when kepi does not know the cell, the owners' split of losses, SPI-R1), drawn with the form kit
+//! ([`crate::engine::play::kit`]) and the rows both board games share
+//! ([`crate::rules::board::panel`]).
+
+use egui::{RichText, Ui};
+
+use crate::engine::game::GameState;
+use crate::engine::play::kit::pick;
+use crate::rules::board::panel::{engaged_ui, entered_ui};
+use crate::rules::spi::combat_form::{SpiForm, SpiRole, spi_role};
+use crate::rules::spi::{Formation, SupplyState};
+
+/// SPI-R1 (A): the owners' split of combat point losses, "in any fashion he wishes, as long as the
+/// separate losses are equivalent to the total" (a fortification may take them). Zero everywhere
+/// on a side: kepi's order. The split is checked against the result when it is rolled.
+fn spi_losses_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
+    let ids: Vec<String> = f
+        .attacker_ids
+        .iter()
+        .chain(&f.defender_ids)
+        .filter(|id| {
+            state
+                .unit(id)
+                .is_some_and(|u| matches!(spi_role(u), SpiRole::Combat | SpiRole::Fortification))
+        })
+        .cloned()
+        .collect();
+    if ids.is_empty() {
+        return;
+    }
+    ui.collapsing("Losses: owner's choice (SPI-R1)", |ui| {
+        ui.label(
+            RichText::new(
+                "CP each unit loses if the result takes CP; 0 on a whole side: kepi's order. \
+                 A side's numbers must add up to its loss.",
+            )
+            .small()
+            .weak(),
+        );
+        for id in ids {
+            let Some(u) = state.unit(&id) else { continue };
+            let mut n = f
+                .losses
+                .iter()
+                .find(|(i, _)| *i == id)
+                .map_or(0, |(_, n)| *n);
+            ui.horizontal(|ui| {
+                ui.label(&u.unit.name);
+                crate::engine::play::kit::number(
+                    ui,
+                    egui::DragValue::new(&mut n)
+                        .range(0..=u.strength)
+                        .suffix(" CP lost"),
+                    ("spi_loss", &id),
+                );
+            });
+            f.losses.retain(|(i, _)| *i != id);
+            if n > 0 {
+                f.losses.push((id, n));
+            }
+        }
+    });
+}
+
+/// The SPI combat toggles (SPI-C3, SPI-C5, SPI-F1, SPI-H1, SPI-S1, SPI-H2).
+pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
+    engaged_ui(
+        ui,
+        "SPI-C2",
+        [
+            ("Attackers", &mut f.input.attackers),
+            ("Defenders", &mut f.input.defenders),
+        ],
+        |ui, u| {
+            if let Some(n) = &u.name {
+                ui.label(n);
+            }
+            crate::engine::play::kit::number(
+                ui,
+                egui::DragValue::new(&mut u.strength)
+                    .range(0..=99)
+                    .prefix("CP "),
+                "u.strength",
+            );
+            pick(ui, "supply", &mut u.supply, SupplyState::ALL);
+            pick(ui, "formation", &mut u.formation, Formation::ALL);
+            ui.checkbox(&mut u.entrained, "entrained");
+        },
+    );
+    ui.horizontal_wrapped(|ui| {
+        ui.checkbox(&mut f.input.flank, "flanking attack");
+        ui.checkbox(&mut f.input.hasty, "hasty attack");
+        ui.checkbox(&mut f.input.dummies_only, "dummies only");
+        ui.checkbox(&mut f.input.defender_rough, "defender in rough");
+        ui.checkbox(&mut f.input.all_through_ridge, "all through ridge");
+        ui.checkbox(&mut f.input.all_through_river, "all through river");
+        let mut fort = f.input.fortress.is_some();
+        ui.checkbox(&mut fort, "fortification");
+        if fort {
+            let mut v = f.input.fortress.unwrap_or(2);
+            crate::engine::play::kit::number(
+                ui,
+                egui::DragValue::new(&mut v).range(0..=20).prefix("fort "),
+                "fort",
+            );
+            f.input.fortress = Some(v);
+        } else {
+            f.input.fortress = None;
+        }
+    });
+    entered_ui(ui, &mut f.entered_result, "A1/D2");
+    spi_losses_ui(ui, f, state);
+}

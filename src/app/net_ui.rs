@@ -239,6 +239,14 @@ fn answer_text(a: &Answer, resolution: bool) -> (String, bool) {
     }
 }
 
+/// What the worker does after a step: go on with what it made, try the host again (after the
+/// wait), or stop.
+enum Step<T> {
+    Go(T),
+    Again,
+    Stop,
+}
+
 /// The worker: connect, catch up, then listen and send, reconnecting after a lost connection.
 fn work(
     address: &str,
@@ -252,155 +260,31 @@ fn work(
     // Waits between reconnections grow (with jitter) while the host keeps dropping this window.
     let mut backoff = kepi_game::net::io::Backoff::default();
     while !stop.load(Ordering::SeqCst) {
-        let mut c = match Client::connect(address, code, Some(replica.clone()), STEP) {
-            Ok(c) => c,
-            // A first join that reaches nobody is a typo or a host not started: said, not retried.
-            Err(NetError::Connection(m)) if !joined_once => {
-                let _ = tell.send(Update::Refused(format!(
-                    "{m}: check the address, and that the umpire's kepi is hosting"
-                )));
-                return;
-            }
-            Err(NetError::Connection(m)) => {
-                let _ = tell.send(Update::Lost(m));
-                if !pause(backoff.wait(), stop) {
-                    return;
-                }
-                continue;
-            }
-            Err(e) => {
-                let _ = tell.send(Update::Refused(e.to_string()));
-                return;
-            }
+        let c = match connect(
+            address,
+            code,
+            &replica,
+            joined_once,
+            tell,
+            stop,
+            &mut backoff,
+        ) {
+            Step::Go(c) => c,
+            Step::Again => continue,
+            Step::Stop => return,
         };
         joined_once = true;
         let _ = tell.send(Update::Joined(c.welcome().seat));
-        // A player's seat while strengths are hidden has no whole log to replay: it catches up
-        // its own view of the game (the host's state for the seat, the log as it may read it).
-        let caught = if c.welcome().hidden {
-            c.catch_up_view(STEP.saturating_mul(6)).map(|_| ())
-        } else {
-            c.catch_up(STEP.saturating_mul(6)).map(|_| ())
+        let c = match caught_up(c, tell, stop, &mut backoff, &mut replica) {
+            Step::Go(c) => c,
+            Step::Again => continue,
+            Step::Stop => return,
         };
-        if let Err(e) = caught {
-            match e {
-                NetError::Connection(m) => {
-                    let _ = tell.send(Update::Lost(m));
-                    replica = c.into_replica().unwrap_or_default();
-                    if !pause(backoff.wait(), stop) {
-                        return;
-                    }
-                    continue;
-                }
-                other => {
-                    let _ = tell.send(Update::Refused(other.to_string()));
-                    return;
-                }
-            }
-        }
         // The waits start afresh only once a connection has held (Backoff::after): a host that
         // welcomes this window and drops it at once is not asked again four times a second.
         let joined_at = Instant::now();
-        let mut shown = c.replica().map_or(0, Replica::len);
-        if let Some(g) = replayed(&c) {
-            let _ = tell.send(Update::Game(Box::new(g)));
-        }
-        let lost: Result<String, NetError> = 'conn: loop {
-            if stop.load(Ordering::SeqCst) {
-                c.close();
-                return;
-            }
-            while let Ok(a) = asked.try_recv() {
-                // What was asked, should the connection break before the answer: the window
-                // says so rather than leave it waiting (the log tells, once back, whether the
-                // host applied it).
-                let lost_ask = match &a {
-                    Ask::Apply { words, resolution } => Some(Update::Applied {
-                        text: format!(
-                            "the connection broke while asking `{}`: once reconnected, the log shows whether the host applied it",
-                            words.join(" ")
-                        ),
-                        refused: true,
-                        made: Vec::new(),
-                        resolution: *resolution,
-                    }),
-                    _ => None,
-                };
-                let done = match a {
-                    Ask::Apply { words, resolution } => {
-                        c.apply(&words, STEP.saturating_mul(3)).map(|a| {
-                            let (text, refused) = answer_text(&a, resolution);
-                            let made = (a.entries.iter().map(|e| e.index))
-                                .chain(a.seen.iter().map(|e| e.index))
-                                .collect();
-                            Update::Applied {
-                                text,
-                                refused,
-                                made,
-                                resolution,
-                            }
-                        })
-                    }
-                    Ask::Pending => c.pending(STEP).map(Update::Pending),
-                    Ask::Decide {
-                        request,
-                        approve,
-                        reason,
-                    } => c
-                        .decide(request, approve, reason, STEP.saturating_mul(3))
-                        .map(|a| {
-                            let (t, bad) = answer_text(&a, false);
-                            Update::Answer(format!("request {request}: {t}"), bad)
-                        }),
-                    Ask::SetApproval(on) => c.set_approval(on, STEP).map(Update::Approval),
-                };
-                match done {
-                    Ok(u) => {
-                        let _ = tell.send(u);
-                    }
-                    Err(NetError::Refused(m)) => {
-                        let u = match lost_ask {
-                            Some(Update::Applied { resolution, .. }) => Update::Applied {
-                                text: format!("refused: {m}"),
-                                refused: true,
-                                made: Vec::new(),
-                                resolution,
-                            },
-                            _ => Update::Answer(format!("refused: {m}"), true),
-                        };
-                        let _ = tell.send(u);
-                    }
-                    Err(e) => {
-                        if let Some(u) = lost_ask {
-                            let _ = tell.send(u);
-                        }
-                        break 'conn Err(e);
-                    }
-                }
-            }
-            match c.next(Instant::now() + LISTEN) {
-                Ok(Incoming::Decided(d)) => {
-                    let text = if d.approved {
-                        format!("the umpire approved request {}", d.request)
-                    } else {
-                        d.refused
-                            .as_ref()
-                            .map(|r| r.message.clone())
-                            .unwrap_or_else(|| format!("the umpire rejected request {}", d.request))
-                    };
-                    let _ = tell.send(Update::Answer(text, !d.approved));
-                }
-                Ok(Incoming::Closing(m)) => break Ok(m),
-                Ok(Incoming::Entries(_) | Incoming::Idle) => {}
-                Err(e) => break Err(e),
-            }
-            let now = c.replica().map_or(0, Replica::len);
-            if now != shown {
-                shown = now;
-                if let Some(g) = replayed(&c) {
-                    let _ = tell.send(Update::Game(Box::new(g)));
-                }
-            }
+        let Some((c, lost)) = converse(c, asked, tell, stop) else {
+            return;
         };
         match lost {
             Ok(m) | Err(NetError::Connection(m)) => {
@@ -415,6 +299,208 @@ fn work(
                 return;
             }
         }
+    }
+}
+
+/// Connects to the host with the game known so far (`replica`). A first join that reaches nobody
+/// is said and not retried; a later one is retried after the wait; any other refusal stops.
+fn connect(
+    address: &str,
+    code: &str,
+    replica: &Replica,
+    joined_once: bool,
+    tell: &Sender<Update>,
+    stop: &AtomicBool,
+    backoff: &mut kepi_game::net::io::Backoff,
+) -> Step<Client> {
+    match Client::connect(address, code, Some(replica.clone()), STEP) {
+        Ok(c) => Step::Go(c),
+        // A first join that reaches nobody is a typo or a host not started: said, not retried.
+        Err(NetError::Connection(m)) if !joined_once => {
+            let _ = tell.send(Update::Refused(format!(
+                "{m}: check the address, and that the umpire's kepi is hosting"
+            )));
+            Step::Stop
+        }
+        Err(NetError::Connection(m)) => {
+            let _ = tell.send(Update::Lost(m));
+            if !pause(backoff.wait(), stop) {
+                return Step::Stop;
+            }
+            Step::Again
+        }
+        Err(e) => {
+            let _ = tell.send(Update::Refused(e.to_string()));
+            Step::Stop
+        }
+    }
+}
+
+/// Catches up with the host's log. A player's seat while strengths are hidden has no whole log to
+/// replay: it catches up its own view of the game (the host's state for the seat, the log as it
+/// may read it). A lost connection keeps what was caught up (`replica`) and tries again.
+fn caught_up(
+    mut c: Client,
+    tell: &Sender<Update>,
+    stop: &AtomicBool,
+    backoff: &mut kepi_game::net::io::Backoff,
+    replica: &mut Replica,
+) -> Step<Client> {
+    let caught = if c.welcome().hidden {
+        c.catch_up_view(STEP.saturating_mul(6)).map(|_| ())
+    } else {
+        c.catch_up(STEP.saturating_mul(6)).map(|_| ())
+    };
+    match caught {
+        Ok(()) => Step::Go(c),
+        Err(NetError::Connection(m)) => {
+            let _ = tell.send(Update::Lost(m));
+            *replica = c.into_replica().unwrap_or_default();
+            if !pause(backoff.wait(), stop) {
+                return Step::Stop;
+            }
+            Step::Again
+        }
+        Err(other) => {
+            let _ = tell.send(Update::Refused(other.to_string()));
+            Step::Stop
+        }
+    }
+}
+
+/// The conversation once caught up: the game shown, then, until it ends, what the window asks
+/// sent, the host listened to, and the game shown again whenever the log grew. Returns how it
+/// ended (the host closing, or an error) with the client; `None` when the window stopped it
+/// (the connection closed).
+fn converse(
+    mut c: Client,
+    asked: &Receiver<Ask>,
+    tell: &Sender<Update>,
+    stop: &AtomicBool,
+) -> Option<(Client, Result<String, NetError>)> {
+    let mut shown = c.replica().map_or(0, Replica::len);
+    if let Some(g) = replayed(&c) {
+        let _ = tell.send(Update::Game(Box::new(g)));
+    }
+    let lost: Result<String, NetError> = loop {
+        if stop.load(Ordering::SeqCst) {
+            c.close();
+            return None;
+        }
+        if let Err(e) = send_asks(&mut c, asked, tell) {
+            break Err(e);
+        }
+        match listen(&mut c, tell) {
+            Ok(Some(m)) => break Ok(m),
+            Ok(None) => {}
+            Err(e) => break Err(e),
+        }
+        let now = c.replica().map_or(0, Replica::len);
+        if now != shown {
+            shown = now;
+            if let Some(g) = replayed(&c) {
+                let _ = tell.send(Update::Game(Box::new(g)));
+            }
+        }
+    };
+    Some((c, lost))
+}
+
+/// Sends what the window asked, each answer told back; a refusal is an answer. Any other error
+/// ends the connection (said for an apply first, so the window does not wait for it).
+fn send_asks(c: &mut Client, asked: &Receiver<Ask>, tell: &Sender<Update>) -> Result<(), NetError> {
+    while let Ok(a) = asked.try_recv() {
+        // What was asked, should the connection break before the answer: the window
+        // says so rather than leave it waiting (the log tells, once back, whether the
+        // host applied it).
+        let lost_ask = match &a {
+            Ask::Apply { words, resolution } => Some(Update::Applied {
+                text: format!(
+                    "the connection broke while asking `{}`: once reconnected, the log shows whether the host applied it",
+                    words.join(" ")
+                ),
+                refused: true,
+                made: Vec::new(),
+                resolution: *resolution,
+            }),
+            _ => None,
+        };
+        match ask(c, a) {
+            Ok(u) => {
+                let _ = tell.send(u);
+            }
+            Err(NetError::Refused(m)) => {
+                let u = match lost_ask {
+                    Some(Update::Applied { resolution, .. }) => Update::Applied {
+                        text: format!("refused: {m}"),
+                        refused: true,
+                        made: Vec::new(),
+                        resolution,
+                    },
+                    _ => Update::Answer(format!("refused: {m}"), true),
+                };
+                let _ = tell.send(u);
+            }
+            Err(e) => {
+                if let Some(u) = lost_ask {
+                    let _ = tell.send(u);
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One thing the window asked, sent to the host, and its answer as the window is told it.
+fn ask(c: &mut Client, a: Ask) -> Result<Update, NetError> {
+    match a {
+        Ask::Apply { words, resolution } => c.apply(&words, STEP.saturating_mul(3)).map(|a| {
+            let (text, refused) = answer_text(&a, resolution);
+            let made = (a.entries.iter().map(|e| e.index))
+                .chain(a.seen.iter().map(|e| e.index))
+                .collect();
+            Update::Applied {
+                text,
+                refused,
+                made,
+                resolution,
+            }
+        }),
+        Ask::Pending => c.pending(STEP).map(Update::Pending),
+        Ask::Decide {
+            request,
+            approve,
+            reason,
+        } => c
+            .decide(request, approve, reason, STEP.saturating_mul(3))
+            .map(|a| {
+                let (t, bad) = answer_text(&a, false);
+                Update::Answer(format!("request {request}: {t}"), bad)
+            }),
+        Ask::SetApproval(on) => c.set_approval(on, STEP).map(Update::Approval),
+    }
+}
+
+/// Listens to the host a moment: the umpire's decision on a request this window made is told
+/// back; the host closing ends the conversation with its words (`Some`).
+fn listen(c: &mut Client, tell: &Sender<Update>) -> Result<Option<String>, NetError> {
+    match c.next(Instant::now() + LISTEN) {
+        Ok(Incoming::Decided(d)) => {
+            let text = if d.approved {
+                format!("the umpire approved request {}", d.request)
+            } else {
+                d.refused
+                    .as_ref()
+                    .map(|r| r.message.clone())
+                    .unwrap_or_else(|| format!("the umpire rejected request {}", d.request))
+            };
+            let _ = tell.send(Update::Answer(text, !d.approved));
+            Ok(None)
+        }
+        Ok(Incoming::Closing(m)) => Ok(Some(m)),
+        Ok(Incoming::Entries(_) | Incoming::Idle) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 

@@ -1213,71 +1213,7 @@ impl NetUi {
                 None => {
                     ui.label("This game has no save file yet: it must be saved first (File > Save As…), then hosted.");
                 }
-                Some(p) => {
-                    // Issue 46: the choices and Start hosting come first, at fixed places; what
-                    // changes (the reach or why not, the save's path) follows them, wrapped.
-                    ui.label("Who can join:");
-                    let chosen = self.bind;
-                    ui.radio_value(
-                        &mut self.bind,
-                        BindChoice::ThisComputer,
-                        "this computer only (127.0.0.1)",
-                    );
-                    ui.radio_value(
-                        &mut self.bind,
-                        BindChoice::LocalNetwork,
-                        "the local network (all interfaces)",
-                    );
-                    let hint = self.bind_hint();
-                    ui.horizontal(|ui| {
-                        ui.radio_value(&mut self.bind, BindChoice::Typed, "this address:");
-                        let typed = super::keys::field(
-                            ui,
-                            egui::TextEdit::singleline(&mut self.bind_typed)
-                                .hint_text(hint)
-                                .desired_width(160.0),
-                            "host_bind_address",
-                        );
-                        if typed.changed() {
-                            self.bind = BindChoice::Typed;
-                            self.host_error = None;
-                        }
-                    });
-                    if self.bind != chosen {
-                        self.host_error = None;
-                    }
-                    let bind = self.bind_address();
-                    ui.horizontal_wrapped(|ui| {
-                        if ui
-                            .add_enabled(bind.is_ok(), egui::Button::new("Start hosting"))
-                            .clicked()
-                        {
-                            out.push(NetAction::StartHosting);
-                        }
-                        // What hosting needs, beside the button: why not, or who can reach it.
-                        match (&bind, &self.host_error) {
-                            (Err(e), _) | (Ok(_), Some(e)) => {
-                                ui.colored_label(ui.visuals().error_fg_color, e);
-                            }
-                            (Ok(ip), None) => {
-                                let words = format!(
-                                    "Reachable from {}: anyone there with a join code can join.",
-                                    kepi_game::net::host::reach(*ip)
-                                );
-                                if ip.is_unspecified() {
-                                    ui.colored_label(ui.visuals().warn_fg_color, words);
-                                } else {
-                                    ui.label(words);
-                                }
-                            }
-                        }
-                    });
-                    ui.separator();
-                    ui.label(format!(
-                        "Players join this game from their own kepi; the host (this window) keeps {} and applies every action.",
-                        p.display()
-                    ));
-                }
+                Some(p) => self.host_setup_ui(ui, p, &mut out),
             }
             return out;
         };
@@ -1285,106 +1221,83 @@ impl NetUi {
             ui.label("Stopping: the save is being caught up…");
             return out;
         }
-        let mut stop = false;
-        // Stop hosting first, at a place nothing above it changes: the events, answers and
-        // requests below grow as the game goes on.
-        ui.horizontal_wrapped(|ui| {
-            if ui.button("Stop hosting").clicked() {
-                stop = true;
-            }
-            ui.label(format!("Listening on {}: {}.", h.listening, h.reach));
-        });
-        ui.horizontal(|ui| {
-            ui.label("Address:");
-            ui.add(egui::Label::new(egui::RichText::new(&h.address).monospace()).selectable(true));
-            if ui.small_button("Copy").clicked() {
-                ui.ctx().copy_text(h.address.clone());
-            }
-        });
-        ui.separator();
-        ui.strong("Seats and their join codes");
-        egui::Grid::new("host_seats").striped(true).show(ui, |ui| {
-            for s in &h.seats {
-                let here = h
-                    .connected
-                    .iter()
-                    .filter(|(seat, _)| *seat == s.seat)
-                    .count();
-                ui.label(s.seat.name());
-                ui.add(egui::Label::new(egui::RichText::new(&s.code).monospace()).selectable(true));
-                if ui
-                    .small_button("Copy")
-                    .on_hover_text(format!("copy the {} seat's code", s.seat))
-                    .clicked()
-                {
-                    ui.ctx().copy_text(s.code.clone());
-                }
-                ui.label(match here {
-                    0 => String::new(),
-                    1 => "connected".to_string(),
-                    n => format!("{n} connected"),
-                });
-                ui.end_row();
-            }
-        });
-        ui.separator();
-        let mut approval = h.approval;
-        if ui
-            .checkbox(&mut approval, "Players' resolutions wait for my approval")
-            .changed()
-        {
-            h.link.ask(Ask::SetApproval(approval));
-        }
-        // The waiting requests are the Due panel's too: decided the same way, from one list.
-        let pending = view
-            .mode
-            .remote()
-            .map(|r| r.pending.clone())
-            .unwrap_or_default();
-        if pending.is_empty() {
-            ui.weak("No request is waiting.");
-        } else {
-            ui.strong("Waiting requests (also in the Due panel)");
-        }
-        for r in &pending {
-            // The buttons first, so a long request never pushes them; its words and what the
-            // rules say against it (read before deciding) wrap after them.
-            ui.horizontal_wrapped(|ui| {
-                for (approve, verb) in [(true, "Approve"), (false, "Reject")] {
-                    if ui.button(format!("{verb} {}", r.request)).clicked() {
-                        out.push(NetAction::Do(Command::Decide {
-                            request: r.request,
-                            approve,
-                            reason: None,
-                        }));
-                    }
-                }
-                ui.label(format!("{}: {}", r.seat, r.text()));
-            });
-            for n in &r.notes {
-                ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
-            }
-        }
-        for (t, bad) in h.answers.iter().rev().take(3) {
-            if *bad {
-                ui.colored_label(ui.visuals().error_fg_color, t);
-            } else {
-                ui.label(t);
-            }
-        }
-        ui.separator();
-        egui::ScrollArea::vertical()
-            .id_salt("host_events")
-            .max_height(140.0)
-            .show(ui, |ui| {
-                for e in h.events.iter().rev() {
-                    ui.small(e);
-                }
-            });
-        if stop {
+        if hosting_ui(ui, h, view, &mut out) {
             self.stop_hosting();
         }
         out
+    }
+
+    /// Before hosting: who can join (this computer, the local network, an address typed), Start
+    /// hosting with why not or who can reach it, and the save the host keeps (`save`).
+    fn host_setup_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        save: &std::path::Path,
+        out: &mut Vec<NetAction>,
+    ) {
+        // Issue 46: the choices and Start hosting come first, at fixed places; what
+        // changes (the reach or why not, the save's path) follows them, wrapped.
+        ui.label("Who can join:");
+        let chosen = self.bind;
+        ui.radio_value(
+            &mut self.bind,
+            BindChoice::ThisComputer,
+            "this computer only (127.0.0.1)",
+        );
+        ui.radio_value(
+            &mut self.bind,
+            BindChoice::LocalNetwork,
+            "the local network (all interfaces)",
+        );
+        let hint = self.bind_hint();
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.bind, BindChoice::Typed, "this address:");
+            let typed = super::keys::field(
+                ui,
+                egui::TextEdit::singleline(&mut self.bind_typed)
+                    .hint_text(hint)
+                    .desired_width(160.0),
+                "host_bind_address",
+            );
+            if typed.changed() {
+                self.bind = BindChoice::Typed;
+                self.host_error = None;
+            }
+        });
+        if self.bind != chosen {
+            self.host_error = None;
+        }
+        let bind = self.bind_address();
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .add_enabled(bind.is_ok(), egui::Button::new("Start hosting"))
+                .clicked()
+            {
+                out.push(NetAction::StartHosting);
+            }
+            // What hosting needs, beside the button: why not, or who can reach it.
+            match (&bind, &self.host_error) {
+                (Err(e), _) | (Ok(_), Some(e)) => {
+                    ui.colored_label(ui.visuals().error_fg_color, e);
+                }
+                (Ok(ip), None) => {
+                    let words = format!(
+                        "Reachable from {}: anyone there with a join code can join.",
+                        kepi_game::net::host::reach(*ip)
+                    );
+                    if ip.is_unspecified() {
+                        ui.colored_label(ui.visuals().warn_fg_color, words);
+                    } else {
+                        ui.label(words);
+                    }
+                }
+            }
+        });
+        ui.separator();
+        ui.label(format!(
+            "Players join this game from their own kepi; the host (this window) keeps {} and applies every action.",
+            save.display()
+        ));
     }
 
     /// The Join dialog's content: what it asks, nothing done yet.
@@ -1509,4 +1422,128 @@ impl NetUi {
         }
         out
     }
+}
+
+/// The game hosted, in the Host dialog: Stop hosting and the address, the seats and their codes,
+/// the approval switch, the requests waiting, the last answers and the events. True when Stop
+/// hosting was pressed.
+fn hosting_ui(ui: &mut egui::Ui, h: &mut Hosting, view: &View, out: &mut Vec<NetAction>) -> bool {
+    let stop = hosting_address_ui(ui, h);
+    ui.separator();
+    host_seats_ui(ui, h);
+    ui.separator();
+    let mut approval = h.approval;
+    if ui
+        .checkbox(&mut approval, "Players' resolutions wait for my approval")
+        .changed()
+    {
+        h.link.ask(Ask::SetApproval(approval));
+    }
+    waiting_requests_ui(ui, view, out);
+    host_answers_ui(ui, h);
+    stop
+}
+
+/// Stop hosting first, at a place nothing above it changes (the events, answers and requests
+/// below grow as the game goes on), then the address players type. True when Stop was pressed.
+fn hosting_address_ui(ui: &mut egui::Ui, h: &Hosting) -> bool {
+    let mut stop = false;
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("Stop hosting").clicked() {
+            stop = true;
+        }
+        ui.label(format!("Listening on {}: {}.", h.listening, h.reach));
+    });
+    ui.horizontal(|ui| {
+        ui.label("Address:");
+        ui.add(egui::Label::new(egui::RichText::new(&h.address).monospace()).selectable(true));
+        if ui.small_button("Copy").clicked() {
+            ui.ctx().copy_text(h.address.clone());
+        }
+    });
+    stop
+}
+
+/// The seats, their join codes (to copy) and who is connected to each ("host_seats").
+fn host_seats_ui(ui: &mut egui::Ui, h: &Hosting) {
+    ui.strong("Seats and their join codes");
+    egui::Grid::new("host_seats").striped(true).show(ui, |ui| {
+        for s in &h.seats {
+            let here = h
+                .connected
+                .iter()
+                .filter(|(seat, _)| *seat == s.seat)
+                .count();
+            ui.label(s.seat.name());
+            ui.add(egui::Label::new(egui::RichText::new(&s.code).monospace()).selectable(true));
+            if ui
+                .small_button("Copy")
+                .on_hover_text(format!("copy the {} seat's code", s.seat))
+                .clicked()
+            {
+                ui.ctx().copy_text(s.code.clone());
+            }
+            ui.label(match here {
+                0 => String::new(),
+                1 => "connected".to_string(),
+                n => format!("{n} connected"),
+            });
+            ui.end_row();
+        }
+    });
+}
+
+/// The players' requests waiting for the umpire, each with Approve and Reject. They are the Due
+/// panel's too: decided the same way, from one list.
+fn waiting_requests_ui(ui: &mut egui::Ui, view: &View, out: &mut Vec<NetAction>) {
+    let pending = view
+        .mode
+        .remote()
+        .map(|r| r.pending.clone())
+        .unwrap_or_default();
+    if pending.is_empty() {
+        ui.weak("No request is waiting.");
+    } else {
+        ui.strong("Waiting requests (also in the Due panel)");
+    }
+    for r in &pending {
+        // The buttons first, so a long request never pushes them; its words and what the
+        // rules say against it (read before deciding) wrap after them.
+        ui.horizontal_wrapped(|ui| {
+            for (approve, verb) in [(true, "Approve"), (false, "Reject")] {
+                if ui.button(format!("{verb} {}", r.request)).clicked() {
+                    out.push(NetAction::Do(Command::Decide {
+                        request: r.request,
+                        approve,
+                        reason: None,
+                    }));
+                }
+            }
+            ui.label(format!("{}: {}", r.seat, r.text()));
+        });
+        for n in &r.notes {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
+        }
+    }
+}
+
+/// The last three answers to the umpire's decisions, newest first, then the host's events in
+/// their scroll area ("host_events").
+fn host_answers_ui(ui: &mut egui::Ui, h: &Hosting) {
+    for (t, bad) in h.answers.iter().rev().take(3) {
+        if *bad {
+            ui.colored_label(ui.visuals().error_fg_color, t);
+        } else {
+            ui.label(t);
+        }
+    }
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("host_events")
+        .max_height(140.0)
+        .show(ui, |ui| {
+            for e in h.events.iter().rev() {
+                ui.small(e);
+            }
+        });
 }

@@ -65,154 +65,187 @@ impl DuePanel {
         egui::CollapsingHeader::new(title)
             .id_salt("due_checks")
             .default_open(false)
-            .show(ui, |ui| {
-                let reason_id = ui.scope_id().with("waive_reason");
-                // A page of checks, laid out only for the rows on it: an umpire who leaves
-                // thousands open still gets a 60 fps window (the full line shows on hover).
-                // Each check: what to do first, wrapped on two lines of the column's width (on
-                // hover past them), then its buttons, so the words are never pushed off by them.
-                let gap = ui.spacing().item_spacing.y;
-                let text_h = super::widgets::lines_height(ui, DUE_TEXT_LINES);
-                let row = text_h + ui.spacing().interact_size.y + gap;
-                // Rows stay where they are while the pointer is over the list (`held`).
-                let shown: Vec<Arc<Due>> = match self.held.take() {
-                    Some(mut held) => {
-                        for d in s.due.iter() {
-                            if !held.iter().any(|h| h.id == d.id) {
-                                held.push(d.clone());
-                            }
-                        }
-                        held
-                    }
-                    None => s.due.iter().cloned().collect(),
-                };
-                let last_page = shown.len().saturating_sub(1) / DUE_ROWS * DUE_ROWS;
-                self.first = self.first.min(last_page);
-                let first = self.first;
-                let paged = shown.len() > DUE_ROWS;
-                let list =
-                    ui.scope(|ui| {
-                        let on_page = shown.iter().skip(first).take(DUE_ROWS);
-                        let n = on_page.len();
-                        for d in on_page {
-                            let open = s.due.iter().any(|x| x.id == d.id);
-                            let what = s.scale.localize(&d.describe_now(s));
-                            ui.horizontal(|ui| {
-                                ui.set_min_height(text_h);
-                                ui.label(RichText::new(format!("#{}", d.id)).weak());
-                                let text = if open {
-                                    RichText::new(what).strong()
-                                } else {
-                                    RichText::new(format!("done: {what}")).weak()
-                                };
-                                // Wrapped on two lines of the row's own height: the check's
-                                // cells and numbers are read whole (issue 46), and the rows
-                                // under it never move.
-                                super::widgets::lines_label(ui, text, DUE_TEXT_LINES);
-                            });
-                            ui.horizontal(|ui| {
-                            ui.add_space(ui.spacing().indent);
-                            if !open {
-                                ui.disable();
-                            }
-                            if let (Some(form), Some(unit)) = (&d.form, &d.unit) {
-                                let roll_hint = if view.own_dice {
-                                    "opens the form for this unit: type your dice at its foot"
-                                } else {
-                                    "opens the form for this unit and rolls it with kepi's dice \
-                                     (logged, answers this check only)"
-                                };
-                                if ui
-                                    .button(format!("Roll {form}"))
-                                    .on_hover_text(roll_hint)
-                                    .clicked()
-                                {
-                                    out.push(Command::RollDue(d.id));
-                                }
-                                if ui
-                                    .button(format!("Open {form}"))
-                                    .on_hover_text("open the form to tick the situation first")
-                                    .clicked()
-                                {
-                                    out.push(Command::OpenForm {
-                                        form: form.clone(),
-                                        actor: Some(unit.clone()),
-                                        target: None,
-                                    });
-                                }
-                            }
-                            if ui
-                                .button("Mark done")
-                                .on_hover_text(
-                                    "made at the table without kepi's dice: remove it from the \
-                                     list (logged as done, no dice)",
-                                )
-                                .clicked()
-                            {
-                                out.push(Command::Act(kepi_game::engine::flow::resolve_due(
-                                    s, d.id, view.tables,
-                                )));
-                            }
-                            if ui
-                                .button("Waive")
-                                .on_hover_text("not made: logged with the reason typed below")
-                                .clicked()
-                            {
-                                out.push(Command::Act(Action::WaiveDue {
-                                    id: d.id,
-                                    reason: self.waive_reason.trim().to_string(),
-                                }));
-                            }
-                        });
-                        }
-                        // The last page keeps the list's height: the pager stays under the
-                        // pointer from page to page.
-                        if paged && n < DUE_ROWS {
-                            ui.add_space((DUE_ROWS - n) as f32 * (row + gap));
-                        }
-                    });
-                let mut over = ui.rect_contains_pointer(list.response.rect);
-                if paged {
-                    let pager = ui.horizontal(|ui| {
-                        if ui
-                            .add_enabled(first > 0, egui::Button::new("< earlier"))
-                            .clicked()
-                        {
-                            self.first = first.saturating_sub(DUE_ROWS);
-                        }
-                        ui.label(format!(
-                            "{}-{} of {}",
-                            first + 1,
-                            (first + DUE_ROWS).min(shown.len()),
-                            shown.len()
-                        ));
-                        if ui
-                            .add_enabled(
-                                first + DUE_ROWS < shown.len(),
-                                egui::Button::new("later >"),
-                            )
-                            .clicked()
-                        {
-                            self.first = first + DUE_ROWS;
-                        }
-                    });
-                    over |= ui.rect_contains_pointer(pager.response.rect);
-                }
-                if over {
-                    self.held = Some(shown);
-                }
-                if !s.due.is_empty() {
-                    ui.horizontal(|ui| {
-                        let l = ui.label("Waive reason:");
-                        super::keys::field(
-                            ui,
-                            egui::TextEdit::singleline(&mut self.waive_reason).desired_width(240.0),
-                            reason_id,
-                        )
-                        .labelled_by(l.id);
-                    });
-                }
+            .show(ui, |ui| self.check_list_ui(ui, view, out));
+    }
+
+    /// The list of checks opened: a page of them, the pager, and the waive reason's field.
+    fn check_list_ui(&mut self, ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
+        let s = view.state();
+        let reason_id = ui.scope_id().with("waive_reason");
+        // A page of checks, laid out only for the rows on it: an umpire who leaves
+        // thousands open still gets a 60 fps window (the full line shows on hover).
+        // Each check: what to do first, wrapped on two lines of the column's width (on
+        // hover past them), then its buttons, so the words are never pushed off by them.
+        let gap = ui.spacing().item_spacing.y;
+        let text_h = super::widgets::lines_height(ui, DUE_TEXT_LINES);
+        let row = text_h + ui.spacing().interact_size.y + gap;
+        let shown = self.shown(s);
+        let last_page = shown.len().saturating_sub(1) / DUE_ROWS * DUE_ROWS;
+        self.first = self.first.min(last_page);
+        let first = self.first;
+        let paged = shown.len() > DUE_ROWS;
+        let list = ui.scope(|ui| {
+            let on_page = shown.iter().skip(first).take(DUE_ROWS);
+            let n = on_page.len();
+            for d in on_page {
+                check_ui(ui, view, d, text_h, &self.waive_reason, out);
+            }
+            // The last page keeps the list's height: the pager stays under the
+            // pointer from page to page.
+            if paged && n < DUE_ROWS {
+                ui.add_space((DUE_ROWS - n) as f32 * (row + gap));
+            }
+        });
+        let mut over = ui.rect_contains_pointer(list.response.rect);
+        if paged {
+            let pager = self.pager_ui(ui, first, shown.len());
+            over |= ui.rect_contains_pointer(pager);
+        }
+        if over {
+            self.held = Some(shown);
+        }
+        if !s.due.is_empty() {
+            ui.horizontal(|ui| {
+                let l = ui.label("Waive reason:");
+                super::keys::field(
+                    ui,
+                    egui::TextEdit::singleline(&mut self.waive_reason).desired_width(240.0),
+                    reason_id,
+                )
+                .labelled_by(l.id);
             });
+        }
+    }
+
+    /// The checks listed: the game's open ones, but while the pointer is over the list the rows
+    /// stay where they are (`held`, with any new check after them).
+    fn shown(&mut self, s: &kepi_game::engine::game::GameState) -> Vec<Arc<Due>> {
+        match self.held.take() {
+            Some(mut held) => {
+                for d in s.due.iter() {
+                    if !held.iter().any(|h| h.id == d.id) {
+                        held.push(d.clone());
+                    }
+                }
+                held
+            }
+            None => s.due.iter().cloned().collect(),
+        }
+    }
+
+    /// "< earlier", which rows of `len` show from `first`, "later >"; returns the pager's rect.
+    fn pager_ui(&mut self, ui: &mut Ui, first: usize, len: usize) -> egui::Rect {
+        let pager = ui.horizontal(|ui| {
+            if ui
+                .add_enabled(first > 0, egui::Button::new("< earlier"))
+                .clicked()
+            {
+                self.first = first.saturating_sub(DUE_ROWS);
+            }
+            ui.label(format!(
+                "{}-{} of {}",
+                first + 1,
+                (first + DUE_ROWS).min(len),
+                len
+            ));
+            if ui
+                .add_enabled(first + DUE_ROWS < len, egui::Button::new("later >"))
+                .clicked()
+            {
+                self.first = first + DUE_ROWS;
+            }
+        });
+        pager.response.rect
+    }
+}
+
+/// One check: its number and what to do (or "done: ..." once it is), wrapped on two lines of
+/// `text_h`, then its buttons, disabled once it is done.
+fn check_ui(
+    ui: &mut Ui,
+    view: &View,
+    d: &Due,
+    text_h: f32,
+    waive_reason: &str,
+    out: &mut Vec<Command>,
+) {
+    let s = view.state();
+    let open = s.due.iter().any(|x| x.id == d.id);
+    let what = s.scale.localize(&d.describe_now(s));
+    ui.horizontal(|ui| {
+        ui.set_min_height(text_h);
+        ui.label(RichText::new(format!("#{}", d.id)).weak());
+        let text = if open {
+            RichText::new(what).strong()
+        } else {
+            RichText::new(format!("done: {what}")).weak()
+        };
+        // Wrapped on two lines of the row's own height: the check's
+        // cells and numbers are read whole (issue 46), and the rows
+        // under it never move.
+        super::widgets::lines_label(ui, text, DUE_TEXT_LINES);
+    });
+    ui.horizontal(|ui| {
+        ui.add_space(ui.spacing().indent);
+        if !open {
+            ui.disable();
+        }
+        check_buttons_ui(ui, view, d, waive_reason, out);
+    });
+}
+
+/// A check's buttons: Roll and Open its form (when it has one), Mark done, Waive (with the reason
+/// typed below the list).
+fn check_buttons_ui(ui: &mut Ui, view: &View, d: &Due, waive_reason: &str, out: &mut Vec<Command>) {
+    if let (Some(form), Some(unit)) = (&d.form, &d.unit) {
+        let roll_hint = if view.own_dice {
+            "opens the form for this unit: type your dice at its foot"
+        } else {
+            "opens the form for this unit and rolls it with kepi's dice \
+             (logged, answers this check only)"
+        };
+        if ui
+            .button(format!("Roll {form}"))
+            .on_hover_text(roll_hint)
+            .clicked()
+        {
+            out.push(Command::RollDue(d.id));
+        }
+        if ui
+            .button(format!("Open {form}"))
+            .on_hover_text("open the form to tick the situation first")
+            .clicked()
+        {
+            out.push(Command::OpenForm {
+                form: form.clone(),
+                actor: Some(unit.clone()),
+                target: None,
+            });
+        }
+    }
+    if ui
+        .button("Mark done")
+        .on_hover_text(
+            "made at the table without kepi's dice: remove it from the \
+             list (logged as done, no dice)",
+        )
+        .clicked()
+    {
+        out.push(Command::Act(kepi_game::engine::flow::resolve_due(
+            view.state(),
+            d.id,
+            view.tables,
+        )));
+    }
+    if ui
+        .button("Waive")
+        .on_hover_text("not made: logged with the reason typed below")
+        .clicked()
+    {
+        out.push(Command::Act(Action::WaiveDue {
+            id: d.id,
+            reason: waive_reason.trim().to_string(),
+        }));
     }
 }
 

@@ -85,19 +85,13 @@ impl KepiApp {
     }
 
     /// Draws the whole window into `ui` (also used headless by the tests and the frame benchmark).
+    /// In order: the look, the export's progress and the modified keys; the top bar, the status
+    /// bar, the banners, the side panels and the centre; the dialogs over them; then the playing
+    /// keys and every command asked this frame.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
+        self.apply_look(ui.ctx());
         let app = &mut self.state;
         let net = &mut self.net;
-        let look = (app.settings.dark, app.settings.scale);
-        if self.applied_look != Some(look) {
-            ui.ctx().set_zoom_factor(look.1);
-            ui.ctx().set_visuals(if look.0 {
-                egui::Visuals::dark()
-            } else {
-                egui::Visuals::light()
-            });
-            self.applied_look = Some(look);
-        }
         let mut out: Vec<Command> = Vec::new();
         if app.poll_export() {
             ui.ctx()
@@ -124,173 +118,249 @@ impl KepiApp {
                 all.max,
             )
         };
-        egui::Panel::bottom("status_bar").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    let view = app.view();
-                    top_bar::saved_state_ui(ui, &view);
-                    ui.separator();
-                    // Issue 28: the tape-measure rule sets' scale, in the status line's corner
-                    // (the top bar is full on a laptop).
-                    if !view.state().system.uses_hexes() {
-                        top_bar::scale_menu_ui(ui, &view, &mut out);
-                        ui.separator();
-                    }
-                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                        exports::export_progress_ui(ui, app.dialogs.export_job.as_ref());
-                        // Two lines always, wrapped before the corner's label (issue 46: a
-                        // breach or a number at a summary's end was cut at 1366x768); the bar's
-                        // height never changes with the text, so the panels above keep still.
-                        // Only a summary longer than that is elided, whole on hover.
-                        let text = match &app.status {
-                            Some(s) if s.error => {
-                                egui::RichText::new(&s.text).color(ui.visuals().error_fg_color)
-                            }
-                            Some(s) => egui::RichText::new(&s.text),
-                            None => egui::RichText::new(keys::reminder()).weak(),
-                        };
-                        widgets::lines_label(ui, text, STATUS_LINES);
-                    });
-                });
-            });
-        });
-        if let Some(said) = &app.dialogs.campaign.returned {
-            egui::Panel::top("returned_battle")
-                .show(ui, |ui| campaign::returned_banner_ui(ui, said));
-        }
-        if let Some(last) = app.dialogs.last_game.clone() {
-            egui::Panel::top("last_game").show(ui, |ui| last_game_ui(ui, &last, &mut out));
-        }
-        let roster = egui::Panel::left("roster")
-            .resizable(true)
-            .default_size(360.0)
-            .show(ui, |ui| {
-                let (view, panels) = app.split();
-                out.extend(panels.roster.ui(ui, &view));
-            });
-        // The panels' grips are painted once the central panel is (its fill would cover half of
-        // a grip), on the panels' own layer: below every window and dialog.
-        let mut grips = vec![(roster.response.rect.right(), roster.response.rect)];
+        status_bar_ui(
+            ui,
+            &app.view(),
+            app.dialogs.export_job.as_ref(),
+            app.status.as_ref(),
+            &mut out,
+        );
+        banners_ui(ui, &app.dialogs, &mut out);
         let system = app.state().system.system();
         let hex = map::has_map(system);
-        if hex {
-            // Hex rule sets: the map is the large central view and the resolver sits beside it,
-            // sharing the right column with the log (a tab each); each rule set keeps its own
-            // column width.
-            let side = egui::Panel::right(("resolver_log", system.id()))
-                .resizable(true)
-                .default_size(400.0)
-                .size_range(300.0..=700.0)
-                .show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        ui.selectable_value(&mut app.options.side_log, false, "Resolver");
-                        ui.selectable_value(&mut app.options.side_log, true, "Log");
-                    });
-                    ui.separator();
-                    if app.options.side_log {
-                        let (view, panels) = app.split();
-                        panels.log.ui(ui, &view);
-                    } else {
-                        resolver_column_ui(ui, app, &mut out);
-                    }
-                });
-            grips.push((side.response.rect.left(), side.response.rect));
-        } else {
-            let log = egui::Panel::right("log")
-                .resizable(true)
-                .default_size(340.0)
-                .show(ui, |ui| {
-                    let (view, panels) = app.split();
-                    panels.log.ui(ui, &view);
-                });
-            grips.push((log.response.rect.left(), log.response.rect));
-        }
-        egui::CentralPanel::default().show(ui, |ui| {
-            // The resolver (or, in hex rule sets, the map), the drift diagram, the charts and the
-            // dice tray are tabs of the whole centre, so each has the column's height.
-            ui.horizontal(|ui| {
-                if hex {
-                    ui.selectable_value(&mut app.options.bottom, BottomTab::Map, "Map");
-                } else {
-                    ui.selectable_value(&mut app.options.bottom, BottomTab::Resolver, "Resolver");
-                }
-                if kepi_game::registry::get(system).has_drift() {
-                    ui.selectable_value(&mut app.options.bottom, BottomTab::Drift, "Drift");
-                }
-                ui.selectable_value(&mut app.options.bottom, BottomTab::Charts, "Charts");
-                ui.selectable_value(&mut app.options.bottom, BottomTab::Dice, "Dice tray");
-            });
-            ui.separator();
-            match app.options.bottom {
-                BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.panels.charts),
-                BottomTab::Dice => {
-                    app.panels
-                        .tray
-                        .ui(ui, &app.game, &mut app.options.own_dice, &mut out)
-                }
-                BottomTab::Drift if kepi_game::registry::get(system).has_drift() => {
-                    egui::ScrollArea::vertical()
-                        .id_salt("drift_tab")
-                        .show(ui, |ui| {
-                            drift::drift_ui(ui, &app.view(), app.resolver.form())
-                        });
-                }
-                _ if hex => {
-                    let form = app.resolver.form().map(|f| f.name());
-                    let (view, panels) = app.split();
-                    panels.map.set_form(form);
-                    out.extend(panels.map.ui(ui, &view));
-                }
-                _ => resolver_column_ui(ui, app, &mut out),
-            }
-        });
+        // The panels' grips are painted once the central panel is (its fill would cover half of
+        // a grip), on the panels' own layer: below every window and dialog.
+        let grips = side_panels(ui, app, hex, &mut out);
+        centre(ui, app, hex, &mut out);
         for (x, panel) in grips {
             grip(ui.ctx(), x, panel);
         }
-        app.dialogs.export.ui(
-            ui.ctx(),
-            app.dialogs.export_job.as_ref(),
-            &mut app.settings.paper,
-            &mut out,
-        );
-        {
-            // While the battle's file is being chosen, only the file dialog shows (one dialog
-            // over another hid the file's path).
-            let choosing =
-                app.files.dialog.open && app.files.dialog.purpose == file_dialog::Purpose::Battle;
-            let view = state::view_of!(app);
-            let dialogs = &mut app.dialogs.campaign;
-            if !choosing {
-                campaign::fight_dialog_ui(ui.ctx(), dialogs, &view, &mut out);
-            }
-            campaign::return_dialog_ui(ui.ctx(), dialogs, &view, &mut out);
-        }
-        if let Some(c) = app.files.dialog.ui(ui.ctx()) {
-            out.push(c);
-        }
-        if let Some(d) = app.dialogs.net.take() {
-            net.open(d);
-        }
-        net.ui(ui.ctx(), app, below_top_bar);
-        app.panels.top_bar.help.ui(ui.ctx());
-        {
-            let lost = app.game.log().len().saturating_sub(app.saved_len);
-            let view = state::view_of!(app);
-            guard_ui(ui.ctx(), &mut app.guard, &view, lost, &mut out);
-        }
-        // Help or a dialog open is reading, not playing: Roll and Next phase keep still under it.
-        let held = app.panels.top_bar.help.open.is_some()
-            || app.guard.confirm.is_some()
-            || app.files.dialog.open
-            || app.dialogs.export.open
-            || app.dialogs.campaign.fight.is_some()
-            || app.dialogs.campaign.give.is_some();
-        keys::playing(ui.ctx(), &app.view(), &app.resolver, held, &mut out);
-        for c in out {
-            app.handle(c);
-        }
-        closing(ui.ctx(), app);
+        dialogs_over(ui.ctx(), app, net, below_top_bar, &mut out);
+        finish_frame(ui.ctx(), app, out);
     }
+
+    /// Hands egui the theme and the scale when they changed since the last frame.
+    fn apply_look(&mut self, ctx: &egui::Context) {
+        let look = (self.state.settings.dark, self.state.settings.scale);
+        if self.applied_look != Some(look) {
+            ctx.set_zoom_factor(look.1);
+            ctx.set_visuals(if look.0 {
+                egui::Visuals::dark()
+            } else {
+                egui::Visuals::light()
+            });
+            self.applied_look = Some(look);
+        }
+    }
+}
+
+/// The status bar ("status_bar"): from its right, where the game is kept, the scale (tape-measure
+/// rule sets), then an export's progress and the status line.
+fn status_bar_ui(
+    ui: &mut egui::Ui,
+    view: &state::View,
+    export_job: Option<&exports::ExportJob>,
+    status: Option<&state::Status>,
+    out: &mut Vec<Command>,
+) {
+    egui::Panel::bottom("status_bar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                top_bar::saved_state_ui(ui, view);
+                ui.separator();
+                // Issue 28: the tape-measure rule sets' scale, in the status line's corner
+                // (the top bar is full on a laptop).
+                if !view.state().system.uses_hexes() {
+                    top_bar::scale_menu_ui(ui, view, out);
+                    ui.separator();
+                }
+                ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                    exports::export_progress_ui(ui, export_job);
+                    // Two lines always, wrapped before the corner's label (issue 46: a
+                    // breach or a number at a summary's end was cut at 1366x768); the bar's
+                    // height never changes with the text, so the panels above keep still.
+                    // Only a summary longer than that is elided, whole on hover.
+                    let text = match status {
+                        Some(s) if s.error => {
+                            egui::RichText::new(&s.text).color(ui.visuals().error_fg_color)
+                        }
+                        Some(s) => egui::RichText::new(&s.text),
+                        None => egui::RichText::new(keys::reminder()).weak(),
+                    };
+                    widgets::lines_label(ui, text, STATUS_LINES);
+                });
+            });
+        });
+    });
+}
+
+/// The banners under the top bar: a battle its campaign already took back, and the offer to
+/// continue the last game.
+fn banners_ui(ui: &mut egui::Ui, dialogs: &state::Dialogs, out: &mut Vec<Command>) {
+    if let Some(said) = &dialogs.campaign.returned {
+        egui::Panel::top("returned_battle").show(ui, |ui| campaign::returned_banner_ui(ui, said));
+    }
+    if let Some(last) = dialogs.last_game.clone() {
+        egui::Panel::top("last_game").show(ui, |ui| last_game_ui(ui, &last, out));
+    }
+}
+
+/// The side panels: the roster on the left; on the right the log, or in the hex rule sets (`hex`)
+/// the resolver and the log as tabs. Returns where their grips go (the edge's x, the panel).
+fn side_panels(
+    ui: &mut egui::Ui,
+    app: &mut AppState,
+    hex: bool,
+    out: &mut Vec<Command>,
+) -> Vec<(f32, egui::Rect)> {
+    let roster = egui::Panel::left("roster")
+        .resizable(true)
+        .default_size(360.0)
+        .show(ui, |ui| {
+            let (view, panels) = app.split();
+            out.extend(panels.roster.ui(ui, &view));
+        });
+    let mut grips = vec![(roster.response.rect.right(), roster.response.rect)];
+    let system = app.state().system.system();
+    if hex {
+        // Hex rule sets: the map is the large central view and the resolver sits beside it,
+        // sharing the right column with the log (a tab each); each rule set keeps its own
+        // column width.
+        let side = egui::Panel::right(("resolver_log", system.id()))
+            .resizable(true)
+            .default_size(400.0)
+            .size_range(300.0..=700.0)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut app.options.side_log, false, "Resolver");
+                    ui.selectable_value(&mut app.options.side_log, true, "Log");
+                });
+                ui.separator();
+                if app.options.side_log {
+                    let (view, panels) = app.split();
+                    panels.log.ui(ui, &view);
+                } else {
+                    resolver_column_ui(ui, app, out);
+                }
+            });
+        grips.push((side.response.rect.left(), side.response.rect));
+    } else {
+        let log = egui::Panel::right("log")
+            .resizable(true)
+            .default_size(340.0)
+            .show(ui, |ui| {
+                let (view, panels) = app.split();
+                panels.log.ui(ui, &view);
+            });
+        grips.push((log.response.rect.left(), log.response.rect));
+    }
+    grips
+}
+
+/// The centre: the resolver (or, in hex rule sets, the map), the drift diagram, the charts and the
+/// dice tray are tabs of the whole centre, so each has the column's height.
+fn centre(ui: &mut egui::Ui, app: &mut AppState, hex: bool, out: &mut Vec<Command>) {
+    let system = app.state().system.system();
+    egui::CentralPanel::default().show(ui, |ui| {
+        let drift = kepi_game::registry::get(system).has_drift();
+        centre_tabs_ui(ui, &mut app.options.bottom, hex, drift);
+        ui.separator();
+        match app.options.bottom {
+            BottomTab::Charts => charts::charts_ui(ui, &app.game, &mut app.panels.charts),
+            BottomTab::Dice => app
+                .panels
+                .tray
+                .ui(ui, &app.game, &mut app.options.own_dice, out),
+            BottomTab::Drift if kepi_game::registry::get(system).has_drift() => {
+                egui::ScrollArea::vertical()
+                    .id_salt("drift_tab")
+                    .show(ui, |ui| {
+                        drift::drift_ui(ui, &app.view(), app.resolver.form())
+                    });
+            }
+            _ if hex => {
+                let form = app.resolver.form().map(|f| f.name());
+                let (view, panels) = app.split();
+                panels.map.set_form(form);
+                out.extend(panels.map.ui(ui, &view));
+            }
+            _ => resolver_column_ui(ui, app, out),
+        }
+    });
+}
+
+/// The centre's tabs: Map (hex rule sets) or Resolver, Drift (where the rule set has it), Charts
+/// and the dice tray.
+fn centre_tabs_ui(ui: &mut egui::Ui, bottom: &mut BottomTab, hex: bool, drift: bool) {
+    ui.horizontal(|ui| {
+        if hex {
+            ui.selectable_value(bottom, BottomTab::Map, "Map");
+        } else {
+            ui.selectable_value(bottom, BottomTab::Resolver, "Resolver");
+        }
+        if drift {
+            ui.selectable_value(bottom, BottomTab::Drift, "Drift");
+        }
+        ui.selectable_value(bottom, BottomTab::Charts, "Charts");
+        ui.selectable_value(bottom, BottomTab::Dice, "Dice tray");
+    });
+}
+
+/// The windows over the panels, in order: export, the campaign's, the file dialog, the network's
+/// (below the top bar), Help, and the guard's question.
+fn dialogs_over(
+    ctx: &egui::Context,
+    app: &mut AppState,
+    net: &mut net_ui::NetUi,
+    below_top_bar: egui::Rect,
+    out: &mut Vec<Command>,
+) {
+    app.dialogs.export.ui(
+        ctx,
+        app.dialogs.export_job.as_ref(),
+        &mut app.settings.paper,
+        out,
+    );
+    {
+        // While the battle's file is being chosen, only the file dialog shows (one dialog
+        // over another hid the file's path).
+        let choosing =
+            app.files.dialog.open && app.files.dialog.purpose == file_dialog::Purpose::Battle;
+        let view = state::view_of!(app);
+        let dialogs = &mut app.dialogs.campaign;
+        if !choosing {
+            campaign::fight_dialog_ui(ctx, dialogs, &view, out);
+        }
+        campaign::return_dialog_ui(ctx, dialogs, &view, out);
+    }
+    if let Some(c) = app.files.dialog.ui(ctx) {
+        out.push(c);
+    }
+    if let Some(d) = app.dialogs.net.take() {
+        net.open(d);
+    }
+    net.ui(ctx, app, below_top_bar);
+    app.panels.top_bar.help.ui(ctx);
+    let lost = app.game.log().len().saturating_sub(app.saved_len);
+    let view = state::view_of!(app);
+    guard_ui(ctx, &mut app.guard, &view, lost, out);
+}
+
+/// The frame's end: the playing keys (held while Help or a dialog is open: that is reading, not
+/// playing, so Roll and Next phase keep still under it), every command asked, in order, and
+/// closing.
+fn finish_frame(ctx: &egui::Context, app: &mut AppState, mut out: Vec<Command>) {
+    let held = app.panels.top_bar.help.open.is_some()
+        || app.guard.confirm.is_some()
+        || app.files.dialog.open
+        || app.dialogs.export.open
+        || app.dialogs.campaign.fight.is_some()
+        || app.dialogs.campaign.give.is_some();
+    keys::playing(ctx, &app.view(), &app.resolver, held, &mut out);
+    for c in out {
+        app.handle(c);
+    }
+    closing(ctx, app);
 }
 
 /// A visible handle on a resizable panel's edge at `x` (the edge egui lets you drag shows nothing

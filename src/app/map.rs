@@ -236,13 +236,191 @@ impl MapPanel {
     }
 
     /// Draws the map: click a unit to act with it, right-click a target, drag to move (the move's
-    /// notes said while dragging).
+    /// notes said while dragging). In order: the tools, the placement row, the status line, the
+    /// board (in its scroll area) with the units on it; then the status for the next frame.
     pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
         let mut out = Vec::new();
         let mut size: f32 = self.size.unwrap_or(28.0);
         let mut zoc: bool = self
             .zoc
             .unwrap_or_else(|| view.state().system.zones_of_control());
+        let scene = Scene::of(view, self.form);
+        tools_ui(ui, &mut size, &mut zoc);
+        placement_ui(ui, &scene, &mut out);
+        self.size = Some(size);
+        self.zoc = Some(zoc);
+        self.status_ui(ui);
+        let (lo, hi) = self.grown_extent(&scene);
+        let grid: Vec<Hex> = (lo.col..=hi.col)
+            .flat_map(|c| {
+                (lo.row..=hi.row)
+                    .map(move |r| Hex::from_offset(Offset { col: c, row: r }, scene.layout))
+            })
+            .collect();
+        let board = Board {
+            size,
+            zoc,
+            lo,
+            hi,
+            grid: &grid,
+        };
+        let hovered_text = self.board_ui(ui, view, &scene, &board, &mut out);
+        self.status = scene.status(hovered_text);
+        out
+    }
+
+    /// The status slot: two lines always, wrapped (issue 46: a distance or a note's end was cut at
+    /// 1366x768): a long note never moves the map under the cursor, as the slot's height is
+    /// fixed. It says what the last frame left (taken), or how to use the map.
+    fn status_ui(&mut self, ui: &mut Ui) {
+        let status = std::mem::take(&mut self.status);
+        super::widgets::lines_label(
+            ui,
+            if status.is_empty() {
+                RichText::new("Click a unit: acting · right-click: target · drag: move").weak()
+            } else {
+                RichText::new(status).strong()
+            },
+            MAP_STATUS_LINES,
+        );
+    }
+
+    /// The board's corners this frame. The board only grows while the window is open: a drag that
+    /// empties the edge row must not shrink it, which moved every hex under the pointer (two rows
+    /// on the 1870 board).
+    fn grown_extent(&mut self, scene: &Scene) -> (Offset, Offset) {
+        let (mut lo, mut hi) = board_extent_in(&scene.hexes, scene.layout);
+        if let Some((_, l, h)) = self.extent.filter(|(id, _, _)| *id == scene.rules) {
+            lo = Offset {
+                col: lo.col.min(l.col),
+                row: lo.row.min(l.row),
+            };
+            hi = Offset {
+                col: hi.col.max(h.col),
+                row: hi.row.max(h.row),
+            };
+        }
+        self.extent = Some((scene.rules, lo, hi));
+        (lo, hi)
+    }
+
+    /// The board in its scroll area ("map_scroll"): the shading and outlines under the grid, the
+    /// grid, the hovered hex, then the units. Returns what the hovered hex or a drag says.
+    fn board_ui(
+        &mut self,
+        ui: &mut Ui,
+        view: &View,
+        scene: &Scene,
+        board: &Board,
+        out: &mut Vec<Command>,
+    ) -> String {
+        let mut hovered_text = String::new();
+        egui::ScrollArea::both()
+            .id_salt("map_scroll")
+            .show(ui, |ui| {
+                let (rect, fr) = board.allocate(ui, scene.layout);
+                let painter = ui.painter_at(rect);
+                let visuals = ui.visuals().clone();
+                let hover_pos = ui
+                    .input(|i| i.pointer.hover_pos())
+                    .filter(|p| rect.contains(*p));
+                let hovered = hover_pos
+                    .map(|p| fr.hex_at(p))
+                    .filter(|h| board.grid.contains(h));
+                if board.zoc {
+                    paint_zones_of_control(&painter, scene, &fr, board.grid);
+                }
+                paint_weapon_range(&painter, scene, &fr, board.grid, &visuals);
+                paint_after_combat(&painter, scene, &fr, board.grid);
+                if let (Some(s), Some(h)) = (scene.sel_hex, hovered)
+                    && s != h
+                {
+                    paint_line_to(&painter, &fr, s, h);
+                }
+                paint_grid(&painter, &fr, board.grid, &visuals);
+                if let Some(h) = hovered {
+                    let mut pts = hex_corners(fr.centre(h), fr.size).to_vec();
+                    pts.push(pts[0]);
+                    painter.add(Shape::line(
+                        pts,
+                        Stroke::new(2.0, visuals.strong_text_color()),
+                    ));
+                    hovered_text = scene.hover_text(h);
+                }
+                if let Some(note) = self.units_on_board_ui(ui, view, scene, &fr, board.grid, out) {
+                    hovered_text = note;
+                }
+            });
+        hovered_text
+    }
+
+    /// The units on the board, with the notes a drag would log ([`units_ui`]); returns the note
+    /// on the move being dragged, if any.
+    fn units_on_board_ui(
+        &mut self,
+        ui: &mut Ui,
+        view: &View,
+        scene: &Scene,
+        fr: &Frame,
+        grid: &[Hex],
+        out: &mut Vec<Command>,
+    ) -> Option<String> {
+        let (state, layout) = (scene.state, scene.layout);
+        let tables = view.tables;
+        let game = view.game;
+        let warn = |u: &UnitState, to: Hex| {
+            position_in(to, layout)
+                .map(|p| {
+                    let mp = kepi_game::engine::flow::move_cost(game, &u.unit.id, p, None);
+                    kepi_game::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
+                })
+                .unwrap_or_default()
+        };
+        let labels = self.labels.get(super::state::game_key(game), || {
+            counter_labels(
+                state
+                    .units
+                    .iter()
+                    .map(|u| (u.unit.id.as_str(), u.unit.name.as_str())),
+            )
+        });
+        units_ui(
+            ui,
+            app_units(state, layout),
+            labels,
+            fr,
+            view.selected,
+            view.target,
+            grid,
+            &warn,
+            &mut self.drag,
+            out,
+        )
+    }
+}
+
+/// What one frame of the map reads from the game: the unit picked and its reach, the hexes the
+/// checks are about, and the hexes something stands on.
+struct Scene<'a> {
+    state: &'a GameState,
+    selected: Option<&'a UnitState>,
+    /// The rule set's id (the board drawn so far is kept per rule set).
+    rules: &'static str,
+    layout: Layout,
+    sel_hex: Option<Hex>,
+    weapon_range: Option<u32>,
+    /// The weapon range shaded this frame, if any.
+    shaded_range: Option<u32>,
+    /// Hexes a check is about: the hex, what the check says of it now, who stands in it now.
+    due_hexes: Vec<(Hex, String, Option<HexNow>)>,
+    /// The hexes units and checks are on (the board is drawn around them).
+    hexes: Vec<Hex>,
+    /// Units in play that are not on the map.
+    off_map: usize,
+}
+
+impl<'a> Scene<'a> {
+    fn of(view: &View<'a>, form: Option<&'static str>) -> Scene<'a> {
         let state = view.state();
         let selected = view.selected.and_then(|id| state.unit(id));
         let rules = state.system;
@@ -256,7 +434,7 @@ impl MapPanel {
         // says whether a hex is in range.
         let shaded_range = weapon_range
             .filter(|r| *r > 0 && sel_hex.is_some())
-            .filter(|_| rules.range_shaded(state.phase_kind(), self.form));
+            .filter(|_| rules.range_shaded(state.phase_kind(), form));
         // Hexes a check is about (SPI-C4, FR-C2: the hex a combat vacated) stay on the board; what
         // is said and drawn about them follows who stands in them now.
         let due_hexes: Vec<(Hex, String, Option<HexNow>)> = state
@@ -275,296 +453,50 @@ impl MapPanel {
             .iter()
             .filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
             .count();
-        ui.horizontal(|ui| {
-            ui.add(egui::Slider::new(&mut size, 14.0..=48.0).text("hex size"));
-            ui.checkbox(&mut zoc, "zones of control");
-        });
-        // What the shading means, said in the placement row below (two lines, wrapped): beside
-        // the tools it ran past the map's edge at 1366x768 ("shaded: weapo", issue 46).
-        let shaded = shaded_range.map(|r| {
-            format!(
-                "shaded: weapon range {}",
-                kepi_game::rules::count(r, "hex", "hexes")
-            )
-        });
-        // Where units come onto the map: the selected unit, placed right here (a row two lines
-        // high whatever it holds, so the map below keeps its place).
-        ui.horizontal(|ui| {
-            ui.set_min_height(super::widgets::lines_height(ui, 2));
-            if let Some(u) =
-                selected.filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
-            {
-                // The name in a box of one width (elided there, whole on hover), so the field
-                // after it is at one place whatever unit is picked (issue 46).
-                // Wrapped on two lines in that box (issue 46: a long name was cut), the row
-                // two lines high whatever is picked (below), so the map never moves.
-                let size = egui::vec2(220.0, super::widgets::lines_height(ui, 2));
-                let name = format!("{}: hex", u.unit.name);
-                let label = ui
-                    .allocate_ui_with_layout(
-                        size,
-                        egui::Layout::left_to_right(egui::Align::Center),
-                        |ui| {
-                            ui.set_min_size(size);
-                            super::widgets::lines_label(ui, RichText::new(&name), 2)
-                        },
-                    )
-                    .inner
-                    .id;
-                super::roster::hex_field_ui(ui, state, u, u.id(), label, false, &mut out);
-            } else {
-                let placing = if off_map > 0 {
-                    format!(
-                        "{} off the map: pick one in the roster to place it here",
-                        kepi_game::rules::count(off_map, "unit", "units")
-                    )
-                } else {
-                    "every unit is on the map".to_string()
-                };
-                let text = match &shaded {
-                    Some(shaded) => format!("{shaded} · {placing}"),
-                    None => placing,
-                };
-                super::widgets::lines_label(ui, RichText::new(text).weak(), 2);
-            }
-        });
-        self.size = Some(size);
-        self.zoc = Some(zoc);
-        let status = std::mem::take(&mut self.status);
-        // Two lines always, wrapped (issue 46: a distance or a note's end was cut at 1366x768):
-        // a long note never moves the map under the cursor, as the slot's height is fixed.
-        super::widgets::lines_label(
-            ui,
-            if status.is_empty() {
-                RichText::new("Click a unit: acting · right-click: target · drag: move").weak()
-            } else {
-                RichText::new(status).strong()
-            },
-            MAP_STATUS_LINES,
-        );
-        // The board only grows while the window is open: a drag that empties the edge row must not
-        // shrink it, which moved every hex under the pointer (two rows on the 1870 board).
-        let (mut lo, mut hi) = board_extent_in(&hexes, layout);
-        if let Some((_, l, h)) = self.extent.filter(|(id, _, _)| *id == rules.id()) {
-            lo = Offset {
-                col: lo.col.min(l.col),
-                row: lo.row.min(l.row),
-            };
-            hi = Offset {
-                col: hi.col.max(h.col),
-                row: hi.row.max(h.row),
-            };
+        Scene {
+            state,
+            selected,
+            rules: rules.id(),
+            layout,
+            sel_hex,
+            weapon_range,
+            shaded_range,
+            due_hexes,
+            hexes,
+            off_map,
         }
-        self.extent = Some((rules.id(), lo, hi));
-        let grid: Vec<Hex> = (lo.col..=hi.col)
-            .flat_map(|c| {
-                (lo.row..=hi.row).map(move |r| Hex::from_offset(Offset { col: c, row: r }, layout))
-            })
-            .collect();
-        let mut hovered_text = String::new();
-        egui::ScrollArea::both()
-            .id_salt("map_scroll")
-            .show(ui, |ui| {
-                let cols = (hi.col - lo.col + 1) as f32;
-                let rows = (hi.row - lo.row + 1) as f32;
-                // Room for the scroll bars too, so they never cover the last column or row.
-                let bar = ui.spacing().scroll.allocated_width() + 2.0;
-                let want = vec2(
-                    size * (1.5 * cols + 0.5) + 4.0 + bar,
-                    size * SQRT3 * (rows + 0.5) + 4.0 + bar,
-                );
-                let (rect, _bg) = ui.allocate_exact_size(want, Sense::hover());
-                // The first row's higher hex sets the top: which of the first two columns sits
-                // higher depends on the board's numbering (odd-q, or 1870's even-q).
-                let top_left = hex_to_pixel(Hex::from_offset(lo, layout), size);
-                let next = Offset {
-                    col: lo.col + 1,
-                    row: lo.row,
+    }
+
+    /// What the hovered hex `h` says: its distance from the unit picked and whether it is in its
+    /// weapon range, or its label alone.
+    fn hover_text(&self, h: Hex) -> String {
+        let label = h.label_or_axial(self.layout);
+        match (self.selected, self.sel_hex) {
+            (Some(u), Some(s)) => {
+                let d = s.distance(h);
+                let reach = match self.weapon_range {
+                    Some(0) => " · does not fire".to_string(),
+                    Some(r) if d >= 1 && d <= r => format!(" · in range ({r})"),
+                    Some(r) => format!(" · out of range ({r})"),
+                    None => String::new(),
                 };
-                let top = top_left
-                    .y
-                    .min(hex_to_pixel(Hex::from_offset(next, layout), size).y);
-                let origin =
-                    rect.min + vec2(size + 2.0, size * SQRT3 / 2.0 + 2.0) - vec2(top_left.x, top);
-                let fr = Frame {
-                    origin,
-                    size,
-                    layout,
-                };
-                let painter = ui.painter_at(rect);
-                let visuals = ui.visuals().clone();
-                let line = Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.6));
-                let hover_pos = ui
-                    .input(|i| i.pointer.hover_pos())
-                    .filter(|p| rect.contains(*p));
-                let hovered = hover_pos.map(|p| fr.hex_at(p)).filter(|h| grid.contains(h));
-                // Zones of control: each unit's six neighbours, not into hexes the enemy holds (SPI).
-                if zoc {
-                    for u in state.units.iter() {
-                        let Some(h) = on_map(u) else { continue };
-                        let limits = ZocLimits {
-                            rivers: Default::default(),
-                            friendly_held: state
-                                .units
-                                .iter()
-                                .filter(|o| o.unit.side != u.unit.side)
-                                .filter_map(on_map)
-                                .collect(),
-                        };
-                        for z in zone_of_control(h, &limits) {
-                            if grid.contains(&z) {
-                                let c = side_colour(u.unit.side).gamma_multiply(0.18);
-                                painter.add(Shape::convex_polygon(
-                                    hex_corners(fr.centre(z), size).to_vec(),
-                                    c,
-                                    Stroke::NONE,
-                                ));
-                            }
-                        }
-                    }
-                }
-                // The selected unit's weapon range (PW-U1) and the line to the hovered hex.
-                if let (Some(s), Some(r)) = (sel_hex, shaded_range) {
-                    let c = visuals.selection.bg_fill.gamma_multiply(0.25);
-                    for h in s.disc(r) {
-                        if grid.contains(&h) && h != s {
-                            painter.add(Shape::convex_polygon(
-                                hex_corners(fr.centre(h), size).to_vec(),
-                                c,
-                                Stroke::NONE,
-                            ));
-                        }
-                    }
-                }
-                // After a combat (FR-C2, SPI-C4): the cells a unit that must retreat may go to (not
-                // into an enemy-held hex nor an empty one the enemy controls: the one answer of
-                // `retreat_cells`), and the hexes the defenders left, for the victors.
-                let after_combat = Color32::from_rgb(230, 140, 40);
-                if let Some(u) = selected.filter(|u| u.must_retreat && !u.eliminated()) {
-                    let cells = kepi_game::rules::board::moves::retreat_cells(state, u);
-                    for h in cells.into_iter().filter_map(|p| hex_in(p, layout)) {
-                        if grid.contains(&h) {
-                            let mut pts = hex_corners(fr.centre(h), size * 0.9).to_vec();
-                            pts.push(pts[0]);
-                            painter.add(Shape::line(pts, Stroke::new(3.0, after_combat)));
-                        }
-                    }
-                }
-                // Only an empty hex is offered for the advance: once units stand in it, the
-                // outline goes (the status line says who holds it).
-                for (h, _, now) in &due_hexes {
-                    if grid.contains(h) && *now == Some(HexNow::Empty) {
-                        let c = fr.centre(*h);
-                        let mut pts = hex_corners(c, size * 0.9).to_vec();
-                        pts.push(pts[0]);
-                        painter.add(Shape::line(
-                            pts,
-                            Stroke::new(3.0, Color32::from_rgb(90, 190, 110)),
-                        ));
-                        // In the middle of the empty hex: below it, a counter on the hex beneath
-                        // covered the first letter ("dvance").
-                        painter.text(
-                            c,
-                            egui::Align2::CENTER_CENTER,
-                            "advance?",
-                            egui::FontId::proportional((size * 0.30).max(7.0)),
-                            Color32::from_rgb(90, 190, 110),
-                        );
-                    }
-                }
-                if let (Some(s), Some(h)) = (sel_hex, hovered)
-                    && s != h
-                {
-                    for l in s.line_to(h) {
-                        painter.add(Shape::convex_polygon(
-                            hex_corners(fr.centre(l), size * 0.92).to_vec(),
-                            Color32::from_rgba_unmultiplied(240, 200, 60, 40),
-                            Stroke::NONE,
-                        ));
-                    }
-                    painter.line_segment(
-                        [fr.centre(s), fr.centre(h)],
-                        Stroke::new(2.0, Color32::from_rgb(240, 200, 60)),
-                    );
-                }
-                for h in &grid {
-                    let c = fr.centre(*h);
-                    let mut pts = hex_corners(c, size).to_vec();
-                    pts.push(pts[0]);
-                    painter.add(Shape::line(pts, line));
-                    if let Some(l) = h.label(layout) {
-                        painter.text(
-                            c + vec2(0.0, -size * 0.62),
-                            egui::Align2::CENTER_CENTER,
-                            l,
-                            egui::FontId::proportional((size * 0.30).max(7.0)),
-                            visuals.weak_text_color(),
-                        );
-                    }
-                }
-                if let Some(h) = hovered {
-                    let mut pts = hex_corners(fr.centre(h), size).to_vec();
-                    pts.push(pts[0]);
-                    painter.add(Shape::line(
-                        pts,
-                        Stroke::new(2.0, visuals.strong_text_color()),
-                    ));
-                    let label = h.label_or_axial(layout);
-                    hovered_text = match (selected, sel_hex) {
-                        (Some(u), Some(s)) => {
-                            let d = s.distance(h);
-                            let reach = match weapon_range {
-                                Some(0) => " · does not fire".to_string(),
-                                Some(r) if d >= 1 && d <= r => format!(" · in range ({r})"),
-                                Some(r) => format!(" · out of range ({r})"),
-                                None => String::new(),
-                            };
-                            format!(
-                                "Distance from {} to {label}: {}{reach}",
-                                u.unit.name,
-                                kepi_game::rules::count(d, "hex", "hexes")
-                            )
-                        }
-                        _ => format!("Hex {label}"),
-                    };
-                }
-                let tables = view.tables;
-                let game = view.game;
-                let warn = |u: &UnitState, to: Hex| {
-                    position_in(to, layout)
-                        .map(|p| {
-                            let mp = kepi_game::engine::flow::move_cost(game, &u.unit.id, p, None);
-                            kepi_game::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
-                        })
-                        .unwrap_or_default()
-                };
-                let labels = self.labels.get(super::state::game_key(game), || {
-                    counter_labels(
-                        state
-                            .units
-                            .iter()
-                            .map(|u| (u.unit.id.as_str(), u.unit.name.as_str())),
-                    )
-                });
-                if let Some(note) = units_ui(
-                    ui,
-                    app_units(state, layout),
-                    labels,
-                    &fr,
-                    view.selected,
-                    view.target,
-                    &grid,
-                    &warn,
-                    &mut self.drag,
-                    &mut out,
-                ) {
-                    hovered_text = note;
-                }
-            });
-        if let Some(u) = selected.filter(|u| u.must_retreat) {
+                format!(
+                    "Distance from {} to {label}: {}{reach}",
+                    u.unit.name,
+                    kepi_game::rules::count(d, "hex", "hexes")
+                )
+            }
+            _ => format!("Hex {label}"),
+        }
+    }
+
+    /// The map's status for the next frame: a retreat the unit picked must make first, then what
+    /// the board said (`hovered_text`); with nothing said, the first hex a check is about.
+    fn status(&self, mut hovered_text: String) -> String {
+        if let Some(u) = self.selected.filter(|u| u.must_retreat) {
             // The outlined cells, named (FR-C2, E13: none the enemy controls unless a friend
             // holds it): the same `retreat_cells` as the outline and the retreat check's line.
-            let cells: Vec<String> = kepi_game::rules::board::moves::retreat_cells(state, u)
+            let cells: Vec<String> = kepi_game::rules::board::moves::retreat_cells(self.state, u)
                 .iter()
                 .map(|p| p.to_string())
                 .collect();
@@ -588,9 +520,9 @@ impl MapPanel {
             };
         }
         if hovered_text.is_empty()
-            && let Some((h, what, _)) = due_hexes.first()
+            && let Some((h, what, _)) = self.due_hexes.first()
         {
-            let label = h.label_or_axial(layout);
+            let label = h.label_or_axial(self.layout);
             // Not "2544: cell 2544 ...": the words name the hex already.
             hovered_text = if what.contains(&label) {
                 what.clone()
@@ -598,8 +530,241 @@ impl MapPanel {
                 format!("{label}: {what}")
             };
         }
-        self.status = hovered_text;
-        out
+        hovered_text
+    }
+}
+
+/// The board's size this frame: the hex size, whether zones of control are drawn, its corners and
+/// its hexes.
+struct Board<'g> {
+    size: f32,
+    zoc: bool,
+    lo: Offset,
+    hi: Offset,
+    grid: &'g [Hex],
+}
+
+impl Board<'_> {
+    /// Takes the board's room in the scroll area and places the grid in it.
+    fn allocate(&self, ui: &mut Ui, layout: Layout) -> (Rect, Frame) {
+        let (size, lo, hi) = (self.size, self.lo, self.hi);
+        let cols = (hi.col - lo.col + 1) as f32;
+        let rows = (hi.row - lo.row + 1) as f32;
+        // Room for the scroll bars too, so they never cover the last column or row.
+        let bar = ui.spacing().scroll.allocated_width() + 2.0;
+        let want = vec2(
+            size * (1.5 * cols + 0.5) + 4.0 + bar,
+            size * SQRT3 * (rows + 0.5) + 4.0 + bar,
+        );
+        let (rect, _bg) = ui.allocate_exact_size(want, Sense::hover());
+        // The first row's higher hex sets the top: which of the first two columns sits
+        // higher depends on the board's numbering (odd-q, or 1870's even-q).
+        let top_left = hex_to_pixel(Hex::from_offset(lo, layout), size);
+        let next = Offset {
+            col: lo.col + 1,
+            row: lo.row,
+        };
+        let top = top_left
+            .y
+            .min(hex_to_pixel(Hex::from_offset(next, layout), size).y);
+        let origin = rect.min + vec2(size + 2.0, size * SQRT3 / 2.0 + 2.0) - vec2(top_left.x, top);
+        (
+            rect,
+            Frame {
+                origin,
+                size,
+                layout,
+            },
+        )
+    }
+}
+
+/// The map's tools: the hex size and whether zones of control are drawn.
+fn tools_ui(ui: &mut Ui, size: &mut f32, zoc: &mut bool) {
+    ui.horizontal(|ui| {
+        ui.add(egui::Slider::new(size, 14.0..=48.0).text("hex size"));
+        ui.checkbox(zoc, "zones of control");
+    });
+}
+
+/// Where units come onto the map: the selected unit, placed right here (a row two lines high
+/// whatever it holds, so the map below keeps its place); with none off the map picked, how many
+/// are off it, after what the shading means.
+fn placement_ui(ui: &mut Ui, scene: &Scene, out: &mut Vec<Command>) {
+    let (state, layout) = (scene.state, scene.layout);
+    // What the shading means, said in this row (two lines, wrapped): beside the tools it ran
+    // past the map's edge at 1366x768 ("shaded: weapo", issue 46).
+    let shaded = scene.shaded_range.map(|r| {
+        format!(
+            "shaded: weapon range {}",
+            kepi_game::rules::count(r, "hex", "hexes")
+        )
+    });
+    ui.horizontal(|ui| {
+        ui.set_min_height(super::widgets::lines_height(ui, 2));
+        if let Some(u) = scene
+            .selected
+            .filter(|u| !u.eliminated() && hex_in(u.position, layout).is_none())
+        {
+            // The name in a box of one width (elided there, whole on hover), so the field
+            // after it is at one place whatever unit is picked (issue 46).
+            // Wrapped on two lines in that box (issue 46: a long name was cut), the row
+            // two lines high whatever is picked (below), so the map never moves.
+            let size = egui::vec2(220.0, super::widgets::lines_height(ui, 2));
+            let name = format!("{}: hex", u.unit.name);
+            let label = ui
+                .allocate_ui_with_layout(
+                    size,
+                    egui::Layout::left_to_right(egui::Align::Center),
+                    |ui| {
+                        ui.set_min_size(size);
+                        super::widgets::lines_label(ui, RichText::new(&name), 2)
+                    },
+                )
+                .inner
+                .id;
+            super::roster::hex_field_ui(ui, state, u, u.id(), label, false, out);
+        } else {
+            let placing = if scene.off_map > 0 {
+                format!(
+                    "{} off the map: pick one in the roster to place it here",
+                    kepi_game::rules::count(scene.off_map, "unit", "units")
+                )
+            } else {
+                "every unit is on the map".to_string()
+            };
+            let text = match &shaded {
+                Some(shaded) => format!("{shaded} · {placing}"),
+                None => placing,
+            };
+            super::widgets::lines_label(ui, RichText::new(text).weak(), 2);
+        }
+    });
+}
+
+/// Zones of control: each unit's six neighbours, not into hexes the enemy holds (SPI).
+fn paint_zones_of_control(painter: &egui::Painter, scene: &Scene, fr: &Frame, grid: &[Hex]) {
+    let (state, layout) = (scene.state, scene.layout);
+    for u in state.units.iter() {
+        let Some(h) = on_map(u, layout) else { continue };
+        let limits = ZocLimits {
+            rivers: Default::default(),
+            friendly_held: state
+                .units
+                .iter()
+                .filter(|o| o.unit.side != u.unit.side)
+                .filter_map(|o| on_map(o, layout))
+                .collect(),
+        };
+        for z in zone_of_control(h, &limits) {
+            if grid.contains(&z) {
+                let c = side_colour(u.unit.side).gamma_multiply(0.18);
+                painter.add(Shape::convex_polygon(
+                    hex_corners(fr.centre(z), fr.size).to_vec(),
+                    c,
+                    Stroke::NONE,
+                ));
+            }
+        }
+    }
+}
+
+/// The selected unit's weapon range (PW-U1), where it is shaded this frame.
+fn paint_weapon_range(
+    painter: &egui::Painter,
+    scene: &Scene,
+    fr: &Frame,
+    grid: &[Hex],
+    visuals: &egui::Visuals,
+) {
+    if let (Some(s), Some(r)) = (scene.sel_hex, scene.shaded_range) {
+        let c = visuals.selection.bg_fill.gamma_multiply(0.25);
+        for h in s.disc(r) {
+            if grid.contains(&h) && h != s {
+                painter.add(Shape::convex_polygon(
+                    hex_corners(fr.centre(h), fr.size).to_vec(),
+                    c,
+                    Stroke::NONE,
+                ));
+            }
+        }
+    }
+}
+
+/// After a combat (FR-C2, SPI-C4): the cells a unit that must retreat may go to (not into an
+/// enemy-held hex nor an empty one the enemy controls: the one answer of `retreat_cells`), and
+/// the hexes the defenders left, for the victors.
+fn paint_after_combat(painter: &egui::Painter, scene: &Scene, fr: &Frame, grid: &[Hex]) {
+    let size = fr.size;
+    let after_combat = Color32::from_rgb(230, 140, 40);
+    if let Some(u) = scene.selected.filter(|u| u.must_retreat && !u.eliminated()) {
+        let cells = kepi_game::rules::board::moves::retreat_cells(scene.state, u);
+        for h in cells.into_iter().filter_map(|p| hex_in(p, scene.layout)) {
+            if grid.contains(&h) {
+                let mut pts = hex_corners(fr.centre(h), size * 0.9).to_vec();
+                pts.push(pts[0]);
+                painter.add(Shape::line(pts, Stroke::new(3.0, after_combat)));
+            }
+        }
+    }
+    // Only an empty hex is offered for the advance: once units stand in it, the
+    // outline goes (the status line says who holds it).
+    for (h, _, now) in &scene.due_hexes {
+        if grid.contains(h) && *now == Some(HexNow::Empty) {
+            let c = fr.centre(*h);
+            let mut pts = hex_corners(c, size * 0.9).to_vec();
+            pts.push(pts[0]);
+            painter.add(Shape::line(
+                pts,
+                Stroke::new(3.0, Color32::from_rgb(90, 190, 110)),
+            ));
+            // In the middle of the empty hex: below it, a counter on the hex beneath
+            // covered the first letter ("dvance").
+            painter.text(
+                c,
+                egui::Align2::CENTER_CENTER,
+                "advance?",
+                egui::FontId::proportional((size * 0.30).max(7.0)),
+                Color32::from_rgb(90, 190, 110),
+            );
+        }
+    }
+}
+
+/// The line from the selected unit's hex `s` to the hovered hex `h`: the hexes it crosses, and the
+/// line itself.
+fn paint_line_to(painter: &egui::Painter, fr: &Frame, s: Hex, h: Hex) {
+    for l in s.line_to(h) {
+        painter.add(Shape::convex_polygon(
+            hex_corners(fr.centre(l), fr.size * 0.92).to_vec(),
+            Color32::from_rgba_unmultiplied(240, 200, 60, 40),
+            Stroke::NONE,
+        ));
+    }
+    painter.line_segment(
+        [fr.centre(s), fr.centre(h)],
+        Stroke::new(2.0, Color32::from_rgb(240, 200, 60)),
+    );
+}
+
+/// The grid: each hex outlined, with its board label above its centre.
+fn paint_grid(painter: &egui::Painter, fr: &Frame, grid: &[Hex], visuals: &egui::Visuals) {
+    let size = fr.size;
+    let line = Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.6));
+    for h in grid {
+        let c = fr.centre(*h);
+        let mut pts = hex_corners(c, size).to_vec();
+        pts.push(pts[0]);
+        painter.add(Shape::line(pts, line));
+        if let Some(l) = h.label(fr.layout) {
+            painter.text(
+                c + vec2(0.0, -size * 0.62),
+                egui::Align2::CENTER_CENTER,
+                l,
+                egui::FontId::proportional((size * 0.30).max(7.0)),
+                visuals.weak_text_color(),
+            );
+        }
     }
 }
 
@@ -649,25 +814,7 @@ fn units_ui(
         let shift = vec2(k as f32 * size * 0.18, k as f32 * size * 0.14);
         let centre = fr.centre(h) + shift + vec2(0.0, size * 0.12);
         let rect = Rect::from_center_size(centre, vec2(size * 1.15, size * 0.8));
-        let id = ui.scope_id().with(("map_unit", &u.unit.id));
-        let resp = ui.interact(rect, id, Sense::click_and_drag());
-        let name = u.unit.name.clone();
-        resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
-        let resp = resp.on_hover_text(format!(
-            "{} · {} · {} {}",
-            u.unit.name,
-            u.position,
-            if u.unit.arm == kepi_game::roster::Arm::Fortress {
-                "fortification, strength"
-            } else {
-                "strength"
-            },
-            if u.strength_hidden {
-                "hidden".to_string()
-            } else {
-                u.strength.to_string()
-            }
-        ));
+        let resp = counter_response(ui, u, rect);
         let drawn = if resp.dragged() {
             ui.input(|i| i.pointer.latest_pos())
                 .map(|p| Rect::from_center_size(p, rect.size()))
@@ -675,8 +822,6 @@ fn units_ui(
         } else {
             rect
         };
-        let painter = ui.painter();
-        let fill = side_colour(u.unit.side);
         let outline = if selected == Some(u.unit.id.as_str()) {
             Stroke::new(2.5, Color32::from_rgb(250, 210, 60))
         } else if target == Some(u.unit.id.as_str()) {
@@ -684,119 +829,184 @@ fn units_ui(
         } else {
             Stroke::new(1.0, visuals.strong_text_color().gamma_multiply(0.5))
         };
-        if u.unit.arm == kepi_game::roster::Arm::Fortress {
-            // SPI-F1, FR-F1: a fortification is drawn as the text's hexagonal counter, so it
-            // stands apart from the units it fortifies.
-            let c = drawn.center();
-            let r = drawn.height() * 0.7;
-            let points: Vec<egui::Pos2> = (0..6)
-                .map(|i| {
-                    let a = std::f32::consts::FRAC_PI_3 * i as f32;
-                    c + vec2(a.cos(), a.sin()) * r
-                })
-                .collect();
-            painter.add(Shape::convex_polygon(
-                points,
-                fill.gamma_multiply(0.8),
-                outline,
-            ));
-        } else {
-            painter.rect_filled(drawn, 3.0, fill);
-            painter.rect_stroke(drawn, 3.0, outline, StrokeKind::Inside);
-        }
-        // The label, smaller where it is longer than the counter is wide (a mark after a dot).
         let label = labels
             .get(index)
             .cloned()
             .unwrap_or_else(|| abbreviation(&u.unit.name));
-        let mut font = (size * 0.32).max(7.0);
-        let width = |font: f32| {
-            painter
-                .layout_no_wrap(
-                    label.clone(),
-                    egui::FontId::proportional(font),
-                    Color32::WHITE,
-                )
-                .size()
-                .x
-        };
-        let room = drawn.width() - 3.0;
-        let w = width(font);
-        if w > room && w > 0.0 {
-            font = (font * room / w).max(6.0);
-        }
-        painter.text(
-            drawn.center() - vec2(0.0, size * 0.14),
-            egui::Align2::CENTER_CENTER,
-            label,
-            egui::FontId::proportional(font),
-            Color32::WHITE,
-        );
-        painter.text(
-            drawn.center() + vec2(0.0, size * 0.2),
-            egui::Align2::CENTER_CENTER,
-            if u.strength_hidden {
-                "?".to_string()
-            } else {
-                u.strength.to_string()
-            },
-            egui::FontId::monospace((size * 0.30).max(7.0)),
-            Color32::WHITE,
-        );
+        paint_counter(ui.painter(), u, drawn, outline, label, size);
         if let Some(f) = u.facing {
             let a = facing_angle(f);
             let dir = vec2(a.cos(), a.sin());
             let c = fr.centre(h) + shift + (drawn.center() - rect.center());
-            painter.line_segment(
+            ui.painter().line_segment(
                 [c + dir * size * 0.55, c + dir * size * 0.85],
-                Stroke::new(3.0, fill),
+                Stroke::new(3.0, side_colour(u.unit.side)),
             );
         }
-        // SPI-C2, FR-C1: Ctrl-click adds or removes an attacker of the hex combat.
-        if resp.clicked() && ui.input(|i| i.modifiers.command) {
-            out.push(Command::ToggleAttacker(u.unit.id.clone()));
-        } else if resp.clicked() {
-            out.push(Command::Select(u.unit.id.clone()));
+        counter_clicks(ui, &resp, u, out);
+        if let Some(note) = counter_drag(ui, &resp, (u, h), fr, grid, warn, drag, out) {
+            drag_note = Some(note);
         }
-        if resp.secondary_clicked() {
-            out.push(Command::Target(u.unit.id.clone()));
+    }
+    drag_note
+}
+
+/// A counter's widget at `rect`, named after its unit ("map_unit" and its id, in the map's
+/// scope), saying its name, place and strength on hover.
+fn counter_response(ui: &mut Ui, u: &UnitState, rect: Rect) -> egui::Response {
+    let id = ui.scope_id().with(("map_unit", &u.unit.id));
+    let resp = ui.interact(rect, id, Sense::click_and_drag());
+    let name = u.unit.name.clone();
+    resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
+    resp.on_hover_text(format!(
+        "{} · {} · {} {}",
+        u.unit.name,
+        u.position,
+        if u.unit.arm == kepi_game::roster::Arm::Fortress {
+            "fortification, strength"
+        } else {
+            "strength"
+        },
+        if u.strength_hidden {
+            "hidden".to_string()
+        } else {
+            u.strength.to_string()
         }
-        // Where the drag is now; kept, since the pointer may be gone on the frame it is released.
-        if resp.dragged()
-            && let Some(p) = ui.input(|i| i.pointer.latest_pos())
+    ))
+}
+
+/// A counter drawn at `drawn`: its shape in its side's colour with `outline`, its `label`, and its
+/// strength ("?" when hidden).
+fn paint_counter(
+    painter: &egui::Painter,
+    u: &UnitState,
+    drawn: Rect,
+    outline: Stroke,
+    label: String,
+    size: f32,
+) {
+    let fill = side_colour(u.unit.side);
+    if u.unit.arm == kepi_game::roster::Arm::Fortress {
+        // SPI-F1, FR-F1: a fortification is drawn as the text's hexagonal counter, so it
+        // stands apart from the units it fortifies.
+        let c = drawn.center();
+        let r = drawn.height() * 0.7;
+        let points: Vec<egui::Pos2> = (0..6)
+            .map(|i| {
+                let a = std::f32::consts::FRAC_PI_3 * i as f32;
+                c + vec2(a.cos(), a.sin()) * r
+            })
+            .collect();
+        painter.add(Shape::convex_polygon(
+            points,
+            fill.gamma_multiply(0.8),
+            outline,
+        ));
+    } else {
+        painter.rect_filled(drawn, 3.0, fill);
+        painter.rect_stroke(drawn, 3.0, outline, StrokeKind::Inside);
+    }
+    // The label, smaller where it is longer than the counter is wide (a mark after a dot).
+    let mut font = (size * 0.32).max(7.0);
+    let width = |font: f32| {
+        painter
+            .layout_no_wrap(
+                label.clone(),
+                egui::FontId::proportional(font),
+                Color32::WHITE,
+            )
+            .size()
+            .x
+    };
+    let room = drawn.width() - 3.0;
+    let w = width(font);
+    if w > room && w > 0.0 {
+        font = (font * room / w).max(6.0);
+    }
+    painter.text(
+        drawn.center() - vec2(0.0, size * 0.14),
+        egui::Align2::CENTER_CENTER,
+        label,
+        egui::FontId::proportional(font),
+        Color32::WHITE,
+    );
+    painter.text(
+        drawn.center() + vec2(0.0, size * 0.2),
+        egui::Align2::CENTER_CENTER,
+        if u.strength_hidden {
+            "?".to_string()
+        } else {
+            u.strength.to_string()
+        },
+        egui::FontId::monospace((size * 0.30).max(7.0)),
+        Color32::WHITE,
+    );
+}
+
+/// A click on a counter picks its unit to act; Ctrl-click adds it to the hex combat's attackers or
+/// takes it out (SPI-C2, FR-C1); a right-click makes it the target.
+fn counter_clicks(ui: &Ui, resp: &egui::Response, u: &UnitState, out: &mut Vec<Command>) {
+    if resp.clicked() && ui.input(|i| i.modifiers.command) {
+        out.push(Command::ToggleAttacker(u.unit.id.clone()));
+    } else if resp.clicked() {
+        out.push(Command::Select(u.unit.id.clone()));
+    }
+    if resp.secondary_clicked() {
+        out.push(Command::Target(u.unit.id.clone()));
+    }
+}
+
+/// A counter dragged: where it is now (kept in `drag`, since the pointer may be gone on the frame
+/// it is released) with the note `warn` finds for the move, returned; dropped on another hex of
+/// the grid, the move. `at` is the unit and the hex it stands on.
+#[allow(clippy::too_many_arguments)]
+fn counter_drag(
+    ui: &Ui,
+    resp: &egui::Response,
+    at: (&UnitState, Hex),
+    fr: &Frame,
+    grid: &[Hex],
+    warn: &dyn Fn(&UnitState, Hex) -> Vec<String>,
+    drag: &mut Option<(String, Hex)>,
+    out: &mut Vec<Command>,
+) -> Option<String> {
+    let (u, h) = at;
+    let mut drag_note = None;
+    // Where the drag is now; kept, since the pointer may be gone on the frame it is released.
+    if resp.dragged()
+        && let Some(p) = ui.input(|i| i.pointer.latest_pos())
+    {
+        let to = fr.hex_at(p);
+        *drag = Some((u.unit.id.clone(), to));
+        // Checked while dragging, so the note shows before the drop.
+        let said = warn(u, to);
+        if !said.is_empty() {
+            drag_note = Some(format!("Note: {}", said.join("; ")));
+        }
+    }
+    if resp.drag_stopped()
+        && let Some(to) = ui
+            .input(|i| i.pointer.latest_pos())
+            .map(|p| fr.hex_at(p))
+            .or_else(|| {
+                drag.as_ref()
+                    .filter(|(id, _)| *id == u.unit.id)
+                    .map(|(_, h)| *h)
+            })
+    {
+        *drag = None;
+        if to != h
+            && grid.contains(&to)
+            && let Some(pos) = position_in(to, fr.layout)
         {
-            let to = fr.hex_at(p);
-            *drag = Some((u.unit.id.clone(), to));
-            // Checked while dragging, so the note shows before the drop.
-            let said = warn(u, to);
-            if !said.is_empty() {
-                drag_note = Some(format!("Note: {}", said.join("; ")));
-            }
-        }
-        if resp.drag_stopped()
-            && let Some(to) = ui
-                .input(|i| i.pointer.latest_pos())
-                .map(|p| fr.hex_at(p))
-                .or_else(|| {
-                    drag.as_ref()
-                        .filter(|(id, _)| *id == u.unit.id)
-                        .map(|(_, h)| *h)
-                })
-        {
-            *drag = None;
-            if to != h
-                && grid.contains(&to)
-                && let Some(pos) = position_in(to, fr.layout)
-            {
-                // The umpire decides: the move is made, and its log entry keeps what was odd
-                // about it ([`kepi_game::engine::flow::move_notes`], filled in where it is applied).
-                out.push(Command::Act(Action::Move {
-                    unit: u.unit.id.clone(),
-                    to: pos,
-                    notes: Vec::new(),
-                    mp: None,
-                }));
-            }
+            // The umpire decides: the move is made, and its log entry keeps what was odd
+            // about it ([`kepi_game::engine::flow::move_notes`], filled in where it is applied).
+            out.push(Command::Act(Action::Move {
+                unit: u.unit.id.clone(),
+                to: pos,
+                notes: Vec::new(),
+                mp: None,
+            }));
         }
     }
     drag_note

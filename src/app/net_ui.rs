@@ -239,6 +239,14 @@ fn answer_text(a: &Answer, resolution: bool) -> (String, bool) {
     }
 }
 
+/// What the worker does after a step: go on with what it made, try the host again (after the
+/// wait), or stop.
+enum Step<T> {
+    Go(T),
+    Again,
+    Stop,
+}
+
 /// The worker: connect, catch up, then listen and send, reconnecting after a lost connection.
 fn work(
     address: &str,
@@ -252,155 +260,31 @@ fn work(
     // Waits between reconnections grow (with jitter) while the host keeps dropping this window.
     let mut backoff = kepi_game::net::io::Backoff::default();
     while !stop.load(Ordering::SeqCst) {
-        let mut c = match Client::connect(address, code, Some(replica.clone()), STEP) {
-            Ok(c) => c,
-            // A first join that reaches nobody is a typo or a host not started: said, not retried.
-            Err(NetError::Connection(m)) if !joined_once => {
-                let _ = tell.send(Update::Refused(format!(
-                    "{m}: check the address, and that the umpire's kepi is hosting"
-                )));
-                return;
-            }
-            Err(NetError::Connection(m)) => {
-                let _ = tell.send(Update::Lost(m));
-                if !pause(backoff.wait(), stop) {
-                    return;
-                }
-                continue;
-            }
-            Err(e) => {
-                let _ = tell.send(Update::Refused(e.to_string()));
-                return;
-            }
+        let c = match connect(
+            address,
+            code,
+            &replica,
+            joined_once,
+            tell,
+            stop,
+            &mut backoff,
+        ) {
+            Step::Go(c) => c,
+            Step::Again => continue,
+            Step::Stop => return,
         };
         joined_once = true;
         let _ = tell.send(Update::Joined(c.welcome().seat));
-        // A player's seat while strengths are hidden has no whole log to replay: it catches up
-        // its own view of the game (the host's state for the seat, the log as it may read it).
-        let caught = if c.welcome().hidden {
-            c.catch_up_view(STEP.saturating_mul(6)).map(|_| ())
-        } else {
-            c.catch_up(STEP.saturating_mul(6)).map(|_| ())
+        let c = match caught_up(c, tell, stop, &mut backoff, &mut replica) {
+            Step::Go(c) => c,
+            Step::Again => continue,
+            Step::Stop => return,
         };
-        if let Err(e) = caught {
-            match e {
-                NetError::Connection(m) => {
-                    let _ = tell.send(Update::Lost(m));
-                    replica = c.into_replica().unwrap_or_default();
-                    if !pause(backoff.wait(), stop) {
-                        return;
-                    }
-                    continue;
-                }
-                other => {
-                    let _ = tell.send(Update::Refused(other.to_string()));
-                    return;
-                }
-            }
-        }
         // The waits start afresh only once a connection has held (Backoff::after): a host that
         // welcomes this window and drops it at once is not asked again four times a second.
         let joined_at = Instant::now();
-        let mut shown = c.replica().map_or(0, Replica::len);
-        if let Some(g) = replayed(&c) {
-            let _ = tell.send(Update::Game(Box::new(g)));
-        }
-        let lost: Result<String, NetError> = 'conn: loop {
-            if stop.load(Ordering::SeqCst) {
-                c.close();
-                return;
-            }
-            while let Ok(a) = asked.try_recv() {
-                // What was asked, should the connection break before the answer: the window
-                // says so rather than leave it waiting (the log tells, once back, whether the
-                // host applied it).
-                let lost_ask = match &a {
-                    Ask::Apply { words, resolution } => Some(Update::Applied {
-                        text: format!(
-                            "the connection broke while asking `{}`: once reconnected, the log shows whether the host applied it",
-                            words.join(" ")
-                        ),
-                        refused: true,
-                        made: Vec::new(),
-                        resolution: *resolution,
-                    }),
-                    _ => None,
-                };
-                let done = match a {
-                    Ask::Apply { words, resolution } => {
-                        c.apply(&words, STEP.saturating_mul(3)).map(|a| {
-                            let (text, refused) = answer_text(&a, resolution);
-                            let made = (a.entries.iter().map(|e| e.index))
-                                .chain(a.seen.iter().map(|e| e.index))
-                                .collect();
-                            Update::Applied {
-                                text,
-                                refused,
-                                made,
-                                resolution,
-                            }
-                        })
-                    }
-                    Ask::Pending => c.pending(STEP).map(Update::Pending),
-                    Ask::Decide {
-                        request,
-                        approve,
-                        reason,
-                    } => c
-                        .decide(request, approve, reason, STEP.saturating_mul(3))
-                        .map(|a| {
-                            let (t, bad) = answer_text(&a, false);
-                            Update::Answer(format!("request {request}: {t}"), bad)
-                        }),
-                    Ask::SetApproval(on) => c.set_approval(on, STEP).map(Update::Approval),
-                };
-                match done {
-                    Ok(u) => {
-                        let _ = tell.send(u);
-                    }
-                    Err(NetError::Refused(m)) => {
-                        let u = match lost_ask {
-                            Some(Update::Applied { resolution, .. }) => Update::Applied {
-                                text: format!("refused: {m}"),
-                                refused: true,
-                                made: Vec::new(),
-                                resolution,
-                            },
-                            _ => Update::Answer(format!("refused: {m}"), true),
-                        };
-                        let _ = tell.send(u);
-                    }
-                    Err(e) => {
-                        if let Some(u) = lost_ask {
-                            let _ = tell.send(u);
-                        }
-                        break 'conn Err(e);
-                    }
-                }
-            }
-            match c.next(Instant::now() + LISTEN) {
-                Ok(Incoming::Decided(d)) => {
-                    let text = if d.approved {
-                        format!("the umpire approved request {}", d.request)
-                    } else {
-                        d.refused
-                            .as_ref()
-                            .map(|r| r.message.clone())
-                            .unwrap_or_else(|| format!("the umpire rejected request {}", d.request))
-                    };
-                    let _ = tell.send(Update::Answer(text, !d.approved));
-                }
-                Ok(Incoming::Closing(m)) => break Ok(m),
-                Ok(Incoming::Entries(_) | Incoming::Idle) => {}
-                Err(e) => break Err(e),
-            }
-            let now = c.replica().map_or(0, Replica::len);
-            if now != shown {
-                shown = now;
-                if let Some(g) = replayed(&c) {
-                    let _ = tell.send(Update::Game(Box::new(g)));
-                }
-            }
+        let Some((c, lost)) = converse(c, asked, tell, stop) else {
+            return;
         };
         match lost {
             Ok(m) | Err(NetError::Connection(m)) => {
@@ -415,6 +299,208 @@ fn work(
                 return;
             }
         }
+    }
+}
+
+/// Connects to the host with the game known so far (`replica`). A first join that reaches nobody
+/// is said and not retried; a later one is retried after the wait; any other refusal stops.
+fn connect(
+    address: &str,
+    code: &str,
+    replica: &Replica,
+    joined_once: bool,
+    tell: &Sender<Update>,
+    stop: &AtomicBool,
+    backoff: &mut kepi_game::net::io::Backoff,
+) -> Step<Client> {
+    match Client::connect(address, code, Some(replica.clone()), STEP) {
+        Ok(c) => Step::Go(c),
+        // A first join that reaches nobody is a typo or a host not started: said, not retried.
+        Err(NetError::Connection(m)) if !joined_once => {
+            let _ = tell.send(Update::Refused(format!(
+                "{m}: check the address, and that the umpire's kepi is hosting"
+            )));
+            Step::Stop
+        }
+        Err(NetError::Connection(m)) => {
+            let _ = tell.send(Update::Lost(m));
+            if !pause(backoff.wait(), stop) {
+                return Step::Stop;
+            }
+            Step::Again
+        }
+        Err(e) => {
+            let _ = tell.send(Update::Refused(e.to_string()));
+            Step::Stop
+        }
+    }
+}
+
+/// Catches up with the host's log. A player's seat while strengths are hidden has no whole log to
+/// replay: it catches up its own view of the game (the host's state for the seat, the log as it
+/// may read it). A lost connection keeps what was caught up (`replica`) and tries again.
+fn caught_up(
+    mut c: Client,
+    tell: &Sender<Update>,
+    stop: &AtomicBool,
+    backoff: &mut kepi_game::net::io::Backoff,
+    replica: &mut Replica,
+) -> Step<Client> {
+    let caught = if c.welcome().hidden {
+        c.catch_up_view(STEP.saturating_mul(6)).map(|_| ())
+    } else {
+        c.catch_up(STEP.saturating_mul(6)).map(|_| ())
+    };
+    match caught {
+        Ok(()) => Step::Go(c),
+        Err(NetError::Connection(m)) => {
+            let _ = tell.send(Update::Lost(m));
+            *replica = c.into_replica().unwrap_or_default();
+            if !pause(backoff.wait(), stop) {
+                return Step::Stop;
+            }
+            Step::Again
+        }
+        Err(other) => {
+            let _ = tell.send(Update::Refused(other.to_string()));
+            Step::Stop
+        }
+    }
+}
+
+/// The conversation once caught up: the game shown, then, until it ends, what the window asks
+/// sent, the host listened to, and the game shown again whenever the log grew. Returns how it
+/// ended (the host closing, or an error) with the client; `None` when the window stopped it
+/// (the connection closed).
+fn converse(
+    mut c: Client,
+    asked: &Receiver<Ask>,
+    tell: &Sender<Update>,
+    stop: &AtomicBool,
+) -> Option<(Client, Result<String, NetError>)> {
+    let mut shown = c.replica().map_or(0, Replica::len);
+    if let Some(g) = replayed(&c) {
+        let _ = tell.send(Update::Game(Box::new(g)));
+    }
+    let lost: Result<String, NetError> = loop {
+        if stop.load(Ordering::SeqCst) {
+            c.close();
+            return None;
+        }
+        if let Err(e) = send_asks(&mut c, asked, tell) {
+            break Err(e);
+        }
+        match listen(&mut c, tell) {
+            Ok(Some(m)) => break Ok(m),
+            Ok(None) => {}
+            Err(e) => break Err(e),
+        }
+        let now = c.replica().map_or(0, Replica::len);
+        if now != shown {
+            shown = now;
+            if let Some(g) = replayed(&c) {
+                let _ = tell.send(Update::Game(Box::new(g)));
+            }
+        }
+    };
+    Some((c, lost))
+}
+
+/// Sends what the window asked, each answer told back; a refusal is an answer. Any other error
+/// ends the connection (said for an apply first, so the window does not wait for it).
+fn send_asks(c: &mut Client, asked: &Receiver<Ask>, tell: &Sender<Update>) -> Result<(), NetError> {
+    while let Ok(a) = asked.try_recv() {
+        // What was asked, should the connection break before the answer: the window
+        // says so rather than leave it waiting (the log tells, once back, whether the
+        // host applied it).
+        let lost_ask = match &a {
+            Ask::Apply { words, resolution } => Some(Update::Applied {
+                text: format!(
+                    "the connection broke while asking `{}`: once reconnected, the log shows whether the host applied it",
+                    words.join(" ")
+                ),
+                refused: true,
+                made: Vec::new(),
+                resolution: *resolution,
+            }),
+            _ => None,
+        };
+        match ask(c, a) {
+            Ok(u) => {
+                let _ = tell.send(u);
+            }
+            Err(NetError::Refused(m)) => {
+                let u = match lost_ask {
+                    Some(Update::Applied { resolution, .. }) => Update::Applied {
+                        text: format!("refused: {m}"),
+                        refused: true,
+                        made: Vec::new(),
+                        resolution,
+                    },
+                    _ => Update::Answer(format!("refused: {m}"), true),
+                };
+                let _ = tell.send(u);
+            }
+            Err(e) => {
+                if let Some(u) = lost_ask {
+                    let _ = tell.send(u);
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One thing the window asked, sent to the host, and its answer as the window is told it.
+fn ask(c: &mut Client, a: Ask) -> Result<Update, NetError> {
+    match a {
+        Ask::Apply { words, resolution } => c.apply(&words, STEP.saturating_mul(3)).map(|a| {
+            let (text, refused) = answer_text(&a, resolution);
+            let made = (a.entries.iter().map(|e| e.index))
+                .chain(a.seen.iter().map(|e| e.index))
+                .collect();
+            Update::Applied {
+                text,
+                refused,
+                made,
+                resolution,
+            }
+        }),
+        Ask::Pending => c.pending(STEP).map(Update::Pending),
+        Ask::Decide {
+            request,
+            approve,
+            reason,
+        } => c
+            .decide(request, approve, reason, STEP.saturating_mul(3))
+            .map(|a| {
+                let (t, bad) = answer_text(&a, false);
+                Update::Answer(format!("request {request}: {t}"), bad)
+            }),
+        Ask::SetApproval(on) => c.set_approval(on, STEP).map(Update::Approval),
+    }
+}
+
+/// Listens to the host a moment: the umpire's decision on a request this window made is told
+/// back; the host closing ends the conversation with its words (`Some`).
+fn listen(c: &mut Client, tell: &Sender<Update>) -> Result<Option<String>, NetError> {
+    match c.next(Instant::now() + LISTEN) {
+        Ok(Incoming::Decided(d)) => {
+            let text = if d.approved {
+                format!("the umpire approved request {}", d.request)
+            } else {
+                d.refused
+                    .as_ref()
+                    .map(|r| r.message.clone())
+                    .unwrap_or_else(|| format!("the umpire rejected request {}", d.request))
+            };
+            let _ = tell.send(Update::Answer(text, !d.approved));
+            Ok(None)
+        }
+        Ok(Incoming::Closing(m)) => Ok(Some(m)),
+        Ok(Incoming::Entries(_) | Incoming::Idle) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
@@ -1127,71 +1213,7 @@ impl NetUi {
                 None => {
                     ui.label("This game has no save file yet: it must be saved first (File > Save As…), then hosted.");
                 }
-                Some(p) => {
-                    // Issue 46: the choices and Start hosting come first, at fixed places; what
-                    // changes (the reach or why not, the save's path) follows them, wrapped.
-                    ui.label("Who can join:");
-                    let chosen = self.bind;
-                    ui.radio_value(
-                        &mut self.bind,
-                        BindChoice::ThisComputer,
-                        "this computer only (127.0.0.1)",
-                    );
-                    ui.radio_value(
-                        &mut self.bind,
-                        BindChoice::LocalNetwork,
-                        "the local network (all interfaces)",
-                    );
-                    let hint = self.bind_hint();
-                    ui.horizontal(|ui| {
-                        ui.radio_value(&mut self.bind, BindChoice::Typed, "this address:");
-                        let typed = super::keys::field(
-                            ui,
-                            egui::TextEdit::singleline(&mut self.bind_typed)
-                                .hint_text(hint)
-                                .desired_width(160.0),
-                            "host_bind_address",
-                        );
-                        if typed.changed() {
-                            self.bind = BindChoice::Typed;
-                            self.host_error = None;
-                        }
-                    });
-                    if self.bind != chosen {
-                        self.host_error = None;
-                    }
-                    let bind = self.bind_address();
-                    ui.horizontal_wrapped(|ui| {
-                        if ui
-                            .add_enabled(bind.is_ok(), egui::Button::new("Start hosting"))
-                            .clicked()
-                        {
-                            out.push(NetAction::StartHosting);
-                        }
-                        // What hosting needs, beside the button: why not, or who can reach it.
-                        match (&bind, &self.host_error) {
-                            (Err(e), _) | (Ok(_), Some(e)) => {
-                                ui.colored_label(ui.visuals().error_fg_color, e);
-                            }
-                            (Ok(ip), None) => {
-                                let words = format!(
-                                    "Reachable from {}: anyone there with a join code can join.",
-                                    kepi_game::net::host::reach(*ip)
-                                );
-                                if ip.is_unspecified() {
-                                    ui.colored_label(ui.visuals().warn_fg_color, words);
-                                } else {
-                                    ui.label(words);
-                                }
-                            }
-                        }
-                    });
-                    ui.separator();
-                    ui.label(format!(
-                        "Players join this game from their own kepi; the host (this window) keeps {} and applies every action.",
-                        p.display()
-                    ));
-                }
+                Some(p) => self.host_setup_ui(ui, p, &mut out),
             }
             return out;
         };
@@ -1199,106 +1221,83 @@ impl NetUi {
             ui.label("Stopping: the save is being caught up…");
             return out;
         }
-        let mut stop = false;
-        // Stop hosting first, at a place nothing above it changes: the events, answers and
-        // requests below grow as the game goes on.
-        ui.horizontal_wrapped(|ui| {
-            if ui.button("Stop hosting").clicked() {
-                stop = true;
-            }
-            ui.label(format!("Listening on {}: {}.", h.listening, h.reach));
-        });
-        ui.horizontal(|ui| {
-            ui.label("Address:");
-            ui.add(egui::Label::new(egui::RichText::new(&h.address).monospace()).selectable(true));
-            if ui.small_button("Copy").clicked() {
-                ui.ctx().copy_text(h.address.clone());
-            }
-        });
-        ui.separator();
-        ui.strong("Seats and their join codes");
-        egui::Grid::new("host_seats").striped(true).show(ui, |ui| {
-            for s in &h.seats {
-                let here = h
-                    .connected
-                    .iter()
-                    .filter(|(seat, _)| *seat == s.seat)
-                    .count();
-                ui.label(s.seat.name());
-                ui.add(egui::Label::new(egui::RichText::new(&s.code).monospace()).selectable(true));
-                if ui
-                    .small_button("Copy")
-                    .on_hover_text(format!("copy the {} seat's code", s.seat))
-                    .clicked()
-                {
-                    ui.ctx().copy_text(s.code.clone());
-                }
-                ui.label(match here {
-                    0 => String::new(),
-                    1 => "connected".to_string(),
-                    n => format!("{n} connected"),
-                });
-                ui.end_row();
-            }
-        });
-        ui.separator();
-        let mut approval = h.approval;
-        if ui
-            .checkbox(&mut approval, "Players' resolutions wait for my approval")
-            .changed()
-        {
-            h.link.ask(Ask::SetApproval(approval));
-        }
-        // The waiting requests are the Due panel's too: decided the same way, from one list.
-        let pending = view
-            .mode
-            .remote()
-            .map(|r| r.pending.clone())
-            .unwrap_or_default();
-        if pending.is_empty() {
-            ui.weak("No request is waiting.");
-        } else {
-            ui.strong("Waiting requests (also in the Due panel)");
-        }
-        for r in &pending {
-            // The buttons first, so a long request never pushes them; its words and what the
-            // rules say against it (read before deciding) wrap after them.
-            ui.horizontal_wrapped(|ui| {
-                for (approve, verb) in [(true, "Approve"), (false, "Reject")] {
-                    if ui.button(format!("{verb} {}", r.request)).clicked() {
-                        out.push(NetAction::Do(Command::Decide {
-                            request: r.request,
-                            approve,
-                            reason: None,
-                        }));
-                    }
-                }
-                ui.label(format!("{}: {}", r.seat, r.text()));
-            });
-            for n in &r.notes {
-                ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
-            }
-        }
-        for (t, bad) in h.answers.iter().rev().take(3) {
-            if *bad {
-                ui.colored_label(ui.visuals().error_fg_color, t);
-            } else {
-                ui.label(t);
-            }
-        }
-        ui.separator();
-        egui::ScrollArea::vertical()
-            .id_salt("host_events")
-            .max_height(140.0)
-            .show(ui, |ui| {
-                for e in h.events.iter().rev() {
-                    ui.small(e);
-                }
-            });
-        if stop {
+        if hosting_ui(ui, h, view, &mut out) {
             self.stop_hosting();
         }
         out
+    }
+
+    /// Before hosting: who can join (this computer, the local network, an address typed), Start
+    /// hosting with why not or who can reach it, and the save the host keeps (`save`).
+    fn host_setup_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        save: &std::path::Path,
+        out: &mut Vec<NetAction>,
+    ) {
+        // Issue 46: the choices and Start hosting come first, at fixed places; what
+        // changes (the reach or why not, the save's path) follows them, wrapped.
+        ui.label("Who can join:");
+        let chosen = self.bind;
+        ui.radio_value(
+            &mut self.bind,
+            BindChoice::ThisComputer,
+            "this computer only (127.0.0.1)",
+        );
+        ui.radio_value(
+            &mut self.bind,
+            BindChoice::LocalNetwork,
+            "the local network (all interfaces)",
+        );
+        let hint = self.bind_hint();
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.bind, BindChoice::Typed, "this address:");
+            let typed = super::keys::field(
+                ui,
+                egui::TextEdit::singleline(&mut self.bind_typed)
+                    .hint_text(hint)
+                    .desired_width(160.0),
+                "host_bind_address",
+            );
+            if typed.changed() {
+                self.bind = BindChoice::Typed;
+                self.host_error = None;
+            }
+        });
+        if self.bind != chosen {
+            self.host_error = None;
+        }
+        let bind = self.bind_address();
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .add_enabled(bind.is_ok(), egui::Button::new("Start hosting"))
+                .clicked()
+            {
+                out.push(NetAction::StartHosting);
+            }
+            // What hosting needs, beside the button: why not, or who can reach it.
+            match (&bind, &self.host_error) {
+                (Err(e), _) | (Ok(_), Some(e)) => {
+                    ui.colored_label(ui.visuals().error_fg_color, e);
+                }
+                (Ok(ip), None) => {
+                    let words = format!(
+                        "Reachable from {}: anyone there with a join code can join.",
+                        kepi_game::net::host::reach(*ip)
+                    );
+                    if ip.is_unspecified() {
+                        ui.colored_label(ui.visuals().warn_fg_color, words);
+                    } else {
+                        ui.label(words);
+                    }
+                }
+            }
+        });
+        ui.separator();
+        ui.label(format!(
+            "Players join this game from their own kepi; the host (this window) keeps {} and applies every action.",
+            save.display()
+        ));
     }
 
     /// The Join dialog's content: what it asks, nothing done yet.
@@ -1423,4 +1422,128 @@ impl NetUi {
         }
         out
     }
+}
+
+/// The game hosted, in the Host dialog: Stop hosting and the address, the seats and their codes,
+/// the approval switch, the requests waiting, the last answers and the events. True when Stop
+/// hosting was pressed.
+fn hosting_ui(ui: &mut egui::Ui, h: &mut Hosting, view: &View, out: &mut Vec<NetAction>) -> bool {
+    let stop = hosting_address_ui(ui, h);
+    ui.separator();
+    host_seats_ui(ui, h);
+    ui.separator();
+    let mut approval = h.approval;
+    if ui
+        .checkbox(&mut approval, "Players' resolutions wait for my approval")
+        .changed()
+    {
+        h.link.ask(Ask::SetApproval(approval));
+    }
+    waiting_requests_ui(ui, view, out);
+    host_answers_ui(ui, h);
+    stop
+}
+
+/// Stop hosting first, at a place nothing above it changes (the events, answers and requests
+/// below grow as the game goes on), then the address players type. True when Stop was pressed.
+fn hosting_address_ui(ui: &mut egui::Ui, h: &Hosting) -> bool {
+    let mut stop = false;
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("Stop hosting").clicked() {
+            stop = true;
+        }
+        ui.label(format!("Listening on {}: {}.", h.listening, h.reach));
+    });
+    ui.horizontal(|ui| {
+        ui.label("Address:");
+        ui.add(egui::Label::new(egui::RichText::new(&h.address).monospace()).selectable(true));
+        if ui.small_button("Copy").clicked() {
+            ui.ctx().copy_text(h.address.clone());
+        }
+    });
+    stop
+}
+
+/// The seats, their join codes (to copy) and who is connected to each ("host_seats").
+fn host_seats_ui(ui: &mut egui::Ui, h: &Hosting) {
+    ui.strong("Seats and their join codes");
+    egui::Grid::new("host_seats").striped(true).show(ui, |ui| {
+        for s in &h.seats {
+            let here = h
+                .connected
+                .iter()
+                .filter(|(seat, _)| *seat == s.seat)
+                .count();
+            ui.label(s.seat.name());
+            ui.add(egui::Label::new(egui::RichText::new(&s.code).monospace()).selectable(true));
+            if ui
+                .small_button("Copy")
+                .on_hover_text(format!("copy the {} seat's code", s.seat))
+                .clicked()
+            {
+                ui.ctx().copy_text(s.code.clone());
+            }
+            ui.label(match here {
+                0 => String::new(),
+                1 => "connected".to_string(),
+                n => format!("{n} connected"),
+            });
+            ui.end_row();
+        }
+    });
+}
+
+/// The players' requests waiting for the umpire, each with Approve and Reject. They are the Due
+/// panel's too: decided the same way, from one list.
+fn waiting_requests_ui(ui: &mut egui::Ui, view: &View, out: &mut Vec<NetAction>) {
+    let pending = view
+        .mode
+        .remote()
+        .map(|r| r.pending.clone())
+        .unwrap_or_default();
+    if pending.is_empty() {
+        ui.weak("No request is waiting.");
+    } else {
+        ui.strong("Waiting requests (also in the Due panel)");
+    }
+    for r in &pending {
+        // The buttons first, so a long request never pushes them; its words and what the
+        // rules say against it (read before deciding) wrap after them.
+        ui.horizontal_wrapped(|ui| {
+            for (approve, verb) in [(true, "Approve"), (false, "Reject")] {
+                if ui.button(format!("{verb} {}", r.request)).clicked() {
+                    out.push(NetAction::Do(Command::Decide {
+                        request: r.request,
+                        approve,
+                        reason: None,
+                    }));
+                }
+            }
+            ui.label(format!("{}: {}", r.seat, r.text()));
+        });
+        for n in &r.notes {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("note: {n}"));
+        }
+    }
+}
+
+/// The last three answers to the umpire's decisions, newest first, then the host's events in
+/// their scroll area ("host_events").
+fn host_answers_ui(ui: &mut egui::Ui, h: &Hosting) {
+    for (t, bad) in h.answers.iter().rev().take(3) {
+        if *bad {
+            ui.colored_label(ui.visuals().error_fg_color, t);
+        } else {
+            ui.label(t);
+        }
+    }
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("host_events")
+        .max_height(140.0)
+        .show(ui, |ui| {
+            for e in h.events.iter().rev() {
+                ui.small(e);
+            }
+        });
 }

@@ -438,9 +438,59 @@ pub fn fit_keeping_number(text: &str, fits: impl Fn(&str) -> bool) -> String {
 
 impl RosterPanel {
     /// Draws the roster: a click picks the acting unit, a right-click the target, Ctrl-click an
-    /// attacker of a hex combat.
+    /// attacker of a hex combat. The search and filters first, then the rows ("roster_rows"),
+    /// laid out only for those in view: group headers fold on a click, units as
+    /// [`RosterPanel::unit_row_ui`] draws them.
     pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
         let mut out = Vec::new();
+        self.filters_ui(ui);
+        // Derived each frame: a player's seat on the network sees its own side's roster first.
+        self.options.seat_side = view.mode.side();
+        let key = (super::state::game_key(view.game), self.options.clone());
+        let options = &self.options;
+        let rows = self
+            .rows
+            .get(key, || std::sync::Arc::new(rows(view.state(), options)))
+            .clone();
+        let row_h = ROSTER_ROW_H;
+        let mut toggle: Option<String> = None;
+        egui::ScrollArea::vertical()
+            .id_salt("roster_rows")
+            .auto_shrink([false, false])
+            .show_rows(ui, row_h, rows.len(), |ui, range| {
+                let state = view.state();
+                for row in &rows[range] {
+                    let (rect, _) =
+                        ui.allocate_exact_size(vec2(ui.available_width(), row_h), Sense::hover());
+                    let mut ui = row_ui(ui, rect);
+                    match row {
+                        Row::Group {
+                            key,
+                            label,
+                            depth,
+                            count,
+                        } => {
+                            if self.group_row_ui(&mut ui, rect, key, label, *depth, *count) {
+                                toggle = Some(key.clone());
+                            }
+                        }
+                        Row::Unit { index, depth } => {
+                            let Some(u) = state.units.get(*index) else {
+                                continue;
+                            };
+                            self.unit_row_ui(&mut ui, rect, view, u, *depth, &mut out);
+                        }
+                    }
+                }
+            });
+        if let Some(k) = toggle {
+            self.options.toggle(&k);
+        }
+        out
+    }
+
+    /// The roster's heading with its search ("roster_search"), the filters, and how to pick.
+    fn filters_ui(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             ui.heading("Roster");
             super::keys::field(
@@ -461,150 +511,133 @@ impl RosterPanel {
                 .weak(),
         );
         ui.separator();
-        // Derived each frame: a player's seat on the network sees its own side's roster first.
-        self.options.seat_side = view.mode.side();
-        let key = (super::state::game_key(view.game), self.options.clone());
-        let options = &self.options;
-        let rows = self
-            .rows
-            .get(key, || std::sync::Arc::new(rows(view.state(), options)))
-            .clone();
+    }
+
+    /// A group's header row at `rect`: folded or open, its label and how many units are under it.
+    /// True when it was clicked (to fold or open it).
+    fn group_row_ui(
+        &self,
+        ui: &mut Ui,
+        rect: egui::Rect,
+        key: &str,
+        label: &str,
+        depth: usize,
+        count: usize,
+    ) -> bool {
         let row_h = ROSTER_ROW_H;
-        let mut toggle: Option<String> = None;
-        egui::ScrollArea::vertical()
-        .id_salt("roster_rows")
-        .auto_shrink([false, false])
-        .show_rows(ui, row_h, rows.len(), |ui, range| {
-            let state = view.state();
-            for row in &rows[range] {
-                let (rect, _) =
-                    ui.allocate_exact_size(vec2(ui.available_width(), row_h), Sense::hover());
-                let mut ui = row_ui(ui, rect);
-                match row {
-                    Row::Group {
-                        key,
-                        label,
-                        depth,
-                        count,
-                    } => {
-                        let indent = *depth as f32 * 12.0;
-                        ui.add_space(indent);
-                        let open = !self.options.closed(key);
-                        let arrow = if open { "[-]" } else { "[+]" };
-                        // The count has its own room at the row's end, never elided (issue
-                        // 46: a campaign battle's long formation names cut it off); the name
-                        // takes the rest, elided, whole on hover.
-                        let count = format!("· {count}");
-                        let count_w = super::widgets::text_width(
-                            &ui,
-                            &count,
-                            egui::TextStyle::Body,
-                        ) + ui.spacing().item_spacing.x
-                            + 4.0;
-                        let count = RichText::new(count).strong();
-                        let name_w = (rect.width() - indent - count_w).max(NAME_MIN_W);
-                        let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
-                        let mut name_ui = row_ui(&mut ui, slot);
-                        let text = RichText::new(format!("{arrow} {label}")).strong();
-                        let r = name_ui
-                            .add(
-                                egui::Label::new(text)
-                                    .truncate()
-                                    .show_tooltip_when_elided(false)
-                                    .sense(Sense::click()),
-                            )
-                            .on_hover_text(label);
-                        let c = ui.add(egui::Label::new(count).sense(Sense::click()));
-                        if r.clicked() || c.clicked() {
-                            toggle = Some(key.clone());
-                        }
-                    }
-                    Row::Unit { index, depth } => {
-                        let Some(u) = state.units.get(*index) else {
-                            continue;
-                        };
-                        let selected = view.selected == Some(u.id());
-                        let target = view.target == Some(u.id());
-                        let indent = *depth as f32 * 12.0;
-                        ui.add_space(indent);
-                        let mark = if selected {
-                            "> "
-                        } else if target {
-                            "@ "
-                        } else {
-                            ""
-                        };
-                        let room = rect.width() - indent;
-                        let bar = room - right_width(&ui, u, true) >= 60.0;
-                        let name_w = (room - right_width(&ui, u, bar)).max(NAME_MIN_W);
-                        // A name too long for its room keeps its number at the end (a campaign
-                        // battle's units differ only there: "... Division battalion 7"; issue
-                        // 46), the whole on hover.
-                        let whole = format!("{mark}{}", u.unit.name);
-                        let shown = self.fitted.fit(&ui, &whole, name_w - 2.0);
-                        let mut name = RichText::new(shown);
-                        if selected {
-                            name = name.strong().color(ui.visuals().selection.stroke.color);
-                        } else if target {
-                            name = name.strong().color(Color32::from_rgb(220, 120, 60));
-                        }
-                        if u.eliminated() {
-                            name = name.strikethrough();
-                        }
-                        // The name takes what the row's strength and markers leave, elided (the
-                        // whole on hover): never a second line.
-                        // In a narrow column the strength bar goes (its numbers stay) before a
-                        // chip would be cut at the edge.
-                        let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
-                        let mut name_ui = row_ui(&mut ui, slot);
-                        let r = name_ui
-                            .add(
-                                egui::Label::new(name)
-                                    .truncate()
-                                    .show_tooltip_when_elided(false)
-                                    .sense(Sense::click()),
-                            )
-                            .on_hover_text(&u.unit.name);
-                        // Read out (and found by a test) as the whole name, as drawn when it fits.
-                        r.widget_info(|| {
-                            egui::WidgetInfo::labeled(egui::Role::Label, true, &whole)
-                        });
-                        // SPI-C2, FR-C1: Ctrl-click adds or removes an attacker of the hex combat.
-                        if r.clicked() && ui.input(|i| i.modifiers.command) {
-                            out.push(Command::ToggleAttacker(u.id().to_string()));
-                        } else if r.clicked() {
-                            out.push(Command::Select(u.id().to_string()));
-                        }
-                        if r.secondary_clicked() {
-                            out.push(Command::Target(u.id().to_string()));
-                        }
-                        if u.strength_hidden {
-                            ui.label(RichText::new("?").monospace().small()).on_hover_text(
-                                "this unit's strength is hidden from your seat (the umpire's kepi has it)",
-                            );
-                        } else {
-                            if bar {
-                                strength_bar(&mut ui, u.strength, u.max_strength, STRENGTH_BAR_W);
-                            }
-                            ui.label(
-                                RichText::new(format!("{}/{}", u.strength, u.max_strength))
-                                    .monospace()
-                                    .small(),
-                            );
-                        }
-                        if u.fatigue > 0 {
-                            ui.label(RichText::new(format!("f{}", u.fatigue)).small())
-                                .on_hover_text(format!("{} fatigue", u.fatigue));
-                        }
-                        markers_ui(&mut ui, u);
-                    }
-                }
-            }
-        });
-        if let Some(k) = toggle {
-            self.options.toggle(&k);
+        let indent = depth as f32 * 12.0;
+        ui.add_space(indent);
+        let open = !self.options.closed(key);
+        let arrow = if open { "[-]" } else { "[+]" };
+        // The count has its own room at the row's end, never elided (issue
+        // 46: a campaign battle's long formation names cut it off); the name
+        // takes the rest, elided, whole on hover.
+        let count = format!("· {count}");
+        let count_w = super::widgets::text_width(ui, &count, egui::TextStyle::Body)
+            + ui.spacing().item_spacing.x
+            + 4.0;
+        let count = RichText::new(count).strong();
+        let name_w = (rect.width() - indent - count_w).max(NAME_MIN_W);
+        let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
+        let mut name_ui = row_ui(ui, slot);
+        let text = RichText::new(format!("{arrow} {label}")).strong();
+        let r = name_ui
+            .add(
+                egui::Label::new(text)
+                    .truncate()
+                    .show_tooltip_when_elided(false)
+                    .sense(Sense::click()),
+            )
+            .on_hover_text(label);
+        let c = ui.add(egui::Label::new(count).sense(Sense::click()));
+        r.clicked() || c.clicked()
+    }
+
+    /// A unit's row at `rect`: its name (marked when acting or target, struck out when
+    /// eliminated; a click picks it), then its strength, fatigue and markers.
+    fn unit_row_ui(
+        &mut self,
+        ui: &mut Ui,
+        rect: egui::Rect,
+        view: &View,
+        u: &UnitState,
+        depth: usize,
+        out: &mut Vec<Command>,
+    ) {
+        let row_h = ROSTER_ROW_H;
+        let selected = view.selected == Some(u.id());
+        let target = view.target == Some(u.id());
+        let indent = depth as f32 * 12.0;
+        ui.add_space(indent);
+        let mark = if selected {
+            "> "
+        } else if target {
+            "@ "
+        } else {
+            ""
+        };
+        let room = rect.width() - indent;
+        let bar = room - right_width(ui, u, true) >= 60.0;
+        let name_w = (room - right_width(ui, u, bar)).max(NAME_MIN_W);
+        // A name too long for its room keeps its number at the end (a campaign
+        // battle's units differ only there: "... Division battalion 7"; issue
+        // 46), the whole on hover.
+        let whole = format!("{mark}{}", u.unit.name);
+        let shown = self.fitted.fit(ui, &whole, name_w - 2.0);
+        let mut name = RichText::new(shown);
+        if selected {
+            name = name.strong().color(ui.visuals().selection.stroke.color);
+        } else if target {
+            name = name.strong().color(Color32::from_rgb(220, 120, 60));
         }
-        out
+        if u.eliminated() {
+            name = name.strikethrough();
+        }
+        // The name takes what the row's strength and markers leave, elided (the
+        // whole on hover): never a second line.
+        // In a narrow column the strength bar goes (its numbers stay) before a
+        // chip would be cut at the edge.
+        let (slot, _) = ui.allocate_exact_size(vec2(name_w, row_h), Sense::hover());
+        let mut name_ui = row_ui(ui, slot);
+        let r = name_ui
+            .add(
+                egui::Label::new(name)
+                    .truncate()
+                    .show_tooltip_when_elided(false)
+                    .sense(Sense::click()),
+            )
+            .on_hover_text(&u.unit.name);
+        // Read out (and found by a test) as the whole name, as drawn when it fits.
+        r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &whole));
+        // SPI-C2, FR-C1: Ctrl-click adds or removes an attacker of the hex combat.
+        if r.clicked() && ui.input(|i| i.modifiers.command) {
+            out.push(Command::ToggleAttacker(u.id().to_string()));
+        } else if r.clicked() {
+            out.push(Command::Select(u.id().to_string()));
+        }
+        if r.secondary_clicked() {
+            out.push(Command::Target(u.id().to_string()));
+        }
+        if u.strength_hidden {
+            ui.label(RichText::new("?").monospace().small())
+                .on_hover_text(
+                    "this unit's strength is hidden from your seat (the umpire's kepi has it)",
+                );
+        } else {
+            if bar {
+                strength_bar(ui, u.strength, u.max_strength, STRENGTH_BAR_W);
+            }
+            ui.label(
+                RichText::new(format!("{}/{}", u.strength, u.max_strength))
+                    .monospace()
+                    .small(),
+            );
+        }
+        if u.fatigue > 0 {
+            ui.label(RichText::new(format!("f{}", u.fatigue)).small())
+                .on_hover_text(format!("{} fatigue", u.fatigue));
+        }
+        markers_ui(ui, u);
     }
 }
 

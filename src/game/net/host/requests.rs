@@ -449,126 +449,29 @@ pub(super) fn decide(
     if shared.stop.load(Ordering::SeqCst) {
         return stopping(id, rx);
     }
-    let Some(at) = core.pending.iter().position(|h| h.req.request == request) else {
-        let held: Vec<String> = core
-            .pending
-            .iter()
-            .map(|h| h.req.request.to_string())
-            .collect();
-        let message = if held.is_empty() {
-            format!("no request {request} is waiting (none is)")
-        } else {
-            format!(
-                "no request {request} is waiting (waiting: {})",
-                held.join(", ")
-            )
-        };
-        return refused_answer(id, rx, 2, message);
+    let at = match held_at(&core, request) {
+        Ok(at) => at,
+        Err(message) => return refused_answer(id, rx, 2, message),
     };
     let held = core.pending.remove(at);
     let asker = held.req.seat;
-    let text = held.req.text();
     let reason: Option<String> = reason
         .map(|r| r.trim().chars().take(MAX_REASON_CHARS).collect::<String>())
         .filter(|r| !r.is_empty());
-    let mut warnings = Vec::new();
-    let mut made = Vec::new();
-    // How many of `made` are the player's resolution (the rest are the umpire's note).
-    let mut by_player = 0;
-    let (to_player, refused) = if approve {
-        let m = record(shared, &mut core, asker, &held.req.words, true);
-        warnings.extend(m.warnings);
-        let note = match &m.refused {
-            None => format!("umpire approved {asker}'s request {request}: {text}"),
-            Some(r) => format!(
-                "umpire approved {asker}'s request {request}: {text} (not applied: {})",
-                r.message
-            ),
-        };
-        let n = record(
-            shared,
-            &mut core,
-            Seat::Umpire,
-            &["note".into(), note],
-            false,
-        );
-        warnings.extend(n.warnings);
-        let to_player = HostMsg::Decided {
-            request,
-            approved: true,
-            entries: m.entries.clone(),
-            refused: m.refused.clone(),
-            seen: Vec::new(),
-            view: None,
-            state: None,
-        };
-        by_player = m.entries.len();
-        made.extend(m.entries);
-        made.extend(n.entries);
-        (to_player, m.refused.or(n.refused))
+    let decision = if approve {
+        approved(shared, &mut core, &held, request)
     } else {
-        let note = match &reason {
-            Some(r) => format!("umpire rejected {asker}'s request {request}: {text} ({r})"),
-            None => format!("umpire rejected {asker}'s request {request}: {text}"),
-        };
-        let n = record(
-            shared,
-            &mut core,
-            Seat::Umpire,
-            &["note".into(), note],
-            false,
-        );
-        warnings.extend(n.warnings);
-        made.extend(n.entries);
-        let to_player = HostMsg::Decided {
-            request,
-            approved: false,
-            entries: Vec::new(),
-            refused: Some(Refusal {
-                code: 2,
-                message: match &reason {
-                    Some(r) => format!("the umpire rejected request {request}: {r}"),
-                    None => format!("the umpire rejected request {request}"),
-                },
-            }),
-            seen: Vec::new(),
-            view: None,
-            state: None,
-        };
-        (to_player, n.refused)
+        rejected(shared, &mut core, &held, request, reason.as_deref())
     };
-    broadcast(&mut core, conn, &made);
-    // A player seat with hidden strengths is told its decision as it sees it.
-    let to_player = match (
-        crate::net::redact::hidden_side(asker, core.hiding()),
+    let Decision {
         to_player,
-    ) {
-        (
-            Some(side),
-            HostMsg::Decided {
-                request,
-                approved,
-                entries,
-                refused,
-                ..
-            },
-        ) => {
-            let (seen, view, state) = core.seen_made(side, &entries);
-            HostMsg::Decided {
-                request,
-                approved,
-                seen,
-                view: Some(view),
-                state: Some(state),
-                entries: Vec::new(),
-                refused: refused.map(|r| Refusal {
-                    code: r.code,
-                    message: crate::net::redact::scrub(&r.message, core.game.state(), side),
-                }),
-            }
-        }
-        (_, m) => m,
-    };
+        refused,
+        made,
+        by_player,
+        warnings,
+    } = decision;
+    broadcast(&mut core, conn, &made);
+    let to_player = as_the_asker_sees_it(&mut core, asker, to_player);
     if let Some(tx) = core.direct.get(&held.conn)
         && held.conn != conn
     {
@@ -607,6 +510,153 @@ pub(super) fn decide(
             state: None,
         }),
         events,
+    }
+}
+
+/// Where request `request` waits among the held ones; else the refusal, naming those that wait.
+fn held_at(core: &Core, request: u64) -> Result<usize, String> {
+    core.pending
+        .iter()
+        .position(|h| h.req.request == request)
+        .ok_or_else(|| {
+            let held: Vec<String> = core
+                .pending
+                .iter()
+                .map(|h| h.req.request.to_string())
+                .collect();
+            if held.is_empty() {
+                format!("no request {request} is waiting (none is)")
+            } else {
+                format!(
+                    "no request {request} is waiting (waiting: {})",
+                    held.join(", ")
+                )
+            }
+        })
+}
+
+/// What the umpire's decision made: the message for the player who asked, the refusal (of the
+/// player's words or of the note), the entries logged (the player's first, `by_player` of them,
+/// then the umpire's note) and the save's warnings.
+struct Decision {
+    to_player: HostMsg,
+    refused: Option<Refusal>,
+    made: Vec<LogEntry>,
+    by_player: usize,
+    warnings: Vec<String>,
+}
+
+/// Approved: the player's words applied for its seat, then the umpire's note of the approval
+/// (saying when they were not applied).
+fn approved(shared: &Shared, core: &mut Core, held: &Held, request: u64) -> Decision {
+    let asker = held.req.seat;
+    let text = held.req.text();
+    let mut warnings = Vec::new();
+    let mut made = Vec::new();
+    let m = record(shared, core, asker, &held.req.words, true);
+    warnings.extend(m.warnings);
+    let note = match &m.refused {
+        None => format!("umpire approved {asker}'s request {request}: {text}"),
+        Some(r) => format!(
+            "umpire approved {asker}'s request {request}: {text} (not applied: {})",
+            r.message
+        ),
+    };
+    let n = record(shared, core, Seat::Umpire, &["note".into(), note], false);
+    warnings.extend(n.warnings);
+    let to_player = HostMsg::Decided {
+        request,
+        approved: true,
+        entries: m.entries.clone(),
+        refused: m.refused.clone(),
+        seen: Vec::new(),
+        view: None,
+        state: None,
+    };
+    // How many of `made` are the player's resolution (the rest are the umpire's note).
+    let by_player = m.entries.len();
+    made.extend(m.entries);
+    made.extend(n.entries);
+    Decision {
+        to_player,
+        refused: m.refused.or(n.refused),
+        made,
+        by_player,
+        warnings,
+    }
+}
+
+/// Rejected: the umpire's note of the rejection and its `reason`, and the player told why.
+fn rejected(
+    shared: &Shared,
+    core: &mut Core,
+    held: &Held,
+    request: u64,
+    reason: Option<&str>,
+) -> Decision {
+    let asker = held.req.seat;
+    let text = held.req.text();
+    let note = match reason {
+        Some(r) => format!("umpire rejected {asker}'s request {request}: {text} ({r})"),
+        None => format!("umpire rejected {asker}'s request {request}: {text}"),
+    };
+    let n = record(shared, core, Seat::Umpire, &["note".into(), note], false);
+    let to_player = HostMsg::Decided {
+        request,
+        approved: false,
+        entries: Vec::new(),
+        refused: Some(Refusal {
+            code: 2,
+            message: match reason {
+                Some(r) => format!("the umpire rejected request {request}: {r}"),
+                None => format!("the umpire rejected request {request}"),
+            },
+        }),
+        seen: Vec::new(),
+        view: None,
+        state: None,
+    };
+    Decision {
+        to_player,
+        refused: n.refused,
+        made: n.entries,
+        by_player: 0,
+        warnings: n.warnings,
+    }
+}
+
+/// The decision as the player who asked sees it: a player seat with hidden strengths is told it
+/// as its own view (the entries as it sees them, the refusal scrubbed); anyone else as it is.
+fn as_the_asker_sees_it(core: &mut Core, asker: Seat, to_player: HostMsg) -> HostMsg {
+    match (
+        crate::net::redact::hidden_side(asker, core.hiding()),
+        to_player,
+    ) {
+        (
+            Some(side),
+            HostMsg::Decided {
+                request,
+                approved,
+                entries,
+                refused,
+                ..
+            },
+        ) => {
+            let (seen, view, state) = core.seen_made(side, &entries);
+            HostMsg::Decided {
+                request,
+                approved,
+                seen,
+                view: Some(view),
+                state: Some(state),
+                entries: Vec::new(),
+                refused: refused.map(|r| Refusal {
+                    code: r.code,
+                    message: crate::net::redact::scrub(&r.message, core.game.state(), side),
+                }),
+            }
+        }
+        (_, m) => m,
     }
 }
 

@@ -9,6 +9,7 @@
 
 use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, Vec2, vec2};
 
+use super::board_map;
 use super::state::{Command, View};
 use kepi_game::engine::flow::HexNow;
 use kepi_game::engine::game::{Action, GameState, UnitState};
@@ -245,7 +246,7 @@ impl MapPanel {
             .zoc
             .unwrap_or_else(|| view.state().system.zones_of_control());
         let scene = Scene::of(view, self.form);
-        tools_ui(ui, &mut size, &mut zoc);
+        tools_ui(ui, &mut size, &mut zoc, scene.map);
         placement_ui(ui, &scene, &mut out);
         self.size = Some(size);
         self.zoc = Some(zoc);
@@ -327,6 +328,10 @@ impl MapPanel {
                 let hovered = hover_pos
                     .map(|p| fr.hex_at(p))
                     .filter(|h| board.grid.contains(h));
+                let centre = |h: Hex| fr.centre(h);
+                if let Some(map) = scene.map {
+                    board_map::paint_terrain(&painter, map, board.grid, &centre, fr.size);
+                }
                 if board.zoc {
                     paint_zones_of_control(&painter, scene, &fr, board.grid);
                 }
@@ -338,6 +343,11 @@ impl MapPanel {
                     paint_line_to(&painter, &fr, s, h);
                 }
                 paint_grid(&painter, &fr, board.grid, &visuals);
+                if let Some(map) = scene.map {
+                    board_map::paint_features(&painter, map, board.grid, &centre, fr.size);
+                    let names = visuals.strong_text_color();
+                    board_map::paint_places(&painter, map, board.grid, &centre, fr.size, names);
+                }
                 if let Some(h) = hovered {
                     let mut pts = hex_corners(fr.centre(h), fr.size).to_vec();
                     pts.push(pts[0]);
@@ -417,6 +427,8 @@ struct Scene<'a> {
     hexes: Vec<Hex>,
     /// Units in play that are not on the map.
     off_map: usize,
+    /// The board's map the game carries, when it reads (issue 41).
+    map: Option<&'a kepi_game::map::Map>,
 }
 
 impl<'a> Scene<'a> {
@@ -442,11 +454,19 @@ impl<'a> Scene<'a> {
             .iter()
             .filter_map(|d| Some((hex_in(d.at?, layout)?, d.what_now(state), d.hex_now(state))))
             .collect();
+        let map = state
+            .map
+            .as_ref()
+            .and_then(|m| m.map().ok())
+            .filter(|m| m.grid.layout == layout);
+        // The whole map is shown, and any unit or check beyond it.
+        let corners = map.map(|m| [m.grid.first, m.grid.last].map(|o| Hex::from_offset(o, layout)));
         let hexes: Vec<Hex> = state
             .units
             .iter()
             .filter_map(on_map)
             .chain(due_hexes.iter().map(|(h, _, _)| *h))
+            .chain(corners.into_iter().flatten())
             .collect();
         let off_map = state
             .units
@@ -464,12 +484,23 @@ impl<'a> Scene<'a> {
             due_hexes,
             hexes,
             off_map,
+            map,
         }
     }
 
     /// What the hovered hex `h` says: its distance from the unit picked and whether it is in its
     /// weapon range, or its label alone.
     fn hover_text(&self, h: Hex) -> String {
+        let base = self.distance_text(h);
+        match self.map.and_then(|m| super::board_map::cell_words(m, h)) {
+            Some(words) => format!("{base} · {words}"),
+            None => base,
+        }
+    }
+
+    /// The hovered hex's distance from the unit picked and whether it is in its weapon range, or
+    /// its label alone.
+    fn distance_text(&self, h: Hex) -> String {
         let label = h.label_or_axial(self.layout);
         match (self.selected, self.sel_hex) {
             (Some(u), Some(s)) => {
@@ -580,10 +611,21 @@ impl Board<'_> {
 }
 
 /// The map's tools: the hex size and whether zones of control are drawn.
-fn tools_ui(ui: &mut Ui, size: &mut f32, zoc: &mut bool) {
+fn tools_ui(ui: &mut Ui, size: &mut f32, zoc: &mut bool, map: Option<&kepi_game::map::Map>) {
     ui.horizontal(|ui| {
         ui.add(egui::Slider::new(size, 14.0..=48.0).text("hex size"));
         ui.checkbox(zoc, "zones of control");
+        // The board's map: its name on hover, each terrain's colour (issue 41).
+        if let Some(map) = map {
+            ui.separator();
+            ui.label(RichText::new("map").weak())
+                .on_hover_text(format!("{} ({})", map.name, map.file));
+            for (name, colour) in board_map::legend(map) {
+                let (r, _) = ui.allocate_exact_size(vec2(10.0, 10.0), Sense::hover());
+                ui.painter().rect_filled(r, 2.0, colour);
+                ui.label(name);
+            }
+        }
     });
 }
 

@@ -9,6 +9,7 @@ mod common;
 #[path = "../shared/games.rs"]
 mod games;
 mod gui_acted;
+mod gui_board_map;
 mod gui_breaches;
 mod gui_campaign;
 mod gui_counts;

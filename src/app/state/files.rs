@@ -258,6 +258,10 @@ impl AppState {
                 if let Some(r) = &self.dialogs.campaign.returned {
                     notes.push(format!("warning: {r}"));
                 }
+                // The board's map the game carries: a file changed since is named (issue 41).
+                if let Some(m) = self.game.state().map.as_ref().and_then(|m| m.open_note()) {
+                    notes.push(format!("warning: {m}"));
+                }
                 let mut msg = format!("opened {}", path.display());
                 for n in notes {
                     msg.push_str("; ");

@@ -82,6 +82,15 @@ impl MapFile {
         self.map().map_or(self.file.as_str(), |m| m.name.as_str())
     }
 
+    /// What opening a game says of its map (the window's status line): why the carried text does
+    /// not read, or that the file it came from has changed ([`MapFile::changed_on_disk`]).
+    pub fn open_note(&self) -> Option<String> {
+        match &self.map {
+            Err(why) => Some(why.clone()),
+            Ok(_) => self.changed_on_disk(),
+        }
+    }
+
     /// Whether the file this map was read from now holds other text: `Some` with the words that
     /// name it ("maps/x.toml has changed since this game began ..."), `None` when it is the same,
     /// or gone, or one of kepi's own maps unchanged. The game keeps the map it began with.

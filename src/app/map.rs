@@ -615,9 +615,12 @@ fn tools_ui(ui: &mut Ui, size: &mut f32, zoc: &mut bool, map: Option<&kepi_game:
     ui.horizontal(|ui| {
         ui.add(egui::Slider::new(size, 14.0..=48.0).text("hex size"));
         ui.checkbox(zoc, "zones of control");
-        // The board's map: its name on hover, each terrain's colour (issue 41).
-        if let Some(map) = map {
-            ui.separator();
+    });
+    // The board's map in a row of its own (beside the tools it ran off the column at 1366x768):
+    // its name, and each terrain's colour (issue 41). The row is the game's: it does not change
+    // while the game is open, so nothing below it moves.
+    if let Some(map) = map {
+        ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("map").weak())
                 .on_hover_text(format!("{} ({})", map.name, map.file));
             for (name, colour) in board_map::legend(map) {
@@ -625,8 +628,8 @@ fn tools_ui(ui: &mut Ui, size: &mut f32, zoc: &mut bool, map: Option<&kepi_game:
                 ui.painter().rect_filled(r, 2.0, colour);
                 ui.label(name);
             }
-        }
-    });
+        });
+    }
 }
 
 /// Where units come onto the map: the selected unit, placed right here (a row two lines high

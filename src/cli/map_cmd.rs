@@ -209,7 +209,7 @@ fn show_text(v: &MapView<'_>) -> Result<(), CliError> {
     );
     let p = v.provenance;
     textln!(
-        "drawn     by {} from {} [{}]{}",
+        "drawn     by {}, from: {} [{}]{}",
         p.drawn_by,
         p.from,
         p.source,
@@ -255,7 +255,7 @@ fn show_text(v: &MapView<'_>) -> Result<(), CliError> {
         textln!("hexsides");
         for l in &v.hexsides {
             textln!(
-                "  {:<7}{}{}: {}",
+                "  {}{}{}: {}",
                 l.feature.as_str(),
                 l.name.map(|n| format!(" {n}")).unwrap_or_default(),
                 rail_words(l.section, l.capacity),

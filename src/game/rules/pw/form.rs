@@ -319,7 +319,11 @@ impl PwForm {
                     _ => None,
                 };
                 if let (Some(pa), Some(pb)) = (&pa, &pb)
-                    && let Ok(i) = pw::artillery_input(pa, pb.hex, input.target_cover)
+                    && let Ok(i) = pw::artillery_input(
+                        pa,
+                        pb.hex,
+                        cover_on_map(state, pb.hex).unwrap_or(input.target_cover),
+                    )
                 {
                     *input = i;
                 }
@@ -336,7 +340,8 @@ impl PwForm {
                     input.firer = Some(unit_type_of(a, date));
                 }
                 if let (Some(pa), Some(pb)) = (&pa, &pb) {
-                    *input = pw::rifle_input(pa, pb.hex, input.target_cover);
+                    let cover = cover_on_map(state, pb.hex).unwrap_or(input.target_cover);
+                    *input = pw::rifle_input(pa, pb.hex, cover);
                 } else {
                     input.range = None;
                 }
@@ -362,14 +367,22 @@ impl PwForm {
                 ib.attacking_flank = false;
                 ib.attacked_flank = false;
                 if let (Some(pa), Some(pb)) = (&pa, &pb) {
+                    // A hill on the map is the higher ground; without a map (or off it) the
+                    // heights are not known and the uphill ticks stay as they were.
+                    let heights = terrain_on_map(state, pa.hex)
+                        .zip(terrain_on_map(state, pb.hex))
+                        .map(|(ta, tb)| (i32::from(ta == HILL), i32::from(tb == HILL)));
                     let ground = MeleeGround {
-                        attacker_height: 0,
-                        defender_height: 0,
-                        attacker_cover: ib.enemy_cover,
-                        defender_cover: ia.enemy_cover,
+                        attacker_height: heights.map_or(0, |h| h.0),
+                        defender_height: heights.map_or(0, |h| h.1),
+                        attacker_cover: cover_on_map(state, pa.hex).unwrap_or(ib.enemy_cover),
+                        defender_cover: cover_on_map(state, pb.hex).unwrap_or(ia.enemy_cover),
                     };
                     if let Ok((x, y)) = pw::melee_inputs(pa, pb, &ground) {
-                        let (up_a, up_b) = (ia.enemy_uphill, ib.enemy_uphill);
+                        let (up_a, up_b) = match heights {
+                            Some(_) => (x.enemy_uphill, y.enemy_uphill),
+                            None => (ia.enemy_uphill, ib.enemy_uphill),
+                        };
                         *ia = MeleeInput {
                             enemy_uphill: up_a,
                             ..x
@@ -768,6 +781,24 @@ pub(crate) fn melee_breaches(
     }
 }
 
+/// The terrain the game's board map gives `hex` (issue 41), where the game carries a map that
+/// knows the cell.
+fn terrain_on_map(state: &GameState, hex: crate::hex::Hex) -> Option<&str> {
+    state.map.as_ref()?.map().ok()?.terrain_of(hex)
+}
+
+/// The Portable Wargame's terrain names its resolver reads from a map (its terrain table,
+/// `set.rs`): a unit in cover (PW-A1, PW-R1, PW-X1) and on a hill (PW-X1's uphill).
+const COVER: &str = "cover";
+const HILL: &str = "hill";
+
+/// Whether the map shows `hex` as cover: pre-fills "target in cover" and a melee's cover, where
+/// the map knows the cell; `None` (no map, or off it) leaves what was there. The umpire's tick
+/// still wins (the window keeps it apart as set by the user).
+fn cover_on_map(state: &GameState, hex: crate::hex::Hex) -> Option<bool> {
+    terrain_on_map(state, hex).map(|t| t == COVER)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -823,6 +854,42 @@ mod tests {
         assert_eq!(position_of(h), Some(p));
         assert_eq!(direction_of(Facing::Sw), Some(Direction::SW));
         assert_eq!(direction_of(Facing::E), None);
+    }
+
+    /// Issue 41 (PW-R1, PW-A1): the skirmish carries kepi's example table, where the village
+    /// (0503) and the wood (0201) are cover: firing at a unit there pre-fills "target in cover";
+    /// at one in the open it does not; without a map nothing is pre-filled.
+    #[test]
+    fn the_map_prefills_target_in_cover() {
+        let g = game();
+        assert!(g.state().map.is_some());
+        let cover = |name: &str, a: &str, b: &str, g: &Game| match form(name, g, a, Some(b)).action
+        {
+            PwAction::Rifle { input, .. } => input.target_cover,
+            PwAction::Artillery { input, .. } => input.target_cover,
+            _ => unreachable!(),
+        };
+        assert!(
+            cover("rifle", "de-inf-2", "fr-inf-1", &g),
+            "the village is cover"
+        );
+        assert!(!cover("rifle", "de-inf-2", "fr-inf-3", &g), "0304 is open");
+        assert!(cover("artillery", "de-art", "fr-inf-1", &g));
+        let mut s = builtin_scenario("pw-skirmish").unwrap();
+        s.map = None;
+        let bare = Game::new(
+            &s,
+            RuleSetId::Pw,
+            SeedSecret {
+                seed: 7,
+                salt: "t".into(),
+            },
+            Utc.timestamp_opt(1_000_000, 0).single().unwrap(),
+        );
+        assert!(
+            !cover("rifle", "de-inf-2", "fr-inf-1", &bare),
+            "no map, no cover"
+        );
     }
 
     /// PW-G1, PW-R1: range counted in hexes from the two positions.

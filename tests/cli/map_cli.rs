@@ -403,4 +403,23 @@ fn a_scenario_naming_a_map_that_is_not_there_is_refused_at_its_line() {
         2,
         &[&format!("club.toml:{line}:"), "field `map`", "example-pw"],
     );
+    // A shared scenario cannot make kepi read a file outside its folder.
+    let outside = dir.join("outside.toml");
+    std::fs::copy(example("example-pw.toml"), &outside).unwrap();
+    std::fs::create_dir_all(dir.join("club")).unwrap();
+    for (map, needle) in [
+        ("../outside.toml", "leaves the scenario's folder"),
+        ("/etc/hostname", "leaves the scenario's folder"),
+    ] {
+        let text = std::fs::read_to_string(&scenario)
+            .unwrap()
+            .replace("map = \"maps/missing.toml\"", &format!("map = \"{map}\""));
+        let inner = dir.join("club/club.toml");
+        std::fs::write(&inner, text).unwrap();
+        caught(
+            &["cards", "check", inner.to_str().unwrap()],
+            2,
+            &["field `map`", needle],
+        );
+    }
 }

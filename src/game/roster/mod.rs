@@ -389,8 +389,20 @@ pub fn slug(name: &str) -> String {
 /// Checks an image path from a shared file: relative, no `..`, no root or drive, and (when the folder
 /// is known) inside it after resolving symlinks. Returns the message for the error.
 pub fn check_image_path(rel: &str, base_dir: Option<&Path>) -> Result<(), String> {
+    check_shared_path(rel, base_dir, "image", "cards folder")
+}
+
+/// A path a shared file names (a card's image, a scenario's map): relative, no `..`, no root or
+/// drive, and (when the folder is known) a file inside it after resolving symlinks, so a file from
+/// outside cannot make kepi read elsewhere. `what` and `folder` word the message.
+fn check_shared_path(
+    rel: &str,
+    base_dir: Option<&Path>,
+    what: &str,
+    folder: &str,
+) -> Result<(), String> {
     if rel.trim().is_empty() {
-        return Err("empty image path".into());
+        return Err(format!("empty {what} path"));
     }
     if rel.contains('\\') || rel.contains(':') || rel.contains('\0') {
         return Err(format!(
@@ -403,7 +415,7 @@ pub fn check_image_path(rel: &str, base_dir: Option<&Path>) -> Result<(), String
             Component::Normal(_) | Component::CurDir => {}
             _ => {
                 return Err(format!(
-                    "`{rel}` leaves the cards folder (no absolute paths and no `..`)"
+                    "`{rel}` leaves the {folder} (no absolute paths and no `..`)"
                 ));
             }
         }
@@ -412,13 +424,13 @@ pub fn check_image_path(rel: &str, base_dir: Option<&Path>) -> Result<(), String
         let full = dir.join(p);
         let real = full
             .canonicalize()
-            .map_err(|e| format!("`{rel}`: cannot open the image in the cards folder: {e}"))?;
+            .map_err(|e| format!("`{rel}`: cannot open the {what} in the {folder}: {e}"))?;
         let root = dir
             .canonicalize()
-            .map_err(|e| format!("cannot resolve the cards folder: {e}"))?;
+            .map_err(|e| format!("cannot resolve the {folder}: {e}"))?;
         if !real.starts_with(&root) {
             return Err(format!(
-                "`{rel}` resolves outside the cards folder (a symlink?)"
+                "`{rel}` resolves outside the {folder} (a symlink?)"
             ));
         }
         if !real.is_file() {
@@ -721,10 +733,27 @@ fn scenario_map(
             accepted(),
         ));
     }
-    let beside = base_dir.map(|d| d.join(named));
-    let name = match &beside {
-        Some(p) if crate::fsio::present(p) => p.display().to_string(),
-        _ => named.to_string(),
+    // A file beside the scenario, inside its folder (a shared scenario cannot make kepi read a
+    // file elsewhere); else one of kepi's own maps by name.
+    let builtin = crate::map::BUILTIN.iter().any(|(n, _)| *n == named);
+    let beside = base_dir
+        .map(|d| d.join(named))
+        .filter(|p| crate::fsio::present(p));
+    let name = match (beside, base_dir) {
+        (Some(p), Some(dir)) => {
+            check_shared_path(named, Some(dir), "map", "scenario's folder")
+                .map_err(|e| check.error(m.span(), "map", e, accepted()))?;
+            p.display().to_string()
+        }
+        _ if builtin => named.to_string(),
+        _ => {
+            check_shared_path(named, None, "map", "scenario's folder")
+                .map_err(|e| check.error(m.span(), "map", e, accepted()))?;
+            match base_dir {
+                Some(dir) => dir.join(named).display().to_string(),
+                None => named.to_string(),
+            }
+        }
     };
     let map = crate::map::MapFile::named(&name)
         .map_err(|e| check.error(m.span(), "map", e.to_string(), accepted()))?;

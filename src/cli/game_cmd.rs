@@ -138,6 +138,27 @@ pub enum GameCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The cells a unit may reach on the game's map, with their cost (issue 41, docs/MAPS.md):
+    /// each cell's movement points from the map's terrain table (its terrain, plus the rivers
+    /// and other hexsides crossed), within the unit's allowance; a cell whose cost the table does
+    /// not give is listed as unknown and not gone beyond; enemy-held cells are not entered.
+    /// Zones of control, rail movement and first-hex-of-the-phase costs are not applied (issue
+    /// 42), and the answer says so. Exit 2 when the game has no map or the unit is unknown or not
+    /// on the map.
+    Reach {
+        /// The save file.
+        file: PathBuf,
+        /// The unit: its id or exact name.
+        unit: String,
+        /// Movement points to search with (default: the card's `movement`).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=999))]
+        allowance: Option<u32>,
+        /// Print JSON: {"unit", "from", "allowance", "cells": [{"cell", "cost", "steps",
+        /// "via"}], "unknown": [{"cell", "spent", "steps", "via", "lacking"}], "lacking",
+        /// "enemy", "rules", "not_applied"}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Apply actions to a game, one after another (scriptable play).
     #[command(after_help = apply_help())]
     Apply {
@@ -335,6 +356,15 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
         GameCommand::Show { file, json } => {
             let game = view(file)?;
             show(game.state(), &game, *json)
+        }
+        GameCommand::Reach {
+            file,
+            unit,
+            allowance,
+            json,
+        } => {
+            let game = view(file)?;
+            reach(game.state(), unit, *allowance, *json)
         }
         GameCommand::Apply { file, json, words } => {
             let loaded;
@@ -595,6 +625,63 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
             v.position,
             flags
         );
+    }
+    Ok(())
+}
+
+/// `kepi game reach SAVE UNIT [--allowance N] [--json]` (issue 41): from the same function as
+/// the window's shading ([`kepi_game::engine::play::board::unit_reach`]).
+fn reach(s: &GameState, unit: &str, allowance: Option<u32>, json: bool) -> Result<(), CliError> {
+    if let Some(changed) = s.map.as_ref().and_then(|m| m.changed_on_disk()) {
+        errln!("warning: {changed}");
+    }
+    let r =
+        kepi_game::engine::play::board::unit_reach(s, unit, allowance).map_err(CliError::usage)?;
+    if json {
+        return print_json(&r);
+    }
+    let x = &r.reach;
+    textln!(
+        "{} at {}, allowance {} MP: {} cells within reach (rules {})",
+        r.unit,
+        x.from,
+        x.allowance,
+        x.cells.len(),
+        if x.rules.is_empty() {
+            "none".to_string()
+        } else {
+            x.rules.join(", ")
+        }
+    );
+    for c in &x.cells {
+        outln!(
+            "  {}  cost {:>2}  steps {:>2}  via {}",
+            c.cell,
+            c.cost,
+            c.steps,
+            c.via
+        );
+    }
+    if !x.unknown.is_empty() {
+        textln!(
+            "cost unknown (not entered, not gone beyond): {} lacked a cost in the terrain table",
+            x.lacking.join(", ")
+        );
+        for u in &x.unknown {
+            textln!(
+                "  {}  after {} MP from {}: no cost for {}",
+                u.cell,
+                u.spent,
+                u.via,
+                u.lacking.join(", ")
+            );
+        }
+    }
+    if !x.enemy.is_empty() {
+        outln!("held by the enemy (not entered): {}", x.enemy.join(", "));
+    }
+    for n in &x.not_applied {
+        outln!("{n}");
     }
     Ok(())
 }

@@ -423,3 +423,226 @@ fn a_scenario_naming_a_map_that_is_not_there_is_refused_at_its_line() {
         );
     }
 }
+
+/// `kepi game reach` on the Portable Wargame skirmish, which carries kepi's example table:
+/// open ground is one hex of a move (PW-G1); cover and the brook have no cost in the text, so
+/// the cells behind them are reported unknown, never counted.
+#[test]
+fn reach_on_the_pw_table_counts_hexes_and_names_what_has_no_cost() {
+    let dir = tmp("map-cli", "reach-pw");
+    let save = dir.join("g.json");
+    let save = save.to_str().unwrap();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        "pw-skirmish",
+        "--out",
+        save,
+        "--seed",
+        "1",
+    ]);
+    let v = json(&["game", "reach", save, "de-inf-3", "--json"]);
+    for key in [
+        "unit",
+        "from",
+        "allowance",
+        "cells",
+        "unknown",
+        "lacking",
+        "enemy",
+        "rules",
+        "not_applied",
+    ] {
+        assert!(v.get(key).is_some(), "reach --json has `{key}`: {v}");
+    }
+    assert_eq!(
+        (&v["unit"], &v["from"], &v["allowance"]),
+        (&"de-inf-3".into(), &"0401".into(), &2.into())
+    );
+    let cell = |label: &str| {
+        v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["cell"] == label)
+            .cloned()
+    };
+    // By hand on maps/example-pw.toml: 0401's neighbours on the table are 0301, 0402 and
+    // 0501 (one hex each); 0502 and 0302 are two; 0403 lies across the brook.
+    let c = cell("0402").unwrap();
+    assert_eq!(
+        (&c["cost"], &c["steps"], &c["via"]),
+        (&1.into(), &1.into(), &"0401".into())
+    );
+    assert_eq!(cell("0502").unwrap()["cost"], 2);
+    assert_eq!(cell("0302").unwrap()["cost"], 2);
+    assert_eq!(v["cells"].as_array().unwrap().len(), 8, "{v}");
+    assert!(
+        cell("0403").is_none(),
+        "across the brook: no cost in the text"
+    );
+    let unknown = v["unknown"].as_array().unwrap();
+    let brook = unknown.iter().find(|u| u["cell"] == "0403").unwrap();
+    assert_eq!(brook["lacking"][0], "river");
+    assert_eq!(
+        (&brook["spent"], &brook["via"]),
+        (&1.into(), &"0402".into())
+    );
+    let wood = unknown.iter().find(|u| u["cell"] == "0201").unwrap();
+    assert_eq!(wood["lacking"][0], "cover");
+    assert_eq!(v["lacking"], serde_json::json!(["cover", "river"]));
+    // The village's French defenders are not entered.
+    assert_eq!(v["enemy"], serde_json::json!(["0503"]));
+    assert_eq!(v["rules"], serde_json::json!(["PW-G1"]));
+    assert!(
+        v["not_applied"]
+            .as_array()
+            .unwrap()
+            .contains(&"zones of control: not applied (issue 42)".into()),
+        "{v}"
+    );
+    // The text says the same, and --allowance searches with another number.
+    let text = ok(&["game", "reach", save, "de-inf-3"]);
+    for want in [
+        "de-inf-3 at 0401, allowance 2 MP: 8 cells",
+        "0403  after 1 MP from 0402: no cost for river",
+        "held by the enemy (not entered): 0503",
+        "zones of control: not applied (issue 42)",
+    ] {
+        assert!(text.contains(want), "reach has {want:?}:\n{text}");
+    }
+    let one = json(&[
+        "game",
+        "reach",
+        save,
+        "3rd Prussian Infantry (Grenadiers)",
+        "--allowance",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(one["allowance"], 1);
+    assert_eq!(one["cells"].as_array().unwrap().len(), 3, "{one}");
+}
+
+/// `kepi game reach` on an SPI game with a club's small map where the chart gives costs
+/// (SPI-M1: clear 1 MP, a river hexside +1), each cost checked against a hand count.
+#[test]
+fn reach_on_an_spi_map_gives_the_charts_costs() {
+    let dir = tmp("map-cli", "reach-spi");
+    let map = dir.join("small.toml");
+    std::fs::write(
+        &map,
+        "[map]\nname = \"small\"\nrules = \"spi\"\nfirst = \"0101\"\nlast = \"0505\"\n\
+         default_terrain = \"clear\"\n\n[provenance]\nsource = \"club\"\ndrawn_by = \"a test\"\n\
+         from = \"nothing\"\n\n[cells]\nrough = [\"0304\"]\n\n\
+         [[river]]\nsides = [\"0303:n\", \"0303:ne\"]\n",
+    )
+    .unwrap();
+    let save = dir.join("g.json");
+    let save = save.to_str().unwrap();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        "spi-1870",
+        "--out",
+        save,
+        "--seed",
+        "1",
+        "--map",
+        map.to_str().unwrap(),
+    ]);
+    // Placed by hand (SPI-I1 places by town): a German 5 at 0303, the French at 0203 beside it.
+    ok(&[
+        "game",
+        "apply",
+        save,
+        "set",
+        "de-1-5-1",
+        "position",
+        "0303",
+        "set",
+        "fr-metz-5",
+        "position",
+        "0203",
+    ]);
+    let v = json(&["game", "reach", save, "de-1-5-1", "--json"]);
+    assert_eq!(v["allowance"], 8, "the card's movement (SPI-M1: German 8)");
+    assert_eq!(v["from"], "0303");
+    let got = |label: &str| -> Option<(u64, u64, String)> {
+        v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["cell"] == label)
+            .map(|c| {
+                (
+                    c["cost"].as_u64().unwrap(),
+                    c["steps"].as_u64().unwrap(),
+                    c["via"].as_str().unwrap().to_string(),
+                )
+            })
+    };
+    // Hand count (odd-q: 0303's neighbours are 0302 n, 0403 ne, 0404 se, 0304 s, 0204 sw,
+    // 0203 nw). The river is on its n and ne sides.
+    assert_eq!(got("0404"), Some((1, 1, "0303".into())), "clear: 1");
+    assert_eq!(got("0204"), Some((1, 1, "0303".into())));
+    assert_eq!(
+        got("0302"),
+        Some((2, 1, "0303".into())),
+        "clear 1 + river 1"
+    );
+    assert_eq!(
+        got("0403"),
+        Some((2, 1, "0303".into())),
+        "clear 1 + river 1"
+    );
+    assert_eq!(got("0301"), Some((3, 2, "0302".into())));
+    // 0101: the short way is through the French at 0203; around by the river, 2 + 1 + 1.
+    assert_eq!(got("0101"), Some((4, 3, "0202".into())));
+    // 0305: around the rough cell, by 0204 and 0205.
+    assert_eq!(got("0305"), Some((3, 3, "0205".into())));
+    assert_eq!(got("0203"), None);
+    assert_eq!(got("0304"), None);
+    // Every other cell of the 25 is reached: 25 - start - enemy - rough.
+    assert_eq!(v["cells"].as_array().unwrap().len(), 22, "{v}");
+    // Rough has no one number on the chart (+2 for the first such hex of the phase): unknown.
+    assert_eq!(
+        v["unknown"],
+        serde_json::json!([{"cell": "0304", "spent": 0, "steps": 1, "via": "0303", "lacking": ["rough"]}])
+    );
+    assert_eq!(v["enemy"], serde_json::json!(["0203"]));
+    assert_eq!(v["rules"], serde_json::json!(["SPI-M1"]));
+    // A unit still off the map, a unit kepi does not know: exit 2.
+    caught(
+        &["game", "reach", save, "fr-chalons-8"],
+        2,
+        &["fr-chalons-8 is not on the map", "0101-0505"],
+    );
+    caught(&["game", "reach", save, "nobody"], 2, &["nobody"]);
+    // A game without a map says how to give it one.
+    let bare = dir.join("bare.json");
+    let bare = bare.to_str().unwrap();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        "spi-1870",
+        "--out",
+        bare,
+        "--seed",
+        "1",
+    ]);
+    caught(
+        &["game", "reach", bare, "de-1-5-1"],
+        2,
+        &["this game has no map: kepi game new --map FILE, docs/MAPS.md"],
+    );
+    let (code, out, _) = run(&["game", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("reach"),
+        "kepi game --help lists reach:\n{out}"
+    );
+}

@@ -30,10 +30,12 @@ use crate::tables::TableError;
 mod carried;
 mod check;
 mod raw;
+pub mod reach;
 mod report;
 pub mod terrain;
 
 pub use carried::{MapFile, text_sha256};
+pub use reach::{OffMap, Reach, Reached, Unknown, reach};
 pub use report::{CellView, MapView};
 pub use terrain::{Applies, Declared, Effect, Source, Terrain, TerrainTable};
 

@@ -1,0 +1,91 @@
+//! Maps (issue 41): loading and checking a 2,400-cell map (60 x 40, generated here with terrain,
+//! rivers, roads and rails; target 20 ms or less), and the reachable cells of an 8-MP unit on it
+//! (target 1 ms or less; zones of control are issue 42 and not in this figure).
+//! Run: `cargo bench --bench map`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a bench may fail loudly
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use kepi::hex::{Hex, Layout};
+use kepi::map::{Map, reach};
+
+/// A 60 x 40 SPI map as a club would write it: clear by default, the club's forest (2 MP) and
+/// marsh (3 MP) in blocks, SPI's rough in a few cells (no single cost: unknown), three rivers
+/// running down the board with a bridge on each, two rail sections and a road across it, places
+/// and countries.
+fn board() -> String {
+    let mut s = String::from(
+        "[map]\nname = \"bench board\"\nrules = \"spi\"\nfirst = \"0101\"\nlast = \"6040\"\n\
+         default_terrain = \"clear\"\ndefault_country = \"france\"\n\n\
+         [provenance]\nsource = \"club\"\ndrawn_by = \"the bench\"\nfrom = \"generated\"\n\n\
+         [[terrain]]\nname = \"forest\"\nmovement = \"2 MP\"\nmp = 2\n\n\
+         [[terrain]]\nname = \"marsh\"\nmovement = \"3 MP\"\nmp = 3\n\n[cells]\n",
+    );
+    let mut forest = Vec::new();
+    let mut marsh = Vec::new();
+    let mut rough = Vec::new();
+    for c in (2..=51).step_by(7) {
+        for r in (2..=32).step_by(6) {
+            forest.push(format!("\"{:02}{:02}-{:02}{:02}\"", c, r, c + 1, r + 2));
+            marsh.push(format!("\"{:02}{:02}\"", c + 3, r + 3));
+            rough.push(format!("\"{:02}{:02}\"", c + 4, r + 1));
+        }
+    }
+    writeln!(s, "forest = [{}]", forest.join(", ")).unwrap();
+    writeln!(s, "marsh = [{}]", marsh.join(", ")).unwrap();
+    writeln!(s, "rough = [{}]", rough.join(", ")).unwrap();
+    s.push_str("\n[countries]\ngermany = [\"4501-6040\"]\n");
+    for col in [15, 30, 45] {
+        let sides: Vec<String> = (1..=40).map(|r| format!("\"{col:02}{r:02}:se\"")).collect();
+        writeln!(s, "\n[[river]]\nsides = [{}]", sides.join(", ")).unwrap();
+        writeln!(s, "\n[[bridge]]\nsides = [\"{col:02}20:se\"]").unwrap();
+    }
+    for (row, name) in [(10, "north line"), (30, "south line")] {
+        let path: Vec<String> = (1..=60).map(|c| format!("\"{c:02}{row:02}\"")).collect();
+        writeln!(
+            s,
+            "\n[[rail]]\nsection = \"{name}\"\ncapacity = 3\npath = [{}]",
+            path.join(", ")
+        )
+        .unwrap();
+    }
+    let road: Vec<String> = (1..=40).map(|r| format!("\"20{r:02}\"")).collect();
+    writeln!(s, "\n[[road]]\npath = [{}]", road.join(", ")).unwrap();
+    for (i, c) in ["1010", "3030", "5020"].iter().enumerate() {
+        writeln!(
+            s,
+            "\n[[place]]\nname = \"Town {i}\"\ncell = \"{c}\"\nkind = [\"town\", \"fortress\"]"
+        )
+        .unwrap();
+    }
+    s
+}
+
+fn bench(c: &mut Criterion) {
+    let text = board();
+    let map = Map::from_source("bench.toml", &text).unwrap();
+    assert_eq!(map.grid.len(), 2400);
+    c.bench_function("map: load and check a 60 x 40 map (2,400 cells)", |b| {
+        b.iter(|| Map::from_source("bench.toml", black_box(&text)).unwrap())
+    });
+    let from = Hex::from_label("3020", Layout::OddQ).unwrap();
+    let enemy: Vec<Hex> = ["3424", "2617", "3315"]
+        .iter()
+        .map(|l| Hex::from_label(l, Layout::OddQ).unwrap())
+        .collect();
+    let r = reach(&map, from, 8, &enemy).unwrap();
+    println!(
+        "reach from 3020 with 8 MP: {} cells, {} of unknown cost, {} enemy-held",
+        r.cells.len(),
+        r.unknown.len(),
+        r.enemy.len()
+    );
+    c.bench_function("map: reachable cells of an 8-MP unit", |b| {
+        b.iter(|| reach(black_box(&map), from, 8, &enemy).unwrap())
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

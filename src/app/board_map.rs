@@ -6,7 +6,7 @@
 
 use egui::{Color32, Painter, Pos2, Shape, Stroke, vec2};
 use kepi_game::hex::Hex;
-use kepi_game::map::{Applies, Feature, Map, Terrain};
+use kepi_game::map::{Applies, Feature, Map, Reach, Terrain};
 
 use crate::map::hex_corners;
 
@@ -118,6 +118,61 @@ pub fn paint_features(
             }
         }
     }
+}
+
+/// The cells a unit may reach (issue 41): each tinted, its cost in points at the top of the cell;
+/// a cell of unknown cost marked "?" (the table gives no number for its terrain or a side crossed).
+pub fn paint_reach(
+    painter: &Painter,
+    reach: &Reach,
+    centre: &dyn Fn(Hex) -> Pos2,
+    size: f32,
+    text: Color32,
+) {
+    let tint = Color32::from_rgba_unmultiplied(90, 170, 230, 60);
+    let font = egui::FontId::proportional((size * 0.28).max(7.0));
+    for c in &reach.cells {
+        let at = centre(c.hex);
+        painter.add(Shape::convex_polygon(
+            hex_corners(at, size * 0.94).to_vec(),
+            tint,
+            Stroke::NONE,
+        ));
+        painter.text(
+            at + vec2(size * 0.55, 0.0),
+            egui::Align2::CENTER_CENTER,
+            c.cost.to_string(),
+            font.clone(),
+            text,
+        );
+    }
+    for u in &reach.unknown {
+        painter.text(
+            centre(u.hex) + vec2(size * 0.55, 0.0),
+            egui::Align2::CENTER_CENTER,
+            "?",
+            font.clone(),
+            text,
+        );
+    }
+}
+
+/// What the hovered cell's line says of the reach there: "2 MP to reach (1 step)", or the
+/// cost unknown and what lacks one; `None` outside the reach.
+pub fn reach_words(reach: &Reach, h: Hex) -> Option<String> {
+    if let Some(c) = reach.cells.iter().find(|c| c.hex == h) {
+        return Some(format!(
+            "{} of {} MP to reach ({})",
+            c.cost,
+            reach.allowance,
+            kepi_game::rules::count(c.steps, "step", "steps")
+        ));
+    }
+    let u = reach.unknown.iter().find(|u| u.hex == h)?;
+    Some(format!(
+        "cost unknown here: the table gives no cost for {}",
+        u.lacking.join(", ")
+    ))
 }
 
 /// The places' names under their cells' centres.

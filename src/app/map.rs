@@ -332,6 +332,10 @@ impl MapPanel {
                 if let Some(map) = scene.map {
                     board_map::paint_terrain(&painter, map, board.grid, &centre, fr.size);
                 }
+                if let Some(reach) = &scene.reach {
+                    let text = visuals.strong_text_color();
+                    board_map::paint_reach(&painter, reach, &centre, fr.size, text);
+                }
                 if board.zoc {
                     paint_zones_of_control(&painter, scene, &fr, board.grid);
                 }
@@ -429,6 +433,8 @@ struct Scene<'a> {
     off_map: usize,
     /// The board's map the game carries, when it reads (issue 41).
     map: Option<&'a kepi_game::map::Map>,
+    /// The cells the unit picked may reach on the map, in a movement phase (issue 41).
+    reach: Option<kepi_game::map::Reach>,
 }
 
 impl<'a> Scene<'a> {
@@ -485,17 +491,25 @@ impl<'a> Scene<'a> {
             hexes,
             off_map,
             map,
+            reach: reach_of(state, selected, map.is_some()),
         }
     }
 
     /// What the hovered hex `h` says: its distance from the unit picked and whether it is in its
     /// weapon range, or its label alone.
     fn hover_text(&self, h: Hex) -> String {
-        let base = self.distance_text(h);
-        match self.map.and_then(|m| super::board_map::cell_words(m, h)) {
-            Some(words) => format!("{base} · {words}"),
-            None => base,
+        let mut text = self.distance_text(h);
+        if let Some(words) = self.map.and_then(|m| super::board_map::cell_words(m, h)) {
+            text = format!("{text} · {words}");
         }
+        if let Some(words) = self
+            .reach
+            .as_ref()
+            .and_then(|r| board_map::reach_words(r, h))
+        {
+            text = format!("{text} · {words}");
+        }
+        text
     }
 
     /// The hovered hex's distance from the unit picked and whether it is in its weapon range, or
@@ -611,6 +625,25 @@ impl Board<'_> {
 }
 
 /// The map's tools: the hex size and whether zones of control are drawn.
+/// The cells the unit picked may reach, with their cost (issue 41, [`kepi_game::map::reach`]):
+/// shown in a movement phase only (in a fire phase a shading read as how far a unit may go, issue
+/// 46), for a unit on the game's map with a movement allowance on its card.
+fn reach_of(
+    state: &GameState,
+    selected: Option<&UnitState>,
+    has_map: bool,
+) -> Option<kepi_game::map::Reach> {
+    use kepi_game::engine::game::clock::Step;
+    let moving = matches!(
+        state.phase_kind().map(|p| p.step),
+        Some(Step::Movement | Step::MovementAndFire)
+    );
+    let u = selected.filter(|_| has_map && moving)?;
+    kepi_game::engine::play::board::unit_reach(state, &u.unit.id, None)
+        .ok()
+        .map(|r| r.reach)
+}
+
 fn tools_ui(ui: &mut Ui, size: &mut f32, zoc: &mut bool, map: Option<&kepi_game::map::Map>) {
     ui.horizontal(|ui| {
         ui.add(egui::Slider::new(size, 14.0..=48.0).text("hex size"));

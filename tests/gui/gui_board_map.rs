@@ -62,3 +62,51 @@ fn a_game_without_a_map_has_no_legend() {
     h.run();
     assert!(h.query_by_label("map").is_none());
 }
+
+/// Issue 41: in a movement phase, the unit picked shows the cells it may reach with their cost
+/// (PW-U1's move of 2 for infantry; the table's one point a hex), and the hovered cell says it;
+/// in a fire phase nothing is shaded (issue 46).
+#[test]
+fn the_unit_picked_shows_its_reach_in_a_movement_phase_only() {
+    let mut app = new_game("pw-skirmish", 3);
+    app.handle(Command::Select("de-inf-1".into()));
+    let fire_phase = app.state().phase_name().to_string();
+    let mut h = map_panel(app);
+    h.run();
+    h.get_by_label("1st Prussian Infantry").hover();
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label_contains("MP to reach").is_none(),
+        "no reach in {fire_phase}"
+    );
+    // On to the German movement phase.
+    let mut guard = 0;
+    while !h
+        .state()
+        .state()
+        .phase_name()
+        .to_lowercase()
+        .contains("movement")
+    {
+        h.state_mut().handle(Command::NextPhase);
+        guard += 1;
+        assert!(guard < 10, "no movement phase");
+    }
+    h.run();
+    // de-inf-1 stands at 0201; the hex below it, 0202, is open ground: one point.
+    let from = h.get_by_label("1st Prussian Infantry").rect().center();
+    h.hover_at(from + egui::vec2(0.0, 28.0 * 1.732));
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label_contains("to 0202: 1 hex").is_some()
+            && h.query_by_label_contains("· clear · road · 1 of 2 MP to reach (1 step)")
+                .is_some(),
+        "the cell below costs one point"
+    );
+    let reach = kepi::engine::play::board::unit_reach(h.state().state(), "de-inf-1", None)
+        .unwrap()
+        .reach;
+    assert!(reach.cells.iter().any(|c| c.cost == 2), "{reach:?}");
+}

@@ -141,6 +141,7 @@ const BASES: &[(&str, &str)] = &[
     ("game apply", "{save} undo"),
     ("game due", "{save}"),
     ("game checklist", "{save}"),
+    ("game reach", "{save} x"),
     ("game reveal", "{save}"),
     ("game recover", "{save}"),
     ("game compact", "{save}"),

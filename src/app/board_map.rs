@@ -219,15 +219,12 @@ pub fn cell_words(map: &Map, h: Hex) -> Option<String> {
 
 /// The legend: each terrain drawn on cells with its colour, in the table's order.
 pub fn legend(map: &Map) -> Vec<(String, Color32)> {
+    let used = map.terrain_counts();
     map.terrain
         .entries
         .iter()
         .filter(|t| t.applies == Applies::Cell)
-        .filter(|t| {
-            map.terrain_counts()
-                .iter()
-                .any(|(n, c)| *n == t.name && *c > 0)
-        })
+        .filter(|t| used.iter().any(|(n, c)| *n == t.name && *c > 0))
         .map(|t| (t.name.clone(), colour_of(t)))
         .collect()
 }

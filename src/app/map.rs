@@ -208,6 +208,10 @@ fn on_map(u: &UnitState, layout: Layout) -> Option<Hex> {
     }
 }
 
+/// What the reach shown depends on: the game as it stands (its log's length and head) and the
+/// unit picked.
+type ReachKey = ((usize, String), Option<String>);
+
 /// The Map tab's own state: the hex size and overlay chosen, the line under the tools, the board
 /// drawn so far and a drag under way.
 #[derive(Debug, Default)]
@@ -227,6 +231,11 @@ pub struct MapPanel {
     form: Option<&'static str>,
     /// The counters' labels ([`counter_labels`]) for the game as it stands.
     labels: super::state::Memo<(usize, String), Vec<String>>,
+    /// The cells the unit picked may reach ([`reach_of`]), for the game as it stands and the
+    /// unit picked: searched once, not every frame.
+    reach: super::state::Memo<ReachKey, Option<kepi_game::map::Reach>>,
+    /// The map's legend ([`board_map::legend`]), per map (its text's hash).
+    legend: super::state::Memo<String, Vec<(String, Color32)>>,
 }
 
 impl MapPanel {
@@ -245,8 +254,24 @@ impl MapPanel {
         let mut zoc: bool = self
             .zoc
             .unwrap_or_else(|| view.state().system.zones_of_control());
-        let scene = Scene::of(view, self.form);
-        tools_ui(ui, &mut size, &mut zoc, scene.map);
+        let mut scene = Scene::of(view, self.form);
+        let key = (
+            super::state::game_key(view.game),
+            view.selected.map(str::to_string),
+        );
+        scene.reach = self
+            .reach
+            .get(key, || {
+                reach_of(scene.state, scene.selected, scene.map.is_some())
+            })
+            .clone();
+        let legend: &[(String, Color32)] = match (scene.map, &scene.state.map) {
+            (Some(map), Some(carried)) => self
+                .legend
+                .get(carried.sha256.clone(), || board_map::legend(map)),
+            _ => &[],
+        };
+        tools_ui(ui, &mut size, &mut zoc, scene.map, legend);
         placement_ui(ui, &scene, &mut out);
         self.size = Some(size);
         self.zoc = Some(zoc);
@@ -433,7 +458,8 @@ struct Scene<'a> {
     off_map: usize,
     /// The board's map the game carries, when it reads (issue 41).
     map: Option<&'a kepi_game::map::Map>,
-    /// The cells the unit picked may reach on the map, in a movement phase (issue 41).
+    /// The cells the unit picked may reach on the map, in a movement phase (issue 41): the
+    /// panel's memo of [`reach_of`], set after the scene is made.
     reach: Option<kepi_game::map::Reach>,
 }
 
@@ -491,7 +517,7 @@ impl<'a> Scene<'a> {
             hexes,
             off_map,
             map,
-            reach: reach_of(state, selected, map.is_some()),
+            reach: None,
         }
     }
 
@@ -644,7 +670,13 @@ fn reach_of(
         .map(|r| r.reach)
 }
 
-fn tools_ui(ui: &mut Ui, size: &mut f32, zoc: &mut bool, map: Option<&kepi_game::map::Map>) {
+fn tools_ui(
+    ui: &mut Ui,
+    size: &mut f32,
+    zoc: &mut bool,
+    map: Option<&kepi_game::map::Map>,
+    legend: &[(String, Color32)],
+) {
     ui.horizontal(|ui| {
         ui.add(egui::Slider::new(size, 14.0..=48.0).text("hex size"));
         ui.checkbox(zoc, "zones of control");
@@ -656,9 +688,9 @@ fn tools_ui(ui: &mut Ui, size: &mut f32, zoc: &mut bool, map: Option<&kepi_game:
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("map").weak())
                 .on_hover_text(format!("{} ({})", map.name, map.file));
-            for (name, colour) in board_map::legend(map) {
+            for (name, colour) in legend {
                 let (r, _) = ui.allocate_exact_size(vec2(10.0, 10.0), Sense::hover());
-                ui.painter().rect_filled(r, 2.0, colour);
+                ui.painter().rect_filled(r, 2.0, *colour);
                 ui.label(name);
             }
         });

@@ -588,12 +588,7 @@ pub(super) fn show(s: &GameState, game: &Game, json: bool) -> Result<(), CliErro
     textln!("{} ({})", s.title, s.system.title());
     if let Some(m) = &s.map {
         match m.map() {
-            Ok(_) => textln!(
-                "map {} ({}, sha256 {})",
-                m.name(),
-                m.file,
-                &m.sha256[..12.min(m.sha256.len())]
-            ),
+            Ok(_) => textln!("map {} ({}, sha256 {})", m.name(), m.file, m.short_sha()),
             Err(why) => textln!("map {}: {why}", m.file),
         }
     }

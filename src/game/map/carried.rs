@@ -136,7 +136,15 @@ fn short(sha: &str) -> &str {
     sha.get(..12).unwrap_or(sha)
 }
 
-fn read(path: &Path) -> Result<String, MapError> {
+impl MapFile {
+    /// The first 12 hex digits of the text's SHA-256, as messages and `kepi game show` print it.
+    pub fn short_sha(&self) -> &str {
+        short(&self.sha256)
+    }
+}
+
+/// A map file's text: a regular UTF-8 file of at most [`MAX_MAP_BYTES`], or the error naming it.
+pub(super) fn read(path: &Path) -> Result<String, MapError> {
     crate::fsio::read_regular_string(path, MAX_MAP_BYTES, "map file").map_err(|e| TableError {
         file: path.display().to_string(),
         line: 0,

@@ -435,19 +435,8 @@ impl Map {
 
     /// Reads and checks a map file: a regular UTF-8 file of at most [`MAX_MAP_BYTES`].
     pub fn load(path: &Path) -> Result<Map, MapError> {
-        let name = path.display().to_string();
-        let src =
-            crate::fsio::read_regular_string(path, MAX_MAP_BYTES, "map file").map_err(|e| {
-                TableError {
-                    file: name.clone(),
-                    line: 0,
-                    column: 0,
-                    field: String::new(),
-                    message: e.message(),
-                    accepted: "a map file (TOML, docs/MAPS.md)".into(),
-                }
-            })?;
-        Map::from_source(&name, &src)
+        let src = carried::read(path)?;
+        Map::from_source(&path.display().to_string(), &src)
     }
 
     /// What a command names: a file that is there, else one of kepi's own maps by name

@@ -356,6 +356,24 @@ fn spi_rail_movement_in_play() {
     assert!(err.contains("already entrained"), "{err}");
     let err = refused(&save, &["detrain", "de-2-5-1"]);
     assert!(err.contains("not entrained"), "{err}");
+    // Issue 42: each verb of one request sees the state the verbs before it left, so a unit
+    // entrained and detrained in one batch is not refused as "not entrained".
+    let before = logged(&save);
+    ok(&[
+        "game", "apply", &save, "entrain", "de-2-5-1", "detrain", "de-2-5-1",
+    ]);
+    assert_eq!(logged(&save), before + 2, "both logged");
+    // The same verb twice is refused the second time, after the first stands.
+    let o = kepi(&[
+        "game", "apply", &save, "entrain", "de-2-5-1", "entrain", "de-2-5-1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("already entrained"),
+        "{o:?}"
+    );
+    assert_eq!(logged(&save), before + 3, "the first entrain stands");
+    ok(&["game", "apply", &save, "detrain", "de-2-5-1"]);
     // French: one.
     ok(&["game", "apply", &save, "move", "fr-forbach-8", "3001"]);
     to_french_movement(&save);

@@ -280,6 +280,12 @@ fn parse_verbs(
     while i < words.len() {
         let verb = words[i].to_ascii_lowercase();
         i += 1;
+        // A verb after others is refused (or not) by the state they leave, when it applies.
+        let when = if out.is_empty() {
+            play::Checked::Now
+        } else {
+            play::Checked::WhenApplied
+        };
         let v = match verb.as_str() {
             "lose" | "gain" | "fatigue" => {
                 let u = unit(&take(&mut i, "UNIT N", &verb)?)?;
@@ -351,7 +357,7 @@ fn parse_verbs(
             "redo" => Verb::Redo,
             "reveal" => Verb::Reveal,
             "roll" => parse_roll(words, &mut i, &verb)?,
-            "form" => Verb::Play(play::parse_form(words, &mut i, s, tables)?),
+            "form" => Verb::Play(play::parse_form(words, &mut i, s, tables, when)?),
             "action" => {
                 let text = take(&mut i, "JSON", &verb)?;
                 Verb::Act(raw_action(&text)?)
@@ -371,7 +377,9 @@ fn parse_verbs(
                 let reason = waive_reason(words, &mut i);
                 Verb::Act(Action::WaiveDue { id, reason })
             }
-            v if play::is_play_verb(v) => Verb::Play(play::parse(v, words, &mut i, s, tables)?),
+            v if play::is_play_verb(v) => {
+                Verb::Play(play::parse(v, words, &mut i, s, tables, when)?)
+            }
             other => {
                 return Err(MoveError::usage(format!(
                     "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, scale, reveal, resolve-due, waive, {})",

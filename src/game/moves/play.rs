@@ -21,6 +21,7 @@ use crate::dice::{DiceSource, Die};
 use crate::engine::game::GameState;
 use crate::engine::play::Form;
 use crate::engine::play::breaches::WentAhead;
+use crate::engine::verbs::MoveErrorKind;
 use crate::engine::verbs::Units;
 pub use crate::engine::verbs::{Given, VerbSpec};
 use crate::moves::MoveError;
@@ -748,6 +749,7 @@ pub fn parse_form(
     i: &mut usize,
     s: &GameState,
     tables: &Tables,
+    when: Checked,
 ) -> Result<PlayVerb, MoveError> {
     let forms = Form::all_for(s.system);
     let names: Vec<&str> = forms.iter().map(Form::name).collect();
@@ -796,7 +798,7 @@ pub fn parse_form(
         kind: Kind::Window { extra, changes },
         entered,
     };
-    build(&v, s, tables)?;
+    when.check(&v, s, tables)?;
     Ok(v)
 }
 
@@ -842,6 +844,7 @@ fn parse_custom(
     i: &mut usize,
     s: &GameState,
     tables: &Tables,
+    when: Checked,
 ) -> Result<PlayVerb, MoveError> {
     let (actor, target, options) = units_and_options(
         verb,
@@ -871,7 +874,7 @@ fn parse_custom(
         },
         entered,
     };
-    build(&v, s, tables)?;
+    when.check(&v, s, tables)?;
     Ok(v)
 }
 
@@ -1139,14 +1142,15 @@ pub fn parse(
     i: &mut usize,
     s: &GameState,
     tables: &Tables,
+    when: Checked,
 ) -> Result<PlayVerb, MoveError> {
     if let Some(blank) = custom_form(s.system.system(), verb) {
-        return parse_custom(verb, &blank, words, i, s, tables);
+        return parse_custom(verb, &blank, words, i, s, tables, when);
     }
     if !specs_for(s.system.system()).any(|x| x.named(verb))
         && plain_verbs(s.system.system()).iter().any(|p| p == verb)
     {
-        return parse_plain(verb, words, i, s, tables);
+        return parse_plain(verb, words, i, s, tables, when);
     }
     let spec = spec_of(verb, s)?;
     let cmd = spec_command(s.system.system(), spec)?;
@@ -1235,7 +1239,7 @@ pub fn parse(
         (spec.overlay)(given, &mut blank, tables)?;
         return Ok(v);
     }
-    build(&v, s, tables)?;
+    when.check(&v, s, tables)?;
     Ok(v)
 }
 
@@ -1260,6 +1264,29 @@ fn parse_dice(text: &str, verb: &str) -> Result<Vec<(Die, u32)>, MoveError> {
         return Err(bad("no dice given".into()));
     }
     Ok(out)
+}
+
+/// When a parsed verb's refusals ([`crate::engine::rule_set`]'s impossible: a unit detrained that
+/// is not entrained) are checked: against the game as it is when the verb comes first in its
+/// request, or, after earlier verbs of the same request, when it applies, against the state those
+/// verbs left (`entrain X detrain X`, issue 42). Its words are checked as it is parsed either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checked {
+    /// Refusals checked now, against the game as it is.
+    Now,
+    /// Refusals left to when the verb applies, after the request's earlier verbs.
+    WhenApplied,
+}
+
+impl Checked {
+    /// [`build`]'s checks of a parsed verb, a refusal left out when [`Checked::WhenApplied`].
+    fn check(self, v: &PlayVerb, s: &GameState, tables: &Tables) -> Result<(), MoveError> {
+        match build(v, s, tables) {
+            Err(e) if self == Checked::WhenApplied && e.kind == MoveErrorKind::Refused => Ok(()),
+            Err(e) => Err(e),
+            Ok(_) => Ok(()),
+        }
+    }
 }
 
 /// The verb ready to resolve: its form pre-filled from the units' state now and set by its
@@ -1432,7 +1459,7 @@ fn checked(v: &PlayVerb, form: Form, s: &GameState) -> Result<Ready, MoveError> 
         return Err(MoveError::usage(format!("`{} --dice`: {why}", v.form)));
     }
     if let Some(why) = form.refusal(s) {
-        return Err(MoveError::usage(format!("`{}`: {why}", v.form)));
+        return Err(MoveError::refused(format!("`{}`: {why}", v.form)));
     }
     Ok(Ready::Form(Box::new(form)))
 }
@@ -1511,6 +1538,7 @@ fn parse_plain(
     i: &mut usize,
     s: &GameState,
     tables: &Tables,
+    when: Checked,
 ) -> Result<PlayVerb, MoveError> {
     let cmd = plain_command(s.system.system(), verb)?;
     let mut argv = vec![s.system.id().to_string(), verb.to_string()];
@@ -1562,7 +1590,7 @@ fn parse_plain(
         entered,
     };
     // Checked as it will be made: with what the game fills in (a blockade's marker, 1870).
-    build(&v.clone().with_game_defaults(s), s, tables)?;
+    when.check(&v.clone().with_game_defaults(s), s, tables)?;
     Ok(v)
 }
 

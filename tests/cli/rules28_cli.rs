@@ -248,6 +248,69 @@ fn spi_combat_breaches_are_noted_and_the_umpire_goes_ahead() {
     );
 }
 
+/// SPI-H1, Combat Case O: "Units making Hasty Attacks may allocate only a portion of their Combat
+/// Strength to the attack. Thus a Combat unit with a Combat Strength of "8" might allocate only
+/// one Combat Point to the attack." Case P: the allocation is "halved for odds computation".
+/// Issue 42: in play, `--attack N` with `--hasty` is that allocation (it was refused).
+#[test]
+fn spi_a_hasty_attack_allocates_part_of_its_strength_in_play() {
+    let d = tmp("rules28", "spi-hasty");
+    let save = super::common::new_game(&d, "spi-1870", "3");
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "move",
+        "fr-metz-5",
+        "1010",
+        "move",
+        "de-2-5-1",
+        "1011",
+    ]);
+    let combat = |extra: &[&str]| {
+        let mut args = vec![
+            "game",
+            "apply",
+            &save,
+            "--json",
+            "combat",
+            "--attackers",
+            "de-2-5-1",
+            "--hex",
+            "1010",
+        ];
+        args.extend_from_slice(extra);
+        kepi(&args)
+    };
+    // Not a hasty attack: the strength is the unit's, `--attack` is refused and says why.
+    let o = combat(&["--attack", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--hasty --attack N") && err.contains("SPI-H1"),
+        "{err}"
+    );
+    // More than the unit has is impossible.
+    let o = combat(&["--hasty", "--attack", "6"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("more than the unit's 5"), "{err}");
+    let before = log_len(&save);
+    // Two of its five points, halved: 1 against 5.
+    let o = combat(&[
+        "--hasty", "--attack", "2", "--dice", "d6=3", "--result", "A1",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let line: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(line["outcome"]["attack"], "1", "{line}");
+    assert_eq!(line["outcome"]["odds"], "1:5", "{line}");
+    assert_eq!(log_len(&save), before + 1);
+    // The whole strength, halved: 5/2 against 5, 1:2 (odds rounded in the defender's favour).
+    let o = combat(&["--hasty", "--dice", "d6=3", "--result", "A1"]);
+    let line: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_ne!(line["outcome"]["odds"], "1:5", "{line}");
+}
+
 /// FR-C1, E1/E8: "All units fight in contact, that is, by occupying the cell adjacent to that
 /// occupied by the unit or enemy stack they confront." E3: "Within the same Combat Phase, a unit
 /// may fight, offensively or defensively, only once": a unit that defended does not attack.

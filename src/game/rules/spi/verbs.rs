@@ -34,13 +34,8 @@ pub static SPECS: &[VerbSpec] = &[
         resolve: "combat",
         units: Units::Hex(engage::<SpiForm>),
         required: &[],
-        refused: &[
-            (
-                "attack",
-                "the attack strength comes from the --attackers units",
-            ),
-            ("defend", "the defence comes from the enemy units in --hex"),
-        ],
+        // `--attack` is a hasty attack's allocation (SPI-H1 Case O), read by [`spi_situation`].
+        refused: &[("defend", "the defence comes from the enemy units in --hex")],
         extra: <SpiHexOpt as Args>::augment_args,
         what: "one attack on one hex (SPI-C1..C5, S1, F1, H1, H2; losses SPI-R1, --losses)",
         overlay: spi_combat,
@@ -127,6 +122,7 @@ fn spi_situation(g: &Given, input: &mut SpiCombatInput) -> Result<(), MoveError>
     }
     set_some(&mut input.fortress, g.get::<u32>("fortress")?);
     set(&mut input.hasty, g.get("hasty")?);
+    hasty_allocation(g, input)?;
     set(&mut input.dummies_only, g.get("dummy")?);
     let formation = |ext: bool| {
         if ext {
@@ -153,6 +149,39 @@ fn spi_situation(g: &Given, input: &mut SpiCombatInput) -> Result<(), MoveError>
     set(&mut input.defender_rough, g.get("rough")?);
     set(&mut input.all_through_ridge, g.get("ridge")?);
     set(&mut input.all_through_river, g.get("river")?);
+    Ok(())
+}
+
+/// SPI-H1, Combat Case O: "Units making Hasty Attacks may allocate only a portion of their Combat
+/// Strength to the attack. Thus a Combat unit with a Combat Strength of "8" might allocate only
+/// one Combat Point to the attack." In play `--attack N` is that allocation, taken only with
+/// `--hasty` (a normal attack's strength comes from the `--attackers` units) and never more than
+/// the unit has. With more than one attacker the allocation is left to the hasty attack's own
+/// refusal (one unit, Case N).
+fn hasty_allocation(g: &Given, input: &mut SpiCombatInput) -> Result<(), MoveError> {
+    let Some(n) = g.get::<u32>("attack")? else {
+        return Ok(());
+    };
+    if !input.hasty {
+        return Err(g.bad(
+            "attack",
+            "not taken in play: the attack strength comes from the --attackers units (a hasty \
+             attack allocates part of its unit's: --hasty --attack N, SPI-H1 Case O)",
+        ));
+    }
+    if let [unit] = input.attackers.as_mut_slice() {
+        if n > unit.strength {
+            return Err(g.bad(
+                "attack",
+                format!(
+                    "{n} combat points allocated, more than the unit's {} (SPI-H1 Case O: a \
+                     portion of its Combat Strength)",
+                    unit.strength
+                ),
+            ));
+        }
+        unit.strength = n;
+    }
     Ok(())
 }
 

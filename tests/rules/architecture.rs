@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first: the top-level modules of `src/` in each. The rule-set adapters
-/// (`rules/<set>/set.rs`, `card.rs`, `checks.rs`, `checklist.rs`, `form.rs`, `combat_form.rs`, `moves.rs`,
-/// `panel.rs`, `grammar.rs`, `verbs.rs`, and `rules/board/`, what SPI and 1870 share as board
-/// games in play) are their own layer, above the engine; the rest of `rules` is the rules core,
+/// (`rules/<set>/set.rs`, `card.rs`, `checks.rs`, `checklist.rs`, `form.rs`, `combat_form.rs`,
+/// `moves.rs`, `panel.rs`, `grammar.rs`, `verbs.rs`, and `rules/board/`, what SPI and 1870 share
+/// as board games in play) are their own layer, above the engine; the rest of `rules` is the rules core,
 /// below it.
 const LAYERS: &[&[&str]] = &[
     &["dice", "hex", "fsio"],

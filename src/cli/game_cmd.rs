@@ -305,6 +305,12 @@ pub enum CardsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Import unit cards from a spreadsheet's CSV (issue 43): `FILE.csv --rules ID --out
+    /// FILE.toml`. Columns are matched to card fields by their headers (`--column FIELD=HEADER`
+    /// to choose); every row is checked as `cards check` checks a card, an error naming the row's
+    /// line, the column and the accepted values; `--dry-run` shows the first rows as cards.
+    /// `kepi export csv --units` writes a file this reads back as the same cards.
+    Import(crate::import_cmd::ImportArgs),
 }
 
 /// Runs `kepi scenarios`.
@@ -1372,10 +1378,11 @@ fn with_journal(file: &Path, v: Verified) -> Result<Verified, (Option<usize>, St
     }
 }
 
-/// Runs `kepi cards check`.
+/// Runs `kepi cards`, `kepi cards check` and `kepi cards import`.
 pub fn cards(a: &CardFilesArgs, tables: Option<&Path>) -> Result<(), CliError> {
     match &a.command {
         None => crate::export_cmd::run_cards(&a.print, &crate::docs(tables)?),
+        Some(CardsCommand::Import(i)) => crate::import_cmd::run(i),
         Some(CardsCommand::Check { path, json }) => {
             let reports = kepi_game::roster::check_path(path)?;
             if *json {

@@ -53,6 +53,7 @@ mod dice_cmds;
 pub mod export_cmd;
 pub mod game_cmd;
 pub mod hex_cmd;
+pub mod import_cmd;
 pub mod map_cmd;
 pub mod net_cmd;
 pub mod resolve;
@@ -104,7 +105,8 @@ pub enum Command {
     Game(game_cmd::GameArgs),
     /// Check (chain, replay, dice against the seed, `--expect-head`) or print a game's log.
     Log(game_cmd::LogArgs),
-    /// Print unit cards (`--png DIR` or `--pdf OUT.pdf`), or validate card files (`cards check`).
+    /// Print unit cards (`--png DIR` or `--pdf OUT.pdf`), validate card files (`cards check`), or
+    /// import them from a spreadsheet's CSV (`cards import FILE.csv --rules ID --out FILE.toml`).
     Cards(game_cmd::CardFilesArgs),
     /// Print a club roster as PDF: `kepi roster print (--scenario NAME | --cards FILE | --save FILE) --pdf OUT.pdf`.
     #[command(subcommand)]

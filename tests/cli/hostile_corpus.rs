@@ -22,7 +22,7 @@ use super::common::{bin, tmp};
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// One ordinary invocation per command (the path of subcommands, then its arguments; `{save}`,
-/// `{out}`, `{dir}` and `{cards}` are filled in from a scratch folder). Options are written
+/// `{out}`, `{dir}`, `{cards}` and `{csv}` are filled in from a scratch folder). Options are written
 /// `--name=value` so that a hostile value such as `-1` is a value, not a flag.
 const BASES: &[(&str, &str)] = &[
     ("roll", "2d6 --seed=7"),
@@ -150,6 +150,7 @@ const BASES: &[(&str, &str)] = &[
     ("log show", "{save}"),
     ("cards", "--scenario=mars-la-tour --pdf={out}/cards.pdf"),
     ("cards check", "{cards}"),
+    ("cards import", "{csv} --rules=pk --out={out}/imported.toml"),
     (
         "roster print",
         "--scenario=mars-la-tour --pdf={out}/roster.pdf",
@@ -254,7 +255,8 @@ fn every_command_has_a_base_invocation() {
     );
 }
 
-/// A scratch folder with a saved game, a card file, a junk file and a link to /dev/null.
+/// A scratch folder with a saved game, a card file, a CSV of units, a junk file and a link to
+/// /dev/null.
 struct Scratch {
     dir: PathBuf,
 }
@@ -297,16 +299,22 @@ impl Scratch {
             dir.join("cards.toml"),
         )
         .unwrap();
+        std::fs::write(
+            dir.join("units.csv"),
+            "name,side,arm,strength\r\nI/12th,german,infantry,20\r\n",
+        )
+        .unwrap();
         Scratch { dir }
     }
 
-    /// Fills `{save}`, `{out}`, `{dir}`, `{cards}` and `{map}` (kepi's example map) in a base
+    /// Fills `{save}`, `{out}`, `{dir}`, `{cards}`, `{csv}` and `{map}` (kepi's example map) in a base
     /// invocation.
     fn fill(&self, s: &str) -> String {
         s.replace("{save}", &self.path("game.kepi"))
             .replace("{out}", &self.path("out"))
             .replace("{dir}", &self.path("folder"))
             .replace("{cards}", &self.path("cards.toml"))
+            .replace("{csv}", &self.path("units.csv"))
             .replace(
                 "{map}",
                 &Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -8,6 +8,7 @@ mod acknowledged_cli;
 mod acted_cli;
 mod arguments_cli;
 mod campaign_cli;
+mod cards_import_cli;
 mod cli_dice;
 mod common;
 mod crt_cli;

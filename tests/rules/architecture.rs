@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first: the top-level modules of `src/` in each. The rule-set adapters
-/// (`rules/<set>/set.rs`, `checks.rs`, `checklist.rs`, `form.rs`, `combat_form.rs`, `moves.rs`,
-/// `panel.rs`, `grammar.rs`, `verbs.rs`, and `rules/board/`, what SPI and 1870 share as board
-/// games in play) are their own layer, above the engine; the rest of `rules` is the rules core,
+/// (`rules/<set>/set.rs`, `card.rs`, `checks.rs`, `checklist.rs`, `form.rs`, `combat_form.rs`,
+/// `moves.rs`, `panel.rs`, `grammar.rs`, `verbs.rs`, and `rules/board/`, what SPI and 1870 share
+/// as board games in play) are their own layer, above the engine; the rest of `rules` is the rules core,
 /// below it.
 const LAYERS: &[&[&str]] = &[
     &["dice", "hex", "fsio"],
@@ -32,9 +32,11 @@ const SETS: &[&str] = &["pk", "pw", "gsp", "spi", "fr1870"];
 /// A set's files that adapt it to the engine. `combat_form` and `moves` (issue 45): SPI's and
 /// 1870's hex combat forms (`rules/spi/combat_form.rs`, `rules/fr1870/combat_form.rs`) and SPI's
 /// movement read from a game's log (`rules/spi/moves.rs`) left `rules/board/` for their sets'
-/// folders; they use the engine (its game, log and forms) as `form.rs` does.
+/// folders; they use the engine (its game, log and forms) as `form.rs` does. `card` (issue 43):
+/// a set's unit card, declared with the roster's `CardSpec` and returned by its `RuleSet`.
 const ADAPTER_FILES: &[&str] = &[
     "set",
+    "card",
     "checks",
     "checklist",
     "form",

@@ -44,7 +44,12 @@ fn units_csv_round_trips_awkward_names() {
     let csv = units_csv(&doc);
     let rows = parse_csv(&csv);
     assert_eq!(rows.len(), 5);
-    assert!(rows.iter().all(|r| r.len() == 17));
+    // The roster's 17 columns, then the card's 13 (issue 43: nation ... notes, what `kepi cards
+    // import` reads back); a sample roster has no cards, so those are empty.
+    assert!(rows.iter().all(|r| r.len() == 30));
+    assert_eq!(rows[0][17], "nation");
+    assert_eq!(rows[0][29], "notes");
+    assert!(rows[1][17..].iter().all(String::is_empty));
     assert_eq!(rows[1][3], "1/12th \"Brandenburg\", Grenadiers\nline two");
     assert_eq!(rows[1][16], "Shaken; flag lost");
     assert_eq!(

@@ -218,6 +218,20 @@ pub trait RuleSet: Send + Sync + 'static {
     ) {
     }
 
+    /// Issue 43: the rule set's unit card: the fields its cards use, what each accepts, its label
+    /// and help ([`crate::roster::spec::CardSpec`]), declared once in the set's folder and read by
+    /// the card loader, the writer, the CSV import and the builder. By default the generic card:
+    /// every field and word, with [`RuleSet::qualities`], [`RuleSet::uses_hexes`] and
+    /// [`RuleSet::strength_unit`].
+    fn card_spec(&self) -> crate::roster::spec::CardSpec {
+        crate::roster::spec::CardSpec::generic(
+            self.title(),
+            self.qualities(),
+            self.uses_hexes(),
+            self.strength_unit(Arm::Infantry),
+        )
+    }
+
     /// The qualities a card may give (none: the rule set has no classes).
     fn qualities(&self) -> &'static [Quality] {
         &[]

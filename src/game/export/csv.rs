@@ -30,18 +30,16 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
-/// Whether a spreadsheet could read this text as a formula (see the module doc).
+/// Whether a spreadsheet could read this text as a formula (see the module doc): one rule, the
+/// card import's, which takes the guard off again ([`crate::roster::csv_import::looks_like_formula`]).
 fn looks_like_formula(s: &str) -> bool {
-    const TRIGGERS: [char; 10] = ['=', '+', '-', '@', '\t', '\r', '\n', '＝', '＋', '－'];
-    s.starts_with(TRIGGERS)
-        || s.starts_with('＠')
-        || s.trim_start_matches(' ').starts_with(TRIGGERS)
+    crate::roster::csv_import::looks_like_formula(s)
 }
 
 /// One text cell (from a card, a scenario or a log): neutralised with a leading `'` and quoted when
 /// a spreadsheet would take it for a formula, else as [`csv_field`].
 pub fn text_field(s: &str) -> String {
-    if looks_like_formula(s) || s.trim_start_matches(' ').starts_with('＠') {
+    if looks_like_formula(s) {
         format!("\"'{}\"", s.replace('"', "\"\""))
     } else {
         csv_field(s)
@@ -81,7 +79,10 @@ fn row(out: &mut String, fields: &[Cell]) {
 }
 
 /// One row per unit: side, group path, id, name, arm, class, strength, max, unit, fatigue, fatigue
-/// max, leaders, leaders max, weapon, move, range, status (markers joined with "; ").
+/// max, leaders, leaders max, weapon, move, range, status (markers joined with "; "), then the
+/// rest of the unit's card as its file writes it (issue 43: `kepi cards import` reads the file
+/// back as the same cards): nation, army, corps, division, brigade, formation, hex, facing,
+/// location, arrives, movement, image, notes. `arm` is the card's word (`fortress`, `railway`).
 pub fn units_csv(doc: &RosterDoc) -> String {
     let mut out = String::new();
     row(
@@ -104,10 +105,31 @@ pub fn units_csv(doc: &RosterDoc) -> String {
             "move",
             "range",
             "status",
+            "nation",
+            "army",
+            "corps",
+            "division",
+            "brigade",
+            "formation",
+            "hex",
+            "facing",
+            "location",
+            "arrives",
+            "movement",
+            "image",
+            "notes",
         ]
         .map(text),
     );
     for (side, path, u) in doc.units() {
+        let card = u.card.as_deref();
+        let opt = |f: &dyn Fn(&crate::roster::Unit) -> Option<String>| {
+            text(card.and_then(f).unwrap_or_default())
+        };
+        let opt_num = |n: Option<u32>| match n {
+            Some(n) => num(n),
+            None => Cell::Number(String::new()),
+        };
         row(
             &mut out,
             &[
@@ -115,7 +137,7 @@ pub fn units_csv(doc: &RosterDoc) -> String {
                 text(path.join(" > ")),
                 text(u.id.clone()),
                 text(u.name.clone()),
-                text(u.arm.to_string()),
+                text(card.map_or_else(|| u.arm.to_string(), |c| c.arm.to_string())),
                 text(u.class.clone().unwrap_or_default()),
                 num(u.strength),
                 num(u.max_strength),
@@ -128,6 +150,19 @@ pub fn units_csv(doc: &RosterDoc) -> String {
                 text(u.move_.clone().unwrap_or_default()),
                 text(u.range.clone().unwrap_or_default()),
                 text(u.status.join("; ")),
+                opt(&|c| Some(c.nation.clone())),
+                opt(&|c| c.oob.army.clone()),
+                opt(&|c| c.oob.corps.clone()),
+                opt(&|c| c.oob.division.clone()),
+                opt(&|c| c.oob.brigade.clone()),
+                opt(&|c| c.formation.map(|f| f.to_string())),
+                opt(&|c| Some(c.position.to_string())),
+                opt(&|c| c.facing.map(|f| f.to_string())),
+                opt(&|c| c.location.clone()),
+                opt_num(card.and_then(|c| c.arrives)),
+                opt_num(card.and_then(|c| c.movement)),
+                opt(&|c| c.image.clone()),
+                opt(&|c| Some(c.notes.clone())),
             ],
         );
     }

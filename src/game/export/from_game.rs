@@ -80,6 +80,7 @@ pub fn unit_doc(
         range,
         status,
         from: None,
+        card: Some(u.unit.clone()),
     }
 }
 

@@ -149,6 +149,10 @@ pub struct UnitDoc {
     /// In a battle made from a campaign (issue 30, CAMP-C1): the board unit it came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// The unit's card, when the roster is made from a game or scenario: the CSV export writes
+    /// the rest of it (issue 43). Not part of the document's JSON.
+    #[serde(skip)]
+    pub card: Option<std::sync::Arc<crate::roster::Unit>>,
 }
 
 /// One resolution in a battle report.
@@ -464,6 +468,7 @@ fn sample_unit(si: usize, k: usize, d: usize, b: usize, names: &[&str; 8]) -> Un
         ),
         status,
         from: None,
+        card: None,
     }
 }
 

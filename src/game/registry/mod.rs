@@ -208,6 +208,11 @@ impl RuleSetId {
         get(self).title()
     }
 
+    /// The rule set's unit card ([`RuleSet::card_spec`], issue 43).
+    pub fn card_spec(self) -> crate::roster::spec::CardSpec {
+        get(self).card_spec()
+    }
+
     /// The qualities a card of this rule set may give ([`RuleSet::qualities`]).
     pub fn qualities(self) -> &'static [crate::roster::Quality] {
         get(self).qualities()

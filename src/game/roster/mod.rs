@@ -7,7 +7,10 @@
 //! it into rule-checked units or a [`CardError`] naming the file, line, field and accepted values.
 //! Every file is read size-limited, and an image path must stay inside the cards folder.
 
+pub mod csv_import;
+pub mod spec;
 pub(crate) mod vocab;
+pub mod write;
 
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
@@ -17,6 +20,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+pub use spec::{CardSpec, Field, FieldSpec};
 pub use vocab::{Arm, Facing, Formation, Quality, Side, Weapon};
 
 use crate::rules::RuleSetId;
@@ -349,6 +353,15 @@ pub fn qualities_for(system: Option<RuleSetId>) -> &'static [Quality] {
     }
 }
 
+/// The unit card of `system` (issue 43, [`spec`]): the rule set's own, or for a card file that
+/// names none, the generic card that takes every field and word.
+pub fn card_spec_for(system: Option<RuleSetId>) -> CardSpec {
+    match system {
+        Some(s) => s.card_spec(),
+        None => CardSpec::generic("", Quality::ALL, false, "figures"),
+    }
+}
+
 /// The default number of leaders: PK-L1, 3 per unit or gun in Pickelhaube & Kepi; none elsewhere.
 pub fn default_leaders(system: Option<RuleSetId>, arm: Arm) -> u32 {
     system.map_or(0, |s| s.default_leaders(arm))
@@ -662,10 +675,15 @@ pub fn validate_roster(
             }
         }
     };
+    let spec = card_spec_for(system);
     let mut units: Vec<Unit> = Vec::with_capacity(raw.units.len());
+    // Ids seen, to their card: a repeated id is found in one look-up (an order of battle of
+    // thousands of cards loads in linear time, issue 43).
+    let mut ids: std::collections::HashMap<String, usize> =
+        std::collections::HashMap::with_capacity(raw.units.len());
     for (i, card) in raw.units.iter().enumerate() {
-        let unit = validate_card(&check, card, i, system, base_dir)?;
-        if let Some(prev) = units.iter().find(|u| u.id == unit.id) {
+        let unit = validate_card(&check, card, i, system, &spec, base_dir)?;
+        if let Some(prev) = ids.get(&unit.id).and_then(|&k| units.get(k)) {
             let span = card
                 .id
                 .as_ref()
@@ -678,6 +696,7 @@ pub fn validate_roster(
                 "a unique id: add `id = \"...\"` to one of the two cards",
             ));
         }
+        ids.insert(unit.id.clone(), units.len());
         units.push(unit);
     }
     let mut sides = sides;
@@ -881,44 +900,73 @@ fn card_name_and_id(
 }
 
 /// A card's class, when it gives one: a word of the vocabulary that is one of the rule set's
-/// classes (the accepted ones said; none when the set has no classes).
+/// classes, as its card ([`CardSpec`]) lists them (none when the set has no classes).
 fn card_quality(
     check: &Check<'_>,
     c: &UnitCard,
     i: usize,
-    system: Option<RuleSetId>,
+    spec: &CardSpec,
 ) -> Result<Option<Quality>, CardError> {
     let f = |field: &str| format!("unit[{i}].{field}");
-    let allowed = qualities_for(system);
-    let accepted_q = || {
-        if allowed.is_empty() {
-            format!(
-                "none: {} has no classes",
-                system.map(|s| s.title()).unwrap_or("this rule set")
-            )
-        } else {
-            allowed
-                .iter()
-                .map(|q| q.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-    };
     Ok(match &c.quality {
         Some(q) => {
-            let v: Quality = parse_word(check, q, &f("quality"), accepted_q())?;
-            if !allowed.contains(&v) {
+            let accepted = spec.accepted(Field::Quality);
+            let v: Quality = parse_word(check, q, &f("quality"), accepted.clone())?;
+            if !spec
+                .field(Field::Quality)
+                .is_some_and(|s| s.accepts(v.as_str()))
+            {
                 return Err(check.error(
                     q.span(),
                     &f("quality"),
                     format!("`{v}` is not a class of this rule set"),
-                    accepted_q(),
+                    accepted,
                 ));
             }
             Some(v)
         }
         None => None,
     })
+}
+
+/// A word of a closed vocabulary the rule set's card restricts (arm, weapon, formation, facing):
+/// read as the vocabulary reads it (its own error lists every word), then one of the card's
+/// choices, else an error naming the rule set and its choices ("none: 1870 has no weapons").
+fn card_choice<T: FromStr<Err = String> + fmt::Display>(
+    check: &Check<'_>,
+    v: &Spanned<String>,
+    i: usize,
+    field: Field,
+    vocabulary: String,
+    spec: &CardSpec,
+) -> Result<T, CardError> {
+    let name = format!("unit[{i}].{field}");
+    let word: T = parse_word(check, v, &name, vocabulary)?;
+    if spec
+        .field(field)
+        .is_some_and(|s| s.accepts(&word.to_string()))
+    {
+        return Ok(word);
+    }
+    let title = if spec.title.is_empty() {
+        "this rule set"
+    } else {
+        spec.title
+    };
+    Err(check.error(
+        v.span(),
+        &name,
+        format!("`{word}` is not one of {title}'s {}", spec::plural(field)),
+        spec.accepted(field),
+    ))
+}
+
+/// The range of a number field of the card, else `lo` to `hi`.
+fn range_of(spec: &CardSpec, field: Field, lo: i64, hi: i64) -> (i64, i64) {
+    match spec.field(field).map(|f| &f.kind) {
+        Some(spec::Kind::Number { min, max, .. }) => (i64::from(*min), i64::from(*max)),
+        _ => (lo, hi),
+    }
 }
 
 /// A card's image, when it gives one: a path inside the cards folder.
@@ -946,40 +994,50 @@ fn card_image(
 }
 
 /// A unit card validated into a [`Unit`], field by field in the card's order; the first field
-/// that does not read is the error, naming `unit[i].FIELD`.
+/// that does not read is the error, naming `unit[i].FIELD`. What a choice accepts and a number's
+/// range come from the rule set's card ([`CardSpec`], issue 43).
 fn validate_card(
     check: &Check<'_>,
     c: &UnitCard,
     i: usize,
     system: Option<RuleSetId>,
+    spec: &CardSpec,
     base_dir: Option<&Path>,
 ) -> Result<Unit, CardError> {
     let f = |field: &str| format!("unit[{i}].{field}");
     let (name, id) = card_name_and_id(check, c, i)?;
     let side: Side = parse_word(check, &c.side, &f("side"), Side::accepted())?;
-    let arm: Arm = parse_word(check, &c.arm, &f("arm"), Arm::accepted())?;
-    let quality = card_quality(check, c, i, system)?;
-    let strength = ranged(check, &c.strength, &f("strength"), 1, MAX_STRENGTH)?;
+    let arm: Arm = card_choice(check, &c.arm, i, Field::Arm, Arm::accepted(), spec)?;
+    let quality = card_quality(check, c, i, spec)?;
+    let (lo, hi) = range_of(spec, Field::Strength, 1, MAX_STRENGTH);
+    let strength = ranged(check, &c.strength, &f("strength"), lo, hi)?;
     let weapon = match &c.weapon {
-        Some(w) => Some(parse_word::<Weapon>(
+        Some(w) => Some(card_choice::<Weapon>(
             check,
             w,
-            &f("weapon"),
+            i,
+            Field::Weapon,
             Weapon::accepted(),
+            spec,
         )?),
         None => None,
     };
     let formation = match &c.formation {
-        Some(w) => Some(parse_word::<Formation>(
+        Some(w) => Some(card_choice::<Formation>(
             check,
             w,
-            &f("formation"),
+            i,
+            Field::Formation,
             Formation::accepted(),
+            spec,
         )?),
         None => None,
     };
     let leaders = match &c.leaders {
-        Some(l) => ranged(check, l, &f("leaders"), 0, MAX_LEADERS)?,
+        Some(l) => {
+            let (lo, hi) = range_of(spec, Field::Leaders, 0, MAX_LEADERS);
+            ranged(check, l, &f("leaders"), lo, hi)?
+        }
         None => default_leaders(system, arm),
     };
     let image = card_image(check, c, i, base_dir)?;
@@ -993,11 +1051,13 @@ fn validate_card(
         None => Position::Free,
     };
     let facing = match &c.facing {
-        Some(w) => Some(parse_word::<Facing>(
+        Some(w) => Some(card_choice::<Facing>(
             check,
             w,
-            &f("facing"),
+            i,
+            Field::Facing,
             Facing::accepted(),
+            spec,
         )?),
         None => None,
     };
@@ -1006,7 +1066,10 @@ fn validate_card(
         None => None,
     };
     let movement = match &c.movement {
-        Some(m) => Some(ranged(check, m, &f("movement"), 0, 99)?),
+        Some(m) => {
+            let (lo, hi) = range_of(spec, Field::Movement, 0, 99);
+            Some(ranged(check, m, &f("movement"), lo, hi)?)
+        }
         None => None,
     };
     Ok(Unit {

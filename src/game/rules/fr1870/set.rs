@@ -52,6 +52,11 @@ impl RuleSet for FrRules {
         ))
     }
 
+    /// Issue 43: the unit card, declared in `card.rs`.
+    fn card_spec(&self) -> crate::roster::spec::CardSpec {
+        super::card::spec()
+    }
+
     fn title(&self) -> &'static str {
         "1870"
     }

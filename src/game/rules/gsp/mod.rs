@@ -14,6 +14,7 @@
 //! - [`damage`]: structures, equipment, the mixed-sector rule and crews.
 //! - [`procedure`]: GSP-A4 eligibility and loads; GSP-S1 the siege gun.
 
+pub mod card;
 mod checklist;
 mod checks;
 pub mod damage;

@@ -24,6 +24,11 @@ impl RuleSet for GspRules {
         "gsp"
     }
 
+    /// Issue 43: the unit card, declared in `card.rs`.
+    fn card_spec(&self) -> crate::roster::spec::CardSpec {
+        super::card::spec()
+    }
+
     fn title(&self) -> &'static str {
         "Graveyard St. Privat (artillery)"
     }

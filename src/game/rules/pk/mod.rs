@@ -8,6 +8,7 @@
 //! [`PkTables`] (`tables/pk.toml`).
 
 pub mod artillery;
+pub mod card;
 mod checklist;
 mod checks;
 mod common;

@@ -34,6 +34,11 @@ impl RuleSet for PkRules {
         Some("pk_figures")
     }
 
+    /// Issue 43: the unit card, declared in `card.rs`.
+    fn card_spec(&self) -> crate::roster::spec::CardSpec {
+        super::card::spec()
+    }
+
     fn title(&self) -> &'static str {
         "Pickelhaube & Kepi"
     }
@@ -91,7 +96,7 @@ impl RuleSet for PkRules {
 
     /// PK-C1: elite, veteran, line.
     fn qualities(&self) -> &'static [Quality] {
-        &[Quality::Elite, Quality::Veteran, Quality::Line]
+        super::card::CLASSES
     }
 
     /// PK-L1: 3 leaders per unit or gun.

@@ -7,6 +7,7 @@
 //! positional rules (flank or rear, ranges, breaking off) use [`crate::hex`]. Every number comes from
 //! `tables/pw.toml` with its provenance.
 
+pub mod card;
 mod checklist;
 mod checks;
 pub mod form;

@@ -99,6 +99,11 @@ impl RuleSet for PwRules {
         Some("pw_sp")
     }
 
+    /// Issue 43: the unit card, declared in `card.rs`.
+    fn card_spec(&self) -> crate::roster::spec::CardSpec {
+        super::card::spec()
+    }
+
     fn title(&self) -> &'static str {
         "Portable Wargame (Franco-Prussian)"
     }
@@ -154,7 +159,7 @@ impl RuleSet for PwRules {
 
     /// PW-T2: elite, normal, poor.
     fn qualities(&self) -> &'static [Quality] {
-        &[Quality::Elite, Quality::Normal, Quality::Poor]
+        super::card::QUALITIES
     }
 
     fn strength_unit(&self, _arm: Arm) -> &'static str {

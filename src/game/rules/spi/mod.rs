@@ -6,6 +6,7 @@
 //! [`mechanics`] holds the rest: calendar, flanking geometry, supply, fortifications, unit
 //! reduction, formation status, orders of battle, EB river rolls and victory.
 
+pub mod card;
 mod checklist;
 mod checks;
 pub mod combat;

@@ -143,6 +143,11 @@ impl RuleSet for SpiRules {
         ))
     }
 
+    /// Issue 43: the unit card, declared in `card.rs`.
+    fn card_spec(&self) -> crate::roster::spec::CardSpec {
+        super::card::spec()
+    }
+
     fn title(&self) -> &'static str {
         "SPI Franco-Prussian War"
     }

@@ -1,0 +1,59 @@
+//! The Portable Wargame's unit card (issue 43): the fields a PW card uses and what each accepts,
+//! read by the card loader, the writer, the CSV import and the order-of-battle builder.
+
+use crate::roster::spec::{Builder, CardSpec, Placing};
+use crate::roster::{Arm, Quality, Weapon};
+
+/// PW-T2: the three qualities.
+pub const QUALITIES: &[Quality] = &[Quality::Elite, Quality::Normal, Quality::Poor];
+
+/// A PW card: units of strength points on a hex grid (PW-U1, PW-T2, PW-R1, PW-A1).
+pub fn spec() -> CardSpec {
+    let mut b = Builder::new("Portable Wargame (Franco-Prussian)")
+        .common()
+        .arms(
+            &[
+                Arm::Infantry,
+                Arm::Cavalry,
+                Arm::Artillery,
+                Arm::Engineers,
+                Arm::Headquarters,
+            ],
+            "PW-U1: infantry, cavalry, artillery (the unit table), engineers or a commander",
+        )
+        .quality("Quality", QUALITIES, "PW-T2: elite, normal or poor")
+        .strength(
+            "Strength points",
+            "SP",
+            "PW-U1: strength points (infantry 4, cavalry 2, artillery 2)",
+        )
+        .weapons(
+            "Weapon",
+            &[
+                Weapon::Chassepot,
+                Weapon::NeedleGun,
+                Weapon::Mlr,
+                Weapon::ChassepotCarbine,
+                Weapon::NeedleCarbine,
+                Weapon::MlrCarbine,
+                Weapon::Sabre,
+                Weapon::Lance,
+                Weapon::Prussian4pdr,
+                Weapon::Prussian6pdr,
+                Weapon::French4pdr,
+                Weapon::French12pdr,
+                Weapon::Mitrailleuse,
+            ],
+            "PW-R1, PW-A1: the weapon gives the range in hexes",
+        )
+        .leaders("leaders: none by default in PW")
+        .hierarchy()
+        .position(
+            Placing::Hex,
+            "the starting hex (four digits, column then row), or off",
+        )
+        .facing("the starting facing")
+        .tail(true);
+    b.sort();
+    b.build()
+}

@@ -20,7 +20,8 @@
 //! does.
 //!
 //! A module is a file from outside, so every read is capped: the module's size, its number of
-//! entries (checked on the zip's directory record before the archive is opened), each entry's
+//! entries and the size of its directory (checked on the zip's end record before the archive is
+//! opened), each entry's
 //! inflated size (counted while reading, never trusting the header) and its inflation ratio
 //! ([`Limits`]); the build file must be UTF-8 XML without a DTD, of bounded depth and node count.
 //! File names are the module's: [`plain_file_name`] makes them plain names for the folder written.
@@ -267,6 +268,10 @@ impl<R: Read + Seek> fmt::Debug for Archive<R> {
     }
 }
 
+/// The largest zip directory kepi reads (its entries' names and headers, read whole when the
+/// archive is opened).
+pub const MAX_DIRECTORY_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Reads the zip's end-of-directory record: how many entries the archive claims (the zip64
 /// count where the short one overflows). None when no record is found (then it is no zip).
 fn claimed_entries<R: Read + Seek>(r: &mut R, len: u64) -> std::io::Result<Option<u64>> {
@@ -282,6 +287,11 @@ fn claimed_entries<R: Read + Seek>(r: &mut R, len: u64) -> std::io::Result<Optio
         return Ok(None);
     };
     let short = u16::from_le_bytes([buf[at + 10], buf[at + 11]]);
+    let dir_size = u32::from_le_bytes([buf[at + 12], buf[at + 13], buf[at + 14], buf[at + 15]]);
+    if u64::from(dir_size) > MAX_DIRECTORY_BYTES {
+        // As many entries as a directory that size could list: refused as too many.
+        return Ok(Some(u64::MAX));
+    }
     if short != 0xffff {
         return Ok(Some(u64::from(short)));
     }
@@ -293,7 +303,7 @@ fn claimed_entries<R: Read + Seek>(r: &mut R, len: u64) -> std::io::Result<Optio
     off.copy_from_slice(&buf[at - 12..at - 4]);
     let rec = u64::from_le_bytes(off);
     if rec.saturating_add(56) > len {
-        return Ok(Some(u64::MAX));
+        return Ok(None);
     }
     r.seek(SeekFrom::Start(rec + 32))?;
     let mut n = [0u8; 8];
@@ -322,6 +332,11 @@ impl<R: Read + Seek> Archive<R> {
             e("is not a VASSAL module: not a zip archive (a .vmod is a zip holding buildFile.xml and images/)".into())
         };
         match claimed_entries(&mut reader, len) {
+            Ok(Some(u64::MAX)) => {
+                return Err(e(format!(
+                    "the module's zip directory is larger than kepi reads ({MAX_DIRECTORY_BYTES} bytes)"
+                )));
+            }
             Ok(Some(n)) if n > limits.entries => {
                 return Err(e(format!(
                     "the module's zip claims {n} entries, more than kepi reads ({})",
@@ -901,6 +916,12 @@ pub fn plan(board: &Board, w: u32, h: u32) -> Result<Plan, String> {
     };
     if g.sideways {
         return Err("its hex grid is sideways (pointy-topped hexes in rows): kepi's grids are flat-topped hexes in columns".into());
+    }
+    if g.dx > 10_000.0 || g.dy > 10_000.0 {
+        return Err(format!(
+            "its hex grid's cells are {} x {} pixels: larger than any picture kepi draws (at most 10000 pixels a side)",
+            g.dx, g.dy
+        ));
     }
     if !(g.dx >= 2.0 && g.dy >= 2.0) {
         return Err(format!(

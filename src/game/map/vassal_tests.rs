@@ -486,6 +486,16 @@ fn zip_bombs_and_caps_are_refused_while_reading() {
     };
     let e = Archive::open("test.vmod", Cursor::new(zip_of(&entries)), limits).unwrap_err();
     assert!(e.message.contains("claims 20 entries"), "{e}");
+    // A directory claimed larger than kepi reads (the end record's size field), refused unopened.
+    let mut big = zip_of(&entries);
+    let n = big.len();
+    big[n - 10..n - 6].copy_from_slice(&0x7fff_ffffu32.to_le_bytes());
+    let e = open(big).unwrap_err();
+    assert!(
+        e.message
+            .contains("zip directory is larger than kepi reads"),
+        "{e}"
+    );
     // A module larger than the cap.
     let limits = Limits {
         module_bytes: 100,

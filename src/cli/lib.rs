@@ -126,7 +126,8 @@ pub enum Command {
     /// Hex geometry: distance, line, neighbours and line of sight between board hexes.
     Hex(hex_cmd::HexArgs),
     /// A club's map of its board (docs/MAPS.md): `check FILE` validates it (exit 2 naming file,
-    /// line and field), `show FILE [--json]` prints it, `cell FILE 1640 [--json]` answers one cell.
+    /// line and field), `show FILE [--json]` prints it, `cell FILE 1640 [--json]` answers one cell,
+    /// `import-vassal MODULE.vmod --board NAME --out DIR` imports a board from a VASSAL module.
     #[command(subcommand_required = true)]
     Map(map_cmd::MapArgs),
     /// Host a game for the table's network: prints {"address", "seats": [{"seat", "code"}]} as its

@@ -11,6 +11,8 @@
 //! cell ([`kepi_game::map::CellView`]: `file`, `cell`, `terrain`, `effects`, `country`, `places`,
 //! `sides`, `edges`, `victory`).
 
+use std::path::PathBuf;
+
 use clap::{Args, Subcommand};
 
 use super::{CliError, print_json};
@@ -58,11 +60,43 @@ pub enum MapCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Import a board from a VASSAL module (.vmod): its picture and hex grid become a map file
+    /// with the picture aligned and every cell the rule set's clear terrain, ready to paint.
+    /// `--list` names the module's boards with their grids.
+    #[command(name = "import-vassal")]
+    ImportVassal(ImportVassalArgs),
+}
+
+/// `kepi map import-vassal MODULE.vmod --board NAME --out DIR [--rules R] [--force]`, or `--list`.
+#[derive(Debug, Args)]
+pub struct ImportVassalArgs {
+    /// The VASSAL module: a .vmod file (a zip holding buildFile.xml and images/).
+    #[arg(value_name = "MODULE")]
+    pub module: PathBuf,
+    /// The board to import, by its name in the module (`--list` names them).
+    #[arg(long, value_name = "NAME", required_unless_present = "list")]
+    pub board: Option<String>,
+    /// The map window the board is on, where several boards share its name.
+    #[arg(long, value_name = "MAP")]
+    pub map: Option<String>,
+    /// The folder to write NAME.toml and the board's picture in (made if missing).
+    #[arg(long, value_name = "DIR", required_unless_present = "list")]
+    pub out: Option<PathBuf>,
+    /// The rule set the map is drawn for: spi, fr1870 or pw (its numbering must be the board's).
+    #[arg(long, value_name = "RULES", default_value = "spi")]
+    pub rules: String,
+    /// Replace the map file and picture if they are already in DIR.
+    #[arg(long)]
+    pub force: bool,
+    /// Name the module's boards, their pictures and grids, and whether each imports.
+    #[arg(long, conflicts_with_all = ["board", "out", "force"])]
+    pub list: bool,
 }
 
 /// Runs `kepi map`.
 pub fn run(a: &MapArgs) -> Result<(), CliError> {
     match &a.command {
+        MapCommand::ImportVassal(args) => import_vassal(args),
         MapCommand::Check { file } => {
             let map = Map::named(file)?;
             crate::out(format_args!(
@@ -311,6 +345,126 @@ fn show_text(v: &MapView<'_>) -> Result<(), CliError> {
                 what
             );
         }
+    }
+    Ok(())
+}
+
+/// `kepi map import-vassal`: a module refused or a board that cannot be imported exits 2, as a
+/// map file that does not read does; a file that could not be written exits 1.
+fn import_vassal(a: &ImportVassalArgs) -> Result<(), CliError> {
+    use kepi_game::map::vassal::{self, Limits, WriteError};
+    let rules: kepi_game::rules::RuleSetId = a
+        .rules
+        .parse()
+        .map_err(|e: String| CliError::usage(format!("--rules: {e}")))?;
+    if !rules.uses_hexes() {
+        let hexes: Vec<&str> = kepi_game::rules::RuleSetId::hex_sets()
+            .into_iter()
+            .map(|r| r.id())
+            .collect();
+        return Err(CliError::usage(format!(
+            "--rules: {} is not played on a hex map (accepted: {})",
+            rules.id(),
+            hexes.join(", ")
+        )));
+    }
+    let refused = |e: vassal::VassalError| CliError::usage(e.to_string());
+    let mut archive = vassal::open_module(&a.module, Limits::DEFAULT).map_err(refused)?;
+    let module = archive.module().map_err(refused)?;
+    if a.list {
+        textln!(
+            "{}: {} ({} board{})",
+            module.file,
+            module.title(),
+            module.boards.len(),
+            if module.boards.len() == 1 { "" } else { "s" }
+        );
+        for l in vassal::list(&mut archive, &module) {
+            textln!("board `{}`", l.title);
+            match &l.picture {
+                Some(Ok((img, p))) => {
+                    textln!(
+                        "  picture  images/{img}: {} {} x {}",
+                        p.format,
+                        p.width,
+                        p.height
+                    )
+                }
+                Some(Err(m)) => textln!("  picture  {m}"),
+                None => textln!("  picture  none"),
+            }
+            match &l.grid {
+                Ok(p) => {
+                    textln!(
+                        "  grid     {:02}{:02}-{:02}{:02}, {} x {} cells, {} (rules {}): importable",
+                        p.first.col,
+                        p.first.row,
+                        p.last.col,
+                        p.last.row,
+                        p.last.col - p.first.col + 1,
+                        p.last.row - p.first.row + 1,
+                        p.layout,
+                        kepi_game::rules::RuleSetId::hex_sets()
+                            .into_iter()
+                            .filter(|r| r.hex_layout() == p.layout)
+                            .map(|r| r.id())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                    for n in &p.notes {
+                        textln!("           {n}");
+                    }
+                }
+                Err(m) => textln!("  grid     not importable: {m}"),
+            }
+        }
+        return Ok(());
+    }
+    let (Some(board), Some(out)) = (&a.board, &a.out) else {
+        return Err(CliError::usage(
+            "give --board NAME and --out DIR (or --list to name the module's boards)",
+        ));
+    };
+    let b = module.board(board, a.map.as_deref()).map_err(refused)?;
+    let imported = vassal::import(&mut archive, &module, b, rules).map_err(refused)?;
+    let written = vassal::write_imported(&imported, out, a.force).map_err(|e| match e {
+        WriteError::Refused(m) => CliError::usage(m),
+        WriteError::Failed(m) => CliError::failed(m),
+    })?;
+    let p = &imported.plan;
+    let names: Vec<String> = written.iter().map(|w| w.display().to_string()).collect();
+    textln!("wrote {}", names.join(" and "));
+    textln!(
+        "board `{}` of {}: {} x {} cells ({:02}{:02}-{:02}{:02}, {}, rules {}), every cell clear",
+        imported.board,
+        module.title(),
+        p.last.col - p.first.col + 1,
+        p.last.row - p.first.row + 1,
+        p.first.col,
+        p.first.row,
+        p.last.col,
+        p.last.row,
+        p.layout,
+        imported.rules
+    );
+    if let Some(info) = imported.picture_info {
+        textln!(
+            "picture {} x {} px, aligned from the module's grid: first cell at ({}, {}), column {} px, row {} px",
+            info.width,
+            info.height,
+            p.alignment.origin.0,
+            p.alignment.origin.1,
+            p.alignment.column,
+            p.alignment.row
+        );
+    } else {
+        textln!("the board has no picture: the map has none");
+    }
+    for n in &p.notes {
+        textln!("note: {n}");
+    }
+    if let Some(map) = written.last() {
+        textln!("check it: kepi map check {}", map.display());
     }
     Ok(())
 }

@@ -333,6 +333,12 @@ pub fn read_regular_nofollow(path: &Path, cap: u64, what: &str) -> Result<Vec<u8
     read_capped(path, f, &meta, cap, what)
 }
 
+/// Opens a file from outside to read it as a stream (a VASSAL module, read entry by entry):
+/// links to regular files followed, never blocking, and only a regular file.
+pub fn open_regular(path: &Path, what: &str) -> Result<File, FsError> {
+    open_for_read(path, what, true).map(|(f, _)| f)
+}
+
 /// Opens a file of a game folder to read it as a stream (`kepi game recover` reads a journal of
 /// any size line by line): never through a symbolic link, never blocking, and only a regular file.
 pub fn open_regular_nofollow(path: &Path, what: &str) -> Result<File, FsError> {

@@ -188,6 +188,10 @@ const BASES: &[(&str, &str)] = &[
     ("map check", "{map}"),
     ("map show", "{map} --json"),
     ("map cell", "{map} 0605 --json"),
+    (
+        "map import-vassal",
+        "{vmod} --board=Main --out={out}/vassal",
+    ),
 ];
 
 /// Every runnable command in clap's tree: (path, command). A node with arguments of its own is
@@ -304,17 +308,19 @@ impl Scratch {
             "name,side,arm,strength\r\nI/12th,german,infantry,20\r\n",
         )
         .unwrap();
+        super::vmod::write_test_module(&dir);
         Scratch { dir }
     }
 
-    /// Fills `{save}`, `{out}`, `{dir}`, `{cards}`, `{csv}` and `{map}` (kepi's example map) in a base
-    /// invocation.
+    /// Fills `{save}`, `{out}`, `{dir}`, `{cards}`, `{csv}`, `{map}` (kepi's example map) and
+    /// `{vmod}` (a VASSAL module built by the tests) in a base invocation.
     fn fill(&self, s: &str) -> String {
         s.replace("{save}", &self.path("game.kepi"))
             .replace("{out}", &self.path("out"))
             .replace("{dir}", &self.path("folder"))
             .replace("{cards}", &self.path("cards.toml"))
             .replace("{csv}", &self.path("units.csv"))
+            .replace("{vmod}", &self.path("test.vmod"))
             .replace(
                 "{map}",
                 &Path::new(env!("CARGO_MANIFEST_DIR"))

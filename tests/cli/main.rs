@@ -44,3 +44,6 @@ mod spi_movement_cli;
 mod store_cli;
 mod tamper_cli;
 mod transport_cli;
+mod vassal_cli;
+#[path = "../shared/vmod.rs"]
+mod vmod;

@@ -372,12 +372,13 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
     let source = match p.source.get_ref().trim() {
         "house" => Source::House,
         "club" => Source::Club,
+        "vassal" => Source::Vassal,
         other => {
             return Err(ck.err(
                 p.source.span(),
                 "provenance.source",
                 format!("unknown map source `{}`", shown(other)),
-                "house (kepi's own), club (the club's, from its printed board)",
+                "house (kepi's own), club (the club's, from its printed board), vassal (imported from a VASSAL module)",
             ));
         }
     };

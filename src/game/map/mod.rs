@@ -33,6 +33,7 @@ mod raw;
 pub mod reach;
 mod report;
 pub mod terrain;
+pub mod vassal;
 
 pub use carried::{MapFile, text_sha256};
 pub use reach::{OffMap, Reach, Reached, Unknown, reach};

@@ -26,17 +26,21 @@ pub enum Source {
     House,
     /// The club's own: entered by the club from its printed board or chart.
     Club,
+    /// Imported from the club's VASSAL module (`kepi map import-vassal`): the grid and picture
+    /// from the module, the rest the club's to paint (a map's provenance only).
+    Vassal,
     /// Not known: the text does not print it and nobody entered it.
     Unknown,
 }
 
 impl Source {
-    /// All five, in order of trust.
-    pub const ALL: [Source; 5] = [
+    /// All six, in order of trust.
+    pub const ALL: [Source; 6] = [
         Source::Seed,
         Source::Derived,
         Source::House,
         Source::Club,
+        Source::Vassal,
         Source::Unknown,
     ];
 
@@ -47,6 +51,7 @@ impl Source {
             Source::Derived => "derived",
             Source::House => "house",
             Source::Club => "club",
+            Source::Vassal => "vassal",
             Source::Unknown => "unknown",
         }
     }

@@ -938,7 +938,7 @@ from = "nothing"
         assert!(r.cells.iter().any(|o| o.via == "0304"));
     }
 
-    /// SPI-Z1 Case C: "Only unentrained Combat Units have a Zone of Control"; SPI-E2 (EB Case D):
+    /// SPI-Z1 Case C: "Only unentrained Combat Units have a Zone of Control"; SPI-E1 (EB Case D):
     /// EB units "have no Zones of Control, nor do they impede Enemy movement".
     #[test]
     fn units_without_a_zone_of_control_and_eb_units_entered() {

@@ -62,7 +62,7 @@ pub struct UnitRoles {
     /// A unit sharing its cell with a unit of one of these arms exerts none (SPI-Z1 Case D: "in"
     /// the fort).
     pub no_zoc_beside: &'static [Arm],
-    /// Enemy arms that do not bar their cell (SPI-E2: EB units "do not impede Enemy movement").
+    /// Enemy arms that do not bar their cell (SPI-E1: EB units "do not impede Enemy movement").
     pub passable: &'static [Arm],
     /// Friendly arms not paid for when stacking; entrained units are not either, nor is an
     /// entrained mover charged (SPI-M1 Case K).

@@ -304,7 +304,7 @@ fn map_breaches(game: &Game, u: &UnitState, to: Position, out: &mut Vec<String>)
 }
 
 /// True when `o` is an enemy of `side` at `to` whose hex may not be entered (SPI-M1, Movement
-/// Case I: combat and fortification units; EB units "do not impede Enemy movement", SPI-E2).
+/// Case I: combat and fortification units; EB units "do not impede Enemy movement", SPI-E1).
 fn bars(o: &UnitState, side: Side, to: Position) -> bool {
     o.unit.side != side && !o.eliminated() && o.position == to && o.unit.arm != Arm::Railway
 }

@@ -112,7 +112,7 @@ pub fn terrain_chart() -> TerrainTable {
 ///   plus two the first time); river hexsides "one additional M.P. to cross such hexside" (the
 ///   chart's `mp`, [`terrain_chart`]).
 /// - SPI-M1 Case I: "Units may never enter a hex containing Enemy Combat or Fortification
-///   Units." EB units "do not impede Enemy movement" (SPI-E2, EB Case D).
+///   Units." EB units "do not impede Enemy movement" (SPI-E1, EB Case D).
 /// - SPI-M1 Case K: "a movement penalty of two additional Movement Points to move onto, and two
 ///   additional Movement Points to move off of, a Friendly Unit. Note that EB and entrained
 ///   Combat Units (whether moving or being moved over) are ignored"; Fortification Case A:

@@ -1,6 +1,7 @@
 //! Maps (issue 41): loading and checking a 2,400-cell map (60 x 40, generated here with terrain,
 //! rivers, roads and rails; target 20 ms or less), and the reachable cells of an 8-MP unit on it
-//! (target 1 ms or less; zones of control are issue 42 and not in this figure).
+//! (target 1 ms or less), with the terrain table's costs alone and under SPI's movement rules
+//! (issue 42: rough's first hex, zones of control, stacking, closed countries).
 //! Run: `cargo bench --bench map`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a bench may fail loudly
 
@@ -9,7 +10,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kepi::hex::{Hex, Layout};
-use kepi::map::{Map, reach};
+use kepi::map::{EnemyAt, FriendAt, Map, Units, reach, reach_under};
 
 /// A 60 x 40 SPI map as a club would write it: clear by default, the club's forest (2 MP) and
 /// marsh (3 MP) in blocks, SPI's rough in a few cells (no single cost: unknown), three rivers
@@ -85,6 +86,37 @@ fn bench(c: &mut Criterion) {
     c.bench_function("map: reachable cells of an 8-MP unit", |b| {
         b.iter(|| reach(black_box(&map), from, 8, &enemy).unwrap())
     });
+    // SPI's rules (SPI-M1, SPI-Z1): the same three enemy units exerting zones of control, two
+    // friendly units to stack with.
+    let rules = kepi::rules::spi::set::board_rules().moves;
+    let units = Units {
+        enemy: enemy
+            .iter()
+            .map(|h| EnemyAt {
+                hex: *h,
+                bars: true,
+                zoc: true,
+            })
+            .collect(),
+        friends: ["3121", "2919"]
+            .iter()
+            .map(|l| FriendAt {
+                hex: Hex::from_label(l, Layout::OddQ).unwrap(),
+                stack: true,
+                shields: true,
+            })
+            .collect(),
+    };
+    let r = reach_under(&map, from, 8, Some(&rules), &units, &[]).unwrap();
+    println!(
+        "reach under SPI's rules from 3020 with 8 MP: {} cells, {} in a zone of control",
+        r.cells.len(),
+        r.cells.iter().filter(|c| c.zoc).count()
+    );
+    c.bench_function(
+        "map: reachable cells of an 8-MP unit, SPI rules and ZOC",
+        |b| b.iter(|| reach_under(black_box(&map), from, 8, Some(&rules), &units, &[]).unwrap()),
+    );
 }
 
 criterion_group!(benches, bench);

@@ -162,10 +162,15 @@ pub fn paint_reach(
 pub fn reach_words(reach: &Reach, h: Hex) -> Option<String> {
     if let Some(c) = reach.cells.iter().find(|c| c.hex == h) {
         return Some(format!(
-            "{} of {} MP to reach ({})",
+            "{} of {} MP to reach ({}){}",
             c.cost,
             reach.allowance,
-            kepi_game::rules::count(c.steps, "step", "steps")
+            kepi_game::rules::count(c.steps, "step", "steps"),
+            if c.zoc {
+                ", in an enemy zone of control: the move stops there"
+            } else {
+                ""
+            }
         ));
     }
     let u = reach.unknown.iter().find(|u| u.hex == h)?;

@@ -154,8 +154,9 @@ pub enum GameCommand {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=999))]
         allowance: Option<u32>,
         /// Print JSON: {"unit", "from", "allowance", "cells": [{"cell", "cost", "steps",
-        /// "via"}], "unknown": [{"cell", "spent", "steps", "via", "lacking"}], "lacking",
-        /// "enemy", "rules", "not_applied"}.
+        /// "via", "zoc", "paid"?}], "unknown": [{"cell", "spent", "steps", "via", "lacking"}],
+        /// "lacking", "enemy", "rules", "not_applied", "zoc", "from_zoc", "closed",
+        /// "movement_rules"}.
         #[arg(long)]
         json: bool,
     },
@@ -654,13 +655,26 @@ fn reach(s: &GameState, unit: &str, allowance: Option<u32>, json: bool) -> Resul
             x.rules.join(", ")
         }
     );
+    if x.from_zoc {
+        textln!(
+            "{} is in an enemy zone of control: leaving it costs more, and no move goes straight \
+             to another controlled cell",
+            x.from
+        );
+    }
     for c in &x.cells {
         outln!(
-            "  {}  cost {:>2}  steps {:>2}  via {}",
+            "  {}  cost {:>2}  steps {:>2}  via {}{}{}",
             c.cell,
             c.cost,
             c.steps,
-            c.via
+            c.via,
+            if c.zoc { "  zoc (stops)" } else { "" },
+            if c.paid.is_empty() {
+                String::new()
+            } else {
+                format!("  paid {}", c.paid.join(", "))
+            }
         );
     }
     if !x.unknown.is_empty() {
@@ -680,6 +694,12 @@ fn reach(s: &GameState, unit: &str, allowance: Option<u32>, json: bool) -> Resul
     }
     if !x.enemy.is_empty() {
         outln!("held by the enemy (not entered): {}", x.enemy.join(", "));
+    }
+    if !x.closed.is_empty() {
+        outln!("closed to movement (not entered): {}", x.closed.join(", "));
+    }
+    if !x.zoc.is_empty() {
+        outln!("enemy zones of control: {}", x.zoc.join(", "));
     }
     for n in &x.not_applied {
         outln!("{n}");

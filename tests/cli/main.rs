@@ -40,6 +40,7 @@ mod run;
 mod scale_cli;
 mod sieges_cli;
 mod sixth_rule_set_cli;
+mod spi_map_cli;
 mod spi_movement_cli;
 mod store_cli;
 mod tamper_cli;

@@ -496,10 +496,9 @@ fn reach_on_the_pw_table_counts_hexes_and_names_what_has_no_cost() {
     assert_eq!(v["enemy"], serde_json::json!(["0503"]));
     assert_eq!(v["rules"], serde_json::json!(["PW-G1"]));
     assert!(
-        v["not_applied"]
-            .as_array()
-            .unwrap()
-            .contains(&"zones of control: not applied (issue 42)".into()),
+        v["not_applied"].as_array().unwrap().contains(
+            &"zones of control: not applied (the rule set declares no movement rules)".into()
+        ),
         "{v}"
     );
     // The text says the same, and --allowance searches with another number.
@@ -508,7 +507,7 @@ fn reach_on_the_pw_table_counts_hexes_and_names_what_has_no_cost() {
         "de-inf-3 at 0401, allowance 2 MP: 8 cells",
         "0403  after 1 MP from 0402: no cost for river",
         "held by the enemy (not entered): 0503",
-        "zones of control: not applied (issue 42)",
+        "zones of control: not applied (the rule set declares no movement rules)",
     ] {
         assert!(text.contains(want), "reach has {want:?}:\n{text}");
     }
@@ -526,7 +525,8 @@ fn reach_on_the_pw_table_counts_hexes_and_names_what_has_no_cost() {
 }
 
 /// `kepi game reach` on an SPI game with a club's small map where the chart gives costs
-/// (SPI-M1: clear 1 MP, a river hexside +1), each cost checked against a hand count.
+/// (SPI-M1: clear 1 MP, a river hexside +1, rough +2 for the first such hex of the phase) and
+/// SPI's zones of control apply (SPI-Z1), each cost checked against a hand count.
 #[test]
 fn reach_on_an_spi_map_gives_the_charts_costs() {
     let dir = tmp("map-cli", "reach-spi");
@@ -585,35 +585,39 @@ fn reach_on_an_spi_map_gives_the_charts_costs() {
             })
     };
     // Hand count (odd-q: 0303's neighbours are 0302 n, 0403 ne, 0404 se, 0304 s, 0204 sw,
-    // 0203 nw). The river is on its n and ne sides.
-    assert_eq!(got("0404"), Some((1, 1, "0303".into())), "clear: 1");
-    assert_eq!(got("0204"), Some((1, 1, "0303".into())));
+    // 0203 nw). The river is on its n and ne sides. SPI's movement rules apply (issue 42): the
+    // French at 0203 control 0202, 0302, 0303, 0204, 0102 and 0103 (SPI-Z1), so the German
+    // starts in a zone of control: leaving costs 1 more, and no move goes straight to 0302 or
+    // 0204, controlled too; entering one costs 3 more and stops there.
     assert_eq!(
-        got("0302"),
+        got("0404"),
         Some((2, 1, "0303".into())),
-        "clear 1 + river 1"
+        "clear 1 + leave 1"
     );
     assert_eq!(
         got("0403"),
-        Some((2, 1, "0303".into())),
-        "clear 1 + river 1"
+        Some((3, 1, "0303".into())),
+        "clear 1 + river 1 + leave 1"
     );
-    assert_eq!(got("0301"), Some((3, 2, "0302".into())));
-    // 0101: the short way is through the French at 0203; around by the river, 2 + 1 + 1.
-    assert_eq!(got("0101"), Some((4, 3, "0202".into())));
-    // 0305: around the rough cell, by 0204 and 0205.
-    assert_eq!(got("0305"), Some((3, 3, "0205".into())));
+    // Rough: 1 + 2 for the first rough hex of the phase + leave 1.
+    assert_eq!(got("0304"), Some((4, 1, "0303".into())));
+    // 0302 is controlled: round by 0403, 3 + 1 + 3 to enter.
+    assert_eq!(got("0302"), Some((7, 2, "0403".into())));
+    assert_eq!(got("0301"), Some((5, 3, "0402".into())));
+    // 0101: round the controlled cells by 0402, 0301 and 0201.
+    assert_eq!(got("0101"), Some((7, 5, "0201".into())));
+    // 0305: round the rough cell by 0404 and 0405.
+    assert_eq!(got("0305"), Some((4, 3, "0405".into())));
     assert_eq!(got("0203"), None);
-    assert_eq!(got("0304"), None);
-    // Every other cell of the 25 is reached: 25 - start - enemy - rough.
-    assert_eq!(v["cells"].as_array().unwrap().len(), 22, "{v}");
-    // Rough has no one number on the chart (+2 for the first such hex of the phase): unknown.
+    assert_ne!(got("0204").map(|c| c.2), Some("0303".into()), "rigid");
+    assert!(v["unknown"].as_array().unwrap().is_empty(), "{v}");
+    assert_eq!(v["from_zoc"], true);
     assert_eq!(
-        v["unknown"],
-        serde_json::json!([{"cell": "0304", "spent": 0, "steps": 1, "via": "0303", "lacking": ["rough"]}])
+        v["zoc"],
+        serde_json::json!(["0102", "0103", "0202", "0204", "0302", "0303"])
     );
     assert_eq!(v["enemy"], serde_json::json!(["0203"]));
-    assert_eq!(v["rules"], serde_json::json!(["SPI-M1"]));
+    assert_eq!(v["rules"], serde_json::json!(["SPI-M1", "SPI-Z1"]));
     // A unit still off the map, a unit kepi does not know: exit 2.
     caught(
         &["game", "reach", save, "fr-chalons-8"],

@@ -267,6 +267,15 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// The rule set's movement rules on a map (issue 42), as data: the costs that depend on the
+    /// move so far, zones of control, stacking costs, closed countries, and what each arm does on
+    /// the board ([`crate::engine::play::board::BoardRules`]). Applied by the map's search
+    /// (`kepi game reach`, the window's shading, the cost of a move). None (the default): the
+    /// terrain table's costs only, every enemy cell barred.
+    fn board_rules(&self) -> Option<crate::engine::play::board::BoardRules> {
+        None
+    }
+
     /// Move and range as a roster prints them, where the rule set gives them.
     fn move_and_range(&self, _u: &UnitState, _t: &Tables) -> (Option<String>, Option<String>) {
         (None, None)

@@ -36,7 +36,10 @@ pub mod terrain;
 pub mod vassal;
 
 pub use carried::{MapFile, text_sha256};
-pub use reach::{OffMap, Reach, Reached, Unknown, reach};
+pub use reach::{
+    EnemyAt, FirstOnly, FriendAt, MoveRules, OffMap, Reach, Reached, StackRules, Units, Unknown,
+    ZocRules, controlled, reach, reach_under,
+};
 pub use report::{CellView, MapView};
 pub use terrain::{Applies, Declared, Effect, Source, Terrain, TerrainTable};
 

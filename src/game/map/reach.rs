@@ -11,30 +11,38 @@
 //! and the search does not go beyond it. A cell held by an enemy unit is not entered, nor a cell
 //! off the map; a cell that needs more points than remain is not entered (SPI-M1).
 //!
-//! Not applied here, and said so in every answer ([`NOT_APPLIED`], issue 42): zones of control,
-//! costs that depend on the move so far (SPI-M1's rough terrain, "two additional M.P.'s for first
-//! such hex entered in a given Movement Phase"), rail movement, stacking costs, countries closed
-//! to movement, and anything that changes the allowance (supply, SPI-S1): the allowance given is
-//! used as it is. A bridge is not taken to cancel a river's cost (the table does not say it
-//! does), and movement along roads is not applied (the table gives no cost along them); each is
-//! said when the search crossed one.
+//! A rule set that declares its movement rules as data ([`MoveRules`], issue 42; SPI's are
+//! SPI-M1 and SPI-Z1) has them applied by [`reach_under`], given the units on the board as plain
+//! data ([`Units`]): terrains whose extra cost is paid on the first such cell of the phase only
+//! (SPI's rough, "two additional M.P.'s for first such hex entered in a given Movement Phase"),
+//! zones of control (a cost to enter and to leave, a stop on entering, no move from one
+//! controlled cell to another, not across the hexside features named), enemy units that do or
+//! do not bar their cell, the cost of moving onto and off friendly units, and countries closed to
+//! movement. The search's state is the cell and the first-only terrains already paid, so the
+//! answer is exact (a cell reached cheaper by a way that paid the rough may cost more onward).
 //!
-//! Rule-set neutral: the costs come from the table the map's rule set declares and the club's
-//! entries; no rule set is named here.
+//! Not applied, and said so in every answer ([`NOT_APPLIED`] without the rules; the rule set's
+//! own list with them): rail movement and anything that changes the allowance (supply, SPI-S1):
+//! the allowance given is used as it is. A bridge is not taken to cancel a river's cost (the
+//! table does not say it does), and movement along roads is not applied (the table gives no cost
+//! along them); each is said when the search crossed one.
+//!
+//! Rule-set neutral: the costs come from the table the map's rule set declares, the club's
+//! entries and the rules the set declares; no rule set is named here.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
 use serde::Serialize;
 
-use super::{Applies, Feature, Map};
+use super::{Applies, Country, Feature, Map};
 use crate::hex::{Direction, Hex, Hexside};
 
-/// What every answer says is not applied (issue 42 will apply the first four).
+/// What an answer without the rule set's movement rules ([`MoveRules`]) says is not applied.
 pub const NOT_APPLIED: &[&str] = &[
-    "zones of control: not applied (issue 42)",
-    "costs that depend on the move so far (a terrain's first hex of the phase): not applied (issue 42)",
-    "rail movement: not applied (issue 42)",
+    "zones of control: not applied (the rule set declares no movement rules)",
+    "costs that depend on the move so far (a terrain's first hex of the phase): not applied",
+    "rail movement: not applied",
     "stacking costs and friendly units in the way: not applied",
     "countries closed to movement: not applied",
     "changes to the allowance (supply, formation): not applied; the allowance given is used",
@@ -47,6 +55,139 @@ pub const BRIDGE_NOT_APPLIED: &str =
 /// Said when the search crossed a road: the cell's cost stands.
 pub const ROAD_NOT_APPLIED: &str =
     "roads: not applied (the table gives no cost for moving along them)";
+
+/// A terrain whose extra cost is paid on the first such cell entered in a movement phase only
+/// (SPI-M1, the Terrain Effects Chart: rough, "two additional M.P.'s for first such hex entered
+/// in a given Movement Phase; nothing additional thereafter in that Movement Phase").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FirstOnly {
+    /// The terrain's name in the table ("rough").
+    pub terrain: String,
+    /// What entering any such cell costs (SPI: the clear hex's one point).
+    pub mp: u32,
+    /// What the first such cell of the phase adds ("two additional M.P.'s").
+    pub first: u32,
+    /// The rule it comes from.
+    pub rule: String,
+}
+
+/// Zones of control as a rule set declares them (SPI-Z1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ZocRules {
+    /// Points to enter an enemy-controlled cell, beyond its cost ("three additional").
+    pub enter: u32,
+    /// Points to leave one ("one additional to leave").
+    pub leave: u32,
+    /// Movement ends on entering one ("must cease movement upon entering an Enemy controlled
+    /// hex").
+    pub stop: bool,
+    /// No move from one controlled cell straight to another ("rigid").
+    pub rigid: bool,
+    /// Hexside features a zone does not extend across (SPI: rivers).
+    pub not_across: Vec<Feature>,
+    /// The rule it comes from.
+    pub rule: String,
+}
+
+/// The cost of moving onto and off friendly units (SPI-M1, Movement Case K).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StackRules {
+    /// Points to move onto a cell with a friendly unit paid for.
+    pub onto: u32,
+    /// Points to move off one.
+    pub off: u32,
+    /// The rule it comes from.
+    pub rule: String,
+}
+
+/// A rule set's movement rules as data (issue 42): what [`reach_under`] applies beyond the
+/// terrain table's costs. Declared by the rule set (`RuleSet::move_rules`); none here is named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveRules {
+    /// Terrains whose extra cost is paid on the first such cell of the phase only (at most
+    /// [`MAX_FIRST_ONLY`] are tracked; any beyond are left at the table's cost).
+    pub first_only: Vec<FirstOnly>,
+    /// Zones of control, where the set has them.
+    pub zoc: Option<ZocRules>,
+    /// Stacking costs, where the set has them.
+    pub stack: Option<StackRules>,
+    /// Countries no unit may enter, with the rule (SPI-M1: Belgium and Luxembourg, Basic Game).
+    pub closed: Vec<Country>,
+    /// The rule that closes them.
+    pub closed_rule: String,
+    /// The rule that bars cells held by enemy units (SPI-M1, Movement Case I).
+    pub enemy_rule: String,
+    /// What the set's movement still does not apply, said in every answer.
+    pub not_applied: Vec<String>,
+}
+
+impl MoveRules {
+    /// The rule ids these rules apply, sorted, once each.
+    pub fn rule_ids(&self) -> BTreeSet<String> {
+        let mut ids: BTreeSet<String> = self.first_only.iter().map(|f| f.rule.clone()).collect();
+        ids.extend(self.zoc.iter().map(|z| z.rule.clone()));
+        ids.extend(self.stack.iter().map(|z| z.rule.clone()));
+        if !self.closed.is_empty() {
+            ids.insert(self.closed_rule.clone());
+        }
+        ids.insert(self.enemy_rule.clone());
+        ids.retain(|s| !s.is_empty());
+        ids
+    }
+}
+
+/// How many first-only terrains the search tracks (its state holds one bit each).
+pub const MAX_FIRST_ONLY: usize = 4;
+
+/// An enemy unit's cell, as the rule set sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EnemyAt {
+    /// The cell.
+    pub hex: Hex,
+    /// True when the mover may not enter it (SPI-M1 Case I: combat or fortification units).
+    pub bars: bool,
+    /// True when a unit there exerts a zone of control (SPI-Z1: unentrained combat units not in
+    /// a fort).
+    pub zoc: bool,
+}
+
+/// A friendly unit's cell, as the rule set sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FriendAt {
+    /// The cell.
+    pub hex: Hex,
+    /// True when the mover pays to move onto and off it (SPI-M1 Case K).
+    pub stack: bool,
+    /// True when enemy zones of control do not extend into it (SPI-Z1 Cases D and F).
+    pub shields: bool,
+}
+
+/// The units on the board as the search needs them: plain cells and flags, the rule set having
+/// said what each unit does (`engine::play::board`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Units {
+    /// The enemy's cells.
+    pub enemy: Vec<EnemyAt>,
+    /// The mover's side's cells (the mover left out).
+    pub friends: Vec<FriendAt>,
+}
+
+impl Units {
+    /// Enemy cells that bar entry and exert nothing (what [`reach`] is given).
+    pub fn barring(enemy: &[Hex]) -> Units {
+        Units {
+            enemy: enemy
+                .iter()
+                .map(|h| EnemyAt {
+                    hex: *h,
+                    bars: true,
+                    zoc: false,
+                })
+                .collect(),
+            friends: Vec::new(),
+        }
+    }
+}
 
 /// A cell the unit may reach, with what the cheapest way there costs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -62,6 +203,11 @@ pub struct Reached {
     pub steps: u32,
     /// The cell it is entered from on that way (the path back, cell by cell).
     pub via: String,
+    /// True when it is in an enemy zone of control: movement stops there (SPI-Z1 Case A).
+    pub zoc: bool,
+    /// The first-only terrains paid this phase once there ([`FirstOnly`]), where any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paid: Vec<String>,
 }
 
 /// A cell next to the reach whose cost to enter is not known: the search stops before it.
@@ -99,10 +245,20 @@ pub struct Reach {
     pub lacking: Vec<String>,
     /// The cells next to the reach held by an enemy unit: not entered, by label.
     pub enemy: Vec<String>,
-    /// The rule ids of what was applied: the table's and each entry's whose cost was used.
+    /// The rule ids of what was applied: the table's and each entry's whose cost was used, and
+    /// the movement rules' ([`MoveRules::rule_ids`]) where given.
     pub rules: Vec<String>,
-    /// What was not applied ([`NOT_APPLIED`], and the bridge or road notes where crossed).
+    /// What was not applied ([`NOT_APPLIED`] or the rule set's list, and the bridge or road
+    /// notes where crossed).
     pub not_applied: Vec<String>,
+    /// The cells in an enemy zone of control, by label (empty without zones of control).
+    pub zoc: Vec<String>,
+    /// True when the start is in an enemy zone of control (leaving costs, SPI-Z1 Case E).
+    pub from_zoc: bool,
+    /// The cells next to the reach not entered because their country is closed, by label.
+    pub closed: Vec<String>,
+    /// True when the rule set's movement rules were applied ([`MoveRules`]).
+    pub movement_rules: bool,
 }
 
 impl Reach {
@@ -152,10 +308,100 @@ struct SideCost {
     road: bool,
 }
 
+/// What crossing the hexside `s` adds on `map`.
+fn side_cost(map: &Map, s: Hexside) -> SideCost {
+    let mut c = SideCost {
+        add: 0,
+        lacking: Vec::new(),
+        rules: Vec::new(),
+        bridge: false,
+        road: false,
+    };
+    for line in map
+        .by_side
+        .get(&s)
+        .into_iter()
+        .flatten()
+        .filter_map(|i| map.lines.get(*i))
+    {
+        match line.feature {
+            Feature::River | Feature::Ridge | Feature::Border => {
+                match entry_cost(map, line.feature.as_str(), Applies::Hexside) {
+                    Cost::Known(mp, rule) => {
+                        c.add = c.add.saturating_add(mp);
+                        c.rules.extend(rule);
+                    }
+                    Cost::Lacking(name) => {
+                        if !c.lacking.contains(&name) {
+                            c.lacking.push(name);
+                        }
+                    }
+                }
+            }
+            Feature::Bridge => c.bridge = true,
+            Feature::Road => c.road = true,
+            // Rail movement is not applied; crossing a rail line on foot costs the cell.
+            Feature::Rail => {}
+        }
+    }
+    c
+}
+
+/// SPI-Z1: the cells of `map` in an enemy zone of control under `zoc`, by cell index: the six
+/// cells around each enemy cell whose units exert one ("The six hexagons immediately surrounding
+/// a given Combat Unit"), not across the features named ("Zones of Control do not extend across
+/// river hexsides"), not into cells the mover's side shields ("Enemy Zones of Control never
+/// extend into hexes occupied by Friendly Combat Units").
+pub fn controlled(map: &Map, zoc: &ZocRules, units: &Units) -> Vec<bool> {
+    let grid = &map.grid;
+    let mut out = vec![false; grid.len()];
+    for e in units.enemy.iter().filter(|e| e.zoc) {
+        for d in Direction::ALL {
+            let next = e.hex.neighbour(d);
+            let Some(j) = grid.index(next) else {
+                continue;
+            };
+            let side = Hexside::new(e.hex, d);
+            let cut = map
+                .by_side
+                .get(&side)
+                .into_iter()
+                .flatten()
+                .filter_map(|i| map.lines.get(*i))
+                .any(|l| zoc.not_across.contains(&l.feature));
+            if !cut {
+                out[j] = true;
+            }
+        }
+    }
+    for f in units.friends.iter().filter(|f| f.shields) {
+        if let Some(i) = grid.index(f.hex) {
+            out[i] = false;
+        }
+    }
+    out
+}
+
 /// The cells a unit standing at `from` may reach on `map` with `allowance` movement points,
-/// `enemy` being the cells held by enemy units (see the module's docs for what is and is not
-/// applied). Pure: the same map, cell, allowance and enemy cells give the same answer.
+/// `enemy` being the cells held by enemy units, which are not entered; no rule set's movement
+/// rules applied ([`reach_under`] with none). Pure.
 pub fn reach(map: &Map, from: Hex, allowance: u32, enemy: &[Hex]) -> Result<Reach, OffMap> {
+    reach_under(map, from, allowance, None, &Units::barring(enemy), &[])
+}
+
+/// The cells a unit standing at `from` may reach on `map` with `allowance` movement points under
+/// the rule set's movement rules `rules` (None: the terrain table's costs only, every enemy cell
+/// barred), the units on the board being `units`, `paid` the first-only terrains it has paid this
+/// phase already (see the module's docs for what is and is not applied). Pure: the same input
+/// gives the same answer.
+pub fn reach_under(
+    map: &Map,
+    from: Hex,
+    allowance: u32,
+    rules: Option<&MoveRules>,
+    units: &Units,
+    paid: &[String],
+) -> Result<Reach, OffMap> {
     let grid = &map.grid;
     let Some(start) = grid.index(from) else {
         return Err(OffMap {
@@ -165,84 +411,117 @@ pub fn reach(map: &Map, from: Hex, allowance: u32, enemy: &[Hex]) -> Result<Reac
         });
     };
     let n = grid.len();
-    // Each terrain's cost, once (the map keeps cells as indexes into its names).
-    let terrain_cost: Vec<Cost> = map
+    let first_only: &[FirstOnly] = rules.map_or(&[], |r| {
+        &r.first_only[..r.first_only.len().min(MAX_FIRST_ONLY)]
+    });
+    // Each terrain's cost, once (the map keeps cells as indexes into its names), and its
+    // first-only bit where it has one.
+    let terrain_cost: Vec<(Cost, Option<(u8, u32)>)> = map
         .terrain_names
         .iter()
-        .map(|t| entry_cost(map, t, Applies::Cell))
-        .collect();
-    let feature_cost = |f: Feature| entry_cost(map, f.as_str(), Applies::Hexside);
-    let side_cost = |s: Hexside| -> SideCost {
-        let mut c = SideCost {
-            add: 0,
-            lacking: Vec::new(),
-            rules: Vec::new(),
-            bridge: false,
-            road: false,
-        };
-        for line in map
-            .by_side
-            .get(&s)
-            .into_iter()
-            .flatten()
-            .filter_map(|i| map.lines.get(*i))
-        {
-            match line.feature {
-                Feature::River | Feature::Ridge | Feature::Border => {
-                    match feature_cost(line.feature) {
-                        Cost::Known(mp, rule) => {
-                            c.add = c.add.saturating_add(mp);
-                            c.rules.extend(rule);
-                        }
-                        Cost::Lacking(name) => {
-                            if !c.lacking.contains(&name) {
-                                c.lacking.push(name);
-                            }
-                        }
-                    }
-                }
-                Feature::Bridge => c.bridge = true,
-                Feature::Road => c.road = true,
-                // Rail movement is issue 42; crossing a rail line on foot costs the cell.
-                Feature::Rail => {}
+        .map(|t| match first_only.iter().position(|f| f.terrain == *t) {
+            Some(k) => {
+                let f = &first_only[k];
+                (
+                    Cost::Known(f.mp, Some(f.rule.clone())),
+                    Some((1u8 << k, f.first)),
+                )
             }
-        }
-        c
-    };
-    let mut held = vec![false; n];
-    for h in enemy {
-        if let Some(i) = grid.index(*h) {
-            held[i] = true;
+            None => (entry_cost(map, t, Applies::Cell), None),
+        })
+        .collect();
+    let states = 1usize << first_only.len();
+    let mut start_mask = 0u8;
+    for (k, f) in first_only.iter().enumerate() {
+        if paid.contains(&f.terrain) {
+            start_mask |= 1 << k;
         }
     }
+    let mut bars = vec![false; n];
+    for e in units.enemy.iter().filter(|e| e.bars || rules.is_none()) {
+        if let Some(i) = grid.index(e.hex) {
+            bars[i] = true;
+        }
+    }
+    let zoc = rules.and_then(|r| r.zoc.as_ref());
+    let ctl = match zoc {
+        Some(z) => controlled(map, z, units),
+        None => Vec::new(),
+    };
+    let in_zoc = |i: usize| ctl.get(i).copied().unwrap_or(false);
+    let stack = rules.and_then(|r| r.stack.as_ref());
+    let mut stacked = vec![false; n];
+    if stack.is_some() {
+        for f in units.friends.iter().filter(|f| f.stack) {
+            if let Some(i) = grid.index(f.hex) {
+                stacked[i] = true;
+            }
+        }
+    }
+    let closed_countries: &[Country] = rules.map_or(&[], |r| &r.closed);
     const NONE: u32 = u32::MAX;
-    let mut best = vec![(NONE, NONE); n];
-    let mut via: Vec<Option<usize>> = vec![None; n];
+    // The search's state: cell * states + the first-only terrains paid.
+    let mut best = vec![(NONE, NONE); n * states];
+    let mut via: Vec<Option<usize>> = vec![None; n * states];
     let mut hexes: Vec<Option<Hex>> = vec![None; n];
     let mut unknown: Vec<Option<Unknown>> = vec![None; n];
     let mut enemy_seen = BTreeSet::new();
-    let mut rules: BTreeSet<String> = map.terrain.rule.iter().cloned().collect();
+    let mut closed_seen = BTreeSet::new();
+    let mut rules_used: BTreeSet<String> = map.terrain.rule.iter().cloned().collect();
+    if let Some(r) = rules {
+        rules_used.extend(r.rule_ids());
+    }
     let (mut bridge, mut road) = (false, false);
     let mut heap = BinaryHeap::new();
-    best[start] = (0, 0);
+    let s0 = start * states + usize::from(start_mask);
+    best[s0] = (0, 0);
     hexes[start] = Some(from);
-    heap.push(Reverse((0u32, 0u32, start, from.q, from.r)));
-    while let Some(Reverse((cost, steps, i, q, r))) = heap.pop() {
-        if best[i] != (cost, steps) {
+    heap.push(Reverse((0u32, 0u32, s0, from.q, from.r)));
+    while let Some(Reverse((cost, steps, si, q, r))) = heap.pop() {
+        if best[si] != (cost, steps) {
             continue;
         }
+        let (i, mask) = (si / states, (si % states) as u8);
         let here = Hex::new(q, r);
+        // SPI-Z1 Case A: "all units must cease movement upon entering an Enemy controlled hex".
+        if i != start && in_zoc(i) && zoc.is_some_and(|z| z.stop) {
+            // Still, the enemy's cells next to it are named.
+            for d in Direction::ALL {
+                let next = here.neighbour(d);
+                if let Some(j) = grid.index(next).filter(|j| bars[*j]) {
+                    enemy_seen.insert(j);
+                    hexes[j] = Some(next);
+                }
+            }
+            continue;
+        }
         for d in Direction::ALL {
             let next = here.neighbour(d);
             let Some(j) = grid.index(next) else {
                 continue; // off the map: never entered
             };
-            if held[j] {
+            if bars[j] {
                 enemy_seen.insert(j);
                 hexes[j] = Some(next);
                 continue;
             }
-            let side = side_cost(Hexside::new(here, d));
+            if !closed_countries.is_empty()
+                && map
+                    .cells
+                    .get(j)
+                    .and_then(|c| c.country)
+                    .is_some_and(|c| closed_countries.contains(&c))
+            {
+                closed_seen.insert(j);
+                hexes[j] = Some(next);
+                continue;
+            }
+            // SPI-Z1: "Enemy units may not move directly from one Friendly controlled hex to
+            // another".
+            if in_zoc(i) && in_zoc(j) && zoc.is_some_and(|z| z.rigid) {
+                continue;
+            }
+            let side = side_cost(map, Hexside::new(here, d));
             bridge |= side.bridge;
             road |= side.road;
             let cell = map
@@ -252,12 +531,19 @@ pub fn reach(map: &Map, from: Hex, allowance: u32, enemy: &[Hex]) -> Result<Reac
             let mut lacking = Vec::new();
             let mut enter = 0u32;
             let mut used = Vec::new();
+            let mut next_mask = mask;
             match cell {
-                Some(Cost::Known(mp, rule)) => {
+                Some((Cost::Known(mp, rule), first)) => {
                     enter = *mp;
                     used.extend(rule.iter().cloned());
+                    if let Some((bit, add)) = first
+                        && mask & bit == 0
+                    {
+                        enter = enter.saturating_add(*add);
+                        next_mask |= bit;
+                    }
                 }
-                Some(Cost::Lacking(name)) => lacking.push(name.clone()),
+                Some((Cost::Lacking(name), _)) => lacking.push(name.clone()),
                 None => lacking.push(map.terrain_of(next).unwrap_or("?").to_string()),
             }
             lacking.extend(side.lacking);
@@ -278,40 +564,78 @@ pub fn reach(map: &Map, from: Hex, allowance: u32, enemy: &[Hex]) -> Result<Reac
                 }
                 continue;
             }
-            let total = cost.saturating_add(enter).saturating_add(side.add);
+            let mut total = cost.saturating_add(enter).saturating_add(side.add);
+            if let Some(z) = zoc {
+                // SPI-Z1 Case E: "three additional Movement Points to enter an Enemy controlled
+                // hex, and one additional to leave".
+                if in_zoc(i) {
+                    total = total.saturating_add(z.leave);
+                }
+                if in_zoc(j) {
+                    total = total.saturating_add(z.enter);
+                }
+            }
+            if let Some(st) = stack {
+                // SPI-M1 Case K: "two additional Movement Points to move onto, and two
+                // additional Movement Points to move off of, a Friendly Unit".
+                if stacked[i] {
+                    total = total.saturating_add(st.off);
+                }
+                if stacked[j] {
+                    total = total.saturating_add(st.onto);
+                }
+            }
             if total > allowance {
                 continue; // more than remain: not entered
             }
-            rules.extend(used);
-            rules.extend(side.rules);
+            rules_used.extend(used);
+            rules_used.extend(side.rules);
             let key = (total, steps + 1);
-            if key < best[j] {
-                best[j] = key;
-                via[j] = Some(i);
+            let sj = j * states + usize::from(next_mask);
+            if key < best[sj] {
+                best[sj] = key;
+                via[sj] = Some(si);
                 hexes[j] = Some(next);
-                heap.push(Reverse((total, steps + 1, j, next.q, next.r)));
+                heap.push(Reverse((total, steps + 1, sj, next.q, next.r)));
             }
         }
     }
     let label = |i: usize| hexes[i].map(|h| grid.label(h)).unwrap_or_default();
+    // Each cell's cheapest state.
+    let best_state = |i: usize| -> Option<usize> {
+        (0..states)
+            .map(|m| i * states + m)
+            .filter(|s| best[*s].0 != NONE)
+            .min_by_key(|s| (best[*s], *s))
+    };
     let mut cells: Vec<Reached> = (0..n)
-        .filter(|i| *i != start && best[*i].0 != NONE)
+        .filter(|i| *i != start)
         .filter_map(|i| {
+            let s = best_state(i)?;
+            let mask = s % states;
             Some(Reached {
                 hex: hexes[i]?,
                 cell: label(i),
-                cost: best[i].0,
-                steps: best[i].1,
-                via: via[i].map(label).unwrap_or_default(),
+                cost: best[s].0,
+                steps: best[s].1,
+                via: via[s].map(|v| label(v / states)).unwrap_or_default(),
+                zoc: in_zoc(i),
+                paid: first_only
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| mask & (1 << k) != 0)
+                    .map(|(_, f)| f.terrain.clone())
+                    .collect(),
             })
         })
         .collect();
     cells.sort_by(|a, b| (a.cost, &a.cell).cmp(&(b.cost, &b.cell)));
+    let reached = |i: usize| i == start || best_state(i).is_some();
     // A cell reached by a known way is not of unknown cost, whatever another way lacks.
     let mut unknown: Vec<Unknown> = unknown
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| *i != start && best[*i].0 == NONE)
+        .filter(|(i, _)| !reached(*i))
         .filter_map(|(_, u)| u)
         .collect();
     unknown.sort_by(|a, b| a.cell.cmp(&b.cell));
@@ -321,7 +645,19 @@ pub fn reach(map: &Map, from: Hex, allowance: u32, enemy: &[Hex]) -> Result<Reac
         .collect();
     let mut enemy: Vec<String> = enemy_seen.into_iter().map(label).collect();
     enemy.sort();
-    let mut not_applied: Vec<String> = NOT_APPLIED.iter().map(|s| s.to_string()).collect();
+    let mut closed: Vec<String> = closed_seen.into_iter().map(label).collect();
+    closed.sort();
+    let mut zoc_cells: Vec<String> = grid
+        .cells()
+        .zip(ctl.iter())
+        .filter(|(_, c)| **c)
+        .map(|(h, _)| grid.label(h))
+        .collect();
+    zoc_cells.sort();
+    let mut not_applied: Vec<String> = match rules {
+        Some(r) => r.not_applied.clone(),
+        None => NOT_APPLIED.iter().map(|s| s.to_string()).collect(),
+    };
     if bridge {
         not_applied.push(BRIDGE_NOT_APPLIED.into());
     }
@@ -335,8 +671,12 @@ pub fn reach(map: &Map, from: Hex, allowance: u32, enemy: &[Hex]) -> Result<Reac
         unknown,
         lacking: lacking.into_iter().collect(),
         enemy,
-        rules: rules.into_iter().collect(),
+        rules: rules_used.into_iter().collect(),
         not_applied,
+        zoc: zoc_cells,
+        from_zoc: in_zoc(start),
+        closed,
+        movement_rules: rules.is_some(),
     })
 }
 
@@ -463,5 +803,231 @@ from = "nothing"
         let m = map("");
         let e = reach(&m, h("0909"), 2, &[]).unwrap_err();
         assert_eq!(e.to_string(), "0909 is off the map (0101 to 0505)");
+    }
+    // ---- issue 42: SPI's movement rules (SPI-M1, SPI-Z1) applied, as the set declares them.
+
+    fn spi_rules() -> MoveRules {
+        crate::rules::spi::set::board_rules().moves
+    }
+
+    fn enemy(label: &str, zoc: bool) -> EnemyAt {
+        EnemyAt {
+            hex: h(label),
+            bars: true,
+            zoc,
+        }
+    }
+
+    fn under(m: &Map, from: &str, mp: u32, units: &Units, paid: &[&str]) -> Reach {
+        let paid: Vec<String> = paid.iter().map(|s| s.to_string()).collect();
+        reach_under(m, h(from), mp, Some(&spi_rules()), units, &paid).unwrap()
+    }
+
+    /// SPI-M1, the Terrain Effects Chart: rough is "two additional M.P.'s for first such hex
+    /// entered in a given Movement Phase; nothing additional thereafter in that Movement Phase".
+    #[test]
+    fn rough_costs_two_more_on_the_first_such_hex_of_the_phase_only() {
+        // 0302 and 0301 rough, north of 0303 in a line.
+        let m = map("[cells]\nrough = [\"0302\", \"0301\"]\n");
+        let r = under(&m, "0303", 8, &Units::default(), &[]);
+        assert_eq!(cost(&r, "0302"), Some(3), "1 + 2 for the first rough hex");
+        assert_eq!(r.get(h("0302")).unwrap().paid, vec!["rough".to_string()]);
+        assert_eq!(cost(&r, "0301"), Some(4), "the second: nothing additional");
+        assert!(r.unknown.is_empty(), "rough has a cost under the rules");
+        assert_eq!(r.rules, vec!["SPI-M1".to_string(), "SPI-Z1".to_string()]);
+        assert!(r.movement_rules);
+        assert!(
+            r.not_applied
+                .iter()
+                .any(|s| s.starts_with("rail movement (SPI-L1)"))
+        );
+        assert!(
+            !r.not_applied
+                .iter()
+                .any(|s| s.starts_with("zones of control"))
+        );
+        // Paid earlier this phase: one point each.
+        let r = under(&m, "0303", 8, &Units::default(), &["rough"]);
+        assert_eq!((cost(&r, "0302"), cost(&r, "0301")), (Some(1), Some(2)));
+        // Exact, not greedy: with 3 MP, 0302 (3) is reached, 0301 (4) is not.
+        let r = under(&m, "0303", 3, &Units::default(), &[]);
+        assert_eq!((cost(&r, "0302"), cost(&r, "0301")), (Some(3), None));
+    }
+
+    /// SPI-Z1 Case A: "all units must cease movement upon entering an Enemy controlled hex";
+    /// Case E: "It costs three additional Movement Points to enter an Enemy controlled hex".
+    #[test]
+    fn a_zone_of_control_costs_three_more_and_stops_the_move() {
+        let m = map("");
+        let units = Units {
+            enemy: vec![enemy("0305", true)],
+            friends: Vec::new(),
+        };
+        let r = under(&m, "0303", 8, &units, &[]);
+        let zoc: Vec<Hex> = Direction::ALL
+            .iter()
+            .map(|d| h("0305").neighbour(*d))
+            .collect();
+        assert_eq!(cost(&r, "0304"), Some(4), "1 + 3 to enter");
+        assert!(r.get(h("0304")).unwrap().zoc);
+        assert_eq!(cost(&r, "0305"), None, "Case I: the enemy's hex");
+        assert_eq!(r.enemy, vec!["0305".to_string()]);
+        // Every controlled cell reached is a stop: no cell is entered from one.
+        for c in r.cells.iter().filter(|c| c.zoc) {
+            assert!(zoc.contains(&c.hex), "{} is next to 0305", c.cell);
+            assert!(
+                r.cells.iter().all(|o| o.via != c.cell),
+                "nothing entered from {} (rigid)",
+                c.cell
+            );
+        }
+        assert_eq!(r.zoc.len(), zoc.iter().filter(|x| m.on_map(**x)).count());
+        assert!(!r.from_zoc);
+    }
+
+    /// SPI-Z1: "Enemy units may not move directly from one Friendly controlled hex to another";
+    /// Case E: "one additional to leave".
+    #[test]
+    fn no_move_from_one_controlled_hex_to_another_and_leaving_costs_one() {
+        let m = map("");
+        let units = Units {
+            enemy: vec![enemy("0301", true)],
+            friends: Vec::new(),
+        };
+        // 0302 is next to 0301: it starts controlled.
+        let r = under(&m, "0302", 8, &units, &[]);
+        assert!(r.from_zoc);
+        for d in Direction::ALL {
+            let n = h("0302").neighbour(d);
+            let both = h("0301").distance(n) == 1;
+            match r.get(n) {
+                Some(c) if both => {
+                    assert_ne!(
+                        c.via, "0302",
+                        "{} is controlled too: not entered directly",
+                        c.cell
+                    );
+                    assert!(c.cost >= 1 + 1 + 1 + 3, "round by a free cell: {c:?}");
+                }
+                Some(c) => assert_eq!(c.cost, 2, "1 + 1 to leave"),
+                None => assert!(both || n == h("0301") || !m.on_map(n)),
+            }
+        }
+    }
+
+    /// SPI-Z1 Case B: "Zones of Control do not extend across river hexsides" (the chart: "Zones
+    /// of Control do not extend through river hexsides").
+    #[test]
+    fn a_zone_of_control_does_not_extend_across_a_river() {
+        // The river runs along 0303's south side; the enemy stands at 0303.
+        let m = map("[[river]]\nsides = [\"0303:s\"]\n");
+        let units = Units {
+            enemy: vec![enemy("0303", true)],
+            friends: Vec::new(),
+        };
+        let r = under(&m, "0305", 8, &units, &[]);
+        let c = r.get(h("0304")).unwrap();
+        assert_eq!(
+            (c.cost, c.zoc),
+            (1, false),
+            "across the river: not controlled"
+        );
+        assert!(!r.zoc.contains(&"0304".to_string()));
+        assert!(r.zoc.contains(&"0302".to_string()));
+        // 0304 is no stop: 0304's other cells are reached on from it.
+        assert!(r.cells.iter().any(|o| o.via == "0304"));
+    }
+
+    /// SPI-Z1 Case C: "Only unentrained Combat Units have a Zone of Control"; SPI-E1 (EB Case D):
+    /// EB units "have no Zones of Control, nor do they impede Enemy movement".
+    #[test]
+    fn units_without_a_zone_of_control_and_eb_units_entered() {
+        let m = map("");
+        // An entrained unit: no zone, but its hex is not entered (a combat unit).
+        let units = Units {
+            enemy: vec![enemy("0305", false)],
+            friends: Vec::new(),
+        };
+        let r = under(&m, "0303", 8, &units, &[]);
+        assert_eq!(cost(&r, "0304"), Some(1));
+        assert!(r.zoc.is_empty());
+        assert_eq!(cost(&r, "0305"), None);
+        // An EB unit: no zone, and its hex is entered.
+        let units = Units {
+            enemy: vec![EnemyAt {
+                hex: h("0305"),
+                bars: false,
+                zoc: false,
+            }],
+            friends: Vec::new(),
+        };
+        let r = under(&m, "0303", 8, &units, &[]);
+        assert_eq!(cost(&r, "0305"), Some(2));
+        assert!(r.enemy.is_empty());
+        // Without the rules every enemy cell is barred, as before.
+        let r = reach_under(&m, h("0303"), 8, None, &units, &[]).unwrap();
+        assert_eq!(cost(&r, "0305"), None);
+    }
+
+    /// SPI-M1 (Basic Game): "Units may never enter Belgium or Luxemburg, in this Basic Game."
+    #[test]
+    fn belgium_and_luxembourg_are_closed() {
+        let src = format!(
+            "{}[countries]\nbelgium = [\"0101-0501\"]\nluxembourg = [\"0105\"]\n",
+            SPI.replace(
+                "default_terrain",
+                "default_country = \"france\"\ndefault_terrain"
+            )
+        );
+        let m = Map::from_source("t.toml", &src).unwrap();
+        let r = under(&m, "0303", 8, &Units::default(), &[]);
+        for closed in ["0101", "0301", "0501", "0105"] {
+            assert_eq!(cost(&r, closed), None, "{closed} is closed");
+        }
+        assert!(r.closed.contains(&"0301".to_string()), "{:?}", r.closed);
+        assert_eq!(r.cells.len(), 25 - 1 - 6, "{:?}", r.cells);
+        // Without the rules (a set that declares none) they are entered.
+        let r = reach(&m, h("0303"), 8, &[]).unwrap();
+        assert_eq!(cost(&r, "0301"), Some(2));
+    }
+
+    /// SPI-M1 Case K: "two additional Movement Points to move onto, and two additional Movement
+    /// Points to move off of, a Friendly Unit"; SPI-Z1 Case F: "Enemy Zones of Control never
+    /// extend into hexes occupied by Friendly Combat Units".
+    #[test]
+    fn stacking_costs_two_on_and_two_off_and_friends_shield_from_zones() {
+        let m = map("");
+        let friend = |stack, shields| FriendAt {
+            hex: h("0302"),
+            stack,
+            shields,
+        };
+        let units = Units {
+            enemy: Vec::new(),
+            friends: vec![friend(true, true)],
+        };
+        let r = under(&m, "0303", 8, &units, &[]);
+        assert_eq!(cost(&r, "0302"), Some(3), "1 + 2 onto");
+        // Starting on a friend: 2 off.
+        let mut on = units.clone();
+        on.friends[0].hex = h("0303");
+        let r = under(&m, "0303", 8, &on, &[]);
+        assert_eq!(cost(&r, "0302"), Some(3), "1 + 2 off");
+        // Not paid for (an entrained or EB unit): 1.
+        let units = Units {
+            enemy: Vec::new(),
+            friends: vec![friend(false, true)],
+        };
+        assert_eq!(cost(&under(&m, "0303", 8, &units, &[]), "0302"), Some(1));
+        // The friend at 0302 stands next to an enemy at 0301: no zone there.
+        let units = Units {
+            enemy: vec![enemy("0301", true)],
+            friends: vec![friend(false, true)],
+        };
+        let r = under(&m, "0303", 8, &units, &[]);
+        assert_eq!(
+            (cost(&r, "0302"), r.get(h("0302")).unwrap().zoc),
+            (Some(1), false)
+        );
     }
 }

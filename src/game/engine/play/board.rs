@@ -2,7 +2,7 @@
 //! facing as a hexside (PW-G1, SPI and 1870 maps). Shared by every rule set played on hexes.
 
 use crate::hex::{self, Direction, Layout, Offset};
-use crate::roster::{self, Facing, Position};
+use crate::roster::{self, Arm, Facing, Position};
 
 /// PW-G1: a roster position as a hex of the grid (board labels are odd-q, column then row).
 pub fn hex_of(p: Position) -> Option<hex::Hex> {
@@ -50,6 +50,138 @@ pub fn direction_of(f: Facing) -> Option<Direction> {
     }
 }
 
+/// What a rule set's units do on the board for movement (issue 42), by arm: who exerts a zone of
+/// control, who bars a cell, who is paid for when stacking. Plain data the rule set declares
+/// ([`BoardRules`]); [`board_units`] reads a game's units through it for [`crate::map::reach_under`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitRoles {
+    /// Arms whose units exert no zone of control (SPI-Z1: fortifications, EB units).
+    pub no_zoc: &'static [Arm],
+    /// True when entrained units exert none (SPI-Z1 Case C).
+    pub entrained_no_zoc: bool,
+    /// A unit sharing its cell with a unit of one of these arms exerts none (SPI-Z1 Case D: "in"
+    /// the fort).
+    pub no_zoc_beside: &'static [Arm],
+    /// Enemy arms that do not bar their cell (SPI-E1: EB units "do not impede Enemy movement").
+    pub passable: &'static [Arm],
+    /// Friendly arms not paid for when stacking; entrained units are not either, nor is an
+    /// entrained mover charged (SPI-M1 Case K).
+    pub no_stack: &'static [Arm],
+    /// A cell holding a friendly unit of one of these arms costs no stacking (SPI-F1 Case A:
+    /// "moved through freely by Friendly units, without any stacking or unstacking penalty").
+    pub stack_free: &'static [Arm],
+    /// Friendly arms whose cell enemy zones do not extend into: every other arm does (SPI-Z1
+    /// Cases D and F).
+    pub no_shield: &'static [Arm],
+}
+
+/// A rule set's movement rules on a map (issue 42): the costs and zones as data for the map's
+/// search, and what its units do ([`crate::engine::rule_set::RuleSet::board_rules`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardRules {
+    /// The costs, zones of control and closed countries.
+    pub moves: crate::map::MoveRules,
+    /// What each arm does on the board.
+    pub roles: UnitRoles,
+}
+
+/// The units of `s` on `layout`'s board as the map's search sees them for mover `u` under
+/// `roles` (eliminated units and units off the map left out).
+pub fn board_units(
+    s: &crate::engine::game::GameState,
+    u: &crate::engine::game::UnitState,
+    roles: &UnitRoles,
+    layout: Layout,
+) -> crate::map::Units {
+    let live = |o: &&crate::engine::game::UnitState| !o.eliminated() && o.position != Position::Off;
+    let beside = |o: &crate::engine::game::UnitState, arms: &[Arm]| {
+        s.units.iter().filter(live).any(|x| {
+            x.unit.id != o.unit.id && x.position == o.position && arms.contains(&x.unit.arm)
+        })
+    };
+    let mut units = crate::map::Units::default();
+    for o in s
+        .units
+        .iter()
+        .filter(live)
+        .filter(|o| o.unit.id != u.unit.id)
+    {
+        let Some(hex) = hex_in(o.position, layout) else {
+            continue;
+        };
+        if o.unit.side != u.unit.side {
+            let without = roles.no_zoc.contains(&o.unit.arm)
+                || (roles.entrained_no_zoc && o.entrained)
+                || beside(o, roles.no_zoc_beside);
+            units.enemy.push(crate::map::EnemyAt {
+                hex,
+                bars: !roles.passable.contains(&o.unit.arm),
+                zoc: !without,
+            });
+        } else {
+            let stack = !u.entrained
+                && !roles.no_stack.contains(&u.unit.arm)
+                && !o.entrained
+                && !roles.no_stack.contains(&o.unit.arm)
+                && !roles.stack_free.contains(&o.unit.arm)
+                && !beside(o, roles.stack_free);
+            units.friends.push(crate::map::FriendAt {
+                hex,
+                stack,
+                shields: !roles.no_shield.contains(&o.unit.arm),
+            });
+        }
+    }
+    units
+}
+
+/// The cells `u` may reach on its game's map with `allowance` points, `paid` the first-only
+/// terrains it paid this phase already: under the rule set's movement rules where it declares
+/// them ([`crate::engine::rule_set::RuleSet::board_rules`]), else the terrain table's costs with
+/// every enemy cell barred. Refused, in words, when the game has no usable map or `u` is not on
+/// it.
+pub fn board_reach(
+    s: &crate::engine::game::GameState,
+    u: &crate::engine::game::UnitState,
+    allowance: u32,
+    paid: &[String],
+) -> Result<crate::map::Reach, String> {
+    let carried = s
+        .map
+        .as_ref()
+        .ok_or("this game has no map: kepi game new --map FILE, docs/MAPS.md")?;
+    let map = carried
+        .map()
+        .map_err(|why| format!("this game's map cannot be used: {why}"))?;
+    let layout = map.grid.layout;
+    let from = hex_in(u.position, layout)
+        .filter(|h| map.on_map(*h))
+        .ok_or_else(|| {
+            format!(
+                "unit {} is not on the map (it is at {}; the map is {})",
+                u.unit.id,
+                u.position,
+                map.grid.span_label()
+            )
+        })?;
+    let r = match s.system.board_rules() {
+        Some(rules) => {
+            let units = board_units(s, u, &rules.roles, layout);
+            crate::map::reach_under(map, from, allowance, Some(&rules.moves), &units, paid)
+        }
+        None => {
+            let enemy: Vec<hex::Hex> = s
+                .units
+                .iter()
+                .filter(|o| o.unit.side != u.unit.side && !o.eliminated())
+                .filter_map(|o| hex_in(o.position, layout))
+                .collect();
+            crate::map::reach(map, from, allowance, &enemy)
+        }
+    };
+    r.map_err(|e| e.to_string())
+}
+
 /// A unit's reachable cells on its game's map (issue 41): what `kepi game reach` prints and the
 /// window shades, from [`crate::map::reach`].
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -63,47 +195,29 @@ pub struct UnitReach {
 
 /// The cells unit `key` (an id or exact name) may reach on the game's map with `allowance`
 /// movement points, or its card's `movement` when None (SPI-M1: 8 German, 6 French; PW-U1's
-/// moves). Cells held by the other side's units that are left are not entered; what the search
-/// applies and does not is [`crate::map::reach`]'s. Refused, in words for the umpire, when the
-/// game carries no map (or one that does not read), the unit is not known or not on the map, or
-/// no allowance is given or on its card.
+/// moves), from the start of a movement phase (nothing paid yet). Under the rule set's movement
+/// rules where it declares them ([`board_reach`]: SPI's zones of control, rough, stacking,
+/// closed countries); else cells held by the other side's units are not entered. Refused, in
+/// words for the umpire, when the game carries no map (or one that does not read), the unit is
+/// not known or not on the map, or no allowance is given or on its card.
 pub fn unit_reach(
     s: &crate::engine::game::GameState,
     key: &str,
     allowance: Option<u32>,
 ) -> Result<UnitReach, String> {
-    let carried = s
-        .map
-        .as_ref()
-        .ok_or("this game has no map: kepi game new --map FILE, docs/MAPS.md")?;
-    let map = carried
-        .map()
-        .map_err(|why| format!("this game's map cannot be used: {why}"))?;
+    if s.map.is_none() {
+        return Err("this game has no map: kepi game new --map FILE, docs/MAPS.md".into());
+    }
     let u = s.find(key).map_err(|e| e.to_string())?;
-    let layout = map.grid.layout;
-    let from = hex_in(u.position, layout)
-        .filter(|h| map.on_map(*h))
-        .ok_or_else(|| {
-            format!(
-                "unit {} is not on the map (it is at {}; the map is {})",
-                u.unit.id,
-                u.position,
-                map.grid.span_label()
-            )
-        })?;
-    let allowance = allowance.or(u.unit.movement).ok_or_else(|| {
-        format!(
+    let Some(allowance) = allowance.or(u.unit.movement) else {
+        // The map's refusals (unusable, the unit off it) come before the allowance's.
+        board_reach(s, u, 0, &[])?;
+        return Err(format!(
             "unit {} has no movement allowance on its card: give one (--allowance N)",
             u.unit.id
-        )
-    })?;
-    let enemy: Vec<hex::Hex> = s
-        .units
-        .iter()
-        .filter(|o| o.unit.side != u.unit.side && !o.eliminated())
-        .filter_map(|o| hex_in(o.position, layout))
-        .collect();
-    let reach = crate::map::reach(map, from, allowance, &enemy).map_err(|e| e.to_string())?;
+        ));
+    };
+    let reach = board_reach(s, u, allowance, &[])?;
     Ok(UnitReach {
         unit: u.unit.id.clone(),
         reach,

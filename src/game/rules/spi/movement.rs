@@ -3,11 +3,14 @@
 //! Pure: the game's side of it (what a unit spent this phase, the notes) is in
 //! [`crate::rules::spi::moves`].
 //!
-//! kepi has no printed map of SPI (terrain, rivers, rail lines, the frontier), so what only the
-//! map says is the umpire's: `move UNIT HEX --mp N` states a move's cost as counted on the map;
-//! without it kepi counts what the board shows (one point a hex entered, two onto and two off a
-//! friendly combat unit; one point per eighteen hexes by rail). What a unit spent this phase is
-//! read from the log, so an undo takes its points back. Breaches are notes; nothing is refused.
+//! kepi ships no printed map of SPI: a club enters its own (docs/MAPS.md), and a game that
+//! carries one has its moves counted on it under SPI's movement rules (issue 42: the Terrain
+//! Effects Chart, rough's first hex of the phase, zones of control, stacking, Belgium and
+//! Luxembourg; declared as data in `set.rs`, `board_rules`). `move UNIT HEX --mp N` states a
+//! move's cost as the umpire counts it, which wins; without a map kepi counts what the board
+//! shows (one point a hex entered, two onto and two off a friendly combat unit; one point per
+//! eighteen hexes by rail). What a unit spent this phase is read from the log, so an undo takes
+//! its points back. Breaches are notes; nothing is refused.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +40,14 @@ pub const DETRAIN_MP: u32 = 2;
 /// SPI-T1, Rail Movement: "the Combat Unit, once entrained, may move up to eighteen hexes along
 /// the rail line by expending one Movement Point".
 pub const RAIL_HEXES_PER_MP: u32 = 18;
+
+/// SPI-M1, the Terrain Effects Chart: rough terrain costs "two additional M.P.'s for first such
+/// hex entered in a given Movement Phase; nothing additional thereafter in that Movement Phase".
+pub const ROUGH_FIRST_MP: u32 = 2;
+/// SPI-Z1 Case E: "It costs three additional Movement Points to enter an Enemy controlled hex".
+pub const ZOC_ENTER_MP: u32 = 3;
+/// SPI-Z1 Case E: "... and one additional to leave."
+pub const ZOC_LEAVE_MP: u32 = 1;
 
 /// SPI-T1, Rail Movement Case E: "The French Player is limited to one Combat Unit, and the
 /// German to two" entrained in a Movement Phase.

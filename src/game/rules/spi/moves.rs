@@ -1,12 +1,13 @@
 //! SPI's movement in a game ([`crate::rules::spi::movement`] has the numbers): the movement
 //! points a unit spent this movement phase, read from the log (its moves, formation changes,
-//! entraining and detraining: an undo takes them back), a move's cost counted from the board, and
+//! entraining and detraining: an undo takes them back), a move's cost counted from the board or
+//! the game's map (issue 42: SPI-M1, SPI-Z1), and
 //! what the text says against a move, an entraining or a detraining (the umpire goes ahead), and
 //! the EB unit an enemy pushes back (SPI-E1, EB units Case C).
 
 use crate::engine::flow::Queue;
 use crate::engine::game::{Action, Game, GameState, Supply, UnitState};
-use crate::engine::play::board::hex_in;
+use crate::engine::play::board::{board_reach, hex_in};
 use crate::roster::{Arm, Position, Side};
 use crate::rules::spi::movement::{
     EB_HEXES, RAIL_HEXES_PER_MP, STACK_MP, Spend, allowance, entrain_limit,
@@ -149,12 +150,68 @@ fn in_movement_phase(s: &GameState) -> bool {
         .is_none_or(|p| p.step == crate::engine::game::clock::Step::Movement)
 }
 
-/// SPI-T1: what moving `u` to `to` costs. `stated`: the umpire's count from the printed map
-/// (terrain, rivers, zones of control), which wins. Else, in a movement phase, kepi's count from
-/// the board along the shortest path over clear terrain: one point a hex entered (Movement Case
-/// D), two onto and two off a friendly combat unit (Case K; not with entrained or EB units, nor
-/// on a friendly fortification's hex, Stacking Case B); an entrained unit one point per eighteen
-/// hexes along the rail line (Rail Movement). EB units move by hexes, not points (`None`), as
+/// How far the map's search looks to count a move's cost: beyond any allowance, so a move costing
+/// more than remains is counted and noted, not lost.
+const MAP_SEARCH_MP: u32 = 64;
+
+/// The game's map, where it carries one that reads.
+fn game_map(s: &GameState) -> Option<&crate::map::Map> {
+    s.map.as_ref()?.map().ok()
+}
+
+/// SPI-M1 (the Terrain Effects Chart): the first-only terrains (rough) `id` has paid this
+/// movement phase: each of its moves this phase, in order, counted again on the map from the
+/// game as it was before it (the cheapest legal way there); none without a map.
+pub fn paid_this_phase(game: &Game, id: &str) -> Vec<String> {
+    let mut moves: Vec<_> = this_phase(game)
+        .filter_map(|e| match e.action {
+            Action::Move { unit, to, .. } if unit == id => Some((e.before, *to)),
+            _ => None,
+        })
+        .collect();
+    moves.reverse();
+    let mut paid: Vec<String> = Vec::new();
+    for (before, to) in moves {
+        let Some(map) = game_map(before) else {
+            return paid;
+        };
+        let Some(u) = before.unit(id) else {
+            continue;
+        };
+        let Some(h) = hex_in(to, map.grid.layout) else {
+            continue;
+        };
+        if let Ok(r) = board_reach(before, u, MAP_SEARCH_MP, &paid)
+            && let Some(c) = r.get(h)
+        {
+            for t in &c.paid {
+                if !paid.contains(t) {
+                    paid.push(t.clone());
+                }
+            }
+        }
+    }
+    paid
+}
+
+/// The map's reach of `u` now (SPI-M1, SPI-Z1 applied, what it paid this phase counted), looking
+/// [`MAP_SEARCH_MP`] far; None without a usable map or off it.
+fn map_reach(game: &Game, u: &UnitState) -> Option<crate::map::Reach> {
+    let s = game.state();
+    game_map(s)?;
+    let paid = paid_this_phase(game, &u.unit.id);
+    board_reach(s, u, MAP_SEARCH_MP, &paid).ok()
+}
+
+/// SPI-T1, SPI-M1: what moving `u` to `to` costs. `stated`: the umpire's count from the printed
+/// map, which wins. Else, in a movement phase, on the game's map where it carries one: the
+/// cheapest legal way there under SPI's movement rules ([`super::set::board_rules`]: the
+/// Terrain Effects Chart, rough's first hex of the phase, zones of control, stacking). Without a
+/// map (or with no legal way there, which the notes say), kepi's count from the board along the
+/// shortest path over clear terrain: one point a hex entered (Movement Case D), two onto and two
+/// off a friendly combat unit (Case K; not with entrained or EB units, nor on a friendly
+/// fortification's hex, Stacking Case B). An entrained unit one point per eighteen hexes along
+/// the rail line (Rail Movement). EB units move by hexes, not points (`None`), as
 /// fortifications do not move at all.
 pub fn move_points(game: &Game, u: &UnitState, to: Position, stated: Option<u32>) -> Option<u32> {
     if stated.is_some() {
@@ -169,6 +226,12 @@ pub fn move_points(game: &Game, u: &UnitState, to: Position, stated: Option<u32>
     if u.entrained {
         return Some(hexes.div_ceil(RAIL_HEXES_PER_MP));
     }
+    if hexes > 0
+        && let Some(r) = map_reach(game, u)
+        && let Some(c) = hex_in(to, layout).and_then(|h| r.get(h))
+    {
+        return Some(c.cost);
+    }
     let mut mp = hexes;
     if hexes > 0 && friend_to_pay_for(s, u, u.position) {
         mp += STACK_MP;
@@ -177,6 +240,73 @@ pub fn move_points(game: &Game, u: &UnitState, to: Position, stated: Option<u32>
         mp += STACK_MP;
     }
     Some(mp)
+}
+
+/// True when `id` has moved this movement phase.
+fn moved_this_phase(game: &Game, id: &str) -> bool {
+    this_phase(game).any(|e| matches!(e.action, Action::Move { unit, .. } if unit == id))
+}
+
+/// What the map says against moving combat unit `u` to `to` in its movement phase (SPI-M1,
+/// SPI-Z1): a move on from an enemy-controlled hex it entered this phase, a move from one
+/// controlled hex straight to another, into Belgium or Luxembourg, or where no legal way leads.
+fn map_breaches(game: &Game, u: &UnitState, to: Position, out: &mut Vec<String>) {
+    let s = game.state();
+    let (Some(map), Some(r)) = (game_map(s), map_reach(game, u)) else {
+        return;
+    };
+    let Some(dest) = hex_in(to, map.grid.layout).filter(|h| map.on_map(*h)) else {
+        return;
+    };
+    let name = &u.unit.name;
+    let label = map.grid.label(dest);
+    let mut said = false;
+    if r.from_zoc && moved_this_phase(game, &u.unit.id) {
+        said = true;
+        out.push(format!(
+            "{name} entered an enemy-controlled hex ({}) this Movement Phase and moves on (SPI-Z1, \
+             Zones of Control Case A: \"all units must cease movement upon entering an Enemy \
+             controlled hex; they may move no further during that Movement Phase\")",
+            r.from
+        ));
+    }
+    let from = hex_in(u.position, map.grid.layout);
+    if r.from_zoc && from.is_some_and(|f| f.distance(dest) == 1) && r.zoc.contains(&label) {
+        said = true;
+        out.push(format!(
+            "{name} moves from one enemy-controlled hex ({}) to another ({label}) (SPI-Z1: \
+             \"Enemy units may not move directly from one Friendly controlled hex to another, \
+             even if of another Enemy unit\")",
+            r.from
+        ));
+    }
+    if let Some(c) = map.country_of(dest).filter(|c| {
+        matches!(
+            c,
+            crate::map::Country::Belgium | crate::map::Country::Luxembourg
+        )
+    }) {
+        said = true;
+        out.push(format!(
+            "{name} enters {label} in {c} (SPI-M1, Basic Game: \"Units may never enter Belgium \
+             or Luxemburg, in this Basic Game\")"
+        ));
+    }
+    let barred = s.units.iter().any(|o| bars(o, u.unit.side, to));
+    if !said && !barred && r.get(dest).is_none() {
+        out.push(format!(
+            "no legal way from {} to {label} on the map (SPI-M1, SPI-Z1: enemy units, zones of \
+             control, closed countries; Movement Case H: \"Zones of Control and the Terrain \
+             Effects Chart affect movement\")",
+            r.from
+        ));
+    }
+}
+
+/// True when `o` is an enemy of `side` at `to` whose hex may not be entered (SPI-M1, Movement
+/// Case I: combat and fortification units; EB units "do not impede Enemy movement", SPI-E1).
+fn bars(o: &UnitState, side: Side, to: Position) -> bool {
+    o.unit.side != side && !o.eliminated() && o.position == to && o.unit.arm != Arm::Railway
 }
 
 /// Enemy combat or fortification units next to (or in) `to` (Rail Movement Case B, EB Case I).
@@ -194,7 +324,9 @@ fn enemy_next_to(s: &GameState, side: Side, to: Position, eb_too: bool) -> Optio
 /// What SPI's movement rules say against moving `u` to `to` now at a cost of `mp` points: over
 /// the allowance (SPI-T1 Movement Cases A, M; SPI-S1 halved), an EB unit beyond its four hexes,
 /// after its river roll stopped it (SPI-E1), next to the enemy (EB Case I); a rail move next to
-/// the enemy (Rail Movement Case B); a fortification moved (Movement Case A).
+/// the enemy (Rail Movement Case B); a fortification moved (Movement Case A); into a hex with
+/// enemy combat or fortification units (SPI-M1, Movement Case I); in the other side's movement
+/// phase (Case F); and, on the game's map, what [`map_breaches`] says (SPI-Z1, Belgium).
 pub fn move_breaches(game: &Game, u: &UnitState, to: Position, mp: Option<u32>) -> Vec<String> {
     let s = game.state();
     let name = &u.unit.name;
@@ -237,6 +369,29 @@ pub fn move_breaches(game: &Game, u: &UnitState, to: Position, mp: Option<u32>) 
             }
         }
         _ => {
+            if let Some(e) = s.units.iter().find(|o| bars(o, u.unit.side, to)) {
+                out.push(format!(
+                    "{name} enters {to}, held by {} (SPI-M1, Movement Case I: \"Units may never \
+                     enter a hex containing Enemy Combat or Fortification Units\")",
+                    e.unit.name
+                ));
+            }
+            if let Some(side) = s
+                .phase_kind()
+                .filter(|p| p.step == crate::engine::game::clock::Step::Movement)
+                .and_then(|p| p.side)
+                .filter(|side| *side != u.unit.side)
+            {
+                out.push(format!(
+                    "{name} is {}, and this is the {} Movement Phase (SPI-M1, Movement Case F: \
+                     \"No Enemy movement is permitted during a Player's Movement Phase\")",
+                    u.unit.side.title(),
+                    side.title()
+                ));
+            }
+            if in_movement_phase(s) && !u.entrained {
+                map_breaches(game, u, to, &mut out);
+            }
             if let Some(mp) = mp.filter(|_| in_movement_phase(s)) {
                 let allow = unit_allowance(u);
                 let total = spent_this_phase(game, &u.unit.id).saturating_add(mp);

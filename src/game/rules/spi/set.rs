@@ -104,10 +104,89 @@ pub fn terrain_chart() -> TerrainTable {
     }
 }
 
+/// SPI's movement rules on a map (issue 42), as data for the map's search:
+///
+/// - SPI-M1, the Terrain Effects Chart: clear "one Movement Point per hex"; rough "two
+///   additional M.P.'s for first such hex entered in a given Movement Phase; nothing additional
+///   thereafter in that Movement Phase" (a rough hex is entered for the clear hex's one point
+///   plus two the first time); river hexsides "one additional M.P. to cross such hexside" (the
+///   chart's `mp`, [`terrain_chart`]).
+/// - SPI-M1 Case I: "Units may never enter a hex containing Enemy Combat or Fortification
+///   Units." EB units "do not impede Enemy movement" (SPI-E1, EB Case D).
+/// - SPI-M1 Case K: "a movement penalty of two additional Movement Points to move onto, and two
+///   additional Movement Points to move off of, a Friendly Unit. Note that EB and entrained
+///   Combat Units (whether moving or being moved over) are ignored"; Fortification Case A:
+///   "They may be moved through freely by Friendly units, without any stacking or unstacking
+///   penalty".
+/// - SPI-Z1: "Enemy units may not move directly from one Friendly controlled hex to another";
+///   Case A "all units must cease movement upon entering an Enemy controlled hex"; Case B "Zones
+///   of Control do not extend across river hexsides"; Case C "Only unentrained Combat Units have
+///   a Zone of Control"; Case D "Combat Units in the same hex as Fortification units lose their
+///   Zone of Control ... Enemy Zones of Control do not extend into hexes occupied by Friendly
+///   Fortification Units"; Case E "three additional Movement Points to enter an Enemy controlled
+///   hex, and one additional to leave"; Case F "Enemy Zones of Control never extend into hexes
+///   occupied by Friendly Combat Units".
+/// - SPI-M1 (Basic Game): "Units may never enter Belgium or Luxemburg, in this Basic Game."
+///
+/// Not applied: rail movement (SPI-L1) and supply's halving of the allowance (SPI-S1), said in
+/// every answer.
+pub fn board_rules() -> crate::engine::play::board::BoardRules {
+    use super::movement::{ROUGH_FIRST_MP, STACK_MP, ZOC_ENTER_MP, ZOC_LEAVE_MP};
+    use crate::map::{Country, Feature, FirstOnly, MoveRules, StackRules, ZocRules};
+    use crate::roster::Arm;
+    crate::engine::play::board::BoardRules {
+        moves: MoveRules {
+            first_only: vec![FirstOnly {
+                terrain: "rough".into(),
+                mp: 1,
+                first: ROUGH_FIRST_MP,
+                rule: "SPI-M1".into(),
+            }],
+            zoc: Some(ZocRules {
+                enter: ZOC_ENTER_MP,
+                leave: ZOC_LEAVE_MP,
+                stop: true,
+                rigid: true,
+                not_across: vec![Feature::River],
+                rule: "SPI-Z1".into(),
+            }),
+            stack: Some(StackRules {
+                onto: STACK_MP,
+                off: STACK_MP,
+                rule: "SPI-M1".into(),
+            }),
+            closed: vec![Country::Belgium, Country::Luxembourg],
+            closed_rule: "SPI-M1".into(),
+            enemy_rule: "SPI-M1".into(),
+            not_applied: vec![
+                "rail movement (SPI-L1): not applied; an entrained unit's reach is counted on foot"
+                    .into(),
+                "changes to the allowance (supply, SPI-S1): not applied; the allowance given is \
+                 used"
+                    .into(),
+            ],
+        },
+        roles: crate::engine::play::board::UnitRoles {
+            no_zoc: &[Arm::Fortress, Arm::Railway],
+            entrained_no_zoc: true,
+            no_zoc_beside: &[Arm::Fortress],
+            passable: &[Arm::Railway],
+            no_stack: &[Arm::Railway, Arm::Fortress],
+            stack_free: &[Arm::Fortress],
+            no_shield: &[Arm::Railway],
+        },
+    }
+}
+
 impl RuleSet for SpiRules {
     /// SPI-M1, SPI-C5, SPI-L1: the Terrain Effects Chart as the seed prints it ([`terrain_chart`]).
     fn terrain_table(&self) -> Option<TerrainTable> {
         Some(terrain_chart())
+    }
+
+    /// SPI-M1, SPI-Z1: movement on a map ([`board_rules`]).
+    fn board_rules(&self) -> Option<crate::engine::play::board::BoardRules> {
+        Some(board_rules())
     }
 
     fn table(&self) -> Option<crate::tables::TableFile> {

@@ -82,9 +82,10 @@ pub struct ImportVassalArgs {
     /// The folder to write NAME.toml and the board's picture in (made if missing).
     #[arg(long, value_name = "DIR", required_unless_present = "list")]
     pub out: Option<PathBuf>,
-    /// The rule set the map is drawn for: spi, fr1870 or pw (its numbering must be the board's).
-    #[arg(long, value_name = "RULES", default_value = "spi")]
-    pub rules: String,
+    /// The rule set the map is drawn for: a hex rule set (`kepi rules`) whose numbering is the
+    /// board's. Without it, the first hex rule set whose numbering fits (`--list` names them).
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
     /// Replace the map file and picture if they are already in DIR.
     #[arg(long)]
     pub force: bool,
@@ -349,15 +350,59 @@ fn show_text(v: &MapView<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `kepi map import-vassal` without `--rules`: the board imported for the one hex rule set whose
+/// numbering is the board's. Where several fit (two sets numbered alike), kepi does not guess: it
+/// names them and asks for `--rules`; where none fits, the first set's refusal says why.
+fn import_with_fitting_rules<R: std::io::Read + std::io::Seek>(
+    archive: &mut kepi_game::map::vassal::Archive<R>,
+    module: &kepi_game::map::vassal::Module,
+    board: &kepi_game::map::vassal::Board,
+) -> Result<kepi_game::map::vassal::Imported, kepi_game::map::vassal::VassalError> {
+    let mut fits = Vec::new();
+    let mut first_refusal = None;
+    for rules in kepi_game::rules::RuleSetId::hex_sets() {
+        match kepi_game::map::vassal::import(archive, module, board, rules) {
+            Ok(done) => fits.push((rules, done)),
+            Err(e) => {
+                first_refusal.get_or_insert(e);
+            }
+        }
+    }
+    if fits.len() > 1 {
+        let names: Vec<&str> = fits.iter().map(|(r, _)| r.id()).collect();
+        return Err(kepi_game::map::vassal::VassalError {
+            file: module.file.clone(),
+            message: format!(
+                "board `{}`: its numbering fits {}: give --rules {}",
+                board.title(),
+                names.join(" and "),
+                names.join(" or --rules ")
+            ),
+        });
+    }
+    match (fits.pop(), first_refusal) {
+        (Some((_, done)), _) => Ok(done),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(kepi_game::map::vassal::VassalError {
+            file: module.file.clone(),
+            message: "no rule set is played on a hex map".into(),
+        }),
+    }
+}
+
 /// `kepi map import-vassal`: a module refused or a board that cannot be imported exits 2, as a
 /// map file that does not read does; a file that could not be written exits 1.
 fn import_vassal(a: &ImportVassalArgs) -> Result<(), CliError> {
     use kepi_game::map::vassal::{self, Limits, WriteError};
-    let rules: kepi_game::rules::RuleSetId = a
+    let given: Option<kepi_game::rules::RuleSetId> = a
         .rules
-        .parse()
+        .as_deref()
+        .map(str::parse)
+        .transpose()
         .map_err(|e: String| CliError::usage(format!("--rules: {e}")))?;
-    if !rules.uses_hexes() {
+    if let Some(rules) = given
+        && !rules.uses_hexes()
+    {
         let hexes: Vec<&str> = kepi_game::rules::RuleSetId::hex_sets()
             .into_iter()
             .map(|r| r.id())
@@ -426,7 +471,10 @@ fn import_vassal(a: &ImportVassalArgs) -> Result<(), CliError> {
         ));
     };
     let b = module.board(board, a.map.as_deref()).map_err(refused)?;
-    let imported = vassal::import(&mut archive, &module, b, rules).map_err(refused)?;
+    let imported = match given {
+        Some(rules) => vassal::import(&mut archive, &module, b, rules).map_err(refused)?,
+        None => import_with_fitting_rules(&mut archive, &module, b).map_err(refused)?,
+    };
     let written = vassal::write_imported(&imported, out, a.force).map_err(|e| match e {
         WriteError::Refused(m) => CliError::usage(m),
         WriteError::Failed(m) => CliError::failed(m),

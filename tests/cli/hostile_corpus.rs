@@ -190,7 +190,7 @@ const BASES: &[(&str, &str)] = &[
     ("map cell", "{map} 0605 --json"),
     (
         "map import-vassal",
-        "{vmod} --board=Main --out={out}/vassal",
+        "{vmod} --board=Main --rules=spi --out={out}/vassal",
     ),
 ];
 

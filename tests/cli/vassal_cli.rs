@@ -28,7 +28,24 @@ fn import_writes_a_map_and_its_picture_that_check() {
     let out = dir.join("maps");
     let m = module.to_str().unwrap();
     let o = out.to_str().unwrap();
-    let said = ok(&["map", "import-vassal", m, "--board", "Main", "--out", o]);
+    // The board is numbered odd-q, as SPI and the Portable Wargame are: kepi does not guess.
+    caught(
+        &["map", "import-vassal", m, "--board", "Main", "--out", o],
+        2,
+        &["its numbering fits", "give --rules", "--rules spi"],
+    );
+    assert!(!out.join("Main.toml").exists(), "nothing written");
+    let said = ok(&[
+        "map",
+        "import-vassal",
+        m,
+        "--board",
+        "Main",
+        "--out",
+        o,
+        "--rules",
+        "spi",
+    ]);
     assert!(
         said.contains("wrote ") && said.contains("Main.toml"),
         "{said}"
@@ -71,7 +88,17 @@ fn import_writes_a_map_and_its_picture_that_check() {
     );
     // Again: refused without --force (exit 2), replaced with it.
     caught(
-        &["map", "import-vassal", m, "--board", "Main", "--out", o],
+        &[
+            "map",
+            "import-vassal",
+            m,
+            "--board",
+            "Main",
+            "--out",
+            o,
+            "--rules",
+            "spi",
+        ],
         2,
         &["map.png is already there: give --force to replace it"],
     );
@@ -83,6 +110,8 @@ fn import_writes_a_map_and_its_picture_that_check() {
         "Main",
         "--out",
         o,
+        "--rules",
+        "spi",
         "--force",
     ]);
 }

@@ -187,6 +187,11 @@ const BASES: &[(&str, &str)] = &[
     ("map check", "{map}"),
     ("map show", "{map} --json"),
     ("map cell", "{map} 0605 --json"),
+    // A copy in the scratch folder: the corpus adds `--write` too.
+    (
+        "map align",
+        "{board} --cell=0101=412,96.5 --cell=1210=1340,1020 --picture=board.png --json",
+    ),
 ];
 
 /// Every runnable command in clap's tree: (path, command). A node with arguments of its own is
@@ -297,16 +302,23 @@ impl Scratch {
             dir.join("cards.toml"),
         )
         .unwrap();
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/example-hex.toml"),
+            dir.join("board.toml"),
+        )
+        .unwrap();
         Scratch { dir }
     }
 
-    /// Fills `{save}`, `{out}`, `{dir}`, `{cards}` and `{map}` (kepi's example map) in a base
+    /// Fills `{save}`, `{out}`, `{dir}`, `{cards}`, `{map}` (kepi's example map) and `{board}`
+    /// (a copy of it in the scratch folder, which `kepi map align --write` may rewrite) in a base
     /// invocation.
     fn fill(&self, s: &str) -> String {
         s.replace("{save}", &self.path("game.kepi"))
             .replace("{out}", &self.path("out"))
             .replace("{dir}", &self.path("folder"))
             .replace("{cards}", &self.path("cards.toml"))
+            .replace("{board}", &self.path("board.toml"))
             .replace(
                 "{map}",
                 &Path::new(env!("CARGO_MANIFEST_DIR"))

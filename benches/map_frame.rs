@@ -103,8 +103,6 @@ impl Driver {
         self.n += 1;
         let x = 200.0 + (self.t * 60.0 % 600.0) as f32;
         let size = 24.0 + (self.n % 8) as f32 * 2.0;
-        // Scroll right and down for 30 frames, then back.
-        let d = if (self.n / 30) % 2 == 0 { -40.0 } else { 40.0 };
         let input = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(
                 egui::Pos2::ZERO,
@@ -113,12 +111,6 @@ impl Driver {
             time: Some(self.t),
             events: vec![
                 egui::Event::PointerMoved(egui::pos2(x, 400.0)),
-                egui::Event::MouseWheel {
-                    unit: egui::MouseWheelUnit::Point,
-                    delta: egui::vec2(d, d),
-                    phase: egui::TouchPhase::Move,
-                    modifiers: egui::Modifiers::NONE,
-                },
             ],
             ..Default::default()
         };

@@ -52,14 +52,15 @@ fn feature_stroke(f: Feature, size: f32) -> Stroke {
     }
 }
 
-/// Each cell of `cells` on the map, filled with its terrain's colour (faint, so the grid's labels
-/// and the overlays read over it).
+/// Each cell of `cells` on the map, filled with its terrain's colour at `alpha` (faint, so the
+/// grid's labels, the overlays and the picture of the board under it read through).
 pub fn paint_terrain(
     painter: &Painter,
     map: &Map,
     cells: &[Hex],
     centre: &dyn Fn(Hex) -> Pos2,
     size: f32,
+    alpha: f32,
 ) {
     for &h in cells {
         let Some(t) = map.terrain_entry(h) else {
@@ -67,7 +68,7 @@ pub fn paint_terrain(
         };
         painter.add(Shape::convex_polygon(
             hex_corners(centre(h), size).to_vec(),
-            colour_of(t).gamma_multiply(0.55),
+            colour_of(t).gamma_multiply(alpha),
             Stroke::NONE,
         ));
     }

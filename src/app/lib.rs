@@ -7,6 +7,7 @@
 //! same library functions the command line uses.
 
 pub mod board_map;
+pub mod board_picture;
 pub mod campaign;
 pub mod charts;
 pub mod dice_tray;

@@ -236,6 +236,8 @@ pub struct MapPanel {
     reach: super::state::Memo<ReachKey, Option<kepi_game::map::Reach>>,
     /// The map's legend ([`board_map::legend`]), per map (its text's hash).
     legend: super::state::Memo<String, Vec<(String, Color32)>>,
+    /// The picture of the printed board under the grid, and aligning it (issue 41).
+    picture: super::board_picture::PictureLayer,
 }
 
 impl MapPanel {
@@ -243,6 +245,17 @@ impl MapPanel {
     /// weapon range only where that counts ([`kepi_game::engine::rule_set::RuleSet::range_shaded`]).
     pub fn set_form(&mut self, form: Option<&'static str>) {
         self.form = form;
+    }
+
+    /// Sets the hex size (the zoom), within the slider's 14 to 48 points.
+    pub fn set_hex_size(&mut self, size: f32) {
+        self.size = Some(size.clamp(14.0, 48.0));
+    }
+
+    /// Whether the picture of the board is drawn (shown, and loaded): the frame bench waits for
+    /// it.
+    pub fn picture_drawn(&self) -> bool {
+        self.picture.drawn()
     }
 
     /// Draws the map: click a unit to act with it, right-click a target, drag to move (the move's
@@ -271,7 +284,19 @@ impl MapPanel {
                 .get(carried.sha256.clone(), || board_map::legend(map)),
             _ => &[],
         };
-        tools_ui(ui, &mut size, &mut zoc, scene.map, legend);
+        let map_file = scene.state.map.as_ref().map(|m| m.file.as_str());
+        self.picture.update(ui.ctx(), map_file, scene.map);
+        tools_ui(
+            ui,
+            &mut size,
+            &mut zoc,
+            scene.map.zip(map_file),
+            legend,
+            &mut self.picture,
+        );
+        if let (Some(map), Some(file)) = (scene.map, map_file) {
+            self.picture.align_ui(ui, file, map);
+        }
         placement_ui(ui, &scene, &mut out);
         self.size = Some(size);
         self.zoc = Some(zoc);
@@ -354,8 +379,22 @@ impl MapPanel {
                     .map(|p| fr.hex_at(p))
                     .filter(|h| board.grid.contains(h));
                 let centre = |h: Hex| fr.centre(h);
-                if let Some(map) = scene.map {
-                    board_map::paint_terrain(&painter, map, board.grid, &centre, fr.size);
+                // The picture of the printed board first, under everything (issue 41).
+                let file = scene.state.map.as_ref().map(|m| m.file.as_str());
+                let on_screen = scene
+                    .map
+                    .zip(file)
+                    .and_then(|(map, file)| Some((map, self.picture.alignment(file, map)?)))
+                    .map(|(map, a)| {
+                        super::board_picture::screen_map(&a, &map.grid, &centre, fr.size)
+                    });
+                if let Some(at) = &on_screen {
+                    self.picture.paint(&painter, at);
+                }
+                if let Some(map) = scene.map.filter(|_| self.picture.terrain) {
+                    // Translucent over the picture, so the printed board reads through.
+                    let alpha = if self.picture.drawn() { 0.3 } else { 0.55 };
+                    board_map::paint_terrain(&painter, map, board.grid, &centre, fr.size, alpha);
                 }
                 if let Some(reach) = &scene.reach {
                     let text = visuals.strong_text_color();
@@ -386,7 +425,21 @@ impl MapPanel {
                     ));
                     hovered_text = scene.hover_text(h);
                 }
-                if let Some(note) = self.units_on_board_ui(ui, view, scene, &fr, board.grid, out) {
+                if self.picture.aligning() {
+                    // Aligning: a click picks the picture's pixel under it (the units stay off).
+                    let click =
+                        ui.interact(rect, ui.scope_id().with("map_align_click"), Sense::click());
+                    if click.clicked()
+                        && let Some(p) = click.interact_pointer_pos()
+                        && let Some(px) = on_screen.and_then(|at| at.to_picture(p))
+                    {
+                        let h = fr.hex_at(p);
+                        let cell = board.grid.contains(&h).then(|| h.label_or_axial(fr.layout));
+                        self.picture.clicked(px, cell);
+                    }
+                } else if let Some(note) =
+                    self.units_on_board_ui(ui, view, scene, &fr, board.grid, out)
+                {
                     hovered_text = note;
                 }
             });
@@ -674,8 +727,9 @@ fn tools_ui(
     ui: &mut Ui,
     size: &mut f32,
     zoc: &mut bool,
-    map: Option<&kepi_game::map::Map>,
+    map: Option<(&kepi_game::map::Map, &str)>,
     legend: &[(String, Color32)],
+    picture: &mut super::board_picture::PictureLayer,
 ) {
     ui.horizontal(|ui| {
         ui.add(egui::Slider::new(size, 14.0..=48.0).text("hex size"));
@@ -684,7 +738,7 @@ fn tools_ui(
     // The board's map in a row of its own (beside the tools it ran off the column at 1366x768):
     // its name, and each terrain's colour (issue 41). The row is the game's: it does not change
     // while the game is open, so nothing below it moves.
-    if let Some(map) = map {
+    if let Some((map, file)) = map {
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("map").weak())
                 .on_hover_text(format!("{} ({})", map.name, map.file));
@@ -693,6 +747,7 @@ fn tools_ui(
                 ui.painter().rect_filled(r, 2.0, *colour);
                 ui.label(name);
             }
+            picture.legend_ui(ui, file, map);
         });
     }
 }

@@ -127,7 +127,9 @@ pub enum Command {
     Hex(hex_cmd::HexArgs),
     /// A club's map of its board (docs/MAPS.md): `check FILE` validates it (exit 2 naming file,
     /// line and field), `show FILE [--json]` prints it, `cell FILE 1640 [--json]` answers one cell,
-    /// `import-vassal MODULE.vmod --board NAME --out DIR` imports a board from a VASSAL module.
+    /// `import-vassal MODULE.vmod --board NAME --out DIR` imports a board from a VASSAL module,
+    /// `align FILE --cell 0101=412,96.5 --cell 1210=1340,1020 [--check CELL=X,Y] [--write]` fits
+    /// the picture of the board to the grid and prints (or writes) its `[picture]` table.
     #[command(subcommand_required = true)]
     Map(map_cmd::MapArgs),
     /// Host a game for the table's network: prints {"address", "seats": [{"seat", "code"}]} as its

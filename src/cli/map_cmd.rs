@@ -5,9 +5,14 @@
 //! `example-pw`) where no file of that name is there. A map that does not read exits 2 naming the
 //! file, line, field and the accepted values.
 //!
+//! `align FILE --cell CELL=X,Y --cell CELL=X,Y [--check CELL=X,Y] [--picture NAME] [--write]`
+//! fits the picture of the board to the grid (`kepi_game::map::picture`) and prints, or writes,
+//! the map's `[picture]` table; JSON: `file`, `picture` (`file`, `origin`, `column`, `row`,
+//! `rotation`, `aligned`), `cells` and `check` (`[{cell, px, fitted, off}]`), `written`.
+//!
 //! JSON: `show` → the map ([`kepi_game::map::MapView`]: `file`, `name`, `rules`, `layout`, `first`,
 //! `last`, `columns`, `rows`, `cells`, `provenance`, `terrain_table`, `default_terrain`,
-//! `terrain`, `countries`, `no_country`, `hexsides`, `places`, `edges`, `victory`); `cell` → one
+//! `terrain`, `countries`, `no_country`, `hexsides`, `places`, `edges`, `victory`, `picture`); `cell` → one
 //! cell ([`kepi_game::map::CellView`]: `file`, `cell`, `terrain`, `effects`, `country`, `places`,
 //! `sides`, `edges`, `victory`).
 
@@ -17,6 +22,7 @@ use clap::{Args, Subcommand};
 
 use super::{CliError, print_json};
 use kepi_game::hex::Hex;
+use kepi_game::map::picture::{self, Alignment, Picture};
 use kepi_game::map::{Effect, Map, MapView, Terrain};
 
 /// `kepi map ...`
@@ -65,6 +71,35 @@ pub enum MapCommand {
     /// `--list` names the module's boards with their grids.
     #[command(name = "import-vassal")]
     ImportVassal(ImportVassalArgs),
+    /// Align the picture of the board to the grid: two cells' centres clicked on the picture
+    /// (`--cell 0101=412,96.5 --cell 1210=1340,1020`) give its origin, scale and rotation (a
+    /// regular hex: row = column x 2/sqrt 3), printed as the map's `[picture]` table;
+    /// `--check 0605=760,540` says how many pixels a third cell is off; `--write` rewrites the
+    /// map file's `[picture]` table in place (nothing else of the file changes).
+    Align {
+        /// The map file (TOML, docs/MAPS.md).
+        #[arg(value_name = "FILE")]
+        file: String,
+        /// A cell and the pixel of its centre on the picture, x then y (x right, y down from the
+        /// picture's top-left corner): `0101=412,96.5`. Given twice.
+        #[arg(long = "cell", value_name = "CELL=X,Y", allow_hyphen_values = true)]
+        cells: Vec<String>,
+        /// A third cell to check the fit on: `0605=760,540`; the pixels it is off are printed
+        /// and kept in the table's `aligned` note.
+        #[arg(long, value_name = "CELL=X,Y", allow_hyphen_values = true)]
+        check: Option<String>,
+        /// The picture's file name beside the map (PNG or JPEG); left out, the map's own
+        /// `[picture] file`.
+        #[arg(long, value_name = "NAME")]
+        picture: Option<String>,
+        /// Rewrite the map file's `[picture]` table with the fitted numbers (a temp file beside
+        /// it, then renamed over it; never through a symbolic link).
+        #[arg(long)]
+        write: bool,
+        /// Print JSON (a stable contract) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// `kepi map import-vassal MODULE.vmod --board NAME --out DIR [--rules R] [--force]`, or `--list`.
@@ -83,7 +118,7 @@ pub struct ImportVassalArgs {
     #[arg(long, value_name = "DIR", required_unless_present = "list")]
     pub out: Option<PathBuf>,
     /// The rule set the map is drawn for: a hex rule set (`kepi rules`) whose numbering is the
-    /// board's. Without it, the first hex rule set whose numbering fits (`--list` names them).
+    /// board's. Without it, the one hex rule set whose numbering fits (where two fit, kepi asks).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// Replace the map file and picture if they are already in DIR.
@@ -92,6 +127,16 @@ pub struct ImportVassalArgs {
     /// Name the module's boards, their pictures and grids, and whether each imports.
     #[arg(long, conflicts_with_all = ["board", "out", "force"])]
     pub list: bool,
+}
+
+/// `kepi map align`'s arguments, read.
+struct AlignArgs<'a> {
+    file: &'a str,
+    cells: &'a [String],
+    check: Option<&'a str>,
+    picture: Option<&'a str>,
+    write: bool,
+    json: bool,
 }
 
 /// Runs `kepi map`.
@@ -113,6 +158,21 @@ pub fn run(a: &MapArgs) -> Result<(), CliError> {
             }
             show_text(&v)
         }
+        MapCommand::Align {
+            file,
+            cells,
+            check,
+            picture,
+            write,
+            json,
+        } => align(&AlignArgs {
+            file,
+            cells,
+            check: check.as_deref(),
+            picture: picture.as_deref(),
+            write: *write,
+            json: *json,
+        }),
         MapCommand::Cell { file, cell, json } => {
             let map = Map::named(file)?;
             let h = Hex::from_label(cell, map.grid.layout)
@@ -176,6 +236,167 @@ pub fn run(a: &MapArgs) -> Result<(), CliError> {
             Ok(())
         }
     }
+}
+
+/// `CELL=X,Y` read on the map: the cell (on it) and the pixel; `arg` names the option in errors.
+fn cell_px(map: &Map, text: &str, arg: &str) -> Result<(Hex, [f64; 2]), CliError> {
+    const WORDS: &str =
+        "CELL=X,Y: a cell of the map and its centre's pixel on the picture, such as 0101=412,96.5";
+    let bad = |why: String| {
+        CliError::usage(format!(
+            "{arg} {}: {why} (accepted: {WORDS})",
+            text.escape_debug()
+        ))
+    };
+    let Some((c, p)) = text.split_once('=') else {
+        return Err(bad("no `=` between the cell and its pixel".into()));
+    };
+    let h = Hex::from_label(c, map.grid.layout).map_err(|e| bad(e.to_string()))?;
+    if !map.on_map(h) {
+        return Err(bad(format!(
+            "cell {} is off the map ({})",
+            c.trim(),
+            map.grid.span_label()
+        )));
+    }
+    let Some((x, y)) = p.split_once(',') else {
+        return Err(bad("the pixel is two numbers, x,y".into()));
+    };
+    let n = |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && v.abs() <= picture::MAX_ORIGIN_PX)
+    };
+    let (Some(x), Some(y)) = (n(x), n(y)) else {
+        return Err(bad(format!(
+            "`{}` is not two numbers of pixels (each within {})",
+            p.escape_debug(),
+            picture::MAX_ORIGIN_PX
+        )));
+    };
+    Ok((h, [x, y]))
+}
+
+/// `kepi map align --json`.
+#[derive(serde::Serialize)]
+struct AlignOut<'a> {
+    file: &'a str,
+    picture: &'a Picture,
+    cells: Vec<AlignCell>,
+    check: Option<AlignCell>,
+    written: bool,
+}
+
+/// A cell clicked: its label, the pixel given, where the fit puts it and how far off that is.
+#[derive(serde::Serialize)]
+struct AlignCell {
+    cell: String,
+    px: [f64; 2],
+    fitted: [f64; 2],
+    off: f64,
+}
+
+/// `kepi map align`: the fit, printed as the `[picture]` table, and with `--write` saved.
+fn align(a: &AlignArgs<'_>) -> Result<(), CliError> {
+    let map = Map::named(a.file)?;
+    let [one, two] = a.cells else {
+        return Err(CliError::usage(format!(
+            "--cell: give exactly two cells with their pixels (--cell 0101=412,96.5 --cell 1210=1340,1020); {} given",
+            a.cells.len()
+        )));
+    };
+    let pa = cell_px(&map, one, "--cell")?;
+    let pb = cell_px(&map, two, "--cell")?;
+    let checked = a.check.map(|c| cell_px(&map, c, "--check")).transpose()?;
+    let file = match (a.picture, &map.picture) {
+        (Some(name), _) => {
+            picture::plain_file_name(name).map_err(|why| {
+                CliError::usage(format!(
+                    "--picture: {why} (accepted: {})",
+                    picture::FILE_WORDS
+                ))
+            })?;
+            name.to_string()
+        }
+        (None, Some(p)) => p.file.clone(),
+        (None, None) => {
+            return Err(CliError::usage(format!(
+                "--picture: {} has no [picture] table: name the picture file beside it (--picture board.jpg)",
+                map.file
+            )));
+        }
+    };
+    let fit = Alignment::fit(&map.grid, pa, pb)
+        .map_err(|why| CliError::usage(format!("--cell: {why}")))?;
+    let g = &map.grid;
+    let clicked = |(h, px): (Hex, [f64; 2])| {
+        let fitted = fit.centre(g, h);
+        AlignCell {
+            cell: g.label(h),
+            px,
+            fitted,
+            off: fit.check(g, h, px),
+        }
+    };
+    let check = checked.map(clicked);
+    let pic = Picture {
+        file,
+        alignment: fit,
+        aligned: Some(picture::note(
+            g,
+            pa,
+            pb,
+            check.as_ref().zip(checked).map(|(c, (h, _))| (h, c.off)),
+        )),
+    };
+    if a.write {
+        if map.file.starts_with("<built-in ") {
+            return Err(CliError::usage(format!(
+                "FILE: {} is kepi's own map, compiled in: copy maps/{}.toml beside the picture and align the copy",
+                map.file,
+                a.file.trim()
+            )));
+        }
+        picture::write_alignment(std::path::Path::new(a.file), &pic).map_err(|e| match e {
+            picture::WriteError::Refused(m) => CliError::usage(format!("FILE: {m}")),
+            picture::WriteError::Failed(m) => CliError::failed(m),
+        })?;
+    }
+    if a.json {
+        return print_json(&AlignOut {
+            file: &map.file,
+            picture: &pic,
+            cells: vec![clicked(pa), clicked(pb)],
+            check,
+            written: a.write,
+        });
+    }
+    textln!(
+        "{}: {} fitted from {} and {}",
+        map.file,
+        pic.file,
+        g.label(pa.0),
+        g.label(pb.0)
+    );
+    if let Some(c) = &check {
+        textln!(
+            "check {}: clicked at ({}, {}), the fit puts it at ({}, {}): {} px off",
+            c.cell,
+            picture::num(c.px[0]),
+            picture::num(c.px[1]),
+            picture::num(c.fitted[0]),
+            picture::num(c.fitted[1]),
+            picture::num(c.off)
+        );
+    }
+    for l in pic.table("\n").lines() {
+        textln!("{l}");
+    }
+    if a.write {
+        textln!("written to {} (its [picture] table only)", map.file);
+    }
+    Ok(())
 }
 
 fn kinds(k: &[kepi_game::map::PlaceKind]) -> String {
@@ -253,6 +474,16 @@ fn show_text(v: &MapView<'_>) -> Result<(), CliError> {
             .map(|n| format!("; {n}"))
             .unwrap_or_default()
     );
+    if let Some(p) = v.picture {
+        textln!(
+            "picture   {}{}",
+            p.summary(),
+            p.aligned
+                .as_deref()
+                .map(|n| format!("; aligned: {n}"))
+                .unwrap_or_default()
+        );
+    }
     let t = &v.terrain_table;
     textln!(
         "terrain   {}{}{}",

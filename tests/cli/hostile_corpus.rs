@@ -192,6 +192,11 @@ const BASES: &[(&str, &str)] = &[
         "map import-vassal",
         "{vmod} --board=Main --rules=spi --out={out}/vassal",
     ),
+    // A copy in the scratch folder: the corpus adds `--write` too.
+    (
+        "map align",
+        "{board} --cell=0101=412,96.5 --cell=1210=1340,1020 --picture=board.png --json",
+    ),
 ];
 
 /// Every runnable command in clap's tree: (path, command). A node with arguments of its own is
@@ -309,11 +314,17 @@ impl Scratch {
         )
         .unwrap();
         super::vmod::write_test_module(&dir);
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/example-hex.toml"),
+            dir.join("board.toml"),
+        )
+        .unwrap();
         Scratch { dir }
     }
 
-    /// Fills `{save}`, `{out}`, `{dir}`, `{cards}`, `{csv}`, `{map}` (kepi's example map) and
-    /// `{vmod}` (a VASSAL module built by the tests) in a base invocation.
+    /// Fills `{save}`, `{out}`, `{dir}`, `{cards}`, `{csv}`, `{map}` (kepi's example map),
+    /// `{vmod}` (a VASSAL module built by the tests) and `{board}` (a copy of the example map in
+    /// the scratch folder, which `kepi map align --write` may rewrite) in a base invocation.
     fn fill(&self, s: &str) -> String {
         s.replace("{save}", &self.path("game.kepi"))
             .replace("{out}", &self.path("out"))
@@ -321,6 +332,7 @@ impl Scratch {
             .replace("{cards}", &self.path("cards.toml"))
             .replace("{csv}", &self.path("units.csv"))
             .replace("{vmod}", &self.path("test.vmod"))
+            .replace("{board}", &self.path("board.toml"))
             .replace(
                 "{map}",
                 &Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -24,6 +24,7 @@ mod hidden_answers_cli;
 mod host;
 mod hostile_corpus;
 mod input_cli;
+mod map_align_cli;
 mod map_cli;
 mod net_cli;
 mod notes_cli;

@@ -10,6 +10,7 @@ mod common;
 mod games;
 mod gui_acted;
 mod gui_board_map;
+mod gui_board_picture;
 mod gui_breaches;
 mod gui_campaign;
 mod gui_counts;

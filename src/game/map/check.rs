@@ -6,7 +6,8 @@ use std::ops::Range;
 
 use toml::Spanned;
 
-use super::raw::{CellList, RawLine, RawMap, RawTerrain};
+use super::picture::{Alignment, MAX_CELL_PX, MAX_ORIGIN_PX, Picture, plain_file_name};
+use super::raw::{CellList, RawLine, RawMap, RawPicture, RawTerrain};
 use super::terrain::{Applies, Declared, Effect, Source, Terrain, TerrainTable};
 use super::{
     CellData, Country, Edge, EdgeRole, Feature, Grid, Line, Map, MapError, MapSource, Place,
@@ -746,6 +747,12 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
         victory.push(Victory { name, side, by });
     }
 
+    let picture = raw
+        .picture
+        .as_ref()
+        .map(|p| picture(&ck, p.get_ref()))
+        .transpose()?;
+
     Ok(Map {
         file: file.to_string(),
         name,
@@ -763,6 +770,85 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
         places,
         edges,
         victory,
+        picture,
+    })
+}
+
+/// `[picture]`: a plain PNG or JPEG file name beside the map, finite numbers, a column and a
+/// row above 0 (docs/MAPS.md, `picture.rs`).
+fn picture(ck: &Ck<'_>, p: &RawPicture) -> Result<Picture, MapError> {
+    let file = p.file.get_ref();
+    plain_file_name(file).map_err(|why| {
+        ck.err(
+            p.file.span(),
+            "picture.file",
+            why,
+            super::picture::FILE_WORDS,
+        )
+    })?;
+    let number = |v: &Spanned<f64>, field: &str, lo: f64, hi: f64, words: &str| {
+        let x = *v.get_ref();
+        if x.is_finite() && x >= lo && x <= hi && !(lo == 0.0 && x == 0.0) {
+            Ok(x)
+        } else {
+            Err(ck.err(v.span(), field, format!("{x} is out of range"), words))
+        }
+    };
+    let origin_words = format!(
+        "two numbers [x, y]: the first cell's centre in the picture's pixels, each from -{MAX_ORIGIN_PX} to {MAX_ORIGIN_PX}"
+    );
+    let origin = match p.origin.get_ref().as_slice() {
+        [x, y] => [
+            number(
+                x,
+                "picture.origin[0]",
+                -MAX_ORIGIN_PX,
+                MAX_ORIGIN_PX,
+                &origin_words,
+            )?,
+            number(
+                y,
+                "picture.origin[1]",
+                -MAX_ORIGIN_PX,
+                MAX_ORIGIN_PX,
+                &origin_words,
+            )?,
+        ],
+        v => {
+            return Err(ck.err(
+                p.origin.span(),
+                "picture.origin",
+                format!("{} numbers given", v.len()),
+                origin_words,
+            ));
+        }
+    };
+    let px_words = format!("a number of pixels above 0, at most {MAX_CELL_PX}");
+    let column = number(&p.column, "picture.column", 0.0, MAX_CELL_PX, &px_words)?;
+    let row = number(&p.row, "picture.row", 0.0, MAX_CELL_PX, &px_words)?;
+    let rotation = p
+        .rotation
+        .as_ref()
+        .map(|r| {
+            number(
+                r,
+                "picture.rotation",
+                -360.0,
+                360.0,
+                "degrees clockwise, from -360 to 360",
+            )
+        })
+        .transpose()?
+        .unwrap_or(0.0);
+    Ok(Picture {
+        file: file.clone(),
+        alignment: Alignment {
+            origin,
+            column,
+            row,
+            rotation,
+        },
+        aligned: ck.opt_text(&p.aligned, "picture.aligned")?,
     })
 }
 

@@ -29,6 +29,7 @@ use crate::tables::TableError;
 
 mod carried;
 mod check;
+pub mod picture;
 mod raw;
 pub mod reach;
 mod report;
@@ -36,6 +37,7 @@ pub mod terrain;
 pub mod vassal;
 
 pub use carried::{MapFile, text_sha256};
+pub use picture::{Alignment, Picture};
 pub use reach::{
     EnemyAt, FirstOnly, FriendAt, MoveRules, OffMap, Reach, Reached, StackRules, Units, Unknown,
     ZocRules, controlled, reach, reach_under,
@@ -429,6 +431,9 @@ pub struct Map {
     pub edges: Vec<Edge>,
     /// The victory values, in the file's order.
     pub victory: Vec<Victory>,
+    /// The picture of the printed board under the grid and how the grid lies on it (`[picture]`),
+    /// where given. Only its numbers: the image is read by the window ([`picture::load_image`]).
+    pub picture: Option<Picture>,
 }
 
 impl Map {
@@ -988,6 +993,76 @@ mod tests {
         assert_eq!(e.line, 0);
         let e = Map::named("no-such-map.toml").unwrap_err();
         assert!(e.accepted.contains("example-hex"), "{e}");
+    }
+
+    /// The `[picture]` table as docs/MAPS.md gives it: a line each, from line 12 on.
+    fn picture(file: &str, origin: &str, column: &str, row: &str, extra: &str) -> String {
+        format!(
+            "[picture]\nfile = {file}\norigin = {origin}\ncolumn = {column}\nrow = {row}\n{extra}"
+        )
+    }
+
+    #[test]
+    fn a_picture_table_is_read_with_its_alignment() {
+        let m = with(&picture(
+            "\"board.jpg\"",
+            "[412, 96.5]",
+            "84.0",
+            "97.0",
+            "rotation = -1.5\naligned = \"two cells: 0101 at (412, 96.5), 1210 at (1340, 1020); checked on 0605, 1.2 px off\"\n",
+        ))
+        .unwrap();
+        let p = m.picture.as_ref().unwrap();
+        assert_eq!(p.file, "board.jpg");
+        assert_eq!(p.alignment.origin, [412.0, 96.5]);
+        assert_eq!((p.alignment.column, p.alignment.row), (84.0, 97.0));
+        assert_eq!(p.alignment.rotation, -1.5);
+        assert!(p.aligned.as_deref().unwrap().starts_with("two cells"));
+        let m = with(&picture("\"b.PNG\"", "[0, 0]", "10", "12", "")).unwrap();
+        assert_eq!(
+            m.picture.unwrap().alignment.rotation,
+            0.0,
+            "rotation defaults to 0"
+        );
+        assert_eq!(Map::named("example-hex").unwrap().picture, None);
+    }
+
+    #[test]
+    fn a_bad_picture_table_names_line_field_and_what_is_accepted() {
+        let e = refused(&picture("\"../board.jpg\"", "[1, 2]", "84.0", "97.0", ""));
+        assert_eq!((e.line, e.field.as_str()), (13, "picture.file"));
+        assert!(e.message.contains("is a path"), "{e}");
+        assert!(e.accepted.contains("beside the map file"), "{e}");
+        let e = refused(&picture("\"board.gif\"", "[1, 2]", "84.0", "97.0", ""));
+        assert!(e.message.contains("not a PNG or JPEG"), "{e}");
+        let e = refused(&picture("\"b.png\"", "[1]", "84.0", "97.0", ""));
+        assert_eq!((e.line, e.field.as_str()), (14, "picture.origin"));
+        assert!(e.accepted.contains("two numbers"), "{e}");
+        let e = refused(&picture("\"b.png\"", "[1, inf]", "84.0", "97.0", ""));
+        assert_eq!((e.line, e.field.as_str()), (14, "picture.origin[1]"));
+        let e = refused(&picture("\"b.png\"", "[1, 2]", "0.0", "97.0", ""));
+        assert_eq!((e.line, e.field.as_str()), (15, "picture.column"));
+        assert!(e.accepted.contains("above 0"), "{e}");
+        let e = refused(&picture("\"b.png\"", "[1, 2]", "84", "-97.0", ""));
+        assert_eq!((e.line, e.field.as_str()), (16, "picture.row"));
+        let e = refused(&picture("\"b.png\"", "[1, 2]", "84", "nan", ""));
+        assert_eq!((e.line, e.field.as_str()), (16, "picture.row"));
+        let e = refused(&picture(
+            "\"b.png\"",
+            "[1, 2]",
+            "84",
+            "97",
+            "rotation = 400\n",
+        ));
+        assert_eq!((e.line, e.field.as_str()), (17, "picture.rotation"));
+        assert!(e.accepted.contains("degrees clockwise"), "{e}");
+        let e = refused(&picture("\"b.png\"", "[1, 2]", "84", "97", "scale = 2\n"));
+        assert_eq!(e.line, 17, "{e}");
+        assert!(e.accepted.contains("rotation"), "{e}");
+        let e = refused("[picture]\nfile = \"b.png\"\ncolumn = 84.0\nrow = 97.0\n");
+        assert!(e.message.contains("origin"), "{e}");
+        let e = refused(&picture("\"b.png\"", "[1, 2]", "\"wide\"", "97", ""));
+        assert_eq!(e.line, 15, "{e}");
     }
 
     #[test]

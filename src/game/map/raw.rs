@@ -54,6 +54,20 @@ pub(super) struct RawMap {
     /// `[[victory]]`.
     #[serde(default)]
     pub victory: Vec<Spanned<RawVictory>>,
+    /// `[picture]`: the picture of the printed board and how the grid lies on it.
+    pub picture: Option<Spanned<RawPicture>>,
+}
+
+/// `[picture]` (`picture.rs`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPicture {
+    pub file: Spanned<String>,
+    pub origin: Spanned<Vec<Spanned<f64>>>,
+    pub column: Spanned<f64>,
+    pub row: Spanned<f64>,
+    pub rotation: Option<Spanned<f64>>,
+    pub aligned: Option<Spanned<String>>,
 }
 
 /// `[map]`.

@@ -150,6 +150,9 @@ pub struct MapView<'a> {
     pub edges: Vec<EdgeView<'a>>,
     /// The victory values.
     pub victory: Vec<VictoryView<'a>>,
+    /// The picture under the grid (`file`, `origin`, `column`, `row`, `rotation`, `aligned`);
+    /// null where the map gives none.
+    pub picture: Option<&'a super::Picture>,
 }
 
 /// A feature on one side of a cell, with its effects from the terrain table.
@@ -311,6 +314,7 @@ impl Map {
                     }
                 })
                 .collect(),
+            picture: self.picture.as_ref(),
         }
     }
 

@@ -86,6 +86,14 @@ fn import_writes_a_map_and_its_picture_that_check() {
         checked.contains(": ok: Main (rules spi): 60 cells (10 x 6, 0101-1006)"),
         "{checked}"
     );
+    // The whole file, its [picture] table too, passes kepi map check, and map show names the
+    // picture beside it (issue 41: import, then the picture drawn under the grid).
+    let whole = out.join("Main.toml");
+    let checked = ok(&["map", "check", whole.to_str().unwrap()]);
+    assert!(checked.contains(": ok: Main (rules spi)"), "{checked}");
+    let shown: serde_json::Value =
+        serde_json::from_str(&ok(&["map", "show", whole.to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(shown["picture"]["file"], "map.png", "{shown}");
     // Again: refused without --force (exit 2), replaced with it.
     caught(
         &[
@@ -211,7 +219,17 @@ fn refusals_exit_2_naming_the_module_and_what_is_wrong() {
     );
     // --out a file; --board without --out.
     caught(
-        &["map", "import-vassal", m, "--board", "Main", "--out", m],
+        &[
+            "map",
+            "import-vassal",
+            m,
+            "--board",
+            "Main",
+            "--rules",
+            "spi",
+            "--out",
+            m,
+        ],
         2,
         &["--out:", "is not a folder"],
     );
@@ -244,6 +262,8 @@ fn a_climbing_picture_name_lands_inside_the_folder() {
         module.to_str().unwrap(),
         "--board",
         "Main",
+        "--rules",
+        "pw",
         "--out",
         out.to_str().unwrap(),
     ]);

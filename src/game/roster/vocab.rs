@@ -171,6 +171,27 @@ vocab! {
     }
 }
 
+impl Weapon {
+    /// The field armies' weapons: every small arm, edged weapon and field gun, the siege gun left
+    /// out (GSP-S1 alone has one). The cards of P&K and the Portable Wargame offer these
+    /// (issue 43), Graveyard St. Privat all of [`Weapon::ALL`].
+    pub const FIELD: &'static [Weapon] = &[
+        Weapon::Chassepot,
+        Weapon::NeedleGun,
+        Weapon::Mlr,
+        Weapon::ChassepotCarbine,
+        Weapon::NeedleCarbine,
+        Weapon::MlrCarbine,
+        Weapon::Sabre,
+        Weapon::Lance,
+        Weapon::Prussian4pdr,
+        Weapon::Prussian6pdr,
+        Weapon::French4pdr,
+        Weapon::French12pdr,
+        Weapon::Mitrailleuse,
+    ];
+}
+
 vocab! {
     /// A unit's formation or order.
     Formation, "formation" {
@@ -227,6 +248,12 @@ mod tests {
 
     #[test]
     fn words_round_trip() {
+        let field: Vec<Weapon> = Weapon::ALL
+            .iter()
+            .copied()
+            .filter(|w| *w != Weapon::SiegeGun)
+            .collect();
+        assert_eq!(Weapon::FIELD, field.as_slice());
         for w in Weapon::ALL {
             assert_eq!(w.as_str().parse::<Weapon>(), Ok(*w));
             assert_eq!(

@@ -25,22 +25,7 @@ pub fn spec() -> CardSpec {
         )
         .weapons(
             "Weapon or gun",
-            &[
-                Weapon::Chassepot,
-                Weapon::NeedleGun,
-                Weapon::Mlr,
-                Weapon::ChassepotCarbine,
-                Weapon::NeedleCarbine,
-                Weapon::MlrCarbine,
-                Weapon::Sabre,
-                Weapon::Lance,
-                Weapon::Prussian4pdr,
-                Weapon::Prussian6pdr,
-                Weapon::French4pdr,
-                Weapon::French12pdr,
-                Weapon::Mitrailleuse,
-                Weapon::SiegeGun,
-            ],
+            Weapon::ALL,
             "GSP-A1: the gun type (hit chart); GSP-S1: a siege gun",
         )
         .formations(

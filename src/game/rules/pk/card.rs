@@ -30,21 +30,7 @@ pub fn spec() -> CardSpec {
         )
         .weapons(
             "Weapon",
-            &[
-                Weapon::Chassepot,
-                Weapon::NeedleGun,
-                Weapon::Mlr,
-                Weapon::ChassepotCarbine,
-                Weapon::NeedleCarbine,
-                Weapon::MlrCarbine,
-                Weapon::Sabre,
-                Weapon::Lance,
-                Weapon::Prussian4pdr,
-                Weapon::Prussian6pdr,
-                Weapon::French4pdr,
-                Weapon::French12pdr,
-                Weapon::Mitrailleuse,
-            ],
+            Weapon::FIELD,
             "PK-F1: the small arm (range and fire); PK-A1: the gun (MLR or BLR table)",
         )
         .formations(

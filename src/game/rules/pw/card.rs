@@ -25,25 +25,11 @@ pub fn spec() -> CardSpec {
         .strength(
             "Strength points",
             "SP",
-            "PW-U1: strength points (infantry 4, cavalry 2, artillery 2)",
+            "PW-U1: strength points (infantry 4, cavalry 2, artillery 4)",
         )
         .weapons(
             "Weapon",
-            &[
-                Weapon::Chassepot,
-                Weapon::NeedleGun,
-                Weapon::Mlr,
-                Weapon::ChassepotCarbine,
-                Weapon::NeedleCarbine,
-                Weapon::MlrCarbine,
-                Weapon::Sabre,
-                Weapon::Lance,
-                Weapon::Prussian4pdr,
-                Weapon::Prussian6pdr,
-                Weapon::French4pdr,
-                Weapon::French12pdr,
-                Weapon::Mitrailleuse,
-            ],
+            Weapon::FIELD,
             "PW-R1, PW-A1: the weapon gives the range in hexes",
         )
         .leaders("leaders: none by default in PW")

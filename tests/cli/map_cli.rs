@@ -650,3 +650,50 @@ fn reach_on_an_spi_map_gives_the_charts_costs() {
         "kepi game --help lists reach:\n{out}"
     );
 }
+
+/// A map named relative to the folder `game new` runs in is carried with its whole path, so the
+/// save, opened later from another folder, still finds the file (the changed-file check, the
+/// picture beside it).
+#[test]
+fn a_map_named_relative_to_the_folder_is_carried_with_its_whole_path() {
+    let dir = tmp("map-cli", "relative");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/example-hex.toml"),
+        dir.join("board.toml"),
+    )
+    .unwrap();
+    let save = dir.join("g.json");
+    let o = std::process::Command::new(super::common::bin())
+        .current_dir(&dir)
+        .args([
+            "game",
+            "new",
+            "--scenario",
+            "spi-1870",
+            "--out",
+            "g.json",
+            "--seed",
+            "1",
+            "--map",
+            "board.toml",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let shown = json(&["game", "show", save.to_str().unwrap(), "--json"]);
+    let file = shown["map"]["file"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(std::path::Path::new(&file).is_absolute(), "{shown}");
+    assert!(file.ends_with("board.toml"), "{file}");
+    // Changed on disk: noticed from here, another folder than the one it was named in.
+    let mut text = std::fs::read_to_string(dir.join("board.toml")).unwrap();
+    text.push_str("\n# edited\n");
+    std::fs::write(dir.join("board.toml"), text).unwrap();
+    let (_, out, err) = super::common::run(&["game", "show", save.to_str().unwrap()]);
+    assert!(
+        format!("{out}{err}").contains("has changed since this game began"),
+        "{out}\n{err}"
+    );
+}

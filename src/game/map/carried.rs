@@ -59,7 +59,12 @@ impl MapFile {
     pub fn named(name: &str) -> Result<MapFile, MapError> {
         let path = Path::new(name);
         if crate::fsio::present(path) {
-            let file = path.display().to_string();
+            // Kept whole: the save is opened later from any folder, and the changed-file check
+            // and the window's picture (beside the map) look for the file by this name.
+            let file = std::path::absolute(path)
+                .unwrap_or_else(|_| path.to_path_buf())
+                .display()
+                .to_string();
             let text = read(path)?;
             return MapFile::from_source(&file, &text);
         }

@@ -392,30 +392,43 @@ impl PictureLayer {
         let mut save = None;
         ui.group(|ui| {
             ui.label(RichText::new("Align picture").strong());
+            // Every row is there from the start (three cells, the fit, the check), so nothing
+            // below moves while the umpire clicks: the board stays under the pointer.
             ui.label(match a.points.len() {
-                0 => "Click the centre of a cell on the picture, then type its number.",
-                1 => "Click the centre of a second cell, far from the first, and type its number.",
-                2 => "Click a third cell to check the fit (optional), or save.",
+                0 => "Click a cell's centre on the picture; type its number.",
+                1 => "Click a second cell's centre, far from the first.",
+                2 => "Click a third cell to check the fit, or save.",
                 _ => "Three cells clicked: save, or clear and click again.",
             });
-            for (i, (text, px)) in a.points.iter_mut().enumerate() {
+            for i in 0..3 {
                 ui.horizontal(|ui| {
-                    let label = ui.label(["First cell:", "Second cell:", "Check cell:"][i.min(2)]);
-                    super::keys::field(
-                        ui,
-                        egui::TextEdit::singleline(text).desired_width(48.0),
-                        ("map_align_cell", i),
-                    )
-                    .labelled_by(label.id);
-                    ui.label(format!(
-                        "at ({}, {}) px",
-                        picture::num(px[0]),
-                        picture::num(px[1])
-                    ));
+                    let label = ui.label(["First cell:", "Second cell:", "Check cell:"][i]);
+                    match a.points.get_mut(i) {
+                        Some((text, px)) => {
+                            super::keys::field(
+                                ui,
+                                egui::TextEdit::singleline(text).desired_width(48.0),
+                                ("map_align_cell", i),
+                            )
+                            .labelled_by(label.id);
+                            ui.label(format!(
+                                "at ({}, {}) px",
+                                picture::num(px[0]),
+                                picture::num(px[1])
+                            ));
+                        }
+                        None => {
+                            ui.weak(if i == 2 {
+                                "not clicked (optional)"
+                            } else {
+                                "not clicked yet"
+                            });
+                        }
+                    }
                 });
             }
             match &fitted {
-                Some(Ok((fit, off))) => {
+                Some(Ok((fit, _))) => {
                     ui.label(format!(
                         "Fitted: first cell at ({}, {}), column {} px, row {} px, rotation {}°",
                         picture::num(fit.origin[0]),
@@ -424,18 +437,21 @@ impl PictureLayer {
                         picture::num(fit.row),
                         picture::num(fit.rotation)
                     ));
-                    if let Some(off) = off {
-                        ui.label(format!("Check: {} px off", picture::num(*off)));
-                    }
                 }
                 Some(Err(why)) => {
                     ui.label(RichText::new(why).color(ui.visuals().warn_fg_color));
                 }
-                None => {}
+                None => {
+                    ui.weak("Fitted: after two cells");
+                }
             }
-            if let Some(said) = &a.said {
-                ui.label(said);
-            }
+            match (&fitted, &a.said) {
+                (_, Some(said)) => ui.label(said.as_str()),
+                (Some(Ok((_, Some(off)))), None) => {
+                    ui.label(format!("Check: {} px off", picture::num(*off)))
+                }
+                _ => ui.weak("Check: a third cell says how far off the fit is"),
+            };
             ui.horizontal(|ui| {
                 let ok = matches!(fitted, Some(Ok(_)));
                 if ui

@@ -427,12 +427,16 @@ impl PictureLayer {
                     }
                 });
             }
+            // Two short lines, whatever the fit says, so neither wraps in a narrow panel.
             match &fitted {
                 Some(Ok((fit, _))) => {
                     ui.label(format!(
-                        "Fitted: first cell at ({}, {}), column {} px, row {} px, rotation {}°",
+                        "Fitted: first cell at ({}, {})",
                         picture::num(fit.origin[0]),
                         picture::num(fit.origin[1]),
+                    ));
+                    ui.label(format!(
+                        "column {} px, row {} px, rotation {}°",
                         picture::num(fit.column),
                         picture::num(fit.row),
                         picture::num(fit.rotation)
@@ -440,9 +444,11 @@ impl PictureLayer {
                 }
                 Some(Err(why)) => {
                     ui.label(RichText::new(why).color(ui.visuals().warn_fg_color));
+                    ui.weak("Fitted: not yet");
                 }
                 None => {
                     ui.weak("Fitted: after two cells");
+                    ui.weak("column, row and rotation from them");
                 }
             }
             match (&fitted, &a.said) {

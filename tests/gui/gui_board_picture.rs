@@ -129,10 +129,12 @@ fn aligning_from_two_cells_clicked_saves_the_numbers_to_the_map_file() {
         Some("0503"),
         "pre-filled with the cell under the click"
     );
-    let fitted = h
-        .get_by_label_contains("Fitted: first cell at (")
-        .value()
-        .unwrap_or_default();
+    let fitted = [
+        h.get_by_label_contains("Fitted: first cell at (").value(),
+        h.get_by_label_contains("px, rotation").value(),
+    ]
+    .map(Option::unwrap_or_default)
+    .join(", ");
     // Where the counters' centres put the clicks is only near the cells' centres (the exact
     // geometry is the unit tests' `each_cells_centre_on_the_picture_lands_on_its_centre_on_screen`):
     // the fit is near the picture's own numbers (8, 8), 6 px. The align row keeps its height as

@@ -581,46 +581,6 @@ fn show_text(v: &MapView<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `kepi map import-vassal` without `--rules`: the board imported for the one hex rule set whose
-/// numbering is the board's. Where several fit (two sets numbered alike), kepi does not guess: it
-/// names them and asks for `--rules`; where none fits, the first set's refusal says why.
-fn import_with_fitting_rules<R: std::io::Read + std::io::Seek>(
-    archive: &mut kepi_game::map::vassal::Archive<R>,
-    module: &kepi_game::map::vassal::Module,
-    board: &kepi_game::map::vassal::Board,
-) -> Result<kepi_game::map::vassal::Imported, kepi_game::map::vassal::VassalError> {
-    let mut fits = Vec::new();
-    let mut first_refusal = None;
-    for rules in kepi_game::rules::RuleSetId::hex_sets() {
-        match kepi_game::map::vassal::import(archive, module, board, rules) {
-            Ok(done) => fits.push((rules, done)),
-            Err(e) => {
-                first_refusal.get_or_insert(e);
-            }
-        }
-    }
-    if fits.len() > 1 {
-        let names: Vec<&str> = fits.iter().map(|(r, _)| r.id()).collect();
-        return Err(kepi_game::map::vassal::VassalError {
-            file: module.file.clone(),
-            message: format!(
-                "board `{}`: its numbering fits {}: give --rules {}",
-                board.title(),
-                names.join(" and "),
-                names.join(" or --rules ")
-            ),
-        });
-    }
-    match (fits.pop(), first_refusal) {
-        (Some((_, done)), _) => Ok(done),
-        (None, Some(e)) => Err(e),
-        (None, None) => Err(kepi_game::map::vassal::VassalError {
-            file: module.file.clone(),
-            message: "no rule set is played on a hex map".into(),
-        }),
-    }
-}
-
 /// `kepi map import-vassal`: a module refused or a board that cannot be imported exits 2, as a
 /// map file that does not read does; a file that could not be written exits 1.
 fn import_vassal(a: &ImportVassalArgs) -> Result<(), CliError> {
@@ -702,10 +662,7 @@ fn import_vassal(a: &ImportVassalArgs) -> Result<(), CliError> {
         ));
     };
     let b = module.board(board, a.map.as_deref()).map_err(refused)?;
-    let imported = match given {
-        Some(rules) => vassal::import(&mut archive, &module, b, rules).map_err(refused)?,
-        None => import_with_fitting_rules(&mut archive, &module, b).map_err(refused)?,
-    };
+    let imported = vassal::import(&mut archive, &module, b, given).map_err(refused)?;
     let written = vassal::write_imported(&imported, out, a.force).map_err(|e| match e {
         WriteError::Refused(m) => CliError::usage(m),
         WriteError::Failed(m) => CliError::failed(m),

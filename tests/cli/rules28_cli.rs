@@ -305,10 +305,13 @@ fn spi_a_hasty_attack_allocates_part_of_its_strength_in_play() {
     assert_eq!(line["outcome"]["attack"], "1", "{line}");
     assert_eq!(line["outcome"]["odds"], "1:5", "{line}");
     assert_eq!(log_len(&save), before + 1);
-    // The whole strength, halved: 5/2 against 5, 1:2 (odds rounded in the defender's favour).
+    // No allocation: the unit's whole strength, halved (Case P): after the A1 above it has 4,
+    // so 2 against 5, 1:3.
     let o = combat(&["--hasty", "--dice", "d6=3", "--result", "A1"]);
+    assert!(o.status.success(), "{o:?}");
     let line: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_ne!(line["outcome"]["odds"], "1:5", "{line}");
+    assert_eq!(line["outcome"]["attack"], "2", "{line}");
+    assert_eq!(line["outcome"]["odds"], "1:3", "{line}");
 }
 
 /// FR-C1, E1/E8: "All units fight in contact, that is, by occupying the cell adjacent to that

@@ -1111,19 +1111,22 @@ fn clear_terrain(rules: RuleSetId) -> String {
 }
 
 /// Imports one board: reads its picture, works out the grid ([`plan`]) for `rules` (whose
-/// numbering must be the board's), and writes the map's text with the picture aligned and every
+/// numbering must be the board's; None: the one hex rule set numbered as the board is, asked
+/// for by name where two are), and writes the map's text with the picture aligned and every
 /// cell the rule set's clear terrain.
 pub fn import<R: Read + Seek>(
     archive: &mut Archive<R>,
     module: &Module,
     board: &Board,
-    rules: RuleSetId,
+    rules: Option<RuleSetId>,
 ) -> Result<Imported, VassalError> {
     let e = |m: String| VassalError {
         file: module.file.clone(),
         message: format!("board `{}`: {m}", board.title()),
     };
-    if !rules.uses_hexes() {
+    if let Some(rules) = rules
+        && !rules.uses_hexes()
+    {
         let hexes: Vec<&str> = RuleSetId::hex_sets().into_iter().map(|r| r.id()).collect();
         return Err(e(format!(
             "{} is not played on a hex map (accepted: {})",
@@ -1173,13 +1176,31 @@ pub fn import<R: Read + Seek>(
         }
     };
     let plan = plan(board, w, h).map_err(|m| e(format!("cannot be imported: {m}")))?;
+    let fitting: Vec<RuleSetId> = RuleSetId::hex_sets()
+        .into_iter()
+        .filter(|r| r.hex_layout() == plan.layout)
+        .collect();
+    let fits: Vec<&str> = fitting.iter().map(|r| r.id()).collect();
+    // Without --rules: the one set numbered as the board is; kepi does not guess between two.
+    let rules = match (rules, fitting.as_slice()) {
+        (Some(r), _) => r,
+        (None, [one]) => *one,
+        (None, []) => {
+            return Err(e(format!(
+                "its numbering ({}) is no hex rule set's",
+                plan.layout
+            )));
+        }
+        (None, _) => {
+            return Err(e(format!(
+                "its numbering fits {}: give --rules {}",
+                fits.join(" and "),
+                fits.join(" or --rules ")
+            )));
+        }
+    };
     let set_layout = rules.hex_layout();
     if plan.layout != set_layout {
-        let fits: Vec<&str> = RuleSetId::hex_sets()
-            .into_iter()
-            .filter(|r| r.hex_layout() == plan.layout)
-            .map(|r| r.id())
-            .collect();
         return Err(e(format!(
             "its numbering puts the {} columns half a cell lower ({}), but {} numbers its board {set_layout}{}",
             if plan.layout == Layout::OddQ {

@@ -174,30 +174,14 @@ fn import_from(
     xml: &str,
     pictures: &[(&str, &[u8])],
     board: &str,
-    rules: RuleSetId,
+    rules: impl Into<Option<RuleSetId>>,
 ) -> Result<Imported, VassalError> {
     let mut entries: Vec<(&str, &[u8])> = vec![("buildFile.xml", xml.as_bytes())];
     entries.extend_from_slice(pictures);
     let mut a = open(zip_of(&entries))?;
     let m = a.module()?;
     let b = m.board(board, None)?.clone();
-    import(&mut a, &m, &b, rules)
-}
-
-/// The text without its `[picture]` table (until the checker reads it).
-fn without_picture(text: &str) -> String {
-    let mut out = String::new();
-    let mut skip = false;
-    for l in text.lines() {
-        if l.starts_with('[') {
-            skip = l == "[picture]";
-        }
-        if !skip {
-            out.push_str(l);
-            out.push('\n');
-        }
-    }
-    out
+    import(&mut a, &m, &b, rules.into())
 }
 
 /// The `[picture]` numbers as written: origin, column, row, rotation, file.
@@ -279,8 +263,11 @@ fn a_plain_hex_board_imports_with_vassals_centres() {
             Offset { col: 10, row: 6 }
         )
     );
-    // The map reads (without [picture], which the checker learns separately).
-    let map = Map::from_source("Main.toml", &without_picture(&imp.map_text)).unwrap();
+    // The map reads whole, its [picture] table as the checker reads it.
+    let map = Map::from_source("Main.toml", &imp.map_text).unwrap();
+    let pic = map.picture.as_ref().unwrap();
+    assert_eq!(pic.file, "map.png");
+    assert_eq!(pic.alignment.origin, [40.0, 50.0]);
     assert_eq!(map.grid.len(), 60);
     assert_eq!(map.provenance.source, crate::map::Source::Vassal);
     assert!(
@@ -327,10 +314,13 @@ fn a_fractional_unstaggered_grid_is_even_q_within_two_pixels() {
     );
     let fr: RuleSetId = "fr1870".parse().unwrap();
     let imp = import_from(&xml, &[("images/sheet.png", &pic)], "Sheet", fr).unwrap();
+    // Without a rule set: the one numbered even-q is taken.
+    let chosen = import_from(&xml, &[("images/sheet.png", &pic)], "Sheet", None).unwrap();
+    assert_eq!(chosen.rules, fr);
     let p = &imp.plan;
     assert_eq!(p.layout, Layout::EvenQ);
     assert_eq!(p.first, Offset { col: 3, row: 2 });
-    Map::from_source("Sheet.toml", &without_picture(&imp.map_text)).unwrap();
+    Map::from_source("Sheet.toml", &imp.map_text).unwrap();
     let g = grid_of(&xml);
     assert!((g.dx - 64.5 * 3f64.sqrt() / 2.0).abs() < 1e-12);
     for col in i64::from(p.first.col)..=i64::from(p.last.col) {
@@ -358,7 +348,7 @@ fn a_zoned_grids_background_hex_grid_imports_and_names_the_zones_left() {
         "{:?}",
         imp.plan.notes
     );
-    Map::from_source("Zoned.toml", &without_picture(&imp.map_text)).unwrap();
+    Map::from_source("Zoned.toml", &imp.map_text).unwrap();
     // A hex grid inside a zone is not the plain case.
     let in_zone = board.replace(
         r#"<VASSAL.build.module.map.boardPicker.board.SquareGrid dx="20" dy="20"/>"#,

@@ -688,10 +688,10 @@ fn import_vassal(a: &ImportVassalArgs) -> Result<(), CliError> {
             "picture {} x {} px, aligned from the module's grid: first cell at ({}, {}), column {} px, row {} px",
             info.width,
             info.height,
-            p.alignment.origin.0,
-            p.alignment.origin.1,
-            p.alignment.column,
-            p.alignment.row
+            picture::num(p.alignment.origin[0]),
+            picture::num(p.alignment.origin[1]),
+            picture::num(p.alignment.column),
+            picture::num(p.alignment.row)
         );
     } else {
         textln!("the board has no picture: the map has none");

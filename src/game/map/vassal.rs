@@ -31,6 +31,7 @@
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 
+use super::picture::{Alignment, Picture as MapPicture};
 use crate::hex::{Layout, Offset};
 use crate::rules::RuleSetId;
 
@@ -875,17 +876,6 @@ pub fn vassal_name(n: &Numbering, col: i64, row: i64) -> String {
     }
 }
 
-/// The `[picture]` numbers of an imported board (docs/MAPS.md).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Alignment {
-    /// The map's first cell's centre, in the picture's pixels.
-    pub origin: (f64, f64),
-    /// Pixels from one column's centres to the next's.
-    pub column: f64,
-    /// Pixels from one cell centre to the next in its column.
-    pub row: f64,
-}
-
 /// How a board becomes a kepi map: its grid, where it sits on the picture, and what was left.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
@@ -895,7 +885,7 @@ pub struct Plan {
     pub first: Offset,
     /// The last column and row.
     pub last: Offset,
-    /// The `[picture]` numbers.
+    /// The `[picture]` numbers (VASSAL's grid is never turned: rotation 0).
     pub alignment: Alignment,
     /// Cells whose centre is on the picture but outside the rectangle of whole rows (the
     /// half-cells along the top or bottom edge of alternate columns).
@@ -1020,10 +1010,10 @@ pub fn plan(board: &Board, w: u32, h: u32) -> Result<Plan, String> {
     } else {
         0.0
     };
-    let origin = (
+    let origin = [
         g.x0 as f64 + g.dx * c_first as f64,
         g.y0 as f64 + g.dy * ny_first as f64 + half,
-    );
+    ];
     let cells = (columns * rows) as usize;
     let left_off = on_picture.saturating_sub(cells);
     let mut notes = Vec::new();
@@ -1059,6 +1049,7 @@ pub fn plan(board: &Board, w: u32, h: u32) -> Result<Plan, String> {
             origin,
             column: g.dx,
             row: g.dy,
+            rotation: 0.0,
         },
         left_off,
         notes,
@@ -1068,11 +1059,6 @@ pub fn plan(board: &Board, w: u32, h: u32) -> Result<Plan, String> {
 /// A TOML string (quoted and escaped).
 fn toml_str(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
-}
-
-/// A float TOML reads back exactly (`84.0`, `55.42562584220407`).
-fn toml_float(x: f64) -> String {
-    format!("{x:?}")
 }
 
 /// A board imported: the map file's text and the picture to write beside it.
@@ -1286,26 +1272,21 @@ pub fn map_text(
     t.push_str(
         "note = \"the grid and picture from the module's build file; terrain, rivers and places not yet drawn\"\n",
     );
+    // The table as `kepi map align` writes it: one writer of `[picture]` (docs/MAPS.md).
     if let Some(file) = picture {
-        let a = &plan.alignment;
-        t.push_str("\n[picture]\n");
-        t.push_str(&format!("file = {}\n", toml_str(file)));
-        t.push_str(&format!(
-            "origin = [{}, {}]\n",
-            toml_float(a.origin.0),
-            toml_float(a.origin.1)
-        ));
-        t.push_str(&format!("column = {}\n", toml_float(a.column)));
-        t.push_str(&format!("row = {}\n", toml_float(a.row)));
-        t.push_str("rotation = 0.0\n");
-        t.push_str(&format!(
-            "aligned = {}\n",
-            toml_str(&format!(
-                "from the VASSAL module's hex grid (dx {}, dy {}): cell centres within 2 px of VASSAL's, which rounds them to whole pixels",
-                toml_float(a.column),
-                toml_float(a.row)
-            ))
-        ));
+        let a = plan.alignment;
+        let pic = MapPicture {
+            file: file.to_string(),
+            alignment: a,
+            aligned: Some(format!(
+                "from the VASSAL module's hex grid (dx {}, dy {}): cell centres within 2 px of \
+                 VASSAL's, which rounds them to whole pixels",
+                super::picture::num(a.column),
+                super::picture::num(a.row)
+            )),
+        };
+        t.push('\n');
+        t.push_str(&pic.table("\n"));
     }
     t
 }

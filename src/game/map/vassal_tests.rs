@@ -57,7 +57,7 @@ fn cells_on_the_picture_make_the_grid() {
     // 1-6 and the odd columns' row 7 is left off.
     assert_eq!((p.first.row, p.last.row), (1, 6));
     assert_eq!(p.left_off, 5);
-    assert_eq!(p.alignment.origin, (40.0, 50.0));
+    assert_eq!(p.alignment.origin, [40.0, 50.0]);
 }
 
 #[test]

@@ -312,6 +312,19 @@ pub fn save_over(original: &str, new: &Scenario, base_dir: Option<&Path>) -> Str
     let Ok(old) = validate_roster("<original>", original, base_dir) else {
         return to_toml_in(new, base_dir);
     };
+    save_over_opened(original, &old, new, base_dir)
+}
+
+/// [`save_over`] for a caller that still holds `old`, the scenario `original` read as when it was
+/// opened (the builder does): the original is not read and checked a second time, which is most
+/// of a save's time for an order of battle of thousands of cards (issue 43: saving <= 50 ms).
+/// `old` must be what `original` reads as; a caller that is not sure calls [`save_over`].
+pub fn save_over_opened(
+    original: &str,
+    old: &Scenario,
+    new: &Scenario,
+    base_dir: Option<&Path>,
+) -> String {
     let Ok(mut doc) = original.parse::<DocumentMut>() else {
         return to_toml_in(new, base_dir);
     };
@@ -320,7 +333,7 @@ pub fn save_over(original: &str, new: &Scenario, base_dir: Option<&Path>) -> Str
     if had_units && !matches!(root.get("unit"), Some(Item::ArrayOfTables(_))) {
         return to_toml_in(new, base_dir);
     }
-    let before = header_values(&old, base_dir);
+    let before = header_values(old, base_dir);
     for ((key, v), (_, was)) in header_values(new, base_dir).iter().zip(before.iter()) {
         if v != was {
             set_value(root, key, v.as_ref());
@@ -332,12 +345,16 @@ pub fn save_over(original: &str, new: &Scenario, base_dir: Option<&Path>) -> Str
     };
     let mut out = ArrayOfTables::new();
     let mut prev: Option<&Unit> = None;
+    // Each old card's place by its id: one look-up per card, not a scan (linear in the cards).
+    let mut old_at: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::with_capacity(old.units.len());
+    for (j, o) in old.units.iter().enumerate() {
+        old_at.entry(o.id.as_str()).or_insert(j);
+    }
     for u in &new.units {
-        let kept = old
-            .units
-            .iter()
-            .position(|o| o.id == u.id)
-            .and_then(|j| Some((j, tables.get_mut(j)?.take()?)));
+        let kept = old_at
+            .get(u.id.as_str())
+            .and_then(|&j| Some((j, tables.get_mut(j)?.take()?)));
         let mut table = match kept {
             Some((j, mut t)) => {
                 let was = card_values(&old.units[j], old.system);
@@ -386,6 +403,16 @@ mod tests {
         assert_eq!(back, s, "{file}");
         // Saved over its own text unchanged, the file comes back byte for byte.
         assert_eq!(save_over(src, &s, None), src, "{file}");
+        // The builder's save (the opened scenario held) writes what the full save writes.
+        let mut changed = s.clone();
+        if let Some(u) = changed.units.first_mut() {
+            u.strength += 1;
+        }
+        assert_eq!(
+            save_over_opened(src, &s, &changed, None),
+            save_over(src, &changed, None),
+            "{file}"
+        );
     }
 
     #[test]

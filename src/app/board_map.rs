@@ -90,6 +90,7 @@ pub fn paint_features(
     centre: &dyn Fn(Hex) -> Pos2,
     size: f32,
 ) {
+    let cells: std::collections::HashSet<Hex> = cells.iter().copied().collect();
     for line in &map.lines {
         let stroke = feature_stroke(line.feature, size);
         for side in &line.sides {
@@ -190,6 +191,7 @@ pub fn paint_places(
     size: f32,
     colour: Color32,
 ) {
+    let cells: std::collections::HashSet<Hex> = cells.iter().copied().collect();
     for p in map.places.iter().filter(|p| cells.contains(&p.cell)) {
         painter.text(
             centre(p.cell) + vec2(0.0, size * 0.62),

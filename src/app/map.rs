@@ -379,6 +379,15 @@ impl MapPanel {
                     .map(|p| fr.hex_at(p))
                     .filter(|h| board.grid.contains(h));
                 let centre = |h: Hex| fr.centre(h);
+                // Only the cells on screen (and a margin) are drawn: a 60 x 40 board shows a few
+                // hundred of its 2,400 cells at 1366x768, and a frame is 4 ms at most (issue 41).
+                let seen = painter.clip_rect().expand(fr.size * 2.0);
+                let visible: Vec<Hex> = board
+                    .grid
+                    .iter()
+                    .copied()
+                    .filter(|h| seen.contains(fr.centre(*h)))
+                    .collect();
                 // The picture of the printed board first, under everything (issue 41).
                 let file = scene.state.map.as_ref().map(|m| m.file.as_str());
                 let on_screen = scene
@@ -394,27 +403,27 @@ impl MapPanel {
                 if let Some(map) = scene.map.filter(|_| self.picture.terrain) {
                     // Translucent over the picture, so the printed board reads through.
                     let alpha = if self.picture.drawn() { 0.3 } else { 0.55 };
-                    board_map::paint_terrain(&painter, map, board.grid, &centre, fr.size, alpha);
+                    board_map::paint_terrain(&painter, map, &visible, &centre, fr.size, alpha);
                 }
                 if let Some(reach) = &scene.reach {
                     let text = visuals.strong_text_color();
                     board_map::paint_reach(&painter, reach, &centre, fr.size, text);
                 }
                 if board.zoc {
-                    paint_zones_of_control(&painter, scene, &fr, board.grid);
+                    paint_zones_of_control(&painter, scene, &fr, &visible);
                 }
-                paint_weapon_range(&painter, scene, &fr, board.grid, &visuals);
-                paint_after_combat(&painter, scene, &fr, board.grid);
+                paint_weapon_range(&painter, scene, &fr, &visible, &visuals);
+                paint_after_combat(&painter, scene, &fr, &visible);
                 if let (Some(s), Some(h)) = (scene.sel_hex, hovered)
                     && s != h
                 {
                     paint_line_to(&painter, &fr, s, h);
                 }
-                paint_grid(&painter, &fr, board.grid, &visuals);
+                paint_grid(&painter, &fr, &visible, &visuals);
                 if let Some(map) = scene.map {
-                    board_map::paint_features(&painter, map, board.grid, &centre, fr.size);
+                    board_map::paint_features(&painter, map, &visible, &centre, fr.size);
                     let names = visuals.strong_text_color();
-                    board_map::paint_places(&painter, map, board.grid, &centre, fr.size, names);
+                    board_map::paint_places(&painter, map, &visible, &centre, fr.size, names);
                 }
                 if let Some(h) = hovered {
                     let mut pts = hex_corners(fr.centre(h), fr.size).to_vec();
@@ -810,6 +819,7 @@ fn placement_ui(ui: &mut Ui, scene: &Scene, out: &mut Vec<Command>) {
 /// Zones of control: each unit's six neighbours, not into hexes the enemy holds (SPI).
 fn paint_zones_of_control(painter: &egui::Painter, scene: &Scene, fr: &Frame, grid: &[Hex]) {
     let (state, layout) = (scene.state, scene.layout);
+    let grid: std::collections::HashSet<Hex> = grid.iter().copied().collect();
     for u in state.units.iter() {
         let Some(h) = on_map(u, layout) else { continue };
         let limits = ZocLimits {

@@ -1,8 +1,10 @@
 //! Maps (issue 41): loading and checking a 2,400-cell map (60 x 40, generated here with terrain,
 //! rivers, roads and rails; target 20 ms or less), and the reachable cells of an 8-MP unit on it
 //! (target 1 ms or less), with the terrain table's costs alone and under SPI's movement rules
-//! (issue 42: rough's first hex, zones of control, stacking, closed countries).
-//! Run: `cargo bench --bench map`.
+//! (issue 42: rough's first hex, zones of control, stacking, closed countries), and supply for
+//! every unit of a side under SPI's rules (SPI-S1, SPI-S2, SPI-F1: 40 units a side, zones of
+//! control, fortresses' zones of interdiction, a rail line traced from the edge; target 20 ms or
+//! less). Run: `cargo bench --bench map`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a bench may fail loudly
 
 use std::fmt::Write as _;
@@ -10,7 +12,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kepi::hex::{Hex, Layout};
-use kepi::map::{EnemyAt, FriendAt, Map, Units, reach, reach_under};
+use kepi::map::supply::{Fort, Piece, trace};
+use kepi::map::{EnemyAt, FriendAt, Map, Side, Units, reach, reach_under};
 
 /// A 60 x 40 SPI map as a club would write it: clear by default, the club's forest (2 MP) and
 /// marsh (3 MP) in blocks, SPI's rough in a few cells (no single cost: unknown), three rivers
@@ -38,6 +41,12 @@ fn board() -> String {
     writeln!(s, "marsh = [{}]", marsh.join(", ")).unwrap();
     writeln!(s, "rough = [{}]", rough.join(", ")).unwrap();
     s.push_str("\n[countries]\ngermany = [\"4501-6040\"]\n");
+    // SPI-S2: the French rail lines off the west edge, the German "S" in the north-east corner.
+    s.push_str(
+        "\n[[edge]]\nrole = \"supply\"\nside = \"french\"\nname = \"west rail\"\n\
+         cells = [\"0110\", \"0130\"]\n\n[[edge]]\nrole = \"supply\"\nside = \"german\"\n\
+         name = \"S\"\ncells = [\"6001\"]\n",
+    );
     for col in [15, 30, 45] {
         let sides: Vec<String> = (1..=40).map(|r| format!("\"{col:02}{r:02}:se\"")).collect();
         writeln!(s, "\n[[river]]\nsides = [{}]", sides.join(", ")).unwrap();
@@ -119,5 +128,70 @@ fn bench(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench);
+/// A piece of the supply bench.
+fn piece(id: String, side: Side, label: &str, fort: Option<Fort>) -> Piece {
+    Piece {
+        id,
+        side,
+        hex: Hex::from_label(label, Layout::OddQ).unwrap(),
+        bars: true,
+        zoc: fort.is_none(),
+        shields: true,
+        traces: fort.is_none(),
+        fort,
+    }
+}
+
+/// SPI-S1, SPI-S2, SPI-F1: supply for every unit of a side (40 French units against 40 German
+/// ones exerting zones of control, three fortresses, one of them German and interdicting).
+fn supply(c: &mut Criterion) {
+    let map = Map::from_source("bench.toml", &board()).unwrap();
+    let rules = kepi::rules::spi::supply::supply_rules().rules;
+    let mut pieces = Vec::new();
+    for i in 0..40 {
+        let at = format!("{:02}{:02}", 2 + (i % 8) * 4, 3 + (i / 8) * 8);
+        pieces.push(piece(format!("fr-{i}"), Side::French, &at, None));
+        let at = format!("{:02}{:02}", 36 + (i % 8) * 3, 2 + (i / 8) * 8);
+        pieces.push(piece(format!("de-{i}"), Side::German, &at, None));
+    }
+    let fort = |name: &str, capacity| {
+        Some(Fort {
+            name: name.into(),
+            capacity,
+        })
+    };
+    pieces.push(piece(
+        "fort-0".into(),
+        Side::French,
+        "1010",
+        fort("Town 0", Some(1)),
+    ));
+    pieces.push(piece(
+        "fort-metz".into(),
+        Side::French,
+        "3030",
+        fort("Metz", None),
+    ));
+    pieces.push(piece(
+        "fort-2".into(),
+        Side::German,
+        "5020",
+        fort("Town 2", Some(1)),
+    ));
+    let s = trace(&map, &rules, &pieces, Side::French, &[]);
+    let count = |w: &str| s.units.iter().filter(|t| t.status.as_str() == w).count();
+    println!(
+        "supply of the French side: {} units: {} supplied, {} unsupplied, {} isolated; {} sources",
+        s.units.len(),
+        count("supplied"),
+        count("unsupplied"),
+        count("isolated"),
+        s.sources.len()
+    );
+    c.bench_function("map: supply for every unit of a side, SPI rules", |b| {
+        b.iter(|| trace(black_box(&map), &rules, &pieces, Side::French, &[]))
+    });
+}
+
+criterion_group!(benches, bench, supply);
 criterion_main!(benches);

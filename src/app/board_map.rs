@@ -159,6 +159,52 @@ pub fn paint_reach(
     }
 }
 
+/// The unit's supply line (SPI-S1, issue 41's "a traced supply line (highlighted)"): the path
+/// traced from its cell to the source as a polyline, green when supplied, amber when unsupplied,
+/// with a ring on the source; for an isolated unit, the way with the fewest obstacles dashed in
+/// red and a red ring on each cell in the way.
+pub fn paint_supply(
+    painter: &Painter,
+    t: &kepi_game::map::supply::Traced,
+    layout: kepi_game::hex::Layout,
+    centre: &dyn Fn(Hex) -> Pos2,
+    size: f32,
+) {
+    use kepi_game::map::supply::SupplyStatus;
+    let width = (size * 0.12).max(2.0);
+    let colour = match t.status {
+        SupplyStatus::Supplied => Color32::from_rgb(40, 150, 60),
+        SupplyStatus::Unsupplied => Color32::from_rgb(220, 150, 30),
+        SupplyStatus::Isolated => Color32::from_rgb(200, 40, 40),
+    };
+    let pts: Vec<Pos2> = t.hexes.iter().map(|h| centre(*h)).collect();
+    if pts.len() > 1 {
+        painter.add(Shape::line(pts.clone(), Stroke::new(width, colour)));
+    }
+    if let Some(end) = pts.last() {
+        painter.circle_stroke(*end, size * 0.45, Stroke::new(width, colour));
+    }
+    if t.status == SupplyStatus::Supplied {
+        return;
+    }
+    let red = Color32::from_rgb(200, 40, 40);
+    let at = |label: &str| Hex::from_label(label, layout).ok().map(centre);
+    let blocked: Vec<Pos2> = t.blocked_path.iter().filter_map(|l| at(l)).collect();
+    if blocked.len() > 1 {
+        painter.extend(Shape::dashed_line(
+            &blocked,
+            Stroke::new(width * 0.6, red),
+            size * 0.3,
+            size * 0.2,
+        ));
+    }
+    for o in &t.interdicts {
+        if let Some(p) = at(&o.cell) {
+            painter.circle_stroke(p, size * 0.6, Stroke::new(width * 0.6, red));
+        }
+    }
+}
+
 /// What the hovered cell's line says of the reach there: "2 MP to reach (1 step)", or the
 /// cost unknown and what lacks one; `None` outside the reach.
 pub fn reach_words(reach: &Reach, h: Hex) -> Option<String> {

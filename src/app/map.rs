@@ -234,6 +234,9 @@ pub struct MapPanel {
     /// The cells the unit picked may reach ([`reach_of`]), for the game as it stands and the
     /// unit picked: searched once, not every frame.
     reach: super::state::Memo<ReachKey, Option<kepi_game::map::Reach>>,
+    /// The unit picked's supply traced on the map ([`supply_of`]), for the game as it stands and
+    /// the unit picked (SPI-S1).
+    supply: super::state::Memo<ReachKey, Option<kepi_game::engine::play::supply::UnitSupply>>,
     /// The map's legend ([`board_map::legend`]), per map (its text's hash).
     legend: super::state::Memo<String, Vec<(String, Color32)>>,
     /// The picture of the printed board under the grid, and aligning it (issue 41).
@@ -272,6 +275,10 @@ impl MapPanel {
             super::state::game_key(view.game),
             view.selected.map(str::to_string),
         );
+        scene.supply = self
+            .supply
+            .get(key.clone(), || supply_of(scene.state, scene.selected))
+            .clone();
         scene.reach = self
             .reach
             .get(key, || {
@@ -412,6 +419,9 @@ impl MapPanel {
                 if board.zoc {
                     paint_zones_of_control(&painter, scene, &fr, &visible);
                 }
+                if let Some(t) = scene.supply.as_ref().and_then(|x| x.traced.as_ref()) {
+                    board_map::paint_supply(&painter, t, scene.layout, &centre, fr.size);
+                }
                 paint_weapon_range(&painter, scene, &fr, &visible, &visuals);
                 paint_after_combat(&painter, scene, &fr, &visible);
                 if let (Some(s), Some(h)) = (scene.sel_hex, hovered)
@@ -523,6 +533,8 @@ struct Scene<'a> {
     /// The cells the unit picked may reach on the map, in a movement phase (issue 41): the
     /// panel's memo of [`reach_of`], set after the scene is made.
     reach: Option<kepi_game::map::Reach>,
+    /// The unit picked's supply traced on the map (SPI-S1): the panel's memo of [`supply_of`].
+    supply: Option<kepi_game::engine::play::supply::UnitSupply>,
 }
 
 impl<'a> Scene<'a> {
@@ -580,6 +592,7 @@ impl<'a> Scene<'a> {
             off_map,
             map,
             reach: None,
+            supply: None,
         }
     }
 
@@ -596,6 +609,9 @@ impl<'a> Scene<'a> {
             .and_then(|r| board_map::reach_words(r, h))
         {
             text = format!("{text} · {words}");
+        }
+        if let (Some(u), Some(x)) = (self.selected, &self.supply) {
+            text = format!("{text} · {} supply: {}", u.unit.name, x.says());
         }
         text
     }
@@ -710,6 +726,17 @@ impl Board<'_> {
             },
         )
     }
+}
+
+/// The unit picked's supply traced on the game's map (SPI-S1, issue 41's "a traced supply line
+/// (highlighted)"), from the same function as `kepi game supply`; None without a map that traces
+/// it or for a unit not traced.
+fn supply_of(
+    state: &GameState,
+    selected: Option<&UnitState>,
+) -> Option<kepi_game::engine::play::supply::UnitSupply> {
+    let u = selected?;
+    kepi_game::engine::play::supply::unit_supply(state, &u.unit.id).filter(|x| x.traced.is_some())
 }
 
 /// The map's tools: the hex size and whether zones of control are drawn.

@@ -160,6 +160,26 @@ pub enum GameCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Each unit's supply, traced on the game's map (issues 41 and 42, docs/MAPS.md; SPI-S1,
+    /// SPI-S2, SPI-F1): supplied, unsupplied or isolated, with the path traced, the source, the
+    /// distance and, for a unit not supplied, what interdicts it (an enemy unit, a cell in an enemy
+    /// zone of control or a fortification's zone of interdiction, a rail cut). The umpire's typed
+    /// state (`game apply SAVE supply UNIT STATE`) wins in play and is shown apart. Without a map,
+    /// or for a rule set that traces none, supply is the umpire's and the answer says so. Exit 2
+    /// when the unit is unknown or not traced (off the map, an EB unit).
+    Supply {
+        /// The save file.
+        file: PathBuf,
+        /// One unit (its id or exact name); every unit of both sides when left out.
+        unit: Option<String>,
+        /// Print JSON: {"from_map", "umpire"? (why supply is the umpire's), "units": [{"unit",
+        /// "side", "status", "basis" (map, typed, umpire), "typed", "traced": {"unit", "cell",
+        /// "status", "distance", "path", "source": {"kind", "name", "cell"}, "interdicts":
+        /// [{"cell", "what", "by", "rule"}], "blocked_path", "note"?} or null}], "sides":
+        /// [{"side", "units", "sources", "rail_stops", "rules", "not_applied"}]}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Apply actions to a game, one after another (scriptable play).
     #[command(after_help = apply_help())]
     Apply {
@@ -372,6 +392,10 @@ pub fn game(a: &GameArgs, tables: Option<&Path>) -> Result<(), CliError> {
         } => {
             let game = view(file)?;
             reach(game.state(), unit, *allowance, *json)
+        }
+        GameCommand::Supply { file, unit, json } => {
+            let game = view(file)?;
+            supply(game.state(), unit.as_deref(), *json)
         }
         GameCommand::Apply { file, json, words } => {
             let loaded;
@@ -703,6 +727,110 @@ fn reach(s: &GameState, unit: &str, allowance: Option<u32>, json: bool) -> Resul
     }
     for n in &x.not_applied {
         outln!("{n}");
+    }
+    Ok(())
+}
+
+/// `kepi game supply SAVE [UNIT] [--json]` (issues 41 and 42): from the same function as the
+/// window's supply line and SPI's forms ([`kepi_game::engine::play::supply::game_supply`]).
+fn supply(s: &GameState, unit: Option<&str>, json: bool) -> Result<(), CliError> {
+    use kepi_game::engine::play::supply::{Basis, game_supply};
+    if let Some(changed) = s.map.as_ref().and_then(|m| m.changed_on_disk()) {
+        errln!("warning: {changed}");
+    }
+    let mut all = game_supply(s);
+    if let Some(key) = unit {
+        let u = s
+            .find(key)
+            .map_err(|e| CliError::usage(format!("UNIT: {e}")))?;
+        let id = u.unit.id.clone();
+        let Some(one) = all.get(&id).cloned() else {
+            return Err(CliError::usage(format!(
+                "UNIT: unit {id} is not traced for supply (it is at {}: off the map, eliminated, \
+                 or not a combat unit, such as an EB unit)",
+                u.position
+            )));
+        };
+        all.sides.retain(|x| x.side == one.side);
+        all.units = vec![one];
+    }
+    if json {
+        return print_json(&all);
+    }
+    match &all.umpire {
+        Some(why) => textln!("{why}"),
+        None => textln!(
+            "supply traced on the map (rules {})",
+            all.sides
+                .first()
+                .map(|x| x.rules.join(", "))
+                .unwrap_or_default()
+        ),
+    }
+    for u in &all.units {
+        let mut line = format!("  {} ({})  {}", u.unit, u.side, u.status);
+        match (&u.basis, &u.traced) {
+            (Basis::Typed, Some(t)) => line.push_str(&format!(
+                "  typed by the umpire (wins in play); the map says {}",
+                t.status
+            )),
+            (Basis::Typed, None) => line.push_str("  typed by the umpire"),
+            (Basis::Umpire, _) => line.push_str("  the umpire's"),
+            (Basis::Map, _) => {}
+        }
+        outln!("{line}");
+        let Some(t) = &u.traced else { continue };
+        match (&t.distance, &t.source) {
+            (Some(d), Some(src)) => outln!(
+                "      at {}: {d} hexes to {} at {} ({}): {}",
+                t.cell,
+                src.name,
+                src.cell,
+                src.kind.as_str(),
+                t.path.join(" ")
+            ),
+            (None, _) => outln!("      at {}: no source within reach", t.cell),
+            // A fortification: its own source, said in its note.
+            (Some(_), None) => {}
+        }
+        if !t.interdicts.is_empty() {
+            let what: Vec<String> = t
+                .interdicts
+                .iter()
+                .map(|o| {
+                    let by = if o.by.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" of {}", o.by.join(", "))
+                    };
+                    format!("{} {}{by} ({})", o.cell, o.what.as_str(), o.rule)
+                })
+                .collect();
+            outln!("      in the way: {}", what.join("; "));
+        }
+        if let Some(n) = &t.note {
+            outln!("      {n}");
+        }
+    }
+    for x in &all.sides {
+        for o in &x.rail_stops {
+            outln!(
+                "{} rail line stopped at {}: {}{}",
+                x.side,
+                o.cell,
+                o.what.as_str(),
+                if o.by.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", o.by.join(", "))
+                }
+            );
+        }
+    }
+    if let Some(x) = all.sides.first() {
+        for n in &x.not_applied {
+            outln!("{n}");
+        }
     }
     Ok(())
 }

@@ -142,6 +142,7 @@ const BASES: &[(&str, &str)] = &[
     ("game due", "{save}"),
     ("game checklist", "{save}"),
     ("game reach", "{save} x"),
+    ("game supply", "{save} x"),
     ("game reveal", "{save}"),
     ("game recover", "{save}"),
     ("game compact", "{save}"),

@@ -43,6 +43,7 @@ mod sieges_cli;
 mod sixth_rule_set_cli;
 mod spi_map_cli;
 mod spi_movement_cli;
+mod spi_supply_cli;
 mod store_cli;
 mod tamper_cli;
 mod transport_cli;

@@ -151,7 +151,10 @@ fn spi_movement_allowance_in_play() {
         "{line}"
     );
     assert!(
-        noted(&notes_of(&line), "halved unsupplied, SPI-S1"),
+        noted(
+            &notes_of(&line),
+            "halved: unsupplied (typed by the umpire), SPI-S1"
+        ),
         "{line}"
     );
     super::common::ok(&["log", "verify", &save]);

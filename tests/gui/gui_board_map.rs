@@ -110,3 +110,32 @@ fn the_unit_picked_shows_its_reach_in_a_movement_phase_only() {
         .reach;
     assert!(reach.cells.iter().any(|c| c.cost == 2), "{reach:?}");
 }
+
+/// Issue 41, "a traced supply line (highlighted)" (SPI-S1, SPI-S2): on kepi's example board, the
+/// German unit picked near the "S" (1205) is supplied from the map; the hover line says so and
+/// where from, as `kepi game supply` does (the line drawn is the same answer's path).
+#[test]
+fn the_unit_picked_shows_its_supply_traced_on_the_map() {
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
+    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
+    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    super::common::place(&mut app, &[("de-2-5-1", "1004")]);
+    app.handle(Command::Select("de-2-5-1".into()));
+    let mut h = map_panel(app);
+    h.run();
+    h.get_by_label("German 5 (area 2, #1)").hover();
+    h.run();
+    h.run();
+    assert!(
+        h.query_by_label_contains("German 5 (area 2, #1) supply: supplied (from the map: ")
+            .is_some(),
+        "the supply status in the hover line"
+    );
+    assert!(h.query_by_label_contains("hexes to S at 1205").is_some());
+    let x = kepi::engine::play::supply::unit_supply(h.state().state(), "de-2-5-1").unwrap();
+    let t = x.traced.unwrap();
+    assert_eq!(t.path.first().map(String::as_str), Some("1004"));
+    assert_eq!(t.path.last().map(String::as_str), Some("1205"));
+    assert_eq!(t.hexes.len(), t.path.len(), "the polyline's cells");
+}

@@ -276,6 +276,15 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// The rule set's supply traced on a map (issue 42), as data: the limits, the zones that
+    /// interrupt a supply line, the sources and what each arm is
+    /// ([`crate::engine::play::supply::SupplyDecl`]), read with [`RuleSet::board_rules`]'s unit
+    /// roles. Traced by `kepi game supply`, the window and the set's forms. None (the default):
+    /// supply is the umpire's, as typed.
+    fn supply_rules(&self) -> Option<crate::engine::play::supply::SupplyDecl> {
+        None
+    }
+
     /// Move and range as a roster prints them, where the rule set gives them.
     fn move_and_range(&self, _u: &UnitState, _t: &Tables) -> (Option<String>, Option<String>) {
         (None, None)

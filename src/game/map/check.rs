@@ -683,6 +683,15 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
             }
             (None, _) => None,
         };
+        // SPI-S2, FR-F4: a supply source is one side's; traced for that side only.
+        if role == EdgeRole::Supply && side.is_none() {
+            return Err(ck.err(
+                e.role.span(),
+                &format!("{f}.side"),
+                "a supply edge names whose source it is",
+                "side = \"french\" or \"german\"",
+            ));
+        }
         edges.push(Edge {
             role,
             side,

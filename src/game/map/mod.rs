@@ -33,6 +33,7 @@ pub mod picture;
 mod raw;
 pub mod reach;
 mod report;
+pub mod supply;
 pub mod terrain;
 pub mod vassal;
 

@@ -202,6 +202,11 @@ pub struct UnitState {
     pub facing: Option<Facing>,
     /// Supply.
     pub supply: Supply,
+    /// True once the umpire has typed this unit's supply ([`Action::SetSupply`]): where the game's
+    /// map traces supply (SPI-S1), the typed state overrides the traced one and is marked so.
+    /// Absent while never typed, so saves made without it read and hash the same.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub supply_typed: bool,
 }
 
 impl UnitState {
@@ -232,6 +237,7 @@ impl UnitState {
             position: unit.position,
             facing: unit.facing,
             supply: Supply::Supplied,
+            supply_typed: false,
             unit: std::sync::Arc::new(unit),
         }
     }
@@ -1047,7 +1053,9 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             Ok(())
         }
         Action::SetSupply { unit, supply } => {
-            s.unit_mut(unit)?.supply = *supply;
+            let u = s.unit_mut(unit)?;
+            u.supply = *supply;
+            u.supply_typed = true;
             Ok(())
         }
         Action::NextPhase => {

@@ -12,6 +12,7 @@ pub mod breaches;
 pub mod kit;
 pub mod overrides;
 pub mod refuse;
+pub mod supply;
 
 use std::any::Any;
 

@@ -3,6 +3,7 @@
 use crate::engine::flow::{Event, Queue};
 use crate::engine::game::Action;
 use crate::engine::game::clock::{Phase, Step};
+use crate::map::supply::SupplyStatus;
 
 /// SPI-S1, SPI-C4.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {
@@ -18,16 +19,28 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
     else {
         return;
     };
+    // SPI-S1 (Standard Game, Case O): "Isolated units lose one Combat Point ... at the end of each
+    // Friendly Movement Phase that they are isolated": isolated as traced on the game's map where
+    // it carries one (the umpire's typed state winning), else as typed; a check to answer, never
+    // applied silently.
+    let supply = crate::engine::play::supply::game_supply(ev.before());
     for u in &ev.before().units {
-        if u.unit.side == side
-            && u.supply == crate::engine::game::Supply::Isolated
-            && !u.eliminated()
-        {
+        if u.unit.side != side || u.eliminated() {
+            continue;
+        }
+        let (isolated, says) = match supply.get(u.id()) {
+            Some(x) => (x.status == SupplyStatus::Isolated, x.says()),
+            None => (
+                u.supply == crate::engine::game::Supply::Isolated,
+                "isolated (the umpire's)".to_string(),
+            ),
+        };
+        if isolated {
             q.push(
                 "SPI-S1",
                 Some(u.id()),
                 None,
-                "isolated at the end of its movement phase: loses 1 CP (Standard Game)".into(),
+                format!("{says} at the end of its movement phase: loses 1 CP (Standard Game)"),
                 None,
             );
         }

@@ -72,12 +72,19 @@ pub fn spi_flank_geometry(
     ))
 }
 
-/// SPI-C1, SPI-S1, SPI-H2, SPI-C5: a unit's strength, supply, formation and train as SPI sees them.
-pub fn spi_unit(u: &UnitState) -> SpiUnit {
+/// SPI-C1, SPI-S1, SPI-H2, SPI-C5: a unit's strength, supply, formation and train as SPI sees them
+/// (its supply in play: from the game's map where it carries one, the umpire's typed state
+/// winning, [`super::moves::supply_in_play`]).
+pub fn spi_unit(state: &GameState, u: &UnitState) -> SpiUnit {
+    spi_unit_in(&crate::engine::play::supply::game_supply(state), u)
+}
+
+/// [`spi_unit`] with the game's supply worked out once.
+fn spi_unit_in(all: &crate::engine::play::supply::GameSupply, u: &UnitState) -> SpiUnit {
     SpiUnit {
         name: Some(u.unit.name.clone()),
         strength: u.strength,
-        supply: super::moves::supply_state(u.supply),
+        supply: super::moves::supply_from(all, u).0,
         // SPI-H2: as changed in play, else the card's.
         formation: if u.flag(crate::engine::game::Flag::Extended) {
             spi::Formation::Extended
@@ -119,10 +126,11 @@ pub fn spi_role(u: &UnitState) -> SpiRole {
 /// hold it (no combat unit, no fortification, at least one dummy).
 fn spi_side(state: &GameState, ids: &[String]) -> (Vec<SpiUnit>, Option<u32>, bool) {
     let us: Vec<&UnitState> = ids.iter().filter_map(|id| state.unit(id)).collect();
+    let all = crate::engine::play::supply::game_supply(state);
     let combat: Vec<SpiUnit> = us
         .iter()
         .filter(|u| spi_role(u) == SpiRole::Combat)
-        .map(|u| spi_unit(u))
+        .map(|u| spi_unit_in(&all, u))
         .collect();
     let fort: u32 = us
         .iter()
@@ -214,13 +222,24 @@ impl SpiForm {
     /// what it adds (the combat units' and the fortification's values are the engine's lines).
     fn role_lines(&self, state: &GameState) -> Vec<ModifierLine> {
         let mut out = Vec::new();
+        let all = crate::engine::play::supply::game_supply(state);
         for (side, ids) in [
             ("attacker", &self.attacker_ids),
             ("defender", &self.defender_ids),
         ] {
             for u in ids.iter().filter_map(|id| state.unit(id)) {
                 let (label, rule) = match spi_role(u) {
-                    SpiRole::Combat => continue,
+                    SpiRole::Combat => {
+                        // SPI-S1: where the supply state comes from, said on its own line (the
+                        // halving is the unit's line), the map's kept apart from the umpire's.
+                        let Some(x) = all.get(&u.unit.id).filter(|x| x.traced.is_some()) else {
+                            continue;
+                        };
+                        (
+                            format!("{side} {} supply: {}", u.unit.name, x.says()),
+                            "SPI-S1",
+                        )
+                    }
                     SpiRole::Fortification => (
                         format!(
                             "{side} {}: fortification unit, strength {} (defence only; combat \

@@ -252,7 +252,7 @@ impl SetForm for SpendForm {
         self.actor = actor.map(str::to_string);
         if let Some(u) = actor.and_then(|id| state.unit(id)) {
             self.nation = Some(crate::rules::spi::moves::nation(u.unit.side));
-            self.supply = Some(crate::rules::spi::moves::supply_state(u.supply));
+            self.supply = Some(crate::rules::spi::moves::supply_in_play(state, u).0);
         }
     }
 

@@ -19,6 +19,7 @@ pub mod moves;
 #[cfg(feature = "gui")]
 pub mod panel;
 pub mod set;
+pub mod supply;
 pub mod verbs;
 
 use std::collections::BTreeMap;

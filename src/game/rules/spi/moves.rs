@@ -31,9 +31,33 @@ pub fn nation(side: Side) -> Nation {
     }
 }
 
-/// A unit's allowance now (its side and supply).
-pub fn unit_allowance(u: &UnitState) -> u32 {
-    allowance(nation(u.unit.side), supply_state(u.supply)).0
+/// SPI-S1: a unit's supply in play and the words saying where it comes from: traced on the
+/// game's map where it carries one, the umpire's typed state winning and marked so
+/// ([`crate::engine::play::supply::unit_supply`]); else the umpire's typed state. On the board
+/// as it stands (the text judges movement's at the start of the phase: where the board has changed
+/// since, the umpire types the state).
+pub fn supply_in_play(s: &GameState, u: &UnitState) -> (SupplyState, String) {
+    supply_from(&crate::engine::play::supply::game_supply(s), u)
+}
+
+/// [`supply_in_play`] read from a game's supply worked out once (`game_supply`).
+pub fn supply_from(
+    all: &crate::engine::play::supply::GameSupply,
+    u: &UnitState,
+) -> (SupplyState, String) {
+    use crate::engine::play::supply::supply_of;
+    match all.get(&u.unit.id) {
+        Some(x) => (supply_state(supply_of(x.status)), x.says()),
+        None => (
+            supply_state(u.supply),
+            format!("{} (the umpire's)", u.supply),
+        ),
+    }
+}
+
+/// A unit's allowance now (its side and supply in play, SPI-M1 and SPI-S1).
+pub fn unit_allowance(s: &GameState, u: &UnitState) -> u32 {
+    allowance(nation(u.unit.side), supply_in_play(s, u).0).0
 }
 
 /// The log entries of the phase being played (newest first).
@@ -393,13 +417,14 @@ pub fn move_breaches(game: &Game, u: &UnitState, to: Position, mp: Option<u32>) 
                 map_breaches(game, u, to, &mut out);
             }
             if let Some(mp) = mp.filter(|_| in_movement_phase(s)) {
-                let allow = unit_allowance(u);
+                let allow = unit_allowance(s, u);
                 let total = spent_this_phase(game, &u.unit.id).saturating_add(mp);
                 if total > allow {
-                    let halved = if u.supply == Supply::Supplied {
+                    let (supply, says) = supply_in_play(s, u);
+                    let halved = if supply == SupplyState::Supplied {
                         String::new()
                     } else {
-                        format!(", halved {}, SPI-S1", u.supply)
+                        format!(", halved: {says}, SPI-S1")
                     };
                     out.push(format!(
                         "{name} spends {total} MP this Movement Phase, over its allowance of \
@@ -431,7 +456,7 @@ pub fn spend_breaches(game: &Game, u: &UnitState, kind: Spend) -> Vec<String> {
     let name = &u.unit.name;
     let mut out = Vec::new();
     let (mp, _) = kind.cost();
-    let allow = unit_allowance(u);
+    let allow = unit_allowance(s, u);
     let total = spent_this_phase(game, &u.unit.id).saturating_add(mp);
     if total > allow {
         out.push(format!(

@@ -189,6 +189,11 @@ impl RuleSet for SpiRules {
         Some(board_rules())
     }
 
+    /// SPI-S1, SPI-S2, SPI-F1: supply traced on a map ([`super::supply::supply_rules`]).
+    fn supply_rules(&self) -> Option<crate::engine::play::supply::SupplyDecl> {
+        Some(super::supply::supply_rules())
+    }
+
     fn table(&self) -> Option<crate::tables::TableFile> {
         Some(crate::tables::TableFile::of::<crate::rules::spi::SpiTables>())
     }

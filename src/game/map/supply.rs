@@ -1,0 +1,1112 @@
+//! Supply traced on a map (issue 41, "What kepi then shows"; issue 42, "Computed from the map"):
+//! the answer `kepi game supply` prints and the window highlights, from this one function.
+//!
+//! [`trace`] takes the map, a rule set's supply rules as plain data ([`SupplyRules`], declared by
+//! the set: SPI's are SPI-S1 and SPI-S2) and the pieces on the board ([`Piece`]: cells and what
+//! each does, the rule set having said it), and answers, for every unit of one side that traces
+//! supply, its state (supplied, unsupplied, isolated), the path traced cell by cell, the source at
+//! its end and its length; for a unit not supplied, what stands in the way on the way with the
+//! fewest obstacles within the limit (an enemy unit, a cell in an enemy zone of control, a cell in
+//! an enemy fortification's zone of interdiction) and, where a rail line is stopped, the cut.
+//!
+//! - A path runs from the unit's cell to a source, counted in cells entered (the source's
+//!   counted, the unit's own not): within `supplied` it is supplied, within `unsupplied`
+//!   unsupplied, else isolated (SPI-S1: "no more than ten hexes", "no more than twenty-five").
+//! - It never enters a cell held by an enemy piece that `bars` (SPI-S1: "does not pass through
+//!   Enemy occupied or controlled hexes"; EB units "do not impede ... supply lines"), nor a cell in
+//!   an enemy zone of control (the movement rules' zones: not across the features named, not into
+//!   cells of the tracer's pieces that `shield`, SPI-Z1), nor a cell in an enemy fortification's
+//!   zone of interdiction (`interdiction` cells around it, "not into hexes occupied by Enemy units
+//!   or adjacent to them", SPI-F1 Case E).
+//! - Sources: the side's `supply` edge cells of the map; for a side whose rail lines are sources
+//!   (`rail_home`), every cell reached from such an edge cell along rail hexsides within its home
+//!   country, stopping at the first cut, enemy-held or interdicted cell (SPI-S2: "traced from the
+//!   edge of the map to the nearest hex that has been cut"); the side's fortifications that supply
+//!   any number of units; and those that supply a limited number, allocated deterministically: a
+//!   fortress goes to the units it improves most (supplied before unsupplied), nearest first, then
+//!   in the order the pieces are given (the roster's), until its capacity is spent; each answer
+//!   says so, and the umpire may type another choice.
+//!
+//! Rule-set neutral: the numbers, zones and sources come from the rules the set declares; no rule
+//! set is named here.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use serde::Serialize;
+
+use super::{Country, EdgeRole, Feature, Map, Side, ZocRules};
+use crate::hex::{Direction, Hex, Hexside};
+
+/// A rule set's supply rules as data (issue 42): what [`trace`] applies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SupplyRules {
+    /// The longest path, in cells, of a supplied unit (SPI-S1: ten).
+    pub supplied: u32,
+    /// The longest path of an unsupplied unit; beyond, isolated (SPI-S1: twenty-five).
+    pub unsupplied: u32,
+    /// Enemy zones of control a path may not enter (the movement rules' own, SPI-Z1), if any.
+    pub zoc: Option<ZocRules>,
+    /// The radius of an enemy fortification's zone of interdiction in cells (SPI-F1 Case E:
+    /// three); 0 for none.
+    pub interdiction: u32,
+    /// Sides whose supply edge cells extend along rail hexsides within their home country
+    /// (SPI-S2: the French rail lines off the west and south edges).
+    pub rail_home: Vec<(Side, Country)>,
+    /// The rule of the states and paths (SPI-S1).
+    pub rule: String,
+    /// The rule of the sources (SPI-S2).
+    pub source_rule: String,
+    /// The rule of the zone of interdiction (SPI-F1).
+    pub interdiction_rule: String,
+    /// What is still not applied, said in every answer.
+    pub not_applied: Vec<String>,
+}
+
+impl SupplyRules {
+    /// The rule ids applied, sorted, once each.
+    pub fn rule_ids(&self) -> Vec<String> {
+        let mut ids = vec![self.rule.clone(), self.source_rule.clone()];
+        if self.interdiction > 0 {
+            ids.push(self.interdiction_rule.clone());
+        }
+        ids.extend(self.zoc.iter().map(|z| z.rule.clone()));
+        ids.retain(|s| !s.is_empty());
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+}
+
+/// A fortification as a supply source (SPI-S2) and a centre of interdiction (SPI-F1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fort {
+    /// Its name (the map's place, or the card's location).
+    pub name: String,
+    /// How many units it supplies; None for any number (SPI-S2: Metz and Strasburg).
+    pub capacity: Option<u32>,
+}
+
+/// A piece on the board as supply sees it: plain flags, the rule set having said what each does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Its id (named in answers).
+    pub id: String,
+    /// Its side.
+    pub side: Side,
+    /// Its cell.
+    pub hex: Hex,
+    /// True when it blocks the other side's supply lines through its cell (combat units, dummy
+    /// counters, fortifications; not EB units).
+    pub bars: bool,
+    /// True when it exerts a zone of control.
+    pub zoc: bool,
+    /// True when the other side's zones of control do not extend into its cell, and it masks the
+    /// other side's zones of interdiction (SPI-Z1 Case F, SPI-F1 Case E).
+    pub shields: bool,
+    /// True when its supply is traced (combat units and dummy counters).
+    pub traces: bool,
+    /// A fortification: always supplied, a source, a zone of interdiction.
+    pub fort: Option<Fort>,
+}
+
+/// SPI-S1's three states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SupplyStatus {
+    /// A path within the supplied limit.
+    Supplied,
+    /// A path within the unsupplied limit.
+    Unsupplied,
+    /// No path within either.
+    Isolated,
+}
+
+impl SupplyStatus {
+    /// The word used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SupplyStatus::Supplied => "supplied",
+            SupplyStatus::Unsupplied => "unsupplied",
+            SupplyStatus::Isolated => "isolated",
+        }
+    }
+}
+
+impl fmt::Display for SupplyStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What kind of source a path ends at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    /// A supply edge cell of the map (SPI-S2: the German "S").
+    Edge,
+    /// A rail cell traced from a supply edge (SPI-S2: the French rail lines).
+    Rail,
+    /// A fortification (SPI-S2).
+    Fortress,
+}
+
+impl SourceKind {
+    /// The word used in text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::Edge => "edge",
+            SourceKind::Rail => "rail line",
+            SourceKind::Fortress => "fortress",
+        }
+    }
+}
+
+/// A source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Source {
+    /// What it is.
+    pub kind: SourceKind,
+    /// The edge's or fortress's name (a rail cell: its edge's).
+    pub name: String,
+    /// Its cell's label.
+    pub cell: String,
+    /// Its cell.
+    #[serde(skip)]
+    pub hex: Hex,
+}
+
+/// What stands in a supply line's way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ObstacleKind {
+    /// A cell held by an enemy piece.
+    EnemyUnit,
+    /// A cell in an enemy zone of control.
+    ZoneOfControl,
+    /// A cell in an enemy fortification's zone of interdiction.
+    ZoneOfInterdiction,
+    /// A rail line cut (a marker given), stopping its trace from the edge.
+    Cut,
+}
+
+impl ObstacleKind {
+    /// The words used in text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ObstacleKind::EnemyUnit => "enemy unit",
+            ObstacleKind::ZoneOfControl => "enemy zone of control",
+            ObstacleKind::ZoneOfInterdiction => "zone of interdiction",
+            ObstacleKind::Cut => "rail cut",
+        }
+    }
+}
+
+/// One obstacle: a cell, what it is and whose.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Obstacle {
+    /// The cell's label.
+    pub cell: String,
+    /// What it is.
+    pub what: ObstacleKind,
+    /// The enemy pieces it comes from (the unit there, the units exerting the zone, the
+    /// fortification), by id; empty for a cut.
+    pub by: Vec<String>,
+    /// The rule.
+    pub rule: String,
+}
+
+/// One unit's supply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Traced {
+    /// The unit's id.
+    pub unit: String,
+    /// Its cell's label.
+    pub cell: String,
+    /// Its state.
+    pub status: SupplyStatus,
+    /// The path's length in cells entered (None when isolated).
+    pub distance: Option<u32>,
+    /// The path, the unit's cell first, the source's last (empty when isolated).
+    pub path: Vec<String>,
+    /// The path's cells.
+    #[serde(skip)]
+    pub hexes: Vec<Hex>,
+    /// The source at its end.
+    pub source: Option<Source>,
+    /// For a unit not supplied: what stands in the way on the way with the fewest obstacles
+    /// within the limit it missed (supplied for an unsupplied unit, unsupplied for an isolated
+    /// one), in path order; empty when nothing does (the sources are simply too far).
+    pub interdicts: Vec<Obstacle>,
+    /// That way, the unit's cell first (empty when there is none within the limit).
+    pub blocked_path: Vec<String>,
+    /// What else to know (a fortification always supplied; a fortress's unit allocated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Every unit of one side that traces supply, and what the trace was made of.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SideSupply {
+    /// The side.
+    pub side: Side,
+    /// Each unit, in the pieces' order.
+    pub units: Vec<Traced>,
+    /// The sources: edge, rail and fortress cells (a fortress of limited capacity included).
+    pub sources: Vec<Source>,
+    /// Where a rail line's trace from the edge stopped, and why.
+    pub rail_stops: Vec<Obstacle>,
+    /// The rules applied ([`SupplyRules::rule_ids`]).
+    pub rules: Vec<String>,
+    /// What was not applied.
+    pub not_applied: Vec<String>,
+}
+
+impl SideSupply {
+    /// The answer for one unit, by id.
+    pub fn get(&self, id: &str) -> Option<&Traced> {
+        self.units.iter().find(|t| t.unit == id)
+    }
+}
+
+/// The obstacles each cell holds for `side`'s supply lines (empty: free), by cell index.
+fn obstacles(map: &Map, rules: &SupplyRules, pieces: &[Piece], side: Side) -> Vec<Vec<Obstacle>> {
+    let grid = &map.grid;
+    let mut out: Vec<Vec<Obstacle>> = vec![Vec::new(); grid.len()];
+    let ours: Vec<&Piece> = pieces.iter().filter(|p| p.side == side).collect();
+    let theirs: Vec<&Piece> = pieces.iter().filter(|p| p.side != side).collect();
+    let mut shielded = vec![false; grid.len()];
+    for p in ours.iter().filter(|p| p.shields) {
+        if let Some(i) = grid.index(p.hex) {
+            shielded[i] = true;
+        }
+    }
+    let push = |out: &mut Vec<Vec<Obstacle>>, i: usize, h: Hex, what, by: &str, rule: &str| {
+        let cell = &mut out[i];
+        match cell.iter_mut().find(|o| o.what == what) {
+            Some(o) => {
+                if !o.by.iter().any(|b| b == by) {
+                    o.by.push(by.to_string());
+                }
+            }
+            None => cell.push(Obstacle {
+                cell: grid.label(h),
+                what,
+                by: vec![by.to_string()],
+                rule: rule.to_string(),
+            }),
+        }
+    };
+    // SPI-S1: "does not pass through Enemy occupied ... hexes".
+    for p in theirs.iter().filter(|p| p.bars) {
+        if let Some(i) = grid.index(p.hex) {
+            push(
+                &mut out,
+                i,
+                p.hex,
+                ObstacleKind::EnemyUnit,
+                &p.id,
+                &rules.rule,
+            );
+        }
+    }
+    // SPI-S1: "... or controlled hexes"; SPI-Z1 Cases B and F: not across rivers, not into cells
+    // of the tracer's combat units.
+    if let Some(z) = &rules.zoc {
+        for p in theirs.iter().filter(|p| p.zoc) {
+            for d in Direction::ALL {
+                let next = p.hex.neighbour(d);
+                let Some(j) = grid.index(next) else {
+                    continue;
+                };
+                let across = map
+                    .features_on(Hexside::new(p.hex, d))
+                    .iter()
+                    .any(|l| z.not_across.contains(&l.feature));
+                if !across && !shielded[j] {
+                    push(
+                        &mut out,
+                        j,
+                        next,
+                        ObstacleKind::ZoneOfControl,
+                        &p.id,
+                        &z.rule,
+                    );
+                }
+            }
+        }
+    }
+    // SPI-F1 Case E: "all hexes up to three hexes distant from the Fortification unit's hex ...
+    // does not extend into hexes occupied by Enemy units or adjacent to them".
+    if rules.interdiction > 0 {
+        let r = i32::try_from(rules.interdiction).unwrap_or(i32::MAX);
+        let mut masked = vec![false; grid.len()];
+        for p in ours.iter().filter(|p| p.shields) {
+            for h in std::iter::once(p.hex).chain(Direction::ALL.map(|d| p.hex.neighbour(d))) {
+                if let Some(i) = grid.index(h) {
+                    masked[i] = true;
+                }
+            }
+        }
+        for p in theirs.iter().filter(|p| p.fort.is_some()) {
+            for dq in -r..=r {
+                for dr in (-r).max(-dq - r)..=r.min(-dq + r) {
+                    let h = Hex::new(p.hex.q + dq, p.hex.r + dr);
+                    if let Some(i) = grid.index(h)
+                        && !masked[i]
+                    {
+                        push(
+                            &mut out,
+                            i,
+                            h,
+                            ObstacleKind::ZoneOfInterdiction,
+                            &p.id,
+                            &rules.interdiction_rule,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The state of a path of `d` cells under `rules`.
+fn status_of(rules: &SupplyRules, d: Option<u32>) -> SupplyStatus {
+    match d {
+        Some(d) if d <= rules.supplied => SupplyStatus::Supplied,
+        Some(d) if d <= rules.unsupplied => SupplyStatus::Unsupplied,
+        _ => SupplyStatus::Isolated,
+    }
+}
+
+/// A breadth-first search from `seeds` (cell indexes) through free cells, `limit` cells deep:
+/// each cell's distance and the cell it was reached from (towards the seed), and its seed.
+struct Field {
+    dist: Vec<u32>,
+    parent: Vec<usize>,
+    seed: Vec<usize>,
+}
+
+const FAR: u32 = u32::MAX;
+
+fn bfs(map: &Map, hexes: &[Hex], free: &[bool], seeds: &[usize], limit: u32) -> Field {
+    let n = hexes.len();
+    let mut f = Field {
+        dist: vec![FAR; n],
+        parent: vec![usize::MAX; n],
+        seed: vec![usize::MAX; n],
+    };
+    let mut q = VecDeque::new();
+    for &s in seeds {
+        if free[s] && f.dist[s] == FAR {
+            f.dist[s] = 0;
+            f.seed[s] = s;
+            q.push_back(s);
+        }
+    }
+    while let Some(i) = q.pop_front() {
+        let d = f.dist[i];
+        if d >= limit {
+            continue;
+        }
+        for dir in Direction::ALL {
+            let Some(j) = map.grid.index(hexes[i].neighbour(dir)) else {
+                continue;
+            };
+            if free[j] && f.dist[j] == FAR {
+                f.dist[j] = d + 1;
+                f.parent[j] = i;
+                f.seed[j] = f.seed[i];
+                q.push_back(j);
+            }
+        }
+    }
+    f
+}
+
+/// The path from `i` back to its seed along `parent`.
+fn walk(parent: &[usize], mut i: usize) -> Vec<usize> {
+    let mut out = vec![i];
+    while let Some(&p) = parent.get(i).filter(|p| **p != usize::MAX) {
+        out.push(p);
+        i = p;
+        if out.len() > parent.len() {
+            break;
+        }
+    }
+    out
+}
+
+/// SPI-S1, SPI-S2, SPI-F1: the supply of every piece of `side` that traces it (and its
+/// fortifications, always supplied) on `map` under `rules`, the pieces on the board being
+/// `pieces` (both sides, in the roster's order) and `cuts` the rail cuts marked. Pure: the same
+/// input gives the same answer. See the module's docs for what is applied.
+pub fn trace(
+    map: &Map,
+    rules: &SupplyRules,
+    pieces: &[Piece],
+    side: Side,
+    cuts: &[Hex],
+) -> SideSupply {
+    let grid = &map.grid;
+    let hexes: Vec<Hex> = grid.cells().collect();
+    let n = hexes.len();
+    let obst = obstacles(map, rules, pieces, side);
+    let free: Vec<bool> = obst.iter().map(Vec::is_empty).collect();
+    let label = |i: usize| grid.label(hexes[i]);
+
+    // Sources: the side's supply edges, their rail lines, its unlimited fortifications.
+    let mut source_at: Vec<Option<Source>> = vec![None; n];
+    let mut rail_stops: Vec<Obstacle> = Vec::new();
+    // A rail cell beyond a stop: the stop (its obstacle), for the interdiction answer.
+    let mut beyond: Vec<Option<Obstacle>> = vec![None; n];
+    let mut cut = vec![false; n];
+    for c in cuts {
+        if let Some(i) = grid.index(*c) {
+            cut[i] = true;
+        }
+    }
+    let home = rules
+        .rail_home
+        .iter()
+        .find(|(s, _)| *s == side)
+        .map(|(_, c)| *c);
+    for e in map
+        .edges
+        .iter()
+        .filter(|e| e.role == EdgeRole::Supply && e.side == Some(side))
+    {
+        let name = e.name.clone().unwrap_or_else(|| "supply edge".to_string());
+        for h in &e.cells {
+            let Some(i) = grid.index(*h) else {
+                continue;
+            };
+            if source_at[i].is_none() {
+                source_at[i] = Some(Source {
+                    kind: SourceKind::Edge,
+                    name: name.clone(),
+                    cell: label(i),
+                    hex: hexes[i],
+                });
+            }
+            let Some(country) = home else {
+                continue;
+            };
+            // SPI-S2: "trace the rail line from the edge of the map ... to the nearest hex that
+            // has been cut"; SPI-F1 Case E: interdiction interrupts supply "traced from a rail
+            // line or along one". Cells past a stop are remembered with it.
+            let stop_of = |j: usize| -> Option<Obstacle> {
+                if cut[j] {
+                    return Some(Obstacle {
+                        cell: label(j),
+                        what: ObstacleKind::Cut,
+                        by: Vec::new(),
+                        rule: rules.source_rule.clone(),
+                    });
+                }
+                obst[j]
+                    .iter()
+                    .find(|o| o.what != ObstacleKind::ZoneOfControl)
+                    .cloned()
+            };
+            let mut seen = vec![false; n];
+            let mut q = VecDeque::new();
+            seen[i] = true;
+            q.push_back((i, stop_of(i)));
+            while let Some((k, stopped)) = q.pop_front() {
+                match &stopped {
+                    None => {
+                        if source_at[k].is_none() {
+                            source_at[k] = Some(Source {
+                                kind: SourceKind::Rail,
+                                name: name.clone(),
+                                cell: label(k),
+                                hex: hexes[k],
+                            });
+                        }
+                    }
+                    Some(o) => {
+                        if o.cell == label(k) && !rail_stops.contains(o) {
+                            rail_stops.push(o.clone());
+                        }
+                        if beyond[k].is_none() {
+                            beyond[k] = Some(o.clone());
+                        }
+                    }
+                }
+                for d in Direction::ALL {
+                    let next = hexes[k].neighbour(d);
+                    let Some(j) = grid.index(next) else {
+                        continue;
+                    };
+                    if seen[j]
+                        || map.country_of(next) != Some(country)
+                        || !map
+                            .features_on(Hexside::new(hexes[k], d))
+                            .iter()
+                            .any(|l| l.feature == Feature::Rail)
+                    {
+                        continue;
+                    }
+                    seen[j] = true;
+                    q.push_back((j, stopped.clone().or_else(|| stop_of(j))));
+                }
+            }
+        }
+    }
+    let ours: Vec<(usize, &Piece)> = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.side == side)
+        .collect();
+    let mut limited: Vec<(usize, &Piece, u32)> = Vec::new();
+    for (k, p) in &ours {
+        let (Some(f), Some(i)) = (&p.fort, grid.index(p.hex)) else {
+            continue;
+        };
+        match f.capacity {
+            None => {
+                source_at[i] = Some(Source {
+                    kind: SourceKind::Fortress,
+                    name: f.name.clone(),
+                    cell: label(i),
+                    hex: hexes[i],
+                })
+            }
+            Some(c) if c > 0 => limited.push((*k, *p, c)),
+            Some(_) => {}
+        }
+    }
+    let seeds: Vec<usize> = (0..n).filter(|i| source_at[*i].is_some()).collect();
+    let field = bfs(map, &hexes, &free, &seeds, rules.unsupplied);
+
+    // Each tracing unit's answer from the unlimited sources.
+    let mut units: Vec<Traced> = Vec::new();
+    let mut unit_cell: Vec<Option<usize>> = Vec::new();
+    for (_, p) in &ours {
+        let i = grid.index(p.hex);
+        if p.fort.is_some() {
+            units.push(Traced {
+                unit: p.id.clone(),
+                cell: grid.label(p.hex),
+                status: SupplyStatus::Supplied,
+                distance: Some(0),
+                path: vec![grid.label(p.hex)],
+                hexes: vec![p.hex],
+                source: i.and_then(|i| source_at[i].clone()),
+                interdicts: Vec::new(),
+                blocked_path: Vec::new(),
+                note: Some(format!(
+                    "fortification units are always supplied ({})",
+                    rules.rule
+                )),
+            });
+            unit_cell.push(None);
+            continue;
+        }
+        if !p.traces {
+            continue;
+        }
+        let d = i.map(|i| field.dist[i]).filter(|d| *d != FAR);
+        let (path, src) = match (i, d) {
+            (Some(i), Some(_)) => {
+                let w = walk(&field.parent, i);
+                (w, source_at[field.seed[i]].clone())
+            }
+            _ => (Vec::new(), None),
+        };
+        units.push(Traced {
+            unit: p.id.clone(),
+            cell: grid.label(p.hex),
+            status: status_of(rules, d),
+            distance: d,
+            path: path.iter().map(|j| label(*j)).collect(),
+            hexes: path.iter().map(|j| hexes[*j]).collect(),
+            source: src,
+            interdicts: Vec::new(),
+            blocked_path: Vec::new(),
+            note: None,
+        });
+        unit_cell.push(i);
+    }
+
+    // SPI-S2: fortresses of limited capacity, allocated deterministically.
+    let mut fort_sources: Vec<Source> = Vec::new();
+    let mut candidates: Vec<(SupplyStatus, u32, usize, usize, Vec<usize>)> = Vec::new();
+    for (fi, (_, p, _)) in limited.iter().enumerate() {
+        let Some(s) = grid.index(p.hex) else {
+            continue;
+        };
+        let name = p.fort.as_ref().map(|f| f.name.clone()).unwrap_or_default();
+        fort_sources.push(Source {
+            kind: SourceKind::Fortress,
+            name,
+            cell: label(s),
+            hex: hexes[s],
+        });
+        let f = bfs(map, &hexes, &free, &[s], rules.unsupplied);
+        for (ui, t) in units.iter().enumerate() {
+            let Some(c) = unit_cell[ui] else { continue };
+            if f.dist[c] == FAR {
+                continue;
+            }
+            let st = status_of(rules, Some(f.dist[c]));
+            if st < t.status {
+                candidates.push((st, f.dist[c], ui, fi, walk(&f.parent, c)));
+            }
+        }
+    }
+    candidates.sort_by_key(|c| (c.0, c.1, c.2, c.3));
+    let mut left: Vec<u32> = limited.iter().map(|(_, _, c)| *c).collect();
+    let mut given = vec![false; units.len()];
+    for (st, d, ui, fi, path) in &candidates {
+        if given[*ui] || left[*fi] == 0 {
+            continue;
+        }
+        left[*fi] -= 1;
+        given[*ui] = true;
+        let src = fort_sources.get(*fi).cloned();
+        let t = &mut units[*ui];
+        t.status = *st;
+        t.distance = Some(*d);
+        t.path = path.iter().map(|j| label(*j)).collect();
+        t.hexes = path.iter().map(|j| hexes[*j]).collect();
+        t.note = Some(format!(
+            "supplied from the fortress {} ({}: one unit each; kepi gives a fortress to the units \
+             it helps most, nearest first, then in roster order; the umpire may type another)",
+            src.as_ref().map_or("", |s| s.name.as_str()),
+            rules.source_rule
+        ));
+        t.source = src;
+    }
+    for (st, _, ui, fi, _) in &candidates {
+        if !given[*ui]
+            && units[*ui].note.is_none()
+            && let Some(s) = fort_sources.get(*fi)
+        {
+            units[*ui].note = Some(format!(
+                "the fortress {} could make it {st}, but supplies other units ({}: one unit each)",
+                s.name, rules.source_rule
+            ));
+        }
+    }
+
+    // What interdicts: for a unit not supplied, the way within the limit it missed with the
+    // fewest obstacles (then the fewest cells), from the sources and the rail cells past a stop.
+    let mut need: Vec<u32> = units
+        .iter()
+        .map(|t| match t.status {
+            SupplyStatus::Supplied => 0,
+            SupplyStatus::Unsupplied => rules.supplied,
+            SupplyStatus::Isolated => rules.unsupplied,
+        })
+        .collect();
+    need.sort_unstable();
+    need.dedup();
+    for limit in need.into_iter().filter(|l| *l > 0) {
+        let ways = fewest(map, &hexes, &obst, &source_at, &beyond, limit);
+        for (ui, t) in units.iter_mut().enumerate() {
+            let missed = match t.status {
+                SupplyStatus::Supplied => 0,
+                SupplyStatus::Unsupplied => rules.supplied,
+                SupplyStatus::Isolated => rules.unsupplied,
+            };
+            let Some(c) = unit_cell.get(ui).copied().flatten() else {
+                continue;
+            };
+            if missed != limit {
+                continue;
+            }
+            if let Some(cells) = ways.way(c) {
+                let mut found = Vec::new();
+                for j in &cells {
+                    found.extend(obst[*j].iter().cloned());
+                }
+                if let Some(last) = cells.last()
+                    && source_at[*last].is_none()
+                    && let Some(o) = &beyond[*last]
+                {
+                    found.push(o.clone());
+                }
+                t.interdicts = found;
+                t.blocked_path = cells.iter().map(|j| label(*j)).collect();
+            }
+        }
+    }
+    let mut sources: Vec<Source> = source_at.into_iter().flatten().collect();
+    sources.extend(fort_sources);
+    let mut not_applied = rules.not_applied.clone();
+    if home.is_none() && map.edges.iter().all(|e| e.side != Some(side)) {
+        not_applied.push(format!("the map names no supply edge of the {side} side"));
+    }
+    SideSupply {
+        side,
+        units,
+        sources,
+        rail_stops,
+        rules: rules.rule_ids(),
+        not_applied,
+    }
+}
+
+/// The ways with the fewest obstacles, `limit` cells deep, from the sources (free or not) and
+/// the rail cells past a stop (one obstacle more).
+struct Ways {
+    /// cost[step * n + cell]: the fewest obstacles on a way of `step` cells from a source.
+    cost: Vec<u32>,
+    parent: Vec<usize>,
+    n: usize,
+    limit: usize,
+}
+
+impl Ways {
+    /// The way for the unit at cell `c`: its cells, the unit's first.
+    fn way(&self, c: usize) -> Option<Vec<usize>> {
+        let (_, s) = (0..=self.limit)
+            .map(|s| (self.cost[s * self.n + c], s))
+            .filter(|(k, _)| *k != FAR)
+            .min()?;
+        let mut out = vec![c];
+        let (mut step, mut i) = (s, c);
+        while step > 0 {
+            let p = self.parent[step * self.n + i];
+            if p == usize::MAX {
+                break;
+            }
+            step -= 1;
+            i = p;
+            out.push(i);
+        }
+        Some(out)
+    }
+}
+
+fn fewest(
+    map: &Map,
+    hexes: &[Hex],
+    obst: &[Vec<Obstacle>],
+    source_at: &[Option<Source>],
+    beyond: &[Option<Obstacle>],
+    limit: u32,
+) -> Ways {
+    let n = hexes.len();
+    let limit = limit as usize;
+    let mut w = Ways {
+        cost: vec![FAR; n * (limit + 1)],
+        parent: vec![usize::MAX; n * (limit + 1)],
+        n,
+        limit,
+    };
+    let weight = |j: usize| u32::from(!obst[j].is_empty());
+    for (i, (src, past)) in source_at.iter().zip(beyond).enumerate() {
+        let seed = if src.is_some() {
+            Some(weight(i))
+        } else {
+            past.as_ref().map(|_| weight(i) + 1)
+        };
+        if let Some(c) = seed {
+            w.cost[i] = c;
+        }
+    }
+    for step in 0..limit {
+        for (i, here) in hexes.iter().enumerate() {
+            let c = w.cost[step * n + i];
+            if c == FAR {
+                continue;
+            }
+            for d in Direction::ALL {
+                let Some(j) = map.grid.index(here.neighbour(d)) else {
+                    continue;
+                };
+                let k = (step + 1) * n + j;
+                let nc = c + weight(j);
+                if nc < w.cost[k] {
+                    w.cost[k] = nc;
+                    w.parent[k] = i;
+                }
+            }
+        }
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::Layout;
+
+    /// A small SPI test map, 12 x 6, France everywhere but column 12 (Germany): a French rail
+    /// line off the west edge along row 03, the German "S" at 1201.
+    const MAP: &str = r#"[map]
+name = "supply test"
+rules = "spi"
+first = "0101"
+last = "1206"
+default_terrain = "clear"
+default_country = "france"
+
+[provenance]
+source = "club"
+drawn_by = "a test"
+from = "nothing"
+
+[countries]
+germany = ["1201-1206"]
+
+[[rail]]
+path = ["0103", "0203", "0303", "0403", "0503", "0603"]
+
+[[edge]]
+role = "supply"
+side = "french"
+name = "west rail"
+cells = ["0103"]
+
+[[edge]]
+role = "supply"
+side = "german"
+name = "S"
+cells = ["1201"]
+"#;
+
+    fn h(label: &str) -> Hex {
+        Hex::from_label(label, Layout::OddQ).unwrap()
+    }
+
+    fn map() -> Map {
+        Map::from_source("t.toml", MAP).unwrap()
+    }
+
+    fn spi() -> SupplyRules {
+        crate::rules::spi::supply::supply_rules().rules
+    }
+
+    fn unit(id: &str, side: Side, at: &str) -> Piece {
+        Piece {
+            id: id.into(),
+            side,
+            hex: h(at),
+            bars: true,
+            zoc: true,
+            shields: true,
+            traces: true,
+            fort: None,
+        }
+    }
+
+    fn fort(id: &str, side: Side, at: &str, name: &str, capacity: Option<u32>) -> Piece {
+        Piece {
+            zoc: false,
+            traces: false,
+            fort: Some(Fort {
+                name: name.into(),
+                capacity,
+            }),
+            ..unit(id, side, at)
+        }
+    }
+
+    /// SPI-S1 (issue 42's S19: "supply within 10/25 hexes"): "To be supplied, a unit must be able
+    /// to trace at least one continuous path of hexes ... to a Supply Source for no more than ten
+    /// hexes. To be considered unsupplied, a unit must be able to trace a path of hexes no more
+    /// than twenty-five hexes long".
+    #[test]
+    fn supply_within_ten_and_twenty_five_hexes() {
+        let m = map();
+        let rules = SupplyRules {
+            supplied: 2,
+            unsupplied: 5,
+            ..spi()
+        };
+        // The German "S" at 1201: 1203 is two cells away, 1206 five, 0606 beyond.
+        let pieces = vec![
+            unit("near", Side::German, "1203"),
+            unit("mid", Side::German, "1206"),
+            unit("far", Side::German, "0406"),
+        ];
+        let s = trace(&m, &rules, &pieces, Side::German, &[]);
+        let near = s.get("near").unwrap();
+        assert_eq!(
+            (near.status, near.distance),
+            (SupplyStatus::Supplied, Some(2))
+        );
+        assert_eq!(near.path, vec!["1203", "1202", "1201"]);
+        assert_eq!(near.source.as_ref().unwrap().name, "S");
+        assert_eq!(near.source.as_ref().unwrap().kind, SourceKind::Edge);
+        let mid = s.get("mid").unwrap();
+        assert_eq!(
+            (mid.status, mid.distance),
+            (SupplyStatus::Unsupplied, Some(5))
+        );
+        assert!(mid.interdicts.is_empty(), "simply too far: {mid:?}");
+        let far = s.get("far").unwrap();
+        assert_eq!((far.status, far.distance), (SupplyStatus::Isolated, None));
+        assert!(far.path.is_empty() && far.source.is_none());
+        assert_eq!(s.rules, vec!["SPI-F1", "SPI-S1", "SPI-S2", "SPI-Z1"]);
+        // The text's own numbers: ten and twenty-five.
+        let r = spi();
+        assert_eq!((r.supplied, r.unsupplied), (10, 25));
+    }
+
+    /// SPI-S2: "The French Player may use all of the French rail lines leading from the west and
+    /// south edges of the map as a Supply Source ... any hex along that rail line may be used as
+    /// a Supply Source, if it has not been cut ... Supply Sources may only be traced from the edge
+    /// of the map to the nearest hex that has been cut."
+    #[test]
+    fn the_french_rail_line_is_a_source_up_to_the_first_cut() {
+        let m = map();
+        let pieces = vec![unit("fr", Side::French, "0803")];
+        let s = trace(&m, &spi(), &pieces, Side::French, &[]);
+        let t = s.get("fr").unwrap();
+        assert_eq!(t.distance, Some(2), "0603 is the line's last hex: {t:?}");
+        let src = t.source.as_ref().unwrap();
+        assert_eq!((src.kind, src.cell.as_str()), (SourceKind::Rail, "0603"));
+        assert_eq!(src.name, "west rail");
+        // Cut at 0403: 0403 and beyond are no sources; 0303 is.
+        let s = trace(&m, &spi(), &pieces, Side::French, &[h("0403")]);
+        let t = s.get("fr").unwrap();
+        assert_eq!(t.distance, Some(5));
+        assert_eq!(t.source.as_ref().unwrap().cell, "0303");
+        assert_eq!(s.rail_stops.len(), 1);
+        assert_eq!(
+            (s.rail_stops[0].cell.as_str(), s.rail_stops[0].what),
+            ("0403", ObstacleKind::Cut)
+        );
+        // An enemy unit standing on the line stops it too.
+        let mut pieces = pieces;
+        pieces.push(unit("de", Side::German, "0503"));
+        let s = trace(&m, &spi(), &pieces, Side::French, &[]);
+        assert!(s.sources.iter().all(|x| x.cell != "0603"));
+        assert_eq!(s.rail_stops[0].what, ObstacleKind::EnemyUnit);
+        assert_eq!(s.rail_stops[0].by, vec!["de".to_string()]);
+    }
+
+    /// SPI-S1: "a continuous path of hexes which does not pass through Enemy occupied or
+    /// controlled hexes"; SPI-Z1 Case B: "Zones of Control do not extend across river hexsides".
+    #[test]
+    fn enemy_units_and_zones_of_control_interdict_and_are_named() {
+        let m = map();
+        let rules = SupplyRules {
+            supplied: 2,
+            ..spi()
+        };
+        // A German at 1102 next to the "S": its zone covers 1201 and 1202.
+        let mut pieces = vec![
+            unit("de", Side::German, "1203"),
+            unit("fr", Side::French, "1102"),
+        ];
+        let s = trace(&m, &rules, &pieces, Side::German, &[]);
+        let t = s.get("de").unwrap();
+        assert_ne!(t.status, SupplyStatus::Supplied, "{t:?}");
+        let zoc: Vec<&Obstacle> = t
+            .interdicts
+            .iter()
+            .filter(|o| o.what == ObstacleKind::ZoneOfControl)
+            .collect();
+        assert!(!zoc.is_empty(), "{t:?}");
+        assert_eq!(zoc[0].by, vec!["fr".to_string()]);
+        assert_eq!(zoc[0].rule, "SPI-Z1");
+        assert_eq!(t.blocked_path.first().map(String::as_str), Some("1203"));
+        // Not across a river: the zone stops at the river round 1102's east sides.
+        let river = format!("{MAP}[[river]]\nsides = [\"1102:ne\", \"1102:se\"]\n");
+        let m = Map::from_source("t.toml", &river).unwrap();
+        let s = trace(&m, &rules, &pieces, Side::German, &[]);
+        assert_eq!(s.get("de").unwrap().status, SupplyStatus::Supplied);
+        // An entrained unit (no zone) still bars its own cell.
+        pieces[1].zoc = false;
+        pieces[1].hex = h("1202");
+        let m = map();
+        let s = trace(&m, &rules, &pieces, Side::German, &[]);
+        let t = s.get("de").unwrap();
+        assert_eq!(t.status, SupplyStatus::Unsupplied, "round it: {t:?}");
+        assert_eq!(t.distance, Some(3));
+    }
+
+    /// SPI-F1 Case E: "Extending on all hexes up to three hexes distant from the Fortification
+    /// unit's hex, this Zone of Interdiction interrupts all forms of Enemy supply lines ... This
+    /// Zone of Interdiction does not extend into hexes occupied by Enemy units or adjacent to
+    /// them."
+    #[test]
+    fn a_fortress_interdicts_three_hexes_unless_masked() {
+        let m = map();
+        let rules = SupplyRules {
+            supplied: 6,
+            unsupplied: 6,
+            ..spi()
+        };
+        let pieces = vec![
+            unit("de", Side::German, "1205"),
+            fort("verdun", Side::French, "0803", "Verdun", Some(1)),
+        ];
+        let s = trace(&m, &rules, &pieces, Side::German, &[]);
+        let t = s.get("de").unwrap();
+        assert_eq!(t.status, SupplyStatus::Supplied, "1205 to 1201: {t:?}");
+        // Further west: the straight way from 0905 to 1201 (six cells) crosses Verdun's zone; the
+        // way round it is seven: isolated within six, the zone named.
+        let pieces = vec![
+            unit("de", Side::German, "0905"),
+            fort("verdun", Side::French, "0803", "Verdun", Some(1)),
+        ];
+        let s = trace(&m, &rules, &pieces, Side::German, &[]);
+        let t = s.get("de").unwrap();
+        assert_eq!(t.status, SupplyStatus::Isolated, "{t:?}");
+        assert!(
+            t.interdicts
+                .iter()
+                .any(|o| o.what == ObstacleKind::ZoneOfInterdiction && o.by == ["verdun"]),
+            "{t:?}"
+        );
+        assert_eq!(t.interdicts[0].rule, "SPI-F1");
+        // Masked: the zone does not extend into the unit's cell or next to it (the unit itself
+        // masks its surroundings).
+        let zone_next = super::obstacles(&m, &rules, &pieces, Side::German);
+        let i = m.grid.index(h("0904")).unwrap();
+        assert!(zone_next[i].is_empty(), "next to the German unit: masked");
+        let j = m.grid.index(h("0903")).unwrap();
+        assert!(
+            !zone_next[j].is_empty(),
+            "0903: two from it, within three of 0803"
+        );
+    }
+
+    /// SPI-S2: "each Fortification unit may be used as a Supply Source for one (and only one)
+    /// Combat unit. The fortifications at Metz and Strasburg are exceptions to this: each of these
+    /// may supply an indefinite number of Friendly units"; "Fortification units are always
+    /// supplied" (SPI-S1).
+    #[test]
+    fn a_fortress_supplies_one_unit_and_metz_any_number() {
+        let m = map();
+        // Far from the rail line's end (0603) and the rail: row 06 east.
+        let pieces = vec![
+            unit("a", Side::French, "1006"),
+            unit("b", Side::French, "1005"),
+            fort("toul", Side::French, "1106", "Toul", Some(1)),
+        ];
+        let rules = SupplyRules {
+            supplied: 2,
+            unsupplied: 5,
+            ..spi()
+        };
+        let s = trace(&m, &rules, &pieces, Side::French, &[]);
+        let (a, b) = (s.get("a").unwrap(), s.get("b").unwrap());
+        // Both are one cell from Toul; b is nearer the rail, so Toul goes to the one it helps
+        // most, then nearest, then in roster order: a (both isolated without it, both 1 away).
+        assert_eq!(a.status, SupplyStatus::Supplied, "{a:?}");
+        assert_eq!(a.source.as_ref().unwrap().name, "Toul");
+        assert!(a.note.as_ref().unwrap().contains("one unit each"));
+        assert_ne!(b.status, SupplyStatus::Supplied, "{b:?}");
+        assert!(b.note.as_ref().unwrap().contains("supplies other units"));
+        let toul = s.get("toul").unwrap();
+        assert_eq!(toul.status, SupplyStatus::Supplied);
+        assert!(toul.note.as_ref().unwrap().contains("always supplied"));
+        // Metz: any number.
+        let mut pieces = pieces;
+        pieces[2] = fort("metz", Side::French, "1106", "Metz", None);
+        let s = trace(&m, &rules, &pieces, Side::French, &[]);
+        assert_eq!(s.get("a").unwrap().status, SupplyStatus::Supplied);
+        assert_eq!(s.get("b").unwrap().status, SupplyStatus::Supplied);
+        // Deterministic: the same input, the same answer.
+        assert_eq!(s, trace(&m, &rules, &pieces, Side::French, &[]));
+    }
+}

@@ -1,0 +1,82 @@
+//! SPI-S1 and SPI-S2 on a map (issue 42): SPI's supply declared as data for the map's trace
+//! ([`crate::map::supply::trace`], through `RuleSet::supply_rules`).
+
+use crate::engine::play::supply::{SupplyDecl, SupplyRoles};
+use crate::map::supply::SupplyRules;
+use crate::map::{Country, Side};
+use crate::roster::Arm;
+
+/// SPI-S1: "a Supply Source for no more than ten hexes" (tables/spi.toml's
+/// `supply.supplied_max_hexes`, seed).
+pub const SUPPLIED_MAX_HEXES: u32 = 10;
+
+/// SPI-S1: "a path of hexes no more than twenty-five hexes long" (`supply.unsupplied_max_hexes`).
+pub const UNSUPPLIED_MAX_HEXES: u32 = 25;
+
+/// SPI-F1 Case E: "Extending on all hexes up to three hexes distant from the Fortification unit's
+/// hex".
+pub const INTERDICTION_HEXES: u32 = 3;
+
+/// SPI's supply on a map:
+///
+/// - SPI-S1: "To be supplied, a unit must be able to trace at least one continuous path of hexes
+///   which does not pass through Enemy occupied or controlled hexes to a Supply Source for no more
+///   than ten hexes. To be considered unsupplied, ... no more than twenty-five hexes long ... A
+///   unit is isolated if it fits neither"; "Fortification units are always supplied". Controlled
+///   hexes are SPI-Z1's zones ([`super::set::board_rules`]): none across rivers, none from
+///   entrained units, EB units or fortifications, none into hexes of friendly combat units.
+/// - SPI-S2: "The French Player may use all of the French rail lines leading from the west and
+///   south edges of the map as a Supply Source" (the map's French `supply` edges, traced along
+///   rail hexsides of France "to the nearest hex that has been cut"); "The Germans have a single
+///   Supply Source which is marked with an 'S'" (the map's German `supply` edge); "each
+///   Fortification unit may be used as a Supply Source for one (and only one) Combat unit. The
+///   fortifications at Metz and Strasburg are exceptions" ([`super::mechanics::fort_supply_capacity`]).
+/// - SPI-F1 Case E: the zone of interdiction, three hexes, "not into hexes occupied by Enemy units
+///   or adjacent to them". EB units "do not impede Enemy movement or supply lines in any manner".
+pub fn supply_rules() -> SupplyDecl {
+    let moves = super::set::board_rules().moves;
+    SupplyDecl {
+        rules: SupplyRules {
+            supplied: SUPPLIED_MAX_HEXES,
+            unsupplied: UNSUPPLIED_MAX_HEXES,
+            zoc: moves.zoc,
+            interdiction: INTERDICTION_HEXES,
+            rail_home: vec![(Side::French, Country::France)],
+            rule: "SPI-S1".into(),
+            source_rule: "SPI-S2".into(),
+            interdiction_rule: "SPI-F1".into(),
+            not_applied: vec![
+                "rail cuts (SPI-E2): a rail line is cut only where an enemy unit stands on it now; \
+                 a Rail Cut marker left behind is not tracked: type the state where one stands"
+                    .into(),
+                "EB-secured lines (SPI-E2): not traced; a supply line through the enemy's country \
+                 by them is the umpire's to type"
+                    .into(),
+                "victory points (SPI-W1): supply drawn from fortifications still counts here"
+                    .into(),
+            ],
+        },
+        roles: SupplyRoles {
+            forts: &[Arm::Fortress],
+            untraced: &[Arm::Railway],
+            capacity: super::mechanics::fort_supply_capacity,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The limits agree with tables/spi.toml's seed values.
+    #[test]
+    fn the_limits_are_the_tables_seed_values() {
+        let t = crate::registry::builtin_tables().unwrap();
+        let spi = t.get::<crate::rules::spi::SpiTables>();
+        assert_eq!(spi.supply.supplied_max_hexes.v(), SUPPLIED_MAX_HEXES);
+        assert_eq!(spi.supply.unsupplied_max_hexes.v(), UNSUPPLIED_MAX_HEXES);
+        let d = supply_rules();
+        assert_eq!((d.roles.capacity)("Metz"), None);
+        assert_eq!((d.roles.capacity)("Toul"), Some(1));
+    }
+}

@@ -1,0 +1,280 @@
+//! Issue 42, SPI's supply computed from a map (SPI-S1, SPI-S2, SPI-F1), through the real binary:
+//! `kepi game supply` on a small SPI test map (a French rail line off the west edge, the German
+//! "S", a French fortress), the umpire's typed state kept apart and winning, the answer without a
+//! map, and play reading it (the isolated unit's check at the end of its movement phase), each
+//! quoting its sentence.
+
+use super::common::{json, ok, run, tmp};
+
+/// A 14 x 6 SPI map: France, columns 13-14 Germany; a French rail line off the west edge along
+/// row 03 to 0603 (the French `supply` edge at 0103), the German "S" at 1401.
+const MAP: &str = "[map]\nname = \"supply test\"\nrules = \"spi\"\nfirst = \"0101\"\n\
+    last = \"1406\"\ndefault_terrain = \"clear\"\ndefault_country = \"france\"\n\n\
+    [provenance]\nsource = \"club\"\ndrawn_by = \"a test\"\nfrom = \"nothing\"\n\n\
+    [countries]\ngermany = [\"1301-1406\"]\n\n\
+    [[rail]]\npath = [\"0103\", \"0203\", \"0303\", \"0403\", \"0503\", \"0603\"]\n\n\
+    [[edge]]\nrole = \"supply\"\nside = \"french\"\nname = \"west rail\"\ncells = [\"0103\"]\n\n\
+    [[edge]]\nrole = \"supply\"\nside = \"german\"\nname = \"S\"\ncells = [\"1401\"]\n";
+
+/// A new SPI game on the test map: de-2-5-1 at 1203 (near the "S"), de-2-5-2 at 0205 (west of
+/// the French fortress of Verdun at 0703, whose zone of interdiction walls it off), fr-metz-5 at
+/// 0505 (near the rail line), everyone else off the map.
+fn game(name: &str) -> String {
+    let dir = tmp("spi-supply", name);
+    let map = dir.join("supply-test.toml");
+    std::fs::write(&map, MAP).unwrap();
+    let save = dir.join("g.json").display().to_string();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        "spi-1870",
+        "--out",
+        &save,
+        "--seed",
+        "3",
+        "--map",
+        map.to_str().unwrap(),
+    ]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "set",
+        "de-2-5-1",
+        "position",
+        "1203",
+        "set",
+        "de-2-5-2",
+        "position",
+        "0205",
+        "set",
+        "fr-metz-5",
+        "position",
+        "0505",
+        "set",
+        "fort-verdun",
+        "position",
+        "0703",
+    ]);
+    save
+}
+
+/// The unit `id` of a `game supply --json` answer.
+fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["unit"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {v}"))
+}
+
+/// A map that names no supply edge of a side leaves that side's supply to the umpire.
+#[test]
+fn a_side_without_a_supply_edge_is_the_umpires() {
+    let dir = tmp("spi-supply", "no-edge");
+    let map = dir.join("no-edge.toml");
+    let text = MAP.split("[[edge]]").next().unwrap();
+    std::fs::write(&map, text).unwrap();
+    let save = dir.join("g.json").display().to_string();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        "spi-1870",
+        "--out",
+        &save,
+        "--seed",
+        "3",
+        "--map",
+        map.to_str().unwrap(),
+    ]);
+    ok(&[
+        "game", "apply", &save, "set", "de-2-5-1", "position", "1203",
+    ]);
+    let v = json(&["game", "supply", &save, "de-2-5-1", "--json"]);
+    let u = unit(&v, "de-2-5-1");
+    assert_eq!(
+        (u["status"].as_str(), u["basis"].as_str()),
+        (Some("supplied"), Some("umpire"))
+    );
+    assert!(u["traced"].is_null(), "{v}");
+}
+
+/// SPI-S1 (issue 42's S19, "supply within 10/25 hexes"): "To be supplied, a unit must be able to
+/// trace at least one continuous path of hexes which does not pass through Enemy occupied or
+/// controlled hexes to a Supply Source for no more than ten hexes"; SPI-S2: "The Germans have a
+/// single Supply Source which is marked with an 'S'", "the French rail lines leading from the west
+/// and south edges"; SPI-F1 Case E: the zone of interdiction "interrupts all forms of Enemy supply
+/// lines".
+#[test]
+fn supply_is_traced_on_the_map_with_its_path_source_and_what_interdicts() {
+    let save = game("traced");
+    let v = json(&["game", "supply", &save, "--json"]);
+    assert_eq!(v["from_map"], true, "{v}");
+    // Near the "S": supplied, the path ending there.
+    let near = unit(&v, "de-2-5-1");
+    assert_eq!(
+        (near["status"].as_str(), near["basis"].as_str()),
+        (Some("supplied"), Some("map"))
+    );
+    let t = &near["traced"];
+    assert_eq!(t["source"]["name"], "S");
+    assert_eq!(t["source"]["kind"], "edge");
+    assert_eq!(t["source"]["cell"], "1401");
+    let path: Vec<&str> = t["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(path.first(), Some(&"1203"));
+    assert_eq!(path.last(), Some(&"1401"));
+    assert_eq!(t["distance"].as_u64(), Some(path.len() as u64 - 1));
+    assert!(t["distance"].as_u64().unwrap() <= 10);
+    // The French unit draws on the rail line.
+    let fr = unit(&v, "fr-metz-5");
+    assert_eq!(fr["status"], "supplied");
+    assert_eq!(fr["traced"]["source"]["kind"], "rail");
+    assert_eq!(fr["traced"]["source"]["name"], "west rail");
+    // West of Verdun: every way east crosses its zone of interdiction: isolated, and why.
+    let cut_off = unit(&v, "de-2-5-2");
+    assert_eq!(cut_off["status"], "isolated", "{cut_off}");
+    let t = &cut_off["traced"];
+    assert!(t["path"].as_array().unwrap().is_empty());
+    let zone: Vec<&serde_json::Value> = t["interdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["what"] == "zone-of-interdiction")
+        .collect();
+    assert!(!zone.is_empty(), "{t}");
+    assert_eq!(zone[0]["by"][0], "fort-verdun");
+    assert_eq!(zone[0]["rule"], "SPI-F1");
+    // A fortification is always supplied; an EB unit off the map is not traced.
+    assert_eq!(unit(&v, "fort-verdun")["status"], "supplied");
+    assert!(
+        v["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|u| u["unit"] != "de-eb-1")
+    );
+    let rules = &v["sides"][0]["rules"];
+    assert_eq!(
+        rules,
+        &serde_json::json!(["SPI-F1", "SPI-S1", "SPI-S2", "SPI-Z1"])
+    );
+    // The text says the same.
+    let text = ok(&["game", "supply", &save]);
+    assert!(text.contains("supply traced on the map"), "{text}");
+    assert!(text.contains("hexes to S at 1401 (edge)"), "{text}");
+    assert!(
+        text.contains("zone of interdiction of fort-verdun (SPI-F1)"),
+        "{text}"
+    );
+    // One unit: its answer and its side's.
+    let one = json(&["game", "supply", &save, "de-2-5-1", "--json"]);
+    assert_eq!(one["units"].as_array().unwrap().len(), 1);
+    assert_eq!(one["sides"].as_array().unwrap().len(), 1);
+    assert_eq!(one["sides"][0]["side"], "german");
+}
+
+/// The umpire's typed state wins in play, kept apart from the map's: `supply UNIT STATE`.
+#[test]
+fn the_umpires_typed_state_overrides_the_map_and_is_marked() {
+    let save = game("typed");
+    ok(&["game", "apply", &save, "supply", "de-2-5-1", "unsupplied"]);
+    let v = json(&["game", "supply", &save, "de-2-5-1", "--json"]);
+    let u = unit(&v, "de-2-5-1");
+    assert_eq!(
+        (
+            u["status"].as_str(),
+            u["basis"].as_str(),
+            u["typed"].as_str()
+        ),
+        (Some("unsupplied"), Some("typed"), Some("unsupplied"))
+    );
+    assert_eq!(u["traced"]["status"], "supplied", "the map's kept apart");
+    let text = ok(&["game", "supply", &save, "de-2-5-1"]);
+    assert!(
+        text.contains("typed by the umpire (wins in play); the map says supplied"),
+        "{text}"
+    );
+}
+
+/// Without a map, supply is the umpire's, as before issue 42, and the answer says so.
+#[test]
+fn without_a_map_supply_is_the_umpires() {
+    let dir = tmp("spi-supply", "no-map");
+    let save = dir.join("g.json").display().to_string();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        "spi-1870",
+        "--out",
+        &save,
+        "--seed",
+        "3",
+    ]);
+    ok(&["game", "apply", &save, "supply", "fr-metz-5", "isolated"]);
+    let v = json(&["game", "supply", &save, "--json"]);
+    assert_eq!(v["from_map"], false);
+    assert!(
+        v["umpire"]
+            .as_str()
+            .unwrap()
+            .contains("supply is the umpire's"),
+        "{v}"
+    );
+    let u = unit(&v, "fr-metz-5");
+    assert_eq!(
+        (u["status"].as_str(), u["basis"].as_str()),
+        (Some("isolated"), Some("typed"))
+    );
+    assert!(u["traced"].is_null());
+    assert_eq!(unit(&v, "de-2-5-1")["basis"], "umpire");
+    let text = ok(&["game", "supply", &save]);
+    assert!(text.contains("this game has no map"), "{text}");
+}
+
+/// Exit 2 naming the bad argument: an unknown unit, a unit not traced (off the map).
+#[test]
+fn a_bad_unit_exits_2_naming_it() {
+    let save = game("bad");
+    let (code, _, err) = run(&["game", "supply", &save, "nobody"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("UNIT") && err.contains("nobody"), "{err}");
+    let (code, _, err) = run(&["game", "supply", &save, "de-1-5-1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not traced for supply"), "{err}");
+    let (code, _, err) = run(&["game", "supply", &save, "de-eb-1", "--json"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// SPI-S1, Standard Game Case O: "Isolated units lose one Combat Point from their Combat Strength
+/// at the end of each Friendly Movement Phase that they are isolated": isolated as the map traces
+/// it, a check to answer (never applied silently); SPI-S1: "Isolated units ... are unable to
+/// attack", and the combat's lines say where the state comes from.
+#[test]
+fn play_reads_the_maps_supply() {
+    let save = game("play");
+    // German movement, then on: the check for the isolated unit, worded from the map.
+    ok(&["game", "apply", &save, "next-phase", "next-phase"]);
+    let due = json(&["game", "due", &save, "--json"]);
+    let iso: Vec<&serde_json::Value> = due
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "SPI-S1")
+        .collect();
+    assert_eq!(iso.len(), 1, "{due}");
+    assert_eq!(iso[0]["unit"], "de-2-5-2");
+    let what = iso[0]["what"].as_str().unwrap();
+    assert!(
+        what.contains("isolated (from the map") && what.contains("loses 1 CP"),
+        "{what}"
+    );
+}

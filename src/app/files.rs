@@ -23,6 +23,18 @@ pub fn file_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                 }
             }
         });
+        if ui.button("New battle…").clicked() {
+            out.push(Command::ShowBuilder(super::builder::Opening::New));
+            ui.close();
+        }
+        if ui.button("Edit order of battle…").clicked() {
+            out.push(Command::ShowBuilder(super::builder::Opening::Current));
+            ui.close();
+        }
+        if ui.button("Import units from CSV…").clicked() {
+            out.push(Command::ShowBuilder(super::builder::Opening::Csv));
+            ui.close();
+        }
         if ui.button("New from unit-card file…").clicked() {
             out.push(Command::ChooseFile(Purpose::ImportCards));
             ui.close();

@@ -8,6 +8,7 @@
 
 pub mod board_map;
 pub mod board_picture;
+pub mod builder;
 pub mod campaign;
 pub mod charts;
 pub mod dice_tray;
@@ -98,6 +99,8 @@ impl KepiApp {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(50));
         }
+        // The builder's Ctrl+Z and Ctrl+Y undo the builder while it is open, not the game.
+        app.dialogs.builder.keys(ui.ctx());
         let focused_at_start = ui.ctx().egui_wants_keyboard_input();
         keys::modified(
             ui.ctx(),
@@ -334,6 +337,9 @@ fn dialogs_over(
         }
         campaign::return_dialog_ui(ctx, dialogs, &view, out);
     }
+    app.dialogs
+        .builder
+        .ui(ctx, &mut app.settings.csv_columns, out);
     if let Some(c) = app.files.dialog.ui(ctx) {
         out.push(c);
     }
@@ -355,6 +361,7 @@ fn finish_frame(ctx: &egui::Context, app: &mut AppState, mut out: Vec<Command>) 
         || app.guard.confirm.is_some()
         || app.files.dialog.open
         || app.dialogs.export.open
+        || app.dialogs.builder.open
         || app.dialogs.campaign.fight.is_some()
         || app.dialogs.campaign.give.is_some();
     keys::playing(ctx, &app.view(), &app.resolver, held, &mut out);

@@ -50,3 +50,39 @@ fn a_registered_rule_set_opens_shows_its_odds_and_rolls() {
     h.run();
     assert!(h.query_by_label_contains("Result: ").is_some());
 }
+
+/// Issue 43: the registered set's cards open in the order-of-battle builder, its form drawn from
+/// the set's card (the builder names no rule set).
+#[test]
+fn a_registered_rule_sets_cards_open_in_the_builder() {
+    let system = volley::system();
+    let mut h = demo(LAPTOP);
+    h.run();
+    h.state_mut()
+        .state
+        .handle(Command::NewGame("volley-test".into()));
+    h.state_mut()
+        .state
+        .handle(Command::ShowBuilder(kepi::app::builder::Opening::Current));
+    h.run();
+    let b = &h.state().state.dialogs.builder;
+    let oob = b.oob.as_ref().expect("opened");
+    assert_eq!(oob.spec, system.card_spec());
+    assert_eq!(oob.drafts().len(), 2);
+    assert!(oob.errors().is_empty(), "{:?}", oob.errors());
+    let key = oob.drafts().next().map(|d| d.key).expect("a card");
+    h.state_mut().state.dialogs.builder.selected = Some(kepi::app::builder::Selection::Unit(key));
+    h.run();
+    assert!(
+        h.query_all_by_label("A Company").next().is_some(),
+        "its form is shown"
+    );
+    let spec = system.card_spec();
+    for f in &spec.fields {
+        assert!(
+            h.query_all_by_label(f.label).next().is_some(),
+            "{} on the form",
+            f.label
+        );
+    }
+}

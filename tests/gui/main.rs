@@ -12,6 +12,7 @@ mod gui_acted;
 mod gui_board_map;
 mod gui_board_picture;
 mod gui_breaches;
+mod gui_builder;
 mod gui_campaign;
 mod gui_counts;
 mod gui_dice_tray;

@@ -25,6 +25,7 @@ impl AppState {
         fresh.data_dir = self.data_dir.take();
         fresh.files.native = self.files.native;
         fresh.files.dialog.folder = std::mem::take(&mut self.files.dialog.folder);
+        fresh.dialogs.builder = std::mem::take(&mut self.dialogs.builder);
         *self = fresh;
     }
 
@@ -102,6 +103,64 @@ impl AppState {
             Err(e) => self.err(format!(
                 "could not import the unit cards: {e} (the current game is unchanged)"
             )),
+        }
+    }
+
+    /// A new game from the builder's order of battle (issue 43), as [`AppState::new_from_cards`]
+    /// makes one from a file; the builder closes.
+    pub(super) fn new_from_built(&mut self, s: &kepi_game::roster::Scenario) {
+        match AppState::new_game(s, kepi_game::dice::fresh_seed(), self.tables) {
+            Ok(fresh) => {
+                let units = fresh.state().units.len();
+                self.switch_to(fresh);
+                self.dialogs.builder.open = false;
+                self.ok(format!("new game from the order of battle ({units} units)"));
+            }
+            Err(e) => self.err(format!(
+                "could not start the battle: {e} (the current game is unchanged)"
+            )),
+        }
+    }
+
+    /// The builder's "Print roster": the roster of a game made from its order of battle, written
+    /// to `path` on the export's worker.
+    pub(super) fn print_built(&mut self, s: &kepi_game::roster::Scenario, path: PathBuf) {
+        let Some(system) = s.system else {
+            return self.err("the order of battle names no rule set");
+        };
+        let game = kepi_game::engine::game::Game::new(
+            s,
+            system,
+            kepi_game::engine::game::SeedSecret::new(kepi_game::dice::fresh_seed()),
+            Utc::now(),
+        );
+        match crate::exports::ExportJob::start(
+            crate::exports::ExportKind::RosterPdf,
+            path,
+            self.settings.paper,
+            &game,
+            self.tables,
+        ) {
+            Ok(job) => self.dialogs.export_job = Some(job),
+            Err(e) => self.err(e),
+        }
+    }
+
+    /// The current game's order of battle as a scenario (File > Edit order of battle…).
+    pub(super) fn current_scenario(&self) -> kepi_game::roster::Scenario {
+        let st = self.game.state();
+        kepi_game::roster::Scenario {
+            name: st.scenario.to_string(),
+            system: Some(st.system.system()),
+            title: st.title.to_string(),
+            date: st.start_date,
+            first_cell: st.first_cell,
+            sides: st.sides.clone(),
+            notes: String::new(),
+            hide_strengths: st.hide_strengths,
+            scale: st.scale,
+            map: st.map.clone(),
+            units: st.units.iter().map(|u| (*u.unit).clone()).collect(),
         }
     }
 

@@ -100,6 +100,8 @@ pub struct Dialogs {
     pub campaign: crate::campaign::CampaignUi,
     /// The last game, offered at start ("continue" or "recover").
     pub last_game: Option<LastGame>,
+    /// The order-of-battle builder (issue 43).
+    pub builder: crate::builder::BuilderWindow,
 }
 
 impl Dialogs {

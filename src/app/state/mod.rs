@@ -75,6 +75,9 @@ pub struct Settings {
     /// dialog starts there when the game has no file of the user's own (issue 46: Save As
     /// started in the home folder).
     pub last_folder: Option<PathBuf>,
+    /// File > Import units from CSV…'s last mapping, (card field, column header), offered for
+    /// the next file (issue 43).
+    pub csv_columns: Vec<(String, String)>,
 }
 
 impl Default for Settings {
@@ -85,6 +88,7 @@ impl Default for Settings {
             recent: Vec::new(),
             paper: Paper::default(),
             last_folder: None,
+            csv_columns: Vec::new(),
         }
     }
 }
@@ -275,6 +279,17 @@ pub enum Command {
     NewGame(String),
     /// Start a new game from a unit-card file (a scenario or order of battle in TOML).
     NewFromCards(PathBuf),
+    /// Show the order-of-battle builder (File > New battle…, File > Edit order of battle…).
+    ShowBuilder(crate::builder::Opening),
+    /// Start a new game from the builder's order of battle ("Start this battle").
+    StartBattle(Box<Scenario>),
+    /// Print the builder's order of battle as a roster PDF to `path` ("Print roster").
+    PrintBattle {
+        /// The order of battle.
+        scenario: Box<Scenario>,
+        /// Where.
+        path: PathBuf,
+    },
     /// Open a game file.
     Open(PathBuf),
     /// Save (to the chosen file; a game kept in kepi's folder asks for one: Save As).
@@ -338,6 +353,7 @@ impl Command {
                 | Command::ShowExport(_)
                 | Command::ShowFight
                 | Command::ShowReturn
+                | Command::ShowBuilder(_)
         )
     }
 }
@@ -604,12 +620,15 @@ impl AppState {
             }
             Command::NewGame(_)
             | Command::NewFromCards(_)
+            | Command::StartBattle(_)
             | Command::Open(_)
             | Command::OpenLast
             | Command::Close
                 if !self.guarded(&cmd) => {}
             Command::NewGame(name) => self.new_from_scenario(&name),
             Command::NewFromCards(path) => self.new_from_cards(&path),
+            Command::StartBattle(s) => self.new_from_built(&s),
+            Command::PrintBattle { scenario, path } => self.print_built(&scenario, path),
             Command::Open(path) => self.open(&path),
             Command::Save if self.store.is_none() || self.autosaved => {
                 self.handle(Command::ChooseFile(Purpose::SaveAs));
@@ -650,7 +669,8 @@ impl AppState {
             | Command::ShowNet(_)
             | Command::ShowExport(_)
             | Command::ShowFight
-            | Command::ShowReturn => self.show(cmd),
+            | Command::ShowReturn
+            | Command::ShowBuilder(_) => self.show(cmd),
         }
     }
 
@@ -663,6 +683,10 @@ impl AppState {
                 self.settings.scale = scale;
             }
             Command::ShowNet(d) => self.dialogs.net = Some(d),
+            Command::ShowBuilder(opening) => {
+                let current = self.current_scenario();
+                self.dialogs.builder.show(opening, Some(current));
+            }
             Command::ShowExport(kind) => {
                 let folder = self.dialog_folder();
                 self.dialogs.export.show_for(kind, Some(folder.as_path()));

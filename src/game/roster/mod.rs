@@ -7,6 +7,7 @@
 //! it into rule-checked units or a [`CardError`] naming the file, line, field and accepted values.
 //! Every file is read size-limited, and an image path must stay inside the cards folder.
 
+pub mod builder;
 pub mod csv_import;
 pub mod spec;
 pub(crate) mod vocab;

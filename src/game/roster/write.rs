@@ -184,6 +184,20 @@ fn card_values(u: &Unit, system: Option<RuleSetId>) -> Vec<(Field, Option<V>)> {
         .collect()
 }
 
+/// A card's fields as the text a form holds (what [`card_values`] writes; a value the loader
+/// gives by itself is absent), for the order-of-battle builder.
+pub(crate) fn card_texts(u: &Unit, system: Option<RuleSetId>) -> Vec<(Field, String)> {
+    card_values(u, system)
+        .into_iter()
+        .filter_map(|(f, v)| match v? {
+            V::S(s) => Some((f, s)),
+            V::I(n) => Some((f, n.to_string())),
+            V::B(b) => Some((f, b.to_string())),
+            V::L(l) => Some((f, l.join(", "))),
+        })
+        .collect()
+}
+
 /// The comment lines that open a card whose order of battle differs from the card before's: one
 /// line per level from the first that changed ("# Army: Second Army", "#   Corps: III Corps").
 fn hierarchy_comment(prev: Option<&Oob>, now: &Oob) -> String {

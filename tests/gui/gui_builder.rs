@@ -1,0 +1,193 @@
+//! The order-of-battle builder in the window (issue 43): a battle built from nothing, an error
+//! beside its field that goes when fixed, a duplicated brigade renumbered, undo, save and reopen,
+//! and "Start this battle".
+
+use super::common::{LAPTOP, app, tmp, window};
+
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use kepi::app::builder::{Opening, Selection};
+use kepi::app::state::Command;
+use kepi::roster::builder::{Level, NodePath, Op, OrderOfBattle};
+use kepi::roster::{Field, Side};
+
+type H = egui_kittest::Harness<'static, kepi::app::KepiApp>;
+
+/// The window at 1366x768 with File > New battle… answered: the first rule set, two sides.
+fn new_battle() -> H {
+    let mut h = window(None);
+    app(&mut h).handle(Command::ShowBuilder(Opening::New));
+    h.run();
+    h.get_by_label("Create the battle").click();
+    h.run();
+    assert!(app(&mut h).dialogs.builder.oob.is_some());
+    h
+}
+
+fn oob(h: &mut H) -> &mut OrderOfBattle {
+    app(h)
+        .dialogs
+        .builder
+        .oob
+        .as_mut()
+        .expect("an order of battle")
+}
+
+/// True when some widget's label holds `text`.
+fn shows(h: &H, text: &str) -> bool {
+    h.query_all_by_label_contains(text).next().is_some()
+}
+
+/// Clicks the tree's row whose label starts with `start`.
+fn click_row(h: &mut H, start: &str) {
+    h.get_by_label_contains(start).click();
+    h.run();
+}
+
+#[test]
+fn two_sides_built_from_nothing_an_error_at_its_field_goes_when_fixed() {
+    let mut h = new_battle();
+    assert_eq!(LAPTOP, egui::vec2(1366.0, 768.0));
+    click_row(&mut h, "Side: German");
+    h.get_by_label("Add army").click();
+    h.run();
+    click_row(&mut h, "Side: French");
+    h.get_by_label("Add army").click();
+    h.run();
+    assert_eq!(oob(&mut h).drafts().len(), 2);
+    assert!(oob(&mut h).errors().is_empty());
+    // The new unit is selected: its form shows the card's fields.
+    let key = match app(&mut h).dialogs.builder.selected.clone() {
+        Some(Selection::Unit(k)) => k,
+        other => panic!("a unit selected, got {other:?}"),
+    };
+    h.get_by_role_and_label(Role::TextInput, "Arrives").focus();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "Arrives")
+        .type_text("0");
+    h.run();
+    h.run();
+    assert!(
+        oob(&mut h).error_at(key, Field::Arrives).is_some(),
+        "arrives 0 is refused"
+    );
+    assert!(shows(&h, "0 is out of range"));
+    assert!(shows(&h, "1 error to fix"));
+    // Start this battle waits.
+    // Typed on to 05: in range, the error goes.
+    h.get_by_role_and_label(Role::TextInput, "Arrives")
+        .type_text("5");
+    h.run();
+    h.run();
+    assert!(
+        oob(&mut h).errors().is_empty(),
+        "{:?}",
+        oob(&mut h).errors()
+    );
+    assert!(!shows(&h, "0 is out of range"));
+    assert_eq!(oob(&mut h).draft(key).unwrap().get(Field::Arrives), "05");
+}
+
+/// A German brigade of two battalions in the builder, its node selected.
+fn with_brigade(h: &mut H) -> NodePath {
+    let div = NodePath::side(Side::German)
+        .child(Level::Army, "Second Army")
+        .child(Level::Corps, "III Corps")
+        .child(Level::Division, "5th Division");
+    let b = div.child(Level::Brigade, "9th Brigade");
+    let o = oob(h);
+    let k = o
+        .apply(Op::AddNode {
+            parent: div,
+            name: "9th Brigade".into(),
+        })
+        .unwrap()
+        .unwrap();
+    o.apply(Op::Set {
+        key: k,
+        field: Field::Name,
+        value: "I/8th Grenadiers".into(),
+    })
+    .unwrap();
+    let k = o.apply(Op::AddUnit { parent: b.clone() }).unwrap().unwrap();
+    o.apply(Op::Set {
+        key: k,
+        field: Field::Name,
+        value: "II/8th Grenadiers".into(),
+    })
+    .unwrap();
+    h.run();
+    b
+}
+
+#[test]
+fn a_duplicated_brigade_is_renumbered_and_ctrl_z_takes_it_back() {
+    let mut h = new_battle();
+    with_brigade(&mut h);
+    click_row(&mut h, "Brigade: 9th Brigade");
+    h.get_by_label("Duplicate").click();
+    h.run();
+    assert!(shows(&h, "Brigade: 10th Brigade"));
+    assert!(shows(&h, "III/8th Grenadiers"));
+    assert!(shows(&h, "IV/8th Grenadiers"));
+    let before = app(&mut h).game.log().len();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert!(!shows(&h, "III/8th Grenadiers"));
+    assert_eq!(oob(&mut h).drafts().len(), 2);
+    assert_eq!(
+        app(&mut h).game.log().len(),
+        before,
+        "Ctrl+Z undid the builder, not the game"
+    );
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    h.run();
+    assert!(shows(&h, "IV/8th Grenadiers"));
+}
+
+#[test]
+fn saved_and_opened_again_the_cards_are_the_same_and_the_battle_starts() {
+    let mut h = new_battle();
+    with_brigade(&mut h);
+    click_row(&mut h, "Side: French");
+    h.get_by_label("Add army").click();
+    h.run();
+    let dir = tmp("gui-builder", "save");
+    let file = dir.join("club.toml");
+    h.get_by_role_and_label(Role::TextInput, "File").focus();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "File")
+        .type_text(&file.display().to_string());
+    h.run();
+    h.get_by_label("Save as").click();
+    h.run();
+    let built = oob(&mut h).to_scenario().unwrap();
+    let text = std::fs::read_to_string(&file).expect("saved");
+    let back = kepi::roster::validate_roster("club.toml", &text, Some(&dir)).unwrap();
+    assert_eq!(back, built);
+    let reopened = OrderOfBattle::from_source("club.toml", &text, Some(&dir)).unwrap();
+    assert_eq!(reopened.to_scenario().unwrap(), built);
+    // Start this battle: a game of exactly these units.
+    h.get_by_label("Start this battle").click();
+    h.run();
+    let ids: Vec<String> = app(&mut h)
+        .state()
+        .units
+        .iter()
+        .map(|u| u.unit.id.clone())
+        .collect();
+    let want: Vec<String> = built.units.iter().map(|u| u.id.clone()).collect();
+    assert_eq!(ids, want);
+    assert!(!app(&mut h).dialogs.builder.open, "the builder closed");
+}
+
+#[test]
+fn edit_order_of_battle_opens_the_current_games_units() {
+    let mut h = window(Some("st-privat"));
+    let n = app(&mut h).state().units.len();
+    app(&mut h).handle(Command::ShowBuilder(Opening::Current));
+    h.run();
+    let o = oob(&mut h);
+    assert_eq!(o.drafts().len(), n);
+    assert!(o.errors().is_empty(), "{:?}", o.errors());
+}

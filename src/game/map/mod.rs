@@ -29,12 +29,14 @@ use crate::tables::TableError;
 
 mod carried;
 mod check;
+pub mod edit;
 pub mod picture;
 mod raw;
 pub mod reach;
 mod report;
 pub mod terrain;
 pub mod vassal;
+pub mod write;
 
 pub use carried::{MapFile, text_sha256};
 pub use picture::{Alignment, Picture};

@@ -153,6 +153,8 @@ pub struct MapEditor {
     importing: Option<Importing>,
     /// Where the board's axial (0, 0) was drawn last frame, and the hex size.
     drawn: Option<(Pos2, f32)>,
+    /// The cell under the pointer last frame (the status line says it).
+    hovered: Option<Hex>,
 }
 
 impl Default for MapEditor {
@@ -185,6 +187,7 @@ impl Default for MapEditor {
             last: None,
             importing: None,
             drawn: None,
+            hovered: None,
         }
     }
 }
@@ -483,9 +486,7 @@ impl MapEditor {
         if hovered_now != hovered {
             ui.ctx().request_repaint();
         }
-        ui.ctx().data_mut(|d| {
-            d.insert_temp(egui::Id::new("map_edit_hovered"), hovered_now);
-        });
+        self.hovered = hovered_now;
         self.leave_prompt(ui.ctx(), game, &mut out);
         self.import_window(ui.ctx());
         out
@@ -730,10 +731,7 @@ impl MapEditor {
 
     /// Two lines: what the editor said last, and the hovered cell.
     fn status_ui(&mut self, ui: &mut Ui) -> Option<Hex> {
-        let hovered: Option<Hex> = ui
-            .ctx()
-            .data(|d| d.get_temp(egui::Id::new("map_edit_hovered")))
-            .flatten();
+        let hovered = self.hovered;
         let said = match &self.said {
             Some((s, true)) => RichText::new(s.as_str()).color(ui.visuals().error_fg_color),
             Some((s, false)) => RichText::new(s.as_str()),

@@ -32,7 +32,7 @@ fn editor_on_example(dir: &Path) -> (Harness<'static, KepiApp>, PathBuf) {
     (h, file)
 }
 
-fn map(h: &Harness<'_, KepiApp>) -> &Map {
+fn map<'a>(h: &'a Harness<'_, KepiApp>) -> &'a Map {
     h.state().state.panels.map_edit.map().unwrap()
 }
 

@@ -22,6 +22,12 @@ pub enum Purpose {
     ImportCards,
     /// Save a campaign's combat as a new battle (issue 30, "Fight as a battle").
     Battle,
+    /// Open a map file in the map editor (issue 41).
+    EditMap,
+    /// Save the map being edited to a new file (the map editor's "Save map as…").
+    SaveMapAs,
+    /// Import a board from a VASSAL module (File > Import board from VASSAL…).
+    VassalModule,
 }
 
 impl Purpose {
@@ -32,6 +38,9 @@ impl Purpose {
             Purpose::Open => "Open a game",
             Purpose::ImportCards => "New game from a unit-card file",
             Purpose::Battle => "Save the battle as",
+            Purpose::EditMap => "Edit a map file",
+            Purpose::SaveMapAs => "Save the map as",
+            Purpose::VassalModule => "Import a board from a VASSAL module",
         }
     }
 
@@ -42,6 +51,9 @@ impl Purpose {
             Purpose::Open => "Open this game",
             Purpose::ImportCards => "Import these cards",
             Purpose::Battle => "Make the battle here",
+            Purpose::EditMap => "Edit this map",
+            Purpose::SaveMapAs => "Save the map here",
+            Purpose::VassalModule => "Read this module",
         }
     }
 
@@ -49,7 +61,8 @@ impl Purpose {
     fn extension(self) -> &'static str {
         match self {
             Purpose::SaveAs | Purpose::Open | Purpose::Battle => "json",
-            Purpose::ImportCards => "toml",
+            Purpose::ImportCards | Purpose::EditMap | Purpose::SaveMapAs => "toml",
+            Purpose::VassalModule => "vmod",
         }
     }
 
@@ -60,12 +73,18 @@ impl Purpose {
             Purpose::Open => Command::Open(path),
             Purpose::ImportCards => Command::NewFromCards(path),
             Purpose::Battle => Command::FightBattle(path),
+            Purpose::EditMap | Purpose::SaveMapAs | Purpose::VassalModule => {
+                Command::MapFile(self, path)
+            }
         }
     }
 }
 
 /// The file name Save As offers.
 pub const DEFAULT_SAVE_NAME: &str = "battle.kepi.json";
+
+/// The file name "Save map as…" offers.
+pub const DEFAULT_MAP_NAME: &str = "our-board.toml";
 
 /// The file name "Fight as a battle" offers.
 pub const DEFAULT_BATTLE_NAME: &str = "campaign-battle.kepi.json";
@@ -76,7 +95,8 @@ impl Purpose {
         match self {
             Purpose::SaveAs => Some(DEFAULT_SAVE_NAME),
             Purpose::Battle => Some(DEFAULT_BATTLE_NAME),
-            Purpose::Open | Purpose::ImportCards => None,
+            Purpose::SaveMapAs => Some(DEFAULT_MAP_NAME),
+            Purpose::Open | Purpose::ImportCards | Purpose::EditMap | Purpose::VassalModule => None,
         }
     }
 }
@@ -127,6 +147,12 @@ pub fn native(purpose: Purpose, folder: &Path) -> Native {
             .add_filter("kepi game", &["json"])
             .set_file_name(DEFAULT_BATTLE_NAME)
             .save_file(),
+        Purpose::EditMap => dialog.add_filter("kepi map", &["toml"]).pick_file(),
+        Purpose::SaveMapAs => dialog
+            .add_filter("kepi map", &["toml"])
+            .set_file_name(DEFAULT_MAP_NAME)
+            .save_file(),
+        Purpose::VassalModule => dialog.add_filter("VASSAL module", &["vmod"]).pick_file(),
     };
     match picked {
         Some(p) => Native::Chosen(p),
@@ -324,7 +350,10 @@ impl FileDialog {
                     Some(e) => (e.clone(), true),
                     None if self.entries.is_empty() => (
                         match self.purpose {
-                            Purpose::ImportCards => "No folders or .toml files here.",
+                            Purpose::ImportCards | Purpose::EditMap | Purpose::SaveMapAs => {
+                                "No folders or .toml files here."
+                            }
+                            Purpose::VassalModule => "No folders or .vmod modules here.",
                             _ => "No folders or .json games here.",
                         }
                         .to_string(),

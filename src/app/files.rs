@@ -51,6 +51,10 @@ pub fn file_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
             out.push(Command::ChooseFile(Purpose::SaveAs));
             ui.close();
         }
+        if ui.button("Import board from VASSAL…").clicked() {
+            out.push(Command::ChooseFile(Purpose::VassalModule));
+            ui.close();
+        }
         super::campaign::return_menu_ui(ui, view, out);
         ui.separator();
         if ui.button("Host this game…").clicked() {
@@ -72,6 +76,21 @@ pub fn file_menu_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                     ui.close();
                 }
             }
+        }
+    });
+    // Issue 41: the map editor.
+    ui.menu_button("Map", |ui| {
+        if ui.button("Edit map").clicked() {
+            out.push(Command::EditMap);
+            ui.close();
+        }
+        if ui.button("Edit a map file…").clicked() {
+            out.push(Command::ChooseFile(Purpose::EditMap));
+            ui.close();
+        }
+        if ui.button("Import board from VASSAL…").clicked() {
+            out.push(Command::ChooseFile(Purpose::VassalModule));
+            ui.close();
         }
     });
     ui.menu_button("View", |ui| {

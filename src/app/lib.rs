@@ -21,6 +21,7 @@ pub mod help;
 pub mod keys;
 pub mod log_panel;
 pub mod map;
+pub mod map_edit;
 pub mod net_ui;
 pub mod other_rolls;
 pub mod resolver;
@@ -102,13 +103,23 @@ impl KepiApp {
         // The builder's Ctrl+Z and Ctrl+Y undo the builder while it is open, not the game.
         app.dialogs.builder.keys(ui.ctx());
         let focused_at_start = ui.ctx().egui_wants_keyboard_input();
-        keys::modified(
-            ui.ctx(),
-            &app.view(),
-            &app.resolver,
-            focused_at_start,
-            &mut out,
-        );
+        // Issue 41: while the map editor is open, its keys are the editor's (Ctrl+Z undoes a
+        // paint, never the game's last action).
+        let editing = app.panels.map_edit.open;
+        if editing {
+            let game_map = app.game.state().map.clone();
+            app.panels
+                .map_edit
+                .keys(ui.ctx(), game_map.as_ref(), &mut out);
+        } else {
+            keys::modified(
+                ui.ctx(),
+                &app.view(),
+                &app.resolver,
+                focused_at_start,
+                &mut out,
+            );
+        }
         let top_bar = egui::Panel::top("top_bar").show(ui, |ui| {
             let (view, panels) = app.split();
             let asked = panels.top_bar.ui(ui, &view);
@@ -134,10 +145,17 @@ impl KepiApp {
         let hex = map::has_map(system);
         // The panels' grips are painted once the central panel is (its fill would cover half of
         // a grip), on the panels' own layer: below every window and dialog.
-        let grips = side_panels(ui, app, hex, &mut out);
-        centre(ui, app, hex, &mut out);
-        for (x, panel) in grips {
-            grip(ui.ctx(), x, panel);
+        if editing {
+            egui::CentralPanel::default().show(ui, |ui| {
+                let game_map = app.game.state().map.clone();
+                out.extend(app.panels.map_edit.ui(ui, game_map.as_ref()));
+            });
+        } else {
+            let grips = side_panels(ui, app, hex, &mut out);
+            centre(ui, app, hex, &mut out);
+            for (x, panel) in grips {
+                grip(ui.ctx(), x, panel);
+            }
         }
         dialogs_over(ui.ctx(), app, net, below_top_bar, &mut out);
         finish_frame(ui.ctx(), app, out);
@@ -363,7 +381,8 @@ fn finish_frame(ctx: &egui::Context, app: &mut AppState, mut out: Vec<Command>) 
         || app.dialogs.export.open
         || app.dialogs.builder.open
         || app.dialogs.campaign.fight.is_some()
-        || app.dialogs.campaign.give.is_some();
+        || app.dialogs.campaign.give.is_some()
+        || app.panels.map_edit.open;
     keys::playing(ctx, &app.view(), &app.resolver, held, &mut out);
     for c in out {
         app.handle(c);
@@ -459,7 +478,10 @@ const COMPACT_WHEN_IDLE: std::time::Duration = std::time::Duration::from_secs(3)
 /// lets the window close. Also rewrites the save once the table has been idle for a while.
 fn closing(ctx: &egui::Context, app: &mut AppState) {
     if ctx.input(|i| i.viewport().close_requested()) && !app.guard.allow_close {
-        if app.unsaved() {
+        if !app.panels.map_edit.may_close_window() {
+            // Issue 41: the map editor asks about its changes first.
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+        } else if app.unsaved() {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             app.guard.confirm = Some(Box::new(Command::Close));
         } else {

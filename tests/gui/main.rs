@@ -25,6 +25,7 @@ mod gui_help;
 mod gui_hex;
 mod gui_keys;
 mod gui_live_form;
+mod gui_map_edit;
 mod gui_net;
 mod gui_notes;
 mod gui_panels;

@@ -216,6 +216,8 @@ pub struct Panels {
     pub charts: super::charts::ChartCache,
     /// The top bar and its menus (File, View, Help), with the Help window it opens.
     pub top_bar: super::top_bar::TopBar,
+    /// The map editor (Map > Edit map, issue 41): the map being edited, its undo, its tools.
+    pub map_edit: super::map_edit::MapEditor,
 }
 
 /// Everything the panels send.
@@ -318,6 +320,11 @@ pub enum Command {
     /// Issue 30: fight the combat of "Fight as a battle" as a battle saved to this new file
     /// (`kepi campaign battle`), then open the battle.
     FightBattle(PathBuf),
+    /// Issue 41: open the map editor (Map > Edit map): on the game's map, or on a file chosen.
+    EditMap,
+    /// A map file or module chosen for the map editor ([`Purpose::EditMap`],
+    /// [`Purpose::SaveMapAs`], [`Purpose::VassalModule`]).
+    MapFile(Purpose, PathBuf),
     /// "I roll my own dice" (true) or kepi's (false).
     SetOwnDice(bool),
     /// The theme and the UI scale (View menu).
@@ -663,6 +670,16 @@ impl AppState {
             Command::DismissLast => self.dialogs.last_game = None,
             Command::SaveAs(path) => self.save_as(&path),
             Command::FightBattle(path) => self.fight_battle(&path),
+            Command::EditMap => {
+                let map = self.game.state().map.clone();
+                if !self.panels.map_edit.edit_game_map(map.as_ref()) {
+                    self.handle(Command::ChooseFile(Purpose::EditMap));
+                }
+            }
+            Command::MapFile(purpose, path) => {
+                let map = self.game.state().map.clone();
+                self.panels.map_edit.chosen(purpose, &path, map.as_ref());
+            }
             Command::ReturnToCampaign(winner) => self.return_to_campaign(winner),
             Command::SetOwnDice(_)
             | Command::SetLook { .. }

@@ -273,7 +273,7 @@ fn shown(s: &str) -> String {
 }
 
 /// A terrain name: a lower-case word (letters, digits and `-`), starting with a letter.
-fn is_name(s: &str) -> bool {
+pub(super) fn is_name(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 32
         && s.starts_with(|c: char| c.is_ascii_lowercase())

@@ -29,6 +29,7 @@ use crate::tables::TableError;
 
 mod carried;
 mod check;
+pub mod edit;
 pub mod picture;
 mod raw;
 pub mod reach;
@@ -36,6 +37,7 @@ mod report;
 pub mod supply;
 pub mod terrain;
 pub mod vassal;
+pub mod write;
 
 pub use carried::{MapFile, text_sha256};
 pub use picture::{Alignment, Picture};

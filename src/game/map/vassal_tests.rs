@@ -609,3 +609,20 @@ fn list_names_every_board_with_its_grid() {
     );
     assert!(l[1].grid.as_ref().unwrap_err().contains("sideways"));
 }
+
+#[test]
+fn an_imported_board_writes_back_as_the_same_board() {
+    let xml = build_file(&hex_board(
+        "Main",
+        "map.png",
+        r#"dx="84.0" dy="96.0" x0="40" y0="50" sideways="false""#,
+        r#"hOff="1" vOff="1" stagger="true""#,
+    ));
+    let pic = png(800, 600);
+    let imp = import_from(&xml, &[("images/map.png", &pic)], "Main", spi()).unwrap();
+    let map = Map::from_source("Main.toml", &imp.map_text).unwrap();
+    let text = crate::map::write::to_toml(&map);
+    let back = Map::from_source("Main.toml", &text).unwrap();
+    assert!(crate::map::write::same_board(&map, &back), "{text}");
+    assert!(text.contains("[picture]") && text.contains("source = \"vassal\""));
+}

@@ -42,7 +42,7 @@ pub(crate) fn move_breaches(game: &Game, u: &UnitState, to: Position) -> Vec<Str
             e.unit.name
         ));
     }
-    if s.phase_kind().is_some_and(|p| p.step == Step::Movement) && !u.must_retreat {
+    if s.phase_kind().is_some_and(|p| p.step == Step::Movement) && !u.must_retreat && !advance {
         let earlier = moves_this_phase(game, &u.unit.id);
         if earlier > 0 {
             out.push(format!(

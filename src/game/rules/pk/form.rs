@@ -675,6 +675,7 @@ pub(crate) fn charge_breaches(
         ));
     }
     let last_turn = s.turn.checked_sub(1);
+    // A melee is logged as `melee-both` (both sides rolling) or `melee`.
     let meleed_last_turn = game.in_effect().any(|e| {
         Some(e.entry.turn) == last_turn
             && matches!(e.action, Action::Resolved { resolution, units, .. }

@@ -690,6 +690,7 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                             unit: id.clone(),
                             counter,
                             value: now - 1,
+                            notes: Vec::new(),
                         }));
                     }
                     ui.label(RichText::new(format!("{now}")).monospace().strong());
@@ -703,6 +704,7 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                             unit: id.clone(),
                             counter,
                             value: now + 1,
+                            notes: Vec::new(),
                         }));
                     }
                     if counter.has_rule_maximum() {

@@ -1015,7 +1015,7 @@ pub(super) fn print_entry_at(
             action: Action::Resolved { resolution, .. },
         } => Some(resolution.notes.iter().map(|n| scale.localize(n)).collect()),
         EntryKind::Act {
-            action: Action::Move { notes, .. },
+            action: Action::Move { notes, .. } | Action::SetCount { notes, .. },
         } if !notes.is_empty() => Some(notes.iter().map(|n| scale.localize(n)).collect()),
         _ => None,
     };

@@ -7,6 +7,7 @@
 mod acknowledged_cli;
 mod acted_cli;
 mod arguments_cli;
+mod breaches42_cli;
 mod campaign_cli;
 mod cards_import_cli;
 mod cli_dice;

@@ -1,11 +1,11 @@
 //! Issue 28: what the text forbids is noted in the resolver before the roll, the umpire can still
 //! roll, and the log entry keeps the note. At 1366x768.
 
-use super::common::{LAPTOP, demo, last_resolution};
+use super::common::{LAPTOP, demo, last_resolution, map_panel, new_game, place};
 
 use egui_kittest::kittest::Queryable;
 use kepi::app::state::Command;
-use kepi::game::{Action, Level};
+use kepi::game::{Action, EntryKind, Level};
 
 const ATTACKER: &str = "12th-grenadiers-1";
 const DEFENDER: &str = "8e-ligne-1";
@@ -52,4 +52,96 @@ fn a_shaken_unit_initiating_melee_is_noted_and_logged() {
             resolution.notes
         );
     }
+}
+
+/// Issue 42, P&K formations (PK-D1): "Disordered units fight with 2 subtracted from their d10
+/// rolls. ... Cavalry can't charge." Ticking "charged" for a disordered cavalry unit's melee notes
+/// it before the roll; the umpire rolls, and the log entry keeps it.
+#[test]
+fn disordered_cavalry_charging_is_noted_before_the_roll() {
+    const CAVALRY: &str = "7th-cuirassiers";
+    let mut h = demo(LAPTOP);
+    h.run();
+    h.state_mut().state.handle(Command::Act(Action::SetFlag {
+        unit: CAVALRY.into(),
+        flag: "disordered".parse().unwrap(),
+        on: true,
+    }));
+    h.state_mut().state.handle(Command::Select(CAVALRY.into()));
+    h.state_mut().state.handle(Command::Target(DEFENDER.into()));
+    h.run();
+    h.get_by_label("melee").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("disordered cavalry charging")
+            .is_none(),
+        "no charge ticked yet: no note"
+    );
+    // The attacker's "charged" comes first (the defender's is below it).
+    h.query_all_by_label("charged")
+        .next()
+        .expect("the attacker's charged box")
+        .click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("disordered cavalry charging (PK-D1")
+            .is_some(),
+        "the resolver notes the charge before the roll"
+    );
+    let before = h.state().state.game.log().len();
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
+    let resolution = last_resolution(app);
+    assert!(
+        resolution
+            .notes
+            .iter()
+            .any(|n| n.starts_with("umpire went ahead:") && n.contains("Cavalry can't charge")),
+        "{:?}",
+        resolution.notes
+    );
+}
+
+/// Issue 42, 1870 B9 (FR-M1): "A unit may be moved only once per Movement Phase." Dragging a
+/// unit that moved already this phase says so on the map before the drop; the move is made and
+/// its log entry keeps the note.
+#[test]
+fn a_second_move_in_the_phase_is_noted_on_the_map_while_dragging() {
+    let mut app = new_game("fr1870-august", 3);
+    place(&mut app, &[("fr-2rc", "2138")]);
+    let mut h = map_panel(app);
+    h.run();
+    let name = h.state().state().unit("fr-2rc").unwrap().unit.name.clone();
+    h.get_by_label(&name).scroll_to_me();
+    h.run();
+    let from = h.get_by_label(&name).rect().center();
+    let to = from + egui::vec2(0.0, 28.0 * 1.732);
+    h.drag_at(from);
+    h.run();
+    h.hover_at(from + egui::vec2(0.0, 20.0));
+    h.run();
+    h.hover_at(to);
+    h.run();
+    assert!(
+        h.query_by_label_contains("moved already this Movement Phase (FR-M1, B9")
+            .is_some(),
+        "the map notes the second move while dragging"
+    );
+    h.drop_at(to);
+    h.run();
+    let app = h.state();
+    let notes = match app.game.log().last().map(|e| &e.kind) {
+        Some(EntryKind::Act {
+            action: Action::Move { notes, .. },
+        }) => notes.clone(),
+        other => panic!("a move last, got {other:?}: {:?}", app.status),
+    };
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("umpire went ahead:") && n.contains("B9")),
+        "{notes:?}"
+    );
 }

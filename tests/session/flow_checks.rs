@@ -219,6 +219,7 @@ fn pk_w1_army_below_a_quarter_queues_army_morale_once() {
                 unit: id.clone(),
                 counter: Counter::Strength,
                 value: 0,
+                notes: Vec::new(),
             },
         );
     }

@@ -475,7 +475,8 @@ fn arb_action() -> impl Strategy<Value = Action> {
         (units, counters, 0u32..200).prop_map(|(unit, counter, value)| Action::SetCount {
             unit,
             counter,
-            value
+            value,
+            notes: Vec::new(),
         }),
         Just(Action::NextPhase),
     ]

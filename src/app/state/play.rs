@@ -17,6 +17,12 @@ impl AppState {
             Action::Move { unit, to, mp, .. } => {
                 kepi_game::engine::flow::move_action(&self.game, unit, to, mp, self.tables)
             }
+            Action::SetCount {
+                unit,
+                counter,
+                value,
+                ..
+            } => kepi_game::engine::flow::set_count_action(self.game.state(), unit, counter, value),
             other => other,
         };
         let done = self

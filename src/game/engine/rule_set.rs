@@ -310,6 +310,16 @@ pub trait RuleSet: Send + Sync + 'static {
         }
     }
 
+    /// True when the rule set's units move in `step` (`arriving`: a unit coming onto the map from
+    /// off it): a move in another step is noted, never refused (issue 42: "any move in a phase
+    /// that is not a movement phase"; the turn's rule, [`RuleSet::turn_rule`], says which). A move
+    /// an open due check asks for (a retreat, a fall back, an advance after combat into the hex it
+    /// names) is never noted. By default the movement steps ([`Step::Movement`],
+    /// [`Step::MovementAndFire`]).
+    fn moves_in(&self, step: Step, _arriving: bool) -> bool {
+        matches!(step, Step::Movement | Step::MovementAndFire)
+    }
+
     /// What is odd about moving `u` by `hexes` now (shown while dragging, logged with the move).
     fn move_warning(
         &self,
@@ -392,6 +402,14 @@ pub trait RuleSet: Send + Sync + 'static {
     /// the window and by `kepi game due`; the state keeps the queued words. None by default.
     fn due_now(&self, _s: &GameState, _d: &crate::engine::flow::Due) -> Option<String> {
         None
+    }
+
+    /// True when `breach` is one of the rule set's notes kepi gives since issue 42's audit and
+    /// earlier kepis did not (a move or a roll they logged without it): `kepi log verify` takes
+    /// an entry logged without it ([`crate::engine::play::breaches::noted_since_issue_42`]).
+    /// None by default.
+    fn noted_since_issue_42(&self, _breach: &str) -> bool {
+        false
     }
 
     /// The label an earlier kepi logged a die of `action` under, when issue 46 renamed it (PW's

@@ -540,6 +540,7 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, MoveErro
             unit,
             counter,
             value,
+            notes: Vec::new(),
         });
     }
     if let Ok(flag) = field.parse::<Flag>() {
@@ -825,6 +826,17 @@ fn apply_one(
         // Its cost (the umpire's `--mp`, else the rule set's count) too (SPI).
         Verb::Act(Action::Move { unit, to, mp, .. }) => {
             let a = crate::engine::flow::move_action(game, unit, to, mp, tables);
+            game.act(a, now).map_err(MoveError::from)?
+        }
+        // Issue 42: what the rules say against a count set (an eliminated unit brought back)
+        // is logged with it.
+        Verb::Act(Action::SetCount {
+            unit,
+            counter,
+            value,
+            ..
+        }) => {
+            let a = crate::engine::flow::set_count_action(game.state(), unit, counter, value);
             game.act(a, now).map_err(MoveError::from)?
         }
         Verb::Act(a) => game.act(a, now).map_err(MoveError::from)?,

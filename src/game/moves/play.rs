@@ -200,9 +200,42 @@ pub fn recheck_act(
                 .into_iter()
                 .map(|w| format!("umpire went ahead: {w}"))
                 .collect();
-            if !all_same_words(notes, &again) {
+            // A move an earlier kepi logged lacks the breaches noted since issue 42.
+            if !crate::engine::play::breaches::same_but_newer(
+                game.state(),
+                notes,
+                &again,
+                same_words,
+            ) {
                 return Err(format!(
                     "`action.notes`: logged {}, but the move on the game before it gives {}",
+                    json(notes),
+                    json(&again)
+                ));
+            }
+            Ok(false)
+        }
+        // Issue 42: a count set logs what the rules say against it (an eliminated unit
+        // brought back); an earlier kepi's entry lacks that note.
+        Action::SetCount {
+            unit,
+            counter,
+            value,
+            notes,
+        } => {
+            let Action::SetCount { notes: again, .. } =
+                crate::engine::flow::set_count_action(game.state(), unit.clone(), *counter, *value)
+            else {
+                return Ok(false);
+            };
+            if !crate::engine::play::breaches::same_but_newer(
+                game.state(),
+                notes,
+                &again,
+                same_words,
+            ) {
+                return Err(format!(
+                    "`action.notes`: logged {}, but the change on the game before it gives {}",
                     json(notes),
                     json(&again)
                 ));
@@ -289,7 +322,7 @@ pub(crate) fn recheck(
     } = resolve_again(game, input, units, tables, &mut dice)?;
     same_rolls(state, resolution, &res)?;
     same_result(resolution, &res)?;
-    same_notes(resolution, &res, &warnings)?;
+    same_notes(state, resolution, &res, &warnings)?;
     if !older_forms(state.system, &resolution.action, &fx).contains(effects) {
         let show = |v: &[crate::engine::game::Action]| {
             serde_json::to_string(v).unwrap_or_else(|e| e.to_string())
@@ -488,20 +521,31 @@ fn same_result(
 /// ahead with. The breaches are logged as whoever went ahead with them (the umpire, a player's
 /// seat, an approved request): the breach itself is what is compared.
 fn same_notes(
+    state: &GameState,
     resolution: &crate::rules::Resolution<serde_json::Value>,
     res: &crate::rules::Resolution<serde_json::Value>,
     warnings: &[String],
 ) -> Result<(), String> {
     let logged = &resolution.notes;
-    let same = logged.len() == res.notes.len() + warnings.len()
+    // The breaches, whoever went ahead with them; a roll an earlier kepi logged lacks those
+    // noted since issue 42.
+    let went_ahead: Vec<String> = warnings.iter().map(|w| WentAhead::Umpire.note(w)).collect();
+    let same = logged.len() >= res.notes.len()
         && all_same_words(&logged[..res.notes.len()], &res.notes)
-        && logged
-            .iter()
-            .skip(res.notes.len())
-            .zip(warnings)
-            .all(|(l, w)| {
-                crate::engine::play::breaches::breach_of(l).is_some_and(|b| same_words(b, w))
-            });
+        && crate::engine::play::breaches::same_but_newer(
+            state,
+            &logged[res.notes.len()..],
+            &went_ahead,
+            |l, a| {
+                let (Some(l), Some(a)) = (
+                    crate::engine::play::breaches::breach_of(l),
+                    crate::engine::play::breaches::breach_of(a),
+                ) else {
+                    return false;
+                };
+                same_words(l, a)
+            },
+        );
     if !same {
         let mut notes = res.notes.clone();
         notes.extend(warnings.iter().map(|w| WentAhead::Umpire.note(w)));

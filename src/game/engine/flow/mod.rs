@@ -264,7 +264,9 @@ pub fn resolve_due(s: &GameState, id: u64, tables: &crate::rules::Tables) -> Act
 
 /// What is odd about moving `unit` to `to` now (logged with the move as "umpire went ahead: ...",
 /// by [`move_action`]): the distance against the unit's allowance ([`crate::engine::rule_set::RuleSet::move_warning`])
-/// and what the rule set says against this move at this moment
+/// a move in a phase that is not a movement phase
+/// ([`crate::engine::play::breaches::moved_out_of_phase`]) and what the rule set says against this
+/// move at this moment
 /// ([`crate::engine::rule_set::RuleSet::move_breaches`]). The one source the map's drag note,
 /// the roster's move and `kepi game apply move` all read; the move is made all the same.
 pub fn move_notes(
@@ -290,8 +292,31 @@ pub fn move_notes(
     hexes
         .and_then(|n| s.system.move_warning(u, n, date, tables))
         .into_iter()
+        .chain(crate::engine::play::breaches::moved_out_of_phase(s, u, to))
         .chain(s.system.move_breaches(game, u, to, mp))
         .collect()
+}
+
+/// `set UNIT COUNTER VALUE` as it is logged: with the notes of what the rules say against it
+/// (issue 42: an eliminated unit's strength set above 0,
+/// [`crate::engine::play::breaches::revived`]). `kepi game apply set`, the window's roster and
+/// `kepi log verify` all make it here.
+pub fn set_count_action(
+    s: &GameState,
+    unit: String,
+    counter: crate::engine::game::Counter,
+    value: u32,
+) -> Action {
+    let notes = crate::engine::play::breaches::revived(s, &unit, counter, value)
+        .into_iter()
+        .map(|w| format!("umpire went ahead: {w}"))
+        .collect();
+    Action::SetCount {
+        unit,
+        counter,
+        value,
+        notes,
+    }
 }
 
 /// The movement points moving `unit` to `to` now costs, where the rule set counts them

@@ -60,6 +60,7 @@ pub fn strength_by_turn(game: &Game) -> Vec<(u32, Side, u32)> {
                 unit,
                 counter: Counter::Strength,
                 value,
+                ..
             } => set(strength, per, unit, |_| *value),
             Action::Resolved { effects, .. } => effects.iter().for_each(|e| walk(e, strength, per)),
             _ => {}

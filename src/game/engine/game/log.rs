@@ -164,10 +164,11 @@ pub fn entry_text(e: &LogEntry, state: &GameState) -> EntryText {
         },
     } = &e.kind
     else {
-        // A move the umpire made against the rules keeps what they say with it.
+        // A move (or a count set, issue 42) the umpire made against the rules keeps what they
+        // say with it.
         let notes = match &e.kind {
             EntryKind::Act {
-                action: Action::Move { notes, .. },
+                action: Action::Move { notes, .. } | Action::SetCount { notes, .. },
             } => notes.iter().map(|n| state.scale.localize(n)).collect(),
             _ => Vec::new(),
         };

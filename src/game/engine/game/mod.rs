@@ -573,6 +573,11 @@ pub enum Action {
         counter: Counter,
         /// The new value.
         value: u32,
+        /// What the rules say against the change, which the umpire went ahead with (issue 42:
+        /// an eliminated unit brought back, [`crate::engine::flow::set_count_action`]). Absent
+        /// when empty, so older saves and their hashes read back unchanged.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        notes: Vec<String>,
     },
     /// Add fatigue points (PK-X5).
     AddFatigue {
@@ -791,6 +796,7 @@ impl Action {
                 unit,
                 counter,
                 value,
+                ..
             } => format!(
                 "{} {counter} {} -> {value}",
                 name(unit),
@@ -1012,6 +1018,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             unit,
             counter,
             value,
+            ..
         } => {
             let u = s.unit_mut(unit)?;
             set_count(

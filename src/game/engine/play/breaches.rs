@@ -9,7 +9,8 @@
 //! - PW-X1: a melee is a unit entering the enemy's hex: the two must be neighbours.
 //! - PK-X1: "Only a Steady unit can initiate melee. Only a Steady or Shaken unit will accept melee."
 
-use crate::engine::game::Game;
+use crate::engine::game::{Counter, Game, GameState, UnitState};
+use crate::roster::Position;
 
 use super::Form;
 
@@ -25,6 +26,87 @@ pub fn warnings(form: &Form, game: &Game) -> Vec<String> {
 /// resolutions in effect this turn and phase).
 pub fn breaches(form: &Form, game: &Game) -> Vec<String> {
     form.breaches(game)
+}
+
+/// What a move in a phase that is not a movement phase says, between the phase and the turn's rule
+/// ([`moved_out_of_phase`]): how `kepi log verify` knows the note (see [`noted_since_issue_42`]).
+const NOT_A_MOVEMENT_PHASE: &str = "which is not a movement phase";
+
+/// What bringing an eliminated unit back says ([`revived`]).
+const BROUGHT_BACK: &str = "was eliminated: no rule brings an eliminated unit back";
+
+/// Issue 42, every set: a move in a phase that is not one its rule set moves units in
+/// ([`crate::engine::rule_set::RuleSet::moves_in`], as its turn's rule says: PK-T1, PW-T1, GSP's
+/// sequence, SPI-T1 and SPI-M1 "only in the friendly movement phase", FR-T1 and FR-M1 "only in the
+/// movement phase"). A move an open due check asks for is none: a retreat or a withdrawal (its
+/// unit's check, FR-C2, PW-H1, PK-X5, PK-X6, SPI-E1), an advance after combat into the hex a
+/// check names (SPI-C4, FR-C2). None where the turn has no phase known.
+pub fn moved_out_of_phase(s: &GameState, u: &UnitState, to: Position) -> Option<String> {
+    if to == u.position {
+        return None;
+    }
+    let phase = s.phase_kind()?;
+    let arriving = u.position == Position::Off;
+    if s.system.moves_in(phase.step, arriving) || u.must_retreat {
+        return None;
+    }
+    let asked = s
+        .due
+        .iter()
+        .any(|d| d.unit.as_deref() == Some(u.unit.id.as_str()) || d.at == Some(to));
+    if asked {
+        return None;
+    }
+    Some(format!(
+        "{} moves in the {} phase, {NOT_A_MOVEMENT_PHASE} ({}: the turn's sequence)",
+        u.unit.name,
+        s.phase_name(),
+        s.system.turn_rule()
+    ))
+}
+
+/// Issue 42, every set: `set UNIT strength N` (N above 0) on an eliminated unit brings it back into
+/// play, which no text allows (PK-W1 "routed units never return", PW-V1, GSP-C3, SPI-R1, FR-C2:
+/// eliminated). Noted and logged with the change; the umpire decides (`gain` is refused, see
+/// [`super::refuse::action_refusal`]: a correction is typed as a count).
+pub fn revived(s: &GameState, unit: &str, counter: Counter, value: u32) -> Option<String> {
+    let u = s.unit(unit)?;
+    (counter == Counter::Strength && u.eliminated() && value > 0).then(|| {
+        format!(
+            "{} {BROUGHT_BACK} (strength set to {value}; undo the loss if it was a mistake)",
+            u.unit.name
+        )
+    })
+}
+
+/// True when `breach` is one kepi notes since issue 42's audit and earlier kepis did not, of
+/// every set's ([`moved_out_of_phase`], [`revived`]) or of the game's rule set
+/// ([`crate::engine::rule_set::RuleSet::noted_since_issue_42`]): `kepi log verify` takes an entry
+/// logged without it (a save written before reads back and verifies).
+pub fn noted_since_issue_42(s: &GameState, breach: &str) -> bool {
+    breach.contains(NOT_A_MOVEMENT_PHASE)
+        || breach.contains(BROUGHT_BACK)
+        || s.system.noted_since_issue_42(breach)
+}
+
+/// True when `logged` notes are `again` (what kepi notes now, each through `note`) less some
+/// breaches noted since issue 42 ([`noted_since_issue_42`]) in the same order: an entry an
+/// earlier kepi wrote. `same` compares one logged note with one noted now.
+pub fn same_but_newer<F>(s: &GameState, logged: &[String], again: &[String], same: F) -> bool
+where
+    F: Fn(&str, &str) -> bool,
+{
+    let mut l = logged.iter().peekable();
+    for a in again {
+        match l.peek() {
+            Some(x) if same(x, a) => {
+                l.next();
+            }
+            _ if breach_of(a).is_some_and(|b| noted_since_issue_42(s, b)) => {}
+            _ => return false,
+        }
+    }
+    l.next().is_none()
 }
 
 /// Who went ahead with what the rules say against an action (issue 46): said at the start of each

@@ -24,6 +24,10 @@ pub(crate) struct RetreatTexts {
     pub not_controlled: &'static str,
 }
 
+/// What an advance into a cell the loser still holds says (issue 42's audit): the words `kepi log
+/// verify` knows it by (each set's `noted_since_issue_42`).
+pub(crate) const STILL_HELD: &str = "which the loser still holds";
+
 /// A unit that fights on the board (not a fortress, an EB unit or a dummy).
 pub(crate) fn fights(u: &UnitState) -> bool {
     !u.eliminated() && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy)
@@ -116,6 +120,20 @@ pub(crate) fn move_breaches(
         out.push(format!(
             "{name} did not take part in the combat that vacated {to} ({})",
             t.advance
+        ));
+    }
+    // Issue 42: the advance is into the cell the loser left (FR-C2, E15 "Any cell evacuated by
+    // the loser"; SPI-C4 "into a vacated hex"), not one its units still stand in.
+    if advance_open
+        && !u.must_retreat
+        && let Some(e) = s
+            .units
+            .iter()
+            .find(|o| o.unit.side != u.unit.side && !o.eliminated() && o.position == to)
+    {
+        out.push(format!(
+            "{name} advances into {to}, {STILL_HELD} ({} is there; {})",
+            e.unit.name, t.advance
         ));
     }
     out

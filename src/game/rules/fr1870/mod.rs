@@ -17,6 +17,7 @@ pub mod combat_form;
 pub mod form;
 pub mod grammar;
 pub mod mechanics;
+mod moves;
 #[cfg(feature = "gui")]
 pub mod panel;
 pub mod set;

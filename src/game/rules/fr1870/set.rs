@@ -203,7 +203,14 @@ impl RuleSet for FrRules {
             &super::combat_form::AFTER_COMBAT,
         );
         out.extend(leaves_metz_early(game.state(), u, to));
+        out.extend(super::moves::move_breaches(game, u, to));
         out
+    }
+
+    fn noted_since_issue_42(&self, breach: &str) -> bool {
+        super::moves::NOTED_SINCE_ISSUE_42
+            .iter()
+            .any(|m| breach.contains(m))
     }
 
     fn checklist(&self, l: &mut List) {

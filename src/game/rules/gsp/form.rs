@@ -337,6 +337,13 @@ impl crate::engine::play::SetForm for GspForm {
         refusal(self, state)
     }
 
+    /// GSP-A4 (issue 42's audit): a battery unlimbered this turn firing ([`unlimbered_breach`]).
+    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        unlimbered_breach(game, self.actor.as_deref())
+            .into_iter()
+            .collect()
+    }
+
     /// GSP-A3, A4: a hit die per gun, then (shell and siege fire) two accuracy-of-aim dice per
     /// hit, in gun order: how many hits there are is known only from the hit dice, so those are
     /// kepi's to roll when none are typed (the card says so).
@@ -383,6 +390,41 @@ impl crate::engine::play::SetForm for GspForm {
     fn boxed_clone(&self) -> Box<dyn crate::engine::play::SetForm> {
         Box::new(self.clone())
     }
+}
+
+/// GSP-A4 as printed: which guns fire.
+const NOT_UNLIMBERED: &str =
+    "\"Only guns that have not been moved or unlimbered in that turn may be fired.\"";
+
+/// The notes of [`unlimbered_breach`], which earlier kepis did not give (issue 42): `kepi log
+/// verify` takes a fire logged without them.
+pub(crate) const NOTED_SINCE_ISSUE_42: &[&str] = &[NOT_UNLIMBERED];
+
+/// GSP-A4: "Only guns that have not been moved or unlimbered in that turn may be fired." A battery unlimbered this turn (its
+/// limbered marker taken off in this game-turn, by hand or with the unit editor) firing is noted
+/// before the roll and logged with it; the umpire decides (a battery still limbered is refused:
+/// its guns are on their limbers).
+pub fn unlimbered_breach(game: &crate::engine::game::Game, actor: Option<&str>) -> Option<String> {
+    let s = game.state();
+    let u = s.unit(actor?)?;
+    let unlimbered = game
+        .in_effect()
+        .rev()
+        .take_while(|e| e.entry.turn == s.turn)
+        .any(|e| {
+            matches!(e.action, crate::engine::game::Action::SetFlag {
+                unit,
+                flag: crate::engine::game::Flag::Limbered,
+                on: false,
+            } if unit == &u.unit.id)
+                && e.before.unit(&u.unit.id).is_some_and(|b| b.limbered)
+        });
+    unlimbered.then(|| {
+        format!(
+            "{} was unlimbered this turn (GSP-A4: {NOT_UNLIMBERED})",
+            u.unit.name
+        )
+    })
 }
 
 /// Graveyard St. Privat: a battery fires at the enemy, with no more guns than it has.

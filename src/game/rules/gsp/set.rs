@@ -58,6 +58,12 @@ impl RuleSet for GspRules {
         RuleId::new("GSP-A4")
     }
 
+    fn noted_since_issue_42(&self, breach: &str) -> bool {
+        super::form::NOTED_SINCE_ISSUE_42
+            .iter()
+            .any(|m| breach.contains(m))
+    }
+
     /// GSP-A4, GSP-S1: limbered and hidden guns; moved and fired.
     fn flags(&self) -> &'static [Flag] {
         &[Flag::Limbered, Flag::Moved, Flag::Fired, Flag::Hidden]

@@ -335,6 +335,7 @@ impl PkForm {
                                     unit: u.unit.id.clone(),
                                     counter: Counter::Melees,
                                     value: u.melees + 1,
+                                    notes: Vec::new(),
                                 });
                             }
                         }
@@ -512,7 +513,11 @@ impl crate::engine::play::SetForm for PkForm {
         if self.name() != "melee" {
             return Vec::new();
         }
-        melee_breaches(game.state(), self.actor.as_deref(), self.target.as_deref())
+        let mut out = melee_breaches(game.state(), self.actor.as_deref(), self.target.as_deref());
+        if let PkAction::Melee { a, .. } = &self.action {
+            out.extend(charge_breaches(game, self.actor.as_deref(), a));
+        }
+        out
     }
 
     fn resolve(
@@ -632,6 +637,54 @@ pub(crate) fn melee_breaches(
         out.push(format!(
             "{} is {} (PK-X1: \"Only a Steady or Shaken unit will accept melee.\")",
             b.unit.name, b.level
+        ));
+    }
+    out
+}
+
+/// P&K's formations paragraph as printed (PK-D1): what disorder forbids cavalry.
+const CAVALRY_DISORDERED: &str = "\"Disordered units ... Cavalry can't charge.\"";
+/// PK-X7 as printed.
+const NO_CHARGE_AFTER_MELEE: &str = "\"Units may not charge the move after they engage in melee.\"";
+
+/// The notes of [`charge_breaches`], which earlier kepis did not give (issue 42): `kepi log
+/// verify` takes a melee logged without them.
+pub(crate) const NOTED_SINCE_ISSUE_42: &[&str] = &[CAVALRY_DISORDERED, NO_CHARGE_AFTER_MELEE];
+
+/// What the text says against the acting side's charge into melee (issue 42's audit; a charge is
+/// the form's `charge`, `--a-charge`, on the melee's first move): disordered cavalry charging
+/// (PK-D1: "Disordered units ... Cavalry can't charge."), and a unit charging the move (game-turn)
+/// after a melee it fought (PK-X7: "Units may not charge the move after they engage in melee.").
+pub(crate) fn charge_breaches(
+    game: &crate::engine::game::Game,
+    actor: Option<&str>,
+    a: &MeleeInput,
+) -> Vec<String> {
+    let s = game.state();
+    let mut out = Vec::new();
+    let Some(u) = actor.and_then(|id| s.unit(id)) else {
+        return out;
+    };
+    if !a.charge || a.melee_move > 1 {
+        return out;
+    }
+    if u.unit.arm == Arm::Cavalry && (u.disordered || a.disordered) {
+        out.push(format!(
+            "{} is disordered cavalry charging (PK-D1: {CAVALRY_DISORDERED})",
+            u.unit.name
+        ));
+    }
+    let last_turn = s.turn.checked_sub(1);
+    // A melee is logged as `melee-both` (both sides rolling) or `melee`.
+    let meleed_last_turn = game.in_effect().any(|e| {
+        Some(e.entry.turn) == last_turn
+            && matches!(e.action, Action::Resolved { resolution, units, .. }
+                if resolution.action.starts_with("melee") && units.iter().any(|x| x == &u.unit.id))
+    });
+    if meleed_last_turn {
+        out.push(format!(
+            "{} fought a melee last move and charges again (PK-X7: {NO_CHARGE_AFTER_MELEE})",
+            u.unit.name
         ));
     }
     out

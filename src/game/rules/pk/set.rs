@@ -169,6 +169,18 @@ impl RuleSet for PkRules {
         super::verbs::SPECS
     }
 
+    fn noted_since_issue_42(&self, breach: &str) -> bool {
+        super::form::NOTED_SINCE_ISSUE_42
+            .iter()
+            .any(|m| breach.contains(m))
+    }
+
+    /// PK-T1, PK-X5, PK-X6: units move in part 1 and, in melee, in part 2 (falling back,
+    /// following, pursuing); not in the morale parts.
+    fn moves_in(&self, step: Step, _arriving: bool) -> bool {
+        matches!(step, Step::MovementAndFire | Step::Melee)
+    }
+
     /// PK-T1: fire in part 1, melee in part 2.
     fn form_steps(&self, form: &str) -> &'static [Step] {
         match form {

@@ -127,6 +127,64 @@ pub fn move_warning(
     (!why.is_empty()).then(|| format!("{} moved {}", u.unit.name, why.join("; ")))
 }
 
+/// What the text says of a move without an activation (PW-T2).
+const NOT_ACTIVATED: &str =
+    "\"Move activated units. To be active, a unit needs to roll a minimum die score\"";
+/// What the text says of a withdrawal (PW-H1).
+const ONE_HEX: &str = "\"lose a strength point or withdraw one square\"";
+/// What the text says of the half-turns (PW-T1).
+const HALF_TURNS: &str = "\"Turns are alternate (aka IGOUGO)\"";
+
+/// The notes of [`move_breaches`], which earlier kepis did not give (issue 42): `kepi log verify`
+/// takes a move logged without them.
+pub const NOTED_SINCE_ISSUE_42: &[&str] = &[NOT_ACTIVATED, ONE_HEX, HALF_TURNS];
+
+/// What the text says against moving `u` to `to` now (issue 42's audit), the umpire deciding: a
+/// withdrawal after hits farther than one hex a hit (PW-H1: "lose a strength point or withdraw
+/// one square"; the unit's open PW-H1 checks are its hits); otherwise a move in the other side's
+/// half-turn (PW-T1: "Turns are alternate (aka IGOUGO)"), and a move in its own movement phase
+/// by a unit not activated (PW-T2: "Move activated units. To be active, a unit needs to roll a
+/// minimum die score").
+pub fn move_breaches(s: &GameState, u: &UnitState, to: Position) -> Vec<String> {
+    let mut out = Vec::new();
+    if to == u.position || u.position == Position::Off || to == Position::Off {
+        return out;
+    }
+    let name = &u.unit.name;
+    let hits = s
+        .due
+        .iter()
+        .filter(|d| d.rule.as_str() == "PW-H1" && d.unit.as_deref() == Some(u.unit.id.as_str()))
+        .count() as u32;
+    if hits > 0 {
+        if let (Some(a), Some(b)) = (hex_of(u.position), hex_of(to))
+            && a.distance(b) > hits
+        {
+            out.push(format!(
+                "{name} withdraws {} for {} (PW-H1: {ONE_HEX})",
+                count(a.distance(b), "hex", "hexes"),
+                count(hits, "hit", "hits")
+            ));
+        }
+        return out;
+    }
+    let Some(phase) = s.phase_kind() else {
+        return out;
+    };
+    if let Some(side) = phase.side.filter(|side| *side != u.unit.side) {
+        out.push(format!(
+            "{name} is {}, and this is the {} half-turn (PW-T1: {HALF_TURNS})",
+            u.unit.side.title(),
+            side.title()
+        ));
+    } else if phase.step == crate::engine::game::clock::Step::Movement && !u.activated {
+        out.push(format!(
+            "{name} moves without an activation (PW-T2: {NOT_ACTIVATED})"
+        ));
+    }
+    out
+}
+
 fn kind_of(u: &UnitState, date: Option<NaiveDate>) -> UnitKind {
     unit_type_of(u, date).kind()
 }
@@ -486,6 +544,7 @@ fn melee_marks(us: &[&UnitState], fx: &mut Vec<Action>) {
                 unit: u.unit.id.clone(),
                 counter: crate::engine::game::Counter::Melees,
                 value: u.melees + 1,
+                notes: Vec::new(),
             });
         }
     }

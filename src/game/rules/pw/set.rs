@@ -195,6 +195,25 @@ impl RuleSet for PwRules {
         crate::rules::pw::form::move_warning(u, hexes, date, t.get::<crate::rules::pw::PwTables>())
     }
 
+    /// PW-T1, PW-T2, PW-H1 (issue 42's audit): a move without an activation, a withdrawal
+    /// farther than its hits, a move in the enemy's half-turn
+    /// ([`crate::rules::pw::form::move_breaches`]).
+    fn move_breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        u: &UnitState,
+        to: crate::roster::Position,
+        _mp: Option<u32>,
+    ) -> Vec<String> {
+        crate::rules::pw::form::move_breaches(game.state(), u, to)
+    }
+
+    fn noted_since_issue_42(&self, breach: &str) -> bool {
+        crate::rules::pw::form::NOTED_SINCE_ISSUE_42
+            .iter()
+            .any(|m| breach.contains(m))
+    }
+
     /// The Portable Wargame has no zones of control.
     fn zones_of_control(&self) -> bool {
         false

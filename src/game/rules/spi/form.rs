@@ -26,6 +26,72 @@ pub struct RaiseForm {
     pub pool: u32,
 }
 
+/// SPI-I1 as printed: the reinforcing points and when they come.
+const RAISE_TEXT: &str = "\"The four French Combat Point reinforcements in Game-Turn 6 may be used \
+                          by the French Player only in raising the Combat Strength of existing \
+                          units\"";
+/// The Game-Turn the reinforcing points arrive in (SPI-I1, the Reinforcement Chart's Aug. 16-18).
+pub const RAISE_TURN: u32 = 6;
+/// The reinforcing points of the whole game (SPI-I1: "+4").
+pub const RAISE_POOL: u32 = 4;
+/// SPI-H2 (E) as printed.
+const RAIL_CONCENTRATED: &str =
+    "\"Units may move by rail only when in a Concentrated Formation Status\"";
+
+/// The notes of SPI's forms and moves kepi gives since issue 42's audit (earlier kepis did not):
+/// `kepi log verify` takes an entry logged without them.
+pub const NOTED_SINCE_ISSUE_42: &[&str] = &[
+    RAISE_TEXT,
+    RAIL_CONCENTRATED,
+    crate::rules::board::moves::STILL_HELD,
+];
+
+/// SPI-I1 (issue 42's audit): a raise before Game-Turn 6, when the four reinforcing Combat
+/// Points arrive, and a raise spending `pool` points when fewer are left of the four over the game
+/// (the earlier raises in effect, each its outcome's rise).
+pub fn raise_breaches(game: &crate::engine::game::Game, pool: u32) -> Vec<String> {
+    let s = game.state();
+    let mut out = Vec::new();
+    if s.turn < RAISE_TURN {
+        out.push(format!(
+            "a raise in Game-Turn {}, before the reinforcing Combat Points arrive in Game-Turn \
+             {RAISE_TURN} (SPI-I1: {RAISE_TEXT})",
+            s.turn
+        ));
+    }
+    let used: u32 = game
+        .in_effect()
+        .filter_map(|e| match e.action {
+            Action::Resolved { resolution, .. } if resolution.action == "raise" => {
+                let o = resolution.outcome.as_ref()?;
+                let from = o.get("from")?.as_u64()?;
+                let to = o.get("to")?.as_u64()?;
+                u32::try_from(to.saturating_sub(from)).ok()
+            }
+            _ => None,
+        })
+        .fold(0u32, u32::saturating_add);
+    let left = RAISE_POOL.saturating_sub(used);
+    if pool > left {
+        out.push(format!(
+            "a raise from {pool} reinforcing Combat Points, when {left} of the game's \
+             {RAISE_POOL} are left ({used} spent) (SPI-I1: {RAISE_TEXT})"
+        ));
+    }
+    out
+}
+
+/// SPI-H2 (optional rule, Case E): entraining while in Extended Formation Status.
+fn entrain_extended(u: &crate::engine::game::UnitState) -> Option<String> {
+    u.flag(crate::engine::game::Flag::Extended).then(|| {
+        format!(
+            "{} entrains in Extended Formation Status (SPI-H2, Formation Case E: \
+             {RAIL_CONCENTRATED})",
+            u.unit.name
+        )
+    })
+}
+
 impl SetForm for RaiseForm {
     one_unit_form!("spi-raise", RaiseForm);
 
@@ -64,6 +130,12 @@ impl SetForm for RaiseForm {
 
     fn dice_used(&self) -> &'static [crate::dice::Die] {
         &[]
+    }
+
+    /// Issue 42's audit: a raise before the reinforcing points arrive (Game-Turn 6) or spending
+    /// more than the pool has left over the game ([`raise_breaches`]).
+    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        raise_breaches(game, self.pool)
     }
 
     fn resolve(
@@ -295,7 +367,13 @@ impl SetForm for SpendForm {
 
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
         match self.actor.as_deref().and_then(|id| game.state().unit(id)) {
-            Some(u) => crate::rules::spi::moves::spend_breaches(game, u, self.kind),
+            Some(u) => {
+                let mut out = crate::rules::spi::moves::spend_breaches(game, u, self.kind);
+                if self.kind == super::movement::Spend::Entrain {
+                    out.extend(entrain_extended(u));
+                }
+                out
+            }
             None => Vec::new(),
         }
     }

@@ -333,6 +333,12 @@ impl RuleSet for SpiRules {
         crate::rules::board::form::is_attacked_mark(action, effect)
     }
 
+    fn noted_since_issue_42(&self, breach: &str) -> bool {
+        super::form::NOTED_SINCE_ISSUE_42
+            .iter()
+            .any(|m| breach.contains(m))
+    }
+
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
         match action {
             "combat" => crate::rules::outcome::typed(v)
@@ -364,6 +370,13 @@ impl RuleSet for SpiRules {
         );
         out.extend(crate::rules::spi::moves::move_breaches(game, u, to, mp));
         out
+    }
+
+    /// SPI-M1 ("only in the friendly movement phase, advance after combat excepted"), SPI-T1:
+    /// units move in the Movement Phase; reinforcements come onto the map in the Reinforcement
+    /// Phase.
+    fn moves_in(&self, step: Step, arriving: bool) -> bool {
+        step == Step::Movement || (arriving && step == Step::Reinforcement)
     }
 
     /// SPI-T1: movement points (eight German, six French).

@@ -1,4 +1,4 @@
-//! Map > Edit map (issue 41, "The map editor"): a club's map file edited in the window. The
+//! Board > Edit map (issue 41, "The map editor"): a club's map file edited in the window. The
 //! editor takes the window below the top bar while it is open: a fixed tool bar (the file, Save
 //! map, Save map as…, Undo, Redo, Close), the tools (terrain brush, hexside, country fill, place,
 //! edge roles, victory values), each tool's options in a row of one height whatever the tool (so
@@ -288,7 +288,7 @@ impl MapEditor {
         self.say(what, false);
     }
 
-    /// Map > Edit map: the game's map, where the game has one (a file, or kepi's own); false
+    /// Board > Edit map: the game's map, where the game has one (a file, or kepi's own); false
     /// when it has none (then a file is chosen).
     pub fn edit_game_map(&mut self, game: Option<&MapFile>) -> bool {
         let Some(m) = game else {
@@ -454,7 +454,7 @@ impl MapEditor {
         self.top_row(ui, game, &mut out);
         ui.separator();
         if self.ed.is_none() {
-            ui.label("No map open: Map > Edit map… opens one, File > Import board from VASSAL… makes one.");
+            ui.label("No map open: Board > Edit map… opens one, File > Import board from VASSAL… makes one.");
             self.leave_prompt(ui.ctx(), game, &mut out);
             self.import_window(ui.ctx());
             return out;
@@ -469,8 +469,9 @@ impl MapEditor {
                 }
             }
             ui.separator();
-            ui.label("Hex size");
-            ui.add(egui::Slider::new(&mut self.size, 12.0..=48.0).show_value(false));
+            let l = ui.label("Hex size");
+            ui.add(egui::Slider::new(&mut self.size, 12.0..=48.0).show_value(false))
+                .labelled_by(l.id);
         });
         // The tool's options: one height whatever the tool, so the board keeps its place.
         let h = ui.spacing().interact_size.y * 3.0 + ui.spacing().item_spacing.y * 2.0;
@@ -762,9 +763,7 @@ impl MapEditor {
     /// The board: the terrain, grid, features, places, edges and victory values, and the tool's
     /// clicks and drags on it. Returns the hovered cell.
     fn board_ui(&mut self, ui: &mut Ui) -> Option<Hex> {
-        let Some(map) = self.map() else {
-            return None;
-        };
+        let map = self.map()?;
         let size = self.size;
         let cells: Vec<Hex> = map.grid.cells().collect();
         let (mut lo, mut hi) = (vec2(f32::MAX, f32::MAX), vec2(f32::MIN, f32::MIN));

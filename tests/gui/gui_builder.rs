@@ -186,7 +186,8 @@ fn edit_order_of_battle_opens_the_current_games_units() {
     let mut h = window(Some("st-privat"));
     let n = app(&mut h).state().units.len();
     app(&mut h).handle(Command::ShowBuilder(Opening::Current));
-    h.run();
+    // The builder's first frames size its new window and tree (seven frames to settle).
+    h.run_steps(8);
     let o = oob(&mut h);
     assert_eq!(o.drafts().len(), n);
     assert!(o.errors().is_empty(), "{:?}", o.errors());

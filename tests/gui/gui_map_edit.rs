@@ -1,4 +1,4 @@
-//! Map > Edit map (issue 41, "The map editor"): a map file opened in the editor, a cell painted
+//! Board > Edit map (issue 41, "The map editor"): a map file opened in the editor, a cell painted
 //! with a click, a run painted with one drag (one undo step), a river put on a hexside, undo and
 //! redo (buttons and Ctrl+Z / Ctrl+Y), and "Save map" writing a file that reads back as the board
 //! the editor shows; a bare letter typed in a field changes nothing but the field.

@@ -193,7 +193,7 @@ impl CsvImport {
                     .show(ui, |ui| {
                         for (f, col) in &mut self.columns {
                             let label = spec.field(*f).map_or(f.key(), |s| s.label);
-                            ui.label(label);
+                            let l = ui.label(label);
                             let shown = col
                                 .and_then(|c| headers.get(c))
                                 .map_or("(none)", String::as_str);
@@ -204,7 +204,9 @@ impl CsvImport {
                                     for (k, h) in headers.iter().enumerate() {
                                         ui.selectable_value(col, Some(k), h);
                                     }
-                                });
+                                })
+                                .response
+                                .labelled_by(l.id);
                             ui.end_row();
                         }
                     });

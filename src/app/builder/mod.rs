@@ -273,14 +273,16 @@ impl BuilderWindow {
         egui::Grid::new("builder_new")
             .num_columns(2)
             .show(ui, |ui| {
-                ui.label("Rule set");
+                let l = ui.label("Rule set");
                 egui::ComboBox::from_id_salt("builder_new_rules")
                     .selected_text(nb.system.title())
                     .show_ui(ui, |ui| {
                         for s in kepi_game::registry::all() {
                             ui.selectable_value(&mut nb.system, s, s.title());
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(l.id);
                 ui.end_row();
                 ui.label("Name");
                 ui.add(

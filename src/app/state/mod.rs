@@ -216,7 +216,7 @@ pub struct Panels {
     pub charts: super::charts::ChartCache,
     /// The top bar and its menus (File, View, Help), with the Help window it opens.
     pub top_bar: super::top_bar::TopBar,
-    /// The map editor (Map > Edit map, issue 41): the map being edited, its undo, its tools.
+    /// The map editor (Board > Edit map, issue 41): the map being edited, its undo, its tools.
     pub map_edit: super::map_edit::MapEditor,
 }
 
@@ -320,7 +320,7 @@ pub enum Command {
     /// Issue 30: fight the combat of "Fight as a battle" as a battle saved to this new file
     /// (`kepi campaign battle`), then open the battle.
     FightBattle(PathBuf),
-    /// Issue 41: open the map editor (Map > Edit map): on the game's map, or on a file chosen.
+    /// Issue 41: open the map editor (Board > Edit map): on the game's map, or on a file chosen.
     EditMap,
     /// A map file or module chosen for the map editor ([`Purpose::EditMap`],
     /// [`Purpose::SaveMapAs`], [`Purpose::VassalModule`]).

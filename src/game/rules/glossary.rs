@@ -94,6 +94,7 @@ pub const GLOSSARY: &[GlossaryEntry] = &[
     e("SPI-Z1", "Zones of control", SPI),
     e("SPI-L1", "Rail movement", SPI),
     e("SPI-S2", "Supply sources", SPI),
+    e("SPI-E2", "EB units and secured rail lines", SPI),
     e("FR-T1", "Turns and calendar cells", FR),
     e("FR-C1", "Force ratio and CRT", FR),
     e("FR-C2", "Combat results", FR),

@@ -22,8 +22,8 @@ pub const ALL_RULE_IDS: &[&str] = &[
     "PW-G1", "GSP-A1", "GSP-A2", "GSP-A3", "GSP-A4", "GSP-C1", "GSP-C2", "GSP-C3", "GSP-S1",
     "SPI-T1", "SPI-C1", "SPI-C2", "SPI-C3", "SPI-C4", "SPI-C5", "SPI-S1", "SPI-F1", "SPI-R1",
     "SPI-H1", "SPI-H2", "SPI-O1", "SPI-E1", "SPI-W1", "SPI-I1", "SPI-M1", "SPI-Z1", "SPI-L1",
-    "SPI-S2", "FR-T1", "FR-C1", "FR-C2", "FR-C3", "FR-S1", "FR-F1", "FR-B1", "FR-R1", "FR-L1",
-    "FR-M1", "FR-F4", "FR-G1", "FR-K1", "CAMP-B1", "CAMP-C1", "CAMP-C2", "CAMP-R1",
+    "SPI-S2", "SPI-E2", "FR-T1", "FR-C1", "FR-C2", "FR-C3", "FR-S1", "FR-F1", "FR-B1", "FR-R1",
+    "FR-L1", "FR-M1", "FR-F4", "FR-G1", "FR-K1", "CAMP-B1", "CAMP-C1", "CAMP-C2", "CAMP-R1",
 ];
 
 /// A mechanic id such as `PK-F3`, checked against [`ALL_RULE_IDS`].

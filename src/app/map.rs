@@ -1011,12 +1011,47 @@ fn units_ui(
 ) -> Option<String> {
     let mut drag_note = None;
     let size = fr.size;
-    let visuals = ui.visuals().clone();
+    // A counter off screen stays a widget (found by its name, scrolled to) but is not drawn this
+    // frame (the frame's cost follows what is seen, issue 41), unless it is being dragged.
+    let seen = ui.clip_rect().expand(size);
     for (u, h, k, index) in units {
         let shift = vec2(k as f32 * size * 0.18, k as f32 * size * 0.14);
         let centre = fr.centre(h) + shift + vec2(0.0, size * 0.12);
         let rect = Rect::from_center_size(centre, vec2(size * 1.15, size * 0.8));
         let resp = counter_response(ui, u, rect);
+        if seen.intersects(rect) || resp.dragged() {
+            paint_counter_at(
+                ui,
+                u,
+                (h, shift, rect),
+                &resp,
+                labels.get(index),
+                fr,
+                (selected, target),
+            );
+        }
+        counter_clicks(ui, &resp, u, out);
+        if let Some(note) = counter_drag(ui, &resp, (u, h), fr, grid, warn, drag, out) {
+            drag_note = Some(note);
+        }
+    }
+    drag_note
+}
+
+/// Paints one counter where it stands (or under the pointer while dragged), outlined when it is
+/// the acting unit or the target, with its facing.
+fn paint_counter_at(
+    ui: &Ui,
+    u: &UnitState,
+    (h, shift, rect): (Hex, egui::Vec2, Rect),
+    resp: &egui::Response,
+    label: Option<&String>,
+    fr: &Frame,
+    (selected, target): (Option<&str>, Option<&str>),
+) {
+    let size = fr.size;
+    let visuals = ui.visuals();
+    {
         let drawn = if resp.dragged() {
             ui.input(|i| i.pointer.latest_pos())
                 .map(|p| Rect::from_center_size(p, rect.size()))
@@ -1031,10 +1066,7 @@ fn units_ui(
         } else {
             Stroke::new(1.0, visuals.strong_text_color().gamma_multiply(0.5))
         };
-        let label = labels
-            .get(index)
-            .cloned()
-            .unwrap_or_else(|| abbreviation(&u.unit.name));
+        let label = label.cloned().unwrap_or_else(|| abbreviation(&u.unit.name));
         paint_counter(ui.painter(), u, drawn, outline, label, size);
         if let Some(f) = u.facing {
             let a = facing_angle(f);
@@ -1045,12 +1077,7 @@ fn units_ui(
                 Stroke::new(3.0, side_colour(u.unit.side)),
             );
         }
-        counter_clicks(ui, &resp, u, out);
-        if let Some(note) = counter_drag(ui, &resp, (u, h), fr, grid, warn, drag, out) {
-            drag_note = Some(note);
-        }
     }
-    drag_note
 }
 
 /// A counter's widget at `rect`, named after its unit ("map_unit" and its id, in the map's

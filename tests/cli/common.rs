@@ -132,3 +132,25 @@ pub fn forgery_caught(save: &str, entry: usize, needles: &[&str]) -> String {
     all.extend_from_slice(needles);
     caught(&["log", "verify", save], 1, &all)
 }
+
+/// A new SPI game (seed 3) on the map `text`, written as `file` in a temp folder of `area`/`name`;
+/// returns the save's path. Each test then places its units with `game apply`.
+pub fn spi_game_on_map(area: &str, name: &str, file: &str, text: &str) -> String {
+    let dir = tmp(area, name);
+    let map = dir.join(file);
+    std::fs::write(&map, text).unwrap();
+    let save = dir.join("g.json").display().to_string();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        "spi-1870",
+        "--out",
+        &save,
+        "--seed",
+        "3",
+        "--map",
+        map.to_str().unwrap(),
+    ]);
+    save
+}

@@ -17,22 +17,7 @@ const MAP: &str = "[map]\nname = \"spi test\"\nrules = \"spi\"\nfirst = \"0101\"
 /// A new SPI game on the test map, in its German movement phase: the German 5s de-2-5-1 at 0503
 /// and de-2-5-2 at 0703, the French fr-metz-5 at 0505, everyone else off the map.
 fn game(name: &str) -> String {
-    let dir = super::common::tmp("spi-map", name);
-    let map = dir.join("spi-test.toml");
-    std::fs::write(&map, MAP).unwrap();
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        "spi-1870",
-        "--out",
-        &save,
-        "--seed",
-        "3",
-        "--map",
-        map.to_str().unwrap(),
-    ]);
+    let save = super::common::spi_game_on_map("spi-map", name, "spi-test.toml", MAP);
     ok(&[
         "game",
         "apply",

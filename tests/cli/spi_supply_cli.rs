@@ -20,22 +20,7 @@ const MAP: &str = "[map]\nname = \"supply test\"\nrules = \"spi\"\nfirst = \"010
 /// the French fortress of Verdun at 0703, whose zone of interdiction walls it off), fr-metz-5 at
 /// 0505 (near the rail line), everyone else off the map.
 fn game(name: &str) -> String {
-    let dir = tmp("spi-supply", name);
-    let map = dir.join("supply-test.toml");
-    std::fs::write(&map, MAP).unwrap();
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        "spi-1870",
-        "--out",
-        &save,
-        "--seed",
-        "3",
-        "--map",
-        map.to_str().unwrap(),
-    ]);
+    let save = super::common::spi_game_on_map("spi-supply", name, "supply-test.toml", MAP);
     ok(&[
         "game",
         "apply",

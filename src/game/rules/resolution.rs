@@ -504,8 +504,9 @@ mod tests {
         }
         assert!(RuleId::parse(&format!("PK-{}", "Z9")).is_none());
         // RULES.md's 73, the campaign's 4 (issue 30), 1870's railways and sea (issue 28), and
-        // the movement, zone of control, rail and supply ids the map cites (issue 41).
-        assert_eq!(ALL_RULE_IDS.len(), 85);
+        // the movement, zone of control, rail and supply ids the map cites (issue 41), and the EB
+        // units' secured lines supply names as not applied (SPI-E2).
+        assert_eq!(ALL_RULE_IDS.len(), 86);
         assert_eq!(
             RuleId::parse("camp-c2").map(|r| r.as_str()),
             Some("CAMP-C2")

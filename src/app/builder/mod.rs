@@ -239,11 +239,14 @@ impl BuilderWindow {
         egui::Window::new("Order of battle")
             .id(egui::Id::unique("builder_window"))
             .open(&mut open)
-            .default_size([
+            // One place and one size whatever it shows: a window sized by its content grew past
+            // the screen's foot once a unit's form opened and egui moved it up under the pointer
+            // (seen at 1366x768); the tree and the form scroll inside it.
+            .fixed_pos(screen.min + egui::vec2(20.0, 30.0))
+            .fixed_size([
                 (screen.width() - 40.0).max(600.0),
-                (screen.height() - 80.0).max(400.0),
+                (screen.height() - 90.0).max(400.0),
             ])
-            .default_pos(screen.min + egui::vec2(20.0, 30.0))
             .collapsible(false)
             .show(ctx, |ui| {
                 if self.new_battle.is_some() {

@@ -820,7 +820,14 @@ fn logs_an_older_kepi_wrote_still_verify() {
 /// every member recomputed, and go on: an action applied to each verifies too. Those kepis logged
 /// SPI's and 1870's attackers without their fired mark, PW's melee without its count and its dice
 /// by arm only. A PW game the kepi of commit 75220e9 saved (2026-12-06-pw-hits: a rifle hit taken
-/// as a withdrawal) holds PW-H1's note as that kepi worded it, "takes 1 hit(s)".
+/// as a withdrawal) holds PW-H1's note as that kepi worded it, "takes 1 hit(s)". The games the
+/// kepi of commit 4bdac9f saved (`2026-12-07-*-breaches`, before issue 42 noted the breaches) hold
+/// every breach issue 42 notes now, logged without its note: a PW move outside a movement phase,
+/// without an activation and in the enemy's half-turn, an eliminated unit's strength set back; P&K
+/// disordered cavalry charging and a charge the move after a melee; a GSP battery unlimbered this
+/// turn firing; 1870 moves into an enemy cell, twice in a phase and into a cell the loser holds;
+/// an SPI game on kepi's example map with a raise before Game-Turn 6, entraining in extended
+/// formation and a move in a combat phase.
 #[test]
 fn games_the_previous_kepi_saved_open_replay_and_verify() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/older");
@@ -833,6 +840,11 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
         "2026-12-05-fr",
         "2026-12-05-pk-journal",
         "2026-12-06-pw-hits",
+        "2026-12-07-pw-breaches",
+        "2026-12-07-pk-breaches",
+        "2026-12-07-gsp-breaches",
+        "2026-12-07-fr-breaches",
+        "2026-12-07-spi-breaches",
     ] {
         let set = name;
         let name = format!("{name}.json");
@@ -847,6 +859,13 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
             assert!(
                 text.contains("takes 1 hit(s)"),
                 "the fixture holds the older words"
+            );
+        }
+        if set.ends_with("-breaches") {
+            let text = std::fs::read_to_string(&save).unwrap();
+            assert!(
+                !text.contains("not a movement phase"),
+                "{set}: the fixture was logged before the breaches were noted"
             );
         }
         let save = save.to_str().unwrap();

@@ -237,6 +237,10 @@ pub struct MapPanel {
     /// The unit picked's supply traced on the map ([`supply_of`]), for the game as it stands and
     /// the unit picked (SPI-S1).
     supply: super::state::Memo<ReachKey, Option<kepi_game::engine::play::supply::UnitSupply>>,
+    /// What a drag would log (the move's cost and notes, [`kepi_game::engine::flow::move_notes`])
+    /// for the game as it stands, the unit dragged and the hex under it: worked out when the hex
+    /// changes, not every frame of the drag (SPI's cost replays the phase's moves on the map).
+    drag_notes: super::state::Memo<((usize, String), String, Hex), Vec<String>>,
     /// The map's legend ([`board_map::legend`]), per map (its text's hash).
     legend: super::state::Memo<String, Vec<(String, Color32)>>,
     /// The picture of the printed board under the grid, and aligning it (issue 41).
@@ -479,15 +483,22 @@ impl MapPanel {
         let (state, layout) = (scene.state, scene.layout);
         let tables = view.tables;
         let game = view.game;
+        let key = super::state::game_key(game);
+        let notes = std::cell::RefCell::new(&mut self.drag_notes);
         let warn = |u: &UnitState, to: Hex| {
-            position_in(to, layout)
-                .map(|p| {
-                    let mp = kepi_game::engine::flow::move_cost(game, &u.unit.id, p, None);
-                    kepi_game::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
+            notes
+                .borrow_mut()
+                .get((key.clone(), u.unit.id.clone(), to), || {
+                    position_in(to, layout)
+                        .map(|p| {
+                            let mp = kepi_game::engine::flow::move_cost(game, &u.unit.id, p, None);
+                            kepi_game::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
+                        })
+                        .unwrap_or_default()
                 })
-                .unwrap_or_default()
+                .clone()
         };
-        let labels = self.labels.get(super::state::game_key(game), || {
+        let labels = self.labels.get(key.clone(), || {
             counter_labels(
                 state
                     .units

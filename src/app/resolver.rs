@@ -5,7 +5,7 @@
 
 use egui::{RichText, Ui};
 
-use super::state::{Command, View};
+use super::state::{Command, Memo, View};
 use super::widgets::{modifier_table_ui, odds_bars_ui};
 use kepi_game::dice::{DiceGroup, DiceSource, Die};
 use kepi_game::engine::game::{Action, EntryKind, GameState};
@@ -43,7 +43,21 @@ pub struct ResolverState {
     pub form_error: Option<String>,
     /// What the form resolved to when last drawn, for the foot drawn under it.
     preview: Preview,
+    /// What [`ResolverState::derive`] last derived the forms for: the game as it stood, each
+    /// form's units and the extra attackers. The forms follow the game every frame, but are
+    /// derived again only when one of these changed (an SPI form on a map traces supply).
+    derived_for: Option<DeriveKey>,
+    /// The shown form's notes, for the game as it stands and the form as it is.
+    warned: Memo<(GameKey, Form), Vec<String>>,
+    /// The shown form's resolution (odds, modifiers), for the game and the form as they are.
+    resolved: Memo<(GameKey, Form), Preview>,
 }
+
+/// What identifies the game's state ([`super::state::game_key`]).
+type GameKey = (usize, String);
+
+/// What the forms are derived from besides the game: each form's units and the extra attackers.
+type DeriveKey = (GameKey, Vec<(Option<String>, Option<String>)>, Vec<String>);
 
 impl ResolverState {
     /// SPI-C2, FR-C1: adds `id` to the hex combat's attackers, or takes it out.
@@ -70,6 +84,9 @@ impl ResolverState {
             extra_attackers: Vec::new(),
             form_error: None,
             preview: None,
+            derived_for: None,
+            warned: Memo::default(),
+            resolved: Memo::default(),
         }
     }
 
@@ -130,6 +147,27 @@ impl ResolverState {
                 *form = kepi_game::engine::play::overrides::rebase(base, form, &fresh);
                 *base = fresh;
             }
+        }
+    }
+
+    /// [`ResolverState::derive`] for a frame: only when the game, a form's units or the extra
+    /// attackers changed since the last time (what derive reads besides the rule tables, which a
+    /// game keeps). A user's change to a form is kept either way.
+    pub fn derive_for_frame(&mut self, game: &kepi_game::engine::game::Game, tables: &Tables) {
+        let key: DeriveKey = (
+            super::state::game_key(game),
+            self.forms
+                .iter()
+                .map(|f| {
+                    let (a, t) = f.units();
+                    (a.map(str::to_string), t.map(str::to_string))
+                })
+                .collect(),
+            self.extra_attackers.clone(),
+        );
+        if self.derived_for.as_ref() != Some(&key) || self.base.len() != self.forms.len() {
+            self.derive(game.state(), tables);
+            self.derived_for = Some(key);
         }
     }
 
@@ -418,8 +456,10 @@ impl ResolverState {
             }
         });
         ui.separator();
-        // Derive, don't copy: the form follows the units' state every frame.
-        self.derive(view.state(), view.tables);
+        // Derive, don't copy: the form follows the units' state every frame (derived again when
+        // the game or the units picked changed).
+        self.derive_for_frame(view.game, view.tables);
+        let game_key = super::state::game_key(view.game);
         let hidden = self.hides_strength(view.state());
         let state = view.game.state();
         let tables = view.tables;
@@ -441,7 +481,10 @@ impl ResolverState {
         ui.label(RichText::new("Pick units in the roster (click: acting, right-click: target); the situation below is pre-set from their state.").small().weak());
         // The umpire decides: what does not fit the phase is said here (and logged with the roll),
         // never refused.
-        for w in kepi_game::engine::play::breaches::warnings(form, view.game) {
+        let warnings = self.warned.get((game_key.clone(), form.clone()), || {
+            kepi_game::engine::play::breaches::warnings(form, view.game)
+        });
+        for w in warnings {
             ui.colored_label(ui.visuals().warn_fg_color, format!("Note: {w}"))
                 .on_hover_text("kepi will roll if you go ahead; the log records this note with it");
         }
@@ -457,10 +500,16 @@ impl ResolverState {
         ui.label(RichText::new("Situation").strong());
         // Held to the column: a row that runs past its edge does not widen the modifiers below.
         super::widgets::bounded(ui, width, |ui| form.inner_mut().situation_ui(ui, state));
-        let preview: Result<Resolution<serde_json::Value>, RuleError> = form
-            .resolve(state, tables, None)
-            .map(|(r, _)| r.in_scale(&state.scale))
-            .map_err(|e| localized_error(e, &state.scale));
+        let preview: Result<Resolution<serde_json::Value>, RuleError> = self
+            .resolved
+            .get((game_key, form.clone()), || {
+                Some(
+                    form.resolve(state, tables, None)
+                        .map(|(r, _)| r.in_scale(&state.scale))
+                        .map_err(|e| localized_error(e, &state.scale)),
+                )
+            })
+            .clone()?;
         // Under the situation, never above it: the box appears with the first key typed into a
         // field, and a box above the field moved it from under the pointer mid-word (issue 26).
         self.overrides_ui(ui);

@@ -66,8 +66,10 @@ pub struct BuilderWindow {
     pub new_battle: Option<NewBattle>,
     /// The card file it was opened from or saved to.
     pub path: Option<PathBuf>,
-    /// That file's text as opened (its comments are kept when saved over).
-    original: Option<String>,
+    /// That file's text as opened (its comments are kept when saved over), and the scenario it
+    /// reads as where its cards are all good (the save then does not read the text again:
+    /// [`kepi_game::roster::write::save_over_opened`]).
+    original: Option<(String, Option<Scenario>)>,
     /// The file field (open, save as, print to).
     pub file_text: String,
     /// Selected in the tree.
@@ -138,7 +140,10 @@ impl BuilderWindow {
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         self.path = path;
-        self.original = original;
+        let opened = original
+            .as_ref()
+            .and_then(|_| self.oob.as_ref()?.to_scenario().ok());
+        self.original = original.map(|text| (text, opened));
         self.selected = None;
         self.cut = None;
         self.collapsed.clear();
@@ -170,17 +175,17 @@ impl BuilderWindow {
         let dir = path.parent();
         let same = self.path.as_deref() == Some(path);
         let text = match (&self.original, same) {
-            (Some(orig), true) => kepi_game::roster::write::save_over(orig, &s, dir),
+            (Some((orig, Some(old))), true) => {
+                kepi_game::roster::write::save_over_opened(orig, old, &s, dir)
+            }
+            (Some((orig, None)), true) => kepi_game::roster::write::save_over(orig, &s, dir),
             _ => kepi_game::roster::write::to_toml_in(&s, dir),
         };
         kepi_game::fsio::write_output(path, text.as_bytes()).map_err(|e| e.message())?;
         self.path = Some(path.to_path_buf());
-        self.original = Some(text);
-        Ok(format!(
-            "saved {} units to {}",
-            s.units.len(),
-            path.display()
-        ))
+        let said = format!("saved {} units to {}", s.units.len(), path.display());
+        self.original = Some((text, Some(s)));
+        Ok(said)
     }
 
     /// Applies `op` and says when it could not be done.

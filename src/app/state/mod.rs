@@ -95,10 +95,19 @@ impl Default for Settings {
 
 /// Something the window works out from the game (and its view options) and keeps until either
 /// changes: at 2,000 units and 10,000 log entries, redoing it every frame cost more than drawing.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Memo<K, V> {
     key: Option<K>,
     value: V,
+}
+
+impl<K, V: Default> Default for Memo<K, V> {
+    fn default() -> Self {
+        Memo {
+            key: None,
+            value: V::default(),
+        }
+    }
 }
 
 impl<K: PartialEq, V> Memo<K, V> {

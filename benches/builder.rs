@@ -1,7 +1,8 @@
 //! The order-of-battle builder at 2,000 units (issue 43): opening the order of battle in the
 //! builder's model (target 100 ms or less) and one frame of the builder's window with the whole
 //! tree open, a unit's form shown (target 4 ms or less, median), run headless through
-//! `egui::Context::run_ui` and tessellated, as benches/frame.rs does. Run:
+//! `egui::Context::run_ui` and tessellated, as benches/frame.rs does; and a key typed into one
+//! card's field (the model's edit: one card checked again, the tree rebuilt). Run:
 //! `cargo bench --bench builder`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a bench may fail loudly
 
@@ -58,6 +59,20 @@ fn builder(c: &mut Criterion) {
     let oob = OrderOfBattle::from_scenario(&s, None);
     assert!(oob.errors().is_empty(), "{:?}", oob.errors().first());
     let key = oob.drafts().nth(1000).map(|d| d.key).unwrap();
+    // A key typed into one card's field: the model's edit (the tree and the errors after it).
+    let mut typed = OrderOfBattle::from_scenario(&s, None);
+    let mut n = 0u64;
+    c.bench_function("builder_type_one_key_2000", |b| {
+        b.iter(|| {
+            n += 1;
+            let op = kepi::roster::builder::Op::Set {
+                key,
+                field: kepi::roster::Field::Name,
+                value: format!("Renamed {n}"),
+            };
+            black_box(typed.apply(op).is_ok())
+        })
+    });
     let mut w = BuilderWindow::default();
     w.load(oob, None, None);
     w.selected = Some(Selection::Unit(key));

@@ -2,10 +2,10 @@
 //! beside its field that goes when fixed, a duplicated brigade renumbered, undo, save and reopen,
 //! and "Start this battle".
 
-use super::common::{LAPTOP, app, tmp, window};
+use super::common::{app, tmp, window};
 
 use egui::accesskit::Role;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::builder::{Opening, Selection};
 use kepi::app::state::Command;
 use kepi::roster::builder::{Level, NodePath, Op, OrderOfBattle};
@@ -47,7 +47,6 @@ fn click_row(h: &mut H, start: &str) {
 #[test]
 fn two_sides_built_from_nothing_an_error_at_its_field_goes_when_fixed() {
     let mut h = new_battle();
-    assert_eq!(LAPTOP, egui::vec2(1366.0, 768.0));
     click_row(&mut h, "Side: German");
     h.get_by_label("Add army").click();
     h.run();
@@ -73,7 +72,12 @@ fn two_sides_built_from_nothing_an_error_at_its_field_goes_when_fixed() {
     );
     assert!(shows(&h, "0 is out of range"));
     assert!(shows(&h, "1 error to fix"));
-    // Start this battle waits.
+    // Start this battle waits while an error remains.
+    assert!(
+        h.get_by_label("Start this battle")
+            .accesskit_node()
+            .is_disabled()
+    );
     // Typed on to 05: in range, the error goes.
     h.get_by_role_and_label(Role::TextInput, "Arrives")
         .type_text("5");
@@ -86,6 +90,11 @@ fn two_sides_built_from_nothing_an_error_at_its_field_goes_when_fixed() {
     );
     assert!(!shows(&h, "0 is out of range"));
     assert_eq!(oob(&mut h).draft(key).unwrap().get(Field::Arrives), "05");
+    assert!(
+        !h.get_by_label("Start this battle")
+            .accesskit_node()
+            .is_disabled()
+    );
 }
 
 /// A German brigade of two battalions in the builder, its node selected.

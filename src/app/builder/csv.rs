@@ -10,7 +10,7 @@ use egui::{RichText, Ui};
 use kepi_game::roster::Field;
 use kepi_game::roster::builder::Op;
 use kepi_game::roster::csv_import::{
-    Csv, Mapping, import, looks_like_formula, map_columns, read_csv,
+    Csv, Import, Mapping, cell_text, has_column, import, match_columns, read_csv,
 };
 
 use super::BuilderWindow;
@@ -29,6 +29,9 @@ pub struct CsvImport {
     pub columns: Vec<(Field, Option<usize>)>,
     /// What went wrong reading.
     pub error: Option<String>,
+    /// Every row checked under the mapping chosen: made again when the file is read or a
+    /// column is picked, not every frame (a 2,000-row file is 2,000 cards checked).
+    result: Option<Import>,
 }
 
 impl CsvImport {
@@ -42,7 +45,7 @@ impl CsvImport {
     ) {
         let bytes = match kepi_game::fsio::read_regular(
             path,
-            kepi_game::tables::MAX_FILE_BYTES,
+            kepi_game::roster::csv_import::MAX_CSV_BYTES as u64,
             "CSV file",
         ) {
             Ok(b) => b,
@@ -60,18 +63,14 @@ impl CsvImport {
         };
         let chosen: Vec<(Field, String)> = remembered
             .iter()
-            .filter_map(|(f, h)| {
-                let f = Field::from_key(f)?;
-                csv.header
-                    .cells
-                    .iter()
-                    .any(|c| c.text.trim().eq_ignore_ascii_case(h.trim()))
-                    .then(|| (f, h.clone()))
-            })
+            .filter_map(|(f, h)| Some((Field::from_key(f)?, h.clone())))
+            .filter(|(_, h)| has_column(&csv.header.cells, h))
             .collect();
-        let mapping = map_columns(&csv.header.cells, &chosen, spec)
-            .or_else(|_| map_columns(&csv.header.cells, &[], spec))
-            .unwrap_or_else(|_| by_name(&csv, spec));
+        // The remembered columns this file has (a header it lacks is not an error here), else
+        // by name as `kepi cards import` matches them.
+        let mapping = match_columns(&csv.header.cells, &chosen, spec)
+            .or_else(|_| match_columns(&csv.header.cells, &[], spec))
+            .unwrap_or_default();
         self.columns = spec
             .fields
             .iter()
@@ -79,6 +78,7 @@ impl CsvImport {
             .collect();
         self.error = None;
         self.csv = Some((path.to_path_buf(), csv));
+        self.result = None;
     }
 
     fn mapping(&self) -> Mapping {
@@ -120,12 +120,7 @@ impl CsvImport {
                     .iter()
                     .filter_map(|(f, c)| {
                         let cell = row.cells.get((*c)?)?;
-                        let t = match cell.text.strip_prefix('\'') {
-                            Some(rest) if looks_like_formula(rest) => rest,
-                            _ => cell.text.as_str(),
-                        };
-                        let t = if *f == Field::Notes { t } else { t.trim() };
-                        Some((*f, t.to_string()))
+                        Some((*f, cell_text(*f, cell).to_string()))
                     })
                     .collect()
             })
@@ -161,7 +156,6 @@ impl CsvImport {
             ui.label("Open or create an order of battle first.");
             return false;
         };
-        let spec = oob.spec.clone();
         let system = oob.header.system;
         ui.horizontal(|ui| {
             ui.label("CSV file");
@@ -173,7 +167,7 @@ impl CsvImport {
             );
             if ui.button("Read").clicked() {
                 let p = PathBuf::from(self.file_text.trim());
-                self.read(&p, &spec, remembered);
+                self.read(&p, &oob.spec, remembered);
             }
         });
         if let Some(e) = &self.error {
@@ -182,7 +176,8 @@ impl CsvImport {
         let Some((path, csv)) = &self.csv else {
             return false;
         };
-        let headers: Vec<String> = csv.header.cells.iter().map(|c| c.text.clone()).collect();
+        let headers = &csv.header.cells;
+        let mut picked = false;
         ui.label(RichText::new("Which column is each field:").strong());
         egui::ScrollArea::vertical()
             .id_salt("builder_csv_map")
@@ -192,17 +187,19 @@ impl CsvImport {
                     .num_columns(2)
                     .show(ui, |ui| {
                         for (f, col) in &mut self.columns {
-                            let label = spec.field(*f).map_or(f.key(), |s| s.label);
+                            let label = oob.spec.field(*f).map_or(f.key(), |s| s.label);
                             let l = ui.label(label);
                             let shown = col
                                 .and_then(|c| headers.get(c))
-                                .map_or("(none)", String::as_str);
+                                .map_or("(none)", |h| h.text.as_str());
                             egui::ComboBox::from_id_salt(("builder_csv_col", *f))
                                 .selected_text(shown)
                                 .show_ui(ui, |ui| {
-                                    ui.selectable_value(col, None, "(none)");
+                                    picked |= ui.selectable_value(col, None, "(none)").changed();
                                     for (k, h) in headers.iter().enumerate() {
-                                        ui.selectable_value(col, Some(k), h);
+                                        picked |= ui
+                                            .selectable_value(col, Some(k), h.text.as_str())
+                                            .changed();
                                     }
                                 })
                                 .response
@@ -212,7 +209,13 @@ impl CsvImport {
                     });
             });
         let file = path.display().to_string();
-        let result = import(&file, csv, &self.mapping(), system, path.parent());
+        if picked {
+            self.result = None;
+        }
+        let mapping = self.mapping();
+        let result = self
+            .result
+            .get_or_insert_with(|| import(&file, csv, &mapping, system, path.parent()));
         let bad = result.errors().count();
         ui.label(RichText::new(format!(
             "{} rows, {} with an error (they come in with it, to fix in the form). The first rows:",
@@ -258,23 +261,5 @@ impl CsvImport {
             return true;
         }
         false
-    }
-}
-
-/// Columns matched by their header alone (the file lacks one the card requires: the user picks).
-fn by_name(csv: &Csv, spec: &kepi_game::roster::CardSpec) -> Mapping {
-    let mut columns = Vec::new();
-    for f in &spec.fields {
-        if let Some(k) = csv.header.cells.iter().position(|c| {
-            let t = c.text.trim();
-            t.eq_ignore_ascii_case(f.field.key()) || t.eq_ignore_ascii_case(f.label)
-        }) {
-            columns.push((f.field, k));
-        }
-    }
-    columns.sort();
-    Mapping {
-        columns,
-        ignored: Vec::new(),
     }
 }

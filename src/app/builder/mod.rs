@@ -1032,9 +1032,9 @@ fn field_widget(
         }
         _ => {
             let mut s = value.to_string();
+            // What the field accepts, in the card spec's own words (the error says the same).
             let hint = match &f.kind {
-                Kind::Number { min, max, .. } => format!("{min} to {max}"),
-                Kind::Position { .. } => "off, or a hex like 0304".into(),
+                Kind::Number { .. } | Kind::Position { .. } => f.accepted(),
                 _ => String::new(),
             };
             let r = ui.add(

@@ -382,6 +382,10 @@ pub struct OrderOfBattle {
     /// The cards folder images must stay in.
     base_dir: Option<PathBuf>,
     errors: Vec<FieldError>,
+    /// Each card's own errors, with the card they were found in: a card unchanged since (the
+    /// same `Arc`: an edit makes a new one, as this holds a second reference) is not checked
+    /// again, so typing in one field checks one card, not the whole order of battle.
+    checked: HashMap<Key, (Arc<Draft>, Vec<FieldError>)>,
     tree: Tree,
 }
 
@@ -420,17 +424,16 @@ impl OrderOfBattle {
         doc.remove("unit");
         let mut header = validate_roster(file, &doc.to_string(), base_dir)?;
         header.units = Vec::new();
-        let cards = raw.units.iter().map(raw_texts).collect();
-        let mut oob = OrderOfBattle::from_parts(header, cards, base_dir);
-        for d in &oob.drafts {
-            if let Ok(side) = d.get(Field::Side).parse::<Side>()
-                && !oob.header.sides.contains(&side)
+        let cards: Vec<Vec<(Field, String)>> = raw.units.iter().map(raw_texts).collect();
+        // The sides the cards name and the header does not list, so the tree shows them.
+        for (_, v) in cards.iter().flatten().filter(|(f, _)| *f == Field::Side) {
+            if let Ok(side) = v.parse::<Side>()
+                && !header.sides.contains(&side)
             {
-                oob.header.sides.push(side);
+                header.sides.push(side);
             }
         }
-        oob.refresh();
-        Ok(oob)
+        Ok(OrderOfBattle::from_parts(header, cards, base_dir))
     }
 
     fn from_parts(
@@ -453,6 +456,7 @@ impl OrderOfBattle {
             redo: Vec::new(),
             base_dir: base_dir.map(Path::to_path_buf),
             errors: Vec::new(),
+            checked: HashMap::new(),
             tree: Tree::default(),
         };
         oob.refresh();
@@ -839,14 +843,28 @@ impl OrderOfBattle {
         self.errors = self.check_all();
     }
 
-    /// Every card's errors (see the module doc).
-    fn check_all(&self) -> Vec<FieldError> {
+    /// Every card's errors (see the module doc): each card's own, checked again only where the
+    /// card changed ([`OrderOfBattle::checked`]), then the ids repeated across cards.
+    fn check_all(&mut self) -> Vec<FieldError> {
+        let mut checked = HashMap::with_capacity(self.drafts.len());
+        for d in &self.drafts {
+            let errs = match self.checked.remove(&d.key) {
+                Some((was, errs)) if Arc::ptr_eq(&was, d) => errs,
+                _ => check_draft(d, self.header.system, &self.spec, self.base_dir.as_deref()),
+            };
+            checked.insert(d.key, (Arc::clone(d), errs));
+        }
+        self.checked = checked;
         let mut out = Vec::new();
         let mut ids: HashMap<String, usize> = HashMap::with_capacity(self.drafts.len());
         for (i, d) in self.drafts.iter().enumerate() {
-            let errs = check_draft(d, self.header.system, &self.spec, self.base_dir.as_deref());
+            let errs = self
+                .checked
+                .get(&d.key)
+                .map(|(_, e)| e.as_slice())
+                .unwrap_or_default();
             let clean = errs.is_empty();
-            out.extend(errs);
+            out.extend(errs.iter().cloned());
             if clean {
                 let id = match d.get(Field::Id) {
                     "" => slug(d.get(Field::Name).trim()),

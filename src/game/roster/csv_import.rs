@@ -314,6 +314,16 @@ pub struct Mapping {
 }
 
 impl Mapping {
+    /// The fields every card needs that no column is read for (a row cannot make a card without
+    /// them: [`row_card`]'s `required`).
+    pub fn missing(&self) -> Vec<&'static str> {
+        [Field::Name, Field::Side, Field::Arm, Field::Strength]
+            .into_iter()
+            .filter(|f| self.column(*f).is_none())
+            .map(Field::key)
+            .collect()
+    }
+
     /// The column `field` is read from.
     pub fn column(&self, field: Field) -> Option<usize> {
         self.columns
@@ -332,14 +342,43 @@ pub fn map_columns(
     chosen: &[(Field, String)],
     spec: &CardSpec,
 ) -> Result<Mapping, String> {
+    let m = match_columns(header, chosen, spec)?;
+    let missing = m.missing();
+    if !missing.is_empty() {
+        return Err(format!(
+            "no column for {} (its columns: {}); name one with --column FIELD=HEADER",
+            missing.join(", "),
+            listed(header)
+        ));
+    }
+    Ok(m)
+}
+
+/// Whether `header` has a column named `name`, matched as [`map_columns`] matches names (case,
+/// blanks, `-` and `_` aside).
+pub fn has_column(header: &[Cell], name: &str) -> bool {
+    let n = norm(name);
+    header.iter().any(|c| norm(&c.text) == n)
+}
+
+/// The headers as an error lists them.
+fn listed(header: &[Cell]) -> String {
+    header
+        .iter()
+        .map(|c| format!("\"{}\"", crate::roster::shown(&c.text)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// [`map_columns`] without asking for the columns a card needs: what the window's mapping grid
+/// starts from (the user then picks the missing ones; [`Mapping::missing`] says which). Refused
+/// only when a column `chosen` names is not in the file.
+pub fn match_columns(
+    header: &[Cell],
+    chosen: &[(Field, String)],
+    spec: &CardSpec,
+) -> Result<Mapping, String> {
     let headers: Vec<String> = header.iter().map(|c| norm(&c.text)).collect();
-    let listed = || {
-        header
-            .iter()
-            .map(|c| format!("\"{}\"", crate::roster::shown(&c.text)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut taken = vec![false; headers.len()];
     let mut columns: Vec<(Field, usize)> = Vec::new();
     for (field, name) in chosen {
@@ -347,7 +386,7 @@ pub fn map_columns(
         let Some(k) = headers.iter().position(|h| *h == n) else {
             return Err(format!(
                 "--column {field}={name}: the file has no column \"{name}\" (its columns: {})",
-                listed()
+                listed(header)
             ));
         };
         columns.retain(|(f, _)| f != field);
@@ -377,18 +416,6 @@ pub fn map_columns(
                 *t = true;
             }
         }
-    }
-    let missing: Vec<&str> = [Field::Name, Field::Side, Field::Arm, Field::Strength]
-        .into_iter()
-        .filter(|f| !columns.iter().any(|(g, _)| g == f))
-        .map(Field::key)
-        .collect();
-    if !missing.is_empty() {
-        return Err(format!(
-            "no column for {} (its columns: {}); name one with --column FIELD=HEADER",
-            missing.join(", "),
-            listed()
-        ));
     }
     columns.sort();
     let ignored = header
@@ -453,6 +480,13 @@ fn unguarded(s: &str) -> &str {
         Some(rest) if looks_like_formula(rest) => rest,
         _ => s,
     }
+}
+
+/// A cell's text as the card's `field` reads it: the export's guard against formulas taken off,
+/// trimmed (notes kept as written).
+pub fn cell_text(field: Field, cell: &Cell) -> &str {
+    let t = unguarded(&cell.text);
+    if field == Field::Notes { t } else { t.trim() }
 }
 
 /// The row's cards, checked as the card loader checks a `[[unit]]` card of `system` (see the
@@ -568,8 +602,7 @@ fn row_card(
     let text = |f: Field| -> Option<Spanned<String>> {
         let col = mapping.column(f)?;
         let cell = row.cells.get(col)?;
-        let t = unguarded(&cell.text);
-        let t = if f == Field::Notes { t } else { t.trim() };
+        let t = cell_text(f, cell);
         (!t.is_empty()).then(|| Spanned::new(cell.span.clone(), t.to_string()))
     };
     let required = |f: Field| -> Result<Spanned<String>, CardError> {

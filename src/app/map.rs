@@ -392,13 +392,8 @@ impl MapPanel {
                 let centre = |h: Hex| fr.centre(h);
                 // Only the cells on screen (and a margin) are drawn: a 60 x 40 board shows a few
                 // hundred of its 2,400 cells at 1366x768, and a frame is 4 ms at most (issue 41).
-                let seen = painter.clip_rect().expand(fr.size * 2.0);
-                let visible: Vec<Hex> = board
-                    .grid
-                    .iter()
-                    .copied()
-                    .filter(|h| seen.contains(fr.centre(*h)))
-                    .collect();
+                let visible =
+                    board_map::on_screen(&painter, board.grid.iter().copied(), &centre, fr.size);
                 // The picture of the printed board first, under everything (issue 41).
                 let file = scene.state.map.as_ref().map(|m| m.file.as_str());
                 let on_screen = scene
@@ -433,7 +428,14 @@ impl MapPanel {
                 {
                     paint_line_to(&painter, &fr, s, h);
                 }
-                paint_grid(&painter, &fr, &visible, &visuals);
+                board_map::paint_grid(
+                    &painter,
+                    &visible,
+                    &centre,
+                    fr.size,
+                    &|h| h.label(fr.layout),
+                    &visuals,
+                );
                 if let Some(map) = scene.map {
                     board_map::paint_features(&painter, map, &visible, &centre, fr.size);
                     let names = visuals.strong_text_color();
@@ -958,27 +960,6 @@ fn paint_line_to(painter: &egui::Painter, fr: &Frame, s: Hex, h: Hex) {
         [fr.centre(s), fr.centre(h)],
         Stroke::new(2.0, Color32::from_rgb(240, 200, 60)),
     );
-}
-
-/// The grid: each hex outlined, with its board label above its centre.
-fn paint_grid(painter: &egui::Painter, fr: &Frame, grid: &[Hex], visuals: &egui::Visuals) {
-    let size = fr.size;
-    let line = Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.6));
-    for h in grid {
-        let c = fr.centre(*h);
-        let mut pts = hex_corners(c, size).to_vec();
-        pts.push(pts[0]);
-        painter.add(Shape::line(pts, line));
-        if let Some(l) = h.label(fr.layout) {
-            painter.text(
-                c + vec2(0.0, -size * 0.62),
-                egui::Align2::CENTER_CENTER,
-                l,
-                egui::FontId::proportional((size * 0.30).max(7.0)),
-                visuals.weak_text_color(),
-            );
-        }
-    }
 }
 
 /// The units on the map: each with its hex, its place in its hex's stack and its index in the

@@ -751,12 +751,17 @@ impl MapEditor {
     }
 
     /// Applies an edit as its own step (or a part of the stroke under way); a refusal is said.
-    fn apply(&mut self, edit: Edit) {
+    /// True when the edit was made.
+    fn apply(&mut self, edit: Edit) -> bool {
         let Some(ed) = &mut self.ed else {
-            return;
+            return false;
         };
-        if let Err(e) = ed.apply(edit) {
-            self.say(format!("Refused: {e}"), true);
+        match ed.apply(edit) {
+            Ok(_) => true,
+            Err(e) => {
+                self.say(format!("Refused: {e}"), true);
+                false
+            }
         }
     }
 
@@ -792,33 +797,35 @@ impl MapEditor {
                 let Some(map) = self.ed.as_ref().map(|e| &e.map) else {
                     return;
                 };
-                board_map::paint_terrain(&painter, map, &cells, &centre, size, 0.85);
+                // Only the cells on screen are drawn, as on the map panel.
+                let visible = board_map::on_screen(&painter, cells.iter().copied(), &centre, size);
+                board_map::paint_terrain(&painter, map, &visible, &centre, size, 0.85);
                 let visuals = ui.visuals().clone();
-                let line = Stroke::new(1.0, visuals.weak_text_color().gamma_multiply(0.6));
-                for h in &cells {
-                    let mut pts = hex_corners(centre(*h), size).to_vec();
-                    pts.push(pts[0]);
-                    painter.add(Shape::line(pts, line));
-                    if size >= 18.0 {
-                        painter.text(
-                            centre(*h) - vec2(0.0, size * 0.62),
-                            egui::Align2::CENTER_CENTER,
-                            grid.label(*h),
-                            egui::FontId::proportional((size * 0.28).max(7.0)),
-                            visuals.weak_text_color(),
-                        );
-                    }
-                }
-                board_map::paint_features(&painter, map, &cells, &centre, size);
+                board_map::paint_grid(
+                    &painter,
+                    &visible,
+                    &centre,
+                    size,
+                    &|h| (size >= 18.0).then(|| grid.label(h)),
+                    &visuals,
+                );
+                board_map::paint_features(&painter, map, &visible, &centre, size);
                 board_map::paint_places(
                     &painter,
                     map,
-                    &cells,
+                    &visible,
                     &centre,
                     size,
                     visuals.strong_text_color(),
                 );
-                paint_edges_and_victory(&painter, map, &centre, size, visuals.strong_text_color());
+                paint_edges_and_victory(
+                    &painter,
+                    map,
+                    &visible,
+                    &centre,
+                    size,
+                    visuals.strong_text_color(),
+                );
                 let hover = ui
                     .input(|i| i.pointer.hover_pos())
                     .filter(|p| rect.contains(*p));
@@ -990,8 +997,9 @@ impl MapEditor {
             section: text(&self.section),
             capacity,
         };
-        self.apply(edit);
-        if let Some(m) = self.map() {
+        if self.apply(edit)
+            && let Some(m) = self.map()
+        {
             let (a, b) = side.hexes();
             let on = m.side_has(a, b, self.feature);
             let words = format!(
@@ -1000,9 +1008,7 @@ impl MapEditor {
                 if on { "on" } else { "off" },
                 m.grid.side_label(side)
             );
-            if !matches!(self.said, Some((_, true))) || on {
-                self.say(words, false);
-            }
+            self.say(words, false);
         }
     }
 
@@ -1037,24 +1043,35 @@ impl MapEditor {
                 }
             },
         };
-        self.apply(Edit::Place(Place {
+        if self.apply(Edit::Place(Place {
             name: name.clone(),
             cell: h,
             kinds: self.place_kinds.clone(),
             value,
-        }));
-        if !matches!(self.said, Some((_, true))) {
+        })) {
             let label = self.map().map(|m| m.grid.label(h)).unwrap_or_default();
             self.say(format!("{name} at {label}"), false);
         }
     }
 
     fn toggle_edge_cell(&mut self, h: Hex) {
+        let distance = match self.edge_distance.trim() {
+            "" => None,
+            t => match t.parse::<u32>() {
+                Ok(d) => Some(d),
+                Err(_) => {
+                    self.say(
+                        format!("Refused: distance `{t}` (accepted: a whole number from 0 to 999)"),
+                        true,
+                    );
+                    return;
+                }
+            },
+        };
         let Some(map) = self.map() else {
             return;
         };
         let name = (!self.edge_name.trim().is_empty()).then(|| self.edge_name.trim().to_string());
-        let distance = self.edge_distance.trim().parse::<u32>().ok();
         let mut edges = map.edges.clone();
         let found = edges
             .iter_mut()
@@ -1098,13 +1115,12 @@ impl MapEditor {
         }
         let value = match self.victory_value.trim() {
             "" => None,
+            // Its range is the map file's, checked by the edit (victory_problem).
             t => match t.parse::<i64>() {
-                Ok(v) if (-9999..=9999).contains(&v) => Some(v),
-                _ => {
+                Ok(v) => Some(v),
+                Err(_) => {
                     self.say(
-                        format!(
-                            "Refused: value `{t}` (accepted: a whole number from -9999 to 9999)"
-                        ),
+                        format!("Refused: value `{t}` (accepted: a whole number)"),
                         true,
                     );
                     return;
@@ -1455,6 +1471,7 @@ fn swatch_button(ui: &mut Ui, colour: Color32, name: &str, chosen: bool) -> egui
 fn paint_edges_and_victory(
     painter: &egui::Painter,
     map: &Map,
+    cells: &[Hex],
     centre: &dyn Fn(Hex) -> Pos2,
     size: f32,
     colour: Color32,
@@ -1477,7 +1494,7 @@ fn paint_edges_and_victory(
             );
         }
     }
-    for h in map.grid.cells() {
+    for &h in cells {
         let v: Vec<String> = map
             .victory_at(h)
             .iter()

@@ -264,6 +264,132 @@ impl Ck<'_> {
 }
 
 /// Text from the file as an error shows it: control characters escaped, at most 60 characters.
+/// What is wrong with a value the map file's checker and the map editor both refuse: the field
+/// (of its table), what is wrong, what is accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Problem {
+    /// The field, as the file names it in its table ("cells", "distance", "side", "value").
+    pub field: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// What would be accepted.
+    pub accepted: String,
+}
+
+fn problem(field: &'static str, message: impl Into<String>, accepted: &str) -> Option<Problem> {
+    Some(Problem {
+        field,
+        message: message.into(),
+        accepted: accepted.to_string(),
+    })
+}
+
+/// An edge role's values as read (cells on the map already): none of its cells, a rail-link or
+/// sea route whose cell is not on the map's edge, a distance on a role without one or out of
+/// range, a rail-link without its off-map distance (SPI-L1 case F), a supply source of no side
+/// (SPI-S2, FR-F4). The file's checker and the editor ask this one function.
+pub(super) fn edge_problem(grid: &Grid, e: &Edge) -> Option<Problem> {
+    let role = e.role;
+    if e.cells.is_empty() {
+        return problem("cells", "an edge role names its cells", CELL_ITEM);
+    }
+    if matches!(role, EdgeRole::RailLink | EdgeRole::SeaRoute)
+        && let Some(h) = e.cells.iter().find(|h| !grid.on_edge(**h))
+    {
+        return problem(
+            "cells",
+            format!(
+                "cell {} is not on the map's edge, and a {role} leaves the map",
+                grid.label(*h)
+            ),
+            "cells in the map's first or last column or row",
+        );
+    }
+    let takes_distance = matches!(role, EdgeRole::RailLink | EdgeRole::SeaRoute);
+    match e.distance {
+        Some(_) if !takes_distance => {
+            return problem(
+                "distance",
+                format!("a {role} has no distance"),
+                "distance on a rail-link (its off-map distance) or a sea-route",
+            );
+        }
+        Some(d) if d > 999 => {
+            return problem(
+                "distance",
+                format!("{d} is out of range"),
+                "a whole number from 0 to 999",
+            );
+        }
+        None if role == EdgeRole::RailLink => {
+            return problem(
+                "distance",
+                "a rail-link gives its off-map distance (SPI-L1 case F: the number in the box)",
+                "distance = a whole number from 0 to 999",
+            );
+        }
+        _ => {}
+    }
+    // SPI-S2, FR-F4: a supply source is one side's; traced for that side only.
+    if role == EdgeRole::Supply && e.side.is_none() {
+        return problem(
+            "side",
+            "a supply edge names whose source it is",
+            "side = \"french\" or \"german\"",
+        );
+    }
+    None
+}
+
+/// A victory entry's values as read (SPI-W1's penetration values, 1870's Moselle line): a value
+/// out of -9999..=9999, a column or row not on the map, no column, row or cell. The file's
+/// checker reads these from its text; the editor asks this function before it takes an entry.
+pub(super) fn victory_problem(grid: &Grid, v: &Victory) -> Option<Problem> {
+    let range = -9999..=9999;
+    let bad = |n: i64| (!range.contains(&n)).then_some(n);
+    match &v.by {
+        VictoryBy::Columns(m) | VictoryBy::Rows(m) => {
+            let columns = matches!(v.by, VictoryBy::Columns(_));
+            let (lo, hi, what) = if columns {
+                (grid.first.col, grid.last.col, "column")
+            } else {
+                (grid.first.row, grid.last.row, "row")
+            };
+            let field = if columns { "columns" } else { "rows" };
+            if m.is_empty() {
+                return problem(field, format!("no {what} given"), "one or more values");
+            }
+            if let Some(k) = m.keys().find(|k| !(lo..=hi).contains(*k)) {
+                return problem(
+                    field,
+                    format!("{k:02} is not a {what} of the map"),
+                    &format!("a two-digit {what} from {lo:02} to {hi:02}"),
+                );
+            }
+            if let Some(n) = m.values().find_map(|n| bad(*n)) {
+                return problem(
+                    field,
+                    format!("{n} is out of range"),
+                    "a whole number from -9999 to 9999",
+                );
+            }
+        }
+        VictoryBy::Cells { cells, value } => {
+            if cells.is_empty() {
+                return problem("cells", "a line of cells names its cells", CELL_ITEM);
+            }
+            if let Some(n) = bad(*value) {
+                return problem(
+                    "value",
+                    format!("{n} is out of range"),
+                    "a whole number from -9999 to 9999",
+                );
+            }
+        }
+    }
+    None
+}
+
 fn shown(s: &str) -> String {
     let mut out: String = s.chars().take(60).flat_map(char::escape_debug).collect();
     if s.chars().count() > 60 {
@@ -639,67 +765,31 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
             .map(|s| ck.word::<Side>(s, &format!("{f}.side"), Side::accepted()))
             .transpose()?;
         let cells = ck.cells(&e.cells, &format!("{f}.cells"))?;
-        if cells.is_empty() {
-            return Err(ck.err(
-                e.role.span(),
-                &format!("{f}.cells"),
-                "an edge role names its cells",
-                CELL_ITEM,
-            ));
-        }
-        if matches!(role, EdgeRole::RailLink | EdgeRole::SeaRoute)
-            && let Some(h) = cells.iter().find(|h| !ck.grid.on_edge(**h))
-        {
-            let span = e.cells.first().map_or(e.role.span(), Spanned::span);
-            return Err(ck.err(
-                span,
-                &format!("{f}.cells"),
-                format!(
-                    "cell {} is not on the map's edge, and a {role} leaves the map",
-                    ck.grid.label(*h)
-                ),
-                "cells in the map's first or last column or row",
-            ));
-        }
-        let distance = match (&e.distance, role) {
-            (Some(d), EdgeRole::RailLink | EdgeRole::SeaRoute) => {
-                Some(ck.number(d, &format!("{f}.distance"), 0, 999)? as u32)
-            }
-            (Some(d), _) => {
-                return Err(ck.err(
-                    d.span(),
-                    &format!("{f}.distance"),
-                    format!("a {role} has no distance"),
-                    "distance on a rail-link (its off-map distance) or a sea-route",
-                ));
-            }
-            (None, EdgeRole::RailLink) => {
-                return Err(ck.err(
-                    e.role.span(),
-                    &format!("{f}.distance"),
-                    "a rail-link gives its off-map distance (SPI-L1 case F: the number in the box)",
-                    "distance = a whole number from 0 to 999",
-                ));
-            }
-            (None, _) => None,
-        };
-        // SPI-S2, FR-F4: a supply source is one side's; traced for that side only.
-        if role == EdgeRole::Supply && side.is_none() {
-            return Err(ck.err(
-                e.role.span(),
-                &format!("{f}.side"),
-                "a supply edge names whose source it is",
-                "side = \"french\" or \"german\"",
-            ));
-        }
-        edges.push(Edge {
+        let distance = e
+            .distance
+            .as_ref()
+            .map(|d| {
+                ck.number(d, &format!("{f}.distance"), 0, 999)
+                    .map(|n| n as u32)
+            })
+            .transpose()?;
+        let edge = Edge {
             role,
             side,
             name: ck.opt_text(&e.name, &format!("{f}.name"))?,
             cells,
             distance,
             to: ck.opt_text(&e.to, &format!("{f}.to"))?,
-        });
+        };
+        if let Some(p) = edge_problem(&ck.grid, &edge) {
+            let span = match p.field {
+                "cells" => e.cells.first().map_or(e.role.span(), Spanned::span),
+                "distance" => e.distance.as_ref().map_or(e.role.span(), Spanned::span),
+                _ => e.role.span(),
+            };
+            return Err(ck.err(span, &format!("{f}.{}", p.field), p.message, p.accepted));
+        }
+        edges.push(edge);
     }
 
     // Victory values.

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use crate::hex::{Hex, Hexside};
 
 use super::check::is_name;
-use super::{Applies, Country, Edge, Feature, Line, Map, Place, Victory};
+use super::{Applies, Country, Edge, Feature, Line, Map, Place, Victory, VictoryBy};
 
 /// The longest text the map file takes (a name, a section).
 const MAX_TEXT: usize = 200;
@@ -327,17 +327,34 @@ impl Map {
         Ok(Edit::Places(std::mem::replace(&mut self.places, places)))
     }
 
+    /// The map's edge roles as `edges`, each checked as the map file's checker checks it
+    /// ([`super::check::edge_problem`]): an edge the file would refuse is refused here, so the
+    /// editor never holds a map it cannot save.
     fn set_edges(&mut self, edges: Vec<Edge>) -> Result<Edit, EditError> {
         for e in &edges {
             self.on_map_or_refuse(&e.cells)?;
-            if e.cells.is_empty() {
+            if let Some(p) = super::check::edge_problem(&self.grid, e) {
                 return Err(refuse(
-                    format!("the {} edge names no cell", e.role),
-                    "one or more cells",
+                    format!("{} edge: {}", e.role, p.message),
+                    p.accepted,
                 ));
             }
         }
         Ok(Edit::Edges(std::mem::replace(&mut self.edges, edges)))
+    }
+
+    /// The map's victory values as `victory`, each checked as the map file's checker checks it
+    /// ([`super::check::victory_problem`]).
+    fn set_victory(&mut self, victory: Vec<Victory>) -> Result<Edit, EditError> {
+        for v in &victory {
+            if let VictoryBy::Cells { cells, .. } = &v.by {
+                self.on_map_or_refuse(cells)?;
+            }
+            if let Some(p) = super::check::victory_problem(&self.grid, v) {
+                return Err(refuse(format!("{}: {}", v.name, p.message), p.accepted));
+            }
+        }
+        Ok(Edit::Victory(std::mem::replace(&mut self.victory, victory)))
     }
 
     /// Applies `edit`: returns the edit that undoes it, or why it is refused (the map unchanged).
@@ -387,10 +404,7 @@ impl Map {
                 self.set_places(places.clone())
             }
             Edit::Edges(edges) => self.set_edges(edges.clone()),
-            Edit::Victory(v) => Ok(Edit::Victory(std::mem::replace(
-                &mut self.victory,
-                v.clone(),
-            ))),
+            Edit::Victory(v) => self.set_victory(v.clone()),
         }
     }
 }
@@ -544,6 +558,49 @@ mod tests {
 
     fn example() -> Map {
         Map::named("example-hex").unwrap()
+    }
+
+    /// What the map file refuses the editor refuses, so it never holds a map it cannot save:
+    /// a supply edge of no side (SPI-S2), a rail-link without its distance (SPI-L1 case F), a
+    /// victory value out of range; the map is unchanged after each.
+    #[test]
+    fn edges_and_victory_the_file_would_refuse_are_refused() {
+        let mut m = example();
+        let before = m.clone();
+        let edge = |role, side, distance| Edge {
+            role,
+            side,
+            name: None,
+            cells: vec![hex("0101")],
+            distance,
+            to: None,
+        };
+        let mut edges = m.edges.clone();
+        edges.push(edge(EdgeRole::Supply, None, None));
+        let e = m.apply(&Edit::Edges(edges)).unwrap_err();
+        assert!(e.message.contains("names whose source it is"), "{e}");
+        let mut edges = m.edges.clone();
+        edges.push(edge(EdgeRole::RailLink, None, None));
+        let e = m.apply(&Edit::Edges(edges)).unwrap_err();
+        assert!(e.message.contains("off-map distance"), "{e}");
+        let mut victory = m.victory.clone();
+        victory.push(Victory {
+            name: "too much".into(),
+            side: None,
+            by: VictoryBy::Cells {
+                cells: vec![hex("0101")],
+                value: 10_000,
+            },
+        });
+        let e = m.apply(&Edit::Victory(victory)).unwrap_err();
+        assert!(e.accepted.contains("-9999 to 9999"), "{e}");
+        assert!(same_board(&m, &before));
+        // Accepted where the file accepts it, and the map then writes and reads back.
+        let mut edges = m.edges.clone();
+        edges.push(edge(EdgeRole::Supply, Some(crate::map::Side::German), None));
+        m.apply(&Edit::Edges(edges)).unwrap();
+        let text = crate::map::write::to_toml(&m);
+        assert!(Map::from_source("edited.toml", &text).is_ok(), "{text}");
     }
 
     #[test]

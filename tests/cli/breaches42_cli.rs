@@ -199,9 +199,19 @@ fn pw_moves_without_activation_and_in_the_enemys_half_turn_are_noted() {
 #[test]
 fn a_two_hex_withdrawal_is_noted() {
     let save = game("pw-skirmish", "pw-withdraw");
-    // The German rifle fire phase: the chasseurs take one hit and withdraw (kepi moves them one
-    // hex; the owner's check stays open for the umpire).
+    // The German rifle fire phase: the chasseurs take one hit, to be taken as a withdrawal of one
+    // hex, which the owner makes on the map.
     ok(&["game", "apply", &save, "next-phase", "next-phase"]);
+    let position = |save: &str| {
+        super::common::show(save)["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["id"] == "fr-chasseurs")
+            .and_then(|u| u["position"].as_str().map(String::from))
+            .unwrap()
+    };
+    let before = position(&save);
     let lines = apply_json(
         &save,
         &[
@@ -214,14 +224,18 @@ fn a_two_hex_withdrawal_is_noted() {
             "d6=6",
         ],
     );
-    assert!(!lines.is_empty());
-    let at = super::common::show(&save)["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["id"] == "fr-chasseurs")
-        .and_then(|u| u["position"].as_str().map(String::from))
-        .unwrap();
+    let rolled = lines.last().unwrap();
+    assert_eq!(rolled["outcome"]["hits"], 1, "{rolled}");
+    assert!(
+        rolled["summary"]
+            .as_str()
+            .unwrap()
+            .contains("takes 1 hit and withdraws 1 hex: move it on the map"),
+        "{rolled}"
+    );
+    // kepi leaves the withdrawal to the owner: the unit stands where it stood.
+    let at = position(&save);
+    assert_eq!(at, before);
     // Two hexes on from where it stands.
     let col: u32 = at[..2].parse().unwrap();
     let row: u32 = at[2..].parse().unwrap();
@@ -241,7 +255,7 @@ fn fr1870_entering_an_enemy_cell_and_moving_twice_are_noted() {
     breach(
         &save,
         &["move", "fr-3rc", "2443"],
-        "occupied by", // de-cav-4
+        "(FR-M1, B8", // de-cav-4 holds 2443
     );
     no_breach(&save, &["move", "fr-2rc", "2138"], "B9");
     breach(

@@ -46,6 +46,38 @@ fn round_trip(scenario: &str, rules: &str) {
     assert_eq!(checked[0]["units"], original.units.len());
 }
 
+/// A game in play exported (its units' strength now below their card's) imports as the cards
+/// the game began with: the card's strength and leaders are read from `max_strength` and
+/// `leaders_max`, not from what the game has left.
+#[test]
+fn cards_import_of_a_game_in_play_gives_the_cards_it_began_with() {
+    let dir = tmp("cards-import", "in-play");
+    let save = super::common::new_game(&dir, "mars-la-tour", "3");
+    ok(&["game", "apply", &save, "lose", "12th-grenadiers-1", "6"]);
+    let csv = dir.join("units.csv");
+    let out = dir.join("back.toml");
+    ok(&["export", "csv", "--save", &save, "--units", csv.to_str().unwrap()]);
+    ok(&[
+        "cards",
+        "import",
+        csv.to_str().unwrap(),
+        "--rules",
+        "pk",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let original = kepi::registry::builtin_scenario("mars-la-tour").unwrap();
+    let back = kepi::roster::load_roster_file(&out).unwrap();
+    let card = |s: &kepi::roster::Scenario| {
+        s.units
+            .iter()
+            .find(|u| u.id == "12th-grenadiers-1")
+            .map(|u| (u.strength, u.leaders))
+            .unwrap()
+    };
+    assert_eq!(card(&back), card(&original));
+}
+
 #[test]
 fn cards_import_round_trips_pk() {
     round_trip("mars-la-tour", "pk");

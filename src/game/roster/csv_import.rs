@@ -399,7 +399,14 @@ pub fn match_columns(
         if columns.iter().any(|(f, _)| *f == field) {
             continue;
         }
-        let mut names = vec![field.key().to_string()];
+        // `kepi export csv --units` of a game in play gives the strength and leaders now and the
+        // card's own as `max_strength` and `leaders_max`: the card is read from those first.
+        let mut names: Vec<String> = match field {
+            Field::Strength => vec!["max_strength".to_string()],
+            Field::Leaders => vec!["leaders_max".to_string()],
+            _ => Vec::new(),
+        };
+        names.push(field.key().to_string());
         if let Some(f) = spec.field(field) {
             names.push(norm(f.label));
         }

@@ -56,7 +56,14 @@ fn cards_import_of_a_game_in_play_gives_the_cards_it_began_with() {
     ok(&["game", "apply", &save, "lose", "12th-grenadiers-1", "6"]);
     let csv = dir.join("units.csv");
     let out = dir.join("back.toml");
-    ok(&["export", "csv", "--save", &save, "--units", csv.to_str().unwrap()]);
+    ok(&[
+        "export",
+        "csv",
+        "--save",
+        &save,
+        "--units",
+        csv.to_str().unwrap(),
+    ]);
     ok(&[
         "cards",
         "import",

@@ -404,12 +404,20 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
-    /// True when `breach` is one of the rule set's notes kepi gives since issue 42's audit and
-    /// earlier kepis did not (a move or a roll they logged without it): `kepi log verify` takes
-    /// an entry logged without it ([`crate::engine::play::breaches::noted_since_issue_42`]).
+    /// The words of the rule set's notes kepi gives since issue 42's audit and earlier kepis did
+    /// not (a move or a roll they logged without them): `kepi log verify` takes an entry logged
+    /// without a note holding one ([`crate::engine::play::breaches::noted_since_issue_42`]).
     /// None by default.
-    fn noted_since_issue_42(&self, _breach: &str) -> bool {
-        false
+    fn noted_since_issue_42(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// True when moving a unit answers the open check `due` (its retreat, withdrawal or fall
+    /// back): such a move is not one made out of its phase
+    /// ([`crate::engine::play::breaches::moved_out_of_phase`]). By default the checks queued as
+    /// a move to make ([`crate::engine::flow::Queue::push_move`]).
+    fn due_asks_move(&self, due: &crate::engine::flow::Due) -> bool {
+        due.by_move
     }
 
     /// The label an earlier kepi logged a die of `action` under, when issue 46 renamed it (PW's

@@ -50,10 +50,13 @@ pub fn moved_out_of_phase(s: &GameState, u: &UnitState, to: Position) -> Option<
     if s.system.moves_in(phase.step, arriving) || u.must_retreat {
         return None;
     }
-    let asked = s
-        .due
-        .iter()
-        .any(|d| d.unit.as_deref() == Some(u.unit.id.as_str()) || d.at == Some(to));
+    // The unit's own check that a move answers, or the advance into the hex a combat vacated (a
+    // check of no unit, for the victors' side): not a check that merely names the unit or the hex
+    // (a pending battle, a siege).
+    let asked = s.due.iter().any(|d| {
+        (d.unit.as_deref() == Some(u.unit.id.as_str()) && s.system.due_asks_move(d))
+            || (d.at == Some(to) && d.unit.is_none() && d.side.is_none_or(|x| x == u.unit.side))
+    });
     if asked {
         return None;
     }
@@ -86,7 +89,10 @@ pub fn revived(s: &GameState, unit: &str, counter: Counter, value: u32) -> Optio
 pub fn noted_since_issue_42(s: &GameState, breach: &str) -> bool {
     breach.contains(NOT_A_MOVEMENT_PHASE)
         || breach.contains(BROUGHT_BACK)
-        || s.system.noted_since_issue_42(breach)
+        || s.system
+            .noted_since_issue_42()
+            .iter()
+            .any(|m| breach.contains(m))
 }
 
 /// True when `logged` notes are `again` (what kepi notes now, each through `note`) less some

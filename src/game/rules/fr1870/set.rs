@@ -207,10 +207,8 @@ impl RuleSet for FrRules {
         out
     }
 
-    fn noted_since_issue_42(&self, breach: &str) -> bool {
+    fn noted_since_issue_42(&self) -> &'static [&'static str] {
         super::moves::NOTED_SINCE_ISSUE_42
-            .iter()
-            .any(|m| breach.contains(m))
     }
 
     fn checklist(&self, l: &mut List) {

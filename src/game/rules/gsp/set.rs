@@ -58,10 +58,8 @@ impl RuleSet for GspRules {
         RuleId::new("GSP-A4")
     }
 
-    fn noted_since_issue_42(&self, breach: &str) -> bool {
+    fn noted_since_issue_42(&self) -> &'static [&'static str] {
         super::form::NOTED_SINCE_ISSUE_42
-            .iter()
-            .any(|m| breach.contains(m))
     }
 
     /// GSP-A4, GSP-S1: limbered and hidden guns; moved and fired.

@@ -169,10 +169,13 @@ impl RuleSet for PkRules {
         super::verbs::SPECS
     }
 
-    fn noted_since_issue_42(&self, breach: &str) -> bool {
+    /// PK-X5, PK-X6: a unit falling back after a melee, or pursued, is moved by its owner.
+    fn due_asks_move(&self, due: &crate::engine::flow::Due) -> bool {
+        due.by_move || due.rule.as_str() == "PK-X5" || due.rule.as_str() == "PK-X6"
+    }
+
+    fn noted_since_issue_42(&self) -> &'static [&'static str] {
         super::form::NOTED_SINCE_ISSUE_42
-            .iter()
-            .any(|m| breach.contains(m))
     }
 
     /// PK-T1, PK-X5, PK-X6: units move in part 1 and, in melee, in part 2 (falling back,

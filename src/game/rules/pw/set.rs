@@ -208,10 +208,13 @@ impl RuleSet for PwRules {
         crate::rules::pw::form::move_breaches(game.state(), u, to)
     }
 
-    fn noted_since_issue_42(&self, breach: &str) -> bool {
+    /// PW-H1: a hit may be taken as a withdrawal of one hex, which the owner moves.
+    fn due_asks_move(&self, due: &crate::engine::flow::Due) -> bool {
+        due.by_move || due.rule.as_str() == "PW-H1"
+    }
+
+    fn noted_since_issue_42(&self) -> &'static [&'static str] {
         crate::rules::pw::form::NOTED_SINCE_ISSUE_42
-            .iter()
-            .any(|m| breach.contains(m))
     }
 
     /// The Portable Wargame has no zones of control.

@@ -333,10 +333,8 @@ impl RuleSet for SpiRules {
         crate::rules::board::form::is_attacked_mark(action, effect)
     }
 
-    fn noted_since_issue_42(&self, breach: &str) -> bool {
+    fn noted_since_issue_42(&self) -> &'static [&'static str] {
         super::form::NOTED_SINCE_ISSUE_42
-            .iter()
-            .any(|m| breach.contains(m))
     }
 
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {

@@ -757,7 +757,13 @@ impl MapEditor {
             return false;
         };
         match ed.apply(edit) {
-            Ok(_) => true,
+            Ok(_) => {
+                // A refusal said before is about an edit not made: it goes with the next one made.
+                if matches!(self.said, Some((_, true))) {
+                    self.said = None;
+                }
+                true
+            }
             Err(e) => {
                 self.say(format!("Refused: {e}"), true);
                 false

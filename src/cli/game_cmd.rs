@@ -782,8 +782,9 @@ fn supply(s: &GameState, unit: Option<&str>, json: bool) -> Result<(), CliError>
         let Some(t) = &u.traced else { continue };
         match (&t.distance, &t.source) {
             (Some(d), Some(src)) => outln!(
-                "      at {}: {d} hexes to {} at {} ({}): {}",
+                "      at {}: {} to {} at {} ({}): {}",
                 t.cell,
+                kepi_game::engine::play::supply::hexes(*d),
                 src.name,
                 src.cell,
                 src.kind.as_str(),

@@ -59,6 +59,53 @@ fn cost(line: &serde_json::Value) -> String {
         .unwrap_or_default()
 }
 
+/// The zones the window shades are the ones the moves pay for (SPI-Z1, "Zones of Control do not
+/// extend across river hexsides"): the French zone the map panel reads
+/// (`controlled_cells`) is the reach's `zoc` list for a German unit, and it stops at 0505's river
+/// (0506, south of it, is not controlled; the six cells around 0505 were shaded before).
+#[test]
+fn the_shaded_zones_are_the_zones_the_moves_pay_for() {
+    let save = game("zones");
+    let state = kepi::store::read_game(std::path::Path::new(&save))
+        .unwrap()
+        .game
+        .state()
+        .clone();
+    let layout = state.system.hex_layout();
+    let french: Vec<String> =
+        kepi::engine::play::board::controlled_cells(&state, kepi::roster::Side::French)
+            .unwrap()
+            .iter()
+            .map(|h| h.label(layout).unwrap())
+            .collect();
+    let v = json(&["game", "reach", &save, "de-2-5-1", "--json"]);
+    let mut zoc: Vec<String> = v["zoc"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    zoc.sort();
+    let mut sorted = french.clone();
+    sorted.sort();
+    assert_eq!(sorted, zoc, "{v}");
+    assert!(sorted.contains(&"0504".to_string()), "{sorted:?}");
+    assert!(!sorted.contains(&"0506".to_string()), "{sorted:?}");
+    assert_eq!(
+        sorted.len(),
+        5,
+        "six around 0505, less the one across the river: {sorted:?}"
+    );
+    // The German zones, seen by the French: around 0503 and 0703 (no river there).
+    let german =
+        kepi::engine::play::board::controlled_cells(&state, kepi::roster::Side::German).unwrap();
+    assert_eq!(
+        german.len(),
+        10,
+        "0603 and 0604 are next to both: {german:?}"
+    );
+}
+
 /// `kepi game reach` on an SPI game with a map: the chart's costs, rough's first hex, the
 /// French unit's zone of control (not across the river), Belgium closed; the JSON keys of issue
 /// 41 kept, the new ones added.

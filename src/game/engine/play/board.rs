@@ -2,7 +2,7 @@
 //! facing as a hexside (PW-G1, SPI and 1870 maps). Shared by every rule set played on hexes.
 
 use crate::hex::{self, Direction, Layout, Offset};
-use crate::roster::{self, Arm, Facing, Position};
+use crate::roster::{self, Arm, Facing, Position, Side};
 
 /// PW-G1: a roster position as a hex of the grid (board labels are odd-q, column then row).
 pub fn hex_of(p: Position) -> Option<hex::Hex> {
@@ -93,6 +93,31 @@ pub fn board_units(
     roles: &UnitRoles,
     layout: Layout,
 ) -> crate::map::Units {
+    let mover = Mover {
+        id: Some(&u.unit.id),
+        side: u.unit.side,
+        stacks: !u.entrained && !roles.no_stack.contains(&u.unit.arm),
+    };
+    units_seen_by(s, &mover, roles, layout)
+}
+
+/// Who the board is seen by: a unit moving (left out of the units), or any unit of a side.
+struct Mover<'a> {
+    /// The mover's id, left out (None: no unit in particular).
+    id: Option<&'a str>,
+    side: Side,
+    /// Whether the mover pays for stacking (SPI-M1 Case K).
+    stacks: bool,
+}
+
+/// The units of `s` on `layout`'s board as `mover` sees them under `roles`: the one reading of
+/// the arms' roles that the reach, the supply trace and the shaded zones share.
+fn units_seen_by(
+    s: &crate::engine::game::GameState,
+    mover: &Mover,
+    roles: &UnitRoles,
+    layout: Layout,
+) -> crate::map::Units {
     let live = |o: &&crate::engine::game::UnitState| !o.eliminated() && o.position != Position::Off;
     let beside = |o: &crate::engine::game::UnitState, arms: &[Arm]| {
         s.units.iter().filter(live).any(|x| {
@@ -104,12 +129,12 @@ pub fn board_units(
         .units
         .iter()
         .filter(live)
-        .filter(|o| o.unit.id != u.unit.id)
+        .filter(|o| Some(o.unit.id.as_str()) != mover.id)
     {
         let Some(hex) = hex_in(o.position, layout) else {
             continue;
         };
-        if o.unit.side != u.unit.side {
+        if o.unit.side != mover.side {
             let without = roles.no_zoc.contains(&o.unit.arm)
                 || (roles.entrained_no_zoc && o.entrained)
                 || beside(o, roles.no_zoc_beside);
@@ -119,8 +144,7 @@ pub fn board_units(
                 zoc: !without,
             });
         } else {
-            let stack = !u.entrained
-                && !roles.no_stack.contains(&u.unit.arm)
+            let stack = mover.stacks
                 && !o.entrained
                 && !roles.no_stack.contains(&o.unit.arm)
                 && !roles.stack_free.contains(&o.unit.arm)
@@ -133,6 +157,33 @@ pub fn board_units(
         }
     }
     units
+}
+
+/// SPI-Z1: the cells `side`'s units control on the game's map, as the map's search applies them to
+/// the other side's moves ([`crate::map::controlled`]: who exerts a zone, not across rivers, not
+/// into cells the other side shields), in the grid's order. None when the game has no usable map or its rule
+/// set declares no zones of control on it ([`crate::engine::rule_set::RuleSet::board_rules`]):
+/// the window then shades the six cells around each unit. What the map panel shades, so it shows
+/// the zones the moves pay for.
+pub fn controlled_cells(s: &crate::engine::game::GameState, side: Side) -> Option<Vec<hex::Hex>> {
+    let rules = s.system.board_rules()?;
+    let zoc = rules.moves.zoc.as_ref()?;
+    let map = s.map.as_ref()?.map().ok()?;
+    let layout = map.grid.layout;
+    let mover = Mover {
+        id: None,
+        side: side.other(),
+        stacks: false,
+    };
+    let units = units_seen_by(s, &mover, &rules.roles, layout);
+    let marked = crate::map::controlled(map, zoc, &units);
+    Some(
+        map.grid
+            .cells()
+            .zip(marked)
+            .filter_map(|(h, c)| c.then_some(h))
+            .collect(),
+    )
 }
 
 /// The cells `u` may reach on its game's map with `allowance` points, `paid` the first-only

@@ -9,6 +9,7 @@ use kepi_game::hex::Hex;
 use kepi_game::map::{Applies, Feature, Map, Reach, Terrain};
 
 use crate::map::hex_corners;
+use crate::text_cache::TextCache;
 
 /// A terrain's colour: the table's `colour` ("#e8e0c0"), else one made from its name, so two
 /// terrains without colours still differ.
@@ -93,6 +94,7 @@ pub fn on_screen(
 /// panel's grid and the map editor's.
 pub fn paint_grid(
     painter: &Painter,
+    text: &mut TextCache,
     cells: &[Hex],
     centre: &dyn Fn(Hex) -> Pos2,
     size: f32,
@@ -106,11 +108,11 @@ pub fn paint_grid(
         pts.push(pts[0]);
         painter.add(Shape::line(pts, line));
         if let Some(l) = label(*h) {
-            painter.text(
-                c + vec2(0.0, -size * 0.62),
-                egui::Align2::CENTER_CENTER,
-                l,
-                egui::FontId::proportional((size * 0.30).max(7.0)),
+            text.paint(
+                painter,
+                (c + vec2(0.0, -size * 0.62), egui::Align2::CENTER_CENTER),
+                &l,
+                ((size * 0.30).max(7.0), false),
                 visuals.weak_text_color(),
             );
         }
@@ -169,13 +171,14 @@ pub fn paint_features(
 /// a cell of unknown cost marked "?" (the table gives no number for its terrain or a side crossed).
 pub fn paint_reach(
     painter: &Painter,
+    texts: &mut TextCache,
     reach: &Reach,
     centre: &dyn Fn(Hex) -> Pos2,
     size: f32,
     text: Color32,
 ) {
     let tint = Color32::from_rgba_unmultiplied(90, 170, 230, 60);
-    let font = egui::FontId::proportional((size * 0.28).max(7.0));
+    let font = ((size * 0.28).max(7.0), false);
     for c in &reach.cells {
         let at = centre(c.hex);
         painter.add(Shape::convex_polygon(
@@ -183,22 +186,15 @@ pub fn paint_reach(
             tint,
             Stroke::NONE,
         ));
-        painter.text(
-            at + vec2(size * 0.55, 0.0),
-            egui::Align2::CENTER_CENTER,
-            c.cost.to_string(),
-            font.clone(),
-            text,
-        );
+        let pos = (at + vec2(size * 0.55, 0.0), egui::Align2::CENTER_CENTER);
+        texts.paint(painter, pos, &c.cost.to_string(), font, text);
     }
     for u in &reach.unknown {
-        painter.text(
+        let pos = (
             centre(u.hex) + vec2(size * 0.55, 0.0),
             egui::Align2::CENTER_CENTER,
-            "?",
-            font.clone(),
-            text,
         );
+        texts.paint(painter, pos, "?", font, text);
     }
 }
 
@@ -274,6 +270,7 @@ pub fn reach_words(reach: &Reach, h: Hex) -> Option<String> {
 /// The places' names under their cells' centres.
 pub fn paint_places(
     painter: &Painter,
+    text: &mut TextCache,
     map: &Map,
     cells: &[Hex],
     centre: &dyn Fn(Hex) -> Pos2,
@@ -282,11 +279,14 @@ pub fn paint_places(
 ) {
     let cells: std::collections::HashSet<Hex> = cells.iter().copied().collect();
     for p in map.places.iter().filter(|p| cells.contains(&p.cell)) {
-        painter.text(
-            centre(p.cell) + vec2(0.0, size * 0.62),
-            egui::Align2::CENTER_CENTER,
+        text.paint(
+            painter,
+            (
+                centre(p.cell) + vec2(0.0, size * 0.62),
+                egui::Align2::CENTER_CENTER,
+            ),
             &p.name,
-            egui::FontId::proportional((size * 0.26).max(7.0)),
+            ((size * 0.26).max(7.0), false),
             colour,
         );
     }

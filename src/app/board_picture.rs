@@ -314,11 +314,11 @@ impl PictureLayer {
         })
     }
 
-    /// The legend row's part: the picture's words, the "Picture" and "Terrain colours"
-    /// checkboxes and "Align picture…".
-    pub fn legend_ui(&mut self, ui: &mut Ui, file: &str, map: &Map) {
+    /// The picture's words and the "Picture" and "Terrain colours" checkboxes (the map
+    /// editor's row); false when the map names no picture.
+    pub fn toggles_ui(&mut self, ui: &mut Ui, file: &str, map: &Map) -> bool {
         let Some(words) = self.words(file, map) else {
-            return;
+            return false;
         };
         let failed = matches!(self.load, Load::Failed(_));
         ui.separator();
@@ -329,6 +329,14 @@ impl PictureLayer {
         }
         ui.checkbox(&mut self.show, "Picture");
         ui.checkbox(&mut self.terrain, "Terrain colours");
+        true
+    }
+
+    /// The legend row's part: [`Self::toggles_ui`] and "Align picture…".
+    pub fn legend_ui(&mut self, ui: &mut Ui, file: &str, map: &Map) {
+        if !self.toggles_ui(ui, file, map) {
+            return;
+        }
         let ready = matches!(self.load, Load::Ready { .. });
         if ui
             .add_enabled(ready && self.aligning.is_none(), egui::Button::new("Align picture…"))

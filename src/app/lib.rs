@@ -27,6 +27,7 @@ pub mod other_rolls;
 pub mod resolver;
 pub mod roster;
 pub mod state;
+pub mod text_cache;
 pub mod top_bar;
 pub mod widgets;
 

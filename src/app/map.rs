@@ -11,6 +11,7 @@ use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, StrokeKind, Ui, 
 
 use super::board_map;
 use super::state::{Command, View};
+use super::text_cache::TextCache;
 use kepi_game::engine::flow::HexNow;
 use kepi_game::engine::game::{Action, GameState, UnitState};
 use kepi_game::engine::play::board::{hex_in, position_in};
@@ -245,7 +246,15 @@ pub struct MapPanel {
     legend: super::state::Memo<String, Vec<(String, Color32)>>,
     /// The picture of the printed board under the grid, and aligning it (issue 41).
     picture: super::board_picture::PictureLayer,
+    /// The cells' labels and the counters' text, laid out once (issue 41's 4 ms frame).
+    text: super::text_cache::TextCache,
+    /// Each side's controlled cells on the map as the rules apply them
+    /// ([`kepi_game::engine::play::board::controlled_cells`]), for the game as it stands.
+    zones: super::state::Memo<(usize, String), Zones>,
 }
+
+/// The French and the German zones of control, where the rule set declares them on the map.
+type Zones = Vec<(Side, Option<Vec<Hex>>)>;
 
 impl MapPanel {
     /// Tells the map which resolver form is open (None: none), so it shades the acting unit's
@@ -270,6 +279,7 @@ impl MapPanel {
     /// board (in its scroll area) with the units on it; then the status for the next frame.
     pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
         let mut out = Vec::new();
+        self.text.begin_frame(ui.ctx());
         let mut size: f32 = self.size.unwrap_or(28.0);
         let mut zoc: bool = self
             .zoc
@@ -413,10 +423,22 @@ impl MapPanel {
                 }
                 if let Some(reach) = &scene.reach {
                     let text = visuals.strong_text_color();
-                    board_map::paint_reach(&painter, reach, &centre, fr.size, text);
+                    board_map::paint_reach(&painter, &mut self.text, reach, &centre, fr.size, text);
                 }
                 if board.zoc {
-                    paint_zones_of_control(&painter, scene, &fr, &visible);
+                    let zones = self.zones.get(super::state::game_key(view.game), || {
+                        [Side::French, Side::German]
+                            .into_iter()
+                            .map(|side| {
+                                let cells = kepi_game::engine::play::board::controlled_cells(
+                                    scene.state,
+                                    side,
+                                );
+                                (side, cells)
+                            })
+                            .collect()
+                    });
+                    paint_zones_of_control(&painter, scene, &fr, &visible, zones);
                 }
                 if let Some(t) = scene.supply.as_ref().and_then(|x| x.traced.as_ref()) {
                     board_map::paint_supply(&painter, t, scene.layout, &centre, fr.size);
@@ -430,6 +452,7 @@ impl MapPanel {
                 }
                 board_map::paint_grid(
                     &painter,
+                    &mut self.text,
                     &visible,
                     &centre,
                     fr.size,
@@ -439,7 +462,15 @@ impl MapPanel {
                 if let Some(map) = scene.map {
                     board_map::paint_features(&painter, map, &visible, &centre, fr.size);
                     let names = visuals.strong_text_color();
-                    board_map::paint_places(&painter, map, &visible, &centre, fr.size, names);
+                    board_map::paint_places(
+                        &painter,
+                        &mut self.text,
+                        map,
+                        &visible,
+                        &centre,
+                        fr.size,
+                        names,
+                    );
                 }
                 if let Some(h) = hovered {
                     let mut pts = hex_corners(fr.centre(h), fr.size).to_vec();
@@ -517,7 +548,7 @@ impl MapPanel {
             view.target,
             grid,
             &warn,
-            &mut self.drag,
+            (&mut self.drag, &mut self.text),
             out,
         )
     }
@@ -857,28 +888,47 @@ fn placement_ui(ui: &mut Ui, scene: &Scene, out: &mut Vec<Command>) {
 }
 
 /// Zones of control: each unit's six neighbours, not into hexes the enemy holds (SPI).
-fn paint_zones_of_control(painter: &egui::Painter, scene: &Scene, fr: &Frame, grid: &[Hex]) {
+fn paint_zones_of_control(
+    painter: &egui::Painter,
+    scene: &Scene,
+    fr: &Frame,
+    grid: &[Hex],
+    zones: &Zones,
+) {
     let (state, layout) = (scene.state, scene.layout);
     let grid: std::collections::HashSet<Hex> = grid.iter().copied().collect();
-    for u in state.units.iter() {
-        let Some(h) = on_map(u, layout) else { continue };
+    let shade = |side: Side, z: Hex| {
+        if grid.contains(&z) {
+            painter.add(Shape::convex_polygon(
+                hex_corners(fr.centre(z), fr.size).to_vec(),
+                side_colour(side).gamma_multiply(0.18),
+                Stroke::NONE,
+            ));
+        }
+    };
+    for (side, cells) in zones {
+        if let Some(cells) = cells {
+            // The zones the rules apply on the map (SPI-Z1): the ones a move pays for.
+            for z in cells {
+                shade(*side, *z);
+            }
+            continue;
+        }
+        // No zones declared on a map: the six cells around each unit, less the other side's.
+        let held: std::collections::BTreeSet<Hex> = state
+            .units
+            .iter()
+            .filter(|o| o.unit.side != *side)
+            .filter_map(|o| on_map(o, layout))
+            .collect();
         let limits = ZocLimits {
             rivers: Default::default(),
-            friendly_held: state
-                .units
-                .iter()
-                .filter(|o| o.unit.side != u.unit.side)
-                .filter_map(|o| on_map(o, layout))
-                .collect(),
+            friendly_held: held,
         };
-        for z in zone_of_control(h, &limits) {
-            if grid.contains(&z) {
-                let c = side_colour(u.unit.side).gamma_multiply(0.18);
-                painter.add(Shape::convex_polygon(
-                    hex_corners(fr.centre(z), fr.size).to_vec(),
-                    c,
-                    Stroke::NONE,
-                ));
+        for u in state.units.iter().filter(|u| u.unit.side == *side) {
+            let Some(h) = on_map(u, layout) else { continue };
+            for z in zone_of_control(h, &limits) {
+                shade(*side, z);
             }
         }
     }
@@ -998,7 +1048,7 @@ fn units_ui(
     target: Option<&str>,
     grid: &[Hex],
     warn: &dyn Fn(&UnitState, Hex) -> Vec<String>,
-    drag: &mut Option<(String, Hex)>,
+    (drag, text): (&mut Option<(String, Hex)>, &mut TextCache),
     out: &mut Vec<Command>,
 ) -> Option<String> {
     let mut drag_note = None;
@@ -1013,7 +1063,7 @@ fn units_ui(
         let resp = counter_response(ui, u, rect);
         if seen.intersects(rect) || resp.dragged() {
             paint_counter_at(
-                ui,
+                (ui, text),
                 u,
                 (h, shift, rect),
                 &resp,
@@ -1033,7 +1083,7 @@ fn units_ui(
 /// Paints one counter where it stands (or under the pointer while dragged), outlined when it is
 /// the acting unit or the target, with its facing.
 fn paint_counter_at(
-    ui: &Ui,
+    (ui, text): (&Ui, &mut TextCache),
     u: &UnitState,
     (h, shift, rect): (Hex, egui::Vec2, Rect),
     resp: &egui::Response,
@@ -1059,7 +1109,7 @@ fn paint_counter_at(
             Stroke::new(1.0, visuals.strong_text_color().gamma_multiply(0.5))
         };
         let label = label.cloned().unwrap_or_else(|| abbreviation(&u.unit.name));
-        paint_counter(ui.painter(), u, drawn, outline, label, size);
+        paint_counter(ui.painter(), text, u, drawn, outline, &label, size);
         if let Some(f) = u.facing {
             let a = facing_angle(f);
             let dir = vec2(a.cos(), a.sin());
@@ -1079,31 +1129,35 @@ fn counter_response(ui: &mut Ui, u: &UnitState, rect: Rect) -> egui::Response {
     let resp = ui.interact(rect, id, Sense::click_and_drag());
     let name = u.unit.name.clone();
     resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
-    resp.on_hover_text(format!(
-        "{} · {} · {} {}",
-        u.unit.name,
-        u.position,
-        if u.unit.arm == kepi_game::roster::Arm::Fortress {
-            "fortification, strength"
-        } else {
-            "strength"
-        },
-        if u.strength_hidden {
-            "hidden".to_string()
-        } else {
-            u.strength.to_string()
-        }
-    ))
+    // Said only while hovered: 200 counters' texts were formatted every frame.
+    resp.on_hover_ui(|ui| {
+        ui.label(format!(
+            "{} · {} · {} {}",
+            u.unit.name,
+            u.position,
+            if u.unit.arm == kepi_game::roster::Arm::Fortress {
+                "fortification, strength"
+            } else {
+                "strength"
+            },
+            if u.strength_hidden {
+                "hidden".to_string()
+            } else {
+                u.strength.to_string()
+            }
+        ));
+    })
 }
 
 /// A counter drawn at `drawn`: its shape in its side's colour with `outline`, its `label`, and its
 /// strength ("?" when hidden).
 fn paint_counter(
     painter: &egui::Painter,
+    text: &mut TextCache,
     u: &UnitState,
     drawn: Rect,
     outline: Stroke,
-    label: String,
+    label: &str,
     size: f32,
 ) {
     let fill = side_colour(u.unit.side);
@@ -1129,37 +1183,34 @@ fn paint_counter(
     }
     // The label, smaller where it is longer than the counter is wide (a mark after a dot).
     let mut font = (size * 0.32).max(7.0);
-    let width = |font: f32| {
-        painter
-            .layout_no_wrap(
-                label.clone(),
-                egui::FontId::proportional(font),
-                Color32::WHITE,
-            )
-            .size()
-            .x
-    };
     let room = drawn.width() - 3.0;
-    let w = width(font);
+    let w = text.layout(painter, label, font, false).size().x;
     if w > room && w > 0.0 {
         font = (font * room / w).max(6.0);
     }
-    painter.text(
-        drawn.center() - vec2(0.0, size * 0.14),
-        egui::Align2::CENTER_CENTER,
+    text.paint(
+        painter,
+        (
+            drawn.center() - vec2(0.0, size * 0.14),
+            egui::Align2::CENTER_CENTER,
+        ),
         label,
-        egui::FontId::proportional(font),
+        (font, false),
         Color32::WHITE,
     );
-    painter.text(
-        drawn.center() + vec2(0.0, size * 0.2),
-        egui::Align2::CENTER_CENTER,
-        if u.strength_hidden {
-            "?".to_string()
-        } else {
-            u.strength.to_string()
-        },
-        egui::FontId::monospace((size * 0.30).max(7.0)),
+    let strength = if u.strength_hidden {
+        "?".to_string()
+    } else {
+        u.strength.to_string()
+    };
+    text.paint(
+        painter,
+        (
+            drawn.center() + vec2(0.0, size * 0.2),
+            egui::Align2::CENTER_CENTER,
+        ),
+        &strength,
+        ((size * 0.30).max(7.0), true),
         Color32::WHITE,
     );
 }

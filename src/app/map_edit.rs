@@ -28,9 +28,11 @@ use kepi_game::map::{
 use kepi_game::rules::RuleSetId;
 
 use super::board_map;
+use super::board_picture::{PictureLayer, screen_map};
 use super::file_dialog::Purpose;
 use super::map::{hex_corners, hex_to_pixel, pixel_to_hex};
 use super::state::Command;
+use super::text_cache::TextCache;
 
 /// The editor's tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +157,11 @@ pub struct MapEditor {
     drawn: Option<(Pos2, f32)>,
     /// The cell under the pointer last frame (the status line says it).
     hovered: Option<Hex>,
+    /// The picture of the printed board under the grid (the map's `[picture]`, beside its
+    /// file), to paint over (issue 41).
+    picture: PictureLayer,
+    /// The cells' labels, laid out once.
+    text: TextCache,
 }
 
 impl Default for MapEditor {
@@ -188,6 +195,8 @@ impl Default for MapEditor {
             importing: None,
             drawn: None,
             hovered: None,
+            picture: PictureLayer::default(),
+            text: TextCache::default(),
         }
     }
 }
@@ -239,6 +248,11 @@ impl MapEditor {
     /// The map being edited, if any.
     pub fn map(&self) -> Option<&Map> {
         self.ed.as_ref().map(|e| &e.map)
+    }
+
+    /// Whether the picture of the board is drawn under the grid (shown and loaded).
+    pub fn picture_drawn(&self) -> bool {
+        self.picture.drawn()
     }
 
     /// The file "Save map" writes, if any.
@@ -472,6 +486,10 @@ impl MapEditor {
             let l = ui.label("Hex size");
             ui.add(egui::Slider::new(&mut self.size, 12.0..=48.0).show_value(false))
                 .labelled_by(l.id);
+            let file = self.path.as_deref().and_then(Path::to_str);
+            if let (Some(file), Some(map)) = (file, self.ed.as_ref().map(|e| &e.map)) {
+                self.picture.toggles_ui(ui, file, map);
+            }
         });
         // The tool's options: one height whatever the tool, so the board keeps its place.
         let h = ui.spacing().interact_size.y * 3.0 + ui.spacing().item_spacing.y * 2.0;
@@ -483,6 +501,10 @@ impl MapEditor {
         });
         ui.separator();
         let hovered = self.status_ui(ui);
+        let file = self.path.as_deref().and_then(Path::to_str);
+        self.picture
+            .update(ui.ctx(), file, self.ed.as_ref().map(|e| &e.map));
+        self.text.begin_frame(ui.ctx());
         let hovered_now = self.board_ui(ui);
         if hovered_now != hovered {
             ui.ctx().request_repaint();
@@ -791,6 +813,8 @@ impl MapEditor {
         let mut pointer: (Option<Hex>, Option<Hex>, Option<Hexside>) = (None, None, None);
         let mut drawn = None;
         let grid = map.grid;
+        let path = self.path.clone();
+        let file = path.as_deref().and_then(Path::to_str);
         egui::ScrollArea::both()
             .id_salt("map_edit_scroll")
             .auto_shrink([false, false])
@@ -805,10 +829,22 @@ impl MapEditor {
                 };
                 // Only the cells on screen are drawn, as on the map panel.
                 let visible = board_map::on_screen(&painter, cells.iter().copied(), &centre, size);
-                board_map::paint_terrain(&painter, map, &visible, &centre, size, 0.85);
+                // The picture of the printed board first, to paint over (issue 41); the terrain's
+                // colours then translucent, so the printed board reads through.
+                let at = file
+                    .and_then(|f| self.picture.alignment(f, map))
+                    .map(|a| screen_map(&a, &map.grid, &centre, size));
+                if let Some(at) = &at {
+                    self.picture.paint(&painter, at);
+                }
+                if self.picture.terrain {
+                    let alpha = if self.picture.drawn() { 0.4 } else { 0.85 };
+                    board_map::paint_terrain(&painter, map, &visible, &centre, size, alpha);
+                }
                 let visuals = ui.visuals().clone();
                 board_map::paint_grid(
                     &painter,
+                    &mut self.text,
                     &visible,
                     &centre,
                     size,
@@ -818,6 +854,7 @@ impl MapEditor {
                 board_map::paint_features(&painter, map, &visible, &centre, size);
                 board_map::paint_places(
                     &painter,
+                    &mut self.text,
                     map,
                     &visible,
                     &centre,
@@ -1338,6 +1375,18 @@ impl MapEditor {
                         ui.radio_value(&mut imp.rules, Some(*r), r.id());
                     }
                 });
+                // Two sets number their cells so: the club says which board game it is.
+                let ambiguous = imp.rules.is_none() && fits.len() > 1;
+                if ambiguous {
+                    let names: Vec<&str> = fits.iter().map(|r| r.id()).collect();
+                    ui.label(
+                        RichText::new(format!(
+                            "This board's numbering fits {}: pick its rule set.",
+                            names.join(" and ")
+                        ))
+                        .color(ui.visuals().warn_fg_color),
+                    );
+                }
                 ui.horizontal(|ui| {
                     let l = ui.label("Folder to write into:");
                     super::keys::field(
@@ -1352,7 +1401,10 @@ impl MapEditor {
                 }
                 ui.horizontal(|ui| {
                     if ui
-                        .add_enabled(layout.is_some(), egui::Button::new("Import and edit"))
+                        .add_enabled(
+                            layout.is_some() && !ambiguous,
+                            egui::Button::new("Import and edit"),
+                        )
                         .clicked()
                     {
                         go = true;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::common::{LAPTOP, app, demo, tmp};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::file_dialog::Purpose;
 use kepi::app::state::Command;
@@ -169,4 +169,75 @@ fn a_bare_letter_in_a_field_lands_there_and_closing_asks_about_changes() {
     h.run();
     assert!(!h.state().state.panels.map_edit.open);
     assert!(h.query_by_label("Terrain brush").is_none());
+}
+
+/// File > Import board from VASSAL… (issue 41): a module built here (an 800 x 600 picture, a
+/// staggered hex grid), its boards listed in the dialog, "Import and edit" writes the map beside
+/// the module and opens it in the editor with the picture drawn under the grid; a cell painted
+/// over the picture lands on the board.
+#[test]
+fn a_vassal_module_imports_from_the_window_and_its_picture_is_under_the_editor_grid() {
+    let dir = tmp("gui-map-edit", "vassal");
+    let module = super::vmod::write_test_module(&dir);
+    let mut h = demo(LAPTOP);
+    h.run();
+    app(&mut h).handle(Command::MapFile(Purpose::VassalModule, module));
+    h.run();
+    h.get_by_label("Import board from VASSAL");
+    h.get_by_label_contains("Main — cells 0101-1006");
+    h.get_by_label_contains("Side — not imported");
+    // Its numbering fits two hex sets: the club picks, the button waits till then.
+    h.get_by_label_contains("This board's numbering fits pw and spi: pick its rule set.");
+    assert!(
+        h.get_by_label("Import and edit")
+            .accesskit_node()
+            .is_disabled()
+    );
+    h.get_by_label("spi").click();
+    h.run();
+    assert!(h.query_by_label_contains("pick its rule set").is_none());
+    h.get_by_label("Import and edit").click();
+    h.run();
+    assert!(
+        h.query_by_label("Import and edit").is_none(),
+        "the dialog closes once the map is written"
+    );
+    let written = h
+        .state()
+        .state
+        .panels
+        .map_edit
+        .path()
+        .unwrap()
+        .to_path_buf();
+    assert!(
+        written.starts_with(dir.join("maps")),
+        "{}",
+        written.display()
+    );
+    assert!(written.exists());
+    assert_eq!(map(&h).grid.label(cell("0101")), "0101");
+    // The picture is decoded on a thread of its own: frames until it is drawn.
+    let start = std::time::Instant::now();
+    while !h.state().state.panels.map_edit.picture_drawn() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "the picture was never drawn"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.step();
+    }
+    h.run();
+    h.get_by_label_contains("Picture: map.png 800x600");
+    // The editor's row has the picture's checkboxes.
+    h.get_by_label("Picture");
+    h.get_by_label("Terrain colours");
+    // Painting over the picture: every cell is clear until painted; rough on 0303.
+    assert_eq!(map(&h).terrain_of(cell("0303")), Some("clear"));
+    h.get_by_label("rough").click();
+    h.run();
+    let p = at(&h, "0303", None);
+    click(&mut h, p);
+    assert_eq!(map(&h).terrain_of(cell("0303")), Some("rough"));
+    assert!(h.state().state.panels.map_edit.picture_drawn());
 }

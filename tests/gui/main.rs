@@ -39,3 +39,5 @@ mod gui_workspace;
 mod host;
 #[path = "../shared/run.rs"]
 mod run;
+#[path = "../shared/vmod.rs"]
+mod vmod;

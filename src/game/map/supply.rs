@@ -339,7 +339,6 @@ fn obstacles(map: &Map, rules: &SupplyRules, pieces: &[Piece], side: Side) -> Ve
     // SPI-F1 Case E: "all hexes up to three hexes distant from the Fortification unit's hex ...
     // does not extend into hexes occupied by Enemy units or adjacent to them".
     if rules.interdiction > 0 {
-        let r = i32::try_from(rules.interdiction).unwrap_or(i32::MAX);
         let mut masked = vec![false; grid.len()];
         for p in ours.iter().filter(|p| p.shields) {
             for h in std::iter::once(p.hex).chain(Direction::ALL.map(|d| p.hex.neighbour(d))) {
@@ -349,21 +348,18 @@ fn obstacles(map: &Map, rules: &SupplyRules, pieces: &[Piece], side: Side) -> Ve
             }
         }
         for p in theirs.iter().filter(|p| p.fort.is_some()) {
-            for dq in -r..=r {
-                for dr in (-r).max(-dq - r)..=r.min(-dq + r) {
-                    let h = Hex::new(p.hex.q + dq, p.hex.r + dr);
-                    if let Some(i) = grid.index(h)
-                        && !masked[i]
-                    {
-                        push(
-                            &mut out,
-                            i,
-                            h,
-                            ObstacleKind::ZoneOfInterdiction,
-                            &p.id,
-                            &rules.interdiction_rule,
-                        );
-                    }
+            for h in p.hex.disc(rules.interdiction) {
+                if let Some(i) = grid.index(h)
+                    && !masked[i]
+                {
+                    push(
+                        &mut out,
+                        i,
+                        h,
+                        ObstacleKind::ZoneOfInterdiction,
+                        &p.id,
+                        &rules.interdiction_rule,
+                    );
                 }
             }
         }

@@ -738,66 +738,37 @@ pub struct Picture {
     pub height: u32,
 }
 
-/// Reads a PNG's or JPEG's size from its header; an error says what the bytes are instead.
+/// Reads a PNG's or JPEG's size from its header (the `image` crate's readers, which read no
+/// further than the header); an error says what the bytes are instead.
 pub fn picture_header(b: &[u8]) -> Result<Picture, String> {
-    if b.starts_with(b"\x89PNG\r\n\x1a\n") {
-        if b.len() < 24 || &b[12..16] != b"IHDR" {
-            return Err("is a PNG without its header".into());
+    let reader = image::ImageReader::new(std::io::Cursor::new(b))
+        .with_guessed_format()
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    let format = match reader.format() {
+        Some(image::ImageFormat::Png) => "png",
+        Some(image::ImageFormat::Jpeg) => "jpeg",
+        other => {
+            let what = match other {
+                Some(image::ImageFormat::Gif) => "is a GIF",
+                _ if b.starts_with(b"<svg") || b.starts_with(b"<?xml") => "is an SVG drawing",
+                _ => "is not a PNG or JPEG picture",
+            };
+            return Err(format!(
+                "{what}: kepi draws PNG and JPEG pictures (convert it, then align it in the window)"
+            ));
         }
-        let w = u32::from_be_bytes([b[16], b[17], b[18], b[19]]);
-        let h = u32::from_be_bytes([b[20], b[21], b[22], b[23]]);
-        return Ok(Picture {
-            format: "png",
-            width: w,
-            height: h,
-        });
-    }
-    if b.starts_with(&[0xff, 0xd8]) {
-        let mut i = 2usize;
-        while i + 4 <= b.len() {
-            if b[i] != 0xff {
-                return Err("is a JPEG kepi cannot read the size of".into());
-            }
-            let m = b[i + 1];
-            if m == 0xff {
-                i += 1;
-                continue;
-            }
-            if m == 0xd8 || m == 0x01 || (0xd0..=0xd7).contains(&m) {
-                i += 2;
-                continue;
-            }
-            let len = usize::from(u16::from_be_bytes([b[i + 2], b[i + 3]]));
-            let sof = matches!(m, 0xc0..=0xcf) && !matches!(m, 0xc4 | 0xc8 | 0xcc);
-            if sof {
-                if i + 9 > b.len() {
-                    break;
-                }
-                let h = u32::from(u16::from_be_bytes([b[i + 5], b[i + 6]]));
-                let w = u32::from(u16::from_be_bytes([b[i + 7], b[i + 8]]));
-                return Ok(Picture {
-                    format: "jpeg",
-                    width: w,
-                    height: h,
-                });
-            }
-            if m == 0xd9 || m == 0xda || len < 2 {
-                break;
-            }
-            i += 2 + len;
-        }
-        return Err("is a JPEG kepi cannot read the size of".into());
-    }
-    let what = if b.starts_with(b"GIF8") {
-        "is a GIF"
-    } else if b.starts_with(b"<svg") || b.starts_with(b"<?xml") {
-        "is an SVG drawing"
-    } else {
-        "is not a PNG or JPEG picture"
     };
-    Err(format!(
-        "{what}: kepi draws PNG and JPEG pictures (convert it, then align it in the window)"
-    ))
+    let (width, height) = reader.into_dimensions().map_err(|e| {
+        format!(
+            "is a {} kepi cannot read the size of: {e}",
+            format.to_uppercase()
+        )
+    })?;
+    Ok(Picture {
+        format,
+        width,
+        height,
+    })
 }
 
 /// A plain file name from a name the module gives: its last path part, letters, digits, `.`,

@@ -93,9 +93,13 @@ fn vassal_names_follow_its_format() {
 
 #[test]
 fn headers() {
-    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
-    png.extend_from_slice(&300u32.to_be_bytes());
-    png.extend_from_slice(&200u32.to_be_bytes());
+    let encoded = |format: image::ImageFormat| {
+        let img = image::RgbImage::from_pixel(300, 200, image::Rgb([200, 180, 140]));
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, format).unwrap();
+        out.into_inner()
+    };
+    let png = encoded(image::ImageFormat::Png);
     assert_eq!(
         picture_header(&png).unwrap(),
         Picture {
@@ -104,9 +108,7 @@ fn headers() {
             height: 200
         }
     );
-    let jpg = [
-        0xff, 0xd8, 0xff, 0xe0, 0, 4, 0, 0, 0xff, 0xc0, 0, 11, 8, 0, 200, 1, 44, 3,
-    ];
+    let jpg = encoded(image::ImageFormat::Jpeg);
     assert_eq!(
         picture_header(&jpg).unwrap(),
         Picture {
@@ -115,7 +117,17 @@ fn headers() {
             height: 200
         }
     );
+    // The header alone is enough (what `image_header` reads is the entry's first mebibyte): a
+    // PNG cut a few bytes into its pixels.
+    let idat = png.windows(4).position(|w| w == b"IDAT").unwrap();
+    assert_eq!(picture_header(&png[..idat + 8]).unwrap().width, 300);
     assert!(picture_header(b"GIF89a....").unwrap_err().contains("GIF"));
+    assert!(picture_header(b"<svg></svg>").unwrap_err().contains("SVG"));
+    assert!(
+        picture_header(b"\x89PNG\r\n\x1a\n\0\0")
+            .unwrap_err()
+            .contains("cannot read the size")
+    );
 }
 
 // ---- modules built in memory -------------------------------------------------------------

@@ -167,6 +167,36 @@ pub fn paint_features(
     }
 }
 
+/// The rail network a side may use (issue 41), as its rule set traces it (SPI-S2: the French
+/// rail lines from the map's edges, within France, to the first cut): each rail hexside of the map
+/// between two cells of `cells` drawn over the line in the side's colour, and a cross on each
+/// cell where the trace stopped (`stops`, a cut or an enemy unit).
+pub fn paint_rail_network(
+    painter: &Painter,
+    map: &Map,
+    (cells, stops): (&std::collections::HashSet<Hex>, &[Hex]),
+    centre: &dyn Fn(Hex) -> Pos2,
+    size: f32,
+    colour: Color32,
+) {
+    let stroke = Stroke::new((size / 5.0).max(2.5), colour.gamma_multiply(0.85));
+    for line in map.lines.iter().filter(|l| l.feature == Feature::Rail) {
+        for side in &line.sides {
+            let (a, b) = side.hexes();
+            if cells.contains(&a) && cells.contains(&b) {
+                painter.line_segment([centre(a), centre(b)], stroke);
+            }
+        }
+    }
+    let cross = Stroke::new((size / 7.0).max(2.0), Color32::from_rgb(200, 40, 40));
+    for h in stops {
+        let c = centre(*h);
+        let d = size * 0.3;
+        painter.line_segment([c + vec2(-d, -d), c + vec2(d, d)], cross);
+        painter.line_segment([c + vec2(-d, d), c + vec2(d, -d)], cross);
+    }
+}
+
 /// The cells a unit may reach (issue 41): each tinted, its cost in points at the top of the cell;
 /// a cell of unknown cost marked "?" (the table gives no number for its terrain or a side crossed).
 pub fn paint_reach(

@@ -251,6 +251,39 @@ pub struct MapPanel {
     /// Each side's controlled cells on the map as the rules apply them
     /// ([`kepi_game::engine::play::board::controlled_cells`]), for the game as it stands.
     zones: super::state::Memo<(usize, String), Zones>,
+    /// The rail network the unit picked's side may use, as its rule set traces it (SPI-S2), for
+    /// the game as it stands and that side: its cells and where the trace stopped.
+    rail: super::state::Memo<((usize, String), Option<Side>), RailNetwork>,
+}
+
+/// A side's rail network: its cells and the cells where its trace stopped.
+type RailNetwork = Option<(std::collections::HashSet<Hex>, Vec<Hex>)>;
+
+/// The rail network `side` may use on the game's map, from the supply trace
+/// ([`kepi_game::engine::play::supply::game_supply`]: the rail sources and the stops); None
+/// without one.
+pub fn rail_network(state: &GameState, side: Side) -> RailNetwork {
+    let supply = kepi_game::engine::play::supply::game_supply(state);
+    let want = kepi_game::engine::play::supply::map_side(side);
+    let layout = state.system.hex_layout();
+    let traced = supply.sides.iter().find(|s| s.side == want)?;
+    use kepi_game::map::supply::SourceKind;
+    let stops: Vec<Hex> = traced
+        .rail_stops
+        .iter()
+        .filter_map(|o| Hex::from_label(&o.cell, layout).ok())
+        .collect();
+    if !traced.sources.iter().any(|s| s.kind == SourceKind::Rail) && stops.is_empty() {
+        return None;
+    }
+    // The rail cells traced and the edge cells they were traced from.
+    let cells = traced
+        .sources
+        .iter()
+        .filter(|s| matches!(s.kind, SourceKind::Rail | SourceKind::Edge))
+        .map(|s| s.hex)
+        .collect();
+    Some((cells, stops))
 }
 
 /// The French and the German zones of control, where the rule set declares them on the map.
@@ -461,6 +494,22 @@ impl MapPanel {
                 );
                 if let Some(map) = scene.map {
                     board_map::paint_features(&painter, map, &visible, &centre, fr.size);
+                    let side = scene.selected.map(|u| u.unit.side);
+                    let rail = self
+                        .rail
+                        .get((super::state::game_key(view.game), side), || {
+                            side.and_then(|side| rail_network(scene.state, side))
+                        });
+                    if let (Some((cells, stops)), Some(side)) = (rail, side) {
+                        board_map::paint_rail_network(
+                            &painter,
+                            map,
+                            (cells, stops),
+                            &centre,
+                            fr.size,
+                            side_colour(side),
+                        );
+                    }
                     let names = visuals.strong_text_color();
                     board_map::paint_places(
                         &painter,

@@ -139,3 +139,41 @@ fn the_unit_picked_shows_its_supply_traced_on_the_map() {
     assert_eq!(t.path.last().map(String::as_str), Some("1205"));
     assert_eq!(t.hexes.len(), t.path.len(), "the polyline's cells");
 }
+
+/// The rail network the unit picked's side may use (issue 41), as SPI-S2 traces it: the French
+/// rail line from the west edge (0105) east along row 05, within France (the border runs east of
+/// column 09), stopped where a German unit stands on it (0705): "trace the rail line from the edge
+/// of the map ... to the nearest hex that has been cut".
+#[test]
+fn the_unit_picked_shows_the_rail_network_its_side_may_use() {
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
+    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
+    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    super::common::place(&mut app, &[("fr-metz-5", "0304")]);
+    let cell = |l: &str| kepi::hex::Hex::from_label(l, kepi::hex::Layout::OddQ).unwrap();
+    let (cells, stops) =
+        kepi::app::map::rail_network(app.state(), kepi::roster::Side::French).expect("a network");
+    for c in ["0105", "0505", "0905"] {
+        assert!(cells.contains(&cell(c)), "{c}");
+    }
+    assert!(
+        !cells.contains(&cell("1005")),
+        "Germany's side of the border"
+    );
+    assert!(stops.is_empty(), "{stops:?}");
+    // A German unit on the line cuts it there.
+    super::common::place(&mut app, &[("de-2-5-1", "0705")]);
+    let (cells, stops) =
+        kepi::app::map::rail_network(app.state(), kepi::roster::Side::French).expect("a network");
+    assert!(cells.contains(&cell("0605")));
+    assert!(!cells.contains(&cell("0805")), "past the cut");
+    assert_eq!(stops, vec![cell("0705")]);
+    // The Germans have no rail source on this map: nothing drawn for them.
+    assert!(kepi::app::map::rail_network(app.state(), kepi::roster::Side::German).is_none());
+    // Drawn with the unit picked, on the map panel.
+    app.handle(Command::Select("fr-metz-5".into()));
+    let mut h = map_panel(app);
+    h.run();
+    h.get_by_label("French 5 (Metz)");
+}

@@ -1339,7 +1339,7 @@ fn verify_file(
     result.and_then(|v| {
         match v
             .game
-            .audit_outcomes(|game, action| game_play::recheck_act(game, action, tables))
+            .audit_outcomes(|game, action, rev| game_play::recheck_act(game, action, tables, rev))
         {
             Ok(n) => Ok(Verified { rechecked: n, ..v }),
             Err(kepi_game::engine::game::ReplayError::Entry { index, message }) => {

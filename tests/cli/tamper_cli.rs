@@ -1192,3 +1192,56 @@ fn pw_hit_notes_verify_in_their_older_bracketed_words() {
     forge_json(&save, set_note(now.replacen(" takes ", " takes 9", 1)));
     refused(&save, at, "effects");
 }
+
+/// Issue 42's breaches are noted since log revision 1 (`rev` on each entry): `kepi log verify`
+/// excuses a missing one only in an entry an earlier kepi wrote (revision 0). A note cut from an
+/// entry written now is caught; so is the entry's revision set back to 0 to hide the cut, as a
+/// log's revisions never go down. (A forger who sets every entry back to 0 makes the whole log
+/// read as an earlier kepi's, whose entries did not note these breaches: that stays excused.)
+#[test]
+fn a_breach_note_cut_from_an_entry_written_now_is_caught() {
+    let dir = tmp("tamper", "rev");
+    let save = new_game(&dir, "pw-skirmish", SEED);
+    // Before next-phase the skirmish is not in a movement phase (PW-T1).
+    ok(&["game", "apply", &save, "move", "de-inf-1", "0206"]);
+    ok(&["game", "compact", &save]);
+    let log = read(&save)["log"].clone();
+    let at = log.as_array().unwrap().len() - 1;
+    assert_eq!(
+        log[at]["rev"], 1,
+        "an entry written now carries its revision"
+    );
+    assert!(
+        log[at]["action"]["notes"]
+            .to_string()
+            .contains("not a movement phase"),
+        "the move out of its phase is noted: {}",
+        log[at]["action"]["notes"]
+    );
+    let cut = |log: &mut Vec<LogEntry>| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Move { notes, .. },
+        } = &mut log[at].kind
+        {
+            notes.retain(|n| !n.contains("not a movement phase"));
+        }
+    };
+    let original = std::fs::read_to_string(&save).unwrap();
+    forge(&save, cut);
+    refused(&save, at, "action.notes");
+    // The entry set back to revision 0 to look older: its revision is below the one before it.
+    std::fs::write(&save, &original).unwrap();
+    forge(&save, |log| {
+        cut(log);
+        log[at].rev = 0;
+    });
+    refused(&save, at, "rev");
+    // Every entry set back to 0: the log reads as an earlier kepi's, and verifies as one.
+    std::fs::write(&save, &original).unwrap();
+    forge(&save, |log| {
+        cut(log);
+        log.iter_mut().for_each(|e| e.rev = 0);
+    });
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}

@@ -179,17 +179,20 @@ impl PlayVerb {
 /// ([`crate::engine::flow::move_notes`], with the cost it logged: the umpire's or the board's), a
 /// roll's dice labels and total what its expression makes of its dice, a due check's effects
 /// those it gives (or none, as a campaign and older kepis log it). `Ok(false)`
-/// when nothing was resolved again and nothing differs.
+/// when nothing was resolved again and nothing differs. `rev` is the entry's revision
+/// ([`crate::engine::game::LOG_REVISION`]): the notes an older kepi did not write are excused in
+/// its entries only.
 pub fn recheck_act(
     game: &crate::engine::game::Game,
     action: &crate::engine::game::Action,
     tables: &Tables,
+    rev: u32,
 ) -> Result<bool, String> {
     use crate::engine::game::Action;
     match action {
         Action::Resolved {
             input: Some(input), ..
-        } => recheck(game, input, action, tables).map(|()| true),
+        } => recheck(game, input, action, tables, rev).map(|()| true),
         Action::Move {
             unit,
             to,
@@ -202,7 +205,7 @@ pub fn recheck_act(
                 .collect();
             // A move an earlier kepi logged lacks the breaches noted since issue 42.
             if !crate::engine::play::breaches::same_but_newer(
-                game.state(),
+                (game.state(), rev),
                 notes,
                 &again,
                 same_words,
@@ -229,7 +232,7 @@ pub fn recheck_act(
                 return Ok(false);
             };
             if !crate::engine::play::breaches::same_but_newer(
-                game.state(),
+                (game.state(), rev),
                 notes,
                 &again,
                 same_words,
@@ -298,6 +301,7 @@ pub(crate) fn recheck(
     input: &serde_json::Value,
     action: &crate::engine::game::Action,
     tables: &Tables,
+    rev: u32,
 ) -> Result<(), String> {
     let crate::engine::game::Action::Resolved {
         resolution,
@@ -322,7 +326,7 @@ pub(crate) fn recheck(
     } = resolve_again(game, input, units, tables, &mut dice)?;
     same_rolls(state, resolution, &res)?;
     same_result(resolution, &res)?;
-    same_notes(state, resolution, &res, &warnings)?;
+    same_notes((state, rev), resolution, &res, &warnings)?;
     if !older_forms(state.system, &resolution.action, &fx).contains(effects) {
         let show = |v: &[crate::engine::game::Action]| {
             serde_json::to_string(v).unwrap_or_else(|e| e.to_string())
@@ -521,7 +525,7 @@ fn same_result(
 /// ahead with. The breaches are logged as whoever went ahead with them (the umpire, a player's
 /// seat, an approved request): the breach itself is what is compared.
 fn same_notes(
-    state: &GameState,
+    (state, rev): (&GameState, u32),
     resolution: &crate::rules::Resolution<serde_json::Value>,
     res: &crate::rules::Resolution<serde_json::Value>,
     warnings: &[String],
@@ -533,7 +537,7 @@ fn same_notes(
     let same = logged.len() >= res.notes.len()
         && all_same_words(&logged[..res.notes.len()], &res.notes)
         && crate::engine::play::breaches::same_but_newer(
-            state,
+            (state, rev),
             &logged[res.notes.len()..],
             &went_ahead,
             |l, a| {
@@ -1815,9 +1819,24 @@ mod tests {
             units: vec!["fr-metz-5".into()],
             input: None,
         };
-        assert_eq!(recheck(&g, &input, &logged(fx.clone()), tables), Ok(()));
         assert_eq!(
-            recheck(&g, &input, &logged(Vec::new()), tables),
+            recheck(
+                &g,
+                &input,
+                &logged(fx.clone()),
+                tables,
+                crate::engine::game::LOG_REVISION
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            recheck(
+                &g,
+                &input,
+                &logged(Vec::new()),
+                tables,
+                crate::engine::game::LOG_REVISION
+            ),
             Ok(()),
             "as logged before the formation was recorded"
         );
@@ -1825,7 +1844,16 @@ mod tests {
             unit: "fr-metz-5".into(),
             n: 1,
         }];
-        assert!(recheck(&g, &input, &logged(wrong), tables).is_err());
+        assert!(
+            recheck(
+                &g,
+                &input,
+                &logged(wrong),
+                tables,
+                crate::engine::game::LOG_REVISION
+            )
+            .is_err()
+        );
     }
 
     /// Issue 46: a PW melee's dice say whose ("attacker ...", "defender ..."); one logged before,
@@ -1875,18 +1903,42 @@ mod tests {
             units: vec!["de-cav".into(), "fr-inf-3".into()],
             input: None,
         };
-        assert_eq!(recheck(&g, &input, &logged(&res), tables), Ok(()));
+        assert_eq!(
+            recheck(
+                &g,
+                &input,
+                &logged(&res),
+                tables,
+                crate::engine::game::LOG_REVISION
+            ),
+            Ok(())
+        );
         let mut older = res.clone();
         for d in &mut older.dice {
             d.label = d.label.split_once(' ').unwrap().1.to_string();
         }
         assert_eq!(
-            recheck(&g, &input, &logged(&older), tables),
+            recheck(
+                &g,
+                &input,
+                &logged(&older),
+                tables,
+                crate::engine::game::LOG_REVISION
+            ),
             Ok(()),
             "as logged before the dice said whose"
         );
         older.dice[1].label = "cavalry melee".into();
-        assert!(recheck(&g, &input, &logged(&older), tables).is_err());
+        assert!(
+            recheck(
+                &g,
+                &input,
+                &logged(&older),
+                tables,
+                crate::engine::game::LOG_REVISION
+            )
+            .is_err()
+        );
     }
 
     /// Every option of every verb's `kepi resolve` command is applied to the form or refused with

@@ -607,6 +607,8 @@ pub fn placeholder_entry(e: &SeatEntry) -> LogEntry {
             dice: Vec::new(),
             prev: e.prev.clone(),
             hash: e.hash.clone(),
+            // Not hashed again (its hash is the host's): the revision is kepi's own now.
+            rev: crate::engine::game::LOG_REVISION,
         },
     }
 }
@@ -1067,7 +1069,9 @@ mod tests {
         // And `kepi log verify`'s audit passes it: a hand-over is no forgery.
         let tables = crate::registry::builtin_tables().expect("the shipped tables");
         replayed
-            .audit_outcomes(|game, action| crate::moves::play::recheck_act(game, action, tables))
+            .audit_outcomes(|game, action, rev| {
+                crate::moves::play::recheck_act(game, action, tables, rev)
+            })
             .expect("a handed-over resolution verifies");
     }
 

@@ -69,6 +69,21 @@ pub struct LogEntry {
     pub prev: String,
     /// SHA-256 over `prev` and this entry's canonical JSON without `hash`.
     pub hash: String,
+    /// The revision of what kepi writes in an entry ([`LOG_REVISION`]); 0, and left out of the
+    /// JSON, for an entry an earlier kepi wrote, so its hash reads back unchanged. `kepi log
+    /// verify` excuses an entry that lacks a note kepi only writes since a revision (issue 42's
+    /// breaches) only where the entry is older than that revision, and a log's revisions never go
+    /// down, so a note cut from a new entry is caught.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rev: u32,
+}
+
+/// What kepi writes in a log entry now: 1 since issue 42 (every breach its audit found is noted
+/// with the action). An entry written before has revision 0.
+pub const LOG_REVISION: u32 = 1;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl LogEntry {
@@ -113,6 +128,8 @@ struct WireEntry {
     dice: Vec<Roll>,
     prev: String,
     hash: String,
+    #[serde(default)]
+    rev: u32,
 }
 
 #[derive(Deserialize)]
@@ -263,6 +280,7 @@ impl TryFrom<WireEntry> for LogEntry {
             dice: w.dice,
             prev: w.prev,
             hash: w.hash,
+            rev: w.rev,
         })
     }
 }

@@ -17,8 +17,8 @@ mod session;
 pub use effects::{Effect, EffectValue, effects};
 pub use history::strength_by_turn;
 pub use log::{
-    ChainBreak, ChainSummary, EntryKind, EntryText, GENESIS, LogEntry, SeedSecret, commitment,
-    entry_hash, entry_text, notes_text, participants, stray_member, verify_chain,
+    ChainBreak, ChainSummary, EntryKind, EntryText, GENESIS, LOG_REVISION, LogEntry, SeedSecret,
+    commitment, entry_hash, entry_text, notes_text, participants, stray_member, verify_chain,
     verify_chain_from,
 };
 pub use session::{Game, InEffect, ReplayError, Resolve};

@@ -337,6 +337,7 @@ impl Game {
             dice,
             prev: self.head(),
             hash: String::new(),
+            rev: super::log::LOG_REVISION,
         };
         e.hash = entry_hash(&e);
         self.log.push(e);
@@ -638,14 +639,16 @@ impl Game {
     /// input, the dice and the game before it: its `turn` and `phase` must be the clock's at that
     /// point of the replay, its `time` never earlier than the entry before it, its `summary`,
     /// `rules` and `dice` those its kind gives on the game before it (an undo's summary is what
-    /// undoing that action says), and each action is handed to `recheck` with the game before it
-    /// (its log up to there), to recompute what the action holds beyond its input (a
-    /// resolution that logged its input resolved again from its logged dice, a move's notes) and
-    /// say `true` when it resolved one again. Returns the resolutions resolved again, or the
-    /// first entry that differs, naming the member.
+    /// undoing that action says), its `rev` never above kepi's ([`super::LOG_REVISION`]) nor below
+    /// the entry before it, and each action is handed to `recheck` with the game before it (its
+    /// log up to there) and the entry's revision, to recompute what the action holds beyond its
+    /// input (a resolution that logged its input resolved again from its logged dice, a move's
+    /// notes; the notes an older revision did not write excused for its entries only) and say
+    /// `true` when it resolved one again. Returns the resolutions resolved again, or the first
+    /// entry that differs, naming the member.
     pub fn audit_outcomes(
         &self,
-        mut recheck: impl FnMut(&Game, &Action) -> Result<bool, String>,
+        mut recheck: impl FnMut(&Game, &Action, u32) -> Result<bool, String>,
     ) -> Result<usize, ReplayError> {
         let start = self.log.get(..1).unwrap_or_default();
         let mut g = Game::replay_unchecked(start, None)?;
@@ -661,6 +664,21 @@ impl Game {
                     e.time.to_rfc3339(),
                     p.index,
                     p.time.to_rfc3339()
+                )));
+            }
+            if e.rev > super::LOG_REVISION {
+                return Err(bad(format!(
+                    "`rev` is {}: this kepi writes entries of revision {} at most",
+                    e.rev,
+                    super::LOG_REVISION
+                )));
+            }
+            if let Some(p) = before
+                && e.rev < p.rev
+            {
+                return Err(bad(format!(
+                    "`rev` is {} after entry {}'s {}: a log's revisions never go down",
+                    e.rev, p.index, p.rev
                 )));
             }
             // The start is logged at the clock of the state it starts.
@@ -714,7 +732,7 @@ impl Game {
                 }
             }
             if let EntryKind::Act { action } = &e.kind
-                && recheck(&g, action).map_err(bad)?
+                && recheck(&g, action, e.rev).map_err(bad)?
             {
                 checked += 1;
             }

@@ -95,20 +95,31 @@ pub fn noted_since_issue_42(s: &GameState, breach: &str) -> bool {
             .any(|m| breach.contains(m))
 }
 
-/// True when `logged` notes are `again` (what kepi notes now, each through `note`) less some
-/// breaches noted since issue 42 ([`noted_since_issue_42`]) in the same order: an entry an
-/// earlier kepi wrote. `same` compares one logged note with one noted now.
-pub fn same_but_newer<F>(s: &GameState, logged: &[String], again: &[String], same: F) -> bool
+/// The log revision ([`crate::engine::game::LOG_REVISION`]) since which kepi notes the breaches
+/// of issue 42's audit ([`noted_since_issue_42`]).
+pub const NOTED_SINCE_REV: u32 = 1;
+
+/// True when `logged` notes are `again` (what kepi notes now, each through `note`), or, in an
+/// entry of a revision before [`NOTED_SINCE_REV`] (`rev`: an entry an earlier kepi wrote), `again`
+/// less some breaches noted since issue 42 ([`noted_since_issue_42`]) in the same order. `same`
+/// compares one logged note with one noted now.
+pub fn same_but_newer<F>(
+    (s, rev): (&GameState, u32),
+    logged: &[String],
+    again: &[String],
+    same: F,
+) -> bool
 where
     F: Fn(&str, &str) -> bool,
 {
+    let older = rev < NOTED_SINCE_REV;
     let mut l = logged.iter().peekable();
     for a in again {
         match l.peek() {
             Some(x) if same(x, a) => {
                 l.next();
             }
-            _ if breach_of(a).is_some_and(|b| noted_since_issue_42(s, b)) => {}
+            _ if older && breach_of(a).is_some_and(|b| noted_since_issue_42(s, b)) => {}
             _ => return false,
         }
     }

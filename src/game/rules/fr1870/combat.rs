@@ -640,13 +640,12 @@ fn side_total(
             })
             .collect();
         let who = match choice {
-            GarrisonChoice::Best => "the defender's best",
+            GarrisonChoice::Best => "the defender's best, until he chooses",
             GarrisonChoice::Chosen => "the defender's choice",
         };
         tally.lines.push(ModifierLine::new(
             format!(
-                "fortress of value {}: multiplies and supplies {} ({who}, at the player's \
-                 choice); the others unsupplied",
+                "fortress of value {}: multiplies and supplies {} ({who}); the others unsupplied",
                 f.coefficient,
                 if names.is_empty() {
                     "no unit".to_string()

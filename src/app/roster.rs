@@ -236,6 +236,13 @@ fn markers(u: &UnitState) -> impl Iterator<Item = (&'static str, &'static str, C
             info,
         ),
         (u.at_sea, "sea", "at sea, in transit (FR-K1)", info),
+        (
+            u.stormed,
+            "St",
+            "stormed a fortress this turn: no further this phase, no combat in the following \
+             Combat Phase (FR-F1, H5)",
+            warn,
+        ),
     ]
     .into_iter()
     .filter(|(on, ..)| *on)

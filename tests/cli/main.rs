@@ -16,6 +16,7 @@ mod crt_cli;
 mod export_cli;
 mod flow_cli;
 mod form_verb_cli;
+mod fortress_cli;
 #[path = "../shared/games.rs"]
 mod games;
 mod grammar_cli;

@@ -113,8 +113,10 @@ fn scenario_ringed(dir: &Path, ringed: bool) -> String {
 /// the blockade calendar", laid in play, with `steps` cells to SURRENDER read off the printed
 /// calendar.
 /// The next phase, then Neuf-Brisach's garrison (fr-nb) sorties against the besieger at 1640,
-/// the d6 typed as `die`.
-fn sortie_against_1640(save: &str, die: u32) -> Vec<serde_json::Value> {
+/// the d6 typed as `die` and the umpire's reading of his printed chart `result` (the cells kepi
+/// does not know: the seed prints part of the CRT). The garrison attacks out of its fortress, so
+/// Neuf-Brisach's coefficient (2) is added to its 4 (FR-F1, H11).
+fn sortie_against_1640(save: &str, die: u32, result: &str) -> Vec<serde_json::Value> {
     apply(save, &["next-phase"]);
     apply(
         save,
@@ -126,6 +128,8 @@ fn sortie_against_1640(save: &str, die: u32) -> Vec<serde_json::Value> {
             "1640",
             "--dice",
             &format!("d6={die}"),
+            "--result",
+            result,
         ],
     )
 }
@@ -380,7 +384,7 @@ fn one_unit_at_1640_besieges_neuf_brisach_and_selestat() {
         );
     }
     // A sortie of the garrison against the besieger: the besieger's die -1, DR without effect.
-    let c = sortie_against_1640(&save, 2);
+    let c = sortie_against_1640(&save, 2, "AD,DR");
     let r = last_resolution(&save);
     let mods = r["modifiers"].as_array().unwrap();
     assert!(
@@ -390,7 +394,10 @@ fn one_unit_at_1640_besieges_neuf_brisach_and_selestat() {
         "{mods:?}"
     );
     assert_eq!(c[0]["outcome"]["modified_die"], 1, "{c:?}");
-    // 4 against 3 is 1:1; die 1 gives AD,DR: the besieger's DR has no effect, the AD counts.
+    // 4 + 2 (H11: "in attack, the potential of the fortress is added to the potential of the
+    // occupying units") against 3 is 2:1; the umpire reads AD,DR for die 1: the besieger's DR has
+    // no effect, the AD counts.
+    assert_eq!(c[0]["outcome"]["attack"], "6", "{c:?}");
     assert_eq!(c[0]["outcome"]["result"], "AD,DR", "{c:?}");
     assert_eq!(
         c[0]["outcome"]["effects"]["defenders"][0], "unchanged",
@@ -421,7 +428,7 @@ fn the_besiegers_of_neuf_brisach_defend_as_one_whole() {
             "de-1640,de-1542",
         ],
     );
-    let c = sortie_against_1640(&save, 6);
+    let c = sortie_against_1640(&save, 6, "R");
     let notes = notes_of(&c[0]);
     assert!(
         notes.iter().any(|n| n
@@ -439,9 +446,9 @@ fn the_besiegers_of_neuf_brisach_defend_as_one_whole() {
         labels.iter().any(|l| l.contains("de-1542")),
         "the unit at 1542 defends too: {labels:?}"
     );
-    // 4 against 3 + 2: 1:2 (rounded down), not 1:1.
+    // 4 + 2 (the fortress, H11) against 3 + 2: 1:1 (rounded down), not 2:1 (against 3 alone).
     assert!(
-        r["summary"].as_str().unwrap().starts_with("1:2"),
+        r["summary"].as_str().unwrap().starts_with("1:1"),
         "{}",
         r["summary"]
     );

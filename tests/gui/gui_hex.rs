@@ -1028,3 +1028,62 @@ fn a_hex_fields_refusal_is_said_whole_without_making_the_maps_row_taller() {
             .is_some()
     );
 }
+
+/// FR-F1 (H11) in the window: an occupied fortress multiplies "a number of units equal to the
+/// coefficient of the fortress", "at the player's choice". A value-1 fortress card in 1B and 2B's
+/// cell: kepi ticks the defender's best; ticking 2B instead (and 1B off) makes it the defender's
+/// choice, which the roll applies and its FR-F1 line says.
+#[test]
+fn fr1870_the_fortress_choice_is_ticked_in_the_window() {
+    let mut s = builtin_scenario("fr1870-august").expect("scenario");
+    let mut fort = s
+        .units
+        .iter()
+        .find(|u| u.id == "de-1b")
+        .expect("1B")
+        .clone();
+    fort.id = "de-fortress".into();
+    fort.name = "Fortress (value 1)".into();
+    fort.arm = kepi::roster::Arm::Fortress;
+    fort.strength = 1;
+    s.units.push(fort);
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let mut app = AppState::new_game(&s, 3, tables).expect("game");
+    app.handle(Command::Select("fr-1rc".into()));
+    app.handle(Command::Target("de-1b".into()));
+    let mut r = resolver(app, (1000.0, 1000.0));
+    r.run();
+    r.get_by_label_contains("Fortress of value 1: units multiplied and supplied")
+        .click();
+    r.run();
+    r.get_by_label("1B (1st Bavarian Division) (4 potential)")
+        .click();
+    r.run();
+    r.get_by_label("2B (2nd Bavarian Division) (4 potential)")
+        .click();
+    r.run();
+    let mut app = r.into_state();
+    let i = app.resolver.current;
+    let chosen = app
+        .resolver
+        .forms
+        .get(i)
+        .and_then(|f| f.get::<kepi::rules::fr1870::combat_form::FrForm>())
+        .and_then(|f| f.multiplied.clone());
+    assert_eq!(chosen, Some(vec!["de-2b".to_string()]));
+    app.handle(Command::ResolveAndApply {
+        entered: vec![(kepi::dice::Die::D6, 1)],
+    });
+    let lines: Vec<String> = last_resolution(&app)
+        .modifiers
+        .iter()
+        .filter(|m| m.rule.as_str() == "FR-F1")
+        .map(|m| m.label.clone())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("2B (2nd Bavarian Division) (the defender's choice")),
+        "{lines:?}"
+    );
+}

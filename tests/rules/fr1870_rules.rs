@@ -219,6 +219,7 @@ fn fr_f1_fortresses() {
     i.fortress = Some(FrFortress {
         coefficient: 2,
         role: FortressRole::DefendsOccupied,
+        choice: None,
     });
     assert!(!fr1870::apply_result(&"DD".parse().unwrap(), &i).fortress_taken);
     let e = fr1870::apply_result(&"DE".parse().unwrap(), &i);
@@ -248,6 +249,7 @@ fn fr_f1_fortresses() {
             FrUnit::infantry(2),
         ],
         2,
+        t(),
     );
     assert_eq!(
         g.iter()
@@ -261,6 +263,7 @@ fn fr_f1_fortresses() {
     f.fortress = Some(FrFortress {
         coefficient: 2,
         role: FortressRole::DefendsOccupied,
+        choice: None,
     });
     // 5*2 + 4*2 + ceil((3+2)/2) = 18 + 3 = 21 -> 30:21 = 1:1
     assert!(
@@ -275,6 +278,7 @@ fn fr_f1_fortresses() {
     u.fortress = Some(FrFortress {
         coefficient: 2,
         role: FortressRole::DefendsUnoccupied,
+        choice: None,
     });
     assert!(
         fr1870::combat(&u, t(), None)
@@ -589,7 +593,8 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
         f.input.fortress,
         Some(FrFortress {
             coefficient: 2,
-            role: FortressRole::DefendsOccupied
+            role: FortressRole::DefendsOccupied,
+            choice: Some(kepi::rules::fr1870::GarrisonChoice::Best),
         })
     );
     let doubled = f
@@ -734,4 +739,54 @@ fn fr_c3_cavalry_refuses_combat_in_a_combat() {
     let why = fr1870::cavalry_refusal(&j).unwrap_err();
     assert!(why.contains("2RC") && why.contains("obliged"), "{why}");
     assert!(fr1870::cavalry_refuses(&j, t()).is_err());
+}
+
+/// FR-F1 (H11): "it follows that a fortress of value 2 occupied by 4 units will double the combat
+/// potential in defence of 2 of them, at the player's choice, while the other 2 will fight in
+/// defence as in attack with a potential halved". Two disorganised 6s and two 4s: by printed
+/// potential the 6s would be doubled (3x2 + 3x2 + (4 + 4)/2 = 16); the defender's best doubles the
+/// 4s (4x2 + 4x2 + (3 + 3)/2 = 19), and the line says whose choice it is.
+#[test]
+fn fr_f1_the_fortress_multiplies_the_defenders_best() {
+    let d6 = FrUnit {
+        disorganised: true,
+        ..FrUnit::infantry(6)
+    };
+    let units = [d6.clone(), d6, FrUnit::infantry(4), FrUnit::infantry(4)];
+    let g = fr1870::garrison(&units, 2, t());
+    assert_eq!(
+        g.iter().map(|u| u.fortress_multiplied).collect::<Vec<_>>(),
+        vec![false, false, true, true]
+    );
+    assert_eq!(
+        g.iter().map(|u| u.supplied).collect::<Vec<_>>(),
+        vec![false, false, true, true],
+        "the fortress supplies the units it multiplies, the others are unsupplied"
+    );
+    let mut i = FrCombatInput::plain(19, 1);
+    i.defenders = units.to_vec();
+    i.fortress = Some(FrFortress {
+        coefficient: 2,
+        role: FortressRole::DefendsOccupied,
+        choice: Some(fr1870::GarrisonChoice::Best),
+    });
+    let r = fr1870::combat(&i, t(), None).unwrap();
+    assert!(r.summary.starts_with("1:1: 19 : 19"), "{}", r.summary);
+    assert!(
+        r.modifiers
+            .iter()
+            .any(|m| m.rule.as_str() == "FR-F1" && m.label.contains("the defender's best")),
+        "{:?}",
+        r.modifiers
+    );
+    // The defender's own choice: the two 6s.
+    i.defenders[0].fortress_multiplied = true;
+    i.defenders[1].fortress_multiplied = true;
+    i.fortress = Some(FrFortress {
+        coefficient: 2,
+        role: FortressRole::DefendsOccupied,
+        choice: Some(fr1870::GarrisonChoice::Chosen),
+    });
+    let r = fr1870::combat(&i, t(), None).unwrap();
+    assert!(r.summary.starts_with("1:1: 19 : 16"), "{}", r.summary);
 }

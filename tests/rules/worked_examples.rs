@@ -317,6 +317,7 @@ fn fr_f1_disorganised_garrison_halved_then_multiplied() {
     i.fortress = Some(FrFortress {
         coefficient: 3,
         role: FortressRole::DefendsOccupied,
+        choice: None,
     });
     let r = fr1870::combat(
         &i,

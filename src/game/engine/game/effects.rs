@@ -141,6 +141,7 @@ fn diff(b: &UnitState, a: &UnitState, out: &mut Vec<Effect>) {
         ("hidden", b.hidden, a.hidden),
         ("must retreat", b.must_retreat, a.must_retreat),
         ("at sea", b.at_sea, a.at_sea),
+        ("stormed", b.stormed, a.stormed),
         (
             "extended",
             b.flag(crate::engine::game::Flag::Extended),

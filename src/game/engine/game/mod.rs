@@ -90,6 +90,10 @@ vocab! {
         Extended = "extended",
         /// At sea, on a transport counter (1870 FR-K1): set by a passage, cleared by a landing.
         AtSea = "at-sea",
+        /// Stormed a fortress this turn (1870 FR-F1, H5): "it may go no further during this
+        /// phase" and "may not fight in the following Combat Phase". Cleared at the start of each
+        /// turn.
+        Stormed = "stormed",
     }
 }
 
@@ -179,6 +183,10 @@ pub struct UnitState {
     /// At sea (1870 FR-K1), until it lands.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub at_sea: bool,
+    /// Stormed a fortress this turn (1870 FR-F1, H5), until the turn ends. Absent when off, so
+    /// saves made before it read and hash the same.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stormed: bool,
     /// Issue 19: a player's copy of a game whose strengths are hidden from their seat
     /// ([`crate::net::redact::seat_state`]): this unit's strength, fatigue, level and leaders are
     /// placeholders, shown as "?". Never set in a game kepi plays (nor written in a save).
@@ -227,6 +235,7 @@ impl UnitState {
             must_retreat: false,
             extended: None,
             at_sea: false,
+            stormed: false,
             strength_hidden: false,
             moved: false,
             fired: false,
@@ -270,6 +279,7 @@ impl UnitState {
                 .extended
                 .unwrap_or(self.unit.formation == Some(crate::roster::Formation::Extended)),
             Flag::AtSea => self.at_sea,
+            Flag::Stormed => self.stormed,
         }
     }
 
@@ -289,6 +299,7 @@ impl UnitState {
             Flag::Hidden => self.hidden = on,
             Flag::MustRetreat => self.must_retreat = on,
             Flag::AtSea => self.at_sea = on,
+            Flag::Stormed => self.stormed = on,
         }
     }
 
@@ -720,6 +731,15 @@ pub enum Action {
         /// The siege now; None: the place is no longer besieged.
         siege: Option<Siege>,
     },
+    /// A fortress passes to `side` (1870 FR-F1, H5 "the player takes possession of the fortress
+    /// immediately", H12's possession marker): its card's side changes, so its advantages are
+    /// its new possessor's.
+    Possess {
+        /// The fortress card's id.
+        unit: String,
+        /// Its new possessor.
+        side: Side,
+    },
 }
 
 impl Action {
@@ -737,7 +757,8 @@ impl Action {
             | Action::Move { unit, .. }
             | Action::Place { unit, .. }
             | Action::Face { unit, .. }
-            | Action::SetSupply { unit, .. } => Some(unit),
+            | Action::SetSupply { unit, .. }
+            | Action::Possess { unit, .. } => Some(unit),
             _ => None,
         }
     }
@@ -830,6 +851,9 @@ impl Action {
                 format!("next phase: turn {}, {}", t.turn, t.phase_name())
             }
             Action::Note { text } => format!("note: {text}"),
+            Action::Possess { unit, side } => {
+                format!("{} passes into the {side} side's possession", name(unit))
+            }
             Action::Scale { scale } => scale_line(*scale),
             Action::SetSiege { place, siege } => match siege {
                 None => format!("{place}: no longer besieged"),
@@ -993,6 +1017,7 @@ fn next_phase(s: &mut GameState) {
             u.fired = false;
             u.activated = false;
             u.melees = 0;
+            u.stormed = false;
         }
         s.date = clock::date_of_turn(s.system, s.start_date, s.first_cell, s.turn);
     }
@@ -1070,6 +1095,11 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             Ok(())
         }
         Action::SetSiege { place, siege } => set_siege(s, place, siege.as_ref()),
+        Action::Possess { unit, side } => {
+            let u = s.unit_mut(unit)?;
+            std::sync::Arc::make_mut(&mut u.unit).side = *side;
+            Ok(())
+        }
         Action::Scale { scale } => {
             if nested {
                 return Err(ActionError::Invalid(

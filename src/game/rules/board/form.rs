@@ -190,6 +190,15 @@ pub trait HexCombatForm:
     /// The situation panel.
     #[cfg(feature = "gui")]
     fn panel(&mut self, ui: &mut egui::Ui, state: &GameState);
+    /// What the game's own text says against this combat beyond the limits both games share
+    /// (1870 FR-F1, H5: a unit that stormed a fortress fighting in the following Combat Phase).
+    /// By default nothing.
+    fn own_breaches(&self, _game: &Game) -> Vec<String> {
+        Vec::new()
+    }
+    /// Drops what the game's own form typed for one roll (1870's fortress choice), after
+    /// [`crate::engine::play::SetForm::clear_typed`]'s result and losses. By default nothing.
+    fn clear_own_typed(&mut self) {}
 }
 
 /// What is the same in both games' combat forms: the accessors of their common fields (`actor`,
@@ -287,7 +296,9 @@ impl<F: HexCombatForm> crate::engine::play::SetForm for F {
 
     fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
         let (a, d) = self.engaged_ids();
-        combat_breaches(game, a, d, self.texts())
+        let mut out = combat_breaches(game, a, d, self.texts());
+        out.extend(self.own_breaches(game));
+        out
     }
 
     fn engaged(&self) -> Option<(&[String], &[String])> {
@@ -308,6 +319,7 @@ impl<F: HexCombatForm> crate::engine::play::SetForm for F {
     fn clear_typed(&mut self) {
         *self.entered_result_mut() = None;
         self.losses_mut().clear();
+        self.clear_own_typed();
     }
 
     fn to_value(&self) -> serde_json::Value {

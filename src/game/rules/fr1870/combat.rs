@@ -179,6 +179,18 @@ vocab!(
     }
 );
 
+vocab!(
+    /// FR-F1 (H11): who picked the units an occupied fortress multiplies and supplies, "at the
+    /// player's choice".
+    GarrisonChoice {
+        /// kepi picks the defender's best: the units whose choice maximises the defence, the
+        /// others halved as unsupplied (FR-S1) ([`garrison`]).
+        Best => "best",
+        /// The defender chose them (the units marked `fortress_multiplied`).
+        Chosen => "chosen",
+    }
+);
+
 /// FR-F1: a fortress in a combat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FrFortress {
@@ -186,6 +198,23 @@ pub struct FrFortress {
     pub coefficient: u32,
     /// Its part in this combat.
     pub role: FortressRole,
+    /// FR-F1 (H11), an occupied fortress defending: who picked the units it multiplies and
+    /// supplies (they alone are supplied, the others halved), said in a modifier line. Absent
+    /// (as an earlier kepi logged it): the units marked `fortress_multiplied` as they are, with
+    /// their own supply, and no line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<GarrisonChoice>,
+}
+
+impl FrFortress {
+    /// A fortress in this part, no garrison choice said.
+    pub fn new(coefficient: u32, role: FortressRole) -> FrFortress {
+        FrFortress {
+            coefficient,
+            role,
+            choice: None,
+        }
+    }
 }
 
 /// Everything one 1870 combat needs.
@@ -423,6 +452,107 @@ pub struct FrCombatOutcome {
     pub effects: Option<FrEffects>,
 }
 
+/// FR-F1 (H11): "a number of units equal to the coefficient of the fortress may be considered as
+/// supplied by the fortress, the others then being in a position of non-supply (...) it follows
+/// that a fortress of value 2 occupied by 4 units will double the combat potential in defence of
+/// 2 of them, at the player's choice, while the other 2 will fight in defence as in attack with a
+/// potential halved". The defender's best choice: of the units in the fortress, the
+/// `coefficient` (or all, when fewer) whose multiplication gives the highest defence, the others
+/// unsupplied and halved (FR-S1, disorganisation counted), each set of them weighed by the same
+/// sum the combat makes; on a tie the stronger units after disorganisation, then the higher
+/// printed potential, then the order given. The chosen units are marked multiplied and
+/// supplied, the others unsupplied.
+pub fn garrison(units: &[FrUnit], coefficient: u32, t: &Fr1870Tables) -> Vec<FrUnit> {
+    let k = usize::try_from(coefficient)
+        .unwrap_or(usize::MAX)
+        .min(units.len());
+    let div = u64::from(t.combat.disorganised_divisor.v().max(1));
+    let mut order: Vec<usize> = (0..units.len()).collect();
+    order.sort_by_key(|&i| {
+        let u = &units[i];
+        let p = u64::from(u.potential);
+        // The potential after disorganisation, times the divisor (exact).
+        let eff = if u.disorganised { p } else { p * div };
+        (std::cmp::Reverse(eff), std::cmp::Reverse(p), i)
+    });
+    let pick = |chosen: &[usize]| -> Vec<FrUnit> {
+        units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| FrUnit {
+                fortress_multiplied: chosen.contains(&i),
+                supplied: chosen.contains(&i),
+                ..u.clone()
+            })
+            .collect()
+    };
+    let probe = FrCombatInput {
+        fortress: Some(FrFortress::new(coefficient, FortressRole::DefendsOccupied)),
+        ..FrCombatInput::plain(1, 1)
+    };
+    let defence = |us: &[FrUnit]| side_total(us, false, &probe, t).map(|t| t.total).ok();
+    let greedy: Vec<usize> = order.iter().take(k).copied().collect();
+    // Every choice weighed while they are few (a cell holds 4 units, FR-R1); past that the
+    // strongest, which the halving of the others makes the best but for a rounding.
+    const WEIGH_UP_TO: usize = 12;
+    if units.len() > WEIGH_UP_TO {
+        return pick(&greedy);
+    }
+    let mut best = (defence(&pick(&greedy)), greedy);
+    for combo in combinations(order.len(), k) {
+        let chosen: Vec<usize> = combo.iter().map(|&j| order[j]).collect();
+        let d = defence(&pick(&chosen));
+        if d > best.0 {
+            best = (d, chosen);
+        }
+    }
+    pick(&best.1)
+}
+
+/// The sets of `k` of `0..n`, in lexicographic order.
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut cur: Vec<usize> = Vec::with_capacity(k);
+    fn go(start: usize, n: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if cur.len() == k {
+            out.push(cur.clone());
+            return;
+        }
+        for i in start..n {
+            cur.push(i);
+            go(i + 1, n, k, cur, out);
+            cur.pop();
+        }
+    }
+    go(0, n, k, &mut cur, &mut out);
+    out
+}
+
+/// FR-F1 (H11): the defenders as the fortress's choice leaves them: kepi's best
+/// ([`GarrisonChoice::Best`]), or the defender's marked units, supplied alone
+/// ([`GarrisonChoice::Chosen`]); as given for any other combat.
+fn garrisoned(units: &[FrUnit], input: &FrCombatInput, t: &Fr1870Tables) -> Vec<FrUnit> {
+    match input.fortress {
+        Some(FrFortress {
+            coefficient,
+            role: FortressRole::DefendsOccupied,
+            choice: Some(GarrisonChoice::Best),
+        }) => garrison(units, coefficient, t),
+        Some(FrFortress {
+            role: FortressRole::DefendsOccupied,
+            choice: Some(GarrisonChoice::Chosen),
+            ..
+        }) => units
+            .iter()
+            .map(|u| FrUnit {
+                supplied: u.fortress_multiplied,
+                ..u.clone()
+            })
+            .collect(),
+        _ => units.to_vec(),
+    }
+}
+
 fn side_total(
     units: &[FrUnit],
     attack: bool,
@@ -430,6 +560,13 @@ fn side_total(
     t: &Fr1870Tables,
 ) -> Result<Tally, RuleError> {
     let c = &t.combat;
+    let owned;
+    let units = if attack {
+        units
+    } else {
+        owned = garrisoned(units, input, t);
+        &owned[..]
+    };
     let side = if attack { "attacker" } else { "defender" };
     let mut tally = Tally::new();
     let mut unsupplied = Ratio::ZERO;
@@ -487,6 +624,38 @@ fn side_total(
             Effect::Add(Ratio::int(rounded) - unsupplied),
             RuleId::new("FR-S1"),
             c.unsupplied_divisor.provenance,
+        ));
+    }
+    if let Some(f) = coef
+        && let Some(choice) = f.choice
+    {
+        let names: Vec<String> = units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.fortress_multiplied)
+            .map(|(i, u)| {
+                u.name
+                    .clone()
+                    .unwrap_or_else(|| format!("{side} {}", i + 1))
+            })
+            .collect();
+        let who = match choice {
+            GarrisonChoice::Best => "the defender's best, until he chooses",
+            GarrisonChoice::Chosen => "the defender's choice",
+        };
+        tally.lines.push(ModifierLine::new(
+            format!(
+                "fortress of value {}: multiplies and supplies {} ({who}); the others unsupplied",
+                f.coefficient,
+                if names.is_empty() {
+                    "no unit".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+            Effect::Note,
+            RuleId::new("FR-F1"),
+            Provenance::Seed,
         ));
     }
     if let Some(f) = input.fortress {

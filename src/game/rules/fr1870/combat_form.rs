@@ -17,7 +17,7 @@ use crate::rules::board::form::{
     HexCombatForm, Texts, ask_for_result, entered, hex_combat_fields, units,
 };
 use crate::rules::fr1870::{
-    self, Fate, FortressRole, Fr1870Tables, FrCombatInput, FrFortress, FrUnit,
+    self, Fate, FortressRole, Fr1870Tables, FrCombatInput, FrFortress, FrUnit, GarrisonChoice,
 };
 
 /// FR-C1, FR-S1: a unit's potential, arm, disorganisation and supply as 1870 sees them.
@@ -61,6 +61,11 @@ pub struct FrForm {
     /// FR-C3: the attacked cavalry refuses combat and retreats one cell (no die is rolled).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cavalry_refuses: bool,
+    /// FR-F1 (H11): the defending units (ids) the occupied fortress multiplies and supplies, "at
+    /// the player's choice" (`--multiplied`, the window's ticks); None: the defender's best
+    /// ([`fr1870::garrison`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multiplied: Option<Vec<String>>,
 }
 
 impl FrForm {
@@ -78,6 +83,7 @@ impl FrForm {
             entered_result: None,
             losses: Vec::new(),
             cavalry_refuses: false,
+            multiplied: None,
         }]
     }
 
@@ -107,29 +113,37 @@ impl FrForm {
         self.input.attackers = att.iter().map(|u| fr_unit(u)).collect();
         self.input.defenders = def.iter().map(|u| fr_unit(u)).collect();
         if let Some((c, _)) = def_fort {
-            let role = if def.is_empty() {
-                FortressRole::DefendsUnoccupied
+            self.input.fortress = Some(if def.is_empty() {
+                FrFortress::new(c, FortressRole::DefendsUnoccupied)
             } else {
-                self.input.defenders = fr1870::garrison(&self.input.defenders, c);
-                FortressRole::DefendsOccupied
-            };
-            self.input.fortress = Some(FrFortress {
-                coefficient: c,
-                role,
+                // FR-F1 (H11): the defender's best until he chooses (the rule recomputes it with
+                // the game's tables; the built-in ones show it in the form).
+                self.input.defenders = fr1870::garrison(
+                    &self.input.defenders,
+                    c,
+                    crate::tables::builtin::<Fr1870Tables>(),
+                );
+                FrFortress {
+                    choice: Some(GarrisonChoice::Best),
+                    ..FrFortress::new(c, FortressRole::DefendsOccupied)
+                }
             });
         } else if let Some((c, occupied)) = att_fort {
-            self.input.fortress = Some(FrFortress {
-                coefficient: c,
-                role: if occupied {
+            self.input.fortress = Some(FrFortress::new(
+                c,
+                if occupied {
                     FortressRole::GarrisonAttacks
                 } else {
                     FortressRole::SupportsRelief
                 },
-            });
+            ));
+        } else if let Some(c) = sally(state, &att) {
+            self.input.fortress = Some(FrFortress::new(c, FortressRole::GarrisonAttacks));
         }
         self.entered_result = None;
         self.losses.clear();
         self.cavalry_refuses = false;
+        self.multiplied = None;
         fr_sieges(state, attackers, defenders, &mut self.input);
     }
 
@@ -145,8 +159,8 @@ impl FrForm {
         if self.cavalry_refuses {
             return self.cavalry_retreats(state, t, rolling);
         }
-        let mut res =
-            fr1870::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
+        let input = self.chosen_input(state)?;
+        let mut res = fr1870::combat_with_result(&input, t, dice, entered(&self.entered_result))?;
         res.notes.extend(besiegers_note(state, &self.defender_ids));
         if rolling
             && let Some(o) = res.outcome.as_ref()
@@ -246,6 +260,63 @@ impl FrForm {
 }
 
 impl FrForm {
+    /// FR-F1 (H11): the combat's input with the defender's choice of the units the occupied
+    /// fortress multiplies and supplies ([`FrForm::multiplied`]) laid over kepi's best; Err names
+    /// `--multiplied` when the choice does not fit (no occupied fortress, a unit not in it, more
+    /// units than its coefficient).
+    fn chosen_input(&self, state: &GameState) -> Result<FrCombatInput, RuleError> {
+        let mut input = self.input.clone();
+        let Some(ids) = &self.multiplied else {
+            return Ok(input);
+        };
+        let accepted = "the ids of units defending in the occupied fortress, at most its value \
+                        (FR-F1, H11)";
+        let Some(f) = input
+            .fortress
+            .as_mut()
+            .filter(|f| f.role == FortressRole::DefendsOccupied)
+        else {
+            return Err(RuleError::input(
+                "--multiplied",
+                "no occupied fortress defends in this combat",
+                accepted,
+            ));
+        };
+        if ids.len() > f.coefficient as usize {
+            return Err(RuleError::input(
+                "--multiplied",
+                format!(
+                    "{} units chosen for a fortress of value {}",
+                    ids.len(),
+                    f.coefficient
+                ),
+                accepted,
+            ));
+        }
+        f.choice = Some(GarrisonChoice::Chosen);
+        let fighting: Vec<&str> = self
+            .defender_ids
+            .iter()
+            .filter(|id| {
+                state.unit(id).is_some_and(|u| {
+                    !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy)
+                })
+            })
+            .map(String::as_str)
+            .collect();
+        if let Some(bad) = ids.iter().find(|id| !fighting.contains(&id.as_str())) {
+            return Err(RuleError::input(
+                "--multiplied",
+                format!("`{bad}` does not defend in the fortress"),
+                accepted,
+            ));
+        }
+        for (u, id) in input.defenders.iter_mut().zip(&fighting) {
+            u.fortress_multiplied = ids.iter().any(|x| x == id);
+        }
+        Ok(input)
+    }
+
     /// FR-C3: why the cavalry may not refuse this combat (see [`fr1870::cavalry_refusal`]), when
     /// the form says it does; None otherwise.
     pub fn cavalry_refusal(&self) -> Option<String> {
@@ -381,6 +452,23 @@ fn fr_side<'a>(state: &'a GameState, ids: &[String]) -> (Vec<&'a UnitState>, Opt
         fighting,
         (coefficient > 0).then_some((coefficient, occupied)),
     )
+}
+
+/// FR-F1 (H11): "in attack, the potential of the fortress is added to the potential of the
+/// occupying units": the coefficient of a fortress of the attackers' side in a cell an attacker
+/// attacks from (its garrison sallies out), the highest when they come out of several.
+fn sally(state: &GameState, attackers: &[&UnitState]) -> Option<u32> {
+    state
+        .units
+        .iter()
+        .filter(|f| f.unit.arm == Arm::Fortress && !f.eliminated())
+        .filter(|f| {
+            attackers
+                .iter()
+                .any(|a| a.position == f.position && a.unit.side == f.unit.side)
+        })
+        .map(|f| f.strength)
+        .max()
 }
 
 /// FR-F1 in play: the game's sieges (laid with `siege`) say who besieges whom. "1 is subtracted
@@ -529,6 +617,26 @@ impl HexCombatForm for FrForm {
     }
     fn combat_refusal(&self, state: &GameState) -> Option<String> {
         fr_refusal(self, state)
+    }
+    /// FR-F1 (H5): a unit that stormed a fortress this turn attacking.
+    fn own_breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+        let s = game.state();
+        self.attacker_ids
+            .iter()
+            .filter_map(|id| s.unit(id))
+            .filter(|u| u.stormed)
+            .map(|u| {
+                format!(
+                    "{} stormed a fortress this turn and fights in the {} phase (FR-F1, H5: {})",
+                    u.unit.name,
+                    s.phase_name(),
+                    super::form::H5_NO_COMBAT
+                )
+            })
+            .collect()
+    }
+    fn clear_own_typed(&mut self) {
+        self.multiplied = None;
     }
     #[cfg(feature = "gui")]
     fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {

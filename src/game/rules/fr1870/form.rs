@@ -1,13 +1,14 @@
 //! 1870's resolver forms besides the combat (which is [`super::combat_form`], on what 1870 shares
-//! with SPI in [`crate::rules::board::form`]): a railway transport (FR-G1) and a passage by sea (FR-K1), with
+//! with SPI in [`crate::rules::board::form`]): a railway transport (FR-G1), a passage by sea (FR-K1), with
 //! what the game knows read from its log (transports this turn, units carried on a section, where
-//! a unit at sea is). Their situation panels are here too, behind the `gui` feature.
+//! a unit at sea is), and storming a fortress from the move (FR-F1, H5). Their situation panels
+//! are here too, behind the `gui` feature.
 
 use serde::{Deserialize, Serialize};
 
 use super::transport::{self, RailInput, SeaInput, SeaPlace};
 use crate::dice::DiceSource;
-use crate::engine::game::{Action, Game, GameState, InEffect, UnitState};
+use crate::engine::game::{Action, Flag, Game, GameState, InEffect, UnitState};
 use crate::engine::play::board::hex_in;
 use crate::engine::play::refuse::name;
 use crate::engine::play::{Resolved, SetForm, done, unit};
@@ -460,6 +461,281 @@ impl SetForm for SeaForm {
                 )
                 .labelled_by(l.id);
             }
+        });
+    }
+}
+
+/// FR-F1 (H5) as printed: what may be stormed.
+pub(crate) const H5_WHAT: &str = "\"When an infantry unit arrives on a cell adjacent to an enemy \
+                                  fortress that is unoccupied and of value 1, this unit may \
+                                  attempt to take it immediately\"";
+/// FR-F1 (H5): when.
+pub(crate) const H5_WHEN: &str = "\"this combat took place during the player's Movement Phase\"";
+/// FR-F1 (H5): the stormer stops.
+pub(crate) const H5_STOPS: &str = "\"it may go no further during this phase\"";
+/// FR-F1 (H5): the stormer does not fight.
+pub(crate) const H5_NO_COMBAT: &str = "\"the unit thus engaged, whether or not it has taken the \
+                                       fortress, may not fight in the following Combat Phase\"";
+
+/// FR-F1 (H5): an infantry unit storms an unoccupied enemy fortress of value 1 next to it, from
+/// the move. The fortress is a fortress card of the other side (its strength the coefficient);
+/// taken, the stormer occupies its cell and the fortress passes to its side; either way the
+/// stormer is marked for the turn ([`crate::engine::game::Flag::Stormed`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StormForm {
+    /// The storming unit.
+    pub actor: Option<String>,
+    /// The fortress's cell ("": the enemy fortress next to the unit, when there is one).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub fortress: String,
+}
+
+/// A fighting unit (not a fortress card, a railway unit or a dummy).
+fn fights(u: &UnitState) -> bool {
+    !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy) && !u.eliminated()
+}
+
+impl StormForm {
+    /// The enemy fortress card it storms: the one in the cell typed, or the one next to the unit
+    /// when only one is; Err says why none.
+    fn fortress_of<'s>(
+        &self,
+        state: &'s GameState,
+        u: &UnitState,
+    ) -> Result<&'s UnitState, String> {
+        let enemy_fort = |f: &&UnitState| {
+            f.unit.arm == Arm::Fortress && f.unit.side != u.unit.side && !f.eliminated()
+        };
+        let typed = self.fortress.trim();
+        if !typed.is_empty() {
+            let at: Position = typed
+                .parse()
+                .map_err(|e: String| format!("--fortress: {e}"))?;
+            return state
+                .units
+                .iter()
+                .filter(enemy_fort)
+                .find(|f| f.position == at)
+                .ok_or_else(|| format!("no enemy fortress in cell {at} (FR-F1, H5: {H5_WHAT})"));
+        }
+        let here = hex_in(u.position, Layout::EvenQ);
+        let near: Vec<&UnitState> = state
+            .units
+            .iter()
+            .filter(enemy_fort)
+            .filter(|f| {
+                here.zip(hex_in(f.position, Layout::EvenQ))
+                    .is_some_and(|(a, b)| a.distance(b) == 1)
+            })
+            .collect();
+        match near.as_slice() {
+            [one] => Ok(one),
+            [] => Err(format!(
+                "no enemy fortress next to {}: name its cell with --fortress (FR-F1, H5)",
+                name(u)
+            )),
+            _ => Err(format!(
+                "{} enemy fortresses next to {}: name the one stormed with --fortress",
+                near.len(),
+                name(u)
+            )),
+        }
+    }
+
+    /// The storming unit, its fortress and the pure input (FR-F1). An occupied fortress is
+    /// rolled for as the umpire went ahead (the breach is noted, [`SetForm::breaches`]).
+    fn parts<'s>(
+        &self,
+        state: &'s GameState,
+    ) -> Result<(&'s UnitState, &'s UnitState, super::StormInput), RuleError> {
+        let u = unit(state, self.actor.as_deref(), "unit")?;
+        let f = self
+            .fortress_of(state, u)
+            .map_err(|why| RuleError::input("--fortress", why, "the cell of an enemy fortress"))?;
+        let input = super::StormInput {
+            value: f.strength,
+            occupied: false,
+            infantry: u.unit.arm == Arm::Infantry,
+        };
+        Ok((u, f, input))
+    }
+}
+
+impl SetForm for StormForm {
+    one_unit_form!("fr-storm", StormForm);
+
+    fn name(&self) -> &'static str {
+        "storm"
+    }
+
+    fn prefill(
+        &mut self,
+        _state: &GameState,
+        actor: Option<&str>,
+        _target: Option<&str>,
+        _tables: &Tables,
+    ) {
+        self.actor = actor.map(str::to_string);
+    }
+
+    /// FR-F1 (H5, H6): only an infantry unit storms, only an enemy fortress of value 1 ("Fortresses
+    /// of value 2 and 3 may not be taken without a siege").
+    fn refusal(&self, state: &GameState) -> Option<String> {
+        let u = state.unit(self.actor.as_deref()?)?;
+        if let Some(why) = cannot_move(u) {
+            return Some(why);
+        }
+        let f = match self.fortress_of(state, u) {
+            Ok(f) => f,
+            Err(why) => return Some(why),
+        };
+        if u.unit.arm != Arm::Infantry {
+            return Some(format!(
+                "{} is {}: only an infantry unit may storm a fortress (FR-F1, H5: {H5_WHAT})",
+                name(u),
+                u.unit.arm
+            ));
+        }
+        (f.strength != 1).then(|| {
+            format!(
+                "{} is of value {}: \"Fortresses of value 2 and 3 may not be taken without a \
+                 siege\" (FR-F1, H6)",
+                name(f),
+                f.strength
+            )
+        })
+    }
+
+    /// FR-F1 (H5), issue 42: storming an occupied fortress, out of the player's Movement Phase,
+    /// from a cell not next to it, or a second time this turn: noted, the umpire decides.
+    fn breaches(&self, game: &Game) -> Vec<String> {
+        let s = game.state();
+        let Ok((u, f, _)) = self.parts(s) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let garrison: Vec<&str> = s
+            .units
+            .iter()
+            .filter(|g| g.position == f.position && g.unit.side == f.unit.side && fights(g))
+            .map(|g| g.unit.name.as_str())
+            .collect();
+        if !garrison.is_empty() {
+            out.push(format!(
+                "{} storms {} at {}, occupied by {} (FR-F1, H5: {H5_WHAT})",
+                name(u),
+                name(f),
+                f.position,
+                garrison.join(", ")
+            ));
+        }
+        let phase = s.phase_kind();
+        if phase.is_some_and(|p| {
+            p.step != crate::engine::game::clock::Step::Movement
+                || p.side.is_some_and(|x| x != u.unit.side)
+        }) {
+            out.push(format!(
+                "{} storms {} in the {} phase (FR-F1, H5: {H5_WHEN})",
+                name(u),
+                name(f),
+                s.phase_name()
+            ));
+        }
+        let near = hex_in(u.position, Layout::EvenQ)
+            .zip(hex_in(f.position, Layout::EvenQ))
+            .is_some_and(|(a, b)| a.distance(b) == 1);
+        if !near {
+            out.push(format!(
+                "{} is not next to {} at {} (FR-F1, H5: {H5_WHAT})",
+                name(u),
+                name(f),
+                f.position
+            ));
+        }
+        if u.stormed {
+            out.push(format!(
+                "{} stormed a fortress already this turn (FR-F1, H5: {H5_STOPS})",
+                name(u)
+            ));
+        }
+        out
+    }
+
+    /// The fortress's cell is typed for this storm only.
+    fn clear_typed(&mut self) {
+        self.fortress.clear();
+    }
+
+    /// FR-F1 (H5): "on a 1, 2 or 3 the fortress is not taken; on a 4, 5 or 6 the fortress is
+    /// taken; the player takes possession of the fortress immediately by occupying the cell with
+    /// the unit that attacked"; "the unit thus engaged, whether or not it has taken the fortress,
+    /// may not fight in the following Combat Phase": the stormer is marked for the turn, and
+    /// taken, the fortress passes to its side and the stormer moves into its cell.
+    fn resolve(
+        &self,
+        state: &GameState,
+        tables: &Tables,
+        dice: Option<&mut DiceSource>,
+    ) -> Result<Resolved, RuleError> {
+        let (u, f, input) = self.parts(state)?;
+        let mut res = super::storm(&input, tables.get::<super::Fr1870Tables>(), dice)?;
+        let mut fx = Vec::new();
+        if let Some(o) = res.outcome.as_ref() {
+            fx.push(Action::SetFlag {
+                unit: u.unit.id.clone(),
+                flag: Flag::Stormed,
+                on: true,
+            });
+            if o.taken {
+                fx.push(Action::Possess {
+                    unit: f.unit.id.clone(),
+                    side: u.unit.side,
+                });
+                if u.position != f.position {
+                    fx.push(Action::Move {
+                        unit: u.unit.id.clone(),
+                        to: f.position,
+                        notes: Vec::new(),
+                        mp: None,
+                    });
+                }
+                res.notes.push(format!(
+                    "FR-F1 (H5): {} takes possession of {} and occupies cell {}",
+                    name(u),
+                    name(f),
+                    f.position
+                ));
+            }
+            res.notes.push(format!(
+                "FR-F1 (H5): {} may go no further this phase and may not fight in the following \
+                 Combat Phase (marked stormed for the turn)",
+                name(u)
+            ));
+        }
+        Ok(done(res, fx))
+    }
+
+    #[cfg(feature = "gui")]
+    fn situation_ui(&mut self, ui: &mut egui::Ui, _state: &GameState) {
+        use crate::engine::play::kit;
+        ui.label(
+            egui::RichText::new(
+                "FR-F1 (H5): an infantry unit next to an unoccupied enemy fortress of value 1, in \
+                 its Movement Phase: d6 4-6 takes it; either way it stops and does not fight in \
+                 the following Combat Phase",
+            )
+            .weak(),
+        );
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label("fortress cell");
+            kit::field(
+                ui,
+                egui::TextEdit::singleline(&mut self.fortress)
+                    .desired_width(56.0)
+                    .hint_text("next to it"),
+                "storm_fortress",
+            )
+            .labelled_by(l.id);
         });
     }
 }

@@ -15,7 +15,9 @@ use crate::engine::verbs::MoveError;
 use crate::rules::Resolution;
 use crate::rules::fr1870::siege::{self, BlockadeEnd, PointsInput, SiegeInput, TurnInput};
 use crate::rules::fr1870::transport::{self, RailInput, SeaInput, SeaPlace};
-use crate::rules::fr1870::{self, Arm, FrCombatInput, FrUnit, StormInput};
+use crate::rules::fr1870::{
+    self, Arm, FortressRole, FrCombatInput, FrFortress, FrUnit, GarrisonChoice, StormInput,
+};
 use crate::rules::limits;
 
 /// The fr1870 actions.
@@ -26,9 +28,27 @@ pub enum Fr1870Action {
         /// Total attacking combat potential (printed).
         #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
         attack: u32,
-        /// Total defending combat potential (printed, terrain already counted).
-        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N")]
-        defend: u32,
+        /// Total defending combat potential (printed, terrain already counted), or the units one
+        /// by one with --garrison.
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::STRENGTH), allow_negative_numbers = true, value_name = "N", required_unless_present = "garrison", conflicts_with = "garrison")]
+        defend: Option<u32>,
+        /// The defending units one by one, each its printed potential, `d` after it when
+        /// disorganised ("6d,5,4"): what an occupied fortress weighs unit by unit (FR-F1, H11).
+        #[arg(long, value_name = "P[d],...", value_delimiter = ',')]
+        garrison: Vec<String>,
+        /// FR-F1 (H11): the defenders occupy a fortress of this value (1-3): it multiplies the
+        /// defence of as many units and supplies them, the others unsupplied (halved).
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FORTRESS_VALUE), allow_negative_numbers = true, value_name = "N", conflicts_with = "from_fortress")]
+        fortress: Option<u32>,
+        /// FR-F1 (H11): the units the occupied fortress multiplies and supplies, "at the player's
+        /// choice" (default: the defender's best). In `kepi resolve`, their places in --garrison
+        /// (1 = the first); in `kepi game apply combat`, the ids of units in --hex.
+        #[arg(long, value_name = "UNIT,...", value_delimiter = ',')]
+        multiplied: Vec<String>,
+        /// FR-F1 (H11): the attackers sally out of their occupied fortress of this value: its
+        /// coefficient is added to the attack.
+        #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::FORTRESS_VALUE), allow_negative_numbers = true, value_name = "N")]
+        from_fortress: Option<u32>,
         /// Die correction from your Terrain Table (not in the seed), e.g. -1.
         #[arg(
             long, value_parser = crate::engine::verbs::num::within::<i32>(limits::DIE_MOD),
@@ -268,6 +288,10 @@ pub fn run(
         Fr1870Action::Combat {
             attack,
             defend,
+            garrison,
+            fortress,
+            multiplied,
+            from_fortress,
             die_mod,
             attacker_unsupplied,
             defender_unsupplied,
@@ -284,7 +308,7 @@ pub fn run(
                     "--attack: 0 is no attack (accepted: 1 or more)",
                 ));
             }
-            if *defend == 0 {
+            if *defend == Some(0) {
                 return Err(MoveError::usage(
                     "--defend: 0 is no defence (accepted: 1 or more)",
                 ));
@@ -298,6 +322,34 @@ pub fn run(
                 fortress_multiplied: false,
                 can_retreat: retreat,
             };
+            let defenders = match defend {
+                Some(d) => vec![(*d, false)],
+                None => garrison_units(garrison)?,
+            };
+            let mut defenders: Vec<FrUnit> = defenders
+                .into_iter()
+                .map(|(p, d)| {
+                    mk(
+                        p,
+                        *defender_unsupplied,
+                        *defender_disorganised || d,
+                        !no_retreat,
+                    )
+                })
+                .collect();
+            let fortress = match (fortress, from_fortress) {
+                (Some(c), _) => Some(FrFortress {
+                    choice: Some(if multiplied.is_empty() {
+                        GarrisonChoice::Best
+                    } else {
+                        GarrisonChoice::Chosen
+                    }),
+                    ..FrFortress::new(*c, FortressRole::DefendsOccupied)
+                }),
+                (None, Some(c)) => Some(FrFortress::new(*c, FortressRole::GarrisonAttacks)),
+                (None, None) => None,
+            };
+            mark_multiplied(multiplied, fortress.is_some(), &mut defenders)?;
             let input = FrCombatInput {
                 attackers: vec![mk(
                     *attack,
@@ -305,13 +357,8 @@ pub fn run(
                     *attacker_disorganised,
                     true,
                 )],
-                defenders: vec![mk(
-                    *defend,
-                    *defender_unsupplied,
-                    *defender_disorganised,
-                    !no_retreat,
-                )],
-                fortress: None,
+                defenders,
+                fortress,
                 die_mod: *die_mod,
                 besieger_defending: *besieger_defending,
                 siege_combat: *siege || *assault,
@@ -381,6 +428,73 @@ pub fn run(
             Ok(with_breaches(transport::sea(&input)?, said).erase())
         }
     }
+}
+
+/// `--garrison` as typed: each unit's printed potential and whether it is disorganised (`6d`).
+fn garrison_units(typed: &[String]) -> Result<Vec<(u32, bool)>, MoveError> {
+    if typed.is_empty() {
+        return Err(MoveError::usage(
+            "--defend or --garrison: the defence is missing (accepted: --defend N, or --garrison \
+             P[d],...)",
+        ));
+    }
+    typed
+        .iter()
+        .map(|w| {
+            let t = w.trim();
+            let (n, d) = match t.strip_suffix(['d', 'D']) {
+                Some(n) => (n, true),
+                None => (t, false),
+            };
+            let p = crate::engine::verbs::num::parse_within(n, limits::STRENGTH)
+                .map_err(|m| MoveError::usage(format!("--garrison: `{w}`: {m} (accepted: P or Pd, e.g. 6d)")))?;
+            if p == 0 {
+                return Err(MoveError::usage(format!(
+                    "--garrison: `{w}`: 0 is no unit (accepted: 1 or more, `d` after a disorganised one)"
+                )));
+            }
+            Ok((p, d))
+        })
+        .collect()
+}
+
+/// FR-F1 (H11): `--multiplied` as places in the defenders (1 = the first), marked on them; none
+/// typed leaves the defender's best. Refused without `--fortress`, past the last unit or twice.
+fn mark_multiplied(
+    typed: &[String],
+    fortress: bool,
+    defenders: &mut [FrUnit],
+) -> Result<(), MoveError> {
+    if typed.is_empty() {
+        return Ok(());
+    }
+    if !fortress {
+        return Err(MoveError::usage(
+            "--multiplied: no occupied fortress (accepted with --fortress N)",
+        ));
+    }
+    let n = defenders.len();
+    for w in typed {
+        let i: usize = w
+            .trim()
+            .parse()
+            .ok()
+            .filter(|i| (1..=n).contains(i))
+            .ok_or_else(|| {
+                MoveError::usage(format!(
+                    "--multiplied: `{w}` is not a defending unit's place (accepted: 1 to {n}, the \
+                 order of --garrison)"
+                ))
+            })?;
+        let u = &mut defenders[i - 1];
+        if u.fortress_multiplied {
+            return Err(MoveError::usage(format!(
+                "--multiplied: `{w}` is named twice"
+            )));
+        }
+        u.fortress_multiplied = true;
+    }
+    Ok(())
 }
 
 /// The siege `kepi resolve fr1870 siege` lays (FR-F1, FR-B1), its words read: `--besieger` and

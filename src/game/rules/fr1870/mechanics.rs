@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Fr1870Tables, FrUnit, Situation};
+use super::{Fr1870Tables, Situation};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
 use crate::rules::crt::Nation;
 use crate::rules::crt::{CalendarEntry, turn_dates, vocab};
@@ -151,26 +151,6 @@ pub fn storm(
         res.outcome = Some(StormOutcome { taken, die });
     }
     Ok(res)
-}
-
-/// FR-F1: a garrison in an occupied fortress: the `coefficient` strongest units (the player may choose
-/// others) are multiplied in defence and fed by the fortress; the others are unsupplied.
-pub fn garrison(units: &[FrUnit], coefficient: u32) -> Vec<FrUnit> {
-    let mut order: Vec<usize> = (0..units.len()).collect();
-    order.sort_by_key(|i| std::cmp::Reverse(units.get(*i).map(|u| u.potential).unwrap_or(0)));
-    let chosen: Vec<usize> = order.into_iter().take(coefficient as usize).collect();
-    units
-        .iter()
-        .enumerate()
-        .map(|(i, u)| {
-            let inside = chosen.contains(&i);
-            FrUnit {
-                fortress_multiplied: inside,
-                supplied: inside,
-                ..u.clone()
-            }
-        })
-        .collect()
 }
 
 /// FR-C3: may the defender's cavalry refuse combat?

@@ -32,7 +32,8 @@ use serde::Deserialize;
 pub use blockade::{Blockade, BlockadeEvent, BlockadeKind, BlockadeStep, TurnEnd};
 pub use combat::{
     Fate, FortressRole, FrCell, FrCombatInput, FrCombatOutcome, FrEffects, FrFortress, FrResult,
-    FrUnit, apply_result, cavalry_refusal, cavalry_refuses, combat, combat_with_result,
+    FrUnit, GarrisonChoice, apply_result, cavalry_refusal, cavalry_refuses, combat,
+    combat_with_result, garrison,
 };
 pub use mechanics::*;
 

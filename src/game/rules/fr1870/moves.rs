@@ -12,11 +12,21 @@ const B8: &str = "\"A unit may never enter a cell occupied by an enemy unit\"";
 const B9: &str = "\"A unit may be moved only once per Movement Phase\"";
 
 /// The notes of [`move_breaches`] (and of the advance into a held cell,
-/// [`crate::rules::board::moves::STILL_HELD`]), which earlier kepis did not give: `kepi log verify`
-/// takes a move logged without them.
-pub(crate) const NOTED_SINCE_ISSUE_42: &[&str] = &[B8, B9, crate::rules::board::moves::STILL_HELD];
+/// [`crate::rules::board::moves::STILL_HELD`], and of storming a fortress, FR-F1 H5: an occupied
+/// one, out of the Movement Phase, the stormer fighting or moving on), which earlier kepis did not
+/// give: `kepi log verify` takes a move or a roll logged without them.
+pub(crate) const NOTED_SINCE_ISSUE_42: &[&str] = &[
+    B8,
+    B9,
+    crate::rules::board::moves::STILL_HELD,
+    super::form::H5_WHAT,
+    super::form::H5_WHEN,
+    super::form::H5_STOPS,
+    super::form::H5_NO_COMBAT,
+];
 
-/// FR-M1 (B8, B9): a move into a cell an enemy unit occupies (unless it is the advance after
+/// FR-M1 (B8, B9), FR-F1 (H5): a move by a unit that stormed a fortress this phase; a move into a
+/// cell an enemy unit occupies (unless it is the advance after
 /// combat into the cell the loser left, which [`crate::rules::board::moves::move_breaches`] reads),
 /// and a second move of the unit in the same Movement Phase. Retreats and advances after combat
 /// are "totally independent of those made during the Movement Phases" (E11): not counted.
@@ -40,6 +50,18 @@ pub(crate) fn move_breaches(game: &Game, u: &UnitState, to: Position) -> Vec<Str
         out.push(format!(
             "{name} enters {to}, occupied by {} (FR-M1, B8: {B8})",
             e.unit.name
+        ));
+    }
+    // FR-F1 (H5): "the unit interrupts its movement; it may go no further during this phase".
+    if u.stormed
+        && !u.must_retreat
+        && !advance
+        && s.phase_kind()
+            .is_some_and(|p| p.step == Step::Movement && p.side.is_none_or(|x| x == u.unit.side))
+    {
+        out.push(format!(
+            "{name} stormed a fortress this phase and moves on (FR-F1, H5: {})",
+            super::form::H5_STOPS
         ));
     }
     if s.phase_kind().is_some_and(|p| p.step == Step::Movement) && !u.must_retreat && !advance {

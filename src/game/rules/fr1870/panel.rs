@@ -1,7 +1,8 @@
 //! The situation toggles of 1870 combat in the window (FR-S1, FR-C1, FR-C2, FR-C3, FR-F1: the
 //! attackers and defenders with their state, the terrain, the sieges, the cavalry's refusal, the
-//! result entered from the printed chart when kepi does not know the cell, the attacker's choice
-//! of an exchange's losses), drawn with the form kit ([`crate::engine::play::kit`]) and the rows
+//! result entered from the printed chart when kepi does not know the cell, the defender's choice
+//! of the units an occupied fortress multiplies, the attacker's choice of an exchange's losses),
+//! drawn with the form kit ([`crate::engine::play::kit`]) and the rows
 //! both board games share ([`crate::rules::board::panel`]).
 
 use egui::{RichText, Ui};
@@ -53,6 +54,77 @@ fn fr_losses_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
     });
 }
 
+/// FR-F1 (H11): the units an occupied fortress multiplies in defence and supplies, "at the
+/// player's choice": kepi ticks the defender's best ([`crate::rules::fr1870::garrison`]); ticking
+/// others makes them the defender's choice (`--multiplied` in `kepi game apply`), at most the
+/// fortress's value; "Defender's best" gives the choice back to kepi.
+fn fr_garrison_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
+    let Some(fort) = f
+        .input
+        .fortress
+        .filter(|x| x.role == crate::rules::fr1870::FortressRole::DefendsOccupied)
+    else {
+        return;
+    };
+    let fighting: Vec<String> = f
+        .defender_ids
+        .iter()
+        .filter(|id| {
+            state
+                .unit(id)
+                .is_some_and(|u| !matches!(u.unit.arm, Arm::Fortress | Arm::Railway | Arm::Dummy))
+        })
+        .cloned()
+        .collect();
+    let title = format!(
+        "Fortress of value {}: units multiplied and supplied (FR-F1, H11)",
+        fort.coefficient
+    );
+    ui.collapsing(title, |ui| {
+        ui.label(
+            RichText::new(
+                "At the player's choice: kepi ticks the defender's best; the others are \
+                 unsupplied and halved.",
+            )
+            .small()
+            .weak(),
+        );
+        let mut chosen: Vec<String> = match &f.multiplied {
+            Some(ids) => ids.clone(),
+            None => fighting
+                .iter()
+                .zip(&f.input.defenders)
+                .filter(|(_, u)| u.fortress_multiplied)
+                .map(|(id, _)| id.clone())
+                .collect(),
+        };
+        let mut changed = false;
+        for id in &fighting {
+            let Some(u) = state.unit(id) else { continue };
+            let mut on = chosen.contains(id);
+            if ui
+                .checkbox(
+                    &mut on,
+                    format!("{} ({} potential)", u.unit.name, u.strength),
+                )
+                .changed()
+            {
+                changed = true;
+                chosen.retain(|c| c != id);
+                if on {
+                    chosen.push(id.clone());
+                }
+            }
+        }
+        if changed {
+            f.multiplied = Some(chosen);
+        }
+        if f.multiplied.is_some() && ui.button("Defender's best").clicked() {
+            f.multiplied = None;
+        }
+    });
+}
+
 /// The 1870 combat toggles (FR-S1, FR-C1, FR-C2, FR-C3, FR-F1).
 pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
     engaged_ui(
@@ -99,5 +171,6 @@ pub fn fr_situation_ui(ui: &mut Ui, f: &mut FrForm, state: &GameState) {
          die is rolled.",
     );
     entered_ui(ui, &mut f.entered_result, "AD,DR");
+    fr_garrison_ui(ui, f, state);
     fr_losses_ui(ui, f, state);
 }

@@ -113,7 +113,7 @@ impl RuleSet for FrRules {
         ))
     }
 
-    /// FR-C2: disorganisation; moved and fired.
+    /// FR-C2: disorganisation; moved and fired; FR-F1 (H5): stormed this turn.
     fn flags(&self) -> &'static [Flag] {
         &[
             Flag::Moved,
@@ -121,6 +121,7 @@ impl RuleSet for FrRules {
             Flag::Disorganised,
             Flag::MustRetreat,
             Flag::AtSea,
+            Flag::Stormed,
         ]
     }
 
@@ -140,6 +141,7 @@ impl RuleSet for FrRules {
             .collect();
         forms.push(Form::new(super::form::RailForm::default()));
         forms.push(Form::new(super::form::SeaForm::default()));
+        forms.push(Form::new(super::form::StormForm::default()));
         forms
     }
 

@@ -1,11 +1,12 @@
 //! 1870's resolution verbs of `kepi game apply`: `combat` (the attackers and the hex attacked,
 //! with the options of `kepi resolve fr1870 combat`, [`super::grammar`], and the exchange's losses
 //! and the cavalry's refusal only play has), `rail` and `sea` (a unit carried, FR-G1 and FR-K1),
-//! each over its form pre-filled from the units.
+//! `storm` (a unit storms a fortress from the move, FR-F1 H5), each over its form pre-filled from
+//! the units.
 
 use clap::Args;
 
-use super::form::{RailForm, SeaForm};
+use super::form::{RailForm, SeaForm, StormForm};
 use crate::engine::play::Form;
 use crate::engine::verbs::{Given, MoveError, Units, VerbSpec, no_extra, set, set_some};
 use crate::rules::Tables;
@@ -30,6 +31,15 @@ struct FrHexOpt {
     cavalry_refuses: bool,
 }
 
+/// FR-F1 (H5): the fortress stormed.
+#[derive(Debug, Args)]
+struct StormOpt {
+    /// FR-F1 (H5): the cell of the enemy fortress stormed (default: the enemy fortress next to
+    /// the unit, when only one is).
+    #[arg(long, value_name = "CELL")]
+    fortress: Option<String>,
+}
+
 /// 1870's resolution verbs, one per form of [`super::set::FrRules`].
 pub static SPECS: &[VerbSpec] = &[
     VerbSpec {
@@ -45,10 +55,17 @@ pub static SPECS: &[VerbSpec] = &[
                 "the attack potential comes from the --attackers units",
             ),
             ("defend", "the defence comes from the enemy units in --hex"),
+            ("garrison", "the units in --hex are the garrison"),
+            ("fortress", "the fortress card in --hex gives its value"),
+            (
+                "from_fortress",
+                "the game sees the fortress the attackers stand in",
+            ),
         ],
         extra: <FrHexOpt as Args>::augment_args,
         what: "one combat on one hex (FR-C1, FR-C2, FR-S1, FR-F1; exchange losses --losses, \
-               FR-C3 --cavalry-refuses)",
+               FR-C3 --cavalry-refuses, the units an occupied fortress multiplies --multiplied, \
+               FR-F1 H11)",
         overlay: fr_combat,
     },
     VerbSpec {
@@ -91,7 +108,38 @@ pub static SPECS: &[VerbSpec] = &[
         what: "one passage by sea --to port|counter1|counter2|west|south (--port NAME, --at CELL                when it lands): French units, four in transit, one passage a phase (FR-K1; no                dice)",
         overlay: fr_sea,
     },
+    VerbSpec {
+        verb: "storm",
+        aliases: &[],
+        form: "storm",
+        resolve: "storm",
+        units: Units::One("UNIT"),
+        required: &[],
+        refused: &[
+            ("value", "the fortress card's strength is its value"),
+            (
+                "occupied",
+                "the game sees the units in the fortress (storming an occupied one is noted)",
+            ),
+            ("cavalry", "the unit's card gives its arm"),
+        ],
+        extra: <StormOpt as Args>::augment_args,
+        what: "an infantry unit storms the unoccupied enemy fortress of value 1 next to it \
+               (--fortress CELL) from the move: d6 4-6 taken, the unit occupies it and the \
+               fortress changes hands; either way the unit stops and may not fight in the \
+               following Combat Phase (FR-F1, H5)",
+        overlay: fr_storm,
+    },
 ];
+
+/// FR-F1 (H5): the fortress's cell, when typed.
+fn fr_storm(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
+    let Some(x) = f.get_mut::<StormForm>() else {
+        return Err(g.mismatch());
+    };
+    set(&mut x.fortress, g.get::<String>("fortress")?);
+    Ok(())
+}
 
 /// FR-G1: `kepi resolve fr1870 rail`'s options the umpire reads off the map.
 fn fr_rail(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
@@ -124,8 +172,38 @@ fn fr_sea(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
 fn fr_combat(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     combat_overlay(g, f, |x: &mut FrForm| {
         set(&mut x.cavalry_refuses, g.get("cavalry_refuses")?);
+        set_some(&mut x.multiplied, multiplied(g, &x.defender_ids)?);
         fr_situation(g, &mut x.input)
     })
+}
+
+/// FR-F1 (H11): `--multiplied UNIT,...`, the defending units the occupied fortress multiplies
+/// and supplies, at the defender's choice: each a unit in --hex, named once (whether the hex holds
+/// an occupied fortress and how many it takes is checked when the combat resolves). None typed:
+/// the defender's best.
+fn multiplied(g: &Given, defender_ids: &[String]) -> Result<Option<Vec<String>>, MoveError> {
+    let typed = g.get_many::<String>("multiplied")?;
+    if typed.is_empty() {
+        return Ok(None);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for id in typed {
+        let id = id.trim().to_string();
+        // A blank form (the hex checked later, after a script's moves) has no units yet.
+        if !defender_ids.is_empty() && !defender_ids.contains(&id) {
+            return Err(g.bad(
+                "multiplied",
+                format!(
+                    "`{id}` is not a unit in --hex (accepted: the ids of units in the fortress)"
+                ),
+            ));
+        }
+        if out.contains(&id) {
+            return Err(g.bad("multiplied", format!("`{id}` is named twice")));
+        }
+        out.push(id);
+    }
+    Ok(Some(out))
 }
 
 /// FR-C1, FR-S1, FR-F1, FR-C2: the combat's situation as typed.

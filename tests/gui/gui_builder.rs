@@ -201,3 +201,72 @@ fn edit_order_of_battle_opens_the_current_games_units() {
     assert_eq!(o.drafts().len(), n);
     assert!(o.errors().is_empty(), "{:?}", o.errors());
 }
+
+/// "Use these troops with another rule set": Mars-la-Tour's P&K troops for the Portable Wargame
+/// open as a new, unsaved order of battle; each strength P&K counted in figures is an error at its
+/// field saying so; filled in, the error goes.
+#[test]
+fn troops_converted_to_another_rule_set_ask_for_what_they_cannot_carry() {
+    let mut h = window(Some("mars-la-tour"));
+    app(&mut h).handle(Command::ShowBuilder(Opening::Current));
+    h.run_steps(8);
+    let pk = oob(&mut h).clone();
+    let pw = kepi::registry::builtin_scenario("pw-skirmish")
+        .unwrap()
+        .system
+        .unwrap();
+    h.get_by_label("Use these troops with another rule set…")
+        .click();
+    h.run();
+    h.get_by_label("Convert to").click();
+    h.run();
+    h.get_by_label(pw.title()).click();
+    h.run();
+    h.get_by_label("Convert").click();
+    h.run();
+    let b = &app(&mut h).dialogs.builder;
+    assert!(b.path.is_none(), "a new document, not saved yet");
+    let o = b.oob.as_ref().unwrap();
+    assert_eq!(o.header.system, Some(pw));
+    assert_eq!(o.len(), pk.len());
+    let names =
+        |o: &OrderOfBattle| -> Vec<String> { o.drafts().map(|d| d.label().to_string()).collect() };
+    assert_eq!(names(o), names(&pk));
+    h.run();
+    assert!(
+        shows(&h, &format!("a copy for {}", pw.title())),
+        "the status says what was done"
+    );
+    // The first card's strength, asked: its error in the list, a click goes to the field.
+    let first = oob(&mut h).drafts().next().unwrap().key;
+    let name = oob(&mut h).draft(first).unwrap().label().to_string();
+    let n = oob(&mut h).errors().len();
+    assert!(n >= pk.len(), "a strength to fill on every card");
+    let message = oob(&mut h)
+        .error_at(first, Field::Strength)
+        .expect("strength asked")
+        .message
+        .clone();
+    assert!(
+        message.contains("Pickelhaube & Kepi had 20 figures"),
+        "{message}"
+    );
+    h.get_by_label(&format!("{name}, strength: {message}"))
+        .click();
+    h.run();
+    h.run();
+    assert_eq!(
+        app(&mut h).dialogs.builder.selected,
+        Some(Selection::Unit(first))
+    );
+    assert!(shows(&h, "had 20 figures; this card counts SP"));
+    h.get_by_role_and_label(Role::TextInput, "Strength points")
+        .type_text("4");
+    h.run();
+    h.run();
+    assert!(oob(&mut h).error_at(first, Field::Strength).is_none());
+    assert_eq!(oob(&mut h).draft(first).unwrap().get(Field::Strength), "4");
+    assert_eq!(oob(&mut h).errors().len(), n - 1);
+    // Save is not offered for a file it never had; Save as waits for the errors.
+    assert!(h.query_by_label("Save").is_none());
+}

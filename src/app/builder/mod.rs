@@ -86,6 +86,8 @@ pub struct BuilderWindow {
     pub status: Option<(String, bool)>,
     /// File > Import units from CSV…, while open.
     pub csv: Option<csv::CsvImport>,
+    /// "Use these troops with another rule set…": the rule set picked, while asked.
+    pub convert_to: Option<RuleSetId>,
 }
 
 /// A row of the tree as drawn: a node or a unit, at a depth.
@@ -497,7 +499,78 @@ impl BuilderWindow {
             if ui.button("Import units from CSV…").clicked() {
                 self.csv = Some(csv::CsvImport::default());
             }
+            let others: Vec<RuleSetId> = kepi_game::registry::all()
+                .into_iter()
+                .filter(|s| Some(*s) != oob.header.system)
+                .collect();
+            if ui
+                .add_enabled(
+                    !others.is_empty(),
+                    egui::Button::new("Use these troops with another rule set…"),
+                )
+                .on_hover_text(
+                    "a copy of this order of battle for another rule set: what means the same is \
+                     carried over, the rest is left for you to fill, each at its field",
+                )
+                .clicked()
+            {
+                self.convert_to = others.first().copied();
+            }
         });
+        self.convert_row(ui);
+    }
+
+    /// The rule set to convert to, and Convert: the copy opens as a new, unsaved order of
+    /// battle ([`OrderOfBattle::convert`]).
+    fn convert_row(&mut self, ui: &mut Ui) {
+        let Some(mut to) = self.convert_to else {
+            return;
+        };
+        let Some(oob) = self.oob.as_ref() else {
+            return;
+        };
+        let mut go = false;
+        let mut cancel = false;
+        ui.horizontal(|ui| {
+            let l = ui.label("Convert to");
+            egui::ComboBox::from_id_salt("builder_convert_to")
+                .selected_text(to.title())
+                .show_ui(ui, |ui| {
+                    for s in kepi_game::registry::all() {
+                        if Some(s) != oob.header.system {
+                            ui.selectable_value(&mut to, s, s.title());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            go = ui
+                .button("Convert")
+                .on_hover_text("opens the copy here as a new battle; Save as keeps it")
+                .clicked();
+            cancel = ui.button("Cancel").clicked();
+        });
+        self.convert_to = Some(to);
+        if cancel {
+            self.convert_to = None;
+        }
+        if go {
+            let (copy, report) = oob.convert(to);
+            let n = copy.errors().len();
+            let mut said = format!(
+                "a copy for {}: {} fields carried, {} to fill",
+                to.title(),
+                report.carried,
+                n
+            );
+            if !report.dropped.is_empty() {
+                let dropped: Vec<&str> = report.dropped.keys().map(|f| f.key()).collect();
+                said.push_str(&format!("; not on its card: {}", dropped.join(", ")));
+            }
+            self.load(copy, None, None);
+            self.convert_to = None;
+            self.status = Some((said, n > 0));
+        }
     }
 
     /// Units and strength per side, and under the selected node.

@@ -12,6 +12,10 @@
 //! with its errors beside its fields. A tree node exists while a card names it; the sides are the
 //! scenario's (a new battle's sides are there before any card).
 
+mod convert;
+
+pub use convert::Conversion;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -36,6 +40,9 @@ pub struct Draft {
     /// Stable key.
     pub key: Key,
     values: BTreeMap<Field, String>,
+    /// Fields a conversion to another rule set left to ask ([`OrderOfBattle::convert`]): what
+    /// the source card had, shown as the field's error until the field is set (even to nothing).
+    asked: BTreeMap<Field, String>,
 }
 
 impl Draft {
@@ -44,6 +51,7 @@ impl Draft {
         let mut d = Draft {
             key,
             values: BTreeMap::new(),
+            asked: BTreeMap::new(),
         };
         for (f, v) in values {
             d.set(f, v);
@@ -61,13 +69,24 @@ impl Draft {
         self.values.contains_key(&field)
     }
 
-    /// Sets `field`; an empty text takes it away (not given).
+    /// Sets `field`; an empty text takes it away (not given). Either answers the field's ask.
     pub fn set(&mut self, field: Field, value: String) {
+        self.asked.remove(&field);
         if value.is_empty() {
             self.values.remove(&field);
         } else {
             self.values.insert(field, value);
         }
+    }
+
+    /// What a conversion asks of `field` (what the source card had), until the field is set.
+    pub fn asked(&self, field: Field) -> Option<&str> {
+        self.asked.get(&field).map(String::as_str)
+    }
+
+    /// Every field a conversion asks, in file order, with what the source had.
+    pub fn asks(&self) -> impl Iterator<Item = (Field, &str)> {
+        self.asked.iter().map(|(f, v)| (*f, v.as_str()))
     }
 
     /// The fields given, in file order.
@@ -417,14 +436,19 @@ impl OrderOfBattle {
         src: &str,
         base_dir: Option<&Path>,
     ) -> Result<OrderOfBattle, CardError> {
-        let raw: RawRoster = parse_toml(file, src)?;
+        let raw: Result<RawRoster, _> = parse_toml(file, src);
         let mut doc: toml_edit::DocumentMut = src.parse().map_err(|e: toml_edit::TomlError| {
             Check::new(file, src).error(e.span().unwrap_or(0..0), "", e.to_string(), "TOML")
         })?;
-        doc.remove("unit");
+        let units = doc.remove("unit");
+        let cards: Vec<Vec<(Field, String)>> = match raw {
+            Ok(raw) => raw.units.iter().map(raw_texts).collect(),
+            // A card missing a required field or giving a number as text (a converted file's
+            // fields left to fill) opens with its errors; anything else is the loader's error.
+            Err(e) => units.as_ref().and_then(lenient_cards).ok_or(e)?,
+        };
         let mut header = validate_roster(file, &doc.to_string(), base_dir)?;
         header.units = Vec::new();
-        let cards: Vec<Vec<(Field, String)>> = raw.units.iter().map(raw_texts).collect();
         // The sides the cards name and the header does not list, so the tree shows them.
         for (_, v) in cards.iter().flatten().filter(|(f, _)| *f == Field::Side) {
             if let Ok(side) = v.parse::<Side>()
@@ -890,6 +914,25 @@ impl OrderOfBattle {
         out
     }
 
+    /// The cards as a card file, whatever their errors (a conversion's, its asked fields left
+    /// out): each card with a `# TO FILL:` comment line per error, saying the field, what is
+    /// wrong and what it accepts. [`OrderOfBattle::from_source`] opens it with the same cards.
+    pub fn draft_toml(&self) -> String {
+        let cards: Vec<super::write::DraftCard> = self
+            .drafts
+            .iter()
+            .map(|d| {
+                let fields = d.values().map(|(f, v)| (f, v.to_string())).collect();
+                let notes = self
+                    .errors_of(d.key)
+                    .map(|e| format!("{}: {} (accepted: {})", e.field, e.message, e.accepted))
+                    .collect();
+                (fields, notes)
+            })
+            .collect();
+        super::write::draft_toml(&self.header, &cards, self.base_dir.as_deref())
+    }
+
     /// The scenario, when no card has an error (else the number of errors).
     pub fn to_scenario(&self) -> Result<Scenario, usize> {
         if !self.errors.is_empty() {
@@ -951,6 +994,29 @@ fn raw_texts(c: &UnitCard) -> Vec<(Field, String)> {
     .into_iter()
     .filter_map(|(f, v)| Some((f, v?)))
     .collect()
+}
+
+/// The `[[unit]]` tables' fields as text, when every key is a card field and every value a
+/// string or a whole number (None otherwise).
+fn lenient_cards(units: &toml_edit::Item) -> Option<Vec<Vec<(Field, String)>>> {
+    let tables = units.as_array_of_tables()?;
+    tables
+        .iter()
+        .map(|t| {
+            t.iter()
+                .map(|(k, v)| {
+                    let field = Field::from_key(k)?;
+                    let v = v.as_value()?;
+                    let text = match (v.as_str(), v.as_integer()) {
+                        (Some(s), _) => s.to_string(),
+                        (_, Some(n)) => n.to_string(),
+                        _ => return None,
+                    };
+                    Some((field, text))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// What makes a draft not a card at all: a required field missing, a number that does not read.
@@ -1082,6 +1148,18 @@ fn check_draft(
                 });
                 work.set(field, placeholder(spec, field).unwrap_or_default());
             }
+        }
+    }
+    // A field a conversion asks of is an error until set, saying what the source card had.
+    for (field, note) in d.asks() {
+        match out.iter_mut().find(|e| e.field == field) {
+            Some(e) => e.message = note.to_string(),
+            None => out.push(FieldError {
+                key: d.key,
+                field,
+                message: note.to_string(),
+                accepted: spec.accepted(field),
+            }),
         }
     }
     out.sort_by_key(|e| e.field);

@@ -270,3 +270,69 @@ fn troops_converted_to_another_rule_set_ask_for_what_they_cannot_carry() {
     // Save is not offered for a file it never had; Save as waits for the errors.
     assert!(h.query_by_label("Save").is_none());
 }
+
+/// Move by drag: a battalion dragged in the tree onto another brigade moves there, one edit that
+/// Ctrl+Z puts back; a brigade dragged onto another division moves with its units.
+#[test]
+fn a_unit_dragged_onto_another_brigade_moves_there_and_ctrl_z_puts_it_back() {
+    let mut h = new_battle();
+    let b9 = with_brigade(&mut h);
+    let div = b9.parent().unwrap();
+    let other = oob(&mut h)
+        .apply(Op::AddNode {
+            parent: div.clone(),
+            name: "10th Brigade".into(),
+        })
+        .unwrap()
+        .unwrap();
+    h.run();
+    let key = oob(&mut h)
+        .drafts()
+        .find(|d| d.get(Field::Name) == "II/8th Grenadiers")
+        .unwrap()
+        .key;
+    let undo_depth = |h: &mut H| oob(h).can_undo();
+    let before = undo_depth(&mut h);
+    let drag = |h: &mut H, what: &str, onto: &str| {
+        let from = h.get_by_label_contains(what).rect().center();
+        let to = h.get_by_label_contains(onto).rect().center();
+        h.drag_at(from);
+        h.run();
+        h.hover_at(from + egui::vec2(0.0, 6.0));
+        h.run();
+        h.hover_at(to);
+        h.run();
+        h.drop_at(to);
+        h.run();
+        h.run();
+    };
+    drag(&mut h, "II/8th Grenadiers", "Brigade: 10th Brigade");
+    let d = oob(&mut h).draft(key).unwrap().clone();
+    assert_eq!(d.get(Field::Brigade), "10th Brigade");
+    assert_eq!(d.path(), div.child(Level::Brigade, "10th Brigade"));
+    let tree = oob(&mut h).tree().clone();
+    assert_eq!(tree.find(&b9).unwrap().totals.units, 1);
+    assert_eq!(
+        tree.find(&div.child(Level::Brigade, "10th Brigade"))
+            .unwrap()
+            .totals
+            .units,
+        2
+    );
+    assert_eq!(oob(&mut h).can_undo().as_deref(), Some("move a unit"));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(
+        oob(&mut h).draft(key).unwrap().get(Field::Brigade),
+        "9th Brigade"
+    );
+    assert_eq!(undo_depth(&mut h), before, "one edit, undone");
+    assert!(oob(&mut h).draft(other).is_some());
+    // A brigade dragged onto the army: it moves there with its units.
+    let army = div.parent().unwrap().parent().unwrap();
+    drag(&mut h, "Brigade: 9th Brigade", "Army: Second Army");
+    let moved = army.child(Level::Brigade, "9th Brigade");
+    assert_eq!(oob(&mut h).tree().find(&moved).unwrap().totals.units, 2);
+    assert!(oob(&mut h).tree().find(&b9).is_none());
+    assert_eq!(oob(&mut h).can_undo().as_deref(), Some("move 9th Brigade"));
+}

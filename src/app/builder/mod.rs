@@ -5,6 +5,9 @@
 //! its field, and Save, Start this battle and Print roster. The model is
 //! [`kepi_game::roster::builder`]; this module draws it and names no rule set.
 //!
+//! A unit or a formation is moved by dragging it in the tree onto another formation (or onto a
+//! unit of it): the same undoable move as Cut and Paste.
+//!
 //! Keys: Ctrl+Z and Ctrl+Y (or Ctrl+Shift+Z) undo and redo in the builder while it is open
 //! ([`BuilderWindow::keys`]); no bare letter does anything here, so typing in a field only types.
 //! Every widget's id comes from the unit's stable key, not its place in the list.
@@ -667,7 +670,9 @@ impl BuilderWindow {
             });
             if ui
                 .add_enabled(sel.is_some(), egui::Button::new("Cut"))
-                .on_hover_text("then select where it goes and Paste")
+                .on_hover_text(
+                    "then select where it goes and Paste (or drag it in the tree onto where it goes)",
+                )
                 .clicked()
             {
                 self.cut = sel.clone();
@@ -735,6 +740,7 @@ impl BuilderWindow {
         let mut clicked: Option<Selection> = None;
         let mut toggle: Option<NodePath> = None;
         let mut menu_op: Option<Op> = None;
+        let mut dropped: Option<(Selection, NodePath)> = None;
         egui::ScrollArea::vertical()
             .id_salt("builder_tree")
             .max_height(height.max(80.0))
@@ -774,9 +780,18 @@ impl BuilderWindow {
                                 );
                                 let sel = self.selected.as_ref()
                                     == Some(&Selection::Node(node.path.clone()));
+                                let this = Selection::Node(node.path.clone());
+                                // A side does not move; an army, corps, division or brigade
+                                // is dragged by its name onto another node.
                                 let r = ui.selectable_label(sel, RichText::new(text).strong());
+                                let r = if level == Level::Side {
+                                    r
+                                } else {
+                                    drag_source(ui, &r, &this, node.path.name())
+                                };
+                                drop_target(ui, &r, &node.path, &mut dropped);
                                 if r.clicked() {
-                                    clicked = Some(Selection::Node(node.path.clone()));
+                                    clicked = Some(this);
                                 }
                                 r.context_menu(|ui| {
                                     node_menu(ui, &node.path, &mut menu_op, &mut clicked);
@@ -801,8 +816,11 @@ impl BuilderWindow {
                                 }
                                 let sel = self.selected == Some(Selection::Unit(d.key));
                                 let r = ui.push_id(("builder_unit", d.key), |ui| {
-                                    ui.selectable_label(sel, text)
+                                    let r = ui.selectable_label(sel, text);
+                                    drag_source(ui, &r, &Selection::Unit(d.key), d.label())
                                 });
+                                // Dropped on a unit: under that unit's node.
+                                drop_target(ui, &r.inner, &d.path(), &mut dropped);
                                 if r.inner.clicked() {
                                     clicked = Some(Selection::Unit(d.key));
                                 }
@@ -836,6 +854,37 @@ impl BuilderWindow {
         if let Some(op) = menu_op {
             self.apply(op);
         }
+        if let Some((what, to)) = dropped {
+            self.drop_on(what, to);
+        }
+    }
+
+    /// A unit or node dropped on node `to`: moved there, one undoable edit (the same
+    /// [`Op::MoveUnit`] and [`Op::MoveNode`] as Cut and Paste). Dropped where it already is:
+    /// nothing.
+    fn drop_on(&mut self, what: Selection, to: NodePath) {
+        let Some(oob) = self.oob.as_ref() else {
+            return;
+        };
+        match what {
+            Selection::Unit(key) => {
+                if oob.draft(key).is_none_or(|d| d.path() == to) {
+                    return;
+                }
+                self.apply(Op::MoveUnit { key, to });
+            }
+            Selection::Node(node) => {
+                if node.parent().as_ref() == Some(&to) || node == to {
+                    return;
+                }
+                let moved = to.child(node.level(), node.name());
+                self.apply(Op::MoveNode { node, to });
+                if self.status.is_none() {
+                    self.selected = Some(Selection::Node(moved));
+                }
+            }
+        }
+        self.cut = None;
     }
 
     /// The right side: the selected unit's form, or the selected node's rename.
@@ -1006,6 +1055,48 @@ fn fresh_node_name(oob: Option<&OrderOfBattle>, p: &NodePath, level: Level) -> S
         .map(|k| format!("{base} {k}"))
         .find(|n| !taken(n))
         .unwrap_or(base)
+}
+
+/// A tree row as a drag source: its label senses drags as well as clicks (egui's
+/// `Ui::dnd_drag_source` lays a drag-only widget over the row, which takes its clicks), and a
+/// drag carries `what` as egui's drag-and-drop payload, its name shown at the pointer. Returns
+/// the row's response, sensing both.
+fn drag_source(ui: &Ui, r: &egui::Response, what: &Selection, name: &str) -> egui::Response {
+    let r = r.interact(egui::Sense::click_and_drag());
+    r.dnd_set_drag_payload(what.clone());
+    if r.dragged()
+        && let Some(at) = ui.ctx().pointer_interact_pos()
+    {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+        egui::Area::new(egui::Id::unique("builder_dragged"))
+            .order(egui::Order::Tooltip)
+            .fixed_pos(at + egui::vec2(12.0, 4.0))
+            .interactable(false)
+            .show(ui.ctx(), |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(format!("Moving {name}"));
+                });
+            });
+    }
+    r
+}
+
+/// A tree row as a drop target for node `to`: outlined while a unit or node is dragged over it,
+/// and what is released on it kept in `dropped`.
+fn drop_target(
+    ui: &Ui,
+    r: &egui::Response,
+    to: &NodePath,
+    dropped: &mut Option<(Selection, NodePath)>,
+) {
+    if r.dnd_hover_payload::<Selection>().is_some() {
+        let stroke = ui.visuals().selection.stroke;
+        ui.painter()
+            .rect_stroke(r.rect, 2.0, stroke, egui::StrokeKind::Inside);
+    }
+    if let Some(what) = r.dnd_release_payload::<Selection>() {
+        *dropped = Some(((*what).clone(), to.clone()));
+    }
 }
 
 /// A node's context menu: add, duplicate, cut, delete.

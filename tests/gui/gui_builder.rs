@@ -336,3 +336,40 @@ fn a_unit_dragged_onto_another_brigade_moves_there_and_ctrl_z_puts_it_back() {
     assert!(oob(&mut h).tree().find(&b9).is_none());
     assert_eq!(oob(&mut h).can_undo().as_deref(), Some("move 9th Brigade"));
 }
+
+/// The tree's rows are kept between frames (issue 43's frame budget) and rebuilt when a node is
+/// closed or opened and when the order of battle changes.
+#[test]
+fn closing_and_opening_a_node_and_an_edit_redraw_the_tree() {
+    let mut h = new_battle();
+    with_brigade(&mut h);
+    assert!(shows(&h, "II/8th Grenadiers"));
+    // Side, army, corps, division, brigade: the brigade's arrow is the fifth.
+    h.query_all_by_label("⏷")
+        .nth(4)
+        .expect("the brigade's arrow")
+        .click();
+    h.run();
+    h.run();
+    assert!(!shows(&h, "II/8th Grenadiers"), "closed");
+    assert!(shows(&h, "Brigade: 9th Brigade"));
+    h.get_by_label("⏵").click();
+    h.run();
+    h.run();
+    assert!(shows(&h, "II/8th Grenadiers"), "open again");
+    let key = oob(&mut h)
+        .drafts()
+        .find(|d| d.get(Field::Name) == "II/8th Grenadiers")
+        .unwrap()
+        .key;
+    oob(&mut h)
+        .apply(Op::Set {
+            key,
+            field: Field::Name,
+            value: "II/9th Grenadiers".into(),
+        })
+        .unwrap();
+    h.run();
+    assert!(shows(&h, "II/9th Grenadiers"), "the edit is drawn");
+    assert!(!shows(&h, "II/8th Grenadiers"));
+}

@@ -81,6 +81,9 @@ pub struct BuilderWindow {
     pub cut: Option<Selection>,
     /// Closed nodes of the tree.
     collapsed: HashSet<NodePath>,
+    /// The tree's rows as last drawn, with the document's revision and whether any node was
+    /// closed or opened since ([`BuilderWindow::rows`]): a frame with no edit reuses them.
+    rows_cache: Option<(u64, std::sync::Arc<[Row]>)>,
     /// The name typed for a rename or a new node.
     pub name_text: String,
     /// A field to give the keyboard to (an error's link was clicked).
@@ -152,6 +155,7 @@ impl BuilderWindow {
         self.selected = None;
         self.cut = None;
         self.collapsed.clear();
+        self.rows_cache = None;
         self.open = true;
     }
 
@@ -707,8 +711,22 @@ impl BuilderWindow {
         });
     }
 
+    /// The tree's rows, flattened as shown: built again only when the document changed (its
+    /// revision) or a node was closed or opened, else the last frame's.
+    fn rows(&mut self) -> std::sync::Arc<[Row]> {
+        let revision = self.oob.as_ref().map_or(0, OrderOfBattle::revision);
+        if let Some((r, rows)) = &self.rows_cache
+            && *r == revision
+        {
+            return rows.clone();
+        }
+        let rows: std::sync::Arc<[Row]> = self.build_rows().into();
+        self.rows_cache = Some((revision, rows.clone()));
+        rows
+    }
+
     /// The tree's rows, flattened as shown (closed nodes' rows left out).
-    fn rows(&self) -> Vec<Row> {
+    fn build_rows(&self) -> Vec<Row> {
         let Some(oob) = &self.oob else {
             return Vec::new();
         };
@@ -840,10 +858,11 @@ impl BuilderWindow {
                     }
                 }
             });
-        if let Some(p) = toggle
-            && !self.collapsed.remove(&p)
-        {
-            self.collapsed.insert(p);
+        if let Some(p) = toggle {
+            if !self.collapsed.remove(&p) {
+                self.collapsed.insert(p);
+            }
+            self.rows_cache = None;
         }
         if let Some(c) = clicked {
             if let Selection::Node(p) = &c {

@@ -406,7 +406,13 @@ pub struct OrderOfBattle {
     /// again, so typing in one field checks one card, not the whole order of battle.
     checked: HashMap<Key, (Arc<Draft>, Vec<FieldError>)>,
     tree: Tree,
+    /// Changes with every edit, undo and redo ([`OrderOfBattle::revision`]).
+    revision: u64,
 }
+
+/// The last revision given to any order of battle: revisions are unique across documents, so a
+/// window's cache keyed by one never mistakes another document (or a copy's later edit) for it.
+static REVISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl OrderOfBattle {
     /// A new battle of `system` named `name` between `sides`, with no cards.
@@ -482,6 +488,7 @@ impl OrderOfBattle {
             errors: Vec::new(),
             checked: HashMap::new(),
             tree: Tree::default(),
+            revision: 0,
         };
         oob.refresh();
         oob
@@ -861,8 +868,15 @@ impl OrderOfBattle {
         Ok(first)
     }
 
-    /// Recomputes the tree and the errors.
+    /// The document's revision: a number no other state of any order of battle has had, new
+    /// with every edit, undo and redo (a window caches what it draws from the tree by it).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Recomputes the tree and the errors, under a new revision.
     fn refresh(&mut self) {
+        self.revision = REVISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         self.tree = build_tree(&self.header.sides, &self.drafts);
         self.errors = self.check_all();
     }
@@ -1637,6 +1651,33 @@ mod tests {
         let o = OrderOfBattle::from_source("t.toml", &src, None).unwrap();
         let fields: Vec<Field> = o.errors().iter().map(|e| e.field).collect();
         assert_eq!(fields, vec![Field::Strength, Field::Hex]);
+    }
+
+    #[test]
+    fn every_change_is_a_new_revision_no_other_document_has() {
+        let (mut o, g, _) = two_sides();
+        let (other, _, _) = two_sides();
+        assert_ne!(o.revision(), other.revision());
+        let mut seen = vec![o.revision(), other.revision()];
+        o.apply(Op::Set {
+            key: g,
+            field: Field::Name,
+            value: "I/12th".into(),
+        })
+        .unwrap();
+        seen.push(o.revision());
+        o.undo();
+        seen.push(o.revision());
+        o.redo();
+        seen.push(o.revision());
+        let mut unique = seen.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), seen.len(), "{seen:?}");
+        // A refused edit changes nothing, revision included.
+        let r = o.revision();
+        assert!(o.apply(Op::DeleteUnit { key: 9999 }).is_err());
+        assert_eq!(o.revision(), r);
     }
 
     #[test]

@@ -332,6 +332,12 @@ pub enum CardsCommand {
     /// line, the column and the accepted values; `--dry-run` shows the first rows as cards.
     /// `kepi export csv --units` writes a file this reads back as the same cards.
     Import(crate::import_cmd::ImportArgs),
+    /// The same troops for another rule set (issue 43): `FILE --to SET --out FILE.toml`. Names,
+    /// the order of battle, arms, positions, arrival, notes and images carry over where the new
+    /// set's card means the same; what it needs and the old card cannot give (a strength counted
+    /// in other units, an arm or class it has not) is left out with a `# TO FILL:` comment saying
+    /// what the old card had, for the builder or `kepi cards check` to show.
+    Convert(crate::convert_cmd::ConvertArgs),
 }
 
 /// Runs `kepi scenarios`.
@@ -1527,11 +1533,12 @@ fn with_journal(file: &Path, v: Verified) -> Result<Verified, (Option<usize>, St
     }
 }
 
-/// Runs `kepi cards`, `kepi cards check` and `kepi cards import`.
+/// Runs `kepi cards`, `kepi cards check`, `kepi cards import` and `kepi cards convert`.
 pub fn cards(a: &CardFilesArgs, tables: Option<&Path>) -> Result<(), CliError> {
     match &a.command {
         None => crate::export_cmd::run_cards(&a.print, &crate::docs(tables)?),
         Some(CardsCommand::Import(i)) => crate::import_cmd::run(i),
+        Some(CardsCommand::Convert(c)) => crate::convert_cmd::run(c),
         Some(CardsCommand::Check { path, json }) => {
             let reports = kepi_game::roster::check_path(path)?;
             if *json {

@@ -49,6 +49,7 @@ macro_rules! errln {
 
 mod calendar_cmd;
 pub mod campaign_cmd;
+pub mod convert_cmd;
 mod dice_cmds;
 pub mod export_cmd;
 pub mod game_cmd;
@@ -106,7 +107,8 @@ pub enum Command {
     /// Check (chain, replay, dice against the seed, `--expect-head`) or print a game's log.
     Log(game_cmd::LogArgs),
     /// Print unit cards (`--png DIR` or `--pdf OUT.pdf`), validate card files (`cards check`), or
-    /// import them from a spreadsheet's CSV (`cards import FILE.csv --rules ID --out FILE.toml`).
+    /// import them from a spreadsheet's CSV (`cards import FILE.csv --rules ID --out FILE.toml`),
+    /// or convert them to another rule set (`cards convert FILE --to SET --out FILE.toml`).
     Cards(game_cmd::CardFilesArgs),
     /// Print a club roster as PDF: `kepi roster print (--scenario NAME | --cards FILE | --save FILE) --pdf OUT.pdf`.
     #[command(subcommand)]

@@ -9,6 +9,7 @@ mod acted_cli;
 mod arguments_cli;
 mod breaches42_cli;
 mod campaign_cli;
+mod cards_convert_cli;
 mod cards_import_cli;
 mod cli_dice;
 mod common;

@@ -201,3 +201,175 @@ fn edit_order_of_battle_opens_the_current_games_units() {
     assert_eq!(o.drafts().len(), n);
     assert!(o.errors().is_empty(), "{:?}", o.errors());
 }
+
+/// "Use these troops with another rule set": Mars-la-Tour's P&K troops for the Portable Wargame
+/// open as a new, unsaved order of battle; each strength P&K counted in figures is an error at its
+/// field saying so; filled in, the error goes.
+#[test]
+fn troops_converted_to_another_rule_set_ask_for_what_they_cannot_carry() {
+    let mut h = window(Some("mars-la-tour"));
+    app(&mut h).handle(Command::ShowBuilder(Opening::Current));
+    h.run_steps(8);
+    let pk = oob(&mut h).clone();
+    let pw = kepi::registry::builtin_scenario("pw-skirmish")
+        .unwrap()
+        .system
+        .unwrap();
+    h.get_by_label("Use these troops with another rule set…")
+        .click();
+    h.run();
+    h.get_by_label("Convert to").click();
+    h.run();
+    h.get_by_label(pw.title()).click();
+    h.run();
+    h.get_by_label("Convert").click();
+    h.run();
+    let b = &app(&mut h).dialogs.builder;
+    assert!(b.path.is_none(), "a new document, not saved yet");
+    let o = b.oob.as_ref().unwrap();
+    assert_eq!(o.header.system, Some(pw));
+    assert_eq!(o.len(), pk.len());
+    let names =
+        |o: &OrderOfBattle| -> Vec<String> { o.drafts().map(|d| d.label().to_string()).collect() };
+    assert_eq!(names(o), names(&pk));
+    h.run();
+    assert!(
+        shows(&h, &format!("a copy for {}", pw.title())),
+        "the status says what was done"
+    );
+    // The first card's strength, asked: its error in the list, a click goes to the field.
+    let first = oob(&mut h).drafts().next().unwrap().key;
+    let name = oob(&mut h).draft(first).unwrap().label().to_string();
+    let n = oob(&mut h).errors().len();
+    assert!(n >= pk.len(), "a strength to fill on every card");
+    let message = oob(&mut h)
+        .error_at(first, Field::Strength)
+        .expect("strength asked")
+        .message
+        .clone();
+    assert!(
+        message.contains("Pickelhaube & Kepi had 20 figures"),
+        "{message}"
+    );
+    h.get_by_label(&format!("{name}, strength: {message}"))
+        .click();
+    h.run();
+    h.run();
+    assert_eq!(
+        app(&mut h).dialogs.builder.selected,
+        Some(Selection::Unit(first))
+    );
+    assert!(shows(&h, "had 20 figures; this card counts SP"));
+    h.get_by_role_and_label(Role::TextInput, "Strength points")
+        .type_text("4");
+    h.run();
+    h.run();
+    assert!(oob(&mut h).error_at(first, Field::Strength).is_none());
+    assert_eq!(oob(&mut h).draft(first).unwrap().get(Field::Strength), "4");
+    assert_eq!(oob(&mut h).errors().len(), n - 1);
+    // Save is not offered for a file it never had; Save as waits for the errors.
+    assert!(h.query_by_label("Save").is_none());
+}
+
+/// Move by drag: a battalion dragged in the tree onto another brigade moves there, one edit that
+/// Ctrl+Z puts back; a brigade dragged onto another division moves with its units.
+#[test]
+fn a_unit_dragged_onto_another_brigade_moves_there_and_ctrl_z_puts_it_back() {
+    let mut h = new_battle();
+    let b9 = with_brigade(&mut h);
+    let div = b9.parent().unwrap();
+    let other = oob(&mut h)
+        .apply(Op::AddNode {
+            parent: div.clone(),
+            name: "10th Brigade".into(),
+        })
+        .unwrap()
+        .unwrap();
+    h.run();
+    let key = oob(&mut h)
+        .drafts()
+        .find(|d| d.get(Field::Name) == "II/8th Grenadiers")
+        .unwrap()
+        .key;
+    let undo_depth = |h: &mut H| oob(h).can_undo();
+    let before = undo_depth(&mut h);
+    let drag = |h: &mut H, what: &str, onto: &str| {
+        let from = h.get_by_label_contains(what).rect().center();
+        let to = h.get_by_label_contains(onto).rect().center();
+        h.drag_at(from);
+        h.run();
+        h.hover_at(from + egui::vec2(0.0, 6.0));
+        h.run();
+        h.hover_at(to);
+        h.run();
+        h.drop_at(to);
+        h.run();
+        h.run();
+    };
+    drag(&mut h, "II/8th Grenadiers", "Brigade: 10th Brigade");
+    let d = oob(&mut h).draft(key).unwrap().clone();
+    assert_eq!(d.get(Field::Brigade), "10th Brigade");
+    assert_eq!(d.path(), div.child(Level::Brigade, "10th Brigade"));
+    let tree = oob(&mut h).tree().clone();
+    assert_eq!(tree.find(&b9).unwrap().totals.units, 1);
+    assert_eq!(
+        tree.find(&div.child(Level::Brigade, "10th Brigade"))
+            .unwrap()
+            .totals
+            .units,
+        2
+    );
+    assert_eq!(oob(&mut h).can_undo().as_deref(), Some("move a unit"));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(
+        oob(&mut h).draft(key).unwrap().get(Field::Brigade),
+        "9th Brigade"
+    );
+    assert_eq!(undo_depth(&mut h), before, "one edit, undone");
+    assert!(oob(&mut h).draft(other).is_some());
+    // A brigade dragged onto the army: it moves there with its units.
+    let army = div.parent().unwrap().parent().unwrap();
+    drag(&mut h, "Brigade: 9th Brigade", "Army: Second Army");
+    let moved = army.child(Level::Brigade, "9th Brigade");
+    assert_eq!(oob(&mut h).tree().find(&moved).unwrap().totals.units, 2);
+    assert!(oob(&mut h).tree().find(&b9).is_none());
+    assert_eq!(oob(&mut h).can_undo().as_deref(), Some("move 9th Brigade"));
+}
+
+/// The tree's rows are kept between frames (issue 43's frame budget) and rebuilt when a node is
+/// closed or opened and when the order of battle changes.
+#[test]
+fn closing_and_opening_a_node_and_an_edit_redraw_the_tree() {
+    let mut h = new_battle();
+    with_brigade(&mut h);
+    assert!(shows(&h, "II/8th Grenadiers"));
+    // Side, army, corps, division, brigade: the brigade's arrow is the fifth.
+    h.query_all_by_label("⏷")
+        .nth(4)
+        .expect("the brigade's arrow")
+        .click();
+    h.run();
+    h.run();
+    assert!(!shows(&h, "II/8th Grenadiers"), "closed");
+    assert!(shows(&h, "Brigade: 9th Brigade"));
+    h.get_by_label("⏵").click();
+    h.run();
+    h.run();
+    assert!(shows(&h, "II/8th Grenadiers"), "open again");
+    let key = oob(&mut h)
+        .drafts()
+        .find(|d| d.get(Field::Name) == "II/8th Grenadiers")
+        .unwrap()
+        .key;
+    oob(&mut h)
+        .apply(Op::Set {
+            key,
+            field: Field::Name,
+            value: "II/9th Grenadiers".into(),
+        })
+        .unwrap();
+    h.run();
+    assert!(shows(&h, "II/9th Grenadiers"), "the edit is drawn");
+    assert!(!shows(&h, "II/8th Grenadiers"));
+}

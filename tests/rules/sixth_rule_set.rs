@@ -210,3 +210,54 @@ fn a_campaign_battle_in_a_set_without_a_strength_column_is_refused() {
     assert!(err.contains("no strength column for Volley"), "{err}");
     assert!(err.contains("pk_figures and pw_sp"), "{err}");
 }
+
+/// Issue 43: troops convert to and from a registered rule set from its card alone (the generic
+/// card here): Volley counts its strength in its own word, so P&K's figures are asked for, and a
+/// Volley card converts back to P&K with its names and order of battle.
+#[test]
+fn troops_convert_to_and_from_a_registered_rule_set() {
+    use kepi::roster::Field;
+    use kepi::roster::builder::OrderOfBattle;
+    let volley = system();
+    let pk = OrderOfBattle::from_scenario(&builtin_scenario("mars-la-tour").unwrap(), None);
+    let (o, _) = pk.convert(volley);
+    assert_eq!(o.header.system, Some(volley));
+    assert_eq!(o.spec, volley.card_spec());
+    assert_eq!(o.len(), pk.len());
+    let unit = |o: &OrderOfBattle| -> Option<&'static str> {
+        match o.spec.field(Field::Strength).map(|f| &f.kind) {
+            Some(kepi::roster::spec::Kind::Number { unit, .. }) => *unit,
+            _ => None,
+        }
+    };
+    for (a, b) in pk.drafts().zip(o.drafts()) {
+        assert_eq!(a.get(Field::Name), b.get(Field::Name));
+        assert_eq!(a.get(Field::Brigade), b.get(Field::Brigade));
+        // The generic card takes every formation and weapon; a class only when the set has them.
+        assert_eq!(a.get(Field::Formation), b.get(Field::Formation));
+        assert_eq!(a.get(Field::Weapon), b.get(Field::Weapon));
+        if o.spec.uses(Field::Quality) {
+            assert_eq!(a.get(Field::Quality), b.get(Field::Quality));
+        } else {
+            assert!(!b.has(Field::Quality));
+        }
+        if unit(&o) == unit(&pk) {
+            assert_eq!(a.get(Field::Strength), b.get(Field::Strength));
+        } else {
+            assert!(o.error_at(b.key, Field::Strength).is_some());
+        }
+    }
+    // Back from Volley's own scenario to P&K: names and sides kept.
+    let s = volley_scenario();
+    let v = OrderOfBattle::from_scenario(&s, None);
+    let pk_id = builtin_scenario("mars-la-tour").unwrap().system.unwrap();
+    let (back, _) = v.convert(pk_id);
+    let names: Vec<&str> = back.drafts().map(|d| d.get(Field::Name)).collect();
+    assert_eq!(names, ["A Company", "B Company"]);
+    assert_eq!(back.header.system, Some(pk_id));
+}
+
+fn volley_scenario() -> kepi::roster::Scenario {
+    system();
+    kepi::roster::validate_roster("volley.toml", volley::SCENARIO, None).unwrap()
+}

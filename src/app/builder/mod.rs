@@ -5,6 +5,9 @@
 //! its field, and Save, Start this battle and Print roster. The model is
 //! [`kepi_game::roster::builder`]; this module draws it and names no rule set.
 //!
+//! A unit or a formation is moved by dragging it in the tree onto another formation (or onto a
+//! unit of it): the same undoable move as Cut and Paste.
+//!
 //! Keys: Ctrl+Z and Ctrl+Y (or Ctrl+Shift+Z) undo and redo in the builder while it is open
 //! ([`BuilderWindow::keys`]); no bare letter does anything here, so typing in a field only types.
 //! Every widget's id comes from the unit's stable key, not its place in the list.
@@ -78,6 +81,9 @@ pub struct BuilderWindow {
     pub cut: Option<Selection>,
     /// Closed nodes of the tree.
     collapsed: HashSet<NodePath>,
+    /// The tree's rows as last drawn, with the document's revision and whether any node was
+    /// closed or opened since ([`BuilderWindow::rows`]): a frame with no edit reuses them.
+    rows_cache: Option<(u64, std::sync::Arc<[Row]>)>,
     /// The name typed for a rename or a new node.
     pub name_text: String,
     /// A field to give the keyboard to (an error's link was clicked).
@@ -86,6 +92,8 @@ pub struct BuilderWindow {
     pub status: Option<(String, bool)>,
     /// File > Import units from CSV…, while open.
     pub csv: Option<csv::CsvImport>,
+    /// "Use these troops with another rule set…": the rule set picked, while asked.
+    pub convert_to: Option<RuleSetId>,
 }
 
 /// A row of the tree as drawn: a node or a unit, at a depth.
@@ -147,6 +155,7 @@ impl BuilderWindow {
         self.selected = None;
         self.cut = None;
         self.collapsed.clear();
+        self.rows_cache = None;
         self.open = true;
     }
 
@@ -497,7 +506,78 @@ impl BuilderWindow {
             if ui.button("Import units from CSV…").clicked() {
                 self.csv = Some(csv::CsvImport::default());
             }
+            let others: Vec<RuleSetId> = kepi_game::registry::all()
+                .into_iter()
+                .filter(|s| Some(*s) != oob.header.system)
+                .collect();
+            if ui
+                .add_enabled(
+                    !others.is_empty(),
+                    egui::Button::new("Use these troops with another rule set…"),
+                )
+                .on_hover_text(
+                    "a copy of this order of battle for another rule set: what means the same is \
+                     carried over, the rest is left for you to fill, each at its field",
+                )
+                .clicked()
+            {
+                self.convert_to = others.first().copied();
+            }
         });
+        self.convert_row(ui);
+    }
+
+    /// The rule set to convert to, and Convert: the copy opens as a new, unsaved order of
+    /// battle ([`OrderOfBattle::convert`]).
+    fn convert_row(&mut self, ui: &mut Ui) {
+        let Some(mut to) = self.convert_to else {
+            return;
+        };
+        let Some(oob) = self.oob.as_ref() else {
+            return;
+        };
+        let mut go = false;
+        let mut cancel = false;
+        ui.horizontal(|ui| {
+            let l = ui.label("Convert to");
+            egui::ComboBox::from_id_salt("builder_convert_to")
+                .selected_text(to.title())
+                .show_ui(ui, |ui| {
+                    for s in kepi_game::registry::all() {
+                        if Some(s) != oob.header.system {
+                            ui.selectable_value(&mut to, s, s.title());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            go = ui
+                .button("Convert")
+                .on_hover_text("opens the copy here as a new battle; Save as keeps it")
+                .clicked();
+            cancel = ui.button("Cancel").clicked();
+        });
+        self.convert_to = Some(to);
+        if cancel {
+            self.convert_to = None;
+        }
+        if go {
+            let (copy, report) = oob.convert(to);
+            let n = copy.errors().len();
+            let mut said = format!(
+                "a copy for {}: {} fields carried, {} to fill",
+                to.title(),
+                report.carried,
+                n
+            );
+            if !report.dropped.is_empty() {
+                let dropped: Vec<&str> = report.dropped.keys().map(|f| f.key()).collect();
+                said.push_str(&format!("; not on its card: {}", dropped.join(", ")));
+            }
+            self.load(copy, None, None);
+            self.convert_to = None;
+            self.status = Some((said, n > 0));
+        }
     }
 
     /// Units and strength per side, and under the selected node.
@@ -594,7 +674,9 @@ impl BuilderWindow {
             });
             if ui
                 .add_enabled(sel.is_some(), egui::Button::new("Cut"))
-                .on_hover_text("then select where it goes and Paste")
+                .on_hover_text(
+                    "then select where it goes and Paste (or drag it in the tree onto where it goes)",
+                )
                 .clicked()
             {
                 self.cut = sel.clone();
@@ -629,8 +711,22 @@ impl BuilderWindow {
         });
     }
 
+    /// The tree's rows, flattened as shown: built again only when the document changed (its
+    /// revision) or a node was closed or opened, else the last frame's.
+    fn rows(&mut self) -> std::sync::Arc<[Row]> {
+        let revision = self.oob.as_ref().map_or(0, OrderOfBattle::revision);
+        if let Some((r, rows)) = &self.rows_cache
+            && *r == revision
+        {
+            return rows.clone();
+        }
+        let rows: std::sync::Arc<[Row]> = self.build_rows().into();
+        self.rows_cache = Some((revision, rows.clone()));
+        rows
+    }
+
     /// The tree's rows, flattened as shown (closed nodes' rows left out).
-    fn rows(&self) -> Vec<Row> {
+    fn build_rows(&self) -> Vec<Row> {
         let Some(oob) = &self.oob else {
             return Vec::new();
         };
@@ -662,6 +758,7 @@ impl BuilderWindow {
         let mut clicked: Option<Selection> = None;
         let mut toggle: Option<NodePath> = None;
         let mut menu_op: Option<Op> = None;
+        let mut dropped: Option<(Selection, NodePath)> = None;
         egui::ScrollArea::vertical()
             .id_salt("builder_tree")
             .max_height(height.max(80.0))
@@ -701,9 +798,18 @@ impl BuilderWindow {
                                 );
                                 let sel = self.selected.as_ref()
                                     == Some(&Selection::Node(node.path.clone()));
+                                let this = Selection::Node(node.path.clone());
+                                // A side does not move; an army, corps, division or brigade
+                                // is dragged by its name onto another node.
                                 let r = ui.selectable_label(sel, RichText::new(text).strong());
+                                let r = if level == Level::Side {
+                                    r
+                                } else {
+                                    drag_source(ui, &r, &this, node.path.name())
+                                };
+                                drop_target(ui, &r, &node.path, &mut dropped);
                                 if r.clicked() {
-                                    clicked = Some(Selection::Node(node.path.clone()));
+                                    clicked = Some(this);
                                 }
                                 r.context_menu(|ui| {
                                     node_menu(ui, &node.path, &mut menu_op, &mut clicked);
@@ -728,8 +834,11 @@ impl BuilderWindow {
                                 }
                                 let sel = self.selected == Some(Selection::Unit(d.key));
                                 let r = ui.push_id(("builder_unit", d.key), |ui| {
-                                    ui.selectable_label(sel, text)
+                                    let r = ui.selectable_label(sel, text);
+                                    drag_source(ui, &r, &Selection::Unit(d.key), d.label())
                                 });
+                                // Dropped on a unit: under that unit's node.
+                                drop_target(ui, &r.inner, &d.path(), &mut dropped);
                                 if r.inner.clicked() {
                                     clicked = Some(Selection::Unit(d.key));
                                 }
@@ -749,10 +858,11 @@ impl BuilderWindow {
                     }
                 }
             });
-        if let Some(p) = toggle
-            && !self.collapsed.remove(&p)
-        {
-            self.collapsed.insert(p);
+        if let Some(p) = toggle {
+            if !self.collapsed.remove(&p) {
+                self.collapsed.insert(p);
+            }
+            self.rows_cache = None;
         }
         if let Some(c) = clicked {
             if let Selection::Node(p) = &c {
@@ -763,6 +873,37 @@ impl BuilderWindow {
         if let Some(op) = menu_op {
             self.apply(op);
         }
+        if let Some((what, to)) = dropped {
+            self.drop_on(what, to);
+        }
+    }
+
+    /// A unit or node dropped on node `to`: moved there, one undoable edit (the same
+    /// [`Op::MoveUnit`] and [`Op::MoveNode`] as Cut and Paste). Dropped where it already is:
+    /// nothing.
+    fn drop_on(&mut self, what: Selection, to: NodePath) {
+        let Some(oob) = self.oob.as_ref() else {
+            return;
+        };
+        match what {
+            Selection::Unit(key) => {
+                if oob.draft(key).is_none_or(|d| d.path() == to) {
+                    return;
+                }
+                self.apply(Op::MoveUnit { key, to });
+            }
+            Selection::Node(node) => {
+                if node.parent().as_ref() == Some(&to) || node == to {
+                    return;
+                }
+                let moved = to.child(node.level(), node.name());
+                self.apply(Op::MoveNode { node, to });
+                if self.status.is_none() {
+                    self.selected = Some(Selection::Node(moved));
+                }
+            }
+        }
+        self.cut = None;
     }
 
     /// The right side: the selected unit's form, or the selected node's rename.
@@ -933,6 +1074,48 @@ fn fresh_node_name(oob: Option<&OrderOfBattle>, p: &NodePath, level: Level) -> S
         .map(|k| format!("{base} {k}"))
         .find(|n| !taken(n))
         .unwrap_or(base)
+}
+
+/// A tree row as a drag source: its label senses drags as well as clicks (egui's
+/// `Ui::dnd_drag_source` lays a drag-only widget over the row, which takes its clicks), and a
+/// drag carries `what` as egui's drag-and-drop payload, its name shown at the pointer. Returns
+/// the row's response, sensing both.
+fn drag_source(ui: &Ui, r: &egui::Response, what: &Selection, name: &str) -> egui::Response {
+    let r = r.interact(egui::Sense::click_and_drag());
+    r.dnd_set_drag_payload(what.clone());
+    if r.dragged()
+        && let Some(at) = ui.ctx().pointer_interact_pos()
+    {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+        egui::Area::new(egui::Id::unique("builder_dragged"))
+            .order(egui::Order::Tooltip)
+            .fixed_pos(at + egui::vec2(12.0, 4.0))
+            .interactable(false)
+            .show(ui.ctx(), |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(format!("Moving {name}"));
+                });
+            });
+    }
+    r
+}
+
+/// A tree row as a drop target for node `to`: outlined while a unit or node is dragged over it,
+/// and what is released on it kept in `dropped`.
+fn drop_target(
+    ui: &Ui,
+    r: &egui::Response,
+    to: &NodePath,
+    dropped: &mut Option<(Selection, NodePath)>,
+) {
+    if r.dnd_hover_payload::<Selection>().is_some() {
+        let stroke = ui.visuals().selection.stroke;
+        ui.painter()
+            .rect_stroke(r.rect, 2.0, stroke, egui::StrokeKind::Inside);
+    }
+    if let Some(what) = r.dnd_release_payload::<Selection>() {
+        *dropped = Some(((*what).clone(), to.clone()));
+    }
 }
 
 /// A node's context menu: add, duplicate, cut, delete.

@@ -12,6 +12,10 @@
 //! with its errors beside its fields. A tree node exists while a card names it; the sides are the
 //! scenario's (a new battle's sides are there before any card).
 
+mod convert;
+
+pub use convert::Conversion;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -36,6 +40,9 @@ pub struct Draft {
     /// Stable key.
     pub key: Key,
     values: BTreeMap<Field, String>,
+    /// Fields a conversion to another rule set left to ask ([`OrderOfBattle::convert`]): what
+    /// the source card had, shown as the field's error until the field is set (even to nothing).
+    asked: BTreeMap<Field, String>,
 }
 
 impl Draft {
@@ -44,6 +51,7 @@ impl Draft {
         let mut d = Draft {
             key,
             values: BTreeMap::new(),
+            asked: BTreeMap::new(),
         };
         for (f, v) in values {
             d.set(f, v);
@@ -61,13 +69,24 @@ impl Draft {
         self.values.contains_key(&field)
     }
 
-    /// Sets `field`; an empty text takes it away (not given).
+    /// Sets `field`; an empty text takes it away (not given). Either answers the field's ask.
     pub fn set(&mut self, field: Field, value: String) {
+        self.asked.remove(&field);
         if value.is_empty() {
             self.values.remove(&field);
         } else {
             self.values.insert(field, value);
         }
+    }
+
+    /// What a conversion asks of `field` (what the source card had), until the field is set.
+    pub fn asked(&self, field: Field) -> Option<&str> {
+        self.asked.get(&field).map(String::as_str)
+    }
+
+    /// Every field a conversion asks, in file order, with what the source had.
+    pub fn asks(&self) -> impl Iterator<Item = (Field, &str)> {
+        self.asked.iter().map(|(f, v)| (*f, v.as_str()))
     }
 
     /// The fields given, in file order.
@@ -387,7 +406,13 @@ pub struct OrderOfBattle {
     /// again, so typing in one field checks one card, not the whole order of battle.
     checked: HashMap<Key, (Arc<Draft>, Vec<FieldError>)>,
     tree: Tree,
+    /// Changes with every edit, undo and redo ([`OrderOfBattle::revision`]).
+    revision: u64,
 }
+
+/// The last revision given to any order of battle: revisions are unique across documents, so a
+/// window's cache keyed by one never mistakes another document (or a copy's later edit) for it.
+static REVISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl OrderOfBattle {
     /// A new battle of `system` named `name` between `sides`, with no cards.
@@ -417,14 +442,19 @@ impl OrderOfBattle {
         src: &str,
         base_dir: Option<&Path>,
     ) -> Result<OrderOfBattle, CardError> {
-        let raw: RawRoster = parse_toml(file, src)?;
+        let raw: Result<RawRoster, _> = parse_toml(file, src);
         let mut doc: toml_edit::DocumentMut = src.parse().map_err(|e: toml_edit::TomlError| {
             Check::new(file, src).error(e.span().unwrap_or(0..0), "", e.to_string(), "TOML")
         })?;
-        doc.remove("unit");
+        let units = doc.remove("unit");
+        let cards: Vec<Vec<(Field, String)>> = match raw {
+            Ok(raw) => raw.units.iter().map(raw_texts).collect(),
+            // A card missing a required field or giving a number as text (a converted file's
+            // fields left to fill) opens with its errors; anything else is the loader's error.
+            Err(e) => units.as_ref().and_then(lenient_cards).ok_or(e)?,
+        };
         let mut header = validate_roster(file, &doc.to_string(), base_dir)?;
         header.units = Vec::new();
-        let cards: Vec<Vec<(Field, String)>> = raw.units.iter().map(raw_texts).collect();
         // The sides the cards name and the header does not list, so the tree shows them.
         for (_, v) in cards.iter().flatten().filter(|(f, _)| *f == Field::Side) {
             if let Ok(side) = v.parse::<Side>()
@@ -458,6 +488,7 @@ impl OrderOfBattle {
             errors: Vec::new(),
             checked: HashMap::new(),
             tree: Tree::default(),
+            revision: 0,
         };
         oob.refresh();
         oob
@@ -837,8 +868,15 @@ impl OrderOfBattle {
         Ok(first)
     }
 
-    /// Recomputes the tree and the errors.
+    /// The document's revision: a number no other state of any order of battle has had, new
+    /// with every edit, undo and redo (a window caches what it draws from the tree by it).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Recomputes the tree and the errors, under a new revision.
     fn refresh(&mut self) {
+        self.revision = REVISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         self.tree = build_tree(&self.header.sides, &self.drafts);
         self.errors = self.check_all();
     }
@@ -888,6 +926,25 @@ impl OrderOfBattle {
             }
         }
         out
+    }
+
+    /// The cards as a card file, whatever their errors (a conversion's, its asked fields left
+    /// out): each card with a `# TO FILL:` comment line per error, saying the field, what is
+    /// wrong and what it accepts. [`OrderOfBattle::from_source`] opens it with the same cards.
+    pub fn draft_toml(&self) -> String {
+        let cards: Vec<super::write::DraftCard> = self
+            .drafts
+            .iter()
+            .map(|d| {
+                let fields = d.values().map(|(f, v)| (f, v.to_string())).collect();
+                let notes = self
+                    .errors_of(d.key)
+                    .map(|e| format!("{}: {} (accepted: {})", e.field, e.message, e.accepted))
+                    .collect();
+                (fields, notes)
+            })
+            .collect();
+        super::write::draft_toml(&self.header, &cards, self.base_dir.as_deref())
     }
 
     /// The scenario, when no card has an error (else the number of errors).
@@ -951,6 +1008,29 @@ fn raw_texts(c: &UnitCard) -> Vec<(Field, String)> {
     .into_iter()
     .filter_map(|(f, v)| Some((f, v?)))
     .collect()
+}
+
+/// The `[[unit]]` tables' fields as text, when every key is a card field and every value a
+/// string or a whole number (None otherwise).
+fn lenient_cards(units: &toml_edit::Item) -> Option<Vec<Vec<(Field, String)>>> {
+    let tables = units.as_array_of_tables()?;
+    tables
+        .iter()
+        .map(|t| {
+            t.iter()
+                .map(|(k, v)| {
+                    let field = Field::from_key(k)?;
+                    let v = v.as_value()?;
+                    let text = match (v.as_str(), v.as_integer()) {
+                        (Some(s), _) => s.to_string(),
+                        (_, Some(n)) => n.to_string(),
+                        _ => return None,
+                    };
+                    Some((field, text))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// What makes a draft not a card at all: a required field missing, a number that does not read.
@@ -1082,6 +1162,18 @@ fn check_draft(
                 });
                 work.set(field, placeholder(spec, field).unwrap_or_default());
             }
+        }
+    }
+    // A field a conversion asks of is an error until set, saying what the source card had.
+    for (field, note) in d.asks() {
+        match out.iter_mut().find(|e| e.field == field) {
+            Some(e) => e.message = note.to_string(),
+            None => out.push(FieldError {
+                key: d.key,
+                field,
+                message: note.to_string(),
+                accepted: spec.accepted(field),
+            }),
         }
     }
     out.sort_by_key(|e| e.field);
@@ -1559,6 +1651,33 @@ mod tests {
         let o = OrderOfBattle::from_source("t.toml", &src, None).unwrap();
         let fields: Vec<Field> = o.errors().iter().map(|e| e.field).collect();
         assert_eq!(fields, vec![Field::Strength, Field::Hex]);
+    }
+
+    #[test]
+    fn every_change_is_a_new_revision_no_other_document_has() {
+        let (mut o, g, _) = two_sides();
+        let (other, _, _) = two_sides();
+        assert_ne!(o.revision(), other.revision());
+        let mut seen = vec![o.revision(), other.revision()];
+        o.apply(Op::Set {
+            key: g,
+            field: Field::Name,
+            value: "I/12th".into(),
+        })
+        .unwrap();
+        seen.push(o.revision());
+        o.undo();
+        seen.push(o.revision());
+        o.redo();
+        seen.push(o.revision());
+        let mut unique = seen.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), seen.len(), "{seen:?}");
+        // A refused edit changes nothing, revision included.
+        let r = o.revision();
+        assert!(o.apply(Op::DeleteUnit { key: 9999 }).is_err());
+        assert_eq!(o.revision(), r);
     }
 
     #[test]

@@ -269,6 +269,83 @@ pub fn to_toml_in(s: &Scenario, base_dir: Option<&Path>) -> String {
     out
 }
 
+/// A card that need not read yet: its fields as text, and the notes written above it.
+pub(crate) type DraftCard = (Vec<(Field, String)>, Vec<String>);
+
+/// An order of battle whose cards need not all read yet (a conversion's, its asked fields left
+/// out): the header as [`to_toml_in`] writes it, then each card's given fields in [`Field::ALL`]'s
+/// order, under the side and hierarchy comments, with a comment line above the card for each
+/// `note` (a field left to fill). The builder opens it with each missing field's error.
+pub(crate) fn draft_toml(
+    header: &Scenario,
+    cards: &[DraftCard],
+    base_dir: Option<&Path>,
+) -> String {
+    let mut out = String::with_capacity(256 + cards.len() * 360);
+    for (key, v) in header_values(header, base_dir) {
+        if let Some(v) = v {
+            out.push_str(key);
+            out.push_str(" = ");
+            v.encode(&mut out);
+            out.push('\n');
+        }
+    }
+    let get = |c: &[(Field, String)], f: Field| {
+        c.iter()
+            .find(|(g, _)| *g == f)
+            .map(|(_, v)| v.clone())
+            .filter(|v| !v.is_empty())
+    };
+    let oob = |c: &[(Field, String)]| Oob {
+        army: get(c, Field::Army),
+        corps: get(c, Field::Corps),
+        division: get(c, Field::Division),
+        brigade: get(c, Field::Brigade),
+    };
+    let mut prev: Option<(Option<String>, Oob)> = None;
+    for (fields, notes) in cards {
+        let side = get(fields, Field::Side);
+        let now = oob(fields);
+        out.push('\n');
+        let same_side = prev.as_ref().is_some_and(|(s, _)| *s == side);
+        if !same_side {
+            let title = side
+                .as_deref()
+                .and_then(|s| s.parse::<super::Side>().ok())
+                .map_or("No", |s| s.title());
+            out.push_str(&format!("# {title} side\n"));
+        }
+        out.push_str(&hierarchy_comment(
+            prev.as_ref().filter(|_| same_side).map(|(_, o)| o),
+            &now,
+        ));
+        for note in notes {
+            let note: String = note.chars().filter(|c| !c.is_control()).collect();
+            out.push_str(&format!("# TO FILL: {note}\n"));
+        }
+        out.push_str("[[unit]]\n");
+        for f in Field::ALL {
+            let Some(v) = get(fields, f) else {
+                continue;
+            };
+            let number = matches!(
+                f,
+                Field::Strength | Field::Leaders | Field::Arrives | Field::Movement
+            );
+            let v = match v.trim().parse::<i64>() {
+                Ok(n) if number => V::I(n),
+                _ => V::S(v),
+            };
+            out.push_str(f.key());
+            out.push_str(" = ");
+            v.encode(&mut out);
+            out.push('\n');
+        }
+        prev = Some((side, now));
+    }
+    out
+}
+
 fn push_card(out: &mut String, u: &Unit, system: Option<RuleSetId>) {
     out.push_str("[[unit]]\n");
     for (f, v) in card_values(u, system) {

@@ -153,6 +153,10 @@ const BASES: &[(&str, &str)] = &[
     ("cards check", "{cards}"),
     ("cards import", "{csv} --rules=pk --out={out}/imported.toml"),
     (
+        "cards convert",
+        "{cards} --to=pk --out={out}/converted.toml",
+    ),
+    (
         "roster print",
         "--scenario=mars-la-tour --pdf={out}/roster.pdf",
     ),

@@ -410,8 +410,21 @@ impl BuilderWindow {
             ui.vertical(|ui| {
                 ui.set_width(380.0_f32.min(ui.available_width() * 0.45));
                 ui.set_max_height(body_h);
-                self.tree_buttons(ui);
-                self.tree_ui(ui, body_h - 30.0);
+                // The buttons take two rows whatever is selected ("Add corps" comes and goes),
+                // so the tree never moves under the pointer (seen at 1366x768: a row clicked
+                // after an add landed on the row above).
+                let rows = ui.spacing().interact_size.y * 2.0 + ui.spacing().item_spacing.y;
+                let w = ui.available_width();
+                ui.allocate_ui_with_layout(
+                    egui::vec2(w, rows),
+                    egui::Layout::top_down(egui::Align::Min),
+                    |ui| {
+                        ui.set_min_size(egui::vec2(w, rows));
+                        ui.set_max_height(rows);
+                        self.tree_buttons(ui);
+                    },
+                );
+                self.tree_ui(ui, body_h - rows - 4.0);
             });
             ui.separator();
             ui.vertical(|ui| {

@@ -34,6 +34,9 @@ use crate::tables::{Check, parse_toml};
 /// moved, so a window's widgets keep their ids.
 pub type Key = u64;
 
+/// The name a unit added in the builder starts with ("New unit", "New unit 2" ...).
+const NEW_UNIT: &str = "New unit";
+
 /// One card as the form edits it: each field's text; an absent field is not given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Draft {
@@ -647,10 +650,14 @@ impl OrderOfBattle {
     /// A new card under `parent`: its side and levels, the card's first arm and least strength.
     fn new_card(&mut self, parent: &NodePath) -> Draft {
         let key = self.fresh_key();
-        let mut values = vec![
-            (Field::Name, self.free_name("New unit")),
-            (Field::Side, parent.side.clone()),
-        ];
+        let mut values = vec![(Field::Name, self.free_name(NEW_UNIT))];
+        values.extend(self.new_values(parent));
+        Draft::new(key, values)
+    }
+
+    /// What a new card under `parent` holds besides its name.
+    fn new_values(&self, parent: &NodePath) -> Vec<(Field, String)> {
+        let mut values = vec![(Field::Side, parent.side.clone())];
         if let Some(arm) = self.spec.field(Field::Arm).and_then(|f| f.values().first()) {
             values.push((Field::Arm, arm.to_string()));
         }
@@ -663,7 +670,25 @@ impl OrderOfBattle {
                 .iter()
                 .map(|(l, n)| (l.field(), n.to_string())),
         );
-        Draft::new(key, values)
+        values
+    }
+
+    /// The last card standing straight under `parent` as an add made it and nobody changed it
+    /// since ("New unit 3", the card's first arm, its least strength, nothing else): the
+    /// placeholder a new level under `parent` takes down with it.
+    fn placeholder_in(&self, parent: &NodePath) -> Option<usize> {
+        let want = self.new_values(parent);
+        self.drafts.iter().rposition(|d| {
+            let name = d.get(Field::Name);
+            let numbered = name
+                .strip_prefix(NEW_UNIT)
+                .is_some_and(|n| n.is_empty() || n.trim_start().parse::<u32>().is_ok());
+            numbered
+                && d.path() == *parent
+                && d.asks().next().is_none()
+                && d.values().count() == want.len() + 1
+                && want.iter().all(|(f, v)| d.get(*f) == v)
+        })
     }
 
     /// Where a new card under `parent` goes: after the last card under it, else at the end.
@@ -696,6 +721,14 @@ impl OrderOfBattle {
                 let name = name.trim();
                 if name.is_empty() {
                     return Err(format!("the new {} needs a name", level.title()));
+                }
+                // Building army > corps > division > brigade leaves one unit, in the brigade,
+                // not an untouched "New unit" at every level: a new level takes the placeholder
+                // the level above was made with down with it.
+                if let Some(i) = self.placeholder_in(parent) {
+                    let d = Arc::make_mut(&mut self.drafts[i]);
+                    d.set(level.field(), name.to_string());
+                    return Ok(Some(d.key));
                 }
                 let d = self.new_card(&parent.child(level, name));
                 let key = d.key;
@@ -1394,28 +1427,61 @@ mod tests {
     #[test]
     fn adding_builds_the_tree_with_totals() {
         let (mut o, g, _) = two_sides();
-        let corps = NodePath::side(Side::German).child(Level::Army, "Second Army");
+        let army = NodePath::side(Side::German).child(Level::Army, "Second Army");
+        // The army's untouched placeholder goes down into the new corps.
+        let moved = o
+            .apply(Op::AddNode {
+                parent: army.clone(),
+                name: "III Corps".into(),
+            })
+            .unwrap();
+        assert_eq!(moved, Some(g));
+        let node = o.tree().find(&army).unwrap();
+        assert_eq!(node.totals.units, 1);
+        assert_eq!(node.children.len(), 1);
+        assert!(node.units.is_empty(), "no stray unit left on the army");
+        assert_eq!(o.draft(g).unwrap().get(Field::Corps), "III Corps");
+        // Down to a brigade: still one unit, in the brigade.
+        let corps = army.child(Level::Corps, "III Corps");
         o.apply(Op::AddNode {
             parent: corps.clone(),
-            name: "III Corps".into(),
+            name: "5th Division".into(),
         })
         .unwrap();
-        let army = o.tree().find(&corps).unwrap();
-        assert_eq!(army.totals.units, 2);
-        assert_eq!(army.children.len(), 1);
-        assert_eq!(army.units.len(), 1, "the first card sits on the army");
+        let division = corps.child(Level::Division, "5th Division");
+        o.apply(Op::AddNode {
+            parent: division.clone(),
+            name: "10th Brigade".into(),
+        })
+        .unwrap();
+        assert_eq!(o.len(), 2, "the German placeholder and the French one");
+        assert_eq!(
+            o.draft(g).unwrap().path(),
+            division.child(Level::Brigade, "10th Brigade")
+        );
+        // A unit someone changed stays where it is: a new level then gets a card of its own.
         o.apply(Op::Set {
             key: g,
             field: Field::Strength,
             value: "20".into(),
         })
         .unwrap();
-        let army = o.tree().find(&corps).unwrap();
-        assert_eq!(army.totals.strength, 21);
+        o.apply(Op::AddNode {
+            parent: division.clone(),
+            name: "9th Brigade".into(),
+        })
+        .unwrap();
+        assert_eq!(o.len(), 3);
+        let node = o.tree().find(&army).unwrap();
+        assert_eq!(node.totals.units, 2);
+        assert_eq!(node.totals.strength, 21);
         assert_eq!(o.strength_unit(), "figures");
         assert!(o.errors().is_empty(), "{:?}", o.errors());
+        // One undo puts the 9th Brigade's card away, the next the 20 figures.
+        assert!(o.undo());
+        assert_eq!(o.len(), 2);
         let s = o.to_scenario().unwrap();
-        assert_eq!(s.units.len(), 3);
+        assert_eq!(s.units.len(), 2);
         assert_eq!(s.sides, vec![Side::German, Side::French]);
     }
 

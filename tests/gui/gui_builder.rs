@@ -188,6 +188,14 @@ fn saved_and_opened_again_the_cards_are_the_same_and_the_battle_starts() {
     let want: Vec<String> = built.units.iter().map(|u| u.id.clone()).collect();
     assert_eq!(ids, want);
     assert!(!app(&mut h).dialogs.builder.open, "the builder closed");
+    // A battle built here has a name and no title: the log's first line says its name (it
+    // said " begins; dice seed commitment ..." at 1366x768).
+    let first = app(&mut h).game.log()[0].summary.clone();
+    assert!(!built.name.is_empty() && built.title.is_empty());
+    assert!(
+        first.starts_with(&format!("{} begins;", built.name)),
+        "{first}"
+    );
 }
 
 #[test]

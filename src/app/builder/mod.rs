@@ -192,7 +192,11 @@ impl BuilderWindow {
         };
         kepi_game::fsio::write_output(path, text.as_bytes()).map_err(|e| e.message())?;
         self.path = Some(path.to_path_buf());
-        let said = format!("saved {} units to {}", s.units.len(), path.display());
+        let said = format!(
+            "saved {} to {}",
+            kepi_game::rules::count(s.units.len(), "unit", "units"),
+            path.display()
+        );
         self.original = Some((text, Some(s)));
         Ok(said)
     }
@@ -393,17 +397,31 @@ impl BuilderWindow {
     fn builder_ui(&mut self, ui: &mut Ui, out: &mut Vec<Command>) {
         self.file_row(ui, out);
         self.action_row(ui, out);
-        if let Some((text, error)) = &self.status {
-            let color = if *error {
-                ui.visuals().error_fg_color
-            } else {
-                ui.visuals().text_color()
-            };
-            ui.colored_label(color, text);
-        }
+        // One line always, said or not: a line that came with a save or an open moved the tree
+        // and the form under the pointer (seen at 1366x768).
+        let line = match &self.status {
+            Some((text, error)) => {
+                let color = if *error {
+                    ui.visuals().error_fg_color
+                } else {
+                    ui.visuals().text_color()
+                };
+                RichText::new(text.as_str()).color(color)
+            }
+            None => RichText::new(
+                "Pick a row to edit it; drag a row onto a formation to move it there.",
+            )
+            .weak(),
+        };
+        ui.add(egui::Label::new(line).truncate());
         self.totals_strip(ui);
         ui.separator();
-        let errors_h = 110.0_f32.min(ui.available_height() * 0.3);
+        // The error list's room: its heading and up to four errors (it scrolls past them), one
+        // line when there are none, so the tree and the form reach down to it.
+        let n = self.oob.as_ref().map_or(0, |o| o.errors().len());
+        let line = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+        let lines = if n == 0 { 1.0 } else { 1.0 + n.min(4) as f32 };
+        let errors_h = (line * lines + 12.0).min(ui.available_height() * 0.3);
         let body_h = (ui.available_height() - errors_h).max(120.0);
         ui.horizontal_top(|ui| {
             ui.set_min_height(body_h);
@@ -611,9 +629,9 @@ impl BuilderWindow {
                 let n = &tree.nodes[r];
                 ui.separator();
                 ui.label(format!(
-                    "{}: {} units, {} {word}",
+                    "{}: {}, {} {word}",
                     n.path.label(),
-                    n.totals.units,
+                    kepi_game::rules::count(n.totals.units, "unit", "units"),
                     n.totals.strength
                 ));
             }
@@ -623,9 +641,9 @@ impl BuilderWindow {
             {
                 ui.separator();
                 ui.label(format!(
-                    "{}: {} units, {} {word}",
+                    "{}: {}, {} {word}",
                     p.name(),
-                    n.totals.units,
+                    kepi_game::rules::count(n.totals.units, "unit", "units"),
                     n.totals.strength
                 ));
             }
@@ -938,8 +956,8 @@ impl BuilderWindow {
         ui.heading(p.label());
         if let Some(n) = oob.tree().find(p) {
             ui.label(format!(
-                "{} units, {} {}",
-                n.totals.units,
+                "{}, {} {}",
+                kepi_game::rules::count(n.totals.units, "unit", "units"),
                 n.totals.strength,
                 oob.strength_unit()
             ));

@@ -469,7 +469,13 @@ impl GameState {
         GameState {
             system,
             scenario: scenario.name.as_str().into(),
-            title: scenario.title.as_str().into(),
+            // A battle built in the window has a name and may have no title: the log's first
+            // line, the roster and the report then say its name, not nothing (" begins; ...").
+            title: if scenario.title.trim().is_empty() {
+                scenario.name.as_str().into()
+            } else {
+                scenario.title.as_str().into()
+            },
             sides: scenario.sides.clone(),
             units: scenario.units.iter().cloned().map(UnitState::new).collect(),
             turn: 1,

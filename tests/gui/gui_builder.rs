@@ -176,6 +176,23 @@ fn saved_and_opened_again_the_cards_are_the_same_and_the_battle_starts() {
     assert_eq!(back, built);
     let reopened = OrderOfBattle::from_source("club.toml", &text, Some(&dir)).unwrap();
     assert_eq!(reopened.to_scenario().unwrap(), built);
+    // Print roster and Export cards, from the builder: PDFs beside the file.
+    for (button, what) in [("Print roster", "roster"), ("Export cards", "cards")] {
+        h.get_by_label(button).click();
+        h.step();
+        let start = std::time::Instant::now();
+        while app(&mut h).dialogs.export_job.is_some() {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(120),
+                "{button} never finished"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            h.step();
+        }
+        let pdf = dir.join(format!("{}-{what}.pdf", built.name));
+        let bytes = std::fs::read(&pdf).unwrap_or_else(|e| panic!("{}: {e}", pdf.display()));
+        assert!(bytes.starts_with(b"%PDF"), "{button}: a PDF");
+    }
     // Start this battle: a game of exactly these units.
     h.get_by_label("Start this battle").click();
     h.run();

@@ -506,10 +506,26 @@ impl BuilderWindow {
                 out.push(Command::StartBattle(Box::new(s)));
                 self.open = false;
             }
+            let ready = n == 0 && !oob.is_empty();
             let print = ui
-                .add_enabled(n == 0 && !oob.is_empty(), egui::Button::new("Print roster"))
-                .on_hover_text("the roster as a PDF, beside the file named above (roster.pdf)");
-            if print.clicked()
+                .add_enabled(ready, egui::Button::new("Print roster"))
+                .on_hover_text(
+                    "the roster as a PDF, beside the file named above (NAME-roster.pdf)",
+                );
+            let cards = ui
+                .add_enabled(ready, egui::Button::new("Export cards"))
+                .on_hover_text(
+                    "the unit cards, sheets of nine, as a PDF beside the file named above \
+                     (NAME-cards.pdf)",
+                );
+            let kind = if print.clicked() {
+                Some((crate::exports::ExportKind::RosterPdf, "roster"))
+            } else if cards.clicked() {
+                Some((crate::exports::ExportKind::CardsPdf, "cards"))
+            } else {
+                None
+            };
+            if let Some((kind, what)) = kind
                 && let Ok(s) = oob.to_scenario()
             {
                 let dir = self
@@ -524,13 +540,14 @@ impl BuilderWindow {
                             .unwrap_or_default()
                     });
                 let name = if s.name.is_empty() {
-                    "roster".to_string()
+                    what.to_string()
                 } else {
-                    format!("{}-roster", s.name)
+                    format!("{}-{what}", s.name)
                 };
                 out.push(Command::PrintBattle {
                     scenario: Box::new(s),
                     path: dir.join(format!("{name}.pdf")),
+                    kind,
                 });
             }
             ui.separator();

@@ -124,7 +124,12 @@ impl AppState {
 
     /// The builder's "Print roster": the roster of a game made from its order of battle, written
     /// to `path` on the export's worker.
-    pub(super) fn print_built(&mut self, s: &kepi_game::roster::Scenario, path: PathBuf) {
+    pub(super) fn print_built(
+        &mut self,
+        s: &kepi_game::roster::Scenario,
+        path: PathBuf,
+        kind: crate::exports::ExportKind,
+    ) {
         let Some(system) = s.system else {
             return self.err("the order of battle names no rule set");
         };
@@ -134,13 +139,8 @@ impl AppState {
             kepi_game::engine::game::SeedSecret::new(kepi_game::dice::fresh_seed()),
             Utc::now(),
         );
-        match crate::exports::ExportJob::start(
-            crate::exports::ExportKind::RosterPdf,
-            path,
-            self.settings.paper,
-            &game,
-            self.tables,
-        ) {
+        match crate::exports::ExportJob::start(kind, path, self.settings.paper, &game, self.tables)
+        {
             Ok(job) => self.dialogs.export_job = Some(job),
             Err(e) => self.err(e),
         }

@@ -294,12 +294,15 @@ pub enum Command {
     ShowBuilder(crate::builder::Opening),
     /// Start a new game from the builder's order of battle ("Start this battle").
     StartBattle(Box<Scenario>),
-    /// Print the builder's order of battle as a roster PDF to `path` ("Print roster").
+    /// Print the builder's order of battle to `path`: its roster ("Print roster") or its unit
+    /// cards ("Export cards"), as `kind` says.
     PrintBattle {
         /// The order of battle.
         scenario: Box<Scenario>,
         /// Where.
         path: PathBuf,
+        /// What: [`crate::exports::ExportKind::RosterPdf`] or a card export.
+        kind: crate::exports::ExportKind,
     },
     /// Open a game file.
     Open(PathBuf),
@@ -644,7 +647,11 @@ impl AppState {
             Command::NewGame(name) => self.new_from_scenario(&name),
             Command::NewFromCards(path) => self.new_from_cards(&path),
             Command::StartBattle(s) => self.new_from_built(&s),
-            Command::PrintBattle { scenario, path } => self.print_built(&scenario, path),
+            Command::PrintBattle {
+                scenario,
+                path,
+                kind,
+            } => self.print_built(&scenario, path, kind),
             Command::Open(path) => self.open(&path),
             Command::Save if self.store.is_none() || self.autosaved => {
                 self.handle(Command::ChooseFile(Purpose::SaveAs));

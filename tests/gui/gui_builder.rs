@@ -2,6 +2,8 @@
 //! beside its field that goes when fixed, a duplicated brigade renumbered, undo, save and reopen,
 //! and "Start this battle".
 
+use std::fmt::Write as _;
+
 use super::common::{app, tmp, window};
 
 use egui::accesskit::Role;
@@ -397,4 +399,66 @@ fn closing_and_opening_a_node_and_an_edit_redraw_the_tree() {
     h.run();
     assert!(shows(&h, "II/9th Grenadiers"), "the edit is drawn");
     assert!(!shows(&h, "II/8th Grenadiers"));
+}
+
+/// File > Import units from CSV… (issue 43: "a CSV of 50 units from a spreadsheet imported"): a
+/// club's sheet of 50 battalions and batteries, semicolons and a column kepi has no field for,
+/// read in the window, its columns matched by name, the first rows previewed, and the 50 rows
+/// added to the open order of battle as cards with no error, under their brigades.
+#[test]
+fn a_clubs_spreadsheet_of_fifty_units_is_imported_from_the_window() {
+    let dir = tmp("gui-builder", "csv50");
+    let mut text = String::from("Name;Side;Arm;Figures;Army;Corps;Brigade;Painted by\r\n");
+    for i in 1..=50 {
+        let (side, army, arm, figures) = if i % 2 == 0 {
+            ("german", "Second Army", "infantry", 20)
+        } else {
+            ("french", "Army of the Rhine", "infantry", 22)
+        };
+        let (arm, figures) = if i % 10 == 0 {
+            ("artillery", 6)
+        } else {
+            (arm, figures)
+        };
+        writeln!(
+            text,
+            "Unit {i};{side};{arm};{figures};{army};Corps {};Brigade {};Anna\r",
+            1 + i % 2,
+            1 + i % 5
+        )
+        .unwrap();
+    }
+    let csv = dir.join("club.csv");
+    std::fs::write(&csv, text).unwrap();
+    let mut h = new_battle();
+    h.get_by_label("Import units from CSV…").click();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "CSV file").click();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "CSV file")
+        .type_text(csv.to_str().unwrap());
+    h.run();
+    h.get_by_label("Read").click();
+    h.run();
+    assert!(shows(&h, "50 rows, 0 with an error"));
+    assert!(shows(&h, "row 1: Unit 1 (French, infantry, 22 figures)"));
+    h.get_by_label("Import 50 rows").click();
+    h.run();
+    let o = oob(&mut h);
+    assert_eq!(o.len(), 50);
+    assert!(o.errors().is_empty(), "{:?}", o.errors());
+    let s = o.to_scenario().unwrap();
+    assert_eq!(
+        s.units.iter().filter(|u| u.side == Side::German).count(),
+        25
+    );
+    let b3 = NodePath::side(Side::German)
+        .child(Level::Army, "Second Army")
+        .child(Level::Corps, "Corps 1")
+        .child(Level::Brigade, "Brigade 3");
+    assert_eq!(
+        o.tree().find(&b3).unwrap().totals.units,
+        5,
+        "units 2, 12 ... 42"
+    );
 }

@@ -158,13 +158,14 @@ impl CsvImport {
         };
         let system = oob.header.system;
         ui.horizontal(|ui| {
-            ui.label("CSV file");
+            let l = ui.label("CSV file");
             ui.add(
                 egui::TextEdit::singleline(&mut self.file_text)
                     .id_salt("builder_csv_file")
                     .desired_width(360.0)
                     .hint_text("my-collection.csv"),
-            );
+            )
+            .labelled_by(l.id);
             if ui.button("Read").clicked() {
                 let p = PathBuf::from(self.file_text.trim());
                 self.read(&p, &oob.spec, remembered);

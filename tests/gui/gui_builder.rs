@@ -74,6 +74,17 @@ fn two_sides_built_from_nothing_an_error_at_its_field_goes_when_fixed() {
     );
     assert!(shows(&h, "0 is out of range"));
     assert!(shows(&h, "1 error to fix"));
+    // Saved as it stands, the error a `# TO FILL:` line: it opens again with the error at its
+    // field (nothing is lost for want of a value).
+    let file = tmp("gui-builder", "draft").join("draft.toml");
+    let said = app(&mut h).dialogs.builder.save_to(&file).unwrap();
+    assert!(said.contains("with 1 error to fix"), "{said}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("# TO FILL:"), "{text}");
+    let back = OrderOfBattle::from_source("draft.toml", &text, file.parent()).unwrap();
+    assert_eq!(back.drafts().len(), 2);
+    assert_eq!(back.errors().len(), 1);
+    assert_eq!(back.errors()[0].field, Field::Arrives);
     // Start this battle waits while an error remains.
     assert!(
         h.get_by_label("Start this battle")

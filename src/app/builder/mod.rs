@@ -178,9 +178,26 @@ impl BuilderWindow {
     /// from, that file's comments are kept. Refused while a card has an error.
     pub fn save_to(&mut self, path: &Path) -> Result<String, String> {
         let oob = self.oob.as_ref().ok_or("nothing to save")?;
-        let s = oob
-            .to_scenario()
-            .map_err(|n| format!("{} to fix before saving", errors_word(n)))?;
+        let s = match oob.to_scenario() {
+            Ok(s) => s,
+            // Work in progress is saved too (a conversion's fields still to ask, a card half
+            // typed): the cards as they stand, each error a `# TO FILL:` line above its card,
+            // which the builder opens again as it was. Nothing is lost for want of a value.
+            Err(n) => {
+                let text = oob.draft_toml();
+                kepi_game::fsio::write_output(path, text.as_bytes()).map_err(|e| e.message())?;
+                let said = format!(
+                    "saved {} to {} with {} to fix (the file's `# TO FILL:` lines say which); \
+                     the battle starts once they are fixed",
+                    kepi_game::rules::count(oob.len(), "unit", "units"),
+                    path.display(),
+                    errors_word(n)
+                );
+                self.path = Some(path.to_path_buf());
+                self.original = Some((text, None));
+                return Ok(said);
+            }
+        };
         let dir = path.parent();
         let same = self.path.as_deref() == Some(path);
         let text = match (&self.original, same) {
@@ -367,8 +384,8 @@ impl BuilderWindow {
                     Err(e) => (e, true),
                 });
             }
-            let errors = self.oob.as_ref().map_or(0, |o| o.errors().len());
-            let can_save = self.oob.is_some() && errors == 0;
+            // Saved with its errors too (as `# TO FILL:` lines): only starting waits for them.
+            let can_save = self.oob.is_some();
             if let Some(path) = self.path.clone()
                 && ui
                     .add_enabled(can_save, egui::Button::new("Save"))

@@ -110,6 +110,13 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
             f.input.fortress = None;
         }
     });
+    if f.input.hasty {
+        // SPI-H1 Case O: the allocation is the attacker's CP above (`--hasty --attack N` in play).
+        ui.weak(
+            "Hasty attack: its unit may allocate only part of its strength (SPI-H1 Case O): \
+             lower the attacker's CP above to the points it allocates.",
+        );
+    }
     entered_ui(ui, &mut f.entered_result, "A1/D2");
     spi_losses_ui(ui, f, state);
 }

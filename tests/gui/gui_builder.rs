@@ -473,3 +473,64 @@ fn a_clubs_spreadsheet_of_fifty_units_is_imported_from_the_window() {
         "units 2, 12 ... 42"
     );
 }
+
+/// The unit's form offers its rule set's card and nothing else (issue 43: "the fields its rule
+/// set uses and no others, each offering only what that rule set accepts"): for a bundled battle
+/// of each of the five sets, every field of the set's card is on the form, a field only another
+/// set's card has is not, and the arm's list offers exactly the arms the set accepts.
+#[test]
+fn each_rule_sets_form_offers_its_own_fields_and_choices() {
+    let battles = [
+        "mars-la-tour",
+        "pw-skirmish",
+        "st-privat",
+        "spi-1870",
+        "fr1870-august",
+    ];
+    let specs: Vec<kepi::roster::spec::CardSpec> = battles
+        .iter()
+        .map(|b| {
+            let mut h = window(Some(b));
+            app(&mut h).handle(Command::ShowBuilder(Opening::Current));
+            h.run_steps(8);
+            oob(&mut h).spec.clone()
+        })
+        .collect();
+    for (battle, spec) in battles.iter().zip(&specs) {
+        let mut h = window(Some(battle));
+        app(&mut h).handle(Command::ShowBuilder(Opening::Current));
+        h.run_steps(8);
+        let key = oob(&mut h).drafts().next().map(|d| d.key).unwrap();
+        app(&mut h).dialogs.builder.selected = Some(Selection::Unit(key));
+        h.run();
+        // A field's widget is named by its label (`labelled_by`).
+        let on_form = |h: &H, label: &str| {
+            h.query_all_by_label(label)
+                .any(|n| !matches!(n.accesskit_node().role(), Role::Label))
+        };
+        for f in &spec.fields {
+            assert!(on_form(&h, f.label), "{battle}: {} on the form", f.label);
+        }
+        let own: Vec<&str> = spec.fields.iter().map(|f| f.label).collect();
+        for other in specs.iter().flat_map(|s| &s.fields) {
+            if !own.contains(&other.label) {
+                assert!(
+                    !on_form(&h, other.label),
+                    "{battle}: {} is another set's field",
+                    other.label
+                );
+            }
+        }
+        // The arm's list: exactly the set's arms.
+        let arm = spec.field(Field::Arm).unwrap();
+        h.get_by_role_and_label(Role::ComboBox, arm.label).click();
+        h.run();
+        for v in arm.values() {
+            assert!(
+                h.query_all_by_label(v).next().is_some(),
+                "{battle}: arm {v} offered"
+            );
+        }
+        assert!(arm.values().len() >= 2, "{battle}: {:?}", arm.values());
+    }
+}

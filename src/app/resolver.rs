@@ -539,11 +539,17 @@ impl ResolverState {
                 }
             });
             for o in &changed {
-                ui.horizontal(|ui| {
-                    ui.label(format!(
-                        "{}: {} (from the units: {})",
-                        o.label, o.value, o.derived
-                    ));
+                // Wrapped: one line per change in a row of its own width (seen at 1366x768: an
+                // SPI attacker's CP typed as 2 gave a line wider than the screen, which pushed the
+                // resolver's column off the window).
+                ui.horizontal_wrapped(|ui| {
+                    ui.add(
+                        egui::Label::new(format!(
+                            "{}: {} (from the units: {})",
+                            o.label, o.value, o.derived
+                        ))
+                        .wrap(),
+                    );
                     if ui
                         .small_button("Reset")
                         .on_hover_text(format!("back to {}", o.derived))

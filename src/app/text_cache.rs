@@ -4,9 +4,10 @@
 //! frame: most of a frame's time. Here a label is laid out once per text and font size, and the
 //! sizes are whole points, so a zoom reuses what it laid out before.
 //!
-//! A galley points into egui's font atlas. When egui clears the atlas (it fills up, or the text
-//! options or the scale change), every kept galley is dropped, so nothing is drawn from stale
-//! glyphs.
+//! A galley points into egui's font atlas. Whenever egui drops its own layouts (its atlas filled
+//! up and was cleared, the text options, the fonts or the scale changed), every kept galley is
+//! dropped too, so nothing is drawn from stale glyphs: a one-character sentinel is laid out
+//! through egui each frame, and egui's cache hands back the same layout until it is cleared.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,8 +29,8 @@ pub struct TextCache {
     /// Per font (whole points, monospace), each text's layout and the frame it was last drawn.
     galleys: HashMap<(u32, bool), Texts>,
     frame: u64,
-    atlas: f32,
-    pixels_per_point: f32,
+    /// The sentinel's layout last frame, as egui's own cache gave it.
+    sentinel: Option<Arc<Galley>>,
 }
 
 impl std::fmt::Debug for TextCache {
@@ -42,16 +43,20 @@ impl std::fmt::Debug for TextCache {
 }
 
 impl TextCache {
-    /// Call once a frame before drawing: drops every layout if egui's font atlas was cleared or
-    /// the scale changed since the last frame, and trims the cache when it is full.
+    /// Call once a frame before drawing: drops every layout if egui dropped its own since the last
+    /// frame (a new sentinel layout), and trims the cache when it is full.
     pub fn begin_frame(&mut self, ctx: &egui::Context) {
-        let atlas = ctx.fonts(|f| f.font_atlas_fill_ratio());
-        let ppp = ctx.pixels_per_point();
-        if atlas < self.atlas || ppp != self.pixels_per_point {
+        let sentinel = ctx.fonts_mut(|f| {
+            f.layout_no_wrap("0".into(), FontId::proportional(9.0), Color32::PLACEHOLDER)
+        });
+        if !self
+            .sentinel
+            .as_ref()
+            .is_some_and(|s| Arc::ptr_eq(s, &sentinel))
+        {
             self.galleys.clear();
         }
-        self.atlas = atlas;
-        self.pixels_per_point = ppp;
+        self.sentinel = Some(sentinel);
         self.frame += 1;
         if self.len() > MAX_KEPT {
             let now = self.frame;

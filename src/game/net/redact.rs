@@ -607,8 +607,10 @@ pub fn placeholder_entry(e: &SeatEntry) -> LogEntry {
             dice: Vec::new(),
             prev: e.prev.clone(),
             hash: e.hash.clone(),
-            // Not hashed again (its hash is the host's): the revision is kepi's own now.
-            rev: crate::engine::game::LOG_REVISION,
+            // Not hashed again (its hash is the host's) and never audited (a seat checks its
+            // copy's chain, `verify_seat_log`): 0, the lowest, so a view of a game begun before
+            // revisions never reads as going down.
+            rev: 0,
         },
     }
 }

@@ -253,6 +253,14 @@ impl TryFrom<WireEntry> for LogEntry {
     type Error = String;
 
     fn try_from(w: WireEntry) -> Result<Self, String> {
+        // A newer kepi's entry is refused on reading, not later by `log verify`: carried on here,
+        // its game's next entry would be of a lower revision.
+        if w.rev > LOG_REVISION {
+            return Err(format!(
+                "`rev` is {}: written by a newer kepi (this one writes revision {LOG_REVISION})",
+                w.rev
+            ));
+        }
         let missing =
             |field: &str, kind: &str| format!("missing field `{field}` (a `{kind}` entry has one)");
         let kind = match w.kind {

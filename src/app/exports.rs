@@ -148,8 +148,9 @@ fn run(
             export::write_atomic(path, &bytes)?;
             let pages = export::roster_page_count(doc, paper)?;
             Ok(format!(
-                "roster printed to {shown} ({} units, {pages} pages, {paper})",
-                doc.units().len()
+                "roster printed to {shown} ({}, {}, {paper})",
+                kepi_game::rules::count(doc.units().len(), "unit", "units"),
+                kepi_game::rules::count(pages, "page", "pages")
             ))
         }
         (ExportKind::CardsPdf, Payload::Roster(doc)) => {

@@ -286,8 +286,40 @@ pub fn rail_network(state: &GameState, side: Side) -> RailNetwork {
     Some((cells, stops))
 }
 
-/// The French and the German zones of control, where the rule set declares them on the map.
-type Zones = Vec<(Side, Option<Vec<Hex>>)>;
+/// The French and the German zones of control, as the map shades them ([`zones_of`]).
+type Zones = Vec<(Side, Vec<Hex>)>;
+
+/// Each side's zone of control as the map shades it: the cells the rules apply on the map
+/// (SPI-Z1, [`kepi_game::engine::play::board::controlled_cells`]: the ones a move pays for), or,
+/// where the rule set declares none on a map, the six cells around each unit less those the other
+/// side holds.
+fn zones_of(state: &GameState, layout: Layout) -> Zones {
+    [Side::French, Side::German]
+        .into_iter()
+        .map(|side| {
+            let cells = kepi_game::engine::play::board::controlled_cells(state, side)
+                .unwrap_or_else(|| {
+                    let limits = ZocLimits {
+                        rivers: Default::default(),
+                        friendly_held: state
+                            .units
+                            .iter()
+                            .filter(|o| o.unit.side != side)
+                            .filter_map(|o| on_map(o, layout))
+                            .collect(),
+                    };
+                    state
+                        .units
+                        .iter()
+                        .filter(|u| u.unit.side == side)
+                        .filter_map(|u| on_map(u, layout))
+                        .flat_map(|h| zone_of_control(h, &limits))
+                        .collect()
+                });
+            (side, cells)
+        })
+        .collect()
+}
 
 impl MapPanel {
     /// Tells the map which resolver form is open (None: none), so it shades the acting unit's
@@ -460,18 +492,9 @@ impl MapPanel {
                 }
                 if board.zoc {
                     let zones = self.zones.get(super::state::game_key(view.game), || {
-                        [Side::French, Side::German]
-                            .into_iter()
-                            .map(|side| {
-                                let cells = kepi_game::engine::play::board::controlled_cells(
-                                    scene.state,
-                                    side,
-                                );
-                                (side, cells)
-                            })
-                            .collect()
+                        zones_of(scene.state, scene.layout)
                     });
-                    paint_zones_of_control(&painter, scene, &fr, &visible, zones);
+                    paint_zones_of_control(&painter, &fr, &visible, zones);
                 }
                 if let Some(t) = scene.supply.as_ref().and_then(|x| x.traced.as_ref()) {
                     board_map::paint_supply(&painter, t, scene.layout, &centre, fr.size);
@@ -936,49 +959,16 @@ fn placement_ui(ui: &mut Ui, scene: &Scene, out: &mut Vec<Command>) {
     });
 }
 
-/// Zones of control: each unit's six neighbours, not into hexes the enemy holds (SPI).
-fn paint_zones_of_control(
-    painter: &egui::Painter,
-    scene: &Scene,
-    fr: &Frame,
-    grid: &[Hex],
-    zones: &Zones,
-) {
-    let (state, layout) = (scene.state, scene.layout);
+/// Each side's zone of control ([`zones_of`], kept per game) shaded on the cells on screen.
+fn paint_zones_of_control(painter: &egui::Painter, fr: &Frame, grid: &[Hex], zones: &Zones) {
     let grid: std::collections::HashSet<Hex> = grid.iter().copied().collect();
-    let shade = |side: Side, z: Hex| {
-        if grid.contains(&z) {
+    for (side, cells) in zones {
+        for z in cells.iter().filter(|z| grid.contains(z)) {
             painter.add(Shape::convex_polygon(
-                hex_corners(fr.centre(z), fr.size).to_vec(),
-                side_colour(side).gamma_multiply(0.18),
+                hex_corners(fr.centre(*z), fr.size).to_vec(),
+                side_colour(*side).gamma_multiply(0.18),
                 Stroke::NONE,
             ));
-        }
-    };
-    for (side, cells) in zones {
-        if let Some(cells) = cells {
-            // The zones the rules apply on the map (SPI-Z1): the ones a move pays for.
-            for z in cells {
-                shade(*side, *z);
-            }
-            continue;
-        }
-        // No zones declared on a map: the six cells around each unit, less the other side's.
-        let held: std::collections::BTreeSet<Hex> = state
-            .units
-            .iter()
-            .filter(|o| o.unit.side != *side)
-            .filter_map(|o| on_map(o, layout))
-            .collect();
-        let limits = ZocLimits {
-            rivers: Default::default(),
-            friendly_held: held,
-        };
-        for u in state.units.iter().filter(|u| u.unit.side == *side) {
-            let Some(h) = on_map(u, layout) else { continue };
-            for z in zone_of_control(h, &limits) {
-                shade(*side, z);
-            }
         }
     }
 }

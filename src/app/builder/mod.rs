@@ -630,9 +630,9 @@ impl BuilderWindow {
             let (copy, report) = oob.convert(to);
             let n = copy.errors().len();
             let mut said = format!(
-                "a copy for {}: {} fields carried, {} to fill",
+                "a copy for {}: {} carried, {} to fill",
                 to.title(),
-                report.carried,
+                kepi_game::rules::count(report.carried, "field", "fields"),
                 n
             );
             if !report.dropped.is_empty() {
@@ -1116,13 +1116,9 @@ impl BuilderWindow {
     }
 }
 
-/// "1 error", "3 errors".
+/// "1 error", "3 errors" (the one counting every line of the window uses).
 fn errors_word(n: usize) -> String {
-    if n == 1 {
-        "1 error".into()
-    } else {
-        format!("{n} errors")
-    }
+    kepi_game::rules::count(n, "error", "errors")
 }
 
 /// A name for a new node at `level` under `p` no sibling has ("New corps", "New corps 2").

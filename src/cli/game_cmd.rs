@@ -142,8 +142,9 @@ pub enum GameCommand {
     /// each cell's movement points from the map's terrain table (its terrain, plus the rivers
     /// and other hexsides crossed), within the unit's allowance; a cell whose cost the table does
     /// not give is listed as unknown and not gone beyond; enemy-held cells are not entered.
-    /// Zones of control, rail movement and first-hex-of-the-phase costs are not applied (issue
-    /// 42), and the answer says so. Exit 2 when the game has no map or the unit is unknown or not
+    /// Where the rule set declares its movement rules (SPI-M1 and SPI-Z1, 1870's FR-M1), its zones
+    /// of control and first-hex-of-the-phase costs are applied; rail movement is not, and the
+    /// answer says what is not applied. Exit 2 when the game has no map or the unit is unknown or not
     /// on the map.
     Reach {
         /// The save file.
@@ -161,9 +162,10 @@ pub enum GameCommand {
         json: bool,
     },
     /// Each unit's supply, traced on the game's map (issues 41 and 42, docs/MAPS.md; SPI-S1,
-    /// SPI-S2, SPI-F1): supplied, unsupplied or isolated, with the path traced, the source, the
-    /// distance and, for a unit not supplied, what interdicts it (an enemy unit, a cell in an enemy
-    /// zone of control or a fortification's zone of interdiction, a rail cut). The umpire's typed
+    /// SPI-S2, SPI-F1; 1870's lines of communication, FR-F4): supplied, unsupplied or isolated,
+    /// with the path traced, the source, the distance and, for a unit not supplied, what
+    /// interdicts it (an enemy unit, a cell in an enemy zone of control or a fortification's zone
+    /// of interdiction, a rail cut, a cell no friendly unit occupies or controls). The umpire's typed
     /// state (`game apply SAVE supply UNIT STATE`) wins in play and is shown apart. Without a map,
     /// or for a rule set that traces none, supply is the umpire's and the answer says so. Exit 2
     /// when the unit is unknown or not traced (off the map, an EB unit).

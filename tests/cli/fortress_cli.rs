@@ -3,7 +3,8 @@
 //! the fortress changes hands, the stormer is marked for the turn), what the text says against a
 //! storm noted (an occupied fortress, out of the Movement Phase, the stormer moving on or fighting),
 //! the units an occupied fortress multiplies in defence at the defender's choice (the defender's
-//! best by default, `--multiplied` typed), and its coefficient added when its garrison sallies out.
+//! best by default, `--multiplied` typed), its coefficient added when its garrison sallies out,
+//! and a fortress taken by its besiegers on E or DE passing to them (H12).
 
 use std::path::Path;
 
@@ -16,7 +17,7 @@ use super::common::{apply, apply_json, json, noted, notes_of, ok, refused, show,
 ///   `fr-a1` (10) and `fr-a2` (9) next to it (3011);
 /// - a French fortress of value 2 at 1010 held by `fr-g` (4), German `de-t` (3) next to it (1011);
 /// - a German fortress of value 1 at 4010 held by `de-oc`, French `fr-oc` next to it (4011).
-fn scenario(dir: &Path) -> String {
+pub(super) fn scenario(dir: &Path) -> String {
     let mut t = String::from(
         "name = \"fr1870-fortresses\"\nsystem = \"fr1870\"\ntitle = \"Fortresses\"\n\
          date = \"1870-08-01\"\nfirst_cell = 1\nsides = [\"french\", \"german\"]\n\n",
@@ -352,4 +353,100 @@ fn a_garrison_sallying_out_adds_its_fortress() {
         "{out}"
     );
     ok(&["log", "verify", &save]);
+}
+
+/// Lays a siege of the fortress in `cell` by `by` and plays on to the combat phase, where the
+/// besiegers attack the fortress's cell with `result` entered (1870's CRT rows above 1:1 are not
+/// printed): the combat's `game apply --json` line.
+fn assault(save: &str, place: &str, cell: &str, by: &str, result: &str) -> serde_json::Value {
+    apply(
+        save,
+        &["siege", "--place", place, "--cell", cell, "--by", by],
+    );
+    apply(save, &["next-phase"]);
+    let mut words = vec![
+        "combat",
+        "--attackers",
+        by,
+        "--hex",
+        cell,
+        "--dice",
+        "d6=4",
+        "--result",
+        result,
+    ];
+    if result == "E" {
+        words.extend_from_slice(&["--losses", "fr-oc=3"]);
+    }
+    apply_json(save, &words).pop().unwrap()
+}
+
+/// FR-F1, H12: "When the besieging units attack, the fortress is taken only in case of result "E"
+/// or "DE""; "eliminate the besieged units, if there are any"; "if there was a "DE" result,
+/// disorganise one of the besieger's units, at the besieger's choice"; "indicate the taking of
+/// possession of the fortress by an appropriate marker"; "All the advantages of the fortress pass
+/// immediately to its new possessor". In play: the garrison is eliminated, the fortress card is
+/// French, the siege is over, and the besieger's choice is noted; the log verifies.
+#[test]
+fn a_fortress_its_besiegers_take_on_de_passes_to_them() {
+    let save = scenario(&tmp("fortress", "h12-de"));
+    let out = assault(&save, "Oc", "4010", "fr-oc", "DE");
+    assert_eq!(out["outcome"]["effects"]["fortress_taken"], true, "{out}");
+    assert_eq!(
+        unit(&save, "fort-oc")["side"],
+        "french",
+        "possession passes"
+    );
+    assert_eq!(
+        unit(&save, "de-oc")["strength"],
+        0,
+        "the besieged are eliminated"
+    );
+    assert_eq!(
+        show(&save)["sieges"].as_array().map_or(0, Vec::len),
+        0,
+        "the siege is over: {}",
+        show(&save)["sieges"]
+    );
+    let summaries = ok(&["log", "show", &save]);
+    assert!(
+        summaries.contains("Oc passes into the french side's possession")
+            || summaries.contains("fort-oc passes into the french side's possession"),
+        "{summaries}"
+    );
+    assert!(
+        out.to_string()
+            .contains("disorganises one of his units, at his choice"),
+        "{out}"
+    );
+    ok(&["log", "verify", &save]);
+    // Undone, the fortress is German and besieged again.
+    apply(&save, &["undo"]);
+    assert_eq!(unit(&save, "fort-oc")["side"], "german");
+    assert_eq!(show(&save)["sieges"].as_array().map_or(0, Vec::len), 1);
+}
+
+/// FR-F1, H12: "In case of result "E", it may happen that all of the besieger's units are
+/// eliminated, but the fortress nevertheless passes into his possession." The one besieger is
+/// eliminated in the exchange, and the fortress is French all the same. On any other result the
+/// fortress stays ("the fortress is taken only in case of result "E" or "DE"").
+#[test]
+fn a_fortress_taken_on_e_passes_even_with_no_besieger_left() {
+    let save = scenario(&tmp("fortress", "h12-e"));
+    let out = assault(&save, "Oc", "4010", "fr-oc", "E");
+    assert_eq!(out["outcome"]["effects"]["fortress_taken"], true, "{out}");
+    assert_eq!(unit(&save, "fr-oc")["strength"], 0, "the exchange: {out}");
+    assert_eq!(
+        unit(&save, "fort-oc")["side"],
+        "french",
+        "possession passes"
+    );
+    ok(&["log", "verify", &save]);
+
+    let held = scenario(&tmp("fortress", "h12-dd"));
+    let out = assault(&held, "Oc", "4010", "fr-oc", "DD");
+    assert_eq!(out["outcome"]["effects"]["fortress_taken"], false, "{out}");
+    assert_eq!(unit(&held, "fort-oc")["side"], "german");
+    assert_eq!(show(&held)["sieges"].as_array().map_or(0, Vec::len), 1);
+    ok(&["log", "verify", &held]);
 }

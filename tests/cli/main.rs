@@ -18,6 +18,7 @@ mod export_cli;
 mod flow_cli;
 mod form_verb_cli;
 mod fortress_cli;
+mod fr1870_board_cli;
 #[path = "../shared/games.rs"]
 mod games;
 mod grammar_cli;

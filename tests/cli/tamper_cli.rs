@@ -1208,7 +1208,7 @@ fn a_breach_note_cut_from_an_entry_written_now_is_caught() {
     let log = read(&save)["log"].clone();
     let at = log.as_array().unwrap().len() - 1;
     assert_eq!(
-        log[at]["rev"], 1,
+        log[at]["rev"], 2,
         "an entry written now carries its revision"
     );
     assert!(
@@ -1242,6 +1242,99 @@ fn a_breach_note_cut_from_an_entry_written_now_is_caught() {
         cut(log);
         log.iter_mut().for_each(|e| e.rev = 0);
     });
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}
+
+/// FR-F1, H12: since log revision 2 a fortress its besiegers take passes to them and the siege is
+/// lifted as effects of the combat. Cut from an entry written now, `kepi log verify` says so; a
+/// log an earlier kepi wrote (revision 1, which left the fortress to the umpire) still verifies
+/// without them.
+#[test]
+fn a_fortress_taken_by_assault_cut_from_an_entry_is_caught_but_not_from_an_older_one() {
+    let dir = tmp("tamper", "h12");
+    let save = super::fortress_cli::scenario(&dir);
+    ok(&[
+        "game", "apply", &save, "siege", "--place", "Oc", "--cell", "4010", "--by", "fr-oc",
+    ]);
+    ok(&["game", "apply", &save, "next-phase"]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "combat",
+        "--attackers",
+        "fr-oc",
+        "--hex",
+        "4010",
+        "--dice",
+        "d6=4",
+        "--result",
+        "DE",
+    ]);
+    ok(&["game", "compact", &save]);
+    let log = read(&save)["log"].clone();
+    let at = log.as_array().unwrap().len() - 1;
+    assert_eq!(
+        log[at]["rev"], 2,
+        "an entry written now carries its revision"
+    );
+    let effects = log[at]["action"]["effects"].to_string();
+    assert!(
+        effects.contains("possess") && effects.contains("set-siege"),
+        "{effects}"
+    );
+    let cut = |log: &mut Vec<LogEntry>| {
+        let e = &mut log[at];
+        if let EntryKind::Act {
+            action: kepi::game::Action::Resolved { effects, .. },
+        } = &mut e.kind
+        {
+            effects.retain(|a| {
+                !matches!(
+                    a,
+                    kepi::game::Action::Possess { .. } | kepi::game::Action::SetSiege { .. }
+                )
+            });
+        }
+        e.summary = summary_without(&e.summary, |p| {
+            p.contains("possession") || p.contains("no longer besieged")
+        });
+    };
+    // The state that log replays to: the fortress German and besieged still, as the siege's
+    // entry laid it (the forger keeps the two in step).
+    fn laid(v: &serde_json::Value) -> Option<serde_json::Value> {
+        match v {
+            serde_json::Value::Object(m) if m.get("type") == Some(&"set-siege".into()) => {
+                m.get("siege").cloned()
+            }
+            serde_json::Value::Object(m) => m.values().find_map(laid),
+            serde_json::Value::Array(a) => a.iter().find_map(laid),
+            _ => None,
+        }
+    }
+    let sieges_before = serde_json::Value::Array(vec![laid(&log).unwrap()]);
+    let keep_state = |save: &str| {
+        let mut s = read(save);
+        s["state"]["sieges"] = sieges_before.clone();
+        for u in s["state"]["units"].as_array_mut().unwrap() {
+            if u["unit"]["id"] == "fort-oc" {
+                u["unit"]["side"] = "german".into();
+            }
+        }
+        std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    };
+    let original = std::fs::read_to_string(&save).unwrap();
+    forge(&save, cut);
+    keep_state(&save);
+    refused(&save, at, "effects");
+    // The whole log as the kepi of revision 1 wrote it: the assault left the fortress alone.
+    std::fs::write(&save, &original).unwrap();
+    forge(&save, |log| {
+        cut(log);
+        log.iter_mut().for_each(|e| e.rev = e.rev.min(1));
+    });
+    keep_state(&save);
     let out = ok(&["log", "verify", &save]);
     assert!(out.contains("log OK"), "{out}");
 }

@@ -397,6 +397,14 @@ pub trait RuleSet: Send + Sync + 'static {
         false
     }
 
+    /// The log revision ([`crate::engine::game::LOG_REVISION`]) since which kepi records
+    /// `effect` among the effects of the rule set's `action`: `kepi log verify` takes an entry of
+    /// an earlier revision without it (an older kepi left it to the umpire), and an entry of that
+    /// revision or later only with it. 0 (always recorded) by default.
+    fn effect_revision(&self, _action: &str, _effect: &Action) -> u32 {
+        0
+    }
+
     /// What the check `d` asks as things stand in `s`, when the rule set says more than its queued
     /// words (1870's retreat, FR-C2: the cells open to it now). Derived each time it is shown, in
     /// the window and by `kepi game due`; the state keeps the queued words. None by default.

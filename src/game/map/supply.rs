@@ -61,12 +61,27 @@ pub struct SupplyRules {
     pub interdiction_rule: String,
     /// What is still not applied, said in every answer.
     pub not_applied: Vec<String>,
+    /// FR-F4: a line runs only through cells occupied or controlled by the tracer's pieces (its
+    /// zones of control, `zoc`'s reach without its enemy), or along rail sections at its
+    /// disposal; the rule's id. None where a line need only avoid the enemy (SPI-S1). With it
+    /// there is no length limit and no isolated state: a unit with no line is not supplied.
+    pub own_line: Option<String>,
+    /// FR-F4, FR-G1: sides whose rail sections within their home country carry a line in place
+    /// of controlled cells while no cell of the section is held or controlled by the enemy
+    /// (unless a friendly piece stands in it).
+    pub rail_line: Vec<(Side, Country)>,
+    /// FR-F4: sides whose ports (the map's places of kind `port`) are sources.
+    pub ports: Vec<Side>,
+    /// FR-F1 (H11), FR-F4: a fortress supplies the units in its own cell only (its capacity of
+    /// them), not lines traced to it (SPI-S2).
+    pub forts_inside: bool,
 }
 
 impl SupplyRules {
     /// The rule ids applied, sorted, once each.
     pub fn rule_ids(&self) -> Vec<String> {
         let mut ids = vec![self.rule.clone(), self.source_rule.clone()];
+        ids.extend(self.own_line.iter().cloned());
         if self.interdiction > 0 {
             ids.push(self.interdiction_rule.clone());
         }
@@ -149,6 +164,8 @@ pub enum SourceKind {
     Rail,
     /// A fortification (SPI-S2).
     Fortress,
+    /// A port of the side's logistic base (FR-F4).
+    Port,
 }
 
 impl SourceKind {
@@ -158,6 +175,7 @@ impl SourceKind {
             SourceKind::Edge => "edge",
             SourceKind::Rail => "rail line",
             SourceKind::Fortress => "fortress",
+            SourceKind::Port => "port",
         }
     }
 }
@@ -188,6 +206,9 @@ pub enum ObstacleKind {
     ZoneOfInterdiction,
     /// A rail line cut (a marker given), stopping its trace from the edge.
     Cut,
+    /// A cell no friendly piece occupies or controls, off any rail section at the side's
+    /// disposal (FR-F4).
+    Uncontrolled,
 }
 
 impl ObstacleKind {
@@ -198,6 +219,7 @@ impl ObstacleKind {
             ObstacleKind::ZoneOfControl => "enemy zone of control",
             ObstacleKind::ZoneOfInterdiction => "zone of interdiction",
             ObstacleKind::Cut => "rail cut",
+            ObstacleKind::Uncontrolled => "no friendly unit occupies or controls it",
         }
     }
 }
@@ -336,6 +358,16 @@ fn obstacles(map: &Map, rules: &SupplyRules, pieces: &[Piece], side: Side) -> Ve
             }
         }
     }
+    if let Some(rule) = &rules.own_line {
+        for (i, h) in uncontrolled(map, rules, &ours, &out) {
+            out[i].push(Obstacle {
+                cell: grid.label(h),
+                what: ObstacleKind::Uncontrolled,
+                by: Vec::new(),
+                rule: rule.clone(),
+            });
+        }
+    }
     // SPI-F1 Case E: "all hexes up to three hexes distant from the Fortification unit's hex ...
     // does not extend into hexes occupied by Enemy units or adjacent to them".
     if rules.interdiction > 0 {
@@ -367,14 +399,110 @@ fn obstacles(map: &Map, rules: &SupplyRules, pieces: &[Piece], side: Side) -> Ve
     out
 }
 
+/// FR-F4: the cells a line of `ours` may not run through, with their hexes: "a line of
+/// communication consisting of a series of cells controlled or occupied by friendly units";
+/// "Cells controlled or occupied by friendly units may be replaced by a railway link consisting
+/// of any number of sections at the player's disposal" (FR-G1: "no cell of the section must be
+/// occupied or controlled by the other player. A railway cell controlled by the enemy but
+/// occupied by a friendly unit may be used"; "In friendly territory, every railway is in
+/// principle at the disposal of the player"). `enemy` holds the enemy's obstacles already found
+/// (its units and zones, a friendly unit's cell left out of its zones).
+fn uncontrolled(
+    map: &Map,
+    rules: &SupplyRules,
+    ours: &[&Piece],
+    enemy: &[Vec<Obstacle>],
+) -> Vec<(usize, Hex)> {
+    let grid = &map.grid;
+    let hexes: Vec<Hex> = grid.cells().collect();
+    let mut held = vec![false; grid.len()];
+    for p in ours {
+        let Some(i) = grid.index(p.hex) else { continue };
+        held[i] = true;
+        if !p.zoc {
+            continue;
+        }
+        for d in Direction::ALL {
+            let across = rules.zoc.as_ref().is_some_and(|z| {
+                map.features_on(Hexside::new(p.hex, d))
+                    .iter()
+                    .any(|l| z.not_across.contains(&l.feature))
+            });
+            if let Some(j) = grid.index(p.hex.neighbour(d))
+                && !across
+            {
+                held[j] = true;
+            }
+        }
+    }
+    let side = ours.first().map(|p| p.side);
+    let home = rules
+        .rail_line
+        .iter()
+        .find(|(s, _)| Some(*s) == side)
+        .map(|(_, c)| *c);
+    if let Some(country) = home {
+        for line in map.lines.iter().filter(|l| l.feature == Feature::Rail) {
+            let mut cells: Vec<usize> = Vec::new();
+            for (a, b) in line.sides.iter().map(|h| h.hexes()) {
+                cells.extend([a, b].into_iter().filter_map(|h| grid.index(h)));
+            }
+            cells.sort_unstable();
+            cells.dedup();
+            let at_disposal = !cells.is_empty()
+                && cells
+                    .iter()
+                    .all(|i| map.country_of(hexes[*i]) == Some(country) && enemy[*i].is_empty());
+            if at_disposal {
+                cells.iter().for_each(|i| held[*i] = true);
+            }
+        }
+    }
+    hexes
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !held[*i])
+        .collect()
+}
+
 /// The state of a path of `d` cells under `rules`.
 fn status_of(rules: &SupplyRules, d: Option<u32>) -> SupplyStatus {
     match d {
+        Some(_) if rules.own_line.is_some() => SupplyStatus::Supplied,
         Some(d) if d <= rules.supplied => SupplyStatus::Supplied,
         Some(d) if d <= rules.unsupplied => SupplyStatus::Unsupplied,
+        // FR-F4: "Any unit unable to establish a line of communication with its logistic base
+        // ... is considered as not supplied" (two states, no limit).
+        _ if rules.own_line.is_some() => SupplyStatus::Unsupplied,
         _ => SupplyStatus::Isolated,
     }
 }
+
+/// How far a line is searched under `rules`: SPI-S1's unsupplied limit, or the whole board where
+/// the length "is of no importance" (FR-F4).
+fn depth(rules: &SupplyRules, n: usize) -> u32 {
+    if rules.own_line.is_some() {
+        u32::try_from(n).unwrap_or(u32::MAX)
+    } else {
+        rules.unsupplied
+    }
+}
+
+/// How many cells deep the way with the fewest obstacles is searched for a unit in `status`
+/// (the limit it missed): at most [`EXPLAIN_DEPTH`] cells where lines have no limit (FR-F4), as
+/// that search holds a row of the board per step.
+fn missed_limit(rules: &SupplyRules, status: SupplyStatus) -> u32 {
+    let limit = match status {
+        SupplyStatus::Supplied => 0,
+        SupplyStatus::Unsupplied if rules.own_line.is_some() => EXPLAIN_DEPTH,
+        SupplyStatus::Unsupplied => rules.supplied,
+        SupplyStatus::Isolated => rules.unsupplied,
+    };
+    limit.min(EXPLAIN_DEPTH.max(rules.unsupplied))
+}
+
+/// The deepest search for what stands in a line's way where lines have no limit (FR-F4).
+const EXPLAIN_DEPTH: u32 = 40;
 
 /// A breadth-first search from `seeds` (cell indexes) through free cells, `limit` cells deep:
 /// each cell's distance and the cell it was reached from (towards the seed), and its seed.
@@ -551,6 +679,25 @@ pub fn trace(
             }
         }
     }
+    // FR-F4: "the ports of Dunkerque, Calais, Boulogne, Dieppe, Le Havre and Caen".
+    if rules.ports.contains(&side) {
+        for p in map
+            .places
+            .iter()
+            .filter(|p| p.kinds.contains(&super::PlaceKind::Port))
+        {
+            if let Some(i) = grid.index(p.cell)
+                && source_at[i].is_none()
+            {
+                source_at[i] = Some(Source {
+                    kind: SourceKind::Port,
+                    name: p.name.clone(),
+                    cell: label(i),
+                    hex: hexes[i],
+                });
+            }
+        }
+    }
     let ours: Vec<(usize, &Piece)> = pieces
         .iter()
         .enumerate()
@@ -562,6 +709,9 @@ pub fn trace(
             continue;
         };
         match f.capacity {
+            // FR-F4: "any unit besieged in a fortified camp (Metz and Paris) is considered as
+            // supplied": the units in it, not lines traced to it.
+            None if rules.forts_inside => limited.push((*k, *p, u32::MAX)),
             None => {
                 source_at[i] = Some(Source {
                     kind: SourceKind::Fortress,
@@ -575,7 +725,7 @@ pub fn trace(
         }
     }
     let seeds: Vec<usize> = (0..n).filter(|i| source_at[*i].is_some()).collect();
-    let field = bfs(map, &hexes, &free, &seeds, rules.unsupplied);
+    let field = bfs(map, &hexes, &free, &seeds, depth(rules, n));
 
     // Each tracing unit's answer from the unlimited sources.
     let mut units: Vec<Traced> = Vec::new();
@@ -641,7 +791,12 @@ pub fn trace(
             cell: label(s),
             hex: hexes[s],
         });
-        let f = bfs(map, &hexes, &free, &[s], rules.unsupplied);
+        let deep = if rules.forts_inside {
+            0
+        } else {
+            depth(rules, n)
+        };
+        let f = bfs(map, &hexes, &free, &[s], deep);
         for (ui, t) in units.iter().enumerate() {
             let Some(c) = unit_cell[ui] else { continue };
             if f.dist[c] == FAR {
@@ -692,22 +847,14 @@ pub fn trace(
     // fewest obstacles (then the fewest cells), from the sources and the rail cells past a stop.
     let mut need: Vec<u32> = units
         .iter()
-        .map(|t| match t.status {
-            SupplyStatus::Supplied => 0,
-            SupplyStatus::Unsupplied => rules.supplied,
-            SupplyStatus::Isolated => rules.unsupplied,
-        })
+        .map(|t| missed_limit(rules, t.status))
         .collect();
     need.sort_unstable();
     need.dedup();
     for limit in need.into_iter().filter(|l| *l > 0) {
         let ways = fewest(map, &hexes, &obst, &source_at, &beyond, limit);
         for (ui, t) in units.iter_mut().enumerate() {
-            let missed = match t.status {
-                SupplyStatus::Supplied => 0,
-                SupplyStatus::Unsupplied => rules.supplied,
-                SupplyStatus::Isolated => rules.unsupplied,
-            };
+            let missed = missed_limit(rules, t.status);
             let Some(c) = unit_cell.get(ui).copied().flatten() else {
                 continue;
             };

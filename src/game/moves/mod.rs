@@ -145,6 +145,10 @@ pub struct ShowOut<'a> {
     /// The board's map the game carries (issue 41), or null.
     map: Option<MapOut<'a>>,
     units: Vec<UnitView<'a>>,
+    /// The sieges laid (1870 FR-F1, FR-B1): each place, its cells, besieger, besieging units and
+    /// blockade marker, as the save holds them; left out when there are none.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    sieges: &'a [crate::engine::game::Siege],
 }
 
 /// The map in `kepi game show --json` (issue 41): {"file", "name", "sha256", "reads", "problem"}.
@@ -192,6 +196,7 @@ pub fn show_out<'a>(s: &'a GameState, game: &Game) -> ShowOut<'a> {
         scale: s.scale,
         map: s.map.as_ref().map(map_out),
         units: s.units.iter().map(unit_view).collect(),
+        sieges: &s.sieges,
     }
 }
 

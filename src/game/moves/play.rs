@@ -327,6 +327,11 @@ pub(crate) fn recheck(
     same_rolls(state, resolution, &res)?;
     same_result(resolution, &res)?;
     same_notes((state, rev), resolution, &res, &warnings)?;
+    // Effects kepi records only since a later revision than the entry's are not asked of it.
+    let fx: Vec<crate::engine::game::Action> = fx
+        .into_iter()
+        .filter(|a| state.system.effect_revision(&resolution.action, a) <= rev)
+        .collect();
     if !older_forms(state.system, &resolution.action, &fx).contains(effects) {
         let show = |v: &[crate::engine::game::Action]| {
             serde_json::to_string(v).unwrap_or_else(|e| e.to_string())

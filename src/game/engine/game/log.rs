@@ -79,8 +79,11 @@ pub struct LogEntry {
 }
 
 /// What kepi writes in a log entry now: 1 since issue 42 (every breach its audit found is noted
-/// with the action). An entry written before has revision 0.
-pub const LOG_REVISION: u32 = 1;
+/// with the action); 2 since a 1870 fortress taken by assault passes to the besieger and its
+/// siege is lifted as effects of the combat (FR-F1, H12). An entry written before has revision 0.
+/// The effects a rule set records only since a revision are excused in older entries
+/// ([`crate::engine::rule_set::RuleSet::effect_revision`]).
+pub const LOG_REVISION: u32 = 2;
 
 fn is_zero(n: &u32) -> bool {
     *n == 0

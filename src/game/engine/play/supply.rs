@@ -21,8 +21,14 @@ pub struct SupplyRoles {
     pub forts: &'static [Arm],
     /// Units whose supply is not traced (SPI: EB units, not combat units).
     pub untraced: &'static [Arm],
-    /// How many units a fortress of this name supplies; None for any number (SPI-S2).
-    pub capacity: fn(&str) -> Option<u32>,
+    /// How many units a fortress supplies, from its name, its card's strength and whether the
+    /// map makes its cell a fortified camp; None for any number (SPI-S2: Metz and Strasburg;
+    /// FR-F1 H11: its coefficient; FR-F4: a fortified camp's besieged, all).
+    pub capacity: fn(&str, u32, bool) -> Option<u32>,
+    /// True when a cell a friendly piece occupies carries a line whatever the enemy controls
+    /// (FR-F4: "A cell controlled by the enemy but occupied by a friendly unit ensures logistic
+    /// communication"); else the movement roles' shielding (SPI-Z1 Cases D and F).
+    pub occupied_shields: bool,
 }
 
 /// A rule set's supply on a map, declared as data (`RuleSet::supply_rules`).
@@ -77,15 +83,21 @@ pub fn pieces(s: &GameState, map: &Map, board: &BoardRules, roles: &SupplyRoles)
             continue;
         };
         let fort = roles.forts.contains(&o.unit.arm).then(|| {
-            let name = map
-                .places_at(hex)
+            let places = map.places_at(hex);
+            let camp = places
+                .iter()
+                .any(|p| p.kinds.contains(&PlaceKind::FortifiedCamp));
+            let name = places
                 .into_iter()
-                .find(|p| p.kinds.contains(&PlaceKind::Fortress))
+                .find(|p| {
+                    p.kinds.contains(&PlaceKind::Fortress)
+                        || p.kinds.contains(&PlaceKind::FortifiedCamp)
+                })
                 .map(|p| p.name.clone())
                 .or_else(|| o.unit.location.clone())
                 .unwrap_or_else(|| o.unit.name.clone());
             Fort {
-                capacity: (roles.capacity)(&name),
+                capacity: (roles.capacity)(&name, o.strength, camp),
                 name,
             }
         });
@@ -97,7 +109,7 @@ pub fn pieces(s: &GameState, map: &Map, board: &BoardRules, roles: &SupplyRoles)
             zoc: !(r.no_zoc.contains(&o.unit.arm)
                 || (r.entrained_no_zoc && o.entrained)
                 || beside(o, r.no_zoc_beside)),
-            shields: !r.no_shield.contains(&o.unit.arm),
+            shields: roles.occupied_shields || !r.no_shield.contains(&o.unit.arm),
             traces: fort.is_none() && !roles.untraced.contains(&o.unit.arm),
             fort,
         });

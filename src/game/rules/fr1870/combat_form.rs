@@ -21,7 +21,10 @@ use crate::rules::fr1870::{
 };
 
 /// FR-C1, FR-S1: a unit's potential, arm, disorganisation and supply as 1870 sees them.
-pub fn fr_unit(u: &UnitState) -> FrUnit {
+///
+/// FR-S1, FR-F4: its supply is the game's (from the map where the game traces it, the umpire's
+/// typed state winning; else the umpire's), looked up in `all`.
+pub fn fr_unit(all: &crate::engine::play::supply::GameSupply, u: &UnitState) -> FrUnit {
     FrUnit {
         name: Some(u.unit.name.clone()),
         potential: u.strength,
@@ -31,7 +34,11 @@ pub fn fr_unit(u: &UnitState) -> FrUnit {
             fr1870::Arm::Infantry
         },
         disorganised: u.disorganised,
-        supplied: u.supply == Supply::Supplied,
+        supplied: all
+            .get(&u.unit.id)
+            .map_or(u.supply == Supply::Supplied, |x| {
+                x.status == crate::map::supply::SupplyStatus::Supplied
+            }),
         fortress_multiplied: false,
         can_retreat: true,
     }
@@ -110,8 +117,9 @@ impl FrForm {
         let (att, att_fort) = fr_side(state, attackers);
         let (def, def_fort) = fr_side(state, defenders);
         self.input.fortress = None;
-        self.input.attackers = att.iter().map(|u| fr_unit(u)).collect();
-        self.input.defenders = def.iter().map(|u| fr_unit(u)).collect();
+        let all = crate::engine::play::supply::game_supply(state);
+        self.input.attackers = att.iter().map(|u| fr_unit(&all, u)).collect();
+        self.input.defenders = def.iter().map(|u| fr_unit(&all, u)).collect();
         if let Some((c, _)) = def_fort {
             self.input.fortress = Some(if def.is_empty() {
                 FrFortress::new(c, FortressRole::DefendsUnoccupied)
@@ -189,6 +197,9 @@ impl FrForm {
                 for (u, fate) in us.iter().zip(fates) {
                     fate_effects(u, *fate, &mut fx);
                 }
+            }
+            if e.fortress_taken {
+                taken_fortress(state, &self.attacker_ids, &self.defender_ids, &mut fx);
             }
             if e.besieger_disorganises_one {
                 fx.push(Action::Note {
@@ -504,6 +515,53 @@ fn fr_sieges(
             input.siege_combat = true;
             input.assault = true;
         }
+    }
+}
+
+/// FR-F1 (H12): "When the besieging units attack, the fortress is taken only in case of result
+/// "E" or "DE". In case of result "E", it may happen that all of the besieger's units are
+/// eliminated, but the fortress nevertheless passes into his possession"; "indicate the taking of
+/// possession of the fortress by an appropriate marker"; "All the advantages of the fortress pass
+/// immediately to its new possessor, even if all the besieging units have been eliminated." Each
+/// fortress card defending passes to the attackers' side (its card's side is the possession
+/// marker kepi keeps), and the siege of a fortress it ends is lifted. A fortified camp's siege
+/// stays laid: there H12 applies "fortified cell by fortified cell" (I1), the other cells still
+/// besieged. Since log revision 2 ([`crate::engine::game::LOG_REVISION`]; an earlier kepi left
+/// the fortress to the umpire, and its entries verify without these effects).
+fn taken_fortress(
+    state: &GameState,
+    attackers: &[String],
+    defenders: &[String],
+    fx: &mut Vec<Action>,
+) {
+    let Some(side) = attackers
+        .iter()
+        .find_map(|id| state.unit(id))
+        .map(|u| u.unit.side)
+    else {
+        return;
+    };
+    let forts: Vec<&UnitState> = defenders
+        .iter()
+        .filter_map(|id| state.unit(id))
+        .filter(|u| u.unit.arm == Arm::Fortress && u.unit.side != side)
+        .collect();
+    for f in &forts {
+        fx.push(Action::Possess {
+            unit: f.unit.id.clone(),
+            side,
+        });
+    }
+    for g in state.sieges.iter().filter(|g| {
+        g.capitulated.is_none()
+            && g.besieger == side
+            && !is_camp(g)
+            && forts.iter().any(|f| g.covers(f.position))
+    }) {
+        fx.push(Action::SetSiege {
+            place: g.place.clone(),
+            siege: None,
+        });
     }
 }
 

@@ -9,6 +9,7 @@
 //! [`transport`] carries a unit by railway (FR-G1) or by sea (FR-K1).
 
 pub mod blockade;
+pub mod board;
 pub mod card;
 mod checklist;
 mod checks;

@@ -174,6 +174,27 @@ impl RuleSet for FrRules {
         crate::rules::board::form::is_attacked_mark(action, effect)
     }
 
+    /// FR-M1 (Titles B and D): movement on a map, the costs the club's terrain table
+    /// ([`super::board::board_rules`]).
+    fn board_rules(&self) -> Option<crate::engine::play::board::BoardRules> {
+        Some(super::board::board_rules())
+    }
+
+    /// FR-F4: supply lines on a map ([`super::board::supply_rules`]).
+    fn supply_rules(&self) -> Option<crate::engine::play::supply::SupplyDecl> {
+        Some(super::board::supply_rules())
+    }
+
+    /// FR-F1 (H12): a fortress taken by assault passes to the besieger and its siege is lifted,
+    /// as effects of the combat since log revision 2.
+    fn effect_revision(&self, action: &str, effect: &crate::engine::game::Action) -> u32 {
+        use crate::engine::game::Action;
+        match (action, effect) {
+            ("combat", Action::Possess { .. } | Action::SetSiege { .. }) => 2,
+            _ => 0,
+        }
+    }
+
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
         match action {
             "combat" => crate::rules::outcome::typed(v)

@@ -55,11 +55,16 @@ pub fn supply_rules() -> SupplyDecl {
                 "victory points (SPI-W1): supply drawn from fortifications still counts here"
                     .into(),
             ],
+            own_line: None,
+            rail_line: Vec::new(),
+            ports: Vec::new(),
+            forts_inside: false,
         },
         roles: SupplyRoles {
             forts: &[Arm::Fortress],
             untraced: &[Arm::Railway],
-            capacity: super::mechanics::fort_supply_capacity,
+            capacity: |town, _, _| super::mechanics::fort_supply_capacity(town),
+            occupied_shields: false,
         },
     }
 }
@@ -76,7 +81,7 @@ mod tests {
         assert_eq!(spi.supply.supplied_max_hexes.v(), SUPPLIED_MAX_HEXES);
         assert_eq!(spi.supply.unsupplied_max_hexes.v(), UNSUPPLIED_MAX_HEXES);
         let d = supply_rules();
-        assert_eq!((d.roles.capacity)("Metz"), None);
-        assert_eq!((d.roles.capacity)("Toul"), Some(1));
+        assert_eq!((d.roles.capacity)("Metz", 12, false), None);
+        assert_eq!((d.roles.capacity)("Toul", 2, false), Some(1));
     }
 }

@@ -1,0 +1,183 @@
+//! Issue 42, 1870 played on its board (FR-M1, Titles B and D; FR-F4), through the real binary: the
+//! zones of control a move pays for and the supply lines traced on a club's map, each quoting its
+//! sentence; the umpire's typed supply still wins, and a combat reads the map's.
+
+use super::common::{apply_json, json, ok, tmp};
+
+/// A club's 1870 board, 12 x 8 cells (even columns half a cell lower), France throughout, with the
+/// club's Terrain Table entry for clear (1 potential a cell, FR-M1): the French logistic base the
+/// west edge (column 01), the German the east edge (column 12).
+const MAP: &str = "[map]\nname = \"club board\"\nrules = \"fr1870\"\nlayout = \"even-q\"\n\
+    first = \"0101\"\nlast = \"1208\"\ndefault_terrain = \"clear\"\ndefault_country = \"france\"\n\n\
+    [provenance]\nsource = \"club\"\ndrawn_by = \"a test\"\nfrom = \"our printed table\"\n\n\
+    [[terrain]]\nname = \"clear\"\nmovement = \"1 potential\"\nmp = 1\n\n\
+    [[edge]]\nrole = \"supply\"\nside = \"french\"\nname = \"the west edge\"\ncells = [\"0101-0108\"]\n\n\
+    [[edge]]\nrole = \"supply\"\nside = \"german\"\nname = \"the east edge\"\ncells = [\"1201-1208\"]\n";
+
+/// A new 1870 game on the club's board: French `fr-a` (0203), `fr-b` (0403), `fr-c` (0603, 4
+/// potential), `fr-far` (1007, 6); German `de-a` (1103, 3) and `de-b` (0305, 2).
+fn game(name: &str) -> String {
+    let dir = tmp("fr1870-board", name);
+    std::fs::write(dir.join("board.toml"), MAP).unwrap();
+    let mut t = String::from(
+        "name = \"fr1870-board\"\nsystem = \"fr1870\"\ntitle = \"Board\"\ndate = \"1870-08-01\"\n\
+         first_cell = 1\nsides = [\"french\", \"german\"]\nmap = \"board.toml\"\n\n",
+    );
+    for (id, side, strength, hex) in [
+        ("fr-a", "french", 2, "0203"),
+        ("fr-b", "french", 2, "0403"),
+        ("fr-c", "french", 4, "0603"),
+        ("fr-far", "french", 6, "1007"),
+        ("de-a", "german", 3, "1103"),
+        ("de-b", "german", 2, "0305"),
+    ] {
+        t.push_str(&format!(
+            "[[unit]]\nid = \"{id}\"\nname = \"{id}\"\nside = \"{side}\"\nnation = \"{}\"\n\
+             arm = \"infantry\"\nstrength = {strength}\nmovement = 4\nhex = \"{hex}\"\n\n",
+            if side == "french" {
+                "France"
+            } else {
+                "Prussia"
+            }
+        ));
+    }
+    let f = dir.join("board-scenario.toml");
+    std::fs::write(&f, t).unwrap();
+    let save = dir.join("g.json").display().to_string();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        &f.display().to_string(),
+        "--out",
+        &save,
+        "--seed",
+        "3",
+    ]);
+    save
+}
+
+/// The unit `id` of a `game supply --json` answer.
+fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["unit"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {v}"))
+}
+
+/// FR-F4: "Any unit able to establish with its logistic base a line of communication consisting
+/// of a series of cells controlled or occupied by friendly units is considered as supplied";
+/// "The logistic base of the German player consists of the eastern and northern edges of the
+/// map"; F5: "Any unit unable to establish a line of communication with its logistic base as
+/// described in F4 is considered as not supplied." fr-c's line runs back through the cells fr-b
+/// and fr-a control to the west edge; fr-far, alone in the south-east, has none (no isolated state in
+/// 1870); the Germans next to their edge are supplied.
+#[test]
+fn kepi_game_supply_traces_1870s_lines_of_communication() {
+    let save = game("supply");
+    let v = json(&["game", "supply", &save, "--json"]);
+    assert_eq!(v["from_map"], true, "{v}");
+    let c = unit(&v, "fr-c");
+    assert_eq!(
+        (c["status"].as_str(), c["basis"].as_str()),
+        (Some("supplied"), Some("map"))
+    );
+    let path: Vec<&str> = c["traced"]["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|x| x.as_str())
+        .collect();
+    assert_eq!(path.first(), Some(&"0603"));
+    assert!(path.last().unwrap().starts_with("01"), "{path:?}");
+    assert_eq!(c["traced"]["source"]["name"], "the west edge");
+    let far = unit(&v, "fr-far");
+    assert_eq!(far["status"], "unsupplied", "{far}");
+    assert!(
+        far["traced"]["interdicts"]
+            .to_string()
+            .contains("uncontrolled"),
+        "{far}"
+    );
+    assert_eq!(unit(&v, "de-a")["status"], "supplied");
+    let rules = v["sides"].to_string();
+    assert!(rules.contains("FR-F4"), "{rules}");
+}
+
+/// FR-F4: "The line of communication is cut as soon as an enemy unit occupies or controls one of
+/// its cells, wherever that may be." de-b moved to 0304 controls the cells between fr-a and
+/// fr-b: fr-c's line is cut. FR-S1 in play: "A non-supplied unit fights with its combat potential
+/// halved": fr-c attacks with 2 of its 4. The umpire's typed state wins over the map's.
+#[test]
+fn a_cut_line_halves_a_combat_and_the_umpires_state_wins() {
+    let save = game("cut");
+    ok(&["game", "apply", &save, "set", "de-b", "position", "0304"]);
+    let v = json(&["game", "supply", &save, "--json"]);
+    assert_eq!(unit(&v, "fr-c")["status"], "unsupplied", "{v}");
+    // de-a next to fr-c; the French combat phase: fr-c attacks it.
+    ok(&["game", "apply", &save, "set", "de-a", "position", "0703"]);
+    ok(&["game", "apply", &save, "next-phase"]);
+    let attack = |save: &str| {
+        apply_json(
+            save,
+            &[
+                "combat",
+                "--attackers",
+                "fr-c",
+                "--hex",
+                "0703",
+                "--dice",
+                "d6=3",
+                "--result",
+                "R",
+            ],
+        )
+        .pop()
+        .unwrap()
+    };
+    let out = attack(&save);
+    assert_eq!(out["outcome"]["attack"], "2", "halved: {out}");
+    ok(&["log", "verify", &save]);
+    ok(&["game", "apply", &save, "undo"]);
+    ok(&["game", "apply", &save, "supply", "fr-c", "supplied"]);
+    let v = json(&["game", "supply", &save, "--json"]);
+    assert_eq!(
+        (
+            unit(&v, "fr-c")["status"].as_str(),
+            unit(&v, "fr-c")["basis"].as_str()
+        ),
+        (Some("supplied"), Some("typed"))
+    );
+    let out = attack(&save);
+    assert_eq!(out["outcome"]["attack"], "4", "the umpire's: {out}");
+    ok(&["log", "verify", &save]);
+}
+
+/// FR-M1, D2: "To enter a cell controlled by an enemy unit, a unit must spend 1 additional point
+/// of movement potential"; D3: "A unit entering a cell controlled by the enemy is not obliged to
+/// stop its movement"; B8: "A unit may never enter a cell occupied by an enemy unit." fr-far
+/// (movement 4) from 1007, de-a at 1005: the cells next to de-a cost one more, and the reach goes
+/// on past them.
+#[test]
+fn kepi_game_reach_counts_1870s_zones_of_control() {
+    let save = game("reach");
+    ok(&["game", "apply", &save, "set", "de-a", "position", "1005"]);
+    let v = json(&["game", "reach", &save, "fr-far", "--json"]);
+    let cost = |cell: &str| {
+        v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["cell"] == cell)
+            .and_then(|c| c["cost"].as_u64())
+    };
+    // 1006 is next to both: 1 for clear + 1 to enter the enemy's zone; 1008 is not in it.
+    assert_eq!((cost("1006"), cost("1008")), (Some(2), Some(1)), "{v}");
+    // 0906, in the zone, by 0907 (1) and then 1 + 1.
+    assert_eq!(cost("0906"), Some(3), "{v}");
+    assert_eq!(cost("1005"), None, "the enemy's cell is never entered");
+    assert!(v["rules"].to_string().contains("FR-M1"), "{v}");
+    assert_eq!(v["movement_rules"], true);
+}

@@ -697,3 +697,36 @@ fn a_map_named_relative_to_the_folder_is_carried_with_its_whole_path() {
         "{out}\n{err}"
     );
 }
+
+/// A scenario named bare on the command line, in the folder kepi runs in ("club.toml"), finds the
+/// map beside it: the scenario's folder is the current one (it was the empty path, which no
+/// folder check could resolve).
+#[test]
+fn a_scenario_named_bare_in_the_current_folder_finds_its_map() {
+    let dir = tmp("map-cli", "bare-scenario");
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    std::fs::copy(example("example-pw.toml"), dir.join("maps/board.toml")).unwrap();
+    club_scenario(&dir, "map = \"maps/board.toml\"");
+    let o = std::process::Command::new(super::common::bin())
+        .current_dir(&dir)
+        .args([
+            "game",
+            "new",
+            "--scenario",
+            "club.toml",
+            "--out",
+            "g.json",
+            "--seed",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let shown = json(&[
+        "game",
+        "show",
+        dir.join("g.json").to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(shown["map"]["reads"], true, "{shown}");
+}

@@ -435,6 +435,13 @@ fn check_shared_path(
         }
     }
     if let Some(dir) = base_dir {
+        // A file named bare on the command line ("battle.toml") has the empty path for its folder:
+        // the current one.
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
         let full = dir.join(p);
         let real = full
             .canonicalize()

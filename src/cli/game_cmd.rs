@@ -798,7 +798,7 @@ fn supply(s: &GameState, unit: Option<&str>, json: bool) -> Result<(), CliError>
                 src.kind.as_str(),
                 t.path.join(" ")
             ),
-            (None, _) => outln!("      at {}: no source within reach", t.cell),
+            (None, _) => outln!("      at {}: no supply line reaches a source", t.cell),
             // A fortification: its own source, said in its note.
             (Some(_), None) => {}
         }

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::common::{apply_json as apply, due, json, kepi, notes_of, ok, tmp};
+use super::common::{apply_json as apply, due, json, kepi, noted, notes_of, ok, tmp};
 
 /// The last resolution in the game's log (its modifier lines, rule ids and provenance).
 fn last_resolution(save: &str) -> serde_json::Value {
@@ -696,4 +696,90 @@ fn siege_refuses_besiegers_and_places_that_name_nothing() {
         ],
     );
     assert_eq!(out[0]["outcome"]["place"], "Neuf-Brisach", "{out:?}");
+}
+
+/// FR-L1, Situation 3, special rule b: "If you wish to introduce into the game the attitude of
+/// Bazaine, proceed as follows: at the start of each of his combat phases, the French player
+/// rolls the die. If he obtains a 6, the units shut up in Metz have the right to attack (...); if
+/// he obtains anything other than a 6, these units remain inactive during that phase (...). This
+/// restriction lasts for the whole game." In play: `bazaine` rolls it (1/6 exactly); a unit in
+/// besieged Metz attacking after a 3, or in a later Combat Phase before its die, is noted before
+/// the roll and in the log (the umpire decides); after a 6 it is not; a game that never rolls the
+/// die notes nothing (the rule is optional).
+#[test]
+fn bazaines_die_lets_the_units_in_metz_attack_only_on_a_6() {
+    let save = scenario_ringed(&tmp("sieges", "bazaine"), false);
+    besiege_metz(&save, "8");
+    apply(&save, &["next-phase"]);
+    let sortie = |save: &str| {
+        apply(
+            save,
+            &[
+                "combat",
+                "--attackers",
+                "fr-1",
+                "--hex",
+                "2436",
+                "--dice",
+                "d6=3",
+            ],
+        )
+        .pop()
+        .unwrap()
+    };
+    let metz = "attacks out of Metz";
+    let never = sortie(&save);
+    assert!(!noted(&notes_of(&never), metz), "{never}");
+    apply(&save, &["undo"]);
+
+    let die = apply(&save, &["bazaine", "--dice", "d6=3"]).pop().unwrap();
+    assert_eq!(die["outcome"]["may_attack"], false, "{die}");
+    let odds = json(&["resolve", "fr1870", "bazaine", "--odds", "--json"]).to_string();
+    assert!(
+        odds.contains("\"1/6\"") && odds.contains("\"5/6\"") && odds.contains("may attack"),
+        "{odds}"
+    );
+    let out = sortie(&save);
+    assert!(
+        noted(
+            &notes_of(&out),
+            "fr-1 attacks out of Metz: Bazaine's die this phase was not a 6"
+        ),
+        "{out}"
+    );
+    ok(&["log", "verify", &save]);
+    apply(&save, &["undo", "undo"]);
+
+    apply(&save, &["bazaine", "--dice", "d6=6"]);
+    let out = sortie(&save);
+    assert!(!noted(&notes_of(&out), metz), "{out}");
+    ok(&["log", "verify", &save]);
+
+    // The next turn's French Combat Phase: the die of turn 1 does not carry over.
+    apply(
+        &save,
+        &["next-phase", "next-phase", "next-phase", "next-phase"],
+    );
+    let out = apply(
+        &save,
+        &[
+            "combat",
+            "--attackers",
+            "fr-2",
+            "--hex",
+            "2436",
+            "--dice",
+            "d6=3",
+        ],
+    )
+    .pop()
+    .unwrap();
+    assert!(
+        noted(
+            &notes_of(&out),
+            "Bazaine's die has not been rolled this phase"
+        ),
+        "{out}"
+    );
+    ok(&["log", "verify", &save]);
 }

@@ -676,10 +676,12 @@ impl HexCombatForm for FrForm {
     fn combat_refusal(&self, state: &GameState) -> Option<String> {
         fr_refusal(self, state)
     }
-    /// FR-F1 (H5): a unit that stormed a fortress this turn attacking.
+    /// FR-F1 (H5): a unit that stormed a fortress this turn attacking; FR-L1 (Situation 3 b): a
+    /// unit shut up in Metz attacking without Bazaine's 6 this phase.
     fn own_breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
         let s = game.state();
-        self.attacker_ids
+        let mut out: Vec<String> = self
+            .attacker_ids
             .iter()
             .filter_map(|id| s.unit(id))
             .filter(|u| u.stormed)
@@ -691,7 +693,9 @@ impl HexCombatForm for FrForm {
                     super::form::H5_NO_COMBAT
                 )
             })
-            .collect()
+            .collect();
+        out.extend(bazaine_breaches(game, &self.attacker_ids));
+        out
     }
     fn clear_own_typed(&mut self) {
         self.multiplied = None;
@@ -700,6 +704,68 @@ impl HexCombatForm for FrForm {
     fn panel(&mut self, ui: &mut egui::Ui, state: &GameState) {
         super::panel::fr_situation_ui(ui, self, state);
     }
+}
+
+/// True when `u` is shut up in Metz: in a cell of a siege of Metz laid by the other side, or on the
+/// map's place named Metz.
+fn in_metz(s: &GameState, u: &UnitState) -> bool {
+    let metz = |name: &str| name.trim().eq_ignore_ascii_case("metz");
+    let besieged = s.sieges.iter().any(|g| {
+        metz(&g.place)
+            && g.capitulated.is_none()
+            && g.besieger != u.unit.side
+            && g.covers(u.position)
+    });
+    besieged
+        || s.map.as_ref().and_then(|m| m.map().ok()).is_some_and(|m| {
+            crate::engine::play::board::hex_in(u.position, m.grid.layout)
+                .is_some_and(|h| m.places_at(h).iter().any(|p| metz(&p.name)))
+        })
+}
+
+/// FR-L1, Situation 3, special rule b: once Bazaine's die has been rolled in a game ("This
+/// restriction lasts for the whole game"), a unit shut up in Metz attacking in a Combat Phase
+/// whose die was not a 6, or before the die of this phase was rolled, is noted (the umpire
+/// decides). Nothing is noted in a game where the die was never rolled: the rule is optional
+/// ("If you wish to introduce into the game the attitude of Bazaine").
+fn bazaine_breaches(game: &crate::engine::game::Game, attackers: &[String]) -> Vec<String> {
+    let s = game.state();
+    let rolls: Vec<(bool, Option<bool>)> = game
+        .in_effect()
+        .filter_map(|e| match e.action {
+            Action::Resolved { resolution, .. } if resolution.action == "bazaine" => {
+                let this_phase = e.entry.turn == s.turn && e.entry.phase == s.phase_name();
+                let may = resolution
+                    .outcome
+                    .as_ref()
+                    .and_then(|o| o.get("may_attack"))
+                    .and_then(serde_json::Value::as_bool);
+                Some((this_phase, may))
+            }
+            _ => None,
+        })
+        .collect();
+    if rolls.is_empty() {
+        return Vec::new();
+    }
+    let now = rolls.iter().rev().find(|(here, _)| *here).map(|(_, m)| *m);
+    let why = match now {
+        Some(Some(true)) => return Vec::new(),
+        Some(_) => "Bazaine's die this phase was not a 6",
+        None => "Bazaine's die has not been rolled this phase (`bazaine`)",
+    };
+    attackers
+        .iter()
+        .filter_map(|id| s.unit(id))
+        .filter(|u| in_metz(s, u))
+        .map(|u| {
+            format!(
+                "{} attacks out of Metz: {why} (FR-L1, Situation 3 b: {})",
+                u.unit.name,
+                fr1870::BAZAINE
+            )
+        })
+        .collect()
 }
 
 /// 1870: the attacker and the defender are enemies; a fortress "may not by itself execute any

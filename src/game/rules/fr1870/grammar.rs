@@ -3,6 +3,7 @@
 //!
 //! `combat` JSON outcome: `{"odds": "1:2", "result": "AD,DD" | null, "message"?, "valid_results"?,
 //! "die", "modified_die", "attack", "defence", "entered", "effects"}`; `storm`: `{"taken", "die"}`;
+//! `bazaine`: `{"may_attack", "die"}`;
 //! `siege`: `{"place", "cell", "kind", "by", "start", "steps"}`; `blockade`: `{"place", "kind",
 //! "event", "marker", "capitulates", "turn"?, "besiegers_leave_on"?}`; `points`: `{"situation",
 //! "french", "german", "leader", "margin"}`; `rail`: `{"unit", "from", "to", "cells", "line"?,
@@ -97,6 +98,10 @@ pub enum Fr1870Action {
         #[arg(long)]
         cavalry: bool,
     },
+    /// FR-L1 (Situation 3, special rule b): Bazaine's die at the start of a French Combat Phase:
+    /// on a 6 the units shut up in Metz may attack this phase, else they remain inactive (they
+    /// may always defend). Once rolled in a game the restriction holds for the whole game.
+    Bazaine,
     /// FR-F1, FR-B1: lay a siege on a place (a "Siege" marker; its blockade marker on the calendar).
     /// In a game the besiegers' cells and arms, the garrison and what they besiege already come
     /// from the game; the game keeps the siege.
@@ -378,6 +383,7 @@ pub fn run(
             };
             Ok(fr1870::storm(&input, t, ctx.dice)?.erase())
         }
+        Fr1870Action::Bazaine => Ok(fr1870::bazaine(ctx.dice)?.erase()),
         Fr1870Action::Siege(a) => Ok(siege::lay_siege(&siege_input(a)?, t)?.erase()),
         Fr1870Action::Blockade {
             place,

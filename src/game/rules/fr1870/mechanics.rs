@@ -1,5 +1,6 @@
 //! 1870 mechanics other than the combat roll: calendar (FR-T1), storming a fortress and garrisons
-//! (FR-F1), cavalry refusing combat (FR-C3), R counters and stacking (FR-R1), situations (FR-L1).
+//! (FR-F1), cavalry refusing combat (FR-C3), R counters and stacking (FR-R1), situations (FR-L1)
+//! and Bazaine's die (FR-L1, Situation 3 b).
 
 use serde::{Deserialize, Serialize};
 
@@ -10,6 +11,7 @@ use crate::rules::crt::{CalendarEntry, turn_dates, vocab};
 use crate::rules::{
     Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
 };
+use crate::tables::Provenance;
 
 vocab!(
     /// The kind of a unit or R counter.
@@ -149,6 +151,73 @@ pub fn storm(
                 .push("the attacking unit occupies the fortress at once".to_string());
         }
         res.outcome = Some(StormOutcome { taken, die });
+    }
+    Ok(res)
+}
+
+/// FR-L1, Situation 3, special rule b (Bazaine) as printed.
+pub const BAZAINE: &str = "\"at the start of each of his combat phases, the French player rolls \
+                           the die. If he obtains a 6, the units shut up in Metz have the right to \
+                           attack (...); if he obtains anything other than a 6, these units remain \
+                           inactive during that phase\"";
+
+/// FR-L1 (Situation 3 b): the face on which the units in Metz may attack (seed: "If he obtains a
+/// 6").
+pub const BAZAINE_FACE: u32 = 6;
+
+/// FR-L1 (Situation 3 b): the outcome of Bazaine's die.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BazaineOutcome {
+    /// The units shut up in Metz may attack this Combat Phase.
+    pub may_attack: bool,
+    /// The die.
+    pub die: u32,
+}
+
+/// FR-L1, Situation 3, special rule b: "If you wish to introduce into the game the attitude of
+/// Bazaine ... at the start of each of his combat phases, the French player rolls the die. If he
+/// obtains a 6, the units shut up in Metz have the right to attack (if the player wishes,
+/// obviously); if he obtains anything other than a 6, these units remain inactive during that
+/// phase (it goes without saying that they can always defend themselves if the German player
+/// attacks them). This restriction lasts for the whole game." One d6: 1/6 they may attack.
+pub fn bazaine(dice: Option<&mut DiceSource>) -> Result<Resolution<BazaineOutcome>, RuleError> {
+    let dist = Dist::die(Die::D6).map(|d| *d >= BAZAINE_FACE);
+    let label = |b: bool| {
+        if b {
+            "the units in Metz may attack"
+        } else {
+            "the units in Metz remain inactive"
+        }
+        .to_string()
+    };
+    let mut res = Resolution {
+        system: RuleSetId::Fr1870,
+        action: "bazaine".to_string(),
+        modifiers: vec![ModifierLine::new(
+            "the units in Metz may attack on",
+            Effect::Target(Ratio::from(BAZAINE_FACE)),
+            RuleId::new("FR-L1"),
+            Provenance::Seed,
+        )],
+        dice: Vec::new(),
+        outcome: None,
+        summary: format!("Bazaine: d6 {BAZAINE_FACE} lets the units in Metz attack this phase"),
+        odds: odds_from(&dist, |b| label(*b)),
+        rolled: None,
+        notes: vec![
+            "Situation 3, special rule b: rolled by the French player at the start of each of his \
+             combat phases; they may always defend"
+                .to_string(),
+        ],
+    };
+    if let Some(dice) = dice {
+        let start = dice.rolls().len();
+        let die = dice.roll(Die::D6, "Bazaine d6")?;
+        res.dice = dice.rolls()[start..].to_vec();
+        let may_attack = die >= BAZAINE_FACE;
+        res.summary = format!("Bazaine d6 {die}: {}", label(may_attack));
+        res.rolled = rolled_line(&res.odds, &label(may_attack));
+        res.outcome = Some(BazaineOutcome { may_attack, die });
     }
     Ok(res)
 }

@@ -154,3 +154,71 @@ pub fn spi_game_on_map(area: &str, name: &str, file: &str, text: &str) -> String
     ]);
     save
 }
+
+/// One `[[unit]]` card of a test scenario: id and name `id`, its side's nation (France or
+/// Prussia), then `extra` lines ("movement = 4\n"), if any.
+pub fn card(id: &str, side: &str, arm: &str, strength: u32, hex: &str, extra: &str) -> String {
+    let nation = if side == "french" {
+        "France"
+    } else {
+        "Prussia"
+    };
+    format!(
+        "[[unit]]\nid = \"{id}\"\nname = \"{id}\"\nside = \"{side}\"\nnation = \"{nation}\"\n\
+         arm = \"{arm}\"\nstrength = {strength}\nhex = \"{hex}\"\n{extra}\n"
+    )
+}
+
+/// The header of a 1870 test scenario named `name` from calendar cell 1, French first, with
+/// `extra` lines ("map = \"board.toml\"\n").
+pub fn fr1870_header(name: &str, title: &str, extra: &str) -> String {
+    format!(
+        "name = \"{name}\"\nsystem = \"fr1870\"\ntitle = \"{title}\"\ndate = \"1870-08-01\"\n\
+         first_cell = 1\nsides = [\"french\", \"german\"]\n{extra}\n"
+    )
+}
+
+/// Writes the scenario `text` as `file` in `dir`, starts a game of it (seed 3) and returns the
+/// save's path (`dir/g.json`).
+pub fn game_of_scenario(dir: &std::path::Path, file: &str, text: &str) -> String {
+    let f = dir.join(file);
+    std::fs::write(&f, text).unwrap();
+    let save = dir.join("g.json").display().to_string();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        &f.display().to_string(),
+        "--out",
+        &save,
+        "--seed",
+        "3",
+    ]);
+    save
+}
+
+/// The unit `id` of a `kepi game supply --json` answer.
+pub fn supplied_unit<'a>(v: &'a Value, id: &str) -> &'a Value {
+    v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["unit"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {v}"))
+}
+
+/// `kepi game apply SAVE next-phase`, `n` times.
+pub fn next_phases(save: &str, n: usize) {
+    for _ in 0..n {
+        ok(&["game", "apply", save, "next-phase"]);
+    }
+}
+
+/// Runs kepi in the folder `dir` (relative paths are its); returns its output.
+pub fn kepi_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(bin())
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}

@@ -8,7 +8,10 @@
 
 use std::path::Path;
 
-use super::common::{apply, apply_json, json, noted, notes_of, ok, refused, show, tmp};
+use super::common::{
+    apply, apply_json, card, fr1870_header, game_of_scenario, json, noted, notes_of, ok, refused,
+    show, tmp,
+};
 
 /// A scenario on 1870's board from calendar cell 1 (French movement first):
 /// - Longwy (2010), a German fortress of value 1, unoccupied; French infantry `fr-st` next to it
@@ -18,10 +21,7 @@ use super::common::{apply, apply_json, json, noted, notes_of, ok, refused, show,
 /// - a French fortress of value 2 at 1010 held by `fr-g` (4), German `de-t` (3) next to it (1011);
 /// - a German fortress of value 1 at 4010 held by `de-oc`, French `fr-oc` next to it (4011).
 pub(super) fn scenario(dir: &Path) -> String {
-    let mut t = String::from(
-        "name = \"fr1870-fortresses\"\nsystem = \"fr1870\"\ntitle = \"Fortresses\"\n\
-         date = \"1870-08-01\"\nfirst_cell = 1\nsides = [\"french\", \"german\"]\n\n",
-    );
+    let mut t = fr1870_header("fr1870-fortresses", "Fortresses", "");
     let units: &[(&str, &str, &str, u32, &str)] = &[
         ("fort-lw", "german", "fortress", 1, "2010"),
         ("fr-st", "french", "infantry", 3, "2011"),
@@ -42,30 +42,9 @@ pub(super) fn scenario(dir: &Path) -> String {
         ("fr-oc", "french", "infantry", 3, "4011"),
     ];
     for (id, side, arm, strength, hex) in units {
-        t.push_str(&format!(
-            "[[unit]]\nid = \"{id}\"\nname = \"{id}\"\nside = \"{side}\"\nnation = \"{}\"\n\
-             arm = \"{arm}\"\nstrength = {strength}\nhex = \"{hex}\"\n\n",
-            if *side == "french" {
-                "France"
-            } else {
-                "Prussia"
-            }
-        ));
+        t.push_str(&card(id, side, arm, *strength, hex, ""));
     }
-    let f = dir.join("fortresses.toml");
-    std::fs::write(&f, t).unwrap();
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        &f.display().to_string(),
-        "--out",
-        &save,
-        "--seed",
-        "3",
-    ]);
-    save
+    game_of_scenario(dir, "fortresses.toml", &t)
 }
 
 /// Unit `id` as `kepi game show --json` gives it.

@@ -2,7 +2,9 @@
 //! zones of control a move pays for and the supply lines traced on a club's map, each quoting its
 //! sentence; the umpire's typed supply still wins, and a combat reads the map's.
 
-use super::common::{apply_json, json, ok, tmp};
+use super::common::{
+    apply_json, card, fr1870_header, game_of_scenario, json, ok, supplied_unit as unit, tmp,
+};
 
 /// A club's 1870 board, 12 x 8 cells (even columns half a cell lower), France throughout, with the
 /// club's Terrain Table entry for clear (1 potential a cell, FR-M1): the French logistic base the
@@ -19,10 +21,7 @@ const MAP: &str = "[map]\nname = \"club board\"\nrules = \"fr1870\"\nlayout = \"
 fn game(name: &str) -> String {
     let dir = tmp("fr1870-board", name);
     std::fs::write(dir.join("board.toml"), MAP).unwrap();
-    let mut t = String::from(
-        "name = \"fr1870-board\"\nsystem = \"fr1870\"\ntitle = \"Board\"\ndate = \"1870-08-01\"\n\
-         first_cell = 1\nsides = [\"french\", \"german\"]\nmap = \"board.toml\"\n\n",
-    );
+    let mut t = fr1870_header("fr1870-board", "Board", "map = \"board.toml\"\n");
     for (id, side, strength, hex) in [
         ("fr-a", "french", 2, "0203"),
         ("fr-b", "french", 2, "0403"),
@@ -31,40 +30,9 @@ fn game(name: &str) -> String {
         ("de-a", "german", 3, "1103"),
         ("de-b", "german", 2, "0305"),
     ] {
-        t.push_str(&format!(
-            "[[unit]]\nid = \"{id}\"\nname = \"{id}\"\nside = \"{side}\"\nnation = \"{}\"\n\
-             arm = \"infantry\"\nstrength = {strength}\nmovement = 4\nhex = \"{hex}\"\n\n",
-            if side == "french" {
-                "France"
-            } else {
-                "Prussia"
-            }
-        ));
+        t.push_str(&card(id, side, "infantry", strength, hex, "movement = 4\n"));
     }
-    let f = dir.join("board-scenario.toml");
-    std::fs::write(&f, t).unwrap();
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        &f.display().to_string(),
-        "--out",
-        &save,
-        "--seed",
-        "3",
-    ]);
-    save
-}
-
-/// The unit `id` of a `game supply --json` answer.
-fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
-    v["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["unit"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {v}"))
+    game_of_scenario(&dir, "board-scenario.toml", &t)
 }
 
 /// FR-F4: "Any unit able to establish with its logistic base a line of communication consisting

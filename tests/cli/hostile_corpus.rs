@@ -110,6 +110,7 @@ const BASES: &[(&str, &str)] = &[
         "--attack=12 --defend=4 --d6=3 --result=DR",
     ),
     ("resolve fr1870 storm", "--value=3 --seed=1"),
+    ("resolve fr1870 bazaine", "--seed=1"),
     (
         "resolve fr1870 siege",
         "--place=Belfort --cell=1338 --coefficient=3 --garrison=4",

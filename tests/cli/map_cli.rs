@@ -663,9 +663,9 @@ fn a_map_named_relative_to_the_folder_is_carried_with_its_whole_path() {
     )
     .unwrap();
     let save = dir.join("g.json");
-    let o = std::process::Command::new(super::common::bin())
-        .current_dir(&dir)
-        .args([
+    let o = super::common::kepi_in(
+        &dir,
+        &[
             "game",
             "new",
             "--scenario",
@@ -676,9 +676,8 @@ fn a_map_named_relative_to_the_folder_is_carried_with_its_whole_path() {
             "1",
             "--map",
             "board.toml",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(o.status.success(), "{o:?}");
     let shown = json(&["game", "show", save.to_str().unwrap(), "--json"]);
     let file = shown["map"]["file"]
@@ -707,9 +706,9 @@ fn a_scenario_named_bare_in_the_current_folder_finds_its_map() {
     std::fs::create_dir_all(dir.join("maps")).unwrap();
     std::fs::copy(example("example-pw.toml"), dir.join("maps/board.toml")).unwrap();
     club_scenario(&dir, "map = \"maps/board.toml\"");
-    let o = std::process::Command::new(super::common::bin())
-        .current_dir(&dir)
-        .args([
+    let o = super::common::kepi_in(
+        &dir,
+        &[
             "game",
             "new",
             "--scenario",
@@ -718,9 +717,8 @@ fn a_scenario_named_bare_in_the_current_folder_finds_its_map() {
             "g.json",
             "--seed",
             "1",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(o.status.success(), "{o:?}");
     let shown = json(&[
         "game",

@@ -8,7 +8,10 @@
 
 use std::path::Path;
 
-use super::common::{apply_json as apply, due, json, kepi, noted, notes_of, ok, tmp};
+use super::common::{
+    apply_json as apply, card, due, fr1870_header, game_of_scenario, json, kepi, noted, notes_of,
+    ok, tmp,
+};
 
 /// The last resolution in the game's log (its modifier lines, rule ids and provenance).
 fn last_resolution(save: &str) -> serde_json::Value {
@@ -50,20 +53,9 @@ fn metz_ring() -> Vec<String> {
 /// [`scenario`], with German infantry on every cell around Metz (`ringed`, I2: the camp
 /// encircled) or only `de-metz` beside it.
 fn scenario_ringed(dir: &Path, ringed: bool) -> String {
-    let mut t = String::from(
-        "name = \"fr1870-sieges\"\nsystem = \"fr1870\"\ntitle = \"Sieges\"\ndate = \"1870-08-01\"\n\
-         first_cell = 1\nsides = [\"french\", \"german\"]\n\n",
-    );
+    let mut t = fr1870_header("fr1870-sieges", "Sieges", "");
     let unit = |id: &str, side: &str, arm: &str, strength: u32, hex: &str| {
-        format!(
-            "[[unit]]\nid = \"{id}\"\nname = \"{id}\"\nside = \"{side}\"\nnation = \"{}\"\n\
-             arm = \"{arm}\"\nstrength = {strength}\nhex = \"{hex}\"\n\n",
-            if side == "french" {
-                "France"
-            } else {
-                "Prussia"
-            }
-        )
+        card(id, side, arm, strength, hex, "")
     };
     for i in 0..22 {
         t.push_str(&unit(
@@ -93,20 +85,7 @@ fn scenario_ringed(dir: &Path, ringed: bool) -> String {
             }
         }
     }
-    let f = dir.join("sieges.toml");
-    std::fs::write(&f, t).unwrap();
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        &f.display().to_string(),
-        "--out",
-        &save,
-        "--seed",
-        "3",
-    ]);
-    save
+    game_of_scenario(dir, "sieges.toml", &t)
 }
 
 /// Situation 2: "Sieges: ... Metz (2435). Place the blockade marker METZ-2 on the cell METZ-2 of

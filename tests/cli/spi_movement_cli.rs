@@ -462,3 +462,52 @@ fn spi_eb_river_crossing_in_play() {
     assert!(err.contains("not an EB unit"), "{err}");
     super::common::ok(&["log", "verify", &save]);
 }
+
+/// SPI-I1, the Reinforcement Chart as the seed prints it: "Aug. 1-3 | 1 | one 7*, south edge of
+/// map"; "Aug. 10-12 | 4 | ... | one 5*"; "Aug. 13-15 | 5 | ... | one 3*"; "Aug. 16-18 | 6 | one
+/// 8: Chalons, 4 Combat Points | one 5*". The bundled scenario carries them as cards with
+/// `arrives`: each side's reinforcement phase of that turn lists them to place, and no other.
+#[test]
+fn the_reinforcement_chart_brings_its_units_in_their_turns() {
+    let save = game("reinforcements");
+    let arriving = |save: &str| -> Vec<String> {
+        super::common::checklist_items(save)
+            .iter()
+            .filter(|i| i["rule"] == "SPI-I1")
+            .flat_map(|i| i["units"].as_array().cloned().unwrap_or_default())
+            .filter_map(|u| u.as_str().map(String::from))
+            .collect()
+    };
+    // Turn 1: the German reinforcement phase brings nothing, the French one the 7.
+    assert!(arriving(&save).is_empty());
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "next-phase",
+        "next-phase",
+        "next-phase",
+    ]);
+    assert_eq!(arriving(&save), vec!["fr-reinf-1-7"]);
+    // On to turn 4's German reinforcement phase (six phases a turn).
+    super::common::next_phases(&save, 15);
+    let shown = super::common::show(&save);
+    assert_eq!(
+        (shown["turn"].as_u64(), shown["phase"].as_str()),
+        (Some(4), Some("German reinforcement"))
+    );
+    assert_eq!(arriving(&save), vec!["de-reinf-4-5"]);
+    super::common::next_phases(&save, 6);
+    assert_eq!(arriving(&save), vec!["de-reinf-5-3"]);
+    super::common::next_phases(&save, 6);
+    assert_eq!(arriving(&save), vec!["de-reinf-6-5"]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "next-phase",
+        "next-phase",
+        "next-phase",
+    ]);
+    assert_eq!(arriving(&save), vec!["fr-reinf-6-8"]);
+}

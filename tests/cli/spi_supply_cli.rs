@@ -4,7 +4,7 @@
 //! map, and play reading it (the isolated unit's check at the end of its movement phase), each
 //! quoting its sentence.
 
-use super::common::{json, ok, run, tmp};
+use super::common::{json, ok, run, supplied_unit as unit, tmp};
 
 /// A 14 x 6 SPI map: France, columns 13-14 Germany; a French rail line off the west edge along
 /// row 03 to 0603 (the French `supply` edge at 0103), the German "S" at 1401.
@@ -43,16 +43,6 @@ fn game(name: &str) -> String {
         "0703",
     ]);
     save
-}
-
-/// The unit `id` of a `game supply --json` answer.
-fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
-    v["units"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["unit"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {v}"))
 }
 
 /// A map that names no supply edge of a side leaves that side's supply to the umpire.

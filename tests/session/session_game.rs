@@ -431,17 +431,24 @@ fn scenarios_are_historical_and_sized() {
             .all(|u| u.position.hex().is_some() && u.facing.is_some())
     );
     let spi = builtin_scenario("spi-1870").unwrap();
-    let german: u32 = spi
-        .units
-        .iter()
-        .filter(|u| u.side == kepi::roster::Side::German && u.arm == kepi::roster::Arm::Infantry)
-        .map(|u| u.strength)
-        .sum();
+    let german = |reinforcements: bool| -> u32 {
+        spi.units
+            .iter()
+            .filter(|u| {
+                u.side == kepi::roster::Side::German
+                    && u.arm == kepi::roster::Arm::Infantry
+                    && u.arrives.is_some() == reinforcements
+            })
+            .map(|u| u.strength)
+            .sum()
+    };
     assert_eq!(
-        german,
+        german(false),
         5 + 6 + 3 * 5 + 3 * 6 + 2 * 3 + 2 * 5 + 2 * 6,
-        "SPI-I1"
+        "SPI-I1, the initial forces"
     );
+    // The Reinforcement Chart's German "one 5*", "one 3*", "one 5*" (Game-Turns 4 to 6).
+    assert_eq!(german(true), 5 + 3 + 5, "SPI-I1, the reinforcements");
     let fr = builtin_scenario("fr1870-august").unwrap();
     assert_eq!(
         fr.units

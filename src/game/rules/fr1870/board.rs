@@ -19,14 +19,7 @@ const NOT_UNITS: &[Arm] = &[Arm::Railway, Arm::Dummy, Arm::Headquarters];
 
 /// Every arm a 1870 card may have: none keeps the enemy's control out of its cell (D7: "for each
 /// player, the cell is controlled by the enemy").
-const EVERY_ARM: &[Arm] = &[
-    Arm::Infantry,
-    Arm::Cavalry,
-    Arm::Fortress,
-    Arm::Railway,
-    Arm::Dummy,
-    Arm::Headquarters,
-];
+const EVERY_ARM: &[Arm] = super::card::ARMS;
 
 /// FR-M1 on a map:
 ///

@@ -4,20 +4,23 @@
 use crate::roster::Arm;
 use crate::roster::spec::{Builder, CardSpec, Placing};
 
+/// The arms a 1870 card may have.
+pub const ARMS: &[Arm] = &[
+    Arm::Infantry,
+    Arm::Cavalry,
+    Arm::Fortress,
+    Arm::Railway,
+    Arm::Dummy,
+    Arm::Headquarters,
+];
+
 /// A 1870 counter: a division or detached brigade (A5) with its combat potential on the cell map
 /// (FR-L1, FR-M1), fortresses (FR-F1); no classes, weapons or formations.
 pub fn spec() -> CardSpec {
     let mut b = Builder::new("1870")
         .common()
         .arms(
-            &[
-                Arm::Infantry,
-                Arm::Cavalry,
-                Arm::Fortress,
-                Arm::Railway,
-                Arm::Dummy,
-                Arm::Headquarters,
-            ],
+            ARMS,
             "A5: divisions and detached brigades; FR-F1: fortresses",
         )
         .strength(

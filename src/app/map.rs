@@ -254,6 +254,9 @@ pub struct MapPanel {
     /// The rail network the unit picked's side may use, as its rule set traces it (SPI-S2), for
     /// the game as it stands and that side: its cells and where the trace stopped.
     rail: super::state::Memo<((usize, String), Option<Side>), RailNetwork>,
+    /// The kind of cell marker a click puts on or takes off (issue 45: SPI's rail cut, 1870's
+    /// possession markers), when the umpire has picked one; None: clicks act with units.
+    marking: Option<&'static str>,
 }
 
 /// A side's rail network: its cells and the cells where its trace stopped.
@@ -374,11 +377,16 @@ impl MapPanel {
         self.picture.update(ui.ctx(), map_file, scene.map);
         tools_ui(
             ui,
-            &mut size,
-            &mut zoc,
+            (&mut size, &mut zoc),
             scene.map.zip(map_file),
             legend,
             &mut self.picture,
+        );
+        marking_ui(
+            ui,
+            &mut self.marking,
+            scene.state.system.cell_markers(),
+            scene.map.is_some(),
         );
         if let (Some(map), Some(file)) = (scene.map, map_file) {
             self.picture.align_ui(ui, file, map);
@@ -544,6 +552,7 @@ impl MapPanel {
                         names,
                     );
                 }
+                paint_marks(&painter, scene, &fr, &visuals);
                 if let Some(h) = hovered {
                     let mut pts = hex_corners(fr.centre(h), fr.size).to_vec();
                     pts.push(pts[0]);
@@ -565,10 +574,34 @@ impl MapPanel {
                         let cell = board.grid.contains(&h).then(|| h.label_or_axial(fr.layout));
                         self.picture.clicked(px, cell);
                     }
-                } else if let Some(note) =
-                    self.units_on_board_ui(ui, view, scene, &fr, board.grid, out)
-                {
-                    hovered_text = note;
+                } else {
+                    if let Some(note) =
+                        self.units_on_board_ui(ui, view, scene, &fr, board.grid, out)
+                    {
+                        hovered_text = note;
+                    }
+                    // Marking (issue 45): a click anywhere on the board, units too, marks the cell
+                    // under it (this sense is laid over theirs; a drag still moves a unit).
+                    if let Some(kind) = self.marking {
+                        let click =
+                            ui.interact(rect, ui.scope_id().with("map_mark_click"), Sense::click());
+                        if click.clicked()
+                            && let Some(p) = click.interact_pointer_pos()
+                            && board.grid.contains(&fr.hex_at(p))
+                            && let Some(cell) = position_in(fr.hex_at(p), scene.layout)
+                        {
+                            let on = !scene
+                                .state
+                                .marks
+                                .iter()
+                                .any(|m| m.kind == kind && m.cell == cell);
+                            out.push(Command::Act(kepi_game::engine::game::Action::Mark {
+                                kind: kind.to_string(),
+                                cell,
+                                on,
+                            }));
+                        }
+                    }
                 }
             });
         hovered_text
@@ -855,6 +888,40 @@ fn supply_of(
     kepi_game::engine::play::supply::unit_supply(state, &u.unit.id).filter(|x| x.traced.is_some())
 }
 
+/// The markers on the board's cells (issue 45): each its kind's tag in a small box at the top of
+/// its cell, the boxes of one cell side by side.
+fn paint_marks(painter: &egui::Painter, scene: &Scene, fr: &Frame, visuals: &egui::Visuals) {
+    let kinds = scene.state.system.cell_markers();
+    let mut at: std::collections::HashMap<Hex, f32> = std::collections::HashMap::new();
+    for m in &scene.state.marks {
+        let Some(h) = hex_in(m.cell, scene.layout) else {
+            continue;
+        };
+        let tag = kinds
+            .iter()
+            .find(|k| k.name == m.kind)
+            .map_or(m.kind.as_str(), |k| k.tag);
+        let n = at.entry(h).or_insert(0.0);
+        let size = (fr.size * 0.32).max(8.0);
+        let pos = fr.centre(h) + vec2(-fr.size * 0.3 + *n, -fr.size * 0.62);
+        let galley = painter.layout_no_wrap(
+            tag.to_string(),
+            egui::FontId::proportional(size),
+            Color32::WHITE,
+        );
+        let r = egui::Rect::from_min_size(pos, galley.size() + vec2(4.0, 0.0));
+        painter.rect_filled(r, 2.0, Color32::from_rgb(0xb0, 0x20, 0x20));
+        painter.rect_stroke(
+            r,
+            2.0,
+            Stroke::new(1.0, visuals.strong_text_color()),
+            egui::StrokeKind::Inside,
+        );
+        painter.galley(pos + vec2(2.0, 0.0), galley, Color32::WHITE);
+        *n += r.width() + 2.0;
+    }
+}
+
 /// The map's tools: the hex size and whether zones of control are drawn.
 /// The cells the unit picked may reach, with their cost (issue 41, [`kepi_game::map::reach`]):
 /// shown in a movement phase only (in a fire phase a shading read as how far a unit may go, issue
@@ -875,10 +942,41 @@ fn reach_of(
         .map(|r| r.reach)
 }
 
+/// The cell markers' row (issue 45), for a rule set that has some and a game on its map: which
+/// kind a click on a cell puts on or takes off, or off (clicks act with units). One row that
+/// does not change with the choice, so nothing below it moves.
+fn marking_ui(
+    ui: &mut Ui,
+    marking: &mut Option<&'static str>,
+    kinds: &'static [kepi_game::engine::game::CellMarkerKind],
+    on_map: bool,
+) {
+    if kinds.is_empty() || !on_map {
+        *marking = None;
+        return;
+    }
+    ui.horizontal(|ui| {
+        let now = kinds
+            .iter()
+            .find(|k| Some(k.name) == *marking)
+            .map_or("off", |k| k.label);
+        egui::ComboBox::new("map_marking", "markers")
+            .selected_text(now)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(marking, None, "off");
+                for k in kinds {
+                    ui.selectable_value(marking, Some(k.name), k.label)
+                        .on_hover_text(format!("{} ({})", k.what, k.rule));
+                }
+            });
+        ui.label(RichText::new("a click on a cell puts one on or takes it off").weak())
+            .on_hover_text("logged, and undone like any action");
+    });
+}
+
 fn tools_ui(
     ui: &mut Ui,
-    size: &mut f32,
-    zoc: &mut bool,
+    (size, zoc): (&mut f32, &mut bool),
     map: Option<(&kepi_game::map::Map, &str)>,
     legend: &[(String, Color32)],
     picture: &mut super::board_picture::PictureLayer,

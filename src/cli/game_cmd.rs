@@ -72,6 +72,10 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
                          with entrain, detrain and formation in the phase, is a logged note
   face UNIT DIR          n ne e se s sw w nw, or none
   supply UNIT STATE      supplied | unsupplied | isolated
+  mark KIND CELL         put a marker of the rule set's on a cell: SPI rail-cut (SPI-E2: the rail
+  unmark KIND CELL       line is cut there, for supply and rail movement); 1870 possession-german,
+                         possession-french (FR-G1: the A and F markers, the rail section through
+                         the cell at that player's disposal); unmark takes it off
   next-phase             next phase (after the last: next turn, markers cleared, date advanced)
   undo                   undo the last action (dice already rolled stay rolled)
   redo                   apply the last undone action again

@@ -19,8 +19,13 @@ const MAP: &str = "[map]\nname = \"club board\"\nrules = \"fr1870\"\nlayout = \"
 /// A new 1870 game on the club's board: French `fr-a` (0203), `fr-b` (0403), `fr-c` (0603, 4
 /// potential), `fr-far` (1007, 6); German `de-a` (1103, 3) and `de-b` (0305, 2).
 fn game(name: &str) -> String {
+    game_on(name, MAP)
+}
+
+/// [`game`] on the board `map`.
+fn game_on(name: &str, map: &str) -> String {
     let dir = tmp("fr1870-board", name);
-    std::fs::write(dir.join("board.toml"), MAP).unwrap();
+    std::fs::write(dir.join("board.toml"), map).unwrap();
     let mut t = fr1870_header("fr1870-board", "Board", "map = \"board.toml\"\n");
     for (id, side, strength, hex) in [
         ("fr-a", "french", 2, "0203"),
@@ -148,4 +153,74 @@ fn kepi_game_reach_counts_1870s_zones_of_control() {
     assert_eq!(cost("1005"), None, "the enemy's cell is never entered");
     assert!(v["rules"].to_string().contains("FR-M1"), "{v}");
     assert_eq!(v["movement_rules"], true);
+}
+
+/// FR-G1 (G3): "In enemy territory, every railway is in principle at the disposal of the enemy,
+/// but the invader becomes master of a railway cell as soon as one of his units has passed over
+/// that cell or occupied it. Markers are at the disposal of the players to indicate possession of
+/// the sections of the networks"; FR-F4: "Cells controlled or occupied by friendly units may be
+/// replaced by a railway link consisting of any number of sections at the player's disposal".
+/// A French section from 0407 to the east edge: de-b on it has no line until the German player's
+/// A marker is on the section (`mark possession-german`), and none again when it is taken off.
+/// The marker is logged, undone, shown, and refused where it makes no sense.
+#[test]
+fn a_possession_marker_puts_a_french_section_at_the_german_players_disposal() {
+    let map = format!(
+        "{MAP}\n[[rail]]\nname = \"Ligne\"\nsection = \"Est\"\ncapacity = 2\n\
+         path = [\"0407\", \"0507\", \"0607\", \"0707\", \"0807\", \"0907\", \"1007\", \
+         \"1107\", \"1207\"]\n"
+    );
+    let save = game_on("possession", &map);
+    ok(&["game", "apply", &save, "set", "de-b", "position", "0507"]);
+    ok(&["game", "apply", &save, "set", "fr-far", "position", "0101"]);
+    let status = |save: &str| {
+        let v = json(&["game", "supply", save, "--json"]);
+        unit(&v, "de-b")["status"].as_str().unwrap().to_string()
+    };
+    assert_eq!(status(&save), "unsupplied");
+    ok(&["game", "apply", &save, "mark", "possession-german", "0807"]);
+    assert_eq!(status(&save), "supplied");
+    let shown = json(&["game", "show", &save, "--json"]);
+    assert_eq!(
+        shown["marks"],
+        serde_json::json!([{"kind": "possession-german", "cell": "0807"}]),
+        "{shown}"
+    );
+    let log = ok(&["log", "show", &save]);
+    assert!(
+        log.contains("German possession (A) marked at 0807"),
+        "{log}"
+    );
+    ok(&["log", "verify", &save]);
+    ok(&["game", "apply", &save, "undo"]);
+    assert_eq!(status(&save), "unsupplied");
+    ok(&["game", "apply", &save, "redo"]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "unmark",
+        "possession-german",
+        "0807",
+    ]);
+    assert_eq!(status(&save), "unsupplied");
+    // The impossible is refused, naming what is accepted: another set's marker, a marker taken
+    // off a cell without it, one put twice, one off the board's cells.
+    let e = super::common::refused(&["game", "apply", &save, "mark", "rail-cut", "0807"]);
+    assert!(e.contains("possession-german, possession-french"), "{e}");
+    let e = super::common::refused(&[
+        "game",
+        "apply",
+        &save,
+        "unmark",
+        "possession-german",
+        "0807",
+    ]);
+    assert!(e.contains("carries no German possession (A) marker"), "{e}");
+    ok(&["game", "apply", &save, "mark", "possession-french", "0907"]);
+    let e = super::common::refused(&["game", "apply", &save, "mark", "possession-french", "0907"]);
+    assert!(e.contains("already carries"), "{e}");
+    let e = super::common::refused(&["game", "apply", &save, "mark", "possession-french", "off"]);
+    assert!(e.contains("goes on a cell"), "{e}");
+    ok(&["log", "verify", &save]);
 }

@@ -253,3 +253,32 @@ fn play_reads_the_maps_supply() {
         "{what}"
     );
 }
+
+/// SPI-E2 (Case F): "When a Prussian unit moves into a rail line hex ... of a French Home Country
+/// rail line, it \"cuts\" that rail line. Place a \"Rail Cut\" marker on that hex"; (Case E)
+/// "Supply lines may not be traced by rail through a cut rail line"; SPI-S2: "Supply Sources may
+/// only be traced from the edge of the map to the nearest hex that has been cut". A marker at
+/// 0303 stops the French rail line there: fr-metz-5's source is no longer the rail cell next to
+/// it, and the stop is named; taken off (the repair), the line is whole again.
+#[test]
+fn a_rail_cut_marker_stops_the_rail_line_as_a_source() {
+    let save = game("cut-marker");
+    let source = |save: &str| {
+        let v = json(&["game", "supply", save, "--json"]);
+        unit(&v, "fr-metz-5")["traced"]["source"]["cell"]
+            .as_str()
+            .map(String::from)
+    };
+    let whole = source(&save);
+    ok(&["game", "apply", &save, "mark", "rail-cut", "0303"]);
+    let cut = source(&save);
+    assert_ne!(whole, cut, "the rail cell beyond the cut is no source");
+    let v = json(&["game", "supply", &save, "--json"]);
+    assert!(
+        v["sides"].to_string().contains("\"cut\""),
+        "the stop is named: {v}"
+    );
+    ok(&["game", "apply", &save, "unmark", "rail-cut", "0303"]);
+    assert_eq!(source(&save), whole);
+    ok(&["log", "verify", &save]);
+}

@@ -177,3 +177,56 @@ fn the_unit_picked_shows_the_rail_network_its_side_may_use() {
     h.run();
     h.get_by_label("French 5 (Metz)");
 }
+
+/// Issue 45's cell markers in the window (SPI-E2's Rail Cut marker): the map's "markers" list
+/// offers the rule set's kinds; with "rail cut" picked, a click on a cell (a counter's too) puts
+/// the marker on it, logged, and the French rail network stops there; a second click takes it
+/// off; "off" gives clicks back to the units.
+#[test]
+fn a_rail_cut_marker_is_put_on_a_cell_with_a_click_and_stops_the_rail_network() {
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
+    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
+    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    super::common::place(&mut app, &[("fr-metz-5", "0304"), ("fr-forbach-8", "0705")]);
+    let cell = |l: &str| kepi::hex::Hex::from_label(l, kepi::hex::Layout::OddQ).unwrap();
+    let (cells, _) =
+        kepi::app::map::rail_network(app.state(), kepi::roster::Side::French).expect("a network");
+    assert!(cells.contains(&cell("0805")), "the line runs past 0705");
+    let mut h = map_panel(app);
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "markers")
+        .click();
+    h.run();
+    h.get_by_label("rail cut").click();
+    h.run();
+    let at = h.get_by_label("French 8 (Forbach)").rect().center();
+    let click = |h: &mut egui_kittest::Harness<'_, kepi::app::state::AppState>| {
+        h.drag_at(at);
+        h.run();
+        h.drop_at(at);
+        h.run();
+    };
+    click(&mut h);
+    let marks = h.state().state().marks.clone();
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert_eq!(
+        (marks[0].kind.as_str(), marks[0].cell.to_string()),
+        ("rail-cut", "0705".into())
+    );
+    assert_eq!(
+        h.state().selected,
+        None,
+        "the click marked; it picked no unit"
+    );
+    let (cells, stops) =
+        kepi::app::map::rail_network(h.state().state(), kepi::roster::Side::French)
+            .expect("a network");
+    assert!(!cells.contains(&cell("0805")), "past the cut");
+    assert_eq!(stops, vec![cell("0705")]);
+    // A second click takes it off; the log holds both.
+    click(&mut h);
+    assert!(h.state().state().marks.is_empty());
+    let log = h.state().game.log().len();
+    assert!(log >= 3, "{log}");
+}

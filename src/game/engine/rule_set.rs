@@ -397,6 +397,13 @@ pub trait RuleSet: Send + Sync + 'static {
         false
     }
 
+    /// The kinds of marker the rule set puts on the board's cells (issue 45: SPI's Rail Cut
+    /// markers, 1870's possession markers): the engine keeps them ([`Action::Mark`]) and the
+    /// set's rules read them. None by default.
+    fn cell_markers(&self) -> &'static [crate::engine::game::CellMarkerKind] {
+        &[]
+    }
+
     /// The log revision ([`crate::engine::game::LOG_REVISION`]) since which kepi records
     /// `effect` among the effects of the rule set's `action`: `kepi log verify` takes an entry of
     /// an earlier revision without it (an older kepi left it to the umpire), and an entry of that

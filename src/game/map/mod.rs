@@ -191,6 +191,16 @@ vocabulary! {
     }
 }
 
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::French => Side::German,
+            Side::German => Side::French,
+        }
+    }
+}
+
 /// The board's grid: its numbering and its first and last column and row (so off-map is known).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {

@@ -292,7 +292,13 @@ impl SideSupply {
 }
 
 /// The obstacles each cell holds for `side`'s supply lines (empty: free), by cell index.
-fn obstacles(map: &Map, rules: &SupplyRules, pieces: &[Piece], side: Side) -> Vec<Vec<Obstacle>> {
+fn obstacles(
+    map: &Map,
+    rules: &SupplyRules,
+    pieces: &[Piece],
+    side: Side,
+    held_by: &[(Side, Hex)],
+) -> Vec<Vec<Obstacle>> {
     let grid = &map.grid;
     let mut out: Vec<Vec<Obstacle>> = vec![Vec::new(); grid.len()];
     let ours: Vec<&Piece> = pieces.iter().filter(|p| p.side == side).collect();
@@ -359,7 +365,7 @@ fn obstacles(map: &Map, rules: &SupplyRules, pieces: &[Piece], side: Side) -> Ve
         }
     }
     if let Some(rule) = &rules.own_line {
-        for (i, h) in uncontrolled(map, rules, &ours, &out) {
+        for (i, h) in uncontrolled(map, rules, (side, &ours), &out, held_by) {
             out[i].push(Obstacle {
                 cell: grid.label(h),
                 what: ObstacleKind::Uncontrolled,
@@ -407,11 +413,17 @@ fn obstacles(map: &Map, rules: &SupplyRules, pieces: &[Piece], side: Side) -> Ve
 /// occupied by a friendly unit may be used"; "In friendly territory, every railway is in
 /// principle at the disposal of the player"). `enemy` holds the enemy's obstacles already found
 /// (its units and zones, a friendly unit's cell left out of its zones).
+/// G3: "A section is at the disposal of the invader when his units have passed over the cells
+/// containing the railways and the section is connected to the network of friendly territory":
+/// kepi reads the players' possession markers (`held_by`), not the units' passage: a section with
+/// a marker of `side` on one of its cells is at its disposal wherever it runs; one with the other
+/// side's marker is not, even in `side`'s own country.
 fn uncontrolled(
     map: &Map,
     rules: &SupplyRules,
-    ours: &[&Piece],
+    (side, ours): (Side, &[&Piece]),
     enemy: &[Vec<Obstacle>],
+    held_by: &[(Side, Hex)],
 ) -> Vec<(usize, Hex)> {
     let grid = &map.grid;
     let hexes: Vec<Hex> = grid.cells().collect();
@@ -435,13 +447,19 @@ fn uncontrolled(
             }
         }
     }
-    let side = ours.first().map(|p| p.side);
     let home = rules
         .rail_line
         .iter()
-        .find(|(s, _)| Some(*s) == side)
+        .find(|(s, _)| *s == side)
         .map(|(_, c)| *c);
     if let Some(country) = home {
+        let marked = |cells: &[usize], by: Side| {
+            cells.iter().any(|i| {
+                held_by
+                    .iter()
+                    .any(|(s, h)| *s == by && grid.index(*h) == Some(*i))
+            })
+        };
         for line in map.lines.iter().filter(|l| l.feature == Feature::Rail) {
             let mut cells: Vec<usize> = Vec::new();
             for (a, b) in line.sides.iter().map(|h| h.hexes()) {
@@ -449,10 +467,12 @@ fn uncontrolled(
             }
             cells.sort_unstable();
             cells.dedup();
+            let home_line = cells
+                .iter()
+                .all(|i| map.country_of(hexes[*i]) == Some(country));
             let at_disposal = !cells.is_empty()
-                && cells
-                    .iter()
-                    .all(|i| map.country_of(hexes[*i]) == Some(country) && enemy[*i].is_empty());
+                && cells.iter().all(|i| enemy[*i].is_empty())
+                && (marked(&cells, side) || (home_line && !marked(&cells, side.other())));
             if at_disposal {
                 cells.iter().for_each(|i| held[*i] = true);
             }
@@ -573,10 +593,38 @@ pub fn trace(
     side: Side,
     cuts: &[Hex],
 ) -> SideSupply {
+    let marks = BoardMarks {
+        cuts: cuts.to_vec(),
+        held: Vec::new(),
+    };
+    trace_marked(map, rules, pieces, side, &marks)
+}
+
+/// The markers on the board that supply reads (issue 45), as the rule set names them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardMarks {
+    /// Cells where a rail line is cut (SPI-E2's Rail Cut markers).
+    pub cuts: Vec<Hex>,
+    /// Cells whose rail section a side holds (1870's possession markers, FR-G1 G3: "Markers are
+    /// at the disposal of the players to indicate possession of the sections of the networks").
+    pub held: Vec<(Side, Hex)>,
+}
+
+/// [`trace`] with the board's markers: the cuts, and the rail sections each side holds by a
+/// possession marker on one of their cells (for [`SupplyRules::rail_line`]: such a section is at
+/// its holder's disposal in the enemy's country, and no longer at the other side's).
+pub fn trace_marked(
+    map: &Map,
+    rules: &SupplyRules,
+    pieces: &[Piece],
+    side: Side,
+    marks: &BoardMarks,
+) -> SideSupply {
+    let cuts = &marks.cuts;
     let grid = &map.grid;
     let hexes: Vec<Hex> = grid.cells().collect();
     let n = hexes.len();
-    let obst = obstacles(map, rules, pieces, side);
+    let obst = obstacles(map, rules, pieces, side, &marks.held);
     let free: Vec<bool> = obst.iter().map(Vec::is_empty).collect();
     let label = |i: usize| grid.label(hexes[i]);
 
@@ -1203,7 +1251,7 @@ cells = ["1201"]
         assert_eq!(t.interdicts[0].rule, "SPI-F1");
         // Masked: the zone does not extend into the unit's cell or next to it (the unit itself
         // masks its surroundings).
-        let zone_next = super::obstacles(&m, &rules, &pieces, Side::German);
+        let zone_next = super::obstacles(&m, &rules, &pieces, Side::German, &[]);
         let i = m.grid.index(h("0904")).unwrap();
         assert!(zone_next[i].is_empty(), "next to the German unit: masked");
         let j = m.grid.index(h("0903")).unwrap();

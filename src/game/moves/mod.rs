@@ -149,6 +149,16 @@ pub struct ShowOut<'a> {
     /// blockade marker, as the save holds them; left out when there are none.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     sieges: &'a [crate::engine::game::Siege],
+    /// The markers on the board's cells (issue 45): `[{"kind", "cell"}]`, left out when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    marks: Vec<MarkOut<'a>>,
+}
+
+/// A cell's marker in `kepi game show --json`: its kind and the cell's label.
+#[derive(Serialize)]
+pub struct MarkOut<'a> {
+    kind: &'a str,
+    cell: String,
 }
 
 /// The map in `kepi game show --json` (issue 41): {"file", "name", "sha256", "reads", "problem"}.
@@ -197,6 +207,14 @@ pub fn show_out<'a>(s: &'a GameState, game: &Game) -> ShowOut<'a> {
         map: s.map.as_ref().map(map_out),
         units: s.units.iter().map(unit_view).collect(),
         sieges: &s.sieges,
+        marks: s
+            .marks
+            .iter()
+            .map(|m| MarkOut {
+                kind: &m.kind,
+                cell: m.cell.to_string(),
+            })
+            .collect(),
     }
 }
 
@@ -229,6 +247,8 @@ const VERBS: &[&str] = &[
     "move",
     "face",
     "supply",
+    "mark",
+    "unmark",
     "set",
     "next-phase",
     "next",
@@ -350,6 +370,15 @@ fn parse_verbs(
                 let supply = word(take(&mut i, "UNIT STATE", &verb)?.parse::<Supply>(), &verb)?;
                 Verb::Act(Action::SetSupply { unit: u, supply })
             }
+            "mark" | "unmark" => {
+                let kind = take(&mut i, "KIND CELL", &verb)?.to_ascii_lowercase();
+                let cell = word(take(&mut i, "KIND CELL", &verb)?.parse::<Position>(), &verb)?;
+                Verb::Act(Action::Mark {
+                    kind,
+                    cell,
+                    on: verb == "mark",
+                })
+            }
             "set" => {
                 let what = "UNIT FIELD VALUE";
                 let u = unit(&take(&mut i, what, &verb)?)?;
@@ -387,7 +416,7 @@ fn parse_verbs(
             }
             other => {
                 return Err(MoveError::usage(format!(
-                    "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, next-phase, undo, redo, roll, note, scale, reveal, resolve-due, waive, {})",
+                    "unknown verb `{other}` (accepted: lose, gain, fatigue, rest, leader, level, flag, set, move, face, supply, mark, unmark, next-phase, undo, redo, roll, note, scale, reveal, resolve-due, waive, {})",
                     play::verbs_for(s.system.system()).join(", ")
                 )));
             }

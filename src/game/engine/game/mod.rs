@@ -451,6 +451,38 @@ pub struct GameState {
     /// ([`crate::map::MapFile`]). Absent without one, so logs made without it hash the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<crate::map::MapFile>,
+    /// The markers on the board's cells (issue 45: SPI's rail cuts, 1870's possession markers),
+    /// of the kinds the rule set declares ([`crate::engine::rule_set::RuleSet::cell_markers`]),
+    /// changed by [`Action::Mark`]; sorted by kind and cell. Absent when none, so logs made
+    /// without them hash the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<CellMark>,
+}
+
+/// A kind of marker a rule set puts on the board's cells (issue 45): the engine keeps and logs
+/// them without knowing what they mean; the rule set's rules read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellMarkerKind {
+    /// Its name in saves, logs and verbs (`rail-cut`).
+    pub name: &'static str,
+    /// Its words on the map and in the log ("rail cut").
+    pub label: &'static str,
+    /// Its short tag drawn on the cell ("cut", "A").
+    pub tag: &'static str,
+    /// The rule that places it.
+    pub rule: &'static str,
+    /// What it means, for help and hovers.
+    pub what: &'static str,
+}
+
+/// One marker on a cell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellMark {
+    /// Its kind's name ([`CellMarkerKind::name`]).
+    pub kind: String,
+    /// The cell.
+    pub cell: Position,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -494,6 +526,7 @@ impl GameState {
             hide_strengths: scenario.hide_strengths,
             scale: scenario.scale,
             sieges: Vec::new(),
+            marks: Vec::new(),
             map: scenario.map.clone(),
         }
     }
@@ -737,6 +770,16 @@ pub enum Action {
         /// The siege now; None: the place is no longer besieged.
         siege: Option<Siege>,
     },
+    /// A marker of a kind the rule set declares put on a cell, or (`on` false) taken off it
+    /// (issue 45: SPI's Rail Cut markers, SPI-E2; 1870's possession markers, FR-G1).
+    Mark {
+        /// The kind's name.
+        kind: String,
+        /// The cell.
+        cell: Position,
+        /// Put on (true) or taken off.
+        on: bool,
+    },
     /// A fortress passes to `side` (1870 FR-F1, H5 "the player takes possession of the fortress
     /// immediately", H12's possession marker): its card's side changes, so its advantages are
     /// its new possessor's.
@@ -782,6 +825,12 @@ impl Action {
     pub fn rules(&self, rules: RuleSetRef) -> Vec<RuleId> {
         match self {
             Action::NextPhase => vec![clock::turn_rule(rules)],
+            Action::Mark { kind, .. } => rules
+                .cell_markers()
+                .iter()
+                .filter(|k| k.name == kind)
+                .map(|k| RuleId::new(k.rule))
+                .collect(),
             Action::Roll { .. } => vec![RuleId::new("DICE-2")],
             Action::Resolved { resolution, .. } => {
                 let mut ids = resolution.rule_ids();
@@ -859,6 +908,19 @@ impl Action {
             Action::Note { text } => format!("note: {text}"),
             Action::Possess { unit, side } => {
                 format!("{} passes into the {side} side's possession", name(unit))
+            }
+            Action::Mark { kind, cell, on } => {
+                let label = s
+                    .system
+                    .cell_markers()
+                    .iter()
+                    .find(|k| k.name == kind)
+                    .map_or(kind.as_str(), |k| k.label);
+                if *on {
+                    format!("{label} marked at {cell}")
+                } else {
+                    format!("{label} taken off {cell}")
+                }
             }
             Action::Scale { scale } => scale_line(*scale),
             Action::SetSiege { place, siege } => match siege {
@@ -1101,6 +1163,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             Ok(())
         }
         Action::SetSiege { place, siege } => set_siege(s, place, siege.as_ref()),
+        Action::Mark { kind, cell, on } => mark(s, kind, *cell, *on),
         Action::Possess { unit, side } => {
             let u = s.unit_mut(unit)?;
             std::sync::Arc::make_mut(&mut u.unit).side = *side;
@@ -1170,6 +1233,67 @@ fn move_unit(s: &mut GameState, unit: &str, to: Position) -> Result<(), ActionEr
 
 /// A siege set under its place's name (added or replaced), or lifted (`None`); refused when the
 /// names differ, the name is empty or longer than 200 bytes, or there is no siege to lift.
+/// [`Action::Mark`]: a marker of a kind the rule set declares, put on a cell of the board or taken
+/// off it; refused when the kind is not the set's, the position is not a cell, the cell already
+/// carries it (on) or does not (off).
+fn mark(s: &mut GameState, kind: &str, cell: Position, on: bool) -> Result<(), ActionError> {
+    let kinds = s.system.cell_markers();
+    let Some(k) = kinds.iter().find(|k| k.name == kind) else {
+        let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
+        return Err(ActionError::Invalid(if names.is_empty() {
+            format!("`{kind}`: {} puts no markers on cells", s.system.title())
+        } else {
+            format!(
+                "`{kind}` is not a marker of {} (accepted: {})",
+                s.system.title(),
+                names.join(", ")
+            )
+        }));
+    };
+    if cell.hex().is_none() {
+        return Err(ActionError::Invalid(format!(
+            "a {} marker goes on a cell, not {cell}",
+            k.label
+        )));
+    }
+    if let Some(map) = s.map.as_ref().and_then(|m| m.map().ok())
+        && on
+        && !crate::engine::play::board::hex_in(cell, map.grid.layout).is_some_and(|h| map.on_map(h))
+    {
+        return Err(ActionError::Invalid(format!(
+            "{cell} is not a cell of the game's map ({})",
+            map.grid.span_label()
+        )));
+    }
+    let at = s
+        .marks
+        .iter()
+        .position(|m| m.kind == kind && m.cell == cell);
+    match (at, on) {
+        (Some(_), true) => Err(ActionError::Invalid(format!(
+            "{cell} already carries a {} marker",
+            k.label
+        ))),
+        (None, false) => Err(ActionError::Invalid(format!(
+            "{cell} carries no {} marker",
+            k.label
+        ))),
+        (Some(i), false) => {
+            s.marks.remove(i);
+            Ok(())
+        }
+        (None, true) => {
+            s.marks.push(CellMark {
+                kind: kind.to_string(),
+                cell,
+            });
+            s.marks
+                .sort_by_cached_key(|m| (m.kind.clone(), m.cell.to_string()));
+            Ok(())
+        }
+    }
+}
+
 fn set_siege(s: &mut GameState, place: &str, siege: Option<&Siege>) -> Result<(), ActionError> {
     if let Some(g) = siege
         && g.place != place

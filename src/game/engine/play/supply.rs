@@ -29,6 +29,12 @@ pub struct SupplyRoles {
     /// (FR-F4: "A cell controlled by the enemy but occupied by a friendly unit ensures logistic
     /// communication"); else the movement roles' shielding (SPI-Z1 Cases D and F).
     pub occupied_shields: bool,
+    /// The cell marker ([`crate::engine::game::CellMarkerKind`]) that cuts a rail line (SPI-E2's
+    /// Rail Cut marker), if the set has one.
+    pub cut_marker: Option<&'static str>,
+    /// The cell markers by which a side holds the rail section through the cell (1870's
+    /// possession markers, FR-G1), with that side.
+    pub possession_markers: &'static [(&'static str, Side)],
 }
 
 /// A rule set's supply on a map, declared as data (`RuleSet::supply_rules`).
@@ -115,6 +121,36 @@ pub fn pieces(s: &GameState, map: &Map, board: &BoardRules, roles: &SupplyRoles)
         });
     }
     out
+}
+
+/// The board's markers supply reads (issue 45): the cells of the set's cut marker, and those of
+/// its possession markers with the side each gives.
+pub fn board_marks(
+    s: &GameState,
+    map: &Map,
+    roles: &SupplyRoles,
+) -> crate::map::supply::BoardMarks {
+    let layout = map.grid.layout;
+    let cell = |m: &crate::engine::game::CellMark| hex_in(m.cell, layout);
+    crate::map::supply::BoardMarks {
+        cuts: s
+            .marks
+            .iter()
+            .filter(|m| roles.cut_marker == Some(m.kind.as_str()))
+            .filter_map(cell)
+            .collect(),
+        held: s
+            .marks
+            .iter()
+            .filter_map(|m| {
+                let (_, side) = roles
+                    .possession_markers
+                    .iter()
+                    .find(|(k, _)| *k == m.kind)?;
+                Some((map_side(*side), cell(m)?))
+            })
+            .collect(),
+    }
 }
 
 /// Where a unit's state in play comes from.
@@ -255,6 +291,7 @@ pub fn game_supply(s: &GameState) -> GameSupply {
         }
     };
     let pieces = pieces(s, map, &board, &decl.roles);
+    let marks = board_marks(s, map, &decl.roles);
     // A side the map names no supply edge for: its supply stays the umpire's (a club's map that
     // does not mark its sources does not isolate every unit).
     let sourced = |side: crate::map::Side| {
@@ -265,7 +302,7 @@ pub fn game_supply(s: &GameState) -> GameSupply {
     let sides: Vec<SideSupply> = [crate::map::Side::French, crate::map::Side::German]
         .into_iter()
         .filter(|side| sourced(*side))
-        .map(|side| crate::map::supply::trace(map, &decl.rules, &pieces, side, &[]))
+        .map(|side| crate::map::supply::trace_marked(map, &decl.rules, &pieces, side, &marks))
         .collect();
     if sides.is_empty() {
         return umpire(

@@ -3,6 +3,7 @@
 //! terrain's costs are the club's table entered with the map (the text does not print it, FR-M1):
 //! unknown until entered, and said so in every answer.
 
+use crate::engine::game::CellMarkerKind;
 use crate::engine::play::board::{BoardRules, UnitRoles};
 use crate::engine::play::supply::{SupplyDecl, SupplyRoles};
 use crate::map::supply::SupplyRules;
@@ -20,6 +21,33 @@ const NOT_UNITS: &[Arm] = &[Arm::Railway, Arm::Dummy, Arm::Headquarters];
 /// Every arm a 1870 card may have: none keeps the enemy's control out of its cell (D7: "for each
 /// player, the cell is controlled by the enemy").
 const EVERY_ARM: &[Arm] = super::card::ARMS;
+
+/// FR-G1 (G3): "Markers are at the disposal of the players to indicate possession of the sections
+/// of the networks"; the situations place "an A marker on the cells ... to indicate the French
+/// railway sections at the disposal of the German player". The A marker: the rail section
+/// through the cell is the German player's.
+pub const POSSESSION_GERMAN: CellMarkerKind = CellMarkerKind {
+    name: "possession-german",
+    label: "German possession (A)",
+    tag: "A",
+    rule: "FR-G1",
+    what: "an A marker: the rail section through this cell is at the German player's disposal \
+           (G3), for rail transport and supply lines (FR-F4)",
+};
+
+/// FR-G1 (G3): the French player's possession marker (F): the rail section through the cell, in
+/// Germany, is the French player's.
+pub const POSSESSION_FRENCH: CellMarkerKind = CellMarkerKind {
+    name: "possession-french",
+    label: "French possession (F)",
+    tag: "F",
+    rule: "FR-G1",
+    what: "an F marker: the rail section through this cell is at the French player's disposal \
+           (G3), for rail transport and supply lines (FR-F4)",
+};
+
+/// The possession markers, in the order the rule set declares them.
+pub const MARKERS: &[CellMarkerKind] = &[POSSESSION_GERMAN, POSSESSION_FRENCH];
 
 /// FR-M1 on a map:
 ///
@@ -107,8 +135,9 @@ pub fn supply_rules() -> SupplyDecl {
             source_rule: "FR-F4".into(),
             interdiction_rule: String::new(),
             not_applied: vec![
-                "possession markers (FR-G1 G3: the invader's sections, neutralised sections): not \
-                 kept; a line along the enemy country's railways is the umpire's to type"
+                "the invader's rail sections (FR-G1 G3) are those his possession markers mark \
+                 (`mark possession-german CELL`); neutralised sections and the passage of units \
+                 are not read"
                     .into(),
                 "a besieged fortress's control (H8) and the besiegers' (H7): counted as any \
                  unit's"
@@ -127,6 +156,11 @@ pub fn supply_rules() -> SupplyDecl {
             untraced: NOT_UNITS,
             capacity,
             occupied_shields: true,
+            cut_marker: None,
+            possession_markers: &[
+                (POSSESSION_GERMAN.name, crate::roster::Side::German),
+                (POSSESSION_FRENCH.name, crate::roster::Side::French),
+            ],
         },
     }
 }

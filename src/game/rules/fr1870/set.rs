@@ -174,6 +174,11 @@ impl RuleSet for FrRules {
         crate::rules::board::form::is_attacked_mark(action, effect)
     }
 
+    /// FR-G1 (G3): the possession markers A and F ([`super::board::MARKERS`]).
+    fn cell_markers(&self) -> &'static [crate::engine::game::CellMarkerKind] {
+        super::board::MARKERS
+    }
+
     /// FR-M1 (Titles B and D): movement on a map, the costs the club's terrain table
     /// ([`super::board::board_rules`]).
     fn board_rules(&self) -> Option<crate::engine::play::board::BoardRules> {

@@ -184,6 +184,11 @@ impl RuleSet for SpiRules {
         Some(terrain_chart())
     }
 
+    /// SPI-E2: the Rail Cut marker ([`super::supply::RAIL_CUT`]).
+    fn cell_markers(&self) -> &'static [crate::engine::game::CellMarkerKind] {
+        &[super::supply::RAIL_CUT]
+    }
+
     /// SPI-M1, SPI-Z1: movement on a map ([`board_rules`]).
     fn board_rules(&self) -> Option<crate::engine::play::board::BoardRules> {
         Some(board_rules())

@@ -17,6 +17,19 @@ pub const UNSUPPLIED_MAX_HEXES: u32 = 25;
 /// hex".
 pub const INTERDICTION_HEXES: u32 = 3;
 
+/// SPI-E2 (Cases E and F): "it \"cuts\" that rail line. Place a \"Rail Cut\" marker on that
+/// hex"; "Supply lines may not be traced by rail through a cut rail line, nor may units move by
+/// rail through them"; "To repair a cut, a Friendly EB unit must simply move into the cut hex,
+/// and remove the marker."
+pub const RAIL_CUT: crate::engine::game::CellMarkerKind = crate::engine::game::CellMarkerKind {
+    name: "rail-cut",
+    label: "rail cut",
+    tag: "cut",
+    rule: "SPI-E2",
+    what: "a Rail Cut marker: the rail line is cut in this hex (an enemy unit moved onto it); \
+           supply is not traced by rail through it (SPI-S2) nor rail movement made through it",
+};
+
 /// SPI's supply on a map:
 ///
 /// - SPI-S1: "To be supplied, a unit must be able to trace at least one continuous path of hexes
@@ -46,8 +59,9 @@ pub fn supply_rules() -> SupplyDecl {
             source_rule: "SPI-S2".into(),
             interdiction_rule: "SPI-F1".into(),
             not_applied: vec![
-                "rail cuts (SPI-E2): a rail line is cut only where an enemy unit stands on it now; \
-                 a Rail Cut marker left behind is not tracked: type the state where one stands"
+                "rail cuts (SPI-E2): a rail line is cut where an enemy unit stands on it now and \
+                 where a Rail Cut marker is (`mark rail-cut HEX`); kepi does not place the marker \
+                 itself when an enemy unit moves onto a rail hex"
                     .into(),
                 "EB-secured lines (SPI-E2): not traced; a supply line through the enemy's country \
                  by them is the umpire's to type"
@@ -65,6 +79,8 @@ pub fn supply_rules() -> SupplyDecl {
             untraced: &[Arm::Railway],
             capacity: |town, _, _| super::mechanics::fort_supply_capacity(town),
             occupied_shields: false,
+            cut_marker: Some(RAIL_CUT.name),
+            possession_markers: &[],
         },
     }
 }

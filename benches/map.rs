@@ -4,7 +4,8 @@
 //! (issue 42: rough's first hex, zones of control, stacking, closed countries), and supply for
 //! every unit of a side under SPI's rules (SPI-S1, SPI-S2, SPI-F1: 40 units a side, zones of
 //! control, fortresses' zones of interdiction, a rail line traced from the edge; target 20 ms or
-//! less). Run: `cargo bench --bench map`.
+//! less), and the same under 1870's lines of communication (FR-F4). Run: `cargo bench --bench
+//! map`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a bench may fail loudly
 
 use std::fmt::Write as _;
@@ -191,6 +192,22 @@ fn supply(c: &mut Criterion) {
     c.bench_function("map: supply for every unit of a side, SPI rules", |b| {
         b.iter(|| trace(black_box(&map), &rules, &pieces, Side::French, &[]))
     });
+    // FR-F4 on the same board and pieces: lines through the cells the French units hold or
+    // control, or rail sections at their disposal, of any length; with no line, what stands in
+    // the way within 40 cells.
+    let fr = kepi::rules::fr1870::board::supply_rules().rules;
+    let s = trace(&map, &fr, &pieces, Side::French, &[]);
+    let count = |w: &str| s.units.iter().filter(|t| t.status.as_str() == w).count();
+    println!(
+        "FR-F4 supply of the French side: {} units: {} supplied, {} unsupplied",
+        s.units.len(),
+        count("supplied"),
+        count("unsupplied"),
+    );
+    c.bench_function(
+        "map: supply for every unit of a side, 1870 rules (FR-F4)",
+        |b| b.iter(|| trace(black_box(&map), &fr, &pieces, Side::French, &[])),
+    );
 }
 
 criterion_group!(benches, bench, supply);

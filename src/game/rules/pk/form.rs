@@ -886,6 +886,46 @@ mod tests {
         assert!(apply_changes(&fresh, &units).is_err());
     }
 
+    /// PK-V1: a fire's sight, left out of its JSON while not given (so older logs hash as they
+    /// were), travels as a change to a fresh form (a window joined to a host) and gives the
+    /// breach; a field no form has is still refused.
+    #[test]
+    fn a_sight_travels_as_a_change_and_gives_the_breach() {
+        use crate::rules::pk::Terrain;
+        use crate::rules::pk::visibility::Sight;
+        let g = game("mars-la-tour", RuleSetId::Pk);
+        let base = form(&g, "fire", "12th-grenadiers-1", Some("55e-ligne-1"));
+        assert!(!base.to_value().to_string().contains("sight"));
+        assert!(base.breaches(&g).is_empty());
+        let mut edited = base.clone();
+        if let Some(PkForm {
+            action: PkAction::Fire(i),
+            ..
+        }) = edited.get_mut::<PkForm>()
+        {
+            i.range = Some(Ratio::int(12));
+            i.sight = Some(Sight {
+                observer_in: Terrain::HeavyWoods,
+                ..Sight::default()
+            });
+        }
+        let c = changes(&base, &edited);
+        let got = apply_changes(&base, &c).unwrap();
+        assert_eq!(got.get::<PkForm>(), edited.get::<PkForm>());
+        let b = got.breaches(&g);
+        assert_eq!(b.len(), 1, "{b:?}");
+        assert!(
+            b[0].starts_with("target not visible: beyond 10\" visibility (PK-V1: "),
+            "{b:?}"
+        );
+        let bad = vec![(
+            vec!["action".to_string(), "nonsense".to_string()],
+            Value::from(1),
+        )];
+        let e = apply_changes(&base, &bad).unwrap_err();
+        assert!(e.contains("nonsense") && e.contains("accepted"), "{e}");
+    }
+
     #[test]
     fn changes_are_listed_carried_over_and_reset() {
         let base = with_figures(&melee(), 20, 22);

@@ -47,15 +47,14 @@ fn sight_ui(ui: &mut Ui, sight: &mut Option<Sight>, scale: &crate::rules::Scale)
                 distance_field(ui, "depth", scale, &mut s.target_depth, "pk_sight_depth");
             }
             obstacle_ui(ui, &mut s.obstacle);
-            match &mut s.obstacle {
-                Some(Obstacle::Building { storeys: n } | Obstacle::Hill { contours: n }) => {
-                    number(
-                        ui,
-                        egui::DragValue::new(n).range(1..=100).prefix("contours "),
-                        "sight.obstacle_contours",
-                    );
-                }
-                _ => {}
+            if let Some(Obstacle::Building { storeys: n } | Obstacle::Hill { contours: n }) =
+                &mut s.obstacle
+            {
+                number(
+                    ui,
+                    egui::DragValue::new(n).range(1..=100).prefix("contours "),
+                    "sight.obstacle_contours",
+                );
             }
             if s.obstacle.is_some() {
                 distance_field(ui, "behind it", scale, &mut s.behind, "pk_sight_behind");

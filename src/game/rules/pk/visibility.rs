@@ -251,6 +251,15 @@ fn check(s: &Sight, range: Ratio) -> Result<(), RuleError> {
     }
 }
 
+/// PK-V1: a ground in words for a line ("light woods").
+fn words(w: Terrain) -> &'static str {
+    match w {
+        Terrain::Open => "open ground",
+        Terrain::LightWoods => "light woods",
+        Terrain::HeavyWoods => "heavy woods",
+    }
+}
+
 /// PK-V1: "Visibility in light woods is 20” and heavy woods 10”": the limit inside woods.
 fn inside(w: Terrain, t: &PkTables) -> Option<&Sourced<i64>> {
     match w {
@@ -303,7 +312,7 @@ fn limit_lines(l: &mut Lines, s: &Sight, t: &PkTables) -> Ratio {
         }
         Some(w) => {
             l.base(
-                format!("visibility inside {} (inches)", s.observer_in),
+                format!("visibility inside {} (inches)", words(s.observer_in)),
                 w.v(),
                 "PK-V1",
                 w.provenance,
@@ -326,7 +335,7 @@ fn limit_lines(l: &mut Lines, s: &Sight, t: &PkTables) -> Ratio {
         l.target(
             format!(
                 "target inside {}: seen as far as they allow (inches)",
-                s.target_in
+                words(s.target_in)
             ),
             w.v(),
             "PK-V1",
@@ -346,7 +355,7 @@ fn woods_lines(l: &mut Lines, s: &Sight, t: &PkTables, why: &mut Vec<String>) {
         return;
     };
     l.target(
-        format!("from outside, seen into {} (inches)", s.target_in),
+        format!("from outside, seen into {} (inches)", words(s.target_in)),
         into.v(),
         "PK-V1",
         into.provenance,
@@ -361,7 +370,7 @@ fn woods_lines(l: &mut Lines, s: &Sight, t: &PkTables, why: &mut Vec<String>) {
         why.push(format!(
             "{}\" into {}: from outside one sees {}\" in",
             s.target_depth,
-            s.target_in,
+            words(s.target_in),
             into.v()
         ));
     }
@@ -503,20 +512,24 @@ pub(crate) fn fire_sight(
         }
     };
     l.0.extend(v.lines.iter().cloned());
-    Ok(v.reason().map(|r: String| not_visible_note(&r)))
+    Ok(not_visible_note(&v, s))
 }
 
 /// The warning a fire at an unseen target gives, before the roll and in the log: "target not
-/// visible: beyond 70\" visibility (PK-V1: ...)", quoting the sentence that applies.
-pub fn not_visible_note(reason: &str) -> String {
-    let quote = if reason.contains("dead ground") {
+/// visible: beyond 70\" visibility (PK-V1: ...)", quoting the sentences of its first reason (the
+/// dead ground's, the woods' when the observer stands in woods or the target is too deep in them,
+/// else clear weather's). None when the target is seen.
+pub fn not_visible_note(v: &Visibility, s: &Sight) -> Option<String> {
+    let reason = v.reason()?;
+    let first = v.why.first().map(String::as_str).unwrap_or_default();
+    let quote = if first.contains("dead ground") {
         DEAD
-    } else if reason.contains("into") {
+    } else if s.observer_in != Terrain::Open || first.contains(" into ") {
         WOODS
     } else {
         CLEAR
     };
-    format!("target not visible: {reason} (PK-V1: {quote})")
+    Some(format!("target not visible: {reason} (PK-V1: {quote})"))
 }
 
 /// The warning of a fire's or a battery's sight (PK-V1), None when the target is seen, no sight
@@ -626,7 +639,7 @@ mod tests {
         assert!(!deep.visible);
         assert_eq!(
             deep.reason().unwrap(),
-            "9/2\" into light-woods: from outside one sees 4\" in"
+            "9/2\" into light woods: from outside one sees 4\" in"
         );
         assert!(seen(&into(Terrain::HeavyWoods, Ratio::int(2)), 30).visible);
         assert!(!seen(&into(Terrain::HeavyWoods, Ratio::int(3)), 30).visible);
@@ -665,7 +678,11 @@ mod tests {
         let v = seen(&s(Ratio::int(4)), 40);
         assert!(!v.visible && v.dead_ground);
         assert!(v.reason().unwrap().contains("dead ground behind hill:2"));
-        assert!(not_visible_note(&v.reason().unwrap()).contains("take no casualties"));
+        assert!(
+            not_visible_note(&v, &s(Ratio::int(4)))
+                .unwrap()
+                .contains("take no casualties")
+        );
         let past = seen(&s(Ratio::new(9, 2)), 40);
         assert!(past.visible && !past.dead_ground);
     }
@@ -755,6 +772,13 @@ mod tests {
             w.starts_with("target not visible: beyond 60\" visibility (PK-V1: "),
             "{w}"
         );
+        assert!(w.contains("in clear weather is 60”"), "{w}");
+        let woods = Sight {
+            observer_in: Terrain::HeavyWoods,
+            ..Sight::default()
+        };
+        let w = warning(Some(&woods), Some(Ratio::int(12)), t()).unwrap();
+        assert!(w.contains("Visibility in light woods is 20”"), "{w}");
     }
 
     /// The resolution `kepi resolve pk visibility` prints: no dice, one certain outcome.

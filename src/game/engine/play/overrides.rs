@@ -136,6 +136,21 @@ fn set(root: &mut Value, path: &[String], v: Value) -> bool {
     }
 }
 
+/// Takes the field at `path` out of `root`; false when it was not there.
+fn remove(root: &mut Value, path: &[String]) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut at = root;
+    for k in parents {
+        match at.get_mut(k) {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    at.as_object_mut().is_some_and(|o| o.remove(last).is_some())
+}
+
 fn get<'a>(root: &'a Value, path: &[String]) -> Option<&'a Value> {
     path.iter().try_fold(root, |at, k| at.get(k))
 }
@@ -273,7 +288,12 @@ pub fn reset(base: &Form, edited: &Form, path: &[String]) -> Form {
         return edited.clone();
     };
     let Some(v) = get(&b, path).cloned() else {
-        return edited.clone();
+        // A field kepi derived as left out (not given: P&K's sight): back to left out.
+        return if remove(&mut e, path) {
+            edited.with_value(&e).unwrap_or_else(|| edited.clone())
+        } else {
+            edited.clone()
+        };
     };
     if set(&mut e, path, v) {
         edited.with_value(&e).unwrap_or_else(|| edited.clone())

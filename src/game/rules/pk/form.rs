@@ -918,6 +918,15 @@ mod tests {
             b[0].starts_with("target not visible: beyond 10\" visibility (PK-V1: "),
             "{b:?}"
         );
+        // Listed as the user's, and reset back to no sight.
+        let o = overrides(&base, &got);
+        let sight = o.iter().find(|x| x.label.contains("sight")).unwrap();
+        let back = reset(&base, &got, &sight.path);
+        assert!(
+            overrides(&base, &back)
+                .iter()
+                .all(|x| !x.label.contains("sight"))
+        );
         let bad = vec![(
             vec!["action".to_string(), "nonsense".to_string()],
             Value::from(1),

@@ -4,8 +4,9 @@
 //! "casualties", "leader_lost"}`; artillery adds `"guns_hit", "points_lost"`; melee `{"lf", "df",
 //! "casualties"}`; fatigue `{"falls_back"}`; pursuit `{"score", "advances"}`; flag `{"flag_lost"}`;
 //! rally `{"score", "figures_back"}`; initiative `{"first"}` ("a", "b" or "tie": roll again);
-//! visibility (PK-V1, no dice) `{"visible", "limit", "dead_ground", "why", "lines"}`. `lf` is
-//! exact, as a string ("84", "31/2"); `lf_value` is the same as a number.
+//! visibility (PK-V1, no dice) `{"visible", "limit", "dead_ground", "why", "lines"}` (`limit` in
+//! the text's inches, exact). `lf` is exact, as a string ("84", "31/2"); `lf_value` is the same as
+//! a number.
 
 use clap::{Args, Subcommand};
 

@@ -70,6 +70,11 @@ const BASES: &[(&str, &str)] = &[
         "resolve pk urt",
         "--activity=pivot-brigade --amount=45 --class=elite",
     ),
+    (
+        "resolve pk visibility",
+        "--range=30 --observer-contours=2 --observer-in=open --target-in=light-woods \
+         --target-depth=3 --obstacle=hill:1 --behind=5",
+    ),
     ("resolve pw activate", "--army=prussian --d6=2"),
     (
         "resolve pw artillery",

@@ -52,5 +52,6 @@ mod store_cli;
 mod tamper_cli;
 mod transport_cli;
 mod vassal_cli;
+mod visibility_cli;
 #[path = "../shared/vmod.rs"]
 mod vmod;

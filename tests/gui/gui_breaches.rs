@@ -145,3 +145,74 @@ fn a_second_move_in_the_phase_is_noted_on_the_map_while_dragging() {
         "{notes:?}"
     );
 }
+
+/// PK-V1: "Observers must be 2 contours above an intervening contour to see over it. Otherwise
+/// there is 4” of dead space behind it. Units behind a contour cannot be seen and take no
+/// casualties from enemy fire." Ticking the fire's sight and putting a hill between (the observer
+/// on level ground, the target right behind it) notes the unseen target before the roll; the
+/// umpire rolls, and the log entry keeps the note and the sight's PK-V1 lines. On a desk-sized
+/// window: at 1366x768 the sight's row is at the foot of the resolver's column, and kittest's click
+/// on the obstacle's box opened no list there.
+#[test]
+fn a_target_in_dead_ground_is_noted_before_the_fire() {
+    use egui::accesskit::Role;
+    let mut h = demo(super::common::DESK);
+    h.run();
+    h.state_mut().state.handle(Command::Select(ATTACKER.into()));
+    h.state_mut().state.handle(Command::Target(DEFENDER.into()));
+    h.run();
+    h.get_by_label("fire").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("target not visible").is_none(),
+        "no sight given: no note"
+    );
+    h.get_by_label("sight (PK-V1)").click();
+    h.run();
+
+    assert!(
+        h.query_by_label_contains("target not visible").is_none(),
+        "open ground, nothing between, no range: seen"
+    );
+    h.get_by_role_and_label(Role::ComboBox, "obstacle")
+        .scroll_to_me();
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "obstacle").click();
+    h.run();
+    h.get_by_label("hill").click();
+    h.run();
+    // The note before the roll quotes the text; the sight's own line says the same.
+    assert!(
+        h.query_by_label_contains("(PK-V1: \"Observers must be 2 contours above")
+            .is_some(),
+        "the resolver notes the unseen target before the roll"
+    );
+    assert!(
+        h.query_all_by_label_contains("dead ground behind hill:1")
+            .count()
+            >= 2,
+        "the note and the sight's line"
+    );
+    let before = h.state().state.game.log().len();
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
+    let resolution = last_resolution(app);
+    assert!(
+        resolution
+            .notes
+            .iter()
+            .any(|n| n.starts_with("umpire went ahead: target not visible") && n.contains("PK-V1")),
+        "{:?}",
+        resolution.notes
+    );
+    assert!(
+        resolution
+            .modifiers
+            .iter()
+            .any(|m| m.rule.as_str() == "PK-V1" && m.label.contains("dead ground")),
+        "{:?}",
+        resolution.modifiers
+    );
+}

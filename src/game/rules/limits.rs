@@ -98,3 +98,6 @@ pub const SECTOR: Limit = lim(0, 100);
 pub const COUNT: Limit = lim(0, 100_000);
 /// Inches on the table (P&K ranges, moves in URTs).
 pub const INCHES: Limit = lim(0, 10_000);
+/// P&K heights in contours (PK-V1: an observer's hill and storeys, a hill or building between):
+/// the text's tallest thing is heavy woods, 4 contours; a table's hills stay well inside 100.
+pub const CONTOURS: Limit = lim(0, 100);

@@ -136,6 +136,21 @@ fn set(root: &mut Value, path: &[String], v: Value) -> bool {
     }
 }
 
+/// Takes the field at `path` out of `root`; false when it was not there.
+fn remove(root: &mut Value, path: &[String]) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut at = root;
+    for k in parents {
+        match at.get_mut(k) {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    at.as_object_mut().is_some_and(|o| o.remove(last).is_some())
+}
+
 fn get<'a>(root: &'a Value, path: &[String]) -> Option<&'a Value> {
     path.iter().try_fold(root, |at, k| at.get(k))
 }
@@ -193,10 +208,8 @@ pub fn apply_changes(fresh: &Form, changes: &[(Vec<String>, Value)]) -> Result<F
             return Err("an empty field path".into());
         };
         let known = fields_at(&json, parents);
-        // The units are chosen as units (UNIT, TARGET, a combat's attackers), never as a field:
-        // over the network that is what a seat's permission is checked on.
-        if not_a_field(parents, last) || get(&json, path).is_none() || !known.contains(last) {
-            return Err(format!(
+        let no_field = || {
+            format!(
                 "no field `{shown}` in `{}` (accepted{}: {})",
                 out.name(),
                 if parents.is_empty() {
@@ -209,14 +222,33 @@ pub fn apply_changes(fresh: &Form, changes: &[(Vec<String>, Value)]) -> Result<F
                 } else {
                     known.join(", ")
                 }
-            ));
+            )
+        };
+        // A field a form leaves out of its JSON while it is not given (P&K's sight, PK-V1, so
+        // older logs hash as they were) is absent from `json`: it may be set when the form reads
+        // it back, checked below.
+        let present = get(&json, path).is_some();
+        let parent_is_object = get(&json, parents).is_some_and(Value::is_object);
+        // The units are chosen as units (UNIT, TARGET, a combat's attackers), never as a field:
+        // over the network that is what a seat's permission is checked on.
+        if not_a_field(parents, last) || !parent_is_object || (present && !known.contains(last)) {
+            return Err(no_field());
         }
         if !set(&mut json, path, value.clone()) {
             return Err(format!("no field `{shown}` in `{}`", out.name()));
         }
-        out = out
+        let next = out
             .with_value(&json)
             .ok_or_else(|| format!("`{shown}={value}`: not a value this field takes"))?;
+        if !present {
+            // Not a field the form has (serde drops a key it does not know) unless it is there
+            // once the form is written back.
+            let back = serde_json::to_value(&next).map_err(|e| format!("`{shown}`: {e}"))?;
+            if get(&back, path).is_none() {
+                return Err(no_field());
+            }
+        }
+        out = next;
     }
     Ok(out)
 }
@@ -256,7 +288,12 @@ pub fn reset(base: &Form, edited: &Form, path: &[String]) -> Form {
         return edited.clone();
     };
     let Some(v) = get(&b, path).cloned() else {
-        return edited.clone();
+        // A field kepi derived as left out (not given: P&K's sight): back to left out.
+        return if remove(&mut e, path) {
+            edited.with_value(&e).unwrap_or_else(|| edited.clone())
+        } else {
+            edited.clone()
+        };
     };
     if set(&mut e, path, v) {
         edited.with_value(&e).unwrap_or_else(|| edited.clone())

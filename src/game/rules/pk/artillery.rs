@@ -53,6 +53,11 @@ pub struct ArtilleryInput {
     pub building: Option<Building>,
     /// PK-A4: the building's points left before this fire.
     pub building_points: Option<u32>,
+    /// PK-V1, PK-A1 ("the target visible to the crew"): the crew's sight, when the umpire gives
+    /// it: a target not seen is warned of, not refused. Left out of the JSON when not given, so a
+    /// battery's fire logged before it reads and hashes as it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sight: Option<super::visibility::Sight>,
 }
 
 /// What the umpire applies after artillery fire.
@@ -182,8 +187,8 @@ fn key_label(k: &Key) -> String {
     }
 }
 
-/// PK-A1..A4, PK-L1: one battery's fire. Rolls d10; counter-battery on a hit rolls d% for the guns;
-/// casualties roll d% for a leader.
+/// PK-A1..A4, PK-L1: one battery's fire (with its crew's sight, PK-V1). Rolls d10; counter-battery
+/// on a hit rolls d% for the guns; casualties roll d% for a leader.
 pub fn artillery(
     input: &ArtilleryInput,
     t: &PkTables,
@@ -192,6 +197,8 @@ pub fn artillery(
     check_input(input)?;
     let mut l = Lines::default();
     let (fixed, factor) = attack_value(input, t, &mut l)?;
+    // PK-A1: "the target visible to the crew" (PK-V1), when the sight is given.
+    super::visibility::fire_sight(&mut l, input.sight.as_ref(), Some(input.range), t)?;
     match input.building {
         Some(b) => at_building(input, b, t, l, (fixed, factor), dice),
         None => at_troops(input, t, l, (fixed, factor), dice),

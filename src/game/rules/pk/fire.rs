@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::common::{
     Hit, Lines, Side, cas_label, lf_value, need_positive, rolls_since, with_leader,
 };
+use super::visibility::{Sight, fire_sight};
 use super::{Class, Cover, Officer, PkTables, Weapon};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
 use crate::rules::{Effect, Resolution, RuleError, RuleSetId, limits, odds_from, rolled_line};
@@ -48,6 +49,10 @@ pub struct FireInput {
     pub target_figures: Option<u32>,
     /// A general or staff officer with the target: he is the leader casualty (PK-L1).
     pub target_officer: Option<Officer>,
+    /// PK-V1: the sight, when the umpire gives it: a target not seen is warned of, not refused.
+    /// Left out of the JSON when not given, so a fire logged before it reads and hashes as it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sight: Option<Sight>,
 }
 
 /// What the umpire applies after fire.
@@ -136,6 +141,8 @@ pub(crate) fn plan(input: &FireInput, t: &PkTables) -> Result<(Lines, Hit), Rule
         input.enfilade,
         false,
     );
+    // PK-V1: the sight's lines last, with the warning when the target is not seen.
+    fire_sight(&mut l, input.sight.as_ref(), input.range, t)?;
     let mut hit = Hit::new(fixed, df, input.target_figures);
     hit.factor = factor;
     Ok((l, hit))
@@ -342,8 +349,8 @@ pub(crate) fn target_df(
     (df, true)
 }
 
-/// PK-F1, PK-F3..F7, PK-L1: one unit's fire. Rolls d10, then d% for the leader when there were
-/// casualties. `dice: None` gives the odds only.
+/// PK-F1, PK-F3..F7, PK-L1: one unit's fire (with its sight, PK-V1). Rolls d10, then d% for the
+/// leader when there were casualties. `dice: None` gives the odds only.
 pub fn fire(
     input: &FireInput,
     t: &PkTables,

@@ -3,8 +3,10 @@
 //! JSON outcome keys are a fixed contract (more keys may be added): fire `{"lf", "lf_value", "df",
 //! "casualties", "leader_lost"}`; artillery adds `"guns_hit", "points_lost"`; melee `{"lf", "df",
 //! "casualties"}`; fatigue `{"falls_back"}`; pursuit `{"score", "advances"}`; flag `{"flag_lost"}`;
-//! rally `{"score", "figures_back"}`; initiative `{"first"}` ("a", "b" or "tie": roll again). `lf` is
-//! exact, as a string ("84", "31/2"); `lf_value` is the same as a number.
+//! rally `{"score", "figures_back"}`; initiative `{"first"}` ("a", "b" or "tie": roll again);
+//! visibility (PK-V1, no dice) `{"visible", "limit", "dead_ground", "why", "lines"}` (`limit` in
+//! the text's inches, exact). `lf` is exact, as a string ("84", "31/2"); `lf_value` is the same as
+//! a number.
 
 use clap::{Args, Subcommand};
 
@@ -14,11 +16,13 @@ use crate::engine::verbs::{Ctx, text_inches};
 use crate::rules::Resolution;
 use crate::rules::limits;
 use crate::rules::pk::{
-    self, Activity, Building, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon,
+    self, Activity, Building, Class, Cover, Facing, Formation, Gun, Officer, Position, Terrain,
+    Weapon,
     artillery::ArtilleryInput,
     fire::{FireInput, FiringFirstSide},
     melee::{CounterInput, CounterOption, MeleeInput, PursuitInput},
     morale::{ArmyInput, GeneralDeath, RallyInput},
+    visibility::{Obstacle, Sight},
 };
 use crate::rules::{Distance, Scale};
 use crate::tables::Provenance;
@@ -54,6 +58,109 @@ pub enum PkAction {
     Initiative(InitiativeArgs),
     /// The time an activity takes, as a part of a move (PK-U1, PK-C1; no dice).
     Urt(UrtArgs),
+    /// Whether an observer sees a target: 60" in clear weather, +5" per contour of height (at most
+    /// +15"), 20" inside light woods and 10" inside heavy, 4" (2") into woods from outside, and the
+    /// 4" of dead ground behind an obstacle not seen over (PK-V1; no dice).
+    Visibility(VisibilityArgs),
+}
+
+/// PK-V1: the sight of a fire, a battery's fire or `visibility`: the observer's height and
+/// ground, the target's ground and depth into woods, what stands between.
+#[derive(Debug, Args)]
+pub struct SightFlags {
+    /// The observer's height in contours (a hill's contours, a building's storeys; 0 to 100):
+    /// +5" of visibility each, at most +15" (PK-V1).
+    #[arg(long, value_name = "N", value_parser = crate::engine::verbs::num::within::<u32>(limits::CONTOURS), allow_negative_numbers = true)]
+    pub observer_contours: Option<u32>,
+    /// Where the observer stands: open, light-woods (sees 20") or heavy-woods (10").
+    #[arg(long, value_name = "GROUND")]
+    pub observer_in: Option<Terrain>,
+    /// Where the target stands: open, light-woods or heavy-woods (from outside, seen 4" or 2" in).
+    #[arg(long, value_name = "GROUND")]
+    pub target_in: Option<Terrain>,
+    /// How far the target is inside its woods: 30cm, 12in, 12", or a bare number in the game's
+    /// unit (0 at the edge).
+    #[arg(long, value_name = "DISTANCE")]
+    pub target_depth: Option<Distance>,
+    /// What stands between observer and target: crops (or scrub: 1 contour), light-woods (2),
+    /// heavy-woods (4), building:STOREYS, hill:CONTOURS. The observer must be 2 contours above it
+    /// to see over it; otherwise the 4" behind it are dead ground.
+    #[arg(long, value_name = "OBSTACLE")]
+    pub obstacle: Option<Obstacle>,
+    /// How far behind the obstacle the target is: 30cm, 12in, 12", or a bare number in the game's
+    /// unit (0 when not given).
+    #[arg(long, value_name = "DISTANCE", requires = "obstacle")]
+    pub behind: Option<Distance>,
+}
+
+/// PK-V1 in a fire or a battery's fire: `--sight` and the sight's flags.
+#[derive(Debug, Args)]
+pub struct FireSightFlags {
+    /// Check that the target is seen (PK-V1): a warning, the umpire decides. Implied by any of the
+    /// sight's flags; alone, the observer stands on open ground at 0 contours.
+    #[arg(long)]
+    pub sight: bool,
+    /// The sight's flags.
+    #[command(flatten)]
+    pub flags: SightFlags,
+}
+
+/// `visibility`
+#[derive(Debug, Args)]
+pub struct VisibilityArgs {
+    /// Range from observer to target, measured: 30cm, 12in, 12", or a bare number in the game's
+    /// unit (inches without a game or --scale); a target exactly at the limit is seen.
+    #[arg(long, value_name = "DISTANCE")]
+    pub range: Distance,
+    /// The sight.
+    #[command(flatten)]
+    pub sight: SightFlags,
+}
+
+impl SightFlags {
+    /// True when any of the flags was given.
+    fn any(&self) -> bool {
+        let SightFlags {
+            observer_contours,
+            observer_in,
+            target_in,
+            target_depth,
+            obstacle,
+            behind,
+        } = self;
+        observer_contours.is_some()
+            || observer_in.is_some()
+            || target_in.is_some()
+            || target_depth.is_some()
+            || obstacle.is_some()
+            || behind.is_some()
+    }
+
+    /// PK-V1: the sight as typed, distances converted to the text's inches at `scale`.
+    fn sight(&self, scale: &Scale) -> Result<Sight, MoveError> {
+        let inches = |d: Option<Distance>, flag: &str| match d {
+            Some(d) => text_inches(d, scale, flag),
+            None => Ok(Ratio::ZERO),
+        };
+        Ok(Sight {
+            observer_contours: self.observer_contours.unwrap_or(0),
+            observer_in: self.observer_in.unwrap_or_default(),
+            target_in: self.target_in.unwrap_or_default(),
+            target_depth: inches(self.target_depth, "--target-depth")?,
+            obstacle: self.obstacle,
+            behind: inches(self.behind, "--behind")?,
+        })
+    }
+}
+
+impl FireSightFlags {
+    /// PK-V1: the sight when `--sight` or any of its flags was given.
+    fn sight(&self, scale: &Scale) -> Result<Option<Sight>, MoveError> {
+        if !self.sight && !self.flags.any() {
+            return Ok(None);
+        }
+        self.flags.sight(scale).map(Some)
+    }
 }
 
 /// `urt`
@@ -121,6 +228,9 @@ pub struct FireArgs {
     /// An officer with the target (he is the leader casualty): general or staff.
     #[arg(long, visible_alias = "officer")]
     pub target_officer: Option<Officer>,
+    /// PK-V1: the firer's sight of the target.
+    #[command(flatten)]
+    pub sight: FireSightFlags,
 }
 
 /// `fire-first`
@@ -201,6 +311,9 @@ pub struct ArtilleryArgs {
     /// An officer with the target (he is the leader casualty, PK-L1): general or staff.
     #[arg(long, visible_alias = "officer")]
     pub target_officer: Option<Officer>,
+    /// PK-V1, PK-A1: the crew's sight of the target ("the target visible to the crew").
+    #[command(flatten)]
+    pub sight: FireSightFlags,
 }
 
 /// `collapse`
@@ -512,6 +625,7 @@ impl FireArgs {
             supporting: self.supporting,
             target_figures: self.target_figures,
             target_officer: self.target_officer,
+            sight: self.sight.sight(scale)?,
             ..Default::default()
         })
     }
@@ -540,6 +654,7 @@ impl ArtilleryArgs {
             over_friends: self.over_friends,
             supporting: self.supporting,
             target_officer: self.target_officer,
+            sight: self.sight.sight(scale)?,
             ..Default::default()
         })
     }
@@ -697,5 +812,11 @@ pub fn run(action: &PkAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Val
         PkAction::Rally(a) => pk::morale::rally(&a.input(), t, dice)?.erase(),
         PkAction::Army(a) => pk::morale::army_morale(&a.input(), t, dice)?.erase(),
         PkAction::Initiative(a) => initiative(a, t, dice)?,
+        PkAction::Visibility(a) => pk::visibility::resolve(
+            &a.sight.sight(&ctx.scale)?,
+            text_inches(a.range, &ctx.scale, "--range")?,
+            t,
+        )?
+        .erase(),
     })
 }

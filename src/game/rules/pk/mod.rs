@@ -4,7 +4,7 @@
 //! [`Ratio`](crate::dice::Ratio) (an LF may be a half), against DF = DV + cover; losses are
 //! floor(LF / DF), never more than the figures present. Any casualty from fire or melee triggers the
 //! PK-L1 leader roll (d% 86+), which is part of the resolution and of its odds. The modules hold the
-//! mechanics: [`fire`], [`artillery`], [`melee`], [`morale`], [`turn`], [`movement`]; the tables are
+//! mechanics: [`fire`], [`artillery`], [`melee`], [`morale`], [`turn`], [`movement`], [`visibility`]; the tables are
 //! [`PkTables`] (`tables/pk.toml`).
 
 pub mod artillery;
@@ -25,6 +25,7 @@ pub mod set;
 pub mod tables;
 pub mod turn;
 pub mod verbs;
+pub mod visibility;
 mod vocab;
 
 pub use common::{Side, casualties, leader_roll_odds, split_casualties};

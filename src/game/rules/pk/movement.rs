@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Activity, Class, DisorderCause, Formation, MuddleCause, PkTables, Terrain, TroopKind};
+use super::{Activity, Class, DisorderCause, Formation, MuddleCause, PkTables, TroopKind};
 use crate::dice::Ratio;
 use crate::rules::RuleError;
 
@@ -196,80 +196,8 @@ pub fn untangle_time(classes: &[Class], t: &PkTables) -> Ratio {
     slowest * Ratio::int(t.rules.muddle_urts.v())
 }
 
-/// PK-V1: how far an observer sees.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct VisibilityInput {
-    /// The observer's height in contours (hill contours, building storeys).
-    pub observer_contours: u32,
-    /// Where the observer stands.
-    pub observer_in: Terrain,
-    /// Where the target stands.
-    pub target_in: Terrain,
-}
-
-/// PK-V1: visibility distance in inches: 60" clear + 5" per contour (at most +15"); 20" inside light
-/// woods, 10" inside heavy woods; from outside, 4" into light woods and 2" into heavy woods (the
-/// distance returned is then how far into the wood one sees).
-pub fn visibility(input: &VisibilityInput, t: &PkTables) -> i64 {
-    let v = &t.visibility;
-    match input.observer_in {
-        Terrain::LightWoods => return v.light_woods.v(),
-        Terrain::HeavyWoods => return v.heavy_woods.v(),
-        Terrain::Open => {}
-    }
-    match input.target_in {
-        Terrain::LightWoods => v.into_light_woods.v(),
-        Terrain::HeavyWoods => v.into_heavy_woods.v(),
-        Terrain::Open => {
-            let bonus =
-                (v.per_contour.v() * i64::from(input.observer_contours)).min(v.max_bonus.v());
-            v.clear.v() + bonus
-        }
-    }
-}
-
-/// PK-V1: heights in contours of what blocks sight.
-pub fn obstacle_height(what: Obstacle, t: &PkTables) -> i64 {
-    let v = &t.visibility;
-    match what {
-        Obstacle::Building { storeys } => v.storey_height.v() * i64::from(storeys),
-        Obstacle::LightWoods => v.light_woods_height.v(),
-        Obstacle::HeavyWoods => v.heavy_woods_height.v(),
-        Obstacle::Crops => v.crops_height.v(),
-        Obstacle::Hill { contours } => i64::from(contours),
-    }
-}
-
-/// PK-V1: things that block sight.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Obstacle {
-    /// A building of so many storeys.
-    Building {
-        /// Storeys.
-        storeys: u32,
-    },
-    /// Light woods.
-    LightWoods,
-    /// Heavy woods.
-    HeavyWoods,
-    /// Cornfields, wheat, tall grass, scrub.
-    Crops,
-    /// A hill of so many contours.
-    Hill {
-        /// Contours.
-        contours: u32,
-    },
-}
-
-/// PK-V1: can an observer at `observer` contours see a target `behind` inches beyond an intervening
-/// height of `obstacle` contours? It must be 2 contours above it to see over; else there are 4" of
-/// dead ground behind it (targets there are unseen and take no fire).
-pub fn sees_over(observer: i64, obstacle: i64, behind: Ratio, t: &PkTables) -> bool {
-    let v = &t.visibility;
-    observer - obstacle >= v.see_over.v() || behind > Ratio::int(v.dead_ground.v())
-}
+// PK-V1 lives in `super::visibility`; its plain helpers are named here too, where they were.
+pub use super::visibility::{Obstacle, VisibilityInput, obstacle_height, sees_over, visibility};
 
 /// PK-F5: does a unit in woods get the cover (at least 2" inside)?
 pub fn woods_cover_applies(depth_inches: Ratio, t: &PkTables) -> bool {

@@ -3,9 +3,12 @@
 
 use egui::Ui;
 
-use crate::engine::play::kit::{distance_field, pick};
+use crate::engine::play::kit::{combo, distance_field, number, pick};
 use crate::rules::pk::form::{PkAction, PkForm};
-use crate::rules::pk::{Activity, Class, Cover, Facing, Formation, Gun, Officer, Position, Weapon};
+use crate::rules::pk::visibility::{Obstacle, Sight};
+use crate::rules::pk::{
+    Activity, Class, Cover, Facing, Formation, Gun, Officer, Position, Terrain, Weapon,
+};
 
 fn officer_ui(ui: &mut Ui, label: &str, v: &mut Option<Officer>) {
     let shown = v.map(|o| o.to_string()).unwrap_or_else(|| "none".into());
@@ -13,6 +16,75 @@ fn officer_ui(ui: &mut Ui, label: &str, v: &mut Option<Officer>) {
         ui.selectable_value(v, None, "none");
         for o in Officer::ALL {
             ui.selectable_value(v, Some(*o), o.to_string());
+        }
+    });
+}
+
+/// PK-V1: the sight of a fire or a battery's fire, one row after the form's own: "sight (PK-V1)"
+/// ticked gives the observer's contours and ground, the target's ground (with its depth when in
+/// woods) and what stands between (with the target's distance behind it). The fields past the box
+/// show only while it is ticked, at the row's end, so nothing above or before them moves.
+fn sight_ui(ui: &mut Ui, sight: &mut Option<Sight>, scale: &crate::rules::Scale) {
+    ui.push_id("pk_sight", |ui| {
+        ui.horizontal_wrapped(|ui| {
+            let mut on = sight.is_some();
+            ui.checkbox(&mut on, "sight (PK-V1)");
+            if !on {
+                *sight = None;
+                return;
+            }
+            let s = sight.get_or_insert_with(Sight::default);
+            number(
+                ui,
+                egui::DragValue::new(&mut s.observer_contours)
+                    .range(0..=100)
+                    .prefix("observer contours "),
+                "sight.observer_contours",
+            );
+            pick(ui, "observer in", &mut s.observer_in, Terrain::ALL);
+            pick(ui, "target in", &mut s.target_in, Terrain::ALL);
+            if s.target_in != Terrain::Open {
+                distance_field(ui, "depth", scale, &mut s.target_depth, "pk_sight_depth");
+            }
+            obstacle_ui(ui, &mut s.obstacle);
+            if let Some(Obstacle::Building { storeys: n } | Obstacle::Hill { contours: n }) =
+                &mut s.obstacle
+            {
+                number(
+                    ui,
+                    egui::DragValue::new(n).range(1..=100).prefix("contours "),
+                    "sight.obstacle_contours",
+                );
+            }
+            if s.obstacle.is_some() {
+                distance_field(ui, "behind it", scale, &mut s.behind, "pk_sight_behind");
+            }
+        });
+    });
+}
+
+/// PK-V1: what stands between, by kind (a building's storeys and a hill's contours are set
+/// beside it).
+fn obstacle_ui(ui: &mut Ui, v: &mut Option<Obstacle>) {
+    let shown = match v {
+        None => "none".to_string(),
+        Some(Obstacle::Building { .. }) => "building".to_string(),
+        Some(Obstacle::Hill { .. }) => "hill".to_string(),
+        Some(o) => o.to_string(),
+    };
+    let kinds = [
+        ("none", None),
+        ("crops", Some(Obstacle::Crops)),
+        ("light-woods", Some(Obstacle::LightWoods)),
+        ("heavy-woods", Some(Obstacle::HeavyWoods)),
+        ("building", Some(Obstacle::Building { storeys: 1 })),
+        ("hill", Some(Obstacle::Hill { contours: 1 })),
+    ];
+    combo(ui, "obstacle", shown.clone(), |ui| {
+        for (name, o) in kinds {
+            if ui.selectable_label(shown == name, name).clicked() && shown != name {
+                *v = o;
+            }
         }
     });
 }
@@ -55,6 +127,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
                 }
                 officer_ui(ui, "officer with target", &mut i.target_officer);
             });
+            sight_ui(ui, &mut i.sight, scale);
         }
         PkAction::Artillery(i) => {
             ui.horizontal_wrapped(|ui| {
@@ -81,6 +154,7 @@ pub fn situation_ui(ui: &mut Ui, f: &mut PkForm, scale: &crate::rules::Scale) {
                 ui.checkbox(&mut i.target_disordered, "target disordered");
                 ui.checkbox(&mut i.target_skirmish, "target in skirmish order");
             });
+            sight_ui(ui, &mut i.sight, scale);
         }
         PkAction::Melee { a, b } => {
             for (label, s) in [("Attacker", a), ("Defender", b)] {

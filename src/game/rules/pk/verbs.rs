@@ -7,7 +7,9 @@ use crate::engine::verbs::{Given, MoveError, Units, VerbSpec, no_extra, set, set
 use crate::rules::Tables;
 use crate::rules::pk::form::{PkAction, PkForm};
 use crate::rules::pk::{
-    self, Class, Cover, Facing, Formation, Officer, Weapon, morale::GeneralDeath,
+    self, Class, Cover, Facing, Formation, Officer, Terrain, Weapon,
+    morale::GeneralDeath,
+    visibility::{Obstacle, Sight},
 };
 
 /// P&K's resolution verbs, one per form of [`super::set::PkRules`].
@@ -123,6 +125,36 @@ fn pk_fire(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     set(&mut i.supporting, g.get("supporting")?);
     set_some(&mut i.target_figures, g.get::<u32>("target_figures")?);
     set_some(&mut i.target_officer, g.get::<Officer>("target_officer")?);
+    sight(g, &mut i.sight)?;
+    Ok(())
+}
+
+/// PK-V1: `--sight` and the sight's flags over the form's sight: any of them given sets a sight
+/// (from open ground at 0 contours unless they say otherwise), each flag its own field.
+fn sight(g: &Given, slot: &mut Option<Sight>) -> Result<(), MoveError> {
+    let on = g.get::<bool>("sight")?.unwrap_or(false);
+    let contours = g.get::<u32>("observer_contours")?;
+    let observer_in = g.get::<Terrain>("observer_in")?;
+    let target_in = g.get::<Terrain>("target_in")?;
+    let depth = g.distance("target_depth")?;
+    let obstacle = g.get::<Obstacle>("obstacle")?;
+    let behind = g.distance("behind")?;
+    let any = contours.is_some()
+        || observer_in.is_some()
+        || target_in.is_some()
+        || depth.is_some()
+        || obstacle.is_some()
+        || behind.is_some();
+    if !on && !any {
+        return Ok(());
+    }
+    let s = slot.get_or_insert_with(Sight::default);
+    set(&mut s.observer_contours, contours);
+    set(&mut s.observer_in, observer_in);
+    set(&mut s.target_in, target_in);
+    set(&mut s.target_depth, depth);
+    set_some(&mut s.obstacle, obstacle);
+    set(&mut s.behind, behind);
     Ok(())
 }
 
@@ -154,6 +186,7 @@ fn pk_artillery(g: &Given, f: &mut Form, _t: &Tables) -> Result<(), MoveError> {
     set(&mut i.over_friends, g.get("over_friends")?);
     set(&mut i.supporting, g.get("supporting")?);
     set_some(&mut i.target_officer, g.get::<Officer>("target_officer")?);
+    sight(g, &mut i.sight)?;
     Ok(())
 }
 

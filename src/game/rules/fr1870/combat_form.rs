@@ -706,21 +706,15 @@ impl HexCombatForm for FrForm {
     }
 }
 
-/// True when `u` is shut up in Metz: in a cell of a siege of Metz laid by the other side, or on the
-/// map's place named Metz.
+/// True when `u` is "shut up in Metz": in a cell of a siege of Metz laid by the other side and not
+/// yet capitulated (the siege's cells, `siege --place Metz --cell ...`).
 fn in_metz(s: &GameState, u: &UnitState) -> bool {
-    let metz = |name: &str| name.trim().eq_ignore_ascii_case("metz");
-    let besieged = s.sieges.iter().any(|g| {
-        metz(&g.place)
+    s.sieges.iter().any(|g| {
+        g.place.trim().eq_ignore_ascii_case("metz")
             && g.capitulated.is_none()
             && g.besieger != u.unit.side
             && g.covers(u.position)
-    });
-    besieged
-        || s.map.as_ref().and_then(|m| m.map().ok()).is_some_and(|m| {
-            crate::engine::play::board::hex_in(u.position, m.grid.layout)
-                .is_some_and(|h| m.places_at(h).iter().any(|p| metz(&p.name)))
-        })
+    })
 }
 
 /// FR-L1, Situation 3, special rule b: once Bazaine's die has been rolled in a game ("This

@@ -175,7 +175,9 @@ impl BuilderWindow {
     }
 
     /// Saves to `path` as the `[[unit]]` TOML a person would write; over the file it was opened
-    /// from, that file's comments are kept. Refused while a card has an error.
+    /// from, that file's comments are kept. While a card has an error the cards are saved as they
+    /// stand, each error a `# TO FILL:` line ([`OrderOfBattle::draft_toml`]), written afresh: the
+    /// opened file's own comments are not kept in such a draft.
     pub fn save_to(&mut self, path: &Path) -> Result<String, String> {
         let oob = self.oob.as_ref().ok_or("nothing to save")?;
         let s = match oob.to_scenario() {

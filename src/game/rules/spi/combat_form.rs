@@ -869,6 +869,70 @@ mod tests {
         );
     }
 
+    /// SPI-C5 read from kepi's example board (rough 0807-0909, a ridge on 0909's north-west,
+    /// north-east and south-east sides): the chart's "if all units are attacking through ridge
+    /// hexsides" holds for the attacker from 0908 alone; one from 0809 makes it false, naming it;
+    /// one not next to the hex makes it false (SPI-C1 case A), one off the map unknown (the
+    /// umpire ticks). Without a map nothing is known.
+    #[test]
+    fn spi_terrain_read_from_the_map() {
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+        let g = game("spi-1870", RuleSetId::Spi);
+        let mut s = g.state().clone();
+        let bare = map_terrain(&s, &ids(&["de-2-5-1"]), &ids(&["fr-metz-5"]));
+        assert_eq!(bare.rough.on, None);
+        assert_eq!(bare.rough.why.as_deref(), Some("the game carries no map"));
+        s.map = Some(crate::map::MapFile::named("example-hex").unwrap());
+        let at = |s: &mut GameState, id: &str, hex: &str| {
+            if let Some(u) = s.units.iter_mut().find(|u| u.unit.id == id) {
+                u.position = hex.parse().unwrap();
+            }
+        };
+        at(&mut s, "fr-metz-5", "0909");
+        at(&mut s, "de-2-5-1", "0908");
+        let one = map_terrain(&s, &ids(&["de-2-5-1"]), &ids(&["fr-metz-5"]));
+        assert_eq!(one.hex.as_deref(), Some("0909"));
+        assert_eq!(
+            (one.rough.on, one.ridge.on, one.river.on),
+            (Some(true), Some(true), Some(false))
+        );
+        at(&mut s, "de-2-5-2", "0809");
+        let two = map_terrain(&s, &ids(&["de-2-5-1", "de-2-5-2"]), &ids(&["fr-metz-5"]));
+        assert_eq!(two.ridge.on, Some(false));
+        assert!(
+            two.ridge.why.as_deref().unwrap().contains("in 0809"),
+            "{two:?}"
+        );
+        at(&mut s, "de-2-5-2", "0707");
+        let far = map_terrain(&s, &ids(&["de-2-5-1", "de-2-5-2"]), &ids(&["fr-metz-5"]));
+        assert_eq!(far.ridge.on, Some(false));
+        assert!(
+            far.ridge.why.as_deref().unwrap().contains("SPI-C1 case A"),
+            "{far:?}"
+        );
+        at(&mut s, "de-2-5-2", "off");
+        let off = map_terrain(&s, &ids(&["de-2-5-1", "de-2-5-2"]), &ids(&["fr-metz-5"]));
+        assert_eq!(off.ridge.on, None, "{off:?}");
+        assert_eq!(off.rough.on, Some(true));
+        // In the form: the die line is labelled as the map's.
+        let t = &Tables::default();
+        let mut f = SpiForm::all().remove(0);
+        f.prefill_engaged(&s, &ids(&["de-2-5-1"]), &ids(&["fr-metz-5"]));
+        assert!(f.input.defender_rough && f.input.all_through_ridge);
+        let (res, _) = f
+            .resolve(&s, t.get::<crate::rules::spi::SpiTables>(), None)
+            .unwrap();
+        let labels: Vec<&str> = res.modifiers.iter().map(|m| m.label.as_str()).collect();
+        assert!(
+            labels.contains(&"die: defender in rough terrain (map, 0909)"),
+            "{labels:?}"
+        );
+        assert!(
+            labels.contains(&"die: all attacking through ridge hexsides (map, 0909)"),
+            "{labels:?}"
+        );
+    }
+
     /// An SPI combat on a friend is refused (`SetForm::refusal`), and the window's overrides
     /// never set the units of a combat (`engine::play::overrides`).
     #[test]

@@ -48,6 +48,7 @@ mod sixth_rule_set_cli;
 mod spi_map_cli;
 mod spi_movement_cli;
 mod spi_supply_cli;
+mod spi_terrain_cli;
 mod store_cli;
 mod tamper_cli;
 mod transport_cli;

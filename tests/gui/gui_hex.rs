@@ -364,6 +364,48 @@ fn spi_flank_box_needs_the_map_geometry() {
     );
 }
 
+/// SPI-C5 in the window, the Terrain Effects Chart: "attacker adds "one" to the defender's
+/// die-roll when the defender is in Rough Terrain". On kepi's example board the French unit in
+/// rough 1102 is attacked from 1103: "defender in rough" is ticked from the map, marked "(map)",
+/// and the preview has the die line; unticking it is the umpire's, marked "(set by you)" and
+/// listed under "Set by you", and the die line goes.
+#[test]
+fn spi_rough_terrain_is_ticked_from_the_map() {
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let mut s = builtin_scenario("spi-1870").expect("scenario");
+    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
+    let mut app = AppState::new_game(&s, 3, tables).expect("game");
+    place(&mut app, &[("fr-metz-5", "1102"), ("de-2-5-1", "1103")]);
+    app.handle(Command::Select("de-2-5-1".into()));
+    app.handle(Command::Target("fr-metz-5".into()));
+    let mut h = resolver(app, (1000.0, 1000.0));
+    h.run();
+    let ticked = |h: &Harness<'_, AppState>| {
+        h.get_by_label("defender in rough")
+            .accesskit_node()
+            .toggled()
+            == Some(egui::accesskit::Toggled::True)
+    };
+    assert!(ticked(&h), "rough from the map");
+    // Rough, and ridge and river (not ticked: 1103 faces 1102 across no ridge or river).
+    assert_eq!(h.query_all_by_label("(map)").count(), 3);
+    assert!(
+        h.query_by_label_contains("defender in rough terrain (map, 1102)")
+            .is_some()
+    );
+    h.get_by_label("defender in rough").click();
+    h.run();
+    h.run();
+    assert!(!ticked(&h), "the umpire's untick wins");
+    assert!(h.query_by_label("(set by you)").is_some());
+    assert_eq!(h.query_all_by_label("(map)").count(), 2);
+    assert!(h.query_by_label_contains("Set by you").is_some());
+    assert!(
+        h.query_by_label_contains("defender in rough terrain (map")
+            .is_none()
+    );
+}
+
 #[test]
 fn a_unit_comes_onto_the_map_from_the_map_or_the_unit_editor() {
     // Issue 17: the SPI scenario has its whole order of battle off the map, and the map said "give

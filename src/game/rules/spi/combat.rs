@@ -159,6 +159,21 @@ impl SpiUnit {
     }
 }
 
+/// SPI-C5, the Terrain Effects Chart's combat column: "attacker adds "one" to the defender's
+/// die-roll when the defender is in Rough Terrain".
+pub const C5_ROUGH: &str = "defender in rough terrain";
+/// SPI-C5: "if all units are attacking through ridge hexsides, attacker adds "one" to die roll".
+pub const C5_RIDGE: &str = "all attacking through ridge hexsides";
+/// SPI-C5: "if all attacking units [attack] through such hexside [river], attacker adds "one" to
+/// die roll".
+pub const C5_RIVER: &str = "all attacking through river hexsides";
+
+/// SPI-C5: the label of a terrain's die line (`C5_ROUGH` ...), as [`combat`] writes it; a game's
+/// form adds where the value came from (the map, or the umpire) after it.
+pub fn c5_line(what: &str) -> String {
+    format!("die: {what}")
+}
+
 /// Everything one SPI attack needs (by default: no units, no fortress, nothing special).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpiCombatInput {
@@ -334,26 +349,14 @@ fn strengths(input: &SpiCombatInput, t: &SpiTables) -> Result<Strengths, RuleErr
     let mut die_mod = 0;
     let mut die_lines = Vec::new();
     for (on, v, label) in [
-        (
-            input.defender_rough,
-            &c.rough_die,
-            "defender in rough terrain",
-        ),
-        (
-            input.all_through_ridge,
-            &c.ridge_die,
-            "all attacking through ridge hexsides",
-        ),
-        (
-            input.all_through_river,
-            &c.river_die,
-            "all attacking through river hexsides",
-        ),
+        (input.defender_rough, &c.rough_die, C5_ROUGH),
+        (input.all_through_ridge, &c.ridge_die, C5_RIDGE),
+        (input.all_through_river, &c.river_die, C5_RIVER),
     ] {
         if on {
             die_mod += v.v();
             die_lines.push(ModifierLine::new(
-                format!("die: {label}"),
+                c5_line(label),
                 Effect::Add(Ratio::int(i64::from(v.v()))),
                 RuleId::new("SPI-C5"),
                 v.provenance,

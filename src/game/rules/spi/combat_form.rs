@@ -16,6 +16,7 @@ use crate::roster::{Arm, Position};
 use crate::rules::board::form::{
     HexCombatForm, Texts, ask_for_result, entered, hex_combat_fields, units,
 };
+use crate::rules::spi::combat::{C5_RIDGE, C5_RIVER, C5_ROUGH, c5_line};
 use crate::rules::spi::{self, SpiCombatInput, SpiLoss, SpiTables, SpiUnit};
 use crate::rules::{Effect, ModifierLine, RuleError, RuleId};
 use crate::tables::Provenance;
@@ -70,6 +71,135 @@ pub fn spi_flank_geometry(
          two opposite sides of the hex or three in a triangle (SPI-C3)",
         open.join(", ")
     ))
+}
+
+/// SPI-C5: one terrain condition of an attack as the game's map gives it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapRead {
+    /// What the map says; None where it does not know (no map, a unit off it, a terrain whose
+    /// combat effect the map's table marks unknown): the umpire ticks it.
+    pub on: Option<bool>,
+    /// Why it is not so, or not known, in words, where there is more to say than the terrain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+impl MapRead {
+    fn known(on: bool, why: Option<String>) -> MapRead {
+        MapRead { on: Some(on), why }
+    }
+
+    fn unknown(why: impl Into<String>) -> MapRead {
+        MapRead {
+            on: None,
+            why: Some(why.into()),
+        }
+    }
+}
+
+/// SPI-C5, the Terrain Effects Chart's combat column, as the game's map gives it for one attack
+/// (issue 42): the defender in rough terrain; all attacking through ridge hexsides; all through
+/// river hexsides.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapTerrain {
+    /// The defenders' hex as the map numbers it ("0505"), where it is on the map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<String>,
+    /// "attacker adds "one" to the defender's die-roll when the defender is in Rough Terrain".
+    pub rough: MapRead,
+    /// "if all units are attacking through ridge hexsides, attacker adds "one" to die roll".
+    pub ridge: MapRead,
+    /// "if all attacking units [attack] through such hexside [river], attacker adds "one" to die
+    /// roll".
+    pub river: MapRead,
+}
+
+/// SPI-C5 (and SPI-M1's Terrain Effects Chart, whose rows these are): what the game's map says of
+/// the terrain of the attack of `attackers` on the hex of `defenders`, read with the map readers
+/// SPI's movement uses (the game's map, [`super::moves::game_map`]; a cell's terrain and its
+/// table entry; a hexside's features, [`crate::map::Map::side_has`]). Rough: the defenders' hex
+/// is "rough" on the map (a terrain whose combat effect the map's table marks unknown is not
+/// known). Ridge and river: the chart's "all attacking through": every attacker's hex is next to
+/// the defenders' and the hexside between them carries the feature; an attacker not next to the
+/// hex makes it false (SPI-C1 case A: only adjacent units attack), one off the map unknown.
+/// Without a map, or with the defenders off it, nothing is known and the umpire ticks.
+pub fn map_terrain(state: &GameState, attackers: &[String], defenders: &[String]) -> MapTerrain {
+    let all = |r: MapRead| MapTerrain {
+        hex: None,
+        rough: r.clone(),
+        ridge: r.clone(),
+        river: r,
+    };
+    let Some(map) = super::moves::game_map(state) else {
+        return all(MapRead::unknown(if state.map.is_some() {
+            "the game's map does not read"
+        } else {
+            "the game carries no map"
+        }));
+    };
+    let layout = map.grid.layout;
+    let on_map = |p: Position| hex_in(p, layout).filter(|h| map.on_map(*h));
+    let Some((d, dlabel)) = defenders
+        .iter()
+        .filter_map(|id| state.unit(id))
+        .map(|u| u.position)
+        .next()
+        .and_then(|p| on_map(p).map(|h| (h, map.grid.label(h))))
+    else {
+        return all(MapRead::unknown("the defenders' hex is not on the map"));
+    };
+    let rough = match (map.terrain_of(d), map.terrain_entry(d)) {
+        (Some("rough"), _) => MapRead::known(true, None),
+        (Some(_), Some(e)) if e.combat.provenance != crate::map::Source::Unknown => {
+            MapRead::known(false, None)
+        }
+        (t, _) => MapRead::unknown(format!(
+            "the map's table does not know {}'s effect on combat ({dlabel})",
+            t.unwrap_or("its terrain")
+        )),
+    };
+    let across = |feature: crate::map::Feature| -> MapRead {
+        let mut not = Vec::new();
+        let mut n = 0;
+        for u in attackers.iter().filter_map(|id| state.unit(id)) {
+            let Some(h) = on_map(u.position) else {
+                return MapRead::unknown(format!("{} is not on the map", u.unit.name));
+            };
+            let at = map.grid.label(h);
+            if h.distance(d) != 1 {
+                return MapRead::known(
+                    false,
+                    Some(format!(
+                        "{} in {at} is not next to {dlabel} (SPI-C1 case A: only adjacent units \
+                         attack)",
+                        u.unit.name
+                    )),
+                );
+            }
+            n += 1;
+            if !map.side_has(h, d, feature) {
+                not.push(format!("{} in {at}", u.unit.name));
+            }
+        }
+        match (n, not.len()) {
+            (0, _) => MapRead::known(false, Some("no attacker".to_string())),
+            (_, 0) => MapRead::known(true, None),
+            (n, k) if k < n => MapRead::known(
+                false,
+                Some(format!(
+                    "not every attacker: {} attacks across no {feature} hexside into {dlabel}",
+                    not.join(", ")
+                )),
+            ),
+            _ => MapRead::known(false, None),
+        }
+    };
+    MapTerrain {
+        hex: Some(dlabel.clone()),
+        rough,
+        ridge: across(crate::map::Feature::Ridge),
+        river: across(crate::map::Feature::River),
+    }
 }
 
 /// SPI-C1, SPI-S1, SPI-H2, SPI-C5: a unit's strength, supply, formation and train as SPI sees them
@@ -162,6 +292,12 @@ pub struct SpiForm {
     /// (`--losses UNIT=N,...`); a side none of whose units is named takes kepi's default order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub losses: Vec<(String, u32)>,
+    /// SPI-C5 (issue 42): what the game's map said of the attack's terrain when the units were
+    /// engaged ([`map_terrain`]), kept beside the input so the lines say where each value came
+    /// from, the map's or the umpire's, and `kepi log verify` resolves the same lines again.
+    /// None in entries of an earlier kepi (nothing was read) and outside a game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<MapTerrain>,
 }
 
 impl SpiForm {
@@ -185,6 +321,7 @@ impl SpiForm {
             },
             entered_result: None,
             losses: Vec::new(),
+            map: None,
         }]
     }
 
@@ -216,6 +353,110 @@ impl SpiForm {
         ) = spi_side(state, defenders);
         self.entered_result = None;
         self.losses.clear();
+        // SPI-C5: rough, ridge and river as the map gives them; where it does not know, not
+        // ticked (the umpire ticks, as before the map was read).
+        let m = map_terrain(state, attackers, defenders);
+        self.input.defender_rough = m.rough.on.unwrap_or(false);
+        self.input.all_through_ridge = m.ridge.on.unwrap_or(false);
+        self.input.all_through_river = m.river.on.unwrap_or(false);
+        self.map = Some(m);
+    }
+
+    /// SPI-C5: where each terrain value of the attack came from, in the lines: a die line the
+    /// map gave is labelled "(map, HEX)", one the umpire set against the map or where it does
+    /// not know "(set by you ...)"; a line says what the map could not read and what the umpire
+    /// set off against it. Nothing for a form that read no map (an earlier kepi's entry). The
+    /// die lines are [`spi::combat`]'s, with the table's provenance, relabelled in place.
+    fn terrain_lines(&self, mods: &mut [ModifierLine], t: &SpiTables) -> Vec<ModifierLine> {
+        let Some(m) = &self.map else {
+            return Vec::new();
+        };
+        let c = &t.combat;
+        let hex = m.hex.as_deref().unwrap_or("?");
+        let all = [
+            (&m.rough, self.input.defender_rough, C5_ROUGH, &c.rough_die),
+            (
+                &m.ridge,
+                self.input.all_through_ridge,
+                C5_RIDGE,
+                &c.ridge_die,
+            ),
+            (
+                &m.river,
+                self.input.all_through_river,
+                C5_RIVER,
+                &c.river_die,
+            ),
+        ];
+        let mut out = Vec::new();
+        let note = |label: String, v: &crate::tables::Sourced<i32>| {
+            ModifierLine::new(label, Effect::Note, RuleId::new("SPI-C5"), v.provenance)
+        };
+        // One line when the map knows none of the three for one reason (no map, the defender
+        // off it).
+        let unknown_alike = all
+            .iter()
+            .all(|(r, ..)| r.on.is_none() && r.why == m.rough.why);
+        if unknown_alike {
+            out.push(note(
+                format!(
+                    "rough, ridge and river hexsides: {}: the umpire ticks them",
+                    m.rough.why.as_deref().unwrap_or("the map does not say")
+                ),
+                &c.rough_die,
+            ));
+        }
+        for (read, input, what, v) in all {
+            let line = c5_line(what);
+            let relabel = |mods: &mut [ModifierLine], tail: String| {
+                for l in mods.iter_mut().filter(|l| l.label == line) {
+                    l.label = format!("{line} ({tail})");
+                }
+            };
+            match read.on {
+                Some(on) if on == input => {
+                    if on {
+                        relabel(mods, format!("map, {hex}"));
+                    } else if let Some(why) = &read.why {
+                        out.push(note(format!("not {what} (map): {why}"), v));
+                    }
+                }
+                // The umpire's value differs from the map's.
+                Some(_) => {
+                    if input {
+                        relabel(
+                            mods,
+                            format!(
+                                "set by you; the map: not{}",
+                                read.why
+                                    .as_ref()
+                                    .map_or(String::new(), |w| format!(", {w}"))
+                            ),
+                        );
+                    } else {
+                        out.push(note(
+                            format!("not {what}: set by you (the map: {what}, {hex})"),
+                            v,
+                        ));
+                    }
+                }
+                None => {
+                    if input {
+                        relabel(mods, "set by you".to_string());
+                    }
+                    if !unknown_alike {
+                        out.push(note(
+                            format!(
+                                "{what}: {}: the umpire ticks it",
+                                read.why.as_deref().unwrap_or("the map does not say")
+                            ),
+                            v,
+                        ));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Issue 17: a line for each engaged unit that is not a combat unit, naming it and saying
@@ -285,6 +526,7 @@ impl SpiForm {
         let rolling = dice.is_some();
         let mut res = spi::combat_with_result(&self.input, t, dice, entered(&self.entered_result))?;
         let mut lines = self.role_lines(state);
+        lines.extend(self.terrain_lines(&mut res.modifiers, t));
         lines.append(&mut res.modifiers);
         res.modifiers = lines;
         let mut fx = Vec::new();
@@ -624,6 +866,70 @@ mod tests {
                 .any(|m| m.label.contains("halved (extended)") && m.rule.as_str() == "SPI-H2"),
             "{:?}",
             res.modifiers
+        );
+    }
+
+    /// SPI-C5 read from kepi's example board (rough 0807-0909, a ridge on 0909's north-west,
+    /// north-east and south-east sides): the chart's "if all units are attacking through ridge
+    /// hexsides" holds for the attacker from 0908 alone; one from 0809 makes it false, naming it;
+    /// one not next to the hex makes it false (SPI-C1 case A), one off the map unknown (the
+    /// umpire ticks). Without a map nothing is known.
+    #[test]
+    fn spi_terrain_read_from_the_map() {
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+        let g = game("spi-1870", RuleSetId::Spi);
+        let mut s = g.state().clone();
+        let bare = map_terrain(&s, &ids(&["de-2-5-1"]), &ids(&["fr-metz-5"]));
+        assert_eq!(bare.rough.on, None);
+        assert_eq!(bare.rough.why.as_deref(), Some("the game carries no map"));
+        s.map = Some(crate::map::MapFile::named("example-hex").unwrap());
+        let at = |s: &mut GameState, id: &str, hex: &str| {
+            if let Some(u) = s.units.iter_mut().find(|u| u.unit.id == id) {
+                u.position = hex.parse().unwrap();
+            }
+        };
+        at(&mut s, "fr-metz-5", "0909");
+        at(&mut s, "de-2-5-1", "0908");
+        let one = map_terrain(&s, &ids(&["de-2-5-1"]), &ids(&["fr-metz-5"]));
+        assert_eq!(one.hex.as_deref(), Some("0909"));
+        assert_eq!(
+            (one.rough.on, one.ridge.on, one.river.on),
+            (Some(true), Some(true), Some(false))
+        );
+        at(&mut s, "de-2-5-2", "0809");
+        let two = map_terrain(&s, &ids(&["de-2-5-1", "de-2-5-2"]), &ids(&["fr-metz-5"]));
+        assert_eq!(two.ridge.on, Some(false));
+        assert!(
+            two.ridge.why.as_deref().unwrap().contains("in 0809"),
+            "{two:?}"
+        );
+        at(&mut s, "de-2-5-2", "0707");
+        let far = map_terrain(&s, &ids(&["de-2-5-1", "de-2-5-2"]), &ids(&["fr-metz-5"]));
+        assert_eq!(far.ridge.on, Some(false));
+        assert!(
+            far.ridge.why.as_deref().unwrap().contains("SPI-C1 case A"),
+            "{far:?}"
+        );
+        at(&mut s, "de-2-5-2", "off");
+        let off = map_terrain(&s, &ids(&["de-2-5-1", "de-2-5-2"]), &ids(&["fr-metz-5"]));
+        assert_eq!(off.ridge.on, None, "{off:?}");
+        assert_eq!(off.rough.on, Some(true));
+        // In the form: the die line is labelled as the map's.
+        let t = &Tables::default();
+        let mut f = SpiForm::all().remove(0);
+        f.prefill_engaged(&s, &ids(&["de-2-5-1"]), &ids(&["fr-metz-5"]));
+        assert!(f.input.defender_rough && f.input.all_through_ridge);
+        let (res, _) = f
+            .resolve(&s, t.get::<crate::rules::spi::SpiTables>(), None)
+            .unwrap();
+        let labels: Vec<&str> = res.modifiers.iter().map(|m| m.label.as_str()).collect();
+        assert!(
+            labels.contains(&"die: defender in rough terrain (map, 0909)"),
+            "{labels:?}"
+        );
+        assert!(
+            labels.contains(&"die: all attacking through ridge hexsides (map, 0909)"),
+            "{labels:?}"
         );
     }
 

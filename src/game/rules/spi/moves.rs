@@ -178,8 +178,9 @@ fn in_movement_phase(s: &GameState) -> bool {
 /// more than remains is counted and noted, not lost.
 const MAP_SEARCH_MP: u32 = 64;
 
-/// The game's map, where it carries one that reads.
-fn game_map(s: &GameState) -> Option<&crate::map::Map> {
+/// The game's map, where it carries one that reads (SPI-M1's movement and SPI-C5's combat
+/// terrain read it).
+pub(crate) fn game_map(s: &GameState) -> Option<&crate::map::Map> {
     s.map.as_ref()?.map().ok()
 }
 

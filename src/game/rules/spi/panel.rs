@@ -9,7 +9,7 @@ use egui::{RichText, Ui};
 use crate::engine::game::GameState;
 use crate::engine::play::kit::pick;
 use crate::rules::board::panel::{engaged_ui, entered_ui};
-use crate::rules::spi::combat_form::{SpiForm, SpiRole, spi_role};
+use crate::rules::spi::combat_form::{MapRead, SpiForm, SpiRole, spi_role};
 use crate::rules::spi::{Formation, SupplyState};
 
 /// SPI-R1 (A): the owners' split of combat point losses, "in any fashion he wishes, as long as the
@@ -64,6 +64,31 @@ fn spi_losses_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
     });
 }
 
+/// SPI-C5: one terrain box of the Terrain Effects Chart's combat column, with where its value
+/// comes from: "(map)" when the game's map gave it (the hover says what the map read), "(set by
+/// you)" when the umpire ticked it against the map; nothing where the map does not say (the
+/// umpire ticks, as without a map).
+fn c5_box(ui: &mut Ui, on: &mut bool, label: &str, read: Option<&MapRead>, hex: Option<&str>) {
+    ui.checkbox(on, label);
+    let Some(map_says) = read.and_then(|r| r.on) else {
+        return;
+    };
+    let why = read.and_then(|r| r.why.as_deref());
+    let said = format!(
+        "the map ({}): {}{}",
+        hex.unwrap_or("?"),
+        if map_says { "yes" } else { "no" },
+        why.map_or(String::new(), |w| format!(", {w}"))
+    );
+    if map_says == *on {
+        ui.weak("(map)")
+            .on_hover_text(format!("read from {said} (SPI-C5)"));
+    } else {
+        ui.weak("(set by you)")
+            .on_hover_text(format!("{said}; the umpire's tick wins (SPI-C5)"));
+    }
+}
+
 /// The SPI combat toggles (SPI-C3, SPI-C5, SPI-F1, SPI-H1, SPI-S1, SPI-H2).
 pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
     engaged_ui(
@@ -93,9 +118,29 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
         ui.checkbox(&mut f.input.flank, "flanking attack");
         ui.checkbox(&mut f.input.hasty, "hasty attack");
         ui.checkbox(&mut f.input.dummies_only, "dummies only");
-        ui.checkbox(&mut f.input.defender_rough, "defender in rough");
-        ui.checkbox(&mut f.input.all_through_ridge, "all through ridge");
-        ui.checkbox(&mut f.input.all_through_river, "all through river");
+        let map = f.map.as_ref();
+        let hex = map.and_then(|m| m.hex.as_deref());
+        c5_box(
+            ui,
+            &mut f.input.defender_rough,
+            "defender in rough",
+            map.map(|m| &m.rough),
+            hex,
+        );
+        c5_box(
+            ui,
+            &mut f.input.all_through_ridge,
+            "all through ridge",
+            map.map(|m| &m.ridge),
+            hex,
+        );
+        c5_box(
+            ui,
+            &mut f.input.all_through_river,
+            "all through river",
+            map.map(|m| &m.river),
+            hex,
+        );
         let mut fort = f.input.fortress.is_some();
         ui.checkbox(&mut fort, "fortification");
         if fort {

@@ -37,7 +37,10 @@ pub static SPECS: &[VerbSpec] = &[
         // `--attack` is a hasty attack's allocation (SPI-H1 Case O), read by [`spi_situation`].
         refused: &[("defend", "the defence comes from the enemy units in --hex")],
         extra: <SpiHexOpt as Args>::augment_args,
-        what: "one attack on one hex (SPI-C1..C5, S1, F1, H1, H2; losses SPI-R1, --losses)",
+        what: "one attack on one hex (SPI-C1..C5, S1, F1, H1, H2; losses SPI-R1, --losses); on \
+               a game's map, rough terrain and all attacking through ridge or river hexsides \
+               are read from it (SPI-C5): --rough, --ridge, --river set one, --rough=off, \
+               --ridge=off, --river=off clear one the map gives",
         overlay: spi_combat,
     },
     VerbSpec {
@@ -146,6 +149,8 @@ fn spi_situation(g: &Given, input: &mut SpiCombatInput) -> Result<(), MoveError>
     if let Some(e) = g.get::<bool>("entrained")? {
         input.defenders.iter_mut().for_each(|u| u.entrained = e);
     }
+    // SPI-C5: over what the game's map gave (`--rough=off` clears it), kept apart as the
+    // umpire's in the lines ([`SpiForm::terrain_lines`]).
     set(&mut input.defender_rough, g.get("rough")?);
     set(&mut input.all_through_ridge, g.get("ridge")?);
     set(&mut input.all_through_river, g.get("river")?);

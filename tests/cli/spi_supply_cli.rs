@@ -182,18 +182,7 @@ fn the_umpires_typed_state_overrides_the_map_and_is_marked() {
 /// Without a map, supply is the umpire's, as before issue 42, and the answer says so.
 #[test]
 fn without_a_map_supply_is_the_umpires() {
-    let dir = tmp("spi-supply", "no-map");
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        "spi-1870",
-        "--out",
-        &save,
-        "--seed",
-        "3",
-    ]);
+    let save = super::common::new_game(&tmp("spi-supply", "no-map"), "spi-1870", "3");
     ok(&["game", "apply", &save, "supply", "fr-metz-5", "isolated"]);
     let v = json(&["game", "supply", &save, "--json"]);
     assert_eq!(v["from_map"], false);

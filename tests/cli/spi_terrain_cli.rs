@@ -157,18 +157,7 @@ fn one_attacker_not_across_the_river_means_no_river_line() {
 /// die line as before, with no word of a map.
 #[test]
 fn without_a_map_the_umpire_ticks_and_resolve_is_unchanged() {
-    let dir = tmp("spi-terrain", "no-map");
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        "spi-1870",
-        "--out",
-        &save,
-        "--seed",
-        "3",
-    ]);
+    let save = super::common::new_game(&tmp("spi-terrain", "no-map"), "spi-1870", "3");
     ok(&[
         "game",
         "apply",

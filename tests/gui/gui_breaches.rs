@@ -10,6 +10,30 @@ use kepi::game::{Action, EntryKind, Level};
 const ATTACKER: &str = "12th-grenadiers-1";
 const DEFENDER: &str = "8e-ligne-1";
 
+/// "Roll and apply": the umpire goes ahead (one entry more in the log), and the entry's notes say
+/// so, naming each of `wants`.
+fn roll_and_see_it_logged(
+    h: &mut egui_kittest::Harness<'static, kepi::app::KepiApp>,
+    wants: &[&str],
+) {
+    let before = h.state().state.game.log().len();
+    h.get_by_label("Roll and apply").click();
+    h.run();
+    let app = &h.state().state;
+    assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
+    let resolution = last_resolution(app);
+    for want in wants {
+        assert!(
+            resolution
+                .notes
+                .iter()
+                .any(|n| n.starts_with("umpire went ahead:") && n.contains(want)),
+            "{want}: {:?}",
+            resolution.notes
+        );
+    }
+}
+
 /// PK-X1: "Only a Steady unit can initiate melee. Only a Steady or Shaken unit will accept melee."
 #[test]
 fn a_shaken_unit_initiating_melee_is_noted_and_logged() {
@@ -36,22 +60,7 @@ fn a_shaken_unit_initiating_melee_is_noted_and_logged() {
             .is_some(),
         "the resolver notes the broken defender before the roll"
     );
-    let before = h.state().state.game.log().len();
-    h.get_by_label("Roll and apply").click();
-    h.run();
-    let app = &h.state().state;
-    assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
-    let resolution = last_resolution(app);
-    for want in ["initiate melee", "will accept melee"] {
-        assert!(
-            resolution
-                .notes
-                .iter()
-                .any(|n| n.starts_with("umpire went ahead:") && n.contains(want)),
-            "{want}: {:?}",
-            resolution.notes
-        );
-    }
+    roll_and_see_it_logged(&mut h, &["initiate melee", "will accept melee"]);
 }
 
 /// Issue 42, P&K formations (PK-D1): "Disordered units fight with 2 subtracted from their d10
@@ -88,20 +97,7 @@ fn disordered_cavalry_charging_is_noted_before_the_roll() {
             .is_some(),
         "the resolver notes the charge before the roll"
     );
-    let before = h.state().state.game.log().len();
-    h.get_by_label("Roll and apply").click();
-    h.run();
-    let app = &h.state().state;
-    assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
-    let resolution = last_resolution(app);
-    assert!(
-        resolution
-            .notes
-            .iter()
-            .any(|n| n.starts_with("umpire went ahead:") && n.contains("Cavalry can't charge")),
-        "{:?}",
-        resolution.notes
-    );
+    roll_and_see_it_logged(&mut h, &["Cavalry can't charge"]);
 }
 
 /// Issue 42, 1870 B9 (FR-M1): "A unit may be moved only once per Movement Phase." Dragging a
@@ -193,20 +189,8 @@ fn a_target_in_dead_ground_is_noted_before_the_fire() {
             >= 2,
         "the note and the sight's line"
     );
-    let before = h.state().state.game.log().len();
-    h.get_by_label("Roll and apply").click();
-    h.run();
-    let app = &h.state().state;
-    assert_eq!(app.game.log().len(), before + 1, "the umpire went ahead");
-    let resolution = last_resolution(app);
-    assert!(
-        resolution
-            .notes
-            .iter()
-            .any(|n| n.starts_with("umpire went ahead: target not visible") && n.contains("PK-V1")),
-        "{:?}",
-        resolution.notes
-    );
+    roll_and_see_it_logged(&mut h, &["target not visible"]);
+    let resolution = last_resolution(&h.state().state);
     assert!(
         resolution
             .modifiers

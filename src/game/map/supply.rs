@@ -413,6 +413,7 @@ fn obstacles(
 /// occupied by a friendly unit may be used"; "In friendly territory, every railway is in
 /// principle at the disposal of the player"). `enemy` holds the enemy's obstacles already found
 /// (its units and zones, a friendly unit's cell left out of its zones).
+///
 /// G3: "A section is at the disposal of the invader when his units have passed over the cells
 /// containing the railways and the section is connected to the network of friendly territory":
 /// kepi reads the players' possession markers (`held_by`), not the units' passage: a section with

@@ -969,8 +969,12 @@ fn marking_ui(
                         .on_hover_text(format!("{} ({})", k.what, k.rule));
                 }
             });
-        ui.label(RichText::new("a click on a cell puts one on or takes it off").weak())
-            .on_hover_text("logged, and undone like any action");
+        // Short, so the row fits its column at 1366x768 whatever the kind's label.
+        ui.label(RichText::new("click a cell: on / off").weak())
+            .on_hover_text(
+                "a click on a cell of the map puts the marker on it, or takes it off; logged, and \
+             undone like any action",
+            );
     });
 }
 

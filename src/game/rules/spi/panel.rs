@@ -80,13 +80,29 @@ fn c5_box(ui: &mut Ui, on: &mut bool, label: &str, read: Option<&MapRead>, hex: 
         if map_says { "yes" } else { "no" },
         why.map_or(String::new(), |w| format!(", {w}"))
     );
-    if map_says == *on {
-        ui.weak("(map)")
-            .on_hover_text(format!("read from {said} (SPI-C5)"));
+    // Both marks take the wider one's width, so ticking a box never moves the boxes after it
+    // (the row wraps).
+    let widest = egui::WidgetText::from(RichText::new("(set by you)").weak())
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        )
+        .size();
+    let (mark, hover) = if map_says == *on {
+        ("(map)", format!("read from {said} (SPI-C5)"))
     } else {
-        ui.weak("(set by you)")
-            .on_hover_text(format!("{said}; the umpire's tick wins (SPI-C5)"));
-    }
+        (
+            "(set by you)",
+            format!("{said}; the umpire's tick wins (SPI-C5)"),
+        )
+    };
+    ui.add_sized(
+        [widest.x, widest.y.max(ui.spacing().interact_size.y)],
+        egui::Label::new(RichText::new(mark).weak()),
+    )
+    .on_hover_text(hover);
 }
 
 /// The SPI combat toggles (SPI-C3, SPI-C5, SPI-F1, SPI-H1, SPI-S1, SPI-H2).

@@ -827,7 +827,12 @@ fn logs_an_older_kepi_wrote_still_verify() {
 /// disordered cavalry charging and a charge the move after a melee; a GSP battery unlimbered this
 /// turn firing; 1870 moves into an enemy cell, twice in a phase and into a cell the loser holds;
 /// an SPI game on kepi's example map with a raise before Game-Turn 6, entraining in extended
-/// formation and a move in a combat phase.
+/// formation and a move in a combat phase. The games the kepi of commit 47a7f74 saved (log
+/// revision 1, before 1870's supply lines, H12's possession and SPI's terrain read from the map):
+/// 1870 on its example board with a fortress stormed, Vieuxbourg besieged and taken on DE (which
+/// that kepi left German) and a combat whose supply was the umpire's; SPI on its example board with
+/// a combat into rough terrain across a ridge typed by hand (`--rough --ridge`), once compacted
+/// and once with its actions still in its journal.
 #[test]
 fn games_the_previous_kepi_saved_open_replay_and_verify() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/older");
@@ -845,6 +850,9 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
         "2026-12-07-gsp-breaches",
         "2026-12-07-fr-breaches",
         "2026-12-07-spi-breaches",
+        "2026-12-07-fr-fortresses-map",
+        "2026-12-07-spi-map",
+        "2026-12-07-spi-map-journal",
     ] {
         let set = name;
         let name = format!("{name}.json");
@@ -872,6 +880,22 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
         let shown: serde_json::Value =
             serde_json::from_str(&ok(&["game", "show", save, "--json"])).unwrap();
         assert!(shown.is_object(), "{set}: {shown}");
+        if set == "2026-12-07-fr-fortresses-map" {
+            // Logged at revision 1: the DE assault on Vieuxbourg left the fortress German (H12's
+            // possession is an effect only since revision 2), and replay keeps what was logged.
+            let text = std::fs::read_to_string(save).unwrap();
+            assert!(text.contains("\"rev\": 1") && !text.contains("\"rev\": 2"));
+            let side = |id: &str| {
+                shown["units"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|u| u["id"] == id)
+                    .map(|u| u["side"].clone())
+            };
+            assert_eq!(side("fort-vb"), Some("german".into()), "{set}");
+            assert_eq!(side("fort-sm"), Some("french".into()), "{set}: the storm's");
+        }
         let out = ok(&["log", "verify", save]);
         assert!(out.contains("log OK"), "{set}: {out}");
         assert!(

@@ -43,6 +43,9 @@ pub struct ResolverState {
     pub form_error: Option<String>,
     /// What the form resolved to when last drawn, for the foot drawn under it.
     preview: Preview,
+    /// What the phase and the text say against the form shown, worked out with its preview each
+    /// frame ([`kepi_game::engine::play::breaches::warnings`], memoised in `warned`), shown by Roll.
+    notes: Vec<String>,
     /// What [`ResolverState::derive`] last derived the forms for: the game as it stood, each
     /// form's units and the extra attackers. The forms follow the game every frame, but are
     /// derived again only when one of these changed (an SPI form on a map traces supply).
@@ -84,6 +87,7 @@ impl ResolverState {
             extra_attackers: Vec::new(),
             form_error: None,
             preview: None,
+            notes: Vec::new(),
             derived_for: None,
             warned: Memo::default(),
             resolved: Memo::default(),
@@ -479,15 +483,13 @@ impl ResolverState {
                 }
             });
         ui.label(RichText::new("Pick units in the roster (click: acting, right-click: target); the situation below is pre-set from their state.").small().weak());
-        // The umpire decides: what does not fit the phase is said here (and logged with the roll),
-        // never refused.
-        let warnings = self.warned.get((game_key.clone(), form.clone()), || {
-            kepi_game::engine::play::breaches::warnings(form, view.game)
-        });
-        for w in warnings {
-            ui.colored_label(ui.visuals().warn_fg_color, format!("Note: {w}"))
-                .on_hover_text("kepi will roll if you go ahead; the log records this note with it");
-        }
+        // Shown under Roll by the foot ([`ResolverState::foot_ui`]).
+        self.notes = self
+            .warned
+            .get((game_key.clone(), form.clone()), || {
+                kepi_game::engine::play::breaches::warnings(form, view.game)
+            })
+            .clone();
         // A player's seat while strengths are hidden: the other side's figures here are
         // placeholders; only what the player changes is sent, and the host fills in the rest.
         if hidden {
@@ -579,6 +581,15 @@ impl ResolverState {
         let unparsed = kepi_game::engine::play::kit::unparsed(ui.ctx());
         let rolled_with = self.rolled_with(view);
         self.dice_ui(ui, view, preview.is_ok() && !waiting, &unparsed, out);
+        // The umpire decides: what the phase or the text says against this roll is said here, by
+        // Roll (and logged with the roll), never refused. Not above the situation: a value typed
+        // there can bring a note (P&K's range past the sight, PK-V1), and a note above the field
+        // moved it from under the pointer while typing (seen at 1366x768); not at the foot of the
+        // situation either, which scrolls, so the note could sit out of sight when Roll is clicked.
+        for w in &self.notes {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("Note: {w}"))
+                .on_hover_text("kepi will roll if you go ahead; the log records this note with it");
+        }
         ui.separator();
         // The last result right under Roll, where the eye is after rolling (at 1366x768 a card under
         // the chart fell below the fold); the chart follows with the rolled line marked.

@@ -80,6 +80,7 @@ fn app(file: &Path) -> AppState {
                     to: format!("{col:02}{row:02}").parse().unwrap(),
                     notes: Vec::new(),
                     mp: None,
+                    effects: Vec::new(),
                 },
                 now,
             )

@@ -40,6 +40,7 @@ fn game(n: usize) -> Option<Game> {
                 on: i % 12 == 3,
             },
             4 => Action::Move {
+                effects: Vec::new(),
                 unit,
                 to: kepi::roster::Position::Hex {
                     col: (i % 30) as u8,

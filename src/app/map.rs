@@ -238,7 +238,8 @@ pub struct MapPanel {
     /// The unit picked's supply traced on the map ([`supply_of`]), for the game as it stands and
     /// the unit picked (SPI-S1).
     supply: super::state::Memo<ReachKey, Option<kepi_game::engine::play::supply::UnitSupply>>,
-    /// What a drag would log (the move's cost and notes, [`kepi_game::engine::flow::move_notes`])
+    /// What a drag would log (the move's cost and notes, [`kepi_game::engine::flow::move_notes`],
+    /// and the markers it puts on or takes off, [`kepi_game::engine::flow::move_effects`])
     /// for the game as it stands, the unit dragged and the hex under it: worked out when the hex
     /// changes, not every frame of the drag (SPI's cost replays the phase's moves on the map).
     drag_notes: super::state::Memo<((usize, String), String, Hex), Vec<String>>,
@@ -630,7 +631,26 @@ impl MapPanel {
                     position_in(to, layout)
                         .map(|p| {
                             let mp = kepi_game::engine::flow::move_cost(game, &u.unit.id, p, None);
-                            kepi_game::engine::flow::move_notes(game, &u.unit.id, p, mp, tables)
+                            let mut said = kepi_game::engine::flow::move_notes(
+                                game, &u.unit.id, p, mp, tables,
+                            );
+                            // What the drop will do to the board by the rules (SPI-E2's rail
+                            // cut), said before it is made.
+                            said.extend(
+                                kepi_game::engine::flow::move_effects(game.state(), &u.unit.id, p)
+                                    .iter()
+                                    .map(|e| {
+                                        let rules = e.rules(game.state().system);
+                                        let ids: Vec<&str> =
+                                            rules.iter().map(|r| r.as_str()).collect();
+                                        format!(
+                                            "this move: {} ({})",
+                                            e.describe(game.state()),
+                                            ids.join(", ")
+                                        )
+                                    }),
+                            );
+                            said
                         })
                         .unwrap_or_default()
                 })
@@ -1419,6 +1439,7 @@ fn counter_drag(
                 to: pos,
                 notes: Vec::new(),
                 mp: None,
+                effects: Vec::new(),
             }));
         }
     }

@@ -487,7 +487,7 @@ impl ResolverState {
         self.notes = self
             .warned
             .get((game_key.clone(), form.clone()), || {
-                kepi_game::engine::play::breaches::warnings(form, view.game)
+                kepi_game::engine::play::breaches::warnings(form, view.game, view.tables)
             })
             .clone();
         // A player's seat while strengths are hidden: the other side's figures here are

@@ -865,6 +865,7 @@ fn hex_field_row(
                         to: *to,
                         notes: Vec::new(),
                         mp: None,
+                        effects: Vec::new(),
                     }));
                     done = true;
                 }
@@ -883,6 +884,7 @@ fn hex_field_row(
                 to: kepi_game::roster::Position::Off,
                 notes: Vec::new(),
                 mp: None,
+                effects: Vec::new(),
             }));
             done = true;
         }

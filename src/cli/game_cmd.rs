@@ -69,7 +69,10 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
                          zones of control); without it kepi counts 1 MP a hex, +2 onto and +2 off
                          a friendly combat unit, 1 MP per 18 hexes entrained (SPI-T1). Over the
                          allowance (German 8, French 6, halved unsupplied or isolated, SPI-S1),
-                         with entrain, detrain and formation in the phase, is a logged note
+                         with entrain, detrain and formation in the phase, is a logged note.
+                         SPI-E2: a move ending on the enemy's rail line puts a rail-cut marker
+                         there, an EB unit's into a cut of its own country takes it off (logged
+                         with the move)
   face UNIT DIR          n ne e se s sw w nw, or none
   supply UNIT STATE      supplied | unsupplied | isolated
   mark KIND CELL         put a marker of the rule set's on a cell: SPI rail-cut (SPI-E2: the rail

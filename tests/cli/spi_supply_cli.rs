@@ -19,7 +19,7 @@ const MAP: &str = "[map]\nname = \"supply test\"\nrules = \"spi\"\nfirst = \"010
 /// A new SPI game on the test map: de-2-5-1 at 1203 (near the "S"), de-2-5-2 at 0205 (west of
 /// the French fortress of Verdun at 0703, whose zone of interdiction walls it off), fr-metz-5 at
 /// 0505 (near the rail line), everyone else off the map.
-fn game(name: &str) -> String {
+pub(super) fn game(name: &str) -> String {
     let save = super::common::spi_game_on_map("spi-supply", name, "supply-test.toml", MAP);
     ok(&[
         "game",
@@ -270,4 +270,90 @@ fn a_rail_cut_marker_stops_the_rail_line_as_a_source() {
     ok(&["game", "apply", &save, "unmark", "rail-cut", "0303"]);
     assert_eq!(source(&save), whole);
     ok(&["log", "verify", &save]);
+}
+
+/// The supply test map with a German rail line too, 1302-1304 in Germany.
+fn map_with_german_rail() -> String {
+    format!("{MAP}\n[[rail]]\npath = [\"1302\", \"1303\", \"1304\"]\n")
+}
+
+/// The rail cut markers `game show --json` lists.
+fn cuts(save: &str) -> Vec<String> {
+    let v = json(&["game", "show", save, "--json"]);
+    v["marks"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter(|x| x["kind"] == "rail-cut")
+                .filter_map(|x| x["cell"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// SPI-E2, Rail Movement Case D: "a rail line which has been moved onto by an Enemy Unit during
+/// the course of a game may not be used for rail movement at all subsequently. This is signified
+/// by placing a \"rail cut\" marker on that hex"; EB units Case F: "When a Prussian unit moves
+/// into ... a French Home Country rail line, it \"cuts\" that rail line. Place a \"Rail Cut\"
+/// marker on that hex"; Case E: "When a French unit moves ... into a German Home Country rail
+/// line, it \"cuts\" that rail line ... To repair a cut, a Friendly EB unit must simply move into
+/// the cut hex, and remove the marker." kepi puts the marker with the move (one entry, one undo)
+/// and takes it off when a German EB unit enters the cut; a move in its own country or off the
+/// rail cuts nothing; `kepi log verify` makes each again.
+#[test]
+fn a_unit_moving_onto_the_enemys_rail_line_cuts_it_and_an_eb_unit_repairs_it() {
+    let save = super::common::spi_game_on_map(
+        "spi-supply",
+        "moved-onto",
+        "supply-test.toml",
+        &map_with_german_rail(),
+    );
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "set",
+        "de-2-5-2",
+        "position",
+        "0205",
+        "set",
+        "fr-metz-5",
+        "position",
+        "1205",
+        "set",
+        "de-eb-1",
+        "position",
+        "1304",
+        "set",
+        "de-2-5-1",
+        "position",
+        "1203",
+    ]);
+    assert_eq!(cuts(&save), Vec::<String>::new());
+    // A German unit onto the French rail line at 0303: cut, with the move.
+    let out = ok(&["game", "apply", &save, "move", "de-2-5-2", "0303"]);
+    assert!(out.contains("rail cut marked at 0303"), "{out}");
+    assert_eq!(cuts(&save), ["0303"]);
+    // One undo takes the move and its marker back together.
+    ok(&["game", "apply", &save, "undo"]);
+    assert_eq!(cuts(&save), Vec::<String>::new());
+    ok(&["game", "apply", &save, "move", "de-2-5-2", "0303"]);
+    // A French unit onto the German line at 1303: cut.
+    ok(&["game", "apply", &save, "move", "fr-metz-5", "1303"]);
+    assert_eq!(cuts(&save), ["0303", "1303"]);
+    // A German unit in its own country, and a French one off the rail, cut nothing.
+    ok(&["game", "apply", &save, "move", "de-2-5-1", "1302"]);
+    ok(&["game", "apply", &save, "move", "fr-metz-5", "1205"]);
+    assert_eq!(cuts(&save), ["0303", "1303"]);
+    // The German EB unit moves into the cut in Germany and repairs it.
+    let out = ok(&["game", "apply", &save, "move", "de-eb-1", "1303"]);
+    assert!(out.contains("rail cut taken off 1303"), "{out}");
+    assert_eq!(cuts(&save), ["0303"]);
+    let log = ok(&["log", "show", &save]);
+    assert!(
+        log.contains("moves to 0303") && log.contains("rail cut marked at 0303"),
+        "{log}"
+    );
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
 }

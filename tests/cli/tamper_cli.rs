@@ -1232,7 +1232,8 @@ fn a_breach_note_cut_from_an_entry_written_now_is_caught() {
     let log = read(&save)["log"].clone();
     let at = log.as_array().unwrap().len() - 1;
     assert_eq!(
-        log[at]["rev"], 2,
+        log[at]["rev"],
+        kepi::game::LOG_REVISION,
         "an entry written now carries its revision"
     );
     assert!(
@@ -1300,7 +1301,8 @@ fn a_fortress_taken_by_assault_cut_from_an_entry_is_caught_but_not_from_an_older
     let log = read(&save)["log"].clone();
     let at = log.as_array().unwrap().len() - 1;
     assert_eq!(
-        log[at]["rev"], 2,
+        log[at]["rev"],
+        kepi::game::LOG_REVISION,
         "an entry written now carries its revision"
     );
     let effects = log[at]["action"]["effects"].to_string();
@@ -1359,6 +1361,62 @@ fn a_fortress_taken_by_assault_cut_from_an_entry_is_caught_but_not_from_an_older
         log.iter_mut().for_each(|e| e.rev = e.rev.min(1));
     });
     keep_state(&save);
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}
+
+/// SPI-E2: since log revision 3 a move logs the rail cut it makes as its effect. Cut from an entry
+/// written now (the state kept in step), `kepi log verify` says so; the same log as an earlier
+/// kepi wrote it (revision 2, which left the marker to the umpire) still verifies without it.
+#[test]
+fn a_rail_cut_cut_from_a_move_is_caught_but_not_from_an_older_one() {
+    let save = super::spi_supply_cli::game("tamper-cut");
+    ok(&["game", "apply", &save, "move", "de-2-5-2", "0303"]);
+    ok(&["game", "compact", &save]);
+    let log = read(&save)["log"].clone();
+    let at = log.as_array().unwrap().len() - 1;
+    assert_eq!(log[at]["rev"], kepi::game::LOG_REVISION);
+    let fx = &log[at]["action"]["effects"];
+    assert_eq!(
+        (
+            &fx[0]["type"],
+            &fx[0]["kind"],
+            &fx[0]["on"],
+            &fx[0]["cell"]["col"]
+        ),
+        (&"mark".into(), &"rail-cut".into(), &true.into(), &3.into()),
+        "{fx}"
+    );
+    let cut = |log: &mut Vec<LogEntry>| {
+        let e = &mut log[at];
+        if let EntryKind::Act {
+            action: kepi::game::Action::Move { effects, .. },
+        } = &mut e.kind
+        {
+            effects.clear();
+        }
+        e.summary = e.summary.replace("; rail cut marked at 0303", "");
+        e.rules.retain(|r| r != "SPI-E2");
+    };
+    let no_marks = |save: &str| {
+        let mut s = read(save);
+        s["state"]
+            .as_object_mut()
+            .unwrap()
+            .remove("marks")
+            .expect("the state had the cut");
+        std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    };
+    let original = std::fs::read_to_string(&save).unwrap();
+    forge(&save, cut);
+    no_marks(&save);
+    refused(&save, at, "action.effects");
+    std::fs::write(&save, &original).unwrap();
+    forge(&save, |log| {
+        cut(log);
+        log.iter_mut().for_each(|e| e.rev = e.rev.min(2));
+    });
+    no_marks(&save);
     let out = ok(&["log", "verify", &save]);
     assert!(out.contains("log OK"), "{out}");
 }

@@ -236,3 +236,72 @@ fn an_unseen_target_is_noted_logged_and_verifies() {
     let out = ok(&["log", "verify", &save]);
     assert!(out.contains("log OK"), "{out}");
 }
+
+/// A club's own `[visibility]` (`--tables DIR`) gives one limit before the roll and in it: the
+/// note said before the fire and logged with it reads the game's table, as the resolution's
+/// PK-V1 lines do. At 12" from heavy woods the text's 10" does not see; the club's 16" does, so
+/// the fire is not noted, and its lines say 16.
+#[test]
+fn a_clubs_visibility_table_gives_the_same_limit_to_the_note_and_the_lines() {
+    let dir = tmp("visibility", "club-table");
+    let tables = dir.join("tables");
+    std::fs::create_dir_all(&tables).unwrap();
+    let pk = include_str!("../../tables/pk.toml");
+    let club = pk.replace(
+        "heavy_woods = { value = 10, provenance = \"seed\"",
+        "heavy_woods = { value = 16, provenance = \"house\"",
+    );
+    assert_ne!(pk, club, "the heavy woods line was found");
+    std::fs::write(tables.join("pk.toml"), club).unwrap();
+    let t = tables.display().to_string();
+    let save = new_game(&dir, "mars-la-tour", "3");
+    let fire = [
+        "fire",
+        "12th-grenadiers-1",
+        "55e-ligne-1",
+        "--range",
+        "12",
+        "--observer-in",
+        "heavy-woods",
+    ];
+    let fire_notes = |save: &str, tables: &[&str]| {
+        let mut args = tables.to_vec();
+        args.extend(["game", "apply", save, "--json"]);
+        args.extend(fire);
+        let out = ok(&args);
+        let v: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        notes_of(&v)
+    };
+    // The text's table: beyond 10", noted.
+    let text = new_game(&tmp("visibility", "text-table"), "mars-la-tour", "3");
+    let notes = fire_notes(&text, &[]);
+    assert!(noted(&notes, "beyond 10\" visibility"), "{notes:?}");
+    // In play with the club's table: no note, and the lines say 16.
+    let notes = fire_notes(&save, &["--tables", &t]);
+    assert!(
+        !notes.iter().any(|n| n.contains("not visible")),
+        "{notes:?}"
+    );
+    let log: Value = serde_json::from_str(&ok(&["log", "show", &save, "--json"])).unwrap();
+    let last = log.as_array().unwrap().last().unwrap();
+    let limit = last["action"]["resolution"]["modifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["label"] == "visibility inside heavy woods (inches)")
+        .map(|m| {
+            (
+                m["value"].clone(),
+                m["rule"].clone(),
+                m["provenance"].clone(),
+            )
+        });
+    assert_eq!(
+        limit,
+        Some(("16".into(), "PK-V1".into(), "house".into())),
+        "{last}"
+    );
+    assert!(!last.to_string().contains("not visible"), "{last}");
+    let out = ok(&["--tables", &t, "log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}

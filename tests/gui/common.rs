@@ -132,6 +132,7 @@ pub fn due_panel(app: AppState) -> Harness<'static, AppState> {
 pub fn place(app: &mut AppState, at: &[(&str, &str)]) {
     for (unit, hex) in at {
         app.handle(Command::Act(Action::Move {
+            effects: Vec::new(),
             unit: unit.to_string(),
             to: hex.parse().expect("hex"),
             notes: Vec::new(),

@@ -230,3 +230,61 @@ fn a_rail_cut_marker_is_put_on_a_cell_with_a_click_and_stops_the_rail_network() 
     let log = h.state().game.log().len();
     assert!(log >= 3, "{log}");
 }
+
+/// SPI-E2 (EB units Case F): "When a Prussian unit moves into ... a French Home Country rail
+/// line, it \"cuts\" that rail line. Place a \"Rail Cut\" marker on that hex." Dragging a German
+/// unit from 0704 onto the French line at 0705 says so on the map before the drop; the drop
+/// makes the move and puts the marker, one log entry, and one undo takes both back.
+#[test]
+fn a_german_unit_dragged_onto_the_french_rail_line_cuts_it() {
+    use kepi::game::{Action, EntryKind};
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
+    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
+    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    super::common::place(&mut app, &[("de-2-5-1", "0704")]);
+    assert!(app.state().marks.is_empty(), "0704 is off the rail line");
+    let mut h = map_panel(app);
+    h.run();
+    let from = h.get_by_label("German 5 (area 2, #1)").rect().center();
+    let to = from + egui::vec2(0.0, 28.0 * 1.732);
+    h.drag_at(from);
+    h.run();
+    h.hover_at(from + egui::vec2(0.0, 20.0));
+    h.run();
+    h.hover_at(to);
+    h.run();
+    assert!(
+        h.query_by_label_contains("this move: rail cut marked at 0705 (SPI-E2)")
+            .is_some(),
+        "the map says what the drop will do"
+    );
+    h.drop_at(to);
+    h.run();
+    let app = h.state_mut();
+    let marks = app.state().marks.clone();
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert_eq!(
+        (marks[0].kind.as_str(), marks[0].cell.to_string()),
+        ("rail-cut", "0705".into())
+    );
+    match app.game.log().last().map(|e| (&e.kind, &e.summary)) {
+        Some((
+            EntryKind::Act {
+                action: Action::Move { to, effects, .. },
+            },
+            summary,
+        )) => {
+            assert_eq!(to.to_string(), "0705");
+            assert_eq!(effects.len(), 1, "{effects:?}");
+            assert!(summary.ends_with("; rail cut marked at 0705"), "{summary}");
+        }
+        other => panic!("a move last, got {other:?}"),
+    }
+    app.handle(Command::Undo);
+    assert!(app.state().marks.is_empty(), "one undo takes both back");
+    assert_eq!(
+        app.state().unit("de-2-5-1").map(|u| u.position.to_string()),
+        Some("0704".into())
+    );
+}

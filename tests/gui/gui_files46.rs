@@ -304,6 +304,7 @@ fn spi_campaign(dir: &Path) -> AppState {
         ("fr-metz-5", "1011"),
     ] {
         app.handle(Command::Act(Action::Move {
+            effects: Vec::new(),
             unit: unit.into(),
             to: hex.parse().expect("hex"),
             notes: Vec::new(),

@@ -57,6 +57,7 @@ fn pw_melee_with_my_dice_hits_both_sides() {
     app.game
         .act(
             Action::Move {
+                effects: Vec::new(),
                 unit: "de-cav".into(),
                 to: "0305".parse().unwrap(),
                 notes: Vec::new(),

@@ -188,6 +188,7 @@ fn the_roster_follows_every_action_and_undo() {
     h.state_mut()
         .state
         .handle(kepi::app::state::Command::Act(Action::Move {
+            effects: Vec::new(),
             unit: id.clone(),
             to: kepi::roster::Position::Off,
             notes: Vec::new(),

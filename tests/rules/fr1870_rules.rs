@@ -570,6 +570,7 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
     for u in ["de-3b", "de-4b"] {
         g.act(
             Action::Move {
+                effects: Vec::new(),
                 unit: u.into(),
                 to: cell,
                 notes: Vec::new(),

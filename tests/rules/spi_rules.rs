@@ -444,6 +444,7 @@ mod from_the_map {
     fn place(g: &mut Game, unit: &str, to: Position) {
         g.act(
             Action::Move {
+                effects: Vec::new(),
                 unit: unit.into(),
                 to,
                 notes: Vec::new(),

@@ -365,6 +365,7 @@ fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
     ] {
         game.act(
             Action::Move {
+                effects: Vec::new(),
                 unit: unit.into(),
                 to: hex.parse().unwrap(),
                 notes: Vec::new(),

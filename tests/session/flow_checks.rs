@@ -483,6 +483,7 @@ fn activity_and_end_of_turn_reset() {
     act(
         &mut g,
         Action::Move {
+            effects: Vec::new(),
             unit: "12th-grenadiers-1".into(),
             to: "free".parse().unwrap(),
             notes: Vec::new(),

@@ -100,6 +100,7 @@ fn script(g: &mut Game) {
     g.roll(&"d%".parse::<DiceExpr>().unwrap(), now()).unwrap();
     g.act(
         Action::Move {
+            effects: Vec::new(),
             unit: "16th-uhlans".into(),
             to: Position::Off,
             notes: Vec::new(),
@@ -257,6 +258,7 @@ fn next_phase_wraps_into_a_new_turn_and_clears_markers() {
     let mut g = mlt_game(1);
     g.act(
         Action::Move {
+            effects: Vec::new(),
             unit: "3rd-jaeger".into(),
             to: Position::Free,
             notes: Vec::new(),

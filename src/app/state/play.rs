@@ -106,7 +106,7 @@ impl AppState {
         // into the log entry with it: the umpire went ahead, and the log says so.
         let warnings = form
             .form()
-            .map(|f| kepi_game::engine::play::breaches::warnings(f, &self.game))
+            .map(|f| kepi_game::engine::play::breaches::warnings(f, &self.game, self.tables))
             .unwrap_or_default();
         // Logged with the resolution, so `kepi log verify` can resolve it again (issue 29).
         let input = form.form().and_then(|f| serde_json::to_value(f).ok());

@@ -346,6 +346,20 @@ pub trait RuleSet: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// What moving `u` to `to` does to the board by the rule set's text, applied and logged
+    /// with the move ([`Action::Move`]'s `effects`): the cell markers it puts on or takes off
+    /// ([`Action::Mark`] of the set's [`RuleSet::cell_markers`]; SPI-E2's rail cut). Made by
+    /// [`crate::engine::flow::move_action`] for every move a front end makes, and made again by
+    /// `kepi log verify`. None by default.
+    fn move_effects(
+        &self,
+        _s: &GameState,
+        _u: &UnitState,
+        _to: crate::roster::Position,
+    ) -> Vec<Action> {
+        Vec::new()
+    }
+
     /// True when the rule set counts movement points ([`RuleSet::move_points`]; SPI).
     fn counts_movement_points(&self) -> bool {
         false

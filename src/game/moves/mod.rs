@@ -349,6 +349,7 @@ fn parse_verbs(
                 )?;
                 let mp = move_points(words, &mut i, &verb, s)?;
                 Verb::Act(Action::Move {
+                    effects: Vec::new(),
                     unit: u,
                     to,
                     notes: Vec::new(),
@@ -603,6 +604,7 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, MoveErro
             },
         },
         "position" | "hex" => Action::Move {
+            effects: Vec::new(),
             unit,
             to: value.parse().map_err(bad)?,
             notes: Vec::new(),
@@ -714,7 +716,7 @@ pub fn request_warnings(words: &[String], game: &Game, tables: &Tables) -> Vec<S
         if let Verb::Play(p) = v {
             let p = p.with_game_defaults(game.state());
             if let Ok(form) = play::build(&p, game.state(), tables) {
-                out.extend(form.phase_warnings(game));
+                out.extend(form.phase_warnings(game, tables));
             }
         }
     }
@@ -900,7 +902,7 @@ fn apply_one(
             };
             // What is odd about this roll now (phase, side, a unit that already acted) goes
             // into its log entry, as the window's roll logs it, saying who went ahead with it.
-            let warnings = form.phase_warnings(game);
+            let warnings = form.phase_warnings(game, tables);
             let input = p.logged_input(&form);
             let resolve = |st: &GameState, dice: &mut crate::dice::DiceSource| {
                 form.resolve(st, tables, Some(dice))

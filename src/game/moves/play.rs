@@ -198,7 +198,19 @@ pub fn recheck_act(
             to,
             notes,
             mp,
+            effects,
         } => {
+            // Since log revision 3 a move logs what it does to the board (SPI-E2's rail cut); an
+            // earlier kepi's move logged none.
+            let made = crate::engine::flow::move_effects(game.state(), unit, *to);
+            let excused = rev < crate::engine::game::MOVE_EFFECTS_REVISION && effects.is_empty();
+            if *effects != made && !excused {
+                return Err(format!(
+                    "`action.effects`: logged {}, but the move on the game before it gives {}",
+                    json(effects),
+                    json(&made)
+                ));
+            }
             let again: Vec<String> = crate::engine::flow::move_notes(game, unit, *to, *mp, tables)
                 .into_iter()
                 .map(|w| format!("umpire went ahead: {w}"))
@@ -414,7 +426,7 @@ fn resolve_again(
             let form = Form::from_value(state.system, input).ok_or_else(|| {
                 not_again(format!("no form of {} reads it", state.system.title()))
             })?;
-            let warnings = crate::engine::play::breaches::warnings(&form, game);
+            let warnings = crate::engine::play::breaches::warnings(&form, game, tables);
             let fits = units_fit(&form, units);
             let (r, fx) = form
                 .resolve(state, tables, Some(dice))
@@ -1035,9 +1047,9 @@ impl Ready {
     /// What is odd about making this resolution now ([`crate::engine::play::breaches::warnings`]: the
     /// phase, and what the text forbids): the umpire decides, so these are logged with it, never
     /// a refusal. None for a unit-less action.
-    pub fn phase_warnings(&self, game: &crate::engine::game::Game) -> Vec<String> {
+    pub fn phase_warnings(&self, game: &crate::engine::game::Game, tables: &Tables) -> Vec<String> {
         match self {
-            Ready::Form(f) => crate::engine::play::breaches::warnings(f, game),
+            Ready::Form(f) => crate::engine::play::breaches::warnings(f, game, tables),
             Ready::Plain(_) => Vec::new(),
         }
     }
@@ -1803,7 +1815,7 @@ mod tests {
             .unwrap();
         // Logged as `kepi game apply` logs it: with what the umpire went ahead with.
         res.notes.extend(
-            crate::engine::play::breaches::warnings(&form, &g)
+            crate::engine::play::breaches::warnings(&form, &g, tables)
                 .iter()
                 .map(|w| format!("umpire went ahead: {w}")),
         );
@@ -1892,7 +1904,7 @@ mod tests {
         dice.enter(Die::D6, 5).unwrap().enter(Die::D6, 2).unwrap();
         let (mut res, fx) = form.resolve(g.state(), tables, Some(&mut dice)).unwrap();
         res.notes.extend(
-            crate::engine::play::breaches::warnings(&form, &g)
+            crate::engine::play::breaches::warnings(&form, &g, tables)
                 .iter()
                 .map(|w| format!("umpire went ahead: {w}")),
         );

@@ -333,9 +333,9 @@ pub fn move_cost(
     s.system.move_points(game, u, to, stated)
 }
 
-/// The move of `unit` to `to` as it is logged: its cost ([`move_cost`]) and the notes of what the
-/// rules say against it ([`move_notes`]). `kepi game apply move`, the window's map and roster
-/// all make their moves here.
+/// The move of `unit` to `to` as it is logged: its cost ([`move_cost`]), the notes of what the
+/// rules say against it ([`move_notes`]) and what it does to the board ([`move_effects`]).
+/// `kepi game apply move`, the window's map and roster all make their moves here.
 pub fn move_action(
     game: &crate::engine::game::Game,
     unit: String,
@@ -349,12 +349,23 @@ pub fn move_action(
         .into_iter()
         .map(|w| format!("umpire went ahead: {w}"))
         .collect();
+    let effects = move_effects(game.state(), &unit, to);
     Action::Move {
         unit,
         to,
         notes,
         mp,
+        effects,
     }
+}
+
+/// What moving `unit` to `to` now does to the board by its rule set's text
+/// ([`crate::engine::rule_set::RuleSet::move_effects`]: SPI-E2's rail cut), logged with the move.
+/// Empty for a unit not in the game.
+pub fn move_effects(s: &GameState, unit: &str, to: crate::roster::Position) -> Vec<Action> {
+    s.unit(unit)
+        .map(|u| s.system.move_effects(s, u, to))
+        .unwrap_or_default()
 }
 
 /// PK-W1: an army's strength now and at the start.

@@ -17,9 +17,9 @@ mod session;
 pub use effects::{Effect, EffectValue, effects};
 pub use history::strength_by_turn;
 pub use log::{
-    ChainBreak, ChainSummary, EntryKind, EntryText, GENESIS, LOG_REVISION, LogEntry, SeedSecret,
-    commitment, entry_hash, entry_text, notes_text, participants, stray_member, verify_chain,
-    verify_chain_from,
+    ChainBreak, ChainSummary, EntryKind, EntryText, GENESIS, LOG_REVISION, LogEntry,
+    MOVE_EFFECTS_REVISION, SeedSecret, commitment, entry_hash, entry_text, notes_text,
+    participants, stray_member, verify_chain, verify_chain_from,
 };
 pub use session::{Game, InEffect, ReplayError, Resolve};
 
@@ -679,6 +679,13 @@ pub enum Action {
         /// Absent elsewhere and in older saves, whose hashes read back unchanged.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mp: Option<u32>,
+        /// What the move does to the board by its rule set's text, applied with it (one undo
+        /// step): the cell markers it puts on or takes off ([`Action::Mark`]; SPI-E2, an enemy
+        /// unit moving onto a rail line cuts it, an EB unit moving into a cut repairs it), as
+        /// [`crate::engine::rule_set::RuleSet::move_effects`] makes them. Absent when none, and in
+        /// older saves, whose hashes read back unchanged.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        effects: Vec<Action>,
     },
     /// Put an off-map unit on the map (setup, an arrival): its position, without the `moved`
     /// marker a move sets; logged as a placement.
@@ -832,6 +839,16 @@ impl Action {
                 .map(|k| RuleId::new(k.rule))
                 .collect(),
             Action::Roll { .. } => vec![RuleId::new("DICE-2")],
+            // A move cites its own rules and those of the markers it puts or takes off.
+            Action::Move { effects, .. } if !effects.is_empty() => {
+                let mut ids = rules.hand_rules(self);
+                for id in effects.iter().flat_map(|e| e.rules(rules)) {
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+                ids
+            }
             Action::Resolved { resolution, .. } => {
                 let mut ids = resolution.rule_ids();
                 if !resolution.dice.is_empty() {
@@ -886,14 +903,22 @@ impl Action {
             }
             Action::LoseLeader { unit } => format!("{}: a leader falls", name(unit)),
             Action::Move {
-                unit, to, mp: None, ..
-            } => format!("{} moves to {to}", name(unit)),
-            Action::Move {
                 unit,
                 to,
-                mp: Some(mp),
+                mp,
+                effects,
                 ..
-            } => format!("{} moves to {to} ({mp} MP)", name(unit)),
+            } => {
+                let mut t = format!("{} moves to {to}", name(unit));
+                if let Some(mp) = mp {
+                    t.push_str(&format!(" ({mp} MP)"));
+                }
+                for e in effects {
+                    t.push_str("; ");
+                    t.push_str(&e.describe(s));
+                }
+                t
+            }
             Action::Place { unit, to } => format!("{} is placed at {to}", name(unit)),
             Action::Face { unit, facing } => match facing {
                 Some(f) => format!("{} faces {f}", name(unit)),
@@ -1143,7 +1168,26 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             let v = i64::from(u.leaders) - 1;
             set_count(u, Counter::Leaders, v, "no leader left to lose")
         }
-        Action::Move { unit, to, .. } => move_unit(s, unit, *to),
+        Action::Move {
+            unit, to, effects, ..
+        } => {
+            if nested && !effects.is_empty() {
+                return Err(ActionError::Invalid(
+                    "a move that is an effect carries no effects of its own".into(),
+                ));
+            }
+            move_unit(s, unit, *to)?;
+            for e in effects {
+                if !matches!(e, Action::Mark { .. }) {
+                    return Err(ActionError::Invalid(
+                        "a move's effects are markers its rules put on cells or take off                          (`mark`), nothing else"
+                            .into(),
+                    ));
+                }
+                apply_in(s, e, true)?;
+            }
+            Ok(())
+        }
         Action::Place { unit, to } => {
             s.unit_mut(unit)?.position = *to;
             Ok(())

@@ -11,21 +11,22 @@
 
 use crate::engine::game::{Counter, Game, GameState, UnitState};
 use crate::roster::Position;
+use crate::tables::Tables;
 
 use super::Form;
 
 /// Everything odd about resolving `form` now: the phase warnings ([`crate::engine::flow::phase_warnings`])
 /// and the breaches of the text ([`breaches`]). Shown before the roll and logged with it.
-pub fn warnings(form: &Form, game: &Game) -> Vec<String> {
+pub fn warnings(form: &Form, game: &Game, tables: &Tables) -> Vec<String> {
     let mut out = crate::engine::flow::phase_warnings(game.state(), form.name(), form.units().0);
-    out.extend(breaches(form, game));
+    out.extend(breaches(form, game, tables));
     out
 }
 
 /// What `form` breaks of its rule set's text, given what this combat phase has seen (the game's
-/// resolutions in effect this turn and phase).
-pub fn breaches(form: &Form, game: &Game) -> Vec<String> {
-    form.breaches(game)
+/// resolutions in effect this turn and phase) and the game's tables.
+pub fn breaches(form: &Form, game: &Game, tables: &Tables) -> Vec<String> {
+    form.breaches(game, tables)
 }
 
 /// What a move in a phase that is not a movement phase says, between the phase and the turn's rule

@@ -87,9 +87,11 @@ pub trait SetForm: Any + std::fmt::Debug + Send + Sync {
     fn engaged(&self) -> Option<(&[String], &[String])> {
         None
     }
-    /// What resolving it now breaks of the rule set's text, given the game so far (the umpire
-    /// decides: shown before the roll and logged with it, never refused). By default nothing.
-    fn breaches(&self, _game: &crate::engine::game::Game) -> Vec<String> {
+    /// What resolving it now breaks of the rule set's text, given the game so far and the game's
+    /// tables (the ones its resolution reads: a club's own table gives the same limits before the
+    /// roll as in it). The umpire decides: shown before the roll and logged with it, never
+    /// refused. By default nothing.
+    fn breaches(&self, _game: &crate::engine::game::Game, _tables: &Tables) -> Vec<String> {
         Vec::new()
     }
     /// Drops what was typed for one roll (a chart result, a loss split): after a roll the next
@@ -301,8 +303,8 @@ impl Form {
     }
 
     /// What resolving it now breaks of the rule set's text (see [`SetForm::breaches`]).
-    pub fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
-        self.0.breaches(game)
+    pub fn breaches(&self, game: &crate::engine::game::Game, tables: &Tables) -> Vec<String> {
+        self.0.breaches(game, tables)
     }
 
     /// Drops the values typed for one roll (see [`SetForm::clear_typed`]).

@@ -294,7 +294,11 @@ impl<F: HexCombatForm> crate::engine::play::SetForm for F {
         Ok((res, fx))
     }
 
-    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+    fn breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        _tables: &crate::rules::Tables,
+    ) -> Vec<String> {
         let (a, d) = self.engaged_ids();
         let mut out = combat_breaches(game, a, d, self.texts());
         out.extend(self.own_breaches(game));

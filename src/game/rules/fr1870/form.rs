@@ -185,7 +185,7 @@ impl SetForm for RailForm {
         &[]
     }
 
-    fn breaches(&self, game: &Game) -> Vec<String> {
+    fn breaches(&self, game: &Game, _tables: &crate::rules::Tables) -> Vec<String> {
         self.input(game.state(), Some(game))
             .map(|i| transport::rail_breaches(&i))
             .unwrap_or_default()
@@ -219,6 +219,7 @@ impl SetForm for RailForm {
             RuleError::input("--to", e, "the cell it arrives in, such as 2034")
         })?;
         let fx = vec![Action::Move {
+            effects: Vec::new(),
             unit: u.unit.id.clone(),
             to,
             notes: Vec::new(),
@@ -362,7 +363,7 @@ impl SetForm for SeaForm {
         &[]
     }
 
-    fn breaches(&self, game: &Game) -> Vec<String> {
+    fn breaches(&self, game: &Game, _tables: &crate::rules::Tables) -> Vec<String> {
         self.input(game.state(), Some(game))
             .map(|i| transport::sea_breaches(&i))
             .unwrap_or_default()
@@ -398,6 +399,7 @@ impl SetForm for SeaForm {
         let mut fx: Vec<Action> = to
             .filter(|p| *p != u.position)
             .map(|to| Action::Move {
+                effects: Vec::new(),
                 unit: u.unit.id.clone(),
                 to,
                 notes: Vec::new(),
@@ -608,7 +610,7 @@ impl SetForm for StormForm {
 
     /// FR-F1 (H5), issue 42: storming an occupied fortress, out of the player's Movement Phase,
     /// from a cell not next to it, or a second time this turn: noted, the umpire decides.
-    fn breaches(&self, game: &Game) -> Vec<String> {
+    fn breaches(&self, game: &Game, _tables: &crate::rules::Tables) -> Vec<String> {
         let s = game.state();
         let Ok((u, f, _)) = self.parts(s) else {
             return Vec::new();
@@ -693,6 +695,7 @@ impl SetForm for StormForm {
                 });
                 if u.position != f.position {
                     fx.push(Action::Move {
+                        effects: Vec::new(),
                         unit: u.unit.id.clone(),
                         to: f.position,
                         notes: Vec::new(),

@@ -338,7 +338,11 @@ impl crate::engine::play::SetForm for GspForm {
     }
 
     /// GSP-A4 (issue 42's audit): a battery unlimbered this turn firing ([`unlimbered_breach`]).
-    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+    fn breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        _tables: &crate::rules::Tables,
+    ) -> Vec<String> {
         unlimbered_breach(game, self.actor.as_deref())
             .into_iter()
             .collect()
@@ -548,7 +552,7 @@ mod tests {
         let o = resolution.outcome.as_ref().unwrap();
         assert_eq!(o["drift"]["shells"], 1);
         // GSP-A4: having fired, a second fire is the umpire's call (noted, as in P&K), not refused.
-        let warned = crate::engine::play::breaches::warnings(&f, &g);
+        let warned = crate::engine::play::breaches::warnings(&f, &g, &Tables::default());
         assert!(
             warned.iter().any(|w| w.contains("already fired this turn")),
             "{warned:?}"

@@ -509,9 +509,15 @@ impl crate::engine::play::SetForm for PkForm {
         }
     }
 
-    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+    fn breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        tables: &crate::rules::Tables,
+    ) -> Vec<String> {
         match &self.action {
-            PkAction::Fire(_) | PkAction::Artillery(_) => sight_breaches(&self.action),
+            PkAction::Fire(_) | PkAction::Artillery(_) => {
+                sight_breaches(&self.action, tables.get::<PkTables>())
+            }
             PkAction::Melee { a, .. } => {
                 let mut out =
                     melee_breaches(game.state(), self.actor.as_deref(), self.target.as_deref());
@@ -623,11 +629,10 @@ pub fn refusal(f: &PkForm, state: &GameState) -> Option<String> {
 /// ("target not visible: beyond 70\" visibility (PK-V1: ...)"), or stands in the dead ground behind
 /// an obstacle. A warning, never a refusal. Only a form with a sight gives it, and no kepi before
 /// this one logged a sight, so an older entry never lacks it (nothing to excuse in
-/// [`NOTED_SINCE_ISSUE_42`]). The text's distances and heights are read from the built-in table,
-/// as the breach has no tables to hand; a club's own `[visibility]` shows in the resolution's
-/// lines.
-pub(crate) fn sight_breaches(action: &PkAction) -> Vec<String> {
-    let t = crate::tables::builtin::<PkTables>();
+/// [`NOTED_SINCE_ISSUE_42`]). The text's distances and heights are read from `t`, the game's
+/// table, as the resolution's lines read them: a club's own `[visibility]` gives one limit before
+/// the roll and in it.
+pub(crate) fn sight_breaches(action: &PkAction, t: &PkTables) -> Vec<String> {
     let w = match action {
         PkAction::Fire(i) => pk::visibility::warning(i.sight.as_ref(), i.range, t),
         PkAction::Artillery(i) => pk::visibility::warning(i.sight.as_ref(), Some(i.range), t),
@@ -896,7 +901,8 @@ mod tests {
         let g = game("mars-la-tour", RuleSetId::Pk);
         let base = form(&g, "fire", "12th-grenadiers-1", Some("55e-ligne-1"));
         assert!(!base.to_value().to_string().contains("sight"));
-        assert!(base.breaches(&g).is_empty());
+        let tables = crate::registry::builtin_tables().unwrap();
+        assert!(base.breaches(&g, tables).is_empty());
         let mut edited = base.clone();
         if let Some(PkForm {
             action: PkAction::Fire(i),
@@ -912,7 +918,7 @@ mod tests {
         let c = changes(&base, &edited);
         let got = apply_changes(&base, &c).unwrap();
         assert_eq!(got.get::<PkForm>(), edited.get::<PkForm>());
-        let b = got.breaches(&g);
+        let b = got.breaches(&g, tables);
         assert_eq!(b.len(), 1, "{b:?}");
         assert!(
             b[0].starts_with("target not visible: beyond 10\" visibility (PK-V1: "),

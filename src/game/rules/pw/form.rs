@@ -671,6 +671,7 @@ fn hit_effects(
                         ),
                     });
                     fx.push(Action::Move {
+                        effects: Vec::new(),
                         unit: u.unit.id.clone(),
                         to,
                         notes: Vec::new(),
@@ -747,7 +748,11 @@ impl crate::engine::play::SetForm for PwForm {
         }
     }
 
-    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+    fn breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        _tables: &crate::rules::Tables,
+    ) -> Vec<String> {
         if self.name() != "melee" {
             return Vec::new();
         }
@@ -895,6 +900,7 @@ mod tests {
         let now = Utc.timestamp_opt(1_000_001, 0).single().unwrap();
         g.act(
             Action::Move {
+                effects: Vec::new(),
                 unit: id.into(),
                 to: label.parse().unwrap(),
                 notes: Vec::new(),

@@ -134,7 +134,11 @@ impl SetForm for RaiseForm {
 
     /// Issue 42's audit: a raise before the reinforcing points arrive (Game-Turn 6) or spending
     /// more than the pool has left over the game ([`raise_breaches`]).
-    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+    fn breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        _tables: &crate::rules::Tables,
+    ) -> Vec<String> {
         raise_breaches(game, self.pool)
     }
 
@@ -233,7 +237,11 @@ impl SetForm for EbForm {
     }
 
     /// SPI-E1: a second roll in the phase after a 4-6 (it "must stop").
-    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+    fn breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        _tables: &crate::rules::Tables,
+    ) -> Vec<String> {
         match self.actor.as_deref().and_then(|id| game.state().unit(id)) {
             Some(u) if crate::rules::spi::moves::eb_stopped(game, &u.unit.id) => {
                 vec![format!(
@@ -365,7 +373,11 @@ impl SetForm for SpendForm {
         &[]
     }
 
-    fn breaches(&self, game: &crate::engine::game::Game) -> Vec<String> {
+    fn breaches(
+        &self,
+        game: &crate::engine::game::Game,
+        _tables: &crate::rules::Tables,
+    ) -> Vec<String> {
         match self.actor.as_deref().and_then(|id| game.state().unit(id)) {
             Some(u) => {
                 let mut out = crate::rules::spi::moves::spend_breaches(game, u, self.kind);

@@ -328,6 +328,64 @@ fn map_breaches(game: &Game, u: &UnitState, to: Position, out: &mut Vec<String>)
     }
 }
 
+/// SPI-E2 (Rail Movement Case D; EB units Cases E and F): what moving `u` to `to` does to the
+/// rail lines on the game's map, logged with the move
+/// ([`crate::engine::rule_set::RuleSet::move_effects`]):
+///
+/// - "When a French unit moves ... into a German Home Country rail line, it \"cuts\" that rail
+///   line. Place a \"Rail Cut\" marker on that hex" (Case E; Case F the same for a Prussian unit
+///   in France; Case D: "a rail line which has been moved onto by an Enemy Unit ... may not be
+///   used for rail movement at all subsequently"): a unit other than an EB unit entering a hex of
+///   the enemy's home country that a rail hexside touches puts a [`super::supply::RAIL_CUT`] there
+///   (none twice).
+/// - "To repair a cut, a Friendly EB unit must simply move into the cut hex, and remove the
+///   marker": an EB unit entering a cut hex of its own country takes the marker off.
+///
+/// Only the hex the move ends in is known to kepi: the rail hexes a unit passes through on its
+/// way are the umpire's to mark (`mark rail-cut HEX`). EB units secure the lines they move along
+/// rather than cut them (Cases A-C), and the secured lines are not traced, so a cut of one is
+/// the umpire's too. None without a map, off the map, or in a hex with no country.
+pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
+    use crate::map::{Country, Feature};
+    let Some(map) = game_map(s) else {
+        return Vec::new();
+    };
+    let Some(dest) = hex_in(to, map.grid.layout).filter(|h| map.on_map(*h)) else {
+        return Vec::new();
+    };
+    if to == u.position || u.eliminated() {
+        return Vec::new();
+    }
+    let home = |side: Side| match side {
+        Side::French => Country::France,
+        Side::German => Country::Germany,
+    };
+    let Some(country) = map.country_of(dest) else {
+        return Vec::new();
+    };
+    let on_rail = map
+        .sides_of(dest)
+        .iter()
+        .any(|(_, _, lines)| lines.iter().any(|l| l.feature == Feature::Rail));
+    let cut = s
+        .marks
+        .iter()
+        .any(|m| m.kind == super::supply::RAIL_CUT.name && m.cell == to);
+    let mark = |on| Action::Mark {
+        kind: super::supply::RAIL_CUT.name.to_string(),
+        cell: to,
+        on,
+    };
+    let eb = u.unit.arm == Arm::Railway;
+    if eb && cut && country == home(u.unit.side) {
+        vec![mark(false)]
+    } else if !eb && !cut && on_rail && country == home(u.unit.side.other()) {
+        vec![mark(true)]
+    } else {
+        Vec::new()
+    }
+}
+
 /// True when `o` is an enemy of `side` at `to` whose hex may not be entered (SPI-M1, Movement
 /// Case I: combat and fortification units; EB units "do not impede Enemy movement", SPI-E1).
 fn bars(o: &UnitState, side: Side, to: Position) -> bool {

@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 use crate::engine::flow::checklist::List;
 use crate::engine::flow::{Event, Queue};
 use crate::engine::game::clock::{Phase, Step};
-use crate::engine::game::{Flag, GameState, UnitState};
+use crate::engine::game::{Action, Flag, GameState, UnitState};
 use crate::engine::play::Form;
 use crate::engine::rule_set::RuleSet;
 use crate::map::{Applies, Declared, Effect, Terrain, TerrainTable};
@@ -373,6 +373,17 @@ impl RuleSet for SpiRules {
         );
         out.extend(crate::rules::spi::moves::move_breaches(game, u, to, mp));
         out
+    }
+
+    /// SPI-E2: a unit moving onto the enemy's home rail line cuts it, an EB unit moving into a
+    /// cut of its own country repairs it ([`crate::rules::spi::moves::move_effects`]).
+    fn move_effects(
+        &self,
+        s: &GameState,
+        u: &UnitState,
+        to: crate::roster::Position,
+    ) -> Vec<Action> {
+        crate::rules::spi::moves::move_effects(s, u, to)
     }
 
     /// SPI-M1 ("only in the friendly movement phase, advance after combat excepted"), SPI-T1:

@@ -60,8 +60,9 @@ pub fn supply_rules() -> SupplyDecl {
             interdiction_rule: "SPI-F1".into(),
             not_applied: vec![
                 "rail cuts (SPI-E2): a rail line is cut where an enemy unit stands on it now and \
-                 where a Rail Cut marker is (`mark rail-cut HEX`); kepi does not place the marker \
-                 itself when an enemy unit moves onto a rail hex"
+                 where a Rail Cut marker is; kepi puts the marker where an enemy unit's move ends \
+                 on a rail hex, and the umpire marks the rail hexes it passed through on its way \
+                 (`mark rail-cut HEX`)"
                     .into(),
                 "EB-secured lines (SPI-E2): not traced; a supply line through the enemy's country \
                  by them is the umpire's to type"

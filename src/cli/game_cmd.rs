@@ -795,11 +795,11 @@ fn supply(s: &GameState, unit: Option<&str>, json: bool) -> Result<(), CliError>
         }
         outln!("{line}");
         let Some(t) = &u.traced else { continue };
-        match (&t.distance, &t.source) {
+        match (t.length(), &t.source) {
             (Some(d), Some(src)) => outln!(
                 "      at {}: {} to {} at {} ({}): {}",
                 t.cell,
-                kepi_game::engine::play::supply::hexes(*d),
+                d,
                 src.name,
                 src.cell,
                 src.kind.as_str(),

@@ -77,6 +77,13 @@ fn kepi_game_supply_traces_1870s_lines_of_communication() {
     assert_eq!(unit(&v, "de-a")["status"], "supplied");
     let rules = v["sides"].to_string();
     assert!(rules.contains("FR-F4"), "{rules}");
+    // The text counts in cells: so does the answer in words.
+    let words = ok(&["game", "supply", &save, "fr-c"]);
+    let n = path.len() - 1;
+    assert!(
+        words.contains(&format!("at 0603: {n} cells to the west edge")),
+        "{words}"
+    );
 }
 
 /// FR-F4: "The line of communication is cut as soon as an enemy unit occupies or controls one of

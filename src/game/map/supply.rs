@@ -75,6 +75,9 @@ pub struct SupplyRules {
     /// FR-F1 (H11), FR-F4: a fortress supplies the units in its own cell only (its capacity of
     /// them), not lines traced to it (SPI-S2).
     pub forts_inside: bool,
+    /// What the rule set's text calls a cell, one and many (SPI's "hex", "hexes"; 1870's "cell",
+    /// "cells"): the words a path's length is said in ([`Traced::length`]).
+    pub cell_words: [&'static str; 2],
 }
 
 impl SupplyRules {
@@ -265,6 +268,25 @@ pub struct Traced {
     /// What else to know (a fortification always supplied; a fortress's unit allocated).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The rule set's words for a cell ([`SupplyRules::cell_words`]).
+    #[serde(skip)]
+    pub cell_words: [&'static str; 2],
+}
+
+impl Traced {
+    /// The path's length in the rule set's words ("1 hex", "4 hexes"; 1870's "3 cells"): what
+    /// the window, the combat lines and `kepi game supply` say. None when no path reaches a
+    /// source.
+    pub fn length(&self) -> Option<String> {
+        self.distance.map(|n| {
+            let [one, many] = self.cell_words;
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {many}")
+            }
+        })
+    }
 }
 
 /// Every unit of one side that traces supply, and what the trace was made of.
@@ -796,6 +818,7 @@ pub fn trace_marked(
                     "fortification units are always supplied ({})",
                     rules.rule
                 )),
+                cell_words: rules.cell_words,
             });
             unit_cell.push(None);
             continue;
@@ -822,6 +845,7 @@ pub fn trace_marked(
             interdicts: Vec::new(),
             blocked_path: Vec::new(),
             note: None,
+            cell_words: rules.cell_words,
         });
         unit_cell.push(i);
     }

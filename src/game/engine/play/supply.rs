@@ -198,21 +198,12 @@ impl UnitSupply {
     }
 }
 
-/// ": 4 hexes to S at 0101" for a traced path; "" for none.
+/// ": 4 hexes to S at 0101" for a traced path (1870: ": 3 cells to Portville at 0204"); "" for
+/// none.
 fn reach_words(t: &Traced) -> String {
-    match (&t.distance, &t.source) {
-        (Some(d), Some(s)) => format!(": {} to {} at {}", hexes(*d), s.name, s.cell),
+    match (t.length(), &t.source) {
+        (Some(d), Some(s)) => format!(": {d} to {} at {}", s.name, s.cell),
         _ => String::new(),
-    }
-}
-
-/// "1 hex", "4 hexes": a traced path's length as the window, the combat lines and `kepi game
-/// supply` say it.
-pub fn hexes(n: u32) -> String {
-    if n == 1 {
-        "1 hex".to_string()
-    } else {
-        format!("{n} hexes")
     }
 }
 

@@ -150,6 +150,8 @@ pub fn supply_rules() -> SupplyDecl {
             ],
             ports: vec![Side::French],
             forts_inside: true,
+            // FR-F4: the text counts in cells.
+            cell_words: ["cell", "cells"],
         },
         roles: SupplyRoles {
             forts: &[Arm::Fortress],

@@ -74,6 +74,7 @@ pub fn supply_rules() -> SupplyDecl {
             rail_line: Vec::new(),
             ports: Vec::new(),
             forts_inside: false,
+            cell_words: ["hex", "hexes"],
         },
         roles: SupplyRoles {
             forts: &[Arm::Fortress],

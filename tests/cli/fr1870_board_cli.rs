@@ -24,9 +24,15 @@ fn game(name: &str) -> String {
 
 /// [`game`] on the board `map`.
 fn game_on(name: &str, map: &str) -> String {
+    game_marked(name, map, "")
+}
+
+/// [`game_on`] with `marks` (`[[mark]]` tables) between the scenario's header and its cards.
+fn game_marked(name: &str, map: &str, marks: &str) -> String {
     let dir = tmp("fr1870-board", name);
     std::fs::write(dir.join("board.toml"), map).unwrap();
     let mut t = fr1870_header("fr1870-board", "Board", "map = \"board.toml\"\n");
+    t.push_str(marks);
     for (id, side, strength, hex) in [
         ("fr-a", "french", 2, "0203"),
         ("fr-b", "french", 2, "0403"),
@@ -162,6 +168,15 @@ fn kepi_game_reach_counts_1870s_zones_of_control() {
     assert_eq!(v["movement_rules"], true);
 }
 
+/// [`MAP`] with a French rail section from 0407 to the east edge.
+fn map_with_section() -> String {
+    format!(
+        "{MAP}\n[[rail]]\nname = \"Ligne\"\nsection = \"Est\"\ncapacity = 2\n\
+         path = [\"0407\", \"0507\", \"0607\", \"0707\", \"0807\", \"0907\", \"1007\", \
+         \"1107\", \"1207\"]\n"
+    )
+}
+
 /// FR-G1 (G3): "In enemy territory, every railway is in principle at the disposal of the enemy,
 /// but the invader becomes master of a railway cell as soon as one of his units has passed over
 /// that cell or occupied it. Markers are at the disposal of the players to indicate possession of
@@ -172,12 +187,7 @@ fn kepi_game_reach_counts_1870s_zones_of_control() {
 /// The marker is logged, undone, shown, and refused where it makes no sense.
 #[test]
 fn a_possession_marker_puts_a_french_section_at_the_german_players_disposal() {
-    let map = format!(
-        "{MAP}\n[[rail]]\nname = \"Ligne\"\nsection = \"Est\"\ncapacity = 2\n\
-         path = [\"0407\", \"0507\", \"0607\", \"0707\", \"0807\", \"0907\", \"1007\", \
-         \"1107\", \"1207\"]\n"
-    );
-    let save = game_on("possession", &map);
+    let save = game_on("possession", &map_with_section());
     ok(&["game", "apply", &save, "set", "de-b", "position", "0507"]);
     ok(&["game", "apply", &save, "set", "fr-far", "position", "0101"]);
     let status = |save: &str| {
@@ -230,4 +240,92 @@ fn a_possession_marker_puts_a_french_section_at_the_german_players_disposal() {
     let e = super::common::refused(&["game", "apply", &save, "mark", "possession-french", "off"]);
     assert!(e.contains("goes on a cell"), "{e}");
     ok(&["log", "verify", &save]);
+}
+
+/// Issue 42: a situation's markers as printed ("Situation 2's eleven A cells") are the club's to
+/// write in its scenario, `[[mark]]` tables: a game made from it has them on the board from the
+/// start (in its first entry, so undo never takes them off), the supply reads them as it reads a
+/// marker put in play, and `game show` lists them. A bad table is refused with exit 2, naming
+/// the file, the line, the field and what it accepts.
+#[test]
+fn a_scenarios_markers_are_on_the_board_from_the_start() {
+    let a = "\n[[mark]]\nkind = \"possession-german\"\ncell = \"0807\"\n";
+    let save = game_marked("scenario-marks", &map_with_section(), a);
+    let shown = json(&["game", "show", &save, "--json"]);
+    assert_eq!(
+        shown["marks"],
+        serde_json::json!([{"kind": "possession-german", "cell": "0807"}]),
+        "{shown}"
+    );
+    ok(&["game", "apply", &save, "set", "de-b", "position", "0507"]);
+    ok(&["game", "apply", &save, "set", "fr-far", "position", "0101"]);
+    let v = json(&["game", "supply", &save, "--json"]);
+    assert_eq!(unit(&v, "de-b")["status"], "supplied", "{v}");
+    ok(&["game", "apply", &save, "undo", "undo"]);
+    assert_eq!(
+        json(&["game", "show", &save, "--json"])["marks"],
+        shown["marks"]
+    );
+    ok(&["log", "verify", &save]);
+    // Refused, each naming its field and what it accepts.
+    let dir = tmp("fr1870-board", "bad-marks");
+    std::fs::write(dir.join("board.toml"), map_with_section()).unwrap();
+    for (marks, field, accepted) in [
+        (
+            "[[mark]]\nkind = \"rail-cut\"\ncell = \"0807\"\n",
+            "mark[0].kind",
+            "possession-german, possession-french",
+        ),
+        (
+            "[[mark]]\nkind = \"possession-french\"\ncell = \"1309\"\n",
+            "mark[0].cell",
+            "a cell of the map, 0101-1208",
+        ),
+        (
+            "[[mark]]\nkind = \"possession-french\"\ncell = \"off\"\n",
+            "mark[0].cell",
+            "a cell's label",
+        ),
+        (
+            "[[mark]]\nkind = \"possession-french\"\ncell = \"0807\"\n\n\
+             [[mark]]\nkind = \"possession-french\"\ncell = \"0807\"\n",
+            "mark[1].cell",
+            "each marker once",
+        ),
+    ] {
+        let mut t = fr1870_header("fr1870-board", "Board", "map = \"board.toml\"\n");
+        t.push_str(marks);
+        t.push_str(&card("fr-a", "french", "infantry", 2, "0203", ""));
+        let f = dir.join("bad.toml");
+        std::fs::write(&f, &t).unwrap();
+        // The line of the field refused: the first kind, or the last cell.
+        let key = if field.ends_with("kind") {
+            "kind"
+        } else {
+            "cell"
+        };
+        let lines: Vec<usize> = (t.lines().enumerate())
+            .filter(|(_, l)| l.starts_with(key))
+            .map(|(i, _)| i + 1)
+            .collect();
+        let line = if key == "kind" {
+            lines[0]
+        } else {
+            lines[lines.len() - 1]
+        };
+        let err = super::common::refused(&[
+            "game",
+            "new",
+            "--scenario",
+            &f.display().to_string(),
+            "--out",
+            &dir.join("g.json").display().to_string(),
+        ]);
+        assert!(
+            err.contains(&format!("bad.toml:{line}:"))
+                && err.contains(field)
+                && err.contains(accepted),
+            "{marks}: {err}"
+        );
+    }
 }

@@ -160,6 +160,18 @@ impl AppState {
             hide_strengths: st.hide_strengths,
             scale: st.scale,
             map: st.map.clone(),
+            // The markers the game started with, as its cards are the ones it started with.
+            marks: match self.game.log().first().map(|e| &e.kind) {
+                Some(kepi_game::engine::game::EntryKind::Start { initial }) => initial
+                    .marks
+                    .iter()
+                    .map(|m| kepi_game::roster::ScenarioMark {
+                        kind: m.kind.clone(),
+                        cell: m.cell,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
             units: st.units.iter().map(|u| (*u.unit).clone()).collect(),
         }
     }

@@ -488,6 +488,7 @@ pub fn battle_scenario(l: &Link, units: Vec<Unit>) -> Scenario {
         scale: crate::rules::Scale::default(),
         // A battle on the table is fought without the board's map (it is the campaign's).
         map: None,
+        marks: Vec::new(),
         units,
     }
 }

@@ -223,6 +223,12 @@ impl RuleSetId {
         get(self).default_leaders(arm)
     }
 
+    /// The names of the markers the rule set puts on cells ([`RuleSet::cell_markers`]): what a
+    /// scenario's `[[mark]]` accepts.
+    pub fn cell_marker_names(self) -> Vec<&'static str> {
+        get(self).cell_markers().iter().map(|k| k.name).collect()
+    }
+
     /// True when the rule set plays on a hex map ([`RuleSet::uses_hexes`]).
     pub fn uses_hexes(self) -> bool {
         get(self).uses_hexes()

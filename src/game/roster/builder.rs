@@ -1414,6 +1414,19 @@ mod tests {
         assert_eq!(total, s.units.len());
     }
 
+    /// Issue 42: a scenario's markers at the start (`[[mark]]`) are the header's: the builder
+    /// opens a file with them and saves them back, as it does the map and the scale.
+    #[test]
+    fn a_scenarios_markers_survive_the_builder() {
+        let src = "name = \"t\"\nsystem = \"spi\"\n[[mark]]\nkind = \"rail-cut\"\n\
+                   cell = \"0805\"\n[[unit]]\nname = \"A\"\nside = \"french\"\n\
+                   arm = \"infantry\"\nstrength = 5\nhex = \"0101\"\n";
+        let o = OrderOfBattle::from_source("t.toml", src, None).unwrap();
+        let s = o.to_scenario().unwrap();
+        assert_eq!(s.marks.len(), 1);
+        assert_eq!(s, validate_roster("t.toml", src, None).unwrap());
+    }
+
     #[test]
     fn every_bundled_scenario_opens_clean_and_round_trips() {
         for (file, src) in crate::registry::scenarios() {

@@ -699,6 +699,7 @@ pub fn scenario_of(system: Option<RuleSetId>, name: &str, units: Vec<Unit>) -> S
         hide_strengths: false,
         scale: crate::rules::Scale::default(),
         map: None,
+        marks: Vec::new(),
         units,
     }
 }

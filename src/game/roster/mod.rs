@@ -230,9 +230,34 @@ pub struct RawRoster {
     /// (`map = "maps/NAME.toml"`) or one of kepi's own by name (`map = "example-pw"`).
     #[serde(default)]
     pub map: Option<Spanned<String>>,
+    /// The markers on the board's cells at the start (`[[mark]]`, issue 42: 1870's possession
+    /// markers as a situation prints them, SPI's rail cuts).
+    #[serde(default, rename = "mark")]
+    pub marks: Vec<RawMark>,
     /// The cards.
     #[serde(default, rename = "unit")]
     pub units: Vec<UnitCard>,
+}
+
+/// A `[[mark]]` table as written: a marker of the rule set's on a cell at the start.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMark {
+    /// The kind's name (`possession-german`).
+    pub kind: Spanned<String>,
+    /// The cell's label (`2138`).
+    pub cell: Spanned<String>,
+}
+
+/// A marker of the rule set's on a cell at the start of a game (`[[mark]]`): its kind's name
+/// (one of the rule set's cell markers) and its cell. A game made from the scenario starts with
+/// them on the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioMark {
+    /// The kind's name.
+    pub kind: String,
+    /// The cell.
+    pub cell: Position,
 }
 
 /// A unit's place in the order of battle: army > corps > division > brigade (> the unit).
@@ -337,6 +362,10 @@ pub struct Scenario {
     /// the scenario carries it. Absent when not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<crate::map::MapFile>,
+    /// The markers on the board's cells at the start (`[[mark]]`), each of a kind of the rule
+    /// set's, on a cell of the map when there is one. Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<ScenarioMark>,
     /// The units.
     pub units: Vec<Unit>,
 }
@@ -719,6 +748,7 @@ pub fn validate_roster(
         )?),
         None => None,
     };
+    let marks = scenario_marks(&check, &raw.marks, system, map.as_ref())?;
     Ok(Scenario {
         name,
         system,
@@ -730,8 +760,78 @@ pub fn validate_roster(
         hide_strengths,
         scale,
         map,
+        marks,
         units,
     })
+}
+
+/// A scenario's `[[mark]]` tables (issue 42): each a marker of a kind the rule set puts on cells
+/// ([`RuleSetId::cell_marker_names`]), on a cell (of the map, when the scenario has one), once.
+fn scenario_marks(
+    check: &Check<'_>,
+    raw: &[RawMark],
+    system: Option<RuleSetId>,
+    map: Option<&crate::map::MapFile>,
+) -> Result<Vec<ScenarioMark>, CardError> {
+    let mut out: Vec<ScenarioMark> = Vec::with_capacity(raw.len());
+    for (i, m) in raw.iter().enumerate() {
+        let kinds = system.map(RuleSetId::cell_marker_names).unwrap_or_default();
+        let kind = m.kind.get_ref().trim();
+        if !kinds.contains(&kind) {
+            let accepted = match system {
+                None => "a scenario with markers names its rule set (`system`)".to_string(),
+                Some(s) if kinds.is_empty() => {
+                    format!("none: {} puts no markers on cells", s.title())
+                }
+                Some(_) => kinds.join(", "),
+            };
+            return Err(check.error(
+                m.kind.span(),
+                &format!("mark[{i}].kind"),
+                format!("`{kind}` is not a marker of this scenario's rule set"),
+                accepted,
+            ));
+        }
+        let text = m.cell.get_ref().trim();
+        let cell = match text.parse::<Position>() {
+            Ok(p @ Position::Hex { .. }) => p,
+            _ => {
+                return Err(check.error(
+                    m.cell.span(),
+                    &format!("mark[{i}].cell"),
+                    format!("`{text}` is not a cell"),
+                    "a cell's label, column then row, e.g. \"2138\"",
+                ));
+            }
+        };
+        if let Some(board) = map.and_then(|f| f.map().ok())
+            && let Position::Hex { col, row } = cell
+            && !board.grid.holds(crate::hex::Offset {
+                col: i32::from(col),
+                row: i32::from(row),
+            })
+        {
+            return Err(check.error(
+                m.cell.span(),
+                &format!("mark[{i}].cell"),
+                format!("{cell} is off the scenario's map"),
+                format!("a cell of the map, {}", board.grid.span_label()),
+            ));
+        }
+        if out.iter().any(|o| o.kind == kind && o.cell == cell) {
+            return Err(check.error(
+                m.cell.span(),
+                &format!("mark[{i}].cell"),
+                format!("{cell} carries a `{kind}` marker already"),
+                "each marker once: remove one of the two tables",
+            ));
+        }
+        out.push(ScenarioMark {
+            kind: kind.to_string(),
+            cell,
+        });
+    }
+    Ok(out)
 }
 
 /// A scenario's `map` (issue 41): a file beside the scenario, else one of kepi's own maps by name,

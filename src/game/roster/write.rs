@@ -253,6 +253,7 @@ pub fn to_toml_in(s: &Scenario, base_dir: Option<&Path>) -> String {
             out.push('\n');
         }
     }
+    push_marks(&mut out, &s.marks);
     let mut prev: Option<&Unit> = None;
     for u in &s.units {
         out.push('\n');
@@ -290,6 +291,7 @@ pub(crate) fn draft_toml(
             out.push('\n');
         }
     }
+    push_marks(&mut out, &header.marks);
     let get = |c: &[(Field, String)], f: Field| {
         c.iter()
             .find(|(g, _)| *g == f)
@@ -344,6 +346,30 @@ pub(crate) fn draft_toml(
         prev = Some((side, now));
     }
     out
+}
+
+/// The scenario's markers at the start as `[[mark]]` tables, after the header.
+fn push_marks(out: &mut String, marks: &[super::ScenarioMark]) {
+    for m in marks {
+        out.push_str("\n[[mark]]\nkind = ");
+        V::S(m.kind.clone()).encode(out);
+        out.push_str("\ncell = ");
+        V::S(m.cell.to_string()).encode(out);
+        out.push('\n');
+    }
+}
+
+/// The `[[mark]]` tables of `marks`, as [`push_marks`] writes them, for a document edited in
+/// place.
+fn mark_tables(marks: &[super::ScenarioMark]) -> ArrayOfTables {
+    let mut a = ArrayOfTables::new();
+    for m in marks {
+        let mut t = Table::new();
+        t.insert("kind", toml_edit::value(m.kind.clone()));
+        t.insert("cell", toml_edit::value(m.cell.to_string()));
+        a.push(t);
+    }
+    a
 }
 
 fn push_card(out: &mut String, u: &Unit, system: Option<RuleSetId>) {
@@ -428,6 +454,13 @@ pub fn save_over_opened(
     for ((key, v), (_, was)) in header_values(new, base_dir).iter().zip(before.iter()) {
         if v != was {
             set_value(root, key, v.as_ref());
+        }
+    }
+    // The markers at the start: kept as written while unchanged, else written again.
+    if new.marks != old.marks {
+        root.remove("mark");
+        if !new.marks.is_empty() {
+            root.insert("mark", Item::ArrayOfTables(mark_tables(&new.marks)));
         }
     }
     let mut tables: Vec<Option<Table>> = match root.remove("unit") {
@@ -529,6 +562,46 @@ mod tests {
     #[test]
     fn fr1870_august_round_trips() {
         round_trip("fr1870-august.toml");
+    }
+
+    /// Issue 42: a scenario's markers at the start (`[[mark]]`) are written back, read back the
+    /// same, kept as written (with their comments) by a save that does not change them, and
+    /// written again by one that does.
+    #[test]
+    fn a_scenarios_markers_round_trip() {
+        let src = "name = \"t\"\nsystem = \"spi\"\n\n# cut by the Uhlans\n[[mark]]\n\
+                   kind = \"rail-cut\"\ncell = \"0805\"\n\n[[unit]]\nname = \"A\"\n\
+                   side = \"french\"\narm = \"infantry\"\nstrength = 5\nhex = \"0101\"\n";
+        let s = validate_roster("t.toml", src, None).unwrap();
+        assert_eq!(
+            s.marks,
+            [super::super::ScenarioMark {
+                kind: "rail-cut".into(),
+                cell: "0805".parse().unwrap(),
+            }]
+        );
+        let written = to_toml(&s);
+        assert!(
+            written.contains("[[mark]]\nkind = \"rail-cut\"\ncell = \"0805\"\n"),
+            "{written}"
+        );
+        assert_eq!(validate_roster("w.toml", &written, None).unwrap(), s);
+        let mut changed = s.clone();
+        changed.units[0].strength = 4;
+        let kept = save_over(src, &changed, None);
+        assert!(kept.contains("# cut by the Uhlans\n[[mark]]"), "{kept}");
+        changed.marks[0].cell = "0905".parse().unwrap();
+        let moved = save_over(src, &changed, None);
+        assert_eq!(
+            validate_roster("m.toml", &moved, None).unwrap(),
+            changed,
+            "{moved}"
+        );
+        assert_eq!(save_over_opened(src, &s, &changed, None), moved);
+        changed.marks.clear();
+        let none = save_over(src, &changed, None);
+        assert!(!none.contains("[[mark]]"), "{none}");
+        assert_eq!(validate_roster("n.toml", &none, None).unwrap(), changed);
     }
 
     #[test]

@@ -526,7 +526,14 @@ impl GameState {
             hide_strengths: scenario.hide_strengths,
             scale: scenario.scale,
             sieges: Vec::new(),
-            marks: Vec::new(),
+            marks: scenario
+                .marks
+                .iter()
+                .map(|m| CellMark {
+                    kind: m.kind.clone(),
+                    cell: m.cell,
+                })
+                .collect(),
             map: scenario.map.clone(),
         }
     }

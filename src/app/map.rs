@@ -811,13 +811,13 @@ impl<'a> Scene<'a> {
     /// The map's status for the next frame: a retreat the unit picked must make first, then what
     /// the board said (`hovered_text`); with nothing said, the first hex a check is about.
     fn status(&self, mut hovered_text: String) -> String {
-        if let Some(u) = self.selected.filter(|u| u.must_retreat) {
+        if let Some(u) = self.selected.filter(|u| u.must_retreat)
+            && let Some(cells) = self.state.system.retreat_cells(self.state, u)
+        {
             // The outlined cells, named (FR-C2, E13: none the enemy controls unless a friend
-            // holds it): the same `retreat_cells` as the outline and the retreat check's line.
-            let cells: Vec<String> = kepi_game::rules::board::moves::retreat_cells(self.state, u)
-                .iter()
-                .map(|p| p.to_string())
-                .collect();
+            // holds it): the rule set's `retreat_cells`, as the outline and the retreat check's
+            // line give them.
+            let cells: Vec<String> = cells.iter().map(|p| p.to_string()).collect();
             let must = if cells.is_empty() {
                 format!(
                     "{} must retreat one cell (FR-C2): no cell is open around it (blocked: \
@@ -1123,8 +1123,9 @@ fn paint_weapon_range(
 fn paint_after_combat(painter: &egui::Painter, scene: &Scene, fr: &Frame, grid: &[Hex]) {
     let size = fr.size;
     let after_combat = Color32::from_rgb(230, 140, 40);
-    if let Some(u) = scene.selected.filter(|u| u.must_retreat && !u.eliminated()) {
-        let cells = kepi_game::rules::board::moves::retreat_cells(scene.state, u);
+    if let Some(u) = scene.selected.filter(|u| u.must_retreat && !u.eliminated())
+        && let Some(cells) = scene.state.system.retreat_cells(scene.state, u)
+    {
         for h in cells.into_iter().filter_map(|p| hex_in(p, scene.layout)) {
             if grid.contains(&h) {
                 let mut pts = hex_corners(fr.centre(h), size * 0.9).to_vec();

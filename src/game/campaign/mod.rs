@@ -227,7 +227,7 @@ pub fn battle_return(campaign: &RuleSetRef) -> Result<BattleReturn, CampaignErro
     })
 }
 
-/// The engaged units of one attack (SPI-C2 / FR-C1, [`crate::rules::board::form::engage_hex`]) as table
+/// The engaged units of one attack (SPI-C2 / FR-C1, the rule set's [`crate::engine::rule_set::RuleSet::engage`]) as table
 /// units by the table (CAMP-C1): the board units, the battle's units, and the record's lines.
 /// Dummies and railway units do not fight (SPI-H1, SPI-E1) and are left out.
 pub fn engage(
@@ -274,7 +274,7 @@ pub fn engage(
         .map(|a| state.find(a).map(|u| u.unit.id.clone()))
         .collect::<Result<_, _>>()
         .map_err(|e| refused(e.to_string()))?;
-    let (att, def) = crate::rules::board::form::engage_hex(state, &ids, hex).map_err(refused)?;
+    let (att, def) = state.system.engage(state, &ids, hex).map_err(refused)?;
     let quality = [Quality::Line, Quality::Normal]
         .into_iter()
         .find(|q| crate::roster::qualities_for(Some(rules)).contains(q));

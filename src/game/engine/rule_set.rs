@@ -150,6 +150,34 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// The cells `u`, which must retreat, may retreat to now (FR-C2: one cell away, not into the
+    /// enemy nor a cell the enemy controls unless a friend holds it); empty when none is open (a
+    /// blocked retreat). What the map outlines and names. None (the default) where the rule set
+    /// says nothing of where a retreat goes.
+    fn retreat_cells(
+        &self,
+        _s: &GameState,
+        _u: &UnitState,
+    ) -> Option<Vec<crate::roster::Position>> {
+        None
+    }
+
+    /// The units in one attack on one cell, for a rule set whose combat is between stacks and
+    /// that plays a campaign's board ([`CampaignPart::Board`]; SPI-C2, FR-C1): `attackers` (ids,
+    /// one side) against every enemy unit in `hex`, by id, or why not. What a campaign fights as
+    /// a battle (CAMP-C1). By default refused: the set fights no battles between stacks.
+    fn engage(
+        &self,
+        _state: &GameState,
+        _attackers: &[String],
+        _hex: crate::roster::Position,
+    ) -> Result<(Vec<String>, Vec<String>), String> {
+        Err(format!(
+            "{} fights no combat between stacks on cells",
+            self.title()
+        ))
+    }
+
     /// CAMP-C1: for a rule set a campaign's battles are fought with, the column of the campaign's
     /// conversion table that gives one table unit's strength in it (P&K's `pk_figures`, PW's
     /// `pw_sp`). None (the default): the set fights no campaign battles, or the table has no

@@ -212,6 +212,23 @@ impl RuleSet for SpiRules {
         Some(crate::engine::rule_set::CampaignPart::Board)
     }
 
+    /// FR-C2 (E11, E13), SPI-C4: one cell away, none the enemy holds or controls unless a
+    /// friend stands there ([`crate::rules::board::moves::retreat_cells`]).
+    fn retreat_cells(&self, s: &GameState, u: &UnitState) -> Option<Vec<crate::roster::Position>> {
+        Some(crate::rules::board::moves::retreat_cells(s, u))
+    }
+
+    /// SPI-C2 / FR-C1: every enemy unit in the hex defends together
+    /// ([`crate::rules::board::form::engage_hex`]).
+    fn engage(
+        &self,
+        state: &GameState,
+        attackers: &[String],
+        hex: crate::roster::Position,
+    ) -> Result<(Vec<String>, Vec<String>), String> {
+        crate::rules::board::form::engage_hex(state, attackers, hex)
+    }
+
     /// CAMP-C2, CAMP-R1: every engaged unit loses by the table, a fortification too (SPI-F1: its
     /// strength is combat points); SPI combat has no retreats (SPI-C4).
     fn campaign_return(&self) -> Option<crate::engine::rule_set::BattleReturn> {

@@ -301,3 +301,112 @@ fn s17_zones_of_control_in_play() {
     assert!(notes_of(&line).is_empty(), "{line}");
     ok(&["log", "verify", &save]);
 }
+
+/// The words and lines of the last `victory` logged in `save`.
+fn last_victory(save: &str) -> (Vec<String>, Vec<(String, String)>) {
+    let log: serde_json::Value =
+        serde_json::from_str(&ok(&["log", "show", save, "--json"])).unwrap();
+    let e = log.as_array().unwrap().last().unwrap().clone();
+    let words = e["action"]["input"]["resolve"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect();
+    let lines = e["action"]["resolution"]["modifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let s = |k: &str| m[k].as_str().unwrap_or_default().to_string();
+            (s("label"), s("value"))
+        })
+        .collect();
+    (words, lines)
+}
+
+/// SPI-W1 on kepi's example board (its German `[[victory]]` column values 01 = 60 ... 06 = 10,
+/// house; Germany east of column 09): "The furthest supplied German unit from the
+/// Franco-Prussian border awards the German Player the number of Victory Points designated on
+/// the south edge of the map, according to the column of hexes that this unit is in"; "For each
+/// hex that a French unit is distant from the Franco-German border, the French receive fifty
+/// Victory Points. This unit must be supplied at the end of the game". de-2-5-1 at 0405 (column
+/// 04: 30) is further than de-2-5-2 at 0705 (no value); fr-metz-5 at 1106 is two hexes from the
+/// nearest French hex: 30 - 100 = -70, a French Decisive Victory. The words the map gave are
+/// logged with the verb (`log verify` resolves them again); a count the umpire types wins; an
+/// isolated German unit does not count.
+#[test]
+fn victory_counts_the_german_advance_and_the_french_penetration_on_the_map() {
+    let dir = super::common::tmp("spi-map", "victory");
+    let save = dir.join("g.json").display().to_string();
+    ok(&[
+        "game",
+        "new",
+        "--scenario",
+        "spi-1870",
+        "--map",
+        "example-hex",
+        "--out",
+        &save,
+        "--seed",
+        "3",
+    ]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "set",
+        "de-2-5-1",
+        "position",
+        "0405",
+        "set",
+        "de-2-5-2",
+        "position",
+        "0705",
+        "set",
+        "fr-metz-5",
+        "position",
+        "1106",
+    ]);
+    let v = apply(&save, &["victory"]);
+    assert_eq!(v["outcome"]["net_vp"], -70, "{v}");
+    assert_eq!(v["outcome"]["level"], "French Decisive Victory");
+    let (words, lines) = last_victory(&save);
+    let joined = words.join(" ");
+    assert!(
+        joined.contains("--german-row-vp 30 --german-row-at 0405")
+            && joined.contains("--french-hexes-penetrated 2 --french-penetration-at 1106"),
+        "{joined}"
+    );
+    assert!(
+        lines.contains(&(
+            "German VP, the map's award where the most advanced supplied unit stands (0405)".into(),
+            "+30".into()
+        )),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|(l, v)| l
+            == "French VP (subtracted), hexes of penetration (the map: from 1106): 2 x 50 VP"
+            && v == "-100"),
+        "{lines:?}"
+    );
+    // The umpire's count wins.
+    let v = apply(&save, &["victory", "--german-row-vp", "60"]);
+    assert_eq!(v["outcome"]["net_vp"], -40, "{v}");
+    let (words, _) = last_victory(&save);
+    assert!(!words.join(" ").contains("--german-row-at"), "{words:?}");
+    // An isolated German unit is not the furthest supplied one: no valued cell is held.
+    ok(&["game", "apply", &save, "supply", "de-2-5-1", "isolated"]);
+    let v = apply(&save, &["victory"]);
+    let (words, _) = last_victory(&save);
+    assert!(!words.join(" ").contains("--german-row-vp"), "{words:?}");
+    // Its 5 CP count as isolated for the French (3 VP each).
+    assert!(
+        words.join(" ").contains("--german-cp-isolated 5"),
+        "{words:?}"
+    );
+    assert!(v["outcome"]["net_vp"].as_i64().unwrap() < -100, "{v}");
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}

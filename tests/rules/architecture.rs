@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first: the top-level modules of `src/` in each. The rule-set adapters
 /// (`rules/<set>/set.rs`, `card.rs`, `checks.rs`, `checklist.rs`, `form.rs`, `combat_form.rs`,
-/// `moves.rs`, `panel.rs`, `grammar.rs`, `verbs.rs`, `supply.rs`, `board.rs`, and `rules/board/`, what SPI and 1870 share
+/// `moves.rs`, `panel.rs`, `grammar.rs`, `verbs.rs`, `supply.rs`, `board.rs`, `victory.rs`, and
+/// `rules/board/`, what SPI and 1870 share
 /// as board games in play) are their own layer, above the engine; the rest of `rules` is the rules core,
 /// below it.
 const LAYERS: &[&[&str]] = &[
@@ -36,7 +37,8 @@ const SETS: &[&str] = &["pk", "pw", "gsp", "spi", "fr1870"];
 /// a set's unit card, declared with the roster's `CardSpec` and returned by its `RuleSet`.
 /// `supply` (issue 42): a set's supply on a map, declared as the engine's `SupplyDecl` over the
 /// map's `SupplyRules` and returned by its `RuleSet`; `board` (issue 42): its movement and
-/// supply on a map together (1870's), declared the same way.
+/// supply on a map together (1870's), declared the same way; `victory` (issue 42): SPI's
+/// victory counted from a game and its map (the supply in play, the map's values).
 const ADAPTER_FILES: &[&str] = &[
     "set",
     "card",
@@ -50,6 +52,7 @@ const ADAPTER_FILES: &[&str] = &[
     "verbs",
     "supply",
     "board",
+    "victory",
 ];
 
 /// The module a file or a path's segments belong to ("<adapters>" for a set's adapter files).

@@ -70,7 +70,8 @@ pub enum SpiAction {
     },
     /// SPI-W1: the level of victory for a net score (German VP minus French VP).
     /// Give `--net-vp`, or the tally and kepi adds it up (in `kepi game apply` the CP destroyed
-    /// and isolated are counted from the game; type the rest).
+    /// and isolated are counted from the game, and on the game's map the German advance's award
+    /// and the French penetration; type the rest).
     Victory {
         /// Net victory points, German minus French (may be negative).
         #[arg(long, value_parser = crate::engine::verbs::num::within::<i64>(limits::VICTORY_POINTS), value_name = "N", allow_negative_numbers = true)]
@@ -96,6 +97,14 @@ pub enum SpiAction {
         /// Hexes of penetration of the deepest supplied French unit (50 French VP each).
         #[arg(long, value_parser = crate::engine::verbs::num::within::<u32>(limits::HEXES), value_name = "HEXES")]
         french_hexes_penetrated: Option<u32>,
+        /// The cell of the most advanced supplied German unit whose award --german-row-vp is
+        /// (in `kepi game apply`, where the game's map gives it), said in its line.
+        #[arg(long, value_name = "CELL", value_parser = cell_label)]
+        german_row_at: Option<String>,
+        /// The cell of the French unit whose penetration --french-hexes-penetrated is (in `kepi
+        /// game apply`, where the game's map gives it), said in its line.
+        #[arg(long, value_name = "CELL", value_parser = cell_label)]
+        french_penetration_at: Option<String>,
     },
     /// SPI-E1: an EB unit crossing a river hexside (d6 1-3 continues, 4-6 stops).
     Eb,
@@ -230,6 +239,8 @@ pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Va
             german_cp_destroyed,
             german_cp_isolated,
             french_hexes_penetrated,
+            german_row_at,
+            french_penetration_at,
         } => {
             let tally = [
                 french_cp_destroyed,
@@ -260,7 +271,11 @@ pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Va
                         german_cp_isolated: german_cp_isolated.unwrap_or(0),
                         french_hexes_penetrated: french_hexes_penetrated.unwrap_or(0),
                     };
-                    Ok(spi::victory_from_tally(&v, t)?.erase())
+                    let at = spi::VictoryWhere {
+                        german_row: german_row_at.clone(),
+                        french_penetration: french_penetration_at.clone(),
+                    };
+                    Ok(spi::victory_from_tally(&v, &at, t)?.erase())
                 }
             }
         }
@@ -279,5 +294,18 @@ pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Va
             let f = spi::printed_numbering(t, Nation::French);
             Ok(spi::pick_oob(&g, &f, ctx.dice)?.erase())
         }
+    }
+}
+
+/// A cell's label as `--german-row-at` and `--french-penetration-at` take it: four digits,
+/// column then row ("0605").
+fn cell_label(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(t.to_string())
+    } else {
+        Err(format!(
+            "`{s}` is not a cell: four digits, column then row, e.g. 0605"
+        ))
     }
 }

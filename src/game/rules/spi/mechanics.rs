@@ -515,6 +515,17 @@ pub struct VictoryTally {
     pub french_hexes_penetrated: u32,
 }
 
+/// SPI-W1: where the penetration awards were read, when the game's map gave them (`kepi game
+/// apply victory`): the cell of the most advanced supplied German unit, and of the deepest
+/// supplied French unit in Germany. Said in the awards' lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VictoryWhere {
+    /// The German unit's cell (`--german-row-at`).
+    pub german_row: Option<String>,
+    /// The French unit's cell (`--french-penetration-at`).
+    pub french_penetration: Option<String>,
+}
+
 /// SPI-W1: the totals and the net (German minus French).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VictoryScore {
@@ -605,6 +616,7 @@ pub fn victory(net: i64, t: &SpiTables) -> Resolution<VictoryOutcome> {
 /// French VP), then the net and the level as [`victory`] gives them.
 pub fn victory_from_tally(
     v: &VictoryTally,
+    at: &VictoryWhere,
     t: &SpiTables,
 ) -> Result<Resolution<VictoryOutcome>, RuleError> {
     let score = victory_points(v, t)?;
@@ -650,15 +662,24 @@ pub fn victory_from_tally(
         &w.vp_per_cp_isolated,
         -1,
     );
+    let penetration = match &at.french_penetration {
+        Some(c) => format!("French VP (subtracted), hexes of penetration (the map: from {c})"),
+        None => "French VP (subtracted), hexes of penetration".to_string(),
+    };
     count(
-        "French VP (subtracted), hexes of penetration",
+        &penetration,
         v.french_hexes_penetrated,
         &w.french_vp_per_hex,
         -1,
     );
     if v.german_row_vp > 0 {
         lines.push(ModifierLine::new(
-            "German VP, printed row award of the most advanced supplied unit",
+            match &at.german_row {
+                Some(c) => format!(
+                    "German VP, the map's award where the most advanced supplied unit stands ({c})"
+                ),
+                None => "German VP, printed row award of the most advanced supplied unit".into(),
+            },
             Effect::Add(Ratio::int(i64::from(v.german_row_vp))),
             RuleId::new("SPI-W1"),
             Provenance::Seed,

@@ -21,6 +21,7 @@ pub mod panel;
 pub mod set;
 pub mod supply;
 pub mod verbs;
+pub mod victory;
 
 use std::collections::BTreeMap;
 

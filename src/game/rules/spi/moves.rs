@@ -342,7 +342,8 @@ fn map_breaches(game: &Game, u: &UnitState, to: Position, out: &mut Vec<String>)
 ///   marker": an EB unit entering a cut hex of its own country takes the marker off.
 ///
 /// Only the hex the move ends in is known to kepi: the rail hexes a unit passes through on its
-/// way are the umpire's to mark (`mark rail-cut HEX`). EB units secure the lines they move along
+/// way are the umpire's to mark (`mark rail-cut HEX`). A unit coming onto the map from off it
+/// (its set-up, an arrival) is placed, not moved: it cuts nothing. EB units secure the lines they move along
 /// rather than cut them (Cases A-C), and the secured lines are not traced, so a cut of one is
 /// the umpire's too. None without a map, off the map, or in a hex with no country.
 pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
@@ -353,7 +354,8 @@ pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
     let Some(dest) = hex_in(to, map.grid.layout).filter(|h| map.on_map(*h)) else {
         return Vec::new();
     };
-    if to == u.position || u.eliminated() {
+    // A unit coming onto the map (set up, or arriving) is placed, not moved onto the line.
+    if to == u.position || u.eliminated() || u.position == Position::Off {
         return Vec::new();
     }
     let home = |side: Side| match side {

@@ -431,50 +431,15 @@ impl RuleSet for SpiRules {
         super::checklist::steps(l);
     }
 
-    /// SPI-W1 in a game: `victory` without `--net-vp` counts from the game what it knows, each
-    /// side's CP destroyed (its cards' starting strength less what is left) and CP isolated now
-    /// (units marked isolated); the umpire types the printed row award, the CP exited west and
-    /// the hexes of penetration. A count typed wins.
+    /// SPI-W1 in a game: `victory` without `--net-vp` counts from the game what it knows
+    /// ([`crate::rules::spi::victory::game_defaults`]): each side's CP destroyed and isolated and,
+    /// on the game's map, the German advance's award and the French penetration; a count typed
+    /// wins.
     fn plain_defaults(&self, verb: &str, typed: &[String], state: &GameState) -> Vec<String> {
-        let given = |flag: &str| {
-            typed
-                .iter()
-                .any(|w| w == flag || w.starts_with(&format!("{flag}=")))
-        };
-        if verb != "victory" || given("--net-vp") {
+        if verb != "victory" {
             return Vec::new();
         }
-        let count = |side: Side, isolated: bool| -> u32 {
-            state
-                .units
-                .iter()
-                .filter(|u| u.unit.side == side && u.unit.arm != Arm::Dummy)
-                .map(|u| {
-                    if isolated {
-                        if u.supply == crate::engine::game::Supply::Isolated {
-                            u.strength
-                        } else {
-                            0
-                        }
-                    } else {
-                        u.max_strength.saturating_sub(u.strength)
-                    }
-                })
-                .sum()
-        };
-        let mut out = Vec::new();
-        for (flag, side, isolated) in [
-            ("--french-cp-destroyed", Side::French, false),
-            ("--french-cp-isolated", Side::French, true),
-            ("--german-cp-destroyed", Side::German, false),
-            ("--german-cp-isolated", Side::German, true),
-        ] {
-            if !given(flag) {
-                out.push(flag.to_string());
-                out.push(count(side, isolated).to_string());
-            }
-        }
-        out
+        crate::rules::spi::victory::game_defaults(typed, state)
     }
 
     /// SPI-S1 (Standard Game): "isolated units lose 1 CP at the end of each friendly movement

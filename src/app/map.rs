@@ -631,12 +631,10 @@ impl MapPanel {
                     position_in(to, layout)
                         .map(|p| {
                             let mp = kepi_game::engine::flow::move_cost(game, &u.unit.id, p, None);
-                            let mut said = kepi_game::engine::flow::move_notes(
-                                game, &u.unit.id, p, mp, tables,
-                            );
                             // What the drop will do to the board by the rules (SPI-E2's rail
-                            // cut), said before it is made.
-                            said.extend(
+                            // cut) first, then what the rules say against it: a long note is
+                            // elided at its end.
+                            let mut said: Vec<String> =
                                 kepi_game::engine::flow::move_effects(game.state(), &u.unit.id, p)
                                     .iter()
                                     .map(|e| {
@@ -648,8 +646,11 @@ impl MapPanel {
                                             e.describe(game.state()),
                                             ids.join(", ")
                                         )
-                                    }),
-                            );
+                                    })
+                                    .collect();
+                            said.extend(kepi_game::engine::flow::move_notes(
+                                game, &u.unit.id, p, mp, tables,
+                            ));
                             said
                         })
                         .unwrap_or_default()

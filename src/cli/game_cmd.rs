@@ -67,7 +67,8 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
   move UNIT HEX [--mp N] a hex label (0304), free or off; marks the unit moved. SPI: --mp N
                          is what the move costs as counted on the printed map (terrain, rivers,
                          zones of control); without it kepi counts 1 MP a hex, +2 onto and +2 off
-                         a friendly combat unit, 1 MP per 18 hexes entrained (SPI-T1). Over the
+                         a friendly combat unit, 1 MP per 18 hexes entrained (SPI-T1; on the
+                         game's map along the rail line, a move along none noted, SPI-L1). Over the
                          allowance (German 8, French 6, halved unsupplied or isolated, SPI-S1),
                          with entrain, detrain and formation in the phase, is a logged note.
                          SPI-E2: a move ending on the enemy's rail line puts a rail-cut marker

@@ -357,3 +357,83 @@ fn a_unit_moving_onto_the_enemys_rail_line_cuts_it_and_an_eb_unit_repairs_it() {
     let out = ok(&["log", "verify", &save]);
     assert!(out.contains("log OK"), "{out}");
 }
+
+/// An SPI game on the test map in the French movement phase, fr-metz-5 entrained at 0203 on the
+/// French rail line, de-2-5-1 at 1203.
+pub(super) fn entrained_on_the_line(name: &str) -> String {
+    let save = super::common::spi_game_on_map("spi-supply", name, "supply-test.toml", MAP);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "set",
+        "fr-metz-5",
+        "position",
+        "0203",
+        "set",
+        "de-2-5-1",
+        "position",
+        "1203",
+    ]);
+    for _ in 0..8 {
+        let v = json(&["game", "show", &save, "--json"]);
+        if v["phase"] == "French movement" {
+            break;
+        }
+        ok(&["game", "apply", &save, "next-phase"]);
+    }
+    assert_eq!(
+        json(&["game", "show", &save, "--json"])["phase"],
+        "French movement"
+    );
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "flag",
+        "fr-metz-5",
+        "entrained",
+        "on",
+    ]);
+    save
+}
+
+/// SPI-L1 on the map, Rail Movement Case A: "\"A unit moving on a rail line\" is defined as one
+/// which is moving from one rail hex to another across hexsides crossed by the rail line itself";
+/// Case C: "French Combat Units may only use rail lines in France"; Case D: a line "moved onto
+/// by an Enemy Unit ... may not be used for rail movement at all subsequently". fr-metz-5,
+/// entrained at 0203 in the French movement phase, goes along the line to 0503 (one point, no
+/// note); off the line to 0505, and through a cut, each is noted with the move (the umpire goes
+/// ahead), and the log verifies.
+#[test]
+fn an_entrained_unit_moves_along_its_rail_line_on_the_map() {
+    let save = entrained_on_the_line("rail-move");
+    let along = super::common::apply(&save, &["move", "fr-metz-5", "0503"]);
+    assert!(
+        along["summary"].as_str().unwrap().ends_with("(1 MP)"),
+        "{along}"
+    );
+    let notes = super::common::notes_of(&along);
+    assert!(
+        !notes.iter().any(|n| n.contains("no rail line")),
+        "{notes:?}"
+    );
+    let off = super::common::apply(&save, &["move", "fr-metz-5", "0505"]);
+    let notes = super::common::notes_of(&off);
+    assert!(
+        super::common::noted(
+            &notes,
+            "no rail line of France leads from 0503 to 0505 for French 5 (Metz) (SPI-L1"
+        ),
+        "{notes:?}"
+    );
+    ok(&["game", "apply", &save, "undo"]);
+    ok(&["game", "apply", &save, "mark", "rail-cut", "0403"]);
+    let through = super::common::apply(&save, &["move", "fr-metz-5", "0203"]);
+    assert!(
+        super::common::noted(&super::common::notes_of(&through), "no rail line of France"),
+        "{through}"
+    );
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}

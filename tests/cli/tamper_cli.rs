@@ -1420,3 +1420,40 @@ fn a_rail_cut_cut_from_a_move_is_caught_but_not_from_an_older_one() {
     let out = ok(&["log", "verify", &save]);
     assert!(out.contains("log OK"), "{out}");
 }
+
+/// SPI-L1: since log revision 3 an entrained unit's move along no rail line is noted with the
+/// move. Cut from an entry written now, `kepi log verify` says so; an entry an earlier kepi wrote
+/// (revision 2) without it still verifies.
+#[test]
+fn a_rail_movement_note_cut_from_a_move_is_caught_but_not_from_an_older_one() {
+    let save = super::spi_supply_cli::entrained_on_the_line("tamper-rail-move");
+    ok(&["game", "apply", &save, "move", "fr-metz-5", "0505"]);
+    ok(&["game", "compact", &save]);
+    let log = read(&save)["log"].clone();
+    let at = log.as_array().unwrap().len() - 1;
+    assert!(
+        log[at]["action"]["notes"]
+            .to_string()
+            .contains("no rail line of France"),
+        "{}",
+        log[at]
+    );
+    let cut = |log: &mut Vec<LogEntry>| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Move { notes, .. },
+        } = &mut log[at].kind
+        {
+            notes.retain(|n| !n.contains("no rail line"));
+        }
+    };
+    let original = std::fs::read_to_string(&save).unwrap();
+    forge(&save, cut);
+    refused(&save, at, "action.notes");
+    std::fs::write(&save, &original).unwrap();
+    forge(&save, |log| {
+        cut(log);
+        log.iter_mut().for_each(|e| e.rev = e.rev.min(2));
+    });
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}

@@ -469,6 +469,14 @@ pub trait RuleSet: Send + Sync + 'static {
         &[]
     }
 
+    /// The words of the rule set's notes kepi gives since a later log revision than issue 42's,
+    /// with that revision (SPI-L1's entrained move along no rail line, since 3): `kepi log
+    /// verify` takes an entry of an earlier revision logged without such a note
+    /// ([`crate::engine::play::breaches::same_but_newer`]). None by default.
+    fn noted_since(&self) -> &'static [(u32, &'static str)] {
+        &[]
+    }
+
     /// True when moving a unit answers the open check `due` (its retreat, withdrawal or fall
     /// back): such a move is not one made out of its phase
     /// ([`crate::engine::play::breaches::moved_out_of_phase`]). By default the checks queued as

@@ -102,8 +102,10 @@ pub const NOTED_SINCE_REV: u32 = 1;
 
 /// True when `logged` notes are `again` (what kepi notes now, each through `note`), or, in an
 /// entry of a revision before [`NOTED_SINCE_REV`] (`rev`: an entry an earlier kepi wrote), `again`
-/// less some breaches noted since issue 42 ([`noted_since_issue_42`]) in the same order. `same`
-/// compares one logged note with one noted now.
+/// less some breaches noted since issue 42 ([`noted_since_issue_42`]) in the same order, or
+/// less the rule set's notes of a later revision than the entry's
+/// ([`crate::engine::rule_set::RuleSet::noted_since`]). `same` compares one logged note with one
+/// noted now.
 pub fn same_but_newer<F>(
     (s, rev): (&GameState, u32),
     logged: &[String],
@@ -121,6 +123,12 @@ where
                 l.next();
             }
             _ if older && breach_of(a).is_some_and(|b| noted_since_issue_42(s, b)) => {}
+            _ if breach_of(a).is_some_and(|b| {
+                s.system
+                    .noted_since()
+                    .iter()
+                    .any(|(since, words)| rev < *since && b.contains(words))
+            }) => {}
             _ => return false,
         }
     }

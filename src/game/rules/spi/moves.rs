@@ -249,7 +249,9 @@ pub fn move_points(game: &Game, u: &UnitState, to: Position, stated: Option<u32>
     let layout = s.system.hex_layout();
     let hexes = hex_in(u.position, layout)?.distance(hex_in(to, layout)?);
     if u.entrained {
-        return Some(hexes.div_ceil(RAIL_HEXES_PER_MP));
+        // Along the rail line on the game's map where it carries one, else as the crow flies.
+        let along = rail_route(s, u, to).and_then(Result::ok).unwrap_or(hexes);
+        return Some(along.div_ceil(RAIL_HEXES_PER_MP));
     }
     if hexes > 0
         && let Some(r) = map_reach(game, u)
@@ -265,6 +267,104 @@ pub fn move_points(game: &Game, u: &UnitState, to: Position, stated: Option<u32>
         mp += STACK_MP;
     }
     Some(mp)
+}
+
+/// The words of the note an entrained unit's move along no rail line gives ([`rail_route`]),
+/// noted since log revision 3 ([`crate::engine::rule_set::RuleSet::noted_since`]).
+pub const NO_RAIL_LINE: &str = "no rail line of";
+
+/// What the rail line says of an entrained unit's move (SPI-L1): the hexes along it, or why no
+/// rail line leads there. None without a map or where either end is off it.
+///
+/// - Rail Movement Case A: "\"A unit moving on a rail line\" is defined as one which is moving
+///   from one rail hex to another across hexsides crossed by the rail line itself";
+/// - Case C: "French Combat Units may only use rail lines in France, and German Combat Units may
+///   only use rail lines in Germany";
+/// - Case D: "a rail line which has been moved onto by an Enemy Unit during the course of a game
+///   may not be used for rail movement at all subsequently" (a Rail Cut marker, or an enemy unit
+///   standing on it);
+/// - Case B: "Units may not move by rail ... in hexes adjacent to Enemy Combat or Fortification
+///   Units": the way passes no such hex (its end is Case B's own note).
+///
+/// The off-map links between rail lines (Case F) are not followed: such a move is the umpire's.
+pub fn rail_route(s: &GameState, u: &UnitState, to: Position) -> Option<Result<u32, String>> {
+    use crate::hex::{Direction, Hexside};
+    use crate::map::{Country, Feature};
+    let map = game_map(s)?;
+    let layout = map.grid.layout;
+    let from = hex_in(u.position, layout).filter(|h| map.on_map(*h))?;
+    let dest = hex_in(to, layout).filter(|h| map.on_map(*h))?;
+    let (home, country) = match u.unit.side {
+        Side::French => (Country::France, "France"),
+        Side::German => (Country::Germany, "Germany"),
+    };
+    let cut = |h: crate::hex::Hex| {
+        let p = crate::engine::play::board::position_in(h, layout);
+        s.marks
+            .iter()
+            .any(|m| m.kind == super::supply::RAIL_CUT.name && Some(m.cell) == p)
+            || s.units.iter().any(|o| {
+                o.unit.side != u.unit.side
+                    && !o.eliminated()
+                    && hex_in(o.position, layout) == Some(h)
+            })
+    };
+    let next_to_enemy = |h: crate::hex::Hex| {
+        s.units.iter().any(|o| {
+            o.unit.side != u.unit.side
+                && !o.eliminated()
+                && o.unit.arm != Arm::Railway
+                && o.unit.arm != Arm::Dummy
+                && hex_in(o.position, layout).is_some_and(|x| x.distance(h) == 1)
+        })
+    };
+    let label = |h: crate::hex::Hex| map.grid.label(h);
+    let why = |what: String| {
+        Err(format!(
+            "{NO_RAIL_LINE} {} leads from {} to {} for {}{what} (SPI-L1, Rail Movement Case A: \
+             \"Units may not move by rail directly from one rail hex to another if the two hexes \
+             are not connected by a rail line across the hexside\"; Case C: \"only use rail lines \
+             in\" their home country; Case D: a cut line \"may not be used for rail movement\")",
+            country,
+            label(from),
+            label(dest),
+            u.unit.name
+        ))
+    };
+    if from == dest {
+        return Some(Ok(0));
+    }
+    if map.country_of(dest) != Some(home) {
+        return Some(why(format!(": {} is not in {country}", label(dest))));
+    }
+    // Breadth first along the rail hexsides, within the home country, through no cut and past
+    // no enemy.
+    let mut seen = std::collections::HashSet::from([from]);
+    let mut queue = std::collections::VecDeque::from([(from, 0u32)]);
+    while let Some((h, n)) = queue.pop_front() {
+        for d in Direction::ALL {
+            let next = h.neighbour(d);
+            if seen.contains(&next)
+                || !map.on_map(next)
+                || map.country_of(next) != Some(home)
+                || !map
+                    .features_on(Hexside::new(h, d))
+                    .iter()
+                    .any(|l| l.feature == Feature::Rail)
+                || cut(next)
+            {
+                continue;
+            }
+            if next == dest {
+                return Some(Ok(n + 1));
+            }
+            seen.insert(next);
+            if !next_to_enemy(next) {
+                queue.push_back((next, n + 1));
+            }
+        }
+    }
+    Some(why(String::new()))
 }
 
 /// True when `id` has moved this movement phase.
@@ -494,6 +594,12 @@ pub fn move_breaches(game: &Game, u: &UnitState, to: Position, mp: Option<u32>) 
                          Points\")"
                     ));
                 }
+            }
+            if u.entrained
+                && in_movement_phase(s)
+                && let Some(Err(why)) = rail_route(s, u, to)
+            {
+                out.push(why);
             }
             if u.entrained
                 && let Some(e) = enemy_next_to(s, u.unit.side, to, false)

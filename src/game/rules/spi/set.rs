@@ -359,6 +359,12 @@ impl RuleSet for SpiRules {
         super::form::NOTED_SINCE_ISSUE_42
     }
 
+    /// SPI-L1: an entrained unit's move along no rail line of its home country, noted since log
+    /// revision 3 ([`crate::rules::spi::moves::rail_route`]).
+    fn noted_since(&self) -> &'static [(u32, &'static str)] {
+        &[(3, crate::rules::spi::moves::NO_RAIL_LINE)]
+    }
+
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
         match action {
             "combat" => crate::rules::outcome::typed(v)

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use super::state::{Command, View};
 use super::widgets::chip;
-use kepi_game::engine::game::{Action, Counter, Flag, GameState, Level, UnitState};
+use kepi_game::engine::game::{Action, Counter, Flag, GameState, Level, UnitMarkerKind, UnitState};
 
 /// One row of the flattened roster.
 #[derive(Clone, Debug, PartialEq)]
@@ -192,23 +192,32 @@ pub fn strength_bar(ui: &mut Ui, now: u32, max: u32, width: f32) {
 }
 
 /// The markers of a unit as short chips, the whole word on hover: a roster row stays one line.
-pub fn markers_ui(ui: &mut Ui, u: &UnitState) {
+/// `own`: the unit's rule set's own kinds of marker (issue 45), drawn after the engine's flags.
+pub fn markers_ui(ui: &mut Ui, u: &UnitState, own: &'static [UnitMarkerKind]) {
     // A level hidden from this seat is a placeholder: no chip says "steady".
     if u.strength_hidden {
         chip(ui, "?", Color32::GRAY).on_hover_text("level hidden from your seat");
     } else {
         chip(ui, &level_short(u.level), level_color(u.level)).on_hover_text(u.level.to_string());
     }
-    for (text, full, c) in markers(u) {
+    for (text, full, c) in markers(u, own) {
         chip(ui, text, c).on_hover_text(full);
     }
 }
 
 /// A unit's markers as the roster's chips: short text, the whole on hover, colour (each row draws
-/// them and counts them for its width; nothing is allocated).
-fn markers(u: &UnitState) -> impl Iterator<Item = (&'static str, &'static str, Color32)> {
+/// them and counts them for its width; nothing is allocated). The engine's flags, then the rule
+/// set's own kinds (`own`, issue 45) the unit carries, as the set declares them.
+fn markers<'a>(
+    u: &'a UnitState,
+    own: &'static [UnitMarkerKind],
+) -> impl Iterator<Item = (&'static str, &'static str, Color32)> + 'a {
     let warn = Color32::from_rgb(210, 150, 40);
     let info = Color32::from_rgb(90, 130, 190);
+    let declared = own
+        .iter()
+        .filter(|k| u.has_mark(k.name))
+        .map(move |k| (k.tag, k.what, if k.warns { warn } else { info }));
     [
         (u.disordered, "Dis", "disordered", warn),
         (u.muddled, "Mud", "muddled", warn),
@@ -247,6 +256,7 @@ fn markers(u: &UnitState) -> impl Iterator<Item = (&'static str, &'static str, C
     .into_iter()
     .filter(|(on, ..)| *on)
     .map(|(_, text, full, c)| (text, full, c))
+    .chain(declared)
 }
 
 /// Height of every roster row: one line each, so the virtualised list fills the panel.
@@ -256,7 +266,7 @@ pub const ROSTER_ROW_H: f32 = 24.0;
 /// fonts: a guess of 34 points a chip cut the last one at the row's end (1870's "sea" after
 /// "mv": issue 46). `bar`: with the strength bar (a narrow column leaves it out, and keeps the
 /// numbers and every chip).
-fn right_width(ui: &Ui, u: &UnitState, bar: bool) -> f32 {
+fn right_width(ui: &Ui, u: &UnitState, own: &'static [UnitMarkerKind], bar: bool) -> f32 {
     let gap = ui.spacing().item_spacing.x;
     let small = egui::TextStyle::Small.resolve(ui.style());
     let mono = egui::FontId::monospace(small.size);
@@ -285,7 +295,7 @@ fn right_width(ui: &Ui, u: &UnitState, bar: bool) -> f32 {
     } else {
         chip_w(&level_short(u.level))
     };
-    let chips: f32 = markers(u).map(|(t, _, _)| chip_w(t)).sum();
+    let chips: f32 = markers(u, own).map(|(t, _, _)| chip_w(t)).sum();
     // The gap after the name, and a little room for the row's own rounding.
     gap + strength + fatigue + level + chips + 4.0
 }
@@ -584,8 +594,9 @@ impl RosterPanel {
             ""
         };
         let room = rect.width() - indent;
-        let bar = room - right_width(ui, u, true) >= 60.0;
-        let name_w = (room - right_width(ui, u, bar)).max(NAME_MIN_W);
+        let own = view.state().system.unit_markers();
+        let bar = room - right_width(ui, u, own, true) >= 60.0;
+        let name_w = (room - right_width(ui, u, own, bar)).max(NAME_MIN_W);
         // A name too long for its room keeps its number at the end (a campaign
         // battle's units differ only there: "... Division battalion 7"; issue
         // 46), the whole on hover.
@@ -644,7 +655,7 @@ impl RosterPanel {
             ui.label(RichText::new(format!("f{}", u.fatigue)).small())
                 .on_hover_text(format!("{} fatigue", u.fatigue));
         }
-        markers_ui(ui, u);
+        markers_ui(ui, u, own);
     }
 }
 
@@ -744,6 +755,21 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                         out.push(Command::Act(Action::SetFlag {
                             unit: id.clone(),
                             flag: f,
+                            on: !on,
+                        }));
+                    }
+                }
+                // The rule set's own kinds (issue 45), with what each means on hover.
+                for k in kepi_game::registry::get(system).unit_markers() {
+                    let on = u.has_mark(k.name);
+                    if ui
+                        .selectable_label(on, k.label)
+                        .on_hover_text(format!("{} ({})", k.what, k.rule))
+                        .clicked()
+                    {
+                        out.push(Command::Act(Action::MarkUnit {
+                            unit: id.clone(),
+                            kind: k.name.to_string(),
                             on: !on,
                         }));
                     }

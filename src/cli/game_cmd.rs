@@ -61,7 +61,8 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
   leader UNIT            a leader falls
   level UNIT LEVEL       steady | shaken | broken | routed
   flag UNIT FLAG on|off  disordered, muddled, limbered, moved, fired, activated, flag-lost,
-                         disorganised, entrained, hidden
+                         disorganised, entrained, hidden; or a marker the game's rule set
+                         declares for its units (listed when the name is not known)
   set UNIT FIELD VALUE   FIELD: strength, fatigue, leaders, melees, level, supply, facing,
                          position, or a flag name (on/off)
   move UNIT HEX [--mp N] a hex label (0304), free or off; marks the unit moved. SPI: --mp N

@@ -224,3 +224,72 @@ fn a_registered_rule_sets_situation_is_typed_with_set() {
     .unwrap_err();
     assert_eq!(e.code, 2, "{}", e.message);
 }
+
+/// Issue 45: a marker of the registered rule set's own ("wavering", VOL-M1, declared in
+/// tests/shared/volley.rs and nowhere else) is put on with `flag UNIT KIND on`, kept on the unit
+/// and in `game show --json` (`marks`), read by the set's own breach (a wavering unit firing is
+/// noted with the roll), refused where it makes no sense, and cleared when the turn ends, as the
+/// set declares; the log verifies.
+#[test]
+fn a_registered_rule_sets_own_unit_marker_is_kept_read_and_cleared_with_the_turn() {
+    use kepi::game::{Action, EntryKind};
+    let _ = volley::system();
+    let save = volley_game("wavering");
+    kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
+    kepi_here(&["game", "apply", &save, "flag", "a", "wavering", "on"]).unwrap();
+    assert_eq!(save_state(&save).unit("a").unwrap().marks, ["wavering"]);
+    let shown = kepi::moves::show_value(
+        &save_state(&save),
+        &kepi::store::read_game(std::path::Path::new(&save))
+            .unwrap()
+            .game,
+    );
+    assert_eq!(shown["units"][0]["marks"], serde_json::json!(["wavering"]));
+    assert!(
+        shown["units"][1].get("marks").is_none(),
+        "left out when none"
+    );
+    // The impossible is refused, naming what is accepted.
+    let e = kepi_here(&["game", "apply", &save, "flag", "a", "wavering", "on"]).unwrap_err();
+    assert!(
+        e.code == 2 && e.message.contains("carries `wavering` already"),
+        "{}",
+        e.message
+    );
+    let e = kepi_here(&["game", "apply", &save, "flag", "a", "braced", "on"]).unwrap_err();
+    assert!(
+        e.code == 2
+            && e.message
+                .contains("or a marker of Volley (tests): wavering"),
+        "{}",
+        e.message
+    );
+    // The set's breach reads it: noted with the roll, the roll made.
+    kepi_here(&["game", "apply", &save, "fire", "a", "b", "--dice", "d6=1"]).unwrap();
+    let game = kepi::store::read_game(std::path::Path::new(&save))
+        .unwrap()
+        .game;
+    let notes = match game.log().last().map(|e| &e.kind) {
+        Some(EntryKind::Act {
+            action: Action::Resolved { resolution, .. },
+        }) => resolution.notes.clone(),
+        other => panic!("a resolution last: {other:?}"),
+    };
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("umpire went ahead: A Company is wavering (VOL-M1)")),
+        "{notes:?}"
+    );
+    let logged = game.log()[game.log().len() - 2].summary.clone();
+    assert_eq!(logged, "A Company wavering on");
+    // It lasts the turn (German fire now; French movement and fire to come): gone when the
+    // next one starts.
+    for _ in 0..2 {
+        kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
+        assert_eq!(save_state(&save).unit("a").unwrap().marks, ["wavering"]);
+    }
+    kepi_here(&["game", "apply", &save, "next-phase"]).unwrap();
+    assert!(save_state(&save).unit("a").unwrap().marks.is_empty());
+    kepi_here(&["log", "verify", &save]).unwrap();
+}

@@ -102,6 +102,20 @@ pub fn map_panel(app: AppState) -> Harness<'static, AppState> {
     )
 }
 
+/// The roster panel alone, its commands handled.
+pub fn roster_of(app: AppState) -> Harness<'static, AppState> {
+    Harness::builder().with_size((420.0, 700.0)).build_ui_state(
+        |ui, app: &mut AppState| {
+            let (view, panels) = app.split();
+            let out = panels.roster.ui(ui, &view);
+            for c in out {
+                app.handle(c);
+            }
+        },
+        app,
+    )
+}
+
 /// The due panel alone at `size`, its commands handled; not yet run (its headers start closed).
 pub fn due_of(app: AppState, size: impl Into<egui::Vec2>) -> Harness<'static, AppState> {
     Harness::builder().with_size(size).build_ui_state(

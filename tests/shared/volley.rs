@@ -9,7 +9,7 @@ use kepi::dice::{DiceSource, Die, Prob};
 use kepi::flow::checklist::List;
 use kepi::flow::{Event, Queue};
 use kepi::game::clock::{Phase, Step};
-use kepi::game::{Action, GameState, UnitState};
+use kepi::game::{Action, GameState, MarkerLasts, UnitMarkerKind, UnitState};
 use kepi::play::{Form, Resolved, SetForm};
 use kepi::registry::{self, RuleSet};
 use kepi::roster::{Arm, Side};
@@ -18,6 +18,18 @@ use kepi::tables::{Check, Provenance, RuleTable, Sourced, TableError, TableFile}
 use serde_json::{Value, json};
 
 pub struct Volley;
+
+/// VOL-M1: a unit that fails its morale test wavers until the turn ends; a wavering unit that
+/// fires is noted. A marker of Volley's own (issue 45): declared here, kept by the engine.
+pub const WAVERING: UnitMarkerKind = UnitMarkerKind {
+    name: "wavering",
+    label: "wavering",
+    tag: "Wav",
+    rule: "VOL-M1",
+    what: "wavering: failed its morale test; it should not fire this turn",
+    warns: true,
+    lasts: MarkerLasts::Turn,
+};
 
 /// Volley's table: the lowest d6 that hits (VOL-F1).
 #[derive(Debug, serde::Deserialize)]
@@ -129,6 +141,9 @@ impl RuleSet for Volley {
             );
         }
     }
+    fn unit_markers(&self) -> &'static [UnitMarkerKind] {
+        &[WAVERING]
+    }
     fn checklist(&self, l: &mut List) {
         let s = l.state();
         if s.phase_kind().map(|p| p.step) == Some(Step::RifleFire) {
@@ -191,6 +206,18 @@ impl SetForm for VolleyForm {
         self.actor = actor.map(str::to_string);
         self.target = target.map(str::to_string);
         self.target_strength = target.and_then(|t| state.unit(t)).map_or(0, |u| u.strength);
+    }
+    /// VOL-M1: a wavering unit should not fire (the umpire decides).
+    fn breaches(&self, game: &kepi::game::Game, _tables: &kepi::rules::Tables) -> Vec<String> {
+        match self.actor.as_deref().and_then(|a| game.state().unit(a)) {
+            Some(u) if self.name == "fire" && u.has_mark(WAVERING.name) => {
+                vec![format!(
+                    "{} is wavering (VOL-M1): it should not fire",
+                    u.unit.name
+                )]
+            }
+            _ => Vec::new(),
+        }
     }
     fn refusal(&self, _state: &GameState) -> Option<String> {
         (self.name == "fire" && self.actor.is_some() && self.actor == self.target)

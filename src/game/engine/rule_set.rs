@@ -446,6 +446,13 @@ pub trait RuleSet: Send + Sync + 'static {
         &[]
     }
 
+    /// The kinds of marker the rule set puts on its units beyond the engine's flags (issue 45):
+    /// the engine keeps them ([`Action::MarkUnit`]), clears those of a turn when it ends, and the
+    /// roster shows them; the set's rules read them ([`UnitState::has_mark`]). None by default.
+    fn unit_markers(&self) -> &'static [crate::engine::game::UnitMarkerKind] {
+        &[]
+    }
+
     /// The log revision ([`crate::engine::game::LOG_REVISION`]) since which kepi records
     /// `effect` among the effects of the rule set's `action`: `kepi log verify` takes an entry of
     /// an earlier revision without it (an older kepi left it to the umpire), and an entry of that

@@ -68,6 +68,9 @@ pub struct UnitView<'a> {
     pub melees: u32,
     /// The unit's `flags` as the JSON prints it.
     pub flags: Vec<&'static str>,
+    /// The markers of its rule set's own kinds (issue 45), by name; left out when none.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub marks: &'a [String],
     /// The unit's `position` as the JSON prints it.
     pub position: String,
     /// The unit's `hex` as the JSON prints it.
@@ -111,6 +114,7 @@ pub fn unit_view(u: &UnitState) -> UnitView<'_> {
             .filter(|f| u.flag(**f))
             .map(|f| f.as_str())
             .collect(),
+        marks: &u.marks,
         position: u.position.to_string(),
         hex: u.position.hex().map(|h| h.to_string()),
         facing: u.facing.map(|f| f.as_str()),
@@ -334,12 +338,35 @@ fn parse_verbs(
             }
             "flag" => {
                 let u = unit(&take(&mut i, "UNIT FLAG on|off", &verb)?)?;
-                let flag = word(
-                    take(&mut i, "UNIT FLAG on|off", &verb)?.parse::<Flag>(),
-                    &verb,
-                )?;
+                let name = take(&mut i, "UNIT FLAG on|off", &verb)?;
+                // The engine's flags, then the markers the rule set declares (issue 45).
+                let own = s.system.unit_markers();
+                let mark = match name.parse::<Flag>() {
+                    Ok(flag) => Err(flag),
+                    Err(m) => match own.iter().find(|k| k.name == name.trim()) {
+                        Some(k) => Ok(k.name),
+                        None if own.is_empty() => {
+                            return Err(MoveError::usage(format!("`{verb}`: {m}")));
+                        }
+                        None => {
+                            let names: Vec<&str> = own.iter().map(|k| k.name).collect();
+                            return Err(MoveError::usage(format!(
+                                "`{verb}`: {m}; or a marker of {}: {}",
+                                s.system.title(),
+                                names.join(", ")
+                            )));
+                        }
+                    },
+                };
                 let on = onoff(&take(&mut i, "UNIT FLAG on|off", &verb)?, &verb)?;
-                Verb::Act(Action::SetFlag { unit: u, flag, on })
+                Verb::Act(match mark {
+                    Ok(kind) => Action::MarkUnit {
+                        unit: u,
+                        kind: kind.to_string(),
+                        on,
+                    },
+                    Err(flag) => Action::SetFlag { unit: u, flag, on },
+                })
             }
             "move" => {
                 let u = unit(&take(&mut i, "UNIT HEX [--mp N]", &verb)?)?;

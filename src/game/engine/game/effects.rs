@@ -109,7 +109,7 @@ pub fn effects(before: &GameState, action: &Action, after: &GameState) -> Vec<Ef
 }
 
 fn diff(b: &UnitState, a: &UnitState, out: &mut Vec<Effect>) {
-    let mut push = |what: &'static str, before: EffectValue, after: EffectValue| {
+    let mut push = |what: &str, before: EffectValue, after: EffectValue| {
         if before != after {
             out.push(Effect {
                 unit: a.unit.id.clone(),
@@ -152,6 +152,13 @@ fn diff(b: &UnitState, a: &UnitState, out: &mut Vec<Effect>) {
         ("activated", b.activated, a.activated),
     ] {
         push(what, On(x), On(y));
+    }
+    // The rule set's own markers (issue 45), by name.
+    let mut marks: Vec<&String> = b.marks.iter().chain(a.marks.iter()).collect();
+    marks.sort();
+    marks.dedup();
+    for m in marks {
+        push(m, On(b.has_mark(m)), On(a.has_mark(m)));
     }
     push(
         "position",

@@ -215,6 +215,10 @@ pub struct UnitState {
     /// Absent while never typed, so saves made without it read and hash the same.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub supply_typed: bool,
+    /// The markers of the kinds its rule set declares ([`UnitMarkerKind`], issue 45), by name,
+    /// sorted. Absent when none, so saves made without them read and hash the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<String>,
 }
 
 impl UnitState {
@@ -247,6 +251,7 @@ impl UnitState {
             facing: unit.facing,
             supply: Supply::Supplied,
             supply_typed: false,
+            marks: Vec::new(),
             unit: std::sync::Arc::new(unit),
         }
     }
@@ -259,6 +264,12 @@ impl UnitState {
     /// True when nothing is left of it.
     pub fn eliminated(&self) -> bool {
         self.strength == 0
+    }
+
+    /// True when the unit carries the marker `name` of its rule set's kinds
+    /// ([`UnitMarkerKind`]).
+    pub fn has_mark(&self, name: &str) -> bool {
+        self.marks.iter().any(|m| m == name)
     }
 
     /// A flag's value.
@@ -473,6 +484,38 @@ pub struct CellMarkerKind {
     pub rule: &'static str,
     /// What it means, for help and hovers.
     pub what: &'static str,
+}
+
+/// A kind of marker a rule set puts on its units beyond the engine's own flags (issue 45): the
+/// engine keeps them on the unit ([`UnitState::marks`]), logs them ([`Action::MarkUnit`]) and
+/// clears those of a turn when the turn ends, without knowing what they mean; the rule set's
+/// rules and checks read them ([`UnitState::has_mark`]), the roster shows them as chips and its
+/// unit editor lets the umpire put them on and take them off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitMarkerKind {
+    /// Its name in saves, logs and verbs (`wavering`).
+    pub name: &'static str,
+    /// Its words in the log and on hover ("wavering").
+    pub label: &'static str,
+    /// Its short chip on the roster ("Wav").
+    pub tag: &'static str,
+    /// The rule that places it.
+    pub rule: &'static str,
+    /// What it means, for help and hovers.
+    pub what: &'static str,
+    /// True for a marker that warns (drawn in the roster's warning colour).
+    pub warns: bool,
+    /// How long it stays on.
+    pub lasts: MarkerLasts,
+}
+
+/// How long a unit's marker stays on ([`UnitMarkerKind::lasts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerLasts {
+    /// Until the turn ends (as "moved" and "fired").
+    Turn,
+    /// Until it is taken off.
+    UntilTakenOff,
 }
 
 /// One marker on a cell.
@@ -794,6 +837,16 @@ pub enum Action {
         /// Put on (true) or taken off.
         on: bool,
     },
+    /// A marker of a kind the unit's rule set declares ([`UnitMarkerKind`]) put on a unit, or
+    /// (`on` false) taken off it (issue 45).
+    MarkUnit {
+        /// Unit id.
+        unit: String,
+        /// The kind's name.
+        kind: String,
+        /// Put on (true) or taken off.
+        on: bool,
+    },
     /// A fortress passes to `side` (1870 FR-F1, H5 "the player takes possession of the fortress
     /// immediately", H12's possession marker): its card's side changes, so its advantages are
     /// its new possessor's.
@@ -821,6 +874,7 @@ impl Action {
             | Action::Place { unit, .. }
             | Action::Face { unit, .. }
             | Action::SetSupply { unit, .. }
+            | Action::MarkUnit { unit, .. }
             | Action::Possess { unit, .. } => Some(unit),
             _ => None,
         }
@@ -841,6 +895,12 @@ impl Action {
             Action::NextPhase => vec![clock::turn_rule(rules)],
             Action::Mark { kind, .. } => rules
                 .cell_markers()
+                .iter()
+                .filter(|k| k.name == kind)
+                .map(|k| RuleId::new(k.rule))
+                .collect(),
+            Action::MarkUnit { kind, .. } => rules
+                .unit_markers()
                 .iter()
                 .filter(|k| k.name == kind)
                 .map(|k| RuleId::new(k.rule))
@@ -940,6 +1000,15 @@ impl Action {
             Action::Note { text } => format!("note: {text}"),
             Action::Possess { unit, side } => {
                 format!("{} passes into the {side} side's possession", name(unit))
+            }
+            Action::MarkUnit { unit, kind, on } => {
+                let label = s
+                    .system
+                    .unit_markers()
+                    .iter()
+                    .find(|k| k.name == kind)
+                    .map_or(kind.as_str(), |k| k.label);
+                format!("{} {label} {}", name(unit), if *on { "on" } else { "off" })
             }
             Action::Mark { kind, cell, on } => {
                 let label = s
@@ -1119,6 +1188,21 @@ fn next_phase(s: &mut GameState) {
             u.melees = 0;
             u.stormed = false;
         }
+        // The rule set's markers that last the turn go with it.
+        let of_turn: Vec<&str> = s
+            .system
+            .unit_markers()
+            .iter()
+            .filter(|k| k.lasts == MarkerLasts::Turn)
+            .map(|k| k.name)
+            .collect();
+        if !of_turn.is_empty() {
+            for u in &mut s.units {
+                if u.marks.iter().any(|m| of_turn.contains(&m.as_str())) {
+                    u.marks.retain(|m| !of_turn.contains(&m.as_str()));
+                }
+            }
+        }
         s.date = clock::date_of_turn(s.system, s.start_date, s.first_cell, s.turn);
     }
 }
@@ -1215,6 +1299,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
         }
         Action::SetSiege { place, siege } => set_siege(s, place, siege.as_ref()),
         Action::Mark { kind, cell, on } => mark(s, kind, *cell, *on),
+        Action::MarkUnit { unit, kind, on } => mark_unit(s, unit, kind, *on),
         Action::Possess { unit, side } => {
             let u = s.unit_mut(unit)?;
             std::sync::Arc::make_mut(&mut u.unit).side = *side;
@@ -1280,6 +1365,47 @@ fn move_unit(s: &mut GameState, unit: &str, to: Position) -> Result<(), ActionEr
             .retain(|d| !(d.by_move && d.unit.as_deref() == Some(unit)));
     }
     Ok(())
+}
+
+/// [`Action::MarkUnit`]: a marker of a kind the rule set declares put on a unit or taken off it;
+/// refused when the kind is not the set's, or the unit already carries it (on) or does not (off).
+fn mark_unit(s: &mut GameState, unit: &str, kind: &str, on: bool) -> Result<(), ActionError> {
+    let kinds = s.system.unit_markers();
+    if !kinds.iter().any(|k| k.name == kind) {
+        let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
+        return Err(ActionError::Invalid(if names.is_empty() {
+            format!(
+                "`{kind}`: {} puts no markers of its own on units",
+                s.system.title()
+            )
+        } else {
+            format!(
+                "`{kind}` is not a unit marker of {} (accepted: {})",
+                s.system.title(),
+                names.join(", ")
+            )
+        }));
+    }
+    let u = s.unit_mut(unit)?;
+    match (on, u.has_mark(kind)) {
+        (true, true) => Err(ActionError::Invalid(format!(
+            "{} carries `{kind}` already",
+            u.unit.name
+        ))),
+        (false, false) => Err(ActionError::Invalid(format!(
+            "{} does not carry `{kind}`",
+            u.unit.name
+        ))),
+        (true, false) => {
+            u.marks.push(kind.to_string());
+            u.marks.sort();
+            Ok(())
+        }
+        (false, true) => {
+            u.marks.retain(|m| m != kind);
+            Ok(())
+        }
+    }
 }
 
 /// A siege set under its place's name (added or replaced), or lifted (`None`); refused when the

@@ -134,11 +134,16 @@ pub fn forgery_caught(save: &str, entry: usize, needles: &[&str]) -> String {
 }
 
 /// A new SPI game (seed 3) on the map `text`, written as `file` in a temp folder of `area`/`name`;
-/// returns the save's path. Each test then places its units with `game apply`.
+/// returns the save's path. Each test then places its units with [`place`].
 pub fn spi_game_on_map(area: &str, name: &str, file: &str, text: &str) -> String {
     let dir = tmp(area, name);
     let map = dir.join(file);
     std::fs::write(&map, text).unwrap();
+    spi_game_in(&dir, map.to_str().unwrap())
+}
+
+/// A new SPI game (seed 3) saved in `dir`, on `map` (a map file, or one of kepi's own by name).
+pub fn spi_game_in(dir: &std::path::Path, map: &str) -> String {
     let save = dir.join("g.json").display().to_string();
     ok(&[
         "game",
@@ -150,9 +155,18 @@ pub fn spi_game_on_map(area: &str, name: &str, file: &str, text: &str) -> String
         "--seed",
         "3",
         "--map",
-        map.to_str().unwrap(),
+        map,
     ]);
     save
+}
+
+/// Each unit set at its cell (`game apply SAVE set UNIT position CELL ...`, one batch).
+pub fn place(save: &str, at: &[(&str, &str)]) {
+    let mut args = vec!["game", "apply", save];
+    for (unit, cell) in at {
+        args.extend(["set", unit, "position", cell]);
+    }
+    ok(&args);
 }
 
 /// One `[[unit]]` card of a test scenario: id and name `id`, its side's nation (France or

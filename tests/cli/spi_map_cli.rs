@@ -18,24 +18,15 @@ const MAP: &str = "[map]\nname = \"spi test\"\nrules = \"spi\"\nfirst = \"0101\"
 /// and de-2-5-2 at 0703, the French fr-metz-5 at 0505, everyone else off the map.
 fn game(name: &str) -> String {
     let save = super::common::spi_game_on_map("spi-map", name, "spi-test.toml", MAP);
-    ok(&[
-        "game",
-        "apply",
+    super::common::place(
         &save,
-        "set",
-        "de-2-5-1",
-        "position",
-        "0503",
-        "set",
-        "de-2-5-2",
-        "position",
-        "0703",
-        "set",
-        "fr-metz-5",
-        "position",
-        "0505",
-        "next-phase",
-    ]);
+        &[
+            ("de-2-5-1", "0503"),
+            ("de-2-5-2", "0703"),
+            ("fr-metz-5", "0505"),
+        ],
+    );
+    ok(&["game", "apply", &save, "next-phase"]);
     let v = super::common::show(&save);
     assert_eq!(v["phase"], "German movement", "{}", v["phase"]);
     save
@@ -337,37 +328,15 @@ fn last_victory(save: &str) -> (Vec<String>, Vec<(String, String)>) {
 /// isolated German unit does not count.
 #[test]
 fn victory_counts_the_german_advance_and_the_french_penetration_on_the_map() {
-    let dir = super::common::tmp("spi-map", "victory");
-    let save = dir.join("g.json").display().to_string();
-    ok(&[
-        "game",
-        "new",
-        "--scenario",
-        "spi-1870",
-        "--map",
-        "example-hex",
-        "--out",
+    let save = super::common::spi_game_in(&super::common::tmp("spi-map", "victory"), "example-hex");
+    super::common::place(
         &save,
-        "--seed",
-        "3",
-    ]);
-    ok(&[
-        "game",
-        "apply",
-        &save,
-        "set",
-        "de-2-5-1",
-        "position",
-        "0405",
-        "set",
-        "de-2-5-2",
-        "position",
-        "0705",
-        "set",
-        "fr-metz-5",
-        "position",
-        "1106",
-    ]);
+        &[
+            ("de-2-5-1", "0405"),
+            ("de-2-5-2", "0705"),
+            ("fr-metz-5", "1106"),
+        ],
+    );
     let v = apply(&save, &["victory"]);
     assert_eq!(v["outcome"]["net_vp"], -70, "{v}");
     assert_eq!(v["outcome"]["level"], "French Decisive Victory");

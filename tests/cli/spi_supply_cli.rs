@@ -21,27 +21,15 @@ const MAP: &str = "[map]\nname = \"supply test\"\nrules = \"spi\"\nfirst = \"010
 /// 0505 (near the rail line), everyone else off the map.
 pub(super) fn game(name: &str) -> String {
     let save = super::common::spi_game_on_map("spi-supply", name, "supply-test.toml", MAP);
-    ok(&[
-        "game",
-        "apply",
+    super::common::place(
         &save,
-        "set",
-        "de-2-5-1",
-        "position",
-        "1203",
-        "set",
-        "de-2-5-2",
-        "position",
-        "0205",
-        "set",
-        "fr-metz-5",
-        "position",
-        "0505",
-        "set",
-        "fort-verdun",
-        "position",
-        "0703",
-    ]);
+        &[
+            ("de-2-5-1", "1203"),
+            ("de-2-5-2", "0205"),
+            ("fr-metz-5", "0505"),
+            ("fort-verdun", "0703"),
+        ],
+    );
     save
 }
 
@@ -308,27 +296,15 @@ fn a_unit_moving_onto_the_enemys_rail_line_cuts_it_and_an_eb_unit_repairs_it() {
         "supply-test.toml",
         &map_with_german_rail(),
     );
-    ok(&[
-        "game",
-        "apply",
+    super::common::place(
         &save,
-        "set",
-        "de-2-5-2",
-        "position",
-        "0205",
-        "set",
-        "fr-metz-5",
-        "position",
-        "1205",
-        "set",
-        "de-eb-1",
-        "position",
-        "1304",
-        "set",
-        "de-2-5-1",
-        "position",
-        "1203",
-    ]);
+        &[
+            ("de-2-5-2", "0205"),
+            ("fr-metz-5", "1205"),
+            ("de-eb-1", "1304"),
+            ("de-2-5-1", "1203"),
+        ],
+    );
     assert_eq!(cuts(&save), Vec::<String>::new());
     // A German unit onto the French rail line at 0303: cut, with the move.
     let out = ok(&["game", "apply", &save, "move", "de-2-5-2", "0303"]);
@@ -362,19 +338,7 @@ fn a_unit_moving_onto_the_enemys_rail_line_cuts_it_and_an_eb_unit_repairs_it() {
 /// French rail line, de-2-5-1 at 1203.
 pub(super) fn entrained_on_the_line(name: &str) -> String {
     let save = super::common::spi_game_on_map("spi-supply", name, "supply-test.toml", MAP);
-    ok(&[
-        "game",
-        "apply",
-        &save,
-        "set",
-        "fr-metz-5",
-        "position",
-        "0203",
-        "set",
-        "de-2-5-1",
-        "position",
-        "1203",
-    ]);
+    super::common::place(&save, &[("fr-metz-5", "0203"), ("de-2-5-1", "1203")]);
     for _ in 0..8 {
         let v = json(&["game", "show", &save, "--json"]);
         if v["phase"] == "French movement" {

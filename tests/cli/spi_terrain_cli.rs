@@ -18,25 +18,8 @@ const MAP: &str = "[map]\nname = \"terrain test\"\nrules = \"spi\"\nfirst = \"01
 /// French fr-metz-5 at `d`, in the German combat phase.
 fn game(name: &str, a: &str, b: &str, d: &str) -> String {
     let save = super::common::spi_game_on_map("spi-terrain", name, "terrain-test.toml", MAP);
-    ok(&[
-        "game",
-        "apply",
-        &save,
-        "set",
-        "de-2-5-1",
-        "position",
-        a,
-        "set",
-        "de-2-5-2",
-        "position",
-        b,
-        "set",
-        "fr-metz-5",
-        "position",
-        d,
-        "next-phase",
-        "next-phase",
-    ]);
+    super::common::place(&save, &[("de-2-5-1", a), ("de-2-5-2", b), ("fr-metz-5", d)]);
+    ok(&["game", "apply", &save, "next-phase", "next-phase"]);
     let v = super::common::show(&save);
     assert_eq!(v["phase"], "German combat", "{}", v["phase"]);
     save

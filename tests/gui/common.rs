@@ -102,6 +102,20 @@ pub fn map_panel(app: AppState) -> Harness<'static, AppState> {
     )
 }
 
+/// A counter of the map dragged from `from` straight down by `hexes` hexes (a hex is sqrt3 x 28
+/// points tall at the default size) and held there, not dropped: returns where it is held (the
+/// caller reads the drag note, then `drop_at` it).
+pub fn drag_down(h: &mut Harness<'static, AppState>, from: egui::Pos2, hexes: f32) -> egui::Pos2 {
+    let to = from + egui::vec2(0.0, hexes * 28.0 * 1.732);
+    h.drag_at(from);
+    h.run();
+    h.hover_at(from + egui::vec2(0.0, 20.0));
+    h.run();
+    h.hover_at(to);
+    h.run();
+    to
+}
+
 /// The roster panel alone, its commands handled.
 pub fn roster_of(app: AppState) -> Harness<'static, AppState> {
     Harness::builder().with_size((420.0, 700.0)).build_ui_state(

@@ -247,13 +247,7 @@ fn a_german_unit_dragged_onto_the_french_rail_line_cuts_it() {
     let mut h = map_panel(app);
     h.run();
     let from = h.get_by_label("German 5 (area 2, #1)").rect().center();
-    let to = from + egui::vec2(0.0, 28.0 * 1.732);
-    h.drag_at(from);
-    h.run();
-    h.hover_at(from + egui::vec2(0.0, 20.0));
-    h.run();
-    h.hover_at(to);
-    h.run();
+    let to = super::common::drag_down(&mut h, from, 1.0);
     assert!(
         h.query_by_label_contains("this move: rail cut marked at 0705 (SPI-E2)")
             .is_some(),

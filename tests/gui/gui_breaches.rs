@@ -113,13 +113,7 @@ fn a_second_move_in_the_phase_is_noted_on_the_map_while_dragging() {
     h.get_by_label(&name).scroll_to_me();
     h.run();
     let from = h.get_by_label(&name).rect().center();
-    let to = from + egui::vec2(0.0, 28.0 * 1.732);
-    h.drag_at(from);
-    h.run();
-    h.hover_at(from + egui::vec2(0.0, 20.0));
-    h.run();
-    h.hover_at(to);
-    h.run();
+    let to = super::common::drag_down(&mut h, from, 1.0);
     assert!(
         h.query_by_label_contains("moved already this Movement Phase (FR-M1, B9")
             .is_some(),

@@ -136,13 +136,7 @@ fn map_click_target_and_drag_to_move() {
     assert_eq!(h.state().target.as_deref(), Some("fr-inf-2"));
     // de-inf-1 stands at 0201; one hex straight down is 0202 (a hex is sqrt3 x 28 points tall).
     let from = h.get_by_label("1st Prussian Infantry").rect().center();
-    let to = from + egui::vec2(0.0, 28.0 * 1.732);
-    h.drag_at(from);
-    h.run();
-    h.hover_at(from + egui::vec2(0.0, 20.0));
-    h.run();
-    h.hover_at(to);
-    h.run();
+    let to = super::common::drag_down(&mut h, from, 1.0);
     h.drop_at(to);
     h.run();
     let app = h.state();
@@ -162,13 +156,7 @@ fn a_move_beyond_the_allowance_is_noted_and_made() {
     h.run();
     // de-inf-1 at 0201; three hexes straight down is 0204.
     let from = h.get_by_label("1st Prussian Infantry").rect().center();
-    let to = from + egui::vec2(0.0, 3.0 * 28.0 * 1.732);
-    h.drag_at(from);
-    h.run();
-    h.hover_at(from + egui::vec2(0.0, 20.0));
-    h.run();
-    h.hover_at(to);
-    h.run();
+    let to = super::common::drag_down(&mut h, from, 3.0);
     assert!(
         h.query_by_label_contains("beyond its allowance of 2 (PW-U1)")
             .is_some(),
@@ -650,13 +638,7 @@ fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
     );
     // One cell straight down (a hex is sqrt3 x 28 points tall).
     let from = h.get_by_label("3B (3rd Bavarian Division)").rect().center();
-    let to = from + egui::vec2(0.0, 28.0 * 1.732);
-    h.drag_at(from);
-    h.run();
-    h.hover_at(from + egui::vec2(0.0, 20.0));
-    h.run();
-    h.hover_at(to);
-    h.run();
+    let to = super::common::drag_down(&mut h, from, 1.0);
     h.drop_at(to);
     h.run();
     let app = h.state();
@@ -781,13 +763,7 @@ fn an_1870_drag_does_not_scroll_the_board() {
     h.run();
     let other = h.get_by_label("Cavalry 3").rect();
     let from = h.get_by_label("3RC").rect().center();
-    let to = from + egui::vec2(0.0, 2.0 * 28.0 * 1.732);
-    h.drag_at(from);
-    h.run();
-    h.hover_at(from + egui::vec2(0.0, 20.0));
-    h.run();
-    h.hover_at(to);
-    h.run();
+    let to = super::common::drag_down(&mut h, from, 2.0);
     h.drop_at(to);
     h.run();
     h.run();

@@ -314,9 +314,24 @@ fn a_unit_moving_onto_the_enemys_rail_line_cuts_it_and_an_eb_unit_repairs_it() {
     ok(&["game", "apply", &save, "undo"]);
     assert_eq!(cuts(&save), Vec::<String>::new());
     ok(&["game", "apply", &save, "move", "de-2-5-2", "0303"]);
-    // A French unit onto the German line at 1303: cut.
+    // A French unit onto the German line at 1303: cut, and the German player is due his two EB
+    // units at the cut (Case E: "The German Player receives an EB unit on both sides of the
+    // \"cut\" in his next Movement Phase"); the German cut at 0303 gives the French none (Case F).
     ok(&["game", "apply", &save, "move", "fr-metz-5", "1303"]);
     assert_eq!(cuts(&save), ["0303", "1303"]);
+    let asked: Vec<serde_json::Value> = super::common::due(&save)
+        .into_iter()
+        .filter(|d| d["rule"] == "SPI-E2")
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0]["side"], "german", "{asked:?}");
+    assert!(
+        asked[0]["what"]
+            .as_str()
+            .unwrap()
+            .contains("place a German EB unit on each side of the cut"),
+        "{asked:?}"
+    );
     // A German unit in its own country, and a French one off the rail, cut nothing.
     ok(&["game", "apply", &save, "move", "de-2-5-1", "1302"]);
     ok(&["game", "apply", &save, "move", "fr-metz-5", "1205"]);

@@ -659,6 +659,43 @@ pub fn spend_breaches(game: &Game, u: &UnitState, kind: Spend) -> Vec<String> {
     out
 }
 
+/// SPI-E2, EB units Case E: "When a French unit moves ... into a German Home Country rail line, it
+/// \"cuts\" that rail line. Place a \"Rail Cut\" marker on that hex. The German Player receives
+/// an EB unit on both sides of the \"cut\" in his next Movement Phase." A move whose effects put a
+/// Rail Cut marker ([`move_effects`]) and whose unit is French asks the German player for them,
+/// at the cut (Case F: "The French Player does not receive additional EB units"). Read from the
+/// move's logged effects, so a move an earlier kepi logged (without them) asks nothing.
+pub(crate) fn german_ebs_for_a_cut(before: &GameState, action: &Action, q: &mut Queue) {
+    let Action::Move { unit, effects, .. } = action else {
+        return;
+    };
+    let Some(mover) = before.unit(unit).filter(|m| m.unit.side == Side::French) else {
+        return;
+    };
+    for e in effects {
+        if let Action::Mark {
+            kind,
+            cell,
+            on: true,
+        } = e
+            && kind == super::supply::RAIL_CUT.name
+        {
+            q.push_at(
+                "SPI-E2",
+                Some(Side::German),
+                *cell,
+                format!(
+                    "{} cut the rail line at {cell}: place a German EB unit on each side of the cut \
+                     in the German Movement Phase (SPI-E2, EB units Case E: \"The German Player \
+                     receives an EB unit on both sides of the 'cut' in his next Movement \
+                     Phase\")",
+                    mover.unit.name
+                ),
+            );
+        }
+    }
+}
+
 /// SPI, EB units Case C: "If an Enemy unit attempts to move into the same hex as an EB unit, it is
 /// moved back down the secured rail line toward the Friendly Country until the Enemy unit ceases
 /// to push it back." A combat unit's move into a hex holding enemy EB units queues their move

@@ -7,7 +7,8 @@ use std::collections::HashSet;
 
 use super::state::{Command, View};
 use super::widgets::chip;
-use kepi_game::engine::game::{Action, Counter, Flag, GameState, Level, UnitMarkerKind, UnitState};
+use kepi_game::engine::game::{Action, Counter, Flag, GameState, Level, Tone, UnitState};
+use kepi_game::engine::rule_set::RuleSetRef;
 
 /// One row of the flattened roster.
 #[derive(Clone, Debug, PartialEq)]
@@ -192,71 +193,46 @@ pub fn strength_bar(ui: &mut Ui, now: u32, max: u32, width: f32) {
 }
 
 /// The markers of a unit as short chips, the whole word on hover: a roster row stays one line.
-/// `own`: the unit's rule set's own kinds of marker (issue 45), drawn after the engine's flags.
-pub fn markers_ui(ui: &mut Ui, u: &UnitState, own: &'static [UnitMarkerKind]) {
+/// `system`: the unit's rule set, whose words the chips are (issue 45).
+pub fn markers_ui(ui: &mut Ui, u: &UnitState, system: RuleSetRef) {
     // A level hidden from this seat is a placeholder: no chip says "steady".
     if u.strength_hidden {
         chip(ui, "?", Color32::GRAY).on_hover_text("level hidden from your seat");
     } else {
         chip(ui, &level_short(u.level), level_color(u.level)).on_hover_text(u.level.to_string());
     }
-    for (text, full, c) in markers(u, own) {
+    for (text, full, c) in markers(u, system) {
         chip(ui, text, c).on_hover_text(full);
     }
 }
 
 /// A unit's markers as the roster's chips: short text, the whole on hover, colour (each row draws
-/// them and counts them for its width; nothing is allocated). The engine's flags, then the rule
-/// set's own kinds (`own`, issue 45) the unit carries, as the set declares them.
+/// them and counts them for its width; nothing is allocated). The engine's flags the unit
+/// carries, in the rule set's words (`RuleSet::flag_chip`), then the rule set's own kinds
+/// (`RuleSet::unit_markers`, issue 45), as the set declares them.
 fn markers<'a>(
     u: &'a UnitState,
-    own: &'static [UnitMarkerKind],
+    system: RuleSetRef,
 ) -> impl Iterator<Item = (&'static str, &'static str, Color32)> + 'a {
-    let warn = Color32::from_rgb(210, 150, 40);
-    let info = Color32::from_rgb(90, 130, 190);
-    let declared = own
+    let color = |tone: Tone| match tone {
+        Tone::Info => Color32::from_rgb(90, 130, 190),
+        Tone::Warn => Color32::from_rgb(210, 150, 40),
+        Tone::Alarm => Color32::from_rgb(200, 60, 60),
+    };
+    let flags = Flag::ALL
+        .iter()
+        .filter(|f| u.flag(**f))
+        .filter_map(move |f| system.flag_chip(*f))
+        .map(move |c| (c.tag, c.what, color(c.tone)));
+    let declared = system
+        .unit_markers()
         .iter()
         .filter(|k| u.has_mark(k.name))
-        .map(move |k| (k.tag, k.what, if k.warns { warn } else { info }));
-    [
-        (u.disordered, "Dis", "disordered", warn),
-        (u.muddled, "Mud", "muddled", warn),
-        (u.limbered, "Lim", "limbered", info),
-        (u.moved, "mv", "moved this turn", info),
-        (u.fired, "f", "fired this turn", info),
-        (
-            u.flag_lost,
-            "flag",
-            "flag lost",
-            Color32::from_rgb(200, 60, 60),
-        ),
-        (u.disorganised, "Dz", "disorganised", warn),
-        (u.hidden, "H", "hidden", info),
-        (
-            u.must_retreat,
-            "R!",
-            "must retreat one cell (FR-C2): drag it on the map",
-            warn,
-        ),
-        (
-            u.flag(kepi_game::engine::game::Flag::Extended),
-            "Ext",
-            "extended formation (SPI-H2)",
-            info,
-        ),
-        (u.at_sea, "sea", "at sea, in transit (FR-K1)", info),
-        (
-            u.stormed,
-            "St",
-            "stormed a fortress this turn: no further this phase, no combat in the following \
-             Combat Phase (FR-F1, H5)",
-            warn,
-        ),
-    ]
-    .into_iter()
-    .filter(|(on, ..)| *on)
-    .map(|(_, text, full, c)| (text, full, c))
-    .chain(declared)
+        .map(move |k| {
+            let tone = if k.warns { Tone::Warn } else { Tone::Info };
+            (k.tag, k.what, color(tone))
+        });
+    flags.chain(declared)
 }
 
 /// Height of every roster row: one line each, so the virtualised list fills the panel.
@@ -266,7 +242,7 @@ pub const ROSTER_ROW_H: f32 = 24.0;
 /// fonts: a guess of 34 points a chip cut the last one at the row's end (1870's "sea" after
 /// "mv": issue 46). `bar`: with the strength bar (a narrow column leaves it out, and keeps the
 /// numbers and every chip).
-fn right_width(ui: &Ui, u: &UnitState, own: &'static [UnitMarkerKind], bar: bool) -> f32 {
+fn right_width(ui: &Ui, u: &UnitState, system: RuleSetRef, bar: bool) -> f32 {
     let gap = ui.spacing().item_spacing.x;
     let small = egui::TextStyle::Small.resolve(ui.style());
     let mono = egui::FontId::monospace(small.size);
@@ -295,7 +271,7 @@ fn right_width(ui: &Ui, u: &UnitState, own: &'static [UnitMarkerKind], bar: bool
     } else {
         chip_w(&level_short(u.level))
     };
-    let chips: f32 = markers(u, own).map(|(t, _, _)| chip_w(t)).sum();
+    let chips: f32 = markers(u, system).map(|(t, _, _)| chip_w(t)).sum();
     // The gap after the name, and a little room for the row's own rounding.
     gap + strength + fatigue + level + chips + 4.0
 }
@@ -594,9 +570,9 @@ impl RosterPanel {
             ""
         };
         let room = rect.width() - indent;
-        let own = view.state().system.unit_markers();
-        let bar = room - right_width(ui, u, own, true) >= 60.0;
-        let name_w = (room - right_width(ui, u, own, bar)).max(NAME_MIN_W);
+        let system = view.state().system;
+        let bar = room - right_width(ui, u, system, true) >= 60.0;
+        let name_w = (room - right_width(ui, u, system, bar)).max(NAME_MIN_W);
         // A name too long for its room keeps its number at the end (a campaign
         // battle's units differ only there: "... Division battalion 7"; issue
         // 46), the whole on hover.
@@ -655,7 +631,7 @@ impl RosterPanel {
             ui.label(RichText::new(format!("f{}", u.fatigue)).small())
                 .on_hover_text(format!("{} fatigue", u.fatigue));
         }
-        markers_ui(ui, u, own);
+        markers_ui(ui, u, system);
     }
 }
 

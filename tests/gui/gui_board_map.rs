@@ -282,3 +282,27 @@ fn a_german_unit_dragged_onto_the_french_rail_line_cuts_it() {
         Some("0704".into())
     );
 }
+
+/// Issue 45: the roster's chips are in the rule set's words. An entrained SPI unit shows "Ent",
+/// its meaning with SPI's rule on hover (SPI-L1), as SPI declares it, not the window.
+#[test]
+fn an_entrained_spi_unit_shows_its_chip_in_spis_words() {
+    use kepi::game::{Action, Flag};
+    let mut app = new_game("spi-1870", 3);
+    app.handle(Command::Act(Action::SetFlag {
+        unit: "fr-metz-5".into(),
+        flag: Flag::Entrained,
+        on: true,
+    }));
+    let chip = app
+        .state()
+        .system
+        .flag_chip(Flag::Entrained)
+        .expect("SPI draws it");
+    assert!(chip.what.contains("SPI-L1"), "{chip:?}");
+    app.panels.roster.options.filter = "Metz".into();
+    let mut h = super::common::roster_of(app);
+    h.run();
+    assert!(h.query_by_label("French 5 (Metz)").is_some());
+    assert!(h.query_by_label("Ent").is_some(), "the chip on its row");
+}

@@ -446,6 +446,13 @@ pub trait RuleSet: Send + Sync + 'static {
         &[]
     }
 
+    /// The roster's chip for flag `f` in the rule set's words (issue 45: what shows on the
+    /// roster is the set's): by default the engine's ([`Flag::chip`]); a set words its own flags
+    /// with their rule ids (1870's "must retreat one cell (FR-C2)").
+    fn flag_chip(&self, f: Flag) -> Option<crate::engine::game::FlagChip> {
+        f.chip()
+    }
+
     /// The kinds of marker the rule set puts on its units beyond the engine's flags (issue 45):
     /// the engine keeps them ([`Action::MarkUnit`]), clears those of a turn when it ends, and the
     /// roster shows them; the set's rules read them ([`UnitState::has_mark`]). None by default.

@@ -114,7 +114,53 @@ vocab! {
 /// Largest fatigue a unit can carry (kepi's bound; the rules give none).
 pub const MAX_FATIGUE: u32 = 99;
 
+/// How a marker's chip is drawn on the roster: plain information, a warning, an alarm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// A state to know (limbered, moved).
+    Info,
+    /// A state that hampers the unit (disordered, must retreat).
+    Warn,
+    /// A loss (its flag).
+    Alarm,
+}
+
+/// A flag's chip on the roster (issue 45): its short tag, what it means on hover, its tone. The
+/// engine words each flag ([`Flag::chip`]); a rule set words its own with its rule ids
+/// ([`crate::engine::rule_set::RuleSet::flag_chip`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlagChip {
+    /// The chip's text ("Dis").
+    pub tag: &'static str,
+    /// What it means, on hover.
+    pub what: &'static str,
+    /// How it is drawn.
+    pub tone: Tone,
+}
+
 impl Flag {
+    /// The flag's chip in the engine's words, without a rule set's rule ids; None for a flag the
+    /// roster does not draw (activated: the "still to act" filter says it).
+    pub fn chip(self) -> Option<FlagChip> {
+        let c = |tag, what, tone| Some(FlagChip { tag, what, tone });
+        match self {
+            Flag::Disordered => c("Dis", "disordered", Tone::Warn),
+            Flag::Muddled => c("Mud", "muddled", Tone::Warn),
+            Flag::Limbered => c("Lim", "limbered", Tone::Info),
+            Flag::Moved => c("mv", "moved this turn", Tone::Info),
+            Flag::Fired => c("f", "fired this turn", Tone::Info),
+            Flag::Activated => None,
+            Flag::FlagLost => c("flag", "flag lost", Tone::Alarm),
+            Flag::Disorganised => c("Dz", "disorganised", Tone::Warn),
+            Flag::Entrained => c("Ent", "entrained", Tone::Info),
+            Flag::Hidden => c("H", "hidden", Tone::Info),
+            Flag::MustRetreat => c("R!", "must retreat", Tone::Warn),
+            Flag::Extended => c("Ext", "extended formation", Tone::Info),
+            Flag::AtSea => c("sea", "at sea", Tone::Info),
+            Flag::Stormed => c("St", "stormed a fortress this turn", Tone::Warn),
+        }
+    }
+
     /// The markers a rule set's units carry (the unit editor offers these only): P&K's disorder,
     /// muddle, limber and flag (PK-D1, PK-A2, PK-X4); the Portable Wargame's activation (PW-T2);
     /// Graveyard St. Privat's limbered and hidden guns (GSP-A4, GSP-S1); SPI's entraining; 1870's

@@ -142,6 +142,29 @@ impl RuleSet for FrRules {
         ]
     }
 
+    /// The roster's words for 1870's flags, with their rules: the retreat a result orders
+    /// (FR-C2), a unit at sea (FR-K1), a fortress stormed (FR-F1, H5).
+    fn flag_chip(&self, f: Flag) -> Option<crate::engine::game::FlagChip> {
+        use crate::engine::game::{FlagChip, Tone};
+        let c = |tag, what, tone| Some(FlagChip { tag, what, tone });
+        match f {
+            Flag::Disorganised => c("Dz", "disorganised (FR-C2)", Tone::Warn),
+            Flag::MustRetreat => c(
+                "R!",
+                "must retreat one cell (FR-C2): drag it on the map",
+                Tone::Warn,
+            ),
+            Flag::AtSea => c("sea", "at sea, in transit (FR-K1)", Tone::Info),
+            Flag::Stormed => c(
+                "St",
+                "stormed a fortress this turn: no further this phase, no combat in the following \
+                 Combat Phase (FR-F1, H5)",
+                Tone::Warn,
+            ),
+            f => f.chip(),
+        }
+    }
+
     /// FR-S1: supply.
     fn has_supply(&self) -> bool {
         true

@@ -306,6 +306,23 @@ impl RuleSet for SpiRules {
         &[Flag::Moved, Flag::Fired, Flag::Entrained, Flag::Extended]
     }
 
+    /// The roster's words for SPI's flags, with their rules: an entrained unit (SPI-L1) and the
+    /// extended formation (SPI-H2).
+    fn flag_chip(&self, f: Flag) -> Option<crate::engine::game::FlagChip> {
+        use crate::engine::game::{FlagChip, Tone};
+        let c = |tag, what, tone| Some(FlagChip { tag, what, tone });
+        match f {
+            Flag::Entrained => c(
+                "Ent",
+                "entrained (SPI-L1): moves along its rail line, defends at half, no zone of \
+                 control",
+                Tone::Info,
+            ),
+            Flag::Extended => c("Ext", "extended formation (SPI-H2)", Tone::Info),
+            f => f.chip(),
+        }
+    }
+
     /// SPI-S1: supply.
     fn has_supply(&self) -> bool {
         true

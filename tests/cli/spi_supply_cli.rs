@@ -8,7 +8,7 @@ use super::common::{json, ok, run, supplied_unit as unit, tmp};
 
 /// A 14 x 6 SPI map: France, columns 13-14 Germany; a French rail line off the west edge along
 /// row 03 to 0603 (the French `supply` edge at 0103), the German "S" at 1401.
-const MAP: &str = "[map]\nname = \"supply test\"\nrules = \"spi\"\nfirst = \"0101\"\n\
+pub(super) const MAP: &str = "[map]\nname = \"supply test\"\nrules = \"spi\"\nfirst = \"0101\"\n\
     last = \"1406\"\ndefault_terrain = \"clear\"\ndefault_country = \"france\"\n\n\
     [provenance]\nsource = \"club\"\ndrawn_by = \"a test\"\nfrom = \"nothing\"\n\n\
     [countries]\ngermany = [\"1301-1406\"]\n\n\
@@ -412,6 +412,46 @@ fn an_entrained_unit_moves_along_its_rail_line_on_the_map() {
     assert!(
         super::common::noted(&super::common::notes_of(&through), "no rail line of France"),
         "{through}"
+    );
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}
+
+/// SPI-S1: "Units are determined to be supplied, unsupplied, or isolated for movement purposes at
+/// the beginning of their Movement Phase." de-2-5-1 begins the German Movement Phase at 0503,
+/// supplied (9 hexes to the "S"), and moves out of supply to 0203 (3 MP): its next move to 0206
+/// (6 MP in all) is within the eight points it began with, not noted against a halved four; one
+/// more to 0210 (10) is noted over the eight, unhalved. The log verifies.
+#[test]
+fn the_allowance_is_judged_on_the_supply_at_the_start_of_the_movement_phase() {
+    let save = super::common::spi_game_on_map("spi-supply", "phase-start", "supply-test.toml", MAP);
+    super::common::place(&save, &[("de-2-5-1", "0503")]);
+    ok(&["game", "apply", &save, "next-phase"]);
+    let status = |save: &str| {
+        let v = json(&["game", "supply", save, "--json"]);
+        unit(&v, "de-2-5-1")["status"].as_str().unwrap().to_string()
+    };
+    assert_eq!(status(&save), "supplied");
+    ok(&["game", "apply", &save, "move", "de-2-5-1", "0203"]);
+    assert_eq!(status(&save), "unsupplied");
+    let second = super::common::apply(&save, &["move", "de-2-5-1", "0206"]);
+    assert!(
+        second["summary"].as_str().unwrap().ends_with("(3 MP)"),
+        "{second}"
+    );
+    let notes = super::common::notes_of(&second);
+    assert!(
+        !notes.iter().any(|n| n.contains("over its allowance")),
+        "{notes:?}"
+    );
+    let third = super::common::apply(&save, &["move", "de-2-5-1", "0210"]);
+    let notes = super::common::notes_of(&third);
+    assert!(
+        super::common::noted(
+            &notes,
+            "spends 10 MP this Movement Phase, over its allowance of 8 (SPI-T1, Movement Case A;"
+        ),
+        "{notes:?}"
     );
     let out = ok(&["log", "verify", &save]);
     assert!(out.contains("log OK"), "{out}");

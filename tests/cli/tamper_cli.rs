@@ -1452,3 +1452,43 @@ fn caught_now_but_not_before(
     let out = ok(&["log", "verify", save]);
     assert!(out.contains("log OK"), "{out}");
 }
+
+/// SPI-S1: since log revision 4 the allowance is judged on the supply at the start of the
+/// Movement Phase. A move an earlier kepi logged judged it on the board as it stood, and may note
+/// an allowance halved by the move before it: such an entry (revision 3) verifies with that note;
+/// the same note slipped into an entry written now is caught.
+#[test]
+fn an_allowance_judged_the_old_way_verifies_in_an_older_entry_only() {
+    let save = super::common::spi_game_on_map(
+        "tamper",
+        "allowance",
+        "supply-test.toml",
+        super::spi_supply_cli::MAP,
+    );
+    super::common::place(&save, &[("de-2-5-1", "0503")]);
+    ok(&["game", "apply", &save, "next-phase"]);
+    ok(&["game", "apply", &save, "move", "de-2-5-1", "0203"]);
+    ok(&["game", "apply", &save, "move", "de-2-5-1", "0206"]);
+    ok(&["game", "compact", &save]);
+    let at = read(&save)["log"].as_array().unwrap().len() - 1;
+    let old_note = "umpire went ahead: German 5 (area 2, #1) spends 6 MP this Movement Phase, \
+                    over its allowance of 4 (SPI-T1, Movement Case A, halved: unsupplied, SPI-S1)";
+    let slip = |log: &mut Vec<LogEntry>| {
+        if let EntryKind::Act {
+            action: kepi::game::Action::Move { notes, .. },
+        } = &mut log[at].kind
+        {
+            notes.push(old_note.to_string());
+        }
+    };
+    let original = std::fs::read_to_string(&save).unwrap();
+    forge(&save, slip);
+    refused(&save, at, "action.notes");
+    std::fs::write(&save, &original).unwrap();
+    forge(&save, |log| {
+        slip(log);
+        log.iter_mut().for_each(|e| e.rev = e.rev.min(3));
+    });
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}

@@ -491,6 +491,15 @@ pub trait RuleSet: Send + Sync + 'static {
         &[]
     }
 
+    /// The words of the rule set's notes whose judgment changed at a log revision, with that
+    /// revision (SPI's allowance judged on the supply at the start of the Movement Phase, SPI-S1,
+    /// since 4): in an entry of an earlier revision `kepi log verify` leaves such notes out of the
+    /// comparison, logged or given now ([`crate::engine::play::breaches::same_but_newer`]).
+    /// None by default.
+    fn judged_anew_since(&self) -> &'static [(u32, &'static str)] {
+        &[]
+    }
+
     /// True when moving a unit answers the open check `due` (its retreat, withdrawal or fall
     /// back): such a move is not one made out of its phase
     /// ([`crate::engine::play::breaches::moved_out_of_phase`]). By default the checks queued as

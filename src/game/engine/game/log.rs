@@ -81,10 +81,13 @@ pub struct LogEntry {
 /// What kepi writes in a log entry now: 1 since issue 42 (every breach its audit found is noted
 /// with the action); 2 since a 1870 fortress taken by assault passes to the besieger and its
 /// siege is lifted as effects of the combat (FR-F1, H12); 3 since a move logs what it does to the
-/// board ([`MOVE_EFFECTS_REVISION`]). An entry written before has revision 0.
+/// board ([`MOVE_EFFECTS_REVISION`]) and SPI notes an entrained move along no rail line (SPI-L1);
+/// 4 since SPI judges a unit's allowance on its supply at the start of the Movement Phase
+/// (SPI-S1, [`crate::engine::rule_set::RuleSet::judged_anew_since`]). An entry written before has
+/// revision 0.
 /// The effects a rule set records only since a revision are excused in older entries
 /// ([`crate::engine::rule_set::RuleSet::effect_revision`]).
-pub const LOG_REVISION: u32 = 3;
+pub const LOG_REVISION: u32 = 4;
 
 /// The log revision since which a move logs the markers it puts on or takes off by its rule
 /// set's text ([`super::Action::Move`]'s `effects`: SPI-E2's rail cut). `kepi log verify` takes

@@ -104,8 +104,10 @@ pub const NOTED_SINCE_REV: u32 = 1;
 /// entry of a revision before [`NOTED_SINCE_REV`] (`rev`: an entry an earlier kepi wrote), `again`
 /// less some breaches noted since issue 42 ([`noted_since_issue_42`]) in the same order, or
 /// less the rule set's notes of a later revision than the entry's
-/// ([`crate::engine::rule_set::RuleSet::noted_since`]). `same` compares one logged note with one
-/// noted now.
+/// ([`crate::engine::rule_set::RuleSet::noted_since`]); the notes the rule set judges anew since
+/// a later revision than the entry's
+/// ([`crate::engine::rule_set::RuleSet::judged_anew_since`]) are left out of both. `same`
+/// compares one logged note with one noted now.
 pub fn same_but_newer<F>(
     (s, rev): (&GameState, u32),
     logged: &[String],
@@ -116,8 +118,17 @@ where
     F: Fn(&str, &str) -> bool,
 {
     let older = rev < NOTED_SINCE_REV;
-    let mut l = logged.iter().peekable();
-    for a in again {
+    // A note judged anew since a later revision than the entry's is compared in neither list.
+    let anew = |n: &&String| {
+        breach_of(n).is_some_and(|b| {
+            s.system
+                .judged_anew_since()
+                .iter()
+                .any(|(since, words)| rev < *since && b.contains(words))
+        })
+    };
+    let mut l = logged.iter().filter(|n| !anew(n)).peekable();
+    for a in again.iter().filter(|n| !anew(n)) {
         match l.peek() {
             Some(x) if same(x, a) => {
                 l.next();

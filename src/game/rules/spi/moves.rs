@@ -34,8 +34,8 @@ pub fn nation(side: Side) -> Nation {
 /// SPI-S1: a unit's supply in play and the words saying where it comes from: traced on the
 /// game's map where it carries one, the umpire's typed state winning and marked so
 /// ([`crate::engine::play::supply::unit_supply`]); else the umpire's typed state. On the board
-/// as it stands (the text judges movement's at the start of the phase: where the board has changed
-/// since, the umpire types the state).
+/// `s` as it stands: combat's "at the instant of combat"; movement's is judged on the board as the
+/// phase began ([`supply_for_movement`]).
 pub fn supply_in_play(s: &GameState, u: &UnitState) -> (SupplyState, String) {
     supply_from(&crate::engine::play::supply::game_supply(s), u)
 }
@@ -55,9 +55,34 @@ pub fn supply_from(
     }
 }
 
-/// A unit's allowance now (its side and supply in play, SPI-M1 and SPI-S1).
-pub fn unit_allowance(s: &GameState, u: &UnitState) -> u32 {
-    allowance(nation(u.unit.side), supply_in_play(s, u).0).0
+/// SPI-S1: "Units are determined to be supplied, unsupplied, or isolated for movement purposes at
+/// the beginning of their Movement Phase. Their supply condition for combat is determined at the
+/// instant of combat." In a movement phase, the supply the game's map traces for the unit on
+/// the board as it was when the phase began (the state before the phase's first entry, or now
+/// when nothing happened in it yet), so a unit that moves out of supply keeps the allowance it
+/// began with. The umpire's typed state wins as it stands now (typed during the phase, it is
+/// his judgment of it), as does a game without a map; outside a movement phase, as it stands.
+pub fn supply_for_movement(game: &Game, u: &UnitState) -> (SupplyState, String) {
+    let s = game.state();
+    if !in_movement_phase(s) || u.supply_typed || game_map(s).is_none() {
+        return supply_in_play(s, u);
+    }
+    let Some(start) = this_phase(game).last().map(|e| e.before) else {
+        return supply_in_play(s, u);
+    };
+    let at_start = start.unit(&u.unit.id).unwrap_or(u);
+    let (state, says) = supply_in_play(start, at_start);
+    (state, format!("{says} at the start of the Movement Phase"))
+}
+
+/// The words of the note a unit spending more than its allowance gives ([`move_breaches`],
+/// [`spend_breaches`]), judged on the supply at the start of the phase since log revision 4.
+pub const OVER_ALLOWANCE: &str = "over its allowance";
+
+/// A unit's allowance in this movement phase (its side and its supply when the phase began,
+/// SPI-M1 and SPI-S1: [`supply_for_movement`]).
+pub fn unit_allowance(game: &Game, u: &UnitState) -> u32 {
+    allowance(nation(u.unit.side), supply_for_movement(game, u).0).0
 }
 
 /// The log entries of the phase being played (newest first).
@@ -578,10 +603,10 @@ pub fn move_breaches(game: &Game, u: &UnitState, to: Position, mp: Option<u32>) 
                 map_breaches(game, u, to, &mut out);
             }
             if let Some(mp) = mp.filter(|_| in_movement_phase(s)) {
-                let allow = unit_allowance(s, u);
+                let allow = unit_allowance(game, u);
                 let total = spent_this_phase(game, &u.unit.id).saturating_add(mp);
                 if total > allow {
-                    let (supply, says) = supply_in_play(s, u);
+                    let (supply, says) = supply_for_movement(game, u);
                     let halved = if supply == SupplyState::Supplied {
                         String::new()
                     } else {
@@ -623,7 +648,7 @@ pub fn spend_breaches(game: &Game, u: &UnitState, kind: Spend) -> Vec<String> {
     let name = &u.unit.name;
     let mut out = Vec::new();
     let (mp, _) = kind.cost();
-    let allow = unit_allowance(s, u);
+    let allow = unit_allowance(game, u);
     let total = spent_this_phase(game, &u.unit.id).saturating_add(mp);
     if total > allow {
         out.push(format!(

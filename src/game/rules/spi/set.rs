@@ -382,6 +382,12 @@ impl RuleSet for SpiRules {
         &[(3, crate::rules::spi::moves::NO_RAIL_LINE)]
     }
 
+    /// SPI-S1: the allowance is judged on the supply at the start of the Movement Phase since log
+    /// revision 4 (before, on the board as it stood at each move).
+    fn judged_anew_since(&self) -> &'static [(u32, &'static str)] {
+        &[(4, crate::rules::spi::moves::OVER_ALLOWANCE)]
+    }
+
     fn outcome(&self, action: &str, v: &serde_json::Value) -> Option<crate::rules::Outcome> {
         match action {
             "combat" => crate::rules::outcome::typed(v)

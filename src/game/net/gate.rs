@@ -136,8 +136,13 @@ pub struct Ticket {
 
 impl Gate {
     /// A new connection starts joining; when [`MAX_HANDSHAKES`] are already joining, the one that
-    /// has joined longest is dropped (its socket's reading end shut, so its thread wakes).
-    pub fn joining(&mut self, stream: Option<TcpStream>) -> Ticket {
+    /// has joined longest is dropped (its socket's reading end shut, so its thread wakes, tells
+    /// it "host is full" and ends). Returns its ticket, and whether one was dropped: the host then
+    /// stops counting the dropped one's thread among its live connections at once, rather than
+    /// when that thread gets to end (under load, later), so a flood of strangers never fills the
+    /// count with connections already let go.
+    pub fn joining(&mut self, stream: Option<TcpStream>) -> (Ticket, bool) {
+        let mut pushed = false;
         if self.joining.len() >= MAX_HANDSHAKES
             && let Some(old) = self.joining.pop_front()
         {
@@ -145,6 +150,7 @@ impl Gate {
             if let Some(s) = &old.stream {
                 let _ = s.shutdown(Shutdown::Read);
             }
+            pushed = true;
         }
         let id = self.next;
         self.next += 1;
@@ -154,7 +160,7 @@ impl Gate {
             stream,
             dropped: Arc::clone(&dropped),
         });
-        Ticket { id, dropped }
+        (Ticket { id, dropped }, pushed)
     }
 
     /// A connection finished joining (in, refused or gone).
@@ -339,8 +345,12 @@ mod tests {
     #[test]
     fn joining_drops_the_oldest_and_seats_replace_their_oldest() {
         let mut g = Gate::default();
-        let tickets: Vec<Ticket> = (0..MAX_HANDSHAKES + 3).map(|_| g.joining(None)).collect();
+        let (tickets, pushed): (Vec<Ticket>, Vec<bool>) =
+            (0..MAX_HANDSHAKES + 3).map(|_| g.joining(None)).unzip();
         assert_eq!(g.joining_now(), MAX_HANDSHAKES);
+        // Each of the last three pushed one out (the host stops counting it then).
+        assert_eq!(pushed.iter().filter(|p| **p).count(), 3);
+        assert!(pushed[MAX_HANDSHAKES..].iter().all(|p| *p));
         let dropped: Vec<bool> = tickets
             .iter()
             .map(|t| t.dropped.load(Ordering::SeqCst))

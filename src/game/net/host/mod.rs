@@ -523,15 +523,23 @@ impl Host {
                     }
                     // A joining connection has its place at the gate before its thread starts,
                     // so a flood of new ones pushes out the one that has been joining longest.
-                    let ticket = self.shared.gate().joining(stream.try_clone().ok());
+                    let (ticket, pushed) = self.shared.gate().joining(stream.try_clone().ok());
+                    if pushed {
+                        // The one pushed out counts no more: its thread is ending (its count
+                        // is not taken again when it does, `dropped` being set).
+                        self.shared.live.fetch_sub(1, Ordering::SeqCst);
+                    }
                     self.shared.live.fetch_add(1, Ordering::SeqCst);
                     let shared = Arc::clone(&self.shared);
                     let id = ticket.id;
+                    let dropped = Arc::clone(&ticket.dropped);
                     let spawned = std::thread::Builder::new()
                         .name(format!("kepi-conn-{peer}"))
                         .spawn(move || {
                             connection(&shared, stream, peer, ticket);
-                            shared.live.fetch_sub(1, Ordering::SeqCst);
+                            if !dropped.load(Ordering::SeqCst) {
+                                shared.live.fetch_sub(1, Ordering::SeqCst);
+                            }
                         });
                     match spawned {
                         Ok(t) => threads.push(t),

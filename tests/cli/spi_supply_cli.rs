@@ -377,6 +377,19 @@ pub(super) fn entrained_on_the_line(name: &str) -> String {
     save
 }
 
+/// `move UNIT CELL` in the game, which must cost `mp` movement points; its notes.
+fn moved(save: &str, unit: &str, to: &str, mp: u32) -> Vec<String> {
+    let line = super::common::apply(save, &["move", unit, to]);
+    assert!(
+        line["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("({mp} MP)")),
+        "{line}"
+    );
+    super::common::notes_of(&line)
+}
+
 /// SPI-L1 on the map, Rail Movement Case A: "\"A unit moving on a rail line\" is defined as one
 /// which is moving from one rail hex to another across hexsides crossed by the rail line itself";
 /// Case C: "French Combat Units may only use rail lines in France"; Case D: a line "moved onto
@@ -387,12 +400,7 @@ pub(super) fn entrained_on_the_line(name: &str) -> String {
 #[test]
 fn an_entrained_unit_moves_along_its_rail_line_on_the_map() {
     let save = entrained_on_the_line("rail-move");
-    let along = super::common::apply(&save, &["move", "fr-metz-5", "0503"]);
-    assert!(
-        along["summary"].as_str().unwrap().ends_with("(1 MP)"),
-        "{along}"
-    );
-    let notes = super::common::notes_of(&along);
+    let notes = moved(&save, "fr-metz-5", "0503", 1);
     assert!(
         !notes.iter().any(|n| n.contains("no rail line")),
         "{notes:?}"
@@ -434,12 +442,7 @@ fn the_allowance_is_judged_on_the_supply_at_the_start_of_the_movement_phase() {
     assert_eq!(status(&save), "supplied");
     ok(&["game", "apply", &save, "move", "de-2-5-1", "0203"]);
     assert_eq!(status(&save), "unsupplied");
-    let second = super::common::apply(&save, &["move", "de-2-5-1", "0206"]);
-    assert!(
-        second["summary"].as_str().unwrap().ends_with("(3 MP)"),
-        "{second}"
-    );
-    let notes = super::common::notes_of(&second);
+    let notes = moved(&save, "de-2-5-1", "0206", 3);
     assert!(
         !notes.iter().any(|n| n.contains("over its allowance")),
         "{notes:?}"

@@ -306,3 +306,30 @@ fn an_entrained_spi_unit_shows_its_chip_in_spis_words() {
     assert!(h.query_by_label("French 5 (Metz)").is_some());
     assert!(h.query_by_label("Ent").is_some(), "the chip on its row");
 }
+
+/// Issue 42: "Edit order of battle…" opens the game's cards with the markers the game started
+/// with (a scenario's `[[mark]]`), so saving the order of battle keeps them; a marker put in
+/// play since is not the scenario's.
+#[test]
+fn edit_order_of_battle_keeps_the_scenarios_starting_markers() {
+    use kepi::game::Action;
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
+    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
+    s.marks = vec![kepi::roster::ScenarioMark {
+        kind: "rail-cut".into(),
+        cell: "0805".parse().expect("cell"),
+    }];
+    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    assert_eq!(app.state().marks.len(), 1, "on the board from the start");
+    app.handle(Command::Act(Action::Mark {
+        kind: "rail-cut".into(),
+        cell: "0405".parse().expect("cell"),
+        on: true,
+    }));
+    assert_eq!(app.state().marks.len(), 2);
+    app.handle(Command::ShowBuilder(kepi::app::builder::Opening::Current));
+    let oob = app.dialogs.builder.oob.as_ref().expect("opened");
+    let saved = oob.to_scenario().expect("the cards read");
+    assert_eq!(saved.marks, s.marks);
+}

@@ -853,6 +853,7 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
         "2026-12-07-fr-fortresses-map",
         "2026-12-07-spi-map",
         "2026-12-07-spi-map-journal",
+        "2026-12-07-spi-rail-rev2",
     ] {
         let set = name;
         let name = format!("{name}.json");
@@ -895,6 +896,25 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
             };
             assert_eq!(side("fort-vb"), Some("german".into()), "{set}");
             assert_eq!(side("fort-sm"), Some("french".into()), "{set}: the storm's");
+        }
+        if set == "2026-12-07-spi-rail-rev2" {
+            // The kepi of log revision 2 (e591fe6) moved German units onto France's rail line at
+            // 0705 and 0203 and put no Rail Cut marker (SPI-E2 is a move's effect since revision
+            // 3): replay keeps what was logged. Its over-the-allowance note was judged on the
+            // board as it stood (SPI-S1 since revision 4).
+            let text = std::fs::read_to_string(save).unwrap();
+            assert!(text.contains("\"rev\": 2") && !text.contains("\"rev\": 3"));
+            assert!(text.contains("over its allowance of 8"), "{set}");
+            assert!(shown.get("marks").is_none(), "{set}: {shown}");
+            // Today's kepi cuts the line with its own move, logged with it.
+            ok(&["game", "apply", save, "move", "de-2-5-1", "0605"]);
+            let now: serde_json::Value =
+                serde_json::from_str(&ok(&["game", "show", save, "--json"])).unwrap();
+            assert_eq!(
+                now["marks"],
+                serde_json::json!([{"kind": "rail-cut", "cell": "0605"}]),
+                "{set}"
+            );
         }
         let out = ok(&["log", "verify", save]);
         assert!(out.contains("log OK"), "{set}: {out}");

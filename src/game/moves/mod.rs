@@ -340,32 +340,18 @@ fn parse_verbs(
                 let u = unit(&take(&mut i, "UNIT FLAG on|off", &verb)?)?;
                 let name = take(&mut i, "UNIT FLAG on|off", &verb)?;
                 // The engine's flags, then the markers the rule set declares (issue 45).
-                let own = s.system.unit_markers();
-                let mark = match name.parse::<Flag>() {
-                    Ok(flag) => Err(flag),
-                    Err(m) => match own.iter().find(|k| k.name == name.trim()) {
-                        Some(k) => Ok(k.name),
-                        None if own.is_empty() => {
-                            return Err(MoveError::usage(format!("`{verb}`: {m}")));
-                        }
-                        None => {
-                            let names: Vec<&str> = own.iter().map(|k| k.name).collect();
-                            return Err(MoveError::usage(format!(
-                                "`{verb}`: {m}; or a marker of {}: {}",
-                                s.system.title(),
-                                names.join(", ")
-                            )));
-                        }
-                    },
+                let act = match name.parse::<Flag>() {
+                    Ok(flag) => FlagOrMark::Flag(flag),
+                    Err(m) => own_marker(s, &name, &verb, m)?,
                 };
                 let on = onoff(&take(&mut i, "UNIT FLAG on|off", &verb)?, &verb)?;
-                Verb::Act(match mark {
-                    Ok(kind) => Action::MarkUnit {
+                Verb::Act(match act {
+                    FlagOrMark::Flag(flag) => Action::SetFlag { unit: u, flag, on },
+                    FlagOrMark::Mark(kind) => Action::MarkUnit {
                         unit: u,
                         kind: kind.to_string(),
                         on,
                     },
-                    Err(flag) => Action::SetFlag { unit: u, flag, on },
                 })
             }
             "move" => {
@@ -588,6 +574,30 @@ fn due_id(w: &str, verb: &str) -> Result<u64, MoveError> {
             "`{verb}`: `{w}` is not a due check id (see `kepi game due FILE`)"
         ))
     })
+}
+
+/// What `flag UNIT NAME` names: one of the engine's flags, or a marker the rule set declares.
+enum FlagOrMark {
+    Flag(Flag),
+    Mark(&'static str),
+}
+
+/// `name`, not an engine flag (`why`), as a marker of the game's rule set's own kinds
+/// ([`crate::engine::rule_set::RuleSet::unit_markers`]), or the usage error listing both.
+fn own_marker(s: &GameState, name: &str, verb: &str, why: String) -> Result<FlagOrMark, MoveError> {
+    let own = s.system.unit_markers();
+    if let Some(k) = own.iter().find(|k| k.name == name.trim()) {
+        return Ok(FlagOrMark::Mark(k.name));
+    }
+    if own.is_empty() {
+        return Err(MoveError::usage(format!("`{verb}`: {why}")));
+    }
+    let names: Vec<&str> = own.iter().map(|k| k.name).collect();
+    Err(MoveError::usage(format!(
+        "`{verb}`: {why}; or a marker of {}: {}",
+        s.system.title(),
+        names.join(", ")
+    )))
 }
 
 fn word<T>(r: Result<T, String>, verb: &str) -> Result<T, MoveError> {

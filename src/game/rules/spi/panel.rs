@@ -136,27 +136,26 @@ pub fn spi_situation_ui(ui: &mut Ui, f: &mut SpiForm, state: &GameState) {
         ui.checkbox(&mut f.input.dummies_only, "dummies only");
         let map = f.map.as_ref();
         let hex = map.and_then(|m| m.hex.as_deref());
-        c5_box(
-            ui,
-            &mut f.input.defender_rough,
-            "defender in rough",
-            map.map(|m| &m.rough),
-            hex,
-        );
-        c5_box(
-            ui,
-            &mut f.input.all_through_ridge,
-            "all through ridge",
-            map.map(|m| &m.ridge),
-            hex,
-        );
-        c5_box(
-            ui,
-            &mut f.input.all_through_river,
-            "all through river",
-            map.map(|m| &m.river),
-            hex,
-        );
+        // SPI-C5: the three terrain boxes, each with what the map read of it.
+        for (on, label, read) in [
+            (
+                &mut f.input.defender_rough,
+                "defender in rough",
+                map.map(|m| &m.rough),
+            ),
+            (
+                &mut f.input.all_through_ridge,
+                "all through ridge",
+                map.map(|m| &m.ridge),
+            ),
+            (
+                &mut f.input.all_through_river,
+                "all through river",
+                map.map(|m| &m.river),
+            ),
+        ] {
+            c5_box(ui, on, label, read, hex);
+        }
         let mut fort = f.input.fortress.is_some();
         ui.checkbox(&mut fort, "fortification");
         if fort {

@@ -17,7 +17,6 @@ use kepi::game::{Action, Game, SeedSecret};
 use kepi::net::client::{Client, Replica};
 use kepi::net::host::{Host, HostOptions};
 use kepi::registry::builtin_scenario;
-use kepi::rules::RuleSetId;
 use kepi::store::Store;
 
 const T: Duration = Duration::from_secs(30);
@@ -28,7 +27,7 @@ fn game(n: usize) -> Option<Game> {
     let now = Utc.timestamp_opt(1_700_000_000, 0).single()?;
     let mut g = Game::new(
         &sc,
-        RuleSetId::Pk,
+        kepi::rules::pk::ID,
         SeedSecret {
             seed: 7,
             salt: "bench".into(),

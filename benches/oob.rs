@@ -11,7 +11,6 @@ use kepi::registry::builtin_scenario;
 use kepi::roster::csv_import::{import, map_columns, read_csv};
 use kepi::roster::write::{save_over, save_over_opened, to_toml};
 use kepi::roster::{Scenario, validate_roster};
-use kepi::rules::RuleSetId;
 
 /// Mars-la-Tour's 34 cards repeated to `n`, each with its own id and brigade.
 fn big(n: usize) -> Scenario {
@@ -88,13 +87,13 @@ fn oob(c: &mut Criterion) {
         validate_roster("bench.toml", &toml, None).unwrap().units,
         s.units
     );
-    let spec = RuleSetId::Pk.card_spec();
+    let spec = kepi::rules::pk::ID.card_spec();
     let mut grp = c.benchmark_group("order of battle, 2,000 units");
     grp.bench_function("import a 2,000-row CSV (read, map, check)", |b| {
         b.iter(|| {
             let parsed = read_csv("bench.csv", csv.as_bytes()).unwrap();
             let m = map_columns(&parsed.header.cells, &[], &spec).unwrap();
-            let imp = import("bench.csv", &parsed, &m, Some(RuleSetId::Pk), None);
+            let imp = import("bench.csv", &parsed, &m, Some(kepi::rules::pk::ID), None);
             black_box(imp.units().len())
         })
     });

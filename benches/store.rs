@@ -9,7 +9,6 @@ use chrono::{TimeZone, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
 use kepi::game::{Action, Game, SeedSecret};
 use kepi::registry::builtin_scenario;
-use kepi::rules::RuleSetId;
 use kepi::store::{SaveFile, Store, parse_save};
 
 /// Mars-la-Tour and `n` cheap actions: notes, fatigue +1 / reset, flags, moves, next phase.
@@ -18,7 +17,7 @@ fn game(n: usize) -> Option<Game> {
     let now = Utc.timestamp_opt(1_700_000_000, 0).single()?;
     let mut g = Game::new(
         &sc,
-        RuleSetId::Pk,
+        kepi::rules::pk::ID,
         SeedSecret {
             seed: 7,
             salt: "bench".into(),

@@ -16,3 +16,7 @@ pub use kepi_cli as cli;
 /// The window (crate `kepi-window`, feature `gui`).
 #[cfg(feature = "gui")]
 pub use kepi_window as app;
+
+// The composition root: the rule sets kepi is built with, in menu order (issue 45). A sixth is one
+// more entry in that list.
+kepi_game::rule_sets!(&kepi_game::registry::BUILT_IN);

@@ -358,3 +358,7 @@ pub fn print_json(v: &impl serde::Serialize) -> Result<(), CliError> {
 }
 
 pub use kepi_game::dice::fresh_seed;
+
+// This crate's unit tests are a program of their own: they are built with kepi's five rule sets.
+#[cfg(test)]
+kepi_game::rule_sets!(&kepi_game::registry::BUILT_IN);

@@ -28,3 +28,7 @@ pub mod tables;
 // The engine's three parts keep their short paths for the library's users (`kepi::game::Game`);
 // inside the crate they are named `crate::engine::...` so the layering reads from the paths.
 pub use engine::{flow, game, play};
+
+// This crate's unit tests are a program of their own: they are built with kepi's five rule sets.
+#[cfg(test)]
+rule_sets!(&crate::registry::BUILT_IN);

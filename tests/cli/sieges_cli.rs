@@ -34,7 +34,7 @@ fn scenario(dir: &Path) -> String {
 /// The cells around Metz (I2: what its besieger must hold or control), in 1870's numbering.
 fn metz_ring() -> Vec<String> {
     use kepi::engine::play::board::{hex_in, position_in};
-    let layout = kepi::registry::get(kepi::rules::RuleSetId::Fr1870).hex_layout();
+    let layout = kepi::registry::get(kepi::rules::fr1870::ID).hex_layout();
     let camp: Vec<_> = METZ
         .iter()
         .map(|c| hex_in(c.parse().unwrap(), layout).unwrap())

@@ -12,7 +12,6 @@ use egui_kittest::kittest::{NodeT as _, Queryable};
 use kepi::app::KepiApp;
 use kepi::app::state::{AppState, Command};
 use kepi::game::Action;
-use kepi::rules::RuleSetId;
 
 /// An SPI campaign saved at `dir/g.json` (when `save`): two German corps in 1010 and 1110 next to
 /// the French corps of Metz in 1011, the resolver holding that combat.
@@ -70,7 +69,7 @@ fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
     let status = app.status.clone().expect("status");
     assert!(!status.error, "{}", status.text);
     assert_eq!(app.save_path(), Some(battle.clone()));
-    assert_eq!(app.game.state().system, RuleSetId::Pw);
+    assert_eq!(app.game.state().system, kepi::rules::pw::ID);
     assert_eq!(app.game.state().units.len(), 22);
     let c = kepi::store::read_game(&campaign).expect("campaign").game;
     assert!(c.state().due.iter().any(|d| d.rule.as_str() == "CAMP-B1"));
@@ -112,7 +111,7 @@ fn an_spi_combat_fought_from_the_window_and_returned_from_it() {
     let status = app.status.clone().expect("status");
     assert!(!status.error, "{}", status.text);
     assert_eq!(app.save_path(), Some(campaign.clone()));
-    assert_eq!(app.game.state().system, RuleSetId::Spi);
+    assert_eq!(app.game.state().system, kepi::rules::spi::ID);
     assert_eq!(
         app.game.state().unit("de-3-3-1").map(|u| u.strength),
         Some(2)
@@ -161,13 +160,13 @@ fn a_campaign_moved_since_is_refused_in_the_windows_words() {
     app.dialogs.campaign.fight = Some(kepi::app::campaign::FightDialog {
         combat: kepi::app::campaign::combat_of(app.resolver.form(), app.game.state())
             .expect("a combat"),
-        rules: RuleSetId::Pk,
+        rules: kepi::rules::pk::ID,
         error: None,
     });
     let battle = dir.join("b.kepi.json");
     app.handle(Command::FightBattle(battle.clone()));
     assert_eq!(app.save_path(), Some(battle.clone()), "{:?}", app.status);
-    assert_eq!(app.game.state().system, RuleSetId::Pk);
+    assert_eq!(app.game.state().system, kepi::rules::pk::ID);
     std::fs::rename(dir.join("g.json"), dir.join("moved.json")).expect("rename");
     let mut h = window_of(KepiApp::with_state(app), LAPTOP);
     h.run();
@@ -276,7 +275,12 @@ fn an_1870_combat_on_a_fortress_fought_and_returned_from_the_window() {
     h.get_by_label("Make the battle here").click();
     h.run();
     let app = &h.state().state;
-    assert_eq!(app.game.state().system, RuleSetId::Pk, "{:?}", app.status);
+    assert_eq!(
+        app.game.state().system,
+        kepi::rules::pk::ID,
+        "{:?}",
+        app.status
+    );
     // P&K: 20 figures a battalion, 3 a point; the fortress 2 points of 6-gun batteries.
     let fort: u32 = app
         .game

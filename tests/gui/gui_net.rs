@@ -1074,7 +1074,7 @@ fn a_joined_window_names_its_games_own_verbs() {
     );
     assert!(h.query_all_by_label_contains("fire").next().is_none());
     assert_eq!(
-        kepi::moves::play::request_example(kepi::rules::RuleSetId::Fr1870).as_deref(),
+        kepi::moves::play::request_example(kepi::rules::fr1870::ID).as_deref(),
         Some("combat --attackers UNIT,UNIT --hex HEX")
     );
     drop(h);

@@ -269,7 +269,7 @@ fn the_layer_reader_reads_paths_and_skips_tests_and_comments() {
 
 /// Issue 27, "a rule set is its folder": outside its folder (`rules/<set>/`, and `rules/board/`
 /// for what SPI and 1870 share), no code names a rule set: not its module, its id constant
-/// (`RuleSetId::Pk`), its types (`PkForm`, `SpiTables`) nor its id as a string (`"pk"`). The
+/// (`kepi::rules::pk::ID`), its types (`PkForm`, `SpiTables`) nor its id as a string (`"pk"`). The
 /// exceptions are the composition: the registry (the list of the five) and the `pub mod` lines of
 /// `rules/mod.rs` that declare the folders. The campaign is not one (issue 45): each set states
 /// its part in it (`RuleSet::campaign_strength_column`, `RuleSet::campaign_return`,

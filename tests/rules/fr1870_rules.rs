@@ -546,7 +546,7 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
     use kepi::play::Form;
     use kepi::registry::builtin_scenario;
     use kepi::roster::Arm;
-    use kepi::rules::RuleSetId;
+
     use kepi::rules::board::form::engage_hex;
     use kepi::rules::fr1870::combat_form::FrForm;
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
@@ -559,7 +559,7 @@ fn fr_f1_a_fortress_of_value_2_with_4_units_on_the_map() {
     s.units.push(fort);
     let mut g = Game::new(
         &s,
-        RuleSetId::Fr1870,
+        kepi::rules::fr1870::ID,
         SeedSecret {
             seed: 1,
             salt: "t".into(),
@@ -627,7 +627,7 @@ fn fr_f1_a_fortress_alone_cannot_attack() {
     use kepi::play::Form;
     use kepi::registry::builtin_scenario;
     use kepi::roster::Arm;
-    use kepi::rules::RuleSetId;
+
     use kepi::rules::board::form::engage_hex;
     use kepi::rules::fr1870::combat_form::FrForm;
     let now = Utc.timestamp_opt(1_000_000, 0).single().unwrap();
@@ -638,7 +638,7 @@ fn fr_f1_a_fortress_alone_cannot_attack() {
     s.units.push(fort);
     let g = Game::new(
         &s,
-        RuleSetId::Fr1870,
+        kepi::rules::fr1870::ID,
         SeedSecret {
             seed: 1,
             salt: "t".into(),

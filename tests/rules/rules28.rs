@@ -8,7 +8,7 @@ use kepi::rules::RuleSetId;
 use kepi::tables::Provenance;
 
 fn fr1870_distance(a: &str, b: &str) -> u32 {
-    let layout = kepi::registry::get(RuleSetId::Fr1870).hex_layout();
+    let layout = kepi::registry::get(kepi::rules::fr1870::ID).hex_layout();
     let h = |s: &str| hex_in(s.parse::<Position>().unwrap(), layout).unwrap();
     h(a).distance(h(b))
 }
@@ -19,7 +19,7 @@ fn fr1870_distance(a: &str, b: &str) -> u32 {
 #[test]
 fn fr1870_i10_1640_is_next_to_neuf_brisach_and_selestat() {
     assert_eq!(
-        kepi::registry::get(RuleSetId::Fr1870).hex_layout(),
+        kepi::registry::get(kepi::rules::fr1870::ID).hex_layout(),
         Layout::EvenQ
     );
     assert_eq!(fr1870_distance("1640", "1541"), 1);
@@ -46,7 +46,7 @@ fn fr1870_paris_cells_touch() {
 /// The other hex rule sets keep odd-q (their texts print no cell numbers).
 #[test]
 fn other_hex_rule_sets_keep_odd_q() {
-    for s in [RuleSetId::Pw, RuleSetId::Spi] {
+    for s in [kepi::rules::pw::ID, kepi::rules::spi::ID] {
         assert_eq!(kepi::registry::get(s).hex_layout(), Layout::OddQ, "{s:?}");
     }
 }
@@ -112,7 +112,7 @@ fn game(scenario: &str, system: RuleSetId) -> kepi::game::Game {
 fn impossible_actions_are_refused_by_the_rules() {
     use kepi::game::Action;
     use kepi::play::{Form, refuse};
-    let mut g = game("spi-1870", RuleSetId::Spi);
+    let mut g = game("spi-1870", kepi::rules::spi::ID);
     let gain = |unit: &str| Action::GainStrength {
         unit: unit.into(),
         n: 1,
@@ -141,8 +141,8 @@ fn impossible_actions_are_refused_by_the_rules() {
     );
 
     let t = kepi::registry::builtin_tables().unwrap();
-    let g = game("mars-la-tour", RuleSetId::Pk);
-    let mut fire = Form::all_for(RuleSetId::Pk)
+    let g = game("mars-la-tour", kepi::rules::pk::ID);
+    let mut fire = Form::all_for(kepi::rules::pk::ID)
         .into_iter()
         .find(|f| f.name() == "fire")
         .unwrap();
@@ -150,8 +150,8 @@ fn impossible_actions_are_refused_by_the_rules() {
     let why = fire.refusal(g.state()).unwrap();
     assert!(why.contains("carries a sabre"), "{why}");
 
-    let g = game("st-privat", RuleSetId::Gsp);
-    let mut art = Form::all_for(RuleSetId::Gsp).remove(0);
+    let g = game("st-privat", kepi::rules::gsp::ID);
+    let mut art = Form::all_for(kepi::rules::gsp::ID).remove(0);
     art.prefill(g.state(), Some("saxon-light-1"), Some("9e-ligne-1"), t);
     assert_eq!(art.refusal(g.state()), None, "its own piece");
     if let Some(f) = art.get_mut::<kepi::rules::gsp::form::GspForm>() {

@@ -67,7 +67,7 @@ fn registers_once_and_refuses_a_taken_id() {
     assert_eq!(s.title(), "Volley (tests)");
     assert!(registry::all().contains(&s));
     assert!(
-        RuleSetId::ALL.iter().all(|b| *b < s),
+        kepi::registry::ALL.iter().all(|b| *b < s),
         "built-in rule sets list first"
     );
     struct Impostor;

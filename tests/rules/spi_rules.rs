@@ -403,9 +403,9 @@ mod from_the_map {
     use kepi::registry::builtin_scenario;
     use kepi::roster::{Arm, Position};
 
+    use kepi::rules::Effect;
     use kepi::rules::board::form::engage_hex;
     use kepi::rules::spi::combat_form::SpiForm;
-    use kepi::rules::{Effect, RuleSetId};
 
     fn now() -> chrono::DateTime<Utc> {
         Utc.timestamp_opt(1_000_000, 0).single().unwrap()
@@ -423,7 +423,7 @@ mod from_the_map {
         }
         Game::new(
             &s,
-            RuleSetId::Spi,
+            kepi::rules::spi::ID,
             SeedSecret {
                 seed: 5,
                 salt: "t".into(),

@@ -4,7 +4,6 @@
 use chrono::{TimeZone, Utc};
 use kepi::game::{Game, SeedSecret};
 use kepi::registry::builtin_scenario;
-use kepi::rules::RuleSetId;
 
 pub use super::run::*;
 
@@ -12,7 +11,7 @@ pub use super::run::*;
 pub fn mlt_game(seed: u64) -> Game {
     Game::new(
         &builtin_scenario("mars-la-tour").unwrap(),
-        RuleSetId::Pk,
+        kepi::rules::pk::ID,
         SeedSecret {
             seed,
             salt: "s".into(),

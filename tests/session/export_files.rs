@@ -321,7 +321,7 @@ fn a_game_roster_prints_the_log_head() {
     let sc = kepi::registry::builtin_scenario("mars-la-tour").unwrap();
     let mut game = kepi::game::Game::new(
         &sc,
-        kepi::rules::RuleSetId::Pk,
+        kepi::rules::pk::ID,
         kepi::game::SeedSecret::new(5),
         chrono::Utc::now(),
     );
@@ -354,10 +354,15 @@ fn a_game_roster_prints_the_log_head() {
 fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
     use kepi::campaign::{CampaignTable, ops};
     use kepi::game::{Action, Game, SeedSecret};
-    use kepi::rules::RuleSetId;
+
     let dir = tmp("export-files", "campaign-roster");
     let s = kepi::registry::builtin_scenario("spi-1870").unwrap();
-    let mut game = Game::new(&s, RuleSetId::Spi, SeedSecret::new(5), chrono::Utc::now());
+    let mut game = Game::new(
+        &s,
+        kepi::rules::spi::ID,
+        SeedSecret::new(5),
+        chrono::Utc::now(),
+    );
     for (unit, hex) in [
         ("de-3-3-1", "1010"),
         ("de-3-3-2", "1110"),
@@ -386,7 +391,7 @@ fn a_campaign_battles_roster_names_the_board_unit_of_each_table_unit() {
         &ops::BattleOrder {
             attackers: &attackers,
             hex: "1011".parse().unwrap(),
-            rules: RuleSetId::Pw,
+            rules: kepi::rules::pw::ID,
             out: &out,
             seed: 7,
         },

@@ -68,7 +68,7 @@ fn resolve_pk(
 /// roll for that unit answers it.
 #[test]
 fn pk_e1_a_level_drop_queues_a_rally_roll_that_the_rally_answers() {
-    let mut g = game("mars-la-tour", RuleSetId::Pk);
+    let mut g = game("mars-la-tour", kepi::rules::pk::ID);
     act(
         &mut g,
         Action::SetLevel {
@@ -107,7 +107,7 @@ fn pk_e1_a_level_drop_queues_a_rally_roll_that_the_rally_answers() {
 /// units; PK-X4: the loser of a move rolls for its flag; the fatigue check answers its due.
 #[test]
 fn pk_x5_a_two_move_melee_queues_fatigue_checks_each_move() {
-    let mut g = game("mars-la-tour", RuleSetId::Pk);
+    let mut g = game("mars-la-tour", kepi::rules::pk::ID);
     let (a, b) = ("12th-grenadiers-1", "55e-ligne-1");
     for mv in 1..=2u32 {
         resolve_pk(&mut g, "melee", a, Some(b), |x| {
@@ -175,7 +175,7 @@ fn pk_x5_a_two_move_melee_queues_fatigue_checks_each_move() {
 /// PK-L1: a casualty applied by hand asks for the leader roll; a resolution rolls it itself.
 #[test]
 fn pk_l1_a_casualty_by_hand_asks_for_the_leader_roll() {
-    let mut g = game("mars-la-tour", RuleSetId::Pk);
+    let mut g = game("mars-la-tour", kepi::rules::pk::ID);
     resolve_pk(
         &mut g,
         "fire",
@@ -204,7 +204,7 @@ fn pk_l1_a_casualty_by_hand_asks_for_the_leader_roll() {
 /// PK-W1: an army falling below 25% of its starting strength rolls for army morale, once.
 #[test]
 fn pk_w1_army_below_a_quarter_queues_army_morale_once() {
-    let mut g = game("mars-la-tour", RuleSetId::Pk);
+    let mut g = game("mars-la-tour", kepi::rules::pk::ID);
     let french: Vec<String> = g
         .state()
         .units
@@ -231,7 +231,7 @@ fn pk_w1_army_below_a_quarter_queues_army_morale_once() {
 /// PW-V1: the army that crosses half its SP is flagged defeated, once.
 #[test]
 fn pw_v1_an_army_crossing_half_its_sp_is_flagged_defeated() {
-    let mut g = game("pw-skirmish", RuleSetId::Pw);
+    let mut g = game("pw-skirmish", kepi::rules::pw::ID);
     // German: 4 + 4 + 4 + 4 + 2 + 4 = 22 SP in 6 units; defeated at 12 SP lost.
     for (u, n) in [("de-inf-1", 4), ("de-inf-2", 4), ("de-inf-3", 3)] {
         act(&mut g, Action::LoseStrength { unit: u.into(), n });
@@ -273,7 +273,7 @@ fn pw_v1_an_army_crossing_half_its_sp_is_flagged_defeated() {
 /// Waiving is an action: logged with its reason and the rule it waives, and undoable.
 #[test]
 fn waiving_a_check_is_logged() {
-    let mut g = game("mars-la-tour", RuleSetId::Pk);
+    let mut g = game("mars-la-tour", kepi::rules::pk::ID);
     act(
         &mut g,
         Action::LoseStrength {
@@ -314,7 +314,7 @@ fn waiving_a_check_is_logged() {
 /// Undo restores the earlier state, so the checks an undone action queued go with it.
 #[test]
 fn undo_removes_the_checks_an_undone_action_queued() {
-    let mut g = game("mars-la-tour", RuleSetId::Pk);
+    let mut g = game("mars-la-tour", kepi::rules::pk::ID);
     act(
         &mut g,
         Action::AddFatigue {
@@ -353,7 +353,7 @@ fn undo_removes_the_checks_an_undone_action_queued() {
 /// The pure function: same inputs, same checks; a waiver or a done check queues nothing.
 #[test]
 fn checks_after_is_pure() {
-    let g = game("mars-la-tour", RuleSetId::Pk);
+    let g = game("mars-la-tour", kepi::rules::pk::ID);
     let before = g.state().clone();
     let a = Action::SetLevel {
         unit: "55e-ligne-1".into(),
@@ -373,7 +373,7 @@ fn checks_after_is_pure() {
 /// SPI-S1: isolated units lose 1 CP at the end of their side's movement phase.
 #[test]
 fn spi_s1_isolated_units_at_the_end_of_movement() {
-    let mut g = game("spi-1870", RuleSetId::Spi);
+    let mut g = game("spi-1870", kepi::rules::spi::ID);
     let id = g
         .state()
         .units
@@ -408,7 +408,7 @@ fn spi_s1_isolated_units_at_the_end_of_movement() {
 /// due this turn appear in the checklist.
 #[test]
 fn fr_b1_blockade_and_fr_c2_disorganised_again() {
-    let mut g = game("fr1870-august", RuleSetId::Fr1870);
+    let mut g = game("fr1870-august", kepi::rules::fr1870::ID);
     let id = g.state().units[0].unit.id.clone();
     for _ in 0..2 {
         act(
@@ -448,9 +448,9 @@ fn fr_b1_blockade_and_fr_c2_disorganised_again() {
 /// GSP-C2: a structure reaching its threshold in a resolution is destroyed.
 #[test]
 fn gsp_c2_a_structure_reaching_its_threshold() {
-    let mut g = game("st-privat", RuleSetId::Gsp);
+    let mut g = game("st-privat", kepi::rules::gsp::ID);
     let res = Resolution {
-        system: RuleSetId::Gsp,
+        system: kepi::rules::gsp::ID,
         action: "structure".into(),
         modifiers: vec![],
         dice: vec![],
@@ -479,7 +479,7 @@ fn gsp_c2_a_structure_reaching_its_threshold() {
 /// Who has done what: moves and fire are counted, and the new turn clears them.
 #[test]
 fn activity_and_end_of_turn_reset() {
-    let mut g = game("mars-la-tour", RuleSetId::Pk);
+    let mut g = game("mars-la-tour", kepi::rules::pk::ID);
     act(
         &mut g,
         Action::Move {
@@ -516,7 +516,7 @@ fn activity_and_end_of_turn_reset() {
 /// logs keep their hashes).
 #[test]
 fn old_states_load_and_hash_the_same() {
-    let g = game("mars-la-tour", RuleSetId::Pk);
+    let g = game("mars-la-tour", kepi::rules::pk::ID);
     let v = serde_json::to_value(g.state()).unwrap();
     assert!(v.get("due").is_none() && v.get("next_due").is_none());
     let back: GameState = serde_json::from_value(v).unwrap();

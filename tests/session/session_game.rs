@@ -11,7 +11,7 @@ use kepi::game::{
 };
 use kepi::registry::builtin_scenario;
 use kepi::roster::{Position, Scenario, validate_roster};
-use kepi::rules::{Effect, ModifierLine, Resolution, RuleId, RuleSetId};
+use kepi::rules::{Effect, ModifierLine, Resolution, RuleId};
 use kepi::store::{SaveFile, parse_save};
 use kepi::tables::Provenance;
 use proptest::prelude::*;
@@ -38,7 +38,7 @@ fn fake_fire(
         let lf = 18 + d;
         let losses = lf / 10;
         let res = Resolution {
-            system: RuleSetId::Pk,
+            system: kepi::rules::pk::ID,
             action: "fire".into(),
             modifiers: vec![ModifierLine::new(
                 "figures",
@@ -209,7 +209,7 @@ fn a_resolution_is_all_or_nothing() {
             dice.roll(Die::D10, "fire d10")?;
             Ok((
                 Resolution {
-                    system: RuleSetId::Pk,
+                    system: kepi::rules::pk::ID,
                     action: "fire".into(),
                     modifiers: vec![],
                     dice: dice.rolls().to_vec(),
@@ -277,14 +277,14 @@ fn next_phase_wraps_into_a_new_turn_and_clears_markers() {
     assert_eq!(g.state().date.unwrap().to_string(), "1870-08-16");
     // The board games advance the calendar: SPI-T1, 3 days a turn.
     let spi = builtin_scenario("spi-1870").unwrap();
-    let mut s = Game::new(&spi, RuleSetId::Spi, SeedSecret::new(1), t(0));
+    let mut s = Game::new(&spi, kepi::rules::spi::ID, SeedSecret::new(1), t(0));
     for _ in 0..6 {
         s.act(Action::NextPhase, t(1)).unwrap();
     }
     assert_eq!(s.state().turn, 2);
     assert_eq!(s.state().date.unwrap().to_string(), "1870-08-04");
     let fr = builtin_scenario("fr1870-august").unwrap();
-    let f = Game::new(&fr, RuleSetId::Fr1870, SeedSecret::new(1), t(0));
+    let f = Game::new(&fr, kepi::rules::fr1870::ID, SeedSecret::new(1), t(0));
     assert_eq!(f.state().phases.len(), 5);
     assert_eq!(f.state().phase_name(), "French movement");
 }
@@ -334,7 +334,7 @@ fn v0_saves_migrate_and_newer_saves_are_refused() {
     let v0 = {
         let mut h = Game::new(
             &mlt(),
-            RuleSetId::Pk,
+            kepi::rules::pk::ID,
             SeedSecret {
                 seed: 21,
                 salt: String::new(),
@@ -422,7 +422,7 @@ fn scenarios_are_historical_and_sized() {
     assert!(names.iter().any(|n| n.contains("mitrailleuses")));
     assert!(mlt.units.iter().all(|u| u.leaders == 3), "PK-L1");
     let sp = builtin_scenario("st-privat").unwrap();
-    assert_eq!(sp.system, Some(RuleSetId::Gsp));
+    assert_eq!(sp.system, Some(kepi::rules::gsp::ID));
     for side in [kepi::roster::Side::German, kepi::roster::Side::French] {
         assert!(sp.units.iter().filter(|u| u.side == side).count() >= 12);
     }
@@ -540,7 +540,7 @@ fn apply_is_pure() {
     ));
     let nested = Action::Resolved {
         resolution: Box::new(Resolution {
-            system: RuleSetId::Pk,
+            system: kepi::rules::pk::ID,
             action: "x".into(),
             modifiers: vec![],
             dice: vec![],
@@ -557,7 +557,7 @@ fn apply_is_pure() {
     };
     let inner = Action::Resolved {
         resolution: Box::new(Resolution {
-            system: RuleSetId::Pk,
+            system: kepi::rules::pk::ID,
             action: "y".into(),
             modifiers: vec![],
             dice: vec![],

@@ -10,12 +10,11 @@ use std::path::PathBuf;
 use chrono::Utc;
 use kepi::game::{Action, Game, SeedSecret};
 use kepi::registry::builtin_scenario;
-use kepi::rules::RuleSetId;
 use kepi::store::{COMPACT_EVERY, Store, journal_path, parse_save, read_game};
 
 fn new_game() -> Game {
     let sc = builtin_scenario("mars-la-tour").expect("scenario");
-    Game::new(&sc, RuleSetId::Pk, SeedSecret::new(42), Utc::now())
+    Game::new(&sc, kepi::rules::pk::ID, SeedSecret::new(42), Utc::now())
 }
 
 #[test]

@@ -5,7 +5,6 @@ use super::common::{ok, tmp};
 
 use chrono::Utc;
 use kepi::game::{Action, Game, SeedSecret};
-use kepi::rules::RuleSetId;
 
 /// A name that would retitle the terminal, ring it, clear it and forge a roster line.
 const EVIL: &str =
@@ -51,7 +50,7 @@ fn stored_control_characters_are_escaped_in_every_text_output() {
     let mut sc = kepi::registry::builtin_scenario("mars-la-tour").unwrap();
     sc.units[0].name = EVIL.to_string();
     let id = sc.units[0].id.clone();
-    let mut game = Game::new(&sc, RuleSetId::Pk, SeedSecret::new(3), Utc::now());
+    let mut game = Game::new(&sc, kepi::rules::pk::ID, SeedSecret::new(3), Utc::now());
     game.act(
         Action::LoseStrength {
             unit: id.clone(),

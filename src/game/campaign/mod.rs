@@ -740,14 +740,14 @@ mod tests {
             seed: 1,
             salt: "t".into(),
         };
-        let g = Game::new(&s, RuleSetId::Spi, seed, t);
+        let g = Game::new(&s, crate::rules::spi::ID, seed, t);
         assert_eq!(battle_return(&g.state().system).unwrap().places, &[]);
         let mut state = g.state().clone();
         state.system = RuleSetRef::of(&NO_WAY_BACK);
         let attacker = state.units[0].unit.id.clone();
         let at = state.units[0].position;
         let table = CampaignTable::load(None).unwrap();
-        let Err(e) = engage(&state, &[attacker], at, RuleSetId::Pk, &table) else {
+        let Err(e) = engage(&state, &[attacker], at, crate::rules::pk::ID, &table) else {
             panic!("a battle was engaged for a board game with no way back");
         };
         let e = e.to_string();

@@ -248,7 +248,7 @@ mod tests {
         assert_eq!(Rounding::Down.apply(9, 5), 1);
         assert_eq!(Rounding::Up.apply(6, 5), 2);
         let e = t
-            .row(RuleSetId::Spi, Arm::Railway, "Prussia", "x")
+            .row(crate::rules::spi::ID, Arm::Railway, "Prussia", "x")
             .unwrap_err();
         assert!(e.to_string().contains("railway"), "{e}");
     }

@@ -209,7 +209,7 @@ fn campaign_origins(game: &Game) -> BTreeMap<String, String> {
 
 fn scenario_state(s: &Scenario) -> Result<GameState, ExportError> {
     // Cards that name no rule set print as the first one's (kepi's default, as a card file reads).
-    let system = s.system.unwrap_or(RuleSetId::ALL[0]);
+    let system = s.system.unwrap_or_else(crate::registry::first);
     Ok(GameState::new(s, system, String::new()))
 }
 

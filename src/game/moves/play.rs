@@ -1774,7 +1774,7 @@ mod tests {
     /// one.
     #[test]
     fn every_form_has_a_verb() {
-        for system in RuleSetId::ALL {
+        for system in crate::registry::ALL {
             let forms: Vec<&str> = Form::all_for(system).iter().map(Form::name).collect();
             let specs: Vec<&str> = specs_for(system).map(|s| s.form).collect();
             assert_eq!(forms, specs, "{system:?}");
@@ -1796,7 +1796,7 @@ mod tests {
         let scenario = crate::registry::builtin_scenario("spi-1870").unwrap();
         let g = Game::new(
             &scenario,
-            RuleSetId::Spi,
+            crate::rules::spi::ID,
             SeedSecret {
                 seed: 3,
                 salt: "t".into(),
@@ -1804,7 +1804,7 @@ mod tests {
             chrono::Utc::now(),
         );
         let tables = crate::registry::builtin_tables().unwrap();
-        let mut form = Form::all_for(RuleSetId::Spi)
+        let mut form = Form::all_for(crate::rules::spi::ID)
             .into_iter()
             .find(|f| f.name() == "formation")
             .unwrap();
@@ -1881,7 +1881,7 @@ mod tests {
         let scenario = crate::registry::builtin_scenario("pw-skirmish").unwrap();
         let mut g = Game::new(
             &scenario,
-            RuleSetId::Pw,
+            crate::rules::pw::ID,
             SeedSecret {
                 seed: 3,
                 salt: "t".into(),
@@ -1894,7 +1894,7 @@ mod tests {
             .map(|w| w.to_string())
             .collect();
         crate::moves::apply_in_memory(&mut g, &words, tables).unwrap();
-        let mut form = Form::all_for(RuleSetId::Pw)
+        let mut form = Form::all_for(crate::rules::pw::ID)
             .into_iter()
             .find(|f| f.name() == "melee")
             .unwrap();
@@ -1963,7 +1963,7 @@ mod tests {
     #[test]
     fn every_option_is_applied_or_refused() {
         let tables = crate::registry::builtin_tables().unwrap();
-        for system in RuleSetId::ALL {
+        for system in crate::registry::ALL {
             for spec in specs_for(system) {
                 let cmd = spec_command(system, spec).unwrap();
                 let m = cmd

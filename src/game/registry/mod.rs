@@ -1,12 +1,13 @@
-//! The rule-set registry, the composition root: the rule sets kepi knows, found by id.
+//! The rule-set registry: the rule sets kepi was built with and any registered since, found by id.
 //!
-//! This is the one place a rule set is looked up by its id: the five rule sets kepi ships are
-//! listed in [`BUILT_IN`] (each implements [`RuleSet`] in its own folder, `src/game/rules/<set>/set.rs`);
-//! a rule set added at run time (a test's, or a club's build) registers with [`register`] and is
-//! then played, saved, checked and reported like the five. A game is handed its rule set here, once:
-//! when it is made (`RuleSetRef::from(RuleSetId)`) or its save is read (the `Deserialize` of [`RuleSetRef`]);
-//! below this layer the engine asks that handle and never an id. Reading an id also checks it is
-//! known, with one message listing the ids there are ([`RuleSetId`]'s `FromStr`). See
+//! This is the one place a rule set is looked up by its id. The registry names no rule set: the
+//! ones a program is built with are its composition root's to say (kepi's binary and facade,
+//! `src/lib.rs`, with [`crate::rule_sets!`]: one line, read through [`built_in`]); a rule set added
+//! at run time (a test's, or a club's build) registers with [`register`] and is then played,
+//! saved, checked and reported like the built-in ones. A game is handed its rule set here, once:
+//! when it is made (`RuleSetRef::from(RuleSetId)`) or its save is read (the `Deserialize` of
+//! [`RuleSetRef`]); below this layer the engine asks that handle and never an id. Reading an id also
+//! checks it is known, with one message listing the ids there are ([`RuleSetId`]'s `FromStr`). See
 //! docs/ADDING_A_RULE_SET.md and docs/ARCHITECTURE.md.
 
 use std::sync::RwLock;
@@ -16,8 +17,44 @@ use crate::roster::Scenario;
 use crate::rules::RuleSetId;
 use crate::tables::{TableError, Tables};
 
-/// The five rule sets kepi ships, in menu order. Adding one to kepi itself is one line here.
-pub static BUILT_IN: [&dyn RuleSet; 5] = [
+/// The hook the composition root fills at link time ([`crate::rule_sets!`]).
+mod hook {
+    unsafe extern "Rust" {
+        /// The rule sets the program is built with, in menu order. Defined once per program by
+        /// [`crate::rule_sets!`]: a program that links this crate without saying which rule sets
+        /// it plays does not link ("undefined symbol: kepi_rule_sets").
+        pub safe fn kepi_rule_sets() -> &'static [&'static dyn super::RuleSet];
+    }
+}
+
+/// Says which rule sets a program is built with, in menu order: the one line a composition root
+/// writes (kepi's is in `src/lib.rs`; a crate's own unit tests write theirs under `#[cfg(test)]`).
+/// The registry reads them through [`built_in`](crate::registry::built_in).
+///
+/// ```ignore
+/// kepi_game::rule_sets!(&kepi_sets::BUILT_IN);
+/// ```
+#[macro_export]
+macro_rules! rule_sets {
+    ($sets:expr) => {
+        #[doc(hidden)]
+        #[unsafe(no_mangle)]
+        pub fn kepi_rule_sets() -> &'static [&'static dyn $crate::engine::rule_set::RuleSet] {
+            $sets
+        }
+    };
+}
+
+/// The rule sets the program was built with, in menu order (what its composition root gave
+/// [`crate::rule_sets!`]); [`all`] lists these and any registered since.
+pub fn built_in() -> &'static [&'static dyn RuleSet] {
+    hook::kepi_rule_sets()
+}
+
+/// The five rule sets kepi ships, in menu order: what kepi's composition root (`src/lib.rs`)
+/// builds the program with ([`crate::rule_sets!`]); the registry reads them through [`built_in`]
+/// like any program's. Adding one to kepi itself is one line here.
+pub static BUILT_IN: [&dyn crate::engine::rule_set::RuleSet; 5] = [
     &crate::rules::pk::set::PkRules,
     &crate::rules::pw::set::PwRules,
     &crate::rules::gsp::set::GspRules,
@@ -25,18 +62,15 @@ pub static BUILT_IN: [&dyn RuleSet; 5] = [
     &crate::rules::fr1870::set::FrRules,
 ];
 
-impl RuleSetId {
-    /// The five rule sets kepi ships, in the order menus list them ([`BUILT_IN`]'s; each
-    /// constant is declared in its set's folder). [`all`] lists these and any rule set
-    /// registered since.
-    pub const ALL: [RuleSetId; 5] = [
-        RuleSetId::Pk,
-        RuleSetId::Pw,
-        RuleSetId::Gsp,
-        RuleSetId::Spi,
-        RuleSetId::Fr1870,
-    ];
-}
+/// The ids of the five rule sets kepi ships ([`BUILT_IN`]'s, in its order; each is declared in
+/// its set's folder: `pk::ID` ...).
+pub const ALL: [RuleSetId; 5] = [
+    crate::rules::pk::ID,
+    crate::rules::pw::ID,
+    crate::rules::gsp::ID,
+    crate::rules::spi::ID,
+    crate::rules::fr1870::ID,
+];
 
 /// Rule sets registered at run time, after the built-in ones.
 static REGISTERED: RwLock<Vec<&'static dyn RuleSet>> = RwLock::new(Vec::new());
@@ -49,7 +83,7 @@ fn registered() -> Vec<&'static dyn RuleSet> {
 }
 
 fn every() -> impl Iterator<Item = &'static dyn RuleSet> {
-    BUILT_IN.iter().copied().chain(registered())
+    built_in().iter().copied().chain(registered())
 }
 
 /// Why a rule set could not be registered.
@@ -80,7 +114,7 @@ pub fn register(rules: &'static dyn RuleSet) -> Result<RuleSetId, RegisterError>
     if list.iter().any(same) {
         return Ok(RuleSetId::new_registered(id));
     }
-    if BUILT_IN.iter().chain(list.iter()).any(|r| r.id() == id) {
+    if built_in().iter().chain(list.iter()).any(|r| r.id() == id) {
         return Err(RegisterError::Taken(id));
     }
     list.push(rules);
@@ -88,17 +122,56 @@ pub fn register(rules: &'static dyn RuleSet) -> Result<RuleSetId, RegisterError>
     Ok(RuleSetId::new_registered(id))
 }
 
-/// The rule set behind a [`RuleSetId`]. A `RuleSetId` is only made from a registered rule set, so this
-/// always finds it; were it ever not found, the first built-in rule set answers.
+/// The rule set behind a [`RuleSetId`]. A `RuleSetId` is a rule set's own (its constant, or
+/// [`register`]'s answer), so this finds it in any program built with that rule set; were it ever
+/// not found, the first rule set there is answers, and in a program built with none,
+/// [`Unregistered`].
 pub fn get(system: RuleSetId) -> &'static dyn RuleSet {
     // The built-in rule sets answer without taking the lock (this is asked per unit per frame).
-    if let Some(r) = BUILT_IN.iter().find(|r| r.id() == system.id()) {
+    if let Some(r) = built_in().iter().find(|r| r.id() == system.id()) {
         return *r;
     }
-    registered()
-        .into_iter()
-        .find(|r| r.id() == system.id())
-        .unwrap_or(BUILT_IN[0])
+    let registered = registered();
+    let found = registered.iter().find(|r| r.id() == system.id());
+    match found.or(registered.first()).or(built_in().first()) {
+        Some(r) => *r,
+        None => &Unregistered,
+    }
+}
+
+/// What answers for a rule set in a program built with none ([`get`]'s last resort, never met
+/// in kepi): one movement phase for both sides, no forms, nothing to check.
+pub struct Unregistered;
+
+impl RuleSet for Unregistered {
+    fn id(&self) -> &'static str {
+        "none"
+    }
+    fn title(&self) -> &'static str {
+        "no rule set (this program was built with none)"
+    }
+    fn phases(&self, _sides: &[crate::roster::Side]) -> Vec<crate::engine::game::clock::Phase> {
+        vec![crate::engine::game::clock::Phase {
+            side: None,
+            step: crate::engine::game::clock::Step::Movement,
+            number: 0,
+        }]
+    }
+    fn turn_rule(&self) -> crate::rules::RuleId {
+        crate::rules::RuleId::new("CAMP-R1")
+    }
+    fn forms(&self) -> Vec<crate::engine::play::Form> {
+        Vec::new()
+    }
+    fn still_to_act(
+        &self,
+        _s: &crate::engine::game::GameState,
+        _phase: Option<crate::engine::game::clock::Phase>,
+        _u: &crate::engine::game::UnitState,
+    ) -> bool {
+        false
+    }
+    fn checklist(&self, _l: &mut crate::engine::flow::checklist::List<'_>) {}
 }
 
 /// The handle a game is given for a [`RuleSetId`] ([`get`]).
@@ -118,6 +191,12 @@ pub fn find(id: &str) -> Option<RuleSetId> {
     every()
         .find(|r| r.id() == id)
         .map(|r| RuleSetId::new_registered(r.id()))
+}
+
+/// The first rule set in menu order: what a card that names none is printed as.
+pub fn first() -> RuleSetId {
+    let first: &'static dyn RuleSet = every().next().unwrap_or(&Unregistered);
+    RuleSetId::new_registered(first.id())
 }
 
 /// Every rule set, built-in ones first, in menu order.
@@ -300,10 +379,10 @@ mod tests {
 
     #[test]
     fn built_in_ids_match_the_system_constants() {
-        let ids: Vec<&str> = BUILT_IN.iter().map(|r| r.id()).collect();
-        let consts: Vec<&str> = RuleSetId::ALL.iter().map(|s| s.id()).collect();
+        let ids: Vec<&str> = built_in().iter().map(|r| r.id()).collect();
+        let consts: Vec<&str> = ALL.iter().map(|s| s.id()).collect();
         assert_eq!(ids, consts);
-        for s in RuleSetId::ALL {
+        for s in ALL {
             assert_eq!(get(s).id(), s.id());
             assert_eq!(find(&s.id().to_uppercase()), Some(s));
         }
@@ -318,7 +397,7 @@ mod tests {
             files,
             ["pk.toml", "pw.toml", "gsp.toml", "spi.toml", "fr1870.toml"]
         );
-        for r in BUILT_IN {
+        for r in built_in() {
             assert!(r.table().is_some(), "{} has its table", r.id());
         }
     }
@@ -326,7 +405,7 @@ mod tests {
     #[test]
     fn a_taken_or_bad_id_is_refused() {
         assert_eq!(
-            register(BUILT_IN[0]),
+            register(built_in()[0]),
             Err(RegisterError::Taken("pk")),
             "a built-in rule set is not registered twice"
         );

@@ -756,7 +756,7 @@ mod tests {
 
     #[test]
     fn headers_match_keys_labels_and_aliases_and_the_rest_is_ignored() {
-        let spec = RuleSetId::Pk.card_spec();
+        let spec = crate::rules::pk::ID.card_spec();
         let c = csv("Name,SIDE,Arm,Figures,class,Fatigue\n");
         let m = map_columns(&c.header.cells, &[], &spec).unwrap();
         assert_eq!(m.column(Field::Strength), Some(3), "the P&K label");
@@ -782,10 +782,10 @@ mod tests {
         let m = map_columns(
             &c.header.cells,
             &[(Field::Weapon, "weapon type".into())],
-            &RuleSetId::Spi.card_spec(),
+            &crate::rules::spi::ID.card_spec(),
         )
         .unwrap();
-        let imp = import("t.csv", &c, &m, Some(RuleSetId::Spi), None);
+        let imp = import("t.csv", &c, &m, Some(crate::rules::spi::ID), None);
         let errs: Vec<String> = imp.errors().map(ToString::to_string).collect();
         assert_eq!(errs.len(), 3, "{errs:?}");
         assert!(errs[0].starts_with("t.csv:2:"), "{}", errs[0]);
@@ -804,8 +804,8 @@ mod tests {
             "{}",
             errs[2]
         );
-        let m = map_columns(&c.header.cells, &[], &RuleSetId::Pk.card_spec()).unwrap();
-        let imp = import("t.csv", &c, &m, Some(RuleSetId::Pk), None);
+        let m = map_columns(&c.header.cells, &[], &crate::rules::pk::ID.card_spec()).unwrap();
+        let imp = import("t.csv", &c, &m, Some(crate::rules::pk::ID), None);
         assert_eq!(imp.units().len(), 2);
         assert_eq!(imp.mapping.ignored, ["weapon type"]);
     }
@@ -815,8 +815,8 @@ mod tests {
         let c = csv(
             "name,side,arm,strength\nA,german,infantry,4\n,german,infantry,4\nA,german,infantry,4\n",
         );
-        let m = map_columns(&c.header.cells, &[], &RuleSetId::Pw.card_spec()).unwrap();
-        let imp = import("t.csv", &c, &m, Some(RuleSetId::Pw), None);
+        let m = map_columns(&c.header.cells, &[], &crate::rules::pw::ID.card_spec()).unwrap();
+        let imp = import("t.csv", &c, &m, Some(crate::rules::pw::ID), None);
         let errs: Vec<String> = imp.errors().map(ToString::to_string).collect();
         assert!(
             errs[0].contains("t.csv:3:") && errs[0].contains("the row has no name"),

@@ -1333,7 +1333,7 @@ mod tests {
         let all = builtin_scenarios().unwrap();
         assert_eq!(all.len(), 5);
         let mlt = builtin_scenario(DEMO_SCENARIO).unwrap();
-        assert_eq!(mlt.system, Some(RuleSetId::Pk));
+        assert_eq!(mlt.system, Some(crate::rules::pk::ID));
         for side in [Side::German, Side::French] {
             assert!(mlt.units.iter().filter(|u| u.side == side).count() >= 12);
         }

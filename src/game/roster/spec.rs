@@ -661,7 +661,7 @@ mod tests {
     /// range holds at both ends; its classes are the rule set's.
     #[test]
     fn each_sets_card_accepts_what_the_loader_accepts() {
-        for system in RuleSetId::ALL {
+        for system in crate::registry::ALL {
             let spec = system.card_spec();
             assert_eq!(spec.title, system.title());
             for must in [Field::Name, Field::Side, Field::Arm, Field::Strength] {

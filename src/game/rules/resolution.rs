@@ -284,8 +284,8 @@ pub struct OddsLine {
 
 /// A rule set, by its short id ("pk"): the key of the rule-set registry ([`crate::registry`]).
 ///
-/// Each rule set kepi ships declares its own constant in its folder (`RuleSetId::Pk` in
-/// `src/game/rules/pk/mod.rs` ...) and the registry lists them (`RuleSetId::ALL`); a rule set added
+/// Each rule set kepi ships declares its own constant in its folder (`crate::rules::pk::ID` in
+/// `src/game/rules/pk/mod.rs` ...) and the registry lists them (`crate::registry::ALL`); a rule set added
 /// through [`crate::registry::register`] gets its `RuleSetId` from there. A `RuleSetId` is only ever made
 /// from a registered rule set, so [`crate::registry::get`] always finds it. Saves carry the id
 /// string, exactly as they always have ("pk", "fr1870"); reading an id no rule set has is an error
@@ -296,7 +296,7 @@ pub struct RuleSetId(&'static str);
 impl RuleSetId {
     /// The id of a rule set: a built-in set's constant in its folder, or one being registered
     /// ([`crate::registry::register`]).
-    pub(crate) const fn new_registered(id: &'static str) -> RuleSetId {
+    pub const fn new_registered(id: &'static str) -> RuleSetId {
         RuleSetId(id)
     }
 

@@ -1176,7 +1176,7 @@ mod tests {
         let sc = crate::registry::builtin_scenario("mars-la-tour").unwrap();
         let game = Game::new(
             &sc,
-            crate::rules::RuleSetId::Pk,
+            crate::rules::pk::ID,
             SeedSecret::new(1),
             chrono::Utc::now(),
         );

@@ -149,7 +149,6 @@ pub fn calendar_date(first_cell: u32, turn: u32) -> Option<NaiveDate> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::RuleSetId;
 
     fn d(m: u32, day: u32) -> Option<NaiveDate> {
         NaiveDate::from_ymd_opt(1870, m, day)
@@ -157,27 +156,33 @@ mod tests {
 
     #[test]
     fn fr_t1_calendar_cells() {
-        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 7, 1), d(8, 19));
-        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 12, 1), d(9, 3));
-        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 32, 1), d(11, 2));
-        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 51, 1), d(12, 29));
-        assert_eq!(date_of_turn(RuleSetId::Fr1870, None, 1, 7), d(8, 19));
+        assert_eq!(date_of_turn(crate::rules::fr1870::ID, None, 7, 1), d(8, 19));
+        assert_eq!(date_of_turn(crate::rules::fr1870::ID, None, 12, 1), d(9, 3));
+        assert_eq!(
+            date_of_turn(crate::rules::fr1870::ID, None, 32, 1),
+            d(11, 2)
+        );
+        assert_eq!(
+            date_of_turn(crate::rules::fr1870::ID, None, 51, 1),
+            d(12, 29)
+        );
+        assert_eq!(date_of_turn(crate::rules::fr1870::ID, None, 1, 7), d(8, 19));
     }
 
     #[test]
     fn spi_t1_turn_11_is_aug_31() {
-        assert_eq!(date_of_turn(RuleSetId::Spi, None, 1, 1), d(8, 1));
-        assert_eq!(date_of_turn(RuleSetId::Spi, None, 1, 11), d(8, 31));
+        assert_eq!(date_of_turn(crate::rules::spi::ID, None, 1, 1), d(8, 1));
+        assert_eq!(date_of_turn(crate::rules::spi::ID, None, 1, 11), d(8, 31));
     }
 
     #[test]
     fn phase_counts() {
         let s = [Side::German, Side::French];
-        assert_eq!(phases_for(RuleSetId::Pk, &s).len(), 4);
-        assert_eq!(phases_for(RuleSetId::Pw, &s).len(), 8);
-        assert_eq!(phases_for(RuleSetId::Spi, &s).len(), 6);
-        assert_eq!(phases_for(RuleSetId::Fr1870, &s).len(), 5);
-        assert!(phases_for(RuleSetId::Pw, &s)[0].starts_with("German"));
+        assert_eq!(phases_for(crate::rules::pk::ID, &s).len(), 4);
+        assert_eq!(phases_for(crate::rules::pw::ID, &s).len(), 8);
+        assert_eq!(phases_for(crate::rules::spi::ID, &s).len(), 6);
+        assert_eq!(phases_for(crate::rules::fr1870::ID, &s).len(), 5);
+        assert!(phases_for(crate::rules::pw::ID, &s)[0].starts_with("German"));
     }
 }
 
@@ -193,7 +198,7 @@ mod phase_names {
         let both = [Side::German, Side::French];
         let names = |s: RuleSetId| phases_for(s, &both);
         assert_eq!(
-            names(RuleSetId::Pk),
+            names(crate::rules::pk::ID),
             [
                 "Part 1: movement and fire",
                 "Part 2: melee",
@@ -202,7 +207,7 @@ mod phase_names {
             ]
         );
         assert_eq!(
-            names(RuleSetId::Pw)[..4],
+            names(crate::rules::pw::ID)[..4],
             [
                 "German half-turn: 1 artillery fire",
                 "German half-turn: 2 movement",
@@ -211,15 +216,15 @@ mod phase_names {
             ]
         );
         assert_eq!(
-            names(RuleSetId::Pw)[4],
+            names(crate::rules::pw::ID)[4],
             "French half-turn: 1 artillery fire"
         );
         assert_eq!(
-            phases_for(RuleSetId::Pw, &[Side::French, Side::German])[0],
+            phases_for(crate::rules::pw::ID, &[Side::French, Side::German])[0],
             "French half-turn: 1 artillery fire"
         );
         assert_eq!(
-            names(RuleSetId::Gsp),
+            names(crate::rules::gsp::ID),
             [
                 "Movement",
                 "Rifle fire",
@@ -228,7 +233,7 @@ mod phase_names {
             ]
         );
         assert_eq!(
-            names(RuleSetId::Spi),
+            names(crate::rules::spi::ID),
             [
                 "German reinforcement",
                 "German movement",
@@ -239,7 +244,7 @@ mod phase_names {
             ]
         );
         assert_eq!(
-            names(RuleSetId::Fr1870),
+            names(crate::rules::fr1870::ID),
             [
                 "French movement",
                 "French combat",

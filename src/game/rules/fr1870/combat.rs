@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{Arm, Fr1870Tables};
 use crate::dice::{DiceSource, Dist, Ratio};
 use crate::rules::crt::{self, Cell, Odds, Tally, UnitLine, vocab};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
-};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// FR-C2: one combat result as printed.
@@ -716,7 +714,7 @@ pub fn combat_with_result(
     }
     let att = side_total(&input.attackers, true, input, tables)?;
     let def = side_total(&input.defenders, false, input, tables)?;
-    let mut res = crt::combat_resolution(RuleSetId::Fr1870);
+    let mut res = crt::combat_resolution(crate::rules::fr1870::ID);
     // FR-C1 (E9): "the points of the units engaged ... are added together ... one then has the
     // total points": each side's sum as a line after its units (issue 17).
     crt::push_totals(&mut res.modifiers, &att, &def, "potential", "FR-C1");

@@ -814,7 +814,7 @@ pub(crate) const AFTER_COMBAT: crate::rules::board::moves::MoveTexts =
 mod tests {
     use super::*;
     use crate::dice::Die;
-    use crate::rules::RuleSetId;
+
     use crate::rules::Tables;
     use crate::rules::board::form::testing::{game, now};
 
@@ -822,7 +822,7 @@ mod tests {
     #[test]
     fn fr1870_below_the_table_eliminates_the_attacker() {
         let t = &Tables::default();
-        let mut g = game("fr1870-august", RuleSetId::Fr1870);
+        let mut g = game("fr1870-august", crate::rules::fr1870::ID);
         let mut f = FrForm::all().remove(0);
         f.prefill(g.state(), Some("fr-1rc"), Some("de-1b"));
         assert_eq!(
@@ -844,7 +844,7 @@ mod tests {
     #[test]
     fn fr1870_printed_and_entered_results() {
         let t = &Tables::default();
-        let mut g = game("fr1870-august", RuleSetId::Fr1870);
+        let mut g = game("fr1870-august", crate::rules::fr1870::ID);
         let mut f = FrForm::all().remove(0);
         f.prefill(g.state(), Some("fr-1rc"), Some("de-cav-3"));
         g.resolve(

@@ -8,9 +8,7 @@ use super::{Fr1870Tables, Situation};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
 use crate::rules::crt::Nation;
 use crate::rules::crt::{CalendarEntry, turn_dates, vocab};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
-};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 vocab!(
@@ -121,7 +119,7 @@ pub fn storm(
     let dist = Dist::die(Die::D6).map(|d| *d >= from);
     let label = |b: bool| if b { "taken" } else { "not taken" }.to_string();
     let mut res = Resolution {
-        system: RuleSetId::Fr1870,
+        system: crate::rules::fr1870::ID,
         action: "storm".to_string(),
         modifiers: vec![ModifierLine::new(
             "fortress taken on",
@@ -191,7 +189,7 @@ pub fn bazaine(dice: Option<&mut DiceSource>) -> Result<Resolution<BazaineOutcom
         .to_string()
     };
     let mut res = Resolution {
-        system: RuleSetId::Fr1870,
+        system: crate::rules::fr1870::ID,
         action: "bazaine".to_string(),
         modifiers: vec![ModifierLine::new(
             "the units in Metz may attack on",

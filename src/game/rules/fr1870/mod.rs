@@ -293,8 +293,5 @@ impl RuleTable for Fr1870Tables {
     }
 }
 
-#[allow(non_upper_case_globals)]
-impl crate::rules::RuleSetId {
-    /// 1870 (odds-ratio CRT).
-    pub const Fr1870: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("fr1870");
-}
+/// 1870 (odds-ratio CRT). Its id, what saves and cards carry as `system`.
+pub const ID: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("fr1870");

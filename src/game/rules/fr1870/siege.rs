@@ -14,7 +14,7 @@ use super::Fr1870Tables;
 use super::blockade::{self, Blockade, BlockadeEvent, BlockadeKind, TurnEnd};
 use crate::dice::{Dist, Ratio};
 use crate::hex::{Hex, Layout};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from};
 use crate::tables::Provenance;
 
 /// The place's kind as typed or as its name says (Metz and Paris are the fortified camps).
@@ -112,7 +112,7 @@ pub(super) fn certain<O>(
     notes: Vec<String>,
 ) -> Resolution<O> {
     Resolution {
-        system: RuleSetId::Fr1870,
+        system: crate::rules::fr1870::ID,
         action: action.to_string(),
         modifiers,
         dice: Vec::new(),

@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::GspTables;
 use super::types::{Arm, CrewMember, StructureKind};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
-};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// A structure or piece of equipment and the pips it has taken in earlier turns.
@@ -380,7 +378,7 @@ pub fn structure(
     }
     let dist = Dist::certain(s.destroyed);
     Ok(Resolution {
-        system: RuleSetId::Gsp,
+        system: crate::rules::gsp::ID,
         action: "structure".into(),
         modifiers,
         dice: Vec::new(),
@@ -578,7 +576,7 @@ pub fn crew(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&(o.horses, o.cannoneers, o.unabsorbed))));
     Ok(Resolution {
-        system: RuleSetId::Gsp,
+        system: crate::rules::gsp::ID,
         action: "crew".into(),
         modifiers,
         dice: rolls,

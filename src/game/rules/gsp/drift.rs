@@ -6,9 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::GspTables;
 use super::types::{Cell, Col, Row};
 use crate::dice::{DiceSource, Die, Dist, Prob};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
-};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// One sector of the drift diagram.
@@ -171,7 +169,7 @@ pub fn aoa(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.landing)));
     Ok(Resolution {
-        system: RuleSetId::Gsp,
+        system: crate::rules::gsp::ID,
         action: "aoa".into(),
         modifiers: vec![aoa_line(tables)],
         dice: rolls,

@@ -22,9 +22,7 @@ use super::procedure::{GunStatus, check_can_fire};
 use super::range::{Length, SectorFromRange, sector_for_range};
 use super::types::{Cell, Cover, GunType};
 use crate::dice::{DiceSource, Die, Dist, Prob, Ratio};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
-};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// The most guns one resolution fires (a battery, or a whole side's guns at one sector).
@@ -967,7 +965,7 @@ pub fn fire(
         .as_ref()
         .and_then(|o| fired_line(&odds, o, &shots, input.guns));
     Ok(Resolution {
-        system: RuleSetId::Gsp,
+        system: crate::rules::gsp::ID,
         action: "fire".into(),
         modifiers,
         dice: rolls,

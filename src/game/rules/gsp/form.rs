@@ -465,7 +465,7 @@ mod tests {
     use crate::engine::game::{Action, EntryKind, Game, SeedSecret};
     use crate::engine::play::Form;
     use crate::registry::builtin_scenario;
-    use crate::rules::RuleSetId;
+
     use crate::rules::Tables;
     use chrono::{TimeZone, Utc};
 
@@ -473,7 +473,7 @@ mod tests {
         let s = builtin_scenario("st-privat").unwrap();
         Game::new(
             &s,
-            RuleSetId::Gsp,
+            crate::rules::gsp::ID,
             SeedSecret::new(7),
             Utc.timestamp_opt(0, 0).unwrap(),
         )
@@ -481,7 +481,7 @@ mod tests {
 
     fn form(g: &Game, actor: &str, target: &str) -> Form {
         let t = &Tables::default();
-        let mut f = Form::all_for(RuleSetId::Gsp).remove(0);
+        let mut f = Form::all_for(crate::rules::gsp::ID).remove(0);
         f.prefill(g.state(), Some(actor), Some(target), t);
         f
     }

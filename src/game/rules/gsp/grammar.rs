@@ -22,7 +22,7 @@ use crate::rules::gsp::{
 };
 use crate::rules::limits;
 use crate::rules::{Distance, Scale};
-use crate::rules::{Effect, ModifierLine, RuleId, RuleSetId, odds_from};
+use crate::rules::{Effect, ModifierLine, RuleId, odds_from};
 
 /// The gsp actions.
 #[derive(Debug, Subcommand)]
@@ -393,7 +393,7 @@ pub fn run(
             let s = gsp::sector_for_range(range, sector_length, tables)?;
             let dist = crate::dice::Dist::certain(s.sector);
             Ok(Resolution {
-                system: RuleSetId::Gsp,
+                system: crate::rules::gsp::ID,
                 action: "range".into(),
                 modifiers: vec![s.line()],
                 dice: Vec::new(),

@@ -50,8 +50,5 @@ pub use types::{
     Arm, Cell, Col, Cover, CrewMember, GunType, Load, Piece, Row, Side, StructureKind, Terrain,
 };
 
-#[allow(non_upper_case_globals)]
-impl crate::rules::RuleSetId {
-    /// Graveyard St. Privat, artillery (d6, 2d6 drift).
-    pub const Gsp: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("gsp");
-}
+/// Graveyard St. Privat, artillery (d6, 2d6 drift). Its id, what saves and cards carry as `system`.
+pub const ID: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("gsp");

@@ -10,9 +10,7 @@ use super::GspTables;
 use super::types::{GunType, Load, Piece, Terrain};
 use crate::dice::Ratio;
 use crate::dice::{DiceSource, Die, Dist};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
-};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from, rolled_line};
 
 /// What a gun did this turn, for GSP-A4 eligibility (and GSP-S1 for the hidden siege gun).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -220,7 +218,7 @@ pub fn siege_position(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.total)));
     Ok(Resolution {
-        system: RuleSetId::Gsp,
+        system: crate::rules::gsp::ID,
         action: "siege-position".into(),
         modifiers: vec![
             ModifierLine::new(

@@ -6,7 +6,7 @@ use super::common::{Hit, Lines, cas_label, lf_value, need_positive, rolls_since,
 use super::fire::target_df;
 use super::{Building, Class, Cover, Gun, Officer, PkTables, RangeBand};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Resolution, RuleError, RuleSetId, odds_from, rolled_line};
+use crate::rules::{Resolution, RuleError, odds_from, rolled_line};
 use crate::tables::{Provenance, Sourced};
 
 /// What a battery's fire needs.
@@ -396,7 +396,7 @@ fn at_building(
         rolled_line(&odds, &label(&(dm, o.building_points_left)))
     });
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "artillery".into(),
         modifiers: l.0,
         dice: rolls,
@@ -527,7 +527,7 @@ fn at_troops(
         rolled_line(&odds, &key_label(&(o.casualties, guns, o.leader_lost)))
     });
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "artillery".into(),
         modifiers: l.0,
         dice: rolls,
@@ -606,7 +606,7 @@ pub fn building_collapse(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &cas_label(o.casualties, o.leader_lost)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "collapse".into(),
         modifiers: l.0,
         dice: rolls,

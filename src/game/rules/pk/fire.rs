@@ -8,7 +8,7 @@ use super::common::{
 use super::visibility::{Sight, fire_sight};
 use super::{Class, Cover, Officer, PkTables, Weapon};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Effect, Resolution, RuleError, RuleSetId, limits, odds_from, rolled_line};
+use crate::rules::{Effect, Resolution, RuleError, limits, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// What a unit's fire needs: the firer's and the target's state, as a session holds them.
@@ -404,7 +404,7 @@ pub fn fire(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &cas_label(o.casualties, o.leader_lost)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "fire".into(),
         modifiers: lines.0,
         dice: rolls,
@@ -576,7 +576,7 @@ pub fn firing_first(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &first_label(o.first)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "fire-first".into(),
         modifiers: l.0,
         dice: rolls,

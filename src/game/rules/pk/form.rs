@@ -756,7 +756,7 @@ mod tests {
 
     #[test]
     fn self_friend_arm_and_figures() {
-        let g = game("mars-la-tour", RuleSetId::Pk);
+        let g = game("mars-la-tour", crate::rules::pk::ID);
         let s = "12th-grenadiers-1";
         assert!(why(&g, "fire", s, Some(s)).unwrap().contains("itself"));
         assert!(why(&g, "melee", s, Some(s)).unwrap().contains("itself"));
@@ -795,7 +795,7 @@ mod tests {
 
     #[test]
     fn routed_or_eliminated_do_not_rally() {
-        let mut g = game("mars-la-tour", RuleSetId::Pk);
+        let mut g = game("mars-la-tour", crate::rules::pk::ID);
         let now = Utc.timestamp_opt(1_000_100, 0).single().unwrap();
         assert_eq!(why(&g, "rally", "55e-ligne-1", None), None);
         g.act(
@@ -828,7 +828,7 @@ mod tests {
 
     #[test]
     fn dice_a_form_does_not_roll_are_named() {
-        let g = game("mars-la-tour", RuleSetId::Pk);
+        let g = game("mars-la-tour", crate::rules::pk::ID);
         let f = form(&g, "fire", "12th-grenadiers-1", Some("55e-ligne-1"));
         assert_eq!(unused_die(&f, &[(Die::D10, 5), (Die::Pct, 40)]), None);
         let r = unused_die(&f, &[(Die::with_sides(7), 3)]).unwrap();
@@ -839,7 +839,7 @@ mod tests {
     }
 
     fn melee() -> Form {
-        Form::all_for(RuleSetId::Pk)
+        Form::all_for(crate::rules::pk::ID)
             .into_iter()
             .find(|f| f.name() == "melee")
             .unwrap()
@@ -898,7 +898,7 @@ mod tests {
     fn a_sight_travels_as_a_change_and_gives_the_breach() {
         use crate::rules::pk::Terrain;
         use crate::rules::pk::visibility::Sight;
-        let g = game("mars-la-tour", RuleSetId::Pk);
+        let g = game("mars-la-tour", crate::rules::pk::ID);
         let base = form(&g, "fire", "12th-grenadiers-1", Some("55e-ligne-1"));
         assert!(!base.to_value().to_string().contains("sight"));
         let tables = crate::registry::builtin_tables().unwrap();

@@ -8,7 +8,7 @@ use super::common::{
 };
 use super::{Class, Facing, Formation, Level, Officer, PkTables, Position};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Effect, Resolution, RuleError, RuleSetId, odds_from, rolled_line};
+use crate::rules::{Effect, Resolution, RuleError, odds_from, rolled_line};
 use crate::tables::{Provenance, Sourced};
 
 /// One side of a melee, as a session holds it.
@@ -359,7 +359,7 @@ pub fn melee(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &cas_label(o.casualties, o.leader_lost)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "melee".into(),
         modifiers: l.0,
         dice: rolls,
@@ -462,7 +462,7 @@ pub fn melee_both(
         rolled_line(&odds, &label(&both))
     });
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "melee-both".into(),
         modifiers: lines.0,
         dice: rolls,
@@ -628,7 +628,7 @@ pub fn counter_roll(
         };
         let outcome = dice.map(|_| o);
         return Ok(Resolution {
-            system: RuleSetId::Pk,
+            system: crate::rules::pk::ID,
             action: "counter".into(),
             modifiers: l.0,
             dice: Vec::new(),
@@ -685,7 +685,7 @@ pub fn counter_roll(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.success)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "counter".into(),
         modifiers: l.0,
         dice: rolls,
@@ -753,7 +753,7 @@ pub fn flag(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.flag_lost)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "flag".into(),
         modifiers: l.0,
         dice: rolls,
@@ -841,7 +841,7 @@ pub fn fatigue_check(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.falls_back)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "fatigue".into(),
         modifiers: l.0,
         dice: rolls,
@@ -941,7 +941,7 @@ pub fn pursuit(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.advances)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "pursuit".into(),
         modifiers: l.0,
         dice: rolls,

@@ -35,8 +35,5 @@ pub use vocab::*;
 #[cfg(test)]
 mod tests;
 
-#[allow(non_upper_case_globals)]
-impl crate::rules::RuleSetId {
-    /// Pickelhaube & Kepi (d10, d%).
-    pub const Pk: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("pk");
-}
+/// Pickelhaube & Kepi (d10, d%). Its id, what saves and cards carry as `system`.
+pub const ID: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("pk");

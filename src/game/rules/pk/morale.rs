@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::common::{Lines, rolls_since};
 use super::{Class, Level, Officer, PkTables};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
-use crate::rules::{Effect, Resolution, RuleError, RuleSetId, odds_from, rolled_line};
+use crate::rules::{Effect, Resolution, RuleError, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// PK-E1: the level of a unit with `now` figures of `start` (Effectiveness Table).
@@ -182,7 +182,7 @@ pub fn rally(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.figures_back)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "rally".into(),
         modifiers: l.0,
         dice: rolls,
@@ -266,7 +266,7 @@ pub fn army_morale(
             level: lvl,
         };
         return Ok(Resolution {
-            system: RuleSetId::Pk,
+            system: crate::rules::pk::ID,
             action: "army".into(),
             modifiers: l.0,
             dice: Vec::new(),
@@ -323,7 +323,7 @@ pub fn army_morale(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.units_back)));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "army".into(),
         modifiers: l.0,
         dice: rolls,

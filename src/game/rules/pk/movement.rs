@@ -127,7 +127,7 @@ pub fn urt(
     amount: u32,
     t: &PkTables,
 ) -> Result<crate::rules::Resolution<UrtOutcome>, RuleError> {
-    use crate::rules::{Effect, ModifierLine, Resolution, RuleId, RuleSetId, odds_from};
+    use crate::rules::{Effect, ModifierLine, Resolution, RuleId, odds_from};
     let mut urts = activity_urts(activity, amount, t)?;
     if matches!(activity, Activity::PivotBattalion | Activity::PivotBrigade) {
         urts = Ratio::int(urts.ceil());
@@ -157,7 +157,7 @@ pub fn urt(
     };
     let summary = format!("{what}: {urts} URT = {of_a_move} of a move ({class})");
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "urt".to_string(),
         modifiers: vec![
             ModifierLine::new(

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::PkTables;
 use super::common::{Lines, Side, rolls_since};
 use crate::dice::{DiceSource, Die, Dist};
-use crate::rules::{Resolution, RuleError, RuleSetId, odds_from, rolled_line};
+use crate::rules::{Resolution, RuleError, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 /// PK-T1: the four parts of a turn.
@@ -131,7 +131,7 @@ pub fn initiative(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.first.as_str())));
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "initiative".into(),
         modifiers: l.0,
         dice: rolls,

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::common::Lines;
 use super::{PkTables, Terrain};
 use crate::dice::{Dist, Ratio};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleSetId, limits, odds_from};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, limits, odds_from};
 use crate::tables::{Provenance, Sourced};
 
 /// PK-V1 as printed, the sentences a note quotes.
@@ -476,7 +476,7 @@ pub fn resolve(
         Some(r) => format!("not visible: {r}"),
     };
     Ok(Resolution {
-        system: RuleSetId::Pk,
+        system: crate::rules::pk::ID,
         action: "visibility".into(),
         modifiers: v.lines.clone(),
         dice: Vec::new(),

@@ -16,7 +16,7 @@ use crate::rules::pw::{
     self, ActivationInput, Army, ArtilleryInput, Gunnery, HitCause, HitChoice, MeleeGround,
     MeleeInput, PwTables, PwUnit, Quality, RifleInput, UnitKind, UnitType,
 };
-use crate::rules::{OddsLine, Resolution, RuleError, RuleSetId, count};
+use crate::rules::{OddsLine, Resolution, RuleError, count};
 
 /// The French Republic was proclaimed on 4 September 1870: from then on French guns are
 /// Republican (PW-U1, PW-A1).
@@ -597,7 +597,7 @@ fn melee_both(
         .chain(side("defender", rb.dice))
         .collect();
     Resolution {
-        system: RuleSetId::Pw,
+        system: crate::rules::pw::ID,
         action: "melee".into(),
         modifiers,
         dice,
@@ -877,7 +877,7 @@ mod tests {
         let s = builtin_scenario("pw-skirmish").unwrap();
         Game::new(
             &s,
-            RuleSetId::Pw,
+            crate::rules::pw::ID,
             SeedSecret {
                 seed: 7,
                 salt: "t".into(),
@@ -944,7 +944,7 @@ mod tests {
         s.map = None;
         let bare = Game::new(
             &s,
-            RuleSetId::Pw,
+            crate::rules::pw::ID,
             SeedSecret {
                 seed: 7,
                 salt: "t".into(),
@@ -1086,7 +1086,7 @@ mod tests {
     fn refuses_friends_and_wrong_arms() {
         let g = game();
         let why = |name: &str, a: &str, b: &str| {
-            let mut f = crate::engine::play::Form::all_for(RuleSetId::Pw)
+            let mut f = crate::engine::play::Form::all_for(crate::rules::pw::ID)
                 .into_iter()
                 .find(|f| f.name() == name)
                 .unwrap();

@@ -501,11 +501,8 @@ impl PwTables {
     }
 }
 
-#[allow(non_upper_case_globals)]
-impl crate::rules::RuleSetId {
-    /// Portable Wargame, Franco-Prussian variant (d6, hexes).
-    pub const Pw: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("pw");
-}
+/// Portable Wargame, Franco-Prussian variant (d6, hexes). Its id, what saves and cards carry as `system`.
+pub const ID: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("pw");
 
 #[cfg(test)]
 mod tests {

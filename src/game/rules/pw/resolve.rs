@@ -5,9 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Army, Gunnery, PwTables, Quality, UnitKind, UnitType};
 use crate::dice::{DiceSource, Die, Dist, Ratio, Roll};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
-};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from, rolled_line};
 use crate::tables::{Provenance, Sourced};
 
 use super::state::Side;
@@ -186,7 +184,7 @@ pub fn activate(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.active)));
     Ok(Resolution {
-        system: RuleSetId::Pw,
+        system: crate::rules::pw::ID,
         action: "activate".into(),
         modifiers,
         dice: rolls,
@@ -319,7 +317,7 @@ fn fire_resolution(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &hits_label(&o.hits)));
     Ok(Resolution {
-        system: RuleSetId::Pw,
+        system: crate::rules::pw::ID,
         action: action.into(),
         modifiers,
         dice: rolls,
@@ -551,7 +549,7 @@ pub fn melee(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &hits_label(&o.hits)));
     Ok(Resolution {
-        system: RuleSetId::Pw,
+        system: crate::rules::pw::ID,
         action: "melee".into(),
         modifiers,
         dice: rolls,
@@ -646,7 +644,7 @@ pub fn defeat(input: &DefeatInput) -> Result<Resolution<DefeatOutcome>, RuleErro
         (false, false) => "fights on".to_string(),
     };
     Ok(Resolution {
-        system: RuleSetId::Pw,
+        system: crate::rules::pw::ID,
         action: "defeat".into(),
         modifiers,
         dice: Vec::new(),
@@ -684,7 +682,7 @@ pub fn first_side(
             roll: None,
         };
         return Ok(Resolution {
-            system: RuleSetId::Pw,
+            system: crate::rules::pw::ID,
             action: "first-side".into(),
             modifiers: vec![ModifierLine::new(
                 format!("side {d} defends: goes second"),
@@ -726,7 +724,7 @@ pub fn first_side(
         .as_ref()
         .and_then(|o| rolled_line(&odds, &label(&o.first)));
     Ok(Resolution {
-        system: RuleSetId::Pw,
+        system: crate::rules::pw::ID,
         action: "first-side".into(),
         modifiers,
         dice: rolls,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{Formation, SpiTables, SupplyState};
 use crate::dice::{DiceSource, Ratio};
 use crate::rules::crt::{self, Odds, Tally, UnitLine};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from};
 use crate::tables::{Provenance, Sourced};
 
 /// SPI-R1: what one side loses, in combat points.
@@ -383,7 +383,7 @@ pub fn combat_with_result(
     dice: Option<&mut DiceSource>,
     entered: Option<&str>,
 ) -> Result<Resolution<SpiCombatOutcome>, RuleError> {
-    let mut res = crt::combat_resolution(RuleSetId::Spi);
+    let mut res = crt::combat_resolution(crate::rules::spi::ID);
     if input.dummies_only {
         res.modifiers.push(ModifierLine::new(
             "defending hex holds dummy counters only",

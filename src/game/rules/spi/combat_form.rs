@@ -775,7 +775,7 @@ mod tests {
     use super::*;
     use crate::dice::Die;
     use crate::engine::game::Supply;
-    use crate::rules::RuleSetId;
+
     use crate::rules::Tables;
     use crate::rules::board::form::testing::{game, now};
     use crate::rules::spi::SupplyState;
@@ -785,7 +785,7 @@ mod tests {
     #[test]
     fn spi_unknown_cell_then_entered_result() {
         let t = &Tables::default();
-        let mut g = game("spi-1870", RuleSetId::Spi);
+        let mut g = game("spi-1870", crate::rules::spi::ID);
         let mut f = SpiForm::all().remove(0);
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
         assert_eq!(f.input.attackers[0].strength, 5);
@@ -819,7 +819,7 @@ mod tests {
     #[test]
     fn spi_supply_from_the_unit_state() {
         let t = &Tables::default();
-        let mut g = game("spi-1870", RuleSetId::Spi);
+        let mut g = game("spi-1870", crate::rules::spi::ID);
         g.act(
             Action::SetSupply {
                 unit: "de-2-5-1".into(),
@@ -842,7 +842,7 @@ mod tests {
     #[test]
     fn spi_formation_from_the_unit_state() {
         let t = &Tables::default();
-        let mut g = game("spi-1870", RuleSetId::Spi);
+        let mut g = game("spi-1870", crate::rules::spi::ID);
         let mut f = SpiForm::all().remove(0);
         f.prefill(g.state(), Some("de-2-5-1"), Some("fr-metz-5"));
         assert_eq!(f.input.attackers[0].formation, spi::Formation::Concentrated);
@@ -877,7 +877,7 @@ mod tests {
     #[test]
     fn spi_terrain_read_from_the_map() {
         let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
-        let g = game("spi-1870", RuleSetId::Spi);
+        let g = game("spi-1870", crate::rules::spi::ID);
         let mut s = g.state().clone();
         let bare = map_terrain(&s, &ids(&["de-2-5-1"]), &ids(&["fr-metz-5"]));
         assert_eq!(bare.rough.on, None);
@@ -937,14 +937,14 @@ mod tests {
     /// never set the units of a combat (`engine::play::overrides`).
     #[test]
     fn spi_refuses_friends_and_overrides_leave_the_units() {
-        let g = game("spi-1870", RuleSetId::Spi);
-        let first = crate::engine::play::Form::all_for(RuleSetId::Spi)
+        let g = game("spi-1870", crate::rules::spi::ID);
+        let first = crate::engine::play::Form::all_for(crate::rules::spi::ID)
             .into_iter()
             .next()
             .unwrap();
         let ids = vec![(vec!["attacker_ids".to_string()], serde_json::json!(["x"]))];
         assert!(crate::engine::play::overrides::apply_changes(&first, &ids).is_err());
-        let mut f = crate::engine::play::Form::all_for(RuleSetId::Spi)
+        let mut f = crate::engine::play::Form::all_for(crate::rules::spi::ID)
             .into_iter()
             .find(|f| f.name() == "combat")
             .unwrap();

@@ -8,9 +8,7 @@ use std::collections::BTreeMap;
 use super::{ForceRow, SpiTables};
 use crate::dice::{DiceSource, Die, Dist, Ratio};
 use crate::rules::crt::{CalendarEntry, turn_dates, vocab};
-use crate::rules::{
-    Effect, ModifierLine, Resolution, RuleError, RuleId, RuleSetId, odds_from, rolled_line,
-};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleError, RuleId, odds_from, rolled_line};
 use crate::tables::Provenance;
 
 vocab!(
@@ -413,7 +411,7 @@ pub fn pick_oob(
     check_numbering(french, &FRENCH_OOB)?;
     let dist = Dist::die(Die::D6).map(|d| (letter_for(german, *d), letter_for(french, *d)));
     let mut res = Resolution {
-        system: RuleSetId::Spi,
+        system: crate::rules::spi::ID,
         action: "oob".to_string(),
         modifiers: vec![ModifierLine::new(
             "one die picks both sides' orders of battle (kept secret)",
@@ -469,7 +467,7 @@ pub fn eb_river(
     };
     let dist = Dist::die(Die::D6).map(|d| *d <= max);
     let mut res = Resolution {
-        system: RuleSetId::Spi,
+        system: crate::rules::spi::ID,
         action: "eb".to_string(),
         modifiers: vec![ModifierLine::new(
             "EB unit continues on",
@@ -587,7 +585,7 @@ pub fn victory(net: i64, t: &SpiTables) -> Resolution<VictoryOutcome> {
     );
     let summary = format!("net {net} VP: {}", level.title());
     Resolution {
-        system: RuleSetId::Spi,
+        system: crate::rules::spi::ID,
         action: "victory".to_string(),
         modifiers: vec![
             ModifierLine::new(
@@ -740,7 +738,7 @@ pub fn raise(strength: u32, pool: u32) -> Resolution<RaiseOutcome> {
     let summary =
         format!("raised at Chalons from {strength} to {to} CP; {left} reinforcing CP remain");
     Resolution {
-        system: RuleSetId::Spi,
+        system: crate::rules::spi::ID,
         action: "raise".to_string(),
         modifiers: vec![
             line(

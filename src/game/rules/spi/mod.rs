@@ -359,8 +359,5 @@ fn validate_oob(
     Ok(())
 }
 
-#[allow(non_upper_case_globals)]
-impl crate::rules::RuleSetId {
-    /// SPI Franco-Prussian War (odds-ratio CRT).
-    pub const Spi: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("spi");
-}
+/// SPI Franco-Prussian War (odds-ratio CRT). Its id, what saves and cards carry as `system`.
+pub const ID: crate::rules::RuleSetId = crate::rules::RuleSetId::new_registered("spi");

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Nation, SupplyState};
-use crate::rules::{Effect, ModifierLine, Resolution, RuleId, RuleSetId, odds_from};
+use crate::rules::{Effect, ModifierLine, Resolution, RuleId, odds_from};
 use crate::tables::Provenance;
 
 /// SPI-T1 (the movement phase), Movement Case A: "The Movement Allowance of each Prussian
@@ -195,7 +195,7 @@ pub fn spend(
         )
     };
     Resolution {
-        system: RuleSetId::Spi,
+        system: crate::rules::spi::ID,
         action: kind.action().to_string(),
         modifiers,
         dice: Vec::new(),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rebuild time after a real edit (issue 45): `cargo test --no-run` after adding one small public
 # function to a window file (src/app/roster.rs) and, separately, to a rule file
-# (src/game/rules/pk/fire.rs); each probe starts from a settled build and is reverted after, so
+# (src/sets/pk/fire.rs); each probe starts from a settled build and is reverted after, so
 # the tree ends as it began. Prints every run and the medians. Incremental compilation is on (the
 # dev profile's default), as it is for a developer.
 #
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
-files=(src/app/roster.rs src/game/rules/pk/fire.rs)
+files=(src/app/roster.rs src/sets/pk/fire.rs)
 labels=(window rule)
 backup="$(mktemp -d)"
 restore() {

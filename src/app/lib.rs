@@ -670,4 +670,4 @@ pub fn run_native(open: Option<std::path::PathBuf>) -> Result<(), eframe::Error>
 
 // This crate's unit tests are a program of their own: they are built with kepi's five rule sets.
 #[cfg(test)]
-kepi_game::rule_sets!(&kepi_game::registry::BUILT_IN);
+kepi_game::rule_sets!(&kepi_sets::BUILT_IN);

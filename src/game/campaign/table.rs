@@ -234,34 +234,3 @@ impl CampaignTable {
             })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_builtin_table_loads_and_rounds() {
-        let t = CampaignTable::load(None).unwrap();
-        assert!(!t.convert.is_empty());
-        assert_eq!(Rounding::Nearest.apply(1, 2), 1);
-        assert_eq!(Rounding::Nearest.apply(2, 5), 0);
-        assert_eq!(Rounding::Down.apply(9, 5), 1);
-        assert_eq!(Rounding::Up.apply(6, 5), 2);
-        let e = t
-            .row(crate::rules::spi::ID, Arm::Railway, "Prussia", "x")
-            .unwrap_err();
-        assert!(e.to_string().contains("railway"), "{e}");
-    }
-
-    #[test]
-    fn a_bad_row_names_its_field() {
-        let src = CampaignTable::BUILTIN.replacen(
-            "per_point = { value = 2",
-            "per_point = { value = 0",
-            1,
-        );
-        let e = CampaignTable::from_source("c.toml", &src).unwrap_err();
-        assert!(e.field.contains("per_point"), "{e}");
-        assert!(e.line > 0, "{e}");
-    }
-}

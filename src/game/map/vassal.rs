@@ -476,7 +476,9 @@ const BOARD: &str = "VASSAL.build.module.map.boardPicker.Board";
 const HEX_GRID: &str = "VASSAL.build.module.map.boardPicker.board.HexGrid";
 const ZONED_GRID: &str = "VASSAL.build.module.map.boardPicker.board.ZonedGrid";
 const ZONE: &str = "VASSAL.build.module.map.boardPicker.board.mapgrid.Zone";
-const HEX_NUMBERING: &str = "VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering";
+#[doc(hidden)] // public for the tests of this module played with kepi's rule sets (src/sets/played)
+pub const HEX_NUMBERING: &str =
+    "VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering";
 const OBLIQUE_NUMBERING: &str =
     "VASSAL.build.module.map.boardPicker.board.mapgrid.ObliqueHexGridNumbering";
 
@@ -491,7 +493,8 @@ fn is_grid(tag: &str) -> bool {
 }
 
 /// Reads the build file's text into the module's boards.
-fn parse_build_file(
+#[doc(hidden)] // public for the tests of this module played with kepi's rule sets (src/sets/played)
+pub fn parse_build_file(
     file: &str,
     build_file: &str,
     text: &str,
@@ -1412,7 +1415,3 @@ pub fn write_imported(
     }
     Ok(written)
 }
-
-#[cfg(test)]
-#[path = "vassal_tests.rs"]
-mod tests;

@@ -51,27 +51,6 @@ pub fn built_in() -> &'static [&'static dyn RuleSet] {
     hook::kepi_rule_sets()
 }
 
-/// The five rule sets kepi ships, in menu order: what kepi's composition root (`src/lib.rs`)
-/// builds the program with ([`crate::rule_sets!`]); the registry reads them through [`built_in`]
-/// like any program's. Adding one to kepi itself is one line here.
-pub static BUILT_IN: [&dyn crate::engine::rule_set::RuleSet; 5] = [
-    &crate::rules::pk::set::PkRules,
-    &crate::rules::pw::set::PwRules,
-    &crate::rules::gsp::set::GspRules,
-    &crate::rules::spi::set::SpiRules,
-    &crate::rules::fr1870::set::FrRules,
-];
-
-/// The ids of the five rule sets kepi ships ([`BUILT_IN`]'s, in its order; each is declared in
-/// its set's folder: `pk::ID` ...).
-pub const ALL: [RuleSetId; 5] = [
-    crate::rules::pk::ID,
-    crate::rules::pw::ID,
-    crate::rules::gsp::ID,
-    crate::rules::spi::ID,
-    crate::rules::fr1870::ID,
-];
-
 /// Rule sets registered at run time, after the built-in ones.
 static REGISTERED: RwLock<Vec<&'static dyn RuleSet>> = RwLock::new(Vec::new());
 
@@ -378,36 +357,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn built_in_ids_match_the_system_constants() {
-        let ids: Vec<&str> = built_in().iter().map(|r| r.id()).collect();
-        let consts: Vec<&str> = ALL.iter().map(|s| s.id()).collect();
-        assert_eq!(ids, consts);
-        for s in ALL {
-            assert_eq!(get(s).id(), s.id());
-            assert_eq!(find(&s.id().to_uppercase()), Some(s));
-        }
-        assert_eq!(find("nope"), None);
-    }
-
-    #[test]
-    fn every_built_in_rule_sets_table_reads_once() {
-        let t = builtin_tables().unwrap();
-        let files: Vec<&str> = t.files().collect();
-        assert_eq!(
-            files,
-            ["pk.toml", "pw.toml", "gsp.toml", "spi.toml", "fr1870.toml"]
-        );
-        for r in built_in() {
-            assert!(r.table().is_some(), "{} has its table", r.id());
-        }
-    }
-
-    #[test]
-    fn a_taken_or_bad_id_is_refused() {
-        assert_eq!(
-            register(built_in()[0]),
-            Err(RegisterError::Taken("pk")),
-            "a built-in rule set is not registered twice"
-        );
+    fn a_program_built_with_no_rule_set_reads_no_id() {
+        assert!(built_in().is_empty());
+        assert_eq!(find("pk"), None);
+        assert_eq!(get(RuleSetId::new_registered("pk")).id(), "none");
+        let e = "pk".parse::<RuleSetId>().unwrap_err();
+        assert_eq!(e, "unknown rule set `pk` (accepted: )");
     }
 }

@@ -498,7 +498,9 @@ pub fn read_cell<R: FromStr + PartialEq + fmt::Display + Clone, O>(
 }
 
 /// SPI-C1, FR-C2: serde for a CRT result as the text the table prints ("A1/D2", "AD,DD"), through
-/// its `Display` and `FromStr`.
+/// its `Display` and `FromStr`. (The caller's crate names `serde`.)
+#[macro_export]
+#[doc(hidden)]
 macro_rules! serde_as_text {
     ($t:ty) => {
         impl serde::Serialize for $t {
@@ -516,7 +518,7 @@ macro_rules! serde_as_text {
         }
     };
 }
-pub(crate) use serde_as_text;
+pub use serde_as_text;
 
 /// The first day of the three-day calendar both games use: 1 August 1870.
 pub fn campaign_start() -> NaiveDate {
@@ -559,7 +561,10 @@ pub struct CalendarEntry {
     pub marks: Vec<String>,
 }
 
-/// Declares a closed vocabulary: an enum with `ALL`, `id()`, `Display`, `FromStr` and kebab-case serde.
+/// Declares a closed vocabulary: an enum with `ALL`, `id()`, `Display`, `FromStr` and kebab-case
+/// serde. (The caller's crate names `serde`.)
+#[macro_export]
+#[doc(hidden)]
 macro_rules! vocab {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident => $s:literal),+ $(,)? }) => {
         $(#[$m])*
@@ -586,7 +591,7 @@ macro_rules! vocab {
         }
     };
 }
-pub(crate) use vocab;
+pub use vocab;
 
 vocab!(
     /// The two players of the odds-ratio board games, SPI and 1870 alike (SPI's order of battle,

@@ -1,21 +1,16 @@
-//! The five rule sets, as pure functions over plain data.
+//! The rules' shared vocabulary: what every rule set resolves into and is named by.
 //!
-//! Each module resolves its mechanics into a [`Resolution`]: modifier lines with rule ids and
+//! A rule set resolves its mechanics into a [`Resolution`]: modifier lines with rule ids and
 //! provenance, the dice, the outcome and the exact odds. The window, the CLI and the tests all call
-//! these same functions.
+//! these same functions. The five sets kepi ships live in their own crate, `kepi-sets`
+//! (`src/sets`), above this one; the odds-ratio CRT engine SPI and 1870 share is here (`crt`).
 
-pub mod board;
 pub mod crt;
-pub mod fr1870;
 pub mod glossary;
-pub mod gsp;
 pub mod limits;
-pub(crate) mod outcome;
-pub mod pk;
-pub mod pw;
+pub mod outcome;
 mod resolution;
 pub mod scale;
-pub mod spi;
 
 pub use crate::tables::{TableReport, Tables};
 pub use outcome::Outcome;

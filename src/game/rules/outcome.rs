@@ -50,7 +50,7 @@ impl fmt::Debug for Outcome {
 }
 
 /// A logged outcome read as the rule set's own type (None when it does not read as it).
-pub(crate) fn typed<T: DeserializeOwned>(v: &Value) -> Option<T> {
+pub fn typed<T: DeserializeOwned>(v: &Value) -> Option<T> {
     T::deserialize(v).ok()
 }
 

@@ -285,7 +285,7 @@ pub struct OddsLine {
 /// A rule set, by its short id ("pk"): the key of the rule-set registry ([`crate::registry`]).
 ///
 /// Each rule set kepi ships declares its own constant in its folder (`crate::rules::pk::ID` in
-/// `src/game/rules/pk/mod.rs` ...) and the registry lists them (`crate::registry::ALL`); a rule set added
+/// `src/sets/pk/mod.rs` ...) and the registry lists them (`crate::registry::ALL`); a rule set added
 /// through [`crate::registry::register`] gets its `RuleSetId` from there. A `RuleSetId` is only ever made
 /// from a registered rule set, so [`crate::registry::get`] always finds it. Saves carry the id
 /// string, exactly as they always have ("pk", "fr1870"); reading an id no rule set has is an error

@@ -1167,19 +1167,40 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// A new game of Mars-la-Tour and its store in a fresh temp folder `kepi-store-NAME-PID`.
+    /// Two units, no rule set named.
+    const SCENARIO: &str = r#"
+name = "t"
+title = "A store's test"
+sides = ["german", "french"]
+
+[[unit]]
+id = "g1"
+name = "German 1"
+side = "german"
+arm = "infantry"
+strength = 20
+
+[[unit]]
+id = "f1"
+name = "French 1"
+side = "french"
+arm = "infantry"
+strength = 20
+"#;
+
+    /// A new game and its store in a fresh temp folder `kepi-store-NAME-PID`.
     fn new_stored_game(name: &str) -> (PathBuf, PathBuf, Game, Store) {
         let dir = std::env::temp_dir().join(format!("kepi-store-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let save = dir.join("g.json");
-        let sc = crate::registry::builtin_scenario("mars-la-tour").unwrap();
-        let game = Game::new(
-            &sc,
-            crate::rules::pk::ID,
-            SeedSecret::new(1),
-            chrono::Utc::now(),
-        );
+        // This crate is tested with no rule set: the game's is the registry's last resort,
+        // registered so that the save reads back (the store keeps bytes, whatever the rules).
+        let none = crate::registry::register(&crate::registry::Unregistered).unwrap();
+        let sc = crate::roster::validate_scenarios(&[("t.toml", SCENARIO)])
+            .unwrap()
+            .remove(0);
+        let game = Game::new(&sc, none, SeedSecret::new(1), chrono::Utc::now());
         let store = Store::create(&save, &game).unwrap();
         (dir, save, game, store)
     }

@@ -325,7 +325,7 @@ impl Form {
 }
 
 /// Looks a unit up for a form, with an error naming the field.
-pub(crate) fn unit<'a>(
+pub fn unit<'a>(
     state: &'a GameState,
     id: Option<&str>,
     field: &str,
@@ -341,7 +341,7 @@ pub(crate) fn unit<'a>(
 }
 
 /// The strength loss of a unit as actions: never more than it has.
-pub(crate) fn lose(u: &UnitState, n: u32, out: &mut Vec<Action>) -> u32 {
+pub fn lose(u: &UnitState, n: u32, out: &mut Vec<Action>) -> u32 {
     let n = n.min(u.strength);
     if n > 0 {
         out.push(Action::LoseStrength {
@@ -353,6 +353,6 @@ pub(crate) fn lose(u: &UnitState, n: u32, out: &mut Vec<Action>) -> u32 {
 }
 
 /// Erases a typed resolution and pairs it with its effects.
-pub(crate) fn done<O: Serialize>(res: Resolution<O>, effects: Vec<Action>) -> Resolved {
+pub fn done<O: Serialize>(res: Resolution<O>, effects: Vec<Action>) -> Resolved {
     (res.erase(), effects)
 }

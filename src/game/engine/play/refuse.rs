@@ -26,13 +26,13 @@ pub fn unused_die(form: &Form, entered: &[(Die, u32)]) -> Option<String> {
 }
 
 /// A unit's name for a reason.
-pub(crate) fn name(u: &UnitState) -> &str {
+pub fn name(u: &UnitState) -> &str {
     &u.unit.name
 }
 
 /// The two units of a form that has both: not the same unit, not the same side, the actor not
 /// eliminated. `verb` says what the actor does ("fire at", "melee").
-pub(crate) fn opposed(
+pub fn opposed(
     state: &GameState,
     actor: Option<&str>,
     target: Option<&str>,
@@ -58,7 +58,7 @@ pub(crate) fn opposed(
 }
 
 /// More than the unit has.
-pub(crate) fn over(u: Option<&UnitState>, wanted: u32, what: &str) -> Option<String> {
+pub fn over(u: Option<&UnitState>, wanted: u32, what: &str) -> Option<String> {
     let u = u?;
     (wanted > u.strength)
         .then(|| format!("{wanted} {what} from {}, which has {}", name(u), u.strength))

@@ -17,7 +17,7 @@ pub(crate) fn refusal(text: &str, limit: Limit) -> String {
 }
 
 /// Parses a whole number in `limit` (any width: a 30-digit number is out of range, not garbage).
-pub(crate) fn parse_within<T: TryFrom<i64>>(text: &str, limit: Limit) -> Result<T, String> {
+pub fn parse_within<T: TryFrom<i64>>(text: &str, limit: Limit) -> Result<T, String> {
     let v: i128 = text.trim().parse().map_err(|_| {
         format!(
             "`{}` is not a number (accepted: whole numbers {})",
@@ -33,7 +33,7 @@ pub(crate) fn parse_within<T: TryFrom<i64>>(text: &str, limit: Limit) -> Result<
 }
 
 /// A clap value parser for a whole-number flag accepting `limit` only; clap's error names the flag.
-pub(crate) fn within<T>(limit: Limit) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+pub fn within<T>(limit: Limit) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
 where
     T: TryFrom<i64> + Clone + Send + Sync + 'static,
 {
@@ -41,7 +41,7 @@ where
 }
 
 /// A clap value parser for an exact number (`31/2`, `1.5`) accepting `limit` only.
-pub(crate) fn ratio_within(limit: Limit) -> impl Fn(&str) -> Result<Ratio, String> + Clone {
+pub fn ratio_within(limit: Limit) -> impl Fn(&str) -> Result<Ratio, String> + Clone {
     move |s| {
         let r: Ratio = s.parse()?;
         if r < Ratio::int(limit.lo) || r > Ratio::int(limit.hi) {

@@ -572,6 +572,7 @@ impl MapEditor {
     }
 
     /// The options of the tool in use.
+    /// Over 150 lines: one row of widgets per tool of the editor, in the toolbar's order.
     fn options_ui(&mut self, ui: &mut Ui) {
         let Some(map) = self.ed.as_ref().map(|e| &e.map) else {
             return;

@@ -7,7 +7,7 @@ use std::ops::Range;
 use toml::Spanned;
 
 use super::picture::{Alignment, MAX_CELL_PX, MAX_ORIGIN_PX, Picture, plain_file_name};
-use super::raw::{CellList, RawLine, RawMap, RawPicture, RawTerrain};
+use super::raw::{CellList, RawHeader, RawLine, RawMap, RawPicture, RawTerrain};
 use super::terrain::{Applies, Declared, Effect, Source, Terrain, TerrainTable};
 use super::{
     CellData, Country, Edge, EdgeRole, Feature, Grid, Line, Map, MapError, MapSource, Place,
@@ -410,13 +410,84 @@ pub(super) fn is_name(s: &str) -> bool {
 const NAME_WORDS: &str =
     "a lower-case word of letters, digits and `-`, starting with a letter (at most 32)";
 
-/// Reads and checks a map's text.
+/// Reads and checks a map's text, one section after another (each its own function below).
 pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
     let raw: RawMap = parse_toml(file, src)?;
     let c = Check::new(file, src);
     let h = &raw.map;
+    let (rules, layout) = rules_and_layout(&c, h)?;
+    let mut ck = Ck {
+        c,
+        src,
+        grid: Grid {
+            layout,
+            first: Offset { col: 0, row: 0 },
+            last: Offset { col: 99, row: 99 },
+        },
+    };
+    let first = ck.offset(h.first.get_ref(), h.first.span(), "map.first")?;
+    let last = ck.offset(h.last.get_ref(), h.last.span(), "map.last")?;
+    if first.col > last.col || first.row > last.row {
+        return Err(ck.err(
+            h.last.span(),
+            "map.last",
+            format!(
+                "the map's last cell {} comes before its first {}",
+                h.last.get_ref().trim(),
+                h.first.get_ref().trim()
+            ),
+            "a last cell whose column and row are at least the first cell's",
+        ));
+    }
+    ck.grid.first = first;
+    ck.grid.last = last;
+    let name = ck.text(&h.name, "map.name")?;
+    let note = ck.opt_text(&h.note, "map.note")?;
 
-    // The rule set and its numbering.
+    let provenance = provenance_of(&ck, &raw)?;
+    let (table, terrain_checked) = terrain_table_of(&ck, &raw, rules)?;
+    let names = TerrainNames {
+        ck: &ck,
+        table: &table,
+        checked: terrain_checked,
+        rules,
+    };
+    let (default_terrain, terrain_names, mut cells) = painted(&ck, &raw, &names)?;
+    place_countries(&ck, &raw, &mut cells)?;
+    let (lines, by_side) = features_of(&ck, &raw)?;
+    let places = places_of(&ck, &raw)?;
+    let edges = edges_of(&ck, &raw)?;
+    let victory = victory_of(&ck, &raw)?;
+    let picture = raw
+        .picture
+        .as_ref()
+        .map(|p| picture(&ck, p.get_ref()))
+        .transpose()?;
+
+    Ok(Map {
+        file: file.to_string(),
+        name,
+        note,
+        rules,
+        grid: ck.grid,
+        provenance,
+        terrain: table,
+        terrain_checked,
+        default_terrain,
+        terrain_names,
+        cells,
+        lines,
+        by_side,
+        places,
+        edges,
+        victory,
+        picture,
+    })
+}
+
+/// `[map] rules` and `layout`: the rule set the map is drawn for (one played on hexes) and its
+/// numbering, which a layout given must not contradict.
+fn rules_and_layout(c: &Check<'_>, h: &RawHeader) -> Result<(RuleSetId, Layout), MapError> {
     let rules: RuleSetId = h
         .rules
         .get_ref()
@@ -456,37 +527,12 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
             given
         }
     };
+    Ok((rules, layout))
+}
 
-    // The grid.
-    let mut ck = Ck {
-        c,
-        src,
-        grid: Grid {
-            layout,
-            first: Offset { col: 0, row: 0 },
-            last: Offset { col: 99, row: 99 },
-        },
-    };
-    let first = ck.offset(h.first.get_ref(), h.first.span(), "map.first")?;
-    let last = ck.offset(h.last.get_ref(), h.last.span(), "map.last")?;
-    if first.col > last.col || first.row > last.row {
-        return Err(ck.err(
-            h.last.span(),
-            "map.last",
-            format!(
-                "the map's last cell {} comes before its first {}",
-                h.last.get_ref().trim(),
-                h.first.get_ref().trim()
-            ),
-            "a last cell whose column and row are at least the first cell's",
-        ));
-    }
-    ck.grid.first = first;
-    ck.grid.last = last;
-    let name = ck.text(&h.name, "map.name")?;
-    let note = ck.opt_text(&h.note, "map.note")?;
-
-    // Who drew it.
+/// `[provenance]`: who drew the map, from what, and whether it is kepi's, the club's or a VASSAL
+/// module's.
+fn provenance_of(ck: &Ck<'_>, raw: &RawMap) -> Result<MapSource, MapError> {
     let Some(p) = &raw.provenance else {
         return Err(ck.err(
             0..0,
@@ -509,14 +555,21 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
             ));
         }
     };
-    let provenance = MapSource {
+    Ok(MapSource {
         source,
         drawn_by: ck.text(&p.drawn_by, "provenance.drawn_by")?,
         from: ck.text(&p.from, "provenance.from")?,
         note: ck.opt_text(&p.note, "provenance.note")?,
-    };
+    })
+}
 
-    // The terrain table: the rule set's, then the club's entries.
+/// The terrain table in force: the rule set's entries, then the club's `[[terrain]]`; and
+/// whether names are checked at all (false when neither gives a table, FR-M1).
+fn terrain_table_of(
+    ck: &Ck<'_>,
+    raw: &RawMap,
+    rules: RuleSetId,
+) -> Result<(TerrainTable, bool), MapError> {
     let set_table = rules.terrain_table();
     let terrain_checked = set_table.is_some() || !raw.terrain.is_empty();
     let mut table = set_table.unwrap_or_else(|| TerrainTable {
@@ -529,24 +582,36 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
         entries: Vec::new(),
     });
     for (i, t) in raw.terrain.iter().enumerate() {
-        let entry = club_terrain(&ck, t.get_ref(), &format!("terrain[{i}]"), &table, rules)?;
+        let entry = club_terrain(ck, t.get_ref(), &format!("terrain[{i}]"), &table, rules)?;
         table.entries.push(entry);
     }
+    Ok((table, terrain_checked))
+}
 
-    // Each cell's terrain.
-    let cell_names = table.names(Applies::Cell);
-    let check_name = |s: &Spanned<String>, field: &str| -> Result<String, MapError> {
+/// How a terrain name is checked against the table in force (`[cells]` keys and
+/// `map.default_terrain`).
+struct TerrainNames<'a> {
+    ck: &'a Ck<'a>,
+    table: &'a TerrainTable,
+    checked: bool,
+    rules: RuleSetId,
+}
+
+impl TerrainNames<'_> {
+    /// A cell terrain's name: one of the table's cell terrains when it is checked, else any name.
+    fn check(&self, s: &Spanned<String>, field: &str) -> Result<String, MapError> {
+        let cell_names = self.table.names(Applies::Cell);
         let n = s.get_ref().trim();
-        if terrain_checked {
+        if self.checked {
             if cell_names.contains(&n) {
                 return Ok(n.to_string());
             }
-            let why = if table.get(n, Applies::Hexside).is_some() {
+            let why = if self.table.get(n, Applies::Hexside).is_some() {
                 format!("`{n}` is drawn on hexsides, not cells: list it under [[{n}]]")
             } else {
-                format!("unknown terrain `{}` for {}", shown(n), rules.id())
+                format!("unknown terrain `{}` for {}", shown(n), self.rules.id())
             };
-            return Err(ck.err(
+            return Err(self.ck.err(
                 s.span(),
                 field,
                 why,
@@ -559,15 +624,25 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
         if is_name(n) {
             Ok(n.to_string())
         } else {
-            Err(ck.err(
+            Err(self.ck.err(
                 s.span(),
                 field,
                 format!("`{}` is not a terrain name", shown(n)),
                 NAME_WORDS,
             ))
         }
-    };
-    let default_terrain = check_name(&h.default_terrain, "map.default_terrain")?;
+    }
+}
+
+/// `map.default_terrain`, `map.default_country` and `[cells]`: every cell's terrain (each cell
+/// painted once) and the default country; the terrain names in first-use order.
+fn painted(
+    ck: &Ck<'_>,
+    raw: &RawMap,
+    names: &TerrainNames<'_>,
+) -> Result<(String, Vec<String>, Vec<CellData>), MapError> {
+    let h = &raw.map;
+    let default_terrain = names.check(&h.default_terrain, "map.default_terrain")?;
     let mut terrain_names = vec![default_terrain.clone()];
     let default_country = h
         .default_country
@@ -585,7 +660,7 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
     let mut painted: Vec<Option<(u16, usize)>> = vec![None; ck.grid.len()];
     for (key, list) in in_file_order(&raw.cells) {
         let field = format!("cells.{}", key.get_ref());
-        let n = check_name(key, &field)?;
+        let n = names.check(key, &field)?;
         let idx = match terrain_names.iter().position(|x| *x == n) {
             Some(i) => i,
             None => {
@@ -614,8 +689,11 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
             }
         }
     }
+    Ok((default_terrain, terrain_names, cells))
+}
 
-    // Each cell's country.
+/// `[countries]`: each listed cell's country (each cell in one).
+fn place_countries(ck: &Ck<'_>, raw: &RawMap, cells: &mut [CellData]) -> Result<(), MapError> {
     let mut placed: Vec<Option<(Country, usize)>> = vec![None; ck.grid.len()];
     for (key, list) in in_file_order(&raw.countries) {
         let field = format!("countries.{}", key.get_ref());
@@ -640,8 +718,17 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
             }
         }
     }
+    Ok(())
+}
 
-    // Hexside features.
+/// The hexside features (`[[river]]`, `[[bridge]]`, `[[rail]]`, `[[road]]`, `[[border]]`,
+/// `[[ridge]]`), in the file's order, and the features on each hexside; a bridge must cross a
+/// river.
+#[allow(clippy::type_complexity)]
+fn features_of(
+    ck: &Ck<'_>,
+    raw: &RawMap,
+) -> Result<(Vec<Line>, BTreeMap<Hexside, Vec<usize>>), MapError> {
     let mut lines = Vec::new();
     let mut bridges: Vec<(Hexside, Range<usize>, String)> = Vec::new();
     for (feature, list) in [
@@ -654,7 +741,7 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
     ] {
         for (i, l) in list.iter().enumerate() {
             let field = format!("{feature}[{i}]");
-            let (line, spans) = feature_line(&ck, feature, l, &field)?;
+            let (line, spans) = feature_line(ck, feature, l, &field)?;
             if feature == Feature::Bridge {
                 bridges.extend(
                     line.sides
@@ -688,8 +775,11 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
             ));
         }
     }
+    Ok((lines, by_side))
+}
 
-    // Places.
+/// `[[place]]`: each place's name (once), cell, kinds and value.
+fn places_of(ck: &Ck<'_>, raw: &RawMap) -> Result<Vec<Place>, MapError> {
     let mut places: Vec<Place> = Vec::new();
     let mut place_lines: Vec<usize> = Vec::new();
     for (i, p) in raw.place.iter().enumerate() {
@@ -752,8 +842,11 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
             value,
         });
     }
+    Ok(places)
+}
 
-    // Edges.
+/// `[[edge]]`: each edge's role, side, cells and distance, checked against the grid.
+fn edges_of(ck: &Ck<'_>, raw: &RawMap) -> Result<Vec<Edge>, MapError> {
     let mut edges = Vec::new();
     for (i, e) in raw.edge.iter().enumerate() {
         let f = format!("edge[{i}]");
@@ -791,8 +884,11 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
         }
         edges.push(edge);
     }
+    Ok(edges)
+}
 
-    // Victory values.
+/// `[[victory]]`: each entry's name, side and values, by columns, rows or a line of cells.
+fn victory_of(ck: &Ck<'_>, raw: &RawMap) -> Result<Vec<Victory>, MapError> {
     let mut victory = Vec::new();
     for (i, v) in raw.victory.iter().enumerate() {
         let f = format!("victory[{i}]");
@@ -824,9 +920,9 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
             ));
         }
         let by = if let Some(m) = &v.columns {
-            VictoryBy::Columns(per_line(&ck, m, &format!("{f}.columns"), true)?)
+            VictoryBy::Columns(per_line(ck, m, &format!("{f}.columns"), true)?)
         } else if let Some(m) = &v.rows {
-            VictoryBy::Rows(per_line(&ck, m, &format!("{f}.rows"), false)?)
+            VictoryBy::Rows(per_line(ck, m, &format!("{f}.rows"), false)?)
         } else {
             let list = v.cells.as_deref().unwrap_or(&[]);
             let cells = ck.cells(list, &format!("{f}.cells"))?;
@@ -845,32 +941,7 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
         };
         victory.push(Victory { name, side, by });
     }
-
-    let picture = raw
-        .picture
-        .as_ref()
-        .map(|p| picture(&ck, p.get_ref()))
-        .transpose()?;
-
-    Ok(Map {
-        file: file.to_string(),
-        name,
-        note,
-        rules,
-        grid: ck.grid,
-        provenance,
-        terrain: table,
-        terrain_checked,
-        default_terrain,
-        terrain_names,
-        cells,
-        lines,
-        by_side,
-        places,
-        edges,
-        victory,
-        picture,
-    })
+    Ok(victory)
 }
 
 /// `[picture]`: a plain PNG or JPEG file name beside the map, finite numbers, a column and a

@@ -637,6 +637,9 @@ pub struct BoardMarks {
 /// [`trace`] with the board's markers: the cuts, and the rail sections each side holds by a
 /// possession marker on one of their cells (for [`SupplyRules::rail_line`]: such a section is at
 /// its holder's disposal in the enemy's country, and no longer at the other side's).
+/// Over 150 lines: the trace's steps (the sources, the unlimited sources' field, each unit's
+/// answer, the limited fortresses' allocation, what interdicts) share the cell arrays they
+/// build; each step is marked by its comment.
 pub fn trace_marked(
     map: &Map,
     rules: &SupplyRules,

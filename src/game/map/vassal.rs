@@ -871,6 +871,8 @@ pub struct Plan {
 /// Works out a board's kepi grid from its VASSAL grid and its picture's size (`w` x `h` pixels):
 /// the cells whose centres are on the picture, their labels, the layout, and the `[picture]`
 /// numbers. Refuses what kepi's flat-topped, four-digit, ascending numeric grid cannot say.
+/// Over 150 lines: one reading of VASSAL's grid numbers into kepi's, each refusal beside the
+/// number it reads.
 pub fn plan(board: &Board, w: u32, h: u32) -> Result<Plan, String> {
     let (g, other_zones) = match &board.grid {
         BoardGrid::Hex {

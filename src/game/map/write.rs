@@ -166,6 +166,8 @@ fn line_entry(grid: &Grid, l: &Line) -> String {
 }
 
 /// The map as the TOML of docs/MAPS.md: a file [`Map::from_source`] reads back as the same board.
+/// Over 150 lines: the file's sections one after another, in docs/MAPS.md's order, so it reads
+/// against that page (and against `check.rs`, which reads them back).
 pub fn to_toml(map: &Map) -> String {
     let g = &map.grid;
     let mut s = String::from("[map]\n");

@@ -284,6 +284,7 @@ fn take_word(words: &[String], i: &mut usize, what: &str, verb: &str) -> Result<
 // factor, `waive`'s reason) are read by their own functions below.
 /// Reads `kepi game apply`'s words into verbs, each with what was asked, checking each as it is
 /// read (units named, numbers in range, words of the vocabularies).
+/// Over 150 lines: one flat table, one arm per verb (see above).
 fn parse_verbs(
     words: &[String],
     s: &GameState,

@@ -603,6 +603,8 @@ fn escape_where(s: &str, bad: impl Fn(char) -> bool) -> std::borrow::Cow<'_, str
 
 /// Parses and validates a card file. `base_dir` is the cards folder images must stay in (None for the
 /// compiled-in files, which have no images).
+/// Over 150 lines: the file's checks in the order its fields come (the scenario's head, each
+/// card, the markers), each error naming its line and field.
 pub fn validate_roster(
     file: &str,
     src: &str,

@@ -284,6 +284,7 @@ fn kind(k: &Option<String>) -> Result<Option<fr1870::BlockadeKind>, MoveError> {
 }
 
 /// Resolves one fr1870 action.
+/// Over 150 lines: one match with an arm per `kepi resolve fr1870` action.
 pub fn run(
     action: &Fr1870Action,
     ctx: Ctx<'_>,

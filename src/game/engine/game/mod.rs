@@ -974,6 +974,8 @@ impl Action {
     }
 
     /// One line for people, read against the state before the action.
+    /// Over 150 lines: one match with an arm per action, so the log's words for every action
+    /// read in one place.
     pub fn describe(&self, s: &GameState) -> String {
         let name = |id: &str| {
             s.unit(id)

@@ -333,9 +333,17 @@ impl std::str::FromStr for RuleSetId {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         find(s).ok_or_else(|| {
             let ids: Vec<&str> = all().into_iter().map(RuleSetId::id).collect();
-            format!("unknown rule set `{s}` (accepted: {})", ids.join(", "))
+            unknown_id(s, &ids)
         })
     }
+}
+
+/// The refusal of an id no rule set has, listing the ids there are.
+fn unknown_id(s: &str, ids: &[&str]) -> String {
+    if ids.is_empty() {
+        return format!("unknown rule set `{s}` (this program was built with none)");
+    }
+    format!("unknown rule set `{s}` (accepted: {})", ids.join(", "))
 }
 
 impl<'de> serde::Deserialize<'de> for RuleSetId {
@@ -358,10 +366,20 @@ mod tests {
 
     #[test]
     fn a_program_built_with_no_rule_set_reads_no_id() {
+        // This crate's tests are built with no rule set (the store's register `Unregistered`,
+        // which answers to "none", whenever they run).
         assert!(built_in().is_empty());
         assert_eq!(find("pk"), None);
         assert_eq!(get(RuleSetId::new_registered("pk")).id(), "none");
         let e = "pk".parse::<RuleSetId>().unwrap_err();
-        assert_eq!(e, "unknown rule set `pk` (accepted: )");
+        assert!(e.starts_with("unknown rule set `pk` ("), "{e}");
+        assert_eq!(
+            unknown_id("pk", &[]),
+            "unknown rule set `pk` (this program was built with none)"
+        );
+        assert_eq!(
+            unknown_id("x", &["pk", "pw"]),
+            "unknown rule set `x` (accepted: pk, pw)"
+        );
     }
 }

@@ -425,6 +425,44 @@ fn an_entrained_unit_moves_along_its_rail_line_on_the_map() {
     assert!(out.contains("log OK"), "{out}");
 }
 
+/// SPI-L1 on the map, the reach: "the Combat Unit, once entrained, may move up to eighteen hexes
+/// along the rail line by expending one Movement Point". `kepi game reach` for the entrained
+/// French 5 at 0203 answers the line's hexes in France (0103 to 0603, 1 MP each), not the hex
+/// beside it (0204) nor one off the line (0505); past a Rail Cut at 0403 (Case D: a cut line "may
+/// not be used for rail movement") it reaches 0303 and no further.
+#[test]
+fn an_entrained_units_reach_runs_along_its_rail_line() {
+    let save = entrained_on_the_line("rail-reach");
+    let reach = |save: &str| {
+        let v = json(&["game", "reach", save, "fr-metz-5", "--json"]);
+        let cells: Vec<(String, u64)> = v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["cell"].as_str().unwrap().to_string(),
+                    c["cost"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        (v, cells)
+    };
+    let (v, cells) = reach(&save);
+    let labels: Vec<&str> = cells.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(labels, ["0103", "0303", "0403", "0503", "0603"], "{v}");
+    assert!(cells.iter().all(|(_, mp)| *mp == 1), "{v}");
+    assert_eq!(v["rules"], serde_json::json!(["SPI-L1"]), "{v}");
+    assert!(
+        v["not_applied"][0].as_str().unwrap().contains("Case F"),
+        "{v}"
+    );
+    ok(&["game", "apply", &save, "mark", "rail-cut", "0403"]);
+    let (v, cells) = reach(&save);
+    let labels: Vec<&str> = cells.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(labels, ["0103", "0303"], "{v}");
+}
+
 /// SPI-S1: "Units are determined to be supplied, unsupplied, or isolated for movement purposes at
 /// the beginning of their Movement Phase." de-2-5-1 begins the German Movement Phase at 0503,
 /// supplied (9 hexes to the "S"), and moves out of supply to 0203 (3 MP): its next move to 0206

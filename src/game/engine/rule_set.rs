@@ -304,6 +304,19 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// Where `u` may go with `allowance` points when the rule set moves it otherwise than over
+    /// the map's terrain (SPI-L1: an entrained unit along the rail line): what `kepi game reach`
+    /// answers and the window's map shades for it, in place of the terrain's reach
+    /// ([`crate::engine::play::board::board_reach`]). None (the default): the terrain's reach.
+    fn own_reach(
+        &self,
+        _s: &GameState,
+        _u: &UnitState,
+        _allowance: u32,
+    ) -> Option<crate::map::Reach> {
+        None
+    }
+
     /// The rule set's supply traced on a map (issue 42), as data: the limits, the zones that
     /// interrupt a supply line, the sources and what each arm is
     /// ([`crate::engine::play::supply::SupplyDecl`]), read with [`RuleSet::board_rules`]'s unit

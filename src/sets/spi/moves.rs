@@ -313,15 +313,60 @@ pub const NO_RAIL_LINE: &str = "no rail line of";
 ///
 /// The off-map links between rail lines (Case F) are not followed: such a move is the umpire's.
 pub fn rail_route(s: &GameState, u: &UnitState, to: Position) -> Option<Result<u32, String>> {
+    let ways = rail_ways(s, u)?;
+    let (map, from) = (ways.map, ways.from);
+    let dest = hex_in(to, map.grid.layout).filter(|h| map.on_map(*h))?;
+    let country = match ways.home {
+        kepi_game::map::Country::France => "France",
+        _ => "Germany",
+    };
+    let label = |h: kepi_game::hex::Hex| map.grid.label(h);
+    let why = |what: String| {
+        Err(format!(
+            "{NO_RAIL_LINE} {} leads from {} to {} for {}{what} (SPI-L1, Rail Movement Case A: \
+             \"Units may not move by rail directly from one rail hex to another if the two hexes \
+             are not connected by a rail line across the hexside\"; Case C: \"only use rail lines \
+             in\" their home country; Case D: a cut line \"may not be used for rail movement\")",
+            country,
+            label(from),
+            label(dest),
+            u.unit.name
+        ))
+    };
+    if from == dest {
+        return Some(Ok(0));
+    }
+    if map.country_of(dest) != Some(ways.home) {
+        return Some(why(format!(": {} is not in {country}", label(dest))));
+    }
+    Some(match ways.reached.get(&dest) {
+        Some((n, _)) => Ok(*n),
+        None => why(String::new()),
+    })
+}
+
+/// The rail hexes an entrained unit reaches from where it stands ([`rail_ways`]).
+struct RailWays<'a> {
+    map: &'a kepi_game::map::Map,
+    from: kepi_game::hex::Hex,
+    home: kepi_game::map::Country,
+    /// Each hex reached: the hexes walked along the line, and the hex it is entered from.
+    reached: std::collections::HashMap<kepi_game::hex::Hex, (u32, kepi_game::hex::Hex)>,
+}
+
+/// SPI-L1: the rail hexes of its home country `u` may move to along the rail line from where it
+/// stands, by the rules [`rail_route`] cites (Cases A to D), walked breadth first: through no
+/// cut and no enemy unit, and on past no hex next to an enemy combat or fortification unit (such
+/// a hex is reached, Case B's note is its move's own). None without a usable map or off it.
+fn rail_ways<'a>(s: &'a GameState, u: &UnitState) -> Option<RailWays<'a>> {
     use kepi_game::hex::{Direction, Hexside};
     use kepi_game::map::{Country, Feature};
     let map = game_map(s)?;
     let layout = map.grid.layout;
     let from = hex_in(u.position, layout).filter(|h| map.on_map(*h))?;
-    let dest = hex_in(to, layout).filter(|h| map.on_map(*h))?;
-    let (home, country) = match u.unit.side {
-        Side::French => (Country::France, "France"),
-        Side::German => (Country::Germany, "Germany"),
+    let home = match u.unit.side {
+        Side::French => Country::France,
+        Side::German => Country::Germany,
     };
     let cut = |h: kepi_game::hex::Hex| {
         let p = kepi_game::engine::play::board::position_in(h, layout);
@@ -343,33 +388,13 @@ pub fn rail_route(s: &GameState, u: &UnitState, to: Position) -> Option<Result<u
                 && hex_in(o.position, layout).is_some_and(|x| x.distance(h) == 1)
         })
     };
-    let label = |h: kepi_game::hex::Hex| map.grid.label(h);
-    let why = |what: String| {
-        Err(format!(
-            "{NO_RAIL_LINE} {} leads from {} to {} for {}{what} (SPI-L1, Rail Movement Case A: \
-             \"Units may not move by rail directly from one rail hex to another if the two hexes \
-             are not connected by a rail line across the hexside\"; Case C: \"only use rail lines \
-             in\" their home country; Case D: a cut line \"may not be used for rail movement\")",
-            country,
-            label(from),
-            label(dest),
-            u.unit.name
-        ))
-    };
-    if from == dest {
-        return Some(Ok(0));
-    }
-    if map.country_of(dest) != Some(home) {
-        return Some(why(format!(": {} is not in {country}", label(dest))));
-    }
-    // Breadth first along the rail hexsides, within the home country, through no cut and past
-    // no enemy.
-    let mut seen = std::collections::HashSet::from([from]);
+    let mut reached = std::collections::HashMap::new();
     let mut queue = std::collections::VecDeque::from([(from, 0u32)]);
     while let Some((h, n)) = queue.pop_front() {
         for d in Direction::ALL {
             let next = h.neighbour(d);
-            if seen.contains(&next)
+            if next == from
+                || reached.contains_key(&next)
                 || !map.on_map(next)
                 || map.country_of(next) != Some(home)
                 || !map
@@ -380,17 +405,65 @@ pub fn rail_route(s: &GameState, u: &UnitState, to: Position) -> Option<Result<u
             {
                 continue;
             }
-            if next == dest {
-                return Some(Ok(n + 1));
-            }
-            seen.insert(next);
+            reached.insert(next, (n + 1, h));
             if !next_to_enemy(next) {
                 queue.push_back((next, n + 1));
             }
         }
     }
-    Some(why(String::new()))
+    Some(RailWays {
+        map,
+        from,
+        home,
+        reached,
+    })
 }
+
+/// SPI-L1: where entrained `u` may go by rail with `allowance` Movement Points, one point per
+/// eighteen hexes along the line ([`RAIL_HEXES_PER_MP`]): what `kepi game reach` answers and the
+/// window's map shades for an entrained unit (its move is counted the same way,
+/// [`move_points`]). None for a unit not entrained, or without a usable map.
+pub fn rail_reach(s: &GameState, u: &UnitState, allowance: u32) -> Option<kepi_game::map::Reach> {
+    if !u.entrained {
+        return None;
+    }
+    let ways = rail_ways(s, u)?;
+    let label = |h: kepi_game::hex::Hex| ways.map.grid.label(h);
+    let mut cells: Vec<kepi_game::map::Reached> = ways
+        .reached
+        .iter()
+        .map(|(h, (n, via))| (*h, *n, *via, n.div_ceil(RAIL_HEXES_PER_MP)))
+        .filter(|(_, _, _, cost)| *cost <= allowance)
+        .map(|(h, n, via, cost)| kepi_game::map::Reached {
+            hex: h,
+            cell: label(h),
+            cost,
+            steps: n,
+            via: label(via),
+            zoc: false,
+            paid: Vec::new(),
+        })
+        .collect();
+    cells.sort_by(|a, b| (a.cost, &a.cell).cmp(&(b.cost, &b.cell)));
+    Some(kepi_game::map::Reach {
+        from: label(ways.from),
+        allowance,
+        cells,
+        unknown: Vec::new(),
+        lacking: Vec::new(),
+        enemy: Vec::new(),
+        rules: vec!["SPI-L1".to_string()],
+        not_applied: vec![RAIL_NOT_FOLLOWED.to_string()],
+        zoc: Vec::new(),
+        from_zoc: false,
+        closed: Vec::new(),
+        movement_rules: true,
+    })
+}
+
+/// What an entrained unit's reach leaves to the umpire (SPI-L1).
+pub const RAIL_NOT_FOLLOWED: &str = "by rail along the lines of its home country only: the \
+    off-map links between lines (Rail Movement Case F) are the umpire's";
 
 /// True when `id` has moved this movement phase.
 fn moved_this_phase(game: &Game, id: &str) -> bool {

@@ -437,6 +437,15 @@ impl RuleSet for SpiRules {
         crate::spi::moves::move_effects(s, u, to)
     }
 
+    fn own_reach(
+        &self,
+        s: &GameState,
+        u: &UnitState,
+        allowance: u32,
+    ) -> Option<kepi_game::map::Reach> {
+        crate::spi::moves::rail_reach(s, u, allowance)
+    }
+
     /// SPI-M1 ("only in the friendly movement phase, advance after combat excepted"), SPI-T1:
     /// units move in the Movement Phase; reinforcements come onto the map in the Reinforcement
     /// Phase.

@@ -187,8 +187,10 @@ pub fn controlled_cells(s: &crate::engine::game::GameState, side: Side) -> Optio
 }
 
 /// The cells `u` may reach on its game's map with `allowance` points, `paid` the first-only
-/// terrains it paid this phase already: under the rule set's movement rules where it declares
-/// them ([`crate::engine::rule_set::RuleSet::board_rules`]), else the terrain table's costs with
+/// terrains it paid this phase already: the rule set's own answer where it moves `u` otherwise
+/// ([`crate::engine::rule_set::RuleSet::own_reach`]: SPI's entrained units by rail), else under
+/// the rule set's movement rules where it declares them
+/// ([`crate::engine::rule_set::RuleSet::board_rules`]), else the terrain table's costs with
 /// every enemy cell barred. Refused, in words, when the game has no usable map or `u` is not on
 /// it.
 pub fn board_reach(
@@ -215,6 +217,9 @@ pub fn board_reach(
                 map.grid.span_label()
             )
         })?;
+    if let Some(r) = s.system.own_reach(s, u, allowance) {
+        return Ok(r);
+    }
     let r = match s.system.board_rules() {
         Some(rules) => {
             let units = board_units(s, u, &rules.roles, layout);

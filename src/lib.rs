@@ -2,8 +2,9 @@
 //!
 //! This crate is the binary, the composition root and a facade over the workspace's crates, so one
 //! path names a thing wherever it lives: `kepi::dice`, `kepi::engine`, `kepi::registry` ... are
-//! `kepi-game`'s (dice with exact odds, rule tables with provenance, the engine, the store, the
-//! table on the network); `kepi::rules` is `kepi-game`'s rules vocabulary with the five rule sets'
+//! `kepi-game`'s (dice with exact odds, rule tables with provenance, the engine, the store);
+//! `kepi::moves`, `kepi::export`, `kepi::net` and `kepi::campaign` are `kepi-middle`'s;
+//! `kepi::rules` is `kepi-game`'s rules vocabulary with the five rule sets'
 //! folders of `kepi-sets` beside it (`kepi::rules::pk` ...); [`cli`] is `kepi-cli` (the command
 //! line); `app` is `kepi-window` (the window, feature `gui`). The crate graph is the layer drawing
 //! of docs/ARCHITECTURE.md.
@@ -25,6 +26,10 @@ pub mod registry {
     pub use kepi_game::registry::*;
     pub use kepi_sets::{ALL, BUILT_IN};
 }
+
+/// The middle (crate `kepi-middle`): the `game apply` language, exports, the table on the
+/// network and the campaign.
+pub use kepi_middle::{campaign, export, moves, net};
 
 /// The command line (crate `kepi-cli`).
 pub use kepi_cli as cli;

@@ -1,7 +1,7 @@
 //! A campaign's battles in the window (issue 30): "Fight as a battle" beside Roll in the SPI and 1870
 //! resolver, and "Return to the campaign" in a battle's File menu. Both dialogs show what the step
 //! will do and call the same library steps as `kepi campaign battle` and `kepi campaign return`
-//! ([`kepi_game::campaign::ops`]); refusals are shown whole, in the window's words.
+//! ([`kepi_middle::campaign::ops`]); refusals are shown whole, in the window's words.
 
 use std::path::PathBuf;
 
@@ -9,13 +9,13 @@ use egui::{RichText, Ui};
 
 use super::file_dialog::Purpose;
 use super::state::{AppState, Command, View};
-use kepi_game::campaign::ops::{self, Front, GivenBack};
-use kepi_game::campaign::{self, CampaignTable, Link, Role};
 use kepi_game::engine::game::{Action, Game};
 use kepi_game::engine::play::Form;
 use kepi_game::engine::rule_set::CampaignPart;
 use kepi_game::roster::{Position, Side};
 use kepi_game::rules::RuleSetId;
+use kepi_middle::campaign::ops::{self, Front, GivenBack};
+use kepi_middle::campaign::{self, CampaignTable, Link, Role};
 
 /// The combat the resolver holds, to fight as a battle.
 #[derive(Clone, Debug, PartialEq)]

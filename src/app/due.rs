@@ -325,7 +325,7 @@ impl DuePanel {
         let Some(remote) = view.mode.remote() else {
             return;
         };
-        if remote.pending.is_empty() || remote.seat != Some(kepi_game::net::Seat::Umpire) {
+        if remote.pending.is_empty() || remote.seat != Some(kepi_middle::net::Seat::Umpire) {
             return;
         }
         let title = RichText::new(format!(

@@ -5,7 +5,7 @@
 //! thread, which is quick and keeps the worker away from the live game; laying out, rendering and
 //! writing run on a worker thread that reports progress through an [`AtomicProgress`]. The window
 //! polls the job each frame, draws a progress bar, and stays responsive while a 1,000-unit roster
-//! prints. Output goes through the same [`kepi_game::export`] functions as `kepi roster print`,
+//! prints. Output goes through the same [`kepi_middle::export`] functions as `kepi roster print`,
 //! `kepi cards`, `kepi report` and `kepi export csv`, and is written atomically.
 
 use std::path::{Path, PathBuf};
@@ -16,8 +16,8 @@ use egui::Ui;
 
 use super::state::{Command, View};
 use kepi_game::engine::game::Game;
-use kepi_game::export::{self, AtomicProgress, ExportError, Paper};
 use kepi_game::rules::Tables;
+use kepi_middle::export::{self, AtomicProgress, ExportError, Paper};
 
 /// The PNG card resolution the window uses (the command line's default too).
 pub const CARD_DPI: u32 = 300;
@@ -121,7 +121,7 @@ enum Payload {
 
 /// Takes the view model an export needs from the game (on the caller's thread).
 fn payload(kind: ExportKind, game: &Game, tables: &Tables) -> Payload {
-    use kepi_game::export::from_game::{game_roster_doc, log_rows, report_doc};
+    use kepi_middle::export::from_game::{game_roster_doc, log_rows, report_doc};
     match kind {
         ExportKind::RosterPdf
         | ExportKind::CardsPdf

@@ -69,7 +69,7 @@ impl LogPanel {
                 // A player's seat while strengths are hidden holds some entries as their place in
                 // the chain only: their links are checked, and the whole entries' hashes.
                 let checked = if view.game.is_seat_view() {
-                    kepi_game::net::redact::verify_seat_log(view.game.log())
+                    kepi_middle::net::redact::verify_seat_log(view.game.log())
                 } else {
                     verify_chain(view.game.log())
                         .map(|s| s.head)

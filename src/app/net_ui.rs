@@ -1,5 +1,5 @@
 //! File > Host this game… and File > Join a game… (issue 19): the window's side of the table on a
-//! network ([`kepi_game::net`]).
+//! network ([`kepi_middle::net`]).
 //!
 //! Every network call runs on a worker thread ([`Link`] for a client, the host's own threads for
 //! the host); the frame only reads channels, so a dead or slow host never freezes the window.
@@ -22,10 +22,10 @@ use std::time::{Duration, Instant};
 
 use super::state::{AppState, Command, Mode, Remote, Request, View, rolled_entry_status};
 use kepi_game::engine::game::Game;
-use kepi_game::net::client::{Answer, Client, Incoming, PendingList, Replica};
-use kepi_game::net::discovery::Found;
-use kepi_game::net::host::{Event, EventSink, Host, HostOptions, SeatCode, Stopped};
-use kepi_game::net::{NetError, Seat};
+use kepi_middle::net::client::{Answer, Client, Incoming, PendingList, Replica};
+use kepi_middle::net::discovery::Found;
+use kepi_middle::net::host::{Event, EventSink, Host, HostOptions, SeatCode, Stopped};
+use kepi_middle::net::{NetError, Seat};
 
 /// How long a worker waits for the host at each step (connecting, an answer).
 const STEP: Duration = Duration::from_secs(5);
@@ -258,7 +258,7 @@ fn work(
     let mut replica = Replica::new();
     let mut joined_once = false;
     // Waits between reconnections grow (with jitter) while the host keeps dropping this window.
-    let mut backoff = kepi_game::net::io::Backoff::default();
+    let mut backoff = kepi_middle::net::io::Backoff::default();
     while !stop.load(Ordering::SeqCst) {
         let c = match connect(
             address,
@@ -311,7 +311,7 @@ fn connect(
     joined_once: bool,
     tell: &Sender<Update>,
     stop: &AtomicBool,
-    backoff: &mut kepi_game::net::io::Backoff,
+    backoff: &mut kepi_middle::net::io::Backoff,
 ) -> Step<Client> {
     match Client::connect(address, code, Some(replica.clone()), STEP) {
         Ok(c) => Step::Go(c),
@@ -343,7 +343,7 @@ fn caught_up(
     mut c: Client,
     tell: &Sender<Update>,
     stop: &AtomicBool,
-    backoff: &mut kepi_game::net::io::Backoff,
+    backoff: &mut kepi_middle::net::io::Backoff,
     replica: &mut Replica,
 ) -> Step<Client> {
     let caught = if c.welcome().hidden {
@@ -510,7 +510,7 @@ pub struct Hosting {
     pub address: String,
     /// The address and port listened on (`0.0.0.0`: every interface).
     pub listening: std::net::SocketAddr,
-    /// Who can reach it, in words ([`kepi_game::net::host::reach`]).
+    /// Who can reach it, in words ([`kepi_middle::net::host::reach`]).
     pub reach: String,
     /// The seats and their codes, umpire first.
     pub seats: Vec<SeatCode>,
@@ -708,7 +708,7 @@ impl NetUi {
         match d {
             NetDialog::Host => {
                 self.host_open = true;
-                self.own = kepi_game::net::host::own_addresses();
+                self.own = kepi_middle::net::host::own_addresses();
             }
             NetDialog::Join => {
                 self.join_open = true;
@@ -728,7 +728,7 @@ impl NetUi {
         let spawned = std::thread::Builder::new()
             .name("kepi-discover".into())
             .spawn(move || {
-                let found = kepi_game::net::discovery::discover(Duration::from_secs(2))
+                let found = kepi_middle::net::discovery::discover(Duration::from_secs(2))
                     .map_err(|e| e.to_string());
                 let _ = tx.send(found);
             });
@@ -756,10 +756,10 @@ impl NetUi {
                         )
                     }
                 })?;
-                if kepi_game::net::host::can_listen_on(ip, &self.own) {
+                if kepi_middle::net::host::can_listen_on(ip, &self.own) {
                     Ok(ip)
                 } else {
-                    Err(kepi_game::net::host::not_an_own_address(ip, &self.own))
+                    Err(kepi_middle::net::host::not_an_own_address(ip, &self.own))
                 }
             }
         }
@@ -854,7 +854,7 @@ impl NetUi {
             .spawn(move || {
                 // LAN discovery is a convenience: without multicast, players type the address.
                 let _advertised = advert.and_then(|a| {
-                    kepi_game::net::discovery::Advertiser::start(&a, options.bind).ok()
+                    kepi_middle::net::discovery::Advertiser::start(&a, options.bind).ok()
                 });
                 host.serve(&flag)
             });
@@ -876,7 +876,7 @@ impl NetUi {
         self.hosting = Some(Hosting {
             address,
             listening,
-            reach: kepi_game::net::host::reach(listening.ip()),
+            reach: kepi_middle::net::host::reach(listening.ip()),
             seats,
             save,
             connected: Vec::new(),
@@ -907,7 +907,7 @@ impl NetUi {
         }
         let address = self.join.address.trim().to_string();
         let code = self.join.code.trim().to_string();
-        if let Err(e) = kepi_game::net::parse_address(&address) {
+        if let Err(e) = kepi_middle::net::parse_address(&address) {
             self.join.error = Some(e.to_string());
             return;
         }
@@ -976,7 +976,7 @@ impl NetUi {
                     h.connected.retain(|(_, p)| p != peer);
                     let who = seat.map(|s| s.name()).unwrap_or("a client");
                     // A seat that closed its connection simply left: no reason to show.
-                    if reason == kepi_game::net::host::CLOSED {
+                    if reason == kepi_middle::net::host::CLOSED {
                         format!("{who} left")
                     } else {
                         format!("{who} left ({reason})")
@@ -1283,7 +1283,7 @@ impl NetUi {
                 (Ok(ip), None) => {
                     let words = format!(
                         "Reachable from {}: anyone there with a join code can join.",
-                        kepi_game::net::host::reach(*ip)
+                        kepi_middle::net::host::reach(*ip)
                     );
                     if ip.is_unspecified() {
                         ui.colored_label(ui.visuals().warn_fg_color, words);
@@ -1327,9 +1327,9 @@ impl NetUi {
             let system = view.state().system.system();
             ui.label(format!(
                 "A request, in the words of `kepi remote apply`; this game's verbs: {}.",
-                kepi_game::moves::play::verbs_for(system).join(", ")
+                kepi_middle::moves::play::verbs_for(system).join(", ")
             ));
-            let example = kepi_game::moves::play::request_example(system).unwrap_or_default();
+            let example = kepi_middle::moves::play::request_example(system).unwrap_or_default();
             ui.horizontal(|ui| {
                 super::keys::field(
                     ui,

@@ -1,7 +1,7 @@
 //! Rolls without a unit (issue 28): a rule set's `kepi resolve` actions that no form covers (P&K
 //! initiative and army morale, the Portable Wargame's first side, SPI's victory tally and EB river
 //! rolls, 1870's storming of a fortress...), played in the game with the very words
-//! `kepi game apply` takes ([`kepi_game::moves::apply_in_memory`]), seeded and logged like a form's
+//! `kepi game apply` takes ([`kepi_middle::moves::apply_in_memory`]), seeded and logged like a form's
 //! roll. The options typed belong to one roll: they are cleared once it is asked for.
 
 use egui::{RichText, Ui};
@@ -22,7 +22,7 @@ impl OtherRollsPanel {
     pub fn ui(&mut self, ui: &mut Ui, view: &View) -> Vec<Command> {
         let mut out = Vec::new();
         let system = view.state().system.system();
-        let verbs = kepi_game::moves::play::plain_verbs(system);
+        let verbs = kepi_middle::moves::play::plain_verbs(system);
         let Some(first) = verbs.first().cloned() else {
             return out;
         };
@@ -40,7 +40,7 @@ impl OtherRollsPanel {
                 let text = &mut self.text;
                 // The whole `--help` is laid out only while hovered, not every frame.
                 let help = |ui: &mut Ui, verb: &str| {
-                    ui.label(kepi_game::moves::play::plain_verb_help(system, verb));
+                    ui.label(kepi_middle::moves::play::plain_verb_help(system, verb));
                 };
                 ui.horizontal_wrapped(|ui| {
                     egui::ComboBox::new("other_rolls_pick", "roll")
@@ -74,7 +74,7 @@ impl OtherRollsPanel {
                         text.clear();
                     }
                 });
-                let about = kepi_game::moves::play::plain_verb_about(system, &verb);
+                let about = kepi_middle::moves::play::plain_verb_about(system, &verb);
                 ui.label(RichText::new(about).small().weak())
                     .on_hover_ui(|ui| help(ui, &verb));
                 self.verb = Some(verb);

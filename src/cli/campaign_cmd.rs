@@ -1,5 +1,5 @@
 //! `kepi campaign ...`: a combat of an SPI or 1870 game fought as a P&K or PW battle, and its
-//! losses carried back (issue 30; the rules and the records are [`kepi_game::campaign`]).
+//! losses carried back (issue 30; the rules and the records are [`kepi_middle::campaign`]).
 
 use std::path::{Path, PathBuf};
 
@@ -7,11 +7,11 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use super::{CliError, fresh_seed, print_json, stood};
-use kepi_game::campaign::ops::{self, Front, StepError};
-use kepi_game::campaign::{self, CampaignError, CampaignTable};
 use kepi_game::roster::{Position, Side};
 use kepi_game::rules::{RuleSetId, Tables};
 use kepi_game::store::{Store, read_game};
+use kepi_middle::campaign::ops::{self, Front, StepError};
+use kepi_middle::campaign::{self, CampaignError, CampaignTable};
 
 impl From<CampaignError> for CliError {
     fn from(e: CampaignError) -> Self {

@@ -1,8 +1,8 @@
 //! `kepi roster print`, `kepi cards`, `kepi export csv` and `kepi report`: the export commands.
 //!
 //! They need scenarios, card files and saves, which the game session owns, so every run function takes
-//! a [`DocProvider`] that turns a [`Source`] into the plain view model ([`kepi_game::export::RosterDoc`], [`kepi_game::export::ReportDoc`],
-//! [`kepi_game::export::LogRowDoc`]s). The provider reports an unknown scenario or a broken file as an
+//! a [`DocProvider`] that turns a [`Source`] into the plain view model ([`kepi_middle::export::RosterDoc`], [`kepi_middle::export::ReportDoc`],
+//! [`kepi_middle::export::LogRowDoc`]s). The provider reports an unknown scenario or a broken file as an
 //! [`ExportError::Source`] naming it (exit 2); these functions write the output atomically and report an unwritable path naming it.
 
 use std::path::{Path, PathBuf};
@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use super::CliError;
-use kepi_game::export::{self, ExportError, Paper, no_progress, write_atomic};
+use kepi_middle::export::{self, ExportError, Paper, no_progress, write_atomic};
 
-pub use kepi_game::export::{DocProvider, Source};
+pub use kepi_middle::export::{DocProvider, Source};
 
 fn cli_err(e: ExportError) -> CliError {
     match e {

@@ -11,14 +11,14 @@ use super::{CliError, fresh_seed, print_json, stood};
 use kepi_game::engine::game::{
     Action, EntryKind, Game, GameState, LogEntry, SeedSecret, verify_chain,
 };
-use kepi_game::moves::play as game_play;
-use kepi_game::moves::{apply_verbs, show_out, unit_view};
 use kepi_game::registry::{builtin_scenario, builtin_scenarios};
 use kepi_game::roster::load_roster_file;
 use kepi_game::rules::Tables;
 use kepi_game::store::{
     Recorded, SaveFile, Store, StoreError, read_bytes_limited, read_game, read_journal, recover,
 };
+use kepi_middle::moves::play as game_play;
+use kepi_middle::moves::{apply_verbs, show_out, unit_view};
 
 impl From<StoreError> for CliError {
     fn from(e: StoreError) -> Self {
@@ -860,7 +860,7 @@ fn apply_words(file: &Path, words: &[String], json: bool, tables: &Tables) -> Re
     let mut opened = Store::open(file)?;
     report_open(&opened.warnings);
     // A battle its campaign already took back is played on, with a word (issue 46).
-    if let Some(r) = kepi_game::campaign::ops::returned_already(&opened.game) {
+    if let Some(r) = kepi_middle::campaign::ops::returned_already(&opened.game) {
         errln!("warning: {}", r.say());
     }
     let mut unprinted: Option<CliError> = None;

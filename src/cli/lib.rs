@@ -247,10 +247,10 @@ pub fn out(args: std::fmt::Arguments<'_>) -> Result<(), CliError> {
         .map_err(CliError::from_stdout)
 }
 
-/// A move not made ([`kepi_game::moves`]) exits with its kind's code: 2 for usage and refusals, 1 for a
+/// A move not made ([`kepi_middle::moves`]) exits with its kind's code: 2 for usage and refusals, 1 for a
 /// failure.
-impl From<kepi_game::moves::MoveError> for CliError {
-    fn from(e: kepi_game::moves::MoveError) -> Self {
+impl From<kepi_middle::moves::MoveError> for CliError {
+    fn from(e: kepi_middle::moves::MoveError) -> Self {
         CliError::with_code(e.code(), e.message)
     }
 }
@@ -341,12 +341,12 @@ impl OpenArgs {
 /// The game session's export provider, with the tables in force (for move and range).
 pub fn docs(
     dir: Option<&std::path::Path>,
-) -> Result<kepi_game::export::from_game::GameDocs<'static>, CliError> {
+) -> Result<kepi_middle::export::from_game::GameDocs<'static>, CliError> {
     let tables: &'static kepi_game::rules::Tables = match dir {
         Some(d) => Box::leak(Box::new(kepi_game::registry::load_tables(Some(d))?)),
         None => kepi_game::registry::builtin_tables()?,
     };
-    Ok(kepi_game::export::from_game::GameDocs { tables })
+    Ok(kepi_middle::export::from_game::GameDocs { tables })
 }
 
 /// Prints a value as pretty JSON on stdout.

@@ -1,5 +1,5 @@
 //! `kepi serve` and `kepi remote`: the umpire hosts a game on the table's network; players (and
-//! scripts) show it, apply verbs to it and watch its log from other machines ([`kepi_game::net`]).
+//! scripts) show it, apply verbs to it and watch its log from other machines ([`kepi_middle::net`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,11 +12,11 @@ use serde::Serialize;
 use super::CliError;
 use super::game_cmd::{VERBS_HELP, print_entry, show};
 use kepi_game::engine::game::LogEntry;
-use kepi_game::net::client::{Client, Decision, Incoming, Replica};
-use kepi_game::net::host::{Event, Host, HostOptions, SeatCode};
-use kepi_game::net::io::Backoff;
-use kepi_game::net::{DEFAULT_PORT, NetError};
 use kepi_game::rules::Tables;
+use kepi_middle::net::client::{Client, Decision, Incoming, Replica};
+use kepi_middle::net::host::{Event, Host, HostOptions, SeatCode};
+use kepi_middle::net::io::Backoff;
+use kepi_middle::net::{DEFAULT_PORT, NetError};
 
 /// `kepi serve SAVE [--port N] [--bind ADDR] [--json]`
 #[derive(Debug, Args)]
@@ -213,7 +213,7 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
         None => kepi_game::registry::builtin_tables()?,
     };
     let json = a.json;
-    let events: kepi_game::net::host::EventSink = Arc::new(move |e: &Event| report(e, json));
+    let events: kepi_middle::net::host::EventSink = Arc::new(move |e: &Event| report(e, json));
     let host = Host::open(
         &a.save,
         &HostOptions {
@@ -253,9 +253,9 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
     let at = host.local_addr();
     errln!(
         "listening on {at}: {}",
-        kepi_game::net::host::reach(at.ip())
+        kepi_middle::net::host::reach(at.ip())
     );
-    if let Some(w) = kepi_game::net::host::exposure_warning(at) {
+    if let Some(w) = kepi_middle::net::host::exposure_warning(at) {
         errln!("warning: {w}");
     }
     // LAN discovery is a convenience: a network without multicast is a warning, not a failure
@@ -263,7 +263,7 @@ pub fn serve(a: &ServeArgs, tables: Option<&std::path::Path>) -> Result<(), CliE
     let _advertised = if a.no_advertise {
         None
     } else {
-        match kepi_game::net::discovery::Advertiser::start(&host.advert(), bind) {
+        match kepi_middle::net::discovery::Advertiser::start(&host.advert(), bind) {
             Ok(ad) => Some(ad),
             Err(e) => {
                 report(
@@ -403,11 +403,11 @@ fn discover(a: &RemoteArgs) -> Result<(), CliError> {
             "--timeout: {secs} seconds (accepted: 1 to {MAX_WAIT_SECS})"
         )));
     }
-    let games = kepi_game::net::discovery::discover(Duration::from_secs(secs))?;
+    let games = kepi_middle::net::discovery::discover(Duration::from_secs(secs))?;
     if a.json {
         #[derive(Serialize)]
         struct Out<'a> {
-            games: &'a [kepi_game::net::discovery::Found],
+            games: &'a [kepi_middle::net::discovery::Found],
         }
         return print_line(&Out { games: &games });
     }
@@ -478,7 +478,7 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
             "--wait: {wait} seconds (accepted: 0 to {MAX_WAIT_SECS})"
         )));
     }
-    kepi_game::net::parse_address(&a.address)?;
+    kepi_middle::net::parse_address(&a.address)?;
     let timeout = Duration::from_secs(timeout_secs);
     match command {
         RemoteCommand::Show { json } => {
@@ -555,7 +555,7 @@ pub fn remote(a: &RemoteArgs) -> Result<(), CliError> {
 }
 
 /// The exit a refusal from the host means (none: success).
-fn refusal(refused: Option<kepi_game::net::Refusal>) -> Result<(), CliError> {
+fn refusal(refused: Option<kepi_middle::net::Refusal>) -> Result<(), CliError> {
     match refused {
         None => Ok(()),
         Some(r) => Err(CliError::with_code(
@@ -570,7 +570,7 @@ fn refusal(refused: Option<kepi_game::net::Refusal>) -> Result<(), CliError> {
 fn held(
     mut c: Client,
     request: u64,
-    seat: kepi_game::net::Seat,
+    seat: kepi_middle::net::Seat,
     json: bool,
     wait: u64,
 ) -> Result<(), CliError> {
@@ -579,7 +579,7 @@ fn held(
         #[derive(Serialize)]
         struct Out<'a> {
             held: u64,
-            seat: kepi_game::net::Seat,
+            seat: kepi_middle::net::Seat,
             message: &'a str,
         }
         print_line(&Out {
@@ -622,12 +622,12 @@ fn held(
 }
 
 /// `kepi remote ... pending`.
-fn print_pending(list: &kepi_game::net::client::PendingList, json: bool) -> Result<(), CliError> {
+fn print_pending(list: &kepi_middle::net::client::PendingList, json: bool) -> Result<(), CliError> {
     if json {
         #[derive(Serialize)]
         struct Out<'a> {
             approval: bool,
-            requests: &'a [kepi_game::net::PendingRequest],
+            requests: &'a [kepi_middle::net::PendingRequest],
         }
         return print_line(&Out {
             approval: list.approval,
@@ -780,7 +780,7 @@ fn print_watched(e: &LogEntry, json: bool) -> Result<(), CliError> {
 /// A watched entry as a player seat sees it while strengths are hidden: a whole one as
 /// [`print_watched`]; a hidden one as {"index", "time", "turn", "phase", "prev", "hash",
 /// "hidden": true}.
-fn print_watched_seen(e: &kepi_game::net::redact::SeatEntry, json: bool) -> Result<(), CliError> {
+fn print_watched_seen(e: &kepi_middle::net::redact::SeatEntry, json: bool) -> Result<(), CliError> {
     if let Some(w) = &e.entry {
         return print_watched(w, json);
     }
@@ -794,7 +794,7 @@ fn print_watched_seen(e: &kepi_game::net::redact::SeatEntry, json: bool) -> Resu
 /// An entry a request made, as a player seat sees it while strengths are hidden: a whole one as
 /// `kepi game apply` prints it; a hidden one as {"ok": true, "index", "turn", "phase", "hidden":
 /// true, "hash"}.
-fn print_seen(e: &kepi_game::net::redact::SeatEntry, json: bool) -> Result<(), CliError> {
+fn print_seen(e: &kepi_middle::net::redact::SeatEntry, json: bool) -> Result<(), CliError> {
     if let Some(w) = &e.entry {
         return print_entry(w, json);
     }

@@ -1,24 +1,21 @@
-//! kepi-game: kepi below its front ends, everything that does not need a window or a command line.
+//! kepi-game: kepi's core, below the rule sets, the middle and the front ends.
 //!
-//! Dice with exact odds ([`dice`]), rule tables with provenance ([`tables`]), the five rule sets
-//! ([`rules`]) and their registry ([`registry`]), the roster ([`roster`]), the engine ([`engine`]:
-//! the game, the umpire's flow, play), the save and its journal ([`store`]), the `game apply`
-//! language ([`moves`]), exports ([`export`]), the campaign ([`campaign`]) and the game hosted on
-//! the table's network ([`net`]). The command line (`kepi-cli`) and the window (`kepi-window`)
-//! drive the same functions; this crate links neither (feature `gui` adds egui, not eframe, for the
-//! rule sets' forms). See docs/ARCHITECTURE.md.
+//! Dice with exact odds ([`dice`]), rule tables with provenance ([`tables`]), the rules'
+//! vocabulary ([`rules`]) and the rule-set registry ([`registry`], a table naming no rule set),
+//! the board as data ([`map`]), the roster ([`roster`]), the engine ([`engine`]: the game, the
+//! umpire's flow, play) and the save and its journal ([`store`]). The rule sets (`kepi-sets`) and
+//! the middle (`kepi-middle`: the `game apply` language, exports, the campaign, the table on the
+//! network) sit on it; the command line (`kepi-cli`) and the window (`kepi-window`) drive the same
+//! functions. This crate links no window (feature `gui` adds egui, not eframe, for the rule sets'
+//! forms). See docs/ARCHITECTURE.md.
 
 #![warn(missing_docs)]
 
-pub mod campaign;
 pub mod dice;
 pub mod engine;
-pub mod export;
 pub mod fsio;
 pub mod hex;
 pub mod map;
-pub mod moves;
-pub mod net;
 pub mod registry;
 pub mod roster;
 pub mod rules;

@@ -8,11 +8,11 @@ use super::AppState;
 
 impl AppState {
     /// Issue 30, CAMP-B1: makes the battle of the "Fight as a battle" dialog at `out` exactly as
-    /// `kepi campaign battle` does ([`kepi_game::campaign::ops::make_battle`]), with the campaign's
+    /// `kepi campaign battle` does ([`kepi_middle::campaign::ops::make_battle`]), with the campaign's
     /// pending combat journalled, then opens it. Refused: said whole in the dialog and the status
     /// line, nothing applied.
     pub(super) fn fight_battle(&mut self, out: &Path) {
-        use kepi_game::campaign::ops::{self, BattleOrder, Front};
+        use kepi_middle::campaign::ops::{self, BattleOrder, Front};
         let Some(dialog) = self.dialogs.campaign.fight.take() else {
             return self.err("no combat to fight as a battle: press \"Fight as a battle\" first");
         };
@@ -24,7 +24,7 @@ impl AppState {
         if let Some(why) = crate::campaign::fight_unavailable(self) {
             return refused(self, dialog, why);
         }
-        let table = match kepi_game::campaign::CampaignTable::load(None) {
+        let table = match kepi_middle::campaign::CampaignTable::load(None) {
             Ok(t) => t,
             Err(e) => return refused(self, dialog, format!("{e}; nothing applied")),
         };
@@ -75,11 +75,11 @@ impl AppState {
     }
 
     /// Issue 30, CAMP-C2 and CAMP-R1: brings the battle open back to its campaign exactly as
-    /// `kepi campaign return` does ([`kepi_game::campaign::ops::give_back`]), then opens the campaign
+    /// `kepi campaign return` does ([`kepi_middle::campaign::ops::give_back`]), then opens the campaign
     /// (or says where it is). Refused: said whole in the dialog and the status line, nothing
     /// applied.
     pub(super) fn return_to_campaign(&mut self, winner: Option<kepi_game::roster::Side>) {
-        use kepi_game::campaign::ops::{self, Front};
+        use kepi_middle::campaign::ops::{self, Front};
         let mut dialog = self.dialogs.campaign.give.take();
         let result = (|| -> Result<(PathBuf, ops::GivenBack), String> {
             if self.mode.on_network() {

@@ -325,7 +325,7 @@ impl AppState {
                 self.switch_to(fresh);
                 self.remember(path);
                 self.dialogs.campaign.returned =
-                    kepi_game::campaign::ops::returned_already(&self.game).map(|r| r.say());
+                    kepi_middle::campaign::ops::returned_already(&self.game).map(|r| r.say());
                 if let Some(r) = &self.dialogs.campaign.returned {
                     notes.push(format!("warning: {r}"));
                 }

@@ -38,11 +38,11 @@ use super::file_dialog::Purpose;
 use super::resolver::ResolverState;
 use kepi_game::dice::{DiceExpr, Die};
 use kepi_game::engine::game::{Action, Game, GameState, SeedSecret};
-use kepi_game::export::Paper;
 use kepi_game::registry::builtin_scenario;
 use kepi_game::roster::Scenario;
 use kepi_game::rules::Tables;
 use kepi_game::store::Store;
+use kepi_middle::export::Paper;
 
 /// The bottom tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

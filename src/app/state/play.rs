@@ -150,7 +150,7 @@ impl AppState {
     /// the words that were refused.
     pub(super) fn apply_words(&mut self, words: &[String]) {
         let before = self.game.log().len();
-        let applied = kepi_game::moves::apply_in_memory(&mut self.game, words, self.tables);
+        let applied = kepi_middle::moves::apply_in_memory(&mut self.game, words, self.tables);
         let said: Vec<String> = self.game.log()[before.min(self.game.log().len())..]
             .iter()
             .map(|e| status_of(e, self.game.state()))

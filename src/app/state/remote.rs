@@ -59,14 +59,14 @@ impl Mode {
 #[derive(Debug)]
 pub struct Remote {
     /// The seat this window holds (the umpire's while hosting; a joined seat once the host said).
-    pub seat: Option<kepi_game::net::Seat>,
+    pub seat: Option<kepi_middle::net::Seat>,
     /// Why opening, saving or starting another game is refused while on the network.
     pub why: String,
     /// Requests made and not yet sent, oldest first.
     pub outbox: Vec<Request>,
     /// Players' requests waiting for the umpire's approval (the umpire's seat; kept current by
     /// the network side), shown in the Due panel.
-    pub pending: Vec<kepi_game::net::PendingRequest>,
+    pub pending: Vec<kepi_middle::net::PendingRequest>,
     /// The umpire's decisions on them not yet sent: (request, approve, reason).
     pub decisions: Vec<(u64, bool, Option<String>)>,
     /// Resolver rolls asked of the host and not answered yet: the resolver's Roll waits for the
@@ -85,7 +85,7 @@ pub struct Request {
 
 impl Remote {
     /// On the network as `seat` (None until the host says), refusing file commands with `why`.
-    pub fn new(seat: Option<kepi_game::net::Seat>, why: impl Into<String>) -> Remote {
+    pub fn new(seat: Option<kepi_middle::net::Seat>, why: impl Into<String>) -> Remote {
         Remote {
             seat,
             why: why.into(),
@@ -99,7 +99,7 @@ impl Remote {
     /// The side whose units this window acts with (a player's seat), if any.
     pub fn side(&self) -> Option<kepi_game::roster::Side> {
         match self.seat {
-            Some(kepi_game::net::Seat::Player(side)) => Some(side),
+            Some(kepi_middle::net::Seat::Player(side)) => Some(side),
             _ => None,
         }
     }
@@ -158,7 +158,7 @@ impl AppState {
     /// The umpire's decision on a player's request waiting for approval, queued for the host.
     pub(super) fn decide(&mut self, request: u64, approve: bool, reason: Option<String>) {
         match self.mode.remote_mut() {
-            Some(r) if r.seat == Some(kepi_game::net::Seat::Umpire) => {
+            Some(r) if r.seat == Some(kepi_middle::net::Seat::Umpire) => {
                 r.decisions.push((request, approve, reason));
                 let what = if approve { "approving" } else { "rejecting" };
                 self.ok(format!("{what} request {request}…"));
@@ -261,14 +261,19 @@ impl AppState {
             ));
         }
         let changes = self.resolver.changes();
-        kepi_game::moves::play::form_words(form, &self.resolver.extra_attackers, &changes, entered)
-            .ok_or_else(|| {
-                if form.needs_target() {
-                    "pick the acting unit and its target first".to_string()
-                } else {
-                    "pick the acting unit first".to_string()
-                }
-            })
+        kepi_middle::moves::play::form_words(
+            form,
+            &self.resolver.extra_attackers,
+            &changes,
+            entered,
+        )
+        .ok_or_else(|| {
+            if form.needs_target() {
+                "pick the acting unit and its target first".to_string()
+            } else {
+                "pick the acting unit first".to_string()
+            }
+        })
     }
 
     /// The host answered a resolution this window asked for with the entry `index`: the result

@@ -14,9 +14,9 @@ use serde::Serialize;
 
 use super::{CliError, fresh_seed, print_json};
 use kepi_game::dice::{DiceSource, Die};
-use kepi_game::moves::grammar::{Ctx, ResolveRuleSet, run_system};
 use kepi_game::rules::Resolution;
 use kepi_game::rules::Tables;
+use kepi_middle::moves::grammar::{Ctx, ResolveRuleSet, run_system};
 
 /// `kepi resolve ...`
 #[derive(Debug, Args)]

@@ -473,7 +473,7 @@ impl Import {
 
 /// Whether a spreadsheet could read this text as a formula (OWASP "CSV Injection"): it starts,
 /// after any leading spaces, with `=`, `+`, `-`, `@`, a tab or a line break, or their full-width
-/// forms. `kepi export csv` writes such a text cell with a `'` in front (`crate::export`'s CSV);
+/// forms. `kepi export csv` writes such a text cell with a `'` in front (`kepi_middle::export`'s CSV);
 /// the import takes it off again.
 pub fn looks_like_formula(s: &str) -> bool {
     const TRIGGERS: [char; 11] = ['=', '+', '-', '@', '\t', '\r', '\n', '＝', '＋', '－', '＠'];

@@ -1,7 +1,7 @@
 //! The range of every number a user can give a rule (issue 29: `--situation-a 9223372036854775807`
 //! wrapped to a negative score). One table, read by the rules (which refuse anything outside it
 //! whoever called them) and by the command line's range-checked parser
-//! ([`crate::moves::num::within`]), so a flag's help, its refusal and the rule agree.
+//! (`kepi_middle::moves::num::within`), so a flag's help, its refusal and the rule agree.
 //!
 //! The bounds are the rules' own where they give one (a d6 has 6 faces, a PW unit at most 20 SP,
 //! 1870's die corrections at most 10) and otherwise generous for any table (an army of 10,000

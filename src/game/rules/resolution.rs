@@ -12,7 +12,7 @@ use crate::dice::{Prob, Ratio, Roll};
 use crate::tables::Provenance;
 
 /// Every mechanic id of ../shared/RULES.md (and the dice ids, the campaign's house steps CAMP-*,
-/// issue 30, src/game/campaign, and 1870's railways FR-G1 and sea FR-K1, the text's Titles G and K,
+/// issue 30, src/middle/campaign, and 1870's railways FR-G1 and sea FR-K1, the text's Titles G and K,
 /// which RULES.md gives no id, issue 28). A [`RuleId`] can only name one of these.
 pub const ALL_RULE_IDS: &[&str] = &[
     "DICE-1", "DICE-2", "DICE-3", "PK-T1", "PK-C1", "PK-U1", "PK-M1", "PK-V1", "PK-F1", "PK-F2",

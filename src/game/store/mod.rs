@@ -1162,6 +1162,17 @@ pub fn remove_game_files(save: &Path) {
     }
 }
 
+/// A store's failure as the move language says it (`kepi game apply`): a refused action is the
+/// umpire's to fix (exit 2), anything else a failure (exit 1).
+impl From<StoreError> for crate::engine::verbs::MoveError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Action(a) => Self::refused(a.to_string()),
+            other => Self::failed(other.to_string()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

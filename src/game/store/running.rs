@@ -1,5 +1,5 @@
 //! The "running" marker beside a save the window has open or a host serves (`FILE.running`):
-//! written when the game is opened (a host: when it starts serving, `crate::net::host::Host::serve`,
+//! written when the game is opened (a host: when it starts serving, `kepi_middle::net::host::Host::serve`,
 //! in the window or `kepi serve`), removed when it is closed cleanly (another game opened, the
 //! window closed, the host stopped by its button or a signal). One left
 //! behind says kepi stopped without closing (killed, the machine off, a crash), so the next start

@@ -342,7 +342,7 @@ pub fn check_folder(dir: &Path) -> Result<(), TableError> {
 /// The text of `file` in the table folder `dir`, with its name for errors; `None` when the folder
 /// has no entry of that name (the built-in is used). Anything at that name must read as a regular
 /// UTF-8 file: nothing of a device or FIFO is read, so no error can echo its content.
-pub(crate) fn folder_source(
+pub fn folder_source(
     dir: Option<&Path>,
     file: &str,
 ) -> Result<Option<(String, String)>, TableError> {

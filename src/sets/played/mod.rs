@@ -1,8 +1,6 @@
 //! The machinery below the rule sets played with them: tests that were unit tests of
 //! `kepi-game` and need a real rule set (the core is built and tested with none).
 
-mod campaign;
-mod campaign_table;
 mod engine_game_clock;
 mod map;
 mod map_carried;
@@ -12,8 +10,6 @@ mod map_reach;
 mod map_supply;
 mod map_vassal;
 mod map_write;
-mod moves_play;
-mod net_redact;
 mod roster;
 mod roster_builder;
 mod roster_builder_convert;

@@ -1,4 +1,4 @@
-//! The checks a campaign's records set off (issue 30, `src/game/campaign`): a board combat fought as a
+//! The checks a campaign's records set off (issue 30, `src/middle/campaign`): a board combat fought as a
 //! battle leaves CAMP-B1 "battle pending" due in the campaign, and its return may leave the
 //! winner's advance. The records are read here by the few fields the checks need, so the engine
 //! knows nothing of how a battle is made or converted.

@@ -234,7 +234,7 @@ pub struct UnitState {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stormed: bool,
     /// Issue 19: a player's copy of a game whose strengths are hidden from their seat
-    /// ([`crate::net::redact::seat_state`]): this unit's strength, fatigue, level and leaders are
+    /// (`kepi_middle::net::redact::seat_state`): this unit's strength, fatigue, level and leaders are
     /// placeholders, shown as "?". Never set in a game kepi plays (nor written in a save).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub strength_hidden: bool,
@@ -490,7 +490,7 @@ pub struct GameState {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub next_due: u64,
     /// The scenario's `hide_strengths`: hosted, player seats see only their own side's strengths
-    /// ([`crate::net`]). Absent when off, so logs made without it hash the same.
+    /// (`kepi_middle::net`). Absent when off, so logs made without it hash the same.
     #[serde(default, skip_serializing_if = "is_false")]
     pub hide_strengths: bool,
     /// Measured play at the club's scale (issue 28): the unit the table measures in and the

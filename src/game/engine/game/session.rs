@@ -116,7 +116,7 @@ impl Game {
     }
 
     /// A player's copy of a game whose strengths are hidden from their seat (issue 19): the state
-    /// the host made for the seat ([`crate::net::redact::seat_state`]) and the log as far as the
+    /// the host made for the seat (`kepi_middle::net::redact::seat_state`) and the log as far as the
     /// seat may read it, each hidden entry at its place as a note that says so. It is shown, never
     /// played: it has no undo history and no seed, and nothing is replayed from it (the client
     /// verified the chain the entries came in).

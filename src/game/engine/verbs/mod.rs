@@ -3,7 +3,7 @@
 //! number parsers of their flags ([`num`]), and what a `kepi resolve` action is run with ([`Ctx`],
 //! [`text_inches`]), and a resolution verb of `kepi game apply` as a rule set declares it
 //! ([`VerbSpec`], [`Given`]). The rule sets declare their grammars with these in their own folders
-//! (`src/game/rules/<set>/grammar.rs`); `src/game/moves` speaks them. Names no rule set.
+//! (`src/game/rules/<set>/grammar.rs`); `src/middle/moves` speaks them. Names no rule set.
 
 pub mod num;
 pub mod spec;

@@ -1,7 +1,7 @@
 //! One resolution verb of `kepi game apply`, as a rule set declares it: the verb, its form, the
 //! `kepi resolve` command whose options it takes ([`VerbSpec`]), and how the options typed are
 //! read ([`Given`]) and laid over the form pre-filled from the units ([`Overlay`]). The rule sets
-//! list theirs in their folders (`src/game/rules/<set>/verbs.rs`); `src/game/moves/play.rs` parses and
+//! list theirs in their folders (`src/game/rules/<set>/verbs.rs`); `src/middle/moves/play.rs` parses and
 //! applies them. Names no rule set.
 
 use std::collections::BTreeSet;

@@ -449,6 +449,7 @@ pub(super) fn check(file: &str, src: &str) -> Result<Map, MapError> {
     let names = TerrainNames {
         ck: &ck,
         table: &table,
+        cell_names: table.names(Applies::Cell),
         checked: terrain_checked,
         rules,
     };
@@ -593,6 +594,8 @@ fn terrain_table_of(
 struct TerrainNames<'a> {
     ck: &'a Ck<'a>,
     table: &'a TerrainTable,
+    /// The table's cell terrains, listed once for every name checked.
+    cell_names: Vec<&'a str>,
     checked: bool,
     rules: RuleSetId,
 }
@@ -600,7 +603,7 @@ struct TerrainNames<'a> {
 impl TerrainNames<'_> {
     /// A cell terrain's name: one of the table's cell terrains when it is checked, else any name.
     fn check(&self, s: &Spanned<String>, field: &str) -> Result<String, MapError> {
-        let cell_names = self.table.names(Applies::Cell);
+        let cell_names = &self.cell_names;
         let n = s.get_ref().trim();
         if self.checked {
             if cell_names.contains(&n) {

@@ -41,6 +41,12 @@ pub const DETRAIN_MP: u32 = 2;
 /// the rail line by expending one Movement Point".
 pub const RAIL_HEXES_PER_MP: u32 = 18;
 
+/// SPI-T1, Rail Movement: the Movement Points a rail move of `hexes` along the line costs, one per
+/// eighteen hexes begun ([`RAIL_HEXES_PER_MP`]): a move's cost and the map's rail reach alike.
+pub fn rail_mp(hexes: u32) -> u32 {
+    hexes.div_ceil(RAIL_HEXES_PER_MP)
+}
+
 /// SPI-M1, the Terrain Effects Chart: rough terrain costs "two additional M.P.'s for first such
 /// hex entered in a given Movement Phase; nothing additional thereafter in that Movement Phase".
 pub const ROUGH_FIRST_MP: u32 = 2;

@@ -5,9 +5,7 @@
 //! what the text says against a move, an entraining or a detraining (the umpire goes ahead), and
 //! the EB unit an enemy pushes back (SPI-E1, EB units Case C).
 
-use crate::spi::movement::{
-    EB_HEXES, RAIL_HEXES_PER_MP, STACK_MP, Spend, allowance, entrain_limit,
-};
+use crate::spi::movement::{EB_HEXES, STACK_MP, Spend, allowance, entrain_limit, rail_mp};
 use crate::spi::{Nation, SupplyState};
 use kepi_game::engine::flow::Queue;
 use kepi_game::engine::game::{Action, Game, GameState, Supply, UnitState};
@@ -276,7 +274,7 @@ pub fn move_points(game: &Game, u: &UnitState, to: Position, stated: Option<u32>
     if u.entrained {
         // Along the rail line on the game's map where it carries one, else as the crow flies.
         let along = rail_route(s, u, to).and_then(Result::ok).unwrap_or(hexes);
-        return Some(along.div_ceil(RAIL_HEXES_PER_MP));
+        return Some(rail_mp(along));
     }
     if hexes > 0
         && let Some(r) = map_reach(game, u)
@@ -316,10 +314,7 @@ pub fn rail_route(s: &GameState, u: &UnitState, to: Position) -> Option<Result<u
     let ways = rail_ways(s, u)?;
     let (map, from) = (ways.map, ways.from);
     let dest = hex_in(to, map.grid.layout).filter(|h| map.on_map(*h))?;
-    let country = match ways.home {
-        kepi_game::map::Country::France => "France",
-        _ => "Germany",
-    };
+    let country = home_country(u.unit.side).1;
     let label = |h: kepi_game::hex::Hex| map.grid.label(h);
     let why = |what: String| {
         Err(format!(
@@ -345,6 +340,14 @@ pub fn rail_route(s: &GameState, u: &UnitState, to: Position) -> Option<Result<u
     })
 }
 
+/// A side's home country on the map, and its name as the text writes it (SPI-L1 Case C, SPI-E2).
+fn home_country(side: Side) -> (kepi_game::map::Country, &'static str) {
+    match side {
+        Side::French => (kepi_game::map::Country::France, "France"),
+        Side::German => (kepi_game::map::Country::Germany, "Germany"),
+    }
+}
+
 /// The rail hexes an entrained unit reaches from where it stands ([`rail_ways`]).
 struct RailWays<'a> {
     map: &'a kepi_game::map::Map,
@@ -360,14 +363,11 @@ struct RailWays<'a> {
 /// a hex is reached, Case B's note is its move's own). None without a usable map or off it.
 fn rail_ways<'a>(s: &'a GameState, u: &UnitState) -> Option<RailWays<'a>> {
     use kepi_game::hex::{Direction, Hexside};
-    use kepi_game::map::{Country, Feature};
+    use kepi_game::map::Feature;
     let map = game_map(s)?;
     let layout = map.grid.layout;
     let from = hex_in(u.position, layout).filter(|h| map.on_map(*h))?;
-    let home = match u.unit.side {
-        Side::French => Country::France,
-        Side::German => Country::Germany,
-    };
+    let home = home_country(u.unit.side).0;
     let cut = |h: kepi_game::hex::Hex| {
         let p = kepi_game::engine::play::board::position_in(h, layout);
         s.marks
@@ -420,7 +420,7 @@ fn rail_ways<'a>(s: &'a GameState, u: &UnitState) -> Option<RailWays<'a>> {
 }
 
 /// SPI-L1: where entrained `u` may go by rail with `allowance` Movement Points, one point per
-/// eighteen hexes along the line ([`RAIL_HEXES_PER_MP`]): what `kepi game reach` answers and the
+/// eighteen hexes along the line ([`rail_mp`]): what `kepi game reach` answers and the
 /// window's map shades for an entrained unit (its move is counted the same way,
 /// [`move_points`]). None for a unit not entrained, or without a usable map.
 pub fn rail_reach(s: &GameState, u: &UnitState, allowance: u32) -> Option<kepi_game::map::Reach> {
@@ -432,7 +432,7 @@ pub fn rail_reach(s: &GameState, u: &UnitState, allowance: u32) -> Option<kepi_g
     let mut cells: Vec<kepi_game::map::Reached> = ways
         .reached
         .iter()
-        .map(|(h, (n, via))| (*h, *n, *via, n.div_ceil(RAIL_HEXES_PER_MP)))
+        .map(|(h, (n, via))| (*h, *n, *via, rail_mp(*n)))
         .filter(|(_, _, _, cost)| *cost <= allowance)
         .map(|(h, n, via, cost)| kepi_game::map::Reached {
             hex: h,
@@ -545,7 +545,7 @@ fn map_breaches(game: &Game, u: &UnitState, to: Position, out: &mut Vec<String>)
 /// rather than cut them (Cases A-C), and the secured lines are not traced, so a cut of one is
 /// the umpire's too. None without a map, off the map, or in a hex with no country.
 pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
-    use kepi_game::map::{Country, Feature};
+    use kepi_game::map::Feature;
     let Some(map) = game_map(s) else {
         return Vec::new();
     };
@@ -556,10 +556,7 @@ pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
     if to == u.position || u.eliminated() || u.position == Position::Off {
         return Vec::new();
     }
-    let home = |side: Side| match side {
-        Side::French => Country::France,
-        Side::German => Country::Germany,
-    };
+    let home = |side: Side| home_country(side).0;
     let Some(country) = map.country_of(dest) else {
         return Vec::new();
     };

@@ -110,12 +110,15 @@ pub fn get(system: RuleSetId) -> &'static dyn RuleSet {
     if let Some(r) = built_in().iter().find(|r| r.id() == system.id()) {
         return *r;
     }
-    let registered = registered();
-    let found = registered.iter().find(|r| r.id() == system.id());
-    match found.or(registered.first()).or(built_in().first()) {
-        Some(r) => *r,
-        None => &Unregistered,
-    }
+    registered()
+        .into_iter()
+        .find(|r| r.id() == system.id())
+        .unwrap_or_else(first_set)
+}
+
+/// The first rule set in menu order, or [`Unregistered`] in a program built with none.
+fn first_set() -> &'static dyn RuleSet {
+    every().next().unwrap_or(&Unregistered)
 }
 
 /// What answers for a rule set in a program built with none ([`get`]'s last resort, never met
@@ -174,8 +177,7 @@ pub fn find(id: &str) -> Option<RuleSetId> {
 
 /// The first rule set in menu order: what a card that names none is printed as.
 pub fn first() -> RuleSetId {
-    let first: &'static dyn RuleSet = every().next().unwrap_or(&Unregistered);
-    RuleSetId::new_registered(first.id())
+    RuleSetId::new_registered(first_set().id())
 }
 
 /// Every rule set, built-in ones first, in menu order.

@@ -73,12 +73,16 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
                          allowance (German 8, French 6, halved unsupplied or isolated, SPI-S1),
                          with entrain, detrain and formation in the phase, is a logged note.
                          SPI-E2: a move ending on the enemy's rail line puts a rail-cut marker
-                         there, an EB unit's into a cut of its own country takes it off (logged
-                         with the move)
+                         there, an EB unit's into a cut of its own country takes it off, an EB
+                         unit's secures the enemy's rail hexes along its way, a move onto a hex
+                         of its own country the enemy secured takes it off the line and cuts it
+                         (logged with the move)
   face UNIT DIR          n ne e se s sw w nw, or none
   supply UNIT STATE      supplied | unsupplied | isolated
   mark KIND CELL         put a marker of the rule set's on a cell: SPI rail-cut (SPI-E2: the rail
-  unmark KIND CELL       line is cut there, for supply and rail movement); 1870 possession-german,
+  unmark KIND CELL       line is cut there, for supply and rail movement), secured (SPI-E2: an EB
+                         unit secured the enemy's rail line there, a supply source while the
+                         secured hexes lead home); 1870 possession-german,
                          possession-french (FR-G1: the A and F markers, the rail section through
                          the cell at that player's disposal); unmark takes it off
   next-phase             next phase (after the last: next turn, markers cleared, date advanced)

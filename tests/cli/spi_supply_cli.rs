@@ -349,6 +349,110 @@ fn a_unit_moving_onto_the_enemys_rail_line_cuts_it_and_an_eb_unit_repairs_it() {
     assert!(out.contains("log OK"), "{out}");
 }
 
+/// The cell markers of `kind` that `game show --json` lists.
+fn marked(save: &str, kind: &str) -> Vec<String> {
+    let v = json(&["game", "show", save, "--json"]);
+    v["marks"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter(|x| x["kind"] == kind)
+                .filter_map(|x| x["cell"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// An SPI game on the test map with a German rail line from 1304 west along row 04 into France
+/// (to 0804): de-eb-1 at 1304, de-2-5-2 at 0106 (too far from the "S" to be supplied), French 5
+/// at 1106.
+pub(super) fn secured_line_game(name: &str) -> String {
+    let map = format!(
+        "{}\n[[rail]]\npath = [\"1304\", \"1204\", \"1104\", \"1004\", \"0904\", \"0804\"]\n",
+        map_with_german_rail()
+    );
+    let save = super::common::spi_game_on_map("spi-supply", name, "supply-test.toml", &map);
+    super::common::place(
+        &save,
+        &[
+            ("de-eb-1", "1304"),
+            ("de-2-5-2", "0106"),
+            ("fr-metz-5", "1106"),
+        ],
+    );
+    save
+}
+
+/// SPI-E2, EB units: "each EB unit may move four hexes (regardless of terrain) along an Enemy rail
+/// line, and, by doing so, extend the point from which a supply line may be traced. This line
+/// must have been passed over by EB units describing a path leading back to the Player's Home
+/// Country, and not have been passed over by an Enemy Combat Unit since being secured"; Case E:
+/// "When a French unit moves into a rail line hex previously secured by a German EB unit ... it
+/// \"cuts\" that rail line. Place a \"Rail Cut\" marker on that hex." On the test map with a
+/// German line from 1304 west along row 04: de-eb-1's move from 1304 to 0904 secures the four
+/// hexes of France it passes (one entry, one undo); de-2-5-2 at 0106, too far from the "S", is
+/// supplied from the line's end; French 5 moving onto 1104 takes that hex off the line and cuts
+/// it, and de-2-5-2 is supplied no more; `kepi log verify` makes each again.
+#[test]
+fn an_eb_units_secured_line_carries_supply_until_an_enemy_cuts_it() {
+    let save = secured_line_game("secured");
+    let supply = |save: &str| json(&["game", "supply", save, "de-2-5-2", "--json"]);
+    assert_eq!(unit(&supply(&save), "de-2-5-2")["status"], "unsupplied");
+    let out = ok(&["game", "apply", &save, "move", "de-eb-1", "0904"]);
+    assert!(
+        out.contains("secured line marked at 1204") && out.contains("secured line marked at 0904"),
+        "{out}"
+    );
+    assert_eq!(marked(&save, "secured"), ["0904", "1004", "1104", "1204"]);
+    let v = supply(&save);
+    let t = unit(&v, "de-2-5-2");
+    assert_eq!(t["status"], "supplied", "{v}");
+    assert_eq!(t["traced"]["source"]["kind"], "secured", "{v}");
+    assert_eq!(t["traced"]["source"]["cell"], "0904", "{v}");
+    let text = ok(&["game", "supply", &save, "de-2-5-2"]);
+    assert!(text.contains("(secured rail line)"), "{text}");
+    // The French unit onto the secured line at 1104: off the line, and cut.
+    let out = ok(&["game", "apply", &save, "move", "fr-metz-5", "1104"]);
+    assert!(
+        out.contains("secured line taken off 1104") && out.contains("rail cut marked at 1104"),
+        "{out}"
+    );
+    assert_eq!(marked(&save, "secured"), ["0904", "1004", "1204"]);
+    assert_eq!(cuts(&save), ["1104"]);
+    let v = supply(&save);
+    assert_ne!(unit(&v, "de-2-5-2")["status"], "supplied", "{v}");
+    // The German player is due his EB units at the cut (Case E).
+    assert!(
+        super::common::due(&save)
+            .iter()
+            .any(|d| d["rule"] == "SPI-E2" && d["side"] == "german"),
+        "{:?}",
+        super::common::due(&save)
+    );
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+    // One undo takes the move and both its markers back together.
+    ok(&["game", "apply", &save, "undo"]);
+    assert_eq!(marked(&save, "secured"), ["0904", "1004", "1104", "1204"]);
+    assert_eq!(cuts(&save), Vec::<String>::new());
+}
+
+/// SPI-E2, EB units Case G: "Once an EB unit has cleared a rail line in the Enemy Home Country, it
+/// may not be used by the opposing Player for Rail Movement." A German-secured hex at 0403 on the
+/// French line stops the entrained French 5's rail movement there, as a cut does.
+#[test]
+fn a_line_the_enemy_has_secured_is_closed_to_rail_movement() {
+    let save = entrained_on_the_line("secured-rail");
+    ok(&["game", "apply", &save, "mark", "secured", "0403"]);
+    let through = super::common::apply(&save, &["move", "fr-metz-5", "0503"]);
+    assert!(
+        super::common::noted(&super::common::notes_of(&through), "no rail line of France"),
+        "{through}"
+    );
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}
+
 /// An SPI game on the test map in the French movement phase, fr-metz-5 entrained at 0203 on the
 /// French rail line, de-2-5-1 at 1203.
 pub(super) fn entrained_on_the_line(name: &str) -> String {

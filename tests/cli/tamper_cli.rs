@@ -1419,6 +1419,50 @@ fn a_rail_cut_cut_from_a_move_is_caught_but_not_from_an_older_one() {
     caught_now_but_not_before(&save, at, "action.effects", 3, cut, no_marks);
 }
 
+/// SPI-E2: since log revision 5 an EB unit's move logs the enemy's rail hexes it secures as its
+/// effects. Cut from an entry written now (the state kept in step), `kepi log verify` says so;
+/// the same log as an earlier kepi wrote it (revision 4, which left the line to the umpire) still
+/// verifies without them.
+#[test]
+fn a_secured_line_cut_from_an_eb_move_is_caught_but_not_from_an_older_one() {
+    let save = super::spi_supply_cli::secured_line_game("tamper-secured");
+    ok(&["game", "apply", &save, "move", "de-eb-1", "0904"]);
+    ok(&["game", "compact", &save]);
+    let log = read(&save)["log"].clone();
+    let at = log.as_array().unwrap().len() - 1;
+    assert_eq!(log[at]["rev"], kepi::game::LOG_REVISION);
+    let fx = log[at]["action"]["effects"].as_array().unwrap();
+    assert_eq!(fx.len(), 4, "{fx:?}");
+    assert!(fx.iter().all(|e| e["kind"] == "secured" && e["on"] == true), "{fx:?}");
+    let cut = |log: &mut Vec<LogEntry>| {
+        let e = &mut log[at];
+        if let EntryKind::Act {
+            action: kepi::game::Action::Move { effects, .. },
+        } = &mut e.kind
+        {
+            effects.clear();
+        }
+        // "moves to 0904; secured line marked at 1204; ...": the move alone.
+        e.summary = e
+            .summary
+            .split("; secured line")
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        e.rules.retain(|r| r != "SPI-E2");
+    };
+    let no_marks = |save: &str| {
+        let mut s = read(save);
+        s["state"]
+            .as_object_mut()
+            .unwrap()
+            .remove("marks")
+            .expect("the state had the secured line");
+        std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    };
+    caught_now_but_not_before(&save, at, "action.effects", 5, cut, no_marks);
+}
+
 /// SPI-L1: since log revision 3 an entrained unit's move along no rail line is noted with the
 /// move. Cut from an entry written now, `kepi log verify` says so; an entry an earlier kepi wrote
 /// (revision 2) without it still verifies.

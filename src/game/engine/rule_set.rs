@@ -474,7 +474,8 @@ pub trait RuleSet: Send + Sync + 'static {
     }
 
     /// The log revision ([`crate::engine::game::LOG_REVISION`]) since which kepi records
-    /// `effect` among the effects of the rule set's `action`: `kepi log verify` takes an entry of
+    /// `effect` among the effects of the rule set's `action` (`"move"` for a move's,
+    /// [`RuleSet::move_effects`]): `kepi log verify` takes an entry of
     /// an earlier revision without it (an older kepi left it to the umpire), and an entry of that
     /// revision or later only with it. 0 (always recorded) by default.
     fn effect_revision(&self, _action: &str, _effect: &Action) -> u32 {

@@ -70,6 +70,13 @@ pub struct SupplyRules {
     /// of controlled cells while no cell of the section is held or controlled by the enemy
     /// (unless a friendly piece stands in it).
     pub rail_line: Vec<(Side, Country)>,
+    /// SPI-E2: sides whose rail lines secured by their EB units in the enemy's home country
+    /// ([`BoardMarks::secured`]) are sources where they lead back, cell by secured cell along
+    /// rail hexsides, to the side's own home country (the country given with it): "This line
+    /// must have been passed over by EB units describing a path leading back to the Player's
+    /// Home Country". A secured cell is the side's whose enemy's home country it lies in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secured_lines: Vec<(Side, Country)>,
     /// FR-F4: sides whose ports (the map's places of kind `port`) are sources.
     pub ports: Vec<Side>,
     /// FR-F1 (H11), FR-F4: a fortress supplies the units in its own cell only (its capacity of
@@ -169,6 +176,8 @@ pub enum SourceKind {
     Fortress,
     /// A port of the side's logistic base (FR-F4).
     Port,
+    /// A rail cell secured by the side's EB units, leading back to its home country (SPI-E2).
+    Secured,
 }
 
 impl SourceKind {
@@ -179,6 +188,7 @@ impl SourceKind {
             SourceKind::Rail => "rail line",
             SourceKind::Fortress => "fortress",
             SourceKind::Port => "port",
+            SourceKind::Secured => "secured rail line",
         }
     }
 }
@@ -619,9 +629,97 @@ pub fn trace(
 ) -> SideSupply {
     let marks = BoardMarks {
         cuts: cuts.to_vec(),
-        held: Vec::new(),
+        ..BoardMarks::default()
     };
     trace_marked(map, rules, pieces, side, &marks)
+}
+
+/// SPI-E2: the cells of `side`'s secured rail lines that are sources, into `source_at`. EB units
+/// "represent the furthest point along an Enemy rail line from which supply may be drawn"; "This
+/// line must have been passed over by EB units describing a path leading back to the Player's
+/// Home Country, and not have been passed over by an Enemy Combat Unit since being secured by the
+/// EB unit." A secured cell in the enemy's home country is a source when a chain of such cells,
+/// joined by rail hexsides, leads to a cell of the side's own home country that no cut marks;
+/// an enemy piece or an enemy fortification's zone of interdiction in a cell of the chain stops it
+/// there (SPI-F1 Case E: "traced from a rail line or along one"), as it stops the French rail
+/// lines. An enemy unit that moved onto the line took its cell off it (the rule set's move), so
+/// the chain is broken there; cuts within the enemy's country are the enemy's own lines' and do
+/// not stop it.
+fn secured_sources(
+    map: &Map,
+    rules: &SupplyRules,
+    side: Side,
+    marks: &BoardMarks,
+    (hexes, obst): (&[Hex], &[Vec<Obstacle>]),
+    source_at: &mut [Option<Source>],
+) {
+    let Some(home) = rules
+        .secured_lines
+        .iter()
+        .find(|(s, _)| *s == side)
+        .map(|(_, c)| *c)
+    else {
+        return;
+    };
+    let grid = &map.grid;
+    let enemy_homes: Vec<Country> = rules
+        .secured_lines
+        .iter()
+        .filter(|(s, _)| *s != side)
+        .map(|(_, c)| *c)
+        .collect();
+    let n = source_at.len();
+    let mut ours = vec![false; n];
+    for h in &marks.secured {
+        if let Some(i) = grid.index(*h)
+            && map.country_of(*h).is_some_and(|c| enemy_homes.contains(&c))
+        {
+            ours[i] = true;
+        }
+    }
+    let stopped = |i: usize| obst[i].iter().any(|o| o.what != ObstacleKind::ZoneOfControl);
+    let rail = |h: Hex, d: Direction| {
+        map.features_on(Hexside::new(h, d))
+            .iter()
+            .any(|l| l.feature == Feature::Rail)
+    };
+    let cut_at = |h: Hex| marks.cuts.contains(&h);
+    let mut seen = vec![false; n];
+    let mut q = VecDeque::new();
+    for i in (0..n).filter(|i| ours[*i] && !stopped(*i)) {
+        let h = hexes[i];
+        let home_side = Direction::ALL.iter().any(|d| {
+            let next = h.neighbour(*d);
+            rail(h, *d)
+                && map.country_of(next) == Some(home)
+                && !cut_at(next)
+                && grid.index(next).is_some_and(|j| !stopped(j))
+        });
+        if home_side {
+            seen[i] = true;
+            q.push_back(i);
+        }
+    }
+    while let Some(k) = q.pop_front() {
+        if source_at[k].is_none() {
+            source_at[k] = Some(Source {
+                kind: SourceKind::Secured,
+                name: SourceKind::Secured.as_str().to_string(),
+                cell: grid.label(hexes[k]),
+                hex: hexes[k],
+            });
+        }
+        for d in Direction::ALL {
+            let next = hexes[k].neighbour(d);
+            let Some(j) = grid.index(next) else {
+                continue;
+            };
+            if !seen[j] && ours[j] && !stopped(j) && rail(hexes[k], d) {
+                seen[j] = true;
+                q.push_back(j);
+            }
+        }
+    }
 }
 
 /// The markers on the board that supply reads (issue 45), as the rule set names them.
@@ -632,6 +730,8 @@ pub struct BoardMarks {
     /// Cells whose rail section a side holds (1870's possession markers, FR-G1 G3: "Markers are
     /// at the disposal of the players to indicate possession of the sections of the networks").
     pub held: Vec<(Side, Hex)>,
+    /// Rail cells an EB unit has secured (SPI-E2's secured lines, [`SupplyRules::secured_lines`]).
+    pub secured: Vec<Hex>,
 }
 
 /// [`trace`] with the board's markers: the cuts, and the rail sections each side holds by a
@@ -754,6 +854,7 @@ pub fn trace_marked(
             }
         }
     }
+    secured_sources(map, rules, side, marks, (&hexes, &obst), &mut source_at);
     // FR-F4: "the ports of Dunkerque, Calais, Boulogne, Dieppe, Le Havre and Caen".
     if rules.ports.contains(&side) {
         for p in map

@@ -202,7 +202,12 @@ pub fn recheck_act(
         } => {
             // Since log revision 3 a move logs what it does to the board (SPI-E2's rail cut); an
             // earlier kepi's move logged none.
-            let made = kepi_game::engine::flow::move_effects(game.state(), unit, *to);
+            // Effects a rule set records only since a later revision (SPI-E2's secured lines,
+            // since 5) are not asked of an older move.
+            let made: Vec<Action> = kepi_game::engine::flow::move_effects(game.state(), unit, *to)
+                .into_iter()
+                .filter(|a| game.state().system.effect_revision("move", a) <= rev)
+                .collect();
             let excused =
                 rev < kepi_game::engine::game::MOVE_EFFECTS_REVISION && effects.is_empty();
             if *effects != made && !excused {

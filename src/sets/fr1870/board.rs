@@ -148,6 +148,7 @@ pub fn supply_rules() -> SupplyDecl {
                 (Side::French, Country::France),
                 (Side::German, Country::Germany),
             ],
+            secured_lines: Vec::new(),
             ports: vec![Side::French],
             forts_inside: true,
             // FR-F4: the text counts in cells.
@@ -163,6 +164,7 @@ pub fn supply_rules() -> SupplyDecl {
                 (POSSESSION_GERMAN.name, kepi_game::roster::Side::German),
                 (POSSESSION_FRENCH.name, kepi_game::roster::Side::French),
             ],
+            secured_marker: None,
         },
     }
 }

@@ -280,4 +280,62 @@ cells = ["1201"]
         // Deterministic: the same input, the same answer.
         assert_eq!(s, trace(&m, &rules, &pieces, Side::French, &[]));
     }
+
+    /// SPI-E2 (EB units): "each EB unit may move four hexes ... along an Enemy rail line, and, by
+    /// doing so, extend the point from which a supply line may be traced. This line must have
+    /// been passed over by EB units describing a path leading back to the Player's Home Country,
+    /// and not have been passed over by an Enemy Combat Unit since being secured by the EB unit."
+    /// A German rail line from 1204 west into France along row 04, secured 1104-0704: the German
+    /// far to the west draws on it; a gap in the secured hexes, or an enemy unit on the line, cuts
+    /// off what lies beyond; a cut marker in France (a French line's) does not.
+    #[test]
+    fn a_secured_line_leading_back_home_is_a_source() {
+        let text = format!(
+            "{MAP}\n[[rail]]\npath = [\"1204\", \"1104\", \"1004\", \"0904\", \"0804\", \"0704\"]\n"
+        );
+        let m = Map::from_source("t.toml", &text).unwrap();
+        let far = vec![unit("de", Side::German, "0106")];
+        let secured = |cells: &[&str]| BoardMarks {
+            secured: cells.iter().map(|c| h(c)).collect(),
+            ..BoardMarks::default()
+        };
+        let line = ["1104", "1004", "0904", "0804", "0704"];
+        // Without the line: too far from the "S".
+        let s = trace_marked(&m, &spi(), &far, Side::German, &secured(&[]));
+        assert_ne!(s.get("de").unwrap().status, SupplyStatus::Supplied);
+        // With it: supplied from its western end.
+        let s = trace_marked(&m, &spi(), &far, Side::German, &secured(&line));
+        let t = s.get("de").unwrap();
+        assert_eq!(t.status, SupplyStatus::Supplied, "{t:?}");
+        let src = t.source.as_ref().unwrap();
+        assert_eq!((src.kind, src.cell.as_str()), (SourceKind::Secured, "0704"));
+        assert_eq!(src.kind.as_str(), "secured rail line");
+        // A cut marker in France is the French line's: the German's secured line runs on.
+        let mut marks = secured(&line);
+        marks.cuts.push(h("0904"));
+        let s = trace_marked(&m, &spi(), &far, Side::German, &marks);
+        assert_eq!(s.get("de").unwrap().status, SupplyStatus::Supplied);
+        // A gap (1104 no longer secured): the rest leads back to nothing.
+        let s = trace_marked(&m, &spi(), &far, Side::German, &secured(&line[1..]));
+        let t = s.get("de").unwrap();
+        assert_ne!(t.status, SupplyStatus::Supplied, "{t:?}");
+        assert!(s.sources.iter().all(|x| x.kind != SourceKind::Secured));
+        // An enemy unit on 1004: the line stops there.
+        let with_enemy = vec![
+            unit("de", Side::German, "0106"),
+            unit("fr", Side::French, "1004"),
+        ];
+        let s = trace_marked(&m, &spi(), &with_enemy, Side::German, &secured(&line));
+        let ends: Vec<&str> = s
+            .sources
+            .iter()
+            .filter(|x| x.kind == SourceKind::Secured)
+            .map(|x| x.cell.as_str())
+            .collect();
+        assert_eq!(ends, ["1104"]);
+        // The French have no line of the Germans': a secured hex in France is not theirs.
+        let fr = vec![unit("fr", Side::French, "1106")];
+        let s = trace_marked(&m, &spi(), &fr, Side::French, &secured(&line));
+        assert!(s.sources.iter().all(|x| x.kind != SourceKind::Secured));
+    }
 }

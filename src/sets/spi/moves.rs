@@ -368,11 +368,15 @@ fn rail_ways<'a>(s: &'a GameState, u: &UnitState) -> Option<RailWays<'a>> {
     let layout = map.grid.layout;
     let from = hex_in(u.position, layout).filter(|h| map.on_map(*h))?;
     let home = home_country(u.unit.side).0;
+    // Case D's cuts; and Case G: "Once an EB unit has cleared a rail line in the Enemy Home
+    // Country, it may not be used by the opposing Player for Rail Movement" (a hex of the home
+    // country secured by the enemy's EB units).
     let cut = |h: kepi_game::hex::Hex| {
         let p = kepi_game::engine::play::board::position_in(h, layout);
-        s.marks
-            .iter()
-            .any(|m| m.kind == super::supply::RAIL_CUT.name && Some(m.cell) == p)
+        s.marks.iter().any(|m| {
+            (m.kind == super::supply::RAIL_CUT.name || m.kind == super::supply::SECURED.name)
+                && Some(m.cell) == p
+        })
             || s.units.iter().any(|o| {
                 o.unit.side != u.unit.side
                     && !o.eliminated()
@@ -526,8 +530,8 @@ fn map_breaches(game: &Game, u: &UnitState, to: Position, out: &mut Vec<String>)
     }
 }
 
-/// SPI-E2 (Rail Movement Case D; EB units Cases E and F): what moving `u` to `to` does to the
-/// rail lines on the game's map, logged with the move
+/// SPI-E2 (Rail Movement Case D; EB units Cases A-F): what moving `u` to `to` does to the rail
+/// lines on the game's map, logged with the move
 /// ([`kepi_game::engine::rule_set::RuleSet::move_effects`]):
 ///
 /// - "When a French unit moves ... into a German Home Country rail line, it \"cuts\" that rail
@@ -536,51 +540,117 @@ fn map_breaches(game: &Game, u: &UnitState, to: Position, out: &mut Vec<String>)
 ///   used for rail movement at all subsequently"): a unit other than an EB unit entering a hex of
 ///   the enemy's home country that a rail hexside touches puts a [`super::supply::RAIL_CUT`] there
 ///   (none twice).
+/// - "each EB unit may move four hexes ... along an Enemy rail line, and, by doing so, extend the
+///   point from which a supply line may be traced": an EB unit secures
+///   ([`super::supply::SECURED`]) the hexes of the enemy's home country along its way by rail to
+///   where its move ends (the fewest hexes along rail hexsides, the first found where two ways are
+///   as short), those not secured already. None when no rail line leads there.
+/// - "When a French unit moves into a rail line hex previously secured by a German EB unit ... it
+///   \"cuts\" that rail line. Place a \"Rail Cut\" marker on that hex" (and Case F for a
+///   Prussian unit): a unit other than an EB unit entering a hex of its own country secured by the
+///   enemy takes it off the secured line, and puts a Rail Cut marker there (none twice); an EB
+///   unit moving on into it secures it again.
 /// - "To repair a cut, a Friendly EB unit must simply move into the cut hex, and remove the
 ///   marker": an EB unit entering a cut hex of its own country takes the marker off.
 ///
-/// Only the hex the move ends in is known to kepi: the rail hexes a unit passes through on its
-/// way are the umpire's to mark (`mark rail-cut HEX`). A unit coming onto the map from off it
-/// (its set-up, an arrival) is placed, not moved: it cuts nothing. EB units secure the lines they move along
-/// rather than cut them (Cases A-C), and the secured lines are not traced, so a cut of one is
-/// the umpire's too. None without a map, off the map, or in a hex with no country.
+/// Only the hex the move ends in (and an EB unit's way by rail) is known to kepi: the rail hexes
+/// a unit passes through on its way are the umpire's to mark (`mark rail-cut HEX`, `unmark
+/// secured HEX`). A unit coming onto the map from off it (its set-up, an arrival) is placed, not
+/// moved: it cuts and secures nothing. None without a map, off the map, or in a hex with no
+/// country.
 pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
+    use super::supply::{RAIL_CUT, SECURED};
     use kepi_game::map::Feature;
     let Some(map) = game_map(s) else {
         return Vec::new();
     };
-    let Some(dest) = hex_in(to, map.grid.layout).filter(|h| map.on_map(*h)) else {
+    let layout = map.grid.layout;
+    let Some(dest) = hex_in(to, layout).filter(|h| map.on_map(*h)) else {
         return Vec::new();
     };
     // A unit coming onto the map (set up, or arriving) is placed, not moved onto the line.
     if to == u.position || u.eliminated() || u.position == Position::Off {
         return Vec::new();
     }
-    let home = |side: Side| home_country(side).0;
     let Some(country) = map.country_of(dest) else {
         return Vec::new();
     };
+    let own = home_country(u.unit.side).0;
+    let enemy = home_country(u.unit.side.other()).0;
     let on_rail = map
         .sides_of(dest)
         .iter()
         .any(|(_, _, lines)| lines.iter().any(|l| l.feature == Feature::Rail));
-    let cut = s
-        .marks
-        .iter()
-        .any(|m| m.kind == super::supply::RAIL_CUT.name && m.cell == to);
-    let mark = |on| Action::Mark {
-        kind: super::supply::RAIL_CUT.name.to_string(),
-        cell: to,
+    let marked = |kind: &str, at: Position| s.marks.iter().any(|m| m.kind == kind && m.cell == at);
+    let mark = |kind: &str, cell: Position, on: bool| Action::Mark {
+        kind: kind.to_string(),
+        cell,
         on,
     };
-    let eb = u.unit.arm == Arm::Railway;
-    if eb && cut && country == home(u.unit.side) {
-        vec![mark(false)]
-    } else if !eb && !cut && on_rail && country == home(u.unit.side.other()) {
-        vec![mark(true)]
+    let cut = marked(RAIL_CUT.name, to);
+    let mut out = Vec::new();
+    if u.unit.arm == Arm::Railway {
+        if cut && country == own {
+            out.push(mark(RAIL_CUT.name, to, false));
+        }
+        let from = hex_in(u.position, layout).filter(|h| map.on_map(*h));
+        for h in from.map(|f| rail_way(map, f, dest)).unwrap_or_default() {
+            let Some(at) = kepi_game::engine::play::board::position_in(h, layout) else {
+                continue;
+            };
+            if map.country_of(h) == Some(enemy) && !marked(SECURED.name, at) {
+                out.push(mark(SECURED.name, at, true));
+            }
+        }
     } else {
-        Vec::new()
+        let secured = country == own && marked(SECURED.name, to);
+        if secured {
+            out.push(mark(SECURED.name, to, false));
+        }
+        if !cut && on_rail && (country == enemy || secured) {
+            out.push(mark(RAIL_CUT.name, to, true));
+        }
     }
+    out
+}
+
+/// SPI-E2: the hexes of the fewest along rail hexsides from `from` to `to` on `map`, `from` left
+/// out and `to` last (the first found, searching the six directions in order, where two ways are
+/// as short); empty when no rail line joins them.
+fn rail_way(map: &kepi_game::map::Map, from: kepi_game::hex::Hex, to: kepi_game::hex::Hex) -> Vec<kepi_game::hex::Hex> {
+    use kepi_game::hex::{Direction, Hexside};
+    use kepi_game::map::Feature;
+    let mut came: std::collections::HashMap<kepi_game::hex::Hex, kepi_game::hex::Hex> =
+        std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(h) = queue.pop_front() {
+        if h == to {
+            let mut way = vec![h];
+            let mut at = h;
+            while let Some(prev) = came.get(&at).copied().filter(|p| *p != from) {
+                way.push(prev);
+                at = prev;
+            }
+            way.reverse();
+            return way;
+        }
+        for d in Direction::ALL {
+            let next = h.neighbour(d);
+            if next == from
+                || came.contains_key(&next)
+                || !map.on_map(next)
+                || !map
+                    .features_on(Hexside::new(h, d))
+                    .iter()
+                    .any(|l| l.feature == Feature::Rail)
+            {
+                continue;
+            }
+            came.insert(next, h);
+            queue.push_back(next);
+        }
+    }
+    Vec::new()
 }
 
 /// True when `o` is an enemy of `side` at `to` whose hex may not be entered (SPI-M1, Movement

@@ -184,9 +184,10 @@ impl RuleSet for SpiRules {
         Some(terrain_chart())
     }
 
-    /// SPI-E2: the Rail Cut marker ([`super::supply::RAIL_CUT`]).
+    /// SPI-E2: the Rail Cut marker ([`super::supply::RAIL_CUT`]) and the EB units' secured
+    /// lines ([`super::supply::SECURED`]).
     fn cell_markers(&self) -> &'static [kepi_game::engine::game::CellMarkerKind] {
-        &[super::supply::RAIL_CUT]
+        &[super::supply::RAIL_CUT, super::supply::SECURED]
     }
 
     /// SPI-M1, SPI-Z1: movement on a map ([`board_rules`]).
@@ -428,6 +429,15 @@ impl RuleSet for SpiRules {
 
     /// SPI-E2: a unit moving onto the enemy's home rail line cuts it, an EB unit moving into a
     /// cut of its own country repairs it ([`crate::spi::moves::move_effects`]).
+    /// SPI-E2: the EB units' secured lines ([`super::supply::SECURED`]) are logged with their
+    /// moves since log revision 5; an earlier kepi left them to the umpire.
+    fn effect_revision(&self, action: &str, effect: &Action) -> u32 {
+        match (action, effect) {
+            ("move", Action::Mark { kind, .. }) if kind == super::supply::SECURED.name => 5,
+            _ => 0,
+        }
+    }
+
     fn move_effects(
         &self,
         s: &GameState,

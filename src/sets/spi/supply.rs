@@ -31,6 +31,22 @@ pub const RAIL_CUT: kepi_game::engine::game::CellMarkerKind =
            supply is not traced by rail through it (SPI-S2) nor rail movement made through it",
     };
 
+/// SPI-E2 (EB units): "each EB unit may move four hexes (regardless of terrain) along an Enemy
+/// rail line, and, by doing so, extend the point from which a supply line may be traced. This
+/// line must have been passed over by EB units describing a path leading back to the Player's
+/// Home Country, and not have been passed over by an Enemy Combat Unit since being secured by the
+/// EB unit." Put on the rail hexes of the enemy's country an EB unit's move passes along
+/// ([`super::moves::move_effects`]), taken off the hex an enemy unit moves into; whose line it is
+/// follows from the country (a secured hex in France is the German player's).
+pub const SECURED: kepi_game::engine::game::CellMarkerKind =
+    kepi_game::engine::game::CellMarkerKind {
+        name: "secured",
+        label: "secured line",
+        tag: "EB",
+        rule: "SPI-E2",
+        what: "a rail hex of the enemy's country an EB unit has secured: a supply source for its            side while the secured hexes lead back to its home country (SPI-E2); not for rail            movement",
+    };
+
 /// SPI's supply on a map:
 ///
 /// - SPI-S1: "To be supplied, a unit must be able to trace at least one continuous path of hexes
@@ -45,6 +61,8 @@ pub const RAIL_CUT: kepi_game::engine::game::CellMarkerKind =
 ///   Supply Source which is marked with an 'S'" (the map's German `supply` edge); "each
 ///   Fortification unit may be used as a Supply Source for one (and only one) Combat unit. The
 ///   fortifications at Metz and Strasburg are exceptions" ([`super::mechanics::fort_supply_capacity`]).
+/// - SPI-E2: the rail hexes EB units have secured ([`SECURED`]) are sources where they lead back
+///   to the side's home country.
 /// - SPI-F1 Case E: the zone of interdiction, three hexes, "not into hexes occupied by Enemy units
 ///   or adjacent to them". EB units "do not impede Enemy movement or supply lines in any manner".
 pub fn supply_rules() -> SupplyDecl {
@@ -56,6 +74,10 @@ pub fn supply_rules() -> SupplyDecl {
             zoc: moves.zoc,
             interdiction: INTERDICTION_HEXES,
             rail_home: vec![(Side::French, Country::France)],
+            secured_lines: vec![
+                (Side::French, Country::France),
+                (Side::German, Country::Germany),
+            ],
             rule: "SPI-S1".into(),
             source_rule: "SPI-S2".into(),
             interdiction_rule: "SPI-F1".into(),
@@ -65,8 +87,10 @@ pub fn supply_rules() -> SupplyDecl {
                  on a rail hex, and the umpire marks the rail hexes it passed through on its way \
                  (`mark rail-cut HEX`)"
                     .into(),
-                "EB-secured lines (SPI-E2): not traced; a supply line through the enemy's country \
-                 by them is the umpire's to type"
+                "EB-secured lines (SPI-E2): an EB unit secures the rail hexes of the enemy's \
+                 country along the shortest way by rail to where its move ends, and a hex an \
+                 enemy unit moves into leaves the line (cut); the hexes it passes on its way are \
+                 the umpire's to mark (`mark secured HEX`, `unmark secured HEX`)"
                     .into(),
                 "victory points (SPI-W1): supply drawn from fortifications still counts here"
                     .into(),
@@ -84,6 +108,7 @@ pub fn supply_rules() -> SupplyDecl {
             occupied_shields: false,
             cut_marker: Some(RAIL_CUT.name),
             possession_markers: &[],
+            secured_marker: Some(SECURED.name),
         },
     }
 }

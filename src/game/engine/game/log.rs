@@ -83,11 +83,12 @@ pub struct LogEntry {
 /// siege is lifted as effects of the combat (FR-F1, H12); 3 since a move logs what it does to the
 /// board ([`MOVE_EFFECTS_REVISION`]) and SPI notes an entrained move along no rail line (SPI-L1);
 /// 4 since SPI judges a unit's allowance on its supply at the start of the Movement Phase
-/// (SPI-S1, [`crate::engine::rule_set::RuleSet::judged_anew_since`]). An entry written before has
-/// revision 0.
+/// (SPI-S1, [`crate::engine::rule_set::RuleSet::judged_anew_since`]); 5 since an SPI EB unit's
+/// move secures the enemy's rail line it passes along (SPI-E2, a move's effects). An entry written
+/// before has revision 0.
 /// The effects a rule set records only since a revision are excused in older entries
 /// ([`crate::engine::rule_set::RuleSet::effect_revision`]).
-pub const LOG_REVISION: u32 = 4;
+pub const LOG_REVISION: u32 = 5;
 
 /// The log revision since which a move logs the markers it puts on or takes off by its rule
 /// set's text ([`super::Action::Move`]'s `effects`: SPI-E2's rail cut). `kepi log verify` takes

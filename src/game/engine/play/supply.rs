@@ -35,6 +35,9 @@ pub struct SupplyRoles {
     /// The cell markers by which a side holds the rail section through the cell (1870's
     /// possession markers, FR-G1), with that side.
     pub possession_markers: &'static [(&'static str, Side)],
+    /// The cell marker by which an EB unit secures a rail cell of the enemy's country for its
+    /// side's supply (SPI-E2's secured lines, [`SupplyRules::secured_lines`]), if the set has one.
+    pub secured_marker: Option<&'static str>,
 }
 
 /// A rule set's supply on a map, declared as data (`RuleSet::supply_rules`).
@@ -123,8 +126,8 @@ pub fn pieces(s: &GameState, map: &Map, board: &BoardRules, roles: &SupplyRoles)
     out
 }
 
-/// The board's markers supply reads (issue 45): the cells of the set's cut marker, and those of
-/// its possession markers with the side each gives.
+/// The board's markers supply reads (issue 45): the cells of the set's cut marker, those of its
+/// possession markers with the side each gives, and those of its secured lines (SPI-E2).
 pub fn board_marks(
     s: &GameState,
     map: &Map,
@@ -149,6 +152,12 @@ pub fn board_marks(
                     .find(|(k, _)| *k == m.kind)?;
                 Some((map_side(*side), cell(m)?))
             })
+            .collect(),
+        secured: s
+            .marks
+            .iter()
+            .filter(|m| roles.secured_marker == Some(m.kind.as_str()))
+            .filter_map(cell)
             .collect(),
     }
 }

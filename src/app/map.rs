@@ -634,22 +634,30 @@ impl MapPanel {
                         .map(|p| {
                             let mp = kepi_game::engine::flow::move_cost(game, &u.unit.id, p, None);
                             // What the drop will do to the board by the rules (SPI-E2's rail
-                            // cut) first, then what the rules say against it: a long note is
-                            // elided at its end.
-                            let mut said: Vec<String> =
-                                kepi_game::engine::flow::move_effects(game.state(), &u.unit.id, p)
-                                    .iter()
-                                    .map(|e| {
-                                        let rules = e.rules(game.state().system);
-                                        let ids: Vec<&str> =
-                                            rules.iter().map(|r| r.as_str()).collect();
-                                        format!(
-                                            "this move: {} ({})",
-                                            e.describe(game.state()),
-                                            ids.join(", ")
-                                        )
-                                    })
-                                    .collect();
+                            // cut, the EB unit's secured line) first, in one line, then what
+                            // the rules say against it: a long note is elided at its end.
+                            let effects =
+                                kepi_game::engine::flow::move_effects(game.state(), &u.unit.id, p);
+                            let mut ids: Vec<String> = Vec::new();
+                            let done: Vec<String> = effects
+                                .iter()
+                                .map(|e| {
+                                    for r in e.rules(game.state().system) {
+                                        if !ids.iter().any(|i| i == r.as_str()) {
+                                            ids.push(r.as_str().to_string());
+                                        }
+                                    }
+                                    e.describe(game.state())
+                                })
+                                .collect();
+                            let mut said: Vec<String> = Vec::new();
+                            if !done.is_empty() {
+                                said.push(format!(
+                                    "this move: {} ({})",
+                                    done.join("; "),
+                                    ids.join(", ")
+                                ));
+                            }
                             said.extend(kepi_game::engine::flow::move_notes(
                                 game, &u.unit.id, p, mp, tables,
                             ));

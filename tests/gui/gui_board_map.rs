@@ -283,6 +283,52 @@ fn a_german_unit_dragged_onto_the_french_rail_line_cuts_it() {
     );
 }
 
+/// SPI-E2 (EB units): "each EB unit may move four hexes (regardless of terrain) along an Enemy
+/// rail line, and, by doing so, extend the point from which a supply line may be traced."
+/// Dragging the German EB unit from 1105 (Germany) along the Eastern line to 0705 says, in one
+/// line on the map before the drop, which hexes of France it secures; the drop makes the move
+/// and puts the three markers, one log entry, and one undo takes them all back.
+#[test]
+fn an_eb_unit_dragged_along_the_enemys_line_secures_it() {
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
+    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
+    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    super::common::place(&mut app, &[("de-eb-1", "1105")]);
+    let mut h = map_panel(app);
+    h.run();
+    let from = h.get_by_label("German EB unit 1").rect().center();
+    // Four columns west along row 05 (odd columns alike): 1.5 hex sizes of 28 points each.
+    let to = from + egui::vec2(-4.0 * 1.5 * 28.0, 0.0);
+    h.drag_at(from);
+    h.run();
+    h.hover_at(from + egui::vec2(-20.0, 0.0));
+    h.run();
+    h.hover_at(to);
+    h.run();
+    assert!(
+        h.query_by_label_contains(
+            "this move: secured line marked at 0905; secured line marked at 0805; secured line \
+             marked at 0705 (SPI-E2)"
+        )
+        .is_some(),
+        "the map says what the drop will do, in one line"
+    );
+    h.drop_at(to);
+    h.run();
+    let app = h.state_mut();
+    let marks: Vec<(String, String)> = app
+        .state()
+        .marks
+        .iter()
+        .map(|m| (m.kind.clone(), m.cell.to_string()))
+        .collect();
+    let secured = |c: &str| ("secured".to_string(), c.to_string());
+    assert_eq!(marks, [secured("0705"), secured("0805"), secured("0905")]);
+    app.handle(Command::Undo);
+    assert!(app.state().marks.is_empty(), "one undo takes them all back");
+}
+
 /// Issue 45: the roster's chips are in the rule set's words. An entrained SPI unit shows "Ent",
 /// its meaning with SPI's rule on hover (SPI-L1), as SPI declares it, not the window.
 #[test]

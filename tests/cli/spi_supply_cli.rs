@@ -127,7 +127,7 @@ fn supply_is_traced_on_the_map_with_its_path_source_and_what_interdicts() {
     let rules = &v["sides"][0]["rules"];
     assert_eq!(
         rules,
-        &serde_json::json!(["SPI-F1", "SPI-S1", "SPI-S2", "SPI-Z1"])
+        &serde_json::json!(["SPI-E2", "SPI-F1", "SPI-S1", "SPI-S2", "SPI-Z1"])
     );
     // The text says the same.
     let text = ok(&["game", "supply", &save]);
@@ -410,7 +410,10 @@ fn an_eb_units_secured_line_carries_supply_until_an_enemy_cuts_it() {
     assert_eq!(t["traced"]["source"]["kind"], "secured", "{v}");
     assert_eq!(t["traced"]["source"]["cell"], "0904", "{v}");
     let text = ok(&["game", "supply", &save, "de-2-5-2"]);
-    assert!(text.contains("(secured rail line)"), "{text}");
+    assert!(
+        text.contains("hexes to EB-secured line at 0904 (secured rail line)"),
+        "{text}"
+    );
     // The French unit onto the secured line at 1104: off the line, and cut.
     let out = ok(&["game", "apply", &save, "move", "fr-metz-5", "1104"]);
     assert!(

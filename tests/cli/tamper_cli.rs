@@ -1433,7 +1433,10 @@ fn a_secured_line_cut_from_an_eb_move_is_caught_but_not_from_an_older_one() {
     assert_eq!(log[at]["rev"], kepi::game::LOG_REVISION);
     let fx = log[at]["action"]["effects"].as_array().unwrap();
     assert_eq!(fx.len(), 4, "{fx:?}");
-    assert!(fx.iter().all(|e| e["kind"] == "secured" && e["on"] == true), "{fx:?}");
+    assert!(
+        fx.iter().all(|e| e["kind"] == "secured" && e["on"] == true),
+        "{fx:?}"
+    );
     let cut = |log: &mut Vec<LogEntry>| {
         let e = &mut log[at];
         if let EntryKind::Act {

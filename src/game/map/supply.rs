@@ -70,13 +70,10 @@ pub struct SupplyRules {
     /// of controlled cells while no cell of the section is held or controlled by the enemy
     /// (unless a friendly piece stands in it).
     pub rail_line: Vec<(Side, Country)>,
-    /// SPI-E2: sides whose rail lines secured by their EB units in the enemy's home country
-    /// ([`BoardMarks::secured`]) are sources where they lead back, cell by secured cell along
-    /// rail hexsides, to the side's own home country (the country given with it): "This line
-    /// must have been passed over by EB units describing a path leading back to the Player's
-    /// Home Country". A secured cell is the side's whose enemy's home country it lies in.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub secured_lines: Vec<(Side, Country)>,
+    /// SPI-E2: the lines a side's EB units secure in the enemy's country, where the rule set
+    /// has them ([`SecuredLines`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secured: Option<SecuredLines>,
     /// FR-F4: sides whose ports (the map's places of kind `port`) are sources.
     pub ports: Vec<Side>,
     /// FR-F1 (H11), FR-F4: a fortress supplies the units in its own cell only (its capacity of
@@ -87,11 +84,27 @@ pub struct SupplyRules {
     pub cell_words: [&'static str; 2],
 }
 
+/// SPI-E2: sides whose rail lines secured by their EB units in the enemy's home country
+/// ([`BoardMarks::secured`]) are sources where they lead back, cell by secured cell along rail
+/// hexsides, to the side's own home country: "This line must have been passed over by EB units
+/// describing a path leading back to the Player's Home Country". A secured cell is the side's
+/// whose enemy's home country it lies in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SecuredLines {
+    /// Each side with its home country.
+    pub homes: Vec<(Side, Country)>,
+    /// The rule's id (SPI-E2).
+    pub rule: String,
+    /// What the rule set calls such a line, the name its sources are given ("EB-secured line").
+    pub name: String,
+}
+
 impl SupplyRules {
     /// The rule ids applied, sorted, once each.
     pub fn rule_ids(&self) -> Vec<String> {
         let mut ids = vec![self.rule.clone(), self.source_rule.clone()];
         ids.extend(self.own_line.iter().cloned());
+        ids.extend(self.secured.iter().map(|l| l.rule.clone()));
         if self.interdiction > 0 {
             ids.push(self.interdiction_rule.clone());
         }
@@ -653,8 +666,11 @@ fn secured_sources(
     (hexes, obst): (&[Hex], &[Vec<Obstacle>]),
     source_at: &mut [Option<Source>],
 ) {
-    let Some(home) = rules
-        .secured_lines
+    let Some(lines) = &rules.secured else {
+        return;
+    };
+    let Some(home) = lines
+        .homes
         .iter()
         .find(|(s, _)| *s == side)
         .map(|(_, c)| *c)
@@ -662,8 +678,8 @@ fn secured_sources(
         return;
     };
     let grid = &map.grid;
-    let enemy_homes: Vec<Country> = rules
-        .secured_lines
+    let enemy_homes: Vec<Country> = lines
+        .homes
         .iter()
         .filter(|(s, _)| *s != side)
         .map(|(_, c)| *c)
@@ -677,7 +693,11 @@ fn secured_sources(
             ours[i] = true;
         }
     }
-    let stopped = |i: usize| obst[i].iter().any(|o| o.what != ObstacleKind::ZoneOfControl);
+    let stopped = |i: usize| {
+        obst[i]
+            .iter()
+            .any(|o| o.what != ObstacleKind::ZoneOfControl)
+    };
     let rail = |h: Hex, d: Direction| {
         map.features_on(Hexside::new(h, d))
             .iter()
@@ -704,7 +724,7 @@ fn secured_sources(
         if source_at[k].is_none() {
             source_at[k] = Some(Source {
                 kind: SourceKind::Secured,
-                name: SourceKind::Secured.as_str().to_string(),
+                name: lines.name.clone(),
                 cell: grid.label(hexes[k]),
                 hex: hexes[k],
             });
@@ -730,7 +750,7 @@ pub struct BoardMarks {
     /// Cells whose rail section a side holds (1870's possession markers, FR-G1 G3: "Markers are
     /// at the disposal of the players to indicate possession of the sections of the networks").
     pub held: Vec<(Side, Hex)>,
-    /// Rail cells an EB unit has secured (SPI-E2's secured lines, [`SupplyRules::secured_lines`]).
+    /// Rail cells an EB unit has secured (SPI-E2's secured lines, [`SupplyRules::secured`]).
     pub secured: Vec<Hex>,
 }
 

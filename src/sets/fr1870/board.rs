@@ -148,7 +148,7 @@ pub fn supply_rules() -> SupplyDecl {
                 (Side::French, Country::France),
                 (Side::German, Country::Germany),
             ],
-            secured_lines: Vec::new(),
+            secured: None,
             ports: vec![Side::French],
             forts_inside: true,
             // FR-F4: the text counts in cells.

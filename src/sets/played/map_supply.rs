@@ -114,7 +114,10 @@ cells = ["1201"]
         let far = s.get("far").unwrap();
         assert_eq!((far.status, far.distance), (SupplyStatus::Isolated, None));
         assert!(far.path.is_empty() && far.source.is_none());
-        assert_eq!(s.rules, vec!["SPI-F1", "SPI-S1", "SPI-S2", "SPI-Z1"]);
+        assert_eq!(
+            s.rules,
+            vec!["SPI-E2", "SPI-F1", "SPI-S1", "SPI-S2", "SPI-Z1"]
+        );
         // The text's own numbers: ten and twenty-five.
         let r = spi();
         assert_eq!((r.supplied, r.unsupplied), (10, 25));

@@ -376,12 +376,9 @@ fn rail_ways<'a>(s: &'a GameState, u: &UnitState) -> Option<RailWays<'a>> {
         s.marks.iter().any(|m| {
             (m.kind == super::supply::RAIL_CUT.name || m.kind == super::supply::SECURED.name)
                 && Some(m.cell) == p
+        }) || s.units.iter().any(|o| {
+            o.unit.side != u.unit.side && !o.eliminated() && hex_in(o.position, layout) == Some(h)
         })
-            || s.units.iter().any(|o| {
-                o.unit.side != u.unit.side
-                    && !o.eliminated()
-                    && hex_in(o.position, layout) == Some(h)
-            })
     };
     let next_to_enemy = |h: kepi_game::hex::Hex| {
         s.units.iter().any(|o| {
@@ -617,7 +614,11 @@ pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
 /// SPI-E2: the hexes of the fewest along rail hexsides from `from` to `to` on `map`, `from` left
 /// out and `to` last (the first found, searching the six directions in order, where two ways are
 /// as short); empty when no rail line joins them.
-fn rail_way(map: &kepi_game::map::Map, from: kepi_game::hex::Hex, to: kepi_game::hex::Hex) -> Vec<kepi_game::hex::Hex> {
+fn rail_way(
+    map: &kepi_game::map::Map,
+    from: kepi_game::hex::Hex,
+    to: kepi_game::hex::Hex,
+) -> Vec<kepi_game::hex::Hex> {
     use kepi_game::hex::{Direction, Hexside};
     use kepi_game::map::Feature;
     let mut came: std::collections::HashMap<kepi_game::hex::Hex, kepi_game::hex::Hex> =

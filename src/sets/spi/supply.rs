@@ -2,7 +2,7 @@
 //! ([`kepi_game::map::supply::trace`], through `RuleSet::supply_rules`).
 
 use kepi_game::engine::play::supply::{SupplyDecl, SupplyRoles};
-use kepi_game::map::supply::SupplyRules;
+use kepi_game::map::supply::{SecuredLines, SupplyRules};
 use kepi_game::map::{Country, Side};
 use kepi_game::roster::Arm;
 
@@ -74,10 +74,14 @@ pub fn supply_rules() -> SupplyDecl {
             zoc: moves.zoc,
             interdiction: INTERDICTION_HEXES,
             rail_home: vec![(Side::French, Country::France)],
-            secured_lines: vec![
-                (Side::French, Country::France),
-                (Side::German, Country::Germany),
-            ],
+            secured: Some(SecuredLines {
+                homes: vec![
+                    (Side::French, Country::France),
+                    (Side::German, Country::Germany),
+                ],
+                rule: "SPI-E2".into(),
+                name: "EB-secured line".into(),
+            }),
             rule: "SPI-S1".into(),
             source_rule: "SPI-S2".into(),
             interdiction_rule: "SPI-F1".into(),

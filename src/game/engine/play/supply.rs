@@ -36,7 +36,7 @@ pub struct SupplyRoles {
     /// possession markers, FR-G1), with that side.
     pub possession_markers: &'static [(&'static str, Side)],
     /// The cell marker by which an EB unit secures a rail cell of the enemy's country for its
-    /// side's supply (SPI-E2's secured lines, [`SupplyRules::secured_lines`]), if the set has one.
+    /// side's supply (SPI-E2's secured lines, [`SupplyRules::secured`]), if the set has one.
     pub secured_marker: Option<&'static str>,
 }
 

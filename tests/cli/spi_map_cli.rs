@@ -343,10 +343,25 @@ fn victory_counts_the_german_advance_and_the_french_penetration_on_the_map() {
     let (words, lines) = last_victory(&save);
     let joined = words.join(" ");
     assert!(
-        joined.contains("--german-row-vp 30 --german-row-at 0405")
+        joined.contains("--german-row-vp 30 --german-row-at 0405 --german-row-from house")
             && joined.contains("--french-hexes-penetrated 2 --french-penetration-at 1106"),
         "{joined}"
     );
+    // The award's line says where the values come from: kepi's example board's are house.
+    let log = json(&["log", "show", &save, "--json"]);
+    let award = log.as_array().unwrap().last().unwrap()["action"]["resolution"]["modifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| {
+            m["label"]
+                .as_str()
+                .unwrap()
+                .starts_with("German VP, the map's award")
+        })
+        .cloned()
+        .unwrap();
+    assert_eq!(award["provenance"], "house", "{award}");
     assert!(
         lines.contains(&(
             "German VP, the map's award where the most advanced supplied unit stands (0405)".into(),

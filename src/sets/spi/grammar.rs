@@ -101,6 +101,11 @@ pub enum SpiAction {
         /// (in `kepi game apply`, where the game's map gives it), said in its line.
         #[arg(long, value_name = "CELL", value_parser = cell_label)]
         german_row_at: Option<String>,
+        /// Where the award --german-row-vp comes from (seed, derived, house, unknown): in `kepi
+        /// game apply`, the game's map's values (house on kepi's example board); seed if not
+        /// given (the printed map's). Said in its line.
+        #[arg(long, value_name = "PROVENANCE")]
+        german_row_from: Option<kepi_game::tables::Provenance>,
         /// The cell of the French unit whose penetration --french-hexes-penetrated is (in `kepi
         /// game apply`, where the game's map gives it), said in its line.
         #[arg(long, value_name = "CELL", value_parser = cell_label)]
@@ -240,6 +245,7 @@ pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Va
             german_cp_isolated,
             french_hexes_penetrated,
             german_row_at,
+            german_row_from,
             french_penetration_at,
         } => {
             let tally = [
@@ -273,6 +279,7 @@ pub fn run(action: &SpiAction, ctx: Ctx<'_>) -> Result<Resolution<serde_json::Va
                     };
                     let at = spi::VictoryWhere {
                         german_row: german_row_at.clone(),
+                        german_row_from: *german_row_from,
                         french_penetration: french_penetration_at.clone(),
                     };
                     Ok(spi::victory_from_tally(&v, &at, t)?.erase())

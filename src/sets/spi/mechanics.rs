@@ -522,6 +522,9 @@ pub struct VictoryTally {
 pub struct VictoryWhere {
     /// The German unit's cell (`--german-row-at`).
     pub german_row: Option<String>,
+    /// Where the German award comes from (`--german-row-from`: the map's provenance, house on
+    /// kepi's example board); the printed map's (seed) when not given.
+    pub german_row_from: Option<Provenance>,
     /// The French unit's cell (`--french-penetration-at`).
     pub french_penetration: Option<String>,
 }
@@ -682,7 +685,7 @@ pub fn victory_from_tally(
             },
             Effect::Add(Ratio::int(i64::from(v.german_row_vp))),
             RuleId::new("SPI-W1"),
-            Provenance::Seed,
+            at.german_row_from.unwrap_or(Provenance::Seed),
         ));
     }
     let mut r = victory(score.net, t);

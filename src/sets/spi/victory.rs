@@ -15,6 +15,9 @@
 //!   supplied at the end of the game, and may not draw this supply from a Fortification unit"
 //!   (the deepest such French unit in Germany, counted in hexes to the nearest French hex).
 //!
+//!   The German award's line says where the values come from: the map's provenance (house on
+//!   kepi's own example board), as `--german-row-from`.
+//!
 //! Left to the umpire: the CP exited off the west edge (kepi does not know which edge a unit
 //! left by), and units whose only supply is a fortress counted as isolated (the supply in play
 //! counts a fortress's supply; the text does not for victory).
@@ -83,6 +86,8 @@ pub fn game_defaults(typed: &[String], state: &GameState) -> Vec<String> {
                 vp.to_string(),
                 "--german-row-at".to_string(),
                 at,
+                "--german-row-from".to_string(),
+                provenance_of(map.provenance.source).as_str().to_string(),
             ]);
         }
         if !given("--french-hexes-penetrated")
@@ -97,6 +102,20 @@ pub fn game_defaults(typed: &[String], state: &GameState) -> Vec<String> {
         }
     }
     out
+}
+
+/// The provenance of a value read from a map of `source`: kepi's own example board's are house
+/// (invented), a map drawn from the printed board (the club's, a VASSAL module's, one the text
+/// prints) gives the printed values (seed), derived and unknown as they say.
+fn provenance_of(source: kepi_game::map::Source) -> kepi_game::tables::Provenance {
+    use kepi_game::map::Source;
+    use kepi_game::tables::Provenance;
+    match source {
+        Source::House => Provenance::House,
+        Source::Derived => Provenance::Derived,
+        Source::Unknown => Provenance::Unknown,
+        Source::Seed | Source::Club | Source::Vassal => Provenance::Seed,
+    }
 }
 
 /// The units of `side` on the map that count, supplied in play, with their cell.

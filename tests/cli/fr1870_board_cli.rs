@@ -23,7 +23,7 @@ fn game(name: &str) -> String {
 }
 
 /// [`game`] on the board `map`.
-fn game_on(name: &str, map: &str) -> String {
+pub(super) fn game_on(name: &str, map: &str) -> String {
     game_marked(name, map, "")
 }
 
@@ -169,7 +169,7 @@ fn kepi_game_reach_counts_1870s_zones_of_control() {
 }
 
 /// [`MAP`] with a French rail section from 0407 to the east edge.
-fn map_with_section() -> String {
+pub(super) fn map_with_section() -> String {
     format!(
         "{MAP}\n[[rail]]\nname = \"Ligne\"\nsection = \"Est\"\ncapacity = 2\n\
          path = [\"0407\", \"0507\", \"0607\", \"0707\", \"0807\", \"0907\", \"1007\", \
@@ -200,7 +200,10 @@ fn a_possession_marker_puts_a_french_section_at_the_german_players_disposal() {
     let shown = json(&["game", "show", &save, "--json"]);
     assert_eq!(
         shown["marks"],
-        serde_json::json!([{"kind": "possession-german", "cell": "0807"}]),
+        serde_json::json!([
+            {"kind": "passage-german", "cell": "0507"},
+            {"kind": "possession-german", "cell": "0807"}
+        ]),
         "{shown}"
     );
     let log = ok(&["log", "show", &save]);
@@ -240,6 +243,44 @@ fn a_possession_marker_puts_a_french_section_at_the_german_players_disposal() {
     let e = super::common::refused(&["game", "apply", &save, "mark", "possession-french", "off"]);
     assert!(e.contains("goes on a cell"), "{e}");
     ok(&["log", "verify", &save]);
+}
+
+/// FR-G1 (G3): "the invader becomes master of a railway cell as soon as one of his units has
+/// passed over that cell or occupied it". de-b (0305) moves onto the French section at 0407:
+/// the German passage marker there, with the move; then along the line to 0707: on the three
+/// cells it passed (the line is a shortest way); back off the line, nothing. Not joined to any
+/// German network (the board is France throughout), the section is neutralised, not his. One
+/// undo takes a move's markers back with it; `kepi log verify` makes each again.
+#[test]
+fn a_units_move_along_the_enemys_rail_line_marks_its_passage() {
+    let save = game_on("passage", &map_with_section());
+    let passed = |save: &str| -> Vec<String> {
+        let v = json(&["game", "show", save, "--json"]);
+        v["marks"]
+            .as_array()
+            .map(|m| {
+                m.iter()
+                    .filter(|x| x["kind"] == "passage-german")
+                    .filter_map(|x| x["cell"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let out = ok(&["game", "apply", &save, "move", "de-b", "0407"]);
+    assert!(out.contains("German passage marked at 0407"), "{out}");
+    assert_eq!(passed(&save), ["0407"]);
+    ok(&["game", "apply", &save, "move", "de-b", "0707"]);
+    assert_eq!(passed(&save), ["0407", "0507", "0607", "0707"]);
+    ok(&["game", "apply", &save, "undo"]);
+    assert_eq!(passed(&save), ["0407"]);
+    ok(&["game", "apply", &save, "redo"]);
+    ok(&["game", "apply", &save, "move", "de-b", "0706"]);
+    assert_eq!(passed(&save), ["0407", "0507", "0607", "0707"]);
+    // Neutralised: not at the German player's disposal, joined to no German network.
+    let v = json(&["game", "supply", &save, "de-b", "--json"]);
+    assert_eq!(unit(&v, "de-b")["status"], "unsupplied", "{v}");
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
 }
 
 /// Issue 42: a situation's markers as printed ("Situation 2's eleven A cells") are the club's to

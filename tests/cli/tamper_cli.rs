@@ -1466,6 +1466,44 @@ fn a_secured_line_cut_from_an_eb_move_is_caught_but_not_from_an_older_one() {
     caught_now_but_not_before(&save, at, "action.effects", 5, cut, no_marks);
 }
 
+/// FR-G1 (G3): since log revision 5 a move logs the passage markers of the enemy's rail cells its
+/// unit passed over. Cut from an entry written now (the state kept in step), `kepi log verify`
+/// says so; the same log as an earlier kepi wrote it (revision 4) still verifies without them.
+#[test]
+fn a_passage_cut_from_a_1870_move_is_caught_but_not_from_an_older_one() {
+    let save = super::fr1870_board_cli::game_on(
+        "tamper-passage",
+        &super::fr1870_board_cli::map_with_section(),
+    );
+    ok(&["game", "apply", &save, "move", "de-b", "0407"]);
+    ok(&["game", "compact", &save]);
+    let log = read(&save)["log"].clone();
+    let at = log.as_array().unwrap().len() - 1;
+    assert_eq!(log[at]["rev"], kepi::game::LOG_REVISION);
+    assert_eq!(log[at]["action"]["effects"][0]["kind"], "passage-german");
+    let cut = |log: &mut Vec<LogEntry>| {
+        let e = &mut log[at];
+        if let EntryKind::Act {
+            action: kepi::game::Action::Move { effects, .. },
+        } = &mut e.kind
+        {
+            effects.clear();
+        }
+        e.summary = e.summary.replace("; German passage marked at 0407", "");
+        e.rules.retain(|r| r != "FR-G1");
+    };
+    let no_marks = |save: &str| {
+        let mut s = read(save);
+        s["state"]
+            .as_object_mut()
+            .unwrap()
+            .remove("marks")
+            .expect("the state had the passage");
+        std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    };
+    caught_now_but_not_before(&save, at, "action.effects", 5, cut, no_marks);
+}
+
 /// SPI-L1: since log revision 3 an entrained unit's move along no rail line is noted with the
 /// move. Cut from an entry written now, `kepi log verify` says so; an entry an earlier kepi wrote
 /// (revision 2) without it still verifies.

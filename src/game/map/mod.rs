@@ -511,6 +511,43 @@ impl Map {
             .is_some_and(|s| self.features_on(s).iter().any(|l| l.feature == feature))
     }
 
+    /// The cells of the fewest along hexsides that carry `feature` from `from` to `to`, `from`
+    /// left out and `to` last (the first found, searching the six directions in order, where
+    /// two ways are as short); empty when no such line joins them (or `from` is `to`). SPI-E2:
+    /// an EB unit's way along a rail line; FR-G1 G3: the rail cells a unit passed over.
+    pub fn way_along(&self, from: Hex, to: Hex, feature: Feature) -> Vec<Hex> {
+        let mut came: std::collections::HashMap<Hex, Hex> = std::collections::HashMap::new();
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(h) = queue.pop_front() {
+            if h == to {
+                let mut way = vec![h];
+                let mut at = h;
+                while let Some(prev) = came.get(&at).copied().filter(|p| *p != from) {
+                    way.push(prev);
+                    at = prev;
+                }
+                way.reverse();
+                return if to == from { Vec::new() } else { way };
+            }
+            for d in Direction::ALL {
+                let next = h.neighbour(d);
+                if next == from
+                    || came.contains_key(&next)
+                    || !self.on_map(next)
+                    || !self
+                        .features_on(Hexside::new(h, d))
+                        .iter()
+                        .any(|l| l.feature == feature)
+                {
+                    continue;
+                }
+                came.insert(next, h);
+                queue.push_back(next);
+            }
+        }
+        Vec::new()
+    }
+
     /// The features on each of a cell's six sides, clockwise from N.
     pub fn sides_of(&self, h: Hex) -> Vec<(Direction, Hexside, Vec<&Line>)> {
         Direction::ALL

@@ -343,7 +343,7 @@ pub fn obstacles(
     rules: &SupplyRules,
     pieces: &[Piece],
     side: Side,
-    held_by: &[(Side, Hex)],
+    marks: &BoardMarks,
 ) -> Vec<Vec<Obstacle>> {
     let grid = &map.grid;
     let mut out: Vec<Vec<Obstacle>> = vec![Vec::new(); grid.len()];
@@ -411,7 +411,7 @@ pub fn obstacles(
         }
     }
     if let Some(rule) = &rules.own_line {
-        for (i, h) in uncontrolled(map, rules, (side, &ours), &out, held_by) {
+        for (i, h) in uncontrolled(map, rules, (side, &ours), &out, marks) {
             out[i].push(Obstacle {
                 cell: grid.label(h),
                 what: ObstacleKind::Uncontrolled,
@@ -460,17 +460,26 @@ pub fn obstacles(
 /// principle at the disposal of the player"). `enemy` holds the enemy's obstacles already found
 /// (its units and zones, a friendly unit's cell left out of its zones).
 ///
-/// G3: "A section is at the disposal of the invader when his units have passed over the cells
-/// containing the railways and the section is connected to the network of friendly territory":
-/// kepi reads the players' possession markers (`held_by`), not the units' passage: a section with
-/// a marker of `side` on one of its cells is at its disposal wherever it runs; one with the other
-/// side's marker is not, even in `side`'s own country.
+/// G3: "In enemy territory, every railway is in principle at the disposal of the enemy, but the
+/// invader becomes master of a railway cell as soon as one of his units has passed over that cell
+/// or occupied it. Markers are at the disposal of the players to indicate possession of the
+/// sections of the networks. A section is at the disposal of the invader when his units have
+/// passed over the cells containing the railways and the section is connected to the network of
+/// friendly territory. If the section has only been occupied but not connected to friendly
+/// territory, the section is neutralised: it cannot be used by the invader, but the invaded
+/// player may no longer use it either." A section (a rail line of the map) is at `side`'s
+/// disposal when no enemy holds or controls a cell of it and either a possession marker of
+/// `side` is on one of its cells (`marks.held`: the marker says so, wherever it runs) or, no
+/// marker of the other side being on it, every cell of it is in `side`'s home country or one
+/// `side`'s units have passed over (`marks.passed`), no cell of it has been passed over by the
+/// other side's, and it joins `side`'s home country through such sections. A section the other
+/// side's units have passed over but that is not at its disposal is neutralised: no one's.
 fn uncontrolled(
     map: &Map,
     rules: &SupplyRules,
     (side, ours): (Side, &[&Piece]),
     enemy: &[Vec<Obstacle>],
-    held_by: &[(Side, Hex)],
+    marks: &BoardMarks,
 ) -> Vec<(usize, Hex)> {
     let grid = &map.grid;
     let hexes: Vec<Hex> = grid.cells().collect();
@@ -500,27 +509,72 @@ fn uncontrolled(
         .find(|(s, _)| *s == side)
         .map(|(_, c)| *c);
     if let Some(country) = home {
-        let marked = |cells: &[usize], by: Side| {
+        let on = |list: &[(Side, Hex)], cells: &[usize], by: Side| {
             cells.iter().any(|i| {
-                held_by
-                    .iter()
+                list.iter()
                     .any(|(s, h)| *s == by && grid.index(*h) == Some(*i))
             })
         };
-        for line in map.lines.iter().filter(|l| l.feature == Feature::Rail) {
-            let mut cells: Vec<usize> = Vec::new();
-            for (a, b) in line.sides.iter().map(|h| h.hexes()) {
-                cells.extend([a, b].into_iter().filter_map(|h| grid.index(h)));
-            }
-            cells.sort_unstable();
-            cells.dedup();
-            let home_line = cells
+        let passed = |i: usize, by: Side| {
+            marks
+                .passed
                 .iter()
-                .all(|i| map.country_of(hexes[*i]) == Some(country));
-            let at_disposal = !cells.is_empty()
-                && cells.iter().all(|i| enemy[*i].is_empty())
-                && (marked(&cells, side) || (home_line && !marked(&cells, side.other())));
-            if at_disposal {
+                .any(|(s, h)| *s == by && grid.index(*h) == Some(i))
+        };
+        let home_cell = |i: usize| map.country_of(hexes[i]) == Some(country);
+        let sections: Vec<Vec<usize>> = map
+            .lines
+            .iter()
+            .filter(|l| l.feature == Feature::Rail)
+            .map(|line| {
+                let mut cells: Vec<usize> = Vec::new();
+                for (a, b) in line.sides.iter().map(|h| h.hexes()) {
+                    cells.extend([a, b].into_iter().filter_map(|h| grid.index(h)));
+                }
+                cells.sort_unstable();
+                cells.dedup();
+                cells
+            })
+            .collect();
+        // Sections of cells `side` is master of (its country's, or passed over), none of them
+        // marked for or passed over by the other side; then those joined to its country.
+        let master: Vec<bool> = sections
+            .iter()
+            .map(|cells| {
+                !cells.is_empty()
+                    && !on(&marks.held, cells, side.other())
+                    && cells.iter().all(|i| home_cell(*i) || passed(*i, side))
+                    && !cells.iter().any(|i| passed(*i, side.other()))
+            })
+            .collect();
+        // The network: its country's sections and those its possession markers give it.
+        let mut joined: Vec<bool> = sections
+            .iter()
+            .zip(&master)
+            .map(|(cells, m)| {
+                (*m && cells.iter().any(|i| home_cell(*i))) || on(&marks.held, cells, side)
+            })
+            .collect();
+        loop {
+            let mut grew = false;
+            for k in 0..sections.len() {
+                if joined[k] || !master[k] {
+                    continue;
+                }
+                let touches = (0..sections.len())
+                    .any(|j| joined[j] && sections[j].iter().any(|c| sections[k].contains(c)));
+                if touches {
+                    joined[k] = true;
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        for (k, cells) in sections.iter().enumerate() {
+            let at_disposal = cells.iter().all(|i| enemy[*i].is_empty()) && joined[k];
+            if !cells.is_empty() && at_disposal {
                 cells.iter().for_each(|i| held[*i] = true);
             }
         }
@@ -750,6 +804,10 @@ pub struct BoardMarks {
     /// Cells whose rail section a side holds (1870's possession markers, FR-G1 G3: "Markers are
     /// at the disposal of the players to indicate possession of the sections of the networks").
     pub held: Vec<(Side, Hex)>,
+    /// Rail cells of the enemy's country a side's units have passed over or occupied (FR-G1 G3:
+    /// "the invader becomes master of a railway cell as soon as one of his units has passed over
+    /// that cell or occupied it").
+    pub passed: Vec<(Side, Hex)>,
     /// Rail cells an EB unit has secured (SPI-E2's secured lines, [`SupplyRules::secured`]).
     pub secured: Vec<Hex>,
 }
@@ -771,7 +829,7 @@ pub fn trace_marked(
     let grid = &map.grid;
     let hexes: Vec<Hex> = grid.cells().collect();
     let n = hexes.len();
-    let obst = obstacles(map, rules, pieces, side, &marks.held);
+    let obst = obstacles(map, rules, pieces, side, marks);
     let free: Vec<bool> = obst.iter().map(Vec::is_empty).collect();
     let label = |i: usize| grid.label(hexes[i]);
 

@@ -46,8 +46,103 @@ pub const POSSESSION_FRENCH: CellMarkerKind = CellMarkerKind {
            (G3), for rail transport and supply lines (FR-F4)",
 };
 
-/// The possession markers, in the order the rule set declares them.
-pub const MARKERS: &[CellMarkerKind] = &[POSSESSION_GERMAN, POSSESSION_FRENCH];
+/// FR-G1 (G3): "the invader becomes master of a railway cell as soon as one of his units has
+/// passed over that cell or occupied it". A German unit has passed over or occupied this rail
+/// cell of France ([`move_effects`] puts it where a German move ends and along the rail line it
+/// followed).
+pub const PASSAGE_GERMAN: CellMarkerKind = CellMarkerKind {
+    name: "passage-german",
+    label: "German passage",
+    tag: "a",
+    rule: "FR-G1",
+    what: "a German unit has passed over or occupied this rail cell of France (G3): the section            is at the German player's disposal once every cell of it is his and it joins his            network; until then it is neutralised, no one's (FR-F4)",
+};
+
+/// FR-G1 (G3): a French unit has passed over or occupied this rail cell of Germany.
+pub const PASSAGE_FRENCH: CellMarkerKind = CellMarkerKind {
+    name: "passage-french",
+    label: "French passage",
+    tag: "f",
+    rule: "FR-G1",
+    what: "a French unit has passed over or occupied this rail cell of Germany (G3): the section            is at the French player's disposal once every cell of it is his and it joins his            network; until then it is neutralised, no one's (FR-F4)",
+};
+
+/// The possession and passage markers, in the order the rule set declares them.
+pub const MARKERS: &[CellMarkerKind] = &[
+    POSSESSION_GERMAN,
+    POSSESSION_FRENCH,
+    PASSAGE_GERMAN,
+    PASSAGE_FRENCH,
+];
+
+/// A side's home country and its passage marker (G3).
+fn passage_of(side: kepi_game::roster::Side) -> (Country, &'static str) {
+    match side {
+        kepi_game::roster::Side::French => (Country::France, PASSAGE_FRENCH.name),
+        kepi_game::roster::Side::German => (Country::Germany, PASSAGE_GERMAN.name),
+    }
+}
+
+/// FR-G1 (G3): what moving `u` to `to` does to the rail network on the game's map, logged with
+/// the move ([`kepi_game::engine::rule_set::RuleSet::move_effects`]): "the invader becomes master
+/// of a railway cell as soon as one of his units has passed over that cell or occupied it". A
+/// unit's move puts its side's passage marker ([`PASSAGE_GERMAN`], [`PASSAGE_FRENCH`]) on the
+/// rail cells of the enemy's country it ends in and, where it ends on a rail line from a cell of
+/// the same network and that line is a shortest way between the two cells, on those it passed
+/// along it (none twice). Any other way it went is the umpire's to mark (`mark passage-german
+/// CELL`). A unit coming onto the map (set up, arriving) is placed, not moved: it passes over
+/// nothing; markers (R counters, headquarters) are not units. None without a map.
+pub fn move_effects(
+    s: &kepi_game::engine::game::GameState,
+    u: &kepi_game::engine::game::UnitState,
+    to: kepi_game::roster::Position,
+) -> Vec<kepi_game::engine::game::Action> {
+    use kepi_game::engine::play::board::{hex_in, position_in};
+    use kepi_game::map::Feature;
+    use kepi_game::roster::Position;
+    let Some(map) = s.map.as_ref().and_then(|m| m.map().ok()) else {
+        return Vec::new();
+    };
+    if to == u.position || u.eliminated() || u.position == Position::Off {
+        return Vec::new();
+    }
+    if NOT_UNITS.contains(&u.unit.arm) {
+        return Vec::new();
+    }
+    let layout = map.grid.layout;
+    let (Some(from), Some(dest)) = (
+        hex_in(u.position, layout).filter(|h| map.on_map(*h)),
+        hex_in(to, layout).filter(|h| map.on_map(*h)),
+    ) else {
+        return Vec::new();
+    };
+    let (_, kind) = passage_of(u.unit.side);
+    let (enemy, _) = passage_of(u.unit.side.other());
+    let on_rail = |h| {
+        map.sides_of(h)
+            .iter()
+            .any(|(_, _, lines)| lines.iter().any(|l| l.feature == Feature::Rail))
+    };
+    let along = map.way_along(from, dest, Feature::Rail);
+    let cells = if along.len() == from.distance(dest) as usize {
+        along
+    } else if on_rail(dest) {
+        vec![dest]
+    } else {
+        Vec::new()
+    };
+    cells
+        .into_iter()
+        .filter(|h| map.country_of(*h) == Some(enemy))
+        .filter_map(|h| position_in(h, layout))
+        .filter(|p| !s.marks.iter().any(|m| m.kind == kind && m.cell == *p))
+        .map(|p| kepi_game::engine::game::Action::Mark {
+            kind: kind.to_string(),
+            cell: p,
+            on: true,
+        })
+        .collect()
+}
 
 /// FR-M1 on a map:
 ///
@@ -135,9 +230,10 @@ pub fn supply_rules() -> SupplyDecl {
             source_rule: "FR-F4".into(),
             interdiction_rule: String::new(),
             not_applied: vec![
-                "the invader's rail sections (FR-G1 G3) are those his possession markers mark \
-                 (`mark possession-german CELL`); neutralised sections and the passage of units \
-                 are not read"
+                "the invader's rail sections (FR-G1 G3): his possession markers (`mark \
+                 possession-german CELL`), and the cells his units passed over: kepi marks where \
+                 a move ends and the rail line it followed where that is a shortest way; any \
+                 other way is the umpire's to mark (`mark passage-german CELL`)"
                     .into(),
                 "a besieged fortress's control (H8) and the besiegers' (H7): counted as any \
                  unit's"
@@ -163,6 +259,10 @@ pub fn supply_rules() -> SupplyDecl {
             possession_markers: &[
                 (POSSESSION_GERMAN.name, kepi_game::roster::Side::German),
                 (POSSESSION_FRENCH.name, kepi_game::roster::Side::French),
+            ],
+            passage_markers: &[
+                (PASSAGE_GERMAN.name, kepi_game::roster::Side::German),
+                (PASSAGE_FRENCH.name, kepi_game::roster::Side::French),
             ],
             secured_marker: None,
         },
@@ -217,6 +317,57 @@ kind = "fortified-camp"
 name = "Toul"
 cell = "0805"
 kind = "fortress"
+
+[[edge]]
+role = "supply"
+side = "french"
+name = "the west edge"
+cells = ["0101-0105"]
+
+[[edge]]
+role = "supply"
+side = "german"
+name = "the east edge"
+cells = ["0801-0805"]
+"#;
+
+    /// A 1870 test board, 8 x 5 cells, France west of column 06 and Germany from it, the
+    /// logistic bases the west (French) and east (German) edges; three rail sections along row
+    /// 03: Ost in Germany, Grenze across the border, Innen in France.
+    const MAP_ACROSS: &str = r#"[map]
+name = "G3 test"
+rules = "fr1870"
+layout = "even-q"
+first = "0101"
+last = "0805"
+default_terrain = "clear"
+default_country = "france"
+
+[provenance]
+source = "club"
+drawn_by = "a test"
+from = "nothing"
+
+[countries]
+germany = ["0601-0805"]
+
+[[terrain]]
+name = "clear"
+
+[[rail]]
+name = "Ligne"
+section = "Ost"
+path = ["0803", "0703", "0603"]
+
+[[rail]]
+name = "Ligne"
+section = "Grenze"
+path = ["0603", "0503", "0403"]
+
+[[rail]]
+name = "Ligne"
+section = "Innen"
+path = ["0403", "0303", "0203", "0103"]
 
 [[edge]]
 role = "supply"
@@ -347,6 +498,59 @@ cells = ["0801-0805"]
         // A German unit next to the section: no longer at the French player's disposal.
         pieces.push(unit("de", Side::German, "0402"));
         assert_eq!(status(&m, &pieces, "c"), SupplyStatus::Unsupplied);
+    }
+
+    /// FR-G1 (G3): "the invader becomes master of a railway cell as soon as one of his units has
+    /// passed over that cell or occupied it ... A section is at the disposal of the invader when
+    /// his units have passed over the cells containing the railways and the section is connected
+    /// to the network of friendly territory. If the section has only been occupied but not
+    /// connected to friendly territory, the section is neutralised: it cannot be used by the
+    /// invader, but the invaded player may no longer use it either." Germany east of column 05;
+    /// sections Ost (0803-0603, Germany), Grenze (0603-0403, across the border) and Innen
+    /// (0403-0103, France). The German at 0202 has a line once his units have passed over every
+    /// French cell of Grenze and Innen; over Innen alone, Innen is joined to nothing: not his,
+    /// and no longer the French unit's at 0404 either.
+    #[test]
+    fn a_section_the_invader_passed_over_is_his_once_joined_to_his_network() {
+        use kepi_game::map::supply::{BoardMarks, trace_marked};
+        let text = MAP_ACROSS;
+        let m = Map::from_source("t.toml", text).unwrap();
+        let rules = supply_rules().rules;
+        let passed = |cells: &[&str]| BoardMarks {
+            passed: cells.iter().map(|c| (Side::German, h(c))).collect(),
+            ..BoardMarks::default()
+        };
+        let german = |marks: &BoardMarks| {
+            let de = vec![unit("de", Side::German, "0202")];
+            trace_marked(&m, &rules, &de, Side::German, marks)
+                .get("de")
+                .unwrap()
+                .status
+        };
+        let french = |marks: &BoardMarks| {
+            let fr = vec![unit("fr", Side::French, "0404")];
+            trace_marked(&m, &rules, &fr, Side::French, marks)
+                .get("fr")
+                .unwrap()
+                .status
+        };
+        assert_eq!(german(&passed(&[])), SupplyStatus::Unsupplied);
+        assert_eq!(french(&passed(&[])), SupplyStatus::Supplied);
+        let all = passed(&["0103", "0203", "0303", "0403", "0503"]);
+        assert_eq!(german(&all), SupplyStatus::Supplied);
+        assert_eq!(french(&all), SupplyStatus::Unsupplied);
+        // Innen passed over, Grenze not (0503): Innen is neutralised.
+        let innen = passed(&["0103", "0203", "0303", "0403"]);
+        assert_eq!(german(&innen), SupplyStatus::Unsupplied);
+        assert_eq!(french(&innen), SupplyStatus::Unsupplied);
+        // One cell of Innen passed over: neutralised for the French too.
+        assert_eq!(french(&passed(&["0303"])), SupplyStatus::Unsupplied);
+        // A possession marker says so whatever was passed over.
+        let marked = BoardMarks {
+            held: vec![(Side::German, h("0303"))],
+            ..BoardMarks::default()
+        };
+        assert_eq!(french(&marked), SupplyStatus::Unsupplied);
     }
 
     /// FR-F4: the French logistic base includes "the ports of Dunkerque, Calais, Boulogne,

@@ -230,6 +230,17 @@ impl RuleSet for FrRules {
         super::board::MARKERS
     }
 
+    /// FR-G1 (G3): a move puts its side's passage markers on the rail cells of the enemy's
+    /// country it passed over ([`super::board::move_effects`]).
+    fn move_effects(
+        &self,
+        s: &GameState,
+        u: &kepi_game::engine::game::UnitState,
+        to: kepi_game::roster::Position,
+    ) -> Vec<kepi_game::engine::game::Action> {
+        super::board::move_effects(s, u, to)
+    }
+
     /// FR-M1 (Titles B and D): movement on a map, the costs the club's terrain table
     /// ([`super::board::board_rules`]).
     fn board_rules(&self) -> Option<kepi_game::engine::play::board::BoardRules> {
@@ -247,6 +258,13 @@ impl RuleSet for FrRules {
         use kepi_game::engine::game::Action;
         match (action, effect) {
             ("combat", Action::Possess { .. } | Action::SetSiege { .. }) => 2,
+            // FR-G1 G3: a move's passage markers, since log revision 5.
+            ("move", Action::Mark { kind, .. })
+                if kind == super::board::PASSAGE_GERMAN.name
+                    || kind == super::board::PASSAGE_FRENCH.name =>
+            {
+                5
+            }
             _ => 0,
         }
     }

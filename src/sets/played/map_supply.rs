@@ -234,7 +234,13 @@ cells = ["1201"]
         assert_eq!(t.interdicts[0].rule, "SPI-F1");
         // Masked: the zone does not extend into the unit's cell or next to it (the unit itself
         // masks its surroundings).
-        let zone_next = kepi_game::map::supply::obstacles(&m, &rules, &pieces, Side::German, &[]);
+        let zone_next = kepi_game::map::supply::obstacles(
+            &m,
+            &rules,
+            &pieces,
+            Side::German,
+            &BoardMarks::default(),
+        );
         let i = m.grid.index(h("0904")).unwrap();
         assert!(zone_next[i].is_empty(), "next to the German unit: masked");
         let j = m.grid.index(h("0903")).unwrap();

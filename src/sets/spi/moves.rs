@@ -591,7 +591,10 @@ pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
             out.push(mark(RAIL_CUT.name, to, false));
         }
         let from = hex_in(u.position, layout).filter(|h| map.on_map(*h));
-        for h in from.map(|f| rail_way(map, f, dest)).unwrap_or_default() {
+        for h in from
+            .map(|f| map.way_along(f, dest, Feature::Rail))
+            .unwrap_or_default()
+        {
             let Some(at) = kepi_game::engine::play::board::position_in(h, layout) else {
                 continue;
             };
@@ -609,49 +612,6 @@ pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
         }
     }
     out
-}
-
-/// SPI-E2: the hexes of the fewest along rail hexsides from `from` to `to` on `map`, `from` left
-/// out and `to` last (the first found, searching the six directions in order, where two ways are
-/// as short); empty when no rail line joins them.
-fn rail_way(
-    map: &kepi_game::map::Map,
-    from: kepi_game::hex::Hex,
-    to: kepi_game::hex::Hex,
-) -> Vec<kepi_game::hex::Hex> {
-    use kepi_game::hex::{Direction, Hexside};
-    use kepi_game::map::Feature;
-    let mut came: std::collections::HashMap<kepi_game::hex::Hex, kepi_game::hex::Hex> =
-        std::collections::HashMap::new();
-    let mut queue = std::collections::VecDeque::from([from]);
-    while let Some(h) = queue.pop_front() {
-        if h == to {
-            let mut way = vec![h];
-            let mut at = h;
-            while let Some(prev) = came.get(&at).copied().filter(|p| *p != from) {
-                way.push(prev);
-                at = prev;
-            }
-            way.reverse();
-            return way;
-        }
-        for d in Direction::ALL {
-            let next = h.neighbour(d);
-            if next == from
-                || came.contains_key(&next)
-                || !map.on_map(next)
-                || !map
-                    .features_on(Hexside::new(h, d))
-                    .iter()
-                    .any(|l| l.feature == Feature::Rail)
-            {
-                continue;
-            }
-            came.insert(next, h);
-            queue.push_back(next);
-        }
-    }
-    Vec::new()
 }
 
 /// True when `o` is an enemy of `side` at `to` whose hex may not be entered (SPI-M1, Movement

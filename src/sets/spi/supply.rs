@@ -112,6 +112,7 @@ pub fn supply_rules() -> SupplyDecl {
             occupied_shields: false,
             cut_marker: Some(RAIL_CUT.name),
             possession_markers: &[],
+            passage_markers: &[],
             secured_marker: Some(SECURED.name),
         },
     }

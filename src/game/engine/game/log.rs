@@ -84,7 +84,8 @@ pub struct LogEntry {
 /// board ([`MOVE_EFFECTS_REVISION`]) and SPI notes an entrained move along no rail line (SPI-L1);
 /// 4 since SPI judges a unit's allowance on its supply at the start of the Movement Phase
 /// (SPI-S1, [`crate::engine::rule_set::RuleSet::judged_anew_since`]); 5 since an SPI EB unit's
-/// move secures the enemy's rail line it passes along (SPI-E2, a move's effects). An entry written
+/// move secures the enemy's rail line it passes along (SPI-E2) and a 1870 unit's marks its
+/// passage over the enemy's rail cells (FR-G1 G3), a move's effects. An entry written
 /// before has revision 0.
 /// The effects a rule set records only since a revision are excused in older entries
 /// ([`crate::engine::rule_set::RuleSet::effect_revision`]).

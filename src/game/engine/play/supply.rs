@@ -35,6 +35,9 @@ pub struct SupplyRoles {
     /// The cell markers by which a side holds the rail section through the cell (1870's
     /// possession markers, FR-G1), with that side.
     pub possession_markers: &'static [(&'static str, Side)],
+    /// The cell markers by which a side's units have passed over a rail cell of the enemy's
+    /// country (1870's passage markers, FR-G1 G3), with that side.
+    pub passage_markers: &'static [(&'static str, Side)],
     /// The cell marker by which an EB unit secures a rail cell of the enemy's country for its
     /// side's supply (SPI-E2's secured lines, [`SupplyRules::secured`]), if the set has one.
     pub secured_marker: Option<&'static str>,
@@ -127,7 +130,8 @@ pub fn pieces(s: &GameState, map: &Map, board: &BoardRules, roles: &SupplyRoles)
 }
 
 /// The board's markers supply reads (issue 45): the cells of the set's cut marker, those of its
-/// possession markers with the side each gives, and those of its secured lines (SPI-E2).
+/// possession and passage markers with the side each gives (FR-G1), and those of its secured
+/// lines (SPI-E2).
 pub fn board_marks(
     s: &GameState,
     map: &Map,
@@ -150,6 +154,14 @@ pub fn board_marks(
                     .possession_markers
                     .iter()
                     .find(|(k, _)| *k == m.kind)?;
+                Some((map_side(*side), cell(m)?))
+            })
+            .collect(),
+        passed: s
+            .marks
+            .iter()
+            .filter_map(|m| {
+                let (_, side) = roles.passage_markers.iter().find(|(k, _)| *k == m.kind)?;
                 Some((map_side(*side), cell(m)?))
             })
             .collect(),

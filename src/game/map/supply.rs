@@ -555,21 +555,20 @@ fn uncontrolled(
                 (*m && cells.iter().any(|i| home_cell(*i))) || on(&marks.held, cells, side)
             })
             .collect();
-        loop {
-            let mut grew = false;
-            for k in 0..sections.len() {
-                if joined[k] || !master[k] {
-                    continue;
+        // Joined through shared cells: a search over the sections, each cell's listed once.
+        let mut at_cell: Vec<Vec<usize>> = vec![Vec::new(); grid.len()];
+        for (k, cells) in sections.iter().enumerate() {
+            cells.iter().for_each(|c| at_cell[*c].push(k));
+        }
+        let mut queue: VecDeque<usize> = (0..sections.len()).filter(|k| joined[*k]).collect();
+        while let Some(k) = queue.pop_front() {
+            for c in &sections[k] {
+                for j in &at_cell[*c] {
+                    if !joined[*j] && master[*j] {
+                        joined[*j] = true;
+                        queue.push_back(*j);
+                    }
                 }
-                let touches = (0..sections.len())
-                    .any(|j| joined[j] && sections[j].iter().any(|c| sections[k].contains(c)));
-                if touches {
-                    joined[k] = true;
-                    grew = true;
-                }
-            }
-            if !grew {
-                break;
             }
         }
         for (k, cells) in sections.iter().enumerate() {

@@ -236,3 +236,17 @@ pub fn kepi_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// The cells of the markers of `kind` that `game show --json` lists, in its order.
+pub fn marked(save: &str, kind: &str) -> Vec<String> {
+    let v = json(&["game", "show", save, "--json"]);
+    v["marks"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter(|x| x["kind"] == kind)
+                .filter_map(|x| x["cell"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -254,18 +254,7 @@ fn a_possession_marker_puts_a_french_section_at_the_german_players_disposal() {
 #[test]
 fn a_units_move_along_the_enemys_rail_line_marks_its_passage() {
     let save = game_on("passage", &map_with_section());
-    let passed = |save: &str| -> Vec<String> {
-        let v = json(&["game", "show", save, "--json"]);
-        v["marks"]
-            .as_array()
-            .map(|m| {
-                m.iter()
-                    .filter(|x| x["kind"] == "passage-german")
-                    .filter_map(|x| x["cell"].as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let passed = |save: &str| super::common::marked(save, "passage-german");
     let out = ok(&["game", "apply", &save, "move", "de-b", "0407"]);
     assert!(out.contains("German passage marked at 0407"), "{out}");
     assert_eq!(passed(&save), ["0407"]);

@@ -267,16 +267,7 @@ fn map_with_german_rail() -> String {
 
 /// The rail cut markers `game show --json` lists.
 fn cuts(save: &str) -> Vec<String> {
-    let v = json(&["game", "show", save, "--json"]);
-    v["marks"]
-        .as_array()
-        .map(|m| {
-            m.iter()
-                .filter(|x| x["kind"] == "rail-cut")
-                .filter_map(|x| x["cell"].as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
+    super::common::marked(save, "rail-cut")
 }
 
 /// SPI-E2, Rail Movement Case D: "a rail line which has been moved onto by an Enemy Unit during
@@ -349,20 +340,6 @@ fn a_unit_moving_onto_the_enemys_rail_line_cuts_it_and_an_eb_unit_repairs_it() {
     assert!(out.contains("log OK"), "{out}");
 }
 
-/// The cell markers of `kind` that `game show --json` lists.
-fn marked(save: &str, kind: &str) -> Vec<String> {
-    let v = json(&["game", "show", save, "--json"]);
-    v["marks"]
-        .as_array()
-        .map(|m| {
-            m.iter()
-                .filter(|x| x["kind"] == kind)
-                .filter_map(|x| x["cell"].as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// An SPI game on the test map with a German rail line from 1304 west along row 04 into France
 /// (to 0804): de-eb-1 at 1304, de-2-5-2 at 0106 (too far from the "S" to be supplied), French 5
 /// at 1106.
@@ -403,7 +380,10 @@ fn an_eb_units_secured_line_carries_supply_until_an_enemy_cuts_it() {
         out.contains("secured line marked at 1204") && out.contains("secured line marked at 0904"),
         "{out}"
     );
-    assert_eq!(marked(&save, "secured"), ["0904", "1004", "1104", "1204"]);
+    assert_eq!(
+        super::common::marked(&save, "secured"),
+        ["0904", "1004", "1104", "1204"]
+    );
     let v = supply(&save);
     let t = unit(&v, "de-2-5-2");
     assert_eq!(t["status"], "supplied", "{v}");
@@ -420,7 +400,10 @@ fn an_eb_units_secured_line_carries_supply_until_an_enemy_cuts_it() {
         out.contains("secured line taken off 1104") && out.contains("rail cut marked at 1104"),
         "{out}"
     );
-    assert_eq!(marked(&save, "secured"), ["0904", "1004", "1204"]);
+    assert_eq!(
+        super::common::marked(&save, "secured"),
+        ["0904", "1004", "1204"]
+    );
     assert_eq!(cuts(&save), ["1104"]);
     let v = supply(&save);
     assert_ne!(unit(&v, "de-2-5-2")["status"], "supplied", "{v}");
@@ -436,7 +419,10 @@ fn an_eb_units_secured_line_carries_supply_until_an_enemy_cuts_it() {
     assert!(out.contains("log OK"), "{out}");
     // One undo takes the move and both its markers back together.
     ok(&["game", "apply", &save, "undo"]);
-    assert_eq!(marked(&save, "secured"), ["0904", "1004", "1104", "1204"]);
+    assert_eq!(
+        super::common::marked(&save, "secured"),
+        ["0904", "1004", "1104", "1204"]
+    );
     assert_eq!(cuts(&save), Vec::<String>::new());
 }
 

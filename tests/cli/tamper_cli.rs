@@ -1396,27 +1396,7 @@ fn a_rail_cut_cut_from_a_move_is_caught_but_not_from_an_older_one() {
         (&"mark".into(), &"rail-cut".into(), &true.into(), &3.into()),
         "{fx}"
     );
-    let cut = |log: &mut Vec<LogEntry>| {
-        let e = &mut log[at];
-        if let EntryKind::Act {
-            action: kepi::game::Action::Move { effects, .. },
-        } = &mut e.kind
-        {
-            effects.clear();
-        }
-        e.summary = e.summary.replace("; rail cut marked at 0303", "");
-        e.rules.retain(|r| r != "SPI-E2");
-    };
-    let no_marks = |save: &str| {
-        let mut s = read(save);
-        s["state"]
-            .as_object_mut()
-            .unwrap()
-            .remove("marks")
-            .expect("the state had the cut");
-        std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
-    };
-    caught_now_but_not_before(&save, at, "action.effects", 3, cut, no_marks);
+    move_effects_caught_now_but_not_before(&save, at, "SPI-E2", 3);
 }
 
 /// SPI-E2: since log revision 5 an EB unit's move logs the enemy's rail hexes it secures as its
@@ -1437,33 +1417,7 @@ fn a_secured_line_cut_from_an_eb_move_is_caught_but_not_from_an_older_one() {
         fx.iter().all(|e| e["kind"] == "secured" && e["on"] == true),
         "{fx:?}"
     );
-    let cut = |log: &mut Vec<LogEntry>| {
-        let e = &mut log[at];
-        if let EntryKind::Act {
-            action: kepi::game::Action::Move { effects, .. },
-        } = &mut e.kind
-        {
-            effects.clear();
-        }
-        // "moves to 0904; secured line marked at 1204; ...": the move alone.
-        e.summary = e
-            .summary
-            .split("; secured line")
-            .next()
-            .unwrap_or_default()
-            .to_string();
-        e.rules.retain(|r| r != "SPI-E2");
-    };
-    let no_marks = |save: &str| {
-        let mut s = read(save);
-        s["state"]
-            .as_object_mut()
-            .unwrap()
-            .remove("marks")
-            .expect("the state had the secured line");
-        std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
-    };
-    caught_now_but_not_before(&save, at, "action.effects", 5, cut, no_marks);
+    move_effects_caught_now_but_not_before(&save, at, "SPI-E2", 5);
 }
 
 /// FR-G1 (G3): since log revision 5 a move logs the passage markers of the enemy's rail cells its
@@ -1481,27 +1435,7 @@ fn a_passage_cut_from_a_1870_move_is_caught_but_not_from_an_older_one() {
     let at = log.as_array().unwrap().len() - 1;
     assert_eq!(log[at]["rev"], kepi::game::LOG_REVISION);
     assert_eq!(log[at]["action"]["effects"][0]["kind"], "passage-german");
-    let cut = |log: &mut Vec<LogEntry>| {
-        let e = &mut log[at];
-        if let EntryKind::Act {
-            action: kepi::game::Action::Move { effects, .. },
-        } = &mut e.kind
-        {
-            effects.clear();
-        }
-        e.summary = e.summary.replace("; German passage marked at 0407", "");
-        e.rules.retain(|r| r != "FR-G1");
-    };
-    let no_marks = |save: &str| {
-        let mut s = read(save);
-        s["state"]
-            .as_object_mut()
-            .unwrap()
-            .remove("marks")
-            .expect("the state had the passage");
-        std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
-    };
-    caught_now_but_not_before(&save, at, "action.effects", 5, cut, no_marks);
+    move_effects_caught_now_but_not_before(&save, at, "FR-G1", 5);
 }
 
 /// SPI-L1: since log revision 3 an entrained unit's move along no rail line is noted with the
@@ -1530,6 +1464,34 @@ fn a_rail_movement_note_cut_from_a_move_is_caught_but_not_from_an_older_one() {
         }
     };
     caught_now_but_not_before(&save, at, "action.notes", 3, cut, |_| {});
+}
+
+/// [`caught_now_but_not_before`] for the markers a move puts on the board (its `effects`, and its
+/// summary after "; " and its rule `rule` with them), recorded since log revision `since`: the
+/// saved state kept in step (its markers gone).
+fn move_effects_caught_now_but_not_before(save: &str, at: usize, rule: &str, since: u32) {
+    let cut = |log: &mut Vec<LogEntry>| {
+        let e = &mut log[at];
+        if let EntryKind::Act {
+            action: kepi::game::Action::Move { effects, .. },
+        } = &mut e.kind
+        {
+            effects.clear();
+        }
+        // "... moves to 0904; secured line marked at 1204; ...": the move alone.
+        e.summary = e.summary.split("; ").next().unwrap_or_default().to_string();
+        e.rules.retain(|r| r != rule);
+    };
+    let no_marks = |save: &str| {
+        let mut s = read(save);
+        s["state"]
+            .as_object_mut()
+            .unwrap()
+            .remove("marks")
+            .expect("the state had the move's markers");
+        std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    };
+    caught_now_but_not_before(save, at, "action.effects", since, cut, no_marks);
 }
 
 /// What kepi records since log revision `since`, cut from entry `at` of `save` by `cut` (the

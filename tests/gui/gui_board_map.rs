@@ -116,10 +116,7 @@ fn the_unit_picked_shows_its_reach_in_a_movement_phase_only() {
 /// where from, as `kepi game supply` does (the line drawn is the same answer's path).
 #[test]
 fn the_unit_picked_shows_its_supply_traced_on_the_map() {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
-    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
-    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    let mut app = spi_on_example_board();
     super::common::place(&mut app, &[("de-2-5-1", "1004")]);
     app.handle(Command::Select("de-2-5-1".into()));
     let mut h = map_panel(app);
@@ -146,10 +143,7 @@ fn the_unit_picked_shows_its_supply_traced_on_the_map() {
 /// of the map ... to the nearest hex that has been cut".
 #[test]
 fn the_unit_picked_shows_the_rail_network_its_side_may_use() {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
-    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
-    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    let mut app = spi_on_example_board();
     super::common::place(&mut app, &[("fr-metz-5", "0304")]);
     let cell = |l: &str| kepi::hex::Hex::from_label(l, kepi::hex::Layout::OddQ).unwrap();
     let (cells, stops) =
@@ -184,10 +178,7 @@ fn the_unit_picked_shows_the_rail_network_its_side_may_use() {
 /// off; "off" gives clicks back to the units.
 #[test]
 fn a_rail_cut_marker_is_put_on_a_cell_with_a_click_and_stops_the_rail_network() {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
-    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
-    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    let mut app = spi_on_example_board();
     super::common::place(&mut app, &[("fr-metz-5", "0304"), ("fr-forbach-8", "0705")]);
     let cell = |l: &str| kepi::hex::Hex::from_label(l, kepi::hex::Layout::OddQ).unwrap();
     let (cells, _) =
@@ -238,10 +229,7 @@ fn a_rail_cut_marker_is_put_on_a_cell_with_a_click_and_stops_the_rail_network() 
 #[test]
 fn a_german_unit_dragged_onto_the_french_rail_line_cuts_it() {
     use kepi::game::{Action, EntryKind};
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
-    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
-    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    let mut app = spi_on_example_board();
     super::common::place(&mut app, &[("de-2-5-1", "0704")]);
     assert!(app.state().marks.is_empty(), "0704 is off the rail line");
     let mut h = map_panel(app);
@@ -290,10 +278,7 @@ fn a_german_unit_dragged_onto_the_french_rail_line_cuts_it() {
 /// and puts the three markers, one log entry, and one undo takes them all back.
 #[test]
 fn an_eb_unit_dragged_along_the_enemys_line_secures_it() {
-    let tables = kepi::registry::builtin_tables().expect("tables");
-    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
-    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
-    let mut app = kepi::app::state::AppState::new_game(&s, 3, tables).expect("game");
+    let mut app = spi_on_example_board();
     super::common::place(&mut app, &[("de-eb-1", "1105")]);
     let mut h = map_panel(app);
     h.run();
@@ -378,4 +363,12 @@ fn edit_order_of_battle_keeps_the_scenarios_starting_markers() {
     let oob = app.dialogs.builder.oob.as_ref().expect("opened");
     let saved = oob.to_scenario().expect("the cards read");
     assert_eq!(saved.marks, s.marks);
+}
+
+/// A new SPI game (seed 3) of the built-in scenario on kepi's example board.
+fn spi_on_example_board() -> kepi::app::state::AppState {
+    let tables = kepi::registry::builtin_tables().expect("tables");
+    let mut s = kepi::registry::builtin_scenario("spi-1870").expect("scenario");
+    s.map = Some(kepi::map::MapFile::named("example-hex").expect("the example board"));
+    kepi::app::state::AppState::new_game(&s, 3, tables).expect("game")
 }

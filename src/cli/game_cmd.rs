@@ -76,14 +76,17 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
                          there, an EB unit's into a cut of its own country takes it off, an EB
                          unit's secures the enemy's rail hexes along its way, a move onto a hex
                          of its own country the enemy secured takes it off the line and cuts it
-                         (logged with the move). 1870: a move marks its side's passage on the
-                         enemy's rail cells it ends on or followed the line along (FR-G1 G3)
+                         (logged with the move); SPI-W1: a German combat unit moving off from
+                         the west edge is marked exited-west, its hex exit-west. 1870: a move
+                         marks its side's passage on the enemy's rail cells it ends on or
+                         followed the line along (FR-G1 G3)
   face UNIT DIR          n ne e se s sw w nw, or none
   supply UNIT STATE      supplied | unsupplied | isolated
   mark KIND CELL         put a marker of the rule set's on a cell: SPI rail-cut (SPI-E2: the rail
   unmark KIND CELL       line is cut there, for supply and rail movement), secured (SPI-E2: an EB
                          unit secured the enemy's rail line there, a supply source while the
-                         secured hexes lead home); 1870 possession-german,
+                         secured hexes lead home), exit-west (SPI-W1: German units moved off the
+                         map there); 1870 possession-german,
                          possession-french (FR-G1: the A and F markers, the rail section through
                          the cell at that player's disposal), passage-german, passage-french
                          (FR-G1 G3: the side's units passed over that rail cell of the enemy's

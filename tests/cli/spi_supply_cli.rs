@@ -426,6 +426,73 @@ fn an_eb_units_secured_line_carries_supply_until_an_enemy_cuts_it() {
     assert_eq!(cuts(&save), Vec::<String>::new());
 }
 
+/// SPI-W1: "10 Victory Points for each German Combat unit Strength Point moved off the west edge
+/// of the map, if the hex exited from is supplied at the end of the game." de-2-5-2 (5 CP) moves
+/// off the map from 0106, on the west edge, supplied by the EB-secured line to 0904: the unit is
+/// marked, the hex too, with the move; `victory` counts its 5 CP (50 VP) while 0106 is supplied,
+/// none once the French cut the line. Back on the map, the unit loses its mark.
+#[test]
+fn german_cp_moved_off_the_west_edge_count_while_the_exit_is_supplied() {
+    let save = secured_line_game("exit-west");
+    ok(&["game", "apply", &save, "move", "de-eb-1", "0904"]);
+    let out = ok(&["game", "apply", &save, "move", "de-2-5-2", "off"]);
+    assert!(
+        out.contains("west edge exit marked at 0106") && out.contains("moved off the west edge"),
+        "{out}"
+    );
+    assert_eq!(super::common::marked(&save, "exit-west"), ["0106"]);
+    let words = |save: &str| -> String {
+        let v = json(&["log", "show", save, "--json"]);
+        let e = v.as_array().unwrap().last().unwrap().clone();
+        e["action"]["input"]["resolve"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    super::common::apply(&save, &["victory"]);
+    assert!(
+        words(&save).contains("--german-cp-exited 5"),
+        "{}",
+        words(&save)
+    );
+    let log = json(&["log", "show", &save, "--json"]);
+    let lines = &log.as_array().unwrap().last().unwrap()["action"]["resolution"]["modifiers"];
+    assert!(
+        lines.as_array().unwrap().iter().any(|m| m["label"]
+            == "German VP, CP exited off the west edge: 5 x 10 VP"
+            && m["value"] == "+50"),
+        "{lines}"
+    );
+    // The French cut the secured line at 1104: 0106 is supplied no more.
+    ok(&["game", "apply", &save, "move", "fr-metz-5", "1104"]);
+    super::common::apply(&save, &["victory"]);
+    assert!(
+        words(&save).contains("--german-cp-exited 0"),
+        "{}",
+        words(&save)
+    );
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+    // Back onto the map (an off-map rail link, Movement Case F): the mark comes off.
+    let marks = |save: &str| {
+        let v = json(&["game", "show", save, "--json"]);
+        v["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["id"] == "de-2-5-2")
+            .map(|u| u["marks"].clone())
+            .unwrap()
+    };
+    assert_eq!(marks(&save), serde_json::json!(["exited-west"]));
+    let out = ok(&["game", "apply", &save, "move", "de-2-5-2", "0106"]);
+    assert!(out.contains("moved off the west edge"), "{out}");
+    assert_eq!(marks(&save), serde_json::Value::Null);
+}
+
 /// SPI-E2, EB units Case G: "Once an EB unit has cleared a rail line in the Enemy Home Country, it
 /// may not be used by the opposing Player for Rail Movement." A German-secured hex at 0403 on the
 /// French line stops the entrained French 5's rail movement there, as a cut does.

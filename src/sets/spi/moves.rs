@@ -555,12 +555,26 @@ fn map_breaches(game: &Game, u: &UnitState, to: Position, out: &mut Vec<String>)
 /// secured HEX`). A unit coming onto the map from off it (its set-up, an arrival) is placed, not
 /// moved: it cuts and secures nothing. None without a map, off the map, or in a hex with no
 /// country.
+///
+/// And SPI-W1's German units moved off the west edge ([`super::victory::exit_effects`]).
 pub fn move_effects(s: &GameState, u: &UnitState, to: Position) -> Vec<Action> {
-    use super::supply::{RAIL_CUT, SECURED};
-    use kepi_game::map::Feature;
     let Some(map) = game_map(s) else {
         return Vec::new();
     };
+    let mut out = super::victory::exit_effects(s, map, u, to);
+    out.extend(rail_effects(s, map, u, to));
+    out
+}
+
+/// SPI-E2: [`move_effects`] on the rail lines.
+fn rail_effects(
+    s: &GameState,
+    map: &kepi_game::map::Map,
+    u: &UnitState,
+    to: Position,
+) -> Vec<Action> {
+    use super::supply::{RAIL_CUT, SECURED};
+    use kepi_game::map::Feature;
     let layout = map.grid.layout;
     let Some(dest) = hex_in(to, layout).filter(|h| map.on_map(*h)) else {
         return Vec::new();

@@ -185,9 +185,14 @@ impl RuleSet for SpiRules {
     }
 
     /// SPI-E2: the Rail Cut marker ([`super::supply::RAIL_CUT`]) and the EB units' secured
-    /// lines ([`super::supply::SECURED`]).
+    /// lines ([`super::supply::SECURED`]); SPI-W1: the west edge's exits
+    /// ([`super::victory::EXIT_WEST`]).
     fn cell_markers(&self) -> &'static [kepi_game::engine::game::CellMarkerKind] {
-        &[super::supply::RAIL_CUT, super::supply::SECURED]
+        &[
+            super::supply::RAIL_CUT,
+            super::supply::SECURED,
+            super::victory::EXIT_WEST,
+        ]
     }
 
     /// SPI-M1, SPI-Z1: movement on a map ([`board_rules`]).
@@ -433,9 +438,22 @@ impl RuleSet for SpiRules {
     /// moves since log revision 5; an earlier kepi left them to the umpire.
     fn effect_revision(&self, action: &str, effect: &Action) -> u32 {
         match (action, effect) {
-            ("move", Action::Mark { kind, .. }) if kind == super::supply::SECURED.name => 5,
+            ("move", Action::Mark { kind, .. })
+                if kind == super::supply::SECURED.name
+                    || kind == super::victory::EXIT_WEST.name =>
+            {
+                5
+            }
+            ("move", Action::MarkUnit { kind, .. }) if kind == super::victory::EXITED_WEST.name => {
+                5
+            }
             _ => 0,
         }
+    }
+
+    /// SPI-W1: German combat units moved off the west edge ([`super::victory::EXITED_WEST`]).
+    fn unit_markers(&self) -> &'static [kepi_game::engine::game::UnitMarkerKind] {
+        &[super::victory::EXITED_WEST]
     }
 
     fn move_effects(

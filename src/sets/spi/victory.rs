@@ -18,17 +18,150 @@
 //!   The German award's line says where the values come from: the map's provenance (house on
 //!   kepi's own example board), as `--german-row-from`.
 //!
-//! Left to the umpire: the CP exited off the west edge (kepi does not know which edge a unit
-//! left by), and units whose only supply is a fortress counted as isolated (the supply in play
-//! counts a fortress's supply; the text does not for victory).
+//! - The CP of German combat units moved off the west edge, where every hex they left by is
+//!   supplied now ([`EXITED_WEST`], [`EXIT_WEST`], put with their moves).
+//!
+//! Left to the umpire: the CP exited where some exit hexes are supplied and some not, and units
+//! whose only supply is a fortress counted as isolated (the supply in play counts a fortress's
+//! supply; the text does not for victory).
 
-use kepi_game::engine::game::GameState;
 use kepi_game::engine::game::UnitState;
+use kepi_game::engine::game::{CellMarkerKind, GameState, MarkerLasts, UnitMarkerKind};
 use kepi_game::engine::play::board::hex_in;
 use kepi_game::engine::play::supply::{Basis, GameSupply, UnitSupply, game_supply};
 use kepi_game::map::supply::{SourceKind, SupplyStatus};
 use kepi_game::map::{Country, Map};
 use kepi_game::roster::{Arm, Side};
+
+/// SPI-W1: "10 Victory Points for each German Combat unit Strength Point moved off the west edge
+/// of the map, if the hex exited from is supplied at the end of the game." On a German combat
+/// unit that moved off the map from a hex of its west edge (the map's first column); taken off
+/// when it comes back onto the map (Movement Case F's off-map rail links).
+pub const EXITED_WEST: UnitMarkerKind = UnitMarkerKind {
+    name: "exited-west",
+    label: "moved off the west edge",
+    tag: "W",
+    rule: "SPI-W1",
+    what: "moved off the west edge of the map: its CP count 10 German VP each at the end if the \
+           hex it left by is supplied (SPI-W1)",
+    warns: false,
+    lasts: MarkerLasts::UntilTakenOff,
+};
+
+/// SPI-W1: a hex of the west edge German combat units moved off the map from ([`EXITED_WEST`]),
+/// whose supply at the end decides whether their CP count.
+pub const EXIT_WEST: CellMarkerKind = CellMarkerKind {
+    name: "exit-west",
+    label: "west edge exit",
+    tag: "W",
+    rule: "SPI-W1",
+    what: "German combat units moved off the map from this hex of the west edge: their CP count \
+           10 German VP each if it is supplied at the end of the game (SPI-W1)",
+};
+
+/// SPI-W1: what moving `u` to `to` does to the markers of the units moved off the west edge
+/// (logged with the move): a German combat unit moving off the map from a hex of the map's
+/// first column is marked [`EXITED_WEST`] and the hex [`EXIT_WEST`] (none twice); one coming
+/// back onto the map loses its mark. Only the move's ends are known to kepi.
+pub fn exit_effects(
+    s: &GameState,
+    map: &Map,
+    u: &UnitState,
+    to: kepi_game::roster::Position,
+) -> Vec<kepi_game::engine::game::Action> {
+    use kepi_game::engine::game::Action;
+    use kepi_game::roster::Position;
+    let mut out = Vec::new();
+    if u.unit.side != Side::German || !counts(u) || u.eliminated() || to == u.position {
+        return out;
+    }
+    let mark_unit = |on| Action::MarkUnit {
+        unit: u.unit.id.clone(),
+        kind: EXITED_WEST.name.to_string(),
+        on,
+    };
+    if u.position == Position::Off {
+        if u.has_mark(EXITED_WEST.name) {
+            out.push(mark_unit(false));
+        }
+        return out;
+    }
+    let layout = map.grid.layout;
+    let west = hex_in(u.position, layout)
+        .filter(|h| map.on_map(*h) && h.to_offset(layout).col == map.grid.first.col);
+    if to == Position::Off && west.is_some() {
+        if !u.has_mark(EXITED_WEST.name) {
+            out.push(mark_unit(true));
+        }
+        if !s
+            .marks
+            .iter()
+            .any(|m| m.kind == EXIT_WEST.name && m.cell == u.position)
+        {
+            out.push(Action::Mark {
+                kind: EXIT_WEST.name.to_string(),
+                cell: u.position,
+                on: true,
+            });
+        }
+    }
+    out
+}
+
+/// SPI-W1: the CP of the German combat units off the map that moved off its west edge
+/// ([`EXITED_WEST`]), where every hex they left by ([`EXIT_WEST`]) is supplied now as for a
+/// German combat unit standing in it (0 where none is); None where none moved off, or where some
+/// of those hexes are supplied and others not (kepi does not pair a unit with its hex: the
+/// count is then the umpire's to type).
+fn german_exited(state: &GameState) -> Option<u32> {
+    let gone: Vec<&UnitState> = state
+        .units
+        .iter()
+        .filter(|u| {
+            u.unit.side == Side::German
+                && counts(u)
+                && !u.eliminated()
+                && u.position == kepi_game::roster::Position::Off
+                && u.has_mark(EXITED_WEST.name)
+        })
+        .collect();
+    let exits: Vec<kepi_game::roster::Position> = state
+        .marks
+        .iter()
+        .filter(|m| m.kind == EXIT_WEST.name)
+        .map(|m| m.cell)
+        .collect();
+    if gone.is_empty() || exits.is_empty() {
+        return None;
+    }
+    // A German combat unit standing in each exit hex, traced on the board as it stands.
+    let mut probe = state.clone();
+    let mut ids = Vec::new();
+    for at in &exits {
+        let stand_in = probe.units.iter_mut().find(|u| {
+            u.unit.side == Side::German
+                && counts(u)
+                && !u.eliminated()
+                && u.position == kepi_game::roster::Position::Off
+                && !ids.contains(&u.unit.id)
+        })?;
+        stand_in.position = *at;
+        stand_in.supply_typed = false;
+        ids.push(stand_in.unit.id.clone());
+    }
+    let supply = game_supply(&probe);
+    let supplied: Vec<bool> = ids
+        .iter()
+        .map(|id| supply.get(id).map(|x| x.status) == Some(SupplyStatus::Supplied))
+        .collect();
+    if supplied.iter().all(|s| *s) {
+        Some(gone.iter().map(|u| u.strength).sum())
+    } else if supplied.iter().all(|s| !*s) {
+        Some(0)
+    } else {
+        None
+    }
+}
 
 /// True for a unit whose strength points count for victory: a combat unit (not a fortification,
 /// an EB unit or a dummy counter).
@@ -89,6 +222,11 @@ pub fn game_defaults(typed: &[String], state: &GameState) -> Vec<String> {
                 "--german-row-from".to_string(),
                 provenance_of(map.provenance.source).as_str().to_string(),
             ]);
+        }
+        if !given("--german-cp-exited")
+            && let Some(cp) = german_exited(state)
+        {
+            out.extend(["--german-cp-exited".to_string(), cp.to_string()]);
         }
         if !given("--french-hexes-penetrated")
             && let Some((n, at)) = french_penetration(state, map, &supply)

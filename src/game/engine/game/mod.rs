@@ -777,7 +777,8 @@ pub enum Action {
         mp: Option<u32>,
         /// What the move does to the board by its rule set's text, applied with it (one undo
         /// step): the cell markers it puts on or takes off ([`Action::Mark`]; SPI-E2, an enemy
-        /// unit moving onto a rail line cuts it, an EB unit moving into a cut repairs it), as
+        /// unit moving onto a rail line cuts it, an EB unit moving into a cut repairs it) and the
+        /// moving unit's own ([`Action::MarkUnit`]; SPI-W1, a unit moved off the west edge), as
         /// [`crate::engine::rule_set::RuleSet::move_effects`] makes them. Absent when none, and in
         /// older saves, whose hashes read back unchanged.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -1317,9 +1318,13 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             }
             move_unit(s, unit, *to)?;
             for e in effects {
-                if !matches!(e, Action::Mark { .. }) {
+                let own = |u: &String| u == unit;
+                if !matches!(e, Action::Mark { .. })
+                    && !matches!(e, Action::MarkUnit { unit: u, .. } if own(u))
+                {
                     return Err(ActionError::Invalid(
-                        "a move's effects are markers its rules put on cells or take off                          (`mark`), nothing else"
+                        "a move's effects are markers its rules put on cells or take off \
+                         (`mark`), and on the moving unit, nothing else"
                             .into(),
                     ));
                 }

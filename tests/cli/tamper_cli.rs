@@ -1438,6 +1438,25 @@ fn a_passage_cut_from_a_1870_move_is_caught_but_not_from_an_older_one() {
     move_effects_caught_now_but_not_before(&save, at, "FR-G1", 5);
 }
 
+/// SPI-W1: since log revision 5 a German unit's move off the west edge logs its mark and its
+/// exit hex's as its effects. Cut from an entry written now (the state kept in step), `kepi log
+/// verify` says so; the same log as an earlier kepi wrote it (revision 4, which left the count
+/// to the umpire) still verifies without them.
+#[test]
+fn an_exit_cut_from_a_move_off_the_west_edge_is_caught_but_not_from_an_older_one() {
+    let save = super::spi_supply_cli::secured_line_game("tamper-exit");
+    ok(&["game", "apply", &save, "move", "de-2-5-2", "off"]);
+    ok(&["game", "compact", &save]);
+    let log = read(&save)["log"].clone();
+    let at = log.as_array().unwrap().len() - 1;
+    let fx = log[at]["action"]["effects"].to_string();
+    assert!(
+        fx.contains("exited-west") && fx.contains("exit-west"),
+        "{fx}"
+    );
+    move_effects_caught_now_but_not_before(&save, at, "SPI-W1", 5);
+}
+
 /// SPI-L1: since log revision 3 an entrained unit's move along no rail line is noted with the
 /// move. Cut from an entry written now, `kepi log verify` says so; an entry an earlier kepi wrote
 /// (revision 2) without it still verifies.
@@ -1466,9 +1485,9 @@ fn a_rail_movement_note_cut_from_a_move_is_caught_but_not_from_an_older_one() {
     caught_now_but_not_before(&save, at, "action.notes", 3, cut, |_| {});
 }
 
-/// [`caught_now_but_not_before`] for the markers a move puts on the board (its `effects`, and its
-/// summary after "; " and its rule `rule` with them), recorded since log revision `since`: the
-/// saved state kept in step (its markers gone).
+/// [`caught_now_but_not_before`] for the markers a move puts on the board or its unit (its
+/// `effects`, and its summary after "; " and its rule `rule` with them), recorded since log
+/// revision `since`: the saved state kept in step (its markers gone).
 fn move_effects_caught_now_but_not_before(save: &str, at: usize, rule: &str, since: u32) {
     let cut = |log: &mut Vec<LogEntry>| {
         let e = &mut log[at];
@@ -1482,13 +1501,16 @@ fn move_effects_caught_now_but_not_before(save: &str, at: usize, rule: &str, sin
         e.summary = e.summary.split("; ").next().unwrap_or_default().to_string();
         e.rules.retain(|r| r != rule);
     };
+    // The board's markers and the units' (a unit moved off the west edge, SPI-W1).
     let no_marks = |save: &str| {
         let mut s = read(save);
-        s["state"]
-            .as_object_mut()
-            .unwrap()
+        let state = s["state"].as_object_mut().unwrap();
+        state
             .remove("marks")
             .expect("the state had the move's markers");
+        for u in state["units"].as_array_mut().unwrap() {
+            u.as_object_mut().unwrap().remove("marks");
+        }
         std::fs::write(save, serde_json::to_string_pretty(&s).unwrap()).unwrap();
     };
     caught_now_but_not_before(save, at, "action.effects", since, cut, no_marks);

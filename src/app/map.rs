@@ -593,11 +593,7 @@ impl MapPanel {
                             && board.grid.contains(&fr.hex_at(p))
                             && let Some(cell) = position_in(fr.hex_at(p), scene.layout)
                         {
-                            let on = !scene
-                                .state
-                                .marks
-                                .iter()
-                                .any(|m| m.kind == kind && m.cell == cell);
+                            let on = !scene.state.marked(kind, cell);
                             out.push(Command::Act(kepi_game::engine::game::Action::Mark {
                                 kind: kind.to_string(),
                                 cell,
@@ -740,11 +736,7 @@ impl<'a> Scene<'a> {
             .iter()
             .filter_map(|d| Some((hex_in(d.at?, layout)?, d.what_now(state), d.hex_now(state))))
             .collect();
-        let map = state
-            .map
-            .as_ref()
-            .and_then(|m| m.map().ok())
-            .filter(|m| m.grid.layout == layout);
+        let map = state.board().filter(|m| m.grid.layout == layout);
         // The whole map is shown, and any unit or check beyond it.
         let corners = map.map(|m| [m.grid.first, m.grid.last].map(|o| Hex::from_offset(o, layout)));
         let hexes: Vec<Hex> = state

@@ -505,6 +505,15 @@ impl Map {
             .unwrap_or_default()
     }
 
+    /// True when `feature` runs along one of `h`'s six sides (a rail hex: SPI-E2, FR-G1).
+    pub fn touches(&self, h: Hex, feature: Feature) -> bool {
+        Direction::ALL.into_iter().any(|d| {
+            self.features_on(Hexside::new(h, d))
+                .iter()
+                .any(|l| l.feature == feature)
+        })
+    }
+
     /// True when `feature` runs along the side between `a` and `b` (false when not adjacent).
     pub fn side_has(&self, a: Hex, b: Hex, feature: Feature) -> bool {
         Hexside::between(a, b)
@@ -516,6 +525,9 @@ impl Map {
     /// two ways are as short); empty when no such line joins them (or `from` is `to`). SPI-E2:
     /// an EB unit's way along a rail line; FR-G1 G3: the rail cells a unit passed over.
     pub fn way_along(&self, from: Hex, to: Hex, feature: Feature) -> Vec<Hex> {
+        if from == to {
+            return Vec::new();
+        }
         let mut came: std::collections::HashMap<Hex, Hex> = std::collections::HashMap::new();
         let mut queue = std::collections::VecDeque::from([from]);
         while let Some(h) = queue.pop_front() {
@@ -527,7 +539,7 @@ impl Map {
                     at = prev;
                 }
                 way.reverse();
-                return if to == from { Vec::new() } else { way };
+                return way;
             }
             for d in Direction::ALL {
                 let next = h.neighbour(d);

@@ -572,8 +572,7 @@ fn uncontrolled(
             }
         }
         for (k, cells) in sections.iter().enumerate() {
-            let at_disposal = cells.iter().all(|i| enemy[*i].is_empty()) && joined[k];
-            if !cells.is_empty() && at_disposal {
+            if joined[k] && cells.iter().all(|i| enemy[*i].is_empty()) {
                 cells.iter().for_each(|i| held[*i] = true);
             }
         }

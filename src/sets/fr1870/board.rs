@@ -100,7 +100,7 @@ pub fn move_effects(
     use kepi_game::engine::play::board::{hex_in, position_in};
     use kepi_game::map::Feature;
     use kepi_game::roster::Position;
-    let Some(map) = s.map.as_ref().and_then(|m| m.map().ok()) else {
+    let Some(map) = s.board() else {
         return Vec::new();
     };
     if to == u.position || u.eliminated() || u.position == Position::Off {
@@ -118,15 +118,10 @@ pub fn move_effects(
     };
     let (_, kind) = passage_of(u.unit.side);
     let (enemy, _) = passage_of(u.unit.side.other());
-    let on_rail = |h| {
-        map.sides_of(h)
-            .iter()
-            .any(|(_, _, lines)| lines.iter().any(|l| l.feature == Feature::Rail))
-    };
     let along = map.way_along(from, dest, Feature::Rail);
     let cells = if along.len() == from.distance(dest) as usize {
         along
-    } else if on_rail(dest) {
+    } else if map.touches(dest, Feature::Rail) {
         vec![dest]
     } else {
         Vec::new()
@@ -135,7 +130,7 @@ pub fn move_effects(
         .into_iter()
         .filter(|h| map.country_of(*h) == Some(enemy))
         .filter_map(|h| position_in(h, layout))
-        .filter(|p| !s.marks.iter().any(|m| m.kind == kind && m.cell == *p))
+        .filter(|p| !s.marked(kind, *p))
         .map(|p| kepi_game::engine::game::Action::Mark {
             kind: kind.to_string(),
             cell: p,

@@ -841,7 +841,7 @@ pub(crate) fn melee_breaches(
 /// The terrain the game's board map gives `hex` (issue 41), where the game carries a map that
 /// knows the cell.
 fn terrain_on_map(state: &GameState, hex: kepi_game::hex::Hex) -> Option<&str> {
-    state.map.as_ref()?.map().ok()?.terrain_of(hex)
+    state.board()?.terrain_of(hex)
 }
 
 /// The Portable Wargame's terrain names its resolver reads from a map (its terrain table,

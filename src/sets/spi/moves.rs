@@ -204,7 +204,7 @@ const MAP_SEARCH_MP: u32 = 64;
 /// The game's map, where it carries one that reads (SPI-M1's movement and SPI-C5's combat
 /// terrain read it).
 pub(crate) fn game_map(s: &GameState) -> Option<&kepi_game::map::Map> {
-    s.map.as_ref()?.map().ok()
+    s.board()
 }
 
 /// SPI-M1 (the Terrain Effects Chart): the first-only terrains (rough) `id` has paid this
@@ -372,10 +372,8 @@ fn rail_ways<'a>(s: &'a GameState, u: &UnitState) -> Option<RailWays<'a>> {
     // Country, it may not be used by the opposing Player for Rail Movement" (a hex of the home
     // country secured by the enemy's EB units).
     let cut = |h: kepi_game::hex::Hex| {
-        let p = kepi_game::engine::play::board::position_in(h, layout);
-        s.marks.iter().any(|m| {
-            (m.kind == super::supply::RAIL_CUT.name || m.kind == super::supply::SECURED.name)
-                && Some(m.cell) == p
+        kepi_game::engine::play::board::position_in(h, layout).is_some_and(|p| {
+            s.marked(super::supply::RAIL_CUT.name, p) || s.marked(super::supply::SECURED.name, p)
         }) || s.units.iter().any(|o| {
             o.unit.side != u.unit.side && !o.eliminated() && hex_in(o.position, layout) == Some(h)
         })
@@ -588,17 +586,13 @@ fn rail_effects(
     };
     let own = home_country(u.unit.side).0;
     let enemy = home_country(u.unit.side.other()).0;
-    let on_rail = map
-        .sides_of(dest)
-        .iter()
-        .any(|(_, _, lines)| lines.iter().any(|l| l.feature == Feature::Rail));
-    let marked = |kind: &str, at: Position| s.marks.iter().any(|m| m.kind == kind && m.cell == at);
+    let on_rail = map.touches(dest, Feature::Rail);
     let mark = |kind: &str, cell: Position, on: bool| Action::Mark {
         kind: kind.to_string(),
         cell,
         on,
     };
-    let cut = marked(RAIL_CUT.name, to);
+    let cut = s.marked(RAIL_CUT.name, to);
     let mut out = Vec::new();
     if u.unit.arm == Arm::Railway {
         if cut && country == own {
@@ -612,12 +606,12 @@ fn rail_effects(
             let Some(at) = kepi_game::engine::play::board::position_in(h, layout) else {
                 continue;
             };
-            if map.country_of(h) == Some(enemy) && !marked(SECURED.name, at) {
+            if map.country_of(h) == Some(enemy) && !s.marked(SECURED.name, at) {
                 out.push(mark(SECURED.name, at, true));
             }
         }
     } else {
-        let secured = country == own && marked(SECURED.name, to);
+        let secured = country == own && s.marked(SECURED.name, to);
         if secured {
             out.push(mark(SECURED.name, to, false));
         }

@@ -93,11 +93,7 @@ pub fn exit_effects(
         if !u.has_mark(EXITED_WEST.name) {
             out.push(mark_unit(true));
         }
-        if !s
-            .marks
-            .iter()
-            .any(|m| m.kind == EXIT_WEST.name && m.cell == u.position)
-        {
+        if !s.marked(EXIT_WEST.name, u.position) {
             out.push(Action::Mark {
                 kind: EXIT_WEST.name.to_string(),
                 cell: u.position,
@@ -110,9 +106,9 @@ pub fn exit_effects(
 
 /// SPI-W1: the CP of the German combat units off the map that moved off its west edge
 /// ([`EXITED_WEST`]), where every hex they left by ([`EXIT_WEST`]) is supplied now as for a
-/// German combat unit standing in it (0 where none is); None where none moved off, or where some
-/// of those hexes are supplied and others not (kepi does not pair a unit with its hex: the
-/// count is then the umpire's to type).
+/// German combat unit standing in it (one of those units, in each in turn; 0 where none is);
+/// None where none moved off, or where some of those hexes are supplied and others not (kepi
+/// does not pair a unit with its hex: the count is then the umpire's to type).
 fn german_exited(state: &GameState) -> Option<u32> {
     let gone: Vec<&UnitState> = state
         .units
@@ -134,25 +130,18 @@ fn german_exited(state: &GameState) -> Option<u32> {
     if gone.is_empty() || exits.is_empty() {
         return None;
     }
-    // A German combat unit standing in each exit hex, traced on the board as it stands.
-    let mut probe = state.clone();
-    let mut ids = Vec::new();
-    for at in &exits {
-        let stand_in = probe.units.iter_mut().find(|u| {
-            u.unit.side == Side::German
-                && counts(u)
-                && !u.eliminated()
-                && u.position == kepi_game::roster::Position::Off
-                && !ids.contains(&u.unit.id)
-        })?;
-        stand_in.position = *at;
-        stand_in.supply_typed = false;
-        ids.push(stand_in.unit.id.clone());
-    }
-    let supply = game_supply(&probe);
-    let supplied: Vec<bool> = ids
+    // One of them standing in each exit hex in turn, traced on the board as it stands.
+    let stand_in = gone[0].unit.id.as_str();
+    let supplied: Vec<bool> = exits
         .iter()
-        .map(|id| supply.get(id).map(|x| x.status) == Some(SupplyStatus::Supplied))
+        .map(|at| {
+            let mut probe = state.clone();
+            if let Some(u) = probe.units.iter_mut().find(|u| u.unit.id == stand_in) {
+                u.position = *at;
+                u.supply_typed = false;
+            }
+            game_supply(&probe).get(stand_in).map(|x| x.status) == Some(SupplyStatus::Supplied)
+        })
         .collect();
     if supplied.iter().all(|s| *s) {
         Some(gone.iter().map(|u| u.strength).sum())

@@ -645,6 +645,16 @@ impl GameState {
             .unwrap_or("")
     }
 
+    /// True when `cell` carries a marker of `kind` ([`GameState::marks`]).
+    pub fn marked(&self, kind: &str, cell: Position) -> bool {
+        self.marks.iter().any(|m| m.kind == kind && m.cell == cell)
+    }
+
+    /// The game's map, where it carries one that reads.
+    pub fn board(&self) -> Option<&crate::map::Map> {
+        self.map.as_ref()?.map().ok()
+    }
+
     /// A unit by id.
     pub fn unit(&self, id: &str) -> Option<&UnitState> {
         self.units.iter().find(|u| u.unit.id == id)
@@ -1486,7 +1496,7 @@ fn mark(s: &mut GameState, kind: &str, cell: Position, on: bool) -> Result<(), A
             k.label
         )));
     }
-    if let Some(map) = s.map.as_ref().and_then(|m| m.map().ok())
+    if let Some(map) = s.board()
         && on
         && !crate::engine::play::board::hex_in(cell, map.grid.layout).is_some_and(|h| map.on_map(h))
     {

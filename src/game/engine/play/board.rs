@@ -168,7 +168,7 @@ fn units_seen_by(
 pub fn controlled_cells(s: &crate::engine::game::GameState, side: Side) -> Option<Vec<hex::Hex>> {
     let rules = s.system.board_rules()?;
     let zoc = rules.moves.zoc.as_ref()?;
-    let map = s.map.as_ref()?.map().ok()?;
+    let map = s.board()?;
     let layout = map.grid.layout;
     let mover = Mover {
         id: None,

@@ -441,6 +441,13 @@ fn german_cp_moved_off_the_west_edge_count_while_the_exit_is_supplied() {
         "{out}"
     );
     assert_eq!(super::common::marked(&save, "exit-west"), ["0106"]);
+    // The French EB units wait off the map: a move off it enters no hex of theirs and pushes none
+    // back (SPI-E1 Case C; kepi of log revision 5 and before asked it, and its saves replay so).
+    let pushed: Vec<serde_json::Value> = super::common::due(&save)
+        .into_iter()
+        .filter(|d| d["rule"] == "SPI-E1")
+        .collect();
+    assert_eq!(pushed, Vec::<serde_json::Value>::new());
     let words = |save: &str| -> String {
         let v = json(&["log", "show", save, "--json"]);
         let e = v.as_array().unwrap().last().unwrap().clone();

@@ -929,6 +929,16 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
             assert!(text.contains("\"rev\": 4") && !text.contains("\"rev\": 5"));
             assert!(shown.get("marks").is_none(), "{set}: {shown}");
         }
+        if set == "2026-12-07-spi-eb-exit-rev4" {
+            // That kepi also asked for the French EB units waiting off the map to be pushed back
+            // by the German move off it (SPI-E1 Case C; none since revision 6): replay keeps the
+            // three checks it saved.
+            let pushed = super::common::due(save)
+                .into_iter()
+                .filter(|d| d["rule"] == "SPI-E1")
+                .count();
+            assert_eq!(pushed, 3, "{set}");
+        }
         let out = ok(&["log", "verify", save]);
         assert!(out.contains("log OK"), "{set}: {out}");
         // Every fixture but the 1870 passage's (moves only) holds a resolution to resolve again.

@@ -7,7 +7,7 @@
 
 use crate::spi::movement::{EB_HEXES, STACK_MP, Spend, allowance, entrain_limit, rail_mp};
 use crate::spi::{Nation, SupplyState};
-use kepi_game::engine::flow::Queue;
+use kepi_game::engine::flow::{Event, Queue};
 use kepi_game::engine::game::{Action, Game, GameState, Supply, UnitState};
 use kepi_game::engine::play::board::{board_reach, hex_in};
 use kepi_game::roster::{Arm, Position, Side};
@@ -830,14 +830,23 @@ pub(crate) fn german_ebs_for_a_cut(before: &GameState, action: &Action, q: &mut 
     }
 }
 
+/// The log revision since which a move off the map pushes no EB unit back ([`eb_pushed_back`]).
+pub(crate) const NO_PUSH_OFF_MAP_SINCE: u32 = 6;
+
 /// SPI, EB units Case C: "If an Enemy unit attempts to move into the same hex as an EB unit, it is
 /// moved back down the secured rail line toward the Friendly Country until the Enemy unit ceases
 /// to push it back." A combat unit's move into a hex holding enemy EB units queues their move
-/// back (moving the EB unit answers it).
-pub(crate) fn eb_pushed_back(before: &GameState, action: &Action, q: &mut Queue) {
+/// back (moving the EB unit answers it). A move off the map enters no hex: since log revision
+/// [`NO_PUSH_OFF_MAP_SINCE`] it pushes no EB unit back (before, it queued a push for every enemy EB
+/// unit also off the map, and an older entry replays with it, as that kepi saved it).
+pub(crate) fn eb_pushed_back(ev: &Event, q: &mut Queue) {
+    let (before, action) = (ev.before(), ev.action());
     let Action::Move { unit, to, .. } = action else {
         return;
     };
+    if to.hex().is_none() && ev.revision() >= NO_PUSH_OFF_MAP_SINCE {
+        return;
+    }
     let Some(mover) = before.unit(unit).filter(|m| crate::board::moves::fights(m)) else {
         return;
     };

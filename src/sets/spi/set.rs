@@ -412,7 +412,7 @@ impl RuleSet for SpiRules {
 
     fn checks(&self, ev: &Event, q: &mut Queue) {
         super::checks::checks(ev, q);
-        super::moves::eb_pushed_back(ev.before(), ev.action(), q);
+        super::moves::eb_pushed_back(ev, q);
         super::moves::german_ebs_for_a_cut(ev.before(), ev.action(), q);
     }
 

@@ -174,6 +174,17 @@ pub enum HexNow {
 /// - FR-B1: the blockade markers advance when the calendars do.
 /// - FR-C2: a disorganised unit disorganised again is eliminated.
 pub fn checks_after(before: &GameState, action: &Action, after: &GameState) -> Vec<Due> {
+    checks_after_as_of(before, action, after, crate::engine::game::LOG_REVISION)
+}
+
+/// [`checks_after`] as kepi of log revision `rev` queued them (an older entry replayed;
+/// [`Event::revision`]).
+pub fn checks_after_as_of(
+    before: &GameState,
+    action: &Action,
+    after: &GameState,
+    rev: u32,
+) -> Vec<Due> {
     let (by_hand, prims, res, units): (bool, Vec<&Action>, Option<&Resolution<Value>>, &[String]) =
         match action {
             Action::Resolved {
@@ -203,6 +214,7 @@ pub fn checks_after(before: &GameState, action: &Action, after: &GameState) -> V
         outcome: res.and_then(|r| before.system.outcome_of(r)),
         resolution: res,
         units,
+        rev,
     };
     before.system.checks(&ev, &mut q);
     campaign::checks(&ev, &mut q);
@@ -397,12 +409,21 @@ pub struct Event<'a> {
     outcome: Option<Outcome>,
     resolution: Option<&'a Resolution<Value>>,
     units: &'a [String],
+    rev: u32,
 }
 
 impl<'a> Event<'a> {
     /// The state before the action.
     pub fn before(&self) -> &'a GameState {
         self.before
+    }
+
+    /// The log revision of the entry the action is ([`crate::engine::game::LOG_REVISION`] in
+    /// play; an older entry's own when its log is replayed): a check a rule set queues only since
+    /// a revision is left out for an older entry, so a save an older kepi wrote replays to the
+    /// state it saved.
+    pub fn revision(&self) -> u32 {
+        self.rev
     }
 
     /// The state after it.

@@ -85,11 +85,13 @@ pub struct LogEntry {
 /// 4 since SPI judges a unit's allowance on its supply at the start of the Movement Phase
 /// (SPI-S1, [`crate::engine::rule_set::RuleSet::judged_anew_since`]); 5 since an SPI EB unit's
 /// move secures the enemy's rail line it passes along (SPI-E2) and a 1870 unit's marks its
-/// passage over the enemy's rail cells (FR-G1 G3), a move's effects. An entry written
+/// passage over the enemy's rail cells (FR-G1 G3), a move's effects; 6 since an SPI move off the
+/// map pushes no enemy EB unit back (SPI-E1 Case C: only one entering its hex does; the checks
+/// an entry sets off are queued as of its revision, [`super::apply_as_of`]). An entry written
 /// before has revision 0.
 /// The effects a rule set records only since a revision are excused in older entries
 /// ([`crate::engine::rule_set::RuleSet::effect_revision`]).
-pub const LOG_REVISION: u32 = 5;
+pub const LOG_REVISION: u32 = 6;
 
 /// The log revision since which a move logs the markers it puts on or takes off by its rule
 /// set's text ([`super::Action::Move`]'s `effects`: SPI-E2's rail cut). `kepi log verify` takes

@@ -1211,9 +1211,17 @@ pub enum ActionError {
 /// The checks the action sets off ([`crate::engine::flow::checks_after`]) join the state's due list here, in
 /// the one place every action passes, so undo (which restores the earlier state) takes them away.
 pub fn apply(state: &GameState, action: &Action) -> Result<GameState, ActionError> {
+    apply_as_of(state, action, LOG_REVISION)
+}
+
+/// [`apply`] as kepi of log revision `rev` applied it: replaying an entry, its own revision
+/// ([`LogEntry::rev`]), so a check a rule set queues differently since a revision
+/// ([`crate::engine::flow::Event::revision`]) is queued as it was when the entry was written and
+/// the replayed state is the one the older kepi saved.
+pub fn apply_as_of(state: &GameState, action: &Action, rev: u32) -> Result<GameState, ActionError> {
     let mut s = state.clone();
     apply_in(&mut s, action, false)?;
-    let queued = crate::engine::flow::checks_after(state, action, &s);
+    let queued = crate::engine::flow::checks_after_as_of(state, action, &s, rev);
     s.next_due = s.next_due.saturating_add(queued.len() as u64);
     if !queued.is_empty() {
         s.due.extend(queued);

@@ -186,7 +186,7 @@ impl Game {
             view: false,
         };
         for (index, e) in entries.enumerate() {
-            g.step(&e.kind, index + 1)
+            g.step(&e.kind, index + 1, e.rev)
                 .map_err(|err| ReplayError::Entry {
                     index: index + 1,
                     message: err.to_string(),
@@ -202,7 +202,7 @@ impl Game {
         if e.index != index as u64 || e.prev != self.head() || entry_hash(&e) != e.hash {
             return Err(bad("does not continue the log (index, link or hash)".into()));
         }
-        self.step(&e.kind, index)
+        self.step(&e.kind, index, e.rev)
             .map_err(|err| bad(err.to_string()))?;
         self.log.push(e);
         Ok(())
@@ -263,14 +263,15 @@ impl Game {
             })
     }
 
-    /// Applies one entry's kind; `index` is the entry's place in the log.
-    fn step(&mut self, kind: &EntryKind, index: usize) -> Result<(), ActionError> {
+    /// Applies one entry's kind; `index` is the entry's place in the log, `rev` its revision (the
+    /// checks queued as the kepi that wrote it queued them: [`super::apply_as_of`]).
+    fn step(&mut self, kind: &EntryKind, index: usize, rev: u32) -> Result<(), ActionError> {
         match kind {
             EntryKind::Start { .. } => {
                 Err(ActionError::Invalid("the game has already started".into()))
             }
             EntryKind::Act { action } => {
-                let next = apply(&self.state, action)?;
+                let next = super::apply_as_of(&self.state, action, rev)?;
                 let prev = std::mem::replace(&mut self.state, next);
                 self.past.push((prev, action.clone(), index));
                 self.future.clear();
@@ -293,7 +294,7 @@ impl Game {
                     .last()
                     .cloned()
                     .ok_or_else(|| ActionError::Invalid("nothing to redo".into()))?;
-                let next = apply(&self.state, &action)?;
+                let next = super::apply_as_of(&self.state, &action, rev)?;
                 self.future.pop();
                 let prev = std::mem::replace(&mut self.state, next);
                 self.past.push((prev, action, entry));
@@ -352,7 +353,7 @@ impl Game {
         let dice = action.dice();
         let when = self.when();
         let kind = EntryKind::Act { action };
-        self.step(&kind, self.log.len())?;
+        self.step(&kind, self.log.len(), super::LOG_REVISION)?;
         Ok(self.push(kind, summary, rules, dice, when, now))
     }
 
@@ -404,7 +405,7 @@ impl Game {
             .undo_summary()
             .ok_or_else(|| ActionError::Invalid("nothing to undo".into()))?;
         let when = self.when();
-        self.step(&EntryKind::Undo, self.log.len())?;
+        self.step(&EntryKind::Undo, self.log.len(), super::LOG_REVISION)?;
         Ok(self.push(EntryKind::Undo, summary, Vec::new(), Vec::new(), when, now))
     }
 
@@ -414,7 +415,7 @@ impl Game {
             .redo_summary()
             .ok_or_else(|| ActionError::Invalid("nothing to redo".into()))?;
         let when = self.when();
-        self.step(&EntryKind::Redo, self.log.len())?;
+        self.step(&EntryKind::Redo, self.log.len(), super::LOG_REVISION)?;
         Ok(self.push(EntryKind::Redo, summary, Vec::new(), Vec::new(), when, now))
     }
 
@@ -737,7 +738,8 @@ impl Game {
                 checked += 1;
             }
             if i > 0 {
-                g.step(&e.kind, i).map_err(|err| bad(err.to_string()))?;
+                g.step(&e.kind, i, e.rev)
+                    .map_err(|err| bad(err.to_string()))?;
             }
             // The game before the next entry holds this one: a breach is judged on the
             // resolutions in effect, which are read with their entries.
@@ -761,7 +763,7 @@ impl Game {
             salt: s.salt.clone(),
         };
         let when = self.when();
-        self.step(&kind, self.log.len())?;
+        self.step(&kind, self.log.len(), super::LOG_REVISION)?;
         let summary = reveal_summary(s.seed, &self.state);
         Ok(self.push(kind, summary, vec!["DICE-2".into()], Vec::new(), when, now))
     }

@@ -45,7 +45,7 @@ fn app(units: usize, entries: usize) -> Result<KepiApp, String> {
             2 => Action::ResetFatigue { unit },
             3 => Action::SetFlag {
                 unit,
-                flag: Flag::Disordered,
+                flag: Flag::Disordered.into(),
                 on: i % 10 == 3,
             },
             _ => Action::NextPhase,

@@ -45,7 +45,7 @@ fn game(n: usize) -> Option<Game> {
             2 => Action::ResetFatigue { unit },
             3 => Action::SetFlag {
                 unit,
-                flag: kepi::game::Flag::Disordered,
+                flag: kepi::game::Flag::Disordered.into(),
                 on: i % 10 == 3,
             },
             _ => Action::NextPhase,

@@ -228,10 +228,7 @@ fn markers<'a>(
         .unit_markers()
         .iter()
         .filter(|k| u.has_mark(k.name))
-        .map(move |k| {
-            let tone = if k.warns { Tone::Warn } else { Tone::Info };
-            (k.tag, k.what, color(tone))
-        });
+        .map(move |k| (k.tag, k.what, color(k.tone)));
     flags.chain(declared)
 }
 
@@ -730,7 +727,7 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                     if ui.selectable_label(on, f.to_string()).clicked() {
                         out.push(Command::Act(Action::SetFlag {
                             unit: id.clone(),
-                            flag: f,
+                            flag: f.into(),
                             on: !on,
                         }));
                     }
@@ -743,11 +740,13 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                         .on_hover_text(format!("{} ({})", k.what, k.rule))
                         .clicked()
                     {
-                        out.push(Command::Act(Action::MarkUnit {
-                            unit: id.clone(),
-                            kind: k.name.to_string(),
-                            on: !on,
-                        }));
+                        out.push(Command::Act(
+                            kepi_game::engine::game::unit_wire::mark_action(
+                                id.clone(),
+                                k.name,
+                                !on,
+                            ),
+                        ));
                     }
                 }
             });

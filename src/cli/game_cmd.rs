@@ -60,11 +60,12 @@ VERBS (several may follow each other; each is journaled and saved before its `ok
   rest UNIT              fatigue back to 0
   leader UNIT            a leader falls
   level UNIT LEVEL       steady | shaken | broken | routed
-  flag UNIT FLAG on|off  disordered, muddled, limbered, moved, fired, activated, flag-lost,
-                         disorganised, entrained, hidden; or a marker the game's rule set
-                         declares for its units (listed when the name is not known)
+  flag UNIT FLAG on|off  disordered, limbered, moved, fired, activated, extended; or a marker
+                         the game's rule set declares for its units (listed when the name is not
+                         known): P&K muddled, flag-lost; GSP hidden; SPI entrained, exited-west;
+                         1870 disorganised, must-retreat, at-sea, stormed
   set UNIT FIELD VALUE   FIELD: strength, fatigue, leaders, melees, level, supply, facing,
-                         position, or a flag name (on/off)
+                         position, or a flag's or marker's name (on/off)
   move UNIT HEX [--mp N] a hex label (0304), free or off; marks the unit moved. SPI: --mp N
                          is what the move costs as counted on the printed map (terrain, rivers,
                          zones of control); without it kepi counts 1 MP a hex, +2 onto and +2 off

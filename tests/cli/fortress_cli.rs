@@ -429,3 +429,73 @@ fn a_fortress_taken_on_e_passes_even_with_no_besieger_left() {
     assert_eq!(show(&held)["sieges"].as_array().map_or(0, Vec::len), 1);
     ok(&["log", "verify", &held]);
 }
+
+/// Issue 45: 1870's markers are its own (declared in `src/sets/fr1870/marks.rs`), typed as they
+/// always were (`flag`, `set`, any case, `_` for `-`), set whatever they were, listed among the
+/// unit's `flags` in `kepi game show --json` and written in the save under the fields a kepi
+/// before wrote them with; a name 1870 does not declare is refused with the names it does.
+#[test]
+fn an_1870_marker_is_the_sets_own_and_reads_as_before() {
+    let dir = tmp("fortress", "markers");
+    let save = scenario(&dir);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "flag",
+        "fr-st",
+        "Disorganised",
+        "on",
+    ]);
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "flag",
+        "fr-st",
+        "disorganised",
+        "on",
+    ]);
+    ok(&["game", "apply", &save, "set", "fr-cav", "at_sea", "on"]);
+    assert!(flagged(&save, "fr-st", "disorganised"));
+    assert!(flagged(&save, "fr-cav", "at-sea"));
+    assert!(
+        unit(&save, "fr-st").get("marks").is_none(),
+        "shown as flags"
+    );
+    ok(&["game", "compact", &save]);
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    let units = saved["state"]["units"].as_array().unwrap();
+    let st = units.iter().find(|u| u["unit"]["id"] == "fr-st").unwrap();
+    assert_eq!(st["disorganised"], true, "{st}");
+    assert_eq!(st["muddled"], false, "{st}");
+    assert!(st.get("marks").is_none(), "{st}");
+    let cav = units.iter().find(|u| u["unit"]["id"] == "fr-cav").unwrap();
+    assert_eq!(cav["at_sea"], true, "{cav}");
+    // FR-C2: disorganised again is a check due (eliminated), as it was when it was a flag.
+    assert!(
+        super::common::due(&save)
+            .iter()
+            .any(|d| d["rule"] == "FR-C2" && d["unit"] == "fr-st"),
+        "{:?}",
+        super::common::due(&save)
+    );
+    let e = refused(&["game", "apply", &save, "flag", "fr-st", "entrained", "on"]);
+    assert!(
+        e.contains("disorganised, must-retreat, at-sea, stormed"),
+        "{e}"
+    );
+    ok(&[
+        "game",
+        "apply",
+        &save,
+        "flag",
+        "fr-st",
+        "disorganised",
+        "off",
+    ]);
+    assert!(!flagged(&save, "fr-st", "disorganised"));
+    let out = ok(&["log", "verify", &save]);
+    assert!(out.contains("log OK"), "{out}");
+}

@@ -1036,7 +1036,7 @@ fn verify_names_edited_draws_in_a_players_copy() {
 /// mark of an SPI or 1870 combat's attackers, the melee count of a PW melee's two units): the
 /// same game as a kepi before issue 46 saved it, its summary without them too.
 fn as_before_issue_46(save: &str, at: usize) {
-    use kepi::game::{Action, Counter, Flag};
+    use kepi::game::{Action, Counter, Flag, FlagName};
     forge(save, |log| {
         let e = &mut log[at];
         if let EntryKind::Act {
@@ -1048,7 +1048,7 @@ fn as_before_issue_46(save: &str, at: usize) {
                 !matches!(
                     a,
                     Action::SetFlag {
-                        flag: Flag::Fired,
+                        flag: FlagName::Flag(Flag::Fired),
                         ..
                     } | Action::SetCount {
                         counter: Counter::Melees,
@@ -1139,7 +1139,7 @@ fn verify_accepts_a_combat_or_melee_logged_before_issue_46() {
 /// is still refused, naming the effects.
 #[test]
 fn verify_still_names_a_removed_fired_mark_elsewhere() {
-    use kepi::game::{Action, Flag};
+    use kepi::game::{Action, Flag, FlagName};
     let drop_fired = |save: &str, at: usize, keep_first: bool| {
         let mut dropped: Vec<String> = Vec::new();
         forge(save, |log| {
@@ -1152,7 +1152,7 @@ fn verify_still_names_a_removed_fired_mark_elsewhere() {
                     let fired = matches!(
                         a,
                         Action::SetFlag {
-                            flag: Flag::Fired,
+                            flag: FlagName::Flag(Flag::Fired),
                             ..
                         }
                     );
@@ -1469,6 +1469,16 @@ fn a_passage_cut_from_a_1870_move_is_caught_but_not_from_an_older_one() {
 #[test]
 fn an_exit_cut_from_a_move_off_the_west_edge_is_caught_but_not_from_an_older_one() {
     let save = super::spi_supply_cli::secured_line_game("tamper-exit");
+    // The French EB units onto the map first: an entry set back to revision 5 would push those
+    // waiting off it back (SPI-E1 Case C, mended in revision 6), a check the forged state lacks.
+    super::common::place(
+        &save,
+        &[
+            ("fr-eb-1", "0101"),
+            ("fr-eb-2", "0201"),
+            ("fr-eb-3", "0301"),
+        ],
+    );
     ok(&["game", "apply", &save, "move", "de-2-5-2", "off"]);
     ok(&["game", "compact", &save]);
     let log = read(&save)["log"].clone();

@@ -110,7 +110,12 @@ fn pw_melee_is_counted_on_the_checklist() {
 #[test]
 fn fr1870_map_offers_only_cells_the_enemy_does_not_control() {
     let mut app = fr_attacked();
-    assert!(app.state().unit("de-inf-1").unwrap().must_retreat);
+    assert!(
+        app.state()
+            .unit("de-inf-1")
+            .unwrap()
+            .has_mark("must-retreat")
+    );
     app.handle(Command::Select("de-inf-1".into()));
     let mut h = map_panel(app);
     h.run();

@@ -318,19 +318,21 @@ fn an_eb_unit_dragged_along_the_enemys_line_secures_it() {
 /// its meaning with SPI's rule on hover (SPI-L1), as SPI declares it, not the window.
 #[test]
 fn an_entrained_spi_unit_shows_its_chip_in_spis_words() {
-    use kepi::game::{Action, Flag};
+    use kepi::game::Action;
     let mut app = new_game("spi-1870", 3);
     app.handle(Command::Act(Action::SetFlag {
         unit: "fr-metz-5".into(),
-        flag: Flag::Entrained,
+        flag: "entrained".parse().unwrap(),
         on: true,
     }));
-    let chip = app
+    let kind = app
         .state()
         .system
-        .flag_chip(Flag::Entrained)
-        .expect("SPI draws it");
-    assert!(chip.what.contains("SPI-L1"), "{chip:?}");
+        .unit_markers()
+        .iter()
+        .find(|k| k.name == "entrained")
+        .expect("SPI declares it");
+    assert!(kind.what.contains("SPI-L1"), "{kind:?}");
     app.panels.roster.options.filter = "Metz".into();
     let mut h = super::common::roster_of(app);
     h.run();

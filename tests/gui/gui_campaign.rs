@@ -317,7 +317,7 @@ fn an_1870_combat_on_a_fortress_fought_and_returned_from_the_window() {
     assert_eq!(app.save_path(), Some(campaign));
     let fr3 = app.game.state().unit("fr-3").expect("fr-3");
     assert_eq!(fr3.strength, 1);
-    assert!(fr3.must_retreat);
+    assert!(fr3.has_mark("must-retreat"));
     assert_eq!(
         app.game.state().unit("fort-metz").map(|u| u.strength),
         Some(2),

@@ -586,11 +586,17 @@ fn fr1870_cavalry_refuses_box_follows_the_text() {
     assert!(
         effects.iter().any(|a| matches!(
             a,
-            Action::SetFlag { unit, flag: kepi::game::Flag::MustRetreat, on: true } if unit == "de-cav-3"
+            Action::SetFlag { unit, flag: kepi::game::FlagName::Mark(m), on: true }
+                if unit == "de-cav-3" && m == "must-retreat"
         )),
         "{effects:?}"
     );
-    assert!(app.state().unit("de-cav-3").unwrap().must_retreat);
+    assert!(
+        app.state()
+            .unit("de-cav-3")
+            .unwrap()
+            .has_mark("must-retreat")
+    );
     assert_eq!(strength(&app, "de-cav-3"), 2);
 }
 
@@ -613,7 +619,7 @@ fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
         entered: vec![(kepi::dice::Die::D6, 6)],
     });
     assert!(
-        app.state().unit("de-3b").unwrap().must_retreat,
+        app.state().unit("de-3b").unwrap().has_mark("must-retreat"),
         "{:?}",
         app.status
     );
@@ -643,7 +649,7 @@ fn an_1870_retreat_is_offered_on_the_map_and_the_drag_answers_it() {
     h.run();
     let app = h.state();
     let u = app.state().unit("de-3b").unwrap();
-    assert!(!u.must_retreat, "moved: no longer must retreat");
+    assert!(!u.has_mark("must-retreat"), "moved: no longer must retreat");
     assert!(
         !app.state().due.iter().any(|d| d.by_move),
         "the drag answered it"

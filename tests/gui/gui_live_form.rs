@@ -113,7 +113,7 @@ fn a_changed_field_is_kept_shown_and_resettable() {
     // Another action changes the defender: the umpire's 5 stands, the rest follows the units.
     h.state_mut().state.handle(Command::Act(Action::SetFlag {
         unit: TARGET.into(),
-        flag: kepi::game::Flag::Disordered,
+        flag: kepi::game::Flag::Disordered.into(),
         on: true,
     }));
     h.run();

@@ -68,7 +68,7 @@ fn pk_at_half_scale_in_cm_from_the_scale_menu() {
     // print in cm at half value.
     app(&mut h).handle(Command::Act(Action::SetFlag {
         unit: BATTERY.into(),
-        flag: Flag::Limbered,
+        flag: Flag::Limbered.into(),
         on: false,
     }));
     app(&mut h).handle(Command::OpenForm {

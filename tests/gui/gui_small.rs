@@ -294,25 +294,18 @@ fn the_hex_fields_example_is_this_games() {
 /// chip, and the last one was cut at the column's edge).
 #[test]
 fn the_at_sea_chip_is_whole() {
-    use kepi::game::Flag;
     let tables = kepi::registry::builtin_tables().unwrap();
     let s = kepi::registry::builtin_scenario("fr1870-august").unwrap();
     let mut app = kepi::app::state::AppState::new_game(&s, 1, tables).unwrap();
     let id = app.state().units[0].unit.id.clone();
-    for flag in [
-        Flag::Moved,
-        Flag::Fired,
-        Flag::Disorganised,
-        Flag::MustRetreat,
-        Flag::AtSea,
-    ] {
+    for flag in ["moved", "fired", "disorganised", "must-retreat", "at-sea"] {
         app.handle(Command::Act(Action::SetFlag {
             unit: id.clone(),
-            flag,
+            flag: flag.parse().unwrap(),
             on: true,
         }));
     }
-    assert!(app.state().unit(&id).unwrap().at_sea);
+    assert!(app.state().unit(&id).unwrap().has_mark("at-sea"));
     for width in [300.0, 330.0, 360.0, 420.0] {
         let mut h = Harness::builder()
             .with_size(egui::vec2(width, 500.0))

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// rule set's files (`src/sets/<set>/`, read as `rules/<set>/`) are two layers: its mechanics are
 /// `rules`, the rules core's layer (pure functions: no engine), and its adapters
 /// (`set.rs`, `card.rs`, `checks.rs`, `checklist.rs`, `form.rs`, `combat_form.rs`, `moves.rs`,
-/// `panel.rs`, `grammar.rs`, `verbs.rs`, `supply.rs`, `board.rs`, `victory.rs`, and
+/// `panel.rs`, `grammar.rs`, `verbs.rs`, `supply.rs`, `board.rs`, `victory.rs`, `marks.rs`, and
 /// `src/sets/board/`, what SPI and 1870 share as board games in play) are the top layer beside the
 /// front ends (issue 45): they may use all of `kepi-game`, and neither front end names them.
 const LAYERS: &[&[&str]] = &[
@@ -40,7 +40,9 @@ const SETS: &[&str] = &["pk", "pw", "gsp", "spi", "fr1870"];
 /// `supply` (issue 42): a set's supply on a map, declared as the engine's `SupplyDecl` over the
 /// map's `SupplyRules` and returned by its `RuleSet`; `board` (issue 42): its movement and
 /// supply on a map together (1870's), declared the same way; `victory` (issue 42): SPI's
-/// victory counted from a game and its map (the supply in play, the map's values).
+/// victory counted from a game and its map (the supply in play, the map's values); `marks`
+/// (issue 45): the markers a set puts on its units, declared as the engine's `UnitMarkerKind`s and
+/// returned by its `RuleSet`.
 const ADAPTER_FILES: &[&str] = &[
     "set",
     "card",
@@ -55,6 +57,7 @@ const ADAPTER_FILES: &[&str] = &[
     "supply",
     "board",
     "victory",
+    "marks",
 ];
 
 /// The module a file or a path's segments belong to ("<adapters>" for a set's adapter files).

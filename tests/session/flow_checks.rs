@@ -4,7 +4,7 @@
 use chrono::{TimeZone, Utc};
 use kepi::dice::Die;
 use kepi::flow::{Due, activity, checklist, checks_after};
-use kepi::game::{Action, Counter, EntryKind, Flag, Game, GameState, Level, SeedSecret, Supply};
+use kepi::game::{Action, Counter, EntryKind, Game, GameState, Level, SeedSecret, Supply};
 use kepi::play::Form;
 use kepi::registry::builtin_scenario;
 use kepi::roster::Side;
@@ -415,7 +415,7 @@ fn fr_b1_blockade_and_fr_c2_disorganised_again() {
             &mut g,
             Action::SetFlag {
                 unit: id.clone(),
-                flag: Flag::Disorganised,
+                flag: "disorganised".parse().unwrap(),
                 on: true,
             },
         );

@@ -89,7 +89,7 @@ fn script(g: &mut Game) {
     g.act(
         Action::SetFlag {
             unit: "8e-ligne-1".into(),
-            flag: Flag::Disordered,
+            flag: Flag::Disordered.into(),
             on: true,
         },
         now(),

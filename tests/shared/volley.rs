@@ -27,7 +27,7 @@ pub const WAVERING: UnitMarkerKind = UnitMarkerKind {
     tag: "Wav",
     rule: "VOL-M1",
     what: "wavering: failed its morale test; it should not fire this turn",
-    warns: true,
+    tone: kepi::game::Tone::Warn,
     lasts: MarkerLasts::Turn,
 };
 
@@ -274,7 +274,7 @@ impl SetForm for VolleyForm {
         if let Some(a) = &self.actor {
             effects.push(Action::SetFlag {
                 unit: a.clone(),
-                flag: kepi::game::Flag::Fired,
+                flag: kepi::game::Flag::Fired.into(),
                 on: true,
             });
         }

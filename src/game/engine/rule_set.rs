@@ -44,8 +44,8 @@ pub struct BattleReturn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AfterBattle {
     /// Each engaged unit of the loser that is left and is no place carries this marker until it
-    /// moves (1870: "must retreat", FR-C2).
-    Marked(Flag),
+    /// moves (1870: "must retreat", FR-C2): the rule set's marker kind.
+    Marked(&'static crate::engine::game::UnitMarkerKind),
     /// The board game's combat has no retreats: nothing is marked, and this note (citing the
     /// rule) is logged with the return (SPI: the attackers advance only into a hex the defenders
     /// left, SPI-C4).
@@ -471,6 +471,13 @@ pub trait RuleSet: Send + Sync + 'static {
     /// roster shows them; the set's rules read them ([`UnitState::has_mark`]). None by default.
     fn unit_markers(&self) -> &'static [crate::engine::game::UnitMarkerKind] {
         &[]
+    }
+
+    /// The markers of its kinds ([`RuleSet::unit_markers`]) a unit begins the game with, from its
+    /// card (GSP-S1: a siege gun begins hidden). None by default.
+    fn initial_marks(&self, unit: &crate::roster::Unit) -> Vec<&'static str> {
+        let _ = unit;
+        Vec::new()
     }
 
     /// The log revision ([`crate::engine::game::LOG_REVISION`]) since which kepi records

@@ -622,7 +622,7 @@ pub fn return_record(
         Some(w) => {
             lines.push(line(format!("{} win the battle", w.title()), "CAMP-R1"));
             match back.loser {
-                AfterBattle::Marked(flag) => {
+                AfterBattle::Marked(kind) => {
                     for b in e
                         .board
                         .iter()
@@ -630,11 +630,11 @@ pub fn return_record(
                     {
                         let left = campaign.unit(&b.id).map_or(0, |u| u.strength);
                         let gone = lost.iter().find(|x| x.unit == b.id).map_or(0, |x| x.lost);
-                        let marked = campaign.unit(&b.id).is_some_and(|u| u.flag(flag));
+                        let marked = campaign.unit(&b.id).is_some_and(|u| u.carries(kind));
                         if left > gone && !marked {
                             fx.push(Action::SetFlag {
                                 unit: b.id.clone(),
-                                flag,
+                                flag: kepi_game::engine::game::FlagName::mark(kind),
                                 on: true,
                             });
                         }

@@ -44,17 +44,20 @@ pub fn unit_doc(
     if u.level != kepi_game::engine::game::Level::Steady {
         status.push(u.level.to_string());
     }
-    for (on, s) in [
-        (u.disordered, "disordered"),
-        (u.muddled, "muddled"),
-        (u.limbered, "limbered"),
-        (u.flag_lost, "flag lost"),
-        (u.disorganised, "disorganised"),
-        (u.eliminated(), "eliminated"),
-    ] {
+    for (on, s) in [(u.disordered, "disordered"), (u.limbered, "limbered")] {
         if on {
             status.push(s.to_string());
         }
+    }
+    // The rule set's markers that hamper the unit or tell a loss (P&K's muddle and lost flag,
+    // 1870's disorganisation ...), in its words.
+    for k in kepi_game::registry::get(system).unit_markers() {
+        if k.tone != kepi_game::engine::game::Tone::Info && u.carries(k) {
+            status.push(k.label.to_string());
+        }
+    }
+    if u.eliminated() {
+        status.push("eliminated".to_string());
     }
     UnitDoc {
         id: u.unit.id.clone(),

@@ -57,11 +57,12 @@ pub struct UnitView<'a> {
     pub max_leaders: u32,
     /// The unit's `melees` as the JSON prints it.
     pub melees: u32,
-    /// The unit's `flags` as the JSON prints it.
+    /// The unit's `flags` as the JSON prints it ([`SHOWN_AS_FLAGS`]).
     pub flags: Vec<&'static str>,
-    /// The markers of its rule set's own kinds (issue 45), by name; left out when none.
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    pub marks: &'a [String],
+    /// The markers of its rule set's own kinds (issue 45) not shown as `flags`, by name; left out
+    /// when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<&'a str>,
     /// The unit's `position` as the JSON prints it.
     pub position: String,
     /// The unit's `hex` as the JSON prints it.
@@ -84,6 +85,27 @@ pub struct UnitView<'a> {
     pub oob: &'a kepi_game::roster::Oob,
 }
 
+/// What `kepi game show` lists as a unit's `flags` (its JSON's keys are a public contract): the
+/// engine's flags and the markers the older sets' units carried as flags before issue 45
+/// (`disorganised`, `entrained` ..., now their sets' own: [`kepi_game::engine::game::unit_wire`]),
+/// in the order it always listed them. Other markers are its `marks`.
+pub const SHOWN_AS_FLAGS: [&str; 14] = [
+    "disordered",
+    "muddled",
+    "limbered",
+    "moved",
+    "fired",
+    "activated",
+    "flag-lost",
+    "disorganised",
+    "entrained",
+    "hidden",
+    "must-retreat",
+    "extended",
+    "at-sea",
+    "stormed",
+];
+
 /// A unit as `kepi game show --json` prints it.
 pub fn unit_view(u: &UnitState) -> UnitView<'_> {
     UnitView {
@@ -100,12 +122,19 @@ pub fn unit_view(u: &UnitState) -> UnitView<'_> {
         leaders: u.leaders,
         max_leaders: u.max_leaders,
         melees: u.melees,
-        flags: Flag::ALL
-            .iter()
-            .filter(|f| u.flag(**f))
-            .map(|f| f.as_str())
+        flags: SHOWN_AS_FLAGS
+            .into_iter()
+            .filter(|n| match Flag::ALL.iter().find(|f| f.as_str() == *n) {
+                Some(f) => u.flag(*f),
+                None => u.has_mark(n),
+            })
             .collect(),
-        marks: &u.marks,
+        marks: u
+            .marks
+            .iter()
+            .map(String::as_str)
+            .filter(|m| !SHOWN_AS_FLAGS.contains(m))
+            .collect(),
         position: u.position.to_string(),
         hex: u.position.hex().map(|h| h.to_string()),
         facing: u.facing.map(|f| f.as_str()),
@@ -337,14 +366,7 @@ fn parse_verbs(
                     Err(m) => own_marker(s, &name, &verb, m)?,
                 };
                 let on = onoff(&take(&mut i, "UNIT FLAG on|off", &verb)?, &verb)?;
-                Verb::Act(match act {
-                    FlagOrMark::Flag(flag) => Action::SetFlag { unit: u, flag, on },
-                    FlagOrMark::Mark(kind) => Action::MarkUnit {
-                        unit: u,
-                        kind: kind.to_string(),
-                        on,
-                    },
-                })
+                Verb::Act(act.action(u, on))
             }
             "move" => {
                 let u = unit(&take(&mut i, "UNIT HEX [--mp N]", &verb)?)?;
@@ -390,7 +412,7 @@ fn parse_verbs(
                 let u = unit(&take(&mut i, what, &verb)?)?;
                 let field = take(&mut i, what, &verb)?.to_ascii_lowercase();
                 let value = take(&mut i, what, &verb)?;
-                Verb::Act(set_action(u, &field, &value)?)
+                Verb::Act(set_action(s, u, &field, &value)?)
             }
             "next-phase" | "next" => Verb::Act(Action::NextPhase),
             "undo" => Verb::Undo,
@@ -574,11 +596,30 @@ enum FlagOrMark {
     Mark(&'static str),
 }
 
+impl FlagOrMark {
+    /// The action that puts it on or takes it off `unit`: a flag is set, a marker as
+    /// [`kepi_game::engine::game::unit_wire::mark_action`] says.
+    fn action(self, unit: String, on: bool) -> Action {
+        match self {
+            FlagOrMark::Flag(flag) => Action::SetFlag {
+                unit,
+                flag: flag.into(),
+                on,
+            },
+            FlagOrMark::Mark(kind) => {
+                kepi_game::engine::game::unit_wire::mark_action(unit, kind, on)
+            }
+        }
+    }
+}
+
 /// `name`, not an engine flag (`why`), as a marker of the game's rule set's own kinds
 /// ([`kepi_game::engine::rule_set::RuleSet::unit_markers`]), or the usage error listing both.
 fn own_marker(s: &GameState, name: &str, verb: &str, why: String) -> Result<FlagOrMark, MoveError> {
     let own = s.system.unit_markers();
-    if let Some(k) = own.iter().find(|k| k.name == name.trim()) {
+    // As the flags' words are read: any case, `_` or a space for `-` (`at_sea`, `Flag lost`).
+    let word = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+    if let Some(k) = own.iter().find(|k| k.name == word) {
         return Ok(FlagOrMark::Mark(k.name));
     }
     if own.is_empty() {
@@ -596,7 +637,7 @@ fn word<T>(r: Result<T, String>, verb: &str) -> Result<T, MoveError> {
     r.map_err(|m| MoveError::usage(format!("`{verb}`: {m}")))
 }
 
-fn set_action(unit: String, field: &str, value: &str) -> Result<Action, MoveError> {
+fn set_action(s: &GameState, unit: String, field: &str, value: &str) -> Result<Action, MoveError> {
     let bad = |m: String| MoveError::usage(format!("`set {field}`: {m}"));
     if let Ok(counter) = field.parse::<Counter>() {
         let value = num::parse_within(value, kepi_game::rules::limits::COUNT).map_err(bad)?;
@@ -607,13 +648,17 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, MoveErro
             notes: Vec::new(),
         });
     }
-    if let Ok(flag) = field.parse::<Flag>() {
+    let flag_or_mark = match field.parse::<Flag>() {
+        Ok(flag) => Some(FlagOrMark::Flag(flag)),
+        Err(m) => own_marker(s, field, "set", m).ok(),
+    };
+    if let Some(what) = flag_or_mark {
         let on = match value.to_ascii_lowercase().as_str() {
             "on" | "true" | "yes" | "1" => true,
             "off" | "false" | "no" | "0" => false,
             _ => return Err(bad(format!("`{value}` (accepted: on, off)"))),
         };
-        return Ok(Action::SetFlag { unit, flag, on });
+        return Ok(what.action(unit, on));
     }
     Ok(match field {
         "level" => Action::SetLevel {
@@ -640,8 +685,14 @@ fn set_action(unit: String, field: &str, value: &str) -> Result<Action, MoveErro
             mp: None,
         },
         _ => {
+            let own: Vec<&str> = s.system.unit_markers().iter().map(|k| k.name).collect();
+            let own = if own.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", own.join(", "))
+            };
             return Err(bad(format!(
-                "unknown field (accepted: {}, {}, level, supply, facing, position)",
+                "unknown field (accepted: {}, {}{own}, level, supply, facing, position)",
                 Counter::accepted(),
                 Flag::accepted()
             )));

@@ -31,7 +31,7 @@ mod tests {
     /// marker) still verifies; a logged effect the result does not give is still reported.
     #[test]
     fn a_result_logged_before_a_marker_was_recorded_still_verifies() {
-        use kepi_game::engine::game::{Action, Flag, Game, SeedSecret};
+        use kepi_game::engine::game::{Action, Flag, FlagName, Game, SeedSecret};
         let scenario = kepi_game::registry::builtin_scenario("spi-1870").unwrap();
         let g = Game::new(
             &scenario,
@@ -62,7 +62,7 @@ mod tests {
             fx.iter().any(|a| matches!(
                 a,
                 Action::SetFlag {
-                    flag: Flag::Extended,
+                    flag: FlagName::Flag(Flag::Extended),
                     ..
                 }
             )),

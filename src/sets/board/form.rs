@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use kepi_game::dice::DiceSource;
 use kepi_game::engine::game::Game;
-use kepi_game::engine::game::{Action, Flag, GameState, UnitState};
+use kepi_game::engine::game::{Action, Flag, FlagName, GameState, UnitState};
 use kepi_game::engine::play::Resolved;
 use kepi_game::engine::play::board::hex_in;
 use kepi_game::engine::play::unit;
@@ -375,7 +375,7 @@ pub(crate) fn attacked_marks(state: &GameState, ids: &[String]) -> Vec<Action> {
         .filter_map(|id| state.unit(id))
         .map(|u| Action::SetFlag {
             unit: u.unit.id.clone(),
-            flag: Flag::Fired,
+            flag: Flag::Fired.into(),
             on: true,
         })
         .collect()
@@ -388,7 +388,7 @@ pub(crate) fn is_attacked_mark(action: &str, effect: &Action) -> bool {
         && matches!(
             effect,
             Action::SetFlag {
-                flag: Flag::Fired,
+                flag: FlagName::Flag(Flag::Fired),
                 on: true,
                 ..
             }

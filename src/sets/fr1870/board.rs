@@ -178,7 +178,7 @@ pub fn board_rules() -> BoardRules {
         },
         roles: UnitRoles {
             no_zoc: NOT_UNITS,
-            entrained_no_zoc: false,
+            in_transit: None,
             no_zoc_beside: &[],
             passable: NOT_UNITS,
             no_stack: EVERY_ARM,

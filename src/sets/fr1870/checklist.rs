@@ -27,7 +27,11 @@ fn at_sea(l: &mut List) {
         return;
     }
     let side = phase_side(s);
-    let units = l.ids(|u| u.at_sea && !u.eliminated() && side.is_none_or(|x| x == u.unit.side));
+    let units = l.ids(|u| {
+        u.carries(&crate::fr1870::marks::AT_SEA)
+            && !u.eliminated()
+            && side.is_none_or(|x| x == u.unit.side)
+    });
     if units.is_empty() {
         return;
     }

@@ -1,8 +1,9 @@
 //! The checks an 1870 phase or result sets off ([`kepi_game::engine::rule_set::RuleSet::checks`]).
 
+use crate::fr1870::marks::{DISORGANISED, MUST_RETREAT};
 use kepi_game::engine::flow::{Event, Queue};
 use kepi_game::engine::game::clock::Step;
-use kepi_game::engine::game::{Action, Flag, GameState};
+use kepi_game::engine::game::{Action, FlagName, GameState};
 
 /// FR-B1, FR-C2, FR-R1.
 pub(crate) fn checks(ev: &Event, q: &mut Queue) {
@@ -18,10 +19,14 @@ pub(crate) fn checks(ev: &Event, q: &mut Queue) {
     for a in ev.changes() {
         if let Action::SetFlag {
             unit,
-            flag: Flag::Disorganised,
+            flag: FlagName::Mark(m),
             on: true,
         } = a
-            && ev.before().unit(unit).is_some_and(|u| u.disorganised)
+            && m == DISORGANISED.name
+            && ev
+                .before()
+                .unit(unit)
+                .is_some_and(|u| u.carries(&DISORGANISED))
         {
             q.push(
                 "FR-C2",
@@ -126,9 +131,10 @@ fn after_combat(ev: &Event, q: &mut Queue) {
     for a in ev.changes() {
         if let Action::SetFlag {
             unit,
-            flag: Flag::MustRetreat,
+            flag: FlagName::Mark(m),
             on: true,
         } = a
+            && m == MUST_RETREAT.name
         {
             q.push_move("FR-C2", unit, RETREAT.into());
         }

@@ -10,11 +10,12 @@ use serde::{Deserialize, Serialize};
 use crate::board::form::{
     HexCombatForm, Texts, ask_for_result, entered, hex_combat_fields, hex_combat_set_form, units,
 };
+use crate::fr1870::marks::{DISORGANISED, MUST_RETREAT, STORMED};
 use crate::fr1870::{
     self, Fate, FortressRole, Fr1870Tables, FrCombatInput, FrFortress, FrUnit, GarrisonChoice,
 };
 use kepi_game::dice::DiceSource;
-use kepi_game::engine::game::{Action, Flag, GameState, Supply, UnitState};
+use kepi_game::engine::game::{Action, FlagName, GameState, Supply, UnitState};
 use kepi_game::engine::play::refuse::{name, opposed};
 use kepi_game::engine::play::{Resolved, done, lose};
 use kepi_game::roster::Arm;
@@ -33,7 +34,7 @@ pub fn fr_unit(all: &kepi_game::engine::play::supply::GameSupply, u: &UnitState)
         } else {
             fr1870::Arm::Infantry
         },
-        disorganised: u.disorganised,
+        disorganised: u.carries(&DISORGANISED),
         supplied: all
             .get(&u.unit.id)
             .map_or(u.supply == Supply::Supplied, |x| {
@@ -353,7 +354,7 @@ impl FrForm {
                 if u.unit.arm == Arm::Cavalry {
                     fx.push(Action::SetFlag {
                         unit: u.unit.id.clone(),
-                        flag: Flag::MustRetreat,
+                        flag: FlagName::mark(&MUST_RETREAT),
                         on: true,
                     });
                 }
@@ -626,10 +627,10 @@ fn besiegers_note(state: &GameState, defenders: &[String]) -> Option<String> {
 /// FR-C2: one unit's fate as actions.
 fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
     let disorganise = |fx: &mut Vec<Action>| {
-        if !u.disorganised {
+        if !u.carries(&DISORGANISED) {
             fx.push(Action::SetFlag {
                 unit: u.unit.id.clone(),
-                flag: Flag::Disorganised,
+                flag: FlagName::mark(&DISORGANISED),
                 on: true,
             });
         }
@@ -639,7 +640,7 @@ fn fate_effects(u: &UnitState, fate: Fate, fx: &mut Vec<Action>) {
     let retreat = |fx: &mut Vec<Action>| {
         fx.push(Action::SetFlag {
             unit: u.unit.id.clone(),
-            flag: Flag::MustRetreat,
+            flag: FlagName::mark(&MUST_RETREAT),
             on: true,
         });
     };
@@ -684,7 +685,7 @@ impl HexCombatForm for FrForm {
             .attacker_ids
             .iter()
             .filter_map(|id| s.unit(id))
-            .filter(|u| u.stormed)
+            .filter(|u| u.carries(&STORMED))
             .map(|u| {
                 format!(
                     "{} stormed a fortress this turn and fights in the {} phase (FR-F1, H5: {})",
@@ -854,10 +855,10 @@ mod tests {
             now(),
         )
         .unwrap();
-        assert!(g.state().unit("fr-1rc").unwrap().disorganised);
-        assert!(g.state().unit("de-cav-3").unwrap().disorganised);
+        assert!(g.state().unit("fr-1rc").unwrap().carries(&DISORGANISED));
+        assert!(g.state().unit("de-cav-3").unwrap().carries(&DISORGANISED));
         g.undo(now()).unwrap();
-        assert!(!g.state().unit("de-cav-3").unwrap().disorganised);
+        assert!(!g.state().unit("de-cav-3").unwrap().carries(&DISORGANISED));
         f.entered_result = Some("DR".into());
         let e = g
             .resolve(
@@ -878,11 +879,11 @@ mod tests {
         assert!(matches!(
             &effects[0],
             Action::SetFlag {
-                flag: Flag::MustRetreat,
+                flag: FlagName::Mark(m),
                 on: true,
                 ..
-            }
+            } if m == MUST_RETREAT.name
         ));
-        assert!(g.state().unit("de-cav-3").unwrap().must_retreat);
+        assert!(g.state().unit("de-cav-3").unwrap().carries(&MUST_RETREAT));
     }
 }

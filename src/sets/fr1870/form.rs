@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::transport::{self, RailInput, SeaInput, SeaPlace};
 use crate::board::form::one_unit_form;
 use kepi_game::dice::DiceSource;
-use kepi_game::engine::game::{Action, Flag, Game, GameState, InEffect, UnitState};
+use kepi_game::engine::game::{Action, FlagName, Game, GameState, InEffect, UnitState};
 use kepi_game::engine::play::board::hex_in;
 use kepi_game::engine::play::refuse::name;
 use kepi_game::engine::play::{Resolved, SetForm, done, unit};
@@ -410,10 +410,10 @@ impl SetForm for SeaForm {
         // FR-K1: at sea from a passage to a counter or an edge until it lands (the checklist
         // lists the units in transit from this mark).
         let sea = self.to.at_sea();
-        if u.at_sea != sea {
+        if u.carries(&crate::fr1870::marks::AT_SEA) != sea {
             fx.push(Action::SetFlag {
                 unit: u.unit.id.clone(),
-                flag: kepi_game::engine::game::Flag::AtSea,
+                flag: FlagName::mark(&crate::fr1870::marks::AT_SEA),
                 on: sea,
             });
         }
@@ -482,7 +482,7 @@ pub(crate) const H5_NO_COMBAT: &str = "\"the unit thus engaged, whether or not i
 /// FR-F1 (H5): an infantry unit storms an unoccupied enemy fortress of value 1 next to it, from
 /// the move. The fortress is a fortress card of the other side (its strength the coefficient);
 /// taken, the stormer occupies its cell and the fortress passes to its side; either way the
-/// stormer is marked for the turn ([`kepi_game::engine::game::Flag::Stormed`]).
+/// stormer is marked for the turn ([`crate::fr1870::marks::STORMED`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StormForm {
     /// The storming unit.
@@ -654,7 +654,7 @@ impl SetForm for StormForm {
                 f.position
             ));
         }
-        if u.stormed {
+        if u.carries(&crate::fr1870::marks::STORMED) {
             out.push(format!(
                 "{} stormed a fortress already this turn (FR-F1, H5: {H5_STOPS})",
                 name(u)
@@ -685,7 +685,7 @@ impl SetForm for StormForm {
         if let Some(o) = res.outcome.as_ref() {
             fx.push(Action::SetFlag {
                 unit: u.unit.id.clone(),
-                flag: Flag::Stormed,
+                flag: FlagName::mark(&crate::fr1870::marks::STORMED),
                 on: true,
             });
             if o.taken {

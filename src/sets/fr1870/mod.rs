@@ -17,6 +17,7 @@ pub mod combat;
 pub mod combat_form;
 pub mod form;
 pub mod grammar;
+pub mod marks;
 pub mod mechanics;
 mod moves;
 #[cfg(feature = "gui")]

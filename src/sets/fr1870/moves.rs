@@ -2,6 +2,7 @@
 //! says against it is noted while dragging, before `game apply` moves and in the move's log entry;
 //! the umpire decides.
 
+use crate::fr1870::marks::{MUST_RETREAT, STORMED};
 use kepi_game::engine::game::clock::Step;
 use kepi_game::engine::game::{Action, Game, UnitState};
 use kepi_game::roster::Position;
@@ -46,8 +47,8 @@ pub(crate) fn move_breaches(game: &Game, u: &UnitState, to: Position) -> Vec<Str
         ));
     }
     // FR-F1 (H5): "the unit interrupts its movement; it may go no further during this phase".
-    if u.stormed
-        && !u.must_retreat
+    if u.carries(&STORMED)
+        && !u.carries(&MUST_RETREAT)
         && !advance
         && s.phase_kind()
             .is_some_and(|p| p.step == Step::Movement && p.side.is_none_or(|x| x == u.unit.side))
@@ -57,7 +58,10 @@ pub(crate) fn move_breaches(game: &Game, u: &UnitState, to: Position) -> Vec<Str
             super::form::H5_STOPS
         ));
     }
-    if s.phase_kind().is_some_and(|p| p.step == Step::Movement) && !u.must_retreat && !advance {
+    if s.phase_kind().is_some_and(|p| p.step == Step::Movement)
+        && !u.carries(&MUST_RETREAT)
+        && !advance
+    {
         let earlier = moves_this_phase(game, &u.unit.id);
         if earlier > 0 {
             out.push(format!(

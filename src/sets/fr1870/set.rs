@@ -57,9 +57,7 @@ impl RuleSet for FrRules {
     fn campaign_return(&self) -> Option<kepi_game::engine::rule_set::BattleReturn> {
         Some(kepi_game::engine::rule_set::BattleReturn {
             places: &[kepi_game::roster::Arm::Fortress],
-            loser: kepi_game::engine::rule_set::AfterBattle::Marked(
-                kepi_game::engine::game::Flag::MustRetreat,
-            ),
+            loser: kepi_game::engine::rule_set::AfterBattle::Marked(&super::marks::MUST_RETREAT),
         })
     }
 
@@ -137,39 +135,14 @@ impl RuleSet for FrRules {
         ))
     }
 
-    /// FR-C2: disorganisation; moved and fired; FR-F1 (H5): stormed this turn.
+    /// Moved and fired; 1870's own markers are its declared kinds (disorganisation, the retreat
+    /// a result orders, a unit at sea, a fortress stormed: FR-C2, FR-K1, FR-F1).
     fn flags(&self) -> &'static [Flag] {
-        &[
-            Flag::Moved,
-            Flag::Fired,
-            Flag::Disorganised,
-            Flag::MustRetreat,
-            Flag::AtSea,
-            Flag::Stormed,
-        ]
+        &[Flag::Moved, Flag::Fired]
     }
 
-    /// The roster's words for 1870's flags, with their rules: the retreat a result orders
-    /// (FR-C2), a unit at sea (FR-K1), a fortress stormed (FR-F1, H5).
-    fn flag_chip(&self, f: Flag) -> Option<kepi_game::engine::game::FlagChip> {
-        use kepi_game::engine::game::{FlagChip, Tone};
-        let c = |tag, what, tone| Some(FlagChip { tag, what, tone });
-        match f {
-            Flag::Disorganised => c("Dz", "disorganised (FR-C2)", Tone::Warn),
-            Flag::MustRetreat => c(
-                "R!",
-                "must retreat one cell (FR-C2): drag it on the map",
-                Tone::Warn,
-            ),
-            Flag::AtSea => c("sea", "at sea, in transit (FR-K1)", Tone::Info),
-            Flag::Stormed => c(
-                "St",
-                "stormed a fortress this turn: no further this phase, no combat in the following \
-                 Combat Phase (FR-F1, H5)",
-                Tone::Warn,
-            ),
-            f => f.chip(),
-        }
+    fn unit_markers(&self) -> &'static [kepi_game::engine::game::UnitMarkerKind] {
+        super::marks::UNIT_MARKERS
     }
 
     /// FR-S1: supply.

@@ -19,7 +19,7 @@ pub(super) fn steps(l: &mut List) {
                 None,
                 to_move,
             );
-            let hidden = l.ids(|u| u.hidden);
+            let hidden = l.ids(|u| u.carries(&crate::gsp::marks::HIDDEN));
             if !hidden.is_empty() {
                 l.add(
                     "GSP-S1",
@@ -38,7 +38,13 @@ pub(super) fn steps(l: &mut List) {
             Vec::new(),
         ),
         Some(Step::ArtilleryFire) => {
-            let guns = l.ids(|u| artillery(u) && !u.moved && !u.limbered && !u.fired && !u.hidden);
+            let guns = l.ids(|u| {
+                artillery(u)
+                    && !u.moved
+                    && !u.limbered
+                    && !u.fired
+                    && !u.carries(&crate::gsp::marks::HIDDEN)
+            });
             l.add(
                 "GSP-A4",
                 "artillery fire, both sides at once: only guns that did not move or unlimber; choose load and target sector, one d6 per gun",

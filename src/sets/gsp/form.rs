@@ -154,7 +154,8 @@ impl GspForm {
             self.status.moved_this_turn = a.moved;
             self.limbered = a.limbered;
             // GSP-S1: the siege gun cannot fire while hidden.
-            self.status.hidden = a.hidden && self.piece == Some(Piece::PrussianSiege);
+            self.status.hidden =
+                a.carries(&crate::gsp::marks::HIDDEN) && self.piece == Some(Piece::PrussianSiege);
         }
         self.target = target.map(str::to_string);
         if let Some(b) = target.and_then(|id| state.unit(id)) {
@@ -290,7 +291,7 @@ impl GspForm {
             }
             fx.push(Action::SetFlag {
                 unit: a.unit.id.clone(),
-                flag: Flag::Fired,
+                flag: Flag::Fired.into(),
                 on: true,
             });
         }
@@ -414,7 +415,7 @@ pub fn unlimbered_breach(
         .any(|e| {
             matches!(e.action, kepi_game::engine::game::Action::SetFlag {
                 unit,
-                flag: kepi_game::engine::game::Flag::Limbered,
+                flag: kepi_game::engine::game::FlagName::Flag(kepi_game::engine::game::Flag::Limbered),
                 on: false,
             } if unit == &u.unit.id)
                 && e.before.unit(&u.unit.id).is_some_and(|b| b.limbered)

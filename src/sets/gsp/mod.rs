@@ -22,6 +22,7 @@ pub mod drift;
 pub mod fire;
 pub mod form;
 pub mod grammar;
+pub mod marks;
 pub mod outcome;
 #[cfg(feature = "gui")]
 pub mod panel;

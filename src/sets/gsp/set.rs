@@ -62,9 +62,23 @@ impl RuleSet for GspRules {
         super::form::NOTED_SINCE_ISSUE_42
     }
 
-    /// GSP-A4, GSP-S1: limbered and hidden guns; moved and fired.
+    /// GSP-A4: limbered guns; moved and fired.
     fn flags(&self) -> &'static [Flag] {
-        &[Flag::Limbered, Flag::Moved, Flag::Fired, Flag::Hidden]
+        &[Flag::Limbered, Flag::Moved, Flag::Fired]
+    }
+
+    /// GSP-S1: hidden guns.
+    fn unit_markers(&self) -> &'static [kepi_game::engine::game::UnitMarkerKind] {
+        super::marks::UNIT_MARKERS
+    }
+
+    /// GSP-S1: a siege gun begins hidden.
+    fn initial_marks(&self, unit: &kepi_game::roster::Unit) -> Vec<&'static str> {
+        if unit.weapon == Some(kepi_game::roster::Weapon::SiegeGun) {
+            vec![super::marks::HIDDEN.name]
+        } else {
+            Vec::new()
+        }
     }
 
     /// GSP-A3: fire drifts (the window's drift diagram).
@@ -113,7 +127,9 @@ impl RuleSet for GspRules {
         match phase.map(|p| p.step) {
             Some(Step::Movement) => !u.moved,
             Some(Step::RifleFire) => !guns && !u.fired,
-            Some(Step::ArtilleryFire) => guns && !u.moved && !u.limbered && !u.fired && !u.hidden,
+            Some(Step::ArtilleryFire) => {
+                guns && !u.moved && !u.limbered && !u.fired && !u.carries(&super::marks::HIDDEN)
+            }
             _ => false,
         }
     }

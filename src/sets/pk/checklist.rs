@@ -38,7 +38,10 @@ pub(super) fn steps(l: &mut List) {
                 guns,
             );
             let rifles = l.ids(|u| {
-                !artillery(u) && !u.fired && !u.muddled && u.unit.arm != Arm::Headquarters
+                !artillery(u)
+                    && !u.fired
+                    && !u.carries(&crate::pk::marks::MUDDLED)
+                    && u.unit.arm != Arm::Headquarters
             });
             l.add(
                 "PK-F1",

@@ -153,7 +153,10 @@ fn flag_roll(ev: &Event, q: &mut Queue) {
             None => None,
         };
         if let Some(l) = loser
-            && ev.after().unit(l).is_some_and(|u| !u.flag_lost)
+            && ev
+                .after()
+                .unit(l)
+                .is_some_and(|u| !u.carries(&crate::pk::marks::FLAG_LOST))
         {
             q.push_once(
                 "PK-X4",

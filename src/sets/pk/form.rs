@@ -8,7 +8,7 @@ use crate::pk::{
     melee::MeleeInput, morale::RallyInput,
 };
 use kepi_game::dice::{DiceSource, Ratio};
-use kepi_game::engine::game::{Action, Counter, Flag, GameState, Level, UnitState};
+use kepi_game::engine::game::{Action, Counter, Flag, FlagName, GameState, Level, UnitState};
 use kepi_game::engine::play::refuse::{name, opposed, over};
 use kepi_game::engine::play::{Resolved, done, lose, unit};
 use kepi_game::roster::{Arm, Formation as CardFormation, Quality, Weapon as CardWeapon};
@@ -196,7 +196,7 @@ impl PkForm {
                     i.mounted = a.unit.arm == Arm::Cavalry
                         && a.unit.formation != Some(CardFormation::Dismounted);
                     i.disordered = a.disordered;
-                    i.muddled = a.muddled;
+                    i.muddled = a.carries(&crate::pk::marks::MUDDLED);
                 }
                 if let Some(b) = b {
                     i.target_disordered = b.disordered;
@@ -230,7 +230,7 @@ impl PkForm {
                     ia.formation = melee_formation(a);
                     ia.disordered = a.disordered;
                     ib.target_disordered = a.disordered;
-                    ib.target_muddled = a.muddled;
+                    ib.target_muddled = a.carries(&crate::pk::marks::MUDDLED);
                     ib.target_figures = Some(a.strength);
                     ib.opponent = melee_formation(a);
                 }
@@ -240,7 +240,7 @@ impl PkForm {
                     ib.formation = melee_formation(b);
                     ib.disordered = b.disordered;
                     ia.target_disordered = b.disordered;
-                    ia.target_muddled = b.muddled;
+                    ia.target_muddled = b.carries(&crate::pk::marks::MUDDLED);
                     ia.target_figures = Some(b.strength);
                     ia.opponent = melee_formation(b);
                 }
@@ -289,7 +289,7 @@ impl PkForm {
                     }
                     fx.push(Action::SetFlag {
                         unit: a.unit.id.clone(),
-                        flag: Flag::Fired,
+                        flag: Flag::Fired.into(),
                         on: true,
                     });
                 }
@@ -307,7 +307,7 @@ impl PkForm {
                     }
                     fx.push(Action::SetFlag {
                         unit: a.unit.id.clone(),
-                        flag: Flag::Fired,
+                        flag: Flag::Fired.into(),
                         on: true,
                     });
                 }
@@ -378,10 +378,10 @@ impl PkForm {
                     && o.flag_lost
                 {
                     let a = unit(state, self.actor.as_deref(), "unit")?;
-                    if !a.flag_lost {
+                    if !a.carries(&crate::pk::marks::FLAG_LOST) {
                         fx.push(Action::SetFlag {
                             unit: a.unit.id.clone(),
-                            flag: Flag::FlagLost,
+                            flag: FlagName::mark(&crate::pk::marks::FLAG_LOST),
                             on: true,
                         });
                     }

@@ -15,6 +15,7 @@ mod common;
 pub mod fire;
 pub mod form;
 pub mod grammar;
+pub mod marks;
 pub mod melee;
 pub mod morale;
 pub mod movement;

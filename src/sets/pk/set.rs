@@ -72,16 +72,14 @@ impl RuleSet for PkRules {
         &[kepi_game::dice::Die::D10, kepi_game::dice::Die::Pct]
     }
 
-    /// P&K's disorder, muddle, limber and flag (PK-D1, PK-A2, PK-X4); moved and fired.
+    /// P&K's disorder and limber (PK-D1, PK-A2); moved and fired.
     fn flags(&self) -> &'static [Flag] {
-        &[
-            Flag::Disordered,
-            Flag::Muddled,
-            Flag::Limbered,
-            Flag::Moved,
-            Flag::Fired,
-            Flag::FlagLost,
-        ]
+        &[Flag::Disordered, Flag::Limbered, Flag::Moved, Flag::Fired]
+    }
+
+    /// P&K's muddle and lost flag (PK-D1, PK-X4).
+    fn unit_markers(&self) -> &'static [kepi_game::engine::game::UnitMarkerKind] {
+        super::marks::UNIT_MARKERS
     }
 
     /// Fatigue and leaders (PK-X5, PK-L1) besides strength.
@@ -196,7 +194,9 @@ impl RuleSet for PkRules {
     /// PK-T1: part 1 moves and fires; part 2 melees (PK-X7).
     fn still_to_act(&self, _s: &GameState, phase: Option<Phase>, u: &UnitState) -> bool {
         match phase.map(|p| p.step) {
-            Some(Step::MovementAndFire) => !u.moved || (!u.fired && !u.muddled),
+            Some(Step::MovementAndFire) => {
+                !u.moved || (!u.fired && !u.carries(&super::marks::MUDDLED))
+            }
             Some(Step::Melee) => u.fatigue > 0 && u.melees < MAX_MELEES,
             _ => false,
         }

@@ -279,7 +279,7 @@ impl PwForm {
         }
         fx.push(Action::SetFlag {
             unit: a.unit.id.clone(),
-            flag: Flag::Fired,
+            flag: Flag::Fired.into(),
             on: true,
         });
         Ok(fx)
@@ -472,7 +472,7 @@ impl PwForm {
                     if !a.activated {
                         fx.push(Action::SetFlag {
                             unit: a.unit.id.clone(),
-                            flag: Flag::Activated,
+                            flag: Flag::Activated.into(),
                             on: true,
                         });
                     }

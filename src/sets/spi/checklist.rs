@@ -36,7 +36,8 @@ pub(crate) fn steps(l: &mut List) {
         Vec::new(),
     );
     // SPI-T1, Rail Movement: the entrained units of the phasing side.
-    let entrained = l.ids(|u| mine(u) && u.entrained && u.unit.arm != Arm::Railway);
+    let entrained = l
+        .ids(|u| mine(u) && u.carries(&crate::spi::marks::ENTRAINED) && u.unit.arm != Arm::Railway);
     l.add(
         "SPI-T1",
         "rail movement: entrain 3 MP, 18 hexes a point, detrain 2 MP; French one, German two \

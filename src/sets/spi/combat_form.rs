@@ -221,7 +221,7 @@ fn spi_unit_in(all: &kepi_game::engine::play::supply::GameSupply, u: &UnitState)
         } else {
             spi::Formation::Concentrated
         },
-        entrained: u.entrained,
+        entrained: u.carries(&crate::spi::marks::ENTRAINED),
     }
 }
 
@@ -850,7 +850,7 @@ mod tests {
         g.act(
             Action::SetFlag {
                 unit: "de-2-5-1".into(),
-                flag: kepi_game::engine::game::Flag::Extended,
+                flag: kepi_game::engine::game::Flag::Extended.into(),
                 on: true,
             },
             now(),

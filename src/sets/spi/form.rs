@@ -362,7 +362,7 @@ impl SetForm for SpendForm {
             }
             _ => {}
         }
-        match (self.kind, u.entrained) {
+        match (self.kind, u.carries(&crate::spi::marks::ENTRAINED)) {
             (Spend::Entrain, true) => Some(format!("{} is already entrained", name(u))),
             (Spend::Detrain, false) => Some(format!("{} is not entrained", name(u))),
             _ => None,
@@ -407,13 +407,13 @@ impl SetForm for SpendForm {
             self.supply.unwrap_or(super::SupplyState::Supplied),
             self.spent,
         );
-        use kepi_game::engine::game::Flag;
+        use kepi_game::engine::game::{Flag, FlagName};
         // SPI-H2: a formation change turns extended into concentrated and back, recorded so the
         // unit's combats and the unit editor read it.
         let (flag, on) = match self.kind {
-            Spend::Entrain => (Flag::Entrained, true),
-            Spend::Detrain => (Flag::Entrained, false),
-            Spend::Formation => (Flag::Extended, !u.flag(Flag::Extended)),
+            Spend::Entrain => (FlagName::mark(&crate::spi::marks::ENTRAINED), true),
+            Spend::Detrain => (FlagName::mark(&crate::spi::marks::ENTRAINED), false),
+            Spend::Formation => (Flag::Extended.into(), !u.flag(Flag::Extended)),
         };
         let fx = vec![Action::SetFlag {
             unit: u.unit.id.clone(),

@@ -13,6 +13,7 @@ pub mod combat;
 pub mod combat_form;
 pub mod form;
 pub mod grammar;
+pub mod marks;
 pub mod mechanics;
 pub mod movement;
 pub mod moves;

@@ -5,6 +5,7 @@
 //! what the text says against a move, an entraining or a detraining (the umpire goes ahead), and
 //! the EB unit an enemy pushes back (SPI-E1, EB units Case C).
 
+use crate::spi::marks::ENTRAINED;
 use crate::spi::movement::{EB_HEXES, STACK_MP, Spend, allowance, entrain_limit, rail_mp};
 use crate::spi::{Nation, SupplyState};
 use kepi_game::engine::flow::{Event, Queue};
@@ -156,7 +157,10 @@ pub fn entrained_this_phase(game: &Game, side: Side) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     let mut add = |s: &GameState| {
         for u in s.units.iter().filter(|u| {
-            u.entrained && u.unit.side == side && !u.eliminated() && u.unit.arm != Arm::Railway
+            u.carries(&ENTRAINED)
+                && u.unit.side == side
+                && !u.eliminated()
+                && u.unit.arm != Arm::Railway
         }) {
             if !ids.contains(&u.unit.id) {
                 ids.push(u.unit.id.clone());
@@ -173,7 +177,7 @@ pub fn entrained_this_phase(game: &Game, side: Side) -> Vec<String> {
 /// A combat unit on the board (dummies are: they "must pay additional Movement Points to stack
 /// with Friendly units"); not a fortification, an EB unit or an entrained unit.
 fn combat_unit(u: &UnitState) -> bool {
-    !u.eliminated() && !u.entrained && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway)
+    !u.eliminated() && !u.carries(&ENTRAINED) && !matches!(u.unit.arm, Arm::Fortress | Arm::Railway)
 }
 
 /// SPI-T1, Movement Case K and Stacking Case B: another friendly combat unit at `at` that the
@@ -271,7 +275,7 @@ pub fn move_points(game: &Game, u: &UnitState, to: Position, stated: Option<u32>
     }
     let layout = s.system.hex_layout();
     let hexes = hex_in(u.position, layout)?.distance(hex_in(to, layout)?);
-    if u.entrained {
+    if u.carries(&ENTRAINED) {
         // Along the rail line on the game's map where it carries one, else as the crow flies.
         let along = rail_route(s, u, to).and_then(Result::ok).unwrap_or(hexes);
         return Some(rail_mp(along));
@@ -423,7 +427,7 @@ fn rail_ways<'a>(s: &'a GameState, u: &UnitState) -> Option<RailWays<'a>> {
 /// window's map shades for an entrained unit (its move is counted the same way,
 /// [`move_points`]). None for a unit not entrained, or without a usable map.
 pub fn rail_reach(s: &GameState, u: &UnitState, allowance: u32) -> Option<kepi_game::map::Reach> {
-    if !u.entrained {
+    if !u.carries(&ENTRAINED) {
         return None;
     }
     let ways = rail_ways(s, u)?;
@@ -708,7 +712,7 @@ pub fn move_breaches(game: &Game, u: &UnitState, to: Position, mp: Option<u32>) 
                     side.title()
                 ));
             }
-            if in_movement_phase(s) && !u.entrained {
+            if in_movement_phase(s) && !u.carries(&ENTRAINED) {
                 map_breaches(game, u, to, &mut out);
             }
             if let Some(mp) = mp.filter(|_| in_movement_phase(s)) {
@@ -729,13 +733,13 @@ pub fn move_breaches(game: &Game, u: &UnitState, to: Position, mp: Option<u32>) 
                     ));
                 }
             }
-            if u.entrained
+            if u.carries(&ENTRAINED)
                 && in_movement_phase(s)
                 && let Some(Err(why)) = rail_route(s, u, to)
             {
                 out.push(why);
             }
-            if u.entrained
+            if u.carries(&ENTRAINED)
                 && let Some(e) = enemy_next_to(s, u.unit.side, to, false)
             {
                 out.push(format!(

@@ -168,7 +168,7 @@ pub fn board_rules() -> kepi_game::engine::play::board::BoardRules {
         },
         roles: kepi_game::engine::play::board::UnitRoles {
             no_zoc: &[Arm::Fortress, Arm::Railway],
-            entrained_no_zoc: true,
+            in_transit: Some(super::marks::ENTRAINED.name),
             no_zoc_beside: &[Arm::Fortress],
             passable: &[Arm::Railway],
             no_stack: &[Arm::Railway, Arm::Fortress],
@@ -311,24 +311,21 @@ impl RuleSet for SpiRules {
         Some(super::spi_turn(turn, tables.get::<crate::spi::SpiTables>()))
     }
 
-    /// Entraining (SPI's rail movement); moved and fired.
+    /// The formation (SPI-H2); moved and fired. Entraining is SPI's own marker
+    /// ([`crate::spi::marks::ENTRAINED`]).
     fn flags(&self) -> &'static [Flag] {
-        &[Flag::Moved, Flag::Fired, Flag::Entrained, Flag::Extended]
+        &[Flag::Moved, Flag::Fired, Flag::Extended]
     }
 
-    /// The roster's words for SPI's flags, with their rules: an entrained unit (SPI-L1) and the
-    /// extended formation (SPI-H2).
+    /// The roster's words for SPI's formation, with its rule (SPI-H2).
     fn flag_chip(&self, f: Flag) -> Option<kepi_game::engine::game::FlagChip> {
         use kepi_game::engine::game::{FlagChip, Tone};
-        let c = |tag, what, tone| Some(FlagChip { tag, what, tone });
         match f {
-            Flag::Entrained => c(
-                "Ent",
-                "entrained (SPI-L1): moves along its rail line, defends at half, no zone of \
-                 control",
-                Tone::Info,
-            ),
-            Flag::Extended => c("Ext", "extended formation (SPI-H2)", Tone::Info),
+            Flag::Extended => Some(FlagChip {
+                tag: "Ext",
+                what: "extended formation (SPI-H2)",
+                tone: Tone::Info,
+            }),
             f => f.chip(),
         }
     }
@@ -453,7 +450,7 @@ impl RuleSet for SpiRules {
 
     /// SPI-W1: German combat units moved off the west edge ([`super::victory::EXITED_WEST`]).
     fn unit_markers(&self) -> &'static [kepi_game::engine::game::UnitMarkerKind] {
-        &[super::victory::EXITED_WEST]
+        &[super::marks::ENTRAINED, super::victory::EXITED_WEST]
     }
 
     fn move_effects(

@@ -44,7 +44,7 @@ pub const EXITED_WEST: UnitMarkerKind = UnitMarkerKind {
     rule: "SPI-W1",
     what: "moved off the west edge of the map: its CP count 10 German VP each at the end if the \
            hex it left by is supplied (SPI-W1)",
-    warns: false,
+    tone: kepi_game::engine::game::Tone::Info,
     lasts: MarkerLasts::UntilTakenOff,
 };
 

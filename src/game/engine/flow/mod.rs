@@ -255,7 +255,9 @@ pub fn vacated(ev: &Event) -> Option<(crate::roster::Position, Side)> {
     ev.changes().iter().find_map(|a| {
         let id = a.unit()?;
         let (b, now) = (ev.before().unit(id)?, ev.after().unit(id)?);
-        let gone = (now.eliminated() && !b.eliminated()) || (now.must_retreat && !b.must_retreat);
+        let kinds = ev.after().system.unit_markers();
+        let gone = (now.eliminated() && !b.eliminated())
+            || (now.awaits_move(kinds) && !b.awaits_move(kinds));
         (gone && matches!(b.position, crate::roster::Position::Hex { .. }))
             .then_some((b.position, b.unit.side))
     })

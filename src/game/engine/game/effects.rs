@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Action, GameState, UnitState};
+use super::{Action, GameState, UnitMarkerKind, UnitState};
 use crate::roster::Side;
 
 /// A value before or after an effect: a count, or a word (a level, a position).
@@ -94,7 +94,7 @@ pub fn effects(before: &GameState, action: &Action, after: &GameState) -> Vec<Ef
     let mut out = Vec::new();
     for id in touched(action) {
         if let (Some(b), Some(a)) = (before.unit(id), after.unit(id)) {
-            diff(b, a, &mut out);
+            diff(b, a, after.system.unit_markers(), &mut out);
         }
     }
     // Losses first, then leaders and levels, then markers and moves: the order a result card (with
@@ -108,7 +108,7 @@ pub fn effects(before: &GameState, action: &Action, after: &GameState) -> Vec<Ef
     out
 }
 
-fn diff(b: &UnitState, a: &UnitState, out: &mut Vec<Effect>) {
+fn diff(b: &UnitState, a: &UnitState, kinds: &[UnitMarkerKind], out: &mut Vec<Effect>) {
     let mut push = |what: &str, before: EffectValue, after: EffectValue| {
         if before != after {
             out.push(Effect {
@@ -133,15 +133,7 @@ fn diff(b: &UnitState, a: &UnitState, out: &mut Vec<Effect>) {
     );
     for (what, x, y) in [
         ("disordered", b.disordered, a.disordered),
-        ("muddled", b.muddled, a.muddled),
         ("limbered", b.limbered, a.limbered),
-        ("flag lost", b.flag_lost, a.flag_lost),
-        ("disorganised", b.disorganised, a.disorganised),
-        ("entrained", b.entrained, a.entrained),
-        ("hidden", b.hidden, a.hidden),
-        ("must retreat", b.must_retreat, a.must_retreat),
-        ("at sea", b.at_sea, a.at_sea),
-        ("stormed", b.stormed, a.stormed),
         (
             "extended",
             b.flag(crate::engine::game::Flag::Extended),
@@ -153,11 +145,17 @@ fn diff(b: &UnitState, a: &UnitState, out: &mut Vec<Effect>) {
     ] {
         push(what, On(x), On(y));
     }
-    // The rule set's own markers (issue 45), by name.
+    // The rule set's own markers (issue 45), in its words and order; any other by name.
+    for k in kinds {
+        push(k.label, On(b.carries(k)), On(a.carries(k)));
+    }
     let mut marks: Vec<&String> = b.marks.iter().chain(a.marks.iter()).collect();
     marks.sort();
     marks.dedup();
-    for m in marks {
+    for m in marks
+        .into_iter()
+        .filter(|m| !kinds.iter().any(|k| k.name == m.as_str()))
+    {
         push(m, On(b.has_mark(m)), On(a.has_mark(m)));
     }
     push(

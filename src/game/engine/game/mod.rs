@@ -13,6 +13,7 @@ mod effects;
 mod history;
 mod log;
 mod session;
+pub mod unit_wire;
 
 pub use effects::{Effect, EffectValue, effects};
 pub use history::strength_by_turn;
@@ -22,6 +23,7 @@ pub use log::{
     participants, stray_member, verify_chain, verify_chain_from,
 };
 pub use session::{Game, InEffect, ReplayError, Resolve};
+pub use unit_wire::FlagName;
 
 use std::fmt;
 
@@ -62,12 +64,13 @@ vocab! {
 }
 
 vocab! {
-    /// On/off markers a unit can carry.
+    /// The engine's on/off flags of a unit, the status every rule set's umpire keeps (disorder,
+    /// limbered guns, moved and fired; the formation as changed in play). A rule set's own markers
+    /// (P&K's muddle, 1870's disorganisation, SPI's entraining ...) are its declared kinds
+    /// ([`UnitMarkerKind`], issue 45).
     Flag, "flag" {
         /// Disordered (PK-F6, PK-D1).
         Disordered = "disordered",
-        /// Muddled (PK-D1, PK-X7).
-        Muddled = "muddled",
         /// Guns limbered (PK-A2).
         Limbered = "limbered",
         /// Moved this turn (PW-R1, GSP-A4). Cleared at the start of each turn.
@@ -76,24 +79,9 @@ vocab! {
         Fired = "fired",
         /// Activated this turn (PW-T2). Cleared at the start of each turn.
         Activated = "activated",
-        /// Lost its flag (PK-X4).
-        FlagLost = "flag-lost",
-        /// Disorganised (FR-C2).
-        Disorganised = "disorganised" | "disorganized",
-        /// Entrained (SPI).
-        Entrained = "entrained",
-        /// Hidden (GSP-S1 siege gun).
-        Hidden = "hidden",
-        /// Must retreat one cell (FR-C2): set by a combat result, cleared when the unit moves.
-        MustRetreat = "must-retreat",
-        /// In extended formation (SPI-H2); off, concentrated. Until changed in play, the card's.
+        /// In extended formation (SPI-H2); off, concentrated: the card's formation as changed in
+        /// play (until changed, the card's).
         Extended = "extended",
-        /// At sea, on a transport counter (1870 FR-K1): set by a passage, cleared by a landing.
-        AtSea = "at-sea",
-        /// Stormed a fortress this turn (1870 FR-F1, H5): "it may go no further during this
-        /// phase" and "may not fight in the following Combat Phase". Cleared at the start of each
-        /// turn.
-        Stormed = "stormed",
     }
 }
 
@@ -145,26 +133,18 @@ impl Flag {
         let c = |tag, what, tone| Some(FlagChip { tag, what, tone });
         match self {
             Flag::Disordered => c("Dis", "disordered", Tone::Warn),
-            Flag::Muddled => c("Mud", "muddled", Tone::Warn),
             Flag::Limbered => c("Lim", "limbered", Tone::Info),
             Flag::Moved => c("mv", "moved this turn", Tone::Info),
             Flag::Fired => c("f", "fired this turn", Tone::Info),
             Flag::Activated => None,
-            Flag::FlagLost => c("flag", "flag lost", Tone::Alarm),
-            Flag::Disorganised => c("Dz", "disorganised", Tone::Warn),
-            Flag::Entrained => c("Ent", "entrained", Tone::Info),
-            Flag::Hidden => c("H", "hidden", Tone::Info),
-            Flag::MustRetreat => c("R!", "must retreat", Tone::Warn),
             Flag::Extended => c("Ext", "extended formation", Tone::Info),
-            Flag::AtSea => c("sea", "at sea", Tone::Info),
-            Flag::Stormed => c("St", "stormed a fortress this turn", Tone::Warn),
         }
     }
 
-    /// The markers a rule set's units carry (the unit editor offers these only): P&K's disorder,
-    /// muddle, limber and flag (PK-D1, PK-A2, PK-X4); the Portable Wargame's activation (PW-T2);
-    /// Graveyard St. Privat's limbered and hidden guns (GSP-A4, GSP-S1); SPI's entraining; 1870's
-    /// disorganisation (FR-C2); moved and fired everywhere.
+    /// The engine's flags a rule set's units carry (the unit editor offers these, and the set's
+    /// own markers, [`UnitMarkerKind`]): P&K's disorder and limber (PK-D1, PK-A2); the Portable
+    /// Wargame's activation (PW-T2); Graveyard St. Privat's limbered guns (GSP-A4); SPI's
+    /// formation (SPI-H2); moved and fired everywhere.
     pub fn for_system(rules: impl Into<RuleSetRef>) -> &'static [Flag] {
         rules.into().flags()
     }
@@ -191,8 +171,9 @@ pub fn has_levels(rules: impl Into<RuleSetRef>) -> bool {
 /// PK-X7: at most 3 melees per unit per turn.
 pub const MAX_MELEES: u32 = 3;
 
-/// A unit in play: its card and everything that changes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A unit in play: its card and everything that changes. Written and read through
+/// [`unit_wire`] (the older sets' markers under the fields saves spelled them with).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnitState {
     /// The validated card (id, name, side, class, ...). Shared, never changed in play: copying a
     /// state (an undo snapshot) copies a pointer, not every name and note.
@@ -207,36 +188,14 @@ pub struct UnitState {
     pub level: Level,
     /// Disordered.
     pub disordered: bool,
-    /// Muddled.
-    pub muddled: bool,
     /// Limbered (guns).
     pub limbered: bool,
-    /// Flag lost.
-    pub flag_lost: bool,
-    /// Disorganised (1870).
-    pub disorganised: bool,
-    /// Entrained (SPI).
-    pub entrained: bool,
-    /// Hidden (siege gun).
-    pub hidden: bool,
-    /// Must retreat one cell (FR-C2), until it moves.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub must_retreat: bool,
     /// Its formation as changed in play (SPI-H2: extended or concentrated); None while it is the
     /// card's (so a game that never changes one saves as before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<bool>,
-    /// At sea (1870 FR-K1), until it lands.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub at_sea: bool,
-    /// Stormed a fortress this turn (1870 FR-F1, H5), until the turn ends. Absent when off, so
-    /// saves made before it read and hash the same.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stormed: bool,
     /// Issue 19: a player's copy of a game whose strengths are hidden from their seat
     /// (`kepi_middle::net::redact::seat_state`): this unit's strength, fatigue, level and leaders are
     /// placeholders, shown as "?". Never set in a game kepi plays (nor written in a save).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub strength_hidden: bool,
     /// Moved this turn.
     pub moved: bool,
@@ -259,11 +218,11 @@ pub struct UnitState {
     /// True once the umpire has typed this unit's supply ([`Action::SetSupply`]): where the game's
     /// map traces supply (SPI-S1), the typed state overrides the traced one and is marked so.
     /// Absent while never typed, so saves made without it read and hash the same.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub supply_typed: bool,
     /// The markers of the kinds its rule set declares ([`UnitMarkerKind`], issue 45), by name,
-    /// sorted. Absent when none, so saves made without them read and hash the same.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// sorted: 1870's `disorganised`, SPI's `entrained` ... Written as saves wrote them before
+    /// ([`unit_wire::LEGACY_FIELDS`]): the older sets' under their fields, the rest in `marks`,
+    /// absent when none, so saves made before read and hash the same.
     pub marks: Vec<String>,
 }
 
@@ -276,16 +235,8 @@ impl UnitState {
             fatigue: 0,
             level: Level::Steady,
             disordered: false,
-            muddled: false,
             limbered: unit.formation == Some(crate::roster::Formation::Limbered),
-            flag_lost: false,
-            disorganised: false,
-            entrained: false,
-            hidden: unit.weapon == Some(crate::roster::Weapon::SiegeGun),
-            must_retreat: false,
             extended: None,
-            at_sea: false,
-            stormed: false,
             strength_hidden: false,
             moved: false,
             fired: false,
@@ -318,25 +269,49 @@ impl UnitState {
         self.marks.iter().any(|m| m == name)
     }
 
+    /// True when the unit carries a marker its move takes off ([`MarkerLasts::UntilMoved`] of
+    /// `kinds`, its rule set's: 1870's retreat one cell, FR-C2), so its next move is due.
+    pub fn awaits_move(&self, kinds: &[UnitMarkerKind]) -> bool {
+        kinds
+            .iter()
+            .any(|k| k.lasts == MarkerLasts::UntilMoved && self.carries(k))
+    }
+
+    /// True when the unit carries the rule set's marker `kind`.
+    pub fn carries(&self, kind: &UnitMarkerKind) -> bool {
+        self.has_mark(kind.name)
+    }
+
+    /// Puts the marker `name` on (idempotent) or takes it off; `marks` stays sorted.
+    pub fn set_mark(&mut self, name: &str, on: bool) {
+        match (on, self.marks.binary_search_by(|m| m.as_str().cmp(name))) {
+            (true, Err(at)) => self.marks.insert(at, name.to_string()),
+            (false, Ok(at)) => {
+                self.marks.remove(at);
+            }
+            _ => {}
+        }
+    }
+
     /// A flag's value.
     pub fn flag(&self, f: Flag) -> bool {
         match f {
             Flag::Disordered => self.disordered,
-            Flag::Muddled => self.muddled,
             Flag::Limbered => self.limbered,
             Flag::Moved => self.moved,
             Flag::Fired => self.fired,
             Flag::Activated => self.activated,
-            Flag::FlagLost => self.flag_lost,
-            Flag::Disorganised => self.disorganised,
-            Flag::Entrained => self.entrained,
-            Flag::Hidden => self.hidden,
-            Flag::MustRetreat => self.must_retreat,
             Flag::Extended => self
                 .extended
                 .unwrap_or(self.unit.formation == Some(crate::roster::Formation::Extended)),
-            Flag::AtSea => self.at_sea,
-            Flag::Stormed => self.stormed,
+        }
+    }
+
+    /// A flag's or a marker's value.
+    pub fn flagged(&self, f: &FlagName) -> bool {
+        match f {
+            FlagName::Flag(f) => self.flag(*f),
+            FlagName::Mark(m) => self.has_mark(m),
         }
     }
 
@@ -345,18 +320,10 @@ impl UnitState {
         match f {
             Flag::Extended => self.extended = Some(on),
             Flag::Disordered => self.disordered = on,
-            Flag::Muddled => self.muddled = on,
             Flag::Limbered => self.limbered = on,
             Flag::Moved => self.moved = on,
             Flag::Fired => self.fired = on,
             Flag::Activated => self.activated = on,
-            Flag::FlagLost => self.flag_lost = on,
-            Flag::Disorganised => self.disorganised = on,
-            Flag::Entrained => self.entrained = on,
-            Flag::Hidden => self.hidden = on,
-            Flag::MustRetreat => self.must_retreat = on,
-            Flag::AtSea => self.at_sea = on,
-            Flag::Stormed => self.stormed = on,
         }
     }
 
@@ -549,8 +516,8 @@ pub struct UnitMarkerKind {
     pub rule: &'static str,
     /// What it means, for help and hovers.
     pub what: &'static str,
-    /// True for a marker that warns (drawn in the roster's warning colour).
-    pub warns: bool,
+    /// How its chip is drawn: information, a warning, an alarm.
+    pub tone: Tone,
     /// How long it stays on.
     pub lasts: MarkerLasts,
 }
@@ -562,6 +529,9 @@ pub enum MarkerLasts {
     Turn,
     /// Until it is taken off.
     UntilTakenOff,
+    /// Until the unit moves (1870's retreat one cell, FR-C2: the move is the retreat), or it is
+    /// taken off.
+    UntilMoved,
 }
 
 /// One marker on a cell.
@@ -598,7 +568,21 @@ impl GameState {
                 scenario.title.as_str().into()
             },
             sides: scenario.sides.clone(),
-            units: scenario.units.iter().cloned().map(UnitState::new).collect(),
+            units: scenario
+                .units
+                .iter()
+                .cloned()
+                .map(|unit| {
+                    // The markers a card gives its unit at the start (GSP-S1's siege guns begin
+                    // hidden).
+                    let marks = system.initial_marks(&unit);
+                    let mut u = UnitState::new(unit);
+                    for m in marks {
+                        u.set_mark(m, true);
+                    }
+                    u
+                })
+                .collect(),
             turn: 1,
             phase: 0,
             phases: phases.into(),
@@ -758,8 +742,8 @@ pub enum Action {
     SetFlag {
         /// Unit id.
         unit: String,
-        /// The marker.
-        flag: Flag,
+        /// The flag, or a marker of the kinds the unit's rule set declares ([`FlagName`]).
+        flag: FlagName,
         /// On or off.
         on: bool,
     },
@@ -1253,7 +1237,6 @@ fn next_phase(s: &mut GameState) {
             u.fired = false;
             u.activated = false;
             u.melees = 0;
-            u.stormed = false;
         }
         // The rule set's markers that last the turn go with it.
         let of_turn: Vec<&str> = s
@@ -1317,10 +1300,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
             s.unit_mut(unit)?.level = *level;
             Ok(())
         }
-        Action::SetFlag { unit, flag, on } => {
-            s.unit_mut(unit)?.set_flag(*flag, *on);
-            Ok(())
-        }
+        Action::SetFlag { unit, flag, on } => set_flag(s, unit, flag, *on),
         Action::LoseLeader { unit } => {
             let u = s.unit_mut(unit)?;
             let v = i64::from(u.leaders) - 1;
@@ -1420,14 +1400,45 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
     }
 }
 
+/// A flag set on a unit, or a marker of the kinds its rule set declares put on or taken off
+/// (idempotent, as a flag). A marker saves spell as a field ([`unit_wire::LEGACY_FIELDS`]) is
+/// taken for any set's unit, as an older kepi took the flag; any other name not of the set's kinds
+/// is refused with the names accepted.
+fn set_flag(s: &mut GameState, unit: &str, flag: &FlagName, on: bool) -> Result<(), ActionError> {
+    match flag {
+        FlagName::Flag(f) => s.unit_mut(unit)?.set_flag(*f, on),
+        FlagName::Mark(m) => {
+            let kinds = s.system.unit_markers();
+            if !kinds.iter().any(|k| k.name == m) && !unit_wire::is_legacy_marker(m) {
+                let names: Vec<&str> = Flag::ALL
+                    .iter()
+                    .map(|f| f.as_str())
+                    .chain(kinds.iter().map(|k| k.name))
+                    .collect();
+                return Err(ActionError::Invalid(format!(
+                    "`{m}` is not a flag or a unit marker of {} (accepted: {})",
+                    s.system.title(),
+                    names.join(", ")
+                )));
+            }
+            s.unit_mut(unit)?.set_mark(m, on);
+        }
+    }
+    Ok(())
+}
+
 /// A unit moved: placed, marked as moved, its retreat done (FR-C2: the retreat is the move that
 /// follows the result; it answers the check) and the due checks a move of it answers closed.
 fn move_unit(s: &mut GameState, unit: &str, to: Position) -> Result<(), ActionError> {
+    let kinds = s.system.unit_markers();
     let u = s.unit_mut(unit)?;
     u.position = to;
     u.moved = true;
-    // FR-C2: the retreat is the move that follows the result; it answers the check.
-    u.must_retreat = false;
+    // The markers that last until the unit moves go (FR-C2: the retreat is the move that
+    // follows the result; it answers the check).
+    for k in kinds.iter().filter(|k| k.lasts == MarkerLasts::UntilMoved) {
+        u.set_mark(k.name, false);
+    }
     if s.due
         .iter()
         .any(|d| d.by_move && d.unit.as_deref() == Some(unit))

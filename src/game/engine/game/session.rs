@@ -8,7 +8,7 @@
 use chrono::{DateTime, Utc};
 
 use super::log::{ChainBreak, EntryKind, GENESIS, LogEntry, SeedSecret, entry_hash, verify_chain};
-use super::{Action, ActionError, GameState, apply};
+use super::{Action, ActionError, GameState};
 use crate::dice::{DiceExpr, DiceSource, Die, RollSource};
 use crate::roster::Scenario;
 use crate::rules::{Resolution, RuleError, RuleSetId};

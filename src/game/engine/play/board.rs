@@ -57,15 +57,17 @@ pub fn direction_of(f: Facing) -> Option<Direction> {
 pub struct UnitRoles {
     /// Arms whose units exert no zone of control (SPI-Z1: fortifications, EB units).
     pub no_zoc: &'static [Arm],
-    /// True when entrained units exert none (SPI-Z1 Case C).
-    pub entrained_no_zoc: bool,
+    /// The unit marker of units in transit ([`crate::engine::game::UnitMarkerKind`]: SPI's
+    /// `entrained`): they exert no zone of control (SPI-Z1 Case C), are not paid for when
+    /// stacking, nor is such a mover charged (SPI-M1 Case K).
+    pub in_transit: Option<&'static str>,
     /// A unit sharing its cell with a unit of one of these arms exerts none (SPI-Z1 Case D: "in"
     /// the fort).
     pub no_zoc_beside: &'static [Arm],
     /// Enemy arms that do not bar their cell (SPI-E1: EB units "do not impede Enemy movement").
     pub passable: &'static [Arm],
-    /// Friendly arms not paid for when stacking; entrained units are not either, nor is an
-    /// entrained mover charged (SPI-M1 Case K).
+    /// Friendly arms not paid for when stacking; units in transit are not either, nor is such a
+    /// mover charged ([`UnitRoles::in_transit`], SPI-M1 Case K).
     pub no_stack: &'static [Arm],
     /// A cell holding a friendly unit of one of these arms costs no stacking (SPI-F1 Case A:
     /// "moved through freely by Friendly units, without any stacking or unstacking penalty").
@@ -73,6 +75,13 @@ pub struct UnitRoles {
     /// Friendly arms whose cell enemy zones do not extend into: every other arm does (SPI-Z1
     /// Cases D and F).
     pub no_shield: &'static [Arm],
+}
+
+impl UnitRoles {
+    /// True when `u` is in transit ([`UnitRoles::in_transit`]).
+    pub fn transits(&self, u: &crate::engine::game::UnitState) -> bool {
+        self.in_transit.is_some_and(|m| u.has_mark(m))
+    }
 }
 
 /// A rule set's movement rules on a map (issue 42): the costs and zones as data for the map's
@@ -96,7 +105,7 @@ pub fn board_units(
     let mover = Mover {
         id: Some(&u.unit.id),
         side: u.unit.side,
-        stacks: !u.entrained && !roles.no_stack.contains(&u.unit.arm),
+        stacks: !roles.transits(u) && !roles.no_stack.contains(&u.unit.arm),
     };
     units_seen_by(s, &mover, roles, layout)
 }
@@ -136,7 +145,7 @@ fn units_seen_by(
         };
         if o.unit.side != mover.side {
             let without = roles.no_zoc.contains(&o.unit.arm)
-                || (roles.entrained_no_zoc && o.entrained)
+                || roles.transits(o)
                 || beside(o, roles.no_zoc_beside);
             units.enemy.push(crate::map::EnemyAt {
                 hex,
@@ -145,7 +154,7 @@ fn units_seen_by(
             });
         } else {
             let stack = mover.stacks
-                && !o.entrained
+                && !roles.transits(o)
                 && !roles.no_stack.contains(&o.unit.arm)
                 && !roles.stack_free.contains(&o.unit.arm)
                 && !beside(o, roles.stack_free);

@@ -118,9 +118,7 @@ pub fn pieces(s: &GameState, map: &Map, board: &BoardRules, roles: &SupplyRoles)
             side: map_side(o.unit.side),
             hex,
             bars: !r.passable.contains(&o.unit.arm),
-            zoc: !(r.no_zoc.contains(&o.unit.arm)
-                || (r.entrained_no_zoc && o.entrained)
-                || beside(o, r.no_zoc_beside)),
+            zoc: !(r.no_zoc.contains(&o.unit.arm) || r.transits(o) || beside(o, r.no_zoc_beside)),
             shields: roles.occupied_shields || !r.no_shield.contains(&o.unit.arm),
             traces: fort.is_none() && !roles.untraced.contains(&o.unit.arm),
             fort,

@@ -20,7 +20,7 @@ if ! command -v Xvfb >/dev/null 2>&1; then
   fi
 fi
 
-cargo build --release --quiet --bin kepi --example bare
+cargo build --release --quiet --bin kepi --example bare --features startup-bench
 kepi=target/release/kepi
 bare=target/release/examples/bare
 

@@ -438,24 +438,9 @@ fn a_fortress_taken_on_e_passes_even_with_no_besieger_left() {
 fn an_1870_marker_is_the_sets_own_and_reads_as_before() {
     let dir = tmp("fortress", "markers");
     let save = scenario(&dir);
-    ok(&[
-        "game",
-        "apply",
-        &save,
-        "flag",
-        "fr-st",
-        "Disorganised",
-        "on",
-    ]);
-    ok(&[
-        "game",
-        "apply",
-        &save,
-        "flag",
-        "fr-st",
-        "disorganised",
-        "on",
-    ]);
+    let flag = |name: &str, on: &str| ok(&["game", "apply", &save, "flag", "fr-st", name, on]);
+    flag("Disorganised", "on");
+    flag("disorganised", "on");
     ok(&["game", "apply", &save, "set", "fr-cav", "at_sea", "on"]);
     assert!(flagged(&save, "fr-st", "disorganised"));
     assert!(flagged(&save, "fr-cav", "at-sea"));
@@ -486,15 +471,7 @@ fn an_1870_marker_is_the_sets_own_and_reads_as_before() {
         e.contains("disorganised, must-retreat, at-sea, stormed"),
         "{e}"
     );
-    ok(&[
-        "game",
-        "apply",
-        &save,
-        "flag",
-        "fr-st",
-        "disorganised",
-        "off",
-    ]);
+    flag("disorganised", "off");
     assert!(!flagged(&save, "fr-st", "disorganised"));
     let out = ok(&["log", "verify", &save]);
     assert!(out.contains("log OK"), "{out}");

@@ -221,7 +221,7 @@ pub struct UnitState {
     pub supply_typed: bool,
     /// The markers of the kinds its rule set declares ([`UnitMarkerKind`], issue 45), by name,
     /// sorted: 1870's `disorganised`, SPI's `entrained` ... Written as saves wrote them before
-    /// ([`unit_wire::LEGACY_FIELDS`]): the older sets' under their fields, the rest in `marks`,
+    /// ([`unit_wire::LEGACY_MARKERS`]): the older sets' under their fields, the rest in `marks`,
     /// absent when none, so saves made before read and hash the same.
     pub marks: Vec<String>,
 }
@@ -1401,7 +1401,7 @@ fn apply_in(s: &mut GameState, a: &Action, nested: bool) -> Result<(), ActionErr
 }
 
 /// A flag set on a unit, or a marker of the kinds its rule set declares put on or taken off
-/// (idempotent, as a flag). A marker saves spell as a field ([`unit_wire::LEGACY_FIELDS`]) is
+/// (idempotent, as a flag). A marker saves spell as a field ([`unit_wire::LEGACY_MARKERS`]) is
 /// taken for any set's unit, as an older kepi took the flag; any other name not of the set's kinds
 /// is refused with the names accepted.
 fn set_flag(s: &mut GameState, unit: &str, flag: &FlagName, on: bool) -> Result<(), ActionError> {

@@ -5,7 +5,7 @@
 //! disorganisation, retreat, passage at sea and storm) are declared by their sets
 //! ([`super::UnitMarkerKind`]) and kept in [`UnitState::marks`] like any set's own. Saves and logs
 //! spelled them as fields of the unit before, and every log's first entry hashes its units as
-//! written: [`LEGACY_FIELDS`] is that spelling, and nothing else. The engine knows those names
+//! written: [`LEGACY_MARKERS`] is that spelling, and nothing else. The engine knows those names
 //! as keys of its save format, not what they mean; the unit is written exactly as before (the
 //! same keys, the same values), so a log written before verifies, and one written now opens in
 //! an older kepi.
@@ -19,28 +19,28 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::{Flag, Level, Supply, UnitState};
 use crate::roster::{Facing, Position, Unit};
 
-/// The unit's fields saves spelled the set's markers with before issue 45: (the JSON key, the
-/// marker's name, written even when off). A marker of these names is written under its key and
-/// read back into [`UnitState::marks`]; any other marker in `marks`.
-pub const LEGACY_FIELDS: [(&str, &str, bool); 8] = [
-    ("muddled", "muddled", true),
-    ("flag_lost", "flag-lost", true),
-    ("disorganised", "disorganised", true),
-    ("entrained", "entrained", true),
-    ("hidden", "hidden", true),
-    ("must_retreat", "must-retreat", false),
-    ("at_sea", "at-sea", false),
-    ("stormed", "stormed", false),
+/// The markers the older sets' units carried as fields before issue 45, by name: saves write
+/// each under its field (`flag_lost` for `flag-lost`: [`Wire`]) and read it back into
+/// [`UnitState::marks`]; any other marker is written in `marks`.
+pub const LEGACY_MARKERS: [&str; 8] = [
+    "muddled",
+    "flag-lost",
+    "disorganised",
+    "entrained",
+    "hidden",
+    "must-retreat",
+    "at-sea",
+    "stormed",
 ];
 
-/// True when `name` is a marker saves spell as a field of the unit ([`LEGACY_FIELDS`]): an older
+/// True when `name` is a marker saves spell as a field of the unit ([`LEGACY_MARKERS`]): an older
 /// kepi took it for any rule set's unit, so [`super::Action::SetFlag`] still does.
 pub fn is_legacy_marker(name: &str) -> bool {
-    LEGACY_FIELDS.iter().any(|(_, m, _)| *m == name)
+    LEGACY_MARKERS.contains(&name)
 }
 
 /// The action that puts the rule set's marker `name` on `unit` or takes it off: one the older
-/// sets' units carried as a field ([`LEGACY_FIELDS`]) is set as it was ([`Action::SetFlag`]:
+/// sets' units carried as a field ([`LEGACY_MARKERS`]) is set as it was ([`Action::SetFlag`]:
 /// on or off whatever it was, the action their logs hold); any other is put on or taken off
 /// ([`Action::MarkUnit`]: refused when it is on already, or not on).
 ///
@@ -66,30 +66,37 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// The unit as written (borrowed from the state).
-#[derive(Serialize)]
-struct WireOut<'a> {
-    unit: &'a Arc<Unit>,
+/// The unit as saves write it: borrowed from the state to write (`Wire<&Arc<Unit>, &str>`), owned
+/// to read (`Wire<Arc<Unit>, String>`). The older markers' fields are optional to read (a save
+/// kepi wrote always has the first five) and written as they always were.
+#[derive(Serialize, Deserialize)]
+struct Wire<U, M> {
+    unit: U,
     strength: u32,
     max_strength: u32,
     fatigue: u32,
     level: Level,
     disordered: bool,
+    #[serde(default)]
     muddled: bool,
     limbered: bool,
+    #[serde(default)]
     flag_lost: bool,
+    #[serde(default)]
     disorganised: bool,
+    #[serde(default)]
     entrained: bool,
+    #[serde(default)]
     hidden: bool,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     must_retreat: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     extended: Option<bool>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     at_sea: bool,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     stormed: bool,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     strength_hidden: bool,
     moved: bool,
     fired: bool,
@@ -100,77 +107,48 @@ struct WireOut<'a> {
     position: Position,
     facing: Option<Facing>,
     supply: Supply,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     supply_typed: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    marks: Vec<&'a str>,
+    #[serde(default = "Vec::new", skip_serializing_if = "Vec::is_empty")]
+    marks: Vec<M>,
 }
 
-/// The unit as read: the older fields optional (a save written by kepi always has the first five).
-#[derive(Deserialize)]
-struct WireIn {
-    unit: Arc<Unit>,
-    strength: u32,
-    max_strength: u32,
-    fatigue: u32,
-    level: Level,
-    disordered: bool,
-    #[serde(default)]
-    muddled: bool,
-    limbered: bool,
-    #[serde(default)]
-    flag_lost: bool,
-    #[serde(default)]
-    disorganised: bool,
-    #[serde(default)]
-    entrained: bool,
-    #[serde(default)]
-    hidden: bool,
-    #[serde(default)]
-    must_retreat: bool,
-    #[serde(default)]
-    extended: Option<bool>,
-    #[serde(default)]
-    at_sea: bool,
-    #[serde(default)]
-    stormed: bool,
-    #[serde(default)]
-    strength_hidden: bool,
-    moved: bool,
-    fired: bool,
-    activated: bool,
-    melees: u32,
-    leaders: u32,
-    max_leaders: u32,
-    position: Position,
-    facing: Option<Facing>,
-    supply: Supply,
-    #[serde(default)]
-    supply_typed: bool,
-    #[serde(default)]
-    marks: Vec<String>,
+impl<U, M> Wire<U, M> {
+    /// The older markers' fields, each with its marker's name ([`LEGACY_MARKERS`], in order).
+    fn legacy(&mut self) -> [(&mut bool, &'static str); 8] {
+        let [a, b, c, d, e, f, g, h] = LEGACY_MARKERS;
+        [
+            (&mut self.muddled, a),
+            (&mut self.flag_lost, b),
+            (&mut self.disorganised, c),
+            (&mut self.entrained, d),
+            (&mut self.hidden, e),
+            (&mut self.must_retreat, f),
+            (&mut self.at_sea, g),
+            (&mut self.stormed, h),
+        ]
+    }
 }
 
 impl Serialize for UnitState {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let on = |name: &str| self.has_mark(name);
-        WireOut {
+        let mut w = Wire {
             unit: &self.unit,
             strength: self.strength,
             max_strength: self.max_strength,
             fatigue: self.fatigue,
             level: self.level,
             disordered: self.disordered,
-            muddled: on("muddled"),
+            muddled: false,
             limbered: self.limbered,
-            flag_lost: on("flag-lost"),
-            disorganised: on("disorganised"),
-            entrained: on("entrained"),
-            hidden: on("hidden"),
-            must_retreat: on("must-retreat"),
+            flag_lost: false,
+            disorganised: false,
+            entrained: false,
+            hidden: false,
+            must_retreat: false,
             extended: self.extended,
-            at_sea: on("at-sea"),
-            stormed: on("stormed"),
+            at_sea: false,
+            stormed: false,
             strength_hidden: self.strength_hidden,
             moved: self.moved,
             fired: self.fired,
@@ -188,26 +166,20 @@ impl Serialize for UnitState {
                 .map(String::as_str)
                 .filter(|m| !is_legacy_marker(m))
                 .collect(),
+        };
+        for (field, name) in w.legacy() {
+            *field = self.has_mark(name);
         }
-        .serialize(s)
+        w.serialize(s)
     }
 }
 
 impl<'de> Deserialize<'de> for UnitState {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let w = WireIn::deserialize(d)?;
-        let mut marks = w.marks;
-        for (on, name) in [
-            (w.muddled, "muddled"),
-            (w.flag_lost, "flag-lost"),
-            (w.disorganised, "disorganised"),
-            (w.entrained, "entrained"),
-            (w.hidden, "hidden"),
-            (w.must_retreat, "must-retreat"),
-            (w.at_sea, "at-sea"),
-            (w.stormed, "stormed"),
-        ] {
-            if on {
+        let mut w = Wire::<Arc<Unit>, String>::deserialize(d)?;
+        let mut marks = std::mem::take(&mut w.marks);
+        for (field, name) in w.legacy() {
+            if *field {
                 marks.push(name.to_string());
             }
         }

@@ -721,34 +721,38 @@ pub fn unit_editor_ui(ui: &mut Ui, view: &View, out: &mut Vec<Command>) {
                 ui.end_row();
             }
             ui.label("markers");
-            ui.horizontal_wrapped(|ui| {
-                for &f in Flag::for_system(system) {
-                    let on = u.flag(f);
-                    if ui.selectable_label(on, f.to_string()).clicked() {
-                        out.push(Command::Act(Action::SetFlag {
-                            unit: id.clone(),
-                            flag: f.into(),
-                            on: !on,
-                        }));
+            // A wrapped row in a grid cell is drawn over the next row (egui #7688): the markers are
+            // one wrapped block inside a vertical cell, whose height the grid reads.
+            ui.vertical(|ui| {
+                ui.horizontal_wrapped(|ui| {
+                    for &f in Flag::for_system(system) {
+                        let on = u.flag(f);
+                        if ui.selectable_label(on, f.to_string()).clicked() {
+                            out.push(Command::Act(Action::SetFlag {
+                                unit: id.clone(),
+                                flag: f.into(),
+                                on: !on,
+                            }));
+                        }
                     }
-                }
-                // The rule set's own kinds (issue 45), with what each means on hover.
-                for k in kepi_game::registry::get(system).unit_markers() {
-                    let on = u.has_mark(k.name);
-                    if ui
-                        .selectable_label(on, k.label)
-                        .on_hover_text(format!("{} ({})", k.what, k.rule))
-                        .clicked()
-                    {
-                        out.push(Command::Act(
-                            kepi_game::engine::game::unit_wire::mark_action(
-                                id.clone(),
-                                k.name,
-                                !on,
-                            ),
-                        ));
+                    // The rule set's own kinds (issue 45), with what each means on hover.
+                    for k in kepi_game::registry::get(system).unit_markers() {
+                        let on = u.has_mark(k.name);
+                        if ui
+                            .selectable_label(on, k.label)
+                            .on_hover_text(format!("{} ({})", k.what, k.rule))
+                            .clicked()
+                        {
+                            out.push(Command::Act(
+                                kepi_game::engine::game::unit_wire::mark_action(
+                                    id.clone(),
+                                    k.name,
+                                    !on,
+                                ),
+                            ));
+                        }
                     }
-                }
+                });
             });
             ui.end_row();
             if kepi_game::registry::get(system).has_supply() {

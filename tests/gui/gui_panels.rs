@@ -162,6 +162,51 @@ fn the_unit_editor_is_drawn_alone_from_a_view_and_asks_for_the_change() {
     );
 }
 
+/// Issue 45: 1870's markers are its own kinds, offered in the editor beside the engine's flags
+/// and set as the log always wrote them; wrapped onto a second line in the resolver's column
+/// (about 450 points at 1366x768), they stay above the next row (egui draws a wrapped row in a
+/// grid cell over the next one).
+#[test]
+fn a_sets_own_markers_wrap_in_the_unit_editor_above_the_next_row() {
+    let s = kepi::registry::builtin_scenario("fr1870-august").unwrap();
+    let tables = kepi::registry::builtin_tables().unwrap();
+    let app = AppState::new_game(&s, 1, tables).unwrap();
+    let game = app.game.clone();
+    let tables = app.tables;
+    let mode = Mode::Local;
+    let settings = Settings::default();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(430.0, 600.0))
+        .build_ui_state(
+            move |ui, sent: &mut Vec<Command>| {
+                let mut view = View::bare(&game, tables, &mode, &settings);
+                view.selected = Some("fr-1rc");
+                kepi::app::roster::unit_editor_ui(ui, &view, sent);
+            },
+            Vec::new(),
+        );
+    h.run();
+    let first = h.get_by_label("moved").rect();
+    let last = h.get_by_label("stormed").rect();
+    let supply = h.get_by_label("supply").rect();
+    assert!(last.top() > first.bottom(), "wrapped: {first:?} {last:?}");
+    assert!(last.bottom() <= supply.top(), "{last:?} over {supply:?}");
+    h.get_by_label("must retreat").click();
+    h.run();
+    let sent = h.state();
+    assert!(
+        matches!(
+            sent.as_slice(),
+            [Command::Act(kepi::engine::game::Action::SetFlag {
+                unit,
+                flag: kepi::engine::game::FlagName::Mark(m),
+                on: true,
+            })] if unit == "fr-1rc" && m == "must-retreat"
+        ),
+        "{sent:?}"
+    );
+}
+
 #[test]
 fn the_export_dialog_keeps_its_own_fields_and_asks_to_export() {
     use kepi::app::exports::{ExportDialog, ExportKind};

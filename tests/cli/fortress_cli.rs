@@ -431,7 +431,7 @@ fn a_fortress_taken_on_e_passes_even_with_no_besieger_left() {
 }
 
 /// Issue 45: 1870's markers are its own (declared in `src/sets/fr1870/marks.rs`), typed as they
-/// always were (`flag`, `set`, any case, `_` for `-`), set whatever they were, listed among the
+/// always were (`flag`, `set`, any case, `_` for `-`, `disorganized`), set whatever they were, listed among the
 /// unit's `flags` in `kepi game show --json` and written in the save under the fields a kepi
 /// before wrote them with; a name 1870 does not declare is refused with the names it does.
 #[test]
@@ -440,7 +440,7 @@ fn an_1870_marker_is_the_sets_own_and_reads_as_before() {
     let save = scenario(&dir);
     let flag = |name: &str, on: &str| ok(&["game", "apply", &save, "flag", "fr-st", name, on]);
     flag("Disorganised", "on");
-    flag("disorganised", "on");
+    flag("disorganized", "on");
     ok(&["game", "apply", &save, "set", "fr-cav", "at_sea", "on"]);
     assert!(flagged(&save, "fr-st", "disorganised"));
     assert!(flagged(&save, "fr-cav", "at-sea"));

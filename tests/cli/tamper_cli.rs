@@ -858,6 +858,8 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
         "2026-12-07-spi-rail-rev2",
         "2026-12-07-spi-eb-exit-rev4",
         "2026-12-07-fr-passage-rev4",
+        "2026-12-07-pk-marks-rev5",
+        "2026-12-07-fr-marks-rev5",
     ] {
         let set = name;
         let name = format!("{name}.json");
@@ -938,6 +940,36 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
                 .filter(|d| d["rule"] == "SPI-E1")
                 .count();
             assert_eq!(pushed, 3, "{set}");
+        }
+        if set.ends_with("-marks-rev5") {
+            // The kepi of log revision 5 (a33f027) kept the five sets' own markers as fields
+            // of the unit (P&K's muddle and lost flag; 1870's disorganisation, passage at sea and
+            // storm) and set them as flags; today's kepi keeps them as its sets' markers and
+            // shows them where it always did.
+            let flags = |id: &str| -> Vec<String> {
+                shown["units"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|u| u["id"] == id)
+                    .map(|u| serde_json::from_value(u["flags"].clone()).unwrap())
+                    .unwrap()
+            };
+            let want: &[(&str, &str)] = if set.starts_with("2026-12-07-pk") {
+                &[
+                    ("12th-grenadiers-1", "muddled"),
+                    ("55e-ligne-1", "flag-lost"),
+                ]
+            } else {
+                &[
+                    ("fr-1rc", "disorganised"),
+                    ("fr-2rc", "at-sea"),
+                    ("fr-3rc", "stormed"),
+                ]
+            };
+            for (id, flag) in want {
+                assert!(flags(id).iter().any(|f| f == flag), "{set}: {id} {flag}");
+            }
         }
         let out = ok(&["log", "verify", save]);
         assert!(out.contains("log OK"), "{set}: {out}");

@@ -29,6 +29,7 @@ pub const WAVERING: UnitMarkerKind = UnitMarkerKind {
     what: "wavering: failed its morale test; it should not fire this turn",
     tone: kepi::game::Tone::Warn,
     lasts: MarkerLasts::Turn,
+    aliases: &[],
 };
 
 /// Volley's table: the lowest d6 that hits (VOL-F1).

@@ -619,7 +619,10 @@ fn own_marker(s: &GameState, name: &str, verb: &str, why: String) -> Result<Flag
     let own = s.system.unit_markers();
     // As the flags' words are read: any case, `_` or a space for `-` (`at_sea`, `Flag lost`).
     let word = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
-    if let Some(k) = own.iter().find(|k| k.name == word) {
+    if let Some(k) = own
+        .iter()
+        .find(|k| k.name == word || k.aliases.contains(&word.as_str()))
+    {
         return Ok(FlagOrMark::Mark(k.name));
     }
     if own.is_empty() {

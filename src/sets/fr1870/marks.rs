@@ -12,6 +12,7 @@ pub const DISORGANISED: UnitMarkerKind = UnitMarkerKind {
     what: "disorganised (FR-C2)",
     tone: Tone::Warn,
     lasts: MarkerLasts::UntilTakenOff,
+    aliases: &["disorganized"],
 };
 
 /// FR-C2: must retreat one cell, set by a combat result; its next move is the retreat.
@@ -23,6 +24,7 @@ pub const MUST_RETREAT: UnitMarkerKind = UnitMarkerKind {
     what: "must retreat one cell (FR-C2): drag it on the map",
     tone: Tone::Warn,
     lasts: MarkerLasts::UntilMoved,
+    aliases: &[],
 };
 
 /// FR-K1: at sea on a transport counter, set by a passage, taken off by a landing.
@@ -34,6 +36,7 @@ pub const AT_SEA: UnitMarkerKind = UnitMarkerKind {
     what: "at sea, in transit (FR-K1)",
     tone: Tone::Info,
     lasts: MarkerLasts::UntilTakenOff,
+    aliases: &[],
 };
 
 /// FR-F1, H5: stormed a fortress this turn: "it may go no further during this phase" and "may not
@@ -47,6 +50,7 @@ pub const STORMED: UnitMarkerKind = UnitMarkerKind {
            Combat Phase (FR-F1, H5)",
     tone: Tone::Warn,
     lasts: MarkerLasts::Turn,
+    aliases: &[],
 };
 
 /// 1870's unit markers, in the order the unit editor lists them.

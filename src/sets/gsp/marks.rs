@@ -13,6 +13,7 @@ pub const HIDDEN: UnitMarkerKind = UnitMarkerKind {
     what: "hidden (GSP-S1): cannot fire while hidden",
     tone: Tone::Info,
     lasts: MarkerLasts::UntilTakenOff,
+    aliases: &[],
 };
 
 /// The Graveyard's unit markers.

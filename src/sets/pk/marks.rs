@@ -13,6 +13,7 @@ pub const MUDDLED: UnitMarkerKind = UnitMarkerKind {
     what: "muddled (PK-D1, PK-X7)",
     tone: Tone::Warn,
     lasts: MarkerLasts::UntilTakenOff,
+    aliases: &[],
 };
 
 /// PK-X4: the loser of a melee who rolls 6 or less loses its flag.
@@ -24,6 +25,7 @@ pub const FLAG_LOST: UnitMarkerKind = UnitMarkerKind {
     what: "lost its flag (PK-X4)",
     tone: Tone::Alarm,
     lasts: MarkerLasts::UntilTakenOff,
+    aliases: &[],
 };
 
 /// P&K's unit markers, in the order the unit editor lists them.

@@ -13,4 +13,5 @@ pub const ENTRAINED: UnitMarkerKind = UnitMarkerKind {
     what: "entrained (SPI-L1): moves along its rail line, defends at half, no zone of control",
     tone: Tone::Info,
     lasts: MarkerLasts::UntilTakenOff,
+    aliases: &[],
 };

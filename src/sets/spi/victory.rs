@@ -46,6 +46,7 @@ pub const EXITED_WEST: UnitMarkerKind = UnitMarkerKind {
            hex it left by is supplied (SPI-W1)",
     tone: kepi_game::engine::game::Tone::Info,
     lasts: MarkerLasts::UntilTakenOff,
+    aliases: &[],
 };
 
 /// SPI-W1: a hex of the west edge German combat units moved off the map from ([`EXITED_WEST`]),

@@ -520,6 +520,8 @@ pub struct UnitMarkerKind {
     pub tone: Tone,
     /// How long it stays on.
     pub lasts: MarkerLasts,
+    /// Other words typed for it (`disorganized`); saves and logs write its name.
+    pub aliases: &'static [&'static str],
 }
 
 /// How long a unit's marker stays on ([`UnitMarkerKind::lasts`]).

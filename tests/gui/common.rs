@@ -184,3 +184,28 @@ pub fn spi_metz_combat(app: &mut AppState) {
     app.handle(Command::Target("fr-metz-5".into()));
     app.handle(Command::ToggleAttacker("de-3-3-2".into()));
 }
+
+/// The unit editor alone for `app`'s unit `selected`, `width` points wide, drawn from a view of
+/// its game: the commands it asks for are the harness's state.
+pub fn unit_editor_of(
+    app: &AppState,
+    selected: &'static str,
+    width: f32,
+) -> Harness<'static, Vec<Command>> {
+    let game = app.game.clone();
+    let tables = app.tables;
+    let mode = kepi::app::state::Mode::Local;
+    let settings = kepi::app::state::Settings::default();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(width, 600.0))
+        .build_ui_state(
+            move |ui, sent: &mut Vec<Command>| {
+                let mut view = kepi::app::state::View::bare(&game, tables, &mode, &settings);
+                view.selected = Some(selected);
+                kepi::app::roster::unit_editor_ui(ui, &view, sent);
+            },
+            Vec::new(),
+        );
+    h.run();
+    h
+}

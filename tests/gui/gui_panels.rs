@@ -133,22 +133,8 @@ fn the_host_dialog_is_drawn_alone_and_asks_to_start() {
 #[test]
 fn the_unit_editor_is_drawn_alone_from_a_view_and_asks_for_the_change() {
     let app = AppState::demo(1).expect("demo");
-    let game = app.game.clone();
-    let before = game.state().unit(FIRER).map(|u| u.strength).expect("unit");
-    let tables = app.tables;
-    let mode = Mode::Local;
-    let settings = Settings::default();
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(600.0, 600.0))
-        .build_ui_state(
-            move |ui, sent: &mut Vec<Command>| {
-                let mut view = View::bare(&game, tables, &mode, &settings);
-                view.selected = Some(FIRER);
-                kepi::app::roster::unit_editor_ui(ui, &view, sent);
-            },
-            Vec::new(),
-        );
-    h.run();
+    let before = app.state().unit(FIRER).map(|u| u.strength).expect("unit");
+    let mut h = super::common::unit_editor_of(&app, FIRER, 600.0);
     h.get_by_label("strength -1").click();
     h.run();
     let sent = h.state();
@@ -171,21 +157,7 @@ fn a_sets_own_markers_wrap_in_the_unit_editor_above_the_next_row() {
     let s = kepi::registry::builtin_scenario("fr1870-august").unwrap();
     let tables = kepi::registry::builtin_tables().unwrap();
     let app = AppState::new_game(&s, 1, tables).unwrap();
-    let game = app.game.clone();
-    let tables = app.tables;
-    let mode = Mode::Local;
-    let settings = Settings::default();
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(430.0, 600.0))
-        .build_ui_state(
-            move |ui, sent: &mut Vec<Command>| {
-                let mut view = View::bare(&game, tables, &mode, &settings);
-                view.selected = Some("fr-1rc");
-                kepi::app::roster::unit_editor_ui(ui, &view, sent);
-            },
-            Vec::new(),
-        );
-    h.run();
+    let mut h = super::common::unit_editor_of(&app, "fr-1rc", 430.0);
     let first = h.get_by_label("moved").rect();
     let last = h.get_by_label("stormed").rect();
     let supply = h.get_by_label("supply").rect();

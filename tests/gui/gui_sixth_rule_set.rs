@@ -92,26 +92,13 @@ fn a_registered_rule_sets_cards_open_in_the_builder() {
 /// roster row shows its chip ("Wav", what it means on hover).
 #[test]
 fn a_registered_rule_sets_own_marker_is_in_the_editor_and_on_the_roster() {
-    use kepi::app::state::{AppState, Mode, Settings, View};
+    use kepi::app::state::AppState;
     let system = volley::system();
     let scenario = kepi::registry::builtin_scenario("volley-test").expect("scenario");
     let tables = kepi::registry::builtin_tables().expect("tables");
     let mut app = AppState::new_game(&scenario, 3, tables).expect("game");
     assert_eq!(app.state().system, system);
-    let game = app.game.clone();
-    let mode = Mode::Local;
-    let settings = Settings::default();
-    let mut h = egui_kittest::Harness::builder()
-        .with_size(egui::vec2(600.0, 600.0))
-        .build_ui_state(
-            move |ui, sent: &mut Vec<Command>| {
-                let mut view = View::bare(&game, tables, &mode, &settings);
-                view.selected = Some("a");
-                kepi::app::roster::unit_editor_ui(ui, &view, sent);
-            },
-            Vec::new(),
-        );
-    h.run();
+    let mut h = super::common::unit_editor_of(&app, "a", 600.0);
     h.get_by_label("wavering").click();
     h.run();
     let sent = h.state().clone();

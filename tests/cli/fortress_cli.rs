@@ -476,3 +476,22 @@ fn an_1870_marker_is_the_sets_own_and_reads_as_before() {
     let out = ok(&["log", "verify", &save]);
     assert!(out.contains("log OK"), "{out}");
 }
+
+/// `kepi help game` names every flag of the engine's and every marker each built-in rule set
+/// declares for its units, the words `flag UNIT NAME on|off` takes.
+#[test]
+fn help_names_every_flag_and_every_sets_marker() {
+    let help = ok(&["help", "game"]);
+    let words: Vec<&str> = kepi::game::Flag::ALL
+        .iter()
+        .map(|f| f.as_str())
+        .chain(
+            kepi::registry::BUILT_IN
+                .iter()
+                .flat_map(|s| s.unit_markers().iter().map(|k| k.name)),
+        )
+        .collect();
+    for w in words {
+        assert!(help.contains(w), "kepi help does not name `{w}`");
+    }
+}

@@ -814,9 +814,7 @@ impl<'a> Scene<'a> {
     /// The map's status for the next frame: a retreat the unit picked must make first, then what
     /// the board said (`hovered_text`); with nothing said, the first hex a check is about.
     fn status(&self, mut hovered_text: String) -> String {
-        if let Some(u) = self
-            .selected
-            .filter(|u| u.awaits_move(self.state.system.unit_markers()))
+        if let Some(u) = self.selected.filter(|u| self.state.awaits_move(u))
             && let Some(cells) = self.state.system.retreat_cells(self.state, u)
         {
             // The outlined cells, named (FR-C2, E13: none the enemy controls unless a friend
@@ -1130,7 +1128,7 @@ fn paint_after_combat(painter: &egui::Painter, scene: &Scene, fr: &Frame, grid: 
     let after_combat = Color32::from_rgb(230, 140, 40);
     if let Some(u) = scene
         .selected
-        .filter(|u| u.awaits_move(scene.state.system.unit_markers()) && !u.eliminated())
+        .filter(|u| scene.state.awaits_move(u) && !u.eliminated())
         && let Some(cells) = scene.state.system.retreat_cells(scene.state, u)
     {
         for h in cells.into_iter().filter_map(|p| hex_in(p, scene.layout)) {

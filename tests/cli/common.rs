@@ -71,6 +71,14 @@ pub fn due(save: &str) -> Vec<Value> {
         .clone()
 }
 
+/// The game's open due checks of rule `rule` (`kepi game due --json`).
+pub fn due_of(save: &str, rule: &str) -> Vec<Value> {
+    due(save)
+        .into_iter()
+        .filter(|d| d["rule"] == rule)
+        .collect()
+}
+
 /// How many entries the game's log holds (`kepi log show --json`).
 pub fn log_len(save: &str) -> usize {
     json(&["log", "show", save, "--json"])

@@ -459,13 +459,8 @@ fn an_1870_marker_is_the_sets_own_and_reads_as_before() {
     let cav = units.iter().find(|u| u["unit"]["id"] == "fr-cav").unwrap();
     assert_eq!(cav["at_sea"], true, "{cav}");
     // FR-C2: disorganised again is a check due (eliminated), as it was when it was a flag.
-    assert!(
-        super::common::due(&save)
-            .iter()
-            .any(|d| d["rule"] == "FR-C2" && d["unit"] == "fr-st"),
-        "{:?}",
-        super::common::due(&save)
-    );
+    let due = super::common::due_of(&save, "FR-C2");
+    assert!(due.iter().any(|d| d["unit"] == "fr-st"), "{due:?}");
     let e = refused(&["game", "apply", &save, "flag", "fr-st", "entrained", "on"]);
     assert!(
         e.contains("disorganised, must-retreat, at-sea, stormed"),
@@ -478,7 +473,8 @@ fn an_1870_marker_is_the_sets_own_and_reads_as_before() {
 }
 
 /// `kepi help game` names every flag of the engine's and every marker each built-in rule set
-/// declares for its units, the words `flag UNIT NAME on|off` takes.
+/// declares for its units, the words `flag UNIT NAME on|off` takes; `game show` lists as `flags`
+/// exactly the engine's flags and the markers saves spell as fields (its public words).
 #[test]
 fn help_names_every_flag_and_every_sets_marker() {
     let help = ok(&["help", "game"]);
@@ -494,4 +490,11 @@ fn help_names_every_flag_and_every_sets_marker() {
     for w in words {
         assert!(help.contains(w), "kepi help does not name `{w}`");
     }
+    // `game show` lists as `flags` every engine flag and every marker saves spell as a field.
+    let mut shown = kepi::moves::SHOWN_AS_FLAGS.to_vec();
+    let mut want: Vec<&str> = kepi::game::Flag::ALL.iter().map(|f| f.as_str()).collect();
+    want.extend(kepi::game::unit_wire::LEGACY_MARKERS);
+    shown.sort();
+    want.sort();
+    assert_eq!(shown, want);
 }

@@ -215,14 +215,8 @@ fn play_reads_the_maps_supply() {
     let save = game("play");
     // German movement, then on: the check for the isolated unit, worded from the map.
     ok(&["game", "apply", &save, "next-phase", "next-phase"]);
-    let due = json(&["game", "due", &save, "--json"]);
-    let iso: Vec<&serde_json::Value> = due
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["rule"] == "SPI-S1")
-        .collect();
-    assert_eq!(iso.len(), 1, "{due}");
+    let iso = super::common::due_of(&save, "SPI-S1");
+    assert_eq!(iso.len(), 1, "{iso:?}");
     assert_eq!(iso[0]["unit"], "de-2-5-2");
     let what = iso[0]["what"].as_str().unwrap();
     assert!(
@@ -310,10 +304,7 @@ fn a_unit_moving_onto_the_enemys_rail_line_cuts_it_and_an_eb_unit_repairs_it() {
     // \"cut\" in his next Movement Phase"); the German cut at 0303 gives the French none (Case F).
     ok(&["game", "apply", &save, "move", "fr-metz-5", "1303"]);
     assert_eq!(cuts(&save), ["0303", "1303"]);
-    let asked: Vec<serde_json::Value> = super::common::due(&save)
-        .into_iter()
-        .filter(|d| d["rule"] == "SPI-E2")
-        .collect();
+    let asked = super::common::due_of(&save, "SPI-E2");
     assert_eq!(asked.len(), 1, "{asked:?}");
     assert_eq!(asked[0]["side"], "german", "{asked:?}");
     assert!(
@@ -408,13 +399,8 @@ fn an_eb_units_secured_line_carries_supply_until_an_enemy_cuts_it() {
     let v = supply(&save);
     assert_ne!(unit(&v, "de-2-5-2")["status"], "supplied", "{v}");
     // The German player is due his EB units at the cut (Case E).
-    assert!(
-        super::common::due(&save)
-            .iter()
-            .any(|d| d["rule"] == "SPI-E2" && d["side"] == "german"),
-        "{:?}",
-        super::common::due(&save)
-    );
+    let asked = super::common::due_of(&save, "SPI-E2");
+    assert!(asked.iter().any(|d| d["side"] == "german"), "{asked:?}");
     let out = ok(&["log", "verify", &save]);
     assert!(out.contains("log OK"), "{out}");
     // One undo takes the move and both its markers back together.
@@ -443,11 +429,10 @@ fn german_cp_moved_off_the_west_edge_count_while_the_exit_is_supplied() {
     assert_eq!(super::common::marked(&save, "exit-west"), ["0106"]);
     // The French EB units wait off the map: a move off it enters no hex of theirs and pushes none
     // back (SPI-E1 Case C; kepi of log revision 5 and before asked it, and its saves replay so).
-    let pushed: Vec<serde_json::Value> = super::common::due(&save)
-        .into_iter()
-        .filter(|d| d["rule"] == "SPI-E1")
-        .collect();
-    assert_eq!(pushed, Vec::<serde_json::Value>::new());
+    assert_eq!(
+        super::common::due_of(&save, "SPI-E1"),
+        Vec::<serde_json::Value>::new()
+    );
     let words = |save: &str| -> String {
         let v = json(&["log", "show", save, "--json"]);
         let e = v.as_array().unwrap().last().unwrap().clone();

@@ -935,11 +935,7 @@ fn games_the_previous_kepi_saved_open_replay_and_verify() {
             // That kepi also asked for the French EB units waiting off the map to be pushed back
             // by the German move off it (SPI-E1 Case C; none since revision 6): replay keeps the
             // three checks it saved.
-            let pushed = super::common::due(save)
-                .into_iter()
-                .filter(|d| d["rule"] == "SPI-E1")
-                .count();
-            assert_eq!(pushed, 3, "{set}");
+            assert_eq!(super::common::due_of(save, "SPI-E1").len(), 3, "{set}");
         }
         if set.ends_with("-marks-rev5") {
             // The kepi of log revision 5 (a33f027) kept the five sets' own markers as fields

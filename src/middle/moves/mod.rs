@@ -617,8 +617,7 @@ impl FlagOrMark {
 /// ([`kepi_game::engine::rule_set::RuleSet::unit_markers`]), or the usage error listing both.
 fn own_marker(s: &GameState, name: &str, verb: &str, why: String) -> Result<FlagOrMark, MoveError> {
     let own = s.system.unit_markers();
-    // As the flags' words are read: any case, `_` or a space for `-` (`at_sea`, `Flag lost`).
-    let word = name.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+    let word = kepi_game::engine::game::unit_wire::typed_word(name);
     if let Some(k) = own
         .iter()
         .find(|k| k.name == word || k.aliases.contains(&word.as_str()))

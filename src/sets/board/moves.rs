@@ -92,7 +92,7 @@ pub(crate) fn move_breaches(
         return out;
     };
     let name = &u.unit.name;
-    if let (Some(r), true) = (&t.retreat, u.awaits_move(s.system.unit_markers())) {
+    if let (Some(r), true) = (&t.retreat, s.awaits_move(u)) {
         if let Some(from) = hex_in(u.position, layout)
             && from.distance(dest) != 1
         {
@@ -116,10 +116,7 @@ pub(crate) fn move_breaches(
             && d.unit.is_none()
             && d.side.is_none_or(|side| side == u.unit.side)
     });
-    if advance_open
-        && !u.awaits_move(s.system.unit_markers())
-        && !took_part_in_last_combat(game, &u.unit.id)
-    {
+    if advance_open && !s.awaits_move(u) && !took_part_in_last_combat(game, &u.unit.id) {
         out.push(format!(
             "{name} did not take part in the combat that vacated {to} ({})",
             t.advance
@@ -128,7 +125,7 @@ pub(crate) fn move_breaches(
     // Issue 42: the advance is into the cell the loser left (FR-C2, E15 "Any cell evacuated by
     // the loser"; SPI-C4 "into a vacated hex"), not one its units still stand in.
     if advance_open
-        && !u.awaits_move(s.system.unit_markers())
+        && !s.awaits_move(u)
         && let Some(e) = s
             .units
             .iter()

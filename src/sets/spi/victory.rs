@@ -82,7 +82,7 @@ pub fn exit_effects(
         on,
     };
     if u.position == Position::Off {
-        if u.has_mark(EXITED_WEST.name) {
+        if u.carries(&EXITED_WEST) {
             out.push(mark_unit(false));
         }
         return out;
@@ -91,7 +91,7 @@ pub fn exit_effects(
     let west = hex_in(u.position, layout)
         .filter(|h| map.on_map(*h) && h.to_offset(layout).col == map.grid.first.col);
     if to == Position::Off && west.is_some() {
-        if !u.has_mark(EXITED_WEST.name) {
+        if !u.carries(&EXITED_WEST) {
             out.push(mark_unit(true));
         }
         if !s.marked(EXIT_WEST.name, u.position) {
@@ -119,7 +119,7 @@ fn german_exited(state: &GameState) -> Option<u32> {
                 && counts(u)
                 && !u.eliminated()
                 && u.position == kepi_game::roster::Position::Off
-                && u.has_mark(EXITED_WEST.name)
+                && u.carries(&EXITED_WEST)
         })
         .collect();
     let exits: Vec<kepi_game::roster::Position> = state

@@ -72,7 +72,6 @@ pub fn checks(ev: &Event, q: &mut Queue) {
             return;
         };
         let after = ev.after();
-        let kinds = after.system.unit_markers();
         let fighting: Vec<_> = o
             .defenders
             .iter()
@@ -82,7 +81,7 @@ pub fn checks(ev: &Event, q: &mut Queue) {
         let vacated = !fighting.is_empty()
             && fighting
                 .iter()
-                .all(|u| u.eliminated() || u.awaits_move(kinds) || u.position != hex);
+                .all(|u| u.eliminated() || after.awaits_move(u) || u.position != hex);
         if o.winner == Some(o.attackers_side)
             && vacated
             && let Some((rule, what)) = system.advance_after_battle(hex)

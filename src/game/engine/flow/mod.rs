@@ -255,9 +255,8 @@ pub fn vacated(ev: &Event) -> Option<(crate::roster::Position, Side)> {
     ev.changes().iter().find_map(|a| {
         let id = a.unit()?;
         let (b, now) = (ev.before().unit(id)?, ev.after().unit(id)?);
-        let kinds = ev.after().system.unit_markers();
         let gone = (now.eliminated() && !b.eliminated())
-            || (now.awaits_move(kinds) && !b.awaits_move(kinds));
+            || (ev.after().awaits_move(now) && !ev.before().awaits_move(b));
         (gone && matches!(b.position, crate::roster::Position::Hex { .. }))
             .then_some((b.position, b.unit.side))
     })

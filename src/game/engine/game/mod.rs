@@ -269,14 +269,6 @@ impl UnitState {
         self.marks.iter().any(|m| m == name)
     }
 
-    /// True when the unit carries a marker its move takes off ([`MarkerLasts::UntilMoved`] of
-    /// `kinds`, its rule set's: 1870's retreat one cell, FR-C2), so its next move is due.
-    pub fn awaits_move(&self, kinds: &[UnitMarkerKind]) -> bool {
-        kinds
-            .iter()
-            .any(|k| k.lasts == MarkerLasts::UntilMoved && self.carries(k))
-    }
-
     /// True when the unit carries the rule set's marker `kind`.
     pub fn carries(&self, kind: &UnitMarkerKind) -> bool {
         self.has_mark(kind.name)
@@ -639,6 +631,15 @@ impl GameState {
     /// The game's map, where it carries one that reads.
     pub fn board(&self) -> Option<&crate::map::Map> {
         self.map.as_ref()?.map().ok()
+    }
+
+    /// True when `u` carries a marker of this game's rule set that its move takes off
+    /// ([`MarkerLasts::UntilMoved`]: 1870's retreat one cell, FR-C2), so its next move is due.
+    pub fn awaits_move(&self, u: &UnitState) -> bool {
+        self.system
+            .unit_markers()
+            .iter()
+            .any(|k| k.lasts == MarkerLasts::UntilMoved && u.carries(k))
     }
 
     /// A unit by id.
@@ -1480,13 +1481,8 @@ fn mark_unit(s: &mut GameState, unit: &str, kind: &str, on: bool) -> Result<(), 
             "{} does not carry `{kind}`",
             u.unit.name
         ))),
-        (true, false) => {
-            u.marks.push(kind.to_string());
-            u.marks.sort();
-            Ok(())
-        }
-        (false, true) => {
-            u.marks.retain(|m| m != kind);
+        (on, _) => {
+            u.set_mark(kind, on);
             Ok(())
         }
     }

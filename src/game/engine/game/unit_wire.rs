@@ -262,7 +262,7 @@ impl std::str::FromStr for FlagName {
         if let Ok(f) = s.parse::<Flag>() {
             return Ok(FlagName::Flag(f));
         }
-        let word = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+        let word = typed_word(s);
         if valid_name(&word) {
             Ok(FlagName::Mark(word))
         } else {
@@ -272,6 +272,12 @@ impl std::str::FromStr for FlagName {
             ))
         }
     }
+}
+
+/// A flag's or a marker's name as typed, in the words saves use: any case, `_` or a space for `-`
+/// (`At sea` is `at-sea`), as the flags' words have always been read.
+pub fn typed_word(s: &str) -> String {
+    s.trim().to_ascii_lowercase().replace(['_', ' '], "-")
 }
 
 fn valid_name(s: &str) -> bool {

@@ -48,7 +48,7 @@ pub fn moved_out_of_phase(s: &GameState, u: &UnitState, to: Position) -> Option<
     }
     let phase = s.phase_kind()?;
     let arriving = u.position == Position::Off;
-    if s.system.moves_in(phase.step, arriving) || u.awaits_move(s.system.unit_markers()) {
+    if s.system.moves_in(phase.step, arriving) || s.awaits_move(u) {
         return None;
     }
     // The unit's own check that a move answers, or the advance into the hex a combat vacated (a
